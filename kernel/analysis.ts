@@ -1,0 +1,310 @@
+/**
+ * Analyses at a solved state: numerical rank, degrees of freedom (total and per variable),
+ * redundant rows, a minimal conflicting set, and the tangent space with target rates.
+ *
+ * Rank is decided on the row-normalised Jacobian in scaled columns (every row a unit
+ * vector, every column a length per length), by a pivoted QR of Jᵀ with relative pivot
+ * tolerance RANK_TOLERANCE: scale-free and explicit. Never an SVD of a wide matrix
+ * (MATH.md): the null space comes from the Q of Jᵀ's QR.
+ */
+import { PivotedQR } from './linalg';
+import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type SolveOptions } from './solver';
+import type { BlockKind, ResidualBlock, System } from './system';
+
+export interface FreedomReport {
+  /** Free unknowns (tangent dimensions of variables that are not fixed). */
+  unknowns: number;
+  /** Rank of the hard rows considered. */
+  rank: number;
+  /** unknowns − rank. */
+  dof: number;
+  /** Freedom of each non-fixed variable by name: the rank of the null space restricted to it. */
+  perVariable: Record<string, number>;
+  /** Owners having at least one row that depends on earlier rows. */
+  redundant: string[];
+}
+
+interface Rows {
+  J: Float64Array;
+  c: Float64Array;
+  m: number;
+  n: number;
+  owners: string[];
+  /** For each global column: [variable id, component]. */
+  colVar: Int32Array;
+}
+
+/** Assemble the enabled rows of the given kinds over every free variable (scaled, row-normalised). */
+function assembleAll(system: System, kinds: readonly BlockKind[]): Rows {
+  const L = system.lengthScale;
+  const colOf = new Int32Array(system.variables.length).fill(-1);
+  let n = 0;
+  for (const v of system.variables) if (!v.fixed) { colOf[v.id] = n; n += v.dim; }
+  const colVar = new Int32Array(n);
+  for (const v of system.variables) if (!v.fixed) for (let k = 0; k < v.dim; k++) colVar[colOf[v.id] + k] = v.id;
+  const owners: string[] = [];
+  const rowsJ: number[][] = [];
+  const cs: number[] = [];
+  let local = new Float64Array(64), res = new Float64Array(16);
+  for (let b = 0; b < system.blockCount; b++) {
+    if (!system.blockEnabled(b)) continue;
+    const blk = system.block(b);
+    if (!kinds.includes(blk.kind)) continue;
+    let ld = 0;
+    for (const v of blk.vars) ld += system.variables[v].dim;
+    if (local.length < ld * blk.rows) local = new Float64Array(ld * blk.rows);
+    if (res.length < blk.rows) res = new Float64Array(blk.rows);
+    system.evaluateBlock(b, res, local);
+    for (let r = 0; r < blk.rows; r++) {
+      const row = new Array<number>(n).fill(0);
+      let lc = 0;
+      for (const vid of blk.vars) {
+        const variable = system.variables[vid];
+        const gc = colOf[vid];
+        if (gc >= 0) {
+          for (let k = 0; k < variable.dim; k++) {
+            const scale = variable.kind === 'pose' ? (k < 3 ? 1 / L : 1) : 1 / variable.scale;
+            row[gc + k] += local[r * ld + lc + k] * scale;
+          }
+        }
+        lc += variable.dim;
+      }
+      let s = 0;
+      for (const x of row) s += x * x;
+      const k = s > 0 ? 1 / Math.sqrt(s) : 0;
+      rowsJ.push(row.map((x) => x * k));
+      cs.push(res[r] * (k || 1));
+      owners.push(blk.owner);
+    }
+  }
+  const m = rowsJ.length;
+  const J = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) J.set(rowsJ[i], i * n);
+  return { J, c: Float64Array.from(cs), m, n, owners, colVar };
+}
+
+/**
+ * Rank, freedom and redundancy of the hard rows at the current state. By default the
+ * permanent constraints only (drivers = held coordinates excluded), so the answer is the
+ * mechanism's mobility; pass kinds to include drivers.
+ */
+export function freedom(system: System, kinds: readonly BlockKind[] = ['constraint']): FreedomReport {
+  const rows = assembleAll(system, kinds);
+  const { J, m, n, owners, colVar } = rows;
+  const qr = new PivotedQR(n, m);
+  const rank = m > 0 && n > 0 ? qr.factor(J, n, m, RANK_TOLERANCE) : 0;
+  const redundant = new Set<string>();
+  const independent = new Set<number>();
+  for (let k = 0; k < rank; k++) independent.add(qr.perm[k]);
+  for (let i = 0; i < m; i++) if (!independent.has(i)) redundant.add(owners[i]);
+  // A non-pivot owner whose every row is independent elsewhere is still redundant: it adds rows
+  // the rest already imply. (Pivoting keeps the first of equals, so later mates get the blame.)
+  const perVariable: Record<string, number> = {};
+  if (n > 0) {
+    const Z = rank > 0 ? qr.nullSpace() : identity(n);
+    const k = n - rank;
+    for (const v of system.variables) {
+      if (v.fixed) continue;
+      const cols: number[] = [];
+      for (let j = 0; j < n; j++) if (colVar[j] === v.id) cols.push(j);
+      // rank of Z restricted to this variable's rows (dim × k)
+      const sub = new Float64Array(cols.length * k);
+      // column-major dim × k: column a = Z[cols, a]
+      for (let a = 0; a < k; a++) for (let i = 0; i < cols.length; i++) sub[a * cols.length + i] = Z[a * n + cols[i]];
+      const q = new PivotedQR(cols.length, k);
+      perVariable[v.name] = k > 0 ? q.factor(sub, cols.length, k, 1e-8) : 0;
+    }
+  }
+  return { unknowns: n, rank, dof: n - rank, perVariable, redundant: [...redundant] };
+}
+
+function identity(n: number): Float64Array {
+  const z = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) z[i * n + i] = 1;
+  return z;
+}
+
+/**
+ * A minimal set of owners whose blocks cannot hold together (deletion filter): starting
+ * from every owner of the hard rows, drop each in turn and keep it dropped if the rest
+ * still fail to solve. Off the drag path: one solve per owner. The state is restored.
+ * Returns [] when the system solves.
+ */
+export function conflictingSet(system: System, options: SolveOptions = {}): string[] {
+  const snapshot = system.snapshot();
+  const first = solve(system, options);
+  system.restore(snapshot);
+  if (first.converged) return [];
+  // Only owners in groups that failed can matter.
+  const structure = groupsOf(system);
+  const failedGroups = new Set<number>();
+  for (let b = 0; b < system.blockCount; b++) {
+    const blk = system.block(b);
+    if (!system.blockEnabled(b) || !first.failed.includes(blk.owner)) continue;
+    for (const v of blk.vars) if (structure.groupOfVar[v] >= 0) failedGroups.add(structure.groupOfVar[v]);
+  }
+  const candidates: string[] = [];
+  for (let b = 0; b < system.blockCount; b++) {
+    const blk = system.block(b);
+    if (!system.blockEnabled(b) || blk.kind === 'limit') continue;
+    const inFailed = blk.vars.some((v) => failedGroups.has(structure.groupOfVar[v])) || first.failed.includes(blk.owner);
+    if (inFailed && !candidates.includes(blk.owner)) candidates.push(blk.owner);
+  }
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (const owner of candidates) {
+    system.setOwnerEnabled(owner, false);
+    system.restore(snapshot);
+    const r = solve(system, options);
+    if (r.converged) {
+      system.setOwnerEnabled(owner, true); // needed for the failure
+      kept.push(owner);
+    } else {
+      dropped.push(owner);
+    }
+  }
+  for (const owner of dropped) system.setOwnerEnabled(owner, true);
+  system.restore(snapshot);
+  return kept;
+}
+
+export type TangentStatus = 'unique' | 'not_unique' | 'inconsistent';
+
+export interface TangentSpace {
+  /** Dimension of the null space of the permanent constraints (the mechanism's mobility). */
+  mobility: number;
+  /** Rank of (g_q N): how many independent motions the targets control. */
+  targetRank: number;
+  status: TangentStatus;
+  /** ‖g_i N‖ / ‖g_i‖ per target: near zero means the target barely moves with the mechanism. */
+  projectionRatios: number[];
+  /**
+   * For each target j: the tangent q̇ (unscaled step coordinates: pose (ω, v) per the
+   * layout, scalars in their own units per unit of target j's row) with unit rate of
+   * target j and zero rate of every other; null when that is impossible (inconsistent).
+   * Empty when the status is not_unique.
+   */
+  rates: (Float64Array | null)[];
+  /** Global tangent column of each variable (−1 for fixed ones). */
+  layout: Int32Array;
+  /** Length of a tangent vector. */
+  size: number;
+}
+
+/**
+ * The tangent space at the current (solved) state. `targets` are one-row blocks g_i(q)
+ * (a driver, a hold, any measured quantity); the permanent constraints are the enabled
+ * 'constraint' blocks. Solves (g_q N) α = e_j for each j and returns q̇ = N α, or says
+ * why it cannot: not unique (targets do not fix the motion), inconsistent (they conflict).
+ * The rate of target j's row is 1 in the row's own units (a length, for a length row).
+ */
+export function tangentSpace(system: System, targets: readonly ResidualBlock[]): TangentSpace {
+  const rows = assembleAll(system, ['constraint']);
+  const { n } = rows;
+  const L = system.lengthScale;
+  const layout = new Int32Array(system.variables.length).fill(-1);
+  let size = 0;
+  for (const v of system.variables) if (!v.fixed) { layout[v.id] = size; size += v.dim; }
+  const qr = new PivotedQR(n, rows.m);
+  const rank = rows.m > 0 && n > 0 ? qr.factor(rows.J, n, rows.m, RANK_TOLERANCE) : 0;
+  const k = n - rank;
+  const Z = rank > 0 ? qr.nullSpace() : identity(n);
+  // Target gradients in scaled columns (not normalised: unit rate is in the row's units).
+  const nt = targets.length;
+  const G = new Float64Array(nt * n);
+  for (let t = 0; t < nt; t++) {
+    const blk = targets[t];
+    if (blk.rows !== 1) throw new RangeError(`target ${blk.owner}: a target must be one row, got ${blk.rows}`);
+    let ld = 0;
+    for (const v of blk.vars) ld += system.variables[v].dim;
+    const local = new Float64Array(ld), res = new Float64Array(1);
+    blk.evaluate(system.state, new Int32Array(blk.vars.map((v) => system.variables[v].offset)), res, local);
+    let lc = 0;
+    for (const vid of blk.vars) {
+      const variable = system.variables[vid];
+      const gc = layout[vid];
+      if (gc >= 0) for (let c = 0; c < variable.dim; c++) {
+        const scale = variable.kind === 'pose' ? (c < 3 ? 1 / L : 1) : 1 / variable.scale;
+        G[t * n + gc + c] += local[lc + c] * scale;
+      }
+      lc += variable.dim;
+    }
+  }
+  // M = G Z (nt × k), stored column-major for the QR: M[a*nt + t]
+  const M = new Float64Array(nt * k);
+  const projectionRatios: number[] = [];
+  for (let t = 0; t < nt; t++) {
+    let gn = 0, pn = 0;
+    for (let j = 0; j < n; j++) gn += G[t * n + j] ** 2;
+    for (let a = 0; a < k; a++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += G[t * n + j] * Z[a * n + j];
+      M[a * nt + t] = s;
+      pn += s * s;
+    }
+    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
+  }
+  // Pivoted QR of M (nt × k): rank says whether the targets fix the motion.
+  const mq = new PivotedQR(nt, k);
+  const targetRank = nt > 0 && k > 0 ? mq.factor(M, nt, k, 1e-9) : 0;
+  if (targetRank < k) return { mobility: k, targetRank, status: 'not_unique', projectionRatios, rates: [], layout, size };
+  const rates: (Float64Array | null)[] = [];
+  let consistent = true;
+  const e = new Float64Array(nt), x = new Float64Array(k), alpha = new Float64Array(k);
+  let scaleM = 0;
+  for (let i = 0; i < nt * k; i++) scaleM = Math.max(scaleM, Math.abs(M[i]));
+  for (let j = 0; j < nt; j++) {
+    e.fill(0); e[j] = 1;
+    mq.applyQt(e);
+    // residual of the least-squares solve: components k.. of Qᵀe
+    let res = 0;
+    for (let i = k; i < nt; i++) res = Math.max(res, Math.abs(e[i]));
+    if (res > 1e-8) { rates.push(null); consistent = false; continue; }
+    mq.solveR(x, e);
+    for (let a = 0; a < k; a++) alpha[mq.perm[a]] = x[a];
+    // q̇ (scaled) = Z α, then unscale to step coordinates.
+    const qdot = new Float64Array(size);
+    for (let jcol = 0; jcol < n; jcol++) {
+      let s = 0;
+      for (let a = 0; a < k; a++) s += Z[a * n + jcol] * alpha[a];
+      qdot[jcol] = s;
+    }
+    for (const v of system.variables) {
+      if (v.fixed) continue;
+      const c0 = layout[v.id];
+      if (v.kind === 'pose') { qdot[c0] /= L; qdot[c0 + 1] /= L; qdot[c0 + 2] /= L; }
+      else qdot[c0] /= v.scale;
+    }
+    rates.push(qdot);
+  }
+  void scaleM;
+  return { mobility: k, targetRank, status: consistent ? 'unique' : 'inconsistent', projectionRatios, rates, layout, size };
+}
+
+/**
+ * Velocity of a material point of a posed body along a tangent q̇: R(ω × p + v), with
+ * (ω, v) the body's components of q̇. Zero for a fixed body.
+ */
+export function pointRate(out: Float64Array, system: System, tangent: TangentSpace, rates: Float64Array, variable: number, localPoint: ArrayLike<number>): Float64Array {
+  const v = system.variables[variable];
+  const c0 = tangent.layout[variable];
+  if (c0 < 0) { out[0] = out[1] = out[2] = 0; return out; }
+  const w0 = rates[c0], w1 = rates[c0 + 1], w2 = rates[c0 + 2];
+  const p0 = localPoint[0], p1 = localPoint[1], p2 = localPoint[2];
+  const b0 = w1 * p2 - w2 * p1 + rates[c0 + 3];
+  const b1 = w2 * p0 - w0 * p2 + rates[c0 + 4];
+  const b2 = w0 * p1 - w1 * p0 + rates[c0 + 5];
+  const s = system.state, off = v.offset;
+  const R = new Float64Array(9);
+  const w = s[off + 3], x = s[off + 4], y = s[off + 5], z = s[off + 6];
+  const k = 2 / (w * w + x * x + y * y + z * z);
+  R[0] = 1 - k * (y * y + z * z); R[1] = k * (x * y - w * z); R[2] = k * (x * z + w * y);
+  R[3] = k * (x * y + w * z); R[4] = 1 - k * (x * x + z * z); R[5] = k * (y * z - w * x);
+  R[6] = k * (x * z - w * y); R[7] = k * (y * z + w * x); R[8] = 1 - k * (x * x + y * y);
+  out[0] = R[0] * b0 + R[1] * b1 + R[2] * b2;
+  out[1] = R[3] * b0 + R[4] * b1 + R[5] * b2;
+  out[2] = R[6] * b0 + R[7] * b1 + R[8] * b2;
+  return out;
+}
+
+export { assembleGroup };

@@ -1,0 +1,214 @@
+/**
+ * Dense linear algebra for the solver, in Float64 with preallocated workspaces:
+ * Householder QR with column pivoting (rank-revealing), and a Cholesky solve.
+ *
+ * Why our own and not ml-matrix's SVD: the solver factors a small Jacobian on every Newton
+ * step, where a general SVD is too slow (a 36×36 took ~3.7 ms), and ml-matrix's SVD of a
+ * wide matrix does not give a usable null space (MATH.md). A pivoted QR of Jᵀ gives the
+ * rank, which rows are independent, a basis of the null space and the minimum-norm step.
+ */
+
+/**
+ * Column-pivoted Householder QR of A (rows × cols, column-major, leading dimension rows):
+ * A·P = Q·R. Columns whose remaining norm falls below `relativeTolerance` × the largest
+ * column norm are left out of the rank.
+ */
+export class PivotedQR {
+  rows = 0;
+  cols = 0;
+  rank = 0;
+  /** Factored matrix: R on and above the diagonal, Householder vectors below. */
+  a: Float64Array;
+  /** Householder scalars. */
+  tau: Float64Array;
+  /** perm[k] = original column at position k. */
+  perm: Int32Array;
+  private norms: Float64Array;
+  private work: Float64Array;
+
+  constructor(maxRows = 0, maxCols = 0) {
+    this.a = new Float64Array(maxRows * maxCols);
+    this.tau = new Float64Array(Math.max(maxRows, maxCols));
+    this.perm = new Int32Array(maxCols);
+    this.norms = new Float64Array(maxCols);
+    this.work = new Float64Array(Math.max(maxRows, maxCols));
+  }
+
+  private ensure(rows: number, cols: number): void {
+    if (this.a.length < rows * cols) this.a = new Float64Array(rows * cols);
+    if (this.tau.length < Math.max(rows, cols)) this.tau = new Float64Array(Math.max(rows, cols));
+    if (this.perm.length < cols) { this.perm = new Int32Array(cols); this.norms = new Float64Array(cols); }
+    if (this.work.length < Math.max(rows, cols)) this.work = new Float64Array(Math.max(rows, cols));
+  }
+
+  /**
+   * Factor the column-major matrix `src` (copied). A row-major m×n matrix J is exactly the
+   * column-major n×m matrix Jᵀ, so `factor(J, n, m)` factors Jᵀ and pivots J's rows.
+   */
+  factor(src: ArrayLike<number>, rows: number, cols: number, relativeTolerance: number): number {
+    this.ensure(rows, cols);
+    this.rows = rows; this.cols = cols;
+    const a = this.a, perm = this.perm, norms = this.norms, tau = this.tau;
+    for (let i = 0; i < rows * cols; i++) a[i] = src[i];
+    let maxNorm = 0;
+    for (let j = 0; j < cols; j++) {
+      perm[j] = j;
+      let s = 0;
+      for (let i = 0; i < rows; i++) { const v = a[j * rows + i]; s += v * v; }
+      norms[j] = s;
+      if (s > maxNorm) maxNorm = s;
+    }
+    const steps = Math.min(rows, cols);
+    const threshold = relativeTolerance * Math.sqrt(maxNorm);
+    let rank = 0;
+    for (let k = 0; k < steps; k++) {
+      // Pick the column with the largest remaining norm; the first among equals.
+      let best = k, bestNorm = -1;
+      for (let j = k; j < cols; j++) {
+        // Recompute the tail norm exactly: downdating loses digits exactly where rank is decided.
+        let s = 0;
+        const base = j * rows;
+        for (let i = k; i < rows; i++) { const v = a[base + i]; s += v * v; }
+        norms[j] = s;
+        if (s > bestNorm * (1 + 1e-12)) { bestNorm = s; best = j; }
+      }
+      if (!(Math.sqrt(bestNorm) > threshold)) break; // also stops on NaN
+      if (best !== k) {
+        const bk = best * rows, kk = k * rows;
+        for (let i = 0; i < rows; i++) { const t = a[bk + i]; a[bk + i] = a[kk + i]; a[kk + i] = t; }
+        const tp = perm[best]; perm[best] = perm[k]; perm[k] = tp;
+      }
+      // Householder vector for a[k.., k]
+      const kk = k * rows;
+      let sigma = 0;
+      for (let i = k + 1; i < rows; i++) sigma += a[kk + i] * a[kk + i];
+      const x0 = a[kk + k];
+      const normx = Math.sqrt(x0 * x0 + sigma);
+      if (sigma === 0 && x0 >= 0) {
+        tau[k] = 0;
+      } else {
+        const beta = x0 >= 0 ? -normx : normx;
+        const v0 = x0 - beta;
+        for (let i = k + 1; i < rows; i++) a[kk + i] /= v0;
+        tau[k] = (beta - x0) / beta;
+        a[kk + k] = beta;
+        // Apply H = I − τ v vᵀ (v0 = 1 implicit) to the remaining columns.
+        const t = tau[k];
+        for (let j = k + 1; j < cols; j++) {
+          const jj = j * rows;
+          let s = a[jj + k];
+          for (let i = k + 1; i < rows; i++) s += a[kk + i] * a[jj + i];
+          s *= t;
+          a[jj + k] -= s;
+          for (let i = k + 1; i < rows; i++) a[jj + i] -= s * a[kk + i];
+        }
+      }
+      rank = k + 1;
+    }
+    this.rank = rank;
+    return rank;
+  }
+
+  /** x ← Q x (x of length rows), using the first `rank` reflectors. */
+  applyQ(x: Float64Array, xOff = 0): void {
+    const a = this.a, rows = this.rows, tau = this.tau;
+    for (let k = this.rank - 1; k >= 0; k--) {
+      const t = tau[k];
+      if (t === 0) continue;
+      const kk = k * rows;
+      let s = x[xOff + k];
+      for (let i = k + 1; i < rows; i++) s += a[kk + i] * x[xOff + i];
+      s *= t;
+      x[xOff + k] -= s;
+      for (let i = k + 1; i < rows; i++) x[xOff + i] -= s * a[kk + i];
+    }
+  }
+  /** x ← Qᵀ x. */
+  applyQt(x: Float64Array, xOff = 0): void {
+    const a = this.a, rows = this.rows, tau = this.tau;
+    for (let k = 0; k < this.rank; k++) {
+      const t = tau[k];
+      if (t === 0) continue;
+      const kk = k * rows;
+      let s = x[xOff + k];
+      for (let i = k + 1; i < rows; i++) s += a[kk + i] * x[xOff + i];
+      s *= t;
+      x[xOff + k] -= s;
+      for (let i = k + 1; i < rows; i++) x[xOff + i] -= s * a[kk + i];
+    }
+  }
+  /** R[i, j] (after pivoting), i ≤ j. */
+  r(i: number, j: number): number {
+    return this.a[j * this.rows + i];
+  }
+  /**
+   * Solve R11ᵀ y = b for the leading rank×rank block (forward substitution), b given in
+   * pivoted order (b[k] belongs to original column perm[k]). Writes y into out[0..rank).
+   */
+  solveRt(out: Float64Array, b: ArrayLike<number>): void {
+    const a = this.a, rows = this.rows, r = this.rank;
+    for (let i = 0; i < r; i++) {
+      let s = b[i];
+      const ii = i * rows;
+      for (let k = 0; k < i; k++) s -= a[ii + k] * out[k];
+      out[i] = s / a[ii + i];
+    }
+  }
+  /** Solve R11 x = b (back substitution) for the leading rank×rank block. */
+  solveR(out: Float64Array, b: ArrayLike<number>): void {
+    const a = this.a, rows = this.rows, r = this.rank;
+    for (let i = r - 1; i >= 0; i--) {
+      let s = b[i];
+      for (let k = i + 1; k < r; k++) s -= a[k * rows + i] * out[k];
+      out[i] = s / a[i * rows + i];
+    }
+  }
+  /**
+   * An orthonormal basis of the orthogonal complement of the factored columns' span
+   * (for A = Jᵀ: the null space of J), as a column-major rows×(rows−rank) matrix.
+   */
+  nullSpace(out?: Float64Array): Float64Array {
+    const rows = this.rows, k = rows - this.rank;
+    const z = out && out.length >= rows * k ? out : new Float64Array(rows * k);
+    z.fill(0, 0, rows * k);
+    for (let j = 0; j < k; j++) {
+      z[j * rows + this.rank + j] = 1;
+      this.applyQ(z, j * rows);
+    }
+    return z;
+  }
+}
+
+/**
+ * In-place Cholesky solve of the symmetric positive-definite n×n system A x = b
+ * (A row-major, overwritten by its factor; b overwritten by x). Returns false when A is
+ * not positive definite (a pivot ≤ tiny × the largest diagonal), leaving b undefined.
+ */
+export function choleskySolve(A: Float64Array, b: Float64Array, n: number): boolean {
+  let maxDiag = 0;
+  for (let i = 0; i < n; i++) maxDiag = Math.max(maxDiag, Math.abs(A[i * n + i]));
+  const floor = maxDiag * 1e-15;
+  for (let j = 0; j < n; j++) {
+    let d = A[j * n + j];
+    for (let k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
+    if (!(d > floor)) return false;
+    d = Math.sqrt(d);
+    A[j * n + j] = d;
+    for (let i = j + 1; i < n; i++) {
+      let s = A[i * n + j];
+      for (let k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = s / d;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    let s = b[i];
+    for (let k = 0; k < i; k++) s -= A[i * n + k] * b[k];
+    b[i] = s / A[i * n + i];
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    let s = b[i];
+    for (let k = i + 1; k < n; k++) s -= A[k * n + i] * b[k];
+    b[i] = s / A[i * n + i];
+  }
+  return true;
+}

@@ -1,0 +1,703 @@
+/**
+ * Screw axis of a body's instantaneous motion (MATH.md, "Screw axis of a body's motion").
+ *
+ * Given positions p_i and rates r_i of points on one body, fit the rigid velocity field
+ *
+ *     r_i ≈ v + ω × d_i,   d_i = p_i − p̄,   p̄ the centroid,
+ *
+ * by least squares: minimise Σ |r_i − v − ω × d_i|².
+ *
+ * Derivation. Write ω × d = −[d]× ω, so the residual of point i is
+ * e_i = r_i − v + [d_i]× ω. Setting the gradient to zero:
+ *   ∂/∂v: Σ e_i = 0                 → n v = Σ r_i + [Σ d_i]× ω = Σ r_i   (Σ d_i = 0)
+ *   ∂/∂ω: Σ [d_i]×ᵀ e_i = 0         → (Σ [d_i]×ᵀ [d_i]×) ω = Σ [d_i]× (r_i − v)
+ *                                      = Σ d_i × (r_i − v)  (= Σ d_i × r_i)
+ * with [d]×ᵀ[d]× = |d|² I − d dᵀ. So v is the mean rate, and ω solves the 3×3
+ * "inertia" system 𝓘 ω = L, 𝓘 = Σ (|d_i|² I − d_i d_iᵀ), L = Σ d_i × (r_i − v).
+ *
+ * Numerics. Forming 𝓘 squares the conditioning, and the eigenvalues of the scatter
+ * matrix Σ d dᵀ give the singular values of the centred positions only to about
+ * √ε·σ₁ ≈ 1.5e-8·σ₁, which cannot resolve the 1e-10 collinearity threshold. So both
+ * small problems are solved from their rows instead: Givens rotations stream each row
+ * into a 3×3 upper triangle R (no per-point storage: Rᵀ R = AᵀA exactly in exact
+ * arithmetic, backward stable in floating point), and a one-sided Jacobi SVD of R gives
+ * singular values accurate to ~ε·σ₁.
+ *   - centred positions D (n×3, rows d_iᵀ)           → σ(D) for the collinearity test;
+ *   - rotational design B (3n×3, blocks −[d_i]×) with right-hand side r_i − v
+ *                                                     → ω = R⁻¹ Qᵀ b, the solution of 𝓘 ω = L
+ *     (BᵀB = 𝓘, Bᵀb = L), and σ(B) for the rank test.
+ *
+ * Then: direction ω/|ω|, point p̄ + ω × v / |ω|² (the axis point closest to p̄), pitch
+ * ω·v / |ω|², angular rate |ω|.
+ *
+ * A bad frame gets a status, never an exception. Everything is Float64 and allocation
+ * free when `out` is passed (scratch lives at module level; not re-entrant, which is fine
+ * for single-threaded JS).
+ */
+
+export type ScrewStatus =
+  | 'valid'
+  | 'insufficient_points'
+  | 'degenerate_geometry'
+  | 'rank_deficient'
+  | 'non_finite'
+  | 'excessive_fit_error'
+  | 'near_pure_translation';
+
+/** A writable 3-vector (Float64Array, number[], ...). */
+export interface Vec3Out {
+  [index: number]: number;
+}
+
+export interface ScrewFit {
+  status: ScrewStatus;
+  /** Number of points used (0 for a screw built from a twist). */
+  count: number;
+  /** Angular velocity (rad per unit of the driving parameter). NaN unless the fit was solved. */
+  omega: Float64Array;
+  /** Velocity of the material point at `centroid`. */
+  v: Float64Array;
+  /** ω/|ω| (unoriented: the sign follows ω; see orientAxisUp). NaN unless valid. */
+  direction: Float64Array;
+  /** Point of the axis closest to `centroid`: p̄ + ω × v / |ω|². NaN unless valid. */
+  point: Float64Array;
+  /** Translation along the axis per radian: ω·v / |ω|². NaN unless valid. */
+  pitch: number;
+  /** |ω|. NaN unless valid. */
+  angularRate: number;
+  /** Largest per-point residual |r_i − v − ω × d_i|. NaN unless the fit was solved. */
+  maxResidual: number;
+  /** sqrt(mean |r_i|²). */
+  rmsRate: number;
+  /** sqrt(mean |d_i|²), d_i the centred positions. */
+  rmsRadius: number;
+  /** Reference point: the centroid p̄ of the positions (or the twist's reference point). */
+  centroid: Float64Array;
+  /** Singular values of the centred position matrix, descending. */
+  singularValues: Float64Array;
+}
+
+/** Tolerances of the status tests (MATH.md). */
+export const SCREW_TOLERANCES = Object.freeze({
+  /** Fewer points than this: insufficient_points. */
+  minPoints: 3,
+  /** σ₂ ≤ this × σ₁ (centred positions): degenerate_geometry. */
+  collinearRelative: 1e-10,
+  /** maxResidual > max(fitErrorAbsolute, fitErrorRelative × rmsRate): excessive_fit_error. */
+  fitErrorRelative: 1e-5,
+  fitErrorAbsolute: 1e-10,
+  /** |ω| ≤ this × rmsRate / rmsRadius: near_pure_translation. */
+  angularRateRelative: 1e-8,
+  /** |component| ≤ this × |direction|: component negligible in orientAxisUp. */
+  orientEpsilon: 1e-12,
+});
+
+const EPS = 2.220446049250313e-16;
+
+// ---------------------------------------------------------------------------------------
+// Module scratch (allocation-free hot path).
+
+/** Upper triangle of the centred positions, 3×3 row-major. */
+const rD = new Float64Array(9);
+/** Upper triangle of the rotational design with right-hand side column, 3×4 row-major. */
+const rB = new Float64Array(12);
+/** One incoming row (up to 4 entries). */
+const row = new Float64Array(4);
+/** SVD work: matrix (3×3 row-major, overwritten with U·Σ), right vectors, singular values. */
+const svdA = new Float64Array(9);
+const svdV = new Float64Array(9);
+const svdS = new Float64Array(3);
+const solvedOmega = new Float64Array(3);
+
+// ---------------------------------------------------------------------------------------
+// Small numeric helpers.
+
+/** sqrt(a² + b²) without spurious overflow or underflow. */
+function hyp(a: number, b: number): number {
+  const r = Math.sqrt(a * a + b * b);
+  if (r > 1e-150 && r < 1e150) return r;
+  return Math.hypot(a, b);
+}
+
+function norm3(x: number, y: number, z: number): number {
+  const r = Math.sqrt(x * x + y * y + z * z);
+  if (r > 1e-150 && r < 1e150) return r;
+  return Math.hypot(x, y, z);
+}
+
+/**
+ * Rotate `row[0..cols)` into the upper triangle `r` (3 × cols, row-major) by Givens
+ * rotations, so that afterwards rᵀr has gained rowᵀrow. Columns 0..2 are eliminated;
+ * any further column (a right-hand side) is carried along.
+ */
+function givensAccumulate(r: Float64Array, cols: number): void {
+  for (let k = 0; k < 3; k++) {
+    const a = row[k];
+    if (a === 0) continue;
+    const kk = k * cols + k;
+    const rkk = r[kk];
+    const h = hyp(rkk, a);
+    const c = rkk / h;
+    const s = a / h;
+    r[kk] = h;
+    row[k] = 0;
+    for (let j = k + 1; j < cols; j++) {
+      const rj = r[k * cols + j];
+      const aj = row[j];
+      r[k * cols + j] = c * rj + s * aj;
+      row[j] = c * aj - s * rj;
+    }
+  }
+}
+
+/**
+ * One-sided (Hestenes) Jacobi SVD of the 3×3 matrix in `svdA` (row-major).
+ * Afterwards: svdA holds U·Σ (column j = σ_j u_j), svdV the right singular vectors
+ * (columns), svdS the singular values; all sorted by descending σ.
+ */
+function jacobiSvd3(): void {
+  const a = svdA;
+  const v = svdV;
+  v.fill(0);
+  v[0] = 1;
+  v[4] = 1;
+  v[8] = 1;
+  // Work on a copy scaled to unit max entry, so sums of squares cannot under/overflow.
+  let m = 0;
+  for (let i = 0; i < 9; i++) m = Math.max(m, Math.abs(a[i]));
+  const scaled = m > 0 && Number.isFinite(m);
+  if (scaled) for (let i = 0; i < 9; i++) a[i] /= m;
+  for (let sweep = 0; sweep < 64; sweep++) {
+    let rotated = false;
+    for (let p = 0; p < 2; p++) {
+      for (let q = p + 1; q < 3; q++) {
+        let alpha = 0;
+        let beta = 0;
+        let gamma = 0;
+        for (let i = 0; i < 3; i++) {
+          const x = a[3 * i + p];
+          const y = a[3 * i + q];
+          alpha += x * x;
+          beta += y * y;
+          gamma += x * y;
+        }
+        if (gamma === 0 || !(Math.abs(gamma) > EPS * Math.sqrt(alpha) * Math.sqrt(beta))) continue;
+        rotated = true;
+        const zeta = (beta - alpha) / (2 * gamma);
+        const t = (zeta >= 0 ? 1 : -1) / (Math.abs(zeta) + hyp(1, zeta));
+        const c = 1 / Math.sqrt(1 + t * t);
+        const s = c * t;
+        for (let i = 0; i < 3; i++) {
+          const x = a[3 * i + p];
+          const y = a[3 * i + q];
+          a[3 * i + p] = c * x - s * y;
+          a[3 * i + q] = s * x + c * y;
+          const vx = v[3 * i + p];
+          const vy = v[3 * i + q];
+          v[3 * i + p] = c * vx - s * vy;
+          v[3 * i + q] = s * vx + c * vy;
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+  if (scaled) for (let i = 0; i < 9; i++) a[i] *= m;
+  for (let j = 0; j < 3; j++) svdS[j] = norm3(a[j], a[3 + j], a[6 + j]);
+  // Sort descending (three elements: bubble the columns).
+  for (let pass = 0; pass < 2; pass++) {
+    for (let j = 0; j < 2 - pass; j++) {
+      if (svdS[j] < svdS[j + 1]) {
+        const ts = svdS[j];
+        svdS[j] = svdS[j + 1];
+        svdS[j + 1] = ts;
+        for (let i = 0; i < 3; i++) {
+          const ta = a[3 * i + j];
+          a[3 * i + j] = a[3 * i + j + 1];
+          a[3 * i + j + 1] = ta;
+          const tv = v[3 * i + j];
+          v[3 * i + j] = v[3 * i + j + 1];
+          v[3 * i + j + 1] = tv;
+        }
+      }
+    }
+  }
+}
+
+function set3(out: Vec3Out, x: number, y: number, z: number): void {
+  out[0] = x;
+  out[1] = y;
+  out[2] = z;
+}
+
+function setAxisNaN(out: ScrewFit): void {
+  out.direction.fill(NaN);
+  out.point.fill(NaN);
+  out.pitch = NaN;
+  out.angularRate = NaN;
+}
+
+function setAllNaN(out: ScrewFit): void {
+  setAxisNaN(out);
+  out.omega.fill(NaN);
+  out.v.fill(NaN);
+  out.maxResidual = NaN;
+  out.rmsRate = NaN;
+  out.rmsRadius = NaN;
+  out.centroid.fill(NaN);
+  out.singularValues.fill(NaN);
+}
+
+function finite3(a: ArrayLike<number>): boolean {
+  return Number.isFinite(a[0]) && Number.isFinite(a[1]) && Number.isFinite(a[2]);
+}
+
+/**
+ * From ω, the velocity v of the reference point (out.centroid) and the reference point
+ * itself, fill direction, point, pitch and angular rate. Returns false if ω vanishes
+ * (no finite axis) or a result is not finite.
+ */
+function extractAxis(out: ScrewFit): boolean {
+  const w = out.omega;
+  const v = out.v;
+  const c = out.centroid;
+  // Scale ω first so that |ω|² cannot under- or overflow.
+  const m = Math.max(Math.abs(w[0]), Math.abs(w[1]), Math.abs(w[2]));
+  if (!(m > 0) || !Number.isFinite(m)) return false;
+  const wx = w[0] / m;
+  const wy = w[1] / m;
+  const wz = w[2] / m;
+  const n2 = wx * wx + wy * wy + wz * wz; // in [1, 3]
+  const n = Math.sqrt(n2);
+  const rate = m * n;
+  const inv = 1 / (n2 * m); // ω/|ω|² = (ŵ/m) / (|ŵ|²) with ŵ = ω/m
+  const px = c[0] + (wy * v[2] - wz * v[1]) * inv;
+  const py = c[1] + (wz * v[0] - wx * v[2]) * inv;
+  const pz = c[2] + (wx * v[1] - wy * v[0]) * inv;
+  const pitch = (wx * v[0] + wy * v[1] + wz * v[2]) * inv;
+  if (
+    !Number.isFinite(rate) ||
+    !Number.isFinite(px) ||
+    !Number.isFinite(py) ||
+    !Number.isFinite(pz) ||
+    !Number.isFinite(pitch)
+  ) {
+    return false;
+  }
+  set3(out.direction, wx / n, wy / n, wz / n);
+  set3(out.point, px, py, pz);
+  out.pitch = pitch;
+  out.angularRate = rate;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Public API.
+
+/** A fresh result object (all NaN, status 'insufficient_points'); reuse it as `out`. */
+export function createScrewFit(): ScrewFit {
+  const fit: ScrewFit = {
+    status: 'insufficient_points',
+    count: 0,
+    omega: new Float64Array(3),
+    v: new Float64Array(3),
+    direction: new Float64Array(3),
+    point: new Float64Array(3),
+    pitch: NaN,
+    angularRate: NaN,
+    maxResidual: NaN,
+    rmsRate: NaN,
+    rmsRadius: NaN,
+    centroid: new Float64Array(3),
+    singularValues: new Float64Array(3),
+  };
+  setAllNaN(fit);
+  return fit;
+}
+
+/**
+ * Least-squares rigid-body fit of the point rates and extraction of its screw axis.
+ *
+ * `positions` and `rates` are packed xyz triples; the first `count` points are used
+ * (a fractional count is floored; reading past the end of an array reads `undefined`
+ * and yields 'non_finite'). Never throws on numeric input.
+ *
+ * Statuses, tested in this order:
+ *  - insufficient_points: count < 3;
+ *  - non_finite: count or a used input not finite;
+ *  - degenerate_geometry: σ₂ ≤ 1e-10·σ₁ for the centred positions (collinear/coincident);
+ *  - rank_deficient: σ_min ≤ 3n·ε·σ_max for the rotational design matrix B (numerical
+ *    rank of the 3n×6 problem below six; the translational block is always full rank);
+ *  - non_finite: an intermediate or result overflowed;
+ *  - excessive_fit_error: maxResidual > max(1e-10, 1e-5·rmsRate);
+ *  - near_pure_translation: |ω| ≤ 1e-8·rmsRate/rmsRadius.
+ *
+ * Fields on failure: the axis outputs (direction, point, pitch, angularRate) are NaN for
+ * every status but 'valid'. Diagnostics that were computed before the failing test are
+ * kept (centroid, rmsRate, rmsRadius and singularValues from the geometry test on; v
+ * from the geometry test on; omega and maxResidual for excessive_fit_error and
+ * near_pure_translation); everything not reached is NaN. A 'non_finite' status leaves
+ * every numeric field NaN.
+ */
+export function fitScrewAxis(
+  positions: ArrayLike<number>,
+  rates: ArrayLike<number>,
+  count: number,
+  out: ScrewFit = createScrewFit(),
+): ScrewFit {
+  setAllNaN(out);
+  out.count = 0;
+  if (Number.isNaN(count)) {
+    out.status = 'non_finite';
+    return out;
+  }
+  if (!(count >= SCREW_TOLERANCES.minPoints)) {
+    out.status = 'insufficient_points';
+    out.count = count > 0 ? Math.floor(count) : 0;
+    return out;
+  }
+  if (!Number.isFinite(count)) {
+    out.status = 'non_finite';
+    return out;
+  }
+  const n = Math.floor(count);
+  out.count = n;
+
+  // Pass 1: finiteness, centroid, mean rate, RMS rate (scaled sum of squares).
+  let sx = 0;
+  let sy = 0;
+  let sz = 0;
+  let svx = 0;
+  let svy = 0;
+  let svz = 0;
+  let rateScale = 0;
+  let rateSsq = 1;
+  for (let i = 0; i < n; i++) {
+    const b = 3 * i;
+    const px = positions[b];
+    const py = positions[b + 1];
+    const pz = positions[b + 2];
+    const rx = rates[b];
+    const ry = rates[b + 1];
+    const rz = rates[b + 2];
+    if (
+      !Number.isFinite(px) ||
+      !Number.isFinite(py) ||
+      !Number.isFinite(pz) ||
+      !Number.isFinite(rx) ||
+      !Number.isFinite(ry) ||
+      !Number.isFinite(rz)
+    ) {
+      out.status = 'non_finite';
+      return out;
+    }
+    sx += px;
+    sy += py;
+    sz += pz;
+    svx += rx;
+    svy += ry;
+    svz += rz;
+    // LAPACK-style scaled accumulation of Σ r², immune to over/underflow.
+    for (let k = 0; k < 3; k++) {
+      const a = Math.abs(k === 0 ? rx : k === 1 ? ry : rz);
+      if (a === 0) continue;
+      if (a > rateScale) {
+        const q = rateScale / a;
+        rateSsq = 1 + rateSsq * q * q;
+        rateScale = a;
+      } else {
+        const q = a / rateScale;
+        rateSsq += q * q;
+      }
+    }
+  }
+  const cx = sx / n;
+  const cy = sy / n;
+  const cz = sz / n;
+  const vx = svx / n;
+  const vy = svy / n;
+  const vz = svz / n;
+  const rmsRate = rateScale === 0 ? 0 : rateScale * Math.sqrt(rateSsq / n);
+  if (
+    !Number.isFinite(cx) ||
+    !Number.isFinite(cy) ||
+    !Number.isFinite(cz) ||
+    !Number.isFinite(vx) ||
+    !Number.isFinite(vy) ||
+    !Number.isFinite(vz) ||
+    !Number.isFinite(rmsRate)
+  ) {
+    out.status = 'non_finite';
+    return out;
+  }
+
+  // Pass 2: stream the centred positions and the rotational design into triangles.
+  rD.fill(0);
+  rB.fill(0);
+  for (let i = 0; i < n; i++) {
+    const b = 3 * i;
+    const dx = positions[b] - cx;
+    const dy = positions[b + 1] - cy;
+    const dz = positions[b + 2] - cz;
+    const ex = rates[b] - vx;
+    const ey = rates[b + 1] - vy;
+    const ez = rates[b + 2] - vz;
+    row[0] = dx;
+    row[1] = dy;
+    row[2] = dz;
+    givensAccumulate(rD, 3);
+    // Rows of −[d]× (ω × d = −[d]× ω) with right-hand side r − v.
+    row[0] = 0;
+    row[1] = dz;
+    row[2] = -dy;
+    row[3] = ex;
+    givensAccumulate(rB, 4);
+    row[0] = -dz;
+    row[1] = 0;
+    row[2] = dx;
+    row[3] = ey;
+    givensAccumulate(rB, 4);
+    row[0] = dy;
+    row[1] = -dx;
+    row[2] = 0;
+    row[3] = ez;
+    givensAccumulate(rB, 4);
+  }
+
+  // Geometry: singular values of the centred positions.
+  svdA.set(rD);
+  jacobiSvd3();
+  const s0 = svdS[0];
+  const s1 = svdS[1];
+  const s2 = svdS[2];
+  const rmsRadius = norm3(s0, s1, s2) / Math.sqrt(n);
+  if (!Number.isFinite(s0) || !Number.isFinite(rmsRadius)) {
+    out.status = 'non_finite';
+    return out;
+  }
+  set3(out.centroid, cx, cy, cz);
+  set3(out.v, vx, vy, vz);
+  set3(out.singularValues, s0, s1, s2);
+  out.rmsRate = rmsRate;
+  out.rmsRadius = rmsRadius;
+  if (s1 <= SCREW_TOLERANCES.collinearRelative * s0) {
+    out.status = 'degenerate_geometry';
+    return out;
+  }
+
+  // Rotation: SVD of the rotational triangle, rank test, then ω = V Σ⁻¹ Uᵀ z.
+  for (let i = 0; i < 3; i++) {
+    svdA[3 * i] = rB[4 * i];
+    svdA[3 * i + 1] = rB[4 * i + 1];
+    svdA[3 * i + 2] = rB[4 * i + 2];
+  }
+  const z0 = rB[3];
+  const z1 = rB[7];
+  const z2 = rB[11];
+  jacobiSvd3();
+  const bMax = svdS[0];
+  const bMin = svdS[2];
+  if (!Number.isFinite(bMax)) {
+    out.status = 'non_finite';
+    return out;
+  }
+  if (!(bMin > 3 * n * EPS * bMax)) {
+    out.status = 'rank_deficient';
+    return out;
+  }
+  solvedOmega.fill(0);
+  for (let k = 0; k < 3; k++) {
+    const sk = svdS[k];
+    // svdA column k is σ_k u_k: (u_k·z)/σ_k = (column·z)/σ_k².
+    const proj = ((svdA[k] / sk) * z0 + (svdA[3 + k] / sk) * z1 + (svdA[6 + k] / sk) * z2) / sk;
+    solvedOmega[0] += svdV[k] * proj;
+    solvedOmega[1] += svdV[3 + k] * proj;
+    solvedOmega[2] += svdV[6 + k] * proj;
+  }
+  const wx = solvedOmega[0];
+  const wy = solvedOmega[1];
+  const wz = solvedOmega[2];
+  if (!Number.isFinite(wx) || !Number.isFinite(wy) || !Number.isFinite(wz)) {
+    setAllNaN(out);
+    out.status = 'non_finite';
+    return out;
+  }
+
+  // Pass 3: residuals.
+  let maxResidual = 0;
+  let residualFinite = true;
+  for (let i = 0; i < n; i++) {
+    const b = 3 * i;
+    const dx = positions[b] - cx;
+    const dy = positions[b + 1] - cy;
+    const dz = positions[b + 2] - cz;
+    const ex = rates[b] - vx - (wy * dz - wz * dy);
+    const ey = rates[b + 1] - vy - (wz * dx - wx * dz);
+    const ez = rates[b + 2] - vz - (wx * dy - wy * dx);
+    const e = norm3(ex, ey, ez);
+    if (!Number.isFinite(e)) residualFinite = false;
+    else if (e > maxResidual) maxResidual = e;
+  }
+  if (!residualFinite) {
+    setAllNaN(out);
+    out.status = 'non_finite';
+    return out;
+  }
+  set3(out.omega, wx, wy, wz);
+  out.maxResidual = maxResidual;
+
+  const fitLimit = Math.max(
+    SCREW_TOLERANCES.fitErrorAbsolute,
+    SCREW_TOLERANCES.fitErrorRelative * rmsRate,
+  );
+  if (maxResidual > fitLimit) {
+    out.status = 'excessive_fit_error';
+    return out;
+  }
+  const rate = norm3(wx, wy, wz);
+  if (rate <= (SCREW_TOLERANCES.angularRateRelative * rmsRate) / rmsRadius) {
+    out.status = 'near_pure_translation';
+    return out;
+  }
+  if (!extractAxis(out)) {
+    setAllNaN(out);
+    out.status = 'non_finite';
+    return out;
+  }
+  out.status = 'valid';
+  return out;
+}
+
+/**
+ * The screw of a known rigid twist: angular velocity `omega` and `vAtOrigin`, the
+ * velocity of the material point at the world origin (a point x moves at
+ * vAtOrigin + ω × x). Outputs are expressed at `reference` (default the origin): `v` is
+ * the velocity there, `centroid` is set to it and `point` is the axis point closest to
+ * it, so passing a fit's centroid makes the two results directly comparable.
+ *
+ * Statuses: 'non_finite' (an input not finite, or a result overflowed),
+ * 'near_pure_translation' (ω exactly zero: no finite axis), else 'valid'. maxResidual is
+ * 0 (an exact twist); rmsRate, rmsRadius and singularValues are NaN (no points).
+ */
+export function screwFromTwist(
+  omega: ArrayLike<number>,
+  vAtOrigin: ArrayLike<number>,
+  out: ScrewFit = createScrewFit(),
+  reference?: ArrayLike<number>,
+): ScrewFit {
+  // Read everything first: the inputs may alias fields of `out`.
+  const wx = omega[0];
+  const wy = omega[1];
+  const wz = omega[2];
+  const ux = vAtOrigin[0];
+  const uy = vAtOrigin[1];
+  const uz = vAtOrigin[2];
+  const cx = reference ? reference[0] : 0;
+  const cy = reference ? reference[1] : 0;
+  const cz = reference ? reference[2] : 0;
+  setAllNaN(out);
+  out.count = 0;
+  if (
+    !Number.isFinite(wx) ||
+    !Number.isFinite(wy) ||
+    !Number.isFinite(wz) ||
+    !Number.isFinite(ux) ||
+    !Number.isFinite(uy) ||
+    !Number.isFinite(uz) ||
+    !Number.isFinite(cx) ||
+    !Number.isFinite(cy) ||
+    !Number.isFinite(cz)
+  ) {
+    out.status = 'non_finite';
+    return out;
+  }
+  const vx = ux + (wy * cz - wz * cy);
+  const vy = uy + (wz * cx - wx * cz);
+  const vz = uz + (wx * cy - wy * cx);
+  if (!Number.isFinite(vx) || !Number.isFinite(vy) || !Number.isFinite(vz)) {
+    out.status = 'non_finite';
+    return out;
+  }
+  set3(out.omega, wx, wy, wz);
+  set3(out.v, vx, vy, vz);
+  set3(out.centroid, cx, cy, cz);
+  out.maxResidual = 0;
+  if (wx === 0 && wy === 0 && wz === 0) {
+    out.status = 'near_pure_translation';
+    return out;
+  }
+  if (!extractAxis(out)) {
+    setAllNaN(out);
+    out.status = 'non_finite';
+    return out;
+  }
+  out.status = 'valid';
+  return out;
+}
+
+/**
+ * Turn an unsigned axis direction to point up: +z; if z is negligible
+ * (|z| ≤ 1e-12·|direction|, i.e. 1e-12 for a unit vector) then +x; then +y.
+ * Writes `out` (may alias `direction`) and returns it; zero components come out as +0.
+ * A zero or non-finite direction is copied unchanged.
+ */
+export function orientAxisUp<T extends Vec3Out>(direction: ArrayLike<number>, out: T): T {
+  const x = direction[0];
+  const y = direction[1];
+  const z = direction[2];
+  const eps = SCREW_TOLERANCES.orientEpsilon * norm3(x, y, z);
+  let flip = false;
+  if (Math.abs(z) > eps) flip = z < 0;
+  else if (Math.abs(x) > eps) flip = x < 0;
+  else if (Math.abs(y) > eps) flip = y < 0;
+  // 0 − x rather than −x, and x + 0: a zero component always comes out as +0.
+  if (flip) set3(out, 0 - x, 0 - y, 0 - z);
+  else set3(out, x + 0, y + 0, z + 0);
+  return out;
+}
+
+/**
+ * The point of the line (axisPoint, axisDirection) closest to `point`. The direction
+ * need not be unit; a zero direction gives NaN. Writes `out` (may alias an input).
+ */
+export function closestPointOnAxis<T extends Vec3Out>(
+  point: ArrayLike<number>,
+  axisPoint: ArrayLike<number>,
+  axisDirection: ArrayLike<number>,
+  out: T,
+): T {
+  const ax = axisPoint[0];
+  const ay = axisPoint[1];
+  const az = axisPoint[2];
+  const dx = axisDirection[0];
+  const dy = axisDirection[1];
+  const dz = axisDirection[2];
+  const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+  const ux = dx / m;
+  const uy = dy / m;
+  const uz = dz / m;
+  const t = ((point[0] - ax) * ux + (point[1] - ay) * uy + (point[2] - az) * uz) / (ux * ux + uy * uy + uz * uz);
+  set3(out, ax + t * ux, ay + t * uy, az + t * uz);
+  return out;
+}
+
+/** Distance from `point` to the line (axisPoint, axisDirection); direction need not be unit. */
+export function distanceToAxis(
+  point: ArrayLike<number>,
+  axisPoint: ArrayLike<number>,
+  axisDirection: ArrayLike<number>,
+): number {
+  const dx = axisDirection[0];
+  const dy = axisDirection[1];
+  const dz = axisDirection[2];
+  const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+  const ux = dx / m;
+  const uy = dy / m;
+  const uz = dz / m;
+  const ex = point[0] - axisPoint[0];
+  const ey = point[1] - axisPoint[1];
+  const ez = point[2] - axisPoint[2];
+  const cx = ey * uz - ez * uy;
+  const cy = ez * ux - ex * uz;
+  const cz = ex * uy - ey * ux;
+  return norm3(cx, cy, cz) / norm3(ux, uy, uz);
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { PivotedQR, choleskySolve } from '../../kernel/linalg';
+
+const entry = fc.double({ min: -2, max: 2, noNaN: true, noDefaultInfinity: true });
+
+describe('pivoted QR', () => {
+  it('finds the rank of a product of random factors and a null space orthogonal to the rows', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 8 }), fc.array(entry, { minLength: 200, maxLength: 200 }), (r, m, n, vals) => {
+      const rank = Math.min(r, m, n);
+      // J (m×n, row-major) = U (m×rank) V (rank×n)
+      const J = new Float64Array(m * n);
+      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let k = 0; k < rank; k++) s += (vals[(i * rank + k) % 100] + (i === k ? 3 : 0)) * (vals[100 + ((k * n + j) % 100)] + (k === j ? 3 : 0));
+        J[i * n + j] = s;
+      }
+      const qr = new PivotedQR(n, m);
+      const got = qr.factor(J, n, m, 1e-9);
+      expect(got).toBe(rank);
+      const Z = qr.nullSpace();
+      const k = n - got;
+      for (let a = 0; a < k; a++) {
+        for (let i = 0; i < m; i++) {
+          let s = 0;
+          for (let j = 0; j < n; j++) s += J[i * n + j] * Z[a * n + j];
+          expect(Math.abs(s)).toBeLessThan(1e-9);
+        }
+        for (let b = 0; b < k; b++) {
+          let s = 0;
+          for (let j = 0; j < n; j++) s += Z[a * n + j] * Z[b * n + j];
+          expect(s).toBeCloseTo(a === b ? 1 : 0, 12);
+        }
+      }
+    }));
+  });
+
+  it('Q is orthogonal: QᵀQx = x', () => {
+    fc.assert(fc.property(fc.array(entry, { minLength: 20, maxLength: 20 }), fc.array(entry, { minLength: 5, maxLength: 5 }), (a, x) => {
+      const qr = new PivotedQR(5, 4);
+      qr.factor(a, 5, 4, 1e-12);
+      const y = Float64Array.from(x);
+      qr.applyQ(y); qr.applyQt(y);
+      for (let i = 0; i < 5; i++) expect(y[i]).toBeCloseTo(x[i], 12);
+    }));
+  });
+});
+
+describe('Cholesky', () => {
+  it('solves symmetric positive-definite systems and refuses indefinite ones', () => {
+    const A = Float64Array.from([4, 2, 0, 2, 5, 1, 0, 1, 3]);
+    const b = Float64Array.from([2, 3, 4]);
+    const x = Float64Array.from(b);
+    expect(choleskySolve(Float64Array.from(A), x, 3)).toBe(true);
+    for (let i = 0; i < 3; i++) expect(A[i * 3] * x[0] + A[i * 3 + 1] * x[1] + A[i * 3 + 2] * x[2]).toBeCloseTo(b[i], 13);
+    expect(choleskySolve(Float64Array.from([1, 2, 2, 1]), Float64Array.from([1, 1]), 2)).toBe(false);
+  });
+});
