@@ -1,0 +1,458 @@
+/**
+ * Geometry files (`suspension.md`, "Geometry file"): a corner or an axle, YAML or JSON,
+ * in the suspension-explorer-core layout, validated and normalised into one `Geometry`.
+ *
+ * Validation reports every problem at once (see `SuspensionFileError`). It checks names,
+ * numbers, units, supported combinations and degenerate pivots; it does not solve the
+ * linkage, so consistency that needs the solver (a MacPherson clamp off its strut line, a
+ * multi-link damper off its rod) is left to the solver's diagnostics.
+ */
+import { ProblemList } from './errors';
+import {
+  ACTUATION_TYPES,
+  AXLE_POSITIONS,
+  DISTINCT_POINTS,
+  NON_COLLINEAR_POINTS,
+  SIDES,
+  SPRING_TYPES,
+  STEERING_TYPES,
+  TOPOLOGIES,
+  actuationMounts,
+  optionalHardpoints,
+  requiredHardpoints,
+  usesRocker,
+  type ActuationType,
+  type AxlePosition,
+  type Side,
+  type SpringType,
+  type SteeringType,
+  type Topology,
+} from './hardpoints';
+import {
+  childPath,
+  describe,
+  isRecord,
+  listChoices,
+  parseText,
+  quoted,
+  readBoundedNumber,
+  readChoice,
+  readNumber,
+  readPoint,
+  readSection,
+  type PlainRecord,
+  type Point3,
+} from './read';
+
+export {
+  optionalHardpoints,
+  requiredHardpoints,
+  type ActuationType,
+  type AxlePosition,
+  type Side,
+  type SpringType,
+  type SteeringType,
+  type Topology,
+};
+export type { Point3 };
+
+export type GeometryScope = 'corner' | 'axle';
+
+export interface Actuation {
+  type: ActuationType;
+  /** The body carrying the rod or damper end: `lower_wishbone`, `upright`, `lower_rear_link`, … */
+  mount: string;
+}
+
+/** Tyre size as in 270/55R13: section width mm, aspect ratio as a fraction, rim inches. */
+export interface Tire {
+  aspect_ratio: number;
+  section_width: number;
+  rim_diameter: number;
+}
+
+export interface Wheel {
+  /** ET in mm: positive moves the wheel centre inboard along the spin axis. */
+  offset: number;
+  tire: Tire;
+  /** mm, computed by `tireRadius`. */
+  tire_radius: number;
+}
+
+export interface VehicleConfig {
+  cg_position?: Point3;
+  wheelbase?: number;
+  /** Fraction of braking on the front axle, 0…1; enables anti_dive / anti_lift. */
+  front_brake_bias?: number;
+  /** Enables anti_squat on that axle. */
+  driven_axle?: AxlePosition;
+}
+
+export interface CornerGeometry {
+  side: Side;
+  /** mm, chassis axes, in the side's own coordinates (a right corner has y < 0). */
+  hardpoints: Record<string, Point3>;
+}
+
+export interface Geometry {
+  scope: GeometryScope;
+  topology: Topology;
+  /** Left first; a corner file gives exactly one, of its own side. */
+  corners: CornerGeometry[];
+  vehicle: VehicleConfig;
+  axle_position: AxlePosition;
+  steering: SteeringType;
+  actuation: Actuation;
+  spring: { type: SpringType };
+  wheel: Wheel;
+  /** The parsed input, untouched. */
+  raw: unknown;
+}
+
+/** Tyre radius in mm: rim_diameter × 25.4 / 2 + aspect_ratio × section_width. */
+export function tireRadius(tire: Tire): number {
+  return (tire.rim_diameter * 25.4) / 2 + tire.aspect_ratio * tire.section_width;
+}
+
+/** Parses a YAML or JSON geometry file and validates it; throws `SuspensionFileError`. */
+export function parseGeometry(text: string, fileName?: string): Geometry {
+  return validateGeometry(parseText(text, fileName), fileName);
+}
+
+/**
+ * Validates parsed geometry data (any plain object, e.g. from `JSON.parse`) and normalises
+ * it. Defaults: scope corner, side left, units mm, actuation direct on the topology's
+ * first mount, spring none, wheel offset 0, axle_position front (rear for a trailing arm),
+ * steering rack on a front axle and none on a rear one or a trailing arm.
+ * Throws one `SuspensionFileError` listing every problem.
+ */
+export function validateGeometry(value: unknown, fileName?: string): Geometry {
+  const problems = new ProblemList();
+  const geometry = readGeometry(problems, value);
+  problems.throwIfAny(fileName);
+  if (geometry === undefined) throw new Error('validateGeometry: no geometry and no problem reported');
+  return geometry;
+}
+
+const SCOPES: readonly GeometryScope[] = ['corner', 'axle'];
+const MILLIMETRES = ['millimeters', 'millimetres', 'mm'];
+
+/** Distances below this are treated as zero: far below authored precision, far above round-off. */
+const COINCIDENCE_TOLERANCE_MM = 1e-6;
+
+function readGeometry(problems: ProblemList, value: unknown): Geometry | undefined {
+  if (!isRecord(value)) {
+    problems.add('', `expected a mapping (a geometry file), got ${describe(value)}`);
+    return undefined;
+  }
+  const scope: GeometryScope | undefined =
+    value.scope === undefined ? 'corner' : readChoice(problems, value.scope, 'scope', SCOPES, 'scope');
+  readUnits(problems, value.units);
+  const topology = readChoice(problems, value.type, 'type', TOPOLOGIES, 'topology');
+  if (scope === undefined) return undefined;
+
+  // Where each setting lives: a corner keeps actuation and spring at the top and the rest
+  // under `config`; an axle keeps them under `axle_config` and `vehicle_config`.
+  const isAxle = scope === 'axle';
+  const settingsPath = isAxle ? 'axle_config' : '';
+  const settings = isAxle ? readSection(problems, value, 'axle_config', '') : value;
+  const configPath = isAxle ? 'axle_config' : 'config';
+  const config = isAxle ? settings : readSection(problems, value, 'config', '');
+  const vehiclePath = isAxle ? 'vehicle_config' : 'config';
+  const vehicleSource = isAxle ? readSection(problems, value, 'vehicle_config', '') : config;
+
+  const axlePosition = readAxlePosition(problems, config, configPath, topology);
+  const actuation = readActuation(problems, settings.actuation, childPath(settingsPath, 'actuation'), topology);
+  const spring = readSpring(problems, settings.spring, childPath(settingsPath, 'spring'), actuation);
+  const steering = readSteering(problems, config.steering, childPath(configPath, 'steering'), topology, axlePosition);
+  const wheel = readWheel(problems, config.wheel, childPath(configPath, 'wheel'));
+  const vehicle = readVehicle(problems, vehicleSource, vehiclePath);
+  if (isAxle) for (const key of ['anti_roll', 'heave_link']) readUnsupportedDevice(problems, settings[key], childPath(settingsPath, key));
+
+  // Hardpoint names are only judged when the layout they depend on is itself valid.
+  const names =
+    topology && actuation && spring && steering
+      ? {
+          required: requiredHardpoints(topology, actuation.type, spring.type, steering),
+          allowed: new Set([
+            ...requiredHardpoints(topology, actuation.type, spring.type, steering),
+            ...optionalHardpoints(topology, actuation.type, spring.type, steering),
+          ]),
+          layout: `a ${topology} with ${actuation.type} actuation and spring ${spring.type}`,
+        }
+      : undefined;
+
+  const corners = isAxle ? readAxleCorners(problems, value.hardpoints, names) : readCornerFile(problems, value, names);
+
+  if (!topology || !actuation || !spring || !steering || !wheel || !corners || !vehicle || !axlePosition) return undefined;
+  return { scope, topology, corners, vehicle, axle_position: axlePosition, steering, actuation, spring, wheel, raw: value };
+}
+
+function readUnits(problems: ProblemList, units: unknown): void {
+  if (units === undefined) return; // the format is millimetres throughout
+  if (typeof units === 'string' && MILLIMETRES.includes(units)) return;
+  problems.add('units', `unsupported units ${quoted(units)}: geometry files are in millimetres (millimeters or mm)`);
+}
+
+function readAxlePosition(
+  problems: ProblemList,
+  config: PlainRecord,
+  configPath: string,
+  topology: Topology | undefined,
+): AxlePosition | undefined {
+  if (config.axle_position === undefined) return topology === 'trailing_arm' ? 'rear' : 'front';
+  return readChoice(problems, config.axle_position, childPath(configPath, 'axle_position'), AXLE_POSITIONS, 'axle position');
+}
+
+function readActuation(
+  problems: ProblemList,
+  raw: unknown,
+  path: string,
+  topology: Topology | undefined,
+): Actuation | undefined {
+  const source = raw === undefined ? {} : raw;
+  if (!isRecord(source)) {
+    problems.add(path, `expected a mapping { type, mount }, got ${describe(source)}`);
+    return undefined;
+  }
+  const typePath = childPath(path, 'type');
+  const type: ActuationType | undefined =
+    source.type === undefined ? 'direct' : readChoice(problems, source.type, typePath, ACTUATION_TYPES, 'actuation type');
+  if (type === undefined || topology === undefined) return undefined;
+  const mounts = actuationMounts(topology, type);
+  if (mounts.length === 0) {
+    problems.add(typePath, `unsupported combination: ${type} is supported on a double_wishbone only, not a ${topology}`);
+    return undefined;
+  }
+  if (source.mount === undefined) return { type, mount: mounts[0] }; // the topology's usual mount
+  if (typeof source.mount === 'string' && mounts.includes(source.mount)) return { type, mount: source.mount };
+  problems.add(
+    childPath(path, 'mount'),
+    `unsupported mount ${quoted(source.mount)} for ${type} actuation on a ${topology} (expected ${listChoices(mounts)})`,
+  );
+  return undefined;
+}
+
+function readSpring(
+  problems: ProblemList,
+  raw: unknown,
+  path: string,
+  actuation: Actuation | undefined,
+): { type: SpringType } | undefined {
+  if (raw === undefined) return { type: 'none' };
+  if (!isRecord(raw)) {
+    problems.add(path, `expected a mapping { type }, got ${describe(raw)}`);
+    return undefined;
+  }
+  const typePath = childPath(path, 'type');
+  const type = readChoice(problems, raw.type, typePath, SPRING_TYPES, 'spring type');
+  if (type === undefined) return undefined;
+  if (type === 'torsion_bar' && actuation !== undefined && !usesRocker(actuation.type)) {
+    // The bar is wound by the rocker shaft: without a rocker there is nothing to twist it.
+    problems.add(typePath, `unsupported combination: torsion_bar needs pushrod_rocker or pullrod_rocker actuation, not ${actuation.type}`);
+    return undefined;
+  }
+  return { type };
+}
+
+function readSteering(
+  problems: ProblemList,
+  raw: unknown,
+  path: string,
+  topology: Topology | undefined,
+  axlePosition: AxlePosition | undefined,
+): SteeringType | undefined {
+  if (raw === undefined) return topology === 'trailing_arm' || axlePosition === 'rear' ? 'none' : 'rack';
+  // `steering: rack` is accepted as shorthand for `steering: { type: rack }`.
+  const typePath = isRecord(raw) ? childPath(path, 'type') : path;
+  const type = readChoice(problems, isRecord(raw) ? raw.type : raw, typePath, STEERING_TYPES, 'steering type');
+  if (type === 'rack' && topology === 'trailing_arm') {
+    problems.add(typePath, 'unsupported combination: a trailing_arm is unsteered (use none)');
+    return undefined;
+  }
+  return type;
+}
+
+function readWheel(problems: ProblemList, raw: unknown, path: string): Wheel | undefined {
+  if (!isRecord(raw)) {
+    problems.add(
+      path,
+      raw === undefined
+        ? 'missing wheel { offset, tire: { aspect_ratio, section_width, rim_diameter } }'
+        : `expected a mapping, got ${describe(raw)}`,
+    );
+    return undefined;
+  }
+  const offset = raw.offset === undefined ? 0 : readNumber(problems, raw.offset, childPath(path, 'offset'));
+  const tirePath = childPath(path, 'tire');
+  if (!isRecord(raw.tire)) {
+    problems.add(
+      tirePath,
+      raw.tire === undefined ? 'missing tire { aspect_ratio, section_width, rim_diameter }' : `expected a mapping, got ${describe(raw.tire)}`,
+    );
+    return undefined;
+  }
+  const positive = (x: number): boolean => x > 0;
+  // A plausible-range check, because 55 for 0.55 is the usual slip and gives a 15 m tyre.
+  const aspectRatio = readBoundedNumber(
+    problems,
+    raw.tire.aspect_ratio,
+    childPath(tirePath, 'aspect_ratio'),
+    (x) => x > 0 && x <= 1.5,
+    'must be a fraction in (0, 1.5], e.g. 0.55 for a 55-series tyre',
+  );
+  const sectionWidth = readBoundedNumber(problems, raw.tire.section_width, childPath(tirePath, 'section_width'), positive, 'must be positive (mm)');
+  const rimDiameter = readBoundedNumber(problems, raw.tire.rim_diameter, childPath(tirePath, 'rim_diameter'), positive, 'must be positive (inches)');
+  if (offset === undefined || aspectRatio === undefined || sectionWidth === undefined || rimDiameter === undefined) return undefined;
+  const tire: Tire = { aspect_ratio: aspectRatio, section_width: sectionWidth, rim_diameter: rimDiameter };
+  return { offset, tire, tire_radius: tireRadius(tire) };
+}
+
+function readVehicle(problems: ProblemList, source: PlainRecord, path: string): VehicleConfig | undefined {
+  const before = problems.count;
+  const vehicle: VehicleConfig = {};
+  if (source.cg_position !== undefined) vehicle.cg_position = readPoint(problems, source.cg_position, childPath(path, 'cg_position'));
+  if (source.wheelbase !== undefined) {
+    vehicle.wheelbase = readBoundedNumber(problems, source.wheelbase, childPath(path, 'wheelbase'), (x) => x > 0, 'must be positive (mm)');
+  }
+  if (source.front_brake_bias !== undefined) {
+    vehicle.front_brake_bias = readBoundedNumber(
+      problems,
+      source.front_brake_bias,
+      childPath(path, 'front_brake_bias'),
+      (x) => x >= 0 && x <= 1,
+      'must be a fraction in [0, 1]',
+    );
+  }
+  if (source.driven_axle !== undefined) {
+    vehicle.driven_axle = readChoice(problems, source.driven_axle, childPath(path, 'driven_axle'), AXLE_POSITIONS, 'axle');
+  }
+  return problems.count === before ? vehicle : undefined;
+}
+
+/** Anti-roll bars and heave links are accepted only as `type: none` until they are modelled. */
+function readUnsupportedDevice(problems: ProblemList, raw: unknown, path: string): void {
+  if (raw === undefined) return;
+  const type = isRecord(raw) ? raw.type : raw;
+  if (type === 'none') return;
+  problems.add(isRecord(raw) ? childPath(path, 'type') : path, `unsupported ${quoted(type)}: only type none is supported`);
+}
+
+interface HardpointNames {
+  required: string[];
+  allowed: Set<string>;
+  layout: string;
+}
+
+function readCornerFile(problems: ProblemList, file: PlainRecord, names: HardpointNames | undefined): CornerGeometry[] | undefined {
+  const side: Side | undefined = file.side === undefined ? 'left' : readChoice(problems, file.side, 'side', SIDES, 'side');
+  const hardpoints = readHardpoints(problems, file.hardpoints, 'hardpoints', names);
+  return side && hardpoints ? [{ side, hardpoints }] : undefined;
+}
+
+function readAxleCorners(problems: ProblemList, raw: unknown, names: HardpointNames | undefined): CornerGeometry[] | undefined {
+  if (!isRecord(raw)) {
+    problems.add('hardpoints', raw === undefined ? 'missing hardpoints { left, right? }' : `expected a mapping { left, right? }, got ${describe(raw)}`);
+    return undefined;
+  }
+  for (const key of Object.keys(raw)) {
+    if (key !== 'left' && key !== 'right') {
+      problems.add(childPath('hardpoints', key), 'unexpected key: an axle file gives hardpoints under left (and optionally right)');
+    }
+  }
+  if (raw.left === undefined) {
+    problems.add('hardpoints.left', 'missing hardpoints for the left corner');
+    return undefined;
+  }
+  const left = readHardpoints(problems, raw.left, 'hardpoints.left', names);
+  // Without an explicit right side the axle is symmetric: mirror the left corner in y.
+  const right = raw.right === undefined ? (left && mirrorHardpoints(left)) : readHardpoints(problems, raw.right, 'hardpoints.right', names);
+  return left && right ? [{ side: 'left', hardpoints: left }, { side: 'right', hardpoints: right }] : undefined;
+}
+
+/** The right corner of a symmetric axle: y → −y (written 0 − y so that y = 0 stays +0). */
+export function mirrorHardpoints(hardpoints: Readonly<Record<string, Point3>>): Record<string, Point3> {
+  // fromEntries defines own properties, so even a point named __proto__ stays a point.
+  return Object.fromEntries(Object.entries(hardpoints).map(([name, [x, y, z]]) => [name, [x, 0 - y, z]]));
+}
+
+function readHardpoints(
+  problems: ProblemList,
+  raw: unknown,
+  path: string,
+  names: HardpointNames | undefined,
+): Record<string, Point3> | undefined {
+  if (!isRecord(raw)) {
+    problems.add(path, raw === undefined ? 'missing hardpoints' : `expected a mapping of named points, got ${describe(raw)}`);
+    return undefined;
+  }
+  const before = problems.count;
+  const hardpoints: [string, Point3][] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    if (names !== undefined && !names.allowed.has(name)) {
+      const suggestion = closestName(name, names.allowed);
+      problems.add(childPath(path, name), `unknown hardpoint for ${names.layout}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
+      continue;
+    }
+    const point = readPoint(problems, value, childPath(path, name));
+    if (point !== undefined) hardpoints.push([name, point]);
+  }
+  for (const name of names?.required ?? []) {
+    if (!Object.hasOwn(raw, name)) problems.add(childPath(path, name), 'missing hardpoint');
+  }
+  const points: Record<string, Point3> = Object.fromEntries(hardpoints);
+  checkDegenerate(problems, path, points);
+  return problems.count === before ? points : undefined;
+}
+
+/** Coincident pivots and collinear wishbones: each leaves an axis or plane undefined. */
+function checkDegenerate(problems: ProblemList, path: string, points: Record<string, Point3>): void {
+  const has = (name: string): boolean => Object.hasOwn(points, name);
+  const coincident = (a: string, b: string): boolean => distance(points[a], points[b]) < COINCIDENCE_TOLERANCE_MM;
+  for (const { a, b, why } of DISTINCT_POINTS) {
+    if (has(a) && has(b) && coincident(a, b)) problems.add(childPath(path, b), `coincident pivots: same point as ${a}, so ${why}`);
+  }
+  for (const { a, b, c, why } of NON_COLLINEAR_POINTS) {
+    if (!has(a) || !has(b) || !has(c) || coincident(a, b)) continue;
+    if (distanceToLine(points[c], points[a], points[b]) < COINCIDENCE_TOLERANCE_MM) {
+      problems.add(childPath(path, c), `collinear points: on the line through ${a} and ${b}, so ${why}`);
+    }
+  }
+}
+
+function distance(p: Point3, q: Point3): number {
+  return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
+function distanceToLine(point: Point3, a: Point3, b: Point3): number {
+  const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const w = [point[0] - a[0], point[1] - a[1], point[2] - a[2]];
+  const cross = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+  return Math.hypot(cross[0], cross[1], cross[2]) / Math.hypot(u[0], u[1], u[2]);
+}
+
+/** A known name within two edits of a misspelt one, for a "did you mean" hint. */
+function closestName(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const edits = editDistance(name, candidate);
+    if (edits < bestDistance) {
+      best = candidate;
+      bestDistance = edits;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
