@@ -1,0 +1,7 @@
+/** The assembly document: its types, and exact loading and saving of `*.kinemate.json`. */
+
+export * from './types.ts';
+export { AssemblyError, ROOT_PATH, memberPath, itemPath, type TextPosition } from './errors.ts';
+export { parseAssembly, validateAssembly } from './load.ts';
+export { serializeAssembly } from './save.ts';
+export { parseJson, stringifyJson, MAX_JSON_DEPTH, type JsonValue, type JsonObject } from './json.ts';

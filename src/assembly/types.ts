@@ -1,0 +1,234 @@
+/**
+ * The assembly document exactly as it is in a `*.kinemate.json` file: lengths in the
+ * file's length unit, angles in its angle unit, quaternions as written (not normalised).
+ * Everything is readonly; a loaded document is also frozen. See docs/assembly-format.md.
+ */
+
+export const ASSEMBLY_FORMAT = 'kinemate.assembly/1';
+
+/** `[x, y, z]`, in the file's length unit. */
+export type Vec3Doc = readonly [number, number, number];
+/** A quaternion `[w, x, y, z]`; any non-zero length, the reader normalises. */
+export type QuatDoc = readonly [number, number, number, number];
+/** `[lower, upper]` bound of a coordinate, lower ≤ upper. */
+export type RangeDoc = readonly [number, number];
+
+export interface PoseDoc {
+  readonly position: Vec3Doc;
+  readonly rotation: QuatDoc;
+}
+
+/** A frame on a part: its z axis is a joint's axis, its x axis the angle's zero. */
+export interface FrameDoc {
+  readonly origin: Vec3Doc;
+  readonly rotation: QuatDoc;
+}
+
+/** An infinite line through `origin` along `direction` (non-zero, any length). */
+export interface AxisDoc {
+  readonly origin: Vec3Doc;
+  readonly direction: Vec3Doc;
+}
+
+export interface PlaneDoc {
+  readonly origin: Vec3Doc;
+  readonly normal: Vec3Doc;
+}
+
+export interface CircleDoc {
+  readonly center: Vec3Doc;
+  readonly normal: Vec3Doc;
+  /** Positive, in the length unit. */
+  readonly radius: number;
+}
+
+export interface CurveDoc {
+  /** At least two points. */
+  readonly polyline: readonly Vec3Doc[];
+  /** When true the last point joins back to the first. Default false. */
+  readonly closed?: boolean;
+  /** When true a C¹ spline (Catmull–Rom) runs through the points; else straight segments. */
+  readonly smooth?: boolean;
+}
+
+export interface PartDoc {
+  /** A fixed part never moves; it is the ground of the mates attached to it. */
+  readonly fixed?: boolean;
+  /** The part's pose in the assembly; entities are given in the part's own frame. */
+  readonly pose: PoseDoc;
+  readonly points?: Readonly<Record<string, Vec3Doc>>;
+  readonly frames?: Readonly<Record<string, FrameDoc>>;
+  readonly axes?: Readonly<Record<string, AxisDoc>>;
+  readonly planes?: Readonly<Record<string, PlaneDoc>>;
+  readonly circles?: Readonly<Record<string, CircleDoc>>;
+  readonly curves?: Readonly<Record<string, CurveDoc>>;
+}
+
+export type EntityKind = 'point' | 'frame' | 'axis' | 'plane' | 'circle' | 'curve';
+
+/** The part field that holds each kind of entity. */
+export const ENTITY_GROUPS = {
+  points: 'point',
+  frames: 'frame',
+  axes: 'axis',
+  planes: 'plane',
+  circles: 'circle',
+  curves: 'curve',
+} as const satisfies Record<string, EntityKind>;
+
+export type EntityGroup = keyof typeof ENTITY_GROUPS;
+
+export const CONSTRAINT_TYPES = [
+  'coincident', 'concentric', 'parallel', 'perpendicular', 'distance', 'angle', 'tangent', 'path',
+] as const;
+export const JOINT_TYPES = [
+  'fastened', 'revolute', 'slider', 'cylindrical', 'pinslot', 'planar', 'universal', 'ball',
+] as const;
+export const COUPLING_TYPES = ['gear', 'belt', 'rackpinion', 'screw', 'linear'] as const;
+
+export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
+export type JointType = (typeof JOINT_TYPES)[number];
+export type CouplingType = (typeof COUPLING_TYPES)[number];
+export type MateType = ConstraintType | JointType | CouplingType;
+
+/** A geometric constraint between two entities, `a` and `b` as `part.entity`. */
+export interface ConstraintMateDoc {
+  readonly type: Exclude<ConstraintType, 'distance' | 'angle'>;
+  readonly a: string;
+  readonly b: string;
+  /** Picks the other of two solutions (opposed axes, the other side of a plane). */
+  readonly flip?: boolean;
+}
+
+/** A dimensioned constraint: `value` is a length (distance) or an angle (angle). */
+export interface DimensionMateDoc {
+  readonly type: 'distance' | 'angle';
+  readonly a: string;
+  readonly b: string;
+  readonly value: number;
+  readonly flip?: boolean;
+}
+
+/** Bounds on a joint's coordinates, in the file's units. */
+export interface LimitsDoc {
+  readonly angle?: RangeDoc;
+  readonly slide?: RangeDoc;
+  readonly slideX?: RangeDoc;
+  readonly slideY?: RangeDoc;
+}
+
+/** A joint between two frames (`ball` may also join points). */
+export interface JointMateDoc {
+  readonly type: JointType;
+  readonly a: string;
+  readonly b: string;
+  readonly limits?: LimitsDoc;
+}
+
+/** `b = ratio · a + offset` between two coordinates named `mate.coordinate`. */
+export interface RatioCouplingDoc {
+  readonly type: 'gear' | 'belt' | 'linear';
+  readonly a: string;
+  readonly b: string;
+  readonly ratio: number;
+  readonly offset?: number;
+}
+
+/** Rack and pinion: slide = −radius · angle (in radians) + offset: a pinion turned by +θ drives the rack by −rθ. */
+export interface RackPinionCouplingDoc {
+  readonly type: 'rackpinion';
+  readonly a: string;
+  readonly b: string;
+  /** Pitch radius, positive, in the length unit. */
+  readonly radius: number;
+  readonly offset?: number;
+}
+
+/** Lead screw: slide = lead · turns + offset. */
+export interface ScrewCouplingDoc {
+  readonly type: 'screw';
+  readonly a: string;
+  readonly b: string;
+  /** Length advanced per turn; non-zero, negative for a left-hand thread. */
+  readonly lead: number;
+  readonly offset?: number;
+}
+
+export type CouplingMateDoc = RatioCouplingDoc | RackPinionCouplingDoc | ScrewCouplingDoc;
+export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc;
+
+export interface UnitsDoc {
+  /** Only `"mm"` is accepted for now. */
+  readonly length: string;
+  readonly angle: 'deg' | 'rad';
+}
+
+export interface AssemblyDoc {
+  readonly format: typeof ASSEMBLY_FORMAT;
+  readonly name?: string;
+  readonly units: UnitsDoc;
+  readonly parts: Readonly<Record<string, PartDoc>>;
+  readonly mates: Readonly<Record<string, MateDoc>>;
+  /** Coordinate values (`jA.angle`) and part poses (`crank.pose`). */
+  readonly state: Readonly<Record<string, number | PoseDoc>>;
+  /** Coordinates the solve keeps at their `state` value (drivers). */
+  readonly held: readonly string[];
+  /** Suspension roles (see suspension.md); checked only to be an object, kept verbatim. */
+  readonly suspension?: unknown;
+  /** Unknown top-level fields are kept verbatim. */
+  readonly [extra: string]: unknown;
+}
+
+/** The name of a coordinate a mate frees; the coordinate's full name is `<mate>.<name>`. */
+export type CoordinateName = 'angle' | 'slide' | 'slideX' | 'slideY' | 'u';
+
+const FREED_COORDINATES: Readonly<Partial<Record<MateType, readonly CoordinateName[]>>> = {
+  revolute: ['angle'],
+  slider: ['slide'],
+  cylindrical: ['angle', 'slide'],
+  pinslot: ['angle', 'slideX'],
+  planar: ['angle', 'slideX', 'slideY'],
+  path: ['u'],
+  // a circle–curve tangent (a roller on a cam) has a foot parameter; circle–plane has none
+  tangent: ['u'],
+};
+const NO_COORDINATES: readonly CoordinateName[] = [];
+
+/** The coordinates a mate frees, in their conventional order; empty for most mates. */
+export function coordinatesOfMate(mate: { readonly type: MateType }): readonly CoordinateName[] {
+  return FREED_COORDINATES[mate.type] ?? NO_COORDINATES;
+}
+
+export function isConstraint(mate: MateDoc): mate is ConstraintMateDoc | DimensionMateDoc {
+  return (CONSTRAINT_TYPES as readonly string[]).includes(mate.type);
+}
+
+export function isJoint(mate: MateDoc): mate is JointMateDoc {
+  return (JOINT_TYPES as readonly string[]).includes(mate.type);
+}
+
+export function isCoupling(mate: MateDoc): mate is CouplingMateDoc {
+  return (COUPLING_TYPES as readonly string[]).includes(mate.type);
+}
+
+/**
+ * Splits `owner.name` at its first dot (ids never contain a dot); undefined when
+ * there is no dot or either side is empty.
+ */
+export function splitReference(ref: string): { readonly owner: string; readonly name: string } | undefined {
+  const dot = ref.indexOf('.');
+  if (dot <= 0 || dot === ref.length - 1) return undefined;
+  return { owner: ref.slice(0, dot), name: ref.slice(dot + 1) };
+}
+
+/** The kind of the entity a `part.entity` reference names in `doc`, or undefined if there is none. */
+export function entityKind(doc: Pick<AssemblyDoc, 'parts'>, ref: string): EntityKind | undefined {
+  const parsed = splitReference(ref);
+  if (parsed === undefined || !Object.hasOwn(doc.parts, parsed.owner)) return undefined;
+  const part = doc.parts[parsed.owner];
+  for (const group of Object.keys(ENTITY_GROUPS) as EntityGroup[]) {
+    const entities = part[group];
+    if (entities !== undefined && Object.hasOwn(entities, parsed.name)) return ENTITY_GROUPS[group];
+  }
+  return undefined;
+}
