@@ -1,0 +1,54 @@
+/**
+ * The base of every mate's residual block: two parts' poses (columns 0..5 and 6..11 of
+ * the derivative vector) and a few scalar coordinates (columns 12..), differentiated by
+ * forward-mode AD. A subclass writes its rows as duals into `this.out`.
+ */
+import { Dual, DualVec3, dvPosePoint, dvPoseDirection, dSeed } from '../kernel/dual';
+import type { BlockKind, ResidualBlock } from '../kernel/system';
+
+export abstract class MateBlock implements ResidualBlock {
+  readonly vars: readonly number[];
+  readonly n: number;
+  protected readonly out: Dual[];
+  protected state!: Float64Array;
+  protected offsets!: Int32Array;
+
+  constructor(readonly owner: string, partA: number, partB: number, scalars: readonly number[], readonly rows: number, readonly kind: BlockKind = 'constraint') {
+    this.vars = [partA, partB, ...scalars];
+    this.n = 12 + scalars.length;
+    this.out = Array.from({ length: rows }, () => new Dual(this.n));
+  }
+
+  protected dual(): Dual { return new Dual(this.n); }
+  protected vec(): DualVec3 { return new DualVec3(this.n); }
+
+  /** World position of a point of part A (which = 0) or B (which = 1). */
+  protected point(out: DualVec3, which: 0 | 1, local: ArrayLike<number>): DualVec3 {
+    return dvPosePoint(out, this.state, this.offsets[which], local, which * 6);
+  }
+  /** World direction of a direction of part A or B. */
+  protected direction(out: DualVec3, which: 0 | 1, local: ArrayLike<number>): DualVec3 {
+    return dvPoseDirection(out, this.state, this.offsets[which], local, which * 6);
+  }
+  /** The i-th scalar coordinate as a dual. */
+  protected scalar(out: Dual, i: number): Dual {
+    return dSeed(out, this.state[this.offsets[2 + i]], 12 + i);
+  }
+
+  protected abstract compute(): void;
+
+  evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    this.state = state;
+    this.offsets = offsets;
+    this.compute();
+    const n = this.n;
+    for (let r = 0; r < this.rows; r++) {
+      const o = this.out[r];
+      residual[r] = o.v;
+      if (jacobian) {
+        const d = o.d, base = r * n;
+        for (let k = 0; k < n; k++) jacobian[base + k] = d[k];
+      }
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Joints between two frames, one table and one residual function. The second frame's
+ * origin must be at the first's, moved along the first's axes by the joint's slides; its
+ * z axis must lie along the first's z (2 rows across it); its x axis must be turned about
+ * the first's z by the joint's angle — the tan-half-angle row
+ * 2·tan((φ − θ)/2) = 2 r_b·t / (1 + r_b·u), times L: one row, slope one, a single zero.
+ * A universal joint keeps the two z axes square (the cross); a ball frees every turn.
+ */
+import { Dual, dvSub, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst } from '../kernel/dual';
+import type { ReadonlyVec3 } from '../kernel/vec3';
+import { MateBlock } from './block';
+
+export type JointType = 'fastened' | 'revolute' | 'slider' | 'cylindrical' | 'pinslot' | 'planar' | 'universal' | 'ball';
+export type JointCoordinate = 'angle' | 'slide' | 'slideX' | 'slideY';
+
+/** The joint table: the coordinates each joint frees (its freedom with one body fixed, bar universal and ball). */
+export const JOINT_COORDINATES: Readonly<Record<JointType, readonly JointCoordinate[]>> = {
+  fastened: [],
+  revolute: ['angle'],
+  slider: ['slide'],
+  cylindrical: ['angle', 'slide'],
+  pinslot: ['angle', 'slideX'],
+  planar: ['angle', 'slideX', 'slideY'],
+  universal: [],
+  ball: [],
+};
+/** Rows of each joint: origin 3, axis 2, angle 1 (universal: origin 3 + cross 1; ball: 3). */
+export function jointRows(type: JointType): number {
+  return type === 'ball' ? 3 : type === 'universal' ? 4 : 6;
+}
+
+export interface JointFrame {
+  origin: ReadonlyVec3;
+  x: ReadonlyVec3;
+  y: ReadonlyVec3;
+  z: ReadonlyVec3;
+}
+
+export class JointBlock extends MateBlock {
+  private oa = this.vec(); private ob = this.vec(); private d = this.vec();
+  private xa = this.vec(); private ya = this.vec(); private za = this.vec();
+  private xb = this.vec(); private zb = this.vec();
+  private theta = this.dual(); private c = this.dual(); private s = this.dual();
+  private t1 = this.dual(); private t2 = this.dual(); private num = this.dual(); private den = this.dual();
+  private slide = this.dual(); private tmpV = this.vec();
+  private readonly coordIndex: Partial<Record<JointCoordinate, number>> = {};
+
+  constructor(owner: string, readonly type: JointType, a: number, private fa: JointFrame, b: number, private fb: JointFrame, coordinateVars: readonly number[], private L: number) {
+    super(owner, a, b, coordinateVars, jointRows(type));
+    JOINT_COORDINATES[type].forEach((name, i) => { this.coordIndex[name] = i; });
+  }
+
+  protected compute(): void {
+    const type = this.type;
+    this.point(this.oa, 0, this.fa.origin);
+    this.point(this.ob, 1, this.fb.origin);
+    dvSub(this.d, this.ob, this.oa);
+    if (type !== 'ball') {
+      this.direction(this.xa, 0, this.fa.x);
+      this.direction(this.ya, 0, this.fa.y);
+      this.direction(this.za, 0, this.fa.z);
+      this.direction(this.zb, 1, this.fb.z);
+    }
+    // Origin rows: O_b − O_a − Σ slide·axis_a
+    this.subtractSlide('slide', this.za);
+    this.subtractSlide('slideX', this.xa);
+    this.subtractSlide('slideY', this.ya);
+    for (let i = 0; i < 3; i++) dvComponent(this.out[i], this.d, i);
+    if (type === 'ball') return;
+    if (type === 'universal') {
+      dvDot(this.out[3], this.za, this.zb);
+      dScale(this.out[3], this.out[3], this.L);
+      return;
+    }
+    // Axis rows: z_b across z_a, in a's own (x, y)
+    dvDot(this.out[3], this.zb, this.xa); dScale(this.out[3], this.out[3], this.L);
+    dvDot(this.out[4], this.zb, this.ya); dScale(this.out[4], this.out[4], this.L);
+    // Angle row: u = cosθ x_a + sinθ y_a, t = −sinθ x_a + cosθ y_a, r_b = x_b
+    this.direction(this.xb, 1, this.fb.x);
+    const ai = this.coordIndex.angle;
+    if (ai === undefined) dConst(this.theta, 0); else this.scalar(this.theta, ai);
+    dCos(this.c, this.theta); dSin(this.s, this.theta);
+    const rx = this.t1, ry = this.t2;
+    dvDot(rx, this.xb, this.xa); // r_b·x_a
+    dvDot(ry, this.xb, this.ya); // r_b·y_a
+    // r_b·t = −s·rx + c·ry ; r_b·u = c·rx + s·ry
+    dMul(this.num, this.c, ry); dMul(this.den, this.s, rx); dNeg(this.den, this.den); dAdd(this.num, this.num, this.den);
+    const rt = this.num;
+    const ru = this.den;
+    dMul(ru, this.c, rx);
+    const tmp = this.slide;
+    dMul(tmp, this.s, ry);
+    dAdd(ru, ru, tmp);
+    dAddConst(ru, ru, 1);
+    dDiv(this.out[5], rt, ru);
+    dScale(this.out[5], this.out[5], 2 * this.L);
+  }
+
+  private subtractSlide(name: JointCoordinate, axis: ReturnType<MateBlock['vec']>): void {
+    const i = this.coordIndex[name];
+    if (i === undefined) return;
+    this.scalar(this.slide, i);
+    // d −= slide · axis (both duals)
+    const n = this.n, d = this.d, s = this.slide;
+    for (let r = 0; r < 3; r++) {
+      const av = axis.v[r];
+      for (let k = 0; k < n; k++) d.d[r * n + k] -= s.d[k] * av + axis.d[r * n + k] * s.v;
+      d.v[r] -= s.v * av;
+    }
+    void this.tmpV;
+  }
+}
+
+/** The coordinates a joint's frames stand at for given world frames: angle (rad) and slides. */
+export function measureJoint(type: JointType, fa: JointFrame, fb: JointFrame): Record<JointCoordinate, number> {
+  const d = [fb.origin[0] - fa.origin[0], fb.origin[1] - fa.origin[1], fb.origin[2] - fa.origin[2]];
+  const dot = (a: ReadonlyVec3, b: ArrayLike<number>) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  return {
+    angle: Math.atan2(dot(fb.x, fa.y), dot(fb.x, fa.x)),
+    slide: type === 'slider' || type === 'cylindrical' ? dot(fa.z, d) : 0,
+    slideX: type === 'pinslot' || type === 'planar' ? dot(fa.x, d) : 0,
+    slideY: type === 'planar' ? dot(fa.y, d) : 0,
+  };
+}
+
+export { Dual };
