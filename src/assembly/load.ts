@@ -91,6 +91,10 @@ function anyTwoRule(kinds: readonly EntityKind[], wording: string): EntityRule {
 const FRAMES_ONLY = anyTwoRule(['frame'], 'two frames');
 const DIRECTIONAL = anyTwoRule(['axis', 'plane', 'frame'], 'axes, planes and frames');
 
+// A joint on an axis takes the frame the catalogue derives: z along the axis, x the world
+// axis it runs least along (a tie-break noise cannot flip), so both ends agree.
+const FRAMES_OR_AXES = anyTwoRule(['frame', 'axis'], 'frames or axes');
+
 const ENTITY_RULES: Readonly<Record<ConstraintType | JointType, EntityRule>> = {
   coincident: pairsRule(
     [['point', 'point'], ['point', 'plane'], ['point', 'axis'], ['axis', 'axis'], ['plane', 'plane']],
@@ -107,12 +111,12 @@ const ENTITY_RULES: Readonly<Record<ConstraintType | JointType, EntityRule>> = {
   tangent: pairsRule([['circle', 'plane'], ['circle', 'curve']], 'circle–plane or circle–curve'),
   path: pairsRule([['point', 'curve']], 'a point to a curve'),
   fastened: FRAMES_ONLY,
-  revolute: FRAMES_ONLY,
-  slider: FRAMES_ONLY,
-  cylindrical: FRAMES_ONLY,
-  pinslot: FRAMES_ONLY,
-  planar: FRAMES_ONLY,
-  universal: FRAMES_ONLY,
+  revolute: FRAMES_OR_AXES,
+  slider: FRAMES_OR_AXES,
+  cylindrical: FRAMES_OR_AXES,
+  pinslot: FRAMES_OR_AXES,
+  planar: FRAMES_OR_AXES,
+  universal: FRAMES_OR_AXES,
   ball: anyTwoRule(['frame', 'point'], 'frames and points'),
 };
 

@@ -196,9 +196,9 @@ const cases: readonly Case[] = [
 
   // entity kinds
   { title: 'a revolute on a point', from: 'four-bar', change: (d) => edit(d, ['mates', 'jB', 'b'], 'coupler.mid'),
-    path: 'mates.jB.b', reason: 'a revolute joint joins two frames; "coupler.mid" is a point' },
-  { title: 'a slider on an axis', from: 'kitchen-sink', change: (d) => edit(d, ['mates', 'j2', 'a'], 'ground.rail'),
-    path: 'mates.j2.a', reason: 'a slider joint joins two frames; "ground.rail" is an axis' },
+    path: 'mates.jB.b', reason: 'a revolute joint joins frames or axes; "coupler.mid" is a point' },
+  { title: 'a slider on a plane', from: 'kitchen-sink', change: (d) => edit(d, ['mates', 'j2', 'a'], 'ground.floor'),
+    path: 'mates.j2.a', reason: 'a slider joint joins frames or axes; "ground.floor" is a plane' },
   { title: 'a ball on an axis', from: 'kitchen-sink', change: (d) => edit(d, ['mates', 'j7', 'b'], 'body.shaft'),
     path: 'mates.j7.b', reason: 'a ball joint joins frames and points; "body.shaft" is an axis' },
   { title: 'a distance to a circle', from: 'kitchen-sink', change: (d) => edit(d, ['mates', 'c7', 'b'], 'body.hole'),
