@@ -1,0 +1,340 @@
+/**
+ * A suspension on a solvable model: the assembly's `suspension` roles resolved to
+ * variables and part-local points, drivers for sweeps, and the evaluation of a solved
+ * state — positions, metrics with exact derivatives along the sweep's targets (tangent of
+ * the constraint null space + forward-mode AD through the metric formulas).
+ */
+import { DualVec3 } from '../../kernel/dual';
+import * as P from '../../kernel/pose';
+import { solve, type SolveReport } from '../../kernel/solver';
+import { tangentSpace, pointRate, type TangentSpace } from '../../kernel/analysis';
+import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
+import type { AssemblyDoc } from '../assembly/types';
+import { buildModel, type Model, ModelError } from '../model/build';
+import { validateRoles, RolesError, type CornerRoles, type PointRole, type SuspensionRoles } from './roles';
+import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
+import {
+  cornerMetrics, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
+  type CornerMetrics, type Line3, type RoadInput,
+} from './metrics';
+import { tireRadius } from './files';
+
+export interface CornerRuntime {
+  roles: CornerRoles;
+  sigma: 1 | -1;
+  upright: number;
+  points: Map<string, PointExpr>;
+  axle: [PointExpr, PointExpr];
+  /** The wheel centre as a point of the upright (local), for drivers and targets. */
+  wheelCenterLocal: Float64Array;
+  wheelCenterZ: PointCoordinateBlock;
+  design: { wheelCenterZ: number; rockerReference?: Float64Array; wheelCenter: Float64Array };
+  tireRadius: number;
+}
+
+/** Per-corner metrics whose derivatives are reported, with respect to hub z and rack. */
+export const DERIVATIVES_WRT_HUB_Z = ['camber', 'toe_angle', 'steer_angle', 'caster', 'kpi', 'half_track', 'wheel_center_x', 'damper_length', 'rocker_angle'] as const;
+export const DERIVATIVES_WRT_RACK = ['toe_angle', 'steer_angle', 'camber'] as const;
+
+export type MetricValues = Record<string, number | null>;
+
+export interface StateEvaluation {
+  positions: Record<string, [number, number, number]>;
+  /** corner: flat; axle: { axle, left, right } */
+  metrics: MetricValues | { axle: MetricValues; left: MetricValues; right: MetricValues };
+  /** Raw corner metric objects (duals), for the steering response and tests. */
+  corners: CornerMetrics[];
+  tangent: TangentSpace;
+}
+
+export class SuspensionModel {
+  readonly model: Model;
+  readonly roles: SuspensionRoles;
+  readonly corners: CornerRuntime[];
+  /** The steering coordinate's variable, or −1 when unsteered. */
+  readonly steering: number;
+  readonly rackHold: ScalarTargetBlock | null;
+  private readonly rackDesign: number;
+  readonly design: Float64Array;
+
+  constructor(doc: AssemblyDoc) {
+    if (doc.suspension === undefined) throw new RolesError('suspension', 'this assembly has no suspension section');
+    this.roles = validateRoles(doc.suspension);
+    this.model = buildModel(doc);
+    const sys = this.model.system;
+    const partVar = (name: string, path: string) => {
+      const v = this.model.parts.get(name);
+      if (v === undefined) throw new RolesError(path, `no part "${name}"`);
+      return v;
+    };
+    partVar(this.roles.chassis, 'suspension.chassis');
+    const resolve = (role: PointRole, path: string): PointExpr => {
+      if (typeof role === 'string') {
+        const dot = role.indexOf('.');
+        const part = role.slice(0, dot), name = role.slice(dot + 1);
+        const v = partVar(part, path);
+        const p = doc.parts[part]?.points?.[name];
+        if (dot <= 0 || !p) throw new RolesError(path, `no point "${role}"`);
+        return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
+      }
+      const [a, b] = role.between;
+      const ea = resolve(a, `${path}.between[0]`), eb = resolve(b, `${path}.between[1]`);
+      const f = role.fraction;
+      return [...ea.map((t) => ({ ...t, weight: t.weight * (1 - f) })), ...eb.map((t) => ({ ...t, weight: t.weight * f }))];
+    };
+    this.corners = this.roles.corners.map((c, i) => {
+      const path = `suspension.corners[${i}]`;
+      const upright = partVar(c.upright, `${path}.upright`);
+      const points = new Map<string, PointExpr>();
+      for (const [name, role] of Object.entries(c.points)) points.set(name, resolve(role, `${path}.points.${name}`));
+      const axle: [PointExpr, PointExpr] = [resolve(c.axle[0], `${path}.axle[0]`), resolve(c.axle[1], `${path}.axle[1]`)];
+      if (!axle.every((e) => e.length === 1 && e[0].variable === upright)) throw new RolesError(`${path}.axle`, 'the axle points must be points of the upright');
+      // wheel centre in the upright's frame: axle_outboard − offset·unit(axle_outboard − axle_inboard)
+      const ai = axle[0][0].local, ao = axle[1][0].local;
+      const d = [ao[0] - ai[0], ao[1] - ai[1], ao[2] - ai[2]];
+      const l = Math.hypot(d[0], d[1], d[2]);
+      const off = c.wheel.offset;
+      const wcLocal = Float64Array.from([ao[0] - (off * d[0]) / l, ao[1] - (off * d[1]) / l, ao[2] - (off * d[2]) / l]);
+      const pose = sys.getPose(upright);
+      const wcWorld = P.applyPoint(new Float64Array(3), pose, wcLocal);
+      const wheelCenterZ = new PointCoordinateBlock(`${c.side}:wheel_center_z`, [{ variable: upright, local: wcLocal, weight: 1 }], 2, wcWorld[2]);
+      const design: CornerRuntime['design'] = { wheelCenterZ: wcWorld[2], wheelCenter: wcWorld };
+      if (c.rocker) {
+        const e = resolve(c.rocker.point, `${path}.rocker.point`);
+        design.rockerReference = this.pointValue(e);
+      }
+      return { roles: c, sigma: c.side === 'left' ? 1 : -1, upright, points, axle, wheelCenterLocal: wcLocal, wheelCenterZ, design, tireRadius: tireRadius(c.wheel.tire) } satisfies CornerRuntime;
+    });
+    if (this.roles.steering) {
+      const info = this.model.coordinates.get(this.roles.steering);
+      if (!info) throw new RolesError('suspension.steering', `no coordinate "${this.roles.steering}"`);
+      this.steering = info.variable;
+      this.rackDesign = sys.getScalar(info.variable);
+      this.rackHold = new ScalarTargetBlock('rack', info.variable, this.rackDesign, sys.variables[info.variable].scale, 'driver');
+    } else {
+      this.steering = -1;
+      this.rackDesign = 0;
+      this.rackHold = null;
+    }
+    this.design = sys.snapshot();
+  }
+
+  /** World position of a point expression now. */
+  pointValue(expr: PointExpr, out = new Float64Array(3)): Float64Array {
+    out.fill(0);
+    const tmp = new Float64Array(3);
+    for (const t of expr) {
+      P.applyPoint(tmp, this.model.system.state, t.local, this.model.system.variables[t.variable].offset);
+      for (let i = 0; i < 3; i++) out[i] += t.weight * tmp[i];
+    }
+    return out;
+  }
+
+  /** A point expression as a dual seeded with its rates along the given tangent directions. */
+  pointDual(expr: PointExpr, tangent: TangentSpace, directions: readonly (Float64Array | null)[], n: number): DualVec3 {
+    const out = new DualVec3(n);
+    out.v.set(this.pointValue(expr));
+    const rate = new Float64Array(3);
+    for (let k = 0; k < directions.length; k++) {
+      const dir = directions[k];
+      if (!dir) continue;
+      for (const t of expr) {
+        pointRate(rate, this.model.system, tangent, dir, t.variable, t.local);
+        for (let i = 0; i < 3; i++) out.d[i * n + k] += t.weight * rate[i];
+      }
+    }
+    return out;
+  }
+
+  /** Rack displacement now (mm, + toward +y). */
+  rackDisplacement(): number {
+    return this.steering >= 0 ? this.model.system.getScalar(this.steering) - this.rackDesign : 0;
+  }
+
+  /** Block for a hold or target by role id of a corner (damper length, a coordinate). */
+  holdBlocks(cornerIndex: number, holdId: string): ResidualBlock[] | null {
+    const c = this.corners[cornerIndex];
+    const spec = c.roles.holds[holdId];
+    if (!Array.isArray(spec)) return null;
+    const sys = this.model.system;
+    return spec.map((h, j) => {
+      if (typeof h === 'string') {
+        const info = this.model.coordinates.get(h);
+        if (!info) throw new RolesError(`suspension.corners[${cornerIndex}].holds.${holdId}[${j}]`, `no coordinate "${h}"`);
+        return new ScalarTargetBlock(`${c.roles.side}:${holdId}`, info.variable, sys.getScalar(info.variable), sys.variables[info.variable].scale, 'driver');
+      }
+      const pts = h.length.map((r) => this.resolveRole(r));
+      return new LengthBlock(`${c.roles.side}:${holdId}`, pts[0], pts[1], 0, 'driver');
+    });
+  }
+
+  resolveRole(role: PointRole): PointExpr {
+    if (typeof role === 'string') {
+      for (const c of this.corners) for (const [name, e] of c.points) if (c.roles.points[name] === role) return e;
+      const dot = role.indexOf('.');
+      const part = role.slice(0, dot), name = role.slice(dot + 1);
+      const v = this.model.parts.get(part);
+      const p = this.model.doc.parts[part]?.points?.[name];
+      if (v === undefined || !p) throw new RolesError('suspension', `no point "${role}"`);
+      return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
+    }
+    const ea = this.resolveRole(role.between[0]), eb = this.resolveRole(role.between[1]);
+    return [...ea.map((t) => ({ ...t, weight: t.weight * (1 - role.fraction) })), ...eb.map((t) => ({ ...t, weight: t.weight * role.fraction }))];
+  }
+
+  /**
+   * The tangent basis of derivatives: one target per corner (its wheel-centre z) and the
+   * rack, so d/d hub_z of a corner has its own hub at unit rate, every other hub and the
+   * rack still; d/d rack has the rack at unit rate and every hub still.
+   */
+  derivativeTangent(): TangentSpace {
+    const targets: ResidualBlock[] = this.corners.map((c) => c.wheelCenterZ);
+    if (this.rackHold) targets.push(this.rackHold);
+    return tangentSpace(this.model.system, targets);
+  }
+
+  /** Evaluate the current (solved) state: positions, metrics, derivatives. */
+  evaluate(): StateEvaluation {
+    const tangent = this.derivativeTangent();
+    const nc = this.corners.length;
+    const steered = this.rackHold !== null;
+    const n = nc + (steered ? 1 : 0);
+    const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
+    const positions: Record<string, [number, number, number]> = {};
+    const prefix = (c: CornerRuntime) => (this.roles.scope === 'axle' ? `${c.roles.side}_` : '');
+    const inputs = this.corners.map((c) => {
+      const pts: Record<string, DualVec3> = {};
+      for (const [name, e] of c.points) pts[name] = this.pointDual(e, tangent, dirs, n);
+      pts.axle_inboard = this.pointDual(c.axle[0], tangent, dirs, n);
+      pts.axle_outboard = this.pointDual(c.axle[1], tangent, dirs, n);
+      for (const [name, p] of Object.entries(pts)) positions[prefix(c) + name] = [p.v[0], p.v[1], p.v[2]];
+      return pts;
+    });
+    let road: RoadInput | null = null;
+    if (this.roles.scope === 'axle') {
+      const wheel = (c: CornerRuntime, pts: Record<string, DualVec3>) => {
+        const wc = this.pointDual([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], tangent, dirs, n);
+        const ai = pts.axle_inboard, ao = pts.axle_outboard;
+        const spin = new DualVec3(n);
+        const l = Math.hypot(ao.v[0] - ai.v[0], ao.v[1] - ai.v[1], ao.v[2] - ai.v[2]);
+        // unit(ao − ai) as a dual
+        for (let i = 0; i < 3; i++) spin.v[i] = (ao.v[i] - ai.v[i]) / l;
+        for (let k = 0; k < n; k++) {
+          let along = 0;
+          for (let i = 0; i < 3; i++) along += spin.v[i] * (ao.d[i * n + k] - ai.d[i * n + k]);
+          for (let i = 0; i < 3; i++) spin.d[i * n + k] = (ao.d[i * n + k] - ai.d[i * n + k] - spin.v[i] * along) / l;
+        }
+        return { wheelCenter: wc, spin, tireRadius: c.tireRadius };
+      };
+      road = axleRoadPlane(wheel(this.corners[0], inputs[0]), wheel(this.corners[1], inputs[1]));
+    }
+    const cornersOut = this.corners.map((c, i) => {
+      const pts = inputs[i];
+      const roles = c.roles;
+      const get = (r: PointRole) => this.pointDual(this.resolveRole(r), tangent, dirs, n);
+      let instantAxis: Line3 | null = null;
+      const ia = roles.instant_axis;
+      if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(get(ia.lower[0]), get(ia.lower[1]), get(ia.lower[2]), get(ia.upper[0]), get(ia.upper[1]), get(ia.upper[2]));
+      else if (ia.type === 'plane_and_strut') instantAxis = macphersonAxis(get(ia.plane[0]), get(ia.plane[1]), get(ia.plane[2]), get(ia.strut[1]), get(ia.strut[0]));
+      else if (ia.type === 'line') instantAxis = trailingArmAxis(get(ia.line[0]), get(ia.line[1]));
+      const damperPts = roles.damper ? [get(roles.damper[0]), get(roles.damper[1])] : null;
+      if (damperPts) { pts.strut_bottom = damperPts[0]; pts.strut_top = damperPts[1]; }
+      if (roles.rocker) { pts.rocker_axis_a = get(roles.rocker.axis[0]); pts.rocker_axis_b = get(roles.rocker.axis[1]); pts.pushrod_inboard = get(roles.rocker.point); }
+      return cornerMetrics({
+        side: roles.side,
+        points: pts,
+        steeringAxis: roles.steering_axis ? [get(roles.steering_axis[0]), get(roles.steering_axis[1])] : null,
+        wheel: { offset: roles.wheel.offset, tireRadius: c.tireRadius, sectionWidth: roles.wheel.tire.section_width },
+        road,
+        design: { wheelCenterZ: c.design.wheelCenterZ, ...(c.design.rockerReference ? { rockerReference: c.design.rockerReference } : {}) },
+        vehicle: {
+          ...(this.roles.vehicle.cg_position ? { cgPosition: this.roles.vehicle.cg_position } : {}),
+          ...(this.roles.vehicle.wheelbase !== undefined ? { wheelbase: this.roles.vehicle.wheelbase } : {}),
+          ...(this.roles.vehicle.front_brake_bias !== undefined ? { frontBrakeBias: this.roles.vehicle.front_brake_bias } : {}),
+          ...(this.roles.vehicle.driven_axle !== undefined ? { drivenAxle: this.roles.vehicle.driven_axle } : {}),
+        },
+        axlePosition: this.roles.axle_position,
+        instantAxis,
+      }, n);
+    });
+    const flat = (cm: CornerMetrics, i: number): MetricValues => {
+      const out: MetricValues = {};
+      for (const [k, v] of Object.entries(cm.metrics)) out[k] = v ? v.v : null;
+      for (const [k, p] of Object.entries(cm.points)) positions[prefix(this.corners[i]) + k] = [p.v[0], p.v[1], p.v[2]];
+      const wcx = cm.points.wheel_center;
+      const haveDerivs = tangent.status === 'unique';
+      for (const name of DERIVATIVES_WRT_HUB_Z) {
+        const d = name === 'wheel_center_x' ? wcx.d[0 * n + i] : cm.metrics[name as keyof typeof cm.metrics]?.d[i];
+        if (name === 'wheel_center_x' || cm.metrics[name as keyof typeof cm.metrics]) out[`deriv_${name}_wrt_hub_z`] = haveDerivs && d !== undefined ? d : null;
+      }
+      if (steered) for (const name of DERIVATIVES_WRT_RACK) {
+        const m = cm.metrics[name as keyof typeof cm.metrics];
+        if (m) out[`deriv_${name}_wrt_rack_displacement`] = haveDerivs ? m.d[nc] : null;
+      }
+      return out;
+    };
+    let metrics: StateEvaluation['metrics'];
+    if (this.roles.scope === 'axle') {
+      const left = flat(cornersOut[0], 0), right = flat(cornersOut[1], 1);
+      const axle: MetricValues = {};
+      if (road) {
+        const design = this.axleDesign ?? (this.axleDesign = axleDesignReference(cornersOut[0], cornersOut[1], road));
+        // kinematic roll centre: velocity of the upright's material point at each contact centre under heave
+        const heave = tangent.status === 'unique' ? sumRates(tangent.rates[0]!, tangent.rates[1]!) : null;
+        const kin = heave ? ([0, 1] as const).map((i) => {
+          const c = this.corners[i];
+          const cw = cornersOut[i].points.wheel_contact_centre.v;
+          const local = P.applyInversePoint(new Float64Array(3), this.model.system.state, cw, this.model.system.variables[c.upright].offset);
+          const v = pointRate(new Float64Array(3), this.model.system, tangent, heave, c.upright, local);
+          const k = new DualVec3(n);
+          return { velocity: { y: constDual(n, v[1]), z: constDual(n, v[2]) }, k };
+        }) : null;
+        const am = axleMetrics(cornersOut[0], cornersOut[1], design, n, {
+          road,
+          rackDisplacement: steered ? constDualWith(n, this.rackDisplacement(), nc) : null,
+          kinematic: kin ? { left: { velocity: kin[0].velocity }, right: { velocity: kin[1].velocity } } : null,
+        });
+        for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
+      }
+      metrics = { axle, left, right };
+    } else {
+      metrics = flat(cornersOut[0], 0);
+    }
+    return { positions, metrics, corners: cornersOut, tangent };
+  }
+  private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
+
+  /** Reset every variable to the design state. */
+  resetToDesign(): void {
+    this.model.system.restore(this.design);
+  }
+
+  /** Solve with the given driver blocks active (added to the system for this call only). */
+  solveWith(drivers: readonly ResidualBlock[]): SolveReport {
+    const sys = this.model.system;
+    const added: string[] = [];
+    for (const d of drivers) { sys.addBlock(d); added.push(d.owner); }
+    try {
+      return solve(sys);
+    } finally {
+      for (const o of new Set(added)) sys.removeOwner(o);
+    }
+  }
+}
+
+function sumRates(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i] + b[i];
+  return out;
+}
+import { Dual } from '../../kernel/dual';
+function constDual(n: number, v: number): Dual {
+  return new Dual(n, v);
+}
+function constDualWith(n: number, v: number, k: number): Dual {
+  const d = new Dual(n, v);
+  d.d[k] = 1;
+  return d;
+}
+
+export { ModelError };
