@@ -117,6 +117,8 @@ export class SuspensionModel {
       this.rackHold = null;
     }
     this.design = sys.snapshot();
+    // Axle references (design track, ride height) come from the design state itself.
+    if (this.roles.scope === 'axle') this.evaluate();
   }
 
   /** World position of a point expression now. */

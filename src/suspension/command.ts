@@ -1,0 +1,90 @@
+/**
+ * `kinemate sweep GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]
+ *  [--hold ID] [--format json|csv] [--out FILE]`
+ *
+ * GEOMETRY is a suspension geometry file (YAML or JSON) or any `*.kinemate.json` assembly
+ * with a `suspension` section. With no sweep given, a bump of −50…50 mm in 11 steps runs.
+ * Exit codes: 0 done, 1 bad input, 2 some step failed.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import type { SweepArgs } from '../cli/sweep';
+import { parseAssembly } from '../assembly';
+import type { AssemblyDoc } from '../assembly/types';
+import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from './files';
+import { suspensionAssembly } from './template';
+import { SuspensionModel } from './model';
+import { runSweep, sweepsToCsv, type SweepRun } from './sweep';
+
+/** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
+export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new Error(`${path}: cannot read (${e.code ?? e.message})`);
+  });
+  const looksLikeAssembly = /"format"\s*:\s*"kinemate\.assembly\//.test(text);
+  if (looksLikeAssembly) {
+    const doc = parseAssembly(text);
+    if (doc.suspension === undefined) throw new Error(`${path}: suspension: this assembly has no suspension section`);
+    return { doc, geometry: null };
+  }
+  const geometry = parseGeometry(text, path);
+  return { doc: suspensionAssembly(geometry), geometry };
+}
+
+export async function runSweepCommand(args: SweepArgs): Promise<number> {
+  const { doc, geometry } = await loadSuspension(args.geometry);
+  const specs: [string, SweepSpec][] = [];
+  if (args.sweep) {
+    const text = await readFile(args.sweep, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      throw new Error(`${args.sweep}: cannot read (${e.code ?? e.message})`);
+    });
+    specs.push(['sweep', parseSweep(text, geometry ?? undefined, args.sweep)]);
+  }
+  for (const kind of ['bump', 'steer', 'roll'] as const) {
+    const value = args[kind];
+    if (value !== undefined) specs.push([kind, sweepFromShortcut(kind, value, geometry ?? undefined)]);
+  }
+  if (specs.length === 0) specs.push(['bump', sweepFromShortcut('bump', '-50:50:11', geometry ?? undefined)]);
+  const sm = new SuspensionModel(doc);
+  if (args.hold) {
+    for (let i = 0; i < sm.corners.length; i++) {
+      if (args.hold !== 'layout_default' && !Array.isArray(sm.corners[i].roles.holds[args.hold])) {
+        const known = Object.keys(sm.corners[i].roles.holds).filter((k) => k !== 'default');
+        throw new Error(`--hold: no hold "${args.hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
+      }
+    }
+  }
+  const steering = await steeringHook(args.hold ?? specs.find(([, s]) => s.analysis.virtual_steering.suspension_hold)?.[1].analysis.virtual_steering.suspension_hold ?? 'layout_default');
+  const sweeps: Record<string, SweepRun> = {};
+  const total = specs.reduce((s, [, spec]) => s + spec.steps, 0);
+  let done = 0;
+  for (const [name, spec] of specs) {
+    sweeps[name] = runSweep(sm, spec, {
+      ...(steering ? { steering } : {}),
+      onProgress: (k) => {
+        if (!args.io.stderrIsTTY) return;
+        const frac = (done + k) / total;
+        const width = 30;
+        void args.io.err(`\r${name.padEnd(6)} [${'#'.repeat(Math.round(frac * width)).padEnd(width)}] ${done + k}/${total}`);
+      },
+    });
+    done += spec.steps;
+  }
+  if (args.io.stderrIsTTY) await args.io.err('\n');
+  const output = args.format === 'csv' ? sweepsToCsv(sweeps) : JSON.stringify({ scope: sm.roles.scope, sweeps }, null, 2) + '\n';
+  if (args.out) await writeFile(args.out, output);
+  else await args.io.out(output);
+  const failed = Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed'));
+  return failed ? 2 : 0;
+}
+
+/** The steering response per state, when the steering module is present. */
+async function steeringHook(hold: string): Promise<((sm: SuspensionModel) => unknown) | undefined> {
+  try {
+    const specifier = './steering.ts'; // optional module: resolved at run time
+    const mod = (await import(/* @vite-ignore */ specifier)) as { steeringResponse?: (sm: SuspensionModel, hold: string) => unknown };
+    if (typeof mod.steeringResponse === 'function') return (sm) => mod.steeringResponse!(sm, hold);
+  } catch {
+    // not built yet
+  }
+  return undefined;
+}

@@ -1,0 +1,217 @@
+/**
+ * Sweeps: targets stepped in pairs, each step solved from the last (warm start; a failed
+ * step is retried in halved sub-steps from the last good state), then fully evaluated —
+ * positions, metrics, exact derivatives and (when available) the steering response.
+ * A step that cannot be solved is reported `failed` with the mates that do not hold; it
+ * never comes back as a solved state with NaN, and the sweep goes on from the last good
+ * state.
+ */
+import * as P from '../../kernel/pose';
+import type { ResidualBlock } from '../../kernel/system';
+import type { SweepSpec, SweepTarget } from './files';
+import { sweepValues } from './files';
+import type { SuspensionModel, MetricValues } from './model';
+import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
+
+export interface StepResult {
+  index: number;
+  status: 'solved' | 'failed';
+  /** The driven quantities at this step (mm; roll in degrees). */
+  drivers: Record<string, number>;
+  positions: Record<string, [number, number, number]> | null;
+  metrics: MetricValues | { axle: MetricValues; left: MetricValues; right: MetricValues } | null;
+  steering_response?: unknown;
+  /** Mates that do not hold (failed steps). */
+  failed?: string[];
+  message?: string;
+  /** e.g. 'possible_branch_jump' when the linkage moved far more than the step asked. */
+  diagnostics?: string[];
+}
+
+export interface SweepRun {
+  steps: StepResult[];
+}
+
+export interface SweepOptions {
+  onProgress?: (done: number, total: number) => void;
+  /** Steering response hook (plugged in by the steering module). */
+  steering?: (sm: SuspensionModel) => unknown;
+}
+
+interface Driver {
+  name: string;
+  block: ResidualBlock & { target: number };
+  /** target for a step's value of its sweep target */
+  targetOf: (value: number) => number;
+  /** the reported driver value for a step's value */
+  reportOf: (value: number) => number;
+  source: SweepTarget;
+}
+
+const AXIS = { x: 0, y: 1, z: 2 } as const;
+
+/** Build the drivers of a sweep spec on a suspension model (at its design state). */
+export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
+  const drivers: Driver[] = [];
+  const system = sm.model.system;
+  const saved = system.snapshot();
+  sm.resetToDesign();
+  const cornersFor = (side?: string) => sm.corners.filter((c) => !side || c.roles.side === side);
+  const axleName = (side: string, name: string) => (sm.roles.scope === 'axle' ? `${side}_${name}` : name);
+  for (const t of spec.targets) {
+    switch (t.type) {
+      case 'point': {
+        for (const c of cornersFor(t.side)) {
+          const expr: PointExpr = t.point === 'wheel_center' ? [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }] : c.points.get(t.point) ?? [];
+          if (expr.length === 0) throw new Error(`targets: no point "${t.point}" on the ${c.roles.side} corner`);
+          const axis = AXIS[t.direction.axis];
+          const design = sm.pointValue(expr)[axis];
+          const block = new PointCoordinateBlock(`target:${c.roles.side}:${t.point}_${t.direction.axis}`, expr, axis, design);
+          const absolute = t.mode === 'absolute' && !t.hold;
+          drivers.push({ name: axleName(c.roles.side, `${t.point}_${t.direction.axis}`), block, source: t, targetOf: (v) => (absolute ? v : design + v), reportOf: (v) => (absolute ? v : design + v) });
+        }
+        break;
+      }
+      case 'actuator_position': {
+        if (!sm.rackHold) throw new Error('targets: this suspension has no steering rack');
+        const rack = sm.rackHold;
+        const design = rack.target;
+        const block = Object.assign(Object.create(Object.getPrototypeOf(rack)), rack) as typeof rack;
+        drivers.push({ name: 'rack_displacement', block, source: t, targetOf: (v) => design + v, reportOf: (v) => v });
+        break;
+      }
+      case 'element_length': {
+        for (const c of cornersFor(t.side)) {
+          if (!c.roles.damper) throw new Error(`targets: the ${c.roles.side} corner has no damper`);
+          const a = sm.resolveRole(c.roles.damper[0]), b = sm.resolveRole(c.roles.damper[1]);
+          const pa = sm.pointValue(a), pb = sm.pointValue(b);
+          const design = Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
+          const block = new LengthBlock(`target:${c.roles.side}:damper_length`, a, b, design);
+          const absolute = t.mode === 'absolute' && !t.hold;
+          drivers.push({ name: axleName(c.roles.side, 'damper_length'), block, source: t, targetOf: (v) => (absolute ? v : design + v), reportOf: (v) => (absolute ? v : design + v) });
+        }
+        break;
+      }
+      case 'roll': {
+        if (sm.corners.length !== 2) throw new Error('targets: roll needs an axle');
+        const [l, r] = sm.corners;
+        const halfSpan = Math.hypot(l.design.wheelCenter[0] - r.design.wheelCenter[0], l.design.wheelCenter[1] - r.design.wheelCenter[1]) / 2;
+        for (const [c, sign] of [[l, 1], [r, -1]] as const) {
+          const design = c.design.wheelCenterZ;
+          const block = new PointCoordinateBlock(`target:${c.roles.side}:roll`, [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], 2, design);
+          drivers.push({
+            name: axleName(c.roles.side, 'wheel_center_z'), block, source: t,
+            targetOf: (deg) => design + sign * halfSpan * Math.tan((deg * Math.PI) / 180),
+            reportOf: (deg) => design + sign * halfSpan * Math.tan((deg * Math.PI) / 180),
+          });
+        }
+        break;
+      }
+    }
+  }
+  system.restore(saved);
+  return drivers;
+}
+
+/** Run one sweep spec; the model starts from its design state. */
+export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOptions = {}): SweepRun {
+  const drivers = sweepDrivers(sm, spec);
+  const values = new Map<SweepTarget, number[]>();
+  for (const t of spec.targets) values.set(t, sweepValues(t, spec.steps));
+  const system = sm.model.system;
+  sm.resetToDesign();
+  const steps: StepResult[] = [];
+  let lastGood = system.snapshot();
+  let lastValues: number[] = drivers.map((d) => d.block.target);
+  let lastMotionRatio = NaN;
+  const blocks = drivers.map((d) => d.block);
+  for (let i = 0; i < spec.steps; i++) {
+    const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
+    const report = solveInSubsteps(sm, blocks, lastValues, targets, lastGood);
+    const driverReport: Record<string, number> = {};
+    drivers.forEach((d) => { driverReport[d.name] = d.reportOf(values.get(d.source)![i]); });
+    if (!report.converged) {
+      system.restore(lastGood);
+      steps.push({ index: i, status: 'failed', drivers: driverReport, positions: null, metrics: null, failed: report.failed.map((o) => o.replace(/^target:/, '')), message: report.message ?? 'the linkage cannot reach this step' });
+      options.onProgress?.(i + 1, spec.steps);
+      continue;
+    }
+    // Branch-jump diagnostic: motion per unit of driver change far above the last step's.
+    const motion = maxPartMotion(sm, lastGood);
+    const change = Math.max(1e-12, ...targets.map((t, k) => Math.abs(t - lastValues[k])));
+    const ratio = motion / change;
+    const diagnostics: string[] = [];
+    if (Number.isFinite(lastMotionRatio) && ratio > 10 * lastMotionRatio + 1) diagnostics.push('possible_branch_jump');
+    if (i > 0) lastMotionRatio = ratio;
+    lastGood = system.snapshot();
+    lastValues = targets;
+    const evaluation = sm.evaluate();
+    const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: evaluation.positions, metrics: evaluation.metrics };
+    if (options.steering) step.steering_response = options.steering(sm);
+    if (diagnostics.length) step.diagnostics = diagnostics;
+    steps.push(step);
+    options.onProgress?.(i + 1, spec.steps);
+  }
+  return { steps };
+}
+
+/** Solve to `targets` from `from` values; on failure halve the increment (up to 2⁶ sub-steps). */
+function solveInSubsteps(sm: SuspensionModel, blocks: (ResidualBlock & { target: number })[], from: number[], targets: number[], start: Float64Array) {
+  const system = sm.model.system;
+  const attempt = (parts: number) => {
+    system.restore(start);
+    let report = null as ReturnType<SuspensionModel['solveWith']> | null;
+    for (let k = 1; k <= parts; k++) {
+      blocks.forEach((b, j) => { b.target = from[j] + ((targets[j] - from[j]) * k) / parts; });
+      report = sm.solveWith(blocks);
+      if (!report.converged) return report;
+    }
+    return report!;
+  };
+  let report = attempt(1);
+  for (let parts = 2; !report.converged && parts <= 64; parts *= 2) report = attempt(parts);
+  return report;
+}
+
+function maxPartMotion(sm: SuspensionModel, before: Float64Array): number {
+  let m = 0;
+  const sys = sm.model.system;
+  for (const v of sys.variables) {
+    if (v.fixed || v.kind !== 'pose') continue;
+    m = Math.max(m, P.poseDistance(before, sys.state, sys.lengthScale, v.offset, v.offset));
+  }
+  return m;
+}
+
+/** Flatten a step's metrics into CSV columns (axle: `axle.heave`, `left.camber`, …). */
+export function flattenMetrics(metrics: StepResult['metrics']): Record<string, number | null> {
+  if (!metrics) return {};
+  if ('axle' in metrics && typeof metrics.axle === 'object') {
+    const out: Record<string, number | null> = {};
+    for (const group of ['axle', 'left', 'right'] as const) {
+      const m = (metrics as Record<string, MetricValues>)[group];
+      for (const [k, v] of Object.entries(m)) out[`${group}.${k}`] = v;
+    }
+    return out;
+  }
+  return { ...(metrics as MetricValues) };
+}
+
+/** CSV of sweeps: one row per step, one column per driver and metric. */
+export function sweepsToCsv(sweeps: Record<string, SweepRun>): string {
+  const rows: Record<string, string | number | null>[] = [];
+  const columns = new Set<string>(['sweep', 'index', 'status']);
+  for (const [name, run] of Object.entries(sweeps)) {
+    for (const s of run.steps) {
+      const row: Record<string, string | number | null> = { sweep: name, index: s.index, status: s.status };
+      for (const [k, v] of Object.entries(s.drivers)) { row[`driver.${k}`] = v; columns.add(`driver.${k}`); }
+      for (const [k, v] of Object.entries(flattenMetrics(s.metrics))) { row[k] = v; columns.add(k); }
+      rows.push(row);
+    }
+  }
+  const cols = [...columns];
+  const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return [cols.join(','), ...rows.map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n') + '\n';
+}
+
+export { runSweepCommand } from './command';
