@@ -144,6 +144,12 @@ export class System {
     for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i].block.owner === owner) this.entries.splice(i, 1);
     this.version++;
   }
+  /** Remove these exact blocks (by identity; other blocks of the same owner stay). */
+  removeBlocks(blocks: readonly ResidualBlock[]): void {
+    const set = new Set(blocks);
+    for (let i = this.entries.length - 1; i >= 0; i--) if (set.has(this.entries[i].block)) this.entries.splice(i, 1);
+    this.version++;
+  }
   get blockCount(): number {
     return this.entries.length;
   }

@@ -110,7 +110,7 @@ export class SuspensionModel {
       if (!info) throw new RolesError('suspension.steering', `no coordinate "${this.roles.steering}"`);
       this.steering = info.variable;
       this.rackDesign = sys.getScalar(info.variable);
-      this.rackHold = new ScalarTargetBlock('rack', info.variable, this.rackDesign, sys.variables[info.variable].scale, 'driver');
+      this.rackHold = new ScalarTargetBlock('driver:rack', info.variable, this.rackDesign, sys.variables[info.variable].scale, 'driver');
     } else {
       this.steering = -1;
       this.rackDesign = 0;
@@ -314,12 +314,11 @@ export class SuspensionModel {
   /** Solve with the given driver blocks active (added to the system for this call only). */
   solveWith(drivers: readonly ResidualBlock[]): SolveReport {
     const sys = this.model.system;
-    const added: string[] = [];
-    for (const d of drivers) { sys.addBlock(d); added.push(d.owner); }
+    for (const d of drivers) sys.addBlock(d);
     try {
       return solve(sys);
     } finally {
-      for (const o of new Set(added)) sys.removeOwner(o);
+      sys.removeBlocks(drivers);
     }
   }
 }

@@ -73,7 +73,10 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
         break;
       }
       case 'actuator_position': {
-        if (!sm.rackHold) throw new Error('targets: this suspension has no steering rack');
+        if (!sm.rackHold) {
+          if (t.hold) break; // holding a rack that is not there asks nothing
+          throw new Error('targets: this suspension has no steering rack');
+        }
         const rack = sm.rackHold;
         const design = rack.target;
         const block = Object.assign(Object.create(Object.getPrototypeOf(rack)), rack) as typeof rack;

@@ -131,14 +131,27 @@ export function rollCenterFromFvic(
 /**
  * Kinematic roll centre: in front view, through each contact centre the line
  * perpendicular to the velocity (y, z) of the upright's material point at the contact
- * centre under heave; their intersection. Null when the lines are parallel (e.g. both
- * velocities vertical) or a velocity is zero.
+ * centre under heave; their intersection. When the two lines are parallel and lie on one
+ * another (parallel, equal, horizontal wishbones: both contact points move straight up,
+ * both lines run along the ground) the roll centre is on that common line, and by the
+ * axle's symmetry midway between the contacts: the midpoint is returned. Null when the
+ * lines are parallel and apart, or a velocity is zero.
  */
 export function kinematicRollCenter(
   contactLeft: FrontViewPoint, velocityLeft: FrontViewPoint,
   contactRight: FrontViewPoint, velocityRight: FrontViewPoint,
 ): FrontViewPoint | null {
-  return intersectFrontViewLines(contactLeft, perpendicular(velocityLeft), contactRight, perpendicular(velocityRight));
+  const dl = perpendicular(velocityLeft), dr = perpendicular(velocityRight);
+  const hit = intersectFrontViewLines(contactLeft, dl, contactRight, dr);
+  if (hit) return hit;
+  const len = Math.hypot(dl.y.v, dl.z.v);
+  if (!(len > 0) || !(Math.hypot(dr.y.v, dr.z.v) > 0)) return null;
+  // distance of the right contact from the left line
+  const gy = contactRight.y.v - contactLeft.y.v, gz = contactRight.z.v - contactLeft.z.v;
+  const off = Math.abs(gy * dl.z.v - gz * dl.y.v) / len;
+  const span = Math.hypot(gy, gz);
+  if (off > 1e-9 * Math.max(1, span)) return null;
+  return { y: scale(add(contactLeft.y, contactRight.y), 0.5), z: scale(add(contactLeft.z, contactRight.z), 0.5) };
 }
 
 export interface AxleDesign {

@@ -1,0 +1,705 @@
+/**
+ * The steering response (issue 5; seed 000, design/MATH.md "Tangents" and "Screw axis",
+ * design/suspension.md "Steering response and holds").
+ *
+ * At a solved state, independent of the sweep that reached it:
+ *
+ *  1. targets = [rack, the hold's coordinates of every corner]; the tangent of the
+ *     constraint null space with unit rack rate and every hold at zero rate
+ *     (`tangentSpace`, no perturb-and-resolve);
+ *  2. the rates of the upright's points along that tangent (its named points that are
+ *     material points of the upright, plus the axle points);
+ *  3. the screw axis fitted to them (`fitScrewAxis`: centroid reference, statuses), checked
+ *     against the upright's own twist read from the tangent (`screwFromTwist` with ω the
+ *     body's angular velocity in the world frame and the velocity of the material point at
+ *     the world origin): their disagreement is the rigidity check;
+ *  4. point, direction (turned up), pitch (mm/rad), angular rate (rad per mm of rack).
+ *
+ * Holds. A hold id names, per corner, one-row blocks kept at zero rate:
+ *  - `layout_default`: the corner's `holds.default`;
+ *  - an id of the corner's catalogue (`holds.<id>`, a coordinate or a length);
+ *  - `contact_patch` (built in, every steered topology): the road-normal coordinate of
+ *    the upright's material point that is at the contact centre now: the tyre stays on
+ *    the road while the rack moves (the car steered standing on its wheels). The road
+ *    is the corner's horizontal plane, or the axle's road plane at this state; the road
+ *    itself does not move (chassis fixed);
+ *  - `wheel_center_height` (built in): the wheel-centre z, what a steer sweep holds; it
+ *    folds the jacking into the response (documented contrast, not a steering axis);
+ *  - `none`: no hold (the response is then not unique unless the mechanism has one
+ *    freedom);
+ *  - several ids joined by `+` (`lower_wishbone_angle+upper_wishbone_angle`): all of them.
+ *    Redundant but consistent holds are accepted: consistency is judged on the rack's own
+ *    column (unit rack rate with every hold at zero rate exists), not on whether each hold
+ *    could also be driven alone.
+ *
+ * Unavailable: `no_steering_actuator` (unsteered linkage), `unknown_hold` (a corner has no
+ * such hold), `not_unique` (the holds do not fix the motion: rank(g_q N) < mobility),
+ * `inconsistent` (no motion has unit rack rate with every hold still). A fit that fails
+ * gets the screw status (`degenerate_geometry`, `excessive_fit_error`, ...); a fit that
+ * disagrees with the twist gets `excessive_fit_error` with a diagnostic. Never throws on a
+ * bad frame: the sweep goes on.
+ */
+import { DualVec3, dvPosePoint } from '../../kernel/dual';
+import * as P from '../../kernel/pose';
+import { tangentSpace, pointRate, type TangentSpace } from '../../kernel/analysis';
+import {
+  createScrewFit, distanceToAxis, fitScrewAxis, orientAxisUp, screwFromTwist, type ScrewFit, type ScrewStatus,
+} from '../../kernel/screw';
+import type { BlockKind, ResidualBlock } from '../../kernel/system';
+import type { Side } from './files';
+import {
+  axleRoadPlane, planesIntersection, steeringAxisMetrics, wheelFrame,
+  type Line3, type RoadInput, type SteeringAxisMetricName, type WheelFrame,
+} from './metrics';
+import type { CornerRuntime, SuspensionModel } from './model';
+import type { PointExpr } from './targets';
+
+// ---------------------------------------------------------------------------------------
+// Types.
+
+export type SteeringStatus = ScrewStatus | 'not_unique' | 'inconsistent' | 'no_steering_actuator' | 'unknown_hold';
+
+export type Vec3Tuple = [number, number, number];
+
+/** Rigidity check: the fitted screw against the upright's own twist from the tangent. */
+export interface RigidityCheck {
+  /** Largest |r_i − v − ω × d_i| of the fit, mm per mm of rack. */
+  fit_max_residual: number;
+  /** 1 − |d_fit · d_twist|. */
+  direction_error: number;
+  /** Distance from the fitted axis point to the twist's axis, mm. */
+  point_distance: number;
+  /** |pitch_fit − pitch_twist|, mm/rad. */
+  pitch_error: number;
+  /** |rate_fit − rate_twist| / rate_twist. */
+  angular_rate_error: number;
+}
+
+/** One upright's steering axis (suspension.md "Output of kinemate sweep"). */
+export interface SteeringAxis {
+  side: Side;
+  status: SteeringStatus;
+  /** A point of the axis (the one closest to the centroid of the fitted points), mm. */
+  point: Vec3Tuple | null;
+  /** Unit direction, turned to point up (+z, then +x, then +y). */
+  direction: Vec3Tuple | null;
+  /** Translation along the axis per radian of turn, mm/rad. */
+  pitch: number | null;
+  /** |ω|, rad per mm of rack. */
+  angular_rate: number | null;
+  /** The hold this corner used (the layout default resolved to its id). */
+  hold: string;
+  warning?: string;
+  diagnostic?: string;
+  rigidity?: RigidityCheck;
+}
+
+export interface SteeringResponse {
+  /** The hold id asked for (as in the sweep file: `layout_default`, an id, `a+b`). */
+  hold: string;
+  /** One per upright, left first. */
+  axes: SteeringAxis[];
+}
+
+/** An axis of a sweep for a viewer: the axes of every step trace a ruled surface. */
+export interface SteeringAxisRecord {
+  step: number;
+  /** The sweep's driver values at that step (e.g. { wheel_center_z: 263.4, rack: 10 }). */
+  drivers: Record<string, number>;
+  side: Side;
+  hold: string;
+  status: SteeringStatus;
+  point: Vec3Tuple | null;
+  direction: Vec3Tuple | null;
+  pitch: number | null;
+  angular_rate: number | null;
+}
+
+/** The tangent behind a steering response (for tests, plots and derived quantities). */
+export interface SteeringTangent {
+  status: 'unique' | Exclude<SteeringStatus, ScrewStatus | 'unique'>;
+  tangent: TangentSpace | null;
+  /** q̇ per mm of rack, every hold still; null unless status is unique. */
+  rates: Float64Array | null;
+  /** Resolved hold id per corner. */
+  holds: string[];
+  warnings: (string | undefined)[];
+  diagnostic?: string;
+}
+
+export const BUILT_IN_HOLDS = ['contact_patch', 'wheel_center_height', 'none'] as const;
+
+// ---------------------------------------------------------------------------------------
+// Small helpers.
+
+const tuple = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
+
+function vc(n: number, a: ArrayLike<number>): DualVec3 {
+  const out = new DualVec3(n);
+  out.v[0] = a[0]; out.v[1] = a[1]; out.v[2] = a[2];
+  return out;
+}
+
+/** World rotation matrix of a pose (row-major) from its (not necessarily unit) quaternion. */
+function rotation(state: Float64Array, off: number): Float64Array {
+  const R = new Float64Array(9);
+  const w = state[off + 3], x = state[off + 4], y = state[off + 5], z = state[off + 6];
+  const k = 2 / (w * w + x * x + y * y + z * z);
+  R[0] = 1 - k * (y * y + z * z); R[1] = k * (x * y - w * z); R[2] = k * (x * z + w * y);
+  R[3] = k * (x * y + w * z); R[4] = 1 - k * (x * x + z * z); R[5] = k * (y * z - w * x);
+  R[6] = k * (x * z - w * y); R[7] = k * (y * z + w * x); R[8] = 1 - k * (x * x + y * y);
+  return R;
+}
+
+/**
+ * One row: the coordinate along a fixed world direction `normal` (unit) of a material
+ * point of one body, minus `target`. The contact-patch hold.
+ */
+export class PointAlongBlock implements ResidualBlock {
+  readonly rows = 1;
+  readonly vars: number[];
+  private p = new DualVec3(6);
+  constructor(readonly owner: string, variable: number, private local: Float64Array, private normal: ArrayLike<number>, public target = 0, readonly kind: BlockKind = 'driver') {
+    this.vars = [variable];
+  }
+  evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    dvPosePoint(this.p, state, offsets[0], this.local, 0);
+    const n = this.normal, p = this.p;
+    residual[0] = n[0] * p.v[0] + n[1] * p.v[1] + n[2] * p.v[2] - this.target;
+    if (jacobian) for (let k = 0; k < 6; k++) jacobian[k] = n[0] * p.d[k] + n[1] * p.d[6 + k] + n[2] * p.d[12 + k];
+  }
+}
+
+/**
+ * The wheel frames of every corner at the current state, without derivatives (n = 0):
+ * spin axis, wheel centre, contact centre, road normal, tyre axes. A corner's road is the
+ * horizontal plane through its contact centre; an axle's is the plane tangent to both
+ * wheels (as in `evaluate()`).
+ */
+export function currentWheelFrames(sm: SuspensionModel): WheelFrame[] {
+  const base = sm.corners.map((c) => {
+    const ai = vc(0, sm.pointValue(c.axle[0])), ao = vc(0, sm.pointValue(c.axle[1]));
+    return { c, ai, ao };
+  });
+  let road: RoadInput | null = null;
+  if (sm.roles.scope === 'axle' && base.length === 2) {
+    const wheel = (b: (typeof base)[number]) => {
+      const f = wheelFrame(b.c.roles.side, b.ai, b.ao, wheelInput(b.c), null, 0);
+      return { wheelCenter: f.wheelCenter, spin: f.spin, tireRadius: b.c.tireRadius };
+    };
+    road = axleRoadPlane(wheel(base[0]), wheel(base[1]));
+  }
+  return base.map((b) => wheelFrame(b.c.roles.side, b.ai, b.ao, wheelInput(b.c), road, 0));
+}
+
+function wheelInput(c: CornerRuntime) {
+  return { offset: c.roles.wheel.offset, tireRadius: c.tireRadius, sectionWidth: c.roles.wheel.tire.section_width };
+}
+
+/** The upright's material point now at world position `world`, in the upright's frame. */
+function localOnUpright(sm: SuspensionModel, c: CornerRuntime, world: ArrayLike<number>): Float64Array {
+  const sys = sm.model.system;
+  return P.applyInversePoint(new Float64Array(3), sys.state, world, sys.variables[c.upright].offset);
+}
+
+/** The contact-patch hold of a corner: n·(material point at the contact centre). */
+export function contactPatchBlock(sm: SuspensionModel, cornerIndex: number, frame: WheelFrame = currentWheelFrames(sm)[cornerIndex]): PointAlongBlock {
+  const c = sm.corners[cornerIndex];
+  const local = localOnUpright(sm, c, frame.contact.v);
+  const n = Float64Array.from(frame.normal.v);
+  const block = new PointAlongBlock(`${c.roles.side}:contact_patch`, c.upright, local, n, 0);
+  // target = its current value (only the gradient matters for a tangent)
+  const r = new Float64Array(1);
+  block.evaluate(sm.model.system.state, Int32Array.of(sm.model.system.variables[c.upright].offset), r, null);
+  block.target = r[0];
+  return block;
+}
+
+/** The hold ids a corner offers: its catalogue, then the built-in ones (contact_patch when steered). */
+export function holdCatalogue(sm: SuspensionModel, cornerIndex: number): { default: string | null; ids: string[]; warnings: Record<string, string> } {
+  const r = sm.corners[cornerIndex].roles;
+  const ids = Object.keys(r.holds).filter((k) => k !== 'default' && Array.isArray(r.holds[k]));
+  if (sm.rackHold) ids.push('contact_patch');
+  ids.push('wheel_center_height');
+  const d = r.holds.default;
+  return { default: typeof d === 'string' ? d : null, ids, warnings: { ...(r.hold_warnings ?? {}) } };
+}
+
+/** Blocks of one corner for a (possibly `+`-joined) hold id, or a reason it has none. */
+function cornerHoldBlocks(sm: SuspensionModel, i: number, holdId: string, frames: () => WheelFrame[]):
+  { id: string; blocks: ResidualBlock[]; warning?: string } | { id: string; error: string } {
+  const c = sm.corners[i];
+  let id = holdId;
+  if (id === 'layout_default') {
+    const d = c.roles.holds.default;
+    if (typeof d !== 'string') return { id: 'none', blocks: [] };
+    id = d;
+  }
+  const blocks: ResidualBlock[] = [];
+  const warnings: string[] = [];
+  for (const part of id.split('+').map((s) => s.trim()).filter(Boolean)) {
+    if (part === 'none') continue;
+    if (part === 'contact_patch') { blocks.push(contactPatchBlock(sm, i, frames()[i])); continue; }
+    if (part === 'wheel_center_height') { blocks.push(c.wheelCenterZ); continue; }
+    const b = sm.holdBlocks(i, part);
+    if (!b) return { id, error: `the ${c.roles.side} corner has no hold "${part}" (it offers ${holdCatalogue(sm, i).ids.join(', ')})` };
+    blocks.push(...b);
+    const w = c.roles.hold_warnings?.[part];
+    if (w) warnings.push(w);
+  }
+  return warnings.length ? { id, blocks, warning: warnings.join('; ') } : { id, blocks };
+}
+
+// ---------------------------------------------------------------------------------------
+// The tangent.
+
+/**
+ * Unit rack rate with every corner's hold at zero rate, at the current state. Consistency
+ * is judged on the rack column only, so redundant-but-consistent holds are accepted.
+ */
+export function steeringTangent(sm: SuspensionModel, holdId = 'layout_default'): SteeringTangent {
+  let framesCache: WheelFrame[] | null = null;
+  const frames = () => (framesCache ??= currentWheelFrames(sm));
+  const resolved = sm.corners.map((_, i) => cornerHoldBlocks(sm, i, holdId, frames));
+  const holds = resolved.map((r) => r.id);
+  const warnings = resolved.map((r) => ('warning' in r ? r.warning : undefined));
+  if (!sm.rackHold) return { status: 'no_steering_actuator', tangent: null, rates: null, holds, warnings, diagnostic: 'this linkage has no steering coordinate' };
+  const bad = resolved.find((r): r is { id: string; error: string } => 'error' in r);
+  if (bad) return { status: 'unknown_hold', tangent: null, rates: null, holds, warnings, diagnostic: bad.error };
+  const targets: ResidualBlock[] = [sm.rackHold];
+  for (const r of resolved) if ('blocks' in r) targets.push(...r.blocks);
+  const tangent = tangentSpace(sm.model.system, targets);
+  if (tangent.status === 'not_unique') {
+    return {
+      status: 'not_unique', tangent, rates: null, holds, warnings,
+      diagnostic: `the rack and the holds control ${tangent.targetRank} of the mechanism's ${tangent.mobility} freedoms: the holds do not fix the motion`,
+    };
+  }
+  const q = tangent.rates[0];
+  if (!q) {
+    return {
+      status: 'inconsistent', tangent, rates: null, holds, warnings,
+      diagnostic: 'no motion moves the rack with every hold still: the holds conflict with steering',
+    };
+  }
+  // Per mm of rack (the rack row's unit is the slide's scale; normalise on the slide itself).
+  const col = tangent.layout[sm.steering];
+  const rack = col >= 0 ? q[col] : 1;
+  const rates = rack !== 1 && rack !== 0 ? q.map((x) => x / rack) : q;
+  return { status: 'unique', tangent, rates, holds, warnings };
+}
+
+// ---------------------------------------------------------------------------------------
+// Fitting one upright.
+
+/** The point expressions fitted for a corner: its named points on the upright, plus the axle points. */
+export function uprightPoints(c: CornerRuntime): { names: string[]; exprs: PointExpr[] } {
+  const names: string[] = [], exprs: PointExpr[] = [];
+  const seen = new Set<string>();
+  for (const [name, e] of c.points) {
+    if (e.length !== 1 || e[0].variable !== c.upright) continue;
+    const key = Array.from(e[0].local).join(',');
+    if (seen.has(key)) continue;
+    seen.add(key); names.push(name); exprs.push(e);
+  }
+  for (const [k, e] of [['axle_inboard', c.axle[0]], ['axle_outboard', c.axle[1]]] as const) {
+    const key = Array.from(e[0].local).join(',');
+    if (!seen.has(key)) { seen.add(key); names.push(k); exprs.push(e); }
+  }
+  return { names, exprs };
+}
+
+/** Velocity of a material point of a corner's upright (given in world coordinates now). */
+export function uprightPointRate(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array, world: ArrayLike<number>): Float64Array {
+  const c = sm.corners[cornerIndex];
+  return pointRate(new Float64Array(3), sm.model.system, tangent, rates, c.upright, localOnUpright(sm, c, world));
+}
+
+/** The upright's twist in the world frame: ω and the velocity of the material point at the origin. */
+export function uprightTwist(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array): { omega: Float64Array; vAtOrigin: Float64Array } {
+  const sys = sm.model.system;
+  const c = sm.corners[cornerIndex];
+  const v = sys.variables[c.upright];
+  const c0 = tangent.layout[c.upright];
+  const omega = new Float64Array(3), vAtOrigin = new Float64Array(3);
+  if (c0 < 0) return { omega, vAtOrigin };
+  const R = rotation(sys.state, v.offset);
+  const t = [sys.state[v.offset], sys.state[v.offset + 1], sys.state[v.offset + 2]];
+  for (let i = 0; i < 3; i++) {
+    omega[i] = R[3 * i] * rates[c0] + R[3 * i + 1] * rates[c0 + 1] + R[3 * i + 2] * rates[c0 + 2];
+    vAtOrigin[i] = R[3 * i] * rates[c0 + 3] + R[3 * i + 1] * rates[c0 + 4] + R[3 * i + 2] * rates[c0 + 5];
+  }
+  // v(0) = R v − ω_w × t
+  vAtOrigin[0] -= omega[1] * t[2] - omega[2] * t[1];
+  vAtOrigin[1] -= omega[2] * t[0] - omega[0] * t[2];
+  vAtOrigin[2] -= omega[0] * t[1] - omega[1] * t[0];
+  return { omega, vAtOrigin };
+}
+
+/** Both screws of an upright's motion along a tangent direction: fitted to its points, and from its twist. */
+export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array): { fit: ScrewFit; twist: ScrewFit; rigidity: RigidityCheck | null } {
+  const c = sm.corners[cornerIndex];
+  const { exprs } = uprightPoints(c);
+  const positions = new Float64Array(3 * exprs.length), pr = new Float64Array(3 * exprs.length);
+  const tmp = new Float64Array(3), rate = new Float64Array(3);
+  exprs.forEach((e, i) => {
+    positions.set(sm.pointValue(e, tmp), 3 * i);
+    rate.fill(0);
+    for (const term of e) {
+      pointRate(tmp, sm.model.system, tangent, rates, term.variable, term.local);
+      for (let k = 0; k < 3; k++) rate[k] += term.weight * tmp[k];
+    }
+    pr.set(rate, 3 * i);
+  });
+  const fit = fitScrewAxis(positions, pr, exprs.length, createScrewFit());
+  const { omega, vAtOrigin } = uprightTwist(sm, cornerIndex, tangent, rates);
+  const twist = screwFromTwist(omega, vAtOrigin, createScrewFit(), fit.status === 'valid' ? fit.centroid : undefined);
+  let rigidity: RigidityCheck | null = null;
+  if (fit.status === 'valid' && twist.status === 'valid') {
+    const d = Math.abs(fit.direction[0] * twist.direction[0] + fit.direction[1] * twist.direction[1] + fit.direction[2] * twist.direction[2]);
+    rigidity = {
+      fit_max_residual: fit.maxResidual,
+      direction_error: Math.abs(1 - d),
+      point_distance: distanceToAxis(fit.point, twist.point, twist.direction),
+      pitch_error: Math.abs(fit.pitch - twist.pitch),
+      angular_rate_error: Math.abs(fit.angularRate - twist.angularRate) / twist.angularRate,
+    };
+  }
+  return { fit, twist, rigidity };
+}
+
+/** Tolerances of the fit-against-twist check (they agree to ~1e-12 on a healthy model). */
+export const RIGIDITY_TOLERANCES = Object.freeze({ direction: 1e-9, relativeLength: 1e-8, angularRate: 1e-8 });
+
+function rigidityProblem(r: RigidityCheck, fit: ScrewFit): string | null {
+  const L = Math.max(1, fit.rmsRadius);
+  const bad: string[] = [];
+  if (!(r.direction_error <= RIGIDITY_TOLERANCES.direction)) bad.push(`direction differs by ${r.direction_error.toExponential(2)}`);
+  if (!(r.point_distance <= RIGIDITY_TOLERANCES.relativeLength * L)) bad.push(`axes ${r.point_distance.toExponential(2)} mm apart`);
+  if (!(r.pitch_error <= RIGIDITY_TOLERANCES.relativeLength * L)) bad.push(`pitch differs by ${r.pitch_error.toExponential(2)} mm/rad`);
+  if (!(r.angular_rate_error <= RIGIDITY_TOLERANCES.angularRate)) bad.push(`angular rate differs by ${r.angular_rate_error.toExponential(2)} (relative)`);
+  return bad.length ? `the axis fitted to the upright's points disagrees with its twist: ${bad.join(', ')}` : null;
+}
+
+const SCREW_DIAGNOSTICS: Partial<Record<ScrewStatus, string>> = {
+  insufficient_points: 'fewer than three points of the upright to fit',
+  degenerate_geometry: "the upright's fitted points are collinear",
+  rank_deficient: 'the rigid fit is rank deficient',
+  non_finite: 'a point or rate is not finite',
+  excessive_fit_error: "the upright's point rates are not a rigid motion",
+  near_pure_translation: 'the upright translates without turning: no finite axis',
+};
+
+// ---------------------------------------------------------------------------------------
+// The response.
+
+/** The steering response of every upright at the current (solved) state. */
+export function steeringResponse(sm: SuspensionModel, holdId = 'layout_default'): SteeringResponse {
+  const t = steeringTangent(sm, holdId);
+  const axes = sm.corners.map((c, i): SteeringAxis => {
+    const axis: SteeringAxis = {
+      side: c.roles.side, status: 'valid', point: null, direction: null, pitch: null, angular_rate: null, hold: t.holds[i],
+    };
+    if (t.warnings[i]) axis.warning = t.warnings[i];
+    if (t.status !== 'unique' || !t.tangent || !t.rates) {
+      axis.status = t.status === 'unique' ? 'non_finite' : t.status;
+      if (t.diagnostic) axis.diagnostic = t.diagnostic;
+      return axis;
+    }
+    const { fit, rigidity } = uprightScrew(sm, i, t.tangent, t.rates);
+    if (fit.status !== 'valid') {
+      axis.status = fit.status;
+      axis.diagnostic = SCREW_DIAGNOSTICS[fit.status] ?? fit.status;
+      if (fit.status === 'excessive_fit_error') axis.diagnostic += ` (largest residual ${fit.maxResidual.toExponential(2)} mm/mm)`;
+      return axis;
+    }
+    axis.point = tuple(fit.point);
+    axis.direction = tuple(orientAxisUp(fit.direction, [0, 0, 0]));
+    axis.pitch = fit.pitch;
+    axis.angular_rate = fit.angularRate;
+    if (rigidity) {
+      axis.rigidity = rigidity;
+      const problem = rigidityProblem(rigidity, fit);
+      if (problem) { axis.status = 'excessive_fit_error'; axis.diagnostic = problem; }
+    }
+    return axis;
+  });
+  return { hold: holdId, axes };
+}
+
+/** The axis of a response as a metrics line (null unless valid), constant duals of width n. */
+export function responseLine(axis: SteeringAxis, n = 0): Line3 | null {
+  if (axis.status !== 'valid' || !axis.point || !axis.direction) return null;
+  return { point: vc(n, axis.point), direction: vc(n, axis.direction) };
+}
+
+export type VirtualMetricName = `${SteeringAxisMetricName}_virtual`;
+
+/**
+ * The five `*_virtual` metrics of a corner on its steering-response axis (values; null
+ * when the axis is unavailable or, for the ground metrics, parallel to the road). The same
+ * formulas as the physical ones (`steeringAxisMetrics` on the wheel frame).
+ */
+export function virtualSteeringMetrics(sm: SuspensionModel, response: SteeringResponse, cornerIndex: number, frame: WheelFrame = currentWheelFrames(sm)[cornerIndex]): Record<VirtualMetricName, number | null> {
+  const out: Record<VirtualMetricName, number | null> = {
+    caster_virtual: null, kpi_virtual: null, steering_axis_offset_ground_virtual: null, scrub_radius_virtual: null, mechanical_trail_virtual: null,
+  };
+  const line = responseLine(response.axes[cornerIndex], frame.normal.n);
+  if (!line) return out;
+  const m = steeringAxisMetrics(line.point, line.direction, frame);
+  for (const [k, v] of Object.entries(m)) out[`${k}_virtual` as VirtualMetricName] = v ? v.v : null;
+  return out;
+}
+
+/** The physical steering-axis metrics of a corner (lower → upper point), values; null without a physical axis. */
+export function physicalSteeringMetrics(sm: SuspensionModel, cornerIndex: number, frame: WheelFrame = currentWheelFrames(sm)[cornerIndex]): Record<SteeringAxisMetricName, number | null> | null {
+  const c = sm.corners[cornerIndex];
+  const sa = c.roles.steering_axis;
+  if (!sa) return null;
+  const n = frame.normal.n;
+  const a = vc(n, sm.pointValue(sm.resolveRole(sa[0]))), b = vc(n, sm.pointValue(sm.resolveRole(sa[1])));
+  const d = new DualVec3(n);
+  for (let k = 0; k < 3; k++) d.v[k] = b.v[k] - a.v[k];
+  const m = steeringAxisMetrics(a, d, frame);
+  const out = {} as Record<SteeringAxisMetricName, number | null>;
+  for (const [k, v] of Object.entries(m)) out[k as SteeringAxisMetricName] = v ? v.v : null;
+  return out;
+}
+
+/** The records of one sweep step, one per upright, for a viewer. */
+export function steeringAxisRecords(response: SteeringResponse, step: number, drivers: Record<string, number>): SteeringAxisRecord[] {
+  return response.axes.map((a) => ({
+    step, drivers: { ...drivers }, side: a.side, hold: a.hold, status: a.status,
+    point: a.point, direction: a.direction, pitch: a.pitch, angular_rate: a.angular_rate,
+  }));
+}
+
+/**
+ * A drawable segment of a record's axis between two heights (e.g. the contact patch and
+ * 600 mm); null when the axis is unavailable or horizontal.
+ */
+export function axisSegment(record: Pick<SteeringAxisRecord, 'point' | 'direction'>, zFrom: number, zTo: number): [Vec3Tuple, Vec3Tuple] | null {
+  const p = record.point, d = record.direction;
+  if (!p || !d || !(Math.abs(d[2]) > 1e-12)) return null;
+  const at = (z: number): Vec3Tuple => { const t = (z - p[2]) / d[2]; return [p[0] + t * d[0], p[1] + t * d[1], z]; };
+  return [at(zFrom), at(zTo)];
+}
+
+// ---------------------------------------------------------------------------------------
+// Instant axis from the bump response.
+
+export interface InstantScrew {
+  status: ScrewStatus | 'not_unique' | 'inconsistent';
+  /** Axis point closest to the centroid of the upright's points; direction unit, turned up. */
+  point: Vec3Tuple | null;
+  direction: Vec3Tuple | null;
+  /** mm/rad. */
+  pitch: number | null;
+  /** rad per mm of wheel-centre travel. */
+  angular_rate: number | null;
+  /** World angular velocity and velocity of the material point at the origin, per mm of hub z. */
+  omega: Vec3Tuple | null;
+  vAtOrigin: Vec3Tuple | null;
+}
+
+/**
+ * The instantaneous screw of a corner's upright under wheel-centre travel: its own hub z
+ * at unit rate, every other hub and the rack still (`sm.derivativeTangent()`, whose
+ * column `cornerIndex` is exactly this motion; pass it when already computed).
+ */
+export function instantScrew(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace = sm.derivativeTangent()): InstantScrew {
+  const none: InstantScrew = { status: 'not_unique', point: null, direction: null, pitch: null, angular_rate: null, omega: null, vAtOrigin: null };
+  if (tangent.status === 'not_unique') return none;
+  const rates = tangent.rates[cornerIndex];
+  if (!rates) return { ...none, status: 'inconsistent' };
+  const { fit, twist } = uprightScrew(sm, cornerIndex, tangent, rates);
+  const out: InstantScrew = { ...none, status: fit.status, omega: tuple(twist.omega), vAtOrigin: tuple(uprightTwist(sm, cornerIndex, tangent, rates).vAtOrigin) };
+  if (fit.status !== 'valid') return out;
+  out.point = tuple(fit.point);
+  out.direction = tuple(orientAxisUp(fit.direction, [0, 0, 0]));
+  out.pitch = fit.pitch;
+  out.angular_rate = fit.angularRate;
+  return out;
+}
+
+export interface InstantAxisOptions {
+  /**
+   * 'conjugate' (default): the line conjugate to the corner's steering axis in the
+   * wheel-travel screw's null system (see below); 'isa': the screw axis itself.
+   */
+  construction?: 'conjugate' | 'isa';
+  /**
+   * The steering axis to conjugate (two distinct points of it). Default: the physical
+   * axis when the roles name one, else the steering-response axis under `hold`.
+   */
+  steeringAxis?: [ArrayLike<number>, ArrayLike<number>];
+  /** Hold of the steering response used for the default steering axis (default layout_default). */
+  hold?: string;
+}
+
+/**
+ * The instant axis of a corner's upright relative to the chassis from the screw of its
+ * response to wheel-centre travel (own hub z at unit rate, other hubs and the rack still),
+ * for linkages without a classic construction (roles `instant_axis: { type: 'screw' }`,
+ * e.g. the multi-link). `cornerMetrics` cuts it with y = WC_y (svic) and x = WC_x (fvic).
+ *
+ * Construction. Let the wheel-travel twist give every point p the velocity v(p). The
+ * null plane of p is the plane through p normal to v(p). The classic constructions are
+ * null planes met pairwise:
+ *  - double wishbone: a ball joint turns about its wishbone's hinge, so its velocity is
+ *    normal to the wishbone plane: the two wishbone planes are the null planes of the two
+ *    ball joints, and the classic instant axis is where they meet;
+ *  - MacPherson: the null plane of the lower ball joint is the lower-arm plane; the
+ *    upright's point at the strut top slides along the strut, so its null plane is the
+ *    plane through the strut top normal to the strut;
+ * i.e. both meet the null planes of two points of the steering axis. The null planes of
+ * all the points of a line ℓ pass through one line, the conjugate of ℓ in the screw's
+ * null system, so the result does not depend on which two points are taken, and a turn
+ * about ℓ (bump steer) added to the twist, which moves no point of ℓ, leaves it unchanged.
+ * This function takes ℓ = the steering axis (physical where the roles name one, else the
+ * steering-response axis under the layout-default hold) and returns its conjugate: the
+ * classic construction exactly on a double wishbone or a MacPherson, and the same
+ * construction on a multi-link. Null where the two null planes are parallel (instant
+ * centres at infinity, as for parallel wishbones), or when the tangent or axis is not
+ * available.
+ *
+ * Limits. With pitch h = 0 the motion is a pure instantaneous rotation, every null plane
+ * contains the screw axis (ISA), and the conjugate line, the ISA and the side/front-view
+ * velocity poles all agree. With h ≠ 0 there is no line the upright purely turns about:
+ *  - the ISA is then the line whose points move along it only (velocity h·ω), not a pole;
+ *    its crossing of y = WC_y is not the side-view velocity pole, which lies at crossing +
+ *    (h/ω_y)(ω_z, 0, −ω_x) (`velocityPoles`): the pitch amplified by ω_x/ω_y, which is
+ *    large for the nearly longitudinal ω of wheel travel. Bump steer (a turn about the
+ *    steering axis) tilts the ISA towards the steering axis and dominates its position: on
+ *    the parallel-wishbone example the wheel-travel ISA runs along the kingpin with a pitch
+ *    of −3249 mm/rad, while the classic construction is at infinity. Option 'isa' returns
+ *    it for inspection;
+ *  - the conjugate line depends on the steering axis chosen (on a multi-link, on the
+ *    hold of the steering response), and a steering response with pitch ≠ 0 is not
+ *    exactly removed;
+ *  - swing arms and anti-geometry read from either inherit these choices.
+ * The line is a constant (dual width n, zero derivatives): its rate along the tangent is a
+ * second-order quantity not computed here.
+ */
+export function instantAxisFromScrew(sm: SuspensionModel, cornerIndex: number, n = 0, tangent?: TangentSpace, options: InstantAxisOptions = {}): Line3 | null {
+  const s = instantScrew(sm, cornerIndex, tangent);
+  if (options.construction === 'isa') {
+    if (s.status !== 'valid' || !s.point || !s.direction) return null;
+    return { point: vc(n, s.point), direction: vc(n, s.direction) };
+  }
+  if (!s.omega || !s.vAtOrigin || (s.status !== 'valid' && s.status !== 'near_pure_translation')) return null;
+  const axis = options.steeringAxis ?? defaultSteeringLine(sm, cornerIndex, options.hold ?? 'layout_default');
+  if (!axis) return null;
+  return conjugateLine(s.omega, s.vAtOrigin, axis[0], axis[1], n);
+}
+
+/** Two points of a corner's steering axis: physical, else the steering response's (±150 mm about its point). */
+function defaultSteeringLine(sm: SuspensionModel, cornerIndex: number, hold: string): [ArrayLike<number>, ArrayLike<number>] | null {
+  const c = sm.corners[cornerIndex];
+  const sa = c.roles.steering_axis;
+  if (sa) return [sm.pointValue(sm.resolveRole(sa[0])), sm.pointValue(sm.resolveRole(sa[1]))];
+  const a = steeringResponse(sm, hold).axes[cornerIndex];
+  if (a.status !== 'valid' || !a.point || !a.direction) return null;
+  const L = 150;
+  const p = a.point, d = a.direction;
+  return [[p[0] - L * d[0], p[1] - L * d[1], p[2] - L * d[2]], [p[0] + L * d[0], p[1] + L * d[1], p[2] + L * d[2]]];
+}
+
+/**
+ * The line conjugate to the line a–b in the null system of the twist (ω, u): the meet of
+ * the planes through a and b normal to their velocities u + ω × a and u + ω × b. Null
+ * when those planes are parallel (or a velocity vanishes).
+ */
+export function conjugateLine(omega: ArrayLike<number>, vAtOrigin: ArrayLike<number>, a: ArrayLike<number>, b: ArrayLike<number>, n = 0): Line3 | null {
+  const vel = (p: ArrayLike<number>): Vec3Tuple => [
+    vAtOrigin[0] + omega[1] * p[2] - omega[2] * p[1],
+    vAtOrigin[1] + omega[2] * p[0] - omega[0] * p[2],
+    vAtOrigin[2] + omega[0] * p[1] - omega[1] * p[0],
+  ];
+  const va = vel(a), vb = vel(b);
+  if (!(Math.hypot(...va) > 0) || !(Math.hypot(...vb) > 0)) return null;
+  return planesIntersection({ point: vc(n, a), normal: vc(n, va) }, { point: vc(n, b), normal: vc(n, vb) });
+}
+
+/**
+ * Velocity poles of the wheel-travel screw: the point of the plane y = y0 whose velocity
+ * has no x or z component (side view), and the point of x = x0 whose velocity has no y
+ * or z component (front view). Equal to the ISA crossings when the pitch is zero; null
+ * when the relevant component of ω vanishes (pole at infinity).
+ */
+export function velocityPoles(screw: InstantScrew, y0: number, x0: number): { side: Vec3Tuple | null; front: Vec3Tuple | null } {
+  if (!screw.omega || !screw.vAtOrigin) return { side: null, front: null };
+  const [wx, wy, wz] = screw.omega, [ux, uy, uz] = screw.vAtOrigin;
+  const wn = Math.hypot(wx, wy, wz);
+  // side: v(p) = u + ω × p, p = (x, y0, z): v_x = ux + wy z − wz y0 = 0, v_z = uz + wx y0 − wy x = 0
+  const side: Vec3Tuple | null = Math.abs(wy) > 1e-10 * wn ? [(uz + wx * y0) / wy, y0, (wz * y0 - ux) / wy] : null;
+  // front: p = (x0, y, z): v_y = uy + wz x0 − wx z = 0, v_z = uz + wx y − wy x0 = 0
+  const front: Vec3Tuple | null = Math.abs(wx) > 1e-10 * wn ? [x0, (wy * x0 - uz) / wx, (uy + wz * x0) / wx] : null;
+  return { side, front };
+}
+
+// ---------------------------------------------------------------------------------------
+// The link-pair construction (multi-link), for comparison.
+
+export interface LinkPairAxis {
+  /** Virtual ball joints: midpoints of the closest-approach segments of each link pair. */
+  lower: Vec3Tuple;
+  upper: Vec3Tuple;
+  /** Closest-approach distances of the pairs (0 when the link lines meet), mm. */
+  lowerGap: number;
+  upperGap: number;
+  /** lower → upper, unit, turned up. */
+  direction: Vec3Tuple;
+}
+
+function closestApproach(a0: Float64Array, a1: Float64Array, b0: Float64Array, b1: Float64Array): { mid: Vec3Tuple; gap: number } | null {
+  const u = [a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]];
+  const v = [b1[0] - b0[0], b1[1] - b0[1], b1[2] - b0[2]];
+  const w = [a0[0] - b0[0], a0[1] - b0[1], a0[2] - b0[2]];
+  const a = u[0] * u[0] + u[1] * u[1] + u[2] * u[2], b = u[0] * v[0] + u[1] * v[1] + u[2] * v[2], c = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  const d = u[0] * w[0] + u[1] * w[1] + u[2] * w[2], e = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
+  const den = a * c - b * b;
+  if (!(den > 1e-12 * a * c)) return null;
+  const s = (b * e - c * d) / den, t = (a * e - b * d) / den;
+  const p = [a0[0] + s * u[0], a0[1] + s * u[1], a0[2] + s * u[2]];
+  const q = [b0[0] + t * v[0], b0[1] + t * v[1], b0[2] + t * v[2]];
+  return { mid: [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2, (p[2] + q[2]) / 2], gap: Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) };
+}
+
+/**
+ * The classic multi-link construction: extend the two upper links to their (nearest)
+ * meeting point, likewise the two lower links, and join the two virtual ball joints.
+ * When a pair's lines do not meet, the midpoint of their closest-approach segment stands
+ * in (the gap is reported). Needs the `{upper,lower}_{front,rear}_link_{inboard,outboard}`
+ * points; null otherwise or for parallel links.
+ */
+export function linkPairAxis(sm: SuspensionModel, cornerIndex: number): LinkPairAxis | null {
+  const c = sm.corners[cornerIndex];
+  const pt = (name: string): Float64Array | null => {
+    const role = c.roles.points[name];
+    return role === undefined ? null : sm.pointValue(sm.resolveRole(role));
+  };
+  const pair = (level: 'upper' | 'lower') => {
+    const f0 = pt(`${level}_front_link_inboard`), f1 = pt(`${level}_front_link_outboard`);
+    const r0 = pt(`${level}_rear_link_inboard`), r1 = pt(`${level}_rear_link_outboard`);
+    return f0 && f1 && r0 && r1 ? closestApproach(f0, f1, r0, r1) : null;
+  };
+  const lo = pair('lower'), up = pair('upper');
+  if (!lo || !up) return null;
+  const d = [up.mid[0] - lo.mid[0], up.mid[1] - lo.mid[1], up.mid[2] - lo.mid[2]];
+  const l = Math.hypot(d[0], d[1], d[2]);
+  if (!(l > 0)) return null;
+  return {
+    lower: lo.mid, upper: up.mid, lowerGap: lo.gap, upperGap: up.gap,
+    direction: orientAxisUp([d[0] / l, d[1] / l, d[2] / l], [0, 0, 0]) as Vec3Tuple,
+  };
+}
+
+/** The five steering-axis metrics (values) of any line on a corner's wheel frame. */
+export function lineSteeringMetrics(sm: SuspensionModel, cornerIndex: number, point: ArrayLike<number>, direction: ArrayLike<number>, frame: WheelFrame = currentWheelFrames(sm)[cornerIndex]): Record<SteeringAxisMetricName, number | null> {
+  const n = frame.normal.n;
+  const m = steeringAxisMetrics(vc(n, point), vc(n, direction), frame);
+  const out = {} as Record<SteeringAxisMetricName, number | null>;
+  for (const [k, v] of Object.entries(m)) out[k as SteeringAxisMetricName] = v ? v.v : null;
+  return out;
+}
