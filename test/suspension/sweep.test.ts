@@ -63,7 +63,7 @@ describe('derivative metrics', () => {
     const at = (dz: number, dr: number) => {
       sm.model.system.restore(saved);
       zBlock.target = z0 + dz;
-      const drivers = [zBlock, ...others];
+      const drivers: import("../../kernel/system").ResidualBlock[] = [zBlock, ...others];
       if (steered) { sm.rackHold!.target = rack0 + dr; drivers.push(sm.rackHold!); }
       const r = sm.solveWith(drivers);
       expect(r.converged).toBe(true);
