@@ -8,7 +8,7 @@
  * (MATH.md): the null space comes from the Q of Jᵀ's QR.
  */
 import { PivotedQR } from './linalg';
-import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type SolveOptions } from './solver';
+import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver';
 import type { BlockKind, ResidualBlock, System } from './system';
 
 export interface FreedomReport {
@@ -191,38 +191,97 @@ export interface TangentSpace {
   size: number;
 }
 
+/** Workspace of the tangent computation, rebuilt only when the system's structure changes. */
+interface TangentWorkspace {
+  version: number;
+  group: Group;
+  colOfVar: Int32Array;
+  layout: Int32Array;
+  size: number;
+  J: Float64Array;
+  c: Float64Array;
+  local: Float64Array;
+  localRes: Float64Array;
+  qr: PivotedQR;
+  Z: Float64Array;
+  targetLocal: Float64Array;
+  targetOffsets: Int32Array;
+}
+const tangentWorkspaces = new WeakMap<System, TangentWorkspace>();
+
+function tangentWorkspace(system: System): TangentWorkspace {
+  const cached = tangentWorkspaces.get(system);
+  if (cached && cached.version === system.version) return cached;
+  const vars: number[] = [], cols: number[] = [];
+  const colOfVar = new Int32Array(system.variables.length).fill(-1);
+  let n = 0;
+  for (const v of system.variables) if (!v.fixed) { vars.push(v.id); cols.push(n); colOfVar[v.id] = n; n += v.dim; }
+  const blocks: number[] = [];
+  let rows = 0, maxLocal = 0;
+  for (let b = 0; b < system.blockCount; b++) {
+    if (!system.blockEnabled(b) || system.block(b).kind !== 'constraint') continue;
+    const blk = system.block(b);
+    if (!blk.vars.some((v) => !system.variables[v].fixed)) continue;
+    blocks.push(b);
+    rows += blk.rows;
+    maxLocal = Math.max(maxLocal, system.blockLocalDim(b) * blk.rows);
+  }
+  const group: Group = { vars, cols, n, blocks, limited: [], rowsMax: rows, maxLocalDim: maxLocal, ws: null };
+  const ws: TangentWorkspace = {
+    version: system.version, group, colOfVar, layout: colOfVar, size: n,
+    J: new Float64Array(Math.max(1, rows * n)), c: new Float64Array(Math.max(1, rows)),
+    local: new Float64Array(Math.max(1, maxLocal)), localRes: new Float64Array(Math.max(1, rows)),
+    qr: new PivotedQR(n, rows), Z: new Float64Array(n * n),
+    targetLocal: new Float64Array(64), targetOffsets: new Int32Array(8),
+  };
+  tangentWorkspaces.set(system, ws);
+  return ws;
+}
+
 /**
  * The tangent space at the current (solved) state. `targets` are one-row blocks g_i(q)
  * (a driver, a hold, any measured quantity); the permanent constraints are the enabled
  * 'constraint' blocks. Solves (g_q N) α = e_j for each j and returns q̇ = N α, or says
  * why it cannot: not unique (targets do not fix the motion), inconsistent (they conflict).
  * The rate of target j's row is 1 in the row's own units (a length, for a length row).
+ * Workspaces are cached per system structure, so a sweep allocates little per state.
  */
 export function tangentSpace(system: System, targets: readonly ResidualBlock[]): TangentSpace {
-  const rows = assembleAll(system, ['constraint']);
-  const { n } = rows;
+  const ws = tangentWorkspace(system);
+  const { group, n } = { group: ws.group, n: ws.group.n };
   const L = system.lengthScale;
-  const layout = new Int32Array(system.variables.length).fill(-1);
-  let size = 0;
-  for (const v of system.variables) if (!v.fixed) { layout[v.id] = size; size += v.dim; }
-  const qr = new PivotedQR(n, rows.m);
-  const rank = rows.m > 0 && n > 0 ? qr.factor(rows.J, n, rows.m, RANK_TOLERANCE) : 0;
+  const m = assembleGroup(system, group, ws.colOfVar, [], ws.c, ws.J, ws.local, ws.localRes);
+  // Row-normalise so the rank decision is scale-free.
+  const J = ws.J;
+  for (let i = 0; i < m; i++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += J[i * n + j] * J[i * n + j];
+    if (s > 0) { const k = 1 / Math.sqrt(s); for (let j = 0; j < n; j++) J[i * n + j] *= k; }
+  }
+  const qr = ws.qr;
+  const rank = m > 0 && n > 0 ? qr.factor(J, n, m, RANK_TOLERANCE) : 0;
   const k = n - rank;
-  const Z = rank > 0 ? qr.nullSpace() : identity(n);
+  let Z: Float64Array;
+  if (rank > 0) Z = qr.nullSpace(ws.Z);
+  else { Z = ws.Z; Z.fill(0); for (let i = 0; i < n; i++) Z[i * n + i] = 1; }
   // Target gradients in scaled columns (not normalised: unit rate is in the row's units).
   const nt = targets.length;
   const G = new Float64Array(nt * n);
+  const res = new Float64Array(1);
   for (let t = 0; t < nt; t++) {
     const blk = targets[t];
     if (blk.rows !== 1) throw new RangeError(`target ${blk.owner}: a target must be one row, got ${blk.rows}`);
     let ld = 0;
     for (const v of blk.vars) ld += system.variables[v].dim;
-    const local = new Float64Array(ld), res = new Float64Array(1);
-    blk.evaluate(system.state, new Int32Array(blk.vars.map((v) => system.variables[v].offset)), res, local);
+    if (ws.targetLocal.length < ld) ws.targetLocal = new Float64Array(ld);
+    if (ws.targetOffsets.length < blk.vars.length) ws.targetOffsets = new Int32Array(blk.vars.length);
+    for (let i = 0; i < blk.vars.length; i++) ws.targetOffsets[i] = system.variables[blk.vars[i]].offset;
+    const local = ws.targetLocal;
+    blk.evaluate(system.state, ws.targetOffsets, res, local);
     let lc = 0;
     for (const vid of blk.vars) {
       const variable = system.variables[vid];
-      const gc = layout[vid];
+      const gc = ws.colOfVar[vid];
       if (gc >= 0) for (let c = 0; c < variable.dim; c++) {
         const scale = variable.kind === 'pose' ? (c < 3 ? 1 / L : 1) : 1 / variable.scale;
         G[t * n + gc + c] += local[lc + c] * scale;
@@ -244,6 +303,7 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[]):
     }
     projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
   }
+  const layout = ws.layout, size = ws.size;
   // Pivoted QR of M (nt × k): rank says whether the targets fix the motion.
   const mq = new PivotedQR(nt, k);
   const targetRank = nt > 0 && k > 0 ? mq.factor(M, nt, k, 1e-9) : 0;
@@ -251,23 +311,22 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[]):
   const rates: (Float64Array | null)[] = [];
   let consistent = true;
   const e = new Float64Array(nt), x = new Float64Array(k), alpha = new Float64Array(k);
-  let scaleM = 0;
-  for (let i = 0; i < nt * k; i++) scaleM = Math.max(scaleM, Math.abs(M[i]));
   for (let j = 0; j < nt; j++) {
     e.fill(0); e[j] = 1;
     mq.applyQt(e);
     // residual of the least-squares solve: components k.. of Qᵀe
-    let res = 0;
-    for (let i = k; i < nt; i++) res = Math.max(res, Math.abs(e[i]));
-    if (res > 1e-8) { rates.push(null); consistent = false; continue; }
+    let resid = 0;
+    for (let i = k; i < nt; i++) resid = Math.max(resid, Math.abs(e[i]));
+    if (resid > 1e-8) { rates.push(null); consistent = false; continue; }
     mq.solveR(x, e);
     for (let a = 0; a < k; a++) alpha[mq.perm[a]] = x[a];
     // q̇ (scaled) = Z α, then unscale to step coordinates.
     const qdot = new Float64Array(size);
-    for (let jcol = 0; jcol < n; jcol++) {
-      let s = 0;
-      for (let a = 0; a < k; a++) s += Z[a * n + jcol] * alpha[a];
-      qdot[jcol] = s;
+    for (let a = 0; a < k; a++) {
+      const al = alpha[a];
+      if (al === 0) continue;
+      const base = a * n;
+      for (let jcol = 0; jcol < n; jcol++) qdot[jcol] += Z[base + jcol] * al;
     }
     for (const v of system.variables) {
       if (v.fixed) continue;
@@ -277,7 +336,6 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[]):
     }
     rates.push(qdot);
   }
-  void scaleM;
   return { mobility: k, targetRank, status: consistent ? 'unique' : 'inconsistent', projectionRatios, rates, layout, size };
 }
 
@@ -307,4 +365,3 @@ export function pointRate(out: Float64Array, system: System, tangent: TangentSpa
   return out;
 }
 
-export { assembleGroup };

@@ -294,6 +294,30 @@ export function dvPoseDirection(out: DualVec3, state: ArrayLike<number>, off: nu
 
 const scratchR = new Float64Array(9);
 
+/**
+ * dvPosePoint with the pose's rotation matrix R already computed (a block that reads the
+ * same pose several times computes R once).
+ */
+export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>, col: number): DualVec3 {
+  const px = p[0], py = p[1], pz = p[2];
+  out.v[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
+  out.v[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
+  out.v[2] = R[6] * px + R[7] * py + R[8] * pz + state[off + 2];
+  out.d.fill(0);
+  if (col >= 0) seedRigid(out, R, px, py, pz, col, true);
+  return out;
+}
+/** dvPoseDirection with R already computed. */
+export function dvRigidDirection(out: DualVec3, R: Float64Array, dir: ArrayLike<number>, col: number): DualVec3 {
+  const px = dir[0], py = dir[1], pz = dir[2];
+  out.v[0] = R[0] * px + R[1] * py + R[2] * pz;
+  out.v[1] = R[3] * px + R[4] * py + R[5] * pz;
+  out.v[2] = R[6] * px + R[7] * py + R[8] * pz;
+  out.d.fill(0);
+  if (col >= 0) seedRigid(out, R, px, py, pz, col, false);
+  return out;
+}
+
 function seedRigid(out: DualVec3, R: Float64Array, px: number, py: number, pz: number, col: number, withTranslation: boolean): void {
   const n = out.n, d = out.d;
   // e_x × p = (0, −pz, py); e_y × p = (pz, 0, −px); e_z × p = (−py, px, 0)

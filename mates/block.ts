@@ -3,7 +3,7 @@
  * the derivative vector) and a few scalar coordinates (columns 12..), differentiated by
  * forward-mode AD. A subclass writes its rows as duals into `this.out`.
  */
-import { Dual, DualVec3, dvPosePoint, dvPoseDirection, dSeed } from '../kernel/dual';
+import { Dual, DualVec3, dvRigidPoint, dvRigidDirection, dSeed, rotationMatrix } from '../kernel/dual';
 import type { BlockKind, ResidualBlock } from '../kernel/system';
 
 export abstract class MateBlock implements ResidualBlock {
@@ -22,13 +22,16 @@ export abstract class MateBlock implements ResidualBlock {
   protected dual(): Dual { return new Dual(this.n); }
   protected vec(): DualVec3 { return new DualVec3(this.n); }
 
+  /** Rotation matrices of parts A and B, computed once per evaluation. */
+  private readonly rotations = [new Float64Array(9), new Float64Array(9)];
+
   /** World position of a point of part A (which = 0) or B (which = 1). */
   protected point(out: DualVec3, which: 0 | 1, local: ArrayLike<number>): DualVec3 {
-    return dvPosePoint(out, this.state, this.offsets[which], local, which * 6);
+    return dvRigidPoint(out, this.rotations[which], this.state, this.offsets[which], local, which * 6);
   }
   /** World direction of a direction of part A or B. */
   protected direction(out: DualVec3, which: 0 | 1, local: ArrayLike<number>): DualVec3 {
-    return dvPoseDirection(out, this.state, this.offsets[which], local, which * 6);
+    return dvRigidDirection(out, this.rotations[which], local, which * 6);
   }
   /** The i-th scalar coordinate as a dual. */
   protected scalar(out: Dual, i: number): Dual {
@@ -40,6 +43,8 @@ export abstract class MateBlock implements ResidualBlock {
   evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     this.state = state;
     this.offsets = offsets;
+    rotationMatrix(this.rotations[0], state, offsets[0] + 3);
+    rotationMatrix(this.rotations[1], state, offsets[1] + 3);
     this.compute();
     const n = this.n;
     for (let r = 0; r < this.rows; r++) {

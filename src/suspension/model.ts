@@ -311,16 +311,26 @@ export class SuspensionModel {
     this.model.system.restore(this.design);
   }
 
-  /** Solve with the given driver blocks active (added to the system for this call only). */
+  /**
+   * Solve with the given driver blocks active. The drivers stay in the system until a
+   * different set is asked for (so a sweep does not rebuild the solver's structure each
+   * step); `clearDrivers` takes them out.
+   */
   solveWith(drivers: readonly ResidualBlock[]): SolveReport {
     const sys = this.model.system;
-    for (const d of drivers) sys.addBlock(d);
-    try {
-      return solve(sys);
-    } finally {
-      sys.removeBlocks(drivers);
+    const same = drivers.length === this.activeDrivers.length && drivers.every((d, i) => d === this.activeDrivers[i]);
+    if (!same) {
+      if (this.activeDrivers.length) sys.removeBlocks(this.activeDrivers);
+      for (const d of drivers) sys.addBlock(d);
+      this.activeDrivers = [...drivers];
     }
+    return solve(sys);
   }
+  clearDrivers(): void {
+    if (this.activeDrivers.length) this.model.system.removeBlocks(this.activeDrivers);
+    this.activeDrivers = [];
+  }
+  private activeDrivers: ResidualBlock[] = [];
 }
 
 function sumRates(a: Float64Array, b: Float64Array): Float64Array {
