@@ -1,7 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { System } from '../kernel/system';
 import { solve } from '../kernel/solver';
 import * as P from '../kernel/pose';
 import { hingedLink } from '../test/kernel/toyBlocks';
+import { validateAssembly } from '../src/assembly';
+import { buildModel } from '../src/model/build';
+import { driveModel } from '../src/model/operations';
+import { fourBarDoc } from '../examples/fourbar';
+import { parseGeometry, sweepFromShortcut } from '../src/suspension/files';
+import { suspensionAssembly } from '../src/suspension/template';
+import { SuspensionModel } from '../src/suspension/model';
+import { runSweep } from '../src/suspension/sweep';
+import { chainDoc, manyChainsDoc } from './models';
 
 export interface Benchmark {
   name: string;
@@ -21,6 +31,40 @@ export function timeNs(fn: () => void, inner = 1000, rounds = 15): number {
   }
   t.sort((a, b) => a - b);
   return t[Math.floor(t.length / 2)];
+}
+
+function suspension(name: string): SuspensionModel {
+  return new SuspensionModel(validateAssembly(suspensionAssembly(parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8')))));
+}
+/** Median per-state time (ms) of a 100-step sweep, fully evaluated (best of 5 sweeps after a warm-up). */
+function sweepStateMs(name: string, kind: 'bump' | 'steer' | 'roll', range: string, withSteering = true): number {
+  const sm = suspension(name);
+  const spec = sweepFromShortcut(kind, range);
+  const steeringModule = withSteering ? tryLoadSteering() : undefined;
+  const options = steeringModule ? { steering: (m: SuspensionModel) => steeringModule(m, 'layout_default') } : {};
+  runSweep(sm, spec, options);
+  const times: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    runSweep(sm, spec, options);
+    times.push((performance.now() - t0) / spec.steps);
+  }
+  return Math.min(...times);
+}
+let steeringFn: ((sm: SuspensionModel, hold: string) => unknown) | undefined | null = null;
+function tryLoadSteering() {
+  if (steeringFn !== null) return steeringFn;
+  steeringFn = undefined;
+  return steeringFn;
+}
+export async function preloadSteering(): Promise<void> {
+  try {
+    const specifier = '../src/suspension/steering.ts';
+    const mod = (await import(/* @vite-ignore */ specifier)) as { steeringResponse?: (sm: SuspensionModel, hold: string) => unknown };
+    steeringFn = mod.steeringResponse;
+  } catch {
+    steeringFn = undefined;
+  }
 }
 
 export const benchmarks: Benchmark[] = [
@@ -45,4 +89,71 @@ export const benchmarks: Benchmark[] = [
       return solve(system, { pulls: [{ variable: link, point: [1, 0, 0], target: [Math.cos(target), Math.sin(target), 0] }] }).iterations;
     },
   },
+  {
+    name: 'fourbar_drive_step_us',
+    unit: 'µs per warm-started drive step of the four-bar (1° steps, state output included)',
+    goal: '20',
+    run() {
+      const model = buildModel(validateAssembly(fourBarDoc(30)));
+      driveModel(model, 'jA.angle', 30, 390, 360);
+      const t: number[] = [];
+      for (let r = 0; r < 5; r++) {
+        const m = buildModel(validateAssembly(fourBarDoc(30)));
+        const t0 = performance.now();
+        driveModel(m, 'jA.angle', 30, 390, 360);
+        t.push(((performance.now() - t0) * 1000) / 361);
+      }
+      return Math.min(...t);
+    },
+  },
+  {
+    name: 'chain100_drag_frame_ms',
+    unit: 'ms per drag frame pulling the tip of a 100-link chain',
+    goal: '5',
+    run() {
+      const model = buildModel(validateAssembly(chainDoc(99, (3.6 * Math.PI) / 180)));
+      const tip = model.parts.get('link99')!;
+      const p = P.applyPoint(new Float64Array(3), model.system.getPose(tip), [1, 0, 0]);
+      const frames = 10;
+      solve(model.system, { pulls: [{ variable: tip, point: [1, 0, 0], target: [p[0] + 0.01, p[1], 0] }] });
+      const t0 = performance.now();
+      for (let f = 1; f <= frames; f++) solve(model.system, { pulls: [{ variable: tip, point: [1, 0, 0], target: [p[0] + 0.01 + 0.05 * f, p[1] - 0.02 * f, 0] }] });
+      return (performance.now() - t0) / frames;
+    },
+  },
+  {
+    name: 'parts2000_drag_frame_ms',
+    unit: 'ms per drag frame in 2000 parts (100 independent 20-link chains), one pulled',
+    goal: '5',
+    run() {
+      const model = buildModel(validateAssembly(manyChainsDoc(100, 20, 0.1)));
+      solve(model.system);
+      const tip = model.parts.get('g50_link20')!;
+      const p = P.applyPoint(new Float64Array(3), model.system.getPose(tip), [1, 0, 0]);
+      const frames = 20;
+      solve(model.system, { pulls: [{ variable: tip, point: [1, 0, 0], target: [p[0], p[1] + 0.01, 0] }] });
+      const t0 = performance.now();
+      for (let f = 1; f <= frames; f++) solve(model.system, { pulls: [{ variable: tip, point: [1, 0, 0], target: [p[0] - 0.02 * f, p[1] + 0.01 + 0.03 * f, 0] }] });
+      return (performance.now() - t0) / frames;
+    },
+  },
+  {
+    name: 'dw_corner_bump_state_solve_ms',
+    unit: 'ms per state, solve only, double-wishbone corner, 100-step bump',
+    goal: '0.05',
+    run() {
+      const sm = suspension('double_wishbone');
+      const c = sm.corners[0];
+      const drivers = [c.wheelCenterZ, sm.rackHold!];
+      const z0 = c.design.wheelCenterZ;
+      const sweep = () => { for (let i = 0; i < 100; i++) { c.wheelCenterZ.target = z0 - 50 + i; sm.solveWith(drivers); } };
+      sweep();
+      const t: number[] = [];
+      for (let r = 0; r < 5; r++) { sm.resetToDesign(); const t0 = performance.now(); sweep(); t.push((performance.now() - t0) / 100); }
+      return Math.min(...t);
+    },
+  },
+  { name: 'dw_corner_bump_state_full_ms', unit: 'ms per state fully evaluated, DW corner, 100-step bump', goal: '0.25', run: () => sweepStateMs('double_wishbone', 'bump', '-50:50:100') },
+  { name: 'multilink_steer_state_full_ms', unit: 'ms per state fully evaluated, multi-link, 100-step steer', goal: '0.25', run: () => sweepStateMs('multi_link', 'steer', '-30:30:100') },
+  { name: 'dw_axle_roll_state_full_ms', unit: 'ms per state fully evaluated, DW axle, 100-step roll', goal: '0.5', run: () => sweepStateMs('double_wishbone_axle', 'roll', '-3:3:100') },
 ];

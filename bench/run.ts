@@ -2,7 +2,9 @@
  * Benchmarks: `npm run bench` prints a table; `npm run bench -- --json` prints, as its last
  * line, one JSON object of named figures to compare run to run.
  */
-import { benchmarks } from './cases';
+import { benchmarks, preloadSteering } from './cases';
+
+await preloadSteering();
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);

@@ -241,7 +241,12 @@ function cornerHoldBlocks(sm: SuspensionModel, i: number, holdId: string, frames
     if (part === 'none') continue;
     if (part === 'contact_patch') { blocks.push(contactPatchBlock(sm, i, frames()[i])); continue; }
     if (part === 'wheel_center_height') { blocks.push(c.wheelCenterZ); continue; }
-    const b = sm.holdBlocks(i, part);
+    let b: ResidualBlock[] | null;
+    try {
+      b = sm.holdBlocks(i, part);
+    } catch (e) {
+      return { id, error: `the ${c.roles.side} corner's hold "${part}" cannot be built: ${(e as Error).message}` };
+    }
     if (!b) return { id, error: `the ${c.roles.side} corner has no hold "${part}" (it offers ${holdCatalogue(sm, i).ids.join(', ')})` };
     blocks.push(...b);
     const w = c.roles.hold_warnings?.[part];
@@ -337,7 +342,7 @@ export function uprightTwist(sm: SuspensionModel, cornerIndex: number, tangent: 
 }
 
 /** Both screws of an upright's motion along a tangent direction: fitted to its points, and from its twist. */
-export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array): { fit: ScrewFit; twist: ScrewFit; rigidity: RigidityCheck | null } {
+export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array): { fit: ScrewFit; twist: ScrewFit; rigidity: RigidityCheck | null; vAtOrigin: Float64Array } {
   const c = sm.corners[cornerIndex];
   const { exprs } = uprightPoints(c);
   const positions = new Float64Array(3 * exprs.length), pr = new Float64Array(3 * exprs.length);
@@ -365,7 +370,7 @@ export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: 
       angular_rate_error: Math.abs(fit.angularRate - twist.angularRate) / twist.angularRate,
     };
   }
-  return { fit, twist, rigidity };
+  return { fit, twist, rigidity, vAtOrigin };
 }
 
 /** Tolerances of the fit-against-twist check (they agree to ~1e-12 on a healthy model). */
@@ -512,8 +517,8 @@ export function instantScrew(sm: SuspensionModel, cornerIndex: number, tangent: 
   if (tangent.status === 'not_unique') return none;
   const rates = tangent.rates[cornerIndex];
   if (!rates) return { ...none, status: 'inconsistent' };
-  const { fit, twist } = uprightScrew(sm, cornerIndex, tangent, rates);
-  const out: InstantScrew = { ...none, status: fit.status, omega: tuple(twist.omega), vAtOrigin: tuple(uprightTwist(sm, cornerIndex, tangent, rates).vAtOrigin) };
+  const { fit, twist, vAtOrigin } = uprightScrew(sm, cornerIndex, tangent, rates);
+  const out: InstantScrew = { ...none, status: fit.status, omega: tuple(twist.omega), vAtOrigin: tuple(vAtOrigin) };
   if (fit.status !== 'valid') return out;
   out.point = tuple(fit.point);
   out.direction = tuple(orientAxisUp(fit.direction, [0, 0, 0]));
@@ -561,7 +566,7 @@ export interface InstantAxisOptions {
  * classic construction exactly on a double wishbone or a MacPherson, and the same
  * construction on a multi-link. Null where the two null planes are parallel (instant
  * centres at infinity, as for parallel wishbones), or when the tangent or axis is not
- * available.
+ * available. An unsteered linkage without a physical steering axis gets the ISA itself.
  *
  * Limits. With pitch h = 0 the motion is a pure instantaneous rotation, every null plane
  * contains the screw axis (ISA), and the conjugate line, the ISA and the side/front-view
@@ -589,7 +594,12 @@ export function instantAxisFromScrew(sm: SuspensionModel, cornerIndex: number, n
   }
   if (!s.omega || !s.vAtOrigin || (s.status !== 'valid' && s.status !== 'near_pure_translation')) return null;
   const axis = options.steeringAxis ?? defaultSteeringLine(sm, cornerIndex, options.hold ?? 'layout_default');
-  if (!axis) return null;
+  if (!axis) {
+    // Unsteered and no physical steering axis: nothing turns about a steering axis, so the
+    // screw axis itself stands (exact for a planar motion such as a trailing arm's).
+    if (!sm.rackHold && s.status === 'valid' && s.point && s.direction) return { point: vc(n, s.point), direction: vc(n, s.direction) };
+    return null;
+  }
   return conjugateLine(s.omega, s.vAtOrigin, axis[0], axis[1], n);
 }
 

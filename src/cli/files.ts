@@ -1,0 +1,51 @@
+/**
+ * Assembly files on disk. `node:fs` is imported when a helper runs, not when this module
+ * loads, so the library entry (src/index.ts) stays importable in a browser bundle.
+ */
+import { parseAssembly } from '../assembly/load.ts';
+import { serializeAssembly } from '../assembly/save.ts';
+import type { AssemblyDoc } from '../assembly/types.ts';
+
+/**
+ * Reads and checks a `*.kinemate.json` file (UTF-8, a leading byte-order mark allowed).
+ * Numbers are kept exactly as written; the result is deeply frozen.
+ *
+ * Throws `AssemblyError` for a malformed document (its `path` names the offending place,
+ * e.g. `mates.tie.b`), and Node's own file error (`code` `ENOENT`, `EACCES`, `EISDIR`, …)
+ * when the file cannot be read. Nothing else.
+ */
+export async function loadAssemblyFile(file: string): Promise<AssemblyDoc> {
+  const { readFile } = await import('node:fs/promises');
+  return parseAssembly(await readFile(file, 'utf8'));
+}
+
+/**
+ * Writes `doc` to `file` as `serializeAssembly` does (2-space JSON, every number bit-exact,
+ * keys in their read order, a final newline), replacing the file.
+ *
+ * The document is checked before the file is opened: a document that would not load
+ * throws `AssemblyError` and leaves any existing file untouched. A file that cannot be
+ * written throws Node's file error.
+ */
+export async function saveAssemblyFile(file: string, doc: AssemblyDoc): Promise<void> {
+  const text = serializeAssembly(doc);
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(file, text, 'utf8');
+}
+
+/** A short, human reason for a Node file error (`no such file or directory`), or undefined for other errors. */
+export function fileErrorReason(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error) || typeof error.code !== 'string') return undefined;
+  switch (error.code) {
+    case 'ENOENT': return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM': return 'permission denied';
+    case 'EISDIR': return 'it is a directory';
+    case 'ENOTDIR': return 'a part of the path is not a directory';
+    case 'EMFILE':
+    case 'ENFILE': return 'too many open files';
+    default:
+      if (!('syscall' in error)) return undefined;
+      return error instanceof Error ? error.message : error.code;
+  }
+}

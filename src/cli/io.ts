@@ -1,0 +1,75 @@
+/**
+ * Where the `kinemate` command reads and writes, its exit codes, and the error it raises
+ * for bad input. Commands never touch `process` directly: they get a CliIO, so the same
+ * code runs under the real process (bin/kinemate.js) and in tests.
+ */
+
+/** Exit codes of the command. */
+export const EXIT = {
+  /** Done; for solve/dof/drive: the model was solved. */
+  ok: 0,
+  /** Bad input: an unreadable or malformed file, a bad option, an unknown coordinate. A one-line message is on stderr. */
+  badInput: 1,
+  /** The input was fine but the model could not be solved (status `failed`); the JSON on stdout says why. */
+  failed: 2,
+} as const;
+
+/**
+ * Bad input found by the command itself (a bad option, a missing argument, an unreadable
+ * file). Its message is printed as `kinemate: <message>` and the exit code is 1.
+ */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+export interface CliIO {
+  /** Writes to standard output; resolves once the text has been handed to the OS (flushed). */
+  out(text: string): Promise<void>;
+  /** Writes to standard error; resolves once flushed. */
+  err(text: string): Promise<void>;
+  /** True when standard error is a terminal: progress is drawn there only then. */
+  readonly stderrIsTTY: boolean;
+  /** All of standard input as UTF-8 text (for a MODEL given as `-`). */
+  readStdin(): Promise<string>;
+}
+
+/**
+ * Writes `text` and resolves when the stream has taken it (its write callback ran), so a
+ * large output piped to another program is complete before the process exits. A reader
+ * that went away (EPIPE, e.g. `kinemate drive … | head`) ends the write quietly.
+ */
+function writeTo(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  if (text === '' || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.write(text, () => resolve());
+  });
+}
+
+let streamsGuarded = false;
+
+/** The real process's streams. */
+export function processIO(): CliIO {
+  if (!streamsGuarded) {
+    // Without a listener, a closed pipe (EPIPE) on stdout/stderr would crash the process
+    // with a stack trace. The write promise resolves regardless; there is no one to tell.
+    const ignore = (): void => {};
+    process.stdout.on('error', ignore);
+    process.stderr.on('error', ignore);
+    streamsGuarded = true;
+  }
+  return {
+    out: (text) => writeTo(process.stdout, text),
+    err: (text) => writeTo(process.stderr, text),
+    stderrIsTTY: process.stderr.isTTY === true,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+/** The command's JSON output: 2-space indented, numbers as JavaScript prints them, a final newline. */
+export function toJsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -1,0 +1,167 @@
+/** `kinemate solve`, `kinemate dof` and `kinemate drive`: assembly files in, JSON out. */
+import {
+  buildModel, dofModel, driveModel, loadAssemblyFile, parseAssembly, solveModel, type Model,
+} from '../index.ts';
+import {
+  onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOptions,
+} from './args.ts';
+import type { Command } from './command.ts';
+import { fileErrorReason } from './files.ts';
+import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
+
+const UNITS_NOTE =
+  'Values are in the file\'s units: lengths in its length unit (mm), angles in degrees\n' +
+  '(radians when the file has "units": { "angle": "rad" }).';
+
+const EXIT_NOTE = (failed: string): string =>
+  `Exit codes: 0 solved; 1 bad input (one line on stderr, nothing on stdout);\n2 ${failed}.`;
+
+/** Reads MODEL (a path, or `-` for standard input) and builds its model. */
+async function loadModel(file: string, io: CliIO): Promise<Model> {
+  let doc;
+  if (file === '-') doc = parseAssembly(await io.readStdin());
+  else {
+    try {
+      doc = await loadAssemblyFile(file);
+    } catch (error) {
+      const reason = fileErrorReason(error);
+      if (reason !== undefined) throw new CliError(`cannot read model file "${file}": ${reason}`);
+      throw error;
+    }
+  }
+  return buildModel(doc);
+}
+
+export const solveCommand: Command = {
+  name: 'solve',
+  synopsis: 'solve  MODEL [--set COORD=VALUE]... [--hold COORD]...',
+  summary: 'solve the assembly and print its status, freedom and state',
+  help: `Usage: kinemate solve MODEL [--set COORD=VALUE]... [--hold COORD]...
+
+Solves the assembly in MODEL (a *.kinemate.json file, or - for standard input) and
+prints { status, converged, iterations, maxResidual, dof, redundant, conflicting,
+atLimit, state } as JSON on stdout. state holds every moving part's pose
+("crank.pose") and every joint coordinate ("jA.angle").
+
+Options:
+  --set COORD=VALUE  give a coordinate a value, as the file's "state" does. A held
+                     coordinate (the file's "held", or --hold) is driven there; a free
+                     one only starts there. Repeatable: --set jA.angle=90 --set jB.angle=0
+  --hold COORD       also hold COORD at its value (a driver), as the file's "held" does.
+                     Repeatable.
+  -h, --help         this text
+
+${UNITS_NOTE}
+${EXIT_NOTE('the model cannot be solved: status "failed", and "conflicting" names a minimal\nset of mates that cannot hold together')}
+
+Example: kinemate solve four-bar.kinemate.json --set jA.angle=90
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('solve', argv, {
+      set: { type: 'string', multiple: true },
+      hold: { type: 'string', multiple: true },
+    });
+    const file = onePositional('solve', args, 'MODEL file');
+    const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const hold = stringOptions(args, 'hold');
+    const model = await loadModel(file, io);
+    const result = solveModel(model, { set, hold });
+    await io.out(toJsonText(result));
+    return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+  },
+};
+
+export const dofCommand: Command = {
+  name: 'dof',
+  synopsis: 'dof    MODEL',
+  summary: 'print the degrees of freedom, per part, and redundant or conflicting mates',
+  help: `Usage: kinemate dof MODEL
+
+Solves the assembly in MODEL (a *.kinemate.json file, or - for standard input) where
+it stands and prints { dof, parts, redundant, conflicting } as JSON on stdout: the
+mechanism's degrees of freedom (held coordinates are drivers and do not reduce it),
+each part's own freedom (0 for a fixed part), the mates whose rows repeat others, and
+(when the solve fails) a minimal set of mates that cannot hold together.
+
+Options:
+  -h, --help         this text
+
+${EXIT_NOTE('the model cannot be solved ("conflicting" is not empty)')}
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('dof', argv, {});
+    const file = onePositional('dof', args, 'MODEL file');
+    const result = dofModel(await loadModel(file, io));
+    await io.out(toJsonText(result));
+    return result.conflicting.length === 0 ? EXIT.ok : EXIT.failed;
+  },
+};
+
+export const driveCommand: Command = {
+  name: 'drive',
+  synopsis: 'drive  MODEL --coordinate COORD --from A --to B --steps N',
+  summary: 'step a coordinate from A to B and print the state at every step',
+  help: `Usage: kinemate drive MODEL --coordinate COORD --from A --to B --steps N
+
+Drives COORD from A to B in N equal steps, each solved from the last, and prints
+{ "steps": [ { value, status, state }, ... ] } as JSON on stdout: N + 1 steps, the
+first at A, the last at B. Joint angles are reported continuously (no jump of 360°
+between steps). A step that cannot be solved is printed with status "failed" and the
+last good state, and the drive stops there. Progress is shown on stderr when stderr
+is a terminal.
+
+Options:
+  --coordinate COORD  the coordinate to drive, e.g. jA.angle (held during the drive)
+  --from A            first value (a negative value may follow with a space: --from -30)
+  --to B              last value
+  --steps N           number of steps, a whole number ≥ 1
+  -h, --help          this text
+
+${UNITS_NOTE}
+${EXIT_NOTE('a step could not be solved')}
+
+Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 --to 390 --steps 36
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('drive', argv, {
+      coordinate: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      steps: { type: 'string' },
+    });
+    const file = onePositional('drive', args, 'MODEL file');
+    const coordinate = requiredOption('drive', args, 'coordinate', 'COORD');
+    const from = parseNumber(requiredOption('drive', args, 'from', 'A'), '--from');
+    const to = parseNumber(requiredOption('drive', args, 'to', 'B'), '--to');
+    const steps = parseCount(requiredOption('drive', args, 'steps', 'N'), '--steps', 1);
+    const model = await loadModel(file, io);
+    const progress = io.stderrIsTTY ? progressLine(io, 'drive') : undefined;
+    const result = driveModel(model, coordinate, from, to, steps, progress?.update);
+    await progress?.clear();
+    await io.out(toJsonText(result));
+    return result.steps.every((step) => step.status === 'solved') ? EXIT.ok : EXIT.failed;
+  },
+};
+
+/**
+ * A one-line progress counter on a terminal's stderr, redrawn at most every 50 ms
+ * (and at the end), erased by `clear`.
+ */
+export function progressLine(io: CliIO, what: string): { update: (done: number, total: number) => void; clear: () => Promise<void> } {
+  let last = 0;
+  let drawn = false;
+  return {
+    update(done, total) {
+      const now = Date.now();
+      if (done < total && now - last < 50) return;
+      last = now;
+      drawn = true;
+      const width = 30;
+      const filled = Math.round((width * done) / total);
+      void io.err(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+    },
+    clear: async () => {
+      if (drawn) await io.err('\r\x1b[K');
+    },
+  };
+}

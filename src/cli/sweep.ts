@@ -1,0 +1,126 @@
+/**
+ * `kinemate sweep`: the hook for the suspension sweep.
+ *
+ * The command line is parsed here (the contract's options, strictly); the work is done
+ * by `runSweepCommand(args: SweepArgs): Promise<number>` exported from
+ * `src/suspension/sweep.ts`, found when the command runs. Until that module exists
+ * (or while it exports no such function), `kinemate sweep` says it is not available yet
+ * and exits with code 1. To take the command over entirely instead, replace
+ * `sweepCommand` in the table in `src/cli/commands.ts`.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { onePositional, parseCommandArgs, stringOption } from './args.ts';
+import type { Command } from './command.ts';
+import { CliError, type CliIO } from './io.ts';
+
+/** The parsed `kinemate sweep` command line, handed to `runSweepCommand`. */
+export interface SweepArgs {
+  /** GEOMETRY, the path as given (a suspension geometry file, or an assembly). */
+  readonly geometry: string;
+  /** `--sweep SWEEP`: a sweep file path, as given. */
+  readonly sweep?: string;
+  /** `--bump A:B:N`, unparsed (see `sweepFromShortcut` in src/suspension/files). */
+  readonly bump?: string;
+  /** `--steer A:B:N`, unparsed. */
+  readonly steer?: string;
+  /** `--roll A:B:N`, unparsed. */
+  readonly roll?: string;
+  /** `--hold ID`. */
+  readonly hold?: string;
+  /** `--format`, default `json`. */
+  readonly format: 'json' | 'csv';
+  /** `--out FILE`: write the result there instead of stdout. */
+  readonly out?: string;
+  /**
+   * Standard output and error. Write results with `io.out` (it resolves once flushed);
+   * draw a progress bar on `io.err` only when `io.stderrIsTTY`. Return the exit code:
+   * 0 done, 1 bad input (or throw an Error whose message names the problem: it is
+   * printed as one `kinemate: <message>` line), 2 a step failed.
+   */
+  readonly io: CliIO;
+}
+
+export type SweepRunner = (args: SweepArgs) => Promise<number>;
+
+/** Where the suspension engineer's runner lives, relative to this file. */
+const SWEEP_MODULE = '../suspension/sweep.ts';
+
+/** The runner exported by src/suspension/sweep.ts, or undefined while there is none. */
+export async function findSweepRunner(): Promise<SweepRunner | undefined> {
+  const url = new URL(SWEEP_MODULE, import.meta.url);
+  if (url.protocol === 'file:' && !existsSync(fileURLToPath(url))) return undefined;
+  // A variable specifier: the module may not exist yet, and the type checker must not insist.
+  const specifier: string = SWEEP_MODULE;
+  const module: unknown = await import(/* @vite-ignore */ specifier);
+  const run = typeof module === 'object' && module !== null ? (module as Record<string, unknown>).runSweepCommand : undefined;
+  return typeof run === 'function' ? (run as SweepRunner) : undefined;
+}
+
+export const NOT_AVAILABLE =
+  'sweep is not available yet: the suspension sweep (runSweepCommand in src/suspension/sweep.ts) is not part of this build';
+
+const SWEEP_OPTIONS = {
+  sweep: { type: 'string' },
+  bump: { type: 'string' },
+  steer: { type: 'string' },
+  roll: { type: 'string' },
+  hold: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+} as const;
+
+/** Parses the sweep command line into SweepArgs (exported for tests). */
+export function parseSweepArgs(argv: readonly string[], io: CliIO): SweepArgs {
+  const args = parseCommandArgs('sweep', argv, SWEEP_OPTIONS);
+  const geometry = onePositional('sweep', args, 'GEOMETRY file');
+  const format = stringOption(args, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') throw new CliError(`sweep: --format must be json or csv, got "${format}"`);
+  const optional = (name: keyof typeof SWEEP_OPTIONS): Record<string, string> => {
+    const value = stringOption(args, name);
+    return value === undefined ? {} : { [name]: value };
+  };
+  return {
+    geometry,
+    ...optional('sweep'), ...optional('bump'), ...optional('steer'), ...optional('roll'),
+    ...optional('hold'), ...optional('out'),
+    format,
+    io,
+  };
+}
+
+/** The sweep command, finding its runner with `find` (tests pass their own). */
+export function makeSweepCommand(find: () => Promise<SweepRunner | undefined> = findSweepRunner): Command {
+  return {
+    name: 'sweep',
+    synopsis:
+      'sweep  GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]\n' +
+      '       [--hold ID] [--format json|csv] [--out FILE]',
+    summary: 'suspension sweep: geometry in, metrics per step out',
+    help: `Usage: kinemate sweep GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]
+                      [--hold ID] [--format json|csv] [--out FILE]
+
+Runs a suspension sweep on GEOMETRY and prints the metrics at every step (JSON, or CSV
+with --format csv), with a progress bar on stderr when stderr is a terminal.
+
+Options:
+  --sweep SWEEP      a sweep file (targets and steps)
+  --bump A:B:N       wheel centre z from A to B in N steps, rack held
+  --steer A:B:N      rack from A to B in N steps, wheel centre z held
+  --roll A:B:N       axle roll: left up, right down
+  --hold ID          the suspension hold for the steering response
+  --format json|csv  output format (default json)
+  --out FILE         write the output to FILE instead of stdout
+  -h, --help         this text
+
+Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
+`,
+    async run(argv, io) {
+      const runner = await find();
+      if (runner === undefined) throw new CliError(NOT_AVAILABLE);
+      return runner(parseSweepArgs(argv, io));
+    },
+  };
+}
+
+export const sweepCommand: Command = makeSweepCommand();

@@ -1,0 +1,164 @@
+/**
+ * Kinemate as a library: read and write assembly files, build a model, solve it, count
+ * its freedom, drive a coordinate. The `kinemate` command (src/cli/) is a thin client of
+ * exactly this API.
+ *
+ * Units, everywhere in this API: lengths in the file's length unit (`units.length`, only
+ * `"mm"` for now); angles in degrees, or radians when the file says `units.angle: "rad"`.
+ * Poses are `{ position: [x, y, z], rotation: [w, x, y, z] }` in the file's length unit.
+ *
+ * Failure: only bad input throws: `AssemblyError` for a malformed document, `ModelError`
+ * for a coordinate name the model does not have (and a mate the model cannot build), and
+ * Node's file errors from the file helpers. A model that cannot be solved is not an
+ * error: the result says `status: "failed"` and names the mates in conflict.
+ *
+ * ```ts
+ * const doc = await loadAssemblyFile('four-bar.kinemate.json');
+ * const result = solveModel(buildModel(doc), { set: { 'jA.angle': 90 } });
+ * if (result.status === 'solved') console.log(result.state['jD.angle']);
+ * ```
+ */
+import { validateAssembly as validateDoc } from './assembly/load.ts';
+import type { AssemblyDoc, PoseDoc } from './assembly/types.ts';
+import { buildModel as build, type Model } from './model/build.ts';
+import * as operations from './model/operations.ts';
+import type { DofResult, DriveStep, SolveResult, StateJSON } from './model/operations.ts';
+
+// ---- documents and files ----
+
+export { parseAssembly, validateAssembly } from './assembly/load.ts';
+export { serializeAssembly } from './assembly/save.ts';
+export { AssemblyError } from './assembly/errors.ts';
+export { loadAssemblyFile, saveAssemblyFile } from './cli/files.ts';
+export {
+  ASSEMBLY_FORMAT,
+  coordinatesOfMate,
+  entityKind,
+  type AssemblyDoc,
+  type AxisDoc,
+  type CircleDoc,
+  type CoordinateName,
+  type CouplingMateDoc,
+  type CurveDoc,
+  type EntityKind,
+  type FrameDoc,
+  type JointMateDoc,
+  type LimitsDoc,
+  type MateDoc,
+  type MateType,
+  type PartDoc,
+  type PlaneDoc,
+  type PoseDoc,
+  type QuatDoc,
+  type Vec3Doc,
+} from './assembly/types.ts';
+
+// ---- models ----
+
+export { ModelError, type Model, type CoordinateInfo } from './model/build.ts';
+export type { DofResult, DriveStep, SolveResult, StateJSON };
+export type { SolveOptions } from '../kernel/solver.ts';
+
+/** Options of solveModel. */
+export type SolveModelOptions = NonNullable<Parameters<typeof operations.solveModel>[1]>;
+
+/** The result of driveModel: one step per requested value, stopping at the first failure. */
+export interface DriveResult {
+  steps: DriveStep[];
+}
+
+/**
+ * Builds a solvable model from a checked document (from `parseAssembly`,
+ * `validateAssembly` or `loadAssemblyFile`). Part poses come from `state["<part>.pose"]`
+ * where given, else from each part's `pose`; coordinates start at their `state` values;
+ * `held` coordinates become drivers. The document is not modified; the model holds the
+ * moving state, and solveModel / driveModel change it (each starts where the last ended).
+ *
+ * Throws `ModelError` (message `<path>: <reason>`, e.g. `mates.jB: …`) for a mate the
+ * solver cannot build. An unchecked document is outside the contract: validate it first.
+ */
+export function buildModel(doc: AssemblyDoc): Model {
+  return build(doc);
+}
+
+/**
+ * Solves the model where it stands and returns the command's `solve` JSON: `status`
+ * (`"solved"` or `"failed"`), `converged`, `iterations`, `maxResidual` (a length),
+ * `dof`, `redundant`, `conflicting`, `atLimit` and `state` (every moving part's pose and
+ * every coordinate, in file units).
+ *
+ * - `set`: coordinate values in file units (degrees unless the file is in radians). On a
+ *   held coordinate (the file's `held`, or `hold` here) the solve drives it there in
+ *   steps of at most 10°; on a free one the value is only a starting point.
+ * - `hold`: more coordinates to keep at their current value (drivers), as `held` does.
+ * - `solver`: kernel options (iterations, tolerance); the defaults suit files in mm.
+ *
+ * Throws `ModelError` (path `--set <coord>` / `--hold <coord>`) for a coordinate the
+ * model does not have, before changing anything. A model that cannot be assembled
+ * returns `status: "failed"` with `conflicting` naming a minimal set of mates that
+ * cannot hold together, `failed` the mates whose rows do not hold, and `state` where
+ * the solver stopped.
+ */
+export function solveModel(model: Model, options: SolveModelOptions = {}): SolveResult {
+  return operations.solveModel(model, options);
+}
+
+/**
+ * Degrees of freedom at the file's pose after solving it: `dof` (the mechanism's total;
+ * held coordinates are drivers and do not reduce it: the four-bar has 1 with its crank
+ * held), `parts` (per part; 0 for fixed parts), `redundant` (mates whose rows repeat others) and
+ * `conflicting` (empty unless the solve failed; then a minimal set of mates in conflict).
+ * Never throws for a valid model.
+ */
+export function dofModel(model: Model): DofResult {
+  return operations.dofModel(model);
+}
+
+/**
+ * Drives `coordinate` from `from` to `to` (file units) in `steps` equal steps: returns
+ * `steps + 1` states, the first at `from`. Each step is warm-started from the last and
+ * the coordinate is held for the drive (it stays held afterwards). Angles are reported
+ * continuously: a joint angle passing 180° goes on to 190°, never jumps by 360°.
+ * `value` is the requested value, `from + (to − from) · i / steps` (exactly `from`
+ * and `to` at the ends).
+ *
+ * A step that cannot be solved (a dead point, a branch change) is returned with
+ * `status: "failed"`, the state of the last good step, and the failing mates; the drive
+ * stops there, so fewer than `steps + 1` steps come back. `onProgress(done, total)` is
+ * called after each solved step.
+ *
+ * Throws `ModelError` for a coordinate the model does not have; `steps` must be a whole
+ * number ≥ 0 and `from`/`to` finite (a RangeError otherwise).
+ */
+export function driveModel(
+  model: Model,
+  coordinate: string,
+  from: number,
+  to: number,
+  steps: number,
+  onProgress?: (done: number, total: number) => void,
+): DriveResult {
+  if (!Number.isSafeInteger(steps) || steps < 0) throw new RangeError(`steps must be a whole number ≥ 0, got ${steps}`);
+  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new RangeError(`from and to must be finite, got ${from} and ${to}`);
+  const result = operations.driveModel(model, coordinate, from, to, steps, onProgress);
+  // The model converts to radians and back; report the value that was asked for.
+  for (let i = 0; i < result.steps.length; i++) {
+    result.steps[i].value = steps === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps;
+  }
+  return result;
+}
+
+/** The model's current state in file units: every moving part's `<part>.pose`, every coordinate. */
+export function modelState(model: Model): StateJSON {
+  return operations.modelState(model);
+}
+
+/**
+ * A copy of `doc` with `state` merged into its `state` (e.g. a solve result's `state`),
+ * checked like `validateAssembly`: saving it and building a model from it starts where
+ * the solve ended. Throws `AssemblyError` for a key that is neither a coordinate of the
+ * document nor a part pose, or a non-finite number.
+ */
+export function withState(doc: AssemblyDoc, state: Readonly<Record<string, number | PoseDoc>>): AssemblyDoc {
+  return validateDoc({ ...doc, state: { ...doc.state, ...state } });
+}
