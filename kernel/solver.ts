@@ -312,7 +312,7 @@ function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: S
   let iterations = 0;
   let message: string | undefined;
   for (let pass = 0; pass <= g.limited.length; pass++) {
-    const r = newton(system, g, pulls, options, tol, limits, colOfVar);
+    const r = pulls.length > 0 ? pulledNewton(system, g, pulls, options, tol, limits, colOfVar) : newton(system, g, NO_PULLS, options, tol, limits, colOfVar);
     iterations += r.iterations;
     if (!r.converged) { message = r.message; break; }
     // Active set: clamp every coordinate that went past a limit and solve again.
@@ -515,6 +515,86 @@ function newton(system: System, g: Group, pulls: readonly Pull[], options: Solve
     lastStep = uInf * alpha;
   }
   return { converged: false, iterations: maxIterations, message: `no convergence in ${maxIterations} iterations` };
+}
+
+/**
+ * A drag: feasible steps. Each outer iteration takes the step toward the pulls (in the
+ * null space of the constraints, with the ranked damping), then restores the constraints by
+ * plain Newton (minimum-norm, quadratic), and accepts the move only if the pulls' objective
+ * fell; otherwise it halves the step. Iterates stay on the constraint manifold, so the
+ * second-order constraint error a tangent step makes along a linkage never blocks the
+ * drag, and a failed frame leaves the last feasible state. A pull the linkage cannot
+ * follow further (past its reach) ends converged at the nearest reachable state.
+ */
+function pulledNewton(system: System, g: Group, pulls: readonly Pull[], options: SolveOptions, tol: number, limits: readonly ScalarTargetBlock[], colOfVar: Int32Array): NewtonResult {
+  const ws = workspace(g, system);
+  const n = g.n, L = system.lengthScale;
+  const maxIterations = options.maxIterations ?? 60;
+  const trust = (options.trustRadius ?? 0.5) * L;
+  const stepTol = 1e-10 * L;
+  const restoreOptions: SolveOptions = { ...options, maxIterations: 20 };
+  let iterations = 0;
+  // Start feasible.
+  const first = newton(system, g, NO_PULLS, restoreOptions, tol, limits, colOfVar);
+  iterations += first.iterations;
+  if (!first.converged) return { converged: false, iterations, message: first.message ?? 'constraints do not hold' };
+  const { J, c, qr, y, u, uTrial, H, g: grad, Hzz, rhs, saved } = ws;
+  for (let it = 0; it < maxIterations; it++) {
+    const m = assembleGroup(system, g, colOfVar, limits, c, J, ws.local, ws.localRes);
+    for (let i = 0; i < m; i++) {
+      let s2 = 0;
+      for (let j = 0; j < n; j++) s2 += J[i * n + j] * J[i * n + j];
+      const k = s2 > 0 ? 1 / Math.sqrt(s2) : 1;
+      if (k !== 1) { for (let j = 0; j < n; j++) J[i * n + j] *= k; c[i] *= k; }
+    }
+    const r = qr.factor(J, n, m, RANK_TOLERANCE);
+    if (r >= n) return { converged: true, iterations }; // nothing left to move
+    for (let k = 0; k < r; k++) rhs[k] = -c[qr.perm[k]];
+    qr.solveRt(y, rhs);
+    u.fill(0);
+    for (let k = 0; k < r; k++) u[k] = y[k];
+    const obj0 = objective(system, g, pulls, options, colOfVar, H, grad);
+    for (let j = 0; j < n; j++) qr.applyQt(H, j * n);
+    transposeInPlace(H, n);
+    for (let j = 0; j < n; j++) qr.applyQt(H, j * n);
+    qr.applyQt(grad);
+    const kz = n - r;
+    for (let a = 0; a < kz; a++) {
+      let s2 = grad[r + a];
+      for (let b = 0; b < r; b++) s2 += H[(r + a) * n + b] * y[b];
+      rhs[a] = -s2;
+      for (let b = 0; b < kz; b++) Hzz[a * kz + b] = H[(r + a) * n + r + b];
+    }
+    if (!choleskySolve(Hzz, rhs, kz)) return { converged: true, iterations };
+    for (let a = 0; a < kz; a++) u[r + a] = rhs[a];
+    qr.applyQ(u);
+    let uInf = 0;
+    for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
+    if (!Number.isFinite(uInf)) return { converged: false, iterations, message: 'non-finite step' };
+    if (uInf <= stepTol) return { converged: true, iterations };
+    if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+    saveState(system, g, saved);
+    let alpha = 1, accepted = false;
+    for (let attempt = 0; attempt < 30; attempt++) {
+      for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
+      applyStep(system, g, uTrial);
+      const back = newton(system, g, NO_PULLS, restoreOptions, tol, limits, colOfVar);
+      iterations += back.iterations;
+      if (back.converged) {
+        const obj1 = objective(system, g, pulls, options, colOfVar, null, null);
+        if (obj1 < obj0 || (obj1 <= obj0 && alpha * uInf <= 1e3 * stepTol)) { accepted = true; break; }
+      }
+      restoreState(system, g, saved);
+      alpha /= 2;
+      if (alpha * uInf <= stepTol) break;
+    }
+    iterations++;
+    // No better feasible point along the step: the pull is as satisfied as it can be
+    // (at the reach of the linkage, or converged).
+    if (!accepted) return { converged: true, iterations };
+    if (alpha * uInf <= stepTol) return { converged: true, iterations };
+  }
+  return { converged: true, iterations, message: `pull not settled in ${maxIterations} iterations` };
 }
 
 function transposeInPlace(A: Float64Array, n: number): void {
