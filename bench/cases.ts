@@ -37,34 +37,17 @@ function suspension(name: string): SuspensionModel {
   return new SuspensionModel(validateAssembly(suspensionAssembly(parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8')))));
 }
 /** Median per-state time (ms) of a 100-step sweep, fully evaluated (best of 5 sweeps after a warm-up). */
-function sweepStateMs(name: string, kind: 'bump' | 'steer' | 'roll', range: string, withSteering = true): number {
+function sweepStateMs(name: string, kind: 'bump' | 'steer' | 'roll', range: string): number {
   const sm = suspension(name);
   const spec = sweepFromShortcut(kind, range);
-  const steeringModule = withSteering ? tryLoadSteering() : undefined;
-  const options = steeringModule ? { steering: (m: SuspensionModel) => steeringModule(m, 'layout_default') } : {};
-  runSweep(sm, spec, options);
+  runSweep(sm, spec);
   const times: number[] = [];
   for (let r = 0; r < 5; r++) {
     const t0 = performance.now();
-    runSweep(sm, spec, options);
+    runSweep(sm, spec);
     times.push((performance.now() - t0) / spec.steps);
   }
   return Math.min(...times);
-}
-let steeringFn: ((sm: SuspensionModel, hold: string) => unknown) | undefined | null = null;
-function tryLoadSteering() {
-  if (steeringFn !== null) return steeringFn;
-  steeringFn = undefined;
-  return steeringFn;
-}
-export async function preloadSteering(): Promise<void> {
-  try {
-    const specifier = '../src/suspension/steering.ts';
-    const mod = (await import(/* @vite-ignore */ specifier)) as { steeringResponse?: (sm: SuspensionModel, hold: string) => unknown };
-    steeringFn = mod.steeringResponse;
-  } catch {
-    steeringFn = undefined;
-  }
 }
 
 export const benchmarks: Benchmark[] = [

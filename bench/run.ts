@@ -2,9 +2,7 @@
  * Benchmarks: `npm run bench` prints a table; `npm run bench -- --json` prints, as its last
  * line, one JSON object of named figures to compare run to run.
  */
-import { benchmarks, preloadSteering } from './cases';
-
-await preloadSteering();
+import { benchmarks } from './cases';
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);

@@ -53,13 +53,12 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
       }
     }
   }
-  const steering = await steeringHook(args.hold ?? specs.find(([, s]) => s.analysis.virtual_steering.suspension_hold)?.[1].analysis.virtual_steering.suspension_hold ?? 'layout_default');
   const sweeps: Record<string, SweepRun> = {};
   const total = specs.reduce((s, [, spec]) => s + spec.steps, 0);
   let done = 0;
   for (const [name, spec] of specs) {
     sweeps[name] = runSweep(sm, spec, {
-      ...(steering ? { steering } : {}),
+      ...(args.hold ? { hold: args.hold } : {}),
       onProgress: (k) => {
         if (!args.io.stderrIsTTY) return;
         const frac = (done + k) / total;
@@ -75,16 +74,4 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   else await args.io.out(output);
   const failed = Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed'));
   return failed ? 2 : 0;
-}
-
-/** The steering response per state, when the steering module is present. */
-async function steeringHook(hold: string): Promise<((sm: SuspensionModel) => unknown) | undefined> {
-  try {
-    const specifier = './steering.ts'; // optional module: resolved at run time
-    const mod = (await import(/* @vite-ignore */ specifier)) as { steeringResponse?: (sm: SuspensionModel, hold: string) => unknown };
-    if (typeof mod.steeringResponse === 'function') return (sm) => mod.steeringResponse!(sm, hold);
-  } catch {
-    // not built yet
-  }
-  return undefined;
 }

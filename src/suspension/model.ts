@@ -47,6 +47,13 @@ export interface StateEvaluation {
   tangent: TangentSpace;
 }
 
+export interface EvaluateExtras {
+  /** Per corner: the steering-response axis (width-n duals), or null. */
+  virtualAxes?: (Line3 | null)[];
+  /** Instant axis for corners whose roles say `instant_axis: { type: 'screw' }`. */
+  instantAxis?: (cornerIndex: number, n: number, tangent: TangentSpace) => Line3 | null;
+}
+
 export class SuspensionModel {
   readonly model: Model;
   readonly roles: SuspensionRoles;
@@ -195,8 +202,12 @@ export class SuspensionModel {
     return tangentSpace(this.model.system, targets);
   }
 
-  /** Evaluate the current (solved) state: positions, metrics, derivatives. */
-  evaluate(): StateEvaluation {
+  /**
+   * Evaluate the current (solved) state: positions, metrics, derivatives. `extras` plugs in
+   * what the steering module knows: the steering-response axis per corner (the `*_virtual`
+   * metrics) and the instant axis of linkages without a classic construction.
+   */
+  evaluate(extras: EvaluateExtras = {}): StateEvaluation {
     const tangent = this.derivativeTangent();
     const nc = this.corners.length;
     const steered = this.rackHold !== null;
@@ -239,6 +250,7 @@ export class SuspensionModel {
       if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(get(ia.lower[0]), get(ia.lower[1]), get(ia.lower[2]), get(ia.upper[0]), get(ia.upper[1]), get(ia.upper[2]));
       else if (ia.type === 'plane_and_strut') instantAxis = macphersonAxis(get(ia.plane[0]), get(ia.plane[1]), get(ia.plane[2]), get(ia.strut[1]), get(ia.strut[0]));
       else if (ia.type === 'line') instantAxis = trailingArmAxis(get(ia.line[0]), get(ia.line[1]));
+      else if (ia.type === 'screw' && extras.instantAxis) instantAxis = extras.instantAxis(i, n, tangent);
       const damperPts = roles.damper ? [get(roles.damper[0]), get(roles.damper[1])] : null;
       if (damperPts) { pts.strut_bottom = damperPts[0]; pts.strut_top = damperPts[1]; }
       if (roles.rocker) { pts.rocker_axis_a = get(roles.rocker.axis[0]); pts.rocker_axis_b = get(roles.rocker.axis[1]); pts.pushrod_inboard = get(roles.rocker.point); }
@@ -257,6 +269,7 @@ export class SuspensionModel {
         },
         axlePosition: this.roles.axle_position,
         instantAxis,
+        virtualAxis: extras.virtualAxes?.[i] ?? null,
       }, n);
     });
     const flat = (cm: CornerMetrics, i: number): MetricValues => {

@@ -12,6 +12,7 @@ import type { SweepSpec, SweepTarget } from './files';
 import { sweepValues } from './files';
 import type { SuspensionModel, MetricValues } from './model';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
+import { evaluateState } from './state';
 
 export interface StepResult {
   index: number;
@@ -20,7 +21,7 @@ export interface StepResult {
   drivers: Record<string, number>;
   positions: Record<string, [number, number, number]> | null;
   metrics: MetricValues | { axle: MetricValues; left: MetricValues; right: MetricValues } | null;
-  steering_response?: unknown;
+  steering_response?: import('./steering').SteeringResponse;
   /** Mates that do not hold (failed steps). */
   failed?: string[];
   message?: string;
@@ -34,8 +35,10 @@ export interface SweepRun {
 
 export interface SweepOptions {
   onProgress?: (done: number, total: number) => void;
-  /** Steering response hook (plugged in by the steering module). */
-  steering?: (sm: SuspensionModel) => unknown;
+  /** The steering hold (default: the layout's). */
+  hold?: string;
+  /** Leave out the steering response and the metrics that need it (faster). */
+  noSteering?: boolean;
 }
 
 interface Driver {
@@ -148,9 +151,15 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     if (i > 0) lastMotionRatio = ratio;
     lastGood = system.snapshot();
     lastValues = targets;
-    const evaluation = sm.evaluate();
-    const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: evaluation.positions, metrics: evaluation.metrics };
-    if (options.steering) step.steering_response = options.steering(sm);
+    const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: null, metrics: null };
+    if (options.noSteering) {
+      const evaluation = sm.evaluate();
+      step.positions = evaluation.positions; step.metrics = evaluation.metrics;
+    } else {
+      const full = evaluateState(sm, options.hold ?? spec.analysis.virtual_steering.suspension_hold);
+      step.positions = full.positions; step.metrics = full.metrics;
+      step.steering_response = full.steering;
+    }
     if (diagnostics.length) step.diagnostics = diagnostics;
     steps.push(step);
     options.onProgress?.(i + 1, spec.steps);

@@ -171,9 +171,10 @@ describe('validateSweep problems (path and message)', () => {
     expect(problemsOf(() => validateSweep(withHold('damper_length'), doubleWishbone))).toEqual([
       {
         path: 'analysis.virtual_steering.suspension_hold',
-        message: 'unknown hold "damper_length" for a double_wishbone (expected layout_default, lower_wishbone_angle or upper_wishbone_angle)',
+        message: 'unknown hold "damper_length" for a double_wishbone (expected layout_default, lower_wishbone_angle, upper_wishbone_angle, contact_patch or wheel_center_height)',
       },
     ]);
+    expect(validateSweep(withHold('contact_patch'), doubleWishbone).analysis.virtual_steering.suspension_hold).toBe('contact_patch');
   });
 
   it('collects every problem into one error', () => {

@@ -152,13 +152,16 @@ export const NON_COLLINEAR_POINTS: readonly { a: string; b: string; c: string; w
 
 /** Chassis-level holds for the steering response, default first (`suspension.md`, "holds"). */
 export function suspensionHoldChoices(topology: Topology, hasDamper: boolean): string[] {
+  // Every steered layout also takes `contact_patch` (the tyre's contact point stays on the
+  // road while the rack moves) and `wheel_center_height` (what a steer sweep holds).
+  const general = ['contact_patch', 'wheel_center_height'];
   switch (topology) {
     case 'double_wishbone':
-      return ['lower_wishbone_angle', 'upper_wishbone_angle', ...(hasDamper ? ['damper_length'] : [])];
+      return ['lower_wishbone_angle', 'upper_wishbone_angle', ...(hasDamper ? ['damper_length'] : []), ...general];
     case 'macpherson':
-      return ['strut_length', 'lower_arm_angle'];
+      return ['strut_length', 'lower_arm_angle', ...general];
     case 'multi_link':
-      return hasDamper ? ['damper_length'] : [];
+      return [...(hasDamper ? ['damper_length'] : []), ...general];
     case 'trailing_arm':
       return []; // unsteered: no steering response to hold anything for
   }

@@ -1,0 +1,31 @@
+/**
+ * One solved state, fully evaluated: positions, metrics with derivatives, the steering
+ * response under the chosen hold, the `*_virtual` metrics on its axes, and the instant axis
+ * of linkages that have no classic construction (multi-link, hand-assembled).
+ */
+import type { SuspensionModel, StateEvaluation } from './model';
+import { steeringResponse, responseLine, instantAxisFromScrew, type SteeringResponse } from './steering';
+
+export interface FullState extends StateEvaluation {
+  steering: SteeringResponse;
+}
+
+export function evaluateState(sm: SuspensionModel, hold = 'layout_default'): FullState {
+  const steering = steeringResponse(sm, hold);
+  const n = sm.corners.length + (sm.rackHold ? 1 : 0);
+  const virtualAxes = sm.corners.map((c) => {
+    const axis = steering.axes.find((a) => a.side === c.roles.side);
+    return axis ? responseLine(axis, n) : null;
+  });
+  const evaluation = sm.evaluate({
+    virtualAxes,
+    instantAxis: (i, width, tangent) => {
+      const axis = steering.axes.find((a) => a.side === sm.corners[i].roles.side);
+      const steeringAxis = axis && axis.status === 'valid' && axis.point && axis.direction
+        ? [axis.point, [axis.point[0] + axis.direction[0], axis.point[1] + axis.direction[1], axis.point[2] + axis.direction[2]]] as [number[], number[]]
+        : undefined;
+      return instantAxisFromScrew(sm, i, width, tangent, steeringAxis ? { steeringAxis } : { hold });
+    },
+  });
+  return { ...evaluation, steering };
+}
