@@ -34,6 +34,12 @@ export class PivotedQR {
     this.work = new Float64Array(Math.max(maxRows, maxCols));
   }
 
+  private ref = new Float64Array(0);
+  private work2(cols: number): Float64Array {
+    if (this.ref.length < cols) this.ref = new Float64Array(cols);
+    return this.ref;
+  }
+
   private ensure(rows: number, cols: number): void {
     if (this.a.length < rows * cols) this.a = new Float64Array(rows * cols);
     if (this.tau.length < Math.max(rows, cols)) this.tau = new Float64Array(Math.max(rows, cols));
@@ -60,23 +66,36 @@ export class PivotedQR {
     }
     const steps = Math.min(rows, cols);
     const threshold = relativeTolerance * Math.sqrt(maxNorm);
+    const ref = this.work2(cols);
+    for (let j = 0; j < cols; j++) ref[j] = norms[j];
     let rank = 0;
     for (let k = 0; k < steps; k++) {
-      // Pick the column with the largest remaining norm; the first among equals.
+      // Pick the column with the largest remaining norm; the first among equals. Norms are
+      // downdated (LAPACK style) and recomputed exactly whenever cancellation has eaten
+      // most of their digits, so rank decisions see accurate values.
       let best = k, bestNorm = -1;
       for (let j = k; j < cols; j++) {
-        // Recompute the tail norm exactly: downdating loses digits exactly where rank is decided.
-        let s = 0;
-        const base = j * rows;
-        for (let i = k; i < rows; i++) { const v = a[base + i]; s += v * v; }
-        norms[j] = s;
-        if (s > bestNorm * (1 + 1e-12)) { bestNorm = s; best = j; }
+        if (k > 0) {
+          const r = a[j * rows + k - 1];
+          let s = norms[j] - r * r;
+          if (s <= 1e-6 * ref[j] || s < 0) {
+            s = 0;
+            const base = j * rows;
+            for (let i = k; i < rows; i++) { const v = a[base + i]; s += v * v; }
+            ref[j] = s;
+          }
+          norms[j] = s;
+        }
+        const s = norms[j];
+        if (s > bestNorm * (1 + 1e-9)) { bestNorm = s; best = j; }
       }
       if (!(Math.sqrt(bestNorm) > threshold)) break; // also stops on NaN
       if (best !== k) {
         const bk = best * rows, kk = k * rows;
         for (let i = 0; i < rows; i++) { const t = a[bk + i]; a[bk + i] = a[kk + i]; a[kk + i] = t; }
         const tp = perm[best]; perm[best] = perm[k]; perm[k] = tp;
+        const tn = norms[best]; norms[best] = norms[k]; norms[k] = tn;
+        const tr = ref[best]; ref[best] = ref[k]; ref[k] = tr;
       }
       // Householder vector for a[k.., k]
       const kk = k * rows;
