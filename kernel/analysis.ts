@@ -206,6 +206,9 @@ interface TangentWorkspace {
   Z: Float64Array;
   targetLocal: Float64Array;
   targetOffsets: Int32Array;
+  /** The state the cached null space belongs to. */
+  stamp: Float64Array | null;
+  rank: number;
 }
 const tangentWorkspaces = new WeakMap<System, TangentWorkspace>();
 
@@ -233,6 +236,7 @@ function tangentWorkspace(system: System): TangentWorkspace {
     local: new Float64Array(Math.max(1, maxLocal)), localRes: new Float64Array(Math.max(1, rows)),
     qr: new PivotedQR(n, rows), Z: new Float64Array(n * n),
     targetLocal: new Float64Array(64), targetOffsets: new Int32Array(8),
+    stamp: null, rank: 0,
   };
   tangentWorkspaces.set(system, ws);
   return ws;
@@ -250,20 +254,30 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[]):
   const ws = tangentWorkspace(system);
   const { group, n } = { group: ws.group, n: ws.group.n };
   const L = system.lengthScale;
-  const m = assembleGroup(system, group, ws.colOfVar, [], ws.c, ws.J, ws.local, ws.localRes);
-  // Row-normalise so the rank decision is scale-free.
-  const J = ws.J;
-  for (let i = 0; i < m; i++) {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += J[i * n + j] * J[i * n + j];
-    if (s > 0) { const k = 1 / Math.sqrt(s); for (let j = 0; j < n; j++) J[i * n + j] *= k; }
+  // The null space depends only on the state: several target sets asked at one state
+  // (derivatives, then the steering response) share one factorisation.
+  const used = system.snapshotLength;
+  let same = ws.stamp !== null && ws.stamp.length === used;
+  for (let i = 0; same && i < used; i++) if (ws.stamp![i] !== system.state[i]) same = false;
+  if (!same) {
+    const m = assembleGroup(system, group, ws.colOfVar, [], ws.c, ws.J, ws.local, ws.localRes);
+    // Row-normalise so the rank decision is scale-free.
+    const J = ws.J;
+    for (let i = 0; i < m; i++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += J[i * n + j] * J[i * n + j];
+      if (s > 0) { const k = 1 / Math.sqrt(s); for (let j = 0; j < n; j++) J[i * n + j] *= k; }
+    }
+    const qr = ws.qr;
+    ws.rank = m > 0 && n > 0 ? qr.factor(J, n, m, RANK_TOLERANCE) : 0;
+    if (ws.rank > 0) qr.nullSpace(ws.Z);
+    else { ws.Z.fill(0); for (let i = 0; i < n; i++) ws.Z[i * n + i] = 1; }
+    if (!ws.stamp || ws.stamp.length !== used) ws.stamp = new Float64Array(used);
+    for (let i = 0; i < used; i++) ws.stamp[i] = system.state[i];
   }
-  const qr = ws.qr;
-  const rank = m > 0 && n > 0 ? qr.factor(J, n, m, RANK_TOLERANCE) : 0;
+  const rank = ws.rank;
   const k = n - rank;
-  let Z: Float64Array;
-  if (rank > 0) Z = qr.nullSpace(ws.Z);
-  else { Z = ws.Z; Z.fill(0); for (let i = 0; i < n; i++) Z[i * n + i] = 1; }
+  const Z = ws.Z;
   // Target gradients in scaled columns (not normalised: unit rate is in the row's units).
   const nt = targets.length;
   const G = new Float64Array(nt * n);

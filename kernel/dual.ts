@@ -30,20 +30,20 @@ export function dCopy(out: Dual, a: Dual): Dual {
 export function dAdd(out: Dual, a: Dual, b: Dual): Dual {
   out.v = a.v + b.v;
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] + bd[i];
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i];
   return out;
 }
 export function dSub(out: Dual, a: Dual, b: Dual): Dual {
   out.v = a.v - b.v;
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] - bd[i];
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] - bd[i];
   return out;
 }
 export function dMul(out: Dual, a: Dual, b: Dual): Dual {
   const av = a.v, bv = b.v;
   out.v = av * bv;
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] * bv + bd[i] * av;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * bv + bd[i] * av;
   return out;
 }
 export function dDiv(out: Dual, a: Dual, b: Dual): Dual {
@@ -51,14 +51,14 @@ export function dDiv(out: Dual, a: Dual, b: Dual): Dual {
   const q = av / bv;
   out.v = q;
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = (ad[i] - q * bd[i]) / bv;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = (ad[i] - q * bd[i]) / bv;
   return out;
 }
 /** out = a·k for a plain number k. */
 export function dScale(out: Dual, a: Dual, k: number): Dual {
   out.v = a.v * k;
   const od = out.d, ad = a.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] * k;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * k;
   return out;
 }
 /** out = a + k for a plain number k. */
@@ -71,7 +71,7 @@ export function dAddConst(out: Dual, a: Dual, k: number): Dual {
 export function dAddScaled(out: Dual, a: Dual, b: Dual, k: number): Dual {
   out.v = a.v + b.v * k;
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] + bd[i] * k;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i] * k;
   return out;
 }
 export function dNeg(out: Dual, a: Dual): Dual {
@@ -81,7 +81,7 @@ export function dNeg(out: Dual, a: Dual): Dual {
 export function dChain(out: Dual, a: Dual, f: number, df: number): Dual {
   out.v = f;
   const od = out.d, ad = a.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] * df;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * df;
   return out;
 }
 export function dSqrt(out: Dual, a: Dual): Dual {
@@ -118,7 +118,7 @@ export function dAtan2(out: Dual, y: Dual, x: Dual): Dual {
   const r2 = xv * xv + yv * yv;
   out.v = Math.atan2(yv, xv);
   const od = out.d, yd = y.d, xd = x.d;
-  for (let i = 0; i < od.length; i++) od[i] = (xv * yd[i] - yv * xd[i]) / r2;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = (xv * yd[i] - yv * xd[i]) / r2;
   return out;
 }
 /** |a| with the derivative's sign taken from a (slope +1 at 0 by convention). */
@@ -149,26 +149,26 @@ export function dvCopy(out: DualVec3, a: DualVec3): DualVec3 {
 export function dvAdd(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] + b.v[i];
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] + bd[i];
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i];
   return out;
 }
 export function dvSub(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] - b.v[i];
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] - bd[i];
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] - bd[i];
   return out;
 }
 /** out = a + b·k, k a plain number. */
 export function dvAddScaled(out: DualVec3, a: DualVec3, b: DualVec3, k: number): DualVec3 {
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] + b.v[i] * k;
   const od = out.d, ad = a.d, bd = b.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] + bd[i] * k;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i] * k;
   return out;
 }
 export function dvScaleConst(out: DualVec3, a: DualVec3, k: number): DualVec3 {
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] * k;
   const od = out.d, ad = a.d;
-  for (let i = 0; i < od.length; i++) od[i] = ad[i] * k;
+  for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * k;
   return out;
 }
 /** out = a·s for a dual scalar s. */

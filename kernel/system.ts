@@ -216,6 +216,10 @@ export class System {
     const off = this.variable(variable).offset;
     for (let i = 0; i < 7; i++) this.state[off + i] = p[i];
   }
+  /** How many numbers of `state` are in use (the length of a snapshot). */
+  get snapshotLength(): number {
+    return this.used;
+  }
   /** Snapshot and restore of every value (for trials that must leave no trace). */
   snapshot(): Float64Array {
     return this.state.slice(0, this.used);

@@ -13,6 +13,7 @@ import { sweepValues } from './files';
 import type { SuspensionModel, MetricValues } from './model';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { evaluateState } from './state';
+import type { TangentSpace } from '../../kernel/analysis';
 
 export interface StepResult {
   index: number;
@@ -49,6 +50,8 @@ interface Driver {
   /** the reported driver value for a step's value */
   reportOf: (value: number) => number;
   source: SweepTarget;
+  /** Index of this driver in the derivative tangent's targets (hub z per corner, then the rack), when it is one of them. */
+  basis?: number;
 }
 
 const AXIS = { x: 0, y: 1, z: 2 } as const;
@@ -71,7 +74,8 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
           const design = sm.pointValue(expr)[axis];
           const block = new PointCoordinateBlock(`target:${c.roles.side}:${t.point}_${t.direction.axis}`, expr, axis, design);
           const absolute = t.mode === 'absolute' && !t.hold;
-          drivers.push({ name: axleName(c.roles.side, `${t.point}_${t.direction.axis}`), block, source: t, targetOf: (v) => (absolute ? v : design + v), reportOf: (v) => (absolute ? v : design + v) });
+          const basis = t.point === 'wheel_center' && axis === 2 ? sm.corners.indexOf(c) : undefined;
+          drivers.push({ name: axleName(c.roles.side, `${t.point}_${t.direction.axis}`), block, source: t, targetOf: (v) => (absolute ? v : design + v), reportOf: (v) => (absolute ? v : design + v), ...(basis !== undefined ? { basis } : {}) });
         }
         break;
       }
@@ -83,7 +87,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
         const rack = sm.rackHold;
         const design = rack.target;
         const block = Object.assign(Object.create(Object.getPrototypeOf(rack)), rack) as typeof rack;
-        drivers.push({ name: 'rack_displacement', block, source: t, targetOf: (v) => design + v, reportOf: (v) => v });
+        drivers.push({ name: 'rack_displacement', block, source: t, targetOf: (v) => design + v, reportOf: (v) => v, basis: sm.corners.length });
         break;
       }
       case 'element_length': {
@@ -109,6 +113,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
             name: axleName(c.roles.side, 'wheel_center_z'), block, source: t,
             targetOf: (deg) => design + sign * halfSpan * Math.tan((deg * Math.PI) / 180),
             reportOf: (deg) => design + sign * halfSpan * Math.tan((deg * Math.PI) / 180),
+            basis: sm.corners.indexOf(c),
           });
         }
         break;
@@ -131,9 +136,27 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   let lastValues: number[] = drivers.map((d) => d.block.target);
   let lastMotionRatio = NaN;
   const blocks = drivers.map((d) => d.block);
+  // Predictor: when every driver is one of the derivative tangent's targets, the tangent of
+  // the last state moves the linkage to first order, and Newton only corrects.
+  const basisCount = sm.corners.length + (sm.rackHold ? 1 : 0);
+  const predictable = drivers.length > 0 && drivers.every((d) => d.basis !== undefined) && new Set(drivers.map((d) => d.basis)).size === drivers.length;
+  let lastTangent: TangentSpace | null = null;
   for (let i = 0; i < spec.steps; i++) {
     const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
-    const report = solveInSubsteps(sm, blocks, lastValues, targets, lastGood);
+    let predicted: Float64Array | null = null;
+    if (predictable && lastTangent && lastTangent.status === 'unique') {
+      const dq = new Float64Array(lastTangent.size);
+      drivers.forEach((d, k) => {
+        const rates = lastTangent!.rates[d.basis!];
+        const delta = targets[k] - lastValues[k];
+        if (rates && delta !== 0) for (let j = 0; j < dq.length; j++) dq[j] += rates[j] * delta;
+      });
+      system.restore(lastGood);
+      for (const v of system.variables) if (!v.fixed) system.retractVariable(v, dq, lastTangent.layout[v.id]);
+      predicted = system.snapshot();
+      void basisCount;
+    }
+    const report = solveInSubsteps(sm, blocks, lastValues, targets, lastGood, predicted);
     const driverReport: Record<string, number> = {};
     drivers.forEach((d) => { driverReport[d.name] = d.reportOf(values.get(d.source)![i]); });
     if (!report.converged) {
@@ -155,10 +178,12 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     if (options.noSteering) {
       const evaluation = sm.evaluate();
       step.positions = evaluation.positions; step.metrics = evaluation.metrics;
+      lastTangent = evaluation.tangent;
     } else {
       const full = evaluateState(sm, options.hold ?? spec.analysis.virtual_steering.suspension_hold);
       step.positions = full.positions; step.metrics = full.metrics;
       step.steering_response = full.steering;
+      lastTangent = full.tangent;
     }
     if (diagnostics.length) step.diagnostics = diagnostics;
     steps.push(step);
@@ -167,9 +192,18 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   return { steps };
 }
 
-/** Solve to `targets` from `from` values; on failure halve the increment (up to 2⁶ sub-steps). */
-function solveInSubsteps(sm: SuspensionModel, blocks: (ResidualBlock & { target: number })[], from: number[], targets: number[], start: Float64Array) {
+/**
+ * Solve to `targets` from `from` values: first from the predicted state when there is one,
+ * then from the last good state, halving the increment on failure (up to 2⁶ sub-steps).
+ */
+function solveInSubsteps(sm: SuspensionModel, blocks: (ResidualBlock & { target: number })[], from: number[], targets: number[], start: Float64Array, predicted: Float64Array | null = null) {
   const system = sm.model.system;
+  if (predicted) {
+    system.restore(predicted);
+    blocks.forEach((b, j) => { b.target = targets[j]; });
+    const report = sm.solveWith(blocks);
+    if (report.converged) return report;
+  }
   const attempt = (parts: number) => {
     system.restore(start);
     let report = null as ReturnType<SuspensionModel['solveWith']> | null;
