@@ -12,6 +12,7 @@ import { suspensionAssembly } from '../src/suspension/template';
 import { SuspensionModel } from '../src/suspension/model';
 import { runSweep } from '../src/suspension/sweep';
 import { chainDoc, manyChainsDoc } from './models';
+import { LiveModel, readSuspensionDocument, suspensionAnalysis } from '../src/live/index.ts';
 
 export interface Benchmark {
   name: string;
@@ -139,4 +140,31 @@ export const benchmarks: Benchmark[] = [
   { name: 'dw_corner_bump_state_full_ms', unit: 'ms per state fully evaluated, DW corner, 100-step bump', goal: '0.25', run: () => sweepStateMs('double_wishbone', 'bump', '-50:50:100') },
   { name: 'multilink_steer_state_full_ms', unit: 'ms per state fully evaluated, multi-link, 100-step steer', goal: '0.25', run: () => sweepStateMs('multi_link', 'steer', '-30:30:100') },
   { name: 'dw_axle_roll_state_full_ms', unit: 'ms per state fully evaluated, DW axle, 100-step roll', goal: '0.5', run: () => sweepStateMs('double_wishbone_axle', 'roll', '-3:3:100') },
+  {
+    name: 'dw_axle_drag_frame_ms',
+    unit: 'ms per drag frame of a DW axle (solve, metrics, derivatives, both steering axes), median of 600',
+    goal: '2',
+    run() {
+      const live = new LiveModel(readSuspensionDocument(readFileSync('examples/suspension/double_wishbone_axle.yaml', 'utf8')), { analyze: suspensionAnalysis() });
+      live.solveNow();
+      // the left wheel centre (upright at identity pose at design: local = world)
+      const wc: [number, number, number] = [-20, 950, 313.426];
+      const times: number[] = [];
+      let seed = 7;
+      const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+      live.beginDrag({ kind: 'pull', part: 'left_upright', point: wc });
+      let z = wc[2];
+      for (let f = 0; f < 700; f++) {
+        z = Math.max(wc[2] - 60, Math.min(wc[2] + 60, z + (rand() - 0.5) * 8));
+        live.dragTo([wc[0], wc[1], z]);
+        const t0 = performance.now();
+        live.solveNow();
+        if (f >= 100) times.push(performance.now() - t0);
+      }
+      live.endDrag();
+      live.dispose();
+      times.sort((a, b) => a - b);
+      return times[Math.floor(times.length / 2)];
+    },
+  },
 ];

@@ -162,3 +162,36 @@ export function modelState(model: Model): StateJSON {
 export function withState(doc: AssemblyDoc, state: Readonly<Record<string, number | PoseDoc>>): AssemblyDoc {
   return validateDoc({ ...doc, state: { ...doc.state, ...state } });
 }
+
+// ---- Suspension analysis (suspension.md): geometry and sweep files, templates, sweeps ----
+
+/**
+ * Suspension files: `parseGeometry(text)` (YAML or JSON, millimetres, ISO 8855; throws
+ * SuspensionFileError listing every problem with its path), `parseSweep(text, geometry?)`,
+ * `sweepFromShortcut('bump' | 'steer' | 'roll', 'A:B:N')`.
+ */
+export { parseGeometry, parseSweep, sweepFromShortcut, SuspensionFileError, type Geometry, type SweepSpec } from './suspension/files/index.ts';
+/** `suspensionAssembly(geometry)`: the mated assembly (with a `suspension` roles section) a template generates. */
+export { suspensionAssembly } from './suspension/template.ts';
+/**
+ * `new SuspensionModel(doc)` on any assembly with a `suspension` section; `runSweep(sm,
+ * spec, { hold?, onProgress? })` solves each step from the last and reports positions,
+ * metrics (degrees, mm) with exact derivatives and the steering response; a step the
+ * linkage cannot reach comes back `failed`, never as NaN. `evaluateState(sm, hold)`
+ * evaluates the current solved state the same way.
+ */
+export { SuspensionModel, type MetricValues } from './suspension/model.ts';
+export { runSweep, sweepsToCsv, type StepResult, type SweepRun } from './suspension/sweep.ts';
+export { evaluateState, type FullState } from './suspension/state.ts';
+export { steeringResponse, type SteeringResponse, type SteeringAxis } from './suspension/steering.ts';
+
+// ---- The live model (edits, undo/redo, drags, reactive re-solve) ----
+
+/**
+ * `new LiveModel(document, { analyze })`: edits as recipes with undo/redo (one entry per
+ * gesture), drags (`beginDrag` / `dragTo` / `endDrag`), solves at most once per frame
+ * with the latest value, one in flight; `state$`, `analysis$`, `errors$`; a failed solve
+ * never replaces the last good state. `suspensionAnalysis(hold)` is the analysis hook
+ * for suspension documents.
+ */
+export { LiveModel, readSuspensionDocument, suspensionDocument, suspensionAnalysis } from './live/index.ts';

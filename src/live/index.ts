@@ -46,3 +46,4 @@ export {
   type LiveSolver,
 } from './live-model.ts';
 export { simpleSuspensionAnalysis, worldPoint, type CornerReadout, type SimpleAnalysis } from './simple-analysis.ts';
+export { suspensionAnalysis, type LiveSuspensionAnalysis } from './suspension-analysis.ts';

@@ -64,11 +64,24 @@ export class SuspensionModel {
   private readonly rackDesign: number;
   readonly design: Float64Array;
 
-  constructor(doc: AssemblyDoc) {
+  /**
+   * @param doc an assembly with a `suspension` section; its part poses are the design.
+   * @param model optionally, a model of this document already built and perhaps solved
+   *   elsewhere (the live model's): it is used as is, and the design is taken from the
+   *   document's own poses (a fresh build of the same structure), not from its state.
+   */
+  constructor(doc: AssemblyDoc, model?: Model) {
     if (doc.suspension === undefined) throw new RolesError('suspension', 'this assembly has no suspension section');
     this.roles = validateRoles(doc.suspension);
-    this.model = buildModel(doc);
+    this.model = model ?? buildModel(doc);
     const sys = this.model.system;
+    const current = model ? sys.snapshot() : null;
+    if (model) {
+      const designDoc = { ...doc, state: Object.fromEntries(Object.entries(doc.state).filter(([k]) => !k.endsWith('.pose'))) } as AssemblyDoc;
+      const design = buildModel(designDoc).system;
+      if (design.snapshotLength !== sys.snapshotLength) throw new RolesError('suspension', 'the model given is not a build of this document');
+      sys.restore(design.snapshot());
+    }
     const partVar = (name: string, path: string) => {
       const v = this.model.parts.get(name);
       if (v === undefined) throw new RolesError(path, `no part "${name}"`);
@@ -126,6 +139,7 @@ export class SuspensionModel {
     this.design = sys.snapshot();
     // Axle references (design track, ride height) come from the design state itself.
     if (this.roles.scope === 'axle') this.evaluate();
+    if (current) sys.restore(current);
   }
 
   /** World position of a point expression now. */
