@@ -78,6 +78,7 @@ export function solveModel(model: Model, options: { set?: Record<string, number>
   }
   for (const name of options.hold ?? []) system.hold(coordinate(model, name, `--hold ${name}`).variable);
   let report: SolveReport | null = null;
+  let iterations = 0;
   if (targets.size > 0) {
     // Move set coordinates from where the parts put them, in sub-steps.
     const held = new Set(system.heldVariables());
@@ -93,11 +94,16 @@ export function solveModel(model: Model, options: { set?: Record<string, number>
     for (let k = 1; k <= steps && targets.size > 0; k++) {
       for (const [v, target] of targets) system.setScalar(v, starts.get(v)! + ((target - starts.get(v)!) * k) / steps);
       report = solve(system, options.solver);
+      iterations += report.iterations;
       if (!report.converged) break;
     }
   }
-  if (!report || report.converged) report = solve(system, options.solver);
-  return resultOf(model, report);
+  if (!report || report.converged) {
+    report = solve(system, options.solver);
+    iterations += report.iterations;
+  }
+  // iterations of every sub-step, so the count says how much work the solve was
+  return resultOf(model, { ...report, iterations });
 }
 
 function subSteps(model: Model, targets: Map<number, number>, starts: Map<number, number>): number {
