@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { System } from '../../kernel/system';
+import { System, ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
 import { solve } from '../../kernel/solver';
 import { freedom, conflictingSet, tangentSpace } from '../../kernel/analysis';
 import * as P from '../../kernel/pose';
@@ -100,6 +100,48 @@ describe('solver', () => {
     const r = solve(system, { pulls: [{ variable: pulled, point: [1, 0, 0], target: [6, 1, 0] }] });
     expect(r.groupsSolved).toBe(1);
     expect(angleOf(system, pulled)).toBeCloseTo(Math.PI / 2, 8);
+  });
+
+  it('does not evaluate a group again while its state is exactly where it held, and does once it moves', () => {
+    const system = new System(1);
+    const base = system.addPose('base', P.pose([0, 0, 0], [1, 0, 0, 0]), { fixed: true });
+    const link = system.addPose('link', P.pose([0, 0, 0], [1, 0, 0, 0]));
+    let evaluations = 0;
+    const pin = new PointOnPoint('pin', base, [1, 2, 0], link, [0, 0, 0]);
+    const counted: ResidualBlock = { owner: pin.owner, vars: pin.vars, rows: pin.rows, kind: pin.kind, evaluate: (...args) => { evaluations++; pin.evaluate(...args); } };
+    system.addBlock(counted);
+    expect(solve(system).converged).toBe(true); // moves the link onto the pin
+    evaluations = 0;
+    const held = solve(system);
+    expect(held.converged).toBe(true);
+    expect(held.groupsSolved).toBe(0);
+    expect(evaluations).toBeLessThanOrEqual(1); // checked once, then remembered
+    evaluations = 0;
+    expect(solve(system).groupsSolved).toBe(0);
+    expect(evaluations).toBe(0);
+    // the fixed base moves: the group's rows read it, so it is solved again
+    system.setPose(base, P.pose([3, 0, 0], [1, 0, 0, 0]));
+    const moved = solve(system);
+    expect(moved.groupsSolved).toBe(1);
+    expect(system.getPose(link)[0]).toBeCloseTo(4, 12);
+    // and the link itself moved by hand
+    const q = system.getPose(link);
+    q[1] += 0.5;
+    system.setPose(link, q);
+    expect(solve(system).groupsSolved).toBe(1);
+    expect(system.getPose(link)[1]).toBeCloseTo(2, 12);
+  });
+
+  it('re-evaluates a group with a driver whose target changed in place (no state change)', () => {
+    const system = new System(1);
+    const x = system.addScalar('x', 0, { scale: 1 });
+    const driver = new ScalarTargetBlock('drive', x, 0, 1, 'driver');
+    system.addBlock(driver);
+    expect(solve(system).converged).toBe(true);
+    driver.target = 0.25;
+    const report = solve(system);
+    expect(report.groupsSolved).toBe(1);
+    expect(system.getScalar(x)).toBeCloseTo(0.25, 14);
   });
 
   it('keeps a limited coordinate at its limit and reports it', () => {
