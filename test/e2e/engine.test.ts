@@ -1,0 +1,89 @@
+/**
+ * The viewer's adapter (viewer/src/engine.ts) in Node, no browser: what the e2e tests rely
+ * on, checked directly and fast.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { Engine, type PoseResult } from '../../viewer/src/engine';
+import { assemblyDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
+import { parseText, sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
+import { suspensionAssembly } from '../../src/suspension/template';
+import { SuspensionModel } from '../../src/suspension/model';
+import { runSweep } from '../../src/suspension/sweep';
+import { History } from '../../src/reactive';
+import { fourBarDoc } from '../../examples/fourbar';
+
+const geometryText = (name: string) => readFileSync(new URL(`../../examples/suspension/${name}.yaml`, import.meta.url), 'utf8');
+const dw = () => suspensionDocument(parseText(geometryText('double_wishbone')), { name: 'double_wishbone.yaml' });
+
+describe('viewer engine', () => {
+  it('solves the default corner at design: the sanity numbers of suspension.md', () => {
+    const r = new Engine().pose({ docKey: 1, doc: dw(), view: { travel: [0], rack: 0 } });
+    expect(r.ok).toBe(true);
+    expect(r.dof).toBe(2);
+    expect(r.metrics.camber).toBeCloseTo(-1.909, 3);
+    expect(r.metrics.caster).toBeCloseTo(4.764, 3);
+    expect(r.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.label)).toContain('upper_wishbone_inboard_front');
+    expect(r.corners[0].screwAxis).not.toBeNull();
+  });
+
+  it('the pose is a function of the document and the view: an undone edit gives the same numbers bit for bit', () => {
+    const history = new History<LiveDocument>(dw());
+    const engine = new Engine();
+    const view = { travel: [35], rack: 4 };
+    const before = engine.pose({ docKey: 1, doc: history.current, view });
+    history.apply(liveEdits.moveHardpoint('upper_wishbone_inboard_front', [225, 330, 540]), 'move');
+    const edited = engine.pose({ docKey: 2, doc: history.current, view });
+    expect(edited.metrics.camber).not.toBe(before.metrics.camber);
+    history.undo();
+    const undone = engine.pose({ docKey: 3, doc: history.current, view });
+    expect(undone.metrics).toEqual(before.metrics);
+    expect(undone.points).toEqual(before.points);
+  });
+
+  it('a pull moves the wheel in bump and sets the view; past reach it stops, keeps a good pose and names the mates', () => {
+    const engine = new Engine();
+    const doc = dw();
+    let r: PoseResult = engine.pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    const wc = r.corners[0].wheelCenter;
+    const local = r.structure.handles.find((h) => h.kind === 'wheel')!.local;
+    r = engine.pose({ docKey: 1, doc, view: r.view, pull: { part: 'upright', local, target: [wc[0], wc[1], wc[2] + 30], mode: 'bump', dragId: 1, axis: [0, 0, 1] } });
+    expect(r.ok).toBe(true);
+    expect(r.view.travel[0]).toBeCloseTo(30, 6);
+    for (let k = 1; k <= 12 && r.ok; k++) {
+      r = engine.pose({ docKey: 1, doc, view: r.view, pull: { part: 'upright', local, target: [wc[0], wc[1], wc[2] + 30 + 100 * k], mode: 'bump', dragId: 1, axis: [0, 0, 1] } });
+    }
+    expect(r.ok).toBe(false);
+    expect(r.status).toBe('limited');
+    expect(r.message).toMatch(/beyond reach/);
+    expect(r.failed.length).toBeGreaterThan(0);
+    expect(Object.values(r.points).flat().every(Number.isFinite)).toBe(true);
+    expect(r.view.travel[0]).toBeGreaterThan(300);
+  });
+
+  it('the sweep is runSweep of the document: the plotted camber is its camber', () => {
+    const doc = dw();
+    const s = new Engine().sweep({ docKey: 1, doc, range: { start: -50, stop: 50, steps: 11 } });
+    const geometry = validateGeometry(doc.geometry);
+    const run = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('bump', '-50:50:11', geometry));
+    // (the document holds the rack as the sweep does: the same drivers, rounding apart)
+    const expected = run.steps.map((step) => (step.metrics as Record<string, number>).camber);
+    s.series.camber.forEach((c, i) => expect(c).toBeCloseTo(expected[i], 10));
+    expect(s.csv.split('\n')[0]).toContain('camber');
+    expect(s.axes.every((a) => a !== null)).toBe(true);
+  });
+
+  it('a generic assembly drags on the live engine, its drivers freed', () => {
+    const engine = new Engine();
+    const doc = assemblyDocument(fourBarDoc(30));
+    const r0 = engine.pose({ docKey: 1, doc, view: { travel: [], rack: 0 } });
+    expect(r0.ok).toBe(true);
+    expect(r0.suspension).toBe(false);
+    const mid = r0.points['coupler.mid'];
+    const r1 = engine.pose({ docKey: 1, doc, view: r0.view, pull: { part: 'coupler', local: [0.9, 0.3, 0], target: [mid[0] - 0.1, mid[1] + 0.1, 0], mode: 'free', dragId: 1 } });
+    expect(r1.ok).toBe(true);
+    expect(r1.points['coupler.mid']).not.toEqual(mid);
+    const back = engine.pose({ docKey: 1, doc, view: r1.view, cancelDrag: 1 });
+    for (let i = 0; i < 3; i++) expect(back.points['coupler.mid'][i]).toBeCloseTo(mid[i], 6);
+  });
+});

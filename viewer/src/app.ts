@@ -1,0 +1,744 @@
+/**
+ * The viewer application: the document under undo (History), two solver workers (pose
+ * and sweep, each one request in flight and one latest pending), the 3D view, the
+ * plots, the HUD, the hardpoint table and the file menu, wired together.
+ *
+ * Data flow: an edit or a drag → a request → `latestPerFrame()` (at most one per
+ * animation frame, the newest) → `solveLatest` (one in flight, one pending) → the result
+ * is drawn on the next frame. A failed solve is drawn as the last good pose with what
+ * failed named.
+ */
+import { Subject, type Subscription } from 'rxjs';
+import { Quaternion, Vector3 } from 'three';
+import type { Draft } from 'immer';
+import { History, EditRefused, latestPerFrame, solveLatest, lastGood } from '../../src/reactive';
+import {
+  TEMPLATES, defaultDocument, documentProblem, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
+  OpenError, type ViewerDocument, type Vec3,
+} from './document';
+import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepRequest, SweepResult, ViewState } from './engine';
+import { SolverClient } from './solver-client';
+import { SceneView } from './scene';
+import { HandleDragControls } from './drag';
+import { PlotPanel } from './plots';
+import { PART_LIBRARY, addLibraryPart, mateRecipe, newAssembly, type PickMateType } from './assemble';
+import { liveEdits } from '../../src/live';
+
+interface Tagged<T> { seq: number; time: number; request: T }
+
+/** Read-outs: metric key, label, unit, digits. */
+const READOUTS: [string, string, string, number][] = [
+  ['camber', 'Camber', '°', 3],
+  ['deriv_camber_wrt_hub_z', 'Camber gain', '°/mm', 5],
+  ['toe_angle', 'Toe', '°', 3],
+  ['deriv_toe_angle_wrt_hub_z', 'Bump steer', '°/mm', 5],
+  ['caster', 'Caster', '°', 3],
+  ['kpi', 'KPI', '°', 3],
+  ['caster_virtual', 'Caster (virtual axis)', '°', 3],
+  ['kpi_virtual', 'KPI (virtual axis)', '°', 3],
+  ['scrub_radius', 'Scrub radius', 'mm', 2],
+  ['mechanical_trail', 'Mech. trail', 'mm', 2],
+  ['half_track', 'Half track', 'mm', 2],
+  ['wheel_travel', 'Wheel travel', 'mm', 2],
+  ['rack', 'Rack', 'mm', 2],
+  ['svic_z', 'Side-view IC z', 'mm', 1],
+  ['fvic_z', 'Front-view IC z', 'mm', 1],
+  ['anti_dive', 'Anti-dive', '%', 1],
+  ['axle.roll_center_z', 'Roll centre z', 'mm', 1],
+  ['damper_length', 'Damper length', 'mm', 2],
+];
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+export class ViewerApp {
+  readonly history: History<ViewerDocument>;
+  readonly scene: SceneView;
+  readonly plots: PlotPanel;
+  readonly drag: HandleDragControls;
+  private readonly poseClient = new SolverClient('pose');
+  private readonly sweepClient = new SolverClient('sweep');
+  private readonly poseInput = new Subject<Tagged<PoseRequest>>();
+  private readonly sweepInput = new Subject<Tagged<SweepRequest>>();
+  private readonly subs: Subscription[] = [];
+  private readonly keys = new WeakMap<object, number>();
+  private nextKey = 1;
+  private seq = 0;
+  /** Inputs not yet fully on screen, by seq, with their time (for the frame latency). */
+  private readonly inputs = new Map<number, { time: number; needsSweep: boolean; poseDone: boolean }>();
+  /** Latest input seq shown on screen, for the pose and for the plots. */
+  private shownPose = 0;
+  private shownSweep = 0;
+  private lastPoseSeq = 0;
+  private lastSweepSeq = 0;
+  private frameRequested = false;
+  private dirty = true;
+  view: ViewState = { travel: [], rack: 0 };
+  lastPose: PoseResult | null = null;
+  lastSweep: SweepResult | null = null;
+  private baseline: SweepResult | null = null;
+  private refusal: string | null = null;
+  private workerError: string | null = null;
+  private gesture: { kind: 'edit'; handle: HandleInfo; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull'; handle: HandleInfo; startView: ViewState } | null = null;
+  private altAtPointerDown = false;
+  private assembling = false;
+  private picks: string[] = [];
+  private dragCount = 0;
+  private tableKey = '';
+  readonly stats = { pose: [] as number[], full: [] as number[], solveMs: [] as number[], sweepMs: [] as number[], renderMs: [] as number[], applyMs: [] as number[], sweepArrival: [] as number[], poseArrival: [] as number[], sweepStart: [] as number[], sweepRoundTrip: [] as number[] };
+  ready = false;
+
+  constructor() {
+    this.history = new History<ViewerDocument>(defaultDocument(), { validate: documentProblem });
+    // remember modifier keys of the pointerdown before the drag controls see it
+    window.addEventListener('pointerdown', (e) => { this.altAtPointerDown = e.altKey; }, { capture: true });
+    const view = $('view');
+    this.scene = new SceneView(view, { onInvalidate: () => this.invalidate() });
+    // the drag controls register their capture-phase pointerdown on the canvas; OrbitControls
+    // (created in SceneView) listens in the bubble phase, so a handle grab never orbits
+    this.drag = new HandleDragControls(this.scene.camera, this.scene.renderer.domElement, () => this.scene.handles);
+    this.plots = new PlotPanel($('plots'));
+    this.wireDrag();
+    this.wirePipelines();
+    this.wireUi();
+    this.subs.push(this.history.document$.subscribe((doc) => this.onDocument(doc)));
+  }
+
+  // ------------------------------------------------------------ keys and requests
+
+  docKey(doc: ViewerDocument): number {
+    let k = this.keys.get(doc);
+    if (k === undefined) { k = this.nextKey++; this.keys.set(doc, k); }
+    return k;
+  }
+
+  private tag<T>(request: T, time = performance.now(), needsSweep = false): Tagged<T> {
+    const seq = ++this.seq;
+    this.inputs.set(seq, { time, needsSweep, poseDone: false });
+    return { seq, time, request };
+  }
+
+  private requestPose(extra: Partial<PoseRequest> = {}, time?: number, needsSweep = false): void {
+    const doc = this.history.current;
+    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, ...extra }, time, needsSweep);
+    this.lastPoseSeq = t.seq;
+    this.poseInput.next(t);
+    if (needsSweep) this.requestSweep(t.seq, t.time);
+  }
+
+  private requestSweep(seq?: number, time?: number): void {
+    const doc = this.history.current;
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, range: this.sweepRange() };
+    const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
+    this.lastSweepSeq = t.seq;
+    this.sweepInput.next(t);
+  }
+
+  private sweepRange(): { start: number; stop: number; steps: number } {
+    const num = (id: string, d: number) => { const v = Number(($(id) as HTMLInputElement).value); return Number.isFinite(v) ? v : d; };
+    const start = num('sweep-from', -50), stop = num('sweep-to', 50);
+    const steps = Math.max(2, Math.min(201, Math.round(num('sweep-steps', 21))));
+    return start === stop ? { start: -50, stop: 50, steps } : { start, stop, steps };
+  }
+
+  private pendingEditTime: number | undefined;
+
+  private onDocument(doc: ViewerDocument): void {
+    void doc;
+    if (this.assembling) this.renderAssemble();
+    const time = this.pendingEditTime;
+    this.pendingEditTime = undefined;
+    this.requestPose({}, time, true);
+    this.updateToolbar();
+  }
+
+  // ------------------------------------------------------------ pipelines
+
+  private wirePipelines(): void {
+    this.subs.push(
+      this.poseInput.pipe(
+        latestPerFrame(),
+        solveLatest((t: Tagged<PoseRequest>) => this.poseClient.pose(t.request)),
+        lastGood<Tagged<PoseRequest>, PoseResult>(),
+      ).subscribe((o) => {
+        if (o.latest.kind === 'error') {
+          this.shownPose = o.latest.input.seq;
+          this.workerError = String(o.latest.error instanceof Error ? o.latest.error.message : o.latest.error);
+          this.renderHud();
+          return;
+        }
+        this.workerError = null;
+        const result = o.latest.output;
+        // a late result of an old document is not drawn over a newer one
+        if (result.docKey !== this.docKey(this.history.current)) { this.shownPose = Math.max(this.shownPose, o.latest.input.seq); return; }
+        this.stats.poseArrival.push(performance.now() - o.latest.input.time);
+        try {
+          const t = performance.now();
+          this.applyPose(result);
+          this.stats.applyMs.push(performance.now() - t);
+        } catch (error) {
+          // a drawing bug must not end the stream: say it and keep going
+          this.workerError = `viewer: ${error instanceof Error ? error.message : String(error)}`;
+          this.renderHud();
+        }
+        this.shownPose = o.latest.input.seq;
+        // draw at once: the result is already a frame late (it waited for its frame to be
+        // requested); a second wait for the next animation frame would only add latency
+        this.renderNow();
+      }),
+      this.sweepInput.pipe(
+        latestPerFrame(),
+        solveLatest((t: Tagged<SweepRequest>) => { this.stats.sweepStart.push(performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { this.stats.sweepRoundTrip.push(performance.now() - t0); return r; }); }),
+      ).subscribe((o) => {
+        if (o.kind === 'error') { this.shownSweep = o.input.seq; this.workerError = String(o.error instanceof Error ? o.error.message : o.error); this.renderHud(); return; }
+        if (o.output.docKey !== this.docKey(this.history.current)) { this.shownSweep = Math.max(this.shownSweep, o.input.seq); return; }
+        this.lastSweep = o.output;
+        this.stats.sweepMs.push(o.output.ms);
+        this.stats.sweepArrival.push(performance.now() - o.input.time);
+        this.plots.setSweep(o.output);
+        this.scene.updateSweep(o.output);
+        if (this.baseline && this.lastPose) this.renderReadouts();
+        this.shownSweep = o.input.seq;
+        this.renderNow();
+      }),
+    );
+  }
+
+  private applyPose(result: PoseResult): void {
+    this.lastPose = result;
+    this.view = result.view;
+    this.stats.solveMs.push(result.ms.total);
+    this.scene.update(result);
+    this.plots.setMarker(result.suspension ? result.view.travel[0] ?? 0 : null);
+    this.renderReadouts();
+    this.renderHud();
+    this.renderTable();
+    this.renderHolds(result);
+    $('plots').hidden = !result.suspension;
+    $('plots-note').hidden = result.suspension;
+    $('model-name').textContent = nameOf(this.history.current);
+  }
+
+  // ------------------------------------------------------------ render loop
+
+  invalidate(): void {
+    this.dirty = true;
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => this.frame());
+  }
+
+  private renderNow(): void {
+    this.dirty = true;
+    this.frame();
+  }
+
+  private frame(): void {
+    this.frameRequested = false;
+    if (!this.dirty) return;
+    this.dirty = false;
+    const start = performance.now();
+    this.scene.render();
+    const now = performance.now();
+    this.stats.renderMs.push(now - start);
+    // latency of every input now on screen, or superseded by a newer one that is:
+    // pose = the linkage and read-outs, full = also the plots (for edits, which change them)
+    for (const [seq, input] of this.inputs) {
+      if (seq > this.shownPose) continue;
+      if (!input.poseDone) { input.poseDone = true; this.stats.pose.push(now - input.time); }
+      if (!input.needsSweep || this.shownSweep >= seq) { this.stats.full.push(now - input.time); this.inputs.delete(seq); }
+    }
+    if (!this.ready && this.lastPose && (this.lastSweep || !this.lastPose.suspension)) {
+      this.ready = true;
+      document.body.dataset.ready = 'true';
+    }
+  }
+
+  // ------------------------------------------------------------ drags
+
+  private wireDrag(): void {
+    const d = this.drag;
+    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; });
+    d.addEventListener('hoveron', (e) => this.scene.setHovered(e.object));
+    d.addEventListener('hoveroff', () => this.scene.setHovered(null));
+    d.addEventListener('dragstart', (e) => {
+      const h = this.scene.handleInfo.get(e.object);
+      if (!h || !this.lastPose) return;
+      if (this.assembling) { this.pick(h.ref); return; } // assemble mode: clicks pick points
+      if (h.kind === 'anchor') return; // a fixed part's point: nothing to drag
+      this.plots.freeze(true);
+      const doc = this.history.current;
+      const edit = doc.kind === 'suspension' && h.hardpoint !== undefined && (h.kind === 'hardpoint' || this.altAtPointerDown);
+      if (edit && doc.kind === 'suspension') {
+        const start = hardpointPosition(doc, h.hardpoint!);
+        if (!start) return;
+        const pose = this.lastPose.poses[h.part];
+        const q = pose ? new Quaternion(pose[4], pose[5], pose[6], pose[3]).invert() : new Quaternion();
+        this.gesture = { kind: 'edit', handle: h, name: h.hardpoint!, startWorld: e.point.clone(), startHp: start, inverse: q };
+        this.refusal = null;
+        this.history.beginGesture(`move ${h.hardpoint}`);
+      } else {
+        this.gesture = { kind: 'pull', handle: h, startView: { travel: [...this.view.travel], rack: this.view.rack } };
+        this.dragCount++;
+      }
+    });
+    d.addEventListener('drag', (e) => {
+      const g = this.gesture;
+      if (!g) return;
+      if (g.kind === 'edit') {
+        const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
+        const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
+        this.pendingEditTime = e.time;
+        try {
+          this.history.updateGesture(moveHardpoint(g.name, p));
+          this.refusal = null;
+        } catch (error) {
+          this.pendingEditTime = undefined;
+          if (error instanceof EditRefused) { this.refusal = `${g.name}: ${error.reason}`; this.renderHud(); }
+          else throw error;
+        }
+      } else {
+        const h = g.handle;
+        const mode: PullMode = h.kind === 'rack' ? 'steer' : this.lastPose?.suspension ? 'bump' : 'free';
+        const axis = e.object.userData.dragAxis as Vector3 | null | undefined;
+        const pull = { part: h.part, local: h.local, target: [e.point.x, e.point.y, e.point.z] as Vec3, mode, dragId: this.dragCount, ...(axis ? { axis: [axis.x, axis.y, axis.z] as Vec3 } : {}), ...(h.corner !== undefined && (this.lastPose?.corners.length ?? 0) > 1 ? { corner: h.corner } : {}) };
+        this.requestPose({ pull }, e.time);
+      }
+    });
+    d.addEventListener('dragend', () => {
+      const g = this.gesture;
+      this.gesture = null;
+      if (g?.kind === 'edit') this.history.commitGesture();
+      // a pull ends where it let go, solved again from the design: the pose is then a
+      // function of the document and the view alone (exact undo)
+      else if (g?.kind === 'pull' && this.lastPose?.suspension) this.requestPose({ fromDesign: true });
+      this.plots.freeze(false);
+      this.refusal = null;
+      this.updateToolbar();
+    });
+    d.addEventListener('dragcancel', () => {
+      const g = this.gesture;
+      this.gesture = null;
+      if (g?.kind === 'edit') this.history.cancelGesture();
+      else if (g?.kind === 'pull') {
+        if (this.lastPose?.suspension) this.setView(g.startView);
+        else this.requestPose({ cancelDrag: this.dragCount });
+      }
+      this.plots.freeze(false);
+      this.refusal = null;
+      this.updateToolbar();
+    });
+  }
+
+  setView(view: ViewState): void {
+    this.view = view;
+    this.requestPose({ view });
+  }
+
+  // ------------------------------------------------------------ read-outs, HUD, table
+
+  private renderReadouts(): void {
+    const r = this.lastPose!;
+    const table = $('readouts');
+    if (!r.suspension) {
+      table.innerHTML = `<tr><td>Parts</td><td class="v">${r.structure.parts.length}</td></tr><tr><td>Mates</td><td class="v">${r.structure.rods.length + r.structure.joints.length}</td></tr>`;
+      table.dataset.kind = 'assembly';
+      return;
+    }
+    if (table.dataset.kind !== 'suspension') {
+      table.innerHTML = READOUTS.map(([key, label, unit]) => `<tr><td>${label}</td><td class="v" data-metric="${key}"></td><td class="u">${unit}</td><td class="d" data-delta="${key}"></td></tr>`).join('');
+      table.dataset.kind = 'suspension';
+    }
+    for (const [key, , , digits] of READOUTS) {
+      const cell = table.querySelector<HTMLElement>(`[data-metric="${CSS.escape(key)}"]`)!;
+      const value = key === 'rack' ? r.view.rack : r.metrics[key];
+      cell.textContent = typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '—';
+      cell.parentElement!.hidden = value === undefined || (value === null && key !== 'camber');
+      // the what-if difference, at design (wheel travel 0, from the two sweeps): not at
+      // the current pose, which the baseline may never have been at
+      const dcell = table.querySelector<HTMLElement>(`[data-delta="${CSS.escape(key)}"]`)!;
+      const base = this.baseline ? atDesign(this.baseline, key) : null;
+      const now = this.baseline && this.lastSweep ? atDesign(this.lastSweep, key) : null;
+      dcell.textContent = base !== null && now !== null ? `Δ ${now - base >= 0 ? '+' : ''}${(now - base).toFixed(digits)}` : '';
+      dcell.title = 'difference from the pinned baseline, at design';
+    }
+  }
+
+  private renderHud(): void {
+    const r = this.lastPose;
+    $('hud-dof').textContent = r ? `${r.dof}${r.suspension ? (r.dof === 2 ? ' (bump, steer)' : r.dof === 1 ? ' (bump)' : '') : ''}${r.redundant.length ? ` · redundant: ${r.redundant.join(', ')}` : ''}` : '–';
+    const status = $('hud-status');
+    const msg = $('hud-message');
+    const list = $('hud-failed');
+    let text = '–', state = '';
+    let message = '';
+    let failed: string[] = [];
+    if (r) {
+      state = r.ok ? 'solved' : 'failed';
+      text = r.ok ? `solved${r.iterations ? ` · ${r.iterations} it` : ''} · ${r.ms.total.toFixed(1)} ms` : r.status === 'limited' ? 'at the limit of reach — showing the last good pose' : 'failed — showing the last good pose';
+      message = r.message ?? '';
+      failed = r.failed;
+    }
+    if (this.refusal) { state = 'failed'; text = 'edit refused — kept the last valid geometry'; message = this.refusal; }
+    if (this.workerError) { state = 'failed'; text = 'error — showing the last good pose'; message = this.workerError; }
+    status.textContent = text;
+    status.dataset.status = state;
+    msg.textContent = message;
+    msg.className = r && r.ok && !this.refusal && !this.workerError ? 'note' : '';
+    list.innerHTML = '';
+    for (const f of failed) { const li = document.createElement('li'); li.textContent = r?.status === 'limited' ? `${f} cannot close a step further` : `${f} does not hold`; list.appendChild(li); }
+  }
+
+  private renderTable(): void {
+    const doc = this.history.current;
+    const r = this.lastPose!;
+    const panel = $('hardpoints-panel');
+    panel.hidden = doc.kind !== 'suspension';
+    if (doc.kind !== 'suspension') return;
+    const table = $('hardpoints');
+    const names = r.structure.hardpoints;
+    const key = names.join(',');
+    if (key !== this.tableKey) {
+      this.tableKey = key;
+      const chassis = new Set(r.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint));
+      table.innerHTML = '<tr><td></td><td>x</td><td>y</td><td>z</td></tr>' + names.map((n) => `<tr class="${chassis.has(n) ? 'chassis' : ''}" data-hardpoint="${n}"><td title="${n}">${n.replace(/_/g, ' ')}</td>${[0, 1, 2].map((i) => `<td><input type="number" step="1" data-axis="${i}" /></td>`).join('')}</tr>`).join('');
+      table.querySelectorAll<HTMLInputElement>('input').forEach((input) => input.addEventListener('change', () => this.onTableEdit(input)));
+    }
+    table.querySelectorAll<HTMLTableRowElement>('tr[data-hardpoint]').forEach((row) => {
+      const p = hardpointPosition(doc, row.dataset.hardpoint!);
+      row.querySelectorAll<HTMLInputElement>('input').forEach((input) => {
+        if (document.activeElement === input || !p) return;
+        const v = String(round6(p[Number(input.dataset.axis)]));
+        if (input.value !== v) input.value = v;
+      });
+    });
+  }
+
+  private onTableEdit(input: HTMLInputElement): void {
+    const row = input.closest('tr')!;
+    const name = row.dataset.hardpoint!;
+    const doc = this.history.current;
+    if (doc.kind !== 'suspension') return;
+    const p = hardpointPosition(doc, name);
+    const value = Number(input.value);
+    if (!p || input.value.trim() === '' || !Number.isFinite(value)) { this.showError(`${name}: not a number: ${JSON.stringify(input.value)}`); this.renderTable(); return; }
+    const next: Vec3 = [p[0], p[1], p[2]];
+    next[Number(input.dataset.axis)] = value;
+    try {
+      this.history.apply(moveHardpoint(name, next), `edit ${name}`);
+      this.hideError();
+    } catch (error) {
+      if (error instanceof EditRefused) { this.showError(`Edit refused — ${error.reason}`); input.value = String(p[Number(input.dataset.axis)]); }
+      else throw error;
+    }
+  }
+
+  // ------------------------------------------------------------ toolbar, files, keys
+
+  private wireUi(): void {
+    const select = $<HTMLSelectElement>('template');
+    for (const t of TEMPLATES) { const o = document.createElement('option'); o.value = t.id; o.textContent = t.label; select.appendChild(o); }
+    const custom = document.createElement('option');
+    custom.value = ''; custom.textContent = '(opened file)'; custom.hidden = true;
+    select.appendChild(custom);
+    select.addEventListener('change', () => {
+      const t = TEMPLATES.find((x) => x.id === select.value);
+      if (t) this.replaceDocument(t.make(), `template ${t.label}`);
+      select.blur();
+    });
+    $('open').addEventListener('click', () => $<HTMLInputElement>('file').click());
+    $<HTMLInputElement>('file').addEventListener('change', async (e) => {
+      const input = e.target as HTMLInputElement;
+      const file = input.files?.[0];
+      if (file) await this.openFile(file.name, await file.text());
+      input.value = '';
+    });
+    const view = $('view');
+    window.addEventListener('dragover', (e) => { e.preventDefault(); view.classList.add('dragover'); });
+    window.addEventListener('dragleave', () => view.classList.remove('dragover'));
+    window.addEventListener('drop', async (e) => {
+      e.preventDefault();
+      view.classList.remove('dragover');
+      const file = e.dataTransfer?.files?.[0];
+      if (file) await this.openFile(file.name, await file.text());
+    });
+    $('save-geometry').addEventListener('click', () => {
+      const doc = this.history.current;
+      const text = geometryText(doc);
+      if (text !== null) { download(`${baseName(nameOf(doc))}.yaml`, text, 'application/yaml'); this.history.markSaved(); }
+    });
+    $('save-assembly').addEventListener('click', () => {
+      const doc = this.history.current;
+      download(`${baseName(nameOf(doc))}.kinemate.json`, assemblyText(doc), 'application/json');
+    });
+    $('export-csv').addEventListener('click', () => {
+      if (this.lastSweep?.csv) download(`${baseName(nameOf(this.history.current))}-bump.csv`, this.lastSweep.csv, 'text/csv');
+    });
+    $('undo').addEventListener('click', () => this.undo());
+    $('redo').addEventListener('click', () => this.redo());
+    $('reset-pose').addEventListener('click', () => {
+      if (this.lastPose?.suspension) this.setView({ travel: this.view.travel.map(() => 0), rack: 0 });
+      else this.requestPose({ reset: true });
+    });
+    $('pin-baseline').addEventListener('click', () => this.toggleBaseline());
+    $('assemble').addEventListener('click', () => this.setAssembling(!this.assembling));
+    const partSelect = $<HTMLSelectElement>('asm-part');
+    for (const p of PART_LIBRARY) { const o = document.createElement('option'); o.value = p.id; o.textContent = p.label; partSelect.appendChild(o); }
+    $('asm-new').addEventListener('click', () => { this.replaceDocument(newAssembly(), 'new assembly'); this.clearPicks(); });
+    $('asm-add').addEventListener('click', () => this.addPart(partSelect.value));
+    for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.requestSweep());
+    $<HTMLSelectElement>('hold').addEventListener('change', (e) => {
+      const hold = (e.target as HTMLSelectElement).value;
+      try {
+        this.history.apply(liveEdits.setSuspensionHold(hold), `hold ${hold}`);
+        this.hideError();
+      } catch (error) {
+        if (error instanceof EditRefused) this.showError(`Hold refused — ${error.reason}`);
+        else throw error;
+        if (this.lastPose) this.renderHolds(this.lastPose);
+      }
+      (e.target as HTMLSelectElement).blur();
+    });
+    $('error-close').addEventListener('click', () => this.hideError());
+    window.addEventListener('keydown', (e) => {
+      const target = e.target as HTMLElement | null;
+      // text fields keep their own undo; everywhere else the document's
+      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && (e.key === 'z' || e.key === 'Z')) { e.preventDefault(); if (e.shiftKey) this.redo(); else this.undo(); }
+      else if (mod && (e.key === 'y' || e.key === 'Y')) { e.preventDefault(); this.redo(); }
+    });
+    this.updateToolbar();
+  }
+
+  undo(): void {
+    if (this.history.canUndo) { this.history.undo(); this.updateToolbar(); }
+  }
+
+  redo(): void {
+    if (this.history.canRedo) { this.history.redo(); this.updateToolbar(); }
+  }
+
+  private updateToolbar(): void {
+    $<HTMLButtonElement>('undo').disabled = !this.history.canUndo;
+    $<HTMLButtonElement>('redo').disabled = !this.history.canRedo;
+    const doc = this.history.current;
+    $<HTMLButtonElement>('save-geometry').disabled = doc.kind !== 'suspension';
+    const select = $<HTMLSelectElement>('template');
+    const match = TEMPLATES.find((t) => t.name === nameOf(doc));
+    select.value = match ? match.id : '';
+  }
+
+  private replaceDocument(doc: ViewerDocument, label: string): void {
+    this.view = { travel: [], rack: 0 };
+    this.baseline = null;
+    this.plots.setBaseline(null);
+    this.scene.setBaseline(null);
+    $('pin-baseline').classList.remove('active');
+    $('pin-baseline').textContent = 'Pin baseline';
+    this.history.apply(() => doc as Draft<ViewerDocument>, label);
+    this.scene.frameNext = this.docKey(this.history.current);
+    this.hideError();
+  }
+
+  /** Open a file's text; a malformed file shows the loader's message and keeps the model. */
+  async openFile(name: string, text: string): Promise<boolean> {
+    try {
+      const doc = readDocument(name, text);
+      this.replaceDocument(doc, `open ${name}`);
+      return true;
+    } catch (error) {
+      if (error instanceof OpenError) { this.showError(`Could not open ${error.fileName} — the model is unchanged.\n${error.detail}`); return false; }
+      if (error instanceof EditRefused) { this.showError(`Could not open ${name} — the model is unchanged.\n${error.reason}`); return false; }
+      throw error;
+    }
+  }
+
+  private toggleBaseline(): void {
+    const button = $('pin-baseline');
+    if (this.baseline) {
+      this.baseline = null;
+      button.classList.remove('active');
+      button.textContent = 'Pin baseline';
+    } else if (this.lastSweep && this.lastPose) {
+      this.baseline = this.lastSweep;
+      button.classList.add('active');
+      button.textContent = 'Unpin baseline';
+    }
+    this.plots.setBaseline(this.baseline);
+    this.scene.setBaseline(this.baseline ? this.lastPose : null);
+    if (this.lastPose) this.renderReadouts();
+  }
+
+  private renderHolds(result: PoseResult): void {
+    const select = $<HTMLSelectElement>('hold');
+    const key = result.holds.ids.join(',');
+    if (select.dataset.key !== key) {
+      select.dataset.key = key;
+      select.innerHTML = result.holds.ids.map((id) => `<option value="${id}">${id === 'layout_default' ? 'layout default' : id.replace(/_/g, ' ')}</option>`).join('');
+    }
+    select.disabled = result.holds.ids.length === 0 || this.history.current.kind !== 'suspension';
+    if (select.value !== result.holds.current) select.value = result.holds.current;
+  }
+
+  // ------------------------------------------------------------ assemble mode
+
+  setAssembling(on: boolean): void {
+    this.assembling = on;
+    $('assemble').classList.toggle('active', on);
+    $('assemble-panel').hidden = !on;
+    this.clearPicks();
+    if (on && this.history.current.kind !== 'assembly') this.replaceDocument(newAssembly(), 'new assembly');
+    this.renderAssemble();
+  }
+
+  private addPart(id: string): void {
+    try {
+      const { recipe, name } = addLibraryPart(this.history.current, id);
+      this.history.apply(recipe, `add ${name}`);
+      this.setAssembleStatus(`Added ${name}. Click two points to mate them.`);
+    } catch (error) {
+      this.setAssembleStatus(error instanceof EditRefused ? `Refused: ${error.reason}` : String(error instanceof Error ? error.message : error));
+    }
+    this.renderAssemble();
+  }
+
+  private pick(ref: string): void {
+    if (this.picks.includes(ref)) return;
+    this.picks.push(ref);
+    this.scene.selected.add(ref);
+    if (this.lastPose) this.scene.update(this.lastPose);
+    if (this.picks.length < 2) { this.setAssembleStatus(`Picked ${ref}; now a point of another part.`); return; }
+    const [a, b] = this.picks;
+    this.clearPicks();
+    if (a.split('.')[0] === b.split('.')[0]) { this.setAssembleStatus('Pick points of two different parts.'); return; }
+    const type = $<HTMLSelectElement>('asm-mate').value as PickMateType;
+    const pa = this.lastPose?.points[a], pb = this.lastPose?.points[b];
+    const distance = pa && pb ? Math.hypot(pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]) : 0;
+    try {
+      const { recipe, id } = mateRecipe(this.history.current, type, a, b, distance);
+      this.history.apply(recipe, `mate ${id}`);
+      this.setAssembleStatus(`Mated ${a} and ${b} (${type} "${id}").`);
+    } catch (error) {
+      this.setAssembleStatus(error instanceof EditRefused ? `Refused: ${error.reason}` : String(error instanceof Error ? error.message : error));
+    }
+    this.renderAssemble();
+  }
+
+  private clearPicks(): void {
+    this.picks = [];
+    this.scene.selected.clear();
+    if (this.lastPose) this.scene.update(this.lastPose);
+  }
+
+  private setAssembleStatus(text: string): void {
+    $('asm-status').textContent = text;
+  }
+
+  private renderAssemble(): void {
+    const doc = this.history.current;
+    const list = $('asm-mates');
+    list.innerHTML = '';
+    if (doc.kind !== 'assembly') return;
+    for (const [id, m] of Object.entries(doc.doc.mates)) {
+      const li = document.createElement('li');
+      const mm = m as { type: string; a: string; b: string };
+      li.textContent = `${id}: ${mm.type} ${mm.a} – ${mm.b}`;
+      list.appendChild(li);
+    }
+  }
+
+  showError(text: string): void {
+    $('error-text').textContent = text;
+    $('error').hidden = false;
+  }
+
+  hideError(): void {
+    $('error').hidden = true;
+  }
+
+  // ------------------------------------------------------------ for tests and the benchmark
+
+  /** Screen position (CSS px) of a handle by its point ref, hardpoint name or label. */
+  screenOf(name: string): { x: number; y: number } | null {
+    const r = this.lastPose;
+    if (!r) return null;
+    const h = r.structure.handles.find((x) => x.ref === name || x.hardpoint === name || x.label === name);
+    if (h?.kind === 'wheel') {
+      const c = r.corners[h.corner ?? 0];
+      // a point on the tyre's tread, just above the centre as seen by the camera
+      return this.scene.toScreen([c.wheelCenter[0], c.wheelCenter[1] + c.spin[1] * c.sectionWidth * 0.2, c.wheelCenter[2] + c.tireRadius * 0.8]);
+    }
+    const p = h ? r.points[h.ref] : r.points[name];
+    return p ? this.scene.toScreen(p) : null;
+  }
+
+  /** Forget the timings so far (the benchmark measures one drag at a time). */
+  resetStats(): void {
+    for (const list of Object.values(this.stats)) list.length = 0;
+  }
+
+  snapshot() {
+    const r = this.lastPose;
+    const readouts: Record<string, string> = {};
+    document.querySelectorAll<HTMLElement>('#readouts [data-metric]').forEach((el) => { readouts[el.dataset.metric!] = el.textContent ?? ''; });
+    return {
+      ready: this.ready,
+      /** Every request made so far has been answered and drawn. */
+      settled: this.shownPose >= this.lastPoseSeq && this.shownSweep >= this.lastSweepSeq && !this.dirty,
+      name: nameOf(this.history.current),
+      kind: this.history.current.kind,
+      docKey: this.docKey(this.history.current),
+      status: r?.status ?? null,
+      ok: r?.ok ?? null,
+      dof: r?.dof ?? null,
+      failed: r?.failed ?? [],
+      message: r?.message ?? null,
+      view: this.view,
+      metrics: r?.metrics ?? {},
+      readouts,
+      deltas: Object.fromEntries(Array.from(document.querySelectorAll<HTMLElement>('#readouts [data-delta]'), (el) => [el.dataset.delta!, el.textContent ?? ''])),
+      baseline: this.baseline !== null,
+      points: r?.points ?? {},
+      plot: this.plots.data(),
+      sweepDocKey: this.lastSweep?.docKey ?? null,
+      poseDocKey: r?.docKey ?? null,
+      canUndo: this.history.canUndo,
+      canRedo: this.history.canRedo,
+      error: $('error').hidden ? null : $('error-text').textContent,
+      hud: { status: $('hud-status').textContent, message: $('hud-message').textContent, failed: Array.from(document.querySelectorAll('#hud-failed li'), (li) => li.textContent ?? '') },
+    };
+  }
+}
+
+/** A swept metric at wheel travel 0 (interpolated between the two nearest steps), or null. */
+function atDesign(sweep: SweepResult, key: string): number | null {
+  const ys = sweep.series[key];
+  const xs = sweep.travel;
+  if (!ys) return null;
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const [x0, x1] = [xs[i], xs[i + 1]];
+    if ((x0 <= 0 && 0 <= x1) || (x1 <= 0 && 0 <= x0)) {
+      const [y0, y1] = [ys[i], ys[i + 1]];
+      if (y0 === null || y1 === null) return null;
+      if (x0 === 0) return y0;
+      if (x1 === 0) return y1;
+      return y0 + ((y1 - y0) * (0 - x0)) / (x1 - x0);
+    }
+  }
+  return null;
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

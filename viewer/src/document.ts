@@ -1,0 +1,158 @@
+/**
+ * The viewer's document is the live model's document (`src/live/document.ts`): what the
+ * user edits and what undo walks back through. Solved poses, metrics and sweeps are
+ * derived from it and never stored in it.
+ *
+ * A suspension keeps its geometry file (plain JSON as parsed) as the source of truth: a
+ * hardpoint edit writes one point into it (`liveEdits.moveHardpoint`) and the assembly is
+ * regenerated from it, so every copy of a hardpoint in the assembly is right by
+ * construction. Any other mechanism is an assembly document.
+ *
+ * This module adds what the viewer needs around it: the templates, display names, opening
+ * a dropped file of either kind, and the texts to save.
+ */
+import { stringify as yamlStringify } from 'yaml';
+import type { AssemblyDoc } from '../../src/assembly/types';
+import { AssemblyError } from '../../src/assembly/errors';
+import { parseAssembly, validateAssembly } from '../../src/assembly/load';
+import { serializeAssembly } from '../../src/assembly/save';
+import { parseText, SuspensionFileError } from '../../src/suspension/files';
+import {
+  assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
+  isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
+} from '../../src/live';
+import { fourBarDoc } from '../../examples/fourbar';
+import doubleWishboneYaml from '../../examples/suspension/double_wishbone.yaml?raw';
+import pushrodYaml from '../../examples/suspension/double_wishbone_pushrod.yaml?raw';
+import macphersonYaml from '../../examples/suspension/macpherson.yaml?raw';
+import multiLinkYaml from '../../examples/suspension/multi_link.yaml?raw';
+import trailingArmYaml from '../../examples/suspension/trailing_arm.yaml?raw';
+
+export type ViewerDocument = LiveDocument;
+export type Vec3 = [number, number, number];
+
+export interface Template {
+  id: string;
+  label: string;
+  /** The document's display name (a file name). */
+  name: string;
+  make: () => ViewerDocument;
+}
+
+/** A suspension document named after its file (the name is the generated assembly's name too). */
+function suspensionFrom(name: string, text: string): ViewerDocument {
+  return suspensionDocument(parseText(text, name), { name });
+}
+
+/** The template picker's entries; the first is the embedded default. */
+export const TEMPLATES: readonly Template[] = [
+  { id: 'double_wishbone', label: 'Double wishbone', name: 'double_wishbone.yaml', make: () => suspensionFrom('double_wishbone.yaml', doubleWishboneYaml) },
+  { id: 'double_wishbone_pushrod', label: 'Double wishbone, pushrod + rocker', name: 'double_wishbone_pushrod.yaml', make: () => suspensionFrom('double_wishbone_pushrod.yaml', pushrodYaml) },
+  { id: 'macpherson', label: 'MacPherson strut', name: 'macpherson.yaml', make: () => suspensionFrom('macpherson.yaml', macphersonYaml) },
+  { id: 'multi_link', label: 'Multi-link', name: 'multi_link.yaml', make: () => suspensionFrom('multi_link.yaml', multiLinkYaml) },
+  { id: 'trailing_arm', label: 'Trailing arm', name: 'trailing_arm.yaml', make: () => suspensionFrom('trailing_arm.yaml', trailingArmYaml) },
+  { id: 'fourbar', label: 'Four-bar (generic assembly)', name: 'four-bar.kinemate.json', make: () => namedAssembly(validateAssembly(fourBarDoc(30)), 'four-bar.kinemate.json') },
+];
+
+export function defaultDocument(): ViewerDocument {
+  return TEMPLATES[0].make();
+}
+
+/** File names of assembly documents, by their (never edited here) assembly. */
+const assemblyNames = new WeakMap<object, string>();
+
+function namedAssembly(doc: AssemblyDoc, fileName: string): ViewerDocument {
+  const document = assemblyDocument(doc);
+  assemblyNames.set(document.doc, fileName);
+  return document;
+}
+
+/** The name shown for a document: its file's name. */
+export function nameOf(doc: ViewerDocument): string {
+  if (doc.kind === 'suspension') return doc.options.name ?? 'geometry.yaml';
+  return assemblyNames.get(doc.doc) ?? `${doc.doc.name}.kinemate.json`;
+}
+
+/** A hardpoint's design position (mm, chassis axes), or null when there is none. */
+export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | null {
+  if (doc.kind !== 'suspension') return null;
+  try {
+    return liveHardpointPosition(doc.geometry, name);
+  } catch (error) {
+    if (isDocumentError(error)) return null;
+    throw error;
+  }
+}
+
+/** The edit that moves a hardpoint to a design position. */
+export function moveHardpoint(name: string, p: Vec3): LiveRecipe {
+  return liveEdits.moveHardpoint(name, p);
+}
+
+/**
+ * The History's validation hook: null when the document compiles (geometry valid, the
+ * generated assembly valid), else why not. It runs on every pointer move of a drag, on
+ * the main thread, so it stops short of building the model (the live model's
+ * `documentProblem` does that too); a model that does not build is reported by the
+ * solver worker, and the last good pose stays.
+ */
+export function documentProblem(doc: ViewerDocument): string | null {
+  try {
+    compileDocument(doc);
+    return null;
+  } catch (error) {
+    if (isDocumentError(error)) return error.message;
+    throw error;
+  }
+}
+
+/** The full check, model build included (opening a file: not on the drag path). */
+export function fullDocumentProblem(doc: ViewerDocument): string | null {
+  return liveDocumentProblem(doc);
+}
+
+/** The checked assembly of a document (a suspension's generated one, with its roles). */
+export function assemblyOf(doc: ViewerDocument): AssemblyDoc {
+  return compileDocument(doc).assembly;
+}
+
+/** Thrown by {@link readDocument}: `message` names the file and the loader's `path: reason`. */
+export class OpenError extends Error {
+  override readonly name = 'OpenError';
+  constructor(readonly fileName: string, readonly detail: string) {
+    super(`${fileName}: ${detail}`);
+  }
+}
+
+/**
+ * Reads a dropped or picked file: a `*.kinemate.json` assembly (or any JSON with
+ * `"format": "kinemate.assembly/1"`), otherwise a suspension geometry file (YAML or JSON).
+ * @throws OpenError with the loader's message (its path first), the model untouched.
+ */
+export function readDocument(fileName: string, text: string): ViewerDocument {
+  const looksLikeAssembly = /\.kinemate\.json$/i.test(fileName) || /"format"\s*:\s*"kinemate\.assembly\//.test(text);
+  try {
+    const doc = looksLikeAssembly ? namedAssembly(parseAssembly(text), fileName) : suspensionDocument(parseText(text, fileName), { name: fileName });
+    const problem = fullDocumentProblem(doc);
+    if (problem !== null) throw new OpenError(fileName, problem);
+    return doc;
+  } catch (e) {
+    if (e instanceof OpenError) throw e;
+    if (e instanceof AssemblyError || e instanceof SuspensionFileError || isDocumentError(e)) throw new OpenError(fileName, e.message);
+    throw new OpenError(fileName, e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The geometry file to save (YAML), or null for an assembly document. */
+export function geometryText(doc: ViewerDocument): string | null {
+  return doc.kind === 'suspension' ? yamlStringify(doc.geometry) : null;
+}
+
+/** The `*.kinemate.json` text of a document (a suspension's generated assembly, with roles). */
+export function assemblyText(doc: ViewerDocument): string {
+  return serializeAssembly(assemblyOf(doc));
+}
+
+export function baseName(name: string): string {
+  return name.replace(/\.(kinemate\.json|ya?ml|json)$/i, '');
+}

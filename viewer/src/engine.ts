@@ -1,0 +1,807 @@
+/**
+ * The viewer's thin adapter over the project's APIs: a live document (`src/live`) and a
+ * view state in, a displayable pose (every part point in world coordinates, metrics,
+ * DOF, solver status) and a bump sweep out. Pure computation, no DOM: it runs in the
+ * solver workers (`solver.worker.ts`) and, for tests, in Node.
+ *
+ * - Suspension (a geometry file, or any assembly with a `suspension` section): the pose
+ *   is the design state driven to a wheel travel (wheel-centre z of each corner) and a
+ *   rack displacement, so the same document and view always give the same numbers (an
+ *   undone edit shows bit for bit what it showed before; the live engine's warm start
+ *   carries the pose across edits, so an edit and its undo at a bumped pose would leave
+ *   it a little elsewhere). Drags of moving parts are pulls that change the view: the
+ *   wheel or a linkage point follows the pointer in bump, the rack in steer.
+ * - Any other assembly: the live engine (`LiveEngine`: warm state, the kernel's ranked
+ *   pull, reach reports); a drag is its pull on the grabbed point.
+ * - A solve that fails keeps the last good pose and says what failed.
+ */
+import * as P from '../../kernel/pose';
+import { solve, type SolveReport } from '../../kernel/solver';
+import { freedom, pointRate, tangentSpace } from '../../kernel/analysis';
+import { ScalarTargetBlock, type ResidualBlock, type System } from '../../kernel/system';
+import type { AssemblyDoc } from '../../src/assembly/types';
+import { buildModel, type Model } from '../../src/model/build';
+import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
+import { evaluateState } from '../../src/suspension/state';
+import { holdCatalogue, type SteeringAxis } from '../../src/suspension/steering';
+import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
+import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
+import { compileDocument, LiveEngine, type LiveFrame, type WarmState } from '../../src/live';
+import { PointCoordinateBlock, type PointExpr } from '../../src/suspension/targets';
+import type { PointRole } from '../../src/suspension/roles';
+import type { ViewerDocument, Vec3 } from './document';
+
+// ---------------------------------------------------------------- messages
+
+/** Where the suspension sits: wheel travel per corner (mm from design) and rack (mm). */
+export interface ViewState {
+  travel: number[];
+  rack: number;
+}
+
+export type PullMode = 'bump' | 'steer' | 'free';
+
+/** A pull in progress: move `local` (a point of `part`, its own frame) toward `target` (world). */
+export interface PullInput {
+  part: string;
+  local: Vec3;
+  target: Vec3;
+  mode: PullMode;
+  /** For a suspension axle: which corner's wheel moves (default: every corner). */
+  corner?: number;
+  /** Identifies the drag (a generic pull continues from its previous target). */
+  dragId?: number;
+  /** A unit world axis: only the distance along it counts (the wheel in bump: z; the rack: y). */
+  axis?: Vec3;
+}
+
+export interface PoseRequest {
+  docKey: number;
+  doc: ViewerDocument;
+  view: ViewState;
+  pull?: PullInput | null;
+  /** Generic assemblies: back to the document's own pose. */
+  reset?: boolean;
+  /**
+   * Suspensions: solve the view from the design state, as a new document would be (after
+   * a pull, so that the pose is a function of the document and the view alone, and an
+   * undone edit shows bit for bit what it showed before).
+   */
+  fromDesign?: boolean;
+  /** Generic assemblies: the drag with this id was cancelled; go back to the state at its start. */
+  cancelDrag?: number;
+}
+
+/** hardpoint: a chassis pickup (a geometry edit); pull, wheel, rack: moving points (pulls); anchor: a fixed part's point (picked, never dragged). */
+export type HandleKind = 'hardpoint' | 'pull' | 'wheel' | 'rack' | 'anchor';
+
+export interface HandleInfo {
+  /** The point it stands on (`part.point`, a key of `points`). */
+  ref: string;
+  part: string;
+  local: Vec3;
+  kind: HandleKind;
+  /** The hardpoint it edits (suspension geometry), as the assembly names it. */
+  hardpoint?: string;
+  label: string;
+  corner?: number;
+}
+
+export interface SceneStructure {
+  parts: { name: string; fixed: boolean; refs: string[] }[];
+  rods: { id: string; a: string; b: string }[];
+  joints: { id: string; type: string; at: string }[];
+  handles: HandleInfo[];
+  /** Suspension hardpoint names (for the table), in file order. */
+  hardpoints: string[];
+}
+
+export interface CornerGeometry {
+  side: string;
+  wheelCenter: Vec3;
+  /** Unit spin axis, inboard → outboard. */
+  spin: Vec3;
+  tireRadius: number;
+  sectionWidth: number;
+  contact: Vec3 | null;
+  steeringAxis: [Vec3, Vec3] | null;
+  damper: [Vec3, Vec3] | null;
+  svic: Vec3 | null;
+  fvic: Vec3 | null;
+  /** The steering response's screw axis (the virtual steering axis), when it is valid. */
+  screwAxis: { point: Vec3; direction: Vec3; pitch: number | null } | null;
+}
+
+export interface PoseResult {
+  docKey: number;
+  /** True when the asked pose was reached; false: the pose shown is the last good one. */
+  ok: boolean;
+  /** limited: the pose is good but stopped short of a pull (beyond reach). */
+  status: 'solved' | 'failed' | 'limited';
+  message: string | null;
+  /** Mates whose rows did not hold (failure), drivers excluded. */
+  failed: string[];
+  /** What was asked and could not be reached (failure), in words. */
+  asked: string | null;
+  iterations: number;
+  maxResidual: number;
+  dof: number;
+  redundant: string[];
+  view: ViewState;
+  lengthScale: number;
+  structure: SceneStructure;
+  points: Record<string, Vec3>;
+  /** Each part's pose: position then quaternion (w, x, y, z). */
+  poses: Record<string, number[]>;
+  design: Record<string, Vec3>;
+  corners: CornerGeometry[];
+  designCorners: CornerGeometry[];
+  rollCenter: Vec3 | null;
+  /** Flat metrics of the (left) corner, axle metrics as `axle.*`; empty for a generic assembly. */
+  metrics: Record<string, number | null>;
+  suspension: boolean;
+  editable: boolean;
+  /** The steering holds the analysis may use (first: the layout default), and the one in use. */
+  holds: { ids: string[]; current: string };
+  ms: { build: number; solve: number; evaluate: number; total: number };
+}
+
+export interface SweepRequest {
+  docKey: number;
+  doc: ViewerDocument;
+  range: { start: number; stop: number; steps: number };
+}
+
+export interface SweepResult {
+  docKey: number;
+  travel: number[];
+  /** Per metric, per step (null where the step failed or the metric is undefined). */
+  series: Record<string, (number | null)[]>;
+  failedSteps: number;
+  /** The physical steering axis at each step (null where failed or none). */
+  axes: ([Vec3, Vec3] | null)[];
+  csv: string;
+  ms: number;
+}
+
+export const PLOTTED_METRICS = ['camber', 'toe_angle', 'caster'] as const;
+/** Metrics kept from every sweep step: the plotted ones and those compared with a baseline. */
+export const SWEPT_METRICS = [
+  ...PLOTTED_METRICS, 'kpi', 'caster_virtual', 'kpi_virtual', 'scrub_radius', 'mechanical_trail', 'half_track', 'wheel_travel',
+  'deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z', 'svic_z', 'fvic_z', 'anti_dive', 'damper_length',
+] as const;
+
+// ---------------------------------------------------------------- helpers
+
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
+
+function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean }[] {
+  const p = doc.parts[part];
+  const out: { name: string; local: Vec3; skeleton: boolean }[] = [];
+  for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true });
+  for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true });
+  const bare = out.length === 0;
+  for (const [n, a] of Object.entries(p.axes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare });
+  for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare });
+  for (const [n, c] of Object.entries(p.circles ?? {})) out.push({ name: n, local: v3(c.center), skeleton: bare });
+  return out;
+}
+
+/** Owner names as a user reads them. */
+function userOwner(owner: string): string {
+  return owner.replace(/^(hold:|limit:|target:|driver:)/, '');
+}
+
+// ---------------------------------------------------------------- the loaded model
+
+interface DriverSet {
+  wheel: PointCoordinateBlock[];
+  wheelDesign: number[];
+  rack: ScalarTargetBlock | null;
+  rackDesign: number;
+}
+
+class LoadedModel {
+  readonly model: Model;
+  readonly sm: SuspensionModel | null;
+  readonly structure: SceneStructure;
+  readonly design: Record<string, Vec3>;
+  readonly designCorners: CornerGeometry[];
+  readonly drivers: DriverSet | null;
+  readonly buildMs: number;
+  lastGood: Float64Array;
+  view: ViewState;
+  /** Held coordinate variables of a generic assembly (its drivers). */
+  readonly held: number[];
+
+  constructor(readonly key: number, readonly doc: ViewerDocument, readonly assembly: AssemblyDoc, t0: number) {
+    this.sm = assembly.suspension !== undefined ? new SuspensionModel(assembly) : null;
+    this.model = this.sm ? this.sm.model : buildModel(assembly);
+    const sys = this.model.system;
+    this.held = sys.heldVariables();
+    if (this.sm) {
+      // the view's drivers (wheel travel, rack) take over from the document's holds
+      for (const v of this.held) sys.release(v);
+      const sm = this.sm;
+      this.drivers = {
+        wheel: sm.corners.map((c) => new PointCoordinateBlock(`wheel travel (${c.roles.side})`, [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], 2, c.design.wheelCenterZ)),
+        wheelDesign: sm.corners.map((c) => c.design.wheelCenterZ),
+        rack: sm.rackHold ? new ScalarTargetBlock('rack displacement', sm.steering, sm.rackHold.target, sm.rackHold.scale, 'driver') : null,
+        rackDesign: sm.rackHold ? sm.rackHold.target : 0,
+      };
+    } else {
+      this.drivers = null;
+      // a generic assembly starts from its own pose, solved
+      solve(sys);
+    }
+    this.structure = structureOf(assembly, this.sm, doc.kind === 'suspension');
+    this.design = worldPoints(this.model, assembly);
+    this.designCorners = this.sm ? cornerGeometry(this.sm, this.sm.evaluate()) : [];
+    this.lastGood = sys.snapshot();
+    this.view = { travel: this.sm ? this.sm.corners.map(() => 0) : [], rack: 0 };
+    this.buildMs = now() - t0;
+  }
+
+  /** The suspension drivers as blocks with targets for `view`. */
+  setDriverTargets(view: ViewState): ResidualBlock[] {
+    const d = this.drivers!;
+    const blocks: ResidualBlock[] = [];
+    d.wheel.forEach((b, i) => { b.target = d.wheelDesign[i] + (view.travel[i] ?? 0); blocks.push(b); });
+    if (d.rack) { d.rack.target = d.rackDesign + view.rack; blocks.push(d.rack); }
+    return blocks;
+  }
+}
+
+function solveWithBlocks(system: System, blocks: readonly ResidualBlock[]): SolveReport {
+  for (const b of blocks) system.addBlock(b);
+  try {
+    return solve(system);
+  } finally {
+    system.removeBlocks(blocks);
+  }
+}
+
+const freedDocs = new WeakMap<object, ViewerDocument>();
+
+/**
+ * The document as the viewer drags it: its held coordinates (drivers) free, so that a
+ * pull moves the mechanism (a held crank angle would lock a four-bar). Kept per document
+ * object: the live engine rebuilds only when the document object changes.
+ */
+function freed(doc: ViewerDocument): ViewerDocument {
+  if (doc.kind !== 'assembly' || doc.doc.held.length === 0) return doc;
+  let out = freedDocs.get(doc);
+  if (!out) {
+    out = { kind: 'assembly', doc: { ...doc.doc, held: [] } };
+    freedDocs.set(doc, out);
+  }
+  return out;
+}
+
+function pointsFromPoses(doc: AssemblyDoc, poses: Readonly<Record<string, P.PoseJSON>>): Record<string, Vec3> {
+  const out: Record<string, Vec3> = {};
+  const w = new Float64Array(3);
+  for (const part of Object.keys(doc.parts)) {
+    const pj = poses[part] ?? doc.parts[part].pose;
+    const pose = P.pose(pj.position, pj.rotation);
+    for (const e of entityOrigins(doc, part)) {
+      P.applyPoint(w, pose, e.local);
+      out[`${part}.${e.name}`] = v3(w);
+    }
+  }
+  return out;
+}
+
+function worldPoints(model: Model, doc: AssemblyDoc): Record<string, Vec3> {
+  const out: Record<string, Vec3> = {};
+  const sys = model.system;
+  const w = new Float64Array(3);
+  for (const [part, v] of model.parts) {
+    const off = sys.variables[v].offset;
+    for (const e of entityOrigins(doc, part)) {
+      P.applyPoint(w, sys.state, e.local, off);
+      out[`${part}.${e.name}`] = v3(w);
+    }
+  }
+  return out;
+}
+
+function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geometryEditable: boolean): SceneStructure {
+  const parts: SceneStructure['parts'] = [];
+  for (const [name, p] of Object.entries(doc.parts)) {
+    parts.push({ name, fixed: p.fixed ?? false, refs: entityOrigins(doc, name).filter((e) => e.skeleton).map((e) => `${name}.${e.name}`) });
+  }
+  const rods: SceneStructure['rods'] = [];
+  const joints: SceneStructure['joints'] = [];
+  for (const [id, m] of Object.entries(doc.mates)) {
+    const mm = m as { type: string; a?: unknown; b?: unknown };
+    if (typeof mm.a !== 'string' || typeof mm.b !== 'string') continue; // couplings name coordinates
+    if (mm.type === 'distance') rods.push({ id, a: mm.a, b: mm.b });
+    else joints.push({ id, type: mm.type, at: mm.a });
+  }
+  const handles: HandleInfo[] = [];
+  const hardpoints: string[] = [];
+  const localOf = (ref: string): Vec3 | null => {
+    const dot = ref.indexOf('.');
+    const part = doc.parts[ref.slice(0, dot)];
+    const e = part ? entityOrigins(doc, ref.slice(0, dot)).find((x) => x.name === ref.slice(dot + 1)) : undefined;
+    return e ? e.local : null;
+  };
+  if (sm) {
+    const axle = sm.roles.scope === 'axle';
+    sm.corners.forEach((c, ci) => {
+      const seen = new Set<string>();
+      for (const [name, role] of Object.entries(c.roles.points)) {
+        if (typeof role !== 'string' || seen.has(role)) continue;
+        seen.add(role);
+        const part = role.slice(0, role.indexOf('.'));
+        const local = localOf(role);
+        if (!local) continue;
+        const hp = axle ? `${c.roles.side}_${name}` : name;
+        hardpoints.push(hp);
+        const kind: HandleKind = part === sm.roles.chassis ? 'hardpoint' : part === 'rack' ? 'rack' : 'pull';
+        handles.push({ ref: role, part, local, kind, label: hp, corner: ci, ...(geometryEditable ? { hardpoint: hp } : {}) });
+      }
+      handles.push({ ref: `${c.roles.upright}#wheel`, part: c.roles.upright, local: v3(c.wheelCenterLocal), kind: 'wheel', label: `${axle ? `${c.roles.side} ` : ''}wheel`, corner: ci });
+    });
+  } else {
+    for (const [name, p] of Object.entries(doc.parts)) {
+      for (const e of entityOrigins(doc, name)) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
+    }
+  }
+  return { parts, rods, joints, handles, hardpoints };
+}
+
+function roleName(sm: SuspensionModel, ci: number, role: PointRole): string | null {
+  if (typeof role !== 'string') return null;
+  for (const [name, r] of Object.entries(sm.corners[ci].roles.points)) if (r === role) return name;
+  return null;
+}
+
+function cornerGeometry(sm: SuspensionModel, ev: ReturnType<SuspensionModel['evaluate']>, steering: readonly SteeringAxis[] = []): CornerGeometry[] {
+  const axle = sm.roles.scope === 'axle';
+  return sm.corners.map((c, i) => {
+    const pre = axle ? `${c.roles.side}_` : '';
+    const pos = ev.positions;
+    const at = (expr: PointExpr) => v3(sm.pointValue(expr));
+    const ai = at(c.axle[0]), ao = at(c.axle[1]);
+    const d = [ao[0] - ai[0], ao[1] - ai[1], ao[2] - ai[2]];
+    const l = Math.hypot(d[0], d[1], d[2]) || 1;
+    const wc = pos[`${pre}wheel_center`] ?? v3(sm.pointValue([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }]));
+    const metrics = (axle ? (ev.metrics as Record<string, MetricValues>)[c.roles.side] : ev.metrics) as MetricValues;
+    const sa = c.roles.steering_axis;
+    const num = (k: string) => (typeof metrics[k] === 'number' ? (metrics[k] as number) : null);
+    const svx = num('svic_x'), svz = num('svic_z'), fvy = num('fvic_y'), fvz = num('fvic_z');
+    return {
+      side: c.roles.side,
+      wheelCenter: v3(wc),
+      spin: [d[0] / l, d[1] / l, d[2] / l],
+      tireRadius: c.tireRadius,
+      sectionWidth: c.roles.wheel.tire.section_width,
+      contact: pos[`${pre}wheel_contact_centre`] ? v3(pos[`${pre}wheel_contact_centre`]) : null,
+      steeringAxis: sa ? [at(sm.resolveRole(sa[0])), at(sm.resolveRole(sa[1]))] : null,
+      damper: c.roles.damper ? [at(sm.resolveRole(c.roles.damper[0])), at(sm.resolveRole(c.roles.damper[1]))] : null,
+      svic: svx !== null && svz !== null ? [svx, wc[1], svz] : null,
+      fvic: fvy !== null && fvz !== null ? [wc[0], fvy, fvz] : null,
+      screwAxis: screwOf(steering.find((a) => a.side === c.roles.side)),
+    };
+  });
+}
+
+function screwOf(axis: SteeringAxis | undefined): CornerGeometry['screwAxis'] {
+  if (!axis || axis.status !== 'valid' || !axis.point || !axis.direction) return null;
+  return { point: v3(axis.point), direction: v3(axis.direction), pitch: axis.pitch };
+}
+
+function flatMetrics(sm: SuspensionModel, metrics: ReturnType<SuspensionModel['evaluate']>['metrics']): Record<string, number | null> {
+  if (sm.roles.scope !== 'axle') return { ...(metrics as MetricValues) };
+  const m = metrics as { axle: MetricValues; left: MetricValues; right: MetricValues };
+  const out: Record<string, number | null> = { ...m.left };
+  for (const [k, v] of Object.entries(m.right)) out[`right.${k}`] = v;
+  for (const [k, v] of Object.entries(m.axle)) out[`axle.${k}`] = v;
+  return out;
+}
+
+// ---------------------------------------------------------------- pulls
+
+interface BasisItem {
+  block: ResidualBlock & { target: number };
+  /** Row units per unit of value (the row is (value − target) × this). */
+  rowScale: number;
+  value(): number;
+}
+
+const pullTmp = new Float64Array(3);
+
+/**
+ * Moves the grabbed point toward the target through the given basis (drivers whose
+ * targets are free to change), with `fixedBlocks` held where they are: a few damped
+ * Gauss–Newton steps in the basis values, the point's rates from the tangent space
+ * (analytic), each step re-solved exactly. Returns the last solve report (null when no
+ * step was taken) and whether the basis could move the point at all.
+ */
+interface PullOutcome {
+  report: SolveReport | null;
+  moved: boolean;
+  note?: string;
+  /** Set when the point stopped short of the target because a step toward it could not be solved. */
+  limitedBy?: SolveReport;
+  /** Distance left between the point and the target (model units). */
+  remaining: number;
+}
+
+function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly ResidualBlock[], variable: number, local: Vec3, target: Vec3, axis?: Vec3): PullOutcome {
+  const L = system.lengthScale;
+  const off = system.variables[variable].offset;
+  let report: SolveReport | null = null;
+  let moved = false;
+  let lastFailure: SolveReport | null = null;
+  // the error the pull reduces: the whole distance, or only its part along the axis
+  const error = (): number[] => {
+    const p = P.applyPoint(pullTmp, system.state, local, off);
+    const e = [target[0] - p[0], target[1] - p[1], target[2] - p[2]];
+    if (!axis) return e;
+    const along = e[0] * axis[0] + e[1] * axis[1] + e[2] * axis[2];
+    return [along * axis[0], along * axis[1], along * axis[2]];
+  };
+  const remaining = () => { const e = error(); return Math.hypot(e[0], e[1], e[2]); };
+  const outcome = (extra: Partial<PullOutcome> = {}): PullOutcome => {
+    const left = remaining();
+    const out: PullOutcome = { report, moved, remaining: left, ...extra };
+    if (lastFailure && left > 1e-3 * L) out.limitedBy = lastFailure;
+    return out;
+  };
+  for (const b of basis) b.block.target = b.value();
+  const blocks = [...basis.map((b) => b.block), ...fixedBlocks];
+  const k = basis.length;
+  for (let iter = 0; iter < 4; iter++) {
+    const ts = tangentSpace(system, blocks);
+    if (ts.status !== 'unique') return outcome({ note: ts.status === 'not_unique' ? 'the dragged motion is not determined here' : 'the drivers conflict here' });
+    const e = error();
+    const err = Math.hypot(e[0], e[1], e[2]);
+    if (err < 1e-9 * L) break;
+    const V: Float64Array[] = [];
+    for (let j = 0; j < k; j++) {
+      const rates = ts.rates[j];
+      const rate = rates ? Float64Array.from(pointRate(new Float64Array(3), system, ts, rates, variable, local)) : new Float64Array(3);
+      if (axis) { const along = rate[0] * axis[0] + rate[1] * axis[1] + rate[2] * axis[2]; rate[0] = along * axis[0]; rate[1] = along * axis[1]; rate[2] = along * axis[2]; }
+      V.push(rate);
+    }
+    // (VᵀV + λI) Δ = Vᵀe, Δ in row units
+    const A = new Float64Array(k * k), rhs = new Float64Array(k);
+    let trace = 0;
+    for (let a = 0; a < k; a++) {
+      for (let b = 0; b < k; b++) A[a * k + b] = V[a][0] * V[b][0] + V[a][1] * V[b][1] + V[a][2] * V[b][2];
+      rhs[a] = V[a][0] * e[0] + V[a][1] * e[1] + V[a][2] * e[2];
+      trace += A[a * k + a];
+    }
+    if (!(trace > 1e-18)) return outcome({ note: 'the grabbed point does not move with the mechanism here' });
+    for (let a = 0; a < k; a++) A[a * k + a] += 1e-9 * trace + 1e-12;
+    const delta = solveSmall(A, rhs, k);
+    // limit the predicted motion of the point per step to a tenth of the model
+    let pred = 0;
+    for (let i = 0; i < 3; i++) { let s = 0; for (let j = 0; j < k; j++) s += V[j][i] * delta[j]; pred += s * s; }
+    pred = Math.sqrt(pred);
+    let scale = pred > 0.1 * L ? (0.1 * L) / pred : 1;
+    const start = system.snapshot();
+    const base = basis.map((b) => b.value());
+    let accepted = false;
+    for (let h = 0; h < 4; h++) {
+      basis.forEach((b, j) => { b.block.target = base[j] + (scale * delta[j]) / b.rowScale; });
+      const trial = solveWithBlocks(system, blocks);
+      if (trial.converged) { report = trial; accepted = true; break; }
+      lastFailure = trial;
+      system.restore(start);
+      scale /= 2;
+    }
+    if (!accepted) { basis.forEach((b, j) => { b.block.target = base[j]; }); return outcome(); }
+    moved = true;
+    if (scale === 1 && pred < 1e-4 * L) break;
+  }
+  return outcome();
+}
+
+/** Gaussian elimination with partial pivoting on a small dense system (k ≤ a dozen). */
+function solveSmall(A: Float64Array, b: Float64Array, k: number): Float64Array {
+  const M = Float64Array.from(A), x = Float64Array.from(b);
+  for (let c = 0; c < k; c++) {
+    let piv = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(M[r * k + c]) > Math.abs(M[piv * k + c])) piv = r;
+    if (piv !== c) {
+      for (let j = 0; j < k; j++) { const t = M[c * k + j]; M[c * k + j] = M[piv * k + j]; M[piv * k + j] = t; }
+      const t = x[c]; x[c] = x[piv]; x[piv] = t;
+    }
+    const d = M[c * k + c];
+    if (Math.abs(d) < 1e-300) continue;
+    for (let r = c + 1; r < k; r++) {
+      const f = M[r * k + c] / d;
+      if (f === 0) continue;
+      for (let j = c; j < k; j++) M[r * k + j] -= f * M[c * k + j];
+      x[r] -= f * x[c];
+    }
+  }
+  for (let c = k - 1; c >= 0; c--) {
+    let s = x[c];
+    for (let j = c + 1; j < k; j++) s -= M[c * k + j] * x[j];
+    const d = M[c * k + c];
+    x[c] = Math.abs(d) < 1e-300 ? 0 : s / d;
+  }
+  return x;
+}
+
+// ---------------------------------------------------------------- the engine
+
+export class Engine {
+  private loaded: LoadedModel | null = null;
+
+  /** The model for a document, rebuilt when the document changed (new key). */
+  private load(docKey: number, doc: ViewerDocument): LoadedModel {
+    if (this.loaded && this.loaded.key === docKey) return this.loaded;
+    const t0 = now();
+    this.loaded = new LoadedModel(docKey, doc, compileDocument(doc).assembly, t0);
+    return this.loaded;
+  }
+
+  private generic: {
+    key: number; engine: LiveEngine; seq: number; design: Record<string, Vec3> | null; lastGood: LiveFrame | null; structure: SceneStructure | null;
+    /** The drag in progress and the state at its start (for a cancel). */
+    drag: { id: number; start: WarmState | null } | null;
+  } | null = null;
+
+  pose(req: PoseRequest): PoseResult {
+    if (req.doc.kind === 'assembly' && req.doc.doc.suspension === undefined) return this.poseGeneric(req);
+    const t0 = now();
+    const fresh = !this.loaded || this.loaded.key !== req.docKey;
+    const lm = this.load(req.docKey, req.doc);
+    const buildMs = fresh ? lm.buildMs : 0;
+    const sys = lm.model.system;
+    const t1 = now();
+    let report: SolveReport | null = null;
+    let asked: string | null = null;
+    let note: string | null = null;
+    let limitedBy: SolveReport | null = null;
+    if (lm.sm) {
+      const d = lm.drivers!;
+      if (req.pull) {
+        // the pull starts from the view the request carries (the last good pose)
+        if (!sameView(lm.view, req.view)) report = this.driveTo(lm, req.view, fresh);
+        const pull = req.pull;
+        const v = lm.model.parts.get(pull.part);
+        if (v !== undefined && (!report || report.converged)) {
+          lm.setDriverTargets(lm.view);
+          const basis: BasisItem[] = [];
+          const fixed: ResidualBlock[] = [];
+          const wheelItem = (i: number): BasisItem => ({ block: d.wheel[i], rowScale: 1, value: () => lm.sm!.pointValue([{ variable: lm.sm!.corners[i].upright, local: lm.sm!.corners[i].wheelCenterLocal, weight: 1 }])[2] });
+          const corners = pull.corner !== undefined ? [pull.corner] : d.wheel.map((_, i) => i);
+          if (pull.mode === 'steer' && d.rack) {
+            basis.push({ block: d.rack, rowScale: d.rack.scale, value: () => sys.getScalar(lm.sm!.steering) });
+            fixed.push(...d.wheel);
+          } else {
+            d.wheel.forEach((_, i) => (corners.includes(i) ? basis.push(wheelItem(i)) : fixed.push(d.wheel[i])));
+            if (pull.mode === 'free' && d.rack) basis.push({ block: d.rack, rowScale: d.rack.scale, value: () => sys.getScalar(lm.sm!.steering) });
+            else if (d.rack) fixed.push(d.rack);
+          }
+          const r = pullThrough(sys, basis, fixed, v, pull.local, pull.target, pull.axis);
+          if (r.report) report = r.report;
+          if (r.note) note = r.note;
+          // every accepted step is good: the pose is where the pull got to
+          lm.view = { travel: d.wheel.map((b, i) => b.target - d.wheelDesign[i]), rack: d.rack ? d.rack.target - d.rackDesign : 0 };
+          lm.lastGood = sys.snapshot();
+          if (r.limitedBy) {
+            limitedBy = r.limitedBy;
+            const what = pull.mode === 'steer' ? `the rack stops at ${signed(lm.view.rack)} mm` : `the wheel stops at ${lm.view.travel.map((t) => `${signed(t)} mm`).join(' / ')} of travel`;
+            asked = `beyond reach: ${what}, ${r.remaining.toFixed(0)} mm short of the pointer; a step further does not close`;
+          }
+        }
+      } else if (fresh || req.fromDesign || !sameView(lm.view, req.view)) {
+        report = this.driveTo(lm, req.view, fresh || req.fromDesign === true);
+        if (!report.converged) asked = describeView(lm, req.view);
+      }
+    }
+    return this.result(lm, report, asked, note, t0, buildMs, now() - t1, limitedBy);
+  }
+
+  /** A mechanism without suspension roles, on the live engine. */
+  private poseGeneric(req: PoseRequest): PoseResult {
+    const t0 = now();
+    // one live engine across edits (it carries the solved state from one document to the
+    // next by part name); a new one only to go back to the document's own pose
+    if (!this.generic || req.reset) {
+      this.generic = { key: req.docKey, engine: new LiveEngine(), seq: 0, design: null, lastGood: null, structure: null, drag: null };
+    }
+    const g = this.generic;
+    if (g.key !== req.docKey) {
+      g.key = req.docKey;
+      g.design = null;
+      g.structure = null;
+      g.lastGood = null;
+    }
+    const pull = req.pull ? { dragId: req.pull.dragId ?? 0, part: req.pull.part, point: req.pull.local, target: req.pull.target } : null;
+    if (pull && g.drag?.id !== pull.dragId) g.drag = { id: pull.dragId, start: g.engine.warmState };
+    const seed = req.cancelDrag !== undefined && g.drag?.id === req.cancelDrag ? g.drag.start : null;
+    const frame = g.engine.solve({ seq: ++g.seq, document: freed(req.doc), pull, diagnose: pull === null, ...(seed ? { seed } : {}) });
+    const t1 = now();
+    const assembly = frame.assembly;
+    g.structure ??= structureOf(assembly, null, false);
+    const shown = frame.good ? frame : g.lastGood ?? frame;
+    if (frame.good) g.lastGood = frame;
+    const points = pointsFromPoses(assembly, shown.poses);
+    // the ghost: where the document itself puts the parts
+    g.design ??= pointsFromPoses(assembly, {});
+    const result = shown.result;
+    const L = g.engine.model?.system.lengthScale ?? 1;
+    let message: string | null = null;
+    if (!frame.good) message = `the mechanism cannot follow — solver: ${frame.result.message ?? 'constraints do not hold'}`;
+    else if (frame.reach && frame.reach.status === 'limited' && frame.reach.remaining > 1e-3 * L) message = `the point follows its path: ${frame.reach.remaining.toPrecision(3)} from the pointer`;
+    const failed = frame.good ? [] : [...new Set([...(frame.result.failed ?? []), ...frame.result.conflicting])];
+    return {
+      docKey: req.docKey,
+      ok: frame.good,
+      status: frame.good ? 'solved' : 'failed',
+      message,
+      failed,
+      asked: null,
+      iterations: frame.result.iterations,
+      maxResidual: frame.result.maxResidual,
+      dof: result.dof,
+      redundant: result.redundant,
+      view: { travel: [], rack: 0 },
+      lengthScale: L,
+      structure: g.structure,
+      points,
+      poses: Object.fromEntries(Object.entries(shown.poses).map(([k, p]) => [k, [...p.position, ...p.rotation]])),
+      design: g.design,
+      corners: [],
+      designCorners: [],
+      rollCenter: null,
+      metrics: {},
+      suspension: false,
+      editable: false,
+      holds: { ids: [], current: 'layout_default' },
+      ms: { build: frame.rebuilt ? frame.solveMs : 0, solve: frame.solveMs, evaluate: now() - t1, total: now() - t0 },
+    };
+  }
+
+  /** Drive the suspension to a view, in sub-steps from the last good pose (or design). */
+  private driveTo(lm: LoadedModel, view: ViewState, fromDesign: boolean): SolveReport {
+    const sys = lm.model.system;
+    const from = fromDesign ? { travel: lm.view.travel.map(() => 0), rack: 0 } : lm.view;
+    if (fromDesign) lm.sm!.resetToDesign();
+    const span = Math.max(0, ...view.travel.map((t, i) => Math.abs(t - (from.travel[i] ?? 0)) / 25), Math.abs(view.rack - from.rack) / 8);
+    const steps = Math.max(1, Math.ceil(span));
+    let report: SolveReport | null = null;
+    for (let k = 1; k <= steps; k++) {
+      const f = k / steps;
+      const mid: ViewState = { travel: view.travel.map((t, i) => (from.travel[i] ?? 0) + (t - (from.travel[i] ?? 0)) * f), rack: from.rack + (view.rack - from.rack) * f };
+      report = solveWithBlocks(sys, lm.setDriverTargets(mid));
+      if (!report.converged) break;
+    }
+    if (report!.converged) {
+      lm.view = { travel: [...view.travel], rack: view.rack };
+      lm.lastGood = sys.snapshot();
+    } else {
+      // the last good pose stays (for a new document: its design pose)
+      sys.restore(lm.lastGood);
+    }
+    return report!;
+  }
+
+  private result(lm: LoadedModel, report: SolveReport | null, asked: string | null, note: string | null, t0: number, buildMs: number, solveMs: number, limitedBy: SolveReport | null = null): PoseResult {
+    const sys = lm.model.system;
+    if (report && !report.converged) sys.restore(lm.lastGood);
+    const t2 = now();
+    const f = freedom(sys);
+    let metrics: Record<string, number | null> = {};
+    let corners: CornerGeometry[] = [];
+    let rollCenter: Vec3 | null = null;
+    if (lm.sm) {
+      // every metric with its derivatives, the steering response under the document's
+      // hold (the virtual axis and the *_virtual metrics) and, for a multi-link, instant
+      // centres from the screw
+      const ev = evaluateState(lm.sm, holdOf(lm.doc));
+      metrics = flatMetrics(lm.sm, ev.metrics);
+      corners = cornerGeometry(lm.sm, ev, ev.steering.axes);
+      const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
+      if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
+    }
+    const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
+    const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !o.startsWith('wheel travel') && o !== 'rack displacement').map(userOwner);
+    const solved = !report || report.converged;
+    const ok = solved && !limitedBy;
+    let message: string | null = null;
+    if (!solved) message = [asked, report?.message ? `solver: ${report.message}` : null].filter(Boolean).join(' — ');
+    else if (limitedBy) message = asked;
+    else if (note) message = note;
+    const t3 = now();
+    return {
+      docKey: lm.key,
+      ok,
+      status: !solved ? 'failed' : limitedBy ? 'limited' : 'solved',
+      message,
+      failed,
+      asked,
+      iterations: report?.iterations ?? 0,
+      maxResidual: report?.maxResidual ?? 0,
+      dof: f.dof,
+      redundant: f.redundant.map(userOwner),
+      view: { travel: [...lm.view.travel], rack: lm.view.rack },
+      lengthScale: sys.lengthScale,
+      structure: lm.structure,
+      points: worldPoints(lm.model, lm.assembly),
+      poses: Object.fromEntries([...lm.model.parts].map(([name, v]) => [name, Array.from(sys.state.subarray(sys.variables[v].offset, sys.variables[v].offset + 7))])),
+      design: lm.design,
+      corners,
+      designCorners: lm.designCorners,
+      rollCenter,
+      metrics,
+      suspension: lm.sm !== null,
+      editable: lm.doc.kind === 'suspension',
+      holds: lm.sm && lm.sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(lm.sm, 0).ids], current: holdOf(lm.doc) } : { ids: [], current: holdOf(lm.doc) },
+      ms: { build: buildMs, solve: solveMs, evaluate: t3 - t2, total: t3 - t0 },
+    };
+  }
+
+  /** A bump sweep of the document's design (its own model: never disturbs the pose). */
+  sweep(req: SweepRequest): SweepResult {
+    const t0 = now();
+    const assembly = compileDocument(req.doc).assembly;
+    const travel: number[] = [];
+    const { start, stop, steps } = req.range;
+    for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
+    if (assembly.suspension === undefined) return { docKey: req.docKey, travel: [], series: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
+    const sm = new SuspensionModel(assembly);
+    const geometry = req.doc.kind === 'suspension' ? validateGeometry(req.doc.geometry) : undefined;
+    const spec = sweepFromShortcut('bump', `${start}:${stop}:${steps}`, geometry);
+    const run = runSweep(sm, spec, { hold: holdOf(req.doc) });
+    const axle = sm.roles.scope === 'axle';
+    const series: Record<string, (number | null)[]> = {};
+    const axes: ([Vec3, Vec3] | null)[] = [];
+    const c0 = sm.corners[0];
+    const sa = c0.roles.steering_axis;
+    const saNames = sa ? [roleName(sm, 0, sa[0]), roleName(sm, 0, sa[1])] : null;
+    const pre = axle ? `${c0.roles.side}_` : '';
+    const num = (m: MetricValues | null, key: string) => (m && typeof m[key] === 'number' ? (m[key] as number) : null);
+    for (const s of run.steps) {
+      const m = s.metrics ? (axle ? (s.metrics as Record<string, MetricValues>).left : (s.metrics as MetricValues)) : null;
+      for (const key of SWEPT_METRICS) (series[key] ??= []).push(num(m, key));
+      const p = s.positions;
+      if (p && saNames && saNames[0] && saNames[1] && p[pre + saNames[0]] && p[pre + saNames[1]]) {
+        axes.push([v3(p[pre + saNames[0]]), v3(p[pre + saNames[1]])]);
+      } else {
+        // no physical steering axis (multi-link): the virtual one, the steering response's screw
+        const response = s.steering_response as { axes?: SteeringAxis[] } | undefined;
+        const screw = screwOf(response?.axes?.find((a) => a.side === c0.roles.side));
+        const h = c0.tireRadius;
+        axes.push(screw ? [
+          [screw.point[0] - screw.direction[0] * h * 0.6, screw.point[1] - screw.direction[1] * h * 0.6, screw.point[2] - screw.direction[2] * h * 0.6],
+          [screw.point[0] + screw.direction[0] * h * 0.6, screw.point[1] + screw.direction[1] * h * 0.6, screw.point[2] + screw.direction[2] * h * 0.6],
+        ] : null);
+      }
+    }
+    // a linkage without a physical steering axis plots the virtual caster
+    if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
+    return { docKey: req.docKey, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: sweepsToCsv({ bump: run }), ms: now() - t0 };
+  }
+}
+
+/** The steering hold of a document (a suspension's option; the layout's default otherwise). */
+function holdOf(doc: ViewerDocument): string {
+  return doc.kind === 'suspension' ? doc.options.hold : 'layout_default';
+}
+
+function signed(x: number): string {
+  return `${x > 0 ? '+' : ''}${x.toFixed(1)}`;
+}
+
+function sameView(a: ViewState, b: ViewState): boolean {
+  return a.rack === b.rack && a.travel.length === b.travel.length && a.travel.every((t, i) => t === b.travel[i]);
+}
+
+function describeView(lm: LoadedModel, view: ViewState): string {
+  const parts: string[] = [];
+  const axle = lm.sm!.roles.scope === 'axle';
+  view.travel.forEach((t, i) => { if (t !== 0) parts.push(`wheel travel ${t > 0 ? '+' : ''}${t.toFixed(1)} mm${axle ? ` (${lm.sm!.corners[i].roles.side})` : ''}`); });
+  if (view.rack !== 0) parts.push(`rack ${view.rack > 0 ? '+' : ''}${view.rack.toFixed(1)} mm`);
+  return `the linkage cannot reach ${parts.join(', ') || 'this pose'}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Talks to a solver worker: each request a promise, answered in order. Scheduling (one
+ * request in flight, one latest pending) is the caller's `solveLatest`; this only pairs
+ * replies with requests. Without Worker support the engine runs on the main thread.
+ */
+import { Engine, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from './engine';
+
+export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest };
+export type WorkerReply = { id: number; ok: true; result: PoseResult | SweepResult } | { id: number; ok: false; error: string };
+
+export class SolverClient {
+  private worker: Worker | null = null;
+  private engine: Engine | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (value: PoseResult | SweepResult) => void; reject: (error: Error) => void }>();
+
+  constructor(readonly name: string) {
+    try {
+      this.worker = new Worker(new URL('./solver.worker.ts', import.meta.url), { type: 'module', name });
+      this.worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+        const reply = event.data;
+        const entry = this.waiting.get(reply.id);
+        if (!entry) return;
+        this.waiting.delete(reply.id);
+        if (reply.ok) entry.resolve(reply.result);
+        else entry.reject(new Error(reply.error));
+      };
+      this.worker.onerror = (event) => {
+        const error = new Error(`solver worker ${name}: ${event.message}`);
+        for (const entry of this.waiting.values()) entry.reject(error);
+        this.waiting.clear();
+      };
+    } catch {
+      this.worker = null;
+      this.engine = new Engine();
+    }
+  }
+
+  private call<T extends PoseResult | SweepResult>(kind: 'pose' | 'sweep', request: PoseRequest | SweepRequest): Promise<T> {
+    if (!this.worker) {
+      const engine = this.engine!;
+      return new Promise<T>((resolve, reject) => {
+        try {
+          resolve((kind === 'pose' ? engine.pose(request as PoseRequest) : engine.sweep(request as SweepRequest)) as T);
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    }
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: PoseResult | SweepResult) => void, reject });
+      this.worker!.postMessage({ id, kind, request } as WorkerRequest);
+    });
+  }
+
+  pose(request: PoseRequest): Promise<PoseResult> {
+    return this.call<PoseResult>('pose', request);
+  }
+
+  sweep(request: SweepRequest): Promise<SweepResult> {
+    return this.call<SweepResult>('sweep', request);
+  }
+
+  dispose(): void {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}

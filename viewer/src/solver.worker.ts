@@ -1,0 +1,21 @@
+/**
+ * The solver worker: one Engine (one loaded model) per worker, one request at a time.
+ * The viewer runs two of these: one for the pose under the pointer, one for the sweep
+ * behind the plots, so a slow sweep never holds up the pose.
+ */
+import { Engine, type PoseRequest, type SweepRequest } from './engine';
+import type { WorkerReply, WorkerRequest } from './solver-client';
+
+const engine = new Engine();
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const { id, kind, request } = event.data;
+  let reply: WorkerReply;
+  try {
+    const result = kind === 'pose' ? engine.pose(request as PoseRequest) : engine.sweep(request as SweepRequest);
+    reply = { id, ok: true, result };
+  } catch (error) {
+    reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  (self as unknown as Worker).postMessage(reply);
+};
