@@ -7,6 +7,8 @@
  * `out` may alias an input: values are read before anything is written, and derivative
  * components are independent of each other.
  */
+import { toMatrix } from './quat';
+
 export class Dual {
   v = 0;
   readonly d: Float64Array;
@@ -336,13 +338,5 @@ function seedRigid(out: DualVec3, R: Float64Array, px: number, py: number, pz: n
 
 /** Row-major rotation matrix of the (not necessarily unit) quaternion at q[off..off+4]. */
 export function rotationMatrix(out: Float64Array, q: ArrayLike<number>, off: number): Float64Array {
-  const w = q[off], x = q[off + 1], y = q[off + 2], z = q[off + 3];
-  const s = 2 / (w * w + x * x + y * y + z * z);
-  const xx = x * x * s, yy = y * y * s, zz = z * z * s;
-  const xy = x * y * s, xz = x * z * s, yz = y * z * s;
-  const wx = w * x * s, wy = w * y * s, wz = w * z * s;
-  out[0] = 1 - yy - zz; out[1] = xy - wz; out[2] = xz + wy;
-  out[3] = xy + wz; out[4] = 1 - xx - zz; out[5] = yz - wx;
-  out[6] = xz - wy; out[7] = yz + wx; out[8] = 1 - xx - yy;
-  return out;
+  return toMatrix(out, q, off);
 }

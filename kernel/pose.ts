@@ -342,25 +342,12 @@ export function assertRotation(q: Readonly<ArrayLike<number>>, what = 'rotation'
   }
 }
 
+// A pose's rotation is its quaternion at offset 3: the quaternion routines do the work.
 function rotateAt(out: Vec3, a: ReadonlyPose, qOff: number, v: ReadonlyVec3): Vec3 {
-  const w = a[qOff], x = a[qOff + 1], y = a[qOff + 2], z = a[qOff + 3];
-  const s = 2 / (w * w + x * x + y * y + z * z);
-  const vx = v[0], vy = v[1], vz = v[2];
-  const tx = s * (y * vz - z * vy), ty = s * (z * vx - x * vz), tz = s * (x * vy - y * vx);
-  out[0] = vx + w * tx + (y * tz - z * ty);
-  out[1] = vy + w * ty + (z * tx - x * tz);
-  out[2] = vz + w * tz + (x * ty - y * tx);
-  return out;
+  return Q.rotate(out, a, v, qOff);
 }
 function rotateInverseAt(out: Vec3, a: ReadonlyPose, qOff: number, v: ReadonlyVec3): Vec3 {
-  const w = a[qOff], x = -a[qOff + 1], y = -a[qOff + 2], z = -a[qOff + 3];
-  const s = 2 / (w * w + x * x + y * y + z * z);
-  const vx = v[0], vy = v[1], vz = v[2];
-  const tx = s * (y * vz - z * vy), ty = s * (z * vx - x * vz), tz = s * (x * vy - y * vx);
-  out[0] = vx + w * tx + (y * tz - z * ty);
-  out[1] = vy + w * ty + (z * tx - x * tz);
-  out[2] = vz + w * tz + (x * ty - y * tx);
-  return out;
+  return Q.rotateInverse(out, a, v, qOff);
 }
 
 const scratch3 = new Float64Array(3);

@@ -57,8 +57,8 @@ export function fromAxisAngle(out: Quat, axis: ReadonlyVec3, angle: number): Qua
  * Rotate v by q: (q v q̄)/|q|², written as the rotation matrix's action so a non-unit q
  * costs one division. Reads v before writing out.
  */
-export function rotate(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3): Vec3 {
-  const w = q[0], x = q[1], y = q[2], z = q[3];
+export function rotate(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3, qOff = 0): Vec3 {
+  const w = q[qOff], x = q[qOff + 1], y = q[qOff + 2], z = q[qOff + 3];
   const s = 2 / (w * w + x * x + y * y + z * z);
   const vx = v[0], vy = v[1], vz = v[2];
   // t = s·(q_v × v); v' = v + w t + q_v × t   (Rodrigues in quaternion form)
@@ -68,9 +68,9 @@ export function rotate(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3): Vec3 {
   out[2] = vz + w * tz + (x * ty - y * tx);
   return out;
 }
-/** Rotate v by the inverse of q. */
-export function rotateInverse(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3): Vec3 {
-  const w = q[0], x = -q[1], y = -q[2], z = -q[3];
+/** Rotate v by the inverse of q (read at q[qOff..qOff+4]). */
+export function rotateInverse(out: Vec3, q: ReadonlyQuat, v: ReadonlyVec3, qOff = 0): Vec3 {
+  const w = q[qOff], x = -q[qOff + 1], y = -q[qOff + 2], z = -q[qOff + 3];
   const s = 2 / (w * w + x * x + y * y + z * z);
   const vx = v[0], vy = v[1], vz = v[2];
   const tx = s * (y * vz - z * vy), ty = s * (z * vx - x * vz), tz = s * (x * vy - y * vx);
