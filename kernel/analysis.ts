@@ -8,8 +8,11 @@
  * (MATH.md): the null space comes from the Q of Jᵀ's QR.
  */
 import { PivotedQR } from './linalg';
+import { toMatrix } from './quat';
+
+const rateR = new Float64Array(9);
 import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver';
-import type { BlockKind, ResidualBlock, System } from './system';
+import type { ResidualBlock, System } from './system';
 
 export interface FreedomReport {
   /** Free unknowns (tangent dimensions of variables that are not fixed). */
@@ -24,104 +27,30 @@ export interface FreedomReport {
   redundant: string[];
 }
 
-interface Rows {
-  J: Float64Array;
-  c: Float64Array;
-  m: number;
-  n: number;
-  owners: string[];
-  /** For each global column: [variable id, component]. */
-  colVar: Int32Array;
-}
-
-/** Assemble the enabled rows of the given kinds over every free variable (scaled, row-normalised). */
-function assembleAll(system: System, kinds: readonly BlockKind[]): Rows {
-  const L = system.lengthScale;
-  const colOf = new Int32Array(system.variables.length).fill(-1);
-  let n = 0;
-  for (const v of system.variables) if (!v.fixed) { colOf[v.id] = n; n += v.dim; }
-  const colVar = new Int32Array(n);
-  for (const v of system.variables) if (!v.fixed) for (let k = 0; k < v.dim; k++) colVar[colOf[v.id] + k] = v.id;
-  const owners: string[] = [];
-  const rowsJ: number[][] = [];
-  const cs: number[] = [];
-  let local = new Float64Array(64), res = new Float64Array(16);
-  for (let b = 0; b < system.blockCount; b++) {
-    if (!system.blockEnabled(b)) continue;
-    const blk = system.block(b);
-    if (!kinds.includes(blk.kind)) continue;
-    let ld = 0;
-    for (const v of blk.vars) ld += system.variables[v].dim;
-    if (local.length < ld * blk.rows) local = new Float64Array(ld * blk.rows);
-    if (res.length < blk.rows) res = new Float64Array(blk.rows);
-    system.evaluateBlock(b, res, local);
-    for (let r = 0; r < blk.rows; r++) {
-      const row = new Array<number>(n).fill(0);
-      let lc = 0;
-      for (const vid of blk.vars) {
-        const variable = system.variables[vid];
-        const gc = colOf[vid];
-        if (gc >= 0) {
-          for (let k = 0; k < variable.dim; k++) {
-            const scale = variable.kind === 'pose' ? (k < 3 ? 1 / L : 1) : 1 / variable.scale;
-            row[gc + k] += local[r * ld + lc + k] * scale;
-          }
-        }
-        lc += variable.dim;
-      }
-      let s = 0;
-      for (const x of row) s += x * x;
-      const k = s > 0 ? 1 / Math.sqrt(s) : 0;
-      rowsJ.push(row.map((x) => x * k));
-      cs.push(res[r] * (k || 1));
-      owners.push(blk.owner);
-    }
-  }
-  const m = rowsJ.length;
-  const J = new Float64Array(m * n);
-  for (let i = 0; i < m; i++) J.set(rowsJ[i], i * n);
-  return { J, c: Float64Array.from(cs), m, n, owners, colVar };
-}
-
 /**
- * Rank, freedom and redundancy of the hard rows at the current state. By default the
- * permanent constraints only (drivers = held coordinates excluded), so the answer is the
- * mechanism's mobility; pass kinds to include drivers.
+ * Rank, freedom and redundancy of the permanent constraints at the current state (drivers
+ * = held coordinates excluded, so the answer is the mechanism's mobility). Shares the
+ * cached factorisation of the tangent space: asked at one state, both cost one QR.
  */
-export function freedom(system: System, kinds: readonly BlockKind[] = ['constraint']): FreedomReport {
-  const rows = assembleAll(system, kinds);
-  const { J, m, n, owners, colVar } = rows;
-  const qr = new PivotedQR(n, m);
-  const rank = m > 0 && n > 0 ? qr.factor(J, n, m, RANK_TOLERANCE) : 0;
+export function freedom(system: System): FreedomReport {
+  const ws = factorConstraints(system);
+  const n = ws.group.n, rank = ws.rank;
   const redundant = new Set<string>();
   const independent = new Set<number>();
-  for (let k = 0; k < rank; k++) independent.add(qr.perm[k]);
-  for (let i = 0; i < m; i++) if (!independent.has(i)) redundant.add(owners[i]);
-  // A non-pivot owner whose every row is independent elsewhere is still redundant: it adds rows
-  // the rest already imply. (Pivoting keeps the first of equals, so later mates get the blame.)
+  for (let k = 0; k < rank; k++) independent.add(ws.qr.perm[k]);
+  // Pivoting keeps the first of equal rows, so later mates get the blame.
+  for (let i = 0; i < ws.rowOwners.length; i++) if (!independent.has(i)) redundant.add(ws.rowOwners[i]);
   const perVariable: Record<string, number> = {};
-  if (n > 0) {
-    const Z = rank > 0 ? qr.nullSpace() : identity(n);
-    const k = n - rank;
-    for (const v of system.variables) {
-      if (v.fixed) continue;
-      const cols: number[] = [];
-      for (let j = 0; j < n; j++) if (colVar[j] === v.id) cols.push(j);
-      // rank of Z restricted to this variable's rows (dim × k)
-      const sub = new Float64Array(cols.length * k);
-      // column-major dim × k: column a = Z[cols, a]
-      for (let a = 0; a < k; a++) for (let i = 0; i < cols.length; i++) sub[a * cols.length + i] = Z[a * n + cols[i]];
-      const q = new PivotedQR(cols.length, k);
-      perVariable[v.name] = k > 0 ? q.factor(sub, cols.length, k, 1e-8) : 0;
-    }
+  const k = n - rank;
+  for (const v of system.variables) {
+    if (v.fixed) continue;
+    // rank of the null space restricted to this variable's columns (dim × k, column-major)
+    const c0 = ws.colOfVar[v.id], dim = v.dim;
+    const sub = new Float64Array(dim * k);
+    for (let a = 0; a < k; a++) for (let i = 0; i < dim; i++) sub[a * dim + i] = ws.Z[a * n + c0 + i];
+    perVariable[v.name] = k > 0 ? new PivotedQR(dim, k).factor(sub, dim, k, 1e-8) : 0;
   }
   return { unknowns: n, rank, dof: n - rank, perVariable, redundant: [...redundant] };
-}
-
-function identity(n: number): Float64Array {
-  const z = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) z[i * n + i] = 1;
-  return z;
 }
 
 /**
@@ -206,6 +135,8 @@ interface TangentWorkspace {
   Z: Float64Array;
   targetLocal: Float64Array;
   targetOffsets: Int32Array;
+  /** Owner of each assembled row, in row order. */
+  rowOwners: string[];
   /** The state the cached null space belongs to. */
   stamp: Float64Array | null;
   rank: number;
@@ -220,12 +151,14 @@ function tangentWorkspace(system: System): TangentWorkspace {
   let n = 0;
   for (const v of system.variables) if (!v.fixed) { vars.push(v.id); cols.push(n); colOfVar[v.id] = n; n += v.dim; }
   const blocks: number[] = [];
+  const rowOwners: string[] = [];
   let rows = 0, maxLocal = 0;
   for (let b = 0; b < system.blockCount; b++) {
     if (!system.blockEnabled(b) || system.block(b).kind !== 'constraint') continue;
     const blk = system.block(b);
     if (!blk.vars.some((v) => !system.variables[v].fixed)) continue;
     blocks.push(b);
+    for (let r = 0; r < blk.rows; r++) rowOwners.push(blk.owner);
     rows += blk.rows;
     maxLocal = Math.max(maxLocal, system.blockLocalDim(b) * blk.rows);
   }
@@ -236,26 +169,21 @@ function tangentWorkspace(system: System): TangentWorkspace {
     local: new Float64Array(Math.max(1, maxLocal)), localRes: new Float64Array(Math.max(1, rows)),
     qr: new PivotedQR(n, rows), Z: new Float64Array(n * n),
     targetLocal: new Float64Array(64), targetOffsets: new Int32Array(8),
-    stamp: null, rank: 0,
+    rowOwners, stamp: null, rank: 0,
   };
   tangentWorkspaces.set(system, ws);
   return ws;
 }
 
 /**
- * The tangent space at the current (solved) state. `targets` are one-row blocks g_i(q)
- * (a driver, a hold, any measured quantity); the permanent constraints are the enabled
- * 'constraint' blocks. Solves (g_q N) α = e_j for each j and returns q̇ = N α, or says
- * why it cannot: not unique (targets do not fix the motion), inconsistent (they conflict).
- * The rate of target j's row is 1 in the row's own units (a length, for a length row).
- * Workspaces are cached per system structure, so a sweep allocates little per state.
+ * The permanent constraints' Jacobian factored at the current state (row-normalised, scaled
+ * columns): rank, pivots and null space. The null space depends only on the state, so
+ * everything asked at one state — freedom, derivatives, the steering response — shares one
+ * factorisation.
  */
-export function tangentSpace(system: System, targets: readonly ResidualBlock[]): TangentSpace {
+function factorConstraints(system: System): TangentWorkspace {
   const ws = tangentWorkspace(system);
   const { group, n } = { group: ws.group, n: ws.group.n };
-  const L = system.lengthScale;
-  // The null space depends only on the state: several target sets asked at one state
-  // (derivatives, then the steering response) share one factorisation.
   const used = system.snapshotLength;
   let same = ws.stamp !== null && ws.stamp.length === used;
   for (let i = 0; same && i < used; i++) if (ws.stamp![i] !== system.state[i]) same = false;
@@ -275,6 +203,21 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[]):
     if (!ws.stamp || ws.stamp.length !== used) ws.stamp = new Float64Array(used);
     for (let i = 0; i < used; i++) ws.stamp[i] = system.state[i];
   }
+  return ws;
+}
+
+/**
+ * The tangent space at the current (solved) state. `targets` are one-row blocks g_i(q)
+ * (a driver, a hold, any measured quantity); the permanent constraints are the enabled
+ * 'constraint' blocks. Solves (g_q N) α = e_j for each j and returns q̇ = N α, or says
+ * why it cannot: not unique (targets do not fix the motion), inconsistent (they conflict).
+ * The rate of target j's row is 1 in the row's own units (a length, for a length row).
+ * Workspaces are cached per system structure, so a sweep allocates little per state.
+ */
+export function tangentSpace(system: System, targets: readonly ResidualBlock[]): TangentSpace {
+  const ws = factorConstraints(system);
+  const { group, n } = { group: ws.group, n: ws.group.n };
+  const L = system.lengthScale;
   const rank = ws.rank;
   const k = n - rank;
   const Z = ws.Z;
@@ -366,13 +309,7 @@ export function pointRate(out: Float64Array, system: System, tangent: TangentSpa
   const b0 = w1 * p2 - w2 * p1 + rates[c0 + 3];
   const b1 = w2 * p0 - w0 * p2 + rates[c0 + 4];
   const b2 = w0 * p1 - w1 * p0 + rates[c0 + 5];
-  const s = system.state, off = v.offset;
-  const R = new Float64Array(9);
-  const w = s[off + 3], x = s[off + 4], y = s[off + 5], z = s[off + 6];
-  const k = 2 / (w * w + x * x + y * y + z * z);
-  R[0] = 1 - k * (y * y + z * z); R[1] = k * (x * y - w * z); R[2] = k * (x * z + w * y);
-  R[3] = k * (x * y + w * z); R[4] = 1 - k * (x * x + z * z); R[5] = k * (y * z - w * x);
-  R[6] = k * (x * z - w * y); R[7] = k * (y * z + w * x); R[8] = 1 - k * (x * x + y * y);
+  const R = toMatrix(rateR, system.state, v.offset + 3);
   out[0] = R[0] * b0 + R[1] * b1 + R[2] * b2;
   out[1] = R[3] * b0 + R[4] * b1 + R[5] * b2;
   out[2] = R[6] * b0 + R[7] * b1 + R[8] * b2;

@@ -266,32 +266,15 @@ export function dvNormalize(out: DualVec3, a: DualVec3): DualVec3 {
  * Seed a world point of a posed body: value R(q)·p + t for the pose stored at
  * state[off..off+7] = [tx, ty, tz, qw, qx, qy, qz], with derivatives with respect to the
  * body's twist step δ = (ω, v) (body frame, `x ∘ exp(δ)`) in components col..col+5:
- * ∂/∂ω_j = R(e_j × p), ∂/∂v_j = R e_j. Pass col < 0 for a fixed body (constant).
- * Other derivative components are left as they were when `clear` is false, so one
- * point can carry derivatives of two bodies (call once per body with clear only first).
+ * ∂/∂ω_j = R(e_j × p), ∂/∂v_j = R e_j. Pass col < 0 for a fixed body (a constant). All
+ * other derivative components are zero.
  */
 export function dvPosePoint(out: DualVec3, state: ArrayLike<number>, off: number, p: ArrayLike<number>, col: number): DualVec3 {
-  const R = scratchR;
-  rotationMatrix(R, state, off + 3);
-  const px = p[0], py = p[1], pz = p[2];
-  out.v[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
-  out.v[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
-  out.v[2] = R[6] * px + R[7] * py + R[8] * pz + state[off + 2];
-  out.d.fill(0);
-  if (col >= 0) seedRigid(out, R, px, py, pz, col, true);
-  return out;
+  return dvRigidPoint(out, rotationMatrix(scratchR, state, off + 3), state, off, p, col);
 }
 /** Like dvPosePoint for a direction d: value R d, derivative ∂/∂ω_j = R(e_j × d), none in v. */
 export function dvPoseDirection(out: DualVec3, state: ArrayLike<number>, off: number, dir: ArrayLike<number>, col: number): DualVec3 {
-  const R = scratchR;
-  rotationMatrix(R, state, off + 3);
-  const px = dir[0], py = dir[1], pz = dir[2];
-  out.v[0] = R[0] * px + R[1] * py + R[2] * pz;
-  out.v[1] = R[3] * px + R[4] * py + R[5] * pz;
-  out.v[2] = R[6] * px + R[7] * py + R[8] * pz;
-  out.d.fill(0);
-  if (col >= 0) seedRigid(out, R, px, py, pz, col, false);
-  return out;
+  return dvRigidDirection(out, rotationMatrix(scratchR, state, off + 3), dir, col);
 }
 
 const scratchR = new Float64Array(9);

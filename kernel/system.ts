@@ -7,7 +7,7 @@
  * component is a length: a pose's turn ω counts as ω·L (L the model length scale), a
  * scalar's step as δ·scale.
  */
-import { POSE_SIZE, retract, type ReadonlyPose } from './pose';
+import { POSE_SIZE, poseDistance, retract, type ReadonlyPose } from './pose';
 
 export type VariableKind = 'pose' | 'scalar';
 
@@ -258,4 +258,17 @@ export class System {
     }
     return { maxResidual, failed: [...failed] };
   }
+}
+
+/**
+ * The largest distance any movable part lies between two states of the system (position
+ * gap plus turn × length scale): how far a step moved the linkage.
+ */
+export function largestMotion(system: System, from: Float64Array, to: Float64Array = system.state): number {
+  let m = 0;
+  for (const v of system.variables) {
+    if (v.fixed || v.kind !== 'pose') continue;
+    m = Math.max(m, poseDistance(from, to, system.lengthScale, v.offset, v.offset));
+  }
+  return m;
 }

@@ -5,6 +5,7 @@
  */
 import { solve, type SolveOptions, type SolveReport, type Pull } from '../../kernel/solver';
 import { freedom, conflictingSet } from '../../kernel/analysis';
+import { largestMotion } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import type { Model } from './build';
 import { ModelError } from './build';
@@ -197,8 +198,8 @@ export function driveModel(model: Model, name: string, from: number, to: number,
       system.setScalar(info.variable, next);
       const predicted = system.snapshot();
       report = solve(system);
-      const jump = report.converged && previous !== null ? stateDistance(model, predicted, system.snapshot()) : 0;
-      const motion = previous !== null ? stateDistance(model, current, predicted) : Infinity;
+      const jump = report.converged && previous !== null ? largestMotion(system, predicted) : 0;
+      const motion = previous !== null ? largestMotion(system, current, predicted) : Infinity;
       if (!report.converged || (previous !== null && jump > 0.5 * motion + 1e-9 * system.lengthScale)) {
         system.restore(current);
         system.setScalar(info.variable, value);
@@ -256,16 +257,6 @@ function predict(system: Model['system'], current: Float64Array, previous: Float
       system.state[v.offset] += (current[v.offset] - previous[v.offset]) * ratio;
     }
   }
-}
-
-/** Largest distance any part moved between two states (positions plus turns × L). */
-function stateDistance(model: Model, a: Float64Array, b: Float64Array): number {
-  let m = 0;
-  for (const v of model.system.variables) {
-    if (v.fixed || v.kind !== 'pose') continue;
-    m = Math.max(m, P.poseDistance(a, b, model.system.lengthScale, v.offset, v.offset));
-  }
-  return m;
 }
 
 export type { Pull };

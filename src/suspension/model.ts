@@ -145,7 +145,7 @@ export class SuspensionModel {
   /** World position of a point expression now. */
   pointValue(expr: PointExpr, out = new Float64Array(3)): Float64Array {
     out.fill(0);
-    const tmp = new Float64Array(3);
+    const tmp = scratchPoint;
     for (const t of expr) {
       P.applyPoint(tmp, this.model.system.state, t.local, this.model.system.variables[t.variable].offset);
       for (let i = 0; i < 3; i++) out[i] += t.weight * tmp[i];
@@ -156,8 +156,9 @@ export class SuspensionModel {
   /** A point expression as a dual seeded with its rates along the given tangent directions. */
   pointDual(expr: PointExpr, tangent: TangentSpace, directions: readonly (Float64Array | null)[], n: number): DualVec3 {
     const out = new DualVec3(n);
-    out.v.set(this.pointValue(expr));
-    const rate = new Float64Array(3);
+    this.pointValue(expr, scratchValue);
+    out.v.set(scratchValue);
+    const rate = scratchRate;
     for (let k = 0; k < directions.length; k++) {
       const dir = directions[k];
       if (!dir) continue;
@@ -359,6 +360,9 @@ export class SuspensionModel {
   }
   private activeDrivers: ResidualBlock[] = [];
 }
+
+// Scratch for the evaluation's hot path (single-threaded; never held across calls).
+const scratchPoint = new Float64Array(3), scratchValue = new Float64Array(3), scratchRate = new Float64Array(3);
 
 function sumRates(a: Float64Array, b: Float64Array): Float64Array {
   const out = new Float64Array(a.length);

@@ -6,8 +6,7 @@
  * never comes back as a solved state with NaN, and the sweep goes on from the last good
  * state.
  */
-import * as P from '../../kernel/pose';
-import type { ResidualBlock } from '../../kernel/system';
+import { largestMotion, type ResidualBlock } from '../../kernel/system';
 import type { SweepSpec, SweepTarget } from './files';
 import { sweepValues } from './files';
 import type { SuspensionModel, MetricValues } from './model';
@@ -138,7 +137,6 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   const blocks = drivers.map((d) => d.block);
   // Predictor: when every driver is one of the derivative tangent's targets, the tangent of
   // the last state moves the linkage to first order, and Newton only corrects.
-  const basisCount = sm.corners.length + (sm.rackHold ? 1 : 0);
   const predictable = drivers.length > 0 && drivers.every((d) => d.basis !== undefined) && new Set(drivers.map((d) => d.basis)).size === drivers.length;
   let lastTangent: TangentSpace | null = null;
   for (let i = 0; i < spec.steps; i++) {
@@ -154,7 +152,6 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       system.restore(lastGood);
       for (const v of system.variables) if (!v.fixed) system.retractVariable(v, dq, lastTangent.layout[v.id]);
       predicted = system.snapshot();
-      void basisCount;
     }
     const report = solveInSubsteps(sm, blocks, lastValues, targets, lastGood, predicted);
     const driverReport: Record<string, number> = {};
@@ -166,7 +163,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       continue;
     }
     // Branch-jump diagnostic: motion per unit of driver change far above the last step's.
-    const motion = maxPartMotion(sm, lastGood);
+    const motion = largestMotion(system, lastGood);
     const change = Math.max(1e-12, ...targets.map((t, k) => Math.abs(t - lastValues[k])));
     const ratio = motion / change;
     const diagnostics: string[] = [];
@@ -217,16 +214,6 @@ function solveInSubsteps(sm: SuspensionModel, blocks: (ResidualBlock & { target:
   let report = attempt(1);
   for (let parts = 2; !report.converged && parts <= 64; parts *= 2) report = attempt(parts);
   return report;
-}
-
-function maxPartMotion(sm: SuspensionModel, before: Float64Array): number {
-  let m = 0;
-  const sys = sm.model.system;
-  for (const v of sys.variables) {
-    if (v.fixed || v.kind !== 'pose') continue;
-    m = Math.max(m, P.poseDistance(before, sys.state, sys.lengthScale, v.offset, v.offset));
-  }
-  return m;
 }
 
 /** Flatten a step's metrics into CSV columns (axle: `axle.heave`, `left.camber`, …). */
