@@ -37,6 +37,7 @@ import {
   type EntityGroup,
   type MateDoc,
   type PartDoc,
+  type PoseDoc,
   type Vec3Doc,
 } from './types.ts';
 
@@ -219,6 +220,44 @@ export function removeMate(id: string): AssemblyRecipe {
   return (draft) => {
     requireMate(draft, id);
     removeMateFrom(draft, id);
+  };
+}
+
+/**
+ * Sets a part's pose (its pose in the file: where a fresh solve starts, and the design of
+ * a suspension). A `state` pose of the part (`part.pose`), which would override it, is
+ * removed. The rotation is kept as given (not normalised), as everywhere in the format.
+ * @throws AssemblyError if there is no such part.
+ * @throws RangeError if a number is not finite.
+ */
+export function setPartPose(part: string, pose: PoseDoc): AssemblyRecipe {
+  const position = copyVec3(pose.position);
+  if (!Array.isArray(pose.rotation) || pose.rotation.length !== 4) throw new RangeError('expected a rotation [w, x, y, z]');
+  for (let i = 0; i < 4; i++) assertFinite(pose.rotation[i], itemPath('rotation', i));
+  const rotation: [number, number, number, number] = [pose.rotation[0], pose.rotation[1], pose.rotation[2], pose.rotation[3]];
+  return (draft) => {
+    const partDraft = requirePart(draft, part);
+    const same = sameVec3(partDraft.pose.position, position) && rotation.every((q, i) => Object.is(partDraft.pose.rotation[i], q));
+    if (!same) partDraft.pose = { position, rotation };
+    const poseKey = `${part}.pose`;
+    if (Object.hasOwn(draft.state, poseKey)) delete draft.state[poseKey];
+  };
+}
+
+/**
+ * Sets the `suspension` roles section (a deep copy), or removes it with `undefined`. The
+ * assembly loader only checks it is plain JSON; whether the roles fit the parts is for
+ * the suspension code (`validateRoles`, and building a `SuspensionModel`) to say, so an
+ * editor checks them before it applies this.
+ */
+export function setSuspension(roles: unknown): AssemblyRecipe {
+  const copy = roles === undefined ? undefined : plainCopy(roles);
+  return (draft) => {
+    if (copy === undefined) {
+      if (Object.hasOwn(draft, 'suspension')) delete (draft as { suspension?: unknown }).suspension;
+      return;
+    }
+    (draft as { suspension?: unknown }).suspension = copy;
   };
 }
 

@@ -120,6 +120,16 @@ const ENTITY_RULES: Readonly<Record<ConstraintType | JointType, EntityRule>> = {
   ball: anyTwoRule(['frame', 'point'], 'frames and points'),
 };
 
+/**
+ * The constraint and joint types that may join an entity of kind `a` and one of kind `b`
+ * (either order), in the order of CONSTRAINT_TYPES then JOINT_TYPES: exactly the pairs
+ * the loader accepts (its own table), for editors that offer only valid mates. Couplings
+ * join coordinates, not entities, and are never listed. Empty when nothing joins them.
+ */
+export function mateTypesJoining(a: EntityKind, b: EntityKind): (ConstraintType | JointType)[] {
+  return [...CONSTRAINT_TYPES, ...JOINT_TYPES].filter((type) => ENTITY_RULES[type].allows(a, b));
+}
+
 /** The field holding each coupling's constant, besides the optional `offset`. */
 const COUPLING_PARAMETER = {
   gear: 'ratio',

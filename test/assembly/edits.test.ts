@@ -15,6 +15,8 @@ import {
   removePart,
   setCoordinate,
   setMateValue,
+  setPartPose,
+  setSuspension,
   type AssemblyRecipe,
 } from '../../src/assembly/edits.ts';
 import { EditRefused, History } from '../../src/reactive/history.ts';
@@ -184,5 +186,33 @@ describe('assembly edits', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('assembly edits: part poses and suspension roles', () => {
+  it('sets a part pose (dropping a state pose that would override it); the same pose again makes no undo entry', () => {
+    const doc = validateAssembly({ ...fourBar(), state: { ...fourBar().state, 'crank.pose': { position: [9, 9, 9], rotation: [1, 0, 0, 0] } } });
+    const history = historyOf(doc);
+    const pose = { position: [1, 2, 3], rotation: [0, 0, 0, 2] } as const;
+    history.apply(setPartPose('crank', pose), 'pose');
+    expect(history.current.parts.crank.pose).toEqual(pose);
+    expect(Object.hasOwn(history.current.state, 'crank.pose')).toBe(false);
+    expect(history.canUndo).toBe(true);
+    history.apply(setPartPose('crank', pose), 'again');
+    history.undo();
+    expect(history.current).toEqual(doc);
+    expect(() => edit(doc, setPartPose('nope', pose))).toThrow(AssemblyError);
+    expect(() => setPartPose('crank', { position: [NaN, 0, 0], rotation: [1, 0, 0, 0] })).toThrow(RangeError);
+  });
+
+  it('sets and removes the suspension section, a copy of what is given', () => {
+    const roles = { scope: 'corner', chassis: 'ground', corners: [] as unknown[] };
+    const withRoles = edit(fourBar(), setSuspension(roles));
+    roles.chassis = 'changed';
+    expect((withRoles.suspension as { chassis: string }).chassis).toBe('ground');
+    expect(validateAssembly(withRoles).suspension).toEqual({ scope: 'corner', chassis: 'ground', corners: [] });
+    const without = edit(withRoles, setSuspension(undefined));
+    expect(Object.hasOwn(without, 'suspension')).toBe(false);
+    expect(without).toEqual(fourBar());
   });
 });

@@ -63,7 +63,7 @@ describe('viewer engine', () => {
 
   it('the sweep is runSweep of the document: the plotted camber is its camber', () => {
     const doc = dw();
-    const s = new Engine().sweep({ docKey: 1, doc, range: { start: -50, stop: 50, steps: 11 } });
+    const s = new Engine().sweep({ docKey: 1, doc, range: { start: -50, stop: 50, steps: 11 }, full: true });
     const geometry = validateGeometry(doc.geometry);
     const run = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('bump', '-50:50:11', geometry));
     // (the document holds the rack as the sweep does: the same drivers, rounding apart)
@@ -71,6 +71,30 @@ describe('viewer engine', () => {
     s.series.camber.forEach((c, i) => expect(c).toBeCloseTo(expected[i], 10));
     expect(s.csv.split('\n')[0]).toContain('camber');
     expect(s.axes.every((a) => a !== null)).toBe(true);
+  });
+
+  it("the plots' sweep leaves out only the steering response: the same curves and axes as the full one, and the design metrics of the pose", () => {
+    const doc = dw();
+    const engine = new Engine();
+    const range = { start: -40, stop: 30, steps: 8 };
+    const plots = engine.sweep({ docKey: 1, doc, range });
+    const full = engine.sweep({ docKey: 1, doc, range, full: true });
+    for (const key of ['camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius']) expect(plots.series[key]).toEqual(full.series[key]);
+    expect(plots.axes).toEqual(full.axes);
+    // the full sweep has the steering response at every step, the plots' sweep does not
+    expect(full.series.kpi_virtual.every((x) => typeof x === 'number')).toBe(true);
+    expect(plots.series.kpi_virtual.every((x) => x === null)).toBe(true);
+    expect(plots.csv).toBe('');
+    // at design, every metric (the virtual ones included) equals the pose's at design
+    const pose = engine.pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    for (const key of ['camber', 'caster_virtual', 'kpi_virtual', 'deriv_camber_wrt_hub_z', 'scrub_radius']) expect(plots.design[key]).toBeCloseTo(pose.metrics[key] as number, 9);
+  });
+
+  it('a multi-link has no physical steering axis: its plots\' sweep keeps the steering response (the axis drawn is the virtual one)', () => {
+    const doc = suspensionDocument(parseText(geometryText('multi_link')), { name: 'multi_link.yaml' });
+    const s = new Engine().sweep({ docKey: 1, doc, range: { start: -20, stop: 20, steps: 5 } });
+    expect(s.axes.every((a) => a !== null)).toBe(true);
+    expect(s.series.caster.every((x) => typeof x === 'number')).toBe(true);
   });
 
   it('a generic assembly drags on the live engine, its drivers freed', () => {

@@ -21,7 +21,13 @@ import { SolverClient } from './solver-client';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
-import { PART_LIBRARY, addLibraryPart, mateRecipe, newAssembly, type PickMateType } from './assemble';
+import {
+  MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
+  pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
+} from './assemble';
+import { AssemblyError, entityKind, parseAssembly, type AssemblyDoc, type EntityKind } from '../../src/assembly';
+import { RolesError } from '../../src/suspension/roles';
+import { ModelError } from '../../src/model/build';
 import { liveEdits } from '../../src/live';
 
 interface Tagged<T> { seq: number; time: number; request: T }
@@ -71,6 +77,7 @@ export class ViewerApp {
   private lastPoseSeq = 0;
   private lastSweepSeq = 0;
   private frameRequested = false;
+  private drawnThisFrame = false;
   private dirty = true;
   view: ViewState = { travel: [], rack: 0 };
   lastPose: PoseResult | null = null;
@@ -198,7 +205,15 @@ export class ViewerApp {
         this.scene.updateSweep(o.output);
         if (this.baseline && this.lastPose) this.renderReadouts();
         this.shownSweep = o.input.seq;
-        this.renderNow();
+        // the plots are drawn (their canvases, at once); the 3D view only changes by the
+        // steering axes' surface. During a gesture that waits for the next pose's draw
+        // (one frame of GPU work, not two; a software rasteriser shares the CPU with the
+        // solver), or at most 50 ms
+        this.recordShown(performance.now());
+        if (this.gesture) {
+          this.dirty = true;
+          setTimeout(() => { if (this.dirty) this.invalidate(); }, 50);
+        } else this.renderNow();
       }),
     );
   }
@@ -222,34 +237,57 @@ export class ViewerApp {
 
   invalidate(): void {
     this.dirty = true;
-    if (this.frameRequested) return;
-    this.frameRequested = true;
-    requestAnimationFrame(() => this.frame());
+    this.requestFrame();
   }
 
+  private requestFrame(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      this.drawnThisFrame = false;
+      this.frame();
+    });
+  }
+
+  /**
+   * Draw a result at once (it is already a frame late: it waited for its frame to be
+   * requested), but at most once between two animation frames: the screen shows one
+   * frame per refresh, and a second draw before it (the sweep right after the pose)
+   * would only double the GPU's work; the next frame draws it instead.
+   */
   private renderNow(): void {
     this.dirty = true;
-    this.frame();
+    if (!this.drawnThisFrame) {
+      this.frame();
+      this.drawnThisFrame = true;
+    }
+    this.requestFrame();
   }
 
   private frame(): void {
-    this.frameRequested = false;
     if (!this.dirty) return;
     this.dirty = false;
     const start = performance.now();
     this.scene.render();
     const now = performance.now();
     this.stats.renderMs.push(now - start);
-    // latency of every input now on screen, or superseded by a newer one that is:
-    // pose = the linkage and read-outs, full = also the plots (for edits, which change them)
+    this.recordShown(now);
+    if (!this.ready && this.lastPose && (this.lastSweep || !this.lastPose.suspension)) {
+      this.ready = true;
+      document.body.dataset.ready = 'true';
+    }
+  }
+
+  /**
+   * Latency of every input now drawn, or superseded by a newer one that is: pose = the
+   * linkage and read-outs, full = also the plots (for edits, which change them).
+   */
+  private recordShown(now: number): void {
     for (const [seq, input] of this.inputs) {
       if (seq > this.shownPose) continue;
       if (!input.poseDone) { input.poseDone = true; this.stats.pose.push(now - input.time); }
       if (!input.needsSweep || this.shownSweep >= seq) { this.stats.full.push(now - input.time); this.inputs.delete(seq); }
-    }
-    if (!this.ready && this.lastPose && (this.lastSweep || !this.lastPose.suspension)) {
-      this.ready = true;
-      document.body.dataset.ready = 'true';
     }
   }
 
@@ -257,7 +295,7 @@ export class ViewerApp {
 
   private wireDrag(): void {
     const d = this.drag;
-    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; });
+    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; this.scene.setInteractive(e.value); });
     d.addEventListener('hoveron', (e) => this.scene.setHovered(e.object));
     d.addEventListener('hoveroff', () => this.scene.setHovered(null));
     d.addEventListener('dragstart', (e) => {
@@ -470,9 +508,7 @@ export class ViewerApp {
       const doc = this.history.current;
       download(`${baseName(nameOf(doc))}.kinemate.json`, assemblyText(doc), 'application/json');
     });
-    $('export-csv').addEventListener('click', () => {
-      if (this.lastSweep?.csv) download(`${baseName(nameOf(this.history.current))}-bump.csv`, this.lastSweep.csv, 'text/csv');
-    });
+    $('export-csv').addEventListener('click', () => void this.exportCsv());
     $('undo').addEventListener('click', () => this.undo());
     $('redo').addEventListener('click', () => this.redo());
     $('reset-pose').addEventListener('click', () => {
@@ -485,6 +521,19 @@ export class ViewerApp {
     for (const p of PART_LIBRARY) { const o = document.createElement('option'); o.value = p.id; o.textContent = p.label; partSelect.appendChild(o); }
     $('asm-new').addEventListener('click', () => { this.replaceDocument(newAssembly(), 'new assembly'); this.clearPicks(); });
     $('asm-add').addEventListener('click', () => this.addPart(partSelect.value));
+    $<HTMLSelectElement>('asm-mate').addEventListener('change', (e) => { const t = (e.target as HTMLSelectElement).value; if (t) this.retypeLastMate(t as EntityMateType); });
+    $('asm-delete-mate').addEventListener('click', () => this.deleteMate());
+    $('asm-delete-part').addEventListener('click', () => this.deletePart($<HTMLSelectElement>('asm-parts').value));
+    $('asm-import').addEventListener('click', () => $<HTMLInputElement>('asm-import-file').click());
+    $<HTMLInputElement>('asm-import-file').addEventListener('change', async (e) => {
+      const input = e.target as HTMLInputElement;
+      const file = input.files?.[0];
+      if (file) await this.importPartFile(file.name, await file.text());
+      input.value = '';
+    });
+    $('role-apply').addEventListener('click', () => this.applyRoles());
+    document.querySelectorAll<HTMLSelectElement>('#asm-roles select').forEach((select) => select.addEventListener('change', () => { select.dataset.touched = 'true'; }));
+    $('role-remove').addEventListener('click', () => this.removeRoles());
     for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.requestSweep());
     $<HTMLSelectElement>('hold').addEventListener('change', (e) => {
       const hold = (e.target as HTMLSelectElement).value;
@@ -508,6 +557,18 @@ export class ViewerApp {
       else if (mod && (e.key === 'y' || e.key === 'Y')) { e.preventDefault(); this.redo(); }
     });
     this.updateToolbar();
+  }
+
+  /** The bump sweep as CSV: the full sweep (steering response at every step) of the design now shown. */
+  private async exportCsv(): Promise<void> {
+    const doc = this.history.current;
+    try {
+      const sweep = await this.sweepClient.sweep({ docKey: this.docKey(doc), doc, range: this.sweepRange(), full: true });
+      if (sweep.csv) download(`${baseName(nameOf(doc))}-bump.csv`, sweep.csv, 'text/csv');
+      else this.showError('Export CSV: this model has no suspension roles, so there is no bump sweep to export.');
+    } catch (error) {
+      this.showError(`Export CSV failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   undo(): void {
@@ -582,6 +643,15 @@ export class ViewerApp {
 
   // ------------------------------------------------------------ assemble mode
 
+  /** The mate the last two picks made (a change of the mate menu re-makes it with the new type). */
+  private lastMate: string | null = null;
+  /** The mate selected in the list (Delete mate deletes it; else the last one). */
+  private selectedMate: string | null = null;
+  /** The type the user last chose in the menu, per pair of entity kinds (`axis|point`). */
+  private readonly matePreference = new Map<string, EntityMateType>();
+  /** The part poses of the last good solve: where picked distances and angles are measured, and the design written with roles. */
+  private goodPoses: PartPoses | undefined;
+
   setAssembling(on: boolean): void {
     this.assembling = on;
     $('assemble').classList.toggle('active', on);
@@ -591,36 +661,184 @@ export class ViewerApp {
     this.renderAssemble();
   }
 
+  /** The solved poses to measure at: the current ones when good (and of this document), else the last good ones. */
+  private measuredPoses(): PartPoses | undefined {
+    const r = this.lastPose;
+    if (r && r.ok && r.docKey === this.docKey(this.history.current)) return r.poses;
+    return this.goodPoses;
+  }
+
+  private asmError(error: unknown): string {
+    return error instanceof EditRefused ? `Refused: ${error.reason}` : String(error instanceof Error ? error.message : error);
+  }
+
   private addPart(id: string): void {
     try {
       const { recipe, name } = addLibraryPart(this.history.current, id);
       this.history.apply(recipe, `add ${name}`);
-      this.setAssembleStatus(`Added ${name}. Click two points to mate them.`);
+      this.setAssembleStatus(`Added ${name}. Click two entities to mate them.`);
     } catch (error) {
-      this.setAssembleStatus(error instanceof EditRefused ? `Refused: ${error.reason}` : String(error instanceof Error ? error.message : error));
+      this.setAssembleStatus(this.asmError(error));
     }
     this.renderAssemble();
   }
 
   private pick(ref: string): void {
+    const doc = this.history.current;
+    if (doc.kind !== 'assembly') return;
+    const kind = entityKind(doc.doc, ref);
+    if (kind === undefined) { this.setAssembleStatus(`${ref.replace('#', ' ')} is not an entity to mate: pick a point, an axis, a frame or a plane.`); return; }
     if (this.picks.includes(ref)) return;
     this.picks.push(ref);
     this.scene.selected.add(ref);
     if (this.lastPose) this.scene.update(this.lastPose);
-    if (this.picks.length < 2) { this.setAssembleStatus(`Picked ${ref}; now a point of another part.`); return; }
+    const part = ref.split('.')[0];
+    $<HTMLSelectElement>('asm-parts').value = part;
+    if (this.picks.length < 2) { this.setAssembleStatus(`Picked ${ref} (${kind}); now an entity of another part.`); return; }
     const [a, b] = this.picks;
     this.clearPicks();
-    if (a.split('.')[0] === b.split('.')[0]) { this.setAssembleStatus('Pick points of two different parts.'); return; }
-    const type = $<HTMLSelectElement>('asm-mate').value as PickMateType;
-    const pa = this.lastPose?.points[a], pb = this.lastPose?.points[b];
-    const distance = pa && pb ? Math.hypot(pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]) : 0;
+    if (a.split('.')[0] === b.split('.')[0]) { this.setAssembleStatus('Pick entities of two different parts.'); return; }
+    const ka = entityKind(doc.doc, a)!, kb = kind;
+    const types = mateTypesFor(ka, kb);
+    this.fillMateMenu(types, null);
+    if (types.length === 0) { this.setAssembleStatus(`No mate joins ${article(ka)} ${ka} and ${article(kb)} ${kb}.`); return; }
+    const preferred = this.matePreference.get(pairKey(ka, kb));
+    const type = preferred !== undefined && types.includes(preferred) ? preferred : types[0];
+    this.fillMateMenu(types, type);
     try {
-      const { recipe, id } = mateRecipe(this.history.current, type, a, b, distance);
+      const { recipe, id } = mateRecipe(doc, type, a, b, this.measuredPoses());
       this.history.apply(recipe, `mate ${id}`);
-      this.setAssembleStatus(`Mated ${a} and ${b} (${type} "${id}").`);
+      this.lastMate = id;
+      this.selectedMate = null;
+      this.setAssembleStatus(`Mated ${a} (${ka}) and ${b} (${kb}): ${type} "${id}". Another type in the menu re-makes it.`);
     } catch (error) {
-      this.setAssembleStatus(error instanceof EditRefused ? `Refused: ${error.reason}` : String(error instanceof Error ? error.message : error));
+      this.setAssembleStatus(this.asmError(error));
     }
+    this.renderAssemble();
+  }
+
+  /** The mate menu: exactly the types that join the picked kinds, `selected` chosen. */
+  private fillMateMenu(types: readonly EntityMateType[], selected: EntityMateType | null): void {
+    const menu = $<HTMLSelectElement>('asm-mate');
+    menu.innerHTML = '';
+    for (const t of types) { const o = document.createElement('option'); o.value = t; o.textContent = MATE_LABELS[t]; menu.appendChild(o); }
+    if (types.length === 0) { const o = document.createElement('option'); o.value = ''; o.textContent = '(nothing joins these)'; menu.appendChild(o); }
+    menu.disabled = types.length === 0;
+    if (selected) menu.value = selected;
+  }
+
+  /** The mate menu changed: remember the choice for this pair of kinds and re-make the last picked mate with it (one undo entry). */
+  private retypeLastMate(type: EntityMateType): void {
+    const doc = this.history.current;
+    const id = this.lastMate;
+    if (doc.kind !== 'assembly' || id === null || !Object.hasOwn(doc.doc.mates, id)) return;
+    const old = doc.doc.mates[id] as { type: string; a: string; b: string };
+    const ka = entityKind(doc.doc, old.a), kb = entityKind(doc.doc, old.b);
+    if (!ka || !kb) return;
+    this.matePreference.set(pairKey(ka, kb), type);
+    if (old.type === type) return;
+    try {
+      const made = retypeMateRecipe(doc, id, type, this.measuredPoses());
+      this.history.apply(made.recipe, `mate ${made.id}`);
+      this.lastMate = made.id;
+      this.setAssembleStatus(`Re-made ${old.a} – ${old.b} as ${type} "${made.id}".`);
+    } catch (error) {
+      this.setAssembleStatus(this.asmError(error));
+    }
+    this.renderAssemble();
+  }
+
+  private deleteMate(): void {
+    const doc = this.history.current;
+    if (doc.kind !== 'assembly') return;
+    const ids = Object.keys(doc.doc.mates);
+    const id = this.selectedMate !== null && ids.includes(this.selectedMate) ? this.selectedMate : ids[ids.length - 1];
+    if (id === undefined) { this.setAssembleStatus('No mate to delete.'); return; }
+    try {
+      this.history.apply(removeMateRecipe(id), `delete mate ${id}`);
+      this.setAssembleStatus(`Deleted mate "${id}".`);
+    } catch (error) {
+      this.setAssembleStatus(this.asmError(error));
+    }
+    this.selectedMate = null;
+    this.renderAssemble();
+  }
+
+  private deletePart(name: string): void {
+    if (!name) { this.setAssembleStatus('No part to delete.'); return; }
+    try {
+      this.history.apply(removePartRecipe(name), `delete part ${name}`);
+      this.setAssembleStatus(`Deleted part "${name}" and the mates that joined it.`);
+    } catch (error) {
+      this.setAssembleStatus(this.asmError(error));
+    }
+    this.clearPicks();
+    this.renderAssemble();
+  }
+
+  /** Import part…: the moving parts of a `*.kinemate.json`; a malformed file names the loader's path and changes nothing. */
+  async importPartFile(name: string, text: string): Promise<boolean> {
+    let source: AssemblyDoc;
+    try {
+      source = parseAssembly(text);
+    } catch (error) {
+      if (error instanceof AssemblyError) { this.showError(`Could not import ${name} — nothing changed.\n${error.message}`); return false; }
+      throw error;
+    }
+    try {
+      if (this.history.current.kind !== 'assembly') this.replaceDocument(newAssembly(), 'new assembly');
+      const { recipe, names } = importParts(this.history.current, source, name);
+      this.history.apply(recipe, `import ${name}`);
+      this.hideError();
+      this.setAssembleStatus(`Imported ${names.map(([from, to]) => (from === to ? to : `${from} as ${to}`)).join(', ')} from ${name}.`);
+      this.renderAssemble();
+      return true;
+    } catch (error) {
+      const detail = error instanceof AssemblyError ? error.message : this.asmError(error);
+      this.showError(`Could not import ${name} — nothing changed.\n${detail}`);
+      return false;
+    }
+  }
+
+  /** The roles panel's form (numbers as typed; the checks say what is wrong). */
+  private rolesForm(): RolesForm {
+    const v = (id: string) => $<HTMLSelectElement | HTMLInputElement>(id).value;
+    const num = (id: string) => (v(id).trim() === '' ? NaN : Number(v(id)));
+    const lower = v('role-sa-lower'), upper = v('role-sa-upper');
+    return {
+      chassis: v('role-chassis'),
+      upright: v('role-upright'),
+      side: v('role-side') === 'right' ? 'right' : 'left',
+      axleInboard: v('role-axle-inboard'),
+      axleOutboard: v('role-axle-outboard'),
+      // one end alone is not an axis: the check names the missing one
+      steeringAxis: lower || upper ? [lower, upper] : null,
+      steering: v('role-steering') || null,
+      wheelOffset: num('role-offset'),
+      tire: { aspect_ratio: num('role-aspect'), section_width: num('role-width'), rim_diameter: num('role-rim') },
+    };
+  }
+
+  /** Apply roles: the assembly's `suspension` section as one undo entry, checked first; refused roles change nothing and say which field. */
+  private applyRoles(): void {
+    try {
+      const { recipe } = applyRolesRecipe(this.history.current, this.rolesForm(), this.measuredPoses());
+      this.history.apply(recipe, 'suspension roles');
+      this.hideError();
+      this.setAssembleStatus('Suspension roles applied: the metrics and the bump plots run on this assembly.');
+    } catch (error) {
+      const message = error instanceof RolesError || error instanceof ModelError || error instanceof AssemblyError ? error.message : this.asmError(error);
+      this.showError(`Roles not applied — nothing changed.\n${message}`);
+      this.setAssembleStatus(`Roles not applied: ${message}`);
+    }
+    this.renderAssemble();
+  }
+
+  private removeRoles(): void {
+    const doc = this.history.current;
+    if (doc.kind !== 'assembly' || doc.doc.suspension === undefined) { this.setAssembleStatus('This assembly has no suspension roles.'); return; }
+    this.history.apply(removeRolesRecipe(), 'remove suspension roles');
+    this.setAssembleStatus('Suspension roles removed.');
     this.renderAssemble();
   }
 
@@ -635,16 +853,43 @@ export class ViewerApp {
   }
 
   private renderAssemble(): void {
+    // the poses shown before this document: the last good ones to measure at
+    const r = this.lastPose;
+    if (r && r.ok) this.goodPoses = r.poses;
     const doc = this.history.current;
     const list = $('asm-mates');
     list.innerHTML = '';
+    this.scene.setEntityLines(this.assembling && doc.kind === 'assembly' ? directedEntities(doc.doc) : []);
     if (doc.kind !== 'assembly') return;
     for (const [id, m] of Object.entries(doc.doc.mates)) {
       const li = document.createElement('li');
       const mm = m as { type: string; a: string; b: string };
       li.textContent = `${id}: ${mm.type} ${mm.a} – ${mm.b}`;
+      li.dataset.mate = id;
+      li.classList.toggle('selected', id === this.selectedMate);
+      li.addEventListener('click', () => { this.selectedMate = this.selectedMate === id ? null : id; this.renderAssemble(); });
       list.appendChild(li);
     }
+    const parts = Object.keys(doc.doc.parts);
+    fillSelect($<HTMLSelectElement>('asm-parts'), parts.map((p) => [p, p]));
+    this.renderRolesForm(doc.doc);
+  }
+
+  /** The roles panel's choices for this assembly, keeping what is chosen where it still exists, else a guess from names. */
+  private renderRolesForm(doc: AssemblyDoc): void {
+    const guess = guessRoles(doc);
+    const parts = Object.keys(doc.parts).map((p): [string, string] => [p, p]);
+    const points = pointRefs(doc).map((p): [string, string] => [p, p]);
+    const none: [string, string] = ['', '(none)'];
+    const pick: [string, string] = ['', '(pick)'];
+    fillSelect($<HTMLSelectElement>('role-chassis'), [pick, ...parts], guess.chassis);
+    fillSelect($<HTMLSelectElement>('role-upright'), [pick, ...parts], guess.upright);
+    fillSelect($<HTMLSelectElement>('role-axle-inboard'), [pick, ...points], guess.axleInboard);
+    fillSelect($<HTMLSelectElement>('role-axle-outboard'), [pick, ...points], guess.axleOutboard);
+    fillSelect($<HTMLSelectElement>('role-sa-lower'), [none, ...points], guess.steeringAxis?.[0]);
+    fillSelect($<HTMLSelectElement>('role-sa-upper'), [none, ...points], guess.steeringAxis?.[1]);
+    fillSelect($<HTMLSelectElement>('role-steering'), [none, ...coordinateNames(doc).map((c): [string, string] => [c, c])], guess.steering ?? '');
+    $('role-remove').toggleAttribute('disabled', doc.suspension === undefined);
   }
 
   showError(text: string): void {
@@ -710,22 +955,10 @@ export class ViewerApp {
   }
 }
 
-/** A swept metric at wheel travel 0 (interpolated between the two nearest steps), or null. */
+/** A metric at design (wheel travel 0, rack centred), or null. */
 function atDesign(sweep: SweepResult, key: string): number | null {
-  const ys = sweep.series[key];
-  const xs = sweep.travel;
-  if (!ys) return null;
-  for (let i = 0; i + 1 < xs.length; i++) {
-    const [x0, x1] = [xs[i], xs[i + 1]];
-    if ((x0 <= 0 && 0 <= x1) || (x1 <= 0 && 0 <= x0)) {
-      const [y0, y1] = [ys[i], ys[i + 1]];
-      if (y0 === null || y1 === null) return null;
-      if (x0 === 0) return y0;
-      if (x1 === 0) return y1;
-      return y0 + ((y1 - y0) * (0 - x0)) / (x1 - x0);
-    }
-  }
-  return null;
+  const v = sweep.design[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 function round6(x: number): number {
@@ -741,4 +974,31 @@ function download(name: string, text: string, type: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Fill a select with [value, label] options. Its value: the user's choice (a select they
+ * changed: `data-touched`) while it is still offered, else `fallback` (a guess), else
+ * what it held, else the first option.
+ */
+function fillSelect(select: HTMLSelectElement, options: readonly [string, string][], fallback?: string): void {
+  const held = select.value;
+  const keep = select.dataset.touched === 'true' || fallback === undefined ? held : '';
+  const key = options.map((o) => o[0]).join('\n');
+  if (select.dataset.key !== key) {
+    select.dataset.key = key;
+    select.innerHTML = '';
+    for (const [value, label] of options) { const o = document.createElement('option'); o.value = value; o.textContent = label; select.appendChild(o); }
+  }
+  const values = options.map((o) => o[0]);
+  select.value = keep && values.includes(keep) ? keep : fallback !== undefined && values.includes(fallback) ? fallback : values.includes(held) ? held : values[0] ?? '';
+}
+
+/** The key of a pair of entity kinds, either order. */
+function pairKey(a: EntityKind, b: EntityKind): string {
+  return [a, b].sort().join('|');
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

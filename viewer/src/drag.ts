@@ -33,6 +33,9 @@ export interface HandleDragEventMap {
 export type DragAxis = Vector3 | null;
 
 const _ray = new Raycaster();
+// handles may be pick proxies on a layer the camera does not draw (the scene draws them
+// batched): the ray sees every layer
+_ray.layers.enableAll();
 const _pointer = new Vector2();
 const _hit = new Vector3();
 const _eye = new Vector3();

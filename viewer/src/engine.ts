@@ -150,6 +150,13 @@ export interface SweepRequest {
   docKey: number;
   doc: ViewerDocument;
   range: { start: number; stop: number; steps: number };
+  /**
+   * The full sweep for export: the steering response at every step and the CSV. The
+   * plots' sweep (false) leaves the per-step steering response out where the linkage
+   * has a physical steering axis (the plotted curves and the drawn axis surface do not
+   * need it), which halves its cost while dragging.
+   */
+  full?: boolean;
 }
 
 export interface SweepResult {
@@ -157,6 +164,8 @@ export interface SweepResult {
   travel: number[];
   /** Per metric, per step (null where the step failed or the metric is undefined). */
   series: Record<string, (number | null)[]>;
+  /** Every metric at design (wheel travel 0, rack centred): what the what-if deltas compare. */
+  design: Record<string, number | null>;
   failedSteps: number;
   /** The physical steering axis at each step (null where failed or none). */
   axes: ([Vec3, Vec3] | null)[];
@@ -749,11 +758,14 @@ export class Engine {
     const travel: number[] = [];
     const { start, stop, steps } = req.range;
     for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
-    if (assembly.suspension === undefined) return { docKey: req.docKey, travel: [], series: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
+    if (assembly.suspension === undefined) return { docKey: req.docKey, travel: [], series: {}, design: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
     const sm = new SuspensionModel(assembly);
     const geometry = req.doc.kind === 'suspension' ? validateGeometry(req.doc.geometry) : undefined;
     const spec = sweepFromShortcut('bump', `${start}:${stop}:${steps}`, geometry);
-    const run = runSweep(sm, spec, { hold: holdOf(req.doc) });
+    // the model starts at design: every metric there, the steering response's included
+    const design = flatMetrics(sm, evaluateState(sm, holdOf(req.doc)).metrics);
+    const physicalAxes = sm.corners.every((c) => c.roles.steering_axis !== null);
+    const run = runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: physicalAxes && req.full !== true });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
     const axes: ([Vec3, Vec3] | null)[] = [];
@@ -781,7 +793,7 @@ export class Engine {
     }
     // a linkage without a physical steering axis plots the virtual caster
     if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
-    return { docKey: req.docKey, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: sweepsToCsv({ bump: run }), ms: now() - t0 };
+    return { docKey: req.docKey, travel, series, design, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ bump: run }) : '', ms: now() - t0 };
   }
 }
 

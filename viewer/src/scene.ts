@@ -7,8 +7,8 @@
  * a suspension).
  */
 import {
-  AmbientLight, BufferAttribute, BufferGeometry, Color, CylinderGeometry, DirectionalLight, DoubleSide, GridHelper, Group,
-  HemisphereLight, LatheGeometry, Line, LineBasicMaterial, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshStandardMaterial,
+  AmbientLight, BufferAttribute, BufferGeometry, Color, CylinderGeometry, DirectionalLight, DoubleSide, FrontSide, GridHelper, Group,
+  HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineBasicMaterial, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshStandardMaterial,
   OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -37,23 +37,122 @@ const COLORS = {
   tyre: 0x262a30,
   rim: 0xb8c0cc,
   hover: 0xffffff,
+  selected: 0xffe066,
 };
+
+/** A colour a third of the way to white (a hovered handle). */
+function brighter(color: number): number {
+  return _c.setHex(color).lerp(_white, 1 / 3).getHex();
+}
+const _white = new Color(0xffffff);
 
 const _a = new Vector3();
 const _b = new Vector3();
 const _q = new Quaternion();
 const UP = new Vector3(0, 1, 0);
 
-/** Place a unit cylinder (height 1 along y) between two points. */
-function placeBetween(mesh: Object3D, a: Vector3, b: Vector3, radius: number): void {
-  const d = _b.copy(b).sub(a);
-  const len = d.length();
-  mesh.position.copy(a).addScaledVector(d, 0.5);
-  if (len > 0) mesh.quaternion.setFromUnitVectors(UP, d.multiplyScalar(1 / len));
-  mesh.scale.set(radius, Math.max(len, 1e-9), radius);
+const vec = (p: Vec3, out = new Vector3()) => out.set(p[0], p[1], p[2]);
+
+/** An axis, a frame (its z axis) or a plane (its normal) of a part, drawn as a line through its handle (`ref`) while assembling; `direction` in the part's own frame. */
+export interface EntityLine {
+  ref: string;
+  part: string;
+  kind: 'axis' | 'frame' | 'plane';
+  direction: Vec3;
 }
 
-const vec = (p: Vec3, out = new Vector3()) => out.set(p[0], p[1], p[2]);
+const ENTITY_LINE_COLORS: Record<EntityLine['kind'], number> = { axis: 0xffd166, frame: 0xff9f43, plane: 0x7bdff2 };
+
+const _m = new Matrix4();
+const _s = new Vector3();
+const _c = new Color();
+
+/**
+ * Many copies of one shape (tubes, pins) in a single draw call: an InstancedMesh
+ * refilled on every update, a colour per copy. A software rasteriser (SwiftShader, what
+ * headless Chromium and GPU-less machines get) pays ~0.1 ms per draw call, so a linkage
+ * of 40 separate tubes cost more than its pixels; drawn this way it is one call.
+ * Whatever an update does not add is not drawn.
+ */
+class InstanceBatch {
+  mesh: InstancedMesh;
+  private n = 0;
+
+  constructor(private readonly parent: Group, private readonly geometry: BufferGeometry, private readonly material: Material, name: string, private capacity = 64) {
+    this.mesh = this.make(name);
+  }
+
+  private make(name: string): InstancedMesh {
+    const mesh = new InstancedMesh(this.geometry, this.material, this.capacity);
+    mesh.name = name;
+    mesh.count = 0;
+    // the copies span the model: culling the batch as one object would gain nothing
+    mesh.frustumCulled = false;
+    this.parent.add(mesh);
+    return mesh;
+  }
+
+  begin(): void {
+    this.n = 0;
+  }
+
+  private push(matrix: Matrix4, color: number): void {
+    if (this.n === this.capacity) {
+      // grow: a new mesh with twice the room, the copies so far carried over
+      const old = this.mesh;
+      this.capacity *= 2;
+      this.mesh = this.make(old.name);
+      for (let i = 0; i < this.n; i++) {
+        old.getMatrixAt(i, _m); this.mesh.setMatrixAt(i, _m);
+        old.getColorAt(i, _c); this.mesh.setColorAt(i, _c);
+      }
+      this.parent.remove(old);
+      old.dispose();
+    }
+    this.mesh.setMatrixAt(this.n, matrix);
+    this.mesh.setColorAt(this.n, _c.setHex(color));
+    this.n++;
+  }
+
+  /** A unit cylinder (height 1 along y) stretched between two points. */
+  tube(a: Vector3, b: Vector3, radius: number, color: number): void {
+    const d = _b.copy(b).sub(a);
+    const len = d.length();
+    _a.copy(a).addScaledVector(d, 0.5);
+    if (len > 0) _q.setFromUnitVectors(UP, d.multiplyScalar(1 / len)); else _q.identity();
+    this.push(_m.compose(_a, _q, _s.set(radius, Math.max(len, 1e-9), radius)), color);
+  }
+
+  /** A unit shape scaled by `radius` at a point. */
+  at(p: Vector3, radius: number, color: number): void {
+    this.push(_m.compose(p, _q.identity(), _s.setScalar(radius)), color);
+  }
+
+  end(): void {
+    this.mesh.count = this.n;
+    this.mesh.instanceMatrix.needsUpdate = true;
+    if (this.mesh.instanceColor) this.mesh.instanceColor.needsUpdate = true;
+  }
+}
+
+/**
+ * Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe, Microsoft Basic
+ * Render): headless Chromium, virtual machines, computers without a GPU driver. There a
+ * frame's cost is its pixels and draw calls on the CPU, shared with the solver.
+ */
+export function softwareRenderer(): { software: boolean; name: string } {
+  try {
+    const canvas = document.createElement('canvas');
+    const gl = (canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null;
+    if (!gl) return { software: false, name: 'no WebGL' };
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = `${String(gl.getParameter(gl.RENDERER))} ${info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : ''}`.trim();
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return { software: /swiftshader|llvmpipe|softpipe|software|basic render/i.test(name), name };
+  } catch {
+    return { software: false, name: 'unknown' };
+  }
+}
 
 export interface SceneOptions {
   /** Draw a frame now (the owner's render loop calls this when something changed). */
@@ -77,7 +176,7 @@ export class SceneView {
   private readonly objects = new Map<string, Object3D>();
   private readonly ghostObjects = new Map<string, Object3D>();
   private readonly unitCylinder = new CylinderGeometry(1, 1, 1, 14, 1);
-  private readonly unitSphere = new SphereGeometry(1, 20, 14);
+  private readonly unitSphere = new SphereGeometry(1, 14, 9);
   private readonly marker = new OctahedronGeometry(1, 0);
   private readonly materials = new Map<string, Material>();
   private grid: GridHelper | null = null;
@@ -88,6 +187,13 @@ export class SceneView {
   private scale = 1;
   private surface: Mesh | null = null;
   private failed = new Set<string>();
+  /** One draw call each: the moving linkage's tubes and pins, the ghost's, the baseline's. */
+  private readonly batches = new Group();
+  private readonly liveTubes: InstanceBatch;
+  private readonly livePins: InstanceBatch;
+  private readonly ghostTubes: InstanceBatch;
+  private readonly baselineTubes: InstanceBatch;
+  private readonly handleBalls: InstanceBatch;
   /** Handle info by mesh. */
   readonly handleInfo = new Map<Object3D, HandleInfo>();
   private hovered: Object3D | null = null;
@@ -95,9 +201,15 @@ export class SceneView {
   readonly selected = new Set<string>();
   last: PoseResult | null = null;
 
+  /** What draws: a GPU, or a software rasteriser (no multisampling, lighter drags). */
+  readonly rasteriser = softwareRenderer();
+  private readonly pixelRatio = Math.min(2, window.devicePixelRatio || 1);
+  private interactive = false;
+
   constructor(readonly container: HTMLElement, private readonly options: SceneOptions) {
-    this.renderer = new WebGLRenderer({ antialias: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
+    // multisampling multiplies a software rasteriser's fill cost; a GPU does it for free
+    this.renderer = new WebGLRenderer({ antialias: !this.rasteriser.software });
+    this.renderer.setPixelRatio(this.pixelRatio);
     this.renderer.setClearColor(0x15191f);
     container.appendChild(this.renderer.domElement);
     this.renderer.domElement.style.touchAction = 'none';
@@ -108,10 +220,21 @@ export class SceneView {
     const sun = new DirectionalLight(0xffffff, 1.6);
     sun.position.set(2, 3, 4);
     this.scene.add(sun);
-    this.scene.add(this.ghost, this.live, this.overlay, this.handleGroup, this.baselineGroup);
+    this.scene.add(this.ghost, this.live, this.overlay, this.handleGroup, this.baselineGroup, this.batches);
+    // instance colours multiply the material's: white materials, the colour per copy
+    const white = (opacity: number, lit: boolean) => lit
+      ? new MeshStandardMaterial({ color: 0xffffff, roughness: 0.55, metalness: 0.15 })
+      : this.flat(0xffffff, opacity);
+    this.liveTubes = new InstanceBatch(this.batches, this.unitCylinder, white(1, true), 'tubes');
+    this.livePins = new InstanceBatch(this.batches, this.unitSphere, white(1, true), 'pins');
+    this.ghostTubes = new InstanceBatch(this.batches, this.unitCylinder, white(0.3, false), 'ghost-tubes');
+    this.baselineTubes = new InstanceBatch(this.batches, this.unitCylinder, white(0.5, false), 'baseline-tubes');
+    this.handleBalls = new InstanceBatch(this.batches, this.unitSphere, white(1, true), 'handles');
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
     this.controls.addEventListener('change', () => this.options.onInvalidate());
+    this.controls.addEventListener('start', () => this.setInteractive(true));
+    this.controls.addEventListener('end', () => this.setInteractive(false));
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
   }
@@ -130,19 +253,34 @@ export class SceneView {
     this.renderer.render(this.scene, this.camera);
   }
 
+  /**
+   * During a gesture (a drag, an orbit) on a software rasteriser, draw at half the
+   * resolution: a quarter of the pixels, so the linkage keeps up with the pointer; the
+   * full-resolution frame comes back when the gesture ends. On a GPU nothing changes.
+   */
+  setInteractive(on: boolean): void {
+    if (on === this.interactive || !this.rasteriser.software) return;
+    this.interactive = on;
+    this.renderer.setPixelRatio(this.pixelRatio * (on ? 0.5 : 1));
+    this.options.onInvalidate();
+  }
+
   private material(key: string, make: () => Material): Material {
     let m = this.materials.get(key);
     if (!m) { m = make(); this.materials.set(key, m); }
     return m;
   }
-  private solid(color: number, opts: { opacity?: number; emissive?: number } = {}): Material {
-    return this.material(`s${color}:${opts.opacity ?? 1}:${opts.emissive ?? 0}`, () => new MeshStandardMaterial({
-      color, roughness: 0.55, metalness: 0.15, transparent: (opts.opacity ?? 1) < 1, opacity: opts.opacity ?? 1, side: DoubleSide,
+  private solid(color: number, opts: { opacity?: number; emissive?: number; frontOnly?: boolean } = {}): Material {
+    return this.material(`s${color}:${opts.opacity ?? 1}:${opts.emissive ?? 0}:${opts.frontOnly ?? false}`, () => new MeshStandardMaterial({
+      color, roughness: 0.55, metalness: 0.15, transparent: (opts.opacity ?? 1) < 1, opacity: opts.opacity ?? 1, side: opts.frontOnly ? FrontSide : DoubleSide,
       emissive: new Color(opts.emissive ?? 0), depthWrite: (opts.opacity ?? 1) >= 1,
+      // a translucent double-sided surface in one pass, not back faces then front (twice
+      // the fill for a tyre that covers a third of the view)
+      forceSinglePass: true,
     }));
   }
   private flat(color: number, opacity = 1): Material {
-    return this.material(`f${color}:${opacity}`, () => new MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthWrite: opacity >= 1, side: DoubleSide }));
+    return this.material(`f${color}:${opacity}`, () => new MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthWrite: opacity >= 1, side: DoubleSide, forceSinglePass: true }));
   }
 
   private getObject<T extends Object3D>(map: Map<string, Object3D>, group: Group, id: string, make: () => T): T {
@@ -180,6 +318,10 @@ export class SceneView {
 
     const pts = result.points;
     const P = (ref: string, out = new Vector3()) => (pts[ref] ? vec(pts[ref], out) : null);
+    this.liveTubes.begin();
+    this.livePins.begin();
+    this.ghostTubes.begin();
+    this.handleBalls.begin();
 
     // parts: a skeleton of tubes from the centroid to each point, a membrane for three
     for (const part of result.structure.parts) {
@@ -189,16 +331,15 @@ export class SceneView {
       }
       const refs = part.refs.filter((r) => pts[r]);
       const color = part.name.includes('wishbone') || part.name.includes('arm') ? COLORS.wishbone : part.name.includes('upright') ? COLORS.upright : part.name === 'rack' ? COLORS.rack : COLORS.part;
-      this.drawSkeleton(this.objects, this.live, `part:${part.name}`, refs.map((r) => vec(pts[r])), color, tube, 1);
-      this.drawSkeleton(this.ghostObjects, this.ghost, `ghost:${part.name}`, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6, 0.28);
+      this.drawSkeleton(this.objects, this.live, this.liveTubes, `part:${part.name}`, refs.map((r) => vec(pts[r])), color, tube, 1);
+      this.drawSkeleton(this.ghostObjects, this.ghost, this.ghostTubes, `ghost:${part.name}`, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6, 0.28);
     }
     // the rack: a bar along y from its point to the centreline
     const rackRef = result.structure.handles.find((h) => h.kind === 'rack')?.ref;
     if (rackRef && pts[rackRef]) {
       const a = vec(pts[rackRef]);
       const b = a.clone(); b.y = 0;
-      const bar = this.getObject(this.objects, this.live, 'rackbar', () => new Mesh(this.unitCylinder, this.solid(COLORS.rack)));
-      placeBetween(bar, a, b.y === a.y ? a.clone().setY(a.y - s * 0.1) : b, tube * 1.5);
+      this.liveTubes.tube(a, b.y === a.y ? a.clone().setY(a.y - s * 0.1) : b, tube * 1.5, COLORS.rack);
     }
     // rods (distance mates)
     for (const rod of result.structure.rods) {
@@ -206,21 +347,16 @@ export class SceneView {
       if (!a || !b) continue;
       const failed = this.failed.has(rod.id);
       const color = failed ? COLORS.failed : rod.id.includes('trackrod') ? COLORS.trackrod : rod.id.includes('pushrod') ? COLORS.damper : COLORS.rod;
-      const m = this.getObject(this.objects, this.live, `rod:${rod.id}`, () => new Mesh(this.unitCylinder, this.solid(color)));
-      m.material = this.solid(color, failed ? { emissive: 0x550000 } : {});
-      placeBetween(m, a, b, failed ? tube * 1.8 : tube * 1.2);
+      this.liveTubes.tube(a, b, failed ? tube * 1.8 : tube * 1.2, color);
       const ga = result.design[rod.a], gb = result.design[rod.b];
-      if (ga && gb) placeBetween(this.getObject(this.ghostObjects, this.ghost, `ghostrod:${rod.id}`, () => new Mesh(this.unitCylinder, this.flat(COLORS.ghost, 0.28))), vec(ga), vec(gb, new Vector3()), tube * 0.6);
+      if (ga && gb) this.ghostTubes.tube(vec(ga), vec(gb, new Vector3()), tube * 0.6, COLORS.ghost);
     }
     // joints: a pin at each joint, red when its mate fails
     for (const j of result.structure.joints) {
       const a = P(j.at);
       if (!a) continue;
       const failed = this.failed.has(j.id);
-      const m = this.getObject(this.objects, this.live, `joint:${j.id}`, () => new Mesh(this.unitSphere, this.solid(COLORS.part)));
-      m.material = failed ? this.solid(COLORS.failed, { emissive: 0x660000 }) : this.solid(0x59626e);
-      m.position.copy(a);
-      m.scale.setScalar(failed ? pin * 1.6 : pin * 0.8);
+      this.livePins.at(a, failed ? pin * 1.6 : pin * 0.8, failed ? COLORS.failed : 0x59626e);
     }
     // suspension: wheels, steering axes, dampers, instant centres
     result.corners.forEach((c, i) => this.drawCorner(`c${i}`, c, false));
@@ -243,7 +379,10 @@ export class SceneView {
           this.objects.set(`handle:${ref}`, mesh);
         } else {
           const color = h.kind === 'hardpoint' ? COLORS.chassisHandle : h.kind === 'rack' ? COLORS.rackHandle : h.kind === 'anchor' ? COLORS.anchor : COLORS.pullHandle;
-          mesh = new Mesh(this.unitSphere, this.solid(color, { emissive: 0x111111 }));
+          // an undrawn pick proxy (layer 1: the ray sees it, the camera does not); the
+          // handle is drawn in the handles batch
+          mesh = new Mesh(this.unitSphere, this.solid(color));
+          mesh.layers.set(1);
           mesh.userData.color = color;
           mesh.name = `handle:${ref}`;
           this.objects.set(`handle:${ref}`, mesh);
@@ -264,7 +403,12 @@ export class SceneView {
       if (!p) continue;
       mesh.position.copy(p);
       mesh.scale.setScalar(pin * (h.kind === 'hardpoint' || h.kind === 'anchor' ? 1.25 : 1.1) * (mesh === this.hovered || this.selected.has(ref) ? 1.35 : 1));
-      if (mesh.userData.color !== undefined) mesh.material = this.solid(mesh.userData.color as number, { emissive: this.selected.has(ref) ? 0x886600 : 0x111111 });
+      if (mesh.userData.color !== undefined) {
+        // an axis, frame or plane being assembled takes its entity line's colour
+        const line = this.entityLines.find((l) => l.ref === ref);
+        const color = line ? ENTITY_LINE_COLORS[line.kind] : (mesh.userData.color as number);
+        this.handleBalls.at(p, mesh.scale.x, this.selected.has(ref) ? COLORS.selected : mesh === this.hovered ? brighter(color) : color);
+      }
       mesh.userData.grabPoint = undefined;
       mesh.userData.dragAxis = h.kind === 'rack' ? new Vector3(0, 1, 0) : h.kind === 'pull' && result.suspension ? new Vector3(0, 0, 1) : null;
     }
@@ -283,7 +427,12 @@ export class SceneView {
     }
     // a newly opened model is framed; an edit of the same one keeps the camera
     // (and one whose size is far from the framed one's: an undo back across a switch)
+    this.liveTubes.end();
+    this.livePins.end();
+    this.ghostTubes.end();
+    this.handleBalls.end();
     if ((this.frameNext && result.docKey >= this.frameNext) || Math.abs(Math.log(result.lengthScale / this.framedScale)) > Math.log(3)) { this.frameNext = 0; this.frame(result); }
+    this.drawEntityLines(result);
     this.options.onInvalidate();
   }
 
@@ -292,17 +441,16 @@ export class SceneView {
     if (o) o.visible = false;
   }
 
-  private drawSkeleton(map: Map<string, Object3D>, group: Group, id: string, points: Vector3[], color: number, radius: number, opacity: number): void {
+  private drawSkeleton(map: Map<string, Object3D>, group: Group, tubes: InstanceBatch, id: string, points: Vector3[], color: number, radius: number, opacity: number): void {
     if (points.length === 0) return;
     const centroid = new Vector3();
     for (const p of points) centroid.add(p);
     centroid.multiplyScalar(1 / points.length);
-    const mat = opacity < 1 ? this.flat(color, opacity) : this.solid(color);
     const edges: [Vector3, Vector3][] = [];
     if (points.length === 2) edges.push([points[0], points[1]]);
     else if (points.length === 3) edges.push([points[0], points[1]], [points[1], points[2]], [points[2], points[0]]);
     else if (points.length > 3) for (const p of points) edges.push([centroid, p]);
-    edges.forEach(([a, b], k) => placeBetween(this.getObject(map, group, `${id}:e${k}`, () => new Mesh(this.unitCylinder, mat)), a, b, radius));
+    for (const [a, b] of edges) tubes.tube(a, b, radius, color);
     if (points.length === 3) {
       const m = this.getObject(map, group, `${id}:tri`, () => {
         const g = new BufferGeometry();
@@ -333,8 +481,8 @@ export class SceneView {
       for (let k = 0; k <= 8; k++) { const t = (k / 8) * (Math.PI / 2); prof.push(new Vector2(R - bulge + bulge * Math.sin(t), -w + bulge - bulge * Math.cos(t))); }
       for (let k = 0; k <= 8; k++) { const t = (k / 8) * (Math.PI / 2); prof.push(new Vector2(R - bulge + bulge * Math.cos(t), w - bulge + bulge * Math.sin(t))); }
       prof.push(new Vector2(r0, w * 0.92));
-      const g = new LatheGeometry(prof, 48);
-      return new Mesh(g, ghost ? this.flat(COLORS.ghost, 0.1) : this.solid(COLORS.tyre, { opacity: 0.62 }));
+      const g = new LatheGeometry(prof, 40);
+      return new Mesh(g, ghost ? this.flat(COLORS.ghost, 0.1) : this.solid(COLORS.tyre, { opacity: 0.62, frontOnly: true }));
     });
     tyre.position.copy(wc);
     tyre.quaternion.copy(_q);
@@ -355,8 +503,7 @@ export class SceneView {
       const t0 = Math.abs(d.z) > 1e-9 ? (groundZ - a.z) / d.z : -0.5;
       const lo = a.clone().addScaledVector(d, Math.min(t0, 0));
       const hi = a.clone().addScaledVector(d, 1.25);
-      const axis = this.getObject(map, group, `saxis:${id}`, () => new Mesh(this.unitCylinder, ghost ? this.flat(COLORS.ghost, 0.35) : this.solid(COLORS.steeringAxis, { emissive: 0x330000 })));
-      placeBetween(axis, lo, hi, s * (ghost ? 0.0025 : 0.004));
+      (ghost ? this.ghostTubes : this.liveTubes).tube(lo, hi, s * (ghost ? 0.0025 : 0.004), ghost ? COLORS.ghost : COLORS.steeringAxis);
       if (!ghost && c.contact) {
         // where the axis meets the ground: against the contact centre, scrub and trail
         const foot = this.getObject(map, group, `sfoot:${id}`, () => new Mesh(this.marker, this.flat(COLORS.steeringAxis)));
@@ -365,8 +512,7 @@ export class SceneView {
       }
     }
     if (c.damper) {
-      const m = this.getObject(map, group, `damper:${id}`, () => new Mesh(this.unitCylinder, ghost ? this.flat(COLORS.ghost, 0.3) : this.solid(COLORS.damper)));
-      placeBetween(m, vec(c.damper[0]), vec(c.damper[1], new Vector3()), s * (ghost ? 0.008 : 0.014));
+      (ghost ? this.ghostTubes : this.liveTubes).tube(vec(c.damper[0]), vec(c.damper[1], new Vector3()), s * (ghost ? 0.008 : 0.014), ghost ? COLORS.ghost : COLORS.damper);
     }
     if (ghost) return;
     // the virtual steering axis: the steering response's screw axis (on a double wishbone
@@ -421,16 +567,17 @@ export class SceneView {
       if (m.geometry && m.geometry !== this.unitCylinder && m.geometry !== this.unitSphere) m.geometry.dispose();
     }
     this.baselineObjects.clear();
+    this.baselineTubes.begin();
     if (result) {
       const s = result.lengthScale, tube = s * 0.005;
       const pts = result.points;
       for (const part of result.structure.parts) {
         if (part.fixed) continue;
-        this.drawSkeleton(this.baselineObjects, this.baselineGroup, `base:${part.name}`, part.refs.filter((r) => pts[r]).map((r) => vec(pts[r])), COLORS.baseline, tube, 0.5);
+        this.drawSkeleton(this.baselineObjects, this.baselineGroup, this.baselineTubes, `base:${part.name}`, part.refs.filter((r) => pts[r]).map((r) => vec(pts[r])), COLORS.baseline, tube, 0.5);
       }
       for (const rod of result.structure.rods) {
         const a = pts[rod.a], b = pts[rod.b];
-        if (a && b) placeBetween(this.getObject(this.baselineObjects, this.baselineGroup, `baserod:${rod.id}`, () => new Mesh(this.unitCylinder, this.flat(COLORS.baseline, 0.5))), vec(a), vec(b, new Vector3()), tube);
+        if (a && b) this.baselineTubes.tube(vec(a), vec(b, new Vector3()), tube, COLORS.baseline);
       }
       for (const c of result.corners) {
         const ring = this.getObject(this.baselineObjects, this.baselineGroup, `basewheel:${c.side}`, () => new Mesh(new CylinderGeometry(c.tireRadius, c.tireRadius, c.sectionWidth, 48, 1, true), this.flat(COLORS.baseline, 0.12)));
@@ -438,6 +585,7 @@ export class SceneView {
         ring.quaternion.setFromUnitVectors(UP, new Vector3(c.spin[0], c.spin[1], c.spin[2]));
       }
     }
+    this.baselineTubes.end();
     this.options.onInvalidate();
   }
 
@@ -494,6 +642,46 @@ export class SceneView {
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(center);
     this.controls.update();
+  }
+
+  // ------------------------------------------------------------ entity lines (assemble mode)
+
+  private entityLines: readonly EntityLine[] = [];
+
+  /**
+   * Axes, frames and planes to show as what they are while assembling: a line through the
+   * handle along the axis (a frame's z axis, a plane's normal), and the handle in the
+   * line's colour, so an axis is told from a point before it is picked. An empty list
+   * removes them (the handles take their usual colours again).
+   */
+  setEntityLines(lines: readonly EntityLine[]): void {
+    this.entityLines = lines;
+    if (this.last) this.update(this.last);
+    else this.options.onInvalidate();
+  }
+
+  /** Draws the entity lines at the result's part poses (called at the end of {@link update}). */
+  private drawEntityLines(result: PoseResult): void {
+    const shown = new Set<string>();
+    const s = this.scale;
+    for (const line of this.entityLines) {
+      const at = result.points[line.ref];
+      if (!at) continue;
+      const id = `eline:${line.ref}`;
+      shown.add(id);
+      const color = ENTITY_LINE_COLORS[line.kind];
+      const pose = result.poses[line.part];
+      // poses are [x, y, z, w, qx, qy, qz]; three's Quaternion takes (x, y, z, w)
+      const turn = pose ? new Quaternion(pose[4], pose[5], pose[6], pose[3]).normalize() : new Quaternion();
+      const d = new Vector3(line.direction[0], line.direction[1], line.direction[2]).normalize().applyQuaternion(turn);
+      // an axis or a frame's z: a line through the handle both ways; a plane's normal: one way, shorter
+      const length = s * (line.kind === 'plane' ? 0.05 : 0.24);
+      const mesh = this.getObject(this.objects, this.overlay, id, () => new Mesh(this.unitCylinder, this.solid(color, { emissive: 0x222200 })));
+      mesh.position.copy(vec(at)).addScaledVector(d, line.kind === 'plane' ? length / 2 : 0);
+      mesh.quaternion.setFromUnitVectors(new Vector3(0, 1, 0), d);
+      mesh.scale.set(s * 0.0035, length, s * 0.0035);
+    }
+    for (const [id, o] of this.objects) if (id.startsWith('eline:') && !shown.has(id)) o.visible = false;
   }
 
   /** Where a world point lands on the page (CSS pixels), for tests and the benchmark. */
