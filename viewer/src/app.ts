@@ -91,7 +91,7 @@ export class ViewerApp {
   private picks: string[] = [];
   private dragCount = 0;
   private tableKey = '';
-  readonly stats = { pose: [] as number[], full: [] as number[], solveMs: [] as number[], sweepMs: [] as number[], renderMs: [] as number[], applyMs: [] as number[], sweepArrival: [] as number[], poseArrival: [] as number[], sweepStart: [] as number[], sweepRoundTrip: [] as number[] };
+  readonly stats = { pose: [] as number[], full: [] as number[], solveMs: [] as number[], sweepMs: [] as number[], renderMs: [] as number[], applyMs: [] as number[], sweepArrival: [] as number[], poseArrival: [] as number[], sweepStart: [] as number[], sweepRoundTrip: [] as number[], dispatch: [] as number[] };
   ready = false;
 
   constructor() {
@@ -322,6 +322,7 @@ export class ViewerApp {
     d.addEventListener('drag', (e) => {
       const g = this.gesture;
       if (!g) return;
+      this.stats.dispatch.push(performance.now() - e.time);
       if (g.kind === 'edit') {
         const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
         const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];

@@ -8,7 +8,7 @@
  */
 import {
   AmbientLight, BufferAttribute, BufferGeometry, Color, CylinderGeometry, DirectionalLight, DoubleSide, FrontSide, GridHelper, Group,
-  HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineBasicMaterial, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshStandardMaterial,
+  HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineBasicMaterial, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshLambertMaterial, MeshStandardMaterial, type MeshLambertMaterialParameters,
   OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -223,7 +223,7 @@ export class SceneView {
     this.scene.add(this.ghost, this.live, this.overlay, this.handleGroup, this.baselineGroup, this.batches);
     // instance colours multiply the material's: white materials, the colour per copy
     const white = (opacity: number, lit: boolean) => lit
-      ? new MeshStandardMaterial({ color: 0xffffff, roughness: 0.55, metalness: 0.15 })
+      ? this.lit({ color: 0xffffff })
       : this.flat(0xffffff, opacity);
     this.liveTubes = new InstanceBatch(this.batches, this.unitCylinder, white(1, true), 'tubes');
     this.livePins = new InstanceBatch(this.batches, this.unitSphere, white(1, true), 'pins');
@@ -271,14 +271,22 @@ export class SceneView {
     return m;
   }
   private solid(color: number, opts: { opacity?: number; emissive?: number; frontOnly?: boolean } = {}): Material {
-    return this.material(`s${color}:${opts.opacity ?? 1}:${opts.emissive ?? 0}:${opts.frontOnly ?? false}`, () => new MeshStandardMaterial({
-      color, roughness: 0.55, metalness: 0.15, transparent: (opts.opacity ?? 1) < 1, opacity: opts.opacity ?? 1, side: opts.frontOnly ? FrontSide : DoubleSide,
+    return this.material(`s${color}:${opts.opacity ?? 1}:${opts.emissive ?? 0}:${opts.frontOnly ?? false}`, () => this.lit({
+      color, transparent: (opts.opacity ?? 1) < 1, opacity: opts.opacity ?? 1, side: opts.frontOnly ? FrontSide : DoubleSide,
       emissive: new Color(opts.emissive ?? 0), depthWrite: (opts.opacity ?? 1) >= 1,
       // a translucent double-sided surface in one pass, not back faces then front (twice
       // the fill for a tyre that covers a third of the view)
       forceSinglePass: true,
     }));
   }
+  /**
+   * A lit surface: physically based on a GPU; Lambert on a software rasteriser, where the
+   * PBR fragment shader was most of a frame's cost (a few shaded pixels, not the fill).
+   */
+  private lit(params: MeshLambertMaterialParameters): Material {
+    return this.rasteriser.software ? new MeshLambertMaterial(params) : new MeshStandardMaterial({ roughness: 0.55, metalness: 0.15, ...params });
+  }
+
   private flat(color: number, opacity = 1): Material {
     return this.material(`f${color}:${opacity}`, () => new MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthWrite: opacity >= 1, side: DoubleSide, forceSinglePass: true }));
   }
