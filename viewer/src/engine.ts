@@ -216,7 +216,10 @@ class LoadedModel {
   readonly sm: SuspensionModel | null;
   readonly structure: SceneStructure;
   readonly design: Record<string, Vec3>;
-  readonly designCorners: CornerGeometry[];
+  /** The wheels and axes at design (the ghost): see {@link designCornersGiven}. */
+  private designCornersCache: CornerGeometry[] | null = null;
+  /** The design state (the model is built there). */
+  private readonly designState: Float64Array;
   readonly drivers: DriverSet | null;
   readonly buildMs: number;
   lastGood: Float64Array;
@@ -246,10 +249,30 @@ class LoadedModel {
     }
     this.structure = structureOf(assembly, this.sm, doc.kind === 'suspension');
     this.design = worldPoints(this.model, assembly);
-    this.designCorners = this.sm ? cornerGeometry(this.sm, this.sm.evaluate()) : [];
+    this.designState = sys.snapshot();
     this.lastGood = sys.snapshot();
     this.view = { travel: this.sm ? this.sm.corners.map(() => 0) : [], rack: 0 };
     this.buildMs = now() - t0;
+  }
+
+  /**
+   * The corners at design. A result at design already has them (`atDesign`): an edit
+   * dragged at design, the common case, then evaluates once, not twice. Otherwise the
+   * design state is evaluated once per document and the current state put back.
+   */
+  designCornersGiven(atDesign: CornerGeometry[] | null): CornerGeometry[] {
+    if (this.designCornersCache) return this.designCornersCache;
+    if (!this.sm) return (this.designCornersCache = []);
+    if (atDesign) return (this.designCornersCache = atDesign);
+    const sys = this.model.system;
+    const current = sys.snapshot();
+    sys.restore(this.designState);
+    try {
+      this.designCornersCache = cornerGeometry(this.sm, this.sm.evaluate());
+    } finally {
+      sys.restore(current);
+    }
+    return this.designCornersCache;
   }
 
   /** The suspension drivers as blocks with targets for `view`. */
@@ -741,7 +764,7 @@ export class Engine {
       poses: Object.fromEntries([...lm.model.parts].map(([name, v]) => [name, Array.from(sys.state.subarray(sys.variables[v].offset, sys.variables[v].offset + 7))])),
       design: lm.design,
       corners,
-      designCorners: lm.designCorners,
+      designCorners: lm.designCornersGiven(solved && !limitedBy && lm.view.rack === 0 && lm.view.travel.every((t) => t === 0) ? corners : null),
       rollCenter,
       metrics,
       suspension: lm.sm !== null,
