@@ -11,6 +11,7 @@ import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
 import { runSweep } from '../../src/suspension/sweep';
 import { History } from '../../src/reactive';
+import { addMate } from '../../src/assembly/edits';
 import { fourBarDoc } from '../../examples/fourbar';
 
 const geometryText = (name: string) => readFileSync(new URL(`../../examples/suspension/${name}.yaml`, import.meta.url), 'utf8');
@@ -95,6 +96,20 @@ describe('viewer engine', () => {
     const s = new Engine().sweep({ docKey: 1, doc, range: { start: -20, stop: 20, steps: 5 } });
     expect(s.axes.every((a) => a !== null)).toBe(true);
     expect(s.series.caster.every((x) => typeof x === 'number')).toBe(true);
+  });
+
+  it('a generic assembly edited into conflict keeps showing its last good poses (a new document, the same linkage)', () => {
+    const engine = new Engine();
+    const history = new History<LiveDocument>(assemblyDocument(fourBarDoc(30)));
+    const good = engine.pose({ docKey: 1, doc: history.current, view: { travel: [], rack: 0 } });
+    expect(good.ok).toBe(true);
+    // the coupler's mid point pinned to a ground pivot: no four-bar can do that
+    history.apply(liveEdits.assembly(addMate('pin', { type: 'ball', a: 'ground.pivotD', b: 'coupler.mid' })), 'pin');
+    const bad = engine.pose({ docKey: 2, doc: history.current, view: { travel: [], rack: 0 } });
+    expect(bad.ok).toBe(false);
+    expect(bad.failed).toContain('pin');
+    expect(bad.points).toEqual(good.points);
+    expect(bad.poses).toEqual(good.poses);
   });
 
   it('a generic assembly drags on the live engine, its drivers freed', () => {

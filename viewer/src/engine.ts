@@ -576,7 +576,7 @@ export class Engine {
   }
 
   private generic: {
-    key: number; engine: LiveEngine; seq: number; design: Record<string, Vec3> | null; lastGood: LiveFrame | null; structure: SceneStructure | null;
+    key: number; engine: LiveEngine; seq: number; design: Record<string, Vec3> | null; lastGood: LiveFrame | null; lastGoodKey?: number; structure: SceneStructure | null;
     /** The drag in progress and the state at its start (for a cancel). */
     drag: { id: number; start: WarmState | null } | null;
   } | null = null;
@@ -647,7 +647,8 @@ export class Engine {
       g.key = req.docKey;
       g.design = null;
       g.structure = null;
-      g.lastGood = null;
+      // the last good poses stay across documents: an edit that cannot be solved shows
+      // the linkage where it last was, not the solver's failed attempt
     }
     const pull = req.pull ? { dragId: req.pull.dragId ?? 0, part: req.pull.part, point: req.pull.local, target: req.pull.target } : null;
     if (pull && g.drag?.id !== pull.dragId) g.drag = { id: pull.dragId, start: g.engine.warmState };
@@ -656,12 +657,14 @@ export class Engine {
     const t1 = now();
     const assembly = frame.assembly;
     g.structure ??= structureOf(assembly, null, false);
-    const shown = frame.good ? frame : g.lastGood ?? frame;
-    if (frame.good) g.lastGood = frame;
+    const lastGood = g.lastGood;
+    const shown = frame.good ? frame : lastGood ?? frame;
+    if (frame.good) { g.lastGood = frame; g.lastGoodKey = req.docKey; }
     const points = pointsFromPoses(assembly, shown.poses);
     // the ghost: where the document itself puts the parts
     g.design ??= pointsFromPoses(assembly, {});
-    const result = shown.result;
+    // the DOF and redundancy of this document's last good state (or of the attempt)
+    const result = (frame.good ? frame : lastGood && g.lastGoodKey === req.docKey ? lastGood : frame).result;
     const L = g.engine.model?.system.lengthScale ?? 1;
     let message: string | null = null;
     if (!frame.good) message = `the mechanism cannot follow — solver: ${frame.result.message ?? 'constraints do not hold'}`;
@@ -682,7 +685,7 @@ export class Engine {
       lengthScale: L,
       structure: g.structure,
       points,
-      poses: Object.fromEntries(Object.entries(shown.poses).map(([k, p]) => [k, [...p.position, ...p.rotation]])),
+      poses: Object.fromEntries(Object.keys(assembly.parts).map((k) => { const p = shown.poses[k] ?? assembly.parts[k].pose; return [k, [...p.position, ...p.rotation]]; })),
       design: g.design,
       corners: [],
       designCorners: [],
