@@ -66,10 +66,13 @@ async function main(): Promise<void> {
         await settle();
         if (!(await page.evaluate(() => window.__kinemate.history.canUndo))) throw new Error(`the drag of ${pickup} made no edit`);
         const stats = await page.evaluate(() => ({ ...window.__kinemate.stats }));
+        const trips = await page.evaluate(() => ({ pose: window.__kinemate.poseClient.trips, sweep: window.__kinemate.sweepClient.trips }));
         if (measured) {
           results[key] = round(median(stats.full));
           const line = `${template}: drag frame (pose + plots) median ${round(median(stats.full))} ms over ${stats.full.length} moves; a move reaches the page after ${round(median(stats.dispatch))} ms; pose only ${round(median(stats.pose))} ms; pose worker ${round(median(stats.solveMs))} ms/solve, sweep worker ${round(median(stats.sweepMs))} ms/sweep, render ${round(median(stats.renderMs))} ms/frame, drawing a result ${round(median(stats.applyMs))} ms; a solved input's result arrives after ${round(median(stats.poseArrival))} ms (pose), ${round(median(stats.sweepArrival))} ms (sweep: started after ${round(median(stats.sweepStart))} ms, round trip ${round(median(stats.sweepRoundTrip))} ms)`;
           console.log(line);
+          const trip = (t: { toWorker: number[]; inWorker: number[]; back: number[] }) => `to the worker ${round(median(t.toWorker))}, in it ${round(median(t.inWorker))}, back to the page ${round(median(t.back))} ms`;
+          console.log(`  round trips (medians): pose ${trip(trips.pose)}; sweep ${trip(trips.sweep)}`);
           if (process.env.BENCH_VIEWER_DEBUG) console.log(JSON.stringify({ start: stats.sweepStart.slice(0, 20).map(Math.round), rt: stats.sweepRoundTrip.slice(0, 20).map(Math.round), arrival: stats.sweepArrival.slice(0, 20).map(Math.round), poseArrival: stats.poseArrival.slice(0, 20).map(Math.round) }));
         }
         await page.keyboard.press('Control+z');

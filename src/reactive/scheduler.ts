@@ -25,6 +25,7 @@ import {
   animationFrameScheduler,
   asapScheduler,
   auditTime,
+  throttleTime,
   from,
   scan,
   type MonoTypeOperatorFunction,
@@ -52,12 +53,20 @@ export function defaultFrameScheduler(): SchedulerLike {
  * Not `observeOn(scheduler)`: that moves every value to the frame but passes all of
  * them (50 moves in a frame would give 50 solves); nothing is coalesced.
  *
+ * With `{ leading: true }` the first value after a frame without one goes out at once,
+ * not at the next frame (a pointer move delivered between frames, e.g. by
+ * `pointerrawupdate`, reaches a worker up to a frame sooner); values arriving before the
+ * next frame are held, and the newest goes out when it comes. Still at most one per
+ * frame after the first.
+ *
  * @param scheduler the frame clock; default {@link defaultFrameScheduler}(). Pass a
  *   `TestScheduler` in marble tests: a "frame" is then one virtual time unit, and the
  *   emission comes after every value scheduled for the same virtual time.
  */
-export function latestPerFrame<T>(scheduler: SchedulerLike = defaultFrameScheduler()): MonoTypeOperatorFunction<T> {
-  return auditTime<T>(0, scheduler);
+export function latestPerFrame<T>(scheduler: SchedulerLike = defaultFrameScheduler(), options: { leading?: boolean } = {}): MonoTypeOperatorFunction<T> {
+  // leading: the first value after a quiet frame at once, then at most one per frame (the
+  // newest), each emission opening the next frame's window
+  return options.leading ? throttleTime<T>(0, scheduler, { leading: true, trailing: true }) : auditTime<T>(0, scheduler);
 }
 
 /** The result of one solve: its output, or the error it failed with, and its input. */

@@ -74,6 +74,22 @@ describe('latestPerFrame', () => {
     });
   });
 
+  it('leading: the first value of a quiet frame goes out at once, the newest of the rest when the frame comes', () => {
+    const ts = testScheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const edits = cold('(abc)-d--(ef)|', { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 });
+      expectObservable(edits.pipe(latestPerFrame(ts, { leading: true }))).toBe('(ac)--d--(ef)|', { a: 1, c: 3, d: 4, e: 5, f: 6 });
+    });
+  });
+
+  it('leading: 50 edits in one frame give two emissions at most (the first and the last), never 50', () => {
+    const ts = testScheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const edits = cold(`(${KEYS.join('')})`, VALUES);
+      expectObservable(edits.pipe(latestPerFrame(ts, { leading: true }))).toBe('(ax)', { a: 0, x: 49 });
+    });
+  });
+
   it('50 edits in one frame through solveLatest give one solve, with the last value', () => {
     const ts = testScheduler();
     const calls: number[] = [];

@@ -11,7 +11,7 @@
 import { Subject, type Subscription } from 'rxjs';
 import { Quaternion, Vector3 } from 'three';
 import type { Draft } from 'immer';
-import { History, EditRefused, latestPerFrame, solveLatest, lastGood } from '../../src/reactive';
+import { History, EditRefused, latestPerFrame, defaultFrameScheduler, solveLatest, lastGood } from '../../src/reactive';
 import {
   TEMPLATES, defaultDocument, documentProblem, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
   OpenError, type ViewerDocument, type Vec3,
@@ -61,8 +61,8 @@ export class ViewerApp {
   readonly scene: SceneView;
   readonly plots: PlotPanel;
   readonly drag: HandleDragControls;
-  private readonly poseClient = new SolverClient('pose');
-  private readonly sweepClient = new SolverClient('sweep');
+  readonly poseClient = new SolverClient('pose');
+  readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
   private readonly sweepInput = new Subject<Tagged<SweepRequest>>();
   private readonly subs: Subscription[] = [];
@@ -162,8 +162,10 @@ export class ViewerApp {
 
   private wirePipelines(): void {
     this.subs.push(
+      // the first input of a quiet frame goes to the worker at once (a drag's moves come as
+      // pointerrawupdate, between frames), the newest of the rest once a frame
       this.poseInput.pipe(
-        latestPerFrame(),
+        latestPerFrame(defaultFrameScheduler(), { leading: true }),
         solveLatest((t: Tagged<PoseRequest>) => this.poseClient.pose(t.request)),
         lastGood<Tagged<PoseRequest>, PoseResult>(),
       ).subscribe((o) => {
@@ -193,7 +195,7 @@ export class ViewerApp {
         this.renderNow();
       }),
       this.sweepInput.pipe(
-        latestPerFrame(),
+        latestPerFrame(defaultFrameScheduler(), { leading: true }),
         solveLatest((t: Tagged<SweepRequest>) => { this.stats.sweepStart.push(performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { this.stats.sweepRoundTrip.push(performance.now() - t0); return r; }); }),
       ).subscribe((o) => {
         if (o.kind === 'error') { this.shownSweep = o.input.seq; this.workerError = String(o.error instanceof Error ? o.error.message : o.error); this.renderHud(); return; }
@@ -921,6 +923,7 @@ export class ViewerApp {
   /** Forget the timings so far (the benchmark measures one drag at a time). */
   resetStats(): void {
     for (const list of Object.values(this.stats)) list.length = 0;
+    for (const c of [this.poseClient, this.sweepClient]) for (const list of Object.values(c.trips)) list.length = 0;
   }
 
   snapshot() {

@@ -78,9 +78,17 @@ export class HandleDragControls extends EventDispatcher<HandleDragEventMap> {
     this.connect();
   }
 
+  /**
+   * Moves during a drag come from `pointerrawupdate` where the browser has it: dispatched
+   * as the pointer moves, not held for the next animation frame as `pointermove` is (up to
+   * a frame, ~8 ms on average at 60 Hz, of latency saved). Hovering uses `pointermove`.
+   */
+  private readonly raw = typeof window !== 'undefined' && 'onpointerrawupdate' in window;
+
   connect(): void {
     this.domElement.addEventListener('pointerdown', this.onPointerDown, { capture: true });
     this.domElement.addEventListener('pointermove', this.onPointerMove);
+    if (this.raw) this.domElement.addEventListener('pointerrawupdate' as 'pointermove', this.onPointerMove);
     this.domElement.addEventListener('pointerup', this.onPointerUp);
     this.domElement.addEventListener('pointercancel', this.onPointerUp);
     window.addEventListener('keydown', this.onKeyDown);
@@ -90,6 +98,7 @@ export class HandleDragControls extends EventDispatcher<HandleDragEventMap> {
   disconnect(): void {
     this.domElement.removeEventListener('pointerdown', this.onPointerDown, { capture: true });
     this.domElement.removeEventListener('pointermove', this.onPointerMove);
+    if (this.raw) this.domElement.removeEventListener('pointerrawupdate' as 'pointermove', this.onPointerMove);
     this.domElement.removeEventListener('pointerup', this.onPointerUp);
     this.domElement.removeEventListener('pointercancel', this.onPointerUp);
     window.removeEventListener('keydown', this.onKeyDown);
@@ -152,7 +161,9 @@ export class HandleDragControls extends EventDispatcher<HandleDragEventMap> {
 
   private onPointerMove(event: PointerEvent): void {
     if (!this.enabled) return;
+    const rawEvent = event.type === 'pointerrawupdate';
     if (!this.dragged) {
+      if (rawEvent) return; // hovering: pointermove, once a frame, is enough
       const hit = this.pick(event.clientX, event.clientY);
       const object = hit ? hit.object : null;
       if (object !== this.hovered) {
@@ -164,6 +175,8 @@ export class HandleDragControls extends EventDispatcher<HandleDragEventMap> {
       return;
     }
     if (event.pointerId !== this.pointerId) return;
+    // one source of moves per drag: the raw updates where there are any
+    if (this.raw && !rawEvent) return;
     this.rayAt(event);
     if (!_ray.ray.intersectPlane(this.plane, _hit)) return;
     this.point.copy(_hit).add(this.offset);

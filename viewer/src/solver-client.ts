@@ -6,13 +6,17 @@
 import { Engine, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from './engine';
 
 export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest };
-export type WorkerReply = { id: number; ok: true; result: PoseResult | SweepResult } | { id: number; ok: false; error: string };
+export type WorkerReply = { id: number; ok: true; result: PoseResult | SweepResult; at?: { received: number; done: number } } | { id: number; ok: false; error: string };
+
+/** Where the last round trips went (ms): to the worker, in it, back to the page. */
+export interface RoundTrips { toWorker: number[]; inWorker: number[]; back: number[] }
 
 export class SolverClient {
   private worker: Worker | null = null;
   private engine: Engine | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (value: PoseResult | SweepResult) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (value: PoseResult | SweepResult) => void; reject: (error: Error) => void; posted: number }>();
+  readonly trips: RoundTrips = { toWorker: [], inWorker: [], back: [] };
 
   constructor(readonly name: string) {
     try {
@@ -22,6 +26,12 @@ export class SolverClient {
         const entry = this.waiting.get(reply.id);
         if (!entry) return;
         this.waiting.delete(reply.id);
+        if (reply.ok && reply.at) {
+          const now = performance.timeOrigin + performance.now();
+          this.trips.toWorker.push(reply.at.received - entry.posted);
+          this.trips.inWorker.push(reply.at.done - reply.at.received);
+          this.trips.back.push(now - reply.at.done);
+        }
         if (reply.ok) entry.resolve(reply.result);
         else entry.reject(new Error(reply.error));
       };
@@ -49,7 +59,7 @@ export class SolverClient {
     }
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: PoseResult | SweepResult) => void, reject });
+      this.waiting.set(id, { resolve: resolve as (value: PoseResult | SweepResult) => void, reject, posted: performance.timeOrigin + performance.now() });
       this.worker!.postMessage({ id, kind, request } as WorkerRequest);
     });
   }

@@ -10,10 +10,12 @@ const engine = new Engine();
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const { id, kind, request } = event.data;
+  // wall-clock times (shared with the page: timeOrigin + now) for where a round trip goes
+  const received = performance.timeOrigin + performance.now();
   let reply: WorkerReply;
   try {
     const result = kind === 'pose' ? engine.pose(request as PoseRequest) : engine.sweep(request as SweepRequest);
-    reply = { id, ok: true, result };
+    reply = { id, ok: true, result, at: { received, done: performance.timeOrigin + performance.now() } };
   } catch (error) {
     reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
