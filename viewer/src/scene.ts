@@ -154,6 +154,60 @@ export function softwareRenderer(): { software: boolean; name: string } {
   }
 }
 
+/**
+ * Loose triangles (the wishbones' membranes) in one draw call: one mesh whose vertex
+ * buffer is refilled on every update, a colour per triangle. See {@link InstanceBatch}.
+ */
+class TriangleBatch {
+  readonly mesh: Mesh;
+  private position = new Float32Array(9 * 8);
+  private color = new Float32Array(9 * 8);
+  private n = 0;
+
+  constructor(parent: Group, material: Material, name: string) {
+    this.mesh = new Mesh(new BufferGeometry(), material);
+    this.mesh.name = name;
+    this.mesh.frustumCulled = false;
+    this.allocate();
+    parent.add(this.mesh);
+  }
+
+  private allocate(): void {
+    const g = this.mesh.geometry;
+    g.setAttribute('position', new BufferAttribute(this.position, 3));
+    g.setAttribute('color', new BufferAttribute(this.color, 3));
+  }
+
+  begin(): void {
+    this.n = 0;
+  }
+
+  add(a: Vector3, b: Vector3, c: Vector3, color: number): void {
+    if ((this.n + 1) * 9 > this.position.length) {
+      const grow = (old: Float32Array) => { const x = new Float32Array(old.length * 2); x.set(old); return x; };
+      this.position = grow(this.position);
+      this.color = grow(this.color);
+      this.mesh.geometry.dispose();
+      this.allocate();
+    }
+    _c.setHex(color);
+    const o = this.n * 9;
+    [a, b, c].forEach((p, k) => {
+      this.position[o + 3 * k] = p.x; this.position[o + 3 * k + 1] = p.y; this.position[o + 3 * k + 2] = p.z;
+      this.color[o + 3 * k] = _c.r; this.color[o + 3 * k + 1] = _c.g; this.color[o + 3 * k + 2] = _c.b;
+    });
+    this.n++;
+  }
+
+  end(): void {
+    const g = this.mesh.geometry;
+    g.setDrawRange(0, this.n * 3);
+    g.getAttribute('position').needsUpdate = true;
+    g.getAttribute('color').needsUpdate = true;
+    this.mesh.visible = this.n > 0;
+  }
+}
+
 export interface SceneOptions {
   /** Draw a frame now (the owner's render loop calls this when something changed). */
   onInvalidate: () => void;
@@ -194,6 +248,9 @@ export class SceneView {
   private readonly ghostTubes: InstanceBatch;
   private readonly baselineTubes: InstanceBatch;
   private readonly handleBalls: InstanceBatch;
+  private readonly liveTris: TriangleBatch;
+  private readonly ghostTris: TriangleBatch;
+  private readonly baselineTris: TriangleBatch;
   /** Handle info by mesh. */
   readonly handleInfo = new Map<Object3D, HandleInfo>();
   private hovered: Object3D | null = null;
@@ -230,6 +287,12 @@ export class SceneView {
     this.ghostTubes = new InstanceBatch(this.batches, this.unitCylinder, white(0.3, false), 'ghost-tubes');
     this.baselineTubes = new InstanceBatch(this.batches, this.unitCylinder, white(0.5, false), 'baseline-tubes');
     this.handleBalls = new InstanceBatch(this.batches, this.unitSphere, white(1, true), 'handles');
+    const membrane = (opacity: number, lit: boolean) => lit
+      ? this.lit({ color: 0xffffff, vertexColors: true, transparent: true, opacity, depthWrite: false, side: DoubleSide, forceSinglePass: true })
+      : new MeshBasicMaterial({ color: 0xffffff, vertexColors: true, transparent: true, opacity, depthWrite: false, side: DoubleSide, forceSinglePass: true });
+    this.liveTris = new TriangleBatch(this.batches, membrane(0.45, true), 'membranes');
+    this.ghostTris = new TriangleBatch(this.batches, membrane(0.14, false), 'ghost-membranes');
+    this.baselineTris = new TriangleBatch(this.batches, membrane(0.25, false), 'baseline-membranes');
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
     this.controls.addEventListener('change', () => this.options.onInvalidate());
@@ -330,6 +393,8 @@ export class SceneView {
     this.livePins.begin();
     this.ghostTubes.begin();
     this.handleBalls.begin();
+    this.liveTris.begin();
+    this.ghostTris.begin();
 
     // parts: a skeleton of tubes from the centroid to each point, a membrane for three
     for (const part of result.structure.parts) {
@@ -339,8 +404,8 @@ export class SceneView {
       }
       const refs = part.refs.filter((r) => pts[r]);
       const color = part.name.includes('wishbone') || part.name.includes('arm') ? COLORS.wishbone : part.name.includes('upright') ? COLORS.upright : part.name === 'rack' ? COLORS.rack : COLORS.part;
-      this.drawSkeleton(this.objects, this.live, this.liveTubes, `part:${part.name}`, refs.map((r) => vec(pts[r])), color, tube, 1);
-      this.drawSkeleton(this.ghostObjects, this.ghost, this.ghostTubes, `ghost:${part.name}`, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6, 0.28);
+      this.drawSkeleton(this.liveTubes, this.liveTris, refs.map((r) => vec(pts[r])), color, tube);
+      this.drawSkeleton(this.ghostTubes, this.ghostTris, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6);
     }
     // the rack: a bar along y from its point to the centreline
     const rackRef = result.structure.handles.find((h) => h.kind === 'rack')?.ref;
@@ -439,6 +504,8 @@ export class SceneView {
     this.livePins.end();
     this.ghostTubes.end();
     this.handleBalls.end();
+    this.liveTris.end();
+    this.ghostTris.end();
     if ((this.frameNext && result.docKey >= this.frameNext) || Math.abs(Math.log(result.lengthScale / this.framedScale)) > Math.log(3)) { this.frameNext = 0; this.frame(result); }
     this.drawEntityLines(result);
     this.options.onInvalidate();
@@ -449,7 +516,8 @@ export class SceneView {
     if (o) o.visible = false;
   }
 
-  private drawSkeleton(map: Map<string, Object3D>, group: Group, tubes: InstanceBatch, id: string, points: Vector3[], color: number, radius: number, opacity: number): void {
+  /** A part as a skeleton: tubes between its points (from the centroid past three), a membrane for three. */
+  private drawSkeleton(tubes: InstanceBatch, tris: TriangleBatch, points: Vector3[], color: number, radius: number): void {
     if (points.length === 0) return;
     const centroid = new Vector3();
     for (const p of points) centroid.add(p);
@@ -459,18 +527,9 @@ export class SceneView {
     else if (points.length === 3) edges.push([points[0], points[1]], [points[1], points[2]], [points[2], points[0]]);
     else if (points.length > 3) for (const p of points) edges.push([centroid, p]);
     for (const [a, b] of edges) tubes.tube(a, b, radius, color);
-    if (points.length === 3) {
-      const m = this.getObject(map, group, `${id}:tri`, () => {
-        const g = new BufferGeometry();
-        g.setAttribute('position', new BufferAttribute(new Float32Array(9), 3));
-        return new Mesh(g, opacity < 1 ? this.flat(color, opacity * 0.5) : this.solid(color, { opacity: 0.45 }));
-      });
-      const pos = m.geometry.getAttribute('position') as BufferAttribute;
-      points.forEach((p, k) => pos.setXYZ(k, p.x, p.y, p.z));
-      pos.needsUpdate = true;
-      m.geometry.computeBoundingSphere();
-    }
+    if (points.length === 3) tris.add(points[0], points[1], points[2], color);
   }
+
 
   private drawCorner(id: string, c: CornerGeometry, ghost: boolean): void {
     const map = ghost ? this.ghostObjects : this.objects;
@@ -481,6 +540,8 @@ export class SceneView {
     _q.setFromUnitVectors(UP, spin);
     const rimR = Math.max(c.tireRadius * 0.55, c.tireRadius - c.sectionWidth * 0.6);
     const tyre = this.getObject(map, group, `tyre:${id}`, () => {
+      // the ghost: the tread's band only, faint (a few dozen triangles, not the full section)
+      if (ghost) return new Mesh(new CylinderGeometry(c.tireRadius, c.tireRadius, c.sectionWidth, 32, 1, true), this.flat(COLORS.ghost, 0.1));
       // a rounded tyre section turned about the spin axis (lathe about y)
       const w = c.sectionWidth / 2, R = c.tireRadius, r0 = rimR;
       const prof: Vector2[] = [];
@@ -490,7 +551,7 @@ export class SceneView {
       for (let k = 0; k <= 8; k++) { const t = (k / 8) * (Math.PI / 2); prof.push(new Vector2(R - bulge + bulge * Math.cos(t), w - bulge + bulge * Math.sin(t))); }
       prof.push(new Vector2(r0, w * 0.92));
       const g = new LatheGeometry(prof, 40);
-      return new Mesh(g, ghost ? this.flat(COLORS.ghost, 0.1) : this.solid(COLORS.tyre, { opacity: 0.62, frontOnly: true }));
+      return new Mesh(g, this.solid(COLORS.tyre, { opacity: 0.62, frontOnly: true }));
     });
     tyre.position.copy(wc);
     tyre.quaternion.copy(_q);
@@ -499,9 +560,7 @@ export class SceneView {
       const rim = this.getObject(map, group, `rim:${id}`, () => new Mesh(new CylinderGeometry(rimR, rimR, c.sectionWidth * 0.78, 40, 1, true), this.solid(COLORS.rim, { opacity: 0.18 })));
       rim.position.copy(wc);
       rim.quaternion.copy(_q);
-      const hub = this.getObject(map, group, `hub:${id}`, () => new Mesh(this.unitSphere, this.solid(COLORS.rim)));
-      hub.position.copy(wc);
-      hub.scale.setScalar(s * 0.012);
+      this.livePins.at(wc, s * 0.012, COLORS.rim); // the hub
     }
     // physical steering axis, extended to the ground and above the upper point
     if (c.steeringAxis) {
@@ -514,9 +573,7 @@ export class SceneView {
       (ghost ? this.ghostTubes : this.liveTubes).tube(lo, hi, s * (ghost ? 0.0025 : 0.004), ghost ? COLORS.ghost : COLORS.steeringAxis);
       if (!ghost && c.contact) {
         // where the axis meets the ground: against the contact centre, scrub and trail
-        const foot = this.getObject(map, group, `sfoot:${id}`, () => new Mesh(this.marker, this.flat(COLORS.steeringAxis)));
-        foot.position.copy(lo);
-        foot.scale.setScalar(s * 0.01);
+        this.livePins.at(lo, s * 0.01, COLORS.steeringAxis);
       }
     }
     if (c.damper) {
@@ -576,12 +633,13 @@ export class SceneView {
     }
     this.baselineObjects.clear();
     this.baselineTubes.begin();
+    this.baselineTris.begin();
     if (result) {
       const s = result.lengthScale, tube = s * 0.005;
       const pts = result.points;
       for (const part of result.structure.parts) {
         if (part.fixed) continue;
-        this.drawSkeleton(this.baselineObjects, this.baselineGroup, this.baselineTubes, `base:${part.name}`, part.refs.filter((r) => pts[r]).map((r) => vec(pts[r])), COLORS.baseline, tube, 0.5);
+        this.drawSkeleton(this.baselineTubes, this.baselineTris, part.refs.filter((r) => pts[r]).map((r) => vec(pts[r])), COLORS.baseline, tube);
       }
       for (const rod of result.structure.rods) {
         const a = pts[rod.a], b = pts[rod.b];
@@ -594,6 +652,7 @@ export class SceneView {
       }
     }
     this.baselineTubes.end();
+    this.baselineTris.end();
     this.options.onInvalidate();
   }
 
