@@ -15,41 +15,20 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
-import type { ViewerApp } from '../../viewer/src/app';
+import { launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
+import { ARTIFACTS, HAVE_CHROMIUM, openViewer, settle, screenOf, warnIfNoChromium } from './page';
 import { parseAssembly } from '../../src/assembly';
 import { SuspensionModel } from '../../src/suspension/model';
 import { evaluateState } from '../../src/suspension/state';
 
-const HAVE_CHROMIUM = chromiumAvailable();
-const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
-
-if (!HAVE_CHROMIUM) {
-  console.warn('test/e2e/assemble: SKIPPED — /usr/bin/chromium is absent. Install it with `apt-get update && apt-get install -y chromium` (.ci/run does).');
-}
-
-type Snapshot = ReturnType<ViewerApp['snapshot']>;
-
-declare global {
-  interface Window { __kinemate: ViewerApp }
-}
+warnIfNoChromium('test/e2e/assemble');
 
 let server: ViewerServer;
 let browser: Browser;
 
-const snap = (page: Page): Promise<Snapshot> => page.evaluate(() => window.__kinemate.snapshot());
-
-/** Wait until every request made has been answered and drawn. */
-async function settle(page: Page): Promise<Snapshot> {
-  await page.waitForFunction(() => window.__kinemate.snapshot().settled, null, { timeout: 30_000, polling: 50 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return snap(page);
-}
-
 /** A real click on an entity's handle; the panel must say that entity was picked (not another in front of it). */
 async function clickEntity(page: Page, ref: string): Promise<void> {
-  const p = await page.evaluate((n) => window.__kinemate.screenOf(n), ref);
-  if (!p) throw new Error(`no handle ${ref}`);
+  const p = await screenOf(page, ref);
   await page.mouse.click(p.x, p.y);
 }
 
@@ -81,13 +60,7 @@ describe.skipIf(!HAVE_CHROMIUM)('assemble mode in headless Chromium', () => {
   });
 
   it('builds a corner by clicks (DOF after every mate), saves a file kinemate solves, imports a part, and runs the suspension metrics after roles are applied', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const errors: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.__kinemate?.ready === true, null, { timeout: 60_000 });
-    await settle(page);
+    const { page, errors } = await openViewer(browser, server.url);
 
     await page.click('#assemble');
     let s = await settle(page);

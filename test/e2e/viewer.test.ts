@@ -10,52 +10,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
+import { launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
+import { ARTIFACTS, HAVE_CHROMIUM, openViewer as openPage, screenOf, settle, snap, warnIfNoChromium, type Snapshot } from './page';
 import { decodePng, lumaVariance, colourCount } from '../../viewer/harness/png';
-import type { ViewerApp } from '../../viewer/src/app';
 
-const HAVE_CHROMIUM = chromiumAvailable();
-const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
-
-if (!HAVE_CHROMIUM) {
-  console.warn('test/e2e: SKIPPED — /usr/bin/chromium is absent. Install it with `apt-get update && apt-get install -y chromium` (.ci/run does).');
-}
-
-type Snapshot = ReturnType<ViewerApp['snapshot']>;
-
-declare global {
-  interface Window { __kinemate: ViewerApp }
-}
+warnIfNoChromium('test/e2e/viewer');
 
 let server: ViewerServer;
 let browser: Browser;
-
-async function openViewer(): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
-  await page.waitForFunction(() => window.__kinemate?.ready === true, null, { timeout: 60_000 });
-  await settle(page);
-  return { page, errors };
-}
-
-const snap = (page: Page): Promise<Snapshot> => page.evaluate(() => window.__kinemate.snapshot());
-
-/** Wait until every request made has been answered and drawn. */
-async function settle(page: Page): Promise<Snapshot> {
-  await page.waitForFunction(() => window.__kinemate.snapshot().settled, null, { timeout: 60_000, polling: 50 });
-  // one more frame so the canvas shows it
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return snap(page);
-}
-
-async function screenOf(page: Page, name: string): Promise<{ x: number; y: number }> {
-  const p = await page.evaluate((n) => window.__kinemate.screenOf(n), name);
-  if (!p) throw new Error(`no handle ${name}`);
-  return p;
-}
+const openViewer = () => openPage(browser, server.url);
 
 /** A real drag with the mouse: press on `from`, move in steps by (dx, dy), release (or not). */
 async function mouseDrag(page: Page, from: { x: number; y: number }, dx: number, dy: number, options: { steps?: number; release?: boolean } = {}): Promise<void> {

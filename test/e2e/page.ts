@@ -1,0 +1,54 @@
+/**
+ * What the browser tests share: whether Chromium is here, where screenshots go, and the
+ * page helpers (open the viewer with its console errors collected, read its snapshot,
+ * wait until every request is answered and drawn, find a handle on the screen).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, REPO_ROOT } from '../../viewer/harness/browser';
+import type { ViewerApp } from '../../viewer/src/app';
+
+export const HAVE_CHROMIUM = chromiumAvailable();
+/** Screenshots and saved files of the browser tests (git-ignored). */
+export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
+
+/** Say once, loudly, why a browser test file is skipped. */
+export function warnIfNoChromium(file: string): void {
+  if (!HAVE_CHROMIUM) console.warn(`${file}: SKIPPED — /usr/bin/chromium is absent. Install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does).`);
+}
+
+export type Snapshot = ReturnType<ViewerApp['snapshot']>;
+
+declare global {
+  interface Window { __kinemate: ViewerApp }
+}
+
+/** A new page on the viewer, ready and settled; console errors and page errors collected. */
+export async function openViewer(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.__kinemate?.ready === true, null, { timeout: 60_000 });
+  await settle(page);
+  return { page, errors };
+}
+
+export const snap = (page: Page): Promise<Snapshot> => page.evaluate(() => window.__kinemate.snapshot());
+
+/** Wait until every request made has been answered and drawn, then one more frame so the canvas shows it. */
+export async function settle(page: Page): Promise<Snapshot> {
+  await page.waitForFunction(() => window.__kinemate.snapshot().settled, null, { timeout: 60_000, polling: 50 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return snap(page);
+}
+
+/** Where a handle (point ref, hardpoint name or label) is on the page. */
+export async function screenOf(page: Page, name: string): Promise<{ x: number; y: number }> {
+  const p = await page.evaluate((n) => window.__kinemate.screenOf(n), name);
+  if (!p) throw new Error(`no handle ${name}`);
+  return p;
+}
