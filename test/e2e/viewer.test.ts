@@ -257,6 +257,33 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     await page.close();
   });
 
+  it('a plot shows the metric its menu picks: a virtual-axis metric brings the steering response into the sweep', async () => {
+    const { page, errors } = await openViewer();
+    const before = await snap(page);
+    expect(Object.keys(before.plot)).toEqual(['camber', 'toe_angle', 'caster']);
+    const menus = page.locator('#plots select.plot-metric');
+    await menus.nth(1).selectOption('kpi_virtual');
+    await menus.nth(2).selectOption('scrub_radius');
+    const s = await settle(page);
+    expect(Object.keys(s.plot)).toEqual(['camber', 'kpi_virtual', 'scrub_radius']);
+    for (const key of ['kpi_virtual', 'scrub_radius']) {
+      expect(s.plot[key]).toHaveLength(21);
+      expect(s.plot[key].every((x) => typeof x === 'number')).toBe(true);
+    }
+    // at travel 0 (step 10 of -50..50 in 21) each curve passes through the read-out at design
+    expect(s.plot.kpi_virtual[10]!.toFixed(3)).toBe(s.readouts.kpi_virtual);
+    expect(s.plot.scrub_radius[10]!.toFixed(2)).toBe(s.readouts.scrub_radius);
+    await shot(page, '09-plots-chosen');
+    // two routes to one axis: a double wishbone's virtual steering axis (the screw of its
+    // steering response) is the physical one through its ball joints, at every travel
+    await menus.nth(2).selectOption('kpi');
+    const k = await settle(page);
+    expect(k.plot.kpi).toHaveLength(21);
+    k.plot.kpi_virtual.forEach((x, i) => expect(x).toBeCloseTo(k.plot.kpi[i] as number, 6));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('exports the sweep as CSV and saves the geometry and the assembly', async () => {
     const { page, errors } = await openViewer();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);

@@ -104,6 +104,8 @@ export class ViewerApp {
     // (created in SceneView) listens in the bubble phase, so a handle grab never orbits
     this.drag = new HandleDragControls(this.scene.camera, this.scene.renderer.domElement, () => this.scene.handles);
     this.plots = new PlotPanel($('plots'));
+    // a plot that picks a metric of the steering response needs it at every step: sweep again
+    this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
@@ -134,7 +136,7 @@ export class ViewerApp {
 
   private requestSweep(seq?: number, time?: number): void {
     const doc = this.history.current;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, range: this.sweepRange() };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, range: this.sweepRange(), steering: this.plots.needsSteering() };
     const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
     this.lastSweepSeq = t.seq;
     this.sweepInput.next(t);

@@ -157,6 +157,8 @@ export interface SweepRequest {
    * need it), which halves its cost while dragging.
    */
   full?: boolean;
+  /** The steering response at every step (a plotted `*_virtual` metric needs it). */
+  steering?: boolean;
 }
 
 export interface SweepResult {
@@ -173,12 +175,33 @@ export interface SweepResult {
   ms: number;
 }
 
-export const PLOTTED_METRICS = ['camber', 'toe_angle', 'caster'] as const;
-/** Metrics kept from every sweep step: the plotted ones and those compared with a baseline. */
-export const SWEPT_METRICS = [
-  ...PLOTTED_METRICS, 'kpi', 'caster_virtual', 'kpi_virtual', 'scrub_radius', 'mechanical_trail', 'half_track', 'wheel_travel',
-  'deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z', 'svic_z', 'fvic_z', 'anti_dive', 'damper_length',
-] as const;
+export interface PlotSpec {
+  metric: string;
+  label: string;
+  unit: string;
+}
+
+/** What a plot can show: the metrics the sweep keeps from every step. */
+export const PLOTTABLE: readonly PlotSpec[] = [
+  { metric: 'camber', label: 'Camber', unit: '°' },
+  { metric: 'toe_angle', label: 'Toe', unit: '°' },
+  { metric: 'caster', label: 'Caster', unit: '°' },
+  { metric: 'kpi', label: 'KPI', unit: '°' },
+  { metric: 'caster_virtual', label: 'Caster (virtual axis)', unit: '°' },
+  { metric: 'kpi_virtual', label: 'KPI (virtual axis)', unit: '°' },
+  { metric: 'scrub_radius', label: 'Scrub radius', unit: 'mm' },
+  { metric: 'mechanical_trail', label: 'Mech. trail', unit: 'mm' },
+  { metric: 'half_track', label: 'Half track', unit: 'mm' },
+  { metric: 'deriv_camber_wrt_hub_z', label: 'Camber gain', unit: '°/mm' },
+  { metric: 'deriv_toe_angle_wrt_hub_z', label: 'Bump steer', unit: '°/mm' },
+  { metric: 'svic_z', label: 'Side-view IC z', unit: 'mm' },
+  { metric: 'fvic_z', label: 'Front-view IC z', unit: 'mm' },
+  { metric: 'anti_dive', label: 'Anti-dive', unit: '%' },
+  { metric: 'damper_length', label: 'Damper length', unit: 'mm' },
+];
+
+/** Metrics kept from every sweep step: the plottable ones and the wheel travel. */
+export const SWEPT_METRICS: readonly string[] = [...PLOTTABLE.map((p) => p.metric), 'wheel_travel'];
 
 // ---------------------------------------------------------------- helpers
 
@@ -791,7 +814,7 @@ export class Engine {
     // the model starts at design: every metric there, the steering response's included
     const design = flatMetrics(sm, evaluateState(sm, holdOf(req.doc)).metrics);
     const physicalAxes = sm.corners.every((c) => c.roles.steering_axis !== null);
-    const run = runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: physicalAxes && req.full !== true });
+    const run = runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: physicalAxes && req.full !== true && req.steering !== true });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
     const axes: ([Vec3, Vec3] | null)[] = [];

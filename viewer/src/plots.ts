@@ -1,87 +1,133 @@
 /**
- * Live plots of the bump sweep with uPlot: one small chart per metric against wheel
- * travel, the current wheel travel as a vertical marker, and (when pinned) the baseline's
- * curve dashed beside the current one. During a drag the y ranges stay where they were
- * (`freeze`), so the curve moves and the axes do not; they rescale on release.
+ * Live plots of the bump sweep with uPlot: a few small charts against wheel travel, each
+ * showing the metric its menu picks (camber, toe and caster to start), the current wheel
+ * travel as a vertical marker, and (when pinned) the baseline's curve dashed beside the
+ * current one. During a drag the y ranges stay where they were (`freeze`), so the curve
+ * moves and the axes do not; they rescale on release.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { SweepResult } from './engine';
+import { PLOTTABLE, type PlotSpec, type SweepResult } from './engine';
 
-export interface PlotSpec {
-  metric: string;
-  label: string;
-  unit: string;
-  color: string;
-}
+export type { PlotSpec } from './engine';
 
-export const PLOTS: readonly PlotSpec[] = [
-  { metric: 'camber', label: 'Camber', unit: '°', color: '#ff8c1a' },
-  { metric: 'toe_angle', label: 'Toe', unit: '°', color: '#3ddc84' },
-  { metric: 'caster', label: 'Caster', unit: '°', color: '#5aa9ff' },
-];
+/** Metrics that come from the steering response (the sweep then computes it at every step). */
+export const needsSteeringResponse = (metric: string): boolean => metric.endsWith('_virtual');
+
+const COLORS = ['#ff8c1a', '#3ddc84', '#5aa9ff'];
+export const DEFAULT_PLOTS = ['camber', 'toe_angle', 'caster'];
 
 export class PlotPanel {
   private readonly charts: uPlot[] = [];
+  private readonly slots: HTMLElement[] = [];
   private frozen: ([number, number] | null)[] = [];
   private marker: number | null = null;
   private current: SweepResult | null = null;
   private baseline: SweepResult | null = null;
+  /** The metric each plot shows. */
+  readonly chosen: string[];
   /** Called after a redraw (the benchmark times it). */
   onDraw: (() => void) | null = null;
+  /** Called when a plot's menu picks another metric. */
+  onChoose: ((chosen: readonly string[]) => void) | null = null;
 
-  constructor(readonly container: HTMLElement) {
-    for (const spec of PLOTS) {
-      const el = document.createElement('div');
-      el.className = 'plot';
-      el.dataset.metric = spec.metric;
-      container.appendChild(el);
-      const index = this.charts.length;
-      const opts: uPlot.Options = {
-        width: 300,
-        height: 130,
-        legend: { show: false },
-        cursor: { show: false },
-        padding: [8, 10, 0, 0],
-        scales: {
-          x: { time: false },
-          y: { range: (_u, min, max) => this.frozen[index] ?? padRange(min, max) },
-        },
-        axes: [
-          { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 28, label: 'wheel travel (mm)', labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
-          { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 46, label: `${spec.label} (${spec.unit})`, labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
-        ],
-        series: [
-          {},
-          { label: spec.label, stroke: spec.color, width: 2, spanGaps: false, points: { show: false } },
-          { label: `${spec.label} (baseline)`, stroke: '#c8d0da', width: 1.5, dash: [5, 4], points: { show: false } },
-        ],
-        hooks: {
-          draw: [
-            (u) => {
-              if (this.marker === null) return;
-              const x = u.valToPos(this.marker, 'x', true);
-              const ctx = u.ctx;
-              ctx.save();
-              ctx.strokeStyle = '#ff5a5a';
-              ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1);
-              ctx.beginPath();
-              ctx.moveTo(x, u.bbox.top);
-              ctx.lineTo(x, u.bbox.top + u.bbox.height);
-              ctx.stroke();
-              ctx.restore();
-            },
-          ],
-        },
-      };
-      this.charts.push(new uPlot(opts, [[], [], []], el));
+  constructor(readonly container: HTMLElement, chosen: readonly string[] = DEFAULT_PLOTS) {
+    this.chosen = [...chosen];
+    this.chosen.forEach((metric, index) => {
+      const slot = document.createElement('div');
+      slot.className = 'plot';
+      slot.dataset.metric = metric;
+      const menu = document.createElement('select');
+      menu.className = 'plot-metric';
+      menu.title = 'The metric this plot shows over the bump sweep';
+      for (const spec of PLOTTABLE) {
+        const o = document.createElement('option');
+        o.value = spec.metric;
+        o.textContent = `${spec.label} (${spec.unit})`;
+        menu.appendChild(o);
+      }
+      menu.value = metric;
+      menu.addEventListener('change', () => { this.choose(index, menu.value); menu.blur(); });
+      slot.appendChild(menu);
+      container.appendChild(slot);
+      this.slots.push(slot);
       this.frozen.push(null);
-    }
+      this.charts.push(this.makeChart(index));
+    });
     new ResizeObserver(() => this.resize()).observe(container);
   }
 
+  private spec(metric: string): PlotSpec {
+    return PLOTTABLE.find((s) => s.metric === metric) ?? { metric, label: metric, unit: '' };
+  }
+
+  private width(): number {
+    return Math.max(200, this.container.clientWidth - 4);
+  }
+
+  private makeChart(index: number): uPlot {
+    const spec = this.spec(this.chosen[index]);
+    const opts: uPlot.Options = {
+      width: this.width(),
+      height: 130,
+      legend: { show: false },
+      cursor: { show: false },
+      padding: [8, 10, 0, 0],
+      scales: {
+        x: { time: false },
+        y: { range: (_u, min, max) => this.frozen[index] ?? padRange(min, max) },
+      },
+      axes: [
+        { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 28, label: 'wheel travel (mm)', labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
+        { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 46, label: `${spec.label} (${spec.unit})`, labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
+      ],
+      series: [
+        {},
+        { label: spec.label, stroke: COLORS[index % COLORS.length], width: 2, spanGaps: false, points: { show: false } },
+        { label: `${spec.label} (baseline)`, stroke: '#c8d0da', width: 1.5, dash: [5, 4], points: { show: false } },
+      ],
+      hooks: {
+        draw: [
+          (u) => {
+            if (this.marker === null) return;
+            const x = u.valToPos(this.marker, 'x', true);
+            const ctx = u.ctx;
+            ctx.save();
+            ctx.strokeStyle = '#ff5a5a';
+            ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1);
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            ctx.restore();
+          },
+        ],
+      },
+    };
+    return new uPlot(opts, this.dataFor(index), this.slots[index]);
+  }
+
+  /** Show another metric in plot `index` (its chart is made anew: axis label, range). */
+  choose(index: number, metric: string): void {
+    if (this.chosen[index] === metric) return;
+    this.chosen[index] = metric;
+    this.slots[index].dataset.metric = metric;
+    const menu = this.slots[index].querySelector('select');
+    if (menu && menu.value !== metric) menu.value = metric;
+    this.charts[index].destroy();
+    this.frozen[index] = null;
+    this.charts[index] = this.makeChart(index);
+    this.onChoose?.(this.chosen);
+    this.onDraw?.();
+  }
+
+  /** Whether a chosen metric needs the steering response at every step. */
+  needsSteering(): boolean {
+    return this.chosen.some(needsSteeringResponse);
+  }
+
   private resize(): void {
-    const w = Math.max(200, this.container.clientWidth - 4);
+    const w = this.width();
     for (const c of this.charts) c.setSize({ width: w, height: 130 });
   }
 
@@ -110,21 +156,23 @@ export class PlotPanel {
     for (const c of this.charts) c.redraw(false, false);
   }
 
-  /** The plotted data (for tests): per metric, the current curve. */
+  /** The plotted data (for tests): per chosen metric, the current curve. */
   data(): Record<string, (number | null)[]> {
     const out: Record<string, (number | null)[]> = {};
-    PLOTS.forEach((spec) => { out[spec.metric] = this.current?.series[spec.metric] ?? []; });
+    for (const metric of this.chosen) out[metric] = this.current?.series[metric] ?? [];
     return out;
   }
 
+  private dataFor(index: number): uPlot.AlignedData {
+    const s = this.current, metric = this.chosen[index];
+    const x = s ? s.travel : [];
+    const y = s ? s.series[metric] ?? x.map(() => null) : [];
+    const b = this.baseline && this.baseline.travel.length === x.length ? this.baseline.series[metric] ?? x.map(() => null) : x.map(() => null);
+    return [x, y, b] as uPlot.AlignedData;
+  }
+
   private redraw(): void {
-    const s = this.current;
-    PLOTS.forEach((spec, i) => {
-      const x = s ? s.travel : [];
-      const y = s ? s.series[spec.metric] ?? x.map(() => null) : [];
-      const b = this.baseline && this.baseline.travel.length === x.length ? this.baseline.series[spec.metric] ?? x.map(() => null) : x.map(() => null);
-      this.charts[i].setData([x, y, b] as uPlot.AlignedData, true);
-    });
+    this.charts.forEach((chart, i) => chart.setData(this.dataFor(i), true));
     this.onDraw?.();
   }
 }
