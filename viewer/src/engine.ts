@@ -90,7 +90,8 @@ export interface HandleInfo {
 export interface SceneStructure {
   parts: { name: string; fixed: boolean; refs: string[] }[];
   rods: { id: string; a: string; b: string }[];
-  joints: { id: string; type: string; at: string }[];
+  /** Joints between two entities: drawn as a pin at `at`; a sliding one also as the bar from `at` to `to`. */
+  joints: { id: string; type: string; at: string; to: string }[];
   handles: HandleInfo[];
   /** Suspension hardpoint names (for the table), in file order. */
   hardpoints: string[];
@@ -373,7 +374,7 @@ function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geometryEdita
     const mm = m as { type: string; a?: unknown; b?: unknown };
     if (typeof mm.a !== 'string' || typeof mm.b !== 'string') continue; // couplings name coordinates
     if (mm.type === 'distance') rods.push({ id, a: mm.a, b: mm.b });
-    else joints.push({ id, type: mm.type, at: mm.a });
+    else joints.push({ id, type: mm.type, at: mm.a, to: mm.b });
   }
   const handles: HandleInfo[] = [];
   const hardpoints: string[] = [];

@@ -40,6 +40,9 @@ const COLORS = {
   selected: 0xffe066,
 };
 
+/** Joints whose two entities may lie apart along the joint's axis. */
+const SLIDING = new Set(['slider', 'cylindrical', 'pinslot']);
+
 /** A colour a third of the way to white (a hovered handle). */
 function brighter(color: number): number {
   return _c.setHex(color).lerp(_white, 1 / 3).getHex();
@@ -430,6 +433,10 @@ export class SceneView {
       if (!a) continue;
       const failed = this.failed.has(j.id);
       this.livePins.at(a, failed ? pin * 1.6 : pin * 0.8, failed ? COLORS.failed : 0x59626e);
+      // a sliding joint's two frames lie apart along its axis: the bar between them is
+      // the visible link (a Stewart platform's legs, a slider's stroke)
+      const b = SLIDING.has(j.type) ? P(j.to, new Vector3()) : null;
+      if (b && b.distanceTo(a) > tube) this.liveTubes.tube(a, b, tube * (failed ? 1.8 : 1.4), failed ? COLORS.failed : COLORS.rod);
     }
     // suspension: wheels, steering axes, dampers, instant centres
     result.corners.forEach((c, i) => this.drawCorner(`c${i}`, c, false));
