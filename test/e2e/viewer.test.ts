@@ -284,6 +284,27 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     await page.close();
   });
 
+  it('a bump sweep file sets the plots\' range and hold; a steer sweep file is refused with where it runs', async () => {
+    const { page, errors } = await openViewer();
+    const sweepFile = join(ARTIFACTS, 'bump-20.yaml');
+    writeFileSync(sweepFile, 'version: 1\nsteps: 9\ntargets:\n  - { type: point, point: wheel_center, direction: { axis: z }, mode: relative, start: -20, stop: 60 }\n  - { type: actuator_position, actuator: rack, direction: { axis: y }, hold: true }\nanalysis: { virtual_steering: { suspension_hold: contact_patch } }\n');
+    await page.setInputFiles('#file', sweepFile);
+    let s = await settle(page);
+    expect(s.notice).toContain('-20 to 60 mm in 9 steps');
+    expect(s.error).toBeNull();
+    expect(s.name).toBe('double_wishbone.yaml'); // the model stays
+    expect(s.plot.camber).toHaveLength(9);
+    expect(await page.inputValue('#hold')).toBe('contact_patch');
+    await page.setInputFiles('#file', join(REPO_ROOT, 'examples/suspension/steer.yaml'));
+    s = await settle(page);
+    expect(s.error).toContain('steer.yaml');
+    expect(s.error).toContain('the rack');
+    expect(s.error).toContain('kinemate sweep');
+    expect(s.plot.camber).toHaveLength(9); // nothing changed
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('exports the sweep as CSV and saves the geometry and the assembly', async () => {
     const { page, errors } = await openViewer();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);

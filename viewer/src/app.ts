@@ -14,7 +14,7 @@ import type { Draft } from 'immer';
 import { History, EditRefused, latestPerFrame, defaultFrameScheduler, solveLatest, lastGood } from '../../src/reactive';
 import {
   TEMPLATES, defaultDocument, documentProblem, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
-  OpenError, type ViewerDocument, type Vec3,
+  OpenError, readSweepFile, type BumpRange, type ViewerDocument, type Vec3,
 } from './document';
 import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepRequest, SweepResult, ViewState } from './engine';
 import { SolverClient } from './solver-client';
@@ -609,6 +609,9 @@ export class ViewerApp {
   /** Open a file's text; a malformed file shows the loader's message and keeps the model. */
   async openFile(name: string, text: string): Promise<boolean> {
     try {
+      // a bump sweep file sets the plots' range (and the hold); the model stays
+      const range = readSweepFile(name, text, this.history.current);
+      if (range) { this.applySweepRange(name, range); return true; }
       const doc = readDocument(name, text);
       this.replaceDocument(doc, `open ${name}`);
       return true;
@@ -617,6 +620,25 @@ export class ViewerApp {
       if (error instanceof EditRefused) { this.showError(`Could not open ${name} — the model is unchanged.\n${error.reason}`); return false; }
       throw error;
     }
+  }
+
+  private applySweepRange(name: string, range: BumpRange): void {
+    ($('sweep-from') as HTMLInputElement).value = String(range.start);
+    ($('sweep-to') as HTMLInputElement).value = String(range.stop);
+    ($('sweep-steps') as HTMLInputElement).value = String(range.steps);
+    let note = `Bump sweep from ${name}: ${range.start} to ${range.stop} mm in ${range.steps} steps.`;
+    const doc = this.history.current;
+    if (doc.kind === 'suspension' && range.hold !== doc.options.hold) {
+      try {
+        this.history.apply(liveEdits.setSuspensionHold(range.hold), `hold ${range.hold}`);
+        note += ` Steering hold: ${range.hold}.`;
+      } catch (error) {
+        if (!(error instanceof EditRefused)) throw error;
+        note += ` Its steering hold ${range.hold} was refused: ${error.reason}`;
+      }
+    }
+    this.showNotice(note);
+    this.requestSweep();
   }
 
   private toggleBaseline(): void {
@@ -899,6 +921,14 @@ export class ViewerApp {
 
   showError(text: string): void {
     $('error-text').textContent = text;
+    $('error').classList.remove('notice');
+    $('error').hidden = false;
+  }
+
+  /** The same banner, not as an error: what an action did. */
+  showNotice(text: string): void {
+    $('error-text').textContent = text;
+    $('error').classList.add('notice');
     $('error').hidden = false;
   }
 
@@ -955,7 +985,8 @@ export class ViewerApp {
       poseDocKey: r?.docKey ?? null,
       canUndo: this.history.canUndo,
       canRedo: this.history.canRedo,
-      error: $('error').hidden ? null : $('error-text').textContent,
+      error: $('error').hidden || $('error').classList.contains('notice') ? null : $('error-text').textContent,
+      notice: !$('error').hidden && $('error').classList.contains('notice') ? $('error-text').textContent : null,
       hud: { status: $('hud-status').textContent, message: $('hud-message').textContent, failed: Array.from(document.querySelectorAll('#hud-failed li'), (li) => li.textContent ?? '') },
     };
   }

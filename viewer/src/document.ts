@@ -16,7 +16,7 @@ import type { AssemblyDoc } from '../../src/assembly/types';
 import { AssemblyError } from '../../src/assembly/errors';
 import { parseAssembly, validateAssembly } from '../../src/assembly/load';
 import { serializeAssembly } from '../../src/assembly/save';
-import { parseText, SuspensionFileError } from '../../src/suspension/files';
+import { parseText, SuspensionFileError, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
   isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
@@ -141,6 +141,36 @@ export function readDocument(fileName: string, text: string): ViewerDocument {
     if (e instanceof AssemblyError || e instanceof SuspensionFileError || isDocumentError(e)) throw new OpenError(fileName, e.message);
     throw new OpenError(fileName, e instanceof Error ? e.message : String(e));
   }
+}
+
+/** A bump range for the plots' sweep: wheel travel from `start` to `stop` mm in `steps` states. */
+export interface BumpRange { start: number; stop: number; steps: number; hold: string }
+
+/**
+ * A sweep file opened in the viewer (`targets` and `steps`, no hardpoints): its bump
+ * range when it is a bump sweep (wheel centre z relative, everything else held), so the
+ * plots follow it; null when the text is not a sweep file at all. Any other sweep
+ * (steer, roll, damper, absolute) is an {@link OpenError} that says where it runs.
+ */
+export function readSweepFile(fileName: string, text: string, doc: ViewerDocument): BumpRange | null {
+  let value: unknown;
+  try { value = parseText(text, fileName); } catch { return null; }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if (!('targets' in v) || !('steps' in v) || 'hardpoints' in v || 'format' in v) return null;
+  let spec: SweepSpec;
+  try {
+    spec = validateSweep(value, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : undefined, fileName);
+  } catch (e) {
+    throw new OpenError(fileName, e instanceof Error ? e.message : String(e));
+  }
+  const moving = spec.targets.filter((t) => !t.hold);
+  const bump = moving.length === 1 && moving[0].type === 'point' && moving[0].point === 'wheel_center' && moving[0].direction.axis === 'z' && moving[0].mode === 'relative' && moving[0].side === undefined ? moving[0] : null;
+  if (!bump) {
+    const what = moving.map((t) => (t.type === 'point' ? `${t.point} ${t.direction.axis}${t.mode === 'absolute' ? ' (absolute)' : ''}` : t.type === 'actuator_position' ? 'the rack' : t.type === 'element_length' ? 'the damper length' : 'roll')).join(', ') || 'nothing';
+    throw new OpenError(fileName, `a sweep file that moves ${what}; the viewer's plots are bump sweeps (wheel centre z, relative, on every corner). Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
+  }
+  return { start: bump.start, stop: bump.stop, steps: spec.steps, hold: spec.analysis.virtual_steering.suspension_hold };
 }
 
 /** The geometry file to save (YAML), or null for an assembly document. */
