@@ -74,6 +74,21 @@ describe('viewer engine', () => {
     expect(s.axes.every((a) => a !== null)).toBe(true);
   });
 
+  it('the steer sweep is runSweep --steer of the geometry (the document\'s rack hold gives way to the sweep\'s drivers)', () => {
+    const doc = dw();
+    const s = new Engine().sweep({ docKey: 1, doc, kind: 'steer', range: { start: -30, stop: 30, steps: 7 }, full: true });
+    expect(s.kind).toBe('steer');
+    expect(s.travel).toEqual([-30, -20, -10, 0, 10, 20, 30]);
+    expect(s.failedSteps).toBe(0);
+    const geometry = validateGeometry(doc.geometry);
+    const run = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('steer', '-30:30:7', geometry));
+    run.steps.forEach((step, i) => expect(s.series.toe_angle[i]).toBeCloseTo((step.metrics as Record<string, number>).toe_angle, 9));
+    expect(s.csv.split('\n')[1].startsWith('steer,')).toBe(true);
+    // a linkage without a rack has no steer sweep: said, not a silent flat line
+    const trailing = suspensionDocument(parseText(geometryText('trailing_arm')), { name: 'trailing_arm.yaml' });
+    expect(() => new Engine().sweep({ docKey: 2, doc: trailing, kind: 'steer', range: { start: -10, stop: 10, steps: 3 } })).toThrow(/needs a rack/);
+  });
+
   it("the plots' sweep leaves out only the steering response: the same curves and axes as the full one, and the design metrics of the pose", () => {
     const doc = dw();
     const engine = new Engine();

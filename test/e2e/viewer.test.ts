@@ -284,21 +284,46 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     await page.close();
   });
 
-  it('a bump sweep file sets the plots\' range and hold; a steer sweep file is refused with where it runs', async () => {
+  it('sweeps: bump or steer from the menu or from a sweep file (range, steps, hold); any other sweep file is refused with where it runs', async () => {
     const { page, errors } = await openViewer();
+    // a file is read asynchronously: wait for the banner naming it, then for the solves
+    const open = async (path: string) => {
+      const name = path.split('/').at(-1)!;
+      await page.setInputFiles('#file', path);
+      await page.waitForFunction((n) => (document.getElementById('error-text')?.textContent ?? '').includes(n), name);
+      return settle(page);
+    };
     const sweepFile = join(ARTIFACTS, 'bump-20.yaml');
     writeFileSync(sweepFile, 'version: 1\nsteps: 9\ntargets:\n  - { type: point, point: wheel_center, direction: { axis: z }, mode: relative, start: -20, stop: 60 }\n  - { type: actuator_position, actuator: rack, direction: { axis: y }, hold: true }\nanalysis: { virtual_steering: { suspension_hold: contact_patch } }\n');
-    await page.setInputFiles('#file', sweepFile);
-    let s = await settle(page);
-    expect(s.notice).toContain('-20 to 60 mm in 9 steps');
+    let s = await open(sweepFile);
+    expect(s.notice).toContain('Bump sweep from bump-20.yaml: -20 to 60 mm in 9 steps');
     expect(s.error).toBeNull();
     expect(s.name).toBe('double_wishbone.yaml'); // the model stays
     expect(s.plot.camber).toHaveLength(9);
     expect(await page.inputValue('#hold')).toBe('contact_patch');
-    await page.setInputFiles('#file', join(REPO_ROOT, 'examples/suspension/steer.yaml'));
+
+    // the steer sweep of the examples: toe against rack travel, through the read-out at centre
+    s = await open(join(REPO_ROOT, 'examples/suspension/steer.yaml'));
+    expect(s.notice).toContain('Steer sweep from steer.yaml: -30 to 30 mm in 11 steps');
+    expect(await page.inputValue('#sweep-kind')).toBe('steer');
+    expect(s.plot.toe_angle).toHaveLength(11);
+    expect(Math.abs(s.plot.toe_angle[5]! - Number(s.readouts.toe_angle))).toBeLessThanOrEqual(5e-4); // shown to 3 decimals
+    const toe = s.plot.toe_angle as number[];
+    expect(Math.max(...toe) - Math.min(...toe)).toBeGreaterThan(5); // the rack steers the wheel by degrees
+    await shot(page, '10-steer-sweep');
+
+    // back to bump from the menu: the bump range comes back
+    await page.selectOption('#sweep-kind', 'bump');
     s = await settle(page);
-    expect(s.error).toContain('steer.yaml');
-    expect(s.error).toContain('the rack');
+    expect(await page.inputValue('#sweep-from')).toBe('-20');
+    expect(s.plot.camber).toHaveLength(9);
+
+    // a sweep to absolute wheel-centre heights is not one the plots draw
+    const absoluteFile = join(ARTIFACTS, 'absolute.yaml');
+    writeFileSync(absoluteFile, 'version: 1\nsteps: 5\ntargets:\n  - { type: point, point: wheel_center, direction: { axis: z }, mode: absolute, start: 250, stop: 350 }\n');
+    s = await open(absoluteFile);
+    expect(s.error).toContain('absolute.yaml');
+    expect(s.error).toContain('wheel_center z (absolute)');
     expect(s.error).toContain('kinemate sweep');
     expect(s.plot.camber).toHaveLength(9); // nothing changed
     expect(errors).toEqual([]);

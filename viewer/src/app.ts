@@ -14,9 +14,9 @@ import type { Draft } from 'immer';
 import { History, EditRefused, latestPerFrame, defaultFrameScheduler, solveLatest, lastGood } from '../../src/reactive';
 import {
   TEMPLATES, defaultDocument, documentProblem, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
-  OpenError, readSweepFile, type BumpRange, type ViewerDocument, type Vec3,
+  OpenError, readSweepFile, type SweepFileRange, type ViewerDocument, type Vec3,
 } from './document';
-import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepRequest, SweepResult, ViewState } from './engine';
+import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepKind, SweepRequest, SweepResult, ViewState } from './engine';
 import { SolverClient } from './solver-client';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
@@ -136,10 +136,38 @@ export class ViewerApp {
 
   private requestSweep(seq?: number, time?: number): void {
     const doc = this.history.current;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, range: this.sweepRange(), steering: this.plots.needsSteering() };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range: this.sweepRange(), steering: this.plots.needsSteering() };
     const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
     this.lastSweepSeq = t.seq;
     this.sweepInput.next(t);
+  }
+
+  private sweepKind(): SweepKind {
+    return ($('sweep-kind') as HTMLSelectElement).value === 'steer' ? 'steer' : 'bump';
+  }
+
+  /** The range each kind of sweep had when the other was picked (bump and steer keep their own). */
+  private readonly ranges: Record<SweepKind, { start: number; stop: number; steps: number }> = { bump: { start: -50, stop: 50, steps: 21 }, steer: { start: -30, stop: 30, steps: 21 } };
+
+  /** The kind whose range the inputs hold. */
+  private rangeKind: SweepKind = 'bump';
+
+  private setSweepKind(kind: SweepKind, range?: { start: number; stop: number; steps: number }): void {
+    if (this.rangeKind !== kind) this.ranges[this.rangeKind] = this.sweepRange();
+    this.rangeKind = kind;
+    ($('sweep-kind') as HTMLSelectElement).value = kind;
+    const r = range ?? this.ranges[kind];
+    ($('sweep-from') as HTMLInputElement).value = String(r.start);
+    ($('sweep-to') as HTMLInputElement).value = String(r.stop);
+    ($('sweep-steps') as HTMLInputElement).value = String(r.steps);
+    if (this.lastPose) this.plots.setMarker(this.markerOf(this.lastPose));
+    this.requestSweep();
+  }
+
+  /** Where the current pose is on the plots' x axis. */
+  private markerOf(result: PoseResult): number | null {
+    if (!result.suspension) return null;
+    return this.sweepKind() === 'steer' ? result.view.rack : result.view.travel[0] ?? 0;
   }
 
   private sweepRange(): { start: number; stop: number; steps: number } {
@@ -227,7 +255,11 @@ export class ViewerApp {
     this.view = result.view;
     this.stats.solveMs.push(result.ms.total);
     this.scene.update(result);
-    this.plots.setMarker(result.suspension ? result.view.travel[0] ?? 0 : null);
+    this.plots.setMarker(this.markerOf(result));
+    // a steer sweep needs a rack: offered only where there is one
+    const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;
+    steerOption.disabled = result.holds.ids.length === 0;
+    if (steerOption.disabled && this.sweepKind() === 'steer') this.setSweepKind('bump');
     this.renderReadouts();
     this.renderHud();
     this.renderTable();
@@ -540,6 +572,7 @@ export class ViewerApp {
     document.querySelectorAll<HTMLSelectElement>('#asm-roles select').forEach((select) => select.addEventListener('change', () => { select.dataset.touched = 'true'; }));
     $('role-remove').addEventListener('click', () => this.removeRoles());
     for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.requestSweep());
+    $('sweep-kind').addEventListener('change', (e) => { this.setSweepKind(this.sweepKind()); (e.target as HTMLSelectElement).blur(); });
     $<HTMLSelectElement>('hold').addEventListener('change', (e) => {
       const hold = (e.target as HTMLSelectElement).value;
       try {
@@ -568,8 +601,8 @@ export class ViewerApp {
   private async exportCsv(): Promise<void> {
     const doc = this.history.current;
     try {
-      const sweep = await this.sweepClient.sweep({ docKey: this.docKey(doc), doc, range: this.sweepRange(), full: true });
-      if (sweep.csv) download(`${baseName(nameOf(doc))}-bump.csv`, sweep.csv, 'text/csv');
+      const sweep = await this.sweepClient.sweep({ docKey: this.docKey(doc), doc, kind: this.sweepKind(), range: this.sweepRange(), full: true });
+      if (sweep.csv) download(`${baseName(nameOf(doc))}-${sweep.kind}.csv`, sweep.csv, 'text/csv');
       else this.showError('Export CSV: this model has no suspension roles, so there is no bump sweep to export.');
     } catch (error) {
       this.showError(`Export CSV failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -622,11 +655,8 @@ export class ViewerApp {
     }
   }
 
-  private applySweepRange(name: string, range: BumpRange): void {
-    ($('sweep-from') as HTMLInputElement).value = String(range.start);
-    ($('sweep-to') as HTMLInputElement).value = String(range.stop);
-    ($('sweep-steps') as HTMLInputElement).value = String(range.steps);
-    let note = `Bump sweep from ${name}: ${range.start} to ${range.stop} mm in ${range.steps} steps.`;
+  private applySweepRange(name: string, range: SweepFileRange): void {
+    let note = `${range.kind === 'steer' ? 'Steer' : 'Bump'} sweep from ${name}: ${range.start} to ${range.stop} mm in ${range.steps} steps.`;
     const doc = this.history.current;
     if (doc.kind === 'suspension' && range.hold !== doc.options.hold) {
       try {
@@ -638,7 +668,7 @@ export class ViewerApp {
       }
     }
     this.showNotice(note);
-    this.requestSweep();
+    this.setSweepKind(range.kind, range);
   }
 
   private toggleBaseline(): void {

@@ -143,16 +143,17 @@ export function readDocument(fileName: string, text: string): ViewerDocument {
   }
 }
 
-/** A bump range for the plots' sweep: wheel travel from `start` to `stop` mm in `steps` states. */
-export interface BumpRange { start: number; stop: number; steps: number; hold: string }
+/** A range for the plots' sweep: wheel travel (bump) or rack travel (steer) from `start` to `stop` mm in `steps` states. */
+export interface SweepFileRange { kind: 'bump' | 'steer'; start: number; stop: number; steps: number; hold: string }
 
 /**
- * A sweep file opened in the viewer (`targets` and `steps`, no hardpoints): its bump
- * range when it is a bump sweep (wheel centre z relative, everything else held), so the
- * plots follow it; null when the text is not a sweep file at all. Any other sweep
- * (steer, roll, damper, absolute) is an {@link OpenError} that says where it runs.
+ * A sweep file opened in the viewer (`targets` and `steps`, no hardpoints): its range
+ * when it is a bump sweep (wheel centre z relative on every corner, the rest held) or a
+ * steer sweep (the rack relative, the rest held), so the plots follow it; null when the
+ * text is not a sweep file at all. Any other sweep (roll, damper, absolute, one side) is
+ * an {@link OpenError} that says where it runs.
  */
-export function readSweepFile(fileName: string, text: string, doc: ViewerDocument): BumpRange | null {
+export function readSweepFile(fileName: string, text: string, doc: ViewerDocument): SweepFileRange | null {
   let value: unknown;
   try { value = parseText(text, fileName); } catch { return null; }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
@@ -165,12 +166,13 @@ export function readSweepFile(fileName: string, text: string, doc: ViewerDocumen
     throw new OpenError(fileName, e instanceof Error ? e.message : String(e));
   }
   const moving = spec.targets.filter((t) => !t.hold);
-  const bump = moving.length === 1 && moving[0].type === 'point' && moving[0].point === 'wheel_center' && moving[0].direction.axis === 'z' && moving[0].mode === 'relative' && moving[0].side === undefined ? moving[0] : null;
-  if (!bump) {
+  const only = moving.length === 1 && moving[0].mode === 'relative' ? moving[0] : null;
+  const kind = only?.type === 'point' && only.point === 'wheel_center' && only.direction.axis === 'z' && only.side === undefined ? 'bump' : only?.type === 'actuator_position' ? 'steer' : null;
+  if (!only || !kind) {
     const what = moving.map((t) => (t.type === 'point' ? `${t.point} ${t.direction.axis}${t.mode === 'absolute' ? ' (absolute)' : ''}` : t.type === 'actuator_position' ? 'the rack' : t.type === 'element_length' ? 'the damper length' : 'roll')).join(', ') || 'nothing';
-    throw new OpenError(fileName, `a sweep file that moves ${what}; the viewer's plots are bump sweeps (wheel centre z, relative, on every corner). Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
+    throw new OpenError(fileName, `a sweep file that moves ${what}; the viewer's plots sweep bump (wheel centre z, relative, every corner) or steer (the rack, relative). Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
   }
-  return { start: bump.start, stop: bump.stop, steps: spec.steps, hold: spec.analysis.virtual_steering.suspension_hold };
+  return { kind, start: only.start, stop: only.stop, steps: spec.steps, hold: spec.analysis.virtual_steering.suspension_hold };
 }
 
 /** The geometry file to save (YAML), or null for an assembly document. */

@@ -147,9 +147,13 @@ export interface PoseResult {
   ms: { build: number; solve: number; evaluate: number; total: number };
 }
 
+export type SweepKind = 'bump' | 'steer';
+
 export interface SweepRequest {
   docKey: number;
   doc: ViewerDocument;
+  /** bump: wheel travel (mm, every corner, rack held); steer: rack travel (mm, wheel centres held). */
+  kind?: SweepKind;
   range: { start: number; stop: number; steps: number };
   /**
    * The full sweep for export: the steering response at every step and the CSV. The
@@ -164,6 +168,8 @@ export interface SweepRequest {
 
 export interface SweepResult {
   docKey: number;
+  kind: SweepKind;
+  /** The swept value at each step: wheel travel (bump) or rack travel (steer), mm. */
   travel: number[];
   /** Per metric, per step (null where the step failed or the metric is undefined). */
   series: Record<string, (number | null)[]>;
@@ -808,10 +814,16 @@ export class Engine {
     const travel: number[] = [];
     const { start, stop, steps } = req.range;
     for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
-    if (assembly.suspension === undefined) return { docKey: req.docKey, travel: [], series: {}, design: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
+    const kind: SweepKind = req.kind ?? 'bump';
+    if (assembly.suspension === undefined) return { docKey: req.docKey, kind, travel: [], series: {}, design: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
     const sm = new SuspensionModel(assembly);
+    // the sweep's drivers take over from the document's holds (a suspension document holds
+    // the rack, as a bump sweep does; a steer sweep moves it)
+    for (const v of sm.model.system.heldVariables()) sm.model.system.release(v);
     const geometry = req.doc.kind === 'suspension' ? validateGeometry(req.doc.geometry) : undefined;
-    const spec = sweepFromShortcut('bump', `${start}:${stop}:${steps}`, geometry);
+    // a steer sweep of a linkage without a rack has nothing to move: an error, said as such
+    if (kind === 'steer' && !sm.rackHold) throw new Error('a steer sweep needs a rack: this linkage is not steered');
+    const spec = sweepFromShortcut(kind, `${start}:${stop}:${steps}`, geometry);
     // the model starts at design: every metric there, the steering response's included
     const design = flatMetrics(sm, evaluateState(sm, holdOf(req.doc)).metrics);
     const physicalAxes = sm.corners.every((c) => c.roles.steering_axis !== null);
@@ -843,7 +855,7 @@ export class Engine {
     }
     // a linkage without a physical steering axis plots the virtual caster
     if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
-    return { docKey: req.docKey, travel, series, design, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ bump: run }) : '', ms: now() - t0 };
+    return { docKey: req.docKey, kind, travel, series, design, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ms: now() - t0 };
   }
 }
 

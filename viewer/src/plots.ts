@@ -22,6 +22,8 @@ export class PlotPanel {
   private readonly slots: HTMLElement[] = [];
   private frozen: ([number, number] | null)[] = [];
   private marker: number | null = null;
+  /** The swept quantity on the x axis. */
+  private kind: SweepResult['kind'] = 'bump';
   private current: SweepResult | null = null;
   private baseline: SweepResult | null = null;
   /** The metric each plot shows. */
@@ -78,7 +80,7 @@ export class PlotPanel {
         y: { range: (_u, min, max) => this.frozen[index] ?? padRange(min, max) },
       },
       axes: [
-        { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 28, label: 'wheel travel (mm)', labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
+        { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 28, label: this.kind === 'steer' ? 'rack travel (mm)' : 'wheel travel (mm)', labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
         { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, size: 46, label: `${spec.label} (${spec.unit})`, labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' },
       ],
       series: [
@@ -142,6 +144,11 @@ export class PlotPanel {
 
   setSweep(sweep: SweepResult | null): void {
     this.current = sweep;
+    if (sweep && sweep.kind !== this.kind) {
+      // another swept quantity: new x axes (label, range)
+      this.kind = sweep.kind;
+      this.charts.forEach((c, i) => { c.destroy(); this.frozen[i] = null; this.charts[i] = this.makeChart(i); });
+    }
     this.redraw();
   }
 
@@ -167,7 +174,7 @@ export class PlotPanel {
     const s = this.current, metric = this.chosen[index];
     const x = s ? s.travel : [];
     const y = s ? s.series[metric] ?? x.map(() => null) : [];
-    const b = this.baseline && this.baseline.travel.length === x.length ? this.baseline.series[metric] ?? x.map(() => null) : x.map(() => null);
+    const b = this.baseline && this.baseline.kind === s?.kind && this.baseline.travel.length === x.length ? this.baseline.series[metric] ?? x.map(() => null) : x.map(() => null);
     return [x, y, b] as uPlot.AlignedData;
   }
 
