@@ -10,6 +10,8 @@
  * Pure functions of the document (and, where geometry is measured, of the solved part
  * poses the engine reports): no DOM, tested in Node (test/viewer/assemble.test.ts).
  */
+import * as Q from '../../kernel/quat';
+import * as V from '../../kernel/vec3';
 import type { AssemblyDoc, ConstraintType, EntityKind, JointType, MateDoc, PartDoc, PoseDoc } from '../../src/assembly/types';
 import { ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReference, type EntityGroup } from '../../src/assembly/types';
 import { mateTypesJoining, validateAssembly } from '../../src/assembly/load';
@@ -156,19 +158,10 @@ export interface WorldEntity {
   direction: Vec3 | null;
 }
 
-function rotate(q: readonly number[], v: readonly number[]): Vec3 {
-  // q = [w, x, y, z], normalised here (the format keeps quaternions as written)
-  const n = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
-  const w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  // v + 2w (u × v) + 2 u × (u × v), u = (x, y, z)
-  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
-}
-
-function unit(v: readonly number[]): Vec3 {
-  const l = Math.hypot(v[0], v[1], v[2]) || 1;
-  return [v[0] / l, v[1] / l, v[2] / l];
-}
+/** v turned by the quaternion q ([w, x, y, z], any length: the kernel's rotation). */
+const rotate = (q: readonly number[], v: readonly number[]): Vec3 => Array.from(Q.rotate(new Float64Array(3), q, v)) as Vec3;
+/** v scaled to unit length (a zero vector stays zero). */
+const unit = (v: readonly number[]): Vec3 => Array.from(V.normalize(new Float64Array(3), v)) as Vec3;
 
 /** A part's pose: the solved one when given, else its `state` pose, else its own. */
 function poseOf(doc: AssemblyDoc, part: string, poses?: PartPoses): { position: readonly number[]; rotation: readonly number[] } {
@@ -258,8 +251,8 @@ export function defaultMateType(a: EntityKind, b: EntityKind): EntityMateType | 
   return mateTypesFor(a, b)[0] ?? null;
 }
 
-const dot = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const sub = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = V.dot;
+const sub = (a: readonly number[], b: readonly number[]): Vec3 => Array.from(V.sub(new Float64Array(3), a, b)) as Vec3;
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**
