@@ -572,6 +572,12 @@ interface Linear {
   /** The minimum-norm Newton step J u = −c (rows normalised). False on non-finite numbers. */
   newtonStep(u: Float64Array): boolean;
   /**
+   * A chord step: the last Newton step's factorisation (and row scales) applied to the
+   * current raw residual, u = J_last⁺(−c). False when there is none to reuse (another row
+   * set since, or a path that keeps no factorisation).
+   */
+  chordStep(u: Float64Array): boolean;
+  /**
    * The drag step: the linearised constraints with the least objective (rows normalised).
    * 'still': nothing can move (full rank, or the objective has no descent in the null
    * space); 'nan': non-finite numbers.
@@ -636,7 +642,10 @@ class DenseLinear implements Linear {
   setLimits(limits: readonly ScalarTargetBlock[]): void {
     this.limits = limits;
     this.fresh = false;
+    this.factoredRows = -1;
   }
+  /** Rows of the factorisation in `qr` (−1: none to reuse). */
+  private factoredRows = -1;
   assemble(withJ: boolean): number {
     this.m = assembleGroup(this.system, this.g, this.colOfVar, this.limits, this.c, withJ ? this.J : null, this.local, this.localRes);
     this.fresh = true;
@@ -662,6 +671,7 @@ class DenseLinear implements Linear {
   private rangeStep(u: Float64Array): number {
     const { qr, rhs, y, c } = this;
     const r = qr.factor(this.J, this.g.n, this.m, RANK_TOLERANCE);
+    this.factoredRows = this.m;
     for (let k = 0; k < r; k++) rhs[k] = -c[qr.perm[k]];
     qr.solveRt(y, rhs);
     u.fill(0);
@@ -672,6 +682,17 @@ class DenseLinear implements Linear {
     this.rangeStep(u);
     this.qr.applyQ(u);
     return true; // a non-finite step is caught by the caller
+  }
+  chordStep(u: Float64Array): boolean {
+    const { qr, rhs, y, c, rowK } = this;
+    if (this.factoredRows !== this.m) return false;
+    const r = qr.rank;
+    for (let k = 0; k < r; k++) { const i = qr.perm[k]; rhs[k] = -c[i] * rowK[i]; }
+    qr.solveRt(y, rhs);
+    u.fill(0);
+    for (let k = 0; k < r; k++) u[k] = y[k];
+    qr.applyQ(u);
+    return true;
   }
   pulledStep(u: Float64Array, pulls: readonly Pull[], options: SolveOptions): 'step' | 'still' | 'nan' {
     const n = this.g.n, qr = this.qr, rhs = this.rhs;
@@ -938,6 +959,10 @@ class SparseLinear implements Linear {
     this.fresh = false;
   }
 
+  chordStep(): boolean {
+    return false; // the normal equations' factor is of the last J, which is overwritten
+  }
+
   newtonStep(u: Float64Array): boolean {
     const { J, ne } = this.pattern;
     const m = J.m, c = this.c, lam = this.lam, res = this.res;
@@ -1127,15 +1152,24 @@ function newton(system: System, g: Group, lin: Linear, saved: Float64Array, opti
   const n = g.n, L = system.lengthScale;
   const maxIterations = options.maxIterations ?? 60;
   const trust = (options.trustRadius ?? 0.5) * L;
+  // After a full Newton step that cut the residual a hundredfold (the quadratic regime,
+  // where the Jacobian barely changed), the next step reuses its factorisation (a chord
+  // step: no new QR). It must cut the residual at least fourfold in one go, or the
+  // iteration takes a full Newton step after all
+  let chordable = false;
   for (let it = 0; it <= maxIterations; it++) {
     const m = lin.fresh && lin.hasJ ? lin.m : lin.assemble(true);
     const cInf = maxAbs(lin.c, m);
     if (Number.isNaN(cInf)) return { converged: false, iterations: it, message: 'non-finite residual' };
     if (cInf <= tol) return { converged: true, iterations: it };
     if (it === maxIterations) break;
+    const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
+    if (chordable) {
+      chordable = false;
+      if (lin.chordStep(u) && chordTrial(system, g, lin, saved, u, m, tol)) continue;
+    }
     // Row-normalise (rank decisions are then scale-free), then the step.
     lin.normalise();
-    const u = lin.u, uTrial = lin.uTrial;
     if (!lin.newtonStep(u)) return { converged: false, iterations: it, message: 'non-finite step' };
     // Trust region: no step moves any point of the model more than about `trust`.
     let uInf = 0;
@@ -1144,15 +1178,14 @@ function newton(system: System, g: Group, lin: Linear, saved: Float64Array, opti
     if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
     // Backtracking on the constraint norm.
     const phi0 = norm2(lin.c, m); // row-normalised; trial residuals are normalised alike
-    const rowK = lin.rowK;
     saveState(system, g, saved);
-    let alpha = 1, accepted = false;
+    let alpha = 1, accepted = false, phi1 = Infinity;
     for (let attempt = 0; attempt < 16; attempt++) {
       for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
       applyStep(system, g, uTrial);
       const mt = lin.assembleTrial();
       const cTrial = lin.cTrial;
-      let phi1 = 0;
+      phi1 = 0;
       for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
       phi1 = Math.sqrt(phi1);
       if (Number.isFinite(phi1) && (phi1 < phi0 * (1 - 1e-4 * alpha) || phi1 <= tol)) { accepted = true; break; }
@@ -1161,8 +1194,38 @@ function newton(system: System, g: Group, lin: Linear, saved: Float64Array, opti
     }
     if (!accepted) return { converged: false, iterations: it + 1, message: 'step rejected: no descent (a singular position, or constraints that conflict)' };
     lin.acceptTrial();
+    // (and only after a small step, for a last correction far below the model's size: the
+    // Jacobian moved by ~|step|/L, so the chord step's drift along the free directions,
+    // ~|step|·|correction|/L, is far below the tolerance and the solution reached is the
+    // minimum-norm Newton's)
+    chordable = alpha === 1 && uInf < 1e-3 * L && phi1 < 1e-2 * phi0 && phi1 < 1e-6 * L;
   }
   return { converged: false, iterations: maxIterations, message: `no convergence in ${maxIterations} iterations` };
+}
+
+/**
+ * Try the chord step `u` (full length): accepted, and the trial made current, when it cuts
+ * the row-scaled residual at least fourfold (or to the tolerance); otherwise the state is
+ * put back and false returned.
+ */
+function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, u: Float64Array, m: number, tol: number): boolean {
+  const rowK = lin.rowK, c = lin.c;
+  let phi0 = 0;
+  for (let i = 0; i < m; i++) { const x = c[i] * rowK[i]; phi0 += x * x; }
+  phi0 = Math.sqrt(phi0);
+  saveState(system, g, saved);
+  applyStep(system, g, u);
+  const mt = lin.assembleTrial();
+  let phi1 = 0;
+  if (mt === m) {
+    const cTrial = lin.cTrial;
+    for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
+    phi1 = Math.sqrt(phi1);
+    if (Number.isFinite(phi1) && (phi1 <= 0.25 * phi0 || phi1 <= tol)) { lin.acceptTrial(); return true; }
+  }
+  // the current slot still holds the raw rows at the restored state: a full step follows
+  restoreState(system, g, saved);
+  return false;
 }
 
 /**
