@@ -8,7 +8,7 @@
  */
 import {
   AmbientLight, BufferAttribute, BufferGeometry, Color, CylinderGeometry, DirectionalLight, DoubleSide, FrontSide, GridHelper, Group,
-  HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineBasicMaterial, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshLambertMaterial, MeshStandardMaterial, type MeshLambertMaterialParameters,
+  HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshLambertMaterial, MeshStandardMaterial, type MeshLambertMaterialParameters,
   OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
