@@ -153,6 +153,22 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     await page.close();
   });
 
+  it('a 100-link chain opens in the generic mode and draws every link (the batches grow past their first size)', async () => {
+    const { page, errors } = await openViewer();
+    await page.setInputFiles('#file', join(REPO_ROOT, 'examples/chain.kinemate.json'));
+    await page.waitForFunction(() => window.__kinemate.snapshot().name === 'chain.kinemate.json');
+    const s = await settle(page);
+    expect(s.dof).toBe(97);
+    const counts = await page.evaluate(() => window.__kinemate.scene.batchCounts());
+    expect(counts.tubes).toBeGreaterThanOrEqual(99); // a tube per moving link
+    expect(counts.handles).toBeGreaterThanOrEqual(2 * 99); // both ends of every moving link
+    await shot(page, '11-chain');
+    const img = decodePng(await page.locator('#view canvas').screenshot());
+    expect(lumaVariance(img)).toBeGreaterThan(50);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a malformed file shows a clear error and keeps the model', async () => {
     const { page, errors } = await openViewer();
     const before = await snap(page);

@@ -758,6 +758,11 @@ export class SceneView {
     for (const [id, o] of this.objects) if (id.startsWith('eline:') && !shown.has(id)) o.visible = false;
   }
 
+  /** How many copies each batch draws now (for tests: a big linkage grows them past their first size). */
+  batchCounts(): Record<string, number> {
+    return Object.fromEntries(this.batches.children.map((o) => [o.name, (o as InstancedMesh).isInstancedMesh ? (o as InstancedMesh).count : ((o as Mesh).geometry.drawRange.count === Infinity ? 0 : (o as Mesh).geometry.drawRange.count / 3)]));
+  }
+
   /** Where a world point lands on the page (CSS pixels), for tests and the benchmark. */
   toScreen(p: Vec3): { x: number; y: number } {
     const v = vec(p).project(this.camera);
