@@ -331,7 +331,8 @@ export class ViewerApp {
 
   private wireDrag(): void {
     const d = this.drag;
-    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; this.scene.setInteractive(e.value); });
+    // lighter frames while something moves (a click that picks in assemble mode moves nothing)
+    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; this.scene.setInteractive(e.value && !this.assembling); });
     d.addEventListener('hoveron', (e) => this.scene.setHovered(e.object));
     d.addEventListener('hoveroff', () => this.scene.setHovered(null));
     d.addEventListener('dragstart', (e) => {
