@@ -171,10 +171,12 @@ export class ViewerApp {
   }
 
   private sweepRange(): { start: number; stop: number; steps: number } {
-    const num = (id: string, d: number) => { const v = Number(($(id) as HTMLInputElement).value); return Number.isFinite(v) ? v : d; };
-    const start = num('sweep-from', -50), stop = num('sweep-to', 50);
-    const steps = Math.max(2, Math.min(201, Math.round(num('sweep-steps', 21))));
-    return start === stop ? { start: -50, stop: 50, steps } : { start, stop, steps };
+    // an empty or zero-length range falls back to this kind's defaults
+    const fallback = this.sweepKind() === 'steer' ? { start: -30, stop: 30, steps: 21 } : { start: -50, stop: 50, steps: 21 };
+    const num = (id: string, d: number) => { const input = $(id) as HTMLInputElement; const v = Number(input.value); return input.value.trim() !== '' && Number.isFinite(v) ? v : d; };
+    const start = num('sweep-from', fallback.start), stop = num('sweep-to', fallback.stop);
+    const steps = Math.max(2, Math.min(201, Math.round(num('sweep-steps', fallback.steps))));
+    return start === stop ? { start: fallback.start, stop: fallback.stop, steps } : { start, stop, steps };
   }
 
   private pendingEditTime: number | undefined;
