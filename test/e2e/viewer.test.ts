@@ -289,6 +289,10 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     // at travel 0 (step 10 of -50..50 in 21) each curve passes through the read-out at design
     expect(s.plot.kpi_virtual[10]!.toFixed(3)).toBe(s.readouts.kpi_virtual);
     expect(s.plot.scrub_radius[10]!.toFixed(2)).toBe(s.readouts.scrub_radius);
+    // hovering a plot reads the curve under the pointer: the middle of the camber plot is travel 0
+    const box = (await page.locator('#plots .plot').first().locator('.u-over').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => page.locator('#plots .plot-readout').first().textContent()).toMatch(/^-?0\.0 mm: -1\.909 °$/);
     await shot(page, '09-plots-chosen');
     // two routes to one axis: a double wishbone's virtual steering axis (the screw of its
     // steering response) is the physical one through its ball joints, at every travel

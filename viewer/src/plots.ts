@@ -51,6 +51,10 @@ export class PlotPanel {
       menu.value = metric;
       menu.addEventListener('change', () => { this.choose(index, menu.value); menu.blur(); });
       slot.appendChild(menu);
+      // the value under the pointer, read off the curve (no legend: the plots are small)
+      const readout = document.createElement('span');
+      readout.className = 'plot-readout';
+      slot.appendChild(readout);
       container.appendChild(slot);
       this.slots.push(slot);
       this.frozen.push(null);
@@ -73,7 +77,7 @@ export class PlotPanel {
       width: this.width(),
       height: 130,
       legend: { show: false },
-      cursor: { show: false },
+      cursor: { show: true, x: true, y: false, points: { show: false }, drag: { x: false, y: false } },
       padding: [8, 10, 0, 0],
       scales: {
         x: { time: false },
@@ -89,6 +93,17 @@ export class PlotPanel {
         { label: `${spec.label} (baseline)`, stroke: '#c8d0da', width: 1.5, dash: [5, 4], points: { show: false } },
       ],
       hooks: {
+        setCursor: [
+          (u) => {
+            const readout = this.slots[index].querySelector<HTMLElement>('.plot-readout');
+            if (!readout) return;
+            const i = u.cursor.idx;
+            const x = u.data[0]?.[i ?? -1], y = u.data[1]?.[i ?? -1];
+            readout.textContent = i === null || i === undefined || typeof x !== 'number' || typeof y !== 'number'
+              ? ''
+              : `${x.toFixed(1)} mm: ${y.toFixed(Math.abs(y) < 0.1 ? 5 : 3)} ${spec.unit}`;
+          },
+        ],
         draw: [
           (u) => {
             if (this.marker === null) return;
