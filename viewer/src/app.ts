@@ -32,6 +32,10 @@ import { liveEdits } from '../../src/live';
 
 interface Tagged<T> { seq: number; time: number; request: T }
 
+type SweepRange = { start: number; stop: number; steps: number };
+/** The plots' sweep to start with: wheel travel ±50 mm, rack travel ±30 mm, 21 states. */
+const SWEEP_DEFAULTS: Readonly<Record<SweepKind, SweepRange>> = { bump: { start: -50, stop: 50, steps: 21 }, steer: { start: -30, stop: 30, steps: 21 } };
+
 /** Read-outs: metric key, label, unit, digits. */
 const READOUTS: [string, string, string, number][] = [
   ['camber', 'Camber', '°', 3],
@@ -147,12 +151,12 @@ export class ViewerApp {
   }
 
   /** The range each kind of sweep had when the other was picked (bump and steer keep their own). */
-  private readonly ranges: Record<SweepKind, { start: number; stop: number; steps: number }> = { bump: { start: -50, stop: 50, steps: 21 }, steer: { start: -30, stop: 30, steps: 21 } };
+  private readonly ranges: Record<SweepKind, SweepRange> = { bump: { ...SWEEP_DEFAULTS.bump }, steer: { ...SWEEP_DEFAULTS.steer } };
 
   /** The kind whose range the inputs hold. */
   private rangeKind: SweepKind = 'bump';
 
-  private setSweepKind(kind: SweepKind, range?: { start: number; stop: number; steps: number }): void {
+  private setSweepKind(kind: SweepKind, range?: SweepRange): void {
     if (this.rangeKind !== kind) this.ranges[this.rangeKind] = this.sweepRange();
     this.rangeKind = kind;
     ($('sweep-kind') as HTMLSelectElement).value = kind;
@@ -170,9 +174,9 @@ export class ViewerApp {
     return this.sweepKind() === 'steer' ? result.view.rack : result.view.travel[0] ?? 0;
   }
 
-  private sweepRange(): { start: number; stop: number; steps: number } {
+  private sweepRange(): SweepRange {
     // an empty or zero-length range falls back to this kind's defaults
-    const fallback = this.sweepKind() === 'steer' ? { start: -30, stop: 30, steps: 21 } : { start: -50, stop: 50, steps: 21 };
+    const fallback = SWEEP_DEFAULTS[this.sweepKind()];
     const num = (id: string, d: number) => { const input = $(id) as HTMLInputElement; const v = Number(input.value); return input.value.trim() !== '' && Number.isFinite(v) ? v : d; };
     const start = num('sweep-from', fallback.start), stop = num('sweep-to', fallback.stop);
     const steps = Math.max(2, Math.min(201, Math.round(num('sweep-steps', fallback.steps))));
