@@ -52,7 +52,15 @@ export interface EvaluateExtras {
   virtualAxes?: (Line3 | null)[];
   /** Instant axis for corners whose roles say `instant_axis: { type: 'screw' }`. */
   instantAxis?: (cornerIndex: number, n: number, tangent: TangentSpace) => Line3 | null;
+  /**
+   * false: values only — no derivative tangent (the `deriv_*` metrics, the kinematic roll
+   * centre and screw instant axes are then null). For curves that plot values only.
+   */
+  derivatives?: boolean;
 }
+
+/** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
+const NO_TANGENT: TangentSpace = { mobility: 0, targetRank: 0, status: 'not_unique', projectionRatios: [], rates: [], layout: new Int32Array(0), size: 0 };
 
 export class SuspensionModel {
   readonly model: Model;
@@ -223,7 +231,7 @@ export class SuspensionModel {
    * metrics) and the instant axis of linkages without a classic construction.
    */
   evaluate(extras: EvaluateExtras = {}): StateEvaluation {
-    const tangent = this.derivativeTangent();
+    const tangent = extras.derivatives === false ? NO_TANGENT : this.derivativeTangent();
     const nc = this.corners.length;
     const steered = this.rackHold !== null;
     const n = nc + (steered ? 1 : 0);

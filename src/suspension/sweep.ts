@@ -13,6 +13,7 @@ import type { SuspensionModel, MetricValues } from './model';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { evaluateState } from './state';
 import type { TangentSpace } from '../../kernel/analysis';
+import * as P from '../../kernel/pose';
 
 export interface StepResult {
   index: number;
@@ -39,6 +40,12 @@ export interface SweepOptions {
   hold?: string;
   /** Leave out the steering response and the metrics that need it (faster). */
   noSteering?: boolean;
+  /**
+   * Values only (implies noSteering): no derivative tangent per step, so no `deriv_*`
+   * metrics; each step is predicted by the secant of the last two instead of the tangent.
+   * For curves that plot values (the viewer's plots while dragging).
+   */
+  valuesOnly?: boolean;
 }
 
 interface Driver {
@@ -139,10 +146,14 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   // the last state moves the linkage to first order, and Newton only corrects.
   const predictable = drivers.length > 0 && drivers.every((d) => d.basis !== undefined) && new Set(drivers.map((d) => d.basis)).size === drivers.length;
   let lastTangent: TangentSpace | null = null;
+  // the solved state and targets before the last one (the secant predictor's other end)
+  let previous: { state: Float64Array; targets: number[] } | null = null;
   for (let i = 0; i < spec.steps; i++) {
     const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
     let predicted: Float64Array | null = null;
-    if (predictable && lastTangent && lastTangent.status === 'unique') {
+    if (options.valuesOnly && previous) {
+      predicted = secantPrediction(system, previous.state, lastGood, secantRatio(previous.targets, lastValues, targets));
+    } else if (predictable && lastTangent && lastTangent.status === 'unique') {
       const dq = new Float64Array(lastTangent.size);
       drivers.forEach((d, k) => {
         const rates = lastTangent!.rates[d.basis!];
@@ -169,11 +180,12 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     const diagnostics: string[] = [];
     if (Number.isFinite(lastMotionRatio) && ratio > 10 * lastMotionRatio + 1) diagnostics.push('possible_branch_jump');
     if (i > 0) lastMotionRatio = ratio;
+    previous = { state: lastGood, targets: lastValues };
     lastGood = system.snapshot();
     lastValues = targets;
     const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: null, metrics: null };
-    if (options.noSteering) {
-      const evaluation = sm.evaluate();
+    if (options.noSteering || options.valuesOnly) {
+      const evaluation = sm.evaluate({ derivatives: options.valuesOnly !== true });
       step.positions = evaluation.positions; step.metrics = evaluation.metrics;
       lastTangent = evaluation.tangent;
     } else {
@@ -188,6 +200,48 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   }
   return { steps };
 }
+
+/**
+ * How far along the secant the next targets lie: (next − last) / (last − before), the same
+ * for every driver; null when the drivers did not move in proportion (no secant then).
+ */
+function secantRatio(before: readonly number[], last: readonly number[], next: readonly number[]): number | null {
+  let ratio: number | null = null;
+  for (let k = 0; k < last.length; k++) {
+    const step = last[k] - before[k], ahead = next[k] - last[k];
+    if (step === 0) { if (ahead !== 0) return null; continue; }
+    const r = ahead / step;
+    if (ratio === null) ratio = r;
+    else if (Math.abs(r - ratio) > 1e-9 * Math.max(1, Math.abs(ratio))) return null;
+  }
+  return ratio;
+}
+
+/**
+ * The state `ratio` of the way further along the secant from `before` to `last`: each pose
+ * moved on by the same body twist scaled (last ∘ exp(r·log(before⁻¹ ∘ last))), each scalar
+ * linearly. A first-order predictor, as good as the tangent's for equal steps, without
+ * factorising anything; null when there is no ratio.
+ */
+function secantPrediction(system: SuspensionModel['model']['system'], before: Float64Array, last: Float64Array, ratio: number | null): Float64Array | null {
+  if (ratio === null || !Number.isFinite(ratio)) return null;
+  const out = Float64Array.from(last);
+  for (const v of system.variables) {
+    if (v.fixed) continue;
+    const o = v.offset;
+    if (v.kind === 'pose') {
+      P.invert(scratchPose, before.subarray(o, o + 7));
+      P.compose(scratchRel, scratchPose, last.subarray(o, o + 7));
+      P.log(scratchTwist, scratchRel);
+      for (let j = 0; j < 6; j++) scratchTwist[j] *= ratio;
+      P.retract(out, last, scratchTwist, o, o, 0);
+    } else {
+      out[o] = last[o] + ratio * (last[o] - before[o]);
+    }
+  }
+  return out;
+}
+const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
 
 /**
  * Solve to `targets` from `from` values: first from the predicted state when there is one,

@@ -140,7 +140,7 @@ export class ViewerApp {
 
   private requestSweep(seq?: number, time?: number): void {
     const doc = this.history.current;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range: this.sweepRange(), steering: this.plots.needsSteering() };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range: this.sweepRange(), steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives() };
     const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
     this.lastSweepSeq = t.seq;
     this.sweepInput.next(t);

@@ -164,6 +164,8 @@ export interface SweepRequest {
   full?: boolean;
   /** The steering response at every step (a plotted `*_virtual` metric needs it). */
   steering?: boolean;
+  /** Derivatives at every step (a plotted `deriv_*` metric needs them); else values only where that is enough. */
+  derivatives?: boolean;
 }
 
 export interface SweepResult {
@@ -827,7 +829,10 @@ export class Engine {
     // the model starts at design: every metric there, the steering response's included
     const design = flatMetrics(sm, evaluateState(sm, holdOf(req.doc)).metrics);
     const physicalAxes = sm.corners.every((c) => c.roles.steering_axis !== null);
-    const run = runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: physicalAxes && req.full !== true && req.steering !== true });
+    // the plots' sweep of a linkage with a physical steering axis: values only unless a
+    // plotted metric needs the steering response or the derivatives (the export: all)
+    const lean = physicalAxes && req.full !== true && req.steering !== true;
+    const run = runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
     const axes: ([Vec3, Vec3] | null)[] = [];

@@ -143,6 +143,11 @@ export class PlotPanel {
     return this.chosen.some(needsSteeringResponse);
   }
 
+  /** Whether a chosen metric is a derivative (camber gain, bump steer). */
+  needsDerivatives(): boolean {
+    return this.chosen.some((m) => m.startsWith('deriv_'));
+  }
+
   private resize(): void {
     const w = this.width();
     for (const c of this.charts) c.setSize({ width: w, height: 130 });
