@@ -107,9 +107,19 @@ describe('viewer engine', () => {
     expect(full.series.kpi_virtual.every((x) => typeof x === 'number')).toBe(true);
     expect(plots.series.kpi_virtual.every((x) => x === null)).toBe(true);
     expect(plots.csv).toBe('');
-    // at design, every metric (the virtual ones included) equals the pose's at design
-    const pose = engine.pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
-    for (const key of ['camber', 'caster_virtual', 'kpi_virtual', 'deriv_camber_wrt_hub_z', 'scrub_radius']) expect(plots.design[key]).toBeCloseTo(pose.metrics[key] as number, 9);
+  });
+
+  it('the design metrics (what the what-if deltas compare) come with every pose: at design its own, elsewhere the design state evaluated', () => {
+    const doc = dw();
+    const atDesign = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    expect(atDesign.designMetrics).toEqual(atDesign.metrics);
+    // a fresh engine whose first pose is away from design: the design state is evaluated apart
+    const away = new Engine().pose({ docKey: 1, doc, view: { travel: [30], rack: 5 } });
+    expect(away.metrics.camber).not.toBeCloseTo(atDesign.metrics.camber as number, 3);
+    for (const key of ['camber', 'toe_angle', 'caster_virtual', 'kpi_virtual', 'deriv_camber_wrt_hub_z', 'scrub_radius']) expect(away.designMetrics[key]).toBeCloseTo(atDesign.metrics[key] as number, 9);
+    // and the state shown is still the one asked for
+    expect(away.view).toEqual({ travel: [30], rack: 5 });
+    expect(away.corners[0].wheelCenter[2]).toBeCloseTo(atDesign.corners[0].wheelCenter[2] + 30, 6);
   });
 
   it('a multi-link has no physical steering axis: its plots\' sweep keeps the steering response (the axis drawn is the virtual one)', () => {

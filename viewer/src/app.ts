@@ -87,6 +87,8 @@ export class ViewerApp {
   lastPose: PoseResult | null = null;
   lastSweep: SweepResult | null = null;
   private baseline: SweepResult | null = null;
+  /** The pinned design's metrics at design (the what-if deltas' reference). */
+  private baselineDesign: Record<string, number | null> | null = null;
   private refusal: string | null = null;
   private workerError: string | null = null;
   private gesture: { kind: 'edit'; handle: HandleInfo; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull'; handle: HandleInfo; startView: ViewState } | null = null;
@@ -438,8 +440,8 @@ export class ViewerApp {
       // the what-if difference, at design (wheel travel 0, from the two sweeps): not at
       // the current pose, which the baseline may never have been at
       const dcell = table.querySelector<HTMLElement>(`[data-delta="${CSS.escape(key)}"]`)!;
-      const base = this.baseline ? atDesign(this.baseline, key) : null;
-      const now = this.baseline && this.lastSweep ? atDesign(this.lastSweep, key) : null;
+      const base = this.baseline ? finite(this.baselineDesign?.[key]) : null;
+      const now = this.baseline ? finite(r.designMetrics[key]) : null;
       dcell.textContent = base !== null && now !== null ? `Δ ${now - base >= 0 ? '+' : ''}${(now - base).toFixed(digits)}` : '';
       dcell.title = 'difference from the pinned baseline, at design';
     }
@@ -637,6 +639,7 @@ export class ViewerApp {
   private replaceDocument(doc: ViewerDocument, label: string): void {
     this.view = { travel: [], rack: 0 };
     this.baseline = null;
+    this.baselineDesign = null;
     this.plots.setBaseline(null);
     this.scene.setBaseline(null);
     $('pin-baseline').classList.remove('active');
@@ -682,10 +685,12 @@ export class ViewerApp {
     const button = $('pin-baseline');
     if (this.baseline) {
       this.baseline = null;
+      this.baselineDesign = null;
       button.classList.remove('active');
       button.textContent = 'Pin baseline';
     } else if (this.lastSweep && this.lastPose) {
       this.baseline = this.lastSweep;
+      this.baselineDesign = this.lastPose.designMetrics;
       button.classList.add('active');
       button.textContent = 'Unpin baseline';
     }
@@ -1029,9 +1034,8 @@ export class ViewerApp {
   }
 }
 
-/** A metric at design (wheel travel 0, rack centred), or null. */
-function atDesign(sweep: SweepResult, key: string): number | null {
-  const v = sweep.design[key];
+/** A metric's value when it is a finite number, else null. */
+function finite(v: number | null | undefined): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 

@@ -135,6 +135,8 @@ export interface PoseResult {
   /** Each part's pose: position then quaternion (w, x, y, z). */
   poses: Record<string, number[]>;
   design: Record<string, Vec3>;
+  /** Every metric at design (wheel travel 0, rack centred): what the what-if deltas compare ({} without suspension roles). */
+  designMetrics: Record<string, number | null>;
   corners: CornerGeometry[];
   designCorners: CornerGeometry[];
   rollCenter: Vec3 | null;
@@ -175,8 +177,6 @@ export interface SweepResult {
   travel: number[];
   /** Per metric, per step (null where the step failed or the metric is undefined). */
   series: Record<string, (number | null)[]>;
-  /** Every metric at design (wheel travel 0, rack centred): what the what-if deltas compare. */
-  design: Record<string, number | null>;
   failedSteps: number;
   /** The physical steering axis at each step (null where failed or none). */
   axes: ([Vec3, Vec3] | null)[];
@@ -248,8 +248,8 @@ class LoadedModel {
   readonly sm: SuspensionModel | null;
   readonly structure: SceneStructure;
   readonly design: Record<string, Vec3>;
-  /** The wheels and axes at design (the ghost): see {@link designCornersGiven}. */
-  private designCornersCache: CornerGeometry[] | null = null;
+  /** The wheels and axes (the ghost) and every metric at design: see {@link designGiven}. */
+  private designCache: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null = null;
   /** The design state (the model is built there). */
   private readonly designState: Float64Array;
   readonly drivers: DriverSet | null;
@@ -288,23 +288,25 @@ class LoadedModel {
   }
 
   /**
-   * The corners at design. A result at design already has them (`atDesign`): an edit
-   * dragged at design, the common case, then evaluates once, not twice. Otherwise the
-   * design state is evaluated once per document and the current state put back.
+   * The corners (the ghost) and every metric (what the what-if deltas compare) at design.
+   * A result at design already has them (`atDesign`): an edit dragged at design, the
+   * common case, then evaluates once, not twice. Otherwise the design state is evaluated
+   * once per document and the current state put back.
    */
-  designCornersGiven(atDesign: CornerGeometry[] | null): CornerGeometry[] {
-    if (this.designCornersCache) return this.designCornersCache;
-    if (!this.sm) return (this.designCornersCache = []);
-    if (atDesign) return (this.designCornersCache = atDesign);
+  designGiven(atDesign: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null): { corners: CornerGeometry[]; metrics: Record<string, number | null> } {
+    if (this.designCache) return this.designCache;
+    if (!this.sm) return (this.designCache = { corners: [], metrics: {} });
+    if (atDesign) return (this.designCache = atDesign);
     const sys = this.model.system;
     const current = sys.snapshot();
     sys.restore(this.designState);
     try {
-      this.designCornersCache = cornerGeometry(this.sm, this.sm.evaluate());
+      const ev = evaluateState(this.sm, holdOf(this.doc));
+      this.designCache = { corners: cornerGeometry(this.sm, ev, ev.steering.axes), metrics: flatMetrics(this.sm, ev.metrics) };
     } finally {
       sys.restore(current);
     }
-    return this.designCornersCache;
+    return this.designCache;
   }
 
   /** The suspension drivers as blocks with targets for `view`. */
@@ -721,6 +723,7 @@ export class Engine {
       design: g.design,
       corners: [],
       designCorners: [],
+      designMetrics: {},
       rollCenter: null,
       metrics: {},
       suspension: false,
@@ -775,6 +778,8 @@ export class Engine {
     const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
     const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !o.startsWith('wheel travel') && o !== 'rack displacement').map(userOwner);
     const solved = !report || report.converged;
+    const atDesign = solved && !limitedBy && lm.view.rack === 0 && lm.view.travel.every((t) => t === 0);
+    const design = lm.designGiven(atDesign ? { corners, metrics } : null);
     const ok = solved && !limitedBy;
     let message: string | null = null;
     if (!solved) message = [asked, report?.message ? `solver: ${report.message}` : null].filter(Boolean).join(' — ');
@@ -799,7 +804,8 @@ export class Engine {
       poses: Object.fromEntries([...lm.model.parts].map(([name, v]) => [name, Array.from(sys.state.subarray(sys.variables[v].offset, sys.variables[v].offset + 7))])),
       design: lm.design,
       corners,
-      designCorners: lm.designCornersGiven(solved && !limitedBy && lm.view.rack === 0 && lm.view.travel.every((t) => t === 0) ? corners : null),
+      designCorners: design.corners,
+      designMetrics: design.metrics,
       rollCenter,
       metrics,
       suspension: lm.sm !== null,
@@ -817,7 +823,7 @@ export class Engine {
     const { start, stop, steps } = req.range;
     for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
     const kind: SweepKind = req.kind ?? 'bump';
-    if (assembly.suspension === undefined) return { docKey: req.docKey, kind, travel: [], series: {}, design: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
+    if (assembly.suspension === undefined) return { docKey: req.docKey, kind, travel: [], series: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
     const sm = new SuspensionModel(assembly);
     // the sweep's drivers take over from the document's holds (a suspension document holds
     // the rack, as a bump sweep does; a steer sweep moves it)
@@ -826,8 +832,6 @@ export class Engine {
     // a steer sweep of a linkage without a rack has nothing to move: an error, said as such
     if (kind === 'steer' && !sm.rackHold) throw new Error('a steer sweep needs a rack: this linkage is not steered');
     const spec = sweepFromShortcut(kind, `${start}:${stop}:${steps}`, geometry);
-    // the model starts at design: every metric there, the steering response's included
-    const design = flatMetrics(sm, evaluateState(sm, holdOf(req.doc)).metrics);
     const physicalAxes = sm.corners.every((c) => c.roles.steering_axis !== null);
     // the plots' sweep of a linkage with a physical steering axis: values only unless a
     // plotted metric needs the steering response or the derivatives (the export: all)
@@ -860,7 +864,7 @@ export class Engine {
     }
     // a linkage without a physical steering axis plots the virtual caster
     if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
-    return { docKey: req.docKey, kind, travel, series, design, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ms: now() - t0 };
+    return { docKey: req.docKey, kind, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ms: now() - t0 };
   }
 }
 
