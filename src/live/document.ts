@@ -202,11 +202,14 @@ export function isDocumentError(error: unknown): error is Error & { readonly pat
 
 /**
  * The validation hook for a `History<LiveDocument>`: null when the document compiles
- * and its model builds, otherwise the message saying why not.
+ * and its model builds, otherwise the message saying why not. `build: false` stops at
+ * the compiled assembly (cheap enough for every pointer move on a page's main thread,
+ * where a worker builds the model).
  */
-export function documentProblem(document: LiveDocument): string | null {
+export function documentProblem(document: LiveDocument, options: { build?: boolean } = {}): string | null {
   try {
-    buildDocument(document);
+    if (options.build === false) compileDocument(document);
+    else buildDocument(document);
     return null;
   } catch (error) {
     if (isDocumentError(error)) return error.message;

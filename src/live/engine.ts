@@ -35,10 +35,9 @@
  *   and returns a frame with `good: false`: the last good state stays the warm start.
  */
 import { solve, type SolveReport } from '../../kernel/solver';
-import { conflictingSet, freedom } from '../../kernel/analysis';
 import * as P from '../../kernel/pose';
 import { buildModel, type Model } from '../model/build.ts';
-import { modelState, type SolveResult } from '../model/operations.ts';
+import { resultOf, type SolveResult } from '../model/operations.ts';
 import { coordinatesOfMate, isCoupling, type AssemblyDoc, type PoseDoc } from '../assembly/types.ts';
 import { compileDocument, type CompiledDocument, type LiveDocument } from './document.ts';
 
@@ -215,7 +214,8 @@ export class LiveEngine<A = undefined> {
     }
 
     const good = report.converged;
-    const result = describe(model, report, request.diagnose && !good);
+    const result = resultOf(model, report, { diagnose: request.diagnose && !good, tolerance: liveTolerance(model.system.lengthScale) });
+    if (!report.converged) result.message ??= 'constraints do not hold';
     const poses = posesOf(model);
     const coordinates = coordinatesOf(result);
     const warm = good ? warmOf(model, coordinates) : (this.warm ?? warmOf(model, coordinates));
@@ -334,32 +334,6 @@ function driveHeld(model: Model, targets: readonly HeldTarget[]): SolveReport {
     if (!report.converged) break;
   }
   return { ...report!, iterations };
-}
-
-/** Kernel owner names → what a user calls them: the hold of `jA.angle` is `jA.angle`. */
-function userName(owner: string): string {
-  return owner.startsWith('hold:') ? owner.slice(5) : owner.startsWith('limit:') ? owner.slice(6) : owner;
-}
-
-/** The report in the form of `solveModel` (DOF and redundancy at the current state; the conflicting set only when asked). */
-function describe(model: Model, report: SolveReport, diagnose: boolean): SolveResult {
-  const f = freedom(model.system);
-  const result: SolveResult = {
-    status: report.converged ? 'solved' : 'failed',
-    converged: report.converged,
-    iterations: report.iterations,
-    maxResidual: report.maxResidual,
-    dof: f.dof,
-    redundant: f.redundant.map(userName),
-    conflicting: diagnose ? conflictingSet(model.system, { tolerance: liveTolerance(model.system.lengthScale) }).map(userName) : [],
-    atLimit: report.atLimit,
-    state: modelState(model),
-  };
-  if (!report.converged) {
-    result.failed = report.failed.map(userName);
-    result.message = report.message ?? 'constraints do not hold';
-  }
-  return result;
 }
 
 function posesOf(model: Model): Record<string, P.PoseJSON> {

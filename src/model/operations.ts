@@ -119,10 +119,15 @@ function subSteps(model: Model, targets: Map<number, number>, starts: Map<number
   return Math.min(steps, 10000);
 }
 
-/** Turn a kernel report into the command's result (dof, redundancy and, on failure, the conflict). */
-export function resultOf(model: Model, report: SolveReport): SolveResult {
+/**
+ * Turn a kernel report into the command's result: DOF and redundancy at the current state,
+ * and the conflicting set when `diagnose` (by default: on failure), found with the given
+ * solver tolerance (default the solver's).
+ */
+export function resultOf(model: Model, report: SolveReport, options: { diagnose?: boolean; tolerance?: number } = {}): SolveResult {
   const f = freedom(model.system);
-  const conflicting = report.converged ? [] : conflictingSet(model.system).map(userName);
+  const diagnose = options.diagnose ?? !report.converged;
+  const conflicting = diagnose ? conflictingSet(model.system, options.tolerance === undefined ? {} : { tolerance: options.tolerance }).map(userName) : [];
   const result: SolveResult = {
     status: report.converged ? 'solved' : 'failed',
     converged: report.converged,

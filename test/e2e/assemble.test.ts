@@ -10,21 +10,19 @@
  *
  * Skipped, with a message, only when /usr/bin/chromium is absent (.ci/run installs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
-import { ARTIFACTS, HAVE_CHROMIUM, openViewer, settle, screenOf, warnIfNoChromium } from './page';
+import type { Page } from 'playwright-core';
+import { REPO_ROOT } from '../../viewer/harness/browser';
+import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, settle, screenOf, warnIfNoChromium } from './page';
 import { parseAssembly } from '../../src/assembly';
 import { SuspensionModel } from '../../src/suspension/model';
 import { evaluateState } from '../../src/suspension/state';
 
 warnIfNoChromium('test/e2e/assemble');
 
-let server: ViewerServer;
-let browser: Browser;
 
 /** A real click on an entity's handle; the panel must say that entity was picked (not another in front of it). */
 async function clickEntity(page: Page, ref: string): Promise<void> {
@@ -49,18 +47,10 @@ function kinemate(...args: string[]): { status: string; dof: number } {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('assemble mode in headless Chromium', () => {
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [server, browser] = await Promise.all([startViewerServer(), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const openViewer = viewerSession();
 
   it('builds a corner by clicks (DOF after every mate), saves a file kinemate solves, imports a part, and runs the suspension metrics after roles are applied', async () => {
-    const { page, errors } = await openViewer(browser, server.url);
+    const { page, errors } = await openViewer();
 
     await page.click('#assemble');
     let s = await settle(page);

@@ -4,9 +4,10 @@
  * wait until every request is answered and drawn, find a handle on the screen).
  */
 import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, REPO_ROOT } from '../../viewer/harness/browser';
+import { chromiumAvailable, launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
 import type { ViewerApp } from '../../viewer/src/app';
 
 export const HAVE_CHROMIUM = chromiumAvailable();
@@ -35,6 +36,23 @@ export async function openViewer(browser: Browser, url: string): Promise<{ page:
   await page.waitForFunction(() => window.__kinemate?.ready === true, null, { timeout: 60_000 });
   await settle(page);
   return { page, errors };
+}
+
+/**
+ * One built viewer and one Chromium for the enclosing describe block (started before its
+ * tests, closed after); returns the function that opens a fresh page on them.
+ */
+export function viewerSession(): () => Promise<{ page: Page; errors: string[] }> {
+  let server: ViewerServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startViewerServer(), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return () => openViewer(browser!, server!.url);
 }
 
 export const snap = (page: Page): Promise<Snapshot> => page.evaluate(() => window.__kinemate.snapshot());

@@ -5,20 +5,17 @@
  *
  * Skipped, with a message, only when /usr/bin/chromium is absent (.ci/run installs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
-import { ARTIFACTS, HAVE_CHROMIUM, openViewer as openPage, screenOf, settle, snap, warnIfNoChromium, type Snapshot } from './page';
+import type { Page } from 'playwright-core';
+import { REPO_ROOT } from '../../viewer/harness/browser';
+import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, screenOf, settle, snap, warnIfNoChromium, type Snapshot } from './page';
 import { decodePng, lumaVariance, colourCount } from '../../viewer/harness/png';
 
 warnIfNoChromium('test/e2e/viewer');
 
-let server: ViewerServer;
-let browser: Browser;
-const openViewer = () => openPage(browser, server.url);
 
 /** A real drag with the mouse: press on `from`, move in steps by (dx, dy), release (or not). */
 async function mouseDrag(page: Page, from: { x: number; y: number }, dx: number, dy: number, options: { steps?: number; release?: boolean } = {}): Promise<void> {
@@ -37,15 +34,7 @@ async function shot(page: Page, name: string): Promise<Buffer> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [server, browser] = await Promise.all([startViewerServer(), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const openViewer = viewerSession();
 
   it('loads with no console errors and renders the default double wishbone', async () => {
     const { page, errors } = await openViewer();

@@ -15,18 +15,8 @@ import { buildModel, type Model } from '../../src/model/build';
 import { bennettDoc, bennettK } from '../../examples/mechanisms/bennett';
 import { chainDoc } from '../../examples/mechanisms/chain';
 import { PointOnPoint, AxisParallelToWorld } from './toyBlocks';
+import { rng } from '../util/rng';
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Blocks of a chain: block k reads variables k − 1 and k (7 columns each: a pose and an angle). */
 function chainPatterns(blocks: number): RowBlockPattern[] {

@@ -13,18 +13,8 @@ import {
   type CoordinateKind, type CouplingType, type Entity, type EntityKind, type MateSpec,
 } from '../../mates';
 import { finiteDifferenceJacobian, maxAbsDiff } from '../util/fd';
+import { rng } from '../util/rng';
 
-/** mulberry32: a small seeded generator, so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const L = 2.5;
 type Rand = () => number;

@@ -97,13 +97,7 @@ export function moveHardpoint(name: string, p: Vec3): LiveRecipe {
  * solver worker, and the last good pose stays.
  */
 export function documentProblem(doc: ViewerDocument): string | null {
-  try {
-    compileDocument(doc);
-    return null;
-  } catch (error) {
-    if (isDocumentError(error)) return error.message;
-    throw error;
-  }
+  return liveDocumentProblem(doc, { build: false });
 }
 
 /** The full check, model build included (opening a file: not on the drag path). */

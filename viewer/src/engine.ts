@@ -256,17 +256,12 @@ class LoadedModel {
   readonly buildMs: number;
   lastGood: Float64Array;
   view: ViewState;
-  /** Held coordinate variables of a generic assembly (its drivers). */
-  readonly held: number[];
-
   constructor(readonly key: number, readonly doc: ViewerDocument, readonly assembly: AssemblyDoc, t0: number) {
-    this.sm = assembly.suspension !== undefined ? new SuspensionModel(assembly) : null;
+    // a suspension: the view's drivers (wheel travel, rack) take over from the document's holds
+    this.sm = assembly.suspension !== undefined ? drivenSuspension(assembly) : null;
     this.model = this.sm ? this.sm.model : buildModel(assembly);
     const sys = this.model.system;
-    this.held = sys.heldVariables();
     if (this.sm) {
-      // the view's drivers (wheel travel, rack) take over from the document's holds
-      for (const v of this.held) sys.release(v);
       const sm = this.sm;
       this.drivers = {
         wheel: sm.corners.map((c) => new PointCoordinateBlock(`wheel travel (${c.roles.side})`, [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], 2, c.design.wheelCenterZ)),
@@ -317,6 +312,14 @@ class LoadedModel {
     if (d.rack) { d.rack.target = d.rackDesign + view.rack; blocks.push(d.rack); }
     return blocks;
   }
+}
+
+/** A suspension model with the document's holds released: whatever drives it (a view, a sweep) brings its own drivers. */
+function drivenSuspension(assembly: AssemblyDoc): SuspensionModel {
+  const sm = new SuspensionModel(assembly);
+  const sys = sm.model.system;
+  for (const v of sys.heldVariables()) sys.release(v);
+  return sm;
 }
 
 function solveWithBlocks(system: System, blocks: readonly ResidualBlock[]): SolveReport {
@@ -824,10 +827,9 @@ export class Engine {
     for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
     const kind: SweepKind = req.kind ?? 'bump';
     if (assembly.suspension === undefined) return { docKey: req.docKey, kind, travel: [], series: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
-    const sm = new SuspensionModel(assembly);
     // the sweep's drivers take over from the document's holds (a suspension document holds
     // the rack, as a bump sweep does; a steer sweep moves it)
-    for (const v of sm.model.system.heldVariables()) sm.model.system.release(v);
+    const sm = drivenSuspension(assembly);
     const geometry = req.doc.kind === 'suspension' ? validateGeometry(req.doc.geometry) : undefined;
     // a steer sweep of a linkage without a rack has nothing to move: an error, said as such
     if (kind === 'steer' && !sm.rackHold) throw new Error('a steer sweep needs a rack: this linkage is not steered');

@@ -44,17 +44,6 @@ import {
   type Point3,
 } from './read';
 
-export {
-  optionalHardpoints,
-  requiredHardpoints,
-  type ActuationType,
-  type AxlePosition,
-  type Side,
-  type SpringType,
-  type SteeringType,
-  type Topology,
-};
-export type { Point3 };
 
 export type GeometryScope = 'corner' | 'axle';
 
