@@ -12,7 +12,9 @@ import { suspensionAssembly } from '../src/suspension/template';
 import { SuspensionModel } from '../src/suspension/model';
 import { runSweep } from '../src/suspension/sweep';
 import { chainDoc, manyChainsDoc } from './models';
-import { LiveModel, readSuspensionDocument, suspensionAnalysis } from '../src/live/index.ts';
+import { LiveModel, liveEdits, readSuspensionDocument, suspensionAnalysis, type LiveDocument } from '../src/live/index.ts';
+import { History } from '../src/reactive';
+import { Engine } from '../viewer/src/engine';
 
 export interface Benchmark {
   name: string;
@@ -32,6 +34,28 @@ export function timeNs(fn: () => void, inner = 1000, rounds = 15): number {
   }
   t.sort((a, b) => a - b);
   return t[Math.floor(t.length / 2)];
+}
+
+/**
+ * The viewer's worker work per move of a chassis-pickup drag on the DW corner (Node, no
+ * browser): `which` = the pose (rebuild, solve, metrics, steering response, DOF) or the
+ * plots' sweep (21-step bump). Median over 120 moves after 60 of warm-up.
+ */
+function viewerEditMs(which: 'pose' | 'sweep'): number {
+  const history = new History<LiveDocument>(readSuspensionDocument(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'), 'double_wishbone.yaml'));
+  const engine = new Engine();
+  const p0 = engine.pose({ docKey: 0, doc: history.current, view: { travel: [0], rack: 0 } }).points['chassis.upper_wishbone_inboard_front'];
+  const times: number[] = [];
+  for (let i = 0; i < 180; i++) {
+    const a = (i / 120) * 1.5 * Math.PI;
+    history.apply(liveEdits.moveHardpoint('upper_wishbone_inboard_front', [p0[0] + 5 * Math.sin(a), p0[1], p0[2] + 5 * (1 - Math.cos(a))]), 'move');
+    const t0 = performance.now();
+    if (which === 'pose') engine.pose({ docKey: i + 1, doc: history.current, view: { travel: [0], rack: 0 } });
+    else engine.sweep({ docKey: i + 1, doc: history.current, range: { start: -50, stop: 50, steps: 21 } });
+    if (i >= 60) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
 }
 
 function suspension(name: string): SuspensionModel {
@@ -176,4 +200,6 @@ export const benchmarks: Benchmark[] = [
       return times[Math.floor(times.length / 2)];
     },
   },
+  { name: 'viewer_edit_pose_ms', unit: 'ms of pose-worker work per move of a DW pickup drag (Node: rebuild, solve, metrics, steering response, DOF)', run: () => viewerEditMs('pose') },
+  { name: 'viewer_edit_sweep_ms', unit: "ms of sweep-worker work per move of a DW pickup drag (Node: the plots' 21-step bump sweep)", run: () => viewerEditMs('sweep') },
 ];

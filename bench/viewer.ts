@@ -40,6 +40,16 @@ async function main(): Promise<void> {
     await page.goto(server.url);
     await page.waitForFunction(() => window.__kinemate?.ready === true, null, { timeout: 90_000 });
     const settle = () => page.waitForFunction(() => window.__kinemate.snapshot().settled, null, { timeout: 60_000, polling: 20 });
+    // what one 3D frame costs the rasteriser: render + a 1-pixel read-back (which waits for
+    // the frame), median of 15, at full and at drag resolution (a string: tsx would wrap
+    // named functions in a helper the page does not have)
+    const frameCost = await page.evaluate(`(() => {
+      const sc = window.__kinemate.scene, gl = sc.renderer.getContext(), px = new Uint8Array(4);
+      const median = () => { const t = []; for (let i = 0; i < 15; i++) { const t0 = performance.now(); sc.render(); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); t.push(performance.now() - t0); } t.sort((a, b) => a - b); return t[7]; };
+      const full = median(); sc.setInteractive(true); const drag = median(); sc.setInteractive(false);
+      return { full, drag, calls: sc.renderer.info.render.calls, rasteriser: sc.rasteriser.name };
+    })()`) as { full: number; drag: number; calls: number; rasteriser: string };
+    console.log(`3D frame (render + read-back): ${round(frameCost.full)} ms full, ${round(frameCost.drag)} ms at drag resolution, ${frameCost.calls} draw calls; ${frameCost.rasteriser}`);
     const cases: [string, string, string][] = [
       ['viewer_drag_frame_ms', 'double_wishbone', 'upper_wishbone_inboard_front'],
       ['viewer_drag_frame_ms_multilink', 'multi_link', 'lower_front_link_inboard'],
