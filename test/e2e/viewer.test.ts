@@ -335,6 +335,14 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     expect(s.error).toContain('wheel_center z (absolute)');
     expect(s.error).toContain('kinemate sweep');
     expect(s.plot.camber).toHaveLength(9); // nothing changed
+
+    // a range typed with no length is named and put back
+    await page.fill('#sweep-to', '-20');
+    await page.press('#sweep-to', 'Enter');
+    s = await settle(page);
+    expect(s.error).toContain('needs a range');
+    expect(await page.inputValue('#sweep-to')).toBe('60');
+    expect(s.plot.camber).toHaveLength(9);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -142,7 +142,9 @@ export class ViewerApp {
 
   private requestSweep(seq?: number, time?: number): void {
     const doc = this.history.current;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range: this.sweepRange(), steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives() };
+    const range = this.sweepRange();
+    this.goodRange = range;
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives() };
     const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
     this.lastSweepSeq = t.seq;
     this.sweepInput.next(t);
@@ -167,6 +169,30 @@ export class ViewerApp {
     ($('sweep-to') as HTMLInputElement).value = String(r.stop);
     ($('sweep-steps') as HTMLInputElement).value = String(r.steps);
     if (this.lastPose) this.plots.setMarker(this.markerOf(this.lastPose));
+    this.requestSweep();
+  }
+
+  /** The last range the inputs held that was a range (what a bad entry goes back to). */
+  private goodRange: SweepRange | null = null;
+
+  /** A sweep input changed: a bad entry is named and put back, a good one sweeps. */
+  private onSweepInput(): void {
+    const read = (id: string) => { const input = $(id) as HTMLInputElement; return input.value.trim() === '' ? NaN : Number(input.value); };
+    const from = read('sweep-from'), to = read('sweep-to'), steps = read('sweep-steps');
+    const problem = !Number.isFinite(from) ? 'the sweep\'s start is not a number'
+      : !Number.isFinite(to) ? 'the sweep\'s end is not a number'
+      : from === to ? `the sweep starts and ends at ${from} mm: it needs a range`
+      : !Number.isInteger(steps) || steps < 2 || steps > 201 ? 'the sweep\'s steps must be a whole number from 2 to 201'
+      : null;
+    if (problem) {
+      const back = this.goodRange ?? SWEEP_DEFAULTS[this.sweepKind()];
+      this.showError(`Sweep refused — ${problem}; it stays ${back.start} to ${back.stop} mm in ${back.steps} steps.`);
+      ($('sweep-from') as HTMLInputElement).value = String(back.start);
+      ($('sweep-to') as HTMLInputElement).value = String(back.stop);
+      ($('sweep-steps') as HTMLInputElement).value = String(back.steps);
+      return;
+    }
+    this.hideError();
     this.requestSweep();
   }
 
@@ -580,7 +606,7 @@ export class ViewerApp {
     $('role-apply').addEventListener('click', () => this.applyRoles());
     document.querySelectorAll<HTMLSelectElement>('#asm-roles select').forEach((select) => select.addEventListener('change', () => { select.dataset.touched = 'true'; }));
     $('role-remove').addEventListener('click', () => this.removeRoles());
-    for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.requestSweep());
+    for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.onSweepInput());
     $('sweep-kind').addEventListener('change', (e) => { this.setSweepKind(this.sweepKind()); (e.target as HTMLSelectElement).blur(); });
     $<HTMLSelectElement>('hold').addEventListener('change', (e) => {
       const hold = (e.target as HTMLSelectElement).value;
