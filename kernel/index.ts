@@ -7,3 +7,5 @@ export * from './linalg';
 export * from './system';
 export * from './solver';
 export * from './analysis';
+export * from './forces';
+export * from './mass';

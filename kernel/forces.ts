@@ -1,0 +1,169 @@
+/**
+ * Force blocks: generalized forces on a few variables, with their derivatives. The
+ * counterpart of residual blocks for everything that pushes rather than constrains
+ * (springs, dampers, bushings, gravity, applied loads, tyres).
+ *
+ * Everything lives in tangent coordinates: each non-fixed variable owns `dim` consecutive
+ * slots — a pose its body-frame twist (ω, v), so it steps x ∘ exp(δ); a scalar one slot in
+ * its own unit. A generalized force is dual to that step: a world force F at body point p
+ * gives Q_ω = p × (Rᵀ F), Q_v = Rᵀ F. The kernel is unit-agnostic; the dynamic layer above
+ * uses one consistent set (tonne, mm, s, N).
+ */
+import type { System } from './system';
+
+/** First tangent slot of each variable (−1 for fixed ones) and the total size. */
+export function tangentLayout(system: System): { layout: Int32Array; size: number } {
+  const layout = new Int32Array(system.variables.length).fill(-1);
+  let size = 0;
+  for (const v of system.variables) if (!v.fixed) { layout[v.id] = size; size += v.dim; }
+  return { layout, size };
+}
+
+/** A force element: generalized forces on a few variables, with their derivatives. */
+export interface ForceBlock {
+  readonly owner: string;
+  readonly vars: readonly number[];
+  /**
+   * localDim = Σ dim of vars. Writes (does not add) Q (localDim), and when given
+   * K = ∂Q/∂δ (localDim × localDim, row-major; δ the retraction steps of vars at this
+   * state) and C = ∂Q/∂v (same shape). `velocity` holds the vars' tangent velocities in
+   * local order. Derivatives by forward AD, never finite differences.
+   */
+  evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number,
+    Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void;
+  /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
+  potential?(state: Float64Array, offsets: Int32Array, t: number): number;
+  /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
+  dissipation?(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number): number;
+}
+
+interface Entry {
+  block: ForceBlock;
+  offsets: Int32Array;
+  /** Global tangent slot of each local slot (−1: a fixed variable's, dropped). */
+  slots: Int32Array;
+}
+
+/** The force blocks of one system: gathers velocities, scatters local results. */
+export class ForceSet {
+  private readonly list: ForceBlock[] = [];
+  private entries: Entry[] = [];
+  private version = -1;
+  private layoutSize = 0;
+  private localQ = new Float64Array(6);
+  private localK = new Float64Array(36);
+  private localC = new Float64Array(36);
+  private localV = new Float64Array(6);
+
+  constructor(readonly system: System) {}
+
+  get blocks(): readonly ForceBlock[] {
+    return this.list;
+  }
+  /** Tangent size of the system as last assembled. */
+  get size(): number {
+    this.refresh();
+    return this.layoutSize;
+  }
+
+  add(block: ForceBlock): void {
+    for (const v of block.vars) if (!this.system.variables[v]) throw new Error(`${block.owner}: force reads unknown variable ${v}`);
+    this.list.push(block);
+    this.version = -1;
+  }
+
+  /** Rebuild the scatter maps when the system's structure changed. */
+  private refresh(): void {
+    if (this.version === this.system.version) return;
+    const { layout, size } = tangentLayout(this.system);
+    let maxLocal = 1;
+    this.entries = this.list.map((block) => {
+      const offsets = new Int32Array(block.vars.map((v) => this.system.variables[v].offset));
+      const slots: number[] = [];
+      for (const v of block.vars) {
+        const variable = this.system.variables[v];
+        for (let k = 0; k < variable.dim; k++) slots.push(layout[v] < 0 ? -1 : layout[v] + k);
+      }
+      maxLocal = Math.max(maxLocal, slots.length);
+      return { block, offsets, slots: new Int32Array(slots) };
+    });
+    if (this.localQ.length < maxLocal) {
+      this.localQ = new Float64Array(maxLocal);
+      this.localV = new Float64Array(maxLocal);
+      this.localK = new Float64Array(maxLocal * maxLocal);
+      this.localC = new Float64Array(maxLocal * maxLocal);
+    }
+    this.layoutSize = size;
+    this.version = this.system.version;
+  }
+
+  private gather(e: Entry, velocity: Float64Array): Float64Array {
+    const v = this.localV;
+    for (let i = 0; i < e.slots.length; i++) v[i] = e.slots[i] < 0 ? 0 : velocity[e.slots[i]];
+    return v;
+  }
+
+  /**
+   * Q (size), and optionally K = ∂Q/∂δ and C = ∂Q/∂v (size × size, row-major), at the
+   * system's state with tangent velocity `velocity` at time t. Overwrites the outputs;
+   * entries of fixed variables are dropped.
+   */
+  assemble(velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    this.refresh();
+    const n = this.layoutSize;
+    Q.fill(0, 0, n);
+    if (K) K.fill(0, 0, n * n);
+    if (C) C.fill(0, 0, n * n);
+    const state = this.system.state;
+    for (const e of this.entries) {
+      const m = e.slots.length;
+      const lq = this.localQ, lk = K ? this.localK : null, lc = C ? this.localC : null;
+      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc);
+      for (let i = 0; i < m; i++) {
+        const gi = e.slots[i];
+        if (gi < 0) continue;
+        Q[gi] += lq[i];
+        if (!lk && !lc) continue;
+        for (let j = 0; j < m; j++) {
+          const gj = e.slots[j];
+          if (gj < 0) continue;
+          if (K && lk) K[gi * n + gj] += lk[i * m + j];
+          if (C && lc) C[gi * n + gj] += lc[i * m + j];
+        }
+      }
+    }
+  }
+
+  /** Stored potential energy of every conservative block. */
+  potential(t: number): number {
+    this.refresh();
+    let sum = 0;
+    for (const e of this.entries) if (e.block.potential) sum += e.block.potential(this.system.state, e.offsets, t);
+    return sum;
+  }
+
+  /** Power dissipated by every damping block (≥ 0). */
+  dissipation(velocity: Float64Array, t: number): number {
+    this.refresh();
+    let sum = 0;
+    for (const e of this.entries) if (e.block.dissipation) sum += e.block.dissipation(this.system.state, e.offsets, this.gather(e, velocity), t);
+    return sum;
+  }
+
+  /** Block i's own generalized force, in its local layout (Σ dim of its vars). */
+  evaluateBlock(i: number, velocity: Float64Array, t: number, Q: Float64Array): void {
+    this.refresh();
+    const e = this.entries[i];
+    e.block.evaluate(this.system.state, e.offsets, this.gather(e, velocity), t, Q, null, null);
+  }
+
+  /** Global tangent slots of block i's local slots (−1 for a fixed variable's). */
+  slotsOf(i: number): Int32Array {
+    this.refresh();
+    return this.entries[i].slots;
+  }
+  offsetsOf(i: number): Int32Array {
+    this.refresh();
+    return this.entries[i].offsets;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Mass of rigid bodies in the pose variables' own tangent coordinates (body-frame twist
+ * ξ = (ω, v), see kernel/forces.ts). In these coordinates a body's mass matrix is constant,
+ * and its equations of motion on the Lie group read
+ *
+ *     M ξ̇ + g(ξ) = Q,   g(ξ) = (ω × h_ω + v × h_v,  ω × h_v),   h = M ξ,
+ *
+ * the velocity-product (gyroscopic and transport) force g being −ad_ξᵀ h. Euler's equations
+ * I ω̇ + ω × I ω = τ are its rotational half for a body whose origin is its centre.
+ */
+import type { ForceBlock } from './forces';
+import { rotationMatrix } from './dual';
+
+export interface RigidMass {
+  mass: number;
+  /** Centre of mass in the body's own frame. */
+  centre: ArrayLike<number>;
+  /** Inertia tensor about the centre, in the body's axes, row-major 3×3. */
+  inertia: ArrayLike<number>;
+}
+
+/**
+ * The 6×6 body-frame mass matrix in (ω, v) order, row-major:
+ * [[I_c + m [c]ₓᵀ[c]ₓ, m [c]ₓ], [−m [c]ₓ, m·1]], so that the kinetic energy is ½ ξᵀ M ξ
+ * (the centre moves at v + ω × c in body axes).
+ */
+export function spatialMass(out: Float64Array, body: RigidMass): Float64Array {
+  const m = body.mass, c = body.centre, I = body.inertia;
+  const cx = c[0], cy = c[1], cz = c[2];
+  out.fill(0, 0, 36);
+  // [c]ₓᵀ[c]ₓ = |c|² 1 − c cᵀ
+  const cc = cx * cx + cy * cy + cz * cz;
+  const cv = [cx, cy, cz];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+    out[i * 6 + j] = I[i * 3 + j] + m * ((i === j ? cc : 0) - cv[i] * cv[j]);
+  }
+  // [c]ₓ = [[0, −cz, cy], [cz, 0, −cx], [−cy, cx, 0]]
+  const C = [0, -cz, cy, cz, 0, -cx, -cy, cx, 0];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+    out[i * 6 + 3 + j] = m * C[i * 3 + j];
+    out[(3 + i) * 6 + j] = -m * C[i * 3 + j];
+  }
+  out[21] = m; out[28] = m; out[35] = m;
+  return out;
+}
+
+/** ½ ξᵀ M ξ. */
+export function kineticEnergy(M: Float64Array, xi: ArrayLike<number>, xiOff = 0): number {
+  let e = 0;
+  for (let i = 0; i < 6; i++) {
+    let row = 0;
+    for (let j = 0; j < 6; j++) row += M[i * 6 + j] * xi[xiOff + j];
+    e += xi[xiOff + i] * row;
+  }
+  return 0.5 * e;
+}
+
+const hBuf = new Float64Array(6);
+
+/**
+ * The velocity-product force g(ξ) = (ω × h_ω + v × h_v, ω × h_v), h = M ξ, into out (6);
+ * with `jacobian` (36, row-major) also ∂g/∂ξ.
+ */
+export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number, jacobian: Float64Array | null): Float64Array {
+  const h = hBuf;
+  for (let i = 0; i < 6; i++) {
+    let s = 0;
+    for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[xiOff + j];
+    h[i] = s;
+  }
+  const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
+  const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];
+  out[0] = wy * h[2] - wz * h[1] + vy * h[5] - vz * h[4];
+  out[1] = wz * h[0] - wx * h[2] + vz * h[3] - vx * h[5];
+  out[2] = wx * h[1] - wy * h[0] + vx * h[4] - vy * h[3];
+  out[3] = wy * h[5] - wz * h[4];
+  out[4] = wz * h[3] - wx * h[5];
+  out[5] = wx * h[4] - wy * h[3];
+  if (!jacobian) return out;
+  // top: [ω]ₓ M_top + [v]ₓ M_bot − [h_ω]ₓ E_ω − [h_v]ₓ E_v;  bottom: [ω]ₓ M_bot − [h_v]ₓ E_ω
+  for (let col = 0; col < 6; col++) {
+    const tx = M[col], ty = M[6 + col], tz = M[12 + col];
+    const bx = M[18 + col], by = M[24 + col], bz = M[30 + col];
+    jacobian[col] = wy * tz - wz * ty + vy * bz - vz * by;
+    jacobian[6 + col] = wz * tx - wx * tz + vz * bx - vx * bz;
+    jacobian[12 + col] = wx * ty - wy * tx + vx * by - vy * bx;
+    jacobian[18 + col] = wy * bz - wz * by;
+    jacobian[24 + col] = wz * bx - wx * bz;
+    jacobian[30 + col] = wx * by - wy * bx;
+  }
+  // −[a]ₓ e_k = e_k × a adds the column x: (0, −a_z, a_y), y: (a_z, 0, −a_x), z: (−a_y, a_x, 0)
+  const subCross = (row0: number, col0: number, ax: number, ay: number, az: number): void => {
+    jacobian[(row0 + 1) * 6 + col0] -= az; jacobian[(row0 + 2) * 6 + col0] += ay;
+    jacobian[row0 * 6 + col0 + 1] += az; jacobian[(row0 + 2) * 6 + col0 + 1] -= ax;
+    jacobian[row0 * 6 + col0 + 2] -= ay; jacobian[(row0 + 1) * 6 + col0 + 2] += ax;
+  };
+  subCross(0, 0, h[0], h[1], h[2]);
+  subCross(0, 3, h[3], h[4], h[5]);
+  subCross(3, 0, h[3], h[4], h[5]);
+  return out;
+}
+
+/**
+ * The whole system's mass matrix (size × size, row-major, dense) from per-pose-variable 6×6
+ * blocks; rows of massless variables and of scalars stay zero. `layout` as tangentLayout's.
+ */
+export function assembleMass(out: Float64Array, layout: Int32Array, size: number, bodies: readonly { variable: number; M: Float64Array }[]): Float64Array {
+  out.fill(0, 0, size * size);
+  for (const b of bodies) {
+    const c0 = layout[b.variable];
+    if (c0 < 0) continue;
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) out[(c0 + i) * size + c0 + j] += b.M[i * 6 + j];
+  }
+  return out;
+}
+
+/** Gravity on one body: its weight m·g at the centre; potential −m g·x_centre. */
+export class GravityBlock implements ForceBlock {
+  readonly vars: readonly number[];
+  private readonly R = new Float64Array(9);
+  private readonly mass: number;
+  private readonly c: Float64Array;
+  private readonly g: Float64Array;
+
+  constructor(readonly owner: string, variable: number, body: RigidMass, gravity: ArrayLike<number>) {
+    this.vars = [variable];
+    this.mass = body.mass;
+    this.c = Float64Array.from([body.centre[0], body.centre[1], body.centre[2]]);
+    this.g = Float64Array.from([gravity[0], gravity[1], gravity[2]]);
+  }
+
+  evaluate(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    const R = rotationMatrix(this.R, state, offsets[0] + 3);
+    const m = this.mass, g = this.g, c = this.c;
+    // f = Rᵀ m g, the weight in body axes
+    const fx = m * (R[0] * g[0] + R[3] * g[1] + R[6] * g[2]);
+    const fy = m * (R[1] * g[0] + R[4] * g[1] + R[7] * g[2]);
+    const fz = m * (R[2] * g[0] + R[5] * g[1] + R[8] * g[2]);
+    Q[0] = c[1] * fz - c[2] * fy;
+    Q[1] = c[2] * fx - c[0] * fz;
+    Q[2] = c[0] * fy - c[1] * fx;
+    Q[3] = fx; Q[4] = fy; Q[5] = fz;
+    if (C) C.fill(0, 0, 36);
+    if (!K) return;
+    K.fill(0, 0, 36);
+    // Turning the body by ω turns the weight in body axes by −ω: ∂f/∂ω = [f]ₓ, ∂(c × f)/∂ω = [c]ₓ[f]ₓ.
+    const F = [0, -fz, fy, fz, 0, -fx, -fy, fx, 0];
+    const Cx = [0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0];
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+      K[(3 + i) * 6 + j] = F[i * 3 + j];
+      let s = 0;
+      for (let k = 0; k < 3; k++) s += Cx[i * 3 + k] * F[k * 3 + j];
+      K[i * 6 + j] = s;
+    }
+  }
+
+  potential(state: Float64Array, offsets: Int32Array): number {
+    const R = rotationMatrix(this.R, state, offsets[0] + 3);
+    const o = offsets[0], c = this.c, g = this.g;
+    let e = 0;
+    for (let i = 0; i < 3; i++) {
+      const x = R[i * 3] * c[0] + R[i * 3 + 1] * c[1] + R[i * 3 + 2] * c[2] + state[o + i];
+      e -= this.mass * g[i] * x;
+    }
+    return e;
+  }
+}
