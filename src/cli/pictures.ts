@@ -1,0 +1,435 @@
+/**
+ * `kinemate plot`, `kinemate report` and `kinemate export`: pictures of sweeps and drives
+ * without a browser. The pictures are built by src/pictures/ (plain functions: data in,
+ * SVG / HTML / glTF bytes out); this module runs the sweeps and drives, checks the options
+ * and writes the files.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { buildModel, driveModel, loadAssemblyFile, modelState, solveModel, type Model, type StateJSON } from '../index.ts';
+import type { AssemblyDoc } from '../assembly/types.ts';
+import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
+import { checkHold, loadSuspension, sweepSpecsOf } from '../suspension/command.ts';
+import { SuspensionModel } from '../suspension/model.ts';
+import { evaluateState } from '../suspension/state.ts';
+import { flattenMetrics, runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
+import { metricLabel } from '../pictures/labels.ts';
+import { chartSvg, type Chart, type ChartSize } from '../pictures/plot.ts';
+import { plottableMetrics, sweepAxis, sweepChart, type DesignState, type SweepSeries } from '../pictures/sweep-chart.ts';
+import { assemblyScene } from '../pictures/scene.ts';
+import { sceneToGlb } from '../pictures/gltf.ts';
+import { reportHtml, type ReportInput } from '../pictures/report.ts';
+import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
+import type { Command } from './command.ts';
+import { fileErrorReason } from './files.ts';
+import { CliError, EXIT, type CliIO } from './io.ts';
+import { svgToPng } from './png.ts';
+
+const SWEEP_OPTIONS = {
+  sweep: { type: 'string' }, bump: { type: 'string' }, steer: { type: 'string' }, roll: { type: 'string' }, hold: { type: 'string' },
+} as const;
+const DRIVE_OPTIONS = { drive: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, steps: { type: 'string' } } as const;
+
+// ---- shared: options, output files ----
+
+/**
+ * Checks an output path before any work: its extension is one of `extensions` and its
+ * folder exists. Returns the extension (lower case, with the dot).
+ */
+export function checkOutput(command: string, option: string, path: string | undefined, extensions: readonly string[]): string {
+  if (path === undefined) throw new CliError(`${command}: ${option} ${extensions.map((e) => `FILE${e}`).join('|')} is required`);
+  const extension = extname(path).toLowerCase();
+  if (!extensions.includes(extension)) throw new CliError(`${command}: ${option} "${path}": the file must end in ${extensions.join(' or ')}`);
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder)) throw new CliError(`${command}: ${option} "${path}": the folder "${dirname(path)}" does not exist`);
+  if (!statSync(folder).isDirectory()) throw new CliError(`${command}: ${option} "${path}": "${dirname(path)}" is not a folder`);
+  return extension;
+}
+
+async function writeOutput(command: string, path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (error) {
+    const reason = fileErrorReason(error);
+    throw new CliError(`${command}: cannot write "${path}": ${reason ?? (error as Error).message}`);
+  }
+}
+
+function sweepArgs(args: ParsedArgs): { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string } {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(SWEEP_OPTIONS)) {
+    const value = stringOption(args, name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+// ---- suspension sweeps ----
+
+/** One geometry swept: what every picture of it needs. */
+export interface SuspensionSweep {
+  readonly path: string;
+  readonly doc: AssemblyDoc;
+  readonly geometry: Geometry | null;
+  readonly model: SuspensionModel;
+  readonly kind: string;
+  readonly spec: SweepSpec;
+  readonly run: SweepRun;
+  readonly design: DesignState;
+  /** Every moving part's pose at each step (with `poses: true`); a failed step keeps the last good pose. */
+  readonly states?: StateJSON[];
+}
+
+/**
+ * Loads GEOMETRY, evaluates its design state and runs the one sweep the options ask for
+ * (the sweep command's default, a −50…50 mm bump in 11 steps, when none).
+ */
+export async function sweepSuspension(command: string, path: string, options: ReturnType<typeof sweepArgs>, poses = false): Promise<SuspensionSweep> {
+  const { doc, geometry } = await loadSuspension(path);
+  const specs = await sweepSpecsOf(options, geometry);
+  if (specs.length > 1) throw new CliError(`${command}: one sweep at a time (got ${specs.map(([kind]) => `--${kind}`).join(', ')})`);
+  const [kind, spec] = specs[0];
+  const model = new SuspensionModel(doc);
+  checkHold(model, options.hold);
+  const hold = options.hold ?? spec.analysis.virtual_steering.suspension_hold;
+  model.resetToDesign();
+  const designState = evaluateState(model, hold);
+  const design: DesignState = { positions: designState.positions, metrics: designState.metrics };
+  const states: StateJSON[] = [];
+  const run = runSweep(model, spec, {
+    ...(options.hold ? { hold: options.hold } : {}),
+    ...(poses ? { onProgress: () => { states.push(modelState(model.model)); } } : {}),
+  });
+  return { path, doc, geometry, model, kind, spec, run, design, ...(poses ? { states } : {}) };
+}
+
+function failedSteps(run: SweepRun): boolean {
+  return run.steps.some((s) => s.status === 'failed');
+}
+
+// ---- drives of any assembly ----
+
+interface DriveRun {
+  readonly path: string;
+  readonly model: Model;
+  readonly doc: AssemblyDoc;
+  readonly coordinate: string;
+  readonly values: number[];
+  readonly states: StateJSON[];
+  readonly solved: boolean[];
+  /** The state at the file's pose, solved. */
+  readonly design: StateJSON;
+}
+
+function driveOptions(command: string, args: ParsedArgs): { coordinate: string; from: number; to: number; steps: number } | null {
+  const coordinate = stringOption(args, 'drive');
+  const given = (['from', 'to', 'steps'] as const).filter((name) => stringOption(args, name) !== undefined);
+  if (coordinate === undefined) {
+    if (given.length > 0) throw new CliError(`${command}: --${given[0]} goes with --drive COORD`);
+    return null;
+  }
+  for (const name of ['from', 'to', 'steps'] as const) if (stringOption(args, name) === undefined) throw new CliError(`${command}: --drive needs --from A --to B --steps N`);
+  for (const name of Object.keys(SWEEP_OPTIONS)) if (stringOption(args, name) !== undefined) throw new CliError(`${command}: --${name} is for suspension sweeps, not with --drive`);
+  return {
+    coordinate,
+    from: parseNumber(stringOption(args, 'from')!, '--from'),
+    to: parseNumber(stringOption(args, 'to')!, '--to'),
+    steps: parseCount(stringOption(args, 'steps')!, '--steps', 1),
+  };
+}
+
+async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof driveOptions>>): Promise<DriveRun> {
+  let doc: AssemblyDoc;
+  try {
+    doc = await loadAssemblyFile(path);
+  } catch (error) {
+    const reason = fileErrorReason(error);
+    if (reason !== undefined) throw new CliError(`cannot read model file "${path}": ${reason}`);
+    throw error;
+  }
+  const model = buildModel(doc);
+  const design = solveModel(model).state;
+  const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps);
+  const values = Array.from({ length: drive.steps + 1 }, (_, i) => (i === drive.steps ? drive.to : drive.from + ((drive.to - drive.from) * i) / drive.steps));
+  // the drive stops at its first failure: the rest of the states are the last good one, unsolved
+  const states = values.map((_, i) => result.steps[Math.min(i, result.steps.length - 1)].state);
+  const solved = values.map((_, i) => result.steps[i]?.status === 'solved');
+  return { path, model, doc, coordinate: drive.coordinate, values, states, solved, design };
+}
+
+function coordinateTitle(model: Model, name: string): string {
+  const info = model.coordinates.get(name)!;
+  const unit = info.kind === 'angle' ? (model.angleFactor === 1 ? 'rad' : '°') : model.doc.units.length;
+  return `${name} (${unit})`;
+}
+
+function driveChart(runs: readonly DriveRun[], metrics: readonly string[]): Chart {
+  const [first] = runs;
+  return {
+    xTitle: coordinateTitle(first.model, first.coordinate),
+    panels: metrics.map((metric) => ({
+      yTitle: coordinateTitle(first.model, metric),
+      curves: runs.map((run, k) => ({
+        source: basename(run.path),
+        x: run.values,
+        y: run.states.map((state, i) => (run.solved[i] && typeof state[metric] === 'number' ? state[metric] as number : null)),
+        ...(k > 0 ? { dashed: true } : {}),
+      })),
+      design: runs.flatMap((run) => {
+        const x = run.design[run.coordinate], y = run.design[metric];
+        return typeof x === 'number' && typeof y === 'number' ? [{ source: basename(run.path), x, y }] : [];
+      }),
+    })),
+  };
+}
+
+// ---- kinemate plot ----
+
+const PLOT_OPTIONS = {
+  ...SWEEP_OPTIONS, ...DRIVE_OPTIONS,
+  metric: { type: 'string', multiple: true }, baseline: { type: 'string' }, out: { type: 'string' },
+  width: { type: 'string' }, height: { type: 'string' },
+} as const;
+
+export const plotCommand: Command = {
+  name: 'plot',
+  synopsis:
+    'plot   GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP] [--hold ID]\n' +
+    '       --metric NAME [--metric NAME]... [--baseline GEOMETRY] --out FILE.svg|FILE.png\n' +
+    'plot   MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png',
+  summary: 'plot metrics over a sweep (or coordinates over a drive) as SVG or PNG',
+  help: `Usage: kinemate plot GEOMETRY [sweep options] --metric NAME [--metric NAME]...
+                     [--baseline GEOMETRY] --out FILE.svg|FILE.png [--width PX] [--height PX]
+       kinemate plot MODEL --drive COORD --from A --to B --steps N --metric COORD...
+                     [--baseline MODEL] --out FILE.svg|FILE.png
+
+Runs one suspension sweep of GEOMETRY (default: --bump -50:50:11) and draws one panel per
+metric against the swept quantity (wheel travel, rack travel, roll, or the first moving
+target of a sweep file), with axis titles and units and the design point marked. With
+--baseline, the baseline geometry is swept the same way and drawn dashed beside it.
+With --drive, MODEL (any *.kinemate.json) is driven as by "kinemate drive" and the
+--metric names are its coordinates, drawn against the driven one.
+
+The picture is SVG or PNG by the --out extension, --width × --height px (default 720 wide,
+60 + 220 px per panel high).
+
+Options:
+  --bump/--steer/--roll A:B:N, --sweep SWEEP, --hold ID   as for kinemate sweep (one sweep)
+  --metric NAME      a metric of the sweep (camber, toe_angle, left.camber, axle.roll, …;
+                     a wrong name lists them all), or a coordinate with --drive. Repeatable.
+  --baseline FILE    a second geometry (or model) to compare against, drawn dashed
+  --out FILE         where to write the picture: .svg or .png
+  --width PX, --height PX   the picture's size
+  -h, --help         this text
+
+Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
+picture is written with a gap there).
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
+    const path = onePositional('plot', args, 'GEOMETRY file');
+    const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
+    const out = stringOption(args, 'out')!;
+    const metrics = stringOptions(args, 'metric');
+    if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
+    const size: ChartSize = {
+      ...(stringOption(args, 'width') !== undefined ? { width: parseCount(stringOption(args, 'width')!, '--width', 16) } : {}),
+      ...(stringOption(args, 'height') !== undefined ? { height: parseCount(stringOption(args, 'height')!, '--height', 16) } : {}),
+    };
+    const baseline = stringOption(args, 'baseline');
+    const drive = driveOptions('plot', args);
+    let chart: Chart;
+    let failed: boolean;
+    if (drive) {
+      const runs = [await driveAssembly(path, drive)];
+      const known = [...runs[0].model.coordinates.keys()];
+      const unknown = metrics.find((m) => !known.includes(m));
+      if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such coordinate; the coordinates are ${known.join(', ')}`);
+      if (baseline !== undefined) runs.push(await driveAssembly(baseline, drive));
+      chart = driveChart(runs, metrics);
+      failed = runs.some((run) => run.solved.includes(false));
+    } else {
+      const current = await sweepSuspension('plot', path, sweepArgs(args));
+      const known = plottableMetrics(current.design);
+      const unknown = metrics.find((m) => !known.includes(m));
+      if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
+      const sweeps = [current];
+      if (baseline !== undefined) sweeps.push(await sweepSuspension('plot', baseline, sweepArgs(args)));
+      chart = sweepChart(sweeps.map(seriesOf), metrics);
+      failed = sweeps.some((s) => failedSteps(s.run));
+    }
+    const svg = await chartSvg(chart, size);
+    await writeOutput('plot', out, extension === '.png' ? svgToPng(svg) : svg);
+    return failed ? EXIT.failed : EXIT.ok;
+  },
+};
+
+function seriesOf(sweep: SuspensionSweep): SweepSeries {
+  return { source: basename(sweep.path), run: sweep.run, axis: sweepAxis(sweep.spec, sweep.design), design: sweep.design };
+}
+
+// ---- kinemate report ----
+
+/** The report's standard curves, where the geometry has them (corner names; an axle's are prefixed). */
+const REPORT_CURVES: readonly (readonly string[])[] = [
+  ['camber', 'toe_angle'],
+  ['caster', 'kpi'],
+  ['scrub_radius', 'mechanical_trail'],
+  ['axle.roll_center_z', 'fvic_z'],
+  ['anti_dive', 'anti_lift', 'anti_squat'],
+  ['deriv_damper_length_wrt_hub_z'],
+];
+/** Key metrics at design, in this order, where the geometry has them. */
+const REPORT_KEY_METRICS = [
+  'camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius', 'steering_axis_offset_ground', 'mechanical_trail',
+  'caster_virtual', 'kpi_virtual', 'half_track', 'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length',
+  'anti_dive', 'anti_lift', 'anti_squat', 'damper_length', 'deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z',
+  'deriv_damper_length_wrt_hub_z', 'axle.roll_center_y', 'axle.roll_center_z', 'axle.roll_center_kinematic_z', 'axle.track',
+];
+
+const REPORT_OPTIONS = { ...SWEEP_OPTIONS, baseline: { type: 'string' }, out: { type: 'string' } } as const;
+
+export const reportCommand: Command = {
+  name: 'report',
+  synopsis: 'report GEOMETRY [sweep options] [--baseline GEOMETRY] --out report.html',
+  summary: 'one self-contained HTML page: hardpoints, design metrics, curves, diagnostics, CSV',
+  help: `Usage: kinemate report GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP]
+                       [--hold ID] [--baseline GEOMETRY] --out report.html
+
+Writes one self-contained HTML file (no network needed to view it): the hardpoint table
+(with the differences from the baseline), the key metrics at design, the standard curves
+(camber, toe, caster, KPI, scrub, roll centre, anti-geometry, motion ratio where a spring
+is fitted) over the sweep (default: --bump -50:50:11), the sweep's diagnostics (failed
+steps, possible branch jumps, steering-axis status), and the sweep as a CSV download
+(the same CSV as kinemate sweep --format csv).
+
+Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
+report is written and lists it).
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
+    const path = onePositional('report', args, 'GEOMETRY file');
+    checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
+    const out = stringOption(args, 'out')!;
+    const current = await sweepSuspension('report', path, sweepArgs(args));
+    const baselinePath = stringOption(args, 'baseline');
+    const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args));
+    const html = reportHtml(await reportInput(current, baseline));
+    await writeOutput('report', out, html);
+    void io;
+    return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
+  },
+};
+
+/** Everything the report page shows, from the sweeps (the page itself is src/pictures/report.ts). */
+export async function reportInput(current: SuspensionSweep, baseline?: SuspensionSweep): Promise<ReportInput> {
+  const names = plottableMetrics(current.design);
+  const sideNames = (name: string): string[] => {
+    if (names.includes(name)) return [name];
+    return ['left', 'right'].map((side) => `${side}.${name}`).filter((n) => names.includes(n));
+  };
+  const hasValues = (name: string) => current.run.steps.some((s) => s.status === 'solved' && typeof flattenMetrics(s.metrics)[name] === 'number');
+  const series = [seriesOf(current), ...(baseline ? [seriesOf(baseline)] : [])];
+  const charts: { title: string; svg: string }[] = [];
+  for (const group of REPORT_CURVES) {
+    const metrics = group.flatMap(sideNames).filter(hasValues);
+    if (metrics.length === 0) continue;
+    const chart = sweepChart(series, metrics);
+    charts.push({ title: metrics.map((m) => metricLabel(m).label).join(', '), svg: await chartSvg(chart, { width: 720, height: 60 + 190 * metrics.length }) });
+  }
+  const designFlat = flattenMetrics(current.design.metrics);
+  const baseFlat = baseline ? flattenMetrics(baseline.design.metrics) : {};
+  const keyMetrics = REPORT_KEY_METRICS.flatMap(sideNames).filter((m) => typeof designFlat[m] === 'number').map((name) => ({
+    name, label: metricLabel(name).label, unit: metricLabel(name).unit || 'ratio',
+    value: designFlat[name] as number,
+    ...(baseline && typeof baseFlat[name] === 'number' ? { baseline: baseFlat[name] as number } : {}),
+  }));
+  const diagnostics: string[] = [];
+  for (const step of current.run.steps) {
+    if (step.status === 'failed') diagnostics.push(`step ${step.index} failed: ${step.message ?? 'not solved'}${step.failed?.length ? ` (${step.failed.join(', ')})` : ''}`);
+    for (const d of step.diagnostics ?? []) diagnostics.push(`step ${step.index}: ${d.replaceAll('_', ' ')}`);
+    for (const axis of step.steering_response?.axes ?? []) if (axis.status !== 'valid') diagnostics.push(`step ${step.index}: steering axis (${axis.side}) ${axis.status}`);
+  }
+  const sweepName = current.kind;
+  return {
+    title: `Kinemate report: ${basename(current.path)}`,
+    source: basename(current.path),
+    ...(baseline ? { baselineSource: basename(baseline.path) } : {}),
+    sweep: `${current.kind}: ${current.spec.steps} states, ${series[0].axis.title} from ${series[0].axis.values[0]} to ${series[0].axis.values.at(-1)}`,
+    hardpoints: hardpointRows(current, baseline),
+    keyMetrics,
+    charts,
+    diagnostics,
+    csv: sweepsToCsv({ [sweepName]: current.run }),
+    csvName: `${basename(current.path).replace(/\.[^.]*$/, '')}-${sweepName}.csv`,
+  };
+}
+
+/** The hardpoints of a geometry file (by side for an axle), else the design positions of the named points. */
+function hardpointRows(current: SuspensionSweep, baseline?: SuspensionSweep): ReportInput['hardpoints'] {
+  const pointsOf = (sweep: SuspensionSweep): Map<string, readonly number[]> => {
+    const out = new Map<string, readonly number[]>();
+    if (sweep.geometry) {
+      const axle = sweep.geometry.scope === 'axle';
+      for (const corner of sweep.geometry.corners) for (const [name, p] of Object.entries(corner.hardpoints)) out.set(axle ? `${corner.side}_${name}` : name, p);
+    } else {
+      for (const [name, p] of Object.entries(sweep.design.positions ?? {})) out.set(name, p);
+    }
+    return out;
+  };
+  const mine = pointsOf(current), theirs = baseline ? pointsOf(baseline) : new Map<string, readonly number[]>();
+  return [...mine].map(([name, p]) => ({ name, position: [p[0], p[1], p[2]] as [number, number, number], ...(theirs.has(name) ? { baseline: [...theirs.get(name)!] as [number, number, number] } : {}) }));
+}
+
+// ---- kinemate export ----
+
+const EXPORT_OPTIONS = { ...SWEEP_OPTIONS, ...DRIVE_OPTIONS, gltf: { type: 'string' }, fps: { type: 'string' } } as const;
+
+export const exportCommand: Command = {
+  name: 'export',
+  synopsis:
+    'export GEOMETRY [sweep options] --gltf OUT.glb [--fps N]\n' +
+    'export MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]',
+  summary: 'an animated glTF (.glb) of a sweep or a drive, for any glTF viewer or Blender',
+  help: `Usage: kinemate export GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP]
+                       [--hold ID] --gltf OUT.glb [--fps N]
+       kinemate export MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]
+
+Writes an animated glTF 2.0 binary: every part of the assembly a node named after it, with
+a translation and a rotation keyframe at each solved state (N per second, default 25);
+every two-point link (track rod, pushrod, multi-link rod) a node named after its mate; simple
+meshes for links, wishbones, uprights, wheels (<upright>_wheel) and tyres (<upright>_tyre).
+Metres, y up (the root node "kinemate" turns the model's z-up frame); keyframes are 32-bit
+floats as glTF requires, and each animated node's extras.kinemate keeps the exact poses
+(file units, rotation [w, x, y, z]). A failed step keeps the last good pose.
+
+Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('export', argv, EXPORT_OPTIONS);
+    const path = onePositional('export', args, 'GEOMETRY or MODEL file');
+    checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
+    const out = stringOption(args, 'gltf')!;
+    const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
+    if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
+    const drive = driveOptions('export', args);
+    let doc: AssemblyDoc, states: StateJSON[], failed: boolean, extras: Record<string, unknown>;
+    if (drive) {
+      const run = await driveAssembly(path, drive);
+      ({ doc, states } = run);
+      failed = run.solved.includes(false);
+      extras = { source: basename(path), drive: run.coordinate, values: run.values, status: run.solved.map((s) => (s ? 'solved' : 'failed')) };
+    } else {
+      const sweep = await sweepSuspension('export', path, sweepArgs(args), true);
+      doc = sweep.doc;
+      states = sweep.states!;
+      failed = failedSteps(sweep.run);
+      extras = { source: basename(path), sweep: sweep.kind, drivers: sweep.run.steps.map((s) => s.drivers), status: sweep.run.steps.map((s) => s.status) };
+    }
+    const glb = await sceneToGlb(assemblyScene(doc, states, { interval: 1 / fps, extras }));
+    await writeOutput('export', out, glb);
+    void io;
+    return failed ? EXIT.failed : EXIT.ok;
+  },
+};
