@@ -379,7 +379,9 @@ function hardpointRows(current: SuspensionSweep, baseline?: SuspensionSweep): Re
     return out;
   };
   const mine = pointsOf(current), theirs = baseline ? pointsOf(baseline) : new Map<string, readonly number[]>();
-  return [...mine].map(([name, p]) => ({ name, position: [p[0], p[1], p[2]] as [number, number, number], ...(theirs.has(name) ? { baseline: [...theirs.get(name)!] as [number, number, number] } : {}) }));
+  const rows: ReportInput['hardpoints'][number][] = [...mine].map(([name, p]) => ({ name, position: [p[0], p[1], p[2]] as const, ...(theirs.has(name) ? { baseline: [...theirs.get(name)!] as [number, number, number] } : {}) }));
+  for (const [name, p] of theirs) if (!mine.has(name)) rows.push({ name, position: null, baseline: [p[0], p[1], p[2]] });
+  return rows;
 }
 
 // ---- kinemate export ----

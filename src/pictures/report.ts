@@ -13,7 +13,7 @@ export interface ReportInput {
   /** One line saying what was swept. */
   readonly sweep: string;
   /** Hardpoints (mm), with the baseline's where it has the same point. */
-  readonly hardpoints: readonly { name: string; position: readonly [number, number, number]; baseline?: readonly [number, number, number] }[];
+  readonly hardpoints: readonly { name: string; position: readonly [number, number, number] | null; baseline?: readonly [number, number, number] }[];
   /** Metrics at design. */
   readonly keyMetrics: readonly { name: string; label: string; unit: string; value: number; baseline?: number }[];
   /** Charts as SVG documents, each with a heading. */
@@ -43,6 +43,9 @@ ul.diagnostics li { color: #8a1c1c; }
 export function reportHtml(input: ReportInput): string {
   const comparing = input.baselineSource !== undefined;
   const hardpointRows = input.hardpoints.map((row) => {
+    if (row.position === null) {
+      return `<tr><td>${escapeHtml(row.name)}</td><td colspan="3" class="muted">only in the baseline (${row.baseline!.map((v) => v.toFixed(3)).join(', ')})</td></tr>`;
+    }
     const cells = row.position.map((v, k) => {
       const base = row.baseline?.[k];
       const delta = base === undefined ? null : v - base;
