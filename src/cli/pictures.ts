@@ -23,7 +23,7 @@ import { reportHtml, type ReportInput } from '../pictures/report.ts';
 import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { fileErrorReason } from './files.ts';
-import { CliError, EXIT, type CliIO } from './io.ts';
+import { CliError, EXIT } from './io.ts';
 import { svgToPng } from './png.ts';
 
 const SWEEP_OPTIONS = {
@@ -83,7 +83,10 @@ export interface SuspensionSweep {
 
 /**
  * Loads GEOMETRY, evaluates its design state and runs the one sweep the options ask for
- * (the sweep command's default, a −50…50 mm bump in 11 steps, when none).
+ * (the sweep command's default, a −50…50 mm bump in 11 steps, when none), evaluated as
+ * kinemate sweep evaluates it. With `poses: true` (for animation) it records every moving
+ * part's pose at each step instead, and runs the sweep values-only (no derivatives, no
+ * steering response: the same solved states, found faster), without the design evaluation.
  */
 export async function sweepSuspension(command: string, path: string, options: ReturnType<typeof sweepArgs>, poses = false): Promise<SuspensionSweep> {
   const { doc, geometry } = await loadSuspension(path);
@@ -93,14 +96,16 @@ export async function sweepSuspension(command: string, path: string, options: Re
   const model = new SuspensionModel(doc);
   checkHold(model, options.hold);
   const hold = options.hold ?? spec.analysis.virtual_steering.suspension_hold;
-  model.resetToDesign();
-  const designState = evaluateState(model, hold);
-  const design: DesignState = { positions: designState.positions, metrics: designState.metrics };
+  let design: DesignState = { positions: null, metrics: null };
+  if (!poses) {
+    model.resetToDesign();
+    const designState = evaluateState(model, hold);
+    design = { positions: designState.positions, metrics: designState.metrics };
+  }
   const states: StateJSON[] = [];
-  const run = runSweep(model, spec, {
-    ...(options.hold ? { hold: options.hold } : {}),
-    ...(poses ? { onProgress: () => { states.push(modelState(model.model)); } } : {}),
-  });
+  const run = runSweep(model, spec, poses
+    ? { valuesOnly: true, onProgress: () => { states.push(modelState(model.model)); } }
+    : (options.hold ? { hold: options.hold } : {}));
   return { path, doc, geometry, model, kind, spec, run, design, ...(poses ? { states } : {}) };
 }
 
@@ -226,7 +231,7 @@ Options:
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
 picture is written with a gap there).
 `,
-  async run(argv, io) {
+  async run(argv) {
     const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
     const path = onePositional('plot', args, 'GEOMETRY file');
     const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
@@ -239,31 +244,58 @@ picture is written with a gap there).
     };
     const baseline = stringOption(args, 'baseline');
     const drive = driveOptions('plot', args);
-    let chart: Chart;
-    let failed: boolean;
-    if (drive) {
-      const runs = [await driveAssembly(path, drive)];
-      const known = [...runs[0].model.coordinates.keys()];
-      const unknown = metrics.find((m) => !known.includes(m));
-      if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such coordinate; the coordinates are ${known.join(', ')}`);
-      if (baseline !== undefined) runs.push(await driveAssembly(baseline, drive));
-      chart = driveChart(runs, metrics);
-      failed = runs.some((run) => run.solved.includes(false));
-    } else {
-      const current = await sweepSuspension('plot', path, sweepArgs(args));
-      const known = plottableMetrics(current.design);
-      const unknown = metrics.find((m) => !known.includes(m));
-      if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
-      const sweeps = [current];
-      if (baseline !== undefined) sweeps.push(await sweepSuspension('plot', baseline, sweepArgs(args)));
-      chart = sweepChart(sweeps.map(seriesOf), metrics);
-      failed = sweeps.some((s) => failedSteps(s.run));
-    }
-    const svg = await chartSvg(chart, size);
-    await writeOutput('plot', out, extension === '.png' ? svgToPng(svg) : svg);
-    return failed ? EXIT.failed : EXIT.ok;
+    const picture = await plotPicture(path, {
+      metrics, size, format: extension === '.png' ? 'png' : 'svg',
+      ...(baseline !== undefined ? { baseline } : {}),
+      ...(drive ? { drive } : { sweep: sweepArgs(args) }),
+    });
+    await writeOutput('plot', out, picture.data);
+    return picture.failed ? EXIT.failed : EXIT.ok;
   },
 };
+
+/** What `kinemate plot` draws, given as options (paths as given on the command line). */
+export interface PlotRequest {
+  readonly metrics: readonly string[];
+  readonly size?: ChartSize;
+  readonly format: 'svg' | 'png';
+  readonly baseline?: string;
+  /** A suspension sweep (one of --sweep/--bump/--steer/--roll; none: the default bump) … */
+  readonly sweep?: { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string };
+  /** … or a drive of any assembly. */
+  readonly drive?: { coordinate: string; from: number; to: number; steps: number };
+}
+
+/**
+ * The picture `kinemate plot` writes, in memory: runs the sweep (or drive) of `path` and of
+ * the baseline, checks the metric names, draws the chart. `failed`: some step was not solved.
+ */
+export async function plotPicture(path: string, request: PlotRequest): Promise<{ data: string | Uint8Array; failed: boolean }> {
+  const { metrics, baseline, drive } = request;
+  let chart: Chart;
+  let failed: boolean;
+  if (drive) {
+    const runs = [await driveAssembly(path, drive)];
+    const known = [...runs[0].model.coordinates.keys()];
+    const unknown = metrics.find((m) => !known.includes(m));
+    if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such coordinate; the coordinates are ${known.join(', ')}`);
+    if (baseline !== undefined) runs.push(await driveAssembly(baseline, drive));
+    chart = driveChart(runs, metrics);
+    failed = runs.some((run) => run.solved.includes(false));
+  } else {
+    const options = request.sweep ?? {};
+    const current = await sweepSuspension('plot', path, options);
+    const known = plottableMetrics(current.design);
+    const unknown = metrics.find((m) => !known.includes(m));
+    if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
+    const sweeps = [current];
+    if (baseline !== undefined) sweeps.push(await sweepSuspension('plot', baseline, options));
+    chart = sweepChart(sweeps.map(seriesOf), metrics);
+    failed = sweeps.some((s) => failedSteps(s.run));
+  }
+  const svg = await chartSvg(chart, request.size);
+  return { data: request.format === 'png' ? svgToPng(svg) : svg, failed };
+}
 
 function seriesOf(sweep: SuspensionSweep): SweepSeries {
   return { source: basename(sweep.path), run: sweep.run, axis: sweepAxis(sweep.spec, sweep.design), design: sweep.design };
@@ -307,7 +339,7 @@ steps, possible branch jumps, steering-axis status), and the sweep as a CSV down
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
 report is written and lists it).
 `,
-  async run(argv, io) {
+  async run(argv) {
     const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
     const path = onePositional('report', args, 'GEOMETRY file');
     checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
@@ -317,7 +349,6 @@ report is written and lists it).
     const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args));
     const html = reportHtml(await reportInput(current, baseline));
     await writeOutput('report', out, html);
-    void io;
     return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
   },
 };
@@ -408,7 +439,7 @@ floats as glTF requires, and each animated node's extras.kinemate keeps the exac
 
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
 `,
-  async run(argv, io) {
+  async run(argv) {
     const args = parseCommandArgs('export', argv, EXPORT_OPTIONS);
     const path = onePositional('export', args, 'GEOMETRY or MODEL file');
     checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
@@ -416,22 +447,29 @@ Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solv
     const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
     if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
     const drive = driveOptions('export', args);
-    let doc: AssemblyDoc, states: StateJSON[], failed: boolean, extras: Record<string, unknown>;
-    if (drive) {
-      const run = await driveAssembly(path, drive);
-      ({ doc, states } = run);
-      failed = run.solved.includes(false);
-      extras = { source: basename(path), drive: run.coordinate, values: run.values, status: run.solved.map((s) => (s ? 'solved' : 'failed')) };
-    } else {
-      const sweep = await sweepSuspension('export', path, sweepArgs(args), true);
-      doc = sweep.doc;
-      states = sweep.states!;
-      failed = failedSteps(sweep.run);
-      extras = { source: basename(path), sweep: sweep.kind, drivers: sweep.run.steps.map((s) => s.drivers), status: sweep.run.steps.map((s) => s.status) };
-    }
-    const glb = await sceneToGlb(assemblyScene(doc, states, { interval: 1 / fps, extras }));
+    const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }) });
     await writeOutput('export', out, glb);
-    void io;
     return failed ? EXIT.failed : EXIT.ok;
   },
 };
+
+/**
+ * The .glb `kinemate export` writes, in memory: the sweep (or drive) of `path`, each state's
+ * part poses, the animated scene. `failed`: some step was not solved (it keeps the last good pose).
+ */
+export async function exportGlb(path: string, request: { fps: number; sweep?: PlotRequest['sweep']; drive?: PlotRequest['drive'] }): Promise<{ glb: Uint8Array; failed: boolean }> {
+  let doc: AssemblyDoc, states: StateJSON[], failed: boolean, extras: Record<string, unknown>;
+  if (request.drive) {
+    const run = await driveAssembly(path, request.drive);
+    ({ doc, states } = run);
+    failed = run.solved.includes(false);
+    extras = { source: basename(path), drive: run.coordinate, values: run.values, status: run.solved.map((s) => (s ? 'solved' : 'failed')) };
+  } else {
+    const sweep = await sweepSuspension('export', path, request.sweep ?? {}, true);
+    doc = sweep.doc;
+    states = sweep.states!;
+    failed = failedSteps(sweep.run);
+    extras = { source: basename(path), sweep: sweep.kind, drivers: sweep.run.steps.map((s) => s.drivers), status: sweep.run.steps.map((s) => s.status) };
+  }
+  return { glb: await sceneToGlb(assemblyScene(doc, states, { interval: 1 / request.fps, extras })), failed };
+}

@@ -46,11 +46,11 @@ function tracks(doc: Document): Map<string, Track> {
   return out;
 }
 
-/** The solver's poses of every moving part at each state of a sweep, by the library API. */
+/** The solver's poses of every moving part at each state of a sweep, by the library API (values only, as the export runs it). */
 function sweepPoses(doc: AssemblyDoc, kind: 'bump' | 'steer', range: string): StateJSON[] {
   const model = new SuspensionModel(doc);
   const states: StateJSON[] = [];
-  runSweep(model, sweepFromShortcut(kind, range), { onProgress: () => { states.push(modelState(model.model)); } });
+  runSweep(model, sweepFromShortcut(kind, range), { valuesOnly: true, onProgress: () => { states.push(modelState(model.model)); } });
   return states;
 }
 
