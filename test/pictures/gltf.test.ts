@@ -7,6 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { WebIO, type Document, type Node as GltfNode } from '@gltf-transform/core';
+import { AnimationMixer, LoopOnce, Vector3 } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildModel, driveModel, modelState, parseGeometry, runSweep, suspensionAssembly, sweepFromShortcut, SuspensionModel, type AssemblyDoc, type StateJSON } from '../../src/index.ts';
 import { parseAssembly } from '../../src/assembly/index.ts';
@@ -127,6 +129,36 @@ describe('kinemate export --gltf', () => {
       }
     });
   }, 60_000);
+
+  it('loads in three.js\'s glTF loader: named meshes, one clip, and at each keyframe time the wheel is where kinemate sweep says', async () => {
+    const out = temp.file('three.glb');
+    expect((await run(['export', DW, '--bump', '-50:50:11', '--gltf', out, '--fps', '10'])).code).toBe(0);
+    const bytes = readFileSync(out);
+    const gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), '');
+    const meshes: string[] = [];
+    gltf.scene.traverse((object) => { if ((object as { isMesh?: boolean }).isMesh) meshes.push(object.name); });
+    expect(meshes.sort()).toEqual(['chassis', 'lower_wishbone', 'rack', 'trackrod', 'upper_wishbone', 'upright', 'upright_tyre', 'upright_wheel']);
+    expect(gltf.animations).toHaveLength(1);
+    expect(gltf.animations[0].duration).toBeCloseTo(1, 6);
+    const mixer = new AnimationMixer(gltf.scene);
+    const action = mixer.clipAction(gltf.animations[0]).setLoop(LoopOnce, 1);
+    action.clampWhenFinished = true; // at the end, stay at the last state rather than wrap to the first
+    action.play();
+    const upright = gltf.scene.getObjectByName('upright')!;
+    const assembly = suspensionAssembly(parseGeometry(readFileSync(DW, 'utf8')));
+    const local = assembly.parts.upright.points!.axle_outboard;
+    const steps = (await sweepJson(DW, ['--bump', '-50:50:11'])).sweeps.bump.steps;
+    steps.forEach((step, i) => {
+      mixer.setTime(i / 10);
+      gltf.scene.updateMatrixWorld(true);
+      const world = upright.localToWorld(new Vector3(local[0] * 0.001, local[1] * 0.001, local[2] * 0.001));
+      const [x, y, z] = step.positions.axle_outboard;
+      // metres, y up: (x, y, z) in the model is (x, z, −y) in the file
+      expect(Math.abs(world.x * 1000 - x)).toBeLessThan(1e-3);
+      expect(Math.abs(world.y * 1000 - z)).toBeLessThan(1e-3);
+      expect(Math.abs(world.z * 1000 + y)).toBeLessThan(1e-3);
+    });
+  });
 
   it('a drive of any assembly: each part keyed at the poses kinemate drive reports', async () => {
     const model = `${REPO}examples/four-bar.kinemate.json`;
