@@ -202,7 +202,7 @@ export const plotCommand: Command = {
   synopsis:
     'plot   GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP] [--hold ID]\n' +
     '       --metric NAME [--metric NAME]... [--baseline GEOMETRY] --out FILE.svg|FILE.png\n' +
-    'plot   MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png',
+    '       or MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png',
   summary: 'plot metrics over a sweep (or coordinates over a drive) as SVG or PNG',
   help: `Usage: kinemate plot GEOMETRY [sweep options] --metric NAME [--metric NAME]...
                      [--baseline GEOMETRY] --out FILE.svg|FILE.png [--width PX] [--height PX]
@@ -308,7 +308,7 @@ const REPORT_CURVES: readonly (readonly string[])[] = [
   ['camber', 'toe_angle'],
   ['caster', 'kpi'],
   ['scrub_radius', 'mechanical_trail'],
-  ['axle.roll_center_z', 'fvic_z'],
+  ['axle.roll_center_z', 'axle.roll_center_kinematic_z', 'fvic_z'],
   ['anti_dive', 'anti_lift', 'anti_squat'],
   ['deriv_damper_length_wrt_hub_z'],
 ];
@@ -423,7 +423,7 @@ export const exportCommand: Command = {
   name: 'export',
   synopsis:
     'export GEOMETRY [sweep options] --gltf OUT.glb [--fps N]\n' +
-    'export MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]',
+    '       or MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]',
   summary: 'an animated glTF (.glb) of a sweep or a drive, for any glTF viewer or Blender',
   help: `Usage: kinemate export GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP]
                        [--hold ID] --gltf OUT.glb [--fps N]
