@@ -120,7 +120,7 @@ export async function sceneToGlb(scene: AnimatedScene): Promise<Uint8Array> {
         quaternions.set(rotations[i], 4 * i);
       });
       for (const [path, array, type] of [['translation', translations, 'VEC3'], ['rotation', quaternions, 'VEC4']] as const) {
-        const sampler = doc.createAnimationSampler(`${node.name} ${path}`).setInput(input).setInterpolation('LINEAR')
+        const sampler = doc.createAnimationSampler().setInput(input).setInterpolation('LINEAR')
           .setOutput(doc.createAccessor(`${node.name} ${path}`).setType(type).setArray(array).setBuffer(buffer));
         animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(gltfNode).setTargetPath(path).setSampler(sampler));
       }

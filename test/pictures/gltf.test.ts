@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { WebIO, type Document, type Node as GltfNode } from '@gltf-transform/core';
+import { validateBytes } from 'gltf-validator';
 import { AnimationMixer, LoopOnce, Vector3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -172,6 +173,24 @@ describe('kinemate export --gltf', () => {
     expect(moving.length).toBeGreaterThan(1);
     expect(track.get(moving[0])!.times[24]).toBeCloseTo(2, 6);
     expectKeyframes(track, states, moving, 0.001);
+  }, 60_000);
+
+  it('passes the Khronos glTF validator with no error and no warning (sweeps of every kind of linkage, a drive)', async () => {
+    const cases: [string, string[]][] = [
+      ['dw', [DW, '--steer', '-20:20:9']],
+      ['pushrod', [`${REPO}examples/suspension/double_wishbone_pushrod.yaml`, '--bump', '-30:30:7']],
+      ['multilink-axle', [`${REPO}examples/suspension/multi_link_axle.yaml`, '--roll', '-2:2:5']],
+      ['macpherson', [`${REPO}examples/suspension/macpherson.yaml`]],
+      ['trailing', [`${REPO}examples/suspension/trailing_arm.yaml`]],
+      ['fourbar', [`${REPO}examples/four-bar.kinemate.json`, '--drive', 'jA.angle', '--from', '0', '--to', '90', '--steps', '6']],
+    ];
+    for (const [name, args] of cases) {
+      const out = temp.file(`${name}.glb`);
+      expect((await run(['export', ...args, '--gltf', out])).code, name).toBe(0);
+      const report = await validateBytes(new Uint8Array(readFileSync(out)));
+      expect(report.issues.messages, name).toEqual([]);
+      expect(report.info?.animationCount, name).toBe(1);
+    }
   }, 60_000);
 
   it('refuses a missing folder, a wrong extension and a missing --gltf', async () => {
