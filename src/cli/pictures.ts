@@ -23,7 +23,8 @@ import { reportHtml, type ReportInput } from '../pictures/report.ts';
 import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { fileErrorReason } from './files.ts';
-import { CliError, EXIT } from './io.ts';
+import { CliError, EXIT, type CliIO } from './io.ts';
+import { progressLine } from './model-commands.ts';
 import { svgToPng } from './png.ts';
 
 const SWEEP_OPTIONS = {
@@ -88,7 +89,7 @@ export interface SuspensionSweep {
  * part's pose at each step instead, and runs the sweep values-only (no derivatives, no
  * steering response: the same solved states, found faster), without the design evaluation.
  */
-export async function sweepSuspension(command: string, path: string, options: ReturnType<typeof sweepArgs>, poses = false): Promise<SuspensionSweep> {
+export async function sweepSuspension(command: string, path: string, options: ReturnType<typeof sweepArgs>, poses = false, onProgress?: Progress): Promise<SuspensionSweep> {
   const { doc, geometry } = await loadSuspension(path);
   const specs = await sweepSpecsOf(options, geometry);
   if (specs.length > 1) throw new CliError(`${command}: one sweep at a time (got ${specs.map(([kind]) => `--${kind}`).join(', ')})`);
@@ -104,9 +105,18 @@ export async function sweepSuspension(command: string, path: string, options: Re
   }
   const states: StateJSON[] = [];
   const run = runSweep(model, spec, poses
-    ? { valuesOnly: true, onProgress: () => { states.push(modelState(model.model)); } }
-    : (options.hold ? { hold: options.hold } : {}));
+    ? { valuesOnly: true, onProgress: (done, total) => { states.push(modelState(model.model)); onProgress?.(done, total); } }
+    : { ...(options.hold ? { hold: options.hold } : {}), ...(onProgress ? { onProgress } : {}) });
   return { path, doc, geometry, model, kind, spec, run, design, ...(poses ? { states } : {}) };
+}
+
+/** Called after each step of a sweep or drive (a progress bar's update). */
+type Progress = (done: number, total: number) => void;
+
+/** A progress bar for `what` on a terminal's stderr (the drive command's), or nothing off a terminal. */
+function progressFor(io: CliIO, what: string): { update?: Progress; clear: () => Promise<void> } {
+  if (!io.stderrIsTTY) return { clear: async () => {} };
+  return progressLine(io, what);
 }
 
 function failedSteps(run: SweepRun): boolean {
@@ -144,7 +154,7 @@ function driveOptions(command: string, args: ParsedArgs): { coordinate: string; 
   };
 }
 
-async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof driveOptions>>): Promise<DriveRun> {
+async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof driveOptions>>, onProgress?: Progress): Promise<DriveRun> {
   let doc: AssemblyDoc;
   try {
     doc = await loadAssemblyFile(path);
@@ -155,7 +165,7 @@ async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof 
   }
   const model = buildModel(doc);
   const design = solveModel(model).state;
-  const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps);
+  const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress);
   const values = Array.from({ length: drive.steps + 1 }, (_, i) => (i === drive.steps ? drive.to : drive.from + ((drive.to - drive.from) * i) / drive.steps));
   // the drive stops at its first failure: the rest of the states are the last good one, unsolved
   const states = values.map((_, i) => result.steps[Math.min(i, result.steps.length - 1)].state);
@@ -231,7 +241,7 @@ Options:
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
 picture is written with a gap there).
 `,
-  async run(argv) {
+  async run(argv, io) {
     const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
     const path = onePositional('plot', args, 'GEOMETRY file');
     const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
@@ -244,11 +254,13 @@ picture is written with a gap there).
     };
     const baseline = stringOption(args, 'baseline');
     const drive = driveOptions('plot', args);
+    const progress = progressFor(io, 'plot');
     const picture = await plotPicture(path, {
-      metrics, size, format: extension === '.png' ? 'png' : 'svg',
+      metrics, size, format: extension === '.png' ? 'png' : 'svg', ...(progress.update ? { onProgress: progress.update } : {}),
       ...(baseline !== undefined ? { baseline } : {}),
       ...(drive ? { drive } : { sweep: sweepArgs(args) }),
     });
+    await progress.clear();
     await writeOutput('plot', out, picture.data);
     return picture.failed ? EXIT.failed : EXIT.ok;
   },
@@ -264,6 +276,8 @@ export interface PlotRequest {
   readonly sweep?: { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string };
   /** … or a drive of any assembly. */
   readonly drive?: { coordinate: string; from: number; to: number; steps: number };
+  /** Called after each step of each sweep or drive. */
+  readonly onProgress?: Progress;
 }
 
 /**
@@ -271,25 +285,25 @@ export interface PlotRequest {
  * the baseline, checks the metric names, draws the chart. `failed`: some step was not solved.
  */
 export async function plotPicture(path: string, request: PlotRequest): Promise<{ data: string | Uint8Array; failed: boolean }> {
-  const { metrics, baseline, drive } = request;
+  const { metrics, baseline, drive, onProgress } = request;
   let chart: Chart;
   let failed: boolean;
   if (drive) {
-    const runs = [await driveAssembly(path, drive)];
+    const runs = [await driveAssembly(path, drive, onProgress)];
     const known = [...runs[0].model.coordinates.keys()];
     const unknown = metrics.find((m) => !known.includes(m));
     if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such coordinate; the coordinates are ${known.join(', ')}`);
-    if (baseline !== undefined) runs.push(await driveAssembly(baseline, drive));
+    if (baseline !== undefined) runs.push(await driveAssembly(baseline, drive, onProgress));
     chart = driveChart(runs, metrics);
     failed = runs.some((run) => run.solved.includes(false));
   } else {
     const options = request.sweep ?? {};
-    const current = await sweepSuspension('plot', path, options);
+    const current = await sweepSuspension('plot', path, options, false, onProgress);
     const known = plottableMetrics(current.design);
     const unknown = metrics.find((m) => !known.includes(m));
     if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
     const sweeps = [current];
-    if (baseline !== undefined) sweeps.push(await sweepSuspension('plot', baseline, options));
+    if (baseline !== undefined) sweeps.push(await sweepSuspension('plot', baseline, options, false, onProgress));
     chart = sweepChart(sweeps.map(seriesOf), metrics);
     failed = sweeps.some((s) => failedSteps(s.run));
   }
@@ -339,14 +353,16 @@ steps, possible branch jumps, steering-axis status), and the sweep as a CSV down
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
 report is written and lists it).
 `,
-  async run(argv) {
+  async run(argv, io) {
     const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
     const path = onePositional('report', args, 'GEOMETRY file');
     checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
     const out = stringOption(args, 'out')!;
-    const current = await sweepSuspension('report', path, sweepArgs(args));
+    const progress = progressFor(io, 'report');
+    const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
     const baselinePath = stringOption(args, 'baseline');
-    const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args));
+    const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args), false, progress.update);
+    await progress.clear();
     const html = reportHtml(await reportInput(current, baseline));
     await writeOutput('report', out, html);
     return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
@@ -439,7 +455,7 @@ floats as glTF requires, and each animated node's extras.kinemate keeps the exac
 
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
 `,
-  async run(argv) {
+  async run(argv, io) {
     const args = parseCommandArgs('export', argv, EXPORT_OPTIONS);
     const path = onePositional('export', args, 'GEOMETRY or MODEL file');
     checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
@@ -447,7 +463,9 @@ Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solv
     const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
     if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
     const drive = driveOptions('export', args);
-    const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }) });
+    const progress = progressFor(io, 'export');
+    const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }), ...(progress.update ? { onProgress: progress.update } : {}) });
+    await progress.clear();
     await writeOutput('export', out, glb);
     return failed ? EXIT.failed : EXIT.ok;
   },
@@ -457,15 +475,15 @@ Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solv
  * The .glb `kinemate export` writes, in memory: the sweep (or drive) of `path`, each state's
  * part poses, the animated scene. `failed`: some step was not solved (it keeps the last good pose).
  */
-export async function exportGlb(path: string, request: { fps: number; sweep?: PlotRequest['sweep']; drive?: PlotRequest['drive'] }): Promise<{ glb: Uint8Array; failed: boolean }> {
+export async function exportGlb(path: string, request: { fps: number; sweep?: PlotRequest['sweep']; drive?: PlotRequest['drive']; onProgress?: Progress }): Promise<{ glb: Uint8Array; failed: boolean }> {
   let doc: AssemblyDoc, states: StateJSON[], failed: boolean, extras: Record<string, unknown>;
   if (request.drive) {
-    const run = await driveAssembly(path, request.drive);
+    const run = await driveAssembly(path, request.drive, request.onProgress);
     ({ doc, states } = run);
     failed = run.solved.includes(false);
     extras = { source: basename(path), drive: run.coordinate, values: run.values, status: run.solved.map((s) => (s ? 'solved' : 'failed')) };
   } else {
-    const sweep = await sweepSuspension('export', path, request.sweep ?? {}, true);
+    const sweep = await sweepSuspension('export', path, request.sweep ?? {}, true, request.onProgress);
     doc = sweep.doc;
     states = sweep.states!;
     failed = failedSteps(sweep.run);

@@ -10,7 +10,8 @@ import { decodePng } from '../../viewer/harness/png.ts';
 import { svgToPng } from '../../src/cli/png.ts';
 import { chartSvg, type Chart } from '../../src/pictures/plot.ts';
 import { chromiumAvailable, launchChromium } from '../../viewer/harness/browser.ts';
-import { REPO, tempFolder } from '../cli/helpers.ts';
+import { main } from '../../src/cli/main.ts';
+import { REPO, memoryIO, tempFolder } from '../cli/helpers.ts';
 import { DW, run, sweepJson, writeBaseline } from './helpers.ts';
 
 const temp = tempFolder();
@@ -112,6 +113,14 @@ describe('kinemate plot', () => {
     expect(svg).toContain('>jD.angle (°)</text>');
     const drive = JSON.parse((await run(['drive', model, '--coordinate', 'jA.angle', '--from', '30', '--to', '390', '--steps', '36'])).stdout) as { steps: { state: Record<string, number> }[] };
     expect(affineMisfit(paths[0].points.map((p) => p[1]), drive.steps.map((s) => s.state['jD.angle']))).toBeLessThan(2e-3);
+  });
+
+  it('draws a progress bar on a terminal\'s stderr, and erases it', async () => {
+    const io = memoryIO({ tty: true });
+    expect(await main(['plot', DW, '--bump', '-50:50:11', '--metric', 'camber', '--out', temp.file('tty.svg')], io)).toBe(0);
+    expect(io.written.stderr).toContain(`\rplot [${'#'.repeat(30)}] 11/11`);
+    expect(io.written.stderr.endsWith('\r\x1b[K')).toBe(true);
+    expect(io.written.stdout).toBe('');
   });
 
   it('refuses bad options with a clear message, before any work', async () => {
