@@ -193,6 +193,16 @@ describe('kinemate export --gltf', () => {
     }
   }, 60_000);
 
+  it('keeps the last good pose at a step that could not be solved (exit 2)', async () => {
+    const out = temp.file('beyond.glb');
+    expect((await run(['export', DW, '--bump', '0:600:7', '--gltf', out])).code).toBe(2);
+    const track = tracks(await new WebIO().readBinary(new Uint8Array(readFileSync(out))));
+    const upright = track.get('upright')!;
+    const z = (i: number) => upright.translation[3 * i + 2];
+    expect(z(4)).toBeGreaterThan(z(3)); // still climbing at the last solved step
+    expect([z(5), z(6)]).toEqual([z(4), z(4)]); // the failed ones stay there
+  });
+
   it('refuses a missing folder, a wrong extension and a missing --gltf', async () => {
     const missing = await run(['export', DW, '--gltf', temp.file('none/x.glb')]);
     expect(missing.code).toBe(1);

@@ -115,6 +115,16 @@ describe('kinemate plot', () => {
     expect(affineMisfit(paths[0].points.map((p) => p[1]), drive.steps.map((s) => s.state['jD.angle']))).toBeLessThan(2e-3);
   });
 
+  it('leaves a gap where a step could not be solved, writes the picture and exits with 2', async () => {
+    const out = temp.file('beyond.svg');
+    const result = await run(['plot', DW, '--bump', '0:600:7', '--metric', 'camber', '--out', out]);
+    expect(result).toMatchObject({ code: 2, stderr: '' });
+    const solved = (await run(['sweep', DW, '--bump', '0:600:7', '--format', 'json'])).stdout;
+    const statuses = (JSON.parse(solved) as { sweeps: { bump: { steps: { status: string }[] } } }).sweeps.bump.steps.map((s) => s.status);
+    expect(statuses).toContain('failed');
+    expect(linePaths(readFileSync(out, 'utf8')).map((p) => p.points.length)).toEqual([statuses.filter((s) => s === 'solved').length]);
+  });
+
   it('draws a progress bar on a terminal\'s stderr, and erases it', async () => {
     const io = memoryIO({ tty: true });
     expect(await main(['plot', DW, '--bump', '-50:50:11', '--metric', 'camber', '--out', temp.file('tty.svg')], io)).toBe(0);
