@@ -53,7 +53,7 @@ function absoluteDesign(target: SweepTarget, design: DesignState | undefined): n
   const flat = flattenMetrics(design.metrics);
   if (target.type === 'point') {
     const axis = { x: 0, y: 1, z: 2 }[target.direction.axis];
-    const prefix = 'axle' in flat || Object.keys(flat).some((k) => k.startsWith('left.')) ? `${target.side ?? 'left'}_` : '';
+    const prefix = Object.keys(flat).some((k) => k.startsWith('axle.')) ? `${target.side ?? 'left'}_` : '';
     return design.positions?.[`${prefix}${target.point}`]?.[axis] ?? design.positions?.[target.point]?.[axis] ?? null;
   }
   if (target.type === 'element_length') return flat.damper_length ?? flat[`${target.side ?? 'left'}.damper_length`] ?? null;
