@@ -293,7 +293,12 @@ export async function plotPicture(path: string, request: PlotRequest): Promise<{
     const known = [...runs[0].model.coordinates.keys()];
     const unknown = metrics.find((m) => !known.includes(m));
     if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such coordinate; the coordinates are ${known.join(', ')}`);
-    if (baseline !== undefined) runs.push(await driveAssembly(baseline, drive, onProgress));
+    if (baseline !== undefined) {
+      const other = await driveAssembly(baseline, drive, onProgress);
+      const missing = metrics.find((m) => !other.model.coordinates.has(m));
+      if (missing !== undefined) throw new CliError(`plot: --metric ${missing}: the baseline ${basename(baseline)} has no such coordinate`);
+      runs.push(other);
+    }
     chart = driveChart(runs, metrics);
     failed = runs.some((run) => run.solved.includes(false));
   } else {
@@ -303,7 +308,12 @@ export async function plotPicture(path: string, request: PlotRequest): Promise<{
     const unknown = metrics.find((m) => !known.includes(m));
     if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
     const sweeps = [current];
-    if (baseline !== undefined) sweeps.push(await sweepSuspension('plot', baseline, options, false, onProgress));
+    if (baseline !== undefined) {
+      const other = await sweepSuspension('plot', baseline, options, false, onProgress);
+      const missing = metrics.find((m) => !plottableMetrics(other.design).includes(m));
+      if (missing !== undefined) throw new CliError(`plot: --metric ${missing}: the baseline ${basename(baseline)} has no such metric (a corner against an axle?)`);
+      sweeps.push(other);
+    }
     chart = sweepChart(sweeps.map(seriesOf), metrics);
     failed = sweeps.some((s) => failedSteps(s.run));
   }
