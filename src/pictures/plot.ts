@@ -49,7 +49,7 @@ export interface ChartSize {
 }
 
 /** Room around the plotting area that Vega's axes, titles and legend take (px, estimated). */
-const MARGIN = { left: 90, right: 20, top: 70, perPanel: 56 } as const;
+const MARGIN = { left: 62, right: 18, top: 44, perPanel: 38 } as const;
 /** Solid for the current geometry, dashed for a baseline (SVG dash arrays). */
 const SOLID = [1, 0], DASHED = [7, 4];
 
