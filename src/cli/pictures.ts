@@ -163,8 +163,12 @@ async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof 
     if (reason !== undefined) throw new CliError(`cannot read model file "${path}": ${reason}`);
     throw error;
   }
+  // the design point on a model of its own, so that the drive starts exactly as kinemate drive's
+  const design = solveModel(buildModel(doc)).state;
   const model = buildModel(doc);
-  const design = solveModel(model).state;
+  if (!model.coordinates.has(drive.coordinate)) {
+    throw new CliError(`--drive ${drive.coordinate}: no such coordinate in ${basename(path)}; the coordinates are ${[...model.coordinates.keys()].join(', ')}`);
+  }
   const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress);
   const values = Array.from({ length: drive.steps + 1 }, (_, i) => (i === drive.steps ? drive.to : drive.from + ((drive.to - drive.from) * i) / drive.steps));
   // the drive stops at its first failure: the rest of the states are the last good one, unsolved
