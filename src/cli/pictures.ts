@@ -407,10 +407,13 @@ export async function reportInput(current: SuspensionSweep, baseline?: Suspensio
     ...(baseline && typeof baseFlat[name] === 'number' ? { baseline: baseFlat[name] as number } : {}),
   }));
   const diagnostics: string[] = [];
-  for (const step of current.run.steps) {
-    if (step.status === 'failed') diagnostics.push(`step ${step.index} failed: ${step.message ?? 'not solved'}${step.failed?.length ? ` (${step.failed.join(', ')})` : ''}`);
-    for (const d of step.diagnostics ?? []) diagnostics.push(`step ${step.index}: ${d.replaceAll('_', ' ')}`);
-    for (const axis of step.steering_response?.axes ?? []) if (axis.status !== 'valid') diagnostics.push(`step ${step.index}: steering axis (${axis.side}) ${axis.status}`);
+  for (const sweep of baseline ? [current, baseline] : [current]) {
+    const who = baseline ? `${basename(sweep.path)}, ` : '';
+    for (const step of sweep.run.steps) {
+      if (step.status === 'failed') diagnostics.push(`${who}step ${step.index} failed: ${step.message ?? 'not solved'}${step.failed?.length ? ` (${step.failed.join(', ')})` : ''}`);
+      for (const d of step.diagnostics ?? []) diagnostics.push(`${who}step ${step.index}: ${d.replaceAll('_', ' ')}`);
+      for (const axis of step.steering_response?.axes ?? []) if (axis.status !== 'valid') diagnostics.push(`${who}step ${step.index}: steering axis (${axis.side}) ${axis.status}`);
+    }
   }
   const sweepName = current.kind;
   return {

@@ -23,6 +23,18 @@ describe('kinemate report', () => {
     expect((await run(['report', DW, '--out', temp.file('r.pdf')])).stderr).toMatch(/^kinemate: report: --out .*: the file must end in \.html or \.htm\n$/);
   });
 
+  it('lists the steps that could not be solved, and exits with 2', async () => {
+    const out = temp.file('beyond.html');
+    expect(await run(['report', DW, '--bump', '0:600:7', '--out', out])).toMatchObject({ code: 2, stderr: '' });
+    const sweep = await run(['sweep', DW, '--bump', '0:600:7', '--format', 'json']);
+    expect(sweep.code).toBe(2);
+    const steps = (JSON.parse(sweep.stdout) as { sweeps: { bump: { steps: { index: number; status: string }[] } } }).sweeps.bump.steps;
+    const failed = steps.filter((s) => s.status === 'failed').map((s) => `<li>step ${s.index} failed`);
+    expect(failed.length).toBeGreaterThan(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html.slice(html.indexOf('id="diagnostics"')).match(/<li>step \d+ failed/g)).toEqual(failed);
+  });
+
   it.skipIf(!chromiumAvailable())('opens in Chromium without console errors or requests, with the numbers of kinemate sweep', async () => {
     const baseline = writeBaseline(temp.file('raised.yaml'));
     const out = temp.file('report.html');
