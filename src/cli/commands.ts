@@ -8,7 +8,7 @@
 import type { Command } from './command.ts';
 import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';
 import { sweepCommand } from './sweep.ts';
-import { exportCommand, plotCommand, reportCommand } from './pictures.ts';
+import { exportCommand, plotCommand, reportCommand } from './picture-commands.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
   [solveCommand, dofCommand, driveCommand, sweepCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),

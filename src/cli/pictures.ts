@@ -21,7 +21,6 @@ import { assemblyScene } from '../pictures/scene.ts';
 import { sceneToGlb } from '../pictures/gltf.ts';
 import { reportHtml, type ReportInput } from '../pictures/report.ts';
 import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
-import type { Command } from './command.ts';
 import { fileErrorReason } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './model-commands.ts';
@@ -211,64 +210,30 @@ const PLOT_OPTIONS = {
   width: { type: 'string' }, height: { type: 'string' },
 } as const;
 
-export const plotCommand: Command = {
-  name: 'plot',
-  synopsis:
-    'plot   GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP] [--hold ID]\n' +
-    '       --metric NAME [--metric NAME]... [--baseline GEOMETRY] --out FILE.svg|FILE.png\n' +
-    '       or MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png',
-  summary: 'plot metrics over a sweep (or coordinates over a drive) as SVG or PNG',
-  help: `Usage: kinemate plot GEOMETRY [sweep options] --metric NAME [--metric NAME]...
-                     [--baseline GEOMETRY] --out FILE.svg|FILE.png [--width PX] [--height PX]
-       kinemate plot MODEL --drive COORD --from A --to B --steps N --metric COORD...
-                     [--baseline MODEL] --out FILE.svg|FILE.png
-
-Runs one suspension sweep of GEOMETRY (default: --bump -50:50:11) and draws one panel per
-metric against the swept quantity (wheel travel, rack travel, roll, or the first moving
-target of a sweep file), with axis titles and units and the design point marked. With
---baseline, the baseline geometry is swept the same way and drawn dashed beside it.
-With --drive, MODEL (any *.kinemate.json) is driven as by "kinemate drive" and the
---metric names are its coordinates, drawn against the driven one.
-
-The picture is SVG or PNG by the --out extension, --width × --height px (default 720 wide,
-60 + 220 px per panel high).
-
-Options:
-  --bump/--steer/--roll A:B:N, --sweep SWEEP, --hold ID   as for kinemate sweep (one sweep)
-  --metric NAME      a metric of the sweep (camber, toe_angle, left.camber, axle.roll, …;
-                     a wrong name lists them all), or a coordinate with --drive. Repeatable.
-  --baseline FILE    a second geometry (or model) to compare against, drawn dashed
-  --out FILE         where to write the picture: .svg or .png
-  --width PX, --height PX   the picture's size
-  -h, --help         this text
-
-Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
-picture is written with a gap there).
-`,
-  async run(argv, io) {
-    const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
-    const path = onePositional('plot', args, 'GEOMETRY file');
-    const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
-    const out = stringOption(args, 'out')!;
-    const metrics = stringOptions(args, 'metric');
-    if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
-    const size: ChartSize = {
-      ...(stringOption(args, 'width') !== undefined ? { width: parseCount(stringOption(args, 'width')!, '--width', 16) } : {}),
-      ...(stringOption(args, 'height') !== undefined ? { height: parseCount(stringOption(args, 'height')!, '--height', 16) } : {}),
-    };
-    const baseline = stringOption(args, 'baseline');
-    const drive = driveOptions('plot', args);
-    const progress = progressFor(io, 'plot');
-    const picture = await plotPicture(path, {
-      metrics, size, format: extension === '.png' ? 'png' : 'svg', ...(progress.update ? { onProgress: progress.update } : {}),
-      ...(baseline !== undefined ? { baseline } : {}),
-      ...(drive ? { drive } : { sweep: sweepArgs(args) }),
-    });
-    await progress.clear();
-    await writeOutput('plot', out, picture.data);
-    return picture.failed ? EXIT.failed : EXIT.ok;
-  },
-};
+/** `kinemate plot` (the command's table entry, with its help, is in picture-commands.ts). */
+export async function runPlot(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
+  const path = onePositional('plot', args, 'GEOMETRY file');
+  const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
+  const out = stringOption(args, 'out')!;
+  const metrics = stringOptions(args, 'metric');
+  if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
+  const size: ChartSize = {
+    ...(stringOption(args, 'width') !== undefined ? { width: parseCount(stringOption(args, 'width')!, '--width', 16) } : {}),
+    ...(stringOption(args, 'height') !== undefined ? { height: parseCount(stringOption(args, 'height')!, '--height', 16) } : {}),
+  };
+  const baseline = stringOption(args, 'baseline');
+  const drive = driveOptions('plot', args);
+  const progress = progressFor(io, 'plot');
+  const picture = await plotPicture(path, {
+    metrics, size, format: extension === '.png' ? 'png' : 'svg', ...(progress.update ? { onProgress: progress.update } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(drive ? { drive } : { sweep: sweepArgs(args) }),
+  });
+  await progress.clear();
+  await writeOutput('plot', out, picture.data);
+  return picture.failed ? EXIT.failed : EXIT.ok;
+}
 
 /** What `kinemate plot` draws, given as options (paths as given on the command line). */
 export interface PlotRequest {
@@ -350,38 +315,21 @@ const REPORT_KEY_METRICS = [
 
 const REPORT_OPTIONS = { ...SWEEP_OPTIONS, baseline: { type: 'string' }, out: { type: 'string' } } as const;
 
-export const reportCommand: Command = {
-  name: 'report',
-  synopsis: 'report GEOMETRY [sweep options] [--baseline GEOMETRY] --out report.html',
-  summary: 'one self-contained HTML page: hardpoints, design metrics, curves, diagnostics, CSV',
-  help: `Usage: kinemate report GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP]
-                       [--hold ID] [--baseline GEOMETRY] --out report.html
-
-Writes one self-contained HTML file (no network needed to view it): the hardpoint table
-(with the differences from the baseline), the key metrics at design, the standard curves
-(camber, toe, caster, KPI, scrub, roll centre, anti-geometry, motion ratio where a spring
-is fitted) over the sweep (default: --bump -50:50:11), the sweep's diagnostics (failed
-steps, possible branch jumps, steering-axis status), and the sweep as a CSV download
-(the same CSV as kinemate sweep --format csv).
-
-Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
-report is written and lists it).
-`,
-  async run(argv, io) {
-    const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
-    const path = onePositional('report', args, 'GEOMETRY file');
-    checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
-    const out = stringOption(args, 'out')!;
-    const progress = progressFor(io, 'report');
-    const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
-    const baselinePath = stringOption(args, 'baseline');
-    const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args), false, progress.update);
-    await progress.clear();
-    const html = reportHtml(await reportInput(current, baseline));
-    await writeOutput('report', out, html);
-    return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
-  },
-};
+/** `kinemate report` (the command's table entry, with its help, is in picture-commands.ts). */
+export async function runReport(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
+  const path = onePositional('report', args, 'GEOMETRY file');
+  checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
+  const out = stringOption(args, 'out')!;
+  const progress = progressFor(io, 'report');
+  const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
+  const baselinePath = stringOption(args, 'baseline');
+  const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args), false, progress.update);
+  await progress.clear();
+  const html = reportHtml(await reportInput(current, baseline));
+  await writeOutput('report', out, html);
+  return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
+}
 
 /** Everything the report page shows, from the sweeps (the page itself is src/pictures/report.ts). */
 export async function reportInput(current: SuspensionSweep, baseline?: SuspensionSweep): Promise<ReportInput> {
@@ -452,41 +400,21 @@ function hardpointRows(current: SuspensionSweep, baseline?: SuspensionSweep): Re
 
 const EXPORT_OPTIONS = { ...SWEEP_OPTIONS, ...DRIVE_OPTIONS, gltf: { type: 'string' }, fps: { type: 'string' } } as const;
 
-export const exportCommand: Command = {
-  name: 'export',
-  synopsis:
-    'export GEOMETRY [sweep options] --gltf OUT.glb [--fps N]\n' +
-    '       or MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]',
-  summary: 'an animated glTF (.glb) of a sweep or a drive, for any glTF viewer or Blender',
-  help: `Usage: kinemate export GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP]
-                       [--hold ID] --gltf OUT.glb [--fps N]
-       kinemate export MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]
-
-Writes an animated glTF 2.0 binary: every part of the assembly a node named after it, with
-a translation and a rotation keyframe at each solved state (N per second, default 25);
-every two-point link (track rod, pushrod, multi-link rod) a node named after its mate; simple
-meshes for links, wishbones, uprights, wheels (<upright>_wheel) and tyres (<upright>_tyre).
-Metres, y up (the root node "kinemate" turns the model's z-up frame); keyframes are 32-bit
-floats as glTF requires, and each animated node's extras.kinemate keeps the exact poses
-(file units, rotation [w, x, y, z]). A failed step keeps the last good pose.
-
-Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
-`,
-  async run(argv, io) {
-    const args = parseCommandArgs('export', argv, EXPORT_OPTIONS);
-    const path = onePositional('export', args, 'GEOMETRY or MODEL file');
-    checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
-    const out = stringOption(args, 'gltf')!;
-    const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
-    if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
-    const drive = driveOptions('export', args);
-    const progress = progressFor(io, 'export');
-    const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }), ...(progress.update ? { onProgress: progress.update } : {}) });
-    await progress.clear();
-    await writeOutput('export', out, glb);
-    return failed ? EXIT.failed : EXIT.ok;
-  },
-};
+/** `kinemate export` (the command's table entry, with its help, is in picture-commands.ts). */
+export async function runExport(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseCommandArgs('export', argv, EXPORT_OPTIONS);
+  const path = onePositional('export', args, 'GEOMETRY or MODEL file');
+  checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
+  const out = stringOption(args, 'gltf')!;
+  const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
+  if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
+  const drive = driveOptions('export', args);
+  const progress = progressFor(io, 'export');
+  const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }), ...(progress.update ? { onProgress: progress.update } : {}) });
+  await progress.clear();
+  await writeOutput('export', out, glb);
+  return failed ? EXIT.failed : EXIT.ok;
+}
 
 /**
  * The .glb `kinemate export` writes, in memory: the sweep (or drive) of `path`, each state's
