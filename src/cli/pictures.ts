@@ -210,6 +210,9 @@ const PLOT_OPTIONS = {
   width: { type: 'string' }, height: { type: 'string' },
 } as const;
 
+/** The largest picture side: a PNG of 10000 × 10000 px is already 400 MB of pixels to render. */
+const MAX_PIXELS = 10000;
+
 /** `kinemate plot` (the command's table entry, with its help, is in picture-commands.ts). */
 export async function runPlot(argv: readonly string[], io: CliIO): Promise<number> {
   const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
@@ -218,10 +221,15 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   const out = stringOption(args, 'out')!;
   const metrics = stringOptions(args, 'metric');
   if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
-  const size: ChartSize = {
-    ...(stringOption(args, 'width') !== undefined ? { width: parseCount(stringOption(args, 'width')!, '--width', 16) } : {}),
-    ...(stringOption(args, 'height') !== undefined ? { height: parseCount(stringOption(args, 'height')!, '--height', 16) } : {}),
+  const pixels = (name: 'width' | 'height'): number | undefined => {
+    const text = stringOption(args, name);
+    if (text === undefined) return undefined;
+    const value = parseCount(text, `--${name}`, 16);
+    if (value > MAX_PIXELS) throw new CliError(`--${name}: at most ${MAX_PIXELS} px, got ${value}`);
+    return value;
   };
+  const width = pixels('width'), height = pixels('height');
+  const size: ChartSize = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
   const baseline = stringOption(args, 'baseline');
   const drive = driveOptions('plot', args);
   const progress = progressFor(io, 'plot');

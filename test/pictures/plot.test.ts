@@ -152,6 +152,7 @@ describe('kinemate plot', () => {
     await refuse(['plot', `${REPO}examples/four-bar.kinemate.json`, '--drive', 'jQ.angle', '--from', '0', '--to', '10', '--steps', '2', '--metric', 'jD.angle', '--out', temp.file('x.svg')],
       '--drive jQ.angle: no such coordinate in four-bar.kinemate.json; the coordinates are jA.angle, jB.angle, jC.angle, jD.angle');
     await refuse(['plot', DW, '--metric', 'camber', '--width', 'wide', '--out', temp.file('x.png')], '--width: expected a whole number');
+    await refuse(['plot', DW, '--metric', 'camber', '--height', '20000', '--out', temp.file('x.png')], '--height: at most 10000 px, got 20000');
     await refuse(['plot', DW, '--metric', 'camber', '--baseline', `${REPO}examples/suspension/double_wishbone_axle.yaml`, '--out', temp.file('x.svg')],
       'plot: --metric camber: the baseline double_wishbone_axle.yaml has no such metric (a corner against an axle?)');
   });
