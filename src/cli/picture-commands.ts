@@ -33,7 +33,7 @@ Options:
                      a wrong name lists them all), or a coordinate with --drive. Repeatable.
   --baseline FILE    a second geometry (or model) to compare against, drawn dashed
   --out FILE         where to write the picture: .svg or .png
-  --width PX, --height PX   the picture's size
+  --width PX, --height PX   the picture's size (16 to 10000 px each)
   -h, --help         this text
 
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
