@@ -24,7 +24,7 @@ import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption,
 import { fileErrorReason } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './model-commands.ts';
-import { svgToPng } from './png.ts';
+import { knownFontFound, svgToPng } from './png.ts';
 
 const SWEEP_OPTIONS = {
   sweep: { type: 'string' }, bump: { type: 'string' }, steer: { type: 'string' }, roll: { type: 'string' }, hold: { type: 'string' },
@@ -239,6 +239,9 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
     ...(drive ? { drive } : { sweep: sweepArgs(args) }),
   });
   await progress.clear();
+  if (extension === '.png' && !knownFontFound()) {
+    await io.err('kinemate: plot: warning: neither DejaVu Sans nor Liberation Sans is installed; the PNG\'s text uses whatever font the system has (Debian: apt-get install fonts-dejavu-core)\n');
+  }
   await writeOutput('plot', out, picture.data);
   return picture.failed ? EXIT.failed : EXIT.ok;
 }

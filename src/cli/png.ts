@@ -52,6 +52,11 @@ export function fontOptions(): NonNullable<ResvgRenderOptions['font']> {
   return cachedFonts!;
 }
 
+/** True when a known sans-serif font file was found (else text relies on whatever the system has). */
+export function knownFontFound(): boolean {
+  return fontOptions().loadSystemFonts === false;
+}
+
 /**
  * Renders an SVG document to PNG bytes at its own size in px (`width`/`height` of the root
  * element), on white. Throws the renderer's error for a document it cannot parse.
