@@ -15,12 +15,13 @@ import { chainDoc, manyChainsDoc } from './models';
 import { LiveModel, liveEdits, readSuspensionDocument, suspensionAnalysis, type LiveDocument } from '../src/live/index.ts';
 import { History } from '../src/reactive';
 import { Engine } from '../viewer/src/engine';
+import { exportGlb, plotPicture } from '../src/cli/pictures.ts';
 
 export interface Benchmark {
   name: string;
   unit: string;
   goal?: string;
-  run(): number;
+  run(): number | Promise<number>;
 }
 
 /** Median of `rounds` timings of `fn` run `inner` times each, in ns per call. */
@@ -202,4 +203,19 @@ export const benchmarks: Benchmark[] = [
   },
   { name: 'viewer_edit_pose_ms', unit: 'ms of pose-worker work per move of a DW pickup drag (Node: rebuild, solve, metrics, steering response, DOF)', run: () => viewerEditMs('pose') },
   { name: 'viewer_edit_sweep_ms', unit: "ms of sweep-worker work per move of a DW pickup drag (Node: the plots' 21-step bump sweep)", run: () => viewerEditMs('sweep') },
+  { name: 'plot_png_ms', unit: 'ms for kinemate plot of the DW corner, 3 metrics over a 101-state bump, to PNG in memory (load, sweep, chart, render)', goal: '150', run: () => medianMs(() => plotPicture('examples/suspension/double_wishbone.yaml', { metrics: ['camber', 'toe_angle', 'caster'], format: 'png', sweep: { bump: '-50:50:101' } }), 8, 21) },
+  { name: 'gltf_export_ms', unit: 'ms for kinemate export of the DW corner over a 101-state bump, .glb in memory (load, sweep, poses, meshes, encode)', goal: '50', run: () => medianMs(() => exportGlb('examples/suspension/double_wishbone.yaml', { fps: 25, sweep: { bump: '-50:50:101' } }), 8, 21) },
 ];
+
+/** Median wall time of an asynchronous job in ms, after `warmup` runs. */
+async function medianMs(job: () => Promise<unknown>, warmup: number, rounds: number): Promise<number> {
+  for (let i = 0; i < warmup; i++) await job();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    await job();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
+}

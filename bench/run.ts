@@ -9,7 +9,7 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
 const results: Record<string, number> = {};
 for (const b of benchmarks) {
   if (only && !b.name.includes(only)) continue;
-  const value = b.run();
+  const value = await b.run();
   results[b.name] = Number(value.toPrecision(4));
   if (!json) console.log(`${b.name.padEnd(32)} ${String(results[b.name]).padStart(12)}  ${b.unit}  (goal ${b.goal ?? '—'})`);
   else console.error(`${b.name}: ${results[b.name]} ${b.unit}`);

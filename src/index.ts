@@ -195,3 +195,7 @@ export { steeringResponse, type SteeringResponse, type SteeringAxis } from './su
  * for suspension documents.
  */
 export { LiveModel, readSuspensionDocument, suspensionDocument, suspensionAnalysis } from './live/index.ts';
+
+// ---- Pictures ----
+// Charts (SVG), the report page (HTML) and animated glTF (.glb) are a separate entry,
+// src/pictures/index.ts, so that importing the solver does not load their libraries.

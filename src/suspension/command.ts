@@ -30,8 +30,8 @@ export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; 
   return { doc: suspensionAssembly(geometry), geometry };
 }
 
-export async function runSweepCommand(args: SweepArgs): Promise<number> {
-  const { doc, geometry } = await loadSuspension(args.geometry);
+/** The sweeps a command line asks for: `--sweep FILE`, then `--bump`, `--steer`, `--roll`; a −50…50 mm bump in 11 steps when none. */
+export async function sweepSpecsOf(args: Pick<SweepArgs, 'sweep' | 'bump' | 'steer' | 'roll'>, geometry: Geometry | null): Promise<[string, SweepSpec][]> {
   const specs: [string, SweepSpec][] = [];
   if (args.sweep) {
     const text = await readFile(args.sweep, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -44,15 +44,25 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
     if (value !== undefined) specs.push([kind, sweepFromShortcut(kind, value, geometry ?? undefined)]);
   }
   if (specs.length === 0) specs.push(['bump', sweepFromShortcut('bump', '-50:50:11', geometry ?? undefined)]);
-  const sm = new SuspensionModel(doc);
-  if (args.hold) {
-    for (let i = 0; i < sm.corners.length; i++) {
-      if (args.hold !== 'layout_default' && !Array.isArray(sm.corners[i].roles.holds[args.hold])) {
-        const known = Object.keys(sm.corners[i].roles.holds).filter((k) => k !== 'default');
-        throw new Error(`--hold: no hold "${args.hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
-      }
+  return specs;
+}
+
+/** Refuses a `--hold` the suspension does not have, listing the ones it has. */
+export function checkHold(sm: SuspensionModel, hold: string | undefined): void {
+  if (!hold) return;
+  for (let i = 0; i < sm.corners.length; i++) {
+    if (hold !== 'layout_default' && !Array.isArray(sm.corners[i].roles.holds[hold])) {
+      const known = Object.keys(sm.corners[i].roles.holds).filter((k) => k !== 'default');
+      throw new Error(`--hold: no hold "${hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
     }
   }
+}
+
+export async function runSweepCommand(args: SweepArgs): Promise<number> {
+  const { doc, geometry } = await loadSuspension(args.geometry);
+  const specs = await sweepSpecsOf(args, geometry);
+  const sm = new SuspensionModel(doc);
+  checkHold(sm, args.hold);
   const sweeps: Record<string, SweepRun> = {};
   const total = specs.reduce((s, [, spec]) => s + spec.steps, 0);
   let done = 0;

@@ -1,0 +1,449 @@
+/**
+ * `kinemate plot`, `kinemate report` and `kinemate export`: pictures of sweeps and drives
+ * without a browser. The pictures are built by src/pictures/ (plain functions: data in,
+ * SVG / HTML / glTF bytes out); this module runs the sweeps and drives, checks the options
+ * and writes the files.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { buildModel, driveModel, loadAssemblyFile, modelState, solveModel, type Model, type StateJSON } from '../index.ts';
+import type { AssemblyDoc } from '../assembly/types.ts';
+import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
+import { checkHold, loadSuspension, sweepSpecsOf } from '../suspension/command.ts';
+import { SuspensionModel } from '../suspension/model.ts';
+import { evaluateState } from '../suspension/state.ts';
+import { flattenMetrics, runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
+import { metricLabel } from '../pictures/labels.ts';
+import { chartSvg, type Chart, type ChartSize } from '../pictures/plot.ts';
+import { plottableMetrics, sweepAxis, sweepChart, type DesignState, type SweepSeries } from '../pictures/sweep-chart.ts';
+import { assemblyScene } from '../pictures/scene.ts';
+import { sceneToGlb } from '../pictures/gltf.ts';
+import { reportHtml, type ReportInput } from '../pictures/report.ts';
+import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
+import { fileErrorReason } from './files.ts';
+import { CliError, EXIT, type CliIO } from './io.ts';
+import { progressLine } from './model-commands.ts';
+import { knownFontFound, svgToPng } from './png.ts';
+
+const SWEEP_OPTIONS = {
+  sweep: { type: 'string' }, bump: { type: 'string' }, steer: { type: 'string' }, roll: { type: 'string' }, hold: { type: 'string' },
+} as const;
+const DRIVE_OPTIONS = { drive: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, steps: { type: 'string' } } as const;
+
+// ---- shared: options, output files ----
+
+/**
+ * Checks an output path before any work: its extension is one of `extensions` and its
+ * folder exists. Returns the extension (lower case, with the dot).
+ */
+export function checkOutput(command: string, option: string, path: string | undefined, extensions: readonly string[]): string {
+  if (path === undefined) throw new CliError(`${command}: ${option} ${extensions.map((e) => `FILE${e}`).join('|')} is required`);
+  const extension = extname(path).toLowerCase();
+  if (!extensions.includes(extension)) throw new CliError(`${command}: ${option} "${path}": the file must end in ${extensions.join(' or ')}`);
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder)) throw new CliError(`${command}: ${option} "${path}": the folder "${dirname(path)}" does not exist`);
+  if (!statSync(folder).isDirectory()) throw new CliError(`${command}: ${option} "${path}": "${dirname(path)}" is not a folder`);
+  return extension;
+}
+
+async function writeOutput(command: string, path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (error) {
+    const reason = fileErrorReason(error);
+    throw new CliError(`${command}: cannot write "${path}": ${reason ?? (error as Error).message}`);
+  }
+}
+
+function sweepArgs(args: ParsedArgs): { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string } {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(SWEEP_OPTIONS)) {
+    const value = stringOption(args, name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+// ---- suspension sweeps ----
+
+/** One geometry swept: what every picture of it needs. */
+export interface SuspensionSweep {
+  readonly path: string;
+  readonly doc: AssemblyDoc;
+  readonly geometry: Geometry | null;
+  readonly model: SuspensionModel;
+  readonly kind: string;
+  readonly spec: SweepSpec;
+  readonly run: SweepRun;
+  readonly design: DesignState;
+  /** Every moving part's pose at each step (with `poses: true`); a failed step keeps the last good pose. */
+  readonly states?: StateJSON[];
+}
+
+/**
+ * Loads GEOMETRY, evaluates its design state and runs the one sweep the options ask for
+ * (the sweep command's default, a −50…50 mm bump in 11 steps, when none), evaluated as
+ * kinemate sweep evaluates it. With `poses: true` (for animation) it records every moving
+ * part's pose at each step instead, and runs the sweep values-only (no derivatives, no
+ * steering response: the same solved states, found faster), without the design evaluation.
+ */
+export async function sweepSuspension(command: string, path: string, options: ReturnType<typeof sweepArgs>, poses = false, onProgress?: Progress): Promise<SuspensionSweep> {
+  const { doc, geometry } = await loadSuspension(path);
+  const specs = await sweepSpecsOf(options, geometry);
+  if (specs.length > 1) throw new CliError(`${command}: one sweep at a time (got ${specs.map(([kind]) => `--${kind}`).join(', ')})`);
+  const [kind, spec] = specs[0];
+  const model = new SuspensionModel(doc);
+  checkHold(model, options.hold);
+  const hold = options.hold ?? spec.analysis.virtual_steering.suspension_hold;
+  let design: DesignState = { positions: null, metrics: null };
+  if (!poses) {
+    model.resetToDesign();
+    const designState = evaluateState(model, hold);
+    design = { positions: designState.positions, metrics: designState.metrics };
+  }
+  const states: StateJSON[] = [];
+  const run = runSweep(model, spec, poses
+    ? { valuesOnly: true, onProgress: (done, total) => { states.push(modelState(model.model)); onProgress?.(done, total); } }
+    : { ...(options.hold ? { hold: options.hold } : {}), ...(onProgress ? { onProgress } : {}) });
+  return { path, doc, geometry, model, kind, spec, run, design, ...(poses ? { states } : {}) };
+}
+
+/** Called after each step of a sweep or drive (a progress bar's update). */
+type Progress = (done: number, total: number) => void;
+
+/** A progress bar for `what` on a terminal's stderr (the drive command's), or nothing off a terminal. */
+function progressFor(io: CliIO, what: string): { update?: Progress; clear: () => Promise<void> } {
+  if (!io.stderrIsTTY) return { clear: async () => {} };
+  return progressLine(io, what);
+}
+
+function failedSteps(run: SweepRun): boolean {
+  return run.steps.some((s) => s.status === 'failed');
+}
+
+// ---- drives of any assembly ----
+
+interface DriveRun {
+  readonly path: string;
+  readonly model: Model;
+  readonly doc: AssemblyDoc;
+  readonly coordinate: string;
+  readonly values: number[];
+  readonly states: StateJSON[];
+  readonly solved: boolean[];
+  /** The state at the file's pose, solved. */
+  readonly design: StateJSON;
+}
+
+function driveOptions(command: string, args: ParsedArgs): { coordinate: string; from: number; to: number; steps: number } | null {
+  const coordinate = stringOption(args, 'drive');
+  const given = (['from', 'to', 'steps'] as const).filter((name) => stringOption(args, name) !== undefined);
+  if (coordinate === undefined) {
+    if (given.length > 0) throw new CliError(`${command}: --${given[0]} goes with --drive COORD`);
+    return null;
+  }
+  for (const name of ['from', 'to', 'steps'] as const) if (stringOption(args, name) === undefined) throw new CliError(`${command}: --drive needs --from A --to B --steps N`);
+  for (const name of Object.keys(SWEEP_OPTIONS)) if (stringOption(args, name) !== undefined) throw new CliError(`${command}: --${name} is for suspension sweeps, not with --drive`);
+  return {
+    coordinate,
+    from: parseNumber(stringOption(args, 'from')!, '--from'),
+    to: parseNumber(stringOption(args, 'to')!, '--to'),
+    steps: parseCount(stringOption(args, 'steps')!, '--steps', 1),
+  };
+}
+
+async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof driveOptions>>, onProgress?: Progress): Promise<DriveRun> {
+  let doc: AssemblyDoc;
+  try {
+    doc = await loadAssemblyFile(path);
+  } catch (error) {
+    const reason = fileErrorReason(error);
+    if (reason !== undefined) throw new CliError(`cannot read model file "${path}": ${reason}`);
+    throw error;
+  }
+  // the design point on a model of its own, so that the drive starts exactly as kinemate drive's
+  const design = solveModel(buildModel(doc)).state;
+  const model = buildModel(doc);
+  if (!model.coordinates.has(drive.coordinate)) {
+    throw new CliError(`--drive ${drive.coordinate}: no such coordinate in ${basename(path)}; the coordinates are ${[...model.coordinates.keys()].join(', ')}`);
+  }
+  const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress);
+  const values = Array.from({ length: drive.steps + 1 }, (_, i) => (i === drive.steps ? drive.to : drive.from + ((drive.to - drive.from) * i) / drive.steps));
+  // the drive stops at its first failure: the rest of the states are the last good one, unsolved
+  const states = values.map((_, i) => result.steps[Math.min(i, result.steps.length - 1)].state);
+  const solved = values.map((_, i) => result.steps[i]?.status === 'solved');
+  return { path, model, doc, coordinate: drive.coordinate, values, states, solved, design };
+}
+
+function coordinateTitle(model: Model, name: string): string {
+  const info = model.coordinates.get(name)!;
+  const unit = info.kind === 'angle' ? (model.angleFactor === 1 ? 'rad' : '°') : model.doc.units.length;
+  return `${name} (${unit})`;
+}
+
+function driveChart(runs: readonly DriveRun[], metrics: readonly string[]): Chart {
+  const [first] = runs;
+  return {
+    xTitle: coordinateTitle(first.model, first.coordinate),
+    panels: metrics.map((metric) => ({
+      yTitle: coordinateTitle(first.model, metric),
+      curves: runs.map((run, k) => ({
+        source: basename(run.path),
+        x: run.values,
+        y: run.states.map((state, i) => (run.solved[i] && typeof state[metric] === 'number' ? state[metric] as number : null)),
+        ...(k > 0 ? { dashed: true } : {}),
+      })),
+      design: runs.flatMap((run) => {
+        const x = run.design[run.coordinate], y = run.design[metric];
+        return typeof x === 'number' && typeof y === 'number' ? [{ source: basename(run.path), x, y }] : [];
+      }),
+    })),
+  };
+}
+
+// ---- kinemate plot ----
+
+const PLOT_OPTIONS = {
+  ...SWEEP_OPTIONS, ...DRIVE_OPTIONS,
+  metric: { type: 'string', multiple: true }, baseline: { type: 'string' }, out: { type: 'string' },
+  width: { type: 'string' }, height: { type: 'string' },
+} as const;
+
+/** The largest picture side: a PNG of 10000 × 10000 px is already 400 MB of pixels to render. */
+const MAX_PIXELS = 10000;
+
+/** `kinemate plot` (the command's table entry, with its help, is in picture-commands.ts). */
+export async function runPlot(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseCommandArgs('plot', argv, PLOT_OPTIONS);
+  const path = onePositional('plot', args, 'GEOMETRY file');
+  const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
+  const out = stringOption(args, 'out')!;
+  const metrics = stringOptions(args, 'metric');
+  if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
+  const pixels = (name: 'width' | 'height'): number | undefined => {
+    const text = stringOption(args, name);
+    if (text === undefined) return undefined;
+    const value = parseCount(text, `--${name}`, 16);
+    if (value > MAX_PIXELS) throw new CliError(`--${name}: at most ${MAX_PIXELS} px, got ${value}`);
+    return value;
+  };
+  const width = pixels('width'), height = pixels('height');
+  const size: ChartSize = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
+  const baseline = stringOption(args, 'baseline');
+  const drive = driveOptions('plot', args);
+  const progress = progressFor(io, 'plot');
+  const picture = await plotPicture(path, {
+    metrics, size, format: extension === '.png' ? 'png' : 'svg', ...(progress.update ? { onProgress: progress.update } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(drive ? { drive } : { sweep: sweepArgs(args) }),
+  });
+  await progress.clear();
+  if (extension === '.png' && !knownFontFound()) {
+    await io.err('kinemate: plot: warning: neither DejaVu Sans nor Liberation Sans is installed; the PNG\'s text uses whatever font the system has (Debian: apt-get install fonts-dejavu-core)\n');
+  }
+  await writeOutput('plot', out, picture.data);
+  return picture.failed ? EXIT.failed : EXIT.ok;
+}
+
+/** What `kinemate plot` draws, given as options (paths as given on the command line). */
+export interface PlotRequest {
+  readonly metrics: readonly string[];
+  readonly size?: ChartSize;
+  readonly format: 'svg' | 'png';
+  readonly baseline?: string;
+  /** A suspension sweep (one of --sweep/--bump/--steer/--roll; none: the default bump) … */
+  readonly sweep?: { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string };
+  /** … or a drive of any assembly. */
+  readonly drive?: { coordinate: string; from: number; to: number; steps: number };
+  /** Called after each step of each sweep or drive. */
+  readonly onProgress?: Progress;
+}
+
+/**
+ * The picture `kinemate plot` writes, in memory: runs the sweep (or drive) of `path` and of
+ * the baseline, checks the metric names, draws the chart. `failed`: some step was not solved.
+ */
+export async function plotPicture(path: string, request: PlotRequest): Promise<{ data: string | Uint8Array; failed: boolean }> {
+  const { metrics, baseline, drive, onProgress } = request;
+  let chart: Chart;
+  let failed: boolean;
+  if (drive) {
+    const runs = [await driveAssembly(path, drive, onProgress)];
+    const known = [...runs[0].model.coordinates.keys()];
+    const unknown = metrics.find((m) => !known.includes(m));
+    if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such coordinate; the coordinates are ${known.join(', ')}`);
+    if (baseline !== undefined) {
+      const other = await driveAssembly(baseline, drive, onProgress);
+      const missing = metrics.find((m) => !other.model.coordinates.has(m));
+      if (missing !== undefined) throw new CliError(`plot: --metric ${missing}: the baseline ${basename(baseline)} has no such coordinate`);
+      runs.push(other);
+    }
+    chart = driveChart(runs, metrics);
+    failed = runs.some((run) => run.solved.includes(false));
+  } else {
+    const options = request.sweep ?? {};
+    const current = await sweepSuspension('plot', path, options, false, onProgress);
+    const known = plottableMetrics(current.design);
+    const unknown = metrics.find((m) => !known.includes(m));
+    if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
+    const sweeps = [current];
+    if (baseline !== undefined) {
+      const other = await sweepSuspension('plot', baseline, options, false, onProgress);
+      const missing = metrics.find((m) => !plottableMetrics(other.design).includes(m));
+      if (missing !== undefined) throw new CliError(`plot: --metric ${missing}: the baseline ${basename(baseline)} has no such metric (a corner against an axle?)`);
+      sweeps.push(other);
+    }
+    chart = sweepChart(sweeps.map(seriesOf), metrics);
+    failed = sweeps.some((s) => failedSteps(s.run));
+  }
+  const svg = await chartSvg(chart, request.size);
+  return { data: request.format === 'png' ? svgToPng(svg) : svg, failed };
+}
+
+function seriesOf(sweep: SuspensionSweep): SweepSeries {
+  return { source: basename(sweep.path), run: sweep.run, axis: sweepAxis(sweep.spec, sweep.design), design: sweep.design };
+}
+
+// ---- kinemate report ----
+
+/** The report's standard curves, where the geometry has them (corner names; an axle's are prefixed). */
+const REPORT_CURVES: readonly (readonly string[])[] = [
+  ['camber', 'toe_angle'],
+  ['caster', 'kpi'],
+  ['scrub_radius', 'mechanical_trail'],
+  ['axle.roll_center_z', 'axle.roll_center_kinematic_z', 'fvic_z'],
+  ['anti_dive', 'anti_lift', 'anti_squat'],
+  ['deriv_damper_length_wrt_hub_z'],
+];
+/** Key metrics at design, in this order, where the geometry has them. */
+const REPORT_KEY_METRICS = [
+  'camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius', 'steering_axis_offset_ground', 'mechanical_trail',
+  'caster_virtual', 'kpi_virtual', 'half_track', 'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length',
+  'anti_dive', 'anti_lift', 'anti_squat', 'damper_length', 'deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z',
+  'deriv_damper_length_wrt_hub_z', 'axle.roll_center_y', 'axle.roll_center_z', 'axle.roll_center_kinematic_z', 'axle.track',
+];
+
+const REPORT_OPTIONS = { ...SWEEP_OPTIONS, baseline: { type: 'string' }, out: { type: 'string' } } as const;
+
+/** `kinemate report` (the command's table entry, with its help, is in picture-commands.ts). */
+export async function runReport(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
+  const path = onePositional('report', args, 'GEOMETRY file');
+  checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
+  const out = stringOption(args, 'out')!;
+  const progress = progressFor(io, 'report');
+  const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
+  const baselinePath = stringOption(args, 'baseline');
+  const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args), false, progress.update);
+  await progress.clear();
+  const html = reportHtml(await reportInput(current, baseline));
+  await writeOutput('report', out, html);
+  return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
+}
+
+/** Everything the report page shows, from the sweeps (the page itself is src/pictures/report.ts). */
+export async function reportInput(current: SuspensionSweep, baseline?: SuspensionSweep): Promise<ReportInput> {
+  const names = plottableMetrics(current.design);
+  const sideNames = (name: string): string[] => {
+    if (names.includes(name)) return [name];
+    return ['left', 'right'].map((side) => `${side}.${name}`).filter((n) => names.includes(n));
+  };
+  const hasValues = (name: string) => current.run.steps.some((s) => s.status === 'solved' && typeof flattenMetrics(s.metrics)[name] === 'number');
+  const series = [seriesOf(current), ...(baseline ? [seriesOf(baseline)] : [])];
+  const charts: { title: string; svg: string }[] = [];
+  for (const group of REPORT_CURVES) {
+    const metrics = group.flatMap(sideNames).filter(hasValues);
+    if (metrics.length === 0) continue;
+    const chart = sweepChart(series, metrics);
+    charts.push({ title: metrics.map((m) => metricLabel(m).label).join(', '), svg: await chartSvg(chart, { width: 720, height: 60 + 190 * metrics.length }) });
+  }
+  const designFlat = flattenMetrics(current.design.metrics);
+  const baseFlat = baseline ? flattenMetrics(baseline.design.metrics) : {};
+  const keyMetrics = REPORT_KEY_METRICS.flatMap(sideNames).filter((m) => typeof designFlat[m] === 'number').map((name) => ({
+    name, label: metricLabel(name).label, unit: metricLabel(name).unit || 'ratio',
+    value: designFlat[name] as number,
+    ...(baseline && typeof baseFlat[name] === 'number' ? { baseline: baseFlat[name] as number } : {}),
+  }));
+  const diagnostics: string[] = [];
+  for (const sweep of baseline ? [current, baseline] : [current]) {
+    const who = baseline ? `${basename(sweep.path)}, ` : '';
+    for (const step of sweep.run.steps) {
+      if (step.status === 'failed') diagnostics.push(`${who}step ${step.index} failed: ${step.message ?? 'not solved'}${step.failed?.length ? ` (${step.failed.join(', ')})` : ''}`);
+      for (const d of step.diagnostics ?? []) diagnostics.push(`${who}step ${step.index}: ${d.replaceAll('_', ' ')}`);
+      for (const axis of step.steering_response?.axes ?? []) if (axis.status !== 'valid') diagnostics.push(`${who}step ${step.index}: steering axis (${axis.side}) ${axis.status}`);
+    }
+  }
+  const sweepName = current.kind;
+  return {
+    title: `Kinemate report: ${basename(current.path)}`,
+    source: basename(current.path),
+    ...(baseline ? { baselineSource: basename(baseline.path) } : {}),
+    sweep: `${current.kind}: ${current.spec.steps} states, ${series[0].axis.title} from ${series[0].axis.values[0]} to ${series[0].axis.values.at(-1)}`,
+    hardpoints: hardpointRows(current, baseline),
+    keyMetrics,
+    charts,
+    diagnostics,
+    csv: sweepsToCsv({ [sweepName]: current.run }),
+    csvName: `${basename(current.path).replace(/\.[^.]*$/, '')}-${sweepName}.csv`,
+  };
+}
+
+/** The hardpoints of a geometry file (by side for an axle), else the design positions of the named points. */
+function hardpointRows(current: SuspensionSweep, baseline?: SuspensionSweep): ReportInput['hardpoints'] {
+  const pointsOf = (sweep: SuspensionSweep): Map<string, readonly number[]> => {
+    const out = new Map<string, readonly number[]>();
+    if (sweep.geometry) {
+      const axle = sweep.geometry.scope === 'axle';
+      for (const corner of sweep.geometry.corners) for (const [name, p] of Object.entries(corner.hardpoints)) out.set(axle ? `${corner.side}_${name}` : name, p);
+    } else {
+      for (const [name, p] of Object.entries(sweep.design.positions ?? {})) out.set(name, p);
+    }
+    return out;
+  };
+  const mine = pointsOf(current), theirs = baseline ? pointsOf(baseline) : new Map<string, readonly number[]>();
+  const rows: ReportInput['hardpoints'][number][] = [...mine].map(([name, p]) => ({ name, position: [p[0], p[1], p[2]] as const, ...(theirs.has(name) ? { baseline: [...theirs.get(name)!] as [number, number, number] } : {}) }));
+  for (const [name, p] of theirs) if (!mine.has(name)) rows.push({ name, position: null, baseline: [p[0], p[1], p[2]] });
+  return rows;
+}
+
+// ---- kinemate export ----
+
+const EXPORT_OPTIONS = { ...SWEEP_OPTIONS, ...DRIVE_OPTIONS, gltf: { type: 'string' }, fps: { type: 'string' } } as const;
+
+/** `kinemate export` (the command's table entry, with its help, is in picture-commands.ts). */
+export async function runExport(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseCommandArgs('export', argv, EXPORT_OPTIONS);
+  const path = onePositional('export', args, 'GEOMETRY or MODEL file');
+  checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
+  const out = stringOption(args, 'gltf')!;
+  const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
+  if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
+  const drive = driveOptions('export', args);
+  const progress = progressFor(io, 'export');
+  const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }), ...(progress.update ? { onProgress: progress.update } : {}) });
+  await progress.clear();
+  await writeOutput('export', out, glb);
+  return failed ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * The .glb `kinemate export` writes, in memory: the sweep (or drive) of `path`, each state's
+ * part poses, the animated scene. `failed`: some step was not solved (it keeps the last good pose).
+ */
+export async function exportGlb(path: string, request: { fps: number; sweep?: PlotRequest['sweep']; drive?: PlotRequest['drive']; onProgress?: Progress }): Promise<{ glb: Uint8Array; failed: boolean }> {
+  let doc: AssemblyDoc, states: StateJSON[], failed: boolean, extras: Record<string, unknown>;
+  if (request.drive) {
+    const run = await driveAssembly(path, request.drive, request.onProgress);
+    ({ doc, states } = run);
+    failed = run.solved.includes(false);
+    extras = { source: basename(path), drive: run.coordinate, values: run.values, status: run.solved.map((s) => (s ? 'solved' : 'failed')) };
+  } else {
+    const sweep = await sweepSuspension('export', path, request.sweep ?? {}, true, request.onProgress);
+    doc = sweep.doc;
+    states = sweep.states!;
+    failed = failedSteps(sweep.run);
+    extras = { source: basename(path), sweep: sweep.kind, drivers: sweep.run.steps.map((s) => s.drivers), status: sweep.run.steps.map((s) => s.status) };
+  }
+  return { glb: await sceneToGlb(assemblyScene(doc, states, { interval: 1 / request.fps, extras })), failed };
+}

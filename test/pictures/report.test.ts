@@ -1,0 +1,94 @@
+/**
+ * `kinemate report`: one self-contained HTML page that opens in headless Chromium with no
+ * console error and no request, whose numbers are kinemate sweep's: the key metrics at
+ * design, the hardpoints of the file (and their differences from a baseline), and the CSV
+ * download byte for byte.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium } from '../../viewer/harness/browser.ts';
+import { parseGeometry } from '../../src/index.ts';
+import { tempFolder } from '../cli/helpers.ts';
+import { DW, run, sweepJson, writeBaseline } from './helpers.ts';
+
+const temp = tempFolder();
+afterAll(() => temp.remove());
+
+describe('kinemate report', () => {
+  it('refuses a missing folder and a wrong extension', async () => {
+    const missing = await run(['report', DW, '--out', temp.file('no/r.html')]);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toBe(`kinemate: report: --out "${temp.file('no/r.html')}": the folder "${temp.file('no')}" does not exist\n`);
+    expect((await run(['report', DW, '--out', temp.file('r.pdf')])).stderr).toMatch(/^kinemate: report: --out .*: the file must end in \.html or \.htm\n$/);
+  });
+
+  it('lists the steps that could not be solved, and exits with 2', async () => {
+    const out = temp.file('beyond.html');
+    expect(await run(['report', DW, '--bump', '0:600:7', '--out', out])).toMatchObject({ code: 2, stderr: '' });
+    const sweep = await run(['sweep', DW, '--bump', '0:600:7', '--format', 'json']);
+    expect(sweep.code).toBe(2);
+    const steps = (JSON.parse(sweep.stdout) as { sweeps: { bump: { steps: { index: number; status: string }[] } } }).sweeps.bump.steps;
+    const failed = steps.filter((s) => s.status === 'failed').map((s) => `<li>step ${s.index} failed`);
+    expect(failed.length).toBeGreaterThan(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html.slice(html.indexOf('id="diagnostics"')).match(/<li>step \d+ failed/g)).toEqual(failed);
+  });
+
+  it.skipIf(!chromiumAvailable())('opens in Chromium without console errors or requests, with the numbers of kinemate sweep', async () => {
+    const baseline = writeBaseline(temp.file('raised.yaml'));
+    const out = temp.file('report.html');
+    expect(await run(['report', DW, '--baseline', baseline, '--out', out])).toMatchObject({ code: 0, stderr: '' });
+    const html = readFileSync(out, 'utf8');
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//); // nothing to fetch
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`); });
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      page.on('request', (request) => { if (request.url() !== pathToFileURL(out).href) problems.push(`request: ${request.url()}`); });
+      await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
+      const seen = await page.evaluate(() => ({
+        metrics: Object.fromEntries(Array.from(document.querySelectorAll('#key-metrics tr[data-metric]')).map((row) => [
+          row.getAttribute('data-metric')!, Array.from(row.querySelectorAll('[data-value]')).map((cell) => Number(cell.getAttribute('data-value'))),
+        ])),
+        hardpoints: Object.fromEntries(Array.from(document.querySelectorAll('#hardpoints tbody tr')).map((row) => [
+          (row as HTMLTableRowElement).cells[0].textContent!, Array.from(row.querySelectorAll('[data-value]')).map((cell) => Number(cell.getAttribute('data-value'))),
+        ])),
+        changed: Array.from(document.querySelectorAll('#hardpoints td.changed')).map((cell) => `${(cell.parentElement as HTMLTableRowElement).cells[0].textContent} ${cell.textContent}`),
+        csv: (document.querySelector('a#csv') as HTMLAnchorElement).href,
+        download: (document.querySelector('a#csv') as HTMLAnchorElement).download,
+        charts: document.querySelectorAll('figure svg').length,
+        curves: Array.from(document.querySelectorAll('figure svg')).map((svg) => svg.querySelectorAll('g.mark-line path').length),
+        diagnostics: document.querySelector('#diagnostics')!.textContent,
+      }));
+      expect(problems).toEqual([]);
+      // key metrics at design = kinemate sweep's at zero travel (the default bump's middle step), both geometries
+      const [mine, theirs] = [(await sweepJson(DW, [])).sweeps.bump.steps[5], (await sweepJson(baseline, [])).sweeps.bump.steps[5]];
+      expect(mine.drivers.wheel_center_z - (await sweepJson(DW, ['--bump', '0:0:1'])).sweeps.bump.steps[0].drivers.wheel_center_z).toBe(0);
+      for (const name of ['camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius', 'mechanical_trail', 'half_track', 'deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z']) {
+        const [value, base, difference] = seen.metrics[name];
+        expect(Math.abs(value - (mine.metrics[name] as number)), name).toBeLessThan(1e-9);
+        expect(Math.abs(base - (theirs.metrics[name] as number)), `${name} (baseline)`).toBeLessThan(1e-9);
+        expect(difference, name).toBeUndefined(); // the difference column is rounded text, not a data value
+      }
+      // at design only the gains depend on a chassis pickup: the baseline really differs there
+      expect(Math.abs(seen.metrics.deriv_camber_wrt_hub_z[0] - seen.metrics.deriv_camber_wrt_hub_z[1])).toBeGreaterThan(1e-4);
+      // the hardpoints are the file's, and the one moved point is marked with its difference
+      const geometry = parseGeometry(readFileSync(DW, 'utf8'));
+      for (const [name, p] of Object.entries(geometry.corners[0].hardpoints)) expect(seen.hardpoints[name], name).toEqual([...p]);
+      expect(seen.changed).toEqual(['upper_wishbone_inboard_front 500.000 -25.000']);
+      // the CSV download is kinemate sweep --format csv, byte for byte
+      const csv = await run(['sweep', DW, '--format', 'csv']);
+      expect(decodeURIComponent(seen.csv.slice(seen.csv.indexOf(',') + 1))).toBe(csv.stdout);
+      expect(seen.download).toBe('double_wishbone-bump.csv');
+      // the standard curves, each with the baseline beside it; no problems in the sweep
+      expect(seen.charts).toBeGreaterThanOrEqual(4);
+      expect(seen.curves.every((n) => n >= 2 && n % 2 === 0)).toBe(true);
+      expect(seen.diagnostics).toMatch(/^No problems/);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
