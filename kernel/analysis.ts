@@ -7,7 +7,7 @@
  * tolerance RANK_TOLERANCE: scale-free and explicit. Never an SVD of a wide matrix
  * (MATH.md): the null space comes from the Q of Jᵀ's QR.
  */
-import { PivotedQR } from './linalg';
+import { PivotedQR, choleskySolve } from './linalg';
 import { toMatrix } from './quat';
 
 const rateR = new Float64Array(9);
@@ -140,6 +140,8 @@ interface TangentWorkspace {
   /** The state the cached null space belongs to. */
   stamp: Float64Array | null;
   rank: number;
+  /** Euclidean norm of each assembled row before normalisation (scaled columns). */
+  rowNorms: Float64Array;
 }
 const tangentWorkspaces = new WeakMap<System, TangentWorkspace>();
 
@@ -169,7 +171,7 @@ function tangentWorkspace(system: System): TangentWorkspace {
     local: new Float64Array(Math.max(1, maxLocal)), localRes: new Float64Array(Math.max(1, rows)),
     qr: new PivotedQR(n, rows), Z: new Float64Array(n * n),
     targetLocal: new Float64Array(64), targetOffsets: new Int32Array(8),
-    rowOwners, stamp: null, rank: 0,
+    rowOwners, stamp: null, rank: 0, rowNorms: new Float64Array(Math.max(1, rows)),
   };
   tangentWorkspaces.set(system, ws);
   return ws;
@@ -194,6 +196,7 @@ function factorConstraints(system: System): TangentWorkspace {
     for (let i = 0; i < m; i++) {
       let s = 0;
       for (let j = 0; j < n; j++) s += J[i * n + j] * J[i * n + j];
+      ws.rowNorms[i] = Math.sqrt(s);
       if (s > 0) { const k = 1 / Math.sqrt(s); for (let j = 0; j < n; j++) J[i * n + j] *= k; }
     }
     const qr = ws.qr;
@@ -316,3 +319,157 @@ export function pointRate(out: Float64Array, system: System, tangent: TangentSpa
   return out;
 }
 
+
+// ---- Constraint multipliers (statics): Φ_qᵀ λ = Q on the factorisation above ----
+
+export interface Multipliers {
+  /** λ of every assembled constraint row, in row order (a length row's λ is a force). */
+  lambda: Float64Array;
+  /** Block index and row within it of each assembled row. */
+  rowBlock: Int32Array;
+  rowInBlock: Int32Array;
+  /** Rows whose λ the null space of Φ_qᵀ can change (redundant constraints): 1, else 0. */
+  indeterminate: Uint8Array;
+  /** Enabled driver blocks (holds and drivers) of one row, and their λ. */
+  driverBlocks: number[];
+  driverLambda: Float64Array;
+  /** The part of Q no constraint or driver balances, in tangent coordinates (size): the unbalanced free motion. */
+  unbalanced: Float64Array;
+  /** Global tangent slot of each variable (−1 fixed) and the tangent size. */
+  layout: Int32Array;
+  size: number;
+}
+
+/**
+ * Lagrange multipliers of the hard rows at a solved state: Φ_qᵀ λ = Q (Q a generalized
+ * force in tangent coordinates, as kernel/forces.ts assembles it), the permanent
+ * constraints and the one-row drivers (holds) together. Reuses the cached QR of the
+ * constraint Jacobian (the one freedom and tangentSpace use): the null space Z takes the
+ * drivers (Zᵀ G_dᵀ λ_d = Zᵀ Q, least squares), what is left of Q in Z is `unbalanced`, and
+ * the constraint rows get the minimum-norm λ (row-normalised), with `indeterminate`
+ * marking the rows a redundant set leaves open. No second factorisation of Φ_q.
+ */
+export function constraintMultipliers(system: System, Q: ArrayLike<number>): Multipliers {
+  const ws = factorConstraints(system);
+  const n = ws.group.n, rank = ws.rank, qr = ws.qr;
+  const L = system.lengthScale;
+  const m = ws.rowOwners.length;
+  // row → block bookkeeping
+  const rowBlock = new Int32Array(m), rowInBlock = new Int32Array(m);
+  let row = 0;
+  for (const b of ws.group.blocks) for (let r = 0; r < system.block(b).rows; r++) { rowBlock[row] = b; rowInBlock[row] = r; row++; }
+  // b = D Q in scaled columns (a turn's column is per length scale, a scalar's per its scale)
+  const colScale = new Float64Array(n);
+  for (const v of system.variables) {
+    const c0 = ws.colOfVar[v.id];
+    if (c0 < 0) continue;
+    if (v.kind === 'pose') { colScale[c0] = colScale[c0 + 1] = colScale[c0 + 2] = 1 / L; colScale[c0 + 3] = colScale[c0 + 4] = colScale[c0 + 5] = 1; }
+    else colScale[c0] = 1 / v.scale;
+  }
+  const b = new Float64Array(n);
+  for (let j = 0; j < n; j++) b[j] = Q[j] * colScale[j];
+  // driver rows G (nd × n) in scaled columns
+  const driverBlocks: number[] = [];
+  for (let i = 0; i < system.blockCount; i++) {
+    const blk = system.block(i);
+    if (system.blockEnabled(i) && blk.kind === 'driver' && blk.rows === 1 && blk.vars.some((v) => !system.variables[v].fixed)) driverBlocks.push(i);
+  }
+  const nd = driverBlocks.length;
+  const G = new Float64Array(nd * n);
+  for (let d = 0; d < nd; d++) {
+    const i = driverBlocks[d], blk = system.block(i);
+    const local = new Float64Array(system.blockLocalDim(i)), res = new Float64Array(1);
+    system.evaluateBlock(i, res, local);
+    let lc = 0;
+    for (const vid of blk.vars) {
+      const v = system.variables[vid], c0 = ws.colOfVar[vid];
+      if (c0 >= 0) for (let k = 0; k < v.dim; k++) G[d * n + c0 + k] += local[lc + k] * colScale[c0 + k];
+      lc += v.dim;
+    }
+  }
+  // null-space components: z = Zᵀ b (k), A2 = Zᵀ Gᵀ (k × nd, column-major for the QR)
+  const k = n - rank, Z = ws.Z;
+  const z = new Float64Array(k), A2 = new Float64Array(k * nd);
+  for (let a = 0; a < k; a++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += Z[a * n + j] * b[j];
+    z[a] = s;
+    for (let d = 0; d < nd; d++) {
+      let t = 0;
+      for (let j = 0; j < n; j++) t += Z[a * n + j] * G[d * n + j];
+      A2[d * k + a] = t;
+    }
+  }
+  const driverLambda = new Float64Array(nd);
+  if (k > 0 && nd > 0) {
+    const dq = new PivotedQR(k, nd);
+    const r2 = dq.factor(A2, k, nd, 1e-10);
+    const rhs = z.slice();
+    dq.applyQt(rhs);
+    const x = new Float64Array(nd);
+    dq.solveR(x, rhs);
+    for (let i = 0; i < r2; i++) driverLambda[dq.perm[i]] = x[i];
+  }
+  // what the drivers leave in the null space is unbalanced
+  const bc = b.slice();
+  for (let d = 0; d < nd; d++) for (let j = 0; j < n; j++) bc[j] -= G[d * n + j] * driverLambda[d];
+  const unbalancedScaled = new Float64Array(n);
+  for (let a = 0; a < k; a++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += Z[a * n + j] * bc[j];
+    for (let j = 0; j < n; j++) unbalancedScaled[j] += s * Z[a * n + j];
+  }
+  const unbalanced = new Float64Array(n);
+  for (let j = 0; j < n; j++) unbalanced[j] = unbalancedScaled[j] / colScale[j];
+  // constraint rows: R y = (Qᵀ bc)[0..rank), y = Pᵀ μ, minimum norm over the redundant columns
+  const lambda = new Float64Array(m), indeterminate = new Uint8Array(m);
+  if (rank > 0) {
+    const c = bc.slice();
+    qr.applyQt(c);
+    const yB = new Float64Array(rank);
+    qr.solveR(yB, c);
+    const extra = m - rank;
+    const y = new Float64Array(m);
+    if (extra > 0) {
+      // X = R11⁻¹ R12 (rank × extra), column by column
+      const X = new Float64Array(rank * extra), col = new Float64Array(rank), xcol = new Float64Array(rank);
+      for (let j = 0; j < extra; j++) {
+        for (let i = 0; i < rank; i++) col[i] = qr.r(i, rank + j);
+        qr.solveR(xcol, col);
+        for (let i = 0; i < rank; i++) X[i * extra + j] = xcol[i];
+      }
+      // z = (XᵀX + I)⁻¹ (−Xᵀ y_B); y = [y_B + X z; −z]
+      const A = new Float64Array(extra * extra), zz = new Float64Array(extra);
+      for (let p = 0; p < extra; p++) {
+        for (let q = 0; q < extra; q++) {
+          let s = p === q ? 1 : 0;
+          for (let i = 0; i < rank; i++) s += X[i * extra + p] * X[i * extra + q];
+          A[p * extra + q] = s;
+        }
+        let t = 0;
+        for (let i = 0; i < rank; i++) t -= X[i * extra + p] * yB[i];
+        zz[p] = t;
+      }
+      choleskySolve(A, zz, extra);
+      let xmax = 0;
+      for (let i = 0; i < X.length; i++) xmax = Math.max(xmax, Math.abs(X[i]));
+      for (let i = 0; i < rank; i++) {
+        let s = yB[i];
+        let open = false;
+        for (let j = 0; j < extra; j++) { s += X[i * extra + j] * zz[j]; if (Math.abs(X[i * extra + j]) > 1e-9 * Math.max(1, xmax)) open = true; }
+        y[i] = s;
+        if (open) indeterminate[qr.perm[i]] = 1;
+      }
+      for (let j = 0; j < extra; j++) { y[rank + j] = -zz[j]; indeterminate[qr.perm[rank + j]] = 1; }
+    } else {
+      for (let i = 0; i < rank; i++) y[i] = yB[i];
+    }
+    // μ = P y, λ = μ / ‖row‖ (the QR saw row-normalised rows)
+    for (let i = 0; i < m; i++) {
+      const orig = qr.perm[i];
+      const norm = ws.rowNorms[orig];
+      lambda[orig] = norm > 0 ? y[i] / norm : 0;
+    }
+  }
+  return { lambda, rowBlock, rowInBlock, indeterminate, driverBlocks, driverLambda, unbalanced, layout: ws.layout, size: ws.size };
+}

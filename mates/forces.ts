@@ -416,6 +416,8 @@ function dvDotValue(a: DualVec3, b: DualVec3): number {
 export class PointForce extends BodyForceBlock {
   private readonly x = this.vec(); private readonly F = this.vec();
   private readonly s = new Float64Array(2);
+  /** World point and force at the last evaluation. */
+  readonly last = { at: new Float64Array(3), force: new Float64Array(3) };
   constructor(owner: string, body: number, readonly at: ArrayLike<number>, readonly vector: ArrayLike<number>, readonly inBodyAxes: boolean, readonly scale: Law | null) {
     super(owner, [body]);
   }
@@ -424,6 +426,7 @@ export class PointForce extends BodyForceBlock {
     this.point(this.x, 0, this.at);
     if (this.inBodyAxes) { this.direction(this.F, 0, this.vector); dvScaleConst(this.F, this.F, k); }
     else dvConst(this.F, this.vector[0] * k, this.vector[1] * k, this.vector[2] * k);
+    this.last.at.set(this.x.v); this.last.force.set(this.F.v);
     this.apply(0, this.x, this.F, null);
   }
 }
@@ -432,6 +435,8 @@ export class PointForce extends BodyForceBlock {
 export class BodyTorque extends BodyForceBlock {
   private readonly x = this.vec(); private readonly F = this.vec(); private readonly M = this.vec();
   private readonly s = new Float64Array(2);
+  /** World torque at the last evaluation. */
+  readonly last = { moment: new Float64Array(3) };
   constructor(owner: string, body: number, readonly vector: ArrayLike<number>, readonly inBodyAxes: boolean, readonly scale: Law | null) {
     super(owner, [body]);
   }
@@ -441,6 +446,7 @@ export class BodyTorque extends BodyForceBlock {
     dvConst(this.F, 0, 0, 0);
     if (this.inBodyAxes) { this.direction(this.M, 0, this.vector); dvScaleConst(this.M, this.M, k); }
     else dvConst(this.M, this.vector[0] * k, this.vector[1] * k, this.vector[2] * k);
+    this.last.moment.set(this.M.v);
     this.apply(0, this.x, this.F, this.M);
   }
 }

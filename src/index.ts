@@ -195,3 +195,15 @@ export { steeringResponse, type SteeringResponse, type SteeringAxis } from './su
  * for suspension documents.
  */
 export { LiveModel, readSuspensionDocument, suspensionDocument, suspensionAnalysis } from './live/index.ts';
+
+// ---- Mass and forces (docs/dynamics.md): statics, equilibrium, vibration modes ----
+
+/**
+ * `buildDynamics(doc | model)`: the model plus masses (t, t·mm²), gravity and the file's
+ * force elements as one kernel ForceSet — `{ model, system, forces, bodies: { part,
+ * variable, body, M }[], elements: { id, type, block, index }[], gravity }`, the builder
+ * statics, equilibrium, modes and the time integrator share.
+ */
+export { buildDynamics, forceBlockOf, type DynamicsModel, type DynamicBody, type ForceElement } from './dynamics/build.ts';
+/** `statics(dyn, { set })`: solve the pose, then every mate's, driver's and element's load (see the `statics` command). */
+export { statics, reactionsHere, type StaticsResult, type Wrench } from './dynamics/statics.ts';

@@ -1,0 +1,22 @@
+/** The statics, equilibrium and modes commands end to end. */
+import { describe, expect, it } from 'vitest';
+import { kinemate } from '../cli/helpers';
+
+describe('kinemate statics', () => {
+  it('prints the crank torque holding the slider load, exit 0', async () => {
+    const run = await kinemate(['statics', 'examples/slider-crank-load.kinemate.json', '--set', 'jA.angle=90']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.status).toBe('solved');
+    // at 90° the slider moves −r per radian of crank: torque = −F·dx/dθ = −(−500)(−100)
+    expect(out.drivers['jA.angle']).toBeCloseTo(-50000, 6);
+    expect(Object.keys(out.reactions).sort()).toEqual(['jA', 'jB', 'jC', 'jS']);
+  });
+  it('exits 2 with the unbalanced forces when the pose is not in equilibrium', async () => {
+    const run = await kinemate(['statics', 'examples/quarter-car.kinemate.json']);
+    expect(run.code).toBe(2);
+    const out = JSON.parse(run.stdout);
+    expect(out.status).toBe('not_in_equilibrium');
+    expect(Object.keys(out.unbalanced).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,76 @@
+/** Small dynamic models for the statics, equilibrium and modes tests (documents built in code). */
+import { validateAssembly } from '../../src/assembly/load';
+import type { AssemblyDoc } from '../../src/assembly/types';
+
+const I = { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
+const frame0 = { origin: [0, 0, 0], rotation: [1, 0, 0, 0] };
+/** z → x: the rail of the slider-crank. */
+const zToX = [0.5, 0.5, 0.5, 0.5];
+/** z → y: a hinge axis along y (a pendulum swinging in the x–z plane). */
+const zToY = [Math.SQRT1_2, -Math.SQRT1_2, 0, 0];
+
+/** Crank r, rod l, slider on the x axis, crank angle held at `angle` degrees, a force F_x on the slider. */
+export function sliderCrank(r: number, l: number, angle: number, Fx: number): AssemblyDoc {
+  const th = (angle * Math.PI) / 180;
+  const bx = r * Math.cos(th), by = r * Math.sin(th);
+  const sx = bx + Math.sqrt(l * l - by * by);
+  const phi = Math.atan2(-by, sx - bx);
+  return validateAssembly({
+    format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
+    parts: {
+      ground: { fixed: true, pose: I, frames: { pivot: frame0, rail: { origin: [0, 0, 0], rotation: zToX } } },
+      crank: { pose: { position: [0, 0, 0], rotation: [Math.cos(th / 2), 0, 0, Math.sin(th / 2)] },
+        frames: { base: frame0, tip: { origin: [r, 0, 0], rotation: [1, 0, 0, 0] } } },
+      rod: { pose: { position: [bx, by, 0], rotation: [Math.cos(phi / 2), 0, 0, Math.sin(phi / 2)] },
+        frames: { start: frame0, end: { origin: [l, 0, 0], rotation: [1, 0, 0, 0] } } },
+      slider: { pose: { position: [sx, 0, 0], rotation: [1, 0, 0, 0] },
+        points: { centre: [0, 0, 0] }, frames: { pin: frame0, rail: { origin: [0, 0, 0], rotation: zToX } } },
+    },
+    mates: {
+      jA: { type: 'revolute', a: 'ground.pivot', b: 'crank.base' },
+      jB: { type: 'revolute', a: 'crank.tip', b: 'rod.start' },
+      jC: { type: 'revolute', a: 'rod.end', b: 'slider.pin' },
+      jS: { type: 'slider', a: 'ground.rail', b: 'slider.rail' },
+    },
+    state: { 'jA.angle': angle }, held: ['jA.angle'],
+    gravity: [0, 0, 0],
+    forces: { load: { type: 'force', at: 'slider.centre', vector: [Fx, 0, 0] } },
+  });
+}
+
+/**
+ * A compound pendulum: a bar hinged on the y axis at the world origin, its centre of mass
+ * `d` below the hinge at angle 0; the part's own origin is placed `offset` along the bar
+ * (so the hinge is not at the body origin). Angle in degrees, optionally held.
+ */
+export function pendulum(options: { mass: number; d: number; inertia: number; angle: number; held: boolean; offset?: number }): AssemblyDoc {
+  const { mass, d, inertia, angle, held } = options;
+  const o = options.offset ?? 0; // body origin at (0, 0, −o) when hanging
+  return validateAssembly({
+    format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
+    parts: {
+      ground: { fixed: true, pose: I, frames: { hinge: { origin: [0, 0, 0], rotation: zToY } } },
+      bar: { pose: { position: [0, 0, -o], rotation: [1, 0, 0, 0] },
+        frames: { hinge: { origin: [0, 0, o], rotation: zToY } },
+        mass: { mass, centre: [0, 0, o - d], inertia: [[inertia, 0, 0], [0, inertia, 0], [0, 0, 0]] } },
+    },
+    mates: { jP: { type: 'revolute', a: 'ground.hinge', b: 'bar.hinge' } },
+    state: { 'jP.angle': angle }, held: held ? ['jP.angle'] : [],
+  });
+}
+
+/** A door on two coaxial hinges (vertical, 500 mm apart), its mass 400 mm out. */
+export function door(): AssemblyDoc {
+  return validateAssembly({
+    format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
+    parts: {
+      wall: { fixed: true, pose: I, frames: { low: frame0, high: { origin: [0, 0, 500], rotation: [1, 0, 0, 0] } } },
+      door: { pose: I, frames: { low: frame0, high: { origin: [0, 0, 500], rotation: [1, 0, 0, 0] } },
+        mass: { mass: 20, centre: [400, 0, 250], inertia: [[1e6, 0, 0], [0, 1e6, 0], [0, 0, 1e6]] } },
+    },
+    mates: {
+      hingeLow: { type: 'revolute', a: 'wall.low', b: 'door.low' },
+      hingeHigh: { type: 'revolute', a: 'wall.high', b: 'door.high' },
+    },
+  });
+}
