@@ -352,41 +352,17 @@ export interface Multipliers {
 export function constraintMultipliers(system: System, Q: ArrayLike<number>): Multipliers {
   const ws = factorConstraints(system);
   const n = ws.group.n, rank = ws.rank, qr = ws.qr;
-  const L = system.lengthScale;
   const m = ws.rowOwners.length;
   // row → block bookkeeping
   const rowBlock = new Int32Array(m), rowInBlock = new Int32Array(m);
   let row = 0;
   for (const b of ws.group.blocks) for (let r = 0; r < system.block(b).rows; r++) { rowBlock[row] = b; rowInBlock[row] = r; row++; }
   // b = D Q in scaled columns (a turn's column is per length scale, a scalar's per its scale)
-  const colScale = new Float64Array(n);
-  for (const v of system.variables) {
-    const c0 = ws.colOfVar[v.id];
-    if (c0 < 0) continue;
-    if (v.kind === 'pose') { colScale[c0] = colScale[c0 + 1] = colScale[c0 + 2] = 1 / L; colScale[c0 + 3] = colScale[c0 + 4] = colScale[c0 + 5] = 1; }
-    else colScale[c0] = 1 / v.scale;
-  }
+  const colScale = columnScales(system, ws);
   const b = new Float64Array(n);
   for (let j = 0; j < n; j++) b[j] = Q[j] * colScale[j];
-  // driver rows G (nd × n) in scaled columns
-  const driverBlocks: number[] = [];
-  for (let i = 0; i < system.blockCount; i++) {
-    const blk = system.block(i);
-    if (system.blockEnabled(i) && blk.kind === 'driver' && blk.rows === 1 && blk.vars.some((v) => !system.variables[v].fixed)) driverBlocks.push(i);
-  }
+  const { blocks: driverBlocks, G } = driverRows(system, ws, colScale);
   const nd = driverBlocks.length;
-  const G = new Float64Array(nd * n);
-  for (let d = 0; d < nd; d++) {
-    const i = driverBlocks[d], blk = system.block(i);
-    const local = new Float64Array(system.blockLocalDim(i)), res = new Float64Array(1);
-    system.evaluateBlock(i, res, local);
-    let lc = 0;
-    for (const vid of blk.vars) {
-      const v = system.variables[vid], c0 = ws.colOfVar[vid];
-      if (c0 >= 0) for (let k = 0; k < v.dim; k++) G[d * n + c0 + k] += local[lc + k] * colScale[c0 + k];
-      lc += v.dim;
-    }
-  }
   // null-space components: z = Zᵀ b (k), A2 = Zᵀ Gᵀ (k × nd, column-major for the QR)
   const k = n - rank, Z = ws.Z;
   const z = new Float64Array(k), A2 = new Float64Array(k * nd);
@@ -472,4 +448,77 @@ export function constraintMultipliers(system: System, Q: ArrayLike<number>): Mul
     }
   }
   return { lambda, rowBlock, rowInBlock, indeterminate, driverBlocks, driverLambda, unbalanced, layout: ws.layout, size: ws.size };
+}
+
+/** Scaled column per unscaled tangent slot: 1/L for a turn, 1 for a shift, 1/scale for a scalar. */
+function columnScales(system: System, ws: TangentWorkspace): Float64Array {
+  const L = system.lengthScale, colScale = new Float64Array(ws.group.n);
+  for (const v of system.variables) {
+    const c0 = ws.colOfVar[v.id];
+    if (c0 < 0) continue;
+    if (v.kind === 'pose') { colScale[c0] = colScale[c0 + 1] = colScale[c0 + 2] = 1 / L; colScale[c0 + 3] = colScale[c0 + 4] = colScale[c0 + 5] = 1; }
+    else colScale[c0] = 1 / v.scale;
+  }
+  return colScale;
+}
+
+/** The enabled one-row driver blocks (holds) and their rows in scaled columns (nd × n). */
+function driverRows(system: System, ws: TangentWorkspace, colScale: Float64Array): { blocks: number[]; G: Float64Array } {
+  const n = ws.group.n;
+  const blocks: number[] = [];
+  for (let i = 0; i < system.blockCount; i++) {
+    const blk = system.block(i);
+    if (system.blockEnabled(i) && blk.kind === 'driver' && blk.rows === 1 && blk.vars.some((v) => !system.variables[v].fixed)) blocks.push(i);
+  }
+  const G = new Float64Array(blocks.length * n);
+  blocks.forEach((i, d) => {
+    const blk = system.block(i);
+    const local = new Float64Array(system.blockLocalDim(i)), res = new Float64Array(1);
+    system.evaluateBlock(i, res, local);
+    let lc = 0;
+    for (const vid of blk.vars) {
+      const v = system.variables[vid], c0 = ws.colOfVar[vid];
+      if (c0 >= 0) for (let k = 0; k < v.dim; k++) G[d * n + c0 + k] += local[lc + k] * colScale[c0 + k];
+      lc += v.dim;
+    }
+  });
+  return { blocks, G };
+}
+
+/**
+ * A basis of the motions the constraints and the drivers (holds) allow at the current
+ * state: `count` columns of `size` unscaled tangent entries (column-major), orthonormal in
+ * scaled columns. From the cached null space Z of the constraints and a small QR of
+ * (drivers · Z): no second factorisation of the Jacobian.
+ */
+export function admissibleMotions(system: System): { basis: Float64Array; count: number; size: number; layout: Int32Array } {
+  const ws = factorConstraints(system);
+  const n = ws.group.n, k = n - ws.rank, Z = ws.Z;
+  const colScale = columnScales(system, ws);
+  const { blocks, G } = driverRows(system, ws, colScale);
+  const nd = blocks.length;
+  let W: Float64Array, k2: number;
+  if (nd === 0 || k === 0) { k2 = k; W = new Float64Array(k * k); for (let i = 0; i < k; i++) W[i * k + i] = 1; }
+  else {
+    // B = G Z (nd × k, row-major) is Bᵀ column-major: its QR's complement is the null space of B
+    const B = new Float64Array(nd * k);
+    for (let d = 0; d < nd; d++) for (let a = 0; a < k; a++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += G[d * n + j] * Z[a * n + j];
+      B[d * k + a] = s;
+    }
+    const qr = new PivotedQR(k, nd);
+    const r = qr.factor(B, k, nd, 1e-10);
+    k2 = k - r;
+    W = r > 0 ? qr.nullSpace() : (() => { const w = new Float64Array(k * k); for (let i = 0; i < k; i++) w[i * k + i] = 1; return w; })();
+  }
+  const basis = new Float64Array(n * k2);
+  for (let c = 0; c < k2; c++) for (let a = 0; a < k; a++) {
+    const w = W[c * k + a];
+    if (w === 0) continue;
+    for (let j = 0; j < n; j++) basis[c * n + j] += Z[a * n + j] * w;
+  }
+  // δ = D u: a scaled step back to tangent units (turns ÷ L, scalars ÷ scale)
+  for (let c = 0; c < k2; c++) for (let j = 0; j < n; j++) basis[c * n + j] *= colScale[j];
+  return { basis, count: k2, size: n, layout: ws.layout };
 }

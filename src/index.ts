@@ -207,3 +207,5 @@ export { LiveModel, readSuspensionDocument, suspensionDocument, suspensionAnalys
 export { buildDynamics, forceBlockOf, type DynamicsModel, type DynamicBody, type ForceElement } from './dynamics/build.ts';
 /** `statics(dyn, { set })`: solve the pose, then every mate's, driver's and element's load (see the `statics` command). */
 export { statics, reactionsHere, type StaticsResult, type Wrench } from './dynamics/statics.ts';
+/** `equilibrium(dyn, { set })`: the pose where the forces balance, held coordinates kept (see the `equilibrium` command). */
+export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './dynamics/equilibrium.ts';

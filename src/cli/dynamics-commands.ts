@@ -1,5 +1,5 @@
 /** `kinemate statics`, `kinemate equilibrium` and `kinemate modes`: mass and forces (docs/dynamics.md). */
-import { buildDynamics, statics } from '../index.ts';
+import { buildDynamics, equilibrium, statics } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { EXIT, toJsonText } from './io.ts';
@@ -46,6 +46,40 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
+    await io.out(toJsonText(result));
+    return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+  },
+};
+
+export const equilibriumCommand: Command = {
+  name: 'equilibrium',
+  synopsis: 'equilibrium MODEL [--set COORD=VALUE]...',
+  summary: 'find the pose where gravity and the forces balance (held coordinates stay held)',
+  help: `Usage: kinemate equilibrium MODEL [--set COORD=VALUE]...
+
+Starting from the file's pose, finds the pose where the free generalized forces
+vanish (Newton on the constraint manifold, step limits, load stepping when needed),
+held coordinates kept, and prints the solve fields (status, converged, iterations,
+maxResidual, dof, redundant, conflicting, atLimit, state) plus reactions, drivers,
+forces, indeterminate (as statics), residualForce (what is left unbalanced: empty
+when solved), newtonIterations and loadSteps (the load fractions solved in turn).
+A failure keeps the last good pose.
+
+Options:
+  --set COORD=VALUE  as for solve. Repeatable.
+  -h, --help         this text
+
+${UNITS}
+Exit codes: 0 solved; 1 bad input; 2 no equilibrium found (status "failed").
+
+Example: kinemate equilibrium examples/quarter-car.kinemate.json
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
+    const file = onePositional('equilibrium', args, 'MODEL file');
+    const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const dyn = buildDynamics(await loadModel(file, io));
+    const result = equilibrium(dyn, { set });
     await io.out(toJsonText(result));
     return result.status === 'solved' ? EXIT.ok : EXIT.failed;
   },

@@ -125,7 +125,8 @@ function entityPoint(part: PartDoc, name: string): readonly number[] {
   return [0, 0, 0];
 }
 
-function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<string, Wrench | CoordinateReaction> {
+/** Every mate's reaction from the multipliers (the wrench on its b part, or a coupling's generalized force). */
+export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<string, Wrench | CoordinateReaction> {
   const { system, model } = dyn;
   const doc: AssemblyDoc = model.doc;
   // rows of each block

@@ -20,3 +20,14 @@ describe('kinemate statics', () => {
     expect(Object.keys(out.unbalanced).length).toBeGreaterThan(0);
   });
 });
+
+describe('kinemate equilibrium', () => {
+  it('settles the quarter car: exit 0, the spring carries the sprung weight', async () => {
+    const run = await kinemate(['equilibrium', 'examples/quarter-car.kinemate.json']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.status).toBe('solved');
+    expect(out.forces.spring.tension).toBeCloseTo(-0.25 * 9806.65, 6);
+    expect(out.residualForce).toEqual({});
+  });
+});

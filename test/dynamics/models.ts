@@ -74,3 +74,27 @@ export function door(): AssemblyDoc {
     },
   });
 }
+
+/**
+ * A bar (mass m, pitch inertia I about its centre) on two vertical springs at x = −a1 and
+ * x = +a2 from its centre, free to bounce and pitch in the x–z plane (a planar joint at its
+ * centre, the fore-aft slide held). The springs attach at the centre's height.
+ */
+export function barOnSprings(p: { m: number; I: number; a1: number; a2: number; k1: number; k2: number }): AssemblyDoc {
+  const h = 300;
+  return validateAssembly({
+    format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
+    parts: {
+      ground: { fixed: true, pose: I, frames: { plane: { origin: [0, 0, h], rotation: zToY } }, points: { s1: [-p.a1, 0, 0], s2: [p.a2, 0, 0] } },
+      bar: { pose: { position: [0, 0, h], rotation: [1, 0, 0, 0] }, frames: { plane: { origin: [0, 0, 0], rotation: zToY } },
+        points: { s1: [-p.a1, 0, 0], s2: [p.a2, 0, 0] },
+        mass: { mass: p.m, centre: [0, 0, 0], inertia: [[p.I, 0, 0], [0, p.I, 0], [0, 0, p.I]] } },
+    },
+    mates: { guide: { type: 'planar', a: 'ground.plane', b: 'bar.plane' } },
+    held: ['guide.slideX'],
+    forces: {
+      front: { type: 'spring', a: 'ground.s1', b: 'bar.s1', stiffness: p.k1, length: h },
+      rear: { type: 'spring', a: 'ground.s2', b: 'bar.s2', stiffness: p.k2, length: h },
+    },
+  });
+}
