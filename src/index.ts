@@ -209,3 +209,5 @@ export { buildDynamics, forceBlockOf, type DynamicsModel, type DynamicBody, type
 export { statics, reactionsHere, type StaticsResult, type Wrench } from './dynamics/statics.ts';
 /** `equilibrium(dyn, { set })`: the pose where the forces balance, held coordinates kept (see the `equilibrium` command). */
 export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './dynamics/equilibrium.ts';
+/** `modes(dyn, { set })`: natural frequencies (Hz), damping ratios and shapes about the equilibrium, lowest first (see the `modes` command). */
+export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';

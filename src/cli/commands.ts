@@ -8,8 +8,8 @@
 import type { Command } from './command.ts';
 import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';
 import { sweepCommand } from './sweep.ts';
-import { equilibriumCommand, staticsCommand } from './dynamics-commands.ts';
+import { equilibriumCommand, modesCommand, staticsCommand } from './dynamics-commands.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand, modesCommand].map((command) => [command.name, command]),
 );

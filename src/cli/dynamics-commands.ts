@@ -1,5 +1,5 @@
 /** `kinemate statics`, `kinemate equilibrium` and `kinemate modes`: mass and forces (docs/dynamics.md). */
-import { buildDynamics, equilibrium, statics } from '../index.ts';
+import { buildDynamics, equilibrium, modes, statics } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { EXIT, toJsonText } from './io.ts';
@@ -80,6 +80,40 @@ Example: kinemate equilibrium examples/quarter-car.kinemate.json
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
+    await io.out(toJsonText(result));
+    return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+  },
+};
+
+export const modesCommand: Command = {
+  name: 'modes',
+  synopsis: 'modes  MODEL [--set COORD=VALUE]...',
+  summary: 'natural frequencies, damping ratios and mode shapes about the equilibrium',
+  help: `Usage: kinemate modes MODEL [--set COORD=VALUE]...
+
+Finds the equilibrium (as kinemate equilibrium), linearises the mechanism on its
+constraint manifold there (held coordinates kept) and prints { status, modes,
+equilibrium } as JSON: modes lowest first, each { frequency (Hz, undamped),
+damping_ratio, shape }, the shape giving every free coordinate (file units) and every
+moving part's { translation (mm), rotation (angle unit) } of its origin in world axes,
+scaled so the largest component is 1. A motion with negative stiffness (an unstable
+equilibrium) has frequency 0 and "unstable": its growth rate in 1/s.
+
+Options:
+  --set COORD=VALUE  as for solve. Repeatable.
+  -h, --help         this text
+
+Exit codes: 0 done; 1 bad input; 2 no equilibrium, or a moving part without mass or
+inertia (named in "message").
+
+Example: kinemate modes examples/quarter-car.kinemate.json
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
+    const file = onePositional('modes', args, 'MODEL file');
+    const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const dyn = buildDynamics(await loadModel(file, io));
+    const result = modes(dyn, { set });
     await io.out(toJsonText(result));
     return result.status === 'solved' ? EXIT.ok : EXIT.failed;
   },

@@ -31,3 +31,16 @@ describe('kinemate equilibrium', () => {
     expect(out.residualForce).toEqual({});
   });
 });
+
+describe('kinemate modes', () => {
+  it('prints the quarter car\'s body and wheel-hop frequencies, lowest first', async () => {
+    const run = await kinemate(['modes', 'examples/quarter-car.kinemate.json']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.modes).toHaveLength(2);
+    expect(out.modes[0].frequency).toBeGreaterThan(1);
+    expect(out.modes[0].frequency).toBeLessThan(1.3);
+    expect(out.modes[1].frequency).toBeGreaterThan(11);
+    expect(out.modes[1].frequency).toBeLessThan(12.5);
+  });
+});
