@@ -15,6 +15,9 @@ import { chainDoc, manyChainsDoc } from './models';
 import { LiveModel, liveEdits, readSuspensionDocument, suspensionAnalysis, type LiveDocument } from '../src/live/index.ts';
 import { History } from '../src/reactive';
 import { Engine } from '../viewer/src/engine';
+import { parseAssembly } from '../src/assembly/load';
+import { buildDynamics } from '../src/dynamics/build';
+import { modes } from '../src/dynamics/modes';
 
 export interface Benchmark {
   name: string;
@@ -202,4 +205,14 @@ export const benchmarks: Benchmark[] = [
   },
   { name: 'viewer_edit_pose_ms', unit: 'ms of pose-worker work per move of a DW pickup drag (Node: rebuild, solve, metrics, steering response, DOF)', run: () => viewerEditMs('pose') },
   { name: 'viewer_edit_sweep_ms', unit: "ms of sweep-worker work per move of a DW pickup drag (Node: the plots' 21-step bump sweep)", run: () => viewerEditMs('sweep') },
+  {
+    name: 'quarter_car_modes_ms',
+    unit: 'ms per kinemate modes of the quarter car from its equilibrium (check the balance, linearise on the manifold, eigen-decomposition)',
+    goal: '0.5',
+    run() {
+      const dyn = buildDynamics(parseAssembly(readFileSync('examples/quarter-car.kinemate.json', 'utf8')));
+      if (modes(dyn).status !== 'solved') throw new Error('quarter car: no modes');
+      return timeNs(() => { modes(dyn); }, 200) / 1e6;
+    },
+  },
 ];
