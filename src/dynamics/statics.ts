@@ -19,8 +19,12 @@ import type { DynamicsModel } from './build';
 
 export type Vec3 = [number, number, number];
 
-/** A wrench on a part: force (N) and moment (N·mm) about `at` (mm), world axes. */
-export interface Wrench { on: string; at: Vec3; force: Vec3; moment: Vec3 }
+/**
+ * A wrench on a part: force (N) and moment (N·mm) about `at` (mm), world axes. A distance
+ * mate between two points (a two-force link) also gives its axial `tension` (N, positive
+ * when the link pulls its ends together).
+ */
+export interface Wrench { on: string; at: Vec3; force: Vec3; moment: Vec3; tension?: number }
 /** A coupling's reaction: the generalized force on its `b` coordinate (N or N·mm). */
 export interface CoordinateReaction { on: string; value: number }
 
@@ -157,7 +161,15 @@ export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<str
     const pose = system.getPose(variable);
     const at = P.applyPoint(new Float64Array(3), pose, entityPoint(doc.parts[ref.owner], ref.name));
     const w = worldWrench(system.state, system.variables[variable].offset, G, at);
-    out[id] = { on: ref.owner, at: [at[0], at[1], at[2]], force: w.force, moment: w.moment };
+    const wrench: Wrench = { on: ref.owner, at: [at[0], at[1], at[2]], force: w.force, moment: w.moment };
+    const aRef = splitReference(mate.a)!;
+    if (mate.type === 'distance' && doc.parts[aRef.owner].points?.[aRef.name] && doc.parts[ref.owner].points?.[ref.name]) {
+      // a two-force link: tension pulls b toward a
+      const xa = P.applyPoint(new Float64Array(3), system.getPose(model.parts.get(aRef.owner)!), doc.parts[aRef.owner].points![aRef.name]);
+      const d = [xa[0] - at[0], xa[1] - at[1], xa[2] - at[2]], l = Math.hypot(d[0], d[1], d[2]);
+      if (l > 0) wrench.tension = (w.force[0] * d[0] + w.force[1] * d[1] + w.force[2] * d[2]) / l;
+    }
+    out[id] = wrench;
   }
   return out;
 }
