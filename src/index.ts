@@ -211,3 +211,5 @@ export { statics, reactionsHere, type StaticsResult, type Wrench } from './dynam
 export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './dynamics/equilibrium.ts';
 /** `modes(dyn, { set })`: natural frequencies (Hz), damping ratios and shapes about the equilibrium, lowest first (see the `modes` command). */
 export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';
+/** `suspensionRates(dyn, wheelPoint, { spring, tyreRate })`: motion ratio (exact, by the tangent), wheel rate and ride rate of a one-DOF mechanism. */
+export { suspensionRates, type Rates } from './dynamics/rates.ts';

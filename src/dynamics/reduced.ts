@@ -6,14 +6,17 @@
  * λ is the constraint-curvature (geometric) stiffness, taken here as that of each mate's
  * reaction wrench held fixed in the world at its b entity point (on b, and opposite on a):
  * exact for point-coincidence rows (ball joints, the point rows of revolute and other
- * joints), which carry a pendulum's or a suspension link's load; moment rows are taken as
- * fixed world moments.
+ * joints), which carry a pendulum's load; moment rows are taken as fixed world moments
+ * (exact while the joint turns only about its own axis). A distance mate between two
+ * points (a two-force link) is exactly a constant tension between its material points, so
+ * its direction turns with them (the T/l geometric stiffness).
  */
 import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../kernel/analysis';
 import { ForceSet } from '../../kernel/forces';
 import { GravityBlock, assembleMass } from '../../kernel/mass';
 import * as P from '../../kernel/pose';
-import { BodyTorque, PointForce } from '../../mates/forces';
+import { BodyTorque, LinearLaw, PointForce, PointToPointForce } from '../../mates/forces';
+import { splitReference } from '../assembly/types';
 import type { DynamicsModel } from './build';
 import { mateReactions } from './statics';
 
@@ -109,10 +112,28 @@ function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64A
       for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) K[(c0 + i) * n + c0 + j] += k6[i * 6 + j];
     }
   };
+  const q12 = new Float64Array(12), k12 = new Float64Array(144), zero12 = new Float64Array(12);
   for (const [id, reaction] of Object.entries(reactions)) {
     if (!('force' in reaction)) continue;
     const mate = model.doc.mates[id] as { a: string; b: string };
     const a = model.parts.get(mate.a.slice(0, mate.a.indexOf('.')))!, b = model.parts.get(reaction.on)!;
+    if (reaction.tension !== undefined) {
+      // a two-force link: exactly a constant tension between its two material points (the direction turns with them)
+      const ra = splitReference(mate.a)!, rb = splitReference(mate.b)!;
+      const link = new PointToPointForce('reaction', a, model.doc.parts[ra.owner].points![ra.name], b, model.doc.parts[rb.owner].points![rb.name], new LinearLaw(0, 0, reaction.tension), null);
+      const offsets = new Int32Array([system.variables[a].offset, system.variables[b].offset]);
+      link.evaluate(system.state, offsets, zero12, 0, q12, k12, null);
+      const slots = [mult.layout[a], mult.layout[b]];
+      for (let i = 0; i < 12; i++) {
+        const gi = slots[i < 6 ? 0 : 1];
+        if (gi < 0) continue;
+        for (let j = 0; j < 12; j++) {
+          const gj = slots[j < 6 ? 0 : 1];
+          if (gj >= 0) K[(gi + (i % 6)) * n + gj + (j % 6)] += k12[i * 12 + j];
+        }
+      }
+      continue;
+    }
     add(b, reaction.at, reaction.force, reaction.moment, 1);
     add(a, reaction.at, reaction.force, reaction.moment, -1);
   }
