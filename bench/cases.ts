@@ -18,6 +18,9 @@ import { Engine } from '../viewer/src/engine';
 import { parseAssembly } from '../src/assembly/load';
 import { buildDynamics } from '../src/dynamics/build';
 import { modes } from '../src/dynamics/modes';
+import { equilibrium } from '../src/dynamics/equilibrium';
+import { reactionsHere } from '../src/dynamics/statics';
+import { suspensionRates } from '../src/dynamics/rates';
 
 export interface Benchmark {
   name: string;
@@ -213,6 +216,20 @@ export const benchmarks: Benchmark[] = [
       const dyn = buildDynamics(parseAssembly(readFileSync('examples/quarter-car.kinemate.json', 'utf8')));
       if (modes(dyn).status !== 'solved') throw new Error('quarter car: no modes');
       return timeNs(() => { modes(dyn); }, 200) / 1e6;
+    },
+  },
+  {
+    name: 'dw_corner_loads_state_ms',
+    unit: 'ms per state of the DW corner under 1 g braking: solve, every mate\'s reaction and link force, motion ratio, wheel rate',
+    goal: '0.3',
+    run() {
+      const dyn = buildDynamics(parseAssembly(readFileSync('examples/dw-corner-braking.kinemate.json', 'utf8')));
+      if (equilibrium(dyn).status !== 'solved') throw new Error('dw corner: no equilibrium');
+      return timeNs(() => {
+        solve(dyn.system);
+        reactionsHere(dyn);
+        suspensionRates(dyn, 'upright.contact', { spring: 'spring' });
+      }, 200) / 1e6;
     },
   },
 ];

@@ -14,8 +14,8 @@
 import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../kernel/analysis';
 import { ForceSet } from '../../kernel/forces';
 import { GravityBlock, assembleMass } from '../../kernel/mass';
-import * as P from '../../kernel/pose';
-import { BodyTorque, LinearLaw, PointForce, PointToPointForce } from '../../mates/forces';
+import { BodyTorque, PointForce, PointToPointForce, type Law } from '../../mates/forces';
+import { rotationMatrix } from '../../kernel/dual';
 import { splitReference } from '../assembly/types';
 import type { DynamicsModel } from './build';
 import { mateReactions } from './statics';
@@ -94,35 +94,60 @@ export function reduce(dyn: DynamicsModel, options: { loadScale?: number; mass?:
   return { N, k, size: n, layout, Q, f, Kr, Cr, Mr, mult };
 }
 
+/** A tension held at a value: a two-force link's reaction as a force element. */
+class HeldTension implements Law {
+  value = 0;
+  evaluate(_x: number, out: Float64Array): Float64Array { out[0] = this.value; out[1] = 0; return out; }
+}
+const linkBlocks = new WeakMap<DynamicsModel, Map<string, { block: PointToPointForce; law: HeldTension; offsets: Int32Array }>>();
+const q12 = new Float64Array(12), k12 = new Float64Array(144), zero12 = new Float64Array(12);
+const Rb = new Float64Array(9), local = new Float64Array(3), f = new Float64Array(3), m = new Float64Array(3);
+
+/**
+ * K += stiffness of a world force F at world point x and a world moment M, both held fixed
+ * in the world, on pose variable `variable` (slot c0): with f = Rᵀ F, m = Rᵀ M and p the
+ * point in body axes, ∂f/∂ω = [f]ₓ, ∂(p × f)/∂ω = [p]ₓ[f]ₓ, ∂m/∂ω = [m]ₓ.
+ */
+function addDeadWrench(K: Float64Array, n: number, c0: number, state: Float64Array, offset: number, x: ArrayLike<number>, F: ArrayLike<number>, M: ArrayLike<number>, sign: number): void {
+  rotationMatrix(Rb, state, offset + 3);
+  for (let i = 0; i < 3; i++) {
+    local[i] = Rb[i] * (x[0] - state[offset]) + Rb[3 + i] * (x[1] - state[offset + 1]) + Rb[6 + i] * (x[2] - state[offset + 2]);
+    f[i] = sign * (Rb[i] * F[0] + Rb[3 + i] * F[1] + Rb[6 + i] * F[2]);
+    m[i] = sign * (Rb[i] * M[0] + Rb[3 + i] * M[1] + Rb[6 + i] * M[2]);
+  }
+  const fx = [0, -f[2], f[1], f[2], 0, -f[0], -f[1], f[0], 0];
+  const px = [0, -local[2], local[1], local[2], 0, -local[0], -local[1], local[0], 0];
+  const mx = [0, -m[2], m[1], m[2], 0, -m[0], -m[1], m[0], 0];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+    let s = 0;
+    for (let k = 0; k < 3; k++) s += px[i * 3 + k] * fx[k * 3 + j];
+    K[(c0 + i) * n + c0 + j] += s + mx[i * 3 + j];
+    K[(c0 + 3 + i) * n + c0 + j] += fx[i * 3 + j];
+  }
+}
+
 /** Add to K the stiffness of the constraint forces −Φ_qᵀλ at fixed λ (see the module note). */
 function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64Array): void {
   const { system, model } = dyn;
   const n = mult.size;
   const reactions = mateReactions(dyn, mult);
-  const zero = new Float64Array(6), q = new Float64Array(6), k6 = new Float64Array(36), local = new Float64Array(3);
-  const add = (variable: number, at: ArrayLike<number>, force: ArrayLike<number>, moment: ArrayLike<number>, sign: number) => {
-    const c0 = mult.layout[variable];
-    if (c0 < 0) return;
-    const pose = system.getPose(variable);
-    P.applyInversePoint(local, pose, at);
-    const F = [sign * force[0], sign * force[1], sign * force[2]], M = [sign * moment[0], sign * moment[1], sign * moment[2]];
-    const offsets = new Int32Array([system.variables[variable].offset]);
-    for (const block of [new PointForce('reaction', variable, local, F, false, null), new BodyTorque('reaction', variable, M, false, null)]) {
-      block.evaluate(system.state, offsets, zero, 0, q, k6, null);
-      for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) K[(c0 + i) * n + c0 + j] += k6[i * 6 + j];
-    }
-  };
-  const q12 = new Float64Array(12), k12 = new Float64Array(144), zero12 = new Float64Array(12);
+  let links = linkBlocks.get(dyn);
+  if (!links) { links = new Map(); linkBlocks.set(dyn, links); }
   for (const [id, reaction] of Object.entries(reactions)) {
     if (!('force' in reaction)) continue;
     const mate = model.doc.mates[id] as { a: string; b: string };
     const a = model.parts.get(mate.a.slice(0, mate.a.indexOf('.')))!, b = model.parts.get(reaction.on)!;
     if (reaction.tension !== undefined) {
       // a two-force link: exactly a constant tension between its two material points (the direction turns with them)
-      const ra = splitReference(mate.a)!, rb = splitReference(mate.b)!;
-      const link = new PointToPointForce('reaction', a, model.doc.parts[ra.owner].points![ra.name], b, model.doc.parts[rb.owner].points![rb.name], new LinearLaw(0, 0, reaction.tension), null);
-      const offsets = new Int32Array([system.variables[a].offset, system.variables[b].offset]);
-      link.evaluate(system.state, offsets, zero12, 0, q12, k12, null);
+      let link = links.get(id);
+      if (!link) {
+        const ra = splitReference(mate.a)!, rb = splitReference(mate.b)!, law = new HeldTension();
+        const block = new PointToPointForce('reaction', a, model.doc.parts[ra.owner].points![ra.name], b, model.doc.parts[rb.owner].points![rb.name], law, null);
+        link = { block, law, offsets: new Int32Array([system.variables[a].offset, system.variables[b].offset]) };
+        links.set(id, link);
+      }
+      link.law.value = reaction.tension;
+      link.block.evaluate(system.state, link.offsets, zero12, 0, q12, k12, null);
       const slots = [mult.layout[a], mult.layout[b]];
       for (let i = 0; i < 12; i++) {
         const gi = slots[i < 6 ? 0 : 1];
@@ -134,7 +159,9 @@ function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64A
       }
       continue;
     }
-    add(b, reaction.at, reaction.force, reaction.moment, 1);
-    add(a, reaction.at, reaction.force, reaction.moment, -1);
+    for (const [variable, sign] of [[b, 1], [a, -1]] as const) {
+      const c0 = mult.layout[variable];
+      if (c0 >= 0) addDeadWrench(K, n, c0, system.state, system.variables[variable].offset, reaction.at, reaction.force, reaction.moment, sign);
+    }
   }
 }

@@ -44,3 +44,15 @@ describe('kinemate modes', () => {
     expect(out.modes[1].frequency).toBeLessThan(12.5);
   });
 });
+
+describe('the double wishbone load-case examples', () => {
+  it('settle and report every link\'s axial force', async () => {
+    for (const file of ['examples/dw-corner-braking.kinemate.json', 'examples/dw-corner-cornering.kinemate.json']) {
+      const run = await kinemate(['equilibrium', file]);
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout);
+      for (const link of ['upper_front', 'upper_rear', 'trackrod']) expect(Number.isFinite(out.reactions[link].tension)).toBe(true);
+      expect(out.forces.spring.tension).toBeLessThan(0);
+    }
+  });
+});

@@ -1,47 +1,14 @@
 /** Motion ratio and wheel rate (exact, by the tangent) against finite differences of a kinematic sweep (test-only). */
 import { describe, expect, it } from 'vitest';
-import { validateAssembly } from '../../src/assembly/load';
 import { buildDynamics } from '../../src/dynamics/build';
 import { equilibrium } from '../../src/dynamics/equilibrium';
 import { suspensionRates } from '../../src/dynamics/rates';
 import { solveModel } from '../../src/model/operations';
 import * as P from '../../kernel/pose';
 
-type V = [number, number, number];
-const hp: Record<string, V> = {
-  lower_front: [250, 400, 200], lower_rear: [-250, 450, 200], lower_outboard: [0, 900, 200],
-  upper_front: [225, 350, 500], upper_rear: [-275, 350, 500], upper_outboard: [-25, 750, 500],
-  trackrod_inboard: [50, 200, 250], trackrod_outboard: [150, 800, 275],
-  spring_top: [0, 600, 600], spring_seat: [0, 700, 200], contact: [-20, 950, 0],
-};
-const dist = (a: V, b: V) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-const I = { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
-const axis = (a: V, b: V) => ({ origin: a, direction: [b[0] - a[0], b[1] - a[1], b[2] - a[2]] });
+import { dwCorner as corner, dwHardpoints as hp } from './models';
 
-/** A double wishbone corner: lower wishbone a part on a hinge, the upper one two links, a track rod, a spring on the lower wishbone; a vertical load at the contact patch. */
-function corner(load: number) {
-  const pts = (names: string[]) => Object.fromEntries(names.map((n) => [n, hp[n]]));
-  return validateAssembly({
-    format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
-    parts: {
-      chassis: { fixed: true, pose: I, points: pts(['upper_front', 'upper_rear', 'trackrod_inboard', 'spring_top']), axes: { hinge: axis(hp.lower_front, hp.lower_rear) } },
-      lower: { pose: I, points: pts(['lower_outboard', 'spring_seat']), axes: { hinge: axis(hp.lower_front, hp.lower_rear) } },
-      upright: { pose: I, points: pts(['lower_outboard', 'upper_outboard', 'trackrod_outboard', 'contact']) },
-    },
-    mates: {
-      hinge: { type: 'revolute', a: 'chassis.hinge', b: 'lower.hinge' },
-      ball: { type: 'ball', a: 'lower.lower_outboard', b: 'upright.lower_outboard' },
-      upper_front: { type: 'distance', a: 'chassis.upper_front', b: 'upright.upper_outboard', value: dist(hp.upper_front, hp.upper_outboard) },
-      upper_rear: { type: 'distance', a: 'chassis.upper_rear', b: 'upright.upper_outboard', value: dist(hp.upper_rear, hp.upper_outboard) },
-      trackrod: { type: 'distance', a: 'chassis.trackrod_inboard', b: 'upright.trackrod_outboard', value: dist(hp.trackrod_inboard, hp.trackrod_outboard) },
-    },
-    gravity: [0, 0, 0],
-    forces: {
-      spring: { type: 'spring', a: 'chassis.spring_top', b: 'lower.spring_seat', stiffness: 60, length: dist(hp.spring_top, hp.spring_seat) + 40 },
-      patch: { type: 'force', at: 'upright.contact', vector: [0, 0, load] },
-    },
-  });
-}
+const dist = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
 describe('motion ratio and wheel rate', () => {
   it('equal central differences of a kinematic sweep of the hinge angle', () => {
