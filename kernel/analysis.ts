@@ -330,6 +330,8 @@ export interface Multipliers {
   rowInBlock: Int32Array;
   /** Rows whose λ the null space of Φ_qᵀ can change (redundant constraints): 1, else 0. */
   indeterminate: Uint8Array;
+  /** A basis of that null space in λ (one row-length vector per redundant row, stacked): adding any combination leaves Φ_qᵀλ unchanged. */
+  nullLambda: Float64Array[];
   /** Enabled driver blocks (holds and drivers) of one row, and their λ. */
   driverBlocks: number[];
   driverLambda: Float64Array;
@@ -399,6 +401,7 @@ export function constraintMultipliers(system: System, Q: ArrayLike<number>): Mul
   for (let j = 0; j < n; j++) unbalanced[j] = unbalancedScaled[j] / colScale[j];
   // constraint rows: R y = (Qᵀ bc)[0..rank), y = Pᵀ μ, minimum norm over the redundant columns
   const lambda = new Float64Array(m), indeterminate = new Uint8Array(m);
+  const nullLambda: Float64Array[] = [];
   if (rank > 0) {
     const c = bc.slice();
     qr.applyQt(c);
@@ -437,6 +440,14 @@ export function constraintMultipliers(system: System, Q: ArrayLike<number>): Mul
         if (open) indeterminate[qr.perm[i]] = 1;
       }
       for (let j = 0; j < extra; j++) { y[rank + j] = -zz[j]; indeterminate[qr.perm[rank + j]] = 1; }
+      // null vectors of R: [−X e_j; e_j] in pivoted μ, as λ in row order
+      for (let j = 0; j < extra; j++) {
+        const v = new Float64Array(m);
+        for (let i = 0; i < rank; i++) { const orig = qr.perm[i]; v[orig] = ws.rowNorms[orig] > 0 ? -X[i * extra + j] / ws.rowNorms[orig] : 0; }
+        const orig = qr.perm[rank + j];
+        v[orig] = ws.rowNorms[orig] > 0 ? 1 / ws.rowNorms[orig] : 0;
+        nullLambda.push(v);
+      }
     } else {
       for (let i = 0; i < rank; i++) y[i] = yB[i];
     }
@@ -447,7 +458,7 @@ export function constraintMultipliers(system: System, Q: ArrayLike<number>): Mul
       lambda[orig] = norm > 0 ? y[i] / norm : 0;
     }
   }
-  return { lambda, rowBlock, rowInBlock, indeterminate, driverBlocks, driverLambda, unbalanced, layout: ws.layout, size: ws.size };
+  return { lambda, rowBlock, rowInBlock, indeterminate, nullLambda, driverBlocks, driverLambda, unbalanced, layout: ws.layout, size: ws.size };
 }
 
 /** Scaled column per unscaled tangent slot: 1/L for a turn, 1 for a shift, 1/scale for a scalar. */

@@ -24,7 +24,11 @@ export type Vec3 = [number, number, number];
  * mate between two points (a two-force link) also gives its axial `tension` (N, positive
  * when the link pulls its ends together).
  */
-export interface Wrench { on: string; at: Vec3; force: Vec3; moment: Vec3; tension?: number }
+export interface Wrench {
+  on: string; at: Vec3; force: Vec3; moment: Vec3; tension?: number;
+  /** World components ("force.x", …, "moment.z") a redundant assembly leaves undetermined: their values are the minimum-norm split. */
+  indeterminate?: string[];
+}
 /** A coupling's reaction: the generalized force on its `b` coordinate (N or N·mm). */
 export interface CoordinateReaction { on: string; value: number }
 
@@ -162,6 +166,23 @@ export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<str
     const at = P.applyPoint(new Float64Array(3), pose, entityPoint(doc.parts[ref.owner], ref.name));
     const w = worldWrench(system.state, system.variables[variable].offset, G, at);
     const wrench: Wrench = { on: ref.owner, at: [at[0], at[1], at[2]], force: w.force, moment: w.moment };
+    // which components the redundant rows leave open: the wrench a null vector of Φ_qᵀ adds
+    const open = new Set<string>();
+    for (const nu of mult.nullLambda) {
+      const dG = new Float64Array(6);
+      for (const b of handle.blocks) {
+        const g = generalizedOn(dyn, b, rowsOf.get(b), mult, variable, nu);
+        for (let i = 0; i < g.length; i++) dG[i] += g[i];
+      }
+      const dw = worldWrench(system.state, system.variables[variable].offset, dG, at);
+      const size = Math.max(...dw.force.map(Math.abs), ...dw.moment.map((x) => Math.abs(x) / system.lengthScale));
+      if (!(size > 0)) continue;
+      ['x', 'y', 'z'].forEach((axis, i) => {
+        if (Math.abs(dw.force[i]) > 1e-8 * size) open.add(`force.${axis}`);
+        if (Math.abs(dw.moment[i]) / system.lengthScale > 1e-8 * size) open.add(`moment.${axis}`);
+      });
+    }
+    if (open.size) wrench.indeterminate = ['force.x', 'force.y', 'force.z', 'moment.x', 'moment.y', 'moment.z'].filter((c) => open.has(c));
     const aRef = splitReference(mate.a)!;
     if (mate.type === 'distance' && doc.parts[aRef.owner].points?.[aRef.name] && doc.parts[ref.owner].points?.[ref.name]) {
       // a two-force link: tension pulls b toward a
@@ -175,7 +196,7 @@ export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<str
 }
 
 /** The generalized force block b's rows exert on `variable`: −J_varᵀ λ (empty when the block does not read it). */
-function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: Multipliers, variable: number): number[] {
+function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: Multipliers, variable: number, lambda: ArrayLike<number> = mult.lambda): number[] {
   const { system } = dyn;
   const blk = system.block(b);
   const idx = blk.vars.indexOf(variable);
@@ -188,7 +209,7 @@ function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined
   for (let i = 0; i < idx; i++) lc += system.variables[blk.vars[i]].dim;
   const g = new Array(dim).fill(0);
   for (const row of rows) {
-    const r = mult.rowInBlock[row], lam = mult.lambda[row];
+    const r = mult.rowInBlock[row], lam = lambda[row];
     for (let k = 0; k < dim; k++) g[k] -= jac[r * ld + lc + k] * lam;
   }
   return g;

@@ -94,6 +94,18 @@ describe('statics', () => {
     }
   });
 
+  it('a planar slider-crank of 3D joints: only the out-of-plane components are indeterminate; the in-plane forces are determined', () => {
+    const result = statics(buildDynamics(sliderCrank(100, 300, 60, -500)));
+    for (const id of ['jA', 'jB', 'jC', 'jS']) {
+      expect((result.reactions[id] as Wrench).indeterminate).toEqual(['force.z', 'moment.x', 'moment.y']);
+    }
+    expect(result.indeterminate.sort()).toEqual(['jA', 'jB', 'jC', 'jS']);
+    // the pin pushes the slider with the rod's force; the rail holds it sideways: Σ = −load
+    const jC = result.reactions.jC as Wrench, jS = result.reactions.jS as Wrench;
+    expect(jC.force[0] + jS.force[0]).toBeCloseTo(500, 8);
+    expect(jC.force[1] + jS.force[1]).toBeCloseTo(0, 8);
+  });
+
   it('a door on two coaxial hinges: the split between them is indeterminate, the sum holds the weight', () => {
     const dyn = buildDynamics(door());
     const result = statics(dyn);
