@@ -140,3 +140,46 @@ describe('statics', () => {
     expect((result.forces.tyre as { force: number }).force).toBe(0);
   });
 });
+
+describe('statics of couplings, bushings and coordinate springs', () => {
+  const I = { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
+  const f0 = { origin: [0, 0, 0], rotation: [1, 0, 0, 0] };
+  it('a gear pair: the held input needs −ratio·T, the coupling puts −T on the output coordinate', async () => {
+    const { validateAssembly } = await import('../../src/assembly/load');
+    const ratio = -2.5, T = 1200;
+    const doc = validateAssembly({
+      format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
+      parts: {
+        ground: { fixed: true, pose: I, frames: { a: f0, b: { origin: [100, 0, 0], rotation: [1, 0, 0, 0] } } },
+        gearA: { pose: I, frames: { f: f0 } },
+        gearB: { pose: { position: [100, 0, 0], rotation: [1, 0, 0, 0] }, frames: { f: f0 } },
+      },
+      mates: {
+        jA: { type: 'revolute', a: 'ground.a', b: 'gearA.f' },
+        jB: { type: 'revolute', a: 'ground.b', b: 'gearB.f' },
+        mesh: { type: 'gear', a: 'jA.angle', b: 'jB.angle', ratio },
+      },
+      held: ['jA.angle'], gravity: [0, 0, 0],
+      forces: { load: { type: 'torque', part: 'gearB', vector: [0, 0, T] } },
+    });
+    const result = statics(buildDynamics(doc));
+    expect(result.status).toBe('solved');
+    expect(result.drivers['jA.angle']).toBeCloseTo(-ratio * T, 6);
+    expect(result.reactions.mesh).toEqual({ on: 'jB.angle', value: expect.closeTo(-T, 6) });
+  });
+
+  it('a coordinate spring on a held joint: the driver balances −k(x − free), reported in N·mm per radian', async () => {
+    const { validateAssembly } = await import('../../src/assembly/load');
+    const doc = validateAssembly({
+      format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' },
+      parts: { ground: { fixed: true, pose: I, frames: { a: f0 } }, arm: { pose: I, frames: { f: f0 } } },
+      mates: { j: { type: 'revolute', a: 'ground.a', b: 'arm.f' } },
+      state: { 'j.angle': 30 }, held: ['j.angle'], gravity: [0, 0, 0],
+      forces: { clock: { type: 'coordinate_spring', coordinate: 'j.angle', stiffness: 50, free: 10 } },
+    });
+    const result = statics(buildDynamics(doc));
+    // 50 N·mm per degree × 20° = 1000 N·mm holding torque
+    expect(result.drivers['j.angle']).toBeCloseTo(1000, 8);
+    expect(result.forces.clock).toEqual({ value: expect.closeTo(30, 9), force: expect.closeTo(-1000, 8) });
+  });
+});
