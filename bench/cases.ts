@@ -16,6 +16,12 @@ import { LiveModel, liveEdits, readSuspensionDocument, suspensionAnalysis, type 
 import { History } from '../src/reactive';
 import { Engine } from '../viewer/src/engine';
 import { exportGlb, plotPicture } from '../src/cli/pictures.ts';
+import { parseAssembly } from '../src/assembly/load';
+import { buildDynamics } from '../src/dynamics/build';
+import { modes } from '../src/dynamics/modes';
+import { equilibrium } from '../src/dynamics/equilibrium';
+import { reactionsHere } from '../src/dynamics/statics';
+import { suspensionRates } from '../src/dynamics/rates';
 
 export interface Benchmark {
   name: string;
@@ -205,6 +211,30 @@ export const benchmarks: Benchmark[] = [
   { name: 'viewer_edit_sweep_ms', unit: "ms of sweep-worker work per move of a DW pickup drag (Node: the plots' 21-step bump sweep)", run: () => viewerEditMs('sweep') },
   { name: 'plot_png_ms', unit: 'ms for kinemate plot of the DW corner, 3 metrics over a 101-state bump, to PNG in memory (load, sweep, chart, render)', goal: '150', run: () => medianMs(() => plotPicture('examples/suspension/double_wishbone.yaml', { metrics: ['camber', 'toe_angle', 'caster'], format: 'png', sweep: { bump: '-50:50:101' } }), 8, 21) },
   { name: 'gltf_export_ms', unit: 'ms for kinemate export of the DW corner over a 101-state bump, .glb in memory (load, sweep, poses, meshes, encode)', goal: '50', run: () => medianMs(() => exportGlb('examples/suspension/double_wishbone.yaml', { fps: 25, sweep: { bump: '-50:50:101' } }), 8, 21) },
+  {
+    name: 'quarter_car_modes_ms',
+    unit: 'ms per kinemate modes of the quarter car from its equilibrium (check the balance, linearise on the manifold, eigen-decomposition)',
+    goal: '0.5',
+    run() {
+      const dyn = buildDynamics(parseAssembly(readFileSync('examples/quarter-car.kinemate.json', 'utf8')));
+      if (modes(dyn).status !== 'solved') throw new Error('quarter car: no modes');
+      return timeNs(() => { modes(dyn); }, 200) / 1e6;
+    },
+  },
+  {
+    name: 'dw_corner_loads_state_ms',
+    unit: 'ms per state of the DW corner under 1 g braking: solve, every mate\'s reaction and link force, motion ratio, wheel rate',
+    goal: '0.3',
+    run() {
+      const dyn = buildDynamics(parseAssembly(readFileSync('examples/dw-corner-braking.kinemate.json', 'utf8')));
+      if (equilibrium(dyn).status !== 'solved') throw new Error('dw corner: no equilibrium');
+      return timeNs(() => {
+        solve(dyn.system);
+        reactionsHere(dyn);
+        suspensionRates(dyn, 'upright.contact', { spring: 'spring' });
+      }, 200) / 1e6;
+    },
+  },
 ];
 
 /** Median wall time of an asynchronous job in ms, after `warmup` runs. */

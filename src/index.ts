@@ -199,3 +199,20 @@ export { LiveModel, readSuspensionDocument, suspensionDocument, suspensionAnalys
 // ---- Pictures ----
 // Charts (SVG), the report page (HTML) and animated glTF (.glb) are a separate entry,
 // src/pictures/index.ts, so that importing the solver does not load their libraries.
+// ---- Mass and forces (docs/dynamics.md): statics, equilibrium, vibration modes ----
+
+/**
+ * `buildDynamics(doc | model)`: the model plus masses (t, t·mm²), gravity and the file's
+ * force elements as one kernel ForceSet — `{ model, system, forces, bodies: { part,
+ * variable, body, M }[], elements: { id, type, block, index }[], gravity }`, the builder
+ * statics, equilibrium, modes and the time integrator share.
+ */
+export { buildDynamics, forceBlockOf, type DynamicsModel, type DynamicBody, type ForceElement } from './dynamics/build.ts';
+/** `statics(dyn, { set })`: solve the pose, then every mate's, driver's and element's load (see the `statics` command). */
+export { statics, reactionsHere, type StaticsResult, type Wrench } from './dynamics/statics.ts';
+/** `equilibrium(dyn, { set })`: the pose where the forces balance, held coordinates kept (see the `equilibrium` command). */
+export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './dynamics/equilibrium.ts';
+/** `modes(dyn, { set })`: natural frequencies (Hz), damping ratios and shapes about the equilibrium, lowest first (see the `modes` command). */
+export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';
+/** `suspensionRates(dyn, wheelPoint, { spring, tyreRate })`: motion ratio (exact, by the tangent), wheel rate and ride rate of a one-DOF mechanism. */
+export { suspensionRates, type Rates } from './dynamics/rates.ts';

@@ -40,7 +40,14 @@ import {
   type QuatDoc,
   type RangeDoc,
   type Vec3Doc,
+  FORCE_TYPES,
+  type CurveTableDoc,
+  type ForceDoc,
+  type MassDoc,
+  type ScaleDoc,
+  type SpringFieldsDoc,
 } from './types.ts';
+import { applyPoint, pose as makePose } from '../../kernel/pose';
 
 export { AssemblyError } from './errors.ts';
 
@@ -65,8 +72,8 @@ export function validateAssembly(value: unknown): AssemblyDoc {
 
 type RawObject = Readonly<Record<string, unknown>>;
 
-const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 'held', 'suspension'];
-const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS)];
+const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 'held', 'suspension', 'gravity', 'forces'];
+const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass'];
 const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES];
 
 /** Which entity kinds each non-coupling mate joins, and how to say so in an error. */
@@ -166,6 +173,10 @@ class AssemblyChecker {
     const mates = this.checkMates(memberOr(root, 'mates', {}));
     const state = this.checkState(memberOr(root, 'state', {}));
     const held = this.checkHeld(memberOr(root, 'held', []));
+    const gravityValue = member(root, 'gravity');
+    const gravity = gravityValue === undefined ? undefined : expectVec3(gravityValue, 'gravity');
+    const forcesValue = member(root, 'forces');
+    const forces = forcesValue === undefined ? undefined : this.checkForces(forcesValue, parts, state);
     const suspensionValue = member(root, 'suspension');
     const suspension =
       suspensionValue === undefined
@@ -175,7 +186,7 @@ class AssemblyChecker {
     for (const key of presentKeys(root)) {
       if (!TOP_LEVEL_FIELDS.includes(key)) setOwn(extras, key, copyJson(root[key], memberPath(ROOT_PATH, key), new Set()));
     }
-    return reorder({ ...extras, format: ASSEMBLY_FORMAT, name, units, parts, mates, state, held, suspension }, root);
+    return reorder({ ...extras, format: ASSEMBLY_FORMAT, name, units, parts, mates, state, held, suspension, gravity, forces }, root);
   }
 
   private checkFormat(format: unknown): void {
@@ -229,7 +240,9 @@ class AssemblyChecker {
     }
     // The group records were filled by checkEntity for the matching kind; the cast only restores that link.
     const typedGroups = groups as Pick<PartDoc, EntityGroup>;
-    return reorder({ fixed, pose, ...typedGroups }, part);
+    const massValue = member(part, 'mass');
+    const mass = massValue === undefined ? undefined : checkMass(massValue, memberPath(path, 'mass'));
+    return reorder({ fixed, pose, ...typedGroups, mass }, part);
   }
 
   // ---- mates ----
@@ -392,6 +405,148 @@ class AssemblyChecker {
     return { ref: value, name };
   }
 
+  // ---- force elements (dynamics.md) ----
+
+  private checkForces(value: unknown, parts: Readonly<Record<string, PartDoc>>, state: Readonly<Record<string, number | PoseDoc>>): Record<string, ForceDoc> {
+    const forces = expectObject(value, 'forces', 'an object of force elements');
+    const result: Record<string, ForceDoc> = {};
+    for (const id of presentKeys(forces)) {
+      const path = memberPath('forces', id);
+      checkId(id, path, 'force element');
+      setOwn(result, id, this.checkForce(expectObject(forces[id], path, 'a force element object'), path, parts, state));
+    }
+    return result;
+  }
+
+  private checkForce(element: RawObject, path: string, parts: Readonly<Record<string, PartDoc>>, state: Readonly<Record<string, number | PoseDoc>>): ForceDoc {
+    const typePath = memberPath(path, 'type');
+    const type = member(element, 'type');
+    if (type === undefined) fail(typePath, 'missing; every force element needs a type');
+    const known = FORCE_TYPES.find((t) => t === type);
+    if (known === undefined) fail(typePath, `unknown force element type ${typeof type === 'string' ? quote(type) : describe(type)}; expected one of ${FORCE_TYPES.join(', ')}`);
+    const num = (key: string, options: { required?: boolean; min?: number; positive?: boolean } = {}): number | undefined => {
+      const v = member(element, key);
+      if (v === undefined) {
+        if (options.required) fail(memberPath(path, key), `missing; ${article(known)} ${known} needs ${key}`);
+        return undefined;
+      }
+      const x = expectNumber(v, memberPath(path, key));
+      if (options.positive && !(x > 0)) fail(memberPath(path, key), `${key} must be positive, got ${x}`);
+      if (options.min !== undefined && x < options.min) fail(memberPath(path, key), `${key} must not be negative, got ${x}`);
+      return x;
+    };
+    const vec = (key: string, required: boolean, nonNegative: boolean): Vec3Doc | undefined => {
+      const v = member(element, key);
+      if (v === undefined) {
+        if (required) fail(memberPath(path, key), `missing; ${article(known)} ${known} needs ${key} [x, y, z]`);
+        return undefined;
+      }
+      const x = expectVec3(v, memberPath(path, key));
+      if (nonNegative) x.forEach((c, i) => { if (c < 0) fail(itemPath(memberPath(path, key), i), `${key} must not be negative, got ${c}`); });
+      return x;
+    };
+    const entity = (key: string, kind: EntityKind): string => {
+      const ref = this.checkEntityRef(required(element, key, path), memberPath(path, key));
+      if (ref.kind !== kind) fail(memberPath(path, key), `${article(known)} ${known} needs ${article(kind)} ${kind} here; "${ref.ref}" is ${article(ref.kind)} ${ref.kind}`);
+      return ref.ref;
+    };
+    const frame = (): 'world' | 'part' | undefined => {
+      const v = member(element, 'frame');
+      if (v === undefined || v === 'world' || v === 'part') return v;
+      return fail(memberPath(path, 'frame'), `expected "world" or "part", got ${describe(v)}`);
+    };
+    const scale = (): ScaleDoc | undefined => {
+      const v = member(element, 'scale');
+      return v === undefined ? undefined : checkScale(v, memberPath(path, 'scale'));
+    };
+    const curve = (key: string): CurveTableDoc | undefined => {
+      const v = member(element, key);
+      return v === undefined ? undefined : checkTable(v, memberPath(path, key), true);
+    };
+    const springFields = (what: string): SpringFieldsDoc => {
+      const stiffness = num('stiffness', { min: 0 });
+      const length = num('length', { min: 0 });
+      const preload = num('preload');
+      const law = curve('curve');
+      if (law !== undefined && (stiffness !== undefined || length !== undefined || preload !== undefined)) {
+        fail(memberPath(path, 'curve'), `${what} takes either curve or stiffness and length, not both`);
+      }
+      if (law === undefined) {
+        if (stiffness === undefined) fail(memberPath(path, 'stiffness'), `missing; ${what} needs stiffness and length, or a curve`);
+        if (length === undefined) fail(memberPath(path, 'length'), `missing; ${what} needs its free length`);
+      }
+      return { stiffness, length, preload, curve: law };
+    };
+    const twoPoints = (): { a: string; b: string } => {
+      const a = entity('a', 'point'), b = entity('b', 'point');
+      const pa = worldPoint(parts, state, a), pb = worldPoint(parts, state, b);
+      if (Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]) === 0) {
+        fail(memberPath(path, 'b'), `"${a}" and "${b}" coincide at the file's pose: the ${known}'s axis has no direction`);
+      }
+      return { a, b };
+    };
+    switch (known) {
+      case 'spring': {
+        checkFields(element, path, ['type', 'a', 'b', 'stiffness', 'length', 'preload', 'curve'], 'a spring');
+        const ends = twoPoints();
+        return reorder<ForceDoc>({ type: known, ...ends, ...springFields('a spring') }, element);
+      }
+      case 'damper': {
+        checkFields(element, path, ['type', 'a', 'b', 'damping', 'curve'], 'a damper');
+        const ends = twoPoints();
+        const damping = num('damping', { min: 0 });
+        const law = curve('curve');
+        if ((damping === undefined) === (law === undefined)) fail(memberPath(path, 'damping'), 'a damper needs either damping or a curve');
+        return reorder<ForceDoc>({ type: known, ...ends, damping, curve: law }, element);
+      }
+      case 'springdamper': {
+        checkFields(element, path, ['type', 'a', 'b', 'stiffness', 'length', 'preload', 'curve', 'damping', 'damping_curve'], 'a springdamper');
+        const ends = twoPoints();
+        const spring = springFields('a springdamper');
+        const damping = num('damping', { min: 0 });
+        const law = curve('damping_curve');
+        if ((damping === undefined) === (law === undefined)) fail(memberPath(path, 'damping'), 'a springdamper needs either damping or a damping_curve');
+        return reorder<ForceDoc>({ type: known, ...ends, ...spring, damping, damping_curve: law }, element);
+      }
+      case 'bushing': {
+        checkFields(element, path, ['type', 'a', 'b', 'stiffness', 'rotational_stiffness', 'damping', 'rotational_damping'], 'a bushing');
+        const a = entity('a', 'frame'), b = entity('b', 'frame');
+        if (splitReference(a)!.owner === splitReference(b)!.owner) fail(memberPath(path, 'b'), 'a and b are on the same part; a bushing joins two parts');
+        return reorder<ForceDoc>({
+          type: known, a, b, stiffness: vec('stiffness', true, true)!, rotational_stiffness: vec('rotational_stiffness', true, true)!,
+          damping: vec('damping', false, true), rotational_damping: vec('rotational_damping', false, true),
+        }, element);
+      }
+      case 'coordinate_spring': {
+        checkFields(element, path, ['type', 'coordinate', 'stiffness', 'free', 'damping'], 'a coordinate_spring');
+        const { ref } = this.checkCoordinate(required(element, 'coordinate', path), memberPath(path, 'coordinate'));
+        return reorder<ForceDoc>({
+          type: known, coordinate: ref, stiffness: num('stiffness', { required: true, min: 0 })!, free: num('free', { required: true })!, damping: num('damping', { min: 0 }),
+        }, element);
+      }
+      case 'force': {
+        checkFields(element, path, ['type', 'at', 'vector', 'frame', 'scale'], 'a force');
+        return reorder<ForceDoc>({ type: known, at: entity('at', 'point'), vector: vec('vector', true, false)!, frame: frame(), scale: scale() }, element);
+      }
+      case 'torque': {
+        checkFields(element, path, ['type', 'part', 'vector', 'frame', 'scale'], 'a torque');
+        const partPath = memberPath(path, 'part');
+        const part = required(element, 'part', path);
+        if (typeof part !== 'string' || !this.entities.has(part)) fail(partPath, typeof part === 'string' ? `no part "${part}"` : `expected a part id, got ${describe(part)}`);
+        return reorder<ForceDoc>({ type: known, part, vector: vec('vector', true, false)!, frame: frame(), scale: scale() }, element);
+      }
+      case 'tyre': {
+        checkFields(element, path, ['type', 'centre', 'axis', 'radius', 'stiffness', 'damping', 'ground'], 'a tyre');
+        const centre = entity('centre', 'point'), axis = entity('axis', 'axis');
+        if (splitReference(centre)!.owner !== splitReference(axis)!.owner) fail(memberPath(path, 'axis'), `the axis must be on the wheel's part "${splitReference(centre)!.owner}"`);
+        return reorder<ForceDoc>({
+          type: known, centre, axis, radius: num('radius', { required: true, positive: true })!, stiffness: num('stiffness', { required: true, min: 0 })!,
+          damping: num('damping', { min: 0 }), ground: num('ground'),
+        }, element);
+      }
+    }
+  }
+
   // ---- state and held ----
 
   private checkState(value: unknown): Record<string, number | PoseDoc> {
@@ -494,7 +649,7 @@ function checkPose(value: unknown, path: string): PoseDoc {
 function checkUnits(value: unknown): AssemblyDoc['units'] {
   if (value === undefined) fail('units', 'missing; expected { "length": "mm", "angle": "deg" }');
   const units = expectObject(value, 'units', 'an object { length, angle }');
-  checkFields(units, 'units', ['length', 'angle'], 'units');
+  checkFields(units, 'units', ['length', 'angle', 'mass', 'time', 'force'], 'units');
   const length = required(units, 'length', 'units', 'expected "mm"');
   if (length !== 'mm') {
     const got =
@@ -509,7 +664,16 @@ function checkUnits(value: unknown): AssemblyDoc['units'] {
       typeof angle === 'string' ? `unsupported angle unit ${quote(angle)}` : `expected an angle unit, got ${describe(angle)}`;
     fail('units.angle', `${got}; expected "deg" or "rad"`);
   }
-  return reorder({ length, angle }, units);
+  // Mass, time and force units may be stated, but only as the defaults (dynamics.md).
+  const fixedUnits = { mass: 'kg', time: 's', force: 'N' } as const;
+  const stated: { mass?: 'kg'; time?: 's'; force?: 'N' } = {};
+  for (const key of ['mass', 'time', 'force'] as const) {
+    const value = member(units, key);
+    if (value === undefined) continue;
+    if (value !== fixedUnits[key]) fail(memberPath('units', key), `expected "${fixedUnits[key]}" (the only ${key} unit), got ${describe(value)}`);
+    setOwn(stated, key, value);
+  }
+  return reorder({ length, angle, ...stated }, units);
 }
 
 function checkMateType(value: unknown, path: string): MateType {
@@ -590,6 +754,85 @@ function optionalBoolean(value: unknown, path: string): boolean | undefined {
 function optionalString(value: unknown, path: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
   return fail(path, `expected a string, got ${describe(value)}`);
+}
+
+// ---- mass and force-element values (dynamics.md) ----
+
+function checkMass(value: unknown, path: string): MassDoc {
+  const object = expectObject(value, path, 'mass properties { mass, centre, inertia }');
+  checkFields(object, path, ['mass', 'centre', 'inertia'], 'mass properties');
+  const massPath = memberPath(path, 'mass');
+  const mass = expectNumber(required(object, 'mass', path, 'the mass in kg'), massPath);
+  if (!(mass > 0)) fail(massPath, `mass must be positive (kg), got ${mass}; leave "mass" out for a massless part`);
+  const centre = expectVec3(required(object, 'centre', path, 'the centre of mass [x, y, z] in the part\'s frame'), memberPath(path, 'centre'));
+  const inertiaPath = memberPath(path, 'inertia');
+  const rows = required(object, 'inertia', path, 'a 3×3 inertia tensor in kg·mm²');
+  if (!Array.isArray(rows) || rows.length !== 3) fail(inertiaPath, `expected a 3×3 matrix [[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]], got ${describe(rows)}`);
+  const I = [0, 1, 2].map((i) => expectVec3((rows as unknown[])[i], itemPath(inertiaPath, i))) as [Vec3Doc, Vec3Doc, Vec3Doc];
+  const scale = Math.max(...I.flat().map(Math.abs));
+  for (const [i, j] of [[0, 1], [0, 2], [1, 2]]) {
+    if (Math.abs(I[i][j] - I[j][i]) > 1e-12 * scale) fail(itemPath(itemPath(inertiaPath, i), j), `the inertia tensor is not symmetric: [${i}][${j}] = ${I[i][j]} but [${j}][${i}] = ${I[j][i]}`);
+  }
+  const [a, b, c] = symmetricEigenvalues3(I);
+  const tol = 1e-9 * scale;
+  if (a < -tol) fail(inertiaPath, `the inertia tensor is not positive semi-definite (principal moment ${a})`);
+  if (c > a + b + tol) fail(inertiaPath, `the principal moments ${a}, ${b}, ${c} break the triangle inequality (${c} > ${a} + ${b}): no body has this inertia`);
+  return reorder({ mass, centre, inertia: I }, object);
+}
+
+/** Eigenvalues of a symmetric 3×3 matrix, ascending (the trigonometric closed form). */
+export function symmetricEigenvalues3(A: readonly (readonly number[])[]): [number, number, number] {
+  const p1 = A[0][1] ** 2 + A[0][2] ** 2 + A[1][2] ** 2;
+  const q = (A[0][0] + A[1][1] + A[2][2]) / 3;
+  if (p1 === 0) return [A[0][0], A[1][1], A[2][2]].sort((x, y) => x - y) as [number, number, number];
+  const p2 = (A[0][0] - q) ** 2 + (A[1][1] - q) ** 2 + (A[2][2] - q) ** 2 + 2 * p1;
+  const p = Math.sqrt(p2 / 6);
+  const B = A.map((row, i) => row.map((x, j) => (x - (i === j ? q : 0)) / p));
+  const detB = B[0][0] * (B[1][1] * B[2][2] - B[1][2] * B[2][1]) - B[0][1] * (B[1][0] * B[2][2] - B[1][2] * B[2][0]) + B[0][2] * (B[1][0] * B[2][1] - B[1][1] * B[2][0]);
+  const r = Math.max(-1, Math.min(1, detB / 2));
+  const phi = Math.acos(r) / 3;
+  const e1 = q + 2 * p * Math.cos(phi), e3 = q + 2 * p * Math.cos(phi + (2 * Math.PI) / 3);
+  return [e3, 3 * q - e1 - e3, e1];
+}
+
+/** A piecewise-linear table [[x, y], …]: at least two rows, x strictly increasing. */
+function checkTable(value: unknown, path: string, strictlyIncreasing: boolean): CurveTableDoc {
+  if (!Array.isArray(value)) fail(path, `expected a table [[x, y], …], got ${describe(value)}`);
+  const items: readonly unknown[] = value;
+  if (items.length < 2) fail(path, `a table needs at least 2 rows, got ${items.length}`);
+  const rows: (readonly [number, number])[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const [x, y] = expectNumbers(items[i], itemPath(path, i), 2, '[x, y]');
+    if (i > 0 && strictlyIncreasing && !(x > rows[i - 1][0])) fail(itemPath(itemPath(path, i), 0), `the first column must increase strictly, got ${x} after ${rows[i - 1][0]}`);
+    rows.push([x, y]);
+  }
+  return rows;
+}
+
+function checkScale(value: unknown, path: string): ScaleDoc {
+  const object = expectObject(value, path, 'a scale { table } or { sine }');
+  checkFields(object, path, ['table', 'sine'], 'a scale');
+  const table = member(object, 'table'), sine = member(object, 'sine');
+  if ((table === undefined) === (sine === undefined)) fail(path, 'a scale is either { "table": … } or { "sine": … }');
+  if (table !== undefined) return { table: checkTable(table, memberPath(path, 'table'), true) };
+  const sinePath = memberPath(path, 'sine');
+  const s = expectObject(sine, sinePath, 'a sine { amplitude, frequency, phase, offset }');
+  checkFields(s, sinePath, ['amplitude', 'frequency', 'phase', 'offset'], 'a sine');
+  const amplitude = expectNumber(required(s, 'amplitude', sinePath), memberPath(sinePath, 'amplitude'));
+  const frequency = expectNumber(required(s, 'frequency', sinePath), memberPath(sinePath, 'frequency'));
+  const phaseValue = member(s, 'phase'), offsetValue = member(s, 'offset');
+  const phase = phaseValue === undefined ? undefined : expectNumber(phaseValue, memberPath(sinePath, 'phase'));
+  const offset = offsetValue === undefined ? undefined : expectNumber(offsetValue, memberPath(sinePath, 'offset'));
+  return { sine: reorder({ amplitude, frequency, phase, offset }, s) };
+}
+
+/** A point's world position at the file's pose (`state["part.pose"]` where given, else the part's pose). */
+function worldPoint(parts: Readonly<Record<string, PartDoc>>, state: Readonly<Record<string, number | PoseDoc>>, ref: string): Float64Array {
+  const { owner, name } = splitReference(ref)!;
+  const part = parts[owner];
+  const fromState = state[`${owner}.pose`];
+  const pose = typeof fromState === 'object' ? fromState : part.pose;
+  return applyPoint(new Float64Array(3), makePose(pose.position, pose.rotation), part.points![name]);
 }
 
 // ---- plain JSON values, kept verbatim ----

@@ -62,7 +62,82 @@ export interface PartDoc {
   readonly planes?: Readonly<Record<string, PlaneDoc>>;
   readonly circles?: Readonly<Record<string, CircleDoc>>;
   readonly curves?: Readonly<Record<string, CurveDoc>>;
+  /** Mass properties (dynamics.md); a part without them is massless. */
+  readonly mass?: MassDoc;
 }
+
+// ---- mass, gravity and force elements (docs/dynamics.md) ----
+
+/** Mass properties of a part: kg, mm in the part's frame, kg·mm² about the centre in the part's axes. */
+export interface MassDoc {
+  readonly mass: number;
+  readonly centre: Vec3Doc;
+  /** Symmetric, positive semi-definite, principal moments obeying A ≤ B + C. */
+  readonly inertia: readonly [Vec3Doc, Vec3Doc, Vec3Doc];
+}
+
+/** A time scale on an applied load: a table [[t, s], …] (held at the ends) or a sine. */
+export type ScaleDoc =
+  | { readonly table: readonly (readonly [number, number])[] }
+  | { readonly sine: { readonly amplitude: number; readonly frequency: number; readonly phase?: number; readonly offset?: number } };
+
+/** A piecewise-linear law [[x, y], …], x strictly increasing, extended linearly past its ends. */
+export type CurveTableDoc = readonly (readonly [number, number])[];
+
+export interface SpringFieldsDoc {
+  /** N/mm, with `length` (free length, mm) and optional `preload` (N); or `curve` [[length, tension], …]. */
+  readonly stiffness?: number;
+  readonly length?: number;
+  readonly preload?: number;
+  readonly curve?: CurveTableDoc;
+}
+/** Spring between two points (`part.point`); tension positive pulls the ends together. */
+export interface SpringDoc extends SpringFieldsDoc { readonly type: 'spring'; readonly a: string; readonly b: string }
+/** Damper between two points: `damping` N·s/mm, or `curve` [[rate, tension], …]. */
+export interface DamperDoc {
+  readonly type: 'damper'; readonly a: string; readonly b: string;
+  readonly damping?: number;
+  readonly curve?: CurveTableDoc;
+}
+/** Spring and damper in one: the spring's fields, and `damping` or `damping_curve`. */
+export interface SpringDamperDoc extends SpringFieldsDoc {
+  readonly type: 'springdamper'; readonly a: string; readonly b: string;
+  readonly damping?: number;
+  readonly damping_curve?: CurveTableDoc;
+}
+/** Bushing between two frames (`part.frame`): deflection of b's frame relative to a's, in a's axes. */
+export interface BushingDoc {
+  readonly type: 'bushing'; readonly a: string; readonly b: string;
+  readonly stiffness: Vec3Doc;
+  readonly rotational_stiffness: Vec3Doc;
+  readonly damping?: Vec3Doc;
+  readonly rotational_damping?: Vec3Doc;
+}
+/** A spring on a coordinate (`mate.coordinate`): −stiffness·(x − free) − damping·ẋ. */
+export interface CoordinateSpringDoc {
+  readonly type: 'coordinate_spring'; readonly coordinate: string;
+  readonly stiffness: number; readonly free: number; readonly damping?: number;
+}
+/** An applied force at a point (`part.point`), world or part axes. */
+export interface PointForceDoc {
+  readonly type: 'force'; readonly at: string; readonly vector: Vec3Doc;
+  readonly frame?: 'world' | 'part'; readonly scale?: ScaleDoc;
+}
+/** An applied torque on a part. */
+export interface TorqueDoc {
+  readonly type: 'torque'; readonly part: string; readonly vector: Vec3Doc;
+  readonly frame?: 'world' | 'part'; readonly scale?: ScaleDoc;
+}
+/** A vertical tyre spring under a wheel: `centre` a point, `axis` the spin axis, both on the wheel's part. */
+export interface TyreDoc {
+  readonly type: 'tyre'; readonly centre: string; readonly axis: string;
+  readonly radius: number; readonly stiffness: number; readonly damping?: number; readonly ground?: number;
+}
+export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc;
+export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre'] as const;
+export type ForceType = (typeof FORCE_TYPES)[number];
+/** Gravity when a file gives none: mm/s², −z. */
+export const DEFAULT_GRAVITY: Vec3Doc = [0, 0, -9806.65];
 
 export type EntityKind = 'point' | 'frame' | 'axis' | 'plane' | 'circle' | 'curve';
 
@@ -161,6 +236,10 @@ export interface UnitsDoc {
   /** Only `"mm"` is accepted for now. */
   readonly length: string;
   readonly angle: 'deg' | 'rad';
+  /** Optional, and only these values (dynamics.md): they are the defaults. */
+  readonly mass?: 'kg';
+  readonly time?: 's';
+  readonly force?: 'N';
 }
 
 export interface AssemblyDoc {
@@ -175,6 +254,10 @@ export interface AssemblyDoc {
   readonly held: readonly string[];
   /** Suspension roles (see suspension.md); checked only to be an object, kept verbatim. */
   readonly suspension?: unknown;
+  /** mm/s²; default DEFAULT_GRAVITY. */
+  readonly gravity?: Vec3Doc;
+  /** Force elements by id (dynamics.md). */
+  readonly forces?: Readonly<Record<string, ForceDoc>>;
   /** Unknown top-level fields are kept verbatim. */
   readonly [extra: string]: unknown;
 }

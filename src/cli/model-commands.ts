@@ -17,7 +17,7 @@ const EXIT_NOTE = (failed: string): string =>
   `Exit codes: 0 solved; 1 bad input (one line on stderr, nothing on stdout);\n2 ${failed}.`;
 
 /** Reads MODEL (a path, or `-` for standard input) and builds its model. */
-async function loadModel(file: string, io: CliIO): Promise<Model> {
+export async function loadModel(file: string, io: CliIO): Promise<Model> {
   let doc;
   if (file === '-') doc = parseAssembly(await io.readStdin());
   else {

@@ -7,7 +7,7 @@
  * coordinates. Two-ball links (track rods, pushrods, multi-link rods) are distance mates,
  * not parts: their idle spin is then no degree of freedom at all.
  */
-import type { AssemblyDoc, MateDoc, PartDoc } from '../assembly/types';
+import type { AssemblyDoc, ForceDoc, MateDoc, PartDoc } from '../assembly/types';
 import type { Geometry, CornerGeometry, Point3 } from './files';
 import type { CornerRoles, SuspensionRoles, HoldRole, InstantAxisRole, PointRole } from './roles';
 
@@ -20,6 +20,8 @@ const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2]
 class Builder {
   parts: Record<string, MutablePart> = {};
   mates: Record<string, MateDoc> = {};
+  /** Force elements from the geometry's spring rate (docs/dynamics.md). */
+  forces: Record<string, ForceDoc> = {};
   part(name: string, fixed = false): MutablePart {
     this.parts[name] ??= { ...(fixed ? { fixed: true } : {}), pose: IDENTITY, points: {}, axes: {} };
     return this.parts[name];
@@ -92,6 +94,7 @@ export function suspensionAssembly(geometry: Geometry, name = `${geometry.topolo
     state: {},
     held: [],
     suspension: roles,
+    ...(Object.keys(b.forces).length ? { forces: b.forces } : {}),
   };
 }
 
@@ -214,6 +217,18 @@ function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string
       instant = { type: 'line', line: [points.trailing_arm_pivot_a as string, points.trailing_arm_pivot_b as string] };
       break;
     }
+  }
+  const spring = g.spring;
+  if (spring.rate !== undefined && spring.type === 'coilover' && typeof points.strut_bottom === 'string' && typeof points.strut_top === 'string') {
+    // strut_top on the chassis (a), strut_bottom on its mount (b); free length defaults to the design length
+    const free = spring.free_length ?? dist(hp.strut_top, hp.strut_bottom);
+    b.forces[`${px}spring`] = spring.damping !== undefined
+      ? { type: 'springdamper', a: points.strut_top, b: points.strut_bottom, stiffness: spring.rate, length: free, preload: spring.preload, damping: spring.damping }
+      : { type: 'spring', a: points.strut_top, b: points.strut_bottom, stiffness: spring.rate, length: free, preload: spring.preload };
+  }
+  if (spring.rate !== undefined && spring.type === 'torsion_bar' && b.mates[`${px}rocker_hinge`]) {
+    // the bar twists with the rocker shaft: −rate·(angle − free), free so that it carries `preload` at design
+    b.forces[`${px}torsion_bar`] = { type: 'coordinate_spring', coordinate: `${px}rocker_hinge.angle`, stiffness: spring.rate, free: spring.rate > 0 ? (spring.preload ?? 0) / spring.rate : 0 };
   }
   if (points.strut_bottom !== undefined && points.strut_top !== undefined) {
     damper = [points.strut_bottom, points.strut_top as string];

@@ -92,7 +92,7 @@ export interface Geometry {
   axle_position: AxlePosition;
   steering: SteeringType;
   actuation: Actuation;
-  spring: { type: SpringType };
+  spring: SpringSettings;
   wheel: Wheel;
   /** The parsed input, untouched. */
   raw: unknown;
@@ -222,12 +222,26 @@ function readActuation(
   return undefined;
 }
 
+/**
+ * The spring setting. Optional force-element fields (docs/dynamics.md): a coilover's
+ * `rate` (N/mm), `free_length` (mm; default its length at design, so no load there),
+ * `preload` (N) and `damping` (N·s/mm); a torsion bar's `rate` (N·mm/deg on the rocker
+ * shaft) and `preload` (N·mm at design). Without `rate` the spring is geometry only.
+ */
+export interface SpringSettings {
+  type: SpringType;
+  rate?: number;
+  free_length?: number;
+  preload?: number;
+  damping?: number;
+}
+
 function readSpring(
   problems: ProblemList,
   raw: unknown,
   path: string,
   actuation: Actuation | undefined,
-): { type: SpringType } | undefined {
+): SpringSettings | undefined {
   if (raw === undefined) return { type: 'none' };
   if (!isRecord(raw)) {
     problems.add(path, `expected a mapping { type }, got ${describe(raw)}`);
@@ -241,7 +255,20 @@ function readSpring(
     problems.add(typePath, `unsupported combination: torsion_bar needs pushrod_rocker or pullrod_rocker actuation, not ${actuation.type}`);
     return undefined;
   }
-  return { type };
+  const settings: SpringSettings = { type };
+  const fields = type === 'coilover' ? ['rate', 'free_length', 'preload', 'damping'] : type === 'torsion_bar' ? ['rate', 'preload'] : [];
+  for (const key of Object.keys(raw)) {
+    if (key === 'type') continue;
+    if (!fields.includes(key)) { problems.add(childPath(path, key), fields.length ? `unknown field for a ${type} spring (expected ${fields.join(', ')})` : `a spring of type ${type} takes no ${key}`); continue; }
+    const value = key === 'preload'
+      ? readNumber(problems, raw[key], childPath(path, key))
+      : readBoundedNumber(problems, raw[key], childPath(path, key), (x) => key === 'free_length' ? x > 0 : x >= 0, key === 'free_length' ? 'must be > 0' : 'must be ≥ 0');
+    if (value !== undefined) (settings as unknown as Record<string, number>)[key] = value;
+  }
+  if (settings.rate === undefined) for (const key of ['free_length', 'preload', 'damping'] as const) {
+    if (settings[key] !== undefined) problems.add(childPath(path, key), `${key} needs a rate`);
+  }
+  return settings;
 }
 
 function readSteering(

@@ -1,0 +1,539 @@
+/**
+ * Force elements as the kernel's force blocks (kernel/forces.ts): springs, dampers,
+ * bushings, coordinate springs, applied forces and torques, tyres. Each writes its
+ * generalized forces on the pose variables it touches and their derivatives K = ∂Q/∂δ
+ * (δ the bodies' retraction steps) and C = ∂Q/∂v (v their tangent velocities), both by
+ * forward-mode AD: one dual pass seeded with the steps (columns 0..d) and the velocities
+ * (columns d..2d), d = 6 per body. Gravity is the kernel's GravityBlock.
+ *
+ * Units are the caller's consistent set (the dynamic layer uses tonne, mm, s, N).
+ * A generalized force is dual to the step: a world force F at world point x on a body
+ * with pose (R, t) gives Q_v = Rᵀ F, Q_ω = Rᵀ ((x − t) × F + M).
+ */
+import {
+  Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
+  dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
+  dvComponent, dvSetComponent, rotationMatrix,
+} from '../kernel/dual';
+import type { ForceBlock } from '../kernel/forces';
+
+// ---- laws: scalar functions with their slope ----
+
+/** A scalar law x ↦ y with its slope, for tensions and time scales. */
+export interface Law {
+  /** y(x) into out[0], dy/dx into out[1]. */
+  evaluate(x: number, out: Float64Array): Float64Array;
+  /** ∫ y dx from a fixed reference (for a potential); absent when not needed. */
+  integral?(x: number): number;
+}
+
+/** y = slope·(x − x0) + y0. */
+export class LinearLaw implements Law {
+  constructor(readonly slope: number, readonly x0 = 0, readonly y0 = 0) {}
+  evaluate(x: number, out: Float64Array): Float64Array {
+    out[0] = this.slope * (x - this.x0) + this.y0; out[1] = this.slope; return out;
+  }
+  integral(x: number): number {
+    const d = x - this.x0;
+    return 0.5 * this.slope * d * d + this.y0 * d;
+  }
+}
+
+/**
+ * Piecewise linear through [[x, y], …] (x strictly increasing); `extend` continues the end
+ * segments linearly past the ends (tension curves), else the ends are held (time scales).
+ */
+export class TableLaw implements Law {
+  readonly xs: Float64Array;
+  readonly ys: Float64Array;
+  constructor(rows: readonly (readonly [number, number])[], readonly extend: boolean) {
+    this.xs = Float64Array.from(rows.map((r) => r[0]));
+    this.ys = Float64Array.from(rows.map((r) => r[1]));
+  }
+  private segment(x: number): number {
+    const xs = this.xs;
+    let i = 0;
+    while (i < xs.length - 2 && x > xs[i + 1]) i++;
+    return i;
+  }
+  evaluate(x: number, out: Float64Array): Float64Array {
+    const xs = this.xs, ys = this.ys, n = xs.length;
+    if (!this.extend && (x <= xs[0] || x >= xs[n - 1])) { out[0] = x <= xs[0] ? ys[0] : ys[n - 1]; out[1] = 0; return out; }
+    const i = this.segment(x);
+    const slope = (ys[i + 1] - ys[i]) / (xs[i + 1] - xs[i]);
+    out[0] = ys[i] + slope * (x - xs[i]); out[1] = slope;
+    return out;
+  }
+  /** ∫ from xs[0] to x of the extended curve. */
+  integral(x: number): number {
+    const xs = this.xs, ys = this.ys;
+    let sum = 0, a = xs[0];
+    const lo = new Float64Array(2), hi = new Float64Array(2);
+    // whole segments below x, then the part of the last
+    for (let i = 0; i < xs.length - 1 && x > a; i++) {
+      const b = i === xs.length - 2 ? x : Math.min(x, xs[i + 1]);
+      this.evaluate(a, lo); this.evaluate(b, hi);
+      sum += 0.5 * (lo[0] + hi[0]) * (b - a);
+      a = b;
+    }
+    if (x < xs[0]) { this.evaluate(x, lo); sum -= 0.5 * (lo[0] + ys[0]) * (xs[0] - x); }
+    return sum;
+  }
+}
+
+/** s0 + A sin(2π f t + phase), phase in radians. */
+export class SineLaw implements Law {
+  constructor(readonly amplitude: number, readonly frequency: number, readonly phase = 0, readonly offset = 0) {}
+  evaluate(t: number, out: Float64Array): Float64Array {
+    const w = 2 * Math.PI * this.frequency;
+    out[0] = this.offset + this.amplitude * Math.sin(w * t + this.phase);
+    out[1] = this.amplitude * w * Math.cos(w * t + this.phase);
+    return out;
+  }
+}
+
+// ---- the base: up to two bodies, one dual pass over steps and velocities ----
+
+const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
+const ORIGIN = Float64Array.of(0, 0, 0);
+
+/**
+ * A force element on one or two pose variables. Dual columns: body k's step δ_k at
+ * 6k..6k+5 and its velocity ξ_k at d + 6k..d + 6k + 5 (d = 6 × bodies). A subclass
+ * computes its forces in `compute` and applies them with `apply`; results accumulate in
+ * `q` (d duals) and are written out by `evaluate`. Allocation-free after construction.
+ */
+export abstract class BodyForceBlock implements ForceBlock {
+  readonly vars: readonly number[];
+  /** Tangent size of the element (6 per body). */
+  readonly d: number;
+  /** Dual width: steps and velocities. */
+  readonly n: number;
+  protected readonly q: Dual[];
+  protected state!: Float64Array;
+  protected offsets!: Int32Array;
+  protected velocity!: Float64Array;
+  private readonly R: Float64Array[];
+  // scratch for apply
+  private readonly axisW: DualVec3[];
+  private readonly bodyOrigin: DualVec3;
+  private readonly leverArm: DualVec3;
+  private readonly moment: DualVec3;
+  private readonly scratch: Dual;
+
+  constructor(readonly owner: string, bodies: readonly number[]) {
+    this.vars = bodies;
+    this.d = 6 * bodies.length;
+    this.n = 2 * this.d;
+    this.q = Array.from({ length: this.d }, () => new Dual(this.n));
+    this.R = bodies.map(() => new Float64Array(9));
+    this.axisW = [this.vec(), this.vec(), this.vec()];
+    this.bodyOrigin = this.vec(); this.leverArm = this.vec(); this.moment = this.vec();
+    this.scratch = this.dual();
+  }
+
+  protected dual(): Dual { return new Dual(this.n); }
+  protected vec(): DualVec3 { return new DualVec3(this.n); }
+
+  /** World position of a point of body k. */
+  protected point(out: DualVec3, k: number, local: ArrayLike<number>): DualVec3 {
+    return dvRigidPoint(out, this.R[k], this.state, this.offsets[k], local, 6 * k);
+  }
+  /** World direction of a direction of body k. */
+  protected direction(out: DualVec3, k: number, local: ArrayLike<number>): DualVec3 {
+    return dvRigidDirection(out, this.R[k], local, 6 * k);
+  }
+  /**
+   * World velocity of a material point of body k, R(ω × p + v) (or with `angular` its
+   * world angular velocity R ω), as a dual in the steps (R turns) and the velocities.
+   */
+  protected velocityOf(out: DualVec3, k: number, local: ArrayLike<number>, angular = false): DualVec3 {
+    const R = this.R[k], xi = this.velocity, b = 6 * k, n = this.n, vcol = this.d + b;
+    const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2];
+    const p0 = local[0], p1 = local[1], p2 = local[2];
+    // body-frame rate w and its ξ-derivatives: angular → ω; else ω × p + v
+    const a0 = angular ? w0 : w1 * p2 - w2 * p1 + xi[b + 3];
+    const a1 = angular ? w1 : w2 * p0 - w0 * p2 + xi[b + 4];
+    const a2 = angular ? w2 : w0 * p1 - w1 * p0 + xi[b + 5];
+    const d = out.d;
+    d.fill(0);
+    for (let i = 0; i < 3; i++) {
+      const r0 = R[3 * i], r1 = R[3 * i + 1], r2 = R[3 * i + 2];
+      out.v[i] = r0 * a0 + r1 * a1 + r2 * a2;
+      // ∂/∂δω_j: R (e_j × a)
+      d[i * n + b] = -r1 * a2 + r2 * a1;
+      d[i * n + b + 1] = r0 * a2 - r2 * a0;
+      d[i * n + b + 2] = -r0 * a1 + r1 * a0;
+      if (angular) {
+        d[i * n + vcol] = r0; d[i * n + vcol + 1] = r1; d[i * n + vcol + 2] = r2;
+      } else {
+        // ∂(ω × p)/∂ω_j = e_j × p; ∂/∂v_j = e_j
+        d[i * n + vcol] = -r1 * p2 + r2 * p1;
+        d[i * n + vcol + 1] = r0 * p2 - r2 * p0;
+        d[i * n + vcol + 2] = -r0 * p1 + r1 * p0;
+        d[i * n + vcol + 3] = r0; d[i * n + vcol + 4] = r1; d[i * n + vcol + 5] = r2;
+      }
+    }
+    return out;
+  }
+
+  /** Add a world force F at world point x (and a world moment M) to body k's generalized force. */
+  protected apply(k: number, x: DualVec3, F: DualVec3, M: DualVec3 | null, sign: 1 | -1 = 1): void {
+    const q = this.q, b = 6 * k, tmp = this.scratch;
+    for (let i = 0; i < 3; i++) this.direction(this.axisW[i], k, E[i]);
+    this.point(this.bodyOrigin, k, ORIGIN);
+    dvSub(this.leverArm, x, this.bodyOrigin);
+    dvCross(this.moment, this.leverArm, F);
+    if (M) dvAdd(this.moment, this.moment, M);
+    for (let i = 0; i < 3; i++) {
+      // (Rᵀ y)_i = (R e_i) · y
+      dvDot(tmp, this.axisW[i], F);
+      addScaled(q[b + 3 + i], tmp, sign);
+      dvDot(tmp, this.axisW[i], this.moment);
+      addScaled(q[b + i], tmp, sign);
+    }
+  }
+
+  /** Add a generalized force directly (a dual) to local slot i. */
+  protected applyLocal(i: number, value: Dual, sign: 1 | -1 = 1): void {
+    addScaled(this.q[i], value, sign);
+  }
+
+  protected abstract compute(t: number): void;
+
+  evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    this.begin(state, offsets, velocity);
+    this.compute(t);
+    const d = this.d;
+    for (let i = 0; i < d; i++) {
+      const qi = this.q[i];
+      Q[i] = qi.v;
+      if (K) for (let j = 0; j < d; j++) K[i * d + j] = qi.d[j];
+      if (C) for (let j = 0; j < d; j++) C[i * d + j] = qi.d[d + j];
+    }
+  }
+
+  protected begin(state: Float64Array, offsets: Int32Array, velocity: Float64Array): void {
+    this.state = state; this.offsets = offsets; this.velocity = velocity;
+    for (let k = 0; k < this.R.length; k++) rotationMatrix(this.R[k], state, offsets[k] + 3);
+    for (const qi of this.q) dConst(qi, 0);
+  }
+}
+
+function addScaled(acc: Dual, x: Dual, k: number): void {
+  acc.v += k * x.v;
+  const ad = acc.d, xd = x.d;
+  for (let i = 0; i < ad.length; i++) ad[i] += k * xd[i];
+}
+
+// ---- springs and dampers between two points ----
+
+/**
+ * Spring, damper or both between point `a` of body 0 and point `b` of body 1, along the
+ * line joining them: tension T = spring(l) + damper(l̇) pulls the points together.
+ */
+export class PointToPointForce extends BodyForceBlock {
+  private readonly pa = this.vec(); private readonly pb = this.vec();
+  private readonly va = this.vec(); private readonly vb = this.vec();
+  private readonly dir = this.vec(); private readonly unit = this.vec(); private readonly rel = this.vec();
+  private readonly force = this.vec();
+  private readonly len = this.dual(); private readonly rate = this.dual(); private readonly tension = this.dual(); private readonly part = this.dual();
+  private readonly law = new Float64Array(2);
+  /** Length, rate and tension at the last evaluation (for reports). */
+  readonly last = { length: 0, rate: 0, tension: 0 };
+
+  constructor(owner: string, bodyA: number, readonly a: ArrayLike<number>, bodyB: number, readonly b: ArrayLike<number>,
+    readonly spring: Law | null, readonly damper: Law | null) {
+    super(owner, [bodyA, bodyB]);
+  }
+
+  protected compute(): void {
+    this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
+    dvSub(this.dir, this.pb, this.pa);
+    dvLength(this.len, this.dir);
+    dvNormalize(this.unit, this.dir);
+    dConst(this.tension, 0);
+    if (this.spring) {
+      this.spring.evaluate(this.len.v, this.law);
+      dAdd(this.tension, this.tension, dChain(this.part, this.len, this.law[0], this.law[1]));
+    }
+    dConst(this.rate, 0);
+    if (this.damper) {
+      this.velocityOf(this.va, 0, this.a); this.velocityOf(this.vb, 1, this.b);
+      dvSub(this.rel, this.vb, this.va);
+      dvDot(this.rate, this.unit, this.rel);
+      this.damper.evaluate(this.rate.v, this.law);
+      dAdd(this.tension, this.tension, dChain(this.part, this.rate, this.law[0], this.law[1]));
+    }
+    this.last.length = this.len.v; this.last.rate = this.rate.v; this.last.tension = this.tension.v;
+    // T u on a (toward b), −T u on b
+    dvScale(this.force, this.unit, this.tension);
+    this.apply(0, this.pa, this.force, null, 1);
+    this.apply(1, this.pb, this.force, null, -1);
+  }
+
+  potential(state: Float64Array, offsets: Int32Array): number {
+    if (!this.spring?.integral) return 0;
+    this.begin(state, offsets, ZERO12);
+    this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
+    dvSub(this.dir, this.pb, this.pa);
+    return this.spring.integral(Math.hypot(this.dir.v[0], this.dir.v[1], this.dir.v[2]));
+  }
+
+  dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (!this.damper) return 0;
+    this.begin(state, offsets, velocity);
+    this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
+    dvSub(this.dir, this.pb, this.pa);
+    dvNormalize(this.unit, this.dir);
+    this.velocityOf(this.va, 0, this.a); this.velocityOf(this.vb, 1, this.b);
+    dvSub(this.rel, this.vb, this.va);
+    dvDot(this.rate, this.unit, this.rel);
+    return this.damper.evaluate(this.rate.v, this.law)[0] * this.rate.v;
+  }
+}
+const ZERO12 = new Float64Array(12);
+
+// ---- bushings ----
+
+/**
+ * A bushing between frame A (on body 0) and frame B (on body 1): deflection d = A's axes
+ * applied to (origin_B − origin_A), θ = log(R_Aᵀ R_B) in A's axes; force −K d − C ḋ on B at
+ * B's origin and moment −K_r θ − C_r θ̇ (θ̇ taken as the relative angular velocity in A's
+ * axes), the opposite on A at the same point.
+ */
+export class BushingForce extends BodyForceBlock {
+  private readonly fa: DualVec3[] = [this.vec(), this.vec(), this.vec()];
+  private readonly fb: DualVec3[] = [this.vec(), this.vec(), this.vec()];
+  private readonly oa = this.vec(); private readonly ob = this.vec(); private readonly sep = this.vec();
+  private readonly va = this.vec(); private readonly vb = this.vec(); private readonly wa = this.vec(); private readonly wb = this.vec();
+  private readonly rel = this.vec(); private readonly tmpV = this.vec(); private readonly vee = this.vec();
+  private readonly F = this.vec(); private readonly M = this.vec();
+  private readonly r: Dual[] = Array.from({ length: 9 }, () => this.dual());
+  private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()];
+  private readonly comp = [this.dual(), this.dual(), this.dual()];
+  private readonly axesA: Float64Array[];
+  private readonly axesB: Float64Array[];
+  /** Deflection (translation, rotation vector) and wrench on B at the last evaluation. */
+  readonly last = { translation: new Float64Array(3), rotation: new Float64Array(3), force: new Float64Array(3), moment: new Float64Array(3), at: new Float64Array(3) };
+
+  constructor(owner: string, bodyA: number, readonly originA: ArrayLike<number>, rotationA: Readonly<ArrayLike<number>>,
+    bodyB: number, readonly originB: ArrayLike<number>, rotationB: Readonly<ArrayLike<number>>,
+    readonly stiffness: ArrayLike<number>, readonly rotationalStiffness: ArrayLike<number>,
+    readonly damping: ArrayLike<number>, readonly rotationalDamping: ArrayLike<number>) {
+    super(owner, [bodyA, bodyB]);
+    const axes = (q: Readonly<ArrayLike<number>>): Float64Array[] => {
+      const R = rotationMatrix(new Float64Array(9), q, 0);
+      return [0, 1, 2].map((j) => Float64Array.of(R[j], R[3 + j], R[6 + j]));
+    };
+    this.axesA = axes(rotationA); this.axesB = axes(rotationB);
+  }
+
+  /** Deflections as duals: sep (A axes) into this.comp via d, θ into vee. */
+  private deflect(): void {
+    for (let i = 0; i < 3; i++) { this.direction(this.fa[i], 0, this.axesA[i]); this.direction(this.fb[i], 1, this.axesB[i]); }
+    this.point(this.oa, 0, this.originA); this.point(this.ob, 1, this.originB);
+    dvSub(this.sep, this.ob, this.oa);
+    // relative rotation R_rel[i][j] = a_i · b_j
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) dvDot(this.r[3 * i + j], this.fa[i], this.fb[j]);
+    const r = this.r, [s0, s1, s2, s3, s4] = this.s;
+    // vee(R − Rᵀ) = 2 sin φ · axis
+    dvSetComponent(this.vee, 0, dSub(s0, r[7], r[5]));
+    dvSetComponent(this.vee, 1, dSub(s0, r[2], r[6]));
+    dvSetComponent(this.vee, 2, dSub(s0, r[3], r[1]));
+    // sin²φ = |vee|²/4, cos φ = (tr − 1)/2; θ = vee · φ/(2 sin φ)
+    dvDot(s1, this.vee, this.vee); dScale(s1, s1, 0.25);
+    dAdd(s2, r[0], r[4]); dAdd(s2, s2, r[8]); dAddConst(s2, s2, -1); dScale(s2, s2, 0.5);
+    if (s1.v < 1e-4 && s2.v > 0) {
+      // φ/sin φ = 1 + s²/6 + 3s⁴/40 + 5s⁶/112 (s = sin φ): smooth at rest, where the closed form is 0/0
+      const x = s1.v;
+      dChain(s3, s1, 0.5 * (1 + x / 6 + (3 * x * x) / 40 + (5 * x * x * x) / 112), 0.5 * (1 / 6 + (6 * x) / 40 + (15 * x * x) / 112));
+    } else {
+      dSqrt(s4, s1);
+      dAtan2(s3, s4, s2);
+      dDiv(s3, s3, s4); dScale(s3, s3, 0.5);
+    }
+    dvScale(this.vee, this.vee, s3);
+  }
+
+  protected compute(): void {
+    this.deflect();
+    const velocity = this.velocity;
+    let moving = false;
+    for (let i = 0; i < 12; i++) if (velocity[i] !== 0) { moving = true; break; }
+    dvConst(this.F, 0, 0, 0); dvConst(this.M, 0, 0, 0);
+    const c = this.comp[0], rate = this.comp[1], tmp = this.comp[2];
+    if (moving) {
+      this.velocityOf(this.va, 0, this.originA); this.velocityOf(this.vb, 1, this.originB);
+      this.velocityOf(this.wa, 0, ORIGIN, true); this.velocityOf(this.wb, 1, ORIGIN, true);
+      // ḋ = A-axes of (v_B − v_A − ω_A × sep)
+      dvSub(this.rel, this.vb, this.va);
+      dvCross(this.tmpV, this.wa, this.sep);
+      dvSub(this.rel, this.rel, this.tmpV);
+    }
+    for (let i = 0; i < 3; i++) {
+      // force component along A's axis i: −k d_i − c ḋ_i
+      dvDot(c, this.fa[i], this.sep);
+      dScale(c, c, -this.stiffness[i]);
+      if (moving && this.damping[i] !== 0) { dvDot(rate, this.fa[i], this.rel); dAdd(c, c, dScale(rate, rate, -this.damping[i])); }
+      dvAddScaledDual(this.F, this.F, this.fa[i], c);
+      this.last.translation[i] = dvDotValue(this.fa[i], this.sep);
+      // moment component: −k_r θ_i − c_r θ̇_i
+      dvComponent(c, this.vee, i);
+      this.last.rotation[i] = c.v;
+      dScale(c, c, -this.rotationalStiffness[i]);
+      if (moving && this.rotationalDamping[i] !== 0) {
+        dvSub(this.tmpV, this.wb, this.wa);
+        dvDot(tmp, this.fa[i], this.tmpV);
+        dAdd(c, c, dScale(tmp, tmp, -this.rotationalDamping[i]));
+      }
+      dvAddScaledDual(this.M, this.M, this.fa[i], c);
+    }
+    this.last.force.set(this.F.v); this.last.moment.set(this.M.v); this.last.at.set(this.ob.v);
+    this.apply(1, this.ob, this.F, this.M, 1);
+    this.apply(0, this.ob, this.F, this.M, -1);
+  }
+
+  potential(state: Float64Array, offsets: Int32Array): number {
+    this.begin(state, offsets, ZERO12);
+    this.deflect();
+    let e = 0;
+    for (let i = 0; i < 3; i++) {
+      const d = dvDotValue(this.fa[i], this.sep), th = this.vee.v[i];
+      e += 0.5 * (this.stiffness[i] * d * d + this.rotationalStiffness[i] * th * th);
+    }
+    return e;
+  }
+}
+
+function dvDotValue(a: DualVec3, b: DualVec3): number {
+  return a.v[0] * b.v[0] + a.v[1] * b.v[1] + a.v[2] * b.v[2];
+}
+
+// ---- applied forces and torques ----
+
+/** A force at a point of a body: world axes, or the body's (turning with it); times a scale of time. */
+export class PointForce extends BodyForceBlock {
+  private readonly x = this.vec(); private readonly F = this.vec();
+  private readonly s = new Float64Array(2);
+  /** World point and force at the last evaluation. */
+  readonly last = { at: new Float64Array(3), force: new Float64Array(3) };
+  constructor(owner: string, body: number, readonly at: ArrayLike<number>, readonly vector: ArrayLike<number>, readonly inBodyAxes: boolean, readonly scale: Law | null) {
+    super(owner, [body]);
+  }
+  protected compute(t: number): void {
+    const k = this.scale ? this.scale.evaluate(t, this.s)[0] : 1;
+    this.point(this.x, 0, this.at);
+    if (this.inBodyAxes) { this.direction(this.F, 0, this.vector); dvScaleConst(this.F, this.F, k); }
+    else dvConst(this.F, this.vector[0] * k, this.vector[1] * k, this.vector[2] * k);
+    this.last.at.set(this.x.v); this.last.force.set(this.F.v);
+    this.apply(0, this.x, this.F, null);
+  }
+}
+
+/** A torque on a body: world axes or the body's; times a scale of time. */
+export class BodyTorque extends BodyForceBlock {
+  private readonly x = this.vec(); private readonly F = this.vec(); private readonly M = this.vec();
+  private readonly s = new Float64Array(2);
+  /** World torque at the last evaluation. */
+  readonly last = { moment: new Float64Array(3) };
+  constructor(owner: string, body: number, readonly vector: ArrayLike<number>, readonly inBodyAxes: boolean, readonly scale: Law | null) {
+    super(owner, [body]);
+  }
+  protected compute(t: number): void {
+    const k = this.scale ? this.scale.evaluate(t, this.s)[0] : 1;
+    this.point(this.x, 0, ORIGIN);
+    dvConst(this.F, 0, 0, 0);
+    if (this.inBodyAxes) { this.direction(this.M, 0, this.vector); dvScaleConst(this.M, this.M, k); }
+    else dvConst(this.M, this.vector[0] * k, this.vector[1] * k, this.vector[2] * k);
+    this.last.moment.set(this.M.v);
+    this.apply(0, this.x, this.F, this.M);
+  }
+}
+
+// ---- tyre ----
+
+/**
+ * A vertical tyre spring: the wheel (centre c, spin axis a, radius r) touches the ground
+ * plane z = ground at its rim's lowest point; penetration p = ground − z_contact, force
+ * max(0, k p + c ṗ) upward at the contact (none while p ≤ 0). ṗ is minus the vertical
+ * velocity of the wheel's material point at the contact.
+ */
+export class TyreForce extends BodyForceBlock {
+  private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
+  private readonly v = this.vec(); private readonly w = this.vec(); private readonly arm = this.vec(); private readonly tmp = this.vec();
+  private readonly F = this.vec(); private readonly az = this.dual(); private readonly p = this.dual(); private readonly pd = this.dual(); private readonly N = this.dual();
+  readonly last = { penetration: 0, force: 0, contact: new Float64Array(3) };
+  constructor(owner: string, body: number, readonly centre: ArrayLike<number>, readonly axis: ArrayLike<number>,
+    readonly radius: number, readonly stiffness: number, readonly damping: number, readonly ground: number) {
+    super(owner, [body]);
+  }
+  /** Contact point and penetration as duals. */
+  private contact(): void {
+    this.point(this.c, 0, this.centre);
+    this.direction(this.tmp, 0, this.axis);
+    dvNormalize(this.a, this.tmp);
+    // toward the ground within the wheel plane: a·a_z − e_z, normalised
+    dvComponent(this.az, this.a, 2);
+    dvScale(this.s, this.a, this.az);
+    this.s.v[2] -= 1;
+    const len2 = this.s.v[0] ** 2 + this.s.v[1] ** 2 + this.s.v[2] ** 2;
+    if (len2 > 1e-24) { dvNormalize(this.tmp, this.s); dvScaleConst(this.tmp, this.tmp, this.radius); dvAdd(this.x, this.c, this.tmp); }
+    else dvAdd(this.x, this.c, dvConst(this.tmp, 0, 0, 0));
+    dvComponent(this.p, this.x, 2);
+    dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
+    this.last.penetration = this.p.v; this.last.contact.set(this.x.v);
+  }
+  protected compute(): void {
+    this.contact();
+    this.last.force = 0;
+    if (!(this.p.v > 0)) return;
+    dScale(this.N, this.p, this.stiffness);
+    if (this.damping !== 0) {
+      // material velocity at the contact: R v + ω_w × (x − origin)
+      this.velocityOf(this.v, 0, ORIGIN);
+      this.velocityOf(this.w, 0, ORIGIN, true);
+      this.point(this.tmp, 0, ORIGIN);
+      dvSub(this.arm, this.x, this.tmp);
+      dvCross(this.tmp, this.w, this.arm);
+      dvAdd(this.v, this.v, this.tmp);
+      dvComponent(this.pd, this.v, 2);
+      dAdd(this.N, this.N, dScale(this.pd, this.pd, -this.damping));
+    }
+    if (!(this.N.v > 0)) return;
+    this.last.force = this.N.v;
+    dvConst(this.F, 0, 0, 0);
+    dvSetComponent(this.F, 2, this.N);
+    this.apply(0, this.x, this.F, null);
+  }
+  potential(state: Float64Array, offsets: Int32Array): number {
+    this.begin(state, offsets, ZERO12);
+    this.contact();
+    return this.p.v > 0 ? 0.5 * this.stiffness * this.p.v * this.p.v : 0;
+  }
+}
+
+// ---- a spring on a coordinate ----
+
+/** −k (x − free) − c ẋ on one scalar coordinate (k, c per the coordinate's internal unit). */
+export class CoordinateSpringForce implements ForceBlock {
+  readonly vars: readonly number[];
+  readonly last = { value: 0, force: 0 };
+  constructor(readonly owner: string, variable: number, readonly stiffness: number, readonly free: number, readonly damping: number) {
+    this.vars = [variable];
+  }
+  evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    const x = state[offsets[0]];
+    Q[0] = -this.stiffness * (x - this.free) - this.damping * velocity[0];
+    this.last.value = x; this.last.force = Q[0];
+    if (K) K[0] = -this.stiffness;
+    if (C) C[0] = -this.damping;
+  }
+  potential(state: Float64Array, offsets: Int32Array): number {
+    const d = state[offsets[0]] - this.free;
+    return 0.5 * this.stiffness * d * d;
+  }
+  dissipation(_state: Float64Array, _offsets: Int32Array, velocity: Float64Array): number {
+    return this.damping * velocity[0] * velocity[0];
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Static equilibrium: the pose where the free generalized forces vanish, held coordinates
+ * kept. Newton on the constraint manifold: solve K_r α = f (reduced stiffness and force,
+ * src/dynamics/reduced.ts), step δ = N α within a trust radius, return to the manifold
+ * with the kinematic solve, accept the step only if the unbalanced force fell (else halve
+ * it). Where K_r is not positive definite (a mechanism upside down, a buckling spring) the
+ * step is regularised toward steepest descent. If that fails at full load, the applied
+ * loads (gravity, forces, torques) are stepped up from a quarter. A failure keeps the last
+ * good pose and reports the residual force.
+ */
+import { choleskySolve } from '../../kernel/linalg';
+import { solve, type SolveOptions } from '../../kernel/solver';
+import { solveModel, type SolveResult } from '../model/operations';
+import type { DynamicsModel } from './build';
+import { reduce } from './reduced';
+import { BALANCE_TOLERANCE, reactionsHere, type StaticsResult } from './statics';
+
+export interface EquilibriumOptions {
+  set?: Record<string, number>;
+  /** Newton iterations per load step (default 60). */
+  maxIterations?: number;
+  /** Largest step per iteration, relative to the model's length scale (default 0.05). */
+  trustRadius?: number;
+  solver?: SolveOptions;
+}
+
+export type EquilibriumResult = Omit<SolveResult, 'status'> & {
+  status: 'solved' | 'failed';
+  reactions: StaticsResult['reactions'];
+  drivers: StaticsResult['drivers'];
+  forces: StaticsResult['forces'];
+  indeterminate: string[];
+  /** The generalized force left unbalanced (empty when solved). */
+  residualForce: StaticsResult['unbalanced'];
+  /** Newton iterations of the force balance, over all load steps. */
+  newtonIterations: number;
+  /** The load fractions that were solved in turn ([1] when no stepping was needed). */
+  loadSteps: number[];
+};
+
+/**
+ * Size of the reduced force in force units: the basis columns are orthonormal in scaled
+ * steps (a turn counted as ω·L), so each Nᵀ Q component is a force (a moment per L).
+ */
+function forceSize(f: Float64Array): number {
+  let m = 0;
+  for (let a = 0; a < f.length; a++) m = Math.max(m, Math.abs(f[a]));
+  return m;
+}
+
+/** Scale of the loads in force units: every Q entry, turns per length scale. */
+function loadSize(dyn: DynamicsModel, Q: Float64Array, layout: Int32Array): number {
+  let m = 0;
+  const L = dyn.system.lengthScale;
+  for (const v of dyn.system.variables) {
+    const c0 = layout[v.id];
+    if (c0 < 0) continue;
+    if (v.kind === 'pose') for (let i = 0; i < 6; i++) m = Math.max(m, Math.abs(Q[c0 + i]) / (i < 3 ? L : 1));
+    else m = Math.max(m, Math.abs(Q[c0]) / v.scale);
+  }
+  return m;
+}
+
+export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}): EquilibriumResult {
+  const { system } = dyn;
+  const solved = solveModel(dyn.model, { set: options.set, solver: options.solver });
+  const finish = (status: 'solved' | 'failed', iterations: number, loadSteps: number[], message?: string): EquilibriumResult => {
+    const report = reactionsHere(dyn);
+    const kin = solveModel(dyn.model, { solver: options.solver });
+    const result: EquilibriumResult = {
+      ...kin, status, reactions: report.reactions, drivers: report.drivers, forces: report.forces,
+      indeterminate: report.indeterminate, residualForce: report.unbalanced, newtonIterations: iterations, loadSteps,
+    };
+    if (message) result.message = message;
+    return result;
+  };
+  if (solved.status !== 'solved') return finish('failed', 0, [], solved.message ?? 'the starting pose cannot be solved');
+  const maxIterations = options.maxIterations ?? 60;
+  const trust = (options.trustRadius ?? 0.05) * system.lengthScale;
+  let total = 0;
+  const attempt = (loadScale: number): boolean => {
+    for (let it = 0; it < maxIterations; it++) {
+      const red = reduce(dyn, { loadScale });
+      const { k, N, size: n } = red;
+      const scale = loadSize(dyn, red.Q, red.layout);
+      const tol = BALANCE_TOLERANCE * scale + 1e-12;
+      const current = forceSize(red.f);
+      if (k === 0 || current <= tol) return true;
+      total++;
+      // regularise until K_r + μ I is positive definite: Newton near a stable equilibrium, descent elsewhere
+      let diag = 0;
+      for (let a = 0; a < k; a++) diag = Math.max(diag, Math.abs(red.Kr[a * k + a]));
+      let mu = 0;
+      let alpha: Float64Array | null = null;
+      for (let tries = 0; tries < 30; tries++) {
+        const A = new Float64Array(k * k);
+        for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) A[a * k + b] = 0.5 * (red.Kr[a * k + b] + red.Kr[b * k + a]) + (a === b ? mu : 0);
+        const x = red.f.slice();
+        if (choleskySolve(A, x, k)) { alpha = x; break; }
+        mu = mu === 0 ? Math.max(diag, scale / system.lengthScale, 1e-12) * 1e-3 : mu * 10;
+      }
+      if (!alpha) return false;
+      // the step δ = N α, limited to the trust radius in scaled length
+      const delta = new Float64Array(n);
+      for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * alpha[a];
+      let len = 0;
+      for (const v of system.variables) {
+        const c0 = red.layout[v.id];
+        if (c0 < 0) continue;
+        if (v.kind === 'pose') for (let i = 0; i < 6; i++) len = Math.max(len, Math.abs(delta[c0 + i]) * (i < 3 ? system.lengthScale : 1));
+        else len = Math.max(len, Math.abs(delta[c0]) * v.scale);
+      }
+      let h = len > trust ? trust / len : 1;
+      const saved = system.snapshot();
+      let accepted = false;
+      for (let halving = 0; halving < 12; halving++) {
+        for (const v of system.variables) {
+          const c0 = red.layout[v.id];
+          if (c0 < 0) continue;
+          const step = delta.subarray(c0, c0 + v.dim).map((x) => x * h);
+          system.retractVariable(v, step, 0);
+        }
+        const back = solve(system, options.solver);
+        if (back.converged) {
+          const next = reduce(dyn, { loadScale });
+          if (forceSize(next.f) < current) { accepted = true; break; }
+        }
+        system.restore(saved);
+        h /= 2;
+      }
+      if (!accepted) { system.restore(saved); return false; }
+    }
+    return false;
+  };
+  const start = system.snapshot();
+  if (attempt(1)) return finish('solved', total, [1]);
+  // load stepping from the starting pose
+  system.restore(start);
+  solve(system, options.solver);
+  const steps = [0.25, 0.5, 0.75, 1];
+  const done: number[] = [];
+  for (const s of steps) {
+    const good = system.snapshot();
+    if (!attempt(s)) {
+      system.restore(good);
+      return finish('failed', total, done, `no equilibrium found at ${Math.round(s * 100)}% of the loads; the last good pose is kept and residualForce says what is unbalanced`);
+    }
+    done.push(s);
+  }
+  return finish('solved', total, done);
+}

@@ -1,0 +1,167 @@
+/**
+ * The mechanism linearised on its constraint manifold at the current state: the basis N
+ * of admissible motions (constraints and held coordinates kept; kernel/analysis.ts), the
+ * reduced force f = Nᵀ Q, stiffness K_r = −Nᵀ (∂Q/∂δ + ∂Q_c/∂δ) N, damping C_r = −Nᵀ ∂Q/∂v N
+ * and mass M_r = Nᵀ M N. Q_c is the constraint force (−Φ_qᵀ λ): its derivative at fixed
+ * λ is the constraint-curvature (geometric) stiffness, taken here as that of each mate's
+ * reaction wrench held fixed in the world at its b entity point (on b, and opposite on a):
+ * exact for point-coincidence rows (ball joints, the point rows of revolute and other
+ * joints), which carry a pendulum's load; moment rows are taken as fixed world moments
+ * (exact while the joint turns only about its own axis). A distance mate between two
+ * points (a two-force link) is exactly a constant tension between its material points, so
+ * its direction turns with them (the T/l geometric stiffness).
+ */
+import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../kernel/analysis';
+import { ForceSet } from '../../kernel/forces';
+import { GravityBlock, assembleMass } from '../../kernel/mass';
+import { BodyTorque, PointForce, PointToPointForce, type Law } from '../../mates/forces';
+import { rotationMatrix } from '../../kernel/dual';
+import { splitReference } from '../assembly/types';
+import type { DynamicsModel } from './build';
+import { mateReactions } from './statics';
+
+export interface Reduced {
+  /** Admissible motion basis: k columns of `size` tangent entries, column-major. */
+  N: Float64Array;
+  k: number;
+  size: number;
+  layout: Int32Array;
+  /** Generalized forces (size) and their derivatives at the state. */
+  Q: Float64Array;
+  /** Reduced force Nᵀ Q (k). */
+  f: Float64Array;
+  /** Reduced stiffness (k × k, row-major). */
+  Kr: Float64Array;
+  Cr: Float64Array | null;
+  Mr: Float64Array | null;
+  mult: Multipliers;
+}
+
+const loadSets = new WeakMap<DynamicsModel, ForceSet>();
+/** The blocks that are applied loads (gravity, forces, torques): what load stepping scales. */
+function loadSet(dyn: DynamicsModel): ForceSet {
+  let set = loadSets.get(dyn);
+  if (!set) {
+    set = new ForceSet(dyn.system);
+    for (const b of dyn.forces.blocks) if (b instanceof GravityBlock || b instanceof PointForce || b instanceof BodyTorque) set.add(b);
+    loadSets.set(dyn, set);
+  }
+  return set;
+}
+
+/** Generalized force and stiffness with the applied loads scaled by `loadScale` (elastic elements in full). */
+export function assembleScaled(dyn: DynamicsModel, loadScale: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, t = 0): void {
+  const n = dyn.forces.size;
+  const zero = new Float64Array(n);
+  dyn.forces.assemble(zero, t, Q, K, C);
+  if (loadScale === 1) return;
+  const QL = new Float64Array(n), KL = K ? new Float64Array(n * n) : null;
+  loadSet(dyn).assemble(zero, t, QL, KL, null);
+  const s = 1 - loadScale;
+  for (let i = 0; i < n; i++) Q[i] -= s * QL[i];
+  if (K && KL) for (let i = 0; i < n * n; i++) K[i] -= s * KL[i];
+}
+
+export function reduce(dyn: DynamicsModel, options: { loadScale?: number; mass?: boolean; damping?: boolean; t?: number } = {}): Reduced {
+  const { system } = dyn;
+  const n = dyn.forces.size;
+  const Q = new Float64Array(n), K = new Float64Array(n * n), C = options.damping ? new Float64Array(n * n) : null;
+  assembleScaled(dyn, options.loadScale ?? 1, Q, K, C, options.t ?? 0);
+  const mult = constraintMultipliers(system, Q);
+  addReactionStiffness(dyn, mult, K);
+  const { basis: N, count: k, layout } = admissibleMotions(system);
+  const f = new Float64Array(k);
+  for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; f[a] = s; }
+  const project = (A: Float64Array, sign: number): Float64Array => {
+    const AN = new Float64Array(n * k); // A N, row-major n × k
+    for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += A[i * n + j] * N[b * n + j];
+      AN[i * k + b] = s;
+    }
+    const out = new Float64Array(k * k);
+    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b];
+      out[a * k + b] = sign * s;
+    }
+    return out;
+  };
+  const Kr = project(K, -1);
+  const Cr = C ? project(C, -1) : null;
+  let Mr: Float64Array | null = null;
+  if (options.mass) Mr = project(assembleMass(new Float64Array(n * n), layout, n, dyn.bodies), 1);
+  return { N, k, size: n, layout, Q, f, Kr, Cr, Mr, mult };
+}
+
+/** A tension held at a value: a two-force link's reaction as a force element. */
+class HeldTension implements Law {
+  value = 0;
+  evaluate(_x: number, out: Float64Array): Float64Array { out[0] = this.value; out[1] = 0; return out; }
+}
+const linkBlocks = new WeakMap<DynamicsModel, Map<string, { block: PointToPointForce; law: HeldTension; offsets: Int32Array }>>();
+const q12 = new Float64Array(12), k12 = new Float64Array(144), zero12 = new Float64Array(12);
+const Rb = new Float64Array(9), local = new Float64Array(3), f = new Float64Array(3), m = new Float64Array(3);
+
+/**
+ * K += stiffness of a world force F at world point x and a world moment M, both held fixed
+ * in the world, on pose variable `variable` (slot c0): with f = Rᵀ F, m = Rᵀ M and p the
+ * point in body axes, ∂f/∂ω = [f]ₓ, ∂(p × f)/∂ω = [p]ₓ[f]ₓ, ∂m/∂ω = [m]ₓ.
+ */
+function addDeadWrench(K: Float64Array, n: number, c0: number, state: Float64Array, offset: number, x: ArrayLike<number>, F: ArrayLike<number>, M: ArrayLike<number>, sign: number): void {
+  rotationMatrix(Rb, state, offset + 3);
+  for (let i = 0; i < 3; i++) {
+    local[i] = Rb[i] * (x[0] - state[offset]) + Rb[3 + i] * (x[1] - state[offset + 1]) + Rb[6 + i] * (x[2] - state[offset + 2]);
+    f[i] = sign * (Rb[i] * F[0] + Rb[3 + i] * F[1] + Rb[6 + i] * F[2]);
+    m[i] = sign * (Rb[i] * M[0] + Rb[3 + i] * M[1] + Rb[6 + i] * M[2]);
+  }
+  const fx = [0, -f[2], f[1], f[2], 0, -f[0], -f[1], f[0], 0];
+  const px = [0, -local[2], local[1], local[2], 0, -local[0], -local[1], local[0], 0];
+  const mx = [0, -m[2], m[1], m[2], 0, -m[0], -m[1], m[0], 0];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+    let s = 0;
+    for (let k = 0; k < 3; k++) s += px[i * 3 + k] * fx[k * 3 + j];
+    K[(c0 + i) * n + c0 + j] += s + mx[i * 3 + j];
+    K[(c0 + 3 + i) * n + c0 + j] += fx[i * 3 + j];
+  }
+}
+
+/** Add to K the stiffness of the constraint forces −Φ_qᵀλ at fixed λ (see the module note). */
+function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64Array): void {
+  const { system, model } = dyn;
+  const n = mult.size;
+  const reactions = mateReactions(dyn, mult);
+  let links = linkBlocks.get(dyn);
+  if (!links) { links = new Map(); linkBlocks.set(dyn, links); }
+  for (const [id, reaction] of Object.entries(reactions)) {
+    if (!('force' in reaction)) continue;
+    const mate = model.doc.mates[id] as { a: string; b: string };
+    const a = model.parts.get(mate.a.slice(0, mate.a.indexOf('.')))!, b = model.parts.get(reaction.on)!;
+    if (reaction.tension !== undefined) {
+      // a two-force link: exactly a constant tension between its two material points (the direction turns with them)
+      let link = links.get(id);
+      if (!link) {
+        const ra = splitReference(mate.a)!, rb = splitReference(mate.b)!, law = new HeldTension();
+        const block = new PointToPointForce('reaction', a, model.doc.parts[ra.owner].points![ra.name], b, model.doc.parts[rb.owner].points![rb.name], law, null);
+        link = { block, law, offsets: new Int32Array([system.variables[a].offset, system.variables[b].offset]) };
+        links.set(id, link);
+      }
+      link.law.value = reaction.tension;
+      link.block.evaluate(system.state, link.offsets, zero12, 0, q12, k12, null);
+      const slots = [mult.layout[a], mult.layout[b]];
+      for (let i = 0; i < 12; i++) {
+        const gi = slots[i < 6 ? 0 : 1];
+        if (gi < 0) continue;
+        for (let j = 0; j < 12; j++) {
+          const gj = slots[j < 6 ? 0 : 1];
+          if (gj >= 0) K[(gi + (i % 6)) * n + gj + (j % 6)] += k12[i * 12 + j];
+        }
+      }
+      continue;
+    }
+    for (const [variable, sign] of [[b, 1], [a, -1]] as const) {
+      const c0 = mult.layout[variable];
+      if (c0 >= 0) addDeadWrench(K, n, c0, system.state, system.variables[variable].offset, reaction.at, reaction.force, reaction.moment, sign);
+    }
+  }
+}
