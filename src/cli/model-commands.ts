@@ -1,6 +1,6 @@
 /** `kinemate solve`, `kinemate dof` and `kinemate drive`: assembly files in, JSON out. */
 import {
-  buildModel, dofModel, driveModel, loadAssemblyFile, parseAssembly, solveModel, type Model,
+  buildModel, dofModel, driveSteps, loadAssemblyFile, MAX_DRIVE_STEPS, parseAssembly, solveModel, type Model,
 } from '../index.ts';
 import {
   onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOptions,
@@ -134,12 +134,27 @@ Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 -
     const from = parseNumber(requiredOption('drive', args, 'from', 'A'), '--from');
     const to = parseNumber(requiredOption('drive', args, 'to', 'B'), '--to');
     const steps = parseCount(requiredOption('drive', args, 'steps', 'N'), '--steps', 1);
+    if (steps > MAX_DRIVE_STEPS) {
+      throw new CliError(`--steps: at most ${MAX_DRIVE_STEPS} steps (${MAX_DRIVE_STEPS + 1} states), got ${steps}; drive a shorter range, or fewer steps`);
+    }
     const model = await loadModel(file, io);
     const progress = io.stderrIsTTY ? progressLine(io, 'drive') : undefined;
-    const result = driveModel(model, coordinate, from, to, steps, progress?.update);
+    // Streamed: each state is printed as it is solved (in chunks), never built as one string.
+    let chunk = '{\n  "steps": [\n';
+    let first = true;
+    let failed = false;
+    for (const step of driveSteps(model, coordinate, from, to, steps, progress ? { onProgress: progress.update } : {})) {
+      chunk += `${first ? '' : ',\n'}    ${JSON.stringify(step, null, 2).replaceAll('\n', '\n    ')}`;
+      first = false;
+      failed ||= step.status !== 'solved';
+      if (chunk.length > 1 << 16) {
+        await io.out(chunk);
+        chunk = '';
+      }
+    }
     await progress?.clear();
-    await io.out(toJsonText(result));
-    return result.steps.every((step) => step.status === 'solved') ? EXIT.ok : EXIT.failed;
+    await io.out(`${chunk}\n  ]\n}\n`);
+    return failed ? EXIT.failed : EXIT.ok;
   },
 };
 
