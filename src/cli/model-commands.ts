@@ -104,21 +104,24 @@ export const driveCommand: Command = {
   help: `Usage: kinemate drive MODEL --coordinate COORD --from A --to B --steps N
 
 Drives COORD from A to B in N equal steps, each solved from the last, and prints
-{ "steps": [ { value, status, state }, ... ] } as JSON on stdout: N + 1 steps, the
-first at A, the last at B. Joint angles are reported continuously (no jump of 360°
-between steps). A step that cannot be solved is printed with status "failed" and the
-last good state, and the drive stops there. Progress is shown on stderr when stderr
-is a terminal.
+{ "steps": [ { value, status, state }, ... ] } as JSON on stdout: N + 1 states (N
+counts the steps between them, unlike sweep's A:B:N, which counts states), the first
+at A, the last at B. Joint angles are reported continuously (no jump of 360° between
+steps). A drive that cannot go on ends with one step of status "failed" at the last
+state that solves: where a joint limit stops it, exactly at the limit, with the joint
+in "atLimit" and a message naming the limit and where the coordinate stopped. The
+states are printed as they are solved. Progress is shown on stderr when stderr is a
+terminal.
 
 Options:
   --coordinate COORD  the coordinate to drive, e.g. jA.angle (held during the drive)
   --from A            first value (a negative value may follow with a space: --from -30)
   --to B              last value
-  --steps N           number of steps, a whole number ≥ 1
+  --steps N           number of steps, a whole number from 1 to ${MAX_DRIVE_STEPS} (N + 1 states)
   -h, --help          this text
 
 ${UNITS_NOTE}
-${EXIT_NOTE('a step could not be solved')}
+${EXIT_NOTE('a step could not be solved (a joint limit, a dead point, a branch change)')}
 
 Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 --to 390 --steps 36
 `,
