@@ -1,12 +1,12 @@
 /** `kinemate solve`, `kinemate dof` and `kinemate drive`: assembly files in, JSON out. */
 import {
-  buildModel, dofModel, driveSteps, loadAssemblyFile, MAX_DRIVE_STEPS, parseAssembly, solveModel, type Model,
+  AssemblyError, buildModel, dofModel, driveSteps, MAX_DRIVE_STEPS, parseAssembly, solveModel, type Model,
 } from '../index.ts';
 import {
   onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOptions,
 } from './args.ts';
 import type { Command } from './command.ts';
-import { fileErrorReason } from './files.ts';
+import { readTextFile } from './files.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
 
 const UNITS_NOTE =
@@ -18,18 +18,22 @@ const EXIT_NOTE = (failed: string): string =>
 
 /** Reads MODEL (a path, or `-` for standard input) and builds its model. */
 async function loadModel(file: string, io: CliIO): Promise<Model> {
+  const text = file === '-' ? await io.readStdin() : await readTextFile(file, 'model', 'JSON');
   let doc;
-  if (file === '-') doc = parseAssembly(await io.readStdin());
-  else {
-    try {
-      doc = await loadAssemblyFile(file);
-    } catch (error) {
-      const reason = fileErrorReason(error);
-      if (reason !== undefined) throw new CliError(`cannot read model file "${file}": ${reason}`);
-      throw error;
+  try {
+    doc = parseAssembly(text);
+  } catch (error) {
+    // A suspension geometry given to solve/dof/drive: say which command reads it.
+    if (error instanceof AssemblyError && /^invalid JSON/.test(error.message.replace(/^\$: /, '')) && looksLikeYaml(file, text)) {
+      throw new CliError(`model file "${file}": not an assembly (*.kinemate.json): it reads as YAML; a suspension geometry file is read by kinemate sweep (${error.message})`);
     }
+    throw error;
   }
   return buildModel(doc);
+}
+
+function looksLikeYaml(file: string, text: string): boolean {
+  return /\.ya?ml$/i.test(file) || /^\s*(?:#|---|[A-Za-z_][\w-]*\s*:)/.test(text);
 }
 
 export const solveCommand: Command = {

@@ -6,7 +6,8 @@
  * with a `suspension` section. With no sweep given, a bump of −50…50 mm in 11 steps runs.
  * Exit codes: 0 done, 1 bad input, 2 some step failed.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { readTextFile } from '../cli/files';
 import type { SweepArgs } from '../cli/sweep';
 import { parseAssembly } from '../assembly';
 import type { AssemblyDoc } from '../assembly/types';
@@ -17,9 +18,7 @@ import { runSweep, sweepsToCsv, type SweepRun } from './sweep';
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {
-  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new Error(`${path}: cannot read (${e.code ?? e.message})`);
-  });
+  const text = await readTextFile(path, 'geometry');
   const looksLikeAssembly = /"format"\s*:\s*"kinemate\.assembly\//.test(text);
   if (looksLikeAssembly) {
     const doc = parseAssembly(text);
@@ -34,9 +33,7 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   const { doc, geometry } = await loadSuspension(args.geometry);
   const specs: [string, SweepSpec][] = [];
   if (args.sweep) {
-    const text = await readFile(args.sweep, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      throw new Error(`${args.sweep}: cannot read (${e.code ?? e.message})`);
-    });
+    const text = await readTextFile(args.sweep, 'sweep');
     specs.push(['sweep', parseSweep(text, geometry ?? undefined, args.sweep)]);
   }
   for (const kind of ['bump', 'steer', 'roll'] as const) {
