@@ -78,3 +78,25 @@ describe('what N means', () => {
     expect((await runMain(['drive', '--help'])).stdout).toMatch(/N \+ 1 states \(N\s+counts the steps between them/);
   });
 });
+
+describe('sweep output in chunks', () => {
+  it('is the same text as one JSON document, written a chunk of steps at a time', async () => {
+    const { sweepJsonChunks } = await import('../../src/suspension/command.ts');
+    const step = (index: number) => ({ index, status: 'solved', drivers: { z: index / 3 }, positions: { p: [1, -0, 1e-300] }, metrics: { camber: null } });
+    const sweeps = { bump: { steps: Array.from({ length: 2000 }, (_, i) => step(i)) }, roll: { steps: [] }, steer: { steps: [step(0)] } };
+    const chunks = [...sweepJsonChunks('axle', sweeps as never)];
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.join('')).toBe(`${JSON.stringify({ scope: 'axle', sweeps }, null, 2)}\n`);
+    expect([...sweepJsonChunks('corner', {})].join('')).toBe(`${JSON.stringify({ scope: 'corner', sweeps: {} }, null, 2)}\n`);
+  });
+
+  it('the command prints the same JSON', async () => {
+    const io = memoryIO();
+    const sizes: number[] = [];
+    const code = await main(['sweep', GEOMETRY, '--bump', '-20:20:5'], { ...io, out: async (text) => { sizes.push(text.length); await io.out(text); } });
+    expect(code).toBe(0);
+    const parsed = JSON.parse(io.written.stdout) as { sweeps: { bump: { steps: unknown[] } } };
+    expect(parsed.sweeps.bump.steps).toHaveLength(5);
+    expect(io.written.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+  }, 30_000);
+});
