@@ -235,6 +235,23 @@ export const benchmarks: Benchmark[] = [
       }, 200) / 1e6;
     },
   },
+  {
+    name: 'drive_into_limit_ms',
+    unit: "ms for the README's offset slider-crank drive 90 → −90° in 18 steps, which stops exactly at the slider's limit (best of 5, warm)",
+    goal: '100',
+    run() {
+      const text = readFileSync(new URL('../examples/offset-slider-crank.kinemate.json', import.meta.url), 'utf8');
+      const drive = () => driveModel(buildModel(validateAssembly(JSON.parse(text))), 'jA.angle', 90, -90, 18);
+      drive();
+      const t: number[] = [];
+      for (let r = 0; r < 5; r++) {
+        const t0 = performance.now();
+        drive();
+        t.push(performance.now() - t0);
+      }
+      return Math.min(...t);
+    },
+  },
 ];
 
 /** Median wall time of an asynchronous job in ms, after `warmup` runs. */

@@ -342,7 +342,17 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
   }
   // Name the failing owners only when something fails (an extra pass over the blocks).
   const report = maxResidual <= tol * 10 ? { maxResidual, failed: [] as string[] } : system.residualReport(tol * 10);
-  const converged = report.failed.length === 0 && Number.isFinite(report.maxResidual);
+  let converged = report.failed.length === 0 && Number.isFinite(report.maxResidual);
+  // A coordinate held past its own limit: the hold and the limit cannot both be kept.
+  const pastLimits = system.heldPastLimits(0);
+  if (pastLimits !== null) {
+    converged = false;
+    for (const name of pastLimits) {
+      if (!atLimit.includes(name)) atLimit.push(name);
+      if (!report.failed.includes(`hold:${name}`)) report.failed.push(`hold:${name}`);
+    }
+    message = `${pastLimits.join(', ')} held past ${pastLimits.length > 1 ? 'their limits' : 'its limit'}`;
+  }
   if (!converged && !message) message = Number.isFinite(report.maxResidual) ? 'constraints do not hold' : 'non-finite residual';
   const out: SolveReport = {
     status: converged ? 'solved' : 'failed',

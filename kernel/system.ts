@@ -196,6 +196,22 @@ export class System {
   heldVariables(): number[] {
     return [...this.holds.keys()];
   }
+  /**
+   * Names of held coordinates whose hold lies outside their own limits by more than
+   * `tolerance` (a length; divided by each variable's scale; the solver uses 0, so a
+   * continuation closes in on the bound itself): a hold and a limit that cannot both be
+   * kept. Allocates only when there is one.
+   */
+  heldPastLimits(tolerance: number): string[] | null {
+    let out: string[] | null = null;
+    for (const [id, block] of this.holds) {
+      const v = this.variables[id];
+      if (!v.limits) continue;
+      const slack = tolerance / v.scale;
+      if (block.target < v.limits[0] - slack || block.target > v.limits[1] + slack) (out ??= []).push(v.name);
+    }
+    return out;
+  }
 
   getScalar(variable: number | string): number {
     return this.state[this.variable(variable).offset];

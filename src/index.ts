@@ -22,7 +22,7 @@ import { validateAssembly as validateDoc } from './assembly/load.ts';
 import type { AssemblyDoc, PoseDoc } from './assembly/types.ts';
 import { buildModel as build, type Model } from './model/build.ts';
 import * as operations from './model/operations.ts';
-import type { DofResult, DriveStep, SolveResult, StateJSON } from './model/operations.ts';
+import type { DofResult, DriveOptions, DriveStep, SolveResult, StateJSON } from './model/operations.ts';
 
 // ---- documents and files ----
 
@@ -122,13 +122,16 @@ export function dofModel(model: Model): DofResult {
  * `value` is the requested value, `from + (to − from) · i / steps` (exactly `from`
  * and `to` at the ends).
  *
- * A step that cannot be solved (a dead point, a branch change) is returned with
- * `status: "failed"`, the state of the last good step, and the failing mates; the drive
- * stops there, so fewer than `steps + 1` steps come back. `onProgress(done, total)` is
+ * A drive that cannot go on (a joint limit, a dead point, a branch change) ends with one
+ * step of `status: "failed"` at the last state that solves, found by bisection: where a
+ * joint limit stops it, exactly at the limit, with the joint in `atLimit`; its `value` is
+ * still the value asked for (the state has where it stopped), `failed` the failing
+ * mates and `message` why, naming the limit and the coordinate's value there. Fewer than `steps + 1` steps come back. The work of each step
+ * is bounded (kernel/continuation.ts), so every drive ends. `onProgress(done, total)` is
  * called after each solved step.
  *
  * Throws `ModelError` for a coordinate the model does not have; `steps` must be a whole
- * number ≥ 0 and `from`/`to` finite (a RangeError otherwise).
+ * number from 0 to MAX_DRIVE_STEPS and `from`/`to` finite (a RangeError otherwise).
  */
 export function driveModel(
   model: Model,
@@ -140,13 +143,19 @@ export function driveModel(
 ): DriveResult {
   if (!Number.isSafeInteger(steps) || steps < 0) throw new RangeError(`steps must be a whole number ≥ 0, got ${steps}`);
   if (!Number.isFinite(from) || !Number.isFinite(to)) throw new RangeError(`from and to must be finite, got ${from} and ${to}`);
-  const result = operations.driveModel(model, coordinate, from, to, steps, onProgress);
-  // The model converts to radians and back; report the value that was asked for.
-  for (let i = 0; i < result.steps.length; i++) {
-    result.steps[i].value = steps === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps;
-  }
-  return result;
+  return { steps: [...driveSteps(model, coordinate, from, to, steps, onProgress ? { onProgress } : {})] };
 }
+
+/**
+ * The states of driveModel one at a time, as each is solved (for long drives: nothing is
+ * kept). At most MAX_DRIVE_STEPS steps (a RangeError beyond).
+ */
+export function* driveSteps(model: Model, coordinate: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
+  if (!Number.isSafeInteger(steps) || steps < 0) throw new RangeError(`steps must be a whole number ≥ 0, got ${steps}`);
+  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new RangeError(`from and to must be finite, got ${from} and ${to}`);
+  yield* operations.driveSteps(model, coordinate, from, to, steps, options);
+}
+export { MAX_DRIVE_STEPS, type DriveOptions } from './model/operations.ts';
 
 /** The model's current state in file units: every moving part's `<part>.pose`, every coordinate. */
 export function modelState(model: Model): StateJSON {
@@ -216,3 +225,17 @@ export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './
 export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';
 /** `suspensionRates(dyn, wheelPoint, { spring, tyreRate })`: motion ratio (exact, by the tangent), wheel rate and ride rate of a one-DOF mechanism. */
 export { suspensionRates, type Rates } from './dynamics/rates.ts';
+// ---- Continuation (kernel/continuation.ts): one way to move a system's driven values ----
+
+/**
+ * `new Continuation(system, setValues, values, { correct?, secant?, branchGuard? })`, then
+ * `moveTo(targets, { subSteps?, predicted? })` → `{ status: 'reached' | 'limit' | 'failed',
+ * report, failure?, values, fraction, solves, iterations, message? }`: sub-steps predicted
+ * by the secant and corrected, halved on failure, bisected to a joint limit, with bounded
+ * work (MAX_SUBSTEPS + MAX_EXTRA_SOLVES solves per move). drive, solve --set, the sweep
+ * and the live engine all move through it.
+ */
+export {
+  Continuation, MAX_EXTRA_SOLVES, MAX_SUBSTEPS, secantRatio, secantStep,
+  type ContinuationOptions, type MoveOptions, type MoveResult, type MoveStatus,
+} from '../kernel/continuation.ts';

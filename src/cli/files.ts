@@ -5,6 +5,8 @@
 import { parseAssembly } from '../assembly/load.ts';
 import { serializeAssembly } from '../assembly/save.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
+import { isBinaryText } from '../suspension/files/read.ts';
+import { CliError } from './io.ts';
 
 /**
  * Reads and checks a `*.kinemate.json` file (UTF-8, a leading byte-order mark allowed).
@@ -48,4 +50,36 @@ export function fileErrorReason(error: unknown): string | undefined {
       if (!('syscall' in error)) return undefined;
       return error instanceof Error ? error.message : error.code;
   }
+}
+
+/**
+ * Reads a text file a command was given, for every command alike: a file that cannot be
+ * read is a CliError `cannot read <what> file "<path>": <reason>`, and one that is not
+ * UTF-8 text (a NUL byte, invalid UTF-8, or mostly control bytes) is refused in one line,
+ * `<what> file "<path>": not a text YAML or JSON file`, before any parser quotes its bytes.
+ */
+export async function readTextFile(file: string, what: string, formats = 'YAML or JSON'): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const reason = fileErrorReason(error);
+    if (reason !== undefined) throw new CliError(`cannot read ${what} file "${file}": ${reason}`);
+    throw error;
+  }
+  const text = textOf(bytes);
+  if (text === undefined) throw new CliError(`${what} file "${file}": not a text ${formats} file (it holds binary data)`);
+  return text;
+}
+
+/** The bytes as UTF-8 text (a leading byte-order mark dropped), or undefined when they are not text. */
+export function textOf(bytes: Uint8Array): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  return isBinaryText(text) ? undefined : text;
 }

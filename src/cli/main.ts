@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { AssemblyError } from '../assembly/errors.ts';
 import { ModelError } from '../model/build.ts';
+import { SuspensionFileError } from '../suspension/files/errors.ts';
 import { wantsHelp } from './args.ts';
 import type { Command } from './command.ts';
 import { COMMANDS } from './commands.ts';
@@ -79,7 +80,8 @@ function isInternal(error: unknown): boolean {
 function errorLine(error: unknown): string {
   let line: string;
   const reason = fileErrorReason(error);
-  if (error instanceof CliError || error instanceof AssemblyError || error instanceof ModelError) line = error.message;
+  if (error instanceof SuspensionFileError) line = fileNamed(error.fileName, limitProblems(error));
+  else if (error instanceof CliError || error instanceof AssemblyError || error instanceof ModelError) line = error.message;
   else if (reason !== undefined) {
     const path = typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string' ? error.path : undefined;
     line = path === undefined ? reason : `"${path}": ${reason}`;
@@ -89,8 +91,32 @@ function errorLine(error: unknown): string {
     if (process.env.KINEMATE_DEBUG && error instanceof Error && error.stack) return `internal error: ${error.stack}`;
     line = `internal error: ${message} (set KINEMATE_DEBUG=1 for details)`;
   }
-  // One line, whatever the message holds.
-  return line.replace(/\s*\r?\n\s*/g, ' ');
+  // One line, whatever the message holds: control bytes escaped, never echoed; capped.
+  return capped(escapeControls(line.replace(/\s*\r?\n\s*/g, ' ')));
+}
+
+/** Most characters of the error line; a longer one is cut and says how much was left out. */
+export const MAX_ERROR_LINE = 1000;
+/** Most problems of a suspension file listed in the error line. */
+const MAX_PROBLEMS = 5;
+
+function fileNamed(fileName: string | undefined, message: string): string {
+  return fileName === undefined || message.includes(fileName) ? message : `"${fileName}": ${message}`;
+}
+
+function limitProblems(error: SuspensionFileError): string {
+  const shown = error.problems.slice(0, MAX_PROBLEMS).map((problem) => `${problem.path}: ${problem.message}`);
+  const more = error.problems.length - shown.length;
+  return shown.join('; ') + (more > 0 ? `; and ${more} more problem${more > 1 ? 's' : ''}` : '');
+}
+
+function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function capped(text: string): string {
+  return text.length <= MAX_ERROR_LINE ? text : `${text.slice(0, MAX_ERROR_LINE)}… (${text.length - MAX_ERROR_LINE} more characters)`;
 }
 
 function globalHelp(commands: ReadonlyMap<string, Command>): string {

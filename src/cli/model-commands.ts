@@ -1,12 +1,12 @@
 /** `kinemate solve`, `kinemate dof` and `kinemate drive`: assembly files in, JSON out. */
 import {
-  buildModel, dofModel, driveModel, loadAssemblyFile, parseAssembly, solveModel, type Model,
+  AssemblyError, buildModel, dofModel, driveSteps, MAX_DRIVE_STEPS, parseAssembly, solveModel, type Model,
 } from '../index.ts';
 import {
   onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOptions,
 } from './args.ts';
 import type { Command } from './command.ts';
-import { fileErrorReason } from './files.ts';
+import { readTextFile } from './files.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
 
 const UNITS_NOTE =
@@ -18,18 +18,22 @@ const EXIT_NOTE = (failed: string): string =>
 
 /** Reads MODEL (a path, or `-` for standard input) and builds its model. */
 export async function loadModel(file: string, io: CliIO): Promise<Model> {
+  const text = file === '-' ? await io.readStdin() : await readTextFile(file, 'model', 'JSON');
   let doc;
-  if (file === '-') doc = parseAssembly(await io.readStdin());
-  else {
-    try {
-      doc = await loadAssemblyFile(file);
-    } catch (error) {
-      const reason = fileErrorReason(error);
-      if (reason !== undefined) throw new CliError(`cannot read model file "${file}": ${reason}`);
-      throw error;
+  try {
+    doc = parseAssembly(text);
+  } catch (error) {
+    // A suspension geometry given to solve/dof/drive: say which command reads it.
+    if (error instanceof AssemblyError && /^invalid JSON/.test(error.message.replace(/^\$: /, '')) && looksLikeYaml(file, text)) {
+      throw new CliError(`model file "${file}": not an assembly (*.kinemate.json): it reads as YAML; a suspension geometry file is read by kinemate sweep (${error.message})`);
     }
+    throw error;
   }
   return buildModel(doc);
+}
+
+function looksLikeYaml(file: string, text: string): boolean {
+  return /\.ya?ml$/i.test(file) || /^\s*(?:#|---|[A-Za-z_][\w-]*\s*:)/.test(text);
 }
 
 export const solveCommand: Command = {
@@ -104,21 +108,24 @@ export const driveCommand: Command = {
   help: `Usage: kinemate drive MODEL --coordinate COORD --from A --to B --steps N
 
 Drives COORD from A to B in N equal steps, each solved from the last, and prints
-{ "steps": [ { value, status, state }, ... ] } as JSON on stdout: N + 1 steps, the
-first at A, the last at B. Joint angles are reported continuously (no jump of 360°
-between steps). A step that cannot be solved is printed with status "failed" and the
-last good state, and the drive stops there. Progress is shown on stderr when stderr
-is a terminal.
+{ "steps": [ { value, status, state }, ... ] } as JSON on stdout: N + 1 states (N
+counts the steps between them, unlike sweep's A:B:N, which counts states), the first
+at A, the last at B. Joint angles are reported continuously (no jump of 360° between
+steps). A drive that cannot go on ends with one step of status "failed" at the last
+state that solves: where a joint limit stops it, exactly at the limit, with the joint
+in "atLimit" and a message naming the limit and where the coordinate stopped. The
+states are printed as they are solved. Progress is shown on stderr when stderr is a
+terminal.
 
 Options:
   --coordinate COORD  the coordinate to drive, e.g. jA.angle (held during the drive)
   --from A            first value (a negative value may follow with a space: --from -30)
   --to B              last value
-  --steps N           number of steps, a whole number ≥ 1
+  --steps N           number of steps, a whole number from 1 to ${MAX_DRIVE_STEPS} (N + 1 states)
   -h, --help          this text
 
 ${UNITS_NOTE}
-${EXIT_NOTE('a step could not be solved')}
+${EXIT_NOTE('a step could not be solved (a joint limit, a dead point, a branch change)')}
 
 Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 --to 390 --steps 36
 `,
@@ -134,12 +141,27 @@ Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 -
     const from = parseNumber(requiredOption('drive', args, 'from', 'A'), '--from');
     const to = parseNumber(requiredOption('drive', args, 'to', 'B'), '--to');
     const steps = parseCount(requiredOption('drive', args, 'steps', 'N'), '--steps', 1);
+    if (steps > MAX_DRIVE_STEPS) {
+      throw new CliError(`--steps: at most ${MAX_DRIVE_STEPS} steps (${MAX_DRIVE_STEPS + 1} states), got ${steps}; drive a shorter range, or fewer steps`);
+    }
     const model = await loadModel(file, io);
     const progress = io.stderrIsTTY ? progressLine(io, 'drive') : undefined;
-    const result = driveModel(model, coordinate, from, to, steps, progress?.update);
+    // Streamed: each state is printed as it is solved (in chunks), never built as one string.
+    let chunk = '{\n  "steps": [\n';
+    let first = true;
+    let failed = false;
+    for (const step of driveSteps(model, coordinate, from, to, steps, progress ? { onProgress: progress.update } : {})) {
+      chunk += `${first ? '' : ',\n'}    ${JSON.stringify(step, null, 2).replaceAll('\n', '\n    ')}`;
+      first = false;
+      failed ||= step.status !== 'solved';
+      if (chunk.length > 1 << 16) {
+        await io.out(chunk);
+        chunk = '';
+      }
+    }
     await progress?.clear();
-    await io.out(toJsonText(result));
-    return result.steps.every((step) => step.status === 'solved') ? EXIT.ok : EXIT.failed;
+    await io.out(`${chunk}\n  ]\n}\n`);
+    return failed ? EXIT.failed : EXIT.ok;
   },
 };
 

@@ -105,13 +105,17 @@ with --format csv), with a progress bar on stderr when stderr is a terminal.
 
 Options:
   --sweep SWEEP      a sweep file (targets and steps)
-  --bump A:B:N       wheel centre z from A to B in N steps, rack held
-  --steer A:B:N      rack from A to B in N steps, wheel centre z held
-  --roll A:B:N       axle roll: left up, right down
+  --bump A:B:N       wheel centre z from A to B, rack held
+  --steer A:B:N      rack from A to B, wheel centre z held
+  --roll A:B:N       axle roll (degrees) from A to B: left up, right down
   --hold ID          the suspension hold for the steering response
   --format json|csv  output format (default json)
   --out FILE         write the output to FILE instead of stdout
   -h, --help         this text
+
+N counts states, both ends included (as a sweep file's steps): -50:50:11 is every
+10 mm, 11 states. N is from 2 to 10001 (1 only when A = B). Unlike drive's --steps,
+which counts the steps between states.
 
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
 `,

@@ -36,6 +36,7 @@
  */
 import { solve, type SolveReport } from '../../kernel/solver';
 import * as P from '../../kernel/pose';
+import { Continuation } from '../../kernel/continuation';
 import { buildModel, type Model } from '../model/build.ts';
 import { resultOf, type SolveResult } from '../model/operations.ts';
 import { coordinatesOfMate, isCoupling, type AssemblyDoc, type PoseDoc } from '../assembly/types.ts';
@@ -274,20 +275,23 @@ export class LiveEngine<A = undefined> {
     const steps = Math.max(1, Math.min(PULL_MAX_SUBSTEPS, Math.ceil(distance / (PULL_SUBSTEP * L))));
     const target = new Float64Array(3);
     const pulls = [{ variable, point, target }];
-    let iterations = 0;
-    let report: SolveReport | null = null;
-    for (let k = 1; k <= steps; k++) {
-      for (let i = 0; i < 3; i++) target[i] = start[i] + ((pull.target[i] - start[i]) * k) / steps;
-      const pulled = solve(system, { pulls, tolerance: PULL_TOLERANCE });
-      const closed = closeConstraints(model);
-      iterations += pulled.iterations + closed.iterations;
-      report = closed;
-      if (!closed.converged) break;
-    }
+    // The target moves by one continuation (kernel/continuation.ts); each sub-step is the
+    // pull's own solve, then the constraints closed to the live tolerance.
+    let pullIterations = 0;
+    const path = new Continuation(system, (values) => target.set(values), [start[0], start[1], start[2]], {
+      correct: () => {
+        pullIterations += solve(system, { pulls, tolerance: PULL_TOLERANCE }).iterations;
+        return closeConstraints(model);
+      },
+      secant: false, branchGuard: false,
+    });
+    const move = path.moveTo([pull.target[0], pull.target[1], pull.target[2]], { subSteps: steps });
+    const report: SolveReport = move.status === 'reached' ? move.report : move.failure ?? move.report;
+    const iterations = move.iterations + pullIterations;
     const reached = P.applyPoint(new Float64Array(3), system.getPose(variable), point);
     const remaining = Math.hypot(pull.target[0] - reached[0], pull.target[1] - reached[1], pull.target[2] - reached[2]);
     return {
-      report: { ...report!, iterations },
+      report: { ...report, iterations },
       reach: {
         part: pull.part,
         point: pull.point,
@@ -319,21 +323,22 @@ function mergeReports(first: SolveReport | null, second: SolveReport): SolveRepo
   return { ...second, iterations: first.iterations + second.iterations };
 }
 
-/** Drives held coordinates from where they stood to their document values, in sub-steps. */
+/**
+ * Drives held coordinates from where they stood to their document values: one
+ * continuation (kernel/continuation.ts) in sub-steps, each closed to the live tolerance;
+ * the failed report when it cannot get there (the engine then keeps the last good state).
+ */
 function driveHeld(model: Model, targets: readonly HeldTarget[]): SolveReport {
   const { system } = model;
   let steps = 1;
-  for (const t of targets) steps = Math.max(steps, Math.ceil(Math.abs(t.to - t.from) / t.maxStep));
-  steps = Math.min(steps, 1000);
-  let iterations = 0;
-  let report: SolveReport | null = null;
-  for (let k = 1; k <= steps; k++) {
-    for (const t of targets) system.setScalar(t.variable, k === steps ? t.to : t.from + ((t.to - t.from) * k) / steps);
-    report = closeConstraints(model);
-    iterations += report.iterations;
-    if (!report.converged) break;
-  }
-  return { ...report!, iterations };
+  for (const t of targets) steps = Math.max(steps, Math.abs(t.to - t.from) / t.maxStep);
+  const path = new Continuation(system, (values) => targets.forEach((t, i) => system.setScalar(t.variable, values[i])),
+    targets.map((t) => t.from), { correct: () => closeConstraints(model), secant: false, branchGuard: false });
+  const move = path.moveTo(targets.map((t) => t.to), { subSteps: steps });
+  if (move.status === 'reached') return { ...move.report, iterations: move.iterations };
+  // Held at the values asked for, so a diagnosis finds the mates in conflict there.
+  for (const t of targets) system.setScalar(t.variable, t.to);
+  return { ...(move.failure ?? move.report), iterations: move.iterations };
 }
 
 function posesOf(model: Model): Record<string, P.PoseJSON> {

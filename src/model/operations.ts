@@ -5,7 +5,7 @@
  */
 import { solve, type SolveOptions, type SolveReport, type Pull } from '../../kernel/solver';
 import { freedom, conflictingSet } from '../../kernel/analysis';
-import { largestMotion } from '../../kernel/system';
+import { Continuation, type MoveResult } from '../../kernel/continuation';
 import * as P from '../../kernel/pose';
 import type { Model } from './build';
 import { ModelError } from './build';
@@ -67,8 +67,10 @@ export function releaseCoordinate(model: Model, name: string): void {
 
 /**
  * Solve the model where it stands. `set` values are in file units; `hold` adds drivers.
- * Held coordinates are pulled to their values in sub-steps (≤ 10° or 5% of the model)
- * so the tan-half-angle rows never see half a turn at once.
+ * Held coordinates are moved to their values by one continuation (kernel/continuation.ts)
+ * in sub-steps (≤ 10° or 5% of the model), so the tan-half-angle rows never see half a
+ * turn at once. When a joint limit stops them short, the result is the solve at the limit:
+ * status "failed", the joint in `atLimit`, and a message naming the limit.
  */
 export function solveModel(model: Model, options: { set?: Record<string, number>; hold?: string[]; solver?: SolveOptions } = {}): SolveResult {
   const { system } = model;
@@ -78,45 +80,56 @@ export function solveModel(model: Model, options: { set?: Record<string, number>
     targets.set(info.variable, info.kind === 'angle' ? value * model.angleFactor : value);
   }
   for (const name of options.hold ?? []) system.hold(coordinate(model, name, `--hold ${name}`).variable);
-  let report: SolveReport | null = null;
-  let iterations = 0;
-  if (targets.size > 0) {
-    // Move set coordinates from where the parts put them, in sub-steps.
-    const held = new Set(system.heldVariables());
-    const starts = new Map<number, number>();
-    for (const v of targets.keys()) {
-      if (!held.has(v)) {
-        // a set value that is not held is a starting value: place it and let the solve settle
-        system.setScalar(v, targets.get(v)!);
-        targets.delete(v);
-      } else starts.set(v, system.getScalar(v));
-    }
-    const steps = subSteps(model, targets, starts);
-    for (let k = 1; k <= steps && targets.size > 0; k++) {
-      for (const [v, target] of targets) system.setScalar(v, starts.get(v)! + ((target - starts.get(v)!) * k) / steps);
-      report = solve(system, options.solver);
-      iterations += report.iterations;
-      if (!report.converged) break;
-    }
+  const held = new Set(system.heldVariables());
+  for (const [v, target] of targets) {
+    // a set value that is not held is a starting value: place it and let the solve settle
+    if (!held.has(v)) { system.setScalar(v, target); targets.delete(v); }
   }
-  if (!report || report.converged) {
-    report = solve(system, options.solver);
-    iterations += report.iterations;
-  }
+  if (targets.size === 0) return resultOf(model, solve(system, options.solver));
+  // Move the held coordinates from where the parts put them.
+  const variables = [...targets.keys()];
+  const path = new Continuation(system, (values) => variables.forEach((v, i) => system.setScalar(v, values[i])),
+    variables.map((v) => system.getScalar(v)), { correct: () => solve(system, options.solver) });
+  const move = path.moveTo(variables.map((v) => targets.get(v)!), { subSteps: subSteps(model, targets) });
   // iterations of every sub-step, so the count says how much work the solve was
-  return resultOf(model, { ...report, iterations });
+  if (move.status === 'reached') {
+    const report = solve(system, options.solver);
+    return resultOf(model, { ...report, iterations: move.iterations + report.iterations });
+  }
+  if (move.status === 'limit') {
+    const result = resultOf(model, { ...move.report, iterations: move.iterations });
+    const asked = variables.map((v) => {
+      const info = [...model.coordinates.values()].find((c) => c.variable === v)!;
+      const k = info.kind === 'angle' ? model.angleFactor : 1;
+      return `${info.name} = ${round(system.getScalar(v) / k)} (asked for ${round(targets.get(v)! / k)})`;
+    });
+    return {
+      ...result, status: 'failed', converged: false,
+      failed: (move.failure?.failed ?? []).map(userName),
+      message: `${limitsText(model, move.report.atLimit)}: the solve stops at the limit, ${asked.join(', ')}`,
+    };
+  }
+  // Failed: the state stays at the last that solved; the mates in conflict are found at the values asked for.
+  const result = resultOf(model, { ...(move.failure ?? move.report), iterations: move.iterations }, { diagnose: false });
+  const good = system.snapshot();
+  variables.forEach((v) => system.setScalar(v, targets.get(v)!));
+  result.conflicting = conflictingSet(system, options.solver?.tolerance === undefined ? {} : { tolerance: options.solver.tolerance }).map(userName);
+  system.restore(good);
+  variables.forEach((v, i) => system.setScalar(v, move.values[i]));
+  if (move.message && move.message !== result.message) result.message = move.message;
+  return result;
 }
 
-function subSteps(model: Model, targets: Map<number, number>, starts: Map<number, number>): number {
+function subSteps(model: Model, targets: ReadonlyMap<number, number>): number {
   let steps = 1;
   for (const [v, target] of targets) {
     const variable = model.system.variables[v];
-    const delta = Math.abs(target - starts.get(v)!);
+    const delta = Math.abs(target - model.system.getScalar(v));
     const kind = [...model.coordinates.values()].find((c) => c.variable === v)?.kind;
     const maxStep = kind === 'angle' ? (10 * Math.PI) / 180 : 0.05 * model.system.lengthScale * (variable.scale > 0 ? 1 / variable.scale : 1);
-    steps = Math.max(steps, Math.ceil(delta / maxStep));
+    steps = Math.max(steps, delta / maxStep);
   }
-  return Math.min(steps, 10000);
+  return steps;
 }
 
 /**
@@ -163,6 +176,7 @@ export function dofModel(model: Model): DofResult {
 }
 
 export interface DriveStep {
+  /** The value this step asked for (on a failed step the state says where the drive stopped). */
   value: number;
   status: 'solved' | 'failed';
   state: StateJSON;
@@ -171,97 +185,92 @@ export interface DriveStep {
   message?: string;
 }
 
+/** Most steps of one drive (MAX_DRIVE_STEPS + 1 states); a larger count is refused. */
+export const MAX_DRIVE_STEPS = 100_000;
+
+/** Options of driveSteps / driveModel. */
+export interface DriveOptions {
+  onProgress?: (done: number, total: number) => void;
+}
+
 /**
  * Drive a coordinate from `from` to `to` in `steps` equal steps (steps + 1 states, the
- * first at `from`). Each step is warm-started from the last with a secant predictor
- * (the motion continues as it went), then corrected; a step that lands far from its
- * prediction (a possible branch change) or fails is halved, up to 12 times. A step that
- * still cannot be solved is reported failed and the drive stops there: it never jumps.
+ * first at `from`), yielding each state as it is solved. The motion is one continuation
+ * (kernel/continuation.ts): sub-steps of at most 10° (or 5% of the model), each predicted
+ * by the secant of the last two and corrected; a sub-step that fails or lands far from
+ * its prediction (a possible branch change) is halved. A drive that cannot go on ends
+ * with one `failed` step at the last state that solved, bisected to where the trouble
+ * starts: when a joint limit stops it, that is exactly the limit and the joint is in
+ * `atLimit`; `value` stays the value asked for, the state and the message say where it
+ * stopped. It never jumps, and the work of each step is bounded. More than
+ * MAX_DRIVE_STEPS steps throw a RangeError.
  */
-export function driveModel(model: Model, name: string, from: number, to: number, steps: number, onProgress?: (done: number, total: number) => void): { steps: DriveStep[] } {
+export function* driveSteps(model: Model, name: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
   const { system } = model;
   const info = coordinate(model, name, '--coordinate');
+  if (!Number.isSafeInteger(steps) || steps < 0 || steps > MAX_DRIVE_STEPS) {
+    throw new RangeError(`steps must be a whole number from 0 to ${MAX_DRIVE_STEPS}, got ${steps}`);
+  }
   const k = info.kind === 'angle' ? model.angleFactor : 1;
-  const a = from * k, b = to * k;
   system.hold(info.variable);
   const maxSub = info.kind === 'angle' ? (10 * Math.PI) / 180 : 0.05 * system.lengthScale;
-  const out: DriveStep[] = [];
-  let previous: Float64Array | null = null; // state one accepted sub-step back
-  let previousValue = system.getScalar(info.variable);
-  let current = system.snapshot();
-  let currentValue = previousValue;
-  const advance = (target: number): SolveReport => {
-    // sub-steps from the current value to target
-    let value = currentValue;
-    let report: SolveReport | null = null;
-    let h = Math.sign(target - value) * Math.min(Math.abs(target - value), maxSub);
-    let halvings = 0;
-    while (Math.abs(target - value) > 1e-15 * Math.max(1, Math.abs(target))) {
-      if (Math.abs(h) > Math.abs(target - value)) h = target - value;
-      const next = value + h;
-      predict(system, current, previous, h / (value - previousValue || h), previous !== null && value !== previousValue);
-      system.setScalar(info.variable, next);
-      const predicted = system.snapshot();
-      report = solve(system);
-      const jump = report.converged && previous !== null ? largestMotion(system, predicted) : 0;
-      const motion = previous !== null ? largestMotion(system, current, predicted) : Infinity;
-      if (!report.converged || (previous !== null && jump > 0.5 * motion + 1e-9 * system.lengthScale)) {
-        system.restore(current);
-        system.setScalar(info.variable, value);
-        if (++halvings > 12) {
-          return report.converged ? { ...report, converged: false, status: 'failed', message: 'possible branch change: the step lands far from where the motion was heading' } : report;
-        }
-        h /= 2;
-        continue;
-      }
-      previous = current; previousValue = value;
-      current = system.snapshot(); currentValue = next;
-      value = next;
-      if (halvings > 0 && Math.abs(h) < maxSub) h *= 2; // grow back after trouble
-      halvings = 0;
-    }
-    return report ?? solve(system);
-  };
+  const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)]);
   for (let i = 0; i <= steps; i++) {
-    const target = steps === 0 ? a : a + ((b - a) * i) / steps;
-    const report = i === 0 && Math.abs(currentValue - target) < 1e-15 ? solve(system) : advance(target);
-    const step: DriveStep = { value: target / k, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
+    const value = i === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps; // file units, as reported
+    const target = value * k;
+    const here = path.values[0];
+    let report: SolveReport;
+    let move: MoveResult | null = null;
+    if (i === 0 && Math.abs(here - target) < 1e-15) {
+      report = solve(system);
+      if (report.converged) path.restart([here]);
+    } else {
+      move = path.moveTo([target], { subSteps: Math.abs(target - here) / maxSub });
+      report = move.status === 'reached' ? move.report : move.report.converged ? move.report : move.failure ?? move.report;
+    }
+    const step: DriveStep = { value, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
+    if (move !== null && move.status !== 'reached') {
+      const reached = system.getScalar(info.variable) / k;
+      step.status = 'failed';
+      if (move.report.atLimit.length) step.atLimit = move.report.atLimit;
+      step.failed = (move.failure?.failed ?? move.report.failed).map(userName);
+      step.message = move.status === 'limit'
+        ? `${limitsText(model, move.report.atLimit)}: the drive stops at the limit, ${name} = ${round(reached)} (asked for ${round(value)})`
+        : `${move.message ?? 'constraints do not hold'}; the drive stops at the last state that solves, ${name} = ${round(reached)} (asked for ${round(value)})`;
+      yield step;
+      return;
+    }
     if (report.atLimit.length) step.atLimit = report.atLimit;
     if (!report.converged) {
       step.failed = report.failed.map(userName);
       step.message = report.message ?? 'constraints do not hold';
-      system.restore(current); // keep the last good state
-      step.state = modelState(model);
-      out.push(step);
-      break;
+      yield step;
+      return;
     }
-    if (i === 0) { current = system.snapshot(); currentValue = system.getScalar(info.variable); }
-    out.push(step);
-    onProgress?.(i + 1, steps + 1);
+    options.onProgress?.(i + 1, steps + 1);
+    yield step;
   }
-  return { steps: out };
 }
 
-/**
- * Secant predictor: continue each variable's last motion by `ratio` of it (poses through
- * their retraction, so a turn continues as a turn).
- */
-function predict(system: Model['system'], current: Float64Array, previous: Float64Array | null, ratio: number, use: boolean): void {
-  system.restore(current);
-  if (!use || !previous || !Number.isFinite(ratio)) return;
-  const rel = new Float64Array(7), inv = new Float64Array(7), xi = new Float64Array(6);
-  for (const v of system.variables) {
-    if (v.fixed) continue;
-    if (v.kind === 'pose') {
-      P.invert(inv, previous.subarray(v.offset, v.offset + 7));
-      P.compose(rel, inv, current.subarray(v.offset, v.offset + 7));
-      P.log(xi, rel);
-      for (let i = 0; i < 6; i++) xi[i] *= ratio;
-      system.retractVariable(v, xi, 0);
-    } else {
-      system.state[v.offset] += (current[v.offset] - previous[v.offset]) * ratio;
-    }
-  }
+/** Every state of a drive at once (see driveSteps). */
+export function driveModel(model: Model, name: string, from: number, to: number, steps: number, onProgress?: (done: number, total: number) => void): { steps: DriveStep[] } {
+  return { steps: [...driveSteps(model, name, from, to, steps, onProgress ? { onProgress } : {})] };
+}
+
+/** A value for a message: at most 10 significant digits, no trailing noise. */
+function round(x: number): number {
+  return Number(x.toPrecision(10));
+}
+
+/** `jA.angle is limited to [0, 120]` for each named coordinate (file units). */
+export function limitsText(model: Model, names: readonly string[]): string {
+  return names.map((name) => {
+    const info = model.coordinates.get(name);
+    const limits = info ? model.system.variables[info.variable].limits : null;
+    if (!info || !limits) return `${name} is at a limit`;
+    const k = info.kind === 'angle' ? model.angleFactor : 1;
+    return `${name} is limited to [${round(limits[0] / k)}, ${round(limits[1] / k)}]`;
+  }).join('; ');
 }
 
 export type { Pull };

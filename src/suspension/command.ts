@@ -6,7 +6,8 @@
  * with a `suspension` section. With no sweep given, a bump of −50…50 mm in 11 steps runs.
  * Exit codes: 0 done, 1 bad input, 2 some step failed.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
+import { readTextFile } from '../cli/files';
 import type { SweepArgs } from '../cli/sweep';
 import { parseAssembly } from '../assembly';
 import type { AssemblyDoc } from '../assembly/types';
@@ -17,9 +18,7 @@ import { runSweep, sweepsToCsv, type SweepRun } from './sweep';
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {
-  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new Error(`${path}: cannot read (${e.code ?? e.message})`);
-  });
+  const text = await readTextFile(path, 'geometry');
   const looksLikeAssembly = /"format"\s*:\s*"kinemate\.assembly\//.test(text);
   if (looksLikeAssembly) {
     const doc = parseAssembly(text);
@@ -34,9 +33,7 @@ export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; 
 export async function sweepSpecsOf(args: Pick<SweepArgs, 'sweep' | 'bump' | 'steer' | 'roll'>, geometry: Geometry | null): Promise<[string, SweepSpec][]> {
   const specs: [string, SweepSpec][] = [];
   if (args.sweep) {
-    const text = await readFile(args.sweep, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      throw new Error(`${args.sweep}: cannot read (${e.code ?? e.message})`);
-    });
+    const text = await readTextFile(args.sweep, 'sweep');
     specs.push(['sweep', parseSweep(text, geometry ?? undefined, args.sweep)]);
   }
   for (const kind of ['bump', 'steer', 'roll'] as const) {
@@ -79,9 +76,44 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
     done += spec.steps;
   }
   if (args.io.stderrIsTTY) await args.io.err('\n');
-  const output = args.format === 'csv' ? sweepsToCsv(sweeps) : JSON.stringify({ scope: sm.roles.scope, sweeps }, null, 2) + '\n';
-  if (args.out) await writeFile(args.out, output);
-  else await args.io.out(output);
+  if (args.format === 'csv') {
+    const output = sweepsToCsv(sweeps);
+    if (args.out) await writeFile(args.out, output);
+    else await args.io.out(output);
+  } else {
+    // Written in chunks of steps: a long sweep is never built as one string.
+    const file = args.out ? await open(args.out, 'w') : null;
+    try {
+      for (const chunk of sweepJsonChunks(sm.roles.scope, sweeps)) {
+        if (file) await file.write(chunk);
+        else await args.io.out(chunk);
+      }
+    } finally {
+      await file?.close();
+    }
+  }
   const failed = Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed'));
   return failed ? 2 : 0;
+}
+
+/**
+ * The text of `JSON.stringify({ scope, sweeps }, null, 2) + '\n'`, in chunks of about
+ * 64 KB (whole steps), so that the largest sweep allowed never becomes one string.
+ */
+export function* sweepJsonChunks(scope: string, sweeps: Readonly<Record<string, SweepRun>>): Generator<string, void, undefined> {
+  const names = Object.keys(sweeps);
+  let chunk = `{\n  "scope": ${JSON.stringify(scope)},\n  "sweeps": {${names.length === 0 ? '}' : ''}`;
+  for (let i = 0; i < names.length; i++) {
+    const steps = sweeps[names[i]].steps;
+    chunk += `${i > 0 ? ',' : ''}\n    ${JSON.stringify(names[i])}: {\n      "steps": [${steps.length === 0 ? ']' : ''}`;
+    for (let k = 0; k < steps.length; k++) {
+      chunk += `${k > 0 ? ',' : ''}\n        ${JSON.stringify(steps[k], null, 2).replaceAll('\n', '\n        ')}`;
+      if (chunk.length > 1 << 16) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    chunk += `${steps.length > 0 ? '\n      ]' : ''}\n    }`;
+  }
+  yield `${chunk}${names.length > 0 ? '\n  }' : ''}\n}\n`;
 }

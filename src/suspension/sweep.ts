@@ -1,6 +1,6 @@
 /**
- * Sweeps: targets stepped in pairs, each step solved from the last (warm start; a failed
- * step is retried in halved sub-steps from the last good state), then fully evaluated —
+ * Sweeps: targets stepped in pairs, each step solved from the last (one continuation,
+ * kernel/continuation.ts: a failed step is halved from the last good state), then fully evaluated —
  * positions, metrics, exact derivatives and (when available) the steering response.
  * A step that cannot be solved is reported `failed` with the mates that do not hold; it
  * never comes back as a solved state with NaN, and the sweep goes on from the last good
@@ -13,7 +13,7 @@ import type { SuspensionModel, MetricValues } from './model';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { evaluateState } from './state';
 import type { TangentSpace } from '../../kernel/analysis';
-import * as P from '../../kernel/pose';
+import { Continuation } from '../../kernel/continuation';
 
 export interface StepResult {
   index: number;
@@ -142,18 +142,19 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   let lastValues: number[] = drivers.map((d) => d.block.target);
   let lastMotionRatio = NaN;
   const blocks = drivers.map((d) => d.block);
+  // One continuation through the steps (kernel/continuation.ts): each step one sub-step,
+  // halved on failure; in values-only mode predicted by the secant of the last two.
+  const path = new Continuation(system, (values) => blocks.forEach((b, j) => { b.target = values[j]; }), lastValues, {
+    correct: () => sm.solveWith(blocks), secant: options.valuesOnly === true, branchGuard: false,
+  });
   // Predictor: when every driver is one of the derivative tangent's targets, the tangent of
   // the last state moves the linkage to first order, and Newton only corrects.
   const predictable = drivers.length > 0 && drivers.every((d) => d.basis !== undefined) && new Set(drivers.map((d) => d.basis)).size === drivers.length;
   let lastTangent: TangentSpace | null = null;
-  // the solved state and targets before the last one (the secant predictor's other end)
-  let previous: { state: Float64Array; targets: number[] } | null = null;
   for (let i = 0; i < spec.steps; i++) {
     const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
     let predicted: Float64Array | null = null;
-    if (options.valuesOnly && previous) {
-      predicted = secantPrediction(system, previous.state, lastGood, secantRatio(previous.targets, lastValues, targets));
-    } else if (predictable && lastTangent && lastTangent.status === 'unique') {
+    if (!options.valuesOnly && predictable && lastTangent && lastTangent.status === 'unique') {
       const dq = new Float64Array(lastTangent.size);
       drivers.forEach((d, k) => {
         const rates = lastTangent!.rates[d.basis!];
@@ -164,12 +165,14 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       for (const v of system.variables) if (!v.fixed) system.retractVariable(v, dq, lastTangent.layout[v.id]);
       predicted = system.snapshot();
     }
-    const report = solveInSubsteps(sm, blocks, lastValues, targets, lastGood, predicted);
+    const move = path.moveTo(targets, { predicted });
+    const report = move.status === 'reached' ? move.report : move.failure ?? move.report;
     const driverReport: Record<string, number> = {};
     drivers.forEach((d) => { driverReport[d.name] = d.reportOf(values.get(d.source)![i]); });
-    if (!report.converged) {
+    if (move.status !== 'reached') {
       system.restore(lastGood);
-      steps.push({ index: i, status: 'failed', drivers: driverReport, positions: null, metrics: null, failed: report.failed.map((o) => o.replace(/^target:/, '')), message: report.message ?? 'the linkage cannot reach this step' });
+      path.restart(lastValues);
+      steps.push({ index: i, status: 'failed', drivers: driverReport, positions: null, metrics: null, failed: report.failed.map((o) => o.replace(/^target:/, '')), message: (report.converged ? move.message : report.message) ?? 'the linkage cannot reach this step' });
       options.onProgress?.(i + 1, spec.steps);
       continue;
     }
@@ -180,7 +183,6 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     const diagnostics: string[] = [];
     if (Number.isFinite(lastMotionRatio) && ratio > 10 * lastMotionRatio + 1) diagnostics.push('possible_branch_jump');
     if (i > 0) lastMotionRatio = ratio;
-    previous = { state: lastGood, targets: lastValues };
     lastGood = system.snapshot();
     lastValues = targets;
     const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: null, metrics: null };
@@ -199,75 +201,6 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     options.onProgress?.(i + 1, spec.steps);
   }
   return { steps };
-}
-
-/**
- * How far along the secant the next targets lie: (next − last) / (last − before), the same
- * for every driver; null when the drivers did not move in proportion (no secant then).
- */
-function secantRatio(before: readonly number[], last: readonly number[], next: readonly number[]): number | null {
-  let ratio: number | null = null;
-  for (let k = 0; k < last.length; k++) {
-    const step = last[k] - before[k], ahead = next[k] - last[k];
-    if (step === 0) { if (ahead !== 0) return null; continue; }
-    const r = ahead / step;
-    if (ratio === null) ratio = r;
-    else if (Math.abs(r - ratio) > 1e-9 * Math.max(1, Math.abs(ratio))) return null;
-  }
-  return ratio;
-}
-
-/**
- * The state `ratio` of the way further along the secant from `before` to `last`: each pose
- * moved on by the same body twist scaled (last ∘ exp(r·log(before⁻¹ ∘ last))), each scalar
- * linearly. A first-order predictor, as good as the tangent's for equal steps, without
- * factorising anything; null when there is no ratio.
- */
-function secantPrediction(system: SuspensionModel['model']['system'], before: Float64Array, last: Float64Array, ratio: number | null): Float64Array | null {
-  if (ratio === null || !Number.isFinite(ratio)) return null;
-  const out = Float64Array.from(last);
-  for (const v of system.variables) {
-    if (v.fixed) continue;
-    const o = v.offset;
-    if (v.kind === 'pose') {
-      P.invert(scratchPose, before.subarray(o, o + 7));
-      P.compose(scratchRel, scratchPose, last.subarray(o, o + 7));
-      P.log(scratchTwist, scratchRel);
-      for (let j = 0; j < 6; j++) scratchTwist[j] *= ratio;
-      P.retract(out, last, scratchTwist, o, o, 0);
-    } else {
-      out[o] = last[o] + ratio * (last[o] - before[o]);
-    }
-  }
-  return out;
-}
-const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
-
-/**
- * Solve to `targets` from `from` values: first from the predicted state when there is one,
- * then from the last good state, halving the increment on failure (up to 2⁶ sub-steps).
- */
-function solveInSubsteps(sm: SuspensionModel, blocks: (ResidualBlock & { target: number })[], from: number[], targets: number[], start: Float64Array, predicted: Float64Array | null = null) {
-  const system = sm.model.system;
-  if (predicted) {
-    system.restore(predicted);
-    blocks.forEach((b, j) => { b.target = targets[j]; });
-    const report = sm.solveWith(blocks);
-    if (report.converged) return report;
-  }
-  const attempt = (parts: number) => {
-    system.restore(start);
-    let report = null as ReturnType<SuspensionModel['solveWith']> | null;
-    for (let k = 1; k <= parts; k++) {
-      blocks.forEach((b, j) => { b.target = from[j] + ((targets[j] - from[j]) * k) / parts; });
-      report = sm.solveWith(blocks);
-      if (!report.converged) return report;
-    }
-    return report!;
-  };
-  let report = attempt(1);
-  for (let parts = 2; !report.converged && parts <= 64; parts *= 2) report = attempt(parts);
-  return report;
 }
 
 /** Flatten a step's metrics into CSV columns (axle: `axle.heave`, `left.camber`, …). */

@@ -115,3 +115,14 @@ export function bitDifferences(actual: readonly number[], expected: readonly num
   if (actual.length !== expected.length) return [`length ${actual.length} ≠ ${expected.length}`];
   return expected.flatMap((n, i) => (Object.is(n, actual[i]) ? [] : [`#${i}: ${actual[i]} ≠ ${n}`]));
 }
+
+/**
+ * The command's `main` run in the test process on a memory IO, as a Run: everything but
+ * the process itself (for tests of what the command says, not of how a process starts).
+ */
+export async function runMain(args: readonly string[], options: { stdin?: string; tty?: boolean } = {}): Promise<Run> {
+  const { main } = await import('../../src/cli/main.ts');
+  const io = memoryIO(options);
+  const code = await main(args, io);
+  return { code, stdout: io.written.stdout, stderr: io.written.stderr };
+}

@@ -1,7 +1,10 @@
 /**
- * The `kinemate` command as a user runs it: `node bin/kinemate.js …` on real files in a
- * temporary folder, checking stdout, stderr and the exit code against the contract
- * (shared/design/assembly-format.md).
+ * The `kinemate` command as a user runs it: on real files in a temporary folder, checking
+ * stdout, stderr and the exit code against the contract (shared/design/assembly-format.md).
+ * A few tests spawn `node bin/kinemate.js` (the contract's solve, standard input, a full
+ * drive, a terminal's progress bar, bad JSON, no arguments, npx): what only a real process
+ * shows. The rest run the command's `main` in this process, which is the same code
+ * without the 1–2 s of a process start each.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { main } from '../../src/cli/main.ts';
@@ -82,7 +85,7 @@ describe.concurrent('kinemate solve', () => {
   });
 
   it('--set jA.angle=90 turns the crank, and the rocker follows the closed-form angle to 1e-6°', async () => {
-    const run = await kinemate(['solve', fourBar, '--set', 'jA.angle=90']);
+    const run = await inProcess(['solve', fourBar, '--set', 'jA.angle=90']);
     expect(run.code).toBe(0);
     const result = jsonOf<SolveJson>(run);
     expect(result.status).toBe('solved');
@@ -120,7 +123,7 @@ describe.concurrent('kinemate solve', () => {
 
   it('a model that cannot hold together: status failed, exit 2, conflicting names exactly the two revolutes', async () => {
     const file = writeModel(folder.file('conflict.kinemate.json'), conflictingDoc());
-    const run = await kinemate(['solve', file]);
+    const run = await inProcess(['solve', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('');
     const result = jsonOf<SolveJson>(run);
@@ -132,7 +135,7 @@ describe.concurrent('kinemate solve', () => {
 
 describe.concurrent('kinemate dof', () => {
   it('prints { dof, parts, redundant, conflicting }', async () => {
-    const run = await kinemate(['dof', fourBar]);
+    const run = await inProcess(['dof', fourBar]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const result = jsonOf<{ dof: number; parts: Record<string, number>; redundant: string[]; conflicting: string[] }>(run);
@@ -181,7 +184,7 @@ describe.concurrent('kinemate drive', () => {
   });
 
   it('writes a large output completely through a pipe before exiting', async () => {
-    const run = await kinemate(['drive', fourBar, '--coordinate', 'jA.angle', '--from', '0', '--to', '720', '--steps', '2000']);
+    const run = await inProcess(['drive', fourBar, '--coordinate', 'jA.angle', '--from', '0', '--to', '720', '--steps', '2000']);
     expect(run.code).toBe(0);
     expect(run.stdout.length).toBeGreaterThan(1_000_000);
     const { steps } = JSON.parse(run.stdout) as DriveJson;
@@ -216,26 +219,26 @@ describe.concurrent('bad input: exit 1, one line on stderr naming the place, no 
 
   it('a reference to a missing entity', async () => {
     const file = writeModel(folder.file('missing-entity.kinemate.json'), fourBarText().replace('"b": "coupler.start"', '"b": "coupler.nope"'));
-    expectBadInput(await kinemate(['solve', file]), 'mates.jB.b: no entity "nope" on part "coupler"');
+    expectBadInput(await inProcess(['solve', file]), 'mates.jB.b: no entity "nope" on part "coupler"');
   });
 
   it('the same through dof and drive', async () => {
     const file = writeModel(folder.file('missing-entity-2.kinemate.json'), fourBarText().replace('"b": "coupler.start"', '"b": "coupler.nope"'));
-    expectBadInput(await kinemate(['dof', file]), 'mates.jB.b: no entity "nope" on part "coupler"');
-    expectBadInput(await kinemate(['drive', file, '--coordinate', 'jA.angle', '--from', '0', '--to', '1', '--steps', '1']), 'mates.jB.b: no entity "nope" on part "coupler"');
+    expectBadInput(await inProcess(['dof', file]), 'mates.jB.b: no entity "nope" on part "coupler"');
+    expectBadInput(await inProcess(['drive', file, '--coordinate', 'jA.angle', '--from', '0', '--to', '1', '--steps', '1']), 'mates.jB.b: no entity "nope" on part "coupler"');
   });
 
   it('an unknown coordinate in --set', async () => {
-    expectBadInput(await kinemate(['solve', fourBar, '--set', 'jX.angle=3']), /^kinemate: --set jX\.angle: no coordinate "jX\.angle" \(coordinates: jA\.angle, /);
+    expectBadInput(await inProcess(['solve', fourBar, '--set', 'jX.angle=3']), /^kinemate: --set jX\.angle: no coordinate "jX\.angle" \(coordinates: jA\.angle, /);
   });
 
   it('a file that is not there', async () => {
     const missing = join(folder.dir, 'nope.kinemate.json');
-    expectBadInput(await kinemate(['solve', missing]), `cannot read model file "${missing}": no such file or directory`);
+    expectBadInput(await inProcess(['solve', missing]), `cannot read model file "${missing}": no such file or directory`);
   });
 
   it('an unknown option', async () => {
-    expectBadInput(await kinemate(['solve', fourBar, '--bogus']), 'solve: unknown option --bogus; solve takes --set, --hold, --help');
+    expectBadInput(await inProcess(['solve', fourBar, '--bogus']), 'solve: unknown option --bogus; solve takes --set, --hold, --help');
   });
 });
 
@@ -271,12 +274,12 @@ describe.concurrent('bad input, in process', () => {
 
 describe.concurrent('help, version, sweep', () => {
   it('--help lists the commands on stdout; each command has its own --help', async () => {
-    const run = await kinemate(['--help']);
+    const run = await inProcess(['--help']);
     expect(run.code).toBe(0);
     for (const usage of ['kinemate solve  MODEL [--set COORD=VALUE]... [--hold COORD]...', 'kinemate dof    MODEL', 'kinemate drive  MODEL --coordinate COORD --from A --to B --steps N', 'kinemate sweep  GEOMETRY']) {
       expect(run.stdout).toContain(usage);
     }
-    const solve = await kinemate(['solve', '--help']);
+    const solve = await inProcess(['solve', '--help']);
     expect(solve.code).toBe(0);
     expect(solve.stdout).toMatch(/^Usage: kinemate solve MODEL/);
     const drive = await inProcess(['drive', fourBar, '-h']);
@@ -294,7 +297,7 @@ describe.concurrent('help, version, sweep', () => {
   });
 
   it('--version prints the package version', async () => {
-    const run = await kinemate(['--version']);
+    const run = await inProcess(['--version']);
     const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
     expect(run.stdout).toBe(`${manifest.version}\n`);
     expect(run.code).toBe(0);

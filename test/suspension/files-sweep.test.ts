@@ -91,8 +91,9 @@ describe('validateSweep problems (path and message)', () => {
   });
 
   it.each([
-    [0, 'must be a whole number ≥ 1 (got 0)'],
-    [2.5, 'must be a whole number ≥ 1 (got 2.5)'],
+    [0, 'must be a whole number of states from 1 to 10001 (both ends included) (got 0)'],
+    [2.5, 'must be a whole number of states from 1 to 10001 (both ends included) (got 2.5)'],
+    [10002, 'must be a whole number of states from 1 to 10001 (both ends included) (got 10002)'],
     ['11', 'expected a number, got the string "11"'],
   ])('steps %s', (steps, message) => {
     expect(problemsOf(() => validateSweep({ ...sweep(bumpTarget), steps }))).toEqual([{ path: 'steps', message }]);
@@ -245,14 +246,15 @@ describe('sweepFromShortcut', () => {
 
   it.each(['-50:50', '-50:50:11:2', 'a:50:11', '-50::11', '-50:50:0', '-50:50:2.5', '-50:50:x', ''])('malformed spec %j', (spec) => {
     expect(problemsOf(() => sweepFromShortcut('bump', spec))).toEqual([
-      { path: '--bump', message: `expected A:B:N (from A to B in N steps, N a whole number ≥ 1), got ${JSON.stringify(spec)}` },
+      { path: '--bump', message: `expected A:B:N (N states from A to B, both ends included; N a whole number from 2 to 10001, or 1 when A = B), got ${JSON.stringify(spec)}` },
     ]);
   });
 
-  it('any finite A, B and whole N ≥ 1 round-trips', () => {
+  it('any finite A, B and whole N from 2 to 10001 (1 when A = B) round-trips', () => {
     const finite = fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => x + 0);
     fc.assert(
-      fc.property(finite, finite, fc.integer({ min: 1, max: 1000 }), (start, stop, steps) => {
+      fc.property(finite, finite, fc.integer({ min: 1, max: 10_001 }), (start, b, steps) => {
+        const stop = steps === 1 ? start : b;
         const spec = sweepFromShortcut('bump', `${start}:${stop}:${steps}`);
         expect(spec.steps).toBe(steps);
         expect(spec.targets[0]).toMatchObject({ start, stop });

@@ -128,6 +128,9 @@ export const DISTINCT_POINTS: readonly { a: string; b: string; why: string }[] =
   { a: 'trackrod_inboard', b: 'trackrod_outboard', why: 'the track rod has no length' },
   { a: 'pushrod_inboard', b: 'pushrod_outboard', why: 'the pushrod has no length' },
   ...MULTI_LINK_RODS.map((rod) => ({ a: `${rod}_inboard`, b: `${rod}_outboard`, why: `the ${rod} has no length` })),
+  // The upright: its two ball joints (or ball joint and strut top) make the kingpin axis.
+  { a: 'lower_wishbone_outboard', b: 'upper_wishbone_outboard', why: 'the upright hangs on one ball joint and the kingpin axis is undefined' },
+  { a: 'lower_wishbone_outboard', b: 'strut_top', why: 'the kingpin axis is undefined' },
 ];
 
 /**
@@ -148,6 +151,13 @@ export const NON_COLLINEAR_POINTS: readonly { a: string; b: string; c: string; w
     why: 'the upper wishbone has no plane',
   },
   { a: 'rocker_axis_a', b: 'rocker_axis_b', c: 'pushrod_inboard', why: 'the pushrod cannot turn the rocker' },
+  {
+    a: 'lower_wishbone_outboard',
+    b: 'upper_wishbone_outboard',
+    c: 'trackrod_outboard',
+    why: 'the track rod cannot stop the upright turning about its kingpin axis',
+  },
+  { a: 'lower_wishbone_outboard', b: 'strut_top', c: 'trackrod_outboard', why: 'the track rod cannot stop the upright turning about its kingpin axis' },
 ];
 
 /** Chassis-level holds for the steering response, default first (`suspension.md`, "holds"). */

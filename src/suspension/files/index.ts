@@ -36,6 +36,7 @@ export {
 export {
   DEFAULT_SUSPENSION_HOLD,
   DRIVABLE_DERIVED_POINTS,
+  MAX_SWEEP_STEPS,
   OUTPUT_ONLY_POINTS,
   parseSweep,
   sweepFromShortcut,

@@ -4,7 +4,7 @@
  * validator can keep walking and report everything at once.
  */
 import { LineCounter, parseDocument } from 'yaml';
-import { ProblemList, SuspensionFileError } from './errors';
+import { ProblemList, ROOT_PATH, SuspensionFileError } from './errors';
 
 /** A point in millimetres, ISO 8855 chassis axes (x forward, y left, z up). */
 export type Point3 = [number, number, number];
@@ -42,18 +42,46 @@ export function describe(value: unknown): string {
  * paths are `line L, column C`.
  */
 export function parseText(text: string, fileName?: string): unknown {
+  // Binary data would come back as pages of parser messages quoting its bytes.
+  if (isBinaryText(text)) fail(ROOT_PATH, 'not a text YAML or JSON file (it holds binary data)', fileName);
   const lineCounter = new LineCounter();
   // prettyErrors off: its messages span several lines, and ours are one problem a line.
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   if (document.errors.length > 0) {
     const problems = new ProblemList();
-    for (const error of document.errors) {
+    for (const error of document.errors.slice(0, MAX_SYNTAX_PROBLEMS)) {
       const { line, col } = lineCounter.linePos(error.pos[0]);
-      problems.add(`line ${line}, column ${col}`, error.message);
+      problems.add(`line ${line}, column ${col}`, withoutControls(error.message));
     }
+    const more = document.errors.length - MAX_SYNTAX_PROBLEMS;
+    if (more > 0) problems.add(ROOT_PATH, `and ${more} more syntax error${more > 1 ? 's' : ''}`);
     problems.throwIfAny(fileName);
   }
   return document.toJS();
+}
+
+/** Most syntax errors reported for one file (the first ones; a count of the rest). */
+const MAX_SYNTAX_PROBLEMS = 10;
+
+/**
+ * True when decoded text is not text: a NUL, a replacement character from invalid UTF-8,
+ * or more control characters (besides tab, newline, carriage return, form feed) than a
+ * text file has.
+ */
+export function isBinaryText(text: string): boolean {
+  let control = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0 || c === 0xfffd) return true;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 127) control++;
+  }
+  return control > Math.max(2, text.length / 100);
+}
+
+/** A message with control characters written as \xHH (never echoed to a terminal). */
+function withoutControls(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  return message.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** Throws with a single problem: for callers that have nothing else to collect. */

@@ -118,7 +118,8 @@ export function sweepValues(target: TargetMotion, steps: number): number[] {
 export type ShortcutKind = 'bump' | 'steer' | 'roll';
 
 /**
- * The sweep behind a command-line shortcut, `spec` = `A:B:N` (from A to B in N steps):
+ * The sweep behind a command-line shortcut, `spec` = `A:B:N` (N states from A to B, both
+ * ends included: -50:50:11 is every 10 mm; N = 1 only when A = B):
  * `bump`: wheel_center z relative, mm, rack held; `steer`: rack, mm, wheel_center z held;
  * `roll`: axle roll, degrees, rack held. Validated like a file (against `geometry` when
  * given); problems are reported at the path `--bump` / `--steer` / `--roll`.
@@ -144,13 +145,23 @@ export function sweepFromShortcut(kind: ShortcutKind, spec: string, geometry?: G
   }
 }
 
+/**
+ * Most states of one sweep (`steps` in a sweep file, N in A:B:N): a larger count is
+ * refused rather than run for minutes and printed as one enormous document.
+ */
+export const MAX_SWEEP_STEPS = 10_001;
+
+const ONE_STATE_RANGE = 'one state cannot go from start to stop: the sweep\'s steps count states, both ends included; give at least 2 (or start = stop for one state)';
+
 function parseRange(flag: string, spec: string): [number, number, number] {
-  const usage = `expected A:B:N (from A to B in N steps, N a whole number ≥ 1), got ${JSON.stringify(spec)}`;
+  const usage = `expected A:B:N (N states from A to B, both ends included; N a whole number from 2 to ${MAX_SWEEP_STEPS}, or 1 when A = B), got ${JSON.stringify(spec)}`;
   const parts = spec.split(':').map((part) => part.trim());
   if (parts.length !== 3 || parts.some((part) => part === '')) fail(flag, usage);
   const [start, stop] = parts.slice(0, 2).map(Number);
   const steps = /^\d+$/.test(parts[2]) ? Number(parts[2]) : NaN;
   if (!Number.isFinite(start) || !Number.isFinite(stop) || !(steps >= 1)) fail(flag, usage);
+  if (steps > MAX_SWEEP_STEPS) fail(flag, `at most ${MAX_SWEEP_STEPS} states, got ${parts[2]}`);
+  if (steps === 1 && start !== stop) fail(flag, `${ONE_STATE_RANGE}, got ${JSON.stringify(spec)}`);
   return [start, stop, steps];
 }
 
@@ -163,9 +174,14 @@ function readSweep(problems: ProblemList, value: unknown, geometry: Geometry | u
   if (version === undefined) {
     problems.add('version', value.version === undefined ? 'missing version (expected 1)' : `unsupported version ${quoted(value.version)} (expected 1)`);
   }
-  const steps = readBoundedNumber(problems, value.steps, 'steps', (x) => Number.isInteger(x) && x >= 1, 'must be a whole number ≥ 1');
+  const steps = readBoundedNumber(problems, value.steps, 'steps', (x) => Number.isInteger(x) && x >= 1 && x <= MAX_SWEEP_STEPS,
+    `must be a whole number of states from 1 to ${MAX_SWEEP_STEPS} (both ends included)`);
   const targets = readTargets(problems, value.targets, geometry);
   const suspensionHold = readAnalysis(problems, value.analysis, geometry);
+  if (steps === 1 && targets?.some((target) => target.start !== target.stop)) {
+    problems.add('steps', ONE_STATE_RANGE);
+    return undefined;
+  }
   if (version === undefined || steps === undefined || targets === undefined || suspensionHold === undefined) return undefined;
   return { version, steps, targets, analysis: { virtual_steering: { suspension_hold: suspensionHold } } };
 }

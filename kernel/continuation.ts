@@ -1,0 +1,258 @@
+/**
+ * Continuation: move what drives a system (held coordinates' values, target rows'
+ * targets, a pulled point's target) from where it stands to new values along a straight
+ * line, in sub-steps, each predicted and then corrected by a solve. Written once here;
+ * drive, solve --set, the sweep and the live engine all move through it.
+ *
+ * - Predictor: the secant of the last two accepted states (each pose moved on by the same
+ *   body twist scaled, each scalar linearly), or a state the caller predicted.
+ * - A sub-step that fails, or that lands far from its secant prediction (a possible branch
+ *   change), is halved, and grows back after an accepted one. A failure where a joint
+ *   limit newly binds, or of a sub-step already 2⁻¹⁰ of the nominal, is final: later
+ *   sub-steps close in on it by bisection instead of approaching it forever (the old
+ *   drive's endless loop: every accepted step reset the halving count while the steps
+ *   shrank towards a limit).
+ * - The work of one move is bounded: at most MAX_SUBSTEPS nominal sub-steps and
+ *   MAX_EXTRA_SOLVES more solves for halvings and bisection, so no input loops.
+ * - A move that cannot go on ends at the last state that solved, which the bisection has
+ *   brought to the place where the trouble starts (to round-off). When a joint limit is
+ *   what stops it, the coordinate sits exactly at its bound there and the move reports
+ *   status 'limit' with the coordinate in `report.atLimit`.
+ */
+import * as P from './pose';
+import { solve, type SolveReport } from './solver';
+import { largestMotion, type System } from './system';
+
+/** Most nominal sub-steps of one move; a longer move takes longer sub-steps. */
+export const MAX_SUBSTEPS = 1000;
+/** Most solves of one move beyond its nominal sub-steps (halvings, bisection). */
+export const MAX_EXTRA_SOLVES = 120;
+
+export interface ContinuationOptions {
+  /** The corrector: solves the system at the values just set (default: `solve(system)`). */
+  readonly correct?: () => SolveReport;
+  /** Predict each sub-step by the secant of the last two accepted states (default true). */
+  readonly secant?: boolean;
+  /**
+   * Refuse a sub-step that lands farther from its secant prediction than half the
+   * predicted motion (a possible branch change) and halve it instead (default true).
+   */
+  readonly branchGuard?: boolean;
+}
+
+export interface MoveOptions {
+  /** Nominal sub-steps for this move (default 1; capped at MAX_SUBSTEPS). */
+  readonly subSteps?: number;
+  /** A predicted state for the first sub-step when it is the whole move (e.g. from a tangent). */
+  readonly predicted?: Float64Array | null;
+}
+
+export type MoveStatus = 'reached' | 'limit' | 'failed';
+
+export interface MoveResult {
+  /** 'reached': at the targets; 'limit': stopped where a joint limit binds; 'failed': stopped where the solve fails. */
+  readonly status: MoveStatus;
+  /** The solve at the state where the move ended (converged, unless nothing could be solved at all). */
+  readonly report: SolveReport;
+  /** The solve that failed just past the end (when not reached). */
+  readonly failure?: SolveReport;
+  /** The driven values where the move ended (the targets when reached). */
+  readonly values: readonly number[];
+  /** How far along the move it ended, 0…1. */
+  readonly fraction: number;
+  /** Corrector solves, and their Newton iterations, spent on the move. */
+  readonly solves: number;
+  readonly iterations: number;
+  /** Why the move stopped short (when it did). */
+  readonly message?: string;
+}
+
+/**
+ * A path through a system's driven values. `setValues` puts values where the corrector
+ * reads them (held coordinates: `system.setScalar`; target rows: their `target`).
+ * Construct it at an accepted (solved) state with the values that hold there; each
+ * `moveTo` starts where the last ended, and the secant carries over between moves.
+ */
+export class Continuation {
+  private current: Float64Array;
+  private currentValues: Float64Array;
+  private previous: Float64Array | null = null;
+  private previousValues: Float64Array | null = null;
+  private readonly correct: () => SolveReport;
+  private readonly secant: boolean;
+  private readonly branchGuard: boolean;
+
+  constructor(
+    private readonly system: System,
+    private readonly setValues: (values: readonly number[]) => void,
+    values: readonly number[],
+    options: ContinuationOptions = {},
+  ) {
+    this.current = system.snapshot();
+    this.currentValues = Float64Array.from(values);
+    this.correct = options.correct ?? (() => solve(system));
+    this.secant = options.secant ?? true;
+    this.branchGuard = options.branchGuard ?? true;
+  }
+
+  /** The driven values at the last accepted state. */
+  get values(): readonly number[] {
+    return Array.from(this.currentValues);
+  }
+
+  /** The last accepted state (a copy). */
+  get state(): Float64Array {
+    return Float64Array.from(this.current);
+  }
+
+  /** Starts over at the system's current state with these values, forgetting the secant. */
+  restart(values: readonly number[]): void {
+    this.current = this.system.snapshot();
+    this.currentValues = Float64Array.from(values);
+    this.previous = null;
+    this.previousValues = null;
+  }
+
+  /**
+   * Moves to `targets` (one per driven value). Leaves the system at the state where the
+   * move ended (the targets' when reached) with the values there set.
+   */
+  moveTo(targets: readonly number[], options: MoveOptions = {}): MoveResult {
+    const { system } = this;
+    const n = this.currentValues.length;
+    if (targets.length !== n) throw new Error(`continuation: ${targets.length} targets for ${n} driven values`);
+    const from = Float64Array.from(this.currentValues);
+    const nominal = Math.max(1, Math.min(MAX_SUBSTEPS, Math.ceil(options.subSteps ?? 1)));
+    const budget = nominal + MAX_EXTRA_SOLVES;
+    const fullStep = 1 / nominal;
+    const values = new Array<number>(n);
+    const at = (s: number): number[] => {
+      for (let k = 0; k < n; k++) values[k] = s === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * s;
+      return values;
+    };
+    let s = 0;
+    let h = fullStep;
+    // The smallest fraction known to fail for good: a limit binds there, or a sub-step
+    // already 2⁻¹⁰ of the nominal failed. Later sub-steps bisect towards it, never past.
+    let failedAt = Infinity;
+    let solves = 0, iterations = 0;
+    let report: SolveReport | null = null;
+    let atLimitHere: ReadonlySet<string> = NO_NAMES;
+    let failure: SolveReport | undefined;
+    let failureMessage: string | undefined;
+    while (s < 1) {
+      if (solves >= budget) {
+        failureMessage = `gave up after ${solves} solves (the most one move may take)`;
+        break;
+      }
+      let next = Math.min(1, s + h);
+      if (1 - next < 1e-9 * h) next = 1; // no sliver of a sub-step left by round-off
+      if (next >= failedAt) next = s + (failedAt - s) / 2;
+      if (!(next > s) || next >= failedAt) break; // the trouble is bracketed to round-off
+      const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, at(next));
+      this.setValues(values);
+      const predicted = use === 'secant' && this.branchGuard ? system.snapshot() : null;
+      const trial = this.correct();
+      solves++;
+      iterations += trial.iterations;
+      let refused = !trial.converged;
+      if (!refused && predicted !== null) {
+        const jump = largestMotion(system, predicted);
+        const motion = largestMotion(system, this.current, predicted);
+        refused = jump > 0.5 * motion + 1e-9 * system.lengthScale;
+      }
+      if (refused) {
+        failure = trial;
+        failureMessage = trial.converged ? 'possible branch change: the step lands far from where the motion was heading' : undefined;
+        const limitBinds = !trial.converged && trial.atLimit.some((name) => !atLimitHere.has(name));
+        if (limitBinds || next - s <= fullStep / 1024) failedAt = next;
+        h = (next - s) / 2;
+        system.restore(this.current);
+        this.setValues(Array.from(this.currentValues));
+        continue;
+      }
+      this.previous = this.current;
+      this.previousValues = this.currentValues;
+      this.current = system.snapshot();
+      this.currentValues = Float64Array.from(values);
+      report = trial;
+      atLimitHere = trial.atLimit.length > 0 ? new Set(trial.atLimit) : NO_NAMES;
+      s = next;
+      if (h < fullStep) h = Math.min(fullStep, 2 * h); // grow back after trouble
+    }
+    if (report === null) {
+      // nothing accepted: the state is where the move began; say how it stands there
+      report = this.correct();
+      solves++;
+      iterations += report.iterations;
+      this.current = system.snapshot();
+    }
+    if (s >= 1) return { status: 'reached', report, values: targets.slice(), fraction: 1, solves, iterations };
+    const status: MoveStatus = report.converged && report.atLimit.length > 0 && (failure?.atLimit.length ?? 0) > 0 ? 'limit' : 'failed';
+    const message = status === 'limit'
+      ? `${report.atLimit.join(', ')} at ${report.atLimit.length > 1 ? 'their limits' : 'its limit'}`
+      : failureMessage ?? failure?.message ?? 'constraints do not hold';
+    return {
+      status, report, values: Array.from(this.currentValues), fraction: s, solves, iterations, message,
+      ...(failure !== undefined ? { failure } : {}),
+    };
+  }
+
+  /**
+   * Puts the system at the predicted state for values `next`: the caller's prediction,
+   * else the secant of the last two accepted states, else the last accepted state.
+   */
+  private predict(given: Float64Array | null, next: readonly number[]): 'given' | 'secant' | 'none' {
+    const { system } = this;
+    if (given !== null) {
+      system.restore(given);
+      return 'given';
+    }
+    system.restore(this.current);
+    if (!this.secant || this.previous === null || this.previousValues === null) return 'none';
+    const ratio = secantRatio(this.previousValues, this.currentValues, next);
+    if (ratio === null || !Number.isFinite(ratio)) return 'none';
+    secantStep(system, this.previous, this.current, ratio);
+    return 'secant';
+  }
+}
+
+/**
+ * How far along the secant the next values lie: (next − last) / (last − before), the same
+ * for every value; null when they did not move in proportion (no secant then).
+ */
+export function secantRatio(before: ArrayLike<number>, last: ArrayLike<number>, next: ArrayLike<number>): number | null {
+  let ratio: number | null = null;
+  for (let k = 0; k < last.length; k++) {
+    const step = last[k] - before[k], ahead = next[k] - last[k];
+    if (step === 0) { if (ahead !== 0) return null; continue; }
+    const r = ahead / step;
+    if (ratio === null) ratio = r;
+    else if (Math.abs(r - ratio) > 1e-9 * Math.max(1, Math.abs(ratio))) return null;
+  }
+  return ratio;
+}
+
+/**
+ * Writes into the system's state the point `ratio` of the way further along the secant
+ * from `before` to `last`: each pose moved on by the same body twist scaled
+ * (last ∘ exp(r·log(before⁻¹ ∘ last))), each scalar linearly. Fixed variables stay.
+ */
+export function secantStep(system: System, before: Float64Array, last: Float64Array, ratio: number): void {
+  const state = system.state;
+  for (const v of system.variables) {
+    if (v.fixed) continue;
+    const o = v.offset;
+    if (v.kind === 'pose') {
+      P.invert(scratchPose, before.subarray(o, o + 7));
+      P.compose(scratchRel, scratchPose, last.subarray(o, o + 7));
+      P.log(scratchTwist, scratchRel);
+      for (let j = 0; j < 6; j++) scratchTwist[j] *= ratio;
+      P.retract(state, last, scratchTwist, o, o, 0);
+    } else {
+      state[o] = last[o] + ratio * (last[o] - before[o]);
+    }
+  }
+}
+const NO_NAMES: ReadonlySet<string> = new Set();
+const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
