@@ -180,6 +180,7 @@ export const benchmarks: Benchmark[] = [
   { name: 'dw_corner_bump_state_full_ms', unit: 'ms per state fully evaluated, DW corner, 100-step bump', goal: '0.25', run: () => sweepStateMs('double_wishbone', 'bump', '-50:50:100') },
   { name: 'multilink_steer_state_full_ms', unit: 'ms per state fully evaluated, multi-link, 100-step steer', goal: '0.25', run: () => sweepStateMs('multi_link', 'steer', '-30:30:100') },
   { name: 'dw_axle_roll_state_full_ms', unit: 'ms per state fully evaluated, DW axle, 100-step roll', goal: '0.5', run: () => sweepStateMs('double_wishbone_axle', 'roll', '-3:3:100') },
+  { name: 'dw_axle_arb_roll_state_full_ms', unit: 'ms per state fully evaluated, pushrod-rocker DW axle with a U-bar, 100-step roll', goal: '0.6', run: () => sweepStateMs('double_wishbone_axle_u_bar', 'roll', '-3:3:100') },
   {
     name: 'dw_axle_drag_frame_ms',
     unit: 'ms per drag frame of a DW axle (solve, metrics, derivatives, both steering axes), median of 600',

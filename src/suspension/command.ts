@@ -76,6 +76,8 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
     done += spec.steps;
   }
   if (args.io.stderrIsTTY) await args.io.err('\n');
+  // what a setup (camber or length shims) changed at design, per corner: the numbers below are of the set-up suspension
+  const setup = geometry?.corners.some((c) => c.setup_change) ? Object.fromEntries(geometry.corners.filter((c) => c.setup_change).map((c) => [c.side, c.setup_change])) : undefined;
   if (args.format === 'csv') {
     const output = sweepsToCsv(sweeps);
     if (args.out) await writeFile(args.out, output);
@@ -84,7 +86,7 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
     // Written in chunks of steps: a long sweep is never built as one string.
     const file = args.out ? await open(args.out, 'w') : null;
     try {
-      for (const chunk of sweepJsonChunks(sm.roles.scope, sweeps)) {
+      for (const chunk of sweepJsonChunks(sm.roles.scope, sweeps, setup ? { setup_change: setup } : {})) {
         if (file) await file.write(chunk);
         else await args.io.out(chunk);
       }
@@ -97,12 +99,14 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
 }
 
 /**
- * The text of `JSON.stringify({ scope, sweeps }, null, 2) + '\n'`, in chunks of about
- * 64 KB (whole steps), so that the largest sweep allowed never becomes one string.
+ * The text of `JSON.stringify({ scope, ...extra, sweeps }, null, 2) + '\n'`, in chunks of
+ * about 64 KB (whole steps), so that the largest sweep allowed never becomes one string.
  */
-export function* sweepJsonChunks(scope: string, sweeps: Readonly<Record<string, SweepRun>>): Generator<string, void, undefined> {
+export function* sweepJsonChunks(scope: string, sweeps: Readonly<Record<string, SweepRun>>, extra: Readonly<Record<string, unknown>> = {}): Generator<string, void, undefined> {
   const names = Object.keys(sweeps);
-  let chunk = `{\n  "scope": ${JSON.stringify(scope)},\n  "sweeps": {${names.length === 0 ? '}' : ''}`;
+  let chunk = `{\n  "scope": ${JSON.stringify(scope)},`;
+  for (const [key, value] of Object.entries(extra)) chunk += `\n  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')},`;
+  chunk += `\n  "sweeps": {${names.length === 0 ? '}' : ''}`;
   for (let i = 0; i < names.length; i++) {
     const steps = sweeps[names[i]].steps;
     chunk += `${i > 0 ? ',' : ''}\n    ${JSON.stringify(names[i])}: {\n      "steps": [${steps.length === 0 ? ']' : ''}`;

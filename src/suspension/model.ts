@@ -18,6 +18,8 @@ import {
   type CornerMetrics, type Line3, type RoadInput,
 } from './metrics';
 import { tireRadius } from './files';
+import { DeviceRuntime } from './devices';
+import { steeringGeometry } from './metrics/steering-geometry';
 
 export interface CornerRuntime {
   roles: CornerRoles;
@@ -71,6 +73,8 @@ export class SuspensionModel {
   readonly rackHold: ScalarTargetBlock | null;
   private readonly rackDesign: number;
   readonly design: Float64Array;
+  /** Anti-roll bars, heave link, torsion bars, link/lever pairs; null when none. */
+  readonly devices: DeviceRuntime | null;
 
   /**
    * @param doc an assembly with a `suspension` section; its part poses are the design.
@@ -144,6 +148,7 @@ export class SuspensionModel {
       this.rackDesign = 0;
       this.rackHold = null;
     }
+    this.devices = DeviceRuntime.of(this);
     this.design = sys.snapshot();
     // Axle references (design track, ride height) come from the design state itself.
     if (this.roles.scope === 'axle') this.evaluate();
@@ -333,11 +338,21 @@ export class SuspensionModel {
           kinematic: kin ? { left: { velocity: kin[0].velocity }, right: { velocity: kin[1].velocity } } : null,
         });
         for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
+        if (steered && this.roles.axle_position === 'front') {
+          Object.assign(axle, steeringGeometry({
+            steerLeft: left.steer_angle as number, steerRight: right.steer_angle as number,
+            rateLeft: left.deriv_steer_angle_wrt_rack_displacement ?? null, rateRight: right.deriv_steer_angle_wrt_rack_displacement ?? null,
+            rackDisplacement: this.rackDisplacement(), track: design.track,
+            ...(this.roles.vehicle.wheelbase !== undefined ? { wheelbase: this.roles.vehicle.wheelbase } : {}),
+            ...(this.roles.rack_travel_per_revolution !== undefined ? { rackTravelPerRevolution: this.roles.rack_travel_per_revolution } : {}),
+          }));
+        }
       }
       metrics = { axle, left, right };
     } else {
       metrics = flat(cornersOut[0], 0);
     }
+    this.devices?.addMetrics(this, (e) => this.pointDual(e, tangent, dirs, n), n, tangent.status === 'unique', metrics, positions);
     return { positions, metrics, corners: cornersOut, tangent };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;

@@ -39,6 +39,8 @@ export interface CornerRoles {
   damper?: [PointRole, PointRole];
   /** Rocker axis and the point whose turn is the rocker angle, when fitted. */
   rocker?: { axis: [PointRole, PointRole]; point: PointRole };
+  /** A torsion bar: its chassis axis a→b and a point turning with it (`torsion_bar_twist`). */
+  torsion_bar?: { axis: [PointRole, PointRole]; point: PointRole };
   /** Steering holds by id; `default` names the layout default. */
   holds: { default: string | null } & Record<string, HoldRole[] | string | null>;
   /** Warnings attached to holds (e.g. damper_length with the pushrod on the upright). */
@@ -55,6 +57,42 @@ export interface SuspensionRoles {
   vehicle: { cg_position?: [number, number, number]; wheelbase?: number; front_brake_bias?: number; driven_axle?: AxlePosition };
   /** Left first. */
   corners: CornerRoles[];
+  /** Rack travel per steering-wheel turn, mm: enables `steering_wheel_angle` and `steering_ratio`. */
+  rack_travel_per_revolution?: number;
+  /** Axle devices (anti-roll bar, heave link), for their metrics. */
+  devices?: DeviceRoles;
+  /**
+   * Link/lever pairs (a two-ball link driving a body about a chassis axis): the branch
+   * and transmission-margin diagnostics of every step.
+   */
+  levers?: LeverRole[];
+}
+
+/** The ends of a device on each side of an axle. */
+export interface SidePair { left: PointRole; right: PointRole }
+
+export interface DeviceRoles {
+  /** A U-bar: its chassis torsion axis a→b and the arm ends (`droplink_u_bar`) of each side. */
+  u_bar?: { axis: [PointRole, PointRole]; arms: SidePair };
+  /** A T-bar: its chassis pivot and the crossbar ends (`droplink_t_bar`). */
+  t_bar?: { pivot: PointRole; ends: SidePair };
+  /** A rocker-to-rocker heave link: its two ends. */
+  heave_link?: SidePair;
+  /** A live beam axle: two beam points whose line's turn about +Y is `pinion_angle_change`. */
+  pinion?: [PointRole, PointRole];
+  /** Axle-level points reported with every state (`center_…`). */
+  points?: Record<string, PointRole>;
+}
+
+export interface LeverRole {
+  /** Reported name, e.g. `left_pushrod_rocker`. */
+  name: string;
+  /** The lever's chassis axis a→b. */
+  axis: [PointRole, PointRole];
+  /** The link's end on the lever. */
+  pickup: PointRole;
+  /** The link's other end. */
+  link_end: PointRole;
 }
 
 export class RolesError extends Error {
@@ -106,5 +144,20 @@ export function validateRoles(value: unknown, path = 'suspension'): SuspensionRo
     axle_position: s.axle_position === 'rear' ? 'rear' : 'front',
     vehicle: (s.vehicle as SuspensionRoles['vehicle']) ?? {},
     corners: c0,
+    ...(typeof s.rack_travel_per_revolution === 'number' && s.rack_travel_per_revolution > 0 ? { rack_travel_per_revolution: s.rack_travel_per_revolution } : {}),
+    ...(s.devices !== undefined ? { devices: obj(s.devices, `${path}.devices`) as DeviceRoles } : {}),
+    ...(s.levers !== undefined ? { levers: checkLevers(s.levers, `${path}.levers`) } : {}),
   };
+}
+
+function checkLevers(value: unknown, path: string): LeverRole[] {
+  if (!Array.isArray(value)) throw new RolesError(path, 'expected an array of { name, axis, pickup, link_end }');
+  value.forEach((l, i) => {
+    const lever = l as Partial<LeverRole> | null;
+    if (typeof lever !== 'object' || lever === null || typeof lever.name !== 'string') throw new RolesError(`${path}[${i}]`, 'expected { name, axis, pickup, link_end }');
+    if (!Array.isArray(lever.axis) || lever.axis.length !== 2) throw new RolesError(`${path}[${i}].axis`, 'expected [a, b]');
+    if (lever.pickup === undefined) throw new RolesError(`${path}[${i}].pickup`, 'missing');
+    if (lever.link_end === undefined) throw new RolesError(`${path}[${i}].link_end`, 'missing');
+  });
+  return value as LeverRole[];
 }

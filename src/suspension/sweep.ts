@@ -14,6 +14,7 @@ import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { evaluateState } from './state';
 import type { TangentSpace } from '../../kernel/analysis';
 import { Continuation } from '../../kernel/continuation';
+import { TRANSMISSION_MARGIN_WARNING } from './metrics/devices';
 
 export interface StepResult {
   index: number;
@@ -26,8 +27,14 @@ export interface StepResult {
   /** Mates that do not hold (failed steps). */
   failed?: string[];
   message?: string;
-  /** e.g. 'possible_branch_jump' when the linkage moved far more than the step asked. */
+  /**
+   * e.g. 'possible_branch_jump' when the linkage moved far more than the step asked;
+   * 'branch_change: <pair>' when a link/lever pair went through toggle since the last step
+   * (its handedness flipped); 'low_transmission: <pair> <margin>' below 0.15.
+   */
   diagnostics?: string[];
+  /** Transmission margin of every link/lever pair (|share of the link's pull that turns the lever|, 0…1). */
+  transmission?: Record<string, number>;
 }
 
 export interface SweepRun {
@@ -97,6 +104,17 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
         break;
       }
       case 'element_length': {
+        if (t.element === 'heave_link') {
+          const link = sm.roles.devices?.heave_link;
+          if (!link) throw new Error('targets: this suspension has no heave link');
+          const a = sm.resolveRole(link.left), b = sm.resolveRole(link.right);
+          const pa = sm.pointValue(a), pb = sm.pointValue(b);
+          const design = Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
+          const block = new LengthBlock('target:heave_link_length', a, b, design);
+          const absolute = t.mode === 'absolute' && !t.hold;
+          drivers.push({ name: 'heave_link_length', block, source: t, targetOf: (v) => (absolute ? v : design + v), reportOf: (v) => (absolute ? v : design + v) });
+          break;
+        }
         for (const c of cornersFor(t.side)) {
           if (!c.roles.damper) throw new Error(`targets: the ${c.roles.side} corner has no damper`);
           const a = sm.resolveRole(c.roles.damper[0]), b = sm.resolveRole(c.roles.damper[1]);
@@ -151,6 +169,8 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   // the last state moves the linkage to first order, and Newton only corrects.
   const predictable = drivers.length > 0 && drivers.every((d) => d.basis !== undefined) && new Set(drivers.map((d) => d.basis)).size === drivers.length;
   let lastTangent: TangentSpace | null = null;
+  // the signed transmission of each link/lever pair at the last solved step (its branch)
+  let lastBranch: number[] | null = sm.devices ? designBranches(sm) : null;
   for (let i = 0; i < spec.steps; i++) {
     const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
     let predicted: Float64Array | null = null;
@@ -196,11 +216,31 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       step.steering_response = full.steering;
       lastTangent = full.tangent;
     }
+    if (sm.devices && sm.devices.levers.length) {
+      step.transmission = {};
+      const now = sm.devices.transmissions(sm);
+      for (const [k, { name, ratio }] of now.entries()) {
+        step.transmission[name] = Math.abs(ratio);
+        const before = lastBranch?.[k];
+        if (before !== undefined && Math.sign(before) !== Math.sign(ratio) && ratio !== 0) diagnostics.push(`branch_change: ${name}`);
+        if (Math.abs(ratio) < TRANSMISSION_MARGIN_WARNING) diagnostics.push(`low_transmission: ${name} ${Math.abs(ratio).toFixed(3)}`);
+      }
+      lastBranch = now.map((t) => t.ratio);
+    }
     if (diagnostics.length) step.diagnostics = diagnostics;
     steps.push(step);
     options.onProgress?.(i + 1, spec.steps);
   }
   return { steps };
+}
+
+/** The branch of each link/lever pair at design: a sweep is checked against the authored side from its first step. */
+function designBranches(sm: SuspensionModel): number[] {
+  const saved = sm.model.system.snapshot();
+  sm.resetToDesign();
+  const ratios = sm.devices!.transmissions(sm).map((t) => t.ratio);
+  sm.model.system.restore(saved);
+  return ratios;
 }
 
 /** Flatten a step's metrics into CSV columns (axle: `axle.heave`, `left.camber`, …). */

@@ -10,14 +10,16 @@
 import type { AssemblyDoc, ForceDoc, MateDoc, PartDoc } from '../assembly/types';
 import type { Geometry, CornerGeometry, Point3 } from './files';
 import type { CornerRoles, SuspensionRoles, HoldRole, InstantAxisRole, PointRole } from './roles';
+import { buildAxleDevices, buildCornerDevices } from './devices';
+import { buildSolidAxleCenter, buildSolidAxleCorner } from './solid-axle';
 
-type MutablePart = { fixed?: boolean; pose: PartDoc['pose']; points: Record<string, Point3>; axes: Record<string, { origin: Point3; direction: Point3 }> };
+type MutablePart = { fixed?: boolean; pose: PartDoc['pose']; points: Record<string, Point3>; axes: Record<string, { origin: Point3; direction: Point3 }>; planes?: Record<string, { origin: Point3; normal: Point3 }> };
 
 const IDENTITY = { position: [0, 0, 0] as Point3, rotation: [1, 0, 0, 0] as [number, number, number, number] };
 const sub = (a: Point3, b: Point3): Point3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
-class Builder {
+export class Builder {
   parts: Record<string, MutablePart> = {};
   mates: Record<string, MateDoc> = {};
   /** Force elements from the geometry's spring rate (docs/dynamics.md). */
@@ -32,6 +34,10 @@ class Builder {
   }
   axis(part: string, name: string, from: Point3, to: Point3): string {
     this.part(part).axes[name] = { origin: [from[0], from[1], from[2]], direction: sub(to, from) };
+    return `${part}.${name}`;
+  }
+  plane(part: string, name: string, origin: Point3, normal: Point3): string {
+    (this.part(part).planes ??= {})[name] = { origin: [...origin], normal: [...normal] };
     return `${part}.${name}`;
   }
   mate(id: string, m: MateDoc): void {
@@ -55,6 +61,7 @@ class Builder {
       const part: Record<string, unknown> = { ...(p.fixed ? { fixed: true } : {}), pose: p.pose };
       if (Object.keys(p.points).length) part.points = p.points;
       if (Object.keys(p.axes).length) part.axes = p.axes;
+      if (p.planes) part.planes = p.planes;
       out[name] = part as unknown as PartDoc;
     }
     return out;
@@ -84,7 +91,10 @@ export function suspensionAssembly(geometry: Geometry, name = `${geometry.topolo
     axle_position: geometry.axle_position,
     vehicle: { ...geometry.vehicle },
     corners,
+    ...(geometry.rack_travel_per_revolution !== undefined ? { rack_travel_per_revolution: geometry.rack_travel_per_revolution } : {}),
   };
+  buildAxleDevices(b, geometry, roles, chassis);
+  if (geometry.topology === 'solid_axle') buildSolidAxleCenter(b, geometry, roles, chassis);
   return {
     format: 'kinemate.assembly/1',
     name,
@@ -99,6 +109,7 @@ export function suspensionAssembly(geometry: Geometry, name = `${geometry.topolo
 }
 
 function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string, chassis: string, steered: boolean): CornerRoles {
+  if (g.topology === 'solid_axle') return buildSolidAxleCorner(b, g, corner, px, chassis);
   const hp = corner.hardpoints;
   const has = (n: string) => Object.hasOwn(hp, n);
   const upright = `${px}upright`;
@@ -230,8 +241,12 @@ function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string
     // the bar twists with the rocker shaft: −rate·(angle − free), free so that it carries `preload` at design
     b.forces[`${px}torsion_bar`] = { type: 'coordinate_spring', coordinate: `${px}rocker_hinge.angle`, stiffness: spring.rate, free: spring.rate > 0 ? (spring.preload ?? 0) / spring.rate : 0 };
   }
-  if (points.strut_bottom !== undefined && points.strut_top !== undefined) {
+  const devices = buildCornerDevices(b, g, corner, px, chassis, points);
+  if (devices.damper) damper = devices.damper;
+  else if (points.strut_bottom !== undefined && points.strut_top !== undefined) {
     damper = [points.strut_bottom, points.strut_top as string];
+  }
+  if (damper) {
     if (g.topology === 'double_wishbone' || g.topology === 'multi_link') {
       holds.damper_length = [{ length: damper } as HoldRole];
       if (g.topology === 'multi_link') holds.default = 'damper_length';
@@ -248,6 +263,7 @@ function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string
     holds,
   };
   if (damper) roles.damper = damper;
+  if (devices.torsion_bar) roles.torsion_bar = devices.torsion_bar;
   if (rocker) roles.rocker = rocker;
   if (Object.keys(warnings).length) roles.hold_warnings = warnings;
   return roles;

@@ -227,7 +227,7 @@ describe('validateGeometry problems (one per kind, path and message)', () => {
     expectSingleProblem(
       () => validateGeometry(example(DW, { type: 'de_dion' })),
       'type',
-      'unknown topology "de_dion" (expected double_wishbone, macpherson, multi_link or trailing_arm)',
+      'unknown topology "de_dion" (expected double_wishbone, macpherson, multi_link, trailing_arm or solid_axle)',
     );
   });
 
@@ -267,16 +267,16 @@ describe('validateGeometry problems (one per kind, path and message)', () => {
     ]);
   });
 
-  it('anti-roll bar other than none is refused', () => {
+  it('an anti-roll bar without a rocker to drive it is refused', () => {
     const doc = example('double_wishbone_axle.yaml', { 'axle_config.anti_roll': { type: 'u_bar' } });
-    expectSingleProblem(() => validateGeometry(doc), 'axle_config.anti_roll.type', 'unsupported "u_bar": only type none is supported');
+    expectSingleProblem(() => validateGeometry(doc), 'axle_config.anti_roll.type', 'unsupported combination: an anti-roll bar u_bar needs pushrod_rocker');
   });
 
   it('axle hardpoints without a left side, or with another key', () => {
     const left = at(example('double_wishbone_axle.yaml'), 'hardpoints.left');
     const doc = example('double_wishbone_axle.yaml', { hardpoints: { front: left } });
     expect(problemsOf(() => validateGeometry(doc))).toEqual([
-      { path: 'hardpoints.front', message: 'unexpected key: an axle file gives hardpoints under left (and optionally right)' },
+      { path: 'hardpoints.front', message: 'unexpected key: an axle file gives hardpoints under left (and optionally right), axle-level points under center' },
       { path: 'hardpoints.left', message: 'missing hardpoints for the left corner' },
     ]);
   });

@@ -43,6 +43,11 @@ import {
   type PlainRecord,
   type Point3,
 } from './read';
+import {
+  NO_DEVICES, SETUP_KEYS, checkDeviceGeometry, deviceHardpoints, mirrorSetup, readBeamAxle, readDevices, readSetup, refuseUnknownKeys,
+  type CornerSetup, type Devices,
+} from './devices';
+import { applySetup } from '../setup';
 
 
 export type GeometryScope = 'corner' | 'axle';
@@ -79,8 +84,17 @@ export interface VehicleConfig {
 
 export interface CornerGeometry {
   side: Side;
-  /** mm, chassis axes, in the side's own coordinates (a right corner has y < 0). */
+  /**
+   * mm, chassis axes, in the side's own coordinates (a right corner has y < 0). With a
+   * setup (a camber or length shim) these are the setup-solved points: the design state.
+   */
   hardpoints: Record<string, Point3>;
+  /** The camber and length shims of this corner (`suspension-devices.md`). */
+  setup?: CornerSetup;
+  /** The points as authored, when a setup moved them. */
+  authored_hardpoints?: Record<string, Point3>;
+  /** What the setup changed at design, degrees: camber and toe (setup minus authored). */
+  setup_change?: { camber: number; toe_angle: number };
 }
 
 export interface Geometry {
@@ -94,6 +108,12 @@ export interface Geometry {
   actuation: Actuation;
   spring: SpringSettings;
   wheel: Wheel;
+  /** Damper, anti-roll bar, heave link (all `none` when absent). */
+  devices?: Devices;
+  /** Axle-level points authored once and never mirrored (`hardpoints.center`). */
+  center?: Record<string, Point3>;
+  /** Steering wheel: rack travel per steering-wheel turn, mm (enables the steering ratio). */
+  rack_travel_per_revolution?: number;
   /** The parsed input, untouched. */
   raw: unknown;
 }
@@ -152,29 +172,71 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
 
   const axlePosition = readAxlePosition(problems, config, configPath, topology);
   const actuation = readActuation(problems, settings.actuation, childPath(settingsPath, 'actuation'), topology);
-  const spring = readSpring(problems, settings.spring, childPath(settingsPath, 'spring'), actuation);
+  const spring = readSpring(problems, settings.spring, childPath(settingsPath, 'spring'), actuation, topology);
   const steering = readSteering(problems, config.steering, childPath(configPath, 'steering'), topology, axlePosition);
   const wheel = readWheel(problems, config.wheel, childPath(configPath, 'wheel'));
   const vehicle = readVehicle(problems, vehicleSource, vehiclePath);
-  if (isAxle) for (const key of ['anti_roll', 'heave_link']) readUnsupportedDevice(problems, settings[key], childPath(settingsPath, key));
+  const devices = readDevices(problems, settings, settingsPath, isAxle, topology, actuation?.type, spring?.type);
+  const beamAxle = topology === 'solid_axle' ? readBeamAxle(problems, settings, settingsPath, isAxle) : undefined;
+  if (devices && beamAxle) devices.beam = beamAxle;
+  const rackTravel = readRackTravel(problems, config.steering, childPath(configPath, 'steering'));
+  // Every field the format accepts is read or refused here: an ignored one gives wrong numbers without a word.
+  const configKeys = ['steering', 'wheel', 'axle_position', ...(isAxle ? ['actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'left_setup', 'right_setup', ...(topology === 'solid_axle' ? ['locating', 'beam'] : [])] : ['cg_position', 'wheelbase', 'front_brake_bias', 'driven_axle', ...SETUP_KEYS])];
+  if (isRecord(isAxle ? value.axle_config : value.config)) refuseUnknownKeys(problems, config, configPath, configKeys);
+  if (isAxle && isRecord(value.vehicle_config)) refuseUnknownKeys(problems, vehicleSource, vehiclePath, ['cg_position', 'wheelbase', 'front_brake_bias', 'driven_axle']);
+  const setupOf = (section: PlainRecord, path: string) => readSetup(problems, section, path, topology, actuation?.type);
+  const leftSetup = isAxle ? setupOf(readSetupSection(problems, config, 'left_setup'), 'axle_config.left_setup') : setupOf(config, 'config');
+  const rightSetupRaw = isAxle && config.right_setup !== undefined ? readSetupSection(problems, config, 'right_setup') : undefined;
+  const rightSetup = rightSetupRaw ? setupOf(rightSetupRaw, 'axle_config.right_setup') : undefined;
+  if (rightSetupRaw && isRecord(value.hardpoints) && value.hardpoints.right === undefined) {
+    problems.add('axle_config.right_setup', 'a right setup needs explicit hardpoints.right (without them the right corner is the mirror of the left, setup included)');
+  }
+  const extra = devices ? deviceHardpoints(devices, topology, spring?.type) : { corner: [], center: [] };
 
   // Hardpoint names are only judged when the layout they depend on is itself valid.
   const names =
     topology && actuation && spring && steering
       ? {
-          required: requiredHardpoints(topology, actuation.type, spring.type, steering),
+          required: [...requiredHardpoints(topology, actuation.type, spring.type, steering), ...extra.corner],
           allowed: new Set([
             ...requiredHardpoints(topology, actuation.type, spring.type, steering),
-            ...optionalHardpoints(topology, actuation.type, spring.type, steering),
+            // a separate damper replaces the strut points' damper
+            ...optionalHardpoints(topology, actuation.type, spring.type, steering).filter((n) => devices?.damper !== 'linear' || !n.startsWith('strut_')),
+            ...extra.corner,
           ]),
           layout: `a ${topology} with ${actuation.type} actuation and spring ${spring.type}`,
         }
       : undefined;
 
-  const corners = isAxle ? readAxleCorners(problems, value.hardpoints, names) : readCornerFile(problems, value, names);
+  const read = isAxle ? readAxleCorners(problems, value.hardpoints, names, extra.center) : { corners: readCornerFile(problems, value, names), center: undefined };
+  const corners = read.corners;
+  if (corners && devices) {
+    checkDeviceGeometry(problems, devices, topology, spring?.type, corners.map((c) => ({ side: c.side, path: isAxle ? `hardpoints.${c.side}` : 'hardpoints', hardpoints: c.hardpoints })), read.center ? { path: 'hardpoints.center', hardpoints: read.center } : undefined);
+  }
 
-  if (!topology || !actuation || !spring || !steering || !wheel || !corners || !vehicle || !axlePosition) return undefined;
-  return { scope, topology, corners, vehicle, axle_position: axlePosition, steering, actuation, spring, wheel, raw: value };
+  if (!topology || !actuation || !spring || !steering || !wheel || !corners || !vehicle || !axlePosition || !devices || !leftSetup || problems.count > 0) return undefined;
+  const setups = [leftSetup, rightSetup ?? (isAxle && !rightSetupRaw ? mirrorSetup(leftSetup) : undefined)];
+  corners.forEach((c, i) => { if (setups[i] && (setups[i]!.camber_shim || setups[i]!.length_shims)) c.setup = setups[i]; });
+  const geometry: Geometry = { scope, topology, corners, vehicle, axle_position: axlePosition, steering, actuation, spring, wheel, raw: value };
+  if (devices !== NO_DEVICES && (devices.damper !== 'none' || devices.anti_roll !== 'none' || devices.heave_link !== 'none' || devices.beam)) geometry.devices = devices;
+  if (read.center) geometry.center = read.center;
+  if (rackTravel !== undefined) geometry.rack_travel_per_revolution = rackTravel;
+  applySetup(problems, geometry, isAxle ? 'axle_config' : 'config');
+  return geometry;
+}
+
+function readSetupSection(problems: ProblemList, config: PlainRecord, key: string): PlainRecord {
+  const section = readSection(problems, config, key, 'axle_config');
+  refuseUnknownKeys(problems, section, `axle_config.${key}`, SETUP_KEYS);
+  return section;
+}
+
+/** `steering.rack_travel_per_revolution` (our extension): mm of rack per steering-wheel turn. */
+function readRackTravel(problems: ProblemList, raw: unknown, path: string): number | undefined {
+  if (!isRecord(raw)) return undefined;
+  refuseUnknownKeys(problems, raw, path, ['type', 'rack_travel_per_revolution']);
+  if (raw.rack_travel_per_revolution === undefined) return undefined;
+  return readBoundedNumber(problems, raw.rack_travel_per_revolution, childPath(path, 'rack_travel_per_revolution'), (x) => x > 0, 'must be positive (mm of rack per steering-wheel turn)');
 }
 
 function readUnits(problems: ProblemList, units: unknown): void {
@@ -189,7 +251,7 @@ function readAxlePosition(
   configPath: string,
   topology: Topology | undefined,
 ): AxlePosition | undefined {
-  if (config.axle_position === undefined) return topology === 'trailing_arm' ? 'rear' : 'front';
+  if (config.axle_position === undefined) return topology === 'trailing_arm' || topology === 'solid_axle' ? 'rear' : 'front';
   return readChoice(problems, config.axle_position, childPath(configPath, 'axle_position'), AXLE_POSITIONS, 'axle position');
 }
 
@@ -241,6 +303,7 @@ function readSpring(
   raw: unknown,
   path: string,
   actuation: Actuation | undefined,
+  topology?: Topology,
 ): SpringSettings | undefined {
   if (raw === undefined) return { type: 'none' };
   if (!isRecord(raw)) {
@@ -250,7 +313,8 @@ function readSpring(
   const typePath = childPath(path, 'type');
   const type = readChoice(problems, raw.type, typePath, SPRING_TYPES, 'spring type');
   if (type === undefined) return undefined;
-  if (type === 'torsion_bar' && actuation !== undefined && !usesRocker(actuation.type)) {
+  // a trailing arm's torsion bar is wound by the arm itself, about a transverse axis
+  if (type === 'torsion_bar' && actuation !== undefined && !usesRocker(actuation.type) && topology !== 'trailing_arm') {
     // The bar is wound by the rocker shaft: without a rocker there is nothing to twist it.
     problems.add(typePath, `unsupported combination: torsion_bar needs pushrod_rocker or pullrod_rocker actuation, not ${actuation.type}`);
     return undefined;
@@ -278,12 +342,12 @@ function readSteering(
   topology: Topology | undefined,
   axlePosition: AxlePosition | undefined,
 ): SteeringType | undefined {
-  if (raw === undefined) return topology === 'trailing_arm' || axlePosition === 'rear' ? 'none' : 'rack';
+  if (raw === undefined) return topology === 'trailing_arm' || topology === 'solid_axle' || axlePosition === 'rear' ? 'none' : 'rack';
   // `steering: rack` is accepted as shorthand for `steering: { type: rack }`.
   const typePath = isRecord(raw) ? childPath(path, 'type') : path;
   const type = readChoice(problems, isRecord(raw) ? raw.type : raw, typePath, STEERING_TYPES, 'steering type');
-  if (type === 'rack' && topology === 'trailing_arm') {
-    problems.add(typePath, 'unsupported combination: a trailing_arm is unsteered (use none)');
+  if (type === 'rack' && (topology === 'trailing_arm' || topology === 'solid_axle')) {
+    problems.add(typePath, `unsupported combination: a ${topology} is unsteered (use none)`);
     return undefined;
   }
   return type;
@@ -346,14 +410,6 @@ function readVehicle(problems: ProblemList, source: PlainRecord, path: string): 
   return problems.count === before ? vehicle : undefined;
 }
 
-/** Anti-roll bars and heave links are accepted only as `type: none` until they are modelled. */
-function readUnsupportedDevice(problems: ProblemList, raw: unknown, path: string): void {
-  if (raw === undefined) return;
-  const type = isRecord(raw) ? raw.type : raw;
-  if (type === 'none') return;
-  problems.add(isRecord(raw) ? childPath(path, 'type') : path, `unsupported ${quoted(type)}: only type none is supported`);
-}
-
 interface HardpointNames {
   required: string[];
   allowed: Set<string>;
@@ -366,24 +422,35 @@ function readCornerFile(problems: ProblemList, file: PlainRecord, names: Hardpoi
   return side && hardpoints ? [{ side, hardpoints }] : undefined;
 }
 
-function readAxleCorners(problems: ProblemList, raw: unknown, names: HardpointNames | undefined): CornerGeometry[] | undefined {
+function readAxleCorners(
+  problems: ProblemList,
+  raw: unknown,
+  names: HardpointNames | undefined,
+  centerNames: string[],
+): { corners: CornerGeometry[] | undefined; center: Record<string, Point3> | undefined } {
   if (!isRecord(raw)) {
-    problems.add('hardpoints', raw === undefined ? 'missing hardpoints { left, right? }' : `expected a mapping { left, right? }, got ${describe(raw)}`);
-    return undefined;
+    problems.add('hardpoints', raw === undefined ? 'missing hardpoints { left, right?, center? }' : `expected a mapping { left, right?, center? }, got ${describe(raw)}`);
+    return { corners: undefined, center: undefined };
   }
   for (const key of Object.keys(raw)) {
-    if (key !== 'left' && key !== 'right') {
-      problems.add(childPath('hardpoints', key), 'unexpected key: an axle file gives hardpoints under left (and optionally right)');
+    if (key !== 'left' && key !== 'right' && key !== 'center') {
+      problems.add(childPath('hardpoints', key), 'unexpected key: an axle file gives hardpoints under left (and optionally right), axle-level points under center');
     }
+  }
+  // Axle-level points (anti-roll bar axis, T-bar pivot): authored once, never mirrored.
+  let center: Record<string, Point3> | undefined;
+  if (raw.center !== undefined || centerNames.length > 0) {
+    const centerSpec = names && { required: centerNames, allowed: new Set(centerNames), layout: `the axle-level points of ${names.layout}` };
+    center = readHardpoints(problems, raw.center ?? {}, 'hardpoints.center', centerSpec);
   }
   if (raw.left === undefined) {
     problems.add('hardpoints.left', 'missing hardpoints for the left corner');
-    return undefined;
+    return { corners: undefined, center };
   }
   const left = readHardpoints(problems, raw.left, 'hardpoints.left', names);
   // Without an explicit right side the axle is symmetric: mirror the left corner in y.
   const right = raw.right === undefined ? (left && mirrorHardpoints(left)) : readHardpoints(problems, raw.right, 'hardpoints.right', names);
-  return left && right ? [{ side: 'left', hardpoints: left }, { side: 'right', hardpoints: right }] : undefined;
+  return { corners: left && right ? [{ side: 'left', hardpoints: left }, { side: 'right', hardpoints: right }] : undefined, center };
 }
 
 /** The right corner of a symmetric axle: y → −y (written 0 − y so that y = 0 stays +0). */

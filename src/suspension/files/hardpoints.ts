@@ -4,7 +4,8 @@
  * Names are part of the contract: results and other tools use them verbatim.
  */
 
-export const TOPOLOGIES = ['double_wishbone', 'macpherson', 'multi_link', 'trailing_arm'] as const;
+// solid_axle: a beam (live or De Dion) carrying both wheels; an axle file only (see docs/suspension-devices.md)
+export const TOPOLOGIES = ['double_wishbone', 'macpherson', 'multi_link', 'trailing_arm', 'solid_axle'] as const;
 export type Topology = (typeof TOPOLOGIES)[number];
 
 export const ACTUATION_TYPES = ['direct', 'pushrod_rocker', 'pullrod_rocker'] as const;
@@ -56,7 +57,8 @@ export function requiredHardpoints(
   const sprung = spring !== 'none';
   switch (topology) {
     case 'double_wishbone':
-      if (usesRocker(actuation)) return [...wishbone('lower'), ...wishbone('upper'), ...TRACKROD, ...AXLE, ...ROCKER, ...STRUT];
+      // A torsion bar on the rocker shaft is the spring: no coilover points are needed then.
+      if (usesRocker(actuation)) return [...wishbone('lower'), ...wishbone('upper'), ...TRACKROD, ...AXLE, ...ROCKER, ...(spring === 'torsion_bar' ? [] : STRUT)];
       return [...wishbone('lower'), ...wishbone('upper'), ...TRACKROD, ...AXLE, ...(sprung ? STRUT : [])];
     case 'macpherson':
       // The strut is the locating member, so its two points are needed with or without a spring.
@@ -70,6 +72,9 @@ export function requiredHardpoints(
       ];
     case 'trailing_arm':
       return ['trailing_arm_pivot_a', 'trailing_arm_pivot_b', 'trailing_arm_outboard', ...AXLE, ...(sprung ? STRUT : [])];
+    case 'solid_axle':
+      // the locating linkage's own points are added by its type (files/devices.ts)
+      return [...AXLE, 'lower_link_chassis', 'lower_link_axle', ...(sprung ? STRUT : [])];
   }
 }
 
@@ -111,6 +116,8 @@ export function actuationMounts(topology: Topology, actuation: ActuationType): s
       return [...MULTI_LINK_RODS, 'upright'];
     case 'trailing_arm':
       return ['trailing_arm'];
+    case 'solid_axle':
+      return ['axle'];
   }
 }
 
@@ -173,6 +180,7 @@ export function suspensionHoldChoices(topology: Topology, hasDamper: boolean): s
     case 'multi_link':
       return [...(hasDamper ? ['damper_length'] : []), ...general];
     case 'trailing_arm':
+    case 'solid_axle':
       return []; // unsteered: no steering response to hold anything for
   }
 }

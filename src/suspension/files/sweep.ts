@@ -52,10 +52,13 @@ export interface RackTarget extends TargetMotion {
   direction: { axis: 'y' };
 }
 
-/** Damper length `|strut_top − strut_bottom|`, mm. No `side`: every corner. */
+/**
+ * Damper length `|strut_top − strut_bottom|` (or `damper_chassis → damper_rocker`), mm, no
+ * `side`: every corner; or the heave link's length (one element across the axle, no side).
+ */
 export interface DamperTarget extends TargetMotion {
   type: 'element_length';
-  element: 'damper';
+  element: 'damper' | 'heave_link';
   side?: Side;
 }
 
@@ -310,8 +313,10 @@ function readDamperTarget(
   motion: TargetMotion | undefined,
 ): DamperTarget | undefined {
   const elementPath = childPath(path, 'element');
-  const element = readChoice(problems, raw.element, elementPath, ['damper'] as const, 'element');
-  if (element && geometry && !geometry.corners.every(hasDamper)) problems.add(elementPath, 'the geometry has no damper (strut_bottom, strut_top)');
+  const element = readChoice(problems, raw.element, elementPath, ['damper', 'heave_link'] as const, 'element');
+  if (element === 'damper' && geometry && !geometry.corners.every(hasDamper)) problems.add(elementPath, 'the geometry has no damper (strut_bottom, strut_top)');
+  if (element === 'heave_link' && geometry && geometry.devices?.heave_link !== 'rocker_to_rocker') problems.add(elementPath, 'the geometry has no heave link (axle_config.heave_link: { type: rocker_to_rocker })');
+  if (element === 'heave_link' && raw.side !== undefined) problems.add(childPath(path, 'side'), 'the heave link spans the axle: it has no side');
   const side = readTargetSide(problems, raw.side, childPath(path, 'side'), geometry);
   if (element === undefined || motion === undefined) return undefined;
   return { type: 'element_length', element, ...(side ? { side } : {}), ...motion };
@@ -367,5 +372,6 @@ function drivablePoints(geometry: Geometry | undefined): readonly string[] {
 }
 
 function hasDamper(corner: Geometry['corners'][number]): boolean {
-  return Object.hasOwn(corner.hardpoints, 'strut_bottom') && Object.hasOwn(corner.hardpoints, 'strut_top');
+  const has = (name: string) => Object.hasOwn(corner.hardpoints, name);
+  return (has('strut_bottom') && has('strut_top')) || (has('damper_rocker') && has('damper_chassis'));
 }

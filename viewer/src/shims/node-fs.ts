@@ -12,3 +12,6 @@ export async function readFile(..._args: unknown[]): Promise<string> {
 export async function writeFile(..._args: unknown[]): Promise<void> {
   return unavailable();
 }
+export async function open(..._args: unknown[]): Promise<never> {
+  return unavailable();
+}
