@@ -160,11 +160,14 @@ export const JOINT_TYPES = [
   'fastened', 'revolute', 'slider', 'cylindrical', 'pinslot', 'planar', 'universal', 'ball',
 ] as const;
 export const COUPLING_TYPES = ['gear', 'belt', 'rackpinion', 'screw', 'linear'] as const;
+/** Contacts (dynamics.md): a wheel's circle rolling without slip on a curve or a plane. */
+export const CONTACT_TYPES = ['rolling'] as const;
 
 export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
 export type JointType = (typeof JOINT_TYPES)[number];
 export type CouplingType = (typeof COUPLING_TYPES)[number];
-export type MateType = ConstraintType | JointType | CouplingType;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+export type MateType = ConstraintType | JointType | CouplingType | ContactType;
 
 /** A geometric constraint between two entities, `a` and `b` as `part.entity`. */
 export interface ConstraintMateDoc {
@@ -230,7 +233,18 @@ export interface ScrewCouplingDoc {
 }
 
 export type CouplingMateDoc = RatioCouplingDoc | RackPinionCouplingDoc | ScrewCouplingDoc;
-export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc;
+/**
+ * A wheel rolling without slip (dynamics.md): `a` and `b` are a circle (the wheel's rim)
+ * and a curve or a plane (the track), either order, on two parts. Frees `<mate>.u`, the
+ * contact's arc length along the track in the length unit.
+ */
+export interface RollingMateDoc {
+  readonly type: 'rolling';
+  readonly a: string;
+  readonly b: string;
+}
+
+export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc | RollingMateDoc;
 
 export interface UnitsDoc {
   /** Only `"mm"` is accepted for now. */
@@ -274,6 +288,8 @@ const FREED_COORDINATES: Readonly<Partial<Record<MateType, readonly CoordinateNa
   path: ['u'],
   // a circle–curve tangent (a roller on a cam) has a foot parameter; circle–plane has none
   tangent: ['u'],
+  // the contact's arc length along the track (a length, not a curve parameter)
+  rolling: ['u'],
 };
 const NO_COORDINATES: readonly CoordinateName[] = [];
 
@@ -292,6 +308,10 @@ export function isJoint(mate: MateDoc): mate is JointMateDoc {
 
 export function isCoupling(mate: MateDoc): mate is CouplingMateDoc {
   return (COUPLING_TYPES as readonly string[]).includes(mate.type);
+}
+
+export function isRolling(mate: MateDoc): mate is RollingMateDoc {
+  return mate.type === 'rolling';
 }
 
 /**

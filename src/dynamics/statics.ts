@@ -13,6 +13,7 @@ import type { SolveOptions } from '../../kernel/solver';
 import {
   BodyTorque, BushingForce, CoordinateSpringForce, PointForce, PointToPointForce, TyreForce,
 } from '../../mates/forces';
+import { RollingBlock } from '../../mates/rolling';
 import { isCoupling, splitReference, type AssemblyDoc, type PartDoc } from '../assembly/types';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
 import type { DynamicsModel } from './build';
@@ -26,6 +27,12 @@ export type Vec3 = [number, number, number];
  */
 export interface Wrench {
   on: string; at: Vec3; force: Vec3; moment: Vec3; tension?: number;
+  /**
+   * A rolling mate's contact: the normal force (N, positive when the track pushes the wheel
+   * away from it; negative means the wheel would lift off), the traction along the track
+   * (N, on the wheel, toward growing u) and the contact point (mm, world).
+   */
+  normal?: number; traction?: number; contact?: Vec3;
   /** World components ("force.x", …, "moment.z") a redundant assembly leaves undetermined: their values are the minimum-norm split. */
   indeterminate?: string[];
 }
@@ -190,9 +197,23 @@ export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<str
       const d = [xa[0] - at[0], xa[1] - at[1], xa[2] - at[2]], l = Math.hypot(d[0], d[1], d[2]);
       if (l > 0) wrench.tension = (w.force[0] * d[0] + w.force[1] * d[1] + w.force[2] * d[2]) / l;
     }
+    const contactBlock = handle.blocks.map((b) => system.block(b)).find((b): b is RollingBlock => b instanceof RollingBlock);
+    if (contactBlock) Object.assign(wrench, rollingContact(contactBlock, w.force));
     out[id] = wrench;
   }
   return out;
+}
+
+/**
+ * Normal force and traction of a rolling mate from its reaction (force on its b part): the
+ * force on the wheel along the contact normal and the track's tangent. The block's contact
+ * frame is the one of its last evaluation, at the current state.
+ */
+function rollingContact(block: RollingBlock, forceOnB: Vec3): { normal: number; traction: number; contact: Vec3 } {
+  const k = block.wheelSide === 1 ? 1 : -1;
+  const f = forceOnB.map((x) => k * x);
+  const along = (d: ArrayLike<number>) => f[0] * d[0] + f[1] * d[1] + f[2] * d[2];
+  return { normal: along(block.normal), traction: along(block.tangent), contact: v3(block.contact) };
 }
 
 /** The generalized force block b's rows exert on `variable`: −J_varᵀ λ (empty when the block does not read it). */
