@@ -543,6 +543,19 @@ class AssemblyChecker {
         if (typeof part !== 'string' || !this.entities.has(part)) fail(partPath, typeof part === 'string' ? `no part "${part}"` : `expected a part id, got ${describe(part)}`);
         return reorder<ForceDoc>({ type: known, part, vector: vec('vector', true, false)!, frame: frame(), scale: scale() }, element);
       }
+      case 'drag': {
+        checkFields(element, path, ['type', 'at', 'cd', 'area', 'density'], 'a drag');
+        return reorder<ForceDoc>({
+          type: known, at: entity('at', 'point'), cd: num('cd', { required: true, min: 0 })!, area: num('area', { required: true, min: 0 })!, density: num('density', { min: 0 }),
+        }, element);
+      }
+      case 'coordinate_friction': {
+        checkFields(element, path, ['type', 'coordinate', 'force', 'regularization'], 'a coordinate_friction');
+        const { ref } = this.checkCoordinate(required(element, 'coordinate', path), memberPath(path, 'coordinate'));
+        return reorder<ForceDoc>({
+          type: known, coordinate: ref, force: num('force', { required: true, min: 0 })!, regularization: num('regularization', { positive: true }),
+        }, element);
+      }
       case 'tyre': {
         checkFields(element, path, ['type', 'centre', 'axis', 'radius', 'stiffness', 'damping', 'ground'], 'a tyre');
         const centre = entity('centre', 'point'), axis = entity('axis', 'axis');

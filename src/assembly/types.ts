@@ -133,8 +133,28 @@ export interface TyreDoc {
   readonly type: 'tyre'; readonly centre: string; readonly axis: string;
   readonly radius: number; readonly stiffness: number; readonly damping?: number; readonly ground?: number;
 }
-export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc;
-export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre'] as const;
+/**
+ * Quadratic air drag at a point (`part.point`, e.g. the centre of gravity): force
+ * ½·density·cd·area·|v|² against the point's velocity. `area` mm², `density` kg/m³
+ * (default 1.204, air at 20 °C).
+ */
+export interface DragDoc {
+  readonly type: 'drag'; readonly at: string;
+  readonly cd: number; readonly area: number; readonly density?: number;
+}
+/**
+ * Coulomb friction on a coordinate (`mate.coordinate`: an axle's bearing on a joint angle):
+ * `force` (N·mm for an angle, N for a slide) against the coordinate's rate, its sign
+ * regularised as tanh(rate / `regularization`) (coordinate unit per second, default 1).
+ */
+export interface CoordinateFrictionDoc {
+  readonly type: 'coordinate_friction'; readonly coordinate: string;
+  readonly force: number; readonly regularization?: number;
+}
+export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc | DragDoc | CoordinateFrictionDoc;
+export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre', 'drag', 'coordinate_friction'] as const;
+/** Air density when a drag element gives none: kg/m³ (20 °C, sea level). */
+export const DEFAULT_AIR_DENSITY = 1.204;
 export type ForceType = (typeof FORCE_TYPES)[number];
 /** Gravity when a file gives none: mm/s², −z. */
 export const DEFAULT_GRAVITY: Vec3Doc = [0, 0, -9806.65];

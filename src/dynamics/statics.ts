@@ -13,6 +13,7 @@ import type { SolveOptions } from '../../kernel/solver';
 import {
   BodyTorque, BushingForce, CoordinateSpringForce, PointForce, PointToPointForce, TyreForce,
 } from '../../mates/forces';
+import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
 import { RollingBlock } from '../../mates/rolling';
 import { isCoupling, splitReference, type AssemblyDoc, type PartDoc } from '../assembly/types';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
@@ -45,7 +46,9 @@ export type ElementReport =
   | { value: number; force: number }
   | { on: string; at: Vec3; force: Vec3 }
   | { on: string; moment: Vec3 }
-  | { penetration: number; force: number; contact: Vec3 };
+  | { penetration: number; force: number; contact: Vec3 }
+  | { speed: number; force: number }
+  | { rate: number; force: number };
 
 export interface StaticsResult {
   /** `solved` (balanced), `not_in_equilibrium` (a free motion is not balanced), `failed` (the pose cannot be solved). */
@@ -289,6 +292,11 @@ export function elementReports(dyn: DynamicsModel, t = 0): Record<string, Elemen
       out[e.id] = { on: dyn.system.variables[b.vars[0]].name, at: v3(b.last.at), force: v3(b.last.force) };
     } else if (b instanceof BodyTorque) {
       out[e.id] = { on: dyn.system.variables[b.vars[0]].name, moment: v3(b.last.moment) };
+    } else if (b instanceof DragForce) {
+      out[e.id] = { speed: b.last.speed, force: b.last.force };
+    } else if (b instanceof CoordinateFrictionForce) {
+      const info = [...dyn.model.coordinates.values()].find((c) => c.variable === b.vars[0])!;
+      out[e.id] = { rate: info.kind === 'angle' ? b.last.rate / af : b.last.rate, force: b.last.force };
     } else if (b instanceof TyreForce) {
       out[e.id] = { penetration: b.last.penetration, force: b.last.force, contact: v3(b.last.contact) };
     }
