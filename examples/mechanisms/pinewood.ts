@@ -3,7 +3,10 @@
  * model — the body on a planar joint to the track, a rear and a front axle on revolutes,
  * each axle's pair of wheels one part rolling (the `rolling` mate) on a smooth track curve
  * with a ramp, a C²-smooth easement and a flat. One degree of freedom: how far the car has
- * rolled. File units: mm, degrees, kg; the world's z is up and the car runs toward +x in
+ * rolled. pwdsim's physics terms: gravity, the body's translation and pitch and the wheels'
+ * spin (masses and inertias), the axles' bearing friction (`coordinate_friction` on each
+ * axle's angle) and air drag at the centre of gravity (`drag`); its rolling friction is
+ * left out. File units: mm, degrees, kg; the world's z is up and the car runs toward +x in
  * the xz plane.
  *
  * The seed names a 42 ft BestTrack but publishes no profile, so the track here is ours: a
@@ -37,6 +40,7 @@ export interface PinewoodCar {
   wheelRadius: number; wheelbase: number;
   cg: readonly [number, number, number]; nose: readonly [number, number, number];
   rearStart: number;
+  axleFriction: number; axleRadius: number; cd: number; frontalArea: number;
 }
 
 export const PINEWOOD_CAR: Readonly<PinewoodCar> = {
@@ -53,6 +57,12 @@ export const PINEWOOD_CAR: Readonly<PinewoodCar> = {
   nose: [146, 0, 10],
   /** Arc length of the rear contact at the start (mm): the nose then rests on the start pin. */
   rearStart: 30,
+  /** Axle bearings: friction coefficient and the axle's radius (mm), pwdsim's μ and a. */
+  axleFriction: 0.1,
+  axleRadius: 1.1,
+  /** Air drag at the centre of gravity: C_d and frontal area (mm²). */
+  cd: 0.5,
+  frontalArea: 1500,
 };
 
 /** Height of the track profile z(x) and its slope, from the ramp's top at x = 0. */
@@ -104,9 +114,27 @@ function startPose(car: PinewoodCar) {
   return { rear, front, rotation };
 }
 
-/** The assembly; `car` overrides some of PINEWOOD_CAR (e.g. axleInertia 0: pwdsim's simple physics). */
-export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}): AssemblyDoc {
+/**
+ * The axles' loads on the level (N): the body's weight split by its centre's place between
+ * them, each axle's own weight on itself. The bearings' friction takes these as their load
+ * (pwdsim's axle friction follows the normal force as it changes; a force element here
+ * cannot read a multiplier, so it holds the level-track value).
+ */
+export function levelAxleLoads(car: PinewoodCar, g = 9.80665): { rear: number; front: number } {
+  const front = car.bodyMass * g * (car.cg[0] / car.wheelbase) + car.axleMass * g;
+  const rear = (car.bodyMass + 2 * car.axleMass) * g - front;
+  return { rear, front };
+}
+
+/**
+ * The assembly. `overrides` change some of PINEWOOD_CAR; `resistances: false` leaves out
+ * the bearings' friction and the drag (gravity and inertia only; with axleInertia 0 as
+ * well, pwdsim's simple physics).
+ */
+export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}, options: { resistances?: boolean } = {}): AssemblyDoc {
   const car = { ...PINEWOOD_CAR, ...overrides }, track = PINEWOOD_TRACK;
+  const loads = levelAxleLoads(car);
+  const resistances = options.resistances ?? true;
   const points = pinewoodTrackPoints();
   const end = points[points.length - 1][0];
   const { rear, front, rotation } = startPose(car);
@@ -151,6 +179,14 @@ export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}): AssemblyDoc {
     },
     state: { 'rearRoll.u': car.rearStart },
     held: [],
+    ...(resistances ? {
+      forces: {
+        // bearing torque μ·N·a against each axle's spin relative to the body (N·mm), sign regularised at 1°/s
+        rearBearing: { type: 'coordinate_friction', coordinate: 'rearAxle.angle', force: car.axleFriction * loads.rear * car.axleRadius, regularization: 1 },
+        frontBearing: { type: 'coordinate_friction', coordinate: 'frontAxle.angle', force: car.axleFriction * loads.front * car.axleRadius, regularization: 1 },
+        air: { type: 'drag', at: 'body.cg', cd: car.cd, area: car.frontalArea },
+      },
+    } : {}),
   };
   return doc as unknown as AssemblyDoc;
 }
