@@ -1,11 +1,14 @@
 /**
  * The pinewood-derby car of seed 002 (pwdsim) as a mated assembly: a planar two-wheel
- * model — the body on a planar joint to the track, a rear and a front axle on revolutes,
- * each axle's pair of wheels one part rolling (the `rolling` mate) on a smooth track curve
+ * model — the body on a planar joint to the track, a rear and a front axle (each a
+ * concentric mate and the wheels' centre on the body's middle plane: a revolute without an
+ * angle coordinate, which would grow to hundreds of radians down 42 ft), each axle's pair
+ * of wheels one part rolling (the `rolling` mate) on a smooth track curve
  * with a ramp, a C²-smooth easement and a flat. One degree of freedom: how far the car has
  * rolled. pwdsim's physics terms: gravity, the body's translation and pitch and the wheels'
  * spin (masses and inertias), the axles' bearing friction (`coordinate_friction` on each
- * axle's angle) and air drag at the centre of gravity (`drag`); its rolling friction is
+ * contact's travel: the bearing torque referred to the rim, exact where the body does not
+ * pitch) and air drag at the centre of gravity (`drag`); its rolling friction is
  * left out. File units: mm, degrees, kg; the world's z is up and the car runs toward +x in
  * the xz plane.
  *
@@ -141,7 +144,7 @@ export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}, options: { res
   const diag = (m: number, across: number, axial: number) => ({ mass: m, centre: [0, 0, 0], inertia: [[across, 0, 0], [0, axial, 0], [0, 0, across]] });
   const axle = (position: number[]) => ({
     pose: { position: [round(position[0]), 0, round(position[1])], rotation: [...rotation].map(round) },
-    frames: { hub: { origin: [0, 0, 0], rotation: ACROSS } },
+    points: { centre: [0, 0, 0] },
     circles: { rim: { center: [0, 0, 0], normal: [0, 1, 0], radius: car.wheelRadius } },
     mass: diag(car.axleMass, car.axleInertia > 0 ? car.axleInertia / 2 + 0.05 : 0, car.axleInertia),
   });
@@ -161,9 +164,9 @@ export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}, options: { res
         pose: { position: [round(rear[0]), 0, round(rear[1])], rotation: [...rotation].map(round) },
         frames: {
           plane: { origin: [0, 0, 0], rotation: ACROSS },
-          rearAxle: { origin: [0, 0, 0], rotation: ACROSS },
-          frontAxle: { origin: [car.wheelbase, 0, 0], rotation: ACROSS },
         },
+        axes: { rearAxle: { origin: [0, 0, 0], direction: [0, 1, 0] }, frontAxle: { origin: [car.wheelbase, 0, 0], direction: [0, 1, 0] } },
+        planes: { middle: { origin: [0, 0, 0], normal: [0, 1, 0] } },
         points: { cg: [...car.cg], nose: [...car.nose] },
         mass: { mass: car.bodyMass, centre: [...car.cg], inertia: [[car.bodyInertia / 4, 0, 0], [0, car.bodyInertia, 0], [0, 0, car.bodyInertia]] },
       },
@@ -172,8 +175,11 @@ export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}, options: { res
     },
     mates: {
       slide: { type: 'planar', a: 'track.plane', b: 'body.plane' },
-      rearAxle: { type: 'revolute', a: 'body.rearAxle', b: 'rear.hub' },
-      frontAxle: { type: 'revolute', a: 'body.frontAxle', b: 'front.hub' },
+      // each axle: the wheels turn on it (concentric) and stay on the body's middle plane
+      rearAxle: { type: 'concentric', a: 'body.rearAxle', b: 'rear.rim' },
+      rearInPlane: { type: 'coincident', a: 'body.middle', b: 'rear.centre' },
+      frontAxle: { type: 'concentric', a: 'body.frontAxle', b: 'front.rim' },
+      frontInPlane: { type: 'coincident', a: 'body.middle', b: 'front.centre' },
       rearRoll: { type: 'rolling', a: 'rear.rim', b: 'track.profile' },
       frontRoll: { type: 'rolling', a: 'front.rim', b: 'track.profile' },
     },
@@ -181,9 +187,10 @@ export function pinewoodDoc(overrides: Partial<PinewoodCar> = {}, options: { res
     held: [],
     ...(resistances ? {
       forces: {
-        // bearing torque μ·N·a against each axle's spin relative to the body (N·mm), sign regularised at 1°/s
-        rearBearing: { type: 'coordinate_friction', coordinate: 'rearAxle.angle', force: car.axleFriction * loads.rear * car.axleRadius, regularization: 1 },
-        frontBearing: { type: 'coordinate_friction', coordinate: 'frontAxle.angle', force: car.axleFriction * loads.front * car.axleRadius, regularization: 1 },
+        // bearing torque μ·N·a, referred to the rim (÷ r: pwdsim's "a force of about μNa/r"),
+        // against the contact's travel; the sign regularised at 1 mm/s as pwdsim does
+        rearBearing: { type: 'coordinate_friction', coordinate: 'rearRoll.u', force: (car.axleFriction * loads.rear * car.axleRadius) / car.wheelRadius, regularization: 1 },
+        frontBearing: { type: 'coordinate_friction', coordinate: 'frontRoll.u', force: (car.axleFriction * loads.front * car.axleRadius) / car.wheelRadius, regularization: 1 },
         air: { type: 'drag', at: 'body.cg', cd: car.cd, area: car.frontalArea },
       },
     } : {}),

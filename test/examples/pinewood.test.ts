@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PINEWOOD_CAR, PINEWOOD_TRACK, pinewoodDoc, pinewoodTrackPoints } from '../../examples/mechanisms/pinewood';
+import { pinewoodResults } from '../../examples/mechanisms/pinewood-results';
 import * as P from '../../kernel/pose';
 import { validateAssembly } from '../../src/assembly';
 import { buildDynamics } from '../../src/dynamics/build';
@@ -85,4 +86,45 @@ describe('pinewood car', () => {
       expect(Math.sign(rate * v[2])).toBe(-1);
     });
   }
+});
+
+describe('pinewood results from frames', () => {
+  // synthetic frames: the body level, moving along +x at 2 m/s and spinning nowhere; the finish line at x = 1000
+  const frame = (t: number, rear: number, front: number) => ({
+    t,
+    state: { 'body.pose': { position: [2000 * t, 0, 15], rotation: [1, 0, 0, 0] } },
+    velocities: { 'body.pose': { linear: [2000, 0, 0], angular: [0, 0, 0] } },
+    energy: { kinetic: 0, potential: 0, elastic: 0, dissipated: 0, external: 0, total: 0 },
+    reactions: { rearRoll: { normal: rear }, frontRoll: { normal: front } },
+  });
+  const geometry = { finishX: 1000, nose: [146, 0, 10], cg: [25.4, 0, 22], rearMate: 'rearRoll', frontMate: 'frontRoll', angleFactor: Math.PI / 180 };
+
+  it('interpolates the nose crossing the finish line, and reports the speed there', () => {
+    const frames = Array.from({ length: 11 }, (_, i) => frame(i * 0.05, 0.9, 0.4));
+    const r = pinewoodResults(frames, geometry);
+    expect(r.finishTime).toBeCloseTo((1000 - 146) / 2000, 12);
+    expect(r.finishSpeed).toBeCloseTo(2, 12);
+    expect(r.maxSpeed).toBeCloseTo(2, 12);
+    expect(r.minNormalForce).toEqual({ rear: 0.9, front: 0.4 });
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('warns when an axle would lift off before the finish (not after), and gives no finish time when the car does not arrive', () => {
+    const frames = Array.from({ length: 11 }, (_, i) => frame(i * 0.05, 0.9, i === 3 ? -0.1 : i === 10 ? -5 : 0.4));
+    const r = pinewoodResults(frames, geometry);
+    expect(r.minNormalForce.front).toBe(-0.1);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(/front axle's normal force goes negative at t = 0\.1500 s/);
+    const short = pinewoodResults(frames.slice(0, 5), geometry);
+    expect(short.finishTime).toBeNull();
+  });
+
+  it('the centre of gravity\'s speed includes the body\'s pitch rate', () => {
+    const f = frame(0, 1, 1);
+    (f.velocities['body.pose'] as { angular: number[] }).angular = [0, 90, 0]; // deg/s about y
+    const r = pinewoodResults([f], geometry);
+    const w = Math.PI / 2;
+    // v = (2000, 0, 0) + ω ŷ × (25.4, 0, 22) = (2000 + 22ω, 0, −25.4ω)
+    expect(r.series[0].speed).toBeCloseTo(Math.hypot(2000 + 22 * w, 25.4 * w) / 1000, 12);
+  });
 });
