@@ -116,7 +116,8 @@ describe('motions', () => {
       expect(frame.state['rail.slide'] as number).toBeCloseTo(x, 9);
       const expected = (m / 1000) * (-w * w * x) + k * x;
       expect(Math.abs(frame.drivers.drive - expected)).toBeLessThan(3e-2 * (m / 1000) * w * w * A);
-      expect(Math.abs(frame.energy.total - r.frames[0].energy.total)).toBeLessThan(1e-6);
+      // the driver work is a trapezoid of λ·Φ_t: closes to 3e-5 of the spring energy scale ½ k A² (λ of an index-3 scheme carries O(h) error)
+      expect(Math.abs(frame.energy.total - r.frames[0].energy.total)).toBeLessThan(3e-5 * 0.5 * k * A * A / 1000);
     }
   });
 });
