@@ -119,6 +119,8 @@ export class Integrator {
   private readonly blockCols: Int32Array[];
   private readonly active: Int32Array;
   private activeCount = 0;
+  private redundant = false;
+  private readonly qr: PivotedQR;
   private readonly J: Float64Array;
   private readonly phi: Float64Array;
   private readonly localRes: Float64Array;
@@ -151,6 +153,8 @@ export class Integrator {
   private readonly driverPower: Float64Array;
   private readonly prevExternal: Float64Array;
   private readonly prevDriver: Float64Array;
+  private readonly driverLambda: Float64Array;
+  private readonly driverTarget: Float64Array;
   private readonly externalBlocks: Int32Array;
   private readonly dissipativeBlocks: Int32Array;
   private readonly version: number;
@@ -223,6 +227,7 @@ export class Integrator {
     this.S = new Float64Array(N * N);
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
+    this.qr = new PivotedQR(n, m);
     this.v = new Float64Array(n);
     this.vdot = new Float64Array(n);
     this.a = new Float64Array(n);
@@ -267,6 +272,8 @@ export class Integrator {
     this.driverPower = new Float64Array(drivers.length);
     this.prevExternal = new Float64Array(forces.blocks.length);
     this.prevDriver = new Float64Array(drivers.length);
+    this.driverLambda = new Float64Array(drivers.length);
+    this.driverTarget = new Float64Array(drivers.length);
     this.version = system.version;
   }
 
@@ -296,6 +303,27 @@ export class Integrator {
         for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
       }
     }
+  }
+
+  /**
+   * Independent rows at the current Φ_q: pivoted QR of Φ_qᵀ (n × m column-major = J
+   * row-major), kept in row order. Redone whenever the iteration matrix is, for a redundant
+   * set: which rows are independent can change along the motion (a slider-crank's dead centre).
+   * The λ of a row that leaves the set stays as it was: its force lies in the span of the others.
+   */
+  private selectRows(): void {
+    const n = this.size, m = this.rows;
+    if (m === 0 || n === 0) { this.activeCount = 0; return; }
+    const ma = this.qr.factor(this.J, n, m, 1e-9);
+    const active = this.active, perm = this.qr.perm;
+    for (let i = 0; i < ma; i++) {
+      // insertion sort into row order (no allocation)
+      const row = perm[i];
+      let j = i - 1;
+      while (j >= 0 && active[j] > row) { active[j + 1] = active[j]; j--; }
+      active[j + 1] = row;
+    }
+    this.activeCount = ma;
   }
 
   /** Largest |Φ| over all rows at the current state (time as last set). */
@@ -333,15 +361,9 @@ export class Integrator {
     this.t = t0;
     this.setTime(t0);
     this.evaluateRows(true);
-    // independent rows: pivoted QR of Φ_qᵀ (n × m column-major = J row-major)
-    let ma = 0;
-    if (m > 0 && n > 0) {
-      const qr = new PivotedQR(n, m);
-      ma = qr.factor(this.J, n, m, 1e-9);
-      const chosen = Array.from(qr.perm.subarray(0, ma)).sort((x, y) => x - y);
-      chosen.forEach((row, i) => { this.active[i] = row; });
-    }
-    this.activeCount = ma;
+    this.selectRows();
+    this.redundant = this.activeCount < m;
+    const ma = this.activeCount;
     // metric: a turn rate counts as L × it, a scalar's rate as scale × it; specified slots are stiff
     const D = new Float64Array(n);
     for (const v of system.variables) {
@@ -404,6 +426,7 @@ export class Integrator {
     // energy accumulators and the powers at the start
     this.blockDissipated.fill(0); this.blockExternal.fill(0); this.driverWork.fill(0);
     this.powers(this.externalPower, this.driverPower);
+    this.drivers.forEach((d, k) => { this.driverLambda[k] = this.lambda[this.driverRow[k]]; this.driverTarget[k] = d.target(); });
     return { projection: Math.sqrt(projection), redundantRows: m - ma };
   }
 
@@ -472,7 +495,8 @@ export class Integrator {
   /** One step of size h from the saved state; true when Newton converged. */
   private attempt(h: number): boolean {
     const { system, v, vdot, a } = this;
-    const n = this.size, ma = this.activeCount, N = n + ma;
+    const n = this.size;
+    let ma = this.activeCount, N = n + ma;
     const { alphaM: am, alphaF: af, gamma, beta, c1 } = this;
     const t1 = this.t + h;
     this.setTime(t1);
@@ -491,8 +515,9 @@ export class Integrator {
       this.iterations = it + 1;
       this.evaluateRows(true);
       let phiMax = 0;
-      for (let k = 0; k < ma; k++) phiMax = Math.max(phiMax, Math.abs(this.phi[this.active[k]]));
+      for (let k = 0; k < this.rows; k++) phiMax = Math.max(phiMax, Math.abs(this.phi[k]));
       const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
+      if (fresh && this.redundant) { this.selectRows(); ma = this.activeCount; N = n + ma; }
       this.forces.assemble(v, t1, this.Q, fresh ? this.K : null, fresh ? this.C : null);
       // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
       if (fresh) this.S.fill(0, 0, N * N);
@@ -546,7 +571,11 @@ export class Integrator {
         a[i] += aP * dx;
       }
       for (let k = 0; k < ma; k++) this.lambda[this.active[k]] += rhs[n + k];
-      this.retract(rhs);
+      // q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its tangent
+      // operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)
+      for (let i = 0; i < n; i++) step[i] += rhs[i];
+      system.state.set(this.savedState);
+      this.retract(step);
     }
     return false;
   }
@@ -596,7 +625,12 @@ export class Integrator {
       const i = this.externalBlocks[e];
       this.blockExternal[i] += 0.5 * h * (this.prevExternal[i] + this.externalPower[i]);
     }
-    for (let k = 0; k < this.drivers.length; k++) this.driverWork[k] += 0.5 * h * (this.prevDriver[k] + this.driverPower[k]);
+    // a driver's work: mean λ times the change of its target (exact for a table's kinks): −scale·∫λ f' dt
+    for (let k = 0; k < this.drivers.length; k++) {
+      const d = this.drivers[k], lam = this.lambda[this.driverRow[k]], f = d.target();
+      this.driverWork[k] -= 0.5 * (this.driverLambda[k] + lam) * d.scale * (f - this.driverTarget[k]);
+      this.driverLambda[k] = lam; this.driverTarget[k] = f;
+    }
   }
 
   /** Kinetic energy of every body. */

@@ -60,6 +60,8 @@ export interface TimeDriver extends ResidualBlock {
   rate(): number;
   /** ∂²Φ/∂t² of its row at the time set. */
   acceleration(): number;
+  /** The driven value f(t) at the time set (Φ_t = −scale·f'). */
+  target(): number;
 }
 
 /** Drive a scalar variable: one row (x − f(t))·scale. */
