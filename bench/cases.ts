@@ -239,6 +239,7 @@ export const benchmarks: Benchmark[] = [
   },
   { name: 'pendulum_step_us', unit: 'µs per generalized-α step of the 1 m pendulum example (h = 1 ms, Newton to |Φ| ≤ 1e-10, energy bookkeeping)', goal: '10', run: () => simulationStepUs('examples/pendulum.kinemate.json', 0.001) },
   { name: 'quarter_car_step_us', unit: 'µs per generalized-α step of the quarter car over a bump (h = 1 ms, spring, damper, tyre spring, road motion)', goal: '10', run: () => simulationStepUs('examples/quarter-car-bump.kinemate.json', 0.001) },
+  { name: 'dw_corner_sim_step_us', unit: 'µs per generalized-α step of the double wishbone corner over a bump (h = 1 ms; wishbone and upright masses, coilover, tyre spring, road motion)', goal: '60', run: () => simulationStepUs('examples/dw-corner-bump.kinemate.json', 0.001) },
   {
     name: 'drive_into_limit_ms',
     unit: "ms for the README's offset slider-crank drive 90 → −90° in 18 steps, which stops exactly at the slider's limit (best of 5, warm)",
