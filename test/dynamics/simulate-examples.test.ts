@@ -64,6 +64,16 @@ describe('simulation examples', () => {
     expect(Math.abs(last.total - first.total)).toBeLessThan(1e-6 * gravityWork);
   });
 
+  it('quarter car dropped on a damped tyre: the tyre\'s damping is counted as dissipated and the budget closes', () => {
+    const doc = withDamper(load('quarter-car.kinemate.json'));
+    const tyre = { ...(doc.forces!.tyre as object), damping: 0.3 };
+    const r = simulate({ ...doc, forces: { ...doc.forces, tyre } } as unknown as AssemblyDoc, { duration: 2, step: 0.0005, every: 100, rhoInf: 1 });
+    const first = r.frames[0].energy, last = r.frames.at(-1)!.energy;
+    const gravityWork = first.potential - last.potential;
+    expect(last.dissipated).toBeGreaterThan(0);
+    for (const f of r.frames) expect(Math.abs(f.energy.total - first.total)).toBeLessThan(1e-5 * gravityWork);
+  });
+
   it('quarter car free response: the body rings at the modes command\'s frequency and damping', () => {
     const ms = 250, mu = 35, k = 16, kt = 160;
     const zb = 600 - (ms * g / 1000) / k - ((ms + mu) * g / 1000) / kt, zw = 300 - ((ms + mu) * g / 1000) / kt;
