@@ -161,7 +161,8 @@ numerical_dissipation, velocity_projection, steps }:
            forces (as statics, with rates), residual (largest |constraint|, mm) }
   total    kinetic + potential + elastic + dissipated − external: constant but for
            the method's numerical dissipation, printed as numerical_dissipation
-  events   { t, type: lift_off | touch_down | failed, element }
+  events   { t, type: lift_off | touch_down | limit | failed, element } (a limit is
+           reported when a coordinate passes it, not enforced)
 A step that does not converge is halved (6 times at most); then the run stops with a
 "failed" event and the frames so far.
 

@@ -310,6 +310,16 @@ function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit
   const events: SimulationEvent[] = [];
   const tyres = sim.dyn.elements.filter((e) => e.block instanceof TyreForce);
   const contact = tyres.map((e) => (e.block as TyreForce).last.force > 0);
+  // coordinates with limits: an event when one reaches its limit (limits are not enforced in a run)
+  const { system } = sim.dyn;
+  const limited = [...sim.dyn.model.coordinates.values()].filter((c) => system.variables[c.variable].limits);
+  const outside = limited.map(() => false);
+  const checkLimits = () => limited.forEach((c, i) => {
+    const [lo, hi] = system.variables[c.variable].limits!, x = system.getScalar(c.variable);
+    const now = x < lo || x > hi;
+    if (now && !outside[i]) events.push({ t: it.t, type: 'limit', element: c.name });
+    outside[i] = now;
+  });
   const first = sim.frame();
   const total0 = first.energy.total;
   push(first);
@@ -323,6 +333,7 @@ function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit
       break;
     }
     done = k;
+    if (limited.length) checkLimits();
     tyres.forEach((e, i) => {
       const now = (e.block as TyreForce).last.force > 0;
       if (now !== contact[i]) events.push({ t: it.t, type: now ? 'touch_down' : 'lift_off', element: e.id });

@@ -169,3 +169,15 @@ describe('refusals', () => {
     expect(() => simulate(massless as typeof doc, { duration: 0.1, step: 0.01 })).toThrow(/bar \(no mass\)/);
   });
 });
+
+describe('events', () => {
+  it('a coordinate passing its limit is a limit event (limits are reported, not enforced, in a run)', () => {
+    const doc = oscillator({ m: 1, k: 10, x0: 5, v0: 2000 });
+    const limited = { ...doc, mates: { rail: { ...doc.mates.rail, limits: { slide: [-10, 10] } } } } as unknown as typeof doc;
+    const r = simulate(limited, { duration: 0.02, step: 0.0005 });
+    expect(r.events.filter((e) => e.type === 'limit').map((e) => e.element)).toEqual(['rail.slide']);
+    const e = r.events[0];
+    const at = r.frames.find((f) => Math.abs(f.t - e.t) < 1e-12)!;
+    expect(at.state['rail.slide'] as number).toBeGreaterThan(10);
+  });
+});
