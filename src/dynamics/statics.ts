@@ -271,11 +271,11 @@ function unbalancedReport(dyn: DynamicsModel, mult: Multipliers, Q: Float64Array
 
 const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 
-/** Each file force element's length/tension, deflection and wrench, or applied load, at the current state. */
-export function elementReports(dyn: DynamicsModel, t = 0): Record<string, ElementReport> {
+/** Each file force element's length/tension, deflection and wrench, or applied load, at the current state (at rest unless `velocity`, tangent, is given). */
+export function elementReports(dyn: DynamicsModel, t = 0, velocity?: Float64Array): Record<string, ElementReport> {
   const out: Record<string, ElementReport> = {};
   const n = dyn.forces.size;
-  const zero = new Float64Array(n);
+  const zero = velocity ?? new Float64Array(n);
   const scratch = new Float64Array(12);
   const af = dyn.model.angleFactor;
   for (const e of dyn.elements) {
