@@ -14,6 +14,7 @@ import { CoordinateMotion, PointMotion, SineFunction, TableFunction, type TimeDr
 import { solve } from '../../kernel/solver';
 import type { Multipliers } from '../../kernel/analysis';
 import { TyreForce } from '../../mates/forces';
+import { RollingBlock } from '../../mates/rolling';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { ModelError } from '../model/build';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
@@ -286,6 +287,21 @@ function frameOf(sim: Simulation): SimulationFrame {
   };
 }
 
+/**
+ * The rolling mates' contacts, each with whether the track presses its wheel now: the
+ * normal force is minus the multiplier of the mate's second row (its gradient in the wheel's
+ * centre is the unit normal from the track; the other rows' are along the track).
+ */
+function rollingContacts(sim: Simulation): { id: string; pressing: () => boolean }[] {
+  const { integrator: it, dyn } = sim;
+  const out: { id: string; pressing: () => boolean }[] = [];
+  for (let row = 0; row < it.rows; row++) {
+    const blk = dyn.system.block(it.rowBlock[row]);
+    if (blk instanceof RollingBlock && it.rowInBlock[row] === 1) out.push({ id: blk.owner, pressing: () => -it.lambda[row] >= 0 });
+  }
+  return out;
+}
+
 /** Per file element and motion: stored energy + dissipated − work done on the assembly (J). */
 function energyByElement(sim: Simulation): Record<string, number> {
   const { dyn, integrator: it } = sim;
@@ -310,6 +326,8 @@ function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit
   const events: SimulationEvent[] = [];
   const tyres = sim.dyn.elements.filter((e) => e.block instanceof TyreForce);
   const contact = tyres.map((e) => (e.block as TyreForce).last.force > 0);
+  const wheels = rollingContacts(sim);
+  const pressing = wheels.map((w) => w.pressing());
   // coordinates with limits: an event when one reaches its limit (limits are not enforced in a run)
   const { system } = sim.dyn;
   const limited = [...sim.dyn.model.coordinates.values()].filter((c) => system.variables[c.variable].limits);
@@ -338,6 +356,12 @@ function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit
       const now = (e.block as TyreForce).last.force > 0;
       if (now !== contact[i]) events.push({ t: it.t, type: now ? 'touch_down' : 'lift_off', element: e.id });
       contact[i] = now;
+    });
+    // a rolling wheel cannot lift off (the mate holds it), but a normal force turning negative says it would
+    wheels.forEach((w, i) => {
+      const now = w.pressing();
+      if (now !== pressing[i]) events.push({ t: it.t, type: now ? 'touch_down' : 'lift_off', element: w.id });
+      pressing[i] = now;
     });
     if (k % every === 0 || k === steps) { last = sim.frame(); push(last); }
   }
