@@ -1,9 +1,11 @@
 /** `kinemate statics`, `kinemate equilibrium` and `kinemate modes`: mass and forces (docs/dynamics.md). */
-import { buildDynamics, equilibrium, modes, statics } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { EXIT, toJsonText } from './io.ts';
 import { loadModel } from './model-commands.ts';
+
+/** The analyses, loaded when one of these commands runs (not at every start of the command). */
+const dynamics = () => import('../index.ts');
 
 const UNITS =
   'Units: lengths mm, forces N, moments and torques N·mm (a driver on an angle: N·mm),\n' +
@@ -44,6 +46,7 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('statics', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, statics } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
     await io.out(toJsonText(result));
@@ -78,6 +81,7 @@ Example: kinemate equilibrium examples/quarter-car.kinemate.json
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('equilibrium', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, equilibrium } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
     await io.out(toJsonText(result));
@@ -112,6 +116,7 @@ Example: kinemate modes examples/quarter-car.kinemate.json
     const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('modes', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, modes } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = modes(dyn, { set });
     await io.out(toJsonText(result));

@@ -143,8 +143,12 @@ Exit codes: 0 solved; 1 bad input (one line "kinemate: <message>" on stderr);
 
 let cachedVersion: string | undefined;
 
+/** Set by the package build (scripts/build.mjs), where package.json is not beside this file. */
+declare const KINEMATE_VERSION: string | undefined;
+
 /** The package's version, from package.json. */
 export function version(): string {
+  if (cachedVersion === undefined && typeof KINEMATE_VERSION === 'string') cachedVersion = KINEMATE_VERSION;
   if (cachedVersion === undefined) {
     try {
       const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

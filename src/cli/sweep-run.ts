@@ -1,4 +1,7 @@
 /**
+ * The work of `kinemate sweep` (parsed in ./sweep.ts): files read, sweeps run, output
+ * written. The analysis (src/suspension/) never imports this module.
+ *
  * `kinemate sweep GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]
  *  [--hold ID] [--format json|csv] [--out FILE]`
  *
@@ -7,14 +10,14 @@
  * Exit codes: 0 done, 1 bad input, 2 some step failed.
  */
 import { open, writeFile } from 'node:fs/promises';
-import { readTextFile } from '../cli/files';
-import type { SweepArgs } from '../cli/sweep';
-import { parseAssembly } from '../assembly';
-import type { AssemblyDoc } from '../assembly/types';
-import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from './files';
-import { suspensionAssembly } from './template';
-import { SuspensionModel } from './model';
-import { runSweep, sweepsToCsv, type SweepRun } from './sweep';
+import { readTextFile } from './files.ts';
+import type { SweepArgs } from './sweep.ts';
+import { parseAssembly } from '../assembly/load.ts';
+import type { AssemblyDoc } from '../assembly/types.ts';
+import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from '../suspension/files/index.ts';
+import { suspensionAssembly } from '../suspension/template.ts';
+import { SuspensionModel } from '../suspension/model.ts';
+import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {
