@@ -4,3 +4,4 @@ export * from './joints';
 export * from './couplings';
 export * from './constraints';
 export * from './catalogue';
+export { ENTITY_RULES, MATE_COORDINATES, mateJoins, mateTypesJoining, type EntityMateType, type EntityRule, type MateType, type CoordinateName } from './vocabulary';

@@ -13,20 +13,13 @@ import { Dual, dvSub, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvCompon
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 
-export type JointType = 'fastened' | 'revolute' | 'slider' | 'cylindrical' | 'pinslot' | 'planar' | 'universal' | 'ball';
+import { JOINT_TYPES, MATE_COORDINATES, type JointType } from './vocabulary';
+
+export type { JointType };
 export type JointCoordinate = 'angle' | 'slide' | 'slideX' | 'slideY';
 
-/** The joint table: the coordinates each joint frees (its freedom with one body fixed, bar universal and ball). */
-export const JOINT_COORDINATES: Readonly<Record<JointType, readonly JointCoordinate[]>> = {
-  fastened: [],
-  revolute: ['angle'],
-  slider: ['slide'],
-  cylindrical: ['angle', 'slide'],
-  pinslot: ['angle', 'slideX'],
-  planar: ['angle', 'slideX', 'slideY'],
-  universal: [],
-  ball: [],
-};
+/** The coordinates each joint frees (its freedom with one body fixed, bar universal and ball): the vocabulary's. */
+export const JOINT_COORDINATES = Object.fromEntries(JOINT_TYPES.map((type) => [type, MATE_COORDINATES[type]])) as Readonly<Record<JointType, readonly JointCoordinate[]>>;
 /** Rows of each joint: origin 3, axis 2, angle 1 (universal: origin 3 + the cross's pins 1; ball: 3). */
 export function jointRows(type: JointType): number {
   return type === 'ball' ? 3 : type === 'universal' ? 4 : 6;

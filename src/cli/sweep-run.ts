@@ -10,6 +10,7 @@
  * Exit codes: 0 done, 1 bad input, 2 some step failed.
  */
 import { open, writeFile } from 'node:fs/promises';
+import { KinemateError } from '../../kernel/errors.ts';
 import { readTextFile } from './files.ts';
 import type { SweepArgs } from './sweep.ts';
 import { parseAssembly } from '../assembly/load.ts';
@@ -25,7 +26,7 @@ export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; 
   const looksLikeAssembly = /"format"\s*:\s*"kinemate\.assembly\//.test(text);
   if (looksLikeAssembly) {
     const doc = parseAssembly(text);
-    if (doc.suspension === undefined) throw new Error(`${path}: suspension: this assembly has no suspension section`);
+    if (doc.suspension === undefined) throw new KinemateError('suspension', 'this assembly has no suspension section', `${path}: suspension: this assembly has no suspension section`);
     return { doc, geometry: null };
   }
   const geometry = parseGeometry(text, path);
@@ -53,7 +54,7 @@ export function checkHold(sm: SuspensionModel, hold: string | undefined): void {
   for (let i = 0; i < sm.corners.length; i++) {
     if (hold !== 'layout_default' && !Array.isArray(sm.corners[i].roles.holds[hold])) {
       const known = Object.keys(sm.corners[i].roles.holds).filter((k) => k !== 'default');
-      throw new Error(`--hold: no hold "${hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
+      throw new KinemateError('--hold', `no hold "${hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
     }
   }
 }
