@@ -29,6 +29,8 @@ import type { DofResult, DriveOptions, DriveStep, SolveResult, StateJSON } from 
 export { parseAssembly, validateAssembly } from './assembly/load.ts';
 export { serializeAssembly } from './assembly/save.ts';
 export { AssemblyError } from './assembly/errors.ts';
+/** The base of every bad-input error (AssemblyError, ModelError, SuspensionFileError, …): `path`, `reason`. */
+export { KinemateError } from '../kernel/errors.ts';
 export { loadAssemblyFile, saveAssemblyFile } from './cli/files.ts';
 export {
   ASSEMBLY_FORMAT,

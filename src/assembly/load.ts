@@ -50,6 +50,7 @@ import {
   type SpringFieldsDoc,
 } from './types.ts';
 import { applyPoint, pose as makePose } from '../../kernel/pose';
+import { ENTITY_RULES, mateJoins } from '../../mates/vocabulary.ts';
 
 export { AssemblyError } from './errors.ts';
 
@@ -78,67 +79,8 @@ const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 
 const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass'];
 const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES];
 
-/** Which entity kinds each non-coupling mate joins, and how to say so in an error. */
-interface EntityRule {
-  readonly allows: (a: EntityKind, b: EntityKind) => boolean;
-  readonly kinds: readonly EntityKind[];
-  readonly wording: string;
-}
-
-function pairsRule(pairs: readonly (readonly [EntityKind, EntityKind])[], wording: string): EntityRule {
-  return {
-    allows: (a, b) => pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a)),
-    kinds: [...new Set(pairs.flat())],
-    wording,
-  };
-}
-
-function anyTwoRule(kinds: readonly EntityKind[], wording: string): EntityRule {
-  return { allows: (a, b) => kinds.includes(a) && kinds.includes(b), kinds, wording };
-}
-
-const FRAMES_ONLY = anyTwoRule(['frame'], 'two frames');
-const DIRECTIONAL = anyTwoRule(['axis', 'plane', 'frame'], 'axes, planes and frames');
-
-// A joint on an axis takes the frame the catalogue derives: z along the axis, x the world
-// axis it runs least along (a tie-break noise cannot flip), so both ends agree.
-const FRAMES_OR_AXES = anyTwoRule(['frame', 'axis'], 'frames or axes');
-
-const ENTITY_RULES: Readonly<Record<ConstraintType | JointType | ContactType, EntityRule>> = {
-  coincident: pairsRule(
-    [['point', 'point'], ['point', 'plane'], ['point', 'axis'], ['axis', 'axis'], ['plane', 'plane']],
-    'point–point, point–plane, point–axis, axis–axis or plane–plane',
-  ),
-  concentric: anyTwoRule(['axis', 'circle', 'frame'], 'axes, circles and frames'),
-  parallel: DIRECTIONAL,
-  perpendicular: DIRECTIONAL,
-  angle: DIRECTIONAL,
-  distance: pairsRule(
-    [['point', 'point'], ['point', 'plane'], ['point', 'axis']],
-    'point–point, point–plane or point–axis',
-  ),
-  tangent: pairsRule([['circle', 'plane'], ['circle', 'curve']], 'circle–plane or circle–curve'),
-  path: pairsRule([['point', 'curve']], 'a point to a curve'),
-  fastened: FRAMES_ONLY,
-  revolute: FRAMES_OR_AXES,
-  slider: FRAMES_OR_AXES,
-  cylindrical: FRAMES_OR_AXES,
-  pinslot: FRAMES_OR_AXES,
-  planar: FRAMES_OR_AXES,
-  universal: FRAMES_OR_AXES,
-  ball: anyTwoRule(['frame', 'point'], 'frames and points'),
-  rolling: pairsRule([['circle', 'curve'], ['circle', 'plane']], 'a circle (the wheel) to a curve or a plane (the track)'),
-};
-
-/**
- * The constraint and joint types that may join an entity of kind `a` and one of kind `b`
- * (either order), in the order of CONSTRAINT_TYPES then JOINT_TYPES: exactly the pairs
- * the loader accepts (its own table), for editors that offer only valid mates. Couplings
- * join coordinates, not entities, and are never listed. Empty when nothing joins them.
- */
-export function mateTypesJoining(a: EntityKind, b: EntityKind): (ConstraintType | JointType)[] {
-  return [...CONSTRAINT_TYPES, ...JOINT_TYPES].filter((type) => ENTITY_RULES[type].allows(a, b));
-}
+// Which entity kinds each mate joins: the kernel's own table (mates/vocabulary.ts).
+export { mateTypesJoining } from '../../mates/vocabulary.ts';
 
 /** The field holding each coupling's constant, besides the optional `offset`. */
 const COUPLING_PARAMETER = {
@@ -373,7 +315,7 @@ class AssemblyChecker {
         fail(at, `${noun} joins ${rule.wording}; "${entity.ref}" is ${article(entity.kind)} ${entity.kind}`);
       }
     }
-    if (!rule.allows(a.kind, b.kind)) fail(bPath, `${noun} joins ${rule.wording}, not ${a.kind}–${b.kind}`);
+    if (!mateJoins(type, a.kind, b.kind)) fail(bPath, `${noun} joins ${rule.wording}, not ${a.kind}–${b.kind}`);
     if (a.part === b.part) fail(bPath, `a and b are both on part "${a.part}"; a mate joins two different parts`);
     return [a, b];
   }

@@ -159,7 +159,14 @@ export type ForceType = (typeof FORCE_TYPES)[number];
 /** Gravity when a file gives none: mm/s², −z. */
 export const DEFAULT_GRAVITY: Vec3Doc = [0, 0, -9806.65];
 
-export type EntityKind = 'point' | 'frame' | 'axis' | 'plane' | 'circle' | 'curve';
+// The mate vocabulary (types, the entity kinds each joins, the coordinates each frees) is
+// the kernel's, defined once in mates/vocabulary.ts.
+import { MATE_COORDINATES, type ConstraintType, type CoordinateName, type EntityKind, type JointType, type MateType } from '../../mates/vocabulary.ts';
+export {
+  CONSTRAINT_TYPES, JOINT_TYPES, COUPLING_TYPES, CONTACT_TYPES,
+  type ConstraintType, type JointType, type CouplingType, type ContactType, type MateType, type EntityKind, type CoordinateName,
+} from '../../mates/vocabulary.ts';
+import { CONSTRAINT_TYPES, JOINT_TYPES, COUPLING_TYPES } from '../../mates/vocabulary.ts';
 
 /** The part field that holds each kind of entity. */
 export const ENTITY_GROUPS = {
@@ -173,21 +180,6 @@ export const ENTITY_GROUPS = {
 
 export type EntityGroup = keyof typeof ENTITY_GROUPS;
 
-export const CONSTRAINT_TYPES = [
-  'coincident', 'concentric', 'parallel', 'perpendicular', 'distance', 'angle', 'tangent', 'path',
-] as const;
-export const JOINT_TYPES = [
-  'fastened', 'revolute', 'slider', 'cylindrical', 'pinslot', 'planar', 'universal', 'ball',
-] as const;
-export const COUPLING_TYPES = ['gear', 'belt', 'rackpinion', 'screw', 'linear'] as const;
-/** Contacts (dynamics.md): a wheel's circle rolling without slip on a curve or a plane. */
-export const CONTACT_TYPES = ['rolling'] as const;
-
-export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
-export type JointType = (typeof JOINT_TYPES)[number];
-export type CouplingType = (typeof COUPLING_TYPES)[number];
-export type ContactType = (typeof CONTACT_TYPES)[number];
-export type MateType = ConstraintType | JointType | CouplingType | ContactType;
 
 /** A geometric constraint between two entities, `a` and `b` as `part.entity`. */
 export interface ConstraintMateDoc {
@@ -296,26 +288,9 @@ export interface AssemblyDoc {
   readonly [extra: string]: unknown;
 }
 
-/** The name of a coordinate a mate frees; the coordinate's full name is `<mate>.<name>`. */
-export type CoordinateName = 'angle' | 'slide' | 'slideX' | 'slideY' | 'u';
-
-const FREED_COORDINATES: Readonly<Partial<Record<MateType, readonly CoordinateName[]>>> = {
-  revolute: ['angle'],
-  slider: ['slide'],
-  cylindrical: ['angle', 'slide'],
-  pinslot: ['angle', 'slideX'],
-  planar: ['angle', 'slideX', 'slideY'],
-  path: ['u'],
-  // a circle–curve tangent (a roller on a cam) has a foot parameter; circle–plane has none
-  tangent: ['u'],
-  // the contact's arc length along the track (a length, not a curve parameter)
-  rolling: ['u'],
-};
-const NO_COORDINATES: readonly CoordinateName[] = [];
-
 /** The coordinates a mate frees, in their conventional order; empty for most mates. */
 export function coordinatesOfMate(mate: { readonly type: MateType }): readonly CoordinateName[] {
-  return FREED_COORDINATES[mate.type] ?? NO_COORDINATES;
+  return MATE_COORDINATES[mate.type];
 }
 
 export function isConstraint(mate: MateDoc): mate is ConstraintMateDoc | DimensionMateDoc {

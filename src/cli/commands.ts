@@ -1,9 +1,7 @@
 /**
  * The command table: every `kinemate <name>` subcommand, in the order `--help` lists them.
  *
- * To add a command, write a `Command` (src/cli/command.ts) and list it here. The sweep
- * entry is a hook: it runs `runSweepCommand` from src/suspension/sweep.ts once that
- * module exports it (see src/cli/sweep.ts), or can be replaced here by a full command.
+ * To add a command, write a `Command` (src/cli/command.ts) and list it here.
  */
 import type { Command } from './command.ts';
 import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';

@@ -1,10 +1,13 @@
 /** `kinemate statics`, `equilibrium`, `modes` and `simulate`: mass, forces and time response (docs/dynamics.md). */
 import { writeFile } from 'node:fs/promises';
-import { buildDynamics, equilibrium, modes, simulate, statics, IntegratorError, type SimulationFrame, type SimulationResult } from '../index.ts';
+import type { SimulationFrame, SimulationResult } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
+
+/** The analyses, loaded when one of these commands runs (not at every start of the command). */
+const dynamics = () => import('../index.ts');
 
 const UNITS =
   'Units: lengths mm, forces N, moments and torques N·mm (a driver on an angle: N·mm),\n' +
@@ -45,6 +48,7 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('statics', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, statics } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
     await io.out(toJsonText(result));
@@ -79,6 +83,7 @@ Example: kinemate equilibrium examples/quarter-car.kinemate.json
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('equilibrium', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, equilibrium } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
     await io.out(toJsonText(result));
@@ -113,6 +118,7 @@ Example: kinemate modes examples/quarter-car.kinemate.json
     const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('modes', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, modes } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = modes(dyn, { set });
     await io.out(toJsonText(result));
@@ -204,6 +210,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
+    const { buildDynamics, simulate, IntegratorError } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;
     let result: SimulationResult;
