@@ -216,10 +216,10 @@ export class SensitivityModel {
   }
 
   /**
-   * q̇ per parameter at the current solved state, with `drivers` the active driver blocks
-   * and their parameters. Returns the rates as a tangent (one column per parameter).
+   * The square system at the current solved state, factored: A = [Φ_q; drivers_q] in scaled
+   * columns (pivoted QR) and B = −Φ_p (M × P, column-major), per dynamics.md.
    */
-  stateRates(drivers: readonly { block: ResidualBlock; params: BlockParameters }[]): TangentSpace {
+  private factorState(drivers: readonly DriverParameters[]): StateFactors {
     const sys = this.sm.model.system;
     const P = this.parameterCount;
     const L = sys.lengthScale;
@@ -236,13 +236,12 @@ export class SensitivityModel {
     for (let b = 0; b < sys.blockCount; b++) {
       if (!sys.blockEnabled(b)) continue;
       const blk = sys.block(b);
-      const params = this.blockParams.get(blk) ?? drivers.find((d) => d.block === blk)?.params;
       if (blk.kind === 'limit') continue;
+      const params = this.blockParams.get(blk) ?? drivers.find((d) => d.block === blk)?.params;
       if (!params) throw new SensitivityError(`sensitivity: block ${blk.owner} has no parameter map`);
       rows.push({ block: blk, params, index: b });
     }
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
-    // A (M × n, column-major for the QR) in scaled columns; B (M × P) = −Φ_p
     const A = new Float64Array(M * n), B = new Float64Array(M * P);
     let r0 = 0;
     for (const { block, params, index } of rows) {
@@ -268,10 +267,16 @@ export class SensitivityModel {
     const qr = new PivotedQR(M, n);
     const rank = qr.factor(A, M, n, 1e-10);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
+    return { qr, B, M, n, colScale, layout };
+  }
+
+  /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
+  private stateRates(f: StateFactors): TangentSpace {
+    const { qr, B, M, n, colScale, layout } = f;
     const rates: Float64Array[] = [];
-    const x = new Float64Array(n);
-    for (let k = 0; k < P; k++) {
-      const b = B.subarray(k * M, (k + 1) * M);
+    const x = new Float64Array(n), b = new Float64Array(M);
+    for (let k = 0; k < this.parameterCount; k++) {
+      b.set(B.subarray(k * M, (k + 1) * M));
       qr.applyQt(b);
       qr.solveR(x, b);
       const q = new Float64Array(n);
@@ -281,38 +286,78 @@ export class SensitivityModel {
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
   }
 
-  /** Every sensitivity metric's value and gradient at the current solved state. */
-  metricsAt(drivers: readonly { block: ResidualBlock; params: BlockParameters }[]): Record<string, MetricGradient | null> {
+  /** Evaluate the metrics along `rates`, each point's local move added at columns base + 3j + c. */
+  private evaluateAlong(rates: TangentSpace, base: number) {
     const sm = this.sm;
-    const rates = this.stateRates(drivers);
-    const P = this.parameterCount;
     const R = new Float64Array(9);
     const sys = sm.model.system;
     sm.explicitPointRate = (out: DualVec3, term, n) => {
       const j = this.hardpointAt(term.local);
       if (j < 0) return;
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
-      for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + 3 * j + c] += term.weight * R[i * 3 + c];
+      for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
     };
-    let evaluation;
     try {
-      evaluation = sm.evaluate({ rates });
+      return sm.evaluate({ rates }).corners[0].metrics as Record<string, { v: number; d: Float64Array } | null>;
     } finally {
       sm.explicitPointRate = null;
     }
-    const cm = evaluation.corners[0].metrics as Record<string, { v: number; d: Float64Array } | null>;
+  }
+
+  /**
+   * Every sensitivity metric's value and gradient at the current solved state. 'adjoint'
+   * (the default, dynamics.md): one transposed solve per metric, Φ_qᵀ μ = ∂m/∂qᵀ, then
+   * dm/dp = ∂m/∂p − μᵀ Φ_p; 'direct': one solve per hardpoint coordinate. Equal to rounding.
+   */
+  metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
+    const P = this.parameterCount;
+    const f = this.factorState(drivers);
+    const gradients = new Map<string, { value: number; g: Float64Array }>();
+    if (mode === 'direct') {
+      const cm = this.evaluateAlong(this.stateRates(f), 0);
+      for (const name of SENSITIVITY_METRICS) {
+        const m = cm[name];
+        if (m && Number.isFinite(m.v)) gradients.set(name, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+      }
+    } else {
+      const { qr, B, M, n, colScale, layout } = f;
+      // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
+      const unit: Float64Array[] = [];
+      for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
+      const cm = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
+      const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
+      for (const name of SENSITIVITY_METRICS) {
+        const m = cm[name];
+        if (!m || !Number.isFinite(m.v)) continue;
+        for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
+        qr.solveRt(z, b);
+        mu.fill(0);
+        mu.set(z);
+        qr.applyQ(mu);
+        const g = Float64Array.from(m.d.subarray(n, n + P));
+        for (let k = 0; k < P; k++) {
+          let s = 0;
+          const col = k * M;
+          for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
+          g[k] += s;
+        }
+        gradients.set(name, { value: m.v, g });
+      }
+    }
     const out: Record<string, MetricGradient | null> = {};
     for (const name of SENSITIVITY_METRICS) {
-      const m = cm[name];
-      if (!m || !Number.isFinite(m.v)) { out[name] = null; continue; }
-      const g = Float64Array.from(m.d.subarray(0, P));
+      const m = gradients.get(name);
+      if (!m) { out[name] = null; continue; }
       // wheel travel is measured from the design wheel centre, which moves with the points
-      if (name === 'wheel_travel') for (let k = 0; k < P; k++) g[k] -= this.wheelCenterRate[2 * P + k];
-      out[name] = { value: m.v, gradient: Object.fromEntries(this.keys.map((key, k) => [key, g[k]])) };
+      if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRate[2 * P + k];
+      out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((key, k) => [key, m.g[k]])) };
     }
     return out;
   }
 }
+
+interface DriverParameters { block: ResidualBlock; params: BlockParameters }
+interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array }
 
 function valueKey(p: ArrayLike<number>): string {
   return `${p[0]},${p[1]},${p[2]}`;
@@ -330,7 +375,7 @@ export interface SensitivityStep {
  * Gradients of the named metrics at every step of a sweep spec (each step solved from the
  * last). `metrics` empty: all of SENSITIVITY_METRICS.
  */
-export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = []): { steps: SensitivityStep[] } {
+export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep[] } {
   for (const m of metrics) if (!(SENSITIVITY_METRICS as readonly string[]).includes(m)) throw new SensitivityError(`--metric: no gradient for "${m}" (metrics: ${SENSITIVITY_METRICS.join(', ')})`);
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
@@ -357,7 +402,7 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
       continue;
     }
     lastGood = sys.snapshot();
-    const all = model.metricsAt(params);
+    const all = model.metricsAt(params, mode);
     const chosen = metrics.length ? metrics : SENSITIVITY_METRICS;
     steps.push({ index: i, status: 'solved', drivers: driverReport, metrics: Object.fromEntries(chosen.map((m) => [m, all[m] ?? null])) });
   }
@@ -367,10 +412,10 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
 }
 
 /** Gradients at one bump travel (mm, wheel centre z from design); the library's short form. */
-export function sensitivityAt(geometry: Geometry | SensitivityModel, bump: number, metrics: readonly string[] = []): Record<string, MetricGradient | null> {
+export function sensitivityAt(geometry: Geometry | SensitivityModel, bump: number, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
   const model = geometry instanceof SensitivityModel ? geometry : new SensitivityModel(geometry);
   const spec = bumpStates([bump]);
-  const step = sensitivitySweep(model, spec, metrics).steps[0];
+  const step = sensitivitySweep(model, spec, metrics, mode).steps[0];
   if (step.status !== 'solved' || !step.metrics) throw new SensitivityError(`sensitivity: bump ${bump} mm cannot be reached: ${step.message ?? ''}`);
   return step.metrics;
 }

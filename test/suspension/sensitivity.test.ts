@@ -57,6 +57,17 @@ describe('hardpoint sensitivities (implicit function theorem)', () => {
     expect(sens.damper_length).not.toBeNull();
     expect(Math.abs(sens.damper_length!.gradient['rocker_axis_a.z']) + Math.abs(sens.damper_length!.gradient['pushrod_inboard.y'])).toBeGreaterThan(1e-4);
   });
+  it('the adjoint (one transposed solve per metric) equals the direct route (one solve per coordinate) to 1e-10', () => {
+    for (const name of ['double_wishbone', 'macpherson', 'double_wishbone_pushrod']) {
+      const model = new SensitivityModel(load(name));
+      const adjoint = sensitivityAt(model, 15, [], 'adjoint'), direct = sensitivityAt(model, 15, [], 'direct');
+      for (const [m, a] of Object.entries(adjoint)) {
+        if (!a) { expect(direct[m]).toBeNull(); continue; }
+        const scale = Math.max(1, ...Object.values(direct[m]!.gradient).map(Math.abs));
+        for (const [key, d] of Object.entries(a.gradient)) expect(Math.abs(d - direct[m]!.gradient[key]) / scale, `${name} ${m} ${key}`).toBeLessThan(1e-10);
+      }
+    }
+  });
   it('wheel travel at a bump state does not move with any hardpoint (the driver holds it)', () => {
     const s = sensitivityAt(load('double_wishbone'), 25, ['wheel_travel']);
     expect(s.wheel_travel!.value).toBeCloseTo(25, 9);
