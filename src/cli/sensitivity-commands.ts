@@ -10,6 +10,7 @@ import { CliError, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from '../suspension/command.ts';
+import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivitySweep, SENSITIVITY_METRICS, type SensitivityStep } from '../suspension/sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
@@ -90,5 +91,43 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     if (out) await writeFile(out, text);
     else await io.out(text);
     return Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed')) ? 2 : 0;
+  },
+};
+
+export const fitCommand: Command = {
+  name: 'fit',
+  synopsis: 'fit    GEOMETRY --targets FILE [--out FITTED]',
+  summary: 'inverse design: move chosen hardpoints (within bounds) to meet metric targets',
+  help: `Usage: kinemate fit GEOMETRY --targets FILE [--out FITTED]
+
+Moves the hardpoint coordinates listed under "move" in FILE, each within its box (mm
+relative to the file's value), so that the metric targets in FILE are met: values at
+bump travels, gains between two travels, whole curves, or bands min…max (a bounded
+Levenberg–Marquardt on the exact gradients of kinemate sensitivity). Writes the fitted
+geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON report:
+  status     converged | at_bounds | stalled | max_iterations
+  moves      per coordinate: from, to, delta (mm)
+  at_bound   coordinates that end on their box, "<hardpoint>.<axis> (low|high)"
+  targets    per residual: the target, the metric's value, what was wanted, the residual
+  cost       ½Σ residual² at the start and at the end
+The targets file is described in docs/sensitivity.md.
+
+Exit codes: 0 converged; 1 bad input; 2 the targets could not all be met (at_bounds,
+stalled, max_iterations: the fitted file is still written).
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('fit', argv, { targets: { type: 'string' }, out: { type: 'string' } });
+    const path = onePositional('fit', args, 'GEOMETRY file');
+    const targetsPath = stringOption(args, 'targets');
+    if (!targetsPath) throw new CliError('fit: --targets FILE is required');
+    const text = await readTextFile(path, 'geometry');
+    const geometry = parseGeometry(text, path);
+    const spec = parseFitSpec(await readTextFile(targetsPath, 'targets'), geometry, targetsPath);
+    const report = fit(geometry, spec);
+    const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
+    await writeFile(out, fittedGeometryText(text, report, path));
+    const { geometry: _fitted, ...printed } = report;
+    await io.out(toJsonText({ ...printed, fitted_file: out }));
+    return report.status === 'converged' ? 0 : 2;
   },
 };
