@@ -10,8 +10,8 @@ import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';
 import { sweepCommand } from './sweep.ts';
 import { exportCommand, plotCommand, reportCommand } from './picture-commands.ts';
 import { equilibriumCommand, modesCommand, staticsCommand } from './dynamics-commands.ts';
-import { fitCommand, sensitivityCommand } from './sensitivity-commands.ts';
+import { batchCommand, fitCommand, sensitivityCommand } from './sensitivity-commands.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, sensitivityCommand, fitCommand, staticsCommand, equilibriumCommand, modesCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, sensitivityCommand, fitCommand, batchCommand, staticsCommand, equilibriumCommand, modesCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
 );

@@ -3,13 +3,15 @@
  * with respect to the hardpoints, inverse design on them, and design of experiments
  * (docs/sensitivity.md).
  */
-import { writeFile } from 'node:fs/promises';
-import { onePositional, parseAssignments, parseCommandArgs, stringOption, stringOptions } from './args.ts';
+import { open, writeFile } from 'node:fs/promises';
+import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from '../suspension/command.ts';
+import { parseDoe } from '../suspension/batch.ts';
+import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivitySweep, SENSITIVITY_METRICS, type SensitivityStep } from '../suspension/sensitivity.ts';
 
@@ -129,5 +131,54 @@ stalled, max_iterations: the fitted file is still written).
     const { geometry: _fitted, ...printed } = report;
     await io.out(toJsonText({ ...printed, fitted_file: out }));
     return report.status === 'converged' ? 0 : 2;
+  },
+};
+
+export const batchCommand: Command = {
+  name: 'batch',
+  synopsis: 'batch  GEOMETRY --doe FILE [--threads N] [--out FILE]',
+  summary: 'design of experiments: sweep thousands of hardpoint variants, CSV out',
+  help: `Usage: kinemate batch GEOMETRY --doe FILE [--threads N] [--out FILE]
+
+Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordinates moved
+on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on worker threads, one per
+core, and streams CSV in variant order: one row per variant and bump step,
+  variant, <each varied coordinate's move, mm>, step, status, bump, <each metric>
+Each row is what kinemate sweep --bump gives for that variant alone. A progress bar is
+drawn on stderr when it is a terminal.
+
+Options:
+  --doe FILE     the DOE file (vary, sampling, optional bump A:B:N and metrics)
+  --threads N    worker threads (default: one per core; 0: this thread only)
+  --out FILE     write the CSV there instead of stdout
+  -h, --help     this text
+
+Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be solved.
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('batch', argv, { doe: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' } });
+    const path = onePositional('batch', args, 'GEOMETRY file');
+    const doePath = stringOption(args, 'doe');
+    if (!doePath) throw new CliError('batch: --doe FILE is required');
+    const threadsText = stringOption(args, 'threads');
+    const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
+    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);
+    const outPath = stringOption(args, 'out');
+    const file = outPath ? await open(outPath, 'w') : null;
+    try {
+      const result = await runBatch(geometry, spec, {
+        ...(threads !== undefined ? { threads } : {}),
+        write: async (text) => { if (file) await file.write(text); else await io.out(text); },
+        onProgress: (done, total) => {
+          if (!io.stderrIsTTY) return;
+          const width = 30;
+          void io.err(`\rbatch [${'#'.repeat(Math.round((done / total) * width)).padEnd(width)}] ${done}/${total}${done === total ? '\n' : ''}`);
+        },
+      });
+      return result.failed > 0 ? 2 : 0;
+    } finally {
+      await file?.close();
+    }
   },
 };
