@@ -426,3 +426,18 @@ export function bumpStates(travels: readonly number[]): SweepSpec & { values: nu
   // a linear target cannot visit arbitrary travels: `values` gives the bump target's value per step
   return { ...spec, steps: travels.length, values: [...travels] };
 }
+
+/**
+ * Solve the first state of `spec` and return a function that gives every metric's gradient
+ * at that solved state (the state is not re-solved): for timing the gradient alone.
+ */
+export function gradientsAtFirstState(model: SensitivityModel, spec: SweepSpec): (mode?: 'adjoint' | 'direct') => Record<string, MetricGradient | null> {
+  const sm = model.sm;
+  const drivers = sweepDrivers(sm, spec);
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  sm.resetToDesign();
+  drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, spec.steps)[0]); });
+  const report = sm.solveWith(drivers.map((d) => d.block));
+  if (!report.converged) throw new SensitivityError('sensitivity: the first state cannot be solved');
+  return (mode = 'adjoint') => model.metricsAt(params, mode);
+}
