@@ -63,6 +63,8 @@ export class SensitivityModel {
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
+  /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
+  readonly unsupported = new Set<string>();
   /** d(wheel-centre local point)/dp, 3 × P (wheel offset along the axle). */
   readonly wheelCenterRate: Float64Array;
 
@@ -81,6 +83,9 @@ export class SensitivityModel {
       this.byValue.set(key, this.byValue.has(key) ? -2 : j);
     });
     this.wheelCenterRate = this.wheelCenterRates();
+    // a damper end on a rod's centreline sits at a fraction that moves with the points: not mapped yet
+    const damper = this.sm.corners[0].roles.damper;
+    if (damper && damper.some((r) => typeof r !== 'string')) this.unsupported.add('damper_length');
     const sys = this.sm.model.system;
     for (let b = 0; b < sys.blockCount; b++) {
       const blk = sys.block(b);
@@ -347,7 +352,7 @@ export class SensitivityModel {
     const out: Record<string, MetricGradient | null> = {};
     for (const name of SENSITIVITY_METRICS) {
       const m = gradients.get(name);
-      if (!m) { out[name] = null; continue; }
+      if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
       // wheel travel is measured from the design wheel centre, which moves with the points
       if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRate[2 * P + k];
       out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((key, k) => [key, m.g[k]])) };
