@@ -283,7 +283,7 @@ export const benchmarks: Benchmark[] = [
 /** Variants per second of the example DOE (400 variants × 21 steps), with `threads` workers (default: one per core). */
 async function doeRate(threads: number | undefined): Promise<{ rate: number }> {
   const geometry = parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'));
-  const spec = parseDoe(readFileSync('examples/suspension/doe_upper_arm.yaml', 'utf8'), geometry);
+  const spec = parseDoe(readFileSync('examples/sensitivity/doe_upper_arm.yaml', 'utf8'), geometry);
   const t0 = performance.now();
   const { variants } = await runBatch(geometry, spec, { ...(threads !== undefined ? { threads } : {}), write: () => {} });
   return { rate: variants / ((performance.now() - t0) / 1000) };
