@@ -63,6 +63,7 @@ export class SensitivityModel {
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
+  private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
   /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
   readonly unsupported = new Set<string>();
   /** d(wheel-centre local point)/dp, 3 × P (wheel offset along the axle). */
@@ -247,11 +248,16 @@ export class SensitivityModel {
       rows.push({ block: blk, params, index: b });
     }
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
-    const A = new Float64Array(M * n), B = new Float64Array(M * P);
+    // workspaces kept between states of one structure (a sweep allocates them once)
+    const ws = this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = { M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    const A = ws.A, B = ws.B;
+    A.fill(0);
     let r0 = 0;
     for (const { block, params, index } of rows) {
       const ld = sys.blockLocalDim(index);
-      const res = new Float64Array(block.rows), jac = new Float64Array(block.rows * ld);
+      if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
+      if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
+      const res = ws.res, jac = ws.jac;
       sys.evaluateBlock(index, res, jac);
       for (let r = 0; r < block.rows; r++) {
         let lc = 0;
@@ -269,7 +275,7 @@ export class SensitivityModel {
       }
       r0 += block.rows;
     }
-    const qr = new PivotedQR(M, n);
+    const qr = ws.qr;
     const rank = qr.factor(A, M, n, 1e-10);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
     return { qr, B, M, n, colScale, layout };
