@@ -23,6 +23,9 @@ import { equilibrium } from '../src/dynamics/equilibrium';
 import { reactionsHere } from '../src/dynamics/statics';
 import { suspensionRates } from '../src/dynamics/rates';
 import { prepareSimulation } from '../src/dynamics/simulate';
+import { SensitivityModel, gradientsAtFirstState } from '../src/suspension/sensitivity';
+import { parseDoe } from '../src/suspension/batch';
+import { runBatch } from '../src/suspension/batch-pool';
 
 export interface Benchmark {
   name: string;
@@ -241,6 +244,28 @@ export const benchmarks: Benchmark[] = [
   { name: 'quarter_car_step_us', unit: 'µs per generalized-α step of the quarter car over a bump (h = 1 ms, spring, damper, tyre spring, road motion)', goal: '10', run: () => simulationStepUs('examples/quarter-car-bump.kinemate.json', 0.001) },
   { name: 'dw_corner_sim_step_us', unit: 'µs per generalized-α step of the double wishbone corner over a bump (h = 1 ms; wishbone and upright masses, coilover, tyre spring, road motion)', goal: '60', run: () => simulationStepUs('examples/dw-corner-bump.kinemate.json', 0.001) },
   {
+    name: 'dw_corner_sensitivity_state_ms',
+    unit: 'ms for the gradients of every hardpoint-sensitivity metric (21, of which 17 defined here) w.r.t. all 30 DW-corner hardpoint coordinates at one solved state (+20 mm bump), adjoint',
+    goal: '0.5',
+    run() {
+      const model = new SensitivityModel(parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8')));
+      const here = gradientsAtFirstState(model, sweepFromShortcut('bump', '20:20:1'));
+      return timeNs(() => { here('adjoint'); }, 100) / 1e6;
+    },
+  },
+  {
+    name: 'doe_variants_per_s',
+    unit: 'DW corner variants per second, each swept over 21 bump steps (values), on all cores (worker start-up included), 400 Latin-hypercube variants',
+    goal: '300',
+    run: async () => (await doeRate(undefined)).rate,
+  },
+  {
+    name: 'doe_parallel_speedup',
+    unit: 'variants per second on all cores / in one thread, same 400 variants',
+    goal: '1.8',
+    run: async () => (await doeRate(undefined)).rate / (await doeRate(0)).rate,
+  },
+  {
     name: 'drive_into_limit_ms',
     unit: "ms for the README's offset slider-crank drive 90 → −90° in 18 steps, which stops exactly at the slider's limit (best of 5, warm)",
     goal: '100',
@@ -263,6 +288,15 @@ export const benchmarks: Benchmark[] = [
 function simulationStepUs(file: string, h: number): number {
   const sim = prepareSimulation(parseAssembly(readFileSync(file, 'utf8')));
   return timeNs(() => { if (!sim.integrator.step(h)) throw new Error(`${file}: a step failed`); }, 2000) / 1000;
+}
+
+/** Variants per second of the example DOE (400 variants × 21 steps), with `threads` workers (default: one per core). */
+async function doeRate(threads: number | undefined): Promise<{ rate: number }> {
+  const geometry = parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'));
+  const spec = parseDoe(readFileSync('examples/sensitivity/doe_upper_arm.yaml', 'utf8'), geometry);
+  const t0 = performance.now();
+  const { variants } = await runBatch(geometry, spec, { ...(threads !== undefined ? { threads } : {}), write: () => {} });
+  return { rate: variants / ((performance.now() - t0) / 1000) };
 }
 
 /** Median wall time of an asynchronous job in ms, after `warmup` runs. */

@@ -8,7 +8,8 @@ import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';
 import { sweepCommand } from './sweep.ts';
 import { exportCommand, plotCommand, reportCommand } from './picture-commands.ts';
 import { equilibriumCommand, modesCommand, simulateCommand, staticsCommand } from './dynamics-commands.ts';
+import { batchCommand, fitCommand, sensitivityCommand } from './sensitivity-commands.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, sensitivityCommand, fitCommand, batchCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
 );

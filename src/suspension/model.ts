@@ -59,6 +59,11 @@ export interface EvaluateExtras {
    * centre and screw instant axes are then null). For curves that plot values only.
    */
   derivatives?: boolean;
+  /**
+   * Evaluate along these rates instead of the hub-z/rack tangent (src/suspension/sensitivity.ts:
+   * one rate per hardpoint coordinate, so every metric's dual carries its gradient).
+   */
+  rates?: TangentSpace;
 }
 
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
@@ -155,6 +160,12 @@ export class SuspensionModel {
     if (current) sys.restore(current);
   }
 
+  /**
+   * Set only while src/suspension/sensitivity.ts evaluates: adds a point term's rate that
+   * comes from its local point moving (a hardpoint moved), not from the state.
+   */
+  explicitPointRate: ((out: DualVec3, term: PointExpr[number], n: number) => void) | null = null;
+
   /** World position of a point expression now. */
   pointValue(expr: PointExpr, out = new Float64Array(3)): Float64Array {
     out.fill(0);
@@ -180,6 +191,7 @@ export class SuspensionModel {
         for (let i = 0; i < 3; i++) out.d[i * n + k] += t.weight * rate[i];
       }
     }
+    if (this.explicitPointRate) for (const t of expr) this.explicitPointRate(out, t, n);
     return out;
   }
 
@@ -236,10 +248,10 @@ export class SuspensionModel {
    * metrics) and the instant axis of linkages without a classic construction.
    */
   evaluate(extras: EvaluateExtras = {}): StateEvaluation {
-    const tangent = extras.derivatives === false ? NO_TANGENT : this.derivativeTangent();
+    const tangent = extras.rates ?? (extras.derivatives === false ? NO_TANGENT : this.derivativeTangent());
     const nc = this.corners.length;
     const steered = this.rackHold !== null;
-    const n = nc + (steered ? 1 : 0);
+    const n = extras.rates ? extras.rates.rates.length : nc + (steered ? 1 : 0);
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
     const prefix = (c: CornerRuntime) => (this.roles.scope === 'axle' ? `${c.roles.side}_` : '');

@@ -1,0 +1,184 @@
+/**
+ * `kinemate sensitivity`, `kinemate fit`, `kinemate batch`: gradients of suspension metrics
+ * with respect to the hardpoints, inverse design on them, and design of experiments
+ * (docs/sensitivity.md).
+ */
+import { open, writeFile } from 'node:fs/promises';
+import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
+import type { Command } from './command.ts';
+import { CliError, toJsonText } from './io.ts';
+import { readTextFile } from './files.ts';
+import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
+import { sweepSpecsOf } from './sweep-run.ts';
+import { parseDoe } from '../suspension/batch.ts';
+import { runBatch } from '../suspension/batch-pool.ts';
+import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
+import { SensitivityModel, sensitivitySweep, SENSITIVITY_METRICS, type SensitivityStep } from '../suspension/sensitivity.ts';
+
+const SENSITIVITY_OPTIONS = {
+  sweep: { type: 'string' },
+  bump: { type: 'string' },
+  steer: { type: 'string' },
+  at: { type: 'string', multiple: true },
+  metric: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  out: { type: 'string' },
+} as const;
+
+/** One CSV row per step, metric and hardpoint coordinate. */
+export function sensitivityCsv(sweeps: Readonly<Record<string, { steps: SensitivityStep[] }>>): string {
+  const lines = ['sweep,step,status,metric,value,parameter,gradient'];
+  for (const [name, run] of Object.entries(sweeps)) {
+    for (const step of run.steps) {
+      if (!step.metrics) { lines.push(`${name},${step.index},${step.status},,,,`); continue; }
+      for (const [metric, m] of Object.entries(step.metrics)) {
+        if (!m) { lines.push(`${name},${step.index},${step.status},${metric},,,`); continue; }
+        for (const [key, d] of Object.entries(m.gradient)) lines.push(`${name},${step.index},${step.status},${metric},${m.value},${key},${d}`);
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const sensitivityCommand: Command = {
+  name: 'sensitivity',
+  synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]\n' +
+    '            --metric NAME [--metric NAME]... [--format json|csv] [--out FILE]',
+  summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
+  help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]
+                            --metric NAME [--metric NAME]... [--format json|csv] [--out FILE]
+
+Solves GEOMETRY (a corner geometry file) at every step of the sweep and prints, per step,
+each requested metric as { "value": v, "gradient": { "<hardpoint>.<x|y|z>": d, ... } }
+in the layout of kinemate sweep (sweeps.<id>.steps[i].metrics.<name>). d is the metric's
+unit per mm of that hardpoint coordinate, exact (implicit function theorem on the solved
+constraints; links keep their ends, so their lengths change with them).
+
+Options:
+  --bump A:B:N       wheel centre z from A to B (mm), rack held
+  --steer A:B:N      rack from A to B (mm), wheel centre z held
+  --sweep SWEEP      a sweep file
+  --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
+  --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')}
+  --format json|csv  json (default) or csv: one row per step, metric and coordinate
+  --out FILE         write there instead of stdout
+  -h, --help         this text
+
+With no sweep given, the design state (bump 0).
+Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('sensitivity', argv, SENSITIVITY_OPTIONS);
+    const path = onePositional('sensitivity', args, 'GEOMETRY file');
+    const format = stringOption(args, 'format') ?? 'json';
+    if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
+    const metrics = stringOptions(args, 'metric');
+    for (const m of metrics) if (!(SENSITIVITY_METRICS as readonly string[]).includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${SENSITIVITY_METRICS.join(', ')})`);
+    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    const model = new SensitivityModel(geometry);
+    const specs: [string, SweepSpec][] = [];
+    for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
+      if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
+      specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
+    }
+    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer') };
+    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || specs.length === 0) {
+      const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
+      specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
+    }
+    const sweeps: Record<string, { steps: SensitivityStep[] }> = {};
+    for (const [name, spec] of specs) sweeps[name] = sensitivitySweep(model, spec, metrics);
+    const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
+    const out = stringOption(args, 'out');
+    if (out) await writeFile(out, text);
+    else await io.out(text);
+    return Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed')) ? 2 : 0;
+  },
+};
+
+export const fitCommand: Command = {
+  name: 'fit',
+  synopsis: 'fit    GEOMETRY --targets FILE [--out FITTED]',
+  summary: 'inverse design: move chosen hardpoints (within bounds) to meet metric targets',
+  help: `Usage: kinemate fit GEOMETRY --targets FILE [--out FITTED]
+
+Moves the hardpoint coordinates listed under "move" in FILE, each within its box (mm
+relative to the file's value), so that the metric targets in FILE are met: values at
+bump travels, gains between two travels, whole curves, or bands min…max (a bounded
+Levenberg–Marquardt on the exact gradients of kinemate sensitivity). Writes the fitted
+geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON report:
+  status     converged | at_bounds | stalled | max_iterations
+  moves      per coordinate: from, to, delta (mm)
+  at_bound   coordinates that end on their box, "<hardpoint>.<axis> (low|high)"
+  targets    per residual: the target, the metric's value, what was wanted, the residual
+  cost       ½Σ residual² at the start and at the end
+The targets file is described in docs/sensitivity.md.
+
+Exit codes: 0 converged; 1 bad input; 2 the targets could not all be met (at_bounds,
+stalled, max_iterations: the fitted file is still written).
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('fit', argv, { targets: { type: 'string' }, out: { type: 'string' } });
+    const path = onePositional('fit', args, 'GEOMETRY file');
+    const targetsPath = stringOption(args, 'targets');
+    if (!targetsPath) throw new CliError('fit: --targets FILE is required');
+    const text = await readTextFile(path, 'geometry');
+    const geometry = parseGeometry(text, path);
+    const spec = parseFitSpec(await readTextFile(targetsPath, 'targets'), geometry, targetsPath);
+    const report = fit(geometry, spec);
+    const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
+    await writeFile(out, fittedGeometryText(text, report, path));
+    const { geometry: _fitted, ...printed } = report;
+    await io.out(toJsonText({ ...printed, fitted_file: out }));
+    return report.status === 'converged' ? 0 : 2;
+  },
+};
+
+export const batchCommand: Command = {
+  name: 'batch',
+  synopsis: 'batch  GEOMETRY --doe FILE [--threads N] [--out FILE]',
+  summary: 'design of experiments: sweep thousands of hardpoint variants, CSV out',
+  help: `Usage: kinemate batch GEOMETRY --doe FILE [--threads N] [--out FILE]
+
+Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordinates moved
+on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on worker threads, one per
+core, and streams CSV in variant order: one row per variant and bump step,
+  variant, <each varied coordinate's move, mm>, step, status, bump, <each metric>
+Each row is what kinemate sweep --bump gives for that variant alone. A progress bar is
+drawn on stderr when it is a terminal.
+
+Options:
+  --doe FILE     the DOE file (vary, sampling, optional bump A:B:N and metrics)
+  --threads N    worker threads (default: one per core; 0: this thread only)
+  --out FILE     write the CSV there instead of stdout
+  -h, --help     this text
+
+Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be solved.
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('batch', argv, { doe: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' } });
+    const path = onePositional('batch', args, 'GEOMETRY file');
+    const doePath = stringOption(args, 'doe');
+    if (!doePath) throw new CliError('batch: --doe FILE is required');
+    const threadsText = stringOption(args, 'threads');
+    const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
+    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);
+    const outPath = stringOption(args, 'out');
+    const file = outPath ? await open(outPath, 'w') : null;
+    try {
+      const result = await runBatch(geometry, spec, {
+        ...(threads !== undefined ? { threads } : {}),
+        write: async (text) => { if (file) await file.write(text); else await io.out(text); },
+        onProgress: (done, total) => {
+          if (!io.stderrIsTTY) return;
+          const width = 30;
+          void io.err(`\rbatch [${'#'.repeat(Math.round((done / total) * width)).padEnd(width)}] ${done}/${total}${done === total ? '\n' : ''}`);
+        },
+      });
+      return result.failed > 0 ? 2 : 0;
+    } finally {
+      await file?.close();
+    }
+  },
+};

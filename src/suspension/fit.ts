@@ -1,0 +1,282 @@
+/**
+ * Inverse design: move chosen hardpoint coordinates, each within its box, so that metric
+ * values at bump travels, gains between two travels, or whole curves meet their targets.
+ * A bounded Levenberg–Marquardt on the exact Jacobian (src/suspension/sensitivity.ts): each
+ * iteration solves the states the targets need once and takes every residual's gradient
+ * from the implicit function theorem — no differences of re-solved geometries.
+ */
+import type { Geometry } from './files';
+import { parseText } from './files';
+import { SensitivityModel, sensitivitySweep, bumpStates, SENSITIVITY_METRICS, type MetricGradient } from './sensitivity';
+
+export interface FitTarget {
+  metric: string;
+  /** The metric at one bump travel (mm). */
+  at?: number;
+  /** m(b) − m(a): the change from travel a to b (a gain over that interval, in the metric's unit). */
+  gain?: [number, number];
+  /** A whole curve: the metric at each travel against each value. */
+  curve?: { at: number[]; values: number[] };
+  /** Wanted value (or values for a curve); or a band min…max (either side may be open). */
+  value?: number;
+  min?: number;
+  max?: number;
+  /** Residual weight (default 1): residual = weight·(metric − wanted). */
+  weight?: number;
+}
+
+export interface FitSpec {
+  /** Per hardpoint, per axis: the box [low, high] in mm relative to the file's value. */
+  move: Record<string, Partial<Record<'x' | 'y' | 'z', [number, number]>>>;
+  targets: FitTarget[];
+  /** Iteration cap (default 50). */
+  max_iterations?: number;
+}
+
+export interface FitTargetReport {
+  target: string;
+  value: number;
+  wanted: string;
+  residual: number;
+}
+
+export interface FitReport {
+  status: 'converged' | 'at_bounds' | 'stalled' | 'max_iterations';
+  iterations: number;
+  /** ½Σ residual² at the start and at the end. */
+  cost: { start: number; end: number };
+  /** Per moved coordinate: from, to, and the move (mm). */
+  moves: Record<string, { from: number; to: number; delta: number }>;
+  /** Coordinates that end on their box: "<hardpoint>.<axis> (low|high)". */
+  at_bound: string[];
+  targets: FitTargetReport[];
+  geometry: Geometry;
+}
+
+const AXIS_INDEX = { x: 0, y: 1, z: 2 } as const;
+/** ½Σr² below this is met: the states themselves are solved to about 1e-10. */
+const CONVERGED_COST = 1e-18;
+
+/** Parse and check a targets file; every problem names its path (and the file). */
+export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targets'): FitSpec {
+  const raw = parseText(text, fileName) as Record<string, unknown>;
+  const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with move and targets');
+  const hp = geometry.corners[0]?.hardpoints ?? {};
+  const move = raw.move as Record<string, Record<string, unknown>>;
+  if (typeof move !== 'object' || move === null || Array.isArray(move)) bad('move', 'expected a mapping hardpoint → { x|y|z: [low, high] }');
+  for (const [name, axes] of Object.entries(move)) {
+    if (!Object.hasOwn(hp, name)) bad(`move.${name}`, `no hardpoint "${name}" in the geometry (hardpoints: ${Object.keys(hp).join(', ')})`);
+    if (typeof axes !== 'object' || axes === null) bad(`move.${name}`, 'expected { x|y|z: [low, high] }');
+    for (const [axis, box] of Object.entries(axes)) {
+      if (!(axis in AXIS_INDEX)) bad(`move.${name}.${axis}`, 'expected x, y or z');
+      if (!Array.isArray(box) || box.length !== 2 || !box.every((v) => typeof v === 'number' && Number.isFinite(v)) || box[0] > 0 || box[1] < 0) bad(`move.${name}.${axis}`, 'expected [low, high] in mm with low ≤ 0 ≤ high');
+    }
+  }
+  const targets = raw.targets as unknown[];
+  if (!Array.isArray(targets) || targets.length === 0) bad('targets', 'expected a list of targets');
+  targets.forEach((t, i) => {
+    const p = `targets[${i}]`;
+    if (typeof t !== 'object' || t === null) bad(p, 'expected a mapping');
+    const target = t as FitTarget;
+    if (!(SENSITIVITY_METRICS as readonly string[]).includes(target.metric)) bad(`${p}.metric`, `expected one of ${SENSITIVITY_METRICS.join(', ')}`);
+    const kinds = ['at', 'gain', 'curve'].filter((k) => (target as unknown as Record<string, unknown>)[k] !== undefined);
+    if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, curve');
+    if (target.at !== undefined && typeof target.at !== 'number') bad(`${p}.at`, 'expected a travel in mm');
+    if (target.gain !== undefined && (!Array.isArray(target.gain) || target.gain.length !== 2 || !target.gain.every((v) => typeof v === 'number'))) bad(`${p}.gain`, 'expected [from, to] travels in mm');
+    if (target.curve !== undefined) {
+      const c = target.curve;
+      if (!Array.isArray(c.at) || !Array.isArray(c.values) || c.at.length !== c.values.length || c.at.length === 0) bad(`${p}.curve`, 'expected { at: [...], values: [...] } of equal length');
+    } else if (target.value === undefined && target.min === undefined && target.max === undefined) bad(p, 'give value, or min and/or max');
+    for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, 'expected a number');
+  });
+  const mi = raw.max_iterations;
+  if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
+  return { move: move as FitSpec['move'], targets: targets as FitTarget[], ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
+}
+
+interface Residual { value: number; gradient: Float64Array; label: string; wanted: string; metric: number; weight: number; lo: number; hi: number }
+
+/** The travels the targets need, each solved once per evaluation. */
+function travelsOf(spec: FitSpec): number[] {
+  const set = new Set<number>();
+  for (const t of spec.targets) {
+    if (t.at !== undefined) set.add(t.at);
+    if (t.gain) { set.add(t.gain[0]); set.add(t.gain[1]); }
+    if (t.curve) for (const a of t.curve.at) set.add(a);
+  }
+  // visit outward from the design so each state starts next to the last
+  return [...set].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
+}
+
+function withMoves(geometry: Geometry, coords: readonly { name: string; axis: 0 | 1 | 2; from: number }[], x: Float64Array): Geometry {
+  const g = structuredClone(geometry);
+  coords.forEach((c, i) => { g.corners[0].hardpoints[c.name][c.axis] = c.from + x[i]; });
+  return g;
+}
+
+/** Residuals (weighted) and their exact gradients with respect to the moved coordinates. */
+function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly { key: string }[]): Residual[] {
+  const model = new SensitivityModel(geometry);
+  const travels = travelsOf(spec);
+  const metrics = [...new Set(spec.targets.map((t) => t.metric))];
+  const run = sensitivitySweep(model, bumpStates(travels), metrics, 'direct');
+  const at = (travel: number, metric: string): MetricGradient => {
+    const step = run.steps[travels.indexOf(travel)];
+    const m = step.metrics?.[metric];
+    if (step.status !== 'solved' || !m) throw new Error(`fit: ${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
+    return m;
+  };
+  const gradientOf = (m: MetricGradient) => Float64Array.from(coords, (c) => m.gradient[c.key]);
+  const out: Residual[] = [];
+  spec.targets.forEach((t, i) => {
+    const w = t.weight ?? 1;
+    const push = (label: string, value: number, gradient: Float64Array, wanted: number | undefined) => {
+      out.push({ label, value, gradient, weight: w, metric: value, wanted: wanted !== undefined ? `${wanted}` : `${t.min ?? '−∞'}…${t.max ?? '+∞'}`, lo: wanted ?? t.min ?? -Infinity, hi: wanted ?? t.max ?? Infinity });
+    };
+    if (t.at !== undefined) { const m = at(t.at, t.metric); push(`targets[${i}] ${t.metric} at ${t.at}`, m.value, gradientOf(m), t.value); }
+    if (t.gain) {
+      const a = at(t.gain[0], t.metric), b = at(t.gain[1], t.metric);
+      const ga = gradientOf(a), gb = gradientOf(b);
+      push(`targets[${i}] ${t.metric} gain ${t.gain[0]}…${t.gain[1]}`, b.value - a.value, gb.map((v, k) => v - ga[k]), t.value);
+    }
+    if (t.curve) t.curve.at.forEach((travel, j) => { const m = at(travel, t.metric); push(`targets[${i}] ${t.metric} at ${travel}`, m.value, gradientOf(m), t.curve!.values[j]); });
+  });
+  return out;
+}
+
+/** Weighted residual of a band: zero inside, the distance to the nearer edge outside. */
+function bandResidual(r: Residual): number {
+  return r.weight * (r.value > r.hi ? r.value - r.hi : r.value < r.lo ? r.value - r.lo : 0);
+}
+
+/**
+ * Fit the geometry's moved coordinates to the targets. Returns the fitted geometry and a
+ * report: moves, residual per target, coordinates that end on their box.
+ */
+export function fit(geometry: Geometry, spec: FitSpec): FitReport {
+  if (geometry.scope !== 'corner') throw new Error('fit: corner geometries only for now');
+  const coords: { name: string; axis: 0 | 1 | 2; from: number; lo: number; hi: number; key: string }[] = [];
+  for (const [name, axes] of Object.entries(spec.move)) {
+    for (const [axis, box] of Object.entries(axes)) {
+      const a = AXIS_INDEX[axis as 'x'];
+      coords.push({ name, axis: a, from: geometry.corners[0].hardpoints[name][a], lo: box![0], hi: box![1], key: `${name}.${axis}` });
+    }
+  }
+  const nx = coords.length;
+  const x = new Float64Array(nx);
+  const maxIterations = spec.max_iterations ?? 50;
+  let res = residualsOf(geometry, spec, coords);
+  const costOf = (rs: Residual[]) => rs.reduce((s, r) => s + bandResidual(r) ** 2, 0) / 2;
+  let cost = costOf(res);
+  const start = cost;
+  let lambda = 1e-3;
+  let status: FitReport['status'] = 'max_iterations';
+  let iterations = 0;
+  for (; iterations < maxIterations; iterations++) {
+    // J (active rows only: a band target inside its band pulls nowhere)
+    const rows = res.filter((r) => bandResidual(r) !== 0);
+    const JtJ = new Float64Array(nx * nx), g = new Float64Array(nx);
+    for (const r of rows) {
+      const rv = bandResidual(r);
+      for (let a = 0; a < nx; a++) {
+        g[a] += r.weight * r.gradient[a] * rv;
+        for (let b = 0; b < nx; b++) JtJ[a * nx + b] += r.weight * r.gradient[a] * r.weight * r.gradient[b];
+      }
+    }
+    // coordinates on a box edge whose descent points outward stay put this iteration
+    const free = coords.map((c, a) => !((x[a] <= c.lo + 1e-12 && g[a] > 0) || (x[a] >= c.hi - 1e-12 && g[a] < 0)));
+    let projected = 0;
+    for (let a = 0; a < nx; a++) if (free[a]) projected = Math.max(projected, Math.abs(g[a]));
+    if (cost < CONVERGED_COST || projected < 1e-12 * Math.max(1, Math.sqrt(2 * cost))) {
+      status = free.every(Boolean) ? 'converged' : 'at_bounds';
+      break;
+    }
+    let accepted = false;
+    for (let tries = 0; tries < 12 && !accepted; tries++) {
+      const step = dampedStep(JtJ, g, free, lambda);
+      const trial = new Float64Array(nx);
+      for (let a = 0; a < nx; a++) trial[a] = Math.min(coords[a].hi, Math.max(coords[a].lo, x[a] + step[a]));
+      let trialRes: Residual[] | null = null;
+      try { trialRes = residualsOf(withMoves(geometry, coords, trial), spec, coords); } catch { trialRes = null; }
+      const trialCost = trialRes ? costOf(trialRes) : Infinity;
+      if (trialRes && trialCost < cost) {
+        const moved = Math.max(...trial.map((v, a) => Math.abs(v - x[a])));
+        x.set(trial); res = trialRes;
+        const drop = cost - trialCost;
+        cost = trialCost;
+        lambda = Math.max(lambda / 3, 1e-12);
+        accepted = true;
+        if (moved < 1e-10 || drop < 1e-16 * Math.max(1, cost)) { status = 'stalled'; }
+      } else lambda *= 4;
+    }
+    if (!accepted || status === 'stalled') {
+      if (accepted) iterations++;
+      // the residuals are met to the solver's precision: nothing smaller is there to find
+      status = cost < CONVERGED_COST ? 'converged' : 'stalled';
+      break;
+    }
+    if (cost < CONVERGED_COST) { iterations++; status = 'converged'; break; }
+  }
+  if (status === 'stalled' || status === 'max_iterations') {
+    // a minimum on the box edges is a result, not a stall
+    const atEdge = coords.some((c, a) => x[a] <= c.lo + 1e-9 || x[a] >= c.hi - 1e-9);
+    if (atEdge && status === 'stalled') status = 'at_bounds';
+  }
+  const fitted = withMoves(geometry, coords, x);
+  return {
+    status,
+    iterations,
+    cost: { start, end: cost },
+    moves: Object.fromEntries(coords.map((c, a) => [c.key, { from: c.from, to: c.from + x[a], delta: x[a] }])),
+    at_bound: coords.flatMap((c, a) => (x[a] <= c.lo + 1e-9 && c.lo < 0 ? [`${c.key} (low)`] : x[a] >= c.hi - 1e-9 && c.hi > 0 ? [`${c.key} (high)`] : [])),
+    targets: res.map((r) => ({ target: r.label, value: r.value, wanted: r.wanted, residual: bandResidual(r) })),
+    geometry: fitted,
+  };
+}
+
+/** (JᵀJ + λ(diag JᵀJ + I)) δ = −g over the free coordinates (Cholesky by hand: a few unknowns). */
+function dampedStep(JtJ: Float64Array, g: Float64Array, free: boolean[], lambda: number): Float64Array {
+  const nx = g.length;
+  const idx = free.flatMap((f, a) => (f ? [a] : []));
+  const m = idx.length;
+  const A = new Float64Array(m * m), b = new Float64Array(m);
+  idx.forEach((a, i) => {
+    b[i] = -g[a];
+    idx.forEach((c, j) => { A[i * m + j] = JtJ[a * nx + c]; });
+    A[i * m + i] += lambda * (JtJ[a * nx + a] + 1e-9);
+  });
+  // Cholesky
+  for (let j = 0; j < m; j++) {
+    let s = A[j * m + j];
+    for (let k = 0; k < j; k++) s -= A[j * m + k] ** 2;
+    const d = Math.sqrt(Math.max(s, 1e-300));
+    A[j * m + j] = d;
+    for (let i = j + 1; i < m; i++) {
+      let t = A[i * m + j];
+      for (let k = 0; k < j; k++) t -= A[i * m + k] * A[j * m + k];
+      A[i * m + j] = t / d;
+    }
+  }
+  const y = new Float64Array(m);
+  for (let i = 0; i < m; i++) { let s = b[i]; for (let k = 0; k < i; k++) s -= A[i * m + k] * y[k]; y[i] = s / A[i * m + i]; }
+  for (let i = m - 1; i >= 0; i--) { let s = y[i]; for (let k = i + 1; k < m; k++) s -= A[k * m + i] * y[k]; y[i] = s / A[i * m + i]; }
+  const step = new Float64Array(nx);
+  idx.forEach((a, i) => { step[a] = y[i]; });
+  return step;
+}
+
+/**
+ * The geometry file's text with the fitted hardpoints written in: the file as authored (its
+ * config, comments aside) as JSON, which any YAML reader also reads.
+ */
+export function fittedGeometryText(originalText: string, report: FitReport, fileName?: string): string {
+  const raw = parseText(originalText, fileName) as { hardpoints: Record<string, unknown> };
+  for (const [key, m] of Object.entries(report.moves)) {
+    const [name, axis] = key.split('.');
+    const p = raw.hardpoints[name];
+    if (Array.isArray(p)) p[AXIS_INDEX[axis as 'x']] = m.to;
+    else (p as Record<string, number>)[axis] = m.to;
+  }
+  return `${JSON.stringify(raw, null, 2)}\n`;
+}

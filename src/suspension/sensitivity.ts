@@ -1,0 +1,454 @@
+/**
+ * Exact sensitivities of suspension metrics to every hardpoint coordinate (MATH.md, implicit
+ * function theorem; dynamics.md "Sensitivities and gradients").
+ *
+ * At a solved state the constraints and drivers Φ(q, p) = 0 hold, so the state's rate per
+ * hardpoint coordinate is q̇ = −Φ_q⁻¹ Φ_p. Φ_p needs no new derivative code: every part sits
+ * at the identity at design, so a hardpoint is a part-local point, and moving a local entity
+ * (a point, an axis's origin and direction) inside one block is the same, for that block, as
+ * a body twist of that part — so Φ_p = (the block's own Jacobian columns of that part) ×
+ * (the twist). A distance mate's length is regenerated from its ends (design-consistent:
+ * links change length with their end points), which adds −d|b − a|/dp to its row. The
+ * metrics are then evaluated once with duals over all hardpoint coordinates: each point's
+ * rate is its state rate plus its own local move (SuspensionModel.explicitPointRate).
+ * One factorisation per state; no finite differences anywhere.
+ */
+import { PivotedQR } from '../../kernel/linalg';
+import { toMatrix } from '../../kernel/quat';
+import type { TangentSpace } from '../../kernel/analysis';
+import type { ResidualBlock } from '../../kernel/system';
+import type { DualVec3 } from '../../kernel/dual';
+import type { AssemblyDoc } from '../assembly/types';
+import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
+import { suspensionAssembly } from './template';
+import { SuspensionModel } from './model';
+import { sweepDrivers } from './sweep';
+import type { PointExpr } from './targets';
+
+const AXES = ['x', 'y', 'z'] as const;
+
+/** A metric's value at a state and its derivative per hardpoint coordinate (metric unit per mm). */
+export interface MetricGradient {
+  value: number;
+  gradient: Record<string, number>;
+}
+
+/** Metrics whose gradients are offered (corner metrics that are functions of the state and the hardpoints alone). */
+export const SENSITIVITY_METRICS = [
+  'camber', 'toe_angle', 'steer_angle', 'caster', 'kpi', 'steering_axis_offset_ground', 'scrub_radius', 'mechanical_trail',
+  'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length', 'svsa_angle',
+  'anti_dive', 'anti_lift', 'anti_squat', 'wheel_travel', 'half_track', 'damper_length',
+] as const;
+
+/** Per block of the system: how its local columns move with each hardpoint coordinate. */
+interface BlockParameters {
+  /** localDim × P: the twist of each pose slot per parameter (scalar slots stay zero). */
+  twist: Float64Array;
+  /** rows × P: explicit row terms (a regenerated link length), or null. */
+  constant: Float64Array | null;
+}
+
+export class SensitivityError extends Error {}
+
+/**
+ * A corner geometry's model prepared for gradients: the hardpoint coordinates as parameters,
+ * each block's parameter twists (computed once), workspaces for the per-state solve.
+ */
+export class SensitivityModel {
+  readonly doc: AssemblyDoc;
+  readonly sm: SuspensionModel;
+  /** `<hardpoint>.<x|y|z>`, three per hardpoint in the file's order. */
+  readonly keys: string[];
+  readonly hardpointNames: string[];
+  private readonly hardpointValues: Float64Array;
+  private readonly byValue = new Map<string, number>();
+  private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
+  private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
+  /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
+  readonly unsupported = new Set<string>();
+  /** d(wheel-centre local point)/dp, 3 × P (wheel offset along the axle). */
+  readonly wheelCenterRate: Float64Array;
+
+  constructor(readonly geometry: Geometry) {
+    if (geometry.scope !== 'corner') throw new SensitivityError('sensitivity: corner geometries only for now (an axle is two corners: run each side as a corner file)');
+    this.doc = suspensionAssembly(geometry);
+    this.sm = new SuspensionModel(this.doc);
+    const hp = geometry.corners[0].hardpoints;
+    this.hardpointNames = Object.keys(hp);
+    this.hardpointValues = new Float64Array(this.hardpointNames.length * 3);
+    this.keys = [];
+    this.hardpointNames.forEach((name, j) => {
+      for (let c = 0; c < 3; c++) { this.hardpointValues[3 * j + c] = hp[name][c]; this.keys.push(`${name}.${AXES[c]}`); }
+      const key = valueKey(hp[name]);
+      // two hardpoints at one place: a point there cannot say which it is
+      this.byValue.set(key, this.byValue.has(key) ? -2 : j);
+    });
+    this.wheelCenterRate = this.wheelCenterRates();
+    // a damper end on a rod's centreline sits at a fraction that moves with the points: not mapped yet
+    const damper = this.sm.corners[0].roles.damper;
+    if (damper && damper.some((r) => typeof r !== 'string')) this.unsupported.add('damper_length');
+    const sys = this.sm.model.system;
+    for (let b = 0; b < sys.blockCount; b++) {
+      const blk = sys.block(b);
+      if (blk.kind !== 'constraint') continue;
+      this.blockParams.set(blk, this.mateParameters(blk));
+    }
+  }
+
+  get parameterCount(): number { return this.keys.length; }
+
+  /** Hardpoint index of a local point (exactly one of the file's values), −1 when none. */
+  hardpointAt(p: ArrayLike<number>): number {
+    const j = this.byValue.get(valueKey(p));
+    if (j === -2) throw new SensitivityError(`sensitivity: two hardpoints at (${Array.from(p).join(', ')}); move one so each point is unambiguous`);
+    return j ?? -1;
+  }
+
+  private wheelCenterRates(): Float64Array {
+    const P = this.parameterCount;
+    const out = new Float64Array(3 * P);
+    const c = this.sm.corners[0];
+    const ai = c.axle[0][0].local, ao = c.axle[1][0].local;
+    const ji = this.hardpointAt(ai), jo = this.hardpointAt(ao);
+    const off = c.roles.wheel.offset;
+    const d = [ao[0] - ai[0], ao[1] - ai[1], ao[2] - ai[2]];
+    const l = Math.hypot(d[0], d[1], d[2]);
+    const u = d.map((x) => x / l);
+    // wc = ao − off·u, du/d(ao) = (I − u uᵀ)/l = −du/d(ai)
+    for (let c2 = 0; c2 < 3; c2++) {
+      for (let i = 0; i < 3; i++) {
+        const proj = ((i === c2 ? 1 : 0) - u[i] * u[c2]) / l;
+        if (jo >= 0) out[i * P + 3 * jo + c2] += (i === c2 ? 1 : 0) - off * proj;
+        if (ji >= 0) out[i * P + 3 * ji + c2] += off * proj;
+      }
+    }
+    return out;
+  }
+
+  /** Twist columns (ω, v) of an entity of a part for every parameter, added into `twist` at column offset `col0`. */
+  private entityTwist(twist: Float64Array, localDim: number, col0: number, ref: string, owner: string): void {
+    const P = this.parameterCount;
+    const dot = ref.indexOf('.');
+    const part = this.doc.parts[ref.slice(0, dot)], name = ref.slice(dot + 1);
+    const point = part?.points?.[name];
+    const axis = part?.axes?.[name];
+    if (point) {
+      const j = this.hardpointAt(point);
+      if (j >= 0) for (let c = 0; c < 3; c++) twist[(col0 + 3 + c) * P + 3 * j + c] += 1;
+      return;
+    }
+    if (axis) {
+      const O = axis.origin, D = axis.direction;
+      const f = this.hardpointAt(O);
+      const tip = [O[0] + D[0], O[1] + D[1], O[2] + D[2]];
+      const t = this.hardpointAt(tip);
+      const dd = D[0] * D[0] + D[1] * D[1] + D[2] * D[2];
+      // origin moves with f; direction = t − f moves with t (and against f) when it is a hardpoint pair
+      const add = (j: number, c: number, dO: number[], dD: number[]) => {
+        const w = [(D[1] * dD[2] - D[2] * dD[1]) / dd, (D[2] * dD[0] - D[0] * dD[2]) / dd, (D[0] * dD[1] - D[1] * dD[0]) / dd];
+        const v = [dO[0] - (w[1] * O[2] - w[2] * O[1]), dO[1] - (w[2] * O[0] - w[0] * O[2]), dO[2] - (w[0] * O[1] - w[1] * O[0])];
+        const k = 3 * j + c;
+        for (let i = 0; i < 3; i++) { twist[(col0 + i) * P + k] += w[i]; twist[(col0 + 3 + i) * P + k] += v[i]; }
+      };
+      const pair = f >= 0 && t >= 0;
+      for (let c = 0; c < 3; c++) {
+        const e = [0, 0, 0]; e[c] = 1;
+        if (f >= 0) add(f, c, e, pair ? [-e[0], -e[1], -e[2]] : [0, 0, 0]);
+        if (pair) add(t, c, [0, 0, 0], e);
+      }
+      return;
+    }
+    throw new SensitivityError(`sensitivity: mate ${owner}: entity "${ref}" is not a point or an axis (not supported yet)`);
+  }
+
+  private mateParameters(blk: ResidualBlock): BlockParameters {
+    const P = this.parameterCount;
+    const sys = this.sm.model.system;
+    const localDim = blk.vars.reduce((s, v) => s + sys.variables[v].dim, 0);
+    const twist = new Float64Array(localDim * P);
+    const mate = this.doc.mates[blk.owner] as { type: string; a?: string; b?: string; value?: number } | undefined;
+    if (!mate || typeof mate.a !== 'string' || typeof mate.b !== 'string') throw new SensitivityError(`sensitivity: block ${blk.owner} is not a two-entity mate (not supported yet)`);
+    if (sys.variables[blk.vars[0]].dim !== 6 || sys.variables[blk.vars[1]].dim !== 6) throw new SensitivityError(`sensitivity: mate ${blk.owner}: unexpected block layout`);
+    this.entityTwist(twist, localDim, 0, mate.a, blk.owner);
+    this.entityTwist(twist, localDim, 6, mate.b, blk.owner);
+    let constant: Float64Array | null = null;
+    if (mate.type === 'distance') {
+      // the length is regenerated from the ends: row = |b − a| − value(p)
+      const pa = this.entityPoint(mate.a), pb = this.entityPoint(mate.b);
+      if (pa && pb) {
+        const d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+        const l = Math.hypot(d[0], d[1], d[2]);
+        const ja = this.hardpointAt(pa), jb = this.hardpointAt(pb);
+        constant = new Float64Array(blk.rows * P);
+        for (let c = 0; c < 3; c++) {
+          if (ja >= 0) constant[3 * ja + c] += d[c] / l;
+          if (jb >= 0) constant[3 * jb + c] -= d[c] / l;
+        }
+      }
+    }
+    return { twist, constant };
+  }
+
+  private entityPoint(ref: string): readonly number[] | null {
+    const dot = ref.indexOf('.');
+    return this.doc.parts[ref.slice(0, dot)]?.points?.[ref.slice(dot + 1)] ?? null;
+  }
+
+  /** Parameters of a sweep driver's block: the wheel centre (or a hardpoint) pulled along an axis. */
+  driverParameters(blk: ResidualBlock, source: SweepTarget): BlockParameters {
+    const P = this.parameterCount;
+    const sys = this.sm.model.system;
+    const localDim = blk.vars.reduce((s, v) => s + sys.variables[v].dim, 0);
+    const twist = new Float64Array(localDim * P);
+    const constant = new Float64Array(P);
+    if (source.type === 'actuator_position') return { twist, constant: null }; // the slide is 0 at design whatever the points
+    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point or rack target)`);
+    const axis = { x: 0, y: 1, z: 2 }[source.direction.axis];
+    const relative = !(source.mode === 'absolute' && !source.hold);
+    const c = this.sm.corners[0];
+    const rate = new Float64Array(3 * P);
+    if (source.point === 'wheel_center') rate.set(this.wheelCenterRate);
+    else {
+      const expr = c.points.get(source.point) as PointExpr;
+      if (expr.length !== 1) throw new SensitivityError(`sensitivity: target point ${source.point} is not a part point`);
+      const j = this.hardpointAt(expr[0].local);
+      if (j >= 0) for (let i = 0; i < 3; i++) rate[i * P + 3 * j + i] = 1;
+    }
+    const slot = blk.vars.indexOf(c.upright) >= 0 ? blk.vars.indexOf(c.upright) : 0;
+    for (let i = 0; i < 3; i++) for (let k = 0; k < P; k++) twist[(slot * 6 + 3 + i) * P + k] = rate[i * P + k];
+    // relative: the target is the design coordinate (+ travel), which moves with the point
+    if (relative) for (let k = 0; k < P; k++) constant[k] = -rate[axis * P + k];
+    return { twist, constant };
+  }
+
+  /**
+   * The square system at the current solved state, factored: A = [Φ_q; drivers_q] in scaled
+   * columns (pivoted QR) and B = −Φ_p (M × P, column-major), per dynamics.md.
+   */
+  private factorState(drivers: readonly DriverParameters[]): StateFactors {
+    const sys = this.sm.model.system;
+    const P = this.parameterCount;
+    const L = sys.lengthScale;
+    const layout = new Int32Array(sys.variables.length).fill(-1);
+    const colScale: number[] = [];
+    let n = 0;
+    for (const v of sys.variables) {
+      if (v.fixed) continue;
+      layout[v.id] = n;
+      for (let c = 0; c < v.dim; c++) colScale.push(v.kind === 'pose' ? (c < 3 ? 1 / L : 1) : 1 / v.scale);
+      n += v.dim;
+    }
+    const rows: { block: ResidualBlock; params: BlockParameters; index: number }[] = [];
+    for (let b = 0; b < sys.blockCount; b++) {
+      if (!sys.blockEnabled(b)) continue;
+      const blk = sys.block(b);
+      if (blk.kind === 'limit') continue;
+      const params = this.blockParams.get(blk) ?? drivers.find((d) => d.block === blk)?.params;
+      if (!params) throw new SensitivityError(`sensitivity: block ${blk.owner} has no parameter map`);
+      rows.push({ block: blk, params, index: b });
+    }
+    const M = rows.reduce((s, r) => s + r.block.rows, 0);
+    // workspaces kept between states of one structure (a sweep allocates them once)
+    const ws = this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = { M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    const A = ws.A, B = ws.B;
+    A.fill(0);
+    let r0 = 0;
+    for (const { block, params, index } of rows) {
+      const ld = sys.blockLocalDim(index);
+      if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
+      if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
+      const res = ws.res, jac = ws.jac;
+      sys.evaluateBlock(index, res, jac);
+      for (let r = 0; r < block.rows; r++) {
+        let lc = 0;
+        for (const vid of block.vars) {
+          const v = sys.variables[vid];
+          const gc = layout[vid];
+          if (gc >= 0) for (let c = 0; c < v.dim; c++) A[(gc + c) * M + r0 + r] += jac[r * ld + lc + c] * colScale[gc + c];
+          lc += v.dim;
+        }
+        for (let k = 0; k < P; k++) {
+          let s = params.constant ? params.constant[r * P + k] : 0;
+          for (let c = 0; c < ld; c++) s += jac[r * ld + c] * params.twist[c * P + k];
+          B[k * M + r0 + r] = -s;
+        }
+      }
+      r0 += block.rows;
+    }
+    const qr = ws.qr;
+    const rank = qr.factor(A, M, n, 1e-10);
+    if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
+    return { qr, B, M, n, colScale, layout };
+  }
+
+  /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
+  private stateRates(f: StateFactors): TangentSpace {
+    const { qr, B, M, n, colScale, layout } = f;
+    const rates: Float64Array[] = [];
+    const x = new Float64Array(n), b = new Float64Array(M);
+    for (let k = 0; k < this.parameterCount; k++) {
+      b.set(B.subarray(k * M, (k + 1) * M));
+      qr.applyQt(b);
+      qr.solveR(x, b);
+      const q = new Float64Array(n);
+      for (let a = 0; a < n; a++) q[qr.perm[a]] = x[a] * colScale[qr.perm[a]];
+      rates.push(q);
+    }
+    return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
+  }
+
+  /** Evaluate the metrics along `rates`, each point's local move added at columns base + 3j + c. */
+  private evaluateAlong(rates: TangentSpace, base: number) {
+    const sm = this.sm;
+    const R = new Float64Array(9);
+    const sys = sm.model.system;
+    sm.explicitPointRate = (out: DualVec3, term, n) => {
+      const j = this.hardpointAt(term.local);
+      if (j < 0) return;
+      toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
+      for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
+    };
+    try {
+      return sm.evaluate({ rates }).corners[0].metrics as Record<string, { v: number; d: Float64Array } | null>;
+    } finally {
+      sm.explicitPointRate = null;
+    }
+  }
+
+  /**
+   * Every sensitivity metric's value and gradient at the current solved state. 'adjoint'
+   * (the default, dynamics.md): one transposed solve per metric, Φ_qᵀ μ = ∂m/∂qᵀ, then
+   * dm/dp = ∂m/∂p − μᵀ Φ_p; 'direct': one solve per hardpoint coordinate. Equal to rounding.
+   */
+  metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
+    const P = this.parameterCount;
+    const f = this.factorState(drivers);
+    const gradients = new Map<string, { value: number; g: Float64Array }>();
+    if (mode === 'direct') {
+      const cm = this.evaluateAlong(this.stateRates(f), 0);
+      for (const name of SENSITIVITY_METRICS) {
+        const m = cm[name];
+        if (m && Number.isFinite(m.v)) gradients.set(name, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+      }
+    } else {
+      const { qr, B, M, n, colScale, layout } = f;
+      // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
+      const unit: Float64Array[] = [];
+      for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
+      const cm = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
+      const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
+      for (const name of SENSITIVITY_METRICS) {
+        const m = cm[name];
+        if (!m || !Number.isFinite(m.v)) continue;
+        for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
+        qr.solveRt(z, b);
+        mu.fill(0);
+        mu.set(z);
+        qr.applyQ(mu);
+        const g = Float64Array.from(m.d.subarray(n, n + P));
+        for (let k = 0; k < P; k++) {
+          let s = 0;
+          const col = k * M;
+          for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
+          g[k] += s;
+        }
+        gradients.set(name, { value: m.v, g });
+      }
+    }
+    const out: Record<string, MetricGradient | null> = {};
+    for (const name of SENSITIVITY_METRICS) {
+      const m = gradients.get(name);
+      if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
+      // wheel travel is measured from the design wheel centre, which moves with the points
+      if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRate[2 * P + k];
+      out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((key, k) => [key, m.g[k]])) };
+    }
+    return out;
+  }
+}
+
+interface DriverParameters { block: ResidualBlock; params: BlockParameters }
+interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array }
+
+function valueKey(p: ArrayLike<number>): string {
+  return `${p[0]},${p[1]},${p[2]}`;
+}
+
+export interface SensitivityStep {
+  index: number;
+  status: 'solved' | 'failed';
+  drivers: Record<string, number>;
+  metrics: Record<string, MetricGradient | null> | null;
+  message?: string;
+}
+
+/**
+ * Gradients of the named metrics at every step of a sweep spec (each step solved from the
+ * last). `metrics` empty: all of SENSITIVITY_METRICS.
+ */
+export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep[] } {
+  for (const m of metrics) if (!(SENSITIVITY_METRICS as readonly string[]).includes(m)) throw new SensitivityError(`--metric: no gradient for "${m}" (metrics: ${SENSITIVITY_METRICS.join(', ')})`);
+  const sm = model.sm;
+  const drivers = sweepDrivers(sm, spec);
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  const values = new Map<SweepTarget, number[]>();
+  const explicit = (spec as { values?: number[] }).values;
+  for (const t of spec.targets) values.set(t, explicit && t.type === 'point' && !t.hold ? explicit : sweepValues(t, spec.steps));
+  sm.resetToDesign();
+  const blocks = drivers.map((d) => d.block);
+  const steps: SensitivityStep[] = [];
+  const sys = sm.model.system;
+  let lastGood = sys.snapshot();
+  for (let i = 0; i < spec.steps; i++) {
+    const driverReport: Record<string, number> = {};
+    drivers.forEach((d) => {
+      const v = values.get(d.source)![i];
+      d.block.target = d.targetOf(v);
+      driverReport[d.name] = d.reportOf(v);
+    });
+    const report = sm.solveWith(blocks);
+    if (!report.converged) {
+      sys.restore(lastGood);
+      steps.push({ index: i, status: 'failed', drivers: driverReport, metrics: null, message: report.message ?? 'the linkage cannot reach this step' });
+      continue;
+    }
+    lastGood = sys.snapshot();
+    const all = model.metricsAt(params, mode);
+    const chosen = metrics.length ? metrics : SENSITIVITY_METRICS;
+    steps.push({ index: i, status: 'solved', drivers: driverReport, metrics: Object.fromEntries(chosen.map((m) => [m, all[m] ?? null])) });
+  }
+  sm.clearDrivers();
+  sm.resetToDesign();
+  return { steps };
+}
+
+/** Gradients at one bump travel (mm, wheel centre z from design); the library's short form. */
+export function sensitivityAt(geometry: Geometry | SensitivityModel, bump: number, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
+  const model = geometry instanceof SensitivityModel ? geometry : new SensitivityModel(geometry);
+  const spec = bumpStates([bump]);
+  const step = sensitivitySweep(model, spec, metrics, mode).steps[0];
+  if (step.status !== 'solved' || !step.metrics) throw new SensitivityError(`sensitivity: bump ${bump} mm cannot be reached: ${step.message ?? ''}`);
+  return step.metrics;
+}
+
+/** A bump sweep (rack held) that visits the given wheel-centre travels (mm) in order. */
+export function bumpStates(travels: readonly number[]): SweepSpec & { values: number[] } {
+  const spec = sweepFromShortcut('bump', `${travels[0]}:${travels[0]}:1`);
+  // a linear target cannot visit arbitrary travels: `values` gives the bump target's value per step
+  return { ...spec, steps: travels.length, values: [...travels] };
+}
+
+/**
+ * Solve the first state of `spec` and return a function that gives every metric's gradient
+ * at that solved state (the state is not re-solved): for timing the gradient alone.
+ */
+export function gradientsAtFirstState(model: SensitivityModel, spec: SweepSpec): (mode?: 'adjoint' | 'direct') => Record<string, MetricGradient | null> {
+  const sm = model.sm;
+  const drivers = sweepDrivers(sm, spec);
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  sm.resetToDesign();
+  drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, spec.steps)[0]); });
+  const report = sm.solveWith(drivers.map((d) => d.block));
+  if (!report.converged) throw new SensitivityError('sensitivity: the first state cannot be solved');
+  return (mode = 'adjoint') => model.metricsAt(params, mode);
+}

@@ -1,0 +1,76 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { memoryIO, tempFolder } from './helpers.ts';
+import { parseGeometry } from '../../src/suspension/files/index.ts';
+import { sensitivityAt } from '../../src/suspension/sensitivity.ts';
+
+const DW = 'examples/suspension/double_wishbone.yaml';
+const tmp = tempFolder();
+afterAll(() => tmp.remove());
+
+async function run(args: string[]) {
+  const io = memoryIO();
+  const code = await main(args, io);
+  return { code, stdout: io.written.stdout, stderr: io.written.stderr };
+}
+
+describe('kinemate sensitivity, fit, batch', () => {
+  it('sensitivity prints the sweep layout with { value, gradient } per metric, equal to the library', async () => {
+    const r = await run(['sensitivity', DW, '--bump', '-20:20:3', '--metric', 'camber', '--metric', 'toe_angle']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { scope: string; sweeps: Record<string, { steps: { status: string; metrics: Record<string, { value: number; gradient: Record<string, number> }> }[] }> };
+    expect(out.scope).toBe('corner');
+    const step = out.sweeps.bump.steps[2];
+    expect(step.status).toBe('solved');
+    expect(Object.keys(step.metrics)).toEqual(['camber', 'toe_angle']);
+    expect(Object.keys(step.metrics.camber.gradient)).toHaveLength(30);
+    const lib = sensitivityAt(parseGeometry(readFileSync(DW, 'utf8')), 20, ['camber']);
+    expect(step.metrics.camber.value).toBeCloseTo(lib.camber!.value, 10);
+    expect(step.metrics.camber.gradient['trackrod_inboard.z']).toBeCloseTo(lib.camber!.gradient['trackrod_inboard.z'], 10);
+  });
+  it('sensitivity --at bump=V --format csv: one row per step, metric and coordinate', async () => {
+    const r = await run(['sensitivity', DW, '--at', 'bump=10', '--metric', 'caster', '--format', 'csv']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('sweep,step,status,metric,value,parameter,gradient');
+    expect(lines).toHaveLength(31);
+    expect(lines[1]).toMatch(/^bump=10,0,solved,caster,[-\d.e]+,lower_wishbone_inboard_front\.x,[-\d.e]+$/);
+  });
+  it('sensitivity refuses an unknown metric, naming it', async () => {
+    const r = await run(['sensitivity', DW, '--metric', 'nope']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^kinemate: sensitivity: --metric: no gradient for "nope"/);
+  });
+  it('fit writes the fitted geometry and reports; a bad targets file is refused with its path', async () => {
+    const targets = tmp.file('t.yaml');
+    writeFileSync(targets, 'move: { upper_wishbone_outboard: { z: [-5, 5] } }\ntargets:\n  - { metric: camber, at: 25, value: -2.0 }\n');
+    const out = tmp.file('fitted.json');
+    const r = await run(['fit', DW, '--targets', targets, '--out', out]);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { status: string; targets: { value: number }[]; fitted_file: string };
+    expect(report.status).toBe('converged');
+    expect(r.code).toBe(0);
+    expect(report.targets[0].value).toBeCloseTo(-2.0, 8);
+    const back = sensitivityAt(parseGeometry(readFileSync(out, 'utf8')), 25, ['camber']);
+    expect(back.camber!.value).toBeCloseTo(-2.0, 8);
+    writeFileSync(targets, 'move: { upper_wishbone_outboard: { w: [-5, 5] } }\ntargets: [{ metric: camber, at: 0, value: 1 }]\n');
+    const bad = await run(['fit', DW, '--targets', targets]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${targets}: move.upper_wishbone_outboard.w: expected x, y or z`);
+  });
+  it('batch streams the CSV in variant order; a bad DOE file is refused with its path', async () => {
+    const doe = tmp.file('d.yaml');
+    writeFileSync(doe, 'vary: { trackrod_inboard.z: [-2, 2] }\nsampling: { type: grid, levels: 3 }\nbump: "-10:10:3"\n');
+    const r = await run(['batch', DW, '--doe', doe, '--threads', '0']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + 9);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['0', '0', '0', '1', '1', '1', '2', '2', '2']);
+    writeFileSync(doe, 'vary: { trackrod_inboard.z: [-2, 2] }\nsampling: { type: grid }\n');
+    const bad = await run(['batch', DW, '--doe', doe]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${doe}: sampling.levels: expected an integer ≥ 2`);
+  });
+});
