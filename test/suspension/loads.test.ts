@@ -114,7 +114,7 @@ describe('loads in sweeps', () => {
     const geometry = parseGeometry(example('double_wishbone_pushrod').replace('spring: { type: coilover }', 'spring: { type: coilover, rate: 90, preload: 1500 }'));
     const sm = new SuspensionModel(validateAssembly(suspensionAssembly(geometry)));
     const loads = new SweepLoads(sm, {});
-    let checked = 0;
+    let checked = 0, largest = 0;
     runSweep(sm, sweepFromShortcut('bump', '-20:20:5', geometry), {
       onSolvedState(step) {
         const l = loads.evaluate();
@@ -123,13 +123,14 @@ describe('loads in sweeps', () => {
         const hold = Object.entries(l.holds).find(([h]) => h !== 'rack')![1];
         // virtual work along the hub's unit travel (rack held): F_hold·1 − T·dl = 0 (tension pulls the ends together)
         expect(hold - T * dl).toBeCloseTo(0, 6);
-        expect(Math.abs(hold)).toBeGreaterThan(10);
+        largest = Math.max(largest, Math.abs(hold));
         // the pushrod is on the upright, so the spring also steers it: the rack force is not zero
         expect(Number.isFinite(l.rack_force)).toBe(true);
         checked++;
       },
     });
     expect(checked).toBe(5);
+    expect(largest).toBeGreaterThan(10);
   });
 
   it('kinemate sweep --loads: every solved step carries loads; csv is refused', async () => {
