@@ -10,7 +10,9 @@
  * and every hold's force. One multiplier solve on the factorisation the state's evaluation
  * already has (kernel/analysis.ts constraintMultipliers); no second factorisation.
  */
-import { constraintMultipliers } from '../../kernel/analysis';
+import { constraintMultipliers, pointRate } from '../../kernel/analysis';
+import { PointToPointForce } from '../../mates/forces';
+import { tangentStiffness } from '../dynamics/reduced';
 import { rotationMatrix } from '../../kernel/dual';
 import { tangentLayout } from '../../kernel/forces';
 import * as P from '../../kernel/pose';
@@ -47,6 +49,27 @@ export interface StateLoads {
   rack_force: number | null;
   /** Every hold's force along its target (N at a wheel point, N·mm for an angle): what the rig adds to balance the loads. */
   holds: Record<string, number>;
+  /** Rates at the state (null when the hub tangent is not unique): see `StateRates`. */
+  rates: StateRates | null;
+}
+
+/**
+ * Rates at a sweep state, by the tangent (docs/dynamics.md "Axle rates"): K_z[i][j] =
+ * v_iᵀ K v_j with v_i the motion raising hub i by 1 mm with the other hubs and the rack
+ * held, K the tangent stiffness of the force elements and the reactions under the
+ * elements' own forces (the contact loads' geometric stiffness is not included).
+ */
+export interface StateRates {
+  /** N/mm, [corner][corner] in corner order. */
+  wheel_stiffness: number[][];
+  /** K_z[i][i] per side: the wheel rate with the other wheel held, N/mm. */
+  wheel_rate: Record<string, number>;
+  /** Axles: per-wheel heave and roll wheel rates (N/mm) and the roll stiffness (N·mm per degree). */
+  heave_wheel_rate?: number;
+  roll_wheel_rate?: number;
+  roll_stiffness?: number;
+  /** Every spring, damper and springdamper: dl/dz per side. */
+  motion_ratios: Record<string, Record<string, number>>;
 }
 
 export class LoadCaseError extends Error {}
@@ -175,6 +198,45 @@ export class SweepLoads {
       holds[blk.owner.replace(/^(driver|target|hold):/, '')] = value;
       if (sm.steering >= 0 && blk.vars.length === 1 && blk.vars[0] === sm.steering) rack = value;
     });
-    return { contact, links, joints, elements: elementReports(dyn), rack_force: rack, holds };
+    return { contact, links, joints, elements: elementReports(dyn), rack_force: rack, holds, rates: this.rates() };
+  }
+
+  /** See `StateRates`. */
+  rates(): StateRates | null {
+    const { dyn, sm } = this;
+    const system = dyn.system;
+    const tangent = sm.derivativeTangent();
+    if (tangent.status !== 'unique') return null;
+    const nc = sm.corners.length;
+    const v = tangent.rates.slice(0, nc) as Float64Array[];
+    const { K, size: n } = tangentStiffness(dyn);
+    const Kv = v.map((vj) => {
+      const out = new Float64Array(n);
+      for (let r = 0; r < n; r++) { let acc = 0; for (let c = 0; c < n; c++) acc += K[r * n + c] * vj[c]; out[r] = acc; }
+      return out;
+    });
+    const Kz = v.map((vi) => Kv.map((kvj) => { let acc = 0; for (let r = 0; r < n; r++) acc += vi[r] * kvj[r]; return acc; }));
+    const sides = sm.corners.map((c) => c.roles.side);
+    const out: StateRates = { wheel_stiffness: Kz, wheel_rate: Object.fromEntries(sides.map((s, i) => [s, Kz[i][i]])), motion_ratios: {} };
+    if (nc === 2) {
+      const wc = sm.corners.map((c) => P.applyPoint(new Float64Array(3), system.getPose(c.upright), c.wheelCenterLocal));
+      const track = Math.abs(wc[0][1] - wc[1][1]);
+      out.heave_wheel_rate = (Kz[0][0] + Kz[0][1] + Kz[1][0] + Kz[1][1]) / 2;
+      out.roll_wheel_rate = (Kz[0][0] - Kz[0][1] - Kz[1][0] + Kz[1][1]) / 2;
+      out.roll_stiffness = ((out.roll_wheel_rate * track * track) / 2) * (Math.PI / 180);
+    }
+    const ra = new Float64Array(3), rb = new Float64Array(3), xa = new Float64Array(3), xb = new Float64Array(3);
+    for (const e of dyn.elements) {
+      if (!(e.block instanceof PointToPointForce)) continue;
+      const b = e.block;
+      P.applyPoint(xa, system.getPose(b.vars[0]), b.a); P.applyPoint(xb, system.getPose(b.vars[1]), b.b);
+      const d = [xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]], l = Math.hypot(d[0], d[1], d[2]);
+      out.motion_ratios[e.id] = Object.fromEntries(sides.map((s, i) => {
+        pointRate(ra, system, tangent, v[i], b.vars[0], b.a);
+        pointRate(rb, system, tangent, v[i], b.vars[1], b.b);
+        return [s, (d[0] * (rb[0] - ra[0]) + d[1] * (rb[1] - ra[1]) + d[2] * (rb[2] - ra[2])) / l];
+      }));
+    }
+    return out;
   }
 }

@@ -15,6 +15,9 @@ import { runSweep } from '../../src/suspension/sweep';
 import { contactLoad, LoadCaseError, parseLoadCase, SweepLoads, STANDARD_GRAVITY, type StateLoads } from '../../src/suspension/loads';
 import { runSweepCommand } from '../../src/suspension/command';
 import { memoryIO } from '../cli/helpers';
+import { buildDynamics } from '../../src/dynamics/build';
+import { axleRates } from '../../src/dynamics/axle-rates';
+import { solveModel } from '../../src/model/operations';
 
 const example = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 'utf8');
 type V = [number, number, number];
@@ -131,6 +134,28 @@ describe('loads in sweeps', () => {
     });
     expect(checked).toBe(5);
     expect(largest).toBeGreaterThan(10);
+  });
+
+  it('rates per state: at design the sweep wheel stiffness, roll stiffness and motion ratios equal axleRates', () => {
+    const text = readFileSync('examples/suspension/double_wishbone_axle_u_bar_rates.yaml', 'utf8');
+    const geometry = parseGeometry(text);
+    const doc = suspensionAssembly(geometry);
+    const sm = new SuspensionModel(validateAssembly(doc));
+    const dyn = buildDynamics(validateAssembly({ ...doc, held: ['rack_slide.slide'] }));
+    solveModel(dyn.model);
+    const wheels: [{ part: string; local: Float64Array }, { part: string; local: Float64Array }] = [
+      { part: 'left_upright', local: sm.corners[0].wheelCenterLocal }, { part: 'right_upright', local: sm.corners[1].wheelCenterLocal }];
+    const expected = axleRates(dyn, wheels);
+    const loads = new SweepLoads(sm, {});
+    const seen: StateLoads[] = [];
+    runSweep(sm, sweepFromShortcut('roll', '-2:2:3', geometry), { onSolvedState: () => { seen.push(loads.evaluate()); } });
+    const r = seen[1].rates!;
+    for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) expect(r.wheel_stiffness[i][j]).toBeCloseTo(expected.wheelStiffness[i][j], 7);
+    expect(r.roll_stiffness! / expected.rollStiffness - 1).toBeCloseTo(0, 9);
+    expect(r.heave_wheel_rate! / expected.heaveWheelRate - 1).toBeCloseTo(0, 9);
+    expect(r.motion_ratios.left_spring.left).toBeCloseTo(expected.motionRatios.left_spring[0], 10);
+    // off design the springs are loaded: the rates move (the geometry's and the reactions' terms)
+    expect(Math.abs(seen[0].rates!.roll_stiffness! - r.roll_stiffness!)).toBeGreaterThan(1e-6 * r.roll_stiffness!);
   });
 
   it('kinemate sweep --loads: every solved step carries loads; csv is refused', async () => {
