@@ -160,7 +160,7 @@ describe('loads in sweeps', () => {
 
   it('kinemate sweep --loads: every solved step carries loads; csv is refused', async () => {
     const io = memoryIO();
-    const code = await runSweepCommand({ geometry: 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml', roll: '-2:2:3', loads: 'examples/suspension/loads_cornering_1g.yaml', format: 'json', io });
+    const code = await runSweepCommand({ geometry: 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml', roll: '-2:2:3', loads: 'examples/suspension/loads/cornering_1g.yaml', format: 'json', io });
     expect(code).toBe(0);
     const out = JSON.parse(io.written.stdout);
     const steps = out.sweeps.roll.steps;
@@ -170,6 +170,6 @@ describe('loads in sweeps', () => {
       expect(typeof s.loads.rack_force).toBe('number');
       expect(s.loads.elements.left_spring.tension).toBeTypeOf('number');
     }
-    await expect(runSweepCommand({ geometry: 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml', roll: '-2:2:3', loads: 'examples/suspension/loads_cornering_1g.yaml', format: 'csv', io: memoryIO() })).rejects.toThrow('--loads');
+    await expect(runSweepCommand({ geometry: 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml', roll: '-2:2:3', loads: 'examples/suspension/loads/cornering_1g.yaml', format: 'csv', io: memoryIO() })).rejects.toThrow('--loads');
   });
 });
