@@ -15,6 +15,7 @@ import {
   PointDistanceBlock, PointOnLineBlock, PointOnPlaneBlock, PointOnPointBlock,
 } from './constraints';
 import { CouplingBlock, couplingFactor, type CoordinateKind, type CouplingType } from './couplings';
+import { addRolling, type RollingSpec } from './rolling';
 
 export type ConstraintType = 'coincident' | 'concentric' | 'parallel' | 'perpendicular' | 'distance' | 'angle' | 'tangent' | 'path';
 export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['coincident', 'concentric', 'parallel', 'perpendicular', 'distance', 'angle', 'tangent', 'path'];
@@ -51,7 +52,7 @@ export interface CouplingSpec {
   /** b at a = 0, in b's internal units. */
   offset?: number;
 }
-export type MateSpec = ConstraintSpec | JointSpec | CouplingSpec;
+export type MateSpec = ConstraintSpec | JointSpec | CouplingSpec | RollingSpec;
 
 export interface MateHandle {
   id: string;
@@ -155,6 +156,12 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
   }
   const { a, b } = spec;
   if (a.part === b.part) throw new Error(`${id}: a mate needs two different parts`);
+  if (spec.type === 'rolling') {
+    const rolling = addRolling(system, id, spec, options.initial?.u);
+    handle.coordinates.u = rolling.u;
+    add(rolling.block);
+    return handle;
+  }
   if (isJoint(spec)) {
     const fa = jointFrame(a.entity), fb = jointFrame(b.entity);
     const measured = measureJoint(spec.type, worldFrame(worldOf(system, a.part), fa), worldFrame(worldOf(system, b.part), fb));

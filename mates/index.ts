@@ -4,3 +4,5 @@ export * from './joints';
 export * from './couplings';
 export * from './constraints';
 export * from './catalogue';
+export * from './rolling';
+export * from './arc-length';

@@ -229,6 +229,13 @@ export { suspensionRates, type Rates } from './dynamics/rates.ts';
 export { axleRates, type AxleRates } from './dynamics/axle-rates.ts';
 /** Loads at every sweep state (`kinemate sweep --loads`): a load case at the contact centres → link forces, joint wrenches, rack force. */
 export { SweepLoads, parseLoadCase, contactLoad, type LoadCase, type WheelLoad, type StateLoads } from './suspension/loads.ts';
+/**
+ * `simulate(doc or dyn, { duration, step, method, rhoInf, every })`: the time response (see the
+ * `simulate` command): frames with state, velocities, energy (J), reactions, drivers, forces;
+ * `simulateFrames` gives the same frames as an rxjs Observable; `prepareSimulation` a steppable run.
+ */
+export { simulate, simulateFrames, prepareSimulation, readMotions, type SimulateOptions, type SimulationFrame, type SimulationResult, type SimulationEvent, type Simulation } from './dynamics/simulate.ts';
+export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator.ts';
 // ---- Continuation (kernel/continuation.ts): one way to move a system's driven values ----
 
 /**

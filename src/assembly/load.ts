@@ -13,6 +13,7 @@ import { MAX_JSON_DEPTH, parseJson, setOwn, type JsonValue } from './json.ts';
 import {
   ASSEMBLY_FORMAT,
   CONSTRAINT_TYPES,
+  CONTACT_TYPES,
   COUPLING_TYPES,
   ENTITY_GROUPS,
   JOINT_TYPES,
@@ -22,6 +23,7 @@ import {
   type AxisDoc,
   type CircleDoc,
   type ConstraintType,
+  type ContactType,
   type CoordinateName,
   type CouplingMateDoc,
   type CouplingType,
@@ -74,7 +76,7 @@ type RawObject = Readonly<Record<string, unknown>>;
 
 const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 'held', 'suspension', 'gravity', 'forces'];
 const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass'];
-const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES];
+const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES];
 
 /** Which entity kinds each non-coupling mate joins, and how to say so in an error. */
 interface EntityRule {
@@ -102,7 +104,7 @@ const DIRECTIONAL = anyTwoRule(['axis', 'plane', 'frame'], 'axes, planes and fra
 // axis it runs least along (a tie-break noise cannot flip), so both ends agree.
 const FRAMES_OR_AXES = anyTwoRule(['frame', 'axis'], 'frames or axes');
 
-const ENTITY_RULES: Readonly<Record<ConstraintType | JointType, EntityRule>> = {
+const ENTITY_RULES: Readonly<Record<ConstraintType | JointType | ContactType, EntityRule>> = {
   coincident: pairsRule(
     [['point', 'point'], ['point', 'plane'], ['point', 'axis'], ['axis', 'axis'], ['plane', 'plane']],
     'point–point, point–plane, point–axis, axis–axis or plane–plane',
@@ -125,6 +127,7 @@ const ENTITY_RULES: Readonly<Record<ConstraintType | JointType, EntityRule>> = {
   planar: FRAMES_OR_AXES,
   universal: FRAMES_OR_AXES,
   ball: anyTwoRule(['frame', 'point'], 'frames and points'),
+  rolling: pairsRule([['circle', 'curve'], ['circle', 'plane']], 'a circle (the wheel) to a curve or a plane (the track)'),
 };
 
 /**
@@ -291,6 +294,11 @@ class AssemblyChecker {
         const flip = optionalBoolean(member(mate, 'flip'), memberPath(path, 'flip'));
         return reorder({ type, a: a.ref, b: b.ref, flip }, mate);
       }
+      case 'rolling': {
+        checkFields(mate, path, ['type', 'a', 'b'], 'a rolling mate');
+        const [a, b] = this.checkEntityPair(type, mate, path);
+        return reorder({ type, a: a.ref, b: b.ref }, mate);
+      }
       case 'gear':
       case 'belt':
       case 'linear':
@@ -353,7 +361,7 @@ class AssemblyChecker {
   }
 
   /** Resolves `a` and `b` and checks they are on two parts, of kinds the mate joins. */
-  private checkEntityPair(type: ConstraintType | JointType, mate: RawObject, path: string): [EntityRef, EntityRef] {
+  private checkEntityPair(type: ConstraintType | JointType | ContactType, mate: RawObject, path: string): [EntityRef, EntityRef] {
     const aPath = memberPath(path, 'a');
     const bPath = memberPath(path, 'b');
     const a = this.checkEntityRef(required(mate, 'a', path), aPath);
@@ -534,6 +542,19 @@ class AssemblyChecker {
         const part = required(element, 'part', path);
         if (typeof part !== 'string' || !this.entities.has(part)) fail(partPath, typeof part === 'string' ? `no part "${part}"` : `expected a part id, got ${describe(part)}`);
         return reorder<ForceDoc>({ type: known, part, vector: vec('vector', true, false)!, frame: frame(), scale: scale() }, element);
+      }
+      case 'drag': {
+        checkFields(element, path, ['type', 'at', 'cd', 'area', 'density'], 'a drag');
+        return reorder<ForceDoc>({
+          type: known, at: entity('at', 'point'), cd: num('cd', { required: true, min: 0 })!, area: num('area', { required: true, min: 0 })!, density: num('density', { min: 0 }),
+        }, element);
+      }
+      case 'coordinate_friction': {
+        checkFields(element, path, ['type', 'coordinate', 'force', 'regularization'], 'a coordinate_friction');
+        const { ref } = this.checkCoordinate(required(element, 'coordinate', path), memberPath(path, 'coordinate'));
+        return reorder<ForceDoc>({
+          type: known, coordinate: ref, force: num('force', { required: true, min: 0 })!, regularization: num('regularization', { positive: true }),
+        }, element);
       }
       case 'tyre': {
         checkFields(element, path, ['type', 'centre', 'axis', 'radius', 'stiffness', 'damping', 'ground'], 'a tyre');

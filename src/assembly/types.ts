@@ -133,8 +133,28 @@ export interface TyreDoc {
   readonly type: 'tyre'; readonly centre: string; readonly axis: string;
   readonly radius: number; readonly stiffness: number; readonly damping?: number; readonly ground?: number;
 }
-export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc;
-export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre'] as const;
+/**
+ * Quadratic air drag at a point (`part.point`, e.g. the centre of gravity): force
+ * ½·density·cd·area·|v|² against the point's velocity. `area` mm², `density` kg/m³
+ * (default 1.204, air at 20 °C).
+ */
+export interface DragDoc {
+  readonly type: 'drag'; readonly at: string;
+  readonly cd: number; readonly area: number; readonly density?: number;
+}
+/**
+ * Coulomb friction on a coordinate (`mate.coordinate`: an axle's bearing on a joint angle):
+ * `force` (N·mm for an angle, N for a slide) against the coordinate's rate, its sign
+ * regularised as tanh(rate / `regularization`) (coordinate unit per second, default 1).
+ */
+export interface CoordinateFrictionDoc {
+  readonly type: 'coordinate_friction'; readonly coordinate: string;
+  readonly force: number; readonly regularization?: number;
+}
+export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc | DragDoc | CoordinateFrictionDoc;
+export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre', 'drag', 'coordinate_friction'] as const;
+/** Air density when a drag element gives none: kg/m³ (20 °C, sea level). */
+export const DEFAULT_AIR_DENSITY = 1.204;
 export type ForceType = (typeof FORCE_TYPES)[number];
 /** Gravity when a file gives none: mm/s², −z. */
 export const DEFAULT_GRAVITY: Vec3Doc = [0, 0, -9806.65];
@@ -160,11 +180,14 @@ export const JOINT_TYPES = [
   'fastened', 'revolute', 'slider', 'cylindrical', 'pinslot', 'planar', 'universal', 'ball',
 ] as const;
 export const COUPLING_TYPES = ['gear', 'belt', 'rackpinion', 'screw', 'linear'] as const;
+/** Contacts (dynamics.md): a wheel's circle rolling without slip on a curve or a plane. */
+export const CONTACT_TYPES = ['rolling'] as const;
 
 export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
 export type JointType = (typeof JOINT_TYPES)[number];
 export type CouplingType = (typeof COUPLING_TYPES)[number];
-export type MateType = ConstraintType | JointType | CouplingType;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+export type MateType = ConstraintType | JointType | CouplingType | ContactType;
 
 /** A geometric constraint between two entities, `a` and `b` as `part.entity`. */
 export interface ConstraintMateDoc {
@@ -230,7 +253,18 @@ export interface ScrewCouplingDoc {
 }
 
 export type CouplingMateDoc = RatioCouplingDoc | RackPinionCouplingDoc | ScrewCouplingDoc;
-export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc;
+/**
+ * A wheel rolling without slip (dynamics.md): `a` and `b` are a circle (the wheel's rim)
+ * and a curve or a plane (the track), either order, on two parts. Frees `<mate>.u`, the
+ * contact's arc length along the track in the length unit.
+ */
+export interface RollingMateDoc {
+  readonly type: 'rolling';
+  readonly a: string;
+  readonly b: string;
+}
+
+export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc | RollingMateDoc;
 
 export interface UnitsDoc {
   /** Only `"mm"` is accepted for now. */
@@ -274,6 +308,8 @@ const FREED_COORDINATES: Readonly<Partial<Record<MateType, readonly CoordinateNa
   path: ['u'],
   // a circle–curve tangent (a roller on a cam) has a foot parameter; circle–plane has none
   tangent: ['u'],
+  // the contact's arc length along the track (a length, not a curve parameter)
+  rolling: ['u'],
 };
 const NO_COORDINATES: readonly CoordinateName[] = [];
 
@@ -292,6 +328,10 @@ export function isJoint(mate: MateDoc): mate is JointMateDoc {
 
 export function isCoupling(mate: MateDoc): mate is CouplingMateDoc {
   return (COUPLING_TYPES as readonly string[]).includes(mate.type);
+}
+
+export function isRolling(mate: MateDoc): mate is RollingMateDoc {
+  return mate.type === 'rolling';
 }
 
 /**

@@ -9,8 +9,8 @@ import type { Command } from './command.ts';
 import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';
 import { sweepCommand } from './sweep.ts';
 import { exportCommand, plotCommand, reportCommand } from './picture-commands.ts';
-import { equilibriumCommand, modesCommand, staticsCommand } from './dynamics-commands.ts';
+import { equilibriumCommand, modesCommand, simulateCommand, staticsCommand } from './dynamics-commands.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand, modesCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
 );

@@ -121,7 +121,8 @@ export function buildModel(doc: AssemblyDoc): Model {
     }
     mates.set(id, handle);
     for (const [c, variable] of Object.entries(handle.coordinates)) {
-      const kind: CoordinateKind = c === 'angle' ? 'angle' : c === 'u' ? 'parameter' : 'length';
+      // a rolling mate's u is an arc length; a path's or tangent's u is a curve parameter
+      const kind: CoordinateKind = c === 'angle' ? 'angle' : c === 'u' && mate.type !== 'rolling' ? 'parameter' : 'length';
       coordinates.set(`${id}.${c}`, { name: `${id}.${c}`, variable, kind, mate: id });
     }
   }
