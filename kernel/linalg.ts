@@ -25,6 +25,11 @@ export class PivotedQR {
   perm: Int32Array;
   private norms: Float64Array;
   private work: Float64Array;
+  /** Per column: the first and last row that may be non-zero (see `factor`). */
+  private lo: Int32Array;
+  private hi: Int32Array;
+  /** Last row of reflector k's vector (rows past it are zero). */
+  private vEnd: Int32Array;
 
   constructor(maxRows = 0, maxCols = 0) {
     this.a = new Float64Array(maxRows * maxCols);
@@ -32,6 +37,9 @@ export class PivotedQR {
     this.perm = new Int32Array(maxCols);
     this.norms = new Float64Array(maxCols);
     this.work = new Float64Array(Math.max(maxRows, maxCols));
+    this.lo = new Int32Array(maxCols);
+    this.hi = new Int32Array(maxCols);
+    this.vEnd = new Int32Array(Math.max(maxRows, maxCols));
   }
 
   private ref = new Float64Array(0);
@@ -43,7 +51,8 @@ export class PivotedQR {
   private ensure(rows: number, cols: number): void {
     if (this.a.length < rows * cols) this.a = new Float64Array(rows * cols);
     if (this.tau.length < Math.max(rows, cols)) this.tau = new Float64Array(Math.max(rows, cols));
-    if (this.perm.length < cols) { this.perm = new Int32Array(cols); this.norms = new Float64Array(cols); }
+    if (this.perm.length < cols) { this.perm = new Int32Array(cols); this.norms = new Float64Array(cols); this.lo = new Int32Array(cols); this.hi = new Int32Array(cols); }
+    if (this.vEnd.length < Math.max(rows, cols)) this.vEnd = new Int32Array(Math.max(rows, cols));
     if (this.work.length < Math.max(rows, cols)) this.work = new Float64Array(Math.max(rows, cols));
   }
 
@@ -54,13 +63,23 @@ export class PivotedQR {
   factor(src: ArrayLike<number>, rows: number, cols: number, relativeTolerance: number): number {
     this.ensure(rows, cols);
     this.rows = rows; this.cols = cols;
-    const a = this.a, perm = this.perm, norms = this.norms, tau = this.tau;
+    const a = this.a, perm = this.perm, norms = this.norms, tau = this.tau, lo = this.lo, hi = this.hi;
     for (let i = 0; i < rows * cols; i++) a[i] = src[i];
+    // Each column's non-zeros lie in rows lo..hi (a bound kept through the updates): a
+    // constraint Jacobian is sparse, so most reflector–column pairs do not meet and are
+    // skipped, and the rest only loop over their overlap. Skipped terms are exact zeros, so
+    // the factor is bit for bit the dense one.
     let maxNorm = 0;
     for (let j = 0; j < cols; j++) {
       perm[j] = j;
-      let s = 0;
-      for (let i = 0; i < rows; i++) { const v = a[j * rows + i]; s += v * v; }
+      let s = 0, first = rows, last = -1;
+      const base = j * rows;
+      for (let i = 0; i < rows; i++) {
+        const v = a[base + i];
+        if (v !== 0) { if (first === rows) first = i; last = i; }
+        s += v * v;
+      }
+      lo[j] = first; hi[j] = last;
       norms[j] = s;
       if (s > maxNorm) maxNorm = s;
     }
@@ -81,7 +100,7 @@ export class PivotedQR {
           if (s <= 1e-6 * ref[j] || s < 0) {
             s = 0;
             const base = j * rows;
-            for (let i = k; i < rows; i++) { const v = a[base + i]; s += v * v; }
+            for (let i = lo[j] > k ? lo[j] : k; i <= hi[j]; i++) { const v = a[base + i]; s += v * v; }
             ref[j] = s;
           }
           norms[j] = s;
@@ -96,11 +115,14 @@ export class PivotedQR {
         const tp = perm[best]; perm[best] = perm[k]; perm[k] = tp;
         const tn = norms[best]; norms[best] = norms[k]; norms[k] = tn;
         const tr = ref[best]; ref[best] = ref[k]; ref[k] = tr;
+        const tl = lo[best]; lo[best] = lo[k]; lo[k] = tl;
+        const th = hi[best]; hi[best] = hi[k]; hi[k] = th;
       }
-      // Householder vector for a[k.., k]
-      const kk = k * rows;
+      // Householder vector for a[k.., k]: non-zero in rows k..hk only
+      const kk = k * rows, hk = hi[k];
+      this.vEnd[k] = hk;
       let sigma = 0;
-      for (let i = k + 1; i < rows; i++) sigma += a[kk + i] * a[kk + i];
+      for (let i = k + 1; i <= hk; i++) sigma += a[kk + i] * a[kk + i];
       const x0 = a[kk + k];
       const normx = Math.sqrt(x0 * x0 + sigma);
       if (sigma === 0 && x0 >= 0) {
@@ -108,18 +130,24 @@ export class PivotedQR {
       } else {
         const beta = x0 >= 0 ? -normx : normx;
         const v0 = x0 - beta;
-        for (let i = k + 1; i < rows; i++) a[kk + i] /= v0;
+        for (let i = k + 1; i <= hk; i++) a[kk + i] /= v0;
         tau[k] = (beta - x0) / beta;
         a[kk + k] = beta;
-        // Apply H = I − τ v vᵀ (v0 = 1 implicit) to the remaining columns.
+        // Apply H = I − τ v vᵀ (v0 = 1 implicit) to the remaining columns that v meets.
         const t = tau[k];
         for (let j = k + 1; j < cols; j++) {
+          const lj = lo[j], hj = hi[j];
+          if (lj > hk || hj < k) continue;
           const jj = j * rows;
           let s = a[jj + k];
-          for (let i = k + 1; i < rows; i++) s += a[kk + i] * a[jj + i];
+          const top = hj < hk ? hj : hk;
+          for (let i = lj > k + 1 ? lj : k + 1; i <= top; i++) s += a[kk + i] * a[jj + i];
+          if (s === 0) continue;
           s *= t;
           a[jj + k] -= s;
-          for (let i = k + 1; i < rows; i++) a[jj + i] -= s * a[kk + i];
+          for (let i = k + 1; i <= hk; i++) a[jj + i] -= s * a[kk + i];
+          if (k < lj) lo[j] = k;
+          if (hk > hj) hi[j] = hk;
         }
       }
       rank = k + 1;
@@ -130,30 +158,30 @@ export class PivotedQR {
 
   /** x ← Q x (x of length rows), using the first `rank` reflectors. */
   applyQ(x: Float64Array, xOff = 0): void {
-    const a = this.a, rows = this.rows, tau = this.tau;
+    const a = this.a, rows = this.rows, tau = this.tau, vEnd = this.vEnd;
     for (let k = this.rank - 1; k >= 0; k--) {
       const t = tau[k];
       if (t === 0) continue;
-      const kk = k * rows;
+      const kk = k * rows, end = vEnd[k];
       let s = x[xOff + k];
-      for (let i = k + 1; i < rows; i++) s += a[kk + i] * x[xOff + i];
+      for (let i = k + 1; i <= end; i++) s += a[kk + i] * x[xOff + i];
       s *= t;
       x[xOff + k] -= s;
-      for (let i = k + 1; i < rows; i++) x[xOff + i] -= s * a[kk + i];
+      for (let i = k + 1; i <= end; i++) x[xOff + i] -= s * a[kk + i];
     }
   }
   /** x ← Qᵀ x. */
   applyQt(x: Float64Array, xOff = 0): void {
-    const a = this.a, rows = this.rows, tau = this.tau;
+    const a = this.a, rows = this.rows, tau = this.tau, vEnd = this.vEnd;
     for (let k = 0; k < this.rank; k++) {
       const t = tau[k];
       if (t === 0) continue;
-      const kk = k * rows;
+      const kk = k * rows, end = vEnd[k];
       let s = x[xOff + k];
-      for (let i = k + 1; i < rows; i++) s += a[kk + i] * x[xOff + i];
+      for (let i = k + 1; i <= end; i++) s += a[kk + i] * x[xOff + i];
       s *= t;
       x[xOff + k] -= s;
-      for (let i = k + 1; i < rows; i++) x[xOff + i] -= s * a[kk + i];
+      for (let i = k + 1; i <= end; i++) x[xOff + i] -= s * a[kk + i];
     }
   }
   /** R[i, j] (after pivoting), i ≤ j. */

@@ -232,6 +232,10 @@ export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './
 export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';
 /** `suspensionRates(dyn, wheelPoint, { spring, tyreRate })`: motion ratio (exact, by the tangent), wheel rate and ride rate of a one-DOF mechanism. */
 export { suspensionRates, type Rates } from './dynamics/rates.ts';
+/** `axleRates(dyn, [left, right], { tyreRate })`: an axle's wheel stiffness matrix, heave and roll wheel rates, roll stiffness, motion ratios (docs/dynamics.md). */
+export { axleRates, type AxleRates } from './dynamics/axle-rates.ts';
+/** Loads at every sweep state (`kinemate sweep --loads`): a load case at the contact centres → link forces, joint wrenches, rack force. */
+export { SweepLoads, parseLoadCase, contactLoad, type LoadCase, type WheelLoad, type StateLoads } from './suspension/loads.ts';
 /**
  * `simulate(doc or dyn, { duration, step, method, rhoInf, every })`: the time response (see the
  * `simulate` command): frames with state, velocities, energy (J), reactions, drivers, forces;

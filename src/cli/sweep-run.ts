@@ -3,7 +3,7 @@
  * written. The analysis (src/suspension/) never imports this module.
  *
  * `kinemate sweep GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]
- *  [--hold ID] [--format json|csv] [--out FILE]`
+ *  [--hold ID] [--loads FILE] [--format json|csv] [--out FILE]`
  *
  * GEOMETRY is a suspension geometry file (YAML or JSON) or any `*.kinemate.json` assembly
  * with a `suspension` section. With no sweep given, a bump of −50…50 mm in 11 steps runs.
@@ -19,6 +19,7 @@ import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geom
 import { suspensionAssembly } from '../suspension/template.ts';
 import { SuspensionModel } from '../suspension/model.ts';
 import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
+import { parseLoadCase, SweepLoads } from '../suspension/loads.ts';
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {
@@ -64,12 +65,18 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   const specs = await sweepSpecsOf(args, geometry);
   const sm = new SuspensionModel(doc);
   checkHold(sm, args.hold);
+  let loads: SweepLoads | null = null;
+  if (args.loads) {
+    if (args.format === 'csv') throw new Error('--loads: the loads are nested per step; use --format json');
+    loads = new SweepLoads(sm, parseLoadCase(await readTextFile(args.loads, 'loads'), sm.corners.map((c) => c.roles.side), args.loads));
+  }
   const sweeps: Record<string, SweepRun> = {};
   const total = specs.reduce((s, [, spec]) => s + spec.steps, 0);
   let done = 0;
   for (const [name, spec] of specs) {
     sweeps[name] = runSweep(sm, spec, {
       ...(args.hold ? { hold: args.hold } : {}),
+      ...(loads ? { onSolvedState: (step: SweepRun['steps'][number]) => { step.loads = loads.evaluate(); } } : {}),
       onProgress: (k) => {
         if (!args.io.stderrIsTTY) return;
         const frac = (done + k) / total;

@@ -22,6 +22,8 @@ export interface SweepArgs {
   readonly roll?: string;
   /** `--hold ID`. */
   readonly hold?: string;
+  /** `--loads FILE`: a load case at the contact centres; each step then carries `loads` (JSON output only). */
+  readonly loads?: string;
   /** `--format`, default `json`. */
   readonly format: 'json' | 'csv';
   /** `--out FILE`: write the result there instead of stdout. */
@@ -52,6 +54,7 @@ const SWEEP_OPTIONS = {
   steer: { type: 'string' },
   roll: { type: 'string' },
   hold: { type: 'string' },
+  loads: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
 } as const;
@@ -69,7 +72,7 @@ export function parseSweepArgs(argv: readonly string[], io: CliIO): SweepArgs {
   return {
     geometry,
     ...optional('sweep'), ...optional('bump'), ...optional('steer'), ...optional('roll'),
-    ...optional('hold'), ...optional('out'),
+    ...optional('hold'), ...optional('loads'), ...optional('out'),
     format,
     io,
   };
@@ -81,10 +84,10 @@ export function makeSweepCommand(find: () => Promise<SweepRunner | undefined> = 
     name: 'sweep',
     synopsis:
       'sweep  GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]\n' +
-      '       [--hold ID] [--format json|csv] [--out FILE]',
+      '       [--hold ID] [--loads FILE] [--format json|csv] [--out FILE]',
     summary: 'suspension sweep: geometry in, metrics per step out',
     help: `Usage: kinemate sweep GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]
-                      [--hold ID] [--format json|csv] [--out FILE]
+                      [--hold ID] [--loads FILE] [--format json|csv] [--out FILE]
 
 Runs a suspension sweep on GEOMETRY and prints the metrics at every step (JSON, or CSV
 with --format csv), with a progress bar on stderr when stderr is a terminal.
@@ -95,6 +98,10 @@ Options:
   --steer A:B:N      rack from A to B, wheel centre z held
   --roll A:B:N       axle roll (degrees) from A to B: left up, right down
   --hold ID          the suspension hold for the steering response
+  --loads FILE       a load case at the contact centres (YAML or JSON: per side
+                     force/moment, or corner_mass with braking_g, traction_g,
+                     cornering_g, bump_g); each step then gets "loads": link
+                     forces, joint wrenches, spring forces, rack force, holds
   --format json|csv  output format (default json)
   --out FILE         write the output to FILE instead of stdout
   -h, --help         this text

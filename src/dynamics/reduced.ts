@@ -62,6 +62,21 @@ export function assembleScaled(dyn: DynamicsModel, loadScale: number, Q: Float64
   if (K && KL) for (let i = 0; i < n * n; i++) K[i] -= s * KL[i];
 }
 
+/**
+ * The full tangent stiffness −(∂Q/∂δ + ∂Q_c/∂δ) at the current state (size × size,
+ * row-major, unscaled tangent entries): the elements' and the reactions' terms, with the
+ * multipliers of whatever drivers are in the system. Callers project it on their own
+ * motions (a sweep's per-hub tangent).
+ */
+export function tangentStiffness(dyn: DynamicsModel, Q: Float64Array = new Float64Array(dyn.forces.size)): { K: Float64Array; size: number } {
+  const n = dyn.forces.size;
+  const K = new Float64Array(n * n);
+  dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
+  addReactionStiffness(dyn, constraintMultipliers(dyn.system, Q), K);
+  for (let i = 0; i < n * n; i++) K[i] = -K[i];
+  return { K, size: n };
+}
+
 export function reduce(dyn: DynamicsModel, options: { loadScale?: number; mass?: boolean; damping?: boolean; t?: number } = {}): Reduced {
   const { system } = dyn;
   const n = dyn.forces.size;

@@ -217,8 +217,23 @@ export class SuspensionModel {
     });
   }
 
+  /** Roles never change after construction: each string role is resolved once. */
+  private readonly resolved = new Map<string, PointExpr>();
+
   resolveRole(role: PointRole): PointExpr {
     if (typeof role === 'string') {
+      const known = this.resolved.get(role);
+      if (known) return known;
+      const expr = this.resolveName(role);
+      this.resolved.set(role, expr);
+      return expr;
+    }
+    const ea = this.resolveRole(role.between[0]), eb = this.resolveRole(role.between[1]);
+    return [...ea.map((t) => ({ ...t, weight: t.weight * (1 - role.fraction) })), ...eb.map((t) => ({ ...t, weight: t.weight * role.fraction }))];
+  }
+
+  private resolveName(role: string): PointExpr {
+    {
       for (const c of this.corners) for (const [name, e] of c.points) if (c.roles.points[name] === role) return e;
       const dot = role.indexOf('.');
       const part = role.slice(0, dot), name = role.slice(dot + 1);
@@ -227,8 +242,6 @@ export class SuspensionModel {
       if (v === undefined || !p) throw new RolesError('suspension', `no point "${role}"`);
       return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
     }
-    const ea = this.resolveRole(role.between[0]), eb = this.resolveRole(role.between[1]);
-    return [...ea.map((t) => ({ ...t, weight: t.weight * (1 - role.fraction) })), ...eb.map((t) => ({ ...t, weight: t.weight * role.fraction }))];
   }
 
   /**

@@ -35,6 +35,8 @@ export interface StepResult {
   diagnostics?: string[];
   /** Transmission margin of every link/lever pair (|share of the link's pull that turns the lever|, 0…1). */
   transmission?: Record<string, number>;
+  /** With a load case (`--loads`): link forces, joint wrenches, element forces, rack and hold forces at this state. */
+  loads?: import('./loads').StateLoads;
 }
 
 export interface SweepRun {
@@ -53,6 +55,8 @@ export interface SweepOptions {
    * For curves that plot values (the viewer's plots while dragging).
    */
   valuesOnly?: boolean;
+  /** Called at every solved state, after its evaluation and before it is recorded (the model is at that state). */
+  onSolvedState?: (step: StepResult) => void;
 }
 
 interface Driver {
@@ -228,6 +232,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       lastBranch = now.map((t) => t.ratio);
     }
     if (diagnostics.length) step.diagnostics = diagnostics;
+    options.onSolvedState?.(step);
     steps.push(step);
     options.onProgress?.(i + 1, spec.steps);
   }

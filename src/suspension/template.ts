@@ -11,9 +11,13 @@ import type { AssemblyDoc, ForceDoc, MateDoc, PartDoc } from '../assembly/types'
 import type { Geometry, CornerGeometry, Point3 } from './files';
 import type { CornerRoles, SuspensionRoles, HoldRole, InstantAxisRole, PointRole } from './roles';
 import { buildAxleDevices, buildCornerDevices } from './devices';
+import { addDeviceForces } from './device-forces';
 import { buildSolidAxleCenter, buildSolidAxleCorner } from './solid-axle';
 
-type MutablePart = { fixed?: boolean; pose: PartDoc['pose']; points: Record<string, Point3>; axes: Record<string, { origin: Point3; direction: Point3 }>; planes?: Record<string, { origin: Point3; normal: Point3 }> };
+type MutablePart = {
+  fixed?: boolean; pose: PartDoc['pose']; points: Record<string, Point3>; axes: Record<string, { origin: Point3; direction: Point3 }>;
+  planes?: Record<string, { origin: Point3; normal: Point3 }>; frames?: Record<string, { origin: Point3; rotation: [number, number, number, number] }>;
+};
 
 const IDENTITY = { position: [0, 0, 0] as Point3, rotation: [1, 0, 0, 0] as [number, number, number, number] };
 const sub = (a: Point3, b: Point3): Point3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -40,6 +44,16 @@ export class Builder {
     (this.part(part).planes ??= {})[name] = { origin: [...origin], normal: [...normal] };
     return `${part}.${name}`;
   }
+  /** A frame at `origin` whose x axis points along `x` (the shortest turn from the part's x). */
+  frame(part: string, name: string, origin: Point3, x: Point3): string {
+    const l = Math.hypot(x[0], x[1], x[2]), u = [x[0] / l, x[1] / l, x[2] / l];
+    // q = (1 + x̂·u, x̂ × u) normalised; u = −x̂ is a half turn about z
+    let q: [number, number, number, number] = [1 + u[0], 0, -u[2], u[1]];
+    const n = Math.hypot(...q);
+    q = n < 1e-12 ? [0, 0, 0, 1] : [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+    (this.part(part).frames ??= {})[name] = { origin: [...origin], rotation: q };
+    return `${part}.${name}`;
+  }
   mate(id: string, m: MateDoc): void {
     this.mates[id] = m;
   }
@@ -62,6 +76,7 @@ export class Builder {
       if (Object.keys(p.points).length) part.points = p.points;
       if (Object.keys(p.axes).length) part.axes = p.axes;
       if (p.planes) part.planes = p.planes;
+      if (p.frames) part.frames = p.frames;
       out[name] = part as unknown as PartDoc;
     }
     return out;
@@ -94,6 +109,7 @@ export function suspensionAssembly(geometry: Geometry, name = `${geometry.topolo
     ...(geometry.rack_travel_per_revolution !== undefined ? { rack_travel_per_revolution: geometry.rack_travel_per_revolution } : {}),
   };
   buildAxleDevices(b, geometry, roles, chassis);
+  addDeviceForces(b, geometry, roles);
   if (geometry.topology === 'solid_axle') buildSolidAxleCenter(b, geometry, roles, chassis);
   return {
     format: 'kinemate.assembly/1',

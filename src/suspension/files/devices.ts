@@ -32,6 +32,12 @@ export interface Devices {
   damper: (typeof DAMPER_TYPES)[number];
   anti_roll: (typeof ANTI_ROLL_TYPES)[number];
   heave_link: (typeof HEAVE_LINK_TYPES)[number];
+  /** `damper.damping`: the linear damper's rate, N·s/mm (it becomes a damper force element). */
+  damper_rate?: number;
+  /** `anti_roll.rate`: the bar's torsional rate, N·mm per degree of twist (arb_twist). */
+  anti_roll_rate?: number;
+  /** `heave_link.rate` and friends: a heave spring between the two rocker pickups (N/mm, mm, N, N·s/mm). */
+  heave_spring?: { rate: number; free_length?: number; preload?: number; damping?: number };
 }
 
 export const NO_DEVICES: Devices = { damper: 'none', anti_roll: 'none', heave_link: 'none' };
@@ -77,7 +83,8 @@ export function readDevices(
     else return true;
     return false;
   };
-  let damper = readTypeBlock(problems, settings.damper, childPath(settingsPath, 'damper'), DAMPER_TYPES, 'damper type');
+  const fields: Record<string, number> = {};
+  let damper = readTypeBlock(problems, settings.damper, childPath(settingsPath, 'damper'), DAMPER_TYPES, 'damper type', (t) => (t === 'linear' ? ['damping'] : []), fields, 'damper_');
   if (damper === 'linear') {
     const path = childPath(childPath(settingsPath, 'damper'), 'type');
     if (!needsRocker(path, 'a linear damper')) damper = 'none';
@@ -89,10 +96,13 @@ export function readDevices(
   let antiRoll: Devices['anti_roll'] | undefined = 'none';
   let heaveLink: Devices['heave_link'] | undefined = 'none';
   if (isAxle) {
-    antiRoll = readTypeBlock(problems, settings.anti_roll, childPath(settingsPath, 'anti_roll'), ANTI_ROLL_TYPES, 'anti-roll bar type');
+    antiRoll = readTypeBlock(problems, settings.anti_roll, childPath(settingsPath, 'anti_roll'), ANTI_ROLL_TYPES, 'anti-roll bar type', (t) => (t === 'none' ? [] : ['rate']), fields, 'anti_roll_');
     if (antiRoll !== undefined && antiRoll !== 'none' && !needsRocker(childPath(settingsPath, 'anti_roll.type'), `an anti-roll bar ${antiRoll}`)) antiRoll = 'none';
-    heaveLink = readTypeBlock(problems, settings.heave_link, childPath(settingsPath, 'heave_link'), HEAVE_LINK_TYPES, 'heave link type');
+    heaveLink = readTypeBlock(problems, settings.heave_link, childPath(settingsPath, 'heave_link'), HEAVE_LINK_TYPES, 'heave link type', (t) => (t === 'none' ? [] : ['rate', 'free_length', 'preload', 'damping']), fields, 'heave_');
     if (heaveLink === 'rocker_to_rocker' && !needsRocker(childPath(settingsPath, 'heave_link.type'), 'a rocker_to_rocker heave link')) heaveLink = 'none';
+    if (fields.heave_rate === undefined) for (const key of ['free_length', 'preload', 'damping']) {
+      if (fields[`heave_${key}`] !== undefined) problems.add(childPath(childPath(settingsPath, 'heave_link'), key), `${key} needs a rate`);
+    }
   } else {
     for (const key of ['anti_roll', 'heave_link']) {
       if (settings[key] !== undefined) problems.add(key, `${key.replace('_', ' ')} belongs to an axle file (scope: axle, under axle_config), not a corner`);
@@ -101,18 +111,42 @@ export function readDevices(
   // a combination problem is reported, but the types still say which hardpoints to expect
   void before;
   if (damper === undefined || antiRoll === undefined || heaveLink === undefined) return undefined;
-  return { damper, anti_roll: antiRoll, heave_link: heaveLink };
+  const out: Devices = { damper, anti_roll: antiRoll, heave_link: heaveLink };
+  if (damper === 'linear' && fields.damper_damping !== undefined) out.damper_rate = fields.damper_damping;
+  if (antiRoll !== 'none' && fields.anti_roll_rate !== undefined) out.anti_roll_rate = fields.anti_roll_rate;
+  if (heaveLink !== 'none' && fields.heave_rate !== undefined) {
+    out.heave_spring = { rate: fields.heave_rate };
+    for (const key of ['free_length', 'preload', 'damping'] as const) if (fields[`heave_${key}`] !== undefined) out.heave_spring[key] = fields[`heave_${key}`];
+  }
+  return out;
 }
 
-/** `{ type: X }` with no other key (a key we do not read would be ignored: refuse it). */
-function readTypeBlock<T extends string>(problems: ProblemList, raw: unknown, path: string, choices: readonly T[], what: string): T | undefined {
+/**
+ * `{ type: X }` plus the numeric fields `fieldsOf(X)` allows (a key we do not read would be
+ * ignored: refuse it). The numbers land in `out` as `<prefix><key>`; `free_length` must be
+ * > 0, `preload` any number, every other field ≥ 0.
+ */
+function readTypeBlock<T extends string>(
+  problems: ProblemList, raw: unknown, path: string, choices: readonly T[], what: string,
+  fieldsOf: (type: T) => readonly string[] = () => [], out: Record<string, number> = {}, prefix = '',
+): T | undefined {
   if (raw === undefined) return 'none' as T;
   if (!isRecord(raw)) {
     problems.add(path, `expected a mapping { type }, got ${describe(raw)}`);
     return undefined;
   }
-  refuseUnknownKeys(problems, raw, path, ['type']);
-  return readChoice(problems, raw.type, childPath(path, 'type'), choices, what);
+  const named = (choices as readonly unknown[]).includes(raw.type) ? (raw.type as T) : undefined;
+  const fields = named === undefined ? [] : fieldsOf(named);
+  refuseUnknownKeys(problems, raw, path, ['type', ...fields]);
+  const type = readChoice(problems, raw.type, childPath(path, 'type'), choices, what);
+  for (const key of fields) {
+    if (raw[key] === undefined) continue;
+    const value = key === 'preload'
+      ? readNumber(problems, raw[key], childPath(path, key))
+      : readBoundedNumber(problems, raw[key], childPath(path, key), (x) => (key === 'free_length' ? x > 0 : x >= 0), key === 'free_length' ? 'must be > 0' : 'must be ≥ 0');
+    if (value !== undefined) out[`${prefix}${key}`] = value;
+  }
+  return type;
 }
 
 export function refuseUnknownKeys(problems: ProblemList, raw: PlainRecord, path: string, known: readonly string[]): void {
