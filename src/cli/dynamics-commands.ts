@@ -142,6 +142,10 @@ function simulationCsv(result: SimulationResult): string {
     if ('tension' in value) cols.push({ name: `${key}.tension`, get: (f) => (f.forces[key] as { tension: number }).tension });
     else if ('penetration' in value) cols.push({ name: `${key}.force`, get: (f) => (f.forces[key] as { force: number }).force });
   }
+  // a rolling mate's contact: its normal force (negative: the wheel would lift off)
+  for (const [key, value] of Object.entries(first.reactions)) {
+    if ('normal' in value && typeof value.normal === 'number') cols.push({ name: `${key}.normal`, get: (f) => (f.reactions[key] as { normal: number }).normal });
+  }
   cols.push({ name: 'residual', get: (f) => f.residual });
   const lines = [cols.map((c) => c.name).join(',')];
   for (const f of frames) lines.push(cols.map((c) => String(c.get(f))).join(','));
@@ -181,7 +185,8 @@ Options:
                      1: none, energy kept)
   --every K          a frame every K steps (default 1)
   --format json|csv  output format (default json); csv: t, coordinates, part origins,
-                     energy, drivers, spring tensions and tyre forces, residual
+                     energy, drivers, spring tensions, tyre forces, rolling mates'
+                     normal forces, residual
   --out FILE         write the output to FILE instead of stdout
   -h, --help         this text
 

@@ -93,3 +93,17 @@ describe('rolling contact events', () => {
     expect(events[1].t).toBeCloseTo(0.15, 2);
   });
 });
+
+describe('kinemate simulate on the pinewood car', () => {
+  it('CSV carries each rolling mate\'s normal force; at rest on the ramp, released, the axles share M g cos α', async () => {
+    const { kinemate } = await import('../cli/helpers');
+    const run = await kinemate(['simulate', 'examples/pinewood.kinemate.json', '--duration', '0.002', '--step', '0.0001', '--every', '10', '--format', 'csv']);
+    expect(run.code).toBe(0);
+    const [header, first] = run.stdout.trim().split('\n');
+    const names = header.split(','), values = first.split(',').map(Number);
+    const rear = values[names.indexOf('rearRoll.normal')], front = values[names.indexOf('frontRoll.normal')];
+    const car = PINEWOOD_CAR, alpha = (PINEWOOD_TRACK.rampDegrees * Math.PI) / 180;
+    // released on a straight ramp the car's pitch stays put: the normal forces sum to M g cos α
+    expect((rear + front) / ((car.bodyMass + 2 * car.axleMass) * 9.80665 * Math.cos(alpha))).toBeCloseTo(1, 6);
+  }, 60_000);
+});
