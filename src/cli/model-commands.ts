@@ -11,6 +11,7 @@ import {
 import type { Command } from './command.ts';
 import { readTextFile } from './files.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
+import { progressLine } from './progress.ts';
 
 const UNITS_NOTE =
   'Values are in the file\'s units: lengths in its length unit (mm), angles in degrees\n' +
@@ -168,25 +169,4 @@ Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 -
   },
 };
 
-/**
- * A one-line progress counter on a terminal's stderr, redrawn at most every 50 ms
- * (and at the end), erased by `clear`.
- */
-export function progressLine(io: CliIO, what: string): { update: (done: number, total: number) => void; clear: () => Promise<void> } {
-  let last = 0;
-  let drawn = false;
-  return {
-    update(done, total) {
-      const now = Date.now();
-      if (done < total && now - last < 50) return;
-      last = now;
-      drawn = true;
-      const width = 30;
-      const filled = Math.round((width * done) / total);
-      void io.err(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-    },
-    clear: async () => {
-      if (drawn) await io.err('\r\x1b[K');
-    },
-  };
-}
+export { progressLine } from './progress.ts';

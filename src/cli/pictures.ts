@@ -23,7 +23,7 @@ import { reportHtml, type ReportInput } from '../pictures/report.ts';
 import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import { fileErrorReason } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
-import { progressLine } from './model-commands.ts';
+import { progressLine } from './progress.ts';
 import { knownFontFound, svgToPng } from './png.ts';
 
 const SWEEP_OPTIONS = {

@@ -12,6 +12,7 @@
 import { open, writeFile } from 'node:fs/promises';
 import { KinemateError } from '../../kernel/errors.ts';
 import { readTextFile } from './files.ts';
+import { progressLine } from './progress.ts';
 import type { SweepArgs } from './sweep.ts';
 import { parseAssembly } from '../assembly/load.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
@@ -73,20 +74,16 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   const sweeps: Record<string, SweepRun> = {};
   const total = specs.reduce((s, [, spec]) => s + spec.steps, 0);
   let done = 0;
+  const progress = args.io.stderrIsTTY ? progressLine(args.io, 'sweep') : undefined;
   for (const [name, spec] of specs) {
     sweeps[name] = runSweep(sm, spec, {
       ...(args.hold ? { hold: args.hold } : {}),
       ...(loads ? { onSolvedState: (step: SweepRun['steps'][number]) => { step.loads = loads.evaluate(); } } : {}),
-      onProgress: (k) => {
-        if (!args.io.stderrIsTTY) return;
-        const frac = (done + k) / total;
-        const width = 30;
-        void args.io.err(`\r${name.padEnd(6)} [${'#'.repeat(Math.round(frac * width)).padEnd(width)}] ${done + k}/${total}`);
-      },
+      ...(progress ? { onProgress: (k: number) => progress.update(done + k, total) } : {}),
     });
     done += spec.steps;
   }
-  if (args.io.stderrIsTTY) await args.io.err('\n');
+  await progress?.clear();
   // what a setup (camber or length shims) changed at design, per corner: the numbers below are of the set-up suspension
   const setup = geometry?.corners.some((c) => c.setup_change) ? Object.fromEntries(geometry.corners.filter((c) => c.setup_change).map((c) => [c.side, c.setup_change])) : undefined;
   if (args.format === 'csv') {

@@ -9,7 +9,7 @@
  * part joins its points to their centroid with rods; joints are balls. Sizes follow the
  * model's extent (rods 0.8 % of it), so a model in any unit looks alike.
  */
-import type { AssemblyDoc, PartDoc } from '../assembly/types.ts';
+import { splitReference, type AssemblyDoc, type PartDoc } from '../assembly/types.ts';
 import type { AnimatedScene, Pose, Quat, SceneNode, StaticChild, Vec3 } from './gltf.ts';
 import { MeshBuilder } from './meshes.ts';
 import { validateRoles, type CornerRoles } from '../suspension/roles.ts';
@@ -113,10 +113,10 @@ function entityPoints(part: PartDoc): Vec3[] {
 }
 
 function pointRef(doc: AssemblyDoc, ref: string): { part: string; local: Vec3 } | null {
-  const dot = ref.indexOf('.');
-  const part = ref.slice(0, dot), name = ref.slice(dot + 1);
-  const local = doc.parts[part]?.points?.[name];
-  return local ? { part, local } : null;
+  const split = splitReference(ref);
+  if (split === undefined) return null;
+  const local = doc.parts[split.owner]?.points?.[split.name];
+  return local ? { part: split.owner, local } : null;
 }
 
 /** The wheel (rim) and tyre discs of a suspension corner, in the upright's frame. */

@@ -9,7 +9,7 @@ import * as P from '../../kernel/pose';
 import { solve, type SolveReport } from '../../kernel/solver';
 import { tangentSpace, pointRate, type TangentSpace } from '../../kernel/analysis';
 import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
-import type { AssemblyDoc } from '../assembly/types';
+import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { buildModel, type Model, ModelError } from '../model/build';
 import { validateRoles, RolesError, type CornerRoles, type PointRole, type SuspensionRoles } from './roles';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
@@ -107,11 +107,11 @@ export class SuspensionModel {
     partVar(this.roles.chassis, 'suspension.chassis');
     const resolve = (role: PointRole, path: string): PointExpr => {
       if (typeof role === 'string') {
-        const dot = role.indexOf('.');
-        const part = role.slice(0, dot), name = role.slice(dot + 1);
-        const v = partVar(part, path);
-        const p = doc.parts[part]?.points?.[name];
-        if (dot <= 0 || !p) throw new RolesError(path, `no point "${role}"`);
+        const split = splitReference(role);
+        if (split === undefined) throw new RolesError(path, `no point "${role}"`);
+        const v = partVar(split.owner, path);
+        const p = doc.parts[split.owner]?.points?.[split.name];
+        if (!p) throw new RolesError(path, `no point "${role}"`);
         return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
       }
       const [a, b] = role.between;
@@ -235,10 +235,9 @@ export class SuspensionModel {
   private resolveName(role: string): PointExpr {
     {
       for (const c of this.corners) for (const [name, e] of c.points) if (c.roles.points[name] === role) return e;
-      const dot = role.indexOf('.');
-      const part = role.slice(0, dot), name = role.slice(dot + 1);
-      const v = this.model.parts.get(part);
-      const p = this.model.doc.parts[part]?.points?.[name];
+      const split = splitReference(role);
+      const v = split && this.model.parts.get(split.owner);
+      const p = split && this.model.doc.parts[split.owner]?.points?.[split.name];
       if (v === undefined || !p) throw new RolesError('suspension', `no point "${role}"`);
       return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
     }
