@@ -298,8 +298,14 @@ export class ViewerApp {
     this.renderHud();
     this.renderTable();
     this.renderHolds(result);
+    // suspension controls only where there is a suspension (issue 16: a four-bar has no bump)
+    $('sweep-control').hidden = !result.suspension;
+    $('hint-suspension').hidden = !result.suspension;
+    $('hint-assembly').hidden = result.suspension;
     $('plots').hidden = !result.suspension;
     $('plots-note').hidden = result.suspension;
+    // a plot offers only the metrics this linkage has (a trailing arm has no steering axis: no caster)
+    if (result.suspension) this.plots.offer(result.docKey, result.designMetrics);
     $('model-name').textContent = nameOf(this.history.current);
   }
 
@@ -548,7 +554,9 @@ export class ViewerApp {
     const select = $<HTMLSelectElement>('template');
     for (const t of TEMPLATES) { const o = document.createElement('option'); o.value = t.id; o.textContent = t.label; select.appendChild(o); }
     const custom = document.createElement('option');
-    custom.value = ''; custom.textContent = '(opened file)'; custom.hidden = true;
+    // shown (and pickable) only while an opened file is the model: before that it would do nothing
+    custom.value = ''; custom.textContent = '(opened file)'; custom.hidden = true; custom.disabled = true;
+    custom.id = 'template-opened';
     select.appendChild(custom);
     select.addEventListener('change', () => {
       const t = TEMPLATES.find((x) => x.id === select.value);
@@ -659,6 +667,8 @@ export class ViewerApp {
     $<HTMLButtonElement>('save-geometry').disabled = doc.kind !== 'suspension';
     const select = $<HTMLSelectElement>('template');
     const match = TEMPLATES.find((t) => t.name === nameOf(doc));
+    const opened = $<HTMLOptionElement>('template-opened');
+    opened.hidden = opened.disabled = match !== undefined;
     select.value = match ? match.id : '';
   }
 
@@ -733,6 +743,8 @@ export class ViewerApp {
       select.innerHTML = result.holds.ids.map((id) => `<option value="${id}">${id === 'layout_default' ? 'layout default' : id.replace(/_/g, ' ')}</option>`).join('');
     }
     select.disabled = result.holds.ids.length === 0 || this.history.current.kind !== 'suspension';
+    // no steering, nothing to hold: the menu is not shown empty
+    $('hold-control').hidden = !result.suspension || result.holds.ids.length === 0;
     if (select.value !== result.holds.current) select.value = result.holds.current;
   }
 

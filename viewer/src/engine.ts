@@ -217,15 +217,51 @@ export const SWEPT_METRICS: readonly string[] = [...PLOTTABLE.map((p) => p.metri
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 
-function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean }[] {
+/** The entities each mate names (`part.entity`), per assembly: a mated axis or circle is part of its part's drawing. */
+const matedCache = new WeakMap<AssemblyDoc, Set<string>>();
+function matedRefs(doc: AssemblyDoc): Set<string> {
+  let out = matedCache.get(doc);
+  if (!out) {
+    out = new Set<string>();
+    for (const m of Object.values(doc.mates)) {
+      const mm = m as { a?: unknown; b?: unknown };
+      if (typeof mm.a === 'string') out.add(mm.a);
+      if (typeof mm.b === 'string') out.add(mm.b);
+    }
+    matedCache.set(doc, out);
+  }
+  return out;
+}
+
+/**
+ * The points a part is drawn through (`skeleton`) and grabbed by (`handle`). Points and
+ * frames always; axes, planes and circles only when the part has nothing else, except that
+ * a mated axis or circle is drawn through too (a trailing arm reaches its hinge: without it
+ * the arm's pivots float). An axis authored as a segment (a direction that is not a unit
+ * vector: from one pivot to the other) is drawn to its far end as well (`name#end`, no handle).
+ */
+function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] {
   const p = doc.parts[part];
-  const out: { name: string; local: Vec3; skeleton: boolean }[] = [];
-  for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true });
-  for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true });
+  const mated = matedRefs(doc);
+  const out: { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] = [];
+  for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true, handle: true });
+  for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true, handle: true });
   const bare = out.length === 0;
-  for (const [n, a] of Object.entries(p.axes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare });
-  for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare });
-  for (const [n, c] of Object.entries(p.circles ?? {})) out.push({ name: n, local: v3(c.center), skeleton: bare });
+  // a mated entity whose origin is already drawn (a hinge through a point) adds nothing
+  const drawnAt = (q: Vec3) => out.some((e) => e.skeleton && Math.hypot(e.local[0] - q[0], e.local[1] - q[1], e.local[2] - q[2]) <= 1e-9 * (1 + Math.hypot(q[0], q[1], q[2])));
+  const joinedAt = (n: string, q: Vec3) => bare || (mated.has(`${part}.${n}`) && !drawnAt(q));
+  for (const [n, a] of Object.entries(p.axes ?? {})) {
+    const origin = v3(a.origin);
+    const matedAxis = mated.has(`${part}.${n}`);
+    out.push({ name: n, local: origin, skeleton: joinedAt(n, origin), handle: true });
+    const d = a.direction, len = Math.hypot(d[0], d[1], d[2]);
+    if (matedAxis && len > 0 && Math.abs(len - 1) > 1e-6) {
+      const end: Vec3 = [origin[0] + d[0], origin[1] + d[1], origin[2] + d[2]];
+      if (!drawnAt(end)) out.push({ name: `${n}#end`, local: end, skeleton: true, handle: false });
+    }
+  }
+  for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare, handle: true });
+  for (const [n, c] of Object.entries(p.circles ?? {})) { const centre = v3(c.center); out.push({ name: n, local: centre, skeleton: joinedAt(n, centre), handle: true }); }
   return out;
 }
 
@@ -416,7 +452,7 @@ function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geometryEdita
     });
   } else {
     for (const [name, p] of Object.entries(doc.parts)) {
-      for (const e of entityOrigins(doc, name)) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
+      for (const e of entityOrigins(doc, name)) if (e.handle) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
     }
   }
   return { parts, rods, joints, handles, hardpoints };
