@@ -18,6 +18,7 @@ import {
 } from './document';
 import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepKind, SweepRequest, SweepResult, ViewState } from './engine';
 import { SolverClient } from './solver-client';
+import { recordSample, SAMPLE_CAP } from './samples';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
@@ -128,6 +129,8 @@ export class ViewerApp {
 
   private tag<T>(request: T, time = performance.now(), needsSweep = false): Tagged<T> {
     const seq = ++this.seq;
+    // an input never shown (its worker failed, the page was hidden) must not be kept for ever
+    if (this.inputs.size >= SAMPLE_CAP) this.inputs.delete(this.inputs.keys().next().value!);
     this.inputs.set(seq, { time, needsSweep, poseDone: false });
     return { seq, time, request };
   }
@@ -243,11 +246,11 @@ export class ViewerApp {
         const result = o.latest.output;
         // a late result of an old document is not drawn over a newer one
         if (result.docKey !== this.docKey(this.history.current)) { this.shownPose = Math.max(this.shownPose, o.latest.input.seq); return; }
-        this.stats.poseArrival.push(performance.now() - o.latest.input.time);
+        recordSample(this.stats.poseArrival, performance.now() - o.latest.input.time);
         try {
           const t = performance.now();
           this.applyPose(result);
-          this.stats.applyMs.push(performance.now() - t);
+          recordSample(this.stats.applyMs, performance.now() - t);
         } catch (error) {
           // a drawing bug must not end the stream: say it and keep going
           this.workerError = `viewer: ${error instanceof Error ? error.message : String(error)}`;
@@ -260,13 +263,13 @@ export class ViewerApp {
       }),
       this.sweepInput.pipe(
         latestPerFrame(defaultFrameScheduler(), { leading: true }),
-        solveLatest((t: Tagged<SweepRequest>) => { this.stats.sweepStart.push(performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { this.stats.sweepRoundTrip.push(performance.now() - t0); return r; }); }),
+        solveLatest((t: Tagged<SweepRequest>) => { recordSample(this.stats.sweepStart, performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { recordSample(this.stats.sweepRoundTrip, performance.now() - t0); return r; }); }),
       ).subscribe((o) => {
         if (o.kind === 'error') { this.shownSweep = o.input.seq; this.workerError = String(o.error instanceof Error ? o.error.message : o.error); this.renderHud(); return; }
         if (o.output.docKey !== this.docKey(this.history.current)) { this.shownSweep = Math.max(this.shownSweep, o.input.seq); return; }
         this.lastSweep = o.output;
-        this.stats.sweepMs.push(o.output.ms);
-        this.stats.sweepArrival.push(performance.now() - o.input.time);
+        recordSample(this.stats.sweepMs, o.output.ms);
+        recordSample(this.stats.sweepArrival, performance.now() - o.input.time);
         this.plots.setSweep(o.output);
         this.scene.updateSweep(o.output);
         if (this.baseline && this.lastPose) this.renderReadouts();
@@ -287,7 +290,7 @@ export class ViewerApp {
   private applyPose(result: PoseResult): void {
     this.lastPose = result;
     this.view = result.view;
-    this.stats.solveMs.push(result.ms.total);
+    recordSample(this.stats.solveMs, result.ms.total);
     this.scene.update(result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
@@ -347,7 +350,7 @@ export class ViewerApp {
     const start = performance.now();
     this.scene.render();
     const now = performance.now();
-    this.stats.renderMs.push(now - start);
+    recordSample(this.stats.renderMs, now - start);
     this.recordShown(now);
     if (!this.ready && this.lastPose && (this.lastSweep || !this.lastPose.suspension)) {
       this.ready = true;
@@ -362,8 +365,8 @@ export class ViewerApp {
   private recordShown(now: number): void {
     for (const [seq, input] of this.inputs) {
       if (seq > this.shownPose) continue;
-      if (!input.poseDone) { input.poseDone = true; this.stats.pose.push(now - input.time); }
-      if (!input.needsSweep || this.shownSweep >= seq) { this.stats.full.push(now - input.time); this.inputs.delete(seq); }
+      if (!input.poseDone) { input.poseDone = true; recordSample(this.stats.pose, now - input.time); }
+      if (!input.needsSweep || this.shownSweep >= seq) { recordSample(this.stats.full, now - input.time); this.inputs.delete(seq); }
     }
   }
 
@@ -399,7 +402,7 @@ export class ViewerApp {
     d.addEventListener('drag', (e) => {
       const g = this.gesture;
       if (!g) return;
-      this.stats.dispatch.push(performance.now() - e.time);
+      recordSample(this.stats.dispatch, performance.now() - e.time);
       if (g.kind === 'edit') {
         const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
         const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
