@@ -32,6 +32,8 @@ export class PlotPanel {
   private readonly preferred: string[];
   /** The linkage's metrics at design (null: it has none there) and the document they belong to. */
   private design: { docKey: number; metrics: Record<string, number | null> } | null = null;
+  /** The metrics the menus offer now (joined), so they are rewritten only when it changes. */
+  private offered = '';
   /** Called after a redraw (the benchmark times it). */
   onDraw: (() => void) | null = null;
   /** Called when a plot's menu picks another metric. */
@@ -150,9 +152,14 @@ export class PlotPanel {
       return sweep?.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
     };
     const available = PLOTTABLE.map((p) => p.metric).filter(has);
-    this.slots.forEach((slot) => {
-      slot.querySelectorAll('option').forEach((o) => { o.hidden = o.disabled = !available.includes(o.value); });
-    });
+    // the menus change only when the offer does (not at every sweep of a drag)
+    const key = available.join(',');
+    if (key !== this.offered) {
+      this.offered = key;
+      this.slots.forEach((slot) => {
+        slot.querySelectorAll('option').forEach((o) => { o.hidden = o.disabled = !available.includes(o.value); });
+      });
+    }
     const shown = new Set<string>();
     this.preferred.forEach((metric, index) => {
       const want = available.includes(metric) && !shown.has(metric) ? metric : available.find((m) => !shown.has(m) && !this.preferred.includes(m)) ?? metric;
