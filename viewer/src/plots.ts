@@ -145,11 +145,14 @@ export class PlotPanel {
 
   private updateOffer(): void {
     if (!this.design) return;
+    // only with this document's sweep: a drag's new document shows its pose before its
+    // sweep, and an offer from the pose alone would flip the menus at every frame
     const sweep = this.current?.docKey === this.design.docKey ? this.current : null;
+    if (!sweep) return;
     const has = (metric: string) => {
       const v = this.design!.metrics[metric];
       if (v !== null && v !== undefined) return true;
-      return sweep?.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
+      return sweep.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
     };
     const available = PLOTTABLE.map((p) => p.metric).filter(has);
     // the menus change only when the offer does (not at every sweep of a drag)
