@@ -22,6 +22,7 @@ import { modes } from '../src/dynamics/modes';
 import { equilibrium } from '../src/dynamics/equilibrium';
 import { reactionsHere } from '../src/dynamics/statics';
 import { suspensionRates } from '../src/dynamics/rates';
+import { prepareSimulation } from '../src/dynamics/simulate';
 
 export interface Benchmark {
   name: string;
@@ -236,6 +237,9 @@ export const benchmarks: Benchmark[] = [
       }, 200) / 1e6;
     },
   },
+  { name: 'pendulum_step_us', unit: 'µs per generalized-α step of the 1 m pendulum example (h = 1 ms, Newton to |Φ| ≤ 1e-10, energy bookkeeping)', goal: '10', run: () => simulationStepUs('examples/pendulum.kinemate.json', 0.001) },
+  { name: 'quarter_car_step_us', unit: 'µs per generalized-α step of the quarter car over a bump (h = 1 ms, spring, damper, tyre spring, road motion)', goal: '10', run: () => simulationStepUs('examples/quarter-car-bump.kinemate.json', 0.001) },
+  { name: 'dw_corner_sim_step_us', unit: 'µs per generalized-α step of the double wishbone corner over a bump (h = 1 ms; wishbone and upright masses, coilover, tyre spring, road motion)', goal: '60', run: () => simulationStepUs('examples/dw-corner-bump.kinemate.json', 0.001) },
   {
     name: 'drive_into_limit_ms',
     unit: "ms for the README's offset slider-crank drive 90 → −90° in 18 steps, which stops exactly at the slider's limit (best of 5, warm)",
@@ -254,6 +258,12 @@ export const benchmarks: Benchmark[] = [
     },
   },
 ];
+
+/** µs per integrator step of an example (frames not built), median of rounds of 2000 steps. */
+function simulationStepUs(file: string, h: number): number {
+  const sim = prepareSimulation(parseAssembly(readFileSync(file, 'utf8')));
+  return timeNs(() => { if (!sim.integrator.step(h)) throw new Error(`${file}: a step failed`); }, 2000) / 1000;
+}
 
 /** Median wall time of an asynchronous job in ms, after `warmup` runs. */
 async function medianMs(job: () => Promise<unknown>, warmup: number, rounds: number): Promise<number> {

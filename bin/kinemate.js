@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// The `kinemate` command: runs the TypeScript CLI through tsx's loader, so a fresh
-// clone works after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
-register();
-const { main } = await import('../src/cli/main.ts');
+// The `kinemate` command. In the installed package it runs the built JavaScript
+// (dist/cli.js, from `npm run build`). In a clone of the repository (src/ beside it) it
+// runs the TypeScript sources through tsx, so a fresh clone works after `npm ci` and the
+// command never runs a build older than the sources.
+import { existsSync } from 'node:fs';
+
+const source = new URL('../src/cli/main.ts', import.meta.url);
+let main;
+if (existsSync(source) && process.env.KINEMATE_BUILT !== '1') {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import('../dist/cli.js'));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -9,3 +9,5 @@ export * from './solver';
 export * from './analysis';
 export * from './forces';
 export * from './mass';
+export * from './integrator';
+export * from './motion';

@@ -231,3 +231,71 @@ export function choleskySolve(A: Float64Array, b: Float64Array, n: number): bool
   }
   return true;
 }
+
+/**
+ * LU factorisation with partial (row) pivoting of a square n×n matrix, row-major, in a
+ * preallocated workspace: factor once, solve many right-hand sides (the integrator reuses
+ * one factorisation across Newton iterations while they converge). No allocation after
+ * construction for n ≤ the size it was built for.
+ */
+export class LU {
+  n = 0;
+  readonly a: Float64Array;
+  readonly piv: Int32Array;
+  constructor(readonly maxN: number) {
+    this.a = new Float64Array(maxN * maxN);
+    this.piv = new Int32Array(maxN);
+  }
+
+  /**
+   * Factor A (n×n row-major; copied, A is left untouched). Returns false when a pivot is
+   * below `relativeTolerance` × the largest entry of its column at that stage (singular).
+   */
+  factor(A: ArrayLike<number>, n: number, relativeTolerance = 1e-14): boolean {
+    if (n > this.maxN) throw new RangeError(`LU: size ${n} exceeds the workspace (${this.maxN})`);
+    this.n = n;
+    const a = this.a, piv = this.piv;
+    let scale = 0;
+    for (let i = 0; i < n * n; i++) { a[i] = A[i]; scale = Math.max(scale, Math.abs(A[i])); }
+    const floor = relativeTolerance * scale;
+    for (let k = 0; k < n; k++) {
+      let p = k, best = Math.abs(a[k * n + k]);
+      for (let i = k + 1; i < n; i++) {
+        const x = Math.abs(a[i * n + k]);
+        if (x > best) { best = x; p = i; }
+      }
+      piv[k] = p;
+      if (!(best > floor)) return false;
+      if (p !== k) {
+        for (let j = 0; j < n; j++) { const t = a[k * n + j]; a[k * n + j] = a[p * n + j]; a[p * n + j] = t; }
+      }
+      const inv = 1 / a[k * n + k];
+      for (let i = k + 1; i < n; i++) {
+        const l = a[i * n + k] * inv;
+        if (l === 0) continue;
+        a[i * n + k] = l;
+        for (let j = k + 1; j < n; j++) a[i * n + j] -= l * a[k * n + j];
+      }
+    }
+    return true;
+  }
+
+  /** Solve A x = b in place (b overwritten by x). */
+  solve(b: Float64Array): void {
+    const n = this.n, a = this.a, piv = this.piv;
+    for (let k = 0; k < n; k++) {
+      const p = piv[k];
+      if (p !== k) { const t = b[k]; b[k] = b[p]; b[p] = t; }
+    }
+    for (let i = 1; i < n; i++) {
+      let s = b[i];
+      for (let k = 0; k < i; k++) s -= a[i * n + k] * b[k];
+      b[i] = s;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      let s = b[i];
+      for (let k = i + 1; k < n; k++) s -= a[i * n + k] * b[k];
+      b[i] = s / a[i * n + i];
+    }
+  }
+}

@@ -8,6 +8,7 @@
 import { Dual, dAdd, dConst, dCopy, dMul, dScale, dSeed, dSub, dCos, dSin, dSqrt, dDiv } from './dual';
 import * as Q from './quat';
 import type { ReadonlyVec3, Vec3 } from './vec3';
+import { KinemateError } from './errors';
 
 export type Pose = Float64Array;
 export type ReadonlyPose = Readonly<ArrayLike<number>>;
@@ -288,11 +289,8 @@ export function fromEulerDegrees(out: Pose, roll: number, pitch: number, yaw: nu
 
 // ---- File form: kept exactly as read ----
 
-export class PoseFormatError extends Error {
-  constructor(readonly path: string, message: string) {
-    super(`${path}: ${message}`);
-    this.name = 'PoseFormatError';
-  }
+export class PoseFormatError extends KinemateError {
+  override name = 'PoseFormatError';
 }
 
 export interface PoseJSON {

@@ -9,17 +9,20 @@ import * as P from '../kernel/pose';
 import { vec3, type ReadonlyVec3 } from '../kernel/vec3';
 import type { Entity, EntityKind } from './entities';
 import { Curve, directionOf, lineOf, planeOf, pointOf } from './entities';
-import { JOINT_COORDINATES, JointBlock, measureJoint, type JointCoordinate, type JointFrame, type JointType } from './joints';
+import { JOINT_COORDINATES, JointBlock, measureJoint, type JointCoordinate, type JointFrame } from './joints';
+import {
+  CONSTRAINT_TYPES, COUPLING_TYPES, ENTITY_RULES, JOINT_TYPES, mateJoins,
+  type ConstraintType, type JointType,
+} from './vocabulary';
 import {
   AngleBlock, CircleCurveTangentBlock, CirclePlaneTangentBlock, DirectionDotBlock, ParallelBlock, PathBlock,
   PointDistanceBlock, PointOnLineBlock, PointOnPlaneBlock, PointOnPointBlock,
 } from './constraints';
 import { CouplingBlock, couplingFactor, type CoordinateKind, type CouplingType } from './couplings';
+import { addRolling, type RollingSpec } from './rolling';
 
-export type ConstraintType = 'coincident' | 'concentric' | 'parallel' | 'perpendicular' | 'distance' | 'angle' | 'tangent' | 'path';
-export const CONSTRAINT_TYPES: readonly ConstraintType[] = ['coincident', 'concentric', 'parallel', 'perpendicular', 'distance', 'angle', 'tangent', 'path'];
-export const JOINT_TYPES: readonly JointType[] = ['fastened', 'revolute', 'slider', 'cylindrical', 'pinslot', 'planar', 'universal', 'ball'];
-export const COUPLING_TYPES: readonly CouplingType[] = ['gear', 'belt', 'rackpinion', 'screw', 'linear'];
+// The vocabulary (types, entity kinds, coordinates) is defined once, in ./vocabulary.ts.
+export { CONSTRAINT_TYPES, JOINT_TYPES, COUPLING_TYPES, type ConstraintType };
 
 /** An entity on a part: the part's pose variable and the entity in the part's frame. */
 export interface EntityOnPart {
@@ -51,7 +54,7 @@ export interface CouplingSpec {
   /** b at a = 0, in b's internal units. */
   offset?: number;
 }
-export type MateSpec = ConstraintSpec | JointSpec | CouplingSpec;
+export type MateSpec = ConstraintSpec | JointSpec | CouplingSpec | RollingSpec;
 
 export interface MateHandle {
   id: string;
@@ -62,26 +65,17 @@ export interface MateHandle {
   blocks: number[];
 }
 
-/** Which entity kinds each constraint accepts, as unordered pairs. */
-export const CONSTRAINT_ENTITY_PAIRS: Readonly<Record<ConstraintType, readonly (readonly [EntityKind, EntityKind])[]>> = {
-  coincident: [['point', 'point'], ['point', 'plane'], ['point', 'axis'], ['axis', 'axis'], ['plane', 'plane'], ['frame', 'frame'], ['point', 'frame']],
-  concentric: [['axis', 'axis'], ['axis', 'circle'], ['circle', 'circle'], ['axis', 'frame'], ['circle', 'frame'], ['frame', 'frame']],
-  parallel: [['axis', 'axis'], ['axis', 'plane'], ['plane', 'plane'], ['axis', 'frame'], ['plane', 'frame'], ['frame', 'frame']],
-  perpendicular: [['axis', 'axis'], ['axis', 'plane'], ['plane', 'plane'], ['axis', 'frame'], ['plane', 'frame'], ['frame', 'frame']],
-  distance: [['point', 'point'], ['point', 'plane'], ['point', 'axis'], ['plane', 'plane'], ['frame', 'frame'], ['point', 'frame']],
-  angle: [['axis', 'axis'], ['axis', 'plane'], ['plane', 'plane'], ['axis', 'frame'], ['plane', 'frame'], ['frame', 'frame']],
-  tangent: [['circle', 'plane'], ['circle', 'curve']],
-  path: [['point', 'curve'], ['frame', 'curve']],
-};
-/** Joints take frames (a ball or universal may take points or axes). */
+/** Which entity kinds each constraint accepts, as unordered pairs (from the vocabulary). */
+export const CONSTRAINT_ENTITY_PAIRS: Readonly<Record<ConstraintType, readonly (readonly [EntityKind, EntityKind])[]>> =
+  Object.fromEntries(CONSTRAINT_TYPES.map((type) => [type, ENTITY_RULES[type].pairs])) as Record<ConstraintType, readonly (readonly [EntityKind, EntityKind])[]>;
+
+/** Joints take frames (and, but for fastened and ball, axes; a ball takes points). */
 export function jointAccepts(type: JointType, kind: EntityKind): boolean {
-  if (kind === 'frame') return true;
-  if (type === 'ball') return kind === 'point';
-  return kind === 'axis' && type !== 'fastened';
+  return ENTITY_RULES[type].kinds.includes(kind);
 }
 
 export function constraintAccepts(type: ConstraintType, ka: EntityKind, kb: EntityKind): boolean {
-  return CONSTRAINT_ENTITY_PAIRS[type].some(([x, y]) => (x === ka && y === kb) || (x === kb && y === ka));
+  return mateJoins(type, ka, kb);
 }
 
 function isJoint(spec: MateSpec): spec is JointSpec {
@@ -155,6 +149,13 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
   }
   const { a, b } = spec;
   if (a.part === b.part) throw new Error(`${id}: a mate needs two different parts`);
+  if (spec.type === 'rolling') {
+    const rolling = addRolling(system, id, spec, options.initial?.u);
+    handle.coordinates.u = rolling.u;
+    add(rolling.block);
+    return handle;
+  }
+  if (!mateJoins(spec.type, a.entity.kind, b.entity.kind)) throw new Error(`${id}: ${spec.type} does not take ${a.entity.kind}–${b.entity.kind}`);
   if (isJoint(spec)) {
     const fa = jointFrame(a.entity), fb = jointFrame(b.entity);
     const measured = measureJoint(spec.type, worldFrame(worldOf(system, a.part), fa), worldFrame(worldOf(system, b.part), fb));
@@ -169,19 +170,13 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
     return handle;
   }
   const ka = a.entity.kind, kb = b.entity.kind;
-  if (!constraintAccepts(spec.type, ka, kb)) throw new Error(`${id}: ${spec.type} does not take ${ka}–${kb}`);
   // Put the entity of the "larger" kind first where a block wants a side.
   const ea = a.entity, eb = b.entity;
   const poseA = worldOf(system, a.part), poseB = worldOf(system, b.part);
   switch (spec.type) {
     case 'coincident': {
-      if (ka === 'point' && kb === 'point' || (ka === 'frame' && kb === 'frame') || (ka === 'point' && kb === 'frame') || (ka === 'frame' && kb === 'point')) {
-        if (ka === 'frame' && kb === 'frame') {
-          // frame–frame coincident: origins and orientations (a fastened joint without its name)
-          add(new JointBlock(id, 'fastened', a.part, jointFrame(ea), b.part, jointFrame(eb), [], L));
-        } else {
-          add(new PointOnPointBlock(id, a.part, pointOf(ea)!, b.part, pointOf(eb)!));
-        }
+      if (ka === 'point' && kb === 'point') {
+        add(new PointOnPointBlock(id, a.part, pointOf(ea)!, b.part, pointOf(eb)!));
       } else if ((ka === 'point' && kb === 'plane') || (ka === 'plane' && kb === 'point')) {
         const planeSide = ka === 'plane' ? 0 : 1;
         const pl = planeOf(planeSide === 0 ? ea : eb)!;
@@ -220,13 +215,8 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
     }
     case 'distance': {
       const value = spec.value ?? 0;
-      if ((ka === 'point' || ka === 'frame') && (kb === 'point' || kb === 'frame')) {
+      if (ka === 'point' && kb === 'point') {
         add(new PointDistanceBlock(id, a.part, pointOf(ea)!, b.part, pointOf(eb)!, value));
-      } else if (ka === 'plane' && kb === 'plane') {
-        const pa = planeOf(ea)!, pb = planeOf(eb)!;
-        add(new ParallelBlock(id, a.part, pa.normal, b.part, pb.normal, L));
-        const side = signedSide(poseA, pa.origin, pa.normal, toWorldPoint(poseB, pb.origin));
-        add(new PointOnPlaneBlock(id, a.part, b.part, 0, pa.origin, pa.normal, pb.origin, side * value));
       } else if (ka === 'plane' || kb === 'plane') {
         const planeSide = ka === 'plane' ? 0 : 1;
         const pl = planeOf(planeSide === 0 ? ea : eb)!;

@@ -5,7 +5,8 @@
  */
 import type { ResidualBlock } from '../kernel/system';
 
-export type CouplingType = 'gear' | 'belt' | 'rackpinion' | 'screw' | 'linear';
+import type { CouplingType } from './vocabulary';
+export type { CouplingType };
 
 export class CouplingBlock implements ResidualBlock {
   readonly rows = 1;

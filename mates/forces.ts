@@ -511,6 +511,19 @@ export class TyreForce extends BodyForceBlock {
     this.contact();
     return this.p.v > 0 ? 0.5 * this.stiffness * this.p.v * this.p.v : 0;
   }
+  /**
+   * Power its damping takes: −(N − k p)·v_z with v_z the contact's vertical velocity (c v_z²
+   * while N > 0; k p v_z ≥ 0 while the clamp at N = 0 holds), so that the stored energy
+   * ½ k p², this and the work on the wheel balance.
+   */
+  dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (this.damping === 0) return 0;
+    this.begin(state, offsets, velocity);
+    this.compute();
+    if (!(this.p.v > 0)) return 0;
+    const vz = -this.pd.v / this.damping; // pd was scaled by −c in compute
+    return -(this.last.force - this.stiffness * this.p.v) * vz;
+  }
 }
 
 // ---- a spring on a coordinate ----

@@ -4,3 +4,6 @@ export * from './joints';
 export * from './couplings';
 export * from './constraints';
 export * from './catalogue';
+export * from './rolling';
+export * from './arc-length';
+export { ENTITY_RULES, MATE_COORDINATES, mateJoins, mateTypesJoining, type EntityMateType, type ContactType, CONTACT_TYPES, type EntityRule, type MateType, type CoordinateName } from './vocabulary';

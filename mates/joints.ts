@@ -4,27 +4,23 @@
  * z axis must lie along the first's z (2 rows across it); its x axis must be turned about
  * the first's z by the joint's angle — the tan-half-angle row
  * 2·tan((φ − θ)/2) = 2 r_b·t / (1 + r_b·u), times L: one row, slope one, a single zero.
- * A universal joint keeps the two z axes square (the cross); a ball frees every turn.
+ * A universal joint (Onshape's convention) joins two shafts, the frames' z axes, by a
+ * cross whose pins are a's x axis and b's y axis: the origins meet and the pins stay
+ * square (x_a·y_b = 0, one row), so two frames placed together with the same orientation
+ * are assembled, shafts in line, with 2 degrees of freedom. A ball frees every turn.
  */
 import { Dual, dvSub, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst } from '../kernel/dual';
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 
-export type JointType = 'fastened' | 'revolute' | 'slider' | 'cylindrical' | 'pinslot' | 'planar' | 'universal' | 'ball';
+import { JOINT_TYPES, MATE_COORDINATES, type JointType } from './vocabulary';
+
+export type { JointType };
 export type JointCoordinate = 'angle' | 'slide' | 'slideX' | 'slideY';
 
-/** The joint table: the coordinates each joint frees (its freedom with one body fixed, bar universal and ball). */
-export const JOINT_COORDINATES: Readonly<Record<JointType, readonly JointCoordinate[]>> = {
-  fastened: [],
-  revolute: ['angle'],
-  slider: ['slide'],
-  cylindrical: ['angle', 'slide'],
-  pinslot: ['angle', 'slideX'],
-  planar: ['angle', 'slideX', 'slideY'],
-  universal: [],
-  ball: [],
-};
-/** Rows of each joint: origin 3, axis 2, angle 1 (universal: origin 3 + cross 1; ball: 3). */
+/** The coordinates each joint frees (its freedom with one body fixed, bar universal and ball): the vocabulary's. */
+export const JOINT_COORDINATES = Object.fromEntries(JOINT_TYPES.map((type) => [type, MATE_COORDINATES[type]])) as Readonly<Record<JointType, readonly JointCoordinate[]>>;
+/** Rows of each joint: origin 3, axis 2, angle 1 (universal: origin 3 + the cross's pins 1; ball: 3). */
 export function jointRows(type: JointType): number {
   return type === 'ball' ? 3 : type === 'universal' ? 4 : 6;
 }
@@ -39,7 +35,7 @@ export interface JointFrame {
 export class JointBlock extends MateBlock {
   private oa = this.vec(); private ob = this.vec(); private d = this.vec();
   private xa = this.vec(); private ya = this.vec(); private za = this.vec();
-  private xb = this.vec(); private zb = this.vec();
+  private xb = this.vec(); private yb = this.vec(); private zb = this.vec();
   private theta = this.dual(); private c = this.dual(); private s = this.dual();
   private t1 = this.dual(); private t2 = this.dual(); private num = this.dual(); private den = this.dual();
   private slide = this.dual(); private tmpV = this.vec();
@@ -68,7 +64,9 @@ export class JointBlock extends MateBlock {
     for (let i = 0; i < 3; i++) dvComponent(this.out[i], this.d, i);
     if (type === 'ball') return;
     if (type === 'universal') {
-      dvDot(this.out[3], this.za, this.zb);
+      // the cross: pin x_a square to pin y_b
+      this.direction(this.yb, 1, this.fb.y);
+      dvDot(this.out[3], this.xa, this.yb);
       dScale(this.out[3], this.out[3], this.L);
       return;
     }

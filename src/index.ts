@@ -29,6 +29,8 @@ import type { DofResult, DriveOptions, DriveStep, SolveResult, StateJSON } from 
 export { parseAssembly, validateAssembly } from './assembly/load.ts';
 export { serializeAssembly } from './assembly/save.ts';
 export { AssemblyError } from './assembly/errors.ts';
+/** The base of every bad-input error (AssemblyError, ModelError, SuspensionFileError, …): `path`, `reason`. */
+export { KinemateError } from '../kernel/errors.ts';
 export { loadAssemblyFile, saveAssemblyFile } from './cli/files.ts';
 export {
   ASSEMBLY_FORMAT,
@@ -225,6 +227,13 @@ export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './
 export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';
 /** `suspensionRates(dyn, wheelPoint, { spring, tyreRate })`: motion ratio (exact, by the tangent), wheel rate and ride rate of a one-DOF mechanism. */
 export { suspensionRates, type Rates } from './dynamics/rates.ts';
+/**
+ * `simulate(doc or dyn, { duration, step, method, rhoInf, every })`: the time response (see the
+ * `simulate` command): frames with state, velocities, energy (J), reactions, drivers, forces;
+ * `simulateFrames` gives the same frames as an rxjs Observable; `prepareSimulation` a steppable run.
+ */
+export { simulate, simulateFrames, prepareSimulation, readMotions, type SimulateOptions, type SimulationFrame, type SimulationResult, type SimulationEvent, type Simulation } from './dynamics/simulate.ts';
+export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator.ts';
 // ---- Continuation (kernel/continuation.ts): one way to move a system's driven values ----
 
 /**

@@ -11,6 +11,7 @@ import { couplingsDoc } from './couplings';
 import { chainDoc } from './chain';
 import { stewartDoc } from './stewart';
 import { camDoc } from './cam';
+import { pinewoodDoc } from './pinewood';
 
 export interface ExampleFile {
   /** File name under examples/. */
@@ -28,6 +29,7 @@ export const EXAMPLE_FILES: readonly ExampleFile[] = [
   { file: 'chain.kinemate.json', doc: () => chainDoc({ n: 100, thetaDeg: 3.6, close: true }) },
   { file: 'stewart.kinemate.json', doc: () => stewartDoc() },
   { file: 'cam.kinemate.json', doc: () => camDoc(0) },
+  { file: 'pinewood.kinemate.json', doc: () => pinewoodDoc() },
 ];
 
-export { fourBarDoc, sliderCrankDoc, spherical4RDoc, bennettDoc, couplingsDoc, chainDoc, stewartDoc, camDoc };
+export { fourBarDoc, sliderCrankDoc, spherical4RDoc, bennettDoc, couplingsDoc, chainDoc, stewartDoc, camDoc, pinewoodDoc };

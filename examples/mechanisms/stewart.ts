@@ -5,8 +5,9 @@
  * platform pair k at 120°·k + 60° ± 10°, and each leg runs from a base anchor to the
  * nearer anchor of the neighbouring platform pair (the classic crossed arrangement).
  *
- * Leg i is two parts: `lower<i>` on a universal joint `u<i>` at B_i (ground axis
- * horizontal and square to the leg; the leg's axis square to both) and `upper<i>`
+ * Leg i is two parts: `lower<i>` on a universal joint `u<i>` at B_i (two frames placed
+ * together along the leg: the ground's pin, x, horizontal and square to the leg; the
+ * leg's pin, y, square to both) and `upper<i>`
  * sliding along the leg on a slider `leg<i>` whose slide is the leg length |P_i − B_i|
  * (the slider frames sit at B_i on the lower part and at P_i on the upper part). The
  * upper part meets the platform in a ball joint `s<i>` at P_i.
@@ -54,15 +55,15 @@ export function stewartDoc(T: Transform = STEWART_HOME): AssemblyDoc {
     const n = i + 1;
     const B = base[i], P = apply(T, platform[i]);
     const leg = unit(sub(P, B));
-    // universal: ground axis horizontal and square to the leg; the leg's axis square to both
-    const z1 = unit(cross([0, 0, 1], leg));
-    const z2 = cross(leg, z1);
-    groundFrames[`u${n}`] = { origin: B, rotation: quatFromAxes(axesFromZX(z1, [0, 0, 1])) };
-    const legRotation = quatFromAxes(axesFromZX(leg, z1));
+    // universal: both frames along the leg (the shafts), x the ground's pin (horizontal,
+    // square to the leg), y the leg's pin (square to both): placed together, as in CAD
+    const pinGround = unit(cross([0, 0, 1], leg));
+    const legRotation = quatFromAxes(axesFromZX(leg, pinGround));
+    groundFrames[`u${n}`] = { origin: B, rotation: legRotation };
     parts[`lower${n}`] = {
       pose: { position: [0, 0, 0], rotation: IDENTITY },
       frames: {
-        u: { origin: B, rotation: quatFromAxes(axesFromZX(z2, leg)) },
+        u: { origin: B, rotation: legRotation },
         slide: { origin: B, rotation: legRotation },
       },
     };

@@ -5,6 +5,7 @@
  * errors), object members are joined with `.` (`mates.tie.b`), array items take an
  * index (`parts.ground.pose.position[2]`, `held[0]`).
  */
+import { KinemateError } from '../../kernel/errors.ts';
 
 /** Where in the text a syntax error or a duplicate key sits; both 1-based. */
 export interface TextPosition {
@@ -16,20 +17,16 @@ export interface TextPosition {
  * Thrown for every malformed assembly: bad JSON, a wrong field, a dangling reference.
  * `message` is `<path>: <reason>`, readable as it stands on a command line.
  */
-export class AssemblyError extends Error {
+export class AssemblyError extends KinemateError {
   override readonly name = 'AssemblyError';
   /** Where the problem is, e.g. `mates.tie.b`; `$` for the document as a whole. */
-  readonly path: string;
-  /** The message without the path in front. */
-  readonly reason: string;
+  declare readonly path: string;
   /** Set for problems found in the JSON text itself (syntax, duplicate keys). */
   readonly line?: number;
   readonly column?: number;
 
   constructor(path: string, reason: string, position?: TextPosition) {
-    super(`${path}: ${reason}`);
-    this.path = path;
-    this.reason = reason;
+    super(path, reason);
     if (position) {
       this.line = position.line;
       this.column = position.column;

@@ -13,6 +13,7 @@ import { MAX_JSON_DEPTH, parseJson, setOwn, type JsonValue } from './json.ts';
 import {
   ASSEMBLY_FORMAT,
   CONSTRAINT_TYPES,
+  CONTACT_TYPES,
   COUPLING_TYPES,
   ENTITY_GROUPS,
   JOINT_TYPES,
@@ -22,6 +23,7 @@ import {
   type AxisDoc,
   type CircleDoc,
   type ConstraintType,
+  type ContactType,
   type CoordinateName,
   type CouplingMateDoc,
   type CouplingType,
@@ -48,6 +50,7 @@ import {
   type SpringFieldsDoc,
 } from './types.ts';
 import { applyPoint, pose as makePose } from '../../kernel/pose';
+import { ENTITY_RULES, mateJoins } from '../../mates/vocabulary.ts';
 
 export { AssemblyError } from './errors.ts';
 
@@ -74,68 +77,10 @@ type RawObject = Readonly<Record<string, unknown>>;
 
 const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 'held', 'suspension', 'gravity', 'forces'];
 const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass'];
-const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES];
+const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES];
 
-/** Which entity kinds each non-coupling mate joins, and how to say so in an error. */
-interface EntityRule {
-  readonly allows: (a: EntityKind, b: EntityKind) => boolean;
-  readonly kinds: readonly EntityKind[];
-  readonly wording: string;
-}
-
-function pairsRule(pairs: readonly (readonly [EntityKind, EntityKind])[], wording: string): EntityRule {
-  return {
-    allows: (a, b) => pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a)),
-    kinds: [...new Set(pairs.flat())],
-    wording,
-  };
-}
-
-function anyTwoRule(kinds: readonly EntityKind[], wording: string): EntityRule {
-  return { allows: (a, b) => kinds.includes(a) && kinds.includes(b), kinds, wording };
-}
-
-const FRAMES_ONLY = anyTwoRule(['frame'], 'two frames');
-const DIRECTIONAL = anyTwoRule(['axis', 'plane', 'frame'], 'axes, planes and frames');
-
-// A joint on an axis takes the frame the catalogue derives: z along the axis, x the world
-// axis it runs least along (a tie-break noise cannot flip), so both ends agree.
-const FRAMES_OR_AXES = anyTwoRule(['frame', 'axis'], 'frames or axes');
-
-const ENTITY_RULES: Readonly<Record<ConstraintType | JointType, EntityRule>> = {
-  coincident: pairsRule(
-    [['point', 'point'], ['point', 'plane'], ['point', 'axis'], ['axis', 'axis'], ['plane', 'plane']],
-    'point–point, point–plane, point–axis, axis–axis or plane–plane',
-  ),
-  concentric: anyTwoRule(['axis', 'circle', 'frame'], 'axes, circles and frames'),
-  parallel: DIRECTIONAL,
-  perpendicular: DIRECTIONAL,
-  angle: DIRECTIONAL,
-  distance: pairsRule(
-    [['point', 'point'], ['point', 'plane'], ['point', 'axis']],
-    'point–point, point–plane or point–axis',
-  ),
-  tangent: pairsRule([['circle', 'plane'], ['circle', 'curve']], 'circle–plane or circle–curve'),
-  path: pairsRule([['point', 'curve']], 'a point to a curve'),
-  fastened: FRAMES_ONLY,
-  revolute: FRAMES_OR_AXES,
-  slider: FRAMES_OR_AXES,
-  cylindrical: FRAMES_OR_AXES,
-  pinslot: FRAMES_OR_AXES,
-  planar: FRAMES_OR_AXES,
-  universal: FRAMES_OR_AXES,
-  ball: anyTwoRule(['frame', 'point'], 'frames and points'),
-};
-
-/**
- * The constraint and joint types that may join an entity of kind `a` and one of kind `b`
- * (either order), in the order of CONSTRAINT_TYPES then JOINT_TYPES: exactly the pairs
- * the loader accepts (its own table), for editors that offer only valid mates. Couplings
- * join coordinates, not entities, and are never listed. Empty when nothing joins them.
- */
-export function mateTypesJoining(a: EntityKind, b: EntityKind): (ConstraintType | JointType)[] {
-  return [...CONSTRAINT_TYPES, ...JOINT_TYPES].filter((type) => ENTITY_RULES[type].allows(a, b));
-}
+// Which entity kinds each mate joins: the kernel's own table (mates/vocabulary.ts).
+export { mateTypesJoining } from '../../mates/vocabulary.ts';
 
 /** The field holding each coupling's constant, besides the optional `offset`. */
 const COUPLING_PARAMETER = {
@@ -291,6 +236,11 @@ class AssemblyChecker {
         const flip = optionalBoolean(member(mate, 'flip'), memberPath(path, 'flip'));
         return reorder({ type, a: a.ref, b: b.ref, flip }, mate);
       }
+      case 'rolling': {
+        checkFields(mate, path, ['type', 'a', 'b'], 'a rolling mate');
+        const [a, b] = this.checkEntityPair(type, mate, path);
+        return reorder({ type, a: a.ref, b: b.ref }, mate);
+      }
       case 'gear':
       case 'belt':
       case 'linear':
@@ -353,7 +303,7 @@ class AssemblyChecker {
   }
 
   /** Resolves `a` and `b` and checks they are on two parts, of kinds the mate joins. */
-  private checkEntityPair(type: ConstraintType | JointType, mate: RawObject, path: string): [EntityRef, EntityRef] {
+  private checkEntityPair(type: ConstraintType | JointType | ContactType, mate: RawObject, path: string): [EntityRef, EntityRef] {
     const aPath = memberPath(path, 'a');
     const bPath = memberPath(path, 'b');
     const a = this.checkEntityRef(required(mate, 'a', path), aPath);
@@ -365,7 +315,7 @@ class AssemblyChecker {
         fail(at, `${noun} joins ${rule.wording}; "${entity.ref}" is ${article(entity.kind)} ${entity.kind}`);
       }
     }
-    if (!rule.allows(a.kind, b.kind)) fail(bPath, `${noun} joins ${rule.wording}, not ${a.kind}–${b.kind}`);
+    if (!mateJoins(type, a.kind, b.kind)) fail(bPath, `${noun} joins ${rule.wording}, not ${a.kind}–${b.kind}`);
     if (a.part === b.part) fail(bPath, `a and b are both on part "${a.part}"; a mate joins two different parts`);
     return [a, b];
   }
@@ -534,6 +484,19 @@ class AssemblyChecker {
         const part = required(element, 'part', path);
         if (typeof part !== 'string' || !this.entities.has(part)) fail(partPath, typeof part === 'string' ? `no part "${part}"` : `expected a part id, got ${describe(part)}`);
         return reorder<ForceDoc>({ type: known, part, vector: vec('vector', true, false)!, frame: frame(), scale: scale() }, element);
+      }
+      case 'drag': {
+        checkFields(element, path, ['type', 'at', 'cd', 'area', 'density'], 'a drag');
+        return reorder<ForceDoc>({
+          type: known, at: entity('at', 'point'), cd: num('cd', { required: true, min: 0 })!, area: num('area', { required: true, min: 0 })!, density: num('density', { min: 0 }),
+        }, element);
+      }
+      case 'coordinate_friction': {
+        checkFields(element, path, ['type', 'coordinate', 'force', 'regularization'], 'a coordinate_friction');
+        const { ref } = this.checkCoordinate(required(element, 'coordinate', path), memberPath(path, 'coordinate'));
+        return reorder<ForceDoc>({
+          type: known, coordinate: ref, force: num('force', { required: true, min: 0 })!, regularization: num('regularization', { positive: true }),
+        }, element);
       }
       case 'tyre': {
         checkFields(element, path, ['type', 'centre', 'axis', 'radius', 'stiffness', 'damping', 'ground'], 'a tyre');

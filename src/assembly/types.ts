@@ -133,13 +133,40 @@ export interface TyreDoc {
   readonly type: 'tyre'; readonly centre: string; readonly axis: string;
   readonly radius: number; readonly stiffness: number; readonly damping?: number; readonly ground?: number;
 }
-export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc;
-export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre'] as const;
+/**
+ * Quadratic air drag at a point (`part.point`, e.g. the centre of gravity): force
+ * ½·density·cd·area·|v|² against the point's velocity. `area` mm², `density` kg/m³
+ * (default 1.204, air at 20 °C).
+ */
+export interface DragDoc {
+  readonly type: 'drag'; readonly at: string;
+  readonly cd: number; readonly area: number; readonly density?: number;
+}
+/**
+ * Coulomb friction on a coordinate (`mate.coordinate`: an axle's bearing on a joint angle):
+ * `force` (N·mm for an angle, N for a slide) against the coordinate's rate, its sign
+ * regularised as tanh(rate / `regularization`) (coordinate unit per second, default 1).
+ */
+export interface CoordinateFrictionDoc {
+  readonly type: 'coordinate_friction'; readonly coordinate: string;
+  readonly force: number; readonly regularization?: number;
+}
+export type ForceDoc = SpringDoc | DamperDoc | SpringDamperDoc | BushingDoc | CoordinateSpringDoc | PointForceDoc | TorqueDoc | TyreDoc | DragDoc | CoordinateFrictionDoc;
+export const FORCE_TYPES = ['spring', 'damper', 'springdamper', 'bushing', 'coordinate_spring', 'force', 'torque', 'tyre', 'drag', 'coordinate_friction'] as const;
+/** Air density when a drag element gives none: kg/m³ (20 °C, sea level). */
+export const DEFAULT_AIR_DENSITY = 1.204;
 export type ForceType = (typeof FORCE_TYPES)[number];
 /** Gravity when a file gives none: mm/s², −z. */
 export const DEFAULT_GRAVITY: Vec3Doc = [0, 0, -9806.65];
 
-export type EntityKind = 'point' | 'frame' | 'axis' | 'plane' | 'circle' | 'curve';
+// The mate vocabulary (types, the entity kinds each joins, the coordinates each frees) is
+// the kernel's, defined once in mates/vocabulary.ts.
+import { MATE_COORDINATES, type ConstraintType, type CoordinateName, type EntityKind, type JointType, type MateType } from '../../mates/vocabulary.ts';
+export {
+  CONSTRAINT_TYPES, JOINT_TYPES, COUPLING_TYPES, CONTACT_TYPES,
+  type ConstraintType, type JointType, type CouplingType, type ContactType, type MateType, type EntityKind, type CoordinateName,
+} from '../../mates/vocabulary.ts';
+import { CONSTRAINT_TYPES, JOINT_TYPES, COUPLING_TYPES } from '../../mates/vocabulary.ts';
 
 /** The part field that holds each kind of entity. */
 export const ENTITY_GROUPS = {
@@ -153,18 +180,6 @@ export const ENTITY_GROUPS = {
 
 export type EntityGroup = keyof typeof ENTITY_GROUPS;
 
-export const CONSTRAINT_TYPES = [
-  'coincident', 'concentric', 'parallel', 'perpendicular', 'distance', 'angle', 'tangent', 'path',
-] as const;
-export const JOINT_TYPES = [
-  'fastened', 'revolute', 'slider', 'cylindrical', 'pinslot', 'planar', 'universal', 'ball',
-] as const;
-export const COUPLING_TYPES = ['gear', 'belt', 'rackpinion', 'screw', 'linear'] as const;
-
-export type ConstraintType = (typeof CONSTRAINT_TYPES)[number];
-export type JointType = (typeof JOINT_TYPES)[number];
-export type CouplingType = (typeof COUPLING_TYPES)[number];
-export type MateType = ConstraintType | JointType | CouplingType;
 
 /** A geometric constraint between two entities, `a` and `b` as `part.entity`. */
 export interface ConstraintMateDoc {
@@ -230,7 +245,18 @@ export interface ScrewCouplingDoc {
 }
 
 export type CouplingMateDoc = RatioCouplingDoc | RackPinionCouplingDoc | ScrewCouplingDoc;
-export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc;
+/**
+ * A wheel rolling without slip (dynamics.md): `a` and `b` are a circle (the wheel's rim)
+ * and a curve or a plane (the track), either order, on two parts. Frees `<mate>.u`, the
+ * contact's arc length along the track in the length unit.
+ */
+export interface RollingMateDoc {
+  readonly type: 'rolling';
+  readonly a: string;
+  readonly b: string;
+}
+
+export type MateDoc = ConstraintMateDoc | DimensionMateDoc | JointMateDoc | CouplingMateDoc | RollingMateDoc;
 
 export interface UnitsDoc {
   /** Only `"mm"` is accepted for now. */
@@ -262,24 +288,9 @@ export interface AssemblyDoc {
   readonly [extra: string]: unknown;
 }
 
-/** The name of a coordinate a mate frees; the coordinate's full name is `<mate>.<name>`. */
-export type CoordinateName = 'angle' | 'slide' | 'slideX' | 'slideY' | 'u';
-
-const FREED_COORDINATES: Readonly<Partial<Record<MateType, readonly CoordinateName[]>>> = {
-  revolute: ['angle'],
-  slider: ['slide'],
-  cylindrical: ['angle', 'slide'],
-  pinslot: ['angle', 'slideX'],
-  planar: ['angle', 'slideX', 'slideY'],
-  path: ['u'],
-  // a circle–curve tangent (a roller on a cam) has a foot parameter; circle–plane has none
-  tangent: ['u'],
-};
-const NO_COORDINATES: readonly CoordinateName[] = [];
-
 /** The coordinates a mate frees, in their conventional order; empty for most mates. */
 export function coordinatesOfMate(mate: { readonly type: MateType }): readonly CoordinateName[] {
-  return FREED_COORDINATES[mate.type] ?? NO_COORDINATES;
+  return MATE_COORDINATES[mate.type];
 }
 
 export function isConstraint(mate: MateDoc): mate is ConstraintMateDoc | DimensionMateDoc {
@@ -292,6 +303,10 @@ export function isJoint(mate: MateDoc): mate is JointMateDoc {
 
 export function isCoupling(mate: MateDoc): mate is CouplingMateDoc {
   return (COUPLING_TYPES as readonly string[]).includes(mate.type);
+}
+
+export function isRolling(mate: MateDoc): mate is RollingMateDoc {
+  return mate.type === 'rolling';
 }
 
 /**

@@ -1,16 +1,14 @@
 /**
  * The command table: every `kinemate <name>` subcommand, in the order `--help` lists them.
  *
- * To add a command, write a `Command` (src/cli/command.ts) and list it here. The sweep
- * entry is a hook: it runs `runSweepCommand` from src/suspension/sweep.ts once that
- * module exports it (see src/cli/sweep.ts), or can be replaced here by a full command.
+ * To add a command, write a `Command` (src/cli/command.ts) and list it here.
  */
 import type { Command } from './command.ts';
 import { dofCommand, driveCommand, solveCommand } from './model-commands.ts';
 import { sweepCommand } from './sweep.ts';
 import { exportCommand, plotCommand, reportCommand } from './picture-commands.ts';
-import { equilibriumCommand, modesCommand, staticsCommand } from './dynamics-commands.ts';
+import { equilibriumCommand, modesCommand, simulateCommand, staticsCommand } from './dynamics-commands.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand, modesCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
 );

@@ -1,9 +1,13 @@
-/** `kinemate statics`, `kinemate equilibrium` and `kinemate modes`: mass and forces (docs/dynamics.md). */
-import { buildDynamics, equilibrium, modes, statics } from '../index.ts';
-import { onePositional, parseAssignments, parseCommandArgs, stringOptions } from './args.ts';
+/** `kinemate statics`, `equilibrium`, `modes` and `simulate`: mass, forces and time response (docs/dynamics.md). */
+import { writeFile } from 'node:fs/promises';
+import type { SimulationFrame, SimulationResult } from '../index.ts';
+import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
-import { EXIT, toJsonText } from './io.ts';
-import { loadModel } from './model-commands.ts';
+import { CliError, EXIT, toJsonText } from './io.ts';
+import { loadModel, progressLine } from './model-commands.ts';
+
+/** The analyses, loaded when one of these commands runs (not at every start of the command). */
+const dynamics = () => import('../index.ts');
 
 const UNITS =
   'Units: lengths mm, forces N, moments and torques N·mm (a driver on an angle: N·mm),\n' +
@@ -44,6 +48,7 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('statics', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, statics } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
     await io.out(toJsonText(result));
@@ -78,6 +83,7 @@ Example: kinemate equilibrium examples/quarter-car.kinemate.json
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('equilibrium', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, equilibrium } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
     await io.out(toJsonText(result));
@@ -112,9 +118,115 @@ Example: kinemate modes examples/quarter-car.kinemate.json
     const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('modes', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    const { buildDynamics, modes } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = modes(dyn, { set });
     await io.out(toJsonText(result));
     return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+  },
+};
+
+/** A frame as one CSV row: t, every coordinate and part origin, the energy budget, the drivers, the residual. */
+function simulationCsv(result: SimulationResult): string {
+  const frames = result.frames;
+  if (frames.length === 0) return '';
+  const first = frames[0];
+  const cols: { name: string; get: (f: SimulationFrame) => number }[] = [{ name: 't', get: (f) => f.t }];
+  for (const [key, value] of Object.entries(first.state)) {
+    if (typeof value === 'number') cols.push({ name: key, get: (f) => f.state[key] as number });
+    else ['x', 'y', 'z'].forEach((axis, i) => cols.push({ name: `${key.slice(0, -5)}.${axis}`, get: (f) => (f.state[key] as { position: number[] }).position[i] }));
+  }
+  for (const key of Object.keys(first.energy)) cols.push({ name: `energy.${key}`, get: (f) => f.energy[key as keyof typeof f.energy] });
+  for (const key of Object.keys(first.drivers)) cols.push({ name: `driver.${key}`, get: (f) => f.drivers[key] });
+  for (const [key, value] of Object.entries(first.forces)) {
+    if ('tension' in value) cols.push({ name: `${key}.tension`, get: (f) => (f.forces[key] as { tension: number }).tension });
+    else if ('penetration' in value) cols.push({ name: `${key}.force`, get: (f) => (f.forces[key] as { force: number }).force });
+  }
+  cols.push({ name: 'residual', get: (f) => f.residual });
+  const lines = [cols.map((c) => c.name).join(',')];
+  for (const f of frames) lines.push(cols.map((c) => String(c.get(f))).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+export const simulateCommand: Command = {
+  name: 'simulate',
+  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE]',
+  summary: 'time response under gravity, forces and motions, with reactions and the energy budget',
+  help: `Usage: kinemate simulate MODEL --duration T --step H [--method generalized-alpha|backward-euler]
+                         [--rho-inf R] [--every K] [--format json|csv] [--out FILE]
+
+Integrates the assembly in time from its file state (positions from the kinematic
+solve, the file's "velocities" projected onto the mates, accelerations and reactions
+consistent) under gravity, the force elements and the file's "motions", and prints
+{ status, method, step, rho_inf, frames, events, energy_by_element,
+numerical_dissipation, velocity_projection, steps }:
+  frames   one every K steps and the last: { t (s), state, velocities (coordinate
+           units/s; parts: linear mm/s, angular angle unit/s, world axes), energy
+           { kinetic, potential, elastic, dissipated, external, total } (J),
+           reactions (as statics), drivers (held coordinates and motions: N or N·mm),
+           forces (as statics, with rates), residual (largest |constraint|, mm) }
+  total    kinetic + potential + elastic + dissipated − external: constant but for
+           the method's numerical dissipation, printed as numerical_dissipation
+  events   { t, type: lift_off | touch_down | limit | failed, element } (a limit is
+           reported when a coordinate passes it, not enforced)
+A step that does not converge is halved (6 times at most); then the run stops with a
+"failed" event and the frames so far.
+
+Options:
+  --duration T       seconds to simulate (required)
+  --step H           time step in seconds (required)
+  --method M         generalized-alpha (default; index 3, on the Lie group) or
+                     backward-euler (first order, numerically damped)
+  --rho-inf R        generalized-α's high-frequency damping, 0..1 (default 0.9;
+                     1: none, energy kept)
+  --every K          a frame every K steps (default 1)
+  --format json|csv  output format (default json); csv: t, coordinates, part origins,
+                     energy, drivers, spring tensions and tyre forces, residual
+  --out FILE         write the output to FILE instead of stdout
+  -h, --help         this text
+
+${UNITS}
+Exit codes: 0 done; 1 bad input; 2 the start cannot be solved or a step failed.
+
+Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0.001 --every 10
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('simulate', argv, {
+      duration: { type: 'string' }, step: { type: 'string' }, method: { type: 'string' }, 'rho-inf': { type: 'string' },
+      every: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
+    });
+    const file = onePositional('simulate', args, 'MODEL file');
+    const duration = parseNumber(requiredOption('simulate', args, 'duration', 'a duration in seconds'), '--duration');
+    const step = parseNumber(requiredOption('simulate', args, 'step', 'a time step in seconds'), '--step');
+    if (!(duration > 0)) throw new CliError(`simulate: --duration must be positive, got ${duration}`);
+    if (!(step > 0)) throw new CliError(`simulate: --step must be positive, got ${step}`);
+    const method = stringOption(args, 'method') ?? 'generalized-alpha';
+    if (method !== 'generalized-alpha' && method !== 'backward-euler') throw new CliError(`simulate: --method must be generalized-alpha or backward-euler, got "${method}"`);
+    const rhoText = stringOption(args, 'rho-inf');
+    const rhoInf = rhoText === undefined ? undefined : parseNumber(rhoText, '--rho-inf');
+    if (rhoInf !== undefined && !(rhoInf >= 0 && rhoInf <= 1)) throw new CliError(`simulate: --rho-inf must be between 0 and 1, got ${rhoInf}`);
+    const everyText = stringOption(args, 'every');
+    const every = everyText === undefined ? 1 : parseCount(everyText, '--every', 1);
+    const format = stringOption(args, 'format') ?? 'json';
+    if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
+    const out = stringOption(args, 'out');
+    const { buildDynamics, simulate, IntegratorError } = await dynamics();
+    const dyn = buildDynamics(await loadModel(file, io));
+    const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;
+    let result: SimulationResult;
+    try {
+      result = simulate(dyn, { duration, step, method, rhoInf, every, onFrame: progress ? (f) => progress.update(Math.round(f.t / step), Math.round(duration / step)) : undefined });
+    } catch (error) {
+      await progress?.clear();
+      if (error instanceof IntegratorError) {
+        await io.out(toJsonText({ status: 'failed', message: error.message }));
+        return EXIT.failed;
+      }
+      throw error;
+    }
+    await progress?.clear();
+    const text = format === 'csv' ? simulationCsv(result) : toJsonText(result);
+    if (out) await writeFile(out, text); else await io.out(text);
+    return result.status === 'completed' ? EXIT.ok : EXIT.failed;
   },
 };

@@ -3,6 +3,7 @@
  * for bad input. Commands never touch `process` directly: they get a CliIO, so the same
  * code runs under the real process (bin/kinemate.js) and in tests.
  */
+import { KinemateError } from '../../kernel/errors.ts';
 
 /** Exit codes of the command. */
 export const EXIT = {
@@ -18,8 +19,12 @@ export const EXIT = {
  * Bad input found by the command itself (a bad option, a missing argument, an unreadable
  * file). Its message is printed as `kinemate: <message>` and the exit code is 1.
  */
-export class CliError extends Error {
+export class CliError extends KinemateError {
   override readonly name = 'CliError';
+  /** `message` names its place itself (`sweep: --format …`), so the path is left empty. */
+  constructor(message: string) {
+    super('', message);
+  }
 }
 
 export interface CliIO {

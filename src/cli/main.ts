@@ -10,8 +10,7 @@
  * Results are JSON on stdout (2-space indented); help goes to stdout, errors to stderr.
  */
 import { readFileSync } from 'node:fs';
-import { AssemblyError } from '../assembly/errors.ts';
-import { ModelError } from '../model/build.ts';
+import { KinemateError } from '../../kernel/errors.ts';
 import { SuspensionFileError } from '../suspension/files/errors.ts';
 import { wantsHelp } from './args.ts';
 import type { Command } from './command.ts';
@@ -81,7 +80,7 @@ function errorLine(error: unknown): string {
   let line: string;
   const reason = fileErrorReason(error);
   if (error instanceof SuspensionFileError) line = fileNamed(error.fileName, limitProblems(error));
-  else if (error instanceof CliError || error instanceof AssemblyError || error instanceof ModelError) line = error.message;
+  else if (error instanceof KinemateError) line = error.message;
   else if (reason !== undefined) {
     const path = typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string' ? error.path : undefined;
     line = path === undefined ? reason : `"${path}": ${reason}`;
@@ -143,8 +142,12 @@ Exit codes: 0 solved; 1 bad input (one line "kinemate: <message>" on stderr);
 
 let cachedVersion: string | undefined;
 
+/** Set by the package build (scripts/build.mjs), where package.json is not beside this file. */
+declare const KINEMATE_VERSION: string | undefined;
+
 /** The package's version, from package.json. */
 export function version(): string {
+  if (cachedVersion === undefined && typeof KINEMATE_VERSION === 'string') cachedVersion = KINEMATE_VERSION;
   if (cachedVersion === undefined) {
     try {
       const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

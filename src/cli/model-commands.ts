@@ -1,7 +1,10 @@
 /** `kinemate solve`, `kinemate dof` and `kinemate drive`: assembly files in, JSON out. */
-import {
-  AssemblyError, buildModel, dofModel, driveSteps, MAX_DRIVE_STEPS, parseAssembly, solveModel, type Model,
-} from '../index.ts';
+// The modules themselves, not src/index.ts: the command starts without loading the whole
+// library (the live model, dynamics, their packages).
+import { AssemblyError } from '../assembly/errors.ts';
+import { parseAssembly } from '../assembly/load.ts';
+import { buildModel, type Model } from '../model/build.ts';
+import { dofModel, driveSteps, MAX_DRIVE_STEPS, solveModel } from '../model/operations.ts';
 import {
   onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOptions,
 } from './args.ts';

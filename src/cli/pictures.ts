@@ -10,7 +10,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { buildModel, driveModel, loadAssemblyFile, modelState, solveModel, type Model, type StateJSON } from '../index.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
-import { checkHold, loadSuspension, sweepSpecsOf } from '../suspension/command.ts';
+import { checkHold, loadSuspension, sweepSpecsOf } from './sweep-run.ts';
 import { SuspensionModel } from '../suspension/model.ts';
 import { evaluateState } from '../suspension/state.ts';
 import { flattenMetrics, runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';

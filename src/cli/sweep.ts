@@ -1,15 +1,9 @@
 /**
- * `kinemate sweep`: the hook for the suspension sweep.
- *
- * The command line is parsed here (the contract's options, strictly); the work is done
- * by `runSweepCommand(args: SweepArgs): Promise<number>` exported from
- * `src/suspension/sweep.ts`, found when the command runs. Until that module exists
- * (or while it exports no such function), `kinemate sweep` says it is not available yet
- * and exits with code 1. To take the command over entirely instead, replace
- * `sweepCommand` in the table in `src/cli/commands.ts`.
+ * `kinemate sweep`: the command line is parsed here (the contract's options, strictly);
+ * the work is done by `runSweepCommand(args: SweepArgs)` in ./sweep-run.ts. The runner is
+ * found through a function so that tests can hand in their own (or none: the command then
+ * says it is not available and exits with code 1).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { onePositional, parseCommandArgs, stringOption } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, type CliIO } from './io.ts';
@@ -43,22 +37,14 @@ export interface SweepArgs {
 
 export type SweepRunner = (args: SweepArgs) => Promise<number>;
 
-/** Where the suspension engineer's runner lives, relative to this file. */
-const SWEEP_MODULE = '../suspension/sweep.ts';
-
-/** The runner exported by src/suspension/sweep.ts, or undefined while there is none. */
+/** The sweep's runner (a function, so that tests can substitute one, or none). */
 export async function findSweepRunner(): Promise<SweepRunner | undefined> {
-  const url = new URL(SWEEP_MODULE, import.meta.url);
-  if (url.protocol === 'file:' && !existsSync(fileURLToPath(url))) return undefined;
-  // A variable specifier: the module may not exist yet, and the type checker must not insist.
-  const specifier: string = SWEEP_MODULE;
-  const module: unknown = await import(/* @vite-ignore */ specifier);
-  const run = typeof module === 'object' && module !== null ? (module as Record<string, unknown>).runSweepCommand : undefined;
-  return typeof run === 'function' ? (run as SweepRunner) : undefined;
+  const { runSweepCommand } = await import('./sweep-run.ts');
+  return runSweepCommand;
 }
 
 export const NOT_AVAILABLE =
-  'sweep is not available yet: the suspension sweep (runSweepCommand in src/suspension/sweep.ts) is not part of this build';
+  'sweep is not available in this build (no sweep runner)';
 
 const SWEEP_OPTIONS = {
   sweep: { type: 'string' },

@@ -13,7 +13,8 @@ import type { System } from '../../kernel/system';
 import {
   BodyTorque, BushingForce, CoordinateSpringForce, LinearLaw, PointForce, PointToPointForce, SineLaw, TableLaw, TyreForce, type Law,
 } from '../../mates/forces';
-import { DEFAULT_GRAVITY, splitReference, type AssemblyDoc, type ForceDoc, type ForceType, type ScaleDoc, type Vec3Doc } from '../assembly/types';
+import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
+import { DEFAULT_AIR_DENSITY, DEFAULT_GRAVITY, splitReference, type AssemblyDoc, type ForceDoc, type ForceType, type ScaleDoc, type Vec3Doc } from '../assembly/types';
 import { buildModel, ModelError, type Model } from '../model/build';
 
 export interface DynamicBody {
@@ -127,6 +128,19 @@ export function forceBlockOf(model: Model, id: string, element: ForceDoc): Force
     }
     case 'torque':
       return new BodyTorque(id, model.parts.get(element.part)!, element.vector, element.frame === 'part', scaleOf(element.scale));
+    case 'drag': {
+      const at = pointOf(model, element.at);
+      // ½ ρ C_d A with ρ in t/mm³ (kg/m³ × 1e-12) and A in mm²: N per (mm/s)²
+      const coefficient = 0.5 * (element.density ?? DEFAULT_AIR_DENSITY) * 1e-12 * element.cd * element.area;
+      return new DragForce(id, at.variable, at.point, coefficient);
+    }
+    case 'coordinate_friction': {
+      const info = model.coordinates.get(element.coordinate);
+      if (!info) throw new ModelError(`forces.${id}.coordinate`, `no coordinate "${element.coordinate}"`);
+      const k = info.kind === 'angle' ? af : 1;
+      // N·mm per radian is N·mm; the regularising rate converts to radians per second
+      return new CoordinateFrictionForce(id, info.variable, element.force, (element.regularization ?? 1) * k);
+    }
     case 'tyre': {
       const c = pointOf(model, element.centre);
       const r = splitReference(element.axis)!;

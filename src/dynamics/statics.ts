@@ -13,6 +13,8 @@ import type { SolveOptions } from '../../kernel/solver';
 import {
   BodyTorque, BushingForce, CoordinateSpringForce, PointForce, PointToPointForce, TyreForce,
 } from '../../mates/forces';
+import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
+import { RollingBlock } from '../../mates/rolling';
 import { isCoupling, splitReference, type AssemblyDoc, type PartDoc } from '../assembly/types';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
 import type { DynamicsModel } from './build';
@@ -26,6 +28,12 @@ export type Vec3 = [number, number, number];
  */
 export interface Wrench {
   on: string; at: Vec3; force: Vec3; moment: Vec3; tension?: number;
+  /**
+   * A rolling mate's contact: the normal force (N, positive when the track pushes the wheel
+   * away from it; negative means the wheel would lift off), the traction along the track
+   * (N, on the wheel, toward growing u) and the contact point (mm, world).
+   */
+  normal?: number; traction?: number; contact?: Vec3;
   /** World components ("force.x", …, "moment.z") a redundant assembly leaves undetermined: their values are the minimum-norm split. */
   indeterminate?: string[];
 }
@@ -38,7 +46,9 @@ export type ElementReport =
   | { value: number; force: number }
   | { on: string; at: Vec3; force: Vec3 }
   | { on: string; moment: Vec3 }
-  | { penetration: number; force: number; contact: Vec3 };
+  | { penetration: number; force: number; contact: Vec3 }
+  | { speed: number; force: number }
+  | { rate: number; force: number };
 
 export interface StaticsResult {
   /** `solved` (balanced), `not_in_equilibrium` (a free motion is not balanced), `failed` (the pose cannot be solved). */
@@ -190,9 +200,23 @@ export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<str
       const d = [xa[0] - at[0], xa[1] - at[1], xa[2] - at[2]], l = Math.hypot(d[0], d[1], d[2]);
       if (l > 0) wrench.tension = (w.force[0] * d[0] + w.force[1] * d[1] + w.force[2] * d[2]) / l;
     }
+    const contactBlock = handle.blocks.map((b) => system.block(b)).find((b): b is RollingBlock => b instanceof RollingBlock);
+    if (contactBlock) Object.assign(wrench, rollingContact(contactBlock, w.force));
     out[id] = wrench;
   }
   return out;
+}
+
+/**
+ * Normal force and traction of a rolling mate from its reaction (force on its b part): the
+ * force on the wheel along the contact normal and the track's tangent. The block's contact
+ * frame is the one of its last evaluation, at the current state.
+ */
+function rollingContact(block: RollingBlock, forceOnB: Vec3): { normal: number; traction: number; contact: Vec3 } {
+  const k = block.wheelSide === 1 ? 1 : -1;
+  const f = forceOnB.map((x) => k * x);
+  const along = (d: ArrayLike<number>) => f[0] * d[0] + f[1] * d[1] + f[2] * d[2];
+  return { normal: along(block.normal), traction: along(block.tangent), contact: v3(block.contact) };
 }
 
 /** The generalized force block b's rows exert on `variable`: −J_varᵀ λ (empty when the block does not read it). */
@@ -247,11 +271,11 @@ function unbalancedReport(dyn: DynamicsModel, mult: Multipliers, Q: Float64Array
 
 const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 
-/** Each file force element's length/tension, deflection and wrench, or applied load, at the current state. */
-export function elementReports(dyn: DynamicsModel, t = 0): Record<string, ElementReport> {
+/** Each file force element's length/tension, deflection and wrench, or applied load, at the current state (at rest unless `velocity`, tangent, is given). */
+export function elementReports(dyn: DynamicsModel, t = 0, velocity?: Float64Array): Record<string, ElementReport> {
   const out: Record<string, ElementReport> = {};
   const n = dyn.forces.size;
-  const zero = new Float64Array(n);
+  const zero = velocity ?? new Float64Array(n);
   const scratch = new Float64Array(12);
   const af = dyn.model.angleFactor;
   for (const e of dyn.elements) {
@@ -268,6 +292,11 @@ export function elementReports(dyn: DynamicsModel, t = 0): Record<string, Elemen
       out[e.id] = { on: dyn.system.variables[b.vars[0]].name, at: v3(b.last.at), force: v3(b.last.force) };
     } else if (b instanceof BodyTorque) {
       out[e.id] = { on: dyn.system.variables[b.vars[0]].name, moment: v3(b.last.moment) };
+    } else if (b instanceof DragForce) {
+      out[e.id] = { speed: b.last.speed, force: b.last.force };
+    } else if (b instanceof CoordinateFrictionForce) {
+      const info = [...dyn.model.coordinates.values()].find((c) => c.variable === b.vars[0])!;
+      out[e.id] = { rate: info.kind === 'angle' ? b.last.rate / af : b.last.rate, force: b.last.force };
     } else if (b instanceof TyreForce) {
       out[e.id] = { penetration: b.last.penetration, force: b.last.force, contact: v3(b.last.contact) };
     }

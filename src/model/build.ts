@@ -4,6 +4,7 @@
  * here and nowhere else: angles in the file's unit outside, radians inside; lengths stay
  * in the file's unit.
  */
+import { KinemateError } from '../../kernel/errors.ts';
 import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { vec3, type ReadonlyVec3 } from '../../kernel/vec3';
@@ -35,11 +36,8 @@ export interface Model {
 }
 
 /** An error the model builder raises for input it cannot use (named by its path). */
-export class ModelError extends Error {
-  constructor(readonly path: string, message: string) {
-    super(`${path}: ${message}`);
-    this.name = 'ModelError';
-  }
+export class ModelError extends KinemateError {
+  override name = 'ModelError';
 }
 
 function poseOf(p: PoseDoc): Float64Array {
@@ -121,7 +119,8 @@ export function buildModel(doc: AssemblyDoc): Model {
     }
     mates.set(id, handle);
     for (const [c, variable] of Object.entries(handle.coordinates)) {
-      const kind: CoordinateKind = c === 'angle' ? 'angle' : c === 'u' ? 'parameter' : 'length';
+      // a rolling mate's u is an arc length; a path's or tangent's u is a curve parameter
+      const kind: CoordinateKind = c === 'angle' ? 'angle' : c === 'u' && mate.type !== 'rolling' ? 'parameter' : 'length';
       coordinates.set(`${id}.${c}`, { name: `${id}.${c}`, variable, kind, mate: id });
     }
   }

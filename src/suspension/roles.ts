@@ -7,6 +7,7 @@
  * point between two references: `{ "between": [refA, refB], "fraction": f }` (a damper
  * end on a rod's centreline, where the rod itself is a distance mate, not a part).
  */
+import { KinemateError } from '../../kernel/errors.ts';
 import type { Side, AxlePosition } from './files';
 
 export type PointRole = string | { between: [string, string]; fraction: number };
@@ -95,11 +96,8 @@ export interface LeverRole {
   link_end: PointRole;
 }
 
-export class RolesError extends Error {
-  constructor(readonly path: string, message: string) {
-    super(`${path}: ${message}`);
-    this.name = 'RolesError';
-  }
+export class RolesError extends KinemateError {
+  override name = 'RolesError';
 }
 
 /** Check a `suspension` section's shape (references are checked when the model is built). */

@@ -273,5 +273,3 @@ export function sweepsToCsv(sweeps: Record<string, SweepRun>): string {
   const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : typeof v === 'number' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   return [cols.join(','), ...rows.map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n') + '\n';
 }
-
-export { runSweepCommand } from './command';

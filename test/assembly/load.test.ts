@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AssemblyError,
   CONSTRAINT_TYPES,
+  CONTACT_TYPES,
   COUPLING_TYPES,
   JOINT_TYPES,
   parseAssembly,
@@ -35,7 +36,7 @@ interface Case {
   readonly reason: string;
 }
 
-const ALL_MATE_TYPES = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES].join(', ');
+const ALL_MATE_TYPES = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES].join(', ');
 
 const cases: readonly Case[] = [
   // format and units
@@ -427,7 +428,7 @@ describe('valid documents', () => {
   it('loads every entity kind and every mate type', () => {
     const doc = parseAssembly(fixtureText('kitchen-sink'));
     const types = new Set(Object.values(doc.mates).map((mate) => mate.type));
-    expect([...types].sort()).toEqual([...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES].sort());
+    expect([...types].sort()).toEqual([...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES].sort());
   });
 
   it('returns a frozen copy and leaves its input alone', () => {

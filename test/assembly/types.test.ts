@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CONSTRAINT_TYPES,
+  CONTACT_TYPES,
   COUPLING_TYPES,
   JOINT_TYPES,
   coordinatesOfMate,
@@ -8,6 +9,7 @@ import {
   isConstraint,
   isCoupling,
   isJoint,
+  isRolling,
   parseAssembly,
   splitReference,
   type MateDoc,
@@ -26,6 +28,7 @@ describe('coordinatesOfMate', () => {
     fastened: [], universal: [], ball: [],
     coincident: [], concentric: [], parallel: [], perpendicular: [], distance: [], angle: [], tangent: ["u"],
     gear: [], belt: [], rackpinion: [], screw: [], linear: [],
+    rolling: ['u'],
   };
 
   it.each(Object.entries(expected))('%s frees %j', (type, coordinates) => {
@@ -65,12 +68,13 @@ describe('splitReference', () => {
 
 describe('mate categories', () => {
   it('put every mate type in exactly one category', () => {
-    const all = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES];
-    expect(new Set(all).size).toBe(21);
+    const all = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES];
+    expect(new Set(all).size).toBe(22);
     for (const type of all) {
       const mate = { type, a: 'x.y', b: 'z.w' } as MateDoc;
-      expect([isConstraint(mate), isJoint(mate), isCoupling(mate)].filter(Boolean)).toHaveLength(1);
+      expect([isConstraint(mate), isJoint(mate), isCoupling(mate), isRolling(mate)].filter(Boolean)).toHaveLength(1);
     }
+    expect(isRolling({ type: 'rolling', a: 'wheel.rim', b: 'track.profile' })).toBe(true);
     expect(isJoint({ type: 'ball', a: 'x.y', b: 'z.w' })).toBe(true);
     expect(isCoupling({ type: 'screw', a: 'j.angle', b: 'j.slide', lead: 2 })).toBe(true);
     expect(isConstraint({ type: 'distance', a: 'x.y', b: 'z.w', value: 1 })).toBe(true);

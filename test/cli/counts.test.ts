@@ -81,7 +81,7 @@ describe('what N means', () => {
 
 describe('sweep output in chunks', () => {
   it('is the same text as one JSON document, written a chunk of steps at a time', async () => {
-    const { sweepJsonChunks } = await import('../../src/suspension/command.ts');
+    const { sweepJsonChunks } = await import('../../src/cli/sweep-run.ts');
     const step = (index: number) => ({ index, status: 'solved', drivers: { z: index / 3 }, positions: { p: [1, -0, 1e-300] }, metrics: { camber: null } });
     const sweeps = { bump: { steps: Array.from({ length: 2000 }, (_, i) => step(i)) }, roll: { steps: [] }, steer: { steps: [step(0)] } };
     const chunks = [...sweepJsonChunks('axle', sweeps as never)];

@@ -56,3 +56,39 @@ describe('the double wishbone load-case examples', () => {
     }
   });
 });
+
+describe('kinemate simulate', () => {
+  it('prints frames every K steps and the last, with the energy budget in J', async () => {
+    const run = await kinemate(['simulate', 'examples/pendulum.kinemate.json', '--duration', '0.1', '--step', '0.001', '--every', '25', '--rho-inf', '1']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.status).toBe('completed');
+    expect(out.method).toBe('generalized-alpha');
+    expect(out.rho_inf).toBe(1);
+    expect(out.frames.map((f: { t: number }) => Math.round(f.t * 1000))).toEqual([0, 25, 50, 75, 100]);
+    const f = out.frames.at(-1);
+    expect(Object.keys(f).sort()).toEqual(['drivers', 'energy', 'forces', 'reactions', 'residual', 'state', 't', 'velocities']);
+    expect(Object.keys(f.energy).sort()).toEqual(['dissipated', 'elastic', 'external', 'kinetic', 'potential', 'total']);
+    // 1 kg falling from the horizontal: kinetic = −Δpotential (J)
+    expect(f.energy.kinetic).toBeCloseTo(out.frames[0].energy.potential - f.energy.potential, 6);
+  });
+  it('writes CSV with --format csv: a header of t, coordinates, energy and the residual', async () => {
+    const run = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.01', '--step', '0.005', '--method', 'backward-euler', '--format', 'csv']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4); // the header and t = 0, 0.005, 0.01
+    const header = lines[0].split(',');
+    expect(header[0]).toBe('t');
+    expect(header).toContain('bodyGuide.slide');
+    expect(header).toContain('energy.total');
+    expect(header).toContain('driver.bump');
+    expect(header.at(-1)).toBe('residual');
+  });
+  it('refuses a missing step, a bad method and ρ∞ outside [0, 1] (exit 1)', async () => {
+    for (const args of [['--duration', '1'], ['--duration', '1', '--step', '0.01', '--method', 'rk4'], ['--duration', '1', '--step', '0.01', '--rho-inf', '1.5']]) {
+      const run = await kinemate(['simulate', 'examples/pendulum.kinemate.json', ...args]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/simulate/);
+    }
+  });
+});

@@ -212,7 +212,7 @@ function randomMechanism(seed: number, parts: number, loops: number): AssemblyDo
     const parent = Math.floor(r() * k);
     const type = types[Math.floor(r() * types.length)];
     const X = point(), q = randomQ(r);
-    // a universal joint's two z axes stand square
+    // a universal joint bent 90° about its a pin (a's x): the pins stay square
     const qb = type === 'universal' ? qmul(q, [Math.SQRT1_2, Math.SQRT1_2, 0, 0]) : q;
     docParts[name(parent)].frames[`f${k}`] = { origin: local(parent, X), rotation: qmul(qconj(poses[parent].q), q) };
     docParts[name(k)].frames[`g${k}`] = { origin: local(k, X), rotation: qmul(qconj(poses[k].q), qb) };

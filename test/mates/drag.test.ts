@@ -44,7 +44,8 @@ describe('drag through joints', () => {
     expect(Math.hypot(tip[0] - 0.99, tip[1] - 1)).toBeLessThan(1e-9);
   });
 
-  // Fails today: 60 iterations, "no convergence", tip 2e-5 short, j2's rows 1.4e-9 off. See the BUG note above.
+  // The stall described at the top of this file: this pull once ended after 60 iterations
+  // with "no convergence", the tip 2e-5 short and j2's rows 1.4e-9 off. It must converge.
   it('a pull of 0.05 of a two-link chain converges and reaches the target', () => {
     const model = doublePendulum(90);
     const report = solve(model.system, { pulls: [{ variable: model.parts.get('b')!, point: [1, 0, 0], target: [0.95, 1, 0] }] });
@@ -53,8 +54,9 @@ describe('drag through joints', () => {
     expect(Math.hypot(tip[0] - 0.95, tip[1] - 1)).toBeLessThan(1e-9);
   });
 
-  // Fails today: a failed pull leaves the state off the constraints, and then even a pull to
-  // where the point already is fails (the four-bar drag: every frame after the first fails).
+  // Once a failed pull left the state off the constraints, and then even a pull to where the
+  // point already was failed (the four-bar drag: every frame after the first failed). The
+  // next pull must converge.
   it('after a pull that could not finish, the next pull still converges', () => {
     const model = doublePendulum(45);
     const b = model.parts.get('b')!;

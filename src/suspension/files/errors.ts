@@ -4,6 +4,7 @@
  * Validation collects every problem it finds before throwing, so a user fixes a file in
  * one pass instead of one error per run.
  */
+import { KinemateError } from '../../../kernel/errors.ts';
 
 /** One problem in a file: `path` names the offending field (`hardpoints.left.axle_inboard.z`). */
 export interface FileProblem {
@@ -16,17 +17,16 @@ export interface FileProblem {
  * problem, one per line, each as `path: message`; `path` is the first problem's path.
  * `fileName`, when the caller gave one, is kept apart so the message stays path-first.
  */
-export class SuspensionFileError extends Error {
+export class SuspensionFileError extends KinemateError {
   override readonly name = 'SuspensionFileError';
-  readonly path: string;
   readonly problems: readonly FileProblem[];
   readonly fileName: string | undefined;
 
   constructor(problems: readonly FileProblem[], fileName?: string) {
     if (problems.length === 0) throw new RangeError('SuspensionFileError needs at least one problem');
-    super(problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
+    // path and reason: the first problem's; the message lists them all
+    super(problems[0].path, problems[0].message, problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
     this.problems = problems;
-    this.path = problems[0].path;
     this.fileName = fileName;
   }
 }

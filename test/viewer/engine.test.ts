@@ -1,15 +1,14 @@
 /**
  * The viewer's adapter (viewer/src/engine.ts) in Node, no browser: what the e2e tests rely
- * on, checked directly and fast.
+ * on, checked directly and fast. Each check compares with something computed another way
+ * (a pose solved at the step's travel, a finite difference, the documented design numbers),
+ * never with the same computation.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Engine, type PoseResult } from '../../viewer/src/engine';
 import { assemblyDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
-import { parseText, sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
+import { parseText } from '../../src/suspension/files';
 import { History } from '../../src/reactive';
 import { addMate } from '../../src/assembly/edits';
 import { fourBarDoc } from '../../examples/fourbar';
@@ -62,27 +61,44 @@ describe('viewer engine', () => {
     expect(r.view.travel[0]).toBeGreaterThan(300);
   });
 
-  it('the sweep is runSweep of the document: the plotted camber is its camber', () => {
+  it("the sweep's curves are the poses at its travels, and its derivative is the slope of its curve", () => {
     const doc = dw();
-    const s = new Engine().sweep({ docKey: 1, doc, range: { start: -50, stop: 50, steps: 11 }, full: true });
-    const geometry = validateGeometry(doc.geometry);
-    const run = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('bump', '-50:50:11', geometry));
-    // (the document holds the rack as the sweep does: the same drivers, rounding apart)
-    const expected = run.steps.map((step) => (step.metrics as Record<string, number>).camber);
-    s.series.camber.forEach((c, i) => expect(c).toBeCloseTo(expected[i], 10));
+    const engine = new Engine();
+    const s = engine.sweep({ docKey: 1, doc, range: { start: -50, stop: 50, steps: 11 }, full: true });
+    expect(s.travel).toEqual([-50, -40, -30, -20, -10, 0, 10, 20, 30, 40, 50]);
+    // each step solved again on its own, by the pose path, from design straight to that travel
+    for (const k of [0, 3, 5, 8, 10]) {
+      const pose = new Engine().pose({ docKey: 1, doc, view: { travel: [s.travel[k]], rack: 0 } });
+      expect(s.series.camber[k]).toBeCloseTo(pose.metrics.camber as number, 8);
+      expect(s.series.toe_angle[k]).toBeCloseTo(pose.metrics.toe_angle as number, 8);
+    }
+    // at design, the documented sanity number (suspension.md)
+    expect(s.series.camber[5]).toBeCloseTo(-1.909, 3);
+    // the exact derivative against the curve's own central difference (10 mm apart: to 2e-3 °/mm)
+    for (let k = 1; k < 10; k++) {
+      const slope = ((s.series.camber[k + 1] as number) - (s.series.camber[k - 1] as number)) / 20;
+      expect(Math.abs((s.series.deriv_camber_wrt_hub_z[k] as number) - slope)).toBeLessThan(2e-3);
+    }
     expect(s.csv.split('\n')[0]).toContain('camber');
     expect(s.axes.every((a) => a !== null)).toBe(true);
   });
 
-  it('the steer sweep is runSweep --steer of the geometry (the document\'s rack hold gives way to the sweep\'s drivers)', () => {
+  it('the steer sweep moves the rack with the wheel held: toe is the pose at each rack travel, zero rack the design', () => {
     const doc = dw();
     const s = new Engine().sweep({ docKey: 1, doc, kind: 'steer', range: { start: -30, stop: 30, steps: 7 }, full: true });
     expect(s.kind).toBe('steer');
     expect(s.travel).toEqual([-30, -20, -10, 0, 10, 20, 30]);
     expect(s.failedSteps).toBe(0);
-    const geometry = validateGeometry(doc.geometry);
-    const run = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('steer', '-30:30:7', geometry));
-    run.steps.forEach((step, i) => expect(s.series.toe_angle[i]).toBeCloseTo((step.metrics as Record<string, number>).toe_angle, 9));
+    const design = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    expect(s.series.toe_angle[3]).toBeCloseTo(design.metrics.toe_angle as number, 8);
+    for (const k of [0, 6]) {
+      const pose = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: s.travel[k] } });
+      expect(s.series.toe_angle[k]).toBeCloseTo(pose.metrics.toe_angle as number, 8);
+    }
+    // the rack steers the wheel one way across the range, by degrees, not noise
+    const toe = s.series.toe_angle as number[];
+    const steps = toe.slice(1).map((t, i) => t - toe[i]);
+    expect(steps.every((d) => Math.sign(d) === Math.sign(steps[0]) && Math.abs(d) > 0.5)).toBe(true);
     expect(s.csv.split('\n')[1].startsWith('steer,')).toBe(true);
     // a linkage without a rack has no steer sweep: said, not a silent flat line
     const trailing = suspensionDocument(parseText(geometryText('trailing_arm')), { name: 'trailing_arm.yaml' });
@@ -112,7 +128,9 @@ describe('viewer engine', () => {
   it('the design metrics (what the what-if deltas compare) come with every pose: at design its own, elsewhere the design state evaluated', () => {
     const doc = dw();
     const atDesign = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
-    expect(atDesign.designMetrics).toEqual(atDesign.metrics);
+    // at design: the documented sanity numbers (suspension.md)
+    expect(atDesign.designMetrics.camber).toBeCloseTo(-1.909, 3);
+    expect(atDesign.designMetrics.caster).toBeCloseTo(4.764, 3);
     // a fresh engine whose first pose is away from design: the design state is evaluated apart
     const away = new Engine().pose({ docKey: 1, doc, view: { travel: [30], rack: 5 } });
     expect(away.metrics.camber).not.toBeCloseTo(atDesign.metrics.camber as number, 3);

@@ -1,4 +1,7 @@
 /**
+ * The work of `kinemate sweep` (parsed in ./sweep.ts): files read, sweeps run, output
+ * written. The analysis (src/suspension/) never imports this module.
+ *
  * `kinemate sweep GEOMETRY [--sweep SWEEP] [--bump A:B:N] [--steer A:B:N] [--roll A:B:N]
  *  [--hold ID] [--format json|csv] [--out FILE]`
  *
@@ -7,14 +10,15 @@
  * Exit codes: 0 done, 1 bad input, 2 some step failed.
  */
 import { open, writeFile } from 'node:fs/promises';
-import { readTextFile } from '../cli/files';
-import type { SweepArgs } from '../cli/sweep';
-import { parseAssembly } from '../assembly';
-import type { AssemblyDoc } from '../assembly/types';
-import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from './files';
-import { suspensionAssembly } from './template';
-import { SuspensionModel } from './model';
-import { runSweep, sweepsToCsv, type SweepRun } from './sweep';
+import { KinemateError } from '../../kernel/errors.ts';
+import { readTextFile } from './files.ts';
+import type { SweepArgs } from './sweep.ts';
+import { parseAssembly } from '../assembly/load.ts';
+import type { AssemblyDoc } from '../assembly/types.ts';
+import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from '../suspension/files/index.ts';
+import { suspensionAssembly } from '../suspension/template.ts';
+import { SuspensionModel } from '../suspension/model.ts';
+import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {
@@ -22,7 +26,7 @@ export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; 
   const looksLikeAssembly = /"format"\s*:\s*"kinemate\.assembly\//.test(text);
   if (looksLikeAssembly) {
     const doc = parseAssembly(text);
-    if (doc.suspension === undefined) throw new Error(`${path}: suspension: this assembly has no suspension section`);
+    if (doc.suspension === undefined) throw new KinemateError('suspension', 'this assembly has no suspension section', `${path}: suspension: this assembly has no suspension section`);
     return { doc, geometry: null };
   }
   const geometry = parseGeometry(text, path);
@@ -50,7 +54,7 @@ export function checkHold(sm: SuspensionModel, hold: string | undefined): void {
   for (let i = 0; i < sm.corners.length; i++) {
     if (hold !== 'layout_default' && !Array.isArray(sm.corners[i].roles.holds[hold])) {
       const known = Object.keys(sm.corners[i].roles.holds).filter((k) => k !== 'default');
-      throw new Error(`--hold: no hold "${hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
+      throw new KinemateError('--hold', `no hold "${hold}" for this suspension (holds: ${known.join(', ') || 'none'})`);
     }
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * The interface between the Newton iterations and the two linear algebra paths
+ * (./solver-dense.ts, ./solver-sparse.ts).
+ */
+import type { ScalarTargetBlock } from './system';
+import type { Pull, SolveOptions } from './solver';
+
+// ---------------------------------------------------------------------------------------
+// Linear algebra paths
+
+/**
+ * What the iterations need from a path. Two slots of rows (c and J): the current one and a
+ * trial one; a line search evaluates trials (Jacobian included: a mate computes it anyway)
+ * and an accepted trial becomes current, so the next iteration needs no evaluation.
+ */
+export interface Linear {
+  readonly sparse: boolean;
+  /** Rows of the current slot, in this path's row order (block rows first, then limits). */
+  m: number;
+  c: Float64Array;
+  cTrial: Float64Array;
+  /** Row scale factors of the last normalisation (rows of the current slot). */
+  rowK: Float64Array;
+  u: Float64Array;
+  uTrial: Float64Array;
+  /** The current slot holds the raw rows at the current state (with J when hasJ). */
+  fresh: boolean;
+  hasJ: boolean;
+  setLimits(limits: readonly ScalarTargetBlock[]): void;
+  /** Evaluate the current slot at the current state; returns m. */
+  assemble(withJ: boolean): number;
+  /** Evaluate the trial slot (c and J) at the current state; returns its row count. */
+  assembleTrial(): number;
+  /** The trial slot becomes the current one (the state is where it was evaluated). */
+  acceptTrial(): void;
+  /** Scale each row of the current J and c to unit length (rowK); the slot is no longer raw. */
+  normalise(): void;
+  /** The minimum-norm Newton step J u = −c (rows normalised). False on non-finite numbers. */
+  newtonStep(u: Float64Array): boolean;
+  /**
+   * A chord step: the last Newton step's factorisation (and row scales) applied to the
+   * current raw residual, u = J_last⁺(−c). False when there is none to reuse (another row
+   * set since, or a path that keeps no factorisation).
+   */
+  chordStep(u: Float64Array): boolean;
+  /**
+   * The drag step: the linearised constraints with the least objective (rows normalised).
+   * 'still': nothing can move (full rank, or the objective has no descent in the null
+   * space); 'nan': non-finite numbers.
+   */
+  pulledStep(u: Float64Array, pulls: readonly Pull[], options: SolveOptions): 'step' | 'still' | 'nan';
+}
+
+/** The largest |a[i]| of the first n; NaN if any is NaN. */
+export function maxAbs(a: Float64Array, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const x = Math.abs(a[i]);
+    if (!(x <= m)) m = Number.isNaN(x) ? NaN : x;
+    if (Number.isNaN(m)) return NaN;
+  }
+  return m;
+}
+/** The Euclidean norm of the first n. */
+export function norm2(a: Float64Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[i] * a[i];
+  return Math.sqrt(s);
+}

@@ -1,0 +1,188 @@
+/**
+ * The iterations: constrained Newton with backtracking, and drags as feasible steps.
+ */
+import type { System, Variable } from './system';
+import type { Group, Workspace } from './solver-groups';
+import { pullValue } from './solver-objective';
+import type { Linear } from './solver-linear';
+import type { Pull, SolveOptions } from './solver';
+import { maxAbs, norm2 } from './solver-linear';
+
+// ---------------------------------------------------------------------------------------
+// Iterations
+
+interface NewtonResult { converged: boolean; iterations: number; message?: string }
+
+/** Plain constrained Newton: the minimum-norm step onto the constraints, with backtracking. */
+export function newton(system: System, g: Group, lin: Linear, saved: Float64Array, options: SolveOptions, tol: number): NewtonResult {
+  const n = g.n, L = system.lengthScale;
+  const maxIterations = options.maxIterations ?? 60;
+  const trust = (options.trustRadius ?? 0.5) * L;
+  // After a full Newton step that cut the residual a hundredfold (the quadratic regime,
+  // where the Jacobian barely changed), the next step reuses its factorisation (a chord
+  // step: no new QR). It must cut the residual at least fourfold in one go, or the
+  // iteration takes a full Newton step after all
+  let chordable = false;
+  for (let it = 0; it <= maxIterations; it++) {
+    const m = lin.fresh && lin.hasJ ? lin.m : lin.assemble(true);
+    const cInf = maxAbs(lin.c, m);
+    if (Number.isNaN(cInf)) return { converged: false, iterations: it, message: 'non-finite residual' };
+    if (cInf <= tol) return { converged: true, iterations: it };
+    if (it === maxIterations) break;
+    const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
+    if (chordable) {
+      chordable = false;
+      if (lin.chordStep(u) && chordTrial(system, g, lin, saved, u, m, tol)) continue;
+    }
+    // Row-normalise (rank decisions are then scale-free), then the step.
+    lin.normalise();
+    if (!lin.newtonStep(u)) return { converged: false, iterations: it, message: 'non-finite step' };
+    // Trust region: no step moves any point of the model more than about `trust`.
+    let uInf = 0;
+    for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
+    if (!Number.isFinite(uInf)) return { converged: false, iterations: it, message: 'non-finite step' };
+    if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+    // Backtracking on the constraint norm.
+    const phi0 = norm2(lin.c, m); // row-normalised; trial residuals are normalised alike
+    saveState(system, g, saved);
+    let alpha = 1, accepted = false, phi1 = Infinity;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
+      applyStep(system, g, uTrial);
+      const mt = lin.assembleTrial();
+      const cTrial = lin.cTrial;
+      phi1 = 0;
+      for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
+      phi1 = Math.sqrt(phi1);
+      if (Number.isFinite(phi1) && (phi1 < phi0 * (1 - 1e-4 * alpha) || phi1 <= tol)) { accepted = true; break; }
+      restoreState(system, g, saved);
+      alpha /= 2;
+    }
+    if (!accepted) return { converged: false, iterations: it + 1, message: 'step rejected: no descent (a singular position, or constraints that conflict)' };
+    lin.acceptTrial();
+    // (and only after a small step, for a last correction far below the model's size: the
+    // Jacobian moved by ~|step|/L, so the chord step's drift along the free directions,
+    // ~|step|·|correction|/L, is far below the tolerance and the solution reached is the
+    // minimum-norm Newton's)
+    chordable = alpha === 1 && uInf < 1e-3 * L && phi1 < 1e-2 * phi0 && phi1 < 1e-6 * L;
+  }
+  return { converged: false, iterations: maxIterations, message: `no convergence in ${maxIterations} iterations` };
+}
+
+/**
+ * Try the chord step `u` (full length): accepted, and the trial made current, when it cuts
+ * the row-scaled residual at least fourfold (or to the tolerance); otherwise the state is
+ * put back and false returned.
+ */
+function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, u: Float64Array, m: number, tol: number): boolean {
+  const rowK = lin.rowK, c = lin.c;
+  let phi0 = 0;
+  for (let i = 0; i < m; i++) { const x = c[i] * rowK[i]; phi0 += x * x; }
+  phi0 = Math.sqrt(phi0);
+  saveState(system, g, saved);
+  applyStep(system, g, u);
+  const mt = lin.assembleTrial();
+  let phi1 = 0;
+  if (mt === m) {
+    const cTrial = lin.cTrial;
+    for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
+    phi1 = Math.sqrt(phi1);
+    if (Number.isFinite(phi1) && (phi1 <= 0.25 * phi0 || phi1 <= tol)) { lin.acceptTrial(); return true; }
+  }
+  // the current slot still holds the raw rows at the restored state: a full step follows
+  restoreState(system, g, saved);
+  return false;
+}
+
+/**
+ * A drag: feasible steps. Each outer iteration takes the step toward the pulls (in the
+ * null space of the constraints, with the ranked damping), then restores the constraints by
+ * plain Newton (minimum-norm, quadratic), and accepts the move only if the pulls' objective
+ * fell; otherwise it halves the step. Iterates stay on the constraint manifold, so the
+ * second-order constraint error a tangent step makes along a linkage never blocks the
+ * drag, and a failed frame leaves the last feasible state. A pull the linkage cannot
+ * follow further (past its reach) ends converged at the nearest reachable state.
+ */
+export function pulledNewton(system: System, g: Group, lin: Linear, ws: Workspace, pulls: readonly Pull[], options: SolveOptions, tol: number): NewtonResult {
+  const n = g.n, L = system.lengthScale;
+  const maxIterations = options.maxIterations ?? 60;
+  const trust = (options.trustRadius ?? 0.5) * L;
+  const stepTol = 1e-10 * L;
+  const restoreOptions: SolveOptions = { ...options, maxIterations: 20 };
+  let iterations = 0;
+  // Start feasible.
+  const saved = ws.savedDrag;
+  const first = newton(system, g, lin, ws.saved, restoreOptions, tol);
+  iterations += first.iterations;
+  if (!first.converged) return { converged: false, iterations, message: first.message ?? 'constraints do not hold' };
+  for (let it = 0; it < maxIterations; it++) {
+    if (!(lin.fresh && lin.hasJ)) lin.assemble(true);
+    lin.normalise();
+    const u = lin.u, uTrial = lin.uTrial;
+    const step = lin.pulledStep(u, pulls, options);
+    if (step === 'still') return { converged: true, iterations };
+    if (step === 'nan') return { converged: false, iterations, message: 'non-finite step' };
+    const obj0 = pullValue(system, pulls);
+    let uInf = 0;
+    for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
+    if (!Number.isFinite(uInf)) return { converged: false, iterations, message: 'non-finite step' };
+    if (uInf <= stepTol) return { converged: true, iterations };
+    if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+    saveState(system, g, saved);
+    let alpha = 1, accepted = false;
+    for (let attempt = 0; attempt < 30; attempt++) {
+      for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
+      applyStep(system, g, uTrial);
+      lin.fresh = false;
+      const back = newton(system, g, lin, ws.saved, restoreOptions, tol);
+      iterations += back.iterations;
+      if (back.converged) {
+        const obj1 = pullValue(system, pulls);
+        if (obj1 < obj0 || (obj1 <= obj0 && alpha * uInf <= 1e3 * stepTol)) { accepted = true; break; }
+      }
+      restoreState(system, g, saved);
+      lin.fresh = false;
+      alpha /= 2;
+      if (alpha * uInf <= stepTol) break;
+    }
+    iterations++;
+    // No better feasible point along the step: the pull is as satisfied as it can be
+    // (at the reach of the linkage, or converged).
+    if (!accepted) return { converged: true, iterations };
+    if (alpha * uInf <= stepTol) return { converged: true, iterations };
+  }
+  return { converged: true, iterations, message: `pull not settled in ${maxIterations} iterations` };
+}
+
+function saveState(system: System, g: Group, saved: Float64Array): void {
+  let k = 0;
+  for (const v of g.vars) {
+    const variable = system.variables[v];
+    const size = variable.kind === 'pose' ? 7 : 1;
+    for (let i = 0; i < size; i++) saved[k++] = system.state[variable.offset + i];
+  }
+}
+function restoreState(system: System, g: Group, saved: Float64Array): void {
+  let k = 0;
+  for (const v of g.vars) {
+    const variable = system.variables[v];
+    const size = variable.kind === 'pose' ? 7 : 1;
+    for (let i = 0; i < size; i++) system.state[variable.offset + i] = saved[k++];
+  }
+}
+const stepBuf = new Float64Array(6);
+/** Apply a scaled step u (group columns) through each variable's retraction. */
+function applyStep(system: System, g: Group, u: Float64Array): void {
+  const L = system.lengthScale;
+  for (let i = 0; i < g.vars.length; i++) {
+    const variable: Variable = system.variables[g.vars[i]];
+    const c0 = g.cols[i];
+    if (variable.kind === 'pose') {
+      stepBuf[0] = u[c0] / L; stepBuf[1] = u[c0 + 1] / L; stepBuf[2] = u[c0 + 2] / L;
+      stepBuf[3] = u[c0 + 3]; stepBuf[4] = u[c0 + 4]; stepBuf[5] = u[c0 + 5];
+      system.retractVariable(variable, stepBuf, 0);
+    } else {
+      system.state[variable.offset] += u[c0] / variable.scale;
+    }
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * The sparse path, for groups above SPARSE_MIN_UNKNOWNS unknowns: row blocks, normal
+ * equations, envelope Cholesky in reverse Cuthill–McKee order (see kernel/solver.ts).
+ */
+import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from './sparse';
+import { ScalarTargetBlock, type ResidualBlock, type System } from './system';
+import type { Group } from './solver-groups';
+import { pullTerms, addPullTerms } from './solver-objective';
+import type { Linear } from './solver-linear';
+import type { Pull, SolveOptions } from './solver';
+import { norm2 } from './solver-linear';
+
+/**
+ * Relative Tikhonov term of the sparse normal equations (times each row's diagonal). Small,
+ * because a drag's S = J H⁻¹ Jᵀ mixes the damping's 1e8 (1/1e-4²) with the grabbed body's
+ * O(1) in one row: a direction only the grabbed body can serve has an eigenvalue some 1e8
+ * below that row's diagonal, and ε·diag must stay well under it (1e-13 · 1e8 = 1e-5, then
+ * taken out by refinement). Redundant rows meet the floor instead of a zero pivot.
+ */
+export const SPARSE_REGULARISATION = 1e-13;
+/**
+ * Iterative refinement of a sparse step: at most this many passes, and no more once a
+ * correction is below 1e-6 of the step (each pass shrinks the error by about the relative
+ * size of the first correction, so what remains is then below 1e-12 of the step).
+ */
+const REFINE_PASSES = 4;
+const REFINE_TOLERANCE = 1e-6;
+/** Smallest damping weight the sparse drag step uses (its Hessian must be invertible). */
+const SPARSE_MIN_WEIGHT = 1e-8;
+
+/** The sparse pattern of a group with a given set of active limits (limits last). */
+interface SparsePattern {
+  /** Limited variables of the limit rows appended after the blocks, in order. */
+  limitVars: number[];
+  blocks: ResidualBlock[];
+  offsets: Int32Array[];
+  /** Per block: start of its local-column map (ld entries: compact column or −1, and scale). */
+  mapPtr: Int32Array;
+  map: Int32Array;
+  scale: Float64Array;
+  J: BlockRows;
+  ne: NormalEquations;
+  /** The trial slot's values, and W = J H⁻¹ for drags. */
+  valsTrial: Float64Array;
+  W: Float64Array | null;
+}
+
+export class SparseLinear implements Linear {
+  readonly sparse = true;
+  m = 0;
+  c: Float64Array;
+  cTrial: Float64Array;
+  rowK: Float64Array;
+  u: Float64Array;
+  uTrial: Float64Array;
+  fresh = false;
+  hasJ = false;
+  private readonly base: SparsePattern;
+  private pattern: SparsePattern;
+  private readonly withLimits = new Map<string, SparsePattern>();
+  private readonly order: number[];
+  private readonly local: Float64Array;
+  private readonly localRes: Float64Array;
+  private readonly lam: Float64Array;
+  private readonly res: Float64Array;
+  private readonly tmp: Float64Array;
+  // drag objective: H⁻¹ by columns (diagonal) or by grabbed pose (6 × 6)
+  private readonly hInv: Float64Array;
+  private readonly grabOf: Int32Array;
+  private readonly hg: Float64Array;
+  private colScale: Float64Array;
+  private grabVars: number[] = [];
+  private grabCol = new Int32Array(4);
+  private grabH = new Float64Array(4 * 36);
+  private grabHinv = new Float64Array(4 * 36);
+  private grabGrad = new Float64Array(4 * 6);
+
+  constructor(private readonly system: System, private readonly g: Group, private readonly colOfVar: Int32Array) {
+    const n = g.n, m = Math.max(1, g.rowsMax);
+    this.c = new Float64Array(m);
+    this.cTrial = new Float64Array(m);
+    this.rowK = new Float64Array(m);
+    this.lam = new Float64Array(m);
+    this.res = new Float64Array(m);
+    this.local = new Float64Array(Math.max(1, g.maxLocalDim));
+    this.localRes = new Float64Array(m);
+    this.u = new Float64Array(n);
+    this.uTrial = new Float64Array(n);
+    this.tmp = new Float64Array(n);
+    this.hInv = new Float64Array(n);
+    this.grabOf = new Int32Array(n).fill(-1);
+    this.hg = new Float64Array(n);
+    let widest = 1;
+    for (const b of g.blocks) widest = Math.max(widest, system.blockLocalDim(b));
+    this.colScale = new Float64Array(widest);
+    // Fill-reducing order of the blocks: reverse Cuthill–McKee on blocks sharing a column.
+    const patterns = g.blocks.map((b) => this.patternOf(system.block(b)));
+    const adjacency = blockAdjacency(patterns, n);
+    this.order = Array.from(reverseCuthillMcKee(patterns.length, adjacency.ptr, adjacency.adj), (k) => g.blocks[k]);
+    this.base = this.build([]);
+    this.pattern = this.base;
+  }
+
+  private patternOf(blk: ResidualBlock): RowBlockPattern {
+    const cols: number[] = [];
+    for (const v of blk.vars) {
+      const gc = this.colOfVar[v];
+      if (gc >= 0) for (let k = 0; k < this.system.variables[v].dim; k++) cols.push(gc + k);
+    }
+    return { rows: blk.rows, cols };
+  }
+
+  private build(limitVars: number[]): SparsePattern {
+    const system = this.system, L = system.lengthScale;
+    const blocks: ResidualBlock[] = [], offsets: Int32Array[] = [];
+    for (const b of this.order) { blocks.push(system.block(b)); offsets.push(system.blockOffsets(b)); }
+    for (const v of limitVars) {
+      const variable = system.variables[v];
+      blocks.push(new ScalarTargetBlock(`limit:${variable.name}`, v, 0, variable.scale, 'limit'));
+      offsets.push(Int32Array.of(variable.offset));
+    }
+    const patterns = blocks.map((blk) => this.patternOf(blk));
+    const J = new BlockRows(this.g.n, patterns);
+    const mapPtr = new Int32Array(blocks.length + 1);
+    const mapList: number[] = [], scaleList: number[] = [];
+    blocks.forEach((blk, k) => {
+      const c0 = J.colPtr[k], w = J.colPtr[k + 1] - c0;
+      for (const v of blk.vars) {
+        const variable = system.variables[v];
+        const gc = this.colOfVar[v];
+        for (let d = 0; d < variable.dim; d++) {
+          if (gc < 0) { mapList.push(-1); scaleList.push(0); continue; }
+          let t = 0;
+          while (t < w && J.cols[c0 + t] !== gc + d) t++;
+          mapList.push(t);
+          scaleList.push(variable.kind === 'pose' ? (d < 3 ? 1 / L : 1) : 1 / variable.scale);
+        }
+      }
+      mapPtr[k + 1] = mapList.length;
+    });
+    return {
+      limitVars, blocks, offsets, mapPtr, map: Int32Array.from(mapList), scale: Float64Array.from(scaleList),
+      J, ne: new NormalEquations(J), valsTrial: new Float64Array(J.vals.length), W: null,
+    };
+  }
+
+  /** The current pattern's BlockRows (tests and checks). */
+  get rows(): BlockRows {
+    return this.pattern.J;
+  }
+
+  setLimits(limits: readonly ScalarTargetBlock[]): void {
+    this.fresh = false;
+    if (limits.length === 0) { this.pattern = this.base; return; }
+    const vars = limits.map((l) => l.vars[0]);
+    const key = vars.join(',');
+    let p = this.withLimits.get(key);
+    if (!p) {
+      if (this.withLimits.size >= 16) this.withLimits.clear(); // active sets seen lately, not all ever
+      p = this.build(vars);
+      this.withLimits.set(key, p);
+    }
+    // targets: the limit blocks of the pattern stand for these
+    for (let i = 0; i < limits.length; i++) (p.blocks[p.blocks.length - limits.length + i] as ScalarTargetBlock).target = limits[i].target;
+    this.pattern = p;
+  }
+
+  private evaluate(c: Float64Array, vals: Float64Array | null): number {
+    const p = this.pattern, J = p.J, state = this.system.state;
+    const local = this.local, localRes = this.localRes;
+    for (let k = 0; k < p.blocks.length; k++) {
+      const blk = p.blocks[k];
+      blk.evaluate(state, p.offsets[k], localRes, vals ? local : null);
+      const row0 = J.rowPtr[k], rows = J.rowPtr[k + 1] - row0;
+      for (let r = 0; r < rows; r++) c[row0 + r] = localRes[r];
+      if (!vals) continue;
+      const w = J.colPtr[k + 1] - J.colPtr[k], base = J.valPtr[k];
+      vals.fill(0, base, base + rows * w);
+      const m0 = p.mapPtr[k], ld = p.mapPtr[k + 1] - m0;
+      for (let lc = 0; lc < ld; lc++) {
+        const t = p.map[m0 + lc];
+        if (t < 0) continue;
+        const s = p.scale[m0 + lc];
+        for (let r = 0; r < rows; r++) vals[base + r * w + t] += local[r * ld + lc] * s;
+      }
+    }
+    return J.m;
+  }
+
+  assemble(withJ: boolean): number {
+    this.m = this.evaluate(this.c, withJ ? this.pattern.J.vals : null);
+    this.fresh = true;
+    this.hasJ = withJ;
+    return this.m;
+  }
+  assembleTrial(): number {
+    return this.evaluate(this.cTrial, this.pattern.valsTrial);
+  }
+  acceptTrial(): void {
+    const p = this.pattern;
+    const c = this.c; this.c = this.cTrial; this.cTrial = c;
+    const v = p.J.vals; p.J.vals = p.valsTrial; p.valsTrial = v;
+    this.m = p.J.m;
+    this.fresh = true;
+    this.hasJ = true;
+  }
+  normalise(): void {
+    const J = this.pattern.J, vals = J.vals, c = this.c, rowK = this.rowK;
+    for (let k = 0; k < J.blocks; k++) {
+      const w = J.colPtr[k + 1] - J.colPtr[k];
+      let p = J.valPtr[k];
+      for (let i = J.rowPtr[k]; i < J.rowPtr[k + 1]; i++, p += w) {
+        let s = 0;
+        for (let t = 0; t < w; t++) s += vals[p + t] * vals[p + t];
+        const f = s > 0 ? 1 / Math.sqrt(s) : 1;
+        rowK[i] = f;
+        if (f !== 1) { for (let t = 0; t < w; t++) vals[p + t] *= f; c[i] *= f; }
+      }
+    }
+    this.fresh = false;
+  }
+
+  chordStep(): boolean {
+    return false; // the normal equations' factor is of the last J, which is overwritten
+  }
+
+  newtonStep(u: Float64Array): boolean {
+    const { J, ne } = this.pattern;
+    const m = J.m, c = this.c, lam = this.lam, res = this.res;
+    ne.assemble(null);
+    if (!ne.factor(SPARSE_REGULARISATION)) return false;
+    // u = Jᵀ μ with (J Jᵀ + ε) μ = −c
+    for (let i = 0; i < m; i++) lam[i] = -c[i];
+    ne.solve(lam);
+    J.mulT(u, lam);
+    // iterative refinement takes the regularisation's bias out of the step: du = Jᵀ S⁻¹ (−c − J u)
+    const n = this.g.n, tmp = this.tmp;
+    for (let pass = 0; pass < REFINE_PASSES; pass++) {
+      J.mul(res, u);
+      for (let i = 0; i < m; i++) res[i] = -c[i] - res[i];
+      ne.solve(res);
+      J.mulT(tmp, res);
+      let du = 0, uMax = 0;
+      for (let j = 0; j < n; j++) { u[j] += tmp[j]; du = Math.max(du, Math.abs(tmp[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
+      if (!(du > REFINE_TOLERANCE * uMax)) break;
+    }
+    return true;
+  }
+
+  /**
+   * The objective's block-diagonal Gauss–Newton Hessian, inverted: damping on every column
+   * not grabbed (diagonal), and each grabbed body's 6 × 6 (turn resistance and its pulls);
+   * the gradient lives on the grabbed bodies only.
+   */
+  private prepareObjective(pulls: readonly Pull[], options: SolveOptions): void {
+    const system = this.system, n = this.g.n;
+    const damping = Math.max(options.damping ?? 1e-4, SPARSE_MIN_WEIGHT), turn = Math.max(options.turnResistance ?? 1e-2, SPARSE_MIN_WEIGHT);
+    this.hInv.fill(1 / (damping * damping));
+    for (let j = 0; j < n; j++) if (this.grabOf[j] >= 0) this.grabOf[j] = -1;
+    this.grabVars.length = 0;
+    for (const p of pulls) {
+      const col = this.colOfVar[p.variable];
+      if (col < 0) continue;
+      const variable = system.variables[p.variable];
+      if (variable.kind !== 'pose') { this.hInv[col] = 1 / (turn * turn); continue; }
+      let gi = this.grabVars.indexOf(p.variable);
+      if (gi < 0) {
+        gi = this.grabVars.length;
+        this.grabVars.push(p.variable);
+        if (this.grabCol.length <= gi) this.growGrabbed(2 * gi + 2);
+        this.grabCol[gi] = col;
+        this.grabH.fill(0, gi * 36, gi * 36 + 36);
+        this.grabGrad.fill(0, gi * 6, gi * 6 + 6);
+        for (let k = 0; k < 3; k++) this.grabH[gi * 36 + k * 7] = turn * turn;
+        for (let k = 0; k < 6; k++) this.grabOf[col + k] = gi;
+      }
+      pullTerms(system, p, true);
+      addPullTerms(this.grabH, 6, gi * 36, this.grabGrad, gi * 6);
+    }
+    for (let gi = 0; gi < this.grabVars.length; gi++) {
+      if (!invert6(this.grabHinv, gi * 36, this.grabH, gi * 36)) {
+        // a pull with no weight: damp the body like any other
+        for (let k = 0; k < 6; k++) this.grabH[gi * 36 + k * 7] += damping * damping;
+        invert6(this.grabHinv, gi * 36, this.grabH, gi * 36);
+      }
+    }
+  }
+  private growGrabbed(size: number): void {
+    const col = new Int32Array(size); col.set(this.grabCol); this.grabCol = col;
+    const H = new Float64Array(size * 36); H.set(this.grabH); this.grabH = H;
+    const Hi = new Float64Array(size * 36); Hi.set(this.grabHinv); this.grabHinv = Hi;
+    const gr = new Float64Array(size * 6); gr.set(this.grabGrad); this.grabGrad = gr;
+  }
+  /** out ← H⁻¹ x (length n). */
+  private applyHinv(out: Float64Array, x: Float64Array): void {
+    const n = this.g.n, hInv = this.hInv, grabOf = this.grabOf;
+    for (let j = 0; j < n; j++) out[j] = grabOf[j] >= 0 ? 0 : x[j] * hInv[j];
+    for (let gi = 0; gi < this.grabVars.length; gi++) {
+      const c0 = this.grabCol[gi], Hi = this.grabHinv, b = gi * 36;
+      for (let a = 0; a < 6; a++) {
+        let s = 0;
+        for (let q = 0; q < 6; q++) s += Hi[b + a * 6 + q] * x[c0 + q];
+        out[c0 + a] = s;
+      }
+    }
+  }
+
+  pulledStep(u: Float64Array, pulls: readonly Pull[], options: SolveOptions): 'step' | 'still' | 'nan' {
+    const p = this.pattern, J = p.J, ne = p.ne;
+    const m = J.m, n = this.g.n, c = this.c, lam = this.lam, res = this.res, tmp = this.tmp, hg = this.hg;
+    this.prepareObjective(pulls, options);
+    // W = J H⁻¹, block by block (H⁻¹ is diagonal or 6 × 6 within one body's columns)
+    const W = p.W ??= new Float64Array(J.vals.length);
+    const vals = J.vals, cols = J.cols, colPtr = J.colPtr, rowPtr = J.rowPtr, valPtr = J.valPtr;
+    const hInv = this.hInv, grabOf = this.grabOf, Hi = this.grabHinv, grabCol = this.grabCol, colScale = this.colScale;
+    for (let k = 0; k < J.blocks; k++) {
+      const c0 = colPtr[k], w = colPtr[k + 1] - c0, rows = rowPtr[k + 1] - rowPtr[k], q0 = valPtr[k];
+      let grabbed = false;
+      for (let t = 0; t < w; t++) {
+        const col = cols[c0 + t];
+        colScale[t] = hInv[col];
+        if (grabOf[col] >= 0) grabbed = true;
+      }
+      if (!grabbed) {
+        for (let r = 0, q = q0; r < rows; r++, q += w) for (let t = 0; t < w; t++) W[q + t] = vals[q + t] * colScale[t];
+        continue;
+      }
+      for (let r = 0, q = q0; r < rows; r++, q += w) {
+        for (let t = 0; t < w; t++) {
+          const col = cols[c0 + t], gi = grabOf[col];
+          if (gi < 0) { W[q + t] = vals[q + t] * colScale[t]; continue; }
+          // (J H⁻¹)[i, col] = Σ_s J[i, s] H⁻¹[s, col] over the body's 6 columns
+          const off = col - grabCol[gi], t0 = q + t - off, b = gi * 36 + off;
+          let sum = 0;
+          for (let s6 = 0; s6 < 6; s6++) sum += vals[t0 + s6] * Hi[b + s6 * 6];
+          W[q + t] = sum;
+        }
+      }
+    }
+    ne.assemble(W);
+    if (!ne.factor(SPARSE_REGULARISATION)) return 'nan';
+    // gradient (grabbed columns) and H⁻¹ g
+    tmp.fill(0);
+    for (let gi = 0; gi < this.grabVars.length; gi++) for (let a = 0; a < 6; a++) tmp[this.grabCol[gi] + a] = this.grabGrad[gi * 6 + a];
+    this.applyHinv(hg, tmp);
+    // (J H⁻¹ Jᵀ + ε) λ = c − J H⁻¹ g ; u = −H⁻¹ (g + Jᵀ λ)
+    J.mul(lam, hg);
+    for (let i = 0; i < m; i++) lam[i] = c[i] - lam[i];
+    ne.solve(lam);
+    J.mulT(u, lam);
+    for (let j = 0; j < n; j++) u[j] += tmp[j];
+    this.applyHinv(tmp, u);
+    for (let j = 0; j < n; j++) u[j] = -tmp[j];
+    // refinement on the constraints: J du = −c − J u with du = −H⁻¹ Jᵀ dλ keeps u = −H⁻¹(g + Jᵀλ')
+    for (let pass = 0; pass < REFINE_PASSES; pass++) {
+      J.mul(res, u);
+      for (let i = 0; i < m; i++) res[i] = c[i] + res[i];
+      ne.solve(res);
+      J.mulT(tmp, res);
+      this.applyHinv(hg, tmp);
+      let du = 0, uMax = 0;
+      for (let j = 0; j < n; j++) { u[j] -= hg[j]; du = Math.max(du, Math.abs(hg[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
+      if (!(du > REFINE_TOLERANCE * uMax)) break;
+    }
+    return Number.isFinite(norm2(u, n)) ? 'step' : 'nan';
+  }
+}
+
+/** out = A⁻¹ for a symmetric positive-definite 6 × 6 (row-major at offsets). False if not positive definite. */
+function invert6(out: Float64Array, o: number, A: Float64Array, a: number): boolean {
+  const Lf = inv6L;
+  for (let i = 0; i < 36; i++) Lf[i] = A[a + i];
+  let maxDiag = 0;
+  for (let i = 0; i < 6; i++) maxDiag = Math.max(maxDiag, Lf[i * 7]);
+  for (let j = 0; j < 6; j++) {
+    let d = Lf[j * 7];
+    for (let k = 0; k < j; k++) d -= Lf[j * 6 + k] * Lf[j * 6 + k];
+    if (!(d > 1e-14 * maxDiag)) return false;
+    d = Math.sqrt(d);
+    Lf[j * 7] = d;
+    for (let i = j + 1; i < 6; i++) {
+      let s = Lf[i * 6 + j];
+      for (let k = 0; k < j; k++) s -= Lf[i * 6 + k] * Lf[j * 6 + k];
+      Lf[i * 6 + j] = s / d;
+    }
+  }
+  for (let col = 0; col < 6; col++) {
+    const x = inv6x;
+    for (let i = 0; i < 6; i++) {
+      let s = i === col ? 1 : 0;
+      for (let k = 0; k < i; k++) s -= Lf[i * 6 + k] * x[k];
+      x[i] = s / Lf[i * 7];
+    }
+    for (let i = 5; i >= 0; i--) {
+      let s = x[i];
+      for (let k = i + 1; k < 6; k++) s -= Lf[k * 6 + i] * x[k];
+      x[i] = s / Lf[i * 7];
+    }
+    for (let i = 0; i < 6; i++) out[o + i * 6 + col] = x[i];
+  }
+  return true;
+}
+const inv6L = new Float64Array(36);
+const inv6x = new Float64Array(6);

@@ -1,0 +1,46 @@
+/** One base error type for bad input (kernel/errors.ts): every input error carries its path and reason. */
+import { describe, expect, it } from 'vitest';
+import { KinemateError } from '../../kernel/errors.ts';
+import { PoseFormatError, poseFromJSON } from '../../kernel/pose.ts';
+import { CliError } from '../../src/cli/io.ts';
+import { AssemblyError, buildModel, KinemateError as exported, ModelError, parseAssembly, parseGeometry, solveModel, SuspensionFileError } from '../../src/index.ts';
+import { validateRoles, RolesError } from '../../src/suspension/roles.ts';
+import { fourBarDoc } from '../../examples/fourbar.ts';
+
+function thrown(f: () => unknown): unknown {
+  try { f(); } catch (error) { return error; }
+  throw new Error('expected a throw');
+}
+
+describe('KinemateError, the base of every bad-input error', () => {
+  it('each input error extends it and carries the path and the reason of its message', () => {
+    const cases: [unknown, Function, string, string][] = [
+      [thrown(() => parseAssembly('{"format": 3}')), AssemblyError, 'format', 'got 3; expected "kinemate.assembly/1"'],
+      [thrown(() => solveModel(buildModel(fourBarDoc(30)), { set: { 'nope.angle': 1 } })), ModelError, '--set nope.angle', ''],
+      [thrown(() => parseGeometry('corners: 3')), SuspensionFileError, '', ''],
+      [thrown(() => validateRoles(3)), RolesError, 'suspension', 'expected an object'],
+      [thrown(() => poseFromJSON({ position: [0, 0], rotation: [1, 0, 0, 0] }, 'parts.a.pose')), PoseFormatError, 'parts.a.pose.position', 'expected an array of 3 numbers'],
+    ];
+    for (const [error, type, path, reason] of cases) {
+      expect(error).toBeInstanceOf(type);
+      expect(error).toBeInstanceOf(KinemateError);
+      const e = error as KinemateError;
+      if (path) expect(e.path).toBe(path);
+      if (reason) expect(e.reason).toBe(reason);
+      // the message is the path, then the reason (a suspension file lists every problem, the first first)
+      expect(e.message.startsWith(`${e.path}: ${e.reason}`)).toBe(true);
+    }
+    expect(exported).toBe(KinemateError);
+  });
+
+  it('a command-line error has no path: its message is its reason', () => {
+    const error = new CliError('sweep: --format must be json or csv, got "xml"');
+    expect(error).toBeInstanceOf(KinemateError);
+    expect([error.path, error.reason, error.message]).toEqual(['', 'sweep: --format must be json or csv, got "xml"', 'sweep: --format must be json or csv, got "xml"']);
+    expect(error.name).toBe('CliError');
+  });
+
+  it('faults are not input errors', () => {
+    expect(new TypeError('x')).not.toBeInstanceOf(KinemateError);
+  });
+});

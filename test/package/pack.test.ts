@@ -1,0 +1,136 @@
+/**
+ * The package as others get it: `npm pack` (its prepack builds dist/), the tarball
+ * installed into an empty Node ESM project, then the installed `kinemate` command and
+ * `import … from 'kinemate'` used there with plain node: no tsx, no TypeScript sources.
+ *
+ * Installing: `npm install <tarball> --offline` (the dependencies come from npm's cache,
+ * as on a machine where `npm ci` has run). Where the cache lacks them, the tarball is
+ * unpacked into node_modules/kinemate the way npm would, and the package's runtime
+ * dependencies (the lock file's non-dev packages, nothing else: no tsx, no typescript)
+ * are linked from this repository's node_modules.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files/index.ts';
+import { SuspensionModel } from '../../src/suspension/model.ts';
+import { runSweep } from '../../src/suspension/sweep.ts';
+import { suspensionAssembly } from '../../src/suspension/template.ts';
+import { REPO } from '../cli/helpers.ts';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const GEOMETRY = join(REPO, 'examples/suspension/double_wishbone.yaml');
+const FOUR_BAR = join(REPO, 'examples/four-bar.kinemate.json');
+
+let work: string;
+let project: string;
+
+/** The lock file's runtime packages at the top of node_modules (names like `yaml`, `@scope/x`). */
+function runtimePackages(): string[] {
+  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+  return Object.entries(lock.packages)
+    .filter(([path, entry]) => path.startsWith('node_modules/') && !path.slice(13).includes('node_modules/') && entry.dev !== true)
+    .map(([path]) => path.slice(13))
+    .filter((name) => existsSync(join(REPO, 'node_modules', name)));
+}
+
+function installByHand(tarball: string): void {
+  const modules = join(project, 'node_modules');
+  const target = join(modules, 'kinemate');
+  mkdirSync(target, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+  for (const name of runtimePackages()) {
+    mkdirSync(dirname(join(modules, name)), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules', name), join(modules, name), 'dir');
+  }
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  symlinkSync('../kinemate/bin/kinemate.js', join(modules, '.bin', 'kinemate'));
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'kinemate-pack-'));
+  execFileSync(NPM, ['pack', '--pack-destination', work, '--silent'], { cwd: REPO, stdio: 'pipe' });
+  const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
+  project = join(work, 'consumer');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  const npm = spawnSync(NPM, ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, encoding: 'utf8' });
+  if (npm.status !== 0) {
+    rmSync(join(project, 'node_modules'), { recursive: true, force: true });
+    installByHand(tarball);
+  }
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Plain node in the consumer project, with no loader or option inherited from the test runner. */
+function node(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  return spawnSync(process.execPath, args, { cwd: project, env, encoding: 'utf8' });
+}
+
+describe('the packed package', () => {
+  it('ships built JavaScript, declarations and the command; no sources, no tsx', () => {
+    const installed = join(project, 'node_modules/kinemate');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(existsSync(join(installed, 'dist/index.js'))).toBe(true);
+    expect(existsSync(join(installed, manifest.exports['.'].types))).toBe(true);
+    expect(existsSync(join(installed, 'src'))).toBe(false);
+    expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
+    expect(Object.keys(manifest.dependencies)).not.toContain('three');
+    expect(Object.keys(manifest.dependencies)).not.toContain('vitest');
+    expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
+  });
+
+  it('runs `kinemate solve` from node_modules/.bin', () => {
+    const run = node([join(project, 'node_modules/.bin/kinemate'), 'solve', FOUR_BAR, '--set', 'jA.angle=60']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.status).toBe('solved');
+    expect(result.state['jA.angle']).toBeCloseTo(60, 9);
+    expect(result.maxResidual).toBeLessThan(1e-6);
+    const version = node([join(project, 'node_modules/.bin/kinemate'), '--version']);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
+  });
+
+  it("runs a sweep through `import … from 'kinemate'`, matching the sources' sweep", () => {
+    writeFileSync(join(project, 'sweep.mjs'), `
+      import { readFileSync } from 'node:fs';
+      import { parseGeometry, suspensionAssembly, SuspensionModel, runSweep, sweepFromShortcut, AssemblyError, parseAssembly } from 'kinemate';
+      const geometry = parseGeometry(readFileSync(${JSON.stringify(GEOMETRY)}, 'utf8'));
+      const run = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('bump', '-40:40:5', geometry));
+      let refused = '';
+      try { parseAssembly('{}'); } catch (error) { refused = error instanceof AssemblyError ? 'AssemblyError' : String(error); }
+      console.log(JSON.stringify({ steps: run.steps.map((s) => ({ status: s.status, camber: s.metrics.camber })), refused }));
+    `);
+    const run = node(['sweep.mjs']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const installed = JSON.parse(run.stdout) as { steps: { status: string; camber: number }[]; refused: string };
+    const geometry = parseGeometry(readFileSync(GEOMETRY, 'utf8'));
+    const here = runSweep(new SuspensionModel(suspensionAssembly(geometry)), sweepFromShortcut('bump', '-40:40:5', geometry));
+    expect(installed.steps.map((s) => s.status)).toEqual(['solved', 'solved', 'solved', 'solved', 'solved']);
+    const camber = here.steps.map((s) => (s.metrics as Record<string, number>).camber);
+    expect(camber.every(Number.isFinite)).toBe(true);
+    installed.steps.forEach((s, i) => expect(s.camber).toBeCloseTo(camber[i], 9));
+    expect(installed.refused).toBe('AssemblyError');
+  });
+
+  it('type-checks a consumer against the declarations (moduleResolution nodenext)', () => {
+    writeFileSync(join(project, 'use.ts'), `
+      import { buildModel, parseAssembly, solveModel, type SolveResult } from 'kinemate';
+      import { chartSvg } from 'kinemate/pictures';
+      const result: SolveResult = solveModel(buildModel(parseAssembly('{}')));
+      const status: 'solved' | 'failed' = result.status;
+      export { status, chartSvg };
+    `);
+    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node', '--typeRoots', join(REPO, 'node_modules/@types'), 'use.ts'], { cwd: project, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+});
