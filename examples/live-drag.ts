@@ -14,10 +14,15 @@
  *
  * The frame clock is `queueScheduler`, so each move is solved at once, in order (a script
  * has no animation frames); the scheduling is otherwise the viewer's.
+ *
+ * The live model's pull is free: the linkage moves the least it must, the rack included.
+ * Last, the same wheel bump through the viewer's pull (`SuspensionLiveEngine`: the wheel
+ * follows the pointer's height with the rack held, as the viewer drags it), printed every
+ * 20 mm beside the free pull's toe at the same heights.
  */
 import { readFileSync } from 'node:fs';
 import { queueScheduler } from 'rxjs';
-import { LiveModel, readSuspensionDocument, simpleSuspensionAnalysis, type LiveFrame, type SimpleAnalysis } from '../src/live/index.ts';
+import { compileDocument, LiveModel, readSuspensionDocument, simpleSuspensionAnalysis, SuspensionLiveEngine, worldPoint, type LiveFrame, type SimpleAnalysis } from '../src/live/index.ts';
 
 type Vec3 = [number, number, number];
 type Recorded =
@@ -81,6 +86,11 @@ function print(frame: LiveFrame<SimpleAnalysis>): void {
   );
 }
 
+/** The free pull's toe at each wheel height of the first bump (mm above design → degrees). */
+const freeToe = new Map<number, number>();
+live.state$.subscribe((frame) => {
+  if (label === 'wheel bump' && frame.analysis) freeToe.set(Math.round(frame.analysis.corners[0].wheelCenter[2] - wheelCenter[2]), frame.analysis.corners[0].toe);
+});
 live.state$.subscribe(print);
 live.errors$.subscribe((error) => console.log(`  ! ${error.kind}: ${'reason' in error ? error.reason : error.message}`));
 
@@ -103,3 +113,21 @@ console.log(
   `\n${solveTimes.length} frames; solve ms median ${sorted[sorted.length >> 1].toFixed(3)}, p90 ${sorted[Math.floor(sorted.length * 0.9)].toFixed(3)}, max ${sorted[sorted.length - 1].toFixed(3)}; DOF ${dof} (the rack held: bump only)`,
 );
 live.dispose();
+
+// The viewer's pull: the wheel held to the pointer's height, the rack held (bump).
+/** Toe of the (left) corner, degrees, from its axle's direction in plan view. */
+function toeOf(engine: SuspensionLiveEngine): number {
+  const axle = engine.sm.corners[0].roles.axle;
+  const i = worldPoint(engine.model, axle[0]), o = worldPoint(engine.model, axle[1]);
+  return (Math.atan2(o[0] - i[0], o[1] - i[1]) * 180) / Math.PI;
+}
+const held = new SuspensionLiveEngine(compileDocument(document).assembly);
+const upright = held.sm.corners[0];
+console.log('\nthe viewer\'s bump pull (rack held) against the free pull:\n  wheel z   rack mm (held)   toe° free   toe° rack held');
+for (const dz of [20, 40, 60, 40, 20, 0, -20, -40, -60]) {
+  const outcome = held.pull({ part: upright.roles.upright, local: Array.from(upright.wheelCenterLocal), target: [wheelCenter[0], wheelCenter[1], wheelCenter[2] + dz], mode: 'bump', axis: [0, 0, 1] }, held.view);
+  if (!outcome.report?.converged) { console.log(`  ${String(dz).padStart(6)}   the pull did not close`); continue; }
+  const toe = toeOf(held);
+  const free = freeToe.get(dz);
+  console.log(`  ${fmt(dz, 0, 7)}   ${fmt(held.view.rack, 3, 14)}   ${free === undefined ? '       –' : fmt(free, 4, 9)}   ${fmt(toe, 4, 14)}`);
+}

@@ -76,6 +76,13 @@ export interface SolveRequest {
   /** Increases with every request; frames carry it back. */
   readonly seq: number;
   readonly document: LiveDocument;
+  /**
+   * The document's version (a number that changes whenever the document does). When given,
+   * it, not the document object, says whether this is the document of the last request:
+   * a document that crossed a worker (structured clone: a new object every time) is then
+   * still recognised, and the model stays warm.
+   */
+  readonly version?: number;
   readonly pull: PullRequest | null;
   /** Start from this state instead of the current one (a cancelled pull returns to its start). */
   readonly seed?: WarmState;
@@ -143,6 +150,7 @@ export interface LiveEngineOptions<A> {
 
 interface Current {
   readonly document: LiveDocument;
+  readonly version: number | undefined;
   readonly assembly: AssemblyDoc;
   readonly model: Model;
 }
@@ -187,13 +195,13 @@ export class LiveEngine<A = undefined> {
     const started = performance.now();
     let rebuilt = false;
     let held: HeldTarget[] = [];
-    if (this.current === null || request.document !== this.current.document) {
+    if (this.current === null || !sameDocument(this.current, request)) {
       const { assembly } = this.compile(request.document);
       const previous = this.current?.assembly ?? null;
       const seeded = seedAssembly(assembly, previous, request.seed ?? this.warm);
       const model = buildModel(seeded.doc);
       held = heldTargets(model, seeded.targets);
-      this.current = { document: request.document, assembly, model };
+      this.current = { document: request.document, version: request.version, assembly, model };
       rebuilt = true;
     } else if (request.seed !== undefined) {
       applySeed(this.current.model, this.current.assembly, request.seed);
@@ -302,6 +310,21 @@ export class LiveEngine<A = undefined> {
       },
     };
   }
+}
+
+/** The request's document is the current one: same version when the request carries one, else the same object. */
+function sameDocument(current: Current, request: SolveRequest): boolean {
+  if (request.version !== undefined) return current.version === request.version;
+  return current.document === request.document;
+}
+
+/**
+ * The frame as plain data to post across a worker: without the document and the assembly
+ * (the page has both; cloning them every frame costs more than the solve on big models).
+ */
+export function plainFrame<A>(frame: LiveFrame<A>): Omit<LiveFrame<A>, 'document' | 'assembly'> {
+  const { document: _document, assembly: _assembly, ...rest } = frame;
+  return rest;
 }
 
 /**

@@ -28,6 +28,7 @@ export {
   PULL_TOLERANCE,
   REACH_TOLERANCE,
   liveTolerance,
+  plainFrame,
   type Analyze,
   type LiveEngineOptions,
   type LiveFrame,
@@ -47,3 +48,12 @@ export {
 } from './live-model.ts';
 export { simpleSuspensionAnalysis, worldPoint, type CornerReadout, type SimpleAnalysis } from './simple-analysis.ts';
 export { suspensionAnalysis, type LiveSuspensionAnalysis } from './suspension-analysis.ts';
+export {
+  SuspensionLiveEngine,
+  drivenSuspension,
+  type SolveReport,
+  type SuspensionPull,
+  type SuspensionPullMode,
+  type SuspensionPullOutcome,
+  type SuspensionView,
+} from './suspension-engine.ts';

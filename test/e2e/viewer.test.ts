@@ -6,7 +6,7 @@
  * Skipped, with a message, only when /usr/bin/chromium is absent (.ci/run installs it).
  */
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -27,6 +27,9 @@ async function mouseDrag(page: Page, from: { x: number; y: number }, dx: number,
   }
   if (options.release !== false) await page.mouse.up();
 }
+
+/** Joints through an entity of each part (the pin of a hinge, a ball's centre): a part's drawing must reach them. */
+const JOINED = new Set(['revolute', 'ball', 'spherical', 'universal', 'cylindrical']);
 
 async function shot(page: Page, name: string): Promise<Buffer> {
   const png = await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
@@ -359,6 +362,102 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     const geoText = await (await geo.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks as Buffer[]).toString('utf8'));
     writeFileSync(join(ARTIFACTS, 'saved-geometry.yaml'), geoText);
     expect(geoText).toContain('upper_wishbone_inboard_front');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+  it('every template and every example geometry draws every moving part, joined at its joints (issue 16: the trailing arm had no arm)', async () => {
+    const { page, errors } = await openViewer();
+    // every geometry file (sweep files, which set the plots' range, have no hardpoints)
+    const dir = join(REPO_ROOT, 'examples/suspension');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.kinemate.json') || (/\.ya?ml$/.test(f) && readFileSync(join(dir, f), 'utf8').includes('hardpoints'))).sort();
+    expect(files.length).toBeGreaterThan(15);
+    const templates = await page.$$eval('#template option', (os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
+    const models: { label: string; open: () => Promise<unknown> }[] = [
+      // the current model (the first template) last: picking it again would change nothing
+      ...templates.reverse().map((id) => ({ label: `template ${id}`, open: () => page.selectOption('#template', id) })),
+      ...files.map((f) => ({ label: f, open: () => page.setInputFiles('#file', join(REPO_ROOT, 'examples/suspension', f)) })),
+    ];
+    const undrawn: string[] = [];
+    for (const m of models) {
+      const before = (await snap(page)).poseDocKey;
+      await m.open();
+      await page.waitForFunction((k) => { const s = window.__kinemate.snapshot(); return s.poseDocKey !== k || s.error !== null; }, before)
+        .catch((e: Error) => { throw new Error(`${m.label}: ${e.message}`); });
+      const s = await settle(page);
+      expect(s.error, m.label).toBeNull();
+      const drawn = await page.evaluate(() => {
+        const structure = window.__kinemate.lastPose!.structure;
+        return { bodies: window.__kinemate.scene.partBodies(), parts: structure.parts, joints: structure.joints, points: window.__kinemate.lastPose!.points, scale: window.__kinemate.lastPose!.lengthScale };
+      });
+      for (const part of drawn.parts) {
+        if (part.fixed) continue;
+        if (!(drawn.bodies[part.name] >= 1)) undrawn.push(`${m.label}: ${part.name} has no body drawn`);
+        // every joint of the part (a hinge, a ball) sits on the part's drawing: no floating pivots
+        for (const j of drawn.joints) {
+          if (!JOINED.has(j.type)) continue;
+          const drawnAt = (ref: string) => part.refs.some((r) => { const a = drawn.points[r], b = drawn.points[ref]; return a && b && Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) < 1e-6 * drawn.scale; });
+          for (const ref of [j.at, j.to]) if (ref.startsWith(`${part.name}.`) && !drawnAt(ref)) undrawn.push(`${m.label}: ${part.name} is not drawn to its joint ${j.id} (${ref})`);
+        }
+      }
+    }
+    expect(undrawn).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 300_000);
+
+  it('the trailing arm offers only what it has (no caster plot, no empty Hold menu); a generic assembly shows no suspension controls; "(opened file)" is not pickable before a file is opened', async () => {
+    const { page, errors } = await openViewer();
+    const visible = (id: string) => page.evaluate((i) => { const el = document.getElementById(i)!; return !el.hidden && el.offsetParent !== null; }, id);
+    const opened = () => page.$eval('#template-opened', (o) => ({ hidden: (o as HTMLOptionElement).hidden, disabled: (o as HTMLOptionElement).disabled }));
+    // the default double wishbone: every suspension control, caster plotted
+    expect(await visible('hold-control')).toBe(true);
+    expect(await visible('sweep-control')).toBe(true);
+    expect(await visible('hint-suspension')).toBe(true);
+    expect(await visible('hint-assembly')).toBe(false);
+    expect((await snap(page)).plot.caster.filter((x) => x !== null).length).toBe(21);
+    expect(await opened()).toEqual({ hidden: true, disabled: true });
+
+    await page.selectOption('#template', 'trailing_arm');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name === 'trailing_arm.yaml');
+    const ta = await settle(page);
+    expect(await visible('hold-control')).toBe(false);
+    expect(await visible('sweep-control')).toBe(true);
+    const offered = await page.$$eval('#plots select.plot-metric', (ms) => ms.map((m) => Array.from((m as HTMLSelectElement).options).filter((o) => !o.disabled).map((o) => o.value)));
+    for (const menu of offered) {
+      expect(menu).not.toContain('caster');
+      expect(menu).not.toContain('kpi');
+      expect(menu).toContain('camber');
+    }
+    // every plot shows a curve: none is an empty frame
+    for (const [metric, series] of Object.entries(ta.plot)) expect(series.filter((x) => x !== null).length, metric).toBe(21);
+    await shot(page, '14-trailing-arm');
+
+    await page.selectOption('#template', 'fourbar');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name === 'four-bar.kinemate.json');
+    await settle(page);
+    expect(await visible('hold-control')).toBe(false);
+    expect(await visible('sweep-control')).toBe(false);
+    expect(await visible('hint-suspension')).toBe(false);
+    expect(await visible('hint-assembly')).toBe(true);
+    expect(await opened()).toEqual({ hidden: true, disabled: true });
+
+    // back to a suspension: its plots show caster again (the menu's own pick comes back)
+    await page.selectOption('#template', 'double_wishbone');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name === 'double_wishbone.yaml');
+    const dw = await settle(page);
+    expect(dw.plot.caster.filter((x) => x !== null).length).toBe(21);
+    expect(await visible('hold-control')).toBe(true);
+
+    // an opened file: the entry names it and is the one picked
+    await page.setInputFiles('#file', join(REPO_ROOT, 'examples/four-bar.kinemate.json'));
+    await page.waitForFunction(() => window.__kinemate.snapshot().name === 'four-bar.kinemate.json' || window.__kinemate.snapshot().error !== null);
+    await settle(page);
+    expect(await page.$eval('#template', (s) => (s as HTMLSelectElement).value)).toBe('fourbar');
+    await page.setInputFiles('#file', join(REPO_ROOT, 'examples/slider-crank.kinemate.json'));
+    await page.waitForFunction(() => window.__kinemate.snapshot().name === 'slider-crank.kinemate.json');
+    await settle(page);
+    expect(await opened()).toEqual({ hidden: false, disabled: false });
+    expect(await page.$eval('#template', (s) => (s as HTMLSelectElement).value)).toBe('');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { firstValueFrom, filter, queueScheduler } from 'rxjs';
 import { rockerAngle } from '../../examples/fourbar.ts';
 import { addMate, addPart, removePart } from '../../src/assembly/edits.ts';
-import { LiveEngine, LiveModel, liveEdits, type LiveError, type LiveFrame, type SolveRequest } from '../../src/live/index.ts';
+import { LiveEngine, LiveModel, liveEdits, plainFrame, type LiveError, type LiveFrame, type SolveRequest } from '../../src/live/index.ts';
 import { angleDifference, crankOf, fourBar } from './helpers.ts';
 
 const DEG = Math.PI / 180;
@@ -94,5 +94,29 @@ describe('live engine', () => {
     expect(errors[1]).toMatchObject({ kind: 'analysis-failed', message: 'analysis broke' });
     expect(live.lastGood!.coordinates['jA.angle']).toBeCloseTo(80, 9);
     expect(live.lastGood!.analysis).toBeUndefined();
+  });
+
+  it('a document that crossed a worker (a structured clone) is recognised by its version: the model stays warm; a new version rebuilds', () => {
+    const engine = new LiveEngine();
+    const document = fourBar(30, false);
+    const first = engine.solve({ seq: 1, document: structuredClone(document), version: 7, pull: null, diagnose: false });
+    expect(first.rebuilt).toBe(true);
+    // the same version in a new object (every message across a worker is one): no rebuild
+    const model = engine.model;
+    const again = engine.solve({ seq: 2, document: structuredClone(document), version: 7, pull: { dragId: 1, part: 'crank', point: [0.8, 0, 0], target: [0, 0.8, 0] }, diagnose: false });
+    expect(again.rebuilt).toBe(false);
+    expect(engine.model).toBe(model);
+    expect(again.coordinates['jA.angle']).toBeCloseTo(90, 6);
+    // without a version, object identity still decides (a clone is a new document)
+    expect(engine.solve({ seq: 3, document: structuredClone(document), pull: null, diagnose: false }).rebuilt).toBe(true);
+    // another version: rebuilt, the pulled state carried over by name
+    const next = engine.solve({ seq: 4, document: structuredClone(document), version: 8, pull: null, diagnose: false });
+    expect(next.rebuilt).toBe(true);
+    expect(next.coordinates['jA.angle']).toBeCloseTo(90, 6);
+    // the frame to post back is plain data without the document and the assembly
+    const plain = plainFrame(next);
+    expect('document' in plain || 'assembly' in plain).toBe(false);
+    expect(structuredClone(plain)).toEqual(plain);
+    expect(plain.coordinates).toEqual(next.coordinates);
   });
 });

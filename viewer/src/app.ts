@@ -18,6 +18,9 @@ import {
 } from './document';
 import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepKind, SweepRequest, SweepResult, ViewState } from './engine';
 import { SolverClient } from './solver-client';
+import { recordSample, SAMPLE_CAP } from './samples';
+import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
+import { AssemblePanel } from './assemble-panel';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
@@ -36,28 +39,6 @@ type SweepRange = { start: number; stop: number; steps: number };
 /** The plots' sweep to start with: wheel travel ±50 mm, rack travel ±30 mm, 21 states. */
 const SWEEP_DEFAULTS: Readonly<Record<SweepKind, SweepRange>> = { bump: { start: -50, stop: 50, steps: 21 }, steer: { start: -30, stop: 30, steps: 21 } };
 
-/** Read-outs: metric key, label, unit, digits. */
-const READOUTS: [string, string, string, number][] = [
-  ['camber', 'Camber', '°', 3],
-  ['deriv_camber_wrt_hub_z', 'Camber gain', '°/mm', 5],
-  ['toe_angle', 'Toe', '°', 3],
-  ['deriv_toe_angle_wrt_hub_z', 'Bump steer', '°/mm', 5],
-  ['caster', 'Caster', '°', 3],
-  ['kpi', 'KPI', '°', 3],
-  ['caster_virtual', 'Caster (virtual axis)', '°', 3],
-  ['kpi_virtual', 'KPI (virtual axis)', '°', 3],
-  ['scrub_radius', 'Scrub radius', 'mm', 2],
-  ['mechanical_trail', 'Mech. trail', 'mm', 2],
-  ['half_track', 'Half track', 'mm', 2],
-  ['wheel_travel', 'Wheel travel', 'mm', 2],
-  ['rack', 'Rack', 'mm', 2],
-  ['svic_z', 'Side-view IC z', 'mm', 1],
-  ['fvic_z', 'Front-view IC z', 'mm', 1],
-  ['anti_dive', 'Anti-dive', '%', 1],
-  ['axle.roll_center_z', 'Roll centre z', 'mm', 1],
-  ['damper_length', 'Damper length', 'mm', 2],
-];
-
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 export class ViewerApp {
@@ -65,6 +46,8 @@ export class ViewerApp {
   readonly scene: SceneView;
   readonly plots: PlotPanel;
   readonly drag: HandleDragControls;
+  /** Assemble mode: parts, mates by picks, roles (viewer/src/assemble-panel.ts). */
+  readonly assemblePanel: AssemblePanel;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -93,10 +76,9 @@ export class ViewerApp {
   private workerError: string | null = null;
   private gesture: { kind: 'edit'; handle: HandleInfo; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull'; handle: HandleInfo; startView: ViewState } | null = null;
   private altAtPointerDown = false;
-  private assembling = false;
-  private picks: string[] = [];
   private dragCount = 0;
-  private tableKey = '';
+  /** The hardpoint table (suspension geometry): typed edits come back to onTableEdit. */
+  private readonly table = new HardpointTable($('hardpoints-panel'), $('hardpoints'), (input) => this.onTableEdit(input));
   readonly stats = { pose: [] as number[], full: [] as number[], solveMs: [] as number[], sweepMs: [] as number[], renderMs: [] as number[], applyMs: [] as number[], sweepArrival: [] as number[], poseArrival: [] as number[], sweepStart: [] as number[], sweepRoundTrip: [] as number[], dispatch: [] as number[] };
   ready = false;
 
@@ -112,6 +94,7 @@ export class ViewerApp {
     this.plots = new PlotPanel($('plots'));
     // a plot that picks a metric of the steering response needs it at every step: sweep again
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
+    this.assemblePanel = new AssemblePanel(this);
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
@@ -128,6 +111,8 @@ export class ViewerApp {
 
   private tag<T>(request: T, time = performance.now(), needsSweep = false): Tagged<T> {
     const seq = ++this.seq;
+    // an input never shown (its worker failed, the page was hidden) must not be kept for ever
+    if (this.inputs.size >= SAMPLE_CAP) this.inputs.delete(this.inputs.keys().next().value!);
     this.inputs.set(seq, { time, needsSweep, poseDone: false });
     return { seq, time, request };
   }
@@ -215,7 +200,7 @@ export class ViewerApp {
 
   private onDocument(doc: ViewerDocument): void {
     void doc;
-    if (this.assembling) this.renderAssemble();
+    if (this.assemblePanel.assembling) this.assemblePanel.render();
     const time = this.pendingEditTime;
     this.pendingEditTime = undefined;
     this.requestPose({}, time, true);
@@ -243,11 +228,11 @@ export class ViewerApp {
         const result = o.latest.output;
         // a late result of an old document is not drawn over a newer one
         if (result.docKey !== this.docKey(this.history.current)) { this.shownPose = Math.max(this.shownPose, o.latest.input.seq); return; }
-        this.stats.poseArrival.push(performance.now() - o.latest.input.time);
+        recordSample(this.stats.poseArrival, performance.now() - o.latest.input.time);
         try {
           const t = performance.now();
           this.applyPose(result);
-          this.stats.applyMs.push(performance.now() - t);
+          recordSample(this.stats.applyMs, performance.now() - t);
         } catch (error) {
           // a drawing bug must not end the stream: say it and keep going
           this.workerError = `viewer: ${error instanceof Error ? error.message : String(error)}`;
@@ -260,13 +245,13 @@ export class ViewerApp {
       }),
       this.sweepInput.pipe(
         latestPerFrame(defaultFrameScheduler(), { leading: true }),
-        solveLatest((t: Tagged<SweepRequest>) => { this.stats.sweepStart.push(performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { this.stats.sweepRoundTrip.push(performance.now() - t0); return r; }); }),
+        solveLatest((t: Tagged<SweepRequest>) => { recordSample(this.stats.sweepStart, performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { recordSample(this.stats.sweepRoundTrip, performance.now() - t0); return r; }); }),
       ).subscribe((o) => {
         if (o.kind === 'error') { this.shownSweep = o.input.seq; this.workerError = String(o.error instanceof Error ? o.error.message : o.error); this.renderHud(); return; }
         if (o.output.docKey !== this.docKey(this.history.current)) { this.shownSweep = Math.max(this.shownSweep, o.input.seq); return; }
         this.lastSweep = o.output;
-        this.stats.sweepMs.push(o.output.ms);
-        this.stats.sweepArrival.push(performance.now() - o.input.time);
+        recordSample(this.stats.sweepMs, o.output.ms);
+        recordSample(this.stats.sweepArrival, performance.now() - o.input.time);
         this.plots.setSweep(o.output);
         this.scene.updateSweep(o.output);
         if (this.baseline && this.lastPose) this.renderReadouts();
@@ -287,7 +272,7 @@ export class ViewerApp {
   private applyPose(result: PoseResult): void {
     this.lastPose = result;
     this.view = result.view;
-    this.stats.solveMs.push(result.ms.total);
+    recordSample(this.stats.solveMs, result.ms.total);
     this.scene.update(result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
@@ -298,8 +283,14 @@ export class ViewerApp {
     this.renderHud();
     this.renderTable();
     this.renderHolds(result);
-    $('plots').hidden = !result.suspension;
-    $('plots-note').hidden = result.suspension;
+    // suspension controls only where there is a suspension (issue 16: a four-bar has no bump)
+    showIf($('sweep-control'), result.suspension);
+    showIf($('hint-suspension'), result.suspension);
+    showIf($('hint-assembly'), !result.suspension);
+    showIf($('plots'), result.suspension);
+    showIf($('plots-note'), !result.suspension);
+    // a plot offers only the metrics this linkage has (a trailing arm has no steering axis: no caster)
+    if (result.suspension) this.plots.offer(result.docKey, result.designMetrics);
     $('model-name').textContent = nameOf(this.history.current);
   }
 
@@ -341,7 +332,7 @@ export class ViewerApp {
     const start = performance.now();
     this.scene.render();
     const now = performance.now();
-    this.stats.renderMs.push(now - start);
+    recordSample(this.stats.renderMs, now - start);
     this.recordShown(now);
     if (!this.ready && this.lastPose && (this.lastSweep || !this.lastPose.suspension)) {
       this.ready = true;
@@ -356,8 +347,8 @@ export class ViewerApp {
   private recordShown(now: number): void {
     for (const [seq, input] of this.inputs) {
       if (seq > this.shownPose) continue;
-      if (!input.poseDone) { input.poseDone = true; this.stats.pose.push(now - input.time); }
-      if (!input.needsSweep || this.shownSweep >= seq) { this.stats.full.push(now - input.time); this.inputs.delete(seq); }
+      if (!input.poseDone) { input.poseDone = true; recordSample(this.stats.pose, now - input.time); }
+      if (!input.needsSweep || this.shownSweep >= seq) { recordSample(this.stats.full, now - input.time); this.inputs.delete(seq); }
     }
   }
 
@@ -366,13 +357,13 @@ export class ViewerApp {
   private wireDrag(): void {
     const d = this.drag;
     // lighter frames while something moves (a click that picks in assemble mode moves nothing)
-    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; this.scene.setInteractive(e.value && !this.assembling); });
+    d.addEventListener('dragging-changed', (e) => { this.scene.controls.enabled = !e.value; this.scene.setInteractive(e.value && !this.assemblePanel.assembling); });
     d.addEventListener('hoveron', (e) => this.scene.setHovered(e.object));
     d.addEventListener('hoveroff', () => this.scene.setHovered(null));
     d.addEventListener('dragstart', (e) => {
       const h = this.scene.handleInfo.get(e.object);
       if (!h || !this.lastPose) return;
-      if (this.assembling) { this.pick(h.ref); return; } // assemble mode: clicks pick points
+      if (this.assemblePanel.assembling) { this.assemblePanel.pick(h.ref); return; } // assemble mode: clicks pick points
       if (h.kind === 'anchor') return; // a fixed part's point: nothing to drag
       this.plots.freeze(true);
       const doc = this.history.current;
@@ -393,7 +384,7 @@ export class ViewerApp {
     d.addEventListener('drag', (e) => {
       const g = this.gesture;
       if (!g) return;
-      this.stats.dispatch.push(performance.now() - e.time);
+      recordSample(this.stats.dispatch, performance.now() - e.time);
       if (g.kind === 'edit') {
         const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
         const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
@@ -447,80 +438,15 @@ export class ViewerApp {
   // ------------------------------------------------------------ read-outs, HUD, table
 
   private renderReadouts(): void {
-    const r = this.lastPose!;
-    const table = $('readouts');
-    if (!r.suspension) {
-      table.innerHTML = `<tr><td>Parts</td><td class="v">${r.structure.parts.length}</td></tr><tr><td>Mates</td><td class="v">${r.structure.rods.length + r.structure.joints.length}</td></tr>`;
-      table.dataset.kind = 'assembly';
-      return;
-    }
-    if (table.dataset.kind !== 'suspension') {
-      table.innerHTML = READOUTS.map(([key, label, unit]) => `<tr><td>${label}</td><td class="v" data-metric="${key}"></td><td class="u">${unit}</td><td class="d" data-delta="${key}"></td></tr>`).join('');
-      table.dataset.kind = 'suspension';
-    }
-    for (const [key, , , digits] of READOUTS) {
-      const cell = table.querySelector<HTMLElement>(`[data-metric="${CSS.escape(key)}"]`)!;
-      const value = key === 'rack' ? r.view.rack : r.metrics[key];
-      cell.textContent = typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '—';
-      cell.parentElement!.hidden = value === undefined || (value === null && key !== 'camber');
-      // the what-if difference, at design (wheel travel 0, from the two sweeps): not at
-      // the current pose, which the baseline may never have been at
-      const dcell = table.querySelector<HTMLElement>(`[data-delta="${CSS.escape(key)}"]`)!;
-      const base = this.baseline ? finite(this.baselineDesign?.[key]) : null;
-      const now = this.baseline ? finite(r.designMetrics[key]) : null;
-      dcell.textContent = base !== null && now !== null ? `Δ ${now - base >= 0 ? '+' : ''}${(now - base).toFixed(digits)}` : '';
-      dcell.title = 'difference from the pinned baseline, at design';
-    }
+    renderReadouts($('readouts'), this.lastPose!, this.baseline ? this.baselineDesign : null);
   }
 
   private renderHud(): void {
-    const r = this.lastPose;
-    $('hud-dof').textContent = r ? `${r.dof}${r.suspension ? (r.dof === 2 ? ' (bump, steer)' : r.dof === 1 ? ' (bump)' : '') : ''}${r.redundant.length ? ` · redundant: ${r.redundant.join(', ')}` : ''}` : '–';
-    const status = $('hud-status');
-    const msg = $('hud-message');
-    const list = $('hud-failed');
-    let text = '–', state = '';
-    let message = '';
-    let failed: string[] = [];
-    if (r) {
-      state = r.ok ? 'solved' : 'failed';
-      text = r.ok ? `solved${r.iterations ? ` · ${r.iterations} it` : ''} · ${r.ms.total.toFixed(1)} ms` : r.status === 'limited' ? 'at the limit of reach — showing the last good pose' : 'failed — showing the last good pose';
-      message = r.message ?? '';
-      failed = r.failed;
-    }
-    if (this.refusal) { state = 'failed'; text = 'edit refused — kept the last valid geometry'; message = this.refusal; }
-    if (this.workerError) { state = 'failed'; text = 'error — showing the last good pose'; message = this.workerError; }
-    status.textContent = text;
-    status.dataset.status = state;
-    msg.textContent = message;
-    msg.className = r && r.ok && !this.refusal && !this.workerError ? 'note' : '';
-    list.innerHTML = '';
-    for (const f of failed) { const li = document.createElement('li'); li.textContent = r?.status === 'limited' ? `${f} cannot close a step further` : `${f} does not hold`; list.appendChild(li); }
+    renderHud(this.lastPose, this.refusal, this.workerError);
   }
 
   private renderTable(): void {
-    const doc = this.history.current;
-    const r = this.lastPose!;
-    const panel = $('hardpoints-panel');
-    panel.hidden = doc.kind !== 'suspension';
-    if (doc.kind !== 'suspension') return;
-    const table = $('hardpoints');
-    const names = r.structure.hardpoints;
-    const key = names.join(',');
-    if (key !== this.tableKey) {
-      this.tableKey = key;
-      const chassis = new Set(r.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint));
-      table.innerHTML = '<tr><td></td><td>x</td><td>y</td><td>z</td></tr>' + names.map((n) => `<tr class="${chassis.has(n) ? 'chassis' : ''}" data-hardpoint="${n}"><td title="${n}">${n.replace(/_/g, ' ')}</td>${[0, 1, 2].map((i) => `<td><input type="number" step="1" data-axis="${i}" /></td>`).join('')}</tr>`).join('');
-      table.querySelectorAll<HTMLInputElement>('input').forEach((input) => input.addEventListener('change', () => this.onTableEdit(input)));
-    }
-    table.querySelectorAll<HTMLTableRowElement>('tr[data-hardpoint]').forEach((row) => {
-      const p = hardpointPosition(doc, row.dataset.hardpoint!);
-      row.querySelectorAll<HTMLInputElement>('input').forEach((input) => {
-        if (document.activeElement === input || !p) return;
-        const v = String(round6(p[Number(input.dataset.axis)]));
-        if (input.value !== v) input.value = v;
-      });
-    });
+    this.table.render(this.history.current, this.lastPose!);
   }
 
   private onTableEdit(input: HTMLInputElement): void {
@@ -548,7 +474,9 @@ export class ViewerApp {
     const select = $<HTMLSelectElement>('template');
     for (const t of TEMPLATES) { const o = document.createElement('option'); o.value = t.id; o.textContent = t.label; select.appendChild(o); }
     const custom = document.createElement('option');
-    custom.value = ''; custom.textContent = '(opened file)'; custom.hidden = true;
+    // shown (and pickable) only while an opened file is the model: before that it would do nothing
+    custom.value = ''; custom.textContent = '(opened file)'; custom.hidden = true; custom.disabled = true;
+    custom.id = 'template-opened';
     select.appendChild(custom);
     select.addEventListener('change', () => {
       const t = TEMPLATES.find((x) => x.id === select.value);
@@ -588,24 +516,6 @@ export class ViewerApp {
       else this.requestPose({ reset: true });
     });
     $('pin-baseline').addEventListener('click', () => this.toggleBaseline());
-    $('assemble').addEventListener('click', () => this.setAssembling(!this.assembling));
-    const partSelect = $<HTMLSelectElement>('asm-part');
-    for (const p of PART_LIBRARY) { const o = document.createElement('option'); o.value = p.id; o.textContent = p.label; partSelect.appendChild(o); }
-    $('asm-new').addEventListener('click', () => { this.replaceDocument(newAssembly(), 'new assembly'); this.clearPicks(); });
-    $('asm-add').addEventListener('click', () => this.addPart(partSelect.value));
-    $<HTMLSelectElement>('asm-mate').addEventListener('change', (e) => { const t = (e.target as HTMLSelectElement).value; if (t) this.retypeLastMate(t as EntityMateType); });
-    $('asm-delete-mate').addEventListener('click', () => this.deleteMate());
-    $('asm-delete-part').addEventListener('click', () => this.deletePart($<HTMLSelectElement>('asm-parts').value));
-    $('asm-import').addEventListener('click', () => $<HTMLInputElement>('asm-import-file').click());
-    $<HTMLInputElement>('asm-import-file').addEventListener('change', async (e) => {
-      const input = e.target as HTMLInputElement;
-      const file = input.files?.[0];
-      if (file) await this.importPartFile(file.name, await file.text());
-      input.value = '';
-    });
-    $('role-apply').addEventListener('click', () => this.applyRoles());
-    document.querySelectorAll<HTMLSelectElement>('#asm-roles select').forEach((select) => select.addEventListener('change', () => { select.dataset.touched = 'true'; }));
-    $('role-remove').addEventListener('click', () => this.removeRoles());
     for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.onSweepInput());
     $('sweep-kind').addEventListener('change', (e) => { this.setSweepKind(this.sweepKind()); (e.target as HTMLSelectElement).blur(); });
     $<HTMLSelectElement>('hold').addEventListener('change', (e) => {
@@ -659,10 +569,13 @@ export class ViewerApp {
     $<HTMLButtonElement>('save-geometry').disabled = doc.kind !== 'suspension';
     const select = $<HTMLSelectElement>('template');
     const match = TEMPLATES.find((t) => t.name === nameOf(doc));
+    const opened = $<HTMLOptionElement>('template-opened');
+    opened.hidden = opened.disabled = match !== undefined;
     select.value = match ? match.id : '';
   }
 
-  private replaceDocument(doc: ViewerDocument, label: string): void {
+  /** A new document (a template, an opened file): one undo entry, the view and baseline reset. */
+  replaceDocument(doc: ViewerDocument, label: string): void {
     this.view = { travel: [], rack: 0 };
     this.baseline = null;
     this.baselineDesign = null;
@@ -733,258 +646,20 @@ export class ViewerApp {
       select.innerHTML = result.holds.ids.map((id) => `<option value="${id}">${id === 'layout_default' ? 'layout default' : id.replace(/_/g, ' ')}</option>`).join('');
     }
     select.disabled = result.holds.ids.length === 0 || this.history.current.kind !== 'suspension';
+    // no steering, nothing to hold: the menu is not shown empty
+    showIf($('hold-control'), result.suspension && result.holds.ids.length > 0);
     if (select.value !== result.holds.current) select.value = result.holds.current;
   }
 
-  // ------------------------------------------------------------ assemble mode
-
-  /** The mate the last two picks made (a change of the mate menu re-makes it with the new type). */
-  private lastMate: string | null = null;
-  /** The mate selected in the list (Delete mate deletes it; else the last one). */
-  private selectedMate: string | null = null;
-  /** The type the user last chose in the menu, per pair of entity kinds (`axis|point`). */
-  private readonly matePreference = new Map<string, EntityMateType>();
-  /** The part poses of the last good solve: where picked distances and angles are measured, and the design written with roles. */
-  private goodPoses: PartPoses | undefined;
+  // ------------------------------------------------------------ assemble mode (viewer/src/assemble-panel.ts)
 
   setAssembling(on: boolean): void {
-    this.assembling = on;
-    $('assemble').classList.toggle('active', on);
-    $('assemble-panel').hidden = !on;
-    this.clearPicks();
-    if (on && this.history.current.kind !== 'assembly') this.replaceDocument(newAssembly(), 'new assembly');
-    this.renderAssemble();
+    this.assemblePanel.setAssembling(on);
   }
 
-  /** The solved poses to measure at: the current ones when good (and of this document), else the last good ones. */
-  private measuredPoses(): PartPoses | undefined {
-    const r = this.lastPose;
-    if (r && r.ok && r.docKey === this.docKey(this.history.current)) return r.poses;
-    return this.goodPoses;
-  }
-
-  private asmError(error: unknown): string {
-    return error instanceof EditRefused ? `Refused: ${error.reason}` : String(error instanceof Error ? error.message : error);
-  }
-
-  private addPart(id: string): void {
-    try {
-      const { recipe, name } = addLibraryPart(this.history.current, id);
-      this.history.apply(recipe, `add ${name}`);
-      this.setAssembleStatus(`Added ${name}. Click two entities to mate them.`);
-    } catch (error) {
-      this.setAssembleStatus(this.asmError(error));
-    }
-    this.renderAssemble();
-  }
-
-  private pick(ref: string): void {
-    const doc = this.history.current;
-    if (doc.kind !== 'assembly') return;
-    const kind = entityKind(doc.doc, ref);
-    if (kind === undefined) { this.setAssembleStatus(`${ref.replace('#', ' ')} is not an entity to mate: pick a point, an axis, a frame or a plane.`); return; }
-    if (this.picks.includes(ref)) return;
-    this.picks.push(ref);
-    this.scene.selected.add(ref);
-    if (this.lastPose) this.scene.update(this.lastPose);
-    const part = ref.split('.')[0];
-    $<HTMLSelectElement>('asm-parts').value = part;
-    if (this.picks.length < 2) { this.setAssembleStatus(`Picked ${ref} (${kind}); now an entity of another part.`); return; }
-    const [a, b] = this.picks;
-    this.clearPicks();
-    if (a.split('.')[0] === b.split('.')[0]) { this.setAssembleStatus('Pick entities of two different parts.'); return; }
-    const ka = entityKind(doc.doc, a)!, kb = kind;
-    const types = mateTypesFor(ka, kb);
-    this.fillMateMenu(types, null);
-    if (types.length === 0) { this.setAssembleStatus(`No mate joins ${article(ka)} ${ka} and ${article(kb)} ${kb}.`); return; }
-    const preferred = this.matePreference.get(pairKey(ka, kb));
-    const type = preferred !== undefined && types.includes(preferred) ? preferred : types[0];
-    this.fillMateMenu(types, type);
-    try {
-      const { recipe, id } = mateRecipe(doc, type, a, b, this.measuredPoses());
-      this.history.apply(recipe, `mate ${id}`);
-      this.lastMate = id;
-      this.selectedMate = null;
-      this.setAssembleStatus(`Mated ${a} (${ka}) and ${b} (${kb}): ${type} "${id}". Another type in the menu re-makes it.`);
-    } catch (error) {
-      this.setAssembleStatus(this.asmError(error));
-    }
-    this.renderAssemble();
-  }
-
-  /** The mate menu: exactly the types that join the picked kinds, `selected` chosen. */
-  private fillMateMenu(types: readonly EntityMateType[], selected: EntityMateType | null): void {
-    const menu = $<HTMLSelectElement>('asm-mate');
-    menu.innerHTML = '';
-    for (const t of types) { const o = document.createElement('option'); o.value = t; o.textContent = MATE_LABELS[t]; menu.appendChild(o); }
-    if (types.length === 0) { const o = document.createElement('option'); o.value = ''; o.textContent = '(nothing joins these)'; menu.appendChild(o); }
-    menu.disabled = types.length === 0;
-    if (selected) menu.value = selected;
-  }
-
-  /** The mate menu changed: remember the choice for this pair of kinds and re-make the last picked mate with it (one undo entry). */
-  private retypeLastMate(type: EntityMateType): void {
-    const doc = this.history.current;
-    const id = this.lastMate;
-    if (doc.kind !== 'assembly' || id === null || !Object.hasOwn(doc.doc.mates, id)) return;
-    const old = doc.doc.mates[id] as { type: string; a: string; b: string };
-    const ka = entityKind(doc.doc, old.a), kb = entityKind(doc.doc, old.b);
-    if (!ka || !kb) return;
-    this.matePreference.set(pairKey(ka, kb), type);
-    if (old.type === type) return;
-    try {
-      const made = retypeMateRecipe(doc, id, type, this.measuredPoses());
-      this.history.apply(made.recipe, `mate ${made.id}`);
-      this.lastMate = made.id;
-      this.setAssembleStatus(`Re-made ${old.a} – ${old.b} as ${type} "${made.id}".`);
-    } catch (error) {
-      this.setAssembleStatus(this.asmError(error));
-    }
-    this.renderAssemble();
-  }
-
-  private deleteMate(): void {
-    const doc = this.history.current;
-    if (doc.kind !== 'assembly') return;
-    const ids = Object.keys(doc.doc.mates);
-    const id = this.selectedMate !== null && ids.includes(this.selectedMate) ? this.selectedMate : ids[ids.length - 1];
-    if (id === undefined) { this.setAssembleStatus('No mate to delete.'); return; }
-    try {
-      this.history.apply(removeMateRecipe(id), `delete mate ${id}`);
-      this.setAssembleStatus(`Deleted mate "${id}".`);
-    } catch (error) {
-      this.setAssembleStatus(this.asmError(error));
-    }
-    this.selectedMate = null;
-    this.renderAssemble();
-  }
-
-  private deletePart(name: string): void {
-    if (!name) { this.setAssembleStatus('No part to delete.'); return; }
-    try {
-      this.history.apply(removePartRecipe(name), `delete part ${name}`);
-      this.setAssembleStatus(`Deleted part "${name}" and the mates that joined it.`);
-    } catch (error) {
-      this.setAssembleStatus(this.asmError(error));
-    }
-    this.clearPicks();
-    this.renderAssemble();
-  }
-
-  /** Import part…: the moving parts of a `*.kinemate.json`; a malformed file names the loader's path and changes nothing. */
-  async importPartFile(name: string, text: string): Promise<boolean> {
-    let source: AssemblyDoc;
-    try {
-      source = parseAssembly(text);
-    } catch (error) {
-      if (error instanceof AssemblyError) { this.showError(`Could not import ${name} — nothing changed.\n${error.message}`); return false; }
-      throw error;
-    }
-    try {
-      if (this.history.current.kind !== 'assembly') this.replaceDocument(newAssembly(), 'new assembly');
-      const { recipe, names } = importParts(this.history.current, source, name);
-      this.history.apply(recipe, `import ${name}`);
-      this.hideError();
-      this.setAssembleStatus(`Imported ${names.map(([from, to]) => (from === to ? to : `${from} as ${to}`)).join(', ')} from ${name}.`);
-      this.renderAssemble();
-      return true;
-    } catch (error) {
-      const detail = error instanceof AssemblyError ? error.message : this.asmError(error);
-      this.showError(`Could not import ${name} — nothing changed.\n${detail}`);
-      return false;
-    }
-  }
-
-  /** The roles panel's form (numbers as typed; the checks say what is wrong). */
-  private rolesForm(): RolesForm {
-    const v = (id: string) => $<HTMLSelectElement | HTMLInputElement>(id).value;
-    const num = (id: string) => (v(id).trim() === '' ? NaN : Number(v(id)));
-    const lower = v('role-sa-lower'), upper = v('role-sa-upper');
-    return {
-      chassis: v('role-chassis'),
-      upright: v('role-upright'),
-      side: v('role-side') === 'right' ? 'right' : 'left',
-      axleInboard: v('role-axle-inboard'),
-      axleOutboard: v('role-axle-outboard'),
-      // one end alone is not an axis: the check names the missing one
-      steeringAxis: lower || upper ? [lower, upper] : null,
-      steering: v('role-steering') || null,
-      wheelOffset: num('role-offset'),
-      tire: { aspect_ratio: num('role-aspect'), section_width: num('role-width'), rim_diameter: num('role-rim') },
-    };
-  }
-
-  /** Apply roles: the assembly's `suspension` section as one undo entry, checked first; refused roles change nothing and say which field. */
-  private applyRoles(): void {
-    try {
-      const { recipe } = applyRolesRecipe(this.history.current, this.rolesForm(), this.measuredPoses());
-      this.history.apply(recipe, 'suspension roles');
-      this.hideError();
-      this.setAssembleStatus('Suspension roles applied: the metrics and the bump plots run on this assembly.');
-    } catch (error) {
-      const message = error instanceof RolesError || error instanceof ModelError || error instanceof AssemblyError ? error.message : this.asmError(error);
-      this.showError(`Roles not applied — nothing changed.\n${message}`);
-      this.setAssembleStatus(`Roles not applied: ${message}`);
-    }
-    this.renderAssemble();
-  }
-
-  private removeRoles(): void {
-    const doc = this.history.current;
-    if (doc.kind !== 'assembly' || doc.doc.suspension === undefined) { this.setAssembleStatus('This assembly has no suspension roles.'); return; }
-    this.history.apply(removeRolesRecipe(), 'remove suspension roles');
-    this.setAssembleStatus('Suspension roles removed.');
-    this.renderAssemble();
-  }
-
-  private clearPicks(): void {
-    this.picks = [];
-    this.scene.selected.clear();
-    if (this.lastPose) this.scene.update(this.lastPose);
-  }
-
-  private setAssembleStatus(text: string): void {
-    $('asm-status').textContent = text;
-  }
-
-  private renderAssemble(): void {
-    // the poses shown before this document: the last good ones to measure at
-    const r = this.lastPose;
-    if (r && r.ok) this.goodPoses = r.poses;
-    const doc = this.history.current;
-    const list = $('asm-mates');
-    list.innerHTML = '';
-    this.scene.setEntityLines(this.assembling && doc.kind === 'assembly' ? directedEntities(doc.doc) : []);
-    if (doc.kind !== 'assembly') return;
-    for (const [id, m] of Object.entries(doc.doc.mates)) {
-      const li = document.createElement('li');
-      const mm = m as { type: string; a: string; b: string };
-      li.textContent = `${id}: ${mm.type} ${mm.a} – ${mm.b}`;
-      li.dataset.mate = id;
-      li.classList.toggle('selected', id === this.selectedMate);
-      li.addEventListener('click', () => { this.selectedMate = this.selectedMate === id ? null : id; this.renderAssemble(); });
-      list.appendChild(li);
-    }
-    const parts = Object.keys(doc.doc.parts);
-    fillSelect($<HTMLSelectElement>('asm-parts'), parts.map((p) => [p, p]));
-    this.renderRolesForm(doc.doc);
-  }
-
-  /** The roles panel's choices for this assembly, keeping what is chosen where it still exists, else a guess from names. */
-  private renderRolesForm(doc: AssemblyDoc): void {
-    const guess = guessRoles(doc);
-    const parts = Object.keys(doc.parts).map((p): [string, string] => [p, p]);
-    const points = pointRefs(doc).map((p): [string, string] => [p, p]);
-    const none: [string, string] = ['', '(none)'];
-    const pick: [string, string] = ['', '(pick)'];
-    fillSelect($<HTMLSelectElement>('role-chassis'), [pick, ...parts], guess.chassis);
-    fillSelect($<HTMLSelectElement>('role-upright'), [pick, ...parts], guess.upright);
-    fillSelect($<HTMLSelectElement>('role-axle-inboard'), [pick, ...points], guess.axleInboard);
-    fillSelect($<HTMLSelectElement>('role-axle-outboard'), [pick, ...points], guess.axleOutboard);
-    fillSelect($<HTMLSelectElement>('role-sa-lower'), [none, ...points], guess.steeringAxis?.[0]);
-    fillSelect($<HTMLSelectElement>('role-sa-upper'), [none, ...points], guess.steeringAxis?.[1]);
-    fillSelect($<HTMLSelectElement>('role-steering'), [none, ...coordinateNames(doc).map((c): [string, string] => [c, c])], guess.steering ?? '');
-    $('role-remove').toggleAttribute('disabled', doc.suspension === undefined);
+  /** Import part…: the moving parts of a `*.kinemate.json` (see AssemblePanel.importPartFile). */
+  importPartFile(name: string, text: string): Promise<boolean> {
+    return this.assemblePanel.importPartFile(name, text);
   }
 
   showError(text: string): void {
@@ -1060,14 +735,6 @@ export class ViewerApp {
   }
 }
 
-/** A metric's value when it is a finite number, else null. */
-function finite(v: number | null | undefined): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-function round6(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
 
 function download(name: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -1080,29 +747,7 @@ function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/**
- * Fill a select with [value, label] options. Its value: the user's choice (a select they
- * changed: `data-touched`) while it is still offered, else `fallback` (a guess), else
- * what it held, else the first option.
- */
-function fillSelect(select: HTMLSelectElement, options: readonly [string, string][], fallback?: string): void {
-  const held = select.value;
-  const keep = select.dataset.touched === 'true' || fallback === undefined ? held : '';
-  const key = options.map((o) => o[0]).join('\n');
-  if (select.dataset.key !== key) {
-    select.dataset.key = key;
-    select.innerHTML = '';
-    for (const [value, label] of options) { const o = document.createElement('option'); o.value = value; o.textContent = label; select.appendChild(o); }
-  }
-  const values = options.map((o) => o[0]);
-  select.value = keep && values.includes(keep) ? keep : fallback !== undefined && values.includes(fallback) ? fallback : values.includes(held) ? held : values[0] ?? '';
-}
-
-/** The key of a pair of entity kinds, either order. */
-function pairKey(a: EntityKind, b: EntityKind): string {
-  return [a, b].sort().join('|');
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
+/** Shows or hides an element, writing the DOM only when that changes (it runs at every pose of a drag). */
+function showIf(element: HTMLElement, visible: boolean): void {
+  if (element.hidden === visible) element.hidden = !visible;
 }

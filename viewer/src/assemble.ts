@@ -10,8 +10,7 @@
  * Pure functions of the document (and, where geometry is measured, of the solved part
  * poses the engine reports): no DOM, tested in Node (test/viewer/assemble.test.ts).
  */
-import * as Q from '../../kernel/quat';
-import * as V from '../../kernel/vec3';
+import { vec3 } from 'gl-matrix';
 import type { AssemblyDoc, ConstraintType, EntityKind, JointType, MateDoc, PartDoc, PoseDoc } from '../../src/assembly/types';
 import { ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReference, type EntityGroup } from '../../src/assembly/types';
 import { mateTypesJoining, validateAssembly } from '../../src/assembly/load';
@@ -158,10 +157,20 @@ export interface WorldEntity {
   direction: Vec3 | null;
 }
 
-/** v turned by the quaternion q ([w, x, y, z], any length: the kernel's rotation). */
-const rotate = (q: readonly number[], v: readonly number[]): Vec3 => Array.from(Q.rotate(new Float64Array(3), q, v)) as Vec3;
+/**
+ * v turned by the quaternion q ([w, x, y, z] as files write it, any length: scaled by
+ * 2/|q|²), in the Rodrigues form t = s·(q_v × v), v' = v + w·t + q_v × t, on gl-matrix's
+ * vector operations over plain arrays (doubles).
+ */
+const rotate = (q: readonly number[], v: readonly number[]): Vec3 => {
+  const qv: Vec3 = [q[1], q[2], q[3]];
+  const t = vec3.cross([0, 0, 0], qv, [v[0], v[1], v[2]]);
+  vec3.scale(t, t, 2 / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]));
+  const out = vec3.scaleAndAdd([0, 0, 0], [v[0], v[1], v[2]], t, q[0]);
+  return vec3.add(out, out, vec3.cross([0, 0, 0], qv, t)) as Vec3;
+};
 /** v scaled to unit length (a zero vector stays zero). */
-const unit = (v: readonly number[]): Vec3 => Array.from(V.normalize(new Float64Array(3), v)) as Vec3;
+const unit = (v: readonly number[]): Vec3 => vec3.normalize([0, 0, 0], [v[0], v[1], v[2]]) as Vec3;
 
 /** A part's pose: the solved one when given, else its `state` pose, else its own. */
 function poseOf(doc: AssemblyDoc, part: string, poses?: PartPoses): { position: readonly number[]; rotation: readonly number[] } {
@@ -251,8 +260,8 @@ export function defaultMateType(a: EntityKind, b: EntityKind): EntityMateType | 
   return mateTypesFor(a, b)[0] ?? null;
 }
 
-const dot = V.dot;
-const sub = (a: readonly number[], b: readonly number[]): Vec3 => Array.from(V.sub(new Float64Array(3), a, b)) as Vec3;
+const dot = (a: readonly number[], b: readonly number[]): number => vec3.dot([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
+const sub = (a: readonly number[], b: readonly number[]): Vec3 => vec3.subtract([0, 0, 0], [a[0], a[1], a[2]], [b[0], b[1], b[2]]) as Vec3;
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**

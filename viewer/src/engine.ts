@@ -1,33 +1,31 @@
 /**
- * The viewer's thin adapter over the project's APIs: a live document (`src/live`) and a
- * view state in, a displayable pose (every part point in world coordinates, metrics,
- * DOF, solver status) and a bump sweep out. Pure computation, no DOM: it runs in the
- * solver workers (`solver.worker.ts`) and, for tests, in Node.
+ * The viewer's presenter over the library's live solves: a live document and a view state
+ * in, what the page draws out (the scene's structure, every part point in world
+ * coordinates, read-outs, DOF, solver status) and the plots' sweep series. No DOM: it runs
+ * in the solver workers (`solver.worker.ts`) and, for tests, in Node. Every solve is the
+ * library's (src/live): the viewer imports nothing of the kernel (test/viewer/imports.test.ts).
  *
- * - Suspension (a geometry file, or any assembly with a `suspension` section): the pose
- *   is the design state driven to a wheel travel (wheel-centre z of each corner) and a
- *   rack displacement, so the same document and view always give the same numbers (an
- *   undone edit shows bit for bit what it showed before; the live engine's warm start
- *   carries the pose across edits, so an edit and its undo at a bumped pose would leave
- *   it a little elsewhere). Drags of moving parts are pulls that change the view: the
- *   wheel or a linkage point follows the pointer in bump, the rack in steer.
- * - Any other assembly: the live engine (`LiveEngine`: warm state, the kernel's ranked
- *   pull, reach reports); a drag is its pull on the grabbed point.
+ * - Suspension (a geometry file, or any assembly with a `suspension` section): the
+ *   library's `SuspensionLiveEngine` (src/live/suspension-engine.ts). The pose is the
+ *   design state driven to a wheel travel (wheel-centre z of each corner) and a rack
+ *   displacement, so the same document and view always give the same numbers (an undone
+ *   edit shows bit for bit what it showed before). Drags of moving parts are its pulls,
+ *   which change the view: the wheel or a linkage point follows the pointer in bump, the
+ *   rack in steer.
+ * - Any other assembly: the library's `LiveEngine` (warm state, the kernel's ranked pull,
+ *   reach reports), which knows the document by its version (the request's key: a
+ *   document that crossed the worker is a new object every time); a drag is its pull.
  * - A solve that fails keeps the last good pose and says what failed.
  */
-import * as P from '../../kernel/pose';
-import { solve, type SolveReport } from '../../kernel/solver';
-import { freedom, pointRate, tangentSpace } from '../../kernel/analysis';
-import { ScalarTargetBlock, type ResidualBlock, type System } from '../../kernel/system';
-import type { AssemblyDoc } from '../../src/assembly/types';
-import { buildModel, type Model } from '../../src/model/build';
-import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
+import { quat, vec3 } from 'gl-matrix';
+import type { AssemblyDoc, PoseDoc } from '../../src/assembly/types';
+import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
 import { evaluateState } from '../../src/suspension/state';
 import { holdCatalogue, type SteeringAxis } from '../../src/suspension/steering';
 import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
 import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { compileDocument, LiveEngine, type LiveFrame, type WarmState } from '../../src/live';
-import { PointCoordinateBlock, type PointExpr } from '../../src/suspension/targets';
+import { compileDocument, drivenSuspension, LiveEngine, SuspensionLiveEngine, type LiveFrame, type SolveReport, type WarmState } from '../../src/live';
+import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { ViewerDocument, Vec3 } from './document';
 
@@ -217,15 +215,51 @@ export const SWEPT_METRICS: readonly string[] = [...PLOTTABLE.map((p) => p.metri
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 
-function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean }[] {
+/** The entities each mate names (`part.entity`), per assembly: a mated axis or circle is part of its part's drawing. */
+const matedCache = new WeakMap<AssemblyDoc, Set<string>>();
+function matedRefs(doc: AssemblyDoc): Set<string> {
+  let out = matedCache.get(doc);
+  if (!out) {
+    out = new Set<string>();
+    for (const m of Object.values(doc.mates)) {
+      const mm = m as { a?: unknown; b?: unknown };
+      if (typeof mm.a === 'string') out.add(mm.a);
+      if (typeof mm.b === 'string') out.add(mm.b);
+    }
+    matedCache.set(doc, out);
+  }
+  return out;
+}
+
+/**
+ * The points a part is drawn through (`skeleton`) and grabbed by (`handle`). Points and
+ * frames always; axes, planes and circles only when the part has nothing else, except that
+ * a mated axis or circle is drawn through too (a trailing arm reaches its hinge: without it
+ * the arm's pivots float). An axis authored as a segment (a direction that is not a unit
+ * vector: from one pivot to the other) is drawn to its far end as well (`name#end`, no handle).
+ */
+function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] {
   const p = doc.parts[part];
-  const out: { name: string; local: Vec3; skeleton: boolean }[] = [];
-  for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true });
-  for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true });
+  const mated = matedRefs(doc);
+  const out: { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] = [];
+  for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true, handle: true });
+  for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true, handle: true });
   const bare = out.length === 0;
-  for (const [n, a] of Object.entries(p.axes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare });
-  for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare });
-  for (const [n, c] of Object.entries(p.circles ?? {})) out.push({ name: n, local: v3(c.center), skeleton: bare });
+  // a mated entity whose origin is already drawn (a hinge through a point) adds nothing
+  const drawnAt = (q: Vec3) => out.some((e) => e.skeleton && Math.hypot(e.local[0] - q[0], e.local[1] - q[1], e.local[2] - q[2]) <= 1e-9 * (1 + Math.hypot(q[0], q[1], q[2])));
+  const joinedAt = (n: string, q: Vec3) => bare || (mated.has(`${part}.${n}`) && !drawnAt(q));
+  for (const [n, a] of Object.entries(p.axes ?? {})) {
+    const origin = v3(a.origin);
+    const matedAxis = mated.has(`${part}.${n}`);
+    out.push({ name: n, local: origin, skeleton: joinedAt(n, origin), handle: true });
+    const d = a.direction, len = Math.hypot(d[0], d[1], d[2]);
+    if (matedAxis && len > 0 && Math.abs(len - 1) > 1e-6) {
+      const end: Vec3 = [origin[0] + d[0], origin[1] + d[1], origin[2] + d[2]];
+      if (!drawnAt(end)) out.push({ name: `${n}#end`, local: end, skeleton: true, handle: false });
+    }
+  }
+  for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare, handle: true });
+  for (const [n, c] of Object.entries(p.circles ?? {})) { const centre = v3(c.center); out.push({ name: n, local: centre, skeleton: joinedAt(n, centre), handle: true }); }
   return out;
 }
 
@@ -236,50 +270,28 @@ function userOwner(owner: string): string {
 
 // ---------------------------------------------------------------- the loaded model
 
-interface DriverSet {
-  wheel: PointCoordinateBlock[];
-  wheelDesign: number[];
-  rack: ScalarTargetBlock | null;
-  rackDesign: number;
-}
-
+/** A suspension document's model: the library's live suspension solve, and what the scene draws of it. */
 class LoadedModel {
-  readonly model: Model;
-  readonly sm: SuspensionModel | null;
+  /** The library's suspension solve (view drivers, pulls: src/live/suspension-engine.ts). */
+  readonly live: SuspensionLiveEngine;
+  readonly sm: SuspensionModel;
   readonly structure: SceneStructure;
   readonly design: Record<string, Vec3>;
   /** The wheels and axes (the ghost) and every metric at design: see {@link designGiven}. */
   private designCache: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null = null;
-  /** The design state (the model is built there). */
-  private readonly designState: Float64Array;
-  readonly drivers: DriverSet | null;
   readonly buildMs: number;
-  lastGood: Float64Array;
-  view: ViewState;
   constructor(readonly key: number, readonly doc: ViewerDocument, readonly assembly: AssemblyDoc, t0: number) {
-    // a suspension: the view's drivers (wheel travel, rack) take over from the document's holds
-    this.sm = assembly.suspension !== undefined ? drivenSuspension(assembly) : null;
-    this.model = this.sm ? this.sm.model : buildModel(assembly);
-    const sys = this.model.system;
-    if (this.sm) {
-      const sm = this.sm;
-      this.drivers = {
-        wheel: sm.corners.map((c) => new PointCoordinateBlock(`wheel travel (${c.roles.side})`, [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], 2, c.design.wheelCenterZ)),
-        wheelDesign: sm.corners.map((c) => c.design.wheelCenterZ),
-        rack: sm.rackHold ? new ScalarTargetBlock('rack displacement', sm.steering, sm.rackHold.target, sm.rackHold.scale, 'driver') : null,
-        rackDesign: sm.rackHold ? sm.rackHold.target : 0,
-      };
-    } else {
-      this.drivers = null;
-      // a generic assembly starts from its own pose, solved
-      solve(sys);
-    }
+    // the view's drivers (wheel travel, rack) take over from the document's holds
+    this.live = new SuspensionLiveEngine(assembly);
+    this.sm = this.live.sm;
     this.structure = structureOf(assembly, this.sm, doc.kind === 'suspension');
-    this.design = worldPoints(this.model, assembly);
-    this.designState = sys.snapshot();
-    this.lastGood = sys.snapshot();
-    this.view = { travel: this.sm ? this.sm.corners.map(() => 0) : [], rack: 0 };
+    this.design = pointsFromPoses(assembly, posesOf(this.live.poses()));
     this.buildMs = now() - t0;
+  }
+
+  get view(): ViewState {
+    const v = this.live.view;
+    return { travel: [...v.travel], rack: v.rack };
   }
 
   /**
@@ -290,44 +302,11 @@ class LoadedModel {
    */
   designGiven(atDesign: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null): { corners: CornerGeometry[]; metrics: Record<string, number | null> } {
     if (this.designCache) return this.designCache;
-    if (!this.sm) return (this.designCache = { corners: [], metrics: {} });
     if (atDesign) return (this.designCache = atDesign);
-    const sys = this.model.system;
-    const current = sys.snapshot();
-    sys.restore(this.designState);
-    try {
+    return (this.designCache = this.live.atDesign(() => {
       const ev = evaluateState(this.sm, holdOf(this.doc));
-      this.designCache = { corners: cornerGeometry(this.sm, ev, ev.steering.axes), metrics: flatMetrics(this.sm, ev.metrics) };
-    } finally {
-      sys.restore(current);
-    }
-    return this.designCache;
-  }
-
-  /** The suspension drivers as blocks with targets for `view`. */
-  setDriverTargets(view: ViewState): ResidualBlock[] {
-    const d = this.drivers!;
-    const blocks: ResidualBlock[] = [];
-    d.wheel.forEach((b, i) => { b.target = d.wheelDesign[i] + (view.travel[i] ?? 0); blocks.push(b); });
-    if (d.rack) { d.rack.target = d.rackDesign + view.rack; blocks.push(d.rack); }
-    return blocks;
-  }
-}
-
-/** A suspension model with the document's holds released: whatever drives it (a view, a sweep) brings its own drivers. */
-function drivenSuspension(assembly: AssemblyDoc): SuspensionModel {
-  const sm = new SuspensionModel(assembly);
-  const sys = sm.model.system;
-  for (const v of sys.heldVariables()) sys.release(v);
-  return sm;
-}
-
-function solveWithBlocks(system: System, blocks: readonly ResidualBlock[]): SolveReport {
-  for (const b of blocks) system.addBlock(b);
-  try {
-    return solve(system);
-  } finally {
-    system.removeBlocks(blocks);
+      return { corners: cornerGeometry(this.sm, ev, ev.steering.axes), metrics: flatMetrics(this.sm, ev.metrics) };
+    }));
   }
 }
 
@@ -336,7 +315,7 @@ const freedDocs = new WeakMap<object, ViewerDocument>();
 /**
  * The document as the viewer drags it: its held coordinates (drivers) free, so that a
  * pull moves the mechanism (a held crank angle would lock a four-bar). Kept per document
- * object: the live engine rebuilds only when the document object changes.
+ * object (the live engine knows the document by its version, the request's docKey).
  */
 function freed(doc: ViewerDocument): ViewerDocument {
   if (doc.kind !== 'assembly' || doc.doc.held.length === 0) return doc;
@@ -348,29 +327,26 @@ function freed(doc: ViewerDocument): ViewerDocument {
   return out;
 }
 
-function pointsFromPoses(doc: AssemblyDoc, poses: Readonly<Record<string, P.PoseJSON>>): Record<string, Vec3> {
-  const out: Record<string, Vec3> = {};
-  const w = new Float64Array(3);
-  for (const part of Object.keys(doc.parts)) {
-    const pj = poses[part] ?? doc.parts[part].pose;
-    const pose = P.pose(pj.position, pj.rotation);
-    for (const e of entityOrigins(doc, part)) {
-      P.applyPoint(w, pose, e.local);
-      out[`${part}.${e.name}`] = v3(w);
-    }
-  }
+/** Poses as the library gives them (position, then rotation w, x, y, z) in the document's form. */
+function posesOf(poses: Readonly<Record<string, readonly number[]>>): Record<string, PoseDoc> {
+  const out: Record<string, PoseDoc> = {};
+  for (const [name, p] of Object.entries(poses)) out[name] = { position: [p[0], p[1], p[2]], rotation: [p[3], p[4], p[5], p[6]] };
   return out;
 }
 
-function worldPoints(model: Model, doc: AssemblyDoc): Record<string, Vec3> {
+function pointsFromPoses(doc: AssemblyDoc, poses: Readonly<Record<string, PoseDoc>>): Record<string, Vec3> {
   const out: Record<string, Vec3> = {};
-  const sys = model.system;
-  const w = new Float64Array(3);
-  for (const [part, v] of model.parts) {
-    const off = sys.variables[v].offset;
+  // plain arrays: gl-matrix computes in doubles there (its create() gives Float32Array)
+  const q: quat = [0, 0, 0, 1], w: vec3 = [0, 0, 0];
+  for (const part of Object.keys(doc.parts)) {
+    const pj = poses[part] ?? doc.parts[part].pose;
+    // the file's rotation is (w, x, y, z); gl-matrix's quaternion is (x, y, z, w)
+    const r = pj.rotation;
+    quat.set(q, r[1], r[2], r[3], r[0]);
+    quat.normalize(q, q);
     for (const e of entityOrigins(doc, part)) {
-      P.applyPoint(w, sys.state, e.local, off);
-      out[`${part}.${e.name}`] = v3(w);
+      vec3.transformQuat(w, e.local, q);
+      out[`${part}.${e.name}`] = [w[0] + pj.position[0], w[1] + pj.position[1], w[2] + pj.position[2]];
     }
   }
   return out;
@@ -416,7 +392,7 @@ function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geometryEdita
     });
   } else {
     for (const [name, p] of Object.entries(doc.parts)) {
-      for (const e of entityOrigins(doc, name)) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
+      for (const e of entityOrigins(doc, name)) if (e.handle) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
     }
   }
   return { parts, rods, joints, handles, hardpoints };
@@ -472,133 +448,6 @@ function flatMetrics(sm: SuspensionModel, metrics: ReturnType<SuspensionModel['e
   return out;
 }
 
-// ---------------------------------------------------------------- pulls
-
-interface BasisItem {
-  block: ResidualBlock & { target: number };
-  /** Row units per unit of value (the row is (value − target) × this). */
-  rowScale: number;
-  value(): number;
-}
-
-const pullTmp = new Float64Array(3);
-
-/**
- * Moves the grabbed point toward the target through the given basis (drivers whose
- * targets are free to change), with `fixedBlocks` held where they are: a few damped
- * Gauss–Newton steps in the basis values, the point's rates from the tangent space
- * (analytic), each step re-solved exactly. Returns the last solve report (null when no
- * step was taken) and whether the basis could move the point at all.
- */
-interface PullOutcome {
-  report: SolveReport | null;
-  moved: boolean;
-  note?: string;
-  /** Set when the point stopped short of the target because a step toward it could not be solved. */
-  limitedBy?: SolveReport;
-  /** Distance left between the point and the target (model units). */
-  remaining: number;
-}
-
-function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly ResidualBlock[], variable: number, local: Vec3, target: Vec3, axis?: Vec3): PullOutcome {
-  const L = system.lengthScale;
-  const off = system.variables[variable].offset;
-  let report: SolveReport | null = null;
-  let moved = false;
-  let lastFailure: SolveReport | null = null;
-  // the error the pull reduces: the whole distance, or only its part along the axis
-  const error = (): number[] => {
-    const p = P.applyPoint(pullTmp, system.state, local, off);
-    const e = [target[0] - p[0], target[1] - p[1], target[2] - p[2]];
-    if (!axis) return e;
-    const along = e[0] * axis[0] + e[1] * axis[1] + e[2] * axis[2];
-    return [along * axis[0], along * axis[1], along * axis[2]];
-  };
-  const remaining = () => { const e = error(); return Math.hypot(e[0], e[1], e[2]); };
-  const outcome = (extra: Partial<PullOutcome> = {}): PullOutcome => {
-    const left = remaining();
-    const out: PullOutcome = { report, moved, remaining: left, ...extra };
-    if (lastFailure && left > 1e-3 * L) out.limitedBy = lastFailure;
-    return out;
-  };
-  for (const b of basis) b.block.target = b.value();
-  const blocks = [...basis.map((b) => b.block), ...fixedBlocks];
-  const k = basis.length;
-  for (let iter = 0; iter < 4; iter++) {
-    const ts = tangentSpace(system, blocks);
-    if (ts.status !== 'unique') return outcome({ note: ts.status === 'not_unique' ? 'the dragged motion is not determined here' : 'the drivers conflict here' });
-    const e = error();
-    const err = Math.hypot(e[0], e[1], e[2]);
-    if (err < 1e-9 * L) break;
-    const V: Float64Array[] = [];
-    for (let j = 0; j < k; j++) {
-      const rates = ts.rates[j];
-      const rate = rates ? Float64Array.from(pointRate(new Float64Array(3), system, ts, rates, variable, local)) : new Float64Array(3);
-      if (axis) { const along = rate[0] * axis[0] + rate[1] * axis[1] + rate[2] * axis[2]; rate[0] = along * axis[0]; rate[1] = along * axis[1]; rate[2] = along * axis[2]; }
-      V.push(rate);
-    }
-    // (VᵀV + λI) Δ = Vᵀe, Δ in row units
-    const A = new Float64Array(k * k), rhs = new Float64Array(k);
-    let trace = 0;
-    for (let a = 0; a < k; a++) {
-      for (let b = 0; b < k; b++) A[a * k + b] = V[a][0] * V[b][0] + V[a][1] * V[b][1] + V[a][2] * V[b][2];
-      rhs[a] = V[a][0] * e[0] + V[a][1] * e[1] + V[a][2] * e[2];
-      trace += A[a * k + a];
-    }
-    if (!(trace > 1e-18)) return outcome({ note: 'the grabbed point does not move with the mechanism here' });
-    for (let a = 0; a < k; a++) A[a * k + a] += 1e-9 * trace + 1e-12;
-    const delta = solveSmall(A, rhs, k);
-    // limit the predicted motion of the point per step to a tenth of the model
-    let pred = 0;
-    for (let i = 0; i < 3; i++) { let s = 0; for (let j = 0; j < k; j++) s += V[j][i] * delta[j]; pred += s * s; }
-    pred = Math.sqrt(pred);
-    let scale = pred > 0.1 * L ? (0.1 * L) / pred : 1;
-    const start = system.snapshot();
-    const base = basis.map((b) => b.value());
-    let accepted = false;
-    for (let h = 0; h < 4; h++) {
-      basis.forEach((b, j) => { b.block.target = base[j] + (scale * delta[j]) / b.rowScale; });
-      const trial = solveWithBlocks(system, blocks);
-      if (trial.converged) { report = trial; accepted = true; break; }
-      lastFailure = trial;
-      system.restore(start);
-      scale /= 2;
-    }
-    if (!accepted) { basis.forEach((b, j) => { b.block.target = base[j]; }); return outcome(); }
-    moved = true;
-    if (scale === 1 && pred < 1e-4 * L) break;
-  }
-  return outcome();
-}
-
-/** Gaussian elimination with partial pivoting on a small dense system (k ≤ a dozen). */
-function solveSmall(A: Float64Array, b: Float64Array, k: number): Float64Array {
-  const M = Float64Array.from(A), x = Float64Array.from(b);
-  for (let c = 0; c < k; c++) {
-    let piv = c;
-    for (let r = c + 1; r < k; r++) if (Math.abs(M[r * k + c]) > Math.abs(M[piv * k + c])) piv = r;
-    if (piv !== c) {
-      for (let j = 0; j < k; j++) { const t = M[c * k + j]; M[c * k + j] = M[piv * k + j]; M[piv * k + j] = t; }
-      const t = x[c]; x[c] = x[piv]; x[piv] = t;
-    }
-    const d = M[c * k + c];
-    if (Math.abs(d) < 1e-300) continue;
-    for (let r = c + 1; r < k; r++) {
-      const f = M[r * k + c] / d;
-      if (f === 0) continue;
-      for (let j = c; j < k; j++) M[r * k + j] -= f * M[c * k + j];
-      x[r] -= f * x[c];
-    }
-  }
-  for (let c = k - 1; c >= 0; c--) {
-    let s = x[c];
-    for (let j = c + 1; j < k; j++) s -= M[c * k + j] * x[j];
-    const d = M[c * k + c];
-    x[c] = Math.abs(d) < 1e-300 ? 0 : s / d;
-  }
-  return x;
-}
-
 // ---------------------------------------------------------------- the engine
 
 export class Engine {
@@ -624,49 +473,26 @@ export class Engine {
     const fresh = !this.loaded || this.loaded.key !== req.docKey;
     const lm = this.load(req.docKey, req.doc);
     const buildMs = fresh ? lm.buildMs : 0;
-    const sys = lm.model.system;
     const t1 = now();
     let report: SolveReport | null = null;
     let asked: string | null = null;
     let note: string | null = null;
     let limitedBy: SolveReport | null = null;
-    if (lm.sm) {
-      const d = lm.drivers!;
-      if (req.pull) {
-        // the pull starts from the view the request carries (the last good pose)
-        if (!sameView(lm.view, req.view)) report = this.driveTo(lm, req.view, fresh);
-        const pull = req.pull;
-        const v = lm.model.parts.get(pull.part);
-        if (v !== undefined && (!report || report.converged)) {
-          lm.setDriverTargets(lm.view);
-          const basis: BasisItem[] = [];
-          const fixed: ResidualBlock[] = [];
-          const wheelItem = (i: number): BasisItem => ({ block: d.wheel[i], rowScale: 1, value: () => lm.sm!.pointValue([{ variable: lm.sm!.corners[i].upright, local: lm.sm!.corners[i].wheelCenterLocal, weight: 1 }])[2] });
-          const corners = pull.corner !== undefined ? [pull.corner] : d.wheel.map((_, i) => i);
-          if (pull.mode === 'steer' && d.rack) {
-            basis.push({ block: d.rack, rowScale: d.rack.scale, value: () => sys.getScalar(lm.sm!.steering) });
-            fixed.push(...d.wheel);
-          } else {
-            d.wheel.forEach((_, i) => (corners.includes(i) ? basis.push(wheelItem(i)) : fixed.push(d.wheel[i])));
-            if (pull.mode === 'free' && d.rack) basis.push({ block: d.rack, rowScale: d.rack.scale, value: () => sys.getScalar(lm.sm!.steering) });
-            else if (d.rack) fixed.push(d.rack);
-          }
-          const r = pullThrough(sys, basis, fixed, v, pull.local, pull.target, pull.axis);
-          if (r.report) report = r.report;
-          if (r.note) note = r.note;
-          // every accepted step is good: the pose is where the pull got to
-          lm.view = { travel: d.wheel.map((b, i) => b.target - d.wheelDesign[i]), rack: d.rack ? d.rack.target - d.rackDesign : 0 };
-          lm.lastGood = sys.snapshot();
-          if (r.limitedBy) {
-            limitedBy = r.limitedBy;
-            const what = pull.mode === 'steer' ? `the rack stops at ${signed(lm.view.rack)} mm` : `the wheel stops at ${lm.view.travel.map((t) => `${signed(t)} mm`).join(' / ')} of travel`;
-            asked = `beyond reach: ${what}, ${r.remaining.toFixed(0)} mm short of the pointer; a step further does not close`;
-          }
-        }
-      } else if (fresh || req.fromDesign || !sameView(lm.view, req.view)) {
-        report = this.driveTo(lm, req.view, fresh || req.fromDesign === true);
-        if (!report.converged) asked = describeView(lm, req.view);
+    if (req.pull) {
+      // the pull starts from the view the request carries (the last good pose)
+      const pull = req.pull;
+      const r = lm.live.pull({ part: pull.part, local: pull.local, target: pull.target, mode: pull.mode, ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) }, req.view);
+      report = r.report;
+      if (r.note) note = r.note;
+      if (r.limitedBy) {
+        limitedBy = r.limitedBy;
+        const view = lm.view;
+        const what = pull.mode === 'steer' ? `the rack stops at ${signed(view.rack)} mm` : `the wheel stops at ${view.travel.map((t) => `${signed(t)} mm`).join(' / ')} of travel`;
+        asked = `beyond reach: ${what}, ${r.remaining.toFixed(0)} mm short of the pointer; a step further does not close`;
       }
+    } else if (fresh || req.fromDesign || !sameView(lm.view, req.view)) {
+      report = lm.live.driveTo(req.view, fresh || req.fromDesign === true);
+      if (!report.converged) asked = describeView(lm, req.view);
     }
     return this.result(lm, report, asked, note, t0, buildMs, now() - t1, limitedBy);
   }
@@ -690,7 +516,8 @@ export class Engine {
     const pull = req.pull ? { dragId: req.pull.dragId ?? 0, part: req.pull.part, point: req.pull.local, target: req.pull.target } : null;
     if (pull && g.drag?.id !== pull.dragId) g.drag = { id: pull.dragId, start: g.engine.warmState };
     const seed = req.cancelDrag !== undefined && g.drag?.id === req.cancelDrag ? g.drag.start : null;
-    const frame = g.engine.solve({ seq: ++g.seq, document: freed(req.doc), pull, diagnose: pull === null, ...(seed ? { seed } : {}) });
+    // the document's version is the request's key: across the worker every request's document is a new object
+    const frame = g.engine.solve({ seq: ++g.seq, document: freed(req.doc), version: req.docKey, pull, diagnose: pull === null, ...(seed ? { seed } : {}) });
     const t1 = now();
     const assembly = frame.assembly;
     g.structure ??= structureOf(assembly, null, false);
@@ -736,58 +563,31 @@ export class Engine {
     };
   }
 
-  /** Drive the suspension to a view, in sub-steps from the last good pose (or design). */
-  private driveTo(lm: LoadedModel, view: ViewState, fromDesign: boolean): SolveReport {
-    const sys = lm.model.system;
-    const from = fromDesign ? { travel: lm.view.travel.map(() => 0), rack: 0 } : lm.view;
-    if (fromDesign) lm.sm!.resetToDesign();
-    const span = Math.max(0, ...view.travel.map((t, i) => Math.abs(t - (from.travel[i] ?? 0)) / 25), Math.abs(view.rack - from.rack) / 8);
-    const steps = Math.max(1, Math.ceil(span));
-    let report: SolveReport | null = null;
-    for (let k = 1; k <= steps; k++) {
-      const f = k / steps;
-      const mid: ViewState = { travel: view.travel.map((t, i) => (from.travel[i] ?? 0) + (t - (from.travel[i] ?? 0)) * f), rack: from.rack + (view.rack - from.rack) * f };
-      report = solveWithBlocks(sys, lm.setDriverTargets(mid));
-      if (!report.converged) break;
-    }
-    if (report!.converged) {
-      lm.view = { travel: [...view.travel], rack: view.rack };
-      lm.lastGood = sys.snapshot();
-    } else {
-      // the last good pose stays (for a new document: its design pose)
-      sys.restore(lm.lastGood);
-    }
-    return report!;
-  }
-
   private result(lm: LoadedModel, report: SolveReport | null, asked: string | null, note: string | null, t0: number, buildMs: number, solveMs: number, limitedBy: SolveReport | null = null): PoseResult {
-    const sys = lm.model.system;
-    if (report && !report.converged) sys.restore(lm.lastGood);
+    if (report && !report.converged) lm.live.restoreLastGood();
     const t2 = now();
-    const f = freedom(sys);
-    let metrics: Record<string, number | null> = {};
-    let corners: CornerGeometry[] = [];
+    const f = lm.live.freedom();
     let rollCenter: Vec3 | null = null;
-    if (lm.sm) {
-      // every metric with its derivatives, the steering response under the document's
-      // hold (the virtual axis and the *_virtual metrics) and, for a multi-link, instant
-      // centres from the screw
-      const ev = evaluateState(lm.sm, holdOf(lm.doc));
-      metrics = flatMetrics(lm.sm, ev.metrics);
-      corners = cornerGeometry(lm.sm, ev, ev.steering.axes);
-      const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
-      if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
-    }
+    // every metric with its derivatives, the steering response under the document's
+    // hold (the virtual axis and the *_virtual metrics) and, for a multi-link, instant
+    // centres from the screw
+    const ev = evaluateState(lm.sm, holdOf(lm.doc));
+    const metrics = flatMetrics(lm.sm, ev.metrics);
+    const corners = cornerGeometry(lm.sm, ev, ev.steering.axes);
+    const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
+    if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
     const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
-    const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !o.startsWith('wheel travel') && o !== 'rack displacement').map(userOwner);
+    const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !lm.live.isDriverRow(o)).map(userOwner);
     const solved = !report || report.converged;
-    const atDesign = solved && !limitedBy && lm.view.rack === 0 && lm.view.travel.every((t) => t === 0);
+    const view = lm.view;
+    const atDesign = solved && !limitedBy && view.rack === 0 && view.travel.every((t) => t === 0);
     const design = lm.designGiven(atDesign ? { corners, metrics } : null);
     const ok = solved && !limitedBy;
     let message: string | null = null;
     if (!solved) message = [asked, report?.message ? `solver: ${report.message}` : null].filter(Boolean).join(' — ');
     else if (limitedBy) message = asked;
     else if (note) message = note;
+    const poses = lm.live.poses();
     const t3 = now();
     return {
       docKey: lm.key,
@@ -800,20 +600,20 @@ export class Engine {
       maxResidual: report?.maxResidual ?? 0,
       dof: f.dof,
       redundant: f.redundant.map(userOwner),
-      view: { travel: [...lm.view.travel], rack: lm.view.rack },
-      lengthScale: sys.lengthScale,
+      view,
+      lengthScale: lm.live.model.system.lengthScale,
       structure: lm.structure,
-      points: worldPoints(lm.model, lm.assembly),
-      poses: Object.fromEntries([...lm.model.parts].map(([name, v]) => [name, Array.from(sys.state.subarray(sys.variables[v].offset, sys.variables[v].offset + 7))])),
+      points: pointsFromPoses(lm.assembly, posesOf(poses)),
+      poses,
       design: lm.design,
       corners,
       designCorners: design.corners,
       designMetrics: design.metrics,
       rollCenter,
       metrics,
-      suspension: lm.sm !== null,
+      suspension: true,
       editable: lm.doc.kind === 'suspension',
-      holds: lm.sm && lm.sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(lm.sm, 0).ids], current: holdOf(lm.doc) } : { ids: [], current: holdOf(lm.doc) },
+      holds: lm.sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(lm.sm, 0).ids], current: holdOf(lm.doc) } : { ids: [], current: holdOf(lm.doc) },
       ms: { build: buildMs, solve: solveMs, evaluate: t3 - t2, total: t3 - t0 },
     };
   }

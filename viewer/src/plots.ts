@@ -28,6 +28,12 @@ export class PlotPanel {
   private baseline: SweepResult | null = null;
   /** The metric each plot shows. */
   readonly chosen: string[];
+  /** The metric each plot's menu last picked (shown again when the linkage has it). */
+  private readonly preferred: string[];
+  /** The linkage's metrics at design (null: it has none there) and the document they belong to. */
+  private design: { docKey: number; metrics: Record<string, number | null> } | null = null;
+  /** The metrics the menus offer now (joined), so they are rewritten only when it changes. */
+  private offered = '';
   /** Called after a redraw (the benchmark times it). */
   onDraw: (() => void) | null = null;
   /** Called when a plot's menu picks another metric. */
@@ -35,6 +41,7 @@ export class PlotPanel {
 
   constructor(readonly container: HTMLElement, chosen: readonly string[] = DEFAULT_PLOTS) {
     this.chosen = [...chosen];
+    this.preferred = [...chosen];
     this.chosen.forEach((metric, index) => {
       const slot = document.createElement('div');
       slot.className = 'plot';
@@ -50,6 +57,7 @@ export class PlotPanel {
       }
       menu.value = metric;
       menu.addEventListener('change', () => { this.choose(index, menu.value); menu.blur(); });
+      menu.addEventListener('change', () => { this.preferred[index] = menu.value; });
       slot.appendChild(menu);
       // the value under the pointer, read off the curve (no legend: the plots are small)
       const readout = document.createElement('span');
@@ -124,6 +132,45 @@ export class PlotPanel {
     return new uPlot(opts, this.dataFor(index), this.slots[index]);
   }
 
+  /**
+   * The metrics this linkage has: those with a value at design or at some step of its
+   * sweep (a trailing arm has no steering axis, so no caster). The menus offer only those;
+   * a plot whose metric is missing shows the next one it has, and goes back to its own
+   * when a linkage has it again.
+   */
+  offer(docKey: number, designMetrics: Record<string, number | null>): void {
+    this.design = { docKey, metrics: designMetrics };
+    this.updateOffer();
+  }
+
+  private updateOffer(): void {
+    if (!this.design) return;
+    // only with this document's sweep: a drag's new document shows its pose before its
+    // sweep, and an offer from the pose alone would flip the menus at every frame
+    const sweep = this.current?.docKey === this.design.docKey ? this.current : null;
+    if (!sweep) return;
+    const has = (metric: string) => {
+      const v = this.design!.metrics[metric];
+      if (v !== null && v !== undefined) return true;
+      return sweep.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
+    };
+    const available = PLOTTABLE.map((p) => p.metric).filter(has);
+    // the menus change only when the offer does (not at every sweep of a drag)
+    const key = available.join(',');
+    if (key !== this.offered) {
+      this.offered = key;
+      this.slots.forEach((slot) => {
+        slot.querySelectorAll('option').forEach((o) => { o.hidden = o.disabled = !available.includes(o.value); });
+      });
+    }
+    const shown = new Set<string>();
+    this.preferred.forEach((metric, index) => {
+      const want = available.includes(metric) && !shown.has(metric) ? metric : available.find((m) => !shown.has(m) && !this.preferred.includes(m)) ?? metric;
+      shown.add(want);
+      if (want !== this.chosen[index]) this.choose(index, want);
+    });
+  }
+
   /** Show another metric in plot `index` (its chart is made anew: axis label, range). */
   choose(index: number, metric: string): void {
     if (this.chosen[index] === metric) return;
@@ -164,6 +211,7 @@ export class PlotPanel {
 
   setSweep(sweep: SweepResult | null): void {
     this.current = sweep;
+    this.updateOffer();
     if (sweep && sweep.kind !== this.kind) {
       // another swept quantity: new x axes (label, range)
       this.kind = sweep.kind;

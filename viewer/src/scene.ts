@@ -238,6 +238,8 @@ export class SceneView {
   private readonly materials = new Map<string, Material>();
   private grid: GridHelper | null = null;
   private shapeKey = '';
+  /** Bodies drawn per moving part in the last update (see partBodies). */
+  private bodies: Record<string, number> = {};
   /** Frame the first result of this document key or a later one (0: none pending). */
   frameNext = 1;
   private framedScale = 1;
@@ -400,6 +402,8 @@ export class SceneView {
     this.ghostTris.begin();
 
     // parts: a skeleton of tubes from the centroid to each point, a membrane for three
+    const bodies: Record<string, number> = {};
+    this.bodies = bodies;
     for (const part of result.structure.parts) {
       if (part.fixed) {
         // a fixed part's points are its anchor handles
@@ -407,7 +411,7 @@ export class SceneView {
       }
       const refs = part.refs.filter((r) => pts[r]);
       const color = part.name.includes('wishbone') || part.name.includes('arm') ? COLORS.wishbone : part.name.includes('upright') ? COLORS.upright : part.name === 'rack' ? COLORS.rack : COLORS.part;
-      this.drawSkeleton(this.liveTubes, this.liveTris, refs.map((r) => vec(pts[r])), color, tube);
+      bodies[part.name] = this.drawSkeleton(this.liveTubes, this.liveTris, refs.map((r) => vec(pts[r])), color, tube);
       this.drawSkeleton(this.ghostTubes, this.ghostTris, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6);
     }
     // the rack: a bar along y from its point to the centreline
@@ -424,6 +428,7 @@ export class SceneView {
       const failed = this.failed.has(rod.id);
       const color = failed ? COLORS.failed : rod.id.includes('trackrod') ? COLORS.trackrod : rod.id.includes('pushrod') ? COLORS.damper : COLORS.rod;
       this.liveTubes.tube(a, b, failed ? tube * 1.8 : tube * 1.2, color);
+      for (const ref of [rod.a, rod.b]) { const part = ref.slice(0, ref.indexOf('.')); if (part in bodies) bodies[part]++; }
       const ga = result.design[rod.a], gb = result.design[rod.b];
       if (ga && gb) this.ghostTubes.tube(vec(ga), vec(gb, new Vector3()), tube * 0.6, COLORS.ghost);
     }
@@ -523,9 +528,9 @@ export class SceneView {
     if (o) o.visible = false;
   }
 
-  /** A part as a skeleton: tubes between its points (from the centroid past three), a membrane for three. */
-  private drawSkeleton(tubes: InstanceBatch, tris: TriangleBatch, points: Vector3[], color: number, radius: number): void {
-    if (points.length === 0) return;
+  /** A part as a skeleton: tubes between its points (from the centroid past three), a membrane for three. Returns how many bodies (tubes, membranes) it drew. */
+  private drawSkeleton(tubes: InstanceBatch, tris: TriangleBatch, points: Vector3[], color: number, radius: number): number {
+    if (points.length === 0) return 0;
     const centroid = new Vector3();
     for (const p of points) centroid.add(p);
     centroid.multiplyScalar(1 / points.length);
@@ -535,6 +540,7 @@ export class SceneView {
     else if (points.length > 3) for (const p of points) edges.push([centroid, p]);
     for (const [a, b] of edges) tubes.tube(a, b, radius, color);
     if (points.length === 3) tris.add(points[0], points[1], points[2], color);
+    return edges.length + (points.length === 3 ? 1 : 0);
   }
 
 
@@ -756,6 +762,11 @@ export class SceneView {
       mesh.scale.set(s * 0.0035, length, s * 0.0035);
     }
     for (const [id, o] of this.objects) if (id.startsWith('eline:') && !shown.has(id)) o.visible = false;
+  }
+
+  /** Bodies drawn for each moving part in the last update: its skeleton's tubes and membrane, and the rods that end on it (for tests: no part left undrawn). */
+  partBodies(): Record<string, number> {
+    return { ...this.bodies };
   }
 
   /** How many copies each batch draws now (for tests: a big linkage grows them past their first size). */

@@ -3,6 +3,7 @@
  * request in flight, one latest pending) is the caller's `solveLatest`; this only pairs
  * replies with requests. Without Worker support the engine runs on the main thread.
  */
+import { recordSample } from './samples';
 import { Engine, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from './engine';
 
 export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest };
@@ -28,9 +29,9 @@ export class SolverClient {
         this.waiting.delete(reply.id);
         if (reply.ok && reply.at) {
           const now = performance.timeOrigin + performance.now();
-          this.trips.toWorker.push(reply.at.received - entry.posted);
-          this.trips.inWorker.push(reply.at.done - reply.at.received);
-          this.trips.back.push(now - reply.at.done);
+          recordSample(this.trips.toWorker, reply.at.received - entry.posted);
+          recordSample(this.trips.inWorker, reply.at.done - reply.at.received);
+          recordSample(this.trips.back, now - reply.at.done);
         }
         if (reply.ok) entry.resolve(reply.result);
         else entry.reject(new Error(reply.error));

@@ -1,0 +1,59 @@
+/**
+ * The viewer is a client of the library's public API (issue 11): nothing under viewer/src
+ * imports the kernel or the mates directly. A file that does fails here, named with the
+ * import; the scan itself is checked on a sample so it cannot pass by reading nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const VIEWER = join(ROOT, 'viewer/src');
+
+/** Every module specifier of a TypeScript source: static imports and re-exports, dynamic imports, workers' `new URL(…)`. */
+export function specifiers(source: string): string[] {
+  const out: string[] = [];
+  const patterns = [/\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /new\s+URL\(\s*['"]([^'"]+)['"]/g];
+  for (const pattern of patterns) for (const m of source.matchAll(pattern)) out.push(m[1]);
+  return out;
+}
+
+/** Whether a specifier of a file in `dir` reaches into kernel/ or mates/ of the repository. */
+function reachesInternals(dir: string, specifier: string): boolean {
+  if (!specifier.startsWith('.')) return false;
+  const target = relative(ROOT, join(dir, specifier)).split('\\').join('/');
+  return /^(kernel|mates)(\/|$)/.test(target);
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|tsx|js|mjs)$/.test(e.name) ? [join(dir, e.name)] : []));
+}
+
+describe('viewer imports', () => {
+  it('the scan finds kernel/ and mates/ imports in every form, and only those', () => {
+    const sample = [
+      "import * as P from '../../kernel/pose';",
+      "import type { X } from '../../mates/catalogue.ts';",
+      "export { y } from '../../kernel/solver';",
+      "const m = await import('../../mates/index');",
+      "import '../../kernel/side-effect';",
+      "import { LiveEngine } from '../../src/live';",
+      "import { quat } from 'gl-matrix';",
+    ].join('\n');
+    const found = specifiers(sample).filter((s) => reachesInternals(VIEWER, s));
+    expect(found).toEqual(['../../kernel/pose', '../../mates/catalogue.ts', '../../kernel/solver', '../../kernel/side-effect', '../../mates/index']);
+  });
+
+  it('nothing under viewer/src imports kernel/ or mates/: only the public API of src/', () => {
+    const files = sources(VIEWER);
+    expect(files.length).toBeGreaterThan(5);
+    const offending: string[] = [];
+    for (const file of files) {
+      for (const s of specifiers(readFileSync(file, 'utf8'))) {
+        if (reachesInternals(join(file, '..'), s)) offending.push(`${relative(ROOT, file)}: ${s}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});
