@@ -7,18 +7,12 @@ import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
-const shim = (file: string) => fileURLToPath(new URL(`./viewer/src/shims/${file}`, import.meta.url));
 
 export default defineConfig({
   root: 'viewer',
   // the app imports the project's sources (src/, kernel/, mates/, examples/) from the repo root
   server: { fs: { allow: [repoRoot] }, host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
-  resolve: {
-    // src/suspension/command.ts (the CLI's sweep command) reads files with node:fs; the
-    // browser never calls it, but the module graph reaches it through a re-export.
-    alias: [{ find: /^node:fs\/promises$/, replacement: shim('node-fs.ts') }],
-  },
   worker: { format: 'es' },
   build: { outDir: '../dist/viewer', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
   optimizeDeps: { include: ['three', 'uplot', 'rxjs', 'immer', 'yaml'] },
