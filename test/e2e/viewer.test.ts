@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../viewer/harness/browser';
 import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, screenOf, settle, snap, warnIfNoChromium, type Snapshot } from './page';
 import { decodePng, lumaVariance, colourCount } from '../../viewer/harness/png';
@@ -365,6 +365,56 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('saves the plots shown as SVG (one path per curve, a point per state) and PNG, and exports the sweep as glTF naming the parts', async () => {
+    const { page, errors } = await openViewer();
+    const read = async (d: Download): Promise<Buffer> => Buffer.concat(await (await d.createReadStream()).toArray() as Buffer[]);
+    const downloads: Download[] = [];
+    page.on('download', (d) => downloads.push(d));
+    await page.click('#save-plots');
+    await expect.poll(() => downloads.length, { timeout: 60_000 }).toBe(2);
+    const svgFile = downloads.find((d) => d.suggestedFilename().endsWith('.svg'))!;
+    const pngFile = downloads.find((d) => d.suggestedFilename().endsWith('.png'))!;
+    expect(svgFile.suggestedFilename()).toBe('double_wishbone-bump-plots.svg');
+    const svg = (await read(svgFile)).toString('utf8');
+    writeFileSync(join(ARTIFACTS, 'saved-plots.svg'), svg);
+    // parsed by the browser's XML parser: one line path per plot shown, 21 points each
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        lines: Array.from(doc.querySelectorAll('g.mark-line path'), (p) => p).map((p) => (p.getAttribute('d') ?? '').match(/[ML]/g)?.length ?? 0),
+      };
+    }, svg);
+    expect(parsed.error).toBeNull();
+    expect(parsed.root).toBe('svg');
+    expect(parsed.lines).toEqual([21, 21, 21]);
+    const png = await read(pngFile);
+    writeFileSync(join(ARTIFACTS, 'saved-plots.png'), png);
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const image = decodePng(png);
+    expect([image.width, image.height]).toEqual([720, 60 + 220 * 3]);
+    expect(lumaVariance(image)).toBeGreaterThan(10);
+
+    const [glbFile] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#export-gltf')]);
+    expect(glbFile.suggestedFilename()).toBe('double_wishbone-bump.glb');
+    const glb = await read(glbFile);
+    writeFileSync(join(ARTIFACTS, 'saved-sweep.glb'), glb);
+    expect(glb.subarray(0, 4).toString('latin1')).toBe('glTF');
+    expect(glb.readUInt32LE(4)).toBe(2);
+    expect(glb.readUInt32LE(8)).toBe(glb.length);
+    expect(glb.subarray(16, 20).toString('latin1')).toBe('JSON');
+    const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8')) as { nodes: { name: string }[]; animations: { samplers: { input: number }[] }[]; accessors: { count: number }[] };
+    const names = json.nodes.map((n) => n.name);
+    expect(names).toContain('kinemate');
+    expect(names.some((n) => /upper.*wishbone|wishbone.*upper/i.test(n))).toBe(true);
+    expect(names.some((n) => n.endsWith('_tyre'))).toBe(true);
+    // a keyframe per state of the sweep shown (21)
+    expect(json.accessors[json.animations[0].samplers[0].input].count).toBe(21);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('every template and every example geometry draws every moving part, joined at its joints (issue 16: the trailing arm had no arm)', async () => {
     const { page, errors } = await openViewer();
     // every geometry file (sweep files, which set the plots' range, have no hardpoints)

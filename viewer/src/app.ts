@@ -16,7 +16,8 @@ import {
   TEMPLATES, defaultDocument, documentProblem, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
   OpenError, readSweepFile, type SweepFileRange, type ViewerDocument, type Vec3,
 } from './document';
-import type { HandleInfo, PoseRequest, PoseResult, PullMode, SweepKind, SweepRequest, SweepResult, ViewState } from './engine';
+import { PLOTTABLE, type HandleInfo, type PoseRequest, type PoseResult, type PullMode, type SweepKind, type SweepRequest, type SweepResult, type ViewState } from './engine';
+import { plotsChart, plotsPictures, sweepGlb } from './pictures';
 import { SolverClient } from './solver-client';
 import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
@@ -509,6 +510,8 @@ export class ViewerApp {
       download(`${baseName(nameOf(doc))}.kinemate.json`, assemblyText(doc), 'application/json');
     });
     $('export-csv').addEventListener('click', () => void this.exportCsv());
+    $('save-plots').addEventListener('click', () => void this.savePlots());
+    $('export-gltf').addEventListener('click', () => void this.exportGltf());
     $('undo').addEventListener('click', () => this.undo());
     $('redo').addEventListener('click', () => this.redo());
     $('reset-pose').addEventListener('click', () => {
@@ -551,6 +554,37 @@ export class ViewerApp {
       else this.showError('Export CSV: this model has no suspension roles, so there is no bump sweep to export.');
     } catch (error) {
       this.showError(`Export CSV failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The plots shown, as SVG and PNG (the charts of `kinemate plot`). */
+  private async savePlots(): Promise<void> {
+    const sweep = this.lastSweep;
+    if (!sweep || sweep.travel.length === 0) { this.showError('Save plots: this model has no suspension roles, so there are no plots to save.'); return; }
+    try {
+      const doc = this.history.current;
+      const plots = this.plots.chosen.map((metric) => PLOTTABLE.find((p) => p.metric === metric) ?? { metric, label: metric, unit: '' });
+      const chart = plotsChart({ source: nameOf(doc), sweep, baseline: this.baseline, plots, design: this.lastPose?.designMetrics ?? null });
+      const { svg, png } = await plotsPictures(chart);
+      const name = `${baseName(nameOf(doc))}-${sweep.kind}-plots`;
+      download(`${name}.svg`, svg, 'image/svg+xml');
+      download(`${name}.png`, png, 'image/png');
+    } catch (error) {
+      this.showError(`Save plots failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The current sweep as an animated glTF (the file of `kinemate export --gltf`). */
+  private async exportGltf(): Promise<void> {
+    const doc = this.history.current;
+    try {
+      const range = this.sweepRange();
+      const sweep = await this.sweepClient.sweep({ docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, poses: true });
+      if (!sweep.states || !sweep.assembly || sweep.states.length === 0) { this.showError('Export glTF: this model has no suspension roles, so there is no sweep to export.'); return; }
+      const glb = await sweepGlb(sweep.assembly, sweep.states, { source: nameOf(doc), sweep: sweep.kind, travel: sweep.travel, failedSteps: sweep.failedSteps });
+      download(`${baseName(nameOf(doc))}-${sweep.kind}.glb`, new Blob([glb.slice()], { type: 'model/gltf-binary' }), 'model/gltf-binary');
+    } catch (error) {
+      this.showError(`Export glTF failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -736,8 +770,8 @@ export class ViewerApp {
 }
 
 
-function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+function download(name: string, content: string | Blob, type: string): void {
+  const url = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

@@ -28,6 +28,7 @@ import { compileDocument, drivenSuspension, LiveEngine, SuspensionLiveEngine, ty
 import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { ViewerDocument, Vec3 } from './document';
+import { modelState, type StateJSON } from '../../src/model/operations';
 
 // ---------------------------------------------------------------- messages
 
@@ -166,6 +167,8 @@ export interface SweepRequest {
   steering?: boolean;
   /** Derivatives at every step (a plotted `deriv_*` metric needs them); else values only where that is enough. */
   derivatives?: boolean;
+  /** Every moving part's pose at each step and the compiled assembly (the viewer's glTF export). */
+  poses?: boolean;
 }
 
 export interface SweepResult {
@@ -179,6 +182,9 @@ export interface SweepResult {
   /** The physical steering axis at each step (null where failed or none). */
   axes: ([Vec3, Vec3] | null)[];
   csv: string;
+  /** With `poses`: the part poses at each step (a failed step keeps the last good pose) and the assembly they pose. */
+  states?: StateJSON[];
+  assembly?: AssemblyDoc;
   ms: number;
 }
 
@@ -638,7 +644,11 @@ export class Engine {
     // the plots' sweep of a linkage with a physical steering axis: values only unless a
     // plotted metric needs the steering response or the derivatives (the export: all)
     const lean = physicalAxes && req.full !== true && req.steering !== true;
-    const run = runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true });
+    const states: StateJSON[] = [];
+    // the glTF export needs the poses only: values only, as `kinemate export` sweeps
+    const run = req.poses
+      ? runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: true, valuesOnly: true, onProgress: () => { states.push(modelState(sm.model)); } })
+      : runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
     const axes: ([Vec3, Vec3] | null)[] = [];
@@ -666,7 +676,7 @@ export class Engine {
     }
     // a linkage without a physical steering axis plots the virtual caster
     if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
-    return { docKey: req.docKey, kind, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ms: now() - t0 };
+    return { docKey: req.docKey, kind, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ...(req.poses ? { states, assembly } : {}), ms: now() - t0 };
   }
 }
 
