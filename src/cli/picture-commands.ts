@@ -70,12 +70,17 @@ export const exportCommand: Command = {
   name: 'export',
   synopsis:
     'export GEOMETRY [sweep options] --gltf OUT.glb [--fps N]\n' +
-    '       or MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]',
-  summary: 'an animated glTF (.glb) of a sweep or a drive, for any glTF viewer or Blender',
+    '       or MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]\n' +
+    '       or MODEL --simulate DURATION [--step H] --gltf OUT.glb [--fps N]',
+  summary: 'an animated glTF (.glb) of a sweep, a drive or a simulation, for any glTF viewer or Blender',
   help: `Usage: kinemate export GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP]
                        [--hold ID] --gltf OUT.glb [--fps N]
        kinemate export MODEL --drive COORD --from A --to B --steps N --gltf OUT.glb [--fps N]
+       kinemate export MODEL --simulate DURATION [--step H] --gltf OUT.glb [--fps N]
 
+With --simulate, MODEL (a *.kinemate.json with masses) is simulated as by "kinemate simulate"
+for DURATION seconds at step H (default 0.001 s); a keyframe is written every round(1/(N·H))
+steps, at the simulation's own times. A failed step ends the clip there (exit 2).
 Writes an animated glTF 2.0 binary: every part of the assembly a node named after it, with
 a translation and a rotation keyframe at each solved state (N per second, default 25);
 every two-point link (track rod, pushrod, multi-link rod) a node named after its mate; simple

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { buildModel, driveModel, loadAssemblyFile, modelState, solveModel, type Model, type StateJSON } from '../index.ts';
+import { buildModel, driveModel, loadAssemblyFile, modelState, simulate, solveModel, type Model, type StateJSON } from '../index.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
 import { checkHold, loadSuspension, sweepSpecsOf } from './sweep-run.ts';
@@ -153,15 +153,18 @@ function driveOptions(command: string, args: ParsedArgs): { coordinate: string; 
   };
 }
 
-async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof driveOptions>>, onProgress?: Progress): Promise<DriveRun> {
-  let doc: AssemblyDoc;
+async function readModelFile(path: string): Promise<AssemblyDoc> {
   try {
-    doc = await loadAssemblyFile(path);
+    return await loadAssemblyFile(path);
   } catch (error) {
     const reason = fileErrorReason(error);
     if (reason !== undefined) throw new CliError(`cannot read model file "${path}": ${reason}`);
     throw error;
   }
+}
+
+async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof driveOptions>>, onProgress?: Progress): Promise<DriveRun> {
+  const doc = await readModelFile(path);
   // the design point on a model of its own, so that the drive starts exactly as kinemate drive's
   const design = solveModel(buildModel(doc)).state;
   const model = buildModel(doc);
@@ -409,7 +412,23 @@ function hardpointRows(current: SuspensionSweep, baseline?: SuspensionSweep): Re
 
 // ---- kinemate export ----
 
-const EXPORT_OPTIONS = { ...SWEEP_OPTIONS, ...DRIVE_OPTIONS, gltf: { type: 'string' }, fps: { type: 'string' } } as const;
+const SIMULATE_OPTIONS = { simulate: { type: 'string' }, step: { type: 'string' } } as const;
+const EXPORT_OPTIONS = { ...SWEEP_OPTIONS, ...DRIVE_OPTIONS, ...SIMULATE_OPTIONS, gltf: { type: 'string' }, fps: { type: 'string' } } as const;
+
+/** `--simulate DURATION [--step H]`: a time simulation of any assembly with masses, as `kinemate simulate` runs it. */
+function simulateOptions(args: ParsedArgs): { duration: number; step: number } | null {
+  const duration = stringOption(args, 'simulate');
+  if (duration === undefined) {
+    if (stringOption(args, 'step') !== undefined) throw new CliError('export: --step goes with --simulate DURATION');
+    return null;
+  }
+  for (const name of [...Object.keys(SWEEP_OPTIONS), ...Object.keys(DRIVE_OPTIONS)]) if (stringOption(args, name) !== undefined) throw new CliError(`export: --${name} does not go with --simulate`);
+  const seconds = parseNumber(duration, '--simulate');
+  if (!(seconds > 0)) throw new CliError(`export: --simulate must be a positive duration in seconds, got ${seconds}`);
+  const step = stringOption(args, 'step') === undefined ? 0.001 : parseNumber(stringOption(args, 'step')!, '--step');
+  if (!(step > 0 && step <= seconds)) throw new CliError(`export: --step must be positive and at most the duration, got ${step}`);
+  return { duration: seconds, step };
+}
 
 /** `kinemate export` (the command's table entry, with its help, is in picture-commands.ts). */
 export async function runExport(argv: readonly string[], io: CliIO): Promise<number> {
@@ -419,9 +438,10 @@ export async function runExport(argv: readonly string[], io: CliIO): Promise<num
   const out = stringOption(args, 'gltf')!;
   const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
   if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
-  const drive = driveOptions('export', args);
+  const simulation = simulateOptions(args);
+  const drive = simulation ? null : driveOptions('export', args);
   const progress = progressFor(io, 'export');
-  const { glb, failed } = await exportGlb(path, { fps, ...(drive ? { drive } : { sweep: sweepArgs(args) }), ...(progress.update ? { onProgress: progress.update } : {}) });
+  const { glb, failed } = await exportGlb(path, { fps, ...(simulation ? { simulation } : drive ? { drive } : { sweep: sweepArgs(args) }), ...(progress.update ? { onProgress: progress.update } : {}) });
   await progress.clear();
   await writeOutput('export', out, glb);
   return failed ? EXIT.failed : EXIT.ok;
@@ -431,9 +451,21 @@ export async function runExport(argv: readonly string[], io: CliIO): Promise<num
  * The .glb `kinemate export` writes, in memory: the sweep (or drive) of `path`, each state's
  * part poses, the animated scene. `failed`: some step was not solved (it keeps the last good pose).
  */
-export async function exportGlb(path: string, request: { fps: number; sweep?: PlotRequest['sweep']; drive?: PlotRequest['drive']; onProgress?: Progress }): Promise<{ glb: Uint8Array; failed: boolean }> {
+export async function exportGlb(path: string, request: { fps: number; sweep?: PlotRequest['sweep']; drive?: PlotRequest['drive']; simulation?: { duration: number; step: number }; onProgress?: Progress }): Promise<{ glb: Uint8Array; failed: boolean }> {
   let doc: AssemblyDoc, states: StateJSON[], failed: boolean, extras: Record<string, unknown>;
-  if (request.drive) {
+  let interval = 1 / request.fps;
+  if (request.simulation) {
+    doc = await readModelFile(path);
+    const { duration, step } = request.simulation;
+    // one frame per picture: the keyframes then sit at the simulation's own times
+    const every = Math.max(1, Math.round(1 / (request.fps * step)));
+    interval = every * step;
+    const total = Math.round(duration / step);
+    const result = simulate(doc, { duration, step, every, ...(request.onProgress ? { onFrame: (f: { t: number }) => request.onProgress!(Math.round(f.t / step), total) } : {}) });
+    states = result.frames.map((f) => f.state);
+    failed = result.status !== 'completed';
+    extras = { source: basename(path), simulation: { duration, step, every, status: result.status }, times: result.frames.map((f) => f.t) };
+  } else if (request.drive) {
     const run = await driveAssembly(path, request.drive, request.onProgress);
     ({ doc, states } = run);
     failed = run.solved.includes(false);
@@ -445,5 +477,5 @@ export async function exportGlb(path: string, request: { fps: number; sweep?: Pl
     failed = failedSteps(sweep.run);
     extras = { source: basename(path), sweep: sweep.kind, drivers: sweep.run.steps.map((s) => s.drivers), status: sweep.run.steps.map((s) => s.status) };
   }
-  return { glb: await sceneToGlb(assemblyScene(doc, states, { interval: 1 / request.fps, extras })), failed };
+  return { glb: await sceneToGlb(assemblyScene(doc, states, { interval, extras })), failed };
 }

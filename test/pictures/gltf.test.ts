@@ -11,7 +11,7 @@ import { validateBytes } from 'gltf-validator';
 import { AnimationMixer, LoopOnce, Vector3 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildModel, driveModel, modelState, parseGeometry, runSweep, suspensionAssembly, sweepFromShortcut, SuspensionModel, type AssemblyDoc, type StateJSON } from '../../src/index.ts';
+import { buildModel, driveModel, modelState, parseGeometry, simulate, runSweep, suspensionAssembly, sweepFromShortcut, SuspensionModel, type AssemblyDoc, type StateJSON } from '../../src/index.ts';
 import { parseAssembly } from '../../src/assembly/index.ts';
 import { REPO, tempFolder } from '../cli/helpers.ts';
 import { DW, run, sweepJson } from './helpers.ts';
@@ -175,6 +175,27 @@ describe('kinemate export --gltf', () => {
     expectKeyframes(track, states, moving, 0.001);
   }, 60_000);
 
+  it('a simulation: each part keyed at the simulated poses, at the simulation\'s own times', async () => {
+    const model = `${REPO}examples/pendulum.kinemate.json`;
+    const out = temp.file('pendulum.glb');
+    // 50 pictures a second of a 2 ms step: a frame every 10 steps, 0.02 s apart
+    expect(await run(['export', model, '--simulate', '0.5', '--step', '0.002', '--gltf', out, '--fps', '50'])).toMatchObject({ code: 0, stderr: '' });
+    const doc = await new WebIO().readBinary(new Uint8Array(readFileSync(out)));
+    const assembly = parseAssembly(readFileSync(model, 'utf8'));
+    const frames = simulate(assembly, { duration: 0.5, step: 0.002, every: 10 }).frames;
+    expect(frames.length).toBe(26);
+    const track = tracks(doc);
+    const moving = Object.keys(assembly.parts).filter((p) => !assembly.parts[p].fixed);
+    expect(moving.length).toBeGreaterThan(0);
+    const times = track.get(moving[0])!.times;
+    frames.forEach((f, i) => expect(times[i]).toBeCloseTo(f.t, 6));
+    expectKeyframes(track, frames.map((f) => f.state), moving, 0.001);
+    // the bob swings: its rotation turns between the first and the last frame
+    const first = track.get(moving[0])!.extras.rotations[0], last = track.get(moving[0])!.extras.rotations[25];
+    expect(Math.abs(first[0] * last[0] + first[1] * last[1] + first[2] * last[2] + first[3] * last[3])).toBeLessThan(0.99);
+    expect((await run(['export', model, '--simulate', '0.5', '--drive', 'x', '--gltf', out])).stderr).toContain('--drive does not go with --simulate');
+  }, 60_000);
+
   it('passes the Khronos glTF validator with no error and no warning (sweeps of every kind of linkage, a drive)', async () => {
     const cases: [string, string[]][] = [
       ['dw', [DW, '--steer', '-20:20:9']],
@@ -183,6 +204,7 @@ describe('kinemate export --gltf', () => {
       ['macpherson', [`${REPO}examples/suspension/macpherson.yaml`]],
       ['trailing', [`${REPO}examples/suspension/trailing_arm.yaml`]],
       ['fourbar', [`${REPO}examples/four-bar.kinemate.json`, '--drive', 'jA.angle', '--from', '0', '--to', '90', '--steps', '6']],
+      ['pendulum', [`${REPO}examples/pendulum.kinemate.json`, '--simulate', '0.2', '--step', '0.004']],
     ];
     for (const [name, args] of cases) {
       const out = temp.file(`${name}.glb`);
