@@ -25,7 +25,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
  * imported when a command runs) and not everything the library's chunks hold.
  */
 const LIBRARY = { index: 'src/index.ts', pictures: 'src/pictures/index.ts' };
-const COMMAND = { cli: 'src/cli/main.ts' };
+const COMMAND = { cli: 'src/cli/main.ts', 'batch-worker': 'src/suspension/batch-worker.ts' };
 
 // dist/viewer is the viewer's build (vite): leave it, replace everything else.
 for (const name of existsSync(dist) ? readdirSync(dist) : []) if (name !== 'viewer') rmSync(join(dist, name), { recursive: true, force: true });
@@ -38,7 +38,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   external: [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})],
-  define: { KINEMATE_VERSION: JSON.stringify(manifest.version) },
+  define: { KINEMATE_VERSION: JSON.stringify(manifest.version), KINEMATE_BUILT: 'true' },
   sourcemap: false,
   logLevel: 'warning',
 };

@@ -3,6 +3,7 @@
  * default), their CSV lines written strictly in variant order as they come back, so the
  * output is the same whatever the thread count (and equal to sweeping each variant alone).
  */
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { Geometry } from './files';
@@ -54,7 +55,7 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
   await new Promise<void>((resolve, reject) => {
     let live = threads;
     for (let t = 0; t < threads; t++) {
-      const worker = new Worker(new URL('./batch-worker.mjs', import.meta.url), { workerData: { geometry, spec } });
+      const worker = new Worker(batchWorkerUrl(), { workerData: { geometry, spec } });
       const feed = () => {
         if (next >= total) { worker.postMessage(null); return; }
         const first = next;
@@ -73,4 +74,21 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
     }
   });
   return { variants: total, failed };
+}
+
+/** Defined (true) by the package build (scripts/build.mjs): the pool then runs in dist/. */
+declare const KINEMATE_BUILT: boolean | undefined;
+
+/**
+ * The worker's entry: in the sources, a tsx bootstrap beside this file; in the installed
+ * package (no tsx there), dist/batch-worker.js, found from wherever the bundler put this
+ * code (dist/ or one of its chunk folders).
+ */
+function batchWorkerUrl(): URL {
+  if (typeof KINEMATE_BUILT === 'undefined' || !KINEMATE_BUILT) return new URL('./batch-worker.mjs', import.meta.url);
+  for (const up of ['./', '../', '../../']) {
+    const candidate = new URL(`${up}batch-worker.js`, import.meta.url);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error('batch: dist/batch-worker.js is missing from the package build');
 }

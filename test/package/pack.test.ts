@@ -70,7 +70,7 @@ afterAll(() => {
 /** Plain node in the consumer project, with no loader or option inherited from the test runner. */
 function node(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-  return spawnSync(process.execPath, args, { cwd: project, env, encoding: 'utf8' });
+  return spawnSync(process.execPath, args, { cwd: project, env, encoding: 'utf8', maxBuffer: 64 << 20 });
 }
 
 describe('the packed package', () => {
@@ -97,6 +97,19 @@ describe('the packed package', () => {
     const version = node([join(project, 'node_modules/.bin/kinemate'), '--version']);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
   });
+
+  it('runs `kinemate batch` on worker threads from the installed package (its workers need no tsx)', () => {
+    const geometry = join(REPO, 'examples/suspension/double_wishbone.yaml');
+    const doe = join(REPO, 'examples/sensitivity/doe_upper_arm.yaml');
+    const threaded = node([join(project, 'node_modules/.bin/kinemate'), 'batch', geometry, '--doe', doe, '--threads', '2']);
+    expect(threaded.stderr).toBe('');
+    expect(threaded.status).toBe(0);
+    const inline = node([join(project, 'node_modules/.bin/kinemate'), 'batch', geometry, '--doe', doe, '--threads', '0']);
+    expect(inline.status).toBe(0);
+    const rows = threaded.stdout.trim().split('\n');
+    expect(rows.length).toBeGreaterThan(10);
+    expect(threaded.stdout).toBe(inline.stdout);
+  }, 120_000);
 
   it("runs a sweep through `import … from 'kinemate'`, matching the sources' sweep", () => {
     writeFileSync(join(project, 'sweep.mjs'), `
