@@ -10,6 +10,7 @@ import { queueScheduler } from 'rxjs';
 import * as P from '../../kernel/pose';
 import { LiveModel, hardpointPosition, simpleSuspensionAnalysis, type LiveError, type SimpleAnalysis } from '../../src/live/index.ts';
 import { suspensionExample } from './helpers.ts';
+import { rng } from '../util/rng.ts';
 
 const FRAMES = 10_000;
 const WARM_UP = 1_000;
@@ -32,14 +33,6 @@ function heapAfterCollection(gc: (() => void) | null): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** A small deterministic generator (Park–Miller), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 16807) % 2147483647;
-    return (s - 1) / 2147483646;
-  };
-}
 
 interface Grip {
   readonly part: string;
@@ -62,7 +55,7 @@ describe('soak', () => {
       grips.push({ part: `${side}_upper_wishbone`, point: [-25, sign * 750, 500] });
     }
     const designZ = (grip: Grip) => grip.point[2];
-    const rnd = random(20260101);
+    const rnd = rng(20260101);
     const gc = collector();
     let frames = 0;
     let worstResidual = 0;
