@@ -9,6 +9,7 @@ import { parseText, sweepFromShortcut } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
 import { runSweep } from './sweep';
+import { seededRandom } from '../../kernel/random';
 
 export interface DoeCoordinate {
   key: string;
@@ -74,18 +75,6 @@ export function parseDoe(text: string, geometry: Geometry, fileName = 'doe'): Do
   return { vary: coords, sampling, bump, metrics };
 }
 
-/** A small deterministic generator (mulberry32): the same seed gives the same hypercube. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Every variant's moves (mm, one per varied coordinate), in output order. */
 export function doeVariants(spec: DoeSpec): number[][] {
   const d = spec.vary.length;
@@ -106,7 +95,7 @@ export function doeVariants(spec: DoeSpec): number[][] {
     return out;
   }
   // Latin hypercube: each coordinate's range cut in `samples` strata, each stratum used once
-  const rnd = random(s.seed);
+  const rnd = seededRandom(s.seed);
   const columns = spec.vary.map((c) => {
     const order = Array.from({ length: s.samples }, (_, i) => i);
     for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }

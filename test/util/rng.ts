@@ -1,11 +1,2 @@
-/** mulberry32: a small seeded generator, so a failing case can be named and replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The tests' one generator: the kernel's seeded mulberry32, so a failing case can be named and replayed. */
+export { seededRandom as rng } from '../../kernel/random.ts';
