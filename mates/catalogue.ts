@@ -149,13 +149,13 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
   }
   const { a, b } = spec;
   if (a.part === b.part) throw new Error(`${id}: a mate needs two different parts`);
+  if (!mateJoins(spec.type, a.entity.kind, b.entity.kind)) throw new Error(`${id}: ${spec.type} does not take ${a.entity.kind}–${b.entity.kind}`);
   if (spec.type === 'rolling') {
     const rolling = addRolling(system, id, spec, options.initial?.u);
     handle.coordinates.u = rolling.u;
     add(rolling.block);
     return handle;
   }
-  if (!mateJoins(spec.type, a.entity.kind, b.entity.kind)) throw new Error(`${id}: ${spec.type} does not take ${a.entity.kind}–${b.entity.kind}`);
   if (isJoint(spec)) {
     const fa = jointFrame(a.entity), fb = jointFrame(b.entity);
     const measured = measureJoint(spec.type, worldFrame(worldOf(system, a.part), fa), worldFrame(worldOf(system, b.part), fb));
