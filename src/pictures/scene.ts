@@ -172,8 +172,9 @@ export function rotationFromX(direction: Vec3): Quat {
   const length = Math.hypot(direction[0], direction[1], direction[2]);
   const d = [direction[0] / length, direction[1] / length, direction[2] / length];
   // q = (1 + x·d, x × d) normalised; x × d = (0, −d_z, d_y)
-  const w = 1 + d[0];
-  if (w < 1e-12) return [0, 0, 0, 1]; // pointing along −x: half a turn about z
+  // 1 + d_x cancels near −x; there it equals (d_y² + d_z²) / (1 − d_x), computed without loss
+  const w = d[0] >= 0 ? 1 + d[0] : (d[1] * d[1] + d[2] * d[2]) / (1 - d[0]);
+  if (w === 0) return [0, 0, 0, 1]; // exactly along −x: half a turn about z
   const n = Math.hypot(w, d[2], d[1]);
   return [w / n, 0, -d[2] / n, d[1] / n];
 }

@@ -41,6 +41,11 @@ describe('scene geometry', () => {
     // straight back along −x: half a turn
     const back = byMatrix(rotationFromX([-5, 0, 0]), [1, 0, 0]);
     expect(back.map((c) => Math.round(c * 1e12) / 1e12)).toEqual([-1, 0, 0]);
+    // a hair off −x (fast-check's counterexample, seed 85694817): 1 + d_x cancels there
+    const near: [number, number, number] = [-0.0009999999999999285, -3.785892133686421e-10, 0];
+    const image = byMatrix(rotationFromX(near), [1, 0, 0]);
+    const length = Math.hypot(...near);
+    for (let k = 0; k < 3; k++) expect(Math.abs(image[k] - near[k] / length)).toBeLessThan(1e-9);
   });
 
   it('continuousRotations: unit glTF [x, y, z, w] quaternions, each on the hemisphere of the one before, the same rotations', () => {
