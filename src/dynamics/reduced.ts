@@ -151,7 +151,7 @@ function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64A
   for (const [id, reaction] of Object.entries(reactions)) {
     if (!('force' in reaction)) continue;
     const mate = model.doc.mates[id] as { a: string; b: string };
-    const a = model.parts.get(mate.a.slice(0, mate.a.indexOf('.')))!, b = model.parts.get(reaction.on)!;
+    const a = model.parts.get(splitReference(mate.a)!.owner)!, b = model.parts.get(reaction.on)!;
     if (reaction.tension !== undefined) {
       // a two-force link: exactly a constant tension between its two material points (the direction turns with them)
       let link = links.get(id);

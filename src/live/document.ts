@@ -29,9 +29,10 @@
  * {@link LiveEditError} for the options.
  */
 import type { Draft } from 'immer';
+import { KinemateError } from '../../kernel/errors.ts';
 import { AssemblyError } from '../assembly/errors.ts';
 import { validateAssembly } from '../assembly/load.ts';
-import type { AssemblyDoc, Vec3Doc } from '../assembly/types.ts';
+import { splitReference, type AssemblyDoc, type Vec3Doc } from '../assembly/types.ts';
 import {
   holdCoordinate,
   movePoint,
@@ -98,14 +99,8 @@ export const STEERING_COORDINATE = 'rack_slide.slide';
  * A live document, or an edit of one, that cannot be: a wrong kind of edit, an unknown
  * suspension hold. `message` is `<path>: <reason>` like the other document errors.
  */
-export class LiveEditError extends Error {
+export class LiveEditError extends KinemateError {
   override readonly name = 'LiveEditError';
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(`${path}: ${reason}`);
-  }
 }
 
 /** A document checked and turned into the assembly the solver builds. */
@@ -190,14 +185,9 @@ export function buildDocument(document: LiveDocument): CompiledDocument & { read
 }
 
 /** True for the errors a document or an edit can fail with (as opposed to bugs). */
-export function isDocumentError(error: unknown): error is Error & { readonly path: string } {
-  return (
-    error instanceof AssemblyError ||
-    error instanceof SuspensionFileError ||
-    error instanceof LiveEditError ||
-    error instanceof ModelError ||
-    error instanceof RolesError
-  );
+export function isDocumentError(error: unknown): error is KinemateError {
+  // every loader's and builder's error (AssemblyError, SuspensionFileError, ModelError, RolesError, LiveEditError, …) is one
+  return error instanceof KinemateError;
 }
 
 /**
@@ -333,9 +323,9 @@ export const liveEdits = {
     if (!target.every(Number.isFinite)) throw new RangeError(`${name}: expected finite coordinates, got [${target.join(', ')}]`);
     return (draft) => {
       if (draft.kind === 'assembly') {
-        const dot = name.indexOf('.');
-        if (dot <= 0) throw new LiveEditError('hardpoint', `expected "part.point", got "${name}"`);
-        movePoint(name.slice(0, dot), name.slice(dot + 1), target)(draft.doc);
+        const ref = splitReference(name);
+        if (ref === undefined) throw new LiveEditError('hardpoint', `expected "part.point", got "${name}"`);
+        movePoint(ref.owner, ref.name, target)(draft.doc);
         return;
       }
       const geometry = draft.geometry as Record<string, unknown>;

@@ -56,7 +56,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import * as P from '../../kernel/pose';
-import type { Vec3Doc } from '../assembly/types.ts';
+import { splitReference, type Vec3Doc } from '../assembly/types.ts';
 import { History, EditRefused, type HistoryEntry } from '../reactive/history.ts';
 import { defaultFrameScheduler, lastGood, latestPerFrame, solveLatest, type SolveOutcome, type WithLastGood } from '../reactive/scheduler.ts';
 import type { Model } from '../model/build.ts';
@@ -506,6 +506,6 @@ export class LiveModel<A = undefined> {
 }
 
 function splitPoint(name: string): { part: string; point: string } {
-  const dot = name.indexOf('.');
-  return dot <= 0 ? { part: name, point: '' } : { part: name.slice(0, dot), point: name.slice(dot + 1) };
+  const ref = splitReference(name);
+  return ref === undefined ? { part: name, point: '' } : { part: ref.owner, point: ref.name };
 }

@@ -9,6 +9,7 @@
  * wheel_center = axle_outboard − offset · a (mm).
  */
 import * as P from '../../kernel/pose';
+import { splitReference } from '../assembly/types.ts';
 import type { Model } from '../model/build.ts';
 import type { SolveResult } from '../model/operations.ts';
 import type { PointRole, SuspensionRoles } from '../suspension/roles.ts';
@@ -60,9 +61,8 @@ export function worldPoint(model: Model, role: PointRole): [number, number, numb
     const f = role.fraction;
     return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
   }
-  const dot = role.indexOf('.');
-  const part = role.slice(0, dot);
-  const name = role.slice(dot + 1);
+  const ref = splitReference(role);
+  const part = ref?.owner ?? role, name = ref?.name ?? '';
   const variable = model.parts.get(part);
   const local = model.doc.parts[part]?.points?.[name];
   if (variable === undefined || local === undefined) throw new Error(`no point "${role}" in the model`);

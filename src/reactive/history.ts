@@ -25,6 +25,7 @@
  * constructor), so accidental mutation outside a recipe throws in strict mode.
  */
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { KinemateError } from '../../kernel/errors.ts';
 import { enablePatches, freeze, produceWithPatches, type Draft, type Patch } from 'immer';
 
 enablePatches();
@@ -99,16 +100,13 @@ export interface HistoryOptions<D> {
  * accident: a caller that expects refusals (a what-if panel, a drag that may leave the
  * valid region) catches `EditRefused` and shows `reason`.
  */
-export class EditRefused extends Error {
+export class EditRefused extends KinemateError {
   override readonly name = 'EditRefused';
-  /** The validator's message, unchanged. */
-  readonly reason: string;
-  /** The label of the refused edit or gesture. */
+  /** The label of the refused edit or gesture (also its `path`). */
   readonly label: string;
 
   constructor(label: string, reason: string) {
-    super(label ? `${label}: ${reason}` : reason);
-    this.reason = reason;
+    super(label, reason);
     this.label = label;
   }
 }

@@ -20,6 +20,7 @@ import { buildDynamics, type DynamicsModel } from '../dynamics/build';
 import { elementReports, loadsHere, mateReactions, type ElementReport, type Vec3, type Wrench } from '../dynamics/statics';
 import type { SuspensionModel } from './model';
 import { parseDocument } from 'yaml';
+import { KinemateError } from '../../kernel/errors';
 
 export const STANDARD_GRAVITY = 9.80665; // m/s², so N per kg
 
@@ -72,7 +73,10 @@ export interface StateRates {
   motion_ratios: Record<string, Record<string, number>>;
 }
 
-export class LoadCaseError extends Error {}
+/** A load case file that cannot be read; `path` is the file (or `loads`), `reason` one problem a line. */
+export class LoadCaseError extends KinemateError {
+  override readonly name = 'LoadCaseError';
+}
 
 const FIELDS = ['force', 'moment', 'corner_mass', 'braking_g', 'traction_g', 'cornering_g', 'bump_g'] as const;
 
@@ -85,10 +89,10 @@ export function parseLoadCase(text: string, sides: readonly string[], source = '
     if (doc.errors.length) throw new Error(doc.errors[0].message);
     raw = doc.toJS();
   } catch (e) {
-    throw new LoadCaseError(`${source}: not YAML or JSON (${(e as Error).message.split('\n')[0]})`);
+    throw new LoadCaseError(source, `not YAML or JSON (${(e as Error).message.split('\n')[0]})`);
   }
   const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-  if (!isRecord(raw)) throw new LoadCaseError(`${source}: expected a mapping of corner side (${[...sides, 'each'].join(', ')}) to its load`);
+  if (!isRecord(raw)) throw new LoadCaseError(source, `expected a mapping of corner side (${[...sides, 'each'].join(', ')}) to its load`);
   const out: LoadCase = {};
   for (const [side, value] of Object.entries(raw)) {
     if (side !== 'each' && !sides.includes(side)) { problems.push(`${side}: no such corner (expected ${[...sides, 'each'].join(', ')})`); continue; }
@@ -111,7 +115,7 @@ export function parseLoadCase(text: string, sides: readonly string[], source = '
     if ((load.force || load.moment) && (g.length || load.corner_mass !== undefined)) problems.push(`${side}: give force/moment or g-levels with corner_mass, not both`);
     out[side] = load;
   }
-  if (problems.length) throw new LoadCaseError(problems.map((p) => `${source}: ${p}`).join('\n'));
+  if (problems.length) throw new LoadCaseError(source, problems.join('\n'), problems.map((p) => `${source}: ${p}`).join('\n'));
   return out;
 }
 

@@ -6,6 +6,9 @@ import { CliError } from '../../src/cli/io.ts';
 import { AssemblyError, buildModel, KinemateError as exported, ModelError, parseAssembly, parseGeometry, solveModel, SuspensionFileError } from '../../src/index.ts';
 import { validateRoles, RolesError } from '../../src/suspension/roles.ts';
 import { fourBarDoc } from '../../examples/fourbar.ts';
+import { History, EditRefused } from '../../src/reactive/history.ts';
+import { LoadCaseError, parseLoadCase } from '../../src/suspension/loads.ts';
+import { isDocumentError, LiveEditError, liveEdits } from '../../src/live/document.ts';
 
 function thrown(f: () => unknown): unknown {
   try { f(); } catch (error) { return error; }
@@ -20,6 +23,9 @@ describe('KinemateError, the base of every bad-input error', () => {
       [thrown(() => parseGeometry('corners: 3')), SuspensionFileError, '', ''],
       [thrown(() => validateRoles(3)), RolesError, 'suspension', 'expected an object'],
       [thrown(() => poseFromJSON({ position: [0, 0], rotation: [1, 0, 0, 0] }, 'parts.a.pose')), PoseFormatError, 'parts.a.pose.position', 'expected an array of 3 numbers'],
+      [thrown(() => new History({ x: 1 }, { validate: (d) => (d.x < 0 ? 'x must be ≥ 0' : null) }).apply((d) => { d.x = -1; }, 'set x')), EditRefused, 'set x', 'x must be ≥ 0'],
+      [thrown(() => parseLoadCase('[1, 2]', ['left'], 'case.yaml')), LoadCaseError, 'case.yaml', ''],
+      [thrown(() => liveEdits.moveHardpoint('nodot', [0, 0, 0])({ kind: 'assembly', doc: fourBarDoc(30) } as never)), LiveEditError, 'hardpoint', 'expected "part.point", got "nodot"'],
     ];
     for (const [error, type, path, reason] of cases) {
       expect(error).toBeInstanceOf(type);
@@ -31,6 +37,9 @@ describe('KinemateError, the base of every bad-input error', () => {
       expect(e.message.startsWith(`${e.path}: ${e.reason}`)).toBe(true);
     }
     expect(exported).toBe(KinemateError);
+    // the live model's test for "a document's fault, not a bug" is the same base type
+    for (const [error] of cases) expect(isDocumentError(error)).toBe(true);
+    expect(isDocumentError(new TypeError('x'))).toBe(false);
   });
 
   it('a command-line error has no path: its message is its reason', () => {

@@ -6,8 +6,7 @@
  */
 import { EditRefused, type History } from '../../src/reactive';
 import { AssemblyError, entityKind, parseAssembly, type AssemblyDoc, type EntityKind } from '../../src/assembly';
-import { RolesError } from '../../src/suspension/roles';
-import { ModelError } from '../../src/model/build';
+import { isDocumentError } from '../../src/live';
 import {
   MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
   pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
@@ -244,7 +243,7 @@ export class AssemblePanel {
       this.host.hideError();
       this.setAssembleStatus('Suspension roles applied: the metrics and the bump plots run on this assembly.');
     } catch (error) {
-      const message = error instanceof RolesError || error instanceof ModelError || error instanceof AssemblyError ? error.message : this.asmError(error);
+      const message = isDocumentError(error) ? error.message : this.asmError(error);
       this.host.showError(`Roles not applied — nothing changed.\n${message}`);
       this.setAssembleStatus(`Roles not applied: ${message}`);
     }

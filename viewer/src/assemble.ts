@@ -16,10 +16,9 @@ import { ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReferenc
 import { mateTypesJoining, validateAssembly } from '../../src/assembly/load';
 import { AssemblyError } from '../../src/assembly/errors';
 import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../src/assembly/edits';
-import { assemblyDocument, liveEdits, type LiveRecipe } from '../../src/live';
+import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../../src/live';
 import { RolesError, validateRoles, type SuspensionRoles } from '../../src/suspension/roles';
 import { SuspensionModel } from '../../src/suspension/model';
-import { ModelError } from '../../src/model/build';
 import { evaluateState } from '../../src/suspension/state';
 import type { ViewerDocument, Vec3 } from './document';
 
@@ -539,7 +538,7 @@ export function applyRolesRecipe(doc: ViewerDocument, form: RolesForm, poses?: P
     const metrics = evaluateState(sm).metrics as Record<string, number | null>;
     camber = typeof metrics.camber === 'number' ? metrics.camber : null;
   } catch (error) {
-    if (error instanceof RolesError || error instanceof ModelError) throw error;
+    if (isDocumentError(error)) throw error;
     throw new RolesError('suspension', error instanceof Error ? error.message : String(error));
   }
   return { recipe: liveEdits.assembly(recipe), roles, camber };

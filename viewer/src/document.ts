@@ -13,10 +13,9 @@
  */
 import { stringify as yamlStringify } from 'yaml';
 import type { AssemblyDoc } from '../../src/assembly/types';
-import { AssemblyError } from '../../src/assembly/errors';
 import { parseAssembly, validateAssembly } from '../../src/assembly/load';
 import { serializeAssembly } from '../../src/assembly/save';
-import { parseText, SuspensionFileError, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
+import { parseText, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
   isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
@@ -132,7 +131,7 @@ export function readDocument(fileName: string, text: string): ViewerDocument {
     return doc;
   } catch (e) {
     if (e instanceof OpenError) throw e;
-    if (e instanceof AssemblyError || e instanceof SuspensionFileError || isDocumentError(e)) throw new OpenError(fileName, e.message);
+    if (isDocumentError(e)) throw new OpenError(fileName, e.message);
     throw new OpenError(fileName, e instanceof Error ? e.message : String(e));
   }
 }
