@@ -17,7 +17,7 @@
  * Each step: Newton on (Δq, λ) with the iteration matrix [β'M + γ'(∂g/∂v − C) − K, Φ_qᵀ; Φ_q, 0]
  * (K = ∂Q/∂δ, C = ∂Q/∂v from the force blocks' AD), one LU kept across iterations and steps
  * while Newton contracts fast, refactored when it does not; converged when |Φ| ≤
- * `constraintTolerance` and the dynamic residual is below 1e-9 of the force scale. A failed
+ * `constraintTolerance` × the model's size (see the option) and the dynamic residual is below 1e-9 of the force scale. A failed
  * step restores the last good state and is retried as two half steps (at most `maxHalvings`
  * deep); then `step` returns false with the state untouched — never NaN.
  *
@@ -44,7 +44,12 @@ export interface IntegratorOptions {
   method?: IntegratorMethod;
   /** Spectral radius at infinite frequency for generalized-α, in [0, 1]; default 0.9. */
   rhoInf?: number;
-  /** |Φ| bound of a converged step, in the rows' unit; default 1e-10. */
+  /**
+   * |Φ| bound of a converged step relative to the model's size: |Φ| ≤ this × max(length
+   * scale, largest |part position|) in the rows' unit; default 1e-10. Relative, because the
+   * round-off in Φ grows with the coordinates (a model far from the origin, a car that has
+   * driven off): an absolute bound there cannot be met and the steps fail.
+   */
   constraintTolerance?: number;
   /** Newton iterations per attempt; default 25. */
   maxIterations?: number;
@@ -179,6 +184,7 @@ export class Integrator {
       this.c1 = 0.5 - this.beta;
     }
     this.tolPhi = options.constraintTolerance ?? 1e-10;
+    if (!(this.tolPhi > 0)) throw new RangeError(`constraintTolerance: expected a positive number, got ${this.tolPhi}`);
     this.maxIterations = options.maxIterations ?? 25;
     this.maxHalvings = options.maxHalvings ?? 6;
 
@@ -510,6 +516,7 @@ export class Integrator {
     }
     this.retract(step);
     const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
+    const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
@@ -546,7 +553,7 @@ export class Integrator {
       }
       for (let i = 0; i < n; i++) rMax = Math.max(rMax, Math.abs(r[i]));
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      if (it > 0 && phiMax <= this.tolPhi && rMax <= 1e-9 * scale) return true;
+      if (it > 0 && phiMax <= tolPhi && rMax <= 1e-9 * scale) return true;
       previous = phiMax;
       if (fresh) {
         const S = this.S, K = this.K, C = this.C;
@@ -578,6 +585,18 @@ export class Integrator {
       this.retract(step);
     }
     return false;
+  }
+
+  /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin. */
+  private modelSize(): number {
+    const { system } = this;
+    let r = system.lengthScale;
+    for (const v of system.variables) {
+      if (v.kind !== 'pose') continue;
+      const o = v.offset, s = system.state;
+      r = Math.max(r, Math.abs(s[o]), Math.abs(s[o + 1]), Math.abs(s[o + 2]));
+    }
+    return r;
   }
 
   /** q ← q ∘ exp(step) for every moving variable (step in tangent order). */

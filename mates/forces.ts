@@ -463,10 +463,16 @@ export class TyreForce extends BodyForceBlock {
   private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
   private readonly v = this.vec(); private readonly w = this.vec(); private readonly arm = this.vec(); private readonly tmp = this.vec();
   private readonly F = this.vec(); private readonly az = this.dual(); private readonly p = this.dual(); private readonly pd = this.dual(); private readonly N = this.dual();
+  private readonly r = this.vec(); private readonly rz = this.dual();
   readonly last = { penetration: 0, force: 0, contact: new Float64Array(3) };
+  /**
+   * @param road optionally, the road under the wheel: a point of another part (body 1) whose
+   *   world height plus `ground` is the surface's; the contact force acts on it too, opposite.
+   */
   constructor(owner: string, body: number, readonly centre: ArrayLike<number>, readonly axis: ArrayLike<number>,
-    readonly radius: number, readonly stiffness: number, readonly damping: number, readonly ground: number) {
-    super(owner, [body]);
+    readonly radius: number, readonly stiffness: number, readonly damping: number, readonly ground: number,
+    readonly road: { body: number; point: ArrayLike<number> } | null = null) {
+    super(owner, road ? [body, road.body] : [body]);
   }
   /** Contact point and penetration as duals. */
   private contact(): void {
@@ -482,6 +488,7 @@ export class TyreForce extends BodyForceBlock {
     else dvAdd(this.x, this.c, dvConst(this.tmp, 0, 0, 0));
     dvComponent(this.p, this.x, 2);
     dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
+    if (this.road) { this.point(this.r, 1, this.road.point); dvComponent(this.rz, this.r, 2); dAdd(this.p, this.p, this.rz); }
     this.last.penetration = this.p.v; this.last.contact.set(this.x.v);
   }
   protected compute(): void {
@@ -497,6 +504,15 @@ export class TyreForce extends BodyForceBlock {
       dvSub(this.arm, this.x, this.tmp);
       dvCross(this.tmp, this.w, this.arm);
       dvAdd(this.v, this.v, this.tmp);
+      if (this.road) {
+        // less the road's material velocity there: v_r + ω_r × (x − r)
+        this.velocityOf(this.w, 1, this.road.point);
+        dvSub(this.v, this.v, this.w);
+        this.velocityOf(this.w, 1, ORIGIN, true);
+        dvSub(this.arm, this.x, this.r);
+        dvCross(this.tmp, this.w, this.arm);
+        dvSub(this.v, this.v, this.tmp);
+      }
       dvComponent(this.pd, this.v, 2);
       dAdd(this.N, this.N, dScale(this.pd, this.pd, -this.damping));
     }
@@ -505,6 +521,7 @@ export class TyreForce extends BodyForceBlock {
     dvConst(this.F, 0, 0, 0);
     dvSetComponent(this.F, 2, this.N);
     this.apply(0, this.x, this.F, null);
+    if (this.road) this.apply(1, this.x, this.F, null, -1);
   }
   potential(state: Float64Array, offsets: Int32Array): number {
     this.begin(state, offsets, ZERO12);

@@ -499,12 +499,14 @@ class AssemblyChecker {
         }, element);
       }
       case 'tyre': {
-        checkFields(element, path, ['type', 'centre', 'axis', 'radius', 'stiffness', 'damping', 'ground'], 'a tyre');
+        checkFields(element, path, ['type', 'centre', 'axis', 'radius', 'stiffness', 'damping', 'ground', 'road'], 'a tyre');
         const centre = entity('centre', 'point'), axis = entity('axis', 'axis');
         if (splitReference(centre)!.owner !== splitReference(axis)!.owner) fail(memberPath(path, 'axis'), `the axis must be on the wheel's part "${splitReference(centre)!.owner}"`);
+        const road = member(element, 'road') === undefined ? undefined : entity('road', 'point');
+        if (road !== undefined && splitReference(road)!.owner === splitReference(centre)!.owner) fail(memberPath(path, 'road'), 'the road must be a point of another part than the wheel');
         return reorder<ForceDoc>({
           type: known, centre, axis, radius: num('radius', { required: true, positive: true })!, stiffness: num('stiffness', { required: true, min: 0 })!,
-          damping: num('damping', { min: 0 }), ground: num('ground'),
+          damping: num('damping', { min: 0 }), ground: num('ground'), road,
         }, element);
       }
     }

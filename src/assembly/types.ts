@@ -128,10 +128,14 @@ export interface TorqueDoc {
   readonly type: 'torque'; readonly part: string; readonly vector: Vec3Doc;
   readonly frame?: 'world' | 'part'; readonly scale?: ScaleDoc;
 }
-/** A vertical tyre spring under a wheel: `centre` a point, `axis` the spin axis, both on the wheel's part. */
+/**
+ * A vertical tyre spring under a wheel: `centre` a point, `axis` the spin axis, both on the
+ * wheel's part. With `road` (a point of another part, e.g. a road driven by a motion) the
+ * surface is at that point's height plus `ground`, and the contact force acts on it too.
+ */
 export interface TyreDoc {
   readonly type: 'tyre'; readonly centre: string; readonly axis: string;
-  readonly radius: number; readonly stiffness: number; readonly damping?: number; readonly ground?: number;
+  readonly radius: number; readonly stiffness: number; readonly damping?: number; readonly ground?: number; readonly road?: string;
 }
 /**
  * Quadratic air drag at a point (`part.point`, e.g. the centre of gravity): force

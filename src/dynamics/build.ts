@@ -145,7 +145,9 @@ export function forceBlockOf(model: Model, id: string, element: ForceDoc): Force
       const c = pointOf(model, element.centre);
       const r = splitReference(element.axis)!;
       const axis = model.doc.parts[r.owner].axes![r.name];
-      return new TyreForce(id, c.variable, c.point, axis.direction, element.radius, element.stiffness, element.damping ?? 0, element.ground ?? 0);
+      const road = element.road ? pointOf(model, element.road) : null;
+      return new TyreForce(id, c.variable, c.point, axis.direction, element.radius, element.stiffness, element.damping ?? 0, element.ground ?? 0,
+        road && { body: road.variable, point: road.point });
     }
   }
 }

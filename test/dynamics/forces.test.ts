@@ -91,6 +91,35 @@ describe('force elements: tangent stiffness and damping by forward AD equal cent
     expect([...Q].every((x) => x === 0)).toBe(true);
   });
 
+  it('tyre on a road part: derivatives in both bodies, the force equal and opposite, the road\'s height and velocity counted', () => {
+    const system = new System(300);
+    const w = system.addPose('w', P.pose([0, 0, 290], [Math.cos(0.1), Math.sin(0.1), 0.05, 0.02]));
+    const road = system.addPose('road', P.pose([3, -2, 15], [Math.cos(0.05), 0, 0.03, Math.sin(0.05)]));
+    const tyre = new TyreForce('ty', w, [0, 1, 0], [0, 1, 0], 300, 160, 0.8, -5, { body: road, point: [10, 20, -3] });
+    for (const v of [[0.1, -0.2, 0.3, 1, 2, -50, 0.05, 0.1, -0.2, 3, -4, 20], new Array(12).fill(0)]) {
+      const { Q, K, C, Kfd, Cfd } = forceDerivatives(system, tyre, Float64Array.from(v), 0);
+      expect(Q[5]).not.toBe(0);
+      expect(relativeError(K, Kfd)).toBeLessThan(1e-6);
+      expect(relativeError(C, Cfd)).toBeLessThan(1e-6);
+    }
+    // upright wheel, road translated only: surface at 15 − 3 − 5 = 7 mm, contact at −10 + 7 = −3 ⇒ 10 mm in
+    system.setPose(w, P.pose([0, 0, 297], [1, 0, 0, 0]));
+    system.setPose(road, P.pose([3, -2, 15], [1, 0, 0, 0]));
+    const Q = new Float64Array(12), offsets = new Int32Array([0, 7]);
+    tyre.evaluate(system.state, offsets, new Float64Array(12), 0, Q, null, null);
+    expect(tyre.last.penetration).toBeCloseTo(10, 9);
+    expect(Q[5]).toBeCloseTo(1600, 9);
+    expect(Q[11]).toBeCloseTo(-1600, 9);
+    // the road rising at 100 mm/s under a wheel at rest: damping 0.8 × 100 more
+    const v = new Float64Array(12); v[11] = 100;
+    tyre.evaluate(system.state, offsets, v, 0, Q, null, null);
+    expect(Q[5]).toBeCloseTo(1600 + 80, 9);
+    // the same relative motion from the wheel instead gives the same force
+    const v2 = new Float64Array(12); v2[5] = -100;
+    tyre.evaluate(system.state, offsets, v2, 0, Q, null, null);
+    expect(Q[5]).toBeCloseTo(1680, 9);
+  });
+
   it('coordinate spring', () => {
     const system = new System(100);
     const x = system.addScalar('x', 0.3);
