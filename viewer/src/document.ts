@@ -26,6 +26,12 @@ import pushrodYaml from '../../examples/suspension/double_wishbone_pushrod.yaml?
 import macphersonYaml from '../../examples/suspension/macpherson.yaml?raw';
 import multiLinkYaml from '../../examples/suspension/multi_link.yaml?raw';
 import trailingArmYaml from '../../examples/suspension/trailing_arm.yaml?raw';
+import pendulumJson from '../../examples/pendulum.kinemate.json?raw';
+import doublePendulumJson from '../../examples/double-pendulum.kinemate.json?raw';
+import sliderCrankTorqueJson from '../../examples/slider-crank-torque.kinemate.json?raw';
+import quarterCarBumpJson from '../../examples/quarter-car-bump.kinemate.json?raw';
+import dwCornerBumpJson from '../../examples/dw-corner-bump.kinemate.json?raw';
+import pinewoodJson from '../../examples/pinewood.kinemate.json?raw';
 
 export type ViewerDocument = LiveDocument;
 export type Vec3 = [number, number, number];
@@ -51,7 +57,18 @@ export const TEMPLATES: readonly Template[] = [
   { id: 'multi_link', label: 'Multi-link', name: 'multi_link.yaml', make: () => suspensionFrom('multi_link.yaml', multiLinkYaml) },
   { id: 'trailing_arm', label: 'Trailing arm', name: 'trailing_arm.yaml', make: () => suspensionFrom('trailing_arm.yaml', trailingArmYaml) },
   { id: 'fourbar', label: 'Four-bar (generic assembly)', name: 'four-bar.kinemate.json', make: () => namedAssembly(validateAssembly(fourBarDoc(30)), 'four-bar.kinemate.json') },
+  // with masses and forces: the Simulate panel plays them
+  dynamicExample('pendulum', 'Pendulum (simulate)', 'pendulum.kinemate.json', pendulumJson),
+  dynamicExample('double_pendulum', 'Double pendulum (simulate)', 'double-pendulum.kinemate.json', doublePendulumJson),
+  dynamicExample('slider_crank_torque', 'Slider-crank under a crank torque (simulate)', 'slider-crank-torque.kinemate.json', sliderCrankTorqueJson),
+  dynamicExample('quarter_car_bump', 'Quarter car over a bump (simulate)', 'quarter-car-bump.kinemate.json', quarterCarBumpJson),
+  dynamicExample('dw_corner_bump', 'Double wishbone corner over a bump (simulate)', 'dw-corner-bump.kinemate.json', dwCornerBumpJson),
+  dynamicExample('pinewood', 'Pinewood-derby car (simulate)', 'pinewood.kinemate.json', pinewoodJson),
 ];
+
+function dynamicExample(id: string, label: string, name: string, text: string): Template {
+  return { id, label, name, make: () => namedAssembly(parseAssembly(text), name) };
+}
 
 export function defaultDocument(): ViewerDocument {
   return TEMPLATES[0].make();

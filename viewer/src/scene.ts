@@ -262,6 +262,8 @@ export class SceneView {
   /** Handles picked in assemble mode (by ref), shown larger and lit. */
   readonly selected = new Set<string>();
   last: PoseResult | null = null;
+  /** A colour for a rod (distance mate) or a moving part instead of its own (a simulation's link forces); null keeps its own. */
+  tint: ((kind: 'rod' | 'part', id: string) => number | null) | null = null;
 
   /** What draws: a GPU, or a software rasteriser (no multisampling, lighter drags). */
   readonly rasteriser = softwareRenderer();
@@ -410,7 +412,7 @@ export class SceneView {
         continue;
       }
       const refs = part.refs.filter((r) => pts[r]);
-      const color = part.name.includes('wishbone') || part.name.includes('arm') ? COLORS.wishbone : part.name.includes('upright') ? COLORS.upright : part.name === 'rack' ? COLORS.rack : COLORS.part;
+      const color = this.tint?.('part', part.name) ?? (part.name.includes('wishbone') || part.name.includes('arm') ? COLORS.wishbone : part.name.includes('upright') ? COLORS.upright : part.name === 'rack' ? COLORS.rack : COLORS.part);
       bodies[part.name] = this.drawSkeleton(this.liveTubes, this.liveTris, refs.map((r) => vec(pts[r])), color, tube);
       this.drawSkeleton(this.ghostTubes, this.ghostTris, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6);
     }
@@ -426,7 +428,7 @@ export class SceneView {
       const a = P(rod.a), b = P(rod.b, new Vector3());
       if (!a || !b) continue;
       const failed = this.failed.has(rod.id);
-      const color = failed ? COLORS.failed : rod.id.includes('trackrod') ? COLORS.trackrod : rod.id.includes('pushrod') ? COLORS.damper : COLORS.rod;
+      const color = failed ? COLORS.failed : (this.tint?.('rod', rod.id) ?? (rod.id.includes('trackrod') ? COLORS.trackrod : rod.id.includes('pushrod') ? COLORS.damper : COLORS.rod));
       this.liveTubes.tube(a, b, failed ? tube * 1.8 : tube * 1.2, color);
       for (const ref of [rod.a, rod.b]) { const part = ref.slice(0, ref.indexOf('.')); if (part in bodies) bodies[part]++; }
       const ga = result.design[rod.a], gb = result.design[rod.b];

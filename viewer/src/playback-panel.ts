@@ -1,0 +1,381 @@
+/**
+ * The Simulate panel: runs the current document's time simulation in its own worker
+ * (simulation-client.ts), plays it back in the 3D view (play/pause, a time slider, a
+ * speed menu), tints links by the force they carry, and plots the energy budget and the
+ * tyre forces over time. Shown for documents with masses.
+ *
+ * While a run is shown, the view draws the frame at the slider's time over the last
+ * solved pose (same structure, the parts moved). A drag takes the view back to the live
+ * pose and pauses; an edit of the document runs it again once the gesture ends (in the
+ * worker: the pose worker, and so the drag, never waits for it).
+ */
+import uPlot from 'uplot';
+import './playback.css';
+import type { ViewerApp } from './app';
+import type { PoseResult } from './engine';
+import type { ViewerDocument } from './document';
+import { nameOf } from './document';
+import { Playback, SLIDER_STEPS, posedResult } from './playback';
+import { SimulationClient } from './simulation-client';
+import type { PlaybackFrame, SimulationMessage, SimulationSettings } from './simulation';
+
+/** Settings that suit each example (the README's commands); others get the fallback. */
+const DEFAULTS: Record<string, SimulationSettings> = {
+  'pendulum.kinemate.json': { duration: 2.4, step: 0.001, every: 10 },
+  'double-pendulum.kinemate.json': { duration: 5, step: 0.0005, every: 20 },
+  'slider-crank-torque.kinemate.json': { duration: 1, step: 0.0005, every: 10 },
+  'quarter-car-bump.kinemate.json': { duration: 2, step: 0.001, every: 10 },
+  'dw-corner-bump.kinemate.json': { duration: 1, step: 0.001, every: 5 },
+  'pinewood.kinemate.json': { duration: 3.4, step: 0.001, every: 10, rhoInf: 0.5 },
+};
+const FALLBACK: SimulationSettings = { duration: 2, step: 0.001, every: 10 };
+
+const ENERGY_SERIES = [
+  { key: 'kinetic', label: 'kinetic', stroke: '#5aa9ff' },
+  { key: 'potential', label: 'gravity', stroke: '#3ddc84' },
+  { key: 'elastic', label: 'elastic', stroke: '#f2c94c' },
+  { key: 'dissipated', label: 'dissipated', stroke: '#ff8c1a' },
+  { key: 'external', label: 'external work', stroke: '#b36bff' },
+  { key: 'total', label: 'total', stroke: '#ffffff' },
+] as const;
+const TYRE_COLORS = ['#ff5a5a', '#27c3d9', '#f2c94c', '#3ddc84'];
+
+/** Link tints: tension red, compression blue, a neutral grey at no force. */
+const NEUTRAL = [0xd9, 0xd9, 0xd9], TENSION = [0xff, 0x3b, 0x3b], COMPRESSION = [0x3b, 0x7b, 0xff], LOADED = [0xff, 0x8c, 0x1a];
+
+function blend(from: number[], to: number[], s: number): number {
+  const k = Math.min(1, Math.max(0, s));
+  return (Math.round(from[0] + (to[0] - from[0]) * k) << 16) | (Math.round(from[1] + (to[1] - from[1]) * k) << 8) | Math.round(from[2] + (to[2] - from[2]) * k);
+}
+
+/** Whether a document carries masses (a mass-less one cannot be simulated). */
+export function hasMasses(doc: ViewerDocument): boolean {
+  return doc.kind === 'assembly' && Object.values(doc.doc.parts).some((p) => (p as { mass?: unknown }).mass !== undefined);
+}
+
+const $ = <T extends HTMLElement>(root: HTMLElement, sel: string) => root.querySelector(sel) as T;
+
+export class PlaybackPanel {
+  readonly model = new Playback();
+  readonly client = new SimulationClient();
+  readonly root: HTMLElement;
+  /** The frame is drawn in the view (else the live pose). */
+  showing = false;
+  status: 'idle' | 'running' | 'completed' | 'failed' | 'error' = 'idle';
+  message: string | null = null;
+  /** The document of the run shown (an edit of it runs again). */
+  private runDoc: ViewerDocument | null = null;
+  private rerunPending = false;
+  private dragging = false;
+  private shown: PoseResult | null = null;
+  private rodScale = 0;
+  private loadScale = 0;
+  private readonly energy: uPlot;
+  private readonly tyre: uPlot;
+  private tyreSeries = 0;
+  private plotsDirty = false;
+  private raf = 0;
+  private lastTick = 0;
+
+  constructor(private readonly app: ViewerApp) {
+    const root = document.createElement('section');
+    root.id = 'sim-panel';
+    root.hidden = true;
+    root.innerHTML = `
+      <h3>Simulate</h3>
+      <div class="row"><label>Duration <input id="sim-duration" type="number" min="0" step="0.1" /> s</label>
+        <label>step <input id="sim-step" type="number" min="0" step="0.0001" /> s</label>
+        <button id="sim-run" title="Simulate the current document from its state (in a worker: drags go on)">Run</button></div>
+      <div class="row"><button id="sim-play" title="Play or pause the run">Play</button>
+        <input id="sim-time" type="range" min="0" max="${SLIDER_STEPS}" value="0" title="Time: drag to scrub" />
+        <span id="sim-clock">–</span>
+        <select id="sim-speed" title="Playback speed">${[0.1, 0.25, 0.5, 1, 2, 4].map((s) => `<option value="${s}"${s === 1 ? ' selected' : ''}>${s}×</option>`).join('')}</select></div>
+      <div id="sim-status"></div>
+      <div id="sim-legend"></div>
+      <div class="sim-plot" id="sim-energy"></div>
+      <div class="sim-plot" id="sim-tyre" hidden></div>`;
+    const side = document.getElementById('side')!;
+    side.insertBefore(root, document.getElementById('hardpoints-panel'));
+    this.root = root;
+    this.energy = this.chart($(root, '#sim-energy'), 'energy (J)', ENERGY_SERIES.map((s) => ({ label: s.label, stroke: s.stroke })));
+    this.tyre = this.chart($(root, '#sim-tyre'), 'tyre force (N)', []);
+    $(root, '#sim-run').addEventListener('click', () => this.run());
+    $(root, '#sim-play').addEventListener('click', () => (this.model.playing ? this.pause() : this.play()));
+    const slider = $<HTMLInputElement>(root, '#sim-time');
+    slider.addEventListener('input', () => { this.model.pause(); this.model.seek(this.model.timeOfSlider(Number(slider.value))); this.showing = true; this.show(); });
+    $<HTMLSelectElement>(root, '#sim-speed').addEventListener('change', (e) => { this.model.speed = Number((e.target as HTMLSelectElement).value); (e.target as HTMLSelectElement).blur(); });
+    app.drag.addEventListener('dragging-changed', (e) => {
+      this.dragging = e.value;
+      if (e.value) this.leave();
+      else if (this.rerunPending) this.rerun();
+    });
+    app.scene.tint = (kind, id) => this.tint(kind, id);
+    app.history.document$.subscribe((doc) => this.onDocument(doc));
+    new ResizeObserver(() => this.resize()).observe(root);
+  }
+
+  private chart(el: HTMLElement, label: string, series: { label: string; stroke: string }[]): uPlot {
+    const axis = { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' };
+    return new uPlot({
+      width: this.width(), height: 140,
+      legend: { show: true, live: false },
+      cursor: { show: false },
+      padding: [8, 10, 0, 0],
+      scales: { x: { time: false } },
+      axes: [{ ...axis, size: 28, label: 't (s)' }, { ...axis, size: 50, label }],
+      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 1.5, points: { show: false } }))],
+      hooks: {
+        draw: [(u) => {
+          // the time shown
+          if (this.model.frames.length === 0) return;
+          const x = u.valToPos(this.model.time, 'x', true);
+          u.ctx.save();
+          u.ctx.strokeStyle = '#ff5a5a';
+          u.ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1);
+          u.ctx.beginPath(); u.ctx.moveTo(x, u.bbox.top); u.ctx.lineTo(x, u.bbox.top + u.bbox.height); u.ctx.stroke();
+          u.ctx.restore();
+        }],
+      },
+    }, [[]], el);
+  }
+
+  private width(): number {
+    return Math.max(200, (this.root?.clientWidth ?? 300) - 4);
+  }
+
+  private resize(): void {
+    if (this.root.hidden) return;
+    for (const c of [this.energy, this.tyre]) c.setSize({ width: this.width(), height: 140 });
+  }
+
+  // ------------------------------------------------------------ runs
+
+  private settingsOf(doc: ViewerDocument): SimulationSettings {
+    return DEFAULTS[nameOf(doc)] ?? FALLBACK;
+  }
+
+  private onDocument(doc: ViewerDocument): void {
+    const show = hasMasses(doc);
+    this.root.hidden = !show;
+    if (this.runDoc && nameOf(this.runDoc) === nameOf(doc) && show) {
+      // an edit of the document shown: run it again (once the gesture is over)
+      if (doc !== this.runDoc) { this.rerunPending = true; if (!this.dragging && !this.app.history.inGesture) this.rerun(); }
+      return;
+    }
+    // another document: its own settings, nothing played
+    this.client.stop();
+    this.leave();
+    this.runDoc = null;
+    this.rerunPending = false;
+    this.model.reset(0);
+    this.model.time = 0;
+    this.status = 'idle';
+    this.message = null;
+    const s = this.settingsOf(doc);
+    $<HTMLInputElement>(this.root, '#sim-duration').value = String(s.duration);
+    $<HTMLInputElement>(this.root, '#sim-step').value = String(s.step);
+    this.plotsDirty = true;
+    this.render();
+  }
+
+  /** Runs the current document from t = 0 and plays it as it comes. */
+  run(): void {
+    const doc = this.app.history.current;
+    const duration = Number($<HTMLInputElement>(this.root, '#sim-duration').value);
+    const step = Number($<HTMLInputElement>(this.root, '#sim-step').value);
+    if (!(duration > 0) || !(step > 0) || duration / step > 200_000) {
+      this.status = 'error';
+      this.message = 'the duration and the step must be positive numbers, at most 200 000 steps';
+      this.render();
+      return;
+    }
+    this.model.time = 0;
+    this.start(doc, duration, step);
+    this.play();
+  }
+
+  private rerun(): void {
+    this.rerunPending = false;
+    const doc = this.app.history.current;
+    if (doc === this.runDoc) return;
+    this.start(doc, this.model.duration, this.stepOfRun);
+  }
+
+  private stepOfRun = FALLBACK.step;
+
+  private start(doc: ViewerDocument, duration: number, step: number): void {
+    const base = this.settingsOf(doc);
+    // about 500 frames a run (or a frame a step): enough to interpolate between
+    const every = Math.max(1, Math.round(duration / step / 500));
+    const settings: SimulationSettings = { duration, step, every, ...(base.rhoInf !== undefined ? { rhoInf: base.rhoInf } : {}) };
+    this.runDoc = doc;
+    this.stepOfRun = step;
+    this.model.reset(duration);
+    this.rodScale = this.loadScale = 0;
+    this.status = 'running';
+    this.message = null;
+    this.showing = true;
+    this.plotsDirty = true;
+    this.client.start(doc, settings, (m) => this.onMessage(m));
+    this.render();
+  }
+
+  private onMessage(m: SimulationMessage): void {
+    if (m.kind === 'start') {
+      this.model.header = m.header;
+    } else if (m.kind === 'frames') {
+      this.model.append(m.frames);
+      for (const f of m.frames) this.scaleFrom(f);
+      this.plotsDirty = true;
+      if (this.showing) this.show();
+    } else if (m.kind === 'done') {
+      this.model.complete = true;
+      this.status = m.status;
+      const lifts = m.events.filter((e) => e.type === 'lift_off').length;
+      this.message = m.status === 'failed'
+        ? `the run failed: ${m.message ?? 'a step did not converge'} — the ${this.model.frames.length} frames up to t = ${this.model.end.toFixed(3)} s are kept`
+        : `${m.steps} steps, ${this.model.frames.length} frames${lifts ? `, ${lifts} lift-off${lifts > 1 ? 's' : ''}` : ''}; energy drift ${this.drift().toExponential(2)} J`;
+      this.plotsDirty = true;
+    } else {
+      this.model.complete = true;
+      this.status = 'error';
+      this.message = `cannot simulate: ${m.message}${this.model.frames.length ? ` — the frames up to t = ${this.model.end.toFixed(3)} s are kept` : ''}`;
+    }
+    this.render();
+  }
+
+  private drift(): number {
+    const f = this.model.frames;
+    return f.length ? f[f.length - 1].energy.total - f[0].energy.total : 0;
+  }
+
+  private scaleFrom(f: PlaybackFrame): void {
+    for (const x of f.rods) this.rodScale = Math.max(this.rodScale, Math.abs(x));
+    for (const x of f.loaded) this.loadScale = Math.max(this.loadScale, x);
+  }
+
+  // ------------------------------------------------------------ playing
+
+  play(): void {
+    this.model.play();
+    this.showing = true;
+    this.lastTick = performance.now();
+    this.loop();
+    this.show();
+  }
+
+  pause(): void {
+    this.model.pause();
+    this.render();
+  }
+
+  private loop(): void {
+    if (this.raf) return;
+    this.raf = requestAnimationFrame((now) => {
+      this.raf = 0;
+      const dt = Math.min(0.1, Math.max(0, (now - this.lastTick) / 1000));
+      this.lastTick = now;
+      if (this.model.tick(dt)) this.show();
+      else this.render();
+      if (this.model.playing) this.loop();
+    });
+  }
+
+  /** Back to the live pose (a drag began, another document). */
+  private leave(): void {
+    this.model.pause();
+    if (!this.showing) return;
+    this.showing = false;
+    this.shown = null;
+    if (this.app.lastPose) this.app.scene.update(this.app.lastPose);
+    this.render();
+  }
+
+  /** A new solved pose arrived (the app drew it): the frame goes back over it. */
+  onPose(): void {
+    if (this.showing) this.show();
+  }
+
+  /** Draw the frame at the time shown. */
+  show(): void {
+    const base = this.app.lastPose;
+    if (!this.showing || !base || this.model.frames.length === 0) { this.render(); return; }
+    this.model.seek(this.model.time);
+    this.shown = posedResult(base, this.model.posesAt());
+    this.app.scene.update(this.shown);
+    this.render();
+  }
+
+  private tint(kind: 'rod' | 'part', id: string): number | null {
+    const h = this.model.header;
+    if (!this.shown || !h) return null;
+    if (kind === 'rod') {
+      const i = h.rods.indexOf(id);
+      if (i < 0 || this.rodScale === 0) return null;
+      const f = this.model.valueAt((fr) => fr.rods[i]);
+      return blend(NEUTRAL, f >= 0 ? TENSION : COMPRESSION, Math.abs(f) / this.rodScale);
+    }
+    const i = h.loaded.indexOf(id);
+    if (i < 0 || this.loadScale === 0) return null;
+    return blend(NEUTRAL, LOADED, this.model.valueAt((fr) => fr.loaded[i]) / this.loadScale);
+  }
+
+  // ------------------------------------------------------------ drawing the panel
+
+  private render(): void {
+    const m = this.model;
+    const slider = $<HTMLInputElement>(this.root, '#sim-time');
+    slider.disabled = m.frames.length === 0;
+    slider.value = String(m.sliderValue());
+    $(this.root, '#sim-play').textContent = m.playing ? 'Pause' : 'Play';
+    ($(this.root, '#sim-play') as HTMLButtonElement).disabled = m.frames.length === 0;
+    $(this.root, '#sim-clock').textContent = m.frames.length ? `${m.time.toFixed(3)} s` : '–';
+    const status = $(this.root, '#sim-status');
+    status.dataset.status = this.status;
+    status.textContent = this.status === 'running' ? `running… ${m.end.toFixed(2)} of ${m.duration} s` : this.message ?? (this.status === 'idle' ? 'Run simulates this document from its state.' : '');
+    const h = m.header;
+    const legend: string[] = [];
+    if (this.shown && h?.rods.length) legend.push(`links: red in tension, blue in compression (to ${this.rodScale.toFixed(0)} N)`);
+    if (this.shown && h?.loaded.length) legend.push(`parts: orange with their largest joint force (to ${this.loadScale.toFixed(0)} N)`);
+    $(this.root, '#sim-legend').textContent = legend.join('; ');
+    if (this.plotsDirty) this.updatePlots();
+    else { this.energy.redraw(false); if (this.tyreSeries) this.tyre.redraw(false); }
+  }
+
+  private updatePlots(): void {
+    this.plotsDirty = false;
+    const f = this.model.frames, h = this.model.header;
+    const t = f.map((x) => x.t);
+    this.energy.setData([t, ...ENERGY_SERIES.map((s) => f.map((x) => x.energy[s.key]))]);
+    const tyres = h?.tyres ?? [];
+    const el = $(this.root, '#sim-tyre');
+    el.hidden = tyres.length === 0;
+    if (tyres.length !== this.tyreSeries) {
+      while (this.tyre.series.length > 1) this.tyre.delSeries(1);
+      tyres.forEach((id, i) => this.tyre.addSeries({ label: id, stroke: TYRE_COLORS[i % TYRE_COLORS.length], width: 1.5, points: { show: false } }));
+      this.tyreSeries = tyres.length;
+    }
+    if (tyres.length) this.tyre.setData([t, ...tyres.map((_, i) => f.map((x) => x.tyres[i]))]);
+  }
+
+  /** For tests: the run and what is drawn. */
+  state() {
+    const m = this.model;
+    return {
+      visible: !this.root.hidden,
+      status: this.status,
+      message: this.message,
+      frames: m.frames.length,
+      duration: m.duration,
+      end: m.end,
+      time: m.time,
+      playing: m.playing,
+      speed: m.speed,
+      showing: this.showing,
+      header: m.header,
+      points: this.shown?.points ?? null,
+      energyPoints: this.energy.data[0]?.length ?? 0,
+      tyrePoints: this.tyreSeries ? this.tyre.data[0]?.length ?? 0 : 0,
+    };
+  }
+}
