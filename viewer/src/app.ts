@@ -22,6 +22,7 @@ import { SolverClient } from './solver-client';
 import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
 import { AssemblePanel } from './assemble-panel';
+import { SensitivityArrows } from './sensitivity-arrows';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
@@ -49,6 +50,8 @@ export class ViewerApp {
   readonly drag: HandleDragControls;
   /** Assemble mode: parts, mates by picks, roles (viewer/src/assemble-panel.ts). */
   readonly assemblePanel: AssemblePanel;
+  /** Sensitivity arrows on the chassis pickups (viewer/src/sensitivity-arrows.ts). */
+  readonly sensitivity: SensitivityArrows;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -96,6 +99,7 @@ export class ViewerApp {
     // a plot that picks a metric of the steering response needs it at every step: sweep again
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
+    this.sensitivity = new SensitivityArrows(this);
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
@@ -275,6 +279,7 @@ export class ViewerApp {
     this.view = result.view;
     recordSample(this.stats.solveMs, result.ms.total);
     this.scene.update(result);
+    this.sensitivity.update(result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
     const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;
