@@ -23,6 +23,7 @@ import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
 import { AssemblePanel } from './assemble-panel';
 import { PlaybackPanel } from './playback-panel';
+import { SensitivityArrows } from './sensitivity-arrows';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
@@ -52,6 +53,8 @@ export class ViewerApp {
   readonly assemblePanel: AssemblePanel;
   /** Simulate: a time simulation run in its own worker and played back (viewer/src/playback-panel.ts). */
   readonly playback: PlaybackPanel;
+  /** Sensitivity arrows on the chassis pickups (viewer/src/sensitivity-arrows.ts). */
+  readonly sensitivity: SensitivityArrows;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -100,6 +103,7 @@ export class ViewerApp {
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
     this.playback = new PlaybackPanel(this);
+    this.sensitivity = new SensitivityArrows(this);
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
@@ -280,6 +284,7 @@ export class ViewerApp {
     recordSample(this.stats.solveMs, result.ms.total);
     this.scene.update(result);
     this.playback.onPose();
+    this.sensitivity.update(result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
     const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;
