@@ -247,6 +247,7 @@ function matedRefs(doc: AssemblyDoc): Set<string> {
 function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] {
   const p = doc.parts[part];
   const mated = matedRefs(doc);
+  const rolling = new Set(Object.values(doc.mates).flatMap((m) => (m.type === 'rolling' ? [m.a] : [])));
   const out: { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] = [];
   for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true, handle: true });
   for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true, handle: true });
@@ -265,8 +266,32 @@ function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: V
     }
   }
   for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare, handle: true });
-  for (const [n, c] of Object.entries(p.circles ?? {})) { const centre = v3(c.center); out.push({ name: n, local: centre, skeleton: joinedAt(n, centre), handle: true }); }
+  for (const [n, c] of Object.entries(p.circles ?? {})) {
+    const centre = v3(c.center);
+    out.push({ name: n, local: centre, skeleton: joinedAt(n, centre), handle: true });
+    // a rolling wheel is drawn as its rim: spokes from the centre to six points on it
+    if (rolling.has(`${part}.${n}`)) for (const [k, q] of rimPoints(centre, v3(c.normal), c.radius).entries()) out.push({ name: `${n}#rim${k}`, local: q, skeleton: true, handle: false });
+  }
+  // a part with mass shows where its mass is (a pendulum bob hangs off its only hinge)
+  if (p.mass && !drawnAt(v3(p.mass.centre))) out.push({ name: '#mass', local: v3(p.mass.centre), skeleton: true, handle: false });
   return out;
+}
+
+/** Six points on a circle (centre, normal, radius), for drawing a rim. */
+function rimPoints(centre: Vec3, normal: Vec3, radius: number): Vec3[] {
+  const nl = Math.hypot(normal[0], normal[1], normal[2]) || 1;
+  const n: Vec3 = [normal[0] / nl, normal[1] / nl, normal[2] / nl];
+  // any unit vector across the normal, then the third by the cross product
+  const seed: Vec3 = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const d = seed[0] * n[0] + seed[1] * n[1] + seed[2] * n[2];
+  const u0: Vec3 = [seed[0] - d * n[0], seed[1] - d * n[1], seed[2] - d * n[2]];
+  const ul = Math.hypot(u0[0], u0[1], u0[2]);
+  const u: Vec3 = [u0[0] / ul, u0[1] / ul, u0[2] / ul];
+  const w: Vec3 = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
+  return Array.from({ length: 6 }, (_, k) => {
+    const a = (k * Math.PI) / 3, c = Math.cos(a) * radius, s = Math.sin(a) * radius;
+    return [centre[0] + c * u[0] + s * w[0], centre[1] + c * u[1] + s * w[1], centre[2] + c * u[2] + s * w[2]] as Vec3;
+  });
 }
 
 /** Owner names as a user reads them. */
