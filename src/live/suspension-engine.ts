@@ -12,8 +12,8 @@
  *   either free to move (the wheel in bump: its travel; the rack in steer; both in `free`)
  *   or held where it is. The free drivers' targets follow the point by damped
  *   Gauss–Newton on the point's rates (analytic, from the tangent space), each step
- *   re-solved with the drivers as rows; a step that does not close is halved, and the pull
- *   stops where the linkage stops (beyond reach: `limited`). Measured only along `axis`
+ *   re-solved with the drivers as rows through the kernel's continuation (a step that does
+ *   not close is halved), and the pull stops where the linkage stops (beyond reach: `limited`). Measured only along `axis`
  *   when one is given (the wheel in bump: z; the rack: y).
  *
  * The document's own holds are released: the view's drivers take their place.
@@ -21,6 +21,7 @@
 import { solve, type SolveReport } from '../../kernel/solver';
 import { freedom, pointRate, tangentSpace } from '../../kernel/analysis';
 import { Continuation } from '../../kernel/continuation';
+import { choleskySolve } from '../../kernel/linalg';
 import * as P from '../../kernel/pose';
 import { ScalarTargetBlock, type ResidualBlock, type System } from '../../kernel/system';
 import type { AssemblyDoc } from '../assembly/types.ts';
@@ -292,53 +293,23 @@ function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly R
     }
     if (!(trace > 1e-18)) return outcome('the grabbed point does not move with the mechanism here');
     for (let a = 0; a < k; a++) A[a * k + a] += 1e-9 * trace + 1e-12;
-    const delta = solveSmall(A, rhs, k);
+    // SPD after the damping: the kernel's Cholesky (rhs becomes Δ)
+    if (!choleskySolve(A, rhs, k)) return outcome('the grabbed point does not move with the mechanism here');
+    const delta = rhs;
     // limit the predicted motion of the point per step to a tenth of the model
     let pred = 0;
     for (let i = 0; i < 3; i++) { let s = 0; for (let j = 0; j < k; j++) s += V[j][i] * delta[j]; pred += s * s; }
     pred = Math.sqrt(pred);
-    let scale = pred > 0.1 * L ? (0.1 * L) / pred : 1;
-    const start = system.snapshot();
+    const scale = pred > 0.1 * L ? (0.1 * L) / pred : 1;
+    // the step to the new targets goes through the kernel's continuation (halving, then
+    // bisection towards where the linkage stops), each sub-step re-solved with the pull's rows
     const base = basis.map((b) => b.value());
-    let accepted = false;
-    for (let h = 0; h < 4; h++) {
-      basis.forEach((b, j) => { b.block.target = base[j] + (scale * delta[j]) / b.rowScale; });
-      const trial = solveWithBlocks(system, blocks);
-      if (trial.converged) { report = trial; accepted = true; break; }
-      lastFailure = trial;
-      system.restore(start);
-      scale /= 2;
-    }
-    if (!accepted) { basis.forEach((b, j) => { b.block.target = base[j]; }); return outcome(); }
+    const move = new Continuation(system, (values) => basis.forEach((b, j) => { b.block.target = values[j]; }), base, { correct: () => solveWithBlocks(system, blocks), secant: false });
+    const result = move.moveTo(basis.map((b, j) => base[j] + (scale * delta[j]) / b.rowScale));
+    if (result.fraction > 0) report = result.report;
+    if (result.status !== 'reached') { lastFailure = result.failure ?? result.report; return outcome(); }
     if (scale === 1 && pred < 1e-4 * L) break;
   }
   return outcome();
 }
 
-/** Gaussian elimination with partial pivoting on a small dense system (k ≤ a dozen). */
-function solveSmall(A: Float64Array, b: Float64Array, k: number): Float64Array {
-  const M = Float64Array.from(A), x = Float64Array.from(b);
-  for (let c = 0; c < k; c++) {
-    let piv = c;
-    for (let r = c + 1; r < k; r++) if (Math.abs(M[r * k + c]) > Math.abs(M[piv * k + c])) piv = r;
-    if (piv !== c) {
-      for (let j = 0; j < k; j++) { const t = M[c * k + j]; M[c * k + j] = M[piv * k + j]; M[piv * k + j] = t; }
-      const t = x[c]; x[c] = x[piv]; x[piv] = t;
-    }
-    const d = M[c * k + c];
-    if (Math.abs(d) < 1e-300) continue;
-    for (let r = c + 1; r < k; r++) {
-      const f = M[r * k + c] / d;
-      if (f === 0) continue;
-      for (let j = c; j < k; j++) M[r * k + j] -= f * M[c * k + j];
-      x[r] -= f * x[c];
-    }
-  }
-  for (let c = k - 1; c >= 0; c--) {
-    let s = x[c];
-    for (let j = c + 1; j < k; j++) s -= M[c * k + j] * x[j];
-    const d = M[c * k + c];
-    x[c] = Math.abs(d) < 1e-300 ? 0 : s / d;
-  }
-  return x;
-}
