@@ -247,8 +247,8 @@ const pullTmp = new Float64Array(3);
 /**
  * Moves the grabbed point toward the target through the basis (drivers whose targets are
  * free to change), with `fixedBlocks` held: at most four damped Gauss–Newton steps in the
- * basis values, the point's rates from the tangent space, each step re-solved exactly and
- * halved (at most four times) when it does not close.
+ * basis values, the point's rates from the tangent space, each step moved to through the
+ * kernel's continuation (re-solved exactly; halved, then bisected, when it does not close).
  */
 function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly ResidualBlock[], variable: number, local: readonly number[], target: readonly number[], axis?: readonly number[]): SuspensionPullOutcome {
   const L = system.lengthScale;
