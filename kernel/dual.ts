@@ -12,6 +12,8 @@ import { toMatrix } from './quat';
 export class Dual {
   v = 0;
   readonly d: Float64Array;
+  /** Tangent mode only (withTangents): the derivative of (v, d) along one outer direction. */
+  t: Dual | null = null;
   constructor(readonly n: number, value = 0) {
     this.d = new Float64Array(n);
     this.v = value;
@@ -20,28 +22,34 @@ export class Dual {
 
 /** A constant: value v, all derivatives zero. */
 export function dConst(out: Dual, v: number): Dual {
+  if (tangents) tZero(out);
   out.v = v; out.d.fill(0); return out;
 }
 /** An independent input: value v, derivative one in component k. */
 export function dSeed(out: Dual, v: number, k: number): Dual {
+  if (tangents) tSeed(out, k);
   out.v = v; out.d.fill(0); out.d[k] = 1; return out;
 }
 export function dCopy(out: Dual, a: Dual): Dual {
+  if (tangents) tCopy(out, a);
   out.v = a.v; out.d.set(a.d); return out;
 }
 export function dAdd(out: Dual, a: Dual, b: Dual): Dual {
+  if (tangents) tAdd(out, a, b, 1);
   out.v = a.v + b.v;
   const od = out.d, ad = a.d, bd = b.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i];
   return out;
 }
 export function dSub(out: Dual, a: Dual, b: Dual): Dual {
+  if (tangents) tAdd(out, a, b, -1);
   out.v = a.v - b.v;
   const od = out.d, ad = a.d, bd = b.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] - bd[i];
   return out;
 }
 export function dMul(out: Dual, a: Dual, b: Dual): Dual {
+  if (tangents) tMul(out, a, b);
   const av = a.v, bv = b.v;
   out.v = av * bv;
   const od = out.d, ad = a.d, bd = b.d;
@@ -49,6 +57,7 @@ export function dMul(out: Dual, a: Dual, b: Dual): Dual {
   return out;
 }
 export function dDiv(out: Dual, a: Dual, b: Dual): Dual {
+  if (tangents) tDiv(out, a, b);
   const av = a.v, bv = b.v;
   const q = av / bv;
   out.v = q;
@@ -58,6 +67,7 @@ export function dDiv(out: Dual, a: Dual, b: Dual): Dual {
 }
 /** out = a·k for a plain number k. */
 export function dScale(out: Dual, a: Dual, k: number): Dual {
+  if (tangents) tScale(out, a, k);
   out.v = a.v * k;
   const od = out.d, ad = a.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * k;
@@ -65,12 +75,14 @@ export function dScale(out: Dual, a: Dual, k: number): Dual {
 }
 /** out = a + k for a plain number k. */
 export function dAddConst(out: Dual, a: Dual, k: number): Dual {
+  if (tangents) tCopy(out, a);
   out.v = a.v + k;
   if (out !== a) out.d.set(a.d);
   return out;
 }
 /** out = a + b·k (axpy), k a plain number. */
 export function dAddScaled(out: Dual, a: Dual, b: Dual, k: number): Dual {
+  if (tangents) tAdd(out, a, b, k);
   out.v = a.v + b.v * k;
   const od = out.d, ad = a.d, bd = b.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i] * k;
@@ -79,8 +91,12 @@ export function dAddScaled(out: Dual, a: Dual, b: Dual, k: number): Dual {
 export function dNeg(out: Dual, a: Dual): Dual {
   return dScale(out, a, -1);
 }
-/** Apply a scalar function with known value f and slope df at a.v. */
-export function dChain(out: Dual, a: Dual, f: number, df: number): Dual {
+/**
+ * Apply a scalar function with known value f and slope df at a.v; ddf (its curvature)
+ * is needed only in tangent mode.
+ */
+export function dChain(out: Dual, a: Dual, f: number, df: number, ddf?: number): Dual {
+  if (tangents) tChain(out, a, df, ddf);
   out.v = f;
   const od = out.d, ad = a.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * df;
@@ -88,34 +104,35 @@ export function dChain(out: Dual, a: Dual, f: number, df: number): Dual {
 }
 export function dSqrt(out: Dual, a: Dual): Dual {
   const r = Math.sqrt(a.v);
-  return dChain(out, a, r, 0.5 / r);
+  return dChain(out, a, r, 0.5 / r, -0.25 / (r * a.v));
 }
 export function dSin(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.sin(x), Math.cos(x));
+  return dChain(out, a, Math.sin(x), Math.cos(x), -Math.sin(x));
 }
 export function dCos(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.cos(x), -Math.sin(x));
+  return dChain(out, a, Math.cos(x), -Math.sin(x), -Math.cos(x));
 }
 export function dTan(out: Dual, a: Dual): Dual {
   const t = Math.tan(a.v);
-  return dChain(out, a, t, 1 + t * t);
+  return dChain(out, a, t, 1 + t * t, 2 * t * (1 + t * t));
 }
 export function dAtan(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.atan(x), 1 / (1 + x * x));
+  return dChain(out, a, Math.atan(x), 1 / (1 + x * x), (-2 * x) / ((1 + x * x) * (1 + x * x)));
 }
 export function dAsin(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.asin(x), 1 / Math.sqrt(1 - x * x));
+  return dChain(out, a, Math.asin(x), 1 / Math.sqrt(1 - x * x), x / Math.pow(1 - x * x, 1.5));
 }
 export function dAcos(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.acos(x), -1 / Math.sqrt(1 - x * x));
+  return dChain(out, a, Math.acos(x), -1 / Math.sqrt(1 - x * x), -x / Math.pow(1 - x * x, 1.5));
 }
 /** atan2(y, x) with derivative (x dy − y dx)/(x² + y²). */
 export function dAtan2(out: Dual, y: Dual, x: Dual): Dual {
+  if (tangents) tAtan2(out, y, x);
   const yv = y.v, xv = x.v;
   const r2 = xv * xv + yv * yv;
   out.v = Math.atan2(yv, xv);
@@ -134,27 +151,34 @@ export function dAbs(out: Dual, a: Dual): Dual {
 export class DualVec3 {
   readonly v = new Float64Array(3);
   readonly d: Float64Array;
+  /** Tangent mode only: the derivative of (v, d) along one outer direction. */
+  t: DualVec3 | null = null;
   constructor(readonly n: number) {
     this.d = new Float64Array(3 * n);
   }
 }
 
 export function dvConst(out: DualVec3, x: number, y: number, z: number): DualVec3 {
+  if (tangents) tvZero(out);
   out.v[0] = x; out.v[1] = y; out.v[2] = z; out.d.fill(0); return out;
 }
 export function dvConstFrom(out: DualVec3, a: ArrayLike<number>, offset = 0): DualVec3 {
+  if (tangents) tvZero(out);
   out.v[0] = a[offset]; out.v[1] = a[offset + 1]; out.v[2] = a[offset + 2]; out.d.fill(0); return out;
 }
 export function dvCopy(out: DualVec3, a: DualVec3): DualVec3 {
+  if (tangents) tvCopy(out, a);
   out.v.set(a.v); out.d.set(a.d); return out;
 }
 export function dvAdd(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
+  if (tangents) tvAdd(out, a, b, 1);
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] + b.v[i];
   const od = out.d, ad = a.d, bd = b.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i];
   return out;
 }
 export function dvSub(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
+  if (tangents) tvAdd(out, a, b, -1);
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] - b.v[i];
   const od = out.d, ad = a.d, bd = b.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] - bd[i];
@@ -162,12 +186,14 @@ export function dvSub(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
 }
 /** out = a + b·k, k a plain number. */
 export function dvAddScaled(out: DualVec3, a: DualVec3, b: DualVec3, k: number): DualVec3 {
+  if (tangents) tvAdd(out, a, b, k);
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] + b.v[i] * k;
   const od = out.d, ad = a.d, bd = b.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] + bd[i] * k;
   return out;
 }
 export function dvScaleConst(out: DualVec3, a: DualVec3, k: number): DualVec3 {
+  if (tangents) tvScaleConst(out, a, k);
   for (let i = 0; i < 3; i++) out.v[i] = a.v[i] * k;
   const od = out.d, ad = a.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * k;
@@ -175,6 +201,7 @@ export function dvScaleConst(out: DualVec3, a: DualVec3, k: number): DualVec3 {
 }
 /** out = a·s for a dual scalar s. */
 export function dvScale(out: DualVec3, a: DualVec3, s: Dual): DualVec3 {
+  if (tangents) tvScale(out, a, s);
   const n = out.n, sv = s.v, sd = s.d, ad = a.d, od = out.d;
   for (let i = 0; i < 3; i++) {
     const av = a.v[i];
@@ -185,6 +212,7 @@ export function dvScale(out: DualVec3, a: DualVec3, s: Dual): DualVec3 {
 }
 /** out = a + b·s for a dual scalar s. */
 export function dvAddScaledDual(out: DualVec3, a: DualVec3, b: DualVec3, s: Dual): DualVec3 {
+  if (tangents) tvAddScaledDual(out, a, b, s);
   const n = out.n, sv = s.v, sd = s.d, ad = a.d, bd = b.d, od = out.d;
   for (let i = 0; i < 3; i++) {
     const bv = b.v[i];
@@ -194,6 +222,7 @@ export function dvAddScaledDual(out: DualVec3, a: DualVec3, b: DualVec3, s: Dual
   return out;
 }
 export function dvDot(out: Dual, a: DualVec3, b: DualVec3): Dual {
+  if (tangents) tvDot(out, a, b);
   const n = out.n, ad = a.d, bd = b.d, od = out.d;
   const a0 = a.v[0], a1 = a.v[1], a2 = a.v[2], b0 = b.v[0], b1 = b.v[1], b2 = b.v[2];
   for (let k = 0; k < n; k++) {
@@ -205,6 +234,7 @@ export function dvDot(out: Dual, a: DualVec3, b: DualVec3): Dual {
 }
 /** Dot with a constant vector c. */
 export function dvDotConst(out: Dual, a: DualVec3, c: ArrayLike<number>): Dual {
+  if (tangents) tvDotConst(out, a, c);
   const n = out.n, ad = a.d, od = out.d;
   const c0 = c[0], c1 = c[1], c2 = c[2];
   for (let k = 0; k < n; k++) od[k] = ad[k] * c0 + ad[n + k] * c1 + ad[2 * n + k] * c2;
@@ -212,6 +242,7 @@ export function dvDotConst(out: Dual, a: DualVec3, c: ArrayLike<number>): Dual {
   return out;
 }
 export function dvCross(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
+  if (tangents) tvCross(out, a, b);
   const n = out.n, ad = a.d, bd = b.d, od = out.d;
   const a0 = a.v[0], a1 = a.v[1], a2 = a.v[2], b0 = b.v[0], b1 = b.v[1], b2 = b.v[2];
   for (let k = 0; k < n; k++) {
@@ -225,12 +256,14 @@ export function dvCross(out: DualVec3, a: DualVec3, b: DualVec3): DualVec3 {
   return out;
 }
 export function dvComponent(out: Dual, a: DualVec3, i: number): Dual {
+  if (tangents) tvComponent(out, a, i);
   const n = out.n;
   out.v = a.v[i];
   for (let k = 0; k < n; k++) out.d[k] = a.d[i * n + k];
   return out;
 }
 export function dvSetComponent(out: DualVec3, i: number, s: Dual): DualVec3 {
+  if (tangents) tvSetComponent(out, i, s);
   const n = out.n;
   out.v[i] = s.v;
   for (let k = 0; k < n; k++) out.d[i * n + k] = s.d[k];
@@ -238,6 +271,7 @@ export function dvSetComponent(out: DualVec3, i: number, s: Dual): DualVec3 {
 }
 /** Euclidean length as a dual (undefined derivative at the zero vector: NaN there). */
 export function dvLength(out: Dual, a: DualVec3): Dual {
+  if (tangents) tvLength(out, a);
   const n = out.n, ad = a.d, od = out.d;
   const a0 = a.v[0], a1 = a.v[1], a2 = a.v[2];
   const l = Math.hypot(a0, a1, a2);
@@ -247,6 +281,7 @@ export function dvLength(out: Dual, a: DualVec3): Dual {
 }
 /** Unit vector along a, as a dual. */
 export function dvNormalize(out: DualVec3, a: DualVec3): DualVec3 {
+  if (tangents) tvNormalize(out, a);
   const n = out.n, ad = a.d, od = out.d;
   const a0 = a.v[0], a1 = a.v[1], a2 = a.v[2];
   const l = Math.hypot(a0, a1, a2);
@@ -284,6 +319,7 @@ const scratchR = new Float64Array(9);
  * same pose several times computes R once).
  */
 export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>, col: number): DualVec3 {
+  if (tangents) tvRigid(out, R, p, col, true);
   const px = p[0], py = p[1], pz = p[2];
   out.v[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
   out.v[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
@@ -294,6 +330,7 @@ export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<nu
 }
 /** dvPoseDirection with R already computed. */
 export function dvRigidDirection(out: DualVec3, R: Float64Array, dir: ArrayLike<number>, col: number): DualVec3 {
+  if (tangents) tvRigid(out, R, dir, col, false);
   const px = dir[0], py = dir[1], pz = dir[2];
   out.v[0] = R[0] * px + R[1] * py + R[2] * pz;
   out.v[1] = R[3] * px + R[4] * py + R[5] * pz;
@@ -322,4 +359,197 @@ function seedRigid(out: DualVec3, R: Float64Array, px: number, py: number, pz: n
 /** Row-major rotation matrix of the (not necessarily unit) quaternion at q[off..off+4]. */
 export function rotationMatrix(out: Float64Array, q: ArrayLike<number>, off: number): Float64Array {
   return toMatrix(out, q, off);
+}
+
+// ---- tangent mode: exact second derivatives along one direction ----
+//
+// A dual a carries a.t, the derivative of (a.v, a.d) along an outer direction s (a
+// hyper-dual restricted to one outer direction): every op above, in tangent mode, first
+// writes out.t from the inputs' values and tangents by the product rule — written with the
+// first-order ops themselves, tangent mode off — then does its own first-order work. The
+// seeds (dSeed, dvRigidPoint, dvRigidDirection) take the outer direction from `seeds`, so a
+// residual block evaluated in tangent mode yields d(Jacobian)/ds exactly.
+
+/** Where the outer direction moves the inputs of one block evaluation, by seed column. */
+export interface TangentSeeds {
+  /** The state's motion of the pose seeded at columns col..col+5: a body twist (ω, v), or null. */
+  pose(col: number): ArrayLike<number> | null;
+  /** The motion of the local geometry read through those columns: a twist (ω, v) in the part's frame, or null. */
+  local(col: number): ArrayLike<number> | null;
+  /** The rate of the scalar seeded at column col. */
+  scalar(col: number): number;
+}
+
+let tangents = false;
+let seeds: TangentSeeds | null = null;
+
+/** Run f with tangent mode on: every dual written carries its tangent along `s`. */
+export function withTangents<T>(s: TangentSeeds, f: () => T): T {
+  if (tangents) throw new Error('withTangents: already in tangent mode');
+  tangents = true; seeds = s;
+  try { return f(); } finally { tangents = false; seeds = null; }
+}
+
+interface Scratch { s: Dual[]; v: DualVec3[]; zero: Dual; zeroV: DualVec3 }
+const scratches = new Map<number, Scratch>();
+function scratch(n: number): Scratch {
+  let sc = scratches.get(n);
+  if (!sc) {
+    sc = { s: Array.from({ length: 5 }, () => new Dual(n)), v: Array.from({ length: 3 }, () => new DualVec3(n)), zero: new Dual(n), zeroV: new DualVec3(n) };
+    scratches.set(n, sc);
+  }
+  return sc;
+}
+const T = (a: Dual): Dual => a.t ?? scratch(a.n).zero;
+const TV = (a: DualVec3): DualVec3 => a.t ?? scratch(a.n).zeroV;
+function put(out: Dual, t: Dual): void {
+  const o = (out.t ??= new Dual(out.n));
+  o.v = t.v; o.d.set(t.d);
+}
+function putV(out: DualVec3, t: DualVec3): void {
+  const o = (out.t ??= new DualVec3(out.n));
+  o.v.set(t.v); o.d.set(t.d);
+}
+/** Run the first-order ops of a tangent rule with tangent mode off. */
+function off(f: () => void): void {
+  tangents = false;
+  try { f(); } finally { tangents = true; }
+}
+
+function tZero(out: Dual): void { if (out.t) dConstRaw(out.t); }
+function dConstRaw(a: Dual): void { a.v = 0; a.d.fill(0); }
+function tSeed(out: Dual, k: number): void {
+  const o = (out.t ??= new Dual(out.n));
+  o.v = seeds!.scalar(k); o.d.fill(0);
+}
+function tCopy(out: Dual, a: Dual): void { put(out, T(a)); }
+function tAdd(out: Dual, a: Dual, b: Dual, k: number): void {
+  const [t] = scratch(out.n).s;
+  off(() => dAddScaled(t, T(a), T(b), k));
+  put(out, t);
+}
+function tMul(out: Dual, a: Dual, b: Dual): void {
+  const [t, u] = scratch(out.n).s;
+  off(() => { dMul(t, T(a), b); dMul(u, a, T(b)); dAdd(t, t, u); });
+  put(out, t);
+}
+function tDiv(out: Dual, a: Dual, b: Dual): void {
+  const [t, q] = scratch(out.n).s;
+  // (a/b)' = (a' − (a/b)·b')/b
+  off(() => { dDiv(q, a, b); dMul(q, q, T(b)); dSub(t, T(a), q); dDiv(t, t, b); });
+  put(out, t);
+}
+function tScale(out: Dual, a: Dual, k: number): void {
+  const [t] = scratch(out.n).s;
+  off(() => dScale(t, T(a), k));
+  put(out, t);
+}
+function tChain(out: Dual, a: Dual, df: number, ddf: number | undefined): void {
+  if (ddf === undefined) throw new Error('dChain: tangent mode needs the second derivative (ddf)');
+  const [t, slope] = scratch(out.n).s;
+  // f(a)' = f'(a)·a', f'(a) a dual of value df and derivative ddf·a.d
+  off(() => { dChain(slope, a, df, ddf); dMul(t, slope, T(a)); });
+  put(out, t);
+}
+function tAtan2(out: Dual, y: Dual, x: Dual): void {
+  const [t, u, r2, w] = scratch(out.n).s;
+  // atan2(y, x)' = (x y' − y x')/(x² + y²)
+  off(() => { dMul(t, x, T(y)); dMul(u, y, T(x)); dSub(t, t, u); dMul(r2, x, x); dMul(w, y, y); dAdd(r2, r2, w); dDiv(t, t, r2); });
+  put(out, t);
+}
+function tvZero(out: DualVec3): void { if (out.t) { out.t.v.fill(0); out.t.d.fill(0); } }
+function tvCopy(out: DualVec3, a: DualVec3): void { putV(out, TV(a)); }
+function tvAdd(out: DualVec3, a: DualVec3, b: DualVec3, k: number): void {
+  const [t] = scratch(out.n).v;
+  off(() => dvAddScaled(t, TV(a), TV(b), k));
+  putV(out, t);
+}
+function tvScaleConst(out: DualVec3, a: DualVec3, k: number): void {
+  const [t] = scratch(out.n).v;
+  off(() => dvScaleConst(t, TV(a), k));
+  putV(out, t);
+}
+function tvScale(out: DualVec3, a: DualVec3, s: Dual): void {
+  const [t, u] = scratch(out.n).v;
+  off(() => { dvScale(t, TV(a), s); dvScale(u, a, T(s)); dvAdd(t, t, u); });
+  putV(out, t);
+}
+function tvAddScaledDual(out: DualVec3, a: DualVec3, b: DualVec3, s: Dual): void {
+  const [t] = scratch(out.n).v;
+  off(() => { dvAddScaledDual(t, TV(a), TV(b), s); dvAddScaledDual(t, t, b, T(s)); });
+  putV(out, t);
+}
+function tvDot(out: Dual, a: DualVec3, b: DualVec3): void {
+  const [t, u] = scratch(out.n).s;
+  off(() => { dvDot(t, TV(a), b); dvDot(u, a, TV(b)); dAdd(t, t, u); });
+  put(out, t);
+}
+function tvDotConst(out: Dual, a: DualVec3, c: ArrayLike<number>): void {
+  const [t] = scratch(out.n).s;
+  off(() => dvDotConst(t, TV(a), c));
+  put(out, t);
+}
+function tvCross(out: DualVec3, a: DualVec3, b: DualVec3): void {
+  const [t, u] = scratch(out.n).v;
+  off(() => { dvCross(t, TV(a), b); dvCross(u, a, TV(b)); dvAdd(t, t, u); });
+  putV(out, t);
+}
+function tvComponent(out: Dual, a: DualVec3, i: number): void {
+  const [t] = scratch(out.n).s;
+  off(() => dvComponent(t, TV(a), i));
+  put(out, t);
+}
+function tvSetComponent(out: DualVec3, i: number, s: Dual): void {
+  const o = (out.t ??= new DualVec3(out.n));
+  off(() => dvSetComponent(o, i, T(s)));
+}
+function tvLength(out: Dual, a: DualVec3): void {
+  const [t, l] = scratch(out.n).s;
+  // |a|' = a·a'/|a|
+  off(() => { dvLength(l, a); dvDot(t, a, TV(a)); dDiv(t, t, l); });
+  put(out, t);
+}
+function tvNormalize(out: DualVec3, a: DualVec3): void {
+  const [l, along, one, inv] = scratch(out.n).s;
+  const [t, u] = scratch(out.n).v;
+  // (a/|a|)' = (a' − u (u·a'))/|a|
+  off(() => {
+    dvNormalize(u, a); dvLength(l, a); dvDot(along, u, TV(a));
+    dvScale(t, u, along); dvSub(t, TV(a), t);
+    dConst(one, 1); dDiv(inv, one, l); dvScale(t, t, inv);
+  });
+  putV(out, t);
+}
+
+/**
+ * Tangent of a seeded world point R p + o (or direction R p) when the pose moves along the
+ * body twist w = (ω_w, v_w) and the local geometry along ξ = (ω_ξ, v_ξ): value
+ * R(ω_w×p + v_w + ω_ξ×p + v_ξ) (directions: R((ω_w + ω_ξ)×p)); the ω_j seed R(e_j×p)
+ * becomes R(ω_w×(e_j×p) + e_j×ṗ) with ṗ the local move, the v_j seed R e_j becomes R(ω_w×e_j).
+ */
+function tvRigid(out: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean): void {
+  const o = (out.t ??= new DualVec3(out.n));
+  o.v.fill(0); o.d.fill(0);
+  if (col < 0) return;
+  const w = seeds!.pose(col), x = seeds!.local(col);
+  const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0], wv = [w ? w[3] : 0, w ? w[4] : 0, w ? w[5] : 0];
+  const xw = [x ? x[0] : 0, x ? x[1] : 0, x ? x[2] : 0], xv = [x ? x[3] : 0, x ? x[4] : 0, x ? x[5] : 0];
+  const cross = (a: readonly number[] | ArrayLike<number>, b: readonly number[] | ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const rot = (y: readonly number[]) => [R[0] * y[0] + R[1] * y[1] + R[2] * y[2], R[3] * y[0] + R[4] * y[1] + R[5] * y[2], R[6] * y[0] + R[7] * y[1] + R[8] * y[2]];
+  const pd = cross(xw, p);
+  if (isPoint) for (let i = 0; i < 3; i++) pd[i] += xv[i];
+  const wp = cross(ww, p);
+  const val = rot([wp[0] + pd[0] + (isPoint ? wv[0] : 0), wp[1] + pd[1] + (isPoint ? wv[1] : 0), wp[2] + pd[2] + (isPoint ? wv[2] : 0)]);
+  o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
+  const n = out.n;
+  for (let j = 0; j < 3; j++) {
+    const e = [0, 0, 0]; e[j] = 1;
+    const a = cross(ww, cross(e, p)), b = cross(e, pd);
+    const sw = rot([a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
+    for (let i = 0; i < 3; i++) o.d[i * n + col + j] = sw[i];
+    if (isPoint) {
+      const sv = rot(cross(ww, e));
+      for (let i = 0; i < 3; i++) o.d[i * n + col + 3 + j] = sv[i];
+    }
+  }
 }

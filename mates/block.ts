@@ -40,6 +40,9 @@ export abstract class MateBlock implements ResidualBlock {
 
   protected abstract compute(): void;
 
+  /** The rows of the last evaluation as duals (their tangents in tangent mode). */
+  duals(): readonly Dual[] { return this.out; }
+
   evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     this.state = state;
     this.offsets = offsets;

@@ -9,7 +9,7 @@
  * square (x_a·y_b = 0, one row), so two frames placed together with the same orientation
  * are assembled, shafts in line, with 2 degrees of freedom. A ball frees every turn.
  */
-import { Dual, dvSub, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst } from '../kernel/dual';
+import { Dual, dvSub, dvScale, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst } from '../kernel/dual';
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 
@@ -98,14 +98,9 @@ export class JointBlock extends MateBlock {
     const i = this.coordIndex[name];
     if (i === undefined) return;
     this.scalar(this.slide, i);
-    // d −= slide · axis (both duals)
-    const n = this.n, d = this.d, s = this.slide;
-    for (let r = 0; r < 3; r++) {
-      const av = axis.v[r];
-      for (let k = 0; k < n; k++) d.d[r * n + k] -= s.d[k] * av + axis.d[r * n + k] * s.v;
-      d.v[r] -= s.v * av;
-    }
-    void this.tmpV;
+    // d −= slide · axis (both duals; through the dual ops so tangent mode sees it)
+    dvScale(this.tmpV, axis, this.slide);
+    dvSub(this.d, this.d, this.tmpV);
   }
 }
 

@@ -14,6 +14,8 @@ import { parseDoe } from '../suspension/batch.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivitySweep, SENSITIVITY_METRICS, type SensitivityStep } from '../suspension/sensitivity.ts';
+import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
+import { parseLoadCase } from '../suspension/loads.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -21,6 +23,7 @@ const SENSITIVITY_OPTIONS = {
   steer: { type: 'string' },
   at: { type: 'string', multiple: true },
   metric: { type: 'string', multiple: true },
+  loads: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
 } as const;
@@ -43,10 +46,10 @@ export function sensitivityCsv(sweeps: Readonly<Record<string, { steps: Sensitiv
 export const sensitivityCommand: Command = {
   name: 'sensitivity',
   synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]\n' +
-    '            --metric NAME [--metric NAME]... [--format json|csv] [--out FILE]',
+    '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]',
   summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
   help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]
-                            --metric NAME [--metric NAME]... [--format json|csv] [--out FILE]
+                            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
 
 Solves GEOMETRY (a corner geometry file) at every step of the sweep and prints, per step,
 each requested metric as { "value": v, "gradient": { "<hardpoint>.<x|y|z>": d, ... } }
@@ -60,6 +63,9 @@ Options:
   --sweep SWEEP      a sweep file
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')}
+  --loads FILE       a load case (as kinemate sweep --loads): adds link_force.<link id> (N, tension +)
+                     for every two-force link and rack_force (N), exact gradients by second
+                     derivatives of the constraints (a geometry without spring elements)
   --format json|csv  json (default) or csv: one row per step, metric and coordinate
   --out FILE         write there instead of stdout
   -h, --help         this text
@@ -73,9 +79,12 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
     const metrics = stringOptions(args, 'metric');
-    for (const m of metrics) if (!(SENSITIVITY_METRICS as readonly string[]).includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${SENSITIVITY_METRICS.join(', ')})`);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const model = new SensitivityModel(geometry);
+    const loadsPath = stringOption(args, 'loads');
+    const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;
+    const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(loads?.names ?? [])];
+    for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
       if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
@@ -87,7 +96,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
     }
     const sweeps: Record<string, { steps: SensitivityStep[] }> = {};
-    for (const [name, spec] of specs) sweeps[name] = sensitivitySweep(model, spec, metrics);
+    for (const [name, spec] of specs) sweeps[name] = sensitivitySweep(model, spec, metrics, 'adjoint', loads);
     const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
     const out = stringOption(args, 'out');
     if (out) await writeFile(out, text);

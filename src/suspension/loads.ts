@@ -135,8 +135,9 @@ export function contactLoad(load: WheelLoad): { force: Vec3; moment: Vec3 } {
 
 /** Evaluates a load case at the suspension model's current (solved) state. */
 export class SweepLoads {
-  private readonly dyn: DynamicsModel;
-  private readonly loads: { corner: number; side: string; force: Vec3; moment: Vec3 }[];
+  readonly dyn: DynamicsModel;
+  /** The load case's contact loads, per loaded corner. */
+  readonly loads: { corner: number; side: string; force: Vec3; moment: Vec3 }[];
 
   constructor(private readonly sm: SuspensionModel, loadCase: LoadCase) {
     this.dyn = buildDynamics(sm.model);
@@ -160,12 +161,15 @@ export class SweepLoads {
     return [wc[0] + (c.tireRadius * d[0]) / dl, wc[1] + (c.tireRadius * d[1]) / dl, wc[2] + (c.tireRadius * d[2]) / dl];
   }
 
-  evaluate(): StateLoads {
+  /**
+   * The generalized applied force now (tangent layout of the system, body components):
+   * the force elements' and each contact load's; `contact` receives the contact centres.
+   */
+  generalizedLoads(contact: StateLoads['contact'] = {}): Float64Array {
     const { dyn, sm } = this;
     const system = dyn.system;
     const Q = loadsHere(dyn);
     const { layout } = tangentLayout(system);
-    const contact: StateLoads['contact'] = {};
     const R = new Float64Array(9);
     for (const load of this.loads) {
       const at = this.contactCentre(load.corner);
@@ -184,6 +188,14 @@ export class SweepLoads {
         Q[c0 + 3 + k] += R[k] * F[0] + R[3 + k] * F[1] + R[6 + k] * F[2];
       }
     }
+    return Q;
+  }
+
+  evaluate(): StateLoads {
+    const { dyn, sm } = this;
+    const system = dyn.system;
+    const contact: StateLoads['contact'] = {};
+    const Q = this.generalizedLoads(contact);
     const mult = constraintMultipliers(system, Q);
     const reactions = mateReactions(dyn, mult);
     const links: StateLoads['links'] = {}, joints: StateLoads['joints'] = {};

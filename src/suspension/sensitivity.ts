@@ -41,7 +41,7 @@ export const SENSITIVITY_METRICS = [
 ] as const;
 
 /** Per block of the system: how its local columns move with each hardpoint coordinate. */
-interface BlockParameters {
+export interface BlockParameters {
   /** localDim × P: the twist of each pose slot per parameter (scalar slots stay zero). */
   twist: Float64Array;
   /** rows × P: explicit row terms (a regenerated link length), or null. */
@@ -225,7 +225,7 @@ export class SensitivityModel {
    * The square system at the current solved state, factored: A = [Φ_q; drivers_q] in scaled
    * columns (pivoted QR) and B = −Φ_p (M × P, column-major), per dynamics.md.
    */
-  private factorState(drivers: readonly DriverParameters[]): StateFactors {
+  factorState(drivers: readonly DriverParameters[]): StateFactors {
     const sys = this.sm.model.system;
     const P = this.parameterCount;
     const L = sys.lengthScale;
@@ -278,11 +278,11 @@ export class SensitivityModel {
     const qr = ws.qr;
     const rank = qr.factor(A, M, n, 1e-10);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
-    return { qr, B, M, n, colScale, layout };
+    return { qr, B, M, n, colScale, layout, rows };
   }
 
   /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
-  private stateRates(f: StateFactors): TangentSpace {
+  stateRates(f: StateFactors): TangentSpace {
     const { qr, B, M, n, colScale, layout } = f;
     const rates: Float64Array[] = [];
     const x = new Float64Array(n), b = new Float64Array(M);
@@ -367,11 +367,18 @@ export class SensitivityModel {
   }
 }
 
-interface DriverParameters { block: ResidualBlock; params: BlockParameters }
-interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array }
+export interface DriverParameters { block: ResidualBlock; params: BlockParameters }
+/** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
+export interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[] }
 
 function valueKey(p: ArrayLike<number>): string {
   return `${p[0]},${p[1]},${p[2]}`;
+}
+
+/** More gradients at each solved state (the loads' in load-sensitivity.ts): their names and how to get them. */
+export interface ExtraGradients {
+  readonly names: readonly string[];
+  at(drivers: readonly DriverParameters[]): Record<string, MetricGradient | null>;
 }
 
 export interface SensitivityStep {
@@ -386,8 +393,10 @@ export interface SensitivityStep {
  * Gradients of the named metrics at every step of a sweep spec (each step solved from the
  * last). `metrics` empty: all of SENSITIVITY_METRICS.
  */
-export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep[] } {
-  for (const m of metrics) if (!(SENSITIVITY_METRICS as readonly string[]).includes(m)) throw new SensitivityError(`--metric: no gradient for "${m}" (metrics: ${SENSITIVITY_METRICS.join(', ')})`);
+export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint', extra?: ExtraGradients): { steps: SensitivityStep[] } {
+  const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(extra?.names ?? [])];
+  for (const m of metrics) if (!offered.includes(m)) throw new SensitivityError(`--metric: no gradient for "${m}" (metrics: ${offered.join(', ')})`);
+  const kinematic = !metrics.length || metrics.some((m) => (SENSITIVITY_METRICS as readonly string[]).includes(m));
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
   const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
@@ -413,8 +422,8 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
       continue;
     }
     lastGood = sys.snapshot();
-    const all = model.metricsAt(params, mode);
-    const chosen = metrics.length ? metrics : SENSITIVITY_METRICS;
+    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode) : {}), ...(extra ? extra.at(params) : {}) };
+    const chosen = metrics.length ? metrics : offered;
     steps.push({ index: i, status: 'solved', drivers: driverReport, metrics: Object.fromEntries(chosen.map((m) => [m, all[m] ?? null])) });
   }
   sm.clearDrivers();

@@ -39,7 +39,7 @@
  * disagrees with the twist gets `excessive_fit_error` with a diagnostic. Never throws on a
  * bad frame: the sweep goes on.
  */
-import { DualVec3, dvPosePoint } from '../../kernel/dual';
+import { Dual, DualVec3, dvDotConst, dvPosePoint } from '../../kernel/dual';
 import * as P from '../../kernel/pose';
 import { tangentSpace, pointRate, type TangentSpace } from '../../kernel/analysis';
 import {
@@ -159,15 +159,18 @@ export class PointAlongBlock implements ResidualBlock {
   readonly rows = 1;
   readonly vars: number[];
   private p = new DualVec3(6);
+  private s = new Dual(6);
   constructor(readonly owner: string, variable: number, private local: Float64Array, private normal: ArrayLike<number>, public target = 0, readonly kind: BlockKind = 'driver') {
     this.vars = [variable];
   }
   evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     dvPosePoint(this.p, state, offsets[0], this.local, 0);
-    const n = this.normal, p = this.p;
-    residual[0] = n[0] * p.v[0] + n[1] * p.v[1] + n[2] * p.v[2] - this.target;
-    if (jacobian) for (let k = 0; k < 6; k++) jacobian[k] = n[0] * p.d[k] + n[1] * p.d[6 + k] + n[2] * p.d[12 + k];
+    dvDotConst(this.s, this.p, this.normal);
+    residual[0] = this.s.v - this.target;
+    if (jacobian) jacobian.set(this.s.d);
   }
+  /** The row of the last evaluation as a dual. */
+  duals(): readonly Dual[] { return [this.s]; }
 }
 
 /**

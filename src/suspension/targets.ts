@@ -6,7 +6,7 @@
  * A point here is a weighted sum of part points (one term for a point on a part; two for a
  * point on a rod's centreline between a chassis point and an upright point).
  */
-import { Dual, DualVec3, dvPosePoint, dvLength, dvSub, dvComponent } from '../../kernel/dual';
+import { Dual, DualVec3, dvPosePoint, dvLength, dvSub, dvComponent, dvConst, dvAddScaled } from '../../kernel/dual';
 import type { BlockKind, ResidualBlock } from '../../kernel/system';
 
 export interface PointTerm {
@@ -23,12 +23,11 @@ class PointEvaluator {
     this.tmp = new DualVec3(n);
   }
   evaluate(out: DualVec3, expr: PointExpr, vars: readonly number[], state: Float64Array, offsets: Int32Array): DualVec3 {
-    out.v.fill(0); out.d.fill(0);
+    dvConst(out, 0, 0, 0);
     for (const t of expr) {
       const slot = vars.indexOf(t.variable);
       dvPosePoint(this.tmp, state, offsets[slot], t.local, slot * 6);
-      for (let i = 0; i < 3; i++) out.v[i] += t.weight * this.tmp.v[i];
-      for (let k = 0; k < out.d.length; k++) out.d[k] += t.weight * this.tmp.d[k];
+      dvAddScaled(out, out, this.tmp, t.weight);
     }
     return out;
   }
@@ -60,6 +59,8 @@ export class PointCoordinateBlock implements ResidualBlock {
     residual[0] = this.s.v - this.target;
     if (jacobian) jacobian.set(this.s.d);
   }
+  /** The row of the last evaluation as a dual. */
+  duals(): readonly Dual[] { return [this.s]; }
 }
 
 /** |B − A| − target. */
@@ -84,4 +85,6 @@ export class LengthBlock implements ResidualBlock {
     residual[0] = this.s.v - this.target;
     if (jacobian) jacobian.set(this.s.d);
   }
+  /** The row of the last evaluation as a dual. */
+  duals(): readonly Dual[] { return [this.s]; }
 }

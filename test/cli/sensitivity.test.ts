@@ -30,6 +30,27 @@ describe('kinemate sensitivity, fit, batch', () => {
     expect(step.metrics.camber.value).toBeCloseTo(lib.camber!.value, 10);
     expect(step.metrics.camber.gradient['trackrod_inboard.z']).toBeCloseTo(lib.camber!.gradient['trackrod_inboard.z'], 10);
   });
+  it('sensitivity --loads FILE --metric link_force.<id>: the link force and its gradient, equal to the library; bad names refused', async () => {
+    const LOADS = 'examples/suspension/loads/corner_cornering_1g.yaml';
+    const r = await run(['sensitivity', DW, '--at', 'bump=20', '--loads', LOADS, '--metric', 'link_force.trackrod', '--metric', 'rack_force']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { sweeps: Record<string, { steps: { metrics: Record<string, { value: number; gradient: Record<string, number> }> }[] }> };
+    const m = out.sweeps['bump=20'].steps[0].metrics;
+    expect(Object.keys(m)).toEqual(['link_force.trackrod', 'rack_force']);
+    expect(Object.keys(m['link_force.trackrod'].gradient)).toHaveLength(30);
+    const { SensitivityModel, bumpStates, sensitivitySweep } = await import('../../src/suspension/sensitivity.ts');
+    const { LoadSensitivity } = await import('../../src/suspension/load-sensitivity.ts');
+    const { parseLoadCase } = await import('../../src/suspension/loads.ts');
+    const model = new SensitivityModel(parseGeometry(readFileSync(DW, 'utf8')));
+    const ls = new LoadSensitivity(model, parseLoadCase(readFileSync(LOADS, 'utf8'), ['left']));
+    const lib = sensitivitySweep(model, bumpStates([20]), ['link_force.trackrod'], 'adjoint', ls).steps[0].metrics!['link_force.trackrod']!;
+    expect(m['link_force.trackrod'].value).toBeCloseTo(lib.value, 9);
+    expect(m['link_force.trackrod'].gradient['lower_wishbone_outboard.x']).toBeCloseTo(lib.gradient['lower_wishbone_outboard.x'], 9);
+    const bad = await run(['sensitivity', DW, '--metric', 'link_force.trackrod']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/link_force\.trackrod.*need --loads FILE/);
+  });
   it('sensitivity --at bump=V --format csv: one row per step, metric and coordinate', async () => {
     const r = await run(['sensitivity', DW, '--at', 'bump=10', '--metric', 'caster', '--format', 'csv']);
     expect(r.code).toBe(0);

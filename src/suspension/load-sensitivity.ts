@@ -1,0 +1,246 @@
+/**
+ * Exact gradients of the loads at a load case with respect to every hardpoint coordinate
+ * (issue 14 item 2; docs/sensitivity.md "Gradients of loads").
+ *
+ * At a solved state the square system A = [Φ_q; drivers_q] carries the applied loads by
+ * Aᵀλ = Q (λ per row: a link's row gives its tension). Along a hardpoint coordinate p_k the
+ * state moves by q̇_k = −A⁻¹Φ_p (SensitivityModel.stateRates) and differentiating gives
+ *   Aᵀ λ̇ = Q̇ − (dA/ds)ᵀ λ,   d/ds = along (q̇_k, e_k),
+ * with dA/ds the derivative of every block's Jacobian along the state's motion and the
+ * block's own local points' motion: second derivatives of the residual code, by forward AD
+ * in tangent mode (kernel/dual.ts withTangents), never by differences. One transposed solve
+ * per coordinate on the state's factorisation serves every link at once.
+ */
+import { withTangents, DualVec3, dvSub, dvNormalize, dvScaleConst, dvAdd, dvConst, type TangentSeeds } from '../../kernel/dual';
+import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
+import { CouplingBlock } from '../../mates/couplings';
+import { rotationMatrix } from '../../kernel/dual';
+import { PointDistanceBlock } from '../../mates/constraints';
+import { SweepLoads, type LoadCase } from './loads';
+import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
+import type { PointExpr } from './targets';
+
+/** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
+export const LINK_FORCE = 'link_force.';
+
+type DualRows = { duals(): readonly { v: number; t: { d: Float64Array } | null }[] };
+
+export class LoadSensitivity {
+  readonly loads: SweepLoads;
+  /** Every two-force link: its mate id and block. */
+  readonly links: { id: string; block: ResidualBlock }[] = [];
+  private res = new Float64Array(64);
+  private jac = new Float64Array(64 * 64);
+
+  constructor(readonly model: SensitivityModel, loadCase: LoadCase) {
+    const sm = model.sm;
+    this.loads = new SweepLoads(sm, loadCase);
+    const dyn = this.loads.dyn;
+    const bodies = dyn.bodies.filter((b) => !sm.model.system.variables[b.variable].fixed);
+    if (dyn.elements.length || bodies.length) {
+      const names = [...dyn.elements.map((e) => e.id), ...bodies.map((b) => `mass of ${sm.model.system.variables[b.variable].name}`)];
+      throw new SensitivityError(`sensitivity --loads: force elements and masses are not in the load gradients yet (${names.join(', ')}); a geometry without a spring (spring: { type: none }) is supported`);
+    }
+    const sys = sm.model.system;
+    for (let b = 0; b < sys.blockCount; b++) {
+      const blk = sys.block(b);
+      const mate = model.doc.mates[blk.owner] as { type?: string } | undefined;
+      if (mate?.type === 'distance' && blk instanceof PointDistanceBlock) this.links.push({ id: blk.owner, block: blk });
+    }
+  }
+
+  /** The metric names this load case offers: one per link, and `rack_force` with a rack. */
+  get names(): string[] {
+    return [...this.links.map((l) => `${LINK_FORCE}${l.id}`), ...(this.model.sm.steering >= 0 ? ['rack_force'] : [])];
+  }
+
+  /** Solve Aᵀx = y (y unscaled, per tangent column) on the state's factorisation. */
+  private solveTransposed(f: StateFactors, y: ArrayLike<number>, out: Float64Array): Float64Array {
+    const { qr, n, colScale } = f;
+    const b = new Float64Array(n), z = new Float64Array(n);
+    for (let a = 0; a < n; a++) b[a] = y[qr.perm[a]] * colScale[qr.perm[a]];
+    qr.solveRt(z, b);
+    out.fill(0);
+    out.set(z);
+    qr.applyQ(out);
+    return out;
+  }
+
+  /** Row offset of each of the state's rows' blocks in λ. */
+  private rowOffsets(f: StateFactors): Map<ResidualBlock, number> {
+    const out = new Map<ResidualBlock, number>();
+    let r0 = 0;
+    for (const r of f.rows) { out.set(r.block, r0); r0 += r.block.rows; }
+    return out;
+  }
+
+  /** Multipliers λ of Aᵀλ = Q at the current solved state. */
+  multipliers(f: StateFactors): Float64Array {
+    if (f.M !== f.n) throw new SensitivityError(`sensitivity --loads: ${f.M} rows for ${f.n} unknowns: the reactions are not determined`);
+    return this.solveTransposed(f, this.loads.generalizedLoads(), new Float64Array(f.M));
+  }
+
+  /**
+   * The link forces and their gradients at the current solved state (its drivers given as
+   * for SensitivityModel.metricsAt).
+   */
+  at(drivers: readonly DriverParameters[]): Record<string, MetricGradient> {
+    const model = this.model;
+    const P = model.parameterCount;
+    const f = model.factorState(drivers);
+    const lambda = this.multipliers(f);
+    const rates = model.stateRates(f);
+    const offsets = this.rowOffsets(f);
+    const linkRows = this.links.map((l) => offsets.get(l.block)!);
+    // the rack hold's row: the steering's force along +y is −scale·λ (as SweepLoads reports it)
+    const sys = model.sm.model.system;
+    const rack = f.rows.find((r) => r.block.kind === 'driver' && r.block.vars.length === 1 && r.block.vars[0] === model.sm.steering);
+    const rackScale = rack ? -sys.variables[model.sm.steering].scale : 0;
+    if (rack) { linkRows.push(offsets.get(rack.block)!); }
+    const grads = linkRows.map(() => new Float64Array(P));
+    const g = new Float64Array(f.n), lambdaDot = new Float64Array(f.M);
+    for (let k = 0; k < P; k++) {
+      const qd = rates.rates[k]!;
+      this.contactLoadRate(g, qd, k);
+      for (let i = 0; i < f.n; i++) g[i] = -g[i];
+      this.jacobianRateTimes(g, f, lambda, qd, k); // g = (dA/ds)ᵀλ − Q̇
+      for (let i = 0; i < f.n; i++) g[i] = -g[i];
+      this.solveTransposed(f, g, lambdaDot);
+      linkRows.forEach((r, j) => { grads[j][k] = lambdaDot[r]; });
+    }
+    const out: Record<string, MetricGradient> = {};
+    this.links.forEach((l, j) => {
+      out[`${LINK_FORCE}${l.id}`] = { value: lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, grads[j][k]])) };
+    });
+    if (rack) {
+      const j = linkRows.length - 1;
+      out.rack_force = { value: rackScale * lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, rackScale * grads[j][k]])) };
+    }
+    return out;
+  }
+
+  /** acc += (dA/ds)ᵀ λ along (q̇, e_k): every block's Jacobian differentiated in tangent mode. */
+  private jacobianRateTimes(acc: Float64Array, f: StateFactors, lambda: Float64Array, qd: Float64Array, k: number): void {
+    const sys = this.model.sm.model.system;
+    const P = this.model.parameterCount;
+    let r0 = 0;
+    for (const { block, params, index } of f.rows) {
+      const rowsAt = r0;
+      r0 += block.rows;
+      if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue; // linear rows: constant Jacobian
+      const duals = (block as unknown as Partial<DualRows>).duals;
+      if (!duals) throw new SensitivityError(`sensitivity --loads: block ${block.owner} has no second derivatives (not supported yet)`);
+      // local column → (variable, global column)
+      const colVar: number[] = [], colGlobal: number[] = [];
+      for (const vid of block.vars) {
+        const v = sys.variables[vid];
+        for (let c = 0; c < v.dim; c++) { colVar.push(vid); colGlobal.push(f.layout[vid] >= 0 ? f.layout[vid] + c : -1); }
+      }
+      const ld = colVar.length;
+      const seeds: TangentSeeds = {
+        pose: (col) => (colGlobal[col] >= 0 ? qd.subarray(colGlobal[col], colGlobal[col] + 6) : null),
+        local: (col) => {
+          const t = new Float64Array(6);
+          for (let i = 0; i < 6; i++) t[i] = params.twist[(col + i) * P + k];
+          return t;
+        },
+        scalar: (col) => (colGlobal[col] >= 0 ? qd[colGlobal[col]] : 0),
+      };
+      if (this.res.length < block.rows) this.res = new Float64Array(block.rows);
+      if (this.jac.length < block.rows * ld) this.jac = new Float64Array(block.rows * ld);
+      const rows = withTangents(seeds, () => { sys.evaluateBlock(index, this.res, this.jac); return duals.call(block); });
+      for (let r = 0; r < block.rows; r++) {
+        const lam = lambda[rowsAt + r], t = rows[r].t;
+        if (!t || lam === 0) continue;
+        for (let c = 0; c < ld; c++) if (colGlobal[c] >= 0) acc[colGlobal[c]] += lam * t.d[c];
+      }
+    }
+  }
+
+  /**
+   * out = Q̇ along (q̇, e_k) of the contact loads: a world force F and moment M at the
+   * contact centre c, on the upright in body components (Rᵀ(M + (c − o)×F), RᵀF). With the
+   * upright's body twist (ω, v): d(Rᵀy) = −ω × Rᵀy + Rᵀẏ, ȯ = R v; ċ from the wheel centre's
+   * and the axle points' rates (each point's state motion plus its own move as a hardpoint).
+   */
+  private contactLoadRate(out: Float64Array, qd: Float64Array, k: number): void {
+    out.fill(0);
+    const model = this.model, sm = model.sm, sys = sm.model.system;
+    const P = model.parameterCount;
+    const R = new Float64Array(9);
+    const poseRate = (vid: number) => {
+      const c0 = sys.variables[vid].fixed ? -1 : this.layoutOf(vid);
+      return c0 >= 0 ? qd.subarray(c0, c0 + 6) : new Float64Array(6);
+    };
+    // a world point as a 1-column dual: value and rate
+    const pointDual = (out1: DualVec3, vid: number, local: ArrayLike<number>, localRate: ArrayLike<number>, weight = 1) => {
+      const off = sys.variables[vid].offset;
+      rotationMatrix(R, sys.state, off + 3);
+      const w = poseRate(vid);
+      const l = local, ld = localRate;
+      // body-frame velocity of the point: ω × l + v + l̇
+      const bv = [w[1] * l[2] - w[2] * l[1] + w[3] + ld[0], w[2] * l[0] - w[0] * l[2] + w[4] + ld[1], w[0] * l[1] - w[1] * l[0] + w[5] + ld[2]];
+      for (let i = 0; i < 3; i++) {
+        out1.v[i] += weight * (R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2] + sys.state[off + i]);
+        out1.d[i] += weight * (R[3 * i] * bv[0] + R[3 * i + 1] * bv[1] + R[3 * i + 2] * bv[2]);
+      }
+    };
+    const exprDual = (expr: PointExpr) => {
+      const o = dvConst(new DualVec3(1), 0, 0, 0);
+      for (const t of expr) {
+        const j = model.hardpointAt(t.local);
+        const lr = [0, 0, 0];
+        if (j >= 0 && k >= 3 * j && k < 3 * j + 3) lr[k - 3 * j] = 1;
+        pointDual(o, t.variable, t.local, lr, t.weight);
+      }
+      return o;
+    };
+    for (const load of this.loads.loads) {
+      const c = sm.corners[load.corner];
+      const wcRate = [model.wheelCenterRate[k], model.wheelCenterRate[P + k], model.wheelCenterRate[2 * P + k]];
+      const wc = dvConst(new DualVec3(1), 0, 0, 0);
+      pointDual(wc, c.upright, c.wheelCenterLocal, wcRate);
+      const a = exprDual(c.axle[0]), b = exprDual(c.axle[1]);
+      const s = new DualVec3(1);
+      dvNormalize(s, dvSub(s, b, a));
+      // down in the wheel plane: (s_z s_x, s_z s_y, s_z² − 1), normalised (as SweepLoads.contactCentre)
+      const d = new DualVec3(1);
+      d.v[0] = s.v[2] * s.v[0]; d.d[0] = s.d[2] * s.v[0] + s.v[2] * s.d[0];
+      d.v[1] = s.v[2] * s.v[1]; d.d[1] = s.d[2] * s.v[1] + s.v[2] * s.d[1];
+      d.v[2] = s.v[2] * s.v[2] - 1; d.d[2] = 2 * s.v[2] * s.d[2];
+      dvNormalize(d, d);
+      const at = dvAdd(new DualVec3(1), wc, dvScaleConst(d, d, c.tireRadius));
+      const vid = c.upright;
+      const c0 = this.layoutOf(vid);
+      if (c0 < 0) continue;
+      const off = sys.variables[vid].offset;
+      rotationMatrix(R, sys.state, off + 3);
+      const w = poseRate(vid);
+      const o = [sys.state[off], sys.state[off + 1], sys.state[off + 2]];
+      const od = [0, 1, 2].map((i) => R[3 * i] * w[3] + R[3 * i + 1] * w[4] + R[3 * i + 2] * w[5]);
+      const F = load.force, M = load.moment;
+      const r = [at.v[0] - o[0], at.v[1] - o[1], at.v[2] - o[2]];
+      const rd = [at.d[0] - od[0], at.d[1] - od[1], at.d[2] - od[2]];
+      const y = [M[0] + r[1] * F[2] - r[2] * F[1], M[1] + r[2] * F[0] - r[0] * F[2], M[2] + r[0] * F[1] - r[1] * F[0]];
+      const yd = [rd[1] * F[2] - rd[2] * F[1], rd[2] * F[0] - rd[0] * F[2], rd[0] * F[1] - rd[1] * F[0]];
+      const Rt = (x: readonly number[]) => [0, 1, 2].map((i) => R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2]);
+      const qm = Rt(y), qf = Rt(F as unknown as number[]), qmd = Rt(yd);
+      const cross = (u: ArrayLike<number>, x: readonly number[]) => [u[1] * x[2] - u[2] * x[1], u[2] * x[0] - u[0] * x[2], u[0] * x[1] - u[1] * x[0]];
+      const wm = cross(w, qm), wf = cross(w, qf);
+      for (let i = 0; i < 3; i++) {
+        out[c0 + i] += qmd[i] - wm[i];
+        out[c0 + 3 + i] += -wf[i];
+      }
+    }
+  }
+
+  private layoutOf(vid: number): number {
+    const sys = this.model.sm.model.system;
+    let c = 0;
+    for (const v of sys.variables) {
+      if (v.id === vid) return v.fixed ? -1 : c;
+      if (!v.fixed) c += v.dim;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { suspensionAssembly } from '../../src/suspension/template';
+import { SuspensionModel } from '../../src/suspension/model';
+import { runSweep } from '../../src/suspension/sweep';
+import { parseLoadCase, SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
+import { SensitivityModel, SensitivityError, bumpStates, sensitivitySweep } from '../../src/suspension/sensitivity';
+import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
+
+const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
+const cornering = parseLoadCase('left: { corner_mass: 300, cornering_g: 1.0, braking_g: 0.3 }', ['left']);
+const mixed = parseLoadCase('left: { force: [-1500, 2500, 4000], moment: [20000, -5000, 80000] }', ['left']);
+
+/** The whole pipeline: a fresh model from the geometry, solved at `bump`, its loads evaluated (SweepLoads, constraintMultipliers). */
+function loadsOf(g: Geometry, bump: number, lc: LoadCase): StateLoads {
+  const sm = new SuspensionModel(suspensionAssembly(g));
+  const loads = new SweepLoads(sm, lc);
+  let out: StateLoads | null = null;
+  runSweep(sm, sweepFromShortcut('bump', `${bump}:${bump}:1`, g), { onSolvedState: () => { out = loads.evaluate(); } });
+  if (!out) throw new Error('not solved');
+  return out;
+}
+const valueOf = (l: StateLoads, metric: string) => (metric === 'rack_force' ? l.rack_force! : l.links[metric.slice('link_force.'.length)]);
+
+/** Every link force gradient against central differences of the re-solved pipeline (h = 1e-3 mm). */
+function check(g: Geometry, bump: number, lc: LoadCase, h = 1e-3) {
+  const model = new SensitivityModel(g);
+  const ls = new LoadSensitivity(model, lc);
+  const step = sensitivitySweep(model, bumpStates([bump]), ls.names, 'adjoint', ls).steps[0];
+  expect(step.status).toBe('solved');
+  const got = step.metrics!;
+  const base = loadsOf(g, bump, lc);
+  let worst = 0, compared = 0;
+  for (const m of ls.names) expect(Math.abs(got[m]!.value - valueOf(base, m))).toBeLessThan(1e-9 * Math.max(1, Math.abs(valueOf(base, m))));
+  for (const key of model.keys) {
+    const [hp, ax] = key.split('.');
+    const c = { x: 0, y: 1, z: 2 }[ax as 'x' | 'y' | 'z'];
+    const gp = structuredClone(g); gp.corners[0].hardpoints[hp][c] += h;
+    const gm = structuredClone(g); gm.corners[0].hardpoints[hp][c] -= h;
+    const lp = loadsOf(gp, bump, lc), lm = loadsOf(gm, bump, lc);
+    for (const m of ls.names) {
+      const fd = (valueOf(lp, m) - valueOf(lm, m)) / (2 * h);
+      const exact = got[m]!.gradient[key];
+      // relative to the entry, floored at 1e-3 of the metric's largest entry (differences of ~1e3 N carry ~1e-9 N of solver noise)
+      const largest = Math.max(...Object.values(got[m]!.gradient).map(Math.abs));
+      const err = Math.abs(exact - fd) / Math.max(Math.abs(fd), 1e-3 * largest);
+      worst = Math.max(worst, err);
+      compared++;
+      if (err > 1e-6) throw new Error(`${m} ${key}: exact ${exact}, differences ${fd}`);
+    }
+  }
+  return { worst, compared, got };
+}
+
+describe('load gradients: d(link force)/d(hardpoint) at a load case', () => {
+  it('double wishbone (track rod and rack): every entry matches central differences of the re-solved loads to 1e-6', () => {
+    const { worst, compared, got } = check(load('double_wishbone'), 20, cornering);
+    expect(compared).toBe(2 * 30);
+    expect(worst).toBeLessThan(1e-6);
+    expect(Math.abs(got['link_force.trackrod']!.gradient['lower_wishbone_outboard.x'])).toBeGreaterThan(1);
+  });
+  it('MacPherson (strut on a line, a general contact force and moment): every entry matches central differences', () => {
+    expect(check(load('macpherson'), -15, mixed).worst).toBeLessThan(1e-6);
+  });
+  it('multi-link (five two-force rods): every entry matches central differences', () => {
+    const g = load('multi_link');
+    const { got, worst } = check(g, 10, cornering);
+    expect(Object.keys(got).filter((m) => m.startsWith('link_force.')).length).toBeGreaterThanOrEqual(5);
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('refuses force elements (a spring with a rate) by name', () => {
+    const g = load('macpherson');
+    g.spring = { ...g.spring, rate: 30 };
+    expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(/force elements.*spring/);
+    expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(SensitivityError);
+  });
+});
