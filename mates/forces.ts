@@ -13,7 +13,7 @@
 import {
   Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
-  dvComponent, dvSetComponent, rotationMatrix,
+  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch,
 } from '../kernel/dual';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -143,8 +143,9 @@ export abstract class BodyForceBlock implements ForceBlock {
   private valueTwin: BodyForceBlock | null = null;
   protected values(): this {
     if (!this.valueTwin) {
-      const twin = Object.create(Object.getPrototypeOf(this)) as Record<string, unknown>;
-      for (const [key, x] of Object.entries(this)) twin[key] = narrowed(x);
+      // inherits everything from this element (its settings stay in step) but the scratch
+      const twin = Object.create(this) as Record<string, unknown>;
+      for (const [key, x] of Object.entries(this)) { const y = narrowedScratch(x, 0); if (y !== x) twin[key] = y; }
       twin.n = 0;
       twin.valueTwin = twin;
       this.valueTwin = twin as unknown as BodyForceBlock;
@@ -237,14 +238,6 @@ export abstract class BodyForceBlock implements ForceBlock {
     for (let k = 0; k < this.R.length; k++) rotationMatrix(this.R[k], state, offsets[k] + 3);
     for (const qi of this.q) dConst(qi, 0);
   }
-}
-
-/** A width-0 copy of a dual scratch value (or of an array of them); anything else is shared. */
-function narrowed(x: unknown): unknown {
-  if (x instanceof Dual) return new Dual(0);
-  if (x instanceof DualVec3) return new DualVec3(0);
-  if (Array.isArray(x) && x.length > 0 && x.every((y) => y instanceof Dual || y instanceof DualVec3)) return x.map(narrowed);
-  return x;
 }
 
 function addScaled(acc: Dual, x: Dual, k: number): void {
