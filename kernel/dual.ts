@@ -158,6 +158,18 @@ export class DualVec3 {
   }
 }
 
+/**
+ * A fresh dual scratch of width n in place of x (a Dual, a DualVec3, or an array of them);
+ * anything else is returned as is. For a block's narrower twin (fewer seeded columns, or
+ * none: values only).
+ */
+export function narrowedScratch(x: unknown, n: number): unknown {
+  if (x instanceof Dual) return new Dual(n);
+  if (x instanceof DualVec3) return new DualVec3(n);
+  if (Array.isArray(x) && x.length > 0 && x.every((y) => y instanceof Dual || y instanceof DualVec3)) return x.map((y) => narrowedScratch(y, n));
+  return x;
+}
+
 export function dvConst(out: DualVec3, x: number, y: number, z: number): DualVec3 {
   if (tangents) tvZero(out);
   out.v[0] = x; out.v[1] = y; out.v[2] = z; out.d.fill(0); return out;

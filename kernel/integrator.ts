@@ -36,7 +36,7 @@ import { PivotedQR, LU, choleskySolve } from './linalg';
 import { GravityBlock, gyroscopic, kineticEnergy } from './mass';
 import type { ForceSet } from './forces';
 import type { TimeDriver } from './motion';
-import type { System } from './system';
+import type { ResidualBlock, System } from './system';
 
 export type IntegratorMethod = 'generalized-alpha' | 'backward-euler';
 
@@ -122,6 +122,8 @@ export class Integrator {
   private readonly blocks: Int32Array;
   private readonly blockRow0: Int32Array;
   private readonly blockCols: Int32Array[];
+  /** The block each row set is evaluated by (its free-columns twin where it has one). */
+  private readonly evalBlocks: ResidualBlock[];
   private readonly active: Int32Array;
   private activeCount = 0;
   private redundant = false;
@@ -198,14 +200,20 @@ export class Integrator {
 
     // rows: enabled constraint and driver blocks
     const blocks: number[] = [], row0: number[] = [], cols: Int32Array[] = [], rb: number[] = [], rib: number[] = [];
+    const evalBlocks: ResidualBlock[] = [];
     let m = 0, maxLocal = 1;
     for (let b = 0; b < system.blockCount; b++) {
       const blk = system.block(b);
       if (!system.blockEnabled(b) || blk.kind === 'limit') continue;
       blocks.push(b); row0.push(m);
+      // fixed vars' columns are dropped: a block that can leaves them out of its Jacobian
+      const free = blk.vars.map((vid) => layout[vid] >= 0);
+      const narrow = free.includes(false) ? blk.withFreeColumns?.(free) : undefined;
+      evalBlocks.push(narrow ?? blk);
       const c: number[] = [];
       for (const vid of blk.vars) {
         const v = system.variables[vid];
+        if (narrow && layout[vid] < 0) continue;
         for (let k = 0; k < v.dim; k++) c.push(layout[vid] < 0 ? -1 : layout[vid] + k);
       }
       cols.push(Int32Array.from(c));
@@ -216,6 +224,7 @@ export class Integrator {
     this.blocks = Int32Array.from(blocks);
     this.blockRow0 = Int32Array.from(row0);
     this.blockCols = cols;
+    this.evalBlocks = evalBlocks;
     this.rowBlock = Int32Array.from(rb);
     this.rowInBlock = Int32Array.from(rib);
     this.rows = m;
@@ -298,10 +307,11 @@ export class Integrator {
     const { system, J, phi, localRes, localJac } = this;
     const n = this.size;
     if (jacobian) J.fill(0);
+    const state = system.state;
     for (let i = 0; i < this.blocks.length; i++) {
-      const b = this.blocks[i];
-      system.evaluateBlock(b, localRes, jacobian ? localJac : null);
-      const rows = system.block(b).rows, cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
+      const b = this.blocks[i], blk = this.evalBlocks[i];
+      blk.evaluate(state, system.blockOffsets(b), localRes, jacobian ? localJac : null);
+      const rows = blk.rows, cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
       for (let r = 0; r < rows; r++) {
         phi[r0 + r] = localRes[r];
         if (!jacobian) continue;

@@ -42,6 +42,12 @@ export interface ResidualBlock {
   readonly rows: number;
   readonly kind: BlockKind;
   evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void;
+  /**
+   * Optional: the same rows as a block whose Jacobian has only the columns of the vars
+   * where free[i] (rows × Σ dim of those, in vars order), for a caller that drops the
+   * others anyway (fixed parts); cheaper to evaluate.
+   */
+  withFreeColumns?(free: readonly boolean[]): ResidualBlock;
 }
 
 interface BlockEntry {

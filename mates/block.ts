@@ -3,7 +3,7 @@
  * the derivative vector) and a few scalar coordinates (columns 12..), differentiated by
  * forward-mode AD. A subclass writes its rows as duals into `this.out`.
  */
-import { Dual, DualVec3, dvRigidPoint, dvRigidDirection, dSeed, rotationMatrix } from '../kernel/dual';
+import { Dual, DualVec3, dvRigidPoint, dvRigidDirection, dSeed, dConst, rotationMatrix, narrowedScratch } from '../kernel/dual';
 import type { BlockKind, ResidualBlock } from '../kernel/system';
 
 export abstract class MateBlock implements ResidualBlock {
@@ -13,10 +13,32 @@ export abstract class MateBlock implements ResidualBlock {
   protected state!: Float64Array;
   protected offsets!: Int32Array;
 
+  /** Derivative column of each var's first component (−1: not differentiated). */
+  protected cols: Int32Array;
+
   constructor(readonly owner: string, partA: number, partB: number, scalars: readonly number[], readonly rows: number, readonly kind: BlockKind = 'constraint') {
     this.vars = [partA, partB, ...scalars];
     this.n = 12 + scalars.length;
     this.out = Array.from({ length: rows }, () => new Dual(this.n));
+    this.cols = Int32Array.from(this.vars, (_, i) => (i < 2 ? 6 * i : 10 + i));
+  }
+
+  /**
+   * The same rows differentiated only with respect to the vars where free[i] (a solver
+   * whose fixed parts have no columns): its Jacobian is rows × Σ dim of the free vars, in
+   * vars order. It inherits everything from this block but the dual scratch, narrower;
+   * values and the kept derivatives are the same numbers (forward AD's columns are
+   * independent), at a fraction of the work when a part is fixed.
+   */
+  withFreeColumns(free: readonly boolean[]): ResidualBlock {
+    const cols = new Int32Array(this.vars.length);
+    let n = 0;
+    for (let i = 0; i < cols.length; i++) { cols[i] = free[i] ? n : -1; if (free[i]) n += i < 2 ? 6 : 1; }
+    const twin = Object.create(this) as Record<string, unknown>;
+    for (const [key, x] of Object.entries(this)) { const y = narrowedScratch(x, n); if (y !== x) twin[key] = y; }
+    twin.n = n;
+    twin.cols = cols;
+    return twin as unknown as ResidualBlock;
   }
 
   protected dual(): Dual { return new Dual(this.n); }
@@ -27,15 +49,16 @@ export abstract class MateBlock implements ResidualBlock {
 
   /** World position of a point of part A (which = 0) or B (which = 1). */
   protected point(out: DualVec3, which: 0 | 1, local: ArrayLike<number>): DualVec3 {
-    return dvRigidPoint(out, this.rotations[which], this.state, this.offsets[which], local, which * 6);
+    return dvRigidPoint(out, this.rotations[which], this.state, this.offsets[which], local, this.cols[which]);
   }
   /** World direction of a direction of part A or B. */
   protected direction(out: DualVec3, which: 0 | 1, local: ArrayLike<number>): DualVec3 {
-    return dvRigidDirection(out, this.rotations[which], local, which * 6);
+    return dvRigidDirection(out, this.rotations[which], local, this.cols[which]);
   }
   /** The i-th scalar coordinate as a dual. */
   protected scalar(out: Dual, i: number): Dual {
-    return dSeed(out, this.state[this.offsets[2 + i]], 12 + i);
+    const col = this.cols[2 + i], x = this.state[this.offsets[2 + i]];
+    return col < 0 ? dConst(out, x) : dSeed(out, x, col);
   }
 
   protected abstract compute(): void;

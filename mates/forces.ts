@@ -13,7 +13,7 @@
 import {
   Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
-  dvComponent, dvSetComponent, rotationMatrix,
+  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch,
 } from '../kernel/dual';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -135,13 +135,31 @@ export abstract class BodyForceBlock implements ForceBlock {
   protected dual(): Dual { return new Dual(this.n); }
   protected vec(): DualVec3 { return new DualVec3(this.n); }
 
+  /**
+   * The same element with width-0 scratch (n = 0): Q alone, when neither K nor C is asked
+   * for (a Newton iteration that reuses its matrix, the energy budget). Every value is
+   * computed by the same operations as in the full pass, so Q is bit for bit the same.
+   */
+  private valueTwin: BodyForceBlock | null = null;
+  protected values(): this {
+    if (!this.valueTwin) {
+      // inherits everything from this element (its settings stay in step) but the scratch
+      const twin = Object.create(this) as Record<string, unknown>;
+      for (const [key, x] of Object.entries(this)) { const y = narrowedScratch(x, 0); if (y !== x) twin[key] = y; }
+      twin.n = 0;
+      twin.valueTwin = twin;
+      this.valueTwin = twin as unknown as BodyForceBlock;
+    }
+    return this.valueTwin as this;
+  }
+
   /** World position of a point of body k. */
   protected point(out: DualVec3, k: number, local: ArrayLike<number>): DualVec3 {
-    return dvRigidPoint(out, this.R[k], this.state, this.offsets[k], local, 6 * k);
+    return dvRigidPoint(out, this.R[k], this.state, this.offsets[k], local, this.n ? 6 * k : -1);
   }
   /** World direction of a direction of body k. */
   protected direction(out: DualVec3, k: number, local: ArrayLike<number>): DualVec3 {
-    return dvRigidDirection(out, this.R[k], local, 6 * k);
+    return dvRigidDirection(out, this.R[k], local, this.n ? 6 * k : -1);
   }
   /**
    * World velocity of a material point of body k, R(ω × p + v) (or with `angular` its
@@ -160,6 +178,7 @@ export abstract class BodyForceBlock implements ForceBlock {
     for (let i = 0; i < 3; i++) {
       const r0 = R[3 * i], r1 = R[3 * i + 1], r2 = R[3 * i + 2];
       out.v[i] = r0 * a0 + r1 * a1 + r2 * a2;
+      if (n === 0) continue;
       // ∂/∂δω_j: R (e_j × a)
       d[i * n + b] = -r1 * a2 + r2 * a1;
       d[i * n + b + 1] = r0 * a2 - r2 * a0;
@@ -202,6 +221,7 @@ export abstract class BodyForceBlock implements ForceBlock {
   protected abstract compute(t: number): void;
 
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    if (!K && !C && this.n > 0) { this.values().evaluate(state, offsets, velocity, t, Q, null, null); return; }
     this.begin(state, offsets, velocity);
     this.compute(t);
     const d = this.d;
@@ -273,6 +293,7 @@ export class PointToPointForce extends BodyForceBlock {
   }
 
   potential(state: Float64Array, offsets: Int32Array): number {
+    if (this.n) return this.values().potential(state, offsets);
     if (!this.spring?.integral) return 0;
     this.begin(state, offsets, ZERO12);
     this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
@@ -281,6 +302,7 @@ export class PointToPointForce extends BodyForceBlock {
   }
 
   dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (this.n) return this.values().dissipation(state, offsets, velocity);
     if (!this.damper) return 0;
     this.begin(state, offsets, velocity);
     this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
@@ -395,6 +417,7 @@ export class BushingForce extends BodyForceBlock {
   }
 
   potential(state: Float64Array, offsets: Int32Array): number {
+    if (this.n) return this.values().potential(state, offsets);
     this.begin(state, offsets, ZERO12);
     this.deflect();
     let e = 0;
@@ -524,6 +547,7 @@ export class TyreForce extends BodyForceBlock {
     if (this.road) this.apply(1, this.x, this.F, null, -1);
   }
   potential(state: Float64Array, offsets: Int32Array): number {
+    if (this.n) return this.values().potential(state, offsets);
     this.begin(state, offsets, ZERO12);
     this.contact();
     return this.p.v > 0 ? 0.5 * this.stiffness * this.p.v * this.p.v : 0;
@@ -534,6 +558,7 @@ export class TyreForce extends BodyForceBlock {
    * ½ k p², this and the work on the wheel balance.
    */
   dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (this.n) return this.values().dissipation(state, offsets, velocity);
     if (this.damping === 0) return 0;
     this.begin(state, offsets, velocity);
     this.compute();

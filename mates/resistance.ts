@@ -32,6 +32,7 @@ export class DragForce extends BodyForceBlock {
     this.apply(0, this.x, this.F, null);
   }
   dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (this.n) return this.values().dissipation(state, offsets, velocity);
     this.begin(state, offsets, velocity);
     this.velocityOf(this.v, 0, this.at);
     const s = Math.hypot(this.v.v[0], this.v.v[1], this.v.v[2]);

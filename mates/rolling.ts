@@ -121,7 +121,7 @@ export class RollingOnCurveBlock extends RollingBlock {
   }
 
   protected compute(): void {
-    const ts = this.trackSide, n = this.n, col = 12;
+    const ts = this.trackSide, n = this.n, col = this.cols[2];
     this.scalar(this.s, 0);
     // the curve at u(s): pose derivatives as any body-fixed point, plus d/ds = C'(u)·du/ds
     const u = this.track.parameterAt(this.s.v);
@@ -131,7 +131,7 @@ export class RollingOnCurveBlock extends RollingBlock {
     this.point(this.onCurve, ts, this.p);
     this.direction(this.tan, ts, this.dp);
     this.direction(this.tan2, ts, this.ddp);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 3 && col >= 0; i++) {
       this.onCurve.d[i * n + col] += this.tan.v[i] * duds;
       this.tan.d[i * n + col] += this.tan2.v[i] * duds;
     }
