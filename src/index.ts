@@ -244,6 +244,15 @@ export { SweepLoads, parseLoadCase, contactLoad, type LoadCase, type WheelLoad, 
  */
 export { simulate, simulateFrames, prepareSimulation, readMotions, type SimulateOptions, type SimulationFrame, type SimulationResult, type SimulationEvent, type Simulation } from './dynamics/simulate.ts';
 export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator.ts';
+/**
+ * Suspension dynamics from a geometry file's `dynamics` section (docs/dynamics.md): `readSuspensionDynamics(raw, geometry)`,
+ * `prepareSuspensionDynamics(geometry, spec)` (the assembly, settled on the road), `simulateSuspension(model, options)`
+ * (simulate's frames, each with a `suspension` view: wheel travel, camber, toe, element travel, link and tyre forces).
+ */
+export {
+  readSuspensionDynamics, suspensionDynamicsAssembly, prepareSuspensionDynamics, simulateSuspension, suspensionFrame,
+  type SuspensionDynamicsSpec, type SuspensionDynamicsModel, type SuspensionFrame, type SuspensionSimulationFrame, type SuspensionSimulationResult,
+} from './dynamics/suspension-dynamics.ts';
 // ---- Continuation (kernel/continuation.ts): one way to move a system's driven values ----
 
 /**

@@ -1,10 +1,11 @@
 /** `kinemate statics`, `equilibrium`, `modes` and `simulate`: mass, forces and time response (docs/dynamics.md). */
 import { writeFile } from 'node:fs/promises';
-import type { SimulationFrame, SimulationResult } from '../index.ts';
+import type { SimulateOptions, SimulationFrame, SimulationResult, SuspensionSimulationResult } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
+import { geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
 
 /** The analyses, loaded when one of these commands runs (not at every start of the command). */
 const dynamics = () => import('../index.ts');
@@ -216,11 +217,14 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
-    const dyn = buildDynamics(await loadModel(file, io));
+    // a suspension geometry with a dynamics section runs through its own bridge
+    const geometryText = await geometryTextOf(file);
+    const dyn = geometryText === null ? buildDynamics(await loadModel(file, io)) : null;
     const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;
     let result: SimulationResult;
     try {
-      result = simulate(dyn, { duration, step, method, rhoInf, every, onFrame: progress ? (f) => progress.update(Math.round(f.t / step), Math.round(duration / step)) : undefined });
+      const options: SimulateOptions = { duration, step, method, rhoInf, every, onFrame: progress ? (f: SimulationFrame) => progress.update(Math.round(f.t / step), Math.round(duration / step)) : undefined };
+      result = dyn ? simulate(dyn, options) : await simulateGeometry(file, geometryText!, options);
     } catch (error) {
       await progress?.clear();
       if (error instanceof IntegratorError) {
@@ -230,7 +234,8 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
       throw error;
     }
     await progress?.clear();
-    const text = format === 'csv' ? simulationCsv(result) : toJsonText(result);
+    const csv = () => (dyn ? simulationCsv(result) : withSuspensionColumns(simulationCsv(result), result as SuspensionSimulationResult));
+    const text = format === 'csv' ? csv() : toJsonText(result);
     if (out) await writeFile(out, text); else await io.out(text);
     return result.status === 'completed' ? EXIT.ok : EXIT.failed;
   },
