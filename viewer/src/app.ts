@@ -23,6 +23,7 @@ import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
 import { AssemblePanel } from './assemble-panel';
 import { SensitivityArrows } from './sensitivity-arrows';
+import { FitPanel } from './fit-panel';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
@@ -52,6 +53,8 @@ export class ViewerApp {
   readonly assemblePanel: AssemblePanel;
   /** Sensitivity arrows on the chassis pickups (viewer/src/sensitivity-arrows.ts). */
   readonly sensitivity: SensitivityArrows;
+  /** Inverse design in a worker, accepted as one undo entry (viewer/src/fit-panel.ts). */
+  readonly fitPanel: FitPanel;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -100,6 +103,7 @@ export class ViewerApp {
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
     this.sensitivity = new SensitivityArrows(this);
+    this.fitPanel = new FitPanel(this);
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
