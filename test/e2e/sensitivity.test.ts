@@ -100,6 +100,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sensitivity arrows and the Fit panel in headles
     const outcome = fit.outcome!;
     expect(outcome.status).toBe('at_bounds'); // docs/sensitivity.md: the upper arm's inboard points end on their boxes
     expect(fit.canAccept).toBe(true);
+    expect(fit.previewed).toBe(2); // the chassis pickups among the moves: both upper inboard points (the track rod's ends are on the rack and the upright)
     expect(await page.locator('#fit-result').textContent()).toContain('upper_wishbone_inboard_rear.y');
     // nothing moved before Accept
     expect((await settle(page)).docKey).toBe(before.docKey);
@@ -109,6 +110,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sensitivity arrows and the Fit panel in headles
     const accepted = await settle(page);
     expect(accepted.canUndo).toBe(true);
     expect(await page.evaluate(() => window.__kinemate.history.undoEntries.length)).toBe(1);
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).previewed).toBe(0);
     const moved = await page.evaluate(() => window.__kinemate.lastPose!.points);
     for (const [name, p] of Object.entries(outcome.positions)) {
       const ref = `chassis.${name}`;

@@ -5,6 +5,7 @@
  * shown; the result (moves, residual per target, what is on a bound) is then accepted as
  * one undo entry (every hardpoint at once) or discarded. Cancel ends the worker.
  */
+import { BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, SphereGeometry, Float32BufferAttribute } from 'three';
 import type { ViewerApp } from './app';
 import type { FitProgress } from '../../src/suspension/fit';
 import { EditRefused } from '../../src/reactive';
@@ -28,8 +29,12 @@ export class FitPanel {
   /** Every progress report of the last run (for the tests). */
   readonly progress: FitProgress[] = [];
   private error: string | null = null;
+  /** The fitted pickups drawn in the 3D view while a result waits: a line from each pickup to where the fit puts it. */
+  private readonly preview = new Group();
 
   constructor(private readonly app: ViewerApp) {
+    this.preview.name = 'fit-preview';
+    app.scene.scene.add(this.preview);
     const panel = document.createElement('details');
     panel.id = 'fit-panel';
     panel.innerHTML = `<summary>Fit (inverse design)</summary>
@@ -148,6 +153,36 @@ export class FitPanel {
       <table><tr><td>target</td><td class="num">value</td><td>wanted</td><td class="num">residual</td></tr>${targets}</table>`;
     (this.el.accept as HTMLButtonElement).disabled = false;
     (this.el.discard as HTMLButtonElement).disabled = false;
+    this.drawPreview(o);
+  }
+
+  /** Chassis pickups only: a moving part's point is not where its design coordinate says once the wheel has moved. */
+  private drawPreview(o: FitOutcome | null): void {
+    for (const child of [...this.preview.children]) { this.preview.remove(child); (child as Mesh).geometry.dispose(); }
+    const pose = this.app.lastPose;
+    if (o && pose) {
+      const line: number[] = [];
+      const ends: [number, number, number][] = [];
+      for (const [name, to] of Object.entries(o.positions)) {
+        const h = pose.structure.handles.find((x) => x.kind === 'hardpoint' && x.hardpoint === name);
+        const from = h ? pose.points[h.ref] : undefined;
+        if (!from) continue;
+        line.push(...from, ...to);
+        ends.push(to);
+      }
+      const geometry = new BufferGeometry();
+      geometry.setAttribute('position', new Float32BufferAttribute(line, 3));
+      this.preview.add(new LineSegments(geometry, PREVIEW_LINE));
+      const pts = Object.values(pose.points);
+      const span = (i: number) => Math.max(...pts.map((p) => p[i])) - Math.min(...pts.map((p) => p[i]));
+      const radius = 0.012 * (Math.hypot(span(0), span(1), span(2)) || 1);
+      for (const p of ends) {
+        const ball = new Mesh(new SphereGeometry(radius, 12, 8), PREVIEW_BALL);
+        ball.position.set(p[0], p[1], p[2]);
+        this.preview.add(ball);
+      }
+    }
+    this.app.invalidate();
   }
 
   /** Accept the fit: one undo entry moving every fitted pickup. Refused when the design changed since it ran. */
@@ -177,6 +212,7 @@ export class FitPanel {
   }
 
   private clearResult(): void {
+    if (this.pending) this.drawPreview(null);
     this.pending = null;
     this.el.result.innerHTML = '';
     (this.el.accept as HTMLButtonElement).disabled = true;
@@ -197,9 +233,14 @@ export class FitPanel {
       canAccept: !(this.el.accept as HTMLButtonElement).disabled,
       status: this.el.status.textContent,
       error: this.error,
+      /** Fitted chassis pickups drawn in the view. */
+      previewed: this.preview.children.length > 0 ? this.preview.children.length - 1 : 0,
     };
   }
 }
+
+const PREVIEW_LINE = new LineBasicMaterial({ color: 0x3ddc84 });
+const PREVIEW_BALL = new MeshBasicMaterial({ color: 0x3ddc84, transparent: true, opacity: 0.8 });
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
