@@ -150,11 +150,26 @@ function bandResidual(r: Residual): number {
   return r.weight * (r.value > r.hi ? r.value - r.hi : r.value < r.lo ? r.value - r.lo : 0);
 }
 
+/** One accepted iteration of {@link fit}: for a progress display (the viewer's Fit panel). */
+export interface FitProgress {
+  /** Iterations done (1, 2, …). */
+  iteration: number;
+  maxIterations: number;
+  /** ½Σr² now and at the start. */
+  cost: number;
+  start: number;
+}
+
+export interface FitOptions {
+  /** Called after each accepted iteration, synchronously (a worker posts it on). */
+  onIteration?: (progress: FitProgress) => void;
+}
+
 /**
  * Fit the geometry's moved coordinates to the targets. Returns the fitted geometry and a
  * report: moves, residual per target, coordinates that end on their box.
  */
-export function fit(geometry: Geometry, spec: FitSpec): FitReport {
+export function fit(geometry: Geometry, spec: FitSpec, options: FitOptions = {}): FitReport {
   if (geometry.scope !== 'corner') throw new Error('fit: corner geometries only for now');
   const coords: { name: string; axis: 0 | 1 | 2; from: number; lo: number; hi: number; key: string }[] = [];
   for (const [name, axes] of Object.entries(spec.move)) {
@@ -207,6 +222,7 @@ export function fit(geometry: Geometry, spec: FitSpec): FitReport {
         cost = trialCost;
         lambda = Math.max(lambda / 3, 1e-12);
         accepted = true;
+        options.onIteration?.({ iteration: iterations + 1, maxIterations, cost, start });
         if (moved < 1e-10 || drop < 1e-16 * Math.max(1, cost)) { status = 'stalled'; }
       } else lambda *= 4;
     }

@@ -83,4 +83,76 @@ describe.skipIf(!HAVE_CHROMIUM)('sensitivity arrows and the Fit panel in headles
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('the Fit panel runs the example fit in its worker with progress; Accept is one undo entry; Ctrl+Z gives back every number bit for bit', async () => {
+    const { page, errors } = await openViewer();
+    await page.evaluate(() => window.__kinemate.setView({ travel: [25], rack: 0 }));
+    const before = await settle(page);
+    await page.locator('#fit-panel summary').click();
+    await page.locator('#fit-run').click();
+    // progress is shown while it runs
+    await page.waitForFunction(() => window.__kinemate.fitPanel.snapshot().progress.length > 0, null, { timeout: 60_000, polling: 20 });
+    await page.waitForFunction(() => !window.__kinemate.fitPanel.snapshot().running, null, { timeout: 120_000, polling: 50 });
+    const fit = await page.evaluate(() => window.__kinemate.fitPanel.snapshot());
+    expect(fit.error).toBeNull();
+    expect(fit.progress.length).toBeGreaterThan(2);
+    expect(fit.progress.map((p) => p.iteration)).toEqual(fit.progress.map((_, i) => i + 1));
+    const outcome = fit.outcome!;
+    expect(outcome.status).toBe('at_bounds'); // docs/sensitivity.md: the upper arm's inboard points end on their boxes
+    expect(fit.canAccept).toBe(true);
+    expect(fit.previewed).toBe(2); // the chassis pickups among the moves: both upper inboard points (the track rod's ends are on the rack and the upright)
+    expect(await page.locator('#fit-result').textContent()).toContain('upper_wishbone_inboard_rear.y');
+    // nothing moved before Accept
+    expect((await settle(page)).docKey).toBe(before.docKey);
+    await page.screenshot({ path: join(ARTIFACTS, '14c-fit-result.png') });
+
+    await page.locator('#fit-accept').click();
+    const accepted = await settle(page);
+    expect(accepted.canUndo).toBe(true);
+    expect(await page.evaluate(() => window.__kinemate.history.undoEntries.length)).toBe(1);
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).previewed).toBe(0);
+    const moved = await page.evaluate(() => window.__kinemate.lastPose!.points);
+    for (const [name, p] of Object.entries(outcome.positions)) {
+      const ref = `chassis.${name}`;
+      if (moved[ref]) expect(moved[ref]).toEqual(p);
+    }
+    // the design's camber gain over 0…25 mm is now the fitted one (about −1°): read at +25 and at 0
+    const camber25 = accepted.metrics.camber as number;
+    await page.evaluate(() => window.__kinemate.setView({ travel: [0], rack: 0 }));
+    const at0 = await settle(page);
+    expect(camber25 - (at0.metrics.camber as number)).toBeCloseTo(outcome.targets[0].value, 6);
+    await page.evaluate(() => window.__kinemate.setView({ travel: [25], rack: 0 }));
+    await settle(page);
+    await page.screenshot({ path: join(ARTIFACTS, '14d-fit-accepted.png') });
+
+    await page.keyboard.press('Control+z');
+    const undone = await settle(page);
+    expect(undone.canUndo).toBe(false);
+    expect(undone.points).toEqual(before.points);
+    expect(undone.metrics).toEqual(before.metrics);
+    expect(undone.readouts).toEqual(before.readouts);
+    expect(undone.plot).toEqual(before.plot);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a fit can be discarded (the design stays) and a bad targets file is refused with its path', async () => {
+    const { page, errors } = await openViewer();
+    const before = await settle(page);
+    await page.locator('#fit-panel summary').click();
+    await page.evaluate(() => window.__kinemate.fitPanel.setTargets('move: { nope: { y: [-1, 1] } }\ntargets: [{ metric: camber, at: 0, value: 1 }]\n', 'bad.yaml'));
+    await page.locator('#fit-run').click();
+    await page.waitForFunction(() => window.__kinemate.fitPanel.snapshot().error !== null, null, { timeout: 60_000 });
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).status).toMatch(/bad\.yaml: move\.nope: no hardpoint "nope"/);
+    await page.evaluate(() => window.__kinemate.fitPanel.setTargets('move: { upper_wishbone_inboard_front: { z: [-10, 10] } }\ntargets: [{ metric: camber, gain: [0, 25], value: -0.2 }]\n', 'small.yaml'));
+    await page.locator('#fit-run').click();
+    await page.waitForFunction(() => window.__kinemate.fitPanel.snapshot().canAccept, null, { timeout: 120_000 });
+    await page.locator('#fit-discard').click();
+    const after = await settle(page);
+    expect(after.docKey).toBe(before.docKey);
+    expect(after.canUndo).toBe(false);
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).canAccept).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -24,6 +24,7 @@ import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
 import { AssemblePanel } from './assemble-panel';
 import { PlaybackPanel } from './playback-panel';
 import { SensitivityArrows } from './sensitivity-arrows';
+import { FitPanel } from './fit-panel';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
@@ -55,6 +56,8 @@ export class ViewerApp {
   readonly playback: PlaybackPanel;
   /** Sensitivity arrows on the chassis pickups (viewer/src/sensitivity-arrows.ts). */
   readonly sensitivity: SensitivityArrows;
+  /** Inverse design in a worker, accepted as one undo entry (viewer/src/fit-panel.ts). */
+  readonly fitPanel: FitPanel;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -104,6 +107,7 @@ export class ViewerApp {
     this.assemblePanel = new AssemblePanel(this);
     this.playback = new PlaybackPanel(this);
     this.sensitivity = new SensitivityArrows(this);
+    this.fitPanel = new FitPanel(this);
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();

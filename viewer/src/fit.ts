@@ -1,0 +1,40 @@
+/**
+ * The Fit panel's job, without DOM (it runs in `fit.worker.ts`, and in Node for the tests):
+ * the library's inverse design (`fit()`, src/suspension/fit.ts) on the document shown, with
+ * its targets file's text, reporting each iteration; and the one edit that accepts a result.
+ */
+import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../src/suspension/fit';
+import { validateGeometry } from '../../src/suspension/files';
+import { liveEdits, type LiveRecipe } from '../../src/live';
+import type { ViewerDocument, Vec3 } from './document';
+
+/** A fit's report as the panel shows it, with each moved hardpoint's fitted position (mm). */
+export interface FitOutcome extends Omit<FitReport, 'geometry'> {
+  positions: Record<string, Vec3>;
+}
+
+/**
+ * Fit the document's hardpoints to the targets (YAML or JSON text, docs/sensitivity.md).
+ * @throws Error naming the targets file and the path in it (a bad file), or why the
+ *   document cannot be fitted (an assembly, an axle).
+ */
+export function runFit(doc: ViewerDocument, targetsText: string, fileName = 'targets', onIteration?: (progress: FitProgress) => void): FitOutcome {
+  if (doc.kind !== 'suspension') throw new Error('fit: needs a suspension geometry file (this is an assembly)');
+  const geometry = validateGeometry(doc.geometry);
+  if (geometry.scope !== 'corner') throw new Error('fit: corner geometries only for now (an axle is two corners: fit a corner file)');
+  const spec = parseFitSpec(targetsText, geometry, fileName);
+  const { geometry: fitted, ...report } = fit(geometry, spec, onIteration ? { onIteration } : {});
+  const positions: Record<string, Vec3> = {};
+  for (const key of Object.keys(report.moves)) {
+    const name = key.slice(0, key.lastIndexOf('.'));
+    const p = fitted.corners[0].hardpoints[name];
+    positions[name] = [p[0], p[1], p[2]];
+  }
+  return { ...report, positions };
+}
+
+/** The edit that accepts a fit: every fitted hardpoint moved at once (one undo entry). */
+export function acceptFitRecipe(outcome: FitOutcome): LiveRecipe {
+  const moves = Object.entries(outcome.positions).map(([name, p]) => liveEdits.moveHardpoint(name, p));
+  return (draft) => { for (const move of moves) move(draft); };
+}
