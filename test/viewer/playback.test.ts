@@ -175,6 +175,22 @@ describe('link and tyre forces from a run', () => {
     expect(playback.valueAt((f) => f.tyres[0], 0)).toBeCloseTo(weight - road * 9.80665, 0);
   });
 
+  it('a run whose step fails (the slider driven past the linkage\'s reach) ends failed, with its message and the frames so far', () => {
+    const d = JSON.parse(readFileSync(new URL('../../examples/slider-crank-torque.kinemate.json', import.meta.url), 'utf8'));
+    // crank 50 + rod 150: the slider cannot pass 200 mm; the table reaches it at t ≈ 0.064 s
+    d.motions = { push: { coordinate: 'jS.slide', table: [[0, 191.20326476671232], [0.5, 260]] } };
+    const { messages, playback } = run(assemblyDocument(parseAssembly(JSON.stringify(d))), 0.5, 0.001);
+    const done = messages.at(-1) as Extract<SimulationMessage, { kind: 'done' }>;
+    expect(done.kind).toBe('done');
+    expect(done.status).toBe('failed');
+    expect(done.message).toMatch(/did not converge/);
+    const reach = ((200 - 191.20326476671232) / (260 - 191.20326476671232)) * 0.5;
+    expect(playback.end).toBeGreaterThan(0.03);
+    expect(playback.end).toBeLessThan(reach + 0.002);
+    expect(playback.frames.length).toBeGreaterThan(30);
+    expect(playback.frames.every((f) => f.poses.flat().every(Number.isFinite))).toBe(true);
+  });
+
   it('a run that cannot start says why (no frames)', () => {
     const doc = example('pendulum');
     const massless = assemblyDocument({ ...(doc.kind === 'assembly' ? doc.doc : ({} as AssemblyDoc)), parts: { ...(doc.kind === 'assembly' ? doc.doc.parts : {}), bob: { ...(doc.kind === 'assembly' ? doc.doc.parts.bob : ({} as never)), mass: undefined } } } as AssemblyDoc);
