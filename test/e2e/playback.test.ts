@@ -90,9 +90,18 @@ describe.skipIf(!HAVE_CHROMIUM)('simulation playback in headless Chromium', () =
     expect(playing.speed).toBe(0.25);
     await page.click('#sim-play');
     expect((await sim(page)).playing).toBe(false);
+
+    // an edit of the document (gravity four times as strong) runs it again, from the edited document
+    await page.evaluate(() => window.__kinemate.history.apply((d) => { (d as unknown as { doc: { gravity: number[] } }).doc.gravity = [0, 0, -4 * 9806.65]; }, 'gravity'));
+    expect((await sim(page)).status).toBe('running');
+    await page.waitForFunction(() => window.__kinemate.playback.state().status === 'completed', null, { timeout: 60_000 });
+    const edited = await sim(page);
+    const z = edited.points!['bob.mass'][2];
+    expect(z).toBeLessThan(-100);
+    expect(edited.energy!.potential).toBeCloseTo((4 * 9.80665 * z) / 1000, 2);
     expect(errors).toEqual([]);
     await page.close();
-  }, 180_000);
+  }, 240_000);
 
   it('a drag is answered while a long run computes in its worker; the run then shows again', async () => {
     const { page, errors } = await openViewer();
