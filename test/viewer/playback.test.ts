@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Playback, SLIDER_STEPS, posedResult } from '../../viewer/src/playback';
 import { runSimulation, type PlaybackFrame, type SimulationHeader, type SimulationMessage } from '../../viewer/src/simulation';
 import { Engine } from '../../viewer/src/engine';
+import { TEMPLATES } from '../../viewer/src/document';
 import { assemblyDocument } from '../../src/live';
 import { parseAssembly, validateAssembly } from '../../src/assembly';
 import type { AssemblyDoc } from '../../src/assembly/types';
@@ -175,6 +176,22 @@ describe('link and tyre forces from a run', () => {
     expect(playback.valueAt((f) => f.tyres[0], 0)).toBeCloseTo(weight - road * 9.80665, 0);
   });
 
+  it('a run whose step fails (the slider driven past the linkage\'s reach) ends failed, with its message and the frames so far', () => {
+    const d = JSON.parse(readFileSync(new URL('../../examples/slider-crank-torque.kinemate.json', import.meta.url), 'utf8'));
+    // crank 50 + rod 150: the slider cannot pass 200 mm; the table reaches it at t ≈ 0.064 s
+    d.motions = { push: { coordinate: 'jS.slide', table: [[0, 191.20326476671232], [0.5, 260]] } };
+    const { messages, playback } = run(assemblyDocument(parseAssembly(JSON.stringify(d))), 0.5, 0.001);
+    const done = messages.at(-1) as Extract<SimulationMessage, { kind: 'done' }>;
+    expect(done.kind).toBe('done');
+    expect(done.status).toBe('failed');
+    expect(done.message).toMatch(/did not converge/);
+    const reach = ((200 - 191.20326476671232) / (260 - 191.20326476671232)) * 0.5;
+    expect(playback.end).toBeGreaterThan(0.03);
+    expect(playback.end).toBeLessThan(reach + 0.002);
+    expect(playback.frames.length).toBeGreaterThan(30);
+    expect(playback.frames.every((f) => f.poses.flat().every(Number.isFinite))).toBe(true);
+  });
+
   it('a run that cannot start says why (no frames)', () => {
     const doc = example('pendulum');
     const massless = assemblyDocument({ ...(doc.kind === 'assembly' ? doc.doc : ({} as AssemblyDoc)), parts: { ...(doc.kind === 'assembly' ? doc.doc.parts : {}), bob: { ...(doc.kind === 'assembly' ? doc.doc.parts.bob : ({} as never)), mass: undefined } } } as AssemblyDoc);
@@ -182,5 +199,24 @@ describe('link and tyre forces from a run', () => {
     expect(messages.at(-1)!.kind).toBe('error');
     expect((messages.at(-1) as { message: string }).message).toMatch(/bob|mass/);
     expect(playback.frames.length).toBe(0);
+  });
+});
+
+describe('the dynamics examples as templates', () => {
+  it('are offered, and every moving part is drawn through two points or more (a bob to its mass centre, a wheel to its rim)', () => {
+    const dynamic = TEMPLATES.filter((t) => t.label.includes('(simulate)'));
+    expect(dynamic.map((t) => t.name)).toEqual(['pendulum.kinemate.json', 'double-pendulum.kinemate.json', 'slider-crank-torque.kinemate.json', 'quarter-car-bump.kinemate.json', 'dw-corner-bump.kinemate.json', 'pinewood.kinemate.json']);
+    for (const t of dynamic) {
+      const r = new Engine().pose({ docKey: 1, doc: t.make(), view: { travel: [], rack: 0 } });
+      expect(r.ok, t.name).toBe(true);
+      for (const part of r.structure.parts) if (!part.fixed) expect(part.refs.length, `${t.name}: ${part.name}`).toBeGreaterThanOrEqual(2);
+    }
+    // the double pendulum's lower rod reaches its mass 1 m below its hinge; a pinewood wheel's spokes reach its 15 mm rim
+    const dp = new Engine().pose({ docKey: 1, doc: dynamic[1].make(), view: { travel: [], rack: 0 } });
+    const [h, m] = [dp.points['lower.hinge'], dp.points['lower.#mass']];
+    expect(Math.hypot(h[0] - m[0], h[1] - m[1], h[2] - m[2])).toBeCloseTo(1000, 6);
+    const pw = new Engine().pose({ docKey: 1, doc: dynamic[5].make(), view: { travel: [], rack: 0 } });
+    const c = pw.points['rear.centre'];
+    for (let k = 0; k < 4; k++) { const q = pw.points[`rear.rim#rim${k}`]; expect(Math.hypot(q[0] - c[0], q[1] - c[1], q[2] - c[2])).toBeCloseTo(15, 9); }
   });
 });

@@ -247,7 +247,6 @@ function matedRefs(doc: AssemblyDoc): Set<string> {
 function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] {
   const p = doc.parts[part];
   const mated = matedRefs(doc);
-  const rolling = new Set(Object.values(doc.mates).flatMap((m) => (m.type === 'rolling' ? [m.a] : [])));
   const out: { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] = [];
   for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true, handle: true });
   for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true, handle: true });
@@ -266,32 +265,31 @@ function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: V
     }
   }
   for (const [n, a] of Object.entries(p.planes ?? {})) out.push({ name: n, local: v3(a.origin), skeleton: bare, handle: true });
-  for (const [n, c] of Object.entries(p.circles ?? {})) {
-    const centre = v3(c.center);
-    out.push({ name: n, local: centre, skeleton: joinedAt(n, centre), handle: true });
-    // a rolling wheel is drawn as its rim: spokes from the centre to six points on it
-    if (rolling.has(`${part}.${n}`)) for (const [k, q] of rimPoints(centre, v3(c.normal), c.radius).entries()) out.push({ name: `${n}#rim${k}`, local: q, skeleton: true, handle: false });
-  }
-  // a part with mass shows where its mass is (a pendulum bob hangs off its only hinge)
+  for (const [n, c] of Object.entries(p.circles ?? {})) { const centre = v3(c.center); out.push({ name: n, local: centre, skeleton: joinedAt(n, centre), handle: true }); }
+  // a part with mass is drawn to its mass centre too (a pendulum's bob is its mass, not a named point)
   if (p.mass && !drawnAt(v3(p.mass.centre))) out.push({ name: '#mass', local: v3(p.mass.centre), skeleton: true, handle: false });
+  // a part drawn through a circle's centre alone (a wheel): spokes to its rim, so that it is seen, and seen turning
+  if (out.filter((e) => e.skeleton).length === 1) {
+    for (const [n, c] of Object.entries(p.circles ?? {})) {
+      const [u, w] = perpendiculars(c.normal);
+      for (const [k, [cu, cw]] of [[1, 0], [0, 1], [-1, 0], [0, -1]].entries()) {
+        out.push({ name: `${n}#rim${k}`, local: [0, 1, 2].map((i) => c.center[i] + c.radius * (cu * u[i] + cw * w[i])) as Vec3, skeleton: true, handle: false });
+      }
+    }
+  }
   return out;
 }
 
-/** Six points on a circle (centre, normal, radius), for drawing a rim. */
-function rimPoints(centre: Vec3, normal: Vec3, radius: number): Vec3[] {
-  const nl = Math.hypot(normal[0], normal[1], normal[2]) || 1;
-  const n: Vec3 = [normal[0] / nl, normal[1] / nl, normal[2] / nl];
-  // any unit vector across the normal, then the third by the cross product
-  const seed: Vec3 = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  const d = seed[0] * n[0] + seed[1] * n[1] + seed[2] * n[2];
-  const u0: Vec3 = [seed[0] - d * n[0], seed[1] - d * n[1], seed[2] - d * n[2]];
-  const ul = Math.hypot(u0[0], u0[1], u0[2]);
-  const u: Vec3 = [u0[0] / ul, u0[1] / ul, u0[2] / ul];
-  const w: Vec3 = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
-  return Array.from({ length: 6 }, (_, k) => {
-    const a = (k * Math.PI) / 3, c = Math.cos(a) * radius, s = Math.sin(a) * radius;
-    return [centre[0] + c * u[0] + s * w[0], centre[1] + c * u[1] + s * w[1], centre[2] + c * u[2] + s * w[2]] as Vec3;
-  });
+/** Two unit vectors perpendicular to `n` and to each other. */
+function perpendiculars(n: readonly number[]): [Vec3, Vec3] {
+  const l = Math.hypot(n[0], n[1], n[2]) || 1;
+  const z: Vec3 = [n[0] / l, n[1] / l, n[2] / l];
+  const seed: Vec3 = Math.abs(z[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const d = seed[0] * z[0] + seed[1] * z[1] + seed[2] * z[2];
+  const u0: Vec3 = [seed[0] - d * z[0], seed[1] - d * z[1], seed[2] - d * z[2]];
+  const lu = Math.hypot(u0[0], u0[1], u0[2]);
+  const u: Vec3 = [u0[0] / lu, u0[1] / lu, u0[2] / lu];
+  return [u, [z[1] * u[2] - z[2] * u[1], z[2] * u[0] - z[0] * u[2], z[0] * u[1] - z[1] * u[0]]];
 }
 
 /** Owner names as a user reads them. */

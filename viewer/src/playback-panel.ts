@@ -87,9 +87,9 @@ export class PlaybackPanel {
         <label>step <input id="sim-step" type="number" min="0" step="0.0001" /> s</label>
         <button id="sim-run" title="Simulate the current document from its state (in a worker: drags go on)">Run</button></div>
       <div class="row"><button id="sim-play" title="Play or pause the run">Play</button>
-        <input id="sim-time" type="range" min="0" max="${SLIDER_STEPS}" value="0" title="Time: drag to scrub" />
         <span id="sim-clock">–</span>
-        <select id="sim-speed" title="Playback speed">${[0.1, 0.25, 0.5, 1, 2, 4].map((s) => `<option value="${s}"${s === 1 ? ' selected' : ''}>${s}×</option>`).join('')}</select></div>
+        <label>speed <select id="sim-speed" title="Playback speed">${[0.1, 0.25, 0.5, 1, 2, 4].map((s) => `<option value="${s}"${s === 1 ? ' selected' : ''}>${s}×</option>`).join('')}</select></label></div>
+      <input id="sim-time" type="range" min="0" max="${SLIDER_STEPS}" value="0" title="Time: drag to scrub" />
       <div id="sim-status"></div>
       <div id="sim-legend"></div>
       <div class="sim-plot" id="sim-energy"></div>
@@ -374,6 +374,8 @@ export class PlaybackPanel {
       showing: this.showing,
       header: m.header,
       points: this.shown?.points ?? null,
+      /** The energy budget at the time shown (J). */
+      energy: m.frames.length ? Object.fromEntries(ENERGY_SERIES.map((e) => [e.key, m.valueAt((f) => f.energy[e.key])])) : null,
       energyPoints: this.energy.data[0]?.length ?? 0,
       tyrePoints: this.tyreSeries ? this.tyre.data[0]?.length ?? 0 : 0,
     };
