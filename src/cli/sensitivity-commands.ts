@@ -13,7 +13,7 @@ import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
-import { SensitivityModel, sensitivitySweep, SENSITIVITY_METRICS, type SensitivityStep } from '../suspension/sensitivity.ts';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 
@@ -28,19 +28,29 @@ const SENSITIVITY_OPTIONS = {
   out: { type: 'string' },
 } as const;
 
-/** One CSV row per step, metric and hardpoint coordinate. */
-export function sensitivityCsv(sweeps: Readonly<Record<string, { steps: SensitivityStep[] }>>): string {
+/** One CSV row per step, metric and hardpoint coordinate (an axle's metric named `<side>.<metric>`). */
+export function sensitivityCsv(sweeps: Readonly<Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }>>): string {
   const lines = ['sweep,step,status,metric,value,parameter,gradient'];
   for (const [name, run] of Object.entries(sweeps)) {
     for (const step of run.steps) {
       if (!step.metrics) { lines.push(`${name},${step.index},${step.status},,,,`); continue; }
-      for (const [metric, m] of Object.entries(step.metrics)) {
+      for (const [metric, m] of flatMetrics(step.metrics)) {
         if (!m) { lines.push(`${name},${step.index},${step.status},${metric},,,`); continue; }
         for (const [key, d] of Object.entries(m.gradient)) lines.push(`${name},${step.index},${step.status},${metric},${m.value},${key},${d}`);
       }
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** [name, gradient] pairs of a step's metrics; an axle's grouped ones as `<side>.<metric>`. */
+function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetrics): [string, MetricGradient | null][] {
+  const out: [string, MetricGradient | null][] = [];
+  for (const [key, m] of Object.entries(metrics)) {
+    if (m && !('gradient' in m)) for (const [metric, g] of Object.entries(m as Record<string, MetricGradient | null>)) out.push([`${key}.${metric}`, g]);
+    else out.push([key, m as MetricGradient | null]);
+  }
+  return out;
 }
 
 export const sensitivityCommand: Command = {
@@ -51,9 +61,10 @@ export const sensitivityCommand: Command = {
   help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]
                             --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
 
-Solves GEOMETRY (a corner geometry file) at every step of the sweep and prints, per step,
-each requested metric as { "value": v, "gradient": { "<hardpoint>.<x|y|z>": d, ... } }
-in the layout of kinemate sweep (sweeps.<id>.steps[i].metrics.<name>). d is the metric's
+Solves GEOMETRY at every step of the sweep and prints, per step, each requested metric as
+{ "value": v, "gradient": { "<hardpoint>.<x|y|z>": d, ... } } in the layout of kinemate
+sweep (sweeps.<id>.steps[i].metrics.<name>; an axle: metrics.<side>.<name>, over every
+hardpoint of the file as left.<hardpoint>.x, right.…, center.…). d is the metric's
 unit per mm of that hardpoint coordinate, exact (implicit function theorem on the solved
 constraints; links keep their ends, so their lengths change with them).
 
@@ -95,8 +106,10 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
       specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
     }
-    const sweeps: Record<string, { steps: SensitivityStep[] }> = {};
-    for (const [name, spec] of specs) sweeps[name] = sensitivitySweep(model, spec, metrics, 'adjoint', loads);
+    const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
+    const axle = model.sides.length > 1;
+    if (axle && loads) throw new CliError('sensitivity: --loads: load gradients are for a corner geometry (run each side as a corner file)');
+    for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
     const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
     const out = stringOption(args, 'out');
     if (out) await writeFile(out, text);

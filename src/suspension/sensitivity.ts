@@ -66,27 +66,38 @@ export class SensitivityModel {
   private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
   /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
   readonly unsupported = new Set<string>();
-  /** d(wheel-centre local point)/dp, 3 × P (wheel offset along the axle). */
+  /** d(wheel-centre local point)/dp, 3 × P, of the first corner (wheel offset along the axle). */
   readonly wheelCenterRate: Float64Array;
+  /** The same per corner (an axle: left, right). */
+  readonly wheelCenterRatesByCorner: Float64Array[];
+  /** Corner sides in the model's order; an axle's metrics and hardpoints are grouped by them. */
+  readonly sides: string[];
 
   constructor(readonly geometry: Geometry) {
-    if (geometry.scope !== 'corner') throw new SensitivityError('sensitivity: corner geometries only for now (an axle is two corners: run each side as a corner file)');
     this.doc = suspensionAssembly(geometry);
     this.sm = new SuspensionModel(this.doc);
-    const hp = geometry.corners[0].hardpoints;
-    this.hardpointNames = Object.keys(hp);
-    this.hardpointValues = new Float64Array(this.hardpointNames.length * 3);
+    this.sides = this.sm.corners.map((c) => c.roles.side);
+    // a corner: its hardpoints by name; an axle: `left.<name>`, `right.<name>`, `center.<name>`
+    const groups: [string, Record<string, readonly number[]>][] = geometry.scope === 'axle'
+      ? [...geometry.corners.map((c): [string, Record<string, readonly number[]>] => [`${c.side}.`, c.hardpoints]), ...(geometry.center ? [['center.', geometry.center] as [string, Record<string, readonly number[]>]] : [])]
+      : [['', geometry.corners[0].hardpoints]];
+    const points = groups.flatMap(([prefix, hp]) => Object.entries(hp).map(([name, p]): [string, readonly number[]] => [prefix + name, p]));
+    this.hardpointNames = points.map(([name]) => name);
+    this.hardpointValues = new Float64Array(points.length * 3);
     this.keys = [];
-    this.hardpointNames.forEach((name, j) => {
-      for (let c = 0; c < 3; c++) { this.hardpointValues[3 * j + c] = hp[name][c]; this.keys.push(`${name}.${AXES[c]}`); }
-      const key = valueKey(hp[name]);
+    points.forEach(([name, p], j) => {
+      for (let c = 0; c < 3; c++) { this.hardpointValues[3 * j + c] = p[c]; this.keys.push(`${name}.${AXES[c]}`); }
+      const key = valueKey(p);
       // two hardpoints at one place: a point there cannot say which it is
       this.byValue.set(key, this.byValue.has(key) ? -2 : j);
     });
-    this.wheelCenterRate = this.wheelCenterRates();
+    this.wheelCenterRatesByCorner = this.sm.corners.map((_, ci) => this.wheelCenterRates(ci));
+    this.wheelCenterRate = this.wheelCenterRatesByCorner[0];
     // a damper end on a rod's centreline sits at a fraction that moves with the points: not mapped yet
-    const damper = this.sm.corners[0].roles.damper;
-    if (damper && damper.some((r) => typeof r !== 'string')) this.unsupported.add('damper_length');
+    for (const corner of this.sm.corners) {
+      const damper = corner.roles.damper;
+      if (damper && damper.some((r) => typeof r !== 'string')) this.unsupported.add('damper_length');
+    }
     const sys = this.sm.model.system;
     for (let b = 0; b < sys.blockCount; b++) {
       const blk = sys.block(b);
@@ -104,10 +115,10 @@ export class SensitivityModel {
     return j ?? -1;
   }
 
-  private wheelCenterRates(): Float64Array {
+  private wheelCenterRates(corner: number): Float64Array {
     const P = this.parameterCount;
     const out = new Float64Array(3 * P);
-    const c = this.sm.corners[0];
+    const c = this.sm.corners[corner];
     const ai = c.axle[0][0].local, ao = c.axle[1][0].local;
     const ji = this.hardpointAt(ai), jo = this.hardpointAt(ao);
     const off = c.roles.wheel.offset;
@@ -205,9 +216,11 @@ export class SensitivityModel {
     if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point or rack target)`);
     const axis = { x: 0, y: 1, z: 2 }[source.direction.axis];
     const relative = !(source.mode === 'absolute' && !source.hold);
-    const c = this.sm.corners[0];
+    // the driver's corner: its block is named `target:<side>:…` (sweepDrivers)
+    const ci = Math.max(0, this.sides.indexOf(blk.owner.split(':')[1] ?? ''));
+    const c = this.sm.corners[ci];
     const rate = new Float64Array(3 * P);
-    if (source.point === 'wheel_center') rate.set(this.wheelCenterRate);
+    if (source.point === 'wheel_center') rate.set(this.wheelCenterRatesByCorner[ci]);
     else {
       const expr = c.points.get(source.point) as PointExpr;
       if (expr.length !== 1) throw new SensitivityError(`sensitivity: target point ${source.point} is not a part point`);
@@ -297,7 +310,7 @@ export class SensitivityModel {
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
   }
 
-  /** Evaluate the metrics along `rates`, each point's local move added at columns base + 3j + c. */
+  /** Evaluate every corner's metrics along `rates`, each point's local move added at columns base + 3j + c. */
   private evaluateAlong(rates: TangentSpace, base: number) {
     const sm = this.sm;
     const R = new Float64Array(9);
@@ -309,7 +322,7 @@ export class SensitivityModel {
       for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
     };
     try {
-      return sm.evaluate({ rates }).corners[0].metrics as Record<string, { v: number; d: Float64Array } | null>;
+      return sm.evaluate({ rates }).corners.map((c) => c.metrics as Record<string, { v: number; d: Float64Array } | null>);
     } finally {
       sm.explicitPointRate = null;
     }
@@ -321,23 +334,35 @@ export class SensitivityModel {
    * dm/dp = ∂m/∂p − μᵀ Φ_p; 'direct': one solve per hardpoint coordinate. Equal to rounding.
    */
   metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
+    const bySide = this.metricsBySide(drivers, mode);
+    return bySide[this.sides[0]];
+  }
+
+  /**
+   * metricsAt for every corner: `{ <side>: { <metric>: { value, gradient } } }` (a corner
+   * has one side; an axle's gradients run over both sides' and the centre's hardpoints).
+   */
+  metricsBySide(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, Record<string, MetricGradient | null>> {
     const P = this.parameterCount;
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
+    const key = (ci: number, name: string) => `${ci}:${name}`;
     if (mode === 'direct') {
-      const cm = this.evaluateAlong(this.stateRates(f), 0);
-      for (const name of SENSITIVITY_METRICS) {
-        const m = cm[name];
-        if (m && Number.isFinite(m.v)) gradients.set(name, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
-      }
+      const corners = this.evaluateAlong(this.stateRates(f), 0);
+      corners.forEach((cm, ci) => {
+        for (const name of SENSITIVITY_METRICS) {
+          const m = cm[name];
+          if (m && Number.isFinite(m.v)) gradients.set(key(ci, name), { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+        }
+      });
     } else {
       const { qr, B, M, n, colScale, layout } = f;
       // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
       const unit: Float64Array[] = [];
       for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
-      const cm = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
+      const corners = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
       const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
-      for (const name of SENSITIVITY_METRICS) {
+      for (const [ci, cm] of corners.entries()) for (const name of SENSITIVITY_METRICS) {
         const m = cm[name];
         if (!m || !Number.isFinite(m.v)) continue;
         for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
@@ -352,18 +377,21 @@ export class SensitivityModel {
           for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
           g[k] += s;
         }
-        gradients.set(name, { value: m.v, g });
+        gradients.set(key(ci, name), { value: m.v, g });
       }
     }
-    const out: Record<string, MetricGradient | null> = {};
-    for (const name of SENSITIVITY_METRICS) {
-      const m = gradients.get(name);
-      if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
-      // wheel travel is measured from the design wheel centre, which moves with the points
-      if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRate[2 * P + k];
-      out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((key, k) => [key, m.g[k]])) };
-    }
-    return out;
+    const bySide: Record<string, Record<string, MetricGradient | null>> = {};
+    this.sides.forEach((side, ci) => {
+      const out: Record<string, MetricGradient | null> = (bySide[side] = {});
+      for (const name of SENSITIVITY_METRICS) {
+        const m = gradients.get(key(ci, name));
+        if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
+        // wheel travel is measured from the design wheel centre, which moves with the points
+        if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRatesByCorner[ci][2 * P + k];
+        out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, m.g[k]])) };
+      }
+    });
+    return bySide;
   }
 }
 
@@ -381,22 +409,54 @@ export interface ExtraGradients {
   at(drivers: readonly DriverParameters[]): Record<string, MetricGradient | null>;
 }
 
-export interface SensitivityStep {
+export interface SensitivityStep<M = Record<string, MetricGradient | null>> {
   index: number;
   status: 'solved' | 'failed';
   drivers: Record<string, number>;
-  metrics: Record<string, MetricGradient | null> | null;
+  metrics: M | null;
   message?: string;
 }
 
+/** An axle's (or any geometry's) gradients grouped by corner side: `metrics.left.camber`. */
+export type SideMetrics = Record<string, Record<string, MetricGradient | null>>;
+
 /**
  * Gradients of the named metrics at every step of a sweep spec (each step solved from the
- * last). `metrics` empty: all of SENSITIVITY_METRICS.
+ * last). `metrics` empty: all of SENSITIVITY_METRICS (and `extra`'s). A corner geometry;
+ * an axle: {@link sensitivitySweepBySide}.
  */
 export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint', extra?: ExtraGradients): { steps: SensitivityStep[] } {
+  if (model.sides.length > 1) throw new SensitivityError('sensitivity: an axle has metrics per side: use sensitivitySweepBySide');
   const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(extra?.names ?? [])];
-  for (const m of metrics) if (!offered.includes(m)) throw new SensitivityError(`--metric: no gradient for "${m}" (metrics: ${offered.join(', ')})`);
+  checkMetrics(metrics, offered);
   const kinematic = !metrics.length || metrics.some((m) => (SENSITIVITY_METRICS as readonly string[]).includes(m));
+  const chosen = metrics.length ? metrics : offered;
+  return sweepStates(model, spec, (params) => {
+    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode) : {}), ...(extra ? extra.at(params) : {}) };
+    return Object.fromEntries(chosen.map((m) => [m, all[m] ?? null]));
+  });
+}
+
+/**
+ * The same for any geometry, grouped by corner side as `kinemate sweep` groups an axle's
+ * metrics; the gradients run over every hardpoint of the file (`left.<name>.x`, `right.…`,
+ * `center.…` for an axle). Kinematic metrics only.
+ */
+export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep<SideMetrics>[] } {
+  checkMetrics(metrics, SENSITIVITY_METRICS);
+  const chosen = metrics.length ? metrics : SENSITIVITY_METRICS;
+  return sweepStates(model, spec, (params) => {
+    const bySide = model.metricsBySide(params, mode);
+    return Object.fromEntries(model.sides.map((side) => [side, Object.fromEntries(chosen.map((m) => [m, bySide[side][m] ?? null]))]));
+  });
+}
+
+function checkMetrics(metrics: readonly string[], offered: readonly string[]): void {
+  for (const m of metrics) if (!offered.includes(m)) throw new SensitivityError(`--metric: no gradient for "${m}" (metrics: ${offered.join(', ')})`);
+}
+
+/** Solves each state of the spec from the last and evaluates `at` there (the drivers' parameter maps given). */
+function sweepStates<M>(model: SensitivityModel, spec: SweepSpec, at: (params: readonly DriverParameters[]) => M): { steps: SensitivityStep<M>[] } {
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
   const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
@@ -405,7 +465,7 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
   for (const t of spec.targets) values.set(t, explicit && t.type === 'point' && !t.hold ? explicit : sweepValues(t, spec.steps));
   sm.resetToDesign();
   const blocks = drivers.map((d) => d.block);
-  const steps: SensitivityStep[] = [];
+  const steps: SensitivityStep<M>[] = [];
   const sys = sm.model.system;
   let lastGood = sys.snapshot();
   for (let i = 0; i < spec.steps; i++) {
@@ -422,9 +482,7 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
       continue;
     }
     lastGood = sys.snapshot();
-    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode) : {}), ...(extra ? extra.at(params) : {}) };
-    const chosen = metrics.length ? metrics : offered;
-    steps.push({ index: i, status: 'solved', drivers: driverReport, metrics: Object.fromEntries(chosen.map((m) => [m, all[m] ?? null])) });
+    steps.push({ index: i, status: 'solved', drivers: driverReport, metrics: at(params) });
   }
   sm.clearDrivers();
   sm.resetToDesign();

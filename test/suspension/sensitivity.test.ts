@@ -80,12 +80,13 @@ describe('hardpoint sensitivities (implicit function theorem)', () => {
     expect(s.wheel_travel!.value).toBeCloseTo(25, 9);
     for (const d of Object.values(s.wheel_travel!.gradient)) expect(Math.abs(d)).toBeLessThan(1e-9);
   });
-  it('a sweep gives a value and gradient per step; unknown metrics and axles are refused', () => {
+  it('a sweep gives a value and gradient per step; unknown metrics are refused', () => {
     const model = new SensitivityModel(load('double_wishbone'));
     const run = sensitivitySweep(model, sweepFromShortcut('bump', '-20:20:3'), ['camber', 'toe_angle']);
     expect(run.steps).toHaveLength(3);
     expect(Object.keys(run.steps[2].metrics!)).toEqual(['camber', 'toe_angle']);
     expect(() => sensitivitySweep(model, sweepFromShortcut('bump', '0:0:1'), ['nope'])).toThrow(/no gradient for "nope"/);
-    expect(() => new SensitivityModel(load('double_wishbone_axle'))).toThrow(SensitivityError);
+    // an axle is taken (test/suspension/sensitivity-axle.test.ts); a T-bar's plane mate is not mapped yet
+    expect(() => new SensitivityModel(load('double_wishbone_axle_t_bar'))).toThrow(SensitivityError);
   });
 });

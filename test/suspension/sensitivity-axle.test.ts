@@ -1,0 +1,134 @@
+/** Hardpoint sensitivities of an axle: both sides' and the centre's hardpoints, metrics grouped by side. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { suspensionAssembly } from '../../src/suspension/template';
+import { SuspensionModel } from '../../src/suspension/model';
+import { runSweep } from '../../src/suspension/sweep';
+import { main } from '../../src/cli/main';
+import { memoryIO } from '../cli/helpers';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, SensitivityError, type SideMetrics } from '../../src/suspension/sensitivity';
+
+const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
+const METRICS = ['camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius', 'half_track', 'fvic_z', 'svic_x'];
+
+/** Metrics per side of the whole kinematic pipeline (a fresh model from the geometry, both wheels at `bump`). */
+function metricsOf(g: Geometry, bump: number): Record<string, Record<string, number | null>> {
+  const sm = new SuspensionModel(suspensionAssembly(g));
+  const r = runSweep(sm, sweepFromShortcut('bump', `${bump}:${bump}:1`, g), { noSteering: true });
+  return r.steps[0].metrics as unknown as Record<string, Record<string, number | null>>;
+}
+
+/** Moves the hardpoint coordinate a key names (`left.<name>.x`, `right.…`, `center.…`) by d. */
+function moved(g: Geometry, key: string, d: number): Geometry {
+  const [group, name, ax] = key.split('.');
+  const c = { x: 0, y: 1, z: 2 }[ax as 'x' | 'y' | 'z'];
+  const out = structuredClone(g);
+  const points = group === 'center' ? out.center! : out.corners.find((k) => k.side === group)!.hardpoints;
+  points[name][c] += d;
+  return out;
+}
+
+function gradientsAt(g: Geometry, bump: number): SideMetrics {
+  const model = new SensitivityModel(g);
+  const step = sensitivitySweepBySide(model, sweepFromShortcut('bump', `${bump}:${bump}:1`, g), METRICS).steps[0];
+  expect(step.status).toBe('solved');
+  return step.metrics!;
+}
+
+/** Every gradient entry of every side against central differences of the re-solved axle. */
+function checkAgainstDifferences(g: Geometry, bump: number, h = 1e-3): { worst: number; grads: SideMetrics; keys: string[] } {
+  const grads = gradientsAt(g, bump);
+  const sides = Object.keys(grads);
+  expect(sides).toEqual(['left', 'right']);
+  const keys = Object.keys(grads.left.camber!.gradient);
+  const expected = g.corners.reduce((s, c) => s + 3 * Object.keys(c.hardpoints).length, 3 * Object.keys(g.center ?? {}).length);
+  expect(keys).toHaveLength(expected);
+  let worst = 0;
+  for (const key of keys) {
+    const mp = metricsOf(moved(g, key, h), bump), mm = metricsOf(moved(g, key, -h), bump);
+    for (const side of sides) {
+      for (const m of METRICS) {
+        const exact = grads[side][m];
+        if (exact === null || mp[side][m] === null) continue;
+        const fd = ((mp[side][m] as number) - (mm[side][m] as number)) / (2 * h);
+        const scale = Math.max(Math.abs(fd), 1e-3 * (1 + Math.abs(exact.value) / 100));
+        const err = Math.abs(exact.gradient[key] - fd) / scale;
+        worst = Math.max(worst, err);
+        if (err > 2e-4) throw new Error(`${side}.${m} ${key}: exact ${exact.gradient[key]}, differences ${fd}`);
+      }
+    }
+  }
+  return { worst, grads, keys };
+}
+
+describe('axle sensitivities: every hardpoint of both sides and the centre', () => {
+  it('steered double wishbone axle: every entry of both sides matches central differences; the rack couples the sides', () => {
+    const { worst, grads } = checkAgainstDifferences(load('double_wishbone_axle_steering'), 15);
+    expect(worst).toBeLessThan(2e-4);
+    // the right toe feels the left track rod only through the rack it shares with it: here, held, not at all
+    expect(Math.abs(grads.left.toe_angle!.gradient['left.trackrod_inboard.z'])).toBeGreaterThan(1e-3);
+  });
+
+  it('U-bar axle: the centre hardpoints are parameters too, and match central differences', () => {
+    const g = load('double_wishbone_axle_u_bar');
+    expect(Object.keys(g.center ?? {}).length).toBeGreaterThan(0);
+    expect(checkAgainstDifferences(g, -10).worst).toBeLessThan(2e-4);
+  });
+
+  it('solid axle with a Panhard rod: both wheels on one beam, every entry matches central differences', () => {
+    const { worst, grads } = checkAgainstDifferences(load('solid_axle_panhard'), 20);
+    expect(worst).toBeLessThan(2e-4);
+    // one beam: the right wheel's toe (the beam's yaw) moves with a left link's pickup (a corner-by-corner route would miss it)
+    const cross = Object.entries(grads.right.toe_angle!.gradient).filter(([k, d]) => k.startsWith('left.') && Math.abs(d) > 1e-6);
+    expect(cross.length).toBeGreaterThan(0);
+  });
+
+  it("a mirrored axle has mirrored gradients: x and z alike, y opposite, no cross-side terms in a corner's own angles", () => {
+    const g = load('double_wishbone_axle');
+    const grads = gradientsAt(g, 25);
+    for (const m of ['camber', 'toe_angle', 'caster', 'half_track']) {
+      const l = grads.left[m]!, r = grads.right[m]!;
+      expect(r.value).toBeCloseTo(l.value, 9);
+      const largest = Math.max(...Object.values(l.gradient).map(Math.abs));
+      for (const [key, d] of Object.entries(l.gradient)) {
+        const [group, name, ax] = key.split('.');
+        if (group === 'right') {
+          // half track is measured across the axle (its ground line joins both contact patches): it feels the other side
+          if (m !== 'half_track') expect(Math.abs(d)).toBeLessThan(1e-8 * largest); // round-off of the coupled solve
+          continue;
+        }
+        if (group !== 'left') continue;
+        const mirror = r.gradient[`right.${name}.${ax}`];
+        expect(Math.abs(mirror - (ax === 'y' ? -d : d))).toBeLessThan(1e-8 * largest);
+      }
+    }
+  });
+
+  it('the corner-only sweep refuses an axle and names the route that takes it', () => {
+    const model = new SensitivityModel(load('double_wishbone_axle'));
+    expect(() => sensitivitySweep(model, sweepFromShortcut('bump', '0:0:1'))).toThrow(SensitivityError);
+    expect(() => sensitivitySweep(model, sweepFromShortcut('bump', '0:0:1'))).toThrow(/sensitivitySweepBySide/);
+  });
+
+  it('kinemate sensitivity on an axle prints metrics.<side>.<name> over left., right. and center. hardpoints, equal to the library; CSV names the side', async () => {
+    const file = 'examples/suspension/double_wishbone_axle_u_bar.yaml';
+    const io = memoryIO();
+    expect(await main(['sensitivity', file, '--at', 'bump=-10', '--metric', 'camber'], io)).toBe(0);
+    const out = JSON.parse(io.written.stdout) as { scope: string; sweeps: Record<string, { steps: { metrics: SideMetrics }[] }> };
+    expect(out.scope).toBe('axle');
+    const printed = out.sweeps['bump=-10'].steps[0].metrics;
+    const lib = gradientsAt(load('double_wishbone_axle_u_bar'), -10);
+    expect(Object.keys(printed)).toEqual(['left', 'right']);
+    for (const side of ['left', 'right']) {
+      expect(printed[side].camber!.value).toBeCloseTo(lib[side].camber!.value, 9);
+      for (const [key, d] of Object.entries(lib[side].camber!.gradient)) expect(printed[side].camber!.gradient[key]).toBeCloseTo(d, 9);
+    }
+    expect(Object.keys(printed.left.camber!.gradient).some((k) => k.startsWith('center.'))).toBe(true);
+    const csv = memoryIO();
+    expect(await main(['sensitivity', file, '--at', 'bump=-10', '--metric', 'camber', '--format', 'csv'], csv)).toBe(0);
+    const rows = csv.written.stdout.trim().split('\n').slice(1);
+    expect(rows.length).toBe(2 * Object.keys(lib.left.camber!.gradient).length);
+    expect(rows[0]).toMatch(/^bump=-10,0,solved,left\.camber,/);
+  });
+});
