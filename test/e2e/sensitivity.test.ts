@@ -147,6 +147,22 @@ describe.skipIf(!HAVE_CHROMIUM)('sensitivity arrows and the Fit panel in headles
     await page.evaluate(() => window.__kinemate.fitPanel.setTargets('move: { upper_wishbone_inboard_front: { z: [-10, 10] } }\ntargets: [{ metric: camber, gain: [0, 25], value: -0.2 }]\n', 'small.yaml'));
     await page.locator('#fit-run').click();
     await page.waitForFunction(() => window.__kinemate.fitPanel.snapshot().canAccept, null, { timeout: 120_000 });
+    // an edit meanwhile: the result no longer answers the design shown, and Accept says so
+    const grab = await screenOf(page, 'lower_wishbone_inboard_rear');
+    await page.mouse.move(grab.x, grab.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 6; i++) await page.mouse.move(grab.x, grab.y + 5 * i);
+    await page.mouse.up();
+    const edited = await settle(page);
+    expect(edited.canUndo).toBe(true);
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).previewed).toBe(0);
+    await page.locator('#fit-accept').click();
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).status).toMatch(/design changed/);
+    expect(await page.evaluate(() => window.__kinemate.history.undoEntries.length)).toBe(1); // the drag only
+    // undo back to the fitted design: the result is shown again
+    await page.keyboard.press('Control+z');
+    await settle(page);
+    expect((await page.evaluate(() => window.__kinemate.fitPanel.snapshot())).previewed).toBe(1);
     await page.locator('#fit-discard').click();
     const after = await settle(page);
     expect(after.docKey).toBe(before.docKey);

@@ -11,7 +11,7 @@ import type { FitProgress } from '../../src/suspension/fit';
 import { EditRefused } from '../../src/reactive';
 import { acceptFitRecipe, runFit, type FitOutcome } from './fit';
 import type { FitJob, FitWorkerReply } from './fit.worker';
-import type { ViewerDocument } from './document';
+import { hardpointPosition, type ViewerDocument } from './document';
 import exampleTargets from '../../examples/sensitivity/fit_camber_gain.yaml?raw';
 import './analysis.css';
 
@@ -50,6 +50,14 @@ export class FitPanel {
     const get = (id: string) => panel.querySelector<HTMLElement>(`#fit-${id}`)!;
     this.el = { targets: get('targets'), run: get('run'), cancel: get('cancel'), load: get('load'), file: get('file'), progress: get('progress'), status: get('status'), result: get('result'), accept: get('accept'), discard: get('discard') };
     (this.el.targets as HTMLTextAreaElement).value = exampleTargets;
+    // a result answers the design it fitted: shown only while that design is the one shown (an undo may bring it back)
+    app.history.document$.subscribe((doc) => {
+      const p = this.pending;
+      if (!p) return;
+      this.drawPreview(doc === p.doc ? p.outcome : null);
+      if (doc !== p.doc) this.setStatus('failed', 'The design changed since this fit ran: run it again, or undo back to it to accept it.');
+      else this.showResult(p.outcome);
+    });
     this.el.run.addEventListener('click', () => this.run());
     this.el.cancel.addEventListener('click', () => this.cancel());
     this.el.accept.addEventListener('click', () => this.accept());
@@ -141,6 +149,7 @@ export class FitPanel {
     }
     this.pending = { outcome: reply.outcome, doc: run.doc };
     this.showResult(reply.outcome);
+    if (this.app.history.current !== run.doc) { this.drawPreview(null); this.setStatus('failed', 'The design changed while this fit ran: run it again, or undo back to it to accept it.'); }
   }
 
   private showResult(o: FitOutcome): void {
@@ -160,12 +169,14 @@ export class FitPanel {
   private drawPreview(o: FitOutcome | null): void {
     for (const child of [...this.preview.children]) { this.preview.remove(child); (child as Mesh).geometry.dispose(); }
     const pose = this.app.lastPose;
-    if (o && pose) {
+    const doc = this.pending?.doc;
+    if (o && pose && doc) {
       const line: number[] = [];
       const ends: [number, number, number][] = [];
       for (const [name, to] of Object.entries(o.positions)) {
-        const h = pose.structure.handles.find((x) => x.kind === 'hardpoint' && x.hardpoint === name);
-        const from = h ? pose.points[h.ref] : undefined;
+        // a chassis pickup is where the fitted document puts it, whatever pose is shown
+        const chassis = pose.structure.handles.some((x) => x.kind === 'hardpoint' && x.hardpoint === name);
+        const from = chassis ? hardpointPosition(doc, name) : null;
         if (!from) continue;
         line.push(...from, ...to);
         ends.push(to);
@@ -193,14 +204,17 @@ export class FitPanel {
       this.setStatus('failed', 'The design changed since this fit ran: run it again (or discard it).');
       return false;
     }
+    // cleared first: the edit's new document must not read as "the design changed"
+    this.clearResult();
     try {
       this.app.history.apply(acceptFitRecipe(p.outcome), `fit: ${Object.keys(p.outcome.positions).length} pickups`);
     } catch (error) {
       if (!(error instanceof EditRefused)) throw error;
+      this.pending = p;
+      this.showResult(p.outcome);
       this.setStatus('failed', `Accept refused — ${error.reason}`);
       return false;
     }
-    this.clearResult();
     this.setStatus('', 'Accepted: one undo entry (Ctrl+Z takes every move back).');
     return true;
   }

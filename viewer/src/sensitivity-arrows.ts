@@ -114,8 +114,10 @@ export class SensitivityArrows {
     if (!metric || !pose || !pose.suspension) {
       this.asked = null;
       this.pending = null;
+      // nothing drawn, nothing to take away: no extra frame on every pose of a drag
+      const shown = this.result !== null || this.drawn.length > 0;
       this.result = null;
-      this.draw();
+      if (shown) this.draw();
       if (!metric) this.legend.textContent = 'Pick a metric: each chassis pickup gets an arrow pointing the way that raises it.';
       else this.legend.textContent = 'No suspension: no arrows.';
       return;
