@@ -257,7 +257,7 @@ export class LoadSensitivity {
   private elementRate(acc: Float64Array, qd: Float64Array, k: number): void {
     if (!this.elements.length) return;
     const forces = this.loads.dyn.forces, sys = this.model.sm.model.system;
-    const zeroV = new Float64Array(forces.size), localQ = new Float64Array(12);
+    const localV = new Float64Array(12), localQ = new Float64Array(12), localK = new Float64Array(144);
     const unitMove = (j: number) => {
       if (j < 0 || k < 3 * j || k >= 3 * j + 3) return null;
       const t = new Float64Array(6); t[3 + k - 3 * j] = 1; return t;
@@ -269,7 +269,8 @@ export class LoadSensitivity {
         local: (col, p, isPoint) => (!isPoint ? null : col === 0 && p === blk.a ? unitMove(e.ja) : col === 6 && p === blk.b ? unitMove(e.jb) : null),
         scalar: () => 0,
       };
-      const duals = withTangents(seeds, () => { forces.evaluateBlock(e.index, zeroV, 0, localQ); return blk.duals(); });
+      // the full pass (K asked for): a values-only pass would seed no columns, so no tangents (at rest: zero velocity)
+      const duals = withTangents(seeds, () => { blk.evaluate(sys.state, forces.offsetsOf(e.index), localV, 0, localQ, localK, null); return blk.duals(); });
       for (let i = 0; i < slots.length; i++) if (slots[i] >= 0) acc[slots[i]] += duals[i].t ? duals[i].t!.v : 0;
       if (e.slope === 0) continue;
       // d(free)/ds = d|b − a|/dp_k at the design points
