@@ -386,8 +386,11 @@ export function rotationMatrix(out: Float64Array, q: ArrayLike<number>, off: num
 export interface TangentSeeds {
   /** The state's motion of the pose seeded at columns col..col+5: a body twist (ω, v), or null. */
   pose(col: number): ArrayLike<number> | null;
-  /** The motion of the local geometry read through those columns: a twist (ω, v) in the part's frame, or null. */
-  local(col: number): ArrayLike<number> | null;
+  /**
+   * The motion of the local geometry `p` (a point, or a direction) read through those
+   * columns: a twist (ω, v) in the part's frame, or null.
+   */
+  local(col: number, p: ArrayLike<number>, isPoint: boolean): ArrayLike<number> | null;
   /** The rate of the scalar seeded at column col. */
   scalar(col: number): number;
 }
@@ -457,8 +460,13 @@ function tScale(out: Dual, a: Dual, k: number): void {
   put(out, t);
 }
 function tChain(out: Dual, a: Dual, df: number, ddf: number | undefined): void {
-  if (ddf === undefined) throw new Error('dChain: tangent mode needs the second derivative (ddf)');
   const [t, slope] = scratch(out.n).s;
+  if (ddf === undefined) {
+    // without the curvature only the value's tangent is known: the rest is poisoned (NaN), never silently wrong
+    const o = (out.t ??= new Dual(out.n));
+    o.v = df * T(a).v; o.d.fill(NaN);
+    return;
+  }
   // f(a)' = f'(a)·a', f'(a) a dual of value df and derivative ddf·a.d
   off(() => { dChain(slope, a, df, ddf); dMul(t, slope, T(a)); });
   put(out, t);
@@ -543,7 +551,7 @@ function tvRigid(out: DualVec3, R: Float64Array, p: ArrayLike<number>, col: numb
   const o = (out.t ??= new DualVec3(out.n));
   o.v.fill(0); o.d.fill(0);
   if (col < 0) return;
-  const w = seeds!.pose(col), x = seeds!.local(col);
+  const w = seeds!.pose(col), x = seeds!.local(col, p, isPoint);
   const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0], wv = [w ? w[3] : 0, w ? w[4] : 0, w ? w[5] : 0];
   const xw = [x ? x[0] : 0, x ? x[1] : 0, x ? x[2] : 0], xv = [x ? x[3] : 0, x ? x[4] : 0, x ? x[5] : 0];
   const cross = (a: readonly number[] | ArrayLike<number>, b: readonly number[] | ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];

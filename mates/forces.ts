@@ -11,7 +11,7 @@
  * with pose (R, t) gives Q_v = Rᵀ F, Q_ω = Rᵀ ((x − t) × F + M).
  */
 import {
-  Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
+  Dual, DualVec3, dAdd, dAddConst, dAddScaled, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
   dvComponent, dvSetComponent, rotationMatrix, narrowedScratch,
 } from '../kernel/dual';
@@ -220,6 +220,9 @@ export abstract class BodyForceBlock implements ForceBlock {
 
   protected abstract compute(t: number): void;
 
+  /** The generalized forces of the last evaluation as duals (their tangents in tangent mode). */
+  duals(): readonly Dual[] { return this.q; }
+
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
     if (!K && !C && this.n > 0) { this.values().evaluate(state, offsets, velocity, t, Q, null, null); return; }
     this.begin(state, offsets, velocity);
@@ -241,9 +244,7 @@ export abstract class BodyForceBlock implements ForceBlock {
 }
 
 function addScaled(acc: Dual, x: Dual, k: number): void {
-  acc.v += k * x.v;
-  const ad = acc.d, xd = x.d;
-  for (let i = 0; i < ad.length; i++) ad[i] += k * xd[i];
+  dAddScaled(acc, acc, x, k); // through the dual op, so tangent mode sees it
 }
 
 // ---- springs and dampers between two points ----

@@ -16,6 +16,8 @@ import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
 import { CouplingBlock } from '../../mates/couplings';
 import { rotationMatrix } from '../../kernel/dual';
 import { PointDistanceBlock } from '../../mates/constraints';
+import { LinearLaw, PointToPointForce } from '../../mates/forces';
+import * as P from '../../kernel/pose';
 import { SweepLoads, type LoadCase } from './loads';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
 import type { PointExpr } from './targets';
@@ -29,6 +31,8 @@ export class LoadSensitivity {
   readonly loads: SweepLoads;
   /** Every two-force link: its mate id and block. */
   readonly links: { id: string; block: ResidualBlock }[] = [];
+  /** Springs and dampers between two points; `slope` ≠ 0 when the free length follows the ends (its dT/dl). */
+  private readonly elements: { index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
   private res = new Float64Array(64);
   private jac = new Float64Array(64 * 64);
 
@@ -37,9 +41,19 @@ export class LoadSensitivity {
     this.loads = new SweepLoads(sm, loadCase);
     const dyn = this.loads.dyn;
     const bodies = dyn.bodies.filter((b) => !sm.model.system.variables[b.variable].fixed);
-    if (dyn.elements.length || bodies.length) {
-      const names = [...dyn.elements.map((e) => e.id), ...bodies.map((b) => `mass of ${sm.model.system.variables[b.variable].name}`)];
-      throw new SensitivityError(`sensitivity --loads: force elements and masses are not in the load gradients yet (${names.join(', ')}); a geometry without a spring (spring: { type: none }) is supported`);
+    const others = dyn.elements.filter((e) => !(e.block instanceof PointToPointForce));
+    if (others.length || bodies.length) {
+      const names = [...others.map((e) => `${e.id} (${e.type})`), ...bodies.map((b) => `mass of ${sm.model.system.variables[b.variable].name}`)];
+      throw new SensitivityError(`sensitivity --loads: these force elements and masses are not in the load gradients yet: ${names.join(', ')} (springs and dampers between two points are)`);
+    }
+    for (const e of dyn.elements) {
+      const blk = e.block as PointToPointForce;
+      // the template regenerates a coilover's free length from its ends when the file gives none
+      const ja = model.hardpointAt(blk.a), jb = model.hardpointAt(blk.b);
+      const designLength = Math.hypot(blk.b[0] - blk.a[0], blk.b[1] - blk.a[1], blk.b[2] - blk.a[2]);
+      const law = blk.spring instanceof LinearLaw ? blk.spring : null;
+      const regenerated = law !== null && model.geometry.spring.free_length === undefined && ja >= 0 && jb >= 0 && Math.abs(law.x0 - designLength) <= 1e-9 * Math.max(1, designLength);
+      this.elements.push({ index: e.index, block: blk, slope: regenerated ? law!.slope : 0, ja, jb });
     }
     const sys = sm.model.system;
     for (let b = 0; b < sys.blockCount; b++) {
@@ -102,6 +116,7 @@ export class LoadSensitivity {
     for (let k = 0; k < P; k++) {
       const qd = rates.rates[k]!;
       this.contactLoadRate(g, qd, k);
+      this.elementRate(g, qd, k);
       for (let i = 0; i < f.n; i++) g[i] = -g[i];
       this.jacobianRateTimes(g, f, lambda, qd, k); // g = (dA/ds)ᵀλ − Q̇
       for (let i = 0; i < f.n; i++) g[i] = -g[i];
@@ -231,6 +246,61 @@ export class LoadSensitivity {
         out[c0 + i] += qmd[i] - wm[i];
         out[c0 + 3 + i] += -wf[i];
       }
+    }
+  }
+
+  /**
+   * acc += Q̇ of the springs and dampers along (q̇, e_k): each element's own dual code in
+   * tangent mode (its ends moving with the state and, as hardpoints, with e_k), plus, for a
+   * free length regenerated from the ends, −(dT/dl)·(d free/ds) times its unit-tension force.
+   */
+  private elementRate(acc: Float64Array, qd: Float64Array, k: number): void {
+    if (!this.elements.length) return;
+    const forces = this.loads.dyn.forces, sys = this.model.sm.model.system;
+    const localV = new Float64Array(12), localQ = new Float64Array(12), localK = new Float64Array(144);
+    const unitMove = (j: number) => {
+      if (j < 0 || k < 3 * j || k >= 3 * j + 3) return null;
+      const t = new Float64Array(6); t[3 + k - 3 * j] = 1; return t;
+    };
+    for (const e of this.elements) {
+      const slots = forces.slotsOf(e.index), blk = e.block;
+      const seeds: TangentSeeds = {
+        pose: (col) => (col < 12 && slots[col] >= 0 ? qd.subarray(slots[col], slots[col] + 6) : null),
+        local: (col, p, isPoint) => (!isPoint ? null : col === 0 && p === blk.a ? unitMove(e.ja) : col === 6 && p === blk.b ? unitMove(e.jb) : null),
+        scalar: () => 0,
+      };
+      // the full pass (K asked for): a values-only pass would seed no columns, so no tangents (at rest: zero velocity)
+      const duals = withTangents(seeds, () => { blk.evaluate(sys.state, forces.offsetsOf(e.index), localV, 0, localQ, localK, null); return blk.duals(); });
+      for (let i = 0; i < slots.length; i++) if (slots[i] >= 0) acc[slots[i]] += duals[i].t ? duals[i].t!.v : 0;
+      if (e.slope === 0) continue;
+      // d(free)/ds = d|b − a|/dp_k at the design points
+      const A = blk.a, B = blk.b, L = Math.hypot(B[0] - A[0], B[1] - A[1], B[2] - A[2]);
+      let dFree = 0;
+      for (let c = 0; c < 3; c++) {
+        if (e.jb >= 0 && k === 3 * e.jb + c) dFree += (B[c] - A[c]) / L;
+        if (e.ja >= 0 && k === 3 * e.ja + c) dFree -= (B[c] - A[c]) / L;
+      }
+      if (dFree === 0) continue;
+      const dT = -e.slope * dFree;
+      // unit tension: +u on a at x_a, −u on b at x_b (u from a to b), in body components
+      const R = new Float64Array(9);
+      const vars = blk.vars;
+      const xa = P.applyPoint(new Float64Array(3), sys.getPose(vars[0]), A), xb = P.applyPoint(new Float64Array(3), sys.getPose(vars[1]), B);
+      const d = [xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]], l = Math.hypot(d[0], d[1], d[2]);
+      [[xa, 1], [xb, -1]].forEach(([x, sign], body) => {
+        const s0 = slots[6 * body];
+        if (s0 < 0) return;
+        const off = sys.variables[vars[body]].offset;
+        rotationMatrix(R, sys.state, off + 3);
+        const X = x as Float64Array, sg = sign as number;
+        const F = d.map((c) => (sg * c) / l);
+        const r = [X[0] - sys.state[off], X[1] - sys.state[off + 1], X[2] - sys.state[off + 2]];
+        const m = [r[1] * F[2] - r[2] * F[1], r[2] * F[0] - r[0] * F[2], r[0] * F[1] - r[1] * F[0]];
+        for (let i = 0; i < 3; i++) {
+          acc[s0 + i] += dT * (R[i] * m[0] + R[3 + i] * m[1] + R[6 + i] * m[2]);
+          acc[s0 + 3 + i] += dT * (R[i] * F[0] + R[3 + i] * F[1] + R[6 + i] * F[2]);
+        }
+      });
     }
   }
 

@@ -69,10 +69,27 @@ describe('load gradients: d(link force)/d(hardpoint) at a load case', () => {
     expect(Object.keys(got).filter((m) => m.startsWith('link_force.')).length).toBeGreaterThanOrEqual(5);
     expect(worst).toBeLessThan(1e-6);
   });
-  it('refuses force elements (a spring with a rate) by name', () => {
+  it('MacPherson with a rated coilover: the spring force and, without a free length in the file, its regenerated free length', () => {
     const g = load('macpherson');
-    g.spring = { ...g.spring, rate: 30 };
-    expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(/force elements.*spring/);
+    g.spring = { ...g.spring, rate: 30, preload: 500 };
+    const { worst, got } = check(g, 20, cornering);
+    expect(worst).toBeLessThan(1e-6);
+    expect(Math.abs(got['link_force.trackrod']!.gradient['strut_top.z'])).toBeGreaterThan(1e-3);
+    const fixedFree = structuredClone(g);
+    fixedFree.spring = { ...g.spring, free_length: 420 };
+    expect(check(fixedFree, 20, cornering).worst).toBeLessThan(1e-6);
+  });
+  it('pushrod corner with a rated coilover on the rocker: pushrod and track rod, every entry matches central differences', () => {
+    const g = load('double_wishbone_pushrod');
+    g.spring = { ...g.spring, rate: 50 };
+    const { worst, got } = check(g, 15, mixed, 1e-2); // its pushrod's gradients are small (≤ 2.3 N/mm): a longer difference keeps the solver's noise (1e-8 N/mm at h = 1e-3) out
+    expect(Object.keys(got)).toContain('link_force.pushrod');
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('refuses the force elements it cannot differentiate yet (a torsion bar) by name', () => {
+    const g = load('double_wishbone_pushrod');
+    g.spring = { ...g.spring, type: 'torsion_bar', rate: 100 };
+    expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(/torsion_bar/);
     expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(SensitivityError);
   });
 });
