@@ -177,6 +177,15 @@ numerical_dissipation, velocity_projection, steps }:
 A step that does not converge is halved (6 times at most); then the run stops with a
 "failed" event and the frames so far.
 
+MODEL may also be a suspension geometry file (YAML, or JSON with hardpoints) with a
+"dynamics" section (masses, sprung_mass, tyre, road, start, drop: docs/dynamics.md
+"Suspension dynamics"): its template assembly runs with a tyre on a driven road under
+each wheel, settled on the road first unless "start: design", and every frame gains
+"suspension": per side wheel_travel, suspension_travel (mm), camber, toe_angle (deg),
+road (mm), tyre_force (N), tyre_penetration; per spring or damper length, travel, rate,
+tension; per two-force link its axial force; chassis_heave with a sprung mass. The CSV
+appends these columns.
+
 Options:
   --duration T       seconds to simulate (required)
   --step H           time step in seconds (required)
@@ -195,6 +204,7 @@ ${UNITS}
 Exit codes: 0 done; 1 bad input; 2 the start cannot be solved or a step failed.
 
 Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0.001 --every 10
+         kinemate simulate examples/suspension/double_wishbone_dynamics.yaml --duration 0.6 --step 0.0005 --every 20 --format csv
 `,
   async run(argv, io) {
     const args = parseCommandArgs('simulate', argv, {

@@ -349,7 +349,18 @@ export function prepareSuspensionDynamics(geometry: Geometry, spec: SuspensionDy
       dyn.system.hold(info.variable, value);
       held.push(info.variable);
     }
-    out.equilibrium = equilibrium(dyn);
+    // a sprung mass starts the search with the tyres already carrying the weight: at design they
+    // just touch, and with no stiffness in heave there Newton has nothing to go on
+    if (spec.sprungMass !== null) {
+      const weight = dyn.bodies.reduce((s, b) => s + b.body.mass, 0) * Math.hypot(...dyn.gravity);
+      const heave = dyn.model.coordinates.get('heave.slide')!.variable;
+      // first the corners under the body held there, then the body let go
+      dyn.system.hold(heave, -weight / (spec.tyre.stiffness * geometry.corners.length));
+      const first = equilibrium(dyn);
+      dyn.system.release(heave);
+      if (first.status !== 'solved') out.equilibrium = first;
+    }
+    out.equilibrium ??= equilibrium(dyn);
     for (const v of held) dyn.system.release(v);
     if (out.equilibrium.status !== 'solved') throw new IntegratorError(`the static equilibrium on the road was not found: ${out.equilibrium.message ?? 'unbalanced'}`);
   }
