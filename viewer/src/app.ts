@@ -25,6 +25,8 @@ import { AssemblePanel } from './assemble-panel';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
+import { LoadsPanel } from './loads-panel';
+import { ForceOverlay } from './force-overlay';
 import {
   MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
   pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
@@ -49,6 +51,9 @@ export class ViewerApp {
   readonly drag: HandleDragControls;
   /** Assemble mode: parts, mates by picks, roles (viewer/src/assemble-panel.ts). */
   readonly assemblePanel: AssemblePanel;
+  /** The load case and the loads' read-outs (viewer/src/loads-panel.ts); the link forces drawn (force-overlay.ts). */
+  readonly loadsPanel: LoadsPanel;
+  readonly forces: ForceOverlay;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -96,6 +101,8 @@ export class ViewerApp {
     // a plot that picks a metric of the steering response needs it at every step: sweep again
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
+    this.forces = new ForceOverlay(this.scene);
+    this.loadsPanel = new LoadsPanel($('loads-panel'), () => { this.requestPose({}); if (this.plots.needsLoads()) this.requestSweep(); });
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
@@ -120,7 +127,7 @@ export class ViewerApp {
 
   private requestPose(extra: Partial<PoseRequest> = {}, time?: number, needsSweep = false): void {
     const doc = this.history.current;
-    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, ...extra }, time, needsSweep);
+    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, loads: this.loadsPanel.loadCase(), ...extra }, time, needsSweep);
     this.lastPoseSeq = t.seq;
     this.poseInput.next(t);
     if (needsSweep) this.requestSweep(t.seq, t.time);
@@ -130,7 +137,7 @@ export class ViewerApp {
     const doc = this.history.current;
     const range = this.sweepRange();
     this.goodRange = range;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives() };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
     const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
     this.lastSweepSeq = t.seq;
     this.sweepInput.next(t);
@@ -275,6 +282,8 @@ export class ViewerApp {
     this.view = result.view;
     recordSample(this.stats.solveMs, result.ms.total);
     this.scene.update(result);
+    this.forces.update(result, this.loadsPanel.drawForces);
+    this.loadsPanel.render(result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
     const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;

@@ -150,6 +150,8 @@ export class PlotPanel {
     const sweep = this.current?.docKey === this.design.docKey ? this.current : null;
     if (!sweep) return;
     const has = (metric: string) => {
+      // loads come with the loads panel's case: every suspension has them (a sweep computes them once picked)
+      if (metric.startsWith('loads.')) return true;
       const v = this.design!.metrics[metric];
       if (v !== null && v !== undefined) return true;
       return sweep.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
@@ -188,6 +190,11 @@ export class PlotPanel {
   /** Whether a chosen metric needs the steering response at every step. */
   needsSteering(): boolean {
     return this.chosen.some(needsSteeringResponse);
+  }
+
+  /** Whether a chosen metric is a load (wheel rate, motion ratio, a force): the sweep then evaluates the loads at every step. */
+  needsLoads(): boolean {
+    return this.chosen.some((m) => m.startsWith('loads.'));
   }
 
   /** Whether a chosen metric is a derivative (camber gain, bump steer). */
