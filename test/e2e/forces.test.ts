@@ -108,4 +108,65 @@ describe.skipIf(!HAVE_CHROMIUM)('loads and devices in headless Chromium', () => 
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  it('devices are drawn and draggable, their metrics plotted; the camber shim thickness is one undo entry that makes camber more negative', async () => {
+    const { page, errors } = await openViewer();
+    type Shape = { id: string; kind: string; a?: number[] };
+    const devices = (): Promise<Shape[]> => page.evaluate(() => window.__kinemate.lastPose!.devices as unknown as Shape[]);
+    const drawn = (): Promise<{ id: string; kind: string }[]> => page.evaluate(() => window.__kinemate.devices.state());
+    // the U-bar axle: the bar and both arms drawn
+    await page.selectOption('#template', 'axle_u_bar');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name.includes('u_bar'));
+    await settle(page);
+    expect((await drawn()).map((d) => d.id).sort()).toEqual(['left_u_bar_arm', 'right_u_bar_arm', 'u_bar']);
+    await shot(page, 'f05-u-bar');
+    // its axis point is a chassis hardpoint: a mouse drag moves the bar (one undo entry)
+    const before = (await devices()).find((d) => d.id === 'u_bar')!;
+    await mouseDrag(page, await screenOf(page, 'center_arb_u_bar_axis_a'), 0, 30);
+    const moved = await settle(page);
+    expect(moved.canUndo).toBe(true);
+    expect((await devices()).find((d) => d.id === 'u_bar')!.a).not.toEqual(before.a);
+    await page.keyboard.press('Control+z');
+    await settle(page);
+    expect((await devices()).find((d) => d.id === 'u_bar')!.a).toEqual(before.a);
+    // a device metric in a plot
+    await page.selectOption('.plot[data-metric="caster"] select', 'arb_arm_angle');
+    const plotted = await settle(page);
+    expect(plotted.plot.arb_arm_angle.filter((x) => x !== null).length).toBe(21);
+    await shot(page, 'f06-u-bar-dragged-plotted');
+
+    // the heave link and the T-bar
+    await page.selectOption('#template', 'axle_heave_link');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name.includes('heave_link'));
+    await settle(page);
+    expect((await drawn()).map((d) => d.id)).toEqual(expect.arrayContaining(['heave_link', 'left_torsion_bar']));
+    await shot(page, 'f07-heave-link');
+    await page.selectOption('#template', 'axle_t_bar');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name.includes('t_bar'));
+    await settle(page);
+    expect((await drawn()).map((d) => d.id)).toEqual(expect.arrayContaining(['t_bar_crossbar', 't_bar_stem']));
+
+    // the camber shim: its block drawn, its thickness typed in the devices panel
+    await page.selectOption('#template', 'camber_shim');
+    await page.waitForFunction(() => window.__kinemate.snapshot().name.includes('camber_shim'));
+    const shim = await settle(page);
+    expect((await drawn()).map((d) => d.id)).toEqual(['camber_shim']);
+    const input = 'input[data-shim="config"]';
+    expect(await page.inputValue(input)).toBe('5');
+    const undoBefore = shim.canUndo;
+    await page.fill(input, '8');
+    await page.press(input, 'Enter');
+    await page.waitForFunction((k) => window.__kinemate.snapshot().docKey !== k, shim.docKey);
+    const thicker = await settle(page);
+    await shot(page, 'f08-camber-shim-8mm');
+    expect(Number(thicker.readouts.camber)).toBeLessThan(Number(shim.readouts.camber) - 0.05);
+    expect(thicker.canUndo).toBe(true);
+    await page.click('#undo');
+    const undone = await settle(page);
+    expect(undone.readouts).toEqual(shim.readouts);
+    expect(undone.canUndo).toBe(undoBefore);
+    expect(await page.inputValue(input)).toBe('5');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
 });

@@ -27,6 +27,9 @@ import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
 import { LoadsPanel } from './loads-panel';
 import { ForceOverlay } from './force-overlay';
+import { DeviceOverlay } from './device-overlay';
+import { DevicesPanel } from './devices-panel';
+import { setShimThickness } from './devices';
 import {
   MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
   pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
@@ -54,6 +57,9 @@ export class ViewerApp {
   /** The load case and the loads' read-outs (viewer/src/loads-panel.ts); the link forces drawn (force-overlay.ts). */
   readonly loadsPanel: LoadsPanel;
   readonly forces: ForceOverlay;
+  /** The suspension devices drawn (device-overlay.ts) and the shim thickness with the device metrics (devices-panel.ts). */
+  readonly devices: DeviceOverlay;
+  readonly devicesPanel: DevicesPanel;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -102,6 +108,8 @@ export class ViewerApp {
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
     this.forces = new ForceOverlay(this.scene);
+    this.devices = new DeviceOverlay(this.scene);
+    this.devicesPanel = new DevicesPanel($('devices-panel'), (path, thickness) => this.editShim(path, thickness));
     this.loadsPanel = new LoadsPanel($('loads-panel'), () => { this.requestPose({}); if (this.plots.needsLoads()) this.requestSweep(); });
     this.wireDrag();
     this.wirePipelines();
@@ -284,6 +292,8 @@ export class ViewerApp {
     this.scene.update(result);
     this.forces.update(result, this.loadsPanel.drawForces);
     this.loadsPanel.render(result);
+    this.devices.update(result);
+    this.devicesPanel.render(this.history.current, result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
     const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;
@@ -457,6 +467,19 @@ export class ViewerApp {
 
   private renderTable(): void {
     this.table.render(this.history.current, this.lastPose!);
+  }
+
+  /** A camber shim's setup thickness typed in the devices panel: one undo entry, or refused with why. */
+  private editShim(path: string[], thickness: number): string | null {
+    try {
+      this.history.apply(setShimThickness(path, thickness), `camber shim ${thickness} mm`);
+      this.hideError();
+      return null;
+    } catch (error) {
+      if (!(error instanceof EditRefused)) throw error;
+      this.showError(`Camber shim refused — ${error.reason}`);
+      return error.reason;
+    }
   }
 
   private onTableEdit(input: HTMLInputElement): void {

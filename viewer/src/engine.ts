@@ -31,6 +31,7 @@ import type { ViewerDocument, Vec3 } from './document';
 import { modelState, type StateJSON } from '../../src/model/operations';
 import { LoadsAtPose, loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
 import { SweepLoads } from '../../src/suspension/loads';
+import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
 
 // ---------------------------------------------------------------- messages
 
@@ -151,6 +152,8 @@ export interface PoseResult {
   holds: { ids: string[]; current: string };
   /** With a load case: the library's loads at this pose (link forces, reactions, rates); their flat `loads.*` metrics are in `metrics`. */
   loads?: StateLoads | null;
+  /** The suspension devices drawn beside the parts (viewer/src/devices.ts): anti-roll bars, heave link, torsion bars, camber shims. */
+  devices: DeviceShape[];
   ms: { build: number; solve: number; evaluate: number; total: number };
 }
 
@@ -219,6 +222,7 @@ export const PLOTTABLE: readonly PlotSpec[] = [
   { metric: 'fvic_z', label: 'Front-view IC z', unit: 'mm' },
   { metric: 'anti_dive', label: 'Anti-dive', unit: '%' },
   { metric: 'damper_length', label: 'Damper length', unit: 'mm' },
+  ...DEVICE_METRICS.map(({ metric, label, unit }) => ({ metric, label, unit })),
   ...LOAD_METRICS.map(({ metric, label, unit }) => ({ metric, label, unit })),
 ];
 
@@ -297,6 +301,8 @@ class LoadedModel {
   readonly buildMs: number;
   /** Loads at the pose under the panel's load case (viewer/src/loads.ts). */
   readonly loads: LoadsAtPose;
+  /** How the devices are drawn at any state (viewer/src/devices.ts). */
+  readonly devices: ReturnType<typeof devicePlan>;
   constructor(readonly key: number, readonly doc: ViewerDocument, readonly assembly: AssemblyDoc, t0: number) {
     // the view's drivers (wheel travel, rack) take over from the document's holds
     this.live = new SuspensionLiveEngine(assembly);
@@ -304,6 +310,7 @@ class LoadedModel {
     this.structure = structureOf(assembly, this.sm, doc.kind === 'suspension');
     this.design = pointsFromPoses(assembly, posesOf(this.live.poses()));
     this.loads = new LoadsAtPose(this.sm);
+    this.devices = devicePlan(this.sm, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : null, this.live.poses());
     this.buildMs = now() - t0;
   }
 
@@ -408,6 +415,15 @@ function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geometryEdita
       }
       handles.push({ ref: `${c.roles.upright}#wheel`, part: c.roles.upright, local: v3(c.wheelCenterLocal), kind: 'wheel', label: `${axle ? `${c.roles.side} ` : ''}wheel`, corner: ci });
     });
+    // axle-level points (`hardpoints.center`: an anti-roll bar's axis or pivot), authored once
+    for (const [name, role] of Object.entries(sm.roles.devices?.points ?? {})) {
+      if (typeof role !== 'string') continue;
+      const part = role.slice(0, role.indexOf('.'));
+      const local = localOf(role);
+      if (!local || part !== sm.roles.chassis) continue;
+      hardpoints.push(name);
+      handles.push({ ref: role, part, local, kind: 'hardpoint', label: name, ...(geometryEditable ? { hardpoint: name } : {}) });
+    }
   } else {
     for (const [name, p] of Object.entries(doc.parts)) {
       for (const e of entityOrigins(doc, name)) if (e.handle) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
@@ -574,6 +590,7 @@ export class Engine {
       designMetrics: {},
       rollCenter: null,
       metrics: {},
+      devices: [],
       suspension: false,
       editable: false,
       holds: { ids: [], current: 'layout_default' },
@@ -636,6 +653,7 @@ export class Engine {
       editable: lm.doc.kind === 'suspension',
       holds: lm.sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(lm.sm, 0).ids], current: holdOf(lm.doc) } : { ids: [], current: holdOf(lm.doc) },
       loads,
+      devices: deviceShapes(lm.sm, lm.devices),
       ms: { build: buildMs, solve: solveMs, evaluate: t3 - t2, total: t3 - t0 },
     };
   }

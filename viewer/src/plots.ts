@@ -199,7 +199,7 @@ export class PlotPanel {
 
   /** Whether a chosen metric is a derivative (camber gain, bump steer). */
   needsDerivatives(): boolean {
-    return this.chosen.some((m) => m.startsWith('deriv_'));
+    return this.chosen.some((m) => m.startsWith('deriv_') || m.startsWith('axle.deriv_'));
   }
 
   private resize(): void {
