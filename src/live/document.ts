@@ -239,6 +239,8 @@ export function findHardpoint(geometry: GeometryJson, name: string): HardpointLo
     if (!Object.hasOwn(hardpoints, name)) return missing(`hardpoints.${name}`);
     return { section: ['hardpoints'], point: name, mirrored: false };
   }
+  // an axle-level point (`hardpoints.center`, never mirrored): `center_<point>`, as the roles name it
+  if (name.startsWith('center_') && isObject(hardpoints.center) && Object.hasOwn(hardpoints.center, name.slice(7))) return { section: ['hardpoints', 'center'], point: name.slice(7), mirrored: false };
   let side: 'left' | 'right' = 'left';
   let point = name;
   if (name.startsWith('left_')) point = name.slice(5);

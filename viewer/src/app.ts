@@ -28,6 +28,11 @@ import { FitPanel } from './fit-panel';
 import { SceneView } from './scene';
 import { HandleDragControls } from './drag';
 import { PlotPanel } from './plots';
+import { LoadsPanel } from './loads-panel';
+import { ForceOverlay } from './force-overlay';
+import { DeviceOverlay } from './device-overlay';
+import { DevicesPanel } from './devices-panel';
+import { setShimThickness } from './devices';
 import {
   MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
   pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
@@ -58,6 +63,12 @@ export class ViewerApp {
   readonly sensitivity: SensitivityArrows;
   /** Inverse design in a worker, accepted as one undo entry (viewer/src/fit-panel.ts). */
   readonly fitPanel: FitPanel;
+  /** The load case and the loads' read-outs (viewer/src/loads-panel.ts); the link forces drawn (force-overlay.ts). */
+  readonly loadsPanel: LoadsPanel;
+  readonly forces: ForceOverlay;
+  /** The suspension devices drawn (device-overlay.ts) and the shim thickness with the device metrics (devices-panel.ts). */
+  readonly devices: DeviceOverlay;
+  readonly devicesPanel: DevicesPanel;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   private readonly poseInput = new Subject<Tagged<PoseRequest>>();
@@ -108,6 +119,10 @@ export class ViewerApp {
     this.playback = new PlaybackPanel(this);
     this.sensitivity = new SensitivityArrows(this);
     this.fitPanel = new FitPanel(this);
+    this.forces = new ForceOverlay(this.scene);
+    this.devices = new DeviceOverlay(this.scene);
+    this.devicesPanel = new DevicesPanel($('devices-panel'), (path, thickness) => this.editShim(path, thickness));
+    this.loadsPanel = new LoadsPanel($('loads-panel'), () => { this.requestPose({}); if (this.plots.needsLoads()) this.requestSweep(); });
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
@@ -132,7 +147,7 @@ export class ViewerApp {
 
   private requestPose(extra: Partial<PoseRequest> = {}, time?: number, needsSweep = false): void {
     const doc = this.history.current;
-    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, ...extra }, time, needsSweep);
+    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, loads: this.loadsPanel.loadCase(), ...extra }, time, needsSweep);
     this.lastPoseSeq = t.seq;
     this.poseInput.next(t);
     if (needsSweep) this.requestSweep(t.seq, t.time);
@@ -142,7 +157,7 @@ export class ViewerApp {
     const doc = this.history.current;
     const range = this.sweepRange();
     this.goodRange = range;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives() };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
     const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
     this.lastSweepSeq = t.seq;
     this.sweepInput.next(t);
@@ -289,6 +304,10 @@ export class ViewerApp {
     this.scene.update(result);
     this.playback.onPose();
     this.sensitivity.update(result);
+    this.forces.update(result, this.loadsPanel.drawForces);
+    this.loadsPanel.render(result);
+    this.devices.update(result);
+    this.devicesPanel.render(this.history.current, result);
     this.plots.setMarker(this.markerOf(result));
     // a steer sweep needs a rack: offered only where there is one
     const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;
@@ -462,6 +481,19 @@ export class ViewerApp {
 
   private renderTable(): void {
     this.table.render(this.history.current, this.lastPose!);
+  }
+
+  /** A camber shim's setup thickness typed in the devices panel: one undo entry, or refused with why. */
+  private editShim(path: string[], thickness: number): string | null {
+    try {
+      this.history.apply(setShimThickness(path, thickness), `camber shim ${thickness} mm`);
+      this.hideError();
+      return null;
+    } catch (error) {
+      if (!(error instanceof EditRefused)) throw error;
+      this.showError(`Camber shim refused — ${error.reason}`);
+      return error.reason;
+    }
   }
 
   private onTableEdit(input: HTMLInputElement): void {

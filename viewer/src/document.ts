@@ -32,6 +32,11 @@ import sliderCrankTorqueJson from '../../examples/slider-crank-torque.kinemate.j
 import quarterCarBumpJson from '../../examples/quarter-car-bump.kinemate.json?raw';
 import dwCornerBumpJson from '../../examples/dw-corner-bump.kinemate.json?raw';
 import pinewoodJson from '../../examples/pinewood.kinemate.json?raw';
+import uBarYaml from '../../examples/suspension/double_wishbone_axle_u_bar_rates.yaml?raw';
+import tBarYaml from '../../examples/suspension/double_wishbone_axle_t_bar.yaml?raw';
+import heaveLinkYaml from '../../examples/suspension/double_wishbone_axle_heave_link.yaml?raw';
+import camberShimYaml from '../../examples/suspension/double_wishbone_camber_shim.yaml?raw';
+import torsionBarYaml from '../../examples/suspension/trailing_arm_torsion_bar.yaml?raw';
 
 export type ViewerDocument = LiveDocument;
 export type Vec3 = [number, number, number];
@@ -56,6 +61,12 @@ export const TEMPLATES: readonly Template[] = [
   { id: 'macpherson', label: 'MacPherson strut', name: 'macpherson.yaml', make: () => suspensionFrom('macpherson.yaml', macphersonYaml) },
   { id: 'multi_link', label: 'Multi-link', name: 'multi_link.yaml', make: () => suspensionFrom('multi_link.yaml', multiLinkYaml) },
   { id: 'trailing_arm', label: 'Trailing arm', name: 'trailing_arm.yaml', make: () => suspensionFrom('trailing_arm.yaml', trailingArmYaml) },
+  // the suspension devices (issue 15): anti-roll bars, heave link with a damper, camber shim, torsion bar
+  { id: 'axle_u_bar', label: 'Axle, pushrod + U-bar anti-roll bar (sprung)', name: 'double_wishbone_axle_u_bar_rates.yaml', make: () => suspensionFrom('double_wishbone_axle_u_bar_rates.yaml', uBarYaml) },
+  { id: 'axle_t_bar', label: 'Axle, pushrod + T-bar, torsion bars, dampers', name: 'double_wishbone_axle_t_bar.yaml', make: () => suspensionFrom('double_wishbone_axle_t_bar.yaml', tBarYaml) },
+  { id: 'axle_heave_link', label: 'Axle, pushrod + heave link, dampers', name: 'double_wishbone_axle_heave_link.yaml', make: () => suspensionFrom('double_wishbone_axle_heave_link.yaml', heaveLinkYaml) },
+  { id: 'camber_shim', label: 'Double wishbone with a camber shim', name: 'double_wishbone_camber_shim.yaml', make: () => suspensionFrom('double_wishbone_camber_shim.yaml', camberShimYaml) },
+  { id: 'trailing_arm_torsion_bar', label: 'Trailing arm, torsion bar', name: 'trailing_arm_torsion_bar.yaml', make: () => suspensionFrom('trailing_arm_torsion_bar.yaml', torsionBarYaml) },
   { id: 'fourbar', label: 'Four-bar (generic assembly)', name: 'four-bar.kinemate.json', make: () => namedAssembly(validateAssembly(fourBarDoc(30)), 'four-bar.kinemate.json') },
   // with masses and forces: the Simulate panel plays them
   dynamicExample('pendulum', 'Pendulum (simulate)', 'pendulum.kinemate.json', pendulumJson),

@@ -29,6 +29,9 @@ import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { ViewerDocument, Vec3 } from './document';
 import { modelState, type StateJSON } from '../../src/model/operations';
+import { LoadsAtPose, loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
+import { SweepLoads } from '../../src/suspension/loads';
+import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
 
 // ---------------------------------------------------------------- messages
 
@@ -69,6 +72,8 @@ export interface PoseRequest {
   fromDesign?: boolean;
   /** Generic assemblies: the drag with this id was cancelled; go back to the state at its start. */
   cancelDrag?: number;
+  /** Suspensions: the loads panel's load case (viewer/src/loads.ts); the result then carries the loads at the pose. */
+  loads?: LoadCase | null;
 }
 
 /** hardpoint: a chassis pickup (a geometry edit); pull, wheel, rack: moving points (pulls); anchor: a fixed part's point (picked, never dragged). */
@@ -145,6 +150,10 @@ export interface PoseResult {
   editable: boolean;
   /** The steering holds the analysis may use (first: the layout default), and the one in use. */
   holds: { ids: string[]; current: string };
+  /** With a load case: the library's loads at this pose (link forces, reactions, rates); their flat `loads.*` metrics are in `metrics`. */
+  loads?: StateLoads | null;
+  /** The suspension devices drawn beside the parts (viewer/src/devices.ts): anti-roll bars, heave link, torsion bars, camber shims. */
+  devices: DeviceShape[];
   ms: { build: number; solve: number; evaluate: number; total: number };
 }
 
@@ -169,6 +178,8 @@ export interface SweepRequest {
   derivatives?: boolean;
   /** Every moving part's pose at each step and the compiled assembly (the viewer's glTF export). */
   poses?: boolean;
+  /** A load case: the `loads.*` metrics at every step (a plotted loads metric needs them). */
+  loads?: LoadCase | null;
 }
 
 export interface SweepResult {
@@ -211,6 +222,8 @@ export const PLOTTABLE: readonly PlotSpec[] = [
   { metric: 'fvic_z', label: 'Front-view IC z', unit: 'mm' },
   { metric: 'anti_dive', label: 'Anti-dive', unit: '%' },
   { metric: 'damper_length', label: 'Damper length', unit: 'mm' },
+  ...DEVICE_METRICS.map(({ metric, label, unit }) => ({ metric, label, unit })),
+  ...LOAD_METRICS.map(({ metric, label, unit }) => ({ metric, label, unit })),
 ];
 
 /** Metrics kept from every sweep step: the plottable ones and the wheel travel. */
@@ -309,12 +322,18 @@ class LoadedModel {
   /** The wheels and axes (the ghost) and every metric at design: see {@link designGiven}. */
   private designCache: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null = null;
   readonly buildMs: number;
+  /** Loads at the pose under the panel's load case (viewer/src/loads.ts). */
+  readonly loads: LoadsAtPose;
+  /** How the devices are drawn at any state (viewer/src/devices.ts). */
+  readonly devices: ReturnType<typeof devicePlan>;
   constructor(readonly key: number, readonly doc: ViewerDocument, readonly assembly: AssemblyDoc, t0: number) {
     // the view's drivers (wheel travel, rack) take over from the document's holds
     this.live = new SuspensionLiveEngine(assembly);
     this.sm = this.live.sm;
     this.structure = structureOf(assembly, this.sm, doc.kind === 'suspension');
     this.design = pointsFromPoses(assembly, posesOf(this.live.poses()));
+    this.loads = new LoadsAtPose(this.sm);
+    this.devices = devicePlan(this.sm, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : null, this.live.poses());
     this.buildMs = now() - t0;
   }
 
@@ -419,6 +438,15 @@ function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geometryEdita
       }
       handles.push({ ref: `${c.roles.upright}#wheel`, part: c.roles.upright, local: v3(c.wheelCenterLocal), kind: 'wheel', label: `${axle ? `${c.roles.side} ` : ''}wheel`, corner: ci });
     });
+    // axle-level points (`hardpoints.center`: an anti-roll bar's axis or pivot), authored once
+    for (const [name, role] of Object.entries(sm.roles.devices?.points ?? {})) {
+      if (typeof role !== 'string') continue;
+      const part = role.slice(0, role.indexOf('.'));
+      const local = localOf(role);
+      if (!local || part !== sm.roles.chassis) continue;
+      hardpoints.push(name);
+      handles.push({ ref: role, part, local, kind: 'hardpoint', label: name, ...(geometryEditable ? { hardpoint: name } : {}) });
+    }
   } else {
     for (const [name, p] of Object.entries(doc.parts)) {
       for (const e of entityOrigins(doc, name)) if (e.handle) handles.push({ ref: `${name}.${e.name}`, part: name, local: e.local, kind: p.fixed ? 'anchor' : 'pull', label: `${name}.${e.name}` });
@@ -523,7 +551,7 @@ export class Engine {
       report = lm.live.driveTo(req.view, fresh || req.fromDesign === true);
       if (!report.converged) asked = describeView(lm, req.view);
     }
-    return this.result(lm, report, asked, note, t0, buildMs, now() - t1, limitedBy);
+    return this.result(lm, report, asked, note, t0, buildMs, now() - t1, limitedBy, req.loads ?? null);
   }
 
   /** A mechanism without suspension roles, on the live engine. */
@@ -585,6 +613,7 @@ export class Engine {
       designMetrics: {},
       rollCenter: null,
       metrics: {},
+      devices: [],
       suspension: false,
       editable: false,
       holds: { ids: [], current: 'layout_default' },
@@ -592,7 +621,7 @@ export class Engine {
     };
   }
 
-  private result(lm: LoadedModel, report: SolveReport | null, asked: string | null, note: string | null, t0: number, buildMs: number, solveMs: number, limitedBy: SolveReport | null = null): PoseResult {
+  private result(lm: LoadedModel, report: SolveReport | null, asked: string | null, note: string | null, t0: number, buildMs: number, solveMs: number, limitedBy: SolveReport | null = null, loadCase: LoadCase | null = null): PoseResult {
     if (report && !report.converged) lm.live.restoreLastGood();
     const t2 = now();
     const f = lm.live.freedom();
@@ -603,6 +632,9 @@ export class Engine {
     const ev = evaluateState(lm.sm, holdOf(lm.doc));
     const metrics = flatMetrics(lm.sm, ev.metrics);
     const corners = cornerGeometry(lm.sm, ev, ev.steering.axes);
+    // the loads at the pose shown (the last good one after a failure)
+    const loads = loadCase ? lm.loads.evaluate(loadCase) : null;
+    if (loads) Object.assign(metrics, loadsMetrics(loads, lm.sm.corners[0].roles.side));
     const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
     if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
     const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
@@ -643,6 +675,8 @@ export class Engine {
       suspension: true,
       editable: lm.doc.kind === 'suspension',
       holds: lm.sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(lm.sm, 0).ids], current: holdOf(lm.doc) } : { ids: [], current: holdOf(lm.doc) },
+      loads,
+      devices: deviceShapes(lm.sm, lm.devices),
       ms: { build: buildMs, solve: solveMs, evaluate: t3 - t2, total: t3 - t0 },
     };
   }
@@ -668,10 +702,14 @@ export class Engine {
     // plotted metric needs the steering response or the derivatives (the export: all)
     const lean = physicalAxes && req.full !== true && req.steering !== true;
     const states: StateJSON[] = [];
+    // a plotted loads metric: the library's loads at every solved step, as `kinemate sweep --loads` has them
+    const sweepLoads = req.loads ? new SweepLoads(sm, req.loads) : null;
+    const loadsOf = new Map<object, Record<string, number | null>>();
+    const onSolvedState = sweepLoads ? (step: object) => { loadsOf.set(step, loadsMetrics(sweepLoads.evaluate(), sm.corners[0].roles.side)); } : undefined;
     // the glTF export needs the poses only: values only, as `kinemate export` sweeps
     const run = req.poses
       ? runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: true, valuesOnly: true, onProgress: () => { states.push(modelState(sm.model)); } })
-      : runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true });
+      : runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true, ...(onSolvedState ? { onSolvedState } : {}) });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
     const axes: ([Vec3, Vec3] | null)[] = [];
@@ -682,7 +720,9 @@ export class Engine {
     const num = (m: MetricValues | null, key: string) => (m && typeof m[key] === 'number' ? (m[key] as number) : null);
     for (const s of run.steps) {
       const m = s.metrics ? (axle ? (s.metrics as Record<string, MetricValues>).left : (s.metrics as MetricValues)) : null;
-      for (const key of SWEPT_METRICS) (series[key] ??= []).push(num(m, key));
+      const ma = axle && s.metrics ? (s.metrics as Record<string, MetricValues>).axle : null;
+      const ml = loadsOf.get(s) ?? null;
+      for (const key of SWEPT_METRICS) (series[key] ??= []).push(key.startsWith('axle.') ? num(ma, key.slice(5)) : key.startsWith('loads.') ? ml?.[key] ?? null : num(m, key));
       const p = s.positions;
       if (p && saNames && saNames[0] && saNames[1] && p[pre + saNames[0]] && p[pre + saNames[1]]) {
         axes.push([v3(p[pre + saNames[0]]), v3(p[pre + saNames[1]])]);

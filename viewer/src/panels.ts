@@ -26,6 +26,8 @@ export const READOUTS: [string, string, string, number][] = [
   ['anti_dive', 'Anti-dive', '%', 1],
   ['axle.roll_center_z', 'Roll centre z', 'mm', 1],
   ['damper_length', 'Damper length', 'mm', 2],
+  ['loads.motion_ratio', 'Motion ratio (spring)', 'mm/mm', 4],
+  ['loads.wheel_rate', 'Wheel rate', 'N/mm', 2],
 ];
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;

@@ -150,6 +150,8 @@ export class PlotPanel {
     const sweep = this.current?.docKey === this.design.docKey ? this.current : null;
     if (!sweep) return;
     const has = (metric: string) => {
+      // loads come with the loads panel's case: every suspension has them (a sweep computes them once picked)
+      if (metric.startsWith('loads.')) return true;
       const v = this.design!.metrics[metric];
       if (v !== null && v !== undefined) return true;
       return sweep.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
@@ -190,9 +192,14 @@ export class PlotPanel {
     return this.chosen.some(needsSteeringResponse);
   }
 
+  /** Whether a chosen metric is a load (wheel rate, motion ratio, a force): the sweep then evaluates the loads at every step. */
+  needsLoads(): boolean {
+    return this.chosen.some((m) => m.startsWith('loads.'));
+  }
+
   /** Whether a chosen metric is a derivative (camber gain, bump steer). */
   needsDerivatives(): boolean {
-    return this.chosen.some((m) => m.startsWith('deriv_'));
+    return this.chosen.some((m) => m.startsWith('deriv_') || m.startsWith('axle.deriv_'));
   }
 
   private resize(): void {

@@ -321,7 +321,11 @@ export class SceneView {
 
   render(): void {
     this.renderer.render(this.scene, this.camera);
+    for (const f of this.afterRender) f();
   }
+
+  /** Called after each render (overlays placing HTML labels over the canvas). */
+  readonly afterRender: (() => void)[] = [];
 
   /**
    * During a gesture (a drag, an orbit) on a software rasteriser, draw at half the

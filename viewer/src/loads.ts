@@ -1,0 +1,83 @@
+/**
+ * Loads in the viewer's presenter (no DOM: it runs in the solver workers and in Node). At
+ * the pose shown, the library's per-state loads (src/suspension/loads.ts, what `kinemate
+ * sweep --loads` writes) under the load case of the loads panel: link forces, joint
+ * reactions, spring forces, the rack force, what the wheel pads carry, and the rates
+ * (wheel rate, motion ratios, heave/roll rates and roll stiffness of an axle).
+ *
+ * The pose is held where the view puts it, as a sweep state is: each wheel centre's z
+ * and the rack are the holds (their rows are added for the multiplier solve and taken out
+ * again), so the numbers equal the sweep's at the same state.
+ */
+import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
+import type { SuspensionModel } from '../../src/suspension/model';
+
+export type { LoadCase, WheelLoad, StateLoads } from '../../src/suspension/loads';
+
+/** Flat loads metrics (read-outs and plots), with their labels and units. */
+export const LOAD_METRICS: readonly { metric: string; label: string; unit: string; digits: number }[] = [
+  { metric: 'loads.wheel_rate', label: 'Wheel rate', unit: 'N/mm', digits: 2 },
+  { metric: 'loads.motion_ratio', label: 'Motion ratio (spring)', unit: 'mm/mm', digits: 4 },
+  { metric: 'loads.spring_force', label: 'Spring force', unit: 'N', digits: 0 },
+  { metric: 'loads.wheel_load', label: 'Wheel pad force', unit: 'N', digits: 0 },
+  { metric: 'loads.rack_force', label: 'Rack force', unit: 'N', digits: 0 },
+  { metric: 'loads.heave_wheel_rate', label: 'Heave wheel rate', unit: 'N/mm', digits: 2 },
+  { metric: 'loads.roll_wheel_rate', label: 'Roll wheel rate', unit: 'N/mm', digits: 2 },
+  { metric: 'loads.roll_stiffness', label: 'Roll stiffness', unit: 'N·mm/°', digits: 0 },
+];
+
+/** The spring of the first corner (an element named `spring` or `<side>_spring`), else its first element with a motion ratio. */
+function springOf(loads: StateLoads, side: string): string | null {
+  const ids = Object.keys(loads.rates?.motion_ratios ?? {});
+  return ids.find((id) => id === 'spring' || id === `${side}_spring`) ?? ids.find((id) => id.startsWith(`${side}_`)) ?? ids[0] ?? null;
+}
+
+/** The flat metrics of a state's loads for the first corner (`side`), axle rates as well. */
+export function loadsMetrics(loads: StateLoads, side: string): Record<string, number | null> {
+  const r = loads.rates;
+  const spring = springOf(loads, side);
+  const element = spring ? loads.elements[spring] : undefined;
+  const hold = Object.entries(loads.holds).find(([h]) => h.startsWith(`${side}:`));
+  return {
+    'loads.wheel_rate': r?.wheel_rate[side] ?? null,
+    'loads.motion_ratio': spring && r ? r.motion_ratios[spring]?.[side] ?? null : null,
+    'loads.spring_force': element && 'tension' in element && typeof element.tension === 'number' ? element.tension : null,
+    'loads.wheel_load': hold ? hold[1] : null,
+    'loads.rack_force': loads.rack_force,
+    'loads.heave_wheel_rate': r?.heave_wheel_rate ?? null,
+    'loads.roll_wheel_rate': r?.roll_wheel_rate ?? null,
+    'loads.roll_stiffness': r?.roll_stiffness ?? null,
+  };
+}
+
+type Hold = SuspensionModel['corners'][number]['wheelCenterZ'] | NonNullable<SuspensionModel['rackHold']>;
+
+/** A suspension model's loads at its current state under a load case (one SweepLoads per case). */
+export class LoadsAtPose {
+  private cached: { key: string; loads: SweepLoads } | null = null;
+
+  constructor(private readonly sm: SuspensionModel) {}
+
+  evaluate(loadCase: LoadCase): StateLoads {
+    const key = JSON.stringify(loadCase);
+    if (!this.cached || this.cached.key !== key) this.cached = { key, loads: new SweepLoads(this.sm, loadCase) };
+    const { sm } = this;
+    const sys = sm.model.system;
+    // the holds of a sweep state, at the values they have now
+    const holds: Hold[] = sm.corners.map((c) => c.wheelCenterZ);
+    const targets = holds.map((b) => b.target);
+    sm.corners.forEach((c) => { c.wheelCenterZ.target = sm.pointValue([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }])[2]; });
+    if (sm.rackHold) {
+      holds.push(sm.rackHold);
+      targets.push(sm.rackHold.target);
+      sm.rackHold.target = sys.getScalar(sm.steering);
+    }
+    for (const b of holds) sys.addBlock(b);
+    try {
+      return this.cached.loads.evaluate();
+    } finally {
+      sys.removeBlocks(holds);
+      holds.forEach((b, i) => { b.target = targets[i]; });
+    }
+  }
+}
