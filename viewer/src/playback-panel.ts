@@ -13,7 +13,7 @@ import uPlot from 'uplot';
 import './playback.css';
 import type { ViewerApp } from './app';
 import type { PoseResult } from './engine';
-import type { ViewerDocument } from './document';
+import type { ViewerDocument, Vec3 } from './document';
 import { nameOf } from './document';
 import { Playback, SLIDER_STEPS, posedResult } from './playback';
 import { SimulationClient } from './simulation-client';
@@ -53,6 +53,15 @@ export function hasMasses(doc: ViewerDocument): boolean {
   return doc.kind === 'assembly' && Object.values(doc.doc.parts).some((p) => (p as { mass?: unknown }).mass !== undefined);
 }
 
+/**
+ * What stays the same across edits of one model and differs between models: an edited
+ * document (masses, gravity, forces) runs again, another one does not. An assembly's
+ * name and parts (an edited assembly is a new object, so its file name is not kept).
+ */
+function modelIdentity(doc: ViewerDocument): string {
+  return doc.kind === 'assembly' ? JSON.stringify([doc.doc.name, Object.keys(doc.doc.parts).sort()]) : nameOf(doc);
+}
+
 const $ = <T extends HTMLElement>(root: HTMLElement, sel: string) => root.querySelector(sel) as T;
 
 export class PlaybackPanel {
@@ -89,7 +98,7 @@ export class PlaybackPanel {
       <div class="row"><button id="sim-play" title="Play or pause the run">Play</button>
         <span id="sim-clock">–</span>
         <label>speed <select id="sim-speed" title="Playback speed">${[0.1, 0.25, 0.5, 1, 2, 4].map((s) => `<option value="${s}"${s === 1 ? ' selected' : ''}>${s}×</option>`).join('')}</select></label></div>
-      <input id="sim-time" type="range" min="0" max="${SLIDER_STEPS}" value="0" title="Time: drag to scrub" />
+      <input id="sim-time" type="range" min="0" max="${SLIDER_STEPS}" step="any" value="0" title="Time: drag to scrub" />
       <div id="sim-status"></div>
       <div id="sim-legend"></div>
       <div class="sim-plot" id="sim-energy"></div>
@@ -157,7 +166,7 @@ export class PlaybackPanel {
   private onDocument(doc: ViewerDocument): void {
     const show = hasMasses(doc);
     this.root.hidden = !show;
-    if (this.runDoc && nameOf(this.runDoc) === nameOf(doc) && show) {
+    if (this.runDoc && modelIdentity(this.runDoc) === modelIdentity(doc) && show) {
       // an edit of the document shown: run it again (once the gesture is over)
       if (doc !== this.runDoc) { this.rerunPending = true; if (!this.dragging && !this.app.history.inGesture) this.rerun(); }
       return;
@@ -183,19 +192,37 @@ export class PlaybackPanel {
     const doc = this.app.history.current;
     const duration = Number($<HTMLInputElement>(this.root, '#sim-duration').value);
     const step = Number($<HTMLInputElement>(this.root, '#sim-step').value);
-    if (!(duration > 0) || !(step > 0) || duration / step > 200_000) {
+    if (!(duration > 0) || !(step > 0) || duration / step > 2_000_000) {
       this.status = 'error';
-      this.message = 'the duration and the step must be positive numbers, at most 200 000 steps';
+      this.message = 'the duration and the step must be positive numbers, at most 2 000 000 steps';
       this.render();
       return;
     }
     this.model.time = 0;
     this.start(doc, duration, step);
+    this.frameOnDone = true;
     this.play();
+  }
+
+  /** Frame the camera on the whole motion when this run is done (a Run, not a re-run after an edit). */
+  private frameOnDone = false;
+
+  /** Points the camera at everywhere the run went (a pendulum swings out of its design's box). */
+  private frameMotion(): void {
+    const base = this.app.lastPose, n = this.model.frames.length;
+    if (!base || n === 0) return;
+    const design: Record<string, Vec3> = { ...base.design };
+    for (let k = 0; k <= 24; k++) {
+      const t = this.model.frames[Math.round((k / 24) * (n - 1))].t;
+      for (const [ref, p] of Object.entries(posedResult(base, this.model.posesAt(t)).points)) design[`${ref}@${k}`] = p;
+    }
+    this.app.scene.frame({ ...base, design });
+    this.app.invalidate();
   }
 
   private rerun(): void {
     this.rerunPending = false;
+    this.frameOnDone = false;
     const doc = this.app.history.current;
     if (doc === this.runDoc) return;
     this.start(doc, this.model.duration, this.stepOfRun);
@@ -205,8 +232,8 @@ export class PlaybackPanel {
 
   private start(doc: ViewerDocument, duration: number, step: number): void {
     const base = this.settingsOf(doc);
-    // about 500 frames a run (or a frame a step): enough to interpolate between
-    const every = Math.max(1, Math.round(duration / step / 500));
+    // a frame every 5 ms of simulated time (or every step), at most 20 000 a run: enough to interpolate between
+    const every = Math.max(1, Math.round(Math.max(0.005, duration / 20_000) / step));
     const settings: SimulationSettings = { duration, step, every, ...(base.rhoInf !== undefined ? { rhoInf: base.rhoInf } : {}) };
     this.runDoc = doc;
     this.stepOfRun = step;
@@ -230,6 +257,7 @@ export class PlaybackPanel {
       if (this.showing) this.show();
     } else if (m.kind === 'done') {
       this.model.complete = true;
+      if (this.frameOnDone) { this.frameOnDone = false; this.frameMotion(); }
       this.status = m.status;
       const lifts = m.events.filter((e) => e.type === 'lift_off').length;
       this.message = m.status === 'failed'

@@ -11,7 +11,7 @@ import type { Vec3 } from './document';
 /** Where a time falls: between frame `index` and the next, `fraction` of the way (0 at the last frame). */
 export interface FrameLocation { index: number; fraction: number }
 
-/** Slider positions: its value runs over 0…SLIDER_STEPS for 0…duration. */
+/** The slider's value runs over 0…SLIDER_STEPS (any value between) for 0…duration. */
 export const SLIDER_STEPS = 1000;
 
 export class Playback {
@@ -124,7 +124,7 @@ export class Playback {
 
   /** The slider's value for the time shown. */
   sliderValue(t = this.time): number {
-    return this.duration > 0 ? Math.round((t / this.duration) * SLIDER_STEPS) : 0;
+    return this.duration > 0 ? (t / this.duration) * SLIDER_STEPS : 0;
   }
 
   /** The time a slider value stands for, kept within the frames there are. */
