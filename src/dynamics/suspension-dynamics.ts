@@ -225,6 +225,8 @@ export interface SuspensionDynamicsModel {
   designLengths: Record<string, number>;
   /** The static equilibrium the run starts from (start: equilibrium). */
   equilibrium?: EquilibriumResult;
+  /** Set by a run: the run adds the roads' motion rows to the system, so a prepared model runs once. */
+  ran?: boolean;
 }
 
 /** The dynamic assembly of a geometry with its dynamics spec: a document any `simulate` runs. */
@@ -430,6 +432,8 @@ export function suspensionFrame(model: SuspensionDynamicsModel, frame: Simulatio
 /** Run a geometry's dynamics: simulate() on its assembly, each frame with its `suspension` view. */
 export function simulateSuspension(source: SuspensionDynamicsModel | { geometry: Geometry; spec: SuspensionDynamicsSpec }, options: SimulateOptions): SuspensionSimulationResult {
   const model = 'dyn' in source ? source : prepareSuspensionDynamics(source.geometry, source.spec);
+  if (model.ran) throw new Error('simulateSuspension: this prepared model has run already (its roads are driven now); prepare it again');
+  model.ran = true;
   const result = simulate(model.dyn, {
     ...options,
     onFrame: (f) => { (f as SuspensionSimulationFrame).suspension = suspensionFrame(model, f); options.onFrame?.(f); },

@@ -65,6 +65,7 @@ describe('static sag', () => {
     expect(first.tyre_force).toBeCloseTo(kt * first.tyre_penetration, 9);
     const st = statics(model.dyn, { set: { 'road_slide.slide': 0 } });
     expect(Object.keys(st.unbalanced)).toEqual([]);
+    expect(() => simulateSuspension(model, { duration: 0.001, step: 0.001 })).toThrow(/has run already/);
   });
 
   it('sprung mass: the tyre carries the whole weight exactly (compression W / k_t), the chassis heaves by it and the spring\'s share', () => {
