@@ -3,9 +3,11 @@
  * default), their CSV lines written strictly in variant order as they come back, so the
  * output is the same whatever the thread count (and equal to sweeping each variant alone).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Geometry } from './files';
 import { sweepFromShortcut } from './files';
 import { doeHeader, doeVariants, variantRows, type DoeSpec } from './batch';
@@ -52,10 +54,11 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
     }
   };
   let writing = Promise.resolve();
+  const workerUrl = await batchWorkerUrl();
   await new Promise<void>((resolve, reject) => {
     let live = threads;
     for (let t = 0; t < threads; t++) {
-      const worker = new Worker(batchWorkerUrl(), { workerData: { geometry, spec } });
+      const worker = new Worker(workerUrl, { workerData: { geometry, spec } });
       const feed = () => {
         if (next >= total) { worker.postMessage(null); return; }
         const first = next;
@@ -80,15 +83,48 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
 declare const KINEMATE_BUILT: boolean | undefined;
 
 /**
- * The worker's entry: in the sources, a tsx bootstrap beside this file; in the installed
- * package (no tsx there), dist/batch-worker.js, found from wherever the bundler put this
- * code (dist/ or one of its chunk folders).
+ * The worker's entry: in the sources, batch-worker.ts bundled once per process (below), or
+ * failing that a tsx bootstrap beside this file; in the installed package (no tsx there),
+ * dist/batch-worker.js, found from wherever the bundler put this code (dist/ or one of its
+ * chunk folders).
  */
-function batchWorkerUrl(): URL {
-  if (typeof KINEMATE_BUILT === 'undefined' || !KINEMATE_BUILT) return new URL('./batch-worker.mjs', import.meta.url);
+async function batchWorkerUrl(): Promise<URL> {
+  if (typeof KINEMATE_BUILT === 'undefined' || !KINEMATE_BUILT) return (sourceBundle ??= bundleSourceWorker());
   for (const up of ['./', '../', '../../']) {
     const candidate = new URL(`${up}batch-worker.js`, import.meta.url);
     if (existsSync(candidate)) return candidate;
   }
   throw new Error('batch: dist/batch-worker.js is missing from the package build');
+}
+
+let sourceBundle: Promise<URL> | null = null;
+
+/**
+ * Run from the sources, each worker would register tsx and compile every module again
+ * (seconds per worker on a busy machine, more than the batch itself). Instead the worker's
+ * TypeScript is bundled once per process by esbuild (tsx's own compiler, so present wherever
+ * the sources run) into node_modules/.cache, where its package imports resolve, under the
+ * hash of its text (a cache: the same sources reuse the file). Without esbuild, the tsx
+ * bootstrap.
+ */
+async function bundleSourceWorker(): Promise<URL> {
+  try {
+    // a computed specifier: the package build must not bundle esbuild (it never runs there)
+    const compiler = 'esbuild';
+    const { build } = (await import(compiler)) as typeof import('esbuild');
+    const result = await build({ entryPoints: [fileURLToPath(new URL('./batch-worker.ts', import.meta.url))], write: false, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+    const code = result.outputFiles[0].text;
+    const dir = fileURLToPath(new URL('../../node_modules/.cache/kinemate/', import.meta.url));
+    const file = `${dir}batch-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      // written whole under a private name, then renamed: a concurrent run never loads half a file
+      const partial = `${file}.${process.pid}`;
+      writeFileSync(partial, code);
+      renameSync(partial, file);
+    }
+    return pathToFileURL(file);
+  } catch {
+    return new URL('./batch-worker.mjs', import.meta.url);
+  }
 }
