@@ -2,7 +2,7 @@
  * Variable groups: the independent sub-systems a solve works on, their workspaces, and how
  * their rows are assembled into dense blocks.
  */
-import { ScalarTargetBlock, blockWithColumns, type ResidualBlock, type System } from './system';
+import { ScalarTargetBlock, type ResidualBlock, type System } from './system';
 import type { DenseLinear } from './solver-dense';
 import type { SparseLinear } from './solver-sparse';
 
@@ -168,25 +168,19 @@ export function assembleGroup(system: System, g: Group, colOfVar: Int32Array, li
 const limitOffset = new Int32Array(1);
 
 function assembleDenseBlock(system: System, n: number, colOfVar: Int32Array, blk: ResidualBlock, offsets: Int32Array, row: number, c: Float64Array, J: Float64Array | null, local: Float64Array, localRes: Float64Array): number {
-  // only the columns this group keeps are differentiated (none for a residual alone)
-  const vars = blk.vars;
-  let mask = 0;
-  if (J) for (let i = 0; i < vars.length; i++) if (colOfVar[vars[i]] >= 0) mask |= 1 << i;
-  const evaluated = blockWithColumns(blk, mask);
-  const narrow = evaluated !== blk;
-  evaluated.evaluate(system.state, offsets, localRes, J ? local : null);
+  blk.evaluate(system.state, offsets, localRes, J ? local : null);
   const rows = blk.rows;
   for (let r = 0; r < rows; r++) c[row + r] = localRes[r];
   if (J) {
+    const vars = blk.vars;
     let ld = 0;
-    for (let i = 0; i < vars.length; i++) if (!narrow || colOfVar[vars[i]] >= 0) ld += system.variables[vars[i]].dim;
+    for (let i = 0; i < vars.length; i++) ld += system.variables[vars[i]].dim;
     J.fill(0, row * n, (row + rows) * n);
     let lc = 0;
     for (let i = 0; i < vars.length; i++) {
       const vid = vars[i];
       const variable = system.variables[vid];
       const gc = colOfVar[vid];
-      if (narrow && gc < 0) continue;
       if (gc >= 0) {
         if (variable.kind === 'pose') {
           const L = system.lengthScale;

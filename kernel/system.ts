@@ -50,23 +50,6 @@ export interface ResidualBlock {
   withFreeColumns?(free: readonly boolean[]): ResidualBlock;
 }
 
-const narrowTwins = new WeakMap<ResidualBlock, Map<number, ResidualBlock>>();
-
-/**
- * The block differentiated only with respect to the vars whose bit is set in `mask` (bit i:
- * vars[i]), via its withFreeColumns twin, made once per mask; the block itself when it has
- * no twin or every var is kept. Its Jacobian then has the kept vars' columns only.
- */
-export function blockWithColumns(block: ResidualBlock, mask: number): ResidualBlock {
-  const count = block.vars.length;
-  if (!block.withFreeColumns || count > 30 || mask === (1 << count) - 1) return block;
-  let byMask = narrowTwins.get(block);
-  if (!byMask) narrowTwins.set(block, (byMask = new Map()));
-  let twin = byMask.get(mask);
-  if (!twin) byMask.set(mask, (twin = block.withFreeColumns(block.vars.map((_, i) => (mask & (1 << i)) !== 0))));
-  return twin;
-}
-
 interface BlockEntry {
   block: ResidualBlock;
   enabled: boolean;
