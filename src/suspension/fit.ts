@@ -7,7 +7,7 @@
  */
 import type { Geometry } from './files';
 import { parseText } from './files';
-import { SensitivityModel, sensitivitySweep, bumpStates, SENSITIVITY_METRICS, type MetricGradient } from './sensitivity';
+import { SensitivityModel, sensitivitySweepBySide, bumpStates, SENSITIVITY_METRICS, type MetricGradient } from './sensitivity';
 
 export interface FitTarget {
   metric: string;
@@ -23,10 +23,16 @@ export interface FitTarget {
   max?: number;
   /** Residual weight (default 1): residual = weight·(metric − wanted). */
   weight?: number;
+  /** An axle only: the metric of the left side, the right, or both (default: one residual per side). */
+  side?: 'left' | 'right' | 'both';
 }
 
 export interface FitSpec {
-  /** Per hardpoint, per axis: the box [low, high] in mm relative to the file's value. */
+  /**
+   * Per hardpoint, per axis: the box [low, high] in mm relative to the file's value. An
+   * axle: a left-side name moves both sides' point (the right's y the opposite way: the
+   * left/right symmetry is kept); `center.<name>` moves an axle-level point.
+   */
   move: Record<string, Partial<Record<'x' | 'y' | 'z', [number, number]>>>;
   targets: FitTarget[];
   /** Iteration cap (default 50). */
@@ -45,9 +51,9 @@ export interface FitReport {
   iterations: number;
   /** ½Σ residual² at the start and at the end. */
   cost: { start: number; end: number };
-  /** Per moved coordinate: from, to, and the move (mm). */
+  /** Per moved coordinate: from, to, and the move (mm); an axle's as `left.…`, `right.…`, `center.…`. */
   moves: Record<string, { from: number; to: number; delta: number }>;
-  /** Coordinates that end on their box: "<hardpoint>.<axis> (low|high)". */
+  /** Moved parameters that end on their box: "<hardpoint>.<axis> (low|high)". */
   at_bound: string[];
   targets: FitTargetReport[];
   geometry: Geometry;
@@ -62,11 +68,13 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
   const raw = parseText(text, fileName) as Record<string, unknown>;
   const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with move and targets');
+  const axle = geometry.scope === 'axle';
   const hp = geometry.corners[0]?.hardpoints ?? {};
+  const movable = [...Object.keys(hp), ...(axle ? Object.keys(geometry.center ?? {}).map((n) => `center.${n}`) : [])];
   const move = raw.move as Record<string, Record<string, unknown>>;
   if (typeof move !== 'object' || move === null || Array.isArray(move)) bad('move', 'expected a mapping hardpoint → { x|y|z: [low, high] }');
   for (const [name, axes] of Object.entries(move)) {
-    if (!Object.hasOwn(hp, name)) bad(`move.${name}`, `no hardpoint "${name}" in the geometry (hardpoints: ${Object.keys(hp).join(', ')})`);
+    if (!movable.includes(name)) bad(`move.${name}`, `no hardpoint "${name}" in the geometry (hardpoints${axle ? ', moved on both sides' : ''}: ${movable.join(', ')})`);
     if (typeof axes !== 'object' || axes === null) bad(`move.${name}`, 'expected { x|y|z: [low, high] }');
     for (const [axis, box] of Object.entries(axes)) {
       if (!(axis in AXIS_INDEX)) bad(`move.${name}.${axis}`, 'expected x, y or z');
@@ -89,6 +97,10 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
       if (!Array.isArray(c.at) || !Array.isArray(c.values) || c.at.length !== c.values.length || c.at.length === 0) bad(`${p}.curve`, 'expected { at: [...], values: [...] } of equal length');
     } else if (target.value === undefined && target.min === undefined && target.max === undefined) bad(p, 'give value, or min and/or max');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, 'expected a number');
+    if (target.side !== undefined) {
+      if (!axle) bad(`${p}.side`, 'a corner has one side: side is for an axle geometry');
+      if (!['left', 'right', 'both'].includes(target.side as string)) bad(`${p}.side`, 'expected left, right or both');
+    }
   });
   const mi = raw.max_iterations;
   if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
@@ -109,40 +121,89 @@ function travelsOf(spec: FitSpec): number[] {
   return [...set].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
 }
 
-function withMoves(geometry: Geometry, coords: readonly { name: string; axis: 0 | 1 | 2; from: number }[], x: Float64Array): Geometry {
+/** Where one fit parameter lands: a point coordinate of a corner (0: the left or only one), or of the axle's centre. */
+interface Placement { corner: number | 'center'; name: string; axis: 0 | 1 | 2; from: number; sign: 1 | -1; key: string; gradientKey: string }
+
+/** One moved parameter: its box and the coordinates it moves (an axle: both sides, mirrored). */
+interface Coord { key: string; lo: number; hi: number; places: Placement[] }
+
+/** The fit's parameters from the spec's moves (an axle's left name moves the left and the mirrored right point). */
+function coordsOf(geometry: Geometry, spec: FitSpec): Coord[] {
+  const axle = geometry.scope === 'axle';
+  const coords: Coord[] = [];
+  for (const [name, axes] of Object.entries(spec.move)) {
+    for (const [axisName, box] of Object.entries(axes)) {
+      const axis: 0 | 1 | 2 = AXIS_INDEX[axisName as 'x' | 'y' | 'z'];
+      const key = `${name}.${axisName}`;
+      let places: Placement[];
+      if (!axle) places = [{ corner: 0, name, axis, from: geometry.corners[0].hardpoints[name][axis], sign: 1, key, gradientKey: key }];
+      else if (name.startsWith('center.')) {
+        const n = name.slice('center.'.length);
+        places = [{ corner: 'center', name: n, axis, from: geometry.center![n][axis], sign: 1, key, gradientKey: key }];
+      } else {
+        // the right side is the left mirrored in y: its y moves the opposite way
+        places = geometry.corners.map((c, ci) => ({ corner: ci, name, axis, from: c.hardpoints[name][axis], sign: c.side === 'right' && axis === 1 ? -1 : 1, key: `${c.side}.${key}`, gradientKey: `${c.side}.${key}` }));
+      }
+      coords.push({ key, lo: box![0], hi: box![1], places });
+    }
+  }
+  return coords;
+}
+
+function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array): Geometry {
   const g = structuredClone(geometry);
-  coords.forEach((c, i) => { g.corners[0].hardpoints[c.name][c.axis] = c.from + x[i]; });
+  coords.forEach((c, i) => {
+    for (const p of c.places) (p.corner === 'center' ? g.center! : g.corners[p.corner].hardpoints)[p.name][p.axis] = p.from + p.sign * x[i];
+  });
   return g;
 }
 
 /** Residuals (weighted) and their exact gradients with respect to the moved coordinates. */
-function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly { key: string }[]): Residual[] {
+function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]): Residual[] {
   const model = new SensitivityModel(geometry);
   const travels = travelsOf(spec);
   const metrics = [...new Set(spec.targets.map((t) => t.metric))];
-  const run = sensitivitySweep(model, bumpStates(travels), metrics, 'direct');
-  const at = (travel: number, metric: string): MetricGradient => {
+  const run = sensitivitySweepBySide(model, bumpStates(travels, geometry), metrics, 'direct');
+  const axle = geometry.scope === 'axle';
+  const at = (travel: number, metric: string, side: string): MetricGradient => {
     const step = run.steps[travels.indexOf(travel)];
-    const m = step.metrics?.[metric];
-    if (step.status !== 'solved' || !m) throw new Error(`fit: ${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
+    const m = step.metrics?.[side]?.[metric];
+    if (step.status !== 'solved' || !m) throw new Error(`fit: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
     return m;
   };
-  const gradientOf = (m: MetricGradient) => Float64Array.from(coords, (c) => m.gradient[c.key]);
+  // a symmetric parameter's gradient: the sum over the points it moves, the right's y mirrored
+  const gradientOf = (m: MetricGradient) => Float64Array.from(coords, (c) => c.places.reduce((s, p) => s + p.sign * m.gradient[p.gradientKey], 0));
   const out: Residual[] = [];
   spec.targets.forEach((t, i) => {
     const w = t.weight ?? 1;
-    const push = (label: string, value: number, gradient: Float64Array, wanted: number | undefined) => {
-      out.push({ label, value, gradient, weight: w, metric: value, wanted: wanted !== undefined ? `${wanted}` : `${t.min ?? '−∞'}…${t.max ?? '+∞'}`, lo: wanted ?? t.min ?? -Infinity, hi: wanted ?? t.max ?? Infinity });
-    };
-    if (t.at !== undefined) { const m = at(t.at, t.metric); push(`targets[${i}] ${t.metric} at ${t.at}`, m.value, gradientOf(m), t.value); }
-    if (t.gain) {
-      const a = at(t.gain[0], t.metric), b = at(t.gain[1], t.metric);
-      const ga = gradientOf(a), gb = gradientOf(b);
-      push(`targets[${i}] ${t.metric} gain ${t.gain[0]}…${t.gain[1]}`, b.value - a.value, gb.map((v, k) => v - ga[k]), t.value);
+    const sides = !axle ? [model.sides[0]] : t.side === undefined || t.side === 'both' ? model.sides : [t.side];
+    for (const side of sides) {
+      const name = axle ? `${side} ${t.metric}` : t.metric;
+      const push = (label: string, value: number, gradient: Float64Array, wanted: number | undefined) => {
+        out.push({ label, value, gradient, weight: w, metric: value, wanted: wanted !== undefined ? `${wanted}` : `${t.min ?? '−∞'}…${t.max ?? '+∞'}`, lo: wanted ?? t.min ?? -Infinity, hi: wanted ?? t.max ?? Infinity });
+      };
+      if (t.at !== undefined) { const m = at(t.at, t.metric, side); push(`targets[${i}] ${name} at ${t.at}`, m.value, gradientOf(m), t.value); }
+      if (t.gain) {
+        const a = at(t.gain[0], t.metric, side), b = at(t.gain[1], t.metric, side);
+        const ga = gradientOf(a), gb = gradientOf(b);
+        push(`targets[${i}] ${name} gain ${t.gain[0]}…${t.gain[1]}`, b.value - a.value, gb.map((v, k) => v - ga[k]), t.value);
+      }
+      if (t.curve) t.curve.at.forEach((travel, j) => { const m = at(travel, t.metric, side); push(`targets[${i}] ${name} at ${travel}`, m.value, gradientOf(m), t.curve!.values[j]); });
     }
-    if (t.curve) t.curve.at.forEach((travel, j) => { const m = at(travel, t.metric); push(`targets[${i}] ${t.metric} at ${travel}`, m.value, gradientOf(m), t.curve!.values[j]); });
   });
   return out;
+}
+
+/**
+ * The fit's residuals at `geometry` moved by `deltas` (per parameter key, mm; absent: 0),
+ * each with its exact gradient per parameter: what fit() descends on, for checking. Value
+ * and gradient are the metric's (a gain's, a band's), before the target's weight.
+ */
+export function fitResiduals(geometry: Geometry, spec: FitSpec, deltas: Record<string, number> = {}): { keys: string[]; residuals: { target: string; value: number; gradient: Record<string, number> }[] } {
+  const coords = coordsOf(geometry, spec);
+  const x = Float64Array.from(coords, (c) => deltas[c.key] ?? 0);
+  const res = residualsOf(withMoves(geometry, coords, x), spec, coords);
+  return { keys: coords.map((c) => c.key), residuals: res.map((r) => ({ target: r.label, value: r.value, gradient: Object.fromEntries(coords.map((c, a) => [c.key, r.gradient[a]])) })) };
 }
 
 /** Weighted residual of a band: zero inside, the distance to the nearer edge outside. */
@@ -170,14 +231,7 @@ export interface FitOptions {
  * report: moves, residual per target, coordinates that end on their box.
  */
 export function fit(geometry: Geometry, spec: FitSpec, options: FitOptions = {}): FitReport {
-  if (geometry.scope !== 'corner') throw new Error('fit: corner geometries only for now');
-  const coords: { name: string; axis: 0 | 1 | 2; from: number; lo: number; hi: number; key: string }[] = [];
-  for (const [name, axes] of Object.entries(spec.move)) {
-    for (const [axis, box] of Object.entries(axes)) {
-      const a = AXIS_INDEX[axis as 'x'];
-      coords.push({ name, axis: a, from: geometry.corners[0].hardpoints[name][a], lo: box![0], hi: box![1], key: `${name}.${axis}` });
-    }
-  }
+  const coords = coordsOf(geometry, spec);
   const nx = coords.length;
   const x = new Float64Array(nx);
   const maxIterations = spec.max_iterations ?? 50;
@@ -244,7 +298,7 @@ export function fit(geometry: Geometry, spec: FitSpec, options: FitOptions = {})
     status,
     iterations,
     cost: { start, end: cost },
-    moves: Object.fromEntries(coords.map((c, a) => [c.key, { from: c.from, to: c.from + x[a], delta: x[a] }])),
+    moves: Object.fromEntries(coords.flatMap((c, a) => c.places.map((p) => [p.key, { from: p.from, to: p.from + p.sign * x[a], delta: p.sign * x[a] }]))),
     at_bound: coords.flatMap((c, a) => (x[a] <= c.lo + 1e-9 && c.lo < 0 ? [`${c.key} (low)`] : x[a] >= c.hi - 1e-9 && c.hi > 0 ? [`${c.key} (high)`] : [])),
     targets: res.map((r) => ({ target: r.label, value: r.value, wanted: r.wanted, residual: bandResidual(r) })),
     geometry: fitted,
@@ -284,13 +338,18 @@ function dampedStep(JtJ: Float64Array, g: Float64Array, free: boolean[], lambda:
 
 /**
  * The geometry file's text with the fitted hardpoints written in: the file as authored (its
- * config, comments aside) as JSON, which any YAML reader also reads.
+ * config, comments aside) as JSON, which any YAML reader also reads. An axle keeps its
+ * layout: without `hardpoints.right` the right side stays the mirror of the left.
  */
 export function fittedGeometryText(originalText: string, report: FitReport, fileName?: string): string {
   const raw = parseText(originalText, fileName) as { hardpoints: Record<string, unknown> };
   for (const [key, m] of Object.entries(report.moves)) {
-    const [name, axis] = key.split('.');
-    const p = raw.hardpoints[name];
+    const parts = key.split('.');
+    // a corner's `<name>.<axis>`; an axle's `<left|right|center>.<name>.<axis>`
+    const group = parts.length === 3 ? (raw.hardpoints as Record<string, Record<string, unknown> | undefined>)[parts[0]] : raw.hardpoints;
+    if (!group) continue; // the mirrored right side: written by the left's move
+    const [name, axis] = parts.slice(-2);
+    const p = group[name];
     if (Array.isArray(p)) p[AXIS_INDEX[axis as 'x']] = m.to;
     else (p as Record<string, number>)[axis] = m.to;
   }

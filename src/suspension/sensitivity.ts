@@ -499,8 +499,9 @@ export function sensitivityAt(geometry: Geometry | SensitivityModel, bump: numbe
 }
 
 /** A bump sweep (rack held) that visits the given wheel-centre travels (mm) in order. */
-export function bumpStates(travels: readonly number[]): SweepSpec & { values: number[] } {
-  const spec = sweepFromShortcut('bump', `${travels[0]}:${travels[0]}:1`);
+export function bumpStates(travels: readonly number[], geometry?: Geometry): SweepSpec & { values: number[] } {
+  // with the geometry: its rack hold is dropped when it has no rack (as `kinemate sweep --bump`)
+  const spec = sweepFromShortcut('bump', `${travels[0]}:${travels[0]}:1`, geometry);
   // a linear target cannot visit arbitrary travels: `values` gives the bump target's value per step
   return { ...spec, steps: travels.length, values: [...travels] };
 }

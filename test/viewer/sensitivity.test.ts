@@ -61,21 +61,97 @@ describe('sensitivity arrows presenter', () => {
     });
   }
 
-  it('an assembly document and an axle have no arrows, and say why', () => {
+  it('an assembly document has no arrows, and says why', () => {
     const p = new SensitivityPresenter();
     const asm = p.arrows({ docKey: 1, doc: assemblyDocument(fourBarDoc(30)), view: { travel: [], rack: 0 }, metric: 'camber' });
     expect(asm.status).toBe('unavailable');
     expect(asm.message).toMatch(/suspension geometry/);
-    const axle = p.arrows({ docKey: 2, doc: docOf('double_wishbone_axle'), view: { travel: [0, 0], rack: 0 }, metric: 'camber' });
-    expect(axle.status).toBe('unavailable');
-    expect(axle.message).toMatch(/corner/);
   });
+
+  /** The axle's metric of `side` as the pose engine shows it, after `edit` (a pickup drag's edit, or a centre point's). */
+  function axleMetric(doc: LiveDocument, view: ViewState, metric: string, side: string, edit: ((h: History<LiveDocument>) => void) | null): number {
+    const history = new History<LiveDocument>(doc);
+    if (edit) edit(history);
+    const r = new Engine().pose({ docKey: ++key, doc: history.current, view });
+    expect(r.ok).toBe(true);
+    return r.metrics[side === 'left' ? metric : `${side}.${metric}`] as number;
+  }
+  const dragBy = (name: string, axis: number, d: number) => (h: History<LiveDocument>) => {
+    const p = hardpointPosition(h.current, name)!;
+    const q: [number, number, number] = [p[0], p[1], p[2]];
+    q[axis] += d;
+    h.apply(liveEdits.moveHardpoint(name, q), 'fd');
+  };
+  const centreBy = (name: string, axis: number, d: number) => (h: History<LiveDocument>) => {
+    const g = h.current.kind === 'suspension' ? (h.current.geometry as { hardpoints: { center: Record<string, { x: number; y: number; z: number }> } }) : null;
+    const p = g!.hardpoints.center[name];
+    const q = { x: p.x, y: p.y, z: p.z };
+    q[(['x', 'y', 'z'] as const)[axis]] += d;
+    h.apply(liveEdits.setGeometryValue(['hardpoints', 'center', name], q), 'fd');
+  };
+  /** The same axle with its right side written out: each pickup then moves alone. */
+  const explicitRight = (name: string) => {
+    const raw = parseText(geometryText(name)) as { hardpoints: { left: Record<string, { x: number; y: number; z: number }>; right?: unknown } };
+    raw.hardpoints.right = Object.fromEntries(Object.entries(raw.hardpoints.left).map(([n, p]) => [n, { x: p.x, y: 0 - p.y, z: p.z }]));
+    return suspensionDocument(raw, { name: `${name}_explicit.yaml` });
+  };
+
+  for (const [label, makeDoc, metric, side, view] of [
+    ['mirrored double wishbone axle', () => docOf('double_wishbone_axle'), 'camber', 'right', { travel: [20, 5], rack: 3 }],
+    ['U-bar axle (centre points)', () => docOf('double_wishbone_axle_u_bar'), 'toe_angle', 'left', { travel: [-10, -10], rack: 0 }],
+    ['axle with an explicit right side', () => explicitRight('double_wishbone_axle'), 'kpi', 'left', { travel: [10, -15], rack: 0 }],
+  ] as const) {
+    it(`${label}: d(${side} ${metric})/d(pickup) on both sides and the centre equals central differences of the pose engine`, () => {
+      const doc = makeDoc();
+      const state: ViewState = { travel: [...view.travel], rack: view.rack };
+      const r = new SensitivityPresenter().arrows({ docKey: 1, doc, view: state, metric, side });
+      expect(r.status, r.message ?? '').toBe('ok');
+      expect(r.side).toBe(side);
+      expect(r.value).toBeCloseTo(axleMetric(doc, state, metric, side, null), 8);
+      // every chassis handle of the pose has its arrow, on both sides; centre points beside them
+      const pose = new Engine().pose({ docKey: 1, doc, view: state });
+      const handles = pose.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint!);
+      const chassis = r.arrows.filter((a) => a.chassis);
+      expect(chassis.filter((a) => !a.hardpoint.startsWith('center_')).map((a) => a.hardpoint).sort()).toEqual([...handles].sort());
+      expect(handles.some((h) => h.startsWith('left_')) && handles.some((h) => h.startsWith('right_'))).toBe(true);
+      const centre = chassis.filter((a) => a.hardpoint.startsWith('center_'));
+      if (label.startsWith('U-bar')) {
+        expect(centre.length).toBe(2);
+        for (const a of centre) expect(pose.points[a.ref!]).toBeDefined();
+      }
+      const mirrored = !label.includes('explicit');
+      const h = 1e-3;
+      let largest = 0, largestOther = 0;
+      for (const arrow of chassis) {
+        expect(arrow.with !== undefined).toBe(mirrored && !arrow.hardpoint.startsWith('center_'));
+        for (let axis = 0; axis < 3; axis++) {
+          const at = (d: number) => axleMetric(doc, state, metric, side, (hist) => (arrow.hardpoint.startsWith('center_') ? centreBy(arrow.hardpoint.slice(7), axis, d) : dragBy(arrow.hardpoint, axis, d))(hist));
+          const fd = (at(h) - at(-h)) / (2 * h);
+          const g = arrow.gradient[axis];
+          largest = Math.max(largest, Math.abs(g));
+          if (!arrow.hardpoint.startsWith(`${side}_`)) largestOther = Math.max(largestOther, Math.abs(g));
+          expect(Math.abs(g - fd), `${arrow.hardpoint}.${'xyz'[axis]}: ${g} vs ${fd}`).toBeLessThan(1e-6 + 1e-5 * Math.abs(fd));
+        }
+      }
+      expect(largest).toBeGreaterThan(1e-4); // the comparison is not between zeros
+      // the other side's pickups move this side's metric only through the mirror (or a shared rack / bar)
+      if (mirrored) expect(largestOther).toBeGreaterThan(1e-4);
+      // the hover names the side, and the mirror that moves along
+      const a = chassis.find((x) => x.hardpoint.startsWith('right_'))!;
+      const lines = hoverLines(r, a);
+      expect(lines[1]).toMatch(new RegExp(`^\\+1 mm in y → \\S+ ${side} ${metric} at `));
+      if (mirrored) expect(lines[3]).toBe(`${a.with} moves with it, mirrored (the axle stays symmetric)`);
+      else expect(lines).toHaveLength(3);
+    });
+  }
 
   it('the hover text: "+1 mm in y → +0.013° camber at +30 mm"', () => {
     expect(signedFigure(0.012_96)).toBe('+0.013');
     expect(signedFigure(-0.5)).toBe('−0.50');
     expect(stateWords({ travel: [30], rack: 0 })).toBe('at +30 mm');
     expect(stateWords({ travel: [-12.25], rack: 4 })).toBe('at −12.3 mm, rack +4 mm');
+    expect(stateWords({ travel: [20, 20], rack: 0 })).toBe('at +20 mm');
+    expect(stateWords({ travel: [20, -5], rack: 0 })).toBe('at +20 / −5 mm');
     const lines = hoverLines({ docKey: 1, metric: 'camber', unit: '°', view: { travel: [30], rack: 0 }, status: 'ok', message: null, value: 0, arrows: [], ms: 0 }, { hardpoint: 'p', gradient: [0, 0.01296, -0.002], chassis: true });
     expect(lines).toEqual(['+1 mm in x → 0° camber at +30 mm', '+1 mm in y → +0.013° camber at +30 mm', '+1 mm in z → −0.0020° camber at +30 mm']);
   });

@@ -4,8 +4,13 @@
  * every hardpoint coordinate (src/suspension/sensitivity.ts: one adjoint solve), per
  * pickup. No DOM: it runs in its own worker (`sensitivity.worker.ts`), so a drag's pose is
  * never held up by it, and in Node for the tests.
+ *
+ * An axle: the metric of one chosen side, arrows on both sides' and the centre's chassis
+ * pickups. Each arrow is the gradient of what dragging that pickup does: on a mirrored
+ * axle (no `hardpoints.right`) a drag moves the pickup and its mirror (the left and the
+ * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
-import { SensitivityModel, sensitivitySweep, SENSITIVITY_METRICS } from '../../src/suspension/sensitivity';
+import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/suspension/sensitivity';
 import { validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
 import type { ViewerDocument, Vec3 } from './document';
 import type { ViewState } from './engine';
@@ -23,6 +28,8 @@ export interface ArrowRequest {
   doc: ViewerDocument;
   view: ViewState;
   metric: string;
+  /** An axle: whose metric (default left); a corner has one side. */
+  side?: string;
 }
 
 /** One hardpoint's gradient: d(metric)/d(x, y, z), the metric's unit per mm. */
@@ -31,6 +38,10 @@ export interface PickupArrow {
   gradient: Vec3;
   /** A point of the chassis (a pickup: the arrows are drawn there). */
   chassis: boolean;
+  /** The assembly's point (`chassis.center_…`), for a pickup with no handle (an axle's centre points). */
+  ref?: string;
+  /** A mirrored axle: the pickup a drag moves with this one (its mirror), whose effect is in the gradient. */
+  with?: string;
 }
 
 export interface ArrowResult {
@@ -38,7 +49,9 @@ export interface ArrowResult {
   metric: string;
   unit: string;
   view: ViewState;
-  /** ok: gradients; unavailable: this document has none (an axle, an assembly); failed: the state cannot be solved or the metric is undefined here. */
+  /** An axle: the side whose metric it is (a corner: absent). */
+  side?: string;
+  /** ok: gradients; unavailable: this document has none (an assembly); failed: the state cannot be solved or the metric is undefined here. */
   status: 'ok' | 'unavailable' | 'failed';
   message: string | null;
   /** The metric's value at the state. */
@@ -51,8 +64,9 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
 
 /** The view's state as a one-step sweep: wheel-centre z relative to design, and the rack (where there is one), as the pose worker drives them. */
 function stateSpec(model: SensitivityModel, view: ViewState): SweepSpec {
-  const travel = view.travel[0] ?? 0;
-  const targets: unknown[] = [{ type: 'point', point: 'wheel_center', direction: { axis: 'z' }, mode: 'relative', start: travel, stop: travel }];
+  const wheel = (travel: number, side?: string) => ({ type: 'point', point: 'wheel_center', direction: { axis: 'z' }, mode: 'relative', start: travel, stop: travel, ...(side ? { side } : {}) });
+  // an axle: each wheel at its own travel (a roll pose has them differ)
+  const targets: unknown[] = model.sides.length > 1 ? model.sides.map((side, i) => wheel(view.travel[i] ?? view.travel[0] ?? 0, side)) : [wheel(view.travel[0] ?? 0)];
   if (model.sm.rackHold) targets.push({ type: 'actuator_position', actuator: 'rack', direction: { axis: 'y' }, mode: 'relative', start: view.rack, stop: view.rack });
   return validateSweep({ version: 1, steps: 1, targets }, model.geometry);
 }
@@ -80,29 +94,72 @@ export class SensitivityPresenter {
   arrows(req: ArrowRequest): ArrowResult {
     const t0 = now();
     const unit = SENSITIVITY_UNITS[req.metric] ?? '';
-    const base = { docKey: req.docKey, metric: req.metric, unit, view: req.view };
+    const base: Pick<ArrowResult, 'docKey' | 'metric' | 'unit' | 'view' | 'side'> = { docKey: req.docKey, metric: req.metric, unit, view: req.view };
     const out = (status: ArrowResult['status'], message: string | null, value: number | null = null, arrows: PickupArrow[] = []): ArrowResult => ({ ...base, status, message, value, arrows, ms: now() - t0 });
     if (!(ARROW_METRICS as readonly string[]).includes(req.metric)) return out('unavailable', `no gradient for "${req.metric}"`);
     const { model, problem } = this.modelFor(req.docKey, req.doc);
     if (!model) return out('unavailable', problem);
+    const axle = model.sides.length > 1;
+    const side = axle ? (req.side ?? model.sides[0]) : model.sides[0];
+    if (!model.sides.includes(side)) return out('unavailable', `no ${side} side here (sides: ${model.sides.join(', ')})`);
+    if (axle) base.side = side;
     let step;
     try {
-      step = sensitivitySweep(model, stateSpec(model, req.view), [req.metric]).steps[0];
+      step = sensitivitySweepBySide(model, stateSpec(model, req.view), [req.metric]).steps[0];
     } catch (error) {
       return out('failed', error instanceof Error ? error.message : String(error));
     }
     if (step.status !== 'solved' || !step.metrics) return out('failed', `the state cannot be solved: ${step.message ?? ''}`);
-    const m = step.metrics[req.metric];
+    const m = step.metrics[side]?.[req.metric];
     if (!m) return out('failed', `${req.metric} is not defined for this linkage here`);
-    const chassis = model.sm.roles.chassis;
-    const roles = model.sm.corners[0].roles.points as Record<string, unknown>;
-    const arrows = model.hardpointNames.map((name) => ({
-      hardpoint: name,
-      gradient: [m.gradient[`${name}.x`], m.gradient[`${name}.y`], m.gradient[`${name}.z`]] as Vec3,
-      chassis: typeof roles[name] === 'string' && (roles[name] as string).startsWith(`${chassis}.`),
-    }));
-    return out('ok', null, m.value, arrows);
+    return out('ok', null, m.value, axle ? axleArrows(model, m) : cornerArrows(model, m));
   }
+}
+
+const gradientOf = (m: MetricGradient, key: string): Vec3 => [m.gradient[`${key}.x`], m.gradient[`${key}.y`], m.gradient[`${key}.z`]];
+
+function cornerArrows(model: SensitivityModel, m: MetricGradient): PickupArrow[] {
+  const chassis = model.sm.roles.chassis;
+  const roles = model.sm.corners[0].roles.points as Record<string, unknown>;
+  return model.hardpointNames.map((name) => ({
+    hardpoint: name,
+    gradient: gradientOf(m, name),
+    chassis: typeof roles[name] === 'string' && (roles[name] as string).startsWith(`${chassis}.`),
+  }));
+}
+
+/**
+ * An axle's pickups, named as the view's handles name them (`left_<name>`, `right_<name>`;
+ * centre points `center_<name>`). A mirrored axle's side pickup: its own gradient plus its
+ * mirror's with y negated (a drag moves both, the mirror's y the opposite way).
+ */
+function axleArrows(model: SensitivityModel, m: MetricGradient): PickupArrow[] {
+  const chassis = model.sm.roles.chassis;
+  const mirrored = !(model.geometry.raw as { hardpoints?: { right?: unknown } } | undefined)?.hardpoints?.right;
+  const out: PickupArrow[] = [];
+  const other = (side: string) => model.sides.find((s) => s !== side)!;
+  model.sm.corners.forEach((corner) => {
+    const side = corner.roles.side;
+    const roles = corner.roles.points as Record<string, unknown>;
+    for (const name of Object.keys(model.geometry.corners.find((c) => c.side === side)!.hardpoints)) {
+      const own = gradientOf(m, `${side}.${name}`);
+      const mirror = gradientOf(m, `${other(side)}.${name}`);
+      const gradient: Vec3 = mirrored ? [own[0] + mirror[0], own[1] - mirror[1], own[2] + mirror[2]] : own;
+      out.push({
+        hardpoint: `${side}_${name}`,
+        gradient,
+        chassis: typeof roles[name] === 'string' && (roles[name] as string).startsWith(`${chassis}.`),
+        ...(mirrored ? { with: `${other(side)}_${name}` } : {}),
+      });
+    }
+  });
+  // centre points: on the chassis under `center_<name>` or their own name (a beam axle's links)
+  const chassisPoints = model.doc.parts[chassis]?.points ?? {};
+  for (const name of Object.keys(model.geometry.center ?? {})) {
+    const local = chassisPoints[`center_${name}`] ? `center_${name}` : chassisPoints[name] ? name : null;
+    out.push({ hardpoint: `center_${name}`, gradient: gradientOf(m, `center.${name}`), chassis: local !== null, ...(local ? { ref: `${chassis}.${local}` } : {}) });
+  }
+  return out;
 }
 
 /** "+0.013" with the sign always written and two significant digits (or 0). */
@@ -112,15 +169,22 @@ export function signedFigure(x: number): string {
   return `${x > 0 ? '+' : '−'}${s}`;
 }
 
-/** Where the gradient is taken, in words: "at +30 mm", "at +30 mm, rack −4 mm". */
+/** Where the gradient is taken, in words: "at +30 mm", "at +30 mm, rack −4 mm"; an axle rolled: "at +30 / −10 mm". */
 export function stateWords(view: ViewState): string {
   const t = view.travel[0] ?? 0;
   const mm = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(Number(x.toFixed(1)))} mm`;
-  return `at ${mm(t)}${view.rack !== 0 ? `, rack ${mm(view.rack)}` : ''}`;
+  const travel = view.travel.length > 1 && view.travel.some((x) => x !== t) ? `${view.travel.map((x) => mm(x).slice(0, -3)).join(' / ')} mm` : mm(t);
+  return `at ${travel}${view.rack !== 0 ? `, rack ${mm(view.rack)}` : ''}`;
 }
 
-/** The hover's lines: "+1 mm in y → +0.013° camber at +30 mm", one per axis. */
+/**
+ * The hover's lines: "+1 mm in y → +0.013° camber at +30 mm", one per axis; an axle names
+ * the metric's side ("left camber") and, when the mirror moves too, says so in a last line.
+ */
 export function hoverLines(result: ArrowResult, arrow: PickupArrow): string[] {
   const unit = result.unit === '°' ? '°' : ` ${result.unit}`;
-  return (['x', 'y', 'z'] as const).map((axis, i) => `+1 mm in ${axis} → ${signedFigure(arrow.gradient[i])}${unit} ${result.metric} ${stateWords(result.view)}`);
+  const metric = result.side ? `${result.side} ${result.metric}` : result.metric;
+  const lines = (['x', 'y', 'z'] as const).map((axis, i) => `+1 mm in ${axis} → ${signedFigure(arrow.gradient[i])}${unit} ${metric} ${stateWords(result.view)}`);
+  if (arrow.with) lines.push(`${arrow.with} moves with it, mirrored (the axle stays symmetric)`);
+  return lines;
 }
