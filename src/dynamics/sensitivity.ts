@@ -24,6 +24,8 @@ import { gyroscopic } from '../../kernel/mass';
 import { exp as poseExp, rightJacobian } from '../../kernel/pose';
 import { rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
 import { CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates/forces';
+import { CoordinateFrictionForce } from '../../mates/resistance';
+import { RollingBlock } from '../../mates/rolling';
 import type { AssemblyDoc } from '../assembly/types';
 import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
@@ -33,6 +35,8 @@ import { CoordinateMotion } from '../../kernel/motion';
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
 export type DynamicParameter =
   | { kind: 'stiffness' | 'damping'; element: string }
+  /** A coordinate friction's force (N, or N·mm on an angle): an axle's bearing. */
+  | { kind: 'friction'; element: string }
   | { kind: 'mass'; part: string }
   | { kind: 'inertia'; part: string; axis: 0 | 1 | 2 }
   | { kind: 'centre'; part: string; axis: 0 | 1 | 2 };
@@ -43,7 +47,9 @@ export interface DynamicResult {
   point?: string;
   quantity: 'position' | 'velocity';
   axis: 0 | 1 | 2;
-  at: 'final' | 'max' | 'min';
+  /** `crossing`: the value is the first time the coordinate passes `level` (linear between steps). */
+  at: 'final' | 'max' | 'min' | 'crossing';
+  level?: number;
 }
 
 export interface DynamicGradient {
@@ -67,20 +73,26 @@ export class DynamicSensitivityError extends Error {}
 
 /** Parameter names as the CLI writes them: `spring.stiffness`, `body.mass`, `body.inertia.z`, `body.centre.x`. */
 export function parseParameter(name: string): DynamicParameter {
-  const m = /^(.+)\.(stiffness|damping|mass|inertia\.[xyz]|centre\.[xyz])$/.exec(name);
-  if (!m) throw new DynamicSensitivityError(`parameter "${name}": expected ELEMENT.stiffness, ELEMENT.damping, PART.mass, PART.inertia.x|y|z or PART.centre.x|y|z`);
+  const m = /^(.+)\.(stiffness|damping|friction|mass|inertia\.[xyz]|centre\.[xyz])$/.exec(name);
+  if (!m) throw new DynamicSensitivityError(`parameter "${name}": expected ELEMENT.stiffness, ELEMENT.damping, ELEMENT.friction, PART.mass, PART.inertia.x|y|z or PART.centre.x|y|z`);
   const [, owner, what] = m;
-  if (what === 'stiffness' || what === 'damping') return { kind: what, element: owner };
+  if (what === 'stiffness' || what === 'damping' || what === 'friction') return { kind: what, element: owner };
   if (what === 'mass') return { kind: 'mass', part: owner };
   const axis = 'xyz'.indexOf(what.slice(-1)) as 0 | 1 | 2;
   return { kind: what.startsWith('inertia') ? 'inertia' : 'centre', part: owner, axis };
 }
 
-/** Result names: `PART[.POINT].position.z`, `PART[.POINT].velocity.x`, with an optional `@max` / `@min` (default final). */
+/**
+ * Result names: `PART[.POINT].position.z`, `PART[.POINT].velocity.x`, with an optional `@max`,
+ * `@min` (default: the final value) or `@cross=LEVEL` (the time the coordinate first passes LEVEL).
+ */
 export function parseResult(name: string): DynamicResult {
-  const m = /^([^.]+)(?:\.([^.]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min))?$/.exec(name);
-  if (!m) throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max or @min`);
-  return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at: (m[5] ?? 'final') as DynamicResult['at'] };
+  const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
+  if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
+    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL`);
+  }
+  const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
+  return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };
 }
 
 /** ∂R/∂p at the current state: adds into `out` (tangent size) M'v̇ + g'(v) − Q' for one parameter. */
@@ -88,6 +100,20 @@ type ParameterTerm = (out: Float64Array, v: Float64Array, vdot: Float64Array, t:
 
 function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicParameter): ParameterTerm {
   const { system, forces } = dyn;
+  if (param.kind === 'friction') {
+    const p = param;
+    const el = dyn.elements.find((e) => e.id === p.element);
+    if (!el || !(el.block instanceof CoordinateFrictionForce)) throw new DynamicSensitivityError(`parameter: no coordinate friction "${p.element}"`);
+    // Q = −F tanh(u̇/ε) is linear in F: its derivative is the law with F = 1
+    const unit = new CoordinateFrictionForce(`${el.id}'`, el.block.vars[0], 1, el.block.regularization);
+    const slot = forces.slotsOf(el.index)[0], lv = new Float64Array(1), lq = new Float64Array(1);
+    return (out, v, _vdot, t) => {
+      if (slot < 0) return;
+      lv[0] = v[slot];
+      unit.evaluate(system.state, forces.offsetsOf(el.index), lv, t, lq, null, null);
+      out[slot] -= lq[0];
+    };
+  }
   if (param.kind === 'stiffness' || param.kind === 'damping') {
     const p = param;
     const el = dyn.elements.find((e) => e.id === p.element);
@@ -219,6 +245,8 @@ export function simulationGradient(source: AssemblyDoc, parameters: readonly Dyn
     }
     const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
     // a coordinate motion's row is linear (no curvature); any other row needs its second derivatives
+    // a rolling contact writes its track derivatives directly: its tangent mode misses the track's curvature along u
+    if (blk instanceof RollingBlock) throw new DynamicSensitivityError(`gradients: rolling contact ${blk.owner} has no second derivatives along its track (not supported yet)`);
     if (!d && !(blk instanceof CoordinateMotion)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
@@ -429,8 +457,23 @@ export function simulationGradient(source: AssemblyDoc, parameters: readonly Dyn
     return system.state[rv.offset + a] + row(lp);
   };
   const sign = result.at === 'min' ? -1 : 1;
+  // crossing: the previous step's value and gradient; the time and its gradient once found
+  const prevG = new Float64Array(P), curG = new Float64Array(P);
+  let prevX = NaN, prevT = 0, crossT = NaN;
   const observe = () => {
     if (result.at === 'final') return;
+    if (result.at === 'crossing') {
+      if (!Number.isNaN(crossT)) return;
+      const X = result.level!, x = valueAndGradient(curG);
+      if (!Number.isNaN(prevX) && (prevX - X) * (x - X) <= 0 && x !== prevX) {
+        // T = t_n + h (X − x_n)/(x_{n+1} − x_n), differentiated as it stands
+        const h = it.t - prevT, D = x - prevX, f = (X - prevX) / D;
+        crossT = prevT + h * f;
+        for (let j = 0; j < P; j++) grad[j] = h * (-prevG[j] * D - (X - prevX) * (curG[j] - prevG[j])) / (D * D);
+      }
+      prevX = x; prevT = it.t; prevG.set(curG);
+      return;
+    }
     const x = sign * valueAndGradient(null);
     if (x > best) { best = x; bestT = it.t; valueAndGradient(grad); }
   };
@@ -443,6 +486,10 @@ export function simulationGradient(source: AssemblyDoc, parameters: readonly Dyn
   }
   it.onStep = null;
   void e6;
+  if (result.at === 'crossing') {
+    if (Number.isNaN(crossT)) throw new DynamicSensitivityError(`result: ${result.part}${result.point ? `.${result.point}` : ''} does not reach ${result.level} in ${duration} s`);
+    return { value: crossT, t: crossT, gradient: [...grad], steps: done };
+  }
   if (result.at === 'final') {
     const value = valueAndGradient(grad);
     return { value, t: it.t, gradient: [...grad], steps: done };

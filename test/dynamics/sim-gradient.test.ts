@@ -22,12 +22,16 @@ function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: numbe
     return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
   };
   const sign = r.at === 'min' ? -1 : 1;
-  let best = r.at === 'final' ? 0 : sign * read();
+  let best = r.at === 'final' ? 0 : sign * read(), prev = read();
   const steps = Math.round(duration / step);
   for (let k = 0; k < steps; k++) {
     if (!it.step(step)) throw new Error('step failed');
+    const x = read();
+    if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
+    prev = x;
     if (r.at !== 'final') best = Math.max(best, sign * read());
   }
+  if (r.at === 'crossing') throw new Error('no crossing');
   return r.at === 'final' ? read() : sign * best;
 }
 
@@ -36,6 +40,7 @@ function moved(doc: AssemblyDoc, param: DynamicParameter, d: number): AssemblyDo
   const c = structuredClone(doc) as any, p = param as any;
   if (p.kind === 'stiffness') c.forces[p.element].stiffness += d;
   else if (p.kind === 'damping') c.forces[p.element].damping += d;
+  else if (p.kind === 'friction') c.forces[p.element].force += d;
   else if (p.kind === 'mass') c.parts[p.part].mass.mass += d;
   else if (p.kind === 'inertia') c.parts[p.part].mass.inertia[p.axis][p.axis] += d;
   else c.parts[p.part].mass.centre[p.axis] += d;
@@ -83,4 +88,31 @@ describe('simulation gradients, pendulum (rotation: the right Jacobian, the pin 
       check(doc, params, 'bob.mass.velocity.z@min', 0.8, h, rel);
     });
   }
+});
+
+describe('simulation gradients, a crossing time (the finish-time route)', () => {
+  const doc = load('pendulum.kinemate.json') as any;
+  doc.parts.bob.mass.inertia = [[1e5, 0, 0], [0, 2e5, 0], [0, 0, 1e5]];
+  // bearing friction on the pin (N·mm), as a pinewood axle's
+  doc.forces = { bearing: { type: 'coordinate_friction', coordinate: 'pivot.angle', force: 400, regularization: 1 } };
+  for (const h of [2e-3, 1e-3]) {
+    it(`time the bob falls to z = −700 mm w.r.t. friction, mass, centre (h = ${h})`, () => {
+      const params = ['bearing.friction', 'bob.mass', 'bob.centre.z', 'bob.inertia.y'];
+      const rel = [1e-2, 1e-3, 1e-2, 1e2];
+      check(doc, params, 'bob.mass.position.z@cross=-700', 1.5, h, rel);
+    });
+  }
+  it('says when the level is never reached', () => {
+    expect(() => simulationGradient(doc, [parseParameter('bob.mass')], parseResult('bob.mass.position.z@cross=-5000'), { duration: 0.1, step: 1e-3 })).toThrow(/does not reach -5000/);
+  });
+});
+
+describe('refusals', () => {
+  it('names unknown parameters, results and unsupported contacts', () => {
+    const doc = load('quarter-car-bump.kinemate.json');
+    expect(() => parseParameter('spring.colour')).toThrow(/expected ELEMENT.stiffness/);
+    expect(() => parseResult('body.height')).toThrow(/expected PART/);
+    expect(() => simulationGradient(doc, [parseParameter('nothing.stiffness')], parseResult('body.position.z'), { duration: 0.01, step: 1e-3 })).toThrow(/no force element "nothing"/);
+    expect(() => simulationGradient(load('pinewood.kinemate.json'), [parseParameter('body.mass')], parseResult('body.nose.position.x'), { duration: 0.01, step: 1e-3 })).toThrow(/rolling contact/);
+  });
 });
