@@ -108,6 +108,8 @@ export class Integrator {
   readonly blockDissipated: Float64Array;
   readonly blockExternal: Float64Array;
   readonly driverWork: Float64Array;
+  /** Called after each accepted step (each half of a halved one too) with its size; `stepStart` holds the state it began from (src/dynamics/sensitivity.ts). */
+  onStep: ((h: number) => void) | null = null;
 
   private readonly method: IntegratorMethod;
   private readonly alphaM: number;
@@ -291,6 +293,15 @@ export class Integrator {
     this.driverTarget = new Float64Array(drivers.length);
     this.version = system.version;
   }
+
+  /** The state the last accepted step began from (valid inside `onStep`), the scheme's coefficients and the rows the step solved with. */
+  stepStart(): { state: Float64Array; v: Float64Array; vdot: Float64Array; a: Float64Array } {
+    return { state: this.savedState, v: this.savedV, vdot: this.savedVdot, a: this.savedA };
+  }
+  coefficients(): { alphaM: number; alphaF: number; gamma: number; beta: number; c1: number } {
+    return { alphaM: this.alphaM, alphaF: this.alphaF, gamma: this.gamma, beta: this.beta, c1: this.c1 };
+  }
+  activeRows(): Int32Array { return this.active.subarray(0, this.activeCount); }
 
   get methodName(): IntegratorMethod {
     return this.method;
@@ -489,7 +500,7 @@ export class Integrator {
 
   private advance(h: number, depth: number): boolean {
     this.save();
-    if (this.attempt(h)) { this.account(h); return true; }
+    if (this.attempt(h)) { this.account(h); this.onStep?.(h); return true; }
     this.restore();
     if (depth >= this.maxHalvings) return false;
     return this.advance(h / 2, depth + 1) && this.advance(h / 2, depth + 1);

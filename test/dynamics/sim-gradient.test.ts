@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { rotationMatrix } from '../../kernel/dual';
+import { prepareSimulation } from '../../src/dynamics/simulate';
+import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
+import type { AssemblyDoc } from '../../src/assembly/types';
+
+const load = (name: string): AssemblyDoc => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
+
+/** The result by a plain re-run of the integrator (an independent route from the gradient code). */
+function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number): number {
+  const sim = prepareSimulation(doc);
+  const it = sim.integrator, sys = sim.dyn.system;
+  const v = sys.variables[sim.dyn.model.parts.get(r.part)!];
+  const R = new Float64Array(9);
+  const p = r.point ? (doc.parts[r.part].points as any)[r.point] : [0, 0, 0];
+  const read = () => {
+    rotationMatrix(R, sys.state, v.offset + 3);
+    const row = (x: number[]) => R[r.axis * 3] * x[0] + R[r.axis * 3 + 1] * x[1] + R[r.axis * 3 + 2] * x[2];
+    if (r.quantity === 'position') return sys.state[v.offset + r.axis] + row(p);
+    const c0 = it.layout[v.id], w = [it.v[c0], it.v[c0 + 1], it.v[c0 + 2]];
+    return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
+  };
+  const sign = r.at === 'min' ? -1 : 1;
+  let best = r.at === 'final' ? 0 : sign * read(), prev = read();
+  const steps = Math.round(duration / step);
+  for (let k = 0; k < steps; k++) {
+    if (!it.step(step)) throw new Error('step failed');
+    const x = read();
+    if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
+    prev = x;
+    if (r.at !== 'final') best = Math.max(best, sign * read());
+  }
+  if (r.at === 'crossing') throw new Error('no crossing');
+  return r.at === 'final' ? read() : sign * best;
+}
+
+/** A copy of the document with the parameter moved by d (file units). */
+function moved(doc: AssemblyDoc, param: DynamicParameter, d: number): AssemblyDoc {
+  const c = structuredClone(doc) as any, p = param as any;
+  if (p.kind === 'stiffness') c.forces[p.element].stiffness += d;
+  else if (p.kind === 'damping') c.forces[p.element].damping += d;
+  else if (p.kind === 'friction') c.forces[p.element].force += d;
+  else if (p.kind === 'mass') c.parts[p.part].mass.mass += d;
+  else if (p.kind === 'inertia') c.parts[p.part].mass.inertia[p.axis][p.axis] += d;
+  else c.parts[p.part].mass.centre[p.axis] += d;
+  return c;
+}
+
+function check(doc: AssemblyDoc, params: string[], result: string, duration: number, step: number, rel: number[], tol = 1e-4) {
+  const ps = params.map(parseParameter), r = parseResult(result);
+  const g = simulationGradient(doc, ps, r, { duration, step });
+  expect(g.value).toBeCloseTo(rerun(doc, r, duration, step), 9);
+  const out: number[][] = [];
+  ps.forEach((p, j) => {
+    const d = rel[j];
+    const fd = (rerun(moved(doc, p, d), r, duration, step) - rerun(moved(doc, p, -d), r, duration, step)) / (2 * d);
+    out.push([g.gradient[j], fd]);
+    expect(Math.abs(g.gradient[j] - fd)).toBeLessThanOrEqual(tol * Math.max(Math.abs(fd), 1e-12));
+  });
+  return out;
+}
+
+describe('simulation gradients, quarter car', () => {
+  const doc = load('quarter-car-bump.kinemate.json');
+  for (const h of [2e-3, 1e-3]) {
+    it(`body height at 1 s w.r.t. spring rate, damping, masses (h = ${h})`, () => {
+      const params = ['spring.stiffness', 'damper.damping', 'body.mass', 'wheel.mass', 'tyre.stiffness'], rel = [1e-3, 1e-4, 1e-2, 1e-3, 1e-2];
+      check(doc, params, 'body.position.z', 1, h, rel);
+      check(doc, params, 'body.position.z@max', 1, h, rel);
+      check(doc, params, 'wheel.velocity.z', 1, h, rel);
+    });
+  }
+});
+
+describe('simulation gradients, pendulum (rotation: the right Jacobian, the pin curvature)', () => {
+  const doc = load('pendulum.kinemate.json') as any;
+  // a body with inertia too, so that the mass matters to the motion
+  doc.parts.bob.mass.inertia[1][1] = 2e5;
+  doc.parts.bob.mass.inertia[0][0] = 1e5;
+  doc.parts.bob.mass.inertia[2][2] = 1e5;
+  for (const h of [2e-3, 1e-3]) {
+    it(`bob x, ż at 0.8 s and the least ż w.r.t. mass, inertia, centre (h = ${h})`, () => {
+      const params = ['bob.mass', 'bob.inertia.y', 'bob.centre.z', 'bob.centre.x'];
+      const rel = [1e-3, 1e2, 1e-2, 1e-2];
+      check(doc, params, 'bob.mass.position.x', 0.8, h, rel);
+      check(doc, params, 'bob.mass.velocity.z', 0.8, h, rel);
+      check(doc, params, 'bob.mass.velocity.z@min', 0.8, h, rel);
+    });
+  }
+});
+
+describe('simulation gradients, a crossing time (the finish-time route)', () => {
+  const doc = load('pendulum.kinemate.json') as any;
+  doc.parts.bob.mass.inertia = [[1e5, 0, 0], [0, 2e5, 0], [0, 0, 1e5]];
+  // bearing friction on the pin (N·mm), as a pinewood axle's
+  doc.forces = { bearing: { type: 'coordinate_friction', coordinate: 'pivot.angle', force: 400, regularization: 1 } };
+  for (const h of [2e-3, 1e-3]) {
+    it(`time the bob falls to z = −700 mm w.r.t. friction, mass, centre (h = ${h})`, () => {
+      const params = ['bearing.friction', 'bob.mass', 'bob.centre.z', 'bob.inertia.y'];
+      const rel = [1e-2, 1e-3, 1e-2, 1e2];
+      check(doc, params, 'bob.mass.position.z@cross=-700', 1.5, h, rel);
+    });
+  }
+  it('says when the level is never reached', () => {
+    expect(() => simulationGradient(doc, [parseParameter('bob.mass')], parseResult('bob.mass.position.z@cross=-5000'), { duration: 0.1, step: 1e-3 })).toThrow(/does not reach -5000/);
+  });
+});
+
+describe('refusals', () => {
+  it('names unknown parameters, results and unsupported contacts', () => {
+    const doc = load('quarter-car-bump.kinemate.json');
+    expect(() => parseParameter('spring.colour')).toThrow(/expected ELEMENT.stiffness/);
+    expect(() => parseResult('body.height')).toThrow(/expected PART/);
+    expect(() => simulationGradient(doc, [parseParameter('nothing.stiffness')], parseResult('body.position.z'), { duration: 0.01, step: 1e-3 })).toThrow(/no force element "nothing"/);
+    expect(() => simulationGradient(load('pinewood.kinemate.json'), [parseParameter('body.mass')], parseResult('body.nose.position.x'), { duration: 0.01, step: 1e-3 })).toThrow(/rolling contact/);
+  });
+});
