@@ -170,6 +170,14 @@ export function narrowedScratch(x: unknown, n: number): unknown {
   return x;
 }
 
+/**
+ * An object built by copying many fields (a block's twin) is left in V8's slow dictionary
+ * mode; becoming some object's prototype makes it fast again (its map then is its own).
+ */
+export function fastProperties(o: object): void {
+  Object.setPrototypeOf({}, o);
+}
+
 export function dvConst(out: DualVec3, x: number, y: number, z: number): DualVec3 {
   if (tangents) tvZero(out);
   out.v[0] = x; out.v[1] = y; out.v[2] = z; out.d.fill(0); return out;

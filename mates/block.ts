@@ -3,7 +3,7 @@
  * the derivative vector) and a few scalar coordinates (columns 12..), differentiated by
  * forward-mode AD. A subclass writes its rows as duals into `this.out`.
  */
-import { Dual, DualVec3, dvRigidPoint, dvRigidDirection, dSeed, dConst, rotationMatrix, narrowedScratch } from '../kernel/dual';
+import { Dual, DualVec3, dvRigidPoint, dvRigidDirection, dSeed, dConst, rotationMatrix, narrowedScratch, fastProperties } from '../kernel/dual';
 import type { BlockKind, ResidualBlock } from '../kernel/system';
 
 export abstract class MateBlock implements ResidualBlock {
@@ -26,7 +26,7 @@ export abstract class MateBlock implements ResidualBlock {
   /**
    * The same rows differentiated only with respect to the vars where free[i] (a solver
    * whose fixed parts have no columns): its Jacobian is rows × Σ dim of the free vars, in
-   * vars order. It inherits everything from this block but the dual scratch, narrower;
+   * vars order. It shares this block's settings, with its own narrower dual scratch;
    * values and the kept derivatives are the same numbers (forward AD's columns are
    * independent), at a fraction of the work when a part is fixed.
    */
@@ -34,10 +34,13 @@ export abstract class MateBlock implements ResidualBlock {
     const cols = new Int32Array(this.vars.length);
     let n = 0;
     for (let i = 0; i < cols.length; i++) { cols[i] = free[i] ? n : -1; if (free[i]) n += i < 2 ? 6 : 1; }
-    const twin = Object.create(this) as Record<string, unknown>;
-    for (const [key, x] of Object.entries(this)) { const y = narrowedScratch(x, n); if (y !== x) twin[key] = y; }
+    // a copy of this block's fields with fresh scratch (not an object inheriting from this one:
+    // an instance used as a prototype gets a map of its own, which slows every block's code)
+    const twin = Object.create(Object.getPrototypeOf(this)) as Record<string, unknown>;
+    for (const [key, x] of Object.entries(this)) twin[key] = narrowedScratch(x, n);
     twin.n = n;
     twin.cols = cols;
+    fastProperties(twin);
     return twin as unknown as ResidualBlock;
   }
 

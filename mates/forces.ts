@@ -13,7 +13,7 @@
 import {
   Dual, DualVec3, dAdd, dAddConst, dAddScaled, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
-  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch,
+  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties,
 } from '../kernel/dual';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -143,11 +143,13 @@ export abstract class BodyForceBlock implements ForceBlock {
   private valueTwin: BodyForceBlock | null = null;
   protected values(): this {
     if (!this.valueTwin) {
-      // inherits everything from this element (its settings stay in step) but the scratch
-      const twin = Object.create(this) as Record<string, unknown>;
-      for (const [key, x] of Object.entries(this)) { const y = narrowedScratch(x, 0); if (y !== x) twin[key] = y; }
+      // a copy of this element's fields with width-0 scratch (not an object inheriting from
+      // this one: an instance used as a prototype gets a map of its own, slowing all elements)
+      const twin = Object.create(Object.getPrototypeOf(this)) as Record<string, unknown>;
+      for (const [key, x] of Object.entries(this)) twin[key] = narrowedScratch(x, 0);
       twin.n = 0;
       twin.valueTwin = twin;
+      fastProperties(twin);
       this.valueTwin = twin as unknown as BodyForceBlock;
     }
     return this.valueTwin as this;
