@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, screenOf, settle, warnIfNoChromium } from './page';
+import { REPO_ROOT } from '../../viewer/harness/browser';
 import { SensitivityPresenter } from '../../viewer/src/sensitivity';
 import type { ViewerDocument } from '../../viewer/src/document';
 
@@ -80,6 +81,41 @@ describe.skipIf(!HAVE_CHROMIUM)('sensitivity arrows and the Fit panel in headles
     await settle(page);
     const after = await arrowsSettled(page);
     expect(after.docKey).toBe(await page.evaluate(() => window.__kinemate.docKey(window.__kinemate.history.current)));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('an axle: arrows on both sides\' pickups for the chosen side\'s metric, equal to the presenter in Node; the hover names the side and the mirror', async () => {
+    const { page, errors } = await openViewer();
+    const before = (await page.evaluate(() => window.__kinemate.snapshot())).poseDocKey;
+    await page.setInputFiles('#file', join(REPO_ROOT, 'examples/suspension/double_wishbone_axle.yaml'));
+    await page.waitForFunction((k) => window.__kinemate.snapshot().poseDocKey !== k, before);
+    await page.evaluate(() => window.__kinemate.setView({ travel: [20, 5], rack: 0 }));
+    await settle(page);
+    expect(await page.isVisible('#sens-side')).toBe(true);
+    await page.selectOption('#sens-metric', 'camber');
+    await page.selectOption('#sens-side', 'right');
+    const a = await arrowsSettled(page);
+    expect(a.status).toBe('ok');
+    expect(a.side).toBe('right');
+    const pose = await page.evaluate(() => { const r = window.__kinemate.lastPose!; return { chassis: r.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint!), camber: r.metrics['right.camber'] }; });
+    expect(a.arrows.map((x) => x.hardpoint).sort()).toEqual([...pose.chassis].sort());
+    expect(a.arrows.some((x) => x.hardpoint.startsWith('left_')) && a.arrows.some((x) => x.hardpoint.startsWith('right_'))).toBe(true);
+    expect(a.value).toBeCloseTo(pose.camber as number, 8);
+    const expected = new SensitivityPresenter().arrows({ docKey: 1, doc: await currentDoc(page), view: { travel: [20, 5], rack: 0 }, metric: 'camber', side: 'right' });
+    for (const x of a.arrows) {
+      const e = expected.arrows.find((y) => y.hardpoint === x.hardpoint)!;
+      for (let i = 0; i < 3; i++) expect(x.gradient[i]).toBeCloseTo(e.gradient[i], 9);
+    }
+    expect(a.legend).toMatch(/^right camber = /);
+    const pickup = await screenOf(page, 'right_upper_wishbone_inboard_front');
+    await page.mouse.move(pickup.x, pickup.y);
+    await page.waitForFunction(() => window.__kinemate.sensitivity.snapshot().tip !== null, null, { timeout: 10_000 });
+    const tip = (await arrows(page)).tip!;
+    expect(tip[0]).toBe('right_upper_wishbone_inboard_front');
+    expect(tip[2]).toMatch(/^\+1 mm in y → ([+−][0-9.]+|0)° right camber at \+20 \/ \+5 mm$/);
+    expect(tip[4]).toBe('left_upper_wishbone_inboard_front moves with it, mirrored (the axle stays symmetric)');
+    await page.screenshot({ path: join(ARTIFACTS, '14e-sensitivity-axle.png') });
     expect(errors).toEqual([]);
     await page.close();
   });

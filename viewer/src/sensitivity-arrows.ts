@@ -5,7 +5,9 @@
  * (viewer/src/sensitivity.ts, in its own worker). Hovering a pickup or its arrow says it in
  * words: "+1 mm in y → +0.013° camber at +30 mm". Every pose shown (a drag's too) asks
  * again: one request in flight, the newest pending, so the arrows follow a drag live
- * without ever holding up the pose.
+ * without ever holding up the pose. An axle: arrows on both sides' and the centre's
+ * pickups for the metric of the side chosen beside the metric (sensitivity.ts says what a
+ * mirrored axle's arrow means: the drag moves the mirror too).
  */
 import { ConeGeometry, CylinderGeometry, Group, InstancedMesh, Matrix4, MeshLambertMaterial, Quaternion, Raycaster, Vector2, Vector3, Color } from 'three';
 import type { ViewerApp } from './app';
@@ -39,6 +41,7 @@ export class SensitivityArrows {
   private readonly shafts: InstancedMesh;
   private readonly heads: InstancedMesh;
   private readonly select: HTMLSelectElement;
+  private readonly sideSelect: HTMLSelectElement;
   private readonly legend: HTMLElement;
   private readonly tip: HTMLElement;
   private worker: Worker | null = null;
@@ -59,13 +62,16 @@ export class SensitivityArrows {
     panel.id = 'sensitivity-panel';
     panel.open = true;
     panel.innerHTML = `<summary>Sensitivity arrows</summary>
-      <div class="row"><label title="Arrows on every chassis pickup: the gradient of this metric at the state shown (exact, by the adjoint)">Metric <select id="sens-metric"><option value="">(off)</option>${ARROW_METRICS.map((m) => `<option value="${m}">${m.replace(/_/g, ' ')}</option>`).join('')}</select></label></div>
+      <div class="row"><label title="Arrows on every chassis pickup: the gradient of this metric at the state shown (exact, by the adjoint)">Metric <select id="sens-metric"><option value="">(off)</option>${ARROW_METRICS.map((m) => `<option value="${m}">${m.replace(/_/g, ' ')}</option>`).join('')}</select></label>
+        <label id="sens-side-label" hidden title="An axle: whose metric the arrows on both sides' pickups are for">Side <select id="sens-side"><option value="left">left</option><option value="right">right</option></select></label></div>
       <div id="sens-legend" class="note">Pick a metric: each chassis pickup gets an arrow pointing the way that raises it.</div>`;
     const side = document.getElementById('side')!;
     side.insertBefore(panel, document.getElementById('hardpoints-panel'));
     this.select = panel.querySelector('#sens-metric')!;
     this.legend = panel.querySelector('#sens-legend')!;
     this.select.addEventListener('change', () => { this.select.blur(); this.refresh(); });
+    this.sideSelect = panel.querySelector('#sens-side')!;
+    this.sideSelect.addEventListener('change', () => { this.sideSelect.blur(); this.refresh(); });
     this.tip = document.createElement('div');
     this.tip.id = 'sens-tip';
     this.tip.hidden = true;
@@ -96,6 +102,17 @@ export class SensitivityArrows {
     return this.select.value;
   }
 
+  /** An axle's side whose metric is shown. */
+  get side(): string {
+    return this.sideSelect.value;
+  }
+
+  /** Choose the side (an axle). */
+  setSide(side: 'left' | 'right'): void {
+    this.sideSelect.value = side;
+    this.refresh();
+  }
+
   /** Choose the metric ('' = off). */
   setMetric(metric: string): void {
     this.select.value = metric;
@@ -111,6 +128,9 @@ export class SensitivityArrows {
   private refresh(): void {
     const pose = this.app.lastPose;
     const metric = this.metric;
+    // the side choice only where there are two (an axle: one travel per wheel)
+    const axle = !!pose && pose.view.travel.length > 1;
+    (this.sideSelect.parentElement as HTMLElement).hidden = !axle;
     if (!metric || !pose || !pose.suspension) {
       this.asked = null;
       this.pending = null;
@@ -123,7 +143,7 @@ export class SensitivityArrows {
       return;
     }
     const doc = this.app.history.current;
-    const request: ArrowRequest = { docKey: this.app.docKey(doc), doc, view: pose.view, metric };
+    const request: ArrowRequest = { docKey: this.app.docKey(doc), doc, view: pose.view, metric, ...(axle ? { side: this.side } : {}) };
     this.asked = request;
     if (this.inFlight) { this.pending = request; return; }
     this.send(request);
@@ -150,7 +170,7 @@ export class SensitivityArrows {
       return;
     }
     // a metric switched off meanwhile, or another document shown: not drawn
-    if (!this.asked || !asked || reply.result.metric !== this.asked.metric) return;
+    if (!this.asked || !asked || reply.result.metric !== this.asked.metric || reply.result.side !== this.asked.side) return;
     this.result = reply.result;
     this.draw();
   }
@@ -159,7 +179,7 @@ export class SensitivityArrows {
   get settled(): boolean {
     if (!this.asked) return this.inFlight === null;
     const r = this.result;
-    return this.inFlight === null && this.pending === null && r !== null && r.docKey === this.asked.docKey && r.metric === this.asked.metric
+    return this.inFlight === null && this.pending === null && r !== null && r.docKey === this.asked.docKey && r.metric === this.asked.metric && r.side === this.asked.side
       && r.view.rack === this.asked.view.rack && r.view.travel.every((t, i) => t === this.asked!.view.travel[i]);
   }
 
@@ -178,15 +198,19 @@ export class SensitivityArrows {
       const largest = Math.max(0, ...chassis.map(size));
       for (const a of chassis) {
         const h = pose.structure.handles.find((x) => x.hardpoint === a.hardpoint || x.label === a.hardpoint);
-        const at = h ? pose.points[h.ref] : undefined;
-        if (!h || !at) continue;
-        this.drawn.push({ ...a, ref: h.ref, at: [at[0], at[1], at[2]], length: largest > 0 ? (LONGEST * extent * size(a)) / largest : 0 });
+        // an axle's centre points have no handle: drawn at their assembly point
+        const ref = h?.ref ?? a.ref;
+        const at = ref ? pose.points[ref] : undefined;
+        if (!ref || !at) continue;
+        this.drawn.push({ ...a, ref, at: [at[0], at[1], at[2]], length: largest > 0 ? (LONGEST * extent * size(a)) / largest : 0 });
       }
       const top = chassis.reduce<PickupArrow | null>((best, a) => (!best || size(a) > size(best) ? a : best), null);
       const unit = r.unit === '°' ? '°' : ` ${r.unit}`;
+      const metric = r.side ? `${r.side} ${r.metric}` : r.metric;
+      const mirrored = chassis.some((a) => a.with) ? ' A pickup\'s drag moves its mirror too: its arrow counts both.' : '';
       this.legend.textContent = top && largest > 0
-        ? `${r.metric} = ${r.value!.toPrecision(5)}${unit}. Arrows point the way that raises it; the longest: ${largest.toPrecision(2)}${unit}/mm (${top.hardpoint}). Hover a pickup for the numbers.`
-        : `${r.metric}: no chassis pickup changes it here.`;
+        ? `${metric} = ${r.value!.toPrecision(5)}${unit}. Arrows point the way that raises it; the longest: ${largest.toPrecision(2)}${unit}/mm (${top.hardpoint}).${mirrored} Hover a pickup for the numbers.`
+        : `${metric}: no chassis pickup changes it here.`;
     } else if (r) {
       this.legend.textContent = `No arrows: ${r.message ?? r.status}`;
     }
@@ -257,6 +281,7 @@ export class SensitivityArrows {
   snapshot() {
     return {
       metric: this.metric,
+      side: this.result?.side ?? null,
       settled: this.settled,
       status: this.result?.status ?? null,
       message: this.result?.message ?? null,
