@@ -112,7 +112,10 @@ describe('sensitivity arrows presenter', () => {
       const pose = new Engine().pose({ docKey: 1, doc, view: state });
       const handles = pose.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint!);
       const chassis = r.arrows.filter((a) => a.chassis);
-      expect(chassis.filter((a) => !a.hardpoint.startsWith('center_')).map((a) => a.hardpoint).sort()).toEqual([...handles].sort());
+      const sidePoints = (names: string[]) => names.filter((n) => !n.startsWith('center_')).sort();
+      expect(sidePoints(chassis.map((a) => a.hardpoint))).toEqual(sidePoints(handles));
+      // the centre points are drag handles too (the bar's axis): each has its arrow
+      for (const c of handles.filter((n) => n.startsWith('center_'))) expect(chassis.some((a) => a.hardpoint === c)).toBe(true);
       expect(handles.some((h) => h.startsWith('left_')) && handles.some((h) => h.startsWith('right_'))).toBe(true);
       const centre = chassis.filter((a) => a.hardpoint.startsWith('center_'));
       if (label.startsWith('U-bar')) {
