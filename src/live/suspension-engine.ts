@@ -305,9 +305,19 @@ function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly R
     // bisection towards where the linkage stops), each sub-step re-solved with the pull's rows
     const base = basis.map((b) => b.value());
     const move = new Continuation(system, (values) => basis.forEach((b, j) => { b.block.target = values[j]; }), base, { correct: () => solveWithBlocks(system, blocks), secant: false });
-    const result = move.moveTo(basis.map((b, j) => base[j] + (scale * delta[j]) / b.rowScale));
+    const goal = basis.map((b, j) => base[j] + (scale * delta[j]) / b.rowScale);
+    const result = move.moveTo(goal);
     if (result.fraction > 0) report = result.report;
-    if (result.status !== 'reached') { lastFailure = result.failure ?? result.report; return outcome(); }
+    if (result.status !== 'reached') {
+      // the bisection's last failure sits at the edge, where little fails; say what fails at the step asked for
+      const reached = system.snapshot();
+      basis.forEach((b, j) => { b.block.target = goal[j]; });
+      const asked = solveWithBlocks(system, blocks);
+      system.restore(reached);
+      basis.forEach((b, j) => { b.block.target = result.values[j]; });
+      lastFailure = !asked.converged ? asked : result.failure ?? result.report;
+      return outcome();
+    }
     if (scale === 1 && pred < 1e-4 * L) break;
   }
   return outcome();
