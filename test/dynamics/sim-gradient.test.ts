@@ -4,6 +4,7 @@ import { rotationMatrix } from '../../kernel/dual';
 import { prepareSimulation } from '../../src/dynamics/simulate';
 import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
 import type { AssemblyDoc } from '../../src/assembly/types';
+import { kinemate } from '../cli/helpers';
 
 const load = (name: string): AssemblyDoc => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
@@ -115,4 +116,25 @@ describe('refusals', () => {
     expect(() => simulationGradient(doc, [parseParameter('nothing.stiffness')], parseResult('body.position.z'), { duration: 0.01, step: 1e-3 })).toThrow(/no force element "nothing"/);
     expect(() => simulationGradient(load('pinewood.kinemate.json'), [parseParameter('body.mass')], parseResult('body.nose.position.x'), { duration: 0.01, step: 1e-3 })).toThrow(/rolling contact/);
   });
+});
+
+describe('kinemate simulate --gradient', () => {
+  it('prints the value and the gradient by name; refuses a bad name (exit 1)', async () => {
+    const run = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.8', '--step', '0.002',
+      '--gradient', 'spring.stiffness', '--gradient', 'body.mass', '--result', 'body.position.z@max']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    const doc = load('quarter-car-bump.kinemate.json'), r = parseResult('body.position.z@max');
+    expect(out.value).toBeCloseTo(rerun(doc, r, 0.8, 0.002), 9);
+    const d = 1e-3, p = parseParameter('spring.stiffness');
+    const fd = (rerun(moved(doc, p, d), r, 0.8, 0.002) - rerun(moved(doc, p, -d), r, 0.8, 0.002)) / (2 * d);
+    expect(Math.abs(out.gradient['spring.stiffness'] - fd)).toBeLessThan(1e-4 * Math.abs(fd));
+    expect(Object.keys(out.gradient)).toEqual(['spring.stiffness', 'body.mass']);
+    const bad = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'spring.colour', '--result', 'body.position.z']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/spring\.colour/);
+    const noResult = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'body.mass']);
+    expect(noResult.code).toBe(1);
+    expect(noResult.stderr).toMatch(/--result/);
+  }, 60_000);
 });
