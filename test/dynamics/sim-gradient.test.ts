@@ -138,3 +138,31 @@ describe('kinemate simulate --gradient', () => {
     expect(noResult.stderr).toMatch(/--result/);
   }, 60_000);
 });
+
+describe('simulation gradients, double pendulum (a body that turns and travels: Ad(exp(−y)) couples them)', () => {
+  const doc = load('double-pendulum.kinemate.json') as any;
+  // a sprung, damped elbow (N·mm per degree, N·mm·s per degree): the file's angle unit converts
+  doc.forces = { elbowSpring: { type: 'coordinate_spring', coordinate: 'elbow.angle', stiffness: 2000, free: -90, damping: 20 } };
+  for (const h of [2e-3, 1e-3]) {
+    it(`lower link's origin at 0.5 s w.r.t. elbow rate and damping, masses, centre (h = ${h})`, () => {
+      const params = ['elbowSpring.stiffness', 'elbowSpring.damping', 'upper.mass', 'lower.mass', 'lower.centre.z', 'lower.inertia.y'];
+      const rel = [1, 1e-1, 1e-3, 1e-3, 1e-2, 1e2];
+      check(doc, params, 'lower.position.x', 0.5, h, rel);
+      check(doc, params, 'lower.velocity.z', 0.5, h, rel);
+    });
+  }
+  it('backward Euler too', () => {
+    const params = ['elbowSpring.stiffness', 'lower.mass'].map(parseParameter), r = parseResult('lower.position.z');
+    const g = simulationGradient(doc, params, r, { duration: 0.3, step: 2e-3, method: 'backward-euler' });
+    const run = (d: AssemblyDoc) => {
+      const sim = prepareSimulation(d, { method: 'backward-euler' });
+      for (let k = 0; k < 150; k++) sim.integrator.step(2e-3);
+      return sim.dyn.system.state[sim.dyn.system.variables[sim.dyn.model.parts.get('lower')!].offset + 2];
+    };
+    params.forEach((p, j) => {
+      const d = [1, 1e-3][j];
+      const fd = (run(moved(doc, p, d)) - run(moved(doc, p, -d))) / (2 * d);
+      expect(Math.abs(g.gradient[j] - fd)).toBeLessThan(1e-4 * Math.abs(fd));
+    });
+  });
+});
