@@ -245,6 +245,12 @@ export { SweepLoads, parseLoadCase, contactLoad, type LoadCase, type WheelLoad, 
 export { simulate, simulateFrames, prepareSimulation, readMotions, type SimulateOptions, type SimulationFrame, type SimulationResult, type SimulationEvent, type Simulation } from './dynamics/simulate.ts';
 export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator.ts';
 /**
+ * `simulationGradient(doc, parameters, result, { duration, step })`: d(result)/d(parameter) of a run, exact for the
+ * discrete integrator (forward sensitivity of each step; docs/sensitivity.md). Names: `parseParameter('spring.stiffness')`,
+ * `parseResult('body.nose.position.x@cross=12800')`.
+ */
+export { simulationGradient, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type GradientOptions } from './dynamics/sensitivity.ts';
+/**
  * Suspension dynamics from a geometry file's `dynamics` section (docs/dynamics.md): `readSuspensionDynamics(raw, geometry)`,
  * `prepareSuspensionDynamics(geometry, spec)` (the assembly, settled on the road), `simulateSuspension(model, options)`
  * (simulate's frames, each with a `suspension` view: wheel travel, camber, toe, element travel, link and tyre forces).

@@ -155,10 +155,11 @@ function simulationCsv(result: SimulationResult): string {
 
 export const simulateCommand: Command = {
   name: 'simulate',
-  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE]',
+  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE] [--gradient PARAM... --result NAME]',
   summary: 'time response under gravity, forces and motions, with reactions and the energy budget',
   help: `Usage: kinemate simulate MODEL --duration T --step H [--method generalized-alpha|backward-euler]
                          [--rho-inf R] [--every K] [--format json|csv] [--out FILE]
+                         [--gradient PARAM]... [--result NAME]
 
 Integrates the assembly in time from its file state (positions from the kinematic
 solve, the file's "velocities" projected onto the mates, accelerations and reactions
@@ -198,18 +199,30 @@ Options:
                      energy, drivers, spring tensions, tyre forces, rolling mates'
                      normal forces, residual
   --out FILE         write the output to FILE instead of stdout
+  --gradient PARAM   instead of frames, print { result, value, t, gradient: { PARAM: d } }:
+                     d(result)/d(PARAM), exact for the discrete integrator (forward
+                     sensitivity of every step; docs/sensitivity.md). PARAM: ELEMENT.stiffness,
+                     ELEMENT.damping (linear springs, dampers, coordinate springs),
+                     ELEMENT.friction (coordinate friction), PART.mass, PART.inertia.x|y|z,
+                     PART.centre.x|y|z, in the file's units. Repeatable. Assembly files only;
+                     not yet with rolling contacts.
+  --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
+                     mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
+                     time the coordinate first passes LEVEL, s)
   -h, --help         this text
 
 ${UNITS}
 Exit codes: 0 done; 1 bad input; 2 the start cannot be solved or a step failed.
 
 Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0.001 --every 10
+         kinemate simulate examples/quarter-car-bump.kinemate.json --duration 1 --step 0.001 --gradient spring.stiffness --gradient body.mass --result body.position.z@max
          kinemate simulate examples/suspension/double_wishbone_dynamics.yaml --duration 0.6 --step 0.0005 --every 20 --format csv
 `,
   async run(argv, io) {
     const args = parseCommandArgs('simulate', argv, {
       duration: { type: 'string' }, step: { type: 'string' }, method: { type: 'string' }, 'rho-inf': { type: 'string' },
       every: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
+      gradient: { type: 'string', multiple: true }, result: { type: 'string' },
     });
     const file = onePositional('simulate', args, 'MODEL file');
     const duration = parseNumber(requiredOption('simulate', args, 'duration', 'a duration in seconds'), '--duration');
@@ -226,6 +239,8 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
+    const gradients = stringOptions(args, 'gradient'), resultName = stringOption(args, 'result');
+    if (gradients.length || resultName !== undefined) return simulateGradient(file, io, gradients, resultName, { duration, step, method, rhoInf }, out);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     // a suspension geometry with a dynamics section runs through its own bridge
     const geometryText = await geometryTextOf(file);
@@ -250,3 +265,35 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     return result.status === 'completed' ? EXIT.ok : EXIT.failed;
   },
 };
+
+/** `simulate --gradient`: the exact gradient of one result instead of the frames. */
+async function simulateGradient(file: string, io: Parameters<Command['run']>[1], names: string[], resultName: string | undefined,
+  options: { duration: number; step: number; method: 'generalized-alpha' | 'backward-euler'; rhoInf?: number }, out: string | undefined): Promise<number> {
+  if (!names.length) throw new CliError('simulate: --result needs at least one --gradient PARAM');
+  if (resultName === undefined) throw new CliError('simulate: --gradient needs --result NAME (e.g. body.position.z@max)');
+  const { simulationGradient, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
+  if ((await geometryTextOf(file)) !== null) throw new CliError('simulate: --gradient works on assembly files only (not suspension geometries yet)');
+  let parameters, result;
+  try {
+    parameters = names.map(parseParameter);
+    result = parseResult(resultName);
+  } catch (error) {
+    if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
+    throw error;
+  }
+  const model = await loadModel(file, io);
+  let g;
+  try {
+    g = simulationGradient(model, parameters, result, options);
+  } catch (error) {
+    if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
+    if (error instanceof IntegratorError) { await io.out(toJsonText({ status: 'failed', message: error.message })); return EXIT.failed; }
+    throw error;
+  }
+  const text = toJsonText({
+    status: 'completed', method: options.method, step: options.step, steps: g.steps, result: resultName, value: g.value, t: g.t,
+    gradient: Object.fromEntries(names.map((n, j) => [n, g.gradient[j]])),
+  });
+  if (out) await writeFile(out, text); else await io.out(text);
+  return EXIT.ok;
+}

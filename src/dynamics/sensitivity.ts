@@ -27,6 +27,7 @@ import { CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates
 import { CoordinateFrictionForce } from '../../mates/resistance';
 import { RollingBlock } from '../../mates/rolling';
 import type { AssemblyDoc } from '../assembly/types';
+import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
@@ -209,7 +210,7 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
  * name, on redundant constraint rows, and on a model whose constraint blocks have no
  * second derivatives (rolling contacts, not yet).
  */
-export function simulationGradient(source: AssemblyDoc, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
+export function simulationGradient(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
   const { duration, step } = options;
   if (!(duration > 0) || !(step > 0)) throw new RangeError('duration and step: expected positive numbers of seconds');
   const dyn = buildDynamics(source);

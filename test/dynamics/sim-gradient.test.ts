@@ -4,6 +4,7 @@ import { rotationMatrix } from '../../kernel/dual';
 import { prepareSimulation } from '../../src/dynamics/simulate';
 import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
 import type { AssemblyDoc } from '../../src/assembly/types';
+import { kinemate } from '../cli/helpers';
 
 const load = (name: string): AssemblyDoc => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
@@ -114,5 +115,54 @@ describe('refusals', () => {
     expect(() => parseResult('body.height')).toThrow(/expected PART/);
     expect(() => simulationGradient(doc, [parseParameter('nothing.stiffness')], parseResult('body.position.z'), { duration: 0.01, step: 1e-3 })).toThrow(/no force element "nothing"/);
     expect(() => simulationGradient(load('pinewood.kinemate.json'), [parseParameter('body.mass')], parseResult('body.nose.position.x'), { duration: 0.01, step: 1e-3 })).toThrow(/rolling contact/);
+  });
+});
+
+describe('kinemate simulate --gradient', () => {
+  it('prints the value and the gradient by name; refuses a bad name (exit 1)', async () => {
+    const run = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.8', '--step', '0.002',
+      '--gradient', 'spring.stiffness', '--gradient', 'body.mass', '--result', 'body.position.z@max']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    const doc = load('quarter-car-bump.kinemate.json'), r = parseResult('body.position.z@max');
+    expect(out.value).toBeCloseTo(rerun(doc, r, 0.8, 0.002), 9);
+    const d = 1e-3, p = parseParameter('spring.stiffness');
+    const fd = (rerun(moved(doc, p, d), r, 0.8, 0.002) - rerun(moved(doc, p, -d), r, 0.8, 0.002)) / (2 * d);
+    expect(Math.abs(out.gradient['spring.stiffness'] - fd)).toBeLessThan(1e-4 * Math.abs(fd));
+    expect(Object.keys(out.gradient)).toEqual(['spring.stiffness', 'body.mass']);
+    const bad = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'spring.colour', '--result', 'body.position.z']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/spring\.colour/);
+    const noResult = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'body.mass']);
+    expect(noResult.code).toBe(1);
+    expect(noResult.stderr).toMatch(/--result/);
+  }, 60_000);
+});
+
+describe('simulation gradients, double pendulum (a body that turns and travels: Ad(exp(−y)) couples them)', () => {
+  const doc = load('double-pendulum.kinemate.json') as any;
+  // a sprung, damped elbow (N·mm per degree, N·mm·s per degree): the file's angle unit converts
+  doc.forces = { elbowSpring: { type: 'coordinate_spring', coordinate: 'elbow.angle', stiffness: 2000, free: -90, damping: 20 } };
+  for (const h of [2e-3, 1e-3]) {
+    it(`lower link's origin at 0.5 s w.r.t. elbow rate and damping, masses, centre (h = ${h})`, () => {
+      const params = ['elbowSpring.stiffness', 'elbowSpring.damping', 'upper.mass', 'lower.mass', 'lower.centre.z', 'lower.inertia.y'];
+      const rel = [1, 1e-1, 1e-3, 1e-3, 1e-2, 1e2];
+      check(doc, params, 'lower.position.x', 0.5, h, rel);
+      check(doc, params, 'lower.velocity.z', 0.5, h, rel);
+    });
+  }
+  it('backward Euler too', () => {
+    const params = ['elbowSpring.stiffness', 'lower.mass'].map(parseParameter), r = parseResult('lower.position.z');
+    const g = simulationGradient(doc, params, r, { duration: 0.3, step: 2e-3, method: 'backward-euler' });
+    const run = (d: AssemblyDoc) => {
+      const sim = prepareSimulation(d, { method: 'backward-euler' });
+      for (let k = 0; k < 150; k++) sim.integrator.step(2e-3);
+      return sim.dyn.system.state[sim.dyn.system.variables[sim.dyn.model.parts.get('lower')!].offset + 2];
+    };
+    params.forEach((p, j) => {
+      const d = [1, 1e-3][j];
+      const fd = (run(moved(doc, p, d)) - run(moved(doc, p, -d))) / (2 * d);
+      expect(Math.abs(g.gradient[j] - fd)).toBeLessThan(1e-4 * Math.abs(fd));
+    });
   });
 });
