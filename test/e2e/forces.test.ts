@@ -50,6 +50,10 @@ describe.skipIf(!HAVE_CHROMIUM)('loads and devices in headless Chromium', () => 
 
   it('the loads panel\'s case changes the drawn link colours and labels; they follow a hardpoint drag; a plot shows the wheel rate', async () => {
     const { page, errors } = await openViewer();
+    // closed, the panel asks for no loads (a drag pays nothing for them); opened, they are drawn
+    expect((await drawing(page)).shown).toBe(false);
+    await page.click('#loads-panel > summary');
+    await settle(page);
     // the default corner under its own weight (300 kg at 1 g, the panel's default)
     const vertical = await drawing(page);
     expect(vertical.shown).toBe(true);

@@ -147,7 +147,7 @@ export class ViewerApp {
 
   private requestPose(extra: Partial<PoseRequest> = {}, time?: number, needsSweep = false): void {
     const doc = this.history.current;
-    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, loads: this.loadsPanel.loadCase(), ...extra }, time, needsSweep);
+    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, loads: this.loadsPanel.activeLoadCase(), ...extra }, time, needsSweep);
     this.lastPoseSeq = t.seq;
     this.poseInput.next(t);
     if (needsSweep) this.requestSweep(t.seq, t.time);

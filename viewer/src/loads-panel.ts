@@ -71,6 +71,8 @@ export class LoadsPanel {
     this.body.querySelector<HTMLInputElement>('#loads-draw')!.addEventListener('change', (e) => { this.drawForces = (e.target as HTMLInputElement).checked; this.onChange(); });
     this.body.querySelectorAll<HTMLInputElement>('#loads-g input, #loads-force input').forEach((input) => input.addEventListener('change', () => this.onInput(input)));
     this.showMode();
+    // opening the panel asks for the loads, closing it stops them
+    panel.addEventListener('toggle', () => this.onChange());
   }
 
   private showMode(): void {
@@ -103,6 +105,15 @@ export class LoadsPanel {
 
   loadCase(): LoadCase {
     return loadCaseOf(this.inputs);
+  }
+
+  /**
+   * The load case while the panel is open, else null: the loads of a pose cost a model of
+   * their own per edited document, which a drag pays at every move, so they are computed
+   * (and drawn) only when asked for.
+   */
+  activeLoadCase(): LoadCase | null {
+    return (this.panel as HTMLDetailsElement).open ? this.loadCase() : null;
   }
 
   /** The read-outs of a pose's loads (the panel is shown for suspensions only). */
