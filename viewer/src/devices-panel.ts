@@ -7,6 +7,7 @@
 import type { PoseResult } from './engine';
 import type { ViewerDocument } from './document';
 import { DEVICE_METRICS, shimSections } from './devices';
+import { metricRows } from './panels';
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -41,7 +42,6 @@ export class DevicesPanel {
       input.dataset.value = String(s.setup);
       if (document.activeElement !== input && input.value !== String(s.setup)) input.value = String(s.setup);
     }
-    this.body.querySelector<HTMLElement>('#devices-readouts')!.innerHTML = metrics
-      .map(({ metric, label, unit, digits }) => `<tr><td>${label}</td><td class="v" data-device-metric="${metric}">${(r.metrics[metric] as number).toFixed(digits)}</td><td class="u">${unit}</td></tr>`).join('');
+    this.body.querySelector<HTMLElement>('#devices-readouts')!.innerHTML = metricRows(DEVICE_METRICS, r, 'device-metric');
   }
 }

@@ -16,6 +16,7 @@ import type { PointRole } from '../../src/suspension/roles';
 import type { Geometry } from '../../src/suspension/files';
 import type { LiveRecipe } from '../../src/live';
 import type { Vec3 } from './document';
+import type { ReadoutSpec } from './engine';
 
 export type DeviceShape =
   | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3; b: Vec3 }
@@ -134,7 +135,7 @@ export function deviceShapes(sm: SuspensionModel, plan: Plan): DeviceShape[] {
 }
 
 /** Device metrics (read-outs and plot menus): corner metrics of the first corner, axle ones as `axle.*`. */
-export const DEVICE_METRICS: readonly { metric: string; label: string; unit: string; digits: number }[] = [
+export const DEVICE_METRICS: readonly ReadoutSpec[] = [
   { metric: 'rocker_angle', label: 'Rocker angle', unit: '°', digits: 3 },
   { metric: 'torsion_bar_twist', label: 'Torsion bar twist', unit: '°', digits: 3 },
   { metric: 'deriv_torsion_bar_twist_wrt_hub_z', label: 'Torsion bar twist rate', unit: '°/mm', digits: 5 },

@@ -205,6 +205,11 @@ export interface PlotSpec {
   unit: string;
 }
 
+/** A metric shown as a read-out row too: a plot spec with its decimals. */
+export interface ReadoutSpec extends PlotSpec {
+  digits: number;
+}
+
 /** What a plot can show: the metrics the sweep keeps from every step. */
 export const PLOTTABLE: readonly PlotSpec[] = [
   { metric: 'camber', label: 'Camber', unit: '°' },

@@ -11,6 +11,7 @@
 import type { PoseResult } from './engine';
 import { LOAD_METRICS, type LoadCase } from './loads';
 import { formatForce, linkForceStyle, TENSION_COLOR, COMPRESSION_COLOR } from './force-style';
+import { metricRows } from './panels';
 
 export type LoadMode = 'none' | 'g' | 'force';
 
@@ -121,8 +122,7 @@ export class LoadsPanel {
     this.panel.hidden = !r.suspension;
     const loads = r.loads;
     if (!r.suspension || !loads) return;
-    this.readouts.innerHTML = LOAD_METRICS.filter(({ metric }) => typeof r.metrics[metric] === 'number')
-      .map(({ metric, label, unit, digits }) => `<tr><td>${label}</td><td class="v" data-load="${metric}">${(r.metrics[metric] as number).toFixed(digits)}</td><td class="u">${unit}</td></tr>`).join('');
+    this.readouts.innerHTML = metricRows(LOAD_METRICS, r, 'load');
     const largest = Math.max(0, ...Object.values(loads.links).map(Math.abs));
     const rows = Object.entries(loads.links).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
       .map(([id, t]) => `<tr><td>${id.replace(/_/g, ' ')}</td><td class="v" data-link="${id}" style="color:${hex(linkForceStyle(t, largest).color)}">${formatForce(t)}</td></tr>`);

@@ -11,11 +11,12 @@
  */
 import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
 import type { SuspensionModel } from '../../src/suspension/model';
+import type { ReadoutSpec } from './engine';
 
 export type { LoadCase, WheelLoad, StateLoads } from '../../src/suspension/loads';
 
 /** Flat loads metrics (read-outs and plots), with their labels and units. */
-export const LOAD_METRICS: readonly { metric: string; label: string; unit: string; digits: number }[] = [
+export const LOAD_METRICS: readonly ReadoutSpec[] = [
   { metric: 'loads.wheel_rate', label: 'Wheel rate', unit: 'N/mm', digits: 2 },
   { metric: 'loads.motion_ratio', label: 'Motion ratio (spring)', unit: 'mm/mm', digits: 4 },
   { metric: 'loads.spring_force', label: 'Spring force', unit: 'N', digits: 0 },

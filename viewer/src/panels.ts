@@ -4,7 +4,7 @@
  * suspension geometry. DOM only: what to show comes in, nothing is solved here.
  */
 import { hardpointPosition, type ViewerDocument } from './document';
-import type { PoseResult } from './engine';
+import type { PoseResult, ReadoutSpec } from './engine';
 
 /** Read-outs: metric key, label, unit, digits. */
 export const READOUTS: [string, string, string, number][] = [
@@ -123,4 +123,10 @@ export class HardpointTable {
       });
     });
   }
+}
+
+/** Read-out rows of the specs whose metric the pose has, each value cell marked `data-<attribute>="<metric>"`. */
+export function metricRows(specs: readonly ReadoutSpec[], r: PoseResult, attribute: string): string {
+  return specs.filter(({ metric }) => typeof r.metrics[metric] === 'number')
+    .map(({ metric, label, unit, digits }) => `<tr><td>${label}</td><td class="v" data-${attribute}="${metric}">${(r.metrics[metric] as number).toFixed(digits)}</td><td class="u">${unit}</td></tr>`).join('');
 }
