@@ -87,6 +87,14 @@ export interface SolveRequest {
   /** Start from this state instead of the current one (a cancelled pull returns to its start). */
   readonly seed?: WarmState;
   /**
+   * The pull with this `dragId` was cancelled: start from the state the engine had when
+   * that drag began (what `seed` says in-process, for a caller that does not hold the
+   * state: a page whose engine runs in a worker). Ignored for any other drag.
+   */
+  readonly cancelledDrag?: number;
+  /** Start from the document's own state: nothing carried from earlier solves (a Reset). */
+  readonly fresh?: boolean;
+  /**
    * Whether a failure names its minimal conflicting set of mates (one solve per mate:
    * off the drag path). During drags only the failing mates are named.
    */
@@ -170,6 +178,8 @@ export class LiveEngine<A = undefined> {
   private warm: WarmState | null = null;
   /** The last good target of the drag in progress, where its next sub-steps start. */
   private pullTrack: { readonly dragId: number; readonly part: string; readonly target: readonly number[] } | null = null;
+  /** The state when the newest drag began (for `cancelledDrag`). */
+  private dragStart: { readonly dragId: number; readonly warm: WarmState | null } | null = null;
 
   constructor(options: LiveEngineOptions<A> = {}) {
     this.analyze = options.analyze;
@@ -195,16 +205,24 @@ export class LiveEngine<A = undefined> {
     const started = performance.now();
     let rebuilt = false;
     let held: HeldTarget[] = [];
+    if (request.fresh === true) {
+      this.current = null;
+      this.warm = null;
+      this.pullTrack = null;
+    }
+    if (request.pull !== null && this.dragStart?.dragId !== request.pull.dragId) this.dragStart = { dragId: request.pull.dragId, warm: this.warm };
+    const cancelled = request.cancelledDrag !== undefined && this.dragStart?.dragId === request.cancelledDrag ? this.dragStart.warm ?? undefined : undefined;
+    const seed = request.seed ?? cancelled;
     if (this.current === null || !sameDocument(this.current, request)) {
       const { assembly } = this.compile(request.document);
       const previous = this.current?.assembly ?? null;
-      const seeded = seedAssembly(assembly, previous, request.seed ?? this.warm);
+      const seeded = seedAssembly(assembly, previous, seed ?? this.warm);
       const model = buildModel(seeded.doc);
       held = heldTargets(model, seeded.targets);
       this.current = { document: request.document, version: request.version, assembly, model };
       rebuilt = true;
-    } else if (request.seed !== undefined) {
-      applySeed(this.current.model, this.current.assembly, request.seed);
+    } else if (seed !== undefined) {
+      applySeed(this.current.model, this.current.assembly, seed);
     }
     const { model, assembly } = this.current;
     const { system } = model;

@@ -43,8 +43,11 @@ export {
   type EditResult,
   type LiveAnalysis,
   type LiveError,
+  type LiveFrameCore,
   type LiveModelOptions,
+  type LiveRequest,
   type LiveSolver,
+  type PullStrategy,
 } from './live-model.ts';
 export { simpleSuspensionAnalysis, worldPoint, type CornerReadout, type SimpleAnalysis } from './simple-analysis.ts';
 export { suspensionAnalysis, type LiveSuspensionAnalysis } from './suspension-analysis.ts';

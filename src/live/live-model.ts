@@ -71,11 +71,16 @@ import {
 } from './document.ts';
 import { LiveEngine, type Analyze, type LiveFrame, type SolveRequest, type WarmState } from './engine.ts';
 import type { AssemblyRecipe } from '../assembly/edits.ts';
+import type { SuspensionPullMode } from './suspension-engine.ts';
 
 /** What to grab. */
 export type DragSpec =
-  /** A point of a movable part (its own frame), pulled toward world targets. */
-  | { readonly kind: 'pull'; readonly part: string; readonly point: Vec3Doc }
+  /**
+   * A point of a movable part (its own frame), pulled toward world targets. `mode`,
+   * `axis` and `corner` are the suspension pull's strategy (see {@link PullStrategy}),
+   * carried to the solver; the in-process engine pulls freely.
+   */
+  | ({ readonly kind: 'pull'; readonly part: string; readonly point: Vec3Doc } & PullStrategy)
   /**
    * A hardpoint moved as a geometry edit: for a suspension its name as the assembly
    * writes it (`upper_wishbone_inboard_front`, `left_…` on an axle); for an assembly
@@ -84,16 +89,43 @@ export type DragSpec =
    */
   | { readonly kind: 'hardpoint'; readonly name: string };
 
+/**
+ * How a suspension pull moves (`SuspensionLiveEngine.pull`): what is free to follow the
+ * point (`bump`: the wheel; `steer`: the rack; `free`: both), the one corner of an axle
+ * that moves, and a unit world axis along which alone the distance counts.
+ */
+export interface PullStrategy {
+  readonly mode?: SuspensionPullMode;
+  readonly axis?: Vec3Doc;
+  readonly corner?: number;
+}
+
+/** What the live model reads of a frame: whether it may replace the last good state. Its own frames are {@link LiveFrame}s. */
+export interface LiveFrameCore {
+  readonly good: boolean;
+}
+
+/**
+ * A request as the live model makes it: the document with its version (a number that
+ * changes whenever the document does, so a solver across a worker recognises it), the
+ * pull, and the view settings in force (what is not in the document: never undo entries).
+ */
+export interface LiveRequest<S = undefined> extends SolveRequest {
+  readonly version: number;
+  readonly settings: S;
+  readonly pull: (SolveRequest['pull'] & PullStrategy) | null;
+}
+
 /** An error, as a value. */
-export type LiveError<A = undefined> =
+export type LiveError<A = undefined, F = LiveFrame<A>> =
   /** An edit or drag move the document refused; the document is as it was. */
   | { readonly kind: 'refused'; readonly label: string; readonly reason: string }
   /** A solve whose constraints did not close; the last good state stays. */
-  | { readonly kind: 'solve-failed'; readonly seq: number; readonly message: string; readonly failed: readonly string[]; readonly frame: LiveFrame<A> }
+  | { readonly kind: 'solve-failed'; readonly seq: number; readonly message: string; readonly failed: readonly string[]; readonly frame: F }
   /** The solver threw (a model that does not build, a worker that died). */
   | { readonly kind: 'solver-error'; readonly seq: number; readonly message: string; readonly error: unknown }
   /** The analysis hook threw; the solved state is good and was shown. */
-  | { readonly kind: 'analysis-failed'; readonly seq: number; readonly message: string; readonly frame: LiveFrame<A> };
+  | { readonly kind: 'analysis-failed'; readonly seq: number; readonly message: string; readonly frame: F };
 
 /** One analysis result, with the frame it was computed on. */
 export interface LiveAnalysis<A> {
@@ -108,15 +140,28 @@ export type EditResult =
   | { readonly ok: false; readonly document: LiveDocument; readonly reason: string };
 
 /** Replaces the in-process solve; receives it, to wrap or ignore. */
-export type LiveSolver<A> = (request: SolveRequest, solveInProcess: (request: SolveRequest) => LiveFrame<A>) => ObservableInput<LiveFrame<A>>;
+export type LiveSolver<A, F = LiveFrame<A>, S = undefined> = (request: LiveRequest<S>, solveInProcess: (request: SolveRequest) => LiveFrame<A>) => ObservableInput<F>;
 
-export interface LiveModelOptions<A> {
+export interface LiveModelOptions<A, F = LiveFrame<A>, S = undefined> {
   /** Runs after every good solve, on the model at the solved state (suspension metrics plug in here). */
   readonly analyze?: Analyze<A>;
   /** The frame clock (default: animation frames in a browser, `asapScheduler` in Node; a TestScheduler in tests). */
   readonly frameScheduler?: SchedulerLike;
   /** Replaces the in-process solve (a worker client; a slow solve in tests). Default: the in-process engine. */
-  readonly solver?: LiveSolver<A>;
+  readonly solver?: LiveSolver<A, F, S>;
+  /**
+   * The solver runs elsewhere (a Web Worker) and answers with its own frames: nothing is
+   * solved on this thread. A pull is then checked by the solver, not at `beginDrag`, and
+   * a cancelled pull asks the solver to return to the drag's start (`cancelledDrag`).
+   * Required when the frames are not {@link LiveFrame}s.
+   */
+  readonly remote?: boolean;
+  /** The view settings to start with (see {@link LiveModel.setSettings}). */
+  readonly settings?: S;
+  /** The first request after a quiet frame goes to the solver at once, the newest of the rest once a frame (`latestPerFrame`'s `leading`). Default false. */
+  readonly leading?: boolean;
+  /** What a failed frame says (for `errors$`); default: a {@link LiveFrame}'s result. */
+  readonly failureOf?: (frame: F) => { readonly message: string; readonly failed: readonly string[] };
   /** Most undo entries kept (default: no limit). */
   readonly historyLimit?: number;
 }
@@ -128,36 +173,51 @@ type ActiveDrag =
       readonly part: string;
       readonly point: readonly [number, number, number];
       target: readonly [number, number, number];
-      /** The state at pointerdown, for cancel. */
+      readonly strategy: PullStrategy;
+      /** The state at pointerdown, for cancel (in-process only). */
       readonly start: WarmState | null;
+      /** The view settings at pointerdown, for cancel. */
+      readonly startSettings: unknown;
     }
   | { readonly kind: 'hardpoint'; readonly name: string; readonly label: string };
 
 /** Compiled documents kept for reuse (the validator compiles, the solver needs the result). */
 const COMPILE_CACHE_SIZE = 8;
 
-/** A live, solved, undoable document (see the module comment). */
-export class LiveModel<A = undefined> {
+/**
+ * A live, solved, undoable document (see the module comment).
+ *
+ * `A` is the analysis of the in-process engine's frames. `F` is the frame type when a
+ * remote solver answers with frames of its own (`options.remote`), `S` the view settings
+ * carried on every request.
+ */
+export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S = undefined> {
   /** Undo, redo and gestures of the document. Using it directly is fine: every change is solved. */
   readonly history: History<LiveDocument>;
   /** Every good solve (the last one replayed to a late subscriber). */
-  readonly state$: Observable<LiveFrame<A>>;
+  readonly state$: Observable<F>;
   /** The analysis of every good solve (the last one replayed to a late subscriber); silent without `analyze`. */
   readonly analysis$: Observable<LiveAnalysis<A>>;
   /** Refused edits, failed solves, solver and analysis exceptions. */
-  readonly errors$: Observable<LiveError<A>>;
+  readonly errors$: Observable<LiveError<A, F>>;
   /** Every solve outcome with the last good frame beside it (`lastGood` of `src/reactive`). */
-  readonly frames$: Observable<WithLastGood<SolveRequest, LiveFrame<A>>>;
+  readonly frames$: Observable<WithLastGood<LiveRequest<S>, F>>;
 
   private readonly engine: LiveEngine<A>;
-  private readonly requests = new Subject<SolveRequest>();
-  private readonly immediate = new Subject<SolveOutcome<SolveRequest, LiveFrame<A>>>();
-  private readonly stateSubject = new ReplaySubject<LiveFrame<A>>(1);
+  private readonly remote: boolean;
+  private readonly failureOf: (frame: F) => { readonly message: string; readonly failed: readonly string[] };
+  private readonly requests = new Subject<LiveRequest<S>>();
+  private readonly immediate = new Subject<SolveOutcome<LiveRequest<S>, F>>();
+  private readonly stateSubject = new ReplaySubject<F>(1);
   private readonly analysisSubject = new ReplaySubject<LiveAnalysis<A>>(1);
-  private readonly errorSubject = new Subject<LiveError<A>>();
-  private readonly frameSubject = new Subject<WithLastGood<SolveRequest, LiveFrame<A>>>();
+  private readonly errorSubject = new Subject<LiveError<A, F>>();
+  private readonly frameSubject = new Subject<WithLastGood<LiveRequest<S>, F>>();
   private readonly subscriptions: Subscription[] = [];
   private readonly compiled = new Map<LiveDocument, CompiledDocument>();
+  /** Document versions, by document (see {@link LiveModel.versionOf}). */
+  private readonly versions = new WeakMap<LiveDocument, number>();
+  private nextVersion = 1;
+  private currentSettings: S;
   private seq = 0;
   /** The newest request whose outcome was handled: older outcomes are stale. */
   private handledSeq = 0;
@@ -165,18 +225,28 @@ export class LiveModel<A = undefined> {
   private drag: ActiveDrag | null = null;
   /** The state a cancelled pull returns to, until a solve has used it. */
   private pendingSeed: WarmState | null = null;
-  private good: LiveFrame<A> | null = null;
+  /** The drag whose start a remote solver is to return to, until a request has carried it. */
+  private pendingCancel: number | null = null;
+  /** The next request starts from the document's own state (see {@link LiveModel.resolve}). */
+  private pendingFresh = false;
+  private good: F | null = null;
 
   /**
    * @param document the starting document (see `assemblyDocument`, `suspensionDocument`).
    * @throws EditRefused (label `initial`) if the document does not validate.
    */
-  constructor(document: LiveDocument, options: LiveModelOptions<A> = {}) {
+  constructor(document: LiveDocument, options: LiveModelOptions<A, F, S> = {}) {
     this.history = new History<LiveDocument>(document, {
       validate: (doc) => this.problem(doc),
       ...(options.historyLimit !== undefined ? { limit: options.historyLimit } : {}),
     });
     this.engine = new LiveEngine<A>({ analyze: options.analyze, compile: (doc) => this.compile(doc) });
+    this.remote = options.remote === true;
+    this.currentSettings = options.settings as S;
+    this.failureOf = options.failureOf ?? ((frame) => {
+      const result = (frame as unknown as LiveFrame<A>).result;
+      return { message: result.message ?? 'constraints do not hold', failed: result.failed ?? [] };
+    });
     this.state$ = this.stateSubject.asObservable();
     this.analysis$ = this.analysisSubject.asObservable();
     this.errors$ = this.errorSubject.asObservable();
@@ -184,18 +254,21 @@ export class LiveModel<A = undefined> {
 
     const inProcess = (request: SolveRequest): LiveFrame<A> => this.engine.solve(request);
     const solver = options.solver;
+    if (solver === undefined && this.remote) throw new Error('LiveModel: a remote model needs options.solver');
     const scheduled = this.requests.pipe(
-      latestPerFrame<SolveRequest>(options.frameScheduler ?? defaultFrameScheduler()),
-      solveLatest<SolveRequest, LiveFrame<A>>((request) =>
-        // Already answered by solveNow: nothing to do.
-        request.seq <= this.handledSeq ? EMPTY : solver !== undefined ? solver(request, inProcess) : [inProcess(request)],
-      ),
+      latestPerFrame<LiveRequest<S>>(options.frameScheduler ?? defaultFrameScheduler(), { leading: options.leading === true }),
+      solveLatest<LiveRequest<S>, F>((request) => {
+        // Already answered by solveNow: nothing to do. (Without a solver, F is LiveFrame<A>.)
+        if (request.seq <= this.handledSeq) return EMPTY;
+        this.dispatched(request);
+        return solver !== undefined ? solver(request, inProcess) : [inProcess(request) as unknown as F];
+      }),
     );
     this.subscriptions.push(
       merge(scheduled, this.immediate)
         .pipe(
           filter((outcome) => outcome.input.seq > this.handledSeq),
-          lastGood<SolveRequest, LiveFrame<A>>((frame) => frame.good),
+          lastGood<LiveRequest<S>, F>((frame) => frame.good),
         )
         .subscribe((outcome) => this.handle(outcome)),
     );
@@ -209,15 +282,60 @@ export class LiveModel<A = undefined> {
   }
 
   /** The newest good frame; null before the first good solve. */
-  get lastGood(): LiveFrame<A> | null {
+  get lastGood(): F | null {
     return this.good;
+  }
+
+  /** The seq of the newest request made (its frame carries it back). */
+  get requestSeq(): number {
+    return this.seq;
+  }
+
+  /**
+   * The version of a document: a number given to each document object this model has
+   * held, different for every one. Requests carry it; a solver behind a worker (where
+   * every document arrives as a new object) tells documents apart by it.
+   */
+  versionOf(document: LiveDocument): number {
+    let version = this.versions.get(document);
+    if (version === undefined) {
+      version = this.nextVersion++;
+      this.versions.set(document, version);
+    }
+    return version;
+  }
+
+  /** The view settings every request carries (what the solver needs beside the document: a suspension's wheel travel, a load case). */
+  get settings(): S {
+    return this.currentSettings;
+  }
+
+  /**
+   * Replaces the view settings. They are not part of the document: no undo entry. By
+   * default the current document is solved again with them; `solve: false` only records
+   * them for the next request (settings a frame reported, e.g. where a pull left a
+   * suspension's wheel).
+   */
+  setSettings(settings: S, options: { solve?: boolean } = {}): void {
+    this.currentSettings = settings;
+    if (options.solve !== false) this.requests.next(this.request());
+  }
+
+  /**
+   * Solves the current document again (next frame). `fresh`: from the document's own
+   * state, nothing carried from earlier solves (back to where the document puts the parts;
+   * a suspension at its view solved from design).
+   */
+  resolve(options: { fresh?: boolean } = {}): void {
+    if (options.fresh === true) this.pendingFresh = true;
+    this.requests.next(this.request());
   }
 
   /** The drag in progress, if any. */
   get dragging(): DragSpec | null {
     const drag = this.drag;
     if (drag === null) return null;
-    return drag.kind === 'pull' ? { kind: 'pull', part: drag.part, point: drag.point } : { kind: 'hardpoint', name: drag.name };
+    return drag.kind === 'pull' ? { kind: 'pull', part: drag.part, point: drag.point, ...drag.strategy } : { kind: 'hardpoint', name: drag.name };
   }
 
   /** The in-process engine's model (at the last good state between solves); null before the first solve. For scripts that read the kernel state. */
@@ -262,7 +380,14 @@ export class LiveModel<A = undefined> {
   beginDrag(spec: DragSpec, label?: string): boolean {
     if (this.drag !== null) throw new Error('LiveModel: a drag is already in progress (end or cancel it first)');
     if (spec.kind === 'pull') {
-      const start = this.lastGood ?? this.solveNow();
+      const strategy = pullStrategy(spec);
+      if (this.remote) {
+        // the solver (elsewhere) checks the part; the target is set by the first dragTo
+        const point: [number, number, number] = [spec.point[0], spec.point[1], spec.point[2]];
+        this.drag = { kind: 'pull', dragId: ++this.dragCount, part: spec.part, point, target: point, strategy, start: null, startSettings: this.currentSettings };
+        return true;
+      }
+      const start = (this.lastGood as LiveFrame<A> | null) ?? this.solveNow();
       const model = this.engine.model;
       const variable = model?.parts.get(spec.part);
       const what = label ?? `pull ${spec.part}`;
@@ -278,7 +403,9 @@ export class LiveModel<A = undefined> {
         part: spec.part,
         point,
         target: [here[0], here[1], here[2]],
+        strategy,
         start: this.engine.warmState,
+        startSettings: this.currentSettings,
       };
       return true;
     }
@@ -332,7 +459,7 @@ export class LiveModel<A = undefined> {
 
   /**
    * Abandons the drag (Escape): a hardpoint drag rolls the document back to its start;
-   * a pull returns the linkage to the state at its start.
+   * a pull returns the linkage and the view settings to the state at its start.
    * @throws Error if no drag is in progress.
    */
   cancelDrag(): void {
@@ -343,7 +470,11 @@ export class LiveModel<A = undefined> {
       this.history.cancelGesture();
       return;
     }
-    if (drag.start !== null) {
+    this.currentSettings = drag.startSettings as S;
+    if (this.remote) {
+      this.pendingCancel = drag.dragId;
+      this.requests.next(this.request());
+    } else if (drag.start !== null) {
       this.pendingSeed = drag.start;
       this.requests.next(this.request());
     }
@@ -355,10 +486,13 @@ export class LiveModel<A = undefined> {
    * for its frame is then skipped. For scripts and tests (with an asynchronous
    * `options.solver`, do not mix the two).
    * @returns the frame (good or not).
-   * @throws what the engine throws (a model that does not build), after reporting it on `errors$`.
+   * @throws what the engine throws (a model that does not build), after reporting it on `errors$`;
+   *   and Error for a remote model (nothing is solved on this thread).
    */
   solveNow(): LiveFrame<A> {
+    if (this.remote) throw new Error('LiveModel: solveNow on a remote model');
     const request = this.request();
+    this.dispatched(request);
     let frame: LiveFrame<A>;
     try {
       frame = this.engine.solve(request);
@@ -366,7 +500,8 @@ export class LiveModel<A = undefined> {
       this.immediate.next({ kind: 'error', input: request, error });
       throw error;
     }
-    this.immediate.next({ kind: 'ok', input: request, output: frame });
+    // not remote: the frames are the in-process engine's
+    this.immediate.next({ kind: 'ok', input: request, output: frame as unknown as F });
     return frame;
   }
 
@@ -385,20 +520,36 @@ export class LiveModel<A = undefined> {
 
   // ---- internals ----
 
-  private request(): SolveRequest {
+  private request(): LiveRequest<S> {
     const drag = this.drag;
     const pull =
-      drag !== null && drag.kind === 'pull' ? { dragId: drag.dragId, part: drag.part, point: drag.point, target: drag.target } : null;
-    return {
+      drag !== null && drag.kind === 'pull' ? { dragId: drag.dragId, part: drag.part, point: drag.point, target: drag.target, ...drag.strategy } : null;
+    const document = this.history.current;
+    const request: LiveRequest<S> = {
       seq: ++this.seq,
-      document: this.history.current,
+      document,
+      version: this.versionOf(document),
+      settings: this.currentSettings,
       pull,
       ...(this.pendingSeed !== null ? { seed: this.pendingSeed } : {}),
+      ...(this.pendingCancel !== null ? { cancelledDrag: this.pendingCancel } : {}),
+      ...(this.pendingFresh ? { fresh: true } : {}),
       diagnose: drag === null,
     };
+    return request;
   }
 
-  private handle(outcome: WithLastGood<SolveRequest, LiveFrame<A>>): void {
+  /**
+   * A request went to the solver: what it carried once (a fresh start, a cancelled
+   * drag) is not asked again. Until then every newer request carries it, since the
+   * frame clock and the pending slot keep only the newest.
+   */
+  private dispatched(request: LiveRequest<S>): void {
+    if (request.fresh === true) this.pendingFresh = false;
+    if (request.cancelledDrag !== undefined && request.cancelledDrag === this.pendingCancel) this.pendingCancel = null;
+  }
+
+  private handle(outcome: WithLastGood<LiveRequest<S>, F>): void {
     const latest = outcome.latest;
     this.handledSeq = Math.max(this.handledSeq, latest.input.seq);
     if (latest.input.seed !== undefined && latest.input.seed === this.pendingSeed) this.pendingSeed = null;
@@ -409,21 +560,18 @@ export class LiveModel<A = undefined> {
       return;
     }
     const frame = latest.output;
+    const seq = latest.input.seq;
     if (!outcome.good) {
-      this.errorSubject.next({
-        kind: 'solve-failed',
-        seq: frame.seq,
-        message: frame.result.message ?? 'constraints do not hold',
-        failed: frame.result.failed ?? [],
-        frame,
-      });
+      this.errorSubject.next({ kind: 'solve-failed', seq, ...this.failureOf(frame), frame });
       return;
     }
     this.stateSubject.next(frame);
-    if (frame.analysisError !== undefined) {
-      this.errorSubject.next({ kind: 'analysis-failed', seq: frame.seq, message: frame.analysisError, frame });
-    } else if (frame.analysis !== undefined) {
-      this.analysisSubject.next({ seq: frame.seq, value: frame.analysis, frame });
+    if (this.remote) return; // a remote solver's frames carry their own analysis
+    const own = frame as unknown as LiveFrame<A>;
+    if (own.analysisError !== undefined) {
+      this.errorSubject.next({ kind: 'analysis-failed', seq, message: own.analysisError, frame });
+    } else if (own.analysis !== undefined) {
+      this.analysisSubject.next({ seq, value: own.analysis, frame: own });
     }
   }
 
@@ -474,7 +622,7 @@ export class LiveModel<A = undefined> {
 
   /** A part's pose: solved when there is a good frame, else as the document places it. */
   private partPose(part: string): P.Pose {
-    const solved = this.good?.poses[part];
+    const solved = this.remote ? undefined : (this.good as LiveFrame<A> | null)?.poses[part];
     if (solved !== undefined) return P.pose(solved.position, solved.rotation);
     const document = this.history.current;
     if (document.kind !== 'assembly') return P.pose();
@@ -503,6 +651,15 @@ export class LiveModel<A = undefined> {
     if (error instanceof EditRefused) return error.reason;
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/** The strategy fields of a pull spec, only those given (requests stay plain data). */
+function pullStrategy(spec: PullStrategy): PullStrategy {
+  return {
+    ...(spec.mode !== undefined ? { mode: spec.mode } : {}),
+    ...(spec.axis !== undefined ? { axis: [spec.axis[0], spec.axis[1], spec.axis[2]] as Vec3Doc } : {}),
+    ...(spec.corner !== undefined ? { corner: spec.corner } : {}),
+  };
 }
 
 function splitPoint(name: string): { part: string; point: string } {
