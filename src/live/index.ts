@@ -44,6 +44,7 @@ export {
   type LiveAnalysis,
   type LiveError,
   type LiveFrameCore,
+  type LiveLane,
   type LiveModelOptions,
   type LiveRequest,
   type LiveSolver,

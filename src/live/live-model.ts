@@ -58,7 +58,7 @@ import {
 import * as P from '../../kernel/pose';
 import { splitReference, type Vec3Doc } from '../assembly/types.ts';
 import { History, EditRefused, type HistoryEntry } from '../reactive/history.ts';
-import { defaultFrameScheduler, lastGood, latestPerFrame, solveLatest, type SolveOutcome, type WithLastGood } from '../reactive/scheduler.ts';
+import { defaultFrameScheduler, lastGood, latestPerFrame, solveLatest, type SolveFunction, type SolveOutcome, type WithLastGood } from '../reactive/scheduler.ts';
 import type { Model } from '../model/build.ts';
 import {
   compileDocument,
@@ -98,6 +98,14 @@ export interface PullStrategy {
   readonly mode?: SuspensionPullMode;
   readonly axis?: Vec3Doc;
   readonly corner?: number;
+}
+
+/** A second solve behind the live model's scheduling (see {@link LiveModel.lane}). */
+export interface LiveLane<I, O> {
+  /** Asks for a solve of `input`: at most one per frame goes out (the newest), one at a time. */
+  request(input: I): void;
+  /** Every outcome (the output, or the error the solve failed with), in order. */
+  readonly outcomes$: Observable<SolveOutcome<I, O>>;
 }
 
 /** What the live model reads of a frame: whether it may replace the last good state. Its own frames are {@link LiveFrame}s. */
@@ -205,6 +213,9 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
 
   private readonly engine: LiveEngine<A>;
   private readonly remote: boolean;
+  private readonly frameScheduler: SchedulerLike;
+  private readonly leading: boolean;
+  private readonly lanes: Subject<unknown>[] = [];
   private readonly failureOf: (frame: F) => { readonly message: string; readonly failed: readonly string[] };
   private readonly requests = new Subject<LiveRequest<S>>();
   private readonly immediate = new Subject<SolveOutcome<LiveRequest<S>, F>>();
@@ -242,6 +253,8 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     });
     this.engine = new LiveEngine<A>({ analyze: options.analyze, compile: (doc) => this.compile(doc) });
     this.remote = options.remote === true;
+    this.frameScheduler = options.frameScheduler ?? defaultFrameScheduler();
+    this.leading = options.leading === true;
     this.currentSettings = options.settings as S;
     this.failureOf = options.failureOf ?? ((frame) => {
       const result = (frame as unknown as LiveFrame<A>).result;
@@ -256,7 +269,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     const solver = options.solver;
     if (solver === undefined && this.remote) throw new Error('LiveModel: a remote model needs options.solver');
     const scheduled = this.requests.pipe(
-      latestPerFrame<LiveRequest<S>>(options.frameScheduler ?? defaultFrameScheduler(), { leading: options.leading === true }),
+      latestPerFrame<LiveRequest<S>>(this.frameScheduler, { leading: this.leading }),
       solveLatest<LiveRequest<S>, F>((request) => {
         // Already answered by solveNow: nothing to do. (Without a solver, F is LiveFrame<A>.)
         if (request.seq <= this.handledSeq) return EMPTY;
@@ -505,8 +518,24 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     return frame;
   }
 
+  /**
+   * A lane for an analysis that runs beside the solve (a sweep behind plots, in a worker
+   * of its own), scheduled as the model's own requests are: the same frame clock and
+   * leading edge, one solve in flight and the newest input pending, never a queue. Its
+   * outcomes are not frames: no last good state, no errors on `errors$`. Completed by
+   * {@link LiveModel.dispose}.
+   */
+  lane<I, O>(solve: SolveFunction<I, O>): LiveLane<I, O> {
+    const inputs = new Subject<I>();
+    const outcomes = new Subject<SolveOutcome<I, O>>();
+    this.lanes.push(inputs as Subject<unknown>);
+    this.subscriptions.push(inputs.pipe(latestPerFrame<I>(this.frameScheduler, { leading: this.leading }), solveLatest<I, O>(solve)).subscribe(outcomes));
+    return { request: (input) => inputs.next(input), outcomes$: outcomes.asObservable() };
+  }
+
   /** Stops solving and completes every stream. The model must not be used afterwards. */
   dispose(): void {
+    for (const lane of this.lanes) lane.complete();
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions.length = 0;
     this.history.dispose();

@@ -5,10 +5,10 @@
  * to the drag's start, and a fresh solve goes back to the document's own state.
  */
 import { describe, expect, it } from 'vitest';
-import { VirtualTimeScheduler, firstValueFrom, filter, queueScheduler } from 'rxjs';
+import { VirtualTimeScheduler, firstValueFrom, filter, map, queueScheduler, timer } from 'rxjs';
 import { rockerAngle } from '../../examples/fourbar.ts';
 import { LiveEngine, LiveModel, liveEdits, type LiveRequest } from '../../src/live/index.ts';
-import { angleDifference, fourBar } from './helpers.ts';
+import { angleDifference, fourBar, testScheduler } from './helpers.ts';
 
 const DEG = Math.PI / 180;
 const CRANK = 0.8;
@@ -170,5 +170,34 @@ describe('the live engine across a worker', () => {
     expect(other.coordinates['jA.angle']).toBeCloseTo(80, 6);
     const back = engine.solve(structuredClone({ ...base, seq: 11, pull: null, cancelledDrag: 7 }));
     for (const [name, value] of Object.entries(start.coordinates)) expect(back.coordinates[name]).toBeCloseTo(value, 9);
+  });
+});
+
+describe('a lane beside the solve', () => {
+  it('sends at most one input per frame (the newest), one solve at a time, and completes with the model', () => {
+    const ts = testScheduler();
+    const started: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let completed = false;
+    ts.run(({ cold, expectObservable }) => {
+      const live = new LiveModel(fourBar(30), { frameScheduler: ts });
+      // each solve takes 3 frames and answers its input times ten
+      const lane = live.lane((i: number) => {
+        started.push(i);
+        most = Math.max(most, ++inFlight);
+        return timer(3, ts).pipe(map(() => { inFlight--; return i * 10; }));
+      });
+      lane.outcomes$.subscribe({ complete: () => { completed = true; } });
+      // frame 1: 1, 2, 3; frame 2: 4; frame 3: 5, 6 (while 3 is solving)
+      const at = (frame: number, i: number) => cold(`${'-'.repeat(frame)}x`, { x: i }).subscribe((v) => lane.request(v));
+      [[1, 1], [1, 2], [1, 3], [2, 4], [3, 5], [3, 6]].forEach(([frame, i]) => at(frame, i));
+      expectObservable(lane.outcomes$.pipe(map((o) => (o.kind === 'ok' ? o.output : -1)))).toBe('----a--b--|', { a: 30, b: 60 });
+      cold('----------x').subscribe(() => live.dispose());
+    });
+    // 3 (the newest of frame 1), then the newest that waited: 6 (4 and 5 were replaced)
+    expect(started).toEqual([3, 6]);
+    expect(most).toBe(1);
+    expect(completed).toBe(true);
   });
 });

@@ -1,24 +1,26 @@
 /**
- * The viewer application: the document under undo (History), two solver workers (pose
- * and sweep, each one request in flight and one latest pending), the 3D view, the
- * plots, the HUD, the hardpoint table and the file menu, wired together.
+ * The viewer application: a client of the library's live model (`LiveModel`: the
+ * document under undo, gestures, the view settings, one request in flight and one
+ * latest pending per frame) whose solver is the pose worker, a presenter of its frames,
+ * the sweep worker behind the plots, the 3D view, the plots, the HUD, the hardpoint
+ * table and the file menu, wired together.
  *
- * Data flow: an edit or a drag → a request → `latestPerFrame()` (at most one per
- * animation frame, the newest) → `solveLatest` (one in flight, one pending) → the result
- * is drawn on the next frame. A failed solve is drawn as the last good pose with what
- * failed named.
+ * Data flow: an edit or a drag → the live model's request (document version, view
+ * settings, pull) → at most one per animation frame, the newest → the pose worker (one
+ * in flight) → the frame is drawn at once. A failed solve is drawn as the last good pose
+ * with what failed named.
  */
-import { Subject, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { Quaternion, Vector3 } from 'three';
 import type { Draft } from 'immer';
-import { History, EditRefused, latestPerFrame, defaultFrameScheduler, solveLatest, lastGood } from '../../src/reactive';
+import { EditRefused, type History, type SolveOutcome } from '../../src/reactive';
 import {
-  TEMPLATES, defaultDocument, documentProblem, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
+  TEMPLATES, defaultDocument, hardpointPosition, moveHardpoint, nameOf, readDocument, geometryText, assemblyText, baseName,
   OpenError, readSweepFile, type SweepFileRange, type ViewerDocument, type Vec3,
 } from './document';
-import { PLOTTABLE, type HandleInfo, type PoseRequest, type PoseResult, type PullMode, type SweepKind, type SweepRequest, type SweepResult, type ViewState } from './engine';
+import { PLOTTABLE, type PoseResult, type PullMode, type SweepKind, type SweepRequest, type SweepResult, type ViewSettings, type ViewState } from './engine';
 import { plotsChart, plotsPictures, sweepGlb } from './pictures';
-import { SolverClient } from './solver-client';
+import { SolverClient, poseRequest } from './solver-client';
 import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts, round6 } from './panels';
 import { AssemblePanel } from './assemble-panel';
@@ -40,9 +42,10 @@ import {
 import { AssemblyError, entityKind, parseAssembly, type AssemblyDoc, type EntityKind } from '../../src/assembly';
 import { RolesError } from '../../src/suspension/roles';
 import { ModelError } from '../../src/model/build';
-import { liveEdits } from '../../src/live';
+import { LiveModel, liveEdits, type LiveLane, type LiveRequest } from '../../src/live';
 
-interface Tagged<T> { seq: number; time: number; request: T }
+/** A sweep request with the newest pose request it follows (`seq`) and its own id. */
+interface TaggedSweep { id: number; seq: number; time: number; request: SweepRequest }
 
 type SweepRange = { start: number; stop: number; steps: number };
 /** The plots' sweep to start with: wheel travel ±50 mm, rack travel ±30 mm, 21 states. */
@@ -51,7 +54,8 @@ const SWEEP_DEFAULTS: Readonly<Record<SweepKind, SweepRange>> = { bump: { start:
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 export class ViewerApp {
-  readonly history: History<ViewerDocument>;
+  /** The document, its undo history, gestures and the pose requests (src/live/live-model.ts); the pose worker solves. */
+  readonly live: LiveModel<undefined, PoseResult, ViewSettings>;
   readonly scene: SceneView;
   readonly plots: PlotPanel;
   readonly drag: HandleDragControls;
@@ -71,40 +75,51 @@ export class ViewerApp {
   readonly devicesPanel: DevicesPanel;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
-  private readonly poseInput = new Subject<Tagged<PoseRequest>>();
-  private readonly sweepInput = new Subject<Tagged<SweepRequest>>();
+  /** The plots' sweeps, scheduled beside the pose (the live model's lane: the newest per frame, one in flight). */
+  private readonly sweeps: LiveLane<TaggedSweep, SweepResult>;
   private readonly subs: Subscription[] = [];
-  private readonly keys = new WeakMap<object, number>();
-  private nextKey = 1;
-  private seq = 0;
-  /** Inputs not yet fully on screen, by seq, with their time (for the frame latency). */
+  /** Inputs not yet fully on screen, by the live model's request seq, with their time (for the frame latency). */
   private readonly inputs = new Map<number, { time: number; needsSweep: boolean; poseDone: boolean }>();
-  /** Latest input seq shown on screen, for the pose and for the plots. */
+  /** Latest request seq shown on screen, for the pose and for the plots. */
   private shownPose = 0;
   private shownSweep = 0;
-  private lastPoseSeq = 0;
-  private lastSweepSeq = 0;
+  /** Sweep requests asked for and shown, by their own ids. */
+  private sweepId = 0;
+  private shownSweepId = 0;
   private frameRequested = false;
   private drawnThisFrame = false;
   private dirty = true;
-  view: ViewState = { travel: [], rack: 0 };
   lastPose: PoseResult | null = null;
   lastSweep: SweepResult | null = null;
   private baseline: SweepResult | null = null;
   /** The pinned design's metrics at design (the what-if deltas' reference). */
   private baselineDesign: Record<string, number | null> | null = null;
   private refusal: string | null = null;
+  /** The reason of the live model's last refused edit (a drag move). */
+  private lastRefusal = '';
   private workerError: string | null = null;
-  private gesture: { kind: 'edit'; handle: HandleInfo; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull'; handle: HandleInfo; startView: ViewState } | null = null;
+  /** The drag in progress as the viewer sees it (the live model holds the gesture). */
+  private gesture: { kind: 'edit'; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull' } | null = null;
   private altAtPointerDown = false;
-  private dragCount = 0;
   /** The hardpoint table (suspension geometry): typed edits come back to onTableEdit. */
   private readonly table = new HardpointTable($('hardpoints-panel'), $('hardpoints'), (input) => this.onTableEdit(input));
   readonly stats = { pose: [] as number[], full: [] as number[], solveMs: [] as number[], sweepMs: [] as number[], renderMs: [] as number[], applyMs: [] as number[], sweepArrival: [] as number[], poseArrival: [] as number[], sweepStart: [] as number[], sweepRoundTrip: [] as number[], dispatch: [] as number[] };
   ready = false;
 
   constructor() {
-    this.history = new History<ViewerDocument>(defaultDocument(), { validate: documentProblem });
+    this.live = new LiveModel<undefined, PoseResult, ViewSettings>(defaultDocument(), {
+      remote: true,
+      leading: true,
+      settings: { view: { travel: [], rack: 0 }, loads: null },
+      solver: (request) => this.poseClient.pose(poseRequest(request)),
+      failureOf: (result) => ({ message: result.message ?? 'failed', failed: result.failed }),
+    });
+    this.subs.push(this.live.errors$.subscribe((e) => { if (e.kind === 'refused') this.lastRefusal = e.reason; }));
+    this.sweeps = this.live.lane((t: TaggedSweep) => {
+      recordSample(this.stats.sweepStart, performance.now() - t.time);
+      const t0 = performance.now();
+      return this.sweepClient.sweep(t.request).then((r) => { recordSample(this.stats.sweepRoundTrip, performance.now() - t0); return r; });
+    });
     // remember modifier keys of the pointerdown before the drag controls see it
     window.addEventListener('pointerdown', (e) => { this.altAtPointerDown = e.altKey; }, { capture: true });
     const view = $('view');
@@ -122,45 +137,49 @@ export class ViewerApp {
     this.forces = new ForceOverlay(this.scene);
     this.devices = new DeviceOverlay(this.scene);
     this.devicesPanel = new DevicesPanel($('devices-panel'), (path, thickness) => this.editShim(path, thickness));
-    this.loadsPanel = new LoadsPanel($('loads-panel'), () => { this.requestPose({}); if (this.plots.needsLoads()) this.requestSweep(); });
+    this.loadsPanel = new LoadsPanel($('loads-panel'), () => {
+      this.live.setSettings({ ...this.live.settings, loads: this.loadsPanel.activeLoadCase() });
+      this.noteInput();
+      if (this.plots.needsLoads()) this.requestSweep();
+    });
     this.wireDrag();
     this.wirePipelines();
     this.wireUi();
     this.subs.push(this.history.document$.subscribe((doc) => this.onDocument(doc)));
   }
 
-  // ------------------------------------------------------------ keys and requests
+  // ------------------------------------------------------------ versions and requests
 
-  docKey(doc: ViewerDocument): number {
-    let k = this.keys.get(doc);
-    if (k === undefined) { k = this.nextKey++; this.keys.set(doc, k); }
-    return k;
+  /** The undo history of the document (the live model's). */
+  get history(): History<ViewerDocument> {
+    return this.live.history;
   }
 
-  private tag<T>(request: T, time = performance.now(), needsSweep = false): Tagged<T> {
-    const seq = ++this.seq;
+  /** Where the suspension sits (the live model's view settings). */
+  get view(): ViewState {
+    return this.live.settings.view;
+  }
+
+  /** A document's version (the live model's): what the worker's results carry back. */
+  docKey(doc: ViewerDocument): number {
+    return this.live.versionOf(doc);
+  }
+
+  /** The live model's newest request, with the time of the input behind it (for the frame latency). */
+  private noteInput(time = performance.now(), needsSweep = false): void {
+    const seq = this.live.requestSeq;
     // an input never shown (its worker failed, the page was hidden) must not be kept for ever
     if (this.inputs.size >= SAMPLE_CAP) this.inputs.delete(this.inputs.keys().next().value!);
     this.inputs.set(seq, { time, needsSweep, poseDone: false });
-    return { seq, time, request };
+    if (needsSweep) this.requestSweep(time);
   }
 
-  private requestPose(extra: Partial<PoseRequest> = {}, time?: number, needsSweep = false): void {
-    const doc = this.history.current;
-    const t = this.tag<PoseRequest>({ docKey: this.docKey(doc), doc, view: this.view, loads: this.loadsPanel.activeLoadCase(), ...extra }, time, needsSweep);
-    this.lastPoseSeq = t.seq;
-    this.poseInput.next(t);
-    if (needsSweep) this.requestSweep(t.seq, t.time);
-  }
-
-  private requestSweep(seq?: number, time?: number): void {
+  private requestSweep(time = performance.now()): void {
     const doc = this.history.current;
     const range = this.sweepRange();
     this.goodRange = range;
     const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepKind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
-    const t = { seq: seq ?? ++this.seq, time: time ?? performance.now(), request };
-    this.lastSweepSeq = t.seq;
-    this.sweepInput.next(t);
+    this.sweeps.request({ id: ++this.sweepId, seq: this.live.requestSeq, time, request });
   }
 
   private sweepKind(): SweepKind {
@@ -231,7 +250,8 @@ export class ViewerApp {
     if (this.assemblePanel.assembling) this.assemblePanel.render();
     const time = this.pendingEditTime;
     this.pendingEditTime = undefined;
-    this.requestPose({}, time, true);
+    // the live model asked for the pose of this document (its subscription comes first)
+    this.noteInput(time, true);
     this.updateToolbar();
   }
 
@@ -239,44 +259,13 @@ export class ViewerApp {
 
   private wirePipelines(): void {
     this.subs.push(
-      // the first input of a quiet frame goes to the worker at once (a drag's moves come as
-      // pointerrawupdate, between frames), the newest of the rest once a frame
-      this.poseInput.pipe(
-        latestPerFrame(defaultFrameScheduler(), { leading: true }),
-        solveLatest((t: Tagged<PoseRequest>) => this.poseClient.pose(t.request)),
-        lastGood<Tagged<PoseRequest>, PoseResult>(),
-      ).subscribe((o) => {
-        if (o.latest.kind === 'error') {
-          this.shownPose = o.latest.input.seq;
-          this.workerError = String(o.latest.error instanceof Error ? o.latest.error.message : o.latest.error);
-          this.renderHud();
-          return;
-        }
-        this.workerError = null;
-        const result = o.latest.output;
-        // a late result of an old document is not drawn over a newer one
-        if (result.docKey !== this.docKey(this.history.current)) { this.shownPose = Math.max(this.shownPose, o.latest.input.seq); return; }
-        recordSample(this.stats.poseArrival, performance.now() - o.latest.input.time);
-        try {
-          const t = performance.now();
-          this.applyPose(result);
-          recordSample(this.stats.applyMs, performance.now() - t);
-        } catch (error) {
-          // a drawing bug must not end the stream: say it and keep going
-          this.workerError = `viewer: ${error instanceof Error ? error.message : String(error)}`;
-          this.renderHud();
-        }
-        this.shownPose = o.latest.input.seq;
-        // draw at once: the result is already a frame late (it waited for its frame to be
-        // requested); a second wait for the next animation frame would only add latency
-        this.renderNow();
-      }),
-      this.sweepInput.pipe(
-        latestPerFrame(defaultFrameScheduler(), { leading: true }),
-        solveLatest((t: Tagged<SweepRequest>) => { recordSample(this.stats.sweepStart, performance.now() - t.time); const t0 = performance.now(); return this.sweepClient.sweep(t.request).then((r) => { recordSample(this.stats.sweepRoundTrip, performance.now() - t0); return r; }); }),
-      ).subscribe((o) => {
-        if (o.kind === 'error') { this.shownSweep = o.input.seq; this.workerError = String(o.error instanceof Error ? o.error.message : o.error); this.renderHud(); return; }
-        if (o.output.docKey !== this.docKey(this.history.current)) { this.shownSweep = Math.max(this.shownSweep, o.input.seq); return; }
+      // the live model's frames: the first input of a quiet frame went to the worker at
+      // once (a drag's moves come as pointerrawupdate, between frames), the newest of the
+      // rest once a frame
+      this.live.frames$.subscribe((o) => this.onPoseOutcome(o.latest)),
+      this.sweeps.outcomes$.subscribe((o) => {
+        if (o.kind === 'error') { this.shownSweep = o.input.seq; this.shownSweepId = o.input.id; this.workerError = String(o.error instanceof Error ? o.error.message : o.error); this.renderHud(); return; }
+        if (o.output.docKey !== this.docKey(this.history.current)) { this.shownSweep = Math.max(this.shownSweep, o.input.seq); this.shownSweepId = o.input.id; return; }
         this.lastSweep = o.output;
         recordSample(this.stats.sweepMs, o.output.ms);
         recordSample(this.stats.sweepArrival, performance.now() - o.input.time);
@@ -284,6 +273,7 @@ export class ViewerApp {
         this.scene.updateSweep(o.output);
         if (this.baseline && this.lastPose) this.renderReadouts();
         this.shownSweep = o.input.seq;
+        this.shownSweepId = o.input.id;
         // the plots are drawn (their canvases, at once); the 3D view only changes by the
         // steering axes' surface. During a gesture that waits for the next pose's draw
         // (one frame of GPU work, not two; a software rasteriser shares the CPU with the
@@ -297,9 +287,40 @@ export class ViewerApp {
     );
   }
 
+  /** A frame of the live model: the worker's pose result (or its error), drawn at once. */
+  private onPoseOutcome(latest: SolveOutcome<LiveRequest<ViewSettings>, PoseResult>): void {
+    const seq = latest.input.seq;
+    if (latest.kind === 'error') {
+      this.shownPose = seq;
+      this.workerError = String(latest.error instanceof Error ? latest.error.message : latest.error);
+      this.renderHud();
+      return;
+    }
+    this.workerError = null;
+    const result = latest.output;
+    // a late result of an old document is not drawn over a newer one
+    if (result.docKey !== this.docKey(this.history.current)) { this.shownPose = Math.max(this.shownPose, seq); return; }
+    const input = this.inputs.get(seq);
+    if (input) recordSample(this.stats.poseArrival, performance.now() - input.time);
+    try {
+      const t = performance.now();
+      this.applyPose(result);
+      recordSample(this.stats.applyMs, performance.now() - t);
+    } catch (error) {
+      // a drawing bug must not end the stream: say it and keep going
+      this.workerError = `viewer: ${error instanceof Error ? error.message : String(error)}`;
+      this.renderHud();
+    }
+    this.shownPose = seq;
+    // draw at once: the result is already a frame late (it waited for its frame to be
+    // requested); a second wait for the next animation frame would only add latency
+    this.renderNow();
+  }
+
   private applyPose(result: PoseResult): void {
     this.lastPose = result;
-    this.view = result.view;
+    // where the pose is (a pull moves the wheel): the next request starts there
+    this.live.setSettings({ ...this.live.settings, view: result.view }, { solve: false });
     recordSample(this.stats.solveMs, result.ms.total);
     this.scene.update(result);
     this.playback.onPose();
@@ -404,15 +425,18 @@ export class ViewerApp {
       const edit = doc.kind === 'suspension' && h.hardpoint !== undefined && (h.kind === 'hardpoint' || this.altAtPointerDown);
       if (edit && doc.kind === 'suspension') {
         const start = hardpointPosition(doc, h.hardpoint!);
-        if (!start) return;
+        if (!start || !this.live.beginDrag({ kind: 'hardpoint', name: h.hardpoint! }, `move ${h.hardpoint}`)) return;
         const pose = this.lastPose.poses[h.part];
         const q = pose ? new Quaternion(pose[4], pose[5], pose[6], pose[3]).invert() : new Quaternion();
-        this.gesture = { kind: 'edit', handle: h, name: h.hardpoint!, startWorld: e.point.clone(), startHp: start, inverse: q };
+        this.gesture = { kind: 'edit', name: h.hardpoint!, startWorld: e.point.clone(), startHp: start, inverse: q };
         this.refusal = null;
-        this.history.beginGesture(`move ${h.hardpoint}`);
       } else {
-        this.gesture = { kind: 'pull', handle: h, startView: { travel: [...this.view.travel], rack: this.view.rack } };
-        this.dragCount++;
+        // the suspension pull's strategy: the rack in steer, the wheel in bump; a mechanism pulls freely
+        const mode: PullMode = h.kind === 'rack' ? 'steer' : this.lastPose.suspension ? 'bump' : 'free';
+        const axis = e.object.userData.dragAxis as Vector3 | null | undefined;
+        const corner = h.corner !== undefined && this.lastPose.corners.length > 1 ? { corner: h.corner } : {};
+        if (!this.live.beginDrag({ kind: 'pull', part: h.part, point: h.local, mode, ...(axis ? { axis: [axis.x, axis.y, axis.z] } : {}), ...corner })) return;
+        this.gesture = { kind: 'pull' };
       }
     });
     d.addEventListener('drag', (e) => {
@@ -422,30 +446,22 @@ export class ViewerApp {
       if (g.kind === 'edit') {
         const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
         const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
+        // the edit's time: the live model's request for it is noted when the document changes
         this.pendingEditTime = e.time;
-        try {
-          this.history.updateGesture(moveHardpoint(g.name, p));
-          this.refusal = null;
-        } catch (error) {
-          this.pendingEditTime = undefined;
-          if (error instanceof EditRefused) { this.refusal = `${g.name}: ${error.reason}`; this.renderHud(); }
-          else throw error;
-        }
+        if (this.live.dragTo(p)) this.refusal = null;
+        else { this.pendingEditTime = undefined; this.refusal = `${g.name}: ${this.lastRefusal}`; this.renderHud(); }
       } else {
-        const h = g.handle;
-        const mode: PullMode = h.kind === 'rack' ? 'steer' : this.lastPose?.suspension ? 'bump' : 'free';
-        const axis = e.object.userData.dragAxis as Vector3 | null | undefined;
-        const pull = { part: h.part, local: h.local, target: [e.point.x, e.point.y, e.point.z] as Vec3, mode, dragId: this.dragCount, ...(axis ? { axis: [axis.x, axis.y, axis.z] as Vec3 } : {}), ...(h.corner !== undefined && (this.lastPose?.corners.length ?? 0) > 1 ? { corner: h.corner } : {}) };
-        this.requestPose({ pull }, e.time);
+        this.live.dragTo([e.point.x, e.point.y, e.point.z]);
+        this.noteInput(e.time);
       }
     });
     d.addEventListener('dragend', () => {
       const g = this.gesture;
       this.gesture = null;
-      if (g?.kind === 'edit') this.history.commitGesture();
+      if (g) this.live.endDrag();
       // a pull ends where it let go, solved again from the design: the pose is then a
       // function of the document and the view alone (exact undo)
-      else if (g?.kind === 'pull' && this.lastPose?.suspension) this.requestPose({ fromDesign: true });
+      if (g?.kind === 'pull' && this.lastPose?.suspension) { this.live.resolve({ fresh: true }); this.noteInput(); }
       this.plots.freeze(false);
       this.refusal = null;
       this.updateToolbar();
@@ -453,11 +469,9 @@ export class ViewerApp {
     d.addEventListener('dragcancel', () => {
       const g = this.gesture;
       this.gesture = null;
-      if (g?.kind === 'edit') this.history.cancelGesture();
-      else if (g?.kind === 'pull') {
-        if (this.lastPose?.suspension) this.setView(g.startView);
-        else this.requestPose({ cancelDrag: this.dragCount });
-      }
+      // an edit rolls back; a pull returns to the view (and state) at its start
+      if (g) this.live.cancelDrag();
+      if (g?.kind === 'pull') this.noteInput();
       this.plots.freeze(false);
       this.refusal = null;
       this.updateToolbar();
@@ -465,8 +479,8 @@ export class ViewerApp {
   }
 
   setView(view: ViewState): void {
-    this.view = view;
-    this.requestPose({ view });
+    this.live.setSettings({ ...this.live.settings, view });
+    this.noteInput();
   }
 
   // ------------------------------------------------------------ read-outs, HUD, table
@@ -562,7 +576,7 @@ export class ViewerApp {
     $('redo').addEventListener('click', () => this.redo());
     $('reset-pose').addEventListener('click', () => {
       if (this.lastPose?.suspension) this.setView({ travel: this.view.travel.map(() => 0), rack: 0 });
-      else this.requestPose({ reset: true });
+      else { this.live.resolve({ fresh: true }); this.noteInput(); }
     });
     $('pin-baseline').addEventListener('click', () => this.toggleBaseline());
     for (const id of ['sweep-from', 'sweep-to', 'sweep-steps']) $(id).addEventListener('change', () => this.onSweepInput());
@@ -635,11 +649,11 @@ export class ViewerApp {
   }
 
   undo(): void {
-    if (this.history.canUndo) { this.history.undo(); this.updateToolbar(); }
+    if (this.live.undo()) this.updateToolbar();
   }
 
   redo(): void {
-    if (this.history.canRedo) { this.history.redo(); this.updateToolbar(); }
+    if (this.live.redo()) this.updateToolbar();
   }
 
   private updateToolbar(): void {
@@ -656,7 +670,7 @@ export class ViewerApp {
 
   /** A new document (a template, an opened file): one undo entry, the view and baseline reset. */
   replaceDocument(doc: ViewerDocument, label: string): void {
-    this.view = { travel: [], rack: 0 };
+    this.live.setSettings({ ...this.live.settings, view: { travel: [], rack: 0 } }, { solve: false });
     this.baseline = null;
     this.baselineDesign = null;
     this.plots.setBaseline(null);
@@ -788,7 +802,7 @@ export class ViewerApp {
     return {
       ready: this.ready,
       /** Every request made so far has been answered and drawn. */
-      settled: this.shownPose >= this.lastPoseSeq && this.shownSweep >= this.lastSweepSeq && !this.dirty,
+      settled: this.shownPose >= this.live.requestSeq && this.shownSweepId >= this.sweepId && !this.dirty,
       name: nameOf(this.history.current),
       kind: this.history.current.kind,
       docKey: this.docKey(this.history.current),

@@ -24,7 +24,7 @@ import { evaluateState } from '../../src/suspension/state';
 import { holdCatalogue, type SteeringAxis } from '../../src/suspension/steering';
 import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
 import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { compileDocument, drivenSuspension, LiveEngine, SuspensionLiveEngine, type LiveFrame, type SolveReport, type WarmState } from '../../src/live';
+import { compileDocument, drivenSuspension, LiveEngine, SuspensionLiveEngine, type LiveFrame, type SolveReport } from '../../src/live';
 import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { ViewerDocument, Vec3 } from './document';
@@ -39,6 +39,14 @@ import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './de
 export interface ViewState {
   travel: number[];
   rack: number;
+}
+
+/** What the page's live model carries on every pose request beside the document: not in the document, never undo entries. */
+export interface ViewSettings {
+  /** Where a suspension sits (wheel travel, rack); a pull moves it. */
+  view: ViewState;
+  /** The loads panel's load case while it is open (the result then carries the loads at the pose). */
+  loads: LoadCase | null;
 }
 
 export type PullMode = 'bump' | 'steer' | 'free';
@@ -121,6 +129,8 @@ export interface PoseResult {
   docKey: number;
   /** True when the asked pose was reached; false: the pose shown is the last good one. */
   ok: boolean;
+  /** True when the constraints hold at the pose solved (solved, or limited): the live model's last good frame. */
+  good: boolean;
   /** limited: the pose is good but stopped short of a pull (beyond reach). */
   status: 'solved' | 'failed' | 'limited';
   message: string | null;
@@ -525,8 +535,6 @@ export class Engine {
 
   private generic: {
     key: number; engine: LiveEngine; seq: number; design: Record<string, Vec3> | null; lastGood: LiveFrame | null; lastGoodKey?: number; structure: SceneStructure | null;
-    /** The drag in progress and the state at its start (for a cancel). */
-    drag: { id: number; start: WarmState | null } | null;
   } | null = null;
 
   pose(req: PoseRequest): PoseResult {
@@ -565,7 +573,7 @@ export class Engine {
     // one live engine across edits (it carries the solved state from one document to the
     // next by part name); a new one only to go back to the document's own pose
     if (!this.generic || req.reset) {
-      this.generic = { key: req.docKey, engine: new LiveEngine(), seq: 0, design: null, lastGood: null, structure: null, drag: null };
+      this.generic = { key: req.docKey, engine: new LiveEngine(), seq: 0, design: null, lastGood: null, structure: null };
     }
     const g = this.generic;
     if (g.key !== req.docKey) {
@@ -576,10 +584,9 @@ export class Engine {
       // the linkage where it last was, not the solver's failed attempt
     }
     const pull = req.pull ? { dragId: req.pull.dragId ?? 0, part: req.pull.part, point: req.pull.local, target: req.pull.target } : null;
-    if (pull && g.drag?.id !== pull.dragId) g.drag = { id: pull.dragId, start: g.engine.warmState };
-    const seed = req.cancelDrag !== undefined && g.drag?.id === req.cancelDrag ? g.drag.start : null;
-    // the document's version is the request's key: across the worker every request's document is a new object
-    const frame = g.engine.solve({ seq: ++g.seq, document: freed(req.doc), version: req.docKey, pull, diagnose: pull === null, ...(seed ? { seed } : {}) });
+    // the document's version is the request's key: across the worker every request's document
+    // is a new object; a cancelled drag is named by its id (the engine kept its start)
+    const frame = g.engine.solve({ seq: ++g.seq, document: freed(req.doc), version: req.docKey, pull, diagnose: pull === null, ...(req.cancelDrag !== undefined ? { cancelledDrag: req.cancelDrag } : {}) });
     const t1 = now();
     const assembly = frame.assembly;
     g.structure ??= structureOf(assembly, null, false);
@@ -599,6 +606,7 @@ export class Engine {
     return {
       docKey: req.docKey,
       ok: frame.good,
+      good: frame.good,
       status: frame.good ? 'solved' : 'failed',
       message,
       failed,
@@ -658,6 +666,7 @@ export class Engine {
     return {
       docKey: lm.key,
       ok,
+      good: solved,
       status: !solved ? 'failed' : limitedBy ? 'limited' : 'solved',
       message,
       failed,
