@@ -116,17 +116,6 @@ export function moveHardpoint(name: string, p: Vec3): LiveRecipe {
   return liveEdits.moveHardpoint(name, p);
 }
 
-/**
- * The History's validation hook: null when the document compiles (geometry valid, the
- * generated assembly valid), else why not. It runs on every pointer move of a drag, on
- * the main thread, so it stops short of building the model (the live model's
- * `documentProblem` does that too); a model that does not build is reported by the
- * solver worker, and the last good pose stays.
- */
-export function documentProblem(doc: ViewerDocument): string | null {
-  return liveDocumentProblem(doc, { build: false });
-}
-
 /** The full check, model build included (opening a file: not on the drag path). */
 export function fullDocumentProblem(doc: ViewerDocument): string | null {
   return liveDocumentProblem(doc);

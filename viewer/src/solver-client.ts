@@ -1,6 +1,6 @@
 /**
  * Talks to a solver worker: each request a promise, answered in order. Scheduling (one
- * request in flight, one latest pending) is the caller's `solveLatest`; this only pairs
+ * request in flight, one latest pending) is the page's live model's; this only pairs
  * replies with requests. Without Worker support the engine runs on the main thread.
  */
 import type { LiveRequest } from '../../src/live';
