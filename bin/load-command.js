@@ -10,22 +10,21 @@
 // Code compiled by vm.Script cannot use `import()` (Node asks for --experimental-vm-modules),
 // so the build rewrites the command's dynamic imports (ESM-only packages, node: modules) to
 // `__kinemateImport(…)`, which is given here.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+'use strict';
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const { Script } = require('node:vm');
 
-const DIST = new URL('../dist/', import.meta.url);
-export const COMMAND_FILE = fileURLToPath(new URL('cli.cjs', DIST));
-export const CODE_CACHE_FILE = fileURLToPath(new URL('cli.code-cache', DIST));
+const COMMAND_FILE = join(__dirname, '../dist/cli.cjs');
+const CODE_CACHE_FILE = join(__dirname, '../dist/cli.code-cache');
 
 /**
  * The command's `main`; `codeCache()`, V8's code cache of what has run so far; `cache`, what
  * became of dist/cli.code-cache: 'accepted', 'rejected' (another Node, other V8 flags or
  * another build) or 'none'.
  */
-export function loadCommand({ useCache = true } = {}) {
+function loadCommand({ useCache = true } = {}) {
   const source = readFileSync(COMMAND_FILE, 'utf8');
   let cachedData;
   if (useCache) {
@@ -37,8 +36,12 @@ export function loadCommand({ useCache = true } = {}) {
   }
   const wrapped = `(function (exports, require, module, __filename, __dirname, __kinemateImport) {${source}\n})`;
   const script = new Script(wrapped, { filename: COMMAND_FILE, ...(cachedData ? { cachedData } : {}) });
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(COMMAND_FILE), module, COMMAND_FILE, dirname(COMMAND_FILE), (specifier) => import(specifier));
+  const commandModule = { exports: {} };
+  script.runInThisContext()(commandModule.exports, createRequire(COMMAND_FILE), commandModule, COMMAND_FILE, dirname(COMMAND_FILE), (specifier) => import(specifier));
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
-  return { main: module.exports.main, codeCache: () => script.createCachedData(), cache };
+  return { main: commandModule.exports.main, codeCache: () => script.createCachedData(), cache };
 }
+
+exports.loadCommand = loadCommand;
+exports.COMMAND_FILE = COMMAND_FILE;
+exports.CODE_CACHE_FILE = CODE_CACHE_FILE;
