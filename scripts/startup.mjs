@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-if (!existsSync(new URL('../dist/cli.js', import.meta.url))) throw new Error('no dist/cli.js: run `npm run build` first');
+if (!existsSync(new URL('../dist/cli.cjs', import.meta.url))) throw new Error('no dist/cli.cjs: run `npm run build` first');
 const sweep = ['bin/kinemate.js', 'sweep', 'examples/suspension/double_wishbone.yaml', '--bump', '-50:50:101'];
 const cases = {
   'node -e 0': { args: ['-e', '0'], env: {} },

@@ -7,8 +7,7 @@
  * Text is measured by Vega's estimate when no canvas is at hand (Node): labels are placed
  * from that estimate, which is close for the sans-serif fonts a renderer falls back to.
  */
-import { parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 
 /** One curve: y against x, one value per state; null where the metric is undefined. */
 export interface Curve {
@@ -116,6 +115,8 @@ export function chartSpec(chart: Chart, size: ChartSize = {}): TopLevelSpec {
  */
 export async function chartSvg(chart: Chart, size: ChartSize = {}): Promise<string> {
   const { width, height } = chartSize(chart, size);
+  // imported here, not at the top: vega is ES-module only, and the built command (CommonJS, see bin/load-command.js) can load it only with import()
+  const [{ parse, View }, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new View(parse(compile(chartSpec(chart, size)).spec), { renderer: 'none' });
   try {
     const svg = await view.toSVG();

@@ -4,8 +4,6 @@
  * output is the same whatever the thread count (and equal to sweeping each variant alone).
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Geometry } from './files';
@@ -55,6 +53,8 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
   };
   let writing = Promise.resolve();
   const workerUrl = await batchWorkerUrl();
+  // imported here, not at the top: every command loads this module, only batch starts workers
+  const { Worker } = await import('node:worker_threads');
   await new Promise<void>((resolve, reject) => {
     let live = threads;
     for (let t = 0; t < threads; t++) {
@@ -114,6 +114,7 @@ async function bundleSourceWorker(): Promise<URL> {
     const { build } = (await import(compiler)) as typeof import('esbuild');
     const result = await build({ entryPoints: [fileURLToPath(new URL('./batch-worker.ts', import.meta.url))], write: false, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
     const code = result.outputFiles[0].text;
+    const { createHash } = await import('node:crypto');
     const dir = fileURLToPath(new URL('../../node_modules/.cache/kinemate/', import.meta.url));
     const file = `${dir}batch-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
     if (!existsSync(file)) {

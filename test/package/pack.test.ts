@@ -98,6 +98,18 @@ describe('the packed package', () => {
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
   });
 
+  it("starts the installed command from the build's code cache, and loads ES-module-only packages from it (plot: vega)", () => {
+    const loader = join(project, 'node_modules/kinemate/bin/load-command.js');
+    const loaded = node(['--input-type=module', '-e', `const { loadCommand } = await import(${JSON.stringify(loader)}); console.log(loadCommand().cache);`]);
+    expect(loaded.stderr).toBe('');
+    expect(loaded.stdout.trim()).toBe('accepted');
+    const svg = join(project, 'camber.svg');
+    const plot = node([join(project, 'node_modules/.bin/kinemate'), 'plot', GEOMETRY, '--bump', '-40:40:5', '--metric', 'camber', '--out', svg]);
+    expect(plot.stderr).toBe('');
+    expect(plot.status).toBe(0);
+    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[^>]* width="\d+" height="\d+"/);
+  });
+
   it('runs `kinemate batch` on worker threads from the installed package (its workers need no tsx)', () => {
     const geometry = join(REPO, 'examples/suspension/double_wishbone.yaml');
     const doe = join(REPO, 'examples/sensitivity/doe_upper_arm.yaml');
