@@ -13,8 +13,9 @@
 import {
   Dual, DualVec3, dAdd, dAddConst, dAddScaled, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
-  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties,
+  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties, tangentMode,
 } from '../kernel/dual';
+import { pointToPointValues } from './point-to-point-values';
 import type { ForceBlock } from '../kernel/forces';
 
 // ---- laws: scalar functions with their slope ----
@@ -268,6 +269,12 @@ export class PointToPointForce extends BodyForceBlock {
   constructor(owner: string, bodyA: number, readonly a: ArrayLike<number>, bodyB: number, readonly b: ArrayLike<number>,
     readonly spring: Law | null, readonly damper: Law | null) {
     super(owner, [bodyA, bodyB]);
+  }
+
+  /** Q alone is written out by hand (mates/point-to-point-values.ts): the same numbers, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    if (!K && !C && !tangentMode()) { pointToPointValues(this, state, offsets, velocity, Q); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C);
   }
 
   protected compute(): void {
