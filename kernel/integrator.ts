@@ -151,6 +151,8 @@ export class Integrator {
   private readonly rowLocalBlock: Int32Array;
   /** Each block's distinct tangent columns (fixed ones left out). */
   private readonly rowColumns: Int32Array[];
+  /** Whether a block's tangent columns are all different (1: its Jacobian scatters by assignment). */
+  private readonly distinctColumns: Uint8Array;
   private factoredH = -1;
   private readonly bodySlot: Int32Array;
   private readonly driverBlock: Int32Array;
@@ -237,6 +239,7 @@ export class Integrator {
     this.rowBlock = Int32Array.from(rb);
     this.rowInBlock = Int32Array.from(rib);
     this.rowColumns = cols.map((c) => Int32Array.from(new Set(Array.from(c).filter((x) => x >= 0))));
+    this.distinctColumns = Uint8Array.from(cols, (c, i) => (this.rowColumns[i].length === c.filter((x) => x >= 0).length ? 1 : 0));
     this.rowLocalBlock = new Int32Array(m);
     for (let i = 0; i < blocks.length; i++) for (let r = 0; r < system.block(blocks[i]).rows; r++) this.rowLocalBlock[row0[i] + r] = i;
     this.rows = m;
@@ -336,10 +339,14 @@ export class Integrator {
       for (let r = 0; r < rows; r++) {
         phi[r0 + r] = localRes[r];
         if (!jacobian) continue;
-        // only a block's own columns are ever written: zero them, then add (a var listed twice adds up)
+        // only a block's own columns are ever written (J starts zero); a var listed twice adds up
         const row = (r0 + r) * n;
-        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
-        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
+        if (this.distinctColumns[i]) {
+          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0 + localJac[r * ld + k]; }
+        } else {
+          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
+          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
+        }
       }
     }
   }

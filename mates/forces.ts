@@ -15,7 +15,7 @@ import {
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
   dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties, tangentMode,
 } from '../kernel/dual';
-import { pointToPointValues } from './point-to-point-values';
+import { pointToPointDissipation, pointToPointValues } from './point-to-point-values';
 import type { ForceBlock } from '../kernel/forces';
 
 // ---- laws: scalar functions with their slope ----
@@ -312,6 +312,7 @@ export class PointToPointForce extends BodyForceBlock {
   }
 
   dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (!tangentMode()) return pointToPointDissipation(this, state, offsets, velocity);
     if (this.n) return this.values().dissipation(state, offsets, velocity);
     if (!this.damper) return 0;
     this.begin(state, offsets, velocity);

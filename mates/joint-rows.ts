@@ -91,8 +91,8 @@ export function jointRows(
     residual[3] = (zb[0] * xa[0] + zb[1] * xa[1] + zb[2] * xa[2]) * L;
     residual[4] = (zb[0] * ya[0] + zb[1] * ya[1] + zb[2] * ya[2]) * L;
     direction(xb, RB, fb.x);
-    const theta = joint.angle < 0 ? 0 : state[offsets[2 + joint.angle]];
-    c = Math.cos(theta); s = Math.sin(theta);
+    // no angle coordinate: θ = 0 (cos, sin exactly 1, 0)
+    if (joint.angle >= 0) { const theta = state[offsets[2 + joint.angle]]; c = Math.cos(theta); s = Math.sin(theta); }
     rx = xb[0] * xa[0] + xb[1] * xa[1] + xb[2] * xa[2];
     ry = xb[0] * ya[0] + xb[1] * ya[1] + xb[2] * ya[2];
     rt = c * ry + -(s * rx);
