@@ -217,9 +217,10 @@ export class Integrator {
       const blk = system.block(b);
       if (!system.blockEnabled(b) || blk.kind === 'limit') continue;
       blocks.push(b); row0.push(m);
-      // fixed vars' columns are dropped: a block that can leaves them out of its Jacobian
+      // fixed vars' columns are dropped: a block that can leaves them out of its Jacobian (a
+      // twin, made even when all are free: twins take a block's faster hand-written rows)
       const free = blk.vars.map((vid) => layout[vid] >= 0);
-      const narrow = free.includes(false) ? blk.withFreeColumns?.(free) : undefined;
+      const narrow = blk.withFreeColumns?.(free);
       evalBlocks.push(narrow ?? blk);
       const c: number[] = [];
       for (const vid of blk.vars) {

@@ -42,7 +42,7 @@ export class JointBlock extends MateBlock {
   private slide = this.dual(); private tmpV = this.vec();
   private readonly coordIndex: Partial<Record<JointCoordinate, number>> = {};
   /** The rows' input for the hand-written Jacobian (mates/joint-rows.ts) and its rotation scratch. */
-  private readonly byHand: JointRowsInput;
+  private readonly rowsInput: JointRowsInput;
   private readonly RA = new Float64Array(9);
   private readonly RB = new Float64Array(9);
 
@@ -50,15 +50,15 @@ export class JointBlock extends MateBlock {
     super(owner, a, b, coordinateVars, jointRows(type));
     JOINT_COORDINATES[type].forEach((name, i) => { this.coordIndex[name] = i; });
     const index = (name: JointCoordinate) => this.coordIndex[name] ?? -1;
-    this.byHand = { type, fa, fb, L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
+    this.rowsInput = { type, fa, fb, L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
   }
 
-  /** Rows and Jacobian by hand (the dual pass only in tangent mode, where its duals are read). */
+  /** Rows and Jacobian by hand in a twin (MateBlock.byHand), outside tangent mode (where the duals are read). */
   override evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
-    if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
+    if (!this.byHand || tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
     rotationMatrix(this.RA, state, offsets[0] + 3);
     rotationMatrix(this.RB, state, offsets[1] + 3);
-    jointRowsByHand(this.byHand, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian);
+    jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian);
   }
 
   /** The dual pass's rows and Jacobian (the reference the hand-written ones are tested against). */

@@ -1,9 +1,10 @@
 /**
  * mates/joint-rows.ts (a joint's rows and Jacobian by hand) against JointBlock's dual pass,
  * an independent route: every joint type with every kind of end, random (non-unit) poses and
- * scattered coordinates, full width and the integrator's narrowed twins (a part's columns
- * dropped). Values bit for bit, derivatives to round-off. Central differences of the same
- * rows are in jacobian.test.ts.
+ * scattered coordinates, in the integrator's twins (MateBlock.withFreeColumns: full width
+ * and a part's columns dropped), which take the rows by hand. Values bit for bit,
+ * derivatives to round-off. The dual pass's rows against central differences are in
+ * jacobian.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { System } from '../../kernel/system';
@@ -45,9 +46,10 @@ describe('joint rows by hand vs the dual pass', () => {
               const block = system.block(bi);
               if (!(block instanceof JointBlock)) continue;
               const offsets = system.blockOffsets(bi);
-              // full width, then each part's columns dropped, then both (values only)
-              const variants: [ResidualBlock, JointBlock][] = [[block, block]];
-              for (const free of [[false, true], [true, false], [false, false]]) {
+              // the integrator's twins (they take the rows by hand): full width, then each
+              // part's columns dropped, then both (the coordinates' columns only)
+              const variants: [ResidualBlock, JointBlock][] = [];
+              for (const free of [[true, true], [false, true], [true, false], [false, false]]) {
                 const mask = block.vars.map((_, i) => (i < 2 ? free[i] : true));
                 variants.push([block.withFreeColumns(mask), block.withFreeColumns(mask) as JointBlock]);
               }
