@@ -33,6 +33,7 @@
  * No allocation in `step` after the first one.
  */
 import { PivotedQR, LU, choleskySolve } from './linalg';
+import { CompressedLU } from './lu-sparse';
 import { GravityBlock, gyroscopic, kineticEnergy } from './mass';
 import type { ForceSet } from './forces';
 import type { TimeDriver } from './motion';
@@ -144,6 +145,14 @@ export class Integrator {
   private readonly S: Float64Array;
   private readonly rhs: Float64Array;
   private readonly lu: LU;
+  /** The iteration matrix's factors without their zeros: the solve every Newton iteration does. */
+  private readonly luNonzero: CompressedLU;
+  /** Local index (into blocks) of each row's block, for the rows' sparse products. */
+  private readonly rowLocalBlock: Int32Array;
+  /** Each block's distinct tangent columns (fixed ones left out). */
+  private readonly rowColumns: Int32Array[];
+  /** Whether a block's tangent columns are all different (1: its Jacobian scatters by assignment). */
+  private readonly distinctColumns: Uint8Array;
   private factoredH = -1;
   private readonly bodySlot: Int32Array;
   private readonly driverBlock: Int32Array;
@@ -208,9 +217,10 @@ export class Integrator {
       const blk = system.block(b);
       if (!system.blockEnabled(b) || blk.kind === 'limit') continue;
       blocks.push(b); row0.push(m);
-      // fixed vars' columns are dropped: a block that can leaves them out of its Jacobian
+      // fixed vars' columns are dropped: a block that can leaves them out of its Jacobian (a
+      // twin, made even when all are free: twins take a block's faster hand-written rows)
       const free = blk.vars.map((vid) => layout[vid] >= 0);
-      const narrow = free.includes(false) ? blk.withFreeColumns?.(free) : undefined;
+      const narrow = blk.withFreeColumns?.(free);
       evalBlocks.push(narrow ?? blk);
       const c: number[] = [];
       for (const vid of blk.vars) {
@@ -229,6 +239,10 @@ export class Integrator {
     this.evalBlocks = evalBlocks;
     this.rowBlock = Int32Array.from(rb);
     this.rowInBlock = Int32Array.from(rib);
+    this.rowColumns = cols.map((c) => Int32Array.from(new Set(Array.from(c).filter((x) => x >= 0))));
+    this.distinctColumns = Uint8Array.from(cols, (c, i) => (this.rowColumns[i].length === c.filter((x) => x >= 0).length ? 1 : 0));
+    this.rowLocalBlock = new Int32Array(m);
+    for (let i = 0; i < blocks.length; i++) for (let r = 0; r < system.block(blocks[i]).rows; r++) this.rowLocalBlock[row0[i] + r] = i;
     this.rows = m;
     this.active = new Int32Array(m);
     this.J = new Float64Array(m * n);
@@ -244,6 +258,7 @@ export class Integrator {
     this.S = new Float64Array(N * N);
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
+    this.luNonzero = new CompressedLU(N);
     this.qr = new PivotedQR(n, m);
     this.v = new Float64Array(n);
     this.vdot = new Float64Array(n);
@@ -317,7 +332,6 @@ export class Integrator {
   private evaluateRows(jacobian: boolean): void {
     const { system, J, phi, localRes, localJac } = this;
     const n = this.size;
-    if (jacobian) J.fill(0);
     const state = system.state;
     for (let i = 0; i < this.blocks.length; i++) {
       const b = this.blocks[i], blk = this.evalBlocks[i];
@@ -326,8 +340,14 @@ export class Integrator {
       for (let r = 0; r < rows; r++) {
         phi[r0 + r] = localRes[r];
         if (!jacobian) continue;
+        // only a block's own columns are ever written (J starts zero); a var listed twice adds up
         const row = (r0 + r) * n;
-        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
+        if (this.distinctColumns[i]) {
+          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0 + localJac[r * ld + k]; }
+        } else {
+          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
+          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
+        }
       }
     }
   }
@@ -567,10 +587,9 @@ export class Integrator {
       for (let k = 0; k < ma; k++) {
         const row = this.active[k], lam = this.lambda[row];
         if (lam === 0) continue;
-        for (let c = 0; c < n; c++) {
-          const f = this.J[row * n + c] * lam;
-          r[c] += f;
-        }
+        // the row's nonzeros lie in its block's columns
+        const cols = this.rowColumns[this.rowLocalBlock[row]], base = row * n;
+        for (let q = 0; q < cols.length; q++) r[cols[q]] += this.J[base + cols[q]] * lam;
       }
       for (let i = 0; i < n; i++) rMax = Math.max(rMax, Math.abs(r[i]));
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
@@ -585,12 +604,13 @@ export class Integrator {
         this.addConstraintBlocks(S, N);
         this.factorisations++;
         if (!this.lu.factor(S, N, 1e-15)) { this.factoredH = -1; return false; }
+        this.luNonzero.load(this.lu);
         this.factoredH = h;
       }
       const rhs = this.rhs;
       for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
       for (let k = 0; k < ma; k++) rhs[n + k] = -this.phi[this.active[k]];
-      this.lu.solve(rhs);
+      this.luNonzero.solve(rhs);
       for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
       for (let i = 0; i < n; i++) {
         const dx = rhs[i];
@@ -644,7 +664,7 @@ export class Integrator {
       blockPower[i] = p;
     }
     // a driver's constraint force −Φ_qᵀλ does power −λ Φ_q v = λ Φ_t
-    this.drivers.forEach((d, k) => { driverPower[k] = this.lambda[this.driverRow[k]] * d.rate(); });
+    for (let k = 0; k < this.drivers.length; k++) driverPower[k] = this.lambda[this.driverRow[k]] * this.drivers[k].rate();
   }
 
   /** Accumulate the step's dissipated energy (midpoint velocity) and external work (trapezoid). */

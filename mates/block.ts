@@ -15,6 +15,12 @@ export abstract class MateBlock implements ResidualBlock {
 
   /** Derivative column of each var's first component (−1: not differentiated). */
   protected cols: Int32Array;
+  /**
+   * Whether this is a twin (withFreeColumns, the time integrator's) that takes the block's
+   * hand-written rows where it has them (mates/joint-rows.ts). The blocks themselves keep
+   * the dual pass, so kinematic solves are the same numbers as before those rows existed.
+   */
+  protected byHand = false;
 
   constructor(readonly owner: string, partA: number, partB: number, scalars: readonly number[], readonly rows: number, readonly kind: BlockKind = 'constraint') {
     this.vars = [partA, partB, ...scalars];
@@ -40,6 +46,7 @@ export abstract class MateBlock implements ResidualBlock {
     for (const [key, x] of Object.entries(this)) twin[key] = narrowedScratch(x, n);
     twin.n = n;
     twin.cols = cols;
+    twin.byHand = true;
     fastProperties(twin);
     return twin as unknown as ResidualBlock;
   }

@@ -13,8 +13,9 @@
 import {
   Dual, DualVec3, dAdd, dAddConst, dAddScaled, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
   dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
-  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties,
+  dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties, tangentMode,
 } from '../kernel/dual';
+import { pointToPointDissipation, pointToPointValues } from './point-to-point-values';
 import type { ForceBlock } from '../kernel/forces';
 
 // ---- laws: scalar functions with their slope ----
@@ -270,6 +271,12 @@ export class PointToPointForce extends BodyForceBlock {
     super(owner, [bodyA, bodyB]);
   }
 
+  /** Q alone is written out by hand (mates/point-to-point-values.ts): the same numbers, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+    if (!K && !C && !tangentMode()) { pointToPointValues(this, state, offsets, velocity, Q); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C);
+  }
+
   protected compute(): void {
     this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
     dvSub(this.dir, this.pb, this.pa);
@@ -305,6 +312,7 @@ export class PointToPointForce extends BodyForceBlock {
   }
 
   dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+    if (!tangentMode()) return pointToPointDissipation(this, state, offsets, velocity);
     if (this.n) return this.values().dissipation(state, offsets, velocity);
     if (!this.damper) return 0;
     this.begin(state, offsets, velocity);

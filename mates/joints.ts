@@ -9,9 +9,10 @@
  * square (x_a·y_b = 0, one row), so two frames placed together with the same orientation
  * are assembled, shafts in line, with 2 degrees of freedom. A ball frees every turn.
  */
-import { Dual, dvSub, dvScale, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst } from '../kernel/dual';
+import { Dual, dvSub, dvScale, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst, rotationMatrix, tangentMode } from '../kernel/dual';
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
+import { jointRows as jointRowsByHand, type JointRowsInput } from './joint-rows';
 
 import { JOINT_TYPES, MATE_COORDINATES, type JointType } from './vocabulary';
 
@@ -40,10 +41,29 @@ export class JointBlock extends MateBlock {
   private t1 = this.dual(); private t2 = this.dual(); private num = this.dual(); private den = this.dual();
   private slide = this.dual(); private tmpV = this.vec();
   private readonly coordIndex: Partial<Record<JointCoordinate, number>> = {};
+  /** The rows' input for the hand-written Jacobian (mates/joint-rows.ts) and its rotation scratch. */
+  private readonly rowsInput: JointRowsInput;
+  private readonly RA = new Float64Array(9);
+  private readonly RB = new Float64Array(9);
 
   constructor(owner: string, readonly type: JointType, a: number, private fa: JointFrame, b: number, private fb: JointFrame, coordinateVars: readonly number[], private L: number) {
     super(owner, a, b, coordinateVars, jointRows(type));
     JOINT_COORDINATES[type].forEach((name, i) => { this.coordIndex[name] = i; });
+    const index = (name: JointCoordinate) => this.coordIndex[name] ?? -1;
+    this.rowsInput = { type, fa, fb, L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
+  }
+
+  /** Rows and Jacobian by hand in a twin (MateBlock.byHand), outside tangent mode (where the duals are read). */
+  override evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    if (!this.byHand || tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
+    rotationMatrix(this.RA, state, offsets[0] + 3);
+    rotationMatrix(this.RB, state, offsets[1] + 3);
+    jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian);
+  }
+
+  /** The dual pass's rows and Jacobian (the reference the hand-written ones are tested against). */
+  evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    super.evaluate(state, offsets, residual, jacobian);
   }
 
   protected compute(): void {

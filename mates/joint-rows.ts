@@ -1,0 +1,162 @@
+/**
+ * A joint's rows (mates/joints.ts) and their Jacobian written out by hand: the same rows as
+ * JointBlock's dual pass, with the derivatives of rigid points and directions in closed
+ * form. The dual pass costs a few dozen vector operations over every seeded column; this
+ * is a few hundred flops and no calls, which matters where the rows are evaluated every
+ * Newton iteration of every time step (kernel/integrator.ts). Values are computed by the
+ * same operations in the same order as the dual pass (bit for bit); derivatives agree to
+ * round-off (test/mates/joint-rows.test.ts). Tangent mode (second derivatives) stays on
+ * the dual pass.
+ *
+ * Body k's columns (cols[k] ≥ 0) are its step (ω, v) in its own frame: a point p moves by
+ * R(ω × p + v), a direction a by R(ω × a); so ∂(R_a â · R_b b̂)/∂ω_a = â × (R_aᵀ R_b b̂).
+ */
+import type { JointFrame } from './joints';
+
+/** What the rows need of the joint: its frames, length scale and coordinate slots (−1: absent). */
+export interface JointRowsInput {
+  readonly type: string;
+  readonly fa: JointFrame;
+  readonly fb: JointFrame;
+  readonly L: number;
+  /** Index among the block's scalars of the angle, slide, slideX, slideY coordinates (−1: none). */
+  readonly angle: number;
+  readonly slides: Int32Array;
+}
+
+// scratch (module level: the evaluation is not re-entrant)
+const xa = new Float64Array(3), ya = new Float64Array(3), za = new Float64Array(3);
+const xb = new Float64Array(3), yb = new Float64Array(3), zb = new Float64Array(3);
+const d = new Float64Array(3), pe = new Float64Array(3);
+const slideValue = new Float64Array(3);
+const g = new Float64Array(3);
+const SLIDE_AXES = [za, xa, ya];
+
+function direction(out: Float64Array, R: Float64Array, a: ArrayLike<number>): void {
+  const a0 = a[0], a1 = a[1], a2 = a[2];
+  out[0] = R[0] * a0 + R[1] * a1 + R[2] * a2;
+  out[1] = R[3] * a0 + R[4] * a1 + R[5] * a2;
+  out[2] = R[6] * a0 + R[7] * a1 + R[8] * a2;
+}
+
+/** out = local × (Rᵀ w): the ω-gradient of (R local)·w. */
+function turnGradient(out: Float64Array, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
+  const w0 = w[0], w1 = w[1], w2 = w[2];
+  const u0 = R[0] * w0 + R[3] * w1 + R[6] * w2;
+  const u1 = R[1] * w0 + R[4] * w1 + R[7] * w2;
+  const u2 = R[2] * w0 + R[5] * w1 + R[8] * w2;
+  out[0] = local[1] * u2 - local[2] * u1;
+  out[1] = local[2] * u0 - local[0] * u2;
+  out[2] = local[0] * u1 - local[1] * u0;
+}
+
+/** jac[base + col + j] += k · grad[j], j < 3 (col < 0: not differentiated). */
+function addTurn(jac: Float64Array, base: number, col: number, k: number, grad: Float64Array): void {
+  if (col < 0) return;
+  jac[base + col] += k * grad[0]; jac[base + col + 1] += k * grad[1]; jac[base + col + 2] += k * grad[2];
+}
+
+/**
+ * The joint's rows into residual (and their Jacobian, rows × n row-major, into jacobian)
+ * at poses with rotation matrices RA, RB; `cols` as MateBlock's (A, B, then the scalars).
+ */
+export function jointRows(
+  joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
+  cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
+): void {
+  const { type, fa, fb, L } = joint;
+  const pa = fa.origin, pb = fb.origin, oA = offsets[0], oB = offsets[1];
+  // origin rows: O_b − O_a − Σ slide·axis_a (the dual pass's order of operations)
+  for (let i = 0; i < 3; i++) {
+    const oa = RA[3 * i] * pa[0] + RA[3 * i + 1] * pa[1] + RA[3 * i + 2] * pa[2] + state[oA + i];
+    const ob = RB[3 * i] * pb[0] + RB[3 * i + 1] * pb[1] + RB[3 * i + 2] * pb[2] + state[oB + i];
+    d[i] = ob - oa;
+  }
+  const ball = type === 'ball';
+  if (!ball) {
+    direction(xa, RA, fa.x); direction(ya, RA, fa.y); direction(za, RA, fa.z); direction(zb, RB, fb.z);
+  }
+  for (let s = 0; s < 3; s++) {
+    const k = joint.slides[s];
+    if (k < 0) continue;
+    const x = (slideValue[s] = state[offsets[2 + k]]), axis = SLIDE_AXES[s];
+    for (let i = 0; i < 3; i++) d[i] = d[i] - axis[i] * x;
+  }
+  residual[0] = d[0]; residual[1] = d[1]; residual[2] = d[2];
+  let c = 1, s = 0, rx = 0, ry = 0, rt = 0, ru = 1, q = 0;
+  if (type === 'universal') {
+    direction(yb, RB, fb.y);
+    residual[3] = (xa[0] * yb[0] + xa[1] * yb[1] + xa[2] * yb[2]) * L;
+  } else if (!ball) {
+    residual[3] = (zb[0] * xa[0] + zb[1] * xa[1] + zb[2] * xa[2]) * L;
+    residual[4] = (zb[0] * ya[0] + zb[1] * ya[1] + zb[2] * ya[2]) * L;
+    direction(xb, RB, fb.x);
+    // no angle coordinate: θ = 0 (cos, sin exactly 1, 0)
+    if (joint.angle >= 0) { const theta = state[offsets[2 + joint.angle]]; c = Math.cos(theta); s = Math.sin(theta); }
+    rx = xb[0] * xa[0] + xb[1] * xa[1] + xb[2] * xa[2];
+    ry = xb[0] * ya[0] + xb[1] * ya[1] + xb[2] * ya[2];
+    rt = c * ry + -(s * rx);
+    ru = c * rx + s * ry + 1;
+    q = rt / ru;
+    residual[5] = q * (2 * L);
+  }
+  if (!jacobian) return;
+
+  jacobian.fill(0, 0, rows * n);
+  const cA = cols[0], cB = cols[1];
+  // origin rows
+  if (cA >= 0) {
+    // −R_a (ω × p_e + v), p_e = p_a + Σ slide·axis (local): the slid origin
+    pe[0] = pa[0]; pe[1] = pa[1]; pe[2] = pa[2];
+    for (let k = 0; k < 3; k++) {
+      if (joint.slides[k] < 0) continue;
+      const local = k === 0 ? fa.z : k === 1 ? fa.x : fa.y, x = slideValue[k];
+      pe[0] += x * local[0]; pe[1] += x * local[1]; pe[2] += x * local[2];
+    }
+    rigidPointRows(jacobian, n, cA, RA, pe, -1);
+  }
+  if (cB >= 0) rigidPointRows(jacobian, n, cB, RB, pb, 1);
+  for (let k = 0; k < 3; k++) {
+    const j = joint.slides[k];
+    if (j < 0 || cols[2 + j] < 0) continue;
+    const axis = SLIDE_AXES[k], col = cols[2 + j];
+    for (let i = 0; i < 3; i++) jacobian[i * n + col] = -axis[i];
+  }
+  if (ball) return;
+  if (type === 'universal') {
+    dotRow(jacobian, 3 * n, L, RA, fa.x, cA, yb, RB, fb.y, cB, xa);
+    return;
+  }
+  dotRow(jacobian, 3 * n, L, RA, fa.x, cA, zb, RB, fb.z, cB, xa);
+  dotRow(jacobian, 4 * n, L, RA, fa.y, cA, zb, RB, fb.z, cB, ya);
+  // angle row f = 2L rt/ru: rt = c·ry − s·rx, ru = 1 + c·rx + s·ry
+  const k2 = (2 * L) / ru;
+  const dfdrx = k2 * (-s - q * c), dfdry = k2 * (c - q * s);
+  dotRow(jacobian, 5 * n, dfdrx, RA, fa.x, cA, xb, RB, fb.x, cB, xa);
+  dotRow(jacobian, 5 * n, dfdry, RA, fa.y, cA, xb, RB, fb.x, cB, ya);
+  if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
+    jacobian[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
+  }
+}
+
+/** Rows 0..2 at body columns col: sign · R (ω × p + v). */
+function rigidPointRows(jac: Float64Array, n: number, col: number, R: Float64Array, p: Float64Array | ArrayLike<number>, sign: number): void {
+  const px = p[0], py = p[1], pz = p[2];
+  for (let i = 0; i < 3; i++) {
+    const r0 = R[3 * i], r1 = R[3 * i + 1], r2 = R[3 * i + 2], base = i * n + col;
+    jac[base] += sign * (-r1 * pz + r2 * py);
+    jac[base + 1] += sign * (r0 * pz - r2 * px);
+    jac[base + 2] += sign * (-r0 * py + r1 * px);
+    jac[base + 3] += sign * r0;
+    jac[base + 4] += sign * r1;
+    jac[base + 5] += sign * r2;
+  }
+}
+
+/** Row at base += k ∂(a·b)/∂(ω_A, ω_B), a = R_A aLocal (world aWorld), b = R_B bLocal (world bWorld). */
+function dotRow(jac: Float64Array, base: number, k: number,
+  RA: Float64Array, aLocal: ArrayLike<number>, cA: number, bWorld: Float64Array,
+  RB: Float64Array, bLocal: ArrayLike<number>, cB: number, aWorld: Float64Array): void {
+  if (cA >= 0) { turnGradient(g, RA, aLocal, bWorld); addTurn(jac, base, cA, k, g); }
+  if (cB >= 0) { turnGradient(g, RB, bLocal, aWorld); addTurn(jac, base, cB, k, g); }
+}

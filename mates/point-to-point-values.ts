@@ -1,0 +1,94 @@
+/**
+ * A point-to-point spring/damper's generalized forces without derivatives, written out:
+ * the values PointToPointForce's width-0 dual pass computes, by the same operations in the
+ * same order but for the length (√ of the sum of squares where the dual pass calls
+ * Math.hypot: the same to an ulp or two), without its few dozen calls. A Newton iteration
+ * that reuses its matrix asks for Q alone on every iteration of every step.
+ */
+import { rotationMatrix } from '../kernel/dual';
+import type { Law } from './forces';
+
+/** What the values need of the element; `last` receives length, rate and tension as the dual pass reports them. */
+export interface PointToPointInput {
+  readonly a: ArrayLike<number>;
+  readonly b: ArrayLike<number>;
+  readonly spring: Law | null;
+  readonly damper: Law | null;
+  readonly last: { length: number; rate: number; tension: number };
+}
+
+const RA = new Float64Array(9), RB = new Float64Array(9), law = new Float64Array(2);
+const pa = new Float64Array(3), pb = new Float64Array(3), unit = new Float64Array(3), force = new Float64Array(3);
+
+function bodyVelocity(R: Float64Array, xi: Float64Array, b: number, p: ArrayLike<number>, out: Float64Array, i: number): number {
+  // R (ω × p + v), component i
+  const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2], p0 = p[0], p1 = p[1], p2 = p[2];
+  const a0 = w1 * p2 - w2 * p1 + xi[b + 3];
+  const a1 = w2 * p0 - w0 * p2 + xi[b + 4];
+  const a2 = w0 * p1 - w1 * p0 + xi[b + 5];
+  return (out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2);
+}
+const va = new Float64Array(3), vb = new Float64Array(3);
+
+/** The points, the unit vector a → b (into pa, pb, unit) and the length. */
+function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array): number {
+  rotationMatrix(RA, state, offsets[0] + 3);
+  rotationMatrix(RB, state, offsets[1] + 3);
+  const a = e.a, b = e.b, oA = offsets[0], oB = offsets[1];
+  for (let i = 0; i < 3; i++) {
+    pa[i] = RA[3 * i] * a[0] + RA[3 * i + 1] * a[1] + RA[3 * i + 2] * a[2] + state[oA + i];
+    pb[i] = RB[3 * i] * b[0] + RB[3 * i + 1] * b[1] + RB[3 * i + 2] * b[2] + state[oB + i];
+  }
+  const d0 = pb[0] - pa[0], d1 = pb[1] - pa[1], d2 = pb[2] - pa[2];
+  // √(Σd²), not Math.hypot: a tenth of the time (hypot's guard against overflow is moot here)
+  const length = Math.sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+  unit[0] = d0 / length; unit[1] = d1 / length; unit[2] = d2 / length;
+  return length;
+}
+
+/** The rate of lengthening at the geometry just computed. */
+function rateOf(e: PointToPointInput, velocity: Float64Array): number {
+  for (let i = 0; i < 3; i++) { bodyVelocity(RA, velocity, 0, e.a, va, i); bodyVelocity(RB, velocity, 6, e.b, vb, i); }
+  return unit[0] * (vb[0] - va[0]) + unit[1] * (vb[1] - va[1]) + unit[2] * (vb[2] - va[2]);
+}
+
+/** Power the damper part dissipates, damper(rate)·rate (0 without one), as the dual pass's `dissipation`. */
+export function pointToPointDissipation(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
+  if (!e.damper) return 0;
+  geometry(e, state, offsets);
+  const rate = rateOf(e, velocity);
+  return e.damper.evaluate(rate, law)[0] * rate;
+}
+
+/** Q (12: body 0's (moment, force) in its axes, then body 1's) of the element at the state and velocities. */
+export function pointToPointValues(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array, Q: Float64Array): void {
+  const length = geometry(e, state, offsets);
+  const oA = offsets[0], oB = offsets[1];
+  let tension = 0, rate = 0;
+  if (e.spring) {
+    e.spring.evaluate(length, law);
+    tension = tension + law[0];
+  }
+  if (e.damper) {
+    rate = rateOf(e, velocity);
+    e.damper.evaluate(rate, law);
+    tension = tension + law[0];
+  }
+  e.last.length = length; e.last.rate = rate; e.last.tension = tension;
+  force[0] = unit[0] * tension; force[1] = unit[1] * tension; force[2] = unit[2] * tension;
+  applyValues(Q, 0, RA, state, oA, pa, 1);
+  applyValues(Q, 6, RB, state, oB, pb, -1);
+}
+
+/** Body k's (Rᵀ(x − t) × F... as the dual pass: moment (x − t) × F, both read in the body's axes) into Q[b..b+5]. */
+function applyValues(Q: Float64Array, b: number, R: Float64Array, state: Float64Array, o: number, x: Float64Array, sign: number): void {
+  const l0 = x[0] - state[o], l1 = x[1] - state[o + 1], l2 = x[2] - state[o + 2];
+  const f0 = force[0], f1 = force[1], f2 = force[2];
+  const m0 = l1 * f2 - l2 * f1, m1 = l2 * f0 - l0 * f2, m2 = l0 * f1 - l1 * f0;
+  for (let i = 0; i < 3; i++) {
+    // (R e_i) = column i of R
+    const c0 = R[i], c1 = R[3 + i], c2 = R[6 + i];
+    Q[b + 3 + i] = 0 + (c0 * f0 + c1 * f1 + c2 * f2) * sign;
+    Q[b + i] = 0 + (c0 * m0 + c1 * m1 + c2 * m2) * sign;
+  }
+}
