@@ -406,6 +406,9 @@ export interface TangentSeeds {
 let tangents = false;
 let seeds: TangentSeeds | null = null;
 
+/** Whether tangent mode is on (a block that writes some derivatives by hand switches to ops that carry tangents). */
+export function tangentMode(): boolean { return tangents; }
+
 /** Run f with tangent mode on: every dual written carries its tangent along `s`. */
 export function withTangents<T>(s: TangentSeeds, f: () => T): T {
   if (tangents) throw new Error('withTangents: already in tangent mode');

@@ -205,8 +205,7 @@ Options:
                      PARAM: ELEMENT.stiffness,
                      ELEMENT.damping (linear springs, dampers, coordinate springs),
                      ELEMENT.friction (coordinate friction), PART.mass, PART.inertia.x|y|z,
-                     PART.centre.x|y|z, in the file's units. Repeatable. Assembly files only;
-                     not yet with rolling contacts.
+                     PART.centre.x|y|z, in the file's units. Repeatable. Assembly files only.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s)

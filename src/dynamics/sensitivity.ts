@@ -29,7 +29,6 @@ import { exp as poseExp, rightJacobian } from '../../kernel/pose';
 import { rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
 import { CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates/forces';
 import { CoordinateFrictionForce } from '../../mates/resistance';
-import { RollingBlock } from '../../mates/rolling';
 import type { AssemblyDoc } from '../assembly/types';
 import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from './build';
@@ -213,7 +212,7 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
  * discrete integrator (see the file's head), by the forward (direct) sensitivity: one
  * column per parameter carried through every step. Throws DynamicSensitivityError on an
  * unknown name, on redundant constraint rows, and on a model whose constraint blocks have
- * no second derivatives (rolling contacts, not yet).
+ * no second derivatives.
  */
 export function simulationGradient(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
   return gradientRun(source, parameters, result, options, 'direct');
@@ -268,8 +267,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     }
     const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
     // a coordinate motion's row is linear (no curvature); any other row needs its second derivatives
-    // a rolling contact writes its track derivatives directly: its tangent mode misses the track's curvature along u
-    if (blk instanceof RollingBlock) throw new DynamicSensitivityError(`gradients: rolling contact ${blk.owner} has no second derivatives along its track (not supported yet)`);
+    // (a rolling contact's along its track: mates/rolling.ts curveAlongS)
     if (!d && !(blk instanceof CoordinateMotion)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
@@ -553,6 +551,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   for (let k = 1; k <= steps; k++) {
     if (!it.step(step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
     done = k;
+    if (result.at === 'crossing' && !Number.isNaN(crossT)) break; // nothing later matters to a crossing time
   }
   it.onStep = null;
   if (result.at === 'crossing' && Number.isNaN(crossT)) throw new DynamicSensitivityError(`result: ${result.part}${result.point ? `.${result.point}` : ''} does not reach ${result.level} in ${duration} s`);
