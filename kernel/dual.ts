@@ -406,7 +406,7 @@ export interface TangentSeeds {
 let tangents = false;
 let seeds: TangentSeeds | null = null;
 
-/** Whether tangent mode is on (a block with a faster route than its duals takes the duals then). */
+/** Whether tangent mode is on (a block with a faster route than its duals takes the duals then; one that writes some derivatives by hand switches to ops that carry tangents). */
 export function tangentMode(): boolean {
   return tangents;
 }

@@ -52,6 +52,12 @@ export interface IntegratorOptions {
    * driven off): an absolute bound there cannot be met and the steps fail.
    */
   constraintTolerance?: number;
+  /**
+   * Dynamic residual bound of a converged step relative to the force scale (the largest |Q|,
+   * |g|, |M v̇|); default 1e-9. Tighter for finite-difference checks of gradients, whose
+   * re-runs must follow the discrete map closer than its Newton noise.
+   */
+  residualTolerance?: number;
   /** Newton iterations per attempt; default 25. */
   maxIterations?: number;
   /** How many times a failed step may be halved; default 6. */
@@ -119,6 +125,7 @@ export class Integrator {
   private readonly beta: number;
   private readonly c1: number;
   private readonly tolPhi: number;
+  private readonly tolResidual: number;
   private readonly maxIterations: number;
   private readonly maxHalvings: number;
 
@@ -198,6 +205,8 @@ export class Integrator {
     }
     this.tolPhi = options.constraintTolerance ?? 1e-10;
     if (!(this.tolPhi > 0)) throw new RangeError(`constraintTolerance: expected a positive number, got ${this.tolPhi}`);
+    this.tolResidual = options.residualTolerance ?? 1e-9;
+    if (!(this.tolResidual > 0)) throw new RangeError(`residualTolerance: expected a positive number, got ${this.tolResidual}`);
     this.maxIterations = options.maxIterations ?? 25;
     this.maxHalvings = options.maxHalvings ?? 6;
 
@@ -593,7 +602,7 @@ export class Integrator {
       }
       for (let i = 0; i < n; i++) rMax = Math.max(rMax, Math.abs(r[i]));
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      if (it > 0 && phiMax <= tolPhi && rMax <= 1e-9 * scale) return true;
+      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
       previous = phiMax;
       if (fresh) {
         const S = this.S, K = this.K, C = this.C;

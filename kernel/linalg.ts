@@ -326,4 +326,23 @@ export class LU {
       b[i] = s / a[i * n + i];
     }
   }
+
+  /** Solve Aᵀ x = b in place with the same factors (PA = LU: Uᵀ z = b, Lᵀ w = z, x = Pᵀ w). */
+  solveTransposed(b: Float64Array): void {
+    const n = this.n, a = this.a, piv = this.piv;
+    for (let i = 0; i < n; i++) {
+      let s = b[i];
+      for (let k = 0; k < i; k++) s -= a[k * n + i] * b[k];
+      b[i] = s / a[i * n + i];
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      let s = b[i];
+      for (let k = i + 1; k < n; k++) s -= a[k * n + i] * b[k];
+      b[i] = s;
+    }
+    for (let k = n - 1; k >= 0; k--) {
+      const p = piv[k];
+      if (p !== k) { const t = b[k]; b[k] = b[p]; b[p] = t; }
+    }
+  }
 }

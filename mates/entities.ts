@@ -107,7 +107,7 @@ export class Curve {
     else if (i >= n) return 2 * this.points[3 * (n - 1) + k] - this.points[3 * (n - 2) + k];
     return this.points[3 * i + k];
   }
-  /** Position (out[0..2]), d/du (out[3..5]) and d²/du² (out[6..8]) at u. */
+  /** Position (out[0..2]), d/du (out[3..5]) and d²/du² (out[6..8]) at u; d³/du³ (out[9..11]) when out has room. */
   evaluate(out: Float64Array, u: number): Float64Array {
     const n = this.count;
     let i = Math.floor(u);
@@ -119,12 +119,14 @@ export class Curve {
         out[k] = p1 + t * (p2 - p1);
         out[3 + k] = p2 - p1;
         out[6 + k] = 0;
+        if (out.length >= 12) out[9 + k] = 0;
       } else {
         const p0 = this.vertex(i - 1, k), p3 = this.vertex(i + 2, k);
         const a = 2 * p1, b = p2 - p0, c = 2 * p0 - 5 * p1 + 4 * p2 - p3, d = -p0 + 3 * p1 - 3 * p2 + p3;
         out[k] = 0.5 * (a + t * (b + t * (c + t * d)));
         out[3 + k] = 0.5 * (b + t * (2 * c + t * 3 * d));
         out[6 + k] = c + 3 * d * t;
+        if (out.length >= 12) out[9 + k] = 3 * d;
       }
     }
     return out;

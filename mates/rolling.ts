@@ -23,8 +23,8 @@
  * its axle, tilting, steering) is left to the other mates: a car's body on a planar joint.
  */
 import {
-  dAdd, dAddConst, dConst, dCos, dDiv, dMul, dScale, dSin, dSqrt, dSub, dvDot, dvLength, dvNormalize, dvScaleConst, dvSub,
-  type Dual, type DualVec3,
+  dAdd, dAddConst, dChain, dConst, dCos, dDiv, dMul, dScale, dSin, dSqrt, dSub, dvAddScaledDual, dvConst, dvDot, dvLength, dvNormalize, dvScaleConst, dvSub,
+  tangentMode, type Dual, type DualVec3,
 } from '../kernel/dual';
 import * as P from '../kernel/pose';
 import type { System } from '../kernel/system';
@@ -110,8 +110,11 @@ export abstract class RollingBlock extends MateBlock {
 export class RollingOnCurveBlock extends RollingBlock {
   private readonly onCurve = this.vec(); private readonly tan = this.vec(); private readonly tan2 = this.vec();
   private readonly unitTangent = this.vec(); private readonly rel = this.vec(); private readonly toContact = this.vec();
-  private readonly buf = new Float64Array(9);
+  private readonly buf = new Float64Array(12);
   private readonly p = vec3(); private readonly dp = vec3(); private readonly ddp = vec3();
+  // tangent mode: the on-curve point and tangent in track axes as duals of s, and the track's axes
+  private readonly local = [this.dual(), this.dual(), this.dual()]; private readonly localTan = [this.dual(), this.dual(), this.dual()];
+  private readonly axisK = this.vec();
 
   constructor(
     owner: string, a: number, b: number, wheelSide: 0 | 1, uVariable: number, wheel: Circle, reference: ReadonlyVec3, referenceSquare: ReadonlyVec3,
@@ -128,12 +131,15 @@ export class RollingOnCurveBlock extends RollingBlock {
     const e = this.track.curve.evaluate(this.buf, u);
     for (let i = 0; i < 3; i++) { this.p[i] = e[i]; this.dp[i] = e[3 + i]; this.ddp[i] = e[6 + i]; }
     const duds = 1 / Math.hypot(e[3], e[4], e[5]);
-    this.point(this.onCurve, ts, this.p);
-    this.direction(this.tan, ts, this.dp);
-    this.direction(this.tan2, ts, this.ddp);
-    for (let i = 0; i < 3 && col >= 0; i++) {
-      this.onCurve.d[i * n + col] += this.tan.v[i] * duds;
-      this.tan.d[i * n + col] += this.tan2.v[i] * duds;
+    if (tangentMode()) this.curveAlongS(e, duds);
+    else {
+      this.point(this.onCurve, ts, this.p);
+      this.direction(this.tan, ts, this.dp);
+      this.direction(this.tan2, ts, this.ddp);
+      for (let i = 0; i < 3 && col >= 0; i++) {
+        this.onCurve.d[i * n + col] += this.tan.v[i] * duds;
+        this.tan.d[i * n + col] += this.tan2.v[i] * duds;
+      }
     }
     dvNormalize(this.unitTangent, this.tan);
     this.point(this.centre, this.wheelSide, this.wheelCentre);
@@ -150,7 +156,33 @@ export class RollingOnCurveBlock extends RollingBlock {
       this.tangent[i] = this.unitTangent.v[i];
     }
   }
+
+  /**
+   * The same on-curve point and tangent built from ops that carry tangents (tangent mode only:
+   * the hand-written s column above has no second derivatives). In track axes L(s) = C(u(s))
+   * and T(s) = C'(u(s)), with σ = du/ds = 1/|C'| and σ' = dσ/ds = −(C'·C'')σ⁴:
+   *   L' = C'σ,  L'' = C''σ² + C'σ',  T' = C''σ,  T'' = C'''σ² + C''σ';
+   * each component is a scalar function of s (dChain with its slope and curvature), and the
+   * world vectors are the track's origin plus Σ L_k·(R e_k) and Σ T_k·(R e_k), so the track's
+   * pose motion is carried by the posed axes' own tangents.
+   */
+  private curveAlongS(e: Float64Array, sigma: number): void {
+    const ts = this.trackSide;
+    const sigmaS = -(e[3] * e[6] + e[4] * e[7] + e[5] * e[8]) * sigma ** 4;
+    this.point(this.onCurve, ts, ZERO);
+    dvConst(this.tan, 0, 0, 0);
+    for (let k = 0; k < 3; k++) {
+      dChain(this.local[k], this.s, e[k], e[3 + k] * sigma, e[6 + k] * sigma * sigma + e[3 + k] * sigmaS);
+      dChain(this.localTan[k], this.s, e[3 + k], e[6 + k] * sigma, e[9 + k] * sigma * sigma + e[6 + k] * sigmaS);
+      this.direction(this.axisK, ts, AXES[k]);
+      dvAddScaledDual(this.onCurve, this.onCurve, this.axisK, this.local[k]);
+      dvAddScaledDual(this.tan, this.tan, this.axisK, this.localTan[k]);
+    }
+  }
 }
+
+const ZERO: ReadonlyVec3 = [0, 0, 0];
+const AXES: readonly ReadonlyVec3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
 
 /** A wheel on a plane, rolling along the direction e the authored wheel faces; u = (c − o)·e. */
 export class RollingOnPlaneBlock extends RollingBlock {

@@ -246,10 +246,11 @@ export { simulate, simulateFrames, prepareSimulation, readMotions, type Simulate
 export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator.ts';
 /**
  * `simulationGradient(doc, parameters, result, { duration, step })`: d(result)/d(parameter) of a run, exact for the
- * discrete integrator (forward sensitivity of each step; docs/sensitivity.md). Names: `parseParameter('spring.stiffness')`,
+ * discrete integrator (forward sensitivity of each step; `simulationGradientAdjoint`, same arguments: one backward
+ * sweep, the discrete adjoint; docs/sensitivity.md). Names: `parseParameter('spring.stiffness')`,
  * `parseResult('body.nose.position.x@cross=12800')`.
  */
-export { simulationGradient, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type GradientOptions } from './dynamics/sensitivity.ts';
+export { simulationGradient, simulationGradientAdjoint, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type GradientOptions } from './dynamics/sensitivity.ts';
 /**
  * Suspension dynamics from a geometry file's `dynamics` section (docs/dynamics.md): `readSuspensionDynamics(raw, geometry)`,
  * `prepareSuspensionDynamics(geometry, spec)` (the assembly, settled on the road), `simulateSuspension(model, options)`

@@ -155,11 +155,12 @@ function simulationCsv(result: SimulationResult): string {
 
 export const simulateCommand: Command = {
   name: 'simulate',
-  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE] [--gradient PARAM... --result NAME]',
+  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE] [--gradient PARAM... --result NAME [--gradient-method adjoint|direct]]',
   summary: 'time response under gravity, forces and motions, with reactions and the energy budget',
   help: `Usage: kinemate simulate MODEL --duration T --step H [--method generalized-alpha|backward-euler]
                          [--rho-inf R] [--every K] [--format json|csv] [--out FILE]
                          [--gradient PARAM]... [--result NAME]
+                         [--gradient-method adjoint|direct]
 
 Integrates the assembly in time from its file state (positions from the kinematic
 solve, the file's "velocities" projected onto the mates, accelerations and reactions
@@ -200,15 +201,19 @@ Options:
                      normal forces, residual
   --out FILE         write the output to FILE instead of stdout
   --gradient PARAM   instead of frames, print { result, value, t, gradient: { PARAM: d } }:
-                     d(result)/d(PARAM), exact for the discrete integrator (forward
-                     sensitivity of every step; docs/sensitivity.md). PARAM: ELEMENT.stiffness,
+                     d(result)/d(PARAM), exact for the discrete integrator (docs/sensitivity.md).
+                     PARAM: ELEMENT.stiffness,
                      ELEMENT.damping (linear springs, dampers, coordinate springs),
                      ELEMENT.friction (coordinate friction), PART.mass, PART.inertia.x|y|z,
-                     PART.centre.x|y|z, in the file's units. Repeatable. Assembly files only;
-                     not yet with rolling contacts.
+                     PART.centre.x|y|z, in the file's units. Repeatable. Assembly files only.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s)
+  --gradient-method M  adjoint (one backward sweep over the stored steps, whatever the
+                     number of parameters) or direct (forward sensitivity, one column per
+                     parameter); default adjoint with more parameters than results (one
+                     result: two or more --gradient), else direct. The same numbers to
+                     round-off; printed as gradient_method
   -h, --help         this text
 
 ${UNITS}
@@ -222,7 +227,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const args = parseCommandArgs('simulate', argv, {
       duration: { type: 'string' }, step: { type: 'string' }, method: { type: 'string' }, 'rho-inf': { type: 'string' },
       every: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
-      gradient: { type: 'string', multiple: true }, result: { type: 'string' },
+      gradient: { type: 'string', multiple: true }, result: { type: 'string' }, 'gradient-method': { type: 'string' },
     });
     const file = onePositional('simulate', args, 'MODEL file');
     const duration = parseNumber(requiredOption('simulate', args, 'duration', 'a duration in seconds'), '--duration');
@@ -240,7 +245,10 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
     const gradients = stringOptions(args, 'gradient'), resultName = stringOption(args, 'result');
-    if (gradients.length || resultName !== undefined) return simulateGradient(file, io, gradients, resultName, { duration, step, method, rhoInf }, out);
+    const gradientMethod = stringOption(args, 'gradient-method');
+    if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);
+    if (gradientMethod !== undefined && !gradients.length) throw new CliError('simulate: --gradient-method needs --gradient PARAM and --result NAME');
+    if (gradients.length || resultName !== undefined) return simulateGradient(file, io, gradients, resultName, { duration, step, method, rhoInf }, out, gradientMethod);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     // a suspension geometry with a dynamics section runs through its own bridge
     const geometryText = await geometryTextOf(file);
@@ -268,10 +276,11 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
 
 /** `simulate --gradient`: the exact gradient of one result instead of the frames. */
 async function simulateGradient(file: string, io: Parameters<Command['run']>[1], names: string[], resultName: string | undefined,
-  options: { duration: number; step: number; method: 'generalized-alpha' | 'backward-euler'; rhoInf?: number }, out: string | undefined): Promise<number> {
+  options: { duration: number; step: number; method: 'generalized-alpha' | 'backward-euler'; rhoInf?: number }, out: string | undefined,
+  gradientMethod: 'adjoint' | 'direct' | undefined): Promise<number> {
   if (!names.length) throw new CliError('simulate: --result needs at least one --gradient PARAM');
   if (resultName === undefined) throw new CliError('simulate: --gradient needs --result NAME (e.g. body.position.z@max)');
-  const { simulationGradient, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
+  const { simulationGradient, simulationGradientAdjoint, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
   if ((await geometryTextOf(file)) !== null) throw new CliError('simulate: --gradient works on assembly files only (not suspension geometries yet)');
   let parameters, result;
   try {
@@ -282,16 +291,18 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
     throw error;
   }
   const model = await loadModel(file, io);
+  // the adjoint's one backward sweep pays off with more parameters than results (one result here)
+  const how = gradientMethod ?? (parameters.length > 1 ? 'adjoint' : 'direct');
   let g;
   try {
-    g = simulationGradient(model, parameters, result, options);
+    g = (how === 'adjoint' ? simulationGradientAdjoint : simulationGradient)(model, parameters, result, options);
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     if (error instanceof IntegratorError) { await io.out(toJsonText({ status: 'failed', message: error.message })); return EXIT.failed; }
     throw error;
   }
   const text = toJsonText({
-    status: 'completed', method: options.method, step: options.step, steps: g.steps, result: resultName, value: g.value, t: g.t,
+    status: 'completed', method: options.method, gradient_method: how, step: options.step, steps: g.steps, result: resultName, value: g.value, t: g.t,
     gradient: Object.fromEntries(names.map((n, j) => [n, g.gradient[j]])),
   });
   if (out) await writeFile(out, text); else await io.out(text);

@@ -18,6 +18,10 @@
  *
  * The start is differentiated too: [M Φ_qᵀ; Φ_q 0][v̇₀'; λ₀'] = [−R_p; 0] (positions and the
  * start velocities do not depend on these parameters).
+ *
+ * The discrete adjoint (`simulationGradientAdjoint`) runs the same recursion backward: each
+ * step's end is stored, its matrix rebuilt and refactored in the sweep, and one transposed
+ * solve per step serves every parameter (docs/sensitivity.md).
  */
 import { LU } from '../../kernel/linalg';
 import { gyroscopic } from '../../kernel/mass';
@@ -25,7 +29,6 @@ import { exp as poseExp, rightJacobian } from '../../kernel/pose';
 import { rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
 import { CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates/forces';
 import { CoordinateFrictionForce } from '../../mates/resistance';
-import { RollingBlock } from '../../mates/rolling';
 import type { AssemblyDoc } from '../assembly/types';
 import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from './build';
@@ -206,11 +209,29 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
 
 /**
  * d(result)/d(parameters) of a run of the assembly from its file state, exact for the
- * discrete integrator (see the file's head). Throws DynamicSensitivityError on an unknown
- * name, on redundant constraint rows, and on a model whose constraint blocks have no
- * second derivatives (rolling contacts, not yet).
+ * discrete integrator (see the file's head), by the forward (direct) sensitivity: one
+ * column per parameter carried through every step. Throws DynamicSensitivityError on an
+ * unknown name, on redundant constraint rows, and on a model whose constraint blocks have
+ * no second derivatives.
  */
 export function simulationGradient(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
+  return gradientRun(source, parameters, result, options, 'direct');
+}
+
+/**
+ * The same gradient by the discrete adjoint: the run stores each step's end state, then one
+ * backward sweep re-linearises every step (the same exact step matrix, refactored) and solves
+ * its transpose once, whatever the number of parameters (the direct route solves once per
+ * parameter and step). Equal to `simulationGradient` up to round-off.
+ */
+export function simulationGradientAdjoint(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
+  return gradientRun(source, parameters, result, options, 'adjoint');
+}
+
+/** A step's end as the adjoint sweep needs it: size, time, positions, v, v̇, λ and the Lie step y. */
+interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Array; vdot: Float64Array; lambda: Float64Array; y: Float64Array }
+
+function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions, mode: 'direct' | 'adjoint'): DynamicGradient {
   const { duration, step } = options;
   if (!(duration > 0) || !(step > 0)) throw new RangeError('duration and step: expected positive numbers of seconds');
   const dyn = buildDynamics(source);
@@ -246,8 +267,7 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
     }
     const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
     // a coordinate motion's row is linear (no curvature); any other row needs its second derivatives
-    // a rolling contact writes its track derivatives directly: its tangent mode misses the track's curvature along u
-    if (blk instanceof RollingBlock) throw new DynamicSensitivityError(`gradients: rolling contact ${blk.owner} has no second derivatives along its track (not supported yet)`);
+    // (a rolling contact's along its track: mates/rolling.ts curveAlongS)
     if (!d && !(blk instanceof CoordinateMotion)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
@@ -259,18 +279,16 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
   const Q = new Float64Array(n), Gv = new Float64Array(n * n), g6 = new Float64Array(6), G36 = new Float64Array(36);
   const Jr = new Float64Array(n * n), Ad = new Float64Array(n * n), A = new Float64Array(N * N), rhs = new Float64Array(N);
   const lu = new LU(N);
-  const sq = new Float64Array(n * P), sv = new Float64Array(n * P), svd = new Float64Array(n * P), sa = new Float64Array(n * P);
-  const res = new Float64Array(64), jac = new Float64Array(4096), rp = new Float64Array(n), e6 = new Float64Array(6), pose = new Float64Array(7);
+  const res = new Float64Array(64), jac = new Float64Array(4096), rp = new Float64Array(n), pose = new Float64Array(7);
   const dir = new Float64Array(n);
 
   /** J (all rows) at the current state; with λ, also H = ∂(Jᵀλ)/∂q column by column (tangent mode). */
   const rowsAndCurvature = (lambda: Float64Array | null) => {
     J.fill(0);
     for (const rb of rowBlocks) {
-      const blk = system.block(rb.index), ld = rb.cols.length;
+      const ld = rb.cols.length;
       system.evaluateBlock(rb.index, res, jac);
       for (let r = 0; r < rb.rows; r++) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) J[(rb.row0 + r) * n + rb.cols[k]] += jac[r * ld + k];
-      void blk;
     }
     if (!lambda) return;
     H.fill(0);
@@ -323,29 +341,23 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
       for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) Gv[(c0 + i) * n + c0 + j] = G36[i * 6 + j];
     }
   };
+  /** The start's matrix [M Jᵀ; J 0] at the current state, factored. */
+  const factorStart = () => {
+    rowsAndCurvature(null);
+    A.fill(0);
+    addMass(A, N, 1);
+    for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    if (!lu.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start system is singular');
+  };
 
-  // ---- the start: [M Jᵀ; J 0][v̇'; λ'] = [−R_p; 0] ----
-  rowsAndCurvature(null);
-  A.fill(0);
-  addMass(A, N, 1);
-  for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
-  if (!lu.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start system is singular');
-  for (let j = 0; j < P; j++) {
-    rp.fill(0);
-    terms[j](rp, it.v, it.vdot, it.t);
-    rhs.fill(0);
-    for (let i = 0; i < n; i++) rhs[i] = -rp[i];
-    lu.solve(rhs);
-    for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
-  }
-
-  const { alphaM: am, gamma, beta, c1 } = it.coefficients();
-  const y = new Float64Array(n), bq = new Float64Array(n * P), bv = new Float64Array(n * P), aPred = new Float64Array(n * P), tmp = new Float64Array(n);
-  it.onStep = (h) => {
-    const start = it.stepStart(), v = it.v, vdot = it.vdot, lambda = it.lambda;
-    const betaP = (1 - am) / (h * h * beta * (1 - it.coefficients().alphaF)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
-    // the Lie step y = h v_n + h² c1 a_n + h² β a_{n+1}, from the new a (the corrections included)
-    for (let i = 0; i < n; i++) y[i] = h * (start.v[i] + h * c1 * start.a[i] + h * beta * it.a[i]);
+  const { alphaM: am, gamma, beta, c1, alphaF: af } = it.coefficients();
+  /**
+   * The exact step matrix at the step's end (current system state, v, λ, time t), its Lie
+   * step y: J_r(y), Ad(exp(−y)), J, H, K, C, ∂g/∂v, and A factored in `lu` (dynamic rows
+   * divided by β', like the integrator's).
+   */
+  const linearise = (h: number, y: Float64Array, v: Float64Array, lambda: Float64Array, t: number) => {
+    const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta);
     // block-diagonal J_r(y) and Ad(exp(−y))
     Jr.fill(0); Ad.fill(0);
     for (const vr of system.variables) {
@@ -356,8 +368,8 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
       for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) Jr[(c0 + i) * n + c0 + j] = G36[i * 6 + j];
       // exp(y) = (R, t): ω' = Rᵀω, v' = Rᵀ(v + ω × t)
       poseExp(pose, y, c0);
-      const R = rotationMatrix(new Float64Array(9), pose, 3), t = pose;
-      const X = [0, -t[2], t[1], t[2], 0, -t[0], -t[1], t[0], 0]; // [t]ₓ: ω × t = −[t]ₓ ω
+      const R = rotationMatrix(new Float64Array(9), pose, 3), tr = pose;
+      const X = [0, -tr[2], tr[1], tr[2], 0, -tr[0], -tr[1], tr[0], 0]; // [t]ₓ: ω × t = −[t]ₓ ω
       for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
         const rt = R[j * 3 + i];
         Ad[(c0 + i) * n + c0 + j] = rt;
@@ -369,15 +381,16 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
     }
     // the Jacobians at the new state
     rowsAndCurvature(lambda);
-    forces.assemble(v, it.t, Q, K, C);
+    forces.assemble(v, t, Q, K, C);
     gyroJacobian(v);
-    // the step matrix (dynamic rows divided by β', like the integrator's)
+    // H − K and ∂g/∂v − C, kept for the right-hand sides
+    for (let i = 0; i < n * n; i++) { H[i] -= K[i]; Gv[i] -= C[i]; }
     A.fill(0);
     addMass(A, N, 1);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
       let s = 0;
-      for (let k = 0; k < n; k++) { const w = H[i * n + k] - K[i * n + k]; if (w !== 0) s += w * Jr[k * n + j]; }
-      A[i * N + j] += (gammaP * (Gv[i * n + j] - C[i * n + j]) + s) / betaP;
+      for (let k = 0; k < n; k++) { const w = H[i * n + k]; if (w !== 0) s += w * Jr[k * n + j]; }
+      A[i * N + j] += (gammaP * Gv[i * n + j] + s) / betaP;
     }
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) {
       let s = 0;
@@ -385,7 +398,42 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
       A[(n + r) * N + c] = s;
       A[c * N + n + r] = J[r * n + c];
     }
-    if (!lu.factor(A, N, 1e-15)) throw new DynamicSensitivityError(`gradients: the step matrix at t = ${it.t} s is singular`);
+    if (!lu.factor(A, N, 1e-15)) throw new DynamicSensitivityError(`gradients: the step matrix at t = ${t} s is singular`);
+  };
+  const HK = H, GC = Gv; // after linearise: H − K and ∂g/∂v − C
+
+  /** The Lie step y = h v_n + h² c1 a_n + h² β a_{n+1} of the step just taken (the corrections included). */
+  const lieStep = (y: Float64Array, h: number) => {
+    const start = it.stepStart();
+    for (let i = 0; i < n; i++) y[i] = h * (start.v[i] + h * c1 * start.a[i] + h * beta * it.a[i]);
+  };
+
+  // ---- direct: the columns s = (q', v', v̇', a') carried through each step ----
+  const sq = new Float64Array(n * P), sv = new Float64Array(n * P), svd = new Float64Array(n * P), sa = new Float64Array(n * P);
+  const y = new Float64Array(n), bq = new Float64Array(n * P), bv = new Float64Array(n * P), aPred = new Float64Array(n * P), tmp = new Float64Array(n);
+  const stored: StoredStep[] = [];
+  const store = (h: number, yy: Float64Array | null) => {
+    stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(it.lambda), y: yy ? Float64Array.from(yy) : new Float64Array(n) });
+  };
+  if (mode === 'direct') {
+    // the start: [M Jᵀ; J 0][v̇'; λ'] = [−R_p; 0]
+    factorStart();
+    for (let j = 0; j < P; j++) {
+      rp.fill(0);
+      terms[j](rp, it.v, it.vdot, it.t);
+      rhs.fill(0);
+      for (let i = 0; i < n; i++) rhs[i] = -rp[i];
+      lu.solve(rhs);
+      for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+    }
+  } else store(0, null);
+
+  it.onStep = (h) => {
+    lieStep(y, h);
+    if (mode === 'adjoint') { store(h, y); observe(); return; }
+    const v = it.v, vdot = it.vdot;
+    const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
+    linearise(h, y, v, it.lambda, it.t);
     for (let j = 0; j < P; j++) {
       // the parts of the new state that do not depend on dD
       for (let i = 0; i < n; i++) {
@@ -404,7 +452,7 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
       massTimes(tmp, svd, j, P);
       for (let i = 0; i < n; i++) {
         let s = tmp[i] + rp[i];
-        for (let k = 0; k < n; k++) s += (Gv[i * n + k] - C[i * n + k]) * bv[k * P + j] + (H[i * n + k] - K[i * n + k]) * bq[k * P + j];
+        for (let k = 0; k < n; k++) s += GC[i * n + k] * bv[k * P + j] + HK[i * n + k] * bq[k * P + j];
         rhs[i] = -s / betaP;
       }
       for (let r = 0; r < m; r++) {
@@ -428,7 +476,7 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
 
   // the result and its derivative at the current state
   const Rr = new Float64Array(9);
-  let best = -Infinity, bestT = 0;
+  let best = -Infinity, bestT = 0, bestStep = 0;
   const grad = new Float64Array(P);
   const valueAndGradient = (g: Float64Array | null): number => {
     const a = result.axis, r = Rr;
@@ -457,26 +505,45 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
     if (result.quantity === 'velocity') return row(u);
     return system.state[rv.offset + a] + row(lp);
   };
+  /** The result's cotangent at the current state with velocities v: adds w·∂x/∂(q, v) into (cq, cv) (q perturbed on the right). */
+  const addResultCotangent = (cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
+    if (rc0 < 0 || w === 0) return;
+    rotationMatrix(Rr, system.state, rv.offset + 3);
+    const a = result.axis, ra = [Rr[a * 3], Rr[a * 3 + 1], Rr[a * 3 + 2]], lp = local;
+    const cross = (x: number[], y: number[]) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
+    const pr = cross(lp, ra); // (δω × p)·r_a = δω·(p × r_a)
+    if (result.quantity === 'position') {
+      for (let i = 0; i < 3; i++) { cq[rc0 + i] += w * pr[i]; cq[rc0 + 3 + i] += w * ra[i]; }
+      return;
+    }
+    const u = [v[rc0 + 1] * lp[2] - v[rc0 + 2] * lp[1] + v[rc0 + 3], v[rc0 + 2] * lp[0] - v[rc0] * lp[2] + v[rc0 + 4], v[rc0] * lp[1] - v[rc0 + 1] * lp[0] + v[rc0 + 5]];
+    const ur = cross(u, ra);
+    for (let i = 0; i < 3; i++) { cq[rc0 + i] += w * ur[i]; cv[rc0 + i] += w * pr[i]; cv[rc0 + 3 + i] += w * ra[i]; }
+  };
   const sign = result.at === 'min' ? -1 : 1;
   // crossing: the previous step's value and gradient; the time and its gradient once found
   const prevG = new Float64Array(P), curG = new Float64Array(P);
-  let prevX = NaN, prevT = 0, crossT = NaN;
+  let prevX = NaN, prevT = 0, crossT = NaN, crossStep = -1, crossPrev = 0, crossCur = 0;
+  let stepCount = 0;
   const observe = () => {
+    const k = stepCount++;
     if (result.at === 'final') return;
+    const direct = mode === 'direct';
     if (result.at === 'crossing') {
       if (!Number.isNaN(crossT)) return;
-      const X = result.level!, x = valueAndGradient(curG);
+      const X = result.level!, x = valueAndGradient(direct ? curG : null);
       if (!Number.isNaN(prevX) && (prevX - X) * (x - X) <= 0 && x !== prevX) {
         // T = t_n + h (X − x_n)/(x_{n+1} − x_n), differentiated as it stands
         const h = it.t - prevT, D = x - prevX, f = (X - prevX) / D;
         crossT = prevT + h * f;
-        for (let j = 0; j < P; j++) grad[j] = h * (-prevG[j] * D - (X - prevX) * (curG[j] - prevG[j])) / (D * D);
+        crossStep = k; crossPrev = (h * (X - prevX - D)) / (D * D); crossCur = (-h * (X - prevX)) / (D * D);
+        if (direct) for (let j = 0; j < P; j++) grad[j] = h * (-prevG[j] * D - (X - prevX) * (curG[j] - prevG[j])) / (D * D);
       }
-      prevX = x; prevT = it.t; prevG.set(curG);
+      prevX = x; prevT = it.t; if (direct) prevG.set(curG);
       return;
     }
     const x = sign * valueAndGradient(null);
-    if (x > best) { best = x; bestT = it.t; valueAndGradient(grad); }
+    if (x > best) { best = x; bestT = it.t; bestStep = k; if (direct) valueAndGradient(grad); }
   };
   observe();
   const steps = Math.max(1, Math.round(duration / step));
@@ -484,16 +551,97 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
   for (let k = 1; k <= steps; k++) {
     if (!it.step(step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
     done = k;
+    if (result.at === 'crossing' && !Number.isNaN(crossT)) break; // nothing later matters to a crossing time
   }
   it.onStep = null;
-  void e6;
-  if (result.at === 'crossing') {
-    if (Number.isNaN(crossT)) throw new DynamicSensitivityError(`result: ${result.part}${result.point ? `.${result.point}` : ''} does not reach ${result.level} in ${duration} s`);
-    return { value: crossT, t: crossT, gradient: [...grad], steps: done };
+  if (result.at === 'crossing' && Number.isNaN(crossT)) throw new DynamicSensitivityError(`result: ${result.part}${result.point ? `.${result.point}` : ''} does not reach ${result.level} in ${duration} s`);
+  let value: number, t: number;
+  if (result.at === 'crossing') { value = crossT; t = crossT; } else if (result.at === 'final') {
+    value = valueAndGradient(mode === 'direct' ? grad : null); t = it.t;
+  } else { value = sign * best; t = bestT; }
+  if (mode === 'adjoint') {
+    // the result's weight on each stored step's state
+    const weights = new Map<number, number>();
+    if (result.at === 'final') weights.set(stored.length - 1, 1);
+    else if (result.at === 'crossing') { weights.set(crossStep - 1, crossPrev); weights.set(crossStep, crossCur); } else weights.set(bestStep, sign * sign);
+    adjointSweep(weights);
   }
-  if (result.at === 'final') {
-    const value = valueAndGradient(grad);
-    return { value, t: it.t, gradient: [...grad], steps: done };
+  return { value, t, gradient: [...grad], steps: done };
+
+  /** Restore a stored step's end state (positions and the drivers' time). */
+  function restoreStep(s: StoredStep) {
+    system.state.set(s.state);
+    for (const d of it.drivers) d.setTime(s.t);
   }
-  return { value: sign * best, t: bestT, gradient: [...grad], steps: done };
+
+  /**
+   * One backward sweep: the cotangent μ = (μq, μv, μv̇, μa) of each step's end, from the
+   * result's last touched step down to the start; each step's transpose needs one solve with
+   * its exact matrix transposed, and each parameter only its ∂R/∂p dotted with that solve.
+   */
+  function adjointSweep(weights: Map<number, number>) {
+    const mq = new Float64Array(n), mv = new Float64Array(n), mvd = new Float64Array(n), ma = new Float64Array(n);
+    const bqb = new Float64Array(n), bvb = new Float64Array(n), tqb = new Float64Array(n), rdyn = new Float64Array(n), Mr = new Float64Array(n);
+    const last = Math.max(...weights.keys());
+    grad.fill(0);
+    const addParameters = (s: StoredStep, scale: number) => {
+      // grad_j += (scale · r̄_dyn) · ∂R/∂p_j at this state
+      for (let j = 0; j < P; j++) {
+        rp.fill(0);
+        terms[j](rp, s.v, s.vdot, s.t);
+        let d = 0;
+        for (let i = 0; i < n; i++) d += rdyn[i] * rp[i];
+        grad[j] += scale * d;
+      }
+    };
+    for (let k = last; k >= 1; k--) {
+      const s = stored[k], h = s.h;
+      restoreStep(s);
+      const w = weights.get(k);
+      if (w !== undefined) addResultCotangent(mq, mv, s.v, w);
+      const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
+      linearise(h, s.y, s.v, s.lambda, s.t);
+      // dD̄ = J_rᵀ μq + γ' μv + β' μv̇ + a' μa; [r̄_dyn; r̄_con] = A⁻ᵀ [dD̄; 0]
+      for (let i = 0; i < n; i++) {
+        let x = gammaP * mv[i] + betaP * mvd[i] + aP * ma[i];
+        for (let l = 0; l < n; l++) x += Jr[l * n + i] * mq[l];
+        rhs[i] = x;
+      }
+      for (let r = 0; r < m; r++) rhs[n + r] = 0;
+      lu.solveTransposed(rhs);
+      for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
+      // r_dyn = −(M v̇' + R_p + GC b_v + HK b_q)/β',  r_con = −J b_q
+      addParameters(s, -1 / betaP);
+      massTimes(Mr, rdyn, 0, 1);
+      for (let i = 0; i < n; i++) {
+        let xq = mq[i], xv = mv[i];
+        for (let l = 0; l < n; l++) { xq -= HK[l * n + i] * rdyn[l] / betaP; xv -= GC[l * n + i] * rdyn[l] / betaP; }
+        for (let r = 0; r < m; r++) xq -= J[r * n + i] * rhs[n + r];
+        bqb[i] = xq; bvb[i] = xv;
+      }
+      // b_q = Ad q' + J_r t_q,  t_q = h v' + h² c1 a' + h² β â,  b_v = v' + h(1−γ) a' + hγ â,  â = (v̇' − αm a')/(1 − αm)
+      for (let i = 0; i < n; i++) {
+        let xq = 0, xt = 0;
+        for (let l = 0; l < n; l++) { xq += Ad[l * n + i] * bqb[l]; xt += Jr[l * n + i] * bqb[l]; }
+        mq[i] = xq; tqb[i] = xt;
+      }
+      for (let i = 0; i < n; i++) {
+        const aHat = ma[i] + h * h * beta * tqb[i] + h * gamma * bvb[i];
+        mv[i] = h * tqb[i] + bvb[i];
+        ma[i] = h * h * c1 * tqb[i] + h * (1 - gamma) * bvb[i] - (am * aHat) / (1 - am);
+        mvd[i] = mvd[i] - Mr[i] / betaP + aHat / (1 - am);
+      }
+    }
+    // the start: v̇₀' = a₀' = first n of [M Jᵀ; J 0]⁻¹[−R_p; 0]; q₀' = v₀' = 0
+    const s0 = stored[0];
+    restoreStep(s0);
+    const w0 = weights.get(0);
+    if (w0 !== undefined) addResultCotangent(mq, mv, s0.v, w0); // q₀' = v₀' = 0: no contribution, kept for the record
+    factorStart();
+    for (let i = 0; i < n; i++) rhs[i] = mvd[i] + ma[i];
+    for (let r = 0; r < m; r++) rhs[n + r] = 0;
+    lu.solveTransposed(rhs);
+    for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
+    addParameters(s0, -1);
+  }
 }

@@ -191,7 +191,7 @@ export interface Simulation {
 }
 
 /** Solve the positions at t = 0 (motions included), add the motion rows, and start the integrator. */
-export function prepareSimulation(source: AssemblyDoc | DynamicsModel, options: { method?: IntegratorMethod; rhoInf?: number } = {}): Simulation {
+export function prepareSimulation(source: AssemblyDoc | DynamicsModel, options: { method?: IntegratorMethod; rhoInf?: number; constraintTolerance?: number; residualTolerance?: number } = {}): Simulation {
   const dyn = 'forces' in source && 'bodies' in source ? (source as DynamicsModel) : buildDynamics(source as AssemblyDoc);
   const { model, system } = dyn;
   const motions = readMotions(dyn);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PivotedQR, choleskySolve } from '../../kernel/linalg';
+import { LU, PivotedQR, choleskySolve } from '../../kernel/linalg';
 
 const entry = fc.double({ min: -2, max: 2, noNaN: true, noDefaultInfinity: true });
 
@@ -54,5 +54,26 @@ describe('Cholesky', () => {
     expect(choleskySolve(Float64Array.from(A), x, 3)).toBe(true);
     for (let i = 0; i < 3; i++) expect(A[i * 3] * x[0] + A[i * 3 + 1] * x[1] + A[i * 3 + 2] * x[2]).toBeCloseTo(b[i], 13);
     expect(choleskySolve(Float64Array.from([1, 2, 2, 1]), Float64Array.from([1, 1]), 2)).toBe(false);
+  });
+});
+
+describe('LU transposed solve', () => {
+  it('solves Aᵀx = b with the factors of A (pivoting needed: a zero leading entry)', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 7 }), fc.array(entry, { minLength: 49, maxLength: 49 }), fc.array(entry, { minLength: 7, maxLength: 7 }), (n, vals, b) => {
+      const A = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * n + j] = vals[i * n + j] + (i === (j + 1) % n ? 5 : 0);
+      A[0] = 0;
+      const lu = new LU(n);
+      if (!lu.factor(A, n, 1e-12)) return;
+      const x = Float64Array.from(b.slice(0, n));
+      lu.solveTransposed(x);
+      // backward stable: the residual is round-off of |A||x|
+      const size = Math.max(1, ...x.map(Math.abs)) * 10;
+      for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += A[i * n + j] * x[i];
+        expect(Math.abs(s - b[j])).toBeLessThan(1e-12 * size * n);
+      }
+    }));
   });
 });
