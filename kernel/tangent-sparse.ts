@@ -14,12 +14,12 @@
  * Then the dense route says mobility n − m, target rank nt, status unique, every target
  * consistent; the rates agree with it up to rounding.
  *
- * The maths. p_t = P_N g_t = g_t − Jᵀ S⁻¹ J g_t (repeated while the normal equations'
- * rounding leaves more than rounding in the row space) is target t's gradient
- * projected on the null space N of J; ‖p_t‖ / ‖g_t‖ is its projection ratio. The columns
- * p_t are factored Q R (Gram–Schmidt, twice); Q lies in N and G Q = Rᵀ, so q̇_j = Q R⁻ᵀ e_j
- * has J q̇_j = 0 and G q̇_j = e_j. R's singular values are those of g_q N (Rᵀ R = P Pᵀ =
- * G Z Zᵀ Gᵀ). One pass of refinement on the residual of [J; G] q̇ = [0; e_j] follows.
+ * The maths. P_N g = g − Jᵀ S⁻¹ J g projects a vector on the null space N of J. Once per
+ * state, the first caller's target gradients projected on N (which span N when the
+ * targets fix the motion) are orthonormalised into a basis Z of N, cached with the factor.
+ * Then, as on the dense route, M = G Zᵀ (k × k), the projection ratio of target t is
+ * ‖M_t‖ / ‖g_t‖, and q̇_j = Zᵀ M⁻¹ e_j: J q̇_j = 0 and G q̇_j = e_j. M's singular values are
+ * those of g_q N in any orthonormal basis.
  */
 import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from './sparse';
 import { RANK_TOLERANCE, type Group } from './solver-groups';
@@ -34,9 +34,9 @@ export const TARGET_RANK_TOLERANCE = 1e-9;
  * pivoted QR's pivots bound the smallest singular value only within √m.
  */
 export const RANK_MARGIN = 1e4;
-const INVERSE_ITERATIONS = 3;
-/** Projection passes at most, and the row-space remainder ‖J p‖∞ / ‖g‖ that ends them. */
-const PROJECTION_PASSES = 3;
+const INVERSE_ITERATIONS = 2;
+/** Projection passes at most, and the largest |J q| of a unit column of Q that ends them. */
+const PROJECTION_PASSES = 4;
 const PROJECTION_TOLERANCE = 1e-14;
 
 export interface SparseTangentResult {
@@ -60,9 +60,10 @@ interface Workspace {
   stamp: Float64Array | null;
   stampL: number;
   clear: boolean;
+  /** Orthonormal basis of N at that state (k rows of n), once a tangent has built it. */
+  basis: Float64Array | null;
   ym: Float64Array;
   xn: Float64Array;
-  rn: Float64Array;
 }
 const workspaces = new WeakMap<Group, Workspace>();
 
@@ -109,8 +110,8 @@ function workspace(system: System, group: Group, colOfVar: Int32Array): Workspac
   const ws: Workspace = {
     blocks, offsets, mapPtr, map: Int32Array.from(map), scale: Float64Array.from(scale),
     J, ne: new NormalEquations(J), local: new Float64Array(widest), localRes: new Float64Array(m),
-    stamp: null, stampL: NaN, clear: false,
-    ym: new Float64Array(m), xn: new Float64Array(n), rn: new Float64Array(m),
+    stamp: null, stampL: NaN, clear: false, basis: null,
+    ym: new Float64Array(m), xn: new Float64Array(n),
   };
   workspaces.set(group, ws);
   return ws;
@@ -128,6 +129,7 @@ function factorAt(system: System, ws: Workspace): boolean {
   if (!ws.stamp || ws.stamp.length !== used) ws.stamp = new Float64Array(used);
   for (let i = 0; i < used; i++) ws.stamp[i] = state[i];
   ws.stampL = L;
+  ws.basis = null;
   ws.clear = assembleAndFactor(system, ws);
   return ws.clear;
 }
@@ -181,20 +183,11 @@ function assembleAndFactor(system: System, ws: Workspace): boolean {
   return lambda >= sigma * sigma;
 }
 
-/**
- * v ← v − Jᵀ S⁻¹ J v (length n): the null-space part of v. Repeated while J v is above
- * rounding of ‖g‖ (the normal equations' error is κ(S)·ε; one pass is enough unless S is
- * poorly conditioned).
- */
-function project(ws: Workspace, v: Float64Array, gNorm: number): void {
-  const J = ws.J, y = ws.ym, w = ws.xn, m = J.m;
-  for (let pass = 0; pass < PROJECTION_PASSES; pass++) {
+/** v ← v − Jᵀ S⁻¹ J v (length n), `passes` times: the null-space part of v. */
+function project(ws: Workspace, v: Float64Array, passes: number): void {
+  const J = ws.J, y = ws.ym, w = ws.xn;
+  for (let pass = 0; pass < passes; pass++) {
     J.mul(y, v);
-    if (pass > 0) {
-      let largest = 0;
-      for (let i = 0; i < m; i++) largest = Math.max(largest, Math.abs(y[i]));
-      if (largest <= PROJECTION_TOLERANCE * gNorm) return;
-    }
     ws.ne.solve(y);
     J.mulT(w, y);
     for (let j = 0; j < J.n; j++) v[j] -= w[j];
@@ -212,82 +205,133 @@ export function sparseTangent(system: System, group: Group, colOfVar: Int32Array
   const m = ws.J.m, k = n - m;
   if (nt !== k || nt === 0) return null;
   if (!factorAt(system, ws)) return null;
-  // projections p_t (kept as the Q columns after Gram–Schmidt)
-  const Q = new Float64Array(nt * n), R = new Float64Array(nt * nt);
+  const Z = nullBasis(ws, G, n, k);
+  if (!Z) return null;
+  // M = G Zᵀ (k × k): each target's gradient in the basis; its norm over ‖g‖ is the ratio
+  const M = new Float64Array(k * k);
   const projectionRatios: number[] = [];
-  for (let t = 0; t < nt; t++) {
-    const p = Q.subarray(t * n, (t + 1) * n);
-    let gn = 0;
-    for (let j = 0; j < n; j++) { p[j] = G[t * n + j]; gn += p[j] * p[j]; }
-    project(ws, p, Math.sqrt(gn));
-    let pn = 0;
-    for (let j = 0; j < n; j++) pn += p[j] * p[j];
-    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
-    // Gram–Schmidt against the earlier columns, twice
-    for (let pass = 0; pass < 2; pass++) {
-      for (let s = 0; s < t; s++) {
-        const q = Q.subarray(s * n, (s + 1) * n);
-        let h = 0;
-        for (let j = 0; j < n; j++) h += q[j] * p[j];
-        R[s * nt + t] += h;
-        for (let j = 0; j < n; j++) p[j] -= h * q[j];
-      }
-    }
-    let norm = 0;
-    for (let j = 0; j < n; j++) norm += p[j] * p[j];
-    norm = Math.sqrt(norm);
-    if (!(norm > 0)) return null;
-    R[t * nt + t] = norm;
-    for (let j = 0; j < n; j++) p[j] /= norm;
-  }
-  // condition of g_q N: ‖R‖_F ‖R⁻¹‖_F, with R⁻¹ column by column (upper triangular)
-  const Rinv = new Float64Array(nt * nt);
-  let rF = 0, riF = 0;
-  for (let i = 0; i < nt * nt; i++) rF += R[i] * R[i];
-  for (let c = 0; c < nt; c++) {
-    for (let i = c; i >= 0; i--) {
-      let s = i === c ? 1 : 0;
-      for (let l = i + 1; l <= c; l++) s -= R[i * nt + l] * Rinv[l * nt + c];
-      Rinv[i * nt + c] = s / R[i * nt + i];
-    }
-  }
-  for (let i = 0; i < nt * nt; i++) riF += Rinv[i] * Rinv[i];
-  if (!(Math.sqrt(rF * riF) * TARGET_RANK_TOLERANCE * Math.sqrt(k) * RANK_MARGIN < 1)) return null;
-  // q̇_j = Q R⁻ᵀ e_j, then one refinement pass on [J; G] q̇ = [0; e_j]
-  const rates: Float64Array[] = [];
-  const a = new Float64Array(nt), rg = new Float64Array(nt), delta = new Float64Array(n);
-  const J = ws.J, rJ = ws.rn;
-  for (let jt = 0; jt < nt; jt++) {
-    const qdot = new Float64Array(n);
-    for (let s = 0; s < nt; s++) a[s] = Rinv[jt * nt + s]; // (R⁻ᵀ)[s, jt] = R⁻¹[jt, s]
-    addQ(qdot, Q, a, n, nt);
-    // correction δ = Jᵀ S⁻¹ r_J + Q R⁻ᵀ (r_G − G Jᵀ S⁻¹ r_J)
-    J.mul(rJ, qdot);
-    for (let i = 0; i < m; i++) rJ[i] = -rJ[i];
-    ws.ne.solve(rJ);
-    J.mulT(delta, rJ);
-    for (let t = 0; t < nt; t++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += G[t * n + j] * (qdot[j] + delta[j]);
-      rg[t] = (t === jt ? 1 : 0) - s;
-    }
-    for (let s = 0; s < nt; s++) {
+  for (let t = 0; t < k; t++) {
+    let gn = 0, pn = 0;
+    for (let j = 0; j < n; j++) gn += G[t * n + j] * G[t * n + j];
+    for (let a = 0; a < k; a++) {
       let sum = 0;
-      for (let t = 0; t < nt; t++) sum += Rinv[t * nt + s] * rg[t];
-      a[s] = sum;
+      for (let j = 0; j < n; j++) sum += G[t * n + j] * Z[a * n + j];
+      M[t * k + a] = sum;
+      pn += sum * sum;
     }
-    for (let j = 0; j < n; j++) qdot[j] += delta[j];
-    addQ(qdot, Q, a, n, nt);
+    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
+  }
+  // M = U T (Gram–Schmidt on M's columns, twice), so M⁻¹ e_j = T⁻¹ (row j of U)
+  const U = new Float64Array(k * k), T = new Float64Array(k * k);
+  if (!gramSchmidtColumns(M, k, U, T)) return null;
+  // condition of g_q N: ‖T‖_F ‖T⁻¹‖_F bounds σ_max/σ_min (T upper triangular)
+  const Tinv = new Float64Array(k * k);
+  let tF = 0, tiF = 0;
+  for (let i = 0; i < k * k; i++) tF += T[i] * T[i];
+  for (let c = 0; c < k; c++) {
+    for (let i = c; i >= 0; i--) {
+      let sum = i === c ? 1 : 0;
+      for (let l = i + 1; l <= c; l++) sum -= T[i * k + l] * Tinv[l * k + c];
+      Tinv[i * k + c] = sum / T[i * k + i];
+    }
+  }
+  for (let i = 0; i < k * k; i++) tiF += Tinv[i] * Tinv[i];
+  if (!(Math.sqrt(tF * tiF) * TARGET_RANK_TOLERANCE * Math.sqrt(k) * RANK_MARGIN < 1)) return null;
+  // q̇_j = Zᵀ α_j with α_j = T⁻¹ Uᵀ e_j
+  const rates: Float64Array[] = [];
+  const alpha = new Float64Array(k);
+  for (let jt = 0; jt < k; jt++) {
+    for (let i = 0; i < k; i++) {
+      let sum = 0;
+      for (let l = i; l < k; l++) sum += Tinv[i * k + l] * U[jt * k + l];
+      alpha[i] = sum;
+    }
+    const qdot = new Float64Array(n);
+    for (let a = 0; a < k; a++) {
+      const al = alpha[a];
+      if (al !== 0) for (let j = 0; j < n; j++) qdot[j] += Z[a * n + j] * al;
+    }
     rates.push(qdot);
   }
   return { projectionRatios, rates };
 }
 
-/** out += Q a (Q: nt columns of length n). */
-function addQ(out: Float64Array, Q: Float64Array, a: Float64Array, n: number, nt: number): void {
-  for (let s = 0; s < nt; s++) {
-    const as = a[s];
-    if (as === 0) continue;
-    for (let j = 0; j < n; j++) out[j] += Q[s * n + j] * as;
+/**
+ * An orthonormal basis of N (k rows of length n) at the factored state, cached with the
+ * factor: every tangent asked at one state (the derivatives' and the steering response's)
+ * shares it. Built from the first caller's target gradients projected on N (any k vectors
+ * spanning N do). Two passes leave the basis on N to rounding (one leaves the normal
+ * equations' κ(S)·ε); a poorly conditioned S shows as ‖J z‖ above rounding: then all again,
+ * one more pass each. Null when the projections do not span N.
+ */
+function nullBasis(ws: Workspace, G: Float64Array, n: number, k: number): Float64Array | null {
+  if (ws.basis) return ws.basis;
+  const Z = new Float64Array(k * n), R = new Float64Array(k * k);
+  for (let passes = 2; passes <= PROJECTION_PASSES; passes++) {
+    if (!projectAndFactor(ws, G, n, k, passes, Z, R)) return null;
+    if (offNullSpace(ws, Z, n, k) <= PROJECTION_TOLERANCE) return (ws.basis = Z);
   }
+  return null;
+}
+
+/** M = U T for a k × k row-major M: U orthonormal columns, T upper triangular. False if singular. */
+function gramSchmidtColumns(M: Float64Array, k: number, U: Float64Array, T: Float64Array): boolean {
+  for (let c = 0; c < k; c++) {
+    for (let i = 0; i < k; i++) U[i * k + c] = M[i * k + c];
+    for (let pass = 0; pass < 2; pass++) {
+      for (let s = 0; s < c; s++) {
+        let h = 0;
+        for (let i = 0; i < k; i++) h += U[i * k + s] * U[i * k + c];
+        T[s * k + c] += h;
+        for (let i = 0; i < k; i++) U[i * k + c] -= h * U[i * k + s];
+      }
+    }
+    let norm = 0;
+    for (let i = 0; i < k; i++) norm += U[i * k + c] * U[i * k + c];
+    norm = Math.sqrt(norm);
+    if (!(norm > 0)) return false;
+    T[c * k + c] = norm;
+    for (let i = 0; i < k; i++) U[i * k + c] /= norm;
+  }
+  return true;
+}
+
+/**
+ * p_t = P_N g_t (`passes` projections each) and their Q R (Gram–Schmidt, twice), Q in
+ * place of the p_t. False when a projection vanishes.
+ */
+function projectAndFactor(ws: Workspace, G: Float64Array, n: number, nt: number, passes: number, Q: Float64Array, R: Float64Array): boolean {
+  R.fill(0);
+  for (let t = 0; t < nt; t++) {
+    const p = Q.subarray(t * n, (t + 1) * n);
+    for (let j = 0; j < n; j++) p[j] = G[t * n + j];
+    project(ws, p, passes);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let s = 0; s < t; s++) {
+        const q0 = s * n;
+        let h = 0;
+        for (let j = 0; j < n; j++) h += Q[q0 + j] * p[j];
+        R[s * nt + t] += h;
+        for (let j = 0; j < n; j++) p[j] -= h * Q[q0 + j];
+      }
+    }
+    let norm = 0;
+    for (let j = 0; j < n; j++) norm += p[j] * p[j];
+    norm = Math.sqrt(norm);
+    if (!(norm > 0)) return false;
+    R[t * nt + t] = norm;
+    for (let j = 0; j < n; j++) p[j] /= norm;
+  }
+  return true;
+}
+
+/** Largest |J q| over the unit columns q of Q (rows of J are unit: rounding is about 1e-16). */
+function offNullSpace(ws: Workspace, Q: Float64Array, n: number, nt: number): number {
+  const J = ws.J, y = ws.ym;
+  let largest = 0;
+  for (let t = 0; t < nt; t++) {
+    J.mul(y, Q.subarray(t * n, (t + 1) * n));
+    for (let i = 0; i < J.m; i++) largest = Math.max(largest, Math.abs(y[i]));
+  }
+  return largest;
 }
