@@ -343,12 +343,16 @@ export function pointRate(out: Float64Array, system: System, tangent: TangentSpa
   const v = system.variables[variable];
   const c0 = tangent.layout[variable];
   if (c0 < 0) { out[0] = out[1] = out[2] = 0; return out; }
+  return rotatedPointRate(out, toMatrix(rateR, system.state, v.offset + 3), rates, c0, localPoint);
+}
+
+/** pointRate with the body's rotation matrix R given (row-major) and its tangent column c0 ≥ 0: for many rates of one point. */
+export function rotatedPointRate(out: Float64Array, R: ArrayLike<number>, rates: Float64Array, c0: number, localPoint: ArrayLike<number>): Float64Array {
   const w0 = rates[c0], w1 = rates[c0 + 1], w2 = rates[c0 + 2];
   const p0 = localPoint[0], p1 = localPoint[1], p2 = localPoint[2];
   const b0 = w1 * p2 - w2 * p1 + rates[c0 + 3];
   const b1 = w2 * p0 - w0 * p2 + rates[c0 + 4];
   const b2 = w0 * p1 - w1 * p0 + rates[c0 + 5];
-  const R = toMatrix(rateR, system.state, v.offset + 3);
   out[0] = R[0] * b0 + R[1] * b1 + R[2] * b2;
   out[1] = R[3] * b0 + R[4] * b1 + R[5] * b2;
   out[2] = R[6] * b0 + R[7] * b1 + R[8] * b2;
