@@ -334,8 +334,9 @@ export class SuspensionModel {
     });
     const flat = (cm: CornerMetrics, i: number): MetricValues => {
       const out: MetricValues = {};
-      for (const [k, v] of Object.entries(cm.metrics)) out[k] = v ? v.v : null;
-      for (const [k, p] of Object.entries(cm.points)) positions[key(this.corners[i], k)] = [p.v[0], p.v[1], p.v[2]];
+      const ms = cm.metrics as Record<string, Dual | null | undefined>, ps = cm.points as Record<string, DualVec3>;
+      for (const k in ms) { const v = ms[k]; out[k] = v ? v.v : null; }
+      for (const k in ps) { const p = ps[k]; positions[key(this.corners[i], k)] = [p.v[0], p.v[1], p.v[2]]; }
       const wcx = cm.points.wheel_center;
       const haveDerivs = tangent.status === 'unique';
       for (const name of DERIVATIVES_WRT_HUB_Z) {
