@@ -9,8 +9,8 @@
  *    factors, and S's smallest eigenvalue, estimated by inverse iteration, clears the
  *    dense rank threshold by RANK_MARGIN (so the pivoted QR would find rank m);
  *  - exactly as many targets as freedoms (nt = n − m);
- *  - g_q N is well conditioned: ‖R‖_F ‖R⁻¹‖_F (an upper bound of its condition number)
- *    is below 1/(TARGET_RANK_TOLERANCE·√k·RANK_MARGIN), so the dense target rank is nt.
+ *  - g_q N is well conditioned: ‖T‖_F ‖T⁻¹‖_F of its QR (an upper bound of its condition
+ *    number) is below 1/(TARGET_RANK_TOLERANCE·√k·RANK_MARGIN), so the dense target rank is nt.
  * Then the dense route says mobility n − m, target rank nt, status unique, every target
  * consistent; the rates agree with it up to rounding.
  *
@@ -35,7 +35,7 @@ export const TARGET_RANK_TOLERANCE = 1e-9;
  */
 export const RANK_MARGIN = 1e4;
 const INVERSE_ITERATIONS = 2;
-/** Projection passes at most, and the largest |J q| of a unit column of Q that ends them. */
+/** Projection passes at most, and the largest |J z| of a unit basis vector z that ends them. */
 const PROJECTION_PASSES = 4;
 const PROJECTION_TOLERANCE = 1e-14;
 
