@@ -9,6 +9,7 @@
  */
 import { PivotedQR, choleskySolve } from './linalg';
 import { toMatrix } from './quat';
+import { TARGET_RANK_TOLERANCE, sparseTangent } from './tangent-sparse';
 
 const rateR = new Float64Array(9);
 import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver';
@@ -118,7 +119,20 @@ export interface TangentSpace {
   layout: Int32Array;
   /** Length of a tangent vector. */
   size: number;
+  /** Which factorisation answered: the sparse one where the rank was clear, else the dense QR. */
+  route?: 'sparse' | 'dense';
 }
+
+export interface TangentOptions {
+  /**
+   * 'auto' (default): the sparse route above SPARSE_TANGENT_MIN_UNKNOWNS unknowns, the dense
+   * QR where it cannot decide or below; 'sparse': try it at any size; 'dense': the QR only.
+   */
+  route?: 'auto' | 'sparse' | 'dense';
+}
+
+/** Above this many unknowns the tangent tries the sparse route first (below, one dense QR is cheaper). */
+export const SPARSE_TANGENT_MIN_UNKNOWNS = 40;
 
 /** Workspace of the tangent computation, rebuilt only when the system's structure changes. */
 interface TangentWorkspace {
@@ -216,16 +230,74 @@ function factorConstraints(system: System): TangentWorkspace {
  * why it cannot: not unique (targets do not fix the motion), inconsistent (they conflict).
  * The rate of target j's row is 1 in the row's own units (a length, for a length row).
  * Workspaces are cached per system structure, so a sweep allocates little per state.
+ * Large mechanisms first try the sparse route (kernel/tangent-sparse.ts: a Cholesky of
+ * J Jᵀ, no dense QR), which answers only where the rank decisions below are clear.
  */
-export function tangentSpace(system: System, targets: readonly ResidualBlock[]): TangentSpace {
+export function tangentSpace(system: System, targets: readonly ResidualBlock[], options: TangentOptions = {}): TangentSpace {
+  const tw = tangentWorkspace(system);
+  const n = tw.group.n;
+  const nt = targets.length;
+  const G = targetGradients(system, tw, targets);
+  const route = options.route ?? 'auto';
+  if (route === 'sparse' || (route === 'auto' && n > SPARSE_TANGENT_MIN_UNKNOWNS)) {
+    const fast = sparseTangent(system, tw.group, tw.colOfVar, G, nt);
+    if (fast) {
+      for (const qdot of fast.rates) unscaleRates(system, tw.layout, qdot);
+      return { mobility: nt, targetRank: nt, status: 'unique', projectionRatios: fast.projectionRatios, rates: fast.rates, layout: tw.layout, size: tw.size, route: 'sparse' };
+    }
+  }
   const ws = factorConstraints(system);
-  const { group, n } = { group: ws.group, n: ws.group.n };
-  const L = system.lengthScale;
   const rank = ws.rank;
   const k = n - rank;
   const Z = ws.Z;
-  // Target gradients in scaled columns (not normalised: unit rate is in the row's units).
-  const nt = targets.length;
+  // M = G Z (nt × k), stored column-major for the QR: M[a*nt + t]
+  const M = new Float64Array(nt * k);
+  const projectionRatios: number[] = [];
+  for (let t = 0; t < nt; t++) {
+    let gn = 0, pn = 0;
+    for (let j = 0; j < n; j++) gn += G[t * n + j] ** 2;
+    for (let a = 0; a < k; a++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += G[t * n + j] * Z[a * n + j];
+      M[a * nt + t] = s;
+      pn += s * s;
+    }
+    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
+  }
+  const layout = ws.layout, size = ws.size;
+  // Pivoted QR of M (nt × k): rank says whether the targets fix the motion.
+  const mq = new PivotedQR(nt, k);
+  const targetRank = nt > 0 && k > 0 ? mq.factor(M, nt, k, TARGET_RANK_TOLERANCE) : 0;
+  if (targetRank < k) return { mobility: k, targetRank, status: 'not_unique', projectionRatios, rates: [], layout, size, route: 'dense' };
+  const rates: (Float64Array | null)[] = [];
+  let consistent = true;
+  const e = new Float64Array(nt), x = new Float64Array(k), alpha = new Float64Array(k);
+  for (let j = 0; j < nt; j++) {
+    e.fill(0); e[j] = 1;
+    mq.applyQt(e);
+    // residual of the least-squares solve: components k.. of Qᵀe
+    let resid = 0;
+    for (let i = k; i < nt; i++) resid = Math.max(resid, Math.abs(e[i]));
+    if (resid > 1e-8) { rates.push(null); consistent = false; continue; }
+    mq.solveR(x, e);
+    for (let a = 0; a < k; a++) alpha[mq.perm[a]] = x[a];
+    // q̇ (scaled) = Z α, then unscale to step coordinates.
+    const qdot = new Float64Array(size);
+    for (let a = 0; a < k; a++) {
+      const al = alpha[a];
+      if (al === 0) continue;
+      const base = a * n;
+      for (let jcol = 0; jcol < n; jcol++) qdot[jcol] += Z[base + jcol] * al;
+    }
+    unscaleRates(system, layout, qdot);
+    rates.push(qdot);
+  }
+  return { mobility: k, targetRank, status: consistent ? 'unique' : 'inconsistent', projectionRatios, rates, layout, size, route: 'dense' };
+}
+
+/** Target gradient rows in scaled columns (nt × n, row-major; not normalised: unit rate is in the row's units). */
+function targetGradients(system: System, ws: TangentWorkspace, targets: readonly ResidualBlock[]): Float64Array {
+  const n = ws.group.n, L = system.lengthScale, nt = targets.length;
   const G = new Float64Array(nt * n);
   const res = new Float64Array(1);
   for (let t = 0; t < nt; t++) {
@@ -249,54 +321,18 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[]):
       lc += variable.dim;
     }
   }
-  // M = G Z (nt × k), stored column-major for the QR: M[a*nt + t]
-  const M = new Float64Array(nt * k);
-  const projectionRatios: number[] = [];
-  for (let t = 0; t < nt; t++) {
-    let gn = 0, pn = 0;
-    for (let j = 0; j < n; j++) gn += G[t * n + j] ** 2;
-    for (let a = 0; a < k; a++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += G[t * n + j] * Z[a * n + j];
-      M[a * nt + t] = s;
-      pn += s * s;
-    }
-    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
+  return G;
+}
+
+/** A scaled tangent back to step coordinates (turns ÷ L, scalars ÷ scale), in place. */
+function unscaleRates(system: System, layout: Int32Array, qdot: Float64Array): void {
+  const L = system.lengthScale;
+  for (const v of system.variables) {
+    if (v.fixed) continue;
+    const c0 = layout[v.id];
+    if (v.kind === 'pose') { qdot[c0] /= L; qdot[c0 + 1] /= L; qdot[c0 + 2] /= L; }
+    else qdot[c0] /= v.scale;
   }
-  const layout = ws.layout, size = ws.size;
-  // Pivoted QR of M (nt × k): rank says whether the targets fix the motion.
-  const mq = new PivotedQR(nt, k);
-  const targetRank = nt > 0 && k > 0 ? mq.factor(M, nt, k, 1e-9) : 0;
-  if (targetRank < k) return { mobility: k, targetRank, status: 'not_unique', projectionRatios, rates: [], layout, size };
-  const rates: (Float64Array | null)[] = [];
-  let consistent = true;
-  const e = new Float64Array(nt), x = new Float64Array(k), alpha = new Float64Array(k);
-  for (let j = 0; j < nt; j++) {
-    e.fill(0); e[j] = 1;
-    mq.applyQt(e);
-    // residual of the least-squares solve: components k.. of Qᵀe
-    let resid = 0;
-    for (let i = k; i < nt; i++) resid = Math.max(resid, Math.abs(e[i]));
-    if (resid > 1e-8) { rates.push(null); consistent = false; continue; }
-    mq.solveR(x, e);
-    for (let a = 0; a < k; a++) alpha[mq.perm[a]] = x[a];
-    // q̇ (scaled) = Z α, then unscale to step coordinates.
-    const qdot = new Float64Array(size);
-    for (let a = 0; a < k; a++) {
-      const al = alpha[a];
-      if (al === 0) continue;
-      const base = a * n;
-      for (let jcol = 0; jcol < n; jcol++) qdot[jcol] += Z[base + jcol] * al;
-    }
-    for (const v of system.variables) {
-      if (v.fixed) continue;
-      const c0 = layout[v.id];
-      if (v.kind === 'pose') { qdot[c0] /= L; qdot[c0 + 1] /= L; qdot[c0 + 2] /= L; }
-      else qdot[c0] /= v.scale;
-    }
-    rates.push(qdot);
-  }
-  return { mobility: k, targetRank, status: consistent ? 'unique' : 'inconsistent', projectionRatios, rates, layout, size };
 }
 
 /**
@@ -307,12 +343,16 @@ export function pointRate(out: Float64Array, system: System, tangent: TangentSpa
   const v = system.variables[variable];
   const c0 = tangent.layout[variable];
   if (c0 < 0) { out[0] = out[1] = out[2] = 0; return out; }
+  return rotatedPointRate(out, toMatrix(rateR, system.state, v.offset + 3), rates, c0, localPoint);
+}
+
+/** pointRate with the body's rotation matrix R given (row-major) and its tangent column c0 ≥ 0: for many rates of one point. */
+export function rotatedPointRate(out: Float64Array, R: ArrayLike<number>, rates: Float64Array, c0: number, localPoint: ArrayLike<number>): Float64Array {
   const w0 = rates[c0], w1 = rates[c0 + 1], w2 = rates[c0 + 2];
   const p0 = localPoint[0], p1 = localPoint[1], p2 = localPoint[2];
   const b0 = w1 * p2 - w2 * p1 + rates[c0 + 3];
   const b1 = w2 * p0 - w0 * p2 + rates[c0 + 4];
   const b2 = w0 * p1 - w1 * p0 + rates[c0 + 5];
-  const R = toMatrix(rateR, system.state, v.offset + 3);
   out[0] = R[0] * b0 + R[1] * b1 + R[2] * b2;
   out[1] = R[3] * b0 + R[4] * b1 + R[5] * b2;
   out[2] = R[6] * b0 + R[7] * b1 + R[8] * b2;

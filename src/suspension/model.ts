@@ -7,7 +7,8 @@
 import { DualVec3 } from '../../kernel/dual';
 import * as P from '../../kernel/pose';
 import { solve, type SolveReport } from '../../kernel/solver';
-import { tangentSpace, pointRate, type TangentSpace } from '../../kernel/analysis';
+import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../kernel/analysis';
+import { toMatrix } from '../../kernel/quat';
 import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { buildModel, type Model, ModelError } from '../model/build';
@@ -37,6 +38,8 @@ export interface CornerRuntime {
 /** Per-corner metrics whose derivatives are reported, with respect to hub z and rack. */
 export const DERIVATIVES_WRT_HUB_Z = ['camber', 'toe_angle', 'steer_angle', 'caster', 'kpi', 'half_track', 'wheel_center_x', 'damper_length', 'rocker_angle'] as const;
 export const DERIVATIVES_WRT_RACK = ['toe_angle', 'steer_angle', 'camber'] as const;
+const HUB_Z_KEYS = Object.fromEntries(DERIVATIVES_WRT_HUB_Z.map((n) => [n, `deriv_${n}_wrt_hub_z`])) as Record<string, string>;
+const RACK_KEYS = Object.fromEntries(DERIVATIVES_WRT_RACK.map((n) => [n, `deriv_${n}_wrt_rack_displacement`])) as Record<string, string>;
 
 export type MetricValues = Record<string, number | null>;
 
@@ -182,12 +185,17 @@ export class SuspensionModel {
     const out = new DualVec3(n);
     this.pointValue(expr, scratchValue);
     out.v.set(scratchValue);
-    const rate = scratchRate;
-    for (let k = 0; k < directions.length; k++) {
-      const dir = directions[k];
-      if (!dir) continue;
-      for (const t of expr) {
-        pointRate(rate, this.model.system, tangent, dir, t.variable, t.local);
+    const rate = scratchRate, system = this.model.system;
+    // each term's rotation once for every direction (a fixed body moves with none)
+    for (const t of expr) {
+      const c0 = tangent.layout[t.variable];
+      if (!(c0 >= 0)) continue;
+      let R: Float64Array | null = null;
+      for (let k = 0; k < directions.length; k++) {
+        const dir = directions[k];
+        if (!dir) continue;
+        R ??= toMatrix(scratchMatrix, system.state, system.variables[t.variable].offset + 3);
+        rotatedPointRate(rate, R, dir, c0, t.local);
         for (let i = 0; i < 3; i++) out.d[i * n + k] += t.weight * rate[i];
       }
     }
@@ -266,13 +274,13 @@ export class SuspensionModel {
     const n = extras.rates ? extras.rates.rates.length : nc + (steered ? 1 : 0);
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
-    const prefix = (c: CornerRuntime) => (this.roles.scope === 'axle' ? `${c.roles.side}_` : '');
+    const key = (c: CornerRuntime, name: string) => this.positionKey(c, name);
     const inputs = this.corners.map((c) => {
       const pts: Record<string, DualVec3> = {};
       for (const [name, e] of c.points) pts[name] = this.pointDual(e, tangent, dirs, n);
       pts.axle_inboard = this.pointDual(c.axle[0], tangent, dirs, n);
       pts.axle_outboard = this.pointDual(c.axle[1], tangent, dirs, n);
-      for (const [name, p] of Object.entries(pts)) positions[prefix(c) + name] = [p.v[0], p.v[1], p.v[2]];
+      for (const name in pts) { const p = pts[name]; positions[key(c, name)] = [p.v[0], p.v[1], p.v[2]]; }
       return pts;
     });
     let road: RoadInput | null = null;
@@ -326,17 +334,18 @@ export class SuspensionModel {
     });
     const flat = (cm: CornerMetrics, i: number): MetricValues => {
       const out: MetricValues = {};
-      for (const [k, v] of Object.entries(cm.metrics)) out[k] = v ? v.v : null;
-      for (const [k, p] of Object.entries(cm.points)) positions[prefix(this.corners[i]) + k] = [p.v[0], p.v[1], p.v[2]];
+      const ms = cm.metrics as Record<string, Dual | null | undefined>, ps = cm.points as Record<string, DualVec3>;
+      for (const k in ms) { const v = ms[k]; out[k] = v ? v.v : null; }
+      for (const k in ps) { const p = ps[k]; positions[key(this.corners[i], k)] = [p.v[0], p.v[1], p.v[2]]; }
       const wcx = cm.points.wheel_center;
       const haveDerivs = tangent.status === 'unique';
       for (const name of DERIVATIVES_WRT_HUB_Z) {
         const d = name === 'wheel_center_x' ? wcx.d[0 * n + i] : cm.metrics[name as keyof typeof cm.metrics]?.d[i];
-        if (name === 'wheel_center_x' || cm.metrics[name as keyof typeof cm.metrics]) out[`deriv_${name}_wrt_hub_z`] = haveDerivs && d !== undefined ? d : null;
+        if (name === 'wheel_center_x' || cm.metrics[name as keyof typeof cm.metrics]) out[HUB_Z_KEYS[name]] = haveDerivs && d !== undefined ? d : null;
       }
       if (steered) for (const name of DERIVATIVES_WRT_RACK) {
         const m = cm.metrics[name as keyof typeof cm.metrics];
-        if (m) out[`deriv_${name}_wrt_rack_displacement`] = haveDerivs ? m.d[nc] : null;
+        if (m) out[RACK_KEYS[name]] = haveDerivs ? m.d[nc] : null;
       }
       return out;
     };
@@ -381,6 +390,17 @@ export class SuspensionModel {
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
 
+  /** A corner point's key in the positions (side-prefixed on an axle), made once per name: a state repeats them all. */
+  private positionKey(c: CornerRuntime, name: string): string {
+    if (this.roles.scope !== 'axle') return name;
+    let keys = this.positionKeys.get(c);
+    if (!keys) this.positionKeys.set(c, (keys = new Map()));
+    let k = keys.get(name);
+    if (k === undefined) keys.set(name, (k = `${c.roles.side}_${name}`));
+    return k;
+  }
+  private readonly positionKeys = new Map<CornerRuntime, Map<string, string>>();
+
   /** Reset every variable to the design state. */
   resetToDesign(): void {
     this.model.system.restore(this.design);
@@ -409,7 +429,7 @@ export class SuspensionModel {
 }
 
 // Scratch for the evaluation's hot path (single-threaded; never held across calls).
-const scratchPoint = new Float64Array(3), scratchValue = new Float64Array(3), scratchRate = new Float64Array(3);
+const scratchPoint = new Float64Array(3), scratchValue = new Float64Array(3), scratchRate = new Float64Array(3), scratchMatrix = new Float64Array(9);
 
 function sumRates(a: Float64Array, b: Float64Array): Float64Array {
   const out = new Float64Array(a.length);

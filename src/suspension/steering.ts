@@ -302,6 +302,19 @@ export function steeringTangent(sm: SuspensionModel, holdId = 'layout_default'):
 
 /** The point expressions fitted for a corner: its named points on the upright, plus the axle points. */
 export function uprightPoints(c: CornerRuntime): { names: string[]; exprs: PointExpr[] } {
+  const found = cachedUprightPoints(c);
+  return { names: [...found.names], exprs: [...found.exprs] };
+}
+
+/** uprightPoints, found once per corner (a corner's points never change after construction). */
+function cachedUprightPoints(c: CornerRuntime): { readonly names: readonly string[]; readonly exprs: readonly PointExpr[] } {
+  let found = uprightPointsOf.get(c);
+  if (!found) uprightPointsOf.set(c, (found = findUprightPoints(c)));
+  return found;
+}
+const uprightPointsOf = new WeakMap<CornerRuntime, { names: string[]; exprs: PointExpr[] }>();
+
+function findUprightPoints(c: CornerRuntime): { names: string[]; exprs: PointExpr[] } {
   const names: string[] = [], exprs: PointExpr[] = [];
   const seen = new Set<string>();
   for (const [name, e] of c.points) {
@@ -347,7 +360,7 @@ export function uprightTwist(sm: SuspensionModel, cornerIndex: number, tangent: 
 /** Both screws of an upright's motion along a tangent direction: fitted to its points, and from its twist. */
 export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array): { fit: ScrewFit; twist: ScrewFit; rigidity: RigidityCheck | null; vAtOrigin: Float64Array } {
   const c = sm.corners[cornerIndex];
-  const { exprs } = uprightPoints(c);
+  const { exprs } = cachedUprightPoints(c);
   const positions = new Float64Array(3 * exprs.length), pr = new Float64Array(3 * exprs.length);
   const tmp = new Float64Array(3), rate = new Float64Array(3);
   exprs.forEach((e, i) => {

@@ -1,0 +1,35 @@
+/**
+ * Derivative storage of duals (kernel/dual.ts): widths past V8's on-heap limit share slabs;
+ * every dual must still get its own zeroed derivatives, of its own length.
+ */
+import { describe, expect, it } from 'vitest';
+import { Dual, DualVec3, dvSub } from '../../kernel/dual';
+
+describe('dual derivative storage', () => {
+  it('gives every dual its own zeroed derivatives, across slab boundaries and widths', () => {
+    const made: Float64Array[] = [];
+    // enough width-3 vectors (72 bytes each) to cross several 4 KiB slabs, and the edges of the slab path
+    for (let i = 0; i < 300; i++) {
+      for (const n of [1, 2, 3, 8, 9, 21, 22]) {
+        const v = new DualVec3(n), s = new Dual(n + 56);
+        expect(v.d.length).toBe(3 * n);
+        expect(s.d.length).toBe(n + 56);
+        expect(v.d.every((x) => x === 0)).toBe(true);
+        expect(s.d.every((x) => x === 0)).toBe(true);
+        v.d.fill(i + 1); s.d.fill(-(i + 1));
+        made.push(v.d, s.d);
+      }
+    }
+    // nothing written later overlapped an earlier one
+    for (let k = 0; k < made.length; k++) expect(made[k].every((x) => Math.abs(x) === Math.floor(k / 14) + 1)).toBe(true);
+  });
+
+  it('computes on slab-backed duals as on plain ones', () => {
+    const a = new DualVec3(3), b = new DualVec3(3), out = new DualVec3(3);
+    for (let i = 0; i < 9; i++) { a.d[i] = i; b.d[i] = 2 * i * i; }
+    a.v.set([1, 2, 3]); b.v.set([4, 6, 8]);
+    dvSub(out, b, a);
+    expect(Array.from(out.v)).toEqual([3, 4, 5]);
+    expect(Array.from(out.d)).toEqual(Array.from({ length: 9 }, (_, i) => 2 * i * i - i));
+  });
+});
