@@ -13,7 +13,7 @@ import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 
@@ -73,7 +73,9 @@ Options:
   --steer A:B:N      rack from A to B (mm), wheel centre z held
   --sweep SWEEP      a sweep file
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
-  --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')}
+  --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
+                     a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
+                     centre height); an axle file also, under metrics.axle, ${AXLE_SENSITIVITY_METRICS.join(', ')}
   --loads FILE       a load case (as kinemate sweep --loads): adds link_force.<link id> (N, tension +)
                      for every two-force link and rack_force (N), exact gradients by second
                      derivatives of the constraints (a geometry without spring elements)
@@ -94,7 +96,8 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const model = new SensitivityModel(geometry);
     const loadsPath = stringOption(args, 'loads');
     const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;
-    const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(loads?.names ?? [])];
+    const own = sensitivityMetricsOf(geometry);
+    const offered: readonly string[] = [...own.side, ...own.axle, ...(loads?.names ?? [])];
     for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {

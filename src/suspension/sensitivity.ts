@@ -17,12 +17,15 @@ import { PivotedQR } from '../../kernel/linalg';
 import { toMatrix } from '../../kernel/quat';
 import type { TangentSpace } from '../../kernel/analysis';
 import type { ResidualBlock } from '../../kernel/system';
-import type { DualVec3 } from '../../kernel/dual';
+import { Dual, dDiv, dMul, dSub, type DualVec3 } from '../../kernel/dual';
 import type { AssemblyDoc } from '../assembly/types';
 import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
 import { sweepDrivers } from './sweep';
+import type { StateEvaluation } from './model';
+import type { CornerMetrics } from './metrics';
+import { kinematicRollCentres } from './roll-centre-sensitivity';
 import type { PointExpr } from './targets';
 
 const AXES = ['x', 'y', 'z'] as const;
@@ -39,6 +42,34 @@ export const SENSITIVITY_METRICS = [
   'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length', 'svsa_angle',
   'anti_dive', 'anti_lift', 'anti_squat', 'wheel_travel', 'half_track', 'damper_length',
 ] as const;
+
+/**
+ * An axle's own metrics with gradients (`metrics.axle.<name>`, beside the sides' groups).
+ * The kinematic roll centre's are second derivatives (src/suspension/roll-centre-sensitivity.ts).
+ */
+export const AXLE_SENSITIVITY_METRICS = [
+  'heave', 'roll', 'roll_center_y', 'roll_center_z', 'roll_center_kinematic_y', 'roll_center_kinematic_z',
+  'track', 'track_change', 'ride_height_change', 'rack_displacement',
+] as const;
+
+/**
+ * A corner file's roll centre: that of the axle it mirrors about y = 0 (the chassis
+ * centreline), both wheels at the same travel, so on y = 0; its height z in chassis
+ * coordinates. `roll_center_z` by the contact centre → FVIC line, `roll_center_kinematic_z`
+ * by the line through the contact centre normal to its front-view velocity in bump (as the
+ * axle's `roll_center_z`, `roll_center_kinematic_z` of the mirrored axle file).
+ */
+export const CORNER_ROLL_CENTRE_METRICS = ['roll_center_z', 'roll_center_kinematic_z'] as const;
+
+/** Second-order metrics: computed only when asked for (one tangent-mode pass per coordinate). */
+const KINEMATIC_ROLL_CENTRE = new Set(['roll_center_kinematic_y', 'roll_center_kinematic_z']);
+
+/** The metric names a geometry offers gradients for: per side, and an axle's own. */
+export function sensitivityMetricsOf(geometry: Geometry): { side: readonly string[]; axle: readonly string[] } {
+  return geometry.scope === 'axle'
+    ? { side: SENSITIVITY_METRICS, axle: AXLE_SENSITIVITY_METRICS }
+    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS], axle: [] };
+}
 
 /** Per block of the system: how its local columns move with each hardpoint coordinate. */
 export interface BlockParameters {
@@ -104,6 +135,34 @@ export class SensitivityModel {
       if (blk.kind !== 'constraint') continue;
       this.blockParams.set(blk, this.mateParameters(blk));
     }
+    if (this.sides.length === 2) this.axleDesignGradients = this.designGradients();
+  }
+
+  /** d(design track)/dp and d(design ride height)/dp of an axle: the design state moves only by its points' own moves. */
+  private axleDesignGradients: { track: Float64Array; rideHeight: Float64Array } | null = null;
+  private designGradients(): { track: Float64Array; rideHeight: Float64Array } {
+    const P = this.parameterCount;
+    const saved = this.sm.model.system.snapshot();
+    this.sm.resetToDesign();
+    const { layout, n } = this.stateLayout();
+    const zero: Float64Array[] = Array.from({ length: P }, () => new Float64Array(n));
+    const ev = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: zero, layout, size: n }, 0);
+    this.sm.model.system.restore(saved);
+    const cl = ev.corners[0].points.wheel_contact_centre, cr = ev.corners[1].points.wheel_contact_centre;
+    const sign = Math.sign(cl.v[1] - cr.v[1]) || 1;
+    const track = new Float64Array(P);
+    for (let k = 0; k < P; k++) track[k] = sign * (cl.d[P + k] - cr.d[P + k]);
+    const rh = ev.axle?.ride_height_change;
+    return { track, rideHeight: rh ? Float64Array.from(rh.d) : new Float64Array(P) };
+  }
+
+  /** Column of each free variable in the state vector, and the state's size. */
+  stateLayout(): { layout: Int32Array; n: number } {
+    const sys = this.sm.model.system;
+    const layout = new Int32Array(sys.variables.length).fill(-1);
+    let n = 0;
+    for (const v of sys.variables) if (!v.fixed) { layout[v.id] = n; n += v.dim; }
+    return { layout, n };
   }
 
   get parameterCount(): number { return this.keys.length; }
@@ -310,22 +369,63 @@ export class SensitivityModel {
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
   }
 
-  /** Evaluate every corner's metrics along `rates`, each point's local move added at columns base + 3j + c. */
-  private evaluateAlong(rates: TangentSpace, base: number) {
+  /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
+  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
     sm.explicitPointRate = (out: DualVec3, term, n) => {
       const j = this.hardpointAt(term.local);
-      if (j < 0) return;
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
+      if (j < 0) {
+        // the wheel centre (an axle's road plane): not a hardpoint, it moves with the axle points
+        const ci = sm.corners.findIndex((c) => c.upright === term.variable && c.wheelCenterLocal.every((x, i) => x === term.local[i]));
+        if (ci < 0) return;
+        const P = this.parameterCount, wr = this.wheelCenterRatesByCorner[ci];
+        for (let k = 0; k < P; k++) for (let i = 0; i < 3; i++) {
+          let s = 0;
+          for (let c = 0; c < 3; c++) s += R[i * 3 + c] * wr[c * P + k];
+          out.d[i * n + base + k] += term.weight * s;
+        }
+        return;
+      }
       for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
     };
     try {
-      return sm.evaluate({ rates }).corners.map((c) => c.metrics as Record<string, { v: number; d: Float64Array } | null>);
+      return sm.evaluate({ rates });
     } finally {
       sm.explicitPointRate = null;
     }
+  }
+
+  /** The first-order metrics of a state evaluation as duals, `<group>:<name>` (group: a side, or `axle`). */
+  private firstOrderDuals(ev: StateEvaluation, rates: TangentSpace): Map<string, Dual> {
+    const out = new Map<string, Dual>();
+    ev.corners.forEach((cm, ci) => {
+      const side = this.sides[ci];
+      const metrics = cm.metrics as Record<string, Dual | null>;
+      for (const name of SENSITIVITY_METRICS) { const m = metrics[name]; if (m) out.set(`${side}:${name}`, m); }
+    });
+    if (this.sides.length === 1) {
+      const rc = mirroredRollCentre(ev.corners[0]);
+      if (rc) out.set(`${this.sides[0]}:roll_center_z`, rc);
+    }
+    if (ev.axle) {
+      for (const name of AXLE_SENSITIVITY_METRICS) {
+        if (KINEMATIC_ROLL_CENTRE.has(name)) continue;
+        const m = ev.axle[name];
+        if (m) out.set(`axle:${name}`, m);
+      }
+      const steer = this.sm.steering;
+      if (steer >= 0 && ev.axle.rack_displacement) {
+        // the rack coordinate's own rate (the evaluation's dual is for the hub/rack tangent)
+        const rack = new Dual(rates.rates.length, ev.axle.rack_displacement.v);
+        const col = rates.layout[steer];
+        if (col >= 0) rates.rates.forEach((r, k) => { rack.d[k] = r ? r[col] : 0; });
+        out.set('axle:rack_displacement', rack);
+      }
+    }
+    return out;
   }
 
   /**
@@ -333,38 +433,39 @@ export class SensitivityModel {
    * (the default, dynamics.md): one transposed solve per metric, Φ_qᵀ μ = ∂m/∂qᵀ, then
    * dm/dp = ∂m/∂p − μᵀ Φ_p; 'direct': one solve per hardpoint coordinate. Equal to rounding.
    */
-  metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
-    const bySide = this.metricsBySide(drivers, mode);
+  metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint', names?: readonly string[]): Record<string, MetricGradient | null> {
+    const bySide = this.metricsBySide(drivers, mode, names);
     return bySide[this.sides[0]];
   }
 
   /**
    * metricsAt for every corner: `{ <side>: { <metric>: { value, gradient } } }` (a corner
-   * has one side; an axle's gradients run over both sides' and the centre's hardpoints).
+   * has one side; an axle's gradients run over both sides' and the centre's hardpoints, and
+   * its own metrics come as the group `axle`). `names`: the metrics wanted (default all);
+   * the second-order ones (the kinematic roll centre) are computed only when asked for.
    */
-  metricsBySide(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, Record<string, MetricGradient | null>> {
+  metricsBySide(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint', names?: readonly string[]): Record<string, Record<string, MetricGradient | null>> {
     const P = this.parameterCount;
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
-    const key = (ci: number, name: string) => `${ci}:${name}`;
+    const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
+    let direct: { rates: TangentSpace; ev: StateEvaluation } | null = null;
+    if (mode === 'direct' || wantKinematic) {
+      const rates = this.stateRates(f);
+      direct = { rates, ev: this.evaluateAlong(rates, 0) };
+    }
     if (mode === 'direct') {
-      const corners = this.evaluateAlong(this.stateRates(f), 0);
-      corners.forEach((cm, ci) => {
-        for (const name of SENSITIVITY_METRICS) {
-          const m = cm[name];
-          if (m && Number.isFinite(m.v)) gradients.set(key(ci, name), { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
-        }
-      });
+      for (const [key, m] of this.firstOrderDuals(direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     } else {
       const { qr, B, M, n, colScale, layout } = f;
       // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
       const unit: Float64Array[] = [];
       for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
-      const corners = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
+      const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n };
+      const ev = this.evaluateAlong(space, n);
       const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
-      for (const [ci, cm] of corners.entries()) for (const name of SENSITIVITY_METRICS) {
-        const m = cm[name];
-        if (!m || !Number.isFinite(m.v)) continue;
+      for (const [key, m] of this.firstOrderDuals(ev, space)) {
+        if (!Number.isFinite(m.v)) continue;
         for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
         qr.solveRt(z, b);
         mu.fill(0);
@@ -377,27 +478,78 @@ export class SensitivityModel {
           for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
           g[k] += s;
         }
-        gradients.set(key(ci, name), { value: m.v, g });
+        gradients.set(key, { value: m.v, g });
+      }
+    }
+    if (direct && wantKinematic) {
+      const kin = kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
+      const flat = direct.ev.metrics as Record<string, unknown>;
+      const axleFlat = (flat.axle ?? null) as Record<string, number | null> | null;
+      for (const [key, m] of Object.entries(kin)) {
+        // a beam axle's kinematic roll centre is undefined (the sweep's null): so is its gradient
+        if (axleFlat && key.startsWith('axle:') && axleFlat[key.slice(5)] === null) continue;
+        if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
       }
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
+    const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, g.g[k]])) });
+    const offered = sensitivityMetricsOf(this.geometry);
     this.sides.forEach((side, ci) => {
       const out: Record<string, MetricGradient | null> = (bySide[side] = {});
-      for (const name of SENSITIVITY_METRICS) {
-        const m = gradients.get(key(ci, name));
+      for (const name of offered.side) {
+        const m = gradients.get(`${side}:${name}`);
         if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
         // wheel travel is measured from the design wheel centre, which moves with the points
         if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRatesByCorner[ci][2 * P + k];
-        out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, m.g[k]])) };
+        out[name] = named(m);
       }
     });
+    if (this.sides.length === 2) {
+      const out: Record<string, MetricGradient | null> = (bySide.axle = {});
+      const d = this.axleDesignGradients!;
+      for (const name of offered.axle) {
+        const m = gradients.get(`axle:${name}`);
+        if (!m) { out[name] = null; continue; }
+        // measured from the design state, which moves with the points: heave (mean wheel travel), track, ride height
+        for (let k = 0; k < P; k++) {
+          if (name === 'heave') m.g[k] -= (this.wheelCenterRatesByCorner[0][2 * P + k] + this.wheelCenterRatesByCorner[1][2 * P + k]) / 2;
+          else if (name === 'track') m.g[k] += d.track[k];
+          else if (name === 'track_change') m.g[k] -= d.track[k];
+          else if (name === 'ride_height_change') m.g[k] -= d.rideHeight[k];
+        }
+        out[name] = named(m);
+      }
+    }
     return bySide;
   }
 }
 
-export interface DriverParameters { block: ResidualBlock; params: BlockParameters }
+/**
+ * The roll centre of a corner's mirrored axle by the FVIC construction: the contact centre →
+ * FVIC line met with y = 0. Null when the FVIC is at infinity or level with the contact in y.
+ */
+export function mirroredRollCentre(cm: CornerMetrics): Dual | null {
+  const fy = cm.metrics.fvic_y, fz = cm.metrics.fvic_z;
+  if (!fy || !fz) return null;
+  const c = cm.points.wheel_contact_centre;
+  const n = c.n;
+  const cy = new Dual(n, c.v[1]), cz = new Dual(n, c.v[2]);
+  for (let k = 0; k < n; k++) { cy.d[k] = c.d[n + k]; cz.d[k] = c.d[2 * n + k]; }
+  const run = fy.v - cy.v;
+  if (run === 0) return null;
+  // z = C_z − C_y (F_z − C_z)/(F_y − C_y)
+  const slope = divD(subD(fz, cz), subD(fy, cy));
+  return subD(cz, mulD(cy, slope));
+}
+
+/** A sweep driver's block and parameter map; `basis`: its index among the hub-z/rack targets (sweep.ts), when it is one. */
+export interface DriverParameters { block: ResidualBlock; params: BlockParameters; basis?: number }
 /** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
 export interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[] }
+
+const subD = (a: Dual, b: Dual): Dual => dSub(new Dual(a.n), a, b);
+const mulD = (a: Dual, b: Dual): Dual => dMul(new Dual(a.n), a, b);
+const divD = (a: Dual, b: Dual): Dual => dDiv(new Dual(a.n), a, b);
 
 function valueKey(p: ArrayLike<number>): string {
   return `${p[0]},${p[1]},${p[2]}`;
@@ -427,12 +579,13 @@ export type SideMetrics = Record<string, Record<string, MetricGradient | null>>;
  */
 export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint', extra?: ExtraGradients): { steps: SensitivityStep[] } {
   if (model.sides.length > 1) throw new SensitivityError('sensitivity: an axle has metrics per side: use sensitivitySweepBySide');
-  const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(extra?.names ?? [])];
+  const own = sensitivityMetricsOf(model.geometry).side;
+  const offered: readonly string[] = [...own, ...(extra?.names ?? [])];
   checkMetrics(metrics, offered);
-  const kinematic = !metrics.length || metrics.some((m) => (SENSITIVITY_METRICS as readonly string[]).includes(m));
+  const kinematic = !metrics.length || metrics.some((m) => own.includes(m));
   const chosen = metrics.length ? metrics : offered;
   return sweepStates(model, spec, (params) => {
-    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode) : {}), ...(extra ? extra.at(params) : {}) };
+    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode, metrics) : {}), ...(extra ? extra.at(params) : {}) };
     return Object.fromEntries(chosen.map((m) => [m, all[m] ?? null]));
   });
 }
@@ -443,11 +596,14 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
  * `center.…` for an axle). Kinematic metrics only.
  */
 export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep<SideMetrics>[] } {
-  checkMetrics(metrics, SENSITIVITY_METRICS);
-  const chosen = metrics.length ? metrics : SENSITIVITY_METRICS;
+  const offered = sensitivityMetricsOf(model.geometry);
+  checkMetrics(metrics, [...offered.side, ...offered.axle]);
+  const side = metrics.length ? metrics.filter((m) => offered.side.includes(m)) : offered.side;
+  const axle = metrics.length ? metrics.filter((m) => offered.axle.includes(m)) : offered.axle;
   return sweepStates(model, spec, (params) => {
-    const bySide = model.metricsBySide(params, mode);
-    return Object.fromEntries(model.sides.map((side) => [side, Object.fromEntries(chosen.map((m) => [m, bySide[side][m] ?? null]))]));
+    const bySide = model.metricsBySide(params, mode, metrics);
+    const groups: [string, readonly string[]][] = [...model.sides.map((s): [string, readonly string[]] => [s, side]), ...(axle.length ? [['axle', axle] as [string, readonly string[]]] : [])];
+    return Object.fromEntries(groups.filter(([, names]) => names.length).map(([g, names]) => [g, Object.fromEntries(names.map((m) => [m, bySide[g]?.[m] ?? null]))]));
   });
 }
 
@@ -459,7 +615,7 @@ function checkMetrics(metrics: readonly string[], offered: readonly string[]): v
 function sweepStates<M>(model: SensitivityModel, spec: SweepSpec, at: (params: readonly DriverParameters[]) => M): { steps: SensitivityStep<M>[] } {
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
-  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source), ...(d.basis !== undefined ? { basis: d.basis } : {}) }));
   const values = new Map<SweepTarget, number[]>();
   const explicit = (spec as { values?: number[] }).values;
   for (const t of spec.targets) values.set(t, explicit && t.type === 'point' && !t.hold ? explicit : sweepValues(t, spec.steps));
@@ -513,10 +669,10 @@ export function bumpStates(travels: readonly number[], geometry?: Geometry): Swe
 export function gradientsAtFirstState(model: SensitivityModel, spec: SweepSpec): (mode?: 'adjoint' | 'direct') => Record<string, MetricGradient | null> {
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
-  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source), ...(d.basis !== undefined ? { basis: d.basis } : {}) }));
   sm.resetToDesign();
   drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, spec.steps)[0]); });
   const report = sm.solveWith(drivers.map((d) => d.block));
   if (!report.converged) throw new SensitivityError('sensitivity: the first state cannot be solved');
-  return (mode = 'adjoint') => model.metricsAt(params, mode);
+  return (mode = 'adjoint') => model.metricsAt(params, mode, SENSITIVITY_METRICS);
 }
