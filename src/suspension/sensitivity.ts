@@ -482,14 +482,10 @@ export class SensitivityModel {
       }
     }
     if (direct && wantKinematic) {
-      const kin = kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
-      const flat = direct.ev.metrics as Record<string, unknown>;
-      const axleFlat = (flat.axle ?? null) as Record<string, number | null> | null;
-      for (const [key, m] of Object.entries(kin)) {
-        // a beam axle's kinematic roll centre is undefined (the sweep's null): so is its gradient
-        if (axleFlat && key.startsWith('axle:') && axleFlat[key.slice(5)] === null) continue;
-        if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
-      }
+      // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
+      const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
+      const kin = beam ? {} : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
+      for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
     const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, g.g[k]])) });

@@ -154,6 +154,16 @@ describe('axle-level gradients (metrics.axle)', () => {
     expect(worstAgainstDifferences(grads, (x) => axleMetricsOf(x, -10), g)).toBeLessThan(2e-4);
   });
 
+  it('at design (bump 0): the mirrored axle\'s kinematic roll centre, 8.59 mm, and its gradient against central differences', () => {
+    const g = load('double_wishbone_axle');
+    const grads = axleGrads(g, 0);
+    expect(grads.roll_center_kinematic_z!.value).toBeCloseTo(axleMetricsOf(g, 0).roll_center_kinematic_z!, 8);
+    expect(grads.roll_center_kinematic_z!.value).toBeCloseTo(8.5929, 3);
+    expect(grads.roll_center_z).toBeNull(); // level, parallel wishbones: the FVIC is at infinity
+    const { roll_center_kinematic_z, roll_center_kinematic_y } = grads;
+    expect(worstAgainstDifferences({ roll_center_kinematic_z, roll_center_kinematic_y }, (x) => axleMetricsOf(x, 0), g)).toBeLessThan(2e-4);
+  });
+
   it('a beam axle: the kinematic roll centre is null (as in kinemate sweep), the others have gradients', () => {
     const grads = axleGrads(load('solid_axle_panhard'), 10);
     expect(grads.roll_center_kinematic_z).toBeNull();
