@@ -21,6 +21,7 @@ const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
   bump: { type: 'string' },
   steer: { type: 'string' },
+  roll: { type: 'string' },
   at: { type: 'string', multiple: true },
   metric: { type: 'string', multiple: true },
   loads: { type: 'string' },
@@ -55,10 +56,10 @@ function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetric
 
 export const sensitivityCommand: Command = {
   name: 'sensitivity',
-  synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]\n' +
+  synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]\n' +
     '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]',
   summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
-  help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]
+  help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]
                             --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
 
 Solves GEOMETRY at every step of the sweep and prints, per step, each requested metric as
@@ -71,6 +72,7 @@ constraints; links keep their ends, so their lengths change with them).
 Options:
   --bump A:B:N       wheel centre z from A to B (mm), rack held
   --steer A:B:N      rack from A to B (mm), wheel centre z held
+  --roll A:B:N       an axle's roll from A to B (degrees), rack held
   --sweep SWEEP      a sweep file
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
@@ -104,8 +106,8 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
       specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
     }
-    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer') };
-    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || specs.length === 0) {
+    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer'), roll: stringOption(args, 'roll') };
+    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || sweepArgs.roll || specs.length === 0) {
       const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
       specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
     }

@@ -93,6 +93,8 @@ export class SensitivityModel {
   readonly hardpointNames: string[];
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
+  /** Points that are not hardpoints but move with some (a T-bar's crossbar midpoint): hardpoint index and weight. */
+  private readonly derived = new Map<string, [number, number][]>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
   private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
   /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
@@ -122,6 +124,10 @@ export class SensitivityModel {
       // two hardpoints at one place: a point there cannot say which it is
       this.byValue.set(key, this.byValue.has(key) ? -2 : j);
     });
+    // a T-bar's crossbar midpoint (on the centre plane) is the mean of its two droplink ends
+    const mid = this.doc.parts.t_bar?.points?.crossbar_midpoint;
+    const ends = ['left.droplink_t_bar', 'right.droplink_t_bar'].map((n) => this.hardpointNames.indexOf(n));
+    if (mid && ends.every((j) => j >= 0)) this.derived.set(valueKey(mid), ends.map((j) => [j, 0.5]));
     this.wheelCenterRatesByCorner = this.sm.corners.map((_, ci) => this.wheelCenterRates(ci));
     this.wheelCenterRate = this.wheelCenterRatesByCorner[0];
     // a damper end on a rod's centreline sits at a fraction that moves with the points: not mapped yet
@@ -201,10 +207,13 @@ export class SensitivityModel {
     const dot = ref.indexOf('.');
     const part = this.doc.parts[ref.slice(0, dot)], name = ref.slice(dot + 1);
     const point = part?.points?.[name];
-    const axis = part?.axes?.[name];
+    // a plane is an origin and a normal: it moves as an axis would (a fixed one, the centre plane, not at all)
+    const plane = part?.planes?.[name];
+    const axis = part?.axes?.[name] ?? (plane ? { origin: plane.origin, direction: plane.normal } : undefined);
     if (point) {
       const j = this.hardpointAt(point);
       if (j >= 0) for (let c = 0; c < 3; c++) twist[(col0 + 3 + c) * P + 3 * j + c] += 1;
+      else for (const [jd, w] of this.derived.get(valueKey(point)) ?? []) for (let c = 0; c < 3; c++) twist[(col0 + 3 + c) * P + 3 * jd + c] += w;
       return;
     }
     if (axis) {
@@ -228,7 +237,7 @@ export class SensitivityModel {
       }
       return;
     }
-    throw new SensitivityError(`sensitivity: mate ${owner}: entity "${ref}" is not a point or an axis (not supported yet)`);
+    throw new SensitivityError(`sensitivity: mate ${owner}: entity "${ref}" is not a point, an axis or a plane (not supported yet)`);
   }
 
   private mateParameters(blk: ResidualBlock): BlockParameters {
@@ -272,7 +281,8 @@ export class SensitivityModel {
     const twist = new Float64Array(localDim * P);
     const constant = new Float64Array(P);
     if (source.type === 'actuator_position') return { twist, constant: null }; // the slide is 0 at design whatever the points
-    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point or rack target)`);
+    if (source.type === 'roll') return this.rollParameters(blk, twist);
+    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point, rack or roll target)`);
     const axis = { x: 0, y: 1, z: 2 }[source.direction.axis];
     const relative = !(source.mode === 'absolute' && !source.hold);
     // the driver's corner: its block is named `target:<side>:…` (sweepDrivers)
@@ -290,6 +300,34 @@ export class SensitivityModel {
     for (let i = 0; i < 3; i++) for (let k = 0; k < P; k++) twist[(slot * 6 + 3 + i) * P + k] = rate[i * P + k];
     // relative: the target is the design coordinate (+ travel), which moves with the point
     if (relative) for (let k = 0; k < P; k++) constant[k] = -rate[axis * P + k];
+    return { twist, constant };
+  }
+
+  /**
+   * A roll driver's parameters at its current target: the wheel centre's z held at
+   * design z ± h·tanθ (left +, right −; sweep.ts), h half the design wheel centres' span in
+   * plan. The point moves with the axle points, and so do the design z and h: the row's
+   * explicit term is −(d design z/dp ± tanθ dh/dp), so it changes with the step (sweepStates
+   * asks again each step).
+   */
+  private rollParameters(blk: ResidualBlock & { target?: number }, twist: Float64Array): BlockParameters {
+    const P = this.parameterCount;
+    const ci = Math.max(0, this.sides.indexOf(blk.owner.split(':')[1] ?? ''));
+    const c = this.sm.corners[ci];
+    const slot = Math.max(0, blk.vars.indexOf(c.upright));
+    const rate = this.wheelCenterRatesByCorner[ci];
+    for (let i = 0; i < 3; i++) for (let k = 0; k < P; k++) twist[(slot * 6 + 3 + i) * P + k] = rate[i * P + k];
+    const [wl, wr] = this.sm.corners.map((x) => x.design.wheelCenter);
+    const dx = wl[0] - wr[0], dy = wl[1] - wr[1];
+    const span = Math.hypot(dx, dy), half = span / 2;
+    const sign = ci === 0 ? 1 : -1;
+    const tan = ((blk.target ?? c.design.wheelCenterZ) - c.design.wheelCenterZ) / (sign * half);
+    const [rl, rr] = this.wheelCenterRatesByCorner;
+    const constant = new Float64Array(P);
+    for (let k = 0; k < P; k++) {
+      const dHalf = (dx * (rl[k] - rr[k]) + dy * (rl[P + k] - rr[P + k])) / (2 * span);
+      constant[k] = -(rate[2 * P + k] + sign * tan * dHalf);
+    }
     return { twist, constant };
   }
 
@@ -627,6 +665,8 @@ function sweepStates<M>(model: SensitivityModel, spec: SweepSpec, at: (params: r
       d.block.target = d.targetOf(v);
       driverReport[d.name] = d.reportOf(v);
     });
+    // a roll driver's explicit term depends on its step's angle
+    drivers.forEach((d, j) => { if (d.source.type === 'roll') params[j].params = model.driverParameters(d.block, d.source); });
     const report = sm.solveWith(blocks);
     if (!report.converged) {
       sys.restore(lastGood);
