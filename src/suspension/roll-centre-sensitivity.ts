@@ -34,8 +34,9 @@ type DualRows = { duals(): readonly { v: number; t: { d: Float64Array } | null }
 export function kinematicRollCentres(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, ev: StateEvaluation): Record<string, Dual | null> {
   const sm = model.sm;
   const nc = sm.corners.length;
-  const hubRows = hubRowsOf(model, f, drivers);
-  if (!hubRows) return {};
+  const rows = driverRowsOf(model, f, drivers);
+  if (!rows) return {};
+  const hubRows = rows.hub;
   const P = model.parameterCount;
   // the bump (a corner) or heave (an axle: both hubs at unit rate) motion
   const e = new Float64Array(f.M);
@@ -64,12 +65,15 @@ export function kinematicRollCentres(model: SensitivityModel, f: StateFactors, d
   return { 'axle:roll_center_kinematic_y': rc ? rc.y : null, 'axle:roll_center_kinematic_z': rc ? rc.z : null };
 }
 
-/** Rows of the corners' hub-z drivers in A, when the drivers are exactly those and the rack hold. */
-function hubRowsOf(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[]): number[] | null {
+/**
+ * Rows of the corners' hub-z drivers in A and of the rack's (−1 unsteered), when the drivers
+ * are exactly those (a bump, steer or roll sweep): A is then the hub/rack tangent's system.
+ */
+export function driverRowsOf(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[]): { hub: number[]; rack: number } | null {
   const nc = model.sm.corners.length;
   const steered = model.sm.steering >= 0;
   const rows: number[] = new Array(nc).fill(-1);
-  let rack = false, r0 = 0;
+  let rack = -1, r0 = 0;
   for (const { block } of f.rows) {
     const at = r0;
     r0 += block.rows;
@@ -77,13 +81,13 @@ function hubRowsOf(model: SensitivityModel, f: StateFactors, drivers: readonly D
     const d = drivers.find((x) => x.block === block);
     if (!d || d.basis === undefined) return null;
     if (d.basis < nc) rows[d.basis] = at;
-    else rack = true;
+    else rack = at;
   }
-  return rows.every((r) => r >= 0) && rack === steered ? rows : null;
+  return rows.every((r) => r >= 0) && (rack >= 0) === steered ? { hub: rows, rack } : null;
 }
 
 /** x = A⁻¹ b (b unscaled, by row), unscaled state rates. */
-function solve(f: StateFactors, rhs: Float64Array): Float64Array {
+export function solve(f: StateFactors, rhs: Float64Array): Float64Array {
   const { qr, n, colScale, M } = f;
   const b = Float64Array.from(rhs.subarray(0, M));
   const x = new Float64Array(n), out = new Float64Array(n);
@@ -94,7 +98,7 @@ function solve(f: StateFactors, rhs: Float64Array): Float64Array {
 }
 
 /** out = (dA/ds) x along (q̇, e_k), by row; false when a block has no second derivatives. */
-function jacobianRateTimesVector(model: SensitivityModel, f: StateFactors, qd: Float64Array, k: number, x: Float64Array, out: Float64Array): boolean {
+export function jacobianRateTimesVector(model: SensitivityModel, f: StateFactors, qd: Float64Array, k: number, x: Float64Array, out: Float64Array): boolean {
   const sys = model.sm.model.system;
   const P = model.parameterCount;
   out.fill(0);

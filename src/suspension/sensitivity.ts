@@ -26,6 +26,7 @@ import { sweepDrivers } from './sweep';
 import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
+import { DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
 
 const AXES = ['x', 'y', 'z'] as const;
@@ -68,7 +69,7 @@ const KINEMATIC_ROLL_CENTRE = new Set(['roll_center_kinematic_y', 'roll_center_k
 export function sensitivityMetricsOf(geometry: Geometry): { side: readonly string[]; axle: readonly string[] } {
   return geometry.scope === 'axle'
     ? { side: SENSITIVITY_METRICS, axle: AXLE_SENSITIVITY_METRICS }
-    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS], axle: [] };
+    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS], axle: [] };
 }
 
 /** Per block of the system: how its local columns move with each hardpoint coordinate. */
@@ -407,6 +408,20 @@ export class SensitivityModel {
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
   }
 
+  /**
+   * out = d(local point)/dp_k in the part's frame: a hardpoint's unit move, a derived
+   * point's share (a T-bar's crossbar midpoint), the wheel centre's with the axle points.
+   */
+  localRate(out: Float64Array, variable: number, local: ArrayLike<number>, k: number): Float64Array {
+    out.fill(0);
+    const j = this.hardpointAt(local);
+    if (j >= 0) { if (Math.floor(k / 3) === j) out[k % 3] = 1; return out; }
+    for (const [jd, w] of this.derived.get(valueKey(local)) ?? []) if (Math.floor(k / 3) === jd) out[k % 3] += w;
+    const ci = this.sm.corners.findIndex((c) => c.upright === variable && c.wheelCenterLocal.every((x, i) => x === local[i]));
+    if (ci >= 0) { const P = this.parameterCount, wr = this.wheelCenterRatesByCorner[ci]; for (let i = 0; i < 3; i++) out[i] = wr[i * P + k]; }
+    return out;
+  }
+
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
   evaluateAlong(rates: TangentSpace, base: number): StateEvaluation {
     const sm = this.sm;
@@ -487,8 +502,9 @@ export class SensitivityModel {
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
     const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
+    const wantDerivatives = this.sides.length === 1 && (!names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m)));
     let direct: { rates: TangentSpace; ev: StateEvaluation } | null = null;
-    if (mode === 'direct' || wantKinematic) {
+    if (mode === 'direct' || wantKinematic || wantDerivatives) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
     }
@@ -524,6 +540,12 @@ export class SensitivityModel {
       const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
       const kin = beam ? {} : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
       for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+    }
+    if (direct && wantDerivatives) {
+      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, names ?? []))) {
+        const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
+        if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
+      }
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
     const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, g.g[k]])) });
