@@ -17,7 +17,8 @@ import { PivotedQR } from '../../kernel/linalg';
 import { toMatrix } from '../../kernel/quat';
 import type { TangentSpace } from '../../kernel/analysis';
 import type { ResidualBlock } from '../../kernel/system';
-import { Dual, dDiv, dMul, dSub, type DualVec3 } from '../../kernel/dual';
+import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec3 } from '../../kernel/dual';
+import { turnAboutAxis } from './metrics';
 import type { AssemblyDoc } from '../assembly/types';
 import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
 import { suspensionAssembly } from './template';
@@ -41,7 +42,7 @@ export interface MetricGradient {
 export const SENSITIVITY_METRICS = [
   'camber', 'toe_angle', 'steer_angle', 'caster', 'kpi', 'steering_axis_offset_ground', 'scrub_radius', 'mechanical_trail',
   'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length', 'svsa_angle',
-  'anti_dive', 'anti_lift', 'anti_squat', 'wheel_travel', 'half_track', 'damper_length',
+  'anti_dive', 'anti_lift', 'anti_squat', 'wheel_travel', 'half_track', 'damper_length', 'rocker_angle',
 ] as const;
 
 /**
@@ -423,7 +424,7 @@ export class SensitivityModel {
   }
 
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
-  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation {
+  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation & { rockerAngles: (Dual | null)[] } {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
@@ -445,19 +446,53 @@ export class SensitivityModel {
       for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
     };
     try {
-      return sm.evaluate({ rates });
+      const ev = sm.evaluate({ rates });
+      return { ...ev, rockerAngles: this.rockerAngles(rates, base) };
     } finally {
       sm.explicitPointRate = null;
     }
   }
 
+  /**
+   * Each corner's rocker_angle as a dual (null without a rocker): its design reference, the
+   * rocker point at design, moves with the points too (at design every part is at the
+   * identity, so by the point's own move alone).
+   */
+  private rockerAngles(rates: TangentSpace, base: number): (Dual | null)[] {
+    const sm = this.sm;
+    const n = rates.rates.length;
+    const lr = new Float64Array(3);
+    return sm.corners.map((c) => {
+      const r = c.roles.rocker;
+      const ref = c.design.rockerReference;
+      if (!r || !ref) return null;
+      const dual = (role: Parameters<typeof sm.resolveRole>[0]) => sm.pointDual(sm.resolveRole(role), rates, rates.rates, n);
+      const p0 = new DualVec3Class(n);
+      p0.v.set(ref);
+      for (const t of sm.resolveRole(r.point)) {
+        for (let k = 0; k < this.parameterCount; k++) {
+          this.localRate(lr, t.variable, t.local, k);
+          for (let i = 0; i < 3; i++) p0.d[i * n + base + k] += t.weight * lr[i];
+        }
+      }
+      const turn = turnAboutAxis(dual(r.axis[0]), dual(r.axis[1]), dual(r.point), p0);
+      const out = new Dual(n);
+      dScale(out, turn, (c.sigma * 180) / Math.PI);
+      return out;
+    });
+  }
+
   /** The first-order metrics of a state evaluation as duals, `<group>:<name>` (group: a side, or `axle`). */
-  private firstOrderDuals(ev: StateEvaluation, rates: TangentSpace): Map<string, Dual> {
+  private firstOrderDuals(ev: StateEvaluation & { rockerAngles: (Dual | null)[] }, rates: TangentSpace): Map<string, Dual> {
     const out = new Map<string, Dual>();
     ev.corners.forEach((cm, ci) => {
       const side = this.sides[ci];
       const metrics = cm.metrics as Record<string, Dual | null>;
       for (const name of SENSITIVITY_METRICS) { const m = metrics[name]; if (m) out.set(`${side}:${name}`, m); }
+      // the evaluation's rocker angle takes its design reference as a constant: this one moves it
+      out.delete(`${side}:rocker_angle`);
+      const rocker = ev.rockerAngles[ci];
+      if (rocker) out.set(`${side}:rocker_angle`, rocker);
     });
     if (this.sides.length === 1) {
       const rc = mirroredRollCentre(ev.corners[0]);
@@ -503,7 +538,7 @@ export class SensitivityModel {
     const gradients = new Map<string, { value: number; g: Float64Array }>();
     const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
     const wantDerivatives = this.sides.length === 1 && (!names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m)));
-    let direct: { rates: TangentSpace; ev: StateEvaluation } | null = null;
+    let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[] } } | null = null;
     if (mode === 'direct' || wantKinematic || wantDerivatives) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };

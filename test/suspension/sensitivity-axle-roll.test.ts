@@ -71,7 +71,7 @@ function check(g: Geometry, spec: (g: Geometry) => SweepSpec, metrics: string[],
 describe('axle sensitivities: a T-bar and a roll sweep', () => {
   it('T-bar axle at +10 mm: every entry of both sides and the axle matches central differences; the T-bar\'s droplink ends are parameters', () => {
     const g = load('double_wishbone_axle_t_bar');
-    const { worst, grads } = check(g, (x) => sweepFromShortcut('bump', '10:10:1', x), ['camber', 'toe_angle', 'damper_length', 'roll_center_kinematic_z']);
+    const { worst, grads } = check(g, (x) => sweepFromShortcut('bump', '10:10:1', x), ['camber', 'toe_angle', 'damper_length', 'rocker_angle', 'roll_center_kinematic_z']);
     expect(worst).toBeLessThan(2e-4);
     // the bar's points are parameters (with both wheels driven it floats: nothing here feels them)
     expect(Object.keys(grads.left.camber!.gradient)).toEqual(expect.arrayContaining(['center.arb_t_bar_pivot.z', 'left.droplink_t_bar.z', 'right.droplink_t_bar.y']));

@@ -70,4 +70,21 @@ describe('gradients of the deriv_* metrics (second derivatives)', () => {
     const out = JSON.parse(io.written.stdout) as { sweeps: Record<string, { steps: { metrics: Record<string, { value: number; gradient: Record<string, number> }> }[] }> };
     expect(out.sweeps['bump=10'].steps[0].metrics.deriv_camber_wrt_hub_z.gradient['upper_wishbone_outboard.z']).toBeCloseTo(a.gradient['upper_wishbone_outboard.z'], 12);
   });
+
+  it('rocker_angle (a first-order metric whose design reference moves with the rocker point): every entry against central differences', () => {
+    const g = load('double_wishbone_pushrod');
+    const model = new SensitivityModel(g);
+    const sens = sensitivitySweep(model, sweepFromShortcut('bump', '15:15:1', g), ['rocker_angle']).steps[0].metrics!.rocker_angle!;
+    expect(sens.value).toBeCloseTo(metricsOf(g, 'bump', 15).rocker_angle!, 9);
+    const largest = Math.max(...Object.values(sens.gradient).map(Math.abs));
+    expect(Math.abs(sens.gradient['pushrod_inboard.z'])).toBeGreaterThan(1e-3); // the reference's own move counts
+    for (const key of model.keys) {
+      const [hp, ax] = key.split('.');
+      const c = { x: 0, y: 1, z: 2 }[ax as 'x'];
+      const gp = structuredClone(g); gp.corners[0].hardpoints[hp][c] += 1e-3;
+      const gm = structuredClone(g); gm.corners[0].hardpoints[hp][c] -= 1e-3;
+      const fd = ((metricsOf(gp, 'bump', 15).rocker_angle as number) - (metricsOf(gm, 'bump', 15).rocker_angle as number)) / 2e-3;
+      expect(Math.abs(sens.gradient[key] - fd) / Math.max(Math.abs(fd), 1e-3 * largest), key).toBeLessThan(2e-4);
+    }
+  });
 });
