@@ -15,6 +15,7 @@ import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
+import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 
 const SENSITIVITY_OPTIONS = {
@@ -77,7 +78,8 @@ Options:
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
-                     centre height); an axle file also, under metrics.axle, ${AXLE_SENSITIVITY_METRICS.join(', ')}
+                     centre height) and ${DERIVATIVE_METRICS.join(', ')};
+                     an axle file also, under metrics.axle, ${AXLE_SENSITIVITY_METRICS.join(', ')}
   --loads FILE       a load case (as kinemate sweep --loads): adds link_force.<link id> (N, tension +)
                      for every two-force link and rack_force (N), exact gradients by second
                      derivatives of the constraints (a geometry without spring elements)
