@@ -71,6 +71,12 @@ describe('gradients of the deriv_* metrics (second derivatives)', () => {
     expect(out.sweeps['bump=10'].steps[0].metrics.deriv_camber_wrt_hub_z.gradient['upper_wishbone_outboard.z']).toBeCloseTo(a.gradient['upper_wishbone_outboard.z'], 12);
   });
 
+  it('pushrod corner at +15 mm: the rocker\'s rate (deriv_rocker_angle_wrt_hub_z) and the damper\'s, every entry against central differences', () => {
+    const { worst, checked } = check(load('double_wishbone_pushrod'), 'bump', 15);
+    expect(checked).toEqual(expect.arrayContaining(['deriv_rocker_angle_wrt_hub_z', 'deriv_damper_length_wrt_hub_z']));
+    expect(worst).toBeLessThan(2e-4);
+  });
+
   it('rocker_angle (a first-order metric whose design reference moves with the rocker point): every entry against central differences', () => {
     const g = load('double_wishbone_pushrod');
     const model = new SensitivityModel(g);
