@@ -256,7 +256,7 @@ export const benchmarks: Benchmark[] = [
   { name: 'dw_corner_sim_step_us', unit: 'µs per generalized-α step of the double wishbone corner over a bump (h = 1 ms; wishbone and upright masses, coilover, tyre spring, road motion)', goal: '60', run: () => simulationStepUs('examples/dw-corner-bump.kinemate.json', 0.001) },
   {
     name: 'dw_corner_sensitivity_state_ms',
-    unit: 'ms for the gradients of every hardpoint-sensitivity metric (21, of which 17 defined here) w.r.t. all 30 DW-corner hardpoint coordinates at one solved state (+20 mm bump), adjoint',
+    unit: 'ms for the gradients of every first-order hardpoint-sensitivity metric (SENSITIVITY_METRICS: 22, of which 17 defined here) w.r.t. all 30 DW-corner hardpoint coordinates at one solved state (+20 mm bump), adjoint',
     goal: '0.5',
     run() {
       const model = new SensitivityModel(parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8')));

@@ -195,7 +195,7 @@ export { SuspensionModel, type MetricValues } from './suspension/model.ts';
 export { runSweep, sweepsToCsv, type StepResult, type SweepRun } from './suspension/sweep.ts';
 export { evaluateState, type FullState } from './suspension/state.ts';
 /** Exact hardpoint gradients of suspension metrics, inverse design, design of experiments (docs/sensitivity.md). */
-export { SensitivityModel, SensitivityError, sensitivityAt, sensitivitySweep, sensitivitySweepBySide, bumpStates, SENSITIVITY_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from './suspension/sensitivity.ts';
+export { SensitivityModel, SensitivityError, sensitivityAt, sensitivitySweep, sensitivitySweepBySide, sensitivityMetricsOf, bumpStates, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from './suspension/sensitivity.ts';
 export { LoadSensitivity, LINK_FORCE } from './suspension/load-sensitivity.ts';
 export { fit, parseFitSpec, fittedGeometryText, type FitSpec, type FitTarget, type FitReport, type FitProgress, type FitOptions } from './suspension/fit.ts';
 export { parseDoe, doeVariants, variantRows, variantGeometry, type DoeSpec } from './suspension/batch.ts';

@@ -13,14 +13,16 @@ import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
+import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
   bump: { type: 'string' },
   steer: { type: 'string' },
+  roll: { type: 'string' },
   at: { type: 'string', multiple: true },
   metric: { type: 'string', multiple: true },
   loads: { type: 'string' },
@@ -55,10 +57,10 @@ function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetric
 
 export const sensitivityCommand: Command = {
   name: 'sensitivity',
-  synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]\n' +
+  synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]\n' +
     '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]',
   summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
-  help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --sweep SWEEP | --at bump=V]
+  help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]
                             --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
 
 Solves GEOMETRY at every step of the sweep and prints, per step, each requested metric as
@@ -71,9 +73,13 @@ constraints; links keep their ends, so their lengths change with them).
 Options:
   --bump A:B:N       wheel centre z from A to B (mm), rack held
   --steer A:B:N      rack from A to B (mm), wheel centre z held
+  --roll A:B:N       an axle's roll from A to B (degrees), rack held
   --sweep SWEEP      a sweep file
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
-  --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')}
+  --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
+                     a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
+                     centre height) and ${DERIVATIVE_METRICS.join(', ')};
+                     an axle file also, under metrics.axle, ${AXLE_SENSITIVITY_METRICS.join(', ')}
   --loads FILE       a load case (as kinemate sweep --loads): adds link_force.<link id> (N, tension +)
                      for every two-force link and rack_force (N), exact gradients by second
                      derivatives of the constraints (a geometry without spring elements)
@@ -94,15 +100,16 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const model = new SensitivityModel(geometry);
     const loadsPath = stringOption(args, 'loads');
     const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;
-    const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(loads?.names ?? [])];
+    const own = sensitivityMetricsOf(geometry);
+    const offered: readonly string[] = [...own.side, ...own.axle, ...(loads?.names ?? [])];
     for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
       if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
       specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
     }
-    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer') };
-    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || specs.length === 0) {
+    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer'), roll: stringOption(args, 'roll') };
+    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || sweepArgs.roll || specs.length === 0) {
       const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
       specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
     }

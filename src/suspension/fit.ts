@@ -7,7 +7,7 @@
  */
 import type { Geometry } from './files';
 import { parseText } from './files';
-import { SensitivityModel, sensitivitySweepBySide, bumpStates, SENSITIVITY_METRICS, type MetricGradient } from './sensitivity';
+import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetricsOf, type MetricGradient } from './sensitivity';
 
 export interface FitTarget {
   metric: string;
@@ -87,7 +87,8 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
     const p = `targets[${i}]`;
     if (typeof t !== 'object' || t === null) bad(p, 'expected a mapping');
     const target = t as FitTarget;
-    if (!(SENSITIVITY_METRICS as readonly string[]).includes(target.metric)) bad(`${p}.metric`, `expected one of ${SENSITIVITY_METRICS.join(', ')}`);
+    const offered = sensitivityMetricsOf(geometry);
+    if (![...offered.side, ...offered.axle].includes(target.metric)) bad(`${p}.metric`, `expected one of ${[...offered.side, ...offered.axle].join(', ')}`);
     const kinds = ['at', 'gain', 'curve'].filter((k) => (target as unknown as Record<string, unknown>)[k] !== undefined);
     if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, curve');
     if (target.at !== undefined && typeof target.at !== 'number') bad(`${p}.at`, 'expected a travel in mm');
@@ -100,6 +101,7 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
     if (target.side !== undefined) {
       if (!axle) bad(`${p}.side`, 'a corner has one side: side is for an axle geometry');
       if (!['left', 'right', 'both'].includes(target.side as string)) bad(`${p}.side`, 'expected left, right or both');
+      if (offered.axle.includes(target.metric)) bad(`${p}.side`, `${target.metric} is the axle's own metric: it has no side`);
     }
   });
   const mi = raw.max_iterations;
@@ -176,7 +178,9 @@ function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]
   const out: Residual[] = [];
   spec.targets.forEach((t, i) => {
     const w = t.weight ?? 1;
-    const sides = !axle ? [model.sides[0]] : t.side === undefined || t.side === 'both' ? model.sides : [t.side];
+    // an axle's own metric (a roll centre, track): one residual, from metrics.axle
+    const own = axle && (sensitivityMetricsOf(geometry).axle as readonly string[]).includes(t.metric);
+    const sides = !axle ? [model.sides[0]] : own ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side];
     for (const side of sides) {
       const name = axle ? `${side} ${t.metric}` : t.metric;
       const push = (label: string, value: number, gradient: Float64Array, wanted: number | undefined) => {

@@ -16,7 +16,7 @@ import { validateRoles, RolesError, type CornerRoles, type PointRole, type Suspe
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import {
   cornerMetrics, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
-  type CornerMetrics, type Line3, type RoadInput,
+  type AxleMetrics, type CornerMetrics, type Line3, type RoadInput,
 } from './metrics';
 import { tireRadius } from './files';
 import { DeviceRuntime } from './devices';
@@ -49,6 +49,8 @@ export interface StateEvaluation {
   metrics: MetricValues | { axle: MetricValues; left: MetricValues; right: MetricValues };
   /** Raw corner metric objects (duals), for the steering response and tests. */
   corners: CornerMetrics[];
+  /** An axle's metrics as duals (the kinematic roll centre's carry no derivatives), for the sensitivities. */
+  axle?: AxleMetrics;
   tangent: TangentSpace;
 }
 
@@ -350,6 +352,7 @@ export class SuspensionModel {
       return out;
     };
     let metrics: StateEvaluation['metrics'];
+    let axleDuals: AxleMetrics | undefined;
     if (this.roles.scope === 'axle') {
       const left = flat(cornersOut[0], 0), right = flat(cornersOut[1], 1);
       const axle: MetricValues = {};
@@ -370,6 +373,7 @@ export class SuspensionModel {
           rackDisplacement: steered ? constDualWith(n, this.rackDisplacement(), nc) : null,
           kinematic: kin ? { left: { velocity: kin[0].velocity }, right: { velocity: kin[1].velocity } } : null,
         });
+        axleDuals = am;
         for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
         if (steered && this.roles.axle_position === 'front') {
           Object.assign(axle, steeringGeometry({
@@ -386,7 +390,7 @@ export class SuspensionModel {
       metrics = flat(cornersOut[0], 0);
     }
     this.devices?.addMetrics(this, (e) => this.pointDual(e, tangent, dirs, n), n, tangent.status === 'unique', metrics, positions);
-    return { positions, metrics, corners: cornersOut, tangent };
+    return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
 

@@ -17,12 +17,17 @@ import { PivotedQR } from '../../kernel/linalg';
 import { toMatrix } from '../../kernel/quat';
 import type { TangentSpace } from '../../kernel/analysis';
 import type { ResidualBlock } from '../../kernel/system';
-import type { DualVec3 } from '../../kernel/dual';
+import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec3 } from '../../kernel/dual';
+import { turnAboutAxis } from './metrics';
 import type { AssemblyDoc } from '../assembly/types';
 import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
 import { sweepDrivers } from './sweep';
+import type { StateEvaluation } from './model';
+import type { CornerMetrics } from './metrics';
+import { kinematicRollCentres } from './roll-centre-sensitivity';
+import { DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
 
 const AXES = ['x', 'y', 'z'] as const;
@@ -37,8 +42,36 @@ export interface MetricGradient {
 export const SENSITIVITY_METRICS = [
   'camber', 'toe_angle', 'steer_angle', 'caster', 'kpi', 'steering_axis_offset_ground', 'scrub_radius', 'mechanical_trail',
   'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length', 'svsa_angle',
-  'anti_dive', 'anti_lift', 'anti_squat', 'wheel_travel', 'half_track', 'damper_length',
+  'anti_dive', 'anti_lift', 'anti_squat', 'wheel_travel', 'half_track', 'damper_length', 'rocker_angle',
 ] as const;
+
+/**
+ * An axle's own metrics with gradients (`metrics.axle.<name>`, beside the sides' groups).
+ * The kinematic roll centre's are second derivatives (src/suspension/roll-centre-sensitivity.ts).
+ */
+export const AXLE_SENSITIVITY_METRICS = [
+  'heave', 'roll', 'roll_center_y', 'roll_center_z', 'roll_center_kinematic_y', 'roll_center_kinematic_z',
+  'track', 'track_change', 'ride_height_change', 'rack_displacement',
+] as const;
+
+/**
+ * A corner file's roll centre: that of the axle it mirrors about y = 0 (the chassis
+ * centreline), both wheels at the same travel, so on y = 0; its height z in chassis
+ * coordinates. `roll_center_z` by the contact centre → FVIC line, `roll_center_kinematic_z`
+ * by the line through the contact centre normal to its front-view velocity in bump (as the
+ * axle's `roll_center_z`, `roll_center_kinematic_z` of the mirrored axle file).
+ */
+export const CORNER_ROLL_CENTRE_METRICS = ['roll_center_z', 'roll_center_kinematic_z'] as const;
+
+/** Second-order metrics: computed only when asked for (one tangent-mode pass per coordinate). */
+const KINEMATIC_ROLL_CENTRE = new Set(['roll_center_kinematic_y', 'roll_center_kinematic_z']);
+
+/** The metric names a geometry offers gradients for: per side, and an axle's own. */
+export function sensitivityMetricsOf(geometry: Geometry): { side: readonly string[]; axle: readonly string[] } {
+  return geometry.scope === 'axle'
+    ? { side: SENSITIVITY_METRICS, axle: AXLE_SENSITIVITY_METRICS }
+    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS], axle: [] };
+}
 
 /** Per block of the system: how its local columns move with each hardpoint coordinate. */
 export interface BlockParameters {
@@ -62,6 +95,8 @@ export class SensitivityModel {
   readonly hardpointNames: string[];
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
+  /** Points that are not hardpoints but move with some (a T-bar's crossbar midpoint): hardpoint index and weight. */
+  private readonly derived = new Map<string, [number, number][]>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
   private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
   /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
@@ -91,6 +126,10 @@ export class SensitivityModel {
       // two hardpoints at one place: a point there cannot say which it is
       this.byValue.set(key, this.byValue.has(key) ? -2 : j);
     });
+    // a T-bar's crossbar midpoint (on the centre plane) is the mean of its two droplink ends
+    const mid = this.doc.parts.t_bar?.points?.crossbar_midpoint;
+    const ends = ['left.droplink_t_bar', 'right.droplink_t_bar'].map((n) => this.hardpointNames.indexOf(n));
+    if (mid && ends.every((j) => j >= 0)) this.derived.set(valueKey(mid), ends.map((j) => [j, 0.5]));
     this.wheelCenterRatesByCorner = this.sm.corners.map((_, ci) => this.wheelCenterRates(ci));
     this.wheelCenterRate = this.wheelCenterRatesByCorner[0];
     // a damper end on a rod's centreline sits at a fraction that moves with the points: not mapped yet
@@ -104,6 +143,34 @@ export class SensitivityModel {
       if (blk.kind !== 'constraint') continue;
       this.blockParams.set(blk, this.mateParameters(blk));
     }
+    if (this.sides.length === 2) this.axleDesignGradients = this.designGradients();
+  }
+
+  /** d(design track)/dp and d(design ride height)/dp of an axle: the design state moves only by its points' own moves. */
+  private axleDesignGradients: { track: Float64Array; rideHeight: Float64Array } | null = null;
+  private designGradients(): { track: Float64Array; rideHeight: Float64Array } {
+    const P = this.parameterCount;
+    const saved = this.sm.model.system.snapshot();
+    this.sm.resetToDesign();
+    const { layout, n } = this.stateLayout();
+    const zero: Float64Array[] = Array.from({ length: P }, () => new Float64Array(n));
+    const ev = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: zero, layout, size: n }, 0);
+    this.sm.model.system.restore(saved);
+    const cl = ev.corners[0].points.wheel_contact_centre, cr = ev.corners[1].points.wheel_contact_centre;
+    const sign = Math.sign(cl.v[1] - cr.v[1]) || 1;
+    const track = new Float64Array(P);
+    for (let k = 0; k < P; k++) track[k] = sign * (cl.d[P + k] - cr.d[P + k]);
+    const rh = ev.axle?.ride_height_change;
+    return { track, rideHeight: rh ? Float64Array.from(rh.d) : new Float64Array(P) };
+  }
+
+  /** Column of each free variable in the state vector, and the state's size. */
+  stateLayout(): { layout: Int32Array; n: number } {
+    const sys = this.sm.model.system;
+    const layout = new Int32Array(sys.variables.length).fill(-1);
+    let n = 0;
+    for (const v of sys.variables) if (!v.fixed) { layout[v.id] = n; n += v.dim; }
+    return { layout, n };
   }
 
   get parameterCount(): number { return this.keys.length; }
@@ -142,10 +209,13 @@ export class SensitivityModel {
     const dot = ref.indexOf('.');
     const part = this.doc.parts[ref.slice(0, dot)], name = ref.slice(dot + 1);
     const point = part?.points?.[name];
-    const axis = part?.axes?.[name];
+    // a plane is an origin and a normal: it moves as an axis would (a fixed one, the centre plane, not at all)
+    const plane = part?.planes?.[name];
+    const axis = part?.axes?.[name] ?? (plane ? { origin: plane.origin, direction: plane.normal } : undefined);
     if (point) {
       const j = this.hardpointAt(point);
       if (j >= 0) for (let c = 0; c < 3; c++) twist[(col0 + 3 + c) * P + 3 * j + c] += 1;
+      else for (const [jd, w] of this.derived.get(valueKey(point)) ?? []) for (let c = 0; c < 3; c++) twist[(col0 + 3 + c) * P + 3 * jd + c] += w;
       return;
     }
     if (axis) {
@@ -169,7 +239,7 @@ export class SensitivityModel {
       }
       return;
     }
-    throw new SensitivityError(`sensitivity: mate ${owner}: entity "${ref}" is not a point or an axis (not supported yet)`);
+    throw new SensitivityError(`sensitivity: mate ${owner}: entity "${ref}" is not a point, an axis or a plane (not supported yet)`);
   }
 
   private mateParameters(blk: ResidualBlock): BlockParameters {
@@ -213,7 +283,8 @@ export class SensitivityModel {
     const twist = new Float64Array(localDim * P);
     const constant = new Float64Array(P);
     if (source.type === 'actuator_position') return { twist, constant: null }; // the slide is 0 at design whatever the points
-    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point or rack target)`);
+    if (source.type === 'roll') return this.rollParameters(blk, twist);
+    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point, rack or roll target)`);
     const axis = { x: 0, y: 1, z: 2 }[source.direction.axis];
     const relative = !(source.mode === 'absolute' && !source.hold);
     // the driver's corner: its block is named `target:<side>:…` (sweepDrivers)
@@ -231,6 +302,34 @@ export class SensitivityModel {
     for (let i = 0; i < 3; i++) for (let k = 0; k < P; k++) twist[(slot * 6 + 3 + i) * P + k] = rate[i * P + k];
     // relative: the target is the design coordinate (+ travel), which moves with the point
     if (relative) for (let k = 0; k < P; k++) constant[k] = -rate[axis * P + k];
+    return { twist, constant };
+  }
+
+  /**
+   * A roll driver's parameters at its current target: the wheel centre's z held at
+   * design z ± h·tanθ (left +, right −; sweep.ts), h half the design wheel centres' span in
+   * plan. The point moves with the axle points, and so do the design z and h: the row's
+   * explicit term is −(d design z/dp ± tanθ dh/dp), so it changes with the step (sweepStates
+   * asks again each step).
+   */
+  private rollParameters(blk: ResidualBlock & { target?: number }, twist: Float64Array): BlockParameters {
+    const P = this.parameterCount;
+    const ci = Math.max(0, this.sides.indexOf(blk.owner.split(':')[1] ?? ''));
+    const c = this.sm.corners[ci];
+    const slot = Math.max(0, blk.vars.indexOf(c.upright));
+    const rate = this.wheelCenterRatesByCorner[ci];
+    for (let i = 0; i < 3; i++) for (let k = 0; k < P; k++) twist[(slot * 6 + 3 + i) * P + k] = rate[i * P + k];
+    const [wl, wr] = this.sm.corners.map((x) => x.design.wheelCenter);
+    const dx = wl[0] - wr[0], dy = wl[1] - wr[1];
+    const span = Math.hypot(dx, dy), half = span / 2;
+    const sign = ci === 0 ? 1 : -1;
+    const tan = ((blk.target ?? c.design.wheelCenterZ) - c.design.wheelCenterZ) / (sign * half);
+    const [rl, rr] = this.wheelCenterRatesByCorner;
+    const constant = new Float64Array(P);
+    for (let k = 0; k < P; k++) {
+      const dHalf = (dx * (rl[k] - rr[k]) + dy * (rl[P + k] - rr[P + k])) / (2 * span);
+      constant[k] = -(rate[2 * P + k] + sign * tan * dHalf);
+    }
     return { twist, constant };
   }
 
@@ -310,22 +409,111 @@ export class SensitivityModel {
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
   }
 
-  /** Evaluate every corner's metrics along `rates`, each point's local move added at columns base + 3j + c. */
-  private evaluateAlong(rates: TangentSpace, base: number) {
+  /**
+   * out = d(local point)/dp_k in the part's frame: a hardpoint's unit move, a derived
+   * point's share (a T-bar's crossbar midpoint), the wheel centre's with the axle points.
+   */
+  localRate(out: Float64Array, variable: number, local: ArrayLike<number>, k: number): Float64Array {
+    out.fill(0);
+    const j = this.hardpointAt(local);
+    if (j >= 0) { if (Math.floor(k / 3) === j) out[k % 3] = 1; return out; }
+    for (const [jd, w] of this.derived.get(valueKey(local)) ?? []) if (Math.floor(k / 3) === jd) out[k % 3] += w;
+    const ci = this.sm.corners.findIndex((c) => c.upright === variable && c.wheelCenterLocal.every((x, i) => x === local[i]));
+    if (ci >= 0) { const P = this.parameterCount, wr = this.wheelCenterRatesByCorner[ci]; for (let i = 0; i < 3; i++) out[i] = wr[i * P + k]; }
+    return out;
+  }
+
+  /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
+  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation & { rockerAngles: (Dual | null)[] } {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
     sm.explicitPointRate = (out: DualVec3, term, n) => {
       const j = this.hardpointAt(term.local);
-      if (j < 0) return;
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
+      if (j < 0) {
+        // the wheel centre (an axle's road plane): not a hardpoint, it moves with the axle points
+        const ci = sm.corners.findIndex((c) => c.upright === term.variable && c.wheelCenterLocal.every((x, i) => x === term.local[i]));
+        if (ci < 0) return;
+        const P = this.parameterCount, wr = this.wheelCenterRatesByCorner[ci];
+        for (let k = 0; k < P; k++) for (let i = 0; i < 3; i++) {
+          let s = 0;
+          for (let c = 0; c < 3; c++) s += R[i * 3 + c] * wr[c * P + k];
+          out.d[i * n + base + k] += term.weight * s;
+        }
+        return;
+      }
       for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
     };
     try {
-      return sm.evaluate({ rates }).corners.map((c) => c.metrics as Record<string, { v: number; d: Float64Array } | null>);
+      const ev = sm.evaluate({ rates });
+      return { ...ev, rockerAngles: this.rockerAngles(rates, base) };
     } finally {
       sm.explicitPointRate = null;
     }
+  }
+
+  /**
+   * Each corner's rocker_angle as a dual (null without a rocker): its design reference, the
+   * rocker point at design, moves with the points too (at design every part is at the
+   * identity, so by the point's own move alone).
+   */
+  private rockerAngles(rates: TangentSpace, base: number): (Dual | null)[] {
+    const sm = this.sm;
+    const n = rates.rates.length;
+    const lr = new Float64Array(3);
+    return sm.corners.map((c) => {
+      const r = c.roles.rocker;
+      const ref = c.design.rockerReference;
+      if (!r || !ref) return null;
+      const dual = (role: Parameters<typeof sm.resolveRole>[0]) => sm.pointDual(sm.resolveRole(role), rates, rates.rates, n);
+      const p0 = new DualVec3Class(n);
+      p0.v.set(ref);
+      for (const t of sm.resolveRole(r.point)) {
+        for (let k = 0; k < this.parameterCount; k++) {
+          this.localRate(lr, t.variable, t.local, k);
+          for (let i = 0; i < 3; i++) p0.d[i * n + base + k] += t.weight * lr[i];
+        }
+      }
+      const turn = turnAboutAxis(dual(r.axis[0]), dual(r.axis[1]), dual(r.point), p0);
+      const out = new Dual(n);
+      dScale(out, turn, (c.sigma * 180) / Math.PI);
+      return out;
+    });
+  }
+
+  /** The first-order metrics of a state evaluation as duals, `<group>:<name>` (group: a side, or `axle`). */
+  private firstOrderDuals(ev: StateEvaluation & { rockerAngles: (Dual | null)[] }, rates: TangentSpace): Map<string, Dual> {
+    const out = new Map<string, Dual>();
+    ev.corners.forEach((cm, ci) => {
+      const side = this.sides[ci];
+      const metrics = cm.metrics as Record<string, Dual | null>;
+      for (const name of SENSITIVITY_METRICS) { const m = metrics[name]; if (m) out.set(`${side}:${name}`, m); }
+      // the evaluation's rocker angle takes its design reference as a constant: this one moves it
+      out.delete(`${side}:rocker_angle`);
+      const rocker = ev.rockerAngles[ci];
+      if (rocker) out.set(`${side}:rocker_angle`, rocker);
+    });
+    if (this.sides.length === 1) {
+      const rc = mirroredRollCentre(ev.corners[0]);
+      if (rc) out.set(`${this.sides[0]}:roll_center_z`, rc);
+    }
+    if (ev.axle) {
+      for (const name of AXLE_SENSITIVITY_METRICS) {
+        if (KINEMATIC_ROLL_CENTRE.has(name)) continue;
+        const m = ev.axle[name];
+        if (m) out.set(`axle:${name}`, m);
+      }
+      const steer = this.sm.steering;
+      if (steer >= 0 && ev.axle.rack_displacement) {
+        // the rack coordinate's own rate (the evaluation's dual is for the hub/rack tangent)
+        const rack = new Dual(rates.rates.length, ev.axle.rack_displacement.v);
+        const col = rates.layout[steer];
+        if (col >= 0) rates.rates.forEach((r, k) => { rack.d[k] = r ? r[col] : 0; });
+        out.set('axle:rack_displacement', rack);
+      }
+    }
+    return out;
   }
 
   /**
@@ -333,38 +521,40 @@ export class SensitivityModel {
    * (the default, dynamics.md): one transposed solve per metric, Φ_qᵀ μ = ∂m/∂qᵀ, then
    * dm/dp = ∂m/∂p − μᵀ Φ_p; 'direct': one solve per hardpoint coordinate. Equal to rounding.
    */
-  metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, MetricGradient | null> {
-    const bySide = this.metricsBySide(drivers, mode);
+  metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint', names?: readonly string[]): Record<string, MetricGradient | null> {
+    const bySide = this.metricsBySide(drivers, mode, names);
     return bySide[this.sides[0]];
   }
 
   /**
    * metricsAt for every corner: `{ <side>: { <metric>: { value, gradient } } }` (a corner
-   * has one side; an axle's gradients run over both sides' and the centre's hardpoints).
+   * has one side; an axle's gradients run over both sides' and the centre's hardpoints, and
+   * its own metrics come as the group `axle`). `names`: the metrics wanted (default all);
+   * the second-order ones (the kinematic roll centre) are computed only when asked for.
    */
-  metricsBySide(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, Record<string, MetricGradient | null>> {
+  metricsBySide(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint', names?: readonly string[]): Record<string, Record<string, MetricGradient | null>> {
     const P = this.parameterCount;
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
-    const key = (ci: number, name: string) => `${ci}:${name}`;
+    const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
+    const wantDerivatives = this.sides.length === 1 && (!names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m)));
+    let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[] } } | null = null;
+    if (mode === 'direct' || wantKinematic || wantDerivatives) {
+      const rates = this.stateRates(f);
+      direct = { rates, ev: this.evaluateAlong(rates, 0) };
+    }
     if (mode === 'direct') {
-      const corners = this.evaluateAlong(this.stateRates(f), 0);
-      corners.forEach((cm, ci) => {
-        for (const name of SENSITIVITY_METRICS) {
-          const m = cm[name];
-          if (m && Number.isFinite(m.v)) gradients.set(key(ci, name), { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
-        }
-      });
+      for (const [key, m] of this.firstOrderDuals(direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     } else {
       const { qr, B, M, n, colScale, layout } = f;
       // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
       const unit: Float64Array[] = [];
       for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
-      const corners = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
+      const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n };
+      const ev = this.evaluateAlong(space, n);
       const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
-      for (const [ci, cm] of corners.entries()) for (const name of SENSITIVITY_METRICS) {
-        const m = cm[name];
-        if (!m || !Number.isFinite(m.v)) continue;
+      for (const [key, m] of this.firstOrderDuals(ev, space)) {
+        if (!Number.isFinite(m.v)) continue;
         for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
         qr.solveRt(z, b);
         mu.fill(0);
@@ -377,27 +567,80 @@ export class SensitivityModel {
           for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
           g[k] += s;
         }
-        gradients.set(key(ci, name), { value: m.v, g });
+        gradients.set(key, { value: m.v, g });
+      }
+    }
+    if (direct && wantKinematic) {
+      // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
+      const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
+      const kin = beam ? {} : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
+      for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+    }
+    if (direct && wantDerivatives) {
+      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, names ?? []))) {
+        const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
+        if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
       }
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
+    const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, g.g[k]])) });
+    const offered = sensitivityMetricsOf(this.geometry);
     this.sides.forEach((side, ci) => {
       const out: Record<string, MetricGradient | null> = (bySide[side] = {});
-      for (const name of SENSITIVITY_METRICS) {
-        const m = gradients.get(key(ci, name));
+      for (const name of offered.side) {
+        const m = gradients.get(`${side}:${name}`);
         if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
         // wheel travel is measured from the design wheel centre, which moves with the points
         if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRatesByCorner[ci][2 * P + k];
-        out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, m.g[k]])) };
+        out[name] = named(m);
       }
     });
+    if (this.sides.length === 2) {
+      const out: Record<string, MetricGradient | null> = (bySide.axle = {});
+      const d = this.axleDesignGradients!;
+      for (const name of offered.axle) {
+        const m = gradients.get(`axle:${name}`);
+        if (!m) { out[name] = null; continue; }
+        // measured from the design state, which moves with the points: heave (mean wheel travel), track, ride height
+        for (let k = 0; k < P; k++) {
+          if (name === 'heave') m.g[k] -= (this.wheelCenterRatesByCorner[0][2 * P + k] + this.wheelCenterRatesByCorner[1][2 * P + k]) / 2;
+          else if (name === 'track') m.g[k] += d.track[k];
+          else if (name === 'track_change') m.g[k] -= d.track[k];
+          else if (name === 'ride_height_change') m.g[k] -= d.rideHeight[k];
+        }
+        out[name] = named(m);
+      }
+    }
     return bySide;
   }
 }
 
-export interface DriverParameters { block: ResidualBlock; params: BlockParameters }
+/**
+ * The roll centre of a corner's mirrored axle by the FVIC construction: the contact centre →
+ * FVIC line met with y = 0. Null when the FVIC is at infinity or level with the contact in y.
+ */
+export function mirroredRollCentre(cm: CornerMetrics): Dual | null {
+  const fy = cm.metrics.fvic_y, fz = cm.metrics.fvic_z;
+  if (!fy || !fz) return null;
+  const c = cm.points.wheel_contact_centre;
+  const n = c.n;
+  const cy = new Dual(n, c.v[1]), cz = new Dual(n, c.v[2]);
+  for (let k = 0; k < n; k++) { cy.d[k] = c.d[n + k]; cz.d[k] = c.d[2 * n + k]; }
+  const run = fy.v - cy.v;
+  if (run === 0) return null;
+  // z = C_z − C_y (F_z − C_z)/(F_y − C_y)
+  const slope = divD(subD(fz, cz), subD(fy, cy));
+  return subD(cz, mulD(cy, slope));
+}
+
+/** A sweep driver's block and parameter map; `basis`: its index among the hub-z/rack targets (sweep.ts), when it is one. */
+export interface DriverParameters { block: ResidualBlock; params: BlockParameters; basis?: number }
 /** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
 export interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[] }
+
+const subD = (a: Dual, b: Dual): Dual => dSub(new Dual(a.n), a, b);
+const mulD = (a: Dual, b: Dual): Dual => dMul(new Dual(a.n), a, b);
+const divD = (a: Dual, b: Dual): Dual => dDiv(new Dual(a.n), a, b);
 
 function valueKey(p: ArrayLike<number>): string {
   return `${p[0]},${p[1]},${p[2]}`;
@@ -427,12 +670,13 @@ export type SideMetrics = Record<string, Record<string, MetricGradient | null>>;
  */
 export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint', extra?: ExtraGradients): { steps: SensitivityStep[] } {
   if (model.sides.length > 1) throw new SensitivityError('sensitivity: an axle has metrics per side: use sensitivitySweepBySide');
-  const offered: readonly string[] = [...SENSITIVITY_METRICS, ...(extra?.names ?? [])];
+  const own = sensitivityMetricsOf(model.geometry).side;
+  const offered: readonly string[] = [...own, ...(extra?.names ?? [])];
   checkMetrics(metrics, offered);
-  const kinematic = !metrics.length || metrics.some((m) => (SENSITIVITY_METRICS as readonly string[]).includes(m));
+  const kinematic = !metrics.length || metrics.some((m) => own.includes(m));
   const chosen = metrics.length ? metrics : offered;
   return sweepStates(model, spec, (params) => {
-    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode) : {}), ...(extra ? extra.at(params) : {}) };
+    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode, metrics) : {}), ...(extra ? extra.at(params) : {}) };
     return Object.fromEntries(chosen.map((m) => [m, all[m] ?? null]));
   });
 }
@@ -443,11 +687,14 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
  * `center.…` for an axle). Kinematic metrics only.
  */
 export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep<SideMetrics>[] } {
-  checkMetrics(metrics, SENSITIVITY_METRICS);
-  const chosen = metrics.length ? metrics : SENSITIVITY_METRICS;
+  const offered = sensitivityMetricsOf(model.geometry);
+  checkMetrics(metrics, [...offered.side, ...offered.axle]);
+  const side = metrics.length ? metrics.filter((m) => offered.side.includes(m)) : offered.side;
+  const axle = metrics.length ? metrics.filter((m) => offered.axle.includes(m)) : offered.axle;
   return sweepStates(model, spec, (params) => {
-    const bySide = model.metricsBySide(params, mode);
-    return Object.fromEntries(model.sides.map((side) => [side, Object.fromEntries(chosen.map((m) => [m, bySide[side][m] ?? null]))]));
+    const bySide = model.metricsBySide(params, mode, metrics);
+    const groups: [string, readonly string[]][] = [...model.sides.map((s): [string, readonly string[]] => [s, side]), ...(axle.length ? [['axle', axle] as [string, readonly string[]]] : [])];
+    return Object.fromEntries(groups.filter(([, names]) => names.length).map(([g, names]) => [g, Object.fromEntries(names.map((m) => [m, bySide[g]?.[m] ?? null]))]));
   });
 }
 
@@ -459,7 +706,7 @@ function checkMetrics(metrics: readonly string[], offered: readonly string[]): v
 function sweepStates<M>(model: SensitivityModel, spec: SweepSpec, at: (params: readonly DriverParameters[]) => M): { steps: SensitivityStep<M>[] } {
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
-  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source), ...(d.basis !== undefined ? { basis: d.basis } : {}) }));
   const values = new Map<SweepTarget, number[]>();
   const explicit = (spec as { values?: number[] }).values;
   for (const t of spec.targets) values.set(t, explicit && t.type === 'point' && !t.hold ? explicit : sweepValues(t, spec.steps));
@@ -475,6 +722,8 @@ function sweepStates<M>(model: SensitivityModel, spec: SweepSpec, at: (params: r
       d.block.target = d.targetOf(v);
       driverReport[d.name] = d.reportOf(v);
     });
+    // a roll driver's explicit term depends on its step's angle
+    drivers.forEach((d, j) => { if (d.source.type === 'roll') params[j].params = model.driverParameters(d.block, d.source); });
     const report = sm.solveWith(blocks);
     if (!report.converged) {
       sys.restore(lastGood);
@@ -513,10 +762,10 @@ export function bumpStates(travels: readonly number[], geometry?: Geometry): Swe
 export function gradientsAtFirstState(model: SensitivityModel, spec: SweepSpec): (mode?: 'adjoint' | 'direct') => Record<string, MetricGradient | null> {
   const sm = model.sm;
   const drivers = sweepDrivers(sm, spec);
-  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source) }));
+  const params = drivers.map((d) => ({ block: d.block as ResidualBlock, params: model.driverParameters(d.block, d.source), ...(d.basis !== undefined ? { basis: d.basis } : {}) }));
   sm.resetToDesign();
   drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, spec.steps)[0]); });
   const report = sm.solveWith(drivers.map((d) => d.block));
   if (!report.converged) throw new SensitivityError('sensitivity: the first state cannot be solved');
-  return (mode = 'adjoint') => model.metricsAt(params, mode);
+  return (mode = 'adjoint') => model.metricsAt(params, mode, SENSITIVITY_METRICS);
 }

@@ -3,7 +3,9 @@
  * `kinemate fit --targets`, docs/sensitivity.md; the double wishbone's example to start)
  * runs through the library's `fit()` in a worker (`fit.worker.ts`) with its progress
  * shown; the result (moves, residual per target, what is on a bound) is then accepted as
- * one undo entry (every hardpoint at once) or discarded. Cancel ends the worker.
+ * one undo entry (every hardpoint at once) or discarded. Cancel ends the worker. On an axle
+ * the fit keeps the left/right symmetry (a move names the left point and moves its mirror
+ * too) and the panel starts from the axle's example.
  */
 import { BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, SphereGeometry, Float32BufferAttribute } from 'three';
 import type { ViewerApp } from './app';
@@ -13,6 +15,7 @@ import { acceptFitRecipe, runFit, type FitOutcome } from './fit';
 import type { FitJob, FitWorkerReply } from './fit.worker';
 import { hardpointPosition, type ViewerDocument } from './document';
 import exampleTargets from '../../examples/sensitivity/fit_camber_gain.yaml?raw';
+import exampleAxleTargets from '../../examples/sensitivity/fit_axle_camber_gain.yaml?raw';
 import './analysis.css';
 
 const fmt = (x: number, digits = 3) => (Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(2) : x.toFixed(digits)).replace('-', '−');
@@ -52,6 +55,12 @@ export class FitPanel {
     (this.el.targets as HTMLTextAreaElement).value = exampleTargets;
     // a result answers the design it fitted: shown only while that design is the one shown (an undo may bring it back)
     app.history.document$.subscribe((doc) => {
+      // an untouched example follows the kind of design shown: a corner's or an axle's
+      const text = (this.el.targets as HTMLTextAreaElement).value;
+      if (text === exampleTargets || text === exampleAxleTargets) {
+        const axle = doc.kind === 'suspension' && (doc.geometry as { scope?: unknown }).scope === 'axle';
+        this.setTargets(axle ? exampleAxleTargets : exampleTargets, axle ? 'fit_axle_camber_gain.yaml' : 'fit_camber_gain.yaml');
+      }
       const p = this.pending;
       if (!p) return;
       this.drawPreview(doc === p.doc ? p.outcome : null);

@@ -1,0 +1,118 @@
+/**
+ * Exact hardpoint gradients of a corner's `deriv_*` metrics (camber gain, bump steer, the
+ * motion ratio's raw d(damper length)/d(hub z), the rack's toe and camber rates): second
+ * derivatives, by forward AD in tangent mode (kernel/dual.ts withTangents), never by
+ * differences (docs/sensitivity.md).
+ *
+ * At a state driven by the hub-z row and the rack hold, the hub and rack motions are
+ * q̇_j = A⁻¹e_j; along a hardpoint coordinate p_k they change by q̇_j' = −A⁻¹(dA/ds)q̇_j
+ * (src/suspension/roll-centre-sensitivity.ts). The metrics are evaluated once per coordinate
+ * with every point a dual along (hub, rack) whose tangent (.t) is its derivative along p_k:
+ * a point at l on a part moves at p' = R(ω_k × l + v_k + l') and its rate along j,
+ * R(ω_j × l + v_j), at R(ω_k × (ω_j × l + v_j) + ω_j' × l + ω_j × l' + v_j'), with l' its own
+ * move as a hardpoint. The metric formulas carry the tangents through, so each deriv_*'s
+ * tangent is its gradient entry.
+ */
+import { Dual, DualVec3, withTangents, type TangentSeeds } from '../../kernel/dual';
+import { toMatrix } from '../../kernel/quat';
+import type { TangentSpace } from '../../kernel/analysis';
+import { DERIVATIVES_WRT_HUB_Z, DERIVATIVES_WRT_RACK } from './model';
+import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre-sensitivity';
+import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
+
+/**
+ * The `deriv_*` metrics with gradients (a corner file). The rocker angle's rate does not
+ * depend on its design reference (the turn's rate is (u × r)·ṙ/|r|²), so its evaluation's
+ * fixed reference is exact here.
+ */
+export const DERIVATIVE_METRICS: readonly string[] = [
+  ...DERIVATIVES_WRT_HUB_Z.map((m) => `deriv_${m}_wrt_hub_z`),
+  ...DERIVATIVES_WRT_RACK.map((m) => `deriv_${m}_wrt_rack_displacement`),
+];
+
+const NO_SEEDS: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
+
+/**
+ * `<side>:deriv_…` → value and gradient (a dual over the hardpoint coordinates), for a
+ * corner at a state driven by its hub and rack; empty otherwise (another sweep's drivers,
+ * a block without second derivatives, an axle).
+ */
+export function derivativeGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
+  const sm = model.sm;
+  if (sm.corners.length !== 1) return {};
+  const rows = driverRowsOf(model, f, drivers);
+  if (!rows) return {};
+  const P = model.parameterCount;
+  const sys = sm.model.system;
+  const dirs: Float64Array[] = [];
+  for (const r of [rows.hub[0], rows.rack]) {
+    if (r < 0) continue;
+    const e = new Float64Array(f.M);
+    e[r] = 1;
+    dirs.push(solve(f, e));
+  }
+  const nd = dirs.length;
+  const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: dirs, layout: f.layout, size: f.n };
+  const out: Record<string, Dual> = {};
+  const side = model.sides[0];
+  const wanted = DERIVATIVE_METRICS.filter((m) => names.length === 0 || names.includes(m));
+  for (const m of wanted) out[`${side}:${m}`] = new Dual(P);
+  const y = new Float64Array(f.M);
+  const R = new Float64Array(9), lr = new Float64Array(3);
+  const cross = (a: ArrayLike<number>, b: ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  for (let k = 0; k < P; k++) {
+    const qk = rates.rates[k]!;
+    const dirDots: Float64Array[] = [];
+    for (const q of dirs) {
+      if (!jacobianRateTimesVector(model, f, qk, k, q, y)) return {};
+      for (let r = 0; r < f.M; r++) y[r] = -y[r];
+      dirDots.push(solve(f, y));
+    }
+    const slice = (q: Float64Array, c0: number, a: number) => (c0 >= 0 ? [q[c0 + a], q[c0 + a + 1], q[c0 + a + 2]] : [0, 0, 0]);
+    sm.explicitPointRate = (pt: DualVec3, term, n) => {
+      const c0 = f.layout[term.variable];
+      toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
+      const rot = (v: number[]) => [0, 1, 2].map((i) => R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2]);
+      const l = term.local;
+      const ld = model.localRate(lr, term.variable, l, k);
+      const wk = slice(qk, c0, 0), vk = slice(qk, c0, 3);
+      const t = (pt.t ??= new DualVec3(n));
+      const value = rot([0, 1, 2].map((i) => cross(wk, l)[i] + vk[i] + ld[i]));
+      for (let i = 0; i < 3; i++) t.v[i] += term.weight * value[i];
+      dirs.forEach((q, j) => {
+        const wj = slice(q, c0, 0), vj = slice(q, c0, 3), wjd = slice(dirDots[j], c0, 0), vjd = slice(dirDots[j], c0, 3);
+        const body = [0, 1, 2].map((i) => cross(wj, l)[i] + vj[i]);
+        const a = cross(wk, body), b = cross(wjd, l), c = cross(wj, ld);
+        const dv = rot([0, 1, 2].map((i) => a[i] + b[i] + c[i] + vjd[i]));
+        for (let i = 0; i < 3; i++) t.d[i * n + j] += term.weight * dv[i];
+      });
+    };
+    let cm;
+    try {
+      cm = withTangents(NO_SEEDS, () => sm.evaluate({ rates: space }).corners[0]);
+    } finally {
+      sm.explicitPointRate = null;
+    }
+    for (const m of wanted) {
+      const hub = m.endsWith('_wrt_hub_z');
+      const base = m.slice('deriv_'.length, m.lastIndexOf(hub ? '_wrt_hub_z' : '_wrt_rack_displacement'));
+      const j = hub ? 0 : 1;
+      if (j >= nd) { delete out[`${side}:${m}`]; continue; }
+      const dual = base === 'wheel_center_x' ? componentX(cm.points.wheel_center) : (cm.metrics as Record<string, Dual | null>)[base];
+      const o = out[`${side}:${m}`];
+      if (!o) continue;
+      if (!dual) { delete out[`${side}:${m}`]; continue; }
+      o.v = dual.d[j];
+      o.d[k] = dual.t ? dual.t.d[j] : 0;
+    }
+  }
+  return out;
+}
+
+/** The x component of a point as a dual, its tangent kept. */
+function componentX(p: DualVec3): Dual {
+  const out = new Dual(p.n, p.v[0]);
+  for (let j = 0; j < p.n; j++) out.d[j] = p.d[j];
+  if (p.t) { out.t = new Dual(p.n, p.t.v[0]); for (let j = 0; j < p.n; j++) out.t.d[j] = p.t.d[j]; }
+  return out;
+}

@@ -1,0 +1,187 @@
+/**
+ * Roll-centre and axle-level gradients against central differences of the re-solved
+ * pipeline: a corner's roll centre is its mirrored axle's (checked as that axle's sweep),
+ * an axle's own metrics as `kinemate sweep` gives them.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { suspensionAssembly } from '../../src/suspension/template';
+import { SuspensionModel } from '../../src/suspension/model';
+import { runSweep } from '../../src/suspension/sweep';
+import { main } from '../../src/cli/main';
+import { memoryIO } from '../cli/helpers';
+import { SensitivityModel, sensitivityAt, sensitivitySweepBySide, type MetricGradient, type SideMetrics } from '../../src/suspension/sensitivity';
+
+const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
+
+/** The axle metrics of the whole pipeline (a fresh model, both wheels at `bump`). */
+function axleMetricsOf(g: Geometry, bump: number): Record<string, number | null> {
+  const sm = new SuspensionModel(suspensionAssembly(g));
+  const r = runSweep(sm, sweepFromShortcut('bump', `${bump}:${bump}:1`, g), { noSteering: true });
+  return (r.steps[0].metrics as unknown as { axle: Record<string, number | null> }).axle;
+}
+
+/** The axle file that mirrors a corner file's hardpoints (the DW corner and its axle example share them). */
+function mirroredAxle(corner: Geometry, axle: Geometry): Geometry {
+  const out = structuredClone(axle);
+  for (const c of out.corners) {
+    for (const [name, p] of Object.entries(corner.corners[0].hardpoints)) c.hardpoints[name] = c.side === 'right' ? [p[0], -p[1], p[2]] : [...p];
+  }
+  return out;
+}
+
+/** Moves the hardpoint coordinate a key names (`<name>.x` on a corner; `left.<name>.x`, `right.…`, `center.…` on an axle) by d. */
+function moved(g: Geometry, key: string, d: number): Geometry {
+  const parts = key.split('.');
+  const c = { x: 0, y: 1, z: 2 }[parts[parts.length - 1] as 'x' | 'y' | 'z'];
+  const out = structuredClone(g);
+  const points = parts.length === 2 ? out.corners[0].hardpoints : parts[0] === 'center' ? out.center! : out.corners.find((k) => k.side === parts[0])!.hardpoints;
+  points[parts[parts.length - 2]][c] += d;
+  return out;
+}
+
+/**
+ * Worst relative error of every entry of each metric against central differences of the
+ * re-solved pipeline (`values`: the metrics of a moved geometry; one solve per move serves all).
+ */
+function worstAgainstDifferences(exact: Record<string, MetricGradient | null>, values: (g: Geometry) => Record<string, number | null>, g: Geometry, h = 1e-3): number {
+  const names = Object.keys(exact).filter((m) => exact[m] !== null);
+  const keys = Object.keys(exact[names[0]]!.gradient);
+  let worst = 0;
+  for (const key of keys) {
+    const vp = values(moved(g, key, h)), vm = values(moved(g, key, -h));
+    for (const m of names) {
+      if (vp[m] === null || vm[m] === null) throw new Error(`${m} ${key}: the pipeline gives null`);
+      const fd = ((vp[m] as number) - (vm[m] as number)) / (2 * h);
+      const d = exact[m]!.gradient[key];
+      // relative to the entry, floored at 1e-3 of the metric's largest entry (a driven metric's are all zero)
+      const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(exact[m]!.gradient).map(Math.abs)), 1e-6);
+      const err = Math.abs(d - fd) / scale;
+      worst = Math.max(worst, err);
+      if (err > 2e-4) throw new Error(`${m} ${key}: exact ${d}, differences ${fd}`);
+    }
+  }
+  return worst;
+}
+
+describe('roll-centre gradients', () => {
+  const corner = load('double_wishbone'), axle = load('double_wishbone_axle');
+
+  it('a corner: roll_center_kinematic_z is its mirrored axle\'s, and every entry matches central differences of that axle re-solved', () => {
+    for (const bump of [0, 25]) {
+      const sens = sensitivityAt(corner, bump, ['roll_center_kinematic_z']);
+      const rc = (g: Geometry) => axleMetricsOf(mirroredAxle(g, axle), bump);
+      expect(sens.roll_center_kinematic_z!.value).toBeCloseTo(rc(corner).roll_center_kinematic_z!, 8);
+      expect(worstAgainstDifferences(sens, rc, corner)).toBeLessThan(2e-4);
+    }
+    // the issue's fit moves the upper arm's inboard points: they do raise it
+    const at0 = sensitivityAt(corner, 0, ['roll_center_kinematic_z']).roll_center_kinematic_z!;
+    expect(Math.abs(at0.gradient['upper_wishbone_inboard_front.z'])).toBeGreaterThan(1e-2);
+  });
+
+  it('a corner: roll_center_z (contact → FVIC line met with y = 0) is its mirrored axle\'s, null where the FVIC is at infinity', () => {
+    // the public DW has parallel, level wishbones at design: no FVIC
+    expect(sensitivityAt(corner, 0, ['roll_center_z']).roll_center_z).toBeNull();
+    expect(axleMetricsOf(mirroredAxle(corner, axle), 0).roll_center_z).toBeNull();
+    const sens = sensitivityAt(corner, 25, ['roll_center_z']);
+    const rc = (g: Geometry) => axleMetricsOf(mirroredAxle(g, axle), 25);
+    expect(sens.roll_center_z!.value).toBeCloseTo(rc(corner).roll_center_z!, 8);
+    expect(worstAgainstDifferences(sens, rc, corner)).toBeLessThan(2e-4);
+  });
+
+  it('adjoint and direct routes agree on the corner roll centres (and the kinematic one is the same in both)', () => {
+    const model = new SensitivityModel(corner);
+    const a = sensitivityAt(model, 25, ['roll_center_z', 'roll_center_kinematic_z'], 'adjoint');
+    const d = sensitivityAt(model, 25, ['roll_center_z', 'roll_center_kinematic_z'], 'direct');
+    for (const m of ['roll_center_z', 'roll_center_kinematic_z']) {
+      const largest = Math.max(...Object.values(d[m]!.gradient).map(Math.abs));
+      for (const [key, g] of Object.entries(d[m]!.gradient)) expect(Math.abs(a[m]!.gradient[key] - g)).toBeLessThan(1e-10 * largest);
+    }
+  });
+
+  it('MacPherson corner: both roll centres match central differences of the mirrored pipeline (its own value route)', () => {
+    const mac = load('macpherson');
+    // no MacPherson axle example: the mirrored axle is the corner's text with scope axle
+    const text = readFileSync('examples/suspension/macpherson.yaml', 'utf8');
+    const macAxle = axleFromCornerText(text);
+    const sens = sensitivityAt(mac, -15, ['roll_center_z', 'roll_center_kinematic_z']);
+    const rc = (g: Geometry) => axleMetricsOf(mirroredAxle(g, macAxle), -15);
+    for (const m of ['roll_center_z', 'roll_center_kinematic_z']) expect(sens[m]!.value, m).toBeCloseTo(rc(mac)[m]!, 8);
+    expect(worstAgainstDifferences(sens, rc, mac)).toBeLessThan(2e-4);
+  });
+});
+
+/** The axle file of a corner file (the right side its mirror), written in the axle format. */
+function axleFromCornerText(text: string): Geometry {
+  const raw = parseText(text) as Record<string, any>;
+  const { cg_position, wheelbase, axle_position, ...config } = raw.config;
+  return parseGeometry(JSON.stringify({
+    scope: 'axle', type: raw.type, units: raw.units,
+    vehicle_config: { cg_position, wheelbase },
+    axle_config: { axle_position, ...config, actuation: raw.actuation, spring: raw.spring, anti_roll: { type: 'none' }, heave_link: { type: 'none' } },
+    hardpoints: { left: raw.hardpoints },
+  }));
+}
+
+describe('axle-level gradients (metrics.axle)', () => {
+  const METRICS = ['heave', 'roll', 'roll_center_y', 'roll_center_z', 'roll_center_kinematic_y', 'roll_center_kinematic_z', 'track', 'track_change', 'ride_height_change'];
+
+  function axleGrads(g: Geometry, bump: number): Record<string, MetricGradient | null> {
+    const step = sensitivitySweepBySide(new SensitivityModel(g), sweepFromShortcut('bump', `${bump}:${bump}:1`, g), METRICS).steps[0];
+    expect(step.status).toBe('solved');
+    expect(Object.keys(step.metrics!)).toEqual(['axle']);
+    return (step.metrics as SideMetrics).axle;
+  }
+
+  it('steered double wishbone axle at +20 mm: every entry of every axle metric matches central differences', () => {
+    const g = load('double_wishbone_axle_steering');
+    const grads = axleGrads(g, 20);
+    const values = axleMetricsOf(g, 20);
+    for (const m of METRICS) {
+      expect(grads[m], m).not.toBeNull();
+      expect(grads[m]!.value, m).toBeCloseTo(values[m]!, 8);
+    }
+    // the design track moves with the points: not a constant's zero gradient
+    expect(grads.track!.gradient['left.axle_outboard.y']).toBeGreaterThan(0.5);
+    expect(worstAgainstDifferences(grads, (x) => axleMetricsOf(x, 20), g)).toBeLessThan(2e-4);
+  });
+
+  it('U-bar axle at −10 mm: the centre points are parameters of the roll centres too', () => {
+    const g = load('double_wishbone_axle_u_bar');
+    const grads = axleGrads(g, -10);
+    expect(Object.keys(grads.roll_center_kinematic_z!.gradient).some((k) => k.startsWith('center.'))).toBe(true);
+    expect(worstAgainstDifferences(grads, (x) => axleMetricsOf(x, -10), g)).toBeLessThan(2e-4);
+  });
+
+  it('at design (bump 0): the mirrored axle\'s kinematic roll centre, 8.59 mm, and its gradient against central differences', () => {
+    const g = load('double_wishbone_axle');
+    const grads = axleGrads(g, 0);
+    expect(grads.roll_center_kinematic_z!.value).toBeCloseTo(axleMetricsOf(g, 0).roll_center_kinematic_z!, 8);
+    expect(grads.roll_center_kinematic_z!.value).toBeCloseTo(8.5929, 3);
+    expect(grads.roll_center_z).toBeNull(); // level, parallel wishbones: the FVIC is at infinity
+    const { roll_center_kinematic_z, roll_center_kinematic_y } = grads;
+    expect(worstAgainstDifferences({ roll_center_kinematic_z, roll_center_kinematic_y }, (x) => axleMetricsOf(x, 0), g)).toBeLessThan(2e-4);
+  });
+
+  it('a beam axle: the kinematic roll centre is null (as in kinemate sweep), the others have gradients', () => {
+    const grads = axleGrads(load('solid_axle_panhard'), 10);
+    expect(grads.roll_center_kinematic_z).toBeNull();
+    expect(grads.heave).not.toBeNull();
+    const { roll, heave, track_change } = grads;
+    expect(worstAgainstDifferences({ roll, heave, track_change }, (x) => axleMetricsOf(x, 10), load('solid_axle_panhard'))).toBeLessThan(2e-4);
+  });
+
+  it('kinemate sensitivity prints an axle metric under metrics.axle and a corner roll centre at the top level', async () => {
+    const io = memoryIO();
+    expect(await main(['sensitivity', 'examples/suspension/double_wishbone_axle.yaml', '--at', 'bump=10', '--metric', 'roll_center_kinematic_z', '--metric', 'camber'], io)).toBe(0);
+    const out = JSON.parse(io.written.stdout) as { sweeps: Record<string, { steps: { metrics: SideMetrics }[] }> };
+    const m = out.sweeps['bump=10'].steps[0].metrics;
+    expect(Object.keys(m)).toEqual(['left', 'right', 'axle']);
+    expect(m.axle.roll_center_kinematic_z!.value).toBeCloseTo(axleMetricsOf(load('double_wishbone_axle'), 10).roll_center_kinematic_z!, 8);
+    const io2 = memoryIO();
+    expect(await main(['sensitivity', 'examples/suspension/double_wishbone.yaml', '--at', 'bump=10', '--metric', 'roll_center_kinematic_z'], io2)).toBe(0);
+    const c = JSON.parse(io2.written.stdout) as { sweeps: Record<string, { steps: { metrics: Record<string, MetricGradient> }[] }> };
+    expect(c.sweeps['bump=10'].steps[0].metrics.roll_center_kinematic_z.value).toBeCloseTo(m.axle.roll_center_kinematic_z!.value, 8);
+  });
+});
