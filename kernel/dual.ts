@@ -8,6 +8,7 @@
  * components are independent of each other.
  */
 import { toMatrix } from './quat';
+import { zeroedFloats } from './float-slab';
 
 export class Dual {
   v = 0;
@@ -15,7 +16,7 @@ export class Dual {
   /** Tangent mode only (withTangents): the derivative of (v, d) along one outer direction. */
   t: Dual | null = null;
   constructor(readonly n: number, value = 0) {
-    this.d = new Float64Array(n);
+    this.d = zeroedFloats(n);
     this.v = value;
   }
 }
@@ -154,7 +155,7 @@ export class DualVec3 {
   /** Tangent mode only: the derivative of (v, d) along one outer direction. */
   t: DualVec3 | null = null;
   constructor(readonly n: number) {
-    this.d = new Float64Array(3 * n);
+    this.d = zeroedFloats(3 * n);
   }
 }
 

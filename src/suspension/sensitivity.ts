@@ -46,6 +46,20 @@ export interface BlockParameters {
   twist: Float64Array;
   /** rows × P: explicit row terms (a regenerated link length), or null. */
   constant: Float64Array | null;
+  /** The parameters with a nonzero twist or constant (filled in by factorState on first use). */
+  columns?: Int32Array;
+}
+
+/** The parameter columns a block's map touches: most blocks see one or two hardpoints of all P. */
+function parameterColumns(params: BlockParameters, localDim: number, rows: number, P: number): Int32Array {
+  const used: number[] = [];
+  for (let k = 0; k < P; k++) {
+    let nonzero = false;
+    for (let c = 0; c < localDim && !nonzero; c++) nonzero = params.twist[c * P + k] !== 0;
+    for (let r = 0; r < rows && !nonzero && params.constant; r++) nonzero = params.constant[r * P + k] !== 0;
+    if (nonzero) used.push(k);
+  }
+  return Int32Array.from(used);
 }
 
 export class SensitivityError extends Error {}
@@ -64,6 +78,12 @@ export class SensitivityModel {
   private readonly byValue = new Map<string, number>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
   private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
+  /** Adjoint scratch of one state size: the unit seeds (n state columns, then P nulls), b, z, μ. */
+  private adjointWs: ReturnType<typeof adjointScratch> | null = null;
+  /** Hardpoint index per point-term local array (the model's terms are resolved once and kept). */
+  private readonly termHardpoint = new WeakMap<ArrayLike<number>, number>();
+  /** An empty gradient record with every key in order, cloned per metric (cheaper than building one). */
+  private gradientTemplate: Record<string, number> | null = null;
   /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
   readonly unsupported = new Set<string>();
   /** d(wheel-centre local point)/dp, 3 × P, of the first corner (wheel offset along the axle). */
@@ -265,12 +285,14 @@ export class SensitivityModel {
     const ws = this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = { M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
     const A = ws.A, B = ws.B;
     A.fill(0);
+    B.fill(0);
     let r0 = 0;
     for (const { block, params, index } of rows) {
       const ld = sys.blockLocalDim(index);
       if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
       if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
       const res = ws.res, jac = ws.jac;
+      const columns = (params.columns ??= parameterColumns(params, ld, block.rows, P));
       sys.evaluateBlock(index, res, jac);
       for (let r = 0; r < block.rows; r++) {
         let lc = 0;
@@ -280,7 +302,8 @@ export class SensitivityModel {
           if (gc >= 0) for (let c = 0; c < v.dim; c++) A[(gc + c) * M + r0 + r] += jac[r * ld + lc + c] * colScale[gc + c];
           lc += v.dim;
         }
-        for (let k = 0; k < P; k++) {
+        for (let kk = 0; kk < columns.length; kk++) {
+          const k = columns[kk];
           let s = params.constant ? params.constant[r * P + k] : 0;
           for (let c = 0; c < ld; c++) s += jac[r * ld + c] * params.twist[c * P + k];
           B[k * M + r0 + r] = -s;
@@ -291,7 +314,7 @@ export class SensitivityModel {
     const qr = ws.qr;
     const rank = qr.factor(A, M, n, 1e-10);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
-    return { qr, B, M, n, colScale, layout, rows };
+    return { qr, B, M, n, colScale, layout, rows, spans: parameterSpans(rows, P) };
   }
 
   /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
@@ -310,13 +333,24 @@ export class SensitivityModel {
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
   }
 
+  /** `{ "<hardpoint>.<x|y|z>": g[k] }` in key order. */
+  private gradientRecord(g: Float64Array): Record<string, number> {
+    const template = (this.gradientTemplate ??= Object.fromEntries(this.keys.map((k) => [k, 0])));
+    const out = { ...template };
+    const keys = this.keys;
+    for (let k = 0; k < keys.length; k++) out[keys[k]] = g[k];
+    return out;
+  }
+
   /** Evaluate every corner's metrics along `rates`, each point's local move added at columns base + 3j + c. */
   private evaluateAlong(rates: TangentSpace, base: number) {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
+    const lookup = this.termHardpoint;
     sm.explicitPointRate = (out: DualVec3, term, n) => {
-      const j = this.hardpointAt(term.local);
+      let j = lookup.get(term.local);
+      if (j === undefined) lookup.set(term.local, (j = this.hardpointAt(term.local)));
       if (j < 0) return;
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
       for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
@@ -345,59 +379,89 @@ export class SensitivityModel {
   metricsBySide(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint'): Record<string, Record<string, MetricGradient | null>> {
     const P = this.parameterCount;
     const f = this.factorState(drivers);
-    const gradients = new Map<string, { value: number; g: Float64Array }>();
-    const key = (ci: number, name: string) => `${ci}:${name}`;
+    // every metric null, in order; the gradients found below replace them
+    const bySide: Record<string, Record<string, MetricGradient | null>> = {};
+    for (const side of this.sides) {
+      const out: Record<string, MetricGradient | null> = (bySide[side] = {});
+      for (const name of SENSITIVITY_METRICS) out[name] = null;
+    }
+    const put = (ci: number, name: string, value: number, g: Float64Array) => {
+      if (this.unsupported.has(name)) return;
+      // wheel travel is measured from the design wheel centre, which moves with the points
+      if (name === 'wheel_travel') for (let k = 0; k < P; k++) g[k] -= this.wheelCenterRatesByCorner[ci][2 * P + k];
+      bySide[this.sides[ci]][name] = { value, gradient: this.gradientRecord(g) };
+    };
     if (mode === 'direct') {
       const corners = this.evaluateAlong(this.stateRates(f), 0);
       corners.forEach((cm, ci) => {
         for (const name of SENSITIVITY_METRICS) {
           const m = cm[name];
-          if (m && Number.isFinite(m.v)) gradients.set(key(ci, name), { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+          if (m && Number.isFinite(m.v)) put(ci, name, m.v, Float64Array.from(m.d.subarray(0, P)));
         }
       });
-    } else {
-      const { qr, B, M, n, colScale, layout } = f;
-      // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
-      const unit: Float64Array[] = [];
-      for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
-      const corners = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n }, n);
-      const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
-      for (const [ci, cm] of corners.entries()) for (const name of SENSITIVITY_METRICS) {
-        const m = cm[name];
-        if (!m || !Number.isFinite(m.v)) continue;
-        for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
-        qr.solveRt(z, b);
-        mu.fill(0);
-        mu.set(z);
-        qr.applyQ(mu);
-        const g = Float64Array.from(m.d.subarray(n, n + P));
-        for (let k = 0; k < P; k++) {
-          let s = 0;
-          const col = k * M;
-          for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
-          g[k] += s;
-        }
-        gradients.set(key(ci, name), { value: m.v, g });
-      }
+      return bySide;
     }
-    const bySide: Record<string, Record<string, MetricGradient | null>> = {};
-    this.sides.forEach((side, ci) => {
-      const out: Record<string, MetricGradient | null> = (bySide[side] = {});
-      for (const name of SENSITIVITY_METRICS) {
-        const m = gradients.get(key(ci, name));
-        if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
-        // wheel travel is measured from the design wheel centre, which moves with the points
-        if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= this.wheelCenterRatesByCorner[ci][2 * P + k];
-        out[name] = { value: m.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, m.g[k]])) };
+    const { qr, B, M, n, colScale, layout, spans } = f;
+    const ws = this.adjointWs?.n === n && this.adjointWs.M === M ? this.adjointWs : (this.adjointWs = adjointScratch(n, M, P));
+    const { b, z, mu, g } = ws;
+    const perm = qr.perm;
+    const { start, at } = spans;
+    // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p, added
+    // by explicitPointRate; their state rates are null, i.e. zero)
+    const corners = this.evaluateAlong({ mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: ws.unit, layout, size: n }, n);
+    for (let ci = 0; ci < corners.length; ci++) for (const name of SENSITIVITY_METRICS) {
+      const m = corners[ci][name];
+      if (!m || !Number.isFinite(m.v)) continue;
+      // Φ_qᵀ μ = ∂m/∂qᵀ on the state's factorisation (columns scaled and pivoted)
+      const d = m.d;
+      for (let a = 0; a < n; a++) b[a] = d[perm[a]] * colScale[perm[a]];
+      qr.solveRt(z, b);
+      mu.fill(0);
+      mu.set(z);
+      qr.applyQ(mu);
+      // dm/dp = ∂m/∂p − μᵀ Φ_p (B holds −Φ_p), over the rows where B can be nonzero
+      for (let k = 0; k < P; k++) {
+        let s = 0;
+        const col = k * M;
+        for (let e = start[k]; e < start[k + 1]; e += 2) for (let r = at[e]; r < at[e + 1]; r++) s += mu[r] * B[col + r];
+        g[k] = d[n + k] + s;
       }
-    });
+      put(ci, name, m.v, g);
+    }
     return bySide;
   }
+
 }
 
 export interface DriverParameters { block: ResidualBlock; params: BlockParameters }
 /** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
-export interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[] }
+export interface StateFactors {
+  qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[];
+  /** Rows of B that can be nonzero per parameter k: [from, to) pairs at at[start[k]..start[k + 1]). */
+  spans: { start: Int32Array; at: Int32Array };
+}
+
+/** The row spans of B per parameter (the blocks' parameter columns, in row order). */
+function parameterSpans(rows: StateFactors['rows'], P: number): StateFactors['spans'] {
+  const start = new Int32Array(P + 1);
+  for (const { params } of rows) for (const k of params.columns!) start[k + 1] += 2;
+  for (let k = 0; k < P; k++) start[k + 1] += start[k];
+  const at = new Int32Array(start[P]);
+  const next = start.slice(0, P);
+  let r0 = 0;
+  for (const { block, params } of rows) {
+    for (const k of params.columns!) { at[next[k]++] = r0; at[next[k]++] = r0 + block.rows; }
+    r0 += block.rows;
+  }
+  return { start, at };
+}
+
+function adjointScratch(n: number, M: number, P: number) {
+  const unit: (Float64Array | null)[] = [];
+  for (let j = 0; j < n; j++) { const e = new Float64Array(n); e[j] = 1; unit.push(e); }
+  for (let k = 0; k < P; k++) unit.push(null);
+  return { n, M, unit, b: new Float64Array(n), z: new Float64Array(n), mu: new Float64Array(M), g: new Float64Array(P) };
+}
 
 function valueKey(p: ArrayLike<number>): string {
   return `${p[0]},${p[1]},${p[2]}`;
