@@ -91,10 +91,44 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
 }
 
 /**
- * Start `count` workers once their code is found (meanwhile this thread sweeps) and feed
- * them: `take` hands out the first index of a chunk (ending at `end()` after the call),
- * null when none is left. Resolves when every worker has exited; none starts when the work
- * is gone by then.
+ * Workers kept between runs, unreferenced (they never hold the process open) and ended
+ * after IDLE_MS unused: a second batch in one process reuses threads whose code is already
+ * compiled and optimised — a fresh worker's JIT costs about as much CPU as a few hundred
+ * variants. Each run sends its geometry and DOE first, so a worker's state is that run's.
+ */
+const IDLE_MS = 5000;
+const idle: { worker: Worker; url: string; timer: ReturnType<typeof setTimeout> }[] = [];
+
+function acquire(url: URL): { worker: Worker; started: boolean } {
+  const i = idle.findIndex((w) => w.url === url.href);
+  if (i >= 0) {
+    const [{ worker, timer }] = idle.splice(i, 1);
+    clearTimeout(timer);
+    worker.ref();
+    return { worker, started: true };
+  }
+  const worker = new Worker(url);
+  // a pooled worker that dies while idle leaves the pool
+  worker.on('exit', () => { const k = idle.findIndex((w) => w.worker === worker); if (k >= 0) { clearTimeout(idle[k].timer); idle.splice(k, 1); } });
+  return { worker, started: false };
+}
+
+function release(worker: Worker, url: URL): void {
+  worker.unref();
+  const timer = setTimeout(() => {
+    const k = idle.findIndex((w) => w.worker === worker);
+    if (k >= 0) idle.splice(k, 1);
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idle.push({ worker, url: url.href, timer });
+}
+
+/**
+ * Take `count` workers (pooled ones first) once their code is found (meanwhile this thread
+ * sweeps) and feed them: `take` hands out the first index of a chunk (ending at `end()`
+ * after the call), null when none is left. Resolves when every worker has finished its
+ * jobs; none starts when the work is gone by then.
  */
 async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, variants: number[][], take: () => number | null, end: () => number, deliver: (first: number, lines: string[][]) => void): Promise<void> {
   if (count <= 0) return;
@@ -103,8 +137,18 @@ async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, vari
   await new Promise<void>((resolve, reject) => {
     let live = count;
     for (let t = 0; t < count; t++) {
-      const worker = new Worker(url, { workerData: { geometry, spec } });
-      let held = 0, closed = false;
+      const { worker, started } = acquire(url);
+      let held = 0, done = false;
+      const finish = (error?: Error) => {
+        if (done) return;
+        done = true;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (error) { void worker.terminate(); reject(error); return; }
+        release(worker, url);
+        if (--live === 0) resolve();
+      };
       const feed = () => {
         while (held < IN_FLIGHT) {
           const first = take();
@@ -112,17 +156,23 @@ async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, vari
           held++;
           worker.postMessage({ first, moves: variants.slice(first, end()) });
         }
-        if (held === 0 && !closed) { closed = true; worker.postMessage(null); }
+        if (held === 0) finish();
       };
-      worker.on('message', (msg: { ready?: boolean; first?: number; lines?: string[][] }) => {
+      const onMessage = (msg: { ready?: boolean; first?: number; lines?: string[][] }) => {
         if (!msg.ready) {
           held--;
           deliver(msg.first!, msg.lines!);
         }
         feed();
-      });
-      worker.on('error', reject);
-      worker.on('exit', () => { if (--live === 0) resolve(); });
+      };
+      const onError = (error: Error) => finish(error);
+      const onExit = () => finish(new Error('batch: a worker thread stopped'));
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ setup: { geometry, spec } });
+      // a new worker asks for work when it has loaded (its `ready`); a pooled one now
+      if (started) feed();
     }
   });
 }
