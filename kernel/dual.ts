@@ -8,6 +8,7 @@
  * components are independent of each other.
  */
 import { toMatrix } from './quat';
+import { zeroedFloats } from './float-slab';
 
 export class Dual {
   v = 0;
@@ -15,27 +16,9 @@ export class Dual {
   /** Tangent mode only (withTangents): the derivative of (v, d) along one outer direction. */
   t: Dual | null = null;
   constructor(readonly n: number, value = 0) {
-    this.d = derivativeStorage(n);
+    this.d = zeroedFloats(n);
     this.v = value;
   }
-}
-
-/**
- * Zeroed storage for derivatives. V8 keeps a typed array of at most 64 bytes on the heap;
- * a longer one gets its own backing store, some 20 times the cost (a DualVec3 of width 3
- * has 9 derivatives, and the suspension metrics make hundreds per state). Those come as
- * views into shared slabs, never reused (a slab is freed with its last view), so each is
- * fresh zeroed memory like a new array; the few very long ones get their own array.
- */
-const SLAB_BYTES = 4096;
-let slab = new ArrayBuffer(SLAB_BYTES), slabUsed = 0;
-function derivativeStorage(length: number): Float64Array {
-  if (length <= 8 || length > 64) return new Float64Array(length);
-  const bytes = length * 8;
-  if (slabUsed + bytes > SLAB_BYTES) { slab = new ArrayBuffer(SLAB_BYTES); slabUsed = 0; }
-  const out = new Float64Array(slab, slabUsed, length);
-  slabUsed += bytes;
-  return out;
 }
 
 /** A constant: value v, all derivatives zero. */
@@ -172,7 +155,7 @@ export class DualVec3 {
   /** Tangent mode only: the derivative of (v, d) along one outer direction. */
   t: DualVec3 | null = null;
   constructor(readonly n: number) {
-    this.d = derivativeStorage(3 * n);
+    this.d = zeroedFloats(3 * n);
   }
 }
 

@@ -170,15 +170,16 @@ export const batchCommand: Command = {
   help: `Usage: kinemate batch GEOMETRY --doe FILE [--threads N] [--out FILE]
 
 Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordinates moved
-on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on worker threads, one per
-core, and streams CSV in variant order: one row per variant and bump step,
+on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on this thread and worker
+threads, one per core in all, and streams CSV in variant order: one row per variant and bump step,
   variant, <each varied coordinate's move, mm>, step, status, bump, <each metric>
 Each row is what kinemate sweep --bump gives for that variant alone. A progress bar is
 drawn on stderr when it is a terminal.
 
 Options:
   --doe FILE     the DOE file (vary, sampling, optional bump A:B:N and metrics)
-  --threads N    worker threads (default: one per core; 0: this thread only)
+  --threads N    sweeping threads, this one and N − 1 workers (default: one per
+                 core; 0 or 1: this thread only)
   --out FILE     write the CSV there instead of stdout
   -h, --help     this text
 

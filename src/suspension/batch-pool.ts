@@ -1,35 +1,46 @@
 /**
- * The batch run: variants handed out in small chunks to worker threads (one per core by
- * default), their CSV lines written strictly in variant order as they come back, so the
- * output is the same whatever the thread count (and equal to sweeping each variant alone).
+ * The batch run: variants handed out in chunks to the sweeping threads — this one and
+ * worker threads (one thread per core in all, by default) — their CSV lines written
+ * strictly in variant order as they come back, so the output is the same whatever the
+ * thread count (and equal to sweeping each variant alone: every variant is its own fresh
+ * model and sweep, wherever it runs).
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Geometry } from './files';
+import type { Geometry, SweepSpec } from './files';
 import { sweepFromShortcut } from './files';
 import { doeHeader, doeVariants, variantRows, type DoeSpec } from './batch';
 
 export interface BatchOptions {
-  /** Worker threads; 0 runs in this thread. Default: one per core. */
+  /**
+   * Sweeping threads: this one and threads − 1 workers. Default: one per core; 0 or 1:
+   * this thread only.
+   */
   threads?: number;
-  /** Variants per message to a worker. */
+  /** Variants per message to a worker (default: shrinking from 16 as the work runs out). */
   chunk?: number;
+  /** False: this thread only hands out and writes (every variant on a worker). Default true. */
+  sweepHere?: boolean;
   /** Receives the output in order: the header, then each variant's lines. */
   write: (text: string) => void | Promise<void>;
   onProgress?: (done: number, total: number) => void;
 }
 
+/** Jobs a worker holds at once: the next is queued while it sweeps one, so it never waits for this thread. */
+const IN_FLIGHT = 2;
+
 /** Run every variant of the DOE; resolves with the number of variants that had a failed step or error. */
 export async function runBatch(geometry: Geometry, spec: DoeSpec, options: BatchOptions): Promise<{ variants: number; failed: number }> {
   const variants = doeVariants(spec);
   const total = variants.length;
+  const sweepHere = options.sweepHere !== false;
   const threads = Math.min(options.threads ?? availableParallelism(), Math.ceil(total / 4));
+  const workers = sweepHere ? threads - 1 : Math.max(1, threads);
   let failed = 0;
   const count = (lines: string[]) => { if (lines.some((l) => !/,solved,/.test(l))) failed++; };
   await options.write(`${doeHeader(spec)}\n`);
-  if (threads <= 0) {
-    const sweep = sweepFromShortcut('bump', spec.bump);
+  const sweep = sweepFromShortcut('bump', spec.bump);
+  if (threads <= 1 && sweepHere) {
     for (let i = 0; i < total; i++) {
       const lines = variantRows(geometry, spec, i, variants[i], sweep);
       count(lines);
@@ -38,7 +49,9 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
     }
     return { variants: total, failed };
   }
-  const chunk = options.chunk ?? Math.max(1, Math.min(16, Math.ceil(total / (threads * 8))));
+  const lanes = workers + (sweepHere ? 1 : 0);
+  // guided chunks: large while much is left (fewer messages), single variants at the end (no lane waits long on another)
+  const chunkSize = () => options.chunk ?? Math.max(1, Math.min(16, Math.ceil((total - next) / (lanes * 4))));
   const pending = new Map<number, string[][]>();
   let next = 0, written = 0;
   const flush = async () => {
@@ -52,80 +65,117 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
     }
   };
   let writing = Promise.resolve();
-  const workerUrl = await batchWorkerUrl();
-  // imported here, not at the top: every command loads this module, only batch starts workers
-  const { Worker } = await import('node:worker_threads');
-  await new Promise<void>((resolve, reject) => {
-    let live = threads;
-    for (let t = 0; t < threads; t++) {
-      const worker = new Worker(workerUrl, { workerData: { geometry, spec } });
-      const feed = () => {
-        if (next >= total) { worker.postMessage(null); return; }
-        const first = next;
-        next = Math.min(total, next + chunk);
-        worker.postMessage({ first, moves: variants.slice(first, next) });
-      };
-      worker.on('message', (msg: { ready?: boolean; first?: number; lines?: string[][] }) => {
-        if (!msg.ready) {
-          pending.set(msg.first!, msg.lines!);
-          writing = writing.then(flush);
-        }
-        feed();
-      });
-      worker.on('error', reject);
-      worker.on('exit', () => { if (--live === 0) writing.then(() => resolve(), reject); });
+  const deliver = (first: number, lines: string[][]) => {
+    pending.set(first, lines);
+    writing = writing.then(flush);
+  };
+  const pool = runWorkers(workers, geometry, spec, variants, () => {
+    if (next >= total) return null;
+    const first = next;
+    next = Math.min(total, next + chunkSize());
+    return first;
+  }, () => next, deliver);
+  pool.catch(() => {}); // awaited below, after this thread's share: not an unhandled rejection meanwhile
+  // this thread sweeps one variant at a time, answering the workers in between
+  if (sweepHere) {
+    while (next < total) {
+      const i = next++;
+      deliver(i, [variantRows(geometry, spec, i, variants[i], sweep as SweepSpec)]);
+      await new Promise((resolve) => setImmediate(resolve));
     }
-  });
+  }
+  await pool;
+  await writing;
   return { variants: total, failed };
 }
 
-/** Defined (true) by the package build (scripts/build.mjs): the pool then runs in dist/. */
-declare const KINEMATE_BUILT: boolean | undefined;
-
 /**
- * The worker's entry: in the sources, batch-worker.ts bundled once per process (below), or
- * failing that a tsx bootstrap beside this file; in the installed package (no tsx there),
- * dist/batch-worker.js, found from wherever the bundler put this code (dist/ or one of its
- * chunk folders).
+ * Workers kept between runs, unreferenced (they never hold the process open) and ended
+ * after IDLE_MS unused: a second batch in one process reuses threads whose code is already
+ * compiled and optimised — a fresh worker's JIT costs about as much CPU as a few hundred
+ * variants. Each run sends its geometry and DOE first, so a worker's state is that run's.
  */
-async function batchWorkerUrl(): Promise<URL> {
-  if (typeof KINEMATE_BUILT === 'undefined' || !KINEMATE_BUILT) return (sourceBundle ??= bundleSourceWorker());
-  for (const up of ['./', '../', '../../']) {
-    const candidate = new URL(`${up}batch-worker.js`, import.meta.url);
-    if (existsSync(candidate)) return candidate;
+const IDLE_MS = 5000;
+let WorkerThread: typeof Worker | null = null;
+const idle: { worker: Worker; url: string; timer: ReturnType<typeof setTimeout> }[] = [];
+
+function acquire(url: URL): { worker: Worker; started: boolean } {
+  const i = idle.findIndex((w) => w.url === url.href);
+  if (i >= 0) {
+    const [{ worker, timer }] = idle.splice(i, 1);
+    clearTimeout(timer);
+    worker.ref();
+    return { worker, started: true };
   }
-  throw new Error('batch: dist/batch-worker.js is missing from the package build');
+  const worker = new WorkerThread!(url);
+  // a pooled worker that dies while idle leaves the pool
+  worker.on('exit', () => { const k = idle.findIndex((w) => w.worker === worker); if (k >= 0) { clearTimeout(idle[k].timer); idle.splice(k, 1); } });
+  return { worker, started: false };
 }
 
-let sourceBundle: Promise<URL> | null = null;
+function release(worker: Worker, url: URL): void {
+  worker.unref();
+  const timer = setTimeout(() => {
+    const k = idle.findIndex((w) => w.worker === worker);
+    if (k >= 0) idle.splice(k, 1);
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idle.push({ worker, url: url.href, timer });
+}
 
 /**
- * Run from the sources, each worker would register tsx and compile every module again
- * (seconds per worker on a busy machine, more than the batch itself). Instead the worker's
- * TypeScript is bundled once per process by esbuild (tsx's own compiler, so present wherever
- * the sources run) into node_modules/.cache, where its package imports resolve, under the
- * hash of its text (a cache: the same sources reuse the file). Without esbuild, the tsx
- * bootstrap.
+ * Take `count` workers (pooled ones first) once their code is found (meanwhile this thread
+ * sweeps) and feed them: `take` hands out the first index of a chunk (ending at `end()`
+ * after the call), null when none is left. Resolves when every worker has finished its
+ * jobs; none starts when the work is gone by then.
  */
-async function bundleSourceWorker(): Promise<URL> {
-  try {
-    // a computed specifier: the package build must not bundle esbuild (it never runs there)
-    const compiler = 'esbuild';
-    const { build } = (await import(compiler)) as typeof import('esbuild');
-    const result = await build({ entryPoints: [fileURLToPath(new URL('./batch-worker.ts', import.meta.url))], write: false, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
-    const code = result.outputFiles[0].text;
-    const { createHash } = await import('node:crypto');
-    const dir = fileURLToPath(new URL('../../node_modules/.cache/kinemate/', import.meta.url));
-    const file = `${dir}batch-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      // written whole under a private name, then renamed: a concurrent run never loads half a file
-      const partial = `${file}.${process.pid}`;
-      writeFileSync(partial, code);
-      renameSync(partial, file);
+async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, variants: number[][], take: () => number | null, end: () => number, deliver: (first: number, lines: string[][]) => void): Promise<void> {
+  if (count <= 0) return;
+  // imported here, not at the top: every command loads this module, only batch starts workers
+  const { batchWorkerUrl } = await import('./batch-worker-url');
+  WorkerThread ??= (await import('node:worker_threads')).Worker;
+  const url = await batchWorkerUrl();
+  if (end() >= variants.length) return;
+  await new Promise<void>((resolve, reject) => {
+    let live = count;
+    for (let t = 0; t < count; t++) {
+      const { worker, started } = acquire(url);
+      let held = 0, done = false;
+      const finish = (error?: Error) => {
+        if (done) return;
+        done = true;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (error) { void worker.terminate(); reject(error); return; }
+        release(worker, url);
+        if (--live === 0) resolve();
+      };
+      const feed = () => {
+        while (held < IN_FLIGHT) {
+          const first = take();
+          if (first === null) break;
+          held++;
+          worker.postMessage({ first, moves: variants.slice(first, end()) });
+        }
+        if (held === 0) finish();
+      };
+      const onMessage = (msg: { ready?: boolean; first?: number; lines?: string[][] }) => {
+        if (!msg.ready) {
+          held--;
+          deliver(msg.first!, msg.lines!);
+        }
+        feed();
+      };
+      const onError = (error: Error) => finish(error);
+      const onExit = () => finish(new Error('batch: a worker thread stopped'));
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ setup: { geometry, spec } });
+      // a new worker asks for work when it has loaded (its `ready`); a pooled one now
+      if (started) feed();
     }
-    return pathToFileURL(file);
-  } catch {
-    return new URL('./batch-worker.mjs', import.meta.url);
-  }
+  });
 }

@@ -1,13 +1,25 @@
-/** The worker side of the batch pool: sweeps the variants it is sent, returns their CSV lines. */
-import { parentPort, workerData } from 'node:worker_threads';
+/**
+ * The worker side of the batch pool: told a run's geometry and DOE (`setup`, once per run;
+ * a pooled worker serves many runs), it sweeps the variants it is sent and returns their
+ * CSV lines.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { SweepSpec } from './files';
 import { sweepFromShortcut, type Geometry } from './files';
 import { variantRows, type DoeSpec } from './batch';
 
-const { geometry, spec } = workerData as { geometry: Geometry; spec: DoeSpec };
-const sweep = sweepFromShortcut('bump', spec.bump);
-parentPort!.on('message', (job: { first: number; moves: number[][] } | null) => {
-  if (job === null) { parentPort!.close(); return; }
-  const lines = job.moves.map((m, i) => variantRows(geometry, spec, job.first + i, m, sweep));
-  parentPort!.postMessage({ first: job.first, lines });
+type Message = { setup: { geometry: Geometry; spec: DoeSpec } } | { first: number; moves: number[][] } | null;
+
+let run: { geometry: Geometry; spec: DoeSpec; sweep: SweepSpec } | null = null;
+parentPort!.on('message', (msg: Message) => {
+  if (msg === null) { parentPort!.close(); return; }
+  if ('setup' in msg) {
+    const { geometry, spec } = msg.setup;
+    run = { geometry, spec, sweep: sweepFromShortcut('bump', spec.bump) };
+    return;
+  }
+  const { geometry, spec, sweep } = run!;
+  const lines = msg.moves.map((m, i) => variantRows(geometry, spec, msg.first + i, m, sweep));
+  parentPort!.postMessage({ first: msg.first, lines });
 });
 parentPort!.postMessage({ ready: true });

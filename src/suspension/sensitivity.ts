@@ -14,6 +14,7 @@
  * One factorisation per state; no finite differences anywhere.
  */
 import { PivotedQR } from '../../kernel/linalg';
+import { zeroedFloats } from '../../kernel/float-slab';
 import { toMatrix } from '../../kernel/quat';
 import type { TangentSpace } from '../../kernel/analysis';
 import type { ResidualBlock } from '../../kernel/system';
@@ -79,6 +80,20 @@ export interface BlockParameters {
   twist: Float64Array;
   /** rows × P: explicit row terms (a regenerated link length), or null. */
   constant: Float64Array | null;
+  /** The parameters with a nonzero twist or constant (filled in by factorState on first use). */
+  columns?: Int32Array;
+}
+
+/** The parameter columns a block's map touches: most blocks see one or two hardpoints of all P. */
+function parameterColumns(params: BlockParameters, localDim: number, rows: number, P: number): Int32Array {
+  const used: number[] = [];
+  for (let k = 0; k < P; k++) {
+    let nonzero = false;
+    for (let c = 0; c < localDim && !nonzero; c++) nonzero = params.twist[c * P + k] !== 0;
+    for (let r = 0; r < rows && !nonzero && params.constant; r++) nonzero = params.constant[r * P + k] !== 0;
+    if (nonzero) used.push(k);
+  }
+  return Int32Array.from(used);
 }
 
 export class SensitivityError extends Error {}
@@ -99,6 +114,12 @@ export class SensitivityModel {
   private readonly derived = new Map<string, [number, number][]>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
   private workspace: { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array } = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
+  /** Adjoint scratch of one state size: the unit seeds (n state columns, then P nulls), b, z, μ. */
+  private adjointWs: ReturnType<typeof adjointScratch> | null = null;
+  /** Hardpoint index per point-term local array (the model's terms are resolved once and kept). */
+  private readonly termHardpoint = new WeakMap<ArrayLike<number>, number>();
+  /** An empty gradient record with every key in order, cloned per metric (cheaper than building one). */
+  private gradientTemplate: Record<string, number> | null = null;
   /** Metrics this geometry defines but whose gradients are not mapped (reported null). */
   readonly unsupported = new Set<string>();
   /** d(wheel-centre local point)/dp, 3 × P, of the first corner (wheel offset along the axle). */
@@ -364,12 +385,14 @@ export class SensitivityModel {
     const ws = this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = { M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
     const A = ws.A, B = ws.B;
     A.fill(0);
+    B.fill(0);
     let r0 = 0;
     for (const { block, params, index } of rows) {
       const ld = sys.blockLocalDim(index);
       if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
       if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
       const res = ws.res, jac = ws.jac;
+      const columns = (params.columns ??= parameterColumns(params, ld, block.rows, P));
       sys.evaluateBlock(index, res, jac);
       for (let r = 0; r < block.rows; r++) {
         let lc = 0;
@@ -379,7 +402,8 @@ export class SensitivityModel {
           if (gc >= 0) for (let c = 0; c < v.dim; c++) A[(gc + c) * M + r0 + r] += jac[r * ld + lc + c] * colScale[gc + c];
           lc += v.dim;
         }
-        for (let k = 0; k < P; k++) {
+        for (let kk = 0; kk < columns.length; kk++) {
+          const k = columns[kk];
           let s = params.constant ? params.constant[r * P + k] : 0;
           for (let c = 0; c < ld; c++) s += jac[r * ld + c] * params.twist[c * P + k];
           B[k * M + r0 + r] = -s;
@@ -390,7 +414,7 @@ export class SensitivityModel {
     const qr = ws.qr;
     const rank = qr.factor(A, M, n, 1e-10);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
-    return { qr, B, M, n, colScale, layout, rows };
+    return { qr, B, M, n, colScale, layout, rows, spans: parameterSpans(rows, P) };
   }
 
   /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
@@ -407,6 +431,15 @@ export class SensitivityModel {
       rates.push(q);
     }
     return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
+  }
+
+  /** `{ "<hardpoint>.<x|y|z>": g[k] }` in key order. */
+  private gradientRecord(g: Float64Array): Record<string, number> {
+    const template = (this.gradientTemplate ??= Object.fromEntries(this.keys.map((k) => [k, 0])));
+    const out = { ...template };
+    const keys = this.keys;
+    for (let k = 0; k < keys.length; k++) out[keys[k]] = g[k];
+    return out;
   }
 
   /**
@@ -428,8 +461,10 @@ export class SensitivityModel {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
+    const lookup = this.termHardpoint;
     sm.explicitPointRate = (out: DualVec3, term, n) => {
-      const j = this.hardpointAt(term.local);
+      let j = lookup.get(term.local);
+      if (j === undefined) lookup.set(term.local, (j = this.hardpointAt(term.local)));
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
       if (j < 0) {
         // the wheel centre (an axle's road plane): not a hardpoint, it moves with the axle points
@@ -546,26 +581,31 @@ export class SensitivityModel {
     if (mode === 'direct') {
       for (const [key, m] of this.firstOrderDuals(direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     } else {
-      const { qr, B, M, n, colScale, layout } = f;
-      // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p)
-      const unit: Float64Array[] = [];
-      for (let j = 0; j < n + P; j++) { const e = new Float64Array(n); if (j < n) e[j] = 1; unit.push(e); }
-      const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: unit, layout, size: n };
+      const { qr, B, M, n, colScale, layout, spans } = f;
+      const ws = this.adjointWs?.n === n && this.adjointWs.M === M ? this.adjointWs : (this.adjointWs = adjointScratch(n, M, P));
+      const { b, z, mu } = ws;
+      const perm = qr.perm;
+      const { start, at } = spans;
+      // columns 0..n: unit state rates (∂m/∂q); n..n+P: the points' own moves (∂m/∂p, added
+      // by explicitPointRate; their state rates are null, i.e. zero)
+      const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: ws.unit, layout, size: n };
       const ev = this.evaluateAlong(space, n);
-      const b = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(M);
       for (const [key, m] of this.firstOrderDuals(ev, space)) {
         if (!Number.isFinite(m.v)) continue;
-        for (let a = 0; a < n; a++) b[a] = m.d[qr.perm[a]] * colScale[qr.perm[a]];
+        // Φ_qᵀ μ = ∂m/∂qᵀ on the state's factorisation (columns scaled and pivoted)
+        const d = m.d;
+        for (let a = 0; a < n; a++) b[a] = d[perm[a]] * colScale[perm[a]];
         qr.solveRt(z, b);
         mu.fill(0);
         mu.set(z);
         qr.applyQ(mu);
-        const g = Float64Array.from(m.d.subarray(n, n + P));
+        // dm/dp = ∂m/∂p − μᵀ Φ_p (B holds −Φ_p), over the rows where B can be nonzero
+        const g = zeroedFloats(P);
         for (let k = 0; k < P; k++) {
           let s = 0;
           const col = k * M;
-          for (let r = 0; r < M; r++) s += mu[r] * B[col + r];
-          g[k] += s;
+          for (let e = start[k]; e < start[k + 1]; e += 2) for (let r = at[e]; r < at[e + 1]; r++) s += mu[r] * B[col + r];
+          g[k] = d[n + k] + s;
         }
         gradients.set(key, { value: m.v, g });
       }
@@ -583,7 +623,7 @@ export class SensitivityModel {
       }
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
-    const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: Object.fromEntries(this.keys.map((k2, k) => [k2, g.g[k]])) });
+    const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: this.gradientRecord(g.g) });
     const offered = sensitivityMetricsOf(this.geometry);
     this.sides.forEach((side, ci) => {
       const out: Record<string, MetricGradient | null> = (bySide[side] = {});
@@ -613,6 +653,7 @@ export class SensitivityModel {
     }
     return bySide;
   }
+
 }
 
 /**
@@ -636,7 +677,33 @@ export function mirroredRollCentre(cm: CornerMetrics): Dual | null {
 /** A sweep driver's block and parameter map; `basis`: its index among the hub-z/rack targets (sweep.ts), when it is one. */
 export interface DriverParameters { block: ResidualBlock; params: BlockParameters; basis?: number }
 /** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
-export interface StateFactors { qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[] }
+export interface StateFactors {
+  qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[];
+  /** Rows of B that can be nonzero per parameter k: [from, to) pairs at at[start[k]..start[k + 1]). */
+  spans: { start: Int32Array; at: Int32Array };
+}
+
+/** The row spans of B per parameter (the blocks' parameter columns, in row order). */
+function parameterSpans(rows: StateFactors['rows'], P: number): StateFactors['spans'] {
+  const start = new Int32Array(P + 1);
+  for (const { params } of rows) for (const k of params.columns!) start[k + 1] += 2;
+  for (let k = 0; k < P; k++) start[k + 1] += start[k];
+  const at = new Int32Array(start[P]);
+  const next = start.slice(0, P);
+  let r0 = 0;
+  for (const { block, params } of rows) {
+    for (const k of params.columns!) { at[next[k]++] = r0; at[next[k]++] = r0 + block.rows; }
+    r0 += block.rows;
+  }
+  return { start, at };
+}
+
+function adjointScratch(n: number, M: number, P: number) {
+  const unit: (Float64Array | null)[] = [];
+  for (let j = 0; j < n; j++) { const e = new Float64Array(n); e[j] = 1; unit.push(e); }
+  for (let k = 0; k < P; k++) unit.push(null);
+  return { n, M, unit, b: new Float64Array(n), z: new Float64Array(n), mu: new Float64Array(M), g: new Float64Array(P) };
+}
 
 const subD = (a: Dual, b: Dual): Dual => dSub(new Dual(a.n), a, b);
 const mulD = (a: Dual, b: Dual): Dual => dMul(new Dual(a.n), a, b);

@@ -1,5 +1,5 @@
 /**
- * Derivative storage of duals (kernel/dual.ts): widths past V8's on-heap limit share slabs;
+ * Derivative storage of duals (kernel/dual.ts, kernel/float-slab.ts): widths past V8's on-heap limit share slabs;
  * every dual must still get its own zeroed derivatives, of its own length.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { Dual, DualVec3, dvSub } from '../../kernel/dual';
 describe('dual derivative storage', () => {
   it('gives every dual its own zeroed derivatives, across slab boundaries and widths', () => {
     const made: Float64Array[] = [];
-    // enough width-3 vectors (72 bytes each) to cross several 4 KiB slabs, and the edges of the slab path
+    // enough width-3 vectors (72 bytes each) to cross several slabs, and the edges of the slab path
     for (let i = 0; i < 300; i++) {
       for (const n of [1, 2, 3, 8, 9, 21, 22]) {
         const v = new DualVec3(n), s = new Dual(n + 56);
