@@ -12,8 +12,7 @@
  * per coordinate on the state's factorisation serves every link at once.
  */
 import { withTangents, DualVec3, dvSub, dvNormalize, dvScaleConst, dvAdd, dvConst, type TangentSeeds } from '../../kernel/dual';
-import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
-import { CouplingBlock } from '../../mates/couplings';
+import type { ResidualBlock } from '../../kernel/system';
 import { rotationMatrix } from '../../kernel/dual';
 import { PointDistanceBlock } from '../../mates/constraints';
 import { LinearLaw, PointToPointForce } from '../../mates/forces';
@@ -21,11 +20,11 @@ import * as P from '../../kernel/pose';
 import { SweepLoads, type LoadCase } from './loads';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
 import type { PointExpr } from './targets';
+import { forEachJacobianRate } from './jacobian-rate';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
 
-type DualRows = { duals(): readonly { v: number; t: { d: Float64Array } | null }[] };
 
 export class LoadSensitivity {
   readonly loads: SweepLoads;
@@ -33,8 +32,6 @@ export class LoadSensitivity {
   readonly links: { id: string; block: ResidualBlock }[] = [];
   /** Springs and dampers between two points; `slope` ≠ 0 when the free length follows the ends (its dT/dl). */
   private readonly elements: { index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
-  private res = new Float64Array(64);
-  private jac = new Float64Array(64 * 64);
 
   constructor(readonly model: SensitivityModel, loadCase: LoadCase) {
     const sm = model.sm;
@@ -136,40 +133,14 @@ export class LoadSensitivity {
 
   /** acc += (dA/ds)ᵀ λ along (q̇, e_k): every block's Jacobian differentiated in tangent mode. */
   private jacobianRateTimes(acc: Float64Array, f: StateFactors, lambda: Float64Array, qd: Float64Array, k: number): void {
-    const sys = this.model.sm.model.system;
-    const P = this.model.parameterCount;
-    let r0 = 0;
-    for (const { block, params, index } of f.rows) {
-      const rowsAt = r0;
-      r0 += block.rows;
-      if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue; // linear rows: constant Jacobian
-      const duals = (block as unknown as Partial<DualRows>).duals;
-      if (!duals) throw new SensitivityError(`sensitivity --loads: block ${block.owner} has no second derivatives (not supported yet)`);
-      // local column → (variable, global column)
-      const colVar: number[] = [], colGlobal: number[] = [];
-      for (const vid of block.vars) {
-        const v = sys.variables[vid];
-        for (let c = 0; c < v.dim; c++) { colVar.push(vid); colGlobal.push(f.layout[vid] >= 0 ? f.layout[vid] + c : -1); }
-      }
-      const ld = colVar.length;
-      const seeds: TangentSeeds = {
-        pose: (col) => (colGlobal[col] >= 0 ? qd.subarray(colGlobal[col], colGlobal[col] + 6) : null),
-        local: (col) => {
-          const t = new Float64Array(6);
-          for (let i = 0; i < 6; i++) t[i] = params.twist[(col + i) * P + k];
-          return t;
-        },
-        scalar: (col) => (colGlobal[col] >= 0 ? qd[colGlobal[col]] : 0),
-      };
-      if (this.res.length < block.rows) this.res = new Float64Array(block.rows);
-      if (this.jac.length < block.rows * ld) this.jac = new Float64Array(block.rows * ld);
-      const rows = withTangents(seeds, () => { sys.evaluateBlock(index, this.res, this.jac); return duals.call(block); });
-      for (let r = 0; r < block.rows; r++) {
+    const missing = forEachJacobianRate(this.model, f, qd, k, (rowsAt, rows, colGlobal) => {
+      for (let r = 0; r < rows.length; r++) {
         const lam = lambda[rowsAt + r], t = rows[r].t;
         if (!t || lam === 0) continue;
-        for (let c = 0; c < ld; c++) if (colGlobal[c] >= 0) acc[colGlobal[c]] += lam * t.d[c];
+        for (let c = 0; c < colGlobal.length; c++) if (colGlobal[c] >= 0) acc[colGlobal[c]] += lam * t.d[c];
       }
-    }
+    });
+    if (missing) throw new SensitivityError(`sensitivity --loads: block ${missing.owner} has no second derivatives (not supported yet)`);
   }
 
   /**

@@ -14,16 +14,14 @@
  *   l' = RᵀC' − ω_k × l − v_k,   v' = R(ω_k × (ω_b × l + v_b) + ω_b' × l + ω_b × l' + v_b').
  * The front-view lines through each C normal to v then meet as the metric says.
  */
-import { Dual, DualVec3, withTangents, type TangentSeeds } from '../../kernel/dual';
+import { Dual, DualVec3, withTangents } from '../../kernel/dual';
 import { toMatrix } from '../../kernel/quat';
 import type { TangentSpace } from '../../kernel/analysis';
-import { ScalarTargetBlock } from '../../kernel/system';
-import { CouplingBlock } from '../../mates/couplings';
 import { kinematicRollCenter } from './metrics';
 import type { StateEvaluation } from './model';
 import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
+import { forEachJacobianRate } from './jacobian-rate';
 
-type DualRows = { duals(): readonly { v: number; t: { d: Float64Array } | null }[] };
 
 /**
  * `<group>:<name>` → the kinematic roll centre's duals over the hardpoint coordinates: a
@@ -99,42 +97,17 @@ export function solve(f: StateFactors, rhs: Float64Array): Float64Array {
 
 /** out = (dA/ds) x along (q̇, e_k), by row; false when a block has no second derivatives. */
 export function jacobianRateTimesVector(model: SensitivityModel, f: StateFactors, qd: Float64Array, k: number, x: Float64Array, out: Float64Array): boolean {
-  const sys = model.sm.model.system;
-  const P = model.parameterCount;
   out.fill(0);
-  let r0 = 0;
-  for (const { block, params, index } of f.rows) {
-    const rowsAt = r0;
-    r0 += block.rows;
-    if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue; // linear rows: constant Jacobian
-    const duals = (block as unknown as Partial<DualRows>).duals;
-    if (!duals) return false;
-    const colGlobal: number[] = [];
-    for (const vid of block.vars) {
-      const v = sys.variables[vid];
-      for (let c = 0; c < v.dim; c++) colGlobal.push(f.layout[vid] >= 0 ? f.layout[vid] + c : -1);
-    }
-    const ld = colGlobal.length;
-    const seeds: TangentSeeds = {
-      pose: (col) => (colGlobal[col] >= 0 ? qd.subarray(colGlobal[col], colGlobal[col] + 6) : null),
-      local: (col) => {
-        const t = new Float64Array(6);
-        for (let i = 0; i < 6; i++) t[i] = params.twist[(col + i) * P + k];
-        return t;
-      },
-      scalar: (col) => (colGlobal[col] >= 0 ? qd[colGlobal[col]] : 0),
-    };
-    const res = new Float64Array(block.rows), jac = new Float64Array(block.rows * ld);
-    const rows = withTangents(seeds, () => { sys.evaluateBlock(index, res, jac); return duals.call(block); });
-    for (let r = 0; r < block.rows; r++) {
+  const missing = forEachJacobianRate(model, f, qd, k, (rowsAt, rows, colGlobal) => {
+    for (let r = 0; r < rows.length; r++) {
       const t = rows[r].t;
       if (!t) continue;
       let s = 0;
-      for (let c = 0; c < ld; c++) if (colGlobal[c] >= 0) s += t.d[c] * x[colGlobal[c]];
+      for (let c = 0; c < colGlobal.length; c++) if (colGlobal[c] >= 0) s += t.d[c] * x[colGlobal[c]];
       out[rowsAt + r] = s;
     }
-  }
-  return true;
+  });
+  return missing === null;
 }
 
 /** The velocity of the upright's material point at C in the motion q̇_b, as a dual over the hardpoint coordinates. */

@@ -1,0 +1,55 @@
+/**
+ * The rate of the constraint Jacobian along one direction of the square system: the state
+ * moving at q̇ while parameter k (a hardpoint coordinate) moves at unit rate. Each nonlinear
+ * block is evaluated once in tangent mode (kernel/dual.ts), so the tangent `t` of each row's
+ * dual is d(row of Φ_q)/ds. Shared by the roll-centre, derivative-metric and load gradients,
+ * which all need second derivatives of the same rows.
+ */
+import { withTangents, type TangentSeeds } from '../../kernel/dual';
+import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
+import { CouplingBlock } from '../../mates/couplings';
+import type { SensitivityModel, StateFactors } from './sensitivity';
+
+/** A block's rows as duals (blocks written with kernel/dual.ts); `t`: the tangent in tangent mode. */
+export type RowDuals = readonly { v: number; t: { d: Float64Array } | null }[];
+type DualRows = { duals(): RowDuals };
+
+/**
+ * visit(rowsAt, rows, colGlobal) per nonlinear block: its first row in the system, its rows'
+ * duals (`t` carries the rate), and the system column of each local column (−1: fixed).
+ * Linear rows (couplings, scalar targets) keep a constant Jacobian and are skipped. Returns
+ * the first block that has no second derivatives (nothing visited after it), or null.
+ */
+export function forEachJacobianRate(model: SensitivityModel, f: StateFactors, qd: Float64Array, k: number, visit: (rowsAt: number, rows: RowDuals, colGlobal: readonly number[]) => void): ResidualBlock | null {
+  const sys = model.sm.model.system;
+  const P = model.parameterCount;
+  let res = new Float64Array(0), jac = new Float64Array(0);
+  let r0 = 0;
+  for (const { block, params, index } of f.rows) {
+    const rowsAt = r0;
+    r0 += block.rows;
+    if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue;
+    const duals = (block as unknown as Partial<DualRows>).duals;
+    if (!duals) return block;
+    const colGlobal: number[] = [];
+    for (const vid of block.vars) {
+      const v = sys.variables[vid];
+      for (let c = 0; c < v.dim; c++) colGlobal.push(f.layout[vid] >= 0 ? f.layout[vid] + c : -1);
+    }
+    const ld = colGlobal.length;
+    const seeds: TangentSeeds = {
+      pose: (col) => (colGlobal[col] >= 0 ? qd.subarray(colGlobal[col], colGlobal[col] + 6) : null),
+      local: (col) => {
+        const t = new Float64Array(6);
+        for (let i = 0; i < 6; i++) t[i] = params.twist[(col + i) * P + k];
+        return t;
+      },
+      scalar: (col) => (colGlobal[col] >= 0 ? qd[colGlobal[col]] : 0),
+    };
+    if (res.length < block.rows) res = new Float64Array(block.rows);
+    if (jac.length < block.rows * ld) jac = new Float64Array(block.rows * ld);
+    const rows = withTangents(seeds, () => { sys.evaluateBlock(index, res, jac); return duals.call(block); });
+    visit(rowsAt, rows, colGlobal);
+  }
+  return null;
+}
