@@ -9,7 +9,7 @@
  */
 import { PivotedQR, choleskySolve } from './linalg';
 import { toMatrix } from './quat';
-import { TARGET_RANK_TOLERANCE, sparseTangent } from './tangent-sparse';
+import { TARGET_RANK_TOLERANCE, projectTargets, sparseTangent } from './tangent-sparse';
 
 const rateR = new Float64Array(9);
 import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver';
@@ -252,18 +252,7 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[], 
   const Z = ws.Z;
   // M = G Z (nt × k), stored column-major for the QR: M[a*nt + t]
   const M = new Float64Array(nt * k);
-  const projectionRatios: number[] = [];
-  for (let t = 0; t < nt; t++) {
-    let gn = 0, pn = 0;
-    for (let j = 0; j < n; j++) gn += G[t * n + j] ** 2;
-    for (let a = 0; a < k; a++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += G[t * n + j] * Z[a * n + j];
-      M[a * nt + t] = s;
-      pn += s * s;
-    }
-    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
-  }
+  const projectionRatios = projectTargets(G, nt, Z, k, n, M, 1, nt);
   const layout = ws.layout, size = ws.size;
   // Pivoted QR of M (nt × k): rank says whether the targets fix the motion.
   const mq = new PivotedQR(nt, k);

@@ -209,18 +209,7 @@ export function sparseTangent(system: System, group: Group, colOfVar: Int32Array
   if (!Z) return null;
   // M = G Zᵀ (k × k): each target's gradient in the basis; its norm over ‖g‖ is the ratio
   const M = new Float64Array(k * k);
-  const projectionRatios: number[] = [];
-  for (let t = 0; t < k; t++) {
-    let gn = 0, pn = 0;
-    for (let j = 0; j < n; j++) gn += G[t * n + j] * G[t * n + j];
-    for (let a = 0; a < k; a++) {
-      let sum = 0;
-      for (let j = 0; j < n; j++) sum += G[t * n + j] * Z[a * n + j];
-      M[t * k + a] = sum;
-      pn += sum * sum;
-    }
-    projectionRatios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
-  }
+  const projectionRatios = projectTargets(G, k, Z, k, n, M, k, 1);
   // M = U T (Gram–Schmidt on M's columns, twice), so M⁻¹ e_j = T⁻¹ (row j of U)
   const U = new Float64Array(k * k), T = new Float64Array(k * k);
   if (!gramSchmidtColumns(M, k, U, T)) return null;
@@ -334,4 +323,25 @@ function offNullSpace(ws: Workspace, Q: Float64Array, n: number, nt: number): nu
     for (let i = 0; i < J.m; i++) largest = Math.max(largest, Math.abs(y[i]));
   }
   return largest;
+}
+
+/**
+ * The target gradients in a null-space basis: M[t·st + a·sa] = g_t · z_a (G: nt rows, Z: k
+ * rows, both n wide, row-major), and per target the share of ‖g_t‖ the basis sees (0 for a
+ * zero gradient). Both tangent routes measure their targets this way.
+ */
+export function projectTargets(G: Float64Array, nt: number, Z: Float64Array, k: number, n: number, M: Float64Array, st: number, sa: number): number[] {
+  const ratios: number[] = [];
+  for (let t = 0; t < nt; t++) {
+    let gn = 0, pn = 0;
+    for (let j = 0; j < n; j++) gn += G[t * n + j] * G[t * n + j];
+    for (let a = 0; a < k; a++) {
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += G[t * n + j] * Z[a * n + j];
+      M[t * st + a * sa] = sum;
+      pn += sum * sum;
+    }
+    ratios.push(gn > 0 ? Math.sqrt(pn / gn) : 0);
+  }
+  return ratios;
 }

@@ -14,18 +14,10 @@ import {
 } from '../../mates';
 import { finiteDifferenceJacobian, maxAbsDiff } from '../util/fd';
 import { rng } from '../util/rng';
+import { between, quat, vec, type Rand } from '../util/random-pose';
 
 
 const L = 2.5;
-type Rand = () => number;
-const between = (r: Rand, lo: number, hi: number) => lo + (hi - lo) * r();
-const vec = (r: Rand, s = 1): [number, number, number] => [between(r, -s, s), between(r, -s, s), between(r, -s, s)];
-const quat = (r: Rand): [number, number, number, number] => {
-  // deliberately not unit: a pose's quaternion need not be
-  const q = [between(r, -1, 1), between(r, -1, 1), between(r, -1, 1), between(r, -1, 1)];
-  const n = Math.hypot(...q) || 1, k = between(r, 0.6, 1.7) / n;
-  return [q[0] * k, q[1] * k, q[2] * k, q[3] * k];
-};
 
 const CURVES: { closed: boolean; smooth: boolean }[] = [
   { closed: false, smooth: false }, { closed: false, smooth: true }, { closed: true, smooth: false }, { closed: true, smooth: true },

@@ -13,15 +13,8 @@ import { addMate, frameEntity, JOINT_TYPES, jointAccepts, type Entity, type Enti
 import { JointBlock } from '../../mates/joints';
 import type { ResidualBlock } from '../../kernel/system';
 import { rng } from '../util/rng';
+import { between, quat, vec, type Rand } from '../util/random-pose';
 
-type Rand = () => number;
-const between = (r: Rand, lo: number, hi: number) => lo + (hi - lo) * r();
-const vec = (r: Rand, s = 1): [number, number, number] => [between(r, -s, s), between(r, -s, s), between(r, -s, s)];
-const quat = (r: Rand): [number, number, number, number] => {
-  const q = [between(r, -1, 1), between(r, -1, 1), between(r, -1, 1), between(r, -1, 1)];
-  const k = between(r, 0.6, 1.7) / (Math.hypot(...q) || 1);
-  return [q[0] * k, q[1] * k, q[2] * k, q[3] * k];
-};
 function entity(r: Rand, kind: EntityKind): Entity {
   if (kind === 'frame') return frameEntity(vec(r), quat(r));
   if (kind === 'axis') return { kind, origin: vec(r), direction: vec(r) };

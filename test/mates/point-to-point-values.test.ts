@@ -11,15 +11,8 @@ import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { LinearLaw, PointToPointForce, TableLaw } from '../../mates/forces';
 import { rng } from '../util/rng';
+import { between, quat, vec } from '../util/random-pose';
 
-type Rand = () => number;
-const between = (r: Rand, lo: number, hi: number) => lo + (hi - lo) * r();
-const vec = (r: Rand, s = 1): [number, number, number] => [between(r, -s, s), between(r, -s, s), between(r, -s, s)];
-const quat = (r: Rand): [number, number, number, number] => {
-  const q = [between(r, -1, 1), between(r, -1, 1), between(r, -1, 1), between(r, -1, 1)];
-  const k = between(r, 0.6, 1.7) / (Math.hypot(...q) || 1);
-  return [q[0] * k, q[1] * k, q[2] * k, q[3] * k];
-};
 
 describe('point-to-point values by hand vs the dual pass', () => {
   const cases = [

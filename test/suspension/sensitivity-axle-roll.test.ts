@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { movedHardpoint } from './moves';
 import { parseGeometry, sweepFromShortcut, sweepValues, type Geometry, type SweepSpec } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
@@ -34,15 +35,6 @@ function metricsOfPositions(g: Geometry): Record<string, [number, number, number
   return r.steps[0].positions as Record<string, [number, number, number]>;
 }
 
-function moved(g: Geometry, key: string, d: number): Geometry {
-  const [group, name, ax] = key.split('.');
-  const c = { x: 0, y: 1, z: 2 }[ax as 'x' | 'y' | 'z'];
-  const out = structuredClone(g);
-  const points = group === 'center' ? out.center! : out.corners.find((k) => k.side === group)!.hardpoints;
-  points[name][c] += d;
-  return out;
-}
-
 /** Every entry of every group's metrics against central differences; the worst relative error. */
 function check(g: Geometry, spec: (g: Geometry) => SweepSpec, metrics: string[], h = 1e-3): { worst: number; grads: SideMetrics } {
   const step = sensitivitySweepBySide(new SensitivityModel(g), spec(g), metrics).steps[0];
@@ -53,7 +45,7 @@ function check(g: Geometry, spec: (g: Geometry) => SweepSpec, metrics: string[],
   let worst = 0;
   for (const [group, ms] of Object.entries(grads)) for (const [m, e] of Object.entries(ms)) if (e) expect(e.value, `${group}.${m}`).toBeCloseTo(values[group][m]!, 8);
   for (const key of keys) {
-    const mp = metricsOf(moved(g, key, h), spec), mm = metricsOf(moved(g, key, -h), spec);
+    const mp = metricsOf(movedHardpoint(g, key, h), spec), mm = metricsOf(movedHardpoint(g, key, -h), spec);
     for (const [group, ms] of Object.entries(grads)) {
       for (const [m, exact] of Object.entries(ms)) {
         if (!exact) continue;
@@ -101,7 +93,7 @@ describe('axle sensitivities: a T-bar and a roll sweep', () => {
       const v = pointRate(new Float64Array(3), sys, rates, rates.rates[k]!, bar, local);
       const own = key.startsWith('left.droplink_t_bar.') ? { x: 0, y: 1, z: 2 }[key.slice(-1) as 'x'] : -1;
       if (own >= 0) for (let i = 0; i < 3; i++) v[i] += R[i * 3 + own];
-      const p = tip(moved(g, key, h)), m = tip(moved(g, key, -h));
+      const p = tip(movedHardpoint(g, key, h)), m = tip(movedHardpoint(g, key, -h));
       for (let i = 0; i < 3; i++) {
         const fd = (p[i] - m[i]) / (2 * h);
         largest = Math.max(largest, Math.abs(fd));

@@ -1,6 +1,7 @@
 /** Hardpoint sensitivities of an axle: both sides' and the centre's hardpoints, metrics grouped by side. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { movedHardpoint } from './moves';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
@@ -17,16 +18,6 @@ function metricsOf(g: Geometry, bump: number): Record<string, Record<string, num
   const sm = new SuspensionModel(suspensionAssembly(g));
   const r = runSweep(sm, sweepFromShortcut('bump', `${bump}:${bump}:1`, g), { noSteering: true });
   return r.steps[0].metrics as unknown as Record<string, Record<string, number | null>>;
-}
-
-/** Moves the hardpoint coordinate a key names (`left.<name>.x`, `right.…`, `center.…`) by d. */
-function moved(g: Geometry, key: string, d: number): Geometry {
-  const [group, name, ax] = key.split('.');
-  const c = { x: 0, y: 1, z: 2 }[ax as 'x' | 'y' | 'z'];
-  const out = structuredClone(g);
-  const points = group === 'center' ? out.center! : out.corners.find((k) => k.side === group)!.hardpoints;
-  points[name][c] += d;
-  return out;
 }
 
 function gradientsAt(g: Geometry, bump: number): SideMetrics {
@@ -46,7 +37,7 @@ function checkAgainstDifferences(g: Geometry, bump: number, h = 1e-3): { worst: 
   expect(keys).toHaveLength(expected);
   let worst = 0;
   for (const key of keys) {
-    const mp = metricsOf(moved(g, key, h), bump), mm = metricsOf(moved(g, key, -h), bump);
+    const mp = metricsOf(movedHardpoint(g, key, h), bump), mm = metricsOf(movedHardpoint(g, key, -h), bump);
     for (const side of sides) {
       for (const m of METRICS) {
         const exact = grads[side][m];

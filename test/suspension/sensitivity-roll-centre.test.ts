@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { movedHardpoint } from './moves';
 import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
@@ -31,16 +32,6 @@ function mirroredAxle(corner: Geometry, axle: Geometry): Geometry {
   return out;
 }
 
-/** Moves the hardpoint coordinate a key names (`<name>.x` on a corner; `left.<name>.x`, `right.…`, `center.…` on an axle) by d. */
-function moved(g: Geometry, key: string, d: number): Geometry {
-  const parts = key.split('.');
-  const c = { x: 0, y: 1, z: 2 }[parts[parts.length - 1] as 'x' | 'y' | 'z'];
-  const out = structuredClone(g);
-  const points = parts.length === 2 ? out.corners[0].hardpoints : parts[0] === 'center' ? out.center! : out.corners.find((k) => k.side === parts[0])!.hardpoints;
-  points[parts[parts.length - 2]][c] += d;
-  return out;
-}
-
 /**
  * Worst relative error of every entry of each metric against central differences of the
  * re-solved pipeline (`values`: the metrics of a moved geometry; one solve per move serves all).
@@ -50,7 +41,7 @@ function worstAgainstDifferences(exact: Record<string, MetricGradient | null>, v
   const keys = Object.keys(exact[names[0]]!.gradient);
   let worst = 0;
   for (const key of keys) {
-    const vp = values(moved(g, key, h)), vm = values(moved(g, key, -h));
+    const vp = values(movedHardpoint(g, key, h)), vm = values(movedHardpoint(g, key, -h));
     for (const m of names) {
       if (vp[m] === null || vm[m] === null) throw new Error(`${m} ${key}: the pipeline gives null`);
       const fd = ((vp[m] as number) - (vm[m] as number)) / (2 * h);
