@@ -72,6 +72,8 @@ async function buildCommand() {
   const text = readFileSync(file, 'utf8');
   const rewritten = text.replace(/(?<![\w$.])import\(/g, '__kinemateImport(');
   if (/(?<![\w$.])import\s*\(/.test(rewritten) || /\bimport\.meta\b/.test(rewritten)) throw new Error('build: dist/cli.cjs still holds import() or import.meta');
+  // bin/load-command.js reads it as latin1 (no UTF-8 decoding): esbuild's default charset is ASCII
+  if (/[^\x00-\x7f]/.test(rewritten)) throw new Error('build: dist/cli.cjs holds non-ASCII characters');
   writeFileSync(file, rewritten);
 }
 

@@ -1,5 +1,5 @@
 /** `kinemate statics`, `equilibrium`, `modes` and `simulate`: mass, forces and time response (docs/dynamics.md). */
-import { writeFile } from 'node:fs/promises';
+import { writeFile } from './fs-lazy.ts';
 import type { SimulateOptions, SimulationFrame, SimulationResult, SuspensionSimulationResult } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';

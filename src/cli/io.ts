@@ -38,42 +38,6 @@ export interface CliIO {
   readStdin(): Promise<string>;
 }
 
-/**
- * Writes `text` and resolves when the stream has taken it (its write callback ran), so a
- * large output piped to another program is complete before the process exits. A reader
- * that went away (EPIPE, e.g. `kinemate drive … | head`) ends the write quietly.
- */
-function writeTo(stream: NodeJS.WriteStream, text: string): Promise<void> {
-  if (text === '' || stream.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    stream.write(text, () => resolve());
-  });
-}
-
-let streamsGuarded = false;
-
-/** The real process's streams. */
-export function processIO(): CliIO {
-  if (!streamsGuarded) {
-    // Without a listener, a closed pipe (EPIPE) on stdout/stderr would crash the process
-    // with a stack trace. The write promise resolves regardless; there is no one to tell.
-    const ignore = (): void => {};
-    process.stdout.on('error', ignore);
-    process.stderr.on('error', ignore);
-    streamsGuarded = true;
-  }
-  return {
-    out: (text) => writeTo(process.stdout, text),
-    err: (text) => writeTo(process.stderr, text),
-    stderrIsTTY: process.stderr.isTTY === true,
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-      return Buffer.concat(chunks).toString('utf8');
-    },
-  };
-}
-
 /** The command's JSON output: 2-space indented, numbers as JavaScript prints them, a final newline. */
 export function toJsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

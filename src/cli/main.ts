@@ -16,7 +16,8 @@ import { wantsHelp } from './args.ts';
 import type { Command } from './command.ts';
 import { COMMANDS } from './commands.ts';
 import { fileErrorReason } from './files.ts';
-import { CliError, EXIT, processIO, type CliIO } from './io.ts';
+import { CliError, EXIT, type CliIO } from './io.ts';
+import { processIO } from './process-io.ts';
 
 /**
  * Runs one command line (the arguments after `kinemate`) and returns the exit code.

@@ -5,7 +5,7 @@
  * and writes the files.
  */
 import { existsSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { writeFile } from './fs-lazy.ts';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { buildModel, driveModel, loadAssemblyFile, modelState, simulate, solveModel, type Model, type StateJSON } from '../index.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';

@@ -3,7 +3,7 @@
  * with respect to the hardpoints, inverse design on them, and design of experiments
  * (docs/sensitivity.md).
  */
-import { open, writeFile } from 'node:fs/promises';
+import { open, writeFile } from './fs-lazy.ts';
 import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
