@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node scripts/startup.mjs`: how fast the command starts. Times, interleaved five times,
+ * `node scripts/startup.mjs [RUNS]`: how fast the command starts. Times, interleaved RUNS times (9),
  * a bare `node -e 0`, the 101-state sweep
  * `kinemate sweep examples/suspension/double_wishbone.yaml --bump -50:50:101` through the
  * built command (dist/, as installed: run `npm run build` first) and through tsx from the
@@ -20,7 +20,7 @@ const cases = {
   'tsx (sources)': { args: sweep, env: { KINEMATE_BUILT: '0' } },
 };
 const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-const runs = Number(process.argv[2] ?? 5);
+const runs = Number(process.argv[2] ?? 9);
 for (let i = 0; i < runs; i++) {
   for (const [name, { args, env }] of Object.entries(cases)) {
     const start = process.hrtime.bigint();

@@ -59,12 +59,13 @@ export function fileErrorReason(error: unknown): string | undefined {
  * `<what> file "<path>": not a text YAML or JSON file`, before any parser quotes its bytes.
  */
 export async function readTextFile(file: string, what: string, formats = 'YAML or JSON'): Promise<string> {
-  // node:fs's callback readFile, not node:fs/promises: every command reads its file here, and
-  // node:fs/promises (with readline and watchers) costs a short command's start a few ms.
-  const { readFile } = await import('node:fs');
+  // Read at once (a command's input is small): node:fs/promises (with readline and watchers)
+  // and the thread pool's round trips of an asynchronous read cost a short command's start
+  // more than the read itself.
+  const { readFileSync } = await import('node:fs');
   let bytes: Uint8Array;
   try {
-    bytes = await new Promise<Uint8Array>((resolve, reject) => readFile(file, (error, data) => (error ? reject(error) : resolve(data))));
+    bytes = readFileSync(file);
   } catch (error) {
     const reason = fileErrorReason(error);
     if (reason !== undefined) throw new CliError(`cannot read ${what} file "${file}": ${reason}`);
