@@ -154,7 +154,9 @@ describe('pinewood car: an axle position of the body', () => {
   for (const h of [2e-3, 1e-3]) {
     it(`d(time to x = 4000 mm)/d(axle positions) (h = ${h})`, () => {
       const g = both(doc, [...params, 'body.mass'], `body.nose.position.x@cross=${FINISH}`, { duration: 2, step: h, rhoInf: 0.5 });
-      againstDifferences(doc, g.gradient.slice(0, 3), wheres, finish(h), 1e-4);
+      // 3e-5 rather than the issue's 1e-4: leaving out the start's acceleration-row terms
+      // ((∂Φ_q/∂p)v̇₀ and ∂(Φ_q v̇₀)/∂q q₀') moves the front axle's entry by 6.5e-5 (seen at h = 2e-3)
+      againstDifferences(doc, g.gradient.slice(0, 3), wheres, finish(h), 1e-4, 3e-5);
     }, 300_000);
   }
 });
