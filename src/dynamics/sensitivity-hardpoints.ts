@@ -107,13 +107,18 @@ export class HardpointTerms {
     });
   }
 
-  /** The local seed of parameter j in a block: the entity's unit move at its part's seed column. */
-  private seeds(j: number, colVar: Map<number, number>): TangentSeeds {
-    const o = this.origins[j], variable = this.variables[j], move = new Float64Array(6);
+  /**
+   * The local seed of parameter j in a block: the entity's unit move at its part's seed column.
+   * A force element holds the file's own array (found by identity: its part's origin, which it
+   * also reads, may have the same value); a mate's frame holds a copy (found by value).
+   */
+  private seeds(j: number, r: Reader): TangentSeeds {
+    const o = this.origins[j], variable = this.variables[j], move = new Float64Array(6), colVar = r.colVar;
     move[3 + this.params[j].axis] = 1;
+    const same = r.kind === 'force' ? (p: ArrayLike<number>) => p === o : (p: ArrayLike<number>) => p[0] === o[0] && p[1] === o[1] && p[2] === o[2];
     return {
       pose: () => null,
-      local: (col, p, isPoint) => (isPoint && colVar.get(col) === variable && p[0] === o[0] && p[1] === o[1] && p[2] === o[2] ? move : null),
+      local: (col, p, isPoint) => (isPoint && colVar.get(col) === variable && same(p) ? move : null),
       scalar: () => 0,
     };
   }
@@ -130,7 +135,7 @@ export class HardpointTerms {
   evaluate(j: number, lambda: Float64Array | null, v: Float64Array, t: number, dyn: Float64Array | null, con: Float64Array | null, w: Float64Array | null, conW: Float64Array | null): void {
     const { system, forces } = this.dyn;
     for (const r of this.readers[j]) {
-      const seeds = this.seeds(j, r.colVar);
+      const seeds = this.seeds(j, r);
       if (r.kind === 'row') {
         const rb = this.rows[r.index];
         const duals = withTangents(seeds, () => { system.evaluateBlock(rb.index, this.res, this.jac); return rb.duals!(); });

@@ -120,6 +120,22 @@ describe('quarter car over a bump: the spring, damper and tyre ends', () => {
     }
   }, 240_000);
 
+  it('a tyre element (centre and road point) and a bushing between two frames', () => {
+    const d = structuredClone(doc);
+    // in contact at the start (10 mm): at exactly zero penetration the force has a kink there
+    d.forces.tyre = { type: 'tyre', centre: 'wheel.centre', axis: 'wheel.spin', radius: 295, stiffness: 160, damping: 0.2, road: 'road.surface' };
+    d.parts.body.frames.bush = { origin: [10, 0, -20], rotation: [1, 0, 0, 0] };
+    d.parts.wheel.frames.bush = { origin: [0, 5, 250], rotation: [1, 0, 0, 0] };
+    d.forces.mount = { type: 'bushing', a: 'body.bush', b: 'wheel.bush', stiffness: [1, 1, 3], rotational_stiffness: [0, 0, 0], damping: [0, 0, 0.2] };
+    const ps = ['wheel.points.centre.z', 'road.surface.z', 'body.bush.z', 'wheel.bush.z'];
+    const ws: Where[] = [['wheel', 'points', 'centre', 2], ['road', 'points', 'surface', 2], ['body', 'frames', 'bush', 2], ['wheel', 'frames', 'bush', 2]];
+    for (const h of [2e-3, 1e-3]) {
+      const options = { duration: 0.8, step: h };
+      const g = both(d, ps, 'body.position.z@max', options);
+      againstDifferences(d, g.gradient, ws, plainValue('body.position.z@max', options), 1e-3);
+    }
+  }, 240_000);
+
   it('refuses a bad name with the name and the list, and a guide whose start is not fixed', () => {
     const r = parseResult('body.position.z'), options = { duration: 0.1, step: 2e-3 };
     expect(() => simulationGradient(doc, [parseParameter('body.nope.x')], r, options)).toThrow(/parameter "body\.nope\.x": part "body" has no point.*hardpoints of this file: ground\.guide\.x, .*wheel\.points\.centre\.x/);
@@ -130,6 +146,19 @@ describe('quarter car over a bump: the spring, damper and tyre ends', () => {
     expect(parseParameter('wheel.centre.z')).toEqual({ kind: 'centre', part: 'wheel', axis: 2 });
     expect(parseParameter('wheel.points.centre.z')).toEqual({ kind: 'hardpoint', part: 'wheel', group: 'points', entity: 'centre', axis: 2 });
   });
+});
+
+describe('double wishbone corner over a bump: coilover ends on the turning lower arm', () => {
+  it('the wheel contact\'s peak height (two steps)', () => {
+    const doc = load('dw-corner-bump.kinemate.json');
+    const ps = ['lower.spring_seat.x', 'lower.spring_seat.z', 'chassis.spring_top.y', 'upright.contact.z'];
+    const ws: Where[] = [['lower', 'points', 'spring_seat', 0], ['lower', 'points', 'spring_seat', 2], ['chassis', 'points', 'spring_top', 1], ['upright', 'points', 'contact', 2]];
+    for (const h of [2e-3, 1e-3]) {
+      const options = { duration: 0.8, step: h };
+      const g = both(doc, ps, 'upright.contact.position.z@max', options);
+      againstDifferences(doc, g.gradient, ws, plainValue('upright.contact.position.z@max', options), 1e-3);
+    }
+  }, 240_000);
 });
 
 describe('pinewood car: an axle position of the body', () => {
