@@ -12,7 +12,7 @@
  */
 import {
   Dual, DualVec3, dAdd, dAddConst, dAddScaled, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv,
-  dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
+  dvAdd, dvAddScaledDual, dvConst, dvCross, dvDot, dvRigidDirection, dvRigidPoint, tvRigidVelocity, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize,
   dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties, tangentMode,
 } from '../kernel/dual';
 import { pointToPointDissipation, pointToPointValues } from './point-to-point-values';
@@ -196,6 +196,7 @@ export abstract class BodyForceBlock implements ForceBlock {
         d[i * n + vcol + 3] = r0; d[i * n + vcol + 4] = r1; d[i * n + vcol + 5] = r2;
       }
     }
+    if (n > 0) tvRigidVelocity(out, R, xi, b, vcol, local, angular); // tangent mode only
     return out;
   }
 

@@ -248,9 +248,10 @@ export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOpti
  * `simulationGradient(doc, parameters, result, { duration, step })`: d(result)/d(parameter) of a run, exact for the
  * discrete integrator (forward sensitivity of each step; `simulationGradientAdjoint`, same arguments: one backward
  * sweep, the discrete adjoint; docs/sensitivity.md). Names: `parseParameter('spring.stiffness')`,
- * `parseResult('body.nose.position.x@cross=12800')`.
+ * `parseResult('body.nose.position.x@cross=12800')`; hardpoints `parseParameter('body.frontAxle.x')`. Several results from
+ * one run: `simulationGradients(doc, parameters, results, options, method?)`.
  */
-export { simulationGradient, simulationGradientAdjoint, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type GradientOptions } from './dynamics/sensitivity.ts';
+export { simulationGradient, simulationGradientAdjoint, simulationGradients, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type DynamicGradients, type GradientOptions } from './dynamics/sensitivity.ts';
 /**
  * Suspension dynamics from a geometry file's `dynamics` section (docs/dynamics.md): `readSuspensionDynamics(raw, geometry)`,
  * `prepareSuspensionDynamics(geometry, spec)` (the assembly, settled on the road), `simulateSuspension(model, options)`

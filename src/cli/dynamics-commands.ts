@@ -155,11 +155,11 @@ function simulationCsv(result: SimulationResult): string {
 
 export const simulateCommand: Command = {
   name: 'simulate',
-  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE] [--gradient PARAM... --result NAME [--gradient-method adjoint|direct]]',
+  synopsis: 'simulate MODEL --duration T --step H [--method M] [--rho-inf R] [--every K] [--format json|csv] [--out FILE] [--gradient PARAM... --result NAME... [--gradient-method adjoint|direct]]',
   summary: 'time response under gravity, forces and motions, with reactions and the energy budget',
   help: `Usage: kinemate simulate MODEL --duration T --step H [--method generalized-alpha|backward-euler]
                          [--rho-inf R] [--every K] [--format json|csv] [--out FILE]
-                         [--gradient PARAM]... [--result NAME]
+                         [--gradient PARAM]... [--result NAME]...
                          [--gradient-method adjoint|direct]
 
 Integrates the assembly in time from its file state (positions from the kinematic
@@ -205,15 +205,20 @@ Options:
                      PARAM: ELEMENT.stiffness,
                      ELEMENT.damping (linear springs, dampers, coordinate springs),
                      ELEMENT.friction (coordinate friction), PART.mass, PART.inertia.x|y|z,
-                     PART.centre.x|y|z, in the file's units. Repeatable. Assembly files only.
+                     PART.centre.x|y|z, in the file's units, and hardpoints PART.ENTITY.x|y|z
+                     (a point's, or a frame's, axis', plane's origin, a circle's centre, mm
+                     in the part's frame; PART.points.NAME.x where NAME is also a mass
+                     parameter's, as "centre"). Repeatable. Assembly files only.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
-                     time the coordinate first passes LEVEL, s)
+                     time the coordinate first passes LEVEL, s). Repeatable: one run for
+                     all; with two or more the output is { status, method, gradient_method,
+                     step, steps, results: { NAME: { value, t, gradient } } }
   --gradient-method M  adjoint (one backward sweep over the stored steps, whatever the
-                     number of parameters) or direct (forward sensitivity, one column per
-                     parameter); default adjoint with more parameters than results (one
-                     result: two or more --gradient), else direct. The same numbers to
-                     round-off; printed as gradient_method
+                     number of parameters; each step solved once per result) or direct
+                     (forward sensitivity, one column per parameter, all results read off
+                     it); default adjoint with more parameters than results, else direct.
+                     The same numbers to round-off; printed as gradient_method
   -h, --help         this text
 
 ${UNITS}
@@ -227,7 +232,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const args = parseCommandArgs('simulate', argv, {
       duration: { type: 'string' }, step: { type: 'string' }, method: { type: 'string' }, 'rho-inf': { type: 'string' },
       every: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
-      gradient: { type: 'string', multiple: true }, result: { type: 'string' }, 'gradient-method': { type: 'string' },
+      gradient: { type: 'string', multiple: true }, result: { type: 'string', multiple: true }, 'gradient-method': { type: 'string' },
     });
     const file = onePositional('simulate', args, 'MODEL file');
     const duration = parseNumber(requiredOption('simulate', args, 'duration', 'a duration in seconds'), '--duration');
@@ -244,11 +249,11 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
-    const gradients = stringOptions(args, 'gradient'), resultName = stringOption(args, 'result');
+    const gradients = stringOptions(args, 'gradient'), resultNames = stringOptions(args, 'result');
     const gradientMethod = stringOption(args, 'gradient-method');
     if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);
     if (gradientMethod !== undefined && !gradients.length) throw new CliError('simulate: --gradient-method needs --gradient PARAM and --result NAME');
-    if (gradients.length || resultName !== undefined) return simulateGradient(file, io, gradients, resultName, { duration, step, method, rhoInf }, out, gradientMethod);
+    if (gradients.length || resultNames.length) return simulateGradient(file, io, gradients, resultNames, { duration, step, method, rhoInf }, out, gradientMethod);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     // a suspension geometry with a dynamics section runs through its own bridge
     const geometryText = await geometryTextOf(file);
@@ -274,37 +279,41 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
   },
 };
 
-/** `simulate --gradient`: the exact gradient of one result instead of the frames. */
-async function simulateGradient(file: string, io: Parameters<Command['run']>[1], names: string[], resultName: string | undefined,
+/** `simulate --gradient`: the exact gradients of the results instead of the frames (one run for all). */
+async function simulateGradient(file: string, io: Parameters<Command['run']>[1], names: string[], resultNames: string[],
   options: { duration: number; step: number; method: 'generalized-alpha' | 'backward-euler'; rhoInf?: number }, out: string | undefined,
   gradientMethod: 'adjoint' | 'direct' | undefined): Promise<number> {
   if (!names.length) throw new CliError('simulate: --result needs at least one --gradient PARAM');
-  if (resultName === undefined) throw new CliError('simulate: --gradient needs --result NAME (e.g. body.position.z@max)');
-  const { simulationGradient, simulationGradientAdjoint, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
+  if (!resultNames.length) throw new CliError('simulate: --gradient needs --result NAME (e.g. body.position.z@max)');
+  const twice = resultNames.find((r, i) => resultNames.indexOf(r) !== i);
+  if (twice !== undefined) throw new CliError(`simulate: --result "${twice}" is given twice`);
+  const { simulationGradients, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
   if ((await geometryTextOf(file)) !== null) throw new CliError('simulate: --gradient works on assembly files only (not suspension geometries yet)');
-  let parameters, result;
+  let parameters, results;
   try {
     parameters = names.map(parseParameter);
-    result = parseResult(resultName);
+    results = resultNames.map(parseResult);
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     throw error;
   }
   const model = await loadModel(file, io);
-  // the adjoint's one backward sweep pays off with more parameters than results (one result here)
-  const how = gradientMethod ?? (parameters.length > 1 ? 'adjoint' : 'direct');
+  // the adjoint's backward sweep pays off with more parameters than results
+  const how = gradientMethod ?? (parameters.length > results.length ? 'adjoint' : 'direct');
   let g;
   try {
-    g = (how === 'adjoint' ? simulationGradientAdjoint : simulationGradient)(model, parameters, result, options);
+    g = simulationGradients(model, parameters, results, options, how);
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     if (error instanceof IntegratorError) { await io.out(toJsonText({ status: 'failed', message: error.message })); return EXIT.failed; }
     throw error;
   }
-  const text = toJsonText({
-    status: 'completed', method: options.method, gradient_method: how, step: options.step, steps: g.steps, result: resultName, value: g.value, t: g.t,
-    gradient: Object.fromEntries(names.map((n, j) => [n, g.gradient[j]])),
-  });
+  const gradientOf = (r: { gradient: number[] }) => Object.fromEntries(names.map((n, j) => [n, r.gradient[j]]));
+  const head = { status: 'completed', method: options.method, gradient_method: how, step: options.step, steps: g.steps };
+  // one result: its fields at the top (the layout before several were allowed); several: keyed by name
+  const text = toJsonText(results.length === 1
+    ? { ...head, result: resultNames[0], value: g.results[0].value, t: g.results[0].t, gradient: gradientOf(g.results[0]) }
+    : { ...head, results: Object.fromEntries(resultNames.map((name, r) => [name, { value: g.results[r].value, t: g.results[r].t, gradient: gradientOf(g.results[r]) }])) });
   if (out) await writeFile(out, text); else await io.out(text);
   return EXIT.ok;
 }

@@ -35,6 +35,7 @@ import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
+import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
 export type DynamicParameter =
@@ -43,7 +44,9 @@ export type DynamicParameter =
   | { kind: 'friction'; element: string }
   | { kind: 'mass'; part: string }
   | { kind: 'inertia'; part: string; axis: 0 | 1 | 2 }
-  | { kind: 'centre'; part: string; axis: 0 | 1 | 2 };
+  | { kind: 'centre'; part: string; axis: 0 | 1 | 2 }
+  /** An entity's position coordinate (mm, part frame): sensitivity-hardpoints.ts. */
+  | HardpointParameter;
 
 /** A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s), at the final time or its extreme over the run. */
 export interface DynamicResult {
@@ -75,10 +78,20 @@ export interface GradientOptions {
 
 export class DynamicSensitivityError extends Error {}
 
-/** Parameter names as the CLI writes them: `spring.stiffness`, `body.mass`, `body.inertia.z`, `body.centre.x`. */
+/**
+ * Parameter names as the CLI writes them: `spring.stiffness`, `body.mass`, `body.inertia.z`, `body.centre.x`,
+ * and hardpoints `body.frontAxle.x` (an entity's position; `body.points.centre.x` where the name is also a mass parameter's).
+ */
 export function parseParameter(name: string): DynamicParameter {
+  // PART.points.centre.x is a point's coordinate; PART.centre.x the mass centre's
+  const long = /^[^.]+\.(points|frames|axes|planes|circles)\.[^.]+\.[xyz]$/.test(name) ? parseHardpoint(name) : null;
+  if (long) return long;
   const m = /^(.+)\.(stiffness|damping|friction|mass|inertia\.[xyz]|centre\.[xyz])$/.exec(name);
-  if (!m) throw new DynamicSensitivityError(`parameter "${name}": expected ELEMENT.stiffness, ELEMENT.damping, ELEMENT.friction, PART.mass, PART.inertia.x|y|z or PART.centre.x|y|z`);
+  if (!m) {
+    const hp = parseHardpoint(name);
+    if (hp) return hp;
+    throw new DynamicSensitivityError(`parameter "${name}": expected ELEMENT.stiffness, ELEMENT.damping, ELEMENT.friction, PART.mass, PART.inertia.x|y|z, PART.centre.x|y|z or a hardpoint PART.ENTITY.x|y|z`);
+  }
   const [, owner, what] = m;
   if (what === 'stiffness' || what === 'damping' || what === 'friction') return { kind: what, element: owner };
   if (what === 'mass') return { kind: 'mass', part: owner };
@@ -215,7 +228,7 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
  * no second derivatives.
  */
 export function simulationGradient(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
-  return gradientRun(source, parameters, result, options, 'direct');
+  return single(source, parameters, result, options, 'direct');
 }
 
 /**
@@ -225,33 +238,81 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
  * parameter and step). Equal to `simulationGradient` up to round-off.
  */
 export function simulationGradientAdjoint(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
-  return gradientRun(source, parameters, result, options, 'adjoint');
+  return single(source, parameters, result, options, 'adjoint');
+}
+
+/**
+ * Gradients of several results from one run: the direct route carries the columns once and
+ * reads every result off them; the adjoint stores the run once and sweeps back once, each
+ * step's exact matrix factored once and solved transposed once per result. `method` defaults
+ * to the adjoint when there are more parameters than results, else the direct route.
+ */
+export function simulationGradients(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions,
+  method?: 'adjoint' | 'direct'): DynamicGradients {
+  const how = method ?? (parameters.length > results.length ? 'adjoint' : 'direct');
+  const run = gradientRun(source, parameters, results, options, how);
+  return { method: how, steps: run.steps, results: run.results };
+}
+
+export interface DynamicGradients {
+  method: 'adjoint' | 'direct';
+  steps: number;
+  /** Per result, in the order asked. */
+  results: DynamicGradient[];
 }
 
 /** A step's end as the adjoint sweep needs it: size, time, positions, v, v̇, λ and the Lie step y. */
 interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Array; vdot: Float64Array; lambda: Float64Array; y: Float64Array }
 
-function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions, mode: 'direct' | 'adjoint'): DynamicGradient {
+/** A parameter's name as parseParameter reads it (for messages). */
+function parameterName(p: DynamicParameter): string {
+  switch (p.kind) {
+    case 'hardpoint': return `${p.part}.${p.group ? `${p.group}.` : ''}${p.entity}.${'xyz'[p.axis]}`;
+    case 'mass': return `${p.part}.mass`;
+    case 'inertia': case 'centre': return `${p.part}.${p.kind}.${'xyz'[p.axis]}`;
+    default: return `${p.element}.${p.kind}`;
+  }
+}
+
+function single(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions, mode: 'direct' | 'adjoint'): DynamicGradient {
+  const run = gradientRun(source, parameters, [result], options, mode);
+  return { ...run.results[0], steps: run.steps };
+}
+
+/** One result's bookkeeping over the run. */
+interface Tracker {
+  result: DynamicResult;
+  rv: { kind: string; offset: number };
+  rc0: number;
+  local: number[];
+  /** Per parameter: the result point's own move (a hardpoint that is the result's point), else null. */
+  explicitAxis: (number | null)[];
+  sign: number;
+  best: number; bestT: number; bestStep: number;
+  grad: Float64Array; prevG: Float64Array; curG: Float64Array;
+  prevX: number; prevT: number; crossT: number; crossStep: number; crossPrev: number; crossCur: number;
+}
+
+function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions, mode: 'direct' | 'adjoint'): { steps: number; results: DynamicGradient[] } {
   const { duration, step } = options;
   if (!(duration > 0) || !(step > 0)) throw new RangeError('duration and step: expected positive numbers of seconds');
+  if (!results.length) throw new DynamicSensitivityError('gradients: no result asked for');
   const dyn = buildDynamics(source);
+  const doc = dyn.model.doc;
+  // hardpoints first: a bad name is refused before the run, with the file's list
+  const hardpoints: { j: number; p: HardpointParameter }[] = [];
+  parameters.forEach((p, j) => {
+    if (p.kind !== 'hardpoint') return;
+    const r = resolveHardpoint(doc, p);
+    if (typeof r === 'string') throw new DynamicSensitivityError(`parameter "${parameterName(p)}": ${r} (hardpoints of this file: ${hardpointNames(doc).join(', ')})`);
+    hardpoints.push({ j, p });
+  });
   const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf });
   const it = sim.integrator, { system, forces } = dyn;
-  const n = it.size, P = parameters.length;
+  const n = it.size, P = parameters.length, NR = results.length;
   const active = it.activeRows();
   if (active.length < it.rows) throw new DynamicSensitivityError('gradients: the model has redundant constraint rows (not supported yet)');
   const m = it.rows, N = n + m;
-  const terms = parameters.map((p) => parameterTerm(dyn, it.layout, p));
-  const resultVar = dyn.model.parts.get(result.part);
-  if (resultVar === undefined) throw new DynamicSensitivityError(`result: no part "${result.part}"`);
-  const rv = system.variables[resultVar];
-  const rc0 = it.layout[resultVar];
-  let local = [0, 0, 0];
-  if (result.point) {
-    const pt = dyn.model.doc.parts[result.part].points?.[result.point];
-    if (!pt) throw new DynamicSensitivityError(`result: part "${result.part}" has no point "${result.point}"`);
-    local = [pt[0], pt[1], pt[2]];
-  }
 
   // the rows: every enabled constraint and driver block, in the integrator's order
   interface RowBlock { index: number; row0: number; rows: number; cols: Int32Array; duals: (() => readonly Dual[]) | null }
@@ -274,16 +335,47 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   }
   if (row !== m) throw new Error('gradients: rows disagree with the integrator');
 
+  const hp = hardpoints.length ? new HardpointTerms(dyn, hardpoints.map((h) => h.p), rowBlocks) : null;
+  const hpOf = new Int32Array(P).fill(-1);
+  hardpoints.forEach((h, k) => { hpOf[h.j] = k; });
+  /** ∂R/∂p_j at the current state into `out` (dynamic rows) and, for a hardpoint, Φ_p into `con` (rows). */
+  const massTerms = parameters.map((p) => (p.kind === 'hardpoint' ? null : parameterTerm(dyn, it.layout, p)));
+  const terms = parameters.map((_, j) => (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number, lambda: Float64Array, con: Float64Array | null) => {
+    const k = hpOf[j];
+    if (k < 0) massTerms[j]!(out, v, vdot, t);
+    else hp!.evaluate(k, lambda, v, t, out, con, null, null);
+  });
+
+  const trackers: Tracker[] = results.map((result) => {
+    const resultVar = dyn.model.parts.get(result.part);
+    if (resultVar === undefined) throw new DynamicSensitivityError(`result: no part "${result.part}"`);
+    let local = [0, 0, 0];
+    if (result.point) {
+      const pt = doc.parts[result.part].points?.[result.point];
+      if (!pt) throw new DynamicSensitivityError(`result: part "${result.part}" has no point "${result.point}"`);
+      local = [pt[0], pt[1], pt[2]];
+    }
+    const explicitAxis = parameters.map((p) => (p.kind === 'hardpoint' && p.part === result.part && result.point === p.entity && (p.group ?? 'points') === 'points'
+      && doc.parts[p.part].points?.[p.entity] !== undefined ? p.axis : null));
+    return {
+      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, sign: result.at === 'min' ? -1 : 1,
+      best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
+      prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
+    };
+  });
+
   // scratch
   const J = new Float64Array(m * n), H = new Float64Array(n * n), K = new Float64Array(n * n), C = new Float64Array(n * n);
   const Q = new Float64Array(n), Gv = new Float64Array(n * n), g6 = new Float64Array(6), G36 = new Float64Array(36);
   const Jr = new Float64Array(n * n), Ad = new Float64Array(n * n), A = new Float64Array(N * N), rhs = new Float64Array(N);
   const lu = new LU(N);
-  const res = new Float64Array(64), jac = new Float64Array(4096), rp = new Float64Array(n), pose = new Float64Array(7);
+  const res = new Float64Array(64), jac = new Float64Array(4096), rp = new Float64Array(n), rc = new Float64Array(m), pose = new Float64Array(7);
   const dir = new Float64Array(n);
+  /** With a vector w: Wq = ∂(J w)/∂q (m × n), the start's acceleration rows' curvature. */
+  const Wq = hp ? new Float64Array(m * n) : null;
 
-  /** J (all rows) at the current state; with λ, also H = ∂(Jᵀλ)/∂q column by column (tangent mode). */
-  const rowsAndCurvature = (lambda: Float64Array | null) => {
+  /** J (all rows) at the current state; with λ, also H = ∂(Jᵀλ)/∂q column by column (tangent mode); with w, also Wq. */
+  const rowsAndCurvature = (lambda: Float64Array | null, w: Float64Array | null = null) => {
     J.fill(0);
     for (const rb of rowBlocks) {
       const ld = rb.cols.length;
@@ -292,11 +384,12 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     }
     if (!lambda) return;
     H.fill(0);
+    if (w) Wq!.fill(0);
     for (const rb of rowBlocks) {
       if (!rb.duals) continue; // a driver's rows are linear in its coordinate
       let any = false;
       for (let r = 0; r < rb.rows; r++) if (lambda[rb.row0 + r] !== 0) any = true;
-      if (!any) continue;
+      if (!any && !w) continue;
       const ld = rb.cols.length;
       for (let kc = 0; kc < ld; kc++) {
         const c = rb.cols[kc];
@@ -310,8 +403,9 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         const rows = withTangents(seeds, () => { system.evaluateBlock(rb.index, res, jac); return rb.duals!(); });
         for (let r = 0; r < rb.rows; r++) {
           const lam = lambda[rb.row0 + r], tt = rows[r].t;
-          if (!tt || lam === 0) continue;
-          for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) H[rb.cols[k] * n + c] += lam * tt.d[k];
+          if (!tt) continue;
+          if (lam !== 0) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) H[rb.cols[k] * n + c] += lam * tt.d[k];
+          if (w) { let s = 0; for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) s += tt.d[k] * w[rb.cols[k]]; Wq![(rb.row0 + r) * n + c] += s; }
         }
       }
     }
@@ -349,6 +443,37 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
     if (!lu.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start system is singular');
   };
+
+  // ---- the start's positions: the start solve [Φ; held file coordinates](q, p) = 0, differentiated ----
+  const moving = hardpoints.filter((_, k) => hp!.movesRows(k));
+  const startLU = moving.length ? startPositions() : null;
+  function startPositions(): LU {
+    const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
+    if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: ${names} move the start, which starts moving (initial velocities or motions with a rate at t = 0): not supported yet`);
+    if (sim.drivers.some((d) => !(d.block instanceof CoordinateMotion))) throw new DynamicSensitivityError(`gradients: ${names} move the start, which a point motion places: not supported yet`);
+    // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven
+    const driven = new Set(sim.drivers.map((d) => (d.block as CoordinateMotion).vars[0]));
+    const placed: number[] = [];
+    for (const [name, value] of Object.entries(doc.state)) {
+      const info = dyn.model.coordinates.get(name);
+      if (!info || typeof value !== 'number' || system.isHeld(info.variable) || driven.has(info.variable)) continue;
+      const want = info.kind === 'angle' ? value * dyn.model.angleFactor : value;
+      if (Math.abs(system.getScalar(info.variable) - want) > 1e-9 * Math.max(1, Math.abs(want))) {
+        throw new DynamicSensitivityError(`gradients: ${names} move the start, but its solve could not hold "${name}" at the file's value: not supported`);
+      }
+      if (it.layout[info.variable] >= 0) placed.push(it.layout[info.variable]);
+    }
+    if (m + placed.length !== n) {
+      throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the file's coordinates leave the start pose ${n - m - placed.length} degree(s) of freedom (give them in "state" to fix how the start moves)`);
+    }
+    rowsAndCurvature(null);
+    const S = new Float64Array(n * n);
+    S.set(J);
+    placed.forEach((c, k) => { S[(m + k) * n + c] = 1; });
+    const f = new LU(n);
+    if (!f.factor(S, n, 1e-13)) throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start pose is not fixed by them and the file's coordinates (singular start solve)`);
+    return f;
+  }
 
   const { alphaM: am, gamma, beta, c1, alphaF: af } = it.coefficients();
   /**
@@ -408,6 +533,18 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     for (let i = 0; i < n; i++) y[i] = h * (start.v[i] + h * c1 * start.a[i] + h * beta * it.a[i]);
   };
 
+  /**
+   * The start's curvature terms when hardpoints move it (at rest: v = 0): J, H − K at λ₀ and
+   * Wq = ∂(J v̇₀)/∂q, then the acceleration matrix factored.
+   */
+  const startCurvature = (v: Float64Array, vdot: Float64Array, lambda: Float64Array, t: number) => {
+    rowsAndCurvature(lambda, vdot);
+    forces.assemble(v, t, Q, K, C);
+    for (let i = 0; i < n * n; i++) H[i] -= K[i];
+    factorStart();
+  };
+  const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
+
   // ---- direct: the columns s = (q', v', v̇', a') carried through each step ----
   const sq = new Float64Array(n * P), sv = new Float64Array(n * P), svd = new Float64Array(n * P), sa = new Float64Array(n * P);
   const y = new Float64Array(n), bq = new Float64Array(n * P), bv = new Float64Array(n * P), aPred = new Float64Array(n * P), tmp = new Float64Array(n);
@@ -415,16 +552,46 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const store = (h: number, yy: Float64Array | null) => {
     stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(it.lambda), y: yy ? Float64Array.from(yy) : new Float64Array(n) });
   };
-  if (mode === 'direct') {
+  if (mode === 'direct' && !hp) {
     // the start: [M Jᵀ; J 0][v̇'; λ'] = [−R_p; 0]
     factorStart();
     for (let j = 0; j < P; j++) {
       rp.fill(0);
-      terms[j](rp, it.v, it.vdot, it.t);
+      terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
       rhs.fill(0);
       for (let i = 0; i < n; i++) rhs[i] = -rp[i];
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+    }
+  } else if (mode === 'direct') {
+    // q₀' = −S⁻¹[Φ_p; 0]; [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
+    startCurvature(it.v, it.vdot, it.lambda, it.t);
+    const S = new Float64Array(n);
+    for (let j = 0; j < P; j++) {
+      const k = hpOf[j];
+      q0.fill(0); conW.fill(0); rp.fill(0);
+      if (k >= 0) {
+        phiP.fill(0);
+        hp!.evaluate(k, it.lambda, it.v, it.t, rp, phiP, it.vdot, conW);
+        if (startLU && hp!.movesRows(k)) {
+          S.fill(0);
+          for (let r = 0; r < m; r++) S[r] = -phiP[r];
+          startLU.solve(S);
+          q0.set(S);
+        }
+      } else terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
+      for (let i = 0; i < n; i++) {
+        let s = rp[i];
+        for (let l = 0; l < n; l++) s += HK[i * n + l] * q0[l];
+        rhs[i] = -s;
+      }
+      for (let r = 0; r < m; r++) {
+        let s = conW[r];
+        for (let l = 0; l < n; l++) s += Wq![r * n + l] * q0[l];
+        rhs[n + r] = -s;
+      }
+      lu.solve(rhs);
+      for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
     }
   } else store(0, null);
 
@@ -448,7 +615,8 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         bq[i * P + j] = s;
       }
       rp.fill(0);
-      terms[j](rp, v, vdot, it.t);
+      if (hp) rc.fill(0);
+      terms[j](rp, v, vdot, it.t, it.lambda, rc);
       massTimes(tmp, svd, j, P);
       for (let i = 0; i < n; i++) {
         let s = tmp[i] + rp[i];
@@ -456,7 +624,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         rhs[i] = -s / betaP;
       }
       for (let r = 0; r < m; r++) {
-        let s = 0;
+        let s = hp ? rc[r] : 0;
         for (let k = 0; k < n; k++) s += J[r * n + k] * bq[k * P + j];
         rhs[n + r] = -s;
       }
@@ -474,45 +642,57 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     observe();
   };
 
-  // the result and its derivative at the current state
+  // a result and its derivative at the current state
   const Rr = new Float64Array(9);
-  let best = -Infinity, bestT = 0, bestStep = 0;
-  const grad = new Float64Array(P);
-  const valueAndGradient = (g: Float64Array | null): number => {
-    const a = result.axis, r = Rr;
+  const cross = (x: ArrayLike<number>, y: ArrayLike<number>) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
+  /** The result's own dependence on parameter j at the current state (its point is the hardpoint): R e_c, or R(ω × e_c). */
+  const explicit = (tr: Tracker, j: number, v: Float64Array): number => {
+    const c = tr.explicitAxis[j];
+    if (c === null) return 0;
+    rotationMatrix(Rr, system.state, tr.rv.offset + 3);
+    const a = tr.result.axis, e = [0, 0, 0];
+    e[c] = 1;
+    if (tr.result.quantity === 'position') return Rr[a * 3 + c];
+    if (tr.rc0 < 0) return 0;
+    const x = cross([v[tr.rc0], v[tr.rc0 + 1], v[tr.rc0 + 2]], e);
+    return Rr[a * 3] * x[0] + Rr[a * 3 + 1] * x[1] + Rr[a * 3 + 2] * x[2];
+  };
+  const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
+    const { result, rv, rc0 } = tr, a = result.axis, r = Rr;
     if (rv.kind !== 'pose') throw new DynamicSensitivityError(`result: "${result.part}" is not a part`);
     rotationMatrix(r, system.state, rv.offset + 3);
-    const lp = local;
+    const lp = tr.local;
     // body-frame ω and the point's body-frame velocity u = ω × p + v
     const w = rc0 >= 0 ? [it.v[rc0], it.v[rc0 + 1], it.v[rc0 + 2]] : [0, 0, 0];
     const u = rc0 >= 0 ? [w[1] * lp[2] - w[2] * lp[1] + it.v[rc0 + 3], w[2] * lp[0] - w[0] * lp[2] + it.v[rc0 + 4], w[0] * lp[1] - w[1] * lp[0] + it.v[rc0 + 5]] : [0, 0, 0];
-    const row = (x: number[]) => r[a * 3] * x[0] + r[a * 3 + 1] * x[1] + r[a * 3 + 2] * x[2];
-    const cross = (x: number[], y: number[]) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
+    const rowOf = (x: number[]) => r[a * 3] * x[0] + r[a * 3 + 1] * x[1] + r[a * 3 + 2] * x[2];
     if (g) for (let j = 0; j < P; j++) {
-      if (rc0 < 0) { g[j] = 0; continue; }
-      const s = (i: number, arr: Float64Array) => arr[(rc0 + i) * P + j];
-      const dw = [s(0, sq), s(1, sq), s(2, sq)], dv = [s(3, sq), s(4, sq), s(5, sq)];
-      if (result.quantity === 'position') {
-        // x = t + R p: dx = R(δv + δω × p)
-        const c = cross(dw, lp);
-        g[j] = row([dv[0] + c[0], dv[1] + c[1], dv[2] + c[2]]);
-      } else {
-        // ẋ = R u: d = R(δω × u + dω' × p + dv'), with (dω', dv') the velocity's sensitivity
-        const c1 = cross(dw, u), c2 = cross([s(0, sv), s(1, sv), s(2, sv)], lp);
-        g[j] = row([c1[0] + c2[0] + s(3, sv), c1[1] + c2[1] + s(4, sv), c1[2] + c2[2] + s(5, sv)]);
+      if (rc0 < 0) { g[j] = 0; } else {
+        const s = (i: number, arr: Float64Array) => arr[(rc0 + i) * P + j];
+        const dw = [s(0, sq), s(1, sq), s(2, sq)], dv = [s(3, sq), s(4, sq), s(5, sq)];
+        if (result.quantity === 'position') {
+          // x = t + R p: dx = R(δv + δω × p)
+          const c = cross(dw, lp);
+          g[j] = rowOf([dv[0] + c[0], dv[1] + c[1], dv[2] + c[2]]);
+        } else {
+          // ẋ = R u: d = R(δω × u + dω' × p + dv'), with (dω', dv') the velocity's sensitivity
+          const c1 = cross(dw, u), c2 = cross([s(0, sv), s(1, sv), s(2, sv)], lp);
+          g[j] = rowOf([c1[0] + c2[0] + s(3, sv), c1[1] + c2[1] + s(4, sv), c1[2] + c2[2] + s(5, sv)]);
+        }
       }
+      if (tr.explicitAxis[j] !== null) { g[j] += explicit(tr, j, it.v); rotationMatrix(r, system.state, rv.offset + 3); }
     }
-    if (result.quantity === 'velocity') return row(u);
-    return system.state[rv.offset + a] + row(lp);
+    if (result.quantity === 'velocity') return rowOf(u);
+    return system.state[rv.offset + a] + rowOf(lp);
   };
   /** The result's cotangent at the current state with velocities v: adds w·∂x/∂(q, v) into (cq, cv) (q perturbed on the right). */
-  const addResultCotangent = (cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
+  const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
+    const { rc0 } = tr;
     if (rc0 < 0 || w === 0) return;
-    rotationMatrix(Rr, system.state, rv.offset + 3);
-    const a = result.axis, ra = [Rr[a * 3], Rr[a * 3 + 1], Rr[a * 3 + 2]], lp = local;
-    const cross = (x: number[], y: number[]) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
+    rotationMatrix(Rr, system.state, tr.rv.offset + 3);
+    const a = tr.result.axis, ra = [Rr[a * 3], Rr[a * 3 + 1], Rr[a * 3 + 2]], lp = tr.local;
     const pr = cross(lp, ra); // (δω × p)·r_a = δω·(p × r_a)
-    if (result.quantity === 'position') {
+    if (tr.result.quantity === 'position') {
       for (let i = 0; i < 3; i++) { cq[rc0 + i] += w * pr[i]; cq[rc0 + 3 + i] += w * ra[i]; }
       return;
     }
@@ -520,53 +700,61 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const ur = cross(u, ra);
     for (let i = 0; i < 3; i++) { cq[rc0 + i] += w * ur[i]; cv[rc0 + i] += w * pr[i]; cv[rc0 + 3 + i] += w * ra[i]; }
   };
-  const sign = result.at === 'min' ? -1 : 1;
-  // crossing: the previous step's value and gradient; the time and its gradient once found
-  const prevG = new Float64Array(P), curG = new Float64Array(P);
-  let prevX = NaN, prevT = 0, crossT = NaN, crossStep = -1, crossPrev = 0, crossCur = 0;
   let stepCount = 0;
   const observe = () => {
     const k = stepCount++;
-    if (result.at === 'final') return;
     const direct = mode === 'direct';
-    if (result.at === 'crossing') {
-      if (!Number.isNaN(crossT)) return;
-      const X = result.level!, x = valueAndGradient(direct ? curG : null);
-      if (!Number.isNaN(prevX) && (prevX - X) * (x - X) <= 0 && x !== prevX) {
-        // T = t_n + h (X − x_n)/(x_{n+1} − x_n), differentiated as it stands
-        const h = it.t - prevT, D = x - prevX, f = (X - prevX) / D;
-        crossT = prevT + h * f;
-        crossStep = k; crossPrev = (h * (X - prevX - D)) / (D * D); crossCur = (-h * (X - prevX)) / (D * D);
-        if (direct) for (let j = 0; j < P; j++) grad[j] = h * (-prevG[j] * D - (X - prevX) * (curG[j] - prevG[j])) / (D * D);
+    for (const tr of trackers) {
+      const result = tr.result;
+      if (result.at === 'final') continue;
+      if (result.at === 'crossing') {
+        if (!Number.isNaN(tr.crossT)) continue;
+        const X = result.level!, x = valueAndGradient(tr, direct ? tr.curG : null);
+        if (!Number.isNaN(tr.prevX) && (tr.prevX - X) * (x - X) <= 0 && x !== tr.prevX) {
+          // T = t_n + h (X − x_n)/(x_{n+1} − x_n), differentiated as it stands
+          const h = it.t - tr.prevT, D = x - tr.prevX, f = (X - tr.prevX) / D, prevX = tr.prevX;
+          tr.crossT = tr.prevT + h * f;
+          tr.crossStep = k; tr.crossPrev = (h * (X - prevX - D)) / (D * D); tr.crossCur = (-h * (X - prevX)) / (D * D);
+          if (direct) for (let j = 0; j < P; j++) tr.grad[j] = h * (-tr.prevG[j] * D - (X - prevX) * (tr.curG[j] - tr.prevG[j])) / (D * D);
+        }
+        tr.prevX = x; tr.prevT = it.t; if (direct) tr.prevG.set(tr.curG);
+        continue;
       }
-      prevX = x; prevT = it.t; if (direct) prevG.set(curG);
-      return;
+      const x = tr.sign * valueAndGradient(tr, null);
+      if (x > tr.best) { tr.best = x; tr.bestT = it.t; tr.bestStep = k; if (direct) valueAndGradient(tr, tr.grad); }
     }
-    const x = sign * valueAndGradient(null);
-    if (x > best) { best = x; bestT = it.t; bestStep = k; if (direct) valueAndGradient(grad); }
   };
   observe();
   const steps = Math.max(1, Math.round(duration / step));
+  const onlyCrossings = trackers.every((tr) => tr.result.at === 'crossing');
   let done = 0;
   for (let k = 1; k <= steps; k++) {
     if (!it.step(step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
     done = k;
-    if (result.at === 'crossing' && !Number.isNaN(crossT)) break; // nothing later matters to a crossing time
+    if (onlyCrossings && trackers.every((tr) => !Number.isNaN(tr.crossT))) break; // nothing later matters to a crossing time
   }
   it.onStep = null;
-  if (result.at === 'crossing' && Number.isNaN(crossT)) throw new DynamicSensitivityError(`result: ${result.part}${result.point ? `.${result.point}` : ''} does not reach ${result.level} in ${duration} s`);
-  let value: number, t: number;
-  if (result.at === 'crossing') { value = crossT; t = crossT; } else if (result.at === 'final') {
-    value = valueAndGradient(mode === 'direct' ? grad : null); t = it.t;
-  } else { value = sign * best; t = bestT; }
+  const out: DynamicGradient[] = trackers.map((tr) => {
+    const result = tr.result;
+    if (result.at === 'crossing' && Number.isNaN(tr.crossT)) throw new DynamicSensitivityError(`result: ${result.part}${result.point ? `.${result.point}` : ''} does not reach ${result.level} in ${duration} s`);
+    let value: number, t: number;
+    if (result.at === 'crossing') { value = tr.crossT; t = tr.crossT; } else if (result.at === 'final') {
+      value = valueAndGradient(tr, mode === 'direct' ? tr.grad : null); t = it.t;
+    } else { value = tr.sign * tr.best; t = tr.bestT; }
+    return { value, t, gradient: [], steps: done };
+  });
   if (mode === 'adjoint') {
-    // the result's weight on each stored step's state
-    const weights = new Map<number, number>();
-    if (result.at === 'final') weights.set(stored.length - 1, 1);
-    else if (result.at === 'crossing') { weights.set(crossStep - 1, crossPrev); weights.set(crossStep, crossCur); } else weights.set(bestStep, sign * sign);
+    // each result's weight on each stored step's state
+    const weights = trackers.map((tr) => {
+      const w = new Map<number, number>();
+      if (tr.result.at === 'final') w.set(stored.length - 1, 1);
+      else if (tr.result.at === 'crossing') { w.set(tr.crossStep - 1, tr.crossPrev); w.set(tr.crossStep, tr.crossCur); } else w.set(tr.bestStep, tr.sign * tr.sign);
+      return w;
+    });
     adjointSweep(weights);
   }
-  return { value, t, gradient: [...grad], steps: done };
+  trackers.forEach((tr, r) => { out[r].gradient = [...tr.grad]; });
+  return { steps: done, results: out };
 
   /** Restore a stored step's end state (positions and the drivers' time). */
   function restoreStep(s: StoredStep) {
@@ -575,73 +763,125 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   }
 
   /**
-   * One backward sweep: the cotangent μ = (μq, μv, μv̇, μa) of each step's end, from the
-   * result's last touched step down to the start; each step's transpose needs one solve with
-   * its exact matrix transposed, and each parameter only its ∂R/∂p dotted with that solve.
+   * One backward sweep for every result at once: each result's cotangent μ = (μq, μv, μv̇, μa)
+   * of each step's end, from its last touched step down to the start; each step's matrix is
+   * rebuilt and factored once and solved transposed once per result, and each parameter needs
+   * only its ∂R/∂p (and a hardpoint's Φ_p) dotted with those solves.
    */
-  function adjointSweep(weights: Map<number, number>) {
-    const mq = new Float64Array(n), mv = new Float64Array(n), mvd = new Float64Array(n), ma = new Float64Array(n);
-    const bqb = new Float64Array(n), bvb = new Float64Array(n), tqb = new Float64Array(n), rdyn = new Float64Array(n), Mr = new Float64Array(n);
-    const last = Math.max(...weights.keys());
-    grad.fill(0);
-    const addParameters = (s: StoredStep, scale: number) => {
-      // grad_j += (scale · r̄_dyn) · ∂R/∂p_j at this state
+  function adjointSweep(weights: Map<number, number>[]) {
+    const vec = () => trackers.map(() => new Float64Array(n));
+    const mq = vec(), mv = vec(), mvd = vec(), ma = vec();
+    const bqb = new Float64Array(n), bvb = new Float64Array(n), tqb = new Float64Array(n), rdyn = new Float64Array(n), rcon = new Float64Array(m), Mr = new Float64Array(n);
+    const lasts = weights.map((w) => Math.max(...w.keys()));
+    const last = Math.max(...lasts);
+    // ∂R/∂p_j (rows n) and Φ_p (rows m) of every parameter at one stored state, evaluated once per step
+    const rpAll = new Float64Array(P * n), rcAll = new Float64Array(P * m);
+    const parameterRows = (s: StoredStep) => {
+      rpAll.fill(0); rcAll.fill(0);
+      for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s.v, s.vdot, s.t, s.lambda, hp ? rcAll.subarray(j * m, (j + 1) * m) : null);
+    };
+    const addParameters = (g: Float64Array, scale: number) => {
+      // grad_j += (scale · r̄_dyn) · ∂R/∂p_j − r̄_con · Φ_p
       for (let j = 0; j < P; j++) {
-        rp.fill(0);
-        terms[j](rp, s.v, s.vdot, s.t);
-        let d = 0;
-        for (let i = 0; i < n; i++) d += rdyn[i] * rp[i];
-        grad[j] += scale * d;
+        let d = 0, e = 0;
+        for (let i = 0; i < n; i++) d += rdyn[i] * rpAll[j * n + i];
+        if (hp) for (let r = 0; r < m; r++) e += rcon[r] * rcAll[j * m + r];
+        g[j] += scale * d - e;
       }
     };
+    for (const tr of trackers) tr.grad.fill(0);
     for (let k = last; k >= 1; k--) {
       const s = stored[k], h = s.h;
       restoreStep(s);
-      const w = weights.get(k);
-      if (w !== undefined) addResultCotangent(mq, mv, s.v, w);
+      trackers.forEach((tr, r) => {
+        const w = weights[r].get(k);
+        if (w === undefined) return;
+        addResultCotangent(tr, mq[r], mv[r], s.v, w);
+        for (let j = 0; j < P; j++) if (tr.explicitAxis[j] !== null) tr.grad[j] += w * explicit(tr, j, s.v);
+      });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
       linearise(h, s.y, s.v, s.lambda, s.t);
-      // dD̄ = J_rᵀ μq + γ' μv + β' μv̇ + a' μa; [r̄_dyn; r̄_con] = A⁻ᵀ [dD̄; 0]
-      for (let i = 0; i < n; i++) {
-        let x = gammaP * mv[i] + betaP * mvd[i] + aP * ma[i];
-        for (let l = 0; l < n; l++) x += Jr[l * n + i] * mq[l];
-        rhs[i] = x;
-      }
-      for (let r = 0; r < m; r++) rhs[n + r] = 0;
-      lu.solveTransposed(rhs);
-      for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
-      // r_dyn = −(M v̇' + R_p + GC b_v + HK b_q)/β',  r_con = −J b_q
-      addParameters(s, -1 / betaP);
-      massTimes(Mr, rdyn, 0, 1);
-      for (let i = 0; i < n; i++) {
-        let xq = mq[i], xv = mv[i];
-        for (let l = 0; l < n; l++) { xq -= HK[l * n + i] * rdyn[l] / betaP; xv -= GC[l * n + i] * rdyn[l] / betaP; }
-        for (let r = 0; r < m; r++) xq -= J[r * n + i] * rhs[n + r];
-        bqb[i] = xq; bvb[i] = xv;
-      }
-      // b_q = Ad q' + J_r t_q,  t_q = h v' + h² c1 a' + h² β â,  b_v = v' + h(1−γ) a' + hγ â,  â = (v̇' − αm a')/(1 − αm)
-      for (let i = 0; i < n; i++) {
-        let xq = 0, xt = 0;
-        for (let l = 0; l < n; l++) { xq += Ad[l * n + i] * bqb[l]; xt += Jr[l * n + i] * bqb[l]; }
-        mq[i] = xq; tqb[i] = xt;
-      }
-      for (let i = 0; i < n; i++) {
-        const aHat = ma[i] + h * h * beta * tqb[i] + h * gamma * bvb[i];
-        mv[i] = h * tqb[i] + bvb[i];
-        ma[i] = h * h * c1 * tqb[i] + h * (1 - gamma) * bvb[i] - (am * aHat) / (1 - am);
-        mvd[i] = mvd[i] - Mr[i] / betaP + aHat / (1 - am);
-      }
+      parameterRows(s);
+      trackers.forEach((tr, r) => {
+        if (k > lasts[r]) return;
+        const q = mq[r], vv = mv[r], vd = mvd[r], aa = ma[r];
+        // dD̄ = J_rᵀ μq + γ' μv + β' μv̇ + a' μa; [r̄_dyn; r̄_con] = A⁻ᵀ [dD̄; 0]
+        for (let i = 0; i < n; i++) {
+          let x = gammaP * vv[i] + betaP * vd[i] + aP * aa[i];
+          for (let l = 0; l < n; l++) x += Jr[l * n + i] * q[l];
+          rhs[i] = x;
+        }
+        for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
+        lu.solveTransposed(rhs);
+        for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
+        for (let rr = 0; rr < m; rr++) rcon[rr] = rhs[n + rr];
+        // r_dyn = −(M v̇' + R_p + GC b_v + HK b_q)/β',  r_con = −(J b_q + Φ_p)
+        addParameters(tr.grad, -1 / betaP);
+        massTimes(Mr, rdyn, 0, 1);
+        for (let i = 0; i < n; i++) {
+          let xq = q[i], xv = vv[i];
+          for (let l = 0; l < n; l++) { xq -= HK[l * n + i] * rdyn[l] / betaP; xv -= GC[l * n + i] * rdyn[l] / betaP; }
+          for (let rr = 0; rr < m; rr++) xq -= J[rr * n + i] * rhs[n + rr];
+          bqb[i] = xq; bvb[i] = xv;
+        }
+        // b_q = Ad q' + J_r t_q,  t_q = h v' + h² c1 a' + h² β â,  b_v = v' + h(1−γ) a' + hγ â,  â = (v̇' − αm a')/(1 − αm)
+        for (let i = 0; i < n; i++) {
+          let xq = 0, xt = 0;
+          for (let l = 0; l < n; l++) { xq += Ad[l * n + i] * bqb[l]; xt += Jr[l * n + i] * bqb[l]; }
+          q[i] = xq; tqb[i] = xt;
+        }
+        for (let i = 0; i < n; i++) {
+          const aHat = aa[i] + h * h * beta * tqb[i] + h * gamma * bvb[i];
+          vv[i] = h * tqb[i] + bvb[i];
+          aa[i] = h * h * c1 * tqb[i] + h * (1 - gamma) * bvb[i] - (am * aHat) / (1 - am);
+          vd[i] = vd[i] - Mr[i] / betaP + aHat / (1 - am);
+        }
+      });
     }
-    // the start: v̇₀' = a₀' = first n of [M Jᵀ; J 0]⁻¹[−R_p; 0]; q₀' = v₀' = 0
+    // the start: v̇₀' = a₀' = first n of [M Jᵀ; J 0]⁻¹[−(R_p + (H − K)q₀'); −(Wq q₀' + (∂J/∂p)v̇₀)], q₀' = −S⁻¹[Φ_p; 0], v₀' = 0
     const s0 = stored[0];
     restoreStep(s0);
-    const w0 = weights.get(0);
-    if (w0 !== undefined) addResultCotangent(mq, mv, s0.v, w0); // q₀' = v₀' = 0: no contribution, kept for the record
-    factorStart();
-    for (let i = 0; i < n; i++) rhs[i] = mvd[i] + ma[i];
-    for (let r = 0; r < m; r++) rhs[n + r] = 0;
-    lu.solveTransposed(rhs);
-    for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
-    addParameters(s0, -1);
+    trackers.forEach((tr, r) => {
+      const w0 = weights[r].get(0);
+      if (w0 === undefined) return;
+      addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
+      for (let j = 0; j < P; j++) if (tr.explicitAxis[j] !== null) tr.grad[j] += w0 * explicit(tr, j, s0.v);
+    });
+    if (hp) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t); else factorStart();
+    rpAll.fill(0);
+    for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s0.v, s0.vdot, s0.t, s0.lambda, null);
+    // per hardpoint: Φ_p and (∂J/∂p)v̇₀ at the start
+    const phiAll = hp ? new Float64Array(P * m) : null, jpvAll = hp ? new Float64Array(P * m) : null, scratchDyn = new Float64Array(n);
+    if (hp) for (let j = 0; j < P; j++) {
+      const k = hpOf[j];
+      if (k >= 0) hp.evaluate(k, null, s0.v, s0.t, scratchDyn, phiAll!.subarray(j * m, (j + 1) * m), s0.vdot, jpvAll!.subarray(j * m, (j + 1) * m));
+    }
+    trackers.forEach((tr, r) => {
+      for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
+      for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
+      lu.solveTransposed(rhs);
+      for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
+      rcon.fill(0);
+      const save = Float64Array.from(rhs.subarray(n));
+      addParameters(tr.grad, -1);
+      if (!hp) return;
+      // (∂J/∂p)v̇₀ on the acceleration rows, then q₀' through the start solve
+      for (let j = 0; j < P; j++) { let e = 0; for (let rr = 0; rr < m; rr++) e += save[rr] * jpvAll![j * m + rr]; tr.grad[j] -= e; }
+      if (!startLU) return;
+      const qb = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        let x = mq[r][i];
+        for (let l = 0; l < n; l++) x -= HK[l * n + i] * rdyn[l];
+        for (let rr = 0; rr < m; rr++) x -= Wq![rr * n + i] * save[rr];
+        qb[i] = x;
+      }
+      startLU.solveTransposed(qb);
+      for (let j = 0; j < P; j++) {
+        if (hpOf[j] < 0 || !hp.movesRows(hpOf[j])) continue;
+        let e = 0;
+        for (let rr = 0; rr < m; rr++) e += qb[rr] * phiAll![j * m + rr];
+        tr.grad[j] -= e;
+      }
+    });
   }
 }
