@@ -24,6 +24,8 @@
  */
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { SuspensionModel } from '../suspension/model.ts';
+import type { LoadCase, StateLoads } from '../suspension/loads.ts';
+import { LoadsAtPose } from './loads-at-pose.ts';
 import { compileDocument, type LiveDocument } from './document.ts';
 import { LiveEngine, type LiveFrame, type PullRequest } from './engine.ts';
 import type { PullStrategy } from './live-model.ts';
@@ -47,6 +49,8 @@ export interface LiveViewRequest {
   readonly fresh?: boolean;
   /** An assembly: the drag with this id was cancelled; back to the state at its start. */
   readonly cancelledDrag?: number;
+  /** A suspension: a load case; the frame then carries the loads at the pose shown. */
+  readonly loads?: LoadCase | null;
 }
 
 /** The answer: plain data (no document, no model), what a page draws beside its own structure. */
@@ -82,6 +86,8 @@ export interface LiveViewFrame {
   readonly analysis: LiveSuspensionAnalysis | null;
   /** The same at design (wheel travel 0, rack centred): what what-if deltas compare. */
   readonly design: LiveSuspensionAnalysis | null;
+  /** With the request's load case: the library's loads at the pose shown. */
+  readonly loads: StateLoads | null;
   /** The model was built for this request (a new version, or fresh). */
   readonly rebuilt: boolean;
   /** Wall times, ms: the build (when rebuilt), the solve, the analysis. */
@@ -98,6 +104,8 @@ interface SuspensionEntry {
   readonly engine: SuspensionLiveEngine;
   readonly buildMs: number;
   design: LiveSuspensionAnalysis | null;
+  /** Loads at the pose (one SweepLoads per load case). */
+  readonly loads: LoadsAtPose;
 }
 
 interface AssemblyEntry {
@@ -152,7 +160,7 @@ export class LiveViewEngine {
       const assembly = compileDocument(request.document).assembly;
       // the view's drivers (wheel travel, rack) take over from the document's holds
       const engine = new SuspensionLiveEngine(assembly);
-      this.loaded = { version: request.version, document: request.document, assembly, engine, buildMs: now() - t0, design: null };
+      this.loaded = { version: request.version, document: request.document, assembly, engine, buildMs: now() - t0, design: null, loads: new LoadsAtPose(engine.sm) };
     }
     this.kind = 'suspension';
     const entry = this.loaded!;
@@ -185,6 +193,7 @@ export class LiveViewEngine {
     const hold = holdOf(entry.document);
     // the library's analysis at the pose shown (the last good one after a failure)
     const analysis = analyseSuspension(live.sm, hold, f.dof);
+    const loads = request.loads ? entry.loads.evaluate(request.loads) : null;
     const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
     const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !live.isDriverRow(o)).map(userOwner);
     const solved = !report || report.converged;
@@ -216,6 +225,7 @@ export class LiveViewEngine {
       atDesign,
       analysis,
       design: entry.design,
+      loads,
       rebuilt,
       ms: { build: rebuilt ? entry.buildMs : 0, solve: solveMs, analysis: now() - t2 },
     };
@@ -266,6 +276,7 @@ export class LiveViewEngine {
       atDesign: false,
       analysis: null,
       design: null,
+      loads: null,
       rebuilt: frame.rebuilt,
       ms: { build: frame.rebuilt ? frame.solveMs : 0, solve: frame.solveMs, analysis: 0 },
     };

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { assemblyDocument, compileDocument, drivenSuspension, flatMetrics, LiveViewEngine, liveEdits, type LiveDocument, type LiveViewFrame, type LiveViewRequest } from '../../src/live/index.ts';
 import { runSweep } from '../../src/suspension/sweep.ts';
+import { SweepLoads, type StateLoads } from '../../src/suspension/loads.ts';
 import { sweepFromShortcut } from '../../src/suspension/files/index.ts';
 import { History } from '../../src/reactive/index.ts';
 import { addMate } from '../../src/assembly/edits.ts';
@@ -112,6 +113,28 @@ describe('LiveViewEngine: a suspension at its view', () => {
     expect(far.ok).toBe(false);
     expect(far.message).toMatch(/^beyond reach: the wheel stops at \+\d+\.\d mm of travel/);
     expect(world(far.poses.upright, WHEEL_CENTER)[2] - wc[2]).toBeCloseTo(far.view.travel[0], 6);
+  });
+
+  it('with a load case, the frame carries the loads at the pose shown: the bump sweep\'s at the same travel, computed on a model of its own', () => {
+    const doc = suspensionExample('double_wishbone_axle_u_bar_rates');
+    const loadCase = { each: { corner_mass: 300, cornering_g: 1, braking_g: 0.3 } };
+    const engine = new LiveViewEngine();
+    const frame = engine.solve(request(1, doc, [25, 25], 0, { loads: loadCase }));
+    const sm = drivenSuspension(compileDocument(doc).assembly);
+    const loads = new SweepLoads(sm, loadCase);
+    const seen: StateLoads[] = [];
+    runSweep(sm, sweepFromShortcut('bump', '0:25:2'), { onSolvedState: () => { seen.push(loads.evaluate()); } });
+    const expected = seen[1];
+    const scale = Math.max(...Object.values(expected.links).map(Math.abs));
+    expect(scale).toBeGreaterThan(100);
+    expect(Object.keys(frame.loads!.links).sort()).toEqual(Object.keys(expected.links).sort());
+    for (const [id, force] of Object.entries(expected.links)) expect(Math.abs(frame.loads!.links[id] - force), id).toBeLessThan(1e-7 * scale);
+    expect(frame.loads!.rates!.roll_stiffness!).toBeCloseTo(expected.rates!.roll_stiffness!, 3);
+    // no case: no loads; and the loads leave the pose as it was (the next frame at the same view is unchanged)
+    const plain = engine.solve(request(1, doc, [25, 25]));
+    expect(plain.loads).toBeNull();
+    expect(plain.poses).toEqual(frame.poses);
+    expect(plain.analysis!.metrics).toEqual(frame.analysis!.metrics);
   });
 
   it('fresh: the view solved again from design gives the numbers of a new engine driven straight there', () => {

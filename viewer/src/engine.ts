@@ -23,7 +23,7 @@ import type { SteeringAxis } from '../../src/suspension/steering';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import type { ViewerDocument, Vec3 } from './document';
 import { modelState, type StateJSON } from '../../src/model/operations';
-import { LoadsAtPose, loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
+import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
 import { SweepLoads } from '../../src/suspension/loads';
 import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
 import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure';
@@ -250,8 +250,6 @@ interface Presentation {
   readonly structure: SceneStructure;
   /** Every part point where the document itself puts it (the ghost). */
   readonly design: Record<string, Vec3>;
-  /** Loads at the pose under the panel's load case (viewer/src/loads.ts). */
-  readonly loads: LoadsAtPose | null;
   /** How the devices are drawn at any state (viewer/src/devices.ts). */
   readonly devices: ReturnType<typeof devicePlan> | null;
   /** The wheels and axes (the ghost) and every metric at design: see {@link Engine.designOf}. */
@@ -306,8 +304,8 @@ export class Engine {
     const analysis = frame.analysis;
     const metrics = flatMetrics(analysis);
     const corners = cornerGeometry(sm, analysis, analysis.steering.axes);
-    // the loads at the pose shown (the last good one after a failure)
-    const loads = req.loads ? p.loads!.evaluate(req.loads) : null;
+    // the library's loads at the pose shown (the last good one after a failure), under the panel's case
+    const loads = frame.loads;
     if (loads) Object.assign(metrics, loadsMetrics(loads, sm.corners[0].roles.side));
     let rollCenter: Vec3 | null = null;
     const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
@@ -337,7 +335,7 @@ export class Engine {
     if (this.shown && this.shown.version === frame.version && this.shown.suspension === sm) return this.shown;
     const assembly = this.live.assembly!;
     if (!sm || !suspension) {
-      this.shown = { version: frame.version, suspension: null, structure: structureOf(assembly, null, false), design: pointsFromPoses(assembly, {}), loads: null, devices: null, designed: null };
+      this.shown = { version: frame.version, suspension: null, structure: structureOf(assembly, null, false), design: pointsFromPoses(assembly, {}), devices: null, designed: null };
       return this.shown;
     }
     const designPoses = this.live.atDesign(() => suspension.engine.poses());
@@ -346,7 +344,6 @@ export class Engine {
       suspension: sm,
       structure: structureOf(assembly, sm, doc.kind === 'suspension'),
       design: pointsFromPoses(assembly, posesOf(designPoses)),
-      loads: new LoadsAtPose(sm),
       devices: devicePlan(sm, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : null, designPoses),
       designed: null,
     };
@@ -438,5 +435,6 @@ function viewRequest(req: PoseRequest): LiveViewRequest {
     pull: pull ? { dragId: pull.dragId ?? 0, part: pull.part, point: pull.local, target: pull.target, mode: pull.mode, ...(pull.axis ? { axis: pull.axis } : {}), ...(pull.corner !== undefined ? { corner: pull.corner } : {}) } : null,
     ...(req.reset || req.fromDesign ? { fresh: true } : {}),
     ...(req.cancelDrag !== undefined ? { cancelledDrag: req.cancelDrag } : {}),
+    ...(req.loads ? { loads: req.loads } : {}),
   };
 }
