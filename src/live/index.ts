@@ -51,7 +51,9 @@ export {
   type PullStrategy,
 } from './live-model.ts';
 export { simpleSuspensionAnalysis, worldPoint, type CornerReadout, type SimpleAnalysis } from './simple-analysis.ts';
-export { suspensionAnalysis, type LiveSuspensionAnalysis } from './suspension-analysis.ts';
+export { analyseSuspension, flatMetrics, suspensionAnalysis, type LiveSuspensionAnalysis } from './suspension-analysis.ts';
+export { LoadsAtPose } from './loads-at-pose.ts';
+export { LiveViewEngine, holdOf, type LiveViewFrame, type LiveViewRequest } from './view-engine.ts';
 export {
   SuspensionLiveEngine,
   drivenSuspension,

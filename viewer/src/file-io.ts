@@ -1,0 +1,131 @@
+/**
+ * The viewer's files: open (a model, or a sweep file that sets the plots' range), save the
+ * geometry or the assembly, and export the sweep as CSV, the plots as SVG and PNG, and the
+ * sweep as an animated glTF.
+ */
+import { assemblyText, baseName, geometryText, nameOf, OpenError, readDocument, readSweepFile, type SweepFileRange } from './document';
+import { EditRefused } from '../../src/reactive';
+import { liveEdits } from '../../src/live';
+import { PLOTTABLE } from './engine';
+import { plotsChart, plotsPictures, sweepGlb } from './pictures';
+import type { ViewerApp } from './app';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** The open, save and export buttons, and a file dropped on the page. */
+export function wireFiles(app: ViewerApp): void {
+  $('open').addEventListener('click', () => $<HTMLInputElement>('file').click());
+  $<HTMLInputElement>('file').addEventListener('change', async (e) => {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (file) await openFile(app, file.name, await file.text());
+    input.value = '';
+  });
+  const view = $('view');
+  window.addEventListener('dragover', (e) => { e.preventDefault(); view.classList.add('dragover'); });
+  window.addEventListener('dragleave', () => view.classList.remove('dragover'));
+  window.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    view.classList.remove('dragover');
+    const file = e.dataTransfer?.files?.[0];
+    if (file) await openFile(app, file.name, await file.text());
+  });
+  $('save-geometry').addEventListener('click', () => {
+    const doc = app.history.current;
+    const text = geometryText(doc);
+    if (text !== null) { download(`${baseName(nameOf(doc))}.yaml`, text, 'application/yaml'); app.history.markSaved(); }
+  });
+  $('save-assembly').addEventListener('click', () => {
+    const doc = app.history.current;
+    download(`${baseName(nameOf(doc))}.kinemate.json`, assemblyText(doc), 'application/json');
+  });
+  $('export-csv').addEventListener('click', () => void exportCsv(app));
+  $('save-plots').addEventListener('click', () => void savePlots(app));
+  $('export-gltf').addEventListener('click', () => void exportGltf(app));
+}
+
+/** The bump sweep as CSV: the full sweep (steering response at every step) of the design now shown. */
+export async function exportCsv(app: ViewerApp): Promise<void> {
+  const doc = app.history.current;
+  try {
+    const sweep = await app.sweepClient.sweep({ docKey: app.docKey(doc), doc, kind: app.sweepControls.kind(), range: app.sweepControls.range(), full: true });
+    if (sweep.csv) download(`${baseName(nameOf(doc))}-${sweep.kind}.csv`, sweep.csv, 'text/csv');
+    else app.showError('Export CSV: this model has no suspension roles, so there is no bump sweep to export.');
+  } catch (error) {
+    app.showError(`Export CSV failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The plots shown, as SVG and PNG (the charts of `kinemate plot`). */
+export async function savePlots(app: ViewerApp): Promise<void> {
+  const sweep = app.lastSweep;
+  if (!sweep || sweep.travel.length === 0) { app.showError('Save plots: this model has no suspension roles, so there are no plots to save.'); return; }
+  try {
+    const doc = app.history.current;
+    const plots = app.plots.chosen.map((metric) => PLOTTABLE.find((p) => p.metric === metric) ?? { metric, label: metric, unit: '' });
+    const chart = plotsChart({ source: nameOf(doc), sweep, baseline: app.baseline, plots, design: app.lastPose?.designMetrics ?? null });
+    const { svg, png } = await plotsPictures(chart);
+    const name = `${baseName(nameOf(doc))}-${sweep.kind}-plots`;
+    download(`${name}.svg`, svg, 'image/svg+xml');
+    download(`${name}.png`, png, 'image/png');
+  } catch (error) {
+    app.showError(`Save plots failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The current sweep as an animated glTF (the file of `kinemate export --gltf`). */
+export async function exportGltf(app: ViewerApp): Promise<void> {
+  const doc = app.history.current;
+  try {
+    const range = app.sweepControls.range();
+    const sweep = await app.sweepClient.sweep({ docKey: app.docKey(doc), doc, kind: app.sweepControls.kind(), range, poses: true });
+    if (!sweep.states || !sweep.assembly || sweep.states.length === 0) { app.showError('Export glTF: this model has no suspension roles, so there is no sweep to export.'); return; }
+    const glb = await sweepGlb(sweep.assembly, sweep.states, { source: nameOf(doc), sweep: sweep.kind, travel: sweep.travel, failedSteps: sweep.failedSteps });
+    download(`${baseName(nameOf(doc))}-${sweep.kind}.glb`, new Blob([glb.slice()], { type: 'model/gltf-binary' }), 'model/gltf-binary');
+  } catch (error) {
+    app.showError(`Export glTF failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Open a file's text; a malformed file shows the loader's message and keeps the model. */
+export async function openFile(app: ViewerApp, name: string, text: string): Promise<boolean> {
+  try {
+    // a bump sweep file sets the plots' range (and the hold); the model stays
+    const range = readSweepFile(name, text, app.history.current);
+    if (range) { applySweepRange(app, name, range); return true; }
+    const doc = readDocument(name, text);
+    app.replaceDocument(doc, `open ${name}`);
+    return true;
+  } catch (error) {
+    if (error instanceof OpenError) { app.showError(`Could not open ${error.fileName} — the model is unchanged.\n${error.detail}`); return false; }
+    if (error instanceof EditRefused) { app.showError(`Could not open ${name} — the model is unchanged.\n${error.reason}`); return false; }
+    throw error;
+  }
+}
+
+function applySweepRange(app: ViewerApp, name: string, range: SweepFileRange): void {
+  let note = `${range.kind === 'steer' ? 'Steer' : 'Bump'} sweep from ${name}: ${range.start} to ${range.stop} mm in ${range.steps} steps.`;
+  const doc = app.history.current;
+  if (doc.kind === 'suspension' && range.hold !== doc.options.hold) {
+    try {
+      app.history.apply(liveEdits.setSuspensionHold(range.hold), `hold ${range.hold}`);
+      note += ` Steering hold: ${range.hold}.`;
+    } catch (error) {
+      if (!(error instanceof EditRefused)) throw error;
+      note += ` Its steering hold ${range.hold} was refused: ${error.reason}`;
+    }
+  }
+  app.showNotice(note);
+  app.sweepControls.setKind(range.kind, range);
+}
+
+export function download(name: string, content: string | Blob, type: string): void {
+  const url = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
