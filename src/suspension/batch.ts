@@ -9,6 +9,7 @@ import { parseText, sweepFromShortcut } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
 import { runSweep } from './sweep';
+import { metricValues } from './metric-values';
 import { seededRandom } from '../../kernel/random';
 
 export interface DoeCoordinate {
@@ -125,7 +126,8 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
   let run;
   try {
     const sm = new SuspensionModel(suspensionAssembly(variantGeometry(geometry, spec, moves)));
-    run = runSweep(sm, sweep, { valuesOnly: true });
+    const metrics = metricValues(sm, spec.metrics);
+    run = runSweep(sm, sweep, metrics ? { metrics } : { valuesOnly: true });
   } catch (error) {
     return [`${prefix},,error,,${spec.metrics.map(() => '').join(',')}`.replace(/,error,/, `,error: ${String((error as Error).message).replaceAll(',', ';')},`)];
   }
