@@ -109,7 +109,9 @@ function acquire(url: URL): { worker: Worker; started: boolean } {
     worker.ref();
     return { worker, started: true };
   }
-  const worker = new WorkerThread!(url);
+  // no inherited Node options: a parent run through tsx's CLI (`--import tsx`) would load
+  // tsx again in every worker (a quarter second of CPU each); the worker's code needs none
+  const worker = new WorkerThread!(url, { execArgv: [] });
   // a pooled worker that dies while idle leaves the pool
   worker.on('exit', () => { const k = idle.findIndex((w) => w.worker === worker); if (k >= 0) { clearTimeout(idle[k].timer); idle.splice(k, 1); } });
   return { worker, started: false };
