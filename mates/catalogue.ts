@@ -262,6 +262,46 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
   return handle;
 }
 
+/**
+ * Give a mate that addMate built new numbers of the same shape (the same parts, entities of
+ * the same kinds): its blocks take what addMate would compute from `spec` at the parts'
+ * poses now, its coordinates their scale, limits and design values — a model rebuilt in
+ * place (src/model/build.ts renewModel) is then the same numbers as a fresh build. Joints,
+ * point–point distances and point-on-axis coincidences; false for any other mate, which
+ * must then be built afresh.
+ */
+export function renewMate(system: System, handle: MateHandle, spec: MateSpec, options: AddMateOptions = {}): boolean {
+  if (spec.type !== handle.type || isCoupling(spec) || spec.type === 'rolling' || handle.blocks.length !== 1) return false;
+  const block = system.block(handle.blocks[0]);
+  if (block.owner !== handle.id) return false;
+  const L = system.lengthScale;
+  const { a, b } = spec;
+  if (isJoint(spec)) {
+    if (!(block instanceof JointBlock) || block.type !== spec.type) return false;
+    const fa = jointFrame(a.entity), fb = jointFrame(b.entity);
+    const measured = measureJoint(spec.type, worldFrame(worldOf(system, a.part), fa), worldFrame(worldOf(system, b.part), fb));
+    for (const c of JOINT_COORDINATES[spec.type]) {
+      const v = system.variables[handle.coordinates[c]];
+      v.scale = c === 'angle' ? L : 1;
+      v.limits = spec.limits?.[c] ?? null;
+      system.state[v.offset] = options.initial?.[c] ?? measured[c];
+    }
+    block.renew(fa, fb, L);
+    return true;
+  }
+  const ka = a.entity.kind, kb = b.entity.kind;
+  if (spec.type === 'distance' && ka === 'point' && kb === 'point' && block instanceof PointDistanceBlock) {
+    block.renew(pointOf(a.entity)!, pointOf(b.entity)!, spec.value ?? 0);
+    return true;
+  }
+  if (spec.type === 'coincident' && block instanceof PointOnLineBlock && ((ka === 'point' && kb === 'axis') || (ka === 'axis' && kb === 'point'))) {
+    const lineSide = ka === 'axis' ? 0 : 1;
+    const ln = lineOf(lineSide === 0 ? a.entity : b.entity)!;
+    return block.renew(ln.origin, ln.direction, pointOf(lineSide === 0 ? b.entity : a.entity)!, null);
+  }
+  return false;
+}
+
 function addLineOnLine(add: (b: Parameters<System['addBlock']>[0]) => void, id: string, partA: number, ea: Entity, partB: number, eb: Entity, L: number): void {
   const la = lineOf(ea)!, lb = lineOf(eb)!;
   add(new ParallelBlock(id, partA, la.direction, partB, lb.direction, L));

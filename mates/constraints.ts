@@ -56,6 +56,13 @@ export class PointOnLineBlock extends MateBlock {
     super(owner, a, b, [], distance === null ? 2 : 1);
     basisAcross(this.uLocal, this.wLocal, lineDirection);
   }
+  /** New geometry for the same block (renewMate); the row count (with or without a distance) stays. */
+  renew(lineOrigin: ReadonlyVec3, lineDirection: ReadonlyVec3, pointLocal: ReadonlyVec3, distance: number | null): boolean {
+    if ((distance === null) !== (this.distance === null)) return false;
+    this.lineOrigin = lineOrigin; this.pointLocal = pointLocal; this.distance = distance;
+    basisAcross(this.uLocal, this.wLocal, lineDirection);
+    return true;
+  }
   protected compute(): void {
     const ls = this.lineSide, ps = (1 - ls) as 0 | 1;
     this.point(this.o, ls, this.lineOrigin);
@@ -136,6 +143,10 @@ export class PointDistanceBlock extends MateBlock {
   private pa = this.vec(); private pb = this.vec(); private d = this.vec();
   constructor(owner: string, a: number, private localA: ReadonlyVec3, b: number, private localB: ReadonlyVec3, private value: number) {
     super(owner, a, b, [], 1);
+  }
+  /** New points and length for the same block (renewMate). */
+  renew(localA: ReadonlyVec3, localB: ReadonlyVec3, value: number): void {
+    this.localA = localA; this.localB = localB; this.value = value;
   }
   protected compute(): void {
     this.point(this.pa, 0, this.localA);

@@ -42,15 +42,25 @@ export class JointBlock extends MateBlock {
   private slide = this.dual(); private tmpV = this.vec();
   private readonly coordIndex: Partial<Record<JointCoordinate, number>> = {};
   /** The rows' input for the hand-written Jacobian (mates/joint-rows.ts) and its rotation scratch. */
-  private readonly rowsInput: JointRowsInput;
+  private rowsInput: JointRowsInput;
   private readonly RA = new Float64Array(9);
   private readonly RB = new Float64Array(9);
 
   constructor(owner: string, readonly type: JointType, a: number, private fa: JointFrame, b: number, private fb: JointFrame, coordinateVars: readonly number[], private L: number) {
     super(owner, a, b, coordinateVars, jointRows(type));
     JOINT_COORDINATES[type].forEach((name, i) => { this.coordIndex[name] = i; });
+    this.rowsInput = this.rowsOf();
+  }
+
+  private rowsOf(): JointRowsInput {
     const index = (name: JointCoordinate) => this.coordIndex[name] ?? -1;
-    this.rowsInput = { type, fa, fb, L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
+    return { type: this.type, fa: this.fa, fb: this.fb, L: this.L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
+  }
+
+  /** New frames and length scale for the same joint (renewMate: a model rebuilt in place). */
+  renew(fa: JointFrame, fb: JointFrame, L: number): void {
+    this.fa = fa; this.fb = fb; this.L = L;
+    this.rowsInput = this.rowsOf();
   }
 
   /** Rows and Jacobian by hand in a twin (MateBlock.byHand), outside tangent mode (where the duals are read). */

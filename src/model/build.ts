@@ -9,7 +9,7 @@ import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { vec3, type ReadonlyVec3 } from '../../kernel/vec3';
 import {
-  addMate, Curve, frameEntity, type CoordinateKind, type Entity, type EntityOnPart, type MateHandle, type MateSpec, type JointCoordinate,
+  addMate, renewMate, Curve, frameEntity, type CoordinateKind, type Entity, type EntityOnPart, type MateHandle, type MateSpec, type JointCoordinate,
 } from '../../mates';
 import {
   entityKind, isCoupling, isJoint, splitReference,
@@ -130,6 +130,74 @@ export function buildModel(doc: AssemblyDoc): Model {
     system.hold(info.variable);
   }
   return { doc, system, parts, mates, coordinates, angleFactor };
+}
+
+/**
+ * The model of `doc`, a document of the same shape as the model's own (the same parts,
+ * entities, mates, held coordinates and state keys; only numbers differ — a moved
+ * hardpoint), made by renewing the model's system in place: the length scale, every pose
+ * and coordinate at `doc`'s design, every block's numbers (renewMate). The same numbers as
+ * buildModel(doc), without building (a batch of variants reuses one model). Null when the
+ * shapes differ or a mate cannot be renewed; the model given is then left unusable.
+ */
+export function renewModel(model: Model, doc: AssemblyDoc): Model | null {
+  const old = model.doc;
+  if (doc.held.length || old.held.length || !sameShape(old.parts, doc.parts) || !sameShape(old.mates, doc.mates) || !sameShape(old.state, doc.state) || old.units.angle !== doc.units.angle) return null;
+  const system = model.system;
+  const L = lengthScaleOf(doc);
+  system.lengthScale = L;
+  const angleFactor = doc.units.angle === 'rad' ? 1 : Math.PI / 180;
+  let renewed = 0;
+  for (const [name, part] of Object.entries(doc.parts)) {
+    const v = system.variables[model.parts.get(name)!];
+    const fromState = doc.state[`${name}.pose`];
+    system.state.set(typeof fromState === 'object' && fromState !== null ? poseOf(fromState as PoseDoc) : poseOf(part.pose), v.offset);
+    v.scale = L;
+    renewed++;
+  }
+  const resolve = (ref: string, path: string): EntityOnPart => {
+    const r = splitReference(ref);
+    const kind = entityKind(doc, ref);
+    if (!r || !kind) throw new ModelError(path, `no entity "${ref}"`);
+    return { part: model.parts.get(r.owner)!, entity: entityOf(doc.parts[r.owner], r.name, kind) };
+  };
+  const coordinates = model.coordinates as Map<string, CoordinateInfo>;
+  const ordered = Object.entries(doc.mates).sort(([, a], [, b]) => Number(isCoupling(a)) - Number(isCoupling(b)));
+  for (const [id, mate] of ordered) {
+    const handle = model.mates.get(id);
+    if (!handle) return null;
+    const spec = specOf(doc, id, mate, resolve, coordinates, angleFactor);
+    const initial: Record<string, number> = {};
+    for (const [key, value] of Object.entries(doc.state)) {
+      if (typeof value !== 'number' || !key.startsWith(`${id}.`)) continue;
+      const c = key.slice(id.length + 1);
+      initial[c] = c === 'angle' ? value * angleFactor : value;
+    }
+    if (!renewMate(system, handle, spec, { initial })) return null;
+    renewed += Object.keys(handle.coordinates).length;
+  }
+  // every variable set again (no scalar of another origin keeps an old value)
+  if (renewed !== system.variables.length) return null;
+  return { ...model, doc };
+}
+
+/** Whether two parts of documents differ at most in their numbers (same keys, strings, array lengths). */
+function sameShape(a: unknown, b: unknown): boolean {
+  if (typeof a !== typeof b) return false;
+  if (typeof a === 'number') return true;
+  if (a === null || b === null || typeof a !== 'object') return a === b;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameShape(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a), kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameShape((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
 }
 
 function specOf(doc: AssemblyDoc, id: string, mate: MateDoc, resolve: (ref: string, path: string) => EntityOnPart, coordinates: Map<string, CoordinateInfo>, angleFactor: number): MateSpec {

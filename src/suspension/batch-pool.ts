@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import type { Geometry, SweepSpec } from './files';
 import { sweepFromShortcut } from './files';
 import { doeHeader, doeVariants, variantRows, type DoeSpec } from './batch';
+import { VariantModels } from './variant-models';
 
 export interface BatchOptions {
   /**
@@ -40,9 +41,10 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
   const count = (lines: string[]) => { if (lines.some((l) => !/,solved,/.test(l))) failed++; };
   await options.write(`${doeHeader(spec)}\n`);
   const sweep = sweepFromShortcut('bump', spec.bump);
+  const models = new VariantModels();
   if (threads <= 1 && sweepHere) {
     for (let i = 0; i < total; i++) {
-      const lines = variantRows(geometry, spec, i, variants[i], sweep);
+      const lines = variantRows(geometry, spec, i, variants[i], sweep, models);
       count(lines);
       await options.write(`${lines.join('\n')}\n`);
       options.onProgress?.(i + 1, total);
@@ -80,7 +82,7 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
   if (sweepHere) {
     while (next < total) {
       const i = next++;
-      deliver(i, [variantRows(geometry, spec, i, variants[i], sweep as SweepSpec)]);
+      deliver(i, [variantRows(geometry, spec, i, variants[i], sweep as SweepSpec, models)]);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -107,7 +109,9 @@ function acquire(url: URL): { worker: Worker; started: boolean } {
     worker.ref();
     return { worker, started: true };
   }
-  const worker = new WorkerThread!(url);
+  // no inherited Node options: a parent run through tsx's CLI (`--import tsx`) would load
+  // tsx again in every worker (a quarter second of CPU each); the worker's code needs none
+  const worker = new WorkerThread!(url, { execArgv: [] });
   // a pooled worker that dies while idle leaves the pool
   worker.on('exit', () => { const k = idle.findIndex((w) => w.worker === worker); if (k >= 0) { clearTimeout(idle[k].timer); idle.splice(k, 1); } });
   return { worker, started: false };

@@ -9,6 +9,8 @@ import { parseText, sweepFromShortcut } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
 import { runSweep } from './sweep';
+import { metricValues } from './metric-values';
+import type { VariantModels } from './variant-models';
 import { seededRandom } from '../../kernel/random';
 
 export interface DoeCoordinate {
@@ -117,15 +119,17 @@ export function doeHeader(spec: DoeSpec): string {
 }
 
 /**
- * One variant swept alone (a fresh model, values only — the same numbers as `kinemate
+ * One variant swept alone (a fresh model, or `models`' last one renewed to the same numbers; values only — the same numbers as `kinemate
  * sweep --bump`), as its CSV lines. A variant that cannot be built is one `error` line.
  */
-export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, moves: readonly number[], sweep: SweepSpec = sweepFromShortcut('bump', spec.bump)): string[] {
+export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, moves: readonly number[], sweep: SweepSpec = sweepFromShortcut('bump', spec.bump), models?: VariantModels): string[] {
   const prefix = `${index},${moves.join(',')}`;
   let run;
   try {
-    const sm = new SuspensionModel(suspensionAssembly(variantGeometry(geometry, spec, moves)));
-    run = runSweep(sm, sweep, { valuesOnly: true });
+    const doc = suspensionAssembly(variantGeometry(geometry, spec, moves));
+    const sm = models ? models.model(doc) : new SuspensionModel(doc);
+    const metrics = metricValues(sm, spec.metrics);
+    run = runSweep(sm, sweep, metrics ? { metrics } : { valuesOnly: true });
   } catch (error) {
     return [`${prefix},,error,,${spec.metrics.map(() => '').join(',')}`.replace(/,error,/, `,error: ${String((error as Error).message).replaceAll(',', ';')},`)];
   }

@@ -91,14 +91,16 @@ export class SuspensionModel {
    * @param model optionally, a model of this document already built and perhaps solved
    *   elsewhere (the live model's): it is used as is, and the design is taken from the
    *   document's own poses (a fresh build of the same structure), not from its state.
+   * @param atDesign the model given stands at the document's design (renewModel's, just
+   *   renewed): taken as the design as it is.
    */
-  constructor(doc: AssemblyDoc, model?: Model) {
+  constructor(doc: AssemblyDoc, model?: Model, atDesign = false) {
     if (doc.suspension === undefined) throw new RolesError('suspension', 'this assembly has no suspension section');
     this.roles = validateRoles(doc.suspension);
     this.model = model ?? buildModel(doc);
     const sys = this.model.system;
-    const current = model ? sys.snapshot() : null;
-    if (model) {
+    const current = model && !atDesign ? sys.snapshot() : null;
+    if (model && !atDesign) {
       const designDoc = { ...doc, state: Object.fromEntries(Object.entries(doc.state).filter(([k]) => !k.endsWith('.pose'))) } as AssemblyDoc;
       const design = buildModel(designDoc).system;
       if (design.snapshotLength !== sys.snapshotLength) throw new RolesError('suspension', 'the model given is not a build of this document');

@@ -55,6 +55,11 @@ export interface SweepOptions {
    * For curves that plot values (the viewer's plots while dragging).
    */
   valuesOnly?: boolean;
+  /**
+   * In place of the evaluation (implies valuesOnly): each solved step's metrics from this
+   * function, positions null — a batch's few values (src/suspension/metric-values.ts).
+   */
+  metrics?: () => MetricValues;
   /** Called at every solved state, after its evaluation and before it is recorded (the model is at that state). */
   onSolvedState?: (step: StepResult) => void;
 }
@@ -155,6 +160,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
 /** Run one sweep spec; the model starts from its design state. */
 export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOptions = {}): SweepRun {
   const drivers = sweepDrivers(sm, spec);
+  const valuesOnly = options.valuesOnly === true || options.metrics !== undefined;
   const values = new Map<SweepTarget, number[]>();
   for (const t of spec.targets) values.set(t, sweepValues(t, spec.steps));
   const system = sm.model.system;
@@ -167,7 +173,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   // One continuation through the steps (kernel/continuation.ts): each step one sub-step,
   // halved on failure; in values-only mode predicted by the secant of the last two.
   const path = new Continuation(system, (values) => blocks.forEach((b, j) => { b.target = values[j]; }), lastValues, {
-    correct: () => sm.solveWith(blocks), secant: options.valuesOnly === true, branchGuard: false,
+    correct: () => sm.solveWith(blocks), secant: valuesOnly, branchGuard: false,
   });
   // Predictor: when every driver is one of the derivative tangent's targets, the tangent of
   // the last state moves the linkage to first order, and Newton only corrects.
@@ -178,7 +184,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   for (let i = 0; i < spec.steps; i++) {
     const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
     let predicted: Float64Array | null = null;
-    if (!options.valuesOnly && predictable && lastTangent && lastTangent.status === 'unique') {
+    if (!valuesOnly && predictable && lastTangent && lastTangent.status === 'unique') {
       const dq = new Float64Array(lastTangent.size);
       drivers.forEach((d, k) => {
         const rates = lastTangent!.rates[d.basis!];
@@ -210,8 +216,11 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     lastGood = system.snapshot();
     lastValues = targets;
     const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: null, metrics: null };
-    if (options.noSteering || options.valuesOnly) {
-      const evaluation = sm.evaluate({ derivatives: options.valuesOnly !== true });
+    if (options.metrics) {
+      step.metrics = options.metrics();
+      lastTangent = null;
+    } else if (options.noSteering || valuesOnly) {
+      const evaluation = sm.evaluate({ derivatives: !valuesOnly });
       step.positions = evaluation.positions; step.metrics = evaluation.metrics;
       lastTangent = evaluation.tangent;
     } else {

@@ -202,9 +202,7 @@ export function steeringAxisMetrics(axisPoint: DualVec3, axisDirection: DualVec3
   const sv = axisDirection.v;
   if (!(Math.hypot(sv[0], sv[1], sv[2]) > 0)) return nullSteering();
   const s = sv[2] < 0 ? vscaleK(axisDirection, -1) : axisDirection;
-  const sx = comp(s, 0), sy = comp(s, 1), sz = comp(s, 2);
-  const caster = deg(atan2(neg(sx), sz));
-  const kpi = deg(atan2(scale(sy, -frame.sigma), sz));
+  const { caster, kpi } = axisAngles(s, frame.sigma);
   const ground = crossPlane({ point: axisPoint, direction: s }, { point: frame.roadPoint, normal: frame.normal });
   if (!ground) return { ...nullSteering(), caster, kpi };
   const d = vsub(ground, frame.contact);
@@ -215,6 +213,19 @@ export function steeringAxisMetrics(axisPoint: DualVec3, axisDirection: DualVec3
     scrub_radius: vlength(d),
     mechanical_trail: dot(d, frame.heading),
   };
+}
+
+/** Caster and KPI (degrees) of an axis direction s already turned to point up (s_z ≥ 0). */
+export function axisAngles(s: DualVec3, sigma: 1 | -1): { caster: Dual; kpi: Dual } {
+  const sx = comp(s, 0), sy = comp(s, 1), sz = comp(s, 2);
+  return { caster: deg(atan2(neg(sx), sz)), kpi: deg(atan2(scale(sy, -sigma), sz)) };
+}
+
+/** Camber, toe and steer angle (degrees) of the unit spin axis a (see the module comment). */
+export function wheelAngles(a: DualVec3, sigma: 1 | -1): { camber: Dual; toe: Dual; steer: Dual } {
+  const ax = comp(a, 0), ay = comp(a, 1), az = comp(a, 2);
+  const sAy = scale(ay, sigma);
+  return { camber: deg(atan2(neg(az), sAy)), toe: deg(atan2(ax, sAy)), steer: deg(atan2(scale(ax, -sigma), sAy)) };
 }
 
 /** Anti percentage 100·k·(L/h)·tanθ with tanθ = rise/run; null when run is exactly zero. */
@@ -242,11 +253,7 @@ export function cornerMetrics(input: CornerInput, n: number): CornerMetrics {
   const frame = wheelFrame(input.side, axleIn, axleOut, input.wheel, input.road, n);
   const { sigma, spin: a, wheelCenter: wc, contact: c, normal, roadForward } = frame;
 
-  const ax = comp(a, 0), ay = comp(a, 1), az = comp(a, 2);
-  const sAy = scale(ay, sigma);
-  const camber = deg(atan2(neg(az), sAy));
-  const toe = deg(atan2(ax, sAy));
-  const steer = deg(atan2(scale(ax, -sigma), sAy));
+  const { camber, toe, steer } = wheelAngles(a, sigma);
 
   const physical = input.steeringAxis
     ? steeringAxisMetrics(input.steeringAxis[0], vsub(input.steeringAxis[1], input.steeringAxis[0]), frame)
