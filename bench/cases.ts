@@ -85,8 +85,9 @@ function suspension(name: string): SuspensionModel {
 }
 /**
  * Warm-up of the per-state sweep cases: 20 sweeps (2000 states, like timeNs's 1000 calls), so
- * the figure is the steady state whether the case runs alone or after the others (one sweep
- * left a lone run's JIT mid-way: two to three times the steady figure).
+ * the figure is the steady state whether the case runs alone or after the others. After one
+ * sweep a lone run was still compiling (the JIT settles after 10–25 sweeps): its figure
+ * counted the compiler, several times the steady one under the CPU clock.
  */
 const SWEEP_WARMUP = 20;
 const SWEEP_METHOD = `best of 5 sweeps after ${SWEEP_WARMUP} warm-up sweeps; CPU time with BENCH_CLOCK=cpu`;

@@ -287,10 +287,11 @@ export class SuspensionModel {
     };
     const inputs = this.corners.map((c) => {
       const pts: Record<string, DualVec3> = {};
-      for (const [name, e] of c.points) pts[name] = dualOf(e);
-      pts.axle_inboard = dualOf(c.axle[0]);
-      pts.axle_outboard = dualOf(c.axle[1]);
-      for (const name in pts) { const p = pts[name]; positions[key(c, name)] = [p.v[0], p.v[1], p.v[2]]; }
+      // a name seeded twice (the axle points) keeps its first place and takes the later dual
+      for (const [name, e, k] of this.cornerPointList(c)) {
+        const p = (pts[name] = dualOf(e));
+        positions[k] = [p.v[0], p.v[1], p.v[2]];
+      }
       return pts;
     });
     let road: RoadInput | null = null;
@@ -394,6 +395,16 @@ export class SuspensionModel {
     return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
+
+  /** A corner's named points, then its axle points, each with its key in the positions: listed once. */
+  private cornerPointList(c: CornerRuntime): readonly [string, PointExpr, string][] {
+    let list = this.cornerPointLists.get(c);
+    if (list) return list;
+    list = [...c.points, ['axle_inboard', c.axle[0]] as const, ['axle_outboard', c.axle[1]] as const].map(([name, e]) => [name, e, this.positionKey(c, name)] as [string, PointExpr, string]);
+    this.cornerPointLists.set(c, list);
+    return list;
+  }
+  private readonly cornerPointLists = new Map<CornerRuntime, [string, PointExpr, string][]>();
 
   /** A corner's wheel centre as a point expression, made once. */
   private wheelCenterExpr(c: CornerRuntime): PointExpr {
