@@ -8,13 +8,14 @@
 const SLAB = 2048;
 /** Below this length a fresh array is on the JS heap and cheaper than a view. */
 const ON_HEAP = 8;
-let slab = new Float64Array(SLAB);
+let slab = new ArrayBuffer(SLAB * 8);
 let used = 0;
 
 export function zeroedFloats(n: number): Float64Array {
   if (n <= ON_HEAP || n > SLAB / 4) return new Float64Array(n);
-  if (used + n > SLAB) { slab = new Float64Array(SLAB); used = 0; }
-  const out = slab.subarray(used, used + n);
+  if (used + n > SLAB) { slab = new ArrayBuffer(SLAB * 8); used = 0; }
+  // a view made by the constructor: cheaper than subarray's species lookup
+  const out = new Float64Array(slab, used * 8, n);
   used += n;
   return out;
 }

@@ -16,7 +16,7 @@ import { validateRoles, RolesError, type CornerRoles, type PointRole, type Suspe
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import {
   cornerMetrics, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
-  type AxleMetrics, type CornerMetrics, type Line3, type RoadInput,
+  type AxleMetrics, type CornerInput, type CornerMetrics, type Line3, type RoadInput,
 } from './metrics';
 import { tireRadius } from './files';
 import { DeviceRuntime } from './devices';
@@ -279,18 +279,27 @@ export class SuspensionModel {
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
     const key = (c: CornerRuntime, name: string) => this.positionKey(c, name);
+    // One dual per point expression and state: roles name the same points several times
+    // (instant axis, damper, rocker, devices); the metrics never write into their inputs.
+    const seeded = new Map<PointExpr, DualVec3>();
+    const dualOf = (e: PointExpr): DualVec3 => {
+      let p = seeded.get(e);
+      if (!p) seeded.set(e, (p = this.pointDual(e, tangent, dirs, n)));
+      return p;
+    };
     const inputs = this.corners.map((c) => {
       const pts: Record<string, DualVec3> = {};
-      for (const [name, e] of c.points) pts[name] = this.pointDual(e, tangent, dirs, n);
-      pts.axle_inboard = this.pointDual(c.axle[0], tangent, dirs, n);
-      pts.axle_outboard = this.pointDual(c.axle[1], tangent, dirs, n);
-      for (const name in pts) { const p = pts[name]; positions[key(c, name)] = [p.v[0], p.v[1], p.v[2]]; }
+      // a name seeded twice (the axle points) keeps its first place and takes the later dual
+      for (const [name, e, k] of this.cornerPointList(c)) {
+        const p = (pts[name] = dualOf(e));
+        positions[k] = [p.v[0], p.v[1], p.v[2]];
+      }
       return pts;
     });
     let road: RoadInput | null = null;
     if (this.roles.scope === 'axle') {
       const wheel = (c: CornerRuntime, pts: Record<string, DualVec3>) => {
-        const wc = this.pointDual([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], tangent, dirs, n);
+        const wc = this.pointDual(this.wheelCenterExpr(c), tangent, dirs, n);
         const ai = pts.axle_inboard, ao = pts.axle_outboard;
         const spin = new DualVec3(n);
         const l = Math.hypot(ao.v[0] - ai.v[0], ao.v[1] - ai.v[1], ao.v[2] - ai.v[2]);
@@ -308,7 +317,7 @@ export class SuspensionModel {
     const cornersOut = this.corners.map((c, i) => {
       const pts = inputs[i];
       const roles = c.roles;
-      const get = (r: PointRole) => this.pointDual(this.resolveRole(r), tangent, dirs, n);
+      const get = (r: PointRole) => dualOf(this.resolveRole(r));
       let instantAxis: Line3 | null = null;
       const ia = roles.instant_axis;
       if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(get(ia.lower[0]), get(ia.lower[1]), get(ia.lower[2]), get(ia.upper[0]), get(ia.upper[1]), get(ia.upper[2]));
@@ -322,15 +331,8 @@ export class SuspensionModel {
         side: roles.side,
         points: pts,
         steeringAxis: roles.steering_axis ? [get(roles.steering_axis[0]), get(roles.steering_axis[1])] : null,
-        wheel: { offset: roles.wheel.offset, tireRadius: c.tireRadius, sectionWidth: roles.wheel.tire.section_width },
+        ...this.cornerConstants(c),
         road,
-        design: { wheelCenterZ: c.design.wheelCenterZ, ...(c.design.rockerReference ? { rockerReference: c.design.rockerReference } : {}) },
-        vehicle: {
-          ...(this.roles.vehicle.cg_position ? { cgPosition: this.roles.vehicle.cg_position } : {}),
-          ...(this.roles.vehicle.wheelbase !== undefined ? { wheelbase: this.roles.vehicle.wheelbase } : {}),
-          ...(this.roles.vehicle.front_brake_bias !== undefined ? { frontBrakeBias: this.roles.vehicle.front_brake_bias } : {}),
-          ...(this.roles.vehicle.driven_axle !== undefined ? { drivenAxle: this.roles.vehicle.driven_axle } : {}),
-        },
         axlePosition: this.roles.axle_position,
         instantAxis,
         virtualAxis: extras.virtualAxes?.[i] ?? null,
@@ -391,10 +393,48 @@ export class SuspensionModel {
     } else {
       metrics = flat(cornersOut[0], 0);
     }
-    this.devices?.addMetrics(this, (e) => this.pointDual(e, tangent, dirs, n), n, tangent.status === 'unique', metrics, positions);
+    this.devices?.addMetrics(this, dualOf, n, tangent.status === 'unique', metrics, positions);
     return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
+
+  /** A corner's named points, then its axle points, each with its key in the positions: listed once. */
+  private cornerPointList(c: CornerRuntime): readonly [string, PointExpr, string][] {
+    let list = this.cornerPointLists.get(c);
+    if (list) return list;
+    list = [...c.points, ['axle_inboard', c.axle[0]] as const, ['axle_outboard', c.axle[1]] as const].map(([name, e]) => [name, e, this.positionKey(c, name)] as [string, PointExpr, string]);
+    this.cornerPointLists.set(c, list);
+    return list;
+  }
+  private readonly cornerPointLists = new Map<CornerRuntime, [string, PointExpr, string][]>();
+
+  /** A corner's wheel centre as a point expression, made once. */
+  private wheelCenterExpr(c: CornerRuntime): PointExpr {
+    let e = this.wheelCenterExprs.get(c);
+    if (!e) this.wheelCenterExprs.set(c, (e = [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }]));
+    return e;
+  }
+  private readonly wheelCenterExprs = new Map<CornerRuntime, PointExpr>();
+
+  /** The metric inputs of a corner that never change after construction (wheel, design, vehicle), made once. */
+  private cornerConstants(c: CornerRuntime): Pick<CornerInput, 'wheel' | 'design' | 'vehicle'> {
+    let k = this.constantInputs.get(c);
+    if (k) return k;
+    const roles = c.roles, vehicle = this.roles.vehicle;
+    k = {
+      wheel: { offset: roles.wheel.offset, tireRadius: c.tireRadius, sectionWidth: roles.wheel.tire.section_width },
+      design: { wheelCenterZ: c.design.wheelCenterZ, ...(c.design.rockerReference ? { rockerReference: c.design.rockerReference } : {}) },
+      vehicle: {
+        ...(vehicle.cg_position ? { cgPosition: vehicle.cg_position } : {}),
+        ...(vehicle.wheelbase !== undefined ? { wheelbase: vehicle.wheelbase } : {}),
+        ...(vehicle.front_brake_bias !== undefined ? { frontBrakeBias: vehicle.front_brake_bias } : {}),
+        ...(vehicle.driven_axle !== undefined ? { drivenAxle: vehicle.driven_axle } : {}),
+      },
+    };
+    this.constantInputs.set(c, k);
+    return k;
+  }
+  private readonly constantInputs = new Map<CornerRuntime, Pick<CornerInput, 'wheel' | 'design' | 'vehicle'>>();
 
   /** A corner point's key in the positions (side-prefixed on an axle), made once per name: a state repeats them all. */
   private positionKey(c: CornerRuntime, name: string): string {
