@@ -30,6 +30,7 @@ import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
 import { DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
+import { deviceMetricDuals, deviceMetricsOf, steeringGeometryDuals } from './device-sensitivity';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -69,9 +70,11 @@ const KINEMATIC_ROLL_CENTRE = new Set(['roll_center_kinematic_y', 'roll_center_k
 
 /** The metric names a geometry offers gradients for: per side, and an axle's own. */
 export function sensitivityMetricsOf(geometry: Geometry): { side: readonly string[]; axle: readonly string[] } {
+  // device, beam-axle and steering-geometry metrics where the file defines them (device-sensitivity.ts)
+  const extra = deviceMetricsOf(geometry);
   return geometry.scope === 'axle'
-    ? { side: SENSITIVITY_METRICS, axle: AXLE_SENSITIVITY_METRICS }
-    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS], axle: [] };
+    ? { side: [...SENSITIVITY_METRICS, ...extra.side], axle: [...AXLE_SENSITIVITY_METRICS, ...extra.axle] }
+    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS, ...extra.side], axle: extra.axle };
 }
 
 /** Per block of the system: how its local columns move with each hardpoint coordinate. */
@@ -457,7 +460,7 @@ export class SensitivityModel {
   }
 
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
-  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation & { rockerAngles: (Dual | null)[] } {
+  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
@@ -482,7 +485,7 @@ export class SensitivityModel {
     };
     try {
       const ev = sm.evaluate({ rates });
-      return { ...ev, rockerAngles: this.rockerAngles(rates, base) };
+      return { ...ev, rockerAngles: this.rockerAngles(rates, base), devices: deviceMetricDuals(this, rates, base, ev.corners) };
     } finally {
       sm.explicitPointRate = null;
     }
@@ -518,7 +521,7 @@ export class SensitivityModel {
   }
 
   /** The first-order metrics of a state evaluation as duals, `<group>:<name>` (group: a side, or `axle`). */
-  private firstOrderDuals(ev: StateEvaluation & { rockerAngles: (Dual | null)[] }, rates: TangentSpace): Map<string, Dual> {
+  private firstOrderDuals(ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> }, rates: TangentSpace): Map<string, Dual> {
     const out = new Map<string, Dual>();
     ev.corners.forEach((cm, ci) => {
       const side = this.sides[ci];
@@ -547,8 +550,23 @@ export class SensitivityModel {
         if (col >= 0) rates.rates.forEach((r, k) => { rack.d[k] = r ? r[col] : 0; });
         out.set('axle:rack_displacement', rack);
       }
+      const steering = this.steeringGeometry(ev, rates, out.get('axle:rack_displacement') ?? null);
+      for (const [name, m] of Object.entries(steering)) if (m) out.set(`axle:${name}`, m);
     }
+    for (const [key, m] of ev.devices) out.set(key, m);
     return out;
+  }
+
+  /** A steered front axle's steering geometry as duals; the design track's own move at the explicit columns. */
+  private steeringGeometry(ev: StateEvaluation, rates: TangentSpace, rack: Dual | null): Record<string, Dual | null> {
+    const roles = this.sm.roles;
+    const [l, r] = ev.corners.map((c) => c.metrics.steer_angle);
+    if (this.sm.steering < 0 || roles.axle_position !== 'front' || !ev.axle?.track || !l || !r || !this.axleDesignGradients) return {};
+    const track = new Dual(ev.axle.track.n, ev.axle.track.v);
+    track.d.set(ev.axle.track.d);
+    const base = rates.rates.length - this.parameterCount;
+    this.axleDesignGradients.track.forEach((g, k) => { track.d[base + k] += g; });
+    return steeringGeometryDuals(l, r, rack, track, roles.vehicle.wheelbase, roles.rack_travel_per_revolution);
   }
 
   /**
@@ -573,7 +591,7 @@ export class SensitivityModel {
     const gradients = new Map<string, { value: number; g: Float64Array }>();
     const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
     const wantDerivatives = this.sides.length === 1 && (!names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m)));
-    let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[] } } | null = null;
+    let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
     if (mode === 'direct' || wantKinematic || wantDerivatives) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
