@@ -33,19 +33,26 @@ export const DERIVATIVE_METRICS: readonly string[] = [
 const NO_SEEDS: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
 
 /**
+ * An axle's: those of its wheel's own points, not of its road plane (whose derivatives are
+ * written by hand, without tangents): half track is left out.
+ */
+export const AXLE_DERIVATIVE_METRICS: readonly string[] = DERIVATIVE_METRICS.filter((m) => m !== 'deriv_half_track_wrt_hub_z');
+
+/**
  * `<side>:deriv_…` → value and gradient (a dual over the hardpoint coordinates), for a
- * corner at a state driven by its hub and rack; empty otherwise (another sweep's drivers,
- * a block without second derivatives, an axle).
+ * corner or an axle at a state driven by its hubs and rack (d/d hub z of a side: that
+ * side's hub alone moving); empty otherwise (another sweep's drivers, a block without
+ * second derivatives).
  */
 export function derivativeGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
-  if (sm.corners.length !== 1) return {};
+  const nc = sm.corners.length;
   const rows = driverRowsOf(model, f, drivers);
   if (!rows) return {};
   const P = model.parameterCount;
   const sys = sm.model.system;
   const dirs: Float64Array[] = [];
-  for (const r of [rows.hub[0], rows.rack]) {
+  for (const r of [...rows.hub, rows.rack]) {
     if (r < 0) continue;
     const e = new Float64Array(f.M);
     e[r] = 1;
@@ -54,9 +61,8 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
   const nd = dirs.length;
   const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: dirs, layout: f.layout, size: f.n };
   const out: Record<string, Dual> = {};
-  const side = model.sides[0];
-  const wanted = DERIVATIVE_METRICS.filter((m) => names.length === 0 || names.includes(m));
-  for (const m of wanted) out[`${side}:${m}`] = new Dual(P);
+  const wanted = (nc === 1 ? DERIVATIVE_METRICS : AXLE_DERIVATIVE_METRICS).filter((m) => names.length === 0 || names.includes(m));
+  for (const side of model.sides) for (const m of wanted) out[`${side}:${m}`] = new Dual(P);
   const y = new Float64Array(f.M);
   const R = new Float64Array(9), lr = new Float64Array(3);
   const cross = (a: ArrayLike<number>, b: ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
@@ -87,16 +93,17 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
         for (let i = 0; i < 3; i++) t.d[i * n + j] += term.weight * dv[i];
       });
     };
-    let cm;
+    let corners;
     try {
-      cm = withTangents(NO_SEEDS, () => sm.evaluate({ rates: space }).corners[0]);
+      corners = withTangents(NO_SEEDS, () => sm.evaluate({ rates: space }).corners);
     } finally {
       sm.explicitPointRate = null;
     }
-    for (const m of wanted) {
+    corners.forEach((cm, ci) => { const side = model.sides[ci]; for (const m of wanted) {
       const hub = m.endsWith('_wrt_hub_z');
       const base = m.slice('deriv_'.length, m.lastIndexOf(hub ? '_wrt_hub_z' : '_wrt_rack_displacement'));
-      const j = hub ? 0 : 1;
+      // directions: each side's hub, then the rack
+      const j = hub ? ci : nc;
       if (j >= nd) { delete out[`${side}:${m}`]; continue; }
       const dual = base === 'wheel_center_x' ? componentX(cm.points.wheel_center) : (cm.metrics as Record<string, Dual | null>)[base];
       const o = out[`${side}:${m}`];
@@ -104,7 +111,7 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
       if (!dual) { delete out[`${side}:${m}`]; continue; }
       o.v = dual.d[j];
       o.d[k] = dual.t ? dual.t.d[j] : 0;
-    }
+    } });
   }
   return out;
 }

@@ -23,8 +23,6 @@ import { suspensionAssembly } from './template';
 export const DEVICE_SIDE_METRICS = ['torsion_bar_twist', 'arb_arm_angle'] as const;
 /** Axle-level device and beam-axle metrics (`metrics.axle.<name>`). */
 export const DEVICE_AXLE_METRICS = ['arb_twist', 'heave_link_length', 't_bar_heave_angle', 'axle_lateral_shift', 'axle_steer', 'pinion_angle_change'] as const;
-/** Steering geometry of a steered front axle with first-order gradients (steering_ratio is a rate: not yet). */
-export const STEERING_GEOMETRY_SENSITIVITY_METRICS = ['ackermann_percentage', 'toe_out_on_turns', 'turning_radius', 'steering_wheel_angle'] as const;
 
 /** The roles of a geometry's model (cheap: the template's document, nothing solved). */
 function rolesOf(geometry: Geometry): SuspensionRoles {
@@ -62,7 +60,7 @@ function offeredOf(geometry: Geometry): { side: string[]; axle: string[] } {
       if (roles.vehicle.wheelbase !== undefined) axle.push('ackermann_percentage');
       axle.push('toe_out_on_turns');
       if (roles.vehicle.wheelbase !== undefined) axle.push('turning_radius');
-      if (roles.rack_travel_per_revolution !== undefined) axle.push('steering_wheel_angle');
+      if (roles.rack_travel_per_revolution !== undefined) axle.push('steering_wheel_angle', 'steering_ratio');
     }
   }
   return { side, axle };
@@ -168,3 +166,17 @@ const tanD = (a: Dual): Dual => {
   for (let k = 0; k < a.n; k++) t.d[k] = a.d[k] / (c * c);
   return t;
 };
+
+/**
+ * steering_ratio = (360/c) / mean(dδ/d rack) from each side's rack rate of steer angle and
+ * its gradient (derivative-sensitivity.ts); null where the mean rate is zero (as the sweep).
+ */
+export function steeringRatioGradient(left: { value: number; g: Float64Array }, right: { value: number; g: Float64Array }, travel: number): { value: number; g: Float64Array } | null {
+  const mean = (left.value + right.value) / 2;
+  if (mean === 0) return null;
+  const value = 360 / travel / mean;
+  // d(value) = −value/mean · d(mean)
+  const g = new Float64Array(left.g.length);
+  for (let k = 0; k < g.length; k++) g[k] = (-value / mean) * ((left.g[k] + right.g[k]) / 2);
+  return { value, g };
+}

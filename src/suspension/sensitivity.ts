@@ -28,9 +28,9 @@ import { sweepDrivers } from './sweep';
 import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
-import { DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
+import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
-import { deviceMetricDuals, deviceMetricsOf, steeringGeometryDuals } from './device-sensitivity';
+import { deviceMetricDuals, deviceMetricsOf, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -73,7 +73,7 @@ export function sensitivityMetricsOf(geometry: Geometry): { side: readonly strin
   // device, beam-axle and steering-geometry metrics where the file defines them (device-sensitivity.ts)
   const extra = deviceMetricsOf(geometry);
   return geometry.scope === 'axle'
-    ? { side: [...SENSITIVITY_METRICS, ...extra.side], axle: [...AXLE_SENSITIVITY_METRICS, ...extra.axle] }
+    ? { side: [...SENSITIVITY_METRICS, ...AXLE_DERIVATIVE_METRICS, ...extra.side], axle: [...AXLE_SENSITIVITY_METRICS, ...extra.axle] }
     : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS, ...extra.side], axle: extra.axle };
 }
 
@@ -590,7 +590,9 @@ export class SensitivityModel {
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
     const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
-    const wantDerivatives = this.sides.length === 1 && (!names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m)));
+    // steering_ratio is the sides' rack rates of steer angle, composed
+    const wantRatio = this.sides.length === 2 && (!names || names.length === 0 || names.includes('steering_ratio'));
+    const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
     let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
     if (mode === 'direct' || wantKinematic || wantDerivatives) {
       const rates = this.stateRates(f);
@@ -635,10 +637,17 @@ export class SensitivityModel {
       for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     }
     if (direct && wantDerivatives) {
-      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, names ?? []))) {
+      const asked = names?.length && wantRatio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
+      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, asked))) {
         const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
         if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
       }
+    }
+    const travel = this.sm.roles.rack_travel_per_revolution;
+    if (wantRatio && travel !== undefined) {
+      const [l, r] = this.sides.map((side) => gradients.get(`${side}:deriv_steer_angle_wrt_rack_displacement`));
+      const ratio = l && r ? steeringRatioGradient(l, r, travel) : null;
+      if (ratio) gradients.set('axle:steering_ratio', ratio);
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
     const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: this.gradientRecord(g.g) });

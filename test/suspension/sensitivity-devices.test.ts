@@ -172,3 +172,28 @@ describe('kinemate sensitivity with device metrics', () => {
     expect(bad.written.stderr).toMatch(/no gradient for "arb_twist"/);
   });
 });
+
+describe("an axle's deriv_* and steering_ratio (second derivatives)", () => {
+  const sides = (names: string[]) => names.flatMap((m) => [`left.${m}`, `right.${m}`]);
+  it('steered double wishbone axle, rack at +8 mm: every side\'s rack and hub rates and steering_ratio match central differences (2e-4)', () => {
+    const g = load('double_wishbone_axle_steering');
+    const rates = ['deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z', 'deriv_caster_wrt_hub_z', 'deriv_kpi_wrt_hub_z', 'deriv_wheel_center_x_wrt_hub_z',
+      'deriv_toe_angle_wrt_rack_displacement', 'deriv_steer_angle_wrt_rack_displacement', 'deriv_camber_wrt_rack_displacement'];
+    const names = [...sides(rates), 'axle.steering_ratio'];
+    // (both routes take these from the same tangent-mode pass: no adjoint = direct check here)
+    expect(checkAgainstDifferences(g, steer(8), names, 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+  });
+
+  it('U-bar axle at −10 mm: the hub rates of camber, toe, damper length and rocker angle on both sides match central differences', () => {
+    const g = load('double_wishbone_axle_u_bar');
+    const names = sides(['deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z', 'deriv_damper_length_wrt_hub_z', 'deriv_rocker_angle_wrt_hub_z']);
+    expect(checkAgainstDifferences(g, bump(-10), names, 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+  });
+
+  it('Panhard beam axle at +20 mm: each hub alone moving turns the beam; its camber and toe rates match central differences', () => {
+    const g = load('solid_axle_panhard');
+    expect(sensitivityMetricsOf(g).side).not.toContain('deriv_half_track_wrt_hub_z');
+    const names = sides(['deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z']);
+    expect(checkAgainstDifferences(g, bump(20), names, 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+  });
+});
