@@ -53,7 +53,7 @@ function offeredOf(geometry: Geometry): { side: string[]; axle: string[] } {
   if (geometry.scope === 'axle') {
     const uprights = roles.corners.map((c) => c.upright);
     if (uprights.length === 2 && uprights[0] === uprights[1]) {
-      axle.push('axle_lateral_shift', 'axle_steer');
+      axle.push('axle_lateral_shift', 'axle_steer', 'roll_center_linkage_y', 'roll_center_linkage_z');
       if (d?.pinion) axle.push('pinion_angle_change');
     }
     if (roles.steering && roles.axle_position === 'front') {

@@ -28,6 +28,7 @@ import { sweepDrivers } from './sweep';
 import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
+import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
 import { deviceMetricDuals, deviceMetricsOf, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
@@ -589,7 +590,7 @@ export class SensitivityModel {
     const P = this.parameterCount;
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
-    const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
+    const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m) || m.startsWith('roll_center_linkage_'));
     // steering_ratio is the sides' rack rates of steer angle, composed
     const wantRatio = this.sides.length === 2 && (!names || names.length === 0 || names.includes('steering_ratio'));
     const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
@@ -633,7 +634,7 @@ export class SensitivityModel {
     if (direct && wantKinematic) {
       // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
       const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
-      const kin = beam ? {} : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
+      const kin = beam ? beamRollCentreGradients(this, f, drivers, direct.rates) : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
       for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     }
     if (direct && wantDerivatives) {

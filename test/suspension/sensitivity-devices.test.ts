@@ -197,3 +197,12 @@ describe("an axle's deriv_* and steering_ratio (second derivatives)", () => {
     expect(checkAgainstDifferences(g, bump(20), names, 2e-4, 1e-3).worst).toBeLessThan(2e-4);
   });
 });
+
+describe("a beam axle's roll centre from its linkage (second derivatives)", () => {
+  it('four-link beam axle at +10 mm and the Panhard beam at +20 mm: roll_center_linkage_y/z match central differences (2e-4)', () => {
+    for (const [file, travel] of [['solid_axle_four_link', 10], ['solid_axle_panhard', 20]] as const) {
+      const g = load(file);
+      expect(checkAgainstDifferences(g, bump(travel), ['axle.roll_center_linkage_y', 'axle.roll_center_linkage_z'], 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+    }
+  });
+});
