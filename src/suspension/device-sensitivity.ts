@@ -16,13 +16,13 @@ import type { CornerMetrics } from './metrics';
 import type { Geometry } from './files';
 import type { SuspensionRoles } from './roles';
 import type { PointExpr } from './targets';
-import type { SensitivityModel } from './sensitivity';
+import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
+import { coordinateTangents } from './derivative-sensitivity';
+import { driverRowsOf, solve } from './roll-centre-sensitivity';
 import { suspensionAssembly } from './template';
 
-/** Per-side device metrics (`metrics.<side>.<name>`). */
-export const DEVICE_SIDE_METRICS = ['torsion_bar_twist', 'arb_arm_angle'] as const;
-/** Axle-level device and beam-axle metrics (`metrics.axle.<name>`). */
-export const DEVICE_AXLE_METRICS = ['arb_twist', 'heave_link_length', 't_bar_heave_angle', 'axle_lateral_shift', 'axle_steer', 'pinion_angle_change'] as const;
+/** The devices' rates (second derivatives): computed only when asked for. */
+export const DEVICE_RATE_METRICS: readonly string[] = ['deriv_torsion_bar_twist_wrt_hub_z', ...['arb_twist', 'heave_link_length', 't_bar_center_x'].flatMap((m) => [`deriv_${m}_wrt_hub_z_left`, `deriv_${m}_wrt_hub_z_right`])];
 
 /** The roles of a geometry's model (cheap: the template's document, nothing solved). */
 function rolesOf(geometry: Geometry): SuspensionRoles {
@@ -44,12 +44,13 @@ const offeredByGeometry = new WeakMap<Geometry, { side: string[]; axle: string[]
 function offeredOf(geometry: Geometry): { side: string[]; axle: string[] } {
   const roles = rolesOf(geometry);
   const side: string[] = [], axle: string[] = [];
-  if (roles.corners.some((c) => c.torsion_bar)) side.push('torsion_bar_twist');
+  if (roles.corners.some((c) => c.torsion_bar)) side.push('torsion_bar_twist', 'deriv_torsion_bar_twist_wrt_hub_z');
   const d = roles.devices;
+  const hubs = (name: string) => [`deriv_${name}_wrt_hub_z_left`, `deriv_${name}_wrt_hub_z_right`];
   if (d?.u_bar) side.push('arb_arm_angle');
-  if (d?.u_bar || d?.t_bar) axle.push('arb_twist');
-  if (d?.heave_link) axle.push('heave_link_length');
-  if (d?.t_bar) axle.push('t_bar_heave_angle');
+  if (d?.u_bar || d?.t_bar) axle.push('arb_twist', ...hubs('arb_twist'));
+  if (d?.heave_link) axle.push('heave_link_length', ...hubs('heave_link_length'));
+  if (d?.t_bar) axle.push('t_bar_heave_angle', ...hubs('t_bar_center_x'));
   if (geometry.scope === 'axle') {
     const uprights = roles.corners.map((c) => c.upright);
     if (uprights.length === 2 && uprights[0] === uprights[1]) {
@@ -179,4 +180,52 @@ export function steeringRatioGradient(left: { value: number; g: Float64Array }, 
   const g = new Float64Array(left.g.length);
   for (let k = 0; k < g.length; k++) g[k] = (-value / mean) * ((left.g[k] + right.g[k]) / 2);
   return { value, g };
+}
+
+/**
+ * The devices' own rates (`deriv_torsion_bar_twist_wrt_hub_z` per side; an axle's
+ * `deriv_arb_twist_wrt_hub_z_left|right`, `deriv_heave_link_length_…`,
+ * `deriv_t_bar_center_x_…`): second derivatives, from the tangent pass of the `deriv_*`
+ * (derivative-sensitivity.ts coordinateTangents), the device formulas evaluated on points
+ * whose tangent is their derivative along each coordinate. A rate does not depend on the
+ * metric's design reference (a turn's rate is (u × r)·ṙ/|r|², φ − φ₀'s is φ̇), so the fixed
+ * references are exact here.
+ */
+export function deviceRateGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
+  const sm = model.sm;
+  const rows = driverRowsOf(model, f, drivers);
+  const d = sm.roles.devices;
+  const torsion = sm.roles.corners.some((c) => c.torsion_bar);
+  if (!rows || (!torsion && !d?.u_bar && !d?.t_bar && !d?.heave_link)) return {};
+  const nc = sm.corners.length;
+  const dirs = rows.hub.map((r) => { const e = new Float64Array(f.M); e[r] = 1; return solve(f, e); });
+  const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: dirs, layout: f.layout, size: f.n };
+  const P = model.parameterCount;
+  const want = (m: string) => names.length === 0 || names.includes(m);
+  const out: Record<string, Dual> = {};
+  const put = (key: string, m: Dual, j: number, k: number) => {
+    const o = (out[key] ??= new Dual(P));
+    o.v = m.d[j];
+    o.d[k] = m.t ? m.t.d[j] : 0;
+  };
+  const ok = coordinateTangents(model, f, dirs, rates, (k, run) => run(() => {
+    const now = (role: Parameters<typeof sm.resolveRole>[0]) => sm.pointDual(sm.resolveRole(role), space, space.rates, nc);
+    const fixed = (role: Parameters<typeof sm.resolveRole>[0]) => { const e = sm.resolveRole(role); const v = new DualVec3(nc); for (const t of e) for (let i = 0; i < 3; i++) v.v[i] += t.weight * t.local[i]; return v; };
+    if (want('deriv_torsion_bar_twist_wrt_hub_z')) sm.roles.corners.forEach((c, i) => {
+      if (c.torsion_bar) put(`${model.sides[i]}:deriv_torsion_bar_twist_wrt_hub_z`, torsionBarTwist(now(c.torsion_bar.axis[0]), now(c.torsion_bar.axis[1]), now(c.torsion_bar.point), fixed(c.torsion_bar.point), sm.corners[i].sigma), i, k);
+    });
+    const perSide = (name: string, m: Dual) => { for (const [j, s] of [[0, 'left'], [1, 'right']] as const) if (want(`deriv_${name}_wrt_hub_z_${s}`)) put(`axle:deriv_${name}_wrt_hub_z_${s}`, m, j, k); };
+    if (d?.u_bar) {
+      const a = now(d.u_bar.axis[0]), b = now(d.u_bar.axis[1]);
+      const [l, r] = [d.u_bar.arms.left, d.u_bar.arms.right].map((e) => uBarArmAngle(a, b, now(e), fixed(e)));
+      perSide('arb_twist', sub(l, r));
+    }
+    if (d?.t_bar) {
+      const l = now(d.t_bar.ends.left), r = now(d.t_bar.ends.right);
+      perSide('arb_twist', deg(tBarAngle(l, r, now(d.t_bar.pivot))));
+      perSide('t_bar_center_x', comp(midpoint(l, r), 0));
+    }
+    if (d?.heave_link) perSide('heave_link_length', heaveLinkLength(now(d.heave_link.left), now(d.heave_link.right)));
+  }));
+  return ok ? out : {};
 }

@@ -31,7 +31,7 @@ import { kinematicRollCentres } from './roll-centre-sensitivity';
 import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
-import { deviceMetricDuals, deviceMetricsOf, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
+import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -594,8 +594,9 @@ export class SensitivityModel {
     // steering_ratio is the sides' rack rates of steer angle, composed
     const wantRatio = this.sides.length === 2 && (!names || names.length === 0 || names.includes('steering_ratio'));
     const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
+    const wantDeviceRates = !names || names.length === 0 || names.some((m) => DEVICE_RATE_METRICS.includes(m));
     let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
-    if (mode === 'direct' || wantKinematic || wantDerivatives) {
+    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
     }
@@ -643,6 +644,9 @@ export class SensitivityModel {
         const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
         if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
       }
+    }
+    if (direct && wantDeviceRates) {
+      for (const [key, m] of Object.entries(deviceRateGradients(this, f, drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
     }
     const travel = this.sm.roles.rack_travel_per_revolution;
     if (wantRatio && travel !== undefined) {

@@ -206,3 +206,18 @@ describe("a beam axle's roll centre from its linkage (second derivatives)", () =
     }
   });
 });
+
+describe("the devices' own rates (second derivatives)", () => {
+  it("T-bar axle at +10 mm: deriv_arb_twist, deriv_t_bar_center_x per hub and both torsion bars' rates match central differences (2e-4)", () => {
+    const g = load('double_wishbone_axle_t_bar');
+    const hubs = (m: string) => [`axle.deriv_${m}_wrt_hub_z_left`, `axle.deriv_${m}_wrt_hub_z_right`];
+    const names = [...hubs('arb_twist'), ...hubs('t_bar_center_x'), 'left.deriv_torsion_bar_twist_wrt_hub_z', 'right.deriv_torsion_bar_twist_wrt_hub_z'];
+    expect(checkAgainstDifferences(g, bump(10), names, 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+  });
+
+  it('U-bar axle at −10 mm and heave-link axle at +15 mm: deriv_arb_twist and deriv_heave_link_length per hub match central differences (2e-4)', () => {
+    const hubs = (m: string) => [`axle.deriv_${m}_wrt_hub_z_left`, `axle.deriv_${m}_wrt_hub_z_right`];
+    expect(checkAgainstDifferences(load('double_wishbone_axle_u_bar'), bump(-10), hubs('arb_twist'), 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+    expect(checkAgainstDifferences(load('double_wishbone_axle_heave_link'), bump(15), hubs('heave_link_length'), 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+  });
+});
