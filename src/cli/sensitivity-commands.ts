@@ -79,7 +79,12 @@ Options:
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
                      centre height) and ${DERIVATIVE_METRICS.join(', ')};
-                     an axle file also, under metrics.axle, ${AXLE_SENSITIVITY_METRICS.join(', ')}
+                     an axle file also the deriv_* per side but deriv_half_track_wrt_hub_z, and under
+                     metrics.axle ${AXLE_SENSITIVITY_METRICS.join(', ')};
+                     where the file has them: torsion_bar_twist, arb_arm_angle (per side), arb_twist,
+                     heave_link_length, t_bar_heave_angle, a beam axle's axle_lateral_shift, axle_steer,
+                     pinion_angle_change, roll_center_linkage_y/z, the devices' deriv_* rates, a steered front axle's ackermann_percentage, toe_out_on_turns,
+                     turning_radius, steering_wheel_angle, steering_ratio
   --loads FILE       a load case (as kinemate sweep --loads): adds link_force.<link id> (N, tension +)
                      for every two-force link and rack_force (N), exact gradients by second
                      derivatives of the constraints (a geometry without spring elements)

@@ -33,19 +33,25 @@ export const DERIVATIVE_METRICS: readonly string[] = [
 const NO_SEEDS: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
 
 /**
+ * An axle's: those of its wheel's own points, not of its road plane (whose derivatives are
+ * written by hand, without tangents): half track is left out.
+ */
+export const AXLE_DERIVATIVE_METRICS: readonly string[] = DERIVATIVE_METRICS.filter((m) => m !== 'deriv_half_track_wrt_hub_z');
+
+/**
  * `<side>:deriv_…` → value and gradient (a dual over the hardpoint coordinates), for a
- * corner at a state driven by its hub and rack; empty otherwise (another sweep's drivers,
- * a block without second derivatives, an axle).
+ * corner or an axle at a state driven by its hubs and rack (d/d hub z of a side: that
+ * side's hub alone moving); empty otherwise (another sweep's drivers, a block without
+ * second derivatives).
  */
 export function derivativeGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
-  if (sm.corners.length !== 1) return {};
+  const nc = sm.corners.length;
   const rows = driverRowsOf(model, f, drivers);
   if (!rows) return {};
   const P = model.parameterCount;
-  const sys = sm.model.system;
   const dirs: Float64Array[] = [];
-  for (const r of [rows.hub[0], rows.rack]) {
+  for (const r of [...rows.hub, rows.rack]) {
     if (r < 0) continue;
     const e = new Float64Array(f.M);
     e[r] = 1;
@@ -54,22 +60,49 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
   const nd = dirs.length;
   const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: dirs, layout: f.layout, size: f.n };
   const out: Record<string, Dual> = {};
-  const side = model.sides[0];
-  const wanted = DERIVATIVE_METRICS.filter((m) => names.length === 0 || names.includes(m));
-  for (const m of wanted) out[`${side}:${m}`] = new Dual(P);
+  const wanted = (nc === 1 ? DERIVATIVE_METRICS : AXLE_DERIVATIVE_METRICS).filter((m) => names.length === 0 || names.includes(m));
+  for (const side of model.sides) for (const m of wanted) out[`${side}:${m}`] = new Dual(P);
+  const done = coordinateTangents(model, f, dirs, rates, (k, run) => {
+    const corners = run(() => sm.evaluate({ rates: space }).corners);
+    corners.forEach((cm, ci) => { const side = model.sides[ci]; for (const m of wanted) {
+      const hub = m.endsWith('_wrt_hub_z');
+      const base = m.slice('deriv_'.length, m.lastIndexOf(hub ? '_wrt_hub_z' : '_wrt_rack_displacement'));
+      // directions: each side's hub, then the rack
+      const j = hub ? ci : nc;
+      if (j >= nd) { delete out[`${side}:${m}`]; continue; }
+      const dual = base === 'wheel_center_x' ? componentX(cm.points.wheel_center) : (cm.metrics as Record<string, Dual | null>)[base];
+      const o = out[`${side}:${m}`];
+      if (!o) continue;
+      if (!dual) { delete out[`${side}:${m}`]; continue; }
+      o.v = dual.d[j];
+      o.d[k] = dual.t ? dual.t.d[j] : 0;
+    } });
+  });
+  return done ? out : {};
+}
+
+/**
+ * For each hardpoint coordinate k, visit(k, run): run(fn) evaluates fn in tangent mode
+ * with every point's tangent its derivative along p_k — of its value and of its rates along
+ * `dirs` (each q̇_j = A⁻¹e_j, changing by q̇_j' = −A⁻¹(dA/ds)q̇_j). False when a block has
+ * no second derivatives (nothing visited for that k or after).
+ */
+export function coordinateTangents(model: SensitivityModel, f: StateFactors, dirs: readonly Float64Array[], rates: TangentSpace, visit: (k: number, run: <T>(fn: () => T) => T) => void): boolean {
+  const sm = model.sm;
+  const sys = sm.model.system;
   const y = new Float64Array(f.M);
   const R = new Float64Array(9), lr = new Float64Array(3);
   const cross = (a: ArrayLike<number>, b: ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  for (let k = 0; k < P; k++) {
+  for (let k = 0; k < model.parameterCount; k++) {
     const qk = rates.rates[k]!;
     const dirDots: Float64Array[] = [];
     for (const q of dirs) {
-      if (!jacobianRateTimesVector(model, f, qk, k, q, y)) return {};
+      if (!jacobianRateTimesVector(model, f, qk, k, q, y)) return false;
       for (let r = 0; r < f.M; r++) y[r] = -y[r];
       dirDots.push(solve(f, y));
     }
     const slice = (q: Float64Array, c0: number, a: number) => (c0 >= 0 ? [q[c0 + a], q[c0 + a + 1], q[c0 + a + 2]] : [0, 0, 0]);
-    sm.explicitPointRate = (pt: DualVec3, term, n) => {
+    const hook = (pt: DualVec3, term: { variable: number; local: ArrayLike<number>; weight: number }, n: number) => {
       const c0 = f.layout[term.variable];
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
       const rot = (v: number[]) => [0, 1, 2].map((i) => R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2]);
@@ -87,26 +120,16 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
         for (let i = 0; i < 3; i++) t.d[i * n + j] += term.weight * dv[i];
       });
     };
-    let cm;
-    try {
-      cm = withTangents(NO_SEEDS, () => sm.evaluate({ rates: space }).corners[0]);
-    } finally {
-      sm.explicitPointRate = null;
-    }
-    for (const m of wanted) {
-      const hub = m.endsWith('_wrt_hub_z');
-      const base = m.slice('deriv_'.length, m.lastIndexOf(hub ? '_wrt_hub_z' : '_wrt_rack_displacement'));
-      const j = hub ? 0 : 1;
-      if (j >= nd) { delete out[`${side}:${m}`]; continue; }
-      const dual = base === 'wheel_center_x' ? componentX(cm.points.wheel_center) : (cm.metrics as Record<string, Dual | null>)[base];
-      const o = out[`${side}:${m}`];
-      if (!o) continue;
-      if (!dual) { delete out[`${side}:${m}`]; continue; }
-      o.v = dual.d[j];
-      o.d[k] = dual.t ? dual.t.d[j] : 0;
-    }
+    visit(k, (fn) => {
+      sm.explicitPointRate = hook;
+      try {
+        return withTangents(NO_SEEDS, fn);
+      } finally {
+        sm.explicitPointRate = null;
+      }
+    });
   }
-  return out;
+  return true;
 }
 
 /** The x component of a point as a dual, its tangent kept. */

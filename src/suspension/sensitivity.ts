@@ -28,8 +28,10 @@ import { sweepDrivers } from './sweep';
 import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
-import { DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
+import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
+import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import type { PointExpr } from './targets';
+import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -69,9 +71,11 @@ const KINEMATIC_ROLL_CENTRE = new Set(['roll_center_kinematic_y', 'roll_center_k
 
 /** The metric names a geometry offers gradients for: per side, and an axle's own. */
 export function sensitivityMetricsOf(geometry: Geometry): { side: readonly string[]; axle: readonly string[] } {
+  // device, beam-axle and steering-geometry metrics where the file defines them (device-sensitivity.ts)
+  const extra = deviceMetricsOf(geometry);
   return geometry.scope === 'axle'
-    ? { side: SENSITIVITY_METRICS, axle: AXLE_SENSITIVITY_METRICS }
-    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS], axle: [] };
+    ? { side: [...SENSITIVITY_METRICS, ...AXLE_DERIVATIVE_METRICS, ...extra.side], axle: [...AXLE_SENSITIVITY_METRICS, ...extra.axle] }
+    : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS, ...extra.side], axle: extra.axle };
 }
 
 /** Per block of the system: how its local columns move with each hardpoint coordinate. */
@@ -457,7 +461,7 @@ export class SensitivityModel {
   }
 
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
-  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation & { rockerAngles: (Dual | null)[] } {
+  evaluateAlong(rates: TangentSpace, base: number): StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } {
     const sm = this.sm;
     const R = new Float64Array(9);
     const sys = sm.model.system;
@@ -482,7 +486,7 @@ export class SensitivityModel {
     };
     try {
       const ev = sm.evaluate({ rates });
-      return { ...ev, rockerAngles: this.rockerAngles(rates, base) };
+      return { ...ev, rockerAngles: this.rockerAngles(rates, base), devices: deviceMetricDuals(this, rates, base, ev.corners) };
     } finally {
       sm.explicitPointRate = null;
     }
@@ -518,7 +522,7 @@ export class SensitivityModel {
   }
 
   /** The first-order metrics of a state evaluation as duals, `<group>:<name>` (group: a side, or `axle`). */
-  private firstOrderDuals(ev: StateEvaluation & { rockerAngles: (Dual | null)[] }, rates: TangentSpace): Map<string, Dual> {
+  private firstOrderDuals(ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> }, rates: TangentSpace): Map<string, Dual> {
     const out = new Map<string, Dual>();
     ev.corners.forEach((cm, ci) => {
       const side = this.sides[ci];
@@ -547,8 +551,23 @@ export class SensitivityModel {
         if (col >= 0) rates.rates.forEach((r, k) => { rack.d[k] = r ? r[col] : 0; });
         out.set('axle:rack_displacement', rack);
       }
+      const steering = this.steeringGeometry(ev, rates, out.get('axle:rack_displacement') ?? null);
+      for (const [name, m] of Object.entries(steering)) if (m) out.set(`axle:${name}`, m);
     }
+    for (const [key, m] of ev.devices) out.set(key, m);
     return out;
+  }
+
+  /** A steered front axle's steering geometry as duals; the design track's own move at the explicit columns. */
+  private steeringGeometry(ev: StateEvaluation, rates: TangentSpace, rack: Dual | null): Record<string, Dual | null> {
+    const roles = this.sm.roles;
+    const [l, r] = ev.corners.map((c) => c.metrics.steer_angle);
+    if (this.sm.steering < 0 || roles.axle_position !== 'front' || !ev.axle?.track || !l || !r || !this.axleDesignGradients) return {};
+    const track = new Dual(ev.axle.track.n, ev.axle.track.v);
+    track.d.set(ev.axle.track.d);
+    const base = rates.rates.length - this.parameterCount;
+    this.axleDesignGradients.track.forEach((g, k) => { track.d[base + k] += g; });
+    return steeringGeometryDuals(l, r, rack, track, roles.vehicle.wheelbase, roles.rack_travel_per_revolution);
   }
 
   /**
@@ -571,10 +590,13 @@ export class SensitivityModel {
     const P = this.parameterCount;
     const f = this.factorState(drivers);
     const gradients = new Map<string, { value: number; g: Float64Array }>();
-    const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m));
-    const wantDerivatives = this.sides.length === 1 && (!names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m)));
-    let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[] } } | null = null;
-    if (mode === 'direct' || wantKinematic || wantDerivatives) {
+    const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m) || m.startsWith('roll_center_linkage_'));
+    // steering_ratio is the sides' rack rates of steer angle, composed
+    const wantRatio = this.sides.length === 2 && (!names || names.length === 0 || names.includes('steering_ratio'));
+    const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
+    const wantDeviceRates = !names || names.length === 0 || names.some((m) => DEVICE_RATE_METRICS.includes(m));
+    let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
+    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
     }
@@ -613,14 +635,24 @@ export class SensitivityModel {
     if (direct && wantKinematic) {
       // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
       const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
-      const kin = beam ? {} : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
+      const kin = beam ? beamRollCentreGradients(this, f, drivers, direct.rates) : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
       for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     }
     if (direct && wantDerivatives) {
-      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, names ?? []))) {
+      const asked = names?.length && wantRatio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
+      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, asked))) {
         const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
         if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
       }
+    }
+    if (direct && wantDeviceRates) {
+      for (const [key, m] of Object.entries(deviceRateGradients(this, f, drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
+    }
+    const travel = this.sm.roles.rack_travel_per_revolution;
+    if (wantRatio && travel !== undefined) {
+      const [l, r] = this.sides.map((side) => gradients.get(`${side}:deriv_steer_angle_wrt_rack_displacement`));
+      const ratio = l && r ? steeringRatioGradient(l, r, travel) : null;
+      if (ratio) gradients.set('axle:steering_ratio', ratio);
     }
     const bySide: Record<string, Record<string, MetricGradient | null>> = {};
     const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: this.gradientRecord(g.g) });
