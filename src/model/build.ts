@@ -95,22 +95,12 @@ export function buildModel(doc: AssemblyDoc): Model {
   }
   const mates = new Map<string, MateHandle>();
   const coordinates = new Map<string, CoordinateInfo>();
-  const resolve = (ref: string, path: string): EntityOnPart => {
-    const r = splitReference(ref);
-    const kind = entityKind(doc, ref);
-    if (!r || !kind) throw new ModelError(path, `no entity "${ref}"`);
-    return { part: parts.get(r.owner)!, entity: entityOf(doc.parts[r.owner], r.name, kind) };
-  };
+  const resolve = entityResolver(doc, parts);
   // Couplings last: they name coordinates that other mates create.
   const ordered = Object.entries(doc.mates).sort(([, a], [, b]) => Number(isCoupling(a)) - Number(isCoupling(b)));
   for (const [id, mate] of ordered) {
     const spec = specOf(doc, id, mate, resolve, coordinates, angleFactor);
-    const initial: Record<string, number> = {};
-    for (const [key, value] of Object.entries(doc.state)) {
-      if (typeof value !== 'number' || !key.startsWith(`${id}.`)) continue;
-      const c = key.slice(id.length + 1);
-      initial[c] = c === 'angle' ? value * angleFactor : value;
-    }
+    const initial = initialCoordinates(doc, id, angleFactor);
     let handle: MateHandle;
     try {
       handle = addMate(system, id, spec, { initial });
@@ -155,24 +145,14 @@ export function renewModel(model: Model, doc: AssemblyDoc): Model | null {
     v.scale = L;
     renewed++;
   }
-  const resolve = (ref: string, path: string): EntityOnPart => {
-    const r = splitReference(ref);
-    const kind = entityKind(doc, ref);
-    if (!r || !kind) throw new ModelError(path, `no entity "${ref}"`);
-    return { part: model.parts.get(r.owner)!, entity: entityOf(doc.parts[r.owner], r.name, kind) };
-  };
+  const resolve = entityResolver(doc, model.parts);
   const coordinates = model.coordinates as Map<string, CoordinateInfo>;
   const ordered = Object.entries(doc.mates).sort(([, a], [, b]) => Number(isCoupling(a)) - Number(isCoupling(b)));
   for (const [id, mate] of ordered) {
     const handle = model.mates.get(id);
     if (!handle) return null;
     const spec = specOf(doc, id, mate, resolve, coordinates, angleFactor);
-    const initial: Record<string, number> = {};
-    for (const [key, value] of Object.entries(doc.state)) {
-      if (typeof value !== 'number' || !key.startsWith(`${id}.`)) continue;
-      const c = key.slice(id.length + 1);
-      initial[c] = c === 'angle' ? value * angleFactor : value;
-    }
+    const initial = initialCoordinates(doc, id, angleFactor);
     if (!renewMate(system, handle, spec, { initial })) return null;
     renewed += Object.keys(handle.coordinates).length;
   }
@@ -229,4 +209,25 @@ function specOf(doc: AssemblyDoc, id: string, mate: MateDoc, resolve: (ref: stri
   const value = 'value' in mate && typeof mate.value === 'number' ? (mate.type === 'angle' ? mate.value * angleFactor : mate.value) : undefined;
   void doc;
   return { type: mate.type, a, b, value };
+}
+
+/** The resolver of `part.entity` references of `doc` onto the model's parts (ModelError at `path` when there is none). */
+function entityResolver(doc: AssemblyDoc, parts: ReadonlyMap<string, number>): (ref: string, path: string) => EntityOnPart {
+  return (ref, path) => {
+    const r = splitReference(ref);
+    const kind = entityKind(doc, ref);
+    if (!r || !kind) throw new ModelError(path, `no entity "${ref}"`);
+    return { part: parts.get(r.owner)!, entity: entityOf(doc.parts[r.owner], r.name, kind) };
+  };
+}
+
+/** A mate's coordinates given in the file's `state` (`<mate>.<coordinate>`), angles in radians. */
+function initialCoordinates(doc: AssemblyDoc, id: string, angleFactor: number): Record<string, number> {
+  const initial: Record<string, number> = {};
+  for (const [key, value] of Object.entries(doc.state)) {
+    if (typeof value !== 'number' || !key.startsWith(`${id}.`)) continue;
+    const c = key.slice(id.length + 1);
+    initial[c] = c === 'angle' ? value * angleFactor : value;
+  }
+  return initial;
 }

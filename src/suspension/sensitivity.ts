@@ -20,7 +20,7 @@ import type { TangentSpace } from '../../kernel/analysis';
 import type { ResidualBlock } from '../../kernel/system';
 import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec3 } from '../../kernel/dual';
 import { turnAboutAxis } from './metrics';
-import type { AssemblyDoc } from '../assembly/types';
+import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
@@ -231,8 +231,8 @@ export class SensitivityModel {
   /** Twist columns (ω, v) of an entity of a part for every parameter, added into `twist` at column offset `col0`. */
   private entityTwist(twist: Float64Array, localDim: number, col0: number, ref: string, owner: string): void {
     const P = this.parameterCount;
-    const dot = ref.indexOf('.');
-    const part = this.doc.parts[ref.slice(0, dot)], name = ref.slice(dot + 1);
+    const r = splitReference(ref);
+    const part = r && this.doc.parts[r.owner], name = r?.name ?? '';
     const point = part?.points?.[name];
     // a plane is an origin and a normal: it moves as an axis would (a fixed one, the centre plane, not at all)
     const plane = part?.planes?.[name];
@@ -296,8 +296,8 @@ export class SensitivityModel {
   }
 
   private entityPoint(ref: string): readonly number[] | null {
-    const dot = ref.indexOf('.');
-    return this.doc.parts[ref.slice(0, dot)]?.points?.[ref.slice(dot + 1)] ?? null;
+    const r = splitReference(ref);
+    return (r && this.doc.parts[r.owner]?.points?.[r.name]) ?? null;
   }
 
   /** Parameters of a sweep driver's block: the wheel centre (or a hardpoint) pulled along an axis. */

@@ -4,6 +4,7 @@
  * between frames, and the time slider's mapping. No DOM: the panel (playback-panel.ts)
  * drives it from animation frames, tests drive it with explicit time steps.
  */
+import { splitReference } from '../../src/assembly/types';
 import type { PlaybackFrame, SimulationHeader } from './simulation';
 import type { CornerGeometry, PoseResult } from './engine';
 import type { Vec3 } from './document';
@@ -155,8 +156,8 @@ function toWorld(pose: readonly number[], local: readonly number[]): Vec3 {
 export function posedResult(base: PoseResult, poses: Readonly<Record<string, number[]>>): PoseResult {
   const points: Record<string, Vec3> = {};
   for (const [ref, p] of Object.entries(base.points)) {
-    const part = ref.slice(0, ref.indexOf('.'));
-    const from = base.poses[part], to = poses[part];
+    const part = splitReference(ref)?.owner;
+    const from = part && base.poses[part], to = part && poses[part];
     points[ref] = from && to ? toWorld(to, toLocal(from, p)) : p;
   }
   const wheelPart = (i: number) => base.structure.handles.find((h) => h.kind === 'wheel' && (h.corner ?? 0) === i)?.part;

@@ -6,7 +6,7 @@
  * instant centres) from the library's analysis at the pose shown.
  */
 import { quat, vec3 } from 'gl-matrix';
-import type { AssemblyDoc, PoseDoc } from '../../src/assembly/types';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/assembly/types';
 import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
 import type { SteeringAxis } from '../../src/suspension/steering';
 import type { PointExpr } from '../../src/suspension/targets';
@@ -129,9 +129,8 @@ export function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geomet
   const handles: HandleInfo[] = [];
   const hardpoints: string[] = [];
   const localOf = (ref: string): Vec3 | null => {
-    const dot = ref.indexOf('.');
-    const part = doc.parts[ref.slice(0, dot)];
-    const e = part ? entityOrigins(doc, ref.slice(0, dot)).find((x) => x.name === ref.slice(dot + 1)) : undefined;
+    const r = splitReference(ref);
+    const e = r && doc.parts[r.owner] ? entityOrigins(doc, r.owner).find((x) => x.name === r.name) : undefined;
     return e ? e.local : null;
   };
   if (sm) {
@@ -141,9 +140,9 @@ export function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geomet
       for (const [name, role] of Object.entries(c.roles.points)) {
         if (typeof role !== 'string' || seen.has(role)) continue;
         seen.add(role);
-        const part = role.slice(0, role.indexOf('.'));
         const local = localOf(role);
         if (!local) continue;
+        const part = splitReference(role)!.owner; // localOf found it
         const hp = axle ? `${c.roles.side}_${name}` : name;
         hardpoints.push(hp);
         const kind: HandleKind = part === sm.roles.chassis ? 'hardpoint' : part === 'rack' ? 'rack' : 'pull';
@@ -154,11 +153,10 @@ export function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geomet
     // axle-level points (`hardpoints.center`: an anti-roll bar's axis or pivot), authored once
     for (const [name, role] of Object.entries(sm.roles.devices?.points ?? {})) {
       if (typeof role !== 'string') continue;
-      const part = role.slice(0, role.indexOf('.'));
       const local = localOf(role);
-      if (!local || part !== sm.roles.chassis) continue;
+      if (!local || splitReference(role)!.owner !== sm.roles.chassis) continue;
       hardpoints.push(name);
-      handles.push({ ref: role, part, local, kind: 'hardpoint', label: name, ...(geometryEditable ? { hardpoint: name } : {}) });
+      handles.push({ ref: role, part: sm.roles.chassis, local, kind: 'hardpoint', label: name, ...(geometryEditable ? { hardpoint: name } : {}) });
     }
   } else {
     for (const [name, p] of Object.entries(doc.parts)) {

@@ -12,6 +12,7 @@ import {
   OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { splitReference } from '../../src/assembly/types';
 import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from './engine';
 import type { Vec3 } from './document';
 
@@ -434,7 +435,7 @@ export class SceneView {
       const failed = this.failed.has(rod.id);
       const color = failed ? COLORS.failed : (this.tint?.('rod', rod.id) ?? (rod.id.includes('trackrod') ? COLORS.trackrod : rod.id.includes('pushrod') ? COLORS.damper : COLORS.rod));
       this.liveTubes.tube(a, b, failed ? tube * 1.8 : tube * 1.2, color);
-      for (const ref of [rod.a, rod.b]) { const part = ref.slice(0, ref.indexOf('.')); if (part in bodies) bodies[part]++; }
+      for (const ref of [rod.a, rod.b]) { const part = splitReference(ref)?.owner; if (part !== undefined && part in bodies) bodies[part]++; }
       const ga = result.design[rod.a], gb = result.design[rod.b];
       if (ga && gb) this.ghostTubes.tube(vec(ga), vec(gb, new Vector3()), tube * 0.6, COLORS.ghost);
     }

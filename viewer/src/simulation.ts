@@ -6,7 +6,7 @@
  */
 import { compileDocument } from '../../src/live';
 import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../src/dynamics/simulate';
-import type { AssemblyDoc, PoseDoc } from '../../src/assembly/types';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/assembly/types';
 import type { ViewerDocument } from './document';
 
 export interface SimulationSettings {
@@ -60,8 +60,8 @@ function tyreForce(id: string, report: unknown): number | null {
 }
 
 function split(ref: string): [string, string] {
-  const dot = ref.indexOf('.');
-  return [ref.slice(0, dot), ref.slice(dot + 1)];
+  const r = splitReference(ref);
+  return r ? [r.owner, r.name] : [ref, ''];
 }
 
 /** A point's world position at a frame (its part's pose there, or the file's pose of a fixed part). */
