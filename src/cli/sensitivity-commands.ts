@@ -16,6 +16,7 @@ import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
 import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
+import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 
 const SENSITIVITY_OPTIONS = {
@@ -78,7 +79,8 @@ Options:
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
-                     centre height) and ${DERIVATIVE_METRICS.join(', ')};
+                     centre height) and ${DERIVATIVE_METRICS.join(', ')}; a steered corner file, when
+                     asked for, ${VIRTUAL_METRICS.join(', ')} (bump or steer states, the sweep's hold);
                      an axle file also the deriv_* per side but deriv_half_track_wrt_hub_z, and under
                      metrics.axle ${AXLE_SENSITIVITY_METRICS.join(', ')};
                      where the file has them: torsion_bar_twist, arb_arm_angle (per side), arb_twist,
@@ -106,7 +108,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const loadsPath = stringOption(args, 'loads');
     const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;
     const own = sensitivityMetricsOf(geometry);
-    const offered: readonly string[] = [...own.side, ...own.axle, ...(loads?.names ?? [])];
+    const offered: readonly string[] = [...own.side, ...own.axle, ...(loads?.names ?? []), ...virtualMetricsOf(model)];
     for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {

@@ -85,9 +85,9 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
  * For each hardpoint coordinate k, visit(k, run): run(fn) evaluates fn in tangent mode
  * with every point's tangent its derivative along p_k — of its value and of its rates along
  * `dirs` (each q̇_j = A⁻¹e_j, changing by q̇_j' = −A⁻¹(dA/ds)q̇_j). False when a block has
- * no second derivatives (nothing visited for that k or after).
+ * no second derivatives (nothing visited for that k or after). dirDots[j]: dq̇_j/ds.
  */
-export function coordinateTangents(model: SensitivityModel, f: StateFactors, dirs: readonly Float64Array[], rates: TangentSpace, visit: (k: number, run: <T>(fn: () => T) => T) => void): boolean {
+export function coordinateTangents(model: SensitivityModel, f: StateFactors, dirs: readonly Float64Array[], rates: TangentSpace, visit: (k: number, run: <T>(fn: () => T) => T, dirDots: readonly Float64Array[]) => void): boolean {
   const sm = model.sm;
   const sys = sm.model.system;
   const y = new Float64Array(f.M);
@@ -127,7 +127,7 @@ export function coordinateTangents(model: SensitivityModel, f: StateFactors, dir
       } finally {
         sm.explicitPointRate = null;
       }
-    });
+    }, dirDots);
   }
   return true;
 }

@@ -30,6 +30,7 @@ import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
 import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
+import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual-sensitivity';
 import type { PointExpr } from './targets';
 import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
 
@@ -112,6 +113,8 @@ export class SensitivityModel {
   /** `<hardpoint>.<x|y|z>`, three per hardpoint in the file's order. */
   readonly keys: string[];
   readonly hardpointNames: string[];
+  /** The steering hold of the `*_virtual` metrics: the sweep's (sweepStates sets it). */
+  virtualHold = 'layout_default';
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
   /** Points that are not hardpoints but move with some (a T-bar's crossbar midpoint): hardpoint index and weight. */
@@ -596,7 +599,8 @@ export class SensitivityModel {
     const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
     const wantDeviceRates = !names || names.length === 0 || names.some((m) => DEVICE_RATE_METRICS.includes(m));
     let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
-    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates) {
+    const wantVirtual = !!names?.some((m) => (VIRTUAL_METRICS as readonly string[]).includes(m));
+    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
     }
@@ -645,6 +649,9 @@ export class SensitivityModel {
         if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
       }
     }
+    if (direct && wantVirtual) {
+      for (const [key, m] of Object.entries(virtualGradients(this, f, drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
+    }
     if (direct && wantDeviceRates) {
       for (const [key, m] of Object.entries(deviceRateGradients(this, f, drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
     }
@@ -659,7 +666,9 @@ export class SensitivityModel {
     const offered = sensitivityMetricsOf(this.geometry);
     this.sides.forEach((side, ci) => {
       const out: Record<string, MetricGradient | null> = (bySide[side] = {});
-      for (const name of offered.side) {
+      // the *_virtual only when asked for (the default output stays as it was)
+      const asked = wantVirtual ? VIRTUAL_METRICS.filter((m) => names!.includes(m)) : [];
+      for (const name of [...offered.side, ...asked]) {
         const m = gradients.get(`${side}:${name}`);
         if (!m || this.unsupported.has(name)) { out[name] = null; continue; }
         // wheel travel is measured from the design wheel centre, which moves with the points
@@ -771,8 +780,8 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
   if (model.sides.length > 1) throw new SensitivityError('sensitivity: an axle has metrics per side: use sensitivitySweepBySide');
   const own = sensitivityMetricsOf(model.geometry).side;
   const offered: readonly string[] = [...own, ...(extra?.names ?? [])];
-  checkMetrics(metrics, offered);
-  const kinematic = !metrics.length || metrics.some((m) => own.includes(m));
+  checkMetrics(metrics, [...offered, ...virtualMetricsOf(model)]);
+  const kinematic = !metrics.length || metrics.some((m) => own.includes(m) || (VIRTUAL_METRICS as readonly string[]).includes(m));
   const chosen = metrics.length ? metrics : offered;
   return sweepStates(model, spec, (params) => {
     const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode, metrics) : {}), ...(extra ? extra.at(params) : {}) };
@@ -810,6 +819,7 @@ function sweepStates<M>(model: SensitivityModel, spec: SweepSpec, at: (params: r
   const explicit = (spec as { values?: number[] }).values;
   for (const t of spec.targets) values.set(t, explicit && t.type === 'point' && !t.hold ? explicit : sweepValues(t, spec.steps));
   sm.resetToDesign();
+  model.virtualHold = spec.analysis?.virtual_steering?.suspension_hold ?? 'layout_default';
   const blocks = drivers.map((d) => d.block);
   const steps: SensitivityStep<M>[] = [];
   const sys = sm.model.system;
