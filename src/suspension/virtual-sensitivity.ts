@@ -15,8 +15,9 @@
  * ω = (Δr_a × Δr_b)/(Δr_a · Δb), rigid), the axis (point ω × v₀/|ω|², direction ω/|ω|),
  * and the metrics on the wheel frame, which the pass differentiates with the axis.
  *
- * Holds: a coordinate, a length, `wheel_center_height`, one row in all; others
- * (`contact_patch`, several rows) are not offered (null).
+ * Holds: a coordinate, a length, `wheel_center_height` or `contact_patch` (the upright's
+ * material point at the contact centre: its road-normal rate from each direction's twist,
+ * the point moving with the contact centre), one row in all; several rows: null.
  */
 import { Dual, DualVec3 } from '../../kernel/dual';
 import type { TangentSpace } from '../../kernel/analysis';
@@ -65,7 +66,23 @@ function tangentVec(n: number, a: V): DualVec3 {
   return out;
 }
 
-type HoldRow = { kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' };
+type HoldRow = { kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' };
+
+/** The twist (ω, velocity at the origin) of a rigid body from its points p and their rates r. */
+function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
+  // the best-conditioned triple for ω = (Δr_a × Δr_b)/(Δr_a · Δb)
+  let best: { w: V; score: number } | null = null;
+  for (let i = 1; i < p.length; i++) for (let j = i + 1; j < p.length; j++) {
+    const da = vsub(p[i], p[0]), db = vsub(p[j], p[0]);
+    const ra = vsub(r[i], r[0]), rb = vsub(r[j], r[0]);
+    const den = dot(ra, db);
+    const n = cross(da, db);
+    const score = Math.abs(den.v) / Math.sqrt(dot(n, n).v * dot(ra, ra).v || 1);
+    if (!best || score > best.score) best = { w: vdiv(cross(ra, rb), den), score };
+  }
+  if (!best || !(best.score > 1e-9)) return null;
+  return { w: best.w, v0: vsub(r[0], cross(best.w, p[0])) };
+}
 
 /** The corner's hold as one row, or null (unsupported or not one row). */
 function holdRow(model: SensitivityModel, holdId: string): HoldRow | null {
@@ -81,8 +98,9 @@ function holdRow(model: SensitivityModel, holdId: string): HoldRow | null {
   for (const part of id.split('+').map((s) => s.trim()).filter(Boolean)) {
     if (part === 'none') continue;
     if (part === 'wheel_center_height') { rows.push({ kind: 'wheel_center_height' }); continue; }
+    if (part === 'contact_patch') { rows.push({ kind: 'contact_patch' }); continue; }
     const spec = c.roles.holds[part];
-    if (!Array.isArray(spec)) return null; // contact_patch and unknown ids
+    if (!Array.isArray(spec)) return null; // an unknown id
     for (const h of spec) {
       if (typeof h === 'string') {
         const info = sm.model.coordinates.get(h);
@@ -118,12 +136,21 @@ export function virtualGradients(model: SensitivityModel, f: StateFactors, drive
     if (failed) return;
     const metrics = run(() => {
       const dual = (e: PointExpr) => sm.pointDual(e, space, dirs, 2);
+      const pts = exprs.map((e) => dual(e));
+      const p = pts.map(position);
       // the hold row's rate along each direction, with its derivative
       let h: [T, T];
       if (hold.kind === 'coordinate') {
         const col = f.layout[hold.variable];
         if (col < 0) return null;
         h = [tt(dirs[0][col], dirDots[0][col]), tt(dirs[1][col], dirDots[1][col])];
+      } else if (hold.kind === 'contact_patch') {
+        // the road-normal (z: a corner's road is horizontal) rate of the upright's material
+        // point now at the contact centre, which moves with the points
+        const x = position(sm.evaluate({ rates: space }).corners[0].points.wheel_contact_centre);
+        const tw = [0, 1].map((j) => twistOf(p, pts.map((q) => rateOf(q, j))));
+        if (!tw[0] || !tw[1]) return null;
+        h = [0, 1].map((j) => add(cross(tw[j]!.w, x)[2], tw[j]!.v0[2])) as [T, T];
       } else {
         let a: DualVec3, b: DualVec3 | null = null;
         if (hold.kind === 'length') { a = dual(hold.a); b = dual(hold.b); } else a = sm.evaluate({ rates: space }).corners[0].points.wheel_center;
@@ -136,23 +163,10 @@ export function virtualGradients(model: SensitivityModel, f: StateFactors, drive
       }
       if (!(Math.abs(h[0].v) > 0)) return null;
       const c = div(h[1], h[0]);
-      const pts = exprs.map((e) => dual(e));
-      const p = pts.map(position);
-      const r = pts.map((q) => vsub(rateOf(q, 1), vscale(rateOf(q, 0), c)));
-      // the best-conditioned triple for ω = (Δr_a × Δr_b)/(Δr_a · Δb)
-      let best: { w: V; score: number } | null = null;
-      for (let i = 1; i < p.length; i++) for (let j = i + 1; j < p.length; j++) {
-        const da = vsub(p[i], p[0]), db = vsub(p[j], p[0]);
-        const ra = vsub(r[i], r[0]), rb = vsub(r[j], r[0]);
-        const den = dot(ra, db);
-        const n = cross(da, db);
-        const score = Math.abs(den.v) / Math.sqrt(dot(n, n).v * dot(ra, ra).v || 1);
-        if (!best || score > best.score) best = { w: vdiv(cross(ra, rb), den), score };
-      }
-      if (!best || !(best.score > 1e-9)) return null;
-      const w = best.w;
+      const twist = twistOf(p, pts.map((q) => vsub(rateOf(q, 1), vscale(rateOf(q, 0), c))));
+      if (!twist) return null;
+      const { w, v0 } = twist;
       const ww = dot(w, w);
-      const v0 = vsub(r[0], cross(w, p[0]));
       const point = vdiv(cross(w, v0), ww);
       const direction = vdiv(w, sqrtT(ww));
       const line = { point: tangentVec(2, point), direction: tangentVec(2, direction) };
