@@ -137,7 +137,10 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
     await shot(page, '04-beyond-reach');
     expect(s.hud.status).toMatch(/failed|limit/i);
     expect(s.message).toMatch(/cannot|reach/i);
-    expect(s.hud.failed.length).toBeGreaterThan(0);
+    // the HUD lists the rows that cannot close; when the step that failed broke only the
+    // pull's own rows (which pointer positions reach the worker depends on its load), the
+    // message says instead where the wheel stopped
+    if (s.hud.failed.length === 0) expect(s.message).toMatch(/beyond reach: the wheel stops at [+−-]?\d/);
     for (const p of Object.values(s.points)) expect(p.every(Number.isFinite)).toBe(true);
     expect(s.view.travel[0]).toBeGreaterThan(20); // it went as far as it could
     await page.mouse.up();
