@@ -12,3 +12,13 @@ export function movedHardpoint(g: Geometry, key: string, d: number): Geometry {
   points[parts[parts.length - 2]][c] += d;
   return out;
 }
+
+/**
+ * An exact gradient entry's error against a central difference: relative to the entry,
+ * floored at 1e-3 of the metric's largest entry (a driven metric's are all zero) and at
+ * `floor`.
+ */
+export function gradientError(exact: number, fd: number, gradient: Readonly<Record<string, number>>, floor: number): number {
+  const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(gradient).map(Math.abs)), floor);
+  return Math.abs(exact - fd) / scale;
+}

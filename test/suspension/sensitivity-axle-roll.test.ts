@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { movedHardpoint } from './moves';
+import { gradientError, movedHardpoint } from './moves';
 import { parseGeometry, sweepFromShortcut, sweepValues, type Geometry, type SweepSpec } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
@@ -50,8 +50,7 @@ function check(g: Geometry, spec: (g: Geometry) => SweepSpec, metrics: string[],
       for (const [m, exact] of Object.entries(ms)) {
         if (!exact) continue;
         const fd = ((mp[group][m] as number) - (mm[group][m] as number)) / (2 * h);
-        const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(exact.gradient).map(Math.abs)), 1e-6);
-        const err = Math.abs(exact.gradient[key] - fd) / scale;
+        const err = gradientError(exact.gradient[key], fd, exact.gradient, 1e-6);
         worst = Math.max(worst, err);
         if (err > 2e-4) throw new Error(`${group}.${m} ${key}: exact ${exact.gradient[key]}, differences ${fd}`);
       }

@@ -13,6 +13,7 @@ import { sensitivityAt, SensitivityModel, sensitivitySweep } from '../../src/sus
 import { DERIVATIVE_METRICS } from '../../src/suspension/derivative-sensitivity';
 import { main } from '../../src/cli/main';
 import { memoryIO } from '../cli/helpers';
+import { gradientError, movedHardpoint } from './moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 
@@ -32,16 +33,11 @@ function check(g: Geometry, kind: 'bump' | 'steer', at: number, h = 1e-3): { wor
   for (const m of names) expect(sens[m]!.value, m).toBeCloseTo(values[m]!, 9);
   let worst = 0;
   for (const key of model.keys) {
-    const [hp, ax] = key.split('.');
-    const c = { x: 0, y: 1, z: 2 }[ax as 'x'];
-    const gp = structuredClone(g); gp.corners[0].hardpoints[hp][c] += h;
-    const gm = structuredClone(g); gm.corners[0].hardpoints[hp][c] -= h;
-    const mp = metricsOf(gp, kind, at), mm = metricsOf(gm, kind, at);
+    const mp = metricsOf(movedHardpoint(g, key, h), kind, at), mm = metricsOf(movedHardpoint(g, key, -h), kind, at);
     for (const m of names) {
       const fd = ((mp[m] as number) - (mm[m] as number)) / (2 * h);
       const exact = sens[m]!.gradient[key];
-      const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(sens[m]!.gradient).map(Math.abs)), 1e-9);
-      const err = Math.abs(exact - fd) / scale;
+      const err = gradientError(exact, fd, sens[m]!.gradient, 1e-9);
       worst = Math.max(worst, err);
       if (err > 2e-4) throw new Error(`${m} ${key}: exact ${exact}, differences ${fd}`);
     }

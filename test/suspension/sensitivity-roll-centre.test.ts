@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { movedHardpoint } from './moves';
+import { gradientError, movedHardpoint } from './moves';
 import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
@@ -46,9 +46,7 @@ function worstAgainstDifferences(exact: Record<string, MetricGradient | null>, v
       if (vp[m] === null || vm[m] === null) throw new Error(`${m} ${key}: the pipeline gives null`);
       const fd = ((vp[m] as number) - (vm[m] as number)) / (2 * h);
       const d = exact[m]!.gradient[key];
-      // relative to the entry, floored at 1e-3 of the metric's largest entry (a driven metric's are all zero)
-      const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(exact[m]!.gradient).map(Math.abs)), 1e-6);
-      const err = Math.abs(d - fd) / scale;
+      const err = gradientError(d, fd, exact[m]!.gradient, 1e-6);
       worst = Math.max(worst, err);
       if (err > 2e-4) throw new Error(`${m} ${key}: exact ${d}, differences ${fd}`);
     }

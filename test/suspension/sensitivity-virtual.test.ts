@@ -13,7 +13,7 @@ import { SensitivityModel, sensitivitySweep } from '../../src/suspension/sensiti
 import { VIRTUAL_METRICS } from '../../src/suspension/virtual-sensitivity';
 import { main } from '../../src/cli/main';
 import { memoryIO } from '../cli/helpers';
-import { movedHardpoint } from './moves';
+import { gradientError, movedHardpoint } from './moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Kind = 'bump' | 'steer';
@@ -46,8 +46,7 @@ function check(g: Geometry, kind: Kind, at: number, hold?: string, h = 1e-3): nu
     for (const m of VIRTUAL_METRICS) {
       const fd = ((mp[m] as number) - (mm[m] as number)) / (2 * h);
       const exact = sens[m]!.gradient[key];
-      const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(sens[m]!.gradient).map(Math.abs)), 1e-9);
-      const err = Math.abs(exact - fd) / scale;
+      const err = gradientError(exact, fd, sens[m]!.gradient, 1e-9);
       worst = Math.max(worst, err);
       if (err > 2e-4) throw new Error(`${m} ${key}: exact ${exact}, differences ${fd}`);
     }
