@@ -4,6 +4,7 @@
  */
 import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from './sparse';
 import { ScalarTargetBlock, type ResidualBlock, type System } from './system';
+import { blockColumnMaps, blockPattern } from './block-columns';
 import type { Group } from './solver-groups';
 import { pullTerms, addPullTerms } from './solver-objective';
 import type { Linear } from './solver-linear';
@@ -102,12 +103,7 @@ export class SparseLinear implements Linear {
   }
 
   private patternOf(blk: ResidualBlock): RowBlockPattern {
-    const cols: number[] = [];
-    for (const v of blk.vars) {
-      const gc = this.colOfVar[v];
-      if (gc >= 0) for (let k = 0; k < this.system.variables[v].dim; k++) cols.push(gc + k);
-    }
-    return { rows: blk.rows, cols };
+    return blockPattern(this.system, this.colOfVar, blk);
   }
 
   private build(limitVars: number[]): SparsePattern {
@@ -121,25 +117,9 @@ export class SparseLinear implements Linear {
     }
     const patterns = blocks.map((blk) => this.patternOf(blk));
     const J = new BlockRows(this.g.n, patterns);
-    const mapPtr = new Int32Array(blocks.length + 1);
-    const mapList: number[] = [], scaleList: number[] = [];
-    blocks.forEach((blk, k) => {
-      const c0 = J.colPtr[k], w = J.colPtr[k + 1] - c0;
-      for (const v of blk.vars) {
-        const variable = system.variables[v];
-        const gc = this.colOfVar[v];
-        for (let d = 0; d < variable.dim; d++) {
-          if (gc < 0) { mapList.push(-1); scaleList.push(0); continue; }
-          let t = 0;
-          while (t < w && J.cols[c0 + t] !== gc + d) t++;
-          mapList.push(t);
-          scaleList.push(variable.kind === 'pose' ? (d < 3 ? 1 / L : 1) : 1 / variable.scale);
-        }
-      }
-      mapPtr[k + 1] = mapList.length;
-    });
+    const { mapPtr, map, scale } = blockColumnMaps(system, this.colOfVar, blocks, J, 1 / L);
     return {
-      limitVars, blocks, offsets, mapPtr, map: Int32Array.from(mapList), scale: Float64Array.from(scaleList),
+      limitVars, blocks, offsets, mapPtr, map, scale,
       J, ne: new NormalEquations(J), valsTrial: new Float64Array(J.vals.length), W: null,
     };
   }

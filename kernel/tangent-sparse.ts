@@ -21,7 +21,8 @@
  * ‖M_t‖ / ‖g_t‖, and q̇_j = Zᵀ M⁻¹ e_j: J q̇_j = 0 and G q̇_j = e_j. M's singular values are
  * those of g_q N in any orthonormal basis.
  */
-import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from './sparse';
+import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee } from './sparse';
+import { blockColumnMaps, blockPattern } from './block-columns';
 import { RANK_TOLERANCE, type Group } from './solver-groups';
 import type { ResidualBlock, System } from './system';
 
@@ -71,44 +72,18 @@ function workspace(system: System, group: Group, colOfVar: Int32Array): Workspac
   const cached = workspaces.get(group);
   if (cached) return cached;
   const n = group.n;
-  const patternOf = (blk: ResidualBlock): RowBlockPattern => {
-    const cols: number[] = [];
-    for (const v of blk.vars) {
-      const gc = colOfVar[v];
-      if (gc >= 0) for (let d = 0; d < system.variables[v].dim; d++) cols.push(gc + d);
-    }
-    return { rows: blk.rows, cols };
-  };
+  const patternOf = (blk: ResidualBlock) => blockPattern(system, colOfVar, blk);
   const all = group.blocks.map((b) => patternOf(system.block(b)));
   const adjacency = blockAdjacency(all, n);
   const order = Array.from(reverseCuthillMcKee(all.length, adjacency.ptr, adjacency.adj), (k) => group.blocks[k]);
   const blocks = order.map((b) => system.block(b));
   const offsets = order.map((b) => system.blockOffsets(b));
   const J = new BlockRows(n, blocks.map(patternOf));
-  const mapPtr = new Int32Array(blocks.length + 1);
-  const map: number[] = [], scale: number[] = [];
-  let widest = 1;
-  blocks.forEach((blk, k) => {
-    const c0 = J.colPtr[k], w = J.colPtr[k + 1] - c0;
-    let ld = 0;
-    for (const v of blk.vars) {
-      const variable = system.variables[v], gc = colOfVar[v];
-      ld += variable.dim;
-      for (let d = 0; d < variable.dim; d++) {
-        if (gc < 0) { map.push(-1); scale.push(0); continue; }
-        let t = 0;
-        while (t < w && J.cols[c0 + t] !== gc + d) t++;
-        map.push(t);
-        // 0 marks a turn column: its scale 1/L is read at evaluation (L may change)
-        scale.push(variable.kind === 'pose' ? (d < 3 ? 0 : 1) : 1 / variable.scale);
-      }
-    }
-    widest = Math.max(widest, ld * blk.rows);
-    mapPtr[k + 1] = map.length;
-  });
+  // 0 marks a turn column: its scale 1/L is read at evaluation (L may change)
+  const { mapPtr, map, scale, widest } = blockColumnMaps(system, colOfVar, blocks, J, 0);
   const m = Math.max(1, J.m);
   const ws: Workspace = {
-    blocks, offsets, mapPtr, map: Int32Array.from(map), scale: Float64Array.from(scale),
+    blocks, offsets, mapPtr, map, scale,
     J, ne: new NormalEquations(J), local: new Float64Array(widest), localRes: new Float64Array(m),
     stamp: null, stampL: NaN, clear: false, basis: null,
     ym: new Float64Array(m), xn: new Float64Array(n),
