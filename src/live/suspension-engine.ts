@@ -235,6 +235,11 @@ function solveWithBlocks(system: System, blocks: readonly ResidualBlock[]): Solv
 
 // ---------------------------------------------------------------- the pull
 
+/** A pull that cannot move the point at all, as the report that stops it (no row fails: the motion is not there). */
+function stuckReport(note: string): SolveReport {
+  return { status: 'failed', converged: false, iterations: 0, maxResidual: 0, failed: [], atLimit: [], groups: 0, groupsSolved: 0, message: note };
+}
+
 interface BasisItem {
   block: ResidualBlock & { target: number };
   /** Row units per unit of value (the row is (value − target) × this). */
@@ -263,10 +268,13 @@ function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly R
     const along = e[0] * axis[0] + e[1] * axis[1] + e[2] * axis[2];
     return [along * axis[0], along * axis[1], along * axis[2]];
   };
+  // a note says why the point cannot move from here (a dead point, conflicting drivers):
+  // short of the target that is the limit of reach too, whatever the last step did
   const outcome = (note?: string): SuspensionPullOutcome => {
     const e = error();
     const left = Math.hypot(e[0], e[1], e[2]);
-    return { report, remaining: left, ...(note ? { note } : {}), ...(lastFailure && left > 1e-3 * L ? { limitedBy: lastFailure } : {}) };
+    const stop = lastFailure ?? (note ? stuckReport(note) : null);
+    return { report, remaining: left, ...(note ? { note } : {}), ...(stop && left > 1e-3 * L ? { limitedBy: stop } : {}) };
   };
   for (const b of basis) b.block.target = b.value();
   const blocks = [...basis.map((b) => b.block), ...fixedBlocks];

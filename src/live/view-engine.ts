@@ -180,7 +180,7 @@ export class LiveViewEngine {
         limitedBy = r.limitedBy;
         const view = live.view;
         const what = pull.mode === 'steer' ? `the rack stops at ${signed(view.rack)} mm` : `the wheel stops at ${view.travel.map((t) => `${signed(t)} mm`).join(' / ')} of travel`;
-        asked = `beyond reach: ${what}, ${r.remaining.toFixed(0)} mm short of the pointer; a step further does not close`;
+        asked = `beyond reach: ${what}, ${r.remaining.toFixed(0)} mm short of the pointer; ${r.note ? r.note : 'a step further does not close'}`;
       }
     } else if (rebuilt || request.fresh || !sameView(live.view, request.view)) {
       report = live.driveTo(request.view, rebuilt || request.fresh === true);

@@ -113,6 +113,16 @@ describe('LiveViewEngine: a suspension at its view', () => {
     expect(far.ok).toBe(false);
     expect(far.message).toMatch(/^beyond reach: the wheel stops at \+\d+\.\d mm of travel/);
     expect(world(far.poses.upright, WHEEL_CENTER)[2] - wc[2]).toBeCloseTo(far.view.travel[0], 6);
+    // pulled on from the edge (the pointer held beyond it; a sequence of pointer heights that
+    // ends the bisection at the dead point): there the motion is not determined, and that is
+    // still the limit of reach, not "solved"
+    const edge = new LiveViewEngine();
+    let at = edge.solve(request(1, doc, [0]));
+    for (const h of [160, 880, 1040]) at = edge.solve(request(1, doc, [...at.view.travel], at.view.rack, { pull: { dragId: 4, part: 'upright', point: WHEEL_CENTER, target: [wc[0], wc[1], wc[2] + h], mode: 'bump', axis: [0, 0, 1] } }));
+    const further = at;
+    expect(further.status).toBe('limited');
+    expect(further.message).toMatch(/^beyond reach: the wheel stops at \+\d+\.\d mm of travel/);
+    expect(further.view.travel[0]).toBeCloseTo(far.view.travel[0], 6);
   });
 
   it('with a load case, the frame carries the loads at the pose shown: the bump sweep\'s at the same travel, computed on a model of its own', () => {
