@@ -138,9 +138,11 @@ function holdShares(H: T[][], b: T[], hubs: number): T[] | null {
   }
   const c = eliminate(A, y);
   if (!c || m === hubs) return c;
+  // each row's residual against the row's own size (as the steering tangent's least-squares
+  // residual: rows that barely move along the rack agree)
   for (let r = 0; r < m; r++) {
     let s = -b[r].v, size = Math.abs(b[r].v);
-    for (let j = 0; j < hubs; j++) { s += H[r][j].v * c[j].v; size += Math.abs(H[r][j].v * c[j].v); }
+    for (let j = 0; j < hubs; j++) { s += H[r][j].v * c[j].v; size = Math.max(size, Math.abs(H[r][j].v)); }
     if (!(Math.abs(s) <= 1e-8 * size)) return null;
   }
   return c;

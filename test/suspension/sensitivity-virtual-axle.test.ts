@@ -131,7 +131,7 @@ describe('a hold of several rows: the least-squares share', () => {
   it('steered axle under both wishbone angles per side (four rows, two hubs) with the rack at +8 mm', () => {
     expect(check(load('double_wishbone_axle_steering'), 'steer', 8, 'lower_wishbone_angle+upper_wishbone_angle')).toBeLessThan(2e-4);
   });
-  it('rows that disagree (the lower wishbone angle with the wheel-centre height, the contact patch with it): null, as kinemate sweep\'s', () => {
+  it('rows that disagree (the lower wishbone angle with the wheel-centre height, the contact patch with it): null, as kinemate sweep\'s; rows that agree at one state: a value, as kinemate sweep\'s', () => {
     const g = load('double_wishbone');
     for (const hold of ['lower_wishbone_angle+wheel_center_height', 'contact_patch+wheel_center_height']) {
       const values = sweepValues(g, 'bump', 10, hold)[''];
@@ -141,5 +141,13 @@ describe('a hold of several rows: the least-squares share', () => {
         expect(sens[m], `${hold} ${m}`).toBeNull();
       }
     }
+    // where the contact patch barely moves along the rack (the multi-link at design), those two
+    // rows agree to the steering tangent's tolerance: a value in both
+    const ml = load('multi_link');
+    const hold = 'contact_patch+wheel_center_height';
+    const values = sweepValues(ml, 'bump', 0, hold)[''], sens = exactGradients(ml, 'bump', 0, hold)[''];
+    for (const m of VIRTUAL_METRICS) expect(sens[m]!.value, m).toBeCloseTo(values[m]!, 7);
+    expect(sweepValues(ml, 'bump', 10, hold)[''].kpi_virtual).toBeNull();
+    expect(exactGradients(ml, 'bump', 10, hold)[''].kpi_virtual).toBeNull();
   });
 });
