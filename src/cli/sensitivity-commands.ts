@@ -79,7 +79,7 @@ Options:
   --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
-                     centre height) and ${DERIVATIVE_METRICS.join(', ')}; a steered corner file, when
+                     centre height) and ${DERIVATIVE_METRICS.join(', ')}; a steered corner or axle (per side), when
                      asked for, ${VIRTUAL_METRICS.join(', ')} (bump or steer states, the sweep's hold);
                      an axle file also the deriv_* per side but deriv_half_track_wrt_hub_z, and under
                      metrics.axle ${AXLE_SENSITIVITY_METRICS.join(', ')};

@@ -796,8 +796,10 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
  */
 export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep<SideMetrics>[] } {
   const offered = sensitivityMetricsOf(model.geometry);
-  checkMetrics(metrics, [...offered.side, ...offered.axle]);
-  const side = metrics.length ? metrics.filter((m) => offered.side.includes(m)) : offered.side;
+  // the *_virtual per side, only when asked for
+  const virtual = virtualMetricsOf(model);
+  checkMetrics(metrics, [...offered.side, ...offered.axle, ...virtual]);
+  const side = metrics.length ? metrics.filter((m) => offered.side.includes(m) || virtual.includes(m)) : offered.side;
   const axle = metrics.length ? metrics.filter((m) => offered.axle.includes(m)) : offered.axle;
   return sweepStates(model, spec, (params) => {
     const bySide = model.metricsBySide(params, mode, metrics);

@@ -1,0 +1,153 @@
+/**
+ * Gradients of an axle's *_virtual metrics (per side) and of a corner's under a hold of
+ * several rows: the steering motion q̇_r − Σ c_j q̇_hj with H c = b solved in tangent
+ * arithmetic (virtual-sensitivity.ts), checked against central differences of
+ * `kinemate sweep`'s own *_virtual values, re-solved with each point moved.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { suspensionAssembly } from '../../src/suspension/template';
+import { SuspensionModel } from '../../src/suspension/model';
+import { runSweep } from '../../src/suspension/sweep';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../src/suspension/sensitivity';
+import { VIRTUAL_METRICS } from '../../src/suspension/virtual-sensitivity';
+import { main } from '../../src/cli/main';
+import { memoryIO } from '../cli/helpers';
+import { gradientError, movedHardpoint } from './moves';
+
+const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
+type Kind = 'bump' | 'steer' | 'roll';
+
+function spec(g: Geometry, kind: Kind, at: number, hold?: string) {
+  const s = sweepFromShortcut(kind, `${at}:${at}:1`, g);
+  if (hold) s.analysis = { virtual_steering: { suspension_hold: hold } };
+  return s;
+}
+
+/** kinemate sweep's *_virtual values per side ('' for a corner file). */
+function sweepValues(g: Geometry, kind: Kind, at: number, hold?: string): Record<string, Record<string, number | null>> {
+  const sm = new SuspensionModel(suspensionAssembly(g));
+  const r = runSweep(sm, spec(g, kind, at, hold), {});
+  expect(r.steps[0].status).toBe('solved');
+  const m = r.steps[0].metrics as Record<string, unknown>;
+  return g.scope === 'axle' ? (m as Record<string, Record<string, number | null>>) : { '': m as Record<string, number | null> };
+}
+
+/** The exact gradients per side ('' for a corner file). */
+function exactGradients(g: Geometry, kind: Kind, at: number, hold?: string): Record<string, Record<string, MetricGradient | null>> {
+  const model = new SensitivityModel(g);
+  if (g.scope !== 'axle') return { '': sensitivitySweep(model, spec(g, kind, at, hold), [...VIRTUAL_METRICS]).steps[0].metrics! };
+  const step = sensitivitySweepBySide(model, spec(g, kind, at, hold), [...VIRTUAL_METRICS]).steps[0];
+  expect(Object.keys(step.metrics!)).toEqual(['left', 'right']);
+  return step.metrics!;
+}
+
+/** Every entry of every side against central differences; the worst relative error. */
+function check(g: Geometry, kind: Kind, at: number, hold?: string, h = 1e-3): number {
+  const sens = exactGradients(g, kind, at, hold);
+  const values = sweepValues(g, kind, at, hold);
+  const sides = Object.keys(sens);
+  for (const side of sides) for (const m of VIRTUAL_METRICS) {
+    expect(sens[side][m], `${side} ${m}`).not.toBeNull();
+    expect(sens[side][m]!.value, `${side} ${m}`).toBeCloseTo(values[side][m]!, 7);
+  }
+  const keys = Object.keys(sens[sides[0]][VIRTUAL_METRICS[0]]!.gradient);
+  let worst = 0;
+  for (const key of keys) {
+    const mp = sweepValues(movedHardpoint(g, key, h), kind, at, hold), mm = sweepValues(movedHardpoint(g, key, -h), kind, at, hold);
+    for (const side of sides) for (const m of VIRTUAL_METRICS) {
+      const fd = ((mp[side][m] as number) - (mm[side][m] as number)) / (2 * h);
+      const exact = sens[side][m]!.gradient[key];
+      const err = gradientError(exact, fd, sens[side][m]!.gradient, 1e-9);
+      worst = Math.max(worst, err);
+      if (err > 2e-4) throw new Error(`${side} ${m} ${key}: exact ${exact}, differences ${fd}`);
+    }
+  }
+  return worst;
+}
+
+describe('gradients of an axle\'s *_virtual metrics (shared rack, two hubs)', () => {
+  it('steered double wishbone axle at +20 mm (layout-default holds) and with the rack at +8 mm', () => {
+    expect(check(load('double_wishbone_axle_steering'), 'bump', 20)).toBeLessThan(2e-4);
+    expect(check(load('double_wishbone_axle_steering'), 'steer', 8)).toBeLessThan(2e-4);
+  });
+  it('steered double wishbone axle rolled 2° (the hub rows driven to design z ± h·tanθ)', () => {
+    expect(check(load('double_wishbone_axle_steering'), 'roll', 2)).toBeLessThan(2e-4);
+  });
+  it('U-bar axle at −10 mm (centre points too)', () => {
+    expect(check(load('double_wishbone_axle_u_bar'), 'bump', -10)).toBeLessThan(2e-4);
+  });
+  it('multi-link axle at +10 mm', () => {
+    expect(check(load('multi_link_axle'), 'bump', 10)).toBeLessThan(2e-4);
+  });
+  it('the contact-patch hold on an axle (the road plane tangent to both wheels moves with the points), steered +8 mm', () => {
+    expect(check(load('double_wishbone_axle_steering'), 'steer', 8, 'contact_patch')).toBeLessThan(2e-4);
+  });
+  it('the wheel-centre-height hold on the steered axle at +15 mm', () => {
+    expect(check(load('double_wishbone_axle_steering'), 'bump', 15, 'wheel_center_height')).toBeLessThan(2e-4);
+  });
+  it('a mirrored axle has mirrored gradients: x and z alike, y opposite', () => {
+    const g = load('double_wishbone_axle');
+    const grads = exactGradients(g, 'bump', 25);
+    for (const m of VIRTUAL_METRICS) {
+      const l = grads.left[m]!, r = grads.right[m]!;
+      expect(r.value).toBeCloseTo(l.value, 8);
+      const largest = Math.max(...Object.values(l.gradient).map(Math.abs));
+      expect(largest).toBeGreaterThan(0);
+      for (const [key, d] of Object.entries(l.gradient)) {
+        const [group, name, ax] = key.split('.');
+        const mirror = group === 'left' ? `right.${name}.${ax}` : group === 'right' ? `left.${name}.${ax}` : null;
+        if (!mirror) continue;
+        expect(Math.abs(r.gradient[mirror] - (ax === 'y' ? -d : d)), `${m} ${key}`).toBeLessThan(1e-7 * largest);
+      }
+    }
+  });
+  it('kinemate sensitivity prints them per side on an axle, only when asked for', async () => {
+    const file = 'examples/suspension/double_wishbone_axle_steering.yaml';
+    const io = memoryIO();
+    expect(await main(['sensitivity', file, '--at', 'bump=20', '--metric', 'kpi_virtual'], io)).toBe(0);
+    const out = JSON.parse(io.written.stdout) as { sweeps: Record<string, { steps: { metrics: Record<string, Record<string, MetricGradient>> }[] }> };
+    const printed = out.sweeps['bump=20'].steps[0].metrics;
+    expect(Object.keys(printed)).toEqual(['left', 'right']);
+    const lib = exactGradients(load('double_wishbone_axle_steering'), 'bump', 20);
+    for (const side of ['left', 'right']) {
+      expect(Object.keys(printed[side])).toEqual(['kpi_virtual']);
+      expect(printed[side].kpi_virtual.value).toBeCloseTo(lib[side].kpi_virtual!.value, 9);
+      expect(printed[side].kpi_virtual.gradient['center.x'] ?? 0).toBe(0);
+    }
+    const all = memoryIO();
+    expect(await main(['sensitivity', file, '--at', 'bump=20'], all)).toBe(0);
+    expect(all.written.stdout).not.toContain('_virtual');
+    const unsteered = memoryIO();
+    expect(await main(['sensitivity', 'examples/suspension/solid_axle_panhard.yaml', '--metric', 'kpi_virtual'], unsteered)).toBe(1);
+  });
+});
+
+describe('a hold of several rows: the least-squares share', () => {
+  it('double wishbone corner under lower_wishbone_angle+upper_wishbone_angle (redundant, consistent) at +10 mm', () => {
+    expect(check(load('double_wishbone'), 'bump', 10, 'lower_wishbone_angle+upper_wishbone_angle')).toBeLessThan(2e-4);
+  });
+  it('steered axle under both wishbone angles per side (four rows, two hubs) with the rack at +8 mm', () => {
+    expect(check(load('double_wishbone_axle_steering'), 'steer', 8, 'lower_wishbone_angle+upper_wishbone_angle')).toBeLessThan(2e-4);
+  });
+  it('rows that disagree (the lower wishbone angle with the wheel-centre height, the contact patch with it): null, as kinemate sweep\'s; rows that agree at one state: a value, as kinemate sweep\'s', () => {
+    const g = load('double_wishbone');
+    for (const hold of ['lower_wishbone_angle+wheel_center_height', 'contact_patch+wheel_center_height']) {
+      const values = sweepValues(g, 'bump', 10, hold)[''];
+      const sens = exactGradients(g, 'bump', 10, hold)[''];
+      for (const m of VIRTUAL_METRICS) {
+        expect(values[m], `${hold} ${m}`).toBeNull();
+        expect(sens[m], `${hold} ${m}`).toBeNull();
+      }
+    }
+    // where the contact patch barely moves along the rack (the multi-link at design), those two
+    // rows agree to the steering tangent's tolerance: a value in both
+    const ml = load('multi_link');
+    const hold = 'contact_patch+wheel_center_height';
+    const values = sweepValues(ml, 'bump', 0, hold)[''], sens = exactGradients(ml, 'bump', 0, hold)[''];
+    for (const m of VIRTUAL_METRICS) expect(sens[m]!.value, m).toBeCloseTo(values[m]!, 7);
+    expect(sweepValues(ml, 'bump', 10, hold)[''].kpi_virtual).toBeNull();
+    expect(exactGradients(ml, 'bump', 10, hold)[''].kpi_virtual).toBeNull();
+  });
+});
