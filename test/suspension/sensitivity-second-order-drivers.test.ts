@@ -171,6 +171,25 @@ describe('second-order gradients under a damper-length target', () => {
     expect(worst).toBeLessThan(2e-4);
   });
 
+  it('double wishbone corner driven by its lower ball joint\'s z (+15 mm, rack held): every deriv_* and roll_center_kinematic_z match central differences', () => {
+    const text = readFileSync('examples/suspension/double_wishbone.yaml', 'utf8');
+    const dw = parseGeometry(text), dwAxle = load('double_wishbone_axle');
+    const joint = parseSweep(JSON.stringify({ version: 1, steps: 1, targets: [
+      { type: 'point', point: 'lower_wishbone_outboard', direction: { axis: 'z' }, mode: 'relative', start: 15, stop: 15 },
+      { type: 'actuator_position', actuator: 'rack', direction: { axis: 'y' }, hold: true },
+    ] }), dw);
+    const names = DERIVATIVE_METRICS.filter((m) => m !== 'deriv_rocker_angle_wrt_hub_z' && m !== 'deriv_damper_length_wrt_hub_z');
+    // the corner's own deriv_*, and its roll centre from the mirrored axle (the axle example shares its points)
+    const values = (g: Geometry): Values => {
+      const axle = structuredClone(dwAxle);
+      for (const c of axle.corners) for (const [name, p] of Object.entries(g.corners[0].hardpoints)) c.hardpoints[name] = c.side === 'right' ? [p[0], -p[1], p[2]] : [...p];
+      const side = g.corners[0].side;
+      return { [side]: { ...sweepOf(g, joint)[side], roll_center_kinematic_z: sweepOf(axle, joint).axle.roll_center_kinematic_z } };
+    };
+    const { worst } = check(dw, joint, ['roll_center_kinematic_z', ...names], values);
+    expect(worst).toBeLessThan(2e-4);
+  });
+
   it('kinemate sensitivity --sweep with a damper-length target (refused before) prints the deriv_* with gradients', async () => {
     const io = memoryIO();
     const tmp = tempFolder();
