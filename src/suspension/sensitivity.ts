@@ -641,31 +641,29 @@ export class SensitivityModel {
         gradients.set(key, { value: m.v, g });
       }
     }
-    // the second-order metrics' hub/rack motions are those of the bump system, whatever drives the state
+    // the second-order metrics' hub/rack motions are those of the bump system, whatever drives
+    // the state (bump-system.ts: its rows stay in the system until restore())
     const bump = direct && (wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual) ? bumpSystem(this, f, drivers) : null;
-    try {
-      if (direct && bump && wantKinematic) {
-        // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
-        const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
-        const kin = beam ? beamRollCentreGradients(this, bump.f, bump.drivers, direct.rates) : kinematicRollCentres(this, bump.f, bump.drivers, direct.rates, direct.ev);
-        for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
-      }
-      if (direct && bump && wantDerivatives) {
-        const asked = names?.length && wantRatio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
-        for (const [key, m] of Object.entries(derivativeGradients(this, bump.f, bump.drivers, direct.rates, asked))) {
-          const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
-          if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
-        }
-      }
-      if (direct && bump && wantDeviceRates) {
-        for (const [key, m] of Object.entries(deviceRateGradients(this, bump.f, bump.drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
-      }
-      if (direct && bump && wantVirtual) {
-        for (const [key, m] of Object.entries(virtualGradients(this, bump.f, bump.drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
-      }
-    } finally {
-      bump?.restore();
+    if (direct && bump && wantKinematic) {
+      // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
+      const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
+      const kin = beam ? beamRollCentreGradients(this, bump.f, bump.drivers, direct.rates) : kinematicRollCentres(this, bump.f, bump.drivers, direct.rates, direct.ev);
+      for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     }
+    if (direct && bump && wantDerivatives) {
+      const asked = names?.length && wantRatio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
+      for (const [key, m] of Object.entries(derivativeGradients(this, bump.f, bump.drivers, direct.rates, asked))) {
+        const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
+        if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
+      }
+    }
+    if (direct && bump && wantVirtual) {
+      for (const [key, m] of Object.entries(virtualGradients(this, bump.f, bump.drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
+    }
+    if (direct && bump && wantDeviceRates) {
+      for (const [key, m] of Object.entries(deviceRateGradients(this, bump.f, bump.drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
+    }
+    bump?.restore();
     const travel = this.sm.roles.rack_travel_per_revolution;
     if (wantRatio && travel !== undefined) {
       const [l, r] = this.sides.map((side) => gradients.get(`${side}:deriv_steer_angle_wrt_rack_displacement`));
