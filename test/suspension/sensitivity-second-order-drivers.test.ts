@@ -113,7 +113,7 @@ describe('second-order gradients under a roll sweep', () => {
   });
 });
 
-describe('second-order gradients under a damper-length target', () => {
+describe('second-order gradients under other drivers (a damper or heave-link length, another point)', () => {
   const text = readFileSync('examples/suspension/macpherson.yaml', 'utf8');
   const mac = parseGeometry(text);
   const spec = parseSweep(JSON.stringify({ version: 1, steps: 1, targets: [
