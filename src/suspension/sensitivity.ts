@@ -29,6 +29,8 @@ import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
 import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
+import { lengthDriverParameters } from './length-driver';
+import { bumpSystem } from './bump-system';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual-sensitivity';
 import type { PointExpr } from './targets';
@@ -312,7 +314,8 @@ export class SensitivityModel {
     const constant = new Float64Array(P);
     if (source.type === 'actuator_position') return { twist, constant: null }; // the slide is 0 at design whatever the points
     if (source.type === 'roll') return this.rollParameters(blk, twist);
-    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${source.type} target is not supported yet (use a point, rack or roll target)`);
+    if (source.type === 'element_length') return lengthDriverParameters(this, blk, !(source.mode === 'absolute' && !source.hold));
+    if (source.type !== 'point') throw new SensitivityError(`sensitivity: a ${(source as SweepTarget).type} target is not supported yet (use a point, rack, roll or element_length target)`);
     const axis = { x: 0, y: 1, z: 2 }[source.direction.axis];
     const relative = !(source.mode === 'absolute' && !source.hold);
     // the driver's corner: its block is named `target:<side>:…` (sweepDrivers)
@@ -365,7 +368,7 @@ export class SensitivityModel {
    * The square system at the current solved state, factored: A = [Φ_q; drivers_q] in scaled
    * columns (pivoted QR) and B = −Φ_p (M × P, column-major), per dynamics.md.
    */
-  factorState(drivers: readonly DriverParameters[]): StateFactors {
+  factorState(drivers: readonly DriverParameters[], fresh = false): StateFactors {
     const sys = this.sm.model.system;
     const P = this.parameterCount;
     const L = sys.lengthScale;
@@ -388,8 +391,10 @@ export class SensitivityModel {
       rows.push({ block: blk, params, index: b });
     }
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
-    // workspaces kept between states of one structure (a sweep allocates them once)
-    const ws = this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = { M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
+    // second system beside the state's (bump-system.ts), whose factors must not overwrite these
+    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    const ws = fresh ? make() : this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = make());
     const A = ws.A, B = ws.B;
     A.fill(0);
     B.fill(0);
@@ -636,25 +641,29 @@ export class SensitivityModel {
         gradients.set(key, { value: m.v, g });
       }
     }
-    if (direct && wantKinematic) {
+    // the second-order metrics' hub/rack motions are those of the bump system, whatever drives
+    // the state (bump-system.ts: its rows stay in the system until restore())
+    const bump = direct && (wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual) ? bumpSystem(this, f, drivers) : null;
+    if (direct && bump && wantKinematic) {
       // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
       const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
-      const kin = beam ? beamRollCentreGradients(this, f, drivers, direct.rates) : kinematicRollCentres(this, f, drivers, direct.rates, direct.ev);
+      const kin = beam ? beamRollCentreGradients(this, bump.f, bump.drivers, direct.rates) : kinematicRollCentres(this, bump.f, bump.drivers, direct.rates, direct.ev);
       for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
     }
-    if (direct && wantDerivatives) {
+    if (direct && bump && wantDerivatives) {
       const asked = names?.length && wantRatio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
-      for (const [key, m] of Object.entries(derivativeGradients(this, f, drivers, direct.rates, asked))) {
+      for (const [key, m] of Object.entries(derivativeGradients(this, bump.f, bump.drivers, direct.rates, asked))) {
         const base = key.slice(key.indexOf(':') + 'deriv_'.length + 1).replace(/_wrt_(hub_z|rack_displacement)$/, '');
         if (!this.unsupported.has(base) && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
       }
     }
-    if (direct && wantVirtual) {
-      for (const [key, m] of Object.entries(virtualGradients(this, f, drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
+    if (direct && bump && wantVirtual) {
+      for (const [key, m] of Object.entries(virtualGradients(this, bump.f, bump.drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
     }
-    if (direct && wantDeviceRates) {
-      for (const [key, m] of Object.entries(deviceRateGradients(this, f, drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
+    if (direct && bump && wantDeviceRates) {
+      for (const [key, m] of Object.entries(deviceRateGradients(this, bump.f, bump.drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });
     }
+    bump?.restore();
     const travel = this.sm.roles.rack_travel_per_revolution;
     if (wantRatio && travel !== undefined) {
       const [l, r] = this.sides.map((side) => gradients.get(`${side}:deriv_steer_angle_wrt_rack_displacement`));

@@ -70,7 +70,7 @@ export class LengthBlock implements ResidualBlock {
   private ev: PointEvaluator;
   private a: DualVec3; private b: DualVec3; private d: DualVec3;
   private s: Dual;
-  constructor(readonly owner: string, private exprA: PointExpr, private exprB: PointExpr, public target = 0, readonly kind: BlockKind = 'driver') {
+  constructor(readonly owner: string, readonly exprA: PointExpr, readonly exprB: PointExpr, public target = 0, readonly kind: BlockKind = 'driver') {
     this.vars = varsOf(exprA, exprB);
     const n = this.vars.length * 6;
     this.ev = new PointEvaluator(n);
