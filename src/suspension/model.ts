@@ -4,7 +4,8 @@
  * state — positions, metrics with exact derivatives along the sweep's targets (tangent of
  * the constraint null space + forward-mode AD through the metric formulas).
  */
-import { DualVec3 } from '../../kernel/dual';
+import { DualVec3, tangentMode } from '../../kernel/dual';
+import { unit, vsub } from './metrics/dualops';
 import * as P from '../../kernel/pose';
 import { solve, type SolveReport } from '../../kernel/solver';
 import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../kernel/analysis';
@@ -310,6 +311,8 @@ export class SuspensionModel {
           for (let i = 0; i < 3; i++) along += spin.v[i] * (ao.d[i * n + k] - ai.d[i * n + k]);
           for (let i = 0; i < 3; i++) spin.d[i * n + k] = (ao.d[i * n + k] - ai.d[i * n + k] - spin.v[i] * along) / l;
         }
+        // tangent mode (half track's hardpoint gradient): the same unit vector by the ops that carry tangents
+        if (tangentMode()) spin.t = unit(vsub(ao, ai)).t;
         return { wheelCenter: wc, spin, tireRadius: c.tireRadius };
       };
       road = axleRoadPlane(wheel(this.corners[0], inputs[0]), wheel(this.corners[1], inputs[1]));
