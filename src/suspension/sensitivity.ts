@@ -31,6 +31,7 @@ import { kinematicRollCentres } from './roll-centre-sensitivity';
 import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual-sensitivity';
+import { SCREW_AXIS_METRICS, hasScrewInstantAxis, screwAxisGradients } from './instant-axis-sensitivity';
 import type { PointExpr } from './targets';
 import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
 
@@ -600,7 +601,9 @@ export class SensitivityModel {
     const wantDeviceRates = !names || names.length === 0 || names.some((m) => DEVICE_RATE_METRICS.includes(m));
     let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
     const wantVirtual = !!names?.some((m) => (VIRTUAL_METRICS as readonly string[]).includes(m));
-    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual) {
+    // a screw instant axis (multi-link, beam axle) is a velocity quantity: second derivatives
+    const wantScrew = hasScrewInstantAxis(this) && (!names || names.length === 0 || names.some((m) => (SCREW_AXIS_METRICS as readonly string[]).includes(m) || m === 'roll_center_z' || m === 'roll_center_y'));
+    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual || wantScrew) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
     }
@@ -651,6 +654,9 @@ export class SensitivityModel {
     }
     if (direct && wantVirtual) {
       for (const [key, m] of Object.entries(virtualGradients(this, f, drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
+    }
+    if (direct && wantScrew) {
+      for (const [key, m] of Object.entries(screwAxisGradients(this, f, drivers, direct.rates, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
     }
     if (direct && wantDeviceRates) {
       for (const [key, m] of Object.entries(deviceRateGradients(this, f, drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });

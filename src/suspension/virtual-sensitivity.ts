@@ -37,9 +37,9 @@ export function virtualMetricsOf(model: SensitivityModel): readonly string[] {
 }
 
 /** A value with its derivative along one hardpoint coordinate. */
-interface T { v: number; t: number }
-type V = [T, T, T];
-const tt = (v: number, t: number): T => ({ v, t });
+export interface T { v: number; t: number }
+export type V = [T, T, T];
+export const tt = (v: number, t: number): T => ({ v, t });
 const add = (a: T, b: T): T => tt(a.v + b.v, a.t + b.t);
 const sub = (a: T, b: T): T => tt(a.v - b.v, a.t - b.t);
 const mul = (a: T, b: T): T => tt(a.v * b.v, a.t * b.v + a.v * b.t);
@@ -54,22 +54,22 @@ const cross = (a: V, b: V): V => [
 const sqrtT = (a: T): T => { const s = Math.sqrt(a.v); return tt(s, a.t / (2 * s)); };
 
 /** Position of a pass's point dual with its tangent. */
-const position = (p: DualVec3): V => [0, 1, 2].map((i) => tt(p.v[i], p.t ? p.t.v[i] : 0)) as V;
+export const position = (p: DualVec3): V => [0, 1, 2].map((i) => tt(p.v[i], p.t ? p.t.v[i] : 0)) as V;
 /** Its rate along direction j with its tangent. */
-const rateOf = (p: DualVec3, j: number): V => [0, 1, 2].map((i) => tt(p.d[i * p.n + j], p.t ? p.t.d[i * p.n + j] : 0)) as V;
+export const rateOf = (p: DualVec3, j: number): V => [0, 1, 2].map((i) => tt(p.d[i * p.n + j], p.t ? p.t.d[i * p.n + j] : 0)) as V;
 
 /** A line as width-n duals whose tangents carry the derivative (for the metrics in tangent mode). */
-function tangentVec(n: number, a: V): DualVec3 {
+export function tangentVec(n: number, a: V): DualVec3 {
   const out = new DualVec3(n);
   out.t = new DualVec3(n);
   for (let i = 0; i < 3; i++) { out.v[i] = a[i].v; out.t.v[i] = a[i].t; }
   return out;
 }
 
-type HoldRow = { kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' };
+export type HoldRow = { kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' };
 
 /** The twist (ω, velocity at the origin) of a rigid body from its points p and their rates r. */
-function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
+export function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
   // the best-conditioned triple for ω = (Δr_a × Δr_b)/(Δr_a · Δb)
   let best: { w: V; score: number } | null = null;
   for (let i = 1; i < p.length; i++) for (let j = i + 1; j < p.length; j++) {
@@ -84,10 +84,54 @@ function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
   return { w: best.w, v0: vsub(r[0], cross(best.w, p[0])) };
 }
 
-/** The corner's hold as one row, or null (unsupported or not one row). */
-function holdRow(model: SensitivityModel, holdId: string): HoldRow | null {
+/**
+ * The steering response's screw axis (a corner's, under one hold row) with its tangent along
+ * the pass's hardpoint coordinate: dirs = [hub, rack] motions, dirDots their rates; inside
+ * the tangent pass (coordinateTangents' run). Null where it has none.
+ */
+export function steeringResponseAxis(model: SensitivityModel, f: StateFactors, hold: HoldRow, dirs: readonly Float64Array[], dirDots: readonly Float64Array[], space: TangentSpace): { point: V; direction: V } | null {
   const sm = model.sm;
-  const c = sm.corners[0];
+  const dual = (e: PointExpr) => sm.pointDual(e, space, dirs, 2);
+  const pts = uprightPoints(sm.corners[0]).exprs.map((e) => dual(e));
+  const p = pts.map(position);
+  // the hold row's rate along each direction, with its derivative
+  let h: [T, T];
+  if (hold.kind === 'coordinate') {
+    const col = f.layout[hold.variable];
+    if (col < 0) return null;
+    h = [tt(dirs[0][col], dirDots[0][col]), tt(dirs[1][col], dirDots[1][col])];
+  } else if (hold.kind === 'contact_patch') {
+    // the road-normal (z: a corner's road is horizontal) rate of the upright's material
+    // point now at the contact centre, which moves with the points
+    const x = position(sm.evaluate({ rates: space }).corners[0].points.wheel_contact_centre);
+    const tw = [0, 1].map((j) => twistOf(p, pts.map((q) => rateOf(q, j))));
+    if (!tw[0] || !tw[1]) return null;
+    h = [0, 1].map((j) => add(cross(tw[j]!.w, x)[2], tw[j]!.v0[2])) as [T, T];
+  } else {
+    let a: DualVec3, b: DualVec3 | null = null;
+    if (hold.kind === 'length') { a = dual(hold.a); b = dual(hold.b); } else a = sm.evaluate({ rates: space }).corners[0].points.wheel_center;
+    const rate = (j: number): T => {
+      if (!b) return rateOf(a, j)[2];
+      const u = vsub(position(b), position(a));
+      return div(dot(u, vsub(rateOf(b, j), rateOf(a, j))), sqrtT(dot(u, u)));
+    };
+    h = [rate(0), rate(1)];
+  }
+  if (!(Math.abs(h[0].v) > 0)) return null;
+  const c = div(h[1], h[0]);
+  const twist = twistOf(p, pts.map((q) => vsub(rateOf(q, 1), vscale(rateOf(q, 0), c))));
+  if (!twist) return null;
+  const { w, v0 } = twist;
+  const ww = dot(w, w);
+  const point = vdiv(cross(w, v0), ww);
+  const direction = vdiv(w, sqrtT(ww));
+  return { point, direction };
+}
+
+/** The corner's hold as one row, or null (unsupported or not one row). */
+export function holdRow(model: SensitivityModel, holdId: string, corner = 0): HoldRow | null {
+  const sm = model.sm;
+  const c = sm.corners[corner];
   let id = holdId;
   if (id === 'layout_default') {
     const d = c.roles.holds.default;
@@ -129,46 +173,14 @@ export function virtualGradients(model: SensitivityModel, f: StateFactors, drive
   const side = model.sides[0];
   const P = model.parameterCount;
   const out: Record<string, Dual> = {};
-  const exprs = uprightPoints(sm.corners[0]).exprs;
   let failed = false;
   const missing = new Set<string>();
   const done = coordinateTangents(model, f, dirs, rates, (k, run, dirDots) => {
     if (failed) return;
     const metrics = run(() => {
-      const dual = (e: PointExpr) => sm.pointDual(e, space, dirs, 2);
-      const pts = exprs.map((e) => dual(e));
-      const p = pts.map(position);
-      // the hold row's rate along each direction, with its derivative
-      let h: [T, T];
-      if (hold.kind === 'coordinate') {
-        const col = f.layout[hold.variable];
-        if (col < 0) return null;
-        h = [tt(dirs[0][col], dirDots[0][col]), tt(dirs[1][col], dirDots[1][col])];
-      } else if (hold.kind === 'contact_patch') {
-        // the road-normal (z: a corner's road is horizontal) rate of the upright's material
-        // point now at the contact centre, which moves with the points
-        const x = position(sm.evaluate({ rates: space }).corners[0].points.wheel_contact_centre);
-        const tw = [0, 1].map((j) => twistOf(p, pts.map((q) => rateOf(q, j))));
-        if (!tw[0] || !tw[1]) return null;
-        h = [0, 1].map((j) => add(cross(tw[j]!.w, x)[2], tw[j]!.v0[2])) as [T, T];
-      } else {
-        let a: DualVec3, b: DualVec3 | null = null;
-        if (hold.kind === 'length') { a = dual(hold.a); b = dual(hold.b); } else a = sm.evaluate({ rates: space }).corners[0].points.wheel_center;
-        const rate = (j: number): T => {
-          if (!b) return rateOf(a, j)[2];
-          const u = vsub(position(b), position(a));
-          return div(dot(u, vsub(rateOf(b, j), rateOf(a, j))), sqrtT(dot(u, u)));
-        };
-        h = [rate(0), rate(1)];
-      }
-      if (!(Math.abs(h[0].v) > 0)) return null;
-      const c = div(h[1], h[0]);
-      const twist = twistOf(p, pts.map((q) => vsub(rateOf(q, 1), vscale(rateOf(q, 0), c))));
-      if (!twist) return null;
-      const { w, v0 } = twist;
-      const ww = dot(w, w);
-      const point = vdiv(cross(w, v0), ww);
-      const direction = vdiv(w, sqrtT(ww));
+      const axis = steeringResponseAxis(model, f, hold, dirs, dirDots, space);
+      if (!axis) return null;
+      const { point, direction } = axis;
       const line = { point: tangentVec(2, point), direction: tangentVec(2, direction) };
       return sm.evaluate({ rates: space, virtualAxes: [line] }).corners[0].metrics as unknown as Record<string, Dual | null>;
     });
