@@ -596,7 +596,7 @@ export class SensitivityModel {
     const gradients = new Map<string, { value: number; g: Float64Array }>();
     const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m) || m.startsWith('roll_center_linkage_'));
     // steering_ratio is the sides' rack rates of steer angle, composed
-    const wantRatio = this.sides.length === 2 && (!names || names.length === 0 || names.includes('steering_ratio'));
+    const wantRatio = this.sides.length === 2 && this.sm.roles.rack_travel_per_revolution !== undefined && (!names || names.length === 0 || names.includes('steering_ratio'));
     const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
     const wantDeviceRates = !names || names.length === 0 || names.some((m) => DEVICE_RATE_METRICS.includes(m));
     let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
