@@ -72,6 +72,14 @@ export interface EvaluateExtras {
   rates?: TangentSpace;
 }
 
+/** Each resolved local point's document array (the sensitivities follow it to its hardpoint). */
+export const localSource = new WeakMap<object, ArrayLike<number>>();
+function localOf(p: ArrayLike<number>): Float64Array {
+  const local = Float64Array.from(p);
+  localSource.set(local, p);
+  return local;
+}
+
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
 const NO_TANGENT: TangentSpace = { mobility: 0, targetRank: 0, status: 'not_unique', projectionRatios: [], rates: [], layout: new Int32Array(0), size: 0 };
 
@@ -120,7 +128,7 @@ export class SuspensionModel {
         const v = partVar(split.owner, path);
         const p = doc.parts[split.owner]?.points?.[split.name];
         if (!p) throw new RolesError(path, `no point "${role}"`);
-        return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
+        return [{ variable: v, local: localOf(p), weight: 1 }];
       }
       const [a, b] = role.between;
       const ea = resolve(a, `${path}.between[0]`), eb = resolve(b, `${path}.between[1]`);
@@ -252,7 +260,7 @@ export class SuspensionModel {
       const v = split && this.model.parts.get(split.owner);
       const p = split && this.model.doc.parts[split.owner]?.points?.[split.name];
       if (v === undefined || !p) throw new RolesError('suspension', `no point "${role}"`);
-      return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
+      return [{ variable: v, local: localOf(p), weight: 1 }];
     }
   }
 

@@ -22,8 +22,8 @@ import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec
 import { turnAboutAxis } from './metrics';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
-import { suspensionAssembly } from './template';
-import { SuspensionModel } from './model';
+import { axisTipSource, entitySource, suspensionAssembly } from './template';
+import { SuspensionModel, localSource } from './model';
 import { sweepDrivers } from './sweep';
 import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
@@ -118,6 +118,8 @@ export class SensitivityModel {
   virtualHold = 'layout_default';
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
+  /** Hardpoint index by the file's own point array (identity): coincident hardpoints told apart. */
+  private readonly bySource = new Map<readonly number[], number>();
   /** Points that are not hardpoints but move with some (a T-bar's crossbar midpoint): hardpoint index and weight. */
   private readonly derived = new Map<string, [number, number][]>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
@@ -152,8 +154,9 @@ export class SensitivityModel {
     points.forEach(([name, p], j) => {
       for (let c = 0; c < 3; c++) { this.hardpointValues[3 * j + c] = p[c]; this.keys.push(`${name}.${AXES[c]}`); }
       const key = valueKey(p);
-      // two hardpoints at one place: a point there cannot say which it is
+      // two hardpoints at one place: a point there says which by its source (hardpointAt)
       this.byValue.set(key, this.byValue.has(key) ? -2 : j);
+      this.bySource.set(p, j);
     });
     // a T-bar's crossbar midpoint (on the centre plane) is the mean of its two droplink ends
     const mid = this.doc.parts.t_bar?.points?.crossbar_midpoint;
@@ -204,11 +207,22 @@ export class SensitivityModel {
 
   get parameterCount(): number { return this.keys.length; }
 
-  /** Hardpoint index of a local point (exactly one of the file's values), −1 when none. */
+  /**
+   * Hardpoint index of a local point (one of the file's values), −1 when none. Where two
+   * hardpoints share the place, the one the template copied this point from (by identity:
+   * the model's local → the document's array → the file's hardpoint array).
+   */
   hardpointAt(p: ArrayLike<number>): number {
     const j = this.byValue.get(valueKey(p));
-    if (j === -2) throw new SensitivityError(`sensitivity: two hardpoints at (${Array.from(p).join(', ')}); move one so each point is unambiguous`);
-    return j ?? -1;
+    if (j !== -2) return j ?? -1;
+    return this.bySourceOf(entitySource.get((localSource.get(p as object) ?? p) as object), p);
+  }
+
+  /** The hardpoint of a file array (an entity's source), or the refusal where there is none. */
+  private bySourceOf(source: readonly number[] | undefined, p: ArrayLike<number>): number {
+    const k = source ? this.bySource.get(source) : undefined;
+    if (k === undefined) throw new SensitivityError(`sensitivity: two hardpoints at (${Array.from(p).join(', ')}); move one so each point is unambiguous`);
+    return k;
   }
 
   private wheelCenterRates(corner: number): Float64Array {
@@ -251,7 +265,9 @@ export class SensitivityModel {
       const O = axis.origin, D = axis.direction;
       const f = this.hardpointAt(O);
       const tip = [O[0] + D[0], O[1] + D[1], O[2] + D[2]];
-      const t = this.hardpointAt(tip);
+      const tv = this.byValue.get(valueKey(tip));
+      // coincident hardpoints at the tip: the one the template took the direction to
+      const t = tv === -2 ? this.bySourceOf(axisTipSource.get(D), tip) : tv ?? -1;
       const dd = D[0] * D[0] + D[1] * D[1] + D[2] * D[2];
       // origin moves with f; direction = t − f moves with t (and against f) when it is a hardpoint pair
       const add = (j: number, c: number, dO: number[], dD: number[]) => {
