@@ -17,24 +17,24 @@ const text = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 
 const load = (name: string) => parseGeometry(text(name));
 type Values = Record<string, Record<string, number | null>>;
 
-/** `kinemate sweep`'s metrics at bump `mm`, grouped by side (a corner file's under its side). */
-function valuesOf(g: Geometry, mm: number): Values {
-  const r = runSweep(new SuspensionModel(suspensionAssembly(g)), sweepFromShortcut('bump', `${mm}:${mm}:1`, g));
+/** `kinemate sweep`'s metrics at bump `mm` (or roll), grouped by side (a corner file's under its side). */
+function valuesOf(g: Geometry, mm: number, kind: 'bump' | 'roll' = 'bump'): Values {
+  const r = runSweep(new SuspensionModel(suspensionAssembly(g)), sweepFromShortcut(kind, `${mm}:${mm}:1`, g));
   expect(r.steps[0].status).toBe('solved');
   const m = r.steps[0].metrics as unknown as Values & Record<string, number | null>;
   return g.scope === 'axle' ? m : { [g.corners[0].side]: m as unknown as Record<string, number | null> };
 }
 
 /** Worst error of every entry of each `<group>.<metric>` against central differences over ±h; throws above 2e-4. */
-function worstAgainstDifferences(g: Geometry, mm: number, names: string[], h = 1e-3): number {
+function worstAgainstDifferences(g: Geometry, mm: number, names: string[], kind: 'bump' | 'roll' = 'bump', h = 1e-3): number {
   const metrics = [...new Set(names.map((n) => n.split('.')[1]))];
-  const step = sensitivitySweepBySide(new SensitivityModel(g), sweepFromShortcut('bump', `${mm}:${mm}:1`, g), metrics).steps[0];
+  const step = sensitivitySweepBySide(new SensitivityModel(g), sweepFromShortcut(kind, `${mm}:${mm}:1`, g), metrics).steps[0];
   expect(step.status).toBe('solved');
-  const base = valuesOf(g, mm);
+  const base = valuesOf(g, mm, kind);
   const keys = Object.keys(step.metrics![names[0].split('.')[0]][metrics[0]]!.gradient);
   let worst = 0;
   for (const key of keys) {
-    const vp = valuesOf(movedHardpoint(g, key, h), mm), vm = valuesOf(movedHardpoint(g, key, -h), mm);
+    const vp = valuesOf(movedHardpoint(g, key, h), mm, kind), vm = valuesOf(movedHardpoint(g, key, -h), mm, kind);
     for (const name of names) {
       const [group, m] = name.split('.');
       const exact = step.metrics![group][m];
@@ -83,6 +83,12 @@ describe('screw instant axis: second-derivative gradients', () => {
       worst = Math.max(worst, gradientError(exact.gradient[key], fd, exact.gradient, 0));
     }
     expect(worst).toBeLessThan(2e-4);
+  });
+
+  it('rolled 2° (each hub row driven to its own height): the steered multi-link axle and the four-link beam axle', () => {
+    const names = ['svic_x', 'fvic_y', 'fvic_z', 'fvsa_length'].flatMap((m) => [`left.${m}`, `right.${m}`]);
+    expect(worstAgainstDifferences(load('multi_link_axle'), 2, [...names, 'axle.roll_center_z'], 'roll')).toBeLessThan(2e-4);
+    expect(worstAgainstDifferences(load('solid_axle_four_link'), 2, [...names, 'axle.roll_center_y'], 'roll')).toBeLessThan(2e-4);
   });
 
   it('four-link beam axle at +10 mm: both sides and the axle FVIC roll centre', () => {
