@@ -81,7 +81,7 @@ Options:
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
                      centre height) and ${DERIVATIVE_METRICS.join(', ')}; a steered corner or axle (per side), when
                      asked for, ${VIRTUAL_METRICS.join(', ')} (bump or steer states, the sweep's hold);
-                     an axle file also the deriv_* per side but deriv_half_track_wrt_hub_z, and under
+                     an axle file also the deriv_* per side, and under
                      metrics.axle ${AXLE_SENSITIVITY_METRICS.join(', ')};
                      where the file has them: torsion_bar_twist, arb_arm_angle (per side), arb_twist,
                      heave_link_length, t_bar_heave_angle, a beam axle's axle_lateral_shift, axle_steer,

@@ -33,10 +33,10 @@ export const DERIVATIVE_METRICS: readonly string[] = [
 const NO_SEEDS: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
 
 /**
- * An axle's: those of its wheel's own points, not of its road plane (whose derivatives are
- * written by hand, without tangents): half track is left out.
+ * An axle's: the same (half track's contact centre sits on the axle's road plane, whose
+ * angle carries its tangent: metrics/axle.ts thetaTangent).
  */
-export const AXLE_DERIVATIVE_METRICS: readonly string[] = DERIVATIVE_METRICS.filter((m) => m !== 'deriv_half_track_wrt_hub_z');
+export const AXLE_DERIVATIVE_METRICS: readonly string[] = DERIVATIVE_METRICS;
 
 /**
  * `<side>:deriv_…` → value and gradient (a dual over the hardpoint coordinates), for a

@@ -57,12 +57,8 @@ function offeredOf(geometry: Geometry): { side: string[]; axle: string[] } {
       axle.push('axle_lateral_shift', 'axle_steer', 'roll_center_linkage_y', 'roll_center_linkage_z');
       if (d?.pinion) axle.push('pinion_angle_change');
     }
-    if (roles.steering && roles.axle_position === 'front') {
-      if (roles.vehicle.wheelbase !== undefined) axle.push('ackermann_percentage');
-      axle.push('toe_out_on_turns');
-      if (roles.vehicle.wheelbase !== undefined) axle.push('turning_radius');
-      if (roles.rack_travel_per_revolution !== undefined) axle.push('steering_wheel_angle', 'steering_ratio');
-    }
+    // all five, as kinemate sweep prints them: null without the wheelbase or the rack travel per turn
+    if (roles.steering && roles.axle_position === 'front') axle.push('ackermann_percentage', 'toe_out_on_turns', 'turning_radius', 'steering_wheel_angle', 'steering_ratio');
   }
   return { side, axle };
 }

@@ -4,7 +4,8 @@
  * state — positions, metrics with exact derivatives along the sweep's targets (tangent of
  * the constraint null space + forward-mode AD through the metric formulas).
  */
-import { DualVec3 } from '../../kernel/dual';
+import { DualVec3, tangentMode } from '../../kernel/dual';
+import { unit, vsub } from './metrics/dualops';
 import * as P from '../../kernel/pose';
 import { solve, type SolveReport } from '../../kernel/solver';
 import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../kernel/analysis';
@@ -71,6 +72,14 @@ export interface EvaluateExtras {
   rates?: TangentSpace;
 }
 
+/** Each resolved local point's document array (the sensitivities follow it to its hardpoint). */
+export const localSource = new WeakMap<object, ArrayLike<number>>();
+function localOf(p: ArrayLike<number>): Float64Array {
+  const local = Float64Array.from(p);
+  localSource.set(local, p);
+  return local;
+}
+
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
 const NO_TANGENT: TangentSpace = { mobility: 0, targetRank: 0, status: 'not_unique', projectionRatios: [], rates: [], layout: new Int32Array(0), size: 0 };
 
@@ -119,7 +128,7 @@ export class SuspensionModel {
         const v = partVar(split.owner, path);
         const p = doc.parts[split.owner]?.points?.[split.name];
         if (!p) throw new RolesError(path, `no point "${role}"`);
-        return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
+        return [{ variable: v, local: localOf(p), weight: 1 }];
       }
       const [a, b] = role.between;
       const ea = resolve(a, `${path}.between[0]`), eb = resolve(b, `${path}.between[1]`);
@@ -251,7 +260,7 @@ export class SuspensionModel {
       const v = split && this.model.parts.get(split.owner);
       const p = split && this.model.doc.parts[split.owner]?.points?.[split.name];
       if (v === undefined || !p) throw new RolesError('suspension', `no point "${role}"`);
-      return [{ variable: v, local: Float64Array.from(p), weight: 1 }];
+      return [{ variable: v, local: localOf(p), weight: 1 }];
     }
   }
 
@@ -310,6 +319,8 @@ export class SuspensionModel {
           for (let i = 0; i < 3; i++) along += spin.v[i] * (ao.d[i * n + k] - ai.d[i * n + k]);
           for (let i = 0; i < 3; i++) spin.d[i * n + k] = (ao.d[i * n + k] - ai.d[i * n + k] - spin.v[i] * along) / l;
         }
+        // tangent mode (half track's hardpoint gradient): the same unit vector by the ops that carry tangents
+        if (tangentMode()) spin.t = unit(vsub(ao, ai)).t;
         return { wheelCenter: wc, spin, tireRadius: c.tireRadius };
       };
       road = axleRoadPlane(wheel(this.corners[0], inputs[0]), wheel(this.corners[1], inputs[1]));

@@ -22,8 +22,8 @@ import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec
 import { turnAboutAxis } from './metrics';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
-import { suspensionAssembly } from './template';
-import { SuspensionModel } from './model';
+import { axisTipSource, entitySource, suspensionAssembly } from './template';
+import { SuspensionModel, localSource } from './model';
 import { sweepDrivers } from './sweep';
 import type { StateEvaluation } from './model';
 import type { CornerMetrics } from './metrics';
@@ -33,6 +33,7 @@ import { lengthDriverParameters } from './length-driver';
 import { bumpSystem } from './bump-system';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual-sensitivity';
+import { SCREW_AXIS_METRICS, hasScrewInstantAxis, screwAxisGradients } from './instant-axis-sensitivity';
 import type { PointExpr } from './targets';
 import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
 
@@ -119,6 +120,8 @@ export class SensitivityModel {
   virtualHold = 'layout_default';
   private readonly hardpointValues: Float64Array;
   private readonly byValue = new Map<string, number>();
+  /** Hardpoint index by the file's own point array (identity): coincident hardpoints told apart. */
+  private readonly bySource = new Map<readonly number[], number>();
   /** Points that are not hardpoints but move with some (a T-bar's crossbar midpoint): hardpoint index and weight. */
   private readonly derived = new Map<string, [number, number][]>();
   private readonly blockParams = new Map<ResidualBlock, BlockParameters>();
@@ -153,8 +156,9 @@ export class SensitivityModel {
     points.forEach(([name, p], j) => {
       for (let c = 0; c < 3; c++) { this.hardpointValues[3 * j + c] = p[c]; this.keys.push(`${name}.${AXES[c]}`); }
       const key = valueKey(p);
-      // two hardpoints at one place: a point there cannot say which it is
+      // two hardpoints at one place: a point there says which by its source (hardpointAt)
       this.byValue.set(key, this.byValue.has(key) ? -2 : j);
+      this.bySource.set(p, j);
     });
     // a T-bar's crossbar midpoint (on the centre plane) is the mean of its two droplink ends
     const mid = this.doc.parts.t_bar?.points?.crossbar_midpoint;
@@ -205,11 +209,22 @@ export class SensitivityModel {
 
   get parameterCount(): number { return this.keys.length; }
 
-  /** Hardpoint index of a local point (exactly one of the file's values), −1 when none. */
+  /**
+   * Hardpoint index of a local point (one of the file's values), −1 when none. Where two
+   * hardpoints share the place, the one the template copied this point from (by identity:
+   * the model's local → the document's array → the file's hardpoint array).
+   */
   hardpointAt(p: ArrayLike<number>): number {
     const j = this.byValue.get(valueKey(p));
-    if (j === -2) throw new SensitivityError(`sensitivity: two hardpoints at (${Array.from(p).join(', ')}); move one so each point is unambiguous`);
-    return j ?? -1;
+    if (j !== -2) return j ?? -1;
+    return this.bySourceOf(entitySource.get((localSource.get(p as object) ?? p) as object), p);
+  }
+
+  /** The hardpoint of a file array (an entity's source), or the refusal where there is none. */
+  private bySourceOf(source: readonly number[] | undefined, p: ArrayLike<number>): number {
+    const k = source ? this.bySource.get(source) : undefined;
+    if (k === undefined) throw new SensitivityError(`sensitivity: two hardpoints at (${Array.from(p).join(', ')}); move one so each point is unambiguous`);
+    return k;
   }
 
   private wheelCenterRates(corner: number): Float64Array {
@@ -252,7 +267,9 @@ export class SensitivityModel {
       const O = axis.origin, D = axis.direction;
       const f = this.hardpointAt(O);
       const tip = [O[0] + D[0], O[1] + D[1], O[2] + D[2]];
-      const t = this.hardpointAt(tip);
+      const tv = this.byValue.get(valueKey(tip));
+      // coincident hardpoints at the tip: the one the template took the direction to
+      const t = tv === -2 ? this.bySourceOf(axisTipSource.get(D), tip) : tv ?? -1;
       const dd = D[0] * D[0] + D[1] * D[1] + D[2] * D[2];
       // origin moves with f; direction = t − f moves with t (and against f) when it is a hardpoint pair
       const add = (j: number, c: number, dO: number[], dD: number[]) => {
@@ -600,12 +617,14 @@ export class SensitivityModel {
     const gradients = new Map<string, { value: number; g: Float64Array }>();
     const wantKinematic = !names || names.length === 0 || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m) || m.startsWith('roll_center_linkage_'));
     // steering_ratio is the sides' rack rates of steer angle, composed
-    const wantRatio = this.sides.length === 2 && (!names || names.length === 0 || names.includes('steering_ratio'));
+    const wantRatio = this.sides.length === 2 && this.sm.roles.rack_travel_per_revolution !== undefined && (!names || names.length === 0 || names.includes('steering_ratio'));
     const wantDerivatives = wantRatio || !names || names.length === 0 || names.some((m) => DERIVATIVE_METRICS.includes(m));
     const wantDeviceRates = !names || names.length === 0 || names.some((m) => DEVICE_RATE_METRICS.includes(m));
     let direct: { rates: TangentSpace; ev: StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> } } | null = null;
     const wantVirtual = !!names?.some((m) => (VIRTUAL_METRICS as readonly string[]).includes(m));
-    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual) {
+    // a screw instant axis (multi-link, beam axle) is a velocity quantity: second derivatives
+    const wantScrew = hasScrewInstantAxis(this) && (!names || names.length === 0 || names.some((m) => (SCREW_AXIS_METRICS as readonly string[]).includes(m) || m === 'roll_center_z' || m === 'roll_center_y'));
+    if (mode === 'direct' || wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual || wantScrew) {
       const rates = this.stateRates(f);
       direct = { rates, ev: this.evaluateAlong(rates, 0) };
     }
@@ -643,7 +662,7 @@ export class SensitivityModel {
     }
     // the second-order metrics' hub/rack motions are those of the bump system, whatever drives
     // the state (bump-system.ts: its rows stay in the system until restore())
-    const bump = direct && (wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual) ? bumpSystem(this, f, drivers) : null;
+    const bump = direct && (wantKinematic || wantDerivatives || wantDeviceRates || wantVirtual || wantScrew) ? bumpSystem(this, f, drivers) : null;
     if (direct && bump && wantKinematic) {
       // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
       const beam = this.sm.corners.length === 2 && this.sm.corners[0].upright === this.sm.corners[1].upright;
@@ -659,6 +678,9 @@ export class SensitivityModel {
     }
     if (direct && bump && wantVirtual) {
       for (const [key, m] of Object.entries(virtualGradients(this, bump.f, bump.drivers, direct.rates, this.virtualHold, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
+    }
+    if (direct && bump && wantScrew) {
+      for (const [key, m] of Object.entries(screwAxisGradients(this, bump.f, bump.drivers, direct.rates, names ?? []))) gradients.set(key, { value: m.v, g: m.d });
     }
     if (direct && bump && wantDeviceRates) {
       for (const [key, m] of Object.entries(deviceRateGradients(this, bump.f, bump.drivers, direct.rates, names ?? []))) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d });

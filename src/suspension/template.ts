@@ -23,6 +23,14 @@ const IDENTITY = { position: [0, 0, 0] as Point3, rotation: [1, 0, 0, 0] as [num
 const sub = (a: Point3, b: Point3): Point3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
+/**
+ * Which array each written point, axis origin or plane origin was copied from (a geometry
+ * file's hardpoint, by identity), and each axis direction's far end: the sensitivities tell
+ * coincident hardpoints apart by it (src/suspension/sensitivity.ts `hardpointAt`).
+ */
+export const entitySource = new WeakMap<object, readonly number[]>();
+export const axisTipSource = new WeakMap<object, readonly number[]>();
+
 export class Builder {
   parts: Record<string, MutablePart> = {};
   mates: Record<string, MateDoc> = {};
@@ -33,15 +41,22 @@ export class Builder {
     return this.parts[name];
   }
   point(part: string, name: string, p: Point3): string {
-    this.part(part).points[name] = [p[0], p[1], p[2]];
+    const w: Point3 = [p[0], p[1], p[2]];
+    entitySource.set(w, p);
+    this.part(part).points[name] = w;
     return `${part}.${name}`;
   }
   axis(part: string, name: string, from: Point3, to: Point3): string {
-    this.part(part).axes[name] = { origin: [from[0], from[1], from[2]], direction: sub(to, from) };
+    const axis = { origin: [from[0], from[1], from[2]] as Point3, direction: sub(to, from) };
+    entitySource.set(axis.origin, from);
+    axisTipSource.set(axis.direction, to);
+    this.part(part).axes[name] = axis;
     return `${part}.${name}`;
   }
   plane(part: string, name: string, origin: Point3, normal: Point3): string {
-    (this.part(part).planes ??= {})[name] = { origin: [...origin], normal: [...normal] };
+    const plane = { origin: [...origin] as Point3, normal: [...normal] as Point3 };
+    entitySource.set(plane.origin, origin);
+    (this.part(part).planes ??= {})[name] = plane;
     return `${part}.${name}`;
   }
   /** A frame at `origin` whose x axis points along `x` (the shortest turn from the part's x). */

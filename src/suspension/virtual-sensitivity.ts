@@ -46,9 +46,9 @@ export function virtualMetricsOf(model: SensitivityModel): readonly string[] {
 }
 
 /** A value with its derivative along one hardpoint coordinate. */
-interface T { v: number; t: number }
-type V = [T, T, T];
-const tt = (v: number, t: number): T => ({ v, t });
+export interface T { v: number; t: number }
+export type V = [T, T, T];
+export const tt = (v: number, t: number): T => ({ v, t });
 const add = (a: T, b: T): T => tt(a.v + b.v, a.t + b.t);
 const sub = (a: T, b: T): T => tt(a.v - b.v, a.t - b.t);
 const mul = (a: T, b: T): T => tt(a.v * b.v, a.t * b.v + a.v * b.t);
@@ -63,22 +63,22 @@ const cross = (a: V, b: V): V => [
 const sqrtT = (a: T): T => { const s = Math.sqrt(a.v); return tt(s, a.t / (2 * s)); };
 
 /** Position of a pass's point dual with its tangent. */
-const position = (p: DualVec3): V => [0, 1, 2].map((i) => tt(p.v[i], p.t ? p.t.v[i] : 0)) as V;
+export const position = (p: DualVec3): V => [0, 1, 2].map((i) => tt(p.v[i], p.t ? p.t.v[i] : 0)) as V;
 /** Its rate along direction j with its tangent. */
-const rateOf = (p: DualVec3, j: number): V => [0, 1, 2].map((i) => tt(p.d[i * p.n + j], p.t ? p.t.d[i * p.n + j] : 0)) as V;
+export const rateOf = (p: DualVec3, j: number): V => [0, 1, 2].map((i) => tt(p.d[i * p.n + j], p.t ? p.t.d[i * p.n + j] : 0)) as V;
 
 /** A line as width-n duals whose tangents carry the derivative (for the metrics in tangent mode). */
-function tangentVec(n: number, a: V): DualVec3 {
+export function tangentVec(n: number, a: V): DualVec3 {
   const out = new DualVec3(n);
   out.t = new DualVec3(n);
   for (let i = 0; i < 3; i++) { out.v[i] = a[i].v; out.t.v[i] = a[i].t; }
   return out;
 }
 
-type HoldRow = { corner: number } & ({ kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' });
+export type HoldRow = { corner: number } & ({ kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' });
 
 /** The twist (ω, velocity at the origin) of a rigid body from its points p and their rates r. */
-function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
+export function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
   // the best-conditioned triple for ω = (Δr_a × Δr_b)/(Δr_a · Δb)
   let best: { w: V; score: number } | null = null;
   for (let i = 1; i < p.length; i++) for (let j = i + 1; j < p.length; j++) {
@@ -94,7 +94,7 @@ function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
 }
 
 /** Every corner's hold rows (as steeringTangent builds them), or null (an unknown hold). */
-function holdRows(model: SensitivityModel, holdId: string): HoldRow[] | null {
+export function holdRows(model: SensitivityModel, holdId: string): HoldRow[] | null {
   const sm = model.sm;
   const rows: HoldRow[] = [];
   for (let corner = 0; corner < sm.corners.length; corner++) {
@@ -209,6 +209,75 @@ function roadWithTangent(L: { wheelCenter: DualVec3; spin: DualVec3; tireRadius:
 }
 
 /**
+ * The steering response's screw axis of each corner (null where it has none), with its
+ * tangent along the pass's hardpoint coordinate, inside the tangent pass (coordinateTangents'
+ * run): the rack's motion less each hub's share c that keeps every hold row still (H c = b,
+ * holdShares). dirs = each corner's hub motion, then the rack's; dirDots their rates; frames
+ * the wheel frames with tangents (wheelFrames). Null when the shares are not fixed or the rows
+ * disagree (the sweep's null).
+ */
+export function steeringResponseAxes(model: SensitivityModel, f: StateFactors, hold: readonly HoldRow[], dirs: readonly Float64Array[], dirDots: readonly Float64Array[], space: TangentSpace, frames: readonly WheelFrame[]): ({ point: V; direction: V } | null)[] | null {
+  const sm = model.sm;
+  const nc = sm.corners.length, nd = dirs.length, rack = nc;
+  const dual = (e: PointExpr) => sm.pointDual(e, space, dirs, nd);
+  const pts = sm.corners.map((c) => uprightPoints(c).exprs.map(dual));
+  const p = pts.map((ps) => ps.map(position));
+  const twists = new Map<number, { w: V; v0: V } | null>();
+  const twist = (ci: number, j: number) => {
+    const key = ci * nd + j;
+    if (!twists.has(key)) twists.set(key, twistOf(p[ci], pts[ci].map((q) => rateOf(q, j))));
+    return twists.get(key)!;
+  };
+  // each hold row's rate along each direction, with its derivative
+  const rateRow = (row: HoldRow): T[] | null => {
+    const js = dirs.map((_, j) => j);
+    if (row.kind === 'coordinate') {
+      const col = f.layout[row.variable];
+      return col < 0 ? null : js.map((j) => tt(dirs[j][col], dirDots[j][col]));
+    }
+    if (row.kind === 'contact_patch') {
+      // the road-normal rate of the upright's material point now at the contact centre,
+      // which moves with the points (an axle's road normal moves too)
+      const x = position(frames[row.corner].contact), nrm = position(frames[row.corner].normal);
+      const out: T[] = [];
+      for (const j of js) {
+        const tw = twist(row.corner, j);
+        if (!tw) return null;
+        out.push(dot(nrm, [0, 1, 2].map((i) => add(cross(tw.w, x)[i], tw.v0[i])) as V));
+      }
+      return out;
+    }
+    if (row.kind === 'wheel_center_height') return js.map((j) => rateOf(frames[row.corner].wheelCenter, j)[2]);
+    const a = dual(row.a), b = dual(row.b);
+    const u = vsub(position(b), position(a));
+    return js.map((j) => div(dot(u, vsub(rateOf(b, j), rateOf(a, j))), sqrtT(dot(u, u))));
+  };
+  const H: T[][] = [], bv: T[] = [];
+  for (const row of hold) {
+    const h = rateRow(row);
+    if (!h) return null;
+    H.push(h.slice(0, nc));
+    bv.push(h[rack]);
+  }
+  const c = holdShares(H, bv, nc);
+  if (!c) return null;
+  return sm.corners.map((_, ci) => {
+    const steer = pts[ci].map((q) => {
+      let r = rateOf(q, rack);
+      for (let j = 0; j < nc; j++) r = vsub(r, vscale(rateOf(q, j), c[j]));
+      return r;
+    });
+    const tw = twistOf(p[ci], steer);
+    if (!tw) return null;
+    const { w, v0 } = tw;
+    const ww = dot(w, w);
+    const point = vdiv(cross(w, v0), ww);
+    const direction = vdiv(w, sqrtT(ww));
+    return { point, direction };
+  });
+}
+
+/**
  * `<side>:<name>_virtual` → value and gradient (duals over the hardpoint coordinates) at a
  * corner's or axle's state driven by its hub rows and rack row, under the sweep's steering
  * hold; empty where not offered (another driver, an unsteered linkage, an unsupported hold, no
@@ -228,69 +297,18 @@ export function virtualGradients(model: SensitivityModel, f: StateFactors, drive
   const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: dirs, layout: f.layout, size: f.n };
   const P = model.parameterCount;
   const out: Record<string, Dual> = {};
-  const exprs = sm.corners.map((c) => uprightPoints(c).exprs);
   let failed = false;
   const missing = new Set<string>();
   const done = coordinateTangents(model, f, dirs, rates, (k, run, dirDots) => {
     if (failed) return;
     const metrics = run(() => {
-      const dual = (e: PointExpr) => sm.pointDual(e, space, dirs, nd);
-      const pts = exprs.map((es) => es.map(dual));
-      const p = pts.map((ps) => ps.map(position));
-      const frames = wheelFrames(model, dual, nd);
+      const frames = wheelFrames(model, (e: PointExpr) => sm.pointDual(e, space, dirs, nd), nd);
       if (!frames) return null;
-      const twists = new Map<number, { w: V; v0: V } | null>();
-      const twist = (ci: number, j: number) => {
-        const key = ci * nd + j;
-        if (!twists.has(key)) twists.set(key, twistOf(p[ci], pts[ci].map((q) => rateOf(q, j))));
-        return twists.get(key)!;
-      };
-      // each hold row's rate along each direction, with its derivative
-      const rateRow = (row: HoldRow): T[] | null => {
-        const js = dirs.map((_, j) => j);
-        if (row.kind === 'coordinate') {
-          const col = f.layout[row.variable];
-          return col < 0 ? null : js.map((j) => tt(dirs[j][col], dirDots[j][col]));
-        }
-        if (row.kind === 'contact_patch') {
-          // the road-normal rate of the upright's material point now at the contact centre,
-          // which moves with the points (an axle's road normal moves too)
-          const x = position(frames[row.corner].contact), nrm = position(frames[row.corner].normal);
-          const out: T[] = [];
-          for (const j of js) {
-            const tw = twist(row.corner, j);
-            if (!tw) return null;
-            out.push(dot(nrm, [0, 1, 2].map((i) => add(cross(tw.w, x)[i], tw.v0[i])) as V));
-          }
-          return out;
-        }
-        if (row.kind === 'wheel_center_height') return js.map((j) => rateOf(frames[row.corner].wheelCenter, j)[2]);
-        const a = dual(row.a), b = dual(row.b);
-        const u = vsub(position(b), position(a));
-        return js.map((j) => div(dot(u, vsub(rateOf(b, j), rateOf(a, j))), sqrtT(dot(u, u))));
-      };
-      const H: T[][] = [], bv: T[] = [];
-      for (const row of hold) {
-        const h = rateRow(row);
-        if (!h) return null;
-        H.push(h.slice(0, nc));
-        bv.push(h[rack]);
-      }
-      const c = holdShares(H, bv, nc);
-      if (!c) return null;
-      return sm.corners.map((_, ci) => {
-        const steer = pts[ci].map((q) => {
-          let r = rateOf(q, rack);
-          for (let j = 0; j < nc; j++) r = vsub(r, vscale(rateOf(q, j), c[j]));
-          return r;
-        });
-        const tw = twistOf(p[ci], steer);
-        if (!tw) return null;
-        const { w, v0 } = tw;
-        const ww = dot(w, w);
-        const point = vdiv(cross(w, v0), ww);
-        const direction = vdiv(w, sqrtT(ww));
-        const m = steeringAxisMetrics(tangentVec(nd, point), tangentVec(nd, direction), frames[ci]);
+      const axes = steeringResponseAxes(model, f, hold, dirs, dirDots, space, frames);
+      if (!axes) return null;
+      return axes.map((axis, ci) => {
+        if (!axis) return null;
+        const m = steeringAxisMetrics(tangentVec(nd, axis.point), tangentVec(nd, axis.direction), frames[ci]);
         return Object.fromEntries(Object.entries(m).map(([name, d]) => [`${name}_virtual`, d])) as Record<string, Dual | null>;
       });
     });
@@ -310,7 +328,7 @@ export function virtualGradients(model: SensitivityModel, f: StateFactors, drive
 }
 
 /** Every corner's wheel frame with tangents (an axle's road plane included); null without a road plane. */
-function wheelFrames(model: SensitivityModel, dual: (e: PointExpr) => DualVec3, n: number): WheelFrame[] | null {
+export function wheelFrames(model: SensitivityModel, dual: (e: PointExpr) => DualVec3, n: number): WheelFrame[] | null {
   const sm = model.sm;
   const axles = sm.corners.map((c) => [dual(c.axle[0]), dual(c.axle[1])]);
   let road: RoadInput | null = null;

@@ -2,7 +2,7 @@
  * Axle metrics (design/suspension.md, "Precise forms", Axle) and the axle road plane,
  * as dual-number functions so their derivatives come out exactly.
  */
-import { Dual, DualVec3, dvSetComponent } from '../../../kernel/dual';
+import { Dual, DualVec3, dvSetComponent, tangentMode } from '../../../kernel/dual';
 import type { CornerMetrics, RoadInput } from './corner';
 import { contactCentre } from './corner';
 import {
@@ -95,6 +95,7 @@ export function axleRoadPlane(left: AxleWheel, right: AxleWheel): AxleRoadPlane 
   const slope = residual(theta)[1];
   const thetaDual = new Dual(n, theta);
   for (let k = 0; k < n; k++) thetaDual.d[k] = -g.d[k] / slope;
+  if (tangentMode()) thetaDual.t = thetaTangent(thetaDual, g, slope, dw, aL, RL, aR, RR);
 
   const normal = vconst(n, 0, 0, 0);
   dvSetComponent(normal, 1, sin(thetaDual));
@@ -104,6 +105,30 @@ export function axleRoadPlane(left: AxleWheel, right: AxleWheel): AxleRoadPlane 
     contactCentre(right.wheelCenter, aR, RR, normal),
   );
   return { normal, point, theta: thetaDual };
+}
+
+/**
+ * θ's tangent (its value's and its derivatives' rates along the outer direction, tangent
+ * mode): θ₁ above is one Newton step from the root θ₀ held constant, exact to first order;
+ * one more, θ₂ = θ₁ − g(θ₁)/g'(θ₀) with θ₁'s own tangent g's tangent carried, is exact in
+ * the mixed second-order terms too (θ₁'s error has only those, and g is linear in them), so
+ * θ₂'s tangent is the tangent. θ's value and first derivatives stay θ₁'s.
+ */
+function thetaTangent(theta1: Dual, g0: Dual, slope: number, dw: DualVec3, aL: DualVec3, RL: number, aR: DualVec3, RR: number): Dual {
+  const n = theta1.n;
+  // θ₁'s tangent from the first step: −ġ₀'s tangent/slope
+  theta1.t = scale(g0.t ?? konst(n, 0), -1 / slope);
+  const nrm = vconst(n, 0, 0, 0);
+  dvSetComponent(nrm, 1, sin(theta1));
+  dvSetComponent(nrm, 2, cos(theta1));
+  const support = (a: DualVec3, r: number): Dual => {
+    const m = dot(nrm, a);
+    return scale(sqrt(sub(konst(n, 1), mul(m, m))), r);
+  };
+  const g1 = add(sub(dot(nrm, dw), support(aL, RL)), support(aR, RR));
+  const t1 = theta1.t;
+  theta1.t = null;
+  return sub(t1, scale(g1.t ?? konst(n, 0), 1 / slope));
 }
 
 /** X_road (chassis +x in the road plane) and Y_road = n × X_road. */
