@@ -760,6 +760,13 @@ export interface ExtraGradients {
   at(drivers: readonly DriverParameters[]): Record<string, MetricGradient | null>;
 }
 
+/** The same grouped by corner side (or `axle`), for {@link sensitivitySweepBySide} (an axle's loads: axle-load-sensitivity.ts). */
+export interface ExtraSideGradients {
+  /** The names within a group, as `--metric` takes them. */
+  readonly names: readonly string[];
+  at(drivers: readonly DriverParameters[]): SideMetrics;
+}
+
 export interface SensitivityStep<M = Record<string, MetricGradient | null>> {
   index: number;
   status: 'solved' | 'failed';
@@ -794,15 +801,18 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
  * metrics; the gradients run over every hardpoint of the file (`left.<name>.x`, `right.…`,
  * `center.…` for an axle). Kinematic metrics only.
  */
-export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep<SideMetrics>[] } {
+export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint', extra?: ExtraSideGradients): { steps: SensitivityStep<SideMetrics>[] } {
   const offered = sensitivityMetricsOf(model.geometry);
-  checkMetrics(metrics, [...offered.side, ...offered.axle]);
+  checkMetrics(metrics, [...offered.side, ...offered.axle, ...(extra?.names ?? [])]);
   const side = metrics.length ? metrics.filter((m) => offered.side.includes(m)) : offered.side;
   const axle = metrics.length ? metrics.filter((m) => offered.axle.includes(m)) : offered.axle;
   return sweepStates(model, spec, (params) => {
-    const bySide = model.metricsBySide(params, mode, metrics);
+    const bySide = side.length || axle.length ? model.metricsBySide(params, mode, metrics) : {};
     const groups: [string, readonly string[]][] = [...model.sides.map((s): [string, readonly string[]] => [s, side]), ...(axle.length ? [['axle', axle] as [string, readonly string[]]] : [])];
-    return Object.fromEntries(groups.filter(([, names]) => names.length).map(([g, names]) => [g, Object.fromEntries(names.map((m) => [m, bySide[g]?.[m] ?? null]))]));
+    const out: SideMetrics = Object.fromEntries(groups.filter(([, names]) => names.length).map(([g, names]) => [g, Object.fromEntries(names.map((m) => [m, bySide[g]?.[m] ?? null]))]));
+    // the extra gradients after each group's own (groups in the sides' order, then `axle`)
+    if (extra) for (const [g, ms] of Object.entries(extra.at(params))) for (const [m, v] of Object.entries(ms)) if (!metrics.length || metrics.includes(m)) (out[g] ??= {})[m] = v;
+    return out;
   });
 }
 
