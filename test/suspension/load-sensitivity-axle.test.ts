@@ -82,6 +82,14 @@ describe('load gradients on an axle, grouped by side', () => {
     expect(worst).toBeLessThan(1e-6);
     expect(Math.abs(got.right['link_force.pushrod']!.gradient['center.arb_t_bar_pivot.x'])).toBeGreaterThan(1e-3);
   });
+  it('heave-link axle with a rated heave spring (free length regenerated from its rocker pickups) and torsion bars, in bump', () => {
+    const g = load('double_wishbone_axle_heave_link');
+    g.spring = { ...g.spring, rate: 4e5 };
+    g.devices = { ...g.devices!, heave_spring: { rate: 300 } };
+    const { worst, got } = check(g, 'bump', 15, cornering, 1e-2);
+    expect(worst).toBeLessThan(1e-6);
+    expect(Math.abs(got.left['link_force.pushrod']!.gradient['left.heave_link_rocker.y'])).toBeGreaterThan(1);
+  });
   it('the template frame of a bar: the axes rate by hand equals differences of Builder.frame (the spin about x included)', () => {
     const axisOf = (x: number[]) => {
       const b = new Builder();
