@@ -112,7 +112,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;
     const own = sensitivityMetricsOf(geometry);
     const axleLoads = loads && model.sides.length > 1 ? new AxleLoadGradients(loads) : undefined;
-    const offered: readonly string[] = [...own.side, ...own.axle, ...((axleLoads ?? loads)?.names ?? []), ...virtualMetricsOf(model)];
+    const offered: readonly string[] = [...own.side, ...own.axle, ...((axleLoads ?? loads)?.names ?? []), ...((axleLoads ?? loads)?.requestable ?? []), ...virtualMetricsOf(model)];
     for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {

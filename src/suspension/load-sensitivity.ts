@@ -21,7 +21,8 @@ import * as P from '../../kernel/pose';
 import { SweepLoads, type LoadCase } from './loads';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
 import type { PointExpr } from './targets';
-import { forEachJacobianRate } from './jacobian-rate';
+import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
+import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
@@ -72,6 +73,12 @@ export class LoadSensitivity {
     return [...this.links.map((l) => `${LINK_FORCE}${l.id}`), ...(this.model.sm.steering >= 0 ? ['rack_force'] : [])];
   }
 
+  /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
+  private joints: ReturnType<typeof jointsOf> | null = null;
+  get requestable(): string[] {
+    return jointMetricNames(this.joints ??= jointsOf(this.model));
+  }
+
   /** Solve Aᵀx = y (y unscaled, per tangent column) on the state's factorisation. */
   private solveTransposed(f: StateFactors, y: ArrayLike<number>, out: Float64Array): Float64Array {
     const { qr, n, colScale } = f;
@@ -102,11 +109,12 @@ export class LoadSensitivity {
    * The link forces and their gradients at the current solved state (its drivers given as
    * for SensitivityModel.metricsAt).
    */
-  at(drivers: readonly DriverParameters[]): Record<string, MetricGradient> {
+  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient> {
     const model = this.model;
     const P = model.parameterCount;
     const f = model.factorState(drivers);
     const lambda = this.multipliers(f);
+    const joints = names?.some((m) => m.startsWith(JOINT_FORCE) || m.startsWith(JOINT_MOMENT)) ? new JointWrenchRates(model, this.joints ??= jointsOf(model), f, lambda) : null;
     const rates = model.stateRates(f);
     const offsets = this.rowOffsets(f);
     const linkRows = this.links.map((l) => offsets.get(l.block)!);
@@ -122,10 +130,12 @@ export class LoadSensitivity {
       this.contactLoadRate(g, qd, k);
       this.elementRate(g, qd, k);
       for (let i = 0; i < f.n; i++) g[i] = -g[i];
-      this.jacobianRateTimes(g, f, lambda, qd, k); // g = (dA/ds)ᵀλ − Q̇
+      joints?.begin();
+      this.jacobianRateTimes(g, f, lambda, qd, k, joints); // g = (dA/ds)ᵀλ − Q̇
       for (let i = 0; i < f.n; i++) g[i] = -g[i];
       this.solveTransposed(f, g, lambdaDot);
       linkRows.forEach((r, j) => { grads[j][k] = lambdaDot[r]; });
+      joints?.finish(k, qd, lambdaDot);
     }
     const out: Record<string, MetricGradient> = {};
     this.links.forEach((l, j) => {
@@ -135,12 +145,14 @@ export class LoadSensitivity {
       const j = linkRows.length - 1;
       out.rack_force = { value: rackScale * lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, rackScale * grads[j][k]])) };
     }
+    if (joints) Object.assign(out, joints.results());
     return out;
   }
 
   /** acc += (dA/ds)ᵀ λ along (q̇, e_k): every block's Jacobian differentiated in tangent mode. */
-  private jacobianRateTimes(acc: Float64Array, f: StateFactors, lambda: Float64Array, qd: Float64Array, k: number): void {
+  private jacobianRateTimes(acc: Float64Array, f: StateFactors, lambda: Float64Array, qd: Float64Array, k: number, also: { visit(rowsAt: number, rows: RowDuals, colGlobal: readonly number[]): void } | null = null): void {
     const missing = forEachJacobianRate(this.model, f, qd, k, (rowsAt, rows, colGlobal) => {
+      also?.visit(rowsAt, rows, colGlobal);
       for (let r = 0; r < rows.length; r++) {
         const lam = lambda[rowsAt + r], t = rows[r].t;
         if (!t || lam === 0) continue;
