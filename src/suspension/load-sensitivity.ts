@@ -114,7 +114,9 @@ export class LoadSensitivity {
     const P = model.parameterCount;
     const f = model.factorState(drivers);
     const lambda = this.multipliers(f);
-    const joints = names?.some((m) => m.startsWith(JOINT_FORCE) || m.startsWith(JOINT_MOMENT)) ? new JointWrenchRates(model, this.joints ??= jointsOf(model), f, lambda) : null;
+    // only the joints asked for (a joint on a fixed part is refused when asked for)
+    const asked = names ? (this.joints ??= jointsOf(model)).filter((j) => jointMetricNames([j]).some((m) => names.includes(m))) : [];
+    const joints = asked.length ? new JointWrenchRates(model, asked, f, lambda) : null;
     const rates = model.stateRates(f);
     const offsets = this.rowOffsets(f);
     const linkRows = this.links.map((l) => offsets.get(l.block)!);
