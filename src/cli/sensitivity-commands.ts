@@ -92,7 +92,8 @@ Options:
                      for every two-force link and rack_force (N), exact gradients by second
                      derivatives of the constraints and force elements (springs, dampers,
                      torsion and anti-roll bars); an axle's grouped by side (link_force.trackrod
-                     under metrics.left), rack_force under metrics.axle
+                     under metrics.left), rack_force under metrics.axle; when named, the
+                     joints' reactions joint_force.<mate id>.<x|y|z> (N), joint_moment.… (N·mm)
   --format json|csv  json (default) or csv: one row per step, metric and coordinate
   --out FILE         write there instead of stdout
   -h, --help         this text

@@ -79,6 +79,8 @@ export function frameAxesRate(x: readonly number[], xd: readonly number[]): numb
   const w = 1 + u[0], y = -u[2], z = u[1];
   const wd = ud[0], yd = -ud[2], zd = ud[1];
   const n2 = w * w + y * y + z * z, s = 2 / n2;
+  // Builder.frame turns a half turn about z there, a choice that does not vary smoothly
+  if (n2 < 1e-12) throw new SensitivityError('sensitivity --loads: a bar axis along −x: its frame has no rate');
   const sd = (-2 * 2 * (w * wd + y * yd + z * zd)) / (n2 * n2);
   // d(a b s) = (ȧ b + a ḃ) s + a b ṡ
   const prod = (a: number, ad: number, b: number, bd: number) => (ad * b + a * bd) * s + a * b * sd;
