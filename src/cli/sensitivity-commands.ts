@@ -15,6 +15,7 @@ import { runBatch } from '../suspension/batch-pool.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
+import { AxleLoadGradients } from '../suspension/axle-load-sensitivity.ts';
 import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
@@ -89,7 +90,10 @@ Options:
                      turning_radius, steering_wheel_angle, steering_ratio
   --loads FILE       a load case (as kinemate sweep --loads): adds link_force.<link id> (N, tension +)
                      for every two-force link and rack_force (N), exact gradients by second
-                     derivatives of the constraints (a geometry without spring elements)
+                     derivatives of the constraints and force elements (springs, dampers,
+                     torsion and anti-roll bars); an axle's grouped by side (link_force.trackrod
+                     under metrics.left), rack_force under metrics.axle; when named, the
+                     joints' reactions joint_force.<mate id>.<x|y|z> (N), joint_moment.… (N·mm)
   --format json|csv  json (default) or csv: one row per step, metric and coordinate
   --out FILE         write there instead of stdout
   -h, --help         this text
@@ -108,7 +112,8 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const loadsPath = stringOption(args, 'loads');
     const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;
     const own = sensitivityMetricsOf(geometry);
-    const offered: readonly string[] = [...own.side, ...own.axle, ...(loads?.names ?? []), ...virtualMetricsOf(model)];
+    const axleLoads = loads && model.sides.length > 1 ? new AxleLoadGradients(loads) : undefined;
+    const offered: readonly string[] = [...own.side, ...own.axle, ...((axleLoads ?? loads)?.names ?? []), ...((axleLoads ?? loads)?.requestable ?? []), ...virtualMetricsOf(model)];
     for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
@@ -122,8 +127,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     }
     const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
     const axle = model.sides.length > 1;
-    if (axle && loads) throw new CliError('sensitivity: --loads: load gradients are for a corner geometry (run each side as a corner file)');
-    for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
+    for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics, 'adjoint', axleLoads) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
     const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
     const out = stringOption(args, 'out');
     if (out) await writeFile(out, text);

@@ -15,12 +15,14 @@ import { withTangents, DualVec3, dvSub, dvNormalize, dvScaleConst, dvAdd, dvCons
 import type { ResidualBlock } from '../../kernel/system';
 import { rotationMatrix } from '../../kernel/dual';
 import { PointDistanceBlock } from '../../mates/constraints';
-import { LinearLaw, PointToPointForce } from '../../mates/forces';
+import { BushingForce, CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates/forces';
+import { barBushing, barBushingRate, coordinateSpringRate, type BarBushing } from './device-load-rates';
 import * as P from '../../kernel/pose';
 import { SweepLoads, type LoadCase } from './loads';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
 import type { PointExpr } from './targets';
-import { forEachJacobianRate } from './jacobian-rate';
+import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
+import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
@@ -32,24 +34,30 @@ export class LoadSensitivity {
   readonly links: { id: string; block: ResidualBlock }[] = [];
   /** Springs and dampers between two points; `slope` ≠ 0 when the free length follows the ends (its dT/dl). */
   private readonly elements: { index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
+  /** Torsion bars (springs on a hinge's angle) and anti-roll bars' bushings (device-load-rates.ts). */
+  private readonly coordinateSprings: { index: number; block: CoordinateSpringForce }[] = [];
+  private readonly bars: BarBushing[] = [];
 
   constructor(readonly model: SensitivityModel, loadCase: LoadCase) {
     const sm = model.sm;
     this.loads = new SweepLoads(sm, loadCase);
     const dyn = this.loads.dyn;
     const bodies = dyn.bodies.filter((b) => !sm.model.system.variables[b.variable].fixed);
-    const others = dyn.elements.filter((e) => !(e.block instanceof PointToPointForce));
+    const others = dyn.elements.filter((e) => !(e.block instanceof PointToPointForce || e.block instanceof CoordinateSpringForce || e.block instanceof BushingForce));
     if (others.length || bodies.length) {
       const names = [...others.map((e) => `${e.id} (${e.type})`), ...bodies.map((b) => `mass of ${sm.model.system.variables[b.variable].name}`)];
-      throw new SensitivityError(`sensitivity --loads: these force elements and masses are not in the load gradients yet: ${names.join(', ')} (springs and dampers between two points are)`);
+      throw new SensitivityError(`sensitivity --loads: these force elements and masses are not in the load gradients yet: ${names.join(', ')} (springs and dampers between two points, torsion bars and anti-roll bars are)`);
     }
     for (const e of dyn.elements) {
+      if (e.block instanceof CoordinateSpringForce) { this.coordinateSprings.push({ index: e.index, block: e.block }); continue; }
+      if (e.block instanceof BushingForce) { this.bars.push(barBushing(model, e.id, e.index, e.block)); continue; }
       const blk = e.block as PointToPointForce;
-      // the template regenerates a coilover's free length from its ends when the file gives none
+      // the template regenerates a coilover's (a heave spring's) free length from its ends when the file gives none
       const ja = model.hardpointAt(blk.a), jb = model.hardpointAt(blk.b);
       const designLength = Math.hypot(blk.b[0] - blk.a[0], blk.b[1] - blk.a[1], blk.b[2] - blk.a[2]);
       const law = blk.spring instanceof LinearLaw ? blk.spring : null;
-      const regenerated = law !== null && model.geometry.spring.free_length === undefined && ja >= 0 && jb >= 0 && Math.abs(law.x0 - designLength) <= 1e-9 * Math.max(1, designLength);
+      const given = e.id === 'heave_spring' ? model.geometry.devices?.heave_spring?.free_length : model.geometry.spring.free_length;
+      const regenerated = law !== null && given === undefined && ja >= 0 && jb >= 0 && Math.abs(law.x0 - designLength) <= 1e-9 * Math.max(1, designLength);
       this.elements.push({ index: e.index, block: blk, slope: regenerated ? law!.slope : 0, ja, jb });
     }
     const sys = sm.model.system;
@@ -63,6 +71,12 @@ export class LoadSensitivity {
   /** The metric names this load case offers: one per link, and `rack_force` with a rack. */
   get names(): string[] {
     return [...this.links.map((l) => `${LINK_FORCE}${l.id}`), ...(this.model.sm.steering >= 0 ? ['rack_force'] : [])];
+  }
+
+  /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
+  private joints: ReturnType<typeof jointsOf> | null = null;
+  get requestable(): string[] {
+    return jointMetricNames(this.joints ??= jointsOf(this.model));
   }
 
   /** Solve Aᵀx = y (y unscaled, per tangent column) on the state's factorisation. */
@@ -95,11 +109,14 @@ export class LoadSensitivity {
    * The link forces and their gradients at the current solved state (its drivers given as
    * for SensitivityModel.metricsAt).
    */
-  at(drivers: readonly DriverParameters[]): Record<string, MetricGradient> {
+  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient> {
     const model = this.model;
     const P = model.parameterCount;
     const f = model.factorState(drivers);
     const lambda = this.multipliers(f);
+    // only the joints asked for (a joint on a fixed part is refused when asked for)
+    const asked = names ? (this.joints ??= jointsOf(model)).filter((j) => jointMetricNames([j]).some((m) => names.includes(m))) : [];
+    const joints = asked.length ? new JointWrenchRates(model, asked, f, lambda) : null;
     const rates = model.stateRates(f);
     const offsets = this.rowOffsets(f);
     const linkRows = this.links.map((l) => offsets.get(l.block)!);
@@ -115,10 +132,12 @@ export class LoadSensitivity {
       this.contactLoadRate(g, qd, k);
       this.elementRate(g, qd, k);
       for (let i = 0; i < f.n; i++) g[i] = -g[i];
-      this.jacobianRateTimes(g, f, lambda, qd, k); // g = (dA/ds)ᵀλ − Q̇
+      joints?.begin();
+      this.jacobianRateTimes(g, f, lambda, qd, k, joints); // g = (dA/ds)ᵀλ − Q̇
       for (let i = 0; i < f.n; i++) g[i] = -g[i];
       this.solveTransposed(f, g, lambdaDot);
       linkRows.forEach((r, j) => { grads[j][k] = lambdaDot[r]; });
+      joints?.finish(k, qd, lambdaDot);
     }
     const out: Record<string, MetricGradient> = {};
     this.links.forEach((l, j) => {
@@ -128,12 +147,14 @@ export class LoadSensitivity {
       const j = linkRows.length - 1;
       out.rack_force = { value: rackScale * lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, rackScale * grads[j][k]])) };
     }
+    if (joints) Object.assign(out, joints.results());
     return out;
   }
 
   /** acc += (dA/ds)ᵀ λ along (q̇, e_k): every block's Jacobian differentiated in tangent mode. */
-  private jacobianRateTimes(acc: Float64Array, f: StateFactors, lambda: Float64Array, qd: Float64Array, k: number): void {
+  private jacobianRateTimes(acc: Float64Array, f: StateFactors, lambda: Float64Array, qd: Float64Array, k: number, also: { visit(rowsAt: number, rows: RowDuals, colGlobal: readonly number[]): void } | null = null): void {
     const missing = forEachJacobianRate(this.model, f, qd, k, (rowsAt, rows, colGlobal) => {
+      also?.visit(rowsAt, rows, colGlobal);
       for (let r = 0; r < rows.length; r++) {
         const lam = lambda[rowsAt + r], t = rows[r].t;
         if (!t || lam === 0) continue;
@@ -183,7 +204,8 @@ export class LoadSensitivity {
     };
     for (const load of this.loads.loads) {
       const c = sm.corners[load.corner];
-      const wcRate = [model.wheelCenterRate[k], model.wheelCenterRate[P + k], model.wheelCenterRate[2 * P + k]];
+      const wcr = model.wheelCenterRatesByCorner[load.corner];
+      const wcRate = [wcr[k], wcr[P + k], wcr[2 * P + k]];
       const wc = dvConst(new DualVec3(1), 0, 0, 0);
       pointDual(wc, c.upright, c.wheelCenterLocal, wcRate);
       const a = exprDual(c.axle[0]), b = exprDual(c.axle[1]);
@@ -226,8 +248,10 @@ export class LoadSensitivity {
    * free length regenerated from the ends, −(dT/dl)·(d free/ds) times its unit-tension force.
    */
   private elementRate(acc: Float64Array, qd: Float64Array, k: number): void {
-    if (!this.elements.length) return;
     const forces = this.loads.dyn.forces, sys = this.model.sm.model.system;
+    for (const c of this.coordinateSprings) coordinateSpringRate(acc, c.index, c.block, forces, sys, qd);
+    for (const bar of this.bars) barBushingRate(acc, bar, forces, sys, qd, k);
+    if (!this.elements.length) return;
     const localV = new Float64Array(12), localQ = new Float64Array(12), localK = new Float64Array(144);
     const unitMove = (j: number) => {
       if (j < 0 || k < 3 * j || k >= 3 * j + 3) return null;

@@ -788,7 +788,17 @@ function valueKey(p: ArrayLike<number>): string {
 /** More gradients at each solved state (the loads' in load-sensitivity.ts): their names and how to get them. */
 export interface ExtraGradients {
   readonly names: readonly string[];
-  at(drivers: readonly DriverParameters[]): Record<string, MetricGradient | null>;
+  /** More names, computed only when asked for (not in the default output). */
+  readonly requestable?: readonly string[];
+  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient | null>;
+}
+
+/** The same grouped by corner side (or `axle`), for {@link sensitivitySweepBySide} (an axle's loads: axle-load-sensitivity.ts). */
+export interface ExtraSideGradients {
+  /** The names within a group, as `--metric` takes them. */
+  readonly names: readonly string[];
+  readonly requestable?: readonly string[];
+  at(drivers: readonly DriverParameters[], names?: readonly string[]): SideMetrics;
 }
 
 export interface SensitivityStep<M = Record<string, MetricGradient | null>> {
@@ -811,11 +821,11 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
   if (model.sides.length > 1) throw new SensitivityError('sensitivity: an axle has metrics per side: use sensitivitySweepBySide');
   const own = sensitivityMetricsOf(model.geometry).side;
   const offered: readonly string[] = [...own, ...(extra?.names ?? [])];
-  checkMetrics(metrics, [...offered, ...virtualMetricsOf(model)]);
+  checkMetrics(metrics, [...offered, ...(extra?.requestable ?? []), ...virtualMetricsOf(model)]);
   const kinematic = !metrics.length || metrics.some((m) => own.includes(m) || (VIRTUAL_METRICS as readonly string[]).includes(m));
   const chosen = metrics.length ? metrics : offered;
   return sweepStates(model, spec, (params) => {
-    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode, metrics) : {}), ...(extra ? extra.at(params) : {}) };
+    const all: Record<string, MetricGradient | null> = { ...(kinematic ? model.metricsAt(params, mode, metrics) : {}), ...(extra ? extra.at(params, metrics) : {}) };
     return Object.fromEntries(chosen.map((m) => [m, all[m] ?? null]));
   });
 }
@@ -825,17 +835,20 @@ export function sensitivitySweep(model: SensitivityModel, spec: SweepSpec, metri
  * metrics; the gradients run over every hardpoint of the file (`left.<name>.x`, `right.…`,
  * `center.…` for an axle). Kinematic metrics only.
  */
-export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint'): { steps: SensitivityStep<SideMetrics>[] } {
+export function sensitivitySweepBySide(model: SensitivityModel, spec: SweepSpec, metrics: readonly string[] = [], mode: 'adjoint' | 'direct' = 'adjoint', extra?: ExtraSideGradients): { steps: SensitivityStep<SideMetrics>[] } {
   const offered = sensitivityMetricsOf(model.geometry);
   // the *_virtual per side, only when asked for
   const virtual = virtualMetricsOf(model);
-  checkMetrics(metrics, [...offered.side, ...offered.axle, ...virtual]);
+  checkMetrics(metrics, [...offered.side, ...offered.axle, ...virtual, ...(extra?.names ?? []), ...(extra?.requestable ?? [])]);
   const side = metrics.length ? metrics.filter((m) => offered.side.includes(m) || virtual.includes(m)) : offered.side;
   const axle = metrics.length ? metrics.filter((m) => offered.axle.includes(m)) : offered.axle;
   return sweepStates(model, spec, (params) => {
-    const bySide = model.metricsBySide(params, mode, metrics);
+    const bySide = side.length || axle.length ? model.metricsBySide(params, mode, metrics) : {};
     const groups: [string, readonly string[]][] = [...model.sides.map((s): [string, readonly string[]] => [s, side]), ...(axle.length ? [['axle', axle] as [string, readonly string[]]] : [])];
-    return Object.fromEntries(groups.filter(([, names]) => names.length).map(([g, names]) => [g, Object.fromEntries(names.map((m) => [m, bySide[g]?.[m] ?? null]))]));
+    const out: SideMetrics = Object.fromEntries(groups.filter(([, names]) => names.length).map(([g, names]) => [g, Object.fromEntries(names.map((m) => [m, bySide[g]?.[m] ?? null]))]));
+    // the extra gradients after each group's own (groups in the sides' order, then `axle`)
+    if (extra) for (const [g, ms] of Object.entries(extra.at(params, metrics))) for (const [m, v] of Object.entries(ms)) if (!metrics.length || metrics.includes(m)) (out[g] ??= {})[m] = v;
+    return out;
   });
 }
 

@@ -51,6 +51,27 @@ describe('kinemate sensitivity, fit, batch', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/link_force\.trackrod.*need --loads FILE/);
   });
+  it('sensitivity AXLE --loads FILE: link forces grouped by side beside the kinematic metrics, the rack force under axle; values as kinemate sweep --loads prints them', async () => {
+    const AXLE = 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml', LOADS = 'examples/suspension/loads/cornering_1g.yaml';
+    const r = await run(['sensitivity', AXLE, '--roll', '2:2:1', '--loads', LOADS, '--metric', 'camber', '--metric', 'link_force.trackrod', '--metric', 'rack_force', '--metric', 'joint_force.lower_ball.z']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    type G = { value: number; gradient: Record<string, number> };
+    const m = (JSON.parse(r.stdout) as { sweeps: Record<string, { steps: { metrics: Record<string, Record<string, G>> }[] }> }).sweeps.roll.steps[0].metrics;
+    expect(Object.keys(m)).toEqual(['left', 'right', 'axle']);
+    expect(Object.keys(m.left)).toEqual(['camber', 'link_force.trackrod', 'joint_force.lower_ball.z']);
+    expect(Object.keys(m.axle)).toEqual(['rack_force']);
+    expect(Object.keys(m.right['link_force.trackrod'].gradient)).toContain('center.arb_u_bar_axis_a.z');
+    const sweep = await run(['sweep', AXLE, '--roll', '2:2:1', '--loads', LOADS]);
+    const loads = (JSON.parse(sweep.stdout) as { sweeps: Record<string, { steps: { loads: { links: Record<string, number>; joints: Record<string, { force: number[] }>; rack_force: number } }[] }> }).sweeps.roll.steps[0].loads;
+    expect(m.right['joint_force.lower_ball.z'].value).toBeCloseTo(loads.joints.right_lower_ball.force[2], 8);
+    expect(m.left['link_force.trackrod'].value).toBeCloseTo(loads.links.left_trackrod, 8);
+    expect(m.right['link_force.trackrod'].value).toBeCloseTo(loads.links.right_trackrod, 8);
+    expect(m.axle.rack_force.value).toBeCloseTo(loads.rack_force, 8);
+    const csv = await run(['sensitivity', AXLE, '--roll', '2:2:1', '--loads', LOADS, '--metric', 'link_force.droplink', '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split('\n').filter((l) => l.includes(',left.link_force.droplink,')).length).toBe(Object.keys(m.left.camber.gradient).length);
+  });
   it('sensitivity --at bump=V --format csv: one row per step, metric and coordinate', async () => {
     const r = await run(['sensitivity', DW, '--at', 'bump=10', '--metric', 'caster', '--format', 'csv']);
     expect(r.code).toBe(0);

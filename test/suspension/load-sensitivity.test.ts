@@ -5,7 +5,7 @@ import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
 import { runSweep } from '../../src/suspension/sweep';
 import { parseLoadCase, SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
-import { SensitivityModel, SensitivityError, bumpStates, sensitivitySweep } from '../../src/suspension/sensitivity';
+import { SensitivityModel, bumpStates, sensitivitySweep } from '../../src/suspension/sensitivity';
 import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
@@ -86,10 +86,12 @@ describe('load gradients: d(link force)/d(hardpoint) at a load case', () => {
     expect(Object.keys(got)).toContain('link_force.pushrod');
     expect(worst).toBeLessThan(1e-6);
   });
-  it('refuses the force elements it cannot differentiate yet (a torsion bar) by name', () => {
+  it('pushrod corner with a preloaded torsion bar on the rocker shaft (a spring on the hinge angle): every entry matches central differences', () => {
     const g = load('double_wishbone_pushrod');
-    g.spring = { ...g.spring, type: 'torsion_bar', rate: 100 };
-    expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(/torsion_bar/);
-    expect(() => new LoadSensitivity(new SensitivityModel(g), cornering)).toThrow(SensitivityError);
+    g.spring = { ...g.spring, type: 'torsion_bar', rate: 4e5, preload: 2e5 };
+    delete g.spring.free_length;
+    const { worst, got } = check(g, 15, mixed, 1e-2);
+    expect(worst).toBeLessThan(1e-6);
+    expect(Math.abs(got['link_force.pushrod']!.value)).toBeGreaterThan(100);
   });
 });
