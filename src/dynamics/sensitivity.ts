@@ -74,6 +74,8 @@ export interface GradientOptions {
   step: number;
   method?: IntegratorMethod;
   rhoInf?: number;
+  /** Progress: each forward step taken (steps done of those asked) and, on the adjoint route, each step swept back (of the sweep's). */
+  onProgress?: (pass: 'forward' | 'backward', done: number, total: number) => void;
 }
 
 export class DynamicSensitivityError extends Error {}
@@ -726,6 +728,12 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   };
   observe();
   const steps = Math.max(1, Math.round(duration / step));
+  const onProgress = options.onProgress;
+  if (onProgress) {
+    // the forward pass's progress through the same hook (a halved step reports at its second half)
+    const core = it.onStep;
+    it.onStep = (h) => { core!(h); onProgress('forward', Math.min(steps, Math.floor(it.t / step + 1e-6)), steps); };
+  }
   const onlyCrossings = trackers.every((tr) => tr.result.at === 'crossing');
   let done = 0;
   for (let k = 1; k <= steps; k++) {
@@ -793,6 +801,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     for (let k = last; k >= 1; k--) {
       const s = stored[k], h = s.h;
       restoreStep(s);
+      options.onProgress?.('backward', last - k + 1, last);
       trackers.forEach((tr, r) => {
         const w = weights[r].get(k);
         if (w === undefined) return;
