@@ -35,6 +35,7 @@ import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
+import { StartVelocity, startMetric } from './sensitivity-start';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
@@ -451,7 +452,6 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const startLU = moving.length ? startPositions() : null;
   function startPositions(): LU {
     const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
-    if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: ${names} move the start, which starts moving (initial velocities or motions with a rate at t = 0): not supported yet`);
     if (sim.drivers.some((d) => !(d.block instanceof CoordinateMotion))) throw new DynamicSensitivityError(`gradients: ${names} move the start, which a point motion places: not supported yet`);
     // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven
     const driven = new Set(sim.drivers.map((d) => (d.block as CoordinateMotion).vars[0]));
@@ -539,11 +539,39 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
    * The start's curvature terms when hardpoints move it (at rest: v = 0): J, H − K at λ₀ and
    * Wq = ∂(J v̇₀)/∂q, then the acceleration matrix factored.
    */
-  const startCurvature = (v: Float64Array, vdot: Float64Array, lambda: Float64Array, t: number) => {
+  const startCurvature = (v: Float64Array, vdot: Float64Array, lambda: Float64Array, t: number, moving = false) => {
     rowsAndCurvature(lambda, vdot);
     forces.assemble(v, t, Q, K, C);
     for (let i = 0; i < n * n; i++) H[i] -= K[i];
+    // a moving start's v₀' enters the acceleration rows through ∂g/∂v − C
+    if (moving) { gyroJacobian(v); for (let i = 0; i < n * n; i++) Gv[i] -= C[i]; }
     factorStart();
+  };
+  /**
+   * A moving start's velocity map (sensitivity-start.ts) at the start state (before
+   * startCurvature, which reuses H and Wq); null when nothing moves the rows or the start is at rest.
+   */
+  const startVelocityAt = (v: Float64Array): StartVelocity | null => {
+    if (!startLU || v.every((x) => x === 0)) return null;
+    const { W, vhat, Vhat } = startMetric(dyn, it.layout, n);
+    rowsAndCurvature(null);
+    const sv0 = new StartVelocity(n, m, Float64Array.from(J), W, vhat, v, Vhat);
+    rowsAndCurvature(sv0.e, v);
+    sv0.curvature(H, Wq!);
+    return sv0;
+  };
+  const jpA = new Float64Array(n), jpB = new Float64Array(n);
+  /** (∂Jᵀ/∂p)e of hardpoint k into `out`: evaluate's dynamic rows with e as the multipliers, less its force terms. */
+  const hardpointJTe = (k: number, e: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    jpA.fill(0); jpB.fill(0);
+    hp!.evaluate(k, e, v, t, jpA, null, null, null);
+    hp!.evaluate(k, null, v, t, jpB, null, null, null);
+    for (let i = 0; i < n; i++) out[i] = jpA[i] - jpB[i];
+  };
+  /** (∂J/∂p)w of hardpoint k into `out` (rows). */
+  const hardpointJw = (k: number, w: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    out.fill(0);
+    hp!.evaluate(k, null, v, t, null, null, w, out);
   };
   const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
 
@@ -566,9 +594,11 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
     }
   } else if (mode === 'direct') {
-    // q₀' = −S⁻¹[Φ_p; 0]; [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
-    startCurvature(it.v, it.vdot, it.lambda, it.t);
-    const S = new Float64Array(n);
+    // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
+    // [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀' + (∂g/∂v − C)v₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
+    const sv0 = startVelocityAt(it.v);
+    startCurvature(it.v, it.vdot, it.lambda, it.t, sv0 !== null);
+    const S = new Float64Array(n), v0p = new Float64Array(n), jpe = new Float64Array(n), jpv = new Float64Array(m);
     for (let j = 0; j < P; j++) {
       const k = hpOf[j];
       q0.fill(0); conW.fill(0); rp.fill(0);
@@ -582,9 +612,16 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
           q0.set(S);
         }
       } else terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
+      v0p.fill(0);
+      if (sv0 && k >= 0 && hp!.movesRows(k)) {
+        hardpointJTe(k, sv0.e, it.v, it.t, jpe);
+        hardpointJw(k, it.v, it.v, it.t, jpv);
+        sv0.tangent(q0, jpe, jpv, v0p);
+      }
       for (let i = 0; i < n; i++) {
         let s = rp[i];
         for (let l = 0; l < n; l++) s += HK[i * n + l] * q0[l];
+        if (sv0) for (let l = 0; l < n; l++) s += GC[i * n + l] * v0p[l];
         rhs[i] = -s;
       }
       for (let r = 0; r < m; r++) {
@@ -593,7 +630,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         rhs[n + r] = -s;
       }
       lu.solve(rhs);
-      for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+      for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; sv[i * P + j] = v0p[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
     }
   } else store(0, null);
 
@@ -856,7 +893,9 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j] !== null) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
-    if (hp) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t); else factorStart();
+    const sv0 = hp ? startVelocityAt(s0.v) : null;
+    if (hp) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
+    const jw = new Float64Array(m);
     rpAll.fill(0);
     for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s0.v, s0.vdot, s0.t, s0.lambda, null);
     // per hardpoint: Φ_p and (∂J/∂p)v̇₀ at the start
@@ -883,6 +922,22 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         for (let l = 0; l < n; l++) x -= HK[l * n + i] * rdyn[l];
         for (let rr = 0; rr < m; rr++) x -= Wq![rr * n + i] * save[rr];
         qb[i] = x;
+      }
+      if (sv0) {
+        // v₀' (sensitivity-start.ts): its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn, sent to q₀' and to each hardpoint's own rows
+        const cv = Float64Array.from(mv[r]);
+        for (let i = 0; i < n; i++) { let x = 0; for (let l = 0; l < n; l++) x += GC[l * n + i] * rdyn[l]; cv[i] -= x; }
+        const { y: yb, z: zb } = sv0.cotangent(cv, qb);
+        for (let j = 0; j < P; j++) {
+          const k = hpOf[j];
+          if (k < 0 || !hp.movesRows(k)) continue;
+          let e = 0;
+          hardpointJw(k, yb, s0.v, s0.t, jw);
+          for (let rr = 0; rr < m; rr++) e += sv0.e[rr] * jw[rr];
+          hardpointJw(k, s0.v, s0.v, s0.t, jw);
+          for (let rr = 0; rr < m; rr++) e += zb[rr] * jw[rr];
+          tr.grad[j] -= e;
+        }
       }
       startLU.solveTransposed(qb);
       for (let j = 0; j < P; j++) {
