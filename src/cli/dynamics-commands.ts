@@ -211,7 +211,8 @@ Options:
                      parameter's, as "centre"). Repeatable. Assembly files only.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
-                     time the coordinate first passes LEVEL, s). Repeatable: one run for
+                     time the coordinate first passes LEVEL, s), or ELEMENT.tension (N; a
+                     spring's, damper's, springdamper's; @max, @min). Repeatable: one run for
                      all; with two or more the output is { status, method, gradient_method,
                      step, steps, results: { NAME: { value, t, gradient } } }
   --gradient-method M  adjoint (one backward sweep over the stored steps, whatever the

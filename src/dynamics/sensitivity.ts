@@ -36,6 +36,7 @@ import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
 import { StartVelocity, startMetric } from './sensitivity-start';
+import { TensionResult } from './sensitivity-tension';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
@@ -49,11 +50,14 @@ export type DynamicParameter =
   /** An entity's position coordinate (mm, part frame): sensitivity-hardpoints.ts. */
   | HardpointParameter;
 
-/** A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s), at the final time or its extreme over the run. */
+/**
+ * A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s),
+ * or an element's tension (N; `part` then names the element: sensitivity-tension.ts), at the final time or its extreme over the run.
+ */
 export interface DynamicResult {
   part: string;
   point?: string;
-  quantity: 'position' | 'velocity';
+  quantity: 'position' | 'velocity' | 'tension';
   axis: 0 | 1 | 2;
   /** `crossing`: the value is the first time the coordinate passes `level` (linear between steps). */
   at: 'final' | 'max' | 'min' | 'crossing';
@@ -107,9 +111,11 @@ export function parseParameter(name: string): DynamicParameter {
  * `@min` (default: the final value) or `@cross=LEVEL` (the time the coordinate first passes LEVEL).
  */
 export function parseResult(name: string): DynamicResult {
+  const tension = /^([^.@]+)\.tension(?:@(final|max|min))?$/.exec(name);
+  if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
   const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
-    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL`);
+    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min`);
   }
   const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
   return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };
@@ -290,6 +296,8 @@ interface Tracker {
   local: number[];
   /** Per parameter: the result point's own move (a hardpoint that is the result's point), else null. */
   explicitAxis: (number | null)[];
+  /** An element's tension (its own derivatives), else null. */
+  tension: TensionResult | null;
   sign: number;
   best: number; bestT: number; bestStep: number;
   grad: Float64Array; prevG: Float64Array; curG: Float64Array;
@@ -350,6 +358,18 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   });
 
   const trackers: Tracker[] = results.map((result) => {
+    if (result.quantity === 'tension') {
+      let tension: TensionResult;
+      try { tension = new TensionResult(dyn, it.layout, result.part, parameters); } catch (why) {
+        if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
+        throw why;
+      }
+      return {
+        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? 0 : null)), tension, sign: result.at === 'min' ? -1 : 1,
+        best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
+        prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
+      };
+    }
     const resultVar = dyn.model.parts.get(result.part);
     if (resultVar === undefined) throw new DynamicSensitivityError(`result: no part "${result.part}"`);
     let local = [0, 0, 0];
@@ -361,7 +381,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const explicitAxis = parameters.map((p) => (p.kind === 'hardpoint' && p.part === result.part && result.point === p.entity && (p.group ?? 'points') === 'points'
       && doc.parts[p.part].points?.[p.entity] !== undefined ? p.axis : null));
     return {
-      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, sign: result.at === 'min' ? -1 : 1,
+      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, sign: result.at === 'min' ? -1 : 1,
       best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
       prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
     };
@@ -686,6 +706,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const cross = (x: ArrayLike<number>, y: ArrayLike<number>) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
   /** The result's own dependence on parameter j at the current state (its point is the hardpoint): R e_c, or R(ω × e_c). */
   const explicit = (tr: Tracker, j: number, v: Float64Array): number => {
+    if (tr.tension) return tr.tension.explicit(j); // at its last evaluation, this state's
     const c = tr.explicitAxis[j];
     if (c === null) return 0;
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
@@ -696,7 +717,19 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const x = cross([v[tr.rc0], v[tr.rc0 + 1], v[tr.rc0 + 2]], e);
     return Rr[a * 3] * x[0] + Rr[a * 3 + 1] * x[1] + Rr[a * 3 + 2] * x[2];
   };
+  const tq = new Float64Array(n), tv = new Float64Array(n);
   const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
+    if (tr.tension) {
+      if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0);
+      tq.fill(0); tv.fill(0);
+      const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1);
+      for (let j = 0; j < P; j++) {
+        let d = tr.tension.explicit(j);
+        for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * sv[i * P + j];
+        g[j] = d;
+      }
+      return T;
+    }
     const { result, rv, rc0 } = tr, a = result.axis, r = Rr;
     if (rv.kind !== 'pose') throw new DynamicSensitivityError(`result: "${result.part}" is not a part`);
     rotationMatrix(r, system.state, rv.offset + 3);
@@ -726,6 +759,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   };
   /** The result's cotangent at the current state with velocities v: adds w·∂x/∂(q, v) into (cq, cv) (q perturbed on the right). */
   const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
+    if (tr.tension) { tr.tension.evaluate(system.state, v, cq, cv, w); return; }
     const { rc0 } = tr;
     if (rc0 < 0 || w === 0) return;
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
