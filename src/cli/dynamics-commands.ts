@@ -211,7 +211,8 @@ Options:
                      parameter's, as "centre"). Repeatable. Assembly files only.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
-                     time the coordinate first passes LEVEL, s). Repeatable: one run for
+                     time the coordinate first passes LEVEL, s), or ELEMENT.tension (N; a
+                     spring's, damper's, springdamper's; @max, @min). Repeatable: one run for
                      all; with two or more the output is { status, method, gradient_method,
                      step, steps, results: { NAME: { value, t, gradient } } }
   --gradient-method M  adjoint (one backward sweep over the stored steps, whatever the
@@ -300,10 +301,22 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   const model = await loadModel(file, io);
   // the adjoint's backward sweep pays off with more parameters than results
   const how = gradientMethod ?? (parameters.length > results.length ? 'adjoint' : 'direct');
+  // on a terminal: the forward pass's line, then the adjoint sweep's in its place
+  const forward = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined, backward = io.stderrIsTTY ? progressLine(io, 'adjoint') : undefined;
+  let swept = false;
+  const onProgress = forward && backward ? (pass: 'forward' | 'backward', done: number, total: number) => {
+    if (pass === 'forward') { forward.update(done, total); return; }
+    if (!swept) { swept = true; void forward.clear(); }
+    backward.update(done, total);
+  } : undefined;
   let g;
   try {
-    g = simulationGradients(model, parameters, results, options, how);
+    g = simulationGradients(model, parameters, results, { ...options, onProgress }, how);
+    if (!swept) await forward?.clear();
+    await backward?.clear();
   } catch (error) {
+    if (!swept) await forward?.clear();
+    await backward?.clear();
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     if (error instanceof IntegratorError) { await io.out(toJsonText({ status: 'failed', message: error.message })); return EXIT.failed; }
     throw error;

@@ -35,6 +35,8 @@ import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
+import { StartVelocity, startMetric } from './sensitivity-start';
+import { TensionResult } from './sensitivity-tension';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
@@ -48,11 +50,14 @@ export type DynamicParameter =
   /** An entity's position coordinate (mm, part frame): sensitivity-hardpoints.ts. */
   | HardpointParameter;
 
-/** A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s), at the final time or its extreme over the run. */
+/**
+ * A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s),
+ * or an element's tension (N; `part` then names the element: sensitivity-tension.ts), at the final time or its extreme over the run.
+ */
 export interface DynamicResult {
   part: string;
   point?: string;
-  quantity: 'position' | 'velocity';
+  quantity: 'position' | 'velocity' | 'tension';
   axis: 0 | 1 | 2;
   /** `crossing`: the value is the first time the coordinate passes `level` (linear between steps). */
   at: 'final' | 'max' | 'min' | 'crossing';
@@ -74,6 +79,8 @@ export interface GradientOptions {
   step: number;
   method?: IntegratorMethod;
   rhoInf?: number;
+  /** Progress: each forward step taken (steps done of those asked) and, on the adjoint route, each step swept back (of the sweep's). */
+  onProgress?: (pass: 'forward' | 'backward', done: number, total: number) => void;
 }
 
 export class DynamicSensitivityError extends Error {}
@@ -104,9 +111,11 @@ export function parseParameter(name: string): DynamicParameter {
  * `@min` (default: the final value) or `@cross=LEVEL` (the time the coordinate first passes LEVEL).
  */
 export function parseResult(name: string): DynamicResult {
+  const tension = /^([^.@]+)\.tension(?:@(final|max|min))?$/.exec(name);
+  if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
   const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
-    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL`);
+    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min`);
   }
   const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
   return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };
@@ -287,6 +296,8 @@ interface Tracker {
   local: number[];
   /** Per parameter: the result point's own move (a hardpoint that is the result's point), else null. */
   explicitAxis: (number | null)[];
+  /** An element's tension (its own derivatives), else null. */
+  tension: TensionResult | null;
   sign: number;
   best: number; bestT: number; bestStep: number;
   grad: Float64Array; prevG: Float64Array; curG: Float64Array;
@@ -347,6 +358,18 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   });
 
   const trackers: Tracker[] = results.map((result) => {
+    if (result.quantity === 'tension') {
+      let tension: TensionResult;
+      try { tension = new TensionResult(dyn, it.layout, result.part, parameters); } catch (why) {
+        if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
+        throw why;
+      }
+      return {
+        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? 0 : null)), tension, sign: result.at === 'min' ? -1 : 1,
+        best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
+        prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
+      };
+    }
     const resultVar = dyn.model.parts.get(result.part);
     if (resultVar === undefined) throw new DynamicSensitivityError(`result: no part "${result.part}"`);
     let local = [0, 0, 0];
@@ -358,7 +381,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const explicitAxis = parameters.map((p) => (p.kind === 'hardpoint' && p.part === result.part && result.point === p.entity && (p.group ?? 'points') === 'points'
       && doc.parts[p.part].points?.[p.entity] !== undefined ? p.axis : null));
     return {
-      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, sign: result.at === 'min' ? -1 : 1,
+      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, sign: result.at === 'min' ? -1 : 1,
       best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
       prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
     };
@@ -449,7 +472,6 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const startLU = moving.length ? startPositions() : null;
   function startPositions(): LU {
     const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
-    if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: ${names} move the start, which starts moving (initial velocities or motions with a rate at t = 0): not supported yet`);
     if (sim.drivers.some((d) => !(d.block instanceof CoordinateMotion))) throw new DynamicSensitivityError(`gradients: ${names} move the start, which a point motion places: not supported yet`);
     // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven
     const driven = new Set(sim.drivers.map((d) => (d.block as CoordinateMotion).vars[0]));
@@ -537,11 +559,39 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
    * The start's curvature terms when hardpoints move it (at rest: v = 0): J, H − K at λ₀ and
    * Wq = ∂(J v̇₀)/∂q, then the acceleration matrix factored.
    */
-  const startCurvature = (v: Float64Array, vdot: Float64Array, lambda: Float64Array, t: number) => {
+  const startCurvature = (v: Float64Array, vdot: Float64Array, lambda: Float64Array, t: number, moving = false) => {
     rowsAndCurvature(lambda, vdot);
     forces.assemble(v, t, Q, K, C);
     for (let i = 0; i < n * n; i++) H[i] -= K[i];
+    // a moving start's v₀' enters the acceleration rows through ∂g/∂v − C
+    if (moving) { gyroJacobian(v); for (let i = 0; i < n * n; i++) Gv[i] -= C[i]; }
     factorStart();
+  };
+  /**
+   * A moving start's velocity map (sensitivity-start.ts) at the start state (before
+   * startCurvature, which reuses H and Wq); null when nothing moves the rows or the start is at rest.
+   */
+  const startVelocityAt = (v: Float64Array): StartVelocity | null => {
+    if (!startLU || v.every((x) => x === 0)) return null;
+    const { W, vhat, Vhat } = startMetric(dyn, it.layout, n);
+    rowsAndCurvature(null);
+    const sv0 = new StartVelocity(n, m, Float64Array.from(J), W, vhat, v, Vhat);
+    rowsAndCurvature(sv0.e, v);
+    sv0.curvature(H, Wq!);
+    return sv0;
+  };
+  const jpA = new Float64Array(n), jpB = new Float64Array(n);
+  /** (∂Jᵀ/∂p)e of hardpoint k into `out`: evaluate's dynamic rows with e as the multipliers, less its force terms. */
+  const hardpointJTe = (k: number, e: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    jpA.fill(0); jpB.fill(0);
+    hp!.evaluate(k, e, v, t, jpA, null, null, null);
+    hp!.evaluate(k, null, v, t, jpB, null, null, null);
+    for (let i = 0; i < n; i++) out[i] = jpA[i] - jpB[i];
+  };
+  /** (∂J/∂p)w of hardpoint k into `out` (rows). */
+  const hardpointJw = (k: number, w: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    out.fill(0);
+    hp!.evaluate(k, null, v, t, null, null, w, out);
   };
   const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
 
@@ -564,9 +614,11 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
     }
   } else if (mode === 'direct') {
-    // q₀' = −S⁻¹[Φ_p; 0]; [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
-    startCurvature(it.v, it.vdot, it.lambda, it.t);
-    const S = new Float64Array(n);
+    // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
+    // [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀' + (∂g/∂v − C)v₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
+    const sv0 = startVelocityAt(it.v);
+    startCurvature(it.v, it.vdot, it.lambda, it.t, sv0 !== null);
+    const S = new Float64Array(n), v0p = new Float64Array(n), jpe = new Float64Array(n), jpv = new Float64Array(m);
     for (let j = 0; j < P; j++) {
       const k = hpOf[j];
       q0.fill(0); conW.fill(0); rp.fill(0);
@@ -580,9 +632,16 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
           q0.set(S);
         }
       } else terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
+      v0p.fill(0);
+      if (sv0 && k >= 0 && hp!.movesRows(k)) {
+        hardpointJTe(k, sv0.e, it.v, it.t, jpe);
+        hardpointJw(k, it.v, it.v, it.t, jpv);
+        sv0.tangent(q0, jpe, jpv, v0p);
+      }
       for (let i = 0; i < n; i++) {
         let s = rp[i];
         for (let l = 0; l < n; l++) s += HK[i * n + l] * q0[l];
+        if (sv0) for (let l = 0; l < n; l++) s += GC[i * n + l] * v0p[l];
         rhs[i] = -s;
       }
       for (let r = 0; r < m; r++) {
@@ -591,7 +650,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         rhs[n + r] = -s;
       }
       lu.solve(rhs);
-      for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+      for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; sv[i * P + j] = v0p[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
     }
   } else store(0, null);
 
@@ -647,6 +706,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const cross = (x: ArrayLike<number>, y: ArrayLike<number>) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
   /** The result's own dependence on parameter j at the current state (its point is the hardpoint): R e_c, or R(ω × e_c). */
   const explicit = (tr: Tracker, j: number, v: Float64Array): number => {
+    if (tr.tension) return tr.tension.explicit(j); // at its last evaluation, this state's
     const c = tr.explicitAxis[j];
     if (c === null) return 0;
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
@@ -657,7 +717,19 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const x = cross([v[tr.rc0], v[tr.rc0 + 1], v[tr.rc0 + 2]], e);
     return Rr[a * 3] * x[0] + Rr[a * 3 + 1] * x[1] + Rr[a * 3 + 2] * x[2];
   };
+  const tq = new Float64Array(n), tv = new Float64Array(n);
   const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
+    if (tr.tension) {
+      if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0);
+      tq.fill(0); tv.fill(0);
+      const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1);
+      for (let j = 0; j < P; j++) {
+        let d = tr.tension.explicit(j);
+        for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * sv[i * P + j];
+        g[j] = d;
+      }
+      return T;
+    }
     const { result, rv, rc0 } = tr, a = result.axis, r = Rr;
     if (rv.kind !== 'pose') throw new DynamicSensitivityError(`result: "${result.part}" is not a part`);
     rotationMatrix(r, system.state, rv.offset + 3);
@@ -687,6 +759,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   };
   /** The result's cotangent at the current state with velocities v: adds w·∂x/∂(q, v) into (cq, cv) (q perturbed on the right). */
   const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
+    if (tr.tension) { tr.tension.evaluate(system.state, v, cq, cv, w); return; }
     const { rc0 } = tr;
     if (rc0 < 0 || w === 0) return;
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
@@ -726,6 +799,12 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   };
   observe();
   const steps = Math.max(1, Math.round(duration / step));
+  const onProgress = options.onProgress;
+  if (onProgress) {
+    // the forward pass's progress through the same hook (a halved step reports at its second half)
+    const core = it.onStep;
+    it.onStep = (h) => { core!(h); onProgress('forward', Math.min(steps, Math.floor(it.t / step + 1e-6)), steps); };
+  }
   const onlyCrossings = trackers.every((tr) => tr.result.at === 'crossing');
   let done = 0;
   for (let k = 1; k <= steps; k++) {
@@ -793,6 +872,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     for (let k = last; k >= 1; k--) {
       const s = stored[k], h = s.h;
       restoreStep(s);
+      options.onProgress?.('backward', last - k + 1, last);
       trackers.forEach((tr, r) => {
         const w = weights[r].get(k);
         if (w === undefined) return;
@@ -847,7 +927,9 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j] !== null) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
-    if (hp) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t); else factorStart();
+    const sv0 = hp ? startVelocityAt(s0.v) : null;
+    if (hp) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
+    const jw = new Float64Array(m);
     rpAll.fill(0);
     for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s0.v, s0.vdot, s0.t, s0.lambda, null);
     // per hardpoint: Φ_p and (∂J/∂p)v̇₀ at the start
@@ -874,6 +956,22 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         for (let l = 0; l < n; l++) x -= HK[l * n + i] * rdyn[l];
         for (let rr = 0; rr < m; rr++) x -= Wq![rr * n + i] * save[rr];
         qb[i] = x;
+      }
+      if (sv0) {
+        // v₀' (sensitivity-start.ts): its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn, sent to q₀' and to each hardpoint's own rows
+        const cv = Float64Array.from(mv[r]);
+        for (let i = 0; i < n; i++) { let x = 0; for (let l = 0; l < n; l++) x += GC[l * n + i] * rdyn[l]; cv[i] -= x; }
+        const { y: yb, z: zb } = sv0.cotangent(cv, qb);
+        for (let j = 0; j < P; j++) {
+          const k = hpOf[j];
+          if (k < 0 || !hp.movesRows(k)) continue;
+          let e = 0;
+          hardpointJw(k, yb, s0.v, s0.t, jw);
+          for (let rr = 0; rr < m; rr++) e += sv0.e[rr] * jw[rr];
+          hardpointJw(k, s0.v, s0.v, s0.t, jw);
+          for (let rr = 0; rr < m; rr++) e += zb[rr] * jw[rr];
+          tr.grad[j] -= e;
+        }
       }
       startLU.solveTransposed(qb);
       for (let j = 0; j < P; j++) {

@@ -136,7 +136,7 @@ export function readMotions(dyn: DynamicsModel): MotionSpec[] {
 }
 
 /** The file's `velocities` as tangent velocities (internal units) and which slots were given. */
-function readVelocities(dyn: DynamicsModel, layout: Int32Array, size: number): { v0: Float64Array; given: Uint8Array } {
+export function readVelocities(dyn: DynamicsModel, layout: Int32Array, size: number): { v0: Float64Array; given: Uint8Array } {
   const v0 = new Float64Array(size), given = new Uint8Array(size);
   const raw = (dyn.model.doc as AssemblyDoc & { velocities?: unknown }).velocities;
   if (raw === undefined) return { v0, given };

@@ -1,0 +1,138 @@
+/**
+ * Hardpoints as parameters of a simulation's gradient when the start moves (initial
+ * velocities, a motion with a rate at t = 0): the velocity projection of the consistent start
+ * differentiated (src/dynamics/sensitivity-start.ts). Each entry against central differences of
+ * whole re-runs with the entity moved in the file, at two steps, to 1e-4 relative; the adjoint
+ * against the direct route; a closed form where a pendulum has one.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/dynamics/sensitivity';
+import type { AssemblyDoc } from '../../src/assembly/types';
+
+const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
+
+/** A move of one entity coordinate in a copy of the file: [part, group, entity, axis]. */
+type Where = [string, 'points' | 'frames', string, 0 | 1 | 2];
+function moved(doc: any, [part, group, name, axis]: Where, d: number): AssemblyDoc {
+  const c = structuredClone(doc);
+  const e = c.parts[part][group][name];
+  (Array.isArray(e) ? e : e.origin)[axis] += d;
+  return c;
+}
+
+/**
+ * Direct and adjoint gradients, equal to `tol` of each entry (floored at `floor` of the largest).
+ * The start's projection weighs given rates 1e10 times the rest (kernel/integrator.ts), and its
+ * derivative's terms are that large where they cancel: the routes agree to 1e-9 (not the 1e-10
+ * of a start at rest) when a hardpoint moves a start with given rates.
+ */
+function both(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, tol = 1e-9, floor = 1e-4) {
+  const ps = params.map(parseParameter), r = parseResult(result);
+  const d = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
+  expect(a.value).toBe(d.value);
+  const scale = Math.max(...d.gradient.map(Math.abs));
+  expect(scale).toBeGreaterThan(0);
+  d.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), params[j]).toBeLessThanOrEqual(tol * Math.max(Math.abs(x), floor * scale)));
+  return d;
+}
+
+/** Each entry against central differences of re-runs with the entity moved ±δ, to 1e-4 relative (floored at 1e-4 of the largest entry). */
+function againstDifferences(doc: any, gradient: number[], wheres: Where[], result: string, options: GradientOptions, delta: number) {
+  const value = (d: AssemblyDoc) => simulationGradient(d, [], parseResult(result), options).value;
+  const scale = Math.max(...gradient.map(Math.abs));
+  wheres.forEach((w, j) => {
+    const fd = (value(moved(doc, w, delta)) - value(moved(doc, w, -delta))) / (2 * delta);
+    expect(Math.abs(gradient[j] - fd), `${result} ${w.join('.')}`).toBeLessThan(1e-4 * Math.max(Math.abs(fd), 1e-4 * scale));
+  });
+}
+
+describe('a pendulum started with a swing rate', () => {
+  it('without gravity it turns at its start rate: the bob\'s position and velocity scale with the rod (closed form)', () => {
+    const doc = load('pendulum.kinemate.json');
+    doc.gravity = [0, 0, 0];
+    doc.velocities = { 'pivot.angle': 120 };
+    // the rate is an angle rate: a longer rod (the bob's hinge z, L = 1000 mm + it) carries the bob faster
+    const params = ['bob.hinge.z', 'ground.hinge.x', 'ground.hinge.z'];
+    for (const h of [2e-3, 1e-3]) {
+      for (const [result, shift] of [['bob.mass.position.x', [1, 0]], ['bob.mass.position.z', [0, 1]], ['bob.mass.velocity.x', [0, 0]], ['bob.mass.velocity.z@min', [0, 0]]] as const) {
+        // entries zero in closed form are round-off of the bob's 1.8 m/s in both routes: floored at 1e-2 of the largest
+        const g = both(doc, params, result, { duration: 0.5, step: h }, 1e-9, 1e-2);
+        expect(Math.abs(g.gradient[0] - g.value / 1000), result).toBeLessThan(1e-9 * Math.abs(g.value / 1000));
+        // the ground pivot moved carries the swing along
+        expect(Math.abs(g.gradient[1] - shift[0]), result).toBeLessThan(1e-9);
+        expect(Math.abs(g.gradient[2] - shift[1]), result).toBeLessThan(1e-9);
+      }
+    }
+  }, 120_000);
+
+  it('under gravity from 60° at 100°/s: against central differences (two steps)', () => {
+    const doc = load('pendulum.kinemate.json');
+    doc.state = { 'pivot.angle': 60 };
+    doc.velocities = { 'pivot.angle': 100 };
+    doc.parts.ground.points = { anchor: [300, 0, -200] };
+    doc.parts.bob.points.arm = [0, 0, -400];
+    doc.forces = { strut: { type: 'springdamper', a: 'ground.anchor', b: 'bob.arm', stiffness: 2, length: 500, damping: 0.05 } };
+    const params = ['bob.hinge.z', 'bob.hinge.x', 'ground.hinge.x', 'bob.arm.x', 'bob.mass'];
+    const wheres: Where[] = [['bob', 'frames', 'hinge', 2], ['bob', 'frames', 'hinge', 0], ['ground', 'frames', 'hinge', 0], ['bob', 'points', 'arm', 0]];
+    for (const h of [2e-3, 1e-3]) {
+      for (const result of ['bob.mass.position.x', 'bob.mass.velocity.z', 'bob.mass.position.z@min']) {
+        const options = { duration: 0.5, step: h };
+        const g = both(doc, params, result, options);
+        againstDifferences(doc, g.gradient.slice(0, 4), wheres, result, options, 1e-3);
+      }
+    }
+  }, 300_000);
+});
+
+describe('double wishbone corner, its start moving', () => {
+  const base = () => {
+    const doc = load('dw-corner-bump.kinemate.json');
+    doc.state = { 'roadGuide.slide': 0, 'hinge.angle': 0 };
+    return doc;
+  };
+  const params = ['chassis.upper_front.z', 'chassis.trackrod_inboard.y', 'lower.lower_outboard.z', 'upright.upper_outboard.x', 'chassis.spring_top.z'];
+  const wheres: Where[] = [['chassis', 'points', 'upper_front', 2], ['chassis', 'points', 'trackrod_inboard', 1], ['lower', 'points', 'lower_outboard', 2],
+    ['upright', 'points', 'upper_outboard', 0], ['chassis', 'points', 'spring_top', 2]];
+
+  it('the lower arm started at 30°/s: the contact\'s height and sideways speed (two steps)', () => {
+    const doc = base();
+    doc.velocities = { 'hinge.angle': 30 };
+    for (const h of [2e-3, 1e-3]) {
+      const options = { duration: 0.1, step: h };
+      for (const result of ['upright.contact.position.z', 'upright.contact.velocity.y']) {
+        const g = both(doc, params, result, options);
+        againstDifferences(doc, g.gradient, wheres, result, options, 1e-2);
+      }
+    }
+  }, 300_000);
+
+  it('the road driven by a sine that is moving at t = 0 (a motion\'s rate in the start)', () => {
+    const doc = base();
+    doc.motions = { bump: { coordinate: 'roadGuide.slide', sine: { amplitude: 10, frequency: 4, phase: 0 } } };
+    for (const h of [2e-3, 1e-3]) {
+      const options = { duration: 0.1, step: h };
+      const g = both(doc, params, 'upright.contact.position.z@max', options);
+      againstDifferences(doc, g.gradient, wheres, 'upright.contact.position.z@max', options, 1e-2);
+    }
+  }, 300_000);
+
+  it('the upright given a pose velocity in world axes (it turns with the start: d(Rᵀw))', () => {
+    const doc = base();
+    doc.velocities = { 'upright.pose': { linear: [0, 0, 30], angular: [1, 0, 0] } };
+    for (const h of [2e-3, 1e-3]) {
+      const options = { duration: 0.1, step: h };
+      // the projection weighs the given slots 1e10 times the others: W v̂' and J'ᵀe are that
+      // large and cancel, so the routes agree to about 1e-8 here (5e-9 seen)
+      const g = both(doc, params, 'upright.contact.position.z', options, 3e-8);
+      againstDifferences(doc, g.gradient, wheres, 'upright.contact.position.z', options, 1e-2);
+    }
+  }, 300_000);
+
+  it('a point motion is still refused (its rows have no second derivatives yet)', () => {
+    const doc = load('pendulum.kinemate.json');
+    doc.motions = { lift: { point: 'bob.mass', axis: 'z', sine: { amplitude: 10, frequency: 1 } } };
+    expect(() => simulationGradient(doc, [parseParameter('bob.hinge.z')], parseResult('bob.mass.position.x'), { duration: 0.01, step: 1e-3 }))
+      .toThrow(/constraint lift has no second derivatives/);
+  });
+});
