@@ -5,7 +5,8 @@ import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNum
 import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
-import { geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
+import { geometryGradients, geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
+import type { DynamicParameter } from '../index.ts';
 
 /** The analyses, loaded when one of these commands runs (not at every start of the command). */
 const dynamics = () => import('../index.ts');
@@ -288,21 +289,22 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   const twice = resultNames.find((r, i) => resultNames.indexOf(r) !== i);
   if (twice !== undefined) throw new CliError(`simulate: --result "${twice}" is given twice`);
   const { simulationGradients, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
-  if ((await geometryTextOf(file)) !== null) throw new CliError('simulate: --gradient works on assembly files only (not suspension geometries yet)');
+  // a geometry file names its own numbers (sensitivity-geometry.ts): resolved when built
+  const geometryText = await geometryTextOf(file);
   let parameters, results;
   try {
-    parameters = names.map(parseParameter);
+    parameters = geometryText === null ? names.map(parseParameter) : names;
     results = resultNames.map(parseResult);
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     throw error;
   }
-  const model = await loadModel(file, io);
+  const model = geometryText === null ? await loadModel(file, io) : null;
   // the adjoint's backward sweep pays off with more parameters than results
   const how = gradientMethod ?? (parameters.length > results.length ? 'adjoint' : 'direct');
   let g;
   try {
-    g = simulationGradients(model, parameters, results, options, how);
+    g = model ? simulationGradients(model, parameters as DynamicParameter[], results, options, how) : await geometryGradients(file, geometryText!, names, results, options, how);
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     if (error instanceof IntegratorError) { await io.out(toJsonText({ status: 'failed', message: error.message })); return EXIT.failed; }
