@@ -32,7 +32,7 @@ const deltaOf = (name: string) => (name.includes('.inertia.') ? 100 : 1e-3);
 const valueOf = (source: GeometrySource, results: DynamicResult[], step: number, duration: number) =>
   geometrySimulationGradients(source, [], results, { duration, step }, 'direct').results.map((r) => r.value);
 
-/** Every entry against central differences (relative, floored at 1e-4 of the result's largest entry: the re-runs' noise). */
+/** Every entry against central differences (relative, floored: the re-runs' noise). */
 function errors(source: GeometrySource, names: string[], gradients: number[][], results: DynamicResult[], step: number, duration = DURATION): number[][] {
   const out = results.map(() => [] as number[]);
   names.forEach((name, j) => {
@@ -40,7 +40,8 @@ function errors(source: GeometrySource, names: string[], gradients: number[][], 
     const hi = valueOf(movedGeometrySource(source, name, d)!, results, step, duration), lo = valueOf(movedGeometrySource(source, name, -d)!, results, step, duration);
     results.forEach((_, r) => {
       const fd = (hi[r] - lo[r]) / (2 * d), scale = Math.max(...gradients[r].map(Math.abs));
-      out[r].push(Math.abs(gradients[r][j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale));
+      // floors: 1e-4 of the largest entry, and where the difference's own round-off |x| ε/δ is 1e-4 of the entry
+      out[r].push(Math.abs(gradients[r][j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale, (1e4 * Math.abs(hi[r]) * Number.EPSILON) / d));
     });
   });
   return out;
@@ -109,6 +110,29 @@ describe('variants of the file', () => {
   it('a start at design dropped from 5 mm: nothing settles, the start stays at design', () => {
     const source = load(undefined, (d) => { d.start = 'design'; d.drop = 5; });
     checked(source, ['lower_wishbone_outboard.z', 'trackrod_outboard.z', 'strut_top.z', 'spring.rate', 'dynamics.masses.upright.mass', 'dynamics.tyre.stiffness'], 0.005, RESULTS.slice(0, 2));
+  });
+});
+
+describe('an axle (the double wishbone axle with a coilover per side and both wheels on the bump)', () => {
+  it('names each side\'s hardpoints as kinemate sensitivity does', () => {
+    const file = 'examples/suspension/double_wishbone_axle.yaml';
+    const geometry = parseGeometry(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
+    geometry.spring = { type: 'coilover', rate: 60, damping: 3 }; // free length: the design length
+    for (const c of geometry.corners) {
+      const s = c.side === 'left' ? 1 : -1;
+      Object.assign(c.hardpoints, { strut_bottom: [0, 700 * s, 200], strut_top: [0, 600 * s, 600] });
+    }
+    const spec = readSuspensionDynamics({
+      masses: {
+        left_upright: { mass: 20, centre: [-20, 950, 300], inertia: [1e6, 1.5e6, 1e6] }, right_upright: { mass: 20, centre: [-20, -950, 300], inertia: [1e6, 1.5e6, 1e6] },
+        left_lower_wishbone: { mass: 3, centre: [0, 650, 200], inertia: [1e5, 2e4, 1e5] }, right_lower_wishbone: { mass: 3, centre: [0, -650, 200], inertia: [1e5, 2e4, 1e5] },
+      },
+      tyre: { stiffness: 250 }, road: { left: { bump: { height: 40, duration: 0.1, start: 0.2 } } },
+    }, geometry, file);
+    const source = { geometry, spec };
+    expect(geometryParameterNames(source)).toContain('right.strut_top.z');
+    checked(source, ['left.strut_top.z', 'right.strut_bottom.z', 'left.trackrod_outboard.z', 'left.lower_wishbone_outboard.z', 'dynamics.masses.left_upright.mass'], 0.005,
+      ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z']);
   });
 });
 
