@@ -209,7 +209,10 @@ Options:
                      PART.centre.x|y|z, in the file's units, and hardpoints PART.ENTITY.x|y|z
                      (a point's, or a frame's, axis', plane's origin, a circle's centre, mm
                      in the part's frame; PART.points.NAME.x where NAME is also a mass
-                     parameter's, as "centre"). Repeatable. Assembly files only.
+                     parameter's, as "centre"). Repeatable. On a geometry file: its own
+                     numbers, HARDPOINT.x|y|z (left.HARDPOINT.x on an axle), spring.rate,
+                     spring.damping, spring.free_length, dynamics.masses.PART.mass|centre.x|
+                     inertia.x, dynamics.sprung_mass, dynamics.tyre.stiffness|damping.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s). Repeatable: one run for

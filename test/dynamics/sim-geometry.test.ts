@@ -107,6 +107,12 @@ describe('variants of the file', () => {
     checked(source, names, 0.005, RESULTS.slice(0, 2));
   });
 
+  it('a sprung mass on a heave slider (the body settles too), its centre given', () => {
+    const source = load((g) => { g.vehicle = { ...g.vehicle, cg_position: [0, 0, 450] }; }, (d) => { d.sprung_mass = 250; });
+    checked(source, ['lower_wishbone_outboard.z', 'strut_top.z', 'trackrod_inboard.y', 'spring.rate', 'dynamics.sprung_mass', 'dynamics.tyre.stiffness'], 0.005,
+      [RESULTS[0], 'chassis.position.z@min']);
+  });
+
   it('a start at design dropped from 5 mm: nothing settles, the start stays at design', () => {
     const source = load(undefined, (d) => { d.start = 'design'; d.drop = 5; });
     checked(source, ['lower_wishbone_outboard.z', 'trackrod_outboard.z', 'strut_top.z', 'spring.rate', 'dynamics.masses.upright.mass', 'dynamics.tyre.stiffness'], 0.005, RESULTS.slice(0, 2));
