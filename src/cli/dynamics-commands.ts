@@ -6,7 +6,7 @@ import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
 import { geometryGradients, geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
-import type { DynamicParameter } from '../index.ts';
+import type { DynamicParameter, DynamicResult } from '../index.ts';
 
 /** The analyses, loaded when one of these commands runs (not at every start of the command). */
 const dynamics = () => import('../index.ts');
@@ -297,7 +297,7 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   let parameters, results;
   try {
     parameters = geometryText === null ? names.map(parseParameter) : names;
-    results = resultNames.map(parseResult);
+    results = geometryText === null ? resultNames.map(parseResult) : resultNames; // a geometry's (wheel_travel too) read when built
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     throw error;
@@ -307,7 +307,7 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   const how = gradientMethod ?? (parameters.length > results.length ? 'adjoint' : 'direct');
   let g;
   try {
-    g = model ? simulationGradients(model, parameters as DynamicParameter[], results, options, how) : await geometryGradients(file, geometryText!, names, results, options, how);
+    g = model ? simulationGradients(model, parameters as DynamicParameter[], results as DynamicResult[], options, how) : await geometryGradients(file, geometryText!, names, results, options, how);
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     if (error instanceof IntegratorError) { await io.out(toJsonText({ status: 'failed', message: error.message })); return EXIT.failed; }

@@ -25,7 +25,7 @@ export async function simulateGeometry(file: string, text: string, options: Simu
 }
 
 /** `simulate GEOMETRY --gradient`: the file's own numbers as parameters (src/dynamics/sensitivity-geometry.ts). */
-export async function geometryGradients(file: string, text: string, names: readonly string[], results: readonly DynamicResult[], options: GradientOptions,
+export async function geometryGradients(file: string, text: string, names: readonly string[], results: readonly (DynamicResult | string)[], options: GradientOptions,
   method: 'adjoint' | 'direct'): Promise<DynamicGradients> {
   const { parseGeometry, readSuspensionDynamics, geometrySimulationGradients } = await import('../index.ts');
   const geometry = parseGeometry(text, file);

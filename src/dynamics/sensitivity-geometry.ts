@@ -23,7 +23,7 @@ import type { Point3 } from '../suspension/files/read';
 import { LinearLaw, PointToPointForce, TyreForce } from '../../mates/forces';
 import type { DynamicsModel } from './build';
 import {
-  DynamicSensitivityError, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
+  DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
   type GradientOptions, type ParameterTerm,
 } from './sensitivity';
 import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
@@ -269,15 +269,42 @@ function extraTerms(dyn: DynamicsModel, name: string, freeLengths: { element: st
   };
 }
 
+/** A result of a geometry file's run: an assembly result with what its value is measured from (mm; 0 for a time). */
+export interface GeometryResult { result: DynamicResult; from: number }
+
+/**
+ * Result names on a geometry file: the assembly's (`upright.wheel_centre.position.z@max`),
+ * and the suspension frame's `wheel_travel` (`left.wheel_travel` on an axle, with @max,
+ * @min, @cross=LEVEL): the wheel centre's height less its design height, which only the
+ * axle points (not parameters) move, so its gradient is the wheel centre's height's.
+ */
+export function parseGeometryResult(source: GeometrySource, name: string, doc?: AssemblyDoc): GeometryResult {
+  const m = /^(?:([^.@]+)\.)?wheel_travel(?:@(max|min|final|cross=([-+0-9.eE]+)))?$/.exec(name);
+  if (!m) return { result: parseResult(name), from: 0 };
+  const g = source.geometry, sides = g.corners.map((c) => c.side);
+  const side = m[1] ?? (g.scope === 'axle' ? undefined : sides[0]);
+  if (!side || !sides.includes(side as never)) throw new DynamicSensitivityError(`result "${name}": expected ${g.scope === 'axle' ? sides.map((s) => `${s}.wheel_travel`).join(' or ') : 'wheel_travel'}`);
+  const upright = `${g.scope === 'axle' ? `${side}_` : ''}upright`;
+  const z0 = (doc ?? suspensionDynamicsAssembly(g, source.spec).doc).parts[upright].points!.wheel_centre[2];
+  const level = m[3] !== undefined ? Number(m[3]) : undefined;
+  if (level !== undefined && !Number.isFinite(level)) throw new DynamicSensitivityError(`result "${name}": bad level`);
+  const at = level !== undefined ? `@cross=${level + z0}` : m[2] ? `@${m[2]}` : '';
+  return { result: parseResult(`${upright}.wheel_centre.position.z${at}`), from: level !== undefined ? 0 : z0 };
+}
+
 /**
  * Gradients of results of a geometry file's run: the assembly built and settled as
- * `kinemate simulate` does (prepareSuspensionDynamics), each name a geometryParameter.
+ * `kinemate simulate` does (prepareSuspensionDynamics), each name a geometryParameter, each
+ * result an assembly result or a name parseGeometryResult reads.
  */
-export function geometrySimulationGradients(source: GeometrySource, names: readonly string[], results: readonly DynamicResult[], options: Omit<GradientOptions, 'start'>,
+export function geometrySimulationGradients(source: GeometrySource, names: readonly string[], results: readonly (DynamicResult | string)[], options: Omit<GradientOptions, 'start'>,
   method?: 'adjoint' | 'direct'): DynamicGradients {
   const model = prepareSuspensionDynamics(source.geometry, source.spec);
   const parameters: DynamicParameter[] = names.map((name) => geometryParameter(source, name, model.doc));
+  const rs = results.map((r) => (typeof r === 'string' ? parseGeometryResult(source, r, model.doc) : { result: r, from: 0 }));
   model.ran = true;
-  return simulationGradients(model.dyn, parameters, results, { ...options, start: source.spec.start === 'equilibrium' ? 'equilibrium' : 'fixed' }, method);
+  const g = simulationGradients(model.dyn, parameters, rs.map((r) => r.result), { ...options, start: source.spec.start === 'equilibrium' ? 'equilibrium' : 'fixed' }, method);
+  g.results.forEach((r, k) => { r.value -= rs[k].from; });
+  return g;
 }
 

@@ -29,11 +29,11 @@ const RESULTS = ['upright.wheel_centre.position.z@max', 'upright.trackrod_outboa
 /** Probe sizes of the differences: mm, N/mm, N·s/mm, kg, kg·mm². */
 const deltaOf = (name: string) => (name.includes('.inertia.') ? 100 : 1e-3);
 
-const valueOf = (source: GeometrySource, results: DynamicResult[], step: number, duration: number) =>
+const valueOf = (source: GeometrySource, results: (DynamicResult | string)[], step: number, duration: number) =>
   geometrySimulationGradients(source, [], results, { duration, step }, 'direct').results.map((r) => r.value);
 
 /** Every entry against central differences (relative, floored: the re-runs' noise). */
-function errors(source: GeometrySource, names: string[], gradients: number[][], results: DynamicResult[], step: number, duration = DURATION): number[][] {
+function errors(source: GeometrySource, names: string[], gradients: number[][], results: (DynamicResult | string)[], step: number, duration = DURATION): number[][] {
   const out = results.map(() => [] as number[]);
   names.forEach((name, j) => {
     const d = deltaOf(name);
@@ -48,7 +48,7 @@ function errors(source: GeometrySource, names: string[], gradients: number[][], 
 }
 
 function checked(source: GeometrySource, names: string[], step: number, resultNames = RESULTS) {
-  const results = resultNames.map(parseResult);
+  const results = resultNames; // read by the geometry route (wheel_travel too)
   const options = { duration: DURATION, step };
   const direct = geometrySimulationGradients(source, names, results, options, 'direct');
   const adjoint = geometrySimulationGradients(source, names, results, options, 'adjoint');
@@ -110,7 +110,7 @@ describe('variants of the file', () => {
   it('a sprung mass on a heave slider (the body settles too), its centre given', () => {
     const source = load((g) => { g.vehicle = { ...g.vehicle, cg_position: [0, 0, 450] }; }, (d) => { d.sprung_mass = 250; });
     checked(source, ['lower_wishbone_outboard.z', 'strut_top.z', 'trackrod_inboard.y', 'spring.rate', 'dynamics.sprung_mass', 'dynamics.tyre.stiffness'], 0.005,
-      [RESULTS[0], 'chassis.position.z@min']);
+      [RESULTS[0], 'chassis.position.z@min', 'wheel_travel@min']);
   });
 
   it('a start at design dropped from 5 mm: nothing settles, the start stays at design', () => {
@@ -138,7 +138,7 @@ describe('an axle (the double wishbone axle with a coilover per side and both wh
     const source = { geometry, spec };
     expect(geometryParameterNames(source)).toContain('right.strut_top.z');
     checked(source, ['left.strut_top.z', 'right.strut_bottom.z', 'left.trackrod_outboard.z', 'left.lower_wishbone_outboard.z', 'dynamics.masses.left_upright.mass'], 0.005,
-      ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z']);
+      ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z', 'left.wheel_travel@cross=10']);
   });
 });
 
@@ -164,6 +164,12 @@ describe('kinemate simulate GEOMETRY --gradient', () => {
     const lib = geometrySimulationGradients(load(), params, [parseResult(RESULTS[0])], { duration: DURATION, step: 0.005 }, 'adjoint');
     expect(out).toMatchObject({ status: 'completed', gradient_method: 'adjoint', step: 0.005, steps: 60, result: RESULTS[0], value: lib.results[0].value });
     params.forEach((p, j) => expect(out.gradient[p]).toBe(lib.results[0].gradient[j]));
+    // the suspension frame's wheel travel: the wheel centre's height less its design height (313.426 mm)
+    const travel = await kinemate(['simulate', FILE, '--duration', String(DURATION), '--step', '0.005', ...params.flatMap((p) => ['--gradient', p]), '--result', 'wheel_travel@max', '--result', RESULTS[0]]);
+    expect(travel.code).toBe(0);
+    const both = JSON.parse(travel.stdout).results;
+    expect(both['wheel_travel@max'].value).toBeCloseTo(both[RESULTS[0]].value - 313.426, 9);
+    expect(both['wheel_travel@max'].gradient).toEqual(both[RESULTS[0]].gradient);
     const bad = await kinemate(['simulate', FILE, '--duration', '0.1', '--step', '0.005', '--gradient', 'upper_wishbone_inboard_rear.x', '--result', RESULTS[0]]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/upper_wishbone_inboard_rear\.x.*upper_hinge_axis\.direction\[0\]/);
