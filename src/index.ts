@@ -253,6 +253,8 @@ export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOpti
  * one run: `simulationGradients(doc, parameters, results, options, method?)`.
  */
 export { simulationGradient, simulationGradientAdjoint, simulationGradients, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type DynamicGradients, type GradientOptions } from './dynamics/sensitivity.ts';
+/** The same for a suspension geometry file's own numbers (hardpoints, spring, dynamics section): docs/sensitivity.md. */
+export { geometrySimulationGradients, geometryParameter, geometryParameterNames, movedGeometrySource, parseGeometryResult, type GeometrySource, type GeometryResult } from './dynamics/sensitivity-geometry.ts';
 /**
  * Suspension dynamics from a geometry file's `dynamics` section (docs/dynamics.md): `readSuspensionDynamics(raw, geometry)`,
  * `prepareSuspensionDynamics(geometry, spec)` (the assembly, settled on the road), `simulateSuspension(model, options)`

@@ -5,7 +5,8 @@ import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNum
 import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
-import { geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
+import { geometryGradients, geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
+import type { DynamicParameter, DynamicResult } from '../index.ts';
 
 /** The analyses, loaded when one of these commands runs (not at every start of the command). */
 const dynamics = () => import('../index.ts');
@@ -208,7 +209,10 @@ Options:
                      PART.centre.x|y|z, in the file's units, and hardpoints PART.ENTITY.x|y|z
                      (a point's, or a frame's, axis', plane's origin, a circle's centre, mm
                      in the part's frame; PART.points.NAME.x where NAME is also a mass
-                     parameter's, as "centre"). Repeatable. Assembly files only.
+                     parameter's, as "centre"). Repeatable. On a geometry file: its own
+                     numbers, HARDPOINT.x|y|z (left.HARDPOINT.x on an axle), spring.rate,
+                     spring.damping, spring.free_length, dynamics.masses.PART.mass|centre.x|
+                     inertia.x, dynamics.sprung_mass, dynamics.tyre.stiffness|damping.
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s), or ELEMENT.tension (N; a
@@ -289,16 +293,17 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   const twice = resultNames.find((r, i) => resultNames.indexOf(r) !== i);
   if (twice !== undefined) throw new CliError(`simulate: --result "${twice}" is given twice`);
   const { simulationGradients, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
-  if ((await geometryTextOf(file)) !== null) throw new CliError('simulate: --gradient works on assembly files only (not suspension geometries yet)');
+  // a geometry file names its own numbers (sensitivity-geometry.ts): resolved when built
+  const geometryText = await geometryTextOf(file);
   let parameters, results;
   try {
-    parameters = names.map(parseParameter);
-    results = resultNames.map(parseResult);
+    parameters = geometryText === null ? names.map(parseParameter) : names;
+    results = geometryText === null ? resultNames.map(parseResult) : resultNames; // a geometry's (wheel_travel too) read when built
   } catch (error) {
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     throw error;
   }
-  const model = await loadModel(file, io);
+  const model = geometryText === null ? await loadModel(file, io) : null;
   // the adjoint's backward sweep pays off with more parameters than results
   const how = gradientMethod ?? (parameters.length > results.length ? 'adjoint' : 'direct');
   // on a terminal: the forward pass's line, then the adjoint sweep's in its place
@@ -311,7 +316,7 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   } : undefined;
   let g;
   try {
-    g = simulationGradients(model, parameters, results, { ...options, onProgress }, how);
+    g = model ? simulationGradients(model, parameters as DynamicParameter[], results as DynamicResult[], { ...options, onProgress }, how) : await geometryGradients(file, geometryText!, names, results, { ...options, onProgress }, how);
     if (!swept) await forward?.clear();
     await backward?.clear();
   } catch (error) {

@@ -3,7 +3,7 @@
  * run in time (docs/dynamics.md "Suspension dynamics"). The frames are simulate()'s, each
  * with its `suspension` view; CSV appends the suspension's columns to simulate's.
  */
-import type { SimulateOptions, SuspensionSimulationResult } from '../index.ts';
+import type { DynamicGradients, DynamicResult, GradientOptions, SimulateOptions, SuspensionSimulationResult } from '../index.ts';
 import { readTextFile } from './files.ts';
 
 /** The text of FILE when it is a suspension geometry (YAML, or JSON with hardpoints) rather than an assembly; else null. */
@@ -22,6 +22,15 @@ export async function simulateGeometry(file: string, text: string, options: Simu
   const geometry = parseGeometry(text, file);
   const spec = readSuspensionDynamics((geometry.raw as Record<string, unknown>).dynamics, geometry, file);
   return simulateSuspension(prepareSuspensionDynamics(geometry, spec), options);
+}
+
+/** `simulate GEOMETRY --gradient`: the file's own numbers as parameters (src/dynamics/sensitivity-geometry.ts). */
+export async function geometryGradients(file: string, text: string, names: readonly string[], results: readonly (DynamicResult | string)[], options: GradientOptions,
+  method: 'adjoint' | 'direct'): Promise<DynamicGradients> {
+  const { parseGeometry, readSuspensionDynamics, geometrySimulationGradients } = await import('../index.ts');
+  const geometry = parseGeometry(text, file);
+  const spec = readSuspensionDynamics((geometry.raw as Record<string, unknown>).dynamics, geometry, file);
+  return geometrySimulationGradients({ geometry, spec }, names, results, options, method);
 }
 
 /** simulate's CSV with the suspension's columns appended: per side travel, camber, toe, road, tyre; per element length and travel; per link its force. */

@@ -37,6 +37,7 @@ import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
 import { StartVelocity, startMetric } from './sensitivity-start';
 import { TensionResult } from './sensitivity-tension';
+import { ScalarTargetBlock } from '../../kernel/system';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
@@ -48,7 +49,22 @@ export type DynamicParameter =
   | { kind: 'inertia'; part: string; axis: 0 | 1 | 2 }
   | { kind: 'centre'; part: string; axis: 0 | 1 | 2 }
   /** An entity's position coordinate (mm, part frame): sensitivity-hardpoints.ts. */
-  | HardpointParameter;
+  | HardpointParameter
+  /** A weighted sum of the kinds above plus closed-form terms: a geometry file's parameter (sensitivity-geometry.ts). */
+  | CombinedParameter;
+
+/**
+ * d/dθ of a quantity built from several of the file's numbers: Σ weight·(its part's term),
+ * plus `term` (extra ∂R/∂θ, built once per run) and `rows` (Φ_θ of a mate's first row, by
+ * the mate's id). Needs a start that is not the file's (GradientOptions.start).
+ */
+export interface CombinedParameter {
+  kind: 'combined';
+  name: string;
+  parts: readonly { parameter: Exclude<DynamicParameter, CombinedParameter>; weight: number }[];
+  term?: (dyn: DynamicsModel, layout: Int32Array) => ParameterTerm;
+  rows?: readonly { owner: string; value: number }[];
+}
 
 /**
  * A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s),
@@ -81,6 +97,12 @@ export interface GradientOptions {
   rhoInf?: number;
   /** Progress: each forward step taken (steps done of those asked) and, on the adjoint route, each step swept back (of the sweep's). */
   onProgress?: (pass: 'forward' | 'backward', done: number, total: number) => void;
+  /**
+   * How the start positions move with the parameters: 'file' (default) the file's start solve;
+   * 'equilibrium' the start is a static equilibrium (at rest), differentiated by the implicit
+   * function theorem on its balance; 'fixed' they do not move (checked: Φ_p = 0 there).
+   */
+  start?: 'file' | 'equilibrium' | 'fixed';
 }
 
 export class DynamicSensitivityError extends Error {}
@@ -122,7 +144,7 @@ export function parseResult(name: string): DynamicResult {
 }
 
 /** ∂R/∂p at the current state: adds into `out` (tangent size) M'v̇ + g'(v) − Q' for one parameter. */
-type ParameterTerm = (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number) => void;
+export type ParameterTerm = (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number) => void;
 
 function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicParameter): ParameterTerm {
   const { system, forces } = dyn;
@@ -167,7 +189,7 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
       for (let k = 0; k < slots.length; k++) if (slots[k] >= 0) out[slots[k]] -= lq[k];
     };
   }
-  const p = param as Exclude<DynamicParameter, { element: string }>;
+  const p = param as Exclude<DynamicParameter, { element: string } | CombinedParameter>;
   const body = dyn.bodies.find((b) => b.part === p.part);
   if (!body) throw new DynamicSensitivityError(`parameter: part "${p.part}" has no mass`);
   const c0 = layout[body.variable];
@@ -236,7 +258,7 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
  * unknown name, on redundant constraint rows, and on a model whose constraint blocks have
  * no second derivatives.
  */
-export function simulationGradient(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
+export function simulationGradient(source: AssemblyDoc | Model | DynamicsModel, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
   return single(source, parameters, result, options, 'direct');
 }
 
@@ -246,7 +268,7 @@ export function simulationGradient(source: AssemblyDoc | Model, parameters: read
  * its transpose once, whatever the number of parameters (the direct route solves once per
  * parameter and step). Equal to `simulationGradient` up to round-off.
  */
-export function simulationGradientAdjoint(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
+export function simulationGradientAdjoint(source: AssemblyDoc | Model | DynamicsModel, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions): DynamicGradient {
   return single(source, parameters, result, options, 'adjoint');
 }
 
@@ -256,7 +278,7 @@ export function simulationGradientAdjoint(source: AssemblyDoc | Model, parameter
  * step's exact matrix factored once and solved transposed once per result. `method` defaults
  * to the adjoint when there are more parameters than results, else the direct route.
  */
-export function simulationGradients(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions,
+export function simulationGradients(source: AssemblyDoc | Model | DynamicsModel, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions,
   method?: 'adjoint' | 'direct'): DynamicGradients {
   const how = method ?? (parameters.length > results.length ? 'adjoint' : 'direct');
   const run = gradientRun(source, parameters, results, options, how);
@@ -276,6 +298,7 @@ interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Arra
 /** A parameter's name as parseParameter reads it (for messages). */
 function parameterName(p: DynamicParameter): string {
   switch (p.kind) {
+    case 'combined': return p.name;
     case 'hardpoint': return `${p.part}.${p.group ? `${p.group}.` : ''}${p.entity}.${'xyz'[p.axis]}`;
     case 'mass': return `${p.part}.mass`;
     case 'inertia': case 'centre': return `${p.part}.${p.kind}.${'xyz'[p.axis]}`;
@@ -283,7 +306,7 @@ function parameterName(p: DynamicParameter): string {
   }
 }
 
-function single(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions, mode: 'direct' | 'adjoint'): DynamicGradient {
+function single(source: AssemblyDoc | Model | DynamicsModel, parameters: readonly DynamicParameter[], result: DynamicResult, options: GradientOptions, mode: 'direct' | 'adjoint'): DynamicGradient {
   const run = gradientRun(source, parameters, [result], options, mode);
   return { ...run.results[0], steps: run.steps };
 }
@@ -294,8 +317,8 @@ interface Tracker {
   rv: { kind: string; offset: number };
   rc0: number;
   local: number[];
-  /** Per parameter: the result point's own move (a hardpoint that is the result's point), else null. */
-  explicitAxis: (number | null)[];
+  /** Per parameter: the result point's own moves (a hardpoint that is the result's point), weighted; else empty. */
+  explicitAxis: { axis: number; w: number }[][];
   /** An element's tension (its own derivatives), else null. */
   tension: TensionResult | null;
   sign: number;
@@ -304,20 +327,33 @@ interface Tracker {
   prevX: number; prevT: number; crossT: number; crossStep: number; crossPrev: number; crossCur: number;
 }
 
-function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions, mode: 'direct' | 'adjoint'): { steps: number; results: DynamicGradient[] } {
+function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions, mode: 'direct' | 'adjoint'): { steps: number; results: DynamicGradient[] } {
   const { duration, step } = options;
   if (!(duration > 0) || !(step > 0)) throw new RangeError('duration and step: expected positive numbers of seconds');
   if (!results.length) throw new DynamicSensitivityError('gradients: no result asked for');
-  const dyn = buildDynamics(source);
+  const dyn = 'forces' in source && 'bodies' in source ? (source as DynamicsModel) : buildDynamics(source as AssemblyDoc | Model);
   const doc = dyn.model.doc;
+  const startMode = options.start ?? 'file';
+  const combined = parameters.some((p) => p.kind === 'combined');
+  if (combined && startMode === 'file') throw new DynamicSensitivityError('gradients: a combined parameter needs the start "equilibrium" or "fixed"');
   // hardpoints first: a bad name is refused before the run, with the file's list
   const hardpoints: { j: number; p: HardpointParameter }[] = [];
+  const resolved = (p: HardpointParameter, name: string) => {
+    const r = resolveHardpoint(doc, p);
+    if (typeof r === 'string') throw new DynamicSensitivityError(`parameter "${name}": ${r} (hardpoints of this file: ${hardpointNames(doc).join(', ')})`);
+  };
   parameters.forEach((p, j) => {
     if (p.kind !== 'hardpoint') return;
-    const r = resolveHardpoint(doc, p);
-    if (typeof r === 'string') throw new DynamicSensitivityError(`parameter "${parameterName(p)}": ${r} (hardpoints of this file: ${hardpointNames(doc).join(', ')})`);
+    resolved(p, parameterName(p));
     hardpoints.push({ j, p });
   });
+  // a combined parameter's hardpoints ride after the plain ones (j = −1: not a column of their own)
+  const combinedHp = parameters.map((p) => (p.kind !== 'combined' ? [] : p.parts.flatMap(({ parameter: q, weight }) => {
+    if (q.kind !== 'hardpoint') return [];
+    resolved(q, p.name);
+    hardpoints.push({ j: -1, p: q });
+    return [{ k: hardpoints.length - 1, w: weight }];
+  })));
   const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf });
   const it = sim.integrator, { system, forces } = dyn;
   const n = it.size, P = parameters.length, NR = results.length;
@@ -338,9 +374,9 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       for (let k = 0; k < vr.dim; k++) cols.push(it.layout[vid] < 0 ? -1 : it.layout[vid] + k);
     }
     const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
-    // a coordinate motion's row is linear (no curvature); any other row needs its second derivatives
+    // a coordinate motion's or a held coordinate's row is linear (no curvature); any other row needs its second derivatives
     // (a rolling contact's along its track: mates/rolling.ts curveAlongS)
-    if (!d && !(blk instanceof CoordinateMotion)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
+    if (!d && !(blk instanceof CoordinateMotion) && !(blk instanceof ScalarTargetBlock)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
   }
@@ -348,24 +384,53 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
 
   const hp = hardpoints.length ? new HardpointTerms(dyn, hardpoints.map((h) => h.p), rowBlocks) : null;
   const hpOf = new Int32Array(P).fill(-1);
-  hardpoints.forEach((h, k) => { hpOf[h.j] = k; });
+  hardpoints.forEach((h, k) => { if (h.j >= 0) hpOf[h.j] = k; });
   /** ∂R/∂p_j at the current state into `out` (dynamic rows) and, for a hardpoint, Φ_p into `con` (rows). */
-  const massTerms = parameters.map((p) => (p.kind === 'hardpoint' ? null : parameterTerm(dyn, it.layout, p)));
-  const terms = parameters.map((_, j) => (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number, lambda: Float64Array, con: Float64Array | null) => {
-    const k = hpOf[j];
-    if (k < 0) massTerms[j]!(out, v, vdot, t);
-    else hp!.evaluate(k, lambda, v, t, out, con, null, null);
+  const massTerms = parameters.map((p) => (p.kind === 'hardpoint' || p.kind === 'combined' ? null : parameterTerm(dyn, it.layout, p)));
+  const rowOf = new Map<string, number>();
+  for (const rb of rowBlocks) { const o = system.block(rb.index).owner; if (!rowOf.has(o)) rowOf.set(o, rb.row0); }
+  const combos = parameters.map((p) => {
+    if (p.kind !== 'combined') return null;
+    const rows = (p.rows ?? []).map(({ owner, value }) => {
+      const r = rowOf.get(owner);
+      if (r === undefined) throw new DynamicSensitivityError(`parameter "${p.name}": no constraint rows "${owner}"`);
+      return { r, value };
+    });
+    const plain = p.parts.filter(({ parameter: q }) => q.kind !== 'hardpoint').map(({ parameter: q, weight }) => ({ term: parameterTerm(dyn, it.layout, q), weight }));
+    return { rows, plain, extra: p.term ? p.term(dyn, it.layout) : null };
   });
+  const cOut = new Float64Array(n), cCon = new Float64Array(m), cConW = new Float64Array(m);
+  /** Parameter j's rows at the current state: ∂R/∂p into `out` (tangent size), Φ_p into `con` and (∂Φ_q/∂p)w into `conW` (rows), each when given. */
+  const rowsOf = (j: number, lambda: Float64Array | null, v: Float64Array, vdot: Float64Array, t: number, out: Float64Array, con: Float64Array | null, conW: Float64Array | null) => {
+    const k = hpOf[j], cb = combos[j];
+    if (k >= 0) { hp!.evaluate(k, lambda, v, t, out, con, vdot, conW); return; }
+    if (!cb) { massTerms[j]!(out, v, vdot, t); return; }
+    for (const { k: kc, w } of combinedHp[j]) {
+      cOut.fill(0); cCon.fill(0); cConW.fill(0);
+      hp!.evaluate(kc, lambda, v, t, cOut, con ? cCon : null, vdot, conW ? cConW : null);
+      for (let i = 0; i < n; i++) out[i] += w * cOut[i];
+      if (con) for (let r = 0; r < m; r++) con[r] += w * cCon[r];
+      if (conW) for (let r = 0; r < m; r++) conW[r] += w * cConW[r];
+    }
+    for (const { term, weight } of cb.plain) { cOut.fill(0); term(cOut, v, vdot, t); for (let i = 0; i < n; i++) out[i] += weight * cOut[i]; }
+    if (cb.extra) cb.extra(out, v, vdot, t);
+    if (con) for (const { r, value } of cb.rows) con[r] += value;
+  };
+  const terms = parameters.map((_, j) => (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number, lambda: Float64Array, con: Float64Array | null) => rowsOf(j, lambda, v, vdot, t, out, con, null));
+  /** Whether the parameters reach the constraint rows or the start positions (the curvature terms are needed). */
+  const curved = hp !== null || combined || startMode !== 'file';
 
   const trackers: Tracker[] = results.map((result) => {
     if (result.quantity === 'tension') {
+      // a geometry file's numbers reach an element through several of its own (not read here yet)
+      if (combined) throw new DynamicSensitivityError(`result "${result.part}.tension": on a geometry file's parameters not supported yet`);
       let tension: TensionResult;
       try { tension = new TensionResult(dyn, it.layout, result.part, parameters); } catch (why) {
         if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
         throw why;
       }
       return {
-        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? 0 : null)), tension, sign: result.at === 'min' ? -1 : 1,
+        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? [{ axis: 0, w: 1 }] : [])), tension, sign: result.at === 'min' ? -1 : 1,
         best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
         prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
       };
@@ -378,8 +443,10 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       if (!pt) throw new DynamicSensitivityError(`result: part "${result.part}" has no point "${result.point}"`);
       local = [pt[0], pt[1], pt[2]];
     }
-    const explicitAxis = parameters.map((p) => (p.kind === 'hardpoint' && p.part === result.part && result.point === p.entity && (p.group ?? 'points') === 'points'
-      && doc.parts[p.part].points?.[p.entity] !== undefined ? p.axis : null));
+    const own = (p: DynamicParameter) => p.kind === 'hardpoint' && p.part === result.part && result.point === p.entity && (p.group ?? 'points') === 'points'
+      && doc.parts[p.part].points?.[p.entity] !== undefined;
+    const explicitAxis = parameters.map((p) => (p.kind === 'combined' ? p.parts.filter(({ parameter: q }) => own(q)).map(({ parameter: q, weight }) => ({ axis: (q as HardpointParameter).axis, w: weight }))
+      : own(p) ? [{ axis: (p as HardpointParameter).axis, w: 1 }] : []));
     return {
       result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, sign: result.at === 'min' ? -1 : 1,
       best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
@@ -395,7 +462,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const res = new Float64Array(64), jac = new Float64Array(4096), rp = new Float64Array(n), rc = new Float64Array(m), pose = new Float64Array(7);
   const dir = new Float64Array(n);
   /** With a vector w: Wq = ∂(J w)/∂q (m × n), the start's acceleration rows' curvature. */
-  const Wq = hp ? new Float64Array(m * n) : null;
+  const Wq = curved ? new Float64Array(m * n) : null;
 
   /** J (all rows) at the current state; with λ, also H = ∂(Jᵀλ)/∂q column by column (tangent mode); with w, also Wq. */
   const rowsAndCurvature = (lambda: Float64Array | null, w: Float64Array | null = null) => {
@@ -469,7 +536,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
 
   // ---- the start's positions: the start solve [Φ; held file coordinates](q, p) = 0, differentiated ----
   const moving = hardpoints.filter((_, k) => hp!.movesRows(k));
-  const startLU = moving.length ? startPositions() : null;
+  const startLU = moving.length && startMode === 'file' ? startPositions() : null;
   function startPositions(): LU {
     const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
     if (sim.drivers.some((d) => !(d.block instanceof CoordinateMotion))) throw new DynamicSensitivityError(`gradients: ${names} move the start, which a point motion places: not supported yet`);
@@ -595,6 +662,37 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   };
   const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
 
+  /**
+   * q₀' per parameter when the start is not the file's: 'fixed' none (Φ_p must then vanish
+   * there); 'equilibrium' the static balance −Q(q, 0) + Jᵀλ = 0, Φ = 0 differentiated,
+   * [H − K, Jᵀ; J, 0][q₀'; λ'] = −[∂/∂p of the balance; Φ_p] (the step's own H and K at rest).
+   */
+  function startTangents(): Float64Array[] {
+    const out = parameters.map(() => new Float64Array(n)), zero = new Float64Array(n);
+    if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: a ${startMode} start that moves at t = 0 (initial velocities or motions with a rate at t = 0): not supported yet`);
+    rowsAndCurvature(it.lambda);
+    forces.assemble(zero, it.t, Q, K, C);
+    A.fill(0);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] = H[i * n + j] - K[i * n + j];
+    for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    const f = new LU(N);
+    if (startMode === 'equilibrium' && !f.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start equilibrium is not isolated (its tangent stiffness is singular)');
+    for (let j = 0; j < P; j++) {
+      rp.fill(0); phiP.fill(0);
+      rowsOf(j, it.lambda, zero, zero, it.t, rp, phiP, null);
+      if (startMode === 'fixed') {
+        const worst = Math.max(0, ...phiP.map(Math.abs));
+        if (worst > 1e-9) throw new DynamicSensitivityError(`gradients: "${parameterName(parameters[j])}" moves the constraints at the start (|Φ_p| = ${worst.toExponential(2)}), which a fixed start cannot follow`);
+        continue;
+      }
+      for (let i = 0; i < n; i++) rhs[i] = -rp[i];
+      for (let r = 0; r < m; r++) rhs[n + r] = -phiP[r];
+      f.solve(rhs);
+      out[j].set(rhs.subarray(0, n));
+    }
+    return out;
+  }
+
   // ---- direct: the columns s = (q', v', v̇', a') carried through each step ----
   const sq = new Float64Array(n * P), sv = new Float64Array(n * P), svd = new Float64Array(n * P), sa = new Float64Array(n * P);
   const y = new Float64Array(n), bq = new Float64Array(n * P), bv = new Float64Array(n * P), aPred = new Float64Array(n * P), tmp = new Float64Array(n);
@@ -602,7 +700,8 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const store = (h: number, yy: Float64Array | null) => {
     stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(it.lambda), y: yy ? Float64Array.from(yy) : new Float64Array(n) });
   };
-  if (mode === 'direct' && !hp) {
+  const startQ = startMode === 'file' ? null : startTangents();
+  if (mode === 'direct' && !curved) {
     // the start: [M Jᵀ; J 0][v̇'; λ'] = [−R_p; 0]
     factorStart();
     for (let j = 0; j < P; j++) {
@@ -621,17 +720,15 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const S = new Float64Array(n), v0p = new Float64Array(n), jpe = new Float64Array(n), jpv = new Float64Array(m);
     for (let j = 0; j < P; j++) {
       const k = hpOf[j];
-      q0.fill(0); conW.fill(0); rp.fill(0);
-      if (k >= 0) {
-        phiP.fill(0);
-        hp!.evaluate(k, it.lambda, it.v, it.t, rp, phiP, it.vdot, conW);
-        if (startLU && hp!.movesRows(k)) {
-          S.fill(0);
-          for (let r = 0; r < m; r++) S[r] = -phiP[r];
-          startLU.solve(S);
-          q0.set(S);
-        }
-      } else terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
+      q0.fill(0); conW.fill(0); rp.fill(0); phiP.fill(0);
+      rowsOf(j, it.lambda, it.v, it.vdot, it.t, rp, phiP, conW);
+      if (startQ) q0.set(startQ[j]);
+      else if (k >= 0 && startLU && hp!.movesRows(k)) {
+        S.fill(0);
+        for (let r = 0; r < m; r++) S[r] = -phiP[r];
+        startLU.solve(S);
+        q0.set(S);
+      }
       v0p.fill(0);
       if (sv0 && k >= 0 && hp!.movesRows(k)) {
         hardpointJTe(k, sv0.e, it.v, it.t, jpe);
@@ -674,7 +771,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         bq[i * P + j] = s;
       }
       rp.fill(0);
-      if (hp) rc.fill(0);
+      if (curved) rc.fill(0);
       terms[j](rp, v, vdot, it.t, it.lambda, rc);
       massTimes(tmp, svd, j, P);
       for (let i = 0; i < n; i++) {
@@ -683,7 +780,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         rhs[i] = -s / betaP;
       }
       for (let r = 0; r < m; r++) {
-        let s = hp ? rc[r] : 0;
+        let s = curved ? rc[r] : 0;
         for (let k = 0; k < n; k++) s += J[r * n + k] * bq[k * P + j];
         rhs[n + r] = -s;
       }
@@ -705,10 +802,9 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
   const Rr = new Float64Array(9);
   const cross = (x: ArrayLike<number>, y: ArrayLike<number>) => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
   /** The result's own dependence on parameter j at the current state (its point is the hardpoint): R e_c, or R(ω × e_c). */
-  const explicit = (tr: Tracker, j: number, v: Float64Array): number => {
-    if (tr.tension) return tr.tension.explicit(j); // at its last evaluation, this state's
-    const c = tr.explicitAxis[j];
-    if (c === null) return 0;
+  const explicit = (tr: Tracker, j: number, v: Float64Array): number => (tr.tension ? tr.tension.explicit(j) // at its last evaluation, this state's
+    : tr.explicitAxis[j].reduce((s, { axis, w }) => s + w * explicitOne(tr, axis, v), 0));
+  const explicitOne = (tr: Tracker, c: number, v: Float64Array): number => {
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
     const a = tr.result.axis, e = [0, 0, 0];
     e[c] = 1;
@@ -752,7 +848,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
           g[j] = rowOf([c1[0] + c2[0] + s(3, sv), c1[1] + c2[1] + s(4, sv), c1[2] + c2[2] + s(5, sv)]);
         }
       }
-      if (tr.explicitAxis[j] !== null) { g[j] += explicit(tr, j, it.v); rotationMatrix(r, system.state, rv.offset + 3); }
+      if (tr.explicitAxis[j].length) { g[j] += explicit(tr, j, it.v); rotationMatrix(r, system.state, rv.offset + 3); }
     }
     if (result.quantity === 'velocity') return rowOf(u);
     return system.state[rv.offset + a] + rowOf(lp);
@@ -857,14 +953,14 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
     const rpAll = new Float64Array(P * n), rcAll = new Float64Array(P * m);
     const parameterRows = (s: StoredStep) => {
       rpAll.fill(0); rcAll.fill(0);
-      for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s.v, s.vdot, s.t, s.lambda, hp ? rcAll.subarray(j * m, (j + 1) * m) : null);
+      for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s.v, s.vdot, s.t, s.lambda, curved ? rcAll.subarray(j * m, (j + 1) * m) : null);
     };
     const addParameters = (g: Float64Array, scale: number) => {
       // grad_j += (scale · r̄_dyn) · ∂R/∂p_j − r̄_con · Φ_p
       for (let j = 0; j < P; j++) {
         let d = 0, e = 0;
         for (let i = 0; i < n; i++) d += rdyn[i] * rpAll[j * n + i];
-        if (hp) for (let r = 0; r < m; r++) e += rcon[r] * rcAll[j * m + r];
+        if (curved) for (let r = 0; r < m; r++) e += rcon[r] * rcAll[j * m + r];
         g[j] += scale * d - e;
       }
     };
@@ -877,7 +973,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         const w = weights[r].get(k);
         if (w === undefined) return;
         addResultCotangent(tr, mq[r], mv[r], s.v, w);
-        for (let j = 0; j < P; j++) if (tr.explicitAxis[j] !== null) tr.grad[j] += w * explicit(tr, j, s.v);
+        for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w * explicit(tr, j, s.v);
       });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
       linearise(h, s.y, s.v, s.lambda, s.t);
@@ -925,19 +1021,15 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       const w0 = weights[r].get(0);
       if (w0 === undefined) return;
       addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
-      for (let j = 0; j < P; j++) if (tr.explicitAxis[j] !== null) tr.grad[j] += w0 * explicit(tr, j, s0.v);
+      for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
     const sv0 = hp ? startVelocityAt(s0.v) : null;
-    if (hp) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
+    if (curved) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
     const jw = new Float64Array(m);
     rpAll.fill(0);
-    for (let j = 0; j < P; j++) terms[j](rpAll.subarray(j * n, (j + 1) * n), s0.v, s0.vdot, s0.t, s0.lambda, null);
-    // per hardpoint: Φ_p and (∂J/∂p)v̇₀ at the start
-    const phiAll = hp ? new Float64Array(P * m) : null, jpvAll = hp ? new Float64Array(P * m) : null, scratchDyn = new Float64Array(n);
-    if (hp) for (let j = 0; j < P; j++) {
-      const k = hpOf[j];
-      if (k >= 0) hp.evaluate(k, null, s0.v, s0.t, scratchDyn, phiAll!.subarray(j * m, (j + 1) * m), s0.vdot, jpvAll!.subarray(j * m, (j + 1) * m));
-    }
+    // per parameter: ∂R/∂p, Φ_p and (∂J/∂p)v̇₀ at the start
+    const phiAll = curved ? new Float64Array(P * m) : null, jpvAll = curved ? new Float64Array(P * m) : null;
+    for (let j = 0; j < P; j++) rowsOf(j, s0.lambda, s0.v, s0.vdot, s0.t, rpAll.subarray(j * n, (j + 1) * n), phiAll && phiAll.subarray(j * m, (j + 1) * m), jpvAll && jpvAll.subarray(j * m, (j + 1) * m));
     trackers.forEach((tr, r) => {
       for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
       for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
@@ -946,16 +1038,20 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
       rcon.fill(0);
       const save = Float64Array.from(rhs.subarray(n));
       addParameters(tr.grad, -1);
-      if (!hp) return;
+      if (!curved) return;
       // (∂J/∂p)v̇₀ on the acceleration rows, then q₀' through the start solve
       for (let j = 0; j < P; j++) { let e = 0; for (let rr = 0; rr < m; rr++) e += save[rr] * jpvAll![j * m + rr]; tr.grad[j] -= e; }
-      if (!startLU) return;
+      if (!startLU && !startQ) return;
       const qb = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         let x = mq[r][i];
         for (let l = 0; l < n; l++) x -= HK[l * n + i] * rdyn[l];
         for (let rr = 0; rr < m; rr++) x -= Wq![rr * n + i] * save[rr];
         qb[i] = x;
+      }
+      if (startQ) {
+        for (let j = 0; j < P; j++) { let e = 0; for (let i = 0; i < n; i++) e += qb[i] * startQ[j][i]; tr.grad[j] += e; }
+        return;
       }
       if (sv0) {
         // v₀' (sensitivity-start.ts): its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn, sent to q₀' and to each hardpoint's own rows
@@ -964,7 +1060,7 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
         const { y: yb, z: zb } = sv0.cotangent(cv, qb);
         for (let j = 0; j < P; j++) {
           const k = hpOf[j];
-          if (k < 0 || !hp.movesRows(k)) continue;
+          if (k < 0 || !hp!.movesRows(k)) continue;
           let e = 0;
           hardpointJw(k, yb, s0.v, s0.t, jw);
           for (let rr = 0; rr < m; rr++) e += sv0.e[rr] * jw[rr];
@@ -973,9 +1069,9 @@ function gradientRun(source: AssemblyDoc | Model, parameters: readonly DynamicPa
           tr.grad[j] -= e;
         }
       }
-      startLU.solveTransposed(qb);
+      startLU!.solveTransposed(qb);
       for (let j = 0; j < P; j++) {
-        if (hpOf[j] < 0 || !hp.movesRows(hpOf[j])) continue;
+        if (hpOf[j] < 0 || !hp!.movesRows(hpOf[j])) continue;
         let e = 0;
         for (let rr = 0; rr < m; rr++) e += qb[rr] * phiAll![j * m + rr];
         tr.grad[j] -= e;

@@ -1,0 +1,310 @@
+/**
+ * Gradients of a suspension geometry file's simulation (`kinemate simulate GEOMETRY.yaml
+ * --gradient`; docs/sensitivity.md) with respect to the file's own numbers: a hardpoint
+ * coordinate (`<hardpoint>.x`, on an axle `left.<hardpoint>.x`) and the dynamics section's
+ * and spring's numbers (`dynamics.tyre.stiffness`, `spring.rate`, …).
+ *
+ * A file number θ reaches the run through the assembly the template builds from it
+ * (suspension-dynamics.ts). Which of the assembly's numbers it moves is read off the build
+ * itself (built again with θ moved: only to see what moves, never to difference), and each
+ * is then differentiated in closed form — an entity that copies the hardpoint moves one for
+ * one, a two-force link's length L = |b − a| by (b − a)·(ḃ − ȧ)/L, an implicit spring free
+ * length likewise, a copied mass, centre, inertia, rate or damping one for one — so the
+ * gradient is the chain rule over the parameters the assembly route differentiates exactly
+ * (sensitivity.ts: a CombinedParameter), the link lengths as Φ_θ rows and the free length
+ * and tyre numbers as closed-form ∂R/∂θ. Anything else θ moves (a hinge axis' direction, the
+ * wheel's spin axis and contact, a mass placed from the part's points) refuses θ, naming
+ * what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
+ * theorem on the static balance, at design (`start: design`) not at all.
+ */
+import type { AssemblyDoc } from '../assembly/types';
+import type { Geometry } from '../suspension/files';
+import type { Point3 } from '../suspension/files/read';
+import { LinearLaw, PointToPointForce, TyreForce } from '../../mates/forces';
+import type { DynamicsModel } from './build';
+import {
+  DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
+  type GradientOptions, type ParameterTerm,
+} from './sensitivity';
+import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
+
+export interface GeometrySource { geometry: Geometry; spec: SuspensionDynamicsSpec }
+
+const AXES = 'xyz';
+
+/** The hardpoint sets of a file: [name prefix, points] (`''` on a corner, `left.` … on an axle). */
+function hardpointSets(g: Geometry): [string, Record<string, Point3>][] {
+  if (g.scope !== 'axle') return [['', g.corners[0].hardpoints]];
+  const out: [string, Record<string, Point3>][] = g.corners.map((c) => [`${c.side}.`, c.hardpoints]);
+  if (g.center) out.push(['center.', g.center]);
+  return out;
+}
+
+/** Every number of the file a gradient may name, in file order (hardpoints, spring, dynamics); offered or not. */
+export function geometryParameterNames(source: GeometrySource): string[] {
+  const { geometry: g, spec } = source;
+  const out: string[] = [];
+  for (const [px, pts] of hardpointSets(g)) for (const name of Object.keys(pts)) for (const a of AXES) out.push(`${px}${name}.${a}`);
+  for (const key of ['rate', 'damping', 'free_length'] as const) if (g.spring[key] !== undefined) out.push(`spring.${key}`);
+  for (const [part, m] of Object.entries(spec.masses)) {
+    out.push(`dynamics.masses.${part}.mass`);
+    if (m.centre) for (const a of AXES) out.push(`dynamics.masses.${part}.centre.${a}`);
+    if (m.inertia) for (const a of AXES) out.push(`dynamics.masses.${part}.inertia.${a}`);
+  }
+  for (const link of Object.keys(spec.links)) out.push(`dynamics.links.${link}`);
+  if (spec.sprungMass !== null) out.push('dynamics.sprung_mass');
+  out.push('dynamics.tyre.stiffness');
+  if (spec.tyre.damping > 0) out.push('dynamics.tyre.damping');
+  return out;
+}
+
+/** A copy of the source with the number `name` moved by d; null when the file has no such number. */
+export function movedGeometrySource(source: GeometrySource, name: string, d: number): GeometrySource | null {
+  const g = structuredClone({ ...source.geometry, raw: null }) as Geometry;
+  const spec = structuredClone(source.spec);
+  const out = { geometry: { ...g, raw: source.geometry.raw }, spec };
+  const parts = name.split('.');
+  if (parts[0] === 'spring' && parts.length === 2) {
+    const key = parts[1] as 'rate' | 'damping' | 'free_length';
+    if (!['rate', 'damping', 'free_length'].includes(key) || out.geometry.spring[key] === undefined) return null;
+    out.geometry.spring[key]! += d;
+    return out;
+  }
+  if (parts[0] === 'dynamics') {
+    const [, group, key, field, axis] = parts;
+    if (group === 'sprung_mass' && parts.length === 2 && spec.sprungMass !== null) { spec.sprungMass += d; return out; }
+    if (group === 'tyre' && parts.length === 3 && (key === 'stiffness' || key === 'damping')) { spec.tyre[key] += d; return out; }
+    if (group === 'links' && parts.length === 3 && spec.links[key] !== undefined) { spec.links[key] += d; return out; }
+    const m = group === 'masses' ? spec.masses[key] : undefined;
+    if (!m) return null;
+    if (field === 'mass' && parts.length === 4) { m.mass += d; return out; }
+    const c = AXES.indexOf(axis ?? '');
+    if (parts.length !== 5 || c < 0) return null;
+    if (field === 'centre' && m.centre) { m.centre[c] += d; return out; }
+    if (field === 'inertia' && m.inertia) { m.inertia[c][c] += d; return out; }
+    return null;
+  }
+  const c = AXES.indexOf(parts[parts.length - 1]);
+  if (c < 0 || parts.length < 2) return null;
+  const sets = hardpointSets(out.geometry);
+  const set = parts.length === 2 ? (sets[0][0] === '' ? sets[0][1] : undefined) : sets.find(([px]) => px === `${parts[0]}.`)?.[1];
+  const p = parts.length <= 3 ? set?.[parts[parts.length - 2]] : undefined;
+  if (!p) return null;
+  p[c] += d;
+  return out;
+}
+
+/** Numeric leaves of a document: path → value (the roles section skipped: it names, it does not build). */
+function leaves(x: unknown, path: string, out: Map<string, number>): Map<string, number> {
+  if (typeof x === 'number') out.set(path, x);
+  else if (Array.isArray(x)) x.forEach((v, i) => leaves(v, `${path}[${i}]`, out));
+  else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) if (!(path === '' && (k === 'suspension' || k === 'name'))) leaves(v, path ? `${path}.${k}` : k, out);
+  return out;
+}
+
+const GROUPS = ['points', 'axes', 'planes', 'frames', 'circles'] as const;
+type Group = (typeof GROUPS)[number];
+const positionOf = (doc: AssemblyDoc, part: string, group: Group, entity: string): number[] => {
+  const e = (doc.parts[part] as unknown as Record<string, Record<string, unknown>>)[group][entity] as number[] | Record<string, number[]>;
+  return group === 'points' ? (e as number[]) : group === 'circles' ? (e as Record<string, number[]>).center : (e as Record<string, number[]>).origin;
+};
+const sub = (a: readonly number[], b: readonly number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/**
+ * The geometry number `name` as a parameter of the assembly's run: what the build moves,
+ * each differentiated in closed form. Throws DynamicSensitivityError on a name the file lacks
+ * (with the file's list) and on one whose build moves something not differentiated yet.
+ */
+export function geometryParameter(source: GeometrySource, name: string, base?: AssemblyDoc): CombinedParameter {
+  const doc0 = base ?? suspensionDynamicsAssembly(source.geometry, source.spec).doc;
+  const hardpoint = !name.startsWith('spring.') && !name.startsWith('dynamics.');
+  // a probe move, to see which built numbers depend on θ (its size only needs to show them)
+  const value0 = valueOf(source, name);
+  const delta = hardpoint ? 0.5 : Math.max(1e-3 * Math.abs(value0 ?? 1), 1e-3);
+  const moved = movedGeometrySource(source, name, delta);
+  if (!moved || value0 === undefined) throw new DynamicSensitivityError(`parameter "${name}": not a number of this file (its numbers: ${geometryParameterNames(source).join(', ')})`);
+  const doc1 = suspensionDynamicsAssembly(moved.geometry, moved.spec).doc;
+  const a = leaves(doc0, '', new Map()), b = leaves(doc1, '', new Map());
+  const changed: string[] = [];
+  for (const [path, v] of a) { const w = b.get(path); if (w === undefined || Math.abs(w - v) > 1e-9 * Math.max(1, Math.abs(v))) changed.push(path); }
+  for (const path of b.keys()) if (!a.has(path)) changed.push(path);
+  const out: { parts: CombinedParameter['parts'][number][]; rows: { owner: string; value: number }[]; freeLengths: { element: string; w: number }[]; tyre: { element: string; w: number }[] } = { parts: [], rows: [], freeLengths: [], tyre: [] };
+  const refuse = (what: string[]) => {
+    throw new DynamicSensitivityError(`parameter "${name}": it also moves ${what.slice(0, 4).join(', ')}${what.length > 4 ? ` and ${what.length - 4} more` : ''} in the built assembly, which the gradient does not follow yet`);
+  };
+  const handled = new Set<string>();
+  const axis = AXES.indexOf(name.slice(-1)) as 0 | 1 | 2;
+  // entities (by reference "part.entity") the hardpoint moves one for one
+  const movedEntities = new Map<string, number[]>();
+  if (hardpoint) {
+    const hp = value0Point(source, name)!;
+    for (const [part, p] of Object.entries(doc0.parts)) for (const group of GROUPS) {
+      for (const entity of Object.keys((p as unknown as Record<string, Record<string, unknown> | undefined>)[group] ?? {})) {
+        const x = positionOf(doc0, part, group, entity), y = positionOf(doc1, part, group, entity);
+        const same = x.every((v, i) => Math.abs(y[i] - v - (i === axis ? delta : 0)) <= 1e-9 * Math.max(1, Math.abs(v)));
+        if (!same || !x.every((v, i) => v === hp[i]) || x.every((v, i) => v === y[i])) continue;
+        const path = `parts.${part}.${group}.${entity}${group === 'points' ? '' : group === 'circles' ? '.center' : '.origin'}`;
+        if (!changed.some((c) => c.startsWith(`${path}[`))) continue;
+        for (let i = 0; i < 3; i++) handled.add(`${path}[${i}]`);
+        out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group }, weight: 1 });
+        movedEntities.set(`${part}.${entity}`, x);
+      }
+    }
+  }
+  const rate = (ref: string) => { const e = new Array(3).fill(0); if (movedEntities.has(ref)) e[axis] = 1; return e; };
+  const pointAt = (ref: string) => { const [part, entity] = ref.split('.'); return doc0.parts[part].points?.[entity] as number[] | undefined; };
+  for (const path of changed) {
+    if (handled.has(path)) continue;
+    let m: RegExpExecArray | null;
+    if ((m = /^mates\.([^.]+)\.value$/.exec(path)) && hardpoint) {
+      // a two-force link's length L = |b − a|: Φ = |b − a| − L, Φ_θ = −dL/dθ
+      const mate = doc0.mates[m[1]] as unknown as { type: string; a: string; b: string };
+      const pa = pointAt(mate.a), pb = pointAt(mate.b);
+      if (mate.type !== 'distance' || !pa || !pb) refuse([path]);
+      const d = sub(pb!, pa!), L = Math.hypot(d[0], d[1], d[2]);
+      out.rows.push({ owner: m[1], value: -dot(d, sub(rate(mate.b), rate(mate.a))) / L });
+      continue;
+    }
+    if ((m = /^forces\.([^.]+)\.length$/.exec(path))) {
+      const f = doc0.forces![m[1]] as unknown as { type: string; a: string; b: string };
+      if (f.type !== 'spring' && f.type !== 'springdamper') refuse([path]);
+      if (name === 'spring.free_length') { out.freeLengths.push({ element: m[1], w: 1 }); continue; }
+      const pa = pointAt(f.a), pb = pointAt(f.b);
+      if (!hardpoint || !pa || !pb) refuse([path]);
+      // the implicit free length: the design length |a − b|
+      const d = sub(pa!, pb!), L = Math.hypot(d[0], d[1], d[2]);
+      out.freeLengths.push({ element: m[1], w: dot(d, sub(rate(f.a), rate(f.b))) / L });
+      continue;
+    }
+    if ((m = /^forces\.([^.]+)\.(stiffness|damping)$/.exec(path)) && !hardpoint) {
+      const type = (doc0.forces![m[1]] as { type: string }).type;
+      if (type === 'tyre') out.tyre.push({ element: m[1], w: 1 });
+      else out.parts.push({ parameter: { kind: m[2] as 'stiffness' | 'damping', element: m[1] }, weight: 1 });
+      continue;
+    }
+    if ((m = /^parts\.([^.]+)\.mass\.(mass|centre\[(\d)\]|inertia\[(\d)\]\[(\d)\])$/.exec(path)) && !hardpoint) {
+      const step = (b.get(path)! - a.get(path)!) / delta;
+      // one lump on the part: a copy of the file's number (else the combination moves more than one of these)
+      if (Math.abs(step - 1) > 1e-6) refuse([path]);
+      const part = m[1];
+      if (m[2] === 'mass') out.parts.push({ parameter: { kind: 'mass', part }, weight: 1 });
+      else if (m[3] !== undefined) out.parts.push({ parameter: { kind: 'centre', part, axis: Number(m[3]) as 0 | 1 | 2 }, weight: 1 });
+      else if (m[4] === m[5]) out.parts.push({ parameter: { kind: 'inertia', part, axis: Number(m[4]) as 0 | 1 | 2 }, weight: 1 });
+      else refuse([path]);
+      continue;
+    }
+    refuse(changed.filter((c) => !handled.has(c)));
+  }
+  const { freeLengths, tyre } = out;
+  return {
+    kind: 'combined', name, parts: out.parts, rows: out.rows,
+    ...(freeLengths.length || tyre.length ? { term: (dyn: DynamicsModel) => extraTerms(dyn, name, freeLengths, tyre) } : {}),
+  };
+}
+
+function valueOf(source: GeometrySource, name: string): number | undefined {
+  const p = value0Point(source, name);
+  if (p) return p[AXES.indexOf(name.slice(-1))];
+  const { geometry: g, spec } = source;
+  const parts = name.split('.');
+  if (parts[0] === 'spring') return g.spring[parts[1] as 'rate'];
+  if (parts[0] !== 'dynamics') return undefined;
+  if (parts[1] === 'sprung_mass') return spec.sprungMass ?? undefined;
+  if (parts[1] === 'tyre') return spec.tyre[parts[2] as 'stiffness'];
+  if (parts[1] === 'links') return spec.links[parts[2]];
+  const m = parts[1] === 'masses' ? spec.masses[parts[2]] : undefined;
+  if (!m) return undefined;
+  if (parts[3] === 'mass') return m.mass;
+  const c = AXES.indexOf(parts[4] ?? '');
+  return parts[3] === 'centre' ? m.centre?.[c] : parts[3] === 'inertia' ? m.inertia?.[c]?.[c] : undefined;
+}
+
+function value0Point(source: GeometrySource, name: string): Point3 | undefined {
+  const parts = name.split('.');
+  if (parts[0] === 'spring' || parts[0] === 'dynamics' || parts.length < 2 || parts.length > 3) return undefined;
+  const sets = hardpointSets(source.geometry);
+  const set = parts.length === 2 ? (sets[0][0] === '' ? sets[0][1] : undefined) : sets.find(([px]) => px === `${parts[0]}.`)?.[1];
+  return set?.[parts[parts.length - 2]];
+}
+
+/**
+ * Closed-form ∂R/∂θ of a spring's free length x₀ (the law k(x − x₀) + y₀: ∂/∂x₀ is the
+ * constant −k) and of a tyre's stiffness and damping (its force N = k p − c ṗ acts along a
+ * fixed line at the state, so Q is linear in N: ∂Q/∂k = (p/N) Q, ∂Q/∂c = ((N − k p)/(c N)) Q).
+ */
+function extraTerms(dyn: DynamicsModel, name: string, freeLengths: { element: string; w: number }[], tyres: { element: string; w: number }[]): ParameterTerm {
+  const { system, forces } = dyn;
+  const parts = [...freeLengths.map((f) => ({ ...f, free: true })), ...tyres.map((f) => ({ ...f, free: false }))].map(({ element, w, free }) => {
+    const el = dyn.elements.find((e) => e.id === element)!;
+    const slots = forces.slotsOf(el.index), offsets = forces.offsetsOf(el.index);
+    const lv = new Float64Array(slots.length), lq = new Float64Array(slots.length);
+    let evaluate: (t: number) => number;
+    if (free) {
+      const blk = el.block as PointToPointForce;
+      if (!(blk instanceof PointToPointForce) || !(blk.spring instanceof LinearLaw)) throw new DynamicSensitivityError(`parameter "${name}": element "${element}" has no linear spring`);
+      const unit = new PointToPointForce(`${blk.owner}'`, blk.vars[0], blk.a, blk.vars[1], blk.b, new LinearLaw(0, 0, -blk.spring.slope), null);
+      evaluate = (t) => { unit.evaluate(system.state, offsets, lv, t, lq, null, null); return w; };
+    } else {
+      const blk = el.block as TyreForce;
+      if (!(blk instanceof TyreForce)) throw new DynamicSensitivityError(`parameter "${name}": element "${element}" is not a tyre`);
+      const damping = name.endsWith('.damping');
+      if (damping && !(blk.damping > 0)) throw new DynamicSensitivityError(`parameter "${name}": the tyre has no damping to differentiate by`);
+      evaluate = (t) => {
+        blk.evaluate(system.state, offsets, lv, t, lq, null, null);
+        const N = blk.last.force, p = blk.last.penetration;
+        if (!(N > 0)) return 0;
+        return (w * (damping ? (N - blk.stiffness * p) / blk.damping : p)) / N;
+      };
+    }
+    return { slots, lv, lq, evaluate };
+  });
+  return (out, v, _vdot, t) => {
+    for (const e of parts) {
+      for (let k = 0; k < e.slots.length; k++) e.lv[k] = e.slots[k] < 0 ? 0 : v[e.slots[k]];
+      e.lq.fill(0);
+      const s = e.evaluate(t);
+      if (s !== 0) for (let k = 0; k < e.slots.length; k++) if (e.slots[k] >= 0) out[e.slots[k]] -= s * e.lq[k];
+    }
+  };
+}
+
+/** A result of a geometry file's run: an assembly result with what its value is measured from (mm; 0 for a time). */
+export interface GeometryResult { result: DynamicResult; from: number }
+
+/**
+ * Result names on a geometry file: the assembly's (`upright.wheel_centre.position.z@max`),
+ * and the suspension frame's `wheel_travel` (`left.wheel_travel` on an axle, with @max,
+ * @min, @cross=LEVEL): the wheel centre's height less its design height, which only the
+ * axle points (not parameters) move, so its gradient is the wheel centre's height's.
+ */
+export function parseGeometryResult(source: GeometrySource, name: string, doc?: AssemblyDoc): GeometryResult {
+  const m = /^(?:([^.@]+)\.)?wheel_travel(?:@(max|min|final|cross=([-+0-9.eE]+)))?$/.exec(name);
+  if (!m) return { result: parseResult(name), from: 0 };
+  const g = source.geometry, sides = g.corners.map((c) => c.side);
+  const side = m[1] ?? (g.scope === 'axle' ? undefined : sides[0]);
+  if (!side || !sides.includes(side as never)) throw new DynamicSensitivityError(`result "${name}": expected ${g.scope === 'axle' ? sides.map((s) => `${s}.wheel_travel`).join(' or ') : 'wheel_travel'}`);
+  const upright = `${g.scope === 'axle' ? `${side}_` : ''}upright`;
+  const z0 = (doc ?? suspensionDynamicsAssembly(g, source.spec).doc).parts[upright].points!.wheel_centre[2];
+  const level = m[3] !== undefined ? Number(m[3]) : undefined;
+  if (level !== undefined && !Number.isFinite(level)) throw new DynamicSensitivityError(`result "${name}": bad level`);
+  const at = level !== undefined ? `@cross=${level + z0}` : m[2] ? `@${m[2]}` : '';
+  return { result: parseResult(`${upright}.wheel_centre.position.z${at}`), from: level !== undefined ? 0 : z0 };
+}
+
+/**
+ * Gradients of results of a geometry file's run: the assembly built and settled as
+ * `kinemate simulate` does (prepareSuspensionDynamics), each name a geometryParameter, each
+ * result an assembly result or a name parseGeometryResult reads.
+ */
+export function geometrySimulationGradients(source: GeometrySource, names: readonly string[], results: readonly (DynamicResult | string)[], options: Omit<GradientOptions, 'start'>,
+  method?: 'adjoint' | 'direct'): DynamicGradients {
+  const model = prepareSuspensionDynamics(source.geometry, source.spec);
+  const parameters: DynamicParameter[] = names.map((name) => geometryParameter(source, name, model.doc));
+  const rs = results.map((r) => (typeof r === 'string' ? parseGeometryResult(source, r, model.doc) : { result: r, from: 0 }));
+  model.ran = true;
+  const g = simulationGradients(model.dyn, parameters, rs.map((r) => r.result), { ...options, start: source.spec.start === 'equilibrium' ? 'equilibrium' : 'fixed' }, method);
+  g.results.forEach((r, k) => { r.value -= rs[k].from; });
+  return g;
+}
+
