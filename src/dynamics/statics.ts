@@ -134,7 +134,7 @@ function worldWrench(state: Float64Array, offset: number, G: ArrayLike<number>, 
 }
 
 /** The point of an entity in its part's frame (a frame's, axis's or plane's origin, a circle's centre; a curve's part origin). */
-function entityPoint(part: PartDoc, name: string): readonly number[] {
+export function entityPoint(part: PartDoc, name: string): readonly number[] {
   if (part.points?.[name]) return part.points[name];
   if (part.frames?.[name]) return part.frames[name].origin;
   if (part.axes?.[name]) return part.axes[name].origin;

@@ -14,6 +14,7 @@
 import { rotationMatrix } from '../../kernel/dual';
 import { isCoupling, splitReference, type PartDoc } from '../assembly/types';
 import type { RowDuals } from './jacobian-rate';
+import { entityPoint } from '../dynamics/statics';
 import { SensitivityError, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
 
 export const JOINT_FORCE = 'joint_force.';
@@ -30,15 +31,6 @@ interface Joint {
   blocks: number[];
 }
 
-/** The point of an entity in its part's frame, as statics.ts reports a reaction about it. */
-function entityPoint(part: PartDoc, name: string): readonly number[] {
-  if (part.points?.[name]) return part.points[name];
-  if (part.frames?.[name]) return part.frames[name].origin;
-  if (part.axes?.[name]) return part.axes[name].origin;
-  if (part.planes?.[name]) return part.planes[name].origin;
-  if (part.circles?.[name]) return part.circles[name].center;
-  return [0, 0, 0];
-}
 
 /** Every mate `kinemate sweep --loads` reports under `joints` (neither a coupling nor a two-force link). */
 export function jointsOf(model: SensitivityModel): Joint[] {

@@ -1,34 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { parseLoadCase, SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
+import { parseLoadCase, type LoadCase, type StateLoads } from '../../src/suspension/loads';
 import { SensitivityModel, sensitivitySweepBySide } from '../../src/suspension/sensitivity';
 import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
 import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
 import { frameAxesRate } from '../../src/suspension/device-load-rates';
 import { Builder } from '../../src/suspension/template';
 import { toMatrix } from '../../kernel/quat';
-import { gradientError, movedHardpoint } from './moves';
+import { gradientError, loadsOf, movedHardpoint } from './moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const sides = ['left', 'right'];
 const cornering = parseLoadCase(readFileSync('examples/suspension/loads/cornering_1g.yaml', 'utf8'), sides);
 const mixed = parseLoadCase('left: { force: [-1500, 2500, 4000], moment: [20000, -5000, 80000] }\nright: { force: [900, 1800, 3500], moment: [-10000, 3000, -40000] }', sides);
 
-type Shortcut = 'bump' | 'roll';
-
-/** The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does. */
-function loadsOf(g: Geometry, kind: Shortcut, at: number, lc: LoadCase): StateLoads {
-  const sm = new SuspensionModel(suspensionAssembly(g));
-  const loads = new SweepLoads(sm, lc);
-  let out: StateLoads | null = null;
-  runSweep(sm, sweepFromShortcut(kind, `${at}:${at}:1`, g), { onSolvedState: () => { out = loads.evaluate(); } });
-  if (!out) throw new Error('not solved');
-  return out;
-}
 /** A grouped metric's value in the sweep's loads: `left` + `link_force.trackrod` is link `left_trackrod`. */
 function valueOf(l: StateLoads, group: string, metric: string): number {
   if (metric === 'rack_force') return l.rack_force!;
@@ -37,7 +23,7 @@ function valueOf(l: StateLoads, group: string, metric: string): number {
 }
 
 /** Every entry against central differences of the re-solved pipeline (every hardpoint of the axle moved ±h). */
-function check(g: Geometry, kind: Shortcut, at: number, lc: LoadCase, h = 1e-3) {
+function check(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, h = 1e-3) {
   const model = new SensitivityModel(g);
   const extra = new AxleLoadGradients(new LoadSensitivity(model, lc));
   const step = sensitivitySweepBySide(model, sweepFromShortcut(kind, `${at}:${at}:1`, g), extra.names, 'adjoint', extra).steps[0];

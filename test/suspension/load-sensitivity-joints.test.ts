@@ -1,29 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { parseLoadCase, SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
+import { parseLoadCase, type LoadCase, type StateLoads } from '../../src/suspension/loads';
 import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../src/suspension/sensitivity';
 import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
 import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
-import { gradientError, movedHardpoint } from './moves';
+import { gradientError, loadsOf, movedHardpoint } from './moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const mixed = parseLoadCase('left: { force: [-1500, 2500, 4000], moment: [20000, -5000, 80000] }\nright: { force: [900, 1800, 3500], moment: [-10000, 3000, -40000] }', ['left', 'right']);
 
-type Shortcut = 'bump' | 'roll';
-
-/** The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does. */
-function loadsOf(g: Geometry, kind: Shortcut, at: number, lc: LoadCase): StateLoads {
-  const sm = new SuspensionModel(suspensionAssembly(g));
-  const loads = new SweepLoads(sm, lc);
-  let out: StateLoads | null = null;
-  runSweep(sm, sweepFromShortcut(kind, `${at}:${at}:1`, g), { onSolvedState: () => { out = loads.evaluate(); } });
-  if (!out) throw new Error('not solved');
-  return out;
-}
 /** `joint_force.<mate>.<axis>` in the sweep's loads (an axle's group prefixes the side: `left` + `joint_force.lower_ball.x` is mate left_lower_ball). */
 function valueOf(l: StateLoads, group: string, metric: string): number {
   const [kind, rest] = [metric.slice(0, metric.indexOf('.')), metric.slice(metric.indexOf('.') + 1)];
@@ -33,7 +19,7 @@ function valueOf(l: StateLoads, group: string, metric: string): number {
 }
 
 /** Every entry of every asked joint metric against central differences of the re-solved pipeline (at h and h/2, extrapolated, unless not `extrapolate`). */
-function check(g: Geometry, kind: Shortcut, at: number, lc: LoadCase, metrics: readonly string[], h: number, extrapolate = true) {
+function check(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, metrics: readonly string[], h: number, extrapolate = true) {
   const model = new SensitivityModel(g);
   const ls = new LoadSensitivity(model, lc);
   const spec = sweepFromShortcut(kind, `${at}:${at}:1`, g);

@@ -1,4 +1,8 @@
-import type { Geometry } from '../../src/suspension/files';
+import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { suspensionAssembly } from '../../src/suspension/template';
+import { SuspensionModel } from '../../src/suspension/model';
+import { runSweep } from '../../src/suspension/sweep';
+import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
 
 /**
  * The geometry with the hardpoint coordinate a gradient key names moved by d: `<name>.x`
@@ -21,4 +25,26 @@ export function movedHardpoint(g: Geometry, key: string, d: number): Geometry {
 export function gradientError(exact: number, fd: number, gradient: Readonly<Record<string, number>>, floor: number): number {
   const scale = Math.max(Math.abs(fd), 1e-3 * Math.max(...Object.values(gradient).map(Math.abs)), floor);
   return Math.abs(exact - fd) / scale;
+}
+
+/** The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does. */
+export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase): StateLoads {
+  const sm = new SuspensionModel(suspensionAssembly(g));
+  const loads = new SweepLoads(sm, lc);
+  let out: StateLoads | null = null;
+  runSweep(sm, sweepFromShortcut(kind, `${at}:${at}:1`, g), { onSolvedState: () => { out = loads.evaluate(); } });
+  if (!out) throw new Error('not solved');
+  return out;
+}
+
+/** The axle file of a corner file (the right side its mirror), written in the axle format. */
+export function axleFromCornerText(text: string): Geometry {
+  const raw = parseText(text) as Record<string, any>;
+  const { cg_position, wheelbase, axle_position, ...config } = raw.config;
+  return parseGeometry(JSON.stringify({
+    scope: 'axle', type: raw.type, units: raw.units,
+    vehicle_config: { cg_position, wheelbase },
+    axle_config: { axle_position, ...config, actuation: raw.actuation, spring: raw.spring, anti_roll: { type: 'none' }, heave_link: { type: 'none' } },
+    hardpoints: { left: raw.hardpoints },
+  }));
 }

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { axleFromCornerText, gradientError, movedHardpoint } from './moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
 import { runSweep } from '../../src/suspension/sweep';
@@ -101,17 +101,6 @@ describe('roll-centre gradients', () => {
   });
 });
 
-/** The axle file of a corner file (the right side its mirror), written in the axle format. */
-function axleFromCornerText(text: string): Geometry {
-  const raw = parseText(text) as Record<string, any>;
-  const { cg_position, wheelbase, axle_position, ...config } = raw.config;
-  return parseGeometry(JSON.stringify({
-    scope: 'axle', type: raw.type, units: raw.units,
-    vehicle_config: { cg_position, wheelbase },
-    axle_config: { axle_position, ...config, actuation: raw.actuation, spring: raw.spring, anti_roll: { type: 'none' }, heave_link: { type: 'none' } },
-    hardpoints: { left: raw.hardpoints },
-  }));
-}
 
 describe('axle-level gradients (metrics.axle)', () => {
   const METRICS = ['heave', 'roll', 'roll_center_y', 'roll_center_z', 'roll_center_kinematic_y', 'roll_center_kinematic_z', 'track', 'track_change', 'ride_height_change'];

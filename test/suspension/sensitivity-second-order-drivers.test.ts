@@ -8,8 +8,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, parseSweep, parseText, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
+import { axleFromCornerText, gradientError, movedHardpoint } from './moves';
+import { parseGeometry, parseSweep, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
 import { runSweep } from '../../src/suspension/sweep';
@@ -65,17 +65,6 @@ function check(g: Geometry, spec: SweepSpec, metrics: string[], values: (x: Geom
   return { worst, grads, entries };
 }
 
-/** The axle file of a corner file (the right side its mirror), in the axle format. */
-function axleFromCornerText(text: string): Geometry {
-  const raw = parseText(text) as Record<string, any>;
-  const { cg_position, wheelbase, axle_position, ...config } = raw.config;
-  return parseGeometry(JSON.stringify({
-    scope: 'axle', type: raw.type, units: raw.units,
-    vehicle_config: { cg_position, wheelbase },
-    axle_config: { axle_position, ...config, actuation: raw.actuation, spring: raw.spring, anti_roll: { type: 'none' }, heave_link: { type: 'none' } },
-    hardpoints: { left: raw.hardpoints },
-  }));
-}
 
 const roll2 = (g: Geometry) => sweepFromShortcut('roll', '2:2:1', g);
 
