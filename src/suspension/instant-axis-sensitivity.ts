@@ -68,9 +68,9 @@ export function screwAxisGradients(model: SensitivityModel, f: StateFactors, dri
   const steered = rows.rack >= 0;
   // the steering line as the sweep takes it (state.ts): with a rack the steering response's
   // under the sweep's hold (one row per corner), else the physical axis, else none
-  // (one row per corner, as tested; a steered axle's contact_patch hold not yet)
+  // (any hold the *_virtual metrics take: rows that disagree, or too few, give null there)
   const holds = steered ? holdRows(model, model.virtualHold) : [];
-  if (steered && (!holds || holds.length !== nc || new Set(holds.map((h) => h.corner)).size !== nc || (nc > 1 && holds.some((h) => h.kind === 'contact_patch')))) return {};
+  if (steered && !holds) return {};
   const dirs = [...rows.hub, rows.rack].filter((r) => r >= 0).map((r) => { const e = new Float64Array(f.M); e[r] = 1; return solve(f, e); });
   const nd = dirs.length;
   const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: dirs, layout: f.layout, size: f.n };

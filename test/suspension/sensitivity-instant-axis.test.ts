@@ -17,24 +17,31 @@ const text = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 
 const load = (name: string) => parseGeometry(text(name));
 type Values = Record<string, Record<string, number | null>>;
 
+/** The sweep at one state, under a steering-response hold when given (a sweep file's analysis.virtual_steering.suspension_hold). */
+function specOf(g: Geometry, mm: number, kind: 'bump' | 'roll', hold?: string) {
+  const spec = sweepFromShortcut(kind, `${mm}:${mm}:1`, g);
+  if (hold) spec.analysis = { virtual_steering: { suspension_hold: hold } };
+  return spec;
+}
+
 /** `kinemate sweep`'s metrics at bump `mm` (or roll), grouped by side (a corner file's under its side). */
-function valuesOf(g: Geometry, mm: number, kind: 'bump' | 'roll' = 'bump'): Values {
-  const r = runSweep(new SuspensionModel(suspensionAssembly(g)), sweepFromShortcut(kind, `${mm}:${mm}:1`, g));
+function valuesOf(g: Geometry, mm: number, kind: 'bump' | 'roll' = 'bump', hold?: string): Values {
+  const r = runSweep(new SuspensionModel(suspensionAssembly(g)), specOf(g, mm, kind, hold));
   expect(r.steps[0].status).toBe('solved');
   const m = r.steps[0].metrics as unknown as Values & Record<string, number | null>;
   return g.scope === 'axle' ? m : { [g.corners[0].side]: m as unknown as Record<string, number | null> };
 }
 
 /** Worst error of every entry of each `<group>.<metric>` against central differences over ±h; throws above 2e-4. */
-function worstAgainstDifferences(g: Geometry, mm: number, names: string[], kind: 'bump' | 'roll' = 'bump', h = 1e-3): number {
+function worstAgainstDifferences(g: Geometry, mm: number, names: string[], kind: 'bump' | 'roll' = 'bump', h = 1e-3, hold?: string): number {
   const metrics = [...new Set(names.map((n) => n.split('.')[1]))];
-  const step = sensitivitySweepBySide(new SensitivityModel(g), sweepFromShortcut(kind, `${mm}:${mm}:1`, g), metrics).steps[0];
+  const step = sensitivitySweepBySide(new SensitivityModel(g), specOf(g, mm, kind, hold), metrics).steps[0];
   expect(step.status).toBe('solved');
-  const base = valuesOf(g, mm, kind);
+  const base = valuesOf(g, mm, kind, hold);
   const keys = Object.keys(step.metrics![names[0].split('.')[0]][metrics[0]]!.gradient);
   let worst = 0;
   for (const key of keys) {
-    const vp = valuesOf(movedHardpoint(g, key, h), mm, kind), vm = valuesOf(movedHardpoint(g, key, -h), mm, kind);
+    const vp = valuesOf(movedHardpoint(g, key, h), mm, kind, hold), vm = valuesOf(movedHardpoint(g, key, -h), mm, kind, hold);
     for (const name of names) {
       const [group, m] = name.split('.');
       const exact = step.metrics![group][m];
@@ -64,6 +71,11 @@ describe('screw instant axis: second-derivative gradients', () => {
   it('steered multi-link axle at +10 mm (each side\'s steering response, the damper-length holds): both sides and the FVIC roll centre', () => {
     const names = [...IC.flatMap((m) => [`left.${m}`, `right.${m}`]), 'axle.roll_center_y', 'axle.roll_center_z'];
     expect(worstAgainstDifferences(load('multi_link_axle'), 10, names)).toBeLessThan(2e-4);
+  });
+
+  it('steered multi-link axle at +10 mm under the contact-patch hold (the road plane tangent to both wheels turns with the points): both sides and the FVIC roll centre', () => {
+    const names = [...IC.flatMap((m) => [`left.${m}`, `right.${m}`]), 'axle.roll_center_y', 'axle.roll_center_z'];
+    expect(worstAgainstDifferences(load('multi_link_axle'), 10, names, 'bump', 1e-3, 'contact_patch')).toBeLessThan(2e-4);
   });
 
   it("multi-link corner's roll_center_z at +10 mm is its mirrored axle's, and matches central differences of that axle re-solved", () => {
