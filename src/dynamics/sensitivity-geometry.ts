@@ -12,9 +12,10 @@
  * length likewise, a copied mass, centre, inertia, rate or damping one for one — so the
  * gradient is the chain rule over the parameters the assembly route differentiates exactly
  * (sensitivity.ts: a CombinedParameter), the link lengths as Φ_θ rows and the free length
- * and tyre numbers as closed-form ∂R/∂θ. Anything else θ moves (a hinge axis' direction, the
- * wheel's spin axis and contact, a mass placed from the part's points) refuses θ, naming
- * what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
+ * and tyre numbers as closed-form ∂R/∂θ, a hinge axis built from two hardpoints by its
+ * closed-form turn (sensitivity-directions.ts). Anything else θ moves (the wheel's spin axis,
+ * which the tyre reads, and its contact, a mass placed from the part's points) refuses θ,
+ * naming what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
  * theorem on the static balance, at design (`start: design`) not at all.
  */
 import type { AssemblyDoc } from '../assembly/types';
@@ -26,6 +27,8 @@ import {
   DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
   type GradientOptions, type ParameterTerm,
 } from './sensitivity';
+import { axisTurn } from './sensitivity-directions';
+import type { HardpointParameter } from './sensitivity-hardpoints';
 import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
 
 export interface GeometrySource { geometry: Geometry; spec: SuspensionDynamicsSpec }
@@ -164,6 +167,18 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
       if (mate.type !== 'distance' || !pa || !pb) refuse([path]);
       const d = sub(pb!, pa!), L = Math.hypot(d[0], d[1], d[2]);
       out.rows.push({ owner: m[1], value: -dot(d, sub(rate(mate.b), rate(mate.a))) / L });
+      continue;
+    }
+    if ((m = /^parts\.([^.]+)\.axes\.([^.]+)\.direction\[\d\]$/.exec(path)) && hardpoint) {
+      // an axis built from two hardpoints turns: its closed-form turn (sensitivity-directions.ts)
+      const [, part, entity] = m, ref = `${part}.${entity}`;
+      const turn = axisTurn(doc0, part, entity, value0Point(source, name)!, axis);
+      const readByForce = Object.values(doc0.forces ?? {}).some((f) => Object.values(f as object).includes(ref));
+      if (!turn || readByForce) refuse([path]);
+      const own = out.parts.find(({ parameter: q }) => q.kind === 'hardpoint' && q.part === part && q.entity === entity && q.group === 'axes');
+      if (own) (own.parameter as HardpointParameter).turn = turn!;
+      else out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'axes', turn: turn!, still: true }, weight: 1 });
+      for (let i = 0; i < 3; i++) handled.add(`parts.${part}.axes.${entity}.direction[${i}]`);
       continue;
     }
     if ((m = /^forces\.([^.]+)\.length$/.exec(path))) {
