@@ -34,14 +34,15 @@ export function axisTurn(doc: AssemblyDoc, part: string, entity: string, hp: rea
 
 /**
  * The local seed of a turning axis in a block: for a direction of the axis' part that is d or
- * lies across it (u, w), the twist (d × ḋ, 0); null for any other direction.
+ * (`across`: a mate's rows, whose other directions are the basis u, w) lies across it, the
+ * twist (d × ḋ, 0); null for any other direction (a force element's own unit vectors).
  */
-export function turnSeed(doc: AssemblyDoc, part: string, entity: string, turn: AxisTurn): (p: ArrayLike<number>) => Float64Array | null {
+export function turnSeed(doc: AssemblyDoc, part: string, entity: string, turn: AxisTurn): (p: ArrayLike<number>, across: boolean) => Float64Array | null {
   const D = (doc.parts[part].axes![entity] as { direction: readonly number[] }).direction, L = Math.hypot(D[0], D[1], D[2]);
   const d = D.map((x) => x / L), w = cross(d, turn.rate);
   const twist = new Float64Array([w[0], w[1], w[2], 0, 0, 0]);
-  return (p) => {
+  return (p, across) => {
     const c = dot([p[0], p[1], p[2]], d) / Math.hypot(p[0], p[1], p[2]);
-    return Math.abs(c - 1) <= 1e-12 || Math.abs(c) <= 1e-12 ? twist : null;
+    return Math.abs(c - 1) <= 1e-12 || (across && Math.abs(c) <= 1e-12) ? twist : null;
   };
 }

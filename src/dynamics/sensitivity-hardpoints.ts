@@ -70,7 +70,7 @@ interface Reader { kind: 'row' | 'force'; index: number; colVar: Map<number, num
 export class HardpointTerms {
   private readonly readers: Reader[][];
   private readonly origins: (readonly number[])[];
-  private readonly turns: (((p: ArrayLike<number>) => Float64Array | null) | null)[];
+  private readonly turns: (((p: ArrayLike<number>, across: boolean) => Float64Array | null) | null)[];
   private readonly variables: number[];
   private readonly res = new Float64Array(64);
   private readonly jac = new Float64Array(4096);
@@ -109,8 +109,9 @@ export class HardpointTerms {
       }
       for (const e of dyn.elements) {
         const f = doc.forces![e.id] as unknown as Record<string, unknown>;
-        if (!['a', 'b', 'at', 'centre', 'road'].some((k) => f[k] === ref)) {
-          // a force element reading a turning direction: its turn is not seeded (refused, not dropped)
+        // a tyre reads its spin axis' direction: seeded when that axis turns
+        if (!['a', 'b', 'at', 'centre', 'road'].some((k) => f[k] === ref) && !(p.turn && f.type === 'tyre' && f.axis === ref)) {
+          // any other force element reading a turning direction: its turn is not seeded (refused, not dropped)
           if (p.turn && Object.values(f).includes(ref)) throw new Error(`force element "${e.id}" reads the turning axis "${ref}"`);
           continue;
         }
@@ -132,7 +133,7 @@ export class HardpointTerms {
     const same = r.kind === 'force' ? (p: ArrayLike<number>) => p === o : (p: ArrayLike<number>) => p[0] === o[0] && p[1] === o[1] && p[2] === o[2];
     return {
       pose: () => null,
-      local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && same(p) ? move : null) : turn ? turn(p) : null),
+      local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && same(p) ? move : null) : turn ? turn(p, r.kind === 'row') : null),
       scalar: () => 0,
     };
   }

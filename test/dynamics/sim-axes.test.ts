@@ -21,21 +21,23 @@ const RESULTS = ['upright.wheel_centre.position.z@max', 'upright.trackrod_outboa
 const NAMES = ['lower_wishbone_inboard_front', 'lower_wishbone_inboard_rear', 'upper_wishbone_inboard_front', 'upper_wishbone_inboard_rear'].flatMap((p) => ['x', 'y', 'z'].map((a) => `${p}.${a}`));
 
 const valueOf = (s: GeometrySource, step: number) => geometrySimulationGradients(s, [], RESULTS, { duration: DURATION, step }, 'direct').results.map((r) => r.value);
-const differences = new Map<number, number[][]>();
-/** Central differences of whole re-runs, per result and name (kept per step: the ablation reuses them). */
-function fd(step: number): number[][] {
-  if (!differences.has(step)) {
+const AXLE = ['axle_inboard', 'axle_outboard'].flatMap((p) => ['x', 'y', 'z'].map((a) => `${p}.${a}`));
+const differences = new Map<string, number[][]>();
+/** Central differences of whole re-runs, per result and name (kept: the ablations reuse them). */
+function fd(step: number, names: string[]): number[][] {
+  const key = `${step} ${names.join()}`;
+  if (!differences.has(key)) {
     const out = RESULTS.map(() => [] as number[]);
-    for (const name of NAMES) {
+    for (const name of names) {
       const hi = valueOf(movedGeometrySource(source, name, D)!, step), lo = valueOf(movedGeometrySource(source, name, -D)!, step);
       RESULTS.forEach((_, r) => out[r].push((hi[r] - lo[r]) / (2 * D)));
     }
-    differences.set(step, out);
+    differences.set(key, out);
   }
-  return differences.get(step)!;
+  return differences.get(key)!;
 }
 /** Relative errors, floored at 1e-4 of the result's largest entry. */
-const errors = (gradients: number[][], step: number) => fd(step).map((row, r) => {
+const errors = (gradients: number[][], step: number, names = NAMES) => fd(step, names).map((row, r) => {
   const scale = Math.max(...row.map(Math.abs));
   return row.map((x, j) => Math.abs(gradients[r][j] - x) / Math.max(Math.abs(x), 1e-4 * scale));
 });
@@ -77,3 +79,49 @@ function withParameters(ps: CombinedParameter[], step: number): number[][] {
   const rs = RESULTS.map((r) => parseGeometryResult(source, r, m.doc).result);
   return simulationGradients(m.dyn, ps, rs, { duration: DURATION, step, start: 'equilibrium' }, 'direct').results.map((r) => r.gradient);
 }
+
+describe('the axle points (the wheel\'s spin axis turns; its centre and contact move)', () => {
+  for (const step of [0.005, 0.0025]) {
+    it(`every coordinate against re-settled re-runs, adjoint = direct (h = ${step})`, () => {
+      const options = { duration: DURATION, step };
+      const direct = geometrySimulationGradients(source, AXLE, RESULTS, options, 'direct');
+      const adjoint = geometrySimulationGradients(source, AXLE, RESULTS, options, 'adjoint');
+      direct.results.forEach((d, r) => {
+        const scale = Math.max(...d.gradient.map(Math.abs));
+        expect(scale).toBeGreaterThan(0);
+        d.gradient.forEach((x, j) => expect(Math.abs(adjoint.results[r].gradient[j] - x), `${RESULTS[r]} / ${AXLE[j]}`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(x), 1e-4 * scale)));
+      });
+      const err = errors(direct.results.map((r) => r.gradient), step, AXLE);
+      if (process.env.SHOW) console.log(JSON.stringify({ step, grads: direct.results.map((r) => r.gradient), err }));
+      err.forEach((row, r) => row.forEach((e, j) => expect(e, `${RESULTS[r]} / ${AXLE[j]}`).toBeLessThan(1e-4)));
+    });
+  }
+
+  it('leaving out the spin axis\' turn, or the wheel centre\'s move, fails the differences', () => {
+    const step = 0.005;
+    const params = AXLE.map((n) => geometryParameter(source, n));
+    const without = (drop: (q: HardpointParameter) => boolean): CombinedParameter[] => params.map((p) => ({ ...p, parts: p.parts.filter(({ parameter: q }) => !drop(q as HardpointParameter)) }));
+    const good = errors(withParameters(params, step), step, AXLE);
+    const noTurn = errors(withParameters(without((q) => q.turn !== undefined), step), step, AXLE);
+    const noCentre = errors(withParameters(without((q) => q.entity === 'wheel_centre'), step), step, AXLE);
+    if (process.env.SHOW) console.log(JSON.stringify({ noTurn, noCentre }));
+    good.flat().forEach((e) => expect(e).toBeLessThan(1e-4));
+    expect(Math.max(...noTurn.flat())).toBeGreaterThan(1e-2);
+    expect(Math.max(...noCentre.flat())).toBeGreaterThan(1e-2);
+  });
+});
+
+describe('wheel travel by an axle point', () => {
+  it('is measured from the moved design height: @max against re-runs; a crossing level that moves is refused', () => {
+    const names = ['axle_outboard.z', 'axle_inboard.z', 'lower_wishbone_inboard_front.z'], step = 0.005, r = ['wheel_travel@max'];
+    const g = geometrySimulationGradients(source, names, r, { duration: DURATION, step }, 'direct').results[0].gradient;
+    const v = (s: GeometrySource) => geometrySimulationGradients(s, [], r, { duration: DURATION, step }, 'direct').results[0].value;
+    names.forEach((n, j) => {
+      const fdj = (v(movedGeometrySource(source, n, D)!) - v(movedGeometrySource(source, n, -D)!)) / (2 * D);
+      expect(Math.abs(g[j] - fdj) / Math.max(Math.abs(fdj), 1e-4), n).toBeLessThan(1e-4);
+    });
+    // the wheel rises one for one with its outboard axle point: the travel hardly moves
+    expect(Math.abs(g[0])).toBeLessThan(0.01);
+    expect(() => geometrySimulationGradients(source, ['axle_outboard.z'], ['wheel_travel@cross=10'], { duration: DURATION, step }, 'direct')).toThrow(/level moves with "axle_outboard\.z"/);
+  });
+});
