@@ -125,3 +125,40 @@ describe('wheel travel by an axle point', () => {
     expect(() => geometrySimulationGradients(source, ['axle_outboard.z'], ['wheel_travel@cross=10'], { duration: DURATION, step }, 'direct')).toThrow(/level moves with "axle_outboard\.z"/);
   });
 });
+
+describe('an axle file (each side\'s points by name)', () => {
+  it('both sides\' hinge and axle points against re-runs, adjoint = direct', () => {
+    const file = 'examples/suspension/double_wishbone_axle.yaml';
+    const g = parseGeometry(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
+    g.spring = { type: 'coilover', rate: 60, damping: 3 }; // free length: the design length
+    for (const c of g.corners) {
+      const s = c.side === 'left' ? 1 : -1;
+      Object.assign(c.hardpoints, { strut_bottom: [0, 700 * s, 200], strut_top: [0, 600 * s, 600] });
+    }
+    const spec = readSuspensionDynamics({
+      masses: {
+        left_upright: { mass: 20, centre: [-20, 950, 300], inertia: [1e6, 1.5e6, 1e6] }, right_upright: { mass: 20, centre: [-20, -950, 300], inertia: [1e6, 1.5e6, 1e6] },
+        left_lower_wishbone: { mass: 3, centre: [0, 650, 200], inertia: [1e5, 2e4, 1e5] }, right_lower_wishbone: { mass: 3, centre: [0, -650, 200], inertia: [1e5, 2e4, 1e5] },
+      },
+      tyre: { stiffness: 250 }, road: { left: { bump: { height: 40, duration: 0.1, start: 0.2 } } },
+    }, g, file);
+    const axle: GeometrySource = { geometry: g, spec };
+    const names = ['left.axle_outboard.z', 'left.axle_inboard.x', 'right.axle_outboard.y', 'left.lower_wishbone_inboard_front.z', 'right.upper_wishbone_inboard_rear.y'];
+    const results = ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z', 'left.wheel_travel@max'], step = 0.005;
+    const options = { duration: DURATION, step };
+    const direct = geometrySimulationGradients(axle, names, results, options, 'direct');
+    const adjoint = geometrySimulationGradients(axle, names, results, options, 'adjoint');
+    const value = (s: GeometrySource) => geometrySimulationGradients(s, [], results, options, 'direct').results.map((r) => r.value);
+    const fds = names.map((n) => { const hi = value(movedGeometrySource(axle, n, D)!), lo = value(movedGeometrySource(axle, n, -D)!); return hi.map((h, r) => (h - lo[r]) / (2 * D)); });
+    direct.results.forEach((d, r) => {
+      const scale = Math.max(...d.gradient.map(Math.abs));
+      expect(scale).toBeGreaterThan(0);
+      d.gradient.forEach((x, j) => {
+        expect(Math.abs(adjoint.results[r].gradient[j] - x), `${results[r]} / ${names[j]}`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(x), 1e-4 * scale));
+        // floored also where the difference's own round-off |x| ε/δ is 1e-4 of the entry (the other side's entries are 0)
+        const floor = Math.max(Math.abs(fds[j][r]), 1e-4 * scale, (1e4 * Math.abs(d.value) * Number.EPSILON) / D);
+        expect(Math.abs(x - fds[j][r]) / floor, `${results[r]} / ${names[j]}`).toBeLessThan(1e-4);
+      });
+    });
+  });
+});
