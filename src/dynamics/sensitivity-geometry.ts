@@ -12,9 +12,10 @@
  * length likewise, a copied mass, centre, inertia, rate or damping one for one — so the
  * gradient is the chain rule over the parameters the assembly route differentiates exactly
  * (sensitivity.ts: a CombinedParameter), the link lengths as Φ_θ rows and the free length
- * and tyre numbers as closed-form ∂R/∂θ. Anything else θ moves (a hinge axis' direction, the
- * wheel's spin axis and contact, a mass placed from the part's points) refuses θ, naming
- * what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
+ * and tyre numbers as closed-form ∂R/∂θ, a hinge axis built from two hardpoints by its
+ * closed-form turn (sensitivity-directions.ts), an axle point's turn of the spin axis and
+ * moves of the wheel centre and contact (sensitivity-axle-points.ts). Anything else θ moves
+ * (a mass placed from the part's points) refuses θ, naming what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
  * theorem on the static balance, at design (`start: design`) not at all.
  */
 import type { AssemblyDoc } from '../assembly/types';
@@ -26,6 +27,9 @@ import {
   DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
   type GradientOptions, type ParameterTerm,
 } from './sensitivity';
+import { axisTurn } from './sensitivity-directions';
+import { axlePointMoves } from './sensitivity-axle-points';
+import type { HardpointParameter } from './sensitivity-hardpoints';
 import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
 
 export interface GeometrySource { geometry: Geometry; spec: SuspensionDynamicsSpec }
@@ -152,6 +156,14 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
       }
     }
   }
+  // an axle point turns the wheel's spin axis and moves the wheel centre and contact (sensitivity-axle-points.ts)
+  const axle = hardpoint ? axlePointMoves(source.geometry, doc0, name) : null;
+  if (axle) {
+    const path = (q: CombinedParameter['parts'][number]['parameter']) => (q.kind === 'hardpoint' ? `parts.${q.part}.${q.group}.${q.entity}${q.group === 'points' ? '' : '.origin'}[0]` : '');
+    out.parts = out.parts.filter(({ parameter: q }) => !axle.paths.has(path(q)));
+    out.parts.push(...axle.parts);
+    for (const p of axle.paths) handled.add(p);
+  }
   const rate = (ref: string) => { const e = new Array(3).fill(0); if (movedEntities.has(ref)) e[axis] = 1; return e; };
   const pointAt = (ref: string) => { const [part, entity] = ref.split('.'); return doc0.parts[part].points?.[entity] as number[] | undefined; };
   for (const path of changed) {
@@ -164,6 +176,18 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
       if (mate.type !== 'distance' || !pa || !pb) refuse([path]);
       const d = sub(pb!, pa!), L = Math.hypot(d[0], d[1], d[2]);
       out.rows.push({ owner: m[1], value: -dot(d, sub(rate(mate.b), rate(mate.a))) / L });
+      continue;
+    }
+    if ((m = /^parts\.([^.]+)\.axes\.([^.]+)\.direction\[\d\]$/.exec(path)) && hardpoint) {
+      // an axis built from two hardpoints turns: its closed-form turn (sensitivity-directions.ts)
+      const [, part, entity] = m, ref = `${part}.${entity}`;
+      const turn = axisTurn(doc0, part, entity, value0Point(source, name)!, axis);
+      const readByForce = Object.values(doc0.forces ?? {}).some((f) => Object.values(f as object).includes(ref));
+      if (!turn || readByForce) refuse([path]);
+      const own = out.parts.find(({ parameter: q }) => q.kind === 'hardpoint' && q.part === part && q.entity === entity && q.group === 'axes');
+      if (own) (own.parameter as HardpointParameter).turn = turn!;
+      else out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'axes', turn: turn!, still: true }, weight: 1 });
+      for (let i = 0; i < 3; i++) handled.add(`parts.${part}.axes.${entity}.direction[${i}]`);
       continue;
     }
     if ((m = /^forces\.([^.]+)\.length$/.exec(path))) {
@@ -270,13 +294,13 @@ function extraTerms(dyn: DynamicsModel, name: string, freeLengths: { element: st
 }
 
 /** A result of a geometry file's run: an assembly result with what its value is measured from (mm; 0 for a time). */
-export interface GeometryResult { result: DynamicResult; from: number }
+export interface GeometryResult { result: DynamicResult; from: number; travel?: { upright: string; cross: boolean } }
 
 /**
  * Result names on a geometry file: the assembly's (`upright.wheel_centre.position.z@max`),
  * and the suspension frame's `wheel_travel` (`left.wheel_travel` on an axle, with @max,
  * @min, @cross=LEVEL): the wheel centre's height less its design height, which only the
- * axle points (not parameters) move, so its gradient is the wheel centre's height's.
+ * axle points move: their gradient is less that height's rate (a level's: refused).
  */
 export function parseGeometryResult(source: GeometrySource, name: string, doc?: AssemblyDoc): GeometryResult {
   const m = /^(?:([^.@]+)\.)?wheel_travel(?:@(max|min|final|cross=([-+0-9.eE]+)))?$/.exec(name);
@@ -289,7 +313,7 @@ export function parseGeometryResult(source: GeometrySource, name: string, doc?: 
   const level = m[3] !== undefined ? Number(m[3]) : undefined;
   if (level !== undefined && !Number.isFinite(level)) throw new DynamicSensitivityError(`result "${name}": bad level`);
   const at = level !== undefined ? `@cross=${level + z0}` : m[2] ? `@${m[2]}` : '';
-  return { result: parseResult(`${upright}.wheel_centre.position.z${at}`), from: level !== undefined ? 0 : z0 };
+  return { result: parseResult(`${upright}.wheel_centre.position.z${at}`), from: level !== undefined ? 0 : z0, travel: { upright, cross: level !== undefined } };
 }
 
 /**
@@ -304,7 +328,17 @@ export function geometrySimulationGradients(source: GeometrySource, names: reado
   const rs = results.map((r) => (typeof r === 'string' ? parseGeometryResult(source, r, model.doc) : { result: r, from: 0 }));
   model.ran = true;
   const g = simulationGradients(model.dyn, parameters, rs.map((r) => r.result), { ...options, start: source.spec.start === 'equilibrium' ? 'equilibrium' : 'fixed' }, method);
-  g.results.forEach((r, k) => { r.value -= rs[k].from; });
+  g.results.forEach((r, k) => {
+    r.value -= rs[k].from;
+    const travel = rs[k].travel;
+    if (!travel) return;
+    // an axle point moves the design height the travel is measured from: less its rate
+    parameters.forEach((p, j) => {
+      const dz0 = p.kind !== 'combined' ? 0 : p.parts.reduce((sum, { parameter: q, weight }) => sum + (q.kind === 'hardpoint' && q.part === travel.upright && q.entity === 'wheel_centre' && (q.group ?? 'points') === 'points' && q.axis === 2 ? weight : 0), 0);
+      if (dz0 !== 0 && travel.cross) throw new DynamicSensitivityError(`result "${results[k] as string}": its level moves with "${names[j]}" (the design wheel centre's height), not differentiated yet`);
+      r.gradient[j] -= dz0;
+    });
+  });
   return g;
 }
 

@@ -8,15 +8,22 @@
  *     tangent values) and ∂Φ_q/∂p (their Jacobians' tangents), which gives the dynamic rows'
  *     (∂Φ_qᵀ/∂p)λ and, at the start, the acceleration rows' (∂Φ_q/∂p)v̇;
  *   - the force elements with an end there: ∂Q/∂p.
+ * An axis whose direction turns with the hardpoint (`turn`) also seeds its directions in the
+ * mate's rows with the turn's twist (sensitivity-directions.ts).
  * An entity is found in a block by the block's owner (the mate, motion or element naming it),
  * the part its seed column belongs to and its value (a frame's origin is a copy).
  */
 import { withTangents, type TangentSeeds, type Dual } from '../../kernel/dual';
 import type { AssemblyDoc } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { turnSeed, type AxisTurn } from './sensitivity-directions';
 
 /** An entity coordinate: `PART.ENTITY.x|y|z` (or `PART.points|frames|axes|planes|circles.ENTITY.x|y|z`). */
-export interface HardpointParameter { kind: 'hardpoint'; part: string; entity: string; axis: 0 | 1 | 2; group?: EntityGroupName }
+export interface HardpointParameter {
+  kind: 'hardpoint'; part: string; entity: string; axis: 0 | 1 | 2; group?: EntityGroupName;
+  /** An axis whose direction turns too (sensitivity-directions.ts); `still`: its origin stays. */
+  turn?: AxisTurn; still?: boolean;
+}
 
 type EntityGroupName = 'points' | 'frames' | 'axes' | 'planes' | 'circles';
 const GROUPS: readonly EntityGroupName[] = ['points', 'frames', 'axes', 'planes', 'circles'];
@@ -63,6 +70,7 @@ interface Reader { kind: 'row' | 'force'; index: number; colVar: Map<number, num
 export class HardpointTerms {
   private readonly readers: Reader[][];
   private readonly origins: (readonly number[])[];
+  private readonly turns: (((p: ArrayLike<number>, across: boolean) => Float64Array | null) | null)[];
   private readonly variables: number[];
   private readonly res = new Float64Array(64);
   private readonly jac = new Float64Array(4096);
@@ -76,9 +84,11 @@ export class HardpointTerms {
     const doc = model.doc;
     this.origins = [];
     this.variables = [];
+    this.turns = params.map((p) => (p.turn && p.group === 'axes' ? turnSeed(doc, p.part, p.entity, p.turn) : null));
     this.readers = params.map((p) => {
       const r = resolveHardpoint(doc, p);
       if (typeof r === 'string') throw new Error(r);
+      if (p.turn && p.group !== 'axes') throw new Error(`"${p.part}.${p.entity}": only an axis turns`);
       this.origins.push(r.origin);
       this.variables.push(model.parts.get(p.part)!);
       const ref = `${p.part}.${p.entity}`;
@@ -99,7 +109,12 @@ export class HardpointTerms {
       }
       for (const e of dyn.elements) {
         const f = doc.forces![e.id] as unknown as Record<string, unknown>;
-        if (!['a', 'b', 'at', 'centre', 'road'].some((k) => f[k] === ref)) continue;
+        // a tyre reads its spin axis' direction: seeded when that axis turns
+        if (!['a', 'b', 'at', 'centre', 'road'].some((k) => f[k] === ref) && !(p.turn && f.type === 'tyre' && f.axis === ref)) {
+          // any other force element reading a turning direction: its turn is not seeded (refused, not dropped)
+          if (p.turn && Object.values(f).includes(ref)) throw new Error(`force element "${e.id}" reads the turning axis "${ref}"`);
+          continue;
+        }
         if (!('duals' in e.block)) continue;
         out.push({ kind: 'force', index: e.index, colVar: colVars(e.block.vars) });
       }
@@ -113,12 +128,12 @@ export class HardpointTerms {
    * also reads, may have the same value); a mate's frame holds a copy (found by value).
    */
   private seeds(j: number, r: Reader): TangentSeeds {
-    const o = this.origins[j], variable = this.variables[j], move = new Float64Array(6), colVar = r.colVar;
+    const o = this.origins[j], variable = this.variables[j], move = new Float64Array(6), colVar = r.colVar, turn = this.turns[j], still = this.params[j].still === true;
     move[3 + this.params[j].axis] = 1;
     const same = r.kind === 'force' ? (p: ArrayLike<number>) => p === o : (p: ArrayLike<number>) => p[0] === o[0] && p[1] === o[1] && p[2] === o[2];
     return {
       pose: () => null,
-      local: (col, p, isPoint) => (isPoint && colVar.get(col) === variable && same(p) ? move : null),
+      local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && same(p) ? move : null) : turn ? turn(p, r.kind === 'row') : null),
       scalar: () => 0,
     };
   }

@@ -150,8 +150,12 @@ describe('names', () => {
     expect(names).toContain('dynamics.tyre.stiffness');
     expect(names).toContain('dynamics.masses.upright.centre.x');
     expect(() => geometryParameter(source, 'dynamics.tyre.nope')).toThrow(/not a number of this file \(its numbers: lower_wishbone_inboard_front\.x, .*spring\.rate/);
-    expect(() => geometryParameter(source, 'lower_wishbone_inboard_front.z')).toThrow(/lower_hinge_axis\.direction\[2\]/);
-    expect(() => geometryParameter(source, 'axle_outboard.x')).toThrow(/upright\.axes\.spin\.direction/);
+    // a hinge's inboard point turns its axis, an axle point the spin axis: offered (test/dynamics/sim-axes.test.ts)
+    expect(() => geometryParameter(source, 'lower_wishbone_inboard_front.z')).not.toThrow();
+    expect(() => geometryParameter(source, 'axle_outboard.x')).not.toThrow();
+    // a mass placed from its part's points: not yet
+    const placed = load(undefined, (d) => { delete d.masses.lower_wishbone.centre; delete d.masses.lower_wishbone.inertia; });
+    expect(() => geometryParameter(placed, 'strut_bottom.y')).toThrow(/parts\.lower_wishbone\.mass\.centre\[1\]/);
   });
 });
 
@@ -170,8 +174,8 @@ describe('kinemate simulate GEOMETRY --gradient', () => {
     const both = JSON.parse(travel.stdout).results;
     expect(both['wheel_travel@max'].value).toBeCloseTo(both[RESULTS[0]].value - 313.426, 9);
     expect(both['wheel_travel@max'].gradient).toEqual(both[RESULTS[0]].gradient);
-    const bad = await kinemate(['simulate', FILE, '--duration', '0.1', '--step', '0.005', '--gradient', 'upper_wishbone_inboard_rear.x', '--result', RESULTS[0]]);
+    const bad = await kinemate(['simulate', FILE, '--duration', '0.1', '--step', '0.005', '--gradient', 'axle_inboard.w', '--result', RESULTS[0]]);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toMatch(/upper_wishbone_inboard_rear\.x.*upper_hinge_axis\.direction\[0\]/);
+    expect(bad.stderr).toMatch(/axle_inboard\.w.*not a number of this file/);
   });
 });

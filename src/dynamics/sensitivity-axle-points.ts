@@ -1,0 +1,51 @@
+/**
+ * What a geometry file's axle point (`axle_inboard`, `axle_outboard`) moves in the dynamics
+ * assembly (suspension-dynamics.ts builds it): the spin axis s = (ao − ai)/|ao − ai| turns
+ * at ṡ = (I − s sᵀ)(ȧo − ȧi)/l; the wheel centre wc = ao − offset·s moves at ȧo − offset·ṡ;
+ * the contact point c = wc + R n, n = (s_z s − e_z)/|s_z s − e_z| (the wheel's lowest point),
+ * at ẇc + R (I − n nᵀ)(ṡ_z s + s_z ṡ)/|s_z s − e_z| — the road's surface point and both halves
+ * of its guide sit there. Each move is a weighted sum of hardpoint parameters (one per
+ * coordinate), the turn the spin axis' (read by the tyre).
+ */
+import type { AssemblyDoc } from '../assembly/types';
+import type { Geometry } from '../suspension/files';
+import { tireRadius } from '../suspension/files';
+import type { CombinedParameter } from './sensitivity';
+
+type Part = CombinedParameter['parts'][number];
+
+/** The axle point's moves as parameter parts and the built paths they cover; null when `name` is no axle point. */
+export function axlePointMoves(geometry: Geometry, doc: AssemblyDoc, name: string): { parts: Part[]; paths: Set<string> } | null {
+  const m = /^(?:(left|right)\.)?axle_(inboard|outboard)\.([xyz])$/.exec(name);
+  if (!m) return null;
+  const corner = geometry.scope === 'axle' ? geometry.corners.find((c) => c.side === m[1]) : m[1] ? undefined : geometry.corners[0];
+  if (!corner) return null;
+  const px = geometry.scope === 'axle' ? `${corner.side}_` : '', axis = 'xyz'.indexOf(m[3]) as 0 | 1 | 2;
+  const ai = corner.hardpoints.axle_inboard, ao = corner.hardpoints.axle_outboard;
+  const a = [ao[0] - ai[0], ao[1] - ai[1], ao[2] - ai[2]], l = Math.hypot(a[0], a[1], a[2]), s = a.map((x) => x / l);
+  const e = [0, 0, 0]; e[axis] = 1;
+  const sign = m[2] === 'outboard' ? 1 : -1;
+  const sd = [0, 1, 2].map((i) => (sign * (e[i] - s[i] * s[axis])) / l);
+  const off = geometry.wheel.offset, R = tireRadius(geometry.wheel.tire);
+  const wcd = [0, 1, 2].map((i) => (m[2] === 'outboard' ? e[i] : 0) - off * sd[i]);
+  const down = [s[2] * s[0], s[2] * s[1], s[2] * s[2] - 1], dl = Math.hypot(down[0], down[1], down[2]), n = down.map((x) => x / dl);
+  const downd = [0, 1, 2].map((i) => sd[2] * s[i] + s[2] * sd[i]);
+  const nd = downd.map((x, i) => (x - n[i] * (n[0] * downd[0] + n[1] * downd[1] + n[2] * downd[2])) / dl);
+  const cd = [0, 1, 2].map((i) => wcd[i] + R * nd[i]);
+  const upright = `${px}upright`, road = `${px}road`;
+  const support = doc.parts[road] && Object.entries(doc.parts).find(([, p]) => p.axes?.[`${px}road_guide`])?.[0];
+  if (!doc.parts[upright]?.axes?.spin || !support) return null;
+  const parts: Part[] = [], paths = new Set<string>();
+  const moved = (part: string, group: 'points' | 'axes', entity: string, v: readonly number[]) => {
+    for (let k = 0; k < 3; k++) if (v[k] !== 0) parts.push({ parameter: { kind: 'hardpoint', part, entity, axis: k as 0 | 1 | 2, group }, weight: v[k] });
+    for (let k = 0; k < 3; k++) paths.add(`parts.${part}.${group}.${entity}${group === 'points' ? '' : '.origin'}[${k}]`);
+  };
+  moved(upright, 'points', 'wheel_centre', wcd);
+  moved(upright, 'axes', 'spin', wcd);
+  parts.push({ parameter: { kind: 'hardpoint', part: upright, entity: 'spin', axis, group: 'axes', turn: { rate: sd }, still: true }, weight: 1 });
+  for (let k = 0; k < 3; k++) paths.add(`parts.${upright}.axes.spin.direction[${k}]`);
+  moved(road, 'points', 'surface', cd);
+  moved(road, 'axes', 'guide', cd);
+  moved(support, 'axes', `${px}road_guide`, cd);
+  return { parts, paths };
+}
