@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { dwAxleDynamicsSource } from './axle-dynamics-source';
 import { parseGeometry } from '../../src/suspension/files';
 import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
 import { geometryParameter, geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
@@ -128,21 +129,7 @@ describe('wheel travel by an axle point', () => {
 
 describe('an axle file (each side\'s points by name)', () => {
   it('both sides\' hinge and axle points against re-runs, adjoint = direct', () => {
-    const file = 'examples/suspension/double_wishbone_axle.yaml';
-    const g = parseGeometry(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
-    g.spring = { type: 'coilover', rate: 60, damping: 3 }; // free length: the design length
-    for (const c of g.corners) {
-      const s = c.side === 'left' ? 1 : -1;
-      Object.assign(c.hardpoints, { strut_bottom: [0, 700 * s, 200], strut_top: [0, 600 * s, 600] });
-    }
-    const spec = readSuspensionDynamics({
-      masses: {
-        left_upright: { mass: 20, centre: [-20, 950, 300], inertia: [1e6, 1.5e6, 1e6] }, right_upright: { mass: 20, centre: [-20, -950, 300], inertia: [1e6, 1.5e6, 1e6] },
-        left_lower_wishbone: { mass: 3, centre: [0, 650, 200], inertia: [1e5, 2e4, 1e5] }, right_lower_wishbone: { mass: 3, centre: [0, -650, 200], inertia: [1e5, 2e4, 1e5] },
-      },
-      tyre: { stiffness: 250 }, road: { left: { bump: { height: 40, duration: 0.1, start: 0.2 } } },
-    }, g, file);
-    const axle: GeometrySource = { geometry: g, spec };
+    const axle = dwAxleDynamicsSource();
     const names = ['left.axle_outboard.z', 'left.axle_inboard.x', 'right.axle_outboard.y', 'left.lower_wishbone_inboard_front.z', 'right.upper_wishbone_inboard_rear.y'];
     const results = ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z', 'left.wheel_travel@max'], step = 0.005;
     const options = { duration: DURATION, step };

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { dwAxleDynamicsSource } from './axle-dynamics-source';
 import { parseGeometry, type Geometry } from '../../src/suspension/files';
 import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
 import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
@@ -121,21 +122,7 @@ describe('variants of the file', () => {
 
 describe('an axle (the double wishbone axle with a coilover per side and both wheels on the bump)', () => {
   it('names each side\'s hardpoints as kinemate sensitivity does', () => {
-    const file = 'examples/suspension/double_wishbone_axle.yaml';
-    const geometry = parseGeometry(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
-    geometry.spring = { type: 'coilover', rate: 60, damping: 3 }; // free length: the design length
-    for (const c of geometry.corners) {
-      const s = c.side === 'left' ? 1 : -1;
-      Object.assign(c.hardpoints, { strut_bottom: [0, 700 * s, 200], strut_top: [0, 600 * s, 600] });
-    }
-    const spec = readSuspensionDynamics({
-      masses: {
-        left_upright: { mass: 20, centre: [-20, 950, 300], inertia: [1e6, 1.5e6, 1e6] }, right_upright: { mass: 20, centre: [-20, -950, 300], inertia: [1e6, 1.5e6, 1e6] },
-        left_lower_wishbone: { mass: 3, centre: [0, 650, 200], inertia: [1e5, 2e4, 1e5] }, right_lower_wishbone: { mass: 3, centre: [0, -650, 200], inertia: [1e5, 2e4, 1e5] },
-      },
-      tyre: { stiffness: 250 }, road: { left: { bump: { height: 40, duration: 0.1, start: 0.2 } } },
-    }, geometry, file);
-    const source = { geometry, spec };
+    const source = dwAxleDynamicsSource();
     expect(geometryParameterNames(source)).toContain('right.strut_top.z');
     checked(source, ['left.strut_top.z', 'right.strut_bottom.z', 'left.trackrod_outboard.z', 'left.lower_wishbone_outboard.z', 'dynamics.masses.left_upright.mass'], 0.005,
       ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z', 'left.wheel_travel@cross=10']);
