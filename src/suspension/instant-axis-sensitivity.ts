@@ -21,12 +21,13 @@
 import { Dual, type DualVec3 } from '../../kernel/dual';
 import type { TangentSpace } from '../../kernel/analysis';
 import { planesIntersection, type Line3 } from './metrics/lines';
-import { comp, div, mul, sub } from './metrics/dualops';
+import * as D from './metrics/dualops';
 import type { CornerMetrics } from './metrics';
 import { coordinateTangents } from './derivative-sensitivity';
 import { driverRowsOf, solve } from './roll-centre-sensitivity';
 import { uprightPoints } from './steering';
-import { holdRows, position, rateOf, steeringResponseAxes, tangentVec, tt, twistOf, wheelFrames, type T, type V } from './virtual-sensitivity';
+import { holdRows, steeringResponseAxes, twistOf, wheelFrames } from './virtual-sensitivity';
+import { cross, dot, position, rateOf, tangentVec, vadd, vdiv, type V } from './tangent-ops';
 import { type DriverParameters, type SensitivityModel, type StateFactors } from './sensitivity';
 
 /** The corner metrics read from the instant axis. */
@@ -41,16 +42,6 @@ export function hasScrewInstantAxis(model: SensitivityModel): boolean {
   return model.sm.corners.some((c) => c.roles.instant_axis.type === 'screw');
 }
 
-const tadd = (a: T, b: T): T => tt(a.v + b.v, a.t + b.t);
-const tmul = (a: T, b: T): T => tt(a.v * b.v, a.t * b.v + a.v * b.t);
-const tdiv = (a: T, b: T): T => tt(a.v / b.v, (a.t * b.v - a.v * b.t) / (b.v * b.v));
-const tsub = (a: T, b: T): T => tt(a.v - b.v, a.t - b.t);
-const vadd = (a: V, b: V): V => [tadd(a[0], b[0]), tadd(a[1], b[1]), tadd(a[2], b[2])];
-const vcross = (a: V, b: V): V => [
-  tsub(tmul(a[1], b[2]), tmul(a[2], b[1])), tsub(tmul(a[2], b[0]), tmul(a[0], b[2])), tsub(tmul(a[0], b[1]), tmul(a[1], b[0])),
-];
-const vdot = (a: V, b: V): T => tadd(tadd(tmul(a[0], b[0]), tmul(a[1], b[1])), tmul(a[2], b[2]));
-const vdivT = (a: V, k: T): V => [tdiv(a[0], k), tdiv(a[1], k), tdiv(a[2], k)];
 
 /**
  * `<group>:<name>` → value and gradient (a dual over the hardpoint coordinates) of the
@@ -107,12 +98,12 @@ export function screwAxisGradients(model: SensitivityModel, f: StateFactors, dri
       } else if (sa) ends = [position(sm.pointDual(sm.resolveRole(sa[0]), space, dirs, nd)), position(sm.pointDual(sm.resolveRole(sa[1]), space, dirs, nd))];
       if (!ends) {
         // no steering: the hub screw's own axis
-        const ww = vdot(w, w);
-        const point = vdivT(vcross(w, v0), ww);
+        const ww = dot(w, w);
+        const point = vdiv(cross(w, v0), ww);
         return { point: tangentVec(nd, point), direction: tangentVec(nd, w) };
       }
       const [a, b] = ends;
-      const va = vadd(v0, vcross(w, a)), vb = vadd(v0, vcross(w, b));
+      const va = vadd(v0, cross(w, a)), vb = vadd(v0, cross(w, b));
       return planesIntersection({ point: tangentVec(nd, a), normal: tangentVec(nd, va) }, { point: tangentVec(nd, b), normal: tangentVec(nd, vb) });
     };
     const ev = run(() => {
@@ -140,7 +131,7 @@ function mirroredRollCentreT(cm: CornerMetrics): Dual | null {
   const fy = cm.metrics.fvic_y, fz = cm.metrics.fvic_z;
   if (!fy || !fz) return null;
   const c = cm.points.wheel_contact_centre;
-  const cy = comp(c, 1), cz = comp(c, 2);
+  const cy = D.comp(c, 1), cz = D.comp(c, 2);
   if (fy.v - cy.v === 0) return null;
-  return sub(cz, mul(cy, div(sub(fz, cz), sub(fy, cy))));
+  return D.sub(cz, D.mul(cy, D.div(D.sub(fz, cz), D.sub(fy, cy))));
 }

@@ -28,6 +28,7 @@
  * the ground metrics and the contact-patch hold move with it.
  */
 import { Dual, DualVec3 } from '../../kernel/dual';
+import { add, cross, div, dot, mul, position, rateOf, sqrtT, sub, tangentVec, tt, vdiv, vscale, vsub, type T, type V } from './tangent-ops';
 import type { TangentSpace } from '../../kernel/analysis';
 import { coordinateTangents } from './derivative-sensitivity';
 import { driverRowsOf, solve } from './roll-centre-sensitivity';
@@ -43,36 +44,6 @@ export const VIRTUAL_METRICS = [
 /** The virtual metrics a model offers on request: a steered corner's or axle's (per side). */
 export function virtualMetricsOf(model: SensitivityModel): readonly string[] {
   return model.sm.rackHold ? VIRTUAL_METRICS : [];
-}
-
-/** A value with its derivative along one hardpoint coordinate. */
-export interface T { v: number; t: number }
-export type V = [T, T, T];
-export const tt = (v: number, t: number): T => ({ v, t });
-const add = (a: T, b: T): T => tt(a.v + b.v, a.t + b.t);
-const sub = (a: T, b: T): T => tt(a.v - b.v, a.t - b.t);
-const mul = (a: T, b: T): T => tt(a.v * b.v, a.t * b.v + a.v * b.t);
-const div = (a: T, b: T): T => tt(a.v / b.v, (a.t * b.v - a.v * b.t) / (b.v * b.v));
-const vsub = (a: V, b: V): V => [sub(a[0], b[0]), sub(a[1], b[1]), sub(a[2], b[2])];
-const vscale = (a: V, k: T): V => [mul(a[0], k), mul(a[1], k), mul(a[2], k)];
-const vdiv = (a: V, k: T): V => [div(a[0], k), div(a[1], k), div(a[2], k)];
-const dot = (a: V, b: V): T => add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]));
-const cross = (a: V, b: V): V => [
-  sub(mul(a[1], b[2]), mul(a[2], b[1])), sub(mul(a[2], b[0]), mul(a[0], b[2])), sub(mul(a[0], b[1]), mul(a[1], b[0])),
-];
-const sqrtT = (a: T): T => { const s = Math.sqrt(a.v); return tt(s, a.t / (2 * s)); };
-
-/** Position of a pass's point dual with its tangent. */
-export const position = (p: DualVec3): V => [0, 1, 2].map((i) => tt(p.v[i], p.t ? p.t.v[i] : 0)) as V;
-/** Its rate along direction j with its tangent. */
-export const rateOf = (p: DualVec3, j: number): V => [0, 1, 2].map((i) => tt(p.d[i * p.n + j], p.t ? p.t.d[i * p.n + j] : 0)) as V;
-
-/** A line as width-n duals whose tangents carry the derivative (for the metrics in tangent mode). */
-export function tangentVec(n: number, a: V): DualVec3 {
-  const out = new DualVec3(n);
-  out.t = new DualVec3(n);
-  for (let i = 0; i < 3; i++) { out.v[i] = a[i].v; out.t.v[i] = a[i].t; }
-  return out;
 }
 
 export type HoldRow = { corner: number } & ({ kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' });
