@@ -228,20 +228,30 @@ export function holdCatalogue(sm: SuspensionModel, cornerIndex: number): { defau
   return { default: typeof d === 'string' ? d : null, ids, warnings: { ...(r.hold_warnings ?? {}) } };
 }
 
+/**
+ * A corner's hold id resolved (`layout_default`: the corner's `holds.default`) and split at
+ * `+`, `none` left out; null when the layout has no default (nothing held).
+ */
+export function holdParts(sm: SuspensionModel, cornerIndex: number, holdId: string): { id: string; parts: string[] } | null {
+  let id = holdId;
+  if (id === 'layout_default') {
+    const d = sm.corners[cornerIndex].roles.holds.default;
+    if (typeof d !== 'string') return null;
+    id = d;
+  }
+  return { id, parts: id.split('+').map((s) => s.trim()).filter((s) => s && s !== 'none') };
+}
+
 /** Blocks of one corner for a (possibly `+`-joined) hold id, or a reason it has none. */
 function cornerHoldBlocks(sm: SuspensionModel, i: number, holdId: string, frames: () => WheelFrame[]):
   { id: string; blocks: ResidualBlock[]; warning?: string } | { id: string; error: string } {
   const c = sm.corners[i];
-  let id = holdId;
-  if (id === 'layout_default') {
-    const d = c.roles.holds.default;
-    if (typeof d !== 'string') return { id: 'none', blocks: [] };
-    id = d;
-  }
+  const hold = holdParts(sm, i, holdId);
+  if (!hold) return { id: 'none', blocks: [] };
+  const { id, parts } = hold;
   const blocks: ResidualBlock[] = [];
   const warnings: string[] = [];
-  for (const part of id.split('+').map((s) => s.trim()).filter(Boolean)) {
-    if (part === 'none') continue;
+  for (const part of parts) {
     if (part === 'contact_patch') { blocks.push(contactPatchBlock(sm, i, frames()[i])); continue; }
     if (part === 'wheel_center_height') { blocks.push(c.wheelCenterZ); continue; }
     let b: ResidualBlock[] | null;

@@ -32,7 +32,7 @@ import { add, cross, div, dot, mul, position, rateOf, sqrtT, sub, tangentVec, tt
 import type { TangentSpace } from '../../kernel/analysis';
 import { coordinateTangents } from './derivative-sensitivity';
 import { driverRowsOf, solve } from './roll-centre-sensitivity';
-import { uprightPoints } from './steering';
+import { holdParts, uprightPoints } from './steering';
 import { axleRoadPlane, steeringAxisMetrics, wheelAxis, wheelFrame, type RoadInput, type WheelFrame } from './metrics';
 import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
 import type { PointExpr } from './targets';
@@ -70,14 +70,9 @@ export function holdRows(model: SensitivityModel, holdId: string): HoldRow[] | n
   const rows: HoldRow[] = [];
   for (let corner = 0; corner < sm.corners.length; corner++) {
     const c = sm.corners[corner];
-    let id = holdId;
-    if (id === 'layout_default') {
-      const d = c.roles.holds.default;
-      if (typeof d !== 'string') continue; // no rows: the motion is not fixed (null below)
-      id = d;
-    }
-    for (const part of id.split('+').map((s) => s.trim()).filter(Boolean)) {
-      if (part === 'none') continue;
+    const hold = holdParts(sm, corner, holdId);
+    if (!hold) continue; // no rows: the motion is not fixed (null below)
+    for (const part of hold.parts) {
       if (part === 'wheel_center_height' || part === 'contact_patch') { rows.push({ corner, kind: part }); continue; }
       const spec = c.roles.holds[part];
       if (!Array.isArray(spec)) return null; // an unknown id
