@@ -57,6 +57,14 @@ export function normalize(out: Vec3, a: ReadonlyVec3): Vec3 {
   out[0] = a[0] * k; out[1] = a[1] * k; out[2] = a[2] * k;
   return out;
 }
+/** The rate of the unit vector a/|a| when a moves at ȧ: (ȧ − u (u·ȧ))/|a|, u = a/|a| (a ≠ 0). */
+export function normalizeRate(out: Vec3, a: ReadonlyVec3, ad: ReadonlyVec3): Vec3 {
+  const l = length(a);
+  const ua = (a[0] * ad[0] + a[1] * ad[1] + a[2] * ad[2]) / (l * l);
+  const x = (ad[0] - a[0] * ua) / l, y = (ad[1] - a[1] * ua) / l, z = (ad[2] - a[2] * ua) / l;
+  out[0] = x; out[1] = y; out[2] = z;
+  return out;
+}
 export function equals(a: ReadonlyVec3, b: ReadonlyVec3, tolerance = 0): boolean {
   return Math.abs(a[0] - b[0]) <= tolerance && Math.abs(a[1] - b[1]) <= tolerance && Math.abs(a[2] - b[2]) <= tolerance;
 }

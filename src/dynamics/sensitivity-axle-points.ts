@@ -11,6 +11,7 @@ import type { AssemblyDoc } from '../assembly/types';
 import type { Geometry } from '../suspension/files';
 import { tireRadius } from '../suspension/files';
 import type { CombinedParameter } from './sensitivity';
+import { normalizeRate } from '../../kernel/vec3';
 
 type Part = CombinedParameter['parts'][number];
 
@@ -25,12 +26,12 @@ export function axlePointMoves(geometry: Geometry, doc: AssemblyDoc, name: strin
   const a = [ao[0] - ai[0], ao[1] - ai[1], ao[2] - ai[2]], l = Math.hypot(a[0], a[1], a[2]), s = a.map((x) => x / l);
   const e = [0, 0, 0]; e[axis] = 1;
   const sign = m[2] === 'outboard' ? 1 : -1;
-  const sd = [0, 1, 2].map((i) => (sign * (e[i] - s[i] * s[axis])) / l);
+  const sd = Array.from(normalizeRate(new Float64Array(3), a, e.map((x) => sign * x)));
   const off = geometry.wheel.offset, R = tireRadius(geometry.wheel.tire);
   const wcd = [0, 1, 2].map((i) => (m[2] === 'outboard' ? e[i] : 0) - off * sd[i]);
-  const down = [s[2] * s[0], s[2] * s[1], s[2] * s[2] - 1], dl = Math.hypot(down[0], down[1], down[2]), n = down.map((x) => x / dl);
+  const down = [s[2] * s[0], s[2] * s[1], s[2] * s[2] - 1];
   const downd = [0, 1, 2].map((i) => sd[2] * s[i] + s[2] * sd[i]);
-  const nd = downd.map((x, i) => (x - n[i] * (n[0] * downd[0] + n[1] * downd[1] + n[2] * downd[2])) / dl);
+  const nd = Array.from(normalizeRate(new Float64Array(3), down, downd));
   const cd = [0, 1, 2].map((i) => wcd[i] + R * nd[i]);
   const upright = `${px}upright`, road = `${px}road`;
   const support = doc.parts[road] && Object.entries(doc.parts).find(([, p]) => p.axes?.[`${px}road_guide`])?.[0];

@@ -8,6 +8,7 @@
  * are zero at a solution, so the motion (and every result of it) does not see it.
  */
 import type { AssemblyDoc } from '../assembly/types';
+import { normalizeRate } from '../../kernel/vec3';
 
 /** An axis' turn: the rate ḋ of its unit direction (local frame) per unit of the parameter. */
 export interface AxisTurn { rate: readonly number[] }
@@ -28,8 +29,9 @@ export function axisTurn(doc: AssemblyDoc, part: string, entity: string, hp: rea
   const near = (a: readonly number[], b: readonly number[]) => a.every((v, i) => Math.abs(v - b[i]) <= 1e-9 * Math.max(1, Math.abs(v)));
   const sign = near(hp, tip) ? 1 : near(hp, e.origin) ? -1 : 0;
   if (sign === 0 || !(L > 0)) return null;
-  const d = D.map((x) => x / L), rate = [0, 1, 2].map((i) => (sign * ((i === axis ? 1 : 0) - d[i] * d[axis])) / L);
-  return { rate };
+  const move = [0, 0, 0];
+  move[axis] = sign;
+  return { rate: Array.from(normalizeRate(new Float64Array(3), D, move)) };
 }
 
 /**

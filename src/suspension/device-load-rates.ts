@@ -10,6 +10,7 @@
 import { withTangents, type TangentSeeds } from '../../kernel/dual';
 import type { ForceSet } from '../../kernel/forces';
 import type { System } from '../../kernel/system';
+import { normalizeRate } from '../../kernel/vec3';
 import { BushingForce, CoordinateSpringForce } from '../../mates/forces';
 import { SensitivityError, type SensitivityModel } from './sensitivity';
 
@@ -74,8 +75,7 @@ function termsRate(terms: Terms, k: number): number[] {
 export function frameAxesRate(x: readonly number[], xd: readonly number[]): number[][] {
   const l = Math.hypot(x[0], x[1], x[2]);
   const u = x.map((c) => c / l);
-  const ux = (u[0] * xd[0] + u[1] * xd[1] + u[2] * xd[2]);
-  const ud = xd.map((c, i) => (c - u[i] * ux) / l);
+  const ud = normalizeRate(new Float64Array(3), x, xd);
   const w = 1 + u[0], y = -u[2], z = u[1];
   const wd = ud[0], yd = -ud[2], zd = ud[1];
   const n2 = w * w + y * y + z * z, s = 2 / n2;
