@@ -15,11 +15,13 @@ import { rotationMatrix } from '../../kernel/dual';
 import { isCoupling, splitReference, type PartDoc } from '../assembly/types';
 import type { RowDuals } from './jacobian-rate';
 import { entityPoint } from '../dynamics/statics';
-import { SensitivityError, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
+import { type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
 
 export const JOINT_FORCE = 'joint_force.';
 export const JOINT_MOMENT = 'joint_moment.';
 const AXES = ['x', 'y', 'z'];
+/** A fixed part's turn rate. */
+const FIXED = new Float64Array(3);
 
 interface Joint {
   id: string;
@@ -70,8 +72,8 @@ export class JointWrenchRates {
     let r0 = 0;
     for (const r of f.rows) { rowAt.set(r.index, r0); r0 += r.block.rows; }
     for (const joint of joints) {
+      // a fixed part (the chassis): c0 = −1, it does not turn; its columns' J̇ still carry the other part's motion
       const c0 = f.layout[joint.variable];
-      if (c0 < 0) throw new SensitivityError(`sensitivity --loads: joint ${joint.id} acts on a fixed part: its reaction's gradient is not offered`);
       const hardpoint = model.hardpointAt(joint.point);
       const parts = joint.blocks.flatMap((b) => {
         const blk = sys.block(b), rowsAt = rowAt.get(b);
@@ -108,7 +110,8 @@ export class JointWrenchRates {
     for (let r = 0; r < p.rows; r++) {
       const t = rows[r].t, lam = this.lambda[rowsAt + r];
       if (!t) continue;
-      for (let c = 0; c < 6; c++) if (colGlobal[p.lc + c] >= 0) it.Gd[c] -= t.d[p.lc + c] * lam;
+      // a fixed part's columns are not state columns, but their rows' rates are the wrench's all the same
+      for (let c = 0; c < 6; c++) if (it.c0 < 0 || colGlobal[p.lc + c] >= 0) it.Gd[c] -= t.d[p.lc + c] * lam;
     }
   }
 
@@ -118,7 +121,7 @@ export class JointWrenchRates {
     for (const it of this.items) {
       const { R, G, Gd } = it, p = it.joint.point, j = it.joint.hardpoint;
       for (const part of it.parts) for (let r = 0; r < part.rows; r++) for (let c = 0; c < 6; c++) Gd[c] -= part.jac[6 * r + c] * lambdaDot[part.rowsAt + r];
-      const w = qd.subarray(it.c0, it.c0 + 3);
+      const w = it.c0 >= 0 ? qd.subarray(it.c0, it.c0 + 3) : FIXED;
       const Gw = [G[0], G[1], G[2]], Gv = [G[3], G[4], G[5]], Gdw = [Gd[0], Gd[1], Gd[2]], Gdv = [Gd[3], Gd[4], Gd[5]];
       const pd = [0, 0, 0];
       if (j >= 0 && k >= 3 * j && k < 3 * j + 3) pd[k - 3 * j] = 1;
