@@ -13,6 +13,7 @@ import type { System } from '../../kernel/system';
 import { normalizeRate } from '../../kernel/vec3';
 import { BushingForce, CoordinateSpringForce } from '../../mates/forces';
 import { SensitivityError, type SensitivityModel } from './sensitivity';
+import { leastTurnAxesRate } from './bar-axis-rate';
 
 /** A local vector as a weighted sum of hardpoints (weight, hardpoint index). */
 type Terms = readonly (readonly [number, number])[];
@@ -79,8 +80,8 @@ export function frameAxesRate(x: readonly number[], xd: readonly number[]): numb
   const w = 1 + u[0], y = -u[2], z = u[1];
   const wd = ud[0], yd = -ud[2], zd = ud[1];
   const n2 = w * w + y * y + z * z, s = 2 / n2;
-  // Builder.frame turns a half turn about z there, a choice that does not vary smoothly
-  if (n2 < 1e-12) throw new SensitivityError('sensitivity --loads: a bar axis along −x: its frame has no rate');
+  // at (or next to) −x the builder's spin about x jumps with the side the axis leaves by: a least turn instead (bar-axis-rate.ts)
+  if (n2 < 1e-12) return leastTurnAxesRate(u, ud);
   const sd = (-2 * 2 * (w * wd + y * yd + z * zd)) / (n2 * n2);
   // d(a b s) = (ȧ b + a ḃ) s + a b ṡ
   const prod = (a: number, ad: number, b: number, bd: number) => (ad * b + a * bd) * s + a * b * sd;
