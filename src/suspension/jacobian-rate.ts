@@ -30,7 +30,7 @@ export function forEachJacobianRate(model: SensitivityModel, f: StateFactors, qd
     r0 += block.rows;
     if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue;
     const duals = (block as unknown as Partial<DualRows>).duals;
-    if (!duals) return block;
+    if (!duals || params.firstOrderOnly) return block;
     const colGlobal: number[] = [];
     for (const vid of block.vars) {
       const v = sys.variables[vid];
