@@ -11,7 +11,8 @@
  * twist carries that, so the row's whole explicit rate u·(dB/dp − dA/dp) (u the unit
  * direction now, each end's move its terms' local moves turned into the world plus their
  * weights' moves times their world points) is taken as the row's constant at each state
- * (BlockParameters.refresh); such a row has no second derivatives here (loads refuse it).
+ * (BlockParameters.refresh); its Jacobian's rate, for the load gradients, comes from
+ * rod-length-rate.ts.
  */
 import type { ResidualBlock } from '../../kernel/system';
 import type { BlockParameters, SensitivityModel } from './sensitivity';
@@ -20,6 +21,7 @@ import { LengthBlock, type PointExpr } from './targets';
 import { toMatrix } from '../../kernel/quat';
 import { rodShare } from './model';
 import { shareRates, termWorld } from './rod-fraction';
+import { rodLengthRowRate } from './rod-length-rate';
 
 export function lengthDriverParameters(model: SensitivityModel, blk: ResidualBlock, relative: boolean): BlockParameters {
   if (!(blk instanceof LengthBlock)) throw new SensitivityError(`sensitivity: driver ${blk.owner} is not a length`);
@@ -102,7 +104,7 @@ function rodLengthParameters(model: SensitivityModel, blk: LengthBlock, relative
   const params: BlockParameters = {
     twist: new Float64Array(localDim * P),
     constant: new Float64Array(P),
-    firstOrderOnly: true,
+    rowRate: (layout, qd, k) => rodLengthRowRate(model, blk, layout, qd, k),
     refresh: () => {
       const { rate } = endRates(model, blk, true);
       for (let k = 0; k < P; k++) params.constant![k] = rate[k] - (design ? design[k] : 0);

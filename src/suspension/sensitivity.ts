@@ -93,8 +93,8 @@ export interface BlockParameters {
   columns?: Int32Array;
   /** Recomputes `constant` at the current state (factorState calls it): a length driver with an end on a rod. */
   refresh?: () => void;
-  /** All in `constant` (no twist): its row has no second derivatives here (jacobian-rate.ts refuses it). */
-  firstOrderOnly?: boolean;
+  /** All in `constant` (no twist): its row's Jacobian rate along (q̇, e_k) by this instead (jacobian-rate.ts). */
+  rowRate?: (layout: Int32Array, qd: Float64Array, k: number) => readonly { v: number; t: { d: Float64Array } | null }[];
 }
 
 /** The parameter columns a block's map touches: most blocks see one or two hardpoints of all P. */

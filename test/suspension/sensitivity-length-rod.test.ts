@@ -3,7 +3,8 @@
  * rod (the multi-link's damper end on its lower rear link; src/suspension/rod-fraction.ts):
  * every metric's gradient, under a damper-length target (the sweep's element_length) and
  * under bump with the damper-length steering hold, against central differences of
- * `kinemate sweep`'s values re-solved with each point moved (the template re-deriving f).
+ * `kinemate sweep`'s values re-solved with each point moved (the template re-deriving f);
+ * and the link forces' gradients under that target (the row's Jacobian rate).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { runSweep } from '../../src/suspension/sweep';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
 import { virtualMetricsOf } from '../../src/suspension/virtual-sensitivity';
 import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { parseLoadCase } from '../../src/suspension/loads';
+import { parseLoadCase, SweepLoads, type StateLoads } from '../../src/suspension/loads';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Values = Record<string, Record<string, number | null>>;
@@ -112,10 +113,45 @@ describe('a damper end on a rod\'s centreline (the multi-link\'s)', () => {
     expect(grads.right.damper_length).not.toBeNull();
   });
 
-  it('load gradients under such a target are refused by name (its row\'s second derivatives are not mapped)', () => {
+  it('adjoint equals direct (one solve per coordinate) under the damper target, to 1e-10', () => {
     const model = new SensitivityModel(ml);
-    const lc = parseLoadCase(readFileSync('examples/suspension/loads/corner_cornering_1g.yaml', 'utf8'), ['left'], 'lc');
-    const loads = new LoadSensitivity(model, lc);
-    expect(() => sensitivitySweep(model, damperTarget(ml, -6, 4), [loads.names[0]], 'adjoint', loads)).toThrow(/target:left:damper_length has no second derivatives/);
+    const spec = damperTarget(ml, -6, 4);
+    const [a, d] = (['adjoint', 'direct'] as const).map((mode) => sensitivitySweepBySide(model, spec, ['camber', 'toe_angle', 'damper_length', 'half_track', 'svic_x'], mode).steps[0].metrics!.left);
+    for (const [m, e] of Object.entries(a)) {
+      const scale = Math.max(1, ...Object.values(d[m]!.gradient).map(Math.abs));
+      for (const [key, v] of Object.entries(e!.gradient)) expect(Math.abs(v - d[m]!.gradient[key]) / scale, `${m} ${key}`).toBeLessThan(1e-10);
+    }
+  });
+
+  it('link and rack force gradients under the damper target (the row\'s Jacobian rate with its moving weights): every entry against central differences to 1e-6', () => {
+    const lc = parseLoadCase('left: { corner_mass: 300, cornering_g: 1.0, braking_g: 0.3 }', ['left']);
+    const spec = damperTarget(ml, -6, 4);
+    const loadsOf = (g: Geometry): StateLoads => {
+      const sm = new SuspensionModel(suspensionAssembly(g));
+      const loads = new SweepLoads(sm, lc);
+      let out: StateLoads | null = null;
+      runSweep(sm, spec, { onSolvedState: () => { out = loads.evaluate(); } });
+      if (!out) throw new Error('not solved');
+      return out;
+    };
+    const valueOf = (l: StateLoads, m: string) => (m === 'rack_force' ? l.rack_force! : l.links[m.slice('link_force.'.length)]);
+    const model = new SensitivityModel(ml);
+    const ls = new LoadSensitivity(model, lc);
+    const got = sensitivitySweep(model, spec, ls.names, 'adjoint', ls).steps[0].metrics!;
+    const base = loadsOf(ml);
+    for (const m of ls.names) expect(Math.abs(got[m]!.value - valueOf(base, m))).toBeLessThan(1e-9 * Math.max(1, Math.abs(valueOf(base, m))));
+    let worst = 0;
+    const h = 1e-3;
+    for (const key of model.keys) {
+      const lp = loadsOf(movedHardpoint(ml, key, h)), lm = loadsOf(movedHardpoint(ml, key, -h));
+      for (const m of ls.names) {
+        const fd = (valueOf(lp, m) - valueOf(lm, m)) / (2 * h);
+        const err = gradientError(got[m]!.gradient[key], fd, got[m]!.gradient, 0);
+        worst = Math.max(worst, err);
+        if (err > 1e-6) throw new Error(`${m} ${key}: exact ${got[m]!.gradient[key]}, differences ${fd}`);
+      }
+    }
+    expect(ls.names.length).toBe(6);
+    expect(worst).toBeLessThan(1e-6);
   });
 });
