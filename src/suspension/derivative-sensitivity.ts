@@ -19,6 +19,7 @@ import type { TangentSpace } from '../../kernel/analysis';
 import { DERIVATIVES_WRT_HUB_Z, DERIVATIVES_WRT_RACK } from './model';
 import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre-sensitivity';
 import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
+import { shareRates, termWorld } from './rod-fraction';
 
 /**
  * The `deriv_*` metrics with gradients (a corner file). The rocker angle's rate does not
@@ -112,12 +113,17 @@ export function coordinateTangents(model: SensitivityModel, f: StateFactors, dir
       const t = (pt.t ??= new DualVec3(n));
       const value = rot([0, 1, 2].map((i) => cross(wk, l)[i] + vk[i] + ld[i]));
       for (let i = 0; i < 3; i++) t.v[i] += term.weight * value[i];
+      // a rod share's weight moves with the points (rod-fraction.ts): its point and rates, scaled
+      const share = shareRates(model, term);
+      const ws = share ? share.rate * share.df[k] : 0;
+      if (ws !== 0) { const x = termWorld(model, term); for (let i = 0; i < 3; i++) t.v[i] += ws * x[i]; }
       dirs.forEach((q, j) => {
         const wj = slice(q, c0, 0), vj = slice(q, c0, 3), wjd = slice(dirDots[j], c0, 0), vjd = slice(dirDots[j], c0, 3);
         const body = [0, 1, 2].map((i) => cross(wj, l)[i] + vj[i]);
         const a = cross(wk, body), b = cross(wjd, l), c = cross(wj, ld);
         const dv = rot([0, 1, 2].map((i) => a[i] + b[i] + c[i] + vjd[i]));
         for (let i = 0; i < 3; i++) t.d[i * n + j] += term.weight * dv[i];
+        if (ws !== 0) { const r = rot(body); for (let i = 0; i < 3; i++) t.d[i * n + j] += ws * r[i]; }
       });
     };
     visit(k, (fn) => {

@@ -30,12 +30,14 @@ export function forEachJacobianRate(model: SensitivityModel, f: StateFactors, qd
     r0 += block.rows;
     if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue;
     const duals = (block as unknown as Partial<DualRows>).duals;
-    if (!duals) return block;
+    if (!duals && !params.rowRate) return block;
     const colGlobal: number[] = [];
     for (const vid of block.vars) {
       const v = sys.variables[vid];
       for (let c = 0; c < v.dim; c++) colGlobal.push(f.layout[vid] >= 0 ? f.layout[vid] + c : -1);
     }
+    // a row whose map is not a part twist (a length with an end on a rod) brings its own
+    if (params.rowRate) { visit(rowsAt, params.rowRate(f.layout, qd, k), colGlobal); continue; }
     const ld = colGlobal.length;
     const seeds: TangentSeeds = {
       pose: (col) => (colGlobal[col] >= 0 ? qd.subarray(colGlobal[col], colGlobal[col] + 6) : null),
@@ -48,7 +50,7 @@ export function forEachJacobianRate(model: SensitivityModel, f: StateFactors, qd
     };
     if (res.length < block.rows) res = new Float64Array(block.rows);
     if (jac.length < block.rows * ld) jac = new Float64Array(block.rows * ld);
-    const rows = withTangents(seeds, () => { sys.evaluateBlock(index, res, jac); return duals.call(block); });
+    const rows = withTangents(seeds, () => { sys.evaluateBlock(index, res, jac); return duals!.call(block); });
     visit(rowsAt, rows, colGlobal);
   }
   return null;

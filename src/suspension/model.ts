@@ -74,6 +74,23 @@ export interface EvaluateExtras {
 
 /** Each resolved local point's document array (the sensitivities follow it to its hardpoint). */
 export const localSource = new WeakMap<object, ArrayLike<number>>();
+
+/**
+ * The terms of a point on a rod's centreline, (1 − f)·A + f·B: each term's weight moves with
+ * f at rate `rate` (−A's weight, +B's), and `role` names the fraction (sensitivity.ts takes
+ * df/dp when the template derived f from the hardpoints: rod-fraction.ts).
+ */
+export const rodShare = new WeakMap<object, { role: Exclude<PointRole, string>; rate: number }>();
+
+function betweenExpr(role: Exclude<PointRole, string>, ea: PointExpr, eb: PointExpr): PointExpr {
+  const f = role.fraction;
+  const share = (t: PointExpr[number], w: number, rate: number) => {
+    const out = { ...t, weight: t.weight * w };
+    rodShare.set(out, { role, rate: t.weight * rate });
+    return out;
+  };
+  return [...ea.map((t) => share(t, 1 - f, -1)), ...eb.map((t) => share(t, f, 1))];
+}
 function localOf(p: ArrayLike<number>): Float64Array {
   const local = Float64Array.from(p);
   localSource.set(local, p);
@@ -131,9 +148,7 @@ export class SuspensionModel {
         return [{ variable: v, local: localOf(p), weight: 1 }];
       }
       const [a, b] = role.between;
-      const ea = resolve(a, `${path}.between[0]`), eb = resolve(b, `${path}.between[1]`);
-      const f = role.fraction;
-      return [...ea.map((t) => ({ ...t, weight: t.weight * (1 - f) })), ...eb.map((t) => ({ ...t, weight: t.weight * f }))];
+      return betweenExpr(role, resolve(a, `${path}.between[0]`), resolve(b, `${path}.between[1]`));
     };
     this.corners = this.roles.corners.map((c, i) => {
       const path = `suspension.corners[${i}]`;
@@ -249,8 +264,7 @@ export class SuspensionModel {
       this.resolved.set(role, expr);
       return expr;
     }
-    const ea = this.resolveRole(role.between[0]), eb = this.resolveRole(role.between[1]);
-    return [...ea.map((t) => ({ ...t, weight: t.weight * (1 - role.fraction) })), ...eb.map((t) => ({ ...t, weight: t.weight * role.fraction }))];
+    return betweenExpr(role, this.resolveRole(role.between[0]), this.resolveRole(role.between[1]));
   }
 
   private resolveName(role: string): PointExpr {

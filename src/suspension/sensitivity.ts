@@ -30,6 +30,7 @@ import type { CornerMetrics } from './metrics';
 import { kinematicRollCentres } from './roll-centre-sensitivity';
 import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
 import { lengthDriverParameters } from './length-driver';
+import { addShareRate } from './rod-fraction';
 import { bumpSystem } from './bump-system';
 import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
 import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual-sensitivity';
@@ -90,6 +91,10 @@ export interface BlockParameters {
   constant: Float64Array | null;
   /** The parameters with a nonzero twist or constant (filled in by factorState on first use). */
   columns?: Int32Array;
+  /** Recomputes `constant` at the current state (factorState calls it): a length driver with an end on a rod. */
+  refresh?: () => void;
+  /** All in `constant` (no twist): its row's Jacobian rate along (q̇, e_k) by this instead (jacobian-rate.ts). */
+  rowRate?: (layout: Int32Array, qd: Float64Array, k: number) => readonly { v: number; t: { d: Float64Array } | null }[];
 }
 
 /** The parameter columns a block's map touches: most blocks see one or two hardpoints of all P. */
@@ -166,11 +171,6 @@ export class SensitivityModel {
     if (mid && ends.every((j) => j >= 0)) this.derived.set(valueKey(mid), ends.map((j) => [j, 0.5]));
     this.wheelCenterRatesByCorner = this.sm.corners.map((_, ci) => this.wheelCenterRates(ci));
     this.wheelCenterRate = this.wheelCenterRatesByCorner[0];
-    // a damper end on a rod's centreline sits at a fraction that moves with the points: not mapped yet
-    for (const corner of this.sm.corners) {
-      const damper = corner.roles.damper;
-      if (damper && damper.some((r) => typeof r !== 'string')) this.unsupported.add('damper_length');
-    }
     const sys = this.sm.model.system;
     for (let b = 0; b < sys.blockCount; b++) {
       const blk = sys.block(b);
@@ -399,6 +399,7 @@ export class SensitivityModel {
       n += v.dim;
     }
     const rows: { block: ResidualBlock; params: BlockParameters; index: number }[] = [];
+    for (const d of drivers) d.params.refresh?.();
     for (let b = 0; b < sys.blockCount; b++) {
       if (!sys.blockEnabled(b)) continue;
       const blk = sys.block(b);
@@ -492,6 +493,8 @@ export class SensitivityModel {
     const sys = sm.model.system;
     const lookup = this.termHardpoint;
     sm.explicitPointRate = (out: DualVec3, term, n) => {
+      // a point on a rod's centreline: its fraction moves with the points
+      addShareRate(this, out, term, n, base);
       let j = lookup.get(term.local);
       if (j === undefined) lookup.set(term.local, (j = this.hardpointAt(term.local)));
       toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);

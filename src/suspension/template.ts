@@ -30,6 +30,8 @@ const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2]
  */
 export const entitySource = new WeakMap<object, readonly number[]>();
 export const axisTipSource = new WeakMap<object, readonly number[]>();
+/** A rod-centreline point role → the hardpoint whose projection on the rod gives its fraction. */
+export const fractionSource = new WeakMap<object, readonly number[]>();
 
 export class Builder {
   parts: Record<string, MutablePart> = {};
@@ -239,11 +241,13 @@ function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string
         points.strut_top = b.point(chassis, `${px}strut_top`, hp.strut_top);
         if (mount === 'upright') points.strut_bottom = b.point(upright, 'strut_bottom', hp.strut_bottom);
         else {
-          // on the rod's centreline at its authored fraction
+          // on the rod's centreline, at the fraction of strut_bottom's projection on it (it moves with all three)
           const i = hp[`${mount}_inboard`], o = hp[`${mount}_outboard`], s = hp.strut_bottom;
           const d = sub(o, i), len2 = d[0] ** 2 + d[1] ** 2 + d[2] ** 2;
           const f = ((s[0] - i[0]) * d[0] + (s[1] - i[1]) * d[1] + (s[2] - i[2]) * d[2]) / len2;
-          points.strut_bottom = { between: [points[`${mount}_inboard`] as string, points[`${mount}_outboard`] as string], fraction: f };
+          const role = { between: [points[`${mount}_inboard`] as string, points[`${mount}_outboard`] as string] as [string, string], fraction: f };
+          fractionSource.set(role, s);
+          points.strut_bottom = role;
         }
       }
       break;

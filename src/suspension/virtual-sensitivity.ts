@@ -41,9 +41,12 @@ export const VIRTUAL_METRICS = [
   'caster_virtual', 'kpi_virtual', 'steering_axis_offset_ground_virtual', 'scrub_radius_virtual', 'mechanical_trail_virtual',
 ] as const;
 
-/** The virtual metrics a model offers on request: a steered corner's or axle's (per side). */
-export function virtualMetricsOf(model: SensitivityModel): readonly string[] {
-  return model.sm.rackHold ? VIRTUAL_METRICS : [];
+/**
+ * The virtual metrics a model offers on request (per side). Without a rack there is no
+ * steering response: `kinemate sweep` prints them null, and so do the gradients.
+ */
+export function virtualMetricsOf(_model: SensitivityModel): readonly string[] {
+  return VIRTUAL_METRICS;
 }
 
 export type HoldRow = { corner: number } & ({ kind: 'coordinate'; variable: number } | { kind: 'length'; a: PointExpr; b: PointExpr } | { kind: 'wheel_center_height' } | { kind: 'contact_patch' });
@@ -252,7 +255,7 @@ export function steeringResponseAxes(model: SensitivityModel, f: StateFactors, h
 export function virtualGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, holdId: string, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
   const wanted = VIRTUAL_METRICS.filter((m) => names.includes(m));
-  if (!wanted.length || !virtualMetricsOf(model).length) return {};
+  if (!wanted.length || !model.sm.rackHold) return {};
   const rows = driverRowsOf(model, f, drivers);
   const hold = holdRows(model, holdId);
   if (!rows || rows.rack < 0 || !hold) return {};
