@@ -196,6 +196,7 @@ export { runSweep, sweepsToCsv, type StepResult, type SweepRun } from './suspens
 export { evaluateState, type FullState } from './suspension/state.ts';
 /** Exact hardpoint gradients of suspension metrics, inverse design, design of experiments (docs/sensitivity.md). */
 export { SensitivityModel, SensitivityError, sensitivityAt, sensitivitySweep, sensitivitySweepBySide, sensitivityMetricsOf, bumpStates, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from './suspension/sensitivity.ts';
+export { curveSensitivity, parseCurveTargets, type CurveQuantity } from './suspension/curve-sensitivity.ts';
 export { LoadSensitivity, LINK_FORCE } from './suspension/load-sensitivity.ts';
 export { AxleLoadGradients } from './suspension/axle-load-sensitivity.ts';
 export { fit, parseFitSpec, fittedGeometryText, type FitSpec, type FitTarget, type FitReport, type FitProgress, type FitOptions } from './suspension/fit.ts';

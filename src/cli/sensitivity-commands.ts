@@ -19,6 +19,7 @@ import { AxleLoadGradients } from '../suspension/axle-load-sensitivity.ts';
 import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
+import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/curve-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -28,6 +29,7 @@ const SENSITIVITY_OPTIONS = {
   at: { type: 'string', multiple: true },
   metric: { type: 'string', multiple: true },
   loads: { type: 'string' },
+  targets: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
 } as const;
@@ -47,6 +49,13 @@ export function sensitivityCsv(sweeps: Readonly<Record<string, { steps: (Sensiti
   return `${lines.join('\n')}\n`;
 }
 
+/** One CSV row per curve quantity and hardpoint coordinate. */
+function curveCsv(quantities: readonly CurveQuantity[]): string {
+  const lines = ['target,metric,side,kind,value,parameter,gradient'];
+  for (const q of quantities) for (const [key, d] of Object.entries(q.gradient)) lines.push(`"${q.target}",${q.metric},${q.side ?? ''},${q.kind},${q.value},${key},${d ?? ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** [name, gradient] pairs of a step's metrics; an axle's grouped ones as `<side>.<metric>`. */
 function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetrics): [string, MetricGradient | null][] {
   const out: [string, MetricGradient | null][] = [];
@@ -60,10 +69,12 @@ function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetric
 export const sensitivityCommand: Command = {
   name: 'sensitivity',
   synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]\n' +
-    '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]',
+    '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]\n' +
+    '            sensitivity GEOMETRY --targets FILE [--format json|csv] [--out FILE]',
   summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
   help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]
                             --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
+       kinemate sensitivity GEOMETRY --targets FILE [--format json|csv] [--out FILE]
 
 Solves GEOMETRY at every step of the sweep and prints, per step, each requested metric as
 { "value": v, "gradient": { "<hardpoint>.<x|y|z>": d, ... } } in the layout of kinemate
@@ -94,6 +105,12 @@ Options:
                      torsion and anti-roll bars); an axle's grouped by side (link_force.trackrod
                      under metrics.left), rack_force under metrics.axle; when named, the
                      joints' reactions joint_force.<mate id>.<x|y|z> (N), joint_moment.… (N·mm)
+  --targets FILE     instead of the sweep: quantities read off a metric's bump curve, as a fit's
+                     targets file names them (its move is not needed): at (the value at a travel),
+                     gain [a, b] (m(b) − m(a)), slope [a, b] (gain/(b − a), per mm), curve (the RMS
+                     error to the given values); printed as { "targets": [ { target, metric, kind,
+                     value, gradient } ] } over every hardpoint coordinate (csv: one row per target
+                     and coordinate)
   --format json|csv  json (default) or csv: one row per step, metric and coordinate
   --out FILE         write there instead of stdout
   -h, --help         this text
@@ -108,6 +125,17 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
     const metrics = stringOptions(args, 'metric');
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    const targetsPath = stringOption(args, 'targets');
+    if (targetsPath) {
+      const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
+      if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
+      const quantities = curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath));
+      const text = format === 'csv' ? curveCsv(quantities) : toJsonText({ scope: geometry.scope, targets: quantities });
+      const out = stringOption(args, 'out');
+      if (out) await writeFile(out, text);
+      else await io.out(text);
+      return 0;
+    }
     const model = new SensitivityModel(geometry);
     const loadsPath = stringOption(args, 'loads');
     const loads = loadsPath ? new LoadSensitivity(model, parseLoadCase(await readTextFile(loadsPath, 'loads'), model.sm.corners.map((c) => c.roles.side), loadsPath)) : undefined;

@@ -15,6 +15,8 @@ export interface FitTarget {
   at?: number;
   /** m(b) − m(a): the change from travel a to b (a gain over that interval, in the metric's unit). */
   gain?: [number, number];
+  /** (m(b) − m(a))/(b − a): the curve's mean slope from travel a to b (the metric's unit per mm). */
+  slope?: [number, number];
   /** A whole curve: the metric at each travel against each value. */
   curve?: { at: number[]; values: number[] };
   /** Wanted value (or values for a curve); or a band min…max (either side may be open). */
@@ -81,22 +83,35 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
       if (!Array.isArray(box) || box.length !== 2 || !box.every((v) => typeof v === 'number' && Number.isFinite(v)) || box[0] > 0 || box[1] < 0) bad(`move.${name}.${axis}`, 'expected [low, high] in mm with low ≤ 0 ≤ high');
     }
   }
-  const targets = raw.targets as unknown[];
+  const targets = checkTargets(raw.targets, geometry, bad);
+  const mi = raw.max_iterations;
+  if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
+  return { move: move as FitSpec['move'], targets, ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
+}
+
+/**
+ * A targets list checked against the geometry (each problem named by its path through
+ * `bad`): the fit's targets, and the curve quantities `kinemate sensitivity --targets` reads
+ * (`wanted` false: a value or band is not needed, except a curve's values).
+ */
+export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: string, message: string) => never, wanted = true): FitTarget[] {
+  const axle = geometry.scope === 'axle';
   if (!Array.isArray(targets) || targets.length === 0) bad('targets', 'expected a list of targets');
-  targets.forEach((t, i) => {
+  (targets as unknown[]).forEach((t, i) => {
     const p = `targets[${i}]`;
     if (typeof t !== 'object' || t === null) bad(p, 'expected a mapping');
     const target = t as FitTarget;
     const offered = sensitivityMetricsOf(geometry);
     if (![...offered.side, ...offered.axle].includes(target.metric)) bad(`${p}.metric`, `expected one of ${[...offered.side, ...offered.axle].join(', ')}`);
-    const kinds = ['at', 'gain', 'curve'].filter((k) => (target as unknown as Record<string, unknown>)[k] !== undefined);
-    if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, curve');
+    const kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => (target as unknown as Record<string, unknown>)[k] !== undefined);
+    if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, slope, curve');
     if (target.at !== undefined && typeof target.at !== 'number') bad(`${p}.at`, 'expected a travel in mm');
     if (target.gain !== undefined && (!Array.isArray(target.gain) || target.gain.length !== 2 || !target.gain.every((v) => typeof v === 'number'))) bad(`${p}.gain`, 'expected [from, to] travels in mm');
+    if (target.slope !== undefined && (!Array.isArray(target.slope) || target.slope.length !== 2 || !target.slope.every((v) => typeof v === 'number' && Number.isFinite(v)) || target.slope[0] === target.slope[1])) bad(`${p}.slope`, 'expected [from, to] travels in mm, from ≠ to');
     if (target.curve !== undefined) {
       const c = target.curve;
       if (!Array.isArray(c.at) || !Array.isArray(c.values) || c.at.length !== c.values.length || c.at.length === 0) bad(`${p}.curve`, 'expected { at: [...], values: [...] } of equal length');
-    } else if (target.value === undefined && target.min === undefined && target.max === undefined) bad(p, 'give value, or min and/or max');
+    } else if (wanted && target.value === undefined && target.min === undefined && target.max === undefined) bad(p, 'give value, or min and/or max');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, 'expected a number');
     if (target.side !== undefined) {
       if (!axle) bad(`${p}.side`, 'a corner has one side: side is for an axle geometry');
@@ -104,19 +119,18 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
       if (offered.axle.includes(target.metric)) bad(`${p}.side`, `${target.metric} is the axle's own metric: it has no side`);
     }
   });
-  const mi = raw.max_iterations;
-  if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
-  return { move: move as FitSpec['move'], targets: targets as FitTarget[], ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
+  return targets as FitTarget[];
 }
 
 interface Residual { value: number; gradient: Float64Array; label: string; wanted: string; metric: number; weight: number; lo: number; hi: number }
 
 /** The travels the targets need, each solved once per evaluation. */
-function travelsOf(spec: FitSpec): number[] {
+export function travelsOf(targets: readonly FitTarget[]): number[] {
   const set = new Set<number>();
-  for (const t of spec.targets) {
+  for (const t of targets) {
     if (t.at !== undefined) set.add(t.at);
     if (t.gain) { set.add(t.gain[0]); set.add(t.gain[1]); }
+    if (t.slope) { set.add(t.slope[0]); set.add(t.slope[1]); }
     if (t.curve) for (const a of t.curve.at) set.add(a);
   }
   // visit outward from the design so each state starts next to the last
@@ -163,7 +177,7 @@ function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array
 /** Residuals (weighted) and their exact gradients with respect to the moved coordinates. */
 function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]): Residual[] {
   const model = new SensitivityModel(geometry);
-  const travels = travelsOf(spec);
+  const travels = travelsOf(spec.targets);
   const metrics = [...new Set(spec.targets.map((t) => t.metric))];
   const run = sensitivitySweepBySide(model, bumpStates(travels, geometry), metrics, 'direct');
   const axle = geometry.scope === 'axle';
@@ -191,6 +205,11 @@ function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]
         const a = at(t.gain[0], t.metric, side), b = at(t.gain[1], t.metric, side);
         const ga = gradientOf(a), gb = gradientOf(b);
         push(`targets[${i}] ${name} gain ${t.gain[0]}…${t.gain[1]}`, b.value - a.value, gb.map((v, k) => v - ga[k]), t.value);
+      }
+      if (t.slope) {
+        const [x0, x1] = t.slope, a = at(x0, t.metric, side), b = at(x1, t.metric, side);
+        const ga = gradientOf(a), gb = gradientOf(b);
+        push(`targets[${i}] ${name} slope ${x0}…${x1}`, (b.value - a.value) / (x1 - x0), gb.map((v, k) => (v - ga[k]) / (x1 - x0)), t.value);
       }
       if (t.curve) t.curve.at.forEach((travel, j) => { const m = at(travel, t.metric, side); push(`targets[${i}] ${name} at ${travel}`, m.value, gradientOf(m), t.curve!.values[j]); });
     }

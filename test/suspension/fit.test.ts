@@ -47,6 +47,6 @@ describe('fit: bounded Levenberg–Marquardt on exact gradients', () => {
     expect(() => parseFitSpec('move: { nope: { z: [-1, 1] } }\ntargets: [{ metric: camber, at: 0, value: 1 }]', design, 't.yaml')).toThrow(/^t\.yaml: move\.nope: no hardpoint "nope"/);
     expect(() => parseFitSpec('move: { trackrod_inboard: { z: [1, 2] } }\ntargets: [{ metric: camber, at: 0, value: 1 }]', design, 't.yaml')).toThrow(/t\.yaml: move\.trackrod_inboard\.z: expected \[low, high\]/);
     expect(() => parseFitSpec('move: { trackrod_inboard: { z: [-1, 2] } }\ntargets: [{ metric: bogus, at: 0, value: 1 }]', design, 't.yaml')).toThrow(/t\.yaml: targets\[0\]\.metric/);
-    expect(() => parseFitSpec('move: { trackrod_inboard: { z: [-1, 2] } }\ntargets: [{ metric: camber, value: 1 }]', design, 't.yaml')).toThrow(/targets\[0\]: give exactly one of at, gain, curve/);
+    expect(() => parseFitSpec('move: { trackrod_inboard: { z: [-1, 2] } }\ntargets: [{ metric: camber, value: 1 }]', design, 't.yaml')).toThrow(/targets\[0\]: give exactly one of at, gain, slope, curve/);
   });
 });
