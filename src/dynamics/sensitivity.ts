@@ -36,7 +36,7 @@ import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
 import { StartVelocity, startMetric } from './sensitivity-start';
-import { TensionResult } from './sensitivity-tension';
+import { ownResult, type OwnResult, type OwnResultFactory } from './sensitivity-own-results';
 import { ScalarTargetBlock } from '../../kernel/system';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
@@ -64,16 +64,23 @@ export interface CombinedParameter {
   parts: readonly { parameter: Exclude<DynamicParameter, CombinedParameter>; weight: number }[];
   term?: (dyn: DynamicsModel, layout: Int32Array) => ParameterTerm;
   rows?: readonly { owner: string; value: number }[];
+  /** What `term` differentiates, for results that read it with the state held (sensitivity-own-results.ts): free lengths and tyre coefficients, weighted. */
+  coefficients?: readonly { element: string; what: 'free_length' | 'stiffness' | 'damping'; w: number }[];
 }
 
 /**
  * A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s),
- * or an element's tension (N; `part` then names the element: sensitivity-tension.ts), at the final time or its extreme over the run.
+ * or an element's tension (N; `part` then names the element: sensitivity-tension.ts) or force (N; sensitivity-force-results.ts),
+ * or a quantity with its own derivatives (`own`: a geometry file's suspension results), at the final time or its extreme over the run.
  */
 export interface DynamicResult {
   part: string;
   point?: string;
-  quantity: 'position' | 'velocity' | 'tension';
+  quantity: 'position' | 'velocity' | 'tension' | 'force' | 'own';
+  /** A force's world component (bushing), else its magnitude or the element's scalar force. */
+  component?: 0 | 1 | 2;
+  /** quantity 'own': builds the result at the run's start (sensitivity-own-results.ts). */
+  own?: OwnResultFactory;
   axis: 0 | 1 | 2;
   /** `crossing`: the value is the first time the coordinate passes `level` (linear between steps). */
   at: 'final' | 'max' | 'min' | 'crossing';
@@ -135,9 +142,11 @@ export function parseParameter(name: string): DynamicParameter {
 export function parseResult(name: string): DynamicResult {
   const tension = /^([^.@]+)\.tension(?:@(final|max|min))?$/.exec(name);
   if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
+  const force = /^([^.@]+)\.force(?:\.([xyz]))?(?:@(final|max|min))?$/.exec(name);
+  if (force) return { part: force[1], quantity: 'force', axis: 0, ...(force[2] ? { component: 'xyz'.indexOf(force[2]) as 0 | 1 | 2 } : {}), at: (force[3] ?? 'final') as DynamicResult['at'] };
   const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
-    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min`);
+    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min, or ELEMENT.force, ELEMENT.force.x|y|z (a tyre's load, a bushing's or drag's force, a coordinate spring's or friction's; @max, @min)`);
   }
   const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
   return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };
@@ -319,8 +328,8 @@ interface Tracker {
   local: number[];
   /** Per parameter: the result point's own moves (a hardpoint that is the result's point), weighted; else empty. */
   explicitAxis: { axis: number; w: number }[][];
-  /** An element's tension (its own derivatives), else null. */
-  tension: TensionResult | null;
+  /** A result with its own derivatives (an element's tension or force, a suspension quantity), else null. */
+  tension: OwnResult | null;
   sign: number;
   best: number; bestT: number; bestStep: number;
   grad: Float64Array; prevG: Float64Array; curG: Float64Array;
@@ -421,11 +430,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const curved = hp !== null || combined || startMode !== 'file';
 
   const trackers: Tracker[] = results.map((result) => {
-    if (result.quantity === 'tension') {
-      // a geometry file's numbers reach an element through several of its own (not read here yet)
-      if (combined) throw new DynamicSensitivityError(`result "${result.part}.tension": on a geometry file's parameters not supported yet`);
-      let tension: TensionResult;
-      try { tension = new TensionResult(dyn, it.layout, result.part, parameters); } catch (why) {
+    if (result.quantity === 'tension' || result.quantity === 'force' || result.quantity === 'own') {
+      let tension: OwnResult;
+      try { tension = ownResult(dyn, it.layout, result, parameters); } catch (why) {
         if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
         throw why;
       }
@@ -816,9 +823,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const tq = new Float64Array(n), tv = new Float64Array(n);
   const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
     if (tr.tension) {
-      if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0);
+      if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0, it.t);
       tq.fill(0); tv.fill(0);
-      const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1);
+      const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1, it.t);
       for (let j = 0; j < P; j++) {
         let d = tr.tension.explicit(j);
         for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * sv[i * P + j];
@@ -854,8 +861,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     return system.state[rv.offset + a] + rowOf(lp);
   };
   /** The result's cotangent at the current state with velocities v: adds w·∂x/∂(q, v) into (cq, cv) (q perturbed on the right). */
-  const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
-    if (tr.tension) { tr.tension.evaluate(system.state, v, cq, cv, w); return; }
+  const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number, t: number) => {
+    if (tr.tension) { tr.tension.evaluate(system.state, v, cq, cv, w, t); return; }
     const { rc0 } = tr;
     if (rc0 < 0 || w === 0) return;
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
@@ -972,7 +979,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       trackers.forEach((tr, r) => {
         const w = weights[r].get(k);
         if (w === undefined) return;
-        addResultCotangent(tr, mq[r], mv[r], s.v, w);
+        addResultCotangent(tr, mq[r], mv[r], s.v, w, s.t);
         for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w * explicit(tr, j, s.v);
       });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
@@ -1020,7 +1027,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     trackers.forEach((tr, r) => {
       const w0 = weights[r].get(0);
       if (w0 === undefined) return;
-      addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
+      addResultCotangent(tr, mq[r], mv[r], s0.v, w0, s0.t); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
     const sv0 = hp ? startVelocityAt(s0.v) : null;
