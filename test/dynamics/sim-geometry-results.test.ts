@@ -16,6 +16,7 @@ import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, 
 import { ownResult } from '../../src/dynamics/sensitivity-own-results';
 import type { DynamicResult } from '../../src/dynamics/sensitivity';
 import { withSuspensionColumns } from '../../src/cli/suspension-simulate';
+import { kinemate } from '../cli/helpers';
 
 const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
 function load(edit?: (g: Geometry) => void, dynamics?: (d: any) => void): GeometrySource {
@@ -126,6 +127,20 @@ describe('a corner\'s printed columns as results', () => {
     expect(() => parseGeometryResult(source, 'link.trackrod')).toThrow(/a link's force is a constraint multiplier, not differentiated yet/);
     expect(() => parseGeometryResult(source, 'chassis_heave')).toThrow(/the chassis is fixed/);
   });
+});
+
+describe('the command line', () => {
+  it('prints the columns\' gradients by name, the same as the library', async () => {
+    const names = ['spring.rate', 'strut_top.z'], results = ['left.camber', 'spring.tension@min', 'tyre_force@max'];
+    const run = await kinemate(['simulate', FILE, '--duration', '0.1', '--step', '0.005', ...names.flatMap((n) => ['--gradient', n]), ...results.flatMap((r) => ['--result', r])]);
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout);
+    const lib = geometrySimulationGradients(load(), names, results, { duration: 0.1, step: 0.005 }, out.gradient_method);
+    results.forEach((r, k) => {
+      expect(out.results[r].value).toBe(lib.results[k].value);
+      names.forEach((n, j) => expect(out.results[r].gradient[n]).toBe(lib.results[k].gradient[j]));
+    });
+  }, 120_000);
 });
 
 describe('an axle: both sides by name', () => {
