@@ -221,8 +221,8 @@ Options:
                      friction's; ELEMENT.force.x|y|z a bushing's or drag's world component;
                      @max, @min). On a geometry file also its printed columns: wheel_travel,
                      camber, toe_angle, suspension_travel, road, tyre_force, tyre_penetration
-                     (left.camber on an axle), ELEMENT.length, ELEMENT.travel, chassis_heave
-                     (@max, @min; not link.ID yet). Repeatable: one run for
+                     (left.camber on an axle), ELEMENT.length, ELEMENT.travel, link.ID,
+                     chassis_heave (@max, @min). Repeatable: one run for
                      all; with two or more the output is { status, method, gradient_method,
                      step, steps, results: { NAME: { value, t, gradient } } }
   --gradient-method M  adjoint (one backward sweep over the stored steps, whatever the

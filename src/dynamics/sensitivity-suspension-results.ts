@@ -3,7 +3,8 @@
  * prints as columns (src/cli/suspension-simulate.ts; docs/sensitivity.md): per side `camber`,
  * `toe_angle`, `suspension_travel`, `road`, `tyre_force`, `tyre_penetration` (`left.camber` on an
  * axle; a corner takes the bare name too), per spring, damper or springdamper `ID.length` and
- * `ID.travel`, and `chassis_heave`, each with @max, @min (default: the final value).
+ * `ID.travel`, per two-force link `link.ID` (its distance row's multiplier: sensitivity.ts), and
+ * `chassis_heave`, each with @max, @min (default: the final value).
  *
  * Each is a function of the state written with the kernel's dual numbers on the parts it reads
  * (a probe: a force block that applies nothing, mates/forces.ts BodyForceBlock), so its
@@ -210,7 +211,12 @@ export function parseSuspensionResult(source: GeometrySource, name: string, doc:
     if (source.spec.sprungMass === null) fail('the chassis is fixed (no dynamics.sprung_mass)');
     return make((dyn, layout) => coordinate(dyn, layout, 'heave.slide'), m[1]);
   }
-  if ((m = /^link\.([^.@]+)(?:@.*)?$/.exec(name))) fail(`a link's force is a constraint multiplier, not differentiated yet (results: ${suspensionResultNames(source, doc).join(', ')})`);
+  if ((m = /^link\.([^.@]+)(?:@(max|min|final))?$/.exec(name))) {
+    // a two-force link's axial force (tension +) is its distance row's multiplier λ (Φ = |b − a| − L: the force on b is −λ u)
+    const mate = doc.mates[m[1]] as { type: string } | undefined;
+    if (mate?.type !== 'distance') fail(`no two-force link "${m[1]}" (results: ${suspensionResultNames(source, doc).join(', ')})`);
+    return { part: m[1], quantity: 'multiplier', axis: 0, at: at(m[2]) };
+  }
   if ((m = /^([^.@]+)\.(length|travel)(?:@(max|min|final))?$/.exec(name))) {
     const id = m[1], travel = m[2] === 'travel', f = doc.forces?.[id] as unknown as { type: string; a: string; b: string } | undefined;
     if (!f || !['spring', 'damper', 'springdamper'].includes(f.type)) fail(`no spring, damper or springdamper "${id}" (results: ${suspensionResultNames(source, doc).join(', ')})`);
@@ -238,11 +244,12 @@ function coordinate(dyn: DynamicsModel, layout: Int32Array, name: string): Coord
   return new CoordinateValue(dyn.system.variables[v].offset, layout[v], info.kind === 'angle' ? 1 / dyn.model.angleFactor : 1);
 }
 
-/** The suspension result names a geometry file offers (its printed columns less the links'). */
+/** The suspension result names a geometry file offers (its printed columns, and the elements' tensions). */
 export function suspensionResultNames(source: GeometrySource, doc: AssemblyDoc): string[] {
   const g = source.geometry, out: string[] = [];
   for (const c of g.corners) for (const n of ['wheel_travel', ...SIDE_NAMES]) out.push(`${c.side}.${n}`);
   for (const [id, f] of Object.entries(doc.forces ?? {})) if (['spring', 'damper', 'springdamper'].includes((f as { type: string }).type)) out.push(`${id}.length`, `${id}.travel`, `${id}.tension`);
+  for (const [id, mt] of Object.entries(doc.mates)) if ((mt as { type: string }).type === 'distance') out.push(`link.${id}`);
   if (source.spec.sprungMass !== null) out.push('chassis_heave');
   return out;
 }

@@ -71,12 +71,13 @@ export interface CombinedParameter {
 /**
  * A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s),
  * or an element's tension (N; `part` then names the element: sensitivity-tension.ts) or force (N; sensitivity-force-results.ts),
- * or a quantity with its own derivatives (`own`: a geometry file's suspension results), at the final time or its extreme over the run.
+ * or a quantity with its own derivatives (`own`: a geometry file's suspension results), or the multiplier of a one-row
+ * constraint (`multiplier`: `part` names its block's owner; a distance mate's is its link's tension), at the final time or its extreme over the run.
  */
 export interface DynamicResult {
   part: string;
   point?: string;
-  quantity: 'position' | 'velocity' | 'tension' | 'force' | 'own';
+  quantity: 'position' | 'velocity' | 'tension' | 'force' | 'own' | 'multiplier';
   /** A force's world component (bushing), else its magnitude or the element's scalar force. */
   component?: 0 | 1 | 2;
   /** quantity 'own': builds the result at the run's start (sensitivity-own-results.ts). */
@@ -330,6 +331,8 @@ interface Tracker {
   explicitAxis: { axis: number; w: number }[][];
   /** A result with its own derivatives (an element's tension or force, a suspension quantity), else null. */
   tension: OwnResult | null;
+  /** A multiplier result: its row (else −1), λ' per parameter (direct) and its pending cotangent (adjoint). */
+  lambdaRow: number; lamP: Float64Array; lamCot: number;
   sign: number;
   best: number; bestT: number; bestStep: number;
   grad: Float64Array; prevG: Float64Array; curG: Float64Array;
@@ -437,8 +440,18 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         throw why;
       }
       return {
-        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? [{ axis: 0, w: 1 }] : [])), tension, sign: result.at === 'min' ? -1 : 1,
+        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? [{ axis: 0, w: 1 }] : [])), tension, lambdaRow: -1, lamP: new Float64Array(0), lamCot: 0, sign: result.at === 'min' ? -1 : 1,
         best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
+        prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
+      };
+    }
+    if (result.quantity === 'multiplier') {
+      // λ of a one-row constraint: no explicit dependence, its sensitivity from each step's solve
+      const rb = rowBlocks.find((b) => system.block(b.index).owner === result.part);
+      if (!rb || rb.rows !== 1) throw new DynamicSensitivityError(`result: ${rb ? `constraint "${result.part}" has ${rb.rows} rows, not one` : `no constraint "${result.part}"`}`);
+      return {
+        result, rv: { kind: 'multiplier', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map(() => []), tension: null, lambdaRow: rb.row0, lamP: new Float64Array(P), lamCot: 0,
+        sign: result.at === 'min' ? -1 : 1, best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
         prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
       };
     }
@@ -455,7 +468,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     const explicitAxis = parameters.map((p) => (p.kind === 'combined' ? p.parts.filter(({ parameter: q }) => own(q)).map(({ parameter: q, weight }) => ({ axis: (q as HardpointParameter).axis, w: weight }))
       : own(p) ? [{ axis: (p as HardpointParameter).axis, w: 1 }] : []));
     return {
-      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, sign: result.at === 'min' ? -1 : 1,
+      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, lambdaRow: -1, lamP: new Float64Array(0), lamCot: 0, sign: result.at === 'min' ? -1 : 1,
       best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
       prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
     };
@@ -718,6 +731,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       for (let i = 0; i < n; i++) rhs[i] = -rp[i];
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+      for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = rhs[n + tr.lambdaRow];
     }
   } else if (mode === 'direct') {
     // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
@@ -755,6 +769,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; sv[i * P + j] = v0p[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+      for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = rhs[n + tr.lambdaRow];
     }
   } else store(0, null);
 
@@ -792,6 +807,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         rhs[n + r] = -s;
       }
       lu.solve(rhs);
+      // the λ columns hold λ'/β' (the dynamic rows are divided by β')
+      for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = betaP * rhs[n + tr.lambdaRow];
       for (let i = 0; i < n; i++) {
         const k = i * P + j, dD = rhs[i];
         let s = 0;
@@ -822,6 +839,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   };
   const tq = new Float64Array(n), tv = new Float64Array(n);
   const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
+    if (tr.lambdaRow >= 0) { if (g) g.set(tr.lamP); return it.lambda[tr.lambdaRow]; }
     if (tr.tension) {
       if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0, it.t);
       tq.fill(0); tv.fill(0);
@@ -980,6 +998,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         const w = weights[r].get(k);
         if (w === undefined) return;
         addResultCotangent(tr, mq[r], mv[r], s.v, w, s.t);
+        if (tr.lambdaRow >= 0) tr.lamCot += w;
         for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w * explicit(tr, j, s.v);
       });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
@@ -995,6 +1014,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
           rhs[i] = x;
         }
         for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
+        // a multiplier result: the cotangent of the λ unknowns (λ'/β')
+        if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = betaP * tr.lamCot; tr.lamCot = 0; }
         lu.solveTransposed(rhs);
         for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
         for (let rr = 0; rr < m; rr++) rcon[rr] = rhs[n + rr];
@@ -1027,7 +1048,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     trackers.forEach((tr, r) => {
       const w0 = weights[r].get(0);
       if (w0 === undefined) return;
-      addResultCotangent(tr, mq[r], mv[r], s0.v, w0, s0.t); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
+      addResultCotangent(tr, mq[r], mv[r], s0.v, w0, s0.t);
+      if (tr.lambdaRow >= 0) tr.lamCot += w0; // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
     const sv0 = hp ? startVelocityAt(s0.v) : null;
@@ -1040,6 +1062,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     trackers.forEach((tr, r) => {
       for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
       for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
+      if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = tr.lamCot; tr.lamCot = 0; }
       lu.solveTransposed(rhs);
       for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
       rcon.fill(0);
