@@ -216,7 +216,13 @@ Options:
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s), or ELEMENT.tension (N; a
-                     spring's, damper's, springdamper's; @max, @min). Repeatable: one run for
+                     spring's, damper's, springdamper's; @max, @min), or ELEMENT.force (N: a
+                     tyre's load, a drag's or bushing's force, a coordinate spring's or
+                     friction's; ELEMENT.force.x|y|z a bushing's or drag's world component;
+                     @max, @min). On a geometry file also its printed columns: wheel_travel,
+                     camber, toe_angle, suspension_travel, road, tyre_force, tyre_penetration
+                     (left.camber on an axle), ELEMENT.length, ELEMENT.travel, link.ID,
+                     chassis_heave (@max, @min). Repeatable: one run for
                      all; with two or more the output is { status, method, gradient_method,
                      step, steps, results: { NAME: { value, t, gradient } } }
   --gradient-method M  adjoint (one backward sweep over the stored steps, whatever the

@@ -31,6 +31,7 @@ import { axisTurn } from './sensitivity-directions';
 import { axlePointMoves } from './sensitivity-axle-points';
 import type { HardpointParameter } from './sensitivity-hardpoints';
 import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
+import { parseSuspensionResult } from './sensitivity-suspension-results';
 
 export interface GeometrySource { geometry: Geometry; spec: SuspensionDynamicsSpec }
 
@@ -223,6 +224,7 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
   const { freeLengths, tyre } = out;
   return {
     kind: 'combined', name, parts: out.parts, rows: out.rows,
+    coefficients: [...freeLengths.map((f) => ({ ...f, what: 'free_length' as const })), ...tyre.map((f) => ({ ...f, what: name.endsWith('.damping') ? 'damping' as const : 'stiffness' as const }))],
     ...(freeLengths.length || tyre.length ? { term: (dyn: DynamicsModel) => extraTerms(dyn, name, freeLengths, tyre) } : {}),
   };
 }
@@ -304,6 +306,9 @@ export interface GeometryResult { result: DynamicResult; from: number; travel?: 
  */
 export function parseGeometryResult(source: GeometrySource, name: string, doc?: AssemblyDoc): GeometryResult {
   const m = /^(?:([^.@]+)\.)?wheel_travel(?:@(max|min|final|cross=([-+0-9.eE]+)))?$/.exec(name);
+  // the other printed columns (camber, element travel, tyre force, …): sensitivity-suspension-results.ts
+  const own = m ? null : parseSuspensionResult(source, name, doc ?? suspensionDynamicsAssembly(source.geometry, source.spec).doc);
+  if (own) return { result: own, from: 0 };
   if (!m) return { result: parseResult(name), from: 0 };
   const g = source.geometry, sides = g.corners.map((c) => c.side);
   const side = m[1] ?? (g.scope === 'axle' ? undefined : sides[0]);

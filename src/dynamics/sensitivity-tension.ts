@@ -14,15 +14,16 @@ import { LinearLaw, PointToPointForce } from '../../mates/forces';
 import type { DynamicsModel } from './build';
 import type { HardpointParameter } from './sensitivity-hardpoints';
 
-/** Per parameter: what T reads of it directly, with the state held. */
-type Explicit = { kind: 'stiffness' | 'damping'; x0: number } | { kind: 'end'; end: 0 | 1; axis: 0 | 1 | 2 } | null;
+/** Per parameter: what T reads of it directly, with the state held (a geometry file's combined number: several, weighted). */
+type Explicit = { kind: 'stiffness' | 'damping'; x0: number } | { kind: 'free_length'; slope: number } | { kind: 'end'; end: 0 | 1; axis: 0 | 1 | 2 };
+type Part = { kind: string; element?: string } | HardpointParameter;
 
 const cross = (x: ArrayLike<number>, y: ArrayLike<number>): number[] => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
 
 export class TensionResult {
   private readonly blk: PointToPointForce;
   private readonly ends: { c0: number; offset: number; local: readonly number[] }[];
-  private readonly explicitOf: Explicit[];
+  private readonly explicitOf: { x: Explicit; w: number }[][];
   private readonly law = new Float64Array(2);
   private readonly R = new Float64Array(9);
   // the last evaluation's geometry, for `explicit`
@@ -32,7 +33,7 @@ export class TensionResult {
 
   /** Throws a message (string) when the element has no tension of this kind. */
   constructor(dyn: DynamicsModel, layout: Int32Array, readonly element: string,
-    parameters: readonly ({ kind: string; element?: string } | HardpointParameter)[]) {
+    parameters: readonly (Part | { kind: 'combined'; parts: readonly { parameter: Part; weight: number }[]; coefficients?: readonly { element: string; what: string; w: number }[] })[]) {
     const el = dyn.elements.find((e) => e.id === element);
     if (!el) throw `no force element "${element}"`;
     if (!(el.block instanceof PointToPointForce)) throw `element "${element}" is a ${el.type}; a tension is a spring's, damper's or spring-damper's`;
@@ -41,28 +42,40 @@ export class TensionResult {
     const { system } = dyn;
     this.ends = [0, 1].map((k) => ({ c0: layout[blk.vars[k]], offset: system.variables[blk.vars[k]].offset, local: Array.from(k === 0 ? blk.a : blk.b) }));
     const doc = dyn.model.doc.forces![element] as unknown as { a: string; b: string };
-    this.explicitOf = parameters.map((p) => {
+    const one = (p: Part): Explicit | null => {
       if ((p.kind === 'stiffness' || p.kind === 'damping') && (p as { element: string }).element === element) {
         const law = p.kind === 'stiffness' ? blk.spring : blk.damper;
         return law instanceof LinearLaw ? { kind: p.kind, x0: law.x0 } : null;
       }
       if (p.kind !== 'hardpoint') return null;
       const h = p as HardpointParameter;
-      if (h.group && h.group !== 'points') return null;
+      if ((h.group && h.group !== 'points') || h.still) return null;
       const ref = `${h.part}.${h.entity}`;
       const end = doc.a === ref ? 0 : doc.b === ref ? 1 : -1;
       return end < 0 ? null : { kind: 'end', end: end as 0 | 1, axis: h.axis };
+    };
+    this.explicitOf = parameters.map((p) => {
+      if (p.kind !== 'combined') { const x = one(p as Part); return x ? [{ x, w: 1 }] : []; }
+      // a geometry number: the sum over the assembly numbers it moves (rate, ends, a regenerated free length)
+      const c = p as { parts: readonly { parameter: Part; weight: number }[]; coefficients?: readonly { element: string; what: string; w: number }[] };
+      const out = c.parts.flatMap(({ parameter, weight }) => { const x = one(parameter); return x ? [{ x, w: weight }] : []; });
+      for (const f of c.coefficients ?? []) {
+        if (f.element !== element || f.what !== 'free_length') continue;
+        if (!(blk.spring instanceof LinearLaw)) throw `element "${element}": its free length moves but its spring is not linear`;
+        out.push({ x: { kind: 'free_length', slope: blk.spring.slope }, w: f.w });
+      }
+      return out;
     });
   }
 
   /** Whether T reads parameter j directly. */
-  reads(j: number): boolean { return this.explicitOf[j] !== null; }
+  reads(j: number): boolean { return this.explicitOf[j].length > 0; }
 
   /**
    * T at the current system state with velocities v; with w ≠ 0 adds w·∂T/∂(q, v) into
    * (cq, cv) (tangent size).
    */
-  evaluate(state: Float64Array, v: Float64Array, cq: Float64Array | null, cv: Float64Array | null, w: number): number {
+  evaluate(state: Float64Array, v: Float64Array, cq: Float64Array | null, cv: Float64Array | null, w: number, _t = 0): number {
     const x: number[][] = [], xd: number[][] = [], u: number[][] = [];
     this.ends.forEach((e, k) => {
       const R = this.Rs[k];
@@ -104,8 +117,12 @@ export class TensionResult {
 
   /** ∂T/∂p_j with the state held, at the last `evaluate`. */
   explicit(j: number): number {
-    const x = this.explicitOf[j];
-    if (!x) return 0;
+    return this.explicitOf[j].reduce((s, { x, w }) => s + w * this.explicitOne(x), 0);
+  }
+
+  private explicitOne(x: Explicit): number {
+    // T = k(L − x₀) + y₀: ∂T/∂x₀ = −k
+    if (x.kind === 'free_length') return -x.slope;
     if (x.kind !== 'end') return (x.kind === 'stiffness' ? this.L : this.Ldot) - x.x0;
     // an end moved by e_k in its part: Δx by ±R e_k, Δẋ by ±R(ω × e_k)
     const R = this.Rs[x.end], e = [0, 0, 0];

@@ -36,7 +36,7 @@ import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
 import { StartVelocity, startMetric } from './sensitivity-start';
-import { TensionResult } from './sensitivity-tension';
+import { ownResult, type OwnResult, type OwnResultFactory } from './sensitivity-own-results';
 import { ScalarTargetBlock } from '../../kernel/system';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
@@ -64,16 +64,24 @@ export interface CombinedParameter {
   parts: readonly { parameter: Exclude<DynamicParameter, CombinedParameter>; weight: number }[];
   term?: (dyn: DynamicsModel, layout: Int32Array) => ParameterTerm;
   rows?: readonly { owner: string; value: number }[];
+  /** What `term` differentiates, for results that read it with the state held (sensitivity-own-results.ts): free lengths and tyre coefficients, weighted. */
+  coefficients?: readonly { element: string; what: 'free_length' | 'stiffness' | 'damping'; w: number }[];
 }
 
 /**
  * A result: a world coordinate of a part's point (its origin unless `point` names one; mm) or its world velocity (mm/s),
- * or an element's tension (N; `part` then names the element: sensitivity-tension.ts), at the final time or its extreme over the run.
+ * or an element's tension (N; `part` then names the element: sensitivity-tension.ts) or force (N; sensitivity-force-results.ts),
+ * or a quantity with its own derivatives (`own`: a geometry file's suspension results), or the multiplier of a one-row
+ * constraint (`multiplier`: `part` names its block's owner; a distance mate's is its link's tension), at the final time or its extreme over the run.
  */
 export interface DynamicResult {
   part: string;
   point?: string;
-  quantity: 'position' | 'velocity' | 'tension';
+  quantity: 'position' | 'velocity' | 'tension' | 'force' | 'own' | 'multiplier';
+  /** A force's world component (bushing), else its magnitude or the element's scalar force. */
+  component?: 0 | 1 | 2;
+  /** quantity 'own': builds the result at the run's start (sensitivity-own-results.ts). */
+  own?: OwnResultFactory;
   axis: 0 | 1 | 2;
   /** `crossing`: the value is the first time the coordinate passes `level` (linear between steps). */
   at: 'final' | 'max' | 'min' | 'crossing';
@@ -135,9 +143,11 @@ export function parseParameter(name: string): DynamicParameter {
 export function parseResult(name: string): DynamicResult {
   const tension = /^([^.@]+)\.tension(?:@(final|max|min))?$/.exec(name);
   if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
+  const force = /^([^.@]+)\.force(?:\.([xyz]))?(?:@(final|max|min))?$/.exec(name);
+  if (force) return { part: force[1], quantity: 'force', axis: 0, ...(force[2] ? { component: 'xyz'.indexOf(force[2]) as 0 | 1 | 2 } : {}), at: (force[3] ?? 'final') as DynamicResult['at'] };
   const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
-    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min`);
+    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min, or ELEMENT.force, ELEMENT.force.x|y|z (a tyre's load, a bushing's or drag's force, a coordinate spring's or friction's; @max, @min)`);
   }
   const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
   return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };
@@ -319,8 +329,10 @@ interface Tracker {
   local: number[];
   /** Per parameter: the result point's own moves (a hardpoint that is the result's point), weighted; else empty. */
   explicitAxis: { axis: number; w: number }[][];
-  /** An element's tension (its own derivatives), else null. */
-  tension: TensionResult | null;
+  /** A result with its own derivatives (an element's tension or force, a suspension quantity), else null. */
+  tension: OwnResult | null;
+  /** A multiplier result: its row (else −1), λ' per parameter (direct) and its pending cotangent (adjoint). */
+  lambdaRow: number; lamP: Float64Array; lamCot: number;
   sign: number;
   best: number; bestT: number; bestStep: number;
   grad: Float64Array; prevG: Float64Array; curG: Float64Array;
@@ -421,17 +433,25 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const curved = hp !== null || combined || startMode !== 'file';
 
   const trackers: Tracker[] = results.map((result) => {
-    if (result.quantity === 'tension') {
-      // a geometry file's numbers reach an element through several of its own (not read here yet)
-      if (combined) throw new DynamicSensitivityError(`result "${result.part}.tension": on a geometry file's parameters not supported yet`);
-      let tension: TensionResult;
-      try { tension = new TensionResult(dyn, it.layout, result.part, parameters); } catch (why) {
+    if (result.quantity === 'tension' || result.quantity === 'force' || result.quantity === 'own') {
+      let tension: OwnResult;
+      try { tension = ownResult(dyn, it.layout, result, parameters); } catch (why) {
         if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
         throw why;
       }
       return {
-        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? [{ axis: 0, w: 1 }] : [])), tension, sign: result.at === 'min' ? -1 : 1,
+        result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? [{ axis: 0, w: 1 }] : [])), tension, lambdaRow: -1, lamP: new Float64Array(0), lamCot: 0, sign: result.at === 'min' ? -1 : 1,
         best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
+        prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
+      };
+    }
+    if (result.quantity === 'multiplier') {
+      // λ of a one-row constraint: no explicit dependence, its sensitivity from each step's solve
+      const rb = rowBlocks.find((b) => system.block(b.index).owner === result.part);
+      if (!rb || rb.rows !== 1) throw new DynamicSensitivityError(`result: ${rb ? `constraint "${result.part}" has ${rb.rows} rows, not one` : `no constraint "${result.part}"`}`);
+      return {
+        result, rv: { kind: 'multiplier', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map(() => []), tension: null, lambdaRow: rb.row0, lamP: new Float64Array(P), lamCot: 0,
+        sign: result.at === 'min' ? -1 : 1, best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
         prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
       };
     }
@@ -448,7 +468,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     const explicitAxis = parameters.map((p) => (p.kind === 'combined' ? p.parts.filter(({ parameter: q }) => own(q)).map(({ parameter: q, weight }) => ({ axis: (q as HardpointParameter).axis, w: weight }))
       : own(p) ? [{ axis: (p as HardpointParameter).axis, w: 1 }] : []));
     return {
-      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, sign: result.at === 'min' ? -1 : 1,
+      result, rv: system.variables[resultVar], rc0: it.layout[resultVar], local, explicitAxis, tension: null, lambdaRow: -1, lamP: new Float64Array(0), lamCot: 0, sign: result.at === 'min' ? -1 : 1,
       best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
       prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
     };
@@ -711,6 +731,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       for (let i = 0; i < n; i++) rhs[i] = -rp[i];
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+      for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = rhs[n + tr.lambdaRow];
     }
   } else if (mode === 'direct') {
     // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
@@ -748,6 +769,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; sv[i * P + j] = v0p[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
+      for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = rhs[n + tr.lambdaRow];
     }
   } else store(0, null);
 
@@ -785,6 +807,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         rhs[n + r] = -s;
       }
       lu.solve(rhs);
+      // the λ columns hold λ'/β' (the dynamic rows are divided by β')
+      for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = betaP * rhs[n + tr.lambdaRow];
       for (let i = 0; i < n; i++) {
         const k = i * P + j, dD = rhs[i];
         let s = 0;
@@ -815,10 +839,11 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   };
   const tq = new Float64Array(n), tv = new Float64Array(n);
   const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
+    if (tr.lambdaRow >= 0) { if (g) g.set(tr.lamP); return it.lambda[tr.lambdaRow]; }
     if (tr.tension) {
-      if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0);
+      if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0, it.t);
       tq.fill(0); tv.fill(0);
-      const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1);
+      const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1, it.t);
       for (let j = 0; j < P; j++) {
         let d = tr.tension.explicit(j);
         for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * sv[i * P + j];
@@ -854,8 +879,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     return system.state[rv.offset + a] + rowOf(lp);
   };
   /** The result's cotangent at the current state with velocities v: adds w·∂x/∂(q, v) into (cq, cv) (q perturbed on the right). */
-  const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number) => {
-    if (tr.tension) { tr.tension.evaluate(system.state, v, cq, cv, w); return; }
+  const addResultCotangent = (tr: Tracker, cq: Float64Array, cv: Float64Array, v: Float64Array, w: number, t: number) => {
+    if (tr.tension) { tr.tension.evaluate(system.state, v, cq, cv, w, t); return; }
     const { rc0 } = tr;
     if (rc0 < 0 || w === 0) return;
     rotationMatrix(Rr, system.state, tr.rv.offset + 3);
@@ -972,7 +997,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       trackers.forEach((tr, r) => {
         const w = weights[r].get(k);
         if (w === undefined) return;
-        addResultCotangent(tr, mq[r], mv[r], s.v, w);
+        addResultCotangent(tr, mq[r], mv[r], s.v, w, s.t);
+        if (tr.lambdaRow >= 0) tr.lamCot += w;
         for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w * explicit(tr, j, s.v);
       });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
@@ -988,6 +1014,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
           rhs[i] = x;
         }
         for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
+        // a multiplier result: the cotangent of the λ unknowns (λ'/β')
+        if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = betaP * tr.lamCot; tr.lamCot = 0; }
         lu.solveTransposed(rhs);
         for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
         for (let rr = 0; rr < m; rr++) rcon[rr] = rhs[n + rr];
@@ -1020,7 +1048,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     trackers.forEach((tr, r) => {
       const w0 = weights[r].get(0);
       if (w0 === undefined) return;
-      addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
+      addResultCotangent(tr, mq[r], mv[r], s0.v, w0, s0.t);
+      if (tr.lambdaRow >= 0) tr.lamCot += w0; // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
     const sv0 = hp ? startVelocityAt(s0.v) : null;
@@ -1033,6 +1062,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     trackers.forEach((tr, r) => {
       for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
       for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
+      if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = tr.lamCot; tr.lamCot = 0; }
       lu.solveTransposed(rhs);
       for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
       rcon.fill(0);
