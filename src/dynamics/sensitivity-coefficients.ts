@@ -26,7 +26,10 @@ export interface CoefficientParameter { kind: 'coefficient'; element: string; fi
 /** ∂R/∂θ into `out` (tangent size): R = M v̇ + g − Q, so −∂Q/∂θ. */
 type Term = (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number) => void;
 
-const FIELD = /^(?:[a-z_]+(?:\.[xyz]|\[\d+\])?|scale\.(?:table\[\d+\]|amplitude|frequency|phase|offset))$/;
+/** Every field name some element type offers (offeredFields): a name outside them is no coefficient's. */
+const FIELD = new RegExp('^(?:(?:stiffness|damping|length|preload|free|force|regularization|radius|ground|cd|area|density)'
+  + '|(?:stiffness|damping|rotational_stiffness|rotational_damping|vector)\\.[xyz]|(?:curve|damping_curve)\\[\\d+\\]'
+  + '|scale\\.(?:table\\[\\d+\\]|amplitude|frequency|phase|offset))$');
 
 /** `ELEMENT.FIELD…` as a coefficient, or null when the name has no such shape. */
 export function parseCoefficient(name: string): CoefficientParameter | null {

@@ -261,7 +261,8 @@ describe('names', () => {
     expect(parseParameter('load.scale.table[0]')).toEqual({ kind: 'coefficient', element: 'load', field: 'scale.table[0]' });
     const doc = quarterCar(), r = parseResult('body.position.z'), o = { duration: 0.01, step: 1e-3 };
     const run = (name: string) => () => simulationGradient(doc, [parseParameter(name)], r, o);
-    expect(run('tyre.width')).toThrow(/"tyre.width": element "tyre" \(tyre\) has no parameter "width" \(offered: tyre.stiffness, tyre.damping, tyre.radius, tyre.ground\)/);
+    expect(run('tyre.length')).toThrow(/"tyre.length": element "tyre" \(tyre\) has no parameter "length" \(offered: tyre.stiffness, tyre.damping, tyre.radius, tyre.ground\)/);
+    expect(() => parseParameter('tyre.width')).toThrow(/expected .*ELEMENT.FIELD/); // no element has such a field
     expect(run('spring.curve[5]')).toThrow(/offered: spring.curve\[0\], .*spring.curve\[4\]\)/);
     expect(run('spring.stiffness')).toThrow(/offered: spring.curve\[0\]/); // a table spring has no rate
     expect(run('load.scale.table[0]')).toThrow(/offered: load.vector.x, load.vector.y, load.vector.z, load.scale.amplitude/);
@@ -274,9 +275,9 @@ describe('names', () => {
 
   it('kinemate simulate --gradient takes them by name', async () => {
     const run = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.3', '--step', '0.005',
-      '--gradient', 'tyre.length', '--gradient', 'spring.preload', '--gradient', 'tyre.nope', '--result', 'body.position.z']);
+      '--gradient', 'tyre.length', '--gradient', 'spring.preload', '--gradient', 'tyre.radius', '--result', 'body.position.z']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/tyre.nope.*offered: tyre.stiffness, tyre.length, tyre.preload/);
+    expect(run.stderr).toMatch(/tyre.radius.*offered: tyre.stiffness, tyre.length, tyre.preload/); // the example's tyre is a spring
     const ok = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.3', '--step', '0.005',
       '--gradient', 'tyre.length', '--gradient', 'spring.preload', '--result', 'body.position.z']);
     expect(ok.code).toBe(0);
