@@ -236,6 +236,15 @@ describe('drag, friction, a torsion spring and a spring-damper\'s numbers: the p
     }, 300_000);
   }
 
+  it('the drag coefficient is ½ρ·cd·area: cd, area and density scale it alike; a friction\'s `force` is its `friction`', () => {
+    const ps = ['air.cd', 'air.area', 'air.density', 'bearing.force', 'bearing.friction'].map(parseParameter);
+    const g = simulationGradient(doc, ps, parseResult('bob.mass.position.x'), { duration: 0.3, step: 2e-3 }).gradient;
+    expect(Math.abs(g[0])).toBeGreaterThan(0);
+    expect(Math.abs(1.5e5 * g[1] - 1.1 * g[0])).toBeLessThan(1e-12 * Math.abs(1.1 * g[0]));
+    expect(Math.abs(1.204 * g[2] - 1.1 * g[0])).toBeLessThan(1e-12 * Math.abs(1.1 * g[0]));
+    expect(g[3]).toBe(g[4]);
+  });
+
   it('a spring-damper\'s tension reads its own numbers directly', () => {
     const ps = ['strut.length', 'strut.preload', 'strut.damping_curve[0]', 'strut.damping_curve[2]', 'air.cd'];
     const results = ['strut.tension', 'strut.tension@max'];
