@@ -13,9 +13,10 @@ import { rotationMatrix } from '../../kernel/dual';
 import { LinearLaw, PointToPointForce } from '../../mates/forces';
 import type { DynamicsModel } from './build';
 import type { HardpointParameter } from './sensitivity-hardpoints';
+import { coefficientTension, type CoefficientParameter } from './sensitivity-coefficients';
 
 /** Per parameter: what T reads of it directly, with the state held (a geometry file's combined number: several, weighted). */
-type Explicit = { kind: 'stiffness' | 'damping'; x0: number } | { kind: 'free_length'; slope: number } | { kind: 'end'; end: 0 | 1; axis: 0 | 1 | 2 };
+type Explicit = { kind: 'stiffness' | 'damping'; x0: number } | { kind: 'free_length'; slope: number } | { kind: 'end'; end: 0 | 1; axis: 0 | 1 | 2 } | { kind: 'law'; of: (L: number, Ldot: number) => number };
 type Part = { kind: string; element?: string } | HardpointParameter;
 
 const cross = (x: ArrayLike<number>, y: ArrayLike<number>): number[] => [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
@@ -47,6 +48,7 @@ export class TensionResult {
         const law = p.kind === 'stiffness' ? blk.spring : blk.damper;
         return law instanceof LinearLaw ? { kind: p.kind, x0: law.x0 } : null;
       }
+      if (p.kind === 'coefficient') { const of = coefficientTension(dyn, p as CoefficientParameter, element); return of && { kind: 'law', of }; }
       if (p.kind !== 'hardpoint') return null;
       const h = p as HardpointParameter;
       if ((h.group && h.group !== 'points') || h.still) return null;
@@ -123,6 +125,7 @@ export class TensionResult {
   private explicitOne(x: Explicit): number {
     // T = k(L − x₀) + y₀: ∂T/∂x₀ = −k
     if (x.kind === 'free_length') return -x.slope;
+    if (x.kind === 'law') return x.of(this.L, this.Ldot);
     if (x.kind !== 'end') return (x.kind === 'stiffness' ? this.L : this.Ldot) - x.x0;
     // an end moved by e_k in its part: Δx by ±R e_k, Δẋ by ±R(ω × e_k)
     const R = this.Rs[x.end], e = [0, 0, 0];

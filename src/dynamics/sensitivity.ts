@@ -39,6 +39,7 @@ import { StartVelocity, startMetric } from './sensitivity-start';
 import { ownResult, type OwnResult, type OwnResultFactory } from './sensitivity-own-results';
 import { ScalarTargetBlock } from '../../kernel/system';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
+import { asCoefficient, coefficientTerm, parseCoefficient, type CoefficientParameter } from './sensitivity-coefficients';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
 export type DynamicParameter =
@@ -50,6 +51,8 @@ export type DynamicParameter =
   | { kind: 'centre'; part: string; axis: 0 | 1 | 2 }
   /** An entity's position coordinate (mm, part frame): sensitivity-hardpoints.ts. */
   | HardpointParameter
+  /** Any other number of a force element, as the file names it (`tyre.radius`, `bush.stiffness.x`, `spring.curve[2]`): sensitivity-coefficients.ts. */
+  | CoefficientParameter
   /** A weighted sum of the kinds above plus closed-form terms: a geometry file's parameter (sensitivity-geometry.ts). */
   | CombinedParameter;
 
@@ -125,9 +128,9 @@ export function parseParameter(name: string): DynamicParameter {
   if (long) return long;
   const m = /^(.+)\.(stiffness|damping|friction|mass|inertia\.[xyz]|centre\.[xyz])$/.exec(name);
   if (!m) {
-    const hp = parseHardpoint(name);
+    const hp = parseHardpoint(name) ?? parseCoefficient(name);
     if (hp) return hp;
-    throw new DynamicSensitivityError(`parameter "${name}": expected ELEMENT.stiffness, ELEMENT.damping, ELEMENT.friction, PART.mass, PART.inertia.x|y|z, PART.centre.x|y|z or a hardpoint PART.ENTITY.x|y|z`);
+    throw new DynamicSensitivityError(`parameter "${name}": expected ELEMENT.stiffness, ELEMENT.damping, ELEMENT.friction, PART.mass, PART.inertia.x|y|z, PART.centre.x|y|z, a hardpoint PART.ENTITY.x|y|z or an element's number ELEMENT.FIELD[.x|y|z], ELEMENT.FIELD[i]`);
   }
   const [, owner, what] = m;
   if (what === 'stiffness' || what === 'damping' || what === 'friction') return { kind: what, element: owner };
@@ -158,6 +161,18 @@ export type ParameterTerm = (out: Float64Array, v: Float64Array, vdot: Float64Ar
 
 function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicParameter): ParameterTerm {
   const { system, forces } = dyn;
+  // an element other than a linear point-to-point or coordinate spring, friction: its own file field
+  const own = (b: unknown, kind: string) => (kind === 'friction' ? b instanceof CoordinateFrictionForce : b instanceof CoordinateSpringForce
+    || (b instanceof PointToPointForce && (kind === 'stiffness' ? b.spring : b.damper) instanceof LinearLaw));
+  const other = param.kind === 'coefficient' ? param : (param.kind === 'stiffness' || param.kind === 'damping' || param.kind === 'friction')
+    && dyn.elements.some((e) => e.id === param.element && !own(e.block, param.kind))
+    ? { kind: 'coefficient' as const, element: param.element, field: param.kind } : null;
+  if (other) {
+    try { return coefficientTerm(dyn, other); } catch (why) {
+      if (typeof why === 'string') throw new DynamicSensitivityError(`parameter "${parameterName(param)}": ${why}`);
+      throw why;
+    }
+  }
   if (param.kind === 'friction') {
     const p = param;
     const el = dyn.elements.find((e) => e.id === p.element);
@@ -312,6 +327,7 @@ function parameterName(p: DynamicParameter): string {
     case 'hardpoint': return `${p.part}.${p.group ? `${p.group}.` : ''}${p.entity}.${'xyz'[p.axis]}`;
     case 'mass': return `${p.part}.mass`;
     case 'inertia': case 'centre': return `${p.part}.${p.kind}.${'xyz'[p.axis]}`;
+    case 'coefficient': return `${p.element}.${p.field}`;
     default: return `${p.element}.${p.kind}`;
   }
 }
@@ -346,6 +362,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const dyn = 'forces' in source && 'bodies' in source ? (source as DynamicsModel) : buildDynamics(source as AssemblyDoc | Model);
   const doc = dyn.model.doc;
   const startMode = options.start ?? 'file';
+  parameters = parameters.map((p) => asCoefficient(doc, p)); // `bush.stiffness.x` reads as a hardpoint's name
   const combined = parameters.some((p) => p.kind === 'combined');
   if (combined && startMode === 'file') throw new DynamicSensitivityError('gradients: a combined parameter needs the start "equilibrium" or "fixed"');
   // hardpoints first: a bad name is refused before the run, with the file's list
