@@ -11,9 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { parseGeometry } from '../../src/suspension/files';
 import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../src/dynamics/suspension-dynamics';
 import { dwAxleDynamicsSource } from './axle-dynamics-source';
-import { geometryParameter, geometryParameterNames, geometrySimulationGradients, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
+import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
 import type { CombinedParameter } from '../../src/dynamics/sensitivity';
 import type { HardpointParameter } from '../../src/dynamics/sensitivity-hardpoints';
+import { lumpRates, lumpTerm, type LumpRate } from '../../src/dynamics/sensitivity-lumps';
 import { differences, directEqualsAdjoint, errors, withParameters, type Case, type Differences } from './geometry-fd';
 
 const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
@@ -74,6 +75,32 @@ describe('masses placed, shaped and combined by the build; the road\'s numbers',
     });
     expect(params[HARDPOINTS.indexOf('strut_top.y')].parts.filter(({ parameter: q }) => (q as HardpointParameter).entity === 'heave').map((p) => p.weight)).toEqual([0.2, 0.2]);
     expect(worst(heave, HARDPOINTS.indexOf('strut_top.y'))).toBeLessThan(1e-4);
+  });
+});
+
+describe('each part of a mass\'s rate', () => {
+  it('leaving out the centre\'s or the inertia\'s rate fails the differences', () => {
+    const step = 0.005, names = [HARDPOINTS[0], HARDPOINTS[3], HARDPOINTS[4], MASSES[1], MASSES[2], MASSES[3]];
+    const doc0 = suspensionDynamicsAssembly(source.geometry, source.spec).doc;
+    /** The parameters with the mass rates edited (the probe as geometryParameter makes it). */
+    const edited = (edit: (r: LumpRate) => LumpRate): CombinedParameter[] => names.map((n) => {
+      const d = n.startsWith('dynamics.') ? 1e-2 : 0.5, moved = movedGeometrySource(source, n, d)!;
+      const r = lumpRates(source.geometry, source.spec, n, doc0, suspensionDynamicsAssembly(moved.geometry, moved.spec).doc, d);
+      if (typeof r === 'string') throw new Error(r);
+      return { ...geometryParameter(source, n), term: (dyn, layout) => lumpTerm(dyn, layout, r.parts.map(edit)) };
+    });
+    const all = NAMES.map((n) => names.indexOf(n));
+    const sub = (e: number[][]) => e.map((row) => row.filter((_, j) => all[j] >= 0));
+    const d = fd(step), pick: Differences = { fd: sub(d.fd), floor: sub(d.floor) };
+    const zero = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+    const [good, noCentre, noInertia] = [(r: LumpRate) => r, (r: LumpRate) => ({ ...r, dcentre: [0, 0, 0] }), (r: LumpRate) => ({ ...r, dinertia: zero })]
+      .map((f) => errors(withParameters(C, edited(f), step), pick));
+    const worst = (e: number[][], j: number) => Math.max(...e.map((row) => row[j]));
+    if (process.env.SHOW) console.log(JSON.stringify({ noCentre: names.map((_, j) => worst(noCentre, j)), noInertia: names.map((_, j) => worst(noInertia, j)) }));
+    good.flat().forEach((e) => expect(e).toBeLessThan(1e-4));
+    // the centres' moves matter most; the inertias' too, except the wheel cylinder's tilt by the outboard axle point's z
+    names.forEach((n, j) => expect(worst(noCentre, j), n).toBeGreaterThan(1e-3));
+    names.forEach((n, j) => { if (n !== 'axle_outboard.z') expect(worst(noInertia, j), n).toBeGreaterThan(2e-4); });
   });
 });
 
