@@ -346,8 +346,9 @@ export class BushingForce extends BodyForceBlock {
   private readonly r: Dual[] = Array.from({ length: 9 }, () => this.dual());
   private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()];
   private readonly comp = [this.dual(), this.dual(), this.dual()];
-  private readonly axesA: Float64Array[];
-  private readonly axesB: Float64Array[];
+  /** Each frame's axes in its part (read, by identity, by the gradients that turn a frame). */
+  readonly axesA: readonly Float64Array[];
+  readonly axesB: readonly Float64Array[];
   /** Deflection (translation, rotation vector) and wrench on B at the last evaluation. */
   readonly last = { translation: new Float64Array(3), rotation: new Float64Array(3), force: new Float64Array(3), moment: new Float64Array(3), at: new Float64Array(3) };
 

@@ -29,6 +29,9 @@ import {
 } from './sensitivity';
 import { axisTurn } from './sensitivity-directions';
 import { axlePointMoves } from './sensitivity-axle-points';
+import { derivedPointWeight, frameTurn } from './sensitivity-frames';
+import { lumpRates, lumpTerm, type LumpRate } from './sensitivity-lumps';
+import { moveRoad, roadParameter, roadParameterNames, roadRate, roadStartMoves, roadValue } from './sensitivity-road';
 import type { HardpointParameter } from './sensitivity-hardpoints';
 import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
 import { parseSuspensionResult } from './sensitivity-suspension-results';
@@ -60,6 +63,7 @@ export function geometryParameterNames(source: GeometrySource): string[] {
   if (spec.sprungMass !== null) out.push('dynamics.sprung_mass');
   out.push('dynamics.tyre.stiffness');
   if (spec.tyre.damping > 0) out.push('dynamics.tyre.damping');
+  out.push(...roadParameterNames(g, spec));
   return out;
 }
 
@@ -80,6 +84,7 @@ export function movedGeometrySource(source: GeometrySource, name: string, d: num
     if (group === 'sprung_mass' && parts.length === 2 && spec.sprungMass !== null) { spec.sprungMass += d; return out; }
     if (group === 'tyre' && parts.length === 3 && (key === 'stiffness' || key === 'damping')) { spec.tyre[key] += d; return out; }
     if (group === 'links' && parts.length === 3 && spec.links[key] !== undefined) { spec.links[key] += d; return out; }
+    if (group === 'road') return moveRoad(out.geometry, spec, name, d) ? out : null;
     const m = group === 'masses' ? spec.masses[key] : undefined;
     if (!m) return null;
     if (field === 'mass' && parts.length === 4) { m.mass += d; return out; }
@@ -165,6 +170,15 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
     out.parts.push(...axle.parts);
     for (const p of axle.paths) handled.add(p);
   }
+  // masses the build places or combines (not a one-for-one copy of the number): their exact rates (sensitivity-lumps.ts)
+  const lumps = massMoves(source, name, doc0, doc1, delta, changed, hardpoint, a, b);
+  if (typeof lumps === 'string') refuse([lumps]);
+  else if (lumps) {
+    for (const path of lumps.handled) handled.add(path);
+    out.parts.push(...lumps.parts);
+  }
+  const road = name.startsWith('dynamics.road.') ? roadParameter(source.geometry, source.spec, name) : null;
+  const roadMotions = new Set<string>();
   const rate = (ref: string) => { const e = new Array(3).fill(0); if (movedEntities.has(ref)) e[axis] = 1; return e; };
   const pointAt = (ref: string) => { const [part, entity] = ref.split('.'); return doc0.parts[part].points?.[entity] as number[] | undefined; };
   for (const path of changed) {
@@ -189,6 +203,29 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
       if (own) (own.parameter as HardpointParameter).turn = turn!;
       else out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'axes', turn: turn!, still: true }, weight: 1 });
       for (let i = 0; i < 3; i++) handled.add(`parts.${part}.axes.${entity}.direction[${i}]`);
+      continue;
+    }
+    if ((m = /^parts\.([^.]+)\.points\.([^.]+)\[\d\]$/.exec(path)) && hardpoint && derivedPointWeight(source.geometry, doc0, m[1], m[2], name) !== 0) {
+      // a point built as a mean of hardpoints moves by its weight (sensitivity-frames.ts)
+      const [, part, entity] = m;
+      out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'points' }, weight: derivedPointWeight(source.geometry, doc0, part, entity, name) });
+      for (let i = 0; i < 3; i++) handled.add(`parts.${part}.points.${entity}[${i}]`);
+      continue;
+    }
+    if ((m = /^parts\.([^.]+)\.frames\.([^.]+)\.rotation\[\d\]$/.exec(path)) && hardpoint) {
+      // a device frame built along hardpoints turns (sensitivity-frames.ts)
+      const [, part, entity] = m;
+      const turn = frameTurn(source.geometry, doc0, part, entity, name);
+      if (!turn) refuse([path]);
+      const own = out.parts.find(({ parameter: q }) => q.kind === 'hardpoint' && q.part === part && q.entity === entity && q.group === 'frames');
+      if (own) (own.parameter as HardpointParameter).frameTurn = turn!;
+      else out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'frames', frameTurn: turn!, still: true }, weight: 1 });
+      for (let i = 0; i < 4; i++) handled.add(`parts.${part}.frames.${entity}.rotation[${i}]`);
+      continue;
+    }
+    if ((m = /^motions\.([^.[]+)\./.exec(path)) && road) {
+      // a road's law: its motion's target moves (sensitivity-road.ts)
+      roadMotions.add(m[1]);
       continue;
     }
     if ((m = /^forces\.([^.]+)\.length$/.exec(path))) {
@@ -222,11 +259,49 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
     refuse(changed.filter((c) => !handled.has(c)));
   }
   const { freeLengths, tyre } = out;
+  const massRates = lumps && typeof lumps !== 'string' ? lumps.rates : [];
+  const terms = [
+    ...(freeLengths.length || tyre.length ? [(dyn: DynamicsModel) => extraTerms(dyn, name, freeLengths, tyre)] : []),
+    ...(massRates.length ? [(dyn: DynamicsModel, layout: Int32Array) => lumpTerm(dyn, layout, massRates)] : []),
+  ];
+  // each road the number drives, by the build's motion id (the road part's name)
+  const driven = road ? road.sides.map((side) => {
+    const px = source.geometry.scope === 'axle' ? `${side}_` : '';
+    if (!roadMotions.has(`${px}road`)) refuse([`motions.${px}road`]);
+    const why = roadStartMoves(source.spec.road[side], road.field);
+    if (why) throw new DynamicSensitivityError(`parameter "${name}": ${why}`);
+    return { owner: `${px}road`, rate: roadRate(source.spec.road[side], road.field, -source.spec.drop) };
+  }) : [];
+  if (road && roadMotions.size !== driven.length) refuse([...roadMotions].map((r) => `motions.${r}`));
   return {
-    kind: 'combined', name, parts: out.parts, rows: out.rows,
+    kind: 'combined', name, parts: out.parts, rows: out.rows, ...(driven.length ? { driven } : {}),
     coefficients: [...freeLengths.map((f) => ({ ...f, what: 'free_length' as const })), ...tyre.map((f) => ({ ...f, what: name.endsWith('.damping') ? 'damping' as const : 'stiffness' as const }))],
-    ...(freeLengths.length || tyre.length ? { term: (dyn: DynamicsModel) => extraTerms(dyn, name, freeLengths, tyre) } : {}),
+    ...(terms.length === 1 ? { term: terms[0] } : terms.length ? { term: (dyn: DynamicsModel, layout: Int32Array) => sumTerms(terms.map((t) => t(dyn, layout))) } : {}),
   };
+}
+
+const sumTerms = (ts: ParameterTerm[]): ParameterTerm => (out, v, vdot, t) => { for (const f of ts) f(out, v, vdot, t); };
+
+/**
+ * The parts' masses θ moves other than as a copy of one number (a mass placed or shaped from
+ * its part's points, lumps combined on a part, the sprung mass at the chassis points'
+ * centroid with its heave axis): their exact rates, and the built paths they cover; null
+ * when every moved mass number is a copy (the assembly's own mass, centre, inertia parameters).
+ */
+function massMoves(source: GeometrySource, name: string, doc0: AssemblyDoc, doc1: AssemblyDoc, delta: number, changed: string[], hardpoint: boolean,
+  a: Map<string, number>, b: Map<string, number>): { rates: LumpRate[]; parts: CombinedParameter['parts'][number][]; handled: string[] } | string | null {
+  const massPaths = changed.filter((p) => /^parts\.[^.]+\.mass\./.test(p));
+  const heavePaths = changed.filter((p) => /^parts\.(ground|chassis)\.axes\.heave\.origin\[\d\]$/.test(p));
+  // a copy: the number itself, one for one (mass, a centre or a diagonal inertia coordinate)
+  const copy = (p: string) => !hardpoint && /\.mass\.(mass|centre\[\d\]|inertia\[(\d)\]\[\2\])$/.test(p) && Math.abs((b.get(p)! - a.get(p)!) / delta - 1) <= 1e-6;
+  if (!heavePaths.length && massPaths.every(copy)) return null;
+  const r = lumpRates(source.geometry, source.spec, name, doc0, doc1, delta);
+  if (typeof r === 'string') return r;
+  const parts: CombinedParameter['parts'][number][] = [];
+  if (heavePaths.length) {
+    for (const part of ['ground', 'chassis']) for (let k = 0; k < 3; k++) if (r.heave[k] !== 0) parts.push({ parameter: { kind: 'hardpoint', part, entity: 'heave', axis: k as 0 | 1 | 2, group: 'axes' }, weight: r.heave[k] });
+  }
+  return { rates: r.parts, parts, handled: [...massPaths, ...heavePaths] };
 }
 
 function valueOf(source: GeometrySource, name: string): number | undefined {
@@ -239,6 +314,7 @@ function valueOf(source: GeometrySource, name: string): number | undefined {
   if (parts[1] === 'sprung_mass') return spec.sprungMass ?? undefined;
   if (parts[1] === 'tyre') return spec.tyre[parts[2] as 'stiffness'];
   if (parts[1] === 'links') return spec.links[parts[2]];
+  if (parts[1] === 'road') return roadValue(g, spec, name);
   const m = parts[1] === 'masses' ? spec.masses[parts[2]] : undefined;
   if (!m) return undefined;
   if (parts[3] === 'mass') return m.mass;
@@ -340,8 +416,8 @@ export function geometrySimulationGradients(source: GeometrySource, names: reado
     // an axle point moves the design height the travel is measured from: less its rate
     parameters.forEach((p, j) => {
       const dz0 = p.kind !== 'combined' ? 0 : p.parts.reduce((sum, { parameter: q, weight }) => sum + (q.kind === 'hardpoint' && q.part === travel.upright && q.entity === 'wheel_centre' && (q.group ?? 'points') === 'points' && q.axis === 2 ? weight : 0), 0);
-      if (dz0 !== 0 && travel.cross) throw new DynamicSensitivityError(`result "${results[k] as string}": its level moves with "${names[j]}" (the design wheel centre's height), not differentiated yet`);
-      r.gradient[j] -= dz0;
+      // a crossing's level (LEVEL above the design height) moves with it: ∂T/∂level of it
+      r.gradient[j] += travel.cross ? dz0 * r.perLevel! : -dz0;
     });
   });
   return g;

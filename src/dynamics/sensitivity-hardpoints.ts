@@ -16,13 +16,17 @@
 import { withTangents, type TangentSeeds, type Dual } from '../../kernel/dual';
 import type { AssemblyDoc } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { BushingForce } from '../../mates/forces';
 import { turnSeed, type AxisTurn } from './sensitivity-directions';
+import type { FrameTurn } from './sensitivity-frames';
 
 /** An entity coordinate: `PART.ENTITY.x|y|z` (or `PART.points|frames|axes|planes|circles.ENTITY.x|y|z`). */
 export interface HardpointParameter {
   kind: 'hardpoint'; part: string; entity: string; axis: 0 | 1 | 2; group?: EntityGroupName;
   /** An axis whose direction turns too (sensitivity-directions.ts); `still`: its origin stays. */
   turn?: AxisTurn; still?: boolean;
+  /** A frame that turns (sensitivity-frames.ts): its axes, as a bushing reads them, turn by the twist. */
+  frameTurn?: FrameTurn;
 }
 
 type EntityGroupName = 'points' | 'frames' | 'axes' | 'planes' | 'circles';
@@ -61,7 +65,7 @@ export function resolveHardpoint(doc: AssemblyDoc, p: HardpointParameter): { gro
 }
 
 /** A block that reads the entity, with its seed columns' variables. */
-interface Reader { kind: 'row' | 'force'; index: number; colVar: Map<number, number> }
+interface Reader { kind: 'row' | 'force'; index: number; colVar: Map<number, number>; frameAxes?: readonly ArrayLike<number>[] }
 
 /**
  * The hardpoint parameters' terms in the step's residual at the current system state. `rows`
@@ -71,6 +75,7 @@ export class HardpointTerms {
   private readonly readers: Reader[][];
   private readonly origins: (readonly number[])[];
   private readonly turns: (((p: ArrayLike<number>, across: boolean) => Float64Array | null) | null)[];
+  private readonly frameTwists: (Float64Array | null)[];
   private readonly variables: number[];
   private readonly res = new Float64Array(64);
   private readonly jac = new Float64Array(4096);
@@ -85,10 +90,12 @@ export class HardpointTerms {
     this.origins = [];
     this.variables = [];
     this.turns = params.map((p) => (p.turn && p.group === 'axes' ? turnSeed(doc, p.part, p.entity, p.turn) : null));
+    this.frameTwists = params.map((p) => (p.frameTurn ? Float64Array.of(...p.frameTurn.omega, 0, 0, 0) : null));
     this.readers = params.map((p) => {
       const r = resolveHardpoint(doc, p);
       if (typeof r === 'string') throw new Error(r);
       if (p.turn && p.group !== 'axes') throw new Error(`"${p.part}.${p.entity}": only an axis turns`);
+      if (p.frameTurn && p.group !== 'frames') throw new Error(`"${p.part}.${p.entity}": only a frame takes a frame's turn`);
       this.origins.push(r.origin);
       this.variables.push(model.parts.get(p.part)!);
       const ref = `${p.part}.${p.entity}`;
@@ -107,6 +114,8 @@ export class HardpointTerms {
         const blk = system.block(rb.index);
         if (owners.has(blk.owner) && rb.duals) out.push({ kind: 'row', index: rows.indexOf(rb), colVar: colVars(blk.vars) });
       }
+      // a turning frame is seeded in the bushings that read it, not in a mate's rows (refused, not dropped)
+      if (p.frameTurn && owners.size) throw new Error(`mate "${[...owners][0]}" reads the turning frame "${ref}"`);
       for (const e of dyn.elements) {
         const f = doc.forces![e.id] as unknown as Record<string, unknown>;
         // a tyre reads its spin axis' direction: seeded when that axis turns
@@ -116,7 +125,13 @@ export class HardpointTerms {
           continue;
         }
         if (!('duals' in e.block)) continue;
-        out.push({ kind: 'force', index: e.index, colVar: colVars(e.block.vars) });
+        let frameAxes: readonly ArrayLike<number>[] | undefined;
+        if (p.frameTurn) {
+          // the bushing's own axis arrays of this frame (found by identity: a body's unit axes may equal them)
+          if (!(e.block instanceof BushingForce) || (f.a === ref) === (f.b === ref)) throw new Error(`force element "${e.id}" reads the turning frame "${ref}"`);
+          frameAxes = f.a === ref ? e.block.axesA : e.block.axesB;
+        }
+        out.push({ kind: 'force', index: e.index, colVar: colVars(e.block.vars), ...(frameAxes ? { frameAxes } : {}) });
       }
       return out;
     });
@@ -129,11 +144,13 @@ export class HardpointTerms {
    */
   private seeds(j: number, r: Reader): TangentSeeds {
     const o = this.origins[j], variable = this.variables[j], move = new Float64Array(6), colVar = r.colVar, turn = this.turns[j], still = this.params[j].still === true;
+    const twist = this.frameTwists[j], axes = r.frameAxes;
     move[3 + this.params[j].axis] = 1;
     const same = r.kind === 'force' ? (p: ArrayLike<number>) => p === o : (p: ArrayLike<number>) => p[0] === o[0] && p[1] === o[1] && p[2] === o[2];
     return {
       pose: () => null,
-      local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && same(p) ? move : null) : turn ? turn(p, r.kind === 'row') : null),
+      local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && same(p) ? move : null) : turn ? turn(p, r.kind === 'row')
+        : twist && axes?.includes(p) ? twist : null),
       scalar: () => 0,
     };
   }

@@ -69,6 +69,8 @@ export interface CombinedParameter {
   rows?: readonly { owner: string; value: number }[];
   /** What `term` differentiates, for results that read it with the state held (sensitivity-own-results.ts): free lengths and tyre coefficients, weighted. */
   coefficients?: readonly { element: string; what: 'free_length' | 'stiffness' | 'damping'; w: number }[];
+  /** A motion's target f(t) moving at ∂f/∂θ = rate(t) (a road's number): Φ_θ = −scale·rate(t) on its row. */
+  driven?: readonly { owner: string; rate: (t: number) => number }[];
 }
 
 /**
@@ -99,6 +101,8 @@ export interface DynamicGradient {
   /** d(value)/d(parameter) per parameter, in the result's unit per the parameter's file unit. */
   gradient: number[];
   steps: number;
+  /** A crossing time's rate with its level, ∂T/∂level (T = t_n + h (X − x_n)/(x_n+1 − x_n): h/(x_n+1 − x_n)). */
+  perLevel?: number;
 }
 
 export interface GradientOptions {
@@ -426,7 +430,12 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       return { r, value };
     });
     const plain = p.parts.filter(({ parameter: q }) => q.kind !== 'hardpoint').map(({ parameter: q, weight }) => ({ term: parameterTerm(dyn, it.layout, q), weight }));
-    return { rows, plain, extra: p.term ? p.term(dyn, it.layout) : null };
+    const driven = (p.driven ?? []).map(({ owner, rate }) => {
+      const rb = rowBlocks.find((b) => system.block(b.index).owner === owner && system.block(b.index) instanceof CoordinateMotion);
+      if (!rb) throw new DynamicSensitivityError(`parameter "${p.name}": no motion "${owner}"`);
+      return { r: rb.row0, scale: (system.block(rb.index) as CoordinateMotion).scale, rate };
+    });
+    return { rows, plain, extra: p.term ? p.term(dyn, it.layout) : null, driven };
   });
   const cOut = new Float64Array(n), cCon = new Float64Array(m), cConW = new Float64Array(m);
   /** Parameter j's rows at the current state: ∂R/∂p into `out` (tangent size), Φ_p into `con` and (∂Φ_q/∂p)w into `conW` (rows), each when given. */
@@ -444,6 +453,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     for (const { term, weight } of cb.plain) { cOut.fill(0); term(cOut, v, vdot, t); for (let i = 0; i < n; i++) out[i] += weight * cOut[i]; }
     if (cb.extra) cb.extra(out, v, vdot, t);
     if (con) for (const { r, value } of cb.rows) con[r] += value;
+    if (con) for (const { r, scale, rate } of cb.driven) con[r] -= scale * rate(t);
   };
   const terms = parameters.map((_, j) => (out: Float64Array, v: Float64Array, vdot: Float64Array, t: number, lambda: Float64Array, con: Float64Array | null) => rowsOf(j, lambda, v, vdot, t, out, con, null));
   /** Whether the parameters reach the constraint rows or the start positions (the curvature terms are needed). */
@@ -958,7 +968,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     if (result.at === 'crossing') { value = tr.crossT; t = tr.crossT; } else if (result.at === 'final') {
       value = valueAndGradient(tr, mode === 'direct' ? tr.grad : null); t = it.t;
     } else { value = tr.sign * tr.best; t = tr.bestT; }
-    return { value, t, gradient: [], steps: done };
+    return { value, t, gradient: [], steps: done, ...(result.at === 'crossing' ? { perLevel: -(tr.crossPrev + tr.crossCur) } : {}) };
   });
   if (mode === 'adjoint') {
     // each result's weight on each stored step's state

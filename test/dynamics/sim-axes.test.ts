@@ -113,7 +113,7 @@ describe('the axle points (the wheel\'s spin axis turns; its centre and contact 
 });
 
 describe('wheel travel by an axle point', () => {
-  it('is measured from the moved design height: @max against re-runs; a crossing level that moves is refused', () => {
+  it('is measured from the moved design height: @max against re-runs (a crossing level that moves: sim-geometry-masses.test.ts)', () => {
     const names = ['axle_outboard.z', 'axle_inboard.z', 'lower_wishbone_inboard_front.z'], step = 0.005, r = ['wheel_travel@max'];
     const g = geometrySimulationGradients(source, names, r, { duration: DURATION, step }, 'direct').results[0].gradient;
     const v = (s: GeometrySource) => geometrySimulationGradients(s, [], r, { duration: DURATION, step }, 'direct').results[0].value;
@@ -123,7 +123,6 @@ describe('wheel travel by an axle point', () => {
     });
     // the wheel rises one for one with its outboard axle point: the travel hardly moves
     expect(Math.abs(g[0])).toBeLessThan(0.01);
-    expect(() => geometrySimulationGradients(source, ['axle_outboard.z'], ['wheel_travel@cross=10'], { duration: DURATION, step }, 'direct')).toThrow(/level moves with "axle_outboard\.z"/);
   });
 });
 

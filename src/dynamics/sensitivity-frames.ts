@@ -1,0 +1,98 @@
+/**
+ * A frame that turns with a hardpoint (docs/sensitivity.md, "Geometry files"): the
+ * anti-roll bars' bushing frames (src/suspension/device-forces.ts) are built by the
+ * template's Builder.frame(part, name, origin, x): the shortest turn from the part's x axis
+ * to u = x/|x|, q = (1 + u₀, 0, −u₂, u₁)/|…|. Their x is a weighted sum of hardpoints — a
+ * U-bar's axis_b − axis_a, a T-bar's stem ½(left + right droplink end) − pivot — so moving
+ * one along e_k moves x at ẋ = w e_k, turns u at u̇ = (ẋ − u(u·ẋ))/|x|, and the quaternion at
+ * q̇ = (I − q qᵀ) q̃̇/|q̃|; the frame's axes (columns of R(q)) then turn at ω × a with the
+ * twist ω = 2 vec(q̇ q*), seeded in the bushing that reads the frame
+ * (sensitivity-hardpoints.ts). The whole turn, spin about x included: the bushing reads all
+ * three axes.
+ */
+import type { AssemblyDoc } from '../assembly/types';
+import type { Geometry } from '../suspension/files';
+import { normalizeRate } from '../../kernel/vec3';
+
+/** A frame's turn per unit of the parameter: its twist ω (part axes), ȧ = ω × a for each axis a. */
+export interface FrameTurn { omega: readonly number[] }
+
+/** How each device frame's x is built: `part.frame` → [hardpoint name (as a gradient names it, no axis), weight]. */
+function frameSources(g: Geometry, doc: AssemblyDoc): Map<string, [string, number][]> {
+  const out = new Map<string, [string, number][]>();
+  const d = g.devices, chassis = (doc as unknown as { suspension?: { chassis?: string } }).suspension?.chassis ?? 'chassis';
+  if (g.scope !== 'axle' || d?.anti_roll_rate === undefined) return out;
+  if (d.anti_roll === 'u_bar') {
+    const x: [string, number][] = [['center.arb_u_bar_axis_b', 1], ['center.arb_u_bar_axis_a', -1]];
+    out.set('left_arb_arm.arb_torsion', x).set('right_arb_arm.arb_torsion', x);
+  }
+  if (d.anti_roll === 't_bar') {
+    const x: [string, number][] = [['left.droplink_t_bar', 0.5], ['right.droplink_t_bar', 0.5], ['center.arb_t_bar_pivot', -1]];
+    out.set(`${chassis}.arb_t_bar_stem`, x).set('t_bar.stem', x);
+  }
+  return out;
+}
+
+const pointOf = (g: Geometry, name: string): readonly number[] | undefined => {
+  const [set, point] = name.split('.');
+  return set === 'center' ? g.center?.[point] : g.corners.find((c) => c.side === set)?.hardpoints[point];
+};
+
+/** The shortest-turn quaternion to u (Builder.frame's formula) and its un-normalised form. */
+function shortestTurn(u: readonly number[]): { q: number[]; raw: number[]; n: number } {
+  const raw = [1 + u[0], 0, -u[2], u[1]], n = Math.hypot(...raw);
+  return { q: raw.map((x) => x / n), raw, n };
+}
+
+/**
+ * The turn of frame `entity` of `part` when the hardpoint coordinate `name` (`center.…`,
+ * `left.…`, with its axis) moves; null when the frame is not built from that hardpoint as
+ * above, or the built frame is not this construction's (then the caller refuses).
+ */
+export function frameTurn(g: Geometry, doc: AssemblyDoc, part: string, entity: string, name: string): FrameTurn | null {
+  const sources = frameSources(g, doc).get(`${part}.${entity}`);
+  const frame = doc.parts[part]?.frames?.[entity] as { rotation: readonly number[] } | undefined;
+  if (!sources || !frame) return null;
+  const axis = 'xyz'.indexOf(name.slice(-1)), hp = name.slice(0, -2);
+  const w = sources.reduce((s, [n, k]) => s + (n === hp ? k : 0), 0);
+  if (axis < 0 || w === 0) return null;
+  const x = [0, 0, 0];
+  for (const [n, k] of sources) {
+    const p = pointOf(g, n);
+    if (!p) return null;
+    for (let i = 0; i < 3; i++) x[i] += k * p[i];
+  }
+  const l = Math.hypot(x[0], x[1], x[2]);
+  if (!(l > 0)) return null;
+  const u = x.map((c) => c / l), { q, raw, n } = shortestTurn(u);
+  // the built frame must be this construction (and not its half-turn special case)
+  if (n < 1e-6 || q.some((c, i) => Math.abs(c - frame.rotation[i]) > 1e-9)) return null;
+  const xd = [0, 0, 0];
+  xd[axis] = w;
+  const ud = normalizeRate(new Float64Array(3), x, xd);
+  const rawd = [ud[0], 0, -ud[2], ud[1]];
+  const qr = raw.reduce((s, c, i) => s + c * rawd[i], 0) / (n * n);
+  const qd = rawd.map((c, i) => (c - raw[i] * qr) / n);
+  // ω = 2 vec(q̇ q*) = 2 (w v̇ − ẇ v + v × v̇), q = (w, v)
+  const [w0, v0, v1, v2] = q, [wd, vd0, vd1, vd2] = qd;
+  return {
+    omega: [
+      2 * (w0 * vd0 - wd * v0 + (v1 * vd2 - v2 * vd1)),
+      2 * (w0 * vd1 - wd * v1 + (v2 * vd0 - v0 * vd2)),
+      2 * (w0 * vd2 - wd * v2 + (v0 * vd1 - v1 * vd0)),
+    ],
+  };
+}
+
+/**
+ * A point the devices build as a mean of hardpoints — the T-bar's crossbar midpoint,
+ * ½(left + right droplink end), on the centre plane — moves by that weight with either end:
+ * the weight for the hardpoint coordinate `name`, or 0.
+ */
+export function derivedPointWeight(g: Geometry, doc: AssemblyDoc, part: string, entity: string, name: string): number {
+  if (part !== 't_bar' || entity !== 'crossbar_midpoint' || g.scope !== 'axle') return 0;
+  const ends = ['left.droplink_t_bar', 'right.droplink_t_bar'], hp = name.slice(0, -2);
+  const l = pointOf(g, ends[0]), r = pointOf(g, ends[1]), mid = doc.parts.t_bar?.points?.crossbar_midpoint;
+  if (!ends.includes(hp) || !l || !r || !mid || mid.some((x, i) => x !== (l[i] + r[i]) / 2)) return 0;
+  return 0.5;
+}
