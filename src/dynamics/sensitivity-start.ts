@@ -46,6 +46,8 @@ export class StartVelocity {
     const s = this.s;
     for (let c = 0; c < n; c++) A[c * N + c] = 1;
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { const x = J[r * n + c] * s[c]; A[(n + r) * N + c] = x; A[c * N + n + r] = x; }
+    // a row left out as redundant (all zero here: sensitivity.ts masks it) keeps e = 0
+    for (let r = 0; r < m; r++) { let any = false; for (let c = 0; c < n; c++) if (J[r * n + c] !== 0) { any = true; break; } if (!any) A[(n + r) * N + n + r] = 1; }
     this.K = new LU(N);
     if (!this.K.factor(A, N, 1e-300)) throw new Error('the start\'s velocity projection is singular');
     this.x = new Float64Array(N);

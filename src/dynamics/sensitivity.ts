@@ -293,7 +293,7 @@ export interface DynamicGradients {
 }
 
 /** A step's end as the adjoint sweep needs it: size, time, positions, v, v̇, λ and the Lie step y. */
-interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Array; vdot: Float64Array; lambda: Float64Array; y: Float64Array }
+interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Array; vdot: Float64Array; lambda: Float64Array; y: Float64Array; active: Uint8Array }
 
 /** A parameter's name as parseParameter reads it (for messages). */
 function parameterName(p: DynamicParameter): string {
@@ -357,9 +357,18 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf });
   const it = sim.integrator, { system, forces } = dyn;
   const n = it.size, P = parameters.length, NR = results.length;
-  const active = it.activeRows();
-  if (active.length < it.rows) throw new DynamicSensitivityError('gradients: the model has redundant constraint rows (not supported yet)');
   const m = it.rows, N = n + m;
+  // redundant rows: the integrator solves each step on its active rows (kernel/integrator.ts selectRows), a dropped
+  // row's λ left out of the dynamics; so does this: a dropped row is masked out of J, H and Φ_p, its λ read as zero
+  // and its place in a step matrix a unit diagonal (dλ = 0). The set is the step's own (stored for the adjoint).
+  const rowOn = new Uint8Array(m), lamOn = new Float64Array(m);
+  const useActive = (rows: ArrayLike<number>) => { rowOn.fill(0); for (let i = 0; i < rows.length; i++) rowOn[rows[i]] = 1; };
+  /** The integrator's λ with the dropped rows' (stale) values read as zero. */
+  const activeLambda = (): Float64Array => { for (let r = 0; r < m; r++) lamOn[r] = rowOn[r] ? it.lambda[r] : 0; return lamOn; };
+  const dropInactive = (S: Float64Array, ld: number) => { for (let r = 0; r < m; r++) if (!rowOn[r]) S[(n + r) * ld + n + r] = 1; };
+  const maskRows = (x: Float64Array) => { for (let r = 0; r < m; r++) if (!rowOn[r]) x[r] = 0; };
+  useActive(it.activeRows());
+  const startRows = Int32Array.from(it.activeRows());
 
   // the rows: every enabled constraint and driver block, in the integrator's order
   interface RowBlock { index: number; row0: number; rows: number; cols: Int32Array; duals: (() => readonly Dual[]) | null }
@@ -470,7 +479,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     for (const rb of rowBlocks) {
       const ld = rb.cols.length;
       system.evaluateBlock(rb.index, res, jac);
-      for (let r = 0; r < rb.rows; r++) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) J[(rb.row0 + r) * n + rb.cols[k]] += jac[r * ld + k];
+      for (let r = 0; r < rb.rows; r++) if (rowOn[rb.row0 + r]) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) J[(rb.row0 + r) * n + rb.cols[k]] += jac[r * ld + k];
     }
     if (!lambda) return;
     H.fill(0);
@@ -493,7 +502,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         const rows = withTangents(seeds, () => { system.evaluateBlock(rb.index, res, jac); return rb.duals!(); });
         for (let r = 0; r < rb.rows; r++) {
           const lam = lambda[rb.row0 + r], tt = rows[r].t;
-          if (!tt) continue;
+          if (!tt || !rowOn[rb.row0 + r]) continue;
           if (lam !== 0) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) H[rb.cols[k] * n + c] += lam * tt.d[k];
           if (w) { let s = 0; for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) s += tt.d[k] * w[rb.cols[k]]; Wq![(rb.row0 + r) * n + c] += s; }
         }
@@ -531,6 +540,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     A.fill(0);
     addMass(A, N, 1);
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    dropInactive(A, N);
     if (!lu.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start system is singular');
   };
 
@@ -539,9 +549,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const startLU = moving.length && startMode === 'file' ? startPositions() : null;
   function startPositions(): LU {
     const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
-    if (sim.drivers.some((d) => !(d.block instanceof CoordinateMotion))) throw new DynamicSensitivityError(`gradients: ${names} move the start, which a point motion places: not supported yet`);
-    // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven
-    const driven = new Set(sim.drivers.map((d) => (d.block as CoordinateMotion).vars[0]));
+    // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven; a point
+    // motion's row is one of Φ (its second solve must have left those values where they were: checked below)
+    const driven = new Set(sim.drivers.flatMap((d) => (d.block instanceof CoordinateMotion ? [d.block.vars[0]] : [])));
     const placed: number[] = [];
     for (const [name, value] of Object.entries(doc.state)) {
       const info = dyn.model.coordinates.get(name);
@@ -552,13 +562,15 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       if (it.layout[info.variable] >= 0) placed.push(it.layout[info.variable]);
     }
-    if (m + placed.length !== n) {
-      throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the file's coordinates leave the start pose ${n - m - placed.length} degree(s) of freedom (give them in "state" to fix how the start moves)`);
+    const ma = startRows.length;
+    if (ma + placed.length !== n) {
+      throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the file's coordinates leave the start pose ${n - ma - placed.length} degree(s) of freedom (give them in "state" to fix how the start moves)`);
     }
     rowsAndCurvature(null);
+    // the independent rows (the start's active set) and the held coordinates
     const S = new Float64Array(n * n);
-    S.set(J);
-    placed.forEach((c, k) => { S[(m + k) * n + c] = 1; });
+    startRows.forEach((r, k) => S.set(J.subarray(r * n, (r + 1) * n), k * n));
+    placed.forEach((c, k) => { S[(ma + k) * n + c] = 1; });
     const f = new LU(n);
     if (!f.factor(S, n, 1e-13)) throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start pose is not fixed by them and the file's coordinates (singular start solve)`);
     return f;
@@ -612,6 +624,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       A[(n + r) * N + c] = s;
       A[c * N + n + r] = J[r * n + c];
     }
+    dropInactive(A, N);
     if (!lu.factor(A, N, 1e-15)) throw new DynamicSensitivityError(`gradients: the step matrix at t = ${t} s is singular`);
   };
   const HK = H, GC = Gv; // after linearise: H − K and ∂g/∂v − C
@@ -670,16 +683,18 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   function startTangents(): Float64Array[] {
     const out = parameters.map(() => new Float64Array(n)), zero = new Float64Array(n);
     if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: a ${startMode} start that moves at t = 0 (initial velocities or motions with a rate at t = 0): not supported yet`);
-    rowsAndCurvature(it.lambda);
+    rowsAndCurvature(activeLambda());
     forces.assemble(zero, it.t, Q, K, C);
     A.fill(0);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] = H[i * n + j] - K[i * n + j];
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    dropInactive(A, N);
     const f = new LU(N);
     if (startMode === 'equilibrium' && !f.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start equilibrium is not isolated (its tangent stiffness is singular)');
     for (let j = 0; j < P; j++) {
       rp.fill(0); phiP.fill(0);
-      rowsOf(j, it.lambda, zero, zero, it.t, rp, phiP, null);
+      rowsOf(j, activeLambda(), zero, zero, it.t, rp, phiP, null);
+      maskRows(phiP);
       if (startMode === 'fixed') {
         const worst = Math.max(0, ...phiP.map(Math.abs));
         if (worst > 1e-9) throw new DynamicSensitivityError(`gradients: "${parameterName(parameters[j])}" moves the constraints at the start (|Φ_p| = ${worst.toExponential(2)}), which a fixed start cannot follow`);
@@ -698,7 +713,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const y = new Float64Array(n), bq = new Float64Array(n * P), bv = new Float64Array(n * P), aPred = new Float64Array(n * P), tmp = new Float64Array(n);
   const stored: StoredStep[] = [];
   const store = (h: number, yy: Float64Array | null) => {
-    stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(it.lambda), y: yy ? Float64Array.from(yy) : new Float64Array(n) });
+    stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(activeLambda()), y: yy ? Float64Array.from(yy) : new Float64Array(n), active: Uint8Array.from(rowOn) });
   };
   const startQ = startMode === 'file' ? null : startTangents();
   if (mode === 'direct' && !curved) {
@@ -706,7 +721,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     factorStart();
     for (let j = 0; j < P; j++) {
       rp.fill(0);
-      terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
+      terms[j](rp, it.v, it.vdot, it.t, activeLambda(), null);
       rhs.fill(0);
       for (let i = 0; i < n; i++) rhs[i] = -rp[i];
       lu.solve(rhs);
@@ -716,16 +731,17 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
     // [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀' + (∂g/∂v − C)v₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
     const sv0 = startVelocityAt(it.v);
-    startCurvature(it.v, it.vdot, it.lambda, it.t, sv0 !== null);
+    startCurvature(it.v, it.vdot, activeLambda(), it.t, sv0 !== null);
     const S = new Float64Array(n), v0p = new Float64Array(n), jpe = new Float64Array(n), jpv = new Float64Array(m);
     for (let j = 0; j < P; j++) {
       const k = hpOf[j];
       q0.fill(0); conW.fill(0); rp.fill(0); phiP.fill(0);
-      rowsOf(j, it.lambda, it.v, it.vdot, it.t, rp, phiP, conW);
+      rowsOf(j, activeLambda(), it.v, it.vdot, it.t, rp, phiP, conW);
+      maskRows(phiP); maskRows(conW);
       if (startQ) q0.set(startQ[j]);
       else if (k >= 0 && startLU && hp!.movesRows(k)) {
         S.fill(0);
-        for (let r = 0; r < m; r++) S[r] = -phiP[r];
+        startRows.forEach((r, kk) => { S[kk] = -phiP[r]; });
         startLU.solve(S);
         q0.set(S);
       }
@@ -753,10 +769,12 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
 
   it.onStep = (h) => {
     lieStep(y, h);
-    if (mode === 'adjoint') { store(h, y); observe(); return; }
+    if (mode === 'adjoint') { useActive(it.activeRows()); store(h, y); observe(); return; }
     const v = it.v, vdot = it.vdot;
     const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
-    linearise(h, y, v, it.lambda, it.t);
+    useActive(it.activeRows());
+    const lambda = activeLambda();
+    linearise(h, y, v, lambda, it.t);
     for (let j = 0; j < P; j++) {
       // the parts of the new state that do not depend on dD
       for (let i = 0; i < n; i++) {
@@ -772,7 +790,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       rp.fill(0);
       if (curved) rc.fill(0);
-      terms[j](rp, v, vdot, it.t, it.lambda, rc);
+      terms[j](rp, v, vdot, it.t, lambda, rc);
+      if (curved) maskRows(rc);
       massTimes(tmp, svd, j, P);
       for (let i = 0; i < n; i++) {
         let s = tmp[i] + rp[i];
@@ -934,6 +953,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   /** Restore a stored step's end state (positions and the drivers' time). */
   function restoreStep(s: StoredStep) {
     system.state.set(s.state);
+    rowOn.set(s.active);
     for (const d of it.drivers) d.setTime(s.t);
   }
 
@@ -1073,7 +1093,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       for (let j = 0; j < P; j++) {
         if (hpOf[j] < 0 || !hp!.movesRows(hpOf[j])) continue;
         let e = 0;
-        for (let rr = 0; rr < m; rr++) e += qb[rr] * phiAll![j * m + rr];
+        startRows.forEach((rr, kk) => { e += qb[kk] * phiAll![j * m + rr]; });
         tr.grad[j] -= e;
       }
     });
