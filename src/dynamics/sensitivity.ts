@@ -38,6 +38,7 @@ import { CoordinateMotion } from '../../kernel/motion';
 import { StartVelocity, startMetric } from './sensitivity-start';
 import { TensionResult } from './sensitivity-tension';
 import { ScalarTargetBlock } from '../../kernel/system';
+import { CouplingBlock } from '../../mates/couplings';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
@@ -383,9 +384,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       for (let k = 0; k < vr.dim; k++) cols.push(it.layout[vid] < 0 ? -1 : it.layout[vid] + k);
     }
     const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
-    // a coordinate motion's or a held coordinate's row is linear (no curvature); any other row needs its second derivatives
-    // (a rolling contact's along its track: mates/rolling.ts curveAlongS)
-    if (!d && !(blk instanceof CoordinateMotion) && !(blk instanceof ScalarTargetBlock)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
+    // a coordinate motion's, a held coordinate's or a coupling's row is linear in its coordinates (no curvature); any other
+    // row needs its second derivatives (a rolling contact's along its track: mates/rolling.ts curveAlongS; a point motion's: kernel/motion.ts)
+    if (!d && !(blk instanceof CoordinateMotion) && !(blk instanceof ScalarTargetBlock) && !(blk instanceof CouplingBlock)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
   }

@@ -24,7 +24,7 @@ export const entity = (part: string, group: 'points' | 'frames', name: string, a
 };
 
 /** Direct and adjoint gradients, each entry equal to `tol` relative (floored at `floor` of the largest); the direct one returned. */
-export function bothRoutes(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, tol = 1e-10, floor = 1e-6): DynamicGradient {
+export function bothRoutes(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, tol = 1e-10, floor = 1e-4): DynamicGradient {
   const ps = params.map(parseParameter), r = parseResult(result);
   const d = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
   expect(a.value).toBe(d.value);

@@ -129,10 +129,5 @@ describe('double wishbone corner, its start moving', () => {
     }
   }, 300_000);
 
-  it('a point motion is still refused (its rows have no second derivatives yet)', () => {
-    const doc = load('pendulum.kinemate.json');
-    doc.motions = { lift: { point: 'bob.mass', axis: 'z', sine: { amplitude: 10, frequency: 1 } } };
-    expect(() => simulationGradient(doc, [parseParameter('bob.hinge.z')], parseResult('bob.mass.position.x'), { duration: 0.01, step: 1e-3 }))
-      .toThrow(/constraint lift has no second derivatives/);
-  });
+  // point motions (a start they place, their rows' curvature): test/dynamics/sim-start-motion.test.ts
 });
