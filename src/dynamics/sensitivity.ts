@@ -650,10 +650,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   };
   /**
    * A moving start's velocity map (sensitivity-start.ts) at the start state (before
-   * startCurvature, which reuses H and Wq); null when nothing moves the rows or the start is at rest.
+   * startCurvature, which reuses H and Wq); null when nothing moves the start or the start is at rest.
    */
   const startVelocityAt = (v: Float64Array): StartVelocity | null => {
-    if (!startLU || v.every((x) => x === 0)) return null;
+    if ((!startLU && !startQ) || v.every((x) => x === 0)) return null;
     const { W, vhat, Vhat } = startMetric(dyn, it.layout, n);
     rowsAndCurvature(null);
     const sv0 = new StartVelocity(n, m, Float64Array.from(J), W, vhat, v, Vhat);
@@ -674,6 +674,27 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     out.fill(0);
     hp!.evaluate(k, null, v, t, null, null, w, out);
   };
+  const zeroN = new Float64Array(n);
+  /**
+   * (∂Jᵀ/∂p_j)e and (∂J/∂p_j)w of any parameter (zero unless it moves rows: a hardpoint, or a combined
+   * parameter's through its hardpoints): rowsOf with e as the multipliers, less its λ-free terms.
+   */
+  const paramJTe = (j: number, e: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    if (hpOf[j] >= 0) { hardpointJTe(hpOf[j], e, v, t, out); return; }
+    out.fill(0);
+    if (!combos[j]) return;
+    jpA.fill(0); jpB.fill(0);
+    rowsOf(j, e, v, zeroN, t, jpA, null, null);
+    rowsOf(j, null, v, zeroN, t, jpB, null, null);
+    for (let i = 0; i < n; i++) out[i] = jpA[i] - jpB[i];
+  };
+  const paramJw = (j: number, w: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    if (hpOf[j] >= 0) { hardpointJw(hpOf[j], w, v, t, out); return; }
+    out.fill(0);
+    if (!combos[j]) return;
+    jpA.fill(0);
+    rowsOf(j, null, v, w, t, jpA, null, out);
+  };
   const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
 
   /**
@@ -683,8 +704,19 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
    */
   function startTangents(): Float64Array[] {
     const out = parameters.map(() => new Float64Array(n)), zero = new Float64Array(n);
-    if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: a ${startMode} start that moves at t = 0 (initial velocities or motions with a rate at t = 0): not supported yet`);
-    rowsAndCurvature(activeLambda());
+    // the balance's multipliers: λ₀ of a start at rest; a start already moving (or accelerating: a motion's rate or
+    // acceleration at t = 0) has dynamic ones, so the static ones are solved: [M Jᵀ; J 0][v̇; λ] = [Q(q, 0); 0], v̇ = 0 there
+    let lamEq = activeLambda();
+    if (startMode === 'equilibrium' && (it.v.some((x) => x !== 0) || it.drivers.some((d) => d.acceleration() !== 0))) {
+      factorStart();
+      forces.assemble(zero, it.t, Q, null, null);
+      rhs.fill(0);
+      for (let i = 0; i < n; i++) rhs[i] = Q[i];
+      lu.solve(rhs);
+      lamEq = Float64Array.from(rhs.subarray(n));
+      maskRows(lamEq);
+    }
+    rowsAndCurvature(lamEq);
     forces.assemble(zero, it.t, Q, K, C);
     A.fill(0);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] = H[i * n + j] - K[i * n + j];
@@ -694,7 +726,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     if (startMode === 'equilibrium' && !f.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start equilibrium is not isolated (its tangent stiffness is singular)');
     for (let j = 0; j < P; j++) {
       rp.fill(0); phiP.fill(0);
-      rowsOf(j, activeLambda(), zero, zero, it.t, rp, phiP, null);
+      rowsOf(j, lamEq, zero, zero, it.t, rp, phiP, null);
       maskRows(phiP);
       if (startMode === 'fixed') {
         const worst = Math.max(0, ...phiP.map(Math.abs));
@@ -747,9 +779,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         q0.set(S);
       }
       v0p.fill(0);
-      if (sv0 && k >= 0 && hp!.movesRows(k)) {
-        hardpointJTe(k, sv0.e, it.v, it.t, jpe);
-        hardpointJw(k, it.v, it.v, it.t, jpv);
+      // a settled start moves with every parameter (q₀'), a file's start only with the hardpoints on its rows
+      if (sv0 && (startQ !== null || (k >= 0 && hp!.movesRows(k)))) {
+        paramJTe(j, sv0.e, it.v, it.t, jpe);
+        paramJw(j, it.v, it.v, it.t, jpv);
         sv0.tangent(q0, jpe, jpv, v0p);
       }
       for (let i = 0; i < n; i++) {
@@ -1044,7 +1077,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       addResultCotangent(tr, mq[r], mv[r], s0.v, w0); // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
-    const sv0 = hp ? startVelocityAt(s0.v) : null;
+    const sv0 = startVelocityAt(s0.v);
     if (curved) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
     const jw = new Float64Array(m);
     rpAll.fill(0);
@@ -1070,10 +1103,6 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         for (let rr = 0; rr < m; rr++) x -= Wq![rr * n + i] * save[rr];
         qb[i] = x;
       }
-      if (startQ) {
-        for (let j = 0; j < P; j++) { let e = 0; for (let i = 0; i < n; i++) e += qb[i] * startQ[j][i]; tr.grad[j] += e; }
-        return;
-      }
       if (sv0) {
         // v₀' (sensitivity-start.ts): its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn, sent to q₀' and to each hardpoint's own rows
         const cv = Float64Array.from(mv[r]);
@@ -1081,14 +1110,18 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         const { y: yb, z: zb } = sv0.cotangent(cv, qb);
         for (let j = 0; j < P; j++) {
           const k = hpOf[j];
-          if (k < 0 || !hp!.movesRows(k)) continue;
+          if (startQ ? hpOf[j] < 0 && !combos[j] : k < 0 || !hp!.movesRows(k)) continue;
           let e = 0;
-          hardpointJw(k, yb, s0.v, s0.t, jw);
+          paramJw(j, yb, s0.v, s0.t, jw);
           for (let rr = 0; rr < m; rr++) e += sv0.e[rr] * jw[rr];
-          hardpointJw(k, s0.v, s0.v, s0.t, jw);
+          paramJw(j, s0.v, s0.v, s0.t, jw);
           for (let rr = 0; rr < m; rr++) e += zb[rr] * jw[rr];
           tr.grad[j] -= e;
         }
+      }
+      if (startQ) {
+        for (let j = 0; j < P; j++) { let e = 0; for (let i = 0; i < n; i++) e += qb[i] * startQ[j][i]; tr.grad[j] += e; }
+        return;
       }
       startLU!.solveTransposed(qb);
       for (let j = 0; j < P; j++) {
