@@ -696,6 +696,31 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     rowsOf(j, null, v, w, t, jpA, null, out);
   };
   const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
+  const startS = new Float64Array(n), startJpe = new Float64Array(n), startJpv = new Float64Array(m);
+  /**
+   * Parameter j's start tangents into q0 and v0p: q₀' (a settled start's, or the file's start solve's −S⁻¹[Φ_p; 0] with
+   * `phi` its Φ_p) and v₀', the projection's tangent (sensitivity-start.ts). Both routes take them from here, one forward
+   * solve per parameter at one state: the projection weighs given rates 1e10 times the rest, and its tangent and its
+   * transpose part by up to 1e-8 of an entry where that matters (a part's pose velocity given), the same solves by none.
+   */
+  const startColumns = (j: number, sv0: StartVelocity | null, phi: Float64Array, v: Float64Array, t: number, q0: Float64Array, v0p: Float64Array) => {
+    const k = hpOf[j];
+    q0.fill(0);
+    if (startQ) q0.set(startQ[j]);
+    else if (k >= 0 && startLU && hp!.movesRows(k)) {
+      startS.fill(0);
+      startRows.forEach((r, kk) => { startS[kk] = -phi[r]; });
+      startLU.solve(startS);
+      q0.set(startS);
+    }
+    v0p.fill(0);
+    // a settled start moves with every parameter (q₀'), a file's start only with the hardpoints on its rows
+    if (sv0 && (startQ !== null || (k >= 0 && hp!.movesRows(k)))) {
+      paramJTe(j, sv0.e, v, t, startJpe);
+      paramJw(j, v, v, t, startJpv);
+      sv0.tangent(q0, startJpe, startJpv, v0p);
+    }
+  };
 
   /**
    * q₀' per parameter when the start is not the file's: 'fixed' none (Φ_p must then vanish
@@ -765,26 +790,12 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     // [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀' + (∂g/∂v − C)v₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
     const sv0 = startVelocityAt(it.v);
     startCurvature(it.v, it.vdot, activeLambda(), it.t, sv0 !== null);
-    const S = new Float64Array(n), v0p = new Float64Array(n), jpe = new Float64Array(n), jpv = new Float64Array(m);
+    const v0p = new Float64Array(n);
     for (let j = 0; j < P; j++) {
-      const k = hpOf[j];
-      q0.fill(0); conW.fill(0); rp.fill(0); phiP.fill(0);
+      conW.fill(0); rp.fill(0); phiP.fill(0);
       rowsOf(j, activeLambda(), it.v, it.vdot, it.t, rp, phiP, conW);
       maskRows(phiP); maskRows(conW);
-      if (startQ) q0.set(startQ[j]);
-      else if (k >= 0 && startLU && hp!.movesRows(k)) {
-        S.fill(0);
-        startRows.forEach((r, kk) => { S[kk] = -phiP[r]; });
-        startLU.solve(S);
-        q0.set(S);
-      }
-      v0p.fill(0);
-      // a settled start moves with every parameter (q₀'), a file's start only with the hardpoints on its rows
-      if (sv0 && (startQ !== null || (k >= 0 && hp!.movesRows(k)))) {
-        paramJTe(j, sv0.e, it.v, it.t, jpe);
-        paramJw(j, it.v, it.v, it.t, jpv);
-        sv0.tangent(q0, jpe, jpv, v0p);
-      }
+      startColumns(j, sv0, phiP, it.v, it.t, q0, v0p);
       for (let i = 0; i < n; i++) {
         let s = rp[i];
         for (let l = 0; l < n; l++) s += HK[i * n + l] * q0[l];
@@ -1079,12 +1090,17 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     });
     const sv0 = startVelocityAt(s0.v);
     if (curved) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
-    const jw = new Float64Array(m);
     rpAll.fill(0);
     // per parameter: ∂R/∂p, Φ_p and (∂J/∂p)v̇₀ at the start
     const phiAll = curved ? new Float64Array(P * m) : null, jpvAll = curved ? new Float64Array(P * m) : null;
     for (let j = 0; j < P; j++) rowsOf(j, s0.lambda, s0.v, s0.vdot, s0.t, rpAll.subarray(j * n, (j + 1) * n), phiAll && phiAll.subarray(j * m, (j + 1) * m), jpvAll && jpvAll.subarray(j * m, (j + 1) * m));
-    trackers.forEach((tr, r) => {
+    // a moving start's v₀' per parameter, as the direct route has it (null: none)
+    const v0cols = parameters.map((_, j) => {
+      if (!sv0 || !(startQ !== null || (hpOf[j] >= 0 && hp!.movesRows(hpOf[j])))) return null;
+      const col = new Float64Array(n);
+      startColumns(j, sv0, phiAll!.subarray(j * m, (j + 1) * m), s0.v, s0.t, q0, col);
+      return col;
+    });    trackers.forEach((tr, r) => {
       for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
       for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
       lu.solveTransposed(rhs);
@@ -1104,20 +1120,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         qb[i] = x;
       }
       if (sv0) {
-        // v₀' (sensitivity-start.ts): its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn, sent to q₀' and to each hardpoint's own rows
+        // v₀': its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn dotted with each parameter's column (its q₀' dependence inside)
         const cv = Float64Array.from(mv[r]);
         for (let i = 0; i < n; i++) { let x = 0; for (let l = 0; l < n; l++) x += GC[l * n + i] * rdyn[l]; cv[i] -= x; }
-        const { y: yb, z: zb } = sv0.cotangent(cv, qb);
-        for (let j = 0; j < P; j++) {
-          const k = hpOf[j];
-          if (startQ ? hpOf[j] < 0 && !combos[j] : k < 0 || !hp!.movesRows(k)) continue;
-          let e = 0;
-          paramJw(j, yb, s0.v, s0.t, jw);
-          for (let rr = 0; rr < m; rr++) e += sv0.e[rr] * jw[rr];
-          paramJw(j, s0.v, s0.v, s0.t, jw);
-          for (let rr = 0; rr < m; rr++) e += zb[rr] * jw[rr];
-          tr.grad[j] -= e;
-        }
+        v0cols.forEach((col, j) => { if (col) { let e = 0; for (let i = 0; i < n; i++) e += cv[i] * col[i]; tr.grad[j] += e; } });
       }
       if (startQ) {
         for (let j = 0; j < P; j++) { let e = 0; for (let i = 0; i < n; i++) e += qb[i] * startQ[j][i]; tr.grad[j] += e; }
