@@ -34,7 +34,8 @@ import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
-import { CoordinateMotion } from '../../kernel/motion';
+import { CoordinateMotion, PointMotion } from '../../kernel/motion';
+import { MinimumNormStart, startSolveMetric } from './sensitivity-free-start';
 import { StartVelocity, startMetric } from './sensitivity-start';
 import { TensionResult } from './sensitivity-tension';
 import { ScalarTargetBlock } from '../../kernel/system';
@@ -355,7 +356,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     hardpoints.push({ j: -1, p: q });
     return [{ k: hardpoints.length - 1, w: weight }];
   })));
+  const filePose = Float64Array.from(dyn.system.state);
   const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf });
+  /** Whether the start solve left the pose as the file gave it (a start the file leaves free is then differentiable). */
+  const filePoseKept = dyn.system.state.every((x, i) => Math.abs(x - filePose[i]) <= 1e-12 * Math.max(1, Math.abs(filePose[i])));
   const it = sim.integrator, { system, forces } = dyn;
   const n = it.size, P = parameters.length, NR = results.length;
   const m = it.rows, N = n + m;
@@ -548,7 +552,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   // ---- the start's positions: the start solve [Φ; held file coordinates](q, p) = 0, differentiated ----
   const moving = hardpoints.filter((_, k) => hp!.movesRows(k));
   const startLU = moving.length && startMode === 'file' ? startPositions() : null;
-  function startPositions(): LU {
+  function startPositions(): { solve(x: Float64Array): void; solveTransposed(x: Float64Array): void } {
     const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
     // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven; a point
     // motion's row is one of Φ (its second solve must have left those values where they were: checked below)
@@ -563,11 +567,22 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       if (it.layout[info.variable] >= 0) placed.push(it.layout[info.variable]);
     }
-    const ma = startRows.length;
-    if (ma + placed.length !== n) {
-      throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the file's coordinates leave the start pose ${n - ma - placed.length} degree(s) of freedom (give them in "state" to fix how the start moves)`);
-    }
+    const ma = startRows.length, free = n - ma - placed.length;
+    if (free < 0) throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start's rows and the file's coordinates over-determine its pose: not supported`);
     rowsAndCurvature(null);
+    if (free > 0) {
+      // the start solve takes the least move from the file's pose (sensitivity-free-start.ts): differentiable so when the
+      // pose satisfied the rows as the file gave it (no move made), and with no second solve after it (a point motion's)
+      const left = `the file's coordinates leave the start pose ${free} degree(s) of freedom`;
+      if (sim.drivers.some((d) => d.block instanceof PointMotion)) throw new DynamicSensitivityError(`gradients: ${names} move the mates, ${left}, and a point motion's second start solve places it: not supported (give them in "state")`);
+      if (!filePoseKept) throw new DynamicSensitivityError(`gradients: ${names} move the mates, ${left}, and the file's pose does not satisfy them (the start solve moved it, along a path its derivative would depend on): give those coordinates in "state", or a pose that satisfies the mates`);
+      const k = ma + placed.length, S = new Float64Array(k * n);
+      startRows.forEach((r, kk) => S.set(J.subarray(r * n, (r + 1) * n), kk * n));
+      placed.forEach((c, kk) => { S[(ma + kk) * n + c] = 1; });
+      try { return new MinimumNormStart(S, k, n, startSolveMetric(system, it.layout, n)); } catch {
+        throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start's rows and the file's coordinates are dependent (singular start solve)`);
+      }
+    }
     // the independent rows (the start's active set) and the held coordinates
     const S = new Float64Array(n * n);
     startRows.forEach((r, k) => S.set(J.subarray(r * n, (r + 1) * n), k * n));
