@@ -7,7 +7,7 @@
  * actuator force: the motion applies −scale·λ along its coordinate.
  */
 import type { BlockKind, ResidualBlock } from './system';
-import { rotationMatrix } from './dual';
+import { Dual, DualVec3, dAddConst, dvComponent, dvRigidPoint, rotationMatrix, tangentMode } from './dual';
 
 /** f(t) with its first two derivatives: out = [f, f', f'']. */
 export interface TimeFunction {
@@ -98,6 +98,9 @@ export class PointMotion implements TimeDriver {
   private readonly f = new Float64Array(3);
   private readonly R = new Float64Array(9);
   private readonly p: Float64Array;
+  /** Tangent mode only: the world point and the row as duals over the body's twist (their curvature, and a moved point's rows). */
+  private readonly world = new DualVec3(6);
+  private readonly row = [new Dual(6)];
   constructor(readonly owner: string, variable: number, point: ArrayLike<number>, readonly axis: 0 | 1 | 2, readonly law: TimeFunction) {
     this.vars = [variable];
     this.p = Float64Array.of(point[0], point[1], point[2]);
@@ -107,10 +110,14 @@ export class PointMotion implements TimeDriver {
   rate(): number { return -this.f[1]; }
   acceleration(): number { return -this.f[2]; }
   target(): number { return this.f[0]; }
+  /** The row of the last evaluation in tangent mode as a dual (kernel/dual.ts withTangents). */
+  duals(): readonly Dual[] { return this.row; }
   evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     const o = offsets[0], R = rotationMatrix(this.R, state, o + 3), p = this.p, a = this.axis;
     const r0 = R[a * 3], r1 = R[a * 3 + 1], r2 = R[a * 3 + 2];
     residual[0] = r0 * p[0] + r1 * p[1] + r2 * p[2] + state[o + a] - this.f[0];
+    // the row is a point of the part: its second derivatives are the point's (the plain path never builds them)
+    if (tangentMode()) dAddConst(this.row[0], dvComponent(this.row[0], dvRigidPoint(this.world, R, state, o, p, 0), a), -this.f[0]);
     if (!jacobian) return;
     // d(R p) = R (ω × p) = R [p]ₓᵀ ω: row a of R times [p]ₓᵀ = [[0, p_z, −p_y], [−p_z, 0, p_x], [p_y, −p_x, 0]]
     jacobian[0] = -r1 * p[2] + r2 * p[1];

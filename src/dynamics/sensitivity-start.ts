@@ -8,10 +8,11 @@
  *   K [v'; e'] = [W v̂' − J'ᵀe; −J'v],
  * with J'ᵀe = He q₀' + (∂Jᵀ/∂p)e (He = ∂(Jᵀe)/∂q) and J'v = Wv q₀' + (∂J/∂p)v (Wv = ∂(Jv)/∂q),
  * both from the constraint blocks in tangent mode. The rate r of a motion at t = 0 does not
- * depend on p. The adjoint of the same map, for a cotangent c on v': K [y; z] = [c; 0] (K is
- * symmetric), c·v' = (V̂ᵀW y − Heᵀy − Wvᵀz)·q₀' − e·(∂J/∂p)y − z·(∂J/∂p)v.
- * K is solved scaled by W^−½ (the weights span 1e10; the integrator's normal equations
- * J W⁻¹ Jᵀ would lose those digits here).
+ * depend on p. K is solved scaled by W^−½ (the weights span 1e10; the integrator's normal
+ * equations J W⁻¹ Jᵀ would lose those digits here). The adjoint route takes the same tangent per
+ * parameter (one solve each, at the start only) rather than K's transpose: with given rates the
+ * two parted by up to 1e-8 of an entry, W v̂' and J'ᵀe being 1e10 times the result where they
+ * meet (sensitivity.ts startColumns).
  */
 import { LU } from '../../kernel/linalg';
 import type { DynamicsModel } from './build';
@@ -46,6 +47,8 @@ export class StartVelocity {
     const s = this.s;
     for (let c = 0; c < n; c++) A[c * N + c] = 1;
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { const x = J[r * n + c] * s[c]; A[(n + r) * N + c] = x; A[c * N + n + r] = x; }
+    // a row left out as redundant (all zero here: sensitivity.ts masks it) keeps e = 0
+    for (let r = 0; r < m; r++) { let any = false; for (let c = 0; c < n; c++) if (J[r * n + c] !== 0) { any = true; break; } if (!any) A[(n + r) * N + n + r] = 1; }
     this.K = new LU(N);
     if (!this.K.factor(A, N, 1e-300)) throw new Error('the start\'s velocity projection is singular');
     this.x = new Float64Array(N);
@@ -85,25 +88,6 @@ export class StartVelocity {
     }
     this.solveK(x);
     for (let c = 0; c < n; c++) out[c] = x[c];
-  }
-
-  /**
-   * The transpose for a cotangent c on v': adds its cotangent on q₀' into `qb` and returns
-   * y and z, so that parameter j's own share is −e·(∂J/∂p_j)y − z·(∂J/∂p_j)v.
-   */
-  cotangent(c: Float64Array, qb: Float64Array): { y: Float64Array; z: Float64Array } {
-    const { n, m, W, He, Wv, Vhat } = this, x = this.x;
-    x.fill(0);
-    for (let k = 0; k < n; k++) x[k] = c[k];
-    this.solveK(x);
-    const y = Float64Array.from(x.subarray(0, n)), z = Float64Array.from(x.subarray(n, n + m));
-    for (let l = 0; l < n; l++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += Vhat[i * n + l] * W[i] * y[i] - He[i * n + l] * y[i];
-      for (let r = 0; r < m; r++) s -= Wv[r * n + l] * z[r];
-      qb[l] += s;
-    }
-    return { y, z };
   }
 }
 

@@ -34,10 +34,12 @@ import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from './build';
 import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
-import { CoordinateMotion } from '../../kernel/motion';
+import { CoordinateMotion, PointMotion } from '../../kernel/motion';
+import { MinimumNormStart, startSolveMetric } from './sensitivity-free-start';
 import { StartVelocity, startMetric } from './sensitivity-start';
 import { ownResult, type OwnResult, type OwnResultFactory } from './sensitivity-own-results';
 import { ScalarTargetBlock } from '../../kernel/system';
+import { CouplingBlock } from '../../mates/couplings';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 import { asCoefficient, coefficientTerm, parseCoefficient, type CoefficientParameter } from './sensitivity-coefficients';
 
@@ -322,7 +324,7 @@ export interface DynamicGradients {
 }
 
 /** A step's end as the adjoint sweep needs it: size, time, positions, v, v̇, λ and the Lie step y. */
-interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Array; vdot: Float64Array; lambda: Float64Array; y: Float64Array }
+interface StoredStep { h: number; t: number; state: Float64Array; v: Float64Array; vdot: Float64Array; lambda: Float64Array; y: Float64Array; active: Uint8Array }
 
 /** A parameter's name as parseParameter reads it (for messages). */
 function parameterName(p: DynamicParameter): string {
@@ -387,12 +389,24 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     hardpoints.push({ j: -1, p: q });
     return [{ k: hardpoints.length - 1, w: weight }];
   })));
+  const filePose = Float64Array.from(dyn.system.state);
   const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf });
+  /** Whether the start solve left the pose as the file gave it (a start the file leaves free is then differentiable). */
+  const filePoseKept = dyn.system.state.every((x, i) => Math.abs(x - filePose[i]) <= 1e-12 * Math.max(1, Math.abs(filePose[i])));
   const it = sim.integrator, { system, forces } = dyn;
   const n = it.size, P = parameters.length, NR = results.length;
-  const active = it.activeRows();
-  if (active.length < it.rows) throw new DynamicSensitivityError('gradients: the model has redundant constraint rows (not supported yet)');
   const m = it.rows, N = n + m;
+  // redundant rows: the integrator solves each step on its active rows (kernel/integrator.ts selectRows), a dropped
+  // row's λ left out of the dynamics; so does this: a dropped row is masked out of J, H and Φ_p, its λ read as zero
+  // and its place in a step matrix a unit diagonal (dλ = 0). The set is the step's own (stored for the adjoint).
+  const rowOn = new Uint8Array(m), lamOn = new Float64Array(m);
+  const useActive = (rows: ArrayLike<number>) => { rowOn.fill(0); for (let i = 0; i < rows.length; i++) rowOn[rows[i]] = 1; };
+  /** The integrator's λ with the dropped rows' (stale) values read as zero. */
+  const activeLambda = (): Float64Array => { for (let r = 0; r < m; r++) lamOn[r] = rowOn[r] ? it.lambda[r] : 0; return lamOn; };
+  const dropInactive = (S: Float64Array, ld: number) => { for (let r = 0; r < m; r++) if (!rowOn[r]) S[(n + r) * ld + n + r] = 1; };
+  const maskRows = (x: Float64Array) => { for (let r = 0; r < m; r++) if (!rowOn[r]) x[r] = 0; };
+  useActive(it.activeRows());
+  const startRows = Int32Array.from(it.activeRows());
 
   // the rows: every enabled constraint and driver block, in the integrator's order
   interface RowBlock { index: number; row0: number; rows: number; cols: Int32Array; duals: (() => readonly Dual[]) | null }
@@ -407,9 +421,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       for (let k = 0; k < vr.dim; k++) cols.push(it.layout[vid] < 0 ? -1 : it.layout[vid] + k);
     }
     const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
-    // a coordinate motion's or a held coordinate's row is linear (no curvature); any other row needs its second derivatives
-    // (a rolling contact's along its track: mates/rolling.ts curveAlongS)
-    if (!d && !(blk instanceof CoordinateMotion) && !(blk instanceof ScalarTargetBlock)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
+    // a coordinate motion's, a held coordinate's or a coupling's row is linear in its coordinates (no curvature); any other
+    // row needs its second derivatives (a rolling contact's along its track: mates/rolling.ts curveAlongS; a point motion's: kernel/motion.ts)
+    if (!d && !(blk instanceof CoordinateMotion) && !(blk instanceof ScalarTargetBlock) && !(blk instanceof CouplingBlock)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
   }
@@ -517,7 +531,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     for (const rb of rowBlocks) {
       const ld = rb.cols.length;
       system.evaluateBlock(rb.index, res, jac);
-      for (let r = 0; r < rb.rows; r++) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) J[(rb.row0 + r) * n + rb.cols[k]] += jac[r * ld + k];
+      for (let r = 0; r < rb.rows; r++) if (rowOn[rb.row0 + r]) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) J[(rb.row0 + r) * n + rb.cols[k]] += jac[r * ld + k];
     }
     if (!lambda) return;
     H.fill(0);
@@ -540,7 +554,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         const rows = withTangents(seeds, () => { system.evaluateBlock(rb.index, res, jac); return rb.duals!(); });
         for (let r = 0; r < rb.rows; r++) {
           const lam = lambda[rb.row0 + r], tt = rows[r].t;
-          if (!tt) continue;
+          if (!tt || !rowOn[rb.row0 + r]) continue;
           if (lam !== 0) for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) H[rb.cols[k] * n + c] += lam * tt.d[k];
           if (w) { let s = 0; for (let k = 0; k < ld; k++) if (rb.cols[k] >= 0) s += tt.d[k] * w[rb.cols[k]]; Wq![(rb.row0 + r) * n + c] += s; }
         }
@@ -578,17 +592,18 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     A.fill(0);
     addMass(A, N, 1);
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    dropInactive(A, N);
     if (!lu.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start system is singular');
   };
 
   // ---- the start's positions: the start solve [Φ; held file coordinates](q, p) = 0, differentiated ----
   const moving = hardpoints.filter((_, k) => hp!.movesRows(k));
   const startLU = moving.length && startMode === 'file' ? startPositions() : null;
-  function startPositions(): LU {
+  function startPositions(): { solve(x: Float64Array): void; solveTransposed(x: Float64Array): void } {
     const names = moving.map((h) => `"${parameterName(h.p)}"`).join(', ');
-    if (sim.drivers.some((d) => !(d.block instanceof CoordinateMotion))) throw new DynamicSensitivityError(`gradients: ${names} move the start, which a point motion places: not supported yet`);
-    // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven
-    const driven = new Set(sim.drivers.map((d) => (d.block as CoordinateMotion).vars[0]));
+    // the file's coordinate values the start solve held (prepareSimulation): not held by the file, not driven; a point
+    // motion's row is one of Φ (its second solve must have left those values where they were: checked below)
+    const driven = new Set(sim.drivers.flatMap((d) => (d.block instanceof CoordinateMotion ? [d.block.vars[0]] : [])));
     const placed: number[] = [];
     for (const [name, value] of Object.entries(doc.state)) {
       const info = dyn.model.coordinates.get(name);
@@ -599,13 +614,26 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       if (it.layout[info.variable] >= 0) placed.push(it.layout[info.variable]);
     }
-    if (m + placed.length !== n) {
-      throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the file's coordinates leave the start pose ${n - m - placed.length} degree(s) of freedom (give them in "state" to fix how the start moves)`);
-    }
+    const ma = startRows.length, free = n - ma - placed.length;
+    if (free < 0) throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start's rows and the file's coordinates over-determine its pose: not supported`);
     rowsAndCurvature(null);
+    if (free > 0) {
+      // the start solve takes the least move from the file's pose (sensitivity-free-start.ts): differentiable so when the
+      // pose satisfied the rows as the file gave it (no move made), and with no second solve after it (a point motion's)
+      const left = `the file's coordinates leave the start pose ${free} degree(s) of freedom`;
+      if (sim.drivers.some((d) => d.block instanceof PointMotion)) throw new DynamicSensitivityError(`gradients: ${names} move the mates, ${left}, and a point motion's second start solve places it: not supported (give them in "state")`);
+      if (!filePoseKept) throw new DynamicSensitivityError(`gradients: ${names} move the mates, ${left}, and the file's pose does not satisfy them (the start solve moved it, along a path its derivative would depend on): give those coordinates in "state", or a pose that satisfies the mates`);
+      const k = ma + placed.length, S = new Float64Array(k * n);
+      startRows.forEach((r, kk) => S.set(J.subarray(r * n, (r + 1) * n), kk * n));
+      placed.forEach((c, kk) => { S[(ma + kk) * n + c] = 1; });
+      try { return new MinimumNormStart(S, k, n, startSolveMetric(system, it.layout, n)); } catch {
+        throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start's rows and the file's coordinates are dependent (singular start solve)`);
+      }
+    }
+    // the independent rows (the start's active set) and the held coordinates
     const S = new Float64Array(n * n);
-    S.set(J);
-    placed.forEach((c, k) => { S[(m + k) * n + c] = 1; });
+    startRows.forEach((r, k) => S.set(J.subarray(r * n, (r + 1) * n), k * n));
+    placed.forEach((c, k) => { S[(ma + k) * n + c] = 1; });
     const f = new LU(n);
     if (!f.factor(S, n, 1e-13)) throw new DynamicSensitivityError(`gradients: ${names} move the mates, but the start pose is not fixed by them and the file's coordinates (singular start solve)`);
     return f;
@@ -659,6 +687,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       A[(n + r) * N + c] = s;
       A[c * N + n + r] = J[r * n + c];
     }
+    dropInactive(A, N);
     if (!lu.factor(A, N, 1e-15)) throw new DynamicSensitivityError(`gradients: the step matrix at t = ${t} s is singular`);
   };
   const HK = H, GC = Gv; // after linearise: H − K and ∂g/∂v − C
@@ -683,10 +712,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   };
   /**
    * A moving start's velocity map (sensitivity-start.ts) at the start state (before
-   * startCurvature, which reuses H and Wq); null when nothing moves the rows or the start is at rest.
+   * startCurvature, which reuses H and Wq); null when nothing moves the start or the start is at rest.
    */
   const startVelocityAt = (v: Float64Array): StartVelocity | null => {
-    if (!startLU || v.every((x) => x === 0)) return null;
+    if ((!startLU && !startQ) || v.every((x) => x === 0)) return null;
     const { W, vhat, Vhat } = startMetric(dyn, it.layout, n);
     rowsAndCurvature(null);
     const sv0 = new StartVelocity(n, m, Float64Array.from(J), W, vhat, v, Vhat);
@@ -707,7 +736,53 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     out.fill(0);
     hp!.evaluate(k, null, v, t, null, null, w, out);
   };
+  const zeroN = new Float64Array(n);
+  /**
+   * (∂Jᵀ/∂p_j)e and (∂J/∂p_j)w of any parameter (zero unless it moves rows: a hardpoint, or a combined
+   * parameter's through its hardpoints): rowsOf with e as the multipliers, less its λ-free terms.
+   */
+  const paramJTe = (j: number, e: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    if (hpOf[j] >= 0) { hardpointJTe(hpOf[j], e, v, t, out); return; }
+    out.fill(0);
+    if (!combos[j]) return;
+    jpA.fill(0); jpB.fill(0);
+    rowsOf(j, e, v, zeroN, t, jpA, null, null);
+    rowsOf(j, null, v, zeroN, t, jpB, null, null);
+    for (let i = 0; i < n; i++) out[i] = jpA[i] - jpB[i];
+  };
+  const paramJw = (j: number, w: Float64Array, v: Float64Array, t: number, out: Float64Array) => {
+    if (hpOf[j] >= 0) { hardpointJw(hpOf[j], w, v, t, out); return; }
+    out.fill(0);
+    if (!combos[j]) return;
+    jpA.fill(0);
+    rowsOf(j, null, v, w, t, jpA, null, out);
+  };
   const conW = new Float64Array(m), phiP = new Float64Array(m), q0 = new Float64Array(n);
+  const startS = new Float64Array(n), startJpe = new Float64Array(n), startJpv = new Float64Array(m);
+  /**
+   * Parameter j's start tangents into q0 and v0p: q₀' (a settled start's, or the file's start solve's −S⁻¹[Φ_p; 0] with
+   * `phi` its Φ_p) and v₀', the projection's tangent (sensitivity-start.ts). Both routes take them from here, one forward
+   * solve per parameter at one state: the projection weighs given rates 1e10 times the rest, and its tangent and its
+   * transpose part by up to 1e-8 of an entry where that matters (a part's pose velocity given), the same solves by none.
+   */
+  const startColumns = (j: number, sv0: StartVelocity | null, phi: Float64Array, v: Float64Array, t: number, q0: Float64Array, v0p: Float64Array) => {
+    const k = hpOf[j];
+    q0.fill(0);
+    if (startQ) q0.set(startQ[j]);
+    else if (k >= 0 && startLU && hp!.movesRows(k)) {
+      startS.fill(0);
+      startRows.forEach((r, kk) => { startS[kk] = -phi[r]; });
+      startLU.solve(startS);
+      q0.set(startS);
+    }
+    v0p.fill(0);
+    // a settled start moves with every parameter (q₀'), a file's start only with the hardpoints on its rows
+    if (sv0 && (startQ !== null || (k >= 0 && hp!.movesRows(k)))) {
+      paramJTe(j, sv0.e, v, t, startJpe);
+      paramJw(j, v, v, t, startJpv);
+      sv0.tangent(q0, startJpe, startJpv, v0p);
+    }
+  };
 
   /**
    * q₀' per parameter when the start is not the file's: 'fixed' none (Φ_p must then vanish
@@ -716,17 +791,30 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
    */
   function startTangents(): Float64Array[] {
     const out = parameters.map(() => new Float64Array(n)), zero = new Float64Array(n);
-    if (it.v.some((x) => x !== 0)) throw new DynamicSensitivityError(`gradients: a ${startMode} start that moves at t = 0 (initial velocities or motions with a rate at t = 0): not supported yet`);
-    rowsAndCurvature(it.lambda);
+    // the balance's multipliers: λ₀ of a start at rest; a start already moving (or accelerating: a motion's rate or
+    // acceleration at t = 0) has dynamic ones, so the static ones are solved: [M Jᵀ; J 0][v̇; λ] = [Q(q, 0); 0], v̇ = 0 there
+    let lamEq = activeLambda();
+    if (startMode === 'equilibrium' && (it.v.some((x) => x !== 0) || it.drivers.some((d) => d.acceleration() !== 0))) {
+      factorStart();
+      forces.assemble(zero, it.t, Q, null, null);
+      rhs.fill(0);
+      for (let i = 0; i < n; i++) rhs[i] = Q[i];
+      lu.solve(rhs);
+      lamEq = Float64Array.from(rhs.subarray(n));
+      maskRows(lamEq);
+    }
+    rowsAndCurvature(lamEq);
     forces.assemble(zero, it.t, Q, K, C);
     A.fill(0);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] = H[i * n + j] - K[i * n + j];
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    dropInactive(A, N);
     const f = new LU(N);
     if (startMode === 'equilibrium' && !f.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start equilibrium is not isolated (its tangent stiffness is singular)');
     for (let j = 0; j < P; j++) {
       rp.fill(0); phiP.fill(0);
-      rowsOf(j, it.lambda, zero, zero, it.t, rp, phiP, null);
+      rowsOf(j, lamEq, zero, zero, it.t, rp, phiP, null);
+      maskRows(phiP);
       if (startMode === 'fixed') {
         const worst = Math.max(0, ...phiP.map(Math.abs));
         if (worst > 1e-9) throw new DynamicSensitivityError(`gradients: "${parameterName(parameters[j])}" moves the constraints at the start (|Φ_p| = ${worst.toExponential(2)}), which a fixed start cannot follow`);
@@ -745,7 +833,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const y = new Float64Array(n), bq = new Float64Array(n * P), bv = new Float64Array(n * P), aPred = new Float64Array(n * P), tmp = new Float64Array(n);
   const stored: StoredStep[] = [];
   const store = (h: number, yy: Float64Array | null) => {
-    stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(it.lambda), y: yy ? Float64Array.from(yy) : new Float64Array(n) });
+    stored.push({ h, t: it.t, state: Float64Array.from(system.state), v: Float64Array.from(it.v), vdot: Float64Array.from(it.vdot), lambda: Float64Array.from(activeLambda()), y: yy ? Float64Array.from(yy) : new Float64Array(n), active: Uint8Array.from(rowOn) });
   };
   const startQ = startMode === 'file' ? null : startTangents();
   if (mode === 'direct' && !curved) {
@@ -753,7 +841,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     factorStart();
     for (let j = 0; j < P; j++) {
       rp.fill(0);
-      terms[j](rp, it.v, it.vdot, it.t, it.lambda, null);
+      terms[j](rp, it.v, it.vdot, it.t, activeLambda(), null);
       rhs.fill(0);
       for (let i = 0; i < n; i++) rhs[i] = -rp[i];
       lu.solve(rhs);
@@ -764,25 +852,13 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
     // [M Jᵀ; J 0][v̇₀'; λ₀'] = [−(R_p + (H − K)q₀' + (∂g/∂v − C)v₀'); −(Wq q₀' + (∂J/∂p)v̇₀)]
     const sv0 = startVelocityAt(it.v);
-    startCurvature(it.v, it.vdot, it.lambda, it.t, sv0 !== null);
-    const S = new Float64Array(n), v0p = new Float64Array(n), jpe = new Float64Array(n), jpv = new Float64Array(m);
+    startCurvature(it.v, it.vdot, activeLambda(), it.t, sv0 !== null);
+    const v0p = new Float64Array(n);
     for (let j = 0; j < P; j++) {
-      const k = hpOf[j];
-      q0.fill(0); conW.fill(0); rp.fill(0); phiP.fill(0);
-      rowsOf(j, it.lambda, it.v, it.vdot, it.t, rp, phiP, conW);
-      if (startQ) q0.set(startQ[j]);
-      else if (k >= 0 && startLU && hp!.movesRows(k)) {
-        S.fill(0);
-        for (let r = 0; r < m; r++) S[r] = -phiP[r];
-        startLU.solve(S);
-        q0.set(S);
-      }
-      v0p.fill(0);
-      if (sv0 && k >= 0 && hp!.movesRows(k)) {
-        hardpointJTe(k, sv0.e, it.v, it.t, jpe);
-        hardpointJw(k, it.v, it.v, it.t, jpv);
-        sv0.tangent(q0, jpe, jpv, v0p);
-      }
+      conW.fill(0); rp.fill(0); phiP.fill(0);
+      rowsOf(j, activeLambda(), it.v, it.vdot, it.t, rp, phiP, conW);
+      maskRows(phiP); maskRows(conW);
+      startColumns(j, sv0, phiP, it.v, it.t, q0, v0p);
       for (let i = 0; i < n; i++) {
         let s = rp[i];
         for (let l = 0; l < n; l++) s += HK[i * n + l] * q0[l];
@@ -802,10 +878,12 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
 
   it.onStep = (h) => {
     lieStep(y, h);
-    if (mode === 'adjoint') { store(h, y); observe(); return; }
+    if (mode === 'adjoint') { useActive(it.activeRows()); store(h, y); observe(); return; }
     const v = it.v, vdot = it.vdot;
     const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
-    linearise(h, y, v, it.lambda, it.t);
+    useActive(it.activeRows());
+    const lambda = activeLambda();
+    linearise(h, y, v, lambda, it.t);
     for (let j = 0; j < P; j++) {
       // the parts of the new state that do not depend on dD
       for (let i = 0; i < n; i++) {
@@ -821,7 +899,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       }
       rp.fill(0);
       if (curved) rc.fill(0);
-      terms[j](rp, v, vdot, it.t, it.lambda, rc);
+      terms[j](rp, v, vdot, it.t, lambda, rc);
+      if (curved) maskRows(rc);
       massTimes(tmp, svd, j, P);
       for (let i = 0; i < n; i++) {
         let s = tmp[i] + rp[i];
@@ -986,6 +1065,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   /** Restore a stored step's end state (positions and the drivers' time). */
   function restoreStep(s: StoredStep) {
     system.state.set(s.state);
+    rowOn.set(s.active);
     for (const d of it.drivers) d.setTime(s.t);
   }
 
@@ -1079,14 +1159,19 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       if (tr.lambdaRow >= 0) tr.lamCot += w0; // zero without hardpoints (q₀' = v₀' = 0), kept for the record
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
-    const sv0 = hp ? startVelocityAt(s0.v) : null;
+    const sv0 = startVelocityAt(s0.v);
     if (curved) startCurvature(s0.v, s0.vdot, s0.lambda, s0.t, sv0 !== null); else factorStart();
-    const jw = new Float64Array(m);
     rpAll.fill(0);
     // per parameter: ∂R/∂p, Φ_p and (∂J/∂p)v̇₀ at the start
     const phiAll = curved ? new Float64Array(P * m) : null, jpvAll = curved ? new Float64Array(P * m) : null;
     for (let j = 0; j < P; j++) rowsOf(j, s0.lambda, s0.v, s0.vdot, s0.t, rpAll.subarray(j * n, (j + 1) * n), phiAll && phiAll.subarray(j * m, (j + 1) * m), jpvAll && jpvAll.subarray(j * m, (j + 1) * m));
-    trackers.forEach((tr, r) => {
+    // a moving start's v₀' per parameter, as the direct route has it (null: none)
+    const v0cols = parameters.map((_, j) => {
+      if (!sv0 || !(startQ !== null || (hpOf[j] >= 0 && hp!.movesRows(hpOf[j])))) return null;
+      const col = new Float64Array(n);
+      startColumns(j, sv0, phiAll!.subarray(j * m, (j + 1) * m), s0.v, s0.t, q0, col);
+      return col;
+    });    trackers.forEach((tr, r) => {
       for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
       for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
       if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = tr.lamCot; tr.lamCot = 0; }
@@ -1106,31 +1191,21 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         for (let rr = 0; rr < m; rr++) x -= Wq![rr * n + i] * save[rr];
         qb[i] = x;
       }
+      if (sv0) {
+        // v₀': its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn dotted with each parameter's column (its q₀' dependence inside)
+        const cv = Float64Array.from(mv[r]);
+        for (let i = 0; i < n; i++) { let x = 0; for (let l = 0; l < n; l++) x += GC[l * n + i] * rdyn[l]; cv[i] -= x; }
+        v0cols.forEach((col, j) => { if (col) { let e = 0; for (let i = 0; i < n; i++) e += cv[i] * col[i]; tr.grad[j] += e; } });
+      }
       if (startQ) {
         for (let j = 0; j < P; j++) { let e = 0; for (let i = 0; i < n; i++) e += qb[i] * startQ[j][i]; tr.grad[j] += e; }
         return;
-      }
-      if (sv0) {
-        // v₀' (sensitivity-start.ts): its cotangent mv − (∂g/∂v − C)ᵀ r̄_dyn, sent to q₀' and to each hardpoint's own rows
-        const cv = Float64Array.from(mv[r]);
-        for (let i = 0; i < n; i++) { let x = 0; for (let l = 0; l < n; l++) x += GC[l * n + i] * rdyn[l]; cv[i] -= x; }
-        const { y: yb, z: zb } = sv0.cotangent(cv, qb);
-        for (let j = 0; j < P; j++) {
-          const k = hpOf[j];
-          if (k < 0 || !hp!.movesRows(k)) continue;
-          let e = 0;
-          hardpointJw(k, yb, s0.v, s0.t, jw);
-          for (let rr = 0; rr < m; rr++) e += sv0.e[rr] * jw[rr];
-          hardpointJw(k, s0.v, s0.v, s0.t, jw);
-          for (let rr = 0; rr < m; rr++) e += zb[rr] * jw[rr];
-          tr.grad[j] -= e;
-        }
       }
       startLU!.solveTransposed(qb);
       for (let j = 0; j < P; j++) {
         if (hpOf[j] < 0 || !hp!.movesRows(hpOf[j])) continue;
         let e = 0;
-        for (let rr = 0; rr < m; rr++) e += qb[rr] * phiAll![j * m + rr];
+        startRows.forEach((rr, kk) => { e += qb[kk] * phiAll![j * m + rr]; });
         tr.grad[j] -= e;
       }
     });
