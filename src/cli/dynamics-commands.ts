@@ -203,16 +203,20 @@ Options:
   --out FILE         write the output to FILE instead of stdout
   --gradient PARAM   instead of frames, print { result, value, t, gradient: { PARAM: d } }:
                      d(result)/d(PARAM), exact for the discrete integrator (docs/sensitivity.md).
-                     PARAM: ELEMENT.stiffness,
-                     ELEMENT.damping (linear springs, dampers, coordinate springs),
-                     ELEMENT.friction (coordinate friction), PART.mass, PART.inertia.x|y|z,
+                     PARAM: a force element's number as the file names it: ELEMENT.stiffness,
+                     ELEMENT.damping, ELEMENT.friction; a spring's .length, .preload, .curve[i]
+                     (a table row's value); a bushing's .stiffness.x|y|z, .rotational_stiffness.x,
+                     .damping.x, .rotational_damping.x; a tyre's .stiffness, .damping, .radius,
+                     .ground; a drag's .cd, .area, .density; a force's or torque's .vector.x|y|z,
+                     .scale.table[i], .scale.amplitude|frequency|phase|offset. PART.mass, PART.inertia.x|y|z,
                      PART.centre.x|y|z, in the file's units, and hardpoints PART.ENTITY.x|y|z
                      (a point's, or a frame's, axis', plane's origin, a circle's centre, mm
                      in the part's frame; PART.points.NAME.x where NAME is also a mass
                      parameter's, as "centre"). Repeatable. On a geometry file: its own
                      numbers, HARDPOINT.x|y|z (left.HARDPOINT.x on an axle), spring.rate,
                      spring.damping, spring.free_length, dynamics.masses.PART.mass|centre.x|
-                     inertia.x, dynamics.sprung_mass, dynamics.tyre.stiffness|damping.
+                     inertia.x, dynamics.sprung_mass, dynamics.tyre.stiffness|damping,
+                     dynamics.road.bump.height|duration|start (dynamics.road.left.… on an axle).
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s), or ELEMENT.tension (N; a
