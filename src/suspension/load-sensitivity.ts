@@ -23,6 +23,7 @@ import { SensitivityError, type DriverParameters, type MetricGradient, type Sens
 import type { PointExpr } from './targets';
 import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
+import { ElementHoldRates, elementHoldNames } from './element-hold-rates';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
@@ -33,7 +34,7 @@ export class LoadSensitivity {
   /** Every two-force link: its mate id and block. */
   readonly links: { id: string; block: ResidualBlock }[] = [];
   /** Springs and dampers between two points; `slope` ≠ 0 when the free length follows the ends (its dT/dl). */
-  private readonly elements: { index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
+  private readonly elements: { id: string; index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
   /** Torsion bars (springs on a hinge's angle) and anti-roll bars' bushings (device-load-rates.ts). */
   private readonly coordinateSprings: { index: number; block: CoordinateSpringForce }[] = [];
   private readonly bars: BarBushing[] = [];
@@ -58,7 +59,7 @@ export class LoadSensitivity {
       const law = blk.spring instanceof LinearLaw ? blk.spring : null;
       const given = e.id === 'heave_spring' ? model.geometry.devices?.heave_spring?.free_length : model.geometry.spring.free_length;
       const regenerated = law !== null && given === undefined && ja >= 0 && jb >= 0 && Math.abs(law.x0 - designLength) <= 1e-9 * Math.max(1, designLength);
-      this.elements.push({ index: e.index, block: blk, slope: regenerated ? law!.slope : 0, ja, jb });
+      this.elements.push({ id: e.id, index: e.index, block: blk, slope: regenerated ? law!.slope : 0, ja, jb });
     }
     const sys = sm.model.system;
     for (let b = 0; b < sys.blockCount; b++) {
@@ -76,7 +77,13 @@ export class LoadSensitivity {
   /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
   private joints: ReturnType<typeof jointsOf> | null = null;
   get requestable(): string[] {
-    return jointMetricNames(this.joints ??= jointsOf(this.model));
+    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames())];
+  }
+
+  /** The holds a sweep may have (element-hold-rates.ts): each wheel's bump or roll target, the rack. */
+  private holdNames(): string[] {
+    const sm = this.model.sm, sides = this.model.sides;
+    return [...sides.map((s) => `${s}:wheel_center_z`), ...(sides.length > 1 ? sides.map((s) => `${s}:roll`) : []), ...(sm.steering >= 0 ? ['rack'] : [])];
   }
 
   /** Solve Aᵀx = y (y unscaled, per tangent column) on the state's factorisation. */
@@ -117,6 +124,7 @@ export class LoadSensitivity {
     // only the joints asked for (a joint on a fixed part is refused when asked for)
     const asked = names ? (this.joints ??= jointsOf(model)).filter((j) => jointMetricNames([j]).some((m) => names.includes(m))) : [];
     const joints = asked.length ? new JointWrenchRates(model, asked, f, lambda) : null;
+    const elementsHolds = names?.length ? new ElementHoldRates(model, this.loads.dyn.forces, this.elements.map((e) => ({ id: e.id, e })), f, lambda, names) : null;
     const rates = model.stateRates(f);
     const offsets = this.rowOffsets(f);
     const linkRows = this.links.map((l) => offsets.get(l.block)!);
@@ -138,6 +146,7 @@ export class LoadSensitivity {
       this.solveTransposed(f, g, lambdaDot);
       linkRows.forEach((r, j) => { grads[j][k] = lambdaDot[r]; });
       joints?.finish(k, qd, lambdaDot);
+      elementsHolds?.finish(k, qd, lambdaDot);
     }
     const out: Record<string, MetricGradient> = {};
     this.links.forEach((l, j) => {
@@ -148,6 +157,7 @@ export class LoadSensitivity {
       out.rack_force = { value: rackScale * lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, rackScale * grads[j][k]])) };
     }
     if (joints) Object.assign(out, joints.results());
+    if (elementsHolds) Object.assign(out, elementsHolds.results());
     return out;
   }
 
