@@ -24,6 +24,7 @@ import type { PointExpr } from './targets';
 import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
 import { ElementHoldRates, elementHoldNames } from './element-hold-rates';
+import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratio-rates';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
@@ -77,7 +78,7 @@ export class LoadSensitivity {
   /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
   private joints: ReturnType<typeof jointsOf> | null = null;
   get requestable(): string[] {
-    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames())];
+    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames()), ...motionRatioNames(this.elements.map((e) => e.id), this.model.sides)];
   }
 
   /** The holds a sweep may have (element-hold-rates.ts): each wheel's bump or roll target, the rack. */
@@ -116,7 +117,7 @@ export class LoadSensitivity {
    * The link forces and their gradients at the current solved state (its drivers given as
    * for SensitivityModel.metricsAt).
    */
-  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient> {
+  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient | null> {
     const model = this.model;
     const P = model.parameterCount;
     const f = model.factorState(drivers);
@@ -148,7 +149,7 @@ export class LoadSensitivity {
       joints?.finish(k, qd, lambdaDot);
       elementsHolds?.finish(k, qd, lambdaDot);
     }
-    const out: Record<string, MetricGradient> = {};
+    const out: Record<string, MetricGradient | null> = {};
     this.links.forEach((l, j) => {
       out[`${LINK_FORCE}${l.id}`] = { value: lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, grads[j][k]])) };
     });
@@ -158,6 +159,7 @@ export class LoadSensitivity {
     }
     if (joints) Object.assign(out, joints.results());
     if (elementsHolds) Object.assign(out, elementsHolds.results());
+    if (names?.some((m) => m.startsWith(MOTION_RATIO))) Object.assign(out, motionRatioGradients(model, f, drivers, rates, this.elements, names));
     return out;
   }
 
