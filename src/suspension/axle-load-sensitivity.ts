@@ -6,7 +6,7 @@
  */
 import { LINK_FORCE, type LoadSensitivity } from './load-sensitivity';
 import { JOINT_FORCE, JOINT_MOMENT } from './joint-wrench-rates';
-import { ELEMENT_TENSION, HOLD_FORCE } from './element-hold-rates';
+import { ELEMENT_FORCE, ELEMENT_MOMENT, ELEMENT_TENSION, HOLD_FORCE } from './element-hold-rates';
 import { MOTION_RATIO } from './motion-ratio-rates';
 import type { DriverParameters, ExtraSideGradients, SideMetrics } from './sensitivity';
 
@@ -19,7 +19,7 @@ export class AxleLoadGradients implements ExtraSideGradients {
   constructor(readonly loads: LoadSensitivity) {
     const sides = loads.model.sides;
     const group = (full: string): [string, string] => {
-      const prefix = [LINK_FORCE, JOINT_FORCE, JOINT_MOMENT, ELEMENT_TENSION, HOLD_FORCE, MOTION_RATIO].find((p) => full.startsWith(p));
+      const prefix = [LINK_FORCE, JOINT_FORCE, JOINT_MOMENT, ELEMENT_TENSION, HOLD_FORCE, MOTION_RATIO, ELEMENT_FORCE, ELEMENT_MOMENT].find((p) => full.startsWith(p));
       const id = prefix ? full.slice(prefix.length) : '';
       const side = prefix ? sides.find((s) => id.startsWith(`${s}_`) || (prefix === HOLD_FORCE && id.startsWith(`${s}:`))) : undefined;
       return side ? [side, `${prefix}${id.slice(side.length + 1)}`] : ['axle', full];

@@ -23,7 +23,7 @@ import { SensitivityError, type DriverParameters, type MetricGradient, type Sens
 import type { PointExpr } from './targets';
 import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
-import { ElementHoldRates, elementHoldNames } from './element-hold-rates';
+import { ElementHoldRates, barWrenchNames, elementHoldNames } from './element-hold-rates';
 import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratio-rates';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
@@ -39,6 +39,7 @@ export class LoadSensitivity {
   /** Torsion bars (springs on a hinge's angle) and anti-roll bars' bushings (device-load-rates.ts). */
   private readonly coordinateSprings: { index: number; block: CoordinateSpringForce }[] = [];
   private readonly bars: BarBushing[] = [];
+  private readonly barIds: string[] = [];
 
   constructor(readonly model: SensitivityModel, loadCase: LoadCase) {
     const sm = model.sm;
@@ -52,7 +53,7 @@ export class LoadSensitivity {
     }
     for (const e of dyn.elements) {
       if (e.block instanceof CoordinateSpringForce) { this.coordinateSprings.push({ index: e.index, block: e.block }); continue; }
-      if (e.block instanceof BushingForce) { this.bars.push(barBushing(model, e.id, e.index, e.block)); continue; }
+      if (e.block instanceof BushingForce) { this.bars.push(barBushing(model, e.id, e.index, e.block)); this.barIds.push(e.id); continue; }
       const blk = e.block as PointToPointForce;
       // the template regenerates a coilover's (a heave spring's) free length from its ends when the file gives none
       const ja = model.hardpointAt(blk.a), jb = model.hardpointAt(blk.b);
@@ -78,7 +79,7 @@ export class LoadSensitivity {
   /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
   private joints: ReturnType<typeof jointsOf> | null = null;
   get requestable(): string[] {
-    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames()), ...motionRatioNames(this.elements.map((e) => e.id), this.model.sides)];
+    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames()), ...barWrenchNames(this.barIds), ...motionRatioNames(this.elements.map((e) => e.id), this.model.sides)];
   }
 
   /** The holds a sweep may have (element-hold-rates.ts): each wheel's bump or roll target, the rack. */
@@ -125,7 +126,7 @@ export class LoadSensitivity {
     // only the joints asked for (a joint on a fixed part is refused when asked for)
     const asked = names ? (this.joints ??= jointsOf(model)).filter((j) => jointMetricNames([j]).some((m) => names.includes(m))) : [];
     const joints = asked.length ? new JointWrenchRates(model, asked, f, lambda) : null;
-    const elementsHolds = names?.length ? new ElementHoldRates(model, this.loads.dyn.forces, this.elements.map((e) => ({ id: e.id, e })), f, lambda, names) : null;
+    const elementsHolds = names?.length ? new ElementHoldRates(model, this.loads.dyn.forces, this.elements.map((e) => ({ id: e.id, e })), f, lambda, names, this.bars.map((bar, i) => ({ id: this.barIds[i], bar }))) : null;
     const rates = model.stateRates(f);
     const offsets = this.rowOffsets(f);
     const linkRows = this.links.map((l) => offsets.get(l.block)!);

@@ -18,6 +18,10 @@ function valueOf(l: StateLoads, group: string, metric: string): number {
   const side = group === '' || group === 'axle' ? '' : group;
   if (kind === 'element_tension') return (l.elements[side ? `${side}_${id}` : id] as { tension: number }).tension;
   if (kind === 'hold_force') return l.holds[side ? `${side}:${id}` : id];
+  if (kind === 'element_force' || kind === 'element_moment') {
+    const bar = l.elements[id.slice(0, id.lastIndexOf('.'))] as { force: number[]; moment: number[] };
+    return (kind === 'element_force' ? bar.force : bar.moment)[{ x: 0, y: 1, z: 2 }[id.slice(id.lastIndexOf('.') + 1) as 'x']];
+  }
   throw new Error(`not a metric here: ${metric}`);
 }
 
@@ -25,7 +29,7 @@ function valueOf(l: StateLoads, group: string, metric: string): number {
 function offered(g: Geometry, lc: LoadCase): string[] {
   const model = new SensitivityModel(g), ls = new LoadSensitivity(model, lc);
   const names = model.sides.length > 1 ? new AxleLoadGradients(ls).requestable : ls.requestable;
-  return names.filter((m) => m.startsWith('element_tension.') || m.startsWith('hold_force.'));
+  return names.filter((m) => m.startsWith('element_tension.') || m.startsWith('hold_force.') || m.startsWith('element_force.') || m.startsWith('element_moment.'));
 }
 
 /**
@@ -36,6 +40,9 @@ function check(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, met
   const { model, entries } = loadGradients(g, kind, at, lc, metrics);
   const base = loadsOf(g, kind, at, lc);
   for (const { group, m, v } of entries) expect(Math.abs(v.value - valueOf(base, group, m))).toBeLessThan(1e-8 * Math.max(100, Math.abs(v.value)));
+  // a force or moment component: floored at 1e-3 of the largest entry of its vector's three components
+  const largest = (m: string) => Math.max(1, ...entries.filter((o) => o.m.startsWith(m.slice(0, m.lastIndexOf('.') + 1))).flatMap((o) => Object.values(o.v.gradient).map(Math.abs)));
+  const floors = entries.map(({ m }) => (m.startsWith('element_force.') || m.startsWith('element_moment.') ? 1e-3 * largest(m) : 1e-3));
   let worst = 0, compared = 0;
   const failures: string[] = [];
   for (const key of model.keys) {
@@ -46,7 +53,7 @@ function check(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, met
     const dh = diff(h), dh2 = diff(h / 2);
     for (const [e, { group, m, v }] of entries.entries()) {
       const fd = (4 * dh2[e] - dh[e]) / 3;
-      const err = gradientError(v.gradient[key], fd, v.gradient, 1e-3);
+      const err = gradientError(v.gradient[key], fd, v.gradient, floors[e]);
       worst = Math.max(worst, err);
       compared++;
       if (err > 1e-6) failures.push(`${group} ${m} ${key}: exact ${v.gradient[key]}, differences ${fd}`);
@@ -59,7 +66,7 @@ describe('load gradients of element tensions and hold forces (element_tension.<i
   it('double wishbone corner (no spring) at 1 g cornering: the wheel hold and the rack hold, every entry', () => {
     const g = load('double_wishbone');
     const names = offered(g, cornerCase);
-    expect(names).toEqual(['hold_force.left:wheel_center_z', 'hold_force.rack']);
+    expect(names.filter((m) => m.startsWith('hold_force.'))).toEqual(['hold_force.left:wheel_center_z', 'hold_force.rack']);
     const { worst, entries, failures, compared } = check(g, 'bump', 20, cornerCase, names, 1e-2);
     expect(entries.length).toBe(2);
     expect(failures).toEqual([]);
@@ -87,5 +94,24 @@ describe('load gradients of element tensions and hold forces (element_tension.<i
     expect(roll.entries.length).toBe(5);
     expect(roll.failures).toEqual([]);
     expect(Math.max(bump.worst, roll.worst)).toBeLessThan(1e-6);
+  });
+  it('U-bar rates axle rolled 2°: the bar\'s force and moment on its b part (its frames moving with the axis points), every entry', () => {
+    const g = load('double_wishbone_axle_u_bar_rates');
+    const names = offered(g, axleCase).filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
+    expect(names.length).toBe(6);
+    const { worst, entries, failures } = check(g, 'roll', 2, axleCase, names, 1e-2);
+    expect(entries.map((e) => e.group)).toEqual(new Array(6).fill('axle'));
+    expect(Math.abs(entries.find((e) => e.m === 'element_moment.arb.y')!.v.value)).toBeGreaterThan(1e5);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('T-bar axle (rated) rolled −2°: the bar\'s force and moment, every entry', () => {
+    const g = load('double_wishbone_axle_t_bar');
+    g.devices = { ...g.devices!, anti_roll_rate: 3e5 };
+    const names = offered(g, axleCase).filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
+    expect(names.length).toBe(6);
+    const { worst, failures } = check(g, 'roll', -2, axleCase, names, 2e-2);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
   });
 });
