@@ -6,6 +6,8 @@
  */
 import { LINK_FORCE, type LoadSensitivity } from './load-sensitivity';
 import { JOINT_FORCE, JOINT_MOMENT } from './joint-wrench-rates';
+import { ELEMENT_FORCE, ELEMENT_MOMENT, ELEMENT_TENSION, HOLD_FORCE } from './element-hold-rates';
+import { MOTION_RATIO } from './motion-ratio-rates';
 import type { DriverParameters, ExtraSideGradients, SideMetrics } from './sensitivity';
 
 export class AxleLoadGradients implements ExtraSideGradients {
@@ -17,9 +19,9 @@ export class AxleLoadGradients implements ExtraSideGradients {
   constructor(readonly loads: LoadSensitivity) {
     const sides = loads.model.sides;
     const group = (full: string): [string, string] => {
-      const prefix = [LINK_FORCE, JOINT_FORCE, JOINT_MOMENT].find((p) => full.startsWith(p));
+      const prefix = [LINK_FORCE, JOINT_FORCE, JOINT_MOMENT, ELEMENT_TENSION, HOLD_FORCE, MOTION_RATIO, ELEMENT_FORCE, ELEMENT_MOMENT].find((p) => full.startsWith(p));
       const id = prefix ? full.slice(prefix.length) : '';
-      const side = prefix ? sides.find((s) => id.startsWith(`${s}_`)) : undefined;
+      const side = prefix ? sides.find((s) => id.startsWith(`${s}_`) || (prefix === HOLD_FORCE && id.startsWith(`${s}:`))) : undefined;
       return side ? [side, `${prefix}${id.slice(side.length + 1)}`] : ['axle', full];
     };
     for (const full of [...loads.names, ...loads.requestable]) this.groupOf.set(full, group(full));

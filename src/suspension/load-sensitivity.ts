@@ -23,6 +23,8 @@ import { SensitivityError, type DriverParameters, type MetricGradient, type Sens
 import type { PointExpr } from './targets';
 import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
+import { ElementHoldRates, barWrenchNames, elementHoldNames } from './element-hold-rates';
+import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratio-rates';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
@@ -33,10 +35,11 @@ export class LoadSensitivity {
   /** Every two-force link: its mate id and block. */
   readonly links: { id: string; block: ResidualBlock }[] = [];
   /** Springs and dampers between two points; `slope` ≠ 0 when the free length follows the ends (its dT/dl). */
-  private readonly elements: { index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
+  private readonly elements: { id: string; index: number; block: PointToPointForce; slope: number; ja: number; jb: number }[] = [];
   /** Torsion bars (springs on a hinge's angle) and anti-roll bars' bushings (device-load-rates.ts). */
   private readonly coordinateSprings: { index: number; block: CoordinateSpringForce }[] = [];
   private readonly bars: BarBushing[] = [];
+  private readonly barIds: string[] = [];
 
   constructor(readonly model: SensitivityModel, loadCase: LoadCase) {
     const sm = model.sm;
@@ -50,7 +53,7 @@ export class LoadSensitivity {
     }
     for (const e of dyn.elements) {
       if (e.block instanceof CoordinateSpringForce) { this.coordinateSprings.push({ index: e.index, block: e.block }); continue; }
-      if (e.block instanceof BushingForce) { this.bars.push(barBushing(model, e.id, e.index, e.block)); continue; }
+      if (e.block instanceof BushingForce) { this.bars.push(barBushing(model, e.id, e.index, e.block)); this.barIds.push(e.id); continue; }
       const blk = e.block as PointToPointForce;
       // the template regenerates a coilover's (a heave spring's) free length from its ends when the file gives none
       const ja = model.hardpointAt(blk.a), jb = model.hardpointAt(blk.b);
@@ -58,7 +61,7 @@ export class LoadSensitivity {
       const law = blk.spring instanceof LinearLaw ? blk.spring : null;
       const given = e.id === 'heave_spring' ? model.geometry.devices?.heave_spring?.free_length : model.geometry.spring.free_length;
       const regenerated = law !== null && given === undefined && ja >= 0 && jb >= 0 && Math.abs(law.x0 - designLength) <= 1e-9 * Math.max(1, designLength);
-      this.elements.push({ index: e.index, block: blk, slope: regenerated ? law!.slope : 0, ja, jb });
+      this.elements.push({ id: e.id, index: e.index, block: blk, slope: regenerated ? law!.slope : 0, ja, jb });
     }
     const sys = sm.model.system;
     for (let b = 0; b < sys.blockCount; b++) {
@@ -76,7 +79,13 @@ export class LoadSensitivity {
   /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
   private joints: ReturnType<typeof jointsOf> | null = null;
   get requestable(): string[] {
-    return jointMetricNames(this.joints ??= jointsOf(this.model));
+    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames()), ...barWrenchNames(this.barIds), ...motionRatioNames(this.elements.map((e) => e.id), this.model.sides)];
+  }
+
+  /** The holds a sweep may have (element-hold-rates.ts): each wheel's bump or roll target, the rack. */
+  private holdNames(): string[] {
+    const sm = this.model.sm, sides = this.model.sides;
+    return [...sides.map((s) => `${s}:wheel_center_z`), ...(sides.length > 1 ? sides.map((s) => `${s}:roll`) : []), ...(sm.steering >= 0 ? ['rack'] : [])];
   }
 
   /** Solve Aᵀx = y (y unscaled, per tangent column) on the state's factorisation. */
@@ -109,7 +118,7 @@ export class LoadSensitivity {
    * The link forces and their gradients at the current solved state (its drivers given as
    * for SensitivityModel.metricsAt).
    */
-  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient> {
+  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient | null> {
     const model = this.model;
     const P = model.parameterCount;
     const f = model.factorState(drivers);
@@ -117,6 +126,7 @@ export class LoadSensitivity {
     // only the joints asked for (a joint on a fixed part is refused when asked for)
     const asked = names ? (this.joints ??= jointsOf(model)).filter((j) => jointMetricNames([j]).some((m) => names.includes(m))) : [];
     const joints = asked.length ? new JointWrenchRates(model, asked, f, lambda) : null;
+    const elementsHolds = names?.length ? new ElementHoldRates(model, this.loads.dyn.forces, this.elements.map((e) => ({ id: e.id, e })), f, lambda, names, this.bars.map((bar, i) => ({ id: this.barIds[i], bar }))) : null;
     const rates = model.stateRates(f);
     const offsets = this.rowOffsets(f);
     const linkRows = this.links.map((l) => offsets.get(l.block)!);
@@ -138,8 +148,9 @@ export class LoadSensitivity {
       this.solveTransposed(f, g, lambdaDot);
       linkRows.forEach((r, j) => { grads[j][k] = lambdaDot[r]; });
       joints?.finish(k, qd, lambdaDot);
+      elementsHolds?.finish(k, qd, lambdaDot);
     }
-    const out: Record<string, MetricGradient> = {};
+    const out: Record<string, MetricGradient | null> = {};
     this.links.forEach((l, j) => {
       out[`${LINK_FORCE}${l.id}`] = { value: lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, grads[j][k]])) };
     });
@@ -148,6 +159,8 @@ export class LoadSensitivity {
       out.rack_force = { value: rackScale * lambda[linkRows[j]], gradient: Object.fromEntries(model.keys.map((key, k) => [key, rackScale * grads[j][k]])) };
     }
     if (joints) Object.assign(out, joints.results());
+    if (elementsHolds) Object.assign(out, elementsHolds.results());
+    if (names?.some((m) => m.startsWith(MOTION_RATIO))) Object.assign(out, motionRatioGradients(model, f, drivers, rates, this.elements, names));
     return out;
   }
 

@@ -60,7 +60,7 @@ describe('load gradients with an anti-roll bar\'s axis along −x (the builder\'
     const model = new SensitivityModel(g);
     const axle = new AxleLoadGradients(new LoadSensitivity(model, cornering));
     // ±2e-2 and ±1e-2 mm, extrapolated (the T's gradients are small: a longer step keeps the re-solve's noise out)
-    const { worst, compared, entries, failures } = checkLoadGradients(g, 'roll', 2, cornering, [...axle.names, ...axle.requestable], 2e-2);
+    const { worst, compared, entries, failures } = checkLoadGradients(g, 'roll', 2, cornering, [...axle.names, ...axle.requestable.filter((m) => m.startsWith('joint_'))], 2e-2);
     expect(failures).toEqual([]);
     expect(compared).toBeGreaterThan(7000);
     expect(worst).toBeLessThan(1e-6);

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseGeometry, type Geometry } from '../../src/suspension/files';
+import { parseLoadCase, type LoadCase, type StateLoads } from '../../src/suspension/loads';
+import { SensitivityModel } from '../../src/suspension/sensitivity';
+import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
+import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
+import { loadGradients } from './load-differences';
+import { gradientError, loadsOf, movedHardpoint } from './moves';
+
+const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
+const cornerCase = parseLoadCase(readFileSync('examples/suspension/loads/corner_cornering_1g.yaml', 'utf8'), ['left']);
+const axleCase = parseLoadCase(readFileSync('examples/suspension/loads/cornering_1g.yaml', 'utf8'), ['left', 'right']);
+
+/** `element_tension.<id>` / `hold_force.<hold>` in sweep --loads' output (an axle's group prefixes the side: `left_spring`, `left:wheel_center_z`). */
+function valueOf(l: StateLoads, group: string, metric: string): number {
+  const dot = metric.indexOf('.'), kind = metric.slice(0, dot), id = metric.slice(dot + 1);
+  const side = group === '' || group === 'axle' ? '' : group;
+  if (kind === 'element_tension') return (l.elements[side ? `${side}_${id}` : id] as { tension: number }).tension;
+  if (kind === 'hold_force') return l.holds[side ? `${side}:${id}` : id];
+  if (kind === 'element_force' || kind === 'element_moment') {
+    const bar = l.elements[id.slice(0, id.lastIndexOf('.'))] as { force: number[]; moment: number[] };
+    return (kind === 'element_force' ? bar.force : bar.moment)[{ x: 0, y: 1, z: 2 }[id.slice(id.lastIndexOf('.') + 1) as 'x']];
+  }
+  throw new Error(`not a metric here: ${metric}`);
+}
+
+/** The names offered on request of the kinds here. */
+function offered(g: Geometry, lc: LoadCase): string[] {
+  const model = new SensitivityModel(g), ls = new LoadSensitivity(model, lc);
+  const names = model.sides.length > 1 ? new AxleLoadGradients(ls).requestable : ls.requestable;
+  return names.filter((m) => m.startsWith('element_tension.') || m.startsWith('hold_force.') || m.startsWith('element_force.') || m.startsWith('element_moment.'));
+}
+
+/**
+ * Every entry against central differences of the whole re-solved sweep --loads route at h and
+ * h/2, extrapolated; returns the failures (none expected) and the worst error.
+ */
+function check(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, metrics: readonly string[], h: number) {
+  const { model, entries } = loadGradients(g, kind, at, lc, metrics);
+  const base = loadsOf(g, kind, at, lc);
+  for (const { group, m, v } of entries) expect(Math.abs(v.value - valueOf(base, group, m))).toBeLessThan(1e-8 * Math.max(100, Math.abs(v.value)));
+  // a force or moment component: floored at 1e-3 of the largest entry of its vector's three components
+  const largest = (m: string) => Math.max(1, ...entries.filter((o) => o.m.startsWith(m.slice(0, m.lastIndexOf('.') + 1))).flatMap((o) => Object.values(o.v.gradient).map(Math.abs)));
+  const floors = entries.map(({ m }) => (m.startsWith('element_force.') || m.startsWith('element_moment.') ? 1e-3 * largest(m) : 1e-3));
+  let worst = 0, compared = 0;
+  const failures: string[] = [];
+  for (const key of model.keys) {
+    const diff = (d: number) => {
+      const lp = loadsOf(movedHardpoint(g, key, d), kind, at, lc), lm = loadsOf(movedHardpoint(g, key, -d), kind, at, lc);
+      return entries.map(({ group, m }) => (valueOf(lp, group, m) - valueOf(lm, group, m)) / (2 * d));
+    };
+    const dh = diff(h), dh2 = diff(h / 2);
+    for (const [e, { group, m, v }] of entries.entries()) {
+      const fd = (4 * dh2[e] - dh[e]) / 3;
+      const err = gradientError(v.gradient[key], fd, v.gradient, floors[e]);
+      worst = Math.max(worst, err);
+      compared++;
+      if (err > 1e-6) failures.push(`${group} ${m} ${key}: exact ${v.gradient[key]}, differences ${fd}`);
+    }
+  }
+  return { worst, compared, entries, failures };
+}
+
+describe('load gradients of element tensions and hold forces (element_tension.<id>, hold_force.<hold>), on request', () => {
+  it('double wishbone corner (no spring) at 1 g cornering: the wheel hold and the rack hold, every entry', () => {
+    const g = load('double_wishbone');
+    const names = offered(g, cornerCase);
+    expect(names.filter((m) => m.startsWith('hold_force.'))).toEqual(['hold_force.left:wheel_center_z', 'hold_force.rack']);
+    const { worst, entries, failures, compared } = check(g, 'bump', 20, cornerCase, names, 1e-2);
+    expect(entries.length).toBe(2);
+    expect(failures).toEqual([]);
+    expect(compared).toBe(2 * new SensitivityModel(g).keys.length);
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('pushrod corner with a preloaded coilover (free length from its ends): the spring\'s tension and the holds, every entry', () => {
+    const g = load('double_wishbone_pushrod');
+    g.spring = { ...g.spring, rate: 2000, preload: 3000 } as Geometry['spring'];
+    const names = offered(g, cornerCase);
+    expect(names).toContain('element_tension.spring');
+    const { worst, entries, failures } = check(g, 'bump', 15, cornerCase, names, 1e-2);
+    expect(entries.length).toBe(3);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('U-bar rates axle, bumped 10 and rolled 2°: both springs\' tensions and every hold, grouped by side', () => {
+    const g = load('double_wishbone_axle_u_bar_rates');
+    const names = offered(g, axleCase);
+    expect(names).toEqual(expect.arrayContaining(['element_tension.spring', 'hold_force.wheel_center_z', 'hold_force.roll', 'hold_force.rack']));
+    const bump = check(g, 'bump', 10, axleCase, ['element_tension.spring', 'hold_force.wheel_center_z', 'hold_force.rack'], 1e-2);
+    expect(bump.entries.map((e) => `${e.group}:${e.m}`).sort()).toEqual(['axle:hold_force.rack', 'left:element_tension.spring', 'left:hold_force.wheel_center_z', 'right:element_tension.spring', 'right:hold_force.wheel_center_z']);
+    expect(bump.failures).toEqual([]);
+    const roll = check(g, 'roll', 2, axleCase, ['element_tension.spring', 'hold_force.roll', 'hold_force.rack'], 1e-2);
+    expect(roll.entries.length).toBe(5);
+    expect(roll.failures).toEqual([]);
+    expect(Math.max(bump.worst, roll.worst)).toBeLessThan(1e-6);
+  });
+  it('U-bar rates axle rolled 2°: the bar\'s force and moment on its b part (its frames moving with the axis points), every entry', () => {
+    const g = load('double_wishbone_axle_u_bar_rates');
+    const names = offered(g, axleCase).filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
+    expect(names.length).toBe(6);
+    const { worst, entries, failures } = check(g, 'roll', 2, axleCase, names, 1e-2);
+    expect(entries.map((e) => e.group)).toEqual(new Array(6).fill('axle'));
+    expect(Math.abs(entries.find((e) => e.m === 'element_moment.arb.y')!.v.value)).toBeGreaterThan(1e5);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('T-bar axle (rated) rolled −2°: the bar\'s force and moment, every entry', () => {
+    const g = load('double_wishbone_axle_t_bar');
+    g.devices = { ...g.devices!, anti_roll_rate: 3e5 };
+    const names = offered(g, axleCase).filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
+    expect(names.length).toBe(6);
+    const { worst, failures } = check(g, 'roll', -2, axleCase, names, 2e-2);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+});
