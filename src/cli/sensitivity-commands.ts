@@ -105,6 +105,9 @@ Options:
                      torsion and anti-roll bars); an axle's grouped by side (link_force.trackrod
                      under metrics.left), rack_force under metrics.axle; when named, the
                      joints' reactions joint_force.<mate id>.<x|y|z> (N), joint_moment.… (N·mm)
+                     and the elements' loads element_tension.<element> (N), element_force.<bar>.<x|y|z>,
+                     element_moment.<bar>.<x|y|z>, the holds' forces hold_force.<hold> (N) and the
+                     motion ratios motion_ratio.<element>.<side> (bump states)
   --targets FILE     instead of the sweep: quantities read off a metric's bump curve, as a fit's
                      targets file names them (its move is not needed): at (the value at a travel),
                      gain [a, b] (m(b) − m(a)), slope [a, b] (gain/(b − a), per mm), curve (the RMS
@@ -142,7 +145,13 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const own = sensitivityMetricsOf(geometry);
     const axleLoads = loads && model.sides.length > 1 ? new AxleLoadGradients(loads) : undefined;
     const offered: readonly string[] = [...own.side, ...own.axle, ...((axleLoads ?? loads)?.names ?? []), ...((axleLoads ?? loads)?.requestable ?? []), ...virtualMetricsOf(model)];
-    for (const m of metrics) if (!offered.includes(m)) throw new CliError(`sensitivity: --metric: no gradient for "${m}" (metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
+    for (const m of metrics) {
+      if (offered.includes(m)) continue;
+      // the names of its own kind first: the whole list is long, and an error line is capped
+      const kind = m.split('.')[0], alike = offered.filter((n) => n.split('.')[0] === kind);
+      const hint = alike.length ? `of this kind: ${alike.join(', ')}; ` : m.includes('.') ? `none named ${kind}.… in this file${loads ? '' : ' without --loads FILE'}; ` : '';
+      throw new CliError(`sensitivity: --metric: no gradient for "${m}" (${hint}metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
+    }
     const specs: [string, SweepSpec][] = [];
     for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
       if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);

@@ -115,4 +115,14 @@ describe('kinemate sensitivity, fit, batch', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`${doe}: sampling.levels: expected an integer ≥ 2`);
   });
+  it('an unknown --metric names the offered ones of its kind first (the whole list is past the capped error line)', async () => {
+    const AXLE = 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml', LOADS = 'examples/suspension/loads/cornering_1g.yaml';
+    const typo = await run(['sensitivity', AXLE, '--at', 'bump=10', '--loads', LOADS, '--metric', 'element_tension.sprin']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/no gradient for "element_tension\.sprin" \(of this kind: element_tension\.spring; metrics: camber/);
+    const none = await run(['sensitivity', 'examples/suspension/double_wishbone_pushrod.yaml', '--at', 'bump=10', '--loads', 'examples/suspension/loads/corner_cornering_1g.yaml', '--metric', 'element_tension.spring']);
+    expect(none.stderr).toMatch(/\(none named element_tension\.… in this file; /);
+    const noLoads = await run(['sensitivity', AXLE, '--metric', 'hold_force.rack']);
+    expect(noLoads.stderr).toMatch(/\(none named hold_force\.… in this file without --loads FILE; /);
+  });
 });
