@@ -61,6 +61,6 @@ describe('viewer fit job', () => {
 
   it('a bad targets file is refused with the file and the path named', () => {
     expect(() => runFit(dw(), 'move: { nope: { y: [-1, 1] } }\ntargets: [{ metric: camber, at: 0, value: 1 }]\n', 't.yaml')).toThrow(/t\.yaml: move\.nope: no hardpoint "nope"/);
-    expect(() => runFit(dw(), 'move: { trackrod_inboard: { z: [-1, 1] } }\ntargets: [{ metric: camber, value: 1 }]\n', 't.yaml')).toThrow(/t\.yaml: targets\[0\]: give exactly one of at, gain, curve/);
+    expect(() => runFit(dw(), 'move: { trackrod_inboard: { z: [-1, 1] } }\ntargets: [{ metric: camber, value: 1 }]\n', 't.yaml')).toThrow(/t\.yaml: targets\[0\]: give exactly one of at, gain, slope, curve/);
   });
 });
