@@ -155,7 +155,8 @@ export function parseResult(name: string): DynamicResult {
   if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
   const reaction = /^reactions\.([^.@]+)\.(force|moment)\.([xyz])(?:@(final|max|min))?$/.exec(name);
   if (reaction) return { part: reaction[1], quantity: 'reaction', axis: 0, reaction: { kind: reaction[2] as 'force' | 'moment', mate: reaction[1], axis: 'xyz'.indexOf(reaction[3]) as 0 | 1 | 2 }, at: (reaction[4] ?? 'final') as DynamicResult['at'] };
-  const driver = /^drivers\.([^@]+?)(?:@(final|max|min))?$/.exec(name);
+  // a part or element named `drivers` keeps its own results
+  const driver = /^drivers\.(?!(?:[^.@]+\.)?(?:position|velocity)\.[xyz](?:@|$)|force(?:\.[xyz])?(?:@|$))([^@]+?)(?:@(final|max|min))?$/.exec(name);
   if (driver) return { part: driver[1], quantity: 'reaction', axis: 0, reaction: { kind: 'driver', name: driver[1] }, at: (driver[2] ?? 'final') as DynamicResult['at'] };
   const force = /^([^.@]+)\.force(?:\.([xyz]))?(?:@(final|max|min))?$/.exec(name);
   if (force) return { part: force[1], quantity: 'force', axis: 0, ...(force[2] ? { component: 'xyz'.indexOf(force[2]) as 0 | 1 | 2 } : {}), at: (force[3] ?? 'final') as DynamicResult['at'] };

@@ -125,6 +125,10 @@ describe('reactions and driver forces as gradient results', () => {
     expect(() => simulationGradients(doc, [parseParameter('bob.mass')], [parseResult('drivers.nope')], options)).toThrow(/no driver "nope"/);
     expect(() => simulationGradients(doc, [parseParameter('bob.hinge.y')], [parseResult('reactions.pivot.force.x')], options)).toThrow(/hardpoints/);
     expect(() => parseResult('reactions.pivot.torque.x')).toThrow(/reactions\.MATE\.force\.x\|y\|z/);
+    expect(parseResult('drivers.jA.angle@max')).toMatchObject({ quantity: 'reaction', reaction: { kind: 'driver', name: 'jA.angle' }, at: 'max' });
+    // a part or element named `drivers` keeps its own results
+    expect(parseResult('drivers.position.x')).toMatchObject({ part: 'drivers', quantity: 'position' });
+    expect(parseResult('drivers.force.z')).toMatchObject({ part: 'drivers', quantity: 'force', component: 2 });
   });
 
   it('the CLI: simulate --gradient --result reactions.MATE.force.x', async () => {
