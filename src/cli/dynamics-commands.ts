@@ -223,7 +223,9 @@ Options:
                      spring's, damper's, springdamper's; @max, @min), or ELEMENT.force (N: a
                      tyre's load, a drag's or bushing's force, a coordinate spring's or
                      friction's; ELEMENT.force.x|y|z a bushing's or drag's world component;
-                     @max, @min). On a geometry file also its printed columns: wheel_travel,
+                     @max, @min), or a frame's reactions.MATE.force.x|y|z (N) and
+                     reactions.MATE.moment.x|y|z (N·mm about its printed at) or
+                     drivers.NAME (N or N·mm; @max, @min). On a geometry file also its printed columns: wheel_travel,
                      camber, toe_angle, suspension_travel, road, tyre_force, tyre_penetration
                      (left.camber on an axle), ELEMENT.length, ELEMENT.travel, link.ID,
                      chassis_heave (@max, @min). Repeatable: one run for

@@ -42,6 +42,7 @@ import { ScalarTargetBlock } from '../../kernel/system';
 import { CouplingBlock } from '../../mates/couplings';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 import { asCoefficient, coefficientTerm, parseCoefficient, type CoefficientParameter } from './sensitivity-coefficients';
+import { ReactionResult, type ReactionWhat } from './sensitivity-reactions';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
 export type DynamicParameter =
@@ -84,7 +85,9 @@ export interface CombinedParameter {
 export interface DynamicResult {
   part: string;
   point?: string;
-  quantity: 'position' | 'velocity' | 'tension' | 'force' | 'own' | 'multiplier';
+  quantity: 'position' | 'velocity' | 'tension' | 'force' | 'own' | 'multiplier' | 'reaction';
+  /** quantity 'reaction': a frame's `reactions.MATE.force|moment.x|y|z` or `drivers.NAME` (sensitivity-reactions.ts). */
+  reaction?: ReactionWhat;
   /** A force's world component (bushing), else its magnitude or the element's scalar force. */
   component?: 0 | 1 | 2;
   /** quantity 'own': builds the result at the run's start (sensitivity-own-results.ts). */
@@ -152,11 +155,16 @@ export function parseParameter(name: string): DynamicParameter {
 export function parseResult(name: string): DynamicResult {
   const tension = /^([^.@]+)\.tension(?:@(final|max|min))?$/.exec(name);
   if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
+  const reaction = /^reactions\.([^.@]+)\.(force|moment)\.([xyz])(?:@(final|max|min))?$/.exec(name);
+  if (reaction) return { part: reaction[1], quantity: 'reaction', axis: 0, reaction: { kind: reaction[2] as 'force' | 'moment', mate: reaction[1], axis: 'xyz'.indexOf(reaction[3]) as 0 | 1 | 2 }, at: (reaction[4] ?? 'final') as DynamicResult['at'] };
+  // a part or element named `drivers` keeps its own results
+  const driver = /^drivers\.(?!(?:[^.@]+\.)?(?:position|velocity)\.[xyz](?:@|$)|force(?:\.[xyz])?(?:@|$))([^@]+?)(?:@(final|max|min))?$/.exec(name);
+  if (driver) return { part: driver[1], quantity: 'reaction', axis: 0, reaction: { kind: 'driver', name: driver[1] }, at: (driver[2] ?? 'final') as DynamicResult['at'] };
   const force = /^([^.@]+)\.force(?:\.([xyz]))?(?:@(final|max|min))?$/.exec(name);
   if (force) return { part: force[1], quantity: 'force', axis: 0, ...(force[2] ? { component: 'xyz'.indexOf(force[2]) as 0 | 1 | 2 } : {}), at: (force[3] ?? 'final') as DynamicResult['at'] };
   const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
-    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min, or ELEMENT.force, ELEMENT.force.x|y|z (a tyre's load, a bushing's or drag's force, a coordinate spring's or friction's; @max, @min)`);
+    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min, or ELEMENT.force, ELEMENT.force.x|y|z (a tyre's load, a bushing's or drag's force, a coordinate spring's or friction's; @max, @min), or a frame's reactions.MATE.force.x|y|z, reactions.MATE.moment.x|y|z or drivers.NAME (@max, @min)`);
   }
   const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
   return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };
@@ -355,6 +363,8 @@ interface Tracker {
   tension: OwnResult | null;
   /** A multiplier result: its row (else −1), λ' per parameter (direct) and its pending cotangent (adjoint). */
   lambdaRow: number; lamP: Float64Array; lamCot: number;
+  /** A frame's reaction or driver force (also in `tension`): its λ weights are dotted with every row's λ' (direct) or seed the λ cotangent `lamCots` (adjoint). */
+  reaction?: ReactionResult; lamCots?: Float64Array;
   sign: number;
   best: number; bestT: number; bestStep: number;
   grad: Float64Array; prevG: Float64Array; curG: Float64Array;
@@ -474,9 +484,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const curved = hp !== null || combined || startMode !== 'file';
 
   const trackers: Tracker[] = results.map((result) => {
-    if (result.quantity === 'tension' || result.quantity === 'force' || result.quantity === 'own') {
+    if (result.quantity === 'tension' || result.quantity === 'force' || result.quantity === 'own' || result.quantity === 'reaction') {
       let tension: OwnResult;
-      try { tension = ownResult(dyn, it.layout, result, parameters); } catch (why) {
+      try { tension = result.quantity === 'reaction' ? new ReactionResult(dyn, it, result.reaction!, parameters) : ownResult(dyn, it.layout, result, parameters); } catch (why) {
         if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
         throw why;
       }
@@ -484,6 +494,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         result, rv: { kind: 'tension', offset: 0 }, rc0: -1, local: [0, 0, 0], explicitAxis: parameters.map((_, j) => (tension.reads(j) ? [{ axis: 0, w: 1 }] : [])), tension, lambdaRow: -1, lamP: new Float64Array(0), lamCot: 0, sign: result.at === 'min' ? -1 : 1,
         best: -Infinity, bestT: 0, bestStep: 0, grad: new Float64Array(P), prevG: new Float64Array(P), curG: new Float64Array(P),
         prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
+        ...(tension instanceof ReactionResult ? { reaction: tension, lamCots: new Float64Array(m) } : {}),
       };
     }
     if (result.quantity === 'multiplier') {
@@ -514,6 +525,9 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       prevX: NaN, prevT: 0, crossT: NaN, crossStep: -1, crossPrev: 0, crossCur: 0,
     };
   });
+
+  /** λ' of every row per parameter (direct), for a reaction result. */
+  const lamAll = trackers.some((tr) => tr.reaction) ? new Float64Array(m * P) : null;
 
   // scratch
   const J = new Float64Array(m * n), H = new Float64Array(n * n), K = new Float64Array(n * n), C = new Float64Array(n * n);
@@ -847,6 +861,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
       for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = rhs[n + tr.lambdaRow];
+      if (lamAll) for (let r = 0; r < m; r++) lamAll[r * P + j] = rhs[n + r];
     }
   } else if (mode === 'direct') {
     // q₀' = −S⁻¹[Φ_p; 0]; v₀' by the projection's derivative (sensitivity-start.ts);
@@ -873,6 +888,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       lu.solve(rhs);
       for (let i = 0; i < n; i++) { sq[i * P + j] = q0[i]; sv[i * P + j] = v0p[i]; svd[i * P + j] = rhs[i]; sa[i * P + j] = rhs[i]; }
       for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = rhs[n + tr.lambdaRow];
+      if (lamAll) for (let r = 0; r < m; r++) lamAll[r * P + j] = rhs[n + r];
     }
   } else store(0, null);
 
@@ -915,6 +931,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       lu.solve(rhs);
       // the λ columns hold λ'/β' (the dynamic rows are divided by β')
       for (const tr of trackers) if (tr.lambdaRow >= 0) tr.lamP[j] = betaP * rhs[n + tr.lambdaRow];
+      if (lamAll) for (let r = 0; r < m; r++) lamAll[r * P + j] = betaP * rhs[n + r];
       for (let i = 0; i < n; i++) {
         const k = i * P + j, dD = rhs[i];
         let s = 0;
@@ -947,12 +964,14 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const valueAndGradient = (tr: Tracker, g: Float64Array | null): number => {
     if (tr.lambdaRow >= 0) { if (g) g.set(tr.lamP); return it.lambda[tr.lambdaRow]; }
     if (tr.tension) {
+      if (tr.reaction) tr.reaction.lambda = it.lambda;
       if (!g) return tr.tension.evaluate(system.state, it.v, null, null, 0, it.t);
       tq.fill(0); tv.fill(0);
       const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1, it.t);
       for (let j = 0; j < P; j++) {
         let d = tr.tension.explicit(j);
         for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * sv[i * P + j];
+        if (tr.reaction) { const lw = tr.reaction.lambdaWeights; for (let r = 0; r < m; r++) d += lw[r] * lamAll![r * P + j]; }
         g[j] = d;
       }
       return T;
@@ -1104,8 +1123,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       trackers.forEach((tr, r) => {
         const w = weights[r].get(k);
         if (w === undefined) return;
+        if (tr.reaction) tr.reaction.lambda = s.lambda;
         addResultCotangent(tr, mq[r], mv[r], s.v, w, s.t);
         if (tr.lambdaRow >= 0) tr.lamCot += w;
+        if (tr.reaction) { const lw = tr.reaction.lambdaWeights; for (let rr = 0; rr < m; rr++) tr.lamCots![rr] += w * lw[rr]; }
         for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w * explicit(tr, j, s.v);
       });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
@@ -1123,6 +1144,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
         // a multiplier result: the cotangent of the λ unknowns (λ'/β')
         if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = betaP * tr.lamCot; tr.lamCot = 0; }
+        if (tr.lamCots) { for (let rr = 0; rr < m; rr++) rhs[n + rr] = betaP * tr.lamCots[rr]; tr.lamCots.fill(0); }
         lu.solveTransposed(rhs);
         for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
         for (let rr = 0; rr < m; rr++) rcon[rr] = rhs[n + rr];
@@ -1155,8 +1177,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     trackers.forEach((tr, r) => {
       const w0 = weights[r].get(0);
       if (w0 === undefined) return;
+      if (tr.reaction) tr.reaction.lambda = s0.lambda;
       addResultCotangent(tr, mq[r], mv[r], s0.v, w0, s0.t);
       if (tr.lambdaRow >= 0) tr.lamCot += w0; // zero without hardpoints (q₀' = v₀' = 0), kept for the record
+      if (tr.reaction) { const lw = tr.reaction.lambdaWeights; for (let rr = 0; rr < m; rr++) tr.lamCots![rr] += w0 * lw[rr]; }
       for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w0 * explicit(tr, j, s0.v);
     });
     const sv0 = startVelocityAt(s0.v);
@@ -1175,6 +1199,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       for (let i = 0; i < n; i++) rhs[i] = mvd[r][i] + ma[r][i];
       for (let rr = 0; rr < m; rr++) rhs[n + rr] = 0;
       if (tr.lambdaRow >= 0) { rhs[n + tr.lambdaRow] = tr.lamCot; tr.lamCot = 0; }
+      if (tr.lamCots) { for (let rr = 0; rr < m; rr++) rhs[n + rr] = tr.lamCots[rr]; tr.lamCots.fill(0); }
       lu.solveTransposed(rhs);
       for (let i = 0; i < n; i++) rdyn[i] = rhs[i];
       rcon.fill(0);
