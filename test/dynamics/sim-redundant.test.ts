@@ -47,4 +47,18 @@ describe('slider-crank on redundant mates', () => {
       }
     }, 300_000);
   }
+
+  it('reactions of its redundant mates as results (a dropped row reads no λ): every mass parameter against central differences; adjoint = direct', () => {
+    const options = { duration: 0.3, step: 2e-3 };
+    const masses = params.slice(0, 5);
+    for (const result of ['reactions.jB.force.x', 'reactions.jA.force.y']) {
+      // multipliers carry the step's 1/(βh²) scaling: the routes part by rounding to ~1e-8 here (seen 4.6e-9), as on a link's force
+      const g = bothRoutes(doc, masses.map((p) => p[0]), result, options, 2e-8);
+      // a multiplier is converged only to the step's tolerance, whose noise over δ can pass 1e-4 where the
+      // positions' δ suits: each entry must match the differences at δ or at 4δ (truncation grows as δ², noise as 1/δ)
+      const at = (k: number) => differenceError(doc, g.gradient, masses.map((p) => p[1]), masses.map((p) => k * p[2]), result, options).errors;
+      const e1 = at(1), e4 = at(4), errors = e1.map((e, j) => Math.min(e, e4[j]));
+      expect(Math.max(...errors), `${result}: ${e1.map((e, j) => `${e.toExponential(1)}/${e4[j].toExponential(1)}`).join(' ')}`).toBeLessThan(1e-4);
+    }
+  }, 300_000);
 });
