@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dwAxleDynamicsSource } from './axle-dynamics-source';
+import { dwAxleDynamicsSource } from './dynamics-sources';
 import { parseGeometry } from '../../src/suspension/files';
 import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
 import { geometryParameter, geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';

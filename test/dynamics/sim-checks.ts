@@ -4,7 +4,10 @@
  * function of the move, the run redone from scratch: build, start solve, projection, steps).
  */
 import { expect } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type DynamicGradient, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicGradient, type DynamicResult, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { validateAssembly } from '../../src/assembly/load';
+import { prepareSimulation } from '../../src/dynamics/simulate';
+import { rotationMatrix } from '../../kernel/dual';
 import type { AssemblyDoc } from '../../src/assembly/types';
 
 /** A change of the file by d (a copy is passed): the parameter's own move. */
@@ -43,4 +46,50 @@ export function differenceError(doc: unknown, gradient: readonly number[], moves
     return Math.abs(gradient[j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale);
   });
   return { worst: Math.max(...errors), errors };
+}
+
+/**
+ * Per result, each entry's relative error against central differences of whole re-runs (the
+ * file moved ±δ by each parameter's own move, validated again), floored at 1e-4 of the
+ * result's largest entry.
+ */
+export function entryErrors(doc: unknown, params: readonly [string, Move, number][], results: DynamicResult[], gradients: number[][], options: GradientOptions): number[][] {
+  const value = (x: unknown) => simulationGradients(validateAssembly(structuredClone(x)), [], results, options, 'direct').results.map((r) => r.value);
+  const out = results.map(() => [] as number[]);
+  params.forEach(([, move, delta], j) => {
+    const hi = value(movedDoc(doc, move, delta)), lo = value(movedDoc(doc, move, -delta));
+    results.forEach((_, r) => {
+      const fd = (hi[r] - lo[r]) / (2 * delta), scale = Math.max(...gradients[r].map(Math.abs));
+      out[r].push(Math.abs(gradients[r][j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale));
+    });
+  });
+  return out;
+}
+
+/** The result by a plain re-run of the integrator (an independent route from the gradient code). */
+export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number): number {
+  const sim = prepareSimulation(doc);
+  const it = sim.integrator, sys = sim.dyn.system;
+  const v = sys.variables[sim.dyn.model.parts.get(r.part)!];
+  const R = new Float64Array(9);
+  const p = r.point ? (doc.parts[r.part].points as any)[r.point] : [0, 0, 0];
+  const read = () => {
+    rotationMatrix(R, sys.state, v.offset + 3);
+    const row = (x: number[]) => R[r.axis * 3] * x[0] + R[r.axis * 3 + 1] * x[1] + R[r.axis * 3 + 2] * x[2];
+    if (r.quantity === 'position') return sys.state[v.offset + r.axis] + row(p);
+    const c0 = it.layout[v.id], w = [it.v[c0], it.v[c0 + 1], it.v[c0 + 2]];
+    return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
+  };
+  const sign = r.at === 'min' ? -1 : 1;
+  let best = r.at === 'final' ? 0 : sign * read(), prev = read();
+  const steps = Math.round(duration / step);
+  for (let k = 0; k < steps; k++) {
+    if (!it.step(step)) throw new Error('step failed');
+    const x = read();
+    if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
+    prev = x;
+    if (r.at !== 'final') best = Math.max(best, sign * read());
+  }
+  if (r.at === 'crossing') throw new Error('no crossing');
+  return r.at === 'final' ? read() : sign * best;
 }

@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rotationMatrix } from '../../kernel/dual';
 import { validateAssembly } from '../../src/assembly/load';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { prepareSimulation } from '../../src/dynamics/simulate';
@@ -17,33 +16,10 @@ import {
   parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicResult, type GradientOptions,
 } from '../../src/dynamics/sensitivity';
 import { kinemate } from '../cli/helpers';
+import { rerun } from './sim-checks';
 
 const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
-/** The result by a plain run of the integrator (not the gradient code), a point's world coordinate or velocity. */
-function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number): number {
-  const sim = prepareSimulation(doc);
-  const it = sim.integrator, sys = sim.dyn.system, v = sys.variables[sim.dyn.model.parts.get(r.part)!];
-  const R = new Float64Array(9), p = r.point ? (doc.parts[r.part].points as any)[r.point] : [0, 0, 0];
-  const read = () => {
-    rotationMatrix(R, sys.state, v.offset + 3);
-    const row = (x: number[]) => R[r.axis * 3] * x[0] + R[r.axis * 3 + 1] * x[1] + R[r.axis * 3 + 2] * x[2];
-    if (r.quantity === 'position') return sys.state[v.offset + r.axis] + row(p);
-    const c0 = it.layout[v.id], w = [it.v[c0], it.v[c0 + 1], it.v[c0 + 2]];
-    return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
-  };
-  const sign = r.at === 'min' ? -1 : 1;
-  let best = sign * read(), prev = read();
-  for (let k = 0, n = Math.round(duration / step); k < n; k++) {
-    if (!it.step(step)) throw new Error('step failed');
-    const x = read();
-    if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
-    prev = x;
-    best = Math.max(best, sign * x);
-  }
-  if (r.at === 'crossing') throw new Error('no crossing');
-  return r.at === 'final' ? read() : sign * best;
-}
 
 /** The least and greatest contact force of a tyre over a run (N): the run stays in one piece only while it is in contact throughout. */
 function tyreRange(doc: AssemblyDoc, id: string, duration: number, step: number): [number, number] {

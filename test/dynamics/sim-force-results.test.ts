@@ -14,6 +14,7 @@ import { validateAssembly } from '../../src/assembly/load';
 import { simulate } from '../../src/dynamics/simulate';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
+import { entryErrors as errors, type Move } from './sim-checks';
 import { oscillator } from './sim-models';
 
 const I = { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
@@ -57,7 +58,6 @@ function bouncing(): any {
   };
 }
 
-type Move = (doc: any, d: number) => void;
 /** A validated copy of a document (the gradient routes take a read file). */
 const built = (doc: any): AssemblyDoc => validateAssembly(structuredClone(doc));
 const at = (path: (doc: any) => number[], i: number): Move => (doc, d) => { path(doc)[i] += d; };
@@ -67,21 +67,6 @@ function withoutExplicit(r: DynamicResult): DynamicResult {
   return { ...r, quantity: 'own', own: (dyn, layout, ps) => { const full = ownResult(dyn, layout, r, ps); return { reads: () => false, evaluate: full.evaluate.bind(full), explicit: () => 0 }; } };
 }
 
-/** Relative errors of each entry against central differences, per result (floored at 1e-4 of the row's largest entry). */
-function errors(doc: any, params: [string, Move, number][], results: DynamicResult[], gradients: number[][], options: GradientOptions): number[][] {
-  const value = (x: any) => simulationGradients(built(x), [], results, options, 'direct').results.map((r) => r.value);
-  const out = results.map(() => [] as number[]);
-  params.forEach(([, move, delta], j) => {
-    const up = structuredClone(doc), down = structuredClone(doc);
-    move(up, delta); move(down, -delta);
-    const hi = value(up), lo = value(down);
-    results.forEach((_, r) => {
-      const fd = (hi[r] - lo[r]) / (2 * delta), scale = Math.max(...gradients[r].map(Math.abs));
-      out[r].push(Math.abs(gradients[r][j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale));
-    });
-  });
-  return out;
-}
 
 function check(doc: any, params: [string, Move, number][], names: string[], options: GradientOptions) {
   const ps = params.map(([name]) => parseParameter(name)), rs = names.map(parseResult);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseGeometry } from '../../src/suspension/files';
 import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../src/dynamics/suspension-dynamics';
-import { dwAxleDynamicsSource } from './axle-dynamics-source';
+import { dwAxleDynamicsSource } from './dynamics-sources';
 import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
 import type { CombinedParameter } from '../../src/dynamics/sensitivity';
 import type { HardpointParameter } from '../../src/dynamics/sensitivity-hardpoints';

@@ -7,25 +7,17 @@
  * at two steps to 1e-4 relative, the adjoint against the direct route to 1e-10; and leaving
  * out a result's explicit dependence (with the state held) fails the differences.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dwAxleDynamicsSource } from './axle-dynamics-source';
-import { parseGeometry, type Geometry } from '../../src/suspension/files';
-import { prepareSuspensionDynamics, readSuspensionDynamics, simulateSuspension } from '../../src/dynamics/suspension-dynamics';
+import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from './dynamics-sources';
+import { prepareSuspensionDynamics, simulateSuspension } from '../../src/dynamics/suspension-dynamics';
 import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
 import { ownResult } from '../../src/dynamics/sensitivity-own-results';
 import type { DynamicResult } from '../../src/dynamics/sensitivity';
 import { withSuspensionColumns } from '../../src/cli/suspension-simulate';
 import { kinemate } from '../cli/helpers';
 
-const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
-function load(edit?: (g: Geometry) => void, dynamics?: (d: any) => void): GeometrySource {
-  const geometry = parseGeometry(readFileSync(new URL(`../../${FILE}`, import.meta.url), 'utf8'), FILE);
-  edit?.(geometry);
-  const raw = structuredClone((geometry.raw as any).dynamics);
-  dynamics?.(raw);
-  return { geometry, spec: readSuspensionDynamics(raw, geometry, FILE) };
-}
+const FILE = CORNER_DYNAMICS_FILE;
+const load = cornerDynamicsSource;
 
 const DURATION = 0.3;
 const deltaOf = (name: string): number => (name.includes('.inertia.') ? 100 : 1e-3);

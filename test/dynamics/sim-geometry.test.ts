@@ -7,23 +7,15 @@
  * regenerated length and the settled start's derivative — each shown necessary: without it
  * the same comparison fails.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dwAxleDynamicsSource } from './axle-dynamics-source';
-import { parseGeometry, type Geometry } from '../../src/suspension/files';
-import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
+import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from './dynamics-sources';
+import { prepareSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
 import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
 import { parseResult, simulationGradients, type CombinedParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
 import { kinemate } from '../cli/helpers';
 
-const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
-function load(edit?: (g: Geometry) => void, dynamics?: (d: any) => void): GeometrySource {
-  const geometry = parseGeometry(readFileSync(new URL(`../../${FILE}`, import.meta.url), 'utf8'), FILE);
-  edit?.(geometry);
-  const raw = structuredClone((geometry.raw as any).dynamics);
-  dynamics?.(raw);
-  return { geometry, spec: readSuspensionDynamics(raw, geometry, FILE) };
-}
+const FILE = CORNER_DYNAMICS_FILE;
+const load = cornerDynamicsSource;
 
 const DURATION = 0.3;
 const RESULTS = ['upright.wheel_centre.position.z@max', 'upright.trackrod_outboard.position.z', 'lower_wishbone.velocity.x'];

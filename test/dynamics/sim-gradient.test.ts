@@ -1,40 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rotationMatrix } from '../../kernel/dual';
 import { prepareSimulation } from '../../src/dynamics/simulate';
 import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
+import { rerun } from './sim-checks';
 
 const load = (name: string): AssemblyDoc => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
-/** The result by a plain re-run of the integrator (an independent route from the gradient code). */
-function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number): number {
-  const sim = prepareSimulation(doc);
-  const it = sim.integrator, sys = sim.dyn.system;
-  const v = sys.variables[sim.dyn.model.parts.get(r.part)!];
-  const R = new Float64Array(9);
-  const p = r.point ? (doc.parts[r.part].points as any)[r.point] : [0, 0, 0];
-  const read = () => {
-    rotationMatrix(R, sys.state, v.offset + 3);
-    const row = (x: number[]) => R[r.axis * 3] * x[0] + R[r.axis * 3 + 1] * x[1] + R[r.axis * 3 + 2] * x[2];
-    if (r.quantity === 'position') return sys.state[v.offset + r.axis] + row(p);
-    const c0 = it.layout[v.id], w = [it.v[c0], it.v[c0 + 1], it.v[c0 + 2]];
-    return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
-  };
-  const sign = r.at === 'min' ? -1 : 1;
-  let best = r.at === 'final' ? 0 : sign * read(), prev = read();
-  const steps = Math.round(duration / step);
-  for (let k = 0; k < steps; k++) {
-    if (!it.step(step)) throw new Error('step failed');
-    const x = read();
-    if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
-    prev = x;
-    if (r.at !== 'final') best = Math.max(best, sign * read());
-  }
-  if (r.at === 'crossing') throw new Error('no crossing');
-  return r.at === 'final' ? read() : sign * best;
-}
 
 /** A copy of the document with the parameter moved by d (file units). */
 function moved(doc: AssemblyDoc, param: DynamicParameter, d: number): AssemblyDoc {

@@ -13,8 +13,8 @@ import { validateAssembly } from '../../src/assembly/load';
 import { simulate } from '../../src/dynamics/simulate';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
+import { entryErrors as errors, type Move } from './sim-checks';
 
-type Move = (doc: any, d: number) => void;
 const built = (doc: any): AssemblyDoc => validateAssembly(structuredClone(doc));
 const example = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
@@ -42,21 +42,6 @@ const centreOf = (part: string, i: number): Move => (doc, d) => { doc.parts[part
 const inertiaOf = (part: string, i: number): Move => (doc, d) => { doc.parts[part].mass.inertia[i][i] += d; };
 const loadX: Move = (doc, d) => { doc.forces.load.vector[0] += d; };
 
-/** Relative errors of each entry against central differences, per result (floored at 1e-4 of the row's largest entry). */
-function errors(doc: any, params: [string, Move, number][], results: DynamicResult[], gradients: number[][], options: GradientOptions): number[][] {
-  const value = (x: any) => simulationGradients(built(x), [], results, options, 'direct').results.map((r) => r.value);
-  const out = results.map(() => [] as number[]);
-  params.forEach(([, move, delta], j) => {
-    const up = structuredClone(doc), down = structuredClone(doc);
-    move(up, delta); move(down, -delta);
-    const hi = value(up), lo = value(down);
-    results.forEach((_, r) => {
-      const fd = (hi[r] - lo[r]) / (2 * delta), scale = Math.max(...gradients[r].map(Math.abs));
-      out[r].push(Math.abs(gradients[r][j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale));
-    });
-  });
-  return out;
-}
 
 /** Direct and adjoint at two steps; values against the printed last frame; entries against differences. */
 function check(doc: any, params: [string, Move, number][], names: string[], duration: number) {

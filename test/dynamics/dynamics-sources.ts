@@ -1,10 +1,10 @@
 /**
- * The double wishbone axle as a dynamics geometry for the gradient tests: a coilover per side
+ * Dynamics geometries for the gradient tests. The double wishbone axle: a coilover per side
  * (its free length the design length), an upright and a lower wishbone mass per side, a
  * 250 N/mm tyre, and a 40 mm bump under the left wheel at 0.2 s.
  */
 import { readFileSync } from 'node:fs';
-import { parseGeometry } from '../../src/suspension/files';
+import { parseGeometry, type Geometry } from '../../src/suspension/files';
 import { readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
 import type { GeometrySource } from '../../src/dynamics/sensitivity-geometry';
 
@@ -24,4 +24,14 @@ export function dwAxleDynamicsSource(): GeometrySource {
     tyre: { stiffness: 250 }, road: { left: { bump: { height: 40, duration: 0.1, start: 0.2 } } },
   }, geometry, file);
   return { geometry, spec };
+}
+
+/** The corner example examples/suspension/double_wishbone_dynamics.yaml, its geometry and its dynamics section each edited first where given. */
+export const CORNER_DYNAMICS_FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
+export function cornerDynamicsSource(edit?: (g: Geometry) => void, dynamics?: (d: any) => void): GeometrySource {
+  const geometry = parseGeometry(readFileSync(new URL(`../../${CORNER_DYNAMICS_FILE}`, import.meta.url), 'utf8'), CORNER_DYNAMICS_FILE);
+  edit?.(geometry);
+  const raw = structuredClone((geometry.raw as any).dynamics);
+  dynamics?.(raw);
+  return { geometry, spec: readSuspensionDynamics(raw, geometry, CORNER_DYNAMICS_FILE) };
 }
