@@ -7,8 +7,8 @@
  */
 import type { Geometry } from './files';
 import { parseText } from './files';
-import { checkTargets, travelsOf, type FitTarget } from './fit';
-import { SensitivityModel, bumpStates, sensitivityMetricsOf, sensitivitySweepBySide, type MetricGradient } from './sensitivity';
+import { checkTargets, targetCurves, type FitTarget } from './fit';
+import type { MetricGradient } from './sensitivity';
 
 export interface CurveQuantity {
   /** `targets[i] <side> <metric> <kind>`, as the fit report labels its residuals. */
@@ -37,18 +37,8 @@ export function parseCurveTargets(text: string, geometry: Geometry, fileName = '
  * weight and wanted value do not enter (they are the fit's).
  */
 export function curveSensitivity(geometry: Geometry, targets: readonly FitTarget[], mode: 'adjoint' | 'direct' = 'adjoint'): CurveQuantity[] {
-  const model = new SensitivityModel(geometry);
-  const travels = travelsOf(targets);
-  const metrics = [...new Set(targets.map((t) => t.metric))];
-  const run = sensitivitySweepBySide(model, bumpStates(travels, geometry), metrics, mode);
+  const { at, sides } = targetCurves(geometry, targets, mode, 'sensitivity');
   const axle = geometry.scope === 'axle';
-  const ownMetrics = sensitivityMetricsOf(geometry).axle as readonly string[];
-  const at = (travel: number, metric: string, side: string): MetricGradient => {
-    const step = run.steps[travels.indexOf(travel)];
-    const m = step.metrics?.[side]?.[metric];
-    if (step.status !== 'solved' || !m) throw new Error(`sensitivity: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : step.status === 'solved' ? ' (not defined there)' : ''}`);
-    return m;
-  };
   /** Σ_j c_j ∇m_j over the metric at the given travels. */
   const combine = (ms: readonly MetricGradient[], c: readonly number[]): Record<string, number> => {
     const out: Record<string, number> = {};
@@ -57,9 +47,7 @@ export function curveSensitivity(geometry: Geometry, targets: readonly FitTarget
   };
   const out: CurveQuantity[] = [];
   targets.forEach((t, i) => {
-    const own = axle && ownMetrics.includes(t.metric);
-    const sides = !axle ? [model.sides[0]] : own ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side];
-    for (const side of sides) {
+    for (const side of sides(t)) {
       const label = `targets[${i}] ${axle ? `${side} ` : ''}${t.metric}`;
       const push = (kind: CurveQuantity['kind'], what: string, value: number, gradient: Record<string, number | null>) =>
         out.push({ target: `${label} ${what}`, metric: t.metric, ...(axle ? { side } : {}), kind, value, gradient });

@@ -125,7 +125,7 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
 interface Residual { value: number; gradient: Float64Array; label: string; wanted: string; metric: number; weight: number; lo: number; hi: number }
 
 /** The travels the targets need, each solved once per evaluation. */
-export function travelsOf(targets: readonly FitTarget[]): number[] {
+function travelsOf(targets: readonly FitTarget[]): number[] {
   const set = new Set<number>();
   for (const t of targets) {
     if (t.at !== undefined) set.add(t.at);
@@ -174,28 +174,40 @@ function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array
   return g;
 }
 
+/**
+ * The targets' metrics at every travel they name, solved once with their exact gradients:
+ * `at` one metric of one side (`axle` for an axle's own) at a travel, `sides` the sides a
+ * target reads (a corner: its one side; an axle: both, or the one named, or `axle`).
+ */
+export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], mode: 'adjoint' | 'direct', who = 'fit'): { at: (travel: number, metric: string, side: string) => MetricGradient; sides: (t: FitTarget) => readonly string[] } {
+  const model = new SensitivityModel(geometry);
+  const travels = travelsOf(targets);
+  const metrics = [...new Set(targets.map((t) => t.metric))];
+  const run = sensitivitySweepBySide(model, bumpStates(travels, geometry), metrics, mode);
+  const axle = geometry.scope === 'axle';
+  const own = sensitivityMetricsOf(geometry).axle as readonly string[];
+  return {
+    at: (travel, metric, side) => {
+      const step = run.steps[travels.indexOf(travel)];
+      const m = step.metrics?.[side]?.[metric];
+      if (step.status !== 'solved' || !m) throw new Error(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
+      return m;
+    },
+    sides: (t) => (!axle ? [model.sides[0]] : own.includes(t.metric) ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side]),
+  };
+}
+
 /** Residuals (weighted) and their exact gradients with respect to the moved coordinates. */
 function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]): Residual[] {
-  const model = new SensitivityModel(geometry);
-  const travels = travelsOf(spec.targets);
-  const metrics = [...new Set(spec.targets.map((t) => t.metric))];
-  const run = sensitivitySweepBySide(model, bumpStates(travels, geometry), metrics, 'direct');
+  const { at, sides: sidesOf } = targetCurves(geometry, spec.targets, 'direct');
   const axle = geometry.scope === 'axle';
-  const at = (travel: number, metric: string, side: string): MetricGradient => {
-    const step = run.steps[travels.indexOf(travel)];
-    const m = step.metrics?.[side]?.[metric];
-    if (step.status !== 'solved' || !m) throw new Error(`fit: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
-    return m;
-  };
   // a symmetric parameter's gradient: the sum over the points it moves, the right's y mirrored
   const gradientOf = (m: MetricGradient) => Float64Array.from(coords, (c) => c.places.reduce((s, p) => s + p.sign * m.gradient[p.gradientKey], 0));
   const out: Residual[] = [];
   spec.targets.forEach((t, i) => {
     const w = t.weight ?? 1;
     // an axle's own metric (a roll centre, track): one residual, from metrics.axle
-    const own = axle && (sensitivityMetricsOf(geometry).axle as readonly string[]).includes(t.metric);
-    const sides = !axle ? [model.sides[0]] : own ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side];
-    for (const side of sides) {
+    for (const side of sidesOf(t)) {
       const name = axle ? `${side} ${t.metric}` : t.metric;
       const push = (label: string, value: number, gradient: Float64Array, wanted: number | undefined) => {
         out.push({ label, value, gradient, weight: w, metric: value, wanted: wanted !== undefined ? `${wanted}` : `${t.min ?? '−∞'}…${t.max ?? '+∞'}`, lo: wanted ?? t.min ?? -Infinity, hi: wanted ?? t.max ?? Infinity });
