@@ -15,7 +15,7 @@
  * suspension travel the design wheel-centre height.
  */
 import {
-  dAdd, dAddConst, dAtan2, dConst, dScale, dvAdd, dvComponent, dvConst, dvLength, dvNormalize, dvScale, dvScaleConst, dvSub, rotationMatrix, withTangents,
+  dAddConst, dAtan2, dConst, dCopy, dScale, dvComponent, dvLength, dvNormalize, dvSub, rotationMatrix, withTangents,
   type Dual, type TangentSeeds,
 } from '../../kernel/dual';
 import { BodyForceBlock, PointToPointForce, TyreForce } from '../../mates/forces';
@@ -62,24 +62,13 @@ class ElementLength extends Probe {
   }
 }
 
-/** A tyre's penetration max(0, p), p = ground + road height − the rim's lowest point's height (mates/forces.ts TyreForce). */
-class TyrePenetration extends Probe {
-  private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly tmp = this.vec(); private readonly r = this.vec();
-  private readonly az = this.dual(); private readonly rz = this.dual();
-  constructor(private readonly tyre: TyreForce) { super('probe', tyre.vars); }
-  protected probe(): void {
-    const ty = this.tyre;
-    this.point(this.c, 0, ty.centre);
-    this.direction(this.tmp, 0, ty.axis);
-    dvNormalize(this.a, this.tmp);
-    dvComponent(this.az, this.a, 2);
-    dvScale(this.s, this.a, this.az);
-    this.s.v[2] -= 1;
-    dvNormalize(this.tmp, this.s); dvScaleConst(this.tmp, this.tmp, ty.radius); dvAdd(this.tmp, this.c, this.tmp);
-    dvComponent(this.out, this.tmp, 2);
-    dScale(this.out, this.out, -1); dAddConst(this.out, this.out, ty.ground);
-    if (ty.road) { this.point(this.r, 1, ty.road.point); dvComponent(this.rz, this.r, 2); dAdd(this.out, this.out, this.rz); }
-    if (!(this.out.v > 0)) dConst(this.out, 0);
+/** A tyre's penetration max(0, p): the tyre's own contact (mates/forces.ts TyreForce.contact), read as a probe. */
+class TyrePenetration extends TyreForce {
+  readonly out: Dual = this.dual();
+  constructor(tyre: TyreForce) { super('probe', tyre.vars[0], tyre.centre, tyre.axis, tyre.radius, tyre.stiffness, tyre.damping, tyre.ground, tyre.road); }
+  protected override compute(): void {
+    this.contact();
+    if (this.p.v > 0) dCopy(this.out, this.p); else dConst(this.out, 0);
   }
 }
 
@@ -98,7 +87,7 @@ class ProbeResult implements OwnResult {
   private readonly designOf: number[];
   private state: Float64Array = new Float64Array(0); private t = 0;
 
-  constructor(dyn: DynamicsModel, layout: Int32Array, private readonly p: Probe, parameters: readonly DynamicParameter[], design?: (h: HardpointParameter) => number) {
+  constructor(dyn: DynamicsModel, layout: Int32Array, private readonly p: Probe | TyrePenetration, parameters: readonly DynamicParameter[], design?: (h: HardpointParameter) => number) {
     const slots: number[] = [], offsets: number[] = [];
     for (const v of p.vars) {
       offsets.push(dyn.system.variables[v].offset);
