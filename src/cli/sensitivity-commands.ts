@@ -20,6 +20,7 @@ import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/curve-sensitivity.ts';
+import { inFileCoordinates } from '../suspension/setup-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -132,7 +133,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
-      const quantities = curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath));
+      const quantities = inFileCoordinates(geometry, curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath)));
       const text = format === 'csv' ? curveCsv(quantities) : toJsonText({ scope: geometry.scope, targets: quantities });
       const out = stringOption(args, 'out');
       if (out) await writeFile(out, text);
@@ -165,6 +166,8 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
     const axle = model.sides.length > 1;
     for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics, 'adjoint', axleLoads) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
+    // a shimmed corner's gradients over the file's points, through its setup solve (not the setup state's)
+    for (const [name, run] of Object.entries(sweeps)) sweeps[name] = inFileCoordinates(geometry, run);
     const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
     const out = stringOption(args, 'out');
     if (out) await writeFile(out, text);
