@@ -11,7 +11,8 @@ import { sweepFromShortcut, validateGeometry, type Geometry } from '../../src/su
 import { suspensionAssembly } from '../../src/suspension/template';
 import { SuspensionModel } from '../../src/suspension/model';
 import { runSweep } from '../../src/suspension/sweep';
-import { setupRows } from '../../src/suspension/setup-sensitivity';
+import { inFileCoordinates, setupRows } from '../../src/suspension/setup-sensitivity';
+import { SensitivityModel, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
 import { main } from '../../src/cli/main';
 import { memoryIO, tempFolder } from '../cli/helpers';
 import { axleFromCornerText, gradientError } from './moves';
@@ -82,6 +83,38 @@ describe('gradients over a shimmed file\'s own points (issue 27 item 2)', () => 
       expect(checked).toBe(live.length * keys.length);
       expect(worst).toBeLessThan(2e-4);
     }
+  });
+
+  it('an axle with its own points and a shim per side (5 mm left, 1 mm right): each side through its own setup, against the file re-read', () => {
+    const shim = raw('double_wishbone_camber_shim').config.camber_shim;
+    const d = parse(readFileSync('examples/suspension/double_wishbone_axle_steering.yaml', 'utf8')) as { hardpoints: Record<string, Doc['hardpoints']>; axle_config: Record<string, unknown> };
+    const mirror = (p: { x: number; y: number; z: number }, dx = 0) => ({ x: p.x + dx, y: -p.y, z: p.z });
+    // the right side not a mirror (x moved 1 mm), so the two setups differ
+    d.hardpoints.right = Object.fromEntries(Object.entries(d.hardpoints.left).map(([k, p]) => [k, mirror(p, 1)]));
+    d.axle_config.left_setup = { camber_shim: shim };
+    d.axle_config.right_setup = { camber_shim: { ...shim, shim_face_point_a: mirror(shim.shim_face_point_a), shim_face_point_b: mirror(shim.shim_face_point_b), shim_face_normal: mirror(shim.shim_face_normal), setup_thickness: 1 } };
+    const g = validateGeometry(structuredClone(d));
+    const spec = sweepFromShortcut('bump', '10:10:1', g);
+    const exact = inFileCoordinates(g, sensitivitySweepBySide(new SensitivityModel(g), spec, ['camber', 'toe_angle', 'kpi', 'roll_center_kinematic_z'])).steps[0].metrics as SideMetrics;
+    const swept = (doc: typeof d) => runSweep(new SuspensionModel(suspensionAssembly(validateGeometry(structuredClone(doc)))), spec, { noSteering: true }).steps[0].metrics as unknown as Record<string, Record<string, number>>;
+    let worst = 0, checked = 0;
+    for (const side of ['left', 'right']) for (const name of Object.keys(d.hardpoints[side])) for (const axis of AXES) {
+      const key = `${side}.${name}.${axis}`;
+      const plus = structuredClone(d), minus = structuredClone(d);
+      plus.hardpoints[side][name][axis] += H; minus.hardpoints[side][name][axis] -= H;
+      const vp = swept(plus), vm = swept(minus);
+      for (const [group, ms] of Object.entries(exact)) for (const [m, e] of Object.entries(ms)) {
+        if (!e) continue;
+        const fd = (vp[group][m] - vm[group][m]) / (2 * H);
+        const err = gradientError(e.gradient[key], fd, e.gradient, 1e-6);
+        if (err > 2e-4) throw new Error(`${group}.${m} ${key}: exact ${e.gradient[key]}, differences ${fd}`);
+        worst = Math.max(worst, err);
+        checked++;
+      }
+    }
+    // camber, toe, kpi per side and the axle's kinematic roll centre, over both sides' 30 coordinates
+    expect(checked).toBe(7 * 60);
+    expect(worst).toBeLessThan(2e-4);
   });
 
   it('the setup solve\'s derivative ∂s/∂a against re-read files: camber, track-rod and pushrod shims, pushrod on the upright or the lower wishbone', () => {
