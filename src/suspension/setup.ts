@@ -84,13 +84,14 @@ export interface SetupBodies {
   mount: 'upright' | 'upper' | 'chassis';
 }
 
-/** A solved setup: the setup state's points, and the bodies with their solved rotations (unit quaternions, w first). */
+/** A solved setup: the setup state's points, and the bodies with their solved rotations (quaternions, w first). */
 export interface SolvedSetup {
   points: Record<string, Point3>;
   bodies: SetupBodies;
   rotation: Record<'upright' | 'upper' | 'rocker', Float64Array | null>;
 }
 
+/** Which setup body carries each point `hp` names (setup-sensitivity.ts differentiates the same bodies). */
 export function setupBodies(g: Geometry, hp: Record<string, Point3>, normal: Point3, shift: number): SetupBodies {
   const n = normal;
   const ubj = hp.upper_wishbone_outboard;
