@@ -35,6 +35,7 @@ const WINDOW = 256;
 /** Tries of a chunk that throws (a worker killed mid-chunk is retried by BullMQ's stalled check). */
 const ATTEMPTS = 3;
 const CHUNK_SECONDS = 1;
+const MIN_CHUNKS = 32;
 
 export async function runQueuedBatch(options: QueuedBatchOptions): Promise<{ variants: number; failed: number; name: string }> {
   const { address } = options;
@@ -121,7 +122,7 @@ function checkSameRun(record: RunRecord, options: QueuedBatchOptions, build: str
   if (options.chunk !== undefined && options.chunk !== record.chunk) throw new QueueError('--chunk', `the run "${name}" was started with chunks of ${record.chunk}; give the same or none`);
 }
 
-/** Variants in about CHUNK_SECONDS of one thread's work: two variants swept here after one to warm up. */
+/** Variants in about CHUNK_SECONDS of one thread's work (two variants timed here after one to warm up), fewer for a small DOE. */
 function chunkForASecond(geometry: Geometry, spec: DoeSpec, variants: number[][]): number {
   const models = new VariantModels();
   const n = Math.min(3, variants.length);
@@ -131,7 +132,9 @@ function chunkForASecond(geometry: Geometry, spec: DoeSpec, variants: number[][]
     variantRows(geometry, spec, i, variants[i], undefined, models);
     if (i > 0 || n === 1) best = Math.min(best, performance.now() - start);
   }
-  return Math.max(1, Math.min(10_000, Math.round((CHUNK_SECONDS * 1000) / Math.max(best, 1e-3))));
+  const aSecond = Math.round((CHUNK_SECONDS * 1000) / Math.max(best, 1e-3));
+  // a small DOE in at least MIN_CHUNKS chunks, so that several workers share it evenly
+  return Math.max(1, Math.min(10_000, aSecond, Math.ceil(variants.length / MIN_CHUNKS)));
 }
 
 /** The run done and written: its jobs and record leave Redis. */
