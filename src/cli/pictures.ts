@@ -24,6 +24,7 @@ import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption,
 import { fileErrorReason } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { knownFontFound, svgToPng } from './png.ts';
 
 const SWEEP_OPTIONS = {
@@ -222,6 +223,7 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   const path = onePositional('plot', args, 'GEOMETRY file');
   const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
   const out = stringOption(args, 'out')!;
+  refuseOverwritingInputs('plot', '--out', out, [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['baseline', stringOption(args, 'baseline')]]);
   const metrics = stringOptions(args, 'metric');
   if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
   const pixels = (name: 'width' | 'height'): number | undefined => {
@@ -335,6 +337,7 @@ export async function runReport(argv: readonly string[], io: CliIO): Promise<num
   const path = onePositional('report', args, 'GEOMETRY file');
   checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
   const out = stringOption(args, 'out')!;
+  refuseOverwritingInputs('report', '--out', out, [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['baseline', stringOption(args, 'baseline')]]);
   const progress = progressFor(io, 'report');
   const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
   const baselinePath = stringOption(args, 'baseline');
@@ -436,6 +439,7 @@ export async function runExport(argv: readonly string[], io: CliIO): Promise<num
   const path = onePositional('export', args, 'GEOMETRY or MODEL file');
   checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
   const out = stringOption(args, 'gltf')!;
+  refuseOverwritingInputs('export', '--gltf', out, [['input', path], ['sweep', stringOption(args, 'sweep')]]);
   const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
   if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
   const simulation = simulateOptions(args);

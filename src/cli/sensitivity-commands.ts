@@ -8,6 +8,7 @@ import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOp
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
@@ -127,8 +128,10 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
     const metrics = stringOptions(args, 'metric');
-    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const targetsPath = stringOption(args, 'targets');
+    refuseOverwritingInputs('sensitivity', '--out', stringOption(args, 'out'),
+      [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['loads', stringOption(args, 'loads')], ['targets', targetsPath]]);
+    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
@@ -199,11 +202,12 @@ stalled, max_iterations: the fitted file is still written).
     const path = onePositional('fit', args, 'GEOMETRY file');
     const targetsPath = stringOption(args, 'targets');
     if (!targetsPath) throw new CliError('fit: --targets FILE is required');
+    const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
+    refuseOverwritingInputs('fit', '--out', out, [['geometry', path], ['targets', targetsPath]]);
     const text = await readTextFile(path, 'geometry');
     const geometry = parseGeometry(text, path);
     const spec = parseFitSpec(await readTextFile(targetsPath, 'targets'), geometry, targetsPath);
     const report = fit(geometry, spec);
-    const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
     await writeFile(out, fittedGeometryText(text, report, path));
     const { geometry: _fitted, ...printed } = report;
     await io.out(toJsonText({ ...printed, fitted_file: out }));
@@ -240,6 +244,7 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     if (!doePath) throw new CliError('batch: --doe FILE is required');
     const threadsText = stringOption(args, 'threads');
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
+    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);
     const outPath = stringOption(args, 'out');
