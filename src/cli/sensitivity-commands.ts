@@ -85,11 +85,12 @@ unit per mm of that hardpoint coordinate, exact (implicit function theorem on th
 constraints; links keep their ends, so their lengths change with them).
 
 Options:
-  --bump A:B:N       wheel centre z from A to B (mm), rack held
-  --steer A:B:N      rack from A to B (mm), wheel centre z held
+  --bump A:B:N       wheel travel from A to B (mm: wheel centre z from design), rack held
+  --steer A:B:N      rack travel from A to B (mm from design), wheel travel held at 0
   --roll A:B:N       an axle's roll from A to B (degrees), rack held
   --sweep SWEEP      a sweep file
-  --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
+  --at bump=V        one state: wheel travel V mm from design (also steer=V, rack travel).
+                     Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
                      centre height) and ${DERIVATIVE_METRICS.join(', ')}; a steered corner or axle (per side), when
@@ -225,6 +226,8 @@ Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordina
 on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on this thread and worker
 threads, one per core in all, and streams CSV in variant order: one row per variant and bump step,
   variant, <each varied coordinate's move, mm>, step, status, bump, <each metric>
+where bump is the step's wheel travel (mm from the variant's design, as the DOE's bump
+A:B:N gives it), not the wheel centre's absolute z.
 Each row is what kinemate sweep --bump gives for that variant alone. A progress bar is
 drawn on stderr when it is a terminal.
 
