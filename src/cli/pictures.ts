@@ -20,7 +20,7 @@ import { plottableMetrics, sweepAxis, sweepChart, type DesignState, type SweepSe
 import { assemblyScene } from '../pictures/scene.ts';
 import { sceneToGlb } from '../pictures/gltf.ts';
 import { reportHtml, type ReportInput } from '../pictures/report.ts';
-import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
+import { onePositional, parseBoundedCount, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import { fileErrorReason } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
@@ -229,9 +229,7 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   const pixels = (name: 'width' | 'height'): number | undefined => {
     const text = stringOption(args, name);
     if (text === undefined) return undefined;
-    const value = parseCount(text, `--${name}`, 16);
-    if (value > MAX_PIXELS) throw new CliError(`--${name}: at most ${MAX_PIXELS} px, got ${value}`);
-    return value;
+    return parseBoundedCount(text, `--${name}`, 16, MAX_PIXELS, (got) => `--${name}: at most ${MAX_PIXELS} px, got ${got}`);
   };
   const width = pixels('width'), height = pixels('height');
   const size: ChartSize = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
