@@ -12,6 +12,8 @@ import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
+import { inlineDoeSweep } from '../suspension/doe-sweep.ts';
+import { rateProgressLine } from './progress.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
 import { queuedBatch } from './queue-commands.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
@@ -265,19 +267,18 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
     refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
-    const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);
+    const doeText = await inlineDoeSweep(await readTextFile(doePath, 'DOE'), doePath, (p) => readTextFile(p, 'sweep'));
+    const spec = parseDoe(doeText, geometry, doePath, path);
     const outPath = stringOption(args, 'out');
     const file = outPath ? await open(outPath, 'w') : null;
+    const progress = io.stderrIsTTY ? rateProgressLine(io, 'batch') : null;
     try {
       const result = await runBatch(geometry, spec, {
         ...(threads !== undefined ? { threads } : {}),
         write: async (text) => { if (file) await file.write(text); else await io.out(text); },
-        onProgress: (done, total) => {
-          if (!io.stderrIsTTY) return;
-          const width = 30;
-          void io.err(`\rbatch [${'#'.repeat(Math.round((done / total) * width)).padEnd(width)}] ${done}/${total}${done === total ? '\n' : ''}`);
-        },
+        ...(progress ? { onProgress: progress.update } : {}),
       });
+      await progress?.clear();
       return result.failed > 0 ? 2 : 0;
     } finally {
       await file?.close();

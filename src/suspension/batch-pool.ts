@@ -7,9 +7,9 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { Geometry, SweepSpec } from './files';
-import { sweepFromShortcut } from './files';
-import { doeHeader, doeVariants, variantRows, type DoeSpec } from './batch';
+import type { Geometry } from './files';
+import { doeHeader, doeVariantSource, variantRows, type DoeSpec } from './batch';
+import type { DoeVariantSource } from './doe-sampling';
 import { VariantModels } from './variant-models';
 
 export interface BatchOptions {
@@ -32,19 +32,19 @@ const IN_FLIGHT = 2;
 
 /** Run every variant of the DOE; resolves with the number of variants that had a failed step or error. */
 export async function runBatch(geometry: Geometry, spec: DoeSpec, options: BatchOptions): Promise<{ variants: number; failed: number }> {
-  const variants = doeVariants(spec);
-  const total = variants.length;
+  // generated as handed out: a DOE of millions never sits in memory
+  const variants = doeVariantSource(spec);
+  const total = variants.count;
   const sweepHere = options.sweepHere !== false;
   const threads = Math.min(options.threads ?? availableParallelism(), Math.ceil(total / 4));
   const workers = sweepHere ? threads - 1 : Math.max(1, threads);
   let failed = 0;
   const count = (lines: string[]) => { if (lines.some((l) => !/,solved,/.test(l))) failed++; };
   await options.write(`${doeHeader(spec)}\n`);
-  const sweep = sweepFromShortcut('bump', spec.bump);
   const models = new VariantModels();
   if (threads <= 1 && sweepHere) {
     for (let i = 0; i < total; i++) {
-      const lines = variantRows(geometry, spec, i, variants[i], sweep, models);
+      const lines = variantRows(geometry, spec, i, variants.at(i), models);
       count(lines);
       await options.write(`${lines.join('\n')}\n`);
       options.onProgress?.(i + 1, total);
@@ -82,7 +82,7 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
   if (sweepHere) {
     while (next < total) {
       const i = next++;
-      deliver(i, [variantRows(geometry, spec, i, variants[i], sweep as SweepSpec, models)]);
+      deliver(i, [variantRows(geometry, spec, i, variants.at(i), models)]);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -134,13 +134,13 @@ function release(worker: Worker, url: URL): void {
  * after the call), null when none is left. Resolves when every worker has finished its
  * jobs; none starts when the work is gone by then.
  */
-async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, variants: number[][], take: () => number | null, end: () => number, deliver: (first: number, lines: string[][]) => void): Promise<void> {
+async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, variants: DoeVariantSource, take: () => number | null, end: () => number, deliver: (first: number, lines: string[][]) => void): Promise<void> {
   if (count <= 0) return;
   // imported here, not at the top: every command loads this module, only batch starts workers
   const { batchWorkerUrl } = await import('./batch-worker-url');
   WorkerThread ??= (await import('node:worker_threads')).Worker;
   const url = await batchWorkerUrl();
-  if (end() >= variants.length) return;
+  if (end() >= variants.count) return;
   await new Promise<void>((resolve, reject) => {
     let live = count;
     for (let t = 0; t < count; t++) {
@@ -161,7 +161,8 @@ async function runWorkers(count: number, geometry: Geometry, spec: DoeSpec, vari
           const first = take();
           if (first === null) break;
           held++;
-          worker.postMessage({ first, moves: variants.slice(first, end()) });
+          const last = end();
+          worker.postMessage({ first, moves: Array.from({ length: last - first }, (_, k) => variants.at(first + k)) });
         }
         if (held === 0) finish();
       };

@@ -4,23 +4,22 @@
  * CSV lines.
  */
 import { parentPort } from 'node:worker_threads';
-import type { SweepSpec } from './files';
-import { sweepFromShortcut, type Geometry } from './files';
+import type { Geometry } from './files';
 import { variantRows, type DoeSpec } from './batch';
 import { VariantModels } from './variant-models';
 
 type Message = { setup: { geometry: Geometry; spec: DoeSpec } } | { first: number; moves: number[][] } | null;
 
-let run: { geometry: Geometry; spec: DoeSpec; sweep: SweepSpec; models: VariantModels } | null = null;
+let run: { geometry: Geometry; spec: DoeSpec; models: VariantModels } | null = null;
 parentPort!.on('message', (msg: Message) => {
   if (msg === null) { parentPort!.close(); return; }
   if ('setup' in msg) {
     const { geometry, spec } = msg.setup;
-    run = { geometry, spec, sweep: sweepFromShortcut('bump', spec.bump), models: new VariantModels() };
+    run = { geometry, spec, models: new VariantModels() };
     return;
   }
-  const { geometry, spec, sweep, models } = run!;
-  const lines = msg.moves.map((m, i) => variantRows(geometry, spec, msg.first + i, m, sweep, models));
+  const { geometry, spec, models } = run!;
+  const lines = msg.moves.map((m, i) => variantRows(geometry, spec, msg.first + i, m, models));
   parentPort!.postMessage({ first: msg.first, lines });
 });
 parentPort!.postMessage({ ready: true });

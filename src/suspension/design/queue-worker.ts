@@ -45,7 +45,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         const record = await readRunRecord(redis, name);
         if (!record) throw new UnrecoverableError(`run "${name}" has no record on the queue (removed while its chunks were queued)`);
         const geometry = parseGeometry(record.geometryText, record.geometryPath);
-        return { geometry, spec: parseDoe(record.doeText, geometry, record.doePath) };
+        return { geometry, spec: parseDoe(record.doeText, geometry, record.doePath, record.geometryPath) };
       })();
       runs.set(name, run);
       run.catch(() => runs.delete(name));

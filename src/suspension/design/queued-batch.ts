@@ -9,8 +9,9 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseGeometry, type Geometry } from '../files';
-import { doeHeader, doeVariants, errorRows, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
+import { doeHeader, doeVariantSource, errorRows, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
 import { VariantModels } from '../variant-models.ts';
+import type { DoeVariantSource } from '../doe-sampling.ts';
 import { checkReachable, connectionOptions, QueueError, type QueueAddress } from './queue-connection.ts';
 import { BUILD_MISMATCH, chunkJobId, claimRunRecord, deleteRunRecord, QUEUE_NAME, runToken, type ChunkJob, type RunRecord } from './queue-protocol.ts';
 import { buildId } from './build-id.ts';
@@ -40,10 +41,10 @@ const MIN_CHUNKS = 32;
 export async function runQueuedBatch(options: QueuedBatchOptions): Promise<{ variants: number; failed: number; name: string }> {
   const { address } = options;
   const geometry = parseGeometry(options.geometryText, options.geometryPath);
-  const spec = parseDoe(options.doeText, geometry, options.doePath);
+  const spec = parseDoe(options.doeText, geometry, options.doePath, options.geometryPath);
   await checkReachable(address);
   const name = options.name ?? `doe-${createHash('sha256').update(options.geometryText).update('\0').update(options.doeText).digest('hex').slice(0, 16)}`;
-  const variants = doeVariants(spec);
+  const variants = doeVariantSource(spec);
   const build = await buildId();
   const connection = connectionOptions(address);
   const redis = new Redis(connection);
@@ -52,15 +53,16 @@ export async function runQueuedBatch(options: QueuedBatchOptions): Promise<{ var
   try {
     const record = await claimRunRecord(redis, name, {
       geometryPath: options.geometryPath, geometryText: options.geometryText, doePath: options.doePath, doeText: options.doeText,
-      build, chunk: options.chunk ?? chunkForASecond(geometry, spec, variants), variants: variants.length,
+      build, chunk: options.chunk ?? chunkForASecond(geometry, spec, variants), variants: variants.count,
     });
     checkSameRun(record, options, build, name);
     await events.waitUntilReady();
     const id = (c: number) => chunkJobId(name, runToken(record), c);
-    const chunks = Math.ceil(variants.length / record.chunk);
+    const chunks = Math.ceil(variants.count / record.chunk);
     const jobOf = (c: number): ChunkJob => {
       const first = c * record.chunk;
-      return { run: name, chunk: c, first, moves: variants.slice(first, first + record.chunk), build };
+      const last = Math.min(variants.count, first + record.chunk);
+      return { run: name, chunk: c, first, moves: Array.from({ length: last - first }, (_, k) => variants.at(first + k)), build };
     };
     let enqueued = 0;
     let failed = 0;
@@ -83,10 +85,10 @@ export async function runQueuedBatch(options: QueuedBatchOptions): Promise<{ var
       }
       for (const variant of rows) if (variant.split('\n').some((line) => !/,solved,/.test(line))) failed++;
       await options.write(`${rows.join('\n')}\n`);
-      options.onProgress?.(Math.min(variants.length, (c + 1) * record.chunk), variants.length);
+      options.onProgress?.(Math.min(variants.count, (c + 1) * record.chunk), variants.count);
     }
     await removeRun(queue, redis, name, id, chunks);
-    return { variants: variants.length, failed, name };
+    return { variants: variants.count, failed, name };
   } finally {
     await Promise.allSettled([events.close(), queue.close()]);
     redis.disconnect();
@@ -123,18 +125,18 @@ function checkSameRun(record: RunRecord, options: QueuedBatchOptions, build: str
 }
 
 /** Variants in about CHUNK_SECONDS of one thread's work (two variants timed here after one to warm up), fewer for a small DOE. */
-function chunkForASecond(geometry: Geometry, spec: DoeSpec, variants: number[][]): number {
+function chunkForASecond(geometry: Geometry, spec: DoeSpec, variants: DoeVariantSource): number {
   const models = new VariantModels();
-  const n = Math.min(3, variants.length);
+  const n = Math.min(3, variants.count);
   let best = Infinity;
   for (let i = 0; i < n; i++) {
     const start = performance.now();
-    variantRows(geometry, spec, i, variants[i], undefined, models);
+    variantRows(geometry, spec, i, variants.at(i), models);
     if (i > 0 || n === 1) best = Math.min(best, performance.now() - start);
   }
   const aSecond = Math.round((CHUNK_SECONDS * 1000) / Math.max(best, 1e-3));
   // a small DOE in at least MIN_CHUNKS chunks, so that several workers share it evenly
-  return Math.max(1, Math.min(10_000, aSecond, Math.ceil(variants.length / MIN_CHUNKS)));
+  return Math.max(1, Math.min(10_000, aSecond, Math.ceil(variants.count / MIN_CHUNKS)));
 }
 
 /** The run done and written: its jobs and record leave Redis. */
