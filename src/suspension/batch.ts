@@ -15,6 +15,7 @@ import type { VariantModels } from './variant-models';
 import { movedFile, movedGeometry, placesOf, sidedFile, type DoePlace } from './doe-parameters';
 import { variantSource, type DoeVariantSource } from './doe-sampling';
 import { doeSweep, sweptColumns } from './doe-sweep';
+import { parseDoeSimulation, simulateVariant, type DoeSimulation } from './doe-simulate';
 
 export interface DoeCoordinate {
   key: string;
@@ -28,8 +29,10 @@ export interface DoeCoordinate {
 export interface DoeSpec {
   vary: DoeCoordinate[];
   sampling: { type: 'grid'; levels: number } | { type: 'latin_hypercube'; samples: number; seed: number } | { type: 'list'; variants: number[][] };
-  /** The sweep each variant runs (default: bump -50:50:21). */
-  sweep: SweepSpec;
+  /** The sweep each variant runs (default: bump -50:50:21); null when it simulates instead. */
+  sweep: SweepSpec | null;
+  /** Instead of a sweep, a simulation of the file's dynamics section and its results (doe-simulate.ts). */
+  simulate?: DoeSimulation;
   /** Metric columns (default camber, toe_angle; an axle's left.… and right.…). */
   metrics: string[];
   /** The geometry file as parsed, the variants' starting point (an axle's right side written out when one side moves alone). */
@@ -56,6 +59,11 @@ export function parseDoe(text: string, geometry: Geometry, fileName = 'doe', geo
     return { key, low: r[0], high: r[1], places };
   });
   const sampling = readSampling(raw.sampling as Record<string, unknown>, coords.length, bad);
+  if (raw.simulate !== undefined) {
+    const other = ['sweep', 'bump', 'steer', 'roll', 'metrics'].find((k) => raw[k] !== undefined);
+    if (other) bad(other, 'a DOE that simulates has results, not a sweep or metrics (drop this or simulate)');
+    return { vary: coords, sampling, sweep: null, simulate: parseDoeSimulation(raw.simulate, geometry, bad), metrics: [], file, fileName: geometryName };
+  }
   const sweep = doeSweep(raw, geometry, bad);
   const axle = geometry.scope === 'axle';
   const metrics = raw.metrics === undefined ? (axle ? ['left.camber', 'right.camber', 'left.toe_angle', 'right.toe_angle'] : ['camber', 'toe_angle'])
@@ -129,7 +137,8 @@ export function variantFileText(spec: DoeSpec, moves: readonly number[]): string
 
 /** CSV header: variant, the moves, step, status, the swept quantities (bump: wheel travel, mm from design; …), then the metrics. */
 export function doeHeader(spec: DoeSpec): string {
-  return ['variant', ...spec.vary.map((c) => c.key), 'step', 'status', ...sweptColumns(spec.sweep).map((c) => c.name), ...spec.metrics].join(',');
+  if (spec.simulate) return ['variant', ...spec.vary.map((c) => c.key), 'status', ...spec.simulate.results.map((r) => r.name)].join(',');
+  return ['variant', ...spec.vary.map((c) => c.key), 'step', 'status', ...sweptColumns(spec.sweep!).map((c) => c.name), ...spec.metrics].join(',');
 }
 
 /**
@@ -138,7 +147,8 @@ export function doeHeader(spec: DoeSpec): string {
  */
 export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, moves: readonly number[], models?: VariantModels): string[] {
   const prefix = `${index},${moves.join(',')}`;
-  const sweep = spec.sweep;
+  if (spec.simulate) return simulationRows(geometry, spec, spec.simulate, index, moves);
+  const sweep = spec.sweep!;
   let run;
   try {
     const doc = suspensionAssembly(variantGeometry(geometry, spec, moves));
@@ -156,8 +166,26 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
   });
 }
 
-/** A variant that could not be swept: one row, its status `error: <message>` (commas made semicolons). */
+/** A simulated variant's one row: status (completed, failed: …) and each result (empty: none). */
+function simulationRows(geometry: Geometry, spec: DoeSpec, sim: DoeSimulation, index: number, moves: readonly number[]): string[] {
+  let run;
+  try {
+    run = simulateVariant(variantGeometry(geometry, spec, moves), sim);
+  } catch (error) {
+    return errorRows(spec, index, moves, (error as Error).message);
+  }
+  return [[index, ...moves, run.status.replaceAll(',', ';').replaceAll('\n', ' '), ...run.values.map((v) => v ?? '')].join(',')];
+}
+
+/** A variant that could not be swept or simulated: one row, its status `error: <message>` (commas made semicolons). */
 export function errorRows(spec: DoeSpec, index: number, moves: readonly number[], message: string): string[] {
   const empty = (n: number) => Array.from({ length: n }, () => '');
-  return [[index, ...moves, '', `error: ${String(message).replaceAll(',', ';')}`, ...empty(sweptColumns(spec.sweep).length), ...empty(spec.metrics.length)].join(',')];
+  const status = `error: ${String(message).replaceAll(',', ';').replaceAll('\n', ' ')}`;
+  if (spec.simulate) return [[index, ...moves, status, ...empty(spec.simulate.results.length)].join(',')];
+  return [[index, ...moves, '', status, ...empty(sweptColumns(spec.sweep!).length), ...empty(spec.metrics.length)].join(',')];
+}
+
+/** Whether a variant's rows are all solved (a sweep) or completed (a simulation). */
+export function variantSucceeded(lines: readonly string[]): boolean {
+  return lines.every((l) => /,(solved|completed),/.test(l) || /,completed$/.test(l));
 }

@@ -57,7 +57,7 @@ async function batchEqualsSweeps(geometryPath: string, doeText: string, sweepArg
     expect(alone.code).toBe(0);
     const sweep = table(alone.stdout);
     expect(sweep.rows).toHaveLength(rows.length);
-    const library = runSweep(new SuspensionModel(suspensionAssembly(parseGeometry(readFileSync(file, 'utf8'), file))), spec.sweep, { valuesOnly: true });
+    const library = runSweep(new SuspensionModel(suspensionAssembly(parseGeometry(readFileSync(file, 'utf8'), file))), spec.sweep!, { valuesOnly: true });
     rows.forEach((row, i) => {
       expect(cell(batch, row, 'status')).toBe('solved');
       const values = flattenMetrics(library.steps[i].metrics);
@@ -130,5 +130,54 @@ describe('batch grows: axles, any sweep, any number of the file', () => {
     const r = await run(['batch', DW, '--doe', doe, '--threads', '0'], true);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/batch \[#+\.*\] 3\/3 {2}[\d.]+\/s {2}\d+ s left/);
+  });
+
+  it('a simulation per variant: peaks, a crossing time, an RMS and a final value equal simulate --format csv of the variant\'s file', async () => {
+    const DYN = 'examples/suspension/double_wishbone_dynamics.yaml';
+    const results = ['left.camber@max', 'left.tyre_force@min', 'spring.travel@rms', 'left.suspension_travel@cross=10', 'toe_angle', 'link.trackrod@max'];
+    const text = 'vary: { spring.rate: [-20, 20], dynamics.masses.upright.mass: [-5, 5], lower_wishbone_outboard.z: [-5, 5] }\n'
+      + `sampling: { type: list, variants: [[-15, 4, 3], [10, -4, -2]] }\nsimulate: { duration: 0.3, step: 0.001, results: [${results.join(', ')}] }\n`;
+    const doe = tmp.file('sim.yaml');
+    writeFileSync(doe, text);
+    const r = await run(['batch', DYN, '--doe', doe, '--threads', '0']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const t = table(r.stdout);
+    expect(t.header).toEqual(['variant', 'spring.rate', 'dynamics.masses.upright.mass', 'lower_wishbone_outboard.z', 'status', ...results]);
+    const spec = parseDoe(text, parseGeometry(readFileSync(DYN, 'utf8'), DYN), doe, DYN);
+    const got = t.rows.map((row) => row.slice(5).map(Number));
+    expect(got[0]).not.toEqual(got[1]);
+    for (const [v, row] of t.rows.entries()) {
+      expect(cell(t, row, 'status')).toBe('completed');
+      const file = tmp.file(`sim-variant-${v}.json`);
+      writeFileSync(file, variantFileText(spec, row.slice(1, 4).map(Number)));
+      expect(JSON.parse(readFileSync(file, 'utf8')).spring.rate).toBe(60 + Number(row[1]));
+      const alone = await run(['simulate', file, '--duration', '0.3', '--step', '0.001', '--format', 'csv']);
+      expect(alone.code).toBe(0);
+      const sim = table(alone.stdout);
+      const column = (name: string) => sim.rows.map((x) => Number(cell(sim, x, name)));
+      const times = column('t');
+      const travel = column('left.suspension_travel');
+      const k = travel.findIndex((x, i) => i > 0 && (travel[i - 1] - 10) * (x - 10) <= 0);
+      expect(k).toBeGreaterThan(0);
+      const rms = (xs: number[]) => Math.sqrt(xs.reduce((s, x) => s + x * x, 0) / xs.length);
+      const expected = [Math.max(...column('left.camber')), Math.min(...column('left.tyre_force')), rms(column('spring.travel')),
+        times[k - 1] + ((times[k] - times[k - 1]) * (travel[k - 1] - 10)) / (travel[k - 1] - travel[k]), column('left.toe_angle').at(-1)!, Math.max(...column('link.trackrod'))];
+      expected.forEach((x, i) => expect(got[v][i], results[i]).toBeCloseTo(x, 12));
+    }
+  });
+
+  it('refuses a simulation without a dynamics section, an unknown column, a sweep beside it', async () => {
+    const doe = tmp.file('badsim.yaml');
+    const refuse = async (text: string, geometry: string, message: string) => {
+      writeFileSync(doe, text);
+      const r = await run(['batch', geometry, '--doe', doe]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(message);
+    };
+    const head = 'vary: { spring.rate: [-1, 1] }\nsampling: { type: grid, levels: 2 }\n';
+    await refuse(`${head}simulate: { duration: 0.1, step: 0.001, results: [left.camber@max] }\n`, AXLE, `${doe}: simulate: the geometry has no dynamics section`);
+    await refuse(`${head}simulate: { duration: 0.1, step: 0.001, results: [left.nope@max] }\n`, 'examples/suspension/double_wishbone_dynamics.yaml', `${doe}: simulate.results[0]: "left.nope@max": no column "left.nope" (columns: left.wheel_travel`);
+    await refuse(`${head}bump: "-1:1:3"\nsimulate: { duration: 0.1, step: 0.001, results: [left.camber] }\n`, 'examples/suspension/double_wishbone_dynamics.yaml', `${doe}: bump: a DOE that simulates has results`);
   });
 });

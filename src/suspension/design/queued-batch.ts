@@ -9,7 +9,7 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseGeometry, type Geometry } from '../files';
-import { doeHeader, doeVariantSource, errorRows, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
+import { doeHeader, doeVariantSource, errorRows, variantSucceeded, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
 import { VariantModels } from '../variant-models.ts';
 import type { DoeVariantSource } from '../doe-sampling.ts';
 import { checkReachable, connectionOptions, QueueError, type QueueAddress } from './queue-connection.ts';
@@ -83,7 +83,7 @@ export async function runQueuedBatch(options: QueuedBatchOptions): Promise<{ var
         await removeUnfinished(queue, id, enqueued); // a later run under this name starts them afresh
         throw error;
       }
-      for (const variant of rows) if (variant.split('\n').some((line) => !/,solved,/.test(line))) failed++;
+      for (const variant of rows) if (!variantSucceeded(variant.split('\n'))) failed++;
       await options.write(`${rows.join('\n')}\n`);
       options.onProgress?.(Math.min(variants.count, (c + 1) * record.chunk), variants.count);
     }
