@@ -110,6 +110,31 @@ describe.skipIf(!HAVE_REDIS)('kinemate batch --queue on a real Redis', () => {
     }
   }, 180_000);
 
+  it('an axle swept by a sweep file beside the DOE, and a simulated DOE: queued equals local (the sweep file travels in the run)', async () => {
+    const sweep = folder.file('roll.yaml');
+    writeFileSync(sweep, 'version: 1\nsteps: 3\ntargets:\n  - { type: roll, mode: relative, start: -2, stop: 2 }\n');
+    const axleDoe = folder.file('axle-doe.yaml');
+    writeFileSync(axleDoe, 'vary: { upper_wishbone_outboard.z: [-4, 4], left.trackrod_inboard.z: [-2, 2], spring.rate: [-100, 100] }\nsampling: { type: latin_hypercube, samples: 12, seed: 3 }\nsweep: roll.yaml\nmetrics: [left.camber, right.toe_angle]\n');
+    const simDoe = folder.file('sim-doe.yaml');
+    writeFileSync(simDoe, 'vary: { spring.rate: [-20, 20], dynamics.masses.upright.mass: [-5, 5] }\nsampling: { type: grid, levels: 2 }\nsimulate: { duration: 0.1, step: 0.001, results: [left.camber@max, spring.travel@rms] }\n');
+    const AXLE = join(REPO, 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml'), DYN = join(REPO, 'examples/suspension/double_wishbone_dynamics.yaml');
+    const worker = background(['worker', '--queue', redis.url, '--concurrency', '2']);
+    try {
+      await worker.waitFor(/taking chunks/);
+      for (const [geometry, d, name] of [[AXLE, axleDoe, 'axle'], [DYN, simDoe, 'simulated']]) {
+        const local = await kinemate(['batch', geometry, '--doe', d, '--threads', '1', '--out', folder.file(`${name}-local.csv`)]);
+        expect(local.stderr).toBe('');
+        const queued = await kinemate(['batch', geometry, '--doe', d, '--queue', redis.url, '--name', name, '--out', folder.file(`${name}-queued.csv`)]);
+        expect(queued.stderr).toBe('');
+        expect(queued.code).toBe(0);
+        expect(readFileSync(folder.file(`${name}-queued.csv`), 'utf8')).toBe(readFileSync(folder.file(`${name}-local.csv`), 'utf8'));
+      }
+      expect(readFileSync(folder.file('axle-local.csv'), 'utf8').split('\n')[0]).toContain(',roll,left.camber,right.toe_angle');
+    } finally {
+      await stop(worker);
+    }
+  }, 180_000);
+
   it('a worker killed with SIGKILL mid-chunk loses nothing: another takes its chunk, the CSV is whole', async () => {
     const doomed = background(['worker', '--queue', redis.url, '--concurrency', '1', '--lock', '1000']);
     await doomed.waitFor(/taking chunks/);
