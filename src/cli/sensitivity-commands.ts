@@ -12,7 +12,7 @@ import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
-import { inlineDoeSweep } from '../suspension/doe-sweep.ts';
+import { doeSweepPath, inlineDoeSweep } from '../suspension/doe-sweep.ts';
 import { rateProgressLine } from './progress.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
 import { queuedBatch } from './queue-commands.ts';
@@ -225,21 +225,25 @@ stalled, max_iterations: the fitted file is still written).
 export const batchCommand: Command = {
   name: 'batch',
   synopsis: 'batch  GEOMETRY --doe FILE [--threads N | --queue URL [--name RUN]] [--out FILE]',
-  summary: 'design of experiments: sweep thousands of hardpoint variants, CSV out',
+  summary: 'design of experiments: sweep or simulate millions of variants of a geometry file, CSV out',
   help: `Usage: kinemate batch GEOMETRY --doe FILE [--threads N] [--out FILE]
        kinemate batch GEOMETRY --doe FILE --queue redis://HOST:PORT[/DB] [--name RUN] [--chunk N] [--out FILE]
 
-Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordinates moved
-on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on this thread and worker
-threads, one per core in all, and streams CSV in variant order: one row per variant and bump step,
-  variant, <each varied coordinate's move, mm>, step, status, bump, <each metric>
-where bump is the step's wheel travel (mm from the variant's design, as the DOE's bump
-A:B:N gives it), not the wheel centre's absolute z.
-Each row is what kinemate sweep --bump gives for that variant alone. A progress bar is
-drawn on stderr when it is a terminal.
+Sweeps every variant of GEOMETRY (a corner or an axle file) that the DOE file describes
+(its hardpoint coordinates, rates, masses, shims … moved on a grid, a Latin hypercube, or a
+list, up to 10 000 000, generated as they go; docs/sensitivity.md) on this thread and
+worker threads, one per core in all, and streams CSV in variant order: one row per variant
+and step of the DOE's sweep (bump:, steer:, roll: A:B:N or sweep: FILE),
+  variant, <each varied number's move>, step, status, <each swept quantity>, <each metric>
+where a swept quantity is named for what it holds: bump is the step's wheel travel (mm
+from the variant's design), steer the rack travel (mm), roll the axle's roll (deg).
+Each row is what kinemate sweep gives for that variant's file alone. With simulate: in
+the DOE, each variant's dynamics section is run instead, one row per variant:
+  variant, <moves>, status, <each result: a column's @max, @min, @final, @cross=LEVEL, @rms>
+A progress bar with the rate and the time left is drawn on stderr when it is a terminal.
 
 Options:
-  --doe FILE     the DOE file (vary, sampling, optional bump A:B:N and metrics)
+  --doe FILE     the DOE file (vary, sampling; a sweep and metrics, or simulate)
   --threads N    sweeping threads, this one and N − 1 workers (default: one per
                  core; 0 or 1: this thread only)
   --out FILE     write the CSV there instead of stdout
@@ -267,7 +271,9 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
     refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
-    const doeText = await inlineDoeSweep(await readTextFile(doePath, 'DOE'), doePath, (p) => readTextFile(p, 'sweep'));
+    const doeFileText = await readTextFile(doePath, 'DOE');
+    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['sweep', doeSweepPath(doeFileText, doePath)]]);
+    const doeText = await inlineDoeSweep(doeFileText, doePath, (p) => readTextFile(p, 'sweep'));
     const spec = parseDoe(doeText, geometry, doePath, path);
     const outPath = stringOption(args, 'out');
     const file = outPath ? await open(outPath, 'w') : null;

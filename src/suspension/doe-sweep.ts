@@ -53,13 +53,20 @@ function columnName(t: SweepTarget): string {
   }
 }
 
+/** The sweep file a DOE names (`sweep: <path>`, relative to the DOE file), or undefined. */
+export function doeSweepPath(text: string, doePath: string): string | undefined {
+  const raw = parseText(text, doePath) as Record<string, unknown> | null;
+  if (typeof raw !== 'object' || raw === null || typeof raw.sweep !== 'string') return undefined;
+  return isAbsolute(raw.sweep) ? raw.sweep : join(dirname(doePath), raw.sweep);
+}
+
 /**
  * The DOE text with a `sweep: <path>` read in (the path relative to the DOE file), as JSON;
  * the text itself when it names no sweep file.
  */
 export async function inlineDoeSweep(text: string, doePath: string, read: (path: string) => Promise<string>): Promise<string> {
-  const raw = parseText(text, doePath) as Record<string, unknown> | null;
-  if (typeof raw !== 'object' || raw === null || typeof raw.sweep !== 'string') return text;
-  const path = isAbsolute(raw.sweep) ? raw.sweep : join(dirname(doePath), raw.sweep);
+  const path = doeSweepPath(text, doePath);
+  if (path === undefined) return text;
+  const raw = parseText(text, doePath) as Record<string, unknown>;
   return `${JSON.stringify({ ...raw, sweep: parseText(await read(path), path) })}\n`;
 }

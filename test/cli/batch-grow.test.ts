@@ -122,6 +122,14 @@ describe('batch grows: axles, any sweep, any number of the file', () => {
     await refuse('vary: { trackrod_inboard.z: [-1, 1] }\nsampling: { type: grid, levels: 2 }\nbump: "-1:1:3"\nroll: "-1:1:3"\n', AXLE, `${doe}: roll: one sweep per DOE`);
     await refuse('vary: { trackrod_inboard.z: [-1, 1] }\nsampling: { type: grid, levels: 2 }\nmetrics: [camber]\n', AXLE, `${doe}: metrics: an axle's metrics are named <left|right|axle>.<metric>`);
     await refuse('vary: { trackrod_inboard.z: [-1, 1] }\nsampling: { type: grid, levels: 2 }\nroll: "-1:1:3"\n', DW, `${doe}: roll:`);
+    // --out never writes over the sweep file the DOE names
+    const sweep = tmp.file('kept.yaml');
+    writeFileSync(sweep, readFileSync('examples/suspension/bump_steer.yaml', 'utf8'));
+    writeFileSync(doe, 'vary: { trackrod_inboard.z: [-1, 1] }\nsampling: { type: grid, levels: 2 }\nsweep: kept.yaml\n');
+    const r = await run(['batch', DW, '--doe', doe, '--out', sweep]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/sweep/);
+    expect(readFileSync(sweep, 'utf8')).toBe(readFileSync('examples/suspension/bump_steer.yaml', 'utf8'));
   });
 
   it('the progress bar on a terminal shows the rate and the time left', async () => {
