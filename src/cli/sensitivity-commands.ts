@@ -119,6 +119,9 @@ Options:
   -h, --help         this text
 
 With no sweep given, the design state (bump 0).
+
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
 `,
   async run(argv, io) {
@@ -191,6 +194,8 @@ geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON repor
   cost       ½Σ residual² at the start and at the end
 The targets file is described in docs/sensitivity.md.
 
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 converged; 1 bad input; 2 the targets could not all be met (at_bounds,
 stalled, max_iterations: the fitted file is still written).
 `,
@@ -230,6 +235,8 @@ Options:
                  core; 0 or 1: this thread only)
   --out FILE     write the CSV there instead of stdout
   -h, --help     this text
+
+The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be solved.
 `,
