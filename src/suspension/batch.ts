@@ -131,7 +131,7 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
     const metrics = metricValues(sm, spec.metrics);
     run = runSweep(sm, sweep, metrics ? { metrics } : { valuesOnly: true });
   } catch (error) {
-    return [`${prefix},,error,,${spec.metrics.map(() => '').join(',')}`.replace(/,error,/, `,error: ${String((error as Error).message).replaceAll(',', ';')},`)];
+    return errorRows(spec, index, moves, (error as Error).message);
   }
   // the travel the step asked for (the bump target's value), not the wheel centre's absolute z
   const travels = sweepValues(sweep.targets[0], sweep.steps);
@@ -139,4 +139,9 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
     const metrics = (step.metrics ?? {}) as Record<string, number | null>;
     return `${prefix},${step.index},${step.status},${travels[step.index]},${spec.metrics.map((m) => metrics[m] ?? '').join(',')}`;
   });
+}
+
+/** A variant that could not be swept: one row, its status `error: <message>` (commas made semicolons). */
+export function errorRows(spec: DoeSpec, index: number, moves: readonly number[], message: string): string[] {
+  return [`${index},${moves.join(',')},,error: ${String(message).replaceAll(',', ';')},,${spec.metrics.map(() => '').join(',')}`];
 }
