@@ -256,6 +256,7 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     const doePath = stringOption(args, 'doe');
     if (!doePath) throw new CliError('batch: --doe FILE is required');
     const threadsText = stringOption(args, 'threads');
+    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     if (stringOption(args, 'queue') !== undefined) {
       if (threadsText !== undefined) throw new CliError('batch: --threads and --queue do not go together (a worker\'s threads: kinemate worker --concurrency)');
       const outPath = stringOption(args, 'out');
@@ -263,7 +264,6 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     }
     for (const option of ['name', 'chunk']) if (stringOption(args, option) !== undefined) throw new CliError(`batch: --${option} goes with --queue`);
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
-    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);
     const outPath = stringOption(args, 'out');
