@@ -5,6 +5,7 @@ import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNum
 import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { geometryGradients, geometryTextOf, simulateGeometry } from './suspension-simulate.ts';
 import type { DynamicParameter, DynamicResult } from '../index.ts';
 
@@ -248,6 +249,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
+    refuseOverwritingInputs('simulate', '--out', out, [['model', file]]);
     const gradients = stringOptions(args, 'gradient'), resultNames = stringOptions(args, 'result');
     const gradientMethod = stringOption(args, 'gradient-method');
     if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);

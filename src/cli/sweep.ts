@@ -94,8 +94,10 @@ with --format csv), with a progress bar on stderr when stderr is a terminal.
 
 Options:
   --sweep SWEEP      a sweep file (targets and steps)
-  --bump A:B:N       wheel centre z from A to B, rack held
-  --steer A:B:N      rack from A to B, wheel centre z held
+  --bump A:B:N       wheel travel from A to B (mm: the wheel centre's z from its design
+                     value, -50 is 50 mm below design), rack held
+  --steer A:B:N      rack travel from A to B (mm from design, + toward the left),
+                     wheel travel held at 0
   --roll A:B:N       axle roll (degrees) from A to B: left up, right down
   --hold ID          the suspension hold for the steering response
   --loads FILE       a load case at the contact centres (YAML or JSON: per side
@@ -105,6 +107,9 @@ Options:
   --format json|csv  output format (default json)
   --out FILE         write the output to FILE instead of stdout
   -h, --help         this text
+
+The CSV's driver.wheel_center_z (left_/right_ on an axle) is the wheel centre's absolute z
+(mm, chassis axes); its wheel_travel is the travel from design that --bump gives.
 
 N counts states, both ends included (as a sweep file's steps): -50:50:11 is every
 10 mm, 11 states. N is from 2 to 10001 (1 only when A = B). Unlike drive's --steps,
