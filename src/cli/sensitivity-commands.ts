@@ -125,6 +125,9 @@ Options:
   -h, --help         this text
 
 With no sweep given, the design state (bump 0).
+
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
 `,
   async run(argv, io) {
@@ -201,6 +204,8 @@ geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON repor
   cost       ½Σ residual² at the start and at the end
 The targets file is described in docs/sensitivity.md.
 
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 converged; 1 bad input; 2 the targets could not all be met (at_bounds,
 stalled, max_iterations: the fitted file is still written).
 `,
@@ -254,6 +259,8 @@ Options:
   --chunk N      variants per queued chunk (default: timed here for about a second)
   -h, --help     this text
 
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be solved.
 `,
   async run(argv, io) {
@@ -262,6 +269,7 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     const doePath = stringOption(args, 'doe');
     if (!doePath) throw new CliError('batch: --doe FILE is required');
     const threadsText = stringOption(args, 'threads');
+    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     if (stringOption(args, 'queue') !== undefined) {
       if (threadsText !== undefined) throw new CliError('batch: --threads and --queue do not go together (a worker\'s threads: kinemate worker --concurrency)');
       const outPath = stringOption(args, 'out');
@@ -269,7 +277,6 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     }
     for (const option of ['name', 'chunk']) if (stringOption(args, option) !== undefined) throw new CliError(`batch: --${option} goes with --queue`);
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
-    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const doeFileText = await readTextFile(doePath, 'DOE');
     refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['sweep', doeSweepPath(doeFileText, doePath)]]);

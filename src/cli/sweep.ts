@@ -115,6 +115,8 @@ N counts states, both ends included (as a sweep file's steps): -50:50:11 is ever
 10 mm, 11 states. N is from 2 to 10001 (1 only when A = B). Unlike drive's --steps,
 which counts the steps between states.
 
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
 `,
     async run(argv, io) {

@@ -79,6 +79,7 @@ describe('a command does not write over a file it reads', () => {
     const doe = copy('examples/sensitivity/doe_upper_arm.yaml', 'doe.yaml');
     await refused(['batch', geometry, '--doe', doe, '--out', geometry], geometry, 'geometry');
     await refused(['batch', geometry, '--doe', doe, '--out', doe], doe, 'DOE');
+    await refused(['batch', geometry, '--doe', doe, '--queue', 'redis://127.0.0.1:1', '--out', geometry], geometry, 'geometry');
   });
 
   it('simulate: --out the model', async () => {
