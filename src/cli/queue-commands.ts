@@ -10,7 +10,8 @@ import { readTextFile } from './files.ts';
 import { rateProgressLine } from './progress.ts';
 import { parseQueueAddress } from '../suspension/design/queue-connection.ts';
 import { checkRunName } from '../suspension/design/queue-protocol.ts';
-import { inlineDoeSweep } from '../suspension/doe-sweep.ts';
+import { doeSweepPath, inlineDoeSweep } from '../suspension/doe-sweep.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 // bullmq and ioredis are loaded only by these two commands (imported where used), not at every command's start
 
 /** `batch GEOMETRY --doe FILE --queue URL [--name RUN] [--chunk N] [--out FILE]`: exit 2 when a variant failed. */
@@ -20,7 +21,9 @@ export async function queuedBatch(args: ParsedArgs, io: CliIO, paths: { geometry
   const chunkText = stringOption(args, 'chunk');
   const geometryText = await readTextFile(paths.geometry, 'geometry');
   // a sweep file the DOE names is read here and stored in the run, so every worker sweeps the same
-  const doeText = await inlineDoeSweep(await readTextFile(paths.doe, 'DOE'), paths.doe, (path) => readTextFile(path, 'sweep'));
+  const doeFileText = await readTextFile(paths.doe, 'DOE');
+  refuseOverwritingInputs('batch', '--out', paths.out, [['sweep', doeSweepPath(doeFileText, paths.doe)]]);
+  const doeText = await inlineDoeSweep(doeFileText, paths.doe, (path) => readTextFile(path, 'sweep'));
   const progress = io.stderrIsTTY ? rateProgressLine(io, 'batch') : null;
   const file = paths.out ? await open(paths.out, 'w') : null;
   try {

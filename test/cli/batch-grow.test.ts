@@ -130,6 +130,10 @@ describe('batch grows: axles, any sweep, any number of the file', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/sweep/);
     expect(readFileSync(sweep, 'utf8')).toBe(readFileSync('examples/suspension/bump_steer.yaml', 'utf8'));
+    const queued = await run(['batch', DW, '--doe', doe, '--queue', 'redis://127.0.0.1:1', '--out', sweep]);
+    expect(queued.code).toBe(1);
+    expect(queued.stderr).toMatch(/sweep/);
+    expect(readFileSync(sweep, 'utf8')).toBe(readFileSync('examples/suspension/bump_steer.yaml', 'utf8'));
   });
 
   it('the progress bar on a terminal shows the rate and the time left', async () => {
