@@ -200,7 +200,7 @@ export { curveSensitivity, parseCurveTargets, type CurveQuantity } from './suspe
 export { LoadSensitivity, LINK_FORCE } from './suspension/load-sensitivity.ts';
 export { AxleLoadGradients } from './suspension/axle-load-sensitivity.ts';
 export { fit, parseFitSpec, fittedGeometryText, type FitSpec, type FitTarget, type FitReport, type FitProgress, type FitOptions } from './suspension/fit.ts';
-export { parseDoe, doeVariants, variantRows, variantGeometry, type DoeSpec } from './suspension/batch.ts';
+export { parseDoe, doeVariants, doeVariantSource, variantRows, variantGeometry, variantFileText, type DoeSpec } from './suspension/batch.ts';
 export { runBatch, type BatchOptions } from './suspension/batch-pool.ts';
 export { steeringResponse, type SteeringResponse, type SteeringAxis } from './suspension/steering.ts';
 
