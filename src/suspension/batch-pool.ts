@@ -8,7 +8,7 @@
 import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { Geometry } from './files';
-import { doeHeader, doeVariantSource, variantRows, variantSucceeded, type DoeSpec } from './batch';
+import { doeHeader, doeVariantSource, loadDoeWork, variantRows, variantSucceeded, type DoeSpec } from './batch';
 import type { DoeVariantSource } from './doe-sampling';
 import { VariantModels } from './variant-models';
 
@@ -38,6 +38,7 @@ export async function runBatch(geometry: Geometry, spec: DoeSpec, options: Batch
   const sweepHere = options.sweepHere !== false;
   const threads = Math.min(options.threads ?? availableParallelism(), Math.ceil(total / 4));
   const workers = sweepHere ? threads - 1 : Math.max(1, threads);
+  await loadDoeWork(geometry, spec);
   let failed = 0;
   const count = (lines: string[]) => { if (!variantSucceeded(lines)) failed++; };
   await options.write(`${doeHeader(spec)}\n`);

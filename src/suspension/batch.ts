@@ -15,7 +15,7 @@ import type { VariantModels } from './variant-models';
 import { movedFile, movedGeometry, placesOf, sidedFile, type DoePlace } from './doe-parameters';
 import { variantSource, type DoeVariantSource } from './doe-sampling';
 import { doeSweep, sweptColumns } from './doe-sweep';
-import { parseDoeSimulation, simulateVariant, type DoeSimulation } from './doe-simulate';
+import { parseDoeSimulation, type DoeSimulation } from './doe-simulate';
 
 export interface DoeCoordinate {
   key: string;
@@ -38,6 +38,8 @@ export interface DoeSpec {
   /** The geometry file as parsed, the variants' starting point (an axle's right side written out when one side moves alone). */
   file: unknown;
   fileName: string;
+  /** The DOE file's name, for messages. */
+  doeName: string;
 }
 
 /** Most variants one file may ask for (they are generated as they are swept, never all held). */
@@ -62,7 +64,7 @@ export function parseDoe(text: string, geometry: Geometry, fileName = 'doe', geo
   if (raw.simulate !== undefined) {
     const other = ['sweep', 'bump', 'steer', 'roll', 'metrics'].find((k) => raw[k] !== undefined);
     if (other) bad(other, 'a DOE that simulates has results, not a sweep or metrics (drop this or simulate)');
-    return { vary: coords, sampling, sweep: null, simulate: parseDoeSimulation(raw.simulate, geometry, bad), metrics: [], file, fileName: geometryName };
+    return { vary: coords, sampling, sweep: null, simulate: parseDoeSimulation(raw.simulate, geometry, bad), metrics: [], file, fileName: geometryName, doeName: fileName };
   }
   const sweep = doeSweep(raw, geometry, bad);
   const axle = geometry.scope === 'axle';
@@ -70,7 +72,7 @@ export function parseDoe(text: string, geometry: Geometry, fileName = 'doe', geo
     : Array.isArray(raw.metrics) && raw.metrics.every((m) => typeof m === 'string') ? raw.metrics as string[] : bad('metrics', 'expected a list of metric names');
   const ungrouped = axle ? metrics.find((m) => !/^(left|right|axle)\./.test(m)) : undefined;
   if (ungrouped !== undefined) bad('metrics', `an axle's metrics are named <left|right|axle>.<metric> (as kinemate sweep --format csv names them), got "${ungrouped}"`);
-  return { vary: coords, sampling, sweep, metrics, file, fileName: geometryName };
+  return { vary: coords, sampling, sweep, metrics, file, fileName: geometryName, doeName: fileName };
 }
 
 function readSampling(s: Record<string, unknown>, d: number, bad: (path: string, message: string) => never): DoeSpec['sampling'] {
@@ -96,6 +98,19 @@ function readSampling(s: Record<string, unknown>, d: number, bad: (path: string,
     return { type: 'list', variants: list as number[][] };
   }
   return bad('sampling.type', 'expected grid, latin_hypercube or list');
+}
+
+let simulation: typeof import('./doe-simulate-run') | null = null;
+
+/**
+ * Loads what the DOE's per-variant work needs beyond the sweep — a simulation's dynamics
+ * code, imported here rather than by every command — and (`check`) refuses a result column
+ * the geometry's simulation does not have. Before variantRows of a simulating DOE.
+ */
+export async function loadDoeWork(geometry: Geometry, spec: DoeSpec, check = true): Promise<void> {
+  if (!spec.simulate) return;
+  simulation ??= await import('./doe-simulate-run');
+  if (check) simulation.checkSimulationColumns(geometry, spec.simulate, (path, message) => { throw new Error(`${spec.doeName}: ${path}: ${message}`); });
 }
 
 /** The DOE's variants by index (generated as asked for: doe-sampling.ts). */
@@ -170,7 +185,8 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
 function simulationRows(geometry: Geometry, spec: DoeSpec, sim: DoeSimulation, index: number, moves: readonly number[]): string[] {
   let run;
   try {
-    run = simulateVariant(variantGeometry(geometry, spec, moves), sim);
+    if (!simulation) throw new Error('batch: the simulation code is not loaded (await loadDoeWork first)');
+    run = simulation.simulateVariant(variantGeometry(geometry, spec, moves), sim);
   } catch (error) {
     return errorRows(spec, index, moves, (error as Error).message);
   }

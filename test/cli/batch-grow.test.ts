@@ -8,6 +8,7 @@ import { memoryIO, tempFolder } from './helpers.ts';
 import { parseGeometry } from '../../src/suspension/files/index.ts';
 import { parseDoe, variantFileText } from '../../src/suspension/batch.ts';
 import { inlineDoeSweep } from '../../src/suspension/doe-sweep.ts';
+import { runBatch } from '../../src/suspension/batch-pool.ts';
 import { suspensionAssembly } from '../../src/suspension/template.ts';
 import { SuspensionModel } from '../../src/suspension/model.ts';
 import { flattenMetrics, runSweep } from '../../src/suspension/sweep.ts';
@@ -156,7 +157,12 @@ describe('batch grows: axles, any sweep, any number of the file', () => {
     expect(r.code).toBe(0);
     const t = table(r.stdout);
     expect(t.header).toEqual(['variant', 'spring.rate', 'dynamics.masses.upright.mass', 'lower_wishbone_outboard.z', 'status', ...results]);
-    const spec = parseDoe(text, parseGeometry(readFileSync(DYN, 'utf8'), DYN), doe, DYN);
+    const geometry = parseGeometry(readFileSync(DYN, 'utf8'), DYN);
+    const spec = parseDoe(text, geometry, doe, DYN);
+    // every variant on a worker thread (which loads the simulation code itself): the same text
+    let onWorker = '';
+    await runBatch(geometry, spec, { threads: 1, sweepHere: false, write: (x) => { onWorker += x; } });
+    expect(onWorker).toBe(r.stdout);
     const got = t.rows.map((row) => row.slice(5).map(Number));
     expect(got[0]).not.toEqual(got[1]);
     for (const [v, row] of t.rows.entries()) {

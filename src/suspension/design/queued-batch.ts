@@ -9,7 +9,7 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseGeometry, type Geometry } from '../files';
-import { doeHeader, doeVariantSource, errorRows, variantSucceeded, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
+import { doeHeader, doeVariantSource, errorRows, loadDoeWork, variantSucceeded, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
 import { VariantModels } from '../variant-models.ts';
 import type { DoeVariantSource } from '../doe-sampling.ts';
 import { checkReachable, connectionOptions, QueueError, type QueueAddress } from './queue-connection.ts';
@@ -42,6 +42,7 @@ export async function runQueuedBatch(options: QueuedBatchOptions): Promise<{ var
   const { address } = options;
   const geometry = parseGeometry(options.geometryText, options.geometryPath);
   const spec = parseDoe(options.doeText, geometry, options.doePath, options.geometryPath);
+  await loadDoeWork(geometry, spec); // a simulation's code, its columns checked before anything is queued
   await checkReachable(address);
   const name = options.name ?? `doe-${createHash('sha256').update(options.geometryText).update('\0').update(options.doeText).digest('hex').slice(0, 16)}`;
   const variants = doeVariantSource(spec);
