@@ -12,14 +12,13 @@ import { rotationMatrix } from '../../kernel/dual';
 import { Integrator, IntegratorError, type IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion, PointMotion, SineFunction, TableFunction, type TimeDriver, type TimeFunction } from '../../kernel/motion';
 import { solve } from '../../kernel/solver';
-import type { Multipliers } from '../../kernel/analysis';
 import { TyreForce } from '../../mates/forces';
 import { RollingBlock } from '../../mates/rolling';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { ModelError } from '../model/build';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
 import { buildDynamics, type DynamicsModel } from './build';
-import { elementReports, mateReactions, type CoordinateReaction, type ElementReport, type Vec3, type Wrench } from './statics';
+import { elementReports, mateReactions, type CoordinateReaction, type ElementReport, type RowMultipliers, type Vec3, type Wrench } from './statics';
 
 /** Joules per internal energy unit (t·mm²/s² = N·mm). */
 const JOULE = 1e-3;
@@ -264,7 +263,7 @@ function frameOf(sim: Simulation): SimulationFrame {
     const c0 = it.layout[info.variable];
     if (c0 >= 0) velocities[name] = it.v[c0] / (info.kind === 'angle' ? af : 1);
   }
-  const mult = { lambda: it.lambda, rowBlock: it.rowBlock, rowInBlock: it.rowInBlock, nullLambda: [] } as unknown as Multipliers;
+  const mult: RowMultipliers = { lambda: it.lambda, rowBlock: it.rowBlock, rowInBlock: it.rowInBlock, nullLambda: [] };
   const reactions = mateReactions(dyn, mult);
   const drivers: Record<string, number> = {};
   for (let row = 0; row < it.rows; row++) {
@@ -387,7 +386,7 @@ export function simulateFrames(source: AssemblyDoc | DynamicsModel, options: Sim
   return new Observable<SimulationFrame>((subscriber) => {
     try {
       const result = run(source, { ...options, keepFrames: false }, (f) => subscriber.next(f));
-      if (result.status === 'failed') subscriber.error(new IntegratorError(result.message));
+      if (result.status === 'failed') subscriber.error(new IntegratorError(result.message ?? ''));
       else subscriber.complete();
     } catch (error) {
       subscriber.error(error);

@@ -144,7 +144,10 @@ export function entityPoint(part: PartDoc, name: string): readonly number[] {
 }
 
 /** Every mate's reaction from the multipliers (the wrench on its b part, or a coupling's generalized force). */
-export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<string, Wrench | CoordinateReaction> {
+/** What mateReactions reads of the multipliers: the rows' λ and owners, and the redundant rows' null space (empty in a run). */
+export type RowMultipliers = Pick<Multipliers, 'lambda' | 'rowBlock' | 'rowInBlock' | 'nullLambda'>;
+
+export function mateReactions(dyn: DynamicsModel, mult: RowMultipliers): Record<string, Wrench | CoordinateReaction> {
   const { system, model } = dyn;
   const doc: AssemblyDoc = model.doc;
   // rows of each block
@@ -220,7 +223,7 @@ function rollingContact(block: RollingBlock, forceOnB: Vec3): { normal: number; 
 }
 
 /** The generalized force block b's rows exert on `variable`: −J_varᵀ λ (empty when the block does not read it). */
-function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: Multipliers, variable: number, lambda: ArrayLike<number> = mult.lambda): number[] {
+function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: RowMultipliers, variable: number, lambda: ArrayLike<number> = mult.lambda): number[] {
   const { system } = dyn;
   const blk = system.block(b);
   const idx = blk.vars.indexOf(variable);

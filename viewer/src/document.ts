@@ -20,6 +20,7 @@ import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
   isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
 } from '../../src/live';
+import { KinemateError } from '../../kernel/errors';
 import { fourBarDoc } from '../../examples/fourbar';
 import doubleWishboneYaml from '../../examples/suspension/double_wishbone.yaml?raw';
 import pushrodYaml from '../../examples/suspension/double_wishbone_pushrod.yaml?raw';
@@ -127,10 +128,10 @@ export function assemblyOf(doc: ViewerDocument): AssemblyDoc {
 }
 
 /** Thrown by {@link readDocument}: `message` names the file and the loader's `path: reason`. */
-export class OpenError extends Error {
+export class OpenError extends KinemateError {
   override readonly name = 'OpenError';
   constructor(readonly fileName: string, readonly detail: string) {
-    super(`${fileName}: ${detail}`);
+    super(fileName, detail);
   }
 }
 
