@@ -15,13 +15,13 @@ import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { Geometry } from '../../src/suspension/files';
 import type { LiveRecipe } from '../../src/live';
-import type { Vec3 } from './document';
+import type { Vec3Tuple } from '../../src/index';
 import type { ReadoutSpec } from './engine';
 
 export type DeviceShape =
-  | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3; b: Vec3 }
+  | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3Tuple; b: Vec3Tuple }
   /** A box: centre, unit axes (e1 along the shim face, e3 its normal) and full sizes along them. */
-  | { kind: 'block'; id: string; center: Vec3; axes: [Vec3, Vec3, Vec3]; size: Vec3 };
+  | { kind: 'block'; id: string; center: Vec3Tuple; axes: [Vec3Tuple, Vec3Tuple, Vec3Tuple]; size: Vec3Tuple };
 
 /** How each device is found at any state: point expressions of the model. */
 interface Plan {

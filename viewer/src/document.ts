@@ -38,9 +38,9 @@ import tBarYaml from '../../examples/suspension/double_wishbone_axle_t_bar.yaml?
 import heaveLinkYaml from '../../examples/suspension/double_wishbone_axle_heave_link.yaml?raw';
 import camberShimYaml from '../../examples/suspension/double_wishbone_camber_shim.yaml?raw';
 import torsionBarYaml from '../../examples/suspension/trailing_arm_torsion_bar.yaml?raw';
+import type { Vec3Tuple } from '../../src/index';
 
 export type ViewerDocument = LiveDocument;
-export type Vec3 = [number, number, number];
 
 export interface Template {
   id: string;
@@ -102,7 +102,7 @@ export function nameOf(doc: ViewerDocument): string {
 }
 
 /** A hardpoint's design position (mm, chassis axes), or null when there is none. */
-export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | null {
+export function hardpointPosition(doc: ViewerDocument, name: string): Vec3Tuple | null {
   if (doc.kind !== 'suspension') return null;
   try {
     return liveHardpointPosition(doc.geometry, name);
@@ -113,7 +113,7 @@ export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | nul
 }
 
 /** The edit that moves a hardpoint to a design position. */
-export function moveHardpoint(name: string, p: Vec3): LiveRecipe {
+export function moveHardpoint(name: string, p: Vec3Tuple): LiveRecipe {
   return liveEdits.moveHardpoint(name, p);
 }
 
