@@ -4,10 +4,12 @@
  * Everything is readonly; a loaded document is also frozen. See docs/assembly-format.md.
  */
 
+import type { Vec3Tuple } from '../../kernel/vec3.ts';
+
 export const ASSEMBLY_FORMAT = 'kinemate.assembly/1';
 
 /** `[x, y, z]`, in the file's length unit. */
-export type Vec3Doc = readonly [number, number, number];
+export type Vec3Doc = Readonly<Vec3Tuple>;
 /** A quaternion `[w, x, y, z]`; any non-zero length, the reader normalises. */
 export type QuatDoc = readonly [number, number, number, number];
 /** `[lower, upper]` bound of a coordinate, lower ≤ upper. */
