@@ -12,7 +12,7 @@
  */
 import * as P from '../../kernel/pose';
 import { solve } from '../../kernel/solver';
-import type { AssemblyDoc, MateDoc } from '../assembly/types';
+import type { AssemblyDoc, AxisDoc, MateDoc, PartDoc, PoseDoc } from '../assembly/types';
 import { buildModel } from '../model/build';
 import type { ProblemList } from './files/errors';
 import type { Geometry, CornerGeometry } from './files/geometry';
@@ -95,8 +95,9 @@ function solveCornerSetup(g: Geometry, corner: CornerGeometry, shift: number, tr
     upper_ball: { type: 'ball', a: 'upper.ubj', b: 'upright.ubj' },
     trackrod: { type: 'distance', a: 'chassis.trackrod_inboard', b: 'upright.trackrod_outboard', value: dist(hp.trackrod_inboard, hp.trackrod_outboard) + trackrodShim },
   };
-  const parts: Record<string, unknown> = {
-    chassis: { fixed: true, pose: identity(), points: chassisPoints, axes: { upper_axis: axis(f, r) } as Record<string, unknown> },
+  const chassisAxes: Record<string, AxisDoc> = { upper_axis: axis(f, r) };
+  const parts: Record<string, PartDoc> = {
+    chassis: { fixed: true, pose: identity(), points: chassisPoints, axes: chassisAxes },
     upper: { pose: identity(), points: upperPoints, axes: { upper_axis: axis(f, r) } },
     upright: { pose: identity(), points: uprightPoints },
   };
@@ -104,16 +105,16 @@ function solveCornerSetup(g: Geometry, corner: CornerGeometry, shift: number, tr
     const rockerPoints: Record<string, Point3> = {};
     for (const name of ROCKER_POINTS) if (Object.hasOwn(hp, name)) rockerPoints[name] = hp[name];
     parts.rocker = { pose: identity(), points: rockerPoints, axes: { rocker_axis: axis(hp.rocker_axis_a, hp.rocker_axis_b) } };
-    (parts.chassis as { axes: Record<string, unknown> }).axes.rocker_axis = axis(hp.rocker_axis_a, hp.rocker_axis_b);
+    chassisAxes.rocker_axis = axis(hp.rocker_axis_a, hp.rocker_axis_b);
     mates.rocker_hinge = { type: 'revolute', a: 'chassis.rocker_axis', b: 'rocker.rocker_axis' };
     mates.pushrod = { type: 'distance', a: `${bodyOf(mount)}.pushrod_outboard`, b: 'rocker.pushrod_inboard', value: dist(hp.pushrod_outboard, hp.pushrod_inboard) + pushrodShim };
   }
-  const doc = { format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' }, parts, mates, state: {}, held: [] } as unknown as AssemblyDoc;
+  const doc: AssemblyDoc = { format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' }, parts, mates, state: {}, held: [] };
   const model = buildModel(doc);
   const report = solve(model.system);
   if (!report.converged) return report.message ?? 'the setup does not close';
   const out: Record<string, Point3> = { ...hp };
-  const place = (part: string, local: Record<string, Point3>, rename: Record<string, string> = {}) => {
+  const place = (part: string, local: Readonly<Record<string, Readonly<Point3>>>, rename: Record<string, string> = {}) => {
     const pose = model.system.getPose(model.parts.get(part)!);
     for (const [name, p] of Object.entries(local)) {
       const w = P.applyPoint(new Float64Array(3), pose, p);
@@ -127,10 +128,10 @@ function solveCornerSetup(g: Geometry, corner: CornerGeometry, shift: number, tr
   void _w;
   place('upper', { ubj }, { ubj: 'upper_wishbone_outboard' });
   place('upper', upperCarried);
-  if (rocker) place('rocker', (parts.rocker as { points: Record<string, Point3> }).points);
+  if (rocker) place('rocker', parts.rocker.points ?? {});
   return out;
 }
 
-function identity() {
+function identity(): PoseDoc {
   return { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
 }
