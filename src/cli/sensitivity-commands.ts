@@ -12,6 +12,7 @@ import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
+import { queuedBatch } from './queue-commands.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
@@ -20,6 +21,7 @@ import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/curve-sensitivity.ts';
+import { inFileCoordinates } from '../suspension/setup-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -132,7 +134,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
-      const quantities = curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath));
+      const quantities = inFileCoordinates(geometry, curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath)));
       const text = format === 'csv' ? curveCsv(quantities) : toJsonText({ scope: geometry.scope, targets: quantities });
       const out = stringOption(args, 'out');
       if (out) await writeFile(out, text);
@@ -165,6 +167,8 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
     const axle = model.sides.length > 1;
     for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics, 'adjoint', axleLoads) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
+    // a shimmed corner's gradients over the file's points, through its setup solve (not the setup state's)
+    for (const [name, run] of Object.entries(sweeps)) sweeps[name] = inFileCoordinates(geometry, run);
     const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
     const out = stringOption(args, 'out');
     if (out) await writeFile(out, text);
@@ -213,9 +217,10 @@ stalled, max_iterations: the fitted file is still written).
 
 export const batchCommand: Command = {
   name: 'batch',
-  synopsis: 'batch  GEOMETRY --doe FILE [--threads N] [--out FILE]',
+  synopsis: 'batch  GEOMETRY --doe FILE [--threads N | --queue URL [--name RUN]] [--out FILE]',
   summary: 'design of experiments: sweep thousands of hardpoint variants, CSV out',
   help: `Usage: kinemate batch GEOMETRY --doe FILE [--threads N] [--out FILE]
+       kinemate batch GEOMETRY --doe FILE --queue redis://HOST:PORT[/DB] [--name RUN] [--chunk N] [--out FILE]
 
 Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordinates moved
 on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on this thread and worker
@@ -229,16 +234,27 @@ Options:
   --threads N    sweeping threads, this one and N − 1 workers (default: one per
                  core; 0 or 1: this thread only)
   --out FILE     write the CSV there instead of stdout
+  --queue URL    sweep on the workers of a Redis queue (kinemate worker) instead of here,
+                 in chunks of about a second of work; the CSV is the same bytes
+  --name RUN     the run's name on the queue (default: a hash of the geometry and DOE):
+                 started again with the same name, the run goes on from the chunks done
+  --chunk N      variants per queued chunk (default: timed here for about a second)
   -h, --help     this text
 
 Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be solved.
 `,
   async run(argv, io) {
-    const args = parseCommandArgs('batch', argv, { doe: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' } });
+    const args = parseCommandArgs('batch', argv, { doe: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, queue: { type: 'string' }, name: { type: 'string' }, chunk: { type: 'string' } });
     const path = onePositional('batch', args, 'GEOMETRY file');
     const doePath = stringOption(args, 'doe');
     if (!doePath) throw new CliError('batch: --doe FILE is required');
     const threadsText = stringOption(args, 'threads');
+    if (stringOption(args, 'queue') !== undefined) {
+      if (threadsText !== undefined) throw new CliError('batch: --threads and --queue do not go together (a worker\'s threads: kinemate worker --concurrency)');
+      const outPath = stringOption(args, 'out');
+      return queuedBatch(args, io, { geometry: path, doe: doePath, ...(outPath !== undefined ? { out: outPath } : {}) });
+    }
+    for (const option of ['name', 'chunk']) if (stringOption(args, option) !== undefined) throw new CliError(`batch: --${option} goes with --queue`);
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);

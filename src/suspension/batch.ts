@@ -131,11 +131,16 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
     const metrics = metricValues(sm, spec.metrics);
     run = runSweep(sm, sweep, metrics ? { metrics } : { valuesOnly: true });
   } catch (error) {
-    return [`${prefix},,error,,${spec.metrics.map(() => '').join(',')}`.replace(/,error,/, `,error: ${String((error as Error).message).replaceAll(',', ';')},`)];
+    return errorRows(spec, index, moves, (error as Error).message);
   }
   return run.steps.map((step) => {
     const metrics = (step.metrics ?? {}) as Record<string, number | null>;
     const bump = step.drivers.wheel_center_z;
     return `${prefix},${step.index},${step.status},${bump},${spec.metrics.map((m) => metrics[m] ?? '').join(',')}`;
   });
+}
+
+/** A variant that could not be swept: one row, its status `error: <message>` (commas made semicolons). */
+export function errorRows(spec: DoeSpec, index: number, moves: readonly number[], message: string): string[] {
+  return [`${index},${moves.join(',')},,error: ${String(message).replaceAll(',', ';')},,${spec.metrics.map(() => '').join(',')}`];
 }
