@@ -18,9 +18,8 @@ import { serializeAssembly } from '../../src/assembly/save';
 import { parseText, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
-  isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
+  isDocumentError, KinemateError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
 } from '../../src/live';
-import { KinemateError } from '../../kernel/errors';
 import { fourBarDoc } from '../../examples/fourbar';
 import doubleWishboneYaml from '../../examples/suspension/double_wishbone.yaml?raw';
 import pushrodYaml from '../../examples/suspension/double_wishbone_pushrod.yaml?raw';
