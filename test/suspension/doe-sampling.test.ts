@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGeometry } from '../../src/suspension/files';
 import { MAX_VARIANTS, doeVariantSource, doeVariants, parseDoe } from '../../src/suspension/batch';
 import { STORED_LHS, variantSource } from '../../src/suspension/doe-sampling';
+import { runBatch } from '../../src/suspension/batch-pool';
 import { seededRandom } from '../../kernel/random';
 
 const geometry = parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'));
@@ -55,5 +56,17 @@ describe('DOE variants by index', () => {
     expect(() => parseDoe('vary: { trackrod_inboard.z: [-2, 2], trackrod_inboard.x: [0, 1] }\nsampling: { type: grid, levels: 3163 }', geometry)).toThrow(/3163\^2 variants is more than 10000000/);
     const small = parseDoe('vary: { trackrod_inboard.z: [-2, 2], upper_wishbone_outboard.y: [0, 10] }\nsampling: { type: grid, levels: 3 }', geometry);
     expect(doeVariants(small)).toEqual(Array.from({ length: 9 }, (_, i) => doeVariantSource(small).at(i)));
+  });
+
+  it('a batch of ten million variants starts writing at once and holds none of the others', async () => {
+    const spec = parseDoe('vary: { trackrod_inboard.z: [-2, 2], upper_wishbone_outboard.y: [0, 10] }\nsampling: { type: latin_hypercube, samples: 10000000, seed: 5 }\nbump: "0:0:1"\nmetrics: [camber]\n', geometry);
+    const before = process.memoryUsage().heapUsed;
+    const lines: string[] = [];
+    const stop = new Error('enough');
+    await expect(runBatch(geometry, spec, { threads: 0, write: (text) => { lines.push(text); if (lines.length > 20) throw stop; } })).rejects.toBe(stop);
+    expect(lines[0]).toBe('variant,trackrod_inboard.z,upper_wishbone_outboard.y,step,status,bump,camber\n');
+    expect(lines[1].startsWith(`0,${doeVariantSource(spec).at(0).join(',')},0,solved,0,`)).toBe(true);
+    // ten million variants of two numbers held would be hundreds of MB
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(50e6);
   });
 });
