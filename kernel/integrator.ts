@@ -158,6 +158,9 @@ export class Integrator {
   private readonly rowLocalBlock: Int32Array;
   /** Each block's distinct tangent columns (fixed ones left out). */
   private readonly rowColumns: Int32Array[];
+  /** Each row's nonzero columns (its block's rowColumns), flattened: row k's are rowColumnIndex[rowColumnStart[k] .. rowColumnStart[k + 1]). */
+  private readonly rowColumnStart: Int32Array;
+  private readonly rowColumnIndex: Int32Array;
   /** Whether a block's tangent columns are all different (1: its Jacobian scatters by assignment). */
   private readonly distinctColumns: Uint8Array;
   private factoredH = -1;
@@ -252,6 +255,10 @@ export class Integrator {
     this.distinctColumns = Uint8Array.from(cols, (c, i) => (this.rowColumns[i].length === c.filter((x) => x >= 0).length ? 1 : 0));
     this.rowLocalBlock = new Int32Array(m);
     for (let i = 0; i < blocks.length; i++) for (let r = 0; r < system.block(blocks[i]).rows; r++) this.rowLocalBlock[row0[i] + r] = i;
+    this.rowColumnStart = new Int32Array(m + 1);
+    for (let row = 0; row < m; row++) this.rowColumnStart[row + 1] = this.rowColumnStart[row] + this.rowColumns[this.rowLocalBlock[row]].length;
+    this.rowColumnIndex = new Int32Array(this.rowColumnStart[m]);
+    for (let row = 0; row < m; row++) this.rowColumnIndex.set(this.rowColumns[this.rowLocalBlock[row]], this.rowColumnStart[row]);
     this.rows = m;
     this.active = new Int32Array(m);
     this.J = new Float64Array(m * n);
@@ -580,26 +587,8 @@ export class Integrator {
       if (fresh) this.S.fill(0, 0, N * N);
       this.gyro(fresh, fresh ? this.S : null, N, gammaP / betaP);
       const r = this.r;
-      let scale = 1e-300, rMax = 0;
-      for (let i = 0; i < n; i++) { r[i] = this.G[i] - this.Q[i]; scale = Math.max(scale, Math.abs(this.Q[i]), Math.abs(this.G[i])); }
-      for (let b = 0; b < this.bodies.length; b++) {
-        const c0 = this.bodySlot[b];
-        if (c0 < 0) continue;
-        const M = this.bodies[b].M;
-        for (let i = 0; i < 6; i++) {
-          let s = 0;
-          for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
-          r[c0 + i] += s;
-          scale = Math.max(scale, Math.abs(s));
-        }
-      }
-      for (let k = 0; k < ma; k++) {
-        const row = this.active[k], lam = this.lambda[row];
-        if (lam === 0) continue;
-        // the row's nonzeros lie in its block's columns
-        const cols = this.rowColumns[this.rowLocalBlock[row]], base = row * n;
-        for (let q = 0; q < cols.length; q++) r[cols[q]] += this.J[base + cols[q]] * lam;
-      }
+      const scale = this.dynamicResidual(ma);
+      let rMax = 0;
       for (let i = 0; i < n; i++) rMax = Math.max(rMax, Math.abs(r[i]));
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
@@ -635,6 +624,34 @@ export class Integrator {
       this.retract(step);
     }
     return false;
+  }
+
+  /** r = M v̇ + g − Q + Jᵀλ (the active rows'; G and Q as last assembled); returns the force scale (the largest |Q|, |g|, |M v̇|). */
+  private dynamicResidual(ma: number): number {
+    const n = this.size, r = this.r, G = this.G, Q = this.Q, vdot = this.vdot;
+    let scale = 1e-300;
+    for (let i = 0; i < n; i++) { r[i] = G[i] - Q[i]; scale = Math.max(scale, Math.abs(Q[i]), Math.abs(G[i])); }
+    const bodySlot = this.bodySlot, bodies = this.bodies;
+    for (let b = 0; b < bodies.length; b++) {
+      const c0 = bodySlot[b];
+      if (c0 < 0) continue;
+      const M = bodies[b].M;
+      for (let i = 0; i < 6; i++) {
+        let s = 0;
+        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
+        r[c0 + i] += s;
+        scale = Math.max(scale, Math.abs(s));
+      }
+    }
+    // Jᵀλ row by row, each row's nonzeros in its block's columns
+    const J = this.J, lambda = this.lambda, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex;
+    for (let k = 0; k < ma; k++) {
+      const row = active[k], lam = lambda[row];
+      if (lam === 0) continue;
+      const base = row * n;
+      for (let e = start[row], end = start[row + 1]; e < end; e++) { const c = columns[e]; r[c] += J[base + c] * lam; }
+    }
+    return scale;
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin. */

@@ -1,6 +1,6 @@
 /**
- * The Jacobians of the commonest rows (a ball, revolute or fastened joint; a point
- * distance) as the dual pass's numbers, bit for bit, without its duals. The dual pass
+ * The Jacobians of the commonest rows (a ball, revolute, fastened, slider or cylindrical
+ * joint; a point distance) as the dual pass's numbers, bit for bit, without its duals. The dual pass
  * (MateBlock) carries every derivative column through every operation; most of them are
  * exact zeros there (part A's point has no derivative in B's columns). Here each nonzero
  * column is computed by the dual pass's own operations on its own operands in its order,
@@ -14,11 +14,11 @@
  */
 import type { JointRowsInput } from './joint-rows';
 
-/** Whether exactJointJacobian covers a joint: no slides, rows of a ball, or origin + axis + angle. */
+/** Whether exactJointJacobian covers a joint: a ball's rows, or origin + axis + angle rows with at most a slide along z_a. */
 export function exactJointCovers(joint: JointRowsInput): boolean {
   const t = joint.type;
-  if (t !== 'ball' && t !== 'revolute' && t !== 'fastened') return false;
-  return joint.slides[0] < 0 && joint.slides[1] < 0 && joint.slides[2] < 0;
+  if (t !== 'ball' && t !== 'revolute' && t !== 'fastened' && t !== 'slider' && t !== 'cylindrical') return false;
+  return joint.slides[1] < 0 && joint.slides[2] < 0;
 }
 
 // the ω-derivatives of a body's world direction R a, by component (3 × 3: [i][j] = ∂(R a)_i/∂ω_j)
@@ -81,6 +81,7 @@ export function exactJointJacobian(joint: JointRowsInput, RA: Float64Array, RB: 
   const cA = cols[0], cB = cols[1];
   if (cA >= 0) originRows(jac, n, cA, RA, joint.fa.origin, true);
   if (cB >= 0) originRows(jac, n, cB, RB, joint.fb.origin, false);
+  if (joint.slides[0] >= 0) slideTerms(joint, RA, state, offsets, cols, n, jac);
   if (joint.type === 'ball') return;
   const { fa, fb, L } = joint;
   const xaW = wa, yaW = wb, zbW = wc, xbW = wd;
@@ -101,6 +102,22 @@ export function exactJointJacobian(joint: JointRowsInput, RA: Float64Array, RB: 
     for (let j = 0; j < 3; j++) jac[4 * n + cB + j] = we[j] * L;
   }
   angleRow(joint, state, offsets, cols, n, jac, xaW, yaW, xbW);
+}
+
+/**
+ * The origin rows' − slide·z_a (dvScale, then dvSub): at A's ω columns − (∂z_a·slide), at
+ * the slide's column − z_a (its seed times z_a); A's v columns and B's are left as they were.
+ */
+function slideTerms(joint: JointRowsInput, RA: Float64Array, state: Float64Array, offsets: Int32Array, cols: Int32Array, n: number, jac: Float64Array): void {
+  const k = joint.slides[0], slide = state[offsets[2 + k]], cA = cols[0], cS = cols[2 + k];
+  if (cA >= 0) {
+    seedTurns(dzb, RA, joint.fa.z);
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) jac[i * n + cA + j] = jac[i * n + cA + j] - dzb[3 * i + j] * slide;
+  }
+  if (cS >= 0) {
+    rotated(we, RA, joint.fa.z);
+    for (let i = 0; i < 3; i++) jac[i * n + cS] = 0 - we[i];
+  }
 }
 
 /**

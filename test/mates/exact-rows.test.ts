@@ -1,6 +1,6 @@
 /**
  * mates/exact-rows.ts (the dual pass's Jacobians without duals) against the dual pass
- * itself: ball, revolute and fastened joints with every kind of end, and point distances
+ * itself: ball, revolute, fastened, slider and cylindrical joints with every kind of end, and point distances
  * (full width and with a part's columns dropped), at random non-unit poses and scattered
  * coordinates. Values and every derivative the same numbers (=== : a zero's sign aside),
  * which keeps the kinematic solver's results unchanged to the bit.
@@ -43,7 +43,7 @@ function sameAsDuals(block: ByDuals, system: System, offsets: Int32Array, label:
 
 describe('exact rows vs the dual pass, bit for bit', () => {
   const kinds: EntityKind[] = ['frame', 'axis', 'point'];
-  for (const type of ['ball', 'revolute', 'fastened'] as const) {
+  for (const type of ['ball', 'revolute', 'fastened', 'slider', 'cylindrical'] as const) {
     it(type, () => {
       let nonzero = 0;
       for (const ka of kinds.filter((k) => jointAccepts(type, k))) {
