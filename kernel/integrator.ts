@@ -158,6 +158,10 @@ export class Integrator {
   private readonly rowLocalBlock: Int32Array;
   /** Each block's distinct tangent columns (fixed ones left out). */
   private readonly rowColumns: Int32Array[];
+  /** The Jacobian scatter of blocks with distinct columns (scatterLists). */
+  private readonly scatterStart: Int32Array;
+  private readonly scatterTo: Int32Array;
+  private readonly scatterFrom: Int32Array;
   /** Each row's nonzero columns (its block's rowColumns), flattened: row k's are rowColumnIndex[rowColumnStart[k] .. rowColumnStart[k + 1]). */
   private readonly rowColumnStart: Int32Array;
   private readonly rowColumnIndex: Int32Array;
@@ -255,6 +259,7 @@ export class Integrator {
     this.distinctColumns = Uint8Array.from(cols, (c, i) => (this.rowColumns[i].length === c.filter((x) => x >= 0).length ? 1 : 0));
     this.rowLocalBlock = new Int32Array(m);
     for (let i = 0; i < blocks.length; i++) for (let r = 0; r < system.block(blocks[i]).rows; r++) this.rowLocalBlock[row0[i] + r] = i;
+    ({ start: this.scatterStart, to: this.scatterTo, from: this.scatterFrom } = this.scatterLists());
     this.rowColumnStart = new Int32Array(m + 1);
     for (let row = 0; row < m; row++) this.rowColumnStart[row + 1] = this.rowColumnStart[row] + this.rowColumns[this.rowLocalBlock[row]].length;
     this.rowColumnIndex = new Int32Array(this.rowColumnStart[m]);
@@ -353,19 +358,36 @@ export class Integrator {
       const b = this.blocks[i], blk = this.evalBlocks[i];
       blk.evaluate(state, system.blockOffsets(b), localRes, jacobian ? localJac : null);
       const rows = blk.rows, cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
+      for (let r = 0; r < rows; r++) phi[r0 + r] = localRes[r];
+      if (!jacobian) continue;
+      // only a block's own columns are ever written (J starts zero); a var listed twice adds up
+      if (this.distinctColumns[i]) {
+        const to = this.scatterTo, from = this.scatterFrom;
+        for (let e = this.scatterStart[i], end = this.scatterStart[i + 1]; e < end; e++) J[to[e]] = 0 + localJac[from[e]];
+        continue;
+      }
       for (let r = 0; r < rows; r++) {
-        phi[r0 + r] = localRes[r];
-        if (!jacobian) continue;
-        // only a block's own columns are ever written (J starts zero); a var listed twice adds up
         const row = (r0 + r) * n;
-        if (this.distinctColumns[i]) {
-          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0 + localJac[r * ld + k]; }
-        } else {
-          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
-          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
-        }
+        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
+        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
       }
     }
+  }
+
+  /** For each block with distinct columns, its Jacobian's entries as (index in J, index in the block's own) pairs, row by row. */
+  private scatterLists(): { start: Int32Array; to: Int32Array; from: Int32Array } {
+    const n = this.size, to: number[] = [], from: number[] = [];
+    const start = new Int32Array(this.blocks.length + 1);
+    for (let i = 0; i < this.blocks.length; i++) {
+      const cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
+      if (this.distinctColumns[i]) {
+        for (let r = 0; r < this.evalBlocks[i].rows; r++) {
+          for (let k = 0; k < ld; k++) if (cols[k] >= 0) { to.push((r0 + r) * n + cols[k]); from.push(r * ld + k); }
+        }
+      }
+      start[i + 1] = to.length;
+    }
+    return { start, to: Int32Array.from(to), from: Int32Array.from(from) };
   }
 
   /**
