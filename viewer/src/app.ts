@@ -40,12 +40,10 @@ import { LiveModel, type LiveLane } from '../../src/live';
 import { DragGestures } from './drag-gestures';
 import { SweepControls } from './sweep-controls';
 import { RenderLoop } from './render-loop';
-import { wireFrames } from './frame-presenter';
+import { wireFrames, type TaggedSweep } from './frame-presenter';
 import { wireToolbar, updateToolbar } from './toolbar';
 import { wireFiles, openFile } from './file-io';
 
-/** A sweep request with the newest pose request it follows (`seq`) and its own id. */
-interface TaggedSweep { id: number; seq: number; time: number; request: SweepRequest }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 

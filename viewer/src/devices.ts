@@ -16,7 +16,7 @@ import type { PointRole } from '../../src/suspension/roles';
 import type { Geometry } from '../../src/suspension/files';
 import type { LiveRecipe } from '../../src/live';
 import type { Vec3 } from './document';
-import type { ReadoutSpec } from './engine';
+import type { ReadoutSpec } from './view-types';
 
 export type DeviceShape =
   | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3; b: Vec3 }

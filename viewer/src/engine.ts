@@ -18,10 +18,12 @@ import { holdCatalogue } from '../../src/suspension/steering';
 import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
 import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
 import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type LiveViewFrame, type LiveViewRequest } from '../../src/live';
+import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type LiveModel, type LiveViewFrame, type LiveViewRequest } from '../../src/live';
 import type { SteeringAxis } from '../../src/suspension/steering';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import type { ViewerDocument, Vec3 } from './document';
+import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './view-types';
+export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './view-types';
 import { modelState, type StateJSON } from '../../src/model/operations';
 import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
 import { SweepLoads } from '../../src/suspension/loads';
@@ -45,6 +47,9 @@ export interface ViewSettings {
 }
 
 export type PullMode = 'bump' | 'steer' | 'free';
+
+/** The page's live model: the document under undo and gestures, its pose frames from the pose worker, the view settings. */
+export type ViewerLiveModel = LiveModel<undefined, PoseResult, ViewSettings>;
 
 /** A pull in progress: move `local` (a point of `part`, its own frame) toward `target` (world). */
 export interface PullInput {
@@ -77,47 +82,6 @@ export interface PoseRequest {
   cancelDrag?: number;
   /** Suspensions: the loads panel's load case (viewer/src/loads.ts); the result then carries the loads at the pose. */
   loads?: LoadCase | null;
-}
-
-/** hardpoint: a chassis pickup (a geometry edit); pull, wheel, rack: moving points (pulls); anchor: a fixed part's point (picked, never dragged). */
-export type HandleKind = 'hardpoint' | 'pull' | 'wheel' | 'rack' | 'anchor';
-
-export interface HandleInfo {
-  /** The point it stands on (`part.point`, a key of `points`). */
-  ref: string;
-  part: string;
-  local: Vec3;
-  kind: HandleKind;
-  /** The hardpoint it edits (suspension geometry), as the assembly names it. */
-  hardpoint?: string;
-  label: string;
-  corner?: number;
-}
-
-export interface SceneStructure {
-  parts: { name: string; fixed: boolean; refs: string[] }[];
-  rods: { id: string; a: string; b: string }[];
-  /** Joints between two entities: drawn as a pin at `at`; a sliding one also as the bar from `at` to `to`. */
-  joints: { id: string; type: string; at: string; to: string }[];
-  handles: HandleInfo[];
-  /** Suspension hardpoint names (for the table), in file order. */
-  hardpoints: string[];
-}
-
-export interface CornerGeometry {
-  side: string;
-  wheelCenter: Vec3;
-  /** Unit spin axis, inboard → outboard. */
-  spin: Vec3;
-  tireRadius: number;
-  sectionWidth: number;
-  contact: Vec3 | null;
-  steeringAxis: [Vec3, Vec3] | null;
-  damper: [Vec3, Vec3] | null;
-  svic: Vec3 | null;
-  fvic: Vec3 | null;
-  /** The steering response's screw axis (the virtual steering axis), when it is valid. */
-  screwAxis: { point: Vec3; direction: Vec3; pitch: number | null } | null;
 }
 
 export interface PoseResult {
@@ -202,17 +166,6 @@ export interface SweepResult {
   states?: StateJSON[];
   assembly?: AssemblyDoc;
   ms: number;
-}
-
-export interface PlotSpec {
-  metric: string;
-  label: string;
-  unit: string;
-}
-
-/** A metric shown as a read-out row too: a plot spec with its decimals. */
-export interface ReadoutSpec extends PlotSpec {
-  digits: number;
 }
 
 /** What a plot can show: the metrics the sweep keeps from every step. */

@@ -4,7 +4,7 @@
  * the pose frames carry under the loads panel's case (src/live/loads-at-pose.ts).
  */
 import type { StateLoads } from '../../src/suspension/loads';
-import type { ReadoutSpec } from './engine';
+import type { ReadoutSpec } from './view-types';
 
 export type { LoadCase, WheelLoad, StateLoads } from '../../src/suspension/loads';
 

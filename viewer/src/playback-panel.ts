@@ -11,7 +11,9 @@
  */
 import uPlot from 'uplot';
 import './playback.css';
-import type { ViewerApp } from './app';
+import type { History } from '../../src/reactive';
+import type { HandleDragControls } from './drag';
+import type { SceneView } from './scene';
 import type { PoseResult } from './engine';
 import type { ViewerDocument, Vec3 } from './document';
 import { nameOf } from './document';
@@ -64,6 +66,15 @@ function modelIdentity(doc: ViewerDocument): string {
 
 const $ = <T extends HTMLElement>(root: HTMLElement, sel: string) => root.querySelector(sel) as T;
 
+/** What the playback panel uses of the viewer. */
+export interface PlaybackHost {
+  readonly history: Pick<History<ViewerDocument>, 'current' | 'document$' | 'inGesture'>;
+  readonly scene: Pick<SceneView, 'update' | 'frame' | 'tint'>;
+  readonly drag: Pick<HandleDragControls, 'addEventListener'>;
+  readonly lastPose: PoseResult | null;
+  invalidate(): void;
+}
+
 export class PlaybackPanel {
   readonly model = new Playback();
   readonly client = new SimulationClient();
@@ -86,7 +97,7 @@ export class PlaybackPanel {
   private raf = 0;
   private lastTick = 0;
 
-  constructor(private readonly app: ViewerApp) {
+  constructor(private readonly app: PlaybackHost) {
     const root = document.createElement('section');
     root.id = 'sim-panel';
     root.hidden = true;

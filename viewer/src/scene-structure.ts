@@ -13,7 +13,7 @@ import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { LiveSuspensionAnalysis } from '../../src/live';
 import type { Vec3 } from './document';
-import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './engine';
+import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './view-types';
 
 export const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 

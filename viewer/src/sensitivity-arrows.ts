@@ -10,7 +10,10 @@
  * mirrored axle's arrow means: the drag moves the mirror too).
  */
 import { ConeGeometry, CylinderGeometry, Group, InstancedMesh, Matrix4, MeshLambertMaterial, Quaternion, Raycaster, Vector2, Vector3, Color } from 'three';
-import type { ViewerApp } from './app';
+import type { History } from '../../src/reactive';
+import type { ViewerDocument } from './document';
+import type { HandleDragControls } from './drag';
+import type { SceneView } from './scene';
 import type { PoseResult } from './engine';
 import type { ArrowMessage, ArrowReply } from './sensitivity.worker';
 import { ARROW_METRICS, SensitivityPresenter, hoverLines, type ArrowRequest, type ArrowResult, type PickupArrow } from './sensitivity';
@@ -36,6 +39,16 @@ export interface DrawnArrow extends PickupArrow {
   length: number;
 }
 
+/** What the arrows use of the viewer. */
+export interface ArrowsHost {
+  readonly history: Pick<History<ViewerDocument>, 'current'>;
+  readonly scene: Pick<SceneView, 'scene' | 'renderer' | 'camera' | 'handleInfo' | 'toScreen'>;
+  readonly drag: Pick<HandleDragControls, 'addEventListener' | 'hovered' | 'dragged'>;
+  readonly lastPose: PoseResult | null;
+  docKey(doc: ViewerDocument): number;
+  invalidate(): void;
+}
+
 export class SensitivityArrows {
   readonly group = new Group();
   private readonly shafts: InstancedMesh;
@@ -57,7 +70,7 @@ export class SensitivityArrows {
   private hovered: string | null = null;
   private readonly raycaster = new Raycaster();
 
-  constructor(private readonly app: ViewerApp) {
+  constructor(private readonly app: ArrowsHost) {
     const panel = document.createElement('details');
     panel.id = 'sensitivity-panel';
     panel.open = true;
