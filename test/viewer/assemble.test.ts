@@ -6,6 +6,7 @@
  * shows are checked here without a browser.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
 import {
   AssemblyError, CONSTRAINT_TYPES, JOINT_TYPES, parseAssembly, serializeAssembly, validateAssembly, type AssemblyDoc, type EntityKind, type MateDoc, type PartDoc,
@@ -151,14 +152,14 @@ class Builder {
   good: PoseResult['poses'];
 
   constructor() {
-    this.last = this.engine.pose({ docKey: this.key, doc: this.history.current, view: { travel: [], rack: 0 } });
+    this.last = this.engine.pose(poseAt(this.key, this.history.current, { travel: [], rack: 0 }));
     this.good = this.last.poses;
   }
 
   get doc(): AssemblyDoc { return (this.history.current as { doc: AssemblyDoc }).doc; }
 
   solve(): PoseResult {
-    this.last = this.engine.pose({ docKey: ++this.key, doc: this.history.current, view: { travel: [0], rack: 0 } });
+    this.last = this.engine.pose(poseAt(++this.key, this.history.current, { travel: [0], rack: 0 }));
     if (this.last.ok) this.good = this.last.poses;
     return this.last;
   }

@@ -5,9 +5,10 @@
  * never with the same computation.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
 import { Engine, type PoseResult } from '../../viewer/src/engine';
-import { assemblyDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
+import { assemblyDocument, compileDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
 import { History } from '../../src/reactive';
 import { addMate } from '../../src/assembly/edits';
@@ -18,7 +19,7 @@ const dw = () => suspensionDocument(parseText(geometryText('double_wishbone')), 
 
 describe('viewer engine', () => {
   it('solves the default corner at design: the sanity numbers of suspension.md', () => {
-    const r = new Engine().pose({ docKey: 1, doc: dw(), view: { travel: [0], rack: 0 } });
+    const r = new Engine().pose(poseAt(1, dw(), { travel: [0], rack: 0 }));
     expect(r.ok).toBe(true);
     expect(r.dof).toBe(2);
     expect(r.metrics.camber).toBeCloseTo(-1.909, 3);
@@ -31,12 +32,12 @@ describe('viewer engine', () => {
     const history = new History<LiveDocument>(dw());
     const engine = new Engine();
     const view = { travel: [35], rack: 4 };
-    const before = engine.pose({ docKey: 1, doc: history.current, view });
+    const before = engine.pose(poseAt(1, history.current, view));
     history.apply(liveEdits.moveHardpoint('upper_wishbone_inboard_front', [225, 330, 540]), 'move');
-    const edited = engine.pose({ docKey: 2, doc: history.current, view });
+    const edited = engine.pose(poseAt(2, history.current, view));
     expect(edited.metrics.camber).not.toBe(before.metrics.camber);
     history.undo();
-    const undone = engine.pose({ docKey: 3, doc: history.current, view });
+    const undone = engine.pose(poseAt(3, history.current, view));
     expect(undone.metrics).toEqual(before.metrics);
     expect(undone.points).toEqual(before.points);
   });
@@ -44,14 +45,14 @@ describe('viewer engine', () => {
   it('a pull moves the wheel in bump and sets the view; past reach it stops, keeps a good pose and names the mates', () => {
     const engine = new Engine();
     const doc = dw();
-    let r: PoseResult = engine.pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    let r: PoseResult = engine.pose(poseAt(1, doc, { travel: [0], rack: 0 }));
     const wc = r.corners[0].wheelCenter;
     const local = r.structure.handles.find((h) => h.kind === 'wheel')!.local;
-    r = engine.pose({ docKey: 1, doc, view: r.view, pull: { part: 'upright', local, target: [wc[0], wc[1], wc[2] + 30], mode: 'bump', dragId: 1, axis: [0, 0, 1] } });
+    r = engine.pose(poseAt(1, doc, r.view, { pull: { part: 'upright', point: local, target: [wc[0], wc[1], wc[2] + 30], mode: 'bump', dragId: 1, axis: [0, 0, 1] } }));
     expect(r.ok).toBe(true);
     expect(r.view.travel[0]).toBeCloseTo(30, 6);
     for (let k = 1; k <= 12 && r.ok; k++) {
-      r = engine.pose({ docKey: 1, doc, view: r.view, pull: { part: 'upright', local, target: [wc[0], wc[1], wc[2] + 30 + 100 * k], mode: 'bump', dragId: 1, axis: [0, 0, 1] } });
+      r = engine.pose(poseAt(1, doc, r.view, { pull: { part: 'upright', point: local, target: [wc[0], wc[1], wc[2] + 30 + 100 * k], mode: 'bump', dragId: 1, axis: [0, 0, 1] } }));
     }
     expect(r.ok).toBe(false);
     expect(r.status).toBe('limited');
@@ -68,7 +69,7 @@ describe('viewer engine', () => {
     expect(s.travel).toEqual([-50, -40, -30, -20, -10, 0, 10, 20, 30, 40, 50]);
     // each step solved again on its own, by the pose path, from design straight to that travel
     for (const k of [0, 3, 5, 8, 10]) {
-      const pose = new Engine().pose({ docKey: 1, doc, view: { travel: [s.travel[k]], rack: 0 } });
+      const pose = new Engine().pose(poseAt(1, doc, { travel: [s.travel[k]], rack: 0 }));
       expect(s.series.camber[k]).toBeCloseTo(pose.metrics.camber as number, 8);
       expect(s.series.toe_angle[k]).toBeCloseTo(pose.metrics.toe_angle as number, 8);
     }
@@ -89,10 +90,10 @@ describe('viewer engine', () => {
     expect(s.kind).toBe('steer');
     expect(s.travel).toEqual([-30, -20, -10, 0, 10, 20, 30]);
     expect(s.failedSteps).toBe(0);
-    const design = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    const design = new Engine().pose(poseAt(1, doc, { travel: [0], rack: 0 }));
     expect(s.series.toe_angle[3]).toBeCloseTo(design.metrics.toe_angle as number, 8);
     for (const k of [0, 6]) {
-      const pose = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: s.travel[k] } });
+      const pose = new Engine().pose(poseAt(1, doc, { travel: [0], rack: s.travel[k] }));
       expect(s.series.toe_angle[k]).toBeCloseTo(pose.metrics.toe_angle as number, 8);
     }
     // the rack steers the wheel one way across the range, by degrees, not noise
@@ -127,12 +128,12 @@ describe('viewer engine', () => {
 
   it('the design metrics (what the what-if deltas compare) come with every pose: at design its own, elsewhere the design state evaluated', () => {
     const doc = dw();
-    const atDesign = new Engine().pose({ docKey: 1, doc, view: { travel: [0], rack: 0 } });
+    const atDesign = new Engine().pose(poseAt(1, doc, { travel: [0], rack: 0 }));
     // at design: the documented sanity numbers (suspension.md)
     expect(atDesign.designMetrics.camber).toBeCloseTo(-1.909, 3);
     expect(atDesign.designMetrics.caster).toBeCloseTo(4.764, 3);
     // a fresh engine whose first pose is away from design: the design state is evaluated apart
-    const away = new Engine().pose({ docKey: 1, doc, view: { travel: [30], rack: 5 } });
+    const away = new Engine().pose(poseAt(1, doc, { travel: [30], rack: 5 }));
     expect(away.metrics.camber).not.toBeCloseTo(atDesign.metrics.camber as number, 3);
     for (const key of ['camber', 'toe_angle', 'caster_virtual', 'kpi_virtual', 'deriv_camber_wrt_hub_z', 'scrub_radius']) expect(away.designMetrics[key]).toBeCloseTo(atDesign.metrics[key] as number, 9);
     // and the state shown is still the one asked for
@@ -150,11 +151,11 @@ describe('viewer engine', () => {
   it('a generic assembly edited into conflict keeps showing its last good poses (a new document, the same linkage)', () => {
     const engine = new Engine();
     const history = new History<LiveDocument>(assemblyDocument(fourBarDoc(30)));
-    const good = engine.pose({ docKey: 1, doc: history.current, view: { travel: [], rack: 0 } });
+    const good = engine.pose(poseAt(1, history.current, { travel: [], rack: 0 }));
     expect(good.ok).toBe(true);
     // the coupler's mid point pinned to a ground pivot: no four-bar can do that
     history.apply(liveEdits.assembly(addMate('pin', { type: 'ball', a: 'ground.pivotD', b: 'coupler.mid' })), 'pin');
-    const bad = engine.pose({ docKey: 2, doc: history.current, view: { travel: [], rack: 0 } });
+    const bad = engine.pose(poseAt(2, history.current, { travel: [], rack: 0 }));
     expect(bad.ok).toBe(false);
     expect(bad.failed).toContain('pin');
     expect(bad.points).toEqual(good.points);
@@ -164,14 +165,32 @@ describe('viewer engine', () => {
   it('a generic assembly drags on the live engine, its drivers freed', () => {
     const engine = new Engine();
     const doc = assemblyDocument(fourBarDoc(30));
-    const r0 = engine.pose({ docKey: 1, doc, view: { travel: [], rack: 0 } });
+    const r0 = engine.pose(poseAt(1, doc, { travel: [], rack: 0 }));
     expect(r0.ok).toBe(true);
     expect(r0.suspension).toBe(false);
     const mid = r0.points['coupler.mid'];
-    const r1 = engine.pose({ docKey: 1, doc, view: r0.view, pull: { part: 'coupler', local: [0.9, 0.3, 0], target: [mid[0] - 0.1, mid[1] + 0.1, 0], mode: 'free', dragId: 1 } });
+    const r1 = engine.pose(poseAt(1, doc, r0.view, { pull: { part: 'coupler', point: [0.9, 0.3, 0], target: [mid[0] - 0.1, mid[1] + 0.1, 0], mode: 'free', dragId: 1 } }));
     expect(r1.ok).toBe(true);
     expect(r1.points['coupler.mid']).not.toEqual(mid);
-    const back = engine.pose({ docKey: 1, doc, view: r1.view, cancelDrag: 1 });
+    const back = engine.pose(poseAt(1, doc, r1.view, { cancelledDrag: 1 }));
     for (let i = 0; i < 3; i++) expect(back.points['coupler.mid'][i]).toBeCloseTo(mid[i], 6);
+  });
+
+  it("a drag's sweeps, each from the request's compile on a model renewed in place, equal sweeps on a model built afresh", () => {
+    const history = new History<LiveDocument>(dw());
+    const engine = new Engine();
+    const range = { start: -40, stop: 40, steps: 5 };
+    const strip = (r: { ms: number }) => ({ ...r, ms: 0 });
+    for (let k = 1; k <= 4; k++) {
+      history.apply(liveEdits.moveHardpoint('lower_wishbone_inboard_rear', [-250, 450, 200 + 2 * k]), 'move');
+      const doc = history.current;
+      const kind = k % 2 ? 'bump' : 'steer';
+      const renewed = engine.sweep({ docKey: k, doc, compiled: compileDocument(doc), kind, range, derivatives: true });
+      expect(renewed.failedSteps).toBe(0);
+      expect(strip(renewed)).toEqual(strip(new Engine().sweep({ docKey: k, doc, kind, range, derivatives: true })));
+    }
+    // another topology: built afresh, its own numbers
+    const trailing = suspensionDocument(parseText(geometryText('trailing_arm')), { name: 'trailing_arm.yaml' });
+    expect(strip(engine.sweep({ docKey: 9, doc: trailing, range }))).toEqual(strip(new Engine().sweep({ docKey: 9, doc: trailing, range })));
   });
 });

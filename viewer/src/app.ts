@@ -21,7 +21,7 @@ import type { Draft } from 'immer';
 import { EditRefused, type History } from '../../src/reactive';
 import { defaultDocument, hardpointPosition, moveHardpoint, nameOf, type ViewerDocument, type Vec3 } from './document';
 import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewState } from './engine';
-import { SolverClient, poseRequest } from './solver-client';
+import { SolverClient } from './solver-client';
 import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts } from './panels';
 import { AssemblePanel } from './assemble-panel';
@@ -105,7 +105,8 @@ export class ViewerApp {
       remote: true,
       leading: true,
       settings: { view: { travel: [], rack: 0 }, loads: null },
-      solver: (request) => this.poseClient.pose(poseRequest(request)),
+      // the live model's request goes to the pose worker as it is (compiled once, here, by the edit's validation)
+      solver: (request) => this.poseClient.pose(request),
       failureOf: (result) => ({ message: result.message ?? 'failed', failed: result.failed }),
     });
     this.subs.push(this.live.errors$.subscribe((e) => { if (e.kind === 'refused') this.lastRefusal = e.reason; }));
@@ -171,7 +172,7 @@ export class ViewerApp {
     const doc = this.history.current;
     const range = this.sweepControls.range();
     this.sweepControls.goodRange = range;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepControls.kind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, compiled: this.live.compiledOf(doc), kind: this.sweepControls.kind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
     this.sweeps.request({ id: ++this.sweepId, seq: this.live.requestSeq, time, request });
   }
 

@@ -18,7 +18,7 @@ import { holdCatalogue } from '../../src/suspension/steering';
 import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
 import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
 import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type LiveModel, type LiveViewFrame, type LiveViewRequest } from '../../src/live';
+import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type CompiledDocument, type LiveModel, type LiveRequest, type LiveViewFrame } from '../../src/live';
 import type { SteeringAxis } from '../../src/suspension/steering';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import type { ViewerDocument, Vec3 } from './document';
@@ -48,41 +48,15 @@ export interface ViewSettings {
 
 export type PullMode = 'bump' | 'steer' | 'free';
 
+/**
+ * A pose request: the page's live model's own, as it crosses to the pose worker and as the
+ * library's live engine reads it (the document, its version and its compile, the view
+ * settings, a pull, a fresh start, a cancelled drag): one shape end to end.
+ */
+export type PoseRequest = Pick<LiveRequest<ViewSettings>, 'version' | 'document' | 'settings' | 'pull' | 'fresh' | 'cancelledDrag' | 'compiled'> & { readonly seq?: number };
+
 /** The page's live model: the document under undo and gestures, its pose frames from the pose worker, the view settings. */
 export type ViewerLiveModel = LiveModel<undefined, PoseResult, ViewSettings>;
-
-/** A pull in progress: move `local` (a point of `part`, its own frame) toward `target` (world). */
-export interface PullInput {
-  part: string;
-  local: Vec3;
-  target: Vec3;
-  mode: PullMode;
-  /** For a suspension axle: which corner's wheel moves (default: every corner). */
-  corner?: number;
-  /** Identifies the drag (a generic pull continues from its previous target). */
-  dragId?: number;
-  /** A unit world axis: only the distance along it counts (the wheel in bump: z; the rack: y). */
-  axis?: Vec3;
-}
-
-export interface PoseRequest {
-  docKey: number;
-  doc: ViewerDocument;
-  view: ViewState;
-  pull?: PullInput | null;
-  /** Generic assemblies: back to the document's own pose. */
-  reset?: boolean;
-  /**
-   * Suspensions: solve the view from the design state, as a new document would be (after
-   * a pull, so that the pose is a function of the document and the view alone, and an
-   * undone edit shows bit for bit what it showed before).
-   */
-  fromDesign?: boolean;
-  /** Generic assemblies: the drag with this id was cancelled; go back to the state at its start. */
-  cancelDrag?: number;
-  /** Suspensions: the loads panel's load case (viewer/src/loads.ts); the result then carries the loads at the pose. */
-  loads?: LoadCase | null;
-}
 
 export interface PoseResult {
   docKey: number;
@@ -131,6 +105,8 @@ export type SweepKind = 'bump' | 'steer';
 export interface SweepRequest {
   docKey: number;
   doc: ViewerDocument;
+  /** The document as the page's live model compiled it (its edit's validation): the worker does not compile it again. */
+  compiled?: CompiledDocument;
   /** bump: wheel travel (mm, every corner, rack held); steer: rack travel (mm, wheel centres held). */
   kind?: SweepKind;
   range: { start: number; stop: number; steps: number };
@@ -217,15 +193,17 @@ interface Presentation {
 export class Engine {
   private readonly live = new LiveViewEngine();
   private shown: Presentation | null = null;
+  /** The sweeps' model, renewed in place for the next document of the same topology (a drag's next move). */
+  private swept: SuspensionModel | null = null;
 
   pose(req: PoseRequest): PoseResult {
     const t0 = now();
-    const frame = this.live.solve(viewRequest(req));
+    const frame = this.live.solve(req);
     const t1 = now();
-    const p = this.presentation(req.doc, frame);
+    const p = this.presentation(req, frame);
     const points = pointsFromPoses(this.live.assembly!, posesOf(frame.poses));
     const common = {
-      docKey: req.docKey,
+      docKey: req.version,
       ok: frame.ok,
       good: frame.good,
       status: frame.status,
@@ -273,8 +251,8 @@ export class Engine {
       rollCenter,
       metrics,
       suspension: true,
-      editable: req.doc.kind === 'suspension',
-      holds: sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(sm, 0).ids], current: holdOf(req.doc) } : { ids: [], current: holdOf(req.doc) },
+      editable: req.document.kind === 'suspension',
+      holds: sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(sm, 0).ids], current: holdOf(req.document) } : { ids: [], current: holdOf(req.document) },
       loads,
       devices: deviceShapes(sm, p.devices!),
       ms: { build: frame.ms.build, solve: frame.ms.solve, evaluate: t3 - t2 + frame.ms.analysis, total: t3 - t0 },
@@ -282,7 +260,8 @@ export class Engine {
   }
 
   /** The scene's structure, ghost, loads and devices of the frame's document version (built when the version is new). */
-  private presentation(doc: ViewerDocument, frame: LiveViewFrame): Presentation {
+  private presentation(req: PoseRequest, frame: LiveViewFrame): Presentation {
+    const doc = req.document;
     const suspension = this.live.suspension;
     const sm = frame.suspension && suspension ? suspension.sm : null;
     if (this.shown && this.shown.version === frame.version && this.shown.suspension === sm) return this.shown;
@@ -297,7 +276,7 @@ export class Engine {
       suspension: sm,
       structure: structureOf(assembly, sm, doc.kind === 'suspension'),
       design: pointsFromPoses(assembly, posesOf(designPoses)),
-      devices: devicePlan(sm, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : null, designPoses),
+      devices: devicePlan(sm, doc.kind === 'suspension' ? req.compiled?.geometry ?? validateGeometry(doc.geometry) : null, designPoses),
       designed: null,
     };
     return this.shown;
@@ -319,7 +298,8 @@ export class Engine {
   /** A bump sweep of the document's design (its own model: never disturbs the pose). */
   sweep(req: SweepRequest): SweepResult {
     const t0 = now();
-    const assembly = compileDocument(req.doc).assembly;
+    const compiled = req.compiled ?? compileDocument(req.doc);
+    const assembly = compiled.assembly;
     const travel: number[] = [];
     const { start, stop, steps } = req.range;
     for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
@@ -327,8 +307,10 @@ export class Engine {
     if (assembly.suspension === undefined) return { docKey: req.docKey, kind, travel: [], series: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
     // the sweep's drivers take over from the document's holds (a suspension document holds
     // the rack, as a bump sweep does; a steer sweep moves it)
-    const sm = drivenSuspension(assembly);
-    const geometry = req.doc.kind === 'suspension' ? validateGeometry(req.doc.geometry) : undefined;
+    const reuse = this.swept;
+    this.swept = null; // a model half renewed is never used again
+    const sm = (this.swept = drivenSuspension(assembly, reuse));
+    const geometry = compiled.geometry ?? undefined;
     // a steer sweep of a linkage without a rack has nothing to move: an error, said as such
     if (kind === 'steer' && !sm.rackHold) throw new Error('a steer sweep needs a rack: this linkage is not steered');
     const spec = sweepFromShortcut(kind, `${start}:${stop}:${steps}`, geometry);
@@ -376,18 +358,4 @@ export class Engine {
     if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
     return { docKey: req.docKey, kind, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ...(req.poses ? { states, assembly } : {}), ms: now() - t0 };
   }
-}
-
-/** The library's request for the worker's: the version is the key; a fresh start is both the reset and the solve from design. */
-function viewRequest(req: PoseRequest): LiveViewRequest {
-  const pull = req.pull;
-  return {
-    version: req.docKey,
-    document: req.doc,
-    view: req.view,
-    pull: pull ? { dragId: pull.dragId ?? 0, part: pull.part, point: pull.local, target: pull.target, mode: pull.mode, ...(pull.axis ? { axis: pull.axis } : {}), ...(pull.corner !== undefined ? { corner: pull.corner } : {}) } : null,
-    ...(req.reset || req.fromDesign ? { fresh: true } : {}),
-    ...(req.cancelDrag !== undefined ? { cancelledDrag: req.cancelDrag } : {}),
-    ...(req.loads ? { loads: req.loads } : {}),
-  };
 }
