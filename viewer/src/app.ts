@@ -174,6 +174,7 @@ export class ViewerApp {
     this.sweepControls.goodRange = range;
     const request: SweepRequest = { docKey: this.docKey(doc), doc, compiled: this.live.compiledOf(doc), kind: this.sweepControls.kind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
     this.sweeps.request({ id: ++this.sweepId, seq: this.live.requestSeq, time, request });
+    this.plots.setComputing(true);
   }
 
   pendingEditTime: number | undefined;

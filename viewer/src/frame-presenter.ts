@@ -31,7 +31,9 @@ export interface FramesHost {
   readonly stats: { readonly sweepMs: number[]; readonly sweepArrival: number[]; readonly poseArrival: number[]; readonly applyMs: number[]; readonly solveMs: number[] };
   readonly inputs: ReadonlyMap<number, PendingInput>;
   readonly scene: Pick<SceneView, 'update' | 'updateSweep'>;
-  readonly plots: Pick<PlotPanel, 'setSweep' | 'setMarker' | 'offer'>;
+  readonly plots: Pick<PlotPanel, 'setSweep' | 'setMarker' | 'offer' | 'setComputing'>;
+  /** The newest sweep asked for, by its own id. */
+  readonly sweepId: number;
   readonly renderLoop: Pick<RenderLoop, 'renderNow' | 'recordShown' | 'dirty'>;
   readonly sweepControls: Pick<SweepControls, 'markerOf' | 'kind' | 'setKind'>;
   readonly gestures: Pick<DragGestures, 'gesture'>;
@@ -64,8 +66,8 @@ export function wireFrames(app: FramesHost): void {
     // rest once a frame
     app.live.frames$.subscribe((o) => onPoseOutcome(app, o.latest)),
     app.sweeps.outcomes$.subscribe((o) => {
-      if (o.kind === 'error') { app.shownSweep = o.input.seq; app.shownSweepId = o.input.id; app.workerError = String(o.error instanceof Error ? o.error.message : o.error); app.renderHud(); return; }
-      if (o.output.docKey !== app.docKey(app.history.current)) { app.shownSweep = Math.max(app.shownSweep, o.input.seq); app.shownSweepId = o.input.id; return; }
+      if (o.kind === 'error') { app.shownSweep = o.input.seq; app.shownSweepId = o.input.id; app.plots.setComputing(app.shownSweepId < app.sweepId); app.workerError = String(o.error instanceof Error ? o.error.message : o.error); app.renderHud(); return; }
+      if (o.output.docKey !== app.docKey(app.history.current)) { app.shownSweep = Math.max(app.shownSweep, o.input.seq); app.shownSweepId = o.input.id; app.plots.setComputing(app.shownSweepId < app.sweepId); return; }
       app.lastSweep = o.output;
       recordSample(app.stats.sweepMs, o.output.ms);
       recordSample(app.stats.sweepArrival, performance.now() - o.input.time);
@@ -74,6 +76,7 @@ export function wireFrames(app: FramesHost): void {
       if (app.baseline && app.lastPose) app.renderReadouts();
       app.shownSweep = o.input.seq;
       app.shownSweepId = o.input.id;
+      app.plots.setComputing(app.shownSweepId < app.sweepId);
       // the plots are drawn (their canvases, at once); the 3D view only changes by the
       // steering axes' surface. During a gesture that waits for the next pose's draw
       // (one frame of GPU work, not two; a software rasteriser shares the CPU with the
