@@ -18,7 +18,7 @@
  */
 import type { Subscription } from 'rxjs';
 import type { Draft } from 'immer';
-import { EditRefused, type History } from '../../src/reactive';
+import { EditRefused, type History } from '../../src/index.ts';
 import { defaultDocument, hardpointPosition, moveHardpoint, nameOf, type ViewerDocument, type Vec3 } from './document';
 import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewState } from './engine';
 import { SolverClient } from './solver-client';
@@ -36,7 +36,7 @@ import { ForceOverlay } from './force-overlay';
 import { DeviceOverlay } from './device-overlay';
 import { DevicesPanel } from './devices-panel';
 import { setShimThickness } from './devices';
-import { LiveModel, type LiveLane } from '../../src/live';
+import { LiveModel, type LiveLane } from '../../src/index.ts';
 import { DragGestures } from './drag-gestures';
 import { SweepControls } from './sweep-controls';
 import { RenderLoop } from './render-loop';

@@ -11,15 +11,15 @@
  * poses the engine reports): no DOM, tested in Node (test/viewer/assemble.test.ts).
  */
 import { vec3 } from 'gl-matrix';
-import type { AssemblyDoc, ConstraintType, EntityKind, JointType, MateDoc, PartDoc, PoseDoc } from '../../src/assembly/types';
-import { ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReference, type EntityGroup } from '../../src/assembly/types';
-import { mateTypesJoining, validateAssembly } from '../../src/assembly/load';
-import { AssemblyError } from '../../src/assembly/errors';
-import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../src/assembly/edits';
-import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../../src/live';
-import { RolesError, validateRoles, type SuspensionRoles } from '../../src/suspension/roles';
-import { SuspensionModel } from '../../src/suspension/model';
-import { evaluateState } from '../../src/suspension/state';
+import type { AssemblyDoc, ConstraintType, EntityKind, JointType, MateDoc, PartDoc, PoseDoc } from '../../src/index.ts';
+import { ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReference, type EntityGroup } from '../../src/index.ts';
+import { mateTypesJoining, validateAssembly } from '../../src/index.ts';
+import { AssemblyError } from '../../src/index.ts';
+import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../src/index.ts';
+import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../../src/index.ts';
+import { RolesError, validateRoles, type SuspensionRoles } from '../../src/index.ts';
+import { SuspensionModel } from '../../src/index.ts';
+import { evaluateState } from '../../src/index.ts';
 import type { ViewerDocument, Vec3 } from './document';
 
 // ---------------------------------------------------------------- the library

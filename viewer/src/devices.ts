@@ -10,11 +10,11 @@
  * Also the shim thickness edit (one undo entry) and the device metrics the panels show.
  */
 import { quat, vec3 } from 'gl-matrix';
-import type { SuspensionModel } from '../../src/suspension/model';
-import type { PointExpr } from '../../src/suspension/targets';
-import type { PointRole } from '../../src/suspension/roles';
-import type { Geometry } from '../../src/suspension/files';
-import type { LiveRecipe } from '../../src/live';
+import type { SuspensionModel } from '../../src/index.ts';
+import type { PointExpr } from '../../src/index.ts';
+import type { PointRole } from '../../src/index.ts';
+import type { Geometry } from '../../src/index.ts';
+import type { LiveRecipe } from '../../src/index.ts';
 import type { Vec3 } from './document';
 import type { ReadoutSpec } from './view-types';
 

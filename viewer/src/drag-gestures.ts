@@ -5,7 +5,7 @@
  * the wheel in bump, a mechanism freely), Escape cancels, and in assemble mode a click picks.
  */
 import { Quaternion, type Vector3 } from 'three';
-import type { History } from '../../src/reactive';
+import type { History } from '../../src/index.ts';
 import { hardpointPosition, type Vec3, type ViewerDocument } from './document';
 import type { PoseResult, PullMode, ViewerLiveModel } from './engine';
 import { round6 } from './panels';

@@ -14,19 +14,19 @@
  * (viewer/src/scene-structure.ts), the corners drawn, the flat read-outs, loads under the
  * panel's load case, devices, and the plots' series from the library's sweep.
  */
-import { holdCatalogue } from '../../src/suspension/steering';
-import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
-import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
-import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type CompiledDocument, type LiveModel, type LiveRequest, type LiveViewFrame } from '../../src/live';
-import type { SteeringAxis } from '../../src/suspension/steering';
-import type { AssemblyDoc } from '../../src/assembly/types';
+import { holdCatalogue } from '../../src/index.ts';
+import type { SuspensionModel, MetricValues } from '../../src/index.ts';
+import { runSweep, sweepsToCsv } from '../../src/index.ts';
+import { sweepFromShortcut, validateGeometry } from '../../src/index.ts';
+import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type CompiledDocument, type LiveModel, type LiveRequest, type LiveViewFrame } from '../../src/index.ts';
+import type { SteeringAxis } from '../../src/index.ts';
+import type { AssemblyDoc } from '../../src/index.ts';
 import type { ViewerDocument, Vec3 } from './document';
 import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './view-types';
 export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './view-types';
-import { modelState, type StateJSON } from '../../src/model/operations';
+import { modelState, type StateJSON } from '../../src/index.ts';
 import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
-import { SweepLoads } from '../../src/suspension/loads';
+import { SweepLoads } from '../../src/index.ts';
 import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
 import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure';
 

@@ -4,11 +4,11 @@
  * sweep as an animated glTF.
  */
 import { assemblyText, baseName, geometryText, nameOf, OpenError, readDocument, readSweepFile, type SweepFileRange } from './document';
-import { EditRefused } from '../../src/reactive';
-import { liveEdits } from '../../src/live';
+import { EditRefused } from '../../src/index.ts';
+import { liveEdits } from '../../src/index.ts';
 import { PLOTTABLE } from './engine';
 import { plotsChart, plotsPictures, sweepGlb } from './pictures';
-import type { History } from '../../src/reactive';
+import type { History } from '../../src/index.ts';
 import type { PoseResult, SweepRequest, SweepResult } from './engine';
 import type { ViewerDocument } from './document';
 import type { SweepControls } from './sweep-controls';

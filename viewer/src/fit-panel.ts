@@ -8,11 +8,11 @@
  * too) and the panel starts from the axle's example.
  */
 import { BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, SphereGeometry, Float32BufferAttribute } from 'three';
-import type { History } from '../../src/reactive';
+import type { History } from '../../src/index.ts';
 import type { PoseResult } from './engine';
 import type { SceneView } from './scene';
-import type { FitProgress } from '../../src/suspension/fit';
-import { EditRefused } from '../../src/reactive';
+import type { FitProgress } from '../../src/index.ts';
+import { EditRefused } from '../../src/index.ts';
 import { acceptFitRecipe, runFit, type FitOutcome } from './fit';
 import type { FitJob, FitWorkerReply } from './fit.worker';
 import { hardpointPosition, type ViewerDocument } from './document';

@@ -3,9 +3,9 @@
  * the library's inverse design (`fit()`, src/suspension/fit.ts) on the document shown, with
  * its targets file's text, reporting each iteration; and the one edit that accepts a result.
  */
-import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../src/suspension/fit';
-import { validateGeometry } from '../../src/suspension/files';
-import { liveEdits, type LiveRecipe } from '../../src/live';
+import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../src/index.ts';
+import { validateGeometry } from '../../src/index.ts';
+import { liveEdits, type LiveRecipe } from '../../src/index.ts';
 import type { ViewerDocument, Vec3 } from './document';
 
 /**

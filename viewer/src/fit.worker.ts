@@ -3,7 +3,7 @@
  * The panel cancels a fit by terminating the worker.
  */
 import { runFit, type FitOutcome } from './fit';
-import type { FitProgress } from '../../src/suspension/fit';
+import type { FitProgress } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 
 export interface FitJob { id: number; doc: ViewerDocument; targets: string; fileName: string }

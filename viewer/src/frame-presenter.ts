@@ -4,8 +4,8 @@
  * read-outs, HUD, table, hold menu, which controls a linkage offers), and each sweep of the
  * plots' lane (plots, the steering axes' surface).
  */
-import type { History, SolveOutcome } from '../../src/reactive';
-import type { LiveLane, LiveRequest } from '../../src/live';
+import type { History, SolveOutcome } from '../../src/index.ts';
+import type { LiveLane, LiveRequest } from '../../src/index.ts';
 import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewerLiveModel } from './engine';
 import { nameOf, type ViewerDocument } from './document';
 import { recordSample } from './samples';

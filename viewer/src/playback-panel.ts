@@ -11,7 +11,7 @@
  */
 import uPlot from 'uplot';
 import './playback.css';
-import type { History } from '../../src/reactive';
+import type { History } from '../../src/index.ts';
 import type { HandleDragControls } from './drag';
 import type { SceneView } from './scene';
 import type { PoseResult } from './engine';

@@ -4,7 +4,7 @@
  * between frames, and the time slider's mapping. No DOM: the panel (playback-panel.ts)
  * drives it from animation frames, tests drive it with explicit time steps.
  */
-import { splitReference } from '../../src/assembly/types';
+import { splitReference } from '../../src/index.ts';
 import type { PlaybackFrame, SimulationHeader } from './simulation';
 import type { CornerGeometry, PoseResult } from './engine';
 import type { Vec3 } from './document';

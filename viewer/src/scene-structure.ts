@@ -6,12 +6,12 @@
  * instant centres) from the library's analysis at the pose shown.
  */
 import { quat, vec3 } from 'gl-matrix';
-import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/assembly/types';
-import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
-import type { SteeringAxis } from '../../src/suspension/steering';
-import type { PointExpr } from '../../src/suspension/targets';
-import type { PointRole } from '../../src/suspension/roles';
-import type { LiveSuspensionAnalysis } from '../../src/live';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/index.ts';
+import type { SuspensionModel, MetricValues } from '../../src/index.ts';
+import type { SteeringAxis } from '../../src/index.ts';
+import type { PointExpr } from '../../src/index.ts';
+import type { PointRole } from '../../src/index.ts';
+import type { LiveSuspensionAnalysis } from '../../src/index.ts';
 import type { Vec3 } from './document';
 import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './view-types';
 

@@ -12,7 +12,7 @@ import {
   OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { splitReference } from '../../src/assembly/types';
+import { splitReference } from '../../src/index.ts';
 import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from './engine';
 import type { Vec3 } from './document';
 

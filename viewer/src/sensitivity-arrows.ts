@@ -10,7 +10,7 @@
  * mirrored axle's arrow means: the drag moves the mirror too).
  */
 import { ConeGeometry, CylinderGeometry, Group, InstancedMesh, Matrix4, MeshLambertMaterial, Quaternion, Raycaster, Vector2, Vector3, Color } from 'three';
-import type { History } from '../../src/reactive';
+import type { History } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import type { HandleDragControls } from './drag';
 import type { SceneView } from './scene';

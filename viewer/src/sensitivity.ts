@@ -10,8 +10,8 @@
  * axle (no `hardpoints.right`) a drag moves the pickup and its mirror (the left and the
  * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
-import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/suspension/sensitivity';
-import { validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
+import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/index.ts';
+import { validateGeometry, validateSweep, type SweepSpec } from '../../src/index.ts';
 import type { ViewerDocument, Vec3 } from './document';
 import type { ViewState } from './engine';
 

@@ -4,9 +4,9 @@
  * energy budget, link and tyre forces) and handed out in batches as it is made. No DOM:
  * it runs in the simulation worker (`simulation.worker.ts`) and, for tests, in Node.
  */
-import { compileDocument } from '../../src/live';
-import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../src/dynamics/simulate';
-import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/assembly/types';
+import { compileDocument } from '../../src/index.ts';
+import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../src/index.ts';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 
 export interface SimulationSettings {

@@ -4,10 +4,10 @@
  * the error banner's close button.
  */
 import { TEMPLATES, nameOf } from './document';
-import { EditRefused } from '../../src/reactive';
-import { liveEdits } from '../../src/live';
+import { EditRefused } from '../../src/index.ts';
+import { liveEdits } from '../../src/index.ts';
 import { renderHolds } from './frame-presenter';
-import type { History } from '../../src/reactive';
+import type { History } from '../../src/index.ts';
 import type { PoseResult, SweepResult, ViewState, ViewerLiveModel } from './engine';
 import type { ViewerDocument } from './document';
 import type { SweepControls } from './sweep-controls';
