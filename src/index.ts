@@ -292,7 +292,7 @@ export {
   type CompiledDocument, type LiveDocument, type LiveLane, type LiveRecipe, type LiveRequest, type LiveSuspensionAnalysis, type LiveViewFrame, type LiveViewRequest, type LiveViewSettings,
 } from './live/index.ts';
 /** Suspension files checked, roles, the steering holds and the points the metrics read. */
-export { parseText, validateGeometry, validateSweep } from './suspension/files/index.ts';
+export { parseText, sweepValues, validateGeometry, validateSweep } from './suspension/files/index.ts';
 export { RolesError, validateRoles, type PointRole, type SuspensionRoles } from './suspension/roles.ts';
 export { holdCatalogue } from './suspension/steering.ts';
 export type { PointExpr } from './suspension/targets.ts';

@@ -69,7 +69,8 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
   const d = raw as Record<string, unknown>;
   for (const key of Object.keys(d)) if (!FIELDS.includes(key)) problems.add(`dynamics.${key}`, `unknown field (expected ${FIELDS.join(', ')})`);
   const num = (x: unknown, path: string, check: (v: number) => string | null = () => null): number | undefined => {
-    if (typeof x !== 'number' || !Number.isFinite(x)) { problems.add(path, `expected a finite number, got ${JSON.stringify(x)}`); return undefined; }
+    // JSON.stringify writes NaN (YAML .nan) and the infinities as null: name them
+    if (typeof x !== 'number' || !Number.isFinite(x)) { problems.add(path, typeof x === 'number' ? `not a finite number (got ${x})` : `expected a finite number, got ${JSON.stringify(x)}`); return undefined; }
     const why = check(x);
     if (why) { problems.add(path, why); return undefined; }
     return x;

@@ -112,7 +112,7 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
       const c = target.curve;
       if (!Array.isArray(c.at) || !Array.isArray(c.values) || c.at.length !== c.values.length || c.at.length === 0) bad(`${p}.curve`, 'expected { at: [...], values: [...] } of equal length');
     } else if (wanted && target.value === undefined && target.min === undefined && target.max === undefined) bad(p, 'give value, or min and/or max');
-    for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, 'expected a number');
+    for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, typeof target[k] === 'number' ? `not a finite number (got ${target[k]})` : 'expected a number');
     if (target.side !== undefined) {
       if (!axle) bad(`${p}.side`, 'a corner has one side: side is for an axle geometry');
       if (!['left', 'right', 'both'].includes(target.side as string)) bad(`${p}.side`, 'expected left, right or both');

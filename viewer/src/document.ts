@@ -15,7 +15,7 @@ import { stringify as yamlStringify } from 'yaml';
 import type { AssemblyDoc } from '../../src/index.ts';
 import { parseAssembly, validateAssembly } from '../../src/index.ts';
 import { serializeAssembly } from '../../src/index.ts';
-import { parseText, validateGeometry, validateSweep, type SweepSpec } from '../../src/index.ts';
+import { parseText, sweepValues, validateGeometry, validateSweep, type SweepSpec } from '../../src/index.ts';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
   isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
@@ -168,7 +168,9 @@ export function readSweepFile(fileName: string, text: string, doc: ViewerDocumen
   try { value = parseText(text, fileName); } catch { return null; }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
-  if (!('targets' in v) || !('steps' in v) || 'hardpoints' in v || 'format' in v) return null;
+  // a sweep file gives steps, or lists its targets' values (the reference format's other way)
+  const listsValues = Array.isArray(v.targets) && v.targets.some((t) => typeof t === 'object' && t !== null && 'values' in t);
+  if (!('targets' in v) || !('steps' in v || listsValues) || 'hardpoints' in v || 'format' in v) return null;
   let spec: SweepSpec;
   try {
     spec = validateSweep(value, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : undefined, fileName);
@@ -181,6 +183,11 @@ export function readSweepFile(fileName: string, text: string, doc: ViewerDocumen
   if (!only || !kind) {
     const what = moving.map((t) => (t.type === 'point' ? `${t.point} ${t.direction.axis}${t.mode === 'absolute' ? ' (absolute)' : ''}` : t.type === 'actuator_position' ? 'the rack' : t.type === 'element_length' ? 'the damper length' : 'roll')).join(', ') || 'nothing';
     throw new OpenError(fileName, `a sweep file that moves ${what}; the viewer's plots sweep bump (wheel centre z, relative, every corner) or steer (the rack, relative). Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
+  }
+  // the plots sweep evenly from start to stop: a list that goes there and back (or unevenly) runs in the command only
+  const even = sweepValues({ ...only, values: undefined }, spec.steps);
+  if (only.values && only.values.some((value, i) => Math.abs(value - even[i]) > 1e-9 * (1 + Math.abs(value)))) {
+    throw new OpenError(fileName, `a sweep file whose values are not evenly spaced from ${only.start} to ${only.stop}; the viewer's plots sweep evenly. Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
   }
   return { kind, start: only.start, stop: only.stop, steps: spec.steps, hold: spec.analysis.virtual_steering.suspension_hold };
 }
