@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Engine, type ViewState } from '../../viewer/src/engine';
 import { SensitivityPresenter, hoverLines, signedFigure, stateWords } from '../../viewer/src/sensitivity';
 import { hardpointPosition } from '../../viewer/src/document';
-import { assemblyDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
+import { assemblyDocument, compileDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
 import { History } from '../../src/reactive';
 import { fourBarDoc } from '../../examples/fourbar';
@@ -158,5 +158,19 @@ describe('sensitivity arrows presenter', () => {
     expect(stateWords({ travel: [20, -5], rack: 0 })).toBe('at +20 / −5 mm');
     const lines = hoverLines({ docKey: 1, metric: 'camber', unit: '°', view: { travel: [30], rack: 0 }, status: 'ok', message: null, value: 0, arrows: [], ms: 0 }, { hardpoint: 'p', gradient: [0, 0.01296, -0.002], chassis: true });
     expect(lines).toEqual(['+1 mm in x → 0° camber at +30 mm', '+1 mm in y → +0.013° camber at +30 mm', '+1 mm in z → −0.0020° camber at +30 mm']);
+  });
+
+  it("the arrows' worker reads the request's compile: a compile of a moved design gives that design's arrows", () => {
+    const doc = suspensionDocument(parseText(geometryText('double_wishbone')), { name: 'double_wishbone.yaml' });
+    const history = new History<LiveDocument>(doc);
+    const [x, y, z] = hardpointPosition(doc, 'upper_wishbone_inboard_front')!;
+    const other = history.apply(liveEdits.moveHardpoint('upper_wishbone_inboard_front', [x, y, z + 15]), 'move');
+    const view = { travel: [10], rack: 0 };
+    const strip = (r: { ms: number }) => ({ ...r, ms: 0 });
+    // a probe: the request names one document and carries the compile of another, 15 mm apart
+    const probed = new SensitivityPresenter().arrows({ docKey: 1, doc, compiled: compileDocument(other), view, metric: 'camber' });
+    expect(probed.status).toBe('ok');
+    expect(strip(probed)).toEqual(strip(new SensitivityPresenter().arrows({ docKey: 1, doc: other, view, metric: 'camber' })));
+    expect(strip(probed)).not.toEqual(strip(new SensitivityPresenter().arrows({ docKey: 1, doc, view, metric: 'camber' })));
   });
 });

@@ -14,7 +14,7 @@ import type { History } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import type { HandleDragControls } from './drag';
 import type { SceneView } from './scene';
-import type { PoseResult } from './engine';
+import type { PoseResult, ViewerLiveModel } from './engine';
 import type { ArrowMessage, ArrowReply } from './sensitivity.worker';
 import { ARROW_METRICS, SensitivityPresenter, hoverLines, type ArrowRequest, type ArrowResult, type PickupArrow } from './sensitivity';
 import './analysis.css';
@@ -45,6 +45,8 @@ export interface ArrowsHost {
   readonly scene: Pick<SceneView, 'scene' | 'renderer' | 'camera' | 'handleInfo' | 'toScreen'>;
   readonly drag: Pick<HandleDragControls, 'addEventListener' | 'hovered' | 'dragged'>;
   readonly lastPose: PoseResult | null;
+  /** The document's compile (its edit's validation made it): the arrows' worker does not compile it again. */
+  readonly live: Pick<ViewerLiveModel, 'compiledOf'>;
   docKey(doc: ViewerDocument): number;
   invalidate(): void;
 }
@@ -156,7 +158,7 @@ export class SensitivityArrows {
       return;
     }
     const doc = this.app.history.current;
-    const request: ArrowRequest = { docKey: this.app.docKey(doc), doc, view: pose.view, metric, ...(axle ? { side: this.side } : {}) };
+    const request: ArrowRequest = { docKey: this.app.docKey(doc), doc, compiled: this.app.live.compiledOf(doc), view: pose.view, metric, ...(axle ? { side: this.side } : {}) };
     this.asked = request;
     if (this.inFlight) { this.pending = request; return; }
     this.send(request);

@@ -11,7 +11,7 @@
  * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
 import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/index.ts';
-import { validateGeometry, validateSweep, type SweepSpec } from '../../src/index.ts';
+import { validateGeometry, validateSweep, type CompiledDocument, type SweepSpec } from '../../src/index.ts';
 import type { ViewerDocument, Vec3 } from './document';
 import type { ViewState } from './engine';
 
@@ -28,6 +28,8 @@ export interface ArrowRequest {
   doc: ViewerDocument;
   view: ViewState;
   metric: string;
+  /** The document as the page's live model compiled it: its checked geometry is used, not checked again here. */
+  compiled?: CompiledDocument;
   /** An axle: whose metric (default left); a corner has one side. */
   side?: string;
 }
@@ -75,14 +77,14 @@ export class SensitivityPresenter {
   /** The last document's model (a drag makes a new document per move: one is enough). */
   private cached: { key: number; model: SensitivityModel | null; problem: string | null } | null = null;
 
-  private modelFor(docKey: number, doc: ViewerDocument): { model: SensitivityModel | null; problem: string | null } {
+  private modelFor(docKey: number, doc: ViewerDocument, compiled?: CompiledDocument): { model: SensitivityModel | null; problem: string | null } {
     if (this.cached?.key === docKey) return this.cached;
     let model: SensitivityModel | null = null;
     let problem: string | null = null;
     if (doc.kind !== 'suspension') problem = 'sensitivities need a suspension geometry file (this is an assembly)';
     else {
       try {
-        model = new SensitivityModel(validateGeometry(doc.geometry));
+        model = new SensitivityModel(compiled?.geometry ?? validateGeometry(doc.geometry));
       } catch (error) {
         problem = error instanceof Error ? error.message : String(error);
       }
@@ -97,7 +99,7 @@ export class SensitivityPresenter {
     const base: Pick<ArrowResult, 'docKey' | 'metric' | 'unit' | 'view' | 'side'> = { docKey: req.docKey, metric: req.metric, unit, view: req.view };
     const out = (status: ArrowResult['status'], message: string | null, value: number | null = null, arrows: PickupArrow[] = []): ArrowResult => ({ ...base, status, message, value, arrows, ms: now() - t0 });
     if (!(ARROW_METRICS as readonly string[]).includes(req.metric)) return out('unavailable', `no gradient for "${req.metric}"`);
-    const { model, problem } = this.modelFor(req.docKey, req.doc);
+    const { model, problem } = this.modelFor(req.docKey, req.doc, req.compiled);
     if (!model) return out('unavailable', problem);
     const axle = model.sides.length > 1;
     const side = axle ? (req.side ?? model.sides[0]) : model.sides[0];
