@@ -14,7 +14,7 @@ import { runSweep } from '../src/suspension/sweep';
 import { chainDoc, manyChainsDoc } from './models';
 import { LiveModel, compileDocument, liveEdits, readSuspensionDocument, suspensionAnalysis, type LiveDocument } from '../src/live/index.ts';
 import { History } from '../src/reactive';
-import { Engine } from '../viewer/src/engine';
+import { LiveViewPresenter } from '../src/live/view/presenter.ts';
 import { exportGlb, plotPicture } from '../src/cli/pictures.ts';
 import { parseAssembly } from '../src/assembly/load';
 import { buildDynamics } from '../src/dynamics/build';
@@ -65,7 +65,7 @@ export function timeNs(fn: () => void, inner = 1000, rounds = 15): number {
  */
 function viewerEditMs(which: 'pose' | 'sweep'): number {
   const history = new History<LiveDocument>(readSuspensionDocument(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'), 'double_wishbone.yaml'));
-  const engine = new Engine();
+  const engine = new LiveViewPresenter();
   // the page's live model's request: the document compiled once, by the edit's validation on the main thread
   const pose = (version: number, document: LiveDocument) => ({ version, document, compiled: compileDocument(document), settings: { view: { travel: [0], rack: 0 }, loads: null }, pull: null });
   const p0 = engine.pose(pose(0, history.current)).points['chassis.upper_wishbone_inboard_front'];

@@ -297,3 +297,5 @@ export { RolesError, validateRoles, type PointRole, type SuspensionRoles } from 
 export { holdCatalogue } from './suspension/steering.ts';
 export type { PointExpr } from './suspension/targets.ts';
 export type { EnergyJSON } from './dynamics/simulate.ts';
+/** What a page draws of the live model, without the DOM (src/live/view: the pose worker's presenter, the plots' sweep, the scene's structure, arrows, playback, assemble mode, fit). */
+export * from './live/view/index.ts';

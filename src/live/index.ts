@@ -63,3 +63,4 @@ export {
   type SuspensionPullOutcome,
   type SuspensionView,
 } from './suspension-engine.ts';
+export * from './view/index.ts';

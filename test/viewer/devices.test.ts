@@ -10,11 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Engine, PLOTTABLE, type PoseResult } from '../../viewer/src/engine';
+import { LiveViewPresenter, PLOTTABLE, type PoseResult } from '../../src/live/view/presenter.ts';
 import { liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
 import { History } from '../../src/reactive';
-import { setShimThickness, shimSections, type DeviceShape } from '../../viewer/src/devices';
+import { setShimThickness, shimSections, type DeviceShape } from '../../src/live/view/devices.ts';
 
 const doc = (name: string) => suspensionDocument(parseText(readFileSync(new URL(`../../examples/suspension/${name}.yaml`, import.meta.url), 'utf8')), { name: `${name}.yaml` });
 type V = [number, number, number];
@@ -31,7 +31,7 @@ const seg = (r: PoseResult, id: string) => shape(r, id) as Extract<DeviceShape, 
 
 describe('viewer devices', () => {
   it('a U-bar: the bar on its chassis axis, each arm from the axis to its drop link, turning by the library\'s arb_arm_angle', () => {
-    const engine = new Engine();
+    const engine = new LiveViewPresenter();
     const d = doc('double_wishbone_axle_u_bar');
     const design = engine.pose(poseAt(1, d, { travel: [0, 0], rack: 0 }));
     const rolled = engine.pose(poseAt(1, d, { travel: [30, -20], rack: 0 }));
@@ -66,7 +66,7 @@ describe('viewer devices', () => {
   });
 
   it('a heave link is drawn rocker to rocker, as long as heave_link_length; a T-bar\'s crossbar midpoint stays on y = 0; dampers and torsion bars are drawn', () => {
-    const engine = new Engine();
+    const engine = new LiveViewPresenter();
     const heave = engine.pose(poseAt(1, doc('double_wishbone_axle_heave_link'), { travel: [25, -10], rack: 0 }));
     const link = seg(heave, 'heave_link');
     expect(len(sub(link.b, link.a))).toBeCloseTo(heave.metrics['axle.heave_link_length']!, 9);
@@ -89,7 +89,7 @@ describe('viewer devices', () => {
   });
 
   it('the camber shim block rides on its upright, as thick as the setup; its thickness is one undo entry and a thicker shim makes camber more negative', () => {
-    const engine = new Engine();
+    const engine = new LiveViewPresenter();
     const history = new History<LiveDocument>(doc('double_wishbone_camber_shim'));
     const sections = shimSections((history.current as Extract<LiveDocument, { kind: 'suspension' }>).geometry);
     expect(sections).toEqual([{ path: ['config'], label: 'camber shim', design: 3, setup: 5 }]);
@@ -124,7 +124,7 @@ describe('viewer devices', () => {
   it('device metrics are in the plot menus and in the plots\' sweep, equal to the poses at its travels', () => {
     const menu = PLOTTABLE.map((p) => p.metric);
     expect(menu).toEqual(expect.arrayContaining(['torsion_bar_twist', 'arb_arm_angle', 'axle.arb_twist', 'axle.t_bar_heave_angle', 'axle.heave_link_length']));
-    const engine = new Engine();
+    const engine = new LiveViewPresenter();
     const d = doc('double_wishbone_axle_heave_link');
     const sweep = engine.sweep({ docKey: 1, doc: d, range: { start: -30, stop: 30, steps: 4 }, derivatives: true });
     sweep.travel.forEach((t, i) => {

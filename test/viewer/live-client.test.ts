@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom } from 'rxjs';
-import { Engine, type PoseResult, type ViewSettings } from '../../viewer/src/engine';
+import { LiveViewPresenter, type PoseResult, type ViewSettings } from '../../src/live/view/presenter.ts';
 import { LiveModel, suspensionDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
 
@@ -18,7 +18,7 @@ type ViewerLive = LiveModel<undefined, PoseResult, ViewSettings>;
 
 /** The page's live model over a worker-like engine. */
 function viewerLive(): ViewerLive {
-  const worker = new Engine();
+  const worker = new LiveViewPresenter();
   return new LiveModel<undefined, PoseResult, ViewSettings>(dw(), {
     remote: true,
     leading: true,
@@ -61,7 +61,7 @@ describe('the viewer on the live model', () => {
     live.endDrag();
     live.resolve({ fresh: true });
     const fresh = await shown(live);
-    const direct = new Engine().pose(poseAt(1, live.document, pulled.view));
+    const direct = new LiveViewPresenter().pose(poseAt(1, live.document, pulled.view));
     expect(fresh.view).toEqual(pulled.view);
     expect(fresh.metrics).toEqual(direct.metrics);
     expect(live.history.canUndo).toBe(false);

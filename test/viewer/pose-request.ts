@@ -4,8 +4,8 @@
  * sits, a load case), maybe a pull, a fresh start or a cancelled drag.
  */
 import type { LiveDocument, LiveRequest } from '../../src/live/index.ts';
-import type { PoseRequest, ViewState } from '../../viewer/src/engine';
-import type { LoadCase } from '../../viewer/src/loads';
+import type { PoseRequest, ViewState } from '../../src/live/view/presenter.ts';
+import type { LoadCase } from '../../src/live/view/loads.ts';
 
 type More = Partial<Pick<LiveRequest, 'pull' | 'fresh' | 'cancelledDrag' | 'compiled'>> & { loads?: LoadCase | null };
 

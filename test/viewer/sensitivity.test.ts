@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Engine, type ViewState } from '../../viewer/src/engine';
-import { SensitivityPresenter, hoverLines, signedFigure, stateWords } from '../../viewer/src/sensitivity';
+import { LiveViewPresenter, type ViewState } from '../../src/live/view/presenter.ts';
+import { SensitivityPresenter, hoverLines, signedFigure, stateWords } from '../../src/live/view/sensitivity.ts';
 import { hardpointPosition } from '../../viewer/src/document';
 import { assemblyDocument, compileDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
@@ -26,7 +26,7 @@ function metricMoved(doc: LiveDocument, view: ViewState, metric: string, hardpoi
   q[axis] += d;
   const history = new History<LiveDocument>(doc);
   history.apply(liveEdits.moveHardpoint(hardpoint, q), 'fd');
-  const r = new Engine().pose(poseAt(++key, history.current, view));
+  const r = new LiveViewPresenter().pose(poseAt(++key, history.current, view));
   expect(r.ok).toBe(true);
   return r.metrics[metric] as number;
 }
@@ -43,7 +43,7 @@ describe('sensitivity arrows presenter', () => {
       const r = new SensitivityPresenter().arrows({ docKey: 1, doc, view: state, metric });
       expect(r.status).toBe('ok');
       // the value is the pose engine's at the same view
-      const pose = new Engine().pose(poseAt(1, doc, state));
+      const pose = new LiveViewPresenter().pose(poseAt(1, doc, state));
       expect(r.value).toBeCloseTo(pose.metrics[metric] as number, 8);
       // the chassis pickups are the pose's chassis handles
       const chassis = pose.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint).sort();
@@ -73,7 +73,7 @@ describe('sensitivity arrows presenter', () => {
   function axleMetric(doc: LiveDocument, view: ViewState, metric: string, side: string, edit: ((h: History<LiveDocument>) => void) | null): number {
     const history = new History<LiveDocument>(doc);
     if (edit) edit(history);
-    const r = new Engine().pose(poseAt(++key, history.current, view));
+    const r = new LiveViewPresenter().pose(poseAt(++key, history.current, view));
     expect(r.ok).toBe(true);
     return r.metrics[side === 'left' ? metric : `${side}.${metric}`] as number;
   }
@@ -110,7 +110,7 @@ describe('sensitivity arrows presenter', () => {
       expect(r.side).toBe(side);
       expect(r.value).toBeCloseTo(axleMetric(doc, state, metric, side, null), 8);
       // every chassis handle of the pose has its arrow, on both sides; centre points beside them
-      const pose = new Engine().pose(poseAt(1, doc, state));
+      const pose = new LiveViewPresenter().pose(poseAt(1, doc, state));
       const handles = pose.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint!);
       const chassis = r.arrows.filter((a) => a.chassis);
       const sidePoints = (names: string[]) => names.filter((n) => !n.startsWith('center_')).sort();

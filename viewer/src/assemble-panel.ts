@@ -10,9 +10,9 @@ import { isDocumentError } from '../../src/index.ts';
 import {
   MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
   pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
-} from './assemble';
+} from '../../src/index.ts';
 import type { ViewerDocument } from './document';
-import type { PoseResult } from './engine';
+import type { PoseResult } from '../../src/index.ts';
 import type { SceneView } from './scene';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;

@@ -7,7 +7,7 @@
 import { Quaternion, type Vector3 } from 'three';
 import type { History } from '../../src/index.ts';
 import { hardpointPosition, type Vec3, type ViewerDocument } from './document';
-import type { PoseResult, PullMode, ViewerLiveModel } from './engine';
+import type { PoseResult, PullMode, ViewerLiveModel } from '../../src/index.ts';
 import { round6 } from './panels';
 import { recordSample } from './samples';
 import type { HandleDragControls } from './drag';

@@ -6,10 +6,10 @@
 import { assemblyText, baseName, geometryText, nameOf, OpenError, readDocument, readSweepFile, type SweepFileRange } from './document';
 import { EditRefused } from '../../src/index.ts';
 import { liveEdits } from '../../src/index.ts';
-import { PLOTTABLE } from './engine';
+import { PLOTTABLE } from '../../src/index.ts';
 import { plotsChart, plotsPictures, sweepGlb } from './pictures';
 import type { History } from '../../src/index.ts';
-import type { PoseResult, SweepRequest, SweepResult } from './engine';
+import type { PoseResult, SweepRequest, SweepResult } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import type { SweepControls } from './sweep-controls';
 import type { PlotPanel } from './plots';

@@ -9,11 +9,11 @@
  */
 import { BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, SphereGeometry, Float32BufferAttribute } from 'three';
 import type { History } from '../../src/index.ts';
-import type { PoseResult } from './engine';
+import type { PoseResult } from '../../src/index.ts';
 import type { SceneView } from './scene';
 import type { FitProgress } from '../../src/index.ts';
 import { EditRefused } from '../../src/index.ts';
-import { acceptFitRecipe, runFit, type FitOutcome } from './fit';
+import { acceptFitRecipe, runFit, type FitOutcome } from '../../src/index.ts';
 import type { FitJob, FitWorkerReply } from './fit.worker';
 import { hardpointPosition, type ViewerDocument } from './document';
 import exampleTargets from '../../examples/sensitivity/fit_camber_gain.yaml?raw';

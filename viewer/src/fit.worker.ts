@@ -2,7 +2,7 @@
  * The Fit panel's worker: one fit at a time, each accepted iteration posted as progress.
  * The panel cancels a fit by terminating the worker.
  */
-import { runFit, type FitOutcome } from './fit';
+import { runFit, type FitOutcome } from '../../src/index.ts';
 import type { FitProgress } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 

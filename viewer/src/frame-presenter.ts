@@ -6,7 +6,7 @@
  */
 import type { History, SolveOutcome } from '../../src/index.ts';
 import type { LiveLane, LiveRequest } from '../../src/index.ts';
-import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewerLiveModel } from './engine';
+import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewerLiveModel } from '../../src/index.ts';
 import { nameOf, type ViewerDocument } from './document';
 import { recordSample } from './samples';
 import type { RenderLoop, PendingInput } from './render-loop';

@@ -7,7 +7,7 @@
 import type { AssemblyDoc } from '../../src/index.ts';
 import type { StateJSON } from '../../src/index.ts';
 import type { Chart, Curve, DesignPoint } from '../../src/pictures/index';
-import type { PlotSpec, SweepResult } from './engine';
+import type { PlotSpec, SweepResult } from '../../src/index.ts';
 
 const loadPictures = () => import('../../src/pictures/index');
 

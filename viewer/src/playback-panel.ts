@@ -14,12 +14,12 @@ import './playback.css';
 import type { History } from '../../src/index.ts';
 import type { HandleDragControls } from './drag';
 import type { SceneView } from './scene';
-import type { PoseResult } from './engine';
+import type { PoseResult } from '../../src/index.ts';
 import type { ViewerDocument, Vec3 } from './document';
 import { nameOf } from './document';
-import { Playback, SLIDER_STEPS, posedResult } from './playback';
+import { Playback, SLIDER_STEPS, posedResult } from '../../src/index.ts';
 import { SimulationClient } from './simulation-client';
-import type { PlaybackFrame, SimulationMessage, SimulationSettings } from './simulation';
+import type { PlaybackFrame, SimulationMessage, SimulationSettings } from '../../src/index.ts';
 
 /** Settings that suit each example (the README's commands); others get the fallback. */
 const DEFAULTS: Record<string, SimulationSettings> = {

@@ -7,9 +7,9 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { PLOTTABLE, type PlotSpec, type SweepResult } from './engine';
+import { PLOTTABLE, type PlotSpec, type SweepResult } from '../../src/index.ts';
 
-export type { PlotSpec } from './engine';
+export type { PlotSpec } from '../../src/index.ts';
 
 /** Metrics that come from the steering response (the sweep then computes it at every step). */
 export const needsSteeringResponse = (metric: string): boolean => metric.endsWith('_virtual');

@@ -4,7 +4,7 @@
  * it (pose: the linkage and read-outs; full: the plots too).
  */
 import { recordSample } from './samples';
-import type { PoseResult, SweepResult } from './engine';
+import type { PoseResult, SweepResult } from '../../src/index.ts';
 import type { SceneView } from './scene';
 
 /** An input not yet fully on screen: its time, whether the plots must follow, whether its pose is drawn. */

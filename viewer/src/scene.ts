@@ -13,7 +13,7 @@ import {
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { splitReference } from '../../src/index.ts';
-import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from './engine';
+import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from '../../src/index.ts';
 import type { Vec3 } from './document';
 
 const COLORS = {

@@ -14,9 +14,9 @@ import type { History } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import type { HandleDragControls } from './drag';
 import type { SceneView } from './scene';
-import type { PoseResult, ViewerLiveModel } from './engine';
+import type { PoseResult, ViewerLiveModel } from '../../src/index.ts';
 import type { ArrowMessage, ArrowReply } from './sensitivity.worker';
-import { ARROW_METRICS, SensitivityPresenter, hoverLines, type ArrowRequest, type ArrowResult, type PickupArrow } from './sensitivity';
+import { ARROW_METRICS, SensitivityPresenter, hoverLines, type ArrowRequest, type ArrowResult, type PickupArrow } from '../../src/index.ts';
 import './analysis.css';
 
 const ARROW_COLOR = 0x6ea8ff;

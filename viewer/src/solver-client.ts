@@ -4,7 +4,7 @@
  * replies with requests. Without Worker support the engine runs on the main thread.
  */
 import { recordSample } from './samples';
-import { Engine, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from './engine';
+import { LiveViewPresenter, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from '../../src/index.ts';
 
 export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest };
 export type WorkerReply = { id: number; ok: true; result: PoseResult | SweepResult; at?: { received: number; done: number } } | { id: number; ok: false; error: string };
@@ -14,7 +14,7 @@ export interface RoundTrips { toWorker: number[]; inWorker: number[]; back: numb
 
 export class SolverClient {
   private worker: Worker | null = null;
-  private engine: Engine | null = null;
+  private engine: LiveViewPresenter | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (value: PoseResult | SweepResult) => void; reject: (error: Error) => void; posted: number }>();
   readonly trips: RoundTrips = { toWorker: [], inWorker: [], back: [] };
@@ -43,7 +43,7 @@ export class SolverClient {
       };
     } catch {
       this.worker = null;
-      this.engine = new Engine();
+      this.engine = new LiveViewPresenter();
     }
   }
 

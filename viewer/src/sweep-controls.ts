@@ -3,7 +3,7 @@
  * keeping its own range, a bad entry named and put back, and where the pose shown sits on
  * the plots' x axis.
  */
-import type { PoseResult, SweepKind } from './engine';
+import type { PoseResult, SweepKind } from '../../src/index.ts';
 import type { PlotPanel } from './plots';
 
 export type SweepRange = { start: number; stop: number; steps: number };

@@ -8,7 +8,7 @@ import { EditRefused } from '../../src/index.ts';
 import { liveEdits } from '../../src/index.ts';
 import { renderHolds } from './frame-presenter';
 import type { History } from '../../src/index.ts';
-import type { PoseResult, SweepResult, ViewState, ViewerLiveModel } from './engine';
+import type { PoseResult, SweepResult, ViewState, ViewerLiveModel } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import type { SweepControls } from './sweep-controls';
 import type { PlotPanel } from './plots';

@@ -10,13 +10,13 @@
  * Also the shim thickness edit (one undo entry) and the device metrics the panels show.
  */
 import { quat, vec3 } from 'gl-matrix';
-import type { SuspensionModel } from '../../src/index.ts';
-import type { PointExpr } from '../../src/index.ts';
-import type { PointRole } from '../../src/index.ts';
-import type { Geometry } from '../../src/index.ts';
-import type { LiveRecipe } from '../../src/index.ts';
-import type { Vec3 } from './document';
-import type { ReadoutSpec } from './view-types';
+import type { SuspensionModel } from '../../suspension/model.ts';
+import type { PointExpr } from '../../suspension/targets.ts';
+import type { PointRole } from '../../suspension/roles.ts';
+import type { Geometry } from '../../suspension/files/index.ts';
+import type { LiveRecipe } from '../document.ts';
+import type { Vec3 } from './frame-types.ts';
+import type { ReadoutSpec } from './frame-types.ts';
 
 export type DeviceShape =
   | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3; b: Vec3 }

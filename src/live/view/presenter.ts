@@ -14,21 +14,25 @@
  * (viewer/src/scene-structure.ts), the corners drawn, the flat read-outs, loads under the
  * panel's load case, devices, and the plots' series from the library's sweep.
  */
-import { holdCatalogue } from '../../src/index.ts';
-import type { SuspensionModel, MetricValues } from '../../src/index.ts';
-import { runSweep, sweepsToCsv } from '../../src/index.ts';
-import { sweepFromShortcut, validateGeometry } from '../../src/index.ts';
-import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type CompiledDocument, type LiveModel, type LiveRequest, type LiveViewFrame } from '../../src/index.ts';
-import type { SteeringAxis } from '../../src/index.ts';
-import type { AssemblyDoc } from '../../src/index.ts';
-import type { ViewerDocument, Vec3 } from './document';
-import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './view-types';
-export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './view-types';
-import { modelState, type StateJSON } from '../../src/index.ts';
-import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
-import { SweepLoads } from '../../src/index.ts';
-import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
-import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure';
+import { holdCatalogue, type SteeringAxis } from '../../suspension/steering.ts';
+import type { SuspensionModel, MetricValues } from '../../suspension/model.ts';
+import { runSweep, sweepsToCsv } from '../../suspension/sweep.ts';
+import { sweepFromShortcut, validateGeometry } from '../../suspension/files/index.ts';
+import { compileDocument, type CompiledDocument } from '../document.ts';
+import { drivenSuspension } from '../suspension-engine.ts';
+import { flatMetrics } from '../suspension-analysis.ts';
+import { holdOf, LiveViewEngine, type LiveViewFrame } from '../view-engine.ts';
+import type { LiveModel, LiveRequest } from '../live-model.ts';
+import type { AssemblyDoc } from '../../assembly/types.ts';
+import { modelState, type StateJSON } from '../../model/operations.ts';
+import { SweepLoads } from '../../suspension/loads.ts';
+import type { LiveDocument } from '../document.ts';
+import type { Vec3 } from './frame-types.ts';
+import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
+export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
+import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads.ts';
+import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices.ts';
+import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure.ts';
 
 // ---------------------------------------------------------------- messages
 
@@ -104,7 +108,7 @@ export type SweepKind = 'bump' | 'steer';
 
 export interface SweepRequest {
   docKey: number;
-  doc: ViewerDocument;
+  doc: LiveDocument;
   /** The document as the page's live model compiled it (its edit's validation): the worker does not compile it again. */
   compiled?: CompiledDocument;
   /** bump: wheel travel (mm, every corner, rack held); steer: rack travel (mm, wheel centres held). */
@@ -181,7 +185,7 @@ interface Presentation {
   readonly design: Record<string, Vec3>;
   /** How the devices are drawn at any state (viewer/src/devices.ts). */
   readonly devices: ReturnType<typeof devicePlan> | null;
-  /** The wheels and axes (the ghost) and every metric at design: see {@link Engine.designOf}. */
+  /** The wheels and axes (the ghost) and every metric at design: see {@link LiveViewPresenter.designOf}. */
   designed: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null;
 }
 
@@ -190,7 +194,7 @@ interface Presentation {
  * engine ({@link LiveViewEngine}: versions, drives, pulls, last good state, analysis)
  * solves it, and the frame is presented as the page draws it.
  */
-export class Engine {
+export class LiveViewPresenter {
   private readonly live = new LiveViewEngine();
   private shown: Presentation | null = null;
   /** The sweeps' model, renewed in place for the next document of the same topology (a drag's next move). */

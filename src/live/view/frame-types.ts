@@ -3,7 +3,8 @@
  * and what a plot or read-out shows of a metric: plain data, shared by the worker's
  * presenter (engine.ts, devices.ts, loads.ts, scene-structure.ts) and the page.
  */
-import type { Vec3 } from './document';
+/** A point or direction, mm (a plain tuple: frames cross to the page as structured clones). */
+export type Vec3 = [number, number, number];
 
 /** hardpoint: a chassis pickup (a geometry edit); pull, wheel, rack: moving points (pulls); anchor: a fixed part's point (picked, never dragged). */
 export type HandleKind = 'hardpoint' | 'pull' | 'wheel' | 'rack' | 'anchor';

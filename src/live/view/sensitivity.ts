@@ -10,10 +10,12 @@
  * axle (no `hardpoints.right`) a drag moves the pickup and its mirror (the left and the
  * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
-import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/index.ts';
-import { validateGeometry, validateSweep, type CompiledDocument, type SweepSpec } from '../../src/index.ts';
-import type { ViewerDocument, Vec3 } from './document';
-import type { ViewState } from './engine';
+import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../suspension/sensitivity.ts';
+import { validateGeometry, validateSweep, type SweepSpec } from '../../suspension/files/index.ts';
+import type { CompiledDocument } from '../document.ts';
+import type { LiveDocument } from '../document.ts';
+import type { Vec3 } from './frame-types.ts';
+import type { ViewState } from './presenter.ts';
 
 /** The metrics offered, with the unit of the metric (a gradient is that unit per mm). */
 export const SENSITIVITY_UNITS: Readonly<Record<string, string>> = {
@@ -25,7 +27,7 @@ export const ARROW_METRICS: readonly string[] = SENSITIVITY_METRICS;
 
 export interface ArrowRequest {
   docKey: number;
-  doc: ViewerDocument;
+  doc: LiveDocument;
   view: ViewState;
   metric: string;
   /** The document as the page's live model compiled it: its checked geometry is used, not checked again here. */
@@ -77,7 +79,7 @@ export class SensitivityPresenter {
   /** The last document's model (a drag makes a new document per move: one is enough). */
   private cached: { key: number; model: SensitivityModel | null; problem: string | null } | null = null;
 
-  private modelFor(docKey: number, doc: ViewerDocument, compiled?: CompiledDocument): { model: SensitivityModel | null; problem: string | null } {
+  private modelFor(docKey: number, doc: LiveDocument, compiled?: CompiledDocument): { model: SensitivityModel | null; problem: string | null } {
     if (this.cached?.key === docKey) return this.cached;
     let model: SensitivityModel | null = null;
     let problem: string | null = null;

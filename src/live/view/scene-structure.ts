@@ -6,14 +6,14 @@
  * instant centres) from the library's analysis at the pose shown.
  */
 import { quat, vec3 } from 'gl-matrix';
-import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/index.ts';
-import type { SuspensionModel, MetricValues } from '../../src/index.ts';
-import type { SteeringAxis } from '../../src/index.ts';
-import type { PointExpr } from '../../src/index.ts';
-import type { PointRole } from '../../src/index.ts';
-import type { LiveSuspensionAnalysis } from '../../src/index.ts';
-import type { Vec3 } from './document';
-import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './view-types';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../assembly/types.ts';
+import type { SuspensionModel, MetricValues } from '../../suspension/model.ts';
+import type { SteeringAxis } from '../../suspension/steering.ts';
+import type { PointExpr } from '../../suspension/targets.ts';
+import type { PointRole } from '../../suspension/roles.ts';
+import type { LiveSuspensionAnalysis } from '../suspension-analysis.ts';
+import type { Vec3 } from './frame-types.ts';
+import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './frame-types.ts';
 
 export const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 
