@@ -334,6 +334,9 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
   return { doc, roads };
 }
 
+/** A road's motion as suspensionDynamicsAssembly writes it (roadLaw): its slide driven by a sine or a table. */
+interface RoadMotionDoc { coordinate: string; sine?: { amplitude: number; frequency: number; phase?: number; offset?: number }; table?: [number, number][] }
+
 /** Build, and (start: equilibrium) settle on the road: the model a run starts from. */
 export function prepareSuspensionDynamics(geometry: Geometry, spec: SuspensionDynamicsSpec): SuspensionDynamicsModel {
   const { doc, roads } = suspensionDynamicsAssembly(geometry, spec);
@@ -344,7 +347,7 @@ export function prepareSuspensionDynamics(geometry: Geometry, spec: SuspensionDy
   const out: SuspensionDynamicsModel = { doc, dyn, sm, spec, roads, designLengths };
   if (spec.start === 'equilibrium') {
     // the roads held where their motions start, the steering held by the file
-    const motions = (doc as unknown as { motions: Record<string, { coordinate: string; sine?: { amplitude: number; frequency: number; phase?: number; offset?: number }; table?: [number, number][] }> }).motions;
+    const motions = (doc as AssemblyDoc & { motions: Record<string, RoadMotionDoc> }).motions;
     const held: number[] = [];
     for (const m of Object.values(motions)) {
       const info = dyn.model.coordinates.get(m.coordinate)!;

@@ -103,7 +103,7 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
     const target = t as FitTarget;
     const offered = sensitivityMetricsOf(geometry);
     if (![...offered.side, ...offered.axle].includes(target.metric)) bad(`${p}.metric`, `expected one of ${[...offered.side, ...offered.axle].join(', ')}`);
-    const kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => (target as unknown as Record<string, unknown>)[k] !== undefined);
+    const given = new Map(Object.entries(target)), kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => given.get(k) !== undefined);
     if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, slope, curve');
     if (target.at !== undefined && typeof target.at !== 'number') bad(`${p}.at`, 'expected a travel in mm');
     if (target.gain !== undefined && (!Array.isArray(target.gain) || target.gain.length !== 2 || !target.gain.every((v) => typeof v === 'number'))) bad(`${p}.gain`, 'expected [from, to] travels in mm');

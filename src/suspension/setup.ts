@@ -12,7 +12,7 @@
  */
 import * as P from '../../kernel/pose';
 import { solve } from '../../kernel/solver';
-import type { AssemblyDoc, MateDoc } from '../assembly/types';
+import type { AssemblyDoc, AxisDoc, MateDoc, PartDoc, PoseDoc } from '../assembly/types';
 import { buildModel } from '../model/build';
 import type { ProblemList } from './files/errors';
 import type { Geometry, CornerGeometry } from './files/geometry';
@@ -134,18 +134,19 @@ export function solveCornerSetup(g: Geometry, hp: Record<string, Point3>, corner
     upper_ball: { type: 'ball', a: 'upper.ubj', b: 'upright.ubj' },
     trackrod: { type: 'distance', a: 'chassis.trackrod_inboard', b: 'upright.trackrod_outboard', value: dist(hp.trackrod_inboard, hp.trackrod_outboard) + trackrodShim },
   };
-  const parts: Record<string, unknown> = {
-    chassis: { fixed: true, pose: identity(), points: chassisPoints, axes: { upper_axis: axis(f, r) } as Record<string, unknown> },
+  const chassisAxes: Record<string, AxisDoc> = { upper_axis: axis(f, r) };
+  const parts: Record<string, PartDoc> = {
+    chassis: { fixed: true, pose: identity(), points: chassisPoints, axes: chassisAxes },
     upper: { pose: identity(), points: upperPoints, axes: { upper_axis: axis(f, r) } },
     upright: { pose: identity(), points: uprightPoints },
   };
   if (bodies.rocker) {
     parts.rocker = { pose: identity(), points: bodies.rocker, axes: { rocker_axis: axis(hp.rocker_axis_a, hp.rocker_axis_b) } };
-    (parts.chassis as { axes: Record<string, unknown> }).axes.rocker_axis = axis(hp.rocker_axis_a, hp.rocker_axis_b);
+    chassisAxes.rocker_axis = axis(hp.rocker_axis_a, hp.rocker_axis_b);
     mates.rocker_hinge = { type: 'revolute', a: 'chassis.rocker_axis', b: 'rocker.rocker_axis' };
     mates.pushrod = { type: 'distance', a: `${mount}.pushrod_outboard`, b: 'rocker.pushrod_inboard', value: dist(hp.pushrod_outboard, hp.pushrod_inboard) + pushrodShim };
   }
-  const doc = { format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' }, parts, mates, state: {}, held: [] } as unknown as AssemblyDoc;
+  const doc: AssemblyDoc = { format: 'kinemate.assembly/1', units: { length: 'mm', angle: 'deg' }, parts, mates, state: {}, held: [] };
   const model = buildModel(doc);
   const report = solve(model.system);
   if (!report.converged) return report.message ?? 'the setup does not close';
@@ -167,6 +168,6 @@ export function solveCornerSetup(g: Geometry, hp: Record<string, Point3>, corner
   return { points: out, bodies, rotation: { upright: rotation('upright'), upper: rotation('upper'), rocker: rotation('rocker') } };
 }
 
-function identity() {
+function identity(): PoseDoc {
   return { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
 }

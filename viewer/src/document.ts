@@ -18,7 +18,7 @@ import { serializeAssembly } from '../../src/index.ts';
 import { parseText, sweepValues, validateGeometry, validateSweep, type SweepSpec } from '../../src/index.ts';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
-  isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
+  isDocumentError, KinemateError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
 } from '../../src/index.ts';
 import { fourBarDoc } from '../../examples/fourbar';
 import doubleWishboneYaml from '../../examples/suspension/double_wishbone.yaml?raw';
@@ -37,9 +37,9 @@ import tBarYaml from '../../examples/suspension/double_wishbone_axle_t_bar.yaml?
 import heaveLinkYaml from '../../examples/suspension/double_wishbone_axle_heave_link.yaml?raw';
 import camberShimYaml from '../../examples/suspension/double_wishbone_camber_shim.yaml?raw';
 import torsionBarYaml from '../../examples/suspension/trailing_arm_torsion_bar.yaml?raw';
+import type { Vec3Tuple } from '../../src/index.ts';
 
 export type ViewerDocument = LiveDocument;
-export type Vec3 = [number, number, number];
 
 export interface Template {
   id: string;
@@ -101,7 +101,7 @@ export function nameOf(doc: ViewerDocument): string {
 }
 
 /** A hardpoint's design position (mm, chassis axes), or null when there is none. */
-export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | null {
+export function hardpointPosition(doc: ViewerDocument, name: string): Vec3Tuple | null {
   if (doc.kind !== 'suspension') return null;
   try {
     return liveHardpointPosition(doc.geometry, name);
@@ -112,7 +112,7 @@ export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | nul
 }
 
 /** The edit that moves a hardpoint to a design position. */
-export function moveHardpoint(name: string, p: Vec3): LiveRecipe {
+export function moveHardpoint(name: string, p: Vec3Tuple): LiveRecipe {
   return liveEdits.moveHardpoint(name, p);
 }
 
@@ -127,10 +127,10 @@ export function assemblyOf(doc: ViewerDocument): AssemblyDoc {
 }
 
 /** Thrown by {@link readDocument}: `message` names the file and the loader's `path: reason`. */
-export class OpenError extends Error {
+export class OpenError extends KinemateError {
   override readonly name = 'OpenError';
   constructor(readonly fileName: string, readonly detail: string) {
-    super(`${fileName}: ${detail}`);
+    super(fileName, detail);
   }
 }
 

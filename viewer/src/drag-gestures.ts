@@ -6,7 +6,8 @@
  */
 import { Quaternion, type Vector3 } from 'three';
 import type { History } from '../../src/index.ts';
-import { hardpointPosition, type Vec3, type ViewerDocument } from './document';
+import { hardpointPosition, type ViewerDocument } from './document';
+import type { Vec3Tuple } from '../../src/index.ts';
 import type { PoseResult, PullMode, ViewerLiveModel } from '../../src/index.ts';
 import { round6 } from './panels';
 import { recordSample } from './samples';
@@ -36,7 +37,7 @@ export interface GesturesHost {
 
 export class DragGestures {
   /** The drag in progress as the viewer sees it (the live model holds the gesture). */
-  gesture: { kind: 'edit'; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull' } | null = null;
+  gesture: { kind: 'edit'; name: string; startWorld: Vector3; startHp: Vec3Tuple; inverse: Quaternion } | { kind: 'pull' } | null = null;
   altAtPointerDown = false;
 
   constructor(private readonly app: GesturesHost) {
@@ -77,7 +78,7 @@ export class DragGestures {
       recordSample(this.app.stats.dispatch, performance.now() - e.time);
       if (g.kind === 'edit') {
         const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
-        const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
+        const p: Vec3Tuple = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
         // the edit's time: the live model's request for it is noted when the document changes
         this.app.pendingEditTime = e.time;
         if (this.app.live.dragTo(p)) this.app.refusal = null;

@@ -9,13 +9,14 @@
  * pose and pauses; an edit of the document runs it again once the gesture ends (in the
  * worker: the pose worker, and so the drag, never waits for it).
  */
+import type { Vec3Tuple } from '../../src/index.ts';
 import uPlot from 'uplot';
 import './playback.css';
 import type { History } from '../../src/index.ts';
 import type { HandleDragControls } from './drag';
 import type { SceneView } from './scene';
 import type { PoseResult } from '../../src/index.ts';
-import type { ViewerDocument, Vec3 } from './document';
+import type { ViewerDocument } from './document';
 import { nameOf } from './document';
 import { Playback, SLIDER_STEPS, posedResult } from '../../src/index.ts';
 import { SimulationClient } from './simulation-client';
@@ -222,7 +223,7 @@ export class PlaybackPanel {
   private frameMotion(): void {
     const base = this.app.lastPose, n = this.model.frames.length;
     if (!base || n === 0) return;
-    const design: Record<string, Vec3> = { ...base.design };
+    const design: Record<string, Vec3Tuple> = { ...base.design };
     for (let k = 0; k <= 24; k++) {
       const t = this.model.frames[Math.round((k / 24) * (n - 1))].t;
       for (const [ref, p] of Object.entries(posedResult(base, this.model.posesAt(t)).points)) design[`${ref}@${k}`] = p;

@@ -7,14 +7,14 @@ import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../suspe
 import { validateGeometry } from '../../suspension/files/index.ts';
 import { liveEdits, type LiveRecipe } from '../document.ts';
 import type { LiveDocument } from '../document.ts';
-import type { Vec3 } from './frame-types.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 
 /**
  * A fit's report as the panel shows it, with each moved hardpoint's fitted position (mm),
  * by the viewer's hardpoint name (an axle's `left_<point>`, `right_<point>`, `center_<point>`).
  */
 export interface FitOutcome extends Omit<FitReport, 'geometry'> {
-  positions: Record<string, Vec3>;
+  positions: Record<string, Vec3Tuple>;
 }
 
 /**
@@ -27,7 +27,7 @@ export function runFit(doc: LiveDocument, targetsText: string, fileName = 'targe
   const geometry = validateGeometry(doc.geometry);
   const spec = parseFitSpec(targetsText, geometry, fileName);
   const { geometry: fitted, ...report } = fit(geometry, spec, onIteration ? { onIteration } : {});
-  const positions: Record<string, Vec3> = {};
+  const positions: Record<string, Vec3Tuple> = {};
   for (const key of Object.keys(report.moves)) {
     const name = key.slice(0, key.lastIndexOf('.'));
     if (geometry.scope !== 'axle') {

@@ -3,8 +3,7 @@
  * and what a plot or read-out shows of a metric: plain data, shared by the worker's
  * presenter (engine.ts, devices.ts, loads.ts, scene-structure.ts) and the page.
  */
-/** A point or direction, mm (a plain tuple: frames cross to the page as structured clones). */
-export type Vec3 = [number, number, number];
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 
 /** hardpoint: a chassis pickup (a geometry edit); pull, wheel, rack: moving points (pulls); anchor: a fixed part's point (picked, never dragged). */
 export type HandleKind = 'hardpoint' | 'pull' | 'wheel' | 'rack' | 'anchor';
@@ -13,7 +12,7 @@ export interface HandleInfo {
   /** The point it stands on (`part.point`, a key of `points`). */
   ref: string;
   part: string;
-  local: Vec3;
+  local: Vec3Tuple;
   kind: HandleKind;
   /** The hardpoint it edits (suspension geometry), as the assembly names it. */
   hardpoint?: string;
@@ -33,18 +32,18 @@ export interface SceneStructure {
 
 export interface CornerGeometry {
   side: string;
-  wheelCenter: Vec3;
+  wheelCenter: Vec3Tuple;
   /** Unit spin axis, inboard → outboard. */
-  spin: Vec3;
+  spin: Vec3Tuple;
   tireRadius: number;
   sectionWidth: number;
-  contact: Vec3 | null;
-  steeringAxis: [Vec3, Vec3] | null;
-  damper: [Vec3, Vec3] | null;
-  svic: Vec3 | null;
-  fvic: Vec3 | null;
+  contact: Vec3Tuple | null;
+  steeringAxis: [Vec3Tuple, Vec3Tuple] | null;
+  damper: [Vec3Tuple, Vec3Tuple] | null;
+  svic: Vec3Tuple | null;
+  fvic: Vec3Tuple | null;
   /** The steering response's screw axis (the virtual steering axis), when it is valid. */
-  screwAxis: { point: Vec3; direction: Vec3; pitch: number | null } | null;
+  screwAxis: { point: Vec3Tuple; direction: Vec3Tuple; pitch: number | null } | null;
 }
 
 export interface PlotSpec {

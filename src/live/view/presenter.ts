@@ -27,7 +27,7 @@ import type { AssemblyDoc } from '../../assembly/types.ts';
 import { modelState, type StateJSON } from '../../model/operations.ts';
 import { SweepLoads } from '../../suspension/loads.ts';
 import type { LiveDocument } from '../document.ts';
-import type { Vec3 } from './frame-types.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
 export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
 import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads.ts';
@@ -82,15 +82,15 @@ export interface PoseResult {
   view: ViewState;
   lengthScale: number;
   structure: SceneStructure;
-  points: Record<string, Vec3>;
+  points: Record<string, Vec3Tuple>;
   /** Each part's pose: position then quaternion (w, x, y, z). */
   poses: Record<string, number[]>;
-  design: Record<string, Vec3>;
+  design: Record<string, Vec3Tuple>;
   /** Every metric at design (wheel travel 0, rack centred): what the what-if deltas compare ({} without suspension roles). */
   designMetrics: Record<string, number | null>;
   corners: CornerGeometry[];
   designCorners: CornerGeometry[];
-  rollCenter: Vec3 | null;
+  rollCenter: Vec3Tuple | null;
   /** Flat metrics of the (left) corner, axle metrics as `axle.*`; empty for a generic assembly. */
   metrics: Record<string, number | null>;
   suspension: boolean;
@@ -140,7 +140,7 @@ export interface SweepResult {
   series: Record<string, (number | null)[]>;
   failedSteps: number;
   /** The physical steering axis at each step (null where failed or none). */
-  axes: ([Vec3, Vec3] | null)[];
+  axes: ([Vec3Tuple, Vec3Tuple] | null)[];
   csv: string;
   /** With `poses`: the part poses at each step (a failed step keeps the last good pose) and the assembly they pose. */
   states?: StateJSON[];
@@ -182,7 +182,7 @@ interface Presentation {
   readonly suspension: SuspensionModel | null;
   readonly structure: SceneStructure;
   /** Every part point where the document itself puts it (the ghost). */
-  readonly design: Record<string, Vec3>;
+  readonly design: Record<string, Vec3Tuple>;
   /** How the devices are drawn at any state (viewer/src/devices.ts). */
   readonly devices: ReturnType<typeof devicePlan> | null;
   /** The wheels and axes (the ghost) and every metric at design: see {@link LiveViewPresenter.designOf}. */
@@ -242,7 +242,7 @@ export class LiveViewPresenter {
     // the library's loads at the pose shown (the last good one after a failure), under the panel's case
     const loads = frame.loads;
     if (loads) Object.assign(metrics, loadsMetrics(loads, sm.corners[0].roles.side));
-    let rollCenter: Vec3 | null = null;
+    let rollCenter: Vec3Tuple | null = null;
     const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
     if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
     const design = this.designOf(p, frame, frame.atDesign ? { corners, metrics } : null);
@@ -333,7 +333,7 @@ export class LiveViewPresenter {
       : runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true, ...(onSolvedState ? { onSolvedState } : {}) });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
-    const axes: ([Vec3, Vec3] | null)[] = [];
+    const axes: ([Vec3Tuple, Vec3Tuple] | null)[] = [];
     const c0 = sm.corners[0];
     const sa = c0.roles.steering_axis;
     const saNames = sa ? [roleName(sm, 0, sa[0]), roleName(sm, 0, sa[1])] : null;

@@ -14,7 +14,7 @@ import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type Met
 import { validateGeometry, validateSweep, type SweepSpec } from '../../suspension/files/index.ts';
 import type { CompiledDocument } from '../document.ts';
 import type { LiveDocument } from '../document.ts';
-import type { Vec3 } from './frame-types.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import type { ViewState } from './presenter.ts';
 
 /** The metrics offered, with the unit of the metric (a gradient is that unit per mm). */
@@ -39,7 +39,7 @@ export interface ArrowRequest {
 /** One hardpoint's gradient: d(metric)/d(x, y, z), the metric's unit per mm. */
 export interface PickupArrow {
   hardpoint: string;
-  gradient: Vec3;
+  gradient: Vec3Tuple;
   /** A point of the chassis (a pickup: the arrows are drawn there). */
   chassis: boolean;
   /** The assembly's point (`chassis.center_…`), for a pickup with no handle (an axle's centre points). */
@@ -120,7 +120,7 @@ export class SensitivityPresenter {
   }
 }
 
-const gradientOf = (m: MetricGradient, key: string): Vec3 => [m.gradient[`${key}.x`], m.gradient[`${key}.y`], m.gradient[`${key}.z`]];
+const gradientOf = (m: MetricGradient, key: string): Vec3Tuple => [m.gradient[`${key}.x`], m.gradient[`${key}.y`], m.gradient[`${key}.z`]];
 
 function cornerArrows(model: SensitivityModel, m: MetricGradient): PickupArrow[] {
   const chassis = model.sm.roles.chassis;
@@ -148,7 +148,7 @@ function axleArrows(model: SensitivityModel, m: MetricGradient): PickupArrow[] {
     for (const name of Object.keys(model.geometry.corners.find((c) => c.side === side)!.hardpoints)) {
       const own = gradientOf(m, `${side}.${name}`);
       const mirror = gradientOf(m, `${other(side)}.${name}`);
-      const gradient: Vec3 = mirrored ? [own[0] + mirror[0], own[1] - mirror[1], own[2] + mirror[2]] : own;
+      const gradient: Vec3Tuple = mirrored ? [own[0] + mirror[0], own[1] - mirror[1], own[2] + mirror[2]] : own;
       out.push({
         hardpoint: `${side}_${name}`,
         gradient,

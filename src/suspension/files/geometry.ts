@@ -331,6 +331,8 @@ export interface SpringSettings {
   preload?: number;
   damping?: number;
 }
+/** A spring's numbers (the fields a spring of some type takes besides `type`). */
+type SpringNumber = Exclude<keyof SpringSettings, 'type'>;
 
 function readSpring(
   problems: ProblemList,
@@ -354,14 +356,15 @@ function readSpring(
     return undefined;
   }
   const settings: SpringSettings = { type };
-  const fields = type === 'coilover' ? ['rate', 'free_length', 'preload', 'damping'] : type === 'torsion_bar' ? ['rate', 'preload'] : [];
+  const fields: readonly SpringNumber[] = type === 'coilover' ? ['rate', 'free_length', 'preload', 'damping'] : type === 'torsion_bar' ? ['rate', 'preload'] : [];
+  const isField = (key: string): key is SpringNumber => (fields as readonly string[]).includes(key);
   for (const key of Object.keys(raw)) {
     if (key === 'type') continue;
-    if (!fields.includes(key)) { problems.add(childPath(path, key), fields.length ? `unknown field for a ${type} spring (expected ${fields.join(', ')})` : `a spring of type ${type} takes no ${key}`); continue; }
+    if (!isField(key)) { problems.add(childPath(path, key), fields.length ? `unknown field for a ${type} spring (expected ${fields.join(', ')})` : `a spring of type ${type} takes no ${key}`); continue; }
     const value = key === 'preload'
       ? readNumber(problems, raw[key], childPath(path, key))
       : readBoundedNumber(problems, raw[key], childPath(path, key), (x) => key === 'free_length' ? x > 0 : x >= 0, key === 'free_length' ? 'must be > 0' : 'must be ≥ 0');
-    if (value !== undefined) (settings as unknown as Record<string, number>)[key] = value;
+    if (value !== undefined) settings[key] = value;
   }
   if (settings.rate === undefined) for (const key of ['free_length', 'preload', 'damping'] as const) {
     if (settings[key] !== undefined) problems.add(childPath(path, key), `${key} needs a rate`);
