@@ -64,4 +64,3 @@ export {
   type SuspensionPullOutcome,
   type SuspensionView,
 } from './suspension-engine.ts';
-export * from './view/index.ts';

@@ -349,7 +349,7 @@ export function removePartRecipe(name: string): LiveRecipe {
 export function importParts(doc: LiveDocument, source: AssemblyDoc, fileName = 'the file'): { recipe: LiveRecipe; names: [string, string][] } {
   const assembly = assemblyOf(doc);
   const moving = Object.entries(source.parts).filter(([, p]) => !p.fixed);
-  if (moving.length === 0) throw new AssemblyError('parts', `${fileName} has no moving part to import (only fixed ones)`);
+  if (moving.length === 0) throw new AssemblyError('parts', `${fileName} has no moving part to import: only fixed ones`);
   const extent = (d: AssemblyDoc, names: readonly string[]) => {
     let lo = Infinity, hi = -Infinity;
     for (const name of names) {
