@@ -162,6 +162,13 @@ export class Integrator {
   private readonly rowLocalBlock: Int32Array;
   /** Each block's distinct tangent columns (fixed ones left out). */
   private readonly rowColumns: Int32Array[];
+  /** The Jacobian scatter of blocks with distinct columns (scatterLists). */
+  private readonly scatterStart: Int32Array;
+  private readonly scatterTo: Int32Array;
+  private readonly scatterFrom: Int32Array;
+  /** Each row's nonzero columns (its block's rowColumns), flattened: row k's are rowColumnIndex[rowColumnStart[k] .. rowColumnStart[k + 1]). */
+  private readonly rowColumnStart: Int32Array;
+  private readonly rowColumnIndex: Int32Array;
   /** Whether a block's tangent columns are all different (1: its Jacobian scatters by assignment). */
   private readonly distinctColumns: Uint8Array;
   private factoredH = -1;
@@ -256,6 +263,11 @@ export class Integrator {
     this.distinctColumns = Uint8Array.from(cols, (c, i) => (this.rowColumns[i].length === c.filter((x) => x >= 0).length ? 1 : 0));
     this.rowLocalBlock = new Int32Array(m);
     for (let i = 0; i < blocks.length; i++) for (let r = 0; r < system.block(blocks[i]).rows; r++) this.rowLocalBlock[row0[i] + r] = i;
+    ({ start: this.scatterStart, to: this.scatterTo, from: this.scatterFrom } = this.scatterLists());
+    this.rowColumnStart = new Int32Array(m + 1);
+    for (let row = 0; row < m; row++) this.rowColumnStart[row + 1] = this.rowColumnStart[row] + this.rowColumns[this.rowLocalBlock[row]].length;
+    this.rowColumnIndex = new Int32Array(this.rowColumnStart[m]);
+    for (let row = 0; row < m; row++) this.rowColumnIndex.set(this.rowColumns[this.rowLocalBlock[row]], this.rowColumnStart[row]);
     this.rows = m;
     this.active = new Int32Array(m);
     this.J = new Float64Array(m * n);
@@ -350,19 +362,36 @@ export class Integrator {
       const b = this.blocks[i], blk = this.evalBlocks[i];
       blk.evaluate(state, system.blockOffsets(b), localRes, jacobian ? localJac : null);
       const rows = blk.rows, cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
+      for (let r = 0; r < rows; r++) phi[r0 + r] = localRes[r];
+      if (!jacobian) continue;
+      // only a block's own columns are ever written (J starts zero); a var listed twice adds up
+      if (this.distinctColumns[i]) {
+        const to = this.scatterTo, from = this.scatterFrom;
+        for (let e = this.scatterStart[i], end = this.scatterStart[i + 1]; e < end; e++) J[to[e]] = 0 + localJac[from[e]];
+        continue;
+      }
       for (let r = 0; r < rows; r++) {
-        phi[r0 + r] = localRes[r];
-        if (!jacobian) continue;
-        // only a block's own columns are ever written (J starts zero); a var listed twice adds up
         const row = (r0 + r) * n;
-        if (this.distinctColumns[i]) {
-          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0 + localJac[r * ld + k]; }
-        } else {
-          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
-          for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
-        }
+        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
+        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
       }
     }
+  }
+
+  /** For each block with distinct columns, its Jacobian's entries as (index in J, index in the block's own) pairs, row by row. */
+  private scatterLists(): { start: Int32Array; to: Int32Array; from: Int32Array } {
+    const n = this.size, to: number[] = [], from: number[] = [];
+    const start = new Int32Array(this.blocks.length + 1);
+    for (let i = 0; i < this.blocks.length; i++) {
+      const cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
+      if (this.distinctColumns[i]) {
+        for (let r = 0; r < this.evalBlocks[i].rows; r++) {
+          for (let k = 0; k < ld; k++) if (cols[k] >= 0) { to.push((r0 + r) * n + cols[k]); from.push(r * ld + k); }
+        }
+      }
+      start[i + 1] = to.length;
+    }
+    return { start, to: Int32Array.from(to), from: Int32Array.from(from) };
   }
 
   /**
@@ -584,26 +613,8 @@ export class Integrator {
       if (fresh) this.S.fill(0, 0, N * N);
       this.gyro(fresh, fresh ? this.S : null, N, gammaP / betaP);
       const r = this.r;
-      let scale = 1e-300, rMax = 0;
-      for (let i = 0; i < n; i++) { r[i] = this.G[i] - this.Q[i]; scale = Math.max(scale, Math.abs(this.Q[i]), Math.abs(this.G[i])); }
-      for (let b = 0; b < this.bodies.length; b++) {
-        const c0 = this.bodySlot[b];
-        if (c0 < 0) continue;
-        const M = this.bodies[b].M;
-        for (let i = 0; i < 6; i++) {
-          let s = 0;
-          for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
-          r[c0 + i] += s;
-          scale = Math.max(scale, Math.abs(s));
-        }
-      }
-      for (let k = 0; k < ma; k++) {
-        const row = this.active[k], lam = this.lambda[row];
-        if (lam === 0) continue;
-        // the row's nonzeros lie in its block's columns
-        const cols = this.rowColumns[this.rowLocalBlock[row]], base = row * n;
-        for (let q = 0; q < cols.length; q++) r[cols[q]] += this.J[base + cols[q]] * lam;
-      }
+      const scale = this.dynamicResidual(ma);
+      let rMax = 0;
       for (let i = 0; i < n; i++) rMax = Math.max(rMax, Math.abs(r[i]));
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
@@ -639,6 +650,34 @@ export class Integrator {
       this.retract(step);
     }
     return false;
+  }
+
+  /** r = M v̇ + g − Q + Jᵀλ (the active rows'; G and Q as last assembled); returns the force scale (the largest |Q|, |g|, |M v̇|). */
+  private dynamicResidual(ma: number): number {
+    const n = this.size, r = this.r, G = this.G, Q = this.Q, vdot = this.vdot;
+    let scale = 1e-300;
+    for (let i = 0; i < n; i++) { r[i] = G[i] - Q[i]; scale = Math.max(scale, Math.abs(Q[i]), Math.abs(G[i])); }
+    const bodySlot = this.bodySlot, bodies = this.bodies;
+    for (let b = 0; b < bodies.length; b++) {
+      const c0 = bodySlot[b];
+      if (c0 < 0) continue;
+      const M = bodies[b].M;
+      for (let i = 0; i < 6; i++) {
+        let s = 0;
+        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
+        r[c0 + i] += s;
+        scale = Math.max(scale, Math.abs(s));
+      }
+    }
+    // Jᵀλ row by row, each row's nonzeros in its block's columns
+    const J = this.J, lambda = this.lambda, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex;
+    for (let k = 0; k < ma; k++) {
+      const row = active[k], lam = lambda[row];
+      if (lam === 0) continue;
+      const base = row * n;
+      for (let e = start[row], end = start[row + 1]; e < end; e++) { const c = columns[e]; r[c] += J[base + c] * lam; }
+    }
+    return scale;
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin. */

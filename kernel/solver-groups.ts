@@ -44,9 +44,13 @@ interface Structure {
   groupOfVar: Int32Array;
   /** Blocks that read no free variable: checked, never solvable. */
   frozenBlocks: number[];
+  /** Every group's column of each var (−1: fixed), built on first use: the groups share no var, so one map serves them all. */
+  colMap: Int32Array | null;
 }
 
 const structures = new WeakMap<System, Structure>();
+/** The structure each group belongs to (for the map its groups share). */
+const structureOf = new WeakMap<Group, Structure>();
 
 /** Independent groups of free variables linked by enabled hard blocks (union-find). */
 export function groupsOf(system: System): Structure {
@@ -102,8 +106,9 @@ export function groupsOf(system: System): Structure {
     g.maxLocalDim = Math.max(g.maxLocalDim, system.blockLocalDim(b) * blk.rows);
   }
   for (const g of groups) g.rowsMax += g.limited.length;
-  const s: Structure = { version: system.version, groups, groupOfVar, frozenBlocks };
+  const s: Structure = { version: system.version, groups, groupOfVar, frozenBlocks, colMap: null };
   structures.set(system, s);
+  for (const g of groups) structureOf.set(g, s);
   return s;
 }
 
@@ -200,16 +205,23 @@ function assembleDenseBlock(system: System, n: number, colOfVar: Int32Array, blk
   return row + rows;
 }
 
-function columnMap(system: System, g: Group): Int32Array {
+function columnMap(system: System, groups: readonly Group[]): Int32Array {
   const map = new Int32Array(system.variables.length).fill(-1);
-  for (let i = 0; i < g.vars.length; i++) map[g.vars[i]] = g.cols[i];
+  for (const g of groups) for (let i = 0; i < g.vars.length; i++) map[g.vars[i]] = g.cols[i];
   return map;
 }
 
+/**
+ * The column of each var in group g (−1 for a fixed var; a var of another group reads its
+ * column there, which g's blocks never ask for). One map per structure, not per group: a
+ * map per group costs groups × variables (2000 chains of 10 links: 320 MB).
+ */
 const colMaps = new WeakMap<Group, Int32Array>();
 export function colMapOf(system: System, g: Group): Int32Array {
+  const s = structureOf.get(g);
+  if (s) return (s.colMap ??= columnMap(system, s.groups));
   let m = colMaps.get(g);
-  if (!m) { m = columnMap(system, g); colMaps.set(g, m); }
+  if (!m) { m = columnMap(system, [g]); colMaps.set(g, m); }
   return m;
 }
 

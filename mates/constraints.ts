@@ -4,7 +4,8 @@
  * row vanishes to second order and fools a rank test) and multiplied by the model's
  * length scale L, so a turn counts as the distance it moves a point that far out.
  */
-import { Dual, DualVec3, dvSub, dvDot, dvLength, dvCross, dAdd, dSub, dScale, dAddConst, dMul, dSqrt, dAtan2, dConst, dvComponent, dDiv } from '../kernel/dual';
+import { Dual, DualVec3, dvSub, dvDot, dvLength, dvCross, dAdd, dSub, dScale, dAddConst, dMul, dSqrt, dAtan2, dConst, dvComponent, dDiv, rotationMatrix, tangentMode } from '../kernel/dual';
+import { exactDistanceRow } from './exact-rows';
 import { basisAcross, vec3, type ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 import type { Curve } from './entities';
@@ -147,6 +148,19 @@ export class PointDistanceBlock extends MateBlock {
   /** New points and length for the same block (renewMate). */
   renew(localA: ReadonlyVec3, localB: ReadonlyVec3, value: number): void {
     this.localA = localA; this.localB = localB; this.value = value;
+  }
+  private readonly RA = new Float64Array(9);
+  private readonly RB = new Float64Array(9);
+  /** Outside tangent mode: the dual pass's numbers without the duals (mates/exact-rows.ts). */
+  override evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
+    rotationMatrix(this.RA, state, offsets[0] + 3);
+    rotationMatrix(this.RB, state, offsets[1] + 3);
+    exactDistanceRow(this.RA, this.RB, state, offsets, this.localA, this.localB, this.value, this.cols, this.n, residual, jacobian);
+  }
+  /** The dual pass's row and Jacobian (the reference the exact ones are tested against). */
+  evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    super.evaluate(state, offsets, residual, jacobian);
   }
   protected compute(): void {
     this.point(this.pa, 0, this.localA);

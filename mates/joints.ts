@@ -13,6 +13,7 @@ import { Dual, dvSub, dvScale, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin,
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 import { jointRows as jointRowsByHand, type JointRowsInput } from './joint-rows';
+import { exactJointCovers, exactJointJacobian } from './exact-rows';
 
 import { JOINT_TYPES, MATE_COORDINATES, type JointType } from './vocabulary';
 
@@ -50,6 +51,7 @@ export class JointBlock extends MateBlock {
     super(owner, a, b, coordinateVars, jointRows(type));
     JOINT_COORDINATES[type].forEach((name, i) => { this.coordIndex[name] = i; });
     this.rowsInput = this.rowsOf();
+    this.exact = exactJointCovers(this.rowsInput);
   }
 
   private rowsOf(): JointRowsInput {
@@ -61,14 +63,21 @@ export class JointBlock extends MateBlock {
   renew(fa: JointFrame, fb: JointFrame, L: number): void {
     this.fa = fa; this.fb = fb; this.L = L;
     this.rowsInput = this.rowsOf();
+    this.exact = exactJointCovers(this.rowsInput);
   }
 
-  /** Rows and Jacobian by hand in a twin (MateBlock.byHand), outside tangent mode (where the duals are read). */
+  /** Whether the dual pass's Jacobian can be had without duals (mates/exact-rows.ts). */
+  private exact: boolean;
+
+  /** Rows and Jacobian by hand in a twin (MateBlock.byHand), outside tangent mode (where the duals are read); elsewhere the dual pass's numbers, computed without duals where exactJointCovers. */
   override evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
-    if (!this.byHand || tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
+    if (tangentMode() || (!this.byHand && !this.exact)) { super.evaluate(state, offsets, residual, jacobian); return; }
     rotationMatrix(this.RA, state, offsets[0] + 3);
     rotationMatrix(this.RB, state, offsets[1] + 3);
-    jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian);
+    if (this.byHand) { jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian); return; }
+    // the dual pass's numbers without the duals (mates/exact-rows.ts): values by the rows by hand (the same bits)
+    jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, null);
+    if (jacobian) exactJointJacobian(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, jacobian);
   }
 
   /** The dual pass's rows and Jacobian (the reference the hand-written ones are tested against). */
