@@ -280,3 +280,23 @@ export {
   Continuation, MAX_EXTRA_SOLVES, MAX_SUBSTEPS, secantRatio, secantStep,
   type ContinuationOptions, type MoveOptions, type MoveResult, type MoveStatus,
 } from '../kernel/continuation.ts';
+
+// ---- What the viewer uses (viewer/ imports this file only: test/viewer/imports.test.ts) ----
+
+/** The document's types and edits as recipes (`src/assembly`), the undo history and the solve scheduling (`src/reactive`). */
+export { ENTITY_GROUPS, isCoupling, splitReference, mateTypesJoining, type ConstraintType, type EntityGroup, type JointType } from './assembly/index.ts';
+export { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from './assembly/edits.ts';
+export { History, EditRefused, type SolveOutcome } from './reactive/index.ts';
+/** The live model's documents, requests and the view engine a page's pose worker runs (src/live). */
+export {
+  LiveViewEngine, assemblyDocument, compileDocument, documentProblem, drivenSuspension, flatMetrics, hardpointPosition, holdOf, isDocumentError, liveEdits,
+  type CompiledDocument, type LiveDocument, type LiveLane, type LiveRecipe, type LiveRequest, type LiveSuspensionAnalysis, type LiveViewFrame, type LiveViewRequest, type LiveViewSettings,
+} from './live/index.ts';
+/** Suspension files checked, roles, the steering holds and the points the metrics read. */
+export { parseText, sweepValues, validateGeometry, validateSweep } from './suspension/files/index.ts';
+export { RolesError, validateRoles, type PointRole, type SuspensionRoles } from './suspension/roles.ts';
+export { holdCatalogue } from './suspension/steering.ts';
+export type { PointExpr } from './suspension/targets.ts';
+export type { EnergyJSON } from './dynamics/simulate.ts';
+/** What a page draws of the live model, without the DOM (src/live/view: the pose worker's presenter, the plots' sweep, the scene's structure, arrows, playback, assemble mode, fit). */
+export * from './live/view/index.ts';

@@ -54,7 +54,7 @@ export {
 export { simpleSuspensionAnalysis, worldPoint, type CornerReadout, type SimpleAnalysis } from './simple-analysis.ts';
 export { analyseSuspension, flatMetrics, suspensionAnalysis, type LiveSuspensionAnalysis } from './suspension-analysis.ts';
 export { LoadsAtPose } from './loads-at-pose.ts';
-export { LiveViewEngine, holdOf, type LiveViewFrame, type LiveViewRequest } from './view-engine.ts';
+export { LiveViewEngine, holdOf, type LiveViewFrame, type LiveViewRequest, type LiveViewSettings } from './view-engine.ts';
 export {
   SuspensionLiveEngine,
   drivenSuspension,

@@ -122,6 +122,12 @@ export interface LiveRequest<S = undefined> extends SolveRequest {
   readonly version: number;
   readonly settings: S;
   readonly pull: (SolveRequest['pull'] & PullStrategy) | null;
+  /**
+   * A remote model's requests: the document as compiled once, where the edit was validated
+   * (see {@link LiveModel.compiledOf}). A solver elsewhere uses it instead of compiling the
+   * document again; an edit is then compiled once, not once per thread.
+   */
+  readonly compiled?: CompiledDocument;
 }
 
 /** An error, as a value. */
@@ -316,6 +322,16 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       this.versions.set(document, version);
     }
     return version;
+  }
+
+  /**
+   * A document compiled: the one compile its validation made (kept for the newest few
+   * documents), for a lane that solves the document elsewhere (a sweep in a worker) to
+   * carry instead of compiling it again. @throws what compiling throws, for a document
+   * this model never validated that does not compile.
+   */
+  compiledOf(document: LiveDocument): CompiledDocument {
+    return this.compile(document);
   }
 
   /** The view settings every request carries (what the solver needs beside the document: a suspension's wheel travel, a load case). */
@@ -563,6 +579,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       ...(this.pendingSeed !== null ? { seed: this.pendingSeed } : {}),
       ...(this.pendingCancel !== null ? { cancelledDrag: this.pendingCancel } : {}),
       ...(this.pendingFresh ? { fresh: true } : {}),
+      ...(this.remote ? { compiled: this.compile(document) } : {}),
       diagnose: drag === null,
     };
     return request;

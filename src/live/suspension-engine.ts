@@ -25,7 +25,7 @@ import { choleskySolve } from '../../kernel/linalg';
 import * as P from '../../kernel/pose';
 import { ScalarTargetBlock, type ResidualBlock, type System } from '../../kernel/system';
 import type { AssemblyDoc } from '../assembly/types.ts';
-import type { Model } from '../model/build.ts';
+import { renewModel, type Model } from '../model/build.ts';
 import { SuspensionModel } from '../suspension/model.ts';
 import { PointCoordinateBlock } from '../suspension/targets.ts';
 import type { Vec3Tuple } from '../../kernel/vec3';
@@ -66,12 +66,31 @@ export interface SuspensionPullOutcome {
   readonly remaining: number;
 }
 
-/** A suspension model with the document's holds released: whatever drives it brings its own drivers. */
-export function drivenSuspension(assembly: AssemblyDoc): SuspensionModel {
+/**
+ * A suspension model with the document's holds released: whatever drives it brings its own
+ * drivers. With `reuse` (a driven model of an earlier version of the document, which is
+ * then not used again), a document of the same topology (a moved hardpoint, a shim's
+ * thickness) renews that model's numbers in place instead of building it; another
+ * topology, or a model that cannot be renewed, is built afresh.
+ */
+export function drivenSuspension(assembly: AssemblyDoc, reuse?: SuspensionModel | null): SuspensionModel {
+  const renewed = reuse ? renewedSuspension(reuse, assembly) : null;
+  if (renewed) return renewed;
   const sm = new SuspensionModel(assembly);
   const sys = sm.model.system;
   for (const v of sys.heldVariables()) sys.release(v);
   return sm;
+}
+
+/** `old` renewed for `assembly` at its design state (renewModel: the same numbers as a build), or null where it cannot be. */
+function renewedSuspension(old: SuspensionModel, assembly: AssemblyDoc): SuspensionModel | null {
+  old.clearDrivers();
+  // the old model's holds were released when it was built: it is the build of its document
+  // without them, and so is the new one (the view's drivers take the holds' place)
+  let model: Model | null = null;
+  // a document renewModel cannot take is built afresh by the caller, which reports its problem itself
+  try { model = renewModel({ ...old.model, doc: { ...old.model.doc, held: [] } }, { ...assembly, held: [] }); } catch { return null; }
+  return model ? new SuspensionModel(assembly, { ...model, doc: assembly }, true) : null;
 }
 
 /** Largest view change of one sub-step: wheel travel, rack travel (mm). */
@@ -91,8 +110,9 @@ export class SuspensionLiveEngine {
   private lastGood: Float64Array;
   private currentView: SuspensionView;
 
-  constructor(assembly: AssemblyDoc) {
-    this.sm = drivenSuspension(assembly);
+  /** @param reuse the engine of an earlier version of the document, not used again: its model is renewed in place where the topology is the same (see {@link drivenSuspension}). */
+  constructor(assembly: AssemblyDoc, reuse?: SuspensionLiveEngine | null) {
+    this.sm = drivenSuspension(assembly, reuse?.sm);
     this.model = this.sm.model;
     const sm = this.sm;
     this.wheel = sm.corners.map((c) => new PointCoordinateBlock(`wheel travel (${c.roles.side})`, [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }], 2, c.design.wheelCenterZ));

@@ -26,31 +26,31 @@ import type { AssemblyDoc } from '../assembly/types.ts';
 import type { SuspensionModel } from '../suspension/model.ts';
 import type { LoadCase, StateLoads } from '../suspension/loads.ts';
 import { LoadsAtPose } from './loads-at-pose.ts';
-import { compileDocument, type LiveDocument } from './document.ts';
-import { LiveEngine, type LiveFrame, type PullRequest } from './engine.ts';
-import type { PullStrategy } from './live-model.ts';
+import { compileDocument, type CompiledDocument, type LiveDocument } from './document.ts';
+import { LiveEngine, type LiveFrame } from './engine.ts';
+import type { LiveRequest } from './live-model.ts';
 import { analyseSuspension, type LiveSuspensionAnalysis } from './suspension-analysis.ts';
 import { SuspensionLiveEngine, type SolveReport, type SuspensionView } from './suspension-engine.ts';
 
-/** One request: the document with its version, where a suspension sits, maybe a pull. */
-export interface LiveViewRequest {
-  readonly seq?: number;
-  readonly version: number;
-  readonly document: LiveDocument;
+/** What a view's requests carry beside the document: where a suspension sits, and a load case. */
+export interface LiveViewSettings {
   /** Where a suspension sits (ignored for an assembly without suspension roles). */
   readonly view: SuspensionView;
-  /** A point of a movable part toward a world target; a suspension moves it by the strategy (default mode: free). */
-  readonly pull: (PullRequest & PullStrategy) | null;
-  /**
-   * Start again from the document: a suspension is solved at the view from design (so that
-   * the pose is a function of the document and the view alone); an assembly goes back to
-   * the document's own pose, nothing carried.
-   */
-  readonly fresh?: boolean;
-  /** An assembly: the drag with this id was cancelled; back to the state at its start. */
-  readonly cancelledDrag?: number;
   /** A suspension: a load case; the frame then carries the loads at the pose shown. */
   readonly loads?: LoadCase | null;
+}
+
+/**
+ * One request: the live model's own ({@link LiveRequest} with the view's settings), read
+ * as it is made, across a worker or not: the document with its version (and, from a remote
+ * model, compiled), the view settings, maybe a pull (a suspension moves it by the
+ * strategy, default mode free). `fresh` starts again from the document: a suspension is
+ * solved at the view from design (so that the pose is a function of the document and the
+ * view alone), an assembly goes back to the document's own pose. `cancelledDrag` (an
+ * assembly): back to the state at that drag's start.
+ */
+export interface LiveViewRequest extends Pick<LiveRequest<LiveViewSettings>, 'version' | 'document' | 'settings' | 'pull' | 'fresh' | 'cancelledDrag' | 'compiled'> {
+  readonly seq?: number;
 }
 
 /** The answer: plain data (no document, no model), what a page draws beside its own structure. */
@@ -123,6 +123,17 @@ export class LiveViewEngine {
   private generic: AssemblyEntry | null = null;
   private kind: 'suspension' | 'assembly' | null = null;
 
+  /** The request's own compile (from the thread that validated it), for the document as dragged (see {@link freed}). */
+  private compiledNow: { readonly document: LiveDocument; readonly compiled: CompiledDocument } | null = null;
+
+  /** The assembly engine's compile: the request's compile with the held coordinates freed, or a compile here. */
+  private compileFreed(document: LiveDocument): CompiledDocument {
+    const given = this.compiledNow;
+    if (given === null || given.document !== document) return compileDocument(document);
+    const { assembly } = given.compiled;
+    return { ...given.compiled, assembly: assembly.held.length ? { ...assembly, held: [] } : assembly };
+  }
+
   /** The suspension of the current version (null when the last request was a plain assembly). */
   get suspension(): { readonly sm: SuspensionModel; readonly engine: SuspensionLiveEngine; readonly assembly: AssemblyDoc; readonly version: number } | null {
     const l = this.kind === 'suspension' ? this.loaded : null;
@@ -157,9 +168,12 @@ export class LiveViewEngine {
     const t0 = now();
     const rebuilt = !this.loaded || this.loaded.version !== request.version;
     if (rebuilt) {
-      const assembly = compileDocument(request.document).assembly;
-      // the view's drivers (wheel travel, rack) take over from the document's holds
-      const engine = new SuspensionLiveEngine(assembly);
+      const assembly = (request.compiled ?? compileDocument(request.document)).assembly;
+      // the view's drivers (wheel travel, rack) take over from the document's holds; the
+      // last version's model is renewed in place where the topology is the same (a drag)
+      const previous = this.loaded;
+      this.loaded = null;
+      const engine = new SuspensionLiveEngine(assembly, previous?.engine);
       this.loaded = { version: request.version, document: request.document, assembly, engine, buildMs: now() - t0, design: null, loads: new LoadsAtPose(engine.sm) };
     }
     this.kind = 'suspension';
@@ -173,7 +187,7 @@ export class LiveViewEngine {
     if (request.pull) {
       // the pull starts from the view the request carries (the last good pose)
       const pull = request.pull;
-      const r = live.pull({ part: pull.part, local: pull.point, target: pull.target, mode: pull.mode ?? 'free', ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) }, request.view);
+      const r = live.pull({ part: pull.part, local: pull.point, target: pull.target, mode: pull.mode ?? 'free', ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) }, request.settings.view);
       report = r.report;
       if (r.note) note = r.note;
       if (r.limitedBy) {
@@ -182,9 +196,9 @@ export class LiveViewEngine {
         const what = pull.mode === 'steer' ? `the rack stops at ${signed(view.rack)} mm` : `the wheel stops at ${view.travel.map((t) => `${signed(t)} mm`).join(' / ')} of travel`;
         asked = `beyond reach: ${what}, ${r.remaining.toFixed(0)} mm short of the pointer; ${r.note ? r.note : 'a step further does not close'}`;
       }
-    } else if (rebuilt || request.fresh || !sameView(live.view, request.view)) {
-      report = live.driveTo(request.view, rebuilt || request.fresh === true);
-      if (!report.converged) asked = describeView(live, request.view);
+    } else if (rebuilt || request.fresh || !sameView(live.view, request.settings.view)) {
+      report = live.driveTo(request.settings.view, rebuilt || request.fresh === true);
+      if (!report.converged) asked = describeView(live, request.settings.view);
     }
     const solveMs = now() - t1;
     if (report && !report.converged) live.restoreLastGood();
@@ -193,7 +207,7 @@ export class LiveViewEngine {
     const hold = holdOf(entry.document);
     // the library's analysis at the pose shown (the last good one after a failure)
     const analysis = analyseSuspension(live.sm, hold, f.dof);
-    const loads = request.loads ? entry.loads.evaluate(request.loads) : null;
+    const loads = request.settings.loads ? entry.loads.evaluate(request.settings.loads) : null;
     const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
     const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !live.isDriverRow(o)).map(userOwner);
     const solved = !report || report.converged;
@@ -236,8 +250,9 @@ export class LiveViewEngine {
   private solveAssembly(request: LiveViewRequest): LiveViewFrame {
     // one live engine across edits (it carries the solved state from one document to the
     // next by part name); a new one only to go back to the document's own pose
-    if (!this.generic || request.fresh) this.generic = { version: request.version, assembly: null, engine: new LiveEngine(), seq: 0, lastGood: null };
+    if (!this.generic || request.fresh) this.generic = { version: request.version, assembly: null, engine: new LiveEngine({ compile: (doc) => this.compileFreed(doc) }), seq: 0, lastGood: null };
     this.kind = 'assembly';
+    this.compiledNow = request.compiled ? { document: freed(request.document), compiled: request.compiled } : null;
     const g = this.generic;
     g.version = request.version;
     const pull = request.pull ? { dragId: request.pull.dragId, part: request.pull.part, point: request.pull.point, target: request.pull.target } : null;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, screenOf, settle, warnIfNoChromium } from './page';
 import { REPO_ROOT } from '../../viewer/harness/browser';
-import { SensitivityPresenter } from '../../viewer/src/sensitivity';
+import { SensitivityPresenter } from '../../src/live/view/sensitivity.ts';
 import type { ViewerDocument } from '../../viewer/src/document';
 
 warnIfNoChromium('test/e2e/sensitivity');

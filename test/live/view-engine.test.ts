@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { assemblyDocument, compileDocument, drivenSuspension, flatMetrics, LiveViewEngine, liveEdits, type LiveDocument, type LiveViewFrame, type LiveViewRequest } from '../../src/live/index.ts';
 import { runSweep } from '../../src/suspension/sweep.ts';
-import { SweepLoads, type StateLoads } from '../../src/suspension/loads.ts';
+import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads.ts';
 import { sweepFromShortcut } from '../../src/suspension/files/index.ts';
 import { History } from '../../src/reactive/index.ts';
 import { addMate } from '../../src/assembly/edits.ts';
@@ -26,7 +26,8 @@ function world(pose: readonly number[], local: readonly number[]): number[] {
   return [px + vx + 2 * (w * cx + dx), py + vy + 2 * (w * cy + dy), pz + vz + 2 * (w * cz + dz)];
 }
 
-const request = (version: number, document: LiveDocument, travel: number[], rack = 0, rest: Partial<LiveViewRequest> = {}): LiveViewRequest => ({ version, document, view: { travel, rack }, pull: null, ...rest });
+/** The live model's request as the view engine reads it: the view (and a load case) are its settings. */
+const request = (version: number, document: LiveDocument, travel: number[], rack = 0, { loads, ...rest }: Partial<LiveViewRequest> & { loads?: LoadCase } = {}): LiveViewRequest => ({ version, document, settings: { view: { travel, rack }, loads: loads ?? null }, pull: null, ...rest });
 
 describe('LiveViewEngine: a suspension at its view', () => {
   it('drives to the view: the wheel centre is where the view says, and the metrics are the bump sweep\'s at that travel', () => {

@@ -6,6 +6,7 @@
  * shows are checked here without a browser.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
 import {
   AssemblyError, CONSTRAINT_TYPES, JOINT_TYPES, parseAssembly, serializeAssembly, validateAssembly, type AssemblyDoc, type EntityKind, type MateDoc, type PartDoc,
@@ -17,11 +18,11 @@ import { solveModel } from '../../src/model/operations';
 import { RolesError, validateRoles } from '../../src/suspension/roles';
 import { SuspensionModel } from '../../src/suspension/model';
 import { evaluateState } from '../../src/suspension/state';
-import { Engine, type PoseResult } from '../../viewer/src/engine';
+import { LiveViewPresenter, type PoseResult } from '../../src/live/view/presenter.ts';
 import {
   PART_LIBRARY, ROLE_DEFAULTS, addLibraryPart, applyRolesRecipe, defaultMateType, directedEntities, guessRoles, importParts, mateBetween, mateRecipe,
   mateTypesFor, newAssembly, removeMateRecipe, removePartRecipe, retypeMateRecipe, rolesFromForm, worldEntity, type EntityMateType, type RolesForm,
-} from '../../viewer/src/assemble';
+} from '../../src/live/view/assemble.ts';
 
 const KINDS: EntityKind[] = ['point', 'frame', 'axis', 'plane', 'circle', 'curve'];
 const ENTITY_TYPES = [...CONSTRAINT_TYPES, ...JOINT_TYPES] as const;
@@ -145,20 +146,20 @@ describe('assemble mode: the library', () => {
 /** Builds by "picks" as the app does: every step one edit, solved by the viewer's engine, measured at the last good poses. */
 class Builder {
   readonly history = liveHistory(newAssembly());
-  readonly engine = new Engine();
+  readonly engine = new LiveViewPresenter();
   private key = 1;
   last: PoseResult;
   good: PoseResult['poses'];
 
   constructor() {
-    this.last = this.engine.pose({ docKey: this.key, doc: this.history.current, view: { travel: [], rack: 0 } });
+    this.last = this.engine.pose(poseAt(this.key, this.history.current, { travel: [], rack: 0 }));
     this.good = this.last.poses;
   }
 
   get doc(): AssemblyDoc { return (this.history.current as { doc: AssemblyDoc }).doc; }
 
   solve(): PoseResult {
-    this.last = this.engine.pose({ docKey: ++this.key, doc: this.history.current, view: { travel: [0], rack: 0 } });
+    this.last = this.engine.pose(poseAt(++this.key, this.history.current, { travel: [0], rack: 0 }));
     if (this.last.ok) this.good = this.last.poses;
     return this.last;
   }

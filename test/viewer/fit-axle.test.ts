@@ -5,9 +5,10 @@
  * gets its mirrored moves); the pose engine, not the fit, measures the result.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../viewer/src/engine';
-import { acceptFitRecipe, runFit } from '../../viewer/src/fit';
+import { LiveViewPresenter } from '../../src/live/view/presenter.ts';
+import { acceptFitRecipe, runFit } from '../../src/live/view/fit.ts';
 import { hardpointPosition } from '../../viewer/src/document';
 import { suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
@@ -22,7 +23,7 @@ const rawOf = (doc: LiveDocument) => (doc.kind === 'suspension' ? (doc.geometry 
 let key = 0;
 /** A metric of `side` as the pose engine shows it, both wheels at `travel`. */
 function measured(doc: LiveDocument, travel: number, metric: string, side: 'left' | 'right'): number {
-  const r = new Engine().pose({ docKey: ++key, doc, view: { travel: [travel, travel], rack: 0 } });
+  const r = new LiveViewPresenter().pose(poseAt(++key, doc, { travel: [travel, travel], rack: 0 }));
   expect(r.ok).toBe(true);
   return r.metrics[side === 'left' ? metric : `${side}.${metric}`] as number;
 }

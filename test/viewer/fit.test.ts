@@ -5,9 +5,10 @@
  * (not the fit's own sweep) measures it.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../viewer/src/engine';
-import { acceptFitRecipe, runFit } from '../../viewer/src/fit';
+import { LiveViewPresenter } from '../../src/live/view/presenter.ts';
+import { acceptFitRecipe, runFit } from '../../src/live/view/fit.ts';
 import { suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText, validateGeometry } from '../../src/suspension/files';
 import { History } from '../../src/reactive';
@@ -21,7 +22,7 @@ describe('viewer fit job', () => {
     const history = new History<LiveDocument>(dw());
     const original = history.current;
     const view = { travel: [25], rack: 0 };
-    const before = new Engine().pose({ docKey: 1, doc: original, view });
+    const before = new LiveViewPresenter().pose(poseAt(1, original, view));
 
     const progress: { iteration: number; cost: number }[] = [];
     const outcome = runFit(original, targets, 'fit_camber_gain.yaml', (p) => progress.push({ iteration: p.iteration, cost: p.cost }));
@@ -46,7 +47,7 @@ describe('viewer fit job', () => {
     }
     // the accepted design, measured by the pose engine: camber(25) − camber(0) is the gain the fit reports
     const gainTarget = outcome.targets.find((t) => t.target.startsWith('targets[0]'))!;
-    const at = (doc: LiveDocument, travel: number) => new Engine().pose({ docKey: 2, doc, view: { travel: [travel], rack: 0 } }).metrics.camber as number;
+    const at = (doc: LiveDocument, travel: number) => new LiveViewPresenter().pose(poseAt(2, doc, { travel: [travel], rack: 0 })).metrics.camber as number;
     expect(at(history.current, 25) - at(history.current, 0)).toBeCloseTo(gainTarget.value, 8);
     expect(Math.abs(gainTarget.value - -1)).toBeLessThan(0.01);
 
@@ -54,7 +55,7 @@ describe('viewer fit job', () => {
     expect(history.canUndo).toBe(false);
     expect(history.current).toBe(original);
     expect(history.current.kind === 'suspension' && history.current.geometry).toEqual(original.kind === 'suspension' && original.geometry);
-    const undone = new Engine().pose({ docKey: 3, doc: history.current, view });
+    const undone = new LiveViewPresenter().pose(poseAt(3, history.current, view));
     expect(undone.metrics).toEqual(before.metrics);
     expect(undone.points).toEqual(before.points);
   });

@@ -5,10 +5,10 @@
  * undo are checked against the worker engine asked directly, a separate route.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom } from 'rxjs';
-import { Engine, type PoseResult, type ViewSettings } from '../../viewer/src/engine';
-import { poseRequest } from '../../viewer/src/solver-client';
+import { LiveViewPresenter, type PoseResult, type ViewSettings } from '../../src/live/view/presenter.ts';
 import { LiveModel, suspensionDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
 
@@ -18,12 +18,12 @@ type ViewerLive = LiveModel<undefined, PoseResult, ViewSettings>;
 
 /** The page's live model over a worker-like engine. */
 function viewerLive(): ViewerLive {
-  const worker = new Engine();
+  const worker = new LiveViewPresenter();
   return new LiveModel<undefined, PoseResult, ViewSettings>(dw(), {
     remote: true,
     leading: true,
     settings: { view: { travel: [], rack: 0 }, loads: null },
-    solver: (request) => Promise.resolve().then(() => structuredClone(worker.pose(structuredClone(poseRequest(request))))),
+    solver: (request) => Promise.resolve().then(() => structuredClone(worker.pose(structuredClone(request)))),
     failureOf: (r) => ({ message: r.message ?? 'failed', failed: r.failed }),
   });
 }
@@ -61,7 +61,7 @@ describe('the viewer on the live model', () => {
     live.endDrag();
     live.resolve({ fresh: true });
     const fresh = await shown(live);
-    const direct = new Engine().pose({ docKey: 1, doc: live.document, view: pulled.view });
+    const direct = new LiveViewPresenter().pose(poseAt(1, live.document, pulled.view));
     expect(fresh.view).toEqual(pulled.view);
     expect(fresh.metrics).toEqual(direct.metrics);
     expect(live.history.canUndo).toBe(false);

@@ -6,8 +6,9 @@
  * poses; the drawing style of a force (sign, width, label).
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../viewer/src/engine';
+import { LiveViewPresenter } from '../../src/live/view/presenter.ts';
 import { suspensionDocument } from '../../src/live';
 import { parseGeometry, parseText, sweepFromShortcut } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/template';
@@ -36,7 +37,7 @@ describe('viewer loads', () => {
   it('an axle with a U-bar under 1 g cornering and 0.3 g braking: every link force of the pose equals the library sweep state\'s', () => {
     const yaml = text('double_wishbone_axle_u_bar_rates');
     const inputs = { ...DEFAULT_LOADS, corner_mass: 300, cornering_g: 1, braking_g: 0.3 };
-    const r = new Engine().pose({ docKey: 1, doc: suspensionDocument(parseText(yaml), { name: 'a.yaml' }), view: { travel: [25, 25], rack: 0 }, loads: loadCaseOf(inputs) });
+    const r = new LiveViewPresenter().pose(poseAt(1, suspensionDocument(parseText(yaml), { name: 'a.yaml' }), { travel: [25, 25], rack: 0 }, { loads: loadCaseOf(inputs) }));
     expect(r.ok).toBe(true);
     const expected = sweepLoadsAt(yaml, 25, inputs);
     const ids = Object.keys(expected.links);
@@ -52,15 +53,15 @@ describe('viewer loads', () => {
     expect(r.loads!.contact.left.force[0]).toBeCloseTo(-0.3 * w, 9);
     expect(r.loads!.contact.left.force[1]).toBeCloseTo(w, 9);
     // the loads are the view's: another case changes them, no case leaves them out
-    const none = new Engine().pose({ docKey: 1, doc: suspensionDocument(parseText(yaml), { name: 'a.yaml' }), view: { travel: [25, 25], rack: 0 } });
+    const none = new LiveViewPresenter().pose(poseAt(1, suspensionDocument(parseText(yaml), { name: 'a.yaml' }), { travel: [25, 25], rack: 0 }));
     expect(none.loads ?? null).toBeNull();
     expect(none.metrics['loads.wheel_rate']).toBeUndefined();
   });
 
   it('motion ratio and wheel rate of the pose against central differences of the presenter\'s own poses', () => {
     const doc = suspensionDocument(parseText(sprung()), { name: 'p.yaml' });
-    const engine = new Engine();
-    const at = (t: number) => engine.pose({ docKey: 1, doc, view: { travel: [t], rack: 0 }, loads: {} });
+    const engine = new LiveViewPresenter();
+    const at = (t: number) => engine.pose(poseAt(1, doc, { travel: [t], rack: 0 }, { loads: {} }));
     const z = 12, h = 0.05;
     const r = at(z), up = at(z + h), down = at(z - h);
     // motion ratio: the spring (damper) length per wheel travel
@@ -77,13 +78,13 @@ describe('viewer loads', () => {
 
   it('the plots\' sweep carries the loads metrics when asked, equal to the poses\' at the same travel', () => {
     const doc = suspensionDocument(parseText(sprung()), { name: 'p.yaml' });
-    const engine = new Engine();
+    const engine = new LiveViewPresenter();
     const loads = loadCaseOf({ ...DEFAULT_LOADS, braking_g: 1 });
     const sweep = engine.sweep({ docKey: 1, doc, range: { start: -20, stop: 20, steps: 5 }, loads });
     const plain = engine.sweep({ docKey: 1, doc, range: { start: -20, stop: 20, steps: 5 } });
     expect(plain.series['loads.wheel_rate'].every((x) => x === null)).toBe(true);
     sweep.travel.forEach((t, i) => {
-      const r = engine.pose({ docKey: 1, doc, view: { travel: [t], rack: 0 }, loads });
+      const r = engine.pose(poseAt(1, doc, { travel: [t], rack: 0 }, { loads }));
       for (const k of ['loads.wheel_rate', 'loads.spring_force', 'loads.rack_force']) expect(sweep.series[k][i]!, `${k} at ${t}`).toBeCloseTo(r.metrics[k]!, 4);
     });
   });

@@ -6,10 +6,11 @@
  * bottom), never against a second call of the same code.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Playback, SLIDER_STEPS, posedResult } from '../../viewer/src/playback';
-import { runSimulation, type PlaybackFrame, type SimulationHeader, type SimulationMessage } from '../../viewer/src/simulation';
-import { Engine } from '../../viewer/src/engine';
+import { Playback, SLIDER_STEPS, posedResult } from '../../src/live/view/playback.ts';
+import { runSimulation, type PlaybackFrame, type SimulationHeader, type SimulationMessage } from '../../src/live/view/simulation.ts';
+import { LiveViewPresenter } from '../../src/live/view/presenter.ts';
 import { TEMPLATES } from '../../viewer/src/document';
 import { assemblyDocument } from '../../src/live';
 import { parseAssembly, validateAssembly } from '../../src/assembly';
@@ -124,7 +125,7 @@ describe('a pendulum run played back', () => {
   });
 
   it('shows the bob at the bottom after a quarter period and across at half a period; energy and pivot force as physics says', () => {
-    const base = new Engine().pose({ docKey: 1, doc: example('pendulum'), view: { travel: [], rack: 0 } });
+    const base = new LiveViewPresenter().pose(poseAt(1, example('pendulum'), { travel: [], rack: 0 }));
     const at = (t: number) => posedResult(base, playback.posesAt(t)).points['bob.mass'];
     const start = at(0);
     expect(Math.abs(start[0])).toBeCloseTo(1000, 6);
@@ -207,15 +208,15 @@ describe('the dynamics examples as templates', () => {
     const dynamic = TEMPLATES.filter((t) => t.label.includes('(simulate)'));
     expect(dynamic.map((t) => t.name)).toEqual(['pendulum.kinemate.json', 'double-pendulum.kinemate.json', 'slider-crank-torque.kinemate.json', 'quarter-car-bump.kinemate.json', 'dw-corner-bump.kinemate.json', 'pinewood.kinemate.json']);
     for (const t of dynamic) {
-      const r = new Engine().pose({ docKey: 1, doc: t.make(), view: { travel: [], rack: 0 } });
+      const r = new LiveViewPresenter().pose(poseAt(1, t.make(), { travel: [], rack: 0 }));
       expect(r.ok, t.name).toBe(true);
       for (const part of r.structure.parts) if (!part.fixed) expect(part.refs.length, `${t.name}: ${part.name}`).toBeGreaterThanOrEqual(2);
     }
     // the double pendulum's lower rod reaches its mass 1 m below its hinge; a pinewood wheel's spokes reach its 15 mm rim
-    const dp = new Engine().pose({ docKey: 1, doc: dynamic[1].make(), view: { travel: [], rack: 0 } });
+    const dp = new LiveViewPresenter().pose(poseAt(1, dynamic[1].make(), { travel: [], rack: 0 }));
     const [h, m] = [dp.points['lower.hinge'], dp.points['lower.#mass']];
     expect(Math.hypot(h[0] - m[0], h[1] - m[1], h[2] - m[2])).toBeCloseTo(1000, 6);
-    const pw = new Engine().pose({ docKey: 1, doc: dynamic[5].make(), view: { travel: [], rack: 0 } });
+    const pw = new LiveViewPresenter().pose(poseAt(1, dynamic[5].make(), { travel: [], rack: 0 }));
     const c = pw.points['rear.centre'];
     for (let k = 0; k < 4; k++) { const q = pw.points[`rear.rim#rim${k}`]; expect(Math.hypot(q[0] - c[0], q[1] - c[1], q[2] - c[2])).toBeCloseTo(15, 9); }
   });

@@ -5,11 +5,12 @@
  * view) — a different route from the library's adjoint.
  */
 import { describe, expect, it } from 'vitest';
+import { poseAt } from './pose-request';
 import { readFileSync } from 'node:fs';
-import { Engine, type ViewState } from '../../viewer/src/engine';
-import { SensitivityPresenter, hoverLines, signedFigure, stateWords } from '../../viewer/src/sensitivity';
+import { LiveViewPresenter, type ViewState } from '../../src/live/view/presenter.ts';
+import { SensitivityPresenter, hoverLines, signedFigure, stateWords } from '../../src/live/view/sensitivity.ts';
 import { hardpointPosition } from '../../viewer/src/document';
-import { assemblyDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
+import { assemblyDocument, compileDocument, liveEdits, suspensionDocument, type LiveDocument } from '../../src/live';
 import { parseText } from '../../src/suspension/files';
 import { History } from '../../src/reactive';
 import { fourBarDoc } from '../../examples/fourbar';
@@ -25,7 +26,7 @@ function metricMoved(doc: LiveDocument, view: ViewState, metric: string, hardpoi
   q[axis] += d;
   const history = new History<LiveDocument>(doc);
   history.apply(liveEdits.moveHardpoint(hardpoint, q), 'fd');
-  const r = new Engine().pose({ docKey: ++key, doc: history.current, view });
+  const r = new LiveViewPresenter().pose(poseAt(++key, history.current, view));
   expect(r.ok).toBe(true);
   return r.metrics[metric] as number;
 }
@@ -42,7 +43,7 @@ describe('sensitivity arrows presenter', () => {
       const r = new SensitivityPresenter().arrows({ docKey: 1, doc, view: state, metric });
       expect(r.status).toBe('ok');
       // the value is the pose engine's at the same view
-      const pose = new Engine().pose({ docKey: 1, doc, view: state });
+      const pose = new LiveViewPresenter().pose(poseAt(1, doc, state));
       expect(r.value).toBeCloseTo(pose.metrics[metric] as number, 8);
       // the chassis pickups are the pose's chassis handles
       const chassis = pose.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint).sort();
@@ -72,7 +73,7 @@ describe('sensitivity arrows presenter', () => {
   function axleMetric(doc: LiveDocument, view: ViewState, metric: string, side: string, edit: ((h: History<LiveDocument>) => void) | null): number {
     const history = new History<LiveDocument>(doc);
     if (edit) edit(history);
-    const r = new Engine().pose({ docKey: ++key, doc: history.current, view });
+    const r = new LiveViewPresenter().pose(poseAt(++key, history.current, view));
     expect(r.ok).toBe(true);
     return r.metrics[side === 'left' ? metric : `${side}.${metric}`] as number;
   }
@@ -109,7 +110,7 @@ describe('sensitivity arrows presenter', () => {
       expect(r.side).toBe(side);
       expect(r.value).toBeCloseTo(axleMetric(doc, state, metric, side, null), 8);
       // every chassis handle of the pose has its arrow, on both sides; centre points beside them
-      const pose = new Engine().pose({ docKey: 1, doc, view: state });
+      const pose = new LiveViewPresenter().pose(poseAt(1, doc, state));
       const handles = pose.structure.handles.filter((h) => h.kind === 'hardpoint').map((h) => h.hardpoint!);
       const chassis = r.arrows.filter((a) => a.chassis);
       const sidePoints = (names: string[]) => names.filter((n) => !n.startsWith('center_')).sort();
@@ -157,5 +158,19 @@ describe('sensitivity arrows presenter', () => {
     expect(stateWords({ travel: [20, -5], rack: 0 })).toBe('at +20 / −5 mm');
     const lines = hoverLines({ docKey: 1, metric: 'camber', unit: '°', view: { travel: [30], rack: 0 }, status: 'ok', message: null, value: 0, arrows: [], ms: 0 }, { hardpoint: 'p', gradient: [0, 0.01296, -0.002], chassis: true });
     expect(lines).toEqual(['+1 mm in x → 0° camber at +30 mm', '+1 mm in y → +0.013° camber at +30 mm', '+1 mm in z → −0.0020° camber at +30 mm']);
+  });
+
+  it("the arrows' worker reads the request's compile: a compile of a moved design gives that design's arrows", () => {
+    const doc = suspensionDocument(parseText(geometryText('double_wishbone')), { name: 'double_wishbone.yaml' });
+    const history = new History<LiveDocument>(doc);
+    const [x, y, z] = hardpointPosition(doc, 'upper_wishbone_inboard_front')!;
+    const other = history.apply(liveEdits.moveHardpoint('upper_wishbone_inboard_front', [x, y, z + 15]), 'move');
+    const view = { travel: [10], rack: 0 };
+    const strip = (r: { ms: number }) => ({ ...r, ms: 0 });
+    // a probe: the request names one document and carries the compile of another, 15 mm apart
+    const probed = new SensitivityPresenter().arrows({ docKey: 1, doc, compiled: compileDocument(other), view, metric: 'camber' });
+    expect(probed.status).toBe('ok');
+    expect(strip(probed)).toEqual(strip(new SensitivityPresenter().arrows({ docKey: 1, doc: other, view, metric: 'camber' })));
+    expect(strip(probed)).not.toEqual(strip(new SensitivityPresenter().arrows({ docKey: 1, doc, view, metric: 'camber' })));
   });
 });

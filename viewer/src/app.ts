@@ -18,10 +18,10 @@
  */
 import type { Subscription } from 'rxjs';
 import type { Draft } from 'immer';
-import { EditRefused, type History } from '../../src/reactive';
+import { EditRefused, type History } from '../../src/index.ts';
 import { defaultDocument, hardpointPosition, moveHardpoint, nameOf, type ViewerDocument } from './document';
-import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewState } from './engine';
-import { SolverClient, poseRequest } from './solver-client';
+import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewState } from '../../src/index.ts';
+import { SolverClient } from './solver-client';
 import { recordSample, SAMPLE_CAP } from './samples';
 import { HardpointTable, renderHud, renderReadouts } from './panels';
 import { AssemblePanel } from './assemble-panel';
@@ -35,18 +35,16 @@ import { LoadsPanel } from './loads-panel';
 import { ForceOverlay } from './force-overlay';
 import { DeviceOverlay } from './device-overlay';
 import { DevicesPanel } from './devices-panel';
-import { setShimThickness } from './devices';
-import { LiveModel, type LiveLane } from '../../src/live';
+import { setShimThickness } from '../../src/index.ts';
+import { LiveModel, type LiveLane } from '../../src/index.ts';
 import { DragGestures } from './drag-gestures';
 import { SweepControls } from './sweep-controls';
 import { RenderLoop } from './render-loop';
-import { wireFrames } from './frame-presenter';
+import { wireFrames, type TaggedSweep } from './frame-presenter';
 import { wireToolbar, updateToolbar } from './toolbar';
 import { wireFiles, openFile } from './file-io';
 import type { Vec3Tuple } from '../../src/index';
 
-/** A sweep request with the newest pose request it follows (`seq`) and its own id. */
-interface TaggedSweep { id: number; seq: number; time: number; request: SweepRequest }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -108,7 +106,8 @@ export class ViewerApp {
       remote: true,
       leading: true,
       settings: { view: { travel: [], rack: 0 }, loads: null },
-      solver: (request) => this.poseClient.pose(poseRequest(request)),
+      // the live model's request goes to the pose worker as it is (compiled once, here, by the edit's validation)
+      solver: (request) => this.poseClient.pose(request),
       failureOf: (result) => ({ message: result.message ?? 'failed', failed: result.failed }),
     });
     this.subs.push(this.live.errors$.subscribe((e) => { if (e.kind === 'refused') this.lastRefusal = e.reason; }));
@@ -174,8 +173,9 @@ export class ViewerApp {
     const doc = this.history.current;
     const range = this.sweepControls.range();
     this.sweepControls.goodRange = range;
-    const request: SweepRequest = { docKey: this.docKey(doc), doc, kind: this.sweepControls.kind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
+    const request: SweepRequest = { docKey: this.docKey(doc), doc, compiled: this.live.compiledOf(doc), kind: this.sweepControls.kind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
     this.sweeps.request({ id: ++this.sweepId, seq: this.live.requestSeq, time, request });
+    this.plots.setComputing(true);
   }
 
   pendingEditTime: number | undefined;

@@ -4,15 +4,15 @@
  * re-makes the last mate), deletions, and the suspension roles form. Every change is one
  * undo entry on the app's history; what it solves to comes back through the app.
  */
-import { EditRefused, type History } from '../../src/reactive';
-import { AssemblyError, entityKind, parseAssembly, type AssemblyDoc, type EntityKind } from '../../src/assembly';
-import { isDocumentError } from '../../src/live';
+import { EditRefused, type History } from '../../src/index.ts';
+import { AssemblyError, entityKind, parseAssembly, type AssemblyDoc, type EntityKind } from '../../src/index.ts';
+import { isDocumentError } from '../../src/index.ts';
 import {
   MATE_LABELS, PART_LIBRARY, addLibraryPart, applyRolesRecipe, coordinateNames, directedEntities, guessRoles, importParts, mateRecipe, mateTypesFor, newAssembly,
   pointRefs, removeMateRecipe, removePartRecipe, removeRolesRecipe, retypeMateRecipe, type EntityMateType, type PartPoses, type RolesForm,
-} from './assemble';
+} from '../../src/index.ts';
 import type { ViewerDocument } from './document';
-import type { PoseResult } from './engine';
+import type { PoseResult } from '../../src/index.ts';
 import type { SceneView } from './scene';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;

@@ -6,8 +6,8 @@
  * handles, so they drag like any other.
  */
 import { BoxGeometry, CylinderGeometry, Group, Matrix4, Mesh, MeshLambertMaterial, Quaternion, Vector3 } from 'three';
-import type { PoseResult } from './engine';
-import type { DeviceShape } from './devices';
+import type { PoseResult } from '../../src/index.ts';
+import type { DeviceShape } from '../../src/index.ts';
 import type { SceneView } from './scene';
 
 export const DEVICE_COLORS = { arb: 0xc77dff, torsion: 0xff9f43, heave: 0x4dd4ff, shim: 0xffd24d } as const;

@@ -4,9 +4,9 @@
  * metrics at the pose shown (rocker and bar angles, ARB twist, T-bar heave angle, heave
  * link length). Shown only for a suspension that has a device. DOM only.
  */
-import type { PoseResult } from './engine';
+import type { PoseResult } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
-import { DEVICE_METRICS, shimSections } from './devices';
+import { DEVICE_METRICS, shimSections } from '../../src/index.ts';
 import { metricRows } from './panels';
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

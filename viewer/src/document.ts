@@ -12,14 +12,14 @@
  * a dropped file of either kind, and the texts to save.
  */
 import { stringify as yamlStringify } from 'yaml';
-import type { AssemblyDoc } from '../../src/assembly/types';
-import { parseAssembly, validateAssembly } from '../../src/assembly/load';
-import { serializeAssembly } from '../../src/assembly/save';
-import { parseText, sweepValues, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
+import type { AssemblyDoc } from '../../src/index.ts';
+import { parseAssembly, validateAssembly } from '../../src/index.ts';
+import { serializeAssembly } from '../../src/index.ts';
+import { parseText, sweepValues, validateGeometry, validateSweep, type SweepSpec } from '../../src/index.ts';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
   isDocumentError, KinemateError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
-} from '../../src/live';
+} from '../../src/index.ts';
 import { fourBarDoc } from '../../examples/fourbar';
 import doubleWishboneYaml from '../../examples/suspension/double_wishbone.yaml?raw';
 import pushrodYaml from '../../examples/suspension/double_wishbone_pushrod.yaml?raw';
@@ -37,7 +37,7 @@ import tBarYaml from '../../examples/suspension/double_wishbone_axle_t_bar.yaml?
 import heaveLinkYaml from '../../examples/suspension/double_wishbone_axle_heave_link.yaml?raw';
 import camberShimYaml from '../../examples/suspension/double_wishbone_camber_shim.yaml?raw';
 import torsionBarYaml from '../../examples/suspension/trailing_arm_torsion_bar.yaml?raw';
-import type { Vec3Tuple } from '../../src/index';
+import type { Vec3Tuple } from '../../src/index.ts';
 
 export type ViewerDocument = LiveDocument;
 

@@ -5,19 +5,42 @@
  * the wheel in bump, a mechanism freely), Escape cancels, and in assemble mode a click picks.
  */
 import { Quaternion, type Vector3 } from 'three';
-import { hardpointPosition } from './document';
-import type { PullMode } from './engine';
+import type { History } from '../../src/index.ts';
+import { hardpointPosition, type ViewerDocument } from './document';
+import type { Vec3Tuple } from '../../src/index.ts';
+import type { PoseResult, PullMode, ViewerLiveModel } from '../../src/index.ts';
 import { round6 } from './panels';
 import { recordSample } from './samples';
-import type { ViewerApp } from './app';
-import type { Vec3Tuple } from '../../src/index';
+import type { HandleDragControls } from './drag';
+import type { SceneView } from './scene';
+import type { PlotPanel } from './plots';
+import type { AssemblePanel } from './assemble-panel';
+
+/** What the gestures use of the viewer. */
+export interface GesturesHost {
+  readonly drag: Pick<HandleDragControls, 'addEventListener'>;
+  readonly scene: Pick<SceneView, 'controls' | 'setInteractive' | 'setHovered' | 'handleInfo'>;
+  readonly assemblePanel: Pick<AssemblePanel, 'assembling' | 'pick'>;
+  readonly plots: Pick<PlotPanel, 'freeze'>;
+  readonly history: Pick<History<ViewerDocument>, 'current'>;
+  readonly live: Pick<ViewerLiveModel, 'beginDrag' | 'dragTo' | 'endDrag' | 'cancelDrag' | 'resolve'>;
+  readonly stats: { readonly dispatch: number[] };
+  readonly lastPose: PoseResult | null;
+  /** The reason of the live model's last refused edit. */
+  readonly lastRefusal: string;
+  refusal: string | null;
+  pendingEditTime: number | undefined;
+  noteInput(time?: number): void;
+  renderHud(): void;
+  updateToolbar(): void;
+}
 
 export class DragGestures {
   /** The drag in progress as the viewer sees it (the live model holds the gesture). */
   gesture: { kind: 'edit'; name: string; startWorld: Vector3; startHp: Vec3Tuple; inverse: Quaternion } | { kind: 'pull' } | null = null;
   altAtPointerDown = false;
 
-  constructor(private readonly app: ViewerApp) {
+  constructor(private readonly app: GesturesHost) {
     // remember modifier keys of the pointerdown before the drag controls see it (window, capture phase: first)
     window.addEventListener('pointerdown', (e) => { this.altAtPointerDown = e.altKey; }, { capture: true });
     const d = this.app.drag;

@@ -4,16 +4,35 @@
  * sweep as an animated glTF.
  */
 import { assemblyText, baseName, geometryText, nameOf, OpenError, readDocument, readSweepFile, type SweepFileRange } from './document';
-import { EditRefused } from '../../src/reactive';
-import { liveEdits } from '../../src/live';
-import { PLOTTABLE } from './engine';
+import { EditRefused } from '../../src/index.ts';
+import { liveEdits } from '../../src/index.ts';
+import { PLOTTABLE } from '../../src/index.ts';
 import { plotsChart, plotsPictures, sweepGlb } from './pictures';
-import type { ViewerApp } from './app';
+import type { History } from '../../src/index.ts';
+import type { PoseResult, SweepRequest, SweepResult } from '../../src/index.ts';
+import type { ViewerDocument } from './document';
+import type { SweepControls } from './sweep-controls';
+import type { PlotPanel } from './plots';
+
+/** What open, save and export use of the viewer. */
+export interface FilesHost {
+  readonly history: History<ViewerDocument>;
+  readonly sweepClient: { sweep(request: SweepRequest): Promise<SweepResult> };
+  readonly sweepControls: Pick<SweepControls, 'kind' | 'range' | 'setKind'>;
+  readonly plots: Pick<PlotPanel, 'chosen'>;
+  readonly lastPose: PoseResult | null;
+  readonly lastSweep: SweepResult | null;
+  readonly baseline: SweepResult | null;
+  docKey(doc: ViewerDocument): number;
+  replaceDocument(doc: ViewerDocument, label: string): void;
+  showError(text: string): void;
+  showNotice(text: string): void;
+}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** The open, save and export buttons, and a file dropped on the page. */
-export function wireFiles(app: ViewerApp): void {
+export function wireFiles(app: FilesHost): void {
   $('open').addEventListener('click', () => $<HTMLInputElement>('file').click());
   $<HTMLInputElement>('file').addEventListener('change', async (e) => {
     const input = e.target as HTMLInputElement;
@@ -45,7 +64,7 @@ export function wireFiles(app: ViewerApp): void {
 }
 
 /** The bump sweep as CSV: the full sweep (steering response at every step) of the design now shown. */
-export async function exportCsv(app: ViewerApp): Promise<void> {
+export async function exportCsv(app: FilesHost): Promise<void> {
   const doc = app.history.current;
   try {
     const sweep = await app.sweepClient.sweep({ docKey: app.docKey(doc), doc, kind: app.sweepControls.kind(), range: app.sweepControls.range(), full: true });
@@ -57,7 +76,7 @@ export async function exportCsv(app: ViewerApp): Promise<void> {
 }
 
 /** The plots shown, as SVG and PNG (the charts of `kinemate plot`). */
-export async function savePlots(app: ViewerApp): Promise<void> {
+export async function savePlots(app: FilesHost): Promise<void> {
   const sweep = app.lastSweep;
   if (!sweep || sweep.travel.length === 0) { app.showError('Save plots: this model has no suspension roles, so there are no plots to save.'); return; }
   try {
@@ -74,7 +93,7 @@ export async function savePlots(app: ViewerApp): Promise<void> {
 }
 
 /** The current sweep as an animated glTF (the file of `kinemate export --gltf`). */
-export async function exportGltf(app: ViewerApp): Promise<void> {
+export async function exportGltf(app: FilesHost): Promise<void> {
   const doc = app.history.current;
   try {
     const range = app.sweepControls.range();
@@ -88,7 +107,7 @@ export async function exportGltf(app: ViewerApp): Promise<void> {
 }
 
 /** Open a file's text; a malformed file shows the loader's message and keeps the model. */
-export async function openFile(app: ViewerApp, name: string, text: string): Promise<boolean> {
+export async function openFile(app: FilesHost, name: string, text: string): Promise<boolean> {
   try {
     // a bump sweep file sets the plots' range (and the hold); the model stays
     const range = readSweepFile(name, text, app.history.current);
@@ -103,7 +122,7 @@ export async function openFile(app: ViewerApp, name: string, text: string): Prom
   }
 }
 
-function applySweepRange(app: ViewerApp, name: string, range: SweepFileRange): void {
+function applySweepRange(app: FilesHost, name: string, range: SweepFileRange): void {
   let note = `${range.kind === 'steer' ? 'Steer' : 'Bump'} sweep from ${name}: ${range.start} to ${range.stop} mm in ${range.steps} steps.`;
   const doc = app.history.current;
   if (doc.kind === 'suspension' && range.hold !== doc.options.hold) {

@@ -8,10 +8,12 @@
  * too) and the panel starts from the axle's example.
  */
 import { BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, SphereGeometry, Float32BufferAttribute } from 'three';
-import type { ViewerApp } from './app';
-import type { FitProgress } from '../../src/suspension/fit';
-import { EditRefused } from '../../src/reactive';
-import { acceptFitRecipe, runFit, type FitOutcome } from './fit';
+import type { History } from '../../src/index.ts';
+import type { PoseResult } from '../../src/index.ts';
+import type { SceneView } from './scene';
+import type { FitProgress } from '../../src/index.ts';
+import { EditRefused } from '../../src/index.ts';
+import { acceptFitRecipe, runFit, type FitOutcome } from '../../src/index.ts';
 import type { FitJob, FitWorkerReply } from './fit.worker';
 import { hardpointPosition, type ViewerDocument } from './document';
 import exampleTargets from '../../examples/sensitivity/fit_camber_gain.yaml?raw';
@@ -19,6 +21,14 @@ import exampleAxleTargets from '../../examples/sensitivity/fit_axle_camber_gain.
 import './analysis.css';
 
 const fmt = (x: number, digits = 3) => (Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(2) : x.toFixed(digits)).replace('-', '−');
+
+/** What the fit panel uses of the viewer. */
+export interface FitHost {
+  readonly history: Pick<History<ViewerDocument>, 'current' | 'document$' | 'apply'>;
+  readonly scene: Pick<SceneView, 'scene'>;
+  readonly lastPose: PoseResult | null;
+  invalidate(): void;
+}
 
 export class FitPanel {
   private readonly el: Record<'targets' | 'run' | 'cancel' | 'load' | 'file' | 'progress' | 'status' | 'result' | 'accept' | 'discard', HTMLElement>;
@@ -35,7 +45,7 @@ export class FitPanel {
   /** The fitted pickups drawn in the 3D view while a result waits: a line from each pickup to where the fit puts it. */
   private readonly preview = new Group();
 
-  constructor(private readonly app: ViewerApp) {
+  constructor(private readonly app: FitHost) {
     this.preview.name = 'fit-preview';
     app.scene.scene.add(this.preview);
     const panel = document.createElement('details');

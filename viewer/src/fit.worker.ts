@@ -2,8 +2,8 @@
  * The Fit panel's worker: one fit at a time, each accepted iteration posted as progress.
  * The panel cancels a fit by terminating the worker.
  */
-import { runFit, type FitOutcome } from './fit';
-import type { FitProgress } from '../../src/suspension/fit';
+import { runFit, type FitOutcome } from '../../src/index.ts';
+import type { FitProgress } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 
 export interface FitJob { id: number; doc: ViewerDocument; targets: string; fileName: string }

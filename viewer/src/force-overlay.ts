@@ -7,7 +7,7 @@
  * place the labels.
  */
 import { ConeGeometry, CylinderGeometry, Group, InstancedMesh, Matrix4, Mesh, MeshBasicMaterial, Quaternion, Color, Vector3 } from 'three';
-import type { PoseResult } from './engine';
+import type { PoseResult } from '../../src/index.ts';
 import type { SceneView } from './scene';
 import { linkForceStyle, formatForce, type LinkForceStyle } from './force-style';
 

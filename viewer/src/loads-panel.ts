@@ -8,8 +8,8 @@
  * document (no undo entry), like the plots' choices. DOM only: the loads are the
  * presenter's (viewer/src/loads.ts).
  */
-import type { PoseResult } from './engine';
-import { LOAD_METRICS, type LoadCase } from './loads';
+import type { PoseResult } from '../../src/index.ts';
+import { LOAD_METRICS, type LoadCase } from '../../src/index.ts';
 import { formatForce, linkForceStyle, TENSION_COLOR, COMPRESSION_COLOR } from './force-style';
 import { metricRows } from './panels';
 

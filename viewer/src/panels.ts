@@ -4,7 +4,7 @@
  * suspension geometry. DOM only: what to show comes in, nothing is solved here.
  */
 import { hardpointPosition, type ViewerDocument } from './document';
-import type { PoseResult, ReadoutSpec } from './engine';
+import type { PoseResult, ReadoutSpec } from '../../src/index.ts';
 
 /** Read-outs: metric key, label, unit, digits. */
 export const READOUTS: [string, string, string, number][] = [

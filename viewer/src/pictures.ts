@@ -4,10 +4,10 @@
  * code (Vega, glTF-Transform) is loaded on the first use (a dynamic import), so the viewer
  * starts without it. The PNG is the SVG drawn on a canvas (the command's resvg is Node-only).
  */
-import type { AssemblyDoc } from '../../src/assembly/types';
-import type { StateJSON } from '../../src/model/operations';
+import type { AssemblyDoc } from '../../src/index.ts';
+import type { StateJSON } from '../../src/index.ts';
 import type { Chart, Curve, DesignPoint } from '../../src/pictures/index';
-import type { PlotSpec, SweepResult } from './engine';
+import type { PlotSpec, SweepResult } from '../../src/index.ts';
 
 const loadPictures = () => import('../../src/pictures/index');
 

@@ -9,16 +9,18 @@
  * pose and pauses; an edit of the document runs it again once the gesture ends (in the
  * worker: the pose worker, and so the drag, never waits for it).
  */
+import type { Vec3Tuple } from '../../src/index.ts';
 import uPlot from 'uplot';
 import './playback.css';
-import type { ViewerApp } from './app';
-import type { PoseResult } from './engine';
+import type { History } from '../../src/index.ts';
+import type { HandleDragControls } from './drag';
+import type { SceneView } from './scene';
+import type { PoseResult } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import { nameOf } from './document';
-import { Playback, SLIDER_STEPS, posedResult } from './playback';
+import { Playback, SLIDER_STEPS, posedResult } from '../../src/index.ts';
 import { SimulationClient } from './simulation-client';
-import type { PlaybackFrame, SimulationMessage, SimulationSettings } from './simulation';
-import type { Vec3Tuple } from '../../src/index';
+import type { PlaybackFrame, SimulationMessage, SimulationSettings } from '../../src/index.ts';
 
 /** Settings that suit each example (the README's commands); others get the fallback. */
 const DEFAULTS: Record<string, SimulationSettings> = {
@@ -65,6 +67,15 @@ function modelIdentity(doc: ViewerDocument): string {
 
 const $ = <T extends HTMLElement>(root: HTMLElement, sel: string) => root.querySelector(sel) as T;
 
+/** What the playback panel uses of the viewer. */
+export interface PlaybackHost {
+  readonly history: Pick<History<ViewerDocument>, 'current' | 'document$' | 'inGesture'>;
+  readonly scene: Pick<SceneView, 'update' | 'frame' | 'tint'>;
+  readonly drag: Pick<HandleDragControls, 'addEventListener'>;
+  readonly lastPose: PoseResult | null;
+  invalidate(): void;
+}
+
 export class PlaybackPanel {
   readonly model = new Playback();
   readonly client = new SimulationClient();
@@ -87,7 +98,7 @@ export class PlaybackPanel {
   private raf = 0;
   private lastTick = 0;
 
-  constructor(private readonly app: ViewerApp) {
+  constructor(private readonly app: PlaybackHost) {
     const root = document.createElement('section');
     root.id = 'sim-panel';
     root.hidden = true;

@@ -7,9 +7,9 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { PLOTTABLE, type PlotSpec, type SweepResult } from './engine';
+import { PLOTTABLE, type PlotSpec, type SweepResult } from '../../src/index.ts';
 
-export type { PlotSpec } from './engine';
+export type { PlotSpec } from '../../src/index.ts';
 
 /** Metrics that come from the steering response (the sweep then computes it at every step). */
 export const needsSteeringResponse = (metric: string): boolean => metric.endsWith('_virtual');
@@ -59,6 +59,11 @@ export class PlotPanel {
       menu.addEventListener('change', () => { this.choose(index, menu.value); menu.blur(); });
       menu.addEventListener('change', () => { this.preferred[index] = menu.value; });
       slot.appendChild(menu);
+      // while the first sweep runs the chart has no curve: it says so instead of showing an empty frame
+      const computing = document.createElement('div');
+      computing.className = 'plot-computing';
+      computing.textContent = 'Computing the sweep…';
+      slot.appendChild(computing);
       // the value under the pointer, read off the curve (no legend: the plots are small)
       const readout = document.createElement('span');
       readout.className = 'plot-readout';
@@ -69,6 +74,18 @@ export class PlotPanel {
       this.charts.push(this.makeChart(index));
     });
     new ResizeObserver(() => this.resize()).observe(container);
+  }
+
+  /**
+   * A sweep is asked for (true) or every one asked for is answered (false). While one is on
+   * its way and no curve is drawn yet (the first sweep of the page), each plot says it is
+   * computing (issue 27 item 13); a drag's sweeps redraw curves already there, unmarked.
+   */
+  setComputing(pending: boolean): void {
+    const computing = pending && this.current === null;
+    if (this.container.classList.contains('computing') === computing) return;
+    this.container.classList.toggle('computing', computing);
+    this.container.setAttribute('aria-busy', String(computing));
   }
 
   private spec(metric: string): PlotSpec {

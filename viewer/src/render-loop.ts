@@ -4,14 +4,31 @@
  * it (pose: the linkage and read-outs; full: the plots too).
  */
 import { recordSample } from './samples';
-import type { ViewerApp } from './app';
+import type { PoseResult, SweepResult } from '../../src/index.ts';
+import type { SceneView } from './scene';
+
+/** An input not yet fully on screen: its time, whether the plots must follow, whether its pose is drawn. */
+export interface PendingInput { time: number; needsSweep: boolean; poseDone: boolean }
+
+/** What the loop uses of the viewer. */
+export interface RenderHost {
+  readonly scene: Pick<SceneView, 'render'>;
+  readonly stats: { readonly renderMs: number[]; readonly pose: number[]; readonly full: number[] };
+  readonly lastPose: PoseResult | null;
+  readonly lastSweep: SweepResult | null;
+  /** Inputs not yet fully on screen, by the live model's request seq. */
+  readonly inputs: Map<number, PendingInput>;
+  readonly shownPose: number;
+  readonly shownSweep: number;
+  ready: boolean;
+}
 
 export class RenderLoop {
   private frameRequested = false;
   private drawnThisFrame = false;
   dirty = true;
 
-  constructor(private readonly app: ViewerApp) {}
+  constructor(private readonly app: RenderHost) {}
 
   invalidate(): void {
     this.dirty = true;

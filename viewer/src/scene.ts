@@ -6,15 +6,15 @@
  * Chassis axes (ISO 8855): x forward, y left, z up; lengths in the model's unit (mm for
  * a suspension).
  */
+import type { Vec3Tuple } from '../../src/index.ts';
 import {
   AmbientLight, BufferAttribute, BufferGeometry, Color, CylinderGeometry, DirectionalLight, DoubleSide, FrontSide, GridHelper, Group,
   HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshLambertMaterial, MeshStandardMaterial, type MeshLambertMaterialParameters,
   OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { splitReference } from '../../src/assembly/types';
-import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from './engine';
-import type { Vec3Tuple } from '../../src/index';
+import { splitReference } from '../../src/index.ts';
+import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from '../../src/index.ts';
 
 const COLORS = {
   chassisHandle: 0xff8c1a,

@@ -10,10 +10,13 @@
  * mirrored axle's arrow means: the drag moves the mirror too).
  */
 import { ConeGeometry, CylinderGeometry, Group, InstancedMesh, Matrix4, MeshLambertMaterial, Quaternion, Raycaster, Vector2, Vector3, Color } from 'three';
-import type { ViewerApp } from './app';
-import type { PoseResult } from './engine';
+import type { History } from '../../src/index.ts';
+import type { ViewerDocument } from './document';
+import type { HandleDragControls } from './drag';
+import type { SceneView } from './scene';
+import type { PoseResult, ViewerLiveModel } from '../../src/index.ts';
 import type { ArrowMessage, ArrowReply } from './sensitivity.worker';
-import { ARROW_METRICS, SensitivityPresenter, hoverLines, type ArrowRequest, type ArrowResult, type PickupArrow } from './sensitivity';
+import { ARROW_METRICS, SensitivityPresenter, hoverLines, type ArrowRequest, type ArrowResult, type PickupArrow } from '../../src/index.ts';
 import './analysis.css';
 
 const ARROW_COLOR = 0x6ea8ff;
@@ -34,6 +37,18 @@ export interface DrawnArrow extends PickupArrow {
   ref: string;
   at: [number, number, number];
   length: number;
+}
+
+/** What the arrows use of the viewer. */
+export interface ArrowsHost {
+  readonly history: Pick<History<ViewerDocument>, 'current'>;
+  readonly scene: Pick<SceneView, 'scene' | 'renderer' | 'camera' | 'handleInfo' | 'toScreen'>;
+  readonly drag: Pick<HandleDragControls, 'addEventListener' | 'hovered' | 'dragged'>;
+  readonly lastPose: PoseResult | null;
+  /** The document's compile (its edit's validation made it): the arrows' worker does not compile it again. */
+  readonly live: Pick<ViewerLiveModel, 'compiledOf'>;
+  docKey(doc: ViewerDocument): number;
+  invalidate(): void;
 }
 
 export class SensitivityArrows {
@@ -57,7 +72,7 @@ export class SensitivityArrows {
   private hovered: string | null = null;
   private readonly raycaster = new Raycaster();
 
-  constructor(private readonly app: ViewerApp) {
+  constructor(private readonly app: ArrowsHost) {
     const panel = document.createElement('details');
     panel.id = 'sensitivity-panel';
     panel.open = true;
@@ -143,7 +158,7 @@ export class SensitivityArrows {
       return;
     }
     const doc = this.app.history.current;
-    const request: ArrowRequest = { docKey: this.app.docKey(doc), doc, view: pose.view, metric, ...(axle ? { side: this.side } : {}) };
+    const request: ArrowRequest = { docKey: this.app.docKey(doc), doc, compiled: this.app.live.compiledOf(doc), view: pose.view, metric, ...(axle ? { side: this.side } : {}) };
     this.asked = request;
     if (this.inFlight) { this.pending = request; return; }
     this.send(request);

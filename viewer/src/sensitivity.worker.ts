@@ -2,7 +2,7 @@
  * The sensitivity arrows' worker: one presenter (one cached model), one request at a time.
  * Its own worker so that the arrows never delay the pose under the pointer.
  */
-import { SensitivityPresenter, type ArrowRequest, type ArrowResult } from './sensitivity';
+import { SensitivityPresenter, type ArrowRequest, type ArrowResult } from '../../src/index.ts';
 
 export type ArrowMessage = { id: number; request: ArrowRequest };
 export type ArrowReply = { id: number; ok: true; result: ArrowResult } | { id: number; ok: false; error: string };

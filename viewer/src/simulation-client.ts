@@ -4,7 +4,7 @@
  * cannot hear a message) and starts a fresh one; an idle worker is reused. Without
  * Worker support the run happens on the main thread.
  */
-import { runSimulation, type SimulationMessage, type SimulationSettings } from './simulation';
+import { runSimulation, type SimulationMessage, type SimulationSettings } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 
 export class SimulationClient {

@@ -3,7 +3,7 @@
  * made. A third worker beside the pose and sweep ones, so a run never holds up a drag;
  * a newer run ends this one by terminating the worker (simulation-client.ts).
  */
-import { runSimulation, type SimulationSettings } from './simulation';
+import { runSimulation, type SimulationSettings } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 
 self.onmessage = (event: MessageEvent<{ doc: ViewerDocument; settings: SimulationSettings }>) => {

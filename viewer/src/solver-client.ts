@@ -3,9 +3,8 @@
  * request in flight, one latest pending) is the page's live model's; this only pairs
  * replies with requests. Without Worker support the engine runs on the main thread.
  */
-import type { LiveRequest } from '../../src/live';
 import { recordSample } from './samples';
-import { Engine, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult, type ViewSettings } from './engine';
+import { LiveViewPresenter, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from '../../src/index.ts';
 
 export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest };
 export type WorkerReply = { id: number; ok: true; result: PoseResult | SweepResult; at?: { received: number; done: number } } | { id: number; ok: false; error: string };
@@ -15,7 +14,7 @@ export interface RoundTrips { toWorker: number[]; inWorker: number[]; back: numb
 
 export class SolverClient {
   private worker: Worker | null = null;
-  private engine: Engine | null = null;
+  private engine: LiveViewPresenter | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (value: PoseResult | SweepResult) => void; reject: (error: Error) => void; posted: number }>();
   readonly trips: RoundTrips = { toWorker: [], inWorker: [], back: [] };
@@ -44,7 +43,7 @@ export class SolverClient {
       };
     } catch {
       this.worker = null;
-      this.engine = new Engine();
+      this.engine = new LiveViewPresenter();
     }
   }
 
@@ -78,30 +77,4 @@ export class SolverClient {
     this.worker?.terminate();
     this.worker = null;
   }
-}
-
-/**
- * The worker's request for a request of the page's live model: its document version is
- * the key, its view settings the view and load case, a fresh start both the generic
- * reset and the suspension's solve from design.
- */
-export function poseRequest(request: LiveRequest<ViewSettings>): PoseRequest {
-  const pull = request.pull;
-  return {
-    docKey: request.version,
-    doc: request.document,
-    view: request.settings.view,
-    loads: request.settings.loads,
-    pull: pull && {
-      part: pull.part,
-      local: [pull.point[0], pull.point[1], pull.point[2]],
-      target: [pull.target[0], pull.target[1], pull.target[2]],
-      mode: pull.mode ?? 'free',
-      dragId: pull.dragId,
-      ...(pull.axis ? { axis: [pull.axis[0], pull.axis[1], pull.axis[2]] } : {}),
-      ...(pull.corner !== undefined ? { corner: pull.corner } : {}),
-    },
-    ...(request.fresh ? { reset: true, fromDesign: true } : {}),
-    ...(request.cancelledDrag !== undefined ? { cancelDrag: request.cancelledDrag } : {}),
-  };
 }

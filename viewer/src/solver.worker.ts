@@ -1,12 +1,12 @@
 /**
- * The solver worker: one Engine (one loaded model) per worker, one request at a time.
+ * The solver worker: one LiveViewPresenter (one loaded model) per worker, one request at a time.
  * The viewer runs two of these: one for the pose under the pointer, one for the sweep
  * behind the plots, so a slow sweep never holds up the pose.
  */
-import { Engine, type PoseRequest, type SweepRequest } from './engine';
+import { LiveViewPresenter, type PoseRequest, type SweepRequest } from '../../src/index.ts';
 import type { WorkerReply, WorkerRequest } from './solver-client';
 
-const engine = new Engine();
+const engine = new LiveViewPresenter();
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const { id, kind, request } = event.data;

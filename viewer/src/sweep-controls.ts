@@ -3,8 +3,8 @@
  * keeping its own range, a bad entry named and put back, and where the pose shown sits on
  * the plots' x axis.
  */
-import type { PoseResult, SweepKind } from './engine';
-import type { ViewerApp } from './app';
+import type { PoseResult, SweepKind } from '../../src/index.ts';
+import type { PlotPanel } from './plots';
 
 export type SweepRange = { start: number; stop: number; steps: number };
 /** The plots' sweep to start with: wheel travel ±50 mm, rack travel ±30 mm, 21 states. */
@@ -12,8 +12,17 @@ export const SWEEP_DEFAULTS: Readonly<Record<SweepKind, SweepRange>> = { bump: {
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
+/** What the controls use of the viewer. */
+export interface SweepControlsHost {
+  readonly lastPose: PoseResult | null;
+  readonly plots: Pick<PlotPanel, 'setMarker'>;
+  requestSweep(): void;
+  showError(text: string): void;
+  hideError(): void;
+}
+
 export class SweepControls {
-  constructor(private readonly app: ViewerApp) {}
+  constructor(private readonly app: SweepControlsHost) {}
 
   kind(): SweepKind {
     return ($('sweep-kind') as HTMLSelectElement).value === 'steer' ? 'steer' : 'bump';

@@ -4,14 +4,42 @@
  * the error banner's close button.
  */
 import { TEMPLATES, nameOf } from './document';
-import { EditRefused } from '../../src/reactive';
-import { liveEdits } from '../../src/live';
+import { EditRefused } from '../../src/index.ts';
+import { liveEdits } from '../../src/index.ts';
 import { renderHolds } from './frame-presenter';
-import type { ViewerApp } from './app';
+import type { History } from '../../src/index.ts';
+import type { PoseResult, SweepResult, ViewState, ViewerLiveModel } from '../../src/index.ts';
+import type { ViewerDocument } from './document';
+import type { SweepControls } from './sweep-controls';
+import type { PlotPanel } from './plots';
+import type { SceneView } from './scene';
+
+/** What the toolbar and the keys use of the viewer. */
+export interface ToolbarHost {
+  readonly history: History<ViewerDocument>;
+  readonly live: Pick<ViewerLiveModel, 'resolve'>;
+  readonly view: ViewState;
+  readonly lastPose: PoseResult | null;
+  readonly lastSweep: SweepResult | null;
+  baseline: SweepResult | null;
+  baselineDesign: Record<string, number | null> | null;
+  readonly sweepControls: Pick<SweepControls, 'onInput' | 'setKind' | 'kind'>;
+  readonly plots: Pick<PlotPanel, 'setBaseline'>;
+  readonly scene: Pick<SceneView, 'setBaseline'>;
+  replaceDocument(doc: ViewerDocument, label: string): void;
+  setView(view: ViewState): void;
+  noteInput(): void;
+  undo(): void;
+  redo(): void;
+  updateToolbar(): void;
+  renderReadouts(): void;
+  showError(text: string): void;
+  hideError(): void;
+}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-export function wireToolbar(app: ViewerApp): void {
+export function wireToolbar(app: ToolbarHost): void {
   const select = $<HTMLSelectElement>('template');
   for (const t of TEMPLATES) { const o = document.createElement('option'); o.value = t.id; o.textContent = t.label; select.appendChild(o); }
   const custom = document.createElement('option');
@@ -41,7 +69,7 @@ export function wireToolbar(app: ViewerApp): void {
     } catch (error) {
       if (error instanceof EditRefused) app.showError(`Hold refused — ${error.reason}`);
       else throw error;
-      if (app.lastPose) renderHolds(app, app.lastPose);
+      if (app.lastPose) renderHolds(app.history.current, app.lastPose);
     }
     (e.target as HTMLSelectElement).blur();
   });
@@ -57,7 +85,7 @@ export function wireToolbar(app: ViewerApp): void {
   app.updateToolbar();
 }
 
-export function updateToolbar(app: ViewerApp): void {
+export function updateToolbar(app: Pick<ToolbarHost, 'history'>): void {
   $<HTMLButtonElement>('undo').disabled = !app.history.canUndo;
   $<HTMLButtonElement>('redo').disabled = !app.history.canRedo;
   const doc = app.history.current;
@@ -69,7 +97,7 @@ export function updateToolbar(app: ViewerApp): void {
   select.value = match ? match.id : '';
 }
 
-function toggleBaseline(app: ViewerApp): void {
+function toggleBaseline(app: ToolbarHost): void {
   const button = $('pin-baseline');
   if (app.baseline) {
     app.baseline = null;

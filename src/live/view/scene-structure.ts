@@ -6,14 +6,14 @@
  * instant centres) from the library's analysis at the pose shown.
  */
 import { quat, vec3 } from 'gl-matrix';
-import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/assembly/types';
-import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
-import type { SteeringAxis } from '../../src/suspension/steering';
-import type { PointExpr } from '../../src/suspension/targets';
-import type { PointRole } from '../../src/suspension/roles';
-import type { LiveSuspensionAnalysis } from '../../src/live';
-import type { Vec3Tuple } from '../../src/index';
-import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './engine';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../assembly/types.ts';
+import type { SuspensionModel, MetricValues } from '../../suspension/model.ts';
+import type { SteeringAxis } from '../../suspension/steering.ts';
+import type { PointExpr } from '../../suspension/targets.ts';
+import type { PointRole } from '../../suspension/roles.ts';
+import type { LiveSuspensionAnalysis } from '../suspension-analysis.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
+import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './frame-types.ts';
 
 export const v3 = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
 

@@ -10,11 +10,12 @@
  * axle (no `hardpoints.right`) a drag moves the pickup and its mirror (the left and the
  * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
-import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/suspension/sensitivity';
-import { validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
-import type { ViewerDocument } from './document';
-import type { ViewState } from './engine';
-import type { Vec3Tuple } from '../../src/index';
+import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../suspension/sensitivity.ts';
+import { validateGeometry, validateSweep, type SweepSpec } from '../../suspension/files/index.ts';
+import type { CompiledDocument } from '../document.ts';
+import type { LiveDocument } from '../document.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
+import type { ViewState } from './presenter.ts';
 
 /** The metrics offered, with the unit of the metric (a gradient is that unit per mm). */
 export const SENSITIVITY_UNITS: Readonly<Record<string, string>> = {
@@ -26,9 +27,11 @@ export const ARROW_METRICS: readonly string[] = SENSITIVITY_METRICS;
 
 export interface ArrowRequest {
   docKey: number;
-  doc: ViewerDocument;
+  doc: LiveDocument;
   view: ViewState;
   metric: string;
+  /** The document as the page's live model compiled it: its checked geometry is used, not checked again here. */
+  compiled?: CompiledDocument;
   /** An axle: whose metric (default left); a corner has one side. */
   side?: string;
 }
@@ -76,14 +79,14 @@ export class SensitivityPresenter {
   /** The last document's model (a drag makes a new document per move: one is enough). */
   private cached: { key: number; model: SensitivityModel | null; problem: string | null } | null = null;
 
-  private modelFor(docKey: number, doc: ViewerDocument): { model: SensitivityModel | null; problem: string | null } {
+  private modelFor(docKey: number, doc: LiveDocument, compiled?: CompiledDocument): { model: SensitivityModel | null; problem: string | null } {
     if (this.cached?.key === docKey) return this.cached;
     let model: SensitivityModel | null = null;
     let problem: string | null = null;
     if (doc.kind !== 'suspension') problem = 'sensitivities need a suspension geometry file (this is an assembly)';
     else {
       try {
-        model = new SensitivityModel(validateGeometry(doc.geometry));
+        model = new SensitivityModel(compiled?.geometry ?? validateGeometry(doc.geometry));
       } catch (error) {
         problem = error instanceof Error ? error.message : String(error);
       }
@@ -98,7 +101,7 @@ export class SensitivityPresenter {
     const base: Pick<ArrowResult, 'docKey' | 'metric' | 'unit' | 'view' | 'side'> = { docKey: req.docKey, metric: req.metric, unit, view: req.view };
     const out = (status: ArrowResult['status'], message: string | null, value: number | null = null, arrows: PickupArrow[] = []): ArrowResult => ({ ...base, status, message, value, arrows, ms: now() - t0 });
     if (!(ARROW_METRICS as readonly string[]).includes(req.metric)) return out('unavailable', `no gradient for "${req.metric}"`);
-    const { model, problem } = this.modelFor(req.docKey, req.doc);
+    const { model, problem } = this.modelFor(req.docKey, req.doc, req.compiled);
     if (!model) return out('unavailable', problem);
     const axle = model.sides.length > 1;
     const side = axle ? (req.side ?? model.sides[0]) : model.sides[0];

@@ -4,10 +4,10 @@
  * energy budget, link and tyre forces) and handed out in batches as it is made. No DOM:
  * it runs in the simulation worker (`simulation.worker.ts`) and, for tests, in Node.
  */
-import { compileDocument } from '../../src/live';
-import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../src/dynamics/simulate';
-import { splitReference, type AssemblyDoc, type PoseDoc } from '../../src/assembly/types';
-import type { ViewerDocument } from './document';
+import { compileDocument } from '../document.ts';
+import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../dynamics/simulate.ts';
+import { splitReference, type AssemblyDoc, type PoseDoc } from '../../assembly/types.ts';
+import type { LiveDocument } from '../document.ts';
 
 export interface SimulationSettings {
   /** s. */
@@ -132,7 +132,7 @@ export function playbackFrame(doc: AssemblyDoc, header: SimulationHeader, frame:
  * `error` when the run cannot start (no masses, a start pose that cannot be solved).
  * A failed step ends with `done` status `failed`, its message, and the frames so far.
  */
-export function runSimulation(document: ViewerDocument, settings: SimulationSettings, send: (message: SimulationMessage) => void, batchMs = 50): void {
+export function runSimulation(document: LiveDocument, settings: SimulationSettings, send: (message: SimulationMessage) => void, batchMs = 50): void {
   let header: SimulationHeader | null = null;
   let doc: AssemblyDoc | null = null;
   let batch: PlaybackFrame[] = [];

@@ -11,17 +11,16 @@
  * poses the engine reports): no DOM, tested in Node (test/viewer/assemble.test.ts).
  */
 import { vec3 } from 'gl-matrix';
-import type { AssemblyDoc, ConstraintType, EntityKind, JointType, MateDoc, PartDoc, PoseDoc } from '../../src/assembly/types';
-import { ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReference, type EntityGroup } from '../../src/assembly/types';
-import { mateTypesJoining, validateAssembly } from '../../src/assembly/load';
-import { AssemblyError } from '../../src/assembly/errors';
-import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../src/assembly/edits';
-import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../../src/live';
-import { RolesError, validateRoles, type SuspensionRoles } from '../../src/suspension/roles';
-import { SuspensionModel } from '../../src/suspension/model';
-import { evaluateState } from '../../src/suspension/state';
-import type { ViewerDocument } from './document';
-import type { Vec3Tuple } from '../../src/index';
+import { type AssemblyDoc, type ConstraintType, type EntityKind, type JointType, type MateDoc, type PartDoc, type PoseDoc, ENTITY_GROUPS, coordinatesOfMate, entityKind, isCoupling, splitReference, type EntityGroup } from '../../assembly/types.ts';
+import { mateTypesJoining, validateAssembly } from '../../assembly/load.ts';
+import { AssemblyError } from '../../assembly/errors.ts';
+import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../assembly/edits.ts';
+import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../document.ts';
+import { RolesError, validateRoles, type SuspensionRoles } from '../../suspension/roles.ts';
+import { SuspensionModel } from '../../suspension/model.ts';
+import { evaluateState } from '../../suspension/state.ts';
+import type { LiveDocument } from '../document.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 
 // ---------------------------------------------------------------- the library
 
@@ -92,7 +91,7 @@ const IDENTITY: PoseDoc = { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
  * at z = 0), two hinge axes along x (`hinge_low` on the line A–B, `hinge_high` 400 mm
  * above it and 30 mm inboard), a pickup `E` for a track rod and a `floor` plane (z = 0).
  */
-export function newAssembly(): ViewerDocument {
+export function newAssembly(): LiveDocument {
   const doc: AssemblyDoc = {
     format: 'kinemate.assembly/1',
     name: 'assembly',
@@ -113,7 +112,7 @@ export function newAssembly(): ViewerDocument {
   return assemblyDocument(doc);
 }
 
-function assemblyOf(doc: ViewerDocument): AssemblyDoc {
+function assemblyOf(doc: LiveDocument): AssemblyDoc {
   if (doc.kind !== 'assembly') throw new Error('assemble mode works on an assembly');
   return doc.doc;
 }
@@ -130,7 +129,7 @@ export function freeName(taken: ReadonlySet<string>, base: string): string {
 }
 
 /** The edit adding a library part, placed beside what is there; returns its name too. */
-export function addLibraryPart(doc: ViewerDocument, id: string): { recipe: LiveRecipe; name: string } {
+export function addLibraryPart(doc: LiveDocument, id: string): { recipe: LiveRecipe; name: string } {
   const assembly = assemblyOf(doc);
   const entry = PART_LIBRARY.find((p) => p.id === id);
   if (!entry) throw new Error(`no library part "${id}"`);
@@ -304,7 +303,7 @@ function mateId(taken: ReadonlySet<string>, type: string, a: string, b: string):
 }
 
 /** The edit adding a mate of `type` between two picked entities (`part.entity`), at the solved poses when given. */
-export function mateRecipe(doc: ViewerDocument, type: EntityMateType, a: string, b: string, poses?: PartPoses): { recipe: LiveRecipe; id: string; mate: MateDoc } {
+export function mateRecipe(doc: LiveDocument, type: EntityMateType, a: string, b: string, poses?: PartPoses): { recipe: LiveRecipe; id: string; mate: MateDoc } {
   const assembly = assemblyOf(doc);
   const mate = mateBetween(assembly, type, a, b, poses);
   const id = mateId(takenIds(assembly), type, a, b);
@@ -312,7 +311,7 @@ export function mateRecipe(doc: ViewerDocument, type: EntityMateType, a: string,
 }
 
 /** The edit changing a mate's type (one undo entry): the mate is made again between the same entities, under a new id. */
-export function retypeMateRecipe(doc: ViewerDocument, id: string, type: EntityMateType, poses?: PartPoses): { recipe: LiveRecipe; id: string; mate: MateDoc } {
+export function retypeMateRecipe(doc: LiveDocument, id: string, type: EntityMateType, poses?: PartPoses): { recipe: LiveRecipe; id: string; mate: MateDoc } {
   const assembly = assemblyOf(doc);
   const old = assembly.mates[id];
   if (!old || isCoupling(old)) throw new AssemblyError(`mates.${id}`, `no mate "${id}" between entities`);
@@ -347,10 +346,10 @@ export function removePartRecipe(name: string): LiveRecipe {
  * "Delete part" away. The file's fixed parts (its ground) are left out.
  * @throws AssemblyError when the source has no moving part.
  */
-export function importParts(doc: ViewerDocument, source: AssemblyDoc, fileName = 'the file'): { recipe: LiveRecipe; names: [string, string][] } {
+export function importParts(doc: LiveDocument, source: AssemblyDoc, fileName = 'the file'): { recipe: LiveRecipe; names: [string, string][] } {
   const assembly = assemblyOf(doc);
   const moving = Object.entries(source.parts).filter(([, p]) => !p.fixed);
-  if (moving.length === 0) throw new AssemblyError('parts', `${fileName} has no moving part to import (only fixed ones)`);
+  if (moving.length === 0) throw new AssemblyError('parts', `${fileName} has no moving part to import: only fixed ones`);
   const extent = (d: AssemblyDoc, names: readonly string[]) => {
     let lo = Infinity, hi = -Infinity;
     for (const name of names) {
@@ -519,7 +518,7 @@ export function rolesFromForm(doc: AssemblyDoc, form: RolesForm): SuspensionRole
  * it later.
  * @throws RolesError (path-named) or ModelError; nothing is changed then.
  */
-export function applyRolesRecipe(doc: ViewerDocument, form: RolesForm, poses?: PartPoses): { recipe: LiveRecipe; roles: SuspensionRoles; camber: number | null } {
+export function applyRolesRecipe(doc: LiveDocument, form: RolesForm, poses?: PartPoses): { recipe: LiveRecipe; roles: SuspensionRoles; camber: number | null } {
   const assembly = assemblyOf(doc);
   const roles = rolesFromForm(assembly, form);
   const recipes: AssemblyRecipe[] = [];

@@ -3,11 +3,11 @@
  * the library's inverse design (`fit()`, src/suspension/fit.ts) on the document shown, with
  * its targets file's text, reporting each iteration; and the one edit that accepts a result.
  */
-import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../src/suspension/fit';
-import { validateGeometry } from '../../src/suspension/files';
-import { liveEdits, type LiveRecipe } from '../../src/live';
-import type { ViewerDocument } from './document';
-import type { Vec3Tuple } from '../../src/index';
+import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../suspension/fit.ts';
+import { validateGeometry } from '../../suspension/files/index.ts';
+import { liveEdits, type LiveRecipe } from '../document.ts';
+import type { LiveDocument } from '../document.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 
 /**
  * A fit's report as the panel shows it, with each moved hardpoint's fitted position (mm),
@@ -22,7 +22,7 @@ export interface FitOutcome extends Omit<FitReport, 'geometry'> {
  * @throws Error naming the targets file and the path in it (a bad file), or why the
  *   document cannot be fitted (an assembly). An axle keeps its left/right symmetry.
  */
-export function runFit(doc: ViewerDocument, targetsText: string, fileName = 'targets', onIteration?: (progress: FitProgress) => void): FitOutcome {
+export function runFit(doc: LiveDocument, targetsText: string, fileName = 'targets', onIteration?: (progress: FitProgress) => void): FitOutcome {
   if (doc.kind !== 'suspension') throw new Error('fit: needs a suspension geometry file (this is an assembly)');
   const geometry = validateGeometry(doc.geometry);
   const spec = parseFitSpec(targetsText, geometry, fileName);

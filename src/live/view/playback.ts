@@ -4,10 +4,10 @@
  * between frames, and the time slider's mapping. No DOM: the panel (playback-panel.ts)
  * drives it from animation frames, tests drive it with explicit time steps.
  */
-import { splitReference } from '../../src/assembly/types';
-import type { PlaybackFrame, SimulationHeader } from './simulation';
-import type { CornerGeometry, PoseResult } from './engine';
-import type { Vec3Tuple } from '../../src/index';
+import { splitReference } from '../../assembly/types.ts';
+import type { PlaybackFrame, SimulationHeader } from './simulation.ts';
+import type { CornerGeometry, PoseResult } from './presenter.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 
 /** Where a time falls: between frame `index` and the next, `fraction` of the way (0 at the last frame). */
 export interface FrameLocation { index: number; fraction: number }

@@ -10,13 +10,13 @@
  * Also the shim thickness edit (one undo entry) and the device metrics the panels show.
  */
 import { quat, vec3 } from 'gl-matrix';
-import type { SuspensionModel } from '../../src/suspension/model';
-import type { PointExpr } from '../../src/suspension/targets';
-import type { PointRole } from '../../src/suspension/roles';
-import type { Geometry } from '../../src/suspension/files';
-import type { LiveRecipe } from '../../src/live';
-import type { Vec3Tuple } from '../../src/index';
-import type { ReadoutSpec } from './engine';
+import type { SuspensionModel } from '../../suspension/model.ts';
+import type { PointExpr } from '../../suspension/targets.ts';
+import type { PointRole } from '../../suspension/roles.ts';
+import type { Geometry } from '../../suspension/files/index.ts';
+import type { LiveRecipe } from '../document.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
+import type { ReadoutSpec } from './frame-types.ts';
 
 export type DeviceShape =
   | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3Tuple; b: Vec3Tuple }

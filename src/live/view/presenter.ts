@@ -14,20 +14,25 @@
  * (viewer/src/scene-structure.ts), the corners drawn, the flat read-outs, loads under the
  * panel's load case, devices, and the plots' series from the library's sweep.
  */
-import { holdCatalogue } from '../../src/suspension/steering';
-import type { SuspensionModel, MetricValues } from '../../src/suspension/model';
-import { runSweep, sweepsToCsv } from '../../src/suspension/sweep';
-import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type LiveViewFrame, type LiveViewRequest } from '../../src/live';
-import type { SteeringAxis } from '../../src/suspension/steering';
-import type { AssemblyDoc } from '../../src/assembly/types';
-import type { ViewerDocument } from './document';
-import { modelState, type StateJSON } from '../../src/model/operations';
-import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
-import { SweepLoads } from '../../src/suspension/loads';
-import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
-import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure';
-import type { Vec3Tuple } from '../../src/index';
+import { holdCatalogue, type SteeringAxis } from '../../suspension/steering.ts';
+import type { SuspensionModel, MetricValues } from '../../suspension/model.ts';
+import { runSweep, sweepsToCsv } from '../../suspension/sweep.ts';
+import { sweepFromShortcut, validateGeometry } from '../../suspension/files/index.ts';
+import { compileDocument, type CompiledDocument } from '../document.ts';
+import { drivenSuspension } from '../suspension-engine.ts';
+import { flatMetrics } from '../suspension-analysis.ts';
+import { holdOf, LiveViewEngine, type LiveViewFrame } from '../view-engine.ts';
+import type { LiveModel, LiveRequest } from '../live-model.ts';
+import type { AssemblyDoc } from '../../assembly/types.ts';
+import { modelState, type StateJSON } from '../../model/operations.ts';
+import { SweepLoads } from '../../suspension/loads.ts';
+import type { LiveDocument } from '../document.ts';
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
+import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
+export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
+import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads.ts';
+import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices.ts';
+import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure.ts';
 
 // ---------------------------------------------------------------- messages
 
@@ -47,79 +52,15 @@ export interface ViewSettings {
 
 export type PullMode = 'bump' | 'steer' | 'free';
 
-/** A pull in progress: move `local` (a point of `part`, its own frame) toward `target` (world). */
-export interface PullInput {
-  part: string;
-  local: Vec3Tuple;
-  target: Vec3Tuple;
-  mode: PullMode;
-  /** For a suspension axle: which corner's wheel moves (default: every corner). */
-  corner?: number;
-  /** Identifies the drag (a generic pull continues from its previous target). */
-  dragId?: number;
-  /** A unit world axis: only the distance along it counts (the wheel in bump: z; the rack: y). */
-  axis?: Vec3Tuple;
-}
+/**
+ * A pose request: the page's live model's own, as it crosses to the pose worker and as the
+ * library's live engine reads it (the document, its version and its compile, the view
+ * settings, a pull, a fresh start, a cancelled drag): one shape end to end.
+ */
+export type PoseRequest = Pick<LiveRequest<ViewSettings>, 'version' | 'document' | 'settings' | 'pull' | 'fresh' | 'cancelledDrag' | 'compiled'> & { readonly seq?: number };
 
-export interface PoseRequest {
-  docKey: number;
-  doc: ViewerDocument;
-  view: ViewState;
-  pull?: PullInput | null;
-  /** Generic assemblies: back to the document's own pose. */
-  reset?: boolean;
-  /**
-   * Suspensions: solve the view from the design state, as a new document would be (after
-   * a pull, so that the pose is a function of the document and the view alone, and an
-   * undone edit shows bit for bit what it showed before).
-   */
-  fromDesign?: boolean;
-  /** Generic assemblies: the drag with this id was cancelled; go back to the state at its start. */
-  cancelDrag?: number;
-  /** Suspensions: the loads panel's load case (viewer/src/loads.ts); the result then carries the loads at the pose. */
-  loads?: LoadCase | null;
-}
-
-/** hardpoint: a chassis pickup (a geometry edit); pull, wheel, rack: moving points (pulls); anchor: a fixed part's point (picked, never dragged). */
-export type HandleKind = 'hardpoint' | 'pull' | 'wheel' | 'rack' | 'anchor';
-
-export interface HandleInfo {
-  /** The point it stands on (`part.point`, a key of `points`). */
-  ref: string;
-  part: string;
-  local: Vec3Tuple;
-  kind: HandleKind;
-  /** The hardpoint it edits (suspension geometry), as the assembly names it. */
-  hardpoint?: string;
-  label: string;
-  corner?: number;
-}
-
-export interface SceneStructure {
-  parts: { name: string; fixed: boolean; refs: string[] }[];
-  rods: { id: string; a: string; b: string }[];
-  /** Joints between two entities: drawn as a pin at `at`; a sliding one also as the bar from `at` to `to`. */
-  joints: { id: string; type: string; at: string; to: string }[];
-  handles: HandleInfo[];
-  /** Suspension hardpoint names (for the table), in file order. */
-  hardpoints: string[];
-}
-
-export interface CornerGeometry {
-  side: string;
-  wheelCenter: Vec3Tuple;
-  /** Unit spin axis, inboard → outboard. */
-  spin: Vec3Tuple;
-  tireRadius: number;
-  sectionWidth: number;
-  contact: Vec3Tuple | null;
-  steeringAxis: [Vec3Tuple, Vec3Tuple] | null;
-  damper: [Vec3Tuple, Vec3Tuple] | null;
-  svic: Vec3Tuple | null;
-  fvic: Vec3Tuple | null;
-  /** The steering response's screw axis (the virtual steering axis), when it is valid. */
-  screwAxis: { point: Vec3Tuple; direction: Vec3Tuple; pitch: number | null } | null;
-}
+/** The page's live model: the document under undo and gestures, its pose frames from the pose worker, the view settings. */
+export type ViewerLiveModel = LiveModel<undefined, PoseResult, ViewSettings>;
 
 export interface PoseResult {
   docKey: number;
@@ -167,7 +108,9 @@ export type SweepKind = 'bump' | 'steer';
 
 export interface SweepRequest {
   docKey: number;
-  doc: ViewerDocument;
+  doc: LiveDocument;
+  /** The document as the page's live model compiled it (its edit's validation): the worker does not compile it again. */
+  compiled?: CompiledDocument;
   /** bump: wheel travel (mm, every corner, rack held); steer: rack travel (mm, wheel centres held). */
   kind?: SweepKind;
   range: { start: number; stop: number; steps: number };
@@ -203,17 +146,6 @@ export interface SweepResult {
   states?: StateJSON[];
   assembly?: AssemblyDoc;
   ms: number;
-}
-
-export interface PlotSpec {
-  metric: string;
-  label: string;
-  unit: string;
-}
-
-/** A metric shown as a read-out row too: a plot spec with its decimals. */
-export interface ReadoutSpec extends PlotSpec {
-  digits: number;
 }
 
 /** What a plot can show: the metrics the sweep keeps from every step. */
@@ -253,7 +185,7 @@ interface Presentation {
   readonly design: Record<string, Vec3Tuple>;
   /** How the devices are drawn at any state (viewer/src/devices.ts). */
   readonly devices: ReturnType<typeof devicePlan> | null;
-  /** The wheels and axes (the ghost) and every metric at design: see {@link Engine.designOf}. */
+  /** The wheels and axes (the ghost) and every metric at design: see {@link LiveViewPresenter.designOf}. */
   designed: { corners: CornerGeometry[]; metrics: Record<string, number | null> } | null;
 }
 
@@ -262,18 +194,20 @@ interface Presentation {
  * engine ({@link LiveViewEngine}: versions, drives, pulls, last good state, analysis)
  * solves it, and the frame is presented as the page draws it.
  */
-export class Engine {
+export class LiveViewPresenter {
   private readonly live = new LiveViewEngine();
   private shown: Presentation | null = null;
+  /** The sweeps' model, renewed in place for the next document of the same topology (a drag's next move). */
+  private swept: SuspensionModel | null = null;
 
   pose(req: PoseRequest): PoseResult {
     const t0 = now();
-    const frame = this.live.solve(viewRequest(req));
+    const frame = this.live.solve(req);
     const t1 = now();
-    const p = this.presentation(req.doc, frame);
+    const p = this.presentation(req, frame);
     const points = pointsFromPoses(this.live.assembly!, posesOf(frame.poses));
     const common = {
-      docKey: req.docKey,
+      docKey: req.version,
       ok: frame.ok,
       good: frame.good,
       status: frame.status,
@@ -321,8 +255,8 @@ export class Engine {
       rollCenter,
       metrics,
       suspension: true,
-      editable: req.doc.kind === 'suspension',
-      holds: sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(sm, 0).ids], current: holdOf(req.doc) } : { ids: [], current: holdOf(req.doc) },
+      editable: req.document.kind === 'suspension',
+      holds: sm.rackHold ? { ids: ['layout_default', ...holdCatalogue(sm, 0).ids], current: holdOf(req.document) } : { ids: [], current: holdOf(req.document) },
       loads,
       devices: deviceShapes(sm, p.devices!),
       ms: { build: frame.ms.build, solve: frame.ms.solve, evaluate: t3 - t2 + frame.ms.analysis, total: t3 - t0 },
@@ -330,7 +264,8 @@ export class Engine {
   }
 
   /** The scene's structure, ghost, loads and devices of the frame's document version (built when the version is new). */
-  private presentation(doc: ViewerDocument, frame: LiveViewFrame): Presentation {
+  private presentation(req: PoseRequest, frame: LiveViewFrame): Presentation {
+    const doc = req.document;
     const suspension = this.live.suspension;
     const sm = frame.suspension && suspension ? suspension.sm : null;
     if (this.shown && this.shown.version === frame.version && this.shown.suspension === sm) return this.shown;
@@ -345,7 +280,7 @@ export class Engine {
       suspension: sm,
       structure: structureOf(assembly, sm, doc.kind === 'suspension'),
       design: pointsFromPoses(assembly, posesOf(designPoses)),
-      devices: devicePlan(sm, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : null, designPoses),
+      devices: devicePlan(sm, doc.kind === 'suspension' ? req.compiled?.geometry ?? validateGeometry(doc.geometry) : null, designPoses),
       designed: null,
     };
     return this.shown;
@@ -367,7 +302,8 @@ export class Engine {
   /** A bump sweep of the document's design (its own model: never disturbs the pose). */
   sweep(req: SweepRequest): SweepResult {
     const t0 = now();
-    const assembly = compileDocument(req.doc).assembly;
+    const compiled = req.compiled ?? compileDocument(req.doc);
+    const assembly = compiled.assembly;
     const travel: number[] = [];
     const { start, stop, steps } = req.range;
     for (let i = 0; i < steps; i++) travel.push(steps === 1 ? start : start + ((stop - start) * i) / (steps - 1));
@@ -375,8 +311,10 @@ export class Engine {
     if (assembly.suspension === undefined) return { docKey: req.docKey, kind, travel: [], series: {}, failedSteps: 0, axes: [], csv: '', ms: now() - t0 };
     // the sweep's drivers take over from the document's holds (a suspension document holds
     // the rack, as a bump sweep does; a steer sweep moves it)
-    const sm = drivenSuspension(assembly);
-    const geometry = req.doc.kind === 'suspension' ? validateGeometry(req.doc.geometry) : undefined;
+    const reuse = this.swept;
+    this.swept = null; // a model half renewed is never used again
+    const sm = (this.swept = drivenSuspension(assembly, reuse));
+    const geometry = compiled.geometry ?? undefined;
     // a steer sweep of a linkage without a rack has nothing to move: an error, said as such
     if (kind === 'steer' && !sm.rackHold) throw new Error('a steer sweep needs a rack: this linkage is not steered');
     const spec = sweepFromShortcut(kind, `${start}:${stop}:${steps}`, geometry);
@@ -424,18 +362,4 @@ export class Engine {
     if (series.caster.every((x) => x === null)) series.caster = series.caster_virtual;
     return { docKey: req.docKey, kind, travel, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, axes, csv: req.full ? sweepsToCsv({ [kind]: run }) : '', ...(req.poses ? { states, assembly } : {}), ms: now() - t0 };
   }
-}
-
-/** The library's request for the worker's: the version is the key; a fresh start is both the reset and the solve from design. */
-function viewRequest(req: PoseRequest): LiveViewRequest {
-  const pull = req.pull;
-  return {
-    version: req.docKey,
-    document: req.doc,
-    view: req.view,
-    pull: pull ? { dragId: pull.dragId ?? 0, part: pull.part, point: pull.local, target: pull.target, mode: pull.mode, ...(pull.axis ? { axis: pull.axis } : {}), ...(pull.corner !== undefined ? { corner: pull.corner } : {}) } : null,
-    ...(req.reset || req.fromDesign ? { fresh: true } : {}),
-    ...(req.cancelDrag !== undefined ? { cancelledDrag: req.cancelDrag } : {}),
-    ...(req.loads ? { loads: req.loads } : {}),
-  };
 }
