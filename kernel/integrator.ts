@@ -14,6 +14,9 @@
  *   αf = ρ∞/(ρ∞ + 1), γ = ½ + αf − αm, β = ¼(γ + ½)². ρ∞ = 1: no numerical damping.
  * - `backward-euler`: v_{n+1} = v_n + h v̇_{n+1}, q_{n+1} = q_n ∘ exp(h v_{n+1}) (first order,
  *   numerically damped: for comparison).
+ * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/dynamics/sensitivity.ts
+ * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
+ * constant acceleration of a spinning body; kernel/product-group.ts, docs/dynamics.md).
  * Each step: Newton on (Δq, λ) with the iteration matrix [β'M + γ'(∂g/∂v − C) − K, Φ_qᵀ; Φ_q, 0]
  * (K = ∂Q/∂δ, C = ∂Q/∂v from the force blocks' AD), one LU kept across iterations and steps
  * while Newton contracts fast, refactored when it does not; converged when |Φ| ≤
