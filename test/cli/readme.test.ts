@@ -4,12 +4,14 @@
  * four-bar.kinemate.json into the repository root, and it did not say how to run a script
  * of one's own outside the repository (a `.ts` there fails on top-level await).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, spawnIn, tempFolder } from './helpers.ts';
 
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+/** What a new user reads: the README and the pages in docs/ it links to (the README is short; the detail moved there). */
+const README = [join(REPO, 'README.md'), ...readdirSync(join(REPO, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join(REPO, 'docs', name))]
+  .map((file) => readFileSync(file, 'utf8')).join('\n');
 let folder: ReturnType<typeof tempFolder>;
 beforeAll(() => { folder = tempFolder(); });
 afterAll(() => folder.remove());
