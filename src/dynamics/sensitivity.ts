@@ -32,7 +32,7 @@ import { CoordinateFrictionForce } from '../../mates/resistance';
 import type { AssemblyDoc } from '../assembly/types';
 import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from './build';
-import { finalStep, prepareSimulation } from './simulate';
+import { prepareSimulation } from './simulate';
 import type { IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion, PointMotion } from '../../kernel/motion';
 import { MinimumNormStart, startSolveMetric } from './sensitivity-free-start';
@@ -1053,10 +1053,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   }
   const onlyCrossings = trackers.every((tr) => tr.result.at === 'crossing');
   let done = 0;
-  // simulate's clock (t = k·h, the last step ending at the duration): the same run as the printed one
-  const lastStep = finalStep(duration, step, steps);
   for (let k = 1; k <= steps; k++) {
-    if (!it.step(k === steps ? lastStep : step, k === steps ? duration : k * step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
+    if (!it.step(step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
     done = k;
     if (onlyCrossings && trackers.every((tr) => !Number.isNaN(tr.crossT))) break; // nothing later matters to a crossing time
   }

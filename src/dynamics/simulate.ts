@@ -320,7 +320,7 @@ function energyByElement(sim: Simulation): Record<string, number> {
  * The size of the step that ends the run at the duration: h itself when the duration is a
  * whole number of steps up to round-off, else what is left after the others.
  */
-export function finalStep(duration: number, step: number, steps: number): number {
+function finalStep(duration: number, step: number, steps: number): number {
   const left = duration - (steps - 1) * step;
   return Math.abs(left - step) <= 1e-9 * step ? step : left;
 }
