@@ -3,11 +3,12 @@
  * line, one JSON object of named figures to compare run to run.
  */
 import { benchmarks } from './cases';
+import { queueBenchmarks } from './queue-case';
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
 const results: Record<string, number> = {};
-for (const b of benchmarks) {
+for (const b of [...benchmarks, ...queueBenchmarks]) {
   if (only && !b.name.includes(only)) continue;
   const value = await b.run();
   results[b.name] = Number(value.toPrecision(4));

@@ -23,11 +23,11 @@
 import { readFileSync } from 'node:fs';
 import { queueScheduler } from 'rxjs';
 import { compileDocument, LiveModel, readSuspensionDocument, simpleSuspensionAnalysis, SuspensionLiveEngine, worldPoint, type LiveFrame, type SimpleAnalysis } from '../src/live/index.ts';
+import type { Vec3Tuple } from '../src/index.ts';
 
-type Vec3 = [number, number, number];
 type Recorded =
-  | { readonly type: 'down'; readonly grab: { kind: 'pull'; part: string; point: Vec3 } | { kind: 'hardpoint'; name: string }; readonly label: string }
-  | { readonly type: 'move'; readonly at: Vec3 }
+  | { readonly type: 'down'; readonly grab: { kind: 'pull'; part: string; point: Vec3Tuple } | { kind: 'hardpoint'; name: string }; readonly label: string }
+  | { readonly type: 'move'; readonly at: Vec3Tuple }
   | { readonly type: 'up' };
 
 const file = process.argv[2] ?? new URL('./suspension/double_wishbone.yaml', import.meta.url).pathname;
@@ -37,8 +37,8 @@ const live = new LiveModel<SimpleAnalysis>(readSuspensionDocument(readFileSync(f
 });
 const document = live.document;
 if (document.kind !== 'suspension' || document.geometry.scope === 'axle') throw new Error('this example replays a drag on a corner file');
-const hardpoints = document.geometry.hardpoints as Record<string, { x: number; y: number; z: number } | Vec3>;
-const xyz = (p: { x: number; y: number; z: number } | Vec3): Vec3 => (Array.isArray(p) ? [p[0], p[1], p[2]] : [p.x, p.y, p.z]);
+const hardpoints = document.geometry.hardpoints as Record<string, { x: number; y: number; z: number } | Vec3Tuple>;
+const xyz = (p: { x: number; y: number; z: number } | Vec3Tuple): Vec3Tuple => (Array.isArray(p) ? [p[0], p[1], p[2]] : [p.x, p.y, p.z]);
 
 // The wheel centre on the upright: axle_outboard less the offset along the spin axis (design pose = identity).
 const inboard = xyz(hardpoints.axle_inboard);
@@ -46,7 +46,7 @@ const outboard = xyz(hardpoints.axle_outboard);
 const offset = Number(((document.geometry.config as { wheel?: { offset?: number } } | undefined)?.wheel?.offset) ?? 0);
 const spin = outboard.map((v, i) => v - inboard[i]);
 const spinLength = Math.hypot(spin[0], spin[1], spin[2]);
-const wheelCenter: Vec3 = [0, 1, 2].map((i) => outboard[i] - (offset * spin[i]) / spinLength) as Vec3;
+const wheelCenter: Vec3Tuple = [0, 1, 2].map((i) => outboard[i] - (offset * spin[i]) / spinLength) as Vec3Tuple;
 
 /** The recording: pointer events, one move per frame. */
 function recording(): Recorded[] {

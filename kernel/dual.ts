@@ -412,6 +412,12 @@ export function tangentMode(): boolean {
   return tangents;
 }
 
+/** The duals of a block's last evaluation (ResidualBlock.duals, ForceBlock.duals), for a caller that knows it has them. */
+export function dualsOf(block: { readonly owner: string; duals?(): readonly Dual[] }): readonly Dual[] {
+  if (!block.duals) throw new Error(`${block.owner}: the block gives no duals`);
+  return block.duals();
+}
+
 /** Run f with tangent mode on: every dual written carries its tangent along `s`. */
 export function withTangents<T>(s: TangentSeeds, f: () => T): T {
   if (tangents) throw new Error('withTangents: already in tangent mode');

@@ -9,6 +9,7 @@
  * gives Q_ω = p × (Rᵀ F), Q_v = Rᵀ F. The kernel is unit-agnostic; the dynamic layer above
  * uses one consistent set (tonne, mm, s, N).
  */
+import type { Dual } from './dual';
 import type { System } from './system';
 
 /** First tangent slot of each variable (−1 for fixed ones) and the total size. */
@@ -35,6 +36,8 @@ export interface ForceBlock {
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
   dissipation?(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number): number;
+  /** Optional: the generalized forces of the last `evaluate` as duals (their tangents in tangent mode), as ResidualBlock.duals. */
+  duals?(): readonly Dual[];
 }
 
 interface Entry {

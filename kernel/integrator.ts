@@ -35,6 +35,7 @@
  *   it.t, it.v, it.vdot, it.lambda (per row in `rowBlock` order), it.energy(), it.maxResidual()
  * No allocation in `step` after the first one.
  */
+import { KinemateError } from './errors';
 import { PivotedQR, LU, choleskySolve } from './linalg';
 import { CompressedLU } from './lu-sparse';
 import { GravityBlock, gyroscopic, kineticEnergy } from './mass';
@@ -83,7 +84,10 @@ export interface IntegratorBody {
 }
 
 /** Why a run cannot start (a singular augmented system names the parts). */
-export class IntegratorError extends Error {}
+export class IntegratorError extends KinemateError {
+  override readonly name = 'IntegratorError';
+  constructor(message: string) { super('', message); }
+}
 
 export interface StartReport {
   /** Size of the correction the velocity projection made to the given (specified) rates, in the scaled metric (a turn rate × length scale). */

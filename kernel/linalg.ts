@@ -1,6 +1,7 @@
 /**
  * Dense linear algebra for the solver, in Float64 with preallocated workspaces:
- * Householder QR with column pivoting (rank-revealing), and a Cholesky solve.
+ * Householder QR with column pivoting (rank-revealing), a Cholesky solve, an LU, and the
+ * 3×3 Jacobi SVD of the screw-axis fit.
  *
  * Why our own and not ml-matrix's SVD: the solver factors a small Jacobian on every Newton
  * step, where a general SVD is too slow (a 36×36 took ~3.7 ms), and ml-matrix's SVD of a
@@ -343,6 +344,91 @@ export class LU {
     for (let k = n - 1; k >= 0; k--) {
       const p = piv[k];
       if (p !== k) { const t = b[k]; b[k] = b[p]; b[p] = t; }
+    }
+  }
+}
+
+/** sqrt(a² + b²) without spurious overflow or underflow. */
+export function hyp(a: number, b: number): number {
+  const r = Math.sqrt(a * a + b * b);
+  if (r > 1e-150 && r < 1e150) return r;
+  return Math.hypot(a, b);
+}
+
+/** sqrt(x² + y² + z²) without spurious overflow or underflow. */
+export function norm3(x: number, y: number, z: number): number {
+  const r = Math.sqrt(x * x + y * y + z * z);
+  if (r > 1e-150 && r < 1e150) return r;
+  return Math.hypot(x, y, z);
+}
+
+/**
+ * One-sided (Hestenes) Jacobi SVD of the 3×3 matrix `a` (row-major), in place: afterwards
+ * `a` holds U·Σ (column j = σ_j u_j), `v` the right singular vectors (columns), `sigma` the
+ * singular values; all sorted by descending σ. Singular values to ~ε·σ₁ (screw.ts's fits).
+ */
+export function svd3(a: Float64Array, v: Float64Array, sigma: Float64Array): void {
+  v.fill(0);
+  v[0] = 1;
+  v[4] = 1;
+  v[8] = 1;
+  // Work on a copy scaled to unit max entry, so sums of squares cannot under/overflow.
+  let m = 0;
+  for (let i = 0; i < 9; i++) m = Math.max(m, Math.abs(a[i]));
+  const scaled = m > 0 && Number.isFinite(m);
+  if (scaled) for (let i = 0; i < 9; i++) a[i] /= m;
+  for (let sweep = 0; sweep < 64; sweep++) {
+    let rotated = false;
+    for (let p = 0; p < 2; p++) {
+      for (let q = p + 1; q < 3; q++) {
+        let alpha = 0;
+        let beta = 0;
+        let gamma = 0;
+        for (let i = 0; i < 3; i++) {
+          const x = a[3 * i + p];
+          const y = a[3 * i + q];
+          alpha += x * x;
+          beta += y * y;
+          gamma += x * y;
+        }
+        if (gamma === 0 || !(Math.abs(gamma) > Number.EPSILON * Math.sqrt(alpha) * Math.sqrt(beta))) continue;
+        rotated = true;
+        const zeta = (beta - alpha) / (2 * gamma);
+        const t = (zeta >= 0 ? 1 : -1) / (Math.abs(zeta) + hyp(1, zeta));
+        const c = 1 / Math.sqrt(1 + t * t);
+        const s = c * t;
+        for (let i = 0; i < 3; i++) {
+          const x = a[3 * i + p];
+          const y = a[3 * i + q];
+          a[3 * i + p] = c * x - s * y;
+          a[3 * i + q] = s * x + c * y;
+          const vx = v[3 * i + p];
+          const vy = v[3 * i + q];
+          v[3 * i + p] = c * vx - s * vy;
+          v[3 * i + q] = s * vx + c * vy;
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+  if (scaled) for (let i = 0; i < 9; i++) a[i] *= m;
+  for (let j = 0; j < 3; j++) sigma[j] = norm3(a[j], a[3 + j], a[6 + j]);
+  // Sort descending (three elements: bubble the columns).
+  for (let pass = 0; pass < 2; pass++) {
+    for (let j = 0; j < 2 - pass; j++) {
+      if (sigma[j] < sigma[j + 1]) {
+        const ts = sigma[j];
+        sigma[j] = sigma[j + 1];
+        sigma[j + 1] = ts;
+        for (let i = 0; i < 3; i++) {
+          const ta = a[3 * i + j];
+          a[3 * i + j] = a[3 * i + j + 1];
+          a[3 * i + j + 1] = ta;
+          const tv = v[3 * i + j];
+          v[3 * i + j] = v[3 * i + j + 1];
+          v[3 * i + j + 1] = tv;
+        }
+      }
     }
   }
 }

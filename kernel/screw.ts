@@ -20,8 +20,8 @@
  * √ε·σ₁ ≈ 1.5e-8·σ₁, which cannot resolve the 1e-10 collinearity threshold. So both
  * small problems are solved from their rows instead: Givens rotations stream each row
  * into a 3×3 upper triangle R (no per-point storage: Rᵀ R = AᵀA exactly in exact
- * arithmetic, backward stable in floating point), and a one-sided Jacobi SVD of R gives
- * singular values accurate to ~ε·σ₁.
+ * arithmetic, backward stable in floating point), and a one-sided Jacobi SVD of R
+ * (linalg.ts svd3) gives singular values accurate to ~ε·σ₁.
  *   - centred positions D (n×3, rows d_iᵀ)           → σ(D) for the collinearity test;
  *   - rotational design B (3n×3, blocks −[d_i]×) with right-hand side r_i − v
  *                                                     → ω = R⁻¹ Qᵀ b, the solution of 𝓘 ω = L
@@ -34,6 +34,8 @@
  * free when `out` is passed (scratch lives at module level; not re-entrant, which is fine
  * for single-threaded JS).
  */
+
+import { hyp, norm3, svd3 } from './linalg';
 
 export type ScrewStatus =
   | 'valid'
@@ -112,19 +114,6 @@ const solvedOmega = new Float64Array(3);
 // ---------------------------------------------------------------------------------------
 // Small numeric helpers.
 
-/** sqrt(a² + b²) without spurious overflow or underflow. */
-function hyp(a: number, b: number): number {
-  const r = Math.sqrt(a * a + b * b);
-  if (r > 1e-150 && r < 1e150) return r;
-  return Math.hypot(a, b);
-}
-
-function norm3(x: number, y: number, z: number): number {
-  const r = Math.sqrt(x * x + y * y + z * z);
-  if (r > 1e-150 && r < 1e150) return r;
-  return Math.hypot(x, y, z);
-}
-
 /**
  * Rotate `row[0..cols)` into the upper triangle `r` (3 × cols, row-major) by Givens
  * rotations, so that afterwards rᵀr has gained rowᵀrow. Columns 0..2 are eliminated;
@@ -146,79 +135,6 @@ function givensAccumulate(r: Float64Array, cols: number): void {
       const aj = row[j];
       r[k * cols + j] = c * rj + s * aj;
       row[j] = c * aj - s * rj;
-    }
-  }
-}
-
-/**
- * One-sided (Hestenes) Jacobi SVD of the 3×3 matrix in `svdA` (row-major).
- * Afterwards: svdA holds U·Σ (column j = σ_j u_j), svdV the right singular vectors
- * (columns), svdS the singular values; all sorted by descending σ.
- */
-function jacobiSvd3(): void {
-  const a = svdA;
-  const v = svdV;
-  v.fill(0);
-  v[0] = 1;
-  v[4] = 1;
-  v[8] = 1;
-  // Work on a copy scaled to unit max entry, so sums of squares cannot under/overflow.
-  let m = 0;
-  for (let i = 0; i < 9; i++) m = Math.max(m, Math.abs(a[i]));
-  const scaled = m > 0 && Number.isFinite(m);
-  if (scaled) for (let i = 0; i < 9; i++) a[i] /= m;
-  for (let sweep = 0; sweep < 64; sweep++) {
-    let rotated = false;
-    for (let p = 0; p < 2; p++) {
-      for (let q = p + 1; q < 3; q++) {
-        let alpha = 0;
-        let beta = 0;
-        let gamma = 0;
-        for (let i = 0; i < 3; i++) {
-          const x = a[3 * i + p];
-          const y = a[3 * i + q];
-          alpha += x * x;
-          beta += y * y;
-          gamma += x * y;
-        }
-        if (gamma === 0 || !(Math.abs(gamma) > EPS * Math.sqrt(alpha) * Math.sqrt(beta))) continue;
-        rotated = true;
-        const zeta = (beta - alpha) / (2 * gamma);
-        const t = (zeta >= 0 ? 1 : -1) / (Math.abs(zeta) + hyp(1, zeta));
-        const c = 1 / Math.sqrt(1 + t * t);
-        const s = c * t;
-        for (let i = 0; i < 3; i++) {
-          const x = a[3 * i + p];
-          const y = a[3 * i + q];
-          a[3 * i + p] = c * x - s * y;
-          a[3 * i + q] = s * x + c * y;
-          const vx = v[3 * i + p];
-          const vy = v[3 * i + q];
-          v[3 * i + p] = c * vx - s * vy;
-          v[3 * i + q] = s * vx + c * vy;
-        }
-      }
-    }
-    if (!rotated) break;
-  }
-  if (scaled) for (let i = 0; i < 9; i++) a[i] *= m;
-  for (let j = 0; j < 3; j++) svdS[j] = norm3(a[j], a[3 + j], a[6 + j]);
-  // Sort descending (three elements: bubble the columns).
-  for (let pass = 0; pass < 2; pass++) {
-    for (let j = 0; j < 2 - pass; j++) {
-      if (svdS[j] < svdS[j + 1]) {
-        const ts = svdS[j];
-        svdS[j] = svdS[j + 1];
-        svdS[j + 1] = ts;
-        for (let i = 0; i < 3; i++) {
-          const ta = a[3 * i + j];
-          a[3 * i + j] = a[3 * i + j + 1];
-          a[3 * i + j + 1] = ta;
-          const tv = v[3 * i + j];
-          v[3 * i + j] = v[3 * i + j + 1];
-          v[3 * i + j + 1] = tv;
-        }
-      }
     }
   }
 }
@@ -465,7 +381,7 @@ export function fitScrewAxis(
 
   // Geometry: singular values of the centred positions.
   svdA.set(rD);
-  jacobiSvd3();
+  svd3(svdA, svdV, svdS);
   const s0 = svdS[0];
   const s1 = svdS[1];
   const s2 = svdS[2];
@@ -493,7 +409,7 @@ export function fitScrewAxis(
   const z0 = rB[3];
   const z1 = rB[7];
   const z2 = rB[11];
-  jacobiSvd3();
+  svd3(svdA, svdV, svdS);
   const bMax = svdS[0];
   const bMin = svdS[2];
   if (!Number.isFinite(bMax)) {

@@ -7,6 +7,7 @@
  * component is a length: a pose's turn ω counts as ω·L (L the model length scale), a
  * scalar's step as δ·scale.
  */
+import type { Dual } from './dual';
 import { POSE_SIZE, poseDistance, retract, type ReadonlyPose } from './pose';
 
 export type VariableKind = 'pose' | 'scalar';
@@ -48,6 +49,12 @@ export interface ResidualBlock {
    * others anyway (fixed parts); cheaper to evaluate.
    */
   withFreeColumns?(free: readonly boolean[]): ResidualBlock;
+  /**
+   * Optional: the rows of the last `evaluate` as duals (their tangents when it ran in tangent
+   * mode, kernel/dual.ts withTangents): how a gradient reads a block's second derivatives.
+   * Blocks written with duals (mates/block.ts) have it; the others cannot be differentiated twice.
+   */
+  duals?(): readonly Dual[];
 }
 
 interface BlockEntry {

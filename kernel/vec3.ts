@@ -4,6 +4,8 @@
  */
 export type Vec3 = Float64Array;
 export type ReadonlyVec3 = Readonly<ArrayLike<number>>;
+/** A 3-vector as plain numbers, for what leaves the Float64 math: documents, reports, JSON, the viewer's points. */
+export type Vec3Tuple = [number, number, number];
 
 export function vec3(x = 0, y = 0, z = 0): Vec3 {
   const out = new Float64Array(3);

@@ -42,13 +42,14 @@ export abstract class MateBlock implements ResidualBlock {
     for (let i = 0; i < cols.length; i++) { cols[i] = free[i] ? n : -1; if (free[i]) n += i < 2 ? 6 : 1; }
     // a copy of this block's fields with fresh scratch (not an object inheriting from this one:
     // an instance used as a prototype gets a map of its own, which slows every block's code)
-    const twin = Object.create(Object.getPrototypeOf(this)) as Record<string, unknown>;
-    for (const [key, x] of Object.entries(this)) twin[key] = narrowedScratch(x, n);
-    twin.n = n;
-    twin.cols = cols;
-    twin.byHand = true;
+    const fields: Record<string, unknown> = {};
+    for (const [key, x] of Object.entries(this)) fields[key] = narrowedScratch(x, n);
+    fields.n = n;
+    fields.cols = cols;
+    fields.byHand = true;
+    const twin = Object.assign(Object.create(Object.getPrototypeOf(this)) as this, fields);
     fastProperties(twin);
-    return twin as unknown as ResidualBlock;
+    return twin;
   }
 
   protected dual(): Dual { return new Dual(this.n); }

@@ -146,12 +146,13 @@ export abstract class BodyForceBlock implements ForceBlock {
     if (!this.valueTwin) {
       // a copy of this element's fields with width-0 scratch (not an object inheriting from
       // this one: an instance used as a prototype gets a map of its own, slowing all elements)
-      const twin = Object.create(Object.getPrototypeOf(this)) as Record<string, unknown>;
-      for (const [key, x] of Object.entries(this)) twin[key] = narrowedScratch(x, 0);
-      twin.n = 0;
+      const fields: Record<string, unknown> = {};
+      for (const [key, x] of Object.entries(this)) fields[key] = narrowedScratch(x, 0);
+      fields.n = 0;
+      const twin = Object.assign(Object.create(Object.getPrototypeOf(this)) as this, fields);
       twin.valueTwin = twin;
       fastProperties(twin);
-      this.valueTwin = twin as unknown as BodyForceBlock;
+      this.valueTwin = twin;
     }
     return this.valueTwin as this;
   }
@@ -264,6 +265,8 @@ export class PointToPointForce extends BodyForceBlock {
   private readonly force = this.vec();
   private readonly len = this.dual(); private readonly rate = this.dual(); private readonly tension = this.dual(); private readonly part = this.dual();
   private readonly law = new Float64Array(2);
+  /** The tension of the last evaluation as a dual (its tangent in tangent mode), for the gradients. */
+  get tensionDual(): Dual { return this.tension; }
   /** Length, rate and tension at the last evaluation (for reports). */
   readonly last = { length: 0, rate: 0, tension: 0 };
 
@@ -343,6 +346,9 @@ export class BushingForce extends BodyForceBlock {
   private readonly va = this.vec(); private readonly vb = this.vec(); private readonly wa = this.vec(); private readonly wb = this.vec();
   private readonly rel = this.vec(); private readonly tmpV = this.vec(); private readonly vee = this.vec();
   private readonly F = this.vec(); private readonly M = this.vec();
+  /** The world force on b and moment about its point of the last evaluation, as duals (tangents in tangent mode), for the gradients. */
+  get forceDual(): DualVec3 { return this.F; }
+  get momentDual(): DualVec3 { return this.M; }
   private readonly r: Dual[] = Array.from({ length: 9 }, () => this.dual());
   private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()];
   private readonly comp = [this.dual(), this.dual(), this.dual()];

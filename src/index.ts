@@ -31,6 +31,7 @@ export { serializeAssembly } from './assembly/save.ts';
 export { AssemblyError } from './assembly/errors.ts';
 /** The base of every bad-input error (AssemblyError, ModelError, SuspensionFileError, …): `path`, `reason`. */
 export { KinemateError } from '../kernel/errors.ts';
+export type { Vec3Tuple } from '../kernel/vec3.ts';
 export { loadAssemblyFile, saveAssemblyFile } from './cli/files.ts';
 export {
   ASSEMBLY_FORMAT,

@@ -26,6 +26,7 @@
  * entity coordinates in the part's own frame.
  */
 import type { Draft } from 'immer';
+import type { Vec3Tuple } from '../../kernel/vec3.ts';
 import { AssemblyError, itemPath, memberPath } from './errors.ts';
 import { validateAssembly } from './load.ts';
 import {
@@ -44,7 +45,6 @@ import {
 /** An edit of an assembly document: mutate the draft in place. */
 export type AssemblyRecipe = (draft: Draft<AssemblyDoc>) => void;
 
-type MutableVec3 = [number, number, number];
 
 /**
  * The validation hook for a `History<AssemblyDoc>`: `null` for a valid document,
@@ -110,7 +110,7 @@ export function moveEntity(part: string, entity: string, xyz: Vec3Doc): Assembly
         const first = curve.polyline[0];
         const shift = [target[0] - first[0], target[1] - first[1], target[2] - first[2]];
         if (shift[0] === 0 && shift[1] === 0 && shift[2] === 0) return;
-        curve.polyline = curve.polyline.map((p): MutableVec3 => [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]);
+        curve.polyline = curve.polyline.map((p): Vec3Tuple => [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]);
         return;
       }
     }
@@ -318,7 +318,7 @@ function matePath(id: string): string {
   return memberPath('mates', id);
 }
 
-function copyVec3(xyz: Vec3Doc): MutableVec3 {
+function copyVec3(xyz: Vec3Doc): Vec3Tuple {
   if (!Array.isArray(xyz) || xyz.length !== 3) throw new RangeError('expected a point [x, y, z]');
   for (let i = 0; i < 3; i++) assertFinite(xyz[i], itemPath('xyz', i));
   return [xyz[0], xyz[1], xyz[2]];

@@ -4,10 +4,12 @@
  * Everything is readonly; a loaded document is also frozen. See docs/assembly-format.md.
  */
 
+import type { Vec3Tuple } from '../../kernel/vec3.ts';
+
 export const ASSEMBLY_FORMAT = 'kinemate.assembly/1';
 
 /** `[x, y, z]`, in the file's length unit. */
-export type Vec3Doc = readonly [number, number, number];
+export type Vec3Doc = Readonly<Vec3Tuple>;
 /** A quaternion `[w, x, y, z]`; any non-zero length, the reader normalises. */
 export type QuatDoc = readonly [number, number, number, number];
 /** `[lower, upper]` bound of a coordinate, lower ≤ upper. */
@@ -311,6 +313,41 @@ export function isCoupling(mate: MateDoc): mate is CouplingMateDoc {
 
 export function isRolling(mate: MateDoc): mate is RollingMateDoc {
   return mate.type === 'rolling';
+}
+
+/** The fields by which a force element names the entities it acts at: its ends, its point, a tyre's centre and road. */
+const FORCE_AT_FIELDS: readonly string[] = ['a', 'b', 'at', 'centre', 'road'];
+
+/** Whether force element `f` acts at the entity `ref` (`part.entity`): one of its ends, its point, a tyre's centre or road. */
+export function forceActsAt(f: ForceDoc, ref: string): boolean {
+  return Object.entries(f).some(([field, value]) => value === ref && FORCE_AT_FIELDS.includes(field));
+}
+
+/** A two-ended force element's ends (a spring, damper, spring-damper, bushing), or null for one that acts at a point, a part or a coordinate. */
+export function forceEnds(f: ForceDoc): { readonly a: string; readonly b: string } | null {
+  return 'a' in f ? f : null;
+}
+
+/** The entities of a part that have a position (a point, or the origin of a frame, axis or plane, a circle's centre). */
+export type PositionedGroup = 'points' | 'frames' | 'axes' | 'planes' | 'circles';
+
+/** The names of a part's entities of `group`. */
+export function entityNames(part: PartDoc, group: PositionedGroup): string[] {
+  return Object.keys(part[group] ?? {});
+}
+
+/** Whether part has an entity `name` in `group`. */
+export function hasEntity(part: PartDoc, group: PositionedGroup, name: string): boolean {
+  return Object.hasOwn(part[group] ?? {}, name);
+}
+
+const isVec3Doc = (e: Vec3Doc | object): e is Vec3Doc => Array.isArray(e);
+
+/** The local position of a part's entity (a point, the origin of a frame, axis or plane, a circle's centre); undefined when there is none. */
+export function entityPosition(part: PartDoc, group: PositionedGroup, name: string): Vec3Doc | undefined {
+  if (!hasEntity(part, group, name)) return undefined;
+  const e: Vec3Doc | FrameDoc | AxisDoc | PlaneDoc | CircleDoc = part[group]![name];
+  return isVec3Doc(e) ? e : 'center' in e ? e.center : e.origin;
 }
 
 /**

@@ -137,6 +137,17 @@ export function parseCount(text: string, where: string, min: number): number {
 }
 
 /**
+ * A whole number from `min` to `max`. Too large a count is refused with `tooMany(got)`,
+ * which names the maximum, however it is written: `1e9` is a number too large before it
+ * is a count not written in digits.
+ */
+export function parseBoundedCount(text: string, where: string, min: number, max: number, tooMany: (got: string) => string): number {
+  const trimmed = text.trim();
+  if (DECIMAL.test(trimmed) && Number(trimmed) > max) throw new CliError(tooMany(trimmed));
+  return parseCount(text, where, min);
+}
+
+/**
  * `--set COORD=VALUE` arguments as a record. A coordinate given twice is refused rather
  * than silently taking the last value.
  */

@@ -1,11 +1,12 @@
 /** `kinemate statics`, `equilibrium`, `modes` and `simulate`: mass, forces and time response (docs/dynamics.md). */
 import { writeFile } from './fs-lazy.ts';
-import type { SimulateOptions, SimulationFrame, SimulationResult, SuspensionSimulationResult } from '../index.ts';
+import type { SimulateOptions, SimulationFrame, SimulationResult } from '../index.ts';
 import { onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
-import { geometryGradients, geometryTextOf, simulateGeometry, withSuspensionColumns } from './suspension-simulate.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { geometryGradients, geometryTextOf, simulateGeometry } from './suspension-simulate.ts';
 import type { DynamicParameter, DynamicResult } from '../index.ts';
 
 /** The analyses, loaded when one of these commands runs (not at every start of the command). */
@@ -128,31 +129,8 @@ Example: kinemate modes examples/quarter-car.kinemate.json
   },
 };
 
-/** A frame as one CSV row: t, every coordinate and part origin, the energy budget, the drivers, the residual. */
-function simulationCsv(result: SimulationResult): string {
-  const frames = result.frames;
-  if (frames.length === 0) return '';
-  const first = frames[0];
-  const cols: { name: string; get: (f: SimulationFrame) => number }[] = [{ name: 't', get: (f) => f.t }];
-  for (const [key, value] of Object.entries(first.state)) {
-    if (typeof value === 'number') cols.push({ name: key, get: (f) => f.state[key] as number });
-    else ['x', 'y', 'z'].forEach((axis, i) => cols.push({ name: `${key.slice(0, -5)}.${axis}`, get: (f) => (f.state[key] as { position: number[] }).position[i] }));
-  }
-  for (const key of Object.keys(first.energy)) cols.push({ name: `energy.${key}`, get: (f) => f.energy[key as keyof typeof f.energy] });
-  for (const key of Object.keys(first.drivers)) cols.push({ name: `driver.${key}`, get: (f) => f.drivers[key] });
-  for (const [key, value] of Object.entries(first.forces)) {
-    if ('tension' in value) cols.push({ name: `${key}.tension`, get: (f) => (f.forces[key] as { tension: number }).tension });
-    else if ('penetration' in value) cols.push({ name: `${key}.force`, get: (f) => (f.forces[key] as { force: number }).force });
-  }
-  // a rolling mate's contact: its normal force (negative: the wheel would lift off)
-  for (const [key, value] of Object.entries(first.reactions)) {
-    if ('normal' in value && typeof value.normal === 'number') cols.push({ name: `${key}.normal`, get: (f) => (f.reactions[key] as { normal: number }).normal });
-  }
-  cols.push({ name: 'residual', get: (f) => f.residual });
-  const lines = [cols.map((c) => c.name).join(',')];
-  for (const f of frames) lines.push(cols.map((c) => String(c.get(f))).join(','));
-  return `${lines.join('\n')}\n`;
-}
+/** Most steps one run may take (--duration / --step): a run longer than this is refused before it starts. */
+export const MAX_SIMULATE_STEPS = 10_000_000;
 
 export const simulateCommand: Command = {
   name: 'simulate',
@@ -191,7 +169,7 @@ appends these columns.
 
 Options:
   --duration T       seconds to simulate (required)
-  --step H           time step in seconds (required)
+  --step H           time step in seconds (required); T / H at most ${MAX_SIMULATE_STEPS} steps
   --method M         generalized-alpha (default; index 3, on the Lie group) or
                      backward-euler (first order, numerically damped)
   --rho-inf R        generalized-α's high-frequency damping, 0..1 (default 0.9;
@@ -200,7 +178,10 @@ Options:
   --format json|csv  output format (default json); csv: t, coordinates, part origins,
                      energy, drivers, spring tensions, tyre forces, rolling mates'
                      normal forces, residual
-  --out FILE         write the output to FILE instead of stdout
+  --out FILE         write the output to FILE instead of stdout. Frames are not kept:
+                     CSV rows are written as they are computed; JSON's frames wait in a
+                     temporary file (its status comes first) until the run ends. On a
+                     terminal a progress bar counts the steps on stderr
   --gradient PARAM   instead of frames, print { result, value, t, gradient: { PARAM: d } }:
                      d(result)/d(PARAM), exact for the discrete integrator (docs/sensitivity.md).
                      PARAM: a force element's number as the file names it: ELEMENT.stiffness,
@@ -256,6 +237,8 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const step = parseNumber(requiredOption('simulate', args, 'step', 'a time step in seconds'), '--step');
     if (!(duration > 0)) throw new CliError(`simulate: --duration must be positive, got ${duration}`);
     if (!(step > 0)) throw new CliError(`simulate: --step must be positive, got ${step}`);
+    const steps = Math.max(1, Math.round(duration / step));
+    if (!(steps <= MAX_SIMULATE_STEPS)) throw new CliError(`simulate: --duration ${duration} at --step ${step} is ${steps} steps; at most ${MAX_SIMULATE_STEPS}: a shorter --duration or a longer --step`);
     const method = stringOption(args, 'method') ?? 'generalized-alpha';
     if (method !== 'generalized-alpha' && method !== 'backward-euler') throw new CliError(`simulate: --method must be generalized-alpha or backward-euler, got "${method}"`);
     const rhoText = stringOption(args, 'rho-inf');
@@ -266,21 +249,29 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`simulate: --format must be json or csv, got "${format}"`);
     const out = stringOption(args, 'out');
+    refuseOverwritingInputs('simulate', '--out', out, [['model', file]]);
     const gradients = stringOptions(args, 'gradient'), resultNames = stringOptions(args, 'result');
     const gradientMethod = stringOption(args, 'gradient-method');
     if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);
     if (gradientMethod !== undefined && !gradients.length) throw new CliError('simulate: --gradient-method needs --gradient PARAM and --result NAME');
     if (gradients.length || resultNames.length) return simulateGradient(file, io, gradients, resultNames, { duration, step, method, rhoInf }, out, gradientMethod);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
+    const { frameWriter, fileSink, stdoutSink } = await import('./simulation-output.ts');
     // a suspension geometry with a dynamics section runs through its own bridge
     const geometryText = await geometryTextOf(file);
     const dyn = geometryText === null ? buildDynamics(await loadModel(file, io)) : null;
     const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;
+    // frames are written as they come, not kept: a long run's memory stays bounded
+    const writer = frameWriter(format, out ? fileSink(out) : stdoutSink(io), dyn === null);
     let result: SimulationResult;
     try {
-      const options: SimulateOptions = { duration, step, method, rhoInf, every, onFrame: progress ? (f: SimulationFrame) => progress.update(Math.round(f.t / step), Math.round(duration / step)) : undefined };
+      const options: SimulateOptions = { duration, step, method, rhoInf, every, keepFrames: false, onFrame: (f: SimulationFrame) => {
+        writer.frame(f);
+        progress?.update(Math.round(f.t / step), steps);
+      } };
       result = dyn ? simulate(dyn, options) : await simulateGeometry(file, geometryText!, options);
     } catch (error) {
+      writer.discard();
       await progress?.clear();
       if (error instanceof IntegratorError) {
         await io.out(toJsonText({ status: 'failed', message: error.message }));
@@ -289,9 +280,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
       throw error;
     }
     await progress?.clear();
-    const csv = () => (dyn ? simulationCsv(result) : withSuspensionColumns(simulationCsv(result), result as SuspensionSimulationResult));
-    const text = format === 'csv' ? csv() : toJsonText(result);
-    if (out) await writeFile(out, text); else await io.out(text);
+    await writer.end(result);
     return result.status === 'completed' ? EXIT.ok : EXIT.failed;
   },
 };

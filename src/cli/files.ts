@@ -6,7 +6,7 @@ import { parseAssembly } from '../assembly/load.ts';
 import { serializeAssembly } from '../assembly/save.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import { isBinaryText } from '../suspension/files/read.ts';
-import { CliError } from './io.ts';
+import { CliError, type CliIO } from './io.ts';
 
 /**
  * Reads and checks a `*.kinemate.json` file (UTF-8, a leading byte-order mark allowed).
@@ -73,6 +73,23 @@ export async function readTextFile(file: string, what: string, formats = 'YAML o
   }
   const text = textOf(bytes);
   if (text === undefined) throw new CliError(`${what} file "${file}": not a text ${formats} file (it holds binary data)`);
+  return checkedText(text, `${what} file "${file}"`, formats);
+}
+
+/**
+ * Standard input (a MODEL given as `-`) refused as a file is: binary data in one line
+ * rather than a parser's message quoting it, and nothing at all named as such.
+ */
+export async function readStdinText(io: Pick<CliIO, 'readStdin'>, what: string, formats = 'YAML or JSON'): Promise<string> {
+  const text = await io.readStdin();
+  const where = `${what} file "-" (standard input)`;
+  if (isBinaryText(text)) throw new CliError(`${where}: not a text ${formats} file (it holds binary data)`);
+  return checkedText(text, where, formats);
+}
+
+/** The text, unless it holds nothing but white space: then a line naming where it came from. */
+function checkedText(text: string, where: string, formats: string): string {
+  if (text.trim() === '') throw new CliError(`${where}: empty (no ${formats} in it)`);
   return text;
 }
 

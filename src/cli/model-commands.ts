@@ -6,10 +6,10 @@ import { parseAssembly } from '../assembly/load.ts';
 import { buildModel, type Model } from '../model/build.ts';
 import { dofModel, driveSteps, MAX_DRIVE_STEPS, solveModel } from '../model/operations.ts';
 import {
-  onePositional, parseAssignments, parseCommandArgs, parseCount, parseNumber, requiredOption, stringOptions,
+  onePositional, parseAssignments, parseBoundedCount, parseCommandArgs, parseNumber, requiredOption, stringOptions,
 } from './args.ts';
 import type { Command } from './command.ts';
-import { readTextFile } from './files.ts';
+import { readStdinText, readTextFile } from './files.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
 
@@ -22,7 +22,7 @@ const EXIT_NOTE = (failed: string): string =>
 
 /** Reads MODEL (a path, or `-` for standard input) and builds its model. */
 export async function loadModel(file: string, io: CliIO): Promise<Model> {
-  const text = file === '-' ? await io.readStdin() : await readTextFile(file, 'model', 'JSON');
+  const text = file === '-' ? await readStdinText(io, 'model', 'JSON') : await readTextFile(file, 'model', 'JSON');
   let doc;
   try {
     doc = parseAssembly(text);
@@ -144,10 +144,8 @@ Example: kinemate drive four-bar.kinemate.json --coordinate jA.angle --from 30 -
     const coordinate = requiredOption('drive', args, 'coordinate', 'COORD');
     const from = parseNumber(requiredOption('drive', args, 'from', 'A'), '--from');
     const to = parseNumber(requiredOption('drive', args, 'to', 'B'), '--to');
-    const steps = parseCount(requiredOption('drive', args, 'steps', 'N'), '--steps', 1);
-    if (steps > MAX_DRIVE_STEPS) {
-      throw new CliError(`--steps: at most ${MAX_DRIVE_STEPS} steps (${MAX_DRIVE_STEPS + 1} states), got ${steps}; drive a shorter range, or fewer steps`);
-    }
+    const steps = parseBoundedCount(requiredOption('drive', args, 'steps', 'N'), '--steps', 1, MAX_DRIVE_STEPS,
+      (got) => `--steps: at most ${MAX_DRIVE_STEPS} steps (${MAX_DRIVE_STEPS + 1} states), got ${got}; drive a shorter range, or fewer steps`);
     const model = await loadModel(file, io);
     const progress = io.stderrIsTTY ? progressLine(io, 'drive') : undefined;
     // Streamed: each state is printed as it is solved (in chunks), never built as one string.

@@ -36,6 +36,8 @@ Options:
   --width PX, --height PX   the picture's size (16 to 10000 px each)
   -h, --help         this text
 
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
 picture is written with a gap there).
 `,
@@ -57,6 +59,8 @@ Writes one self-contained HTML file (no network needed to view it): the hardpoin
 is fitted) over the sweep (default: --bump -50:50:11), the sweep's diagnostics (failed
 steps, possible branch jumps, steering-axis status), and the sweep as a CSV download
 (the same CSV as kinemate sweep --format csv).
+
+The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved (the
 report is written and lists it).

@@ -20,10 +20,11 @@ import { plottableMetrics, sweepAxis, sweepChart, type DesignState, type SweepSe
 import { assemblyScene } from '../pictures/scene.ts';
 import { sceneToGlb } from '../pictures/gltf.ts';
 import { reportHtml, type ReportInput } from '../pictures/report.ts';
-import { onePositional, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
+import { onePositional, parseBoundedCount, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import { fileErrorReason } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { knownFontFound, svgToPng } from './png.ts';
 
 const SWEEP_OPTIONS = {
@@ -222,14 +223,13 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   const path = onePositional('plot', args, 'GEOMETRY file');
   const extension = checkOutput('plot', '--out', stringOption(args, 'out'), ['.svg', '.png']);
   const out = stringOption(args, 'out')!;
+  refuseOverwritingInputs('plot', '--out', out, [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['baseline', stringOption(args, 'baseline')]]);
   const metrics = stringOptions(args, 'metric');
   if (metrics.length === 0) throw new CliError('plot: --metric NAME is required (e.g. --metric camber)');
   const pixels = (name: 'width' | 'height'): number | undefined => {
     const text = stringOption(args, name);
     if (text === undefined) return undefined;
-    const value = parseCount(text, `--${name}`, 16);
-    if (value > MAX_PIXELS) throw new CliError(`--${name}: at most ${MAX_PIXELS} px, got ${value}`);
-    return value;
+    return parseBoundedCount(text, `--${name}`, 16, MAX_PIXELS, (got) => `--${name}: at most ${MAX_PIXELS} px, got ${got}`);
   };
   const width = pixels('width'), height = pixels('height');
   const size: ChartSize = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
@@ -335,6 +335,7 @@ export async function runReport(argv: readonly string[], io: CliIO): Promise<num
   const path = onePositional('report', args, 'GEOMETRY file');
   checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
   const out = stringOption(args, 'out')!;
+  refuseOverwritingInputs('report', '--out', out, [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['baseline', stringOption(args, 'baseline')]]);
   const progress = progressFor(io, 'report');
   const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
   const baselinePath = stringOption(args, 'baseline');
@@ -436,6 +437,7 @@ export async function runExport(argv: readonly string[], io: CliIO): Promise<num
   const path = onePositional('export', args, 'GEOMETRY or MODEL file');
   checkOutput('export', '--gltf', stringOption(args, 'gltf'), ['.glb']);
   const out = stringOption(args, 'gltf')!;
+  refuseOverwritingInputs('export', '--gltf', out, [['input', path], ['sweep', stringOption(args, 'sweep')]]);
   const fps = stringOption(args, 'fps') === undefined ? 25 : parseNumber(stringOption(args, 'fps')!, '--fps');
   if (!(fps > 0)) throw new CliError(`export: --fps must be positive, got ${fps}`);
   const simulation = simulateOptions(args);

@@ -8,10 +8,12 @@ import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOp
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/batch.ts';
 import { runBatch } from '../suspension/batch-pool.ts';
+import { queuedBatch } from './queue-commands.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
 import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
@@ -20,6 +22,7 @@ import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
 import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
 import { parseLoadCase } from '../suspension/loads.ts';
 import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/curve-sensitivity.ts';
+import { inFileCoordinates } from '../suspension/setup-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -84,11 +87,12 @@ unit per mm of that hardpoint coordinate, exact (implicit function theorem on th
 constraints; links keep their ends, so their lengths change with them).
 
 Options:
-  --bump A:B:N       wheel centre z from A to B (mm), rack held
-  --steer A:B:N      rack from A to B (mm), wheel centre z held
+  --bump A:B:N       wheel travel from A to B (mm: wheel centre z from design), rack held
+  --steer A:B:N      rack travel from A to B (mm from design), wheel travel held at 0
   --roll A:B:N       an axle's roll from A to B (degrees), rack held
   --sweep SWEEP      a sweep file
-  --at bump=V        one state: wheel centre z at V mm (also steer=V). Repeatable.
+  --at bump=V        one state: wheel travel V mm from design (also steer=V, rack travel).
+                     Repeatable.
   --metric NAME      a metric (repeatable; none: all of them): ${SENSITIVITY_METRICS.join(', ')};
                      a corner file also ${CORNER_ROLL_CENTRE_METRICS.join(', ')} (its mirrored axle's roll
                      centre height) and ${DERIVATIVE_METRICS.join(', ')}; a steered corner or axle (per side), when
@@ -119,6 +123,9 @@ Options:
   -h, --help         this text
 
 With no sweep given, the design state (bump 0).
+
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
 `,
   async run(argv, io) {
@@ -127,12 +134,14 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
     const metrics = stringOptions(args, 'metric');
-    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const targetsPath = stringOption(args, 'targets');
+    refuseOverwritingInputs('sensitivity', '--out', stringOption(args, 'out'),
+      [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['loads', stringOption(args, 'loads')], ['targets', targetsPath]]);
+    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
-      const quantities = curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath));
+      const quantities = inFileCoordinates(geometry, curveSensitivity(geometry, parseCurveTargets(await readTextFile(targetsPath, 'targets'), geometry, targetsPath)));
       const text = format === 'csv' ? curveCsv(quantities) : toJsonText({ scope: geometry.scope, targets: quantities });
       const out = stringOption(args, 'out');
       if (out) await writeFile(out, text);
@@ -165,6 +174,8 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
     const axle = model.sides.length > 1;
     for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics, 'adjoint', axleLoads) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
+    // a shimmed corner's gradients over the file's points, through its setup solve (not the setup state's)
+    for (const [name, run] of Object.entries(sweeps)) sweeps[name] = inFileCoordinates(geometry, run);
     const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
     const out = stringOption(args, 'out');
     if (out) await writeFile(out, text);
@@ -191,6 +202,8 @@ geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON repor
   cost       ½Σ residual² at the start and at the end
 The targets file is described in docs/sensitivity.md.
 
+The metrics' definitions, units and signs: docs/metrics.md.
+
 Exit codes: 0 converged; 1 bad input; 2 the targets could not all be met (at_bounds,
 stalled, max_iterations: the fitted file is still written).
 `,
@@ -199,11 +212,12 @@ stalled, max_iterations: the fitted file is still written).
     const path = onePositional('fit', args, 'GEOMETRY file');
     const targetsPath = stringOption(args, 'targets');
     if (!targetsPath) throw new CliError('fit: --targets FILE is required');
+    const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
+    refuseOverwritingInputs('fit', '--out', out, [['geometry', path], ['targets', targetsPath]]);
     const text = await readTextFile(path, 'geometry');
     const geometry = parseGeometry(text, path);
     const spec = parseFitSpec(await readTextFile(targetsPath, 'targets'), geometry, targetsPath);
     const report = fit(geometry, spec);
-    const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
     await writeFile(out, fittedGeometryText(text, report, path));
     const { geometry: _fitted, ...printed } = report;
     await io.out(toJsonText({ ...printed, fitted_file: out }));
@@ -213,14 +227,17 @@ stalled, max_iterations: the fitted file is still written).
 
 export const batchCommand: Command = {
   name: 'batch',
-  synopsis: 'batch  GEOMETRY --doe FILE [--threads N] [--out FILE]',
+  synopsis: 'batch  GEOMETRY --doe FILE [--threads N | --queue URL [--name RUN]] [--out FILE]',
   summary: 'design of experiments: sweep thousands of hardpoint variants, CSV out',
   help: `Usage: kinemate batch GEOMETRY --doe FILE [--threads N] [--out FILE]
+       kinemate batch GEOMETRY --doe FILE --queue redis://HOST:PORT[/DB] [--name RUN] [--chunk N] [--out FILE]
 
 Sweeps every variant of GEOMETRY that the DOE file describes (hardpoint coordinates moved
 on a grid, a Latin hypercube, or a list; docs/sensitivity.md) on this thread and worker
 threads, one per core in all, and streams CSV in variant order: one row per variant and bump step,
   variant, <each varied coordinate's move, mm>, step, status, bump, <each metric>
+where bump is the step's wheel travel (mm from the variant's design, as the DOE's bump
+A:B:N gives it), not the wheel centre's absolute z.
 Each row is what kinemate sweep --bump gives for that variant alone. A progress bar is
 drawn on stderr when it is a terminal.
 
@@ -229,16 +246,30 @@ Options:
   --threads N    sweeping threads, this one and N − 1 workers (default: one per
                  core; 0 or 1: this thread only)
   --out FILE     write the CSV there instead of stdout
+  --queue URL    sweep on the workers of a Redis queue (kinemate worker) instead of here,
+                 in chunks of about a second of work; the CSV is the same bytes
+  --name RUN     the run's name on the queue (default: a hash of the geometry and DOE):
+                 started again with the same name, the run goes on from the chunks done
+  --chunk N      variants per queued chunk (default: timed here for about a second)
   -h, --help     this text
+
+The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be solved.
 `,
   async run(argv, io) {
-    const args = parseCommandArgs('batch', argv, { doe: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' } });
+    const args = parseCommandArgs('batch', argv, { doe: { type: 'string' }, threads: { type: 'string' }, out: { type: 'string' }, queue: { type: 'string' }, name: { type: 'string' }, chunk: { type: 'string' } });
     const path = onePositional('batch', args, 'GEOMETRY file');
     const doePath = stringOption(args, 'doe');
     if (!doePath) throw new CliError('batch: --doe FILE is required');
     const threadsText = stringOption(args, 'threads');
+    refuseOverwritingInputs('batch', '--out', stringOption(args, 'out'), [['geometry', path], ['DOE', doePath]]);
+    if (stringOption(args, 'queue') !== undefined) {
+      if (threadsText !== undefined) throw new CliError('batch: --threads and --queue do not go together (a worker\'s threads: kinemate worker --concurrency)');
+      const outPath = stringOption(args, 'out');
+      return queuedBatch(args, io, { geometry: path, doe: doePath, ...(outPath !== undefined ? { out: outPath } : {}) });
+    }
+    for (const option of ['name', 'chunk']) if (stringOption(args, option) !== undefined) throw new CliError(`batch: --${option} goes with --queue`);
     const threads = threadsText === undefined ? undefined : parseCount(threadsText, '--threads', 0);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
     const spec = parseDoe(await readTextFile(doePath, 'DOE'), geometry, doePath);

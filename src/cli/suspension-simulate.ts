@@ -3,7 +3,7 @@
  * run in time (docs/dynamics.md "Suspension dynamics"). The frames are simulate()'s, each
  * with its `suspension` view; CSV appends the suspension's columns to simulate's.
  */
-import type { DynamicGradients, DynamicResult, GradientOptions, SimulateOptions, SuspensionSimulationResult } from '../index.ts';
+import type { DynamicGradients, DynamicResult, GradientOptions, SimulateOptions, SuspensionFrame, SuspensionSimulationResult } from '../index.ts';
 import { readTextFile } from './files.ts';
 
 /** The text of FILE when it is a suspension geometry (YAML, or JSON with hardpoints) rather than an assembly; else null. */
@@ -33,23 +33,27 @@ export async function geometryGradients(file: string, text: string, names: reado
   return geometrySimulationGradients({ geometry, spec }, names, results, options, method);
 }
 
-/** simulate's CSV with the suspension's columns appended: per side travel, camber, toe, road, tyre; per element length and travel; per link its force. */
+/** The suspension's CSV columns, read off a run's first frame: per side travel, camber, toe, road, tyre; per element length and travel; per link its force. */
+export function suspensionColumns(first: SuspensionFrame): { name: string; get: (s: SuspensionFrame) => number | null | undefined }[] {
+  const cols: { name: string; get: (s: SuspensionFrame) => number | null | undefined }[] = [];
+  for (const [side, c] of Object.entries(first.corners)) {
+    for (const key of Object.keys(c) as (keyof typeof c)[]) cols.push({ name: `${side}.${key}`, get: (s) => s.corners[side][key] });
+  }
+  for (const id of Object.keys(first.elements)) {
+    cols.push({ name: `${id}.length`, get: (s) => s.elements[id].length });
+    cols.push({ name: `${id}.travel`, get: (s) => s.elements[id].travel });
+  }
+  for (const id of Object.keys(first.links)) cols.push({ name: `link.${id}`, get: (s) => s.links[id] });
+  if (first.chassis_heave !== undefined) cols.push({ name: 'chassis_heave', get: (s) => s.chassis_heave });
+  return cols;
+}
+
+/** simulate's CSV (of a whole run) with the suspension's columns appended. */
 export function withSuspensionColumns(csv: string, result: SuspensionSimulationResult): string {
   const frames = result.frames;
   if (frames.length === 0) return csv;
-  const first = frames[0].suspension;
-  const cols: { name: string; get: (i: number) => number | null | undefined }[] = [];
-  const s = (i: number) => frames[i].suspension;
-  for (const [side, c] of Object.entries(first.corners)) {
-    for (const key of Object.keys(c) as (keyof typeof c)[]) cols.push({ name: `${side}.${key}`, get: (i) => s(i).corners[side][key] });
-  }
-  for (const id of Object.keys(first.elements)) {
-    cols.push({ name: `${id}.length`, get: (i) => s(i).elements[id].length });
-    cols.push({ name: `${id}.travel`, get: (i) => s(i).elements[id].travel });
-  }
-  for (const id of Object.keys(first.links)) cols.push({ name: `link.${id}`, get: (i) => s(i).links[id] });
-  if (first.chassis_heave !== undefined) cols.push({ name: 'chassis_heave', get: (i) => s(i).chassis_heave });
+  const cols = suspensionColumns(frames[0].suspension);
   const lines = csv.trimEnd().split('\n');
-  const out = lines.map((line, k) => `${line},${k === 0 ? cols.map((c) => c.name).join(',') : cols.map((c) => String(c.get(k - 1) ?? '')).join(',')}`);
+  const out = lines.map((line, k) => `${line},${k === 0 ? cols.map((c) => c.name).join(',') : cols.map((c) => String(c.get(frames[k - 1].suspension) ?? '')).join(',')}`);
   return `${out.join('\n')}\n`;
 }

@@ -12,6 +12,7 @@
 import { open, writeFile } from './fs-lazy.ts';
 import { KinemateError } from '../../kernel/errors.ts';
 import { readTextFile } from './files.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { progressLine } from './progress.ts';
 import type { SweepArgs } from './sweep.ts';
 import { parseAssembly } from '../assembly/load.ts';
@@ -62,6 +63,7 @@ export function checkHold(sm: SuspensionModel, hold: string | undefined): void {
 }
 
 export async function runSweepCommand(args: SweepArgs): Promise<number> {
+  refuseOverwritingInputs('sweep', '--out', args.out, [['geometry', args.geometry], ['sweep', args.sweep], ['loads', args.loads]]);
   const { doc, geometry } = await loadSuspension(args.geometry);
   const specs = await sweepSpecsOf(args, geometry);
   const sm = new SuspensionModel(doc);

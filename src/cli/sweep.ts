@@ -94,8 +94,10 @@ with --format csv), with a progress bar on stderr when stderr is a terminal.
 
 Options:
   --sweep SWEEP      a sweep file (targets and steps)
-  --bump A:B:N       wheel centre z from A to B, rack held
-  --steer A:B:N      rack from A to B, wheel centre z held
+  --bump A:B:N       wheel travel from A to B (mm: the wheel centre's z from its design
+                     value, -50 is 50 mm below design), rack held
+  --steer A:B:N      rack travel from A to B (mm from design, + toward the left),
+                     wheel travel held at 0
   --roll A:B:N       axle roll (degrees) from A to B: left up, right down
   --hold ID          the suspension hold for the steering response
   --loads FILE       a load case at the contact centres (YAML or JSON: per side
@@ -106,9 +108,14 @@ Options:
   --out FILE         write the output to FILE instead of stdout
   -h, --help         this text
 
+The CSV's driver.wheel_center_z (left_/right_ on an axle) is the wheel centre's absolute z
+(mm, chassis axes); its wheel_travel is the travel from design that --bump gives.
+
 N counts states, both ends included (as a sweep file's steps): -50:50:11 is every
 10 mm, 11 states. N is from 2 to 10001 (1 only when A = B). Unlike drive's --steps,
 which counts the steps between states.
+
+The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solved.
 `,

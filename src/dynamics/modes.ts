@@ -12,7 +12,7 @@ import type { DynamicsModel } from './build';
 import { equilibrium, type EquilibriumOptions, type EquilibriumResult } from './equilibrium';
 import { reduce, type Reduced } from './reduced';
 import { solveModel } from '../model/operations';
-import type { Vec3 } from './statics';
+import type { Vec3Tuple } from '../../kernel/vec3';
 
 export interface Mode {
   /** Undamped natural frequency, Hz (0 for a neutral motion; see `unstable`). */
@@ -21,7 +21,7 @@ export interface Mode {
   /** Set when the motion has negative stiffness (the equilibrium is unstable along it): e-folding rate 1/s. */
   unstable?: number;
   /** Largest component 1: coordinates in file units, parts as { translation (mm), rotation (angle unit) } of their origin, world axes. */
-  shape: Record<string, number | { translation: Vec3; rotation: Vec3 }>;
+  shape: Record<string, number | { translation: Vec3Tuple; rotation: Vec3Tuple }>;
 }
 
 export interface ModesResult {
@@ -138,11 +138,11 @@ function shapeOf(dyn: DynamicsModel, red: Reduced, phi: number[]): Mode['shape']
     if (c0 < 0) continue;
     if (v.kind === 'pose') {
       rotationMatrix(R, system.state, v.offset + 3);
-      const world = (o: number): Vec3 => [0, 1, 2].map((i) => R[3 * i] * d[c0 + o] + R[3 * i + 1] * d[c0 + o + 1] + R[3 * i + 2] * d[c0 + o + 2]) as Vec3;
+      const world = (o: number): Vec3Tuple => [0, 1, 2].map((i) => R[3 * i] * d[c0 + o] + R[3 * i + 1] * d[c0 + o + 1] + R[3 * i + 2] * d[c0 + o + 2]) as Vec3Tuple;
       const rotation = world(0), translation = world(3);
       for (const x of translation) consider(x);
       for (const x of rotation) consider(x * L);
-      raw[`${v.name}`] = { translation, rotation: rotation.map((x) => x / af) as Vec3 };
+      raw[`${v.name}`] = { translation, rotation: rotation.map((x) => x / af) as Vec3Tuple };
     } else {
       const c = coordinateName.get(v.id);
       if (!c) continue;
@@ -155,8 +155,8 @@ function shapeOf(dyn: DynamicsModel, red: Reduced, phi: number[]): Mode['shape']
   const out: Mode['shape'] = {};
   for (const [name, value] of Object.entries(raw)) {
     out[name] = typeof value === 'number' ? value * k : {
-      translation: value.translation.map((x) => x * k) as Vec3,
-      rotation: value.rotation.map((x) => x * k) as Vec3,
+      translation: value.translation.map((x) => x * k) as Vec3Tuple,
+      rotation: value.rotation.map((x) => x * k) as Vec3Tuple,
     };
   }
   return out;

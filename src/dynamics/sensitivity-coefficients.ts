@@ -18,6 +18,7 @@ import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
 import type { ForceBlock } from '../../kernel/forces';
 import { DEFAULT_AIR_DENSITY, splitReference, type AssemblyDoc, type ForceDoc } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { GradientRefusal } from './sensitivity-refusal';
 import type { HardpointParameter } from './sensitivity-hardpoints';
 
 /** A number of a force element: `field` as written after the element's name (`stiffness.x`, `curve[3]`, `scale.amplitude`). */
@@ -39,13 +40,15 @@ export function parseCoefficient(name: string): CoefficientParameter | null {
   return FIELD.test(field) ? { kind: 'coefficient', element: name.slice(0, dot), field } : null;
 }
 
+const isHardpoint = (p: { kind: string }): p is HardpointParameter => p.kind === 'hardpoint';
+
 /**
  * A short hardpoint name `E.stiffness.x` that names a force element's vector field (no part
  * of that name): the coefficient. Anything else is returned as it was.
  */
 export function asCoefficient<P extends { kind: string }>(doc: AssemblyDoc, p: P): P | CoefficientParameter {
-  if (p.kind !== 'hardpoint') return p;
-  const h = p as unknown as HardpointParameter;
+  if (!isHardpoint(p)) return p;
+  const h = p;
   if (h.group || !doc.forces || !Object.hasOwn(doc.forces, h.part) || Object.hasOwn(doc.parts, h.part)) return p;
   return { kind: 'coefficient', element: h.part, field: `${h.entity}.${'xyz'[h.axis]}` };
 }
@@ -85,10 +88,10 @@ const axisOf = (field: string) => 'xyz'.indexOf(field.slice(-1));
 export function coefficientTerm(dyn: DynamicsModel, p: CoefficientParameter): Term {
   const doc = dyn.model.doc;
   const el = dyn.elements.find((e) => e.id === p.element);
-  if (!el) throw `no force element "${p.element}"`;
+  if (!el) throw new GradientRefusal(`no force element "${p.element}"`);
   const element = doc.forces![p.element];
   const offered = offeredFields(element);
-  if (!offered.includes(p.field)) throw `element "${p.element}" (${element.type}) has no parameter "${p.field}" (offered: ${offered.map((f) => `${p.element}.${f}`).join(', ')})`;
+  if (!offered.includes(p.field)) throw new GradientRefusal(`element "${p.element}" (${element.type}) has no parameter "${p.field}" (offered: ${offered.map((f) => `${p.element}.${f}`).join(', ')})`);
   const { forces, system } = dyn, blk = el.block;
   const slots = forces.slotsOf(el.index), offsets = forces.offsetsOf(el.index);
   const lv = new Float64Array(slots.length), lq = new Float64Array(slots.length);
@@ -164,7 +167,7 @@ export function coefficientTerm(dyn: DynamicsModel, p: CoefficientParameter): Te
     return unitTerm(make(blk.vector, null), ds);
   }
   if (blk instanceof TyreForce) return tyreTerm(dyn, blk, f, slots, offsets);
-  throw `element "${p.element}" (${element.type}): its numbers are not parameters`;
+  throw new GradientRefusal(`element "${p.element}" (${element.type}): its numbers are not parameters`);
 }
 
 const cross = (a: ArrayLike<number>, b: ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];

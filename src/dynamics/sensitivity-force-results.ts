@@ -13,10 +13,12 @@
  * sensitivity-hardpoints.ts seeds it), a·∂Q_v/∂p; on a coefficient in closed form (a tyre:
  * ∂N/∂k = p, ∂N/∂c = (N − k p)/c; a coordinate spring: its force at unit rate).
  */
-import { rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
+import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
 import { BodyForceBlock, BushingForce, CoordinateSpringForce, PointToPointForce, TyreForce } from '../../mates/forces';
 import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
+import { forceActsAt } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { GradientRefusal } from './sensitivity-refusal';
 import type { DynamicParameter } from './sensitivity';
 import { turnSeed } from './sensitivity-directions';
 import { resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
@@ -74,27 +76,27 @@ export class ForceResult {
 
   constructor(private readonly dyn: DynamicsModel, readonly element: string, private readonly component: 0 | 1 | 2 | undefined, parameters: readonly DynamicParameter[]) {
     const el = dyn.elements.find((e) => e.id === element);
-    if (!el) throw `no force element "${element}" (elements: ${dyn.elements.map((e) => e.id).join(', ')})`;
+    if (!el) throw new GradientRefusal(`no force element "${element}" (elements: ${dyn.elements.map((e) => e.id).join(', ')})`);
     const blk = el.block;
     this.el = el;
-    if (blk instanceof PointToPointForce) throw `element "${element}" is a ${el.type}: its force is ${element}.tension`;
+    if (blk instanceof PointToPointForce) throw new GradientRefusal(`element "${element}" is a ${el.type}: its force is ${element}.tension`);
     if (blk instanceof TyreForce) {
-      if (component !== undefined) throw `element "${element}" is a tyre: its force is its normal load, ${element}.force`;
+      if (component !== undefined) throw new GradientRefusal(`element "${element}" is a tyre: its force is its normal load, ${element}.force`);
       this.body = 0;
     } else if (blk instanceof BushingForce) this.body = 1;
     else if (blk instanceof DragForce) this.body = 0;
     else if (blk instanceof CoordinateSpringForce || blk instanceof CoordinateFrictionForce) {
-      if (component !== undefined) throw `element "${element}" acts on a coordinate: its force is ${element}.force`;
+      if (component !== undefined) throw new GradientRefusal(`element "${element}" acts on a coordinate: its force is ${element}.force`);
       this.body = null;
-    } else throw `element "${element}" is a ${el.type}; a force result is a tyre's, bushing's, drag's, coordinate spring's or friction's`;
+    } else throw new GradientRefusal(`element "${element}" is a ${el.type}; a force result is a tyre's, bushing's, drag's, coordinate spring's or friction's`);
     const { forces } = dyn;
     this.slots = forces.slotsOf(el.index); this.offsets = forces.offsetsOf(el.index);
     const d = (this.d = this.slots.length);
     this.lv = new Float64Array(2 * d); this.lq = new Float64Array(d); this.lk = new Float64Array(d * d); this.lc = new Float64Array(d * d);
-    const doc = dyn.model.doc.forces![element] as unknown as Record<string, unknown>;
+    const doc = dyn.model.doc.forces![element];
     const reads = (h: HardpointParameter) => {
       const ref = `${h.part}.${h.entity}`;
-      return ['a', 'b', 'at', 'centre', 'road'].some((k) => doc[k] === ref) || (h.turn !== undefined && doc.type === 'tyre' && doc.axis === ref);
+      return forceActsAt(doc, ref) || (h.turn !== undefined && doc.type === 'tyre' && doc.axis === ref);
     };
     this.seedsOf = parameters.map((p) => partsOf(p).parts.flatMap(({ parameter: q, weight }) => {
       if (q.kind !== 'hardpoint' || !(blk instanceof BodyForceBlock) || !reads(q)) return [];
@@ -151,7 +153,7 @@ export class ForceResult {
     let s = 0;
     const blk = this.el.block, a = this.a, b = this.body === null ? 0 : 6 * this.body + 3, width = this.body === null ? 1 : 3;
     for (const { seeds, w } of this.seedsOf[j]) {
-      const duals = withTangents(seeds, () => { blk.evaluate(this.state, this.offsets, this.lv, this.t, this.lq, this.lk, null); return (blk as unknown as { duals(): readonly Dual[] }).duals(); });
+      const duals = withTangents(seeds, () => { blk.evaluate(this.state, this.offsets, this.lv, this.t, this.lq, this.lk, null); return dualsOf(blk); });
       for (let i = 0; i < width; i++) s += w * a[i] * (duals[b + i].t?.v ?? 0);
     }
     for (const { what, w } of this.coefficientsOf[j]) s += w * this.coefficient(what);

@@ -20,7 +20,7 @@ export interface FrameTurn { omega: readonly number[] }
 /** How each device frame's x is built: `part.frame` → [hardpoint name (as a gradient names it, no axis), weight]. */
 function frameSources(g: Geometry, doc: AssemblyDoc): Map<string, [string, number][]> {
   const out = new Map<string, [string, number][]>();
-  const d = g.devices, chassis = (doc as unknown as { suspension?: { chassis?: string } }).suspension?.chassis ?? 'chassis';
+  const d = g.devices, chassis = (doc.suspension as { chassis?: string } | undefined)?.chassis ?? 'chassis';
   if (g.scope !== 'axle' || d?.anti_roll_rate === undefined) return out;
   if (d.anti_roll === 'u_bar') {
     const x: [string, number][] = [['center.arb_u_bar_axis_b', 1], ['center.arb_u_bar_axis_a', -1]];

@@ -18,7 +18,7 @@
  * (a mass placed from the part's points) refuses θ, naming what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
  * theorem on the static balance, at design (`start: design`) not at all.
  */
-import type { AssemblyDoc } from '../assembly/types';
+import { entityNames, entityPosition, type AssemblyDoc } from '../assembly/types';
 import type { Geometry } from '../suspension/files';
 import type { Point3 } from '../suspension/files/read';
 import { LinearLaw, PointToPointForce, TyreForce } from '../../mates/forces';
@@ -114,10 +114,7 @@ function leaves(x: unknown, path: string, out: Map<string, number>): Map<string,
 
 const GROUPS = ['points', 'axes', 'planes', 'frames', 'circles'] as const;
 type Group = (typeof GROUPS)[number];
-const positionOf = (doc: AssemblyDoc, part: string, group: Group, entity: string): number[] => {
-  const e = (doc.parts[part] as unknown as Record<string, Record<string, unknown>>)[group][entity] as number[] | Record<string, number[]>;
-  return group === 'points' ? (e as number[]) : group === 'circles' ? (e as Record<string, number[]>).center : (e as Record<string, number[]>).origin;
-};
+const positionOf = (doc: AssemblyDoc, part: string, group: Group, entity: string): readonly number[] => entityPosition(doc.parts[part], group, entity)!;
 const sub = (a: readonly number[], b: readonly number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
@@ -140,17 +137,17 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
   for (const [path, v] of a) { const w = b.get(path); if (w === undefined || Math.abs(w - v) > 1e-9 * Math.max(1, Math.abs(v))) changed.push(path); }
   for (const path of b.keys()) if (!a.has(path)) changed.push(path);
   const out: { parts: CombinedParameter['parts'][number][]; rows: { owner: string; value: number }[]; freeLengths: { element: string; w: number }[]; tyre: { element: string; w: number }[] } = { parts: [], rows: [], freeLengths: [], tyre: [] };
-  const refuse = (what: string[]) => {
+  const refuse: (what: string[]) => never = (what) => {
     throw new DynamicSensitivityError(`parameter "${name}": it also moves ${what.slice(0, 4).join(', ')}${what.length > 4 ? ` and ${what.length - 4} more` : ''} in the built assembly, which the gradient does not follow yet`);
   };
   const handled = new Set<string>();
   const axis = AXES.indexOf(name.slice(-1)) as 0 | 1 | 2;
   // entities (by reference "part.entity") the hardpoint moves one for one
-  const movedEntities = new Map<string, number[]>();
+  const movedEntities = new Map<string, readonly number[]>();
   if (hardpoint) {
     const hp = value0Point(source, name)!;
     for (const [part, p] of Object.entries(doc0.parts)) for (const group of GROUPS) {
-      for (const entity of Object.keys((p as unknown as Record<string, Record<string, unknown> | undefined>)[group] ?? {})) {
+      for (const entity of entityNames(p, group)) {
         const x = positionOf(doc0, part, group, entity), y = positionOf(doc1, part, group, entity);
         const same = x.every((v, i) => Math.abs(y[i] - v - (i === axis ? delta : 0)) <= 1e-9 * Math.max(1, Math.abs(v)));
         if (!same || !x.every((v, i) => v === hp[i]) || x.every((v, i) => v === y[i])) continue;
@@ -186,7 +183,7 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
     let m: RegExpExecArray | null;
     if ((m = /^mates\.([^.]+)\.value$/.exec(path)) && hardpoint) {
       // a two-force link's length L = |b − a|: Φ = |b − a| − L, Φ_θ = −dL/dθ
-      const mate = doc0.mates[m[1]] as unknown as { type: string; a: string; b: string };
+      const mate = doc0.mates[m[1]];
       const pa = pointAt(mate.a), pb = pointAt(mate.b);
       if (mate.type !== 'distance' || !pa || !pb) refuse([path]);
       const d = sub(pb!, pa!), L = Math.hypot(d[0], d[1], d[2]);
@@ -229,7 +226,7 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
       continue;
     }
     if ((m = /^forces\.([^.]+)\.length$/.exec(path))) {
-      const f = doc0.forces![m[1]] as unknown as { type: string; a: string; b: string };
+      const f = doc0.forces![m[1]];
       if (f.type !== 'spring' && f.type !== 'springdamper') refuse([path]);
       if (name === 'spring.free_length') { out.freeLengths.push({ element: m[1], w: 1 }); continue; }
       const pa = pointAt(f.a), pb = pointAt(f.b);

@@ -13,8 +13,8 @@
  * An entity is found in a block by the block's owner (the mate, motion or element naming it),
  * the part its seed column belongs to and its value (a frame's origin is a copy).
  */
-import { withTangents, type TangentSeeds, type Dual } from '../../kernel/dual';
-import type { AssemblyDoc } from '../assembly/types';
+import { dualsOf, withTangents, type TangentSeeds, type Dual } from '../../kernel/dual';
+import { entityNames, entityPosition, forceActsAt, hasEntity, type AssemblyDoc, type PositionedGroup } from '../assembly/types';
 import type { DynamicsModel } from './build';
 import { BushingForce } from '../../mates/forces';
 import { turnSeed, type AxisTurn } from './sensitivity-directions';
@@ -29,14 +29,12 @@ export interface HardpointParameter {
   frameTurn?: FrameTurn;
 }
 
-type EntityGroupName = 'points' | 'frames' | 'axes' | 'planes' | 'circles';
+type EntityGroupName = PositionedGroup;
 const GROUPS: readonly EntityGroupName[] = ['points', 'frames', 'axes', 'planes', 'circles'];
 
 /** The local position of an entity (a point, or a frame's, axis', plane's origin, a circle's centre). */
 function positionOf(doc: AssemblyDoc, part: string, group: EntityGroupName, name: string): readonly number[] {
-  const e = (doc.parts[part] as unknown as Record<string, Record<string, unknown>>)[group][name] as Record<string, readonly number[]> | readonly number[];
-  if (group === 'points') return e as readonly number[];
-  return group === 'circles' ? (e as Record<string, readonly number[]>).center : (e as Record<string, readonly number[]>).origin;
+  return entityPosition(doc.parts[part], group, name)!;
 }
 
 /** Every hardpoint of the file as a parameter name (short form; the long form where a name is also a mass parameter's). */
@@ -44,7 +42,7 @@ export function hardpointNames(doc: AssemblyDoc): string[] {
   const out: string[] = [];
   for (const [part, p] of Object.entries(doc.parts)) {
     for (const group of GROUPS) {
-      for (const name of Object.keys((p as unknown as Record<string, Record<string, unknown> | undefined>)[group] ?? {})) {
+      for (const name of entityNames(p, group)) {
         const stem = name === 'centre' || name === 'inertia' ? `${part}.${group}.${name}` : `${part}.${name}`;
         for (const a of 'xyz') out.push(`${stem}.${a}`);
       }
@@ -57,7 +55,7 @@ export function hardpointNames(doc: AssemblyDoc): string[] {
 export function resolveHardpoint(doc: AssemblyDoc, p: HardpointParameter): { group: EntityGroupName; origin: readonly number[] } | string {
   const part = doc.parts[p.part];
   if (!part) return `no part "${p.part}"`;
-  const has = (g: EntityGroupName) => Object.hasOwn((part as unknown as Record<string, object | undefined>)[g] ?? {}, p.entity);
+  const has = (g: EntityGroupName) => hasEntity(part, g, p.entity);
   if ((part.curves && Object.hasOwn(part.curves, p.entity)) && !p.group) return `"${p.part}.${p.entity}" is a curve (its points are not parameters)`;
   const group = p.group ?? GROUPS.find(has);
   if (!group || !has(group)) return `part "${p.part}" has no ${p.group ? p.group.replace(/e?s$/, '') : 'point, frame, axis, plane or circle'} "${p.entity}"`;
@@ -117,9 +115,9 @@ export class HardpointTerms {
       // a turning frame is seeded in the bushings that read it, not in a mate's rows (refused, not dropped)
       if (p.frameTurn && owners.size) throw new Error(`mate "${[...owners][0]}" reads the turning frame "${ref}"`);
       for (const e of dyn.elements) {
-        const f = doc.forces![e.id] as unknown as Record<string, unknown>;
+        const f = doc.forces![e.id];
         // a tyre reads its spin axis' direction: seeded when that axis turns
-        if (!['a', 'b', 'at', 'centre', 'road'].some((k) => f[k] === ref) && !(p.turn && f.type === 'tyre' && f.axis === ref)) {
+        if (!forceActsAt(f, ref) && !(p.turn && f.type === 'tyre' && f.axis === ref)) {
           // any other force element reading a turning direction: its turn is not seeded (refused, not dropped)
           if (p.turn && Object.values(f).includes(ref)) throw new Error(`force element "${e.id}" reads the turning axis "${ref}"`);
           continue;
@@ -128,7 +126,7 @@ export class HardpointTerms {
         let frameAxes: readonly ArrayLike<number>[] | undefined;
         if (p.frameTurn) {
           // the bushing's own axis arrays of this frame (found by identity: a body's unit axes may equal them)
-          if (!(e.block instanceof BushingForce) || (f.a === ref) === (f.b === ref)) throw new Error(`force element "${e.id}" reads the turning frame "${ref}"`);
+          if (!(e.block instanceof BushingForce) || f.type !== 'bushing' || (f.a === ref) === (f.b === ref)) throw new Error(`force element "${e.id}" reads the turning frame "${ref}"`);
           frameAxes = f.a === ref ? e.block.axesA : e.block.axesB;
         }
         out.push({ kind: 'force', index: e.index, colVar: colVars(e.block.vars), ...(frameAxes ? { frameAxes } : {}) });
@@ -188,7 +186,7 @@ export class HardpointTerms {
       const lv = new Float64Array(2 * d), lq = new Float64Array(d), lk = new Float64Array(d * d);
       for (let k = 0; k < d; k++) lv[k] = slots[k] < 0 ? 0 : v[slots[k]];
       // the full pass (K asked for): only it seeds the columns the tangents ride on
-      const duals = withTangents(seeds, () => { blk.evaluate(system.state, offsets, lv, t, lq, lk, null); return (blk as unknown as { duals(): readonly Dual[] }).duals(); });
+      const duals = withTangents(seeds, () => { blk.evaluate(system.state, offsets, lv, t, lq, lk, null); return dualsOf(blk); });
       for (let k = 0; k < d; k++) if (slots[k] >= 0 && duals[k].t) dyn[slots[k]] -= duals[k].t!.v;
     }
   }

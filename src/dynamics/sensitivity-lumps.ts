@@ -122,7 +122,7 @@ export function lumpRates(geometry: Geometry, spec: SuspensionDynamicsSpec, name
   for (const [key, m] of Object.entries(spec.links)) {
     const ids = (doc0.mates[key] ? [key] : prefixes.map((px) => `${px}${key}`)).filter((id) => doc0.mates[id]?.type === 'distance');
     for (const id of ids) {
-      const mate = doc0.mates[id] as unknown as { a: string; b: string };
+      const mate = doc0.mates[id];
       for (const ref of [mate.a, mate.b]) {
         const [part, point] = ref.split('.');
         if (doc0.parts[part].fixed) continue;
@@ -142,7 +142,7 @@ export function lumpRates(geometry: Geometry, spec: SuspensionDynamicsSpec, name
       addPoint(inertia, dinertia, l.m, l.dm, l.c.map((x, i) => x - centre[i]), l.dc.map((x, i) => x - dcentre[i]));
     }
     // the build's own numbers, as a check that this follows it
-    const built = doc0.parts[part].mass as unknown as { mass: number; centre: number[]; inertia: number[][] } | undefined;
+    const built = doc0.parts[part].mass;
     const near = (a: number, b: number, s: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, s);
     const scaleI = Math.max(...inertia.map(Math.abs));
     if (!built || !near(built.mass, mass, mass) || built.centre.some((x, i) => !near(x, centre[i], Math.abs(x))) || built.inertia.flat().some((x, k) => !near(x, inertia[k], scaleI))) {

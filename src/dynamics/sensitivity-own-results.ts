@@ -7,6 +7,7 @@
  * file's suspension quantities (sensitivity-suspension-results.ts) are such results.
  */
 import type { DynamicsModel } from './build';
+import { GradientRefusal } from './sensitivity-refusal';
 import type { DynamicParameter, DynamicResult } from './sensitivity';
 import { TensionResult } from './sensitivity-tension';
 import { ForceResult } from './sensitivity-force-results';
@@ -27,6 +28,6 @@ export type OwnResultFactory = (dyn: DynamicsModel, layout: Int32Array, paramete
 export function ownResult(dyn: DynamicsModel, layout: Int32Array, result: DynamicResult, parameters: readonly DynamicParameter[]): OwnResult {
   if (result.quantity === 'tension') return new TensionResult(dyn, layout, result.part, parameters);
   if (result.quantity === 'force') return new ForceResult(dyn, result.part, result.component, parameters);
-  if (!result.own) throw `result "${result.part}": no quantity to evaluate`;
+  if (!result.own) throw new GradientRefusal(`result "${result.part}": no quantity to evaluate`);
   return result.own(dyn, layout, parameters);
 }

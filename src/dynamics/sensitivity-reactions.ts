@@ -13,10 +13,11 @@
  * The λ part is handed to the run as `lambdaWeights` (per integrator row), which the run
  * dots with λ' (direct) or seeds as the λ unknowns' cotangent (adjoint).
  */
-import { rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
+import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
 import type { Integrator } from '../../kernel/integrator';
 import { isCoupling, splitReference } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { GradientRefusal } from './sensitivity-refusal';
 import type { DynamicParameter } from './sensitivity';
 import type { OwnResult } from './sensitivity-own-results';
 import { entityPoint } from './statics';
@@ -52,7 +53,7 @@ export class ReactionResult implements OwnResult {
     this.dir = new Float64Array(it.size);
     // a reaction's coefficients read the mate's geometry: a hardpoint's own move of them is not carried yet
     const moved = parameters.find((p) => p.kind === 'hardpoint' || p.kind === 'combined');
-    if (moved && what.kind !== 'driver') throw `a reaction's gradient over hardpoints or a geometry file's parameters is not done yet (${moved.kind === 'combined' ? moved.name : `${moved.part}.${moved.entity}`})`;
+    if (moved && what.kind !== 'driver') throw new GradientRefusal(`a reaction's gradient over hardpoints or a geometry file's parameters is not done yet (${moved.kind === 'combined' ? moved.name : `${moved.part}.${moved.entity}`})`);
     if (what.kind === 'driver') {
       const owners = [`hold:${what.name}`, what.name];
       let names: string[] = [];
@@ -62,17 +63,19 @@ export class ReactionResult implements OwnResult {
         if (isDriver) names.push(blk.owner.replace(/^hold:/, ''));
         if (this.driverRow < 0 && owners.includes(blk.owner) && isDriver) {
           this.driverRow = row;
-          this.driverScale = (blk as unknown as { scale: number }).scale;
+          // a hold's or a coordinate motion's row scale (a point motion has none: NaN, as before)
+          const scale = 'scale' in blk ? blk.scale : undefined;
+          this.driverScale = typeof scale === 'number' ? scale : NaN;
         }
       }
       names = [...new Set(names)];
-      if (this.driverRow < 0) throw `no driver "${what.name}" (drivers: ${names.join(', ') || 'none'})`;
+      if (this.driverRow < 0) throw new GradientRefusal(`no driver "${what.name}" (drivers: ${names.join(', ') || 'none'})`);
       this.lambdaWeights[this.driverRow] = -this.driverScale;
       return;
     }
     const doc = model.doc, mate = doc.mates[what.mate], handle = model.mates.get(what.mate);
-    if (!mate || !handle) throw `no mate "${what.mate}" (mates: ${Object.keys(doc.mates).join(', ')})`;
-    if (isCoupling(mate)) throw `mate "${what.mate}" couples coordinates: its reaction is a generalized force, not a force and moment (not offered yet)`;
+    if (!mate || !handle) throw new GradientRefusal(`no mate "${what.mate}" (mates: ${Object.keys(doc.mates).join(', ')})`);
+    if (isCoupling(mate)) throw new GradientRefusal(`mate "${what.mate}" couples coordinates: its reaction is a generalized force, not a force and moment (not offered yet)`);
     const ref = splitReference(mate.b)!;
     this.variable = model.parts.get(ref.owner)!;
     this.c0 = it.layout[this.variable];
@@ -85,7 +88,7 @@ export class ReactionResult implements OwnResult {
       const blk = system.block(b);
       const idx = blk.vars.indexOf(this.variable);
       if (idx < 0) continue;
-      if (!(blk as unknown as { duals?: unknown }).duals) throw `mate "${what.mate}": its rows have no second derivatives (not supported yet)`;
+      if (!blk.duals) throw new GradientRefusal(`mate "${what.mate}": its rows have no second derivatives (not supported yet)`);
       const cols: number[] = [];
       let lc = -1;
       blk.vars.forEach((vid, i) => {
@@ -143,7 +146,7 @@ export class ReactionResult implements OwnResult {
     const dir = this.dir;
     if (what.leaveOut === 'curvature') return value;
     for (const mb of this.blocks) {
-      const duals = (system.block(mb.index) as unknown as { duals(): readonly Dual[] }).duals.bind(system.block(mb.index));
+      const rowsBlock = system.block(mb.index), duals = () => dualsOf(rowsBlock);
       for (let kc = 0; kc < mb.cols.length; kc++) {
         const col = mb.cols[kc];
         if (col < 0) continue;

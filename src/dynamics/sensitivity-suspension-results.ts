@@ -19,8 +19,9 @@ import {
   type Dual, type TangentSeeds,
 } from '../../kernel/dual';
 import { BodyForceBlock, PointToPointForce, TyreForce } from '../../mates/forces';
-import type { AssemblyDoc } from '../assembly/types';
+import { forceEnds, type AssemblyDoc } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { GradientRefusal } from './sensitivity-refusal';
 import { DynamicSensitivityError, type DynamicParameter, type DynamicResult } from './sensitivity';
 import { hardpointSeeds, partsOf, ForceResult } from './sensitivity-force-results';
 import type { HardpointParameter } from './sensitivity-hardpoints';
@@ -146,7 +147,7 @@ class Sum implements OwnResult {
 
 /** A point of a part at design (the file's pose): x = t + R p. */
 function designPoint(doc: AssemblyDoc, part: string, p: readonly number[]): { x: number[]; R: Float64Array } {
-  const pose = doc.parts[part].pose as unknown as { position: number[]; rotation: number[] };
+  const pose = doc.parts[part].pose;
   const R = rotationMatrix(new Float64Array(9), [0, 0, 0, ...pose.rotation], 3);
   return { x: [0, 1, 2].map((i) => pose.position[i] + R[i * 3] * p[0] + R[i * 3 + 1] * p[1] + R[i * 3 + 2] * p[2]), R };
 }
@@ -180,7 +181,7 @@ export function parseSuspensionResult(source: GeometrySource, name: string, doc:
       switch (what) {
         case 'camber': case 'toe_angle': {
           const pts = dyn.model.doc.parts[upright].points!;
-          if (!pts.axle_inboard || !pts.axle_outboard) throw `part "${upright}" has no axle points`;
+          if (!pts.axle_inboard || !pts.axle_outboard) throw new GradientRefusal(`part "${upright}" has no axle points`);
           return new ProbeResult(dyn, layout, new WheelAngle(partVar(upright), pts.axle_inboard, pts.axle_outboard, side === 'left' ? 1 : -1, what === 'toe_angle'), parameters);
         }
         case 'tyre_force': return new ForceResult(dyn, `${px}tyre`, undefined, parameters);
@@ -207,8 +208,8 @@ export function parseSuspensionResult(source: GeometrySource, name: string, doc:
     return { part: m[1], quantity: 'multiplier', axis: 0, at: at(m[2]) };
   }
   if ((m = /^([^.@]+)\.(length|travel)(?:@(max|min|final))?$/.exec(name))) {
-    const id = m[1], travel = m[2] === 'travel', f = doc.forces?.[id] as unknown as { type: string; a: string; b: string } | undefined;
-    if (!f || !['spring', 'damper', 'springdamper'].includes(f.type)) fail(`no spring, damper or springdamper "${id}" (results: ${suspensionResultNames(source, doc).join(', ')})`);
+    const id = m[1], travel = m[2] === 'travel', force = doc.forces?.[id], f = force && forceEnds(force);
+    if (!force || !f || !['spring', 'damper', 'springdamper'].includes(force.type)) fail(`no spring, damper or springdamper "${id}" (results: ${suspensionResultNames(source, doc).join(', ')})`);
     return make((dyn, layout, parameters) => {
       const blk = dyn.elements.find((e) => e.id === id)!.block as PointToPointForce;
       if (!travel) return new ProbeResult(dyn, layout, new ElementLength(blk, 0), parameters);
@@ -228,7 +229,7 @@ export function parseSuspensionResult(source: GeometrySource, name: string, doc:
 
 function coordinate(dyn: DynamicsModel, layout: Int32Array, name: string): CoordinateValue {
   const info = dyn.model.coordinates.get(name);
-  if (!info) throw `no coordinate "${name}"`;
+  if (!info) throw new GradientRefusal(`no coordinate "${name}"`);
   const v = info.variable;
   return new CoordinateValue(dyn.system.variables[v].offset, layout[v], info.kind === 'angle' ? 1 / dyn.model.angleFactor : 1);
 }

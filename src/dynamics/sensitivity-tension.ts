@@ -11,7 +11,9 @@
  */
 import { rotationMatrix } from '../../kernel/dual';
 import { LinearLaw, PointToPointForce } from '../../mates/forces';
+import { forceEnds } from '../assembly/types';
 import type { DynamicsModel } from './build';
+import { GradientRefusal } from './sensitivity-refusal';
 import type { HardpointParameter } from './sensitivity-hardpoints';
 import { coefficientTension, type CoefficientParameter } from './sensitivity-coefficients';
 
@@ -36,13 +38,13 @@ export class TensionResult {
   constructor(dyn: DynamicsModel, layout: Int32Array, readonly element: string,
     parameters: readonly (Part | { kind: 'combined'; parts: readonly { parameter: Part; weight: number }[]; coefficients?: readonly { element: string; what: string; w: number }[] })[]) {
     const el = dyn.elements.find((e) => e.id === element);
-    if (!el) throw `no force element "${element}"`;
-    if (!(el.block instanceof PointToPointForce)) throw `element "${element}" is a ${el.type}; a tension is a spring's, damper's or spring-damper's`;
+    if (!el) throw new GradientRefusal(`no force element "${element}"`);
+    if (!(el.block instanceof PointToPointForce)) throw new GradientRefusal(`element "${element}" is a ${el.type}; a tension is a spring's, damper's or spring-damper's`);
     const blk = el.block;
     this.blk = blk;
     const { system } = dyn;
     this.ends = [0, 1].map((k) => ({ c0: layout[blk.vars[k]], offset: system.variables[blk.vars[k]].offset, local: Array.from(k === 0 ? blk.a : blk.b) }));
-    const doc = dyn.model.doc.forces![element] as unknown as { a: string; b: string };
+    const doc = forceEnds(dyn.model.doc.forces![element])!;
     const one = (p: Part): Explicit | null => {
       if ((p.kind === 'stiffness' || p.kind === 'damping') && (p as { element: string }).element === element) {
         const law = p.kind === 'stiffness' ? blk.spring : blk.damper;
@@ -63,7 +65,7 @@ export class TensionResult {
       const out = c.parts.flatMap(({ parameter, weight }) => { const x = one(parameter); return x ? [{ x, w: weight }] : []; });
       for (const f of c.coefficients ?? []) {
         if (f.element !== element || f.what !== 'free_length') continue;
-        if (!(blk.spring instanceof LinearLaw)) throw `element "${element}": its free length moves but its spring is not linear`;
+        if (!(blk.spring instanceof LinearLaw)) throw new GradientRefusal(`element "${element}": its free length moves but its spring is not linear`);
         out.push({ x: { kind: 'free_length', slope: blk.spring.slope }, w: f.w });
       }
       return out;

@@ -23,6 +23,7 @@
  * step's end is stored, its matrix rebuilt and refactored in the sweep, and one transposed
  * solve per step serves every parameter (docs/sensitivity.md).
  */
+import { KinemateError } from '../../kernel/errors';
 import { LU } from '../../kernel/linalg';
 import { gyroscopic } from '../../kernel/mass';
 import { exp as poseExp, rightJacobian } from '../../kernel/pose';
@@ -43,6 +44,7 @@ import { CouplingBlock } from '../../mates/couplings';
 import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
 import { asCoefficient, coefficientTerm, parseCoefficient, type CoefficientParameter } from './sensitivity-coefficients';
 import { ReactionResult, type ReactionWhat } from './sensitivity-reactions';
+import { GradientRefusal } from './sensitivity-refusal';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
 export type DynamicParameter =
@@ -125,7 +127,11 @@ export interface GradientOptions {
   start?: 'file' | 'equilibrium' | 'fixed';
 }
 
-export class DynamicSensitivityError extends Error {}
+/** A gradient run's parameter or result the model does not have or the run does not offer; the message names it. */
+export class DynamicSensitivityError extends KinemateError {
+  override readonly name = 'DynamicSensitivityError';
+  constructor(message: string) { super('', message); }
+}
 
 /**
  * Parameter names as the CLI writes them: `spring.stiffness`, `body.mass`, `body.inertia.z`, `body.centre.x`,
@@ -183,7 +189,7 @@ function parameterTerm(dyn: DynamicsModel, layout: Int32Array, param: DynamicPar
     ? { kind: 'coefficient' as const, element: param.element, field: param.kind } : null;
   if (other) {
     try { return coefficientTerm(dyn, other); } catch (why) {
-      if (typeof why === 'string') throw new DynamicSensitivityError(`parameter "${parameterName(param)}": ${why}`);
+      if (why instanceof GradientRefusal) throw new DynamicSensitivityError(`parameter "${parameterName(param)}": ${why.reason}`);
       throw why;
     }
   }
@@ -430,7 +436,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       const vr = system.variables[vid];
       for (let k = 0; k < vr.dim; k++) cols.push(it.layout[vid] < 0 ? -1 : it.layout[vid] + k);
     }
-    const d = (blk as unknown as { duals?: () => readonly Dual[] }).duals;
+    const d = blk.duals;
     // a coordinate motion's, a held coordinate's or a coupling's row is linear in its coordinates (no curvature); any other
     // row needs its second derivatives (a rolling contact's along its track: mates/rolling.ts curveAlongS; a point motion's: kernel/motion.ts)
     if (!d && !(blk instanceof CoordinateMotion) && !(blk instanceof ScalarTargetBlock) && !(blk instanceof CouplingBlock)) throw new DynamicSensitivityError(`gradients: constraint ${blk.owner} has no second derivatives (not supported yet)`);
@@ -487,7 +493,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     if (result.quantity === 'tension' || result.quantity === 'force' || result.quantity === 'own' || result.quantity === 'reaction') {
       let tension: OwnResult;
       try { tension = result.quantity === 'reaction' ? new ReactionResult(dyn, it, result.reaction!, parameters) : ownResult(dyn, it.layout, result, parameters); } catch (why) {
-        if (typeof why === 'string') throw new DynamicSensitivityError(`result: ${why}`);
+        if (why instanceof GradientRefusal) throw new DynamicSensitivityError(`result: ${why.reason}`);
         throw why;
       }
       return {

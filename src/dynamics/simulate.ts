@@ -12,14 +12,14 @@ import { rotationMatrix } from '../../kernel/dual';
 import { Integrator, IntegratorError, type IntegratorGroup, type IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion, PointMotion, SineFunction, TableFunction, type TimeDriver, type TimeFunction } from '../../kernel/motion';
 import { solve } from '../../kernel/solver';
-import type { Multipliers } from '../../kernel/analysis';
 import { TyreForce } from '../../mates/forces';
 import { RollingBlock } from '../../mates/rolling';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
 import { ModelError } from '../model/build';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
 import { buildDynamics, type DynamicsModel } from './build';
-import { elementReports, mateReactions, type CoordinateReaction, type ElementReport, type Vec3, type Wrench } from './statics';
+import { elementReports, mateReactions, type CoordinateReaction, type ElementReport, type RowMultipliers, type Wrench } from './statics';
+import type { Vec3Tuple } from '../../kernel/vec3';
 
 /** Joules per internal energy unit (t·mm²/s² = N·mm). */
 const JOULE = 1e-3;
@@ -50,7 +50,7 @@ export interface SimulationFrame {
   t: number;
   state: StateJSON;
   /** Coordinates in file units per second; parts: { linear (mm/s, of the part origin), angular (angle unit/s) }, world axes. */
-  velocities: Record<string, number | { linear: Vec3; angular: Vec3 }>;
+  velocities: Record<string, number | { linear: Vec3Tuple; angular: Vec3Tuple }>;
   /** J. */
   energy: EnergyJSON;
   reactions: Record<string, Wrench | CoordinateReaction>;
@@ -262,14 +262,14 @@ function frameOf(sim: Simulation): SimulationFrame {
     const c0 = it.layout[v];
     if (c0 < 0) continue;
     rotationMatrix(R, system.state, system.variables[v].offset + 3);
-    const world = (o: number, k: number): Vec3 => [0, 1, 2].map((i) => (R[3 * i] * it.v[c0 + o] + R[3 * i + 1] * it.v[c0 + o + 1] + R[3 * i + 2] * it.v[c0 + o + 2]) * k) as Vec3;
+    const world = (o: number, k: number): Vec3Tuple => [0, 1, 2].map((i) => (R[3 * i] * it.v[c0 + o] + R[3 * i + 1] * it.v[c0 + o + 1] + R[3 * i + 2] * it.v[c0 + o + 2]) * k) as Vec3Tuple;
     velocities[`${name}.pose`] = { linear: world(3, 1), angular: world(0, 1 / af) };
   }
   for (const [name, info] of model.coordinates) {
     const c0 = it.layout[info.variable];
     if (c0 >= 0) velocities[name] = it.v[c0] / (info.kind === 'angle' ? af : 1);
   }
-  const mult = { lambda: it.lambda, rowBlock: it.rowBlock, rowInBlock: it.rowInBlock, nullLambda: [] } as unknown as Multipliers;
+  const mult: RowMultipliers = { lambda: it.lambda, rowBlock: it.rowBlock, rowInBlock: it.rowInBlock, nullLambda: [] };
   const reactions = mateReactions(dyn, mult);
   const drivers: Record<string, number> = {};
   for (let row = 0; row < it.rows; row++) {
@@ -403,7 +403,7 @@ export function simulateFrames(source: AssemblyDoc | DynamicsModel, options: Sim
   return new Observable<SimulationFrame>((subscriber) => {
     try {
       const result = run(source, { ...options, keepFrames: false }, (f) => subscriber.next(f));
-      if (result.status === 'failed') subscriber.error(new IntegratorError(result.message));
+      if (result.status === 'failed') subscriber.error(new IntegratorError(result.message ?? ''));
       else subscriber.complete();
     } catch (error) {
       subscriber.error(error);

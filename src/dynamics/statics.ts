@@ -18,8 +18,8 @@ import { RollingBlock } from '../../mates/rolling';
 import { isCoupling, splitReference, type AssemblyDoc, type PartDoc } from '../assembly/types';
 import { modelState, solveModel, type StateJSON } from '../model/operations';
 import type { DynamicsModel } from './build';
+import type { Vec3Tuple } from '../../kernel/vec3';
 
-export type Vec3 = [number, number, number];
 
 /**
  * A wrench on a part: force (N) and moment (N·mm) about `at` (mm), world axes. A distance
@@ -27,13 +27,13 @@ export type Vec3 = [number, number, number];
  * when the link pulls its ends together).
  */
 export interface Wrench {
-  on: string; at: Vec3; force: Vec3; moment: Vec3; tension?: number;
+  on: string; at: Vec3Tuple; force: Vec3Tuple; moment: Vec3Tuple; tension?: number;
   /**
    * A rolling mate's contact: the normal force (N, positive when the track pushes the wheel
    * away from it; negative means the wheel would lift off), the traction along the track
    * (N, on the wheel, toward growing u) and the contact point (mm, world).
    */
-  normal?: number; traction?: number; contact?: Vec3;
+  normal?: number; traction?: number; contact?: Vec3Tuple;
   /** World components ("force.x", …, "moment.z") a redundant assembly leaves undetermined: their values are the minimum-norm split. */
   indeterminate?: string[];
 }
@@ -42,11 +42,11 @@ export interface CoordinateReaction { on: string; value: number }
 
 export type ElementReport =
   | { length: number; rate: number; tension: number }
-  | (Wrench & { translation: Vec3; rotation: Vec3 })
+  | (Wrench & { translation: Vec3Tuple; rotation: Vec3Tuple })
   | { value: number; force: number }
-  | { on: string; at: Vec3; force: Vec3 }
-  | { on: string; moment: Vec3 }
-  | { penetration: number; force: number; contact: Vec3 }
+  | { on: string; at: Vec3Tuple; force: Vec3Tuple }
+  | { on: string; moment: Vec3Tuple }
+  | { penetration: number; force: number; contact: Vec3Tuple }
   | { speed: number; force: number }
   | { rate: number; force: number };
 
@@ -61,7 +61,7 @@ export interface StaticsResult {
   /** Mates whose reactions the loads do not determine (redundant constraints); their values are the minimum-norm ones. */
   indeterminate: string[];
   /** Generalized force no mate or driver balances, per free coordinate or `<part>.pose` ({ force, moment } world, moment about the part's origin). */
-  unbalanced: Record<string, number | { force: Vec3; moment: Vec3 }>;
+  unbalanced: Record<string, number | { force: Vec3Tuple; moment: Vec3Tuple }>;
   message?: string;
 }
 
@@ -123,13 +123,13 @@ function userName(owner: string): string {
 const R = new Float64Array(9);
 
 /** A body-frame generalized force (ω, v) on pose variable `variable` as a world wrench about `at`. */
-function worldWrench(state: Float64Array, offset: number, G: ArrayLike<number>, at: ArrayLike<number>): { force: Vec3; moment: Vec3 } {
+function worldWrench(state: Float64Array, offset: number, G: ArrayLike<number>, at: ArrayLike<number>): { force: Vec3Tuple; moment: Vec3Tuple } {
   rotationMatrix(R, state, offset + 3);
-  const f = [0, 1, 2].map((i) => R[3 * i] * G[3] + R[3 * i + 1] * G[4] + R[3 * i + 2] * G[5]) as Vec3;
+  const f = [0, 1, 2].map((i) => R[3 * i] * G[3] + R[3 * i + 1] * G[4] + R[3 * i + 2] * G[5]) as Vec3Tuple;
   const mo = [0, 1, 2].map((i) => R[3 * i] * G[0] + R[3 * i + 1] * G[1] + R[3 * i + 2] * G[2]);
   // moment about `at` = moment about the body origin + (origin − at) × f
   const r = [state[offset] - at[0], state[offset + 1] - at[1], state[offset + 2] - at[2]];
-  const moment: Vec3 = [mo[0] + r[1] * f[2] - r[2] * f[1], mo[1] + r[2] * f[0] - r[0] * f[2], mo[2] + r[0] * f[1] - r[1] * f[0]];
+  const moment: Vec3Tuple = [mo[0] + r[1] * f[2] - r[2] * f[1], mo[1] + r[2] * f[0] - r[0] * f[2], mo[2] + r[0] * f[1] - r[1] * f[0]];
   return { force: f, moment };
 }
 
@@ -144,7 +144,10 @@ export function entityPoint(part: PartDoc, name: string): readonly number[] {
 }
 
 /** Every mate's reaction from the multipliers (the wrench on its b part, or a coupling's generalized force). */
-export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<string, Wrench | CoordinateReaction> {
+/** What mateReactions reads of the multipliers: the rows' λ and owners, and the redundant rows' null space (empty in a run). */
+export type RowMultipliers = Pick<Multipliers, 'lambda' | 'rowBlock' | 'rowInBlock' | 'nullLambda'>;
+
+export function mateReactions(dyn: DynamicsModel, mult: RowMultipliers): Record<string, Wrench | CoordinateReaction> {
   const { system, model } = dyn;
   const doc: AssemblyDoc = model.doc;
   // rows of each block
@@ -212,7 +215,7 @@ export function mateReactions(dyn: DynamicsModel, mult: Multipliers): Record<str
  * force on the wheel along the contact normal and the track's tangent. The block's contact
  * frame is the one of its last evaluation, at the current state.
  */
-function rollingContact(block: RollingBlock, forceOnB: Vec3): { normal: number; traction: number; contact: Vec3 } {
+function rollingContact(block: RollingBlock, forceOnB: Vec3Tuple): { normal: number; traction: number; contact: Vec3Tuple } {
   const k = block.wheelSide === 1 ? 1 : -1;
   const f = forceOnB.map((x) => k * x);
   const along = (d: ArrayLike<number>) => f[0] * d[0] + f[1] * d[1] + f[2] * d[2];
@@ -220,7 +223,7 @@ function rollingContact(block: RollingBlock, forceOnB: Vec3): { normal: number; 
 }
 
 /** The generalized force block b's rows exert on `variable`: −J_varᵀ λ (empty when the block does not read it). */
-function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: Multipliers, variable: number, lambda: ArrayLike<number> = mult.lambda): number[] {
+function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: RowMultipliers, variable: number, lambda: ArrayLike<number> = mult.lambda): number[] {
   const { system } = dyn;
   const blk = system.block(b);
   const idx = blk.vars.indexOf(variable);
@@ -269,7 +272,7 @@ function unbalancedReport(dyn: DynamicsModel, mult: Multipliers, Q: Float64Array
   return { unbalanced, balanced };
 }
 
-const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
+const v3 = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
 
 /** Each file force element's length/tension, deflection and wrench, or applied load, at the current state (at rest unless `velocity`, tangent, is given). */
 export function elementReports(dyn: DynamicsModel, t = 0, velocity?: Float64Array): Record<string, ElementReport> {

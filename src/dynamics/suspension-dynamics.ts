@@ -69,7 +69,8 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
   const d = raw as Record<string, unknown>;
   for (const key of Object.keys(d)) if (!FIELDS.includes(key)) problems.add(`dynamics.${key}`, `unknown field (expected ${FIELDS.join(', ')})`);
   const num = (x: unknown, path: string, check: (v: number) => string | null = () => null): number | undefined => {
-    if (typeof x !== 'number' || !Number.isFinite(x)) { problems.add(path, `expected a finite number, got ${JSON.stringify(x)}`); return undefined; }
+    // JSON.stringify writes NaN (YAML .nan) and the infinities as null: name them
+    if (typeof x !== 'number' || !Number.isFinite(x)) { problems.add(path, typeof x === 'number' ? `not a finite number (got ${x})` : `expected a finite number, got ${JSON.stringify(x)}`); return undefined; }
     const why = check(x);
     if (why) { problems.add(path, why); return undefined; }
     return x;
@@ -333,6 +334,9 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
   return { doc, roads };
 }
 
+/** A road's motion as suspensionDynamicsAssembly writes it (roadLaw): its slide driven by a sine or a table. */
+interface RoadMotionDoc { coordinate: string; sine?: { amplitude: number; frequency: number; phase?: number; offset?: number }; table?: [number, number][] }
+
 /** Build, and (start: equilibrium) settle on the road: the model a run starts from. */
 export function prepareSuspensionDynamics(geometry: Geometry, spec: SuspensionDynamicsSpec): SuspensionDynamicsModel {
   const { doc, roads } = suspensionDynamicsAssembly(geometry, spec);
@@ -343,7 +347,7 @@ export function prepareSuspensionDynamics(geometry: Geometry, spec: SuspensionDy
   const out: SuspensionDynamicsModel = { doc, dyn, sm, spec, roads, designLengths };
   if (spec.start === 'equilibrium') {
     // the roads held where their motions start, the steering held by the file
-    const motions = (doc as unknown as { motions: Record<string, { coordinate: string; sine?: { amplitude: number; frequency: number; phase?: number; offset?: number }; table?: [number, number][] }> }).motions;
+    const motions = (doc as AssemblyDoc & { motions: Record<string, RoadMotionDoc> }).motions;
     const held: number[] = [];
     for (const m of Object.values(motions)) {
       const info = dyn.model.coordinates.get(m.coordinate)!;

@@ -1,4 +1,5 @@
 /** The live model: documents, edits, the warm engine and the reactive, undoable model over them. */
+export { KinemateError } from '../../kernel/errors';
 export {
   LiveEditError,
   STEERING_COORDINATE,

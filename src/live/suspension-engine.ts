@@ -28,10 +28,10 @@ import type { AssemblyDoc } from '../assembly/types.ts';
 import type { Model } from '../model/build.ts';
 import { SuspensionModel } from '../suspension/model.ts';
 import { PointCoordinateBlock } from '../suspension/targets.ts';
+import type { Vec3Tuple } from '../../kernel/vec3';
 
 export type { SolveReport } from '../../kernel/solver';
 
-type Vec3 = [number, number, number];
 
 /** Where the suspension sits: wheel travel per corner (mm from design) and rack travel (mm). */
 export interface SuspensionView {
@@ -261,9 +261,9 @@ function pullThrough(system: System, basis: BasisItem[], fixedBlocks: readonly R
   let report: SolveReport | null = null;
   let lastFailure: SolveReport | null = null;
   // the error the pull reduces: the whole distance, or only its part along the axis
-  const error = (): Vec3 => {
+  const error = (): Vec3Tuple => {
     const p = P.applyPoint(pullTmp, system.state, local, off);
-    const e: Vec3 = [target[0] - p[0], target[1] - p[1], target[2] - p[2]];
+    const e: Vec3Tuple = [target[0] - p[0], target[1] - p[1], target[2] - p[2]];
     if (!axis) return e;
     const along = e[0] * axis[0] + e[1] * axis[1] + e[2] * axis[2];
     return [along * axis[0], along * axis[1], along * axis[2]];

@@ -12,13 +12,13 @@
  * in each animated node's `extras.kinemate` for anyone who needs them.
  */
 import { Document, WebIO, type Node as GltfNode } from '@gltf-transform/core';
+import type { Vec3Tuple } from '../../kernel/vec3.ts';
 
-export type Vec3 = readonly [number, number, number];
 /** Rotation as [w, x, y, z] (the assembly file's order). */
 export type Quat = readonly [number, number, number, number];
 
 export interface Pose {
-  readonly position: Vec3;
+  readonly position: Readonly<Vec3Tuple>;
   readonly rotation: Quat;
 }
 
@@ -135,7 +135,7 @@ export async function sceneToGlb(scene: AnimatedScene): Promise<Uint8Array> {
   return new WebIO().writeBinary(doc);
 }
 
-function scaled(p: Vec3, s: number): [number, number, number] {
+function scaled(p: Readonly<Vec3Tuple>, s: number): [number, number, number] {
   return [p[0] * s, p[1] * s, p[2] * s];
 }
 

@@ -10,7 +10,8 @@
  * model's extent (rods 0.8 % of it), so a model in any unit looks alike.
  */
 import { splitReference, type AssemblyDoc, type PartDoc } from '../assembly/types.ts';
-import type { AnimatedScene, Pose, Quat, SceneNode, StaticChild, Vec3 } from './gltf.ts';
+import type { AnimatedScene, Pose, Quat, SceneNode, StaticChild } from './gltf.ts';
+import type { Vec3Tuple } from '../../kernel/vec3.ts';
 import { MeshBuilder } from './meshes.ts';
 import { validateRoles, type CornerRoles } from '../suspension/roles.ts';
 
@@ -60,7 +61,7 @@ export function assemblyScene(doc: AssemblyDoc, states: readonly StatePoses[], o
       builder.plate(points[0], points[1], points[2], radius * 0.8);
       for (let i = 0; i < 3; i++) builder.rod(points[i], points[(i + 1) % 3], radius);
     } else if (kind !== 'chassis' && points.length > 1) {
-      const centroid = [0, 1, 2].map((k) => points.reduce((s, p) => s + p[k], 0) / points.length) as unknown as Vec3;
+      const centroid = [0, 1, 2].map((k) => points.reduce((s, p) => s + p[k], 0) / points.length) as Vec3Tuple;
       for (const p of points) builder.rod(p, centroid, radius * 1.2);
     }
     const corner = uprights.get(name);
@@ -98,12 +99,13 @@ function poseIn(state: StatePoses, part: string, index: number, fallback: Pose):
   if (pose === undefined) return fallback;
   const value = pose as { position?: unknown; rotation?: unknown };
   if (!Array.isArray(value.position) || !Array.isArray(value.rotation)) throw new TypeError(`states[${index}]["${part}.pose"]: not a pose`);
-  return { position: value.position as unknown as Vec3, rotation: value.rotation as unknown as Quat };
+  const p: unknown[] = value.position, r: unknown[] = value.rotation;
+  return { position: [p[0], p[1], p[2]] as Vec3Tuple, rotation: [r[0], r[1], r[2], r[3]] as [number, number, number, number] };
 }
 
 /** Every located entity of a part, in its own frame: points, frame and axis origins, circle centres. */
-function entityPoints(part: PartDoc): Vec3[] {
-  const out: Vec3[] = [];
+function entityPoints(part: PartDoc): Readonly<Vec3Tuple>[] {
+  const out: Readonly<Vec3Tuple>[] = [];
   for (const p of Object.values(part.points ?? {})) out.push(p);
   for (const f of Object.values(part.frames ?? {})) out.push(f.origin);
   for (const a of Object.values(part.axes ?? {})) out.push(a.origin);
@@ -112,7 +114,7 @@ function entityPoints(part: PartDoc): Vec3[] {
   return out.filter((p, i) => out.findIndex((q) => q[0] === p[0] && q[1] === p[1] && q[2] === p[2]) === i);
 }
 
-function pointRef(doc: AssemblyDoc, ref: string): { part: string; local: Vec3 } | null {
+function pointRef(doc: AssemblyDoc, ref: string): { part: string; local: Readonly<Vec3Tuple> } | null {
   const split = splitReference(ref);
   if (split === undefined) return null;
   const local = doc.parts[split.owner]?.points?.[split.name];
@@ -125,10 +127,10 @@ function wheelChildren(doc: AssemblyDoc, upright: string, corner: CornerRoles): 
   const ai = typeof inboard === 'string' ? pointRef(doc, inboard) : null;
   const ao = typeof outboard === 'string' ? pointRef(doc, outboard) : null;
   if (!ai || !ao || ai.part !== upright || ao.part !== upright) return [];
-  const axis: Vec3 = [ao.local[0] - ai.local[0], ao.local[1] - ai.local[1], ao.local[2] - ai.local[2]];
+  const axis: Readonly<Vec3Tuple> = [ao.local[0] - ai.local[0], ao.local[1] - ai.local[1], ao.local[2] - ai.local[2]];
   const length = Math.hypot(axis[0], axis[1], axis[2]);
   const offset = corner.wheel.offset;
-  const centre: Vec3 = [ao.local[0] - (offset * axis[0]) / length, ao.local[1] - (offset * axis[1]) / length, ao.local[2] - (offset * axis[2]) / length];
+  const centre: Readonly<Vec3Tuple> = [ao.local[0] - (offset * axis[0]) / length, ao.local[1] - (offset * axis[1]) / length, ao.local[2] - (offset * axis[2]) / length];
   const tire = corner.wheel.tire;
   const rim = (tire.rim_diameter * 25.4) / 2;
   const tyreRadius = rim + tire.aspect_ratio * tire.section_width;
@@ -154,7 +156,7 @@ function extentOf(doc: AssemblyDoc): number {
 }
 
 /** pose · p, rotation [w, x, y, z] normalised. */
-export function transform(pose: Pose, p: Vec3): [number, number, number] {
+export function transform(pose: Pose, p: Readonly<Vec3Tuple>): [number, number, number] {
   const [w0, x0, y0, z0] = pose.rotation;
   const n = Math.hypot(w0, x0, y0, z0);
   const w = w0 / n, x = x0 / n, y = y0 / n, z = z0 / n;
@@ -168,7 +170,7 @@ export function transform(pose: Pose, p: Vec3): [number, number, number] {
 }
 
 /** The shortest-arc rotation [w, x, y, z] taking +x onto `direction`. */
-export function rotationFromX(direction: Vec3): Quat {
+export function rotationFromX(direction: Readonly<Vec3Tuple>): Quat {
   const length = Math.hypot(direction[0], direction[1], direction[2]);
   const d = [direction[0] / length, direction[1] / length, direction[2] / length];
   // q = (1 + x·d, x × d) normalised; x × d = (0, −d_z, d_y)

@@ -5,7 +5,7 @@
  * by src/suspension/batch-pool.ts; this module is the part each thread runs.
  */
 import type { Geometry, SweepSpec } from './files';
-import { parseText, sweepFromShortcut } from './files';
+import { parseText, sweepFromShortcut, sweepValues } from './files';
 import { suspensionAssembly } from './template';
 import { SuspensionModel } from './model';
 import { runSweep } from './sweep';
@@ -113,7 +113,7 @@ export function variantGeometry(geometry: Geometry, spec: DoeSpec, moves: readon
   return g;
 }
 
-/** CSV header: variant, the moves, step, status, bump, then the metrics. */
+/** CSV header: variant, the moves, step, status, bump (the wheel travel, mm from design), then the metrics. */
 export function doeHeader(spec: DoeSpec): string {
   return ['variant', ...spec.vary.map((c) => c.key), 'step', 'status', 'bump', ...spec.metrics].join(',');
 }
@@ -131,11 +131,17 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
     const metrics = metricValues(sm, spec.metrics);
     run = runSweep(sm, sweep, metrics ? { metrics } : { valuesOnly: true });
   } catch (error) {
-    return [`${prefix},,error,,${spec.metrics.map(() => '').join(',')}`.replace(/,error,/, `,error: ${String((error as Error).message).replaceAll(',', ';')},`)];
+    return errorRows(spec, index, moves, (error as Error).message);
   }
+  // the travel the step asked for (the bump target's value), not the wheel centre's absolute z
+  const travels = sweepValues(sweep.targets[0], sweep.steps);
   return run.steps.map((step) => {
     const metrics = (step.metrics ?? {}) as Record<string, number | null>;
-    const bump = step.drivers.wheel_center_z;
-    return `${prefix},${step.index},${step.status},${bump},${spec.metrics.map((m) => metrics[m] ?? '').join(',')}`;
+    return `${prefix},${step.index},${step.status},${travels[step.index]},${spec.metrics.map((m) => metrics[m] ?? '').join(',')}`;
   });
+}
+
+/** A variant that could not be swept: one row, its status `error: <message>` (commas made semicolons). */
+export function errorRows(spec: DoeSpec, index: number, moves: readonly number[], message: string): string[] {
+  return [`${index},${moves.join(',')},,error: ${String(message).replaceAll(',', ';')},,${spec.metrics.map(() => '').join(',')}`];
 }

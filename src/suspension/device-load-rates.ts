@@ -98,7 +98,7 @@ export function barBushingRate(acc: Float64Array, bar: BarBushing, forces: Force
   const slots = forces.slotsOf(bar.index), blk = bar.block;
   const od = termsRate(bar.origin, k), xd = termsRate(bar.axis, k);
   const moves = od.some((c) => c !== 0) || xd.some((c) => c !== 0);
-  const inner = blk as unknown as { axesA: Float64Array[]; axesB: Float64Array[] };
+  const inner = blk;
   // a local axis p moves at ṗ = ω × p with ω = p × ṗ (p unit, ṗ ⊥ p); the origin at ȯ
   let turns: Map<ArrayLike<number>, number[]> | null = null;
   if (moves) {

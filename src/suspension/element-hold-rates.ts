@@ -87,8 +87,8 @@ export class ElementHoldRates {
     for (const b of this.bars) {
       barBushingRate(new Float64Array(qd.length), b.bar, this.forces, sys, qd, k);
       // the world force and moment (about its point) on b, with their tangents
-      const wrench = b.bar.block as unknown as { F: DualVec3; M: DualVec3 };
-      [wrench.F, wrench.M].forEach((w, i) => { for (let c = 0; c < 3; c++) { b.value[3 * i + c] = w.v[c]; b.grads[3 * i + c][k] = w.t ? w.t.v[c] : 0; } });
+      const wrench = b.bar.block;
+      [wrench.forceDual, wrench.momentDual].forEach((w, i) => { for (let c = 0; c < 3; c++) { b.value[3 * i + c] = w.v[c]; b.grads[3 * i + c][k] = w.t ? w.t.v[c] : 0; } });
     }
   }
 
@@ -118,7 +118,7 @@ function tensionRate(e: TwoPointElement, forces: ForceSet, sys: System, qd: Floa
   // the full pass (K asked for): a values-only pass carries no tangents
   const tension = withTangents(seeds, () => {
     blk.evaluate(sys.state, forces.offsetsOf(e.index), localV, 0, localQ, localK, null);
-    return (blk as unknown as { tension: Dual }).tension;
+    return blk.tensionDual;
   });
   let rate = tension.t ? tension.t.v : 0;
   if (e.slope !== 0) {

@@ -103,7 +103,7 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
     const target = t as FitTarget;
     const offered = sensitivityMetricsOf(geometry);
     if (![...offered.side, ...offered.axle].includes(target.metric)) bad(`${p}.metric`, `expected one of ${[...offered.side, ...offered.axle].join(', ')}`);
-    const kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => (target as unknown as Record<string, unknown>)[k] !== undefined);
+    const given = new Map(Object.entries(target)), kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => given.get(k) !== undefined);
     if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, slope, curve');
     if (target.at !== undefined && typeof target.at !== 'number') bad(`${p}.at`, 'expected a travel in mm');
     if (target.gain !== undefined && (!Array.isArray(target.gain) || target.gain.length !== 2 || !target.gain.every((v) => typeof v === 'number'))) bad(`${p}.gain`, 'expected [from, to] travels in mm');
@@ -112,7 +112,7 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
       const c = target.curve;
       if (!Array.isArray(c.at) || !Array.isArray(c.values) || c.at.length !== c.values.length || c.at.length === 0) bad(`${p}.curve`, 'expected { at: [...], values: [...] } of equal length');
     } else if (wanted && target.value === undefined && target.min === undefined && target.max === undefined) bad(p, 'give value, or min and/or max');
-    for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, 'expected a number');
+    for (const k of ['value', 'min', 'max', 'weight'] as const) if (target[k] !== undefined && (typeof target[k] !== 'number' || !Number.isFinite(target[k]))) bad(`${p}.${k}`, typeof target[k] === 'number' ? `not a finite number (got ${target[k]})` : 'expected a number');
     if (target.side !== undefined) {
       if (!axle) bad(`${p}.side`, 'a corner has one side: side is for an axle geometry');
       if (!['left', 'right', 'both'].includes(target.side as string)) bad(`${p}.side`, 'expected left, right or both');

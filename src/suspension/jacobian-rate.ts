@@ -12,7 +12,6 @@ import type { SensitivityModel, StateFactors } from './sensitivity';
 
 /** A block's rows as duals (blocks written with kernel/dual.ts); `t`: the tangent in tangent mode. */
 export type RowDuals = readonly { v: number; t: { d: Float64Array } | null }[];
-type DualRows = { duals(): RowDuals };
 
 /**
  * visit(rowsAt, rows, colGlobal) per nonlinear block: its first row in the system, its rows'
@@ -29,7 +28,7 @@ export function forEachJacobianRate(model: SensitivityModel, f: StateFactors, qd
     const rowsAt = r0;
     r0 += block.rows;
     if (block instanceof CouplingBlock || block instanceof ScalarTargetBlock) continue;
-    const duals = (block as unknown as Partial<DualRows>).duals;
+    const duals = block.duals;
     if (!duals && !params.rowRate) return block;
     const colGlobal: number[] = [];
     for (const vid of block.vars) {

@@ -244,8 +244,8 @@ export class LoadSensitivity {
       const rd = [at.d[0] - od[0], at.d[1] - od[1], at.d[2] - od[2]];
       const y = [M[0] + r[1] * F[2] - r[2] * F[1], M[1] + r[2] * F[0] - r[0] * F[2], M[2] + r[0] * F[1] - r[1] * F[0]];
       const yd = [rd[1] * F[2] - rd[2] * F[1], rd[2] * F[0] - rd[0] * F[2], rd[0] * F[1] - rd[1] * F[0]];
-      const Rt = (x: readonly number[]) => [0, 1, 2].map((i) => R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2]);
-      const qm = Rt(y), qf = Rt(F as unknown as number[]), qmd = Rt(yd);
+      const Rt = (x: ArrayLike<number>) => [0, 1, 2].map((i) => R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2]);
+      const qm = Rt(y), qf = Rt(F), qmd = Rt(yd);
       const cross = (u: ArrayLike<number>, x: readonly number[]) => [u[1] * x[2] - u[2] * x[1], u[2] * x[0] - u[0] * x[2], u[0] * x[1] - u[1] * x[0]];
       const wm = cross(w, qm), wf = cross(w, qf);
       for (let i = 0; i < 3; i++) {

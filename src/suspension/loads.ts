@@ -17,7 +17,8 @@ import { rotationMatrix } from '../../kernel/dual';
 import { tangentLayout } from '../../kernel/forces';
 import * as P from '../../kernel/pose';
 import { buildDynamics, type DynamicsModel } from '../dynamics/build';
-import { elementReports, loadsHere, mateReactions, type ElementReport, type Vec3, type Wrench } from '../dynamics/statics';
+import { elementReports, loadsHere, mateReactions, type ElementReport, type Wrench } from '../dynamics/statics';
+import type { Vec3Tuple } from '../../kernel/vec3';
 import type { SuspensionModel } from './model';
 import { parseDocument } from 'yaml';
 import { KinemateError } from '../../kernel/errors';
@@ -26,8 +27,8 @@ export const STANDARD_GRAVITY = 9.80665; // m/s², so N per kg
 
 /** One wheel's load: explicit, or g-levels of `corner_mass` (kg). */
 export interface WheelLoad {
-  force?: Vec3;
-  moment?: Vec3;
+  force?: Vec3Tuple;
+  moment?: Vec3Tuple;
   corner_mass?: number;
   braking_g?: number;
   traction_g?: number;
@@ -39,7 +40,7 @@ export type LoadCase = Record<string, WheelLoad>;
 
 export interface StateLoads {
   /** Contact centre (mm), force (N) and moment (N·mm) applied at each wheel, world = ISO vehicle axes. */
-  contact: Record<string, { at: Vec3; force: Vec3; moment: Vec3 }>;
+  contact: Record<string, { at: Vec3Tuple; force: Vec3Tuple; moment: Vec3Tuple }>;
   /** Axial force of every two-force link (distance mate), N, tension positive. */
   links: Record<string, number>;
   /** Every other mate's reaction: the force and moment it exerts on its b part. */
@@ -124,7 +125,7 @@ export function parseLoadCase(text: string, sides: readonly string[], source = '
  * g-levels with m = corner_mass and W = m·g: Fz = W(1 + bump_g), Fx = W(traction_g −
  * braking_g), Fy = W·cornering_g (a left turn is positive: the tyre pushes the car left).
  */
-export function contactLoad(load: WheelLoad): { force: Vec3; moment: Vec3 } {
+export function contactLoad(load: WheelLoad): { force: Vec3Tuple; moment: Vec3Tuple } {
   if (load.corner_mass === undefined) return { force: load.force ?? [0, 0, 0], moment: load.moment ?? [0, 0, 0] };
   const w = load.corner_mass * STANDARD_GRAVITY;
   return {
@@ -137,7 +138,7 @@ export function contactLoad(load: WheelLoad): { force: Vec3; moment: Vec3 } {
 export class SweepLoads {
   readonly dyn: DynamicsModel;
   /** The load case's contact loads, per loaded corner. */
-  readonly loads: { corner: number; side: string; force: Vec3; moment: Vec3 }[];
+  readonly loads: { corner: number; side: string; force: Vec3Tuple; moment: Vec3Tuple }[];
 
   constructor(private readonly sm: SuspensionModel, loadCase: LoadCase) {
     this.dyn = buildDynamics(sm.model);
@@ -149,7 +150,7 @@ export class SweepLoads {
   }
 
   /** Contact centre of corner i now: the lowest point of the tyre's circle (radius R about the spin axis through the wheel centre). */
-  contactCentre(i: number): Vec3 {
+  contactCentre(i: number): Vec3Tuple {
     const { sm } = this;
     const c = sm.corners[i];
     const wc = P.applyPoint(new Float64Array(3), sm.model.system.getPose(c.upright), c.wheelCenterLocal);

@@ -13,6 +13,7 @@
  * rate is its state rate plus its own local move (SuspensionModel.explicitPointRate).
  * One factorisation per state; no finite differences anywhere.
  */
+import { KinemateError } from '../../kernel/errors';
 import { PivotedQR } from '../../kernel/linalg';
 import { zeroedFloats } from '../../kernel/float-slab';
 import { toMatrix } from '../../kernel/quat';
@@ -109,7 +110,11 @@ function parameterColumns(params: BlockParameters, localDim: number, rows: numbe
   return Int32Array.from(used);
 }
 
-export class SensitivityError extends Error {}
+/** A sensitivity the geometry or its state does not allow (a metric, a sweep, a singular state); the message says which. */
+export class SensitivityError extends KinemateError {
+  override readonly name = 'SensitivityError';
+  constructor(message: string) { super('', message); }
+}
 
 /**
  * A corner geometry's model prepared for gradients: the hardpoint coordinates as parameters,

@@ -53,13 +53,13 @@ import {
 } from './metrics';
 import type { CornerRuntime, SuspensionModel } from './model';
 import type { PointExpr } from './targets';
+import type { Vec3Tuple } from '../../kernel/vec3';
 
 // ---------------------------------------------------------------------------------------
 // Types.
 
 export type SteeringStatus = ScrewStatus | 'not_unique' | 'inconsistent' | 'no_steering_actuator' | 'unknown_hold';
 
-export type Vec3Tuple = [number, number, number];
 
 /** Rigidity check: the fitted screw against the upright's own twist from the tangent. */
 export interface RigidityCheck {

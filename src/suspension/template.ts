@@ -89,12 +89,12 @@ export class Builder {
   parts_(): Record<string, PartDoc> {
     const out: Record<string, PartDoc> = {};
     for (const [name, p] of Object.entries(this.parts)) {
-      const part: Record<string, unknown> = { ...(p.fixed ? { fixed: true } : {}), pose: p.pose };
+      const part: { -readonly [K in keyof PartDoc]: PartDoc[K] } = { ...(p.fixed ? { fixed: true } : {}), pose: p.pose };
       if (Object.keys(p.points).length) part.points = p.points;
       if (Object.keys(p.axes).length) part.axes = p.axes;
       if (p.planes) part.planes = p.planes;
       if (p.frames) part.frames = p.frames;
-      out[name] = part as unknown as PartDoc;
+      out[name] = part;
     }
     return out;
   }

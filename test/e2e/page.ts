@@ -4,7 +4,7 @@
  * wait until every request is answered and drawn, find a handle on the screen).
  */
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
@@ -17,6 +17,18 @@ export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 /** Say once, loudly, why a browser test file is skipped. */
 export function warnIfNoChromium(file: string): void {
   if (!HAVE_CHROMIUM) console.warn(`${file}: SKIPPED — /usr/bin/chromium is absent. Install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does).`);
+}
+
+/** The skipped test that says why the browser tests did not run. */
+export const NO_CHROMIUM_NOTICE = 'SKIPPED: /usr/bin/chromium is absent — apt-get install -y chromium (.ci/run installs it)';
+
+/**
+ * Without Chromium, one skipped test in the summary says why and how to install it. With
+ * Chromium nothing is registered: a test inside a skipped describe still counts as skipped,
+ * so the summary reported one skipped test where none was.
+ */
+export function noChromiumNotice(have: boolean = HAVE_CHROMIUM, register: (name: string) => void = (name) => describe('viewer in headless Chromium', () => it.skip(name, () => {}))): void {
+  if (!have) register(NO_CHROMIUM_NOTICE);
 }
 
 export type Snapshot = ReturnType<ViewerApp['snapshot']>;

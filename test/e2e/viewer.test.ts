@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../viewer/harness/browser';
-import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, screenOf, settle, snap, warnIfNoChromium, type Snapshot } from './page';
+import { ARTIFACTS, HAVE_CHROMIUM, noChromiumNotice, viewerSession, screenOf, settle, snap, warnIfNoChromium, type Snapshot } from './page';
 import { decodePng, lumaVariance, colourCount } from '../../viewer/harness/png';
 
 warnIfNoChromium('test/e2e/viewer');
@@ -516,6 +516,4 @@ describe.skipIf(!HAVE_CHROMIUM)('viewer in headless Chromium', () => {
   });
 });
 
-describe.skipIf(HAVE_CHROMIUM)('viewer in headless Chromium', () => {
-  it.skip('SKIPPED: /usr/bin/chromium is absent — apt-get install -y chromium (.ci/run installs it)', () => {});
-});
+noChromiumNotice();

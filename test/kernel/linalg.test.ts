@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LU, PivotedQR, choleskySolve } from '../../kernel/linalg';
+import { LU, PivotedQR, choleskySolve, svd3 } from '../../kernel/linalg';
+import { fromAxisAngle, toMatrix } from '../../kernel/quat';
 
 const entry = fc.double({ min: -2, max: 2, noNaN: true, noDefaultInfinity: true });
 
@@ -75,5 +76,35 @@ describe('LU transposed solve', () => {
         expect(Math.abs(s - b[j])).toBeLessThan(1e-12 * size * n);
       }
     }));
+  });
+});
+
+describe('3×3 Jacobi SVD', () => {
+  // A = R₁ diag(σ) R₂ᵀ from two rotations: its singular values are σ, by construction
+  const rotation = (axis: number[], angle: number) => toMatrix(new Float64Array(9), fromAxisAngle(new Float64Array(4), Float64Array.from(axis), angle));
+  it('gives the singular values of R₁ diag(σ) R₂ᵀ (σ sorted, down to 1e-12 of σ₁) and factors that rebuild A', () => {
+    fc.assert(fc.property(fc.array(entry, { minLength: 8, maxLength: 8 }), fc.integer({ min: 0, max: 12 }), (x, small) => {
+      const sigma = [3, 1 + Math.abs(x[6]) / 4, 10 ** -small];
+      const r1 = rotation([x[0], x[1], 3 + x[2]], x[3]), r2 = rotation([3 + x[4], x[5], x[7]], 1 + x[3]);
+      const A = new Float64Array(9);
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) A[3 * i + j] += r1[3 * i + k] * sigma[k] * r2[3 * j + k];
+      const a = A.slice(), v = new Float64Array(9), s = new Float64Array(3);
+      svd3(a, v, s);
+      const sorted = [...sigma].sort((p, q) => q - p);
+      for (let k = 0; k < 3; k++) expect(Math.abs(s[k] - sorted[k])).toBeLessThan(1e-14 * 3 * 4);
+      // a = U·Σ, so A = a·Vᵀ; V orthogonal
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+        let back = 0, vtv = 0;
+        for (let k = 0; k < 3; k++) { back += a[3 * i + k] * v[3 * j + k]; vtv += v[3 * k + i] * v[3 * k + j]; }
+        expect(Math.abs(back - A[3 * i + j])).toBeLessThan(1e-14 * 3 * 4);
+        expect(Math.abs(vtv - (i === j ? 1 : 0))).toBeLessThan(1e-14);
+      }
+    }));
+  });
+  it('leaves the zero matrix at σ = 0 with V = I', () => {
+    const a = new Float64Array(9), v = new Float64Array(9), s = new Float64Array(3).fill(7);
+    svd3(a, v, s);
+    expect([...s]).toEqual([0, 0, 0]);
+    expect([...v]).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
   });
 });

@@ -1,7 +1,8 @@
 /** The glTF scene's geometry: link rotations, point transforms, quaternion continuity, and the meshes' solids. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { continuousRotations, type Pose, type Vec3 } from '../../src/pictures/gltf.ts';
+import { continuousRotations, type Pose } from '../../src/pictures/gltf.ts';
+import type { Vec3Tuple } from '../../kernel/vec3.ts';
 import { MeshBuilder } from '../../src/pictures/meshes.ts';
 import { rotationFromX, transform } from '../../src/pictures/scene.ts';
 
@@ -69,7 +70,7 @@ describe('scene geometry', () => {
 describe('MeshBuilder', () => {
   it('a rod: every vertex at its radius from the axis, within its ends; unit normals that point away from the axis', () => {
     fc.assert(fc.property(vector, nonZero, fc.double({ min: 0.1, max: 50, noNaN: true }), (a, along, radius) => {
-      const b: Vec3 = [a[0] + along[0], a[1] + along[1], a[2] + along[2]];
+      const b: Readonly<Vec3Tuple> = [a[0] + along[0], a[1] + along[1], a[2] + along[2]];
       const builder = new MeshBuilder();
       builder.rod(a, b, radius);
       const mesh = builder.mesh([1, 1, 1, 1]);

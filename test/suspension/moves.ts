@@ -40,11 +40,13 @@ export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: Load
 /** The axle file of a corner file (the right side its mirror), written in the axle format. */
 export function axleFromCornerText(text: string): Geometry {
   const raw = parseText(text) as Record<string, any>;
-  const { cg_position, wheelbase, axle_position, ...config } = raw.config;
+  const { cg_position, wheelbase, axle_position, camber_shim, length_shims, ...config } = raw.config;
+  // a corner's setup is the axle's left one (the right side's is its mirror)
+  const setup = camber_shim || length_shims ? { left_setup: { ...(camber_shim ? { camber_shim } : {}), ...(length_shims ? { length_shims } : {}) } } : {};
   return parseGeometry(JSON.stringify({
     scope: 'axle', type: raw.type, units: raw.units,
     vehicle_config: { cg_position, wheelbase },
-    axle_config: { axle_position, ...config, actuation: raw.actuation, spring: raw.spring, anti_roll: { type: 'none' }, heave_link: { type: 'none' } },
+    axle_config: { axle_position, ...config, ...setup, actuation: raw.actuation, spring: raw.spring, anti_roll: { type: 'none' }, heave_link: { type: 'none' } },
     hardpoints: { left: raw.hardpoints },
   }));
 }

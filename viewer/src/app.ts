@@ -19,7 +19,7 @@
 import type { Subscription } from 'rxjs';
 import type { Draft } from 'immer';
 import { EditRefused, type History } from '../../src/reactive';
-import { defaultDocument, hardpointPosition, moveHardpoint, nameOf, type ViewerDocument, type Vec3 } from './document';
+import { defaultDocument, hardpointPosition, moveHardpoint, nameOf, type ViewerDocument } from './document';
 import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewState } from './engine';
 import { SolverClient, poseRequest } from './solver-client';
 import { recordSample, SAMPLE_CAP } from './samples';
@@ -43,6 +43,7 @@ import { RenderLoop } from './render-loop';
 import { wireFrames } from './frame-presenter';
 import { wireToolbar, updateToolbar } from './toolbar';
 import { wireFiles, openFile } from './file-io';
+import type { Vec3Tuple } from '../../src/index';
 
 /** A sweep request with the newest pose request it follows (`seq`) and its own id. */
 interface TaggedSweep { id: number; seq: number; time: number; request: SweepRequest }
@@ -247,7 +248,7 @@ export class ViewerApp {
     const p = hardpointPosition(doc, name);
     const value = Number(input.value);
     if (!p || input.value.trim() === '' || !Number.isFinite(value)) { this.showError(`${name}: not a number: ${JSON.stringify(input.value)}`); this.renderTable(); return; }
-    const next: Vec3 = [p[0], p[1], p[2]];
+    const next: Vec3Tuple = [p[0], p[1], p[2]];
     next[Number(input.dataset.axis)] = value;
     try {
       this.history.apply(moveHardpoint(name, next), `edit ${name}`);

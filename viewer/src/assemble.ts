@@ -20,7 +20,8 @@ import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '.
 import { RolesError, validateRoles, type SuspensionRoles } from '../../src/suspension/roles';
 import { SuspensionModel } from '../../src/suspension/model';
 import { evaluateState } from '../../src/suspension/state';
-import type { ViewerDocument, Vec3 } from './document';
+import type { ViewerDocument } from './document';
+import type { Vec3Tuple } from '../../src/index';
 
 // ---------------------------------------------------------------- the library
 
@@ -35,9 +36,9 @@ type Quat = [number, number, number, number];
 export interface LibraryPart {
   id: string;
   label: string;
-  points: Record<string, Vec3>;
-  axes?: Record<string, { origin: Vec3; direction: Vec3 }>;
-  frames?: Record<string, { origin: Vec3; rotation: Quat }>;
+  points: Record<string, Vec3Tuple>;
+  axes?: Record<string, { origin: Vec3Tuple; direction: Vec3Tuple }>;
+  frames?: Record<string, { origin: Vec3Tuple; rotation: Quat }>;
 }
 
 /*
@@ -152,8 +153,8 @@ export type PartPoses = Readonly<Record<string, readonly number[]>>;
 /** An entity where it stands: its anchor (point, origin, centre) and, when it has one, its unit direction (an axis's direction, a plane's or circle's normal, a frame's z axis). */
 export interface WorldEntity {
   kind: EntityKind;
-  origin: Vec3;
-  direction: Vec3 | null;
+  origin: Vec3Tuple;
+  direction: Vec3Tuple | null;
 }
 
 /**
@@ -161,15 +162,15 @@ export interface WorldEntity {
  * 2/|q|²), in the Rodrigues form t = s·(q_v × v), v' = v + w·t + q_v × t, on gl-matrix's
  * vector operations over plain arrays (doubles).
  */
-const rotate = (q: readonly number[], v: readonly number[]): Vec3 => {
-  const qv: Vec3 = [q[1], q[2], q[3]];
+const rotate = (q: readonly number[], v: readonly number[]): Vec3Tuple => {
+  const qv: Vec3Tuple = [q[1], q[2], q[3]];
   const t = vec3.cross([0, 0, 0], qv, [v[0], v[1], v[2]]);
   vec3.scale(t, t, 2 / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]));
   const out = vec3.scaleAndAdd([0, 0, 0], [v[0], v[1], v[2]], t, q[0]);
-  return vec3.add(out, out, vec3.cross([0, 0, 0], qv, t)) as Vec3;
+  return vec3.add(out, out, vec3.cross([0, 0, 0], qv, t)) as Vec3Tuple;
 };
 /** v scaled to unit length (a zero vector stays zero). */
-const unit = (v: readonly number[]): Vec3 => vec3.normalize([0, 0, 0], [v[0], v[1], v[2]]) as Vec3;
+const unit = (v: readonly number[]): Vec3Tuple => vec3.normalize([0, 0, 0], [v[0], v[1], v[2]]) as Vec3Tuple;
 
 /** A part's pose: the solved one when given, else its `state` pose, else its own. */
 function poseOf(doc: AssemblyDoc, part: string, poses?: PartPoses): { position: readonly number[]; rotation: readonly number[] } {
@@ -187,11 +188,11 @@ export function worldEntity(doc: AssemblyDoc, ref: string, poses?: PartPoses): W
   if (!split || !kind || kind === 'curve') return null;
   const part = doc.parts[split.owner];
   const pose = poseOf(doc, split.owner, poses);
-  const place = (local: readonly number[]): Vec3 => {
+  const place = (local: readonly number[]): Vec3Tuple => {
     const r = rotate(pose.rotation, local);
     return [r[0] + pose.position[0], r[1] + pose.position[1], r[2] + pose.position[2]];
   };
-  const turn = (local: readonly number[]): Vec3 => unit(rotate(pose.rotation, local));
+  const turn = (local: readonly number[]): Vec3Tuple => unit(rotate(pose.rotation, local));
   const name = split.name;
   switch (kind) {
     case 'point': return { kind, origin: place(part.points![name]), direction: null };
@@ -204,8 +205,8 @@ export function worldEntity(doc: AssemblyDoc, ref: string, poses?: PartPoses): W
 }
 
 /** Axes, frames and planes of the document's parts, for the scene's axis lines (directions in the part's own frame). */
-export function directedEntities(doc: AssemblyDoc): { ref: string; part: string; kind: 'axis' | 'frame' | 'plane'; local: Vec3; direction: Vec3 }[] {
-  const out: { ref: string; part: string; kind: 'axis' | 'frame' | 'plane'; local: Vec3; direction: Vec3 }[] = [];
+export function directedEntities(doc: AssemblyDoc): { ref: string; part: string; kind: 'axis' | 'frame' | 'plane'; local: Vec3Tuple; direction: Vec3Tuple }[] {
+  const out: { ref: string; part: string; kind: 'axis' | 'frame' | 'plane'; local: Vec3Tuple; direction: Vec3Tuple }[] = [];
   for (const [name, p] of Object.entries(doc.parts)) {
     for (const [n, a] of Object.entries(p.axes ?? {})) out.push({ ref: `${name}.${n}`, part: name, kind: 'axis', local: [...a.origin], direction: unit(a.direction) });
     for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ ref: `${name}.${n}`, part: name, kind: 'frame', local: [...f.origin], direction: unit(rotate(f.rotation, [0, 0, 1])) });
@@ -260,7 +261,7 @@ export function defaultMateType(a: EntityKind, b: EntityKind): EntityMateType | 
 }
 
 const dot = (a: readonly number[], b: readonly number[]): number => vec3.dot([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
-const sub = (a: readonly number[], b: readonly number[]): Vec3 => vec3.subtract([0, 0, 0], [a[0], a[1], a[2]], [b[0], b[1], b[2]]) as Vec3;
+const sub = (a: readonly number[], b: readonly number[]): Vec3Tuple => vec3.subtract([0, 0, 0], [a[0], a[1], a[2]], [b[0], b[1], b[2]]) as Vec3Tuple;
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**

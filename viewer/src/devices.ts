@@ -15,13 +15,13 @@ import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { Geometry } from '../../src/suspension/files';
 import type { LiveRecipe } from '../../src/live';
-import type { Vec3 } from './document';
+import type { Vec3Tuple } from '../../src/index';
 import type { ReadoutSpec } from './engine';
 
 export type DeviceShape =
-  | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3; b: Vec3 }
+  | { kind: 'bar' | 'arm' | 'link'; id: string; a: Vec3Tuple; b: Vec3Tuple }
   /** A box: centre, unit axes (e1 along the shim face, e3 its normal) and full sizes along them. */
-  | { kind: 'block'; id: string; center: Vec3; axes: [Vec3, Vec3, Vec3]; size: Vec3 };
+  | { kind: 'block'; id: string; center: Vec3Tuple; axes: [Vec3Tuple, Vec3Tuple, Vec3Tuple]; size: Vec3Tuple };
 
 /** How each device is found at any state: point expressions of the model. */
 interface Plan {
@@ -31,23 +31,22 @@ interface Plan {
   shims: { id: string; center: PointExpr; tips: [PointExpr, PointExpr, PointExpr] }[];
 }
 
-type V = [number, number, number];
-const sub = (a: ArrayLike<number>, b: ArrayLike<number>): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const add = (a: ArrayLike<number>, b: ArrayLike<number>): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const scale = (a: ArrayLike<number>, s: number): V => [a[0] * s, a[1] * s, a[2] * s];
+const sub = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3Tuple => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const add = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3Tuple => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale = (a: ArrayLike<number>, s: number): Vec3Tuple => [a[0] * s, a[1] * s, a[2] * s];
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: ArrayLike<number>, b: ArrayLike<number>): V => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: ArrayLike<number>, b: ArrayLike<number>): Vec3Tuple => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const norm = (a: ArrayLike<number>) => Math.hypot(a[0], a[1], a[2]);
-const unit = (a: ArrayLike<number>): V => scale(a, 1 / (norm(a) || 1));
+const unit = (a: ArrayLike<number>): Vec3Tuple => scale(a, 1 / (norm(a) || 1));
 
 /** An orthonormal frame (columns) from two directions: u, then v made normal to it. */
-function triad(u: V, v: V): [V, V, V] {
+function triad(u: Vec3Tuple, v: Vec3Tuple): [Vec3Tuple, Vec3Tuple, Vec3Tuple] {
   const e1 = unit(u), e3 = unit(cross(u, v)), e2 = cross(e3, e1);
   return [e1, e2, e3];
 }
 
 /** R x with R the rotation taking frame `from` onto frame `to` (both as columns). */
-function rotateBy(from: [V, V, V], to: [V, V, V], x: V): V {
+function rotateBy(from: [Vec3Tuple, Vec3Tuple, Vec3Tuple], to: [Vec3Tuple, Vec3Tuple, Vec3Tuple], x: Vec3Tuple): Vec3Tuple {
   const c = [dot(from[0], x), dot(from[1], x), dot(from[2], x)];
   return add(add(scale(to[0], c[0]), scale(to[1], c[1])), scale(to[2], c[2]));
 }
@@ -84,9 +83,9 @@ export function devicePlan(sm: SuspensionModel, geometry: Geometry | null, poses
     // the upright's setup turn about the lower ball joint (none when the shim is of design thickness)
     const frame = (p: Record<string, readonly number[]>) => triad(sub(p.axle_outboard, p.axle_inboard), sub(p.trackrod_outboard, p.lower_wishbone_outboard));
     const from = frame(authored), to = frame(hp);
-    const lbj = hp.lower_wishbone_outboard as unknown as V;
-    const turn = (x: V) => add(lbj, rotateBy(from, to, sub(x, authored.lower_wishbone_outboard)));
-    const a = shim.shim_face_point_a as unknown as V, b = shim.shim_face_point_b as unknown as V, n0 = shim.shim_face_normal as unknown as V;
+    const lbj = hp.lower_wishbone_outboard;
+    const turn = (x: Vec3Tuple) => add(lbj, rotateBy(from, to, sub(x, authored.lower_wishbone_outboard)));
+    const a = shim.shim_face_point_a, b = shim.shim_face_point_b, n0 = shim.shim_face_normal;
     const n = rotateBy(from, to, n0);
     // the upright's face (shim side), then back toward the camber block by the setup thickness
     const face = turn(add(scale(add(a, b), 0.5), scale(n0, shim.design_thickness / 2)));
@@ -94,11 +93,11 @@ export function devicePlan(sm: SuspensionModel, geometry: Geometry | null, poses
     const [e1, e2, e3] = triad(rotateBy(from, to, sub(b, a)), cross(n, rotateBy(from, to, sub(b, a))));
     void e3;
     const width = norm(sub(b, a));
-    const half: [V, V, V] = [scale(e1, width / 2), scale(e2, width * 0.35), scale(n, shim.setup_thickness / 2)];
+    const half: [Vec3Tuple, Vec3Tuple, Vec3Tuple] = [scale(e1, width / 2), scale(e2, width * 0.35), scale(n, shim.setup_thickness / 2)];
     // as points of the upright: its design pose inverted
     const q = quat.fromValues(pose[4], pose[5], pose[6], pose[3]);
     const qi = quat.invert(quat.create(), q);
-    const local = (w: V): PointExpr => {
+    const local = (w: Vec3Tuple): PointExpr => {
       const out = vec3.transformQuat([0, 0, 0], [w[0] - pose[0], w[1] - pose[1], w[2] - pose[2]], qi);
       return [{ variable: c.upright, local: Float64Array.of(out[0], out[1], out[2]), weight: 1 }];
     };
@@ -109,7 +108,7 @@ export function devicePlan(sm: SuspensionModel, geometry: Geometry | null, poses
 
 /** The devices' shapes at the model's current state (world, mm). */
 export function deviceShapes(sm: SuspensionModel, plan: Plan): DeviceShape[] {
-  const at = (e: PointExpr): V => { const p = sm.pointValue(e); return [p[0], p[1], p[2]]; };
+  const at = (e: PointExpr): Vec3Tuple => { const p = sm.pointValue(e); return [p[0], p[1], p[2]]; };
   const out: DeviceShape[] = [];
   for (const s of plan.segments) {
     let a = at(s.a);
@@ -128,7 +127,7 @@ export function deviceShapes(sm: SuspensionModel, plan: Plan): DeviceShape[] {
   }
   for (const s of plan.shims) {
     const c = at(s.center);
-    const h = s.tips.map((t) => sub(at(t), c)) as [V, V, V];
+    const h = s.tips.map((t) => sub(at(t), c)) as [Vec3Tuple, Vec3Tuple, Vec3Tuple];
     out.push({ kind: 'block', id: s.id, center: c, axes: [unit(h[0]), unit(h[1]), unit(h[2])], size: [2 * norm(h[0]), 2 * norm(h[1]), 2 * norm(h[2])] });
   }
   return out;

@@ -15,10 +15,10 @@ import { stringify as yamlStringify } from 'yaml';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { parseAssembly, validateAssembly } from '../../src/assembly/load';
 import { serializeAssembly } from '../../src/assembly/save';
-import { parseText, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
+import { parseText, sweepValues, validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
 import {
   assemblyDocument, compileDocument, documentProblem as liveDocumentProblem, hardpointPosition as liveHardpointPosition,
-  isDocumentError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
+  isDocumentError, KinemateError, liveEdits, suspensionDocument, type LiveDocument, type LiveRecipe,
 } from '../../src/live';
 import { fourBarDoc } from '../../examples/fourbar';
 import doubleWishboneYaml from '../../examples/suspension/double_wishbone.yaml?raw';
@@ -37,9 +37,9 @@ import tBarYaml from '../../examples/suspension/double_wishbone_axle_t_bar.yaml?
 import heaveLinkYaml from '../../examples/suspension/double_wishbone_axle_heave_link.yaml?raw';
 import camberShimYaml from '../../examples/suspension/double_wishbone_camber_shim.yaml?raw';
 import torsionBarYaml from '../../examples/suspension/trailing_arm_torsion_bar.yaml?raw';
+import type { Vec3Tuple } from '../../src/index';
 
 export type ViewerDocument = LiveDocument;
-export type Vec3 = [number, number, number];
 
 export interface Template {
   id: string;
@@ -101,7 +101,7 @@ export function nameOf(doc: ViewerDocument): string {
 }
 
 /** A hardpoint's design position (mm, chassis axes), or null when there is none. */
-export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | null {
+export function hardpointPosition(doc: ViewerDocument, name: string): Vec3Tuple | null {
   if (doc.kind !== 'suspension') return null;
   try {
     return liveHardpointPosition(doc.geometry, name);
@@ -112,7 +112,7 @@ export function hardpointPosition(doc: ViewerDocument, name: string): Vec3 | nul
 }
 
 /** The edit that moves a hardpoint to a design position. */
-export function moveHardpoint(name: string, p: Vec3): LiveRecipe {
+export function moveHardpoint(name: string, p: Vec3Tuple): LiveRecipe {
   return liveEdits.moveHardpoint(name, p);
 }
 
@@ -127,10 +127,10 @@ export function assemblyOf(doc: ViewerDocument): AssemblyDoc {
 }
 
 /** Thrown by {@link readDocument}: `message` names the file and the loader's `path: reason`. */
-export class OpenError extends Error {
+export class OpenError extends KinemateError {
   override readonly name = 'OpenError';
   constructor(readonly fileName: string, readonly detail: string) {
-    super(`${fileName}: ${detail}`);
+    super(fileName, detail);
   }
 }
 
@@ -168,7 +168,9 @@ export function readSweepFile(fileName: string, text: string, doc: ViewerDocumen
   try { value = parseText(text, fileName); } catch { return null; }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
-  if (!('targets' in v) || !('steps' in v) || 'hardpoints' in v || 'format' in v) return null;
+  // a sweep file gives steps, or lists its targets' values (the reference format's other way)
+  const listsValues = Array.isArray(v.targets) && v.targets.some((t) => typeof t === 'object' && t !== null && 'values' in t);
+  if (!('targets' in v) || !('steps' in v || listsValues) || 'hardpoints' in v || 'format' in v) return null;
   let spec: SweepSpec;
   try {
     spec = validateSweep(value, doc.kind === 'suspension' ? validateGeometry(doc.geometry) : undefined, fileName);
@@ -181,6 +183,11 @@ export function readSweepFile(fileName: string, text: string, doc: ViewerDocumen
   if (!only || !kind) {
     const what = moving.map((t) => (t.type === 'point' ? `${t.point} ${t.direction.axis}${t.mode === 'absolute' ? ' (absolute)' : ''}` : t.type === 'actuator_position' ? 'the rack' : t.type === 'element_length' ? 'the damper length' : 'roll')).join(', ') || 'nothing';
     throw new OpenError(fileName, `a sweep file that moves ${what}; the viewer's plots sweep bump (wheel centre z, relative, every corner) or steer (the rack, relative). Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
+  }
+  // the plots sweep evenly from start to stop: a list that goes there and back (or unevenly) runs in the command only
+  const even = sweepValues({ ...only, values: undefined }, spec.steps);
+  if (only.values && only.values.some((value, i) => Math.abs(value - even[i]) > 1e-9 * (1 + Math.abs(value)))) {
+    throw new OpenError(fileName, `a sweep file whose values are not evenly spaced from ${only.start} to ${only.stop}; the viewer's plots sweep evenly. Run it with \`npx kinemate sweep <geometry file> ${fileName}\`.`);
   }
   return { kind, start: only.start, stop: only.stop, steps: spec.steps, hold: spec.analysis.virtual_steering.suspension_hold };
 }

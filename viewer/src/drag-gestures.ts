@@ -5,15 +5,16 @@
  * the wheel in bump, a mechanism freely), Escape cancels, and in assemble mode a click picks.
  */
 import { Quaternion, type Vector3 } from 'three';
-import { hardpointPosition, type Vec3 } from './document';
+import { hardpointPosition } from './document';
 import type { PullMode } from './engine';
 import { round6 } from './panels';
 import { recordSample } from './samples';
 import type { ViewerApp } from './app';
+import type { Vec3Tuple } from '../../src/index';
 
 export class DragGestures {
   /** The drag in progress as the viewer sees it (the live model holds the gesture). */
-  gesture: { kind: 'edit'; name: string; startWorld: Vector3; startHp: Vec3; inverse: Quaternion } | { kind: 'pull' } | null = null;
+  gesture: { kind: 'edit'; name: string; startWorld: Vector3; startHp: Vec3Tuple; inverse: Quaternion } | { kind: 'pull' } | null = null;
   altAtPointerDown = false;
 
   constructor(private readonly app: ViewerApp) {
@@ -54,7 +55,7 @@ export class DragGestures {
       recordSample(this.app.stats.dispatch, performance.now() - e.time);
       if (g.kind === 'edit') {
         const delta = e.point.clone().sub(g.startWorld).applyQuaternion(g.inverse);
-        const p: Vec3 = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
+        const p: Vec3Tuple = [round6(g.startHp[0] + delta.x), round6(g.startHp[1] + delta.y), round6(g.startHp[2] + delta.z)];
         // the edit's time: the live model's request for it is noted when the document changes
         this.app.pendingEditTime = e.time;
         if (this.app.live.dragTo(p)) this.app.refusal = null;

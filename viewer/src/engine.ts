@@ -21,12 +21,13 @@ import { sweepFromShortcut, validateGeometry } from '../../src/suspension/files'
 import { compileDocument, drivenSuspension, flatMetrics, holdOf, LiveViewEngine, type LiveViewFrame, type LiveViewRequest } from '../../src/live';
 import type { SteeringAxis } from '../../src/suspension/steering';
 import type { AssemblyDoc } from '../../src/assembly/types';
-import type { ViewerDocument, Vec3 } from './document';
+import type { ViewerDocument } from './document';
 import { modelState, type StateJSON } from '../../src/model/operations';
 import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads';
 import { SweepLoads } from '../../src/suspension/loads';
 import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices';
 import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure';
+import type { Vec3Tuple } from '../../src/index';
 
 // ---------------------------------------------------------------- messages
 
@@ -49,15 +50,15 @@ export type PullMode = 'bump' | 'steer' | 'free';
 /** A pull in progress: move `local` (a point of `part`, its own frame) toward `target` (world). */
 export interface PullInput {
   part: string;
-  local: Vec3;
-  target: Vec3;
+  local: Vec3Tuple;
+  target: Vec3Tuple;
   mode: PullMode;
   /** For a suspension axle: which corner's wheel moves (default: every corner). */
   corner?: number;
   /** Identifies the drag (a generic pull continues from its previous target). */
   dragId?: number;
   /** A unit world axis: only the distance along it counts (the wheel in bump: z; the rack: y). */
-  axis?: Vec3;
+  axis?: Vec3Tuple;
 }
 
 export interface PoseRequest {
@@ -86,7 +87,7 @@ export interface HandleInfo {
   /** The point it stands on (`part.point`, a key of `points`). */
   ref: string;
   part: string;
-  local: Vec3;
+  local: Vec3Tuple;
   kind: HandleKind;
   /** The hardpoint it edits (suspension geometry), as the assembly names it. */
   hardpoint?: string;
@@ -106,18 +107,18 @@ export interface SceneStructure {
 
 export interface CornerGeometry {
   side: string;
-  wheelCenter: Vec3;
+  wheelCenter: Vec3Tuple;
   /** Unit spin axis, inboard → outboard. */
-  spin: Vec3;
+  spin: Vec3Tuple;
   tireRadius: number;
   sectionWidth: number;
-  contact: Vec3 | null;
-  steeringAxis: [Vec3, Vec3] | null;
-  damper: [Vec3, Vec3] | null;
-  svic: Vec3 | null;
-  fvic: Vec3 | null;
+  contact: Vec3Tuple | null;
+  steeringAxis: [Vec3Tuple, Vec3Tuple] | null;
+  damper: [Vec3Tuple, Vec3Tuple] | null;
+  svic: Vec3Tuple | null;
+  fvic: Vec3Tuple | null;
   /** The steering response's screw axis (the virtual steering axis), when it is valid. */
-  screwAxis: { point: Vec3; direction: Vec3; pitch: number | null } | null;
+  screwAxis: { point: Vec3Tuple; direction: Vec3Tuple; pitch: number | null } | null;
 }
 
 export interface PoseResult {
@@ -140,15 +141,15 @@ export interface PoseResult {
   view: ViewState;
   lengthScale: number;
   structure: SceneStructure;
-  points: Record<string, Vec3>;
+  points: Record<string, Vec3Tuple>;
   /** Each part's pose: position then quaternion (w, x, y, z). */
   poses: Record<string, number[]>;
-  design: Record<string, Vec3>;
+  design: Record<string, Vec3Tuple>;
   /** Every metric at design (wheel travel 0, rack centred): what the what-if deltas compare ({} without suspension roles). */
   designMetrics: Record<string, number | null>;
   corners: CornerGeometry[];
   designCorners: CornerGeometry[];
-  rollCenter: Vec3 | null;
+  rollCenter: Vec3Tuple | null;
   /** Flat metrics of the (left) corner, axle metrics as `axle.*`; empty for a generic assembly. */
   metrics: Record<string, number | null>;
   suspension: boolean;
@@ -196,7 +197,7 @@ export interface SweepResult {
   series: Record<string, (number | null)[]>;
   failedSteps: number;
   /** The physical steering axis at each step (null where failed or none). */
-  axes: ([Vec3, Vec3] | null)[];
+  axes: ([Vec3Tuple, Vec3Tuple] | null)[];
   csv: string;
   /** With `poses`: the part poses at each step (a failed step keeps the last good pose) and the assembly they pose. */
   states?: StateJSON[];
@@ -249,7 +250,7 @@ interface Presentation {
   readonly suspension: SuspensionModel | null;
   readonly structure: SceneStructure;
   /** Every part point where the document itself puts it (the ghost). */
-  readonly design: Record<string, Vec3>;
+  readonly design: Record<string, Vec3Tuple>;
   /** How the devices are drawn at any state (viewer/src/devices.ts). */
   readonly devices: ReturnType<typeof devicePlan> | null;
   /** The wheels and axes (the ghost) and every metric at design: see {@link Engine.designOf}. */
@@ -307,7 +308,7 @@ export class Engine {
     // the library's loads at the pose shown (the last good one after a failure), under the panel's case
     const loads = frame.loads;
     if (loads) Object.assign(metrics, loadsMetrics(loads, sm.corners[0].roles.side));
-    let rollCenter: Vec3 | null = null;
+    let rollCenter: Vec3Tuple | null = null;
     const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
     if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
     const design = this.designOf(p, frame, frame.atDesign ? { corners, metrics } : null);
@@ -394,7 +395,7 @@ export class Engine {
       : runSweep(sm, spec, { hold: holdOf(req.doc), noSteering: lean, valuesOnly: lean && req.derivatives !== true, ...(onSolvedState ? { onSolvedState } : {}) });
     const axle = sm.roles.scope === 'axle';
     const series: Record<string, (number | null)[]> = {};
-    const axes: ([Vec3, Vec3] | null)[] = [];
+    const axes: ([Vec3Tuple, Vec3Tuple] | null)[] = [];
     const c0 = sm.corners[0];
     const sa = c0.roles.steering_axis;
     const saNames = sa ? [roleName(sm, 0, sa[0]), roleName(sm, 0, sa[1])] : null;

@@ -6,14 +6,15 @@
 import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../src/suspension/fit';
 import { validateGeometry } from '../../src/suspension/files';
 import { liveEdits, type LiveRecipe } from '../../src/live';
-import type { ViewerDocument, Vec3 } from './document';
+import type { ViewerDocument } from './document';
+import type { Vec3Tuple } from '../../src/index';
 
 /**
  * A fit's report as the panel shows it, with each moved hardpoint's fitted position (mm),
  * by the viewer's hardpoint name (an axle's `left_<point>`, `right_<point>`, `center_<point>`).
  */
 export interface FitOutcome extends Omit<FitReport, 'geometry'> {
-  positions: Record<string, Vec3>;
+  positions: Record<string, Vec3Tuple>;
 }
 
 /**
@@ -26,7 +27,7 @@ export function runFit(doc: ViewerDocument, targetsText: string, fileName = 'tar
   const geometry = validateGeometry(doc.geometry);
   const spec = parseFitSpec(targetsText, geometry, fileName);
   const { geometry: fitted, ...report } = fit(geometry, spec, onIteration ? { onIteration } : {});
-  const positions: Record<string, Vec3> = {};
+  const positions: Record<string, Vec3Tuple> = {};
   for (const key of Object.keys(report.moves)) {
     const name = key.slice(0, key.lastIndexOf('.'));
     if (geometry.scope !== 'axle') {

@@ -13,11 +13,12 @@ import uPlot from 'uplot';
 import './playback.css';
 import type { ViewerApp } from './app';
 import type { PoseResult } from './engine';
-import type { ViewerDocument, Vec3 } from './document';
+import type { ViewerDocument } from './document';
 import { nameOf } from './document';
 import { Playback, SLIDER_STEPS, posedResult } from './playback';
 import { SimulationClient } from './simulation-client';
 import type { PlaybackFrame, SimulationMessage, SimulationSettings } from './simulation';
+import type { Vec3Tuple } from '../../src/index';
 
 /** Settings that suit each example (the README's commands); others get the fallback. */
 const DEFAULTS: Record<string, SimulationSettings> = {
@@ -211,7 +212,7 @@ export class PlaybackPanel {
   private frameMotion(): void {
     const base = this.app.lastPose, n = this.model.frames.length;
     if (!base || n === 0) return;
-    const design: Record<string, Vec3> = { ...base.design };
+    const design: Record<string, Vec3Tuple> = { ...base.design };
     for (let k = 0; k <= 24; k++) {
       const t = this.model.frames[Math.round((k / 24) * (n - 1))].t;
       for (const [ref, p] of Object.entries(posedResult(base, this.model.posesAt(t)).points)) design[`${ref}@${k}`] = p;

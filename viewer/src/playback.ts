@@ -7,7 +7,7 @@
 import { splitReference } from '../../src/assembly/types';
 import type { PlaybackFrame, SimulationHeader } from './simulation';
 import type { CornerGeometry, PoseResult } from './engine';
-import type { Vec3 } from './document';
+import type { Vec3Tuple } from '../../src/index';
 
 /** Where a time falls: between frame `index` and the next, `fraction` of the way (0 at the last frame). */
 export interface FrameLocation { index: number; fraction: number }
@@ -136,15 +136,15 @@ export class Playback {
 }
 
 /** A point's world position under a pose [x, y, z, w, qx, qy, qz] from its part-local one, and back. */
-function rotate(q: readonly number[], v: readonly number[], inverse: boolean): Vec3 {
+function rotate(q: readonly number[], v: readonly number[], inverse: boolean): Vec3Tuple {
   const w = q[3], x = inverse ? -q[4] : q[4], y = inverse ? -q[5] : q[5], z = inverse ? -q[6] : q[6];
   const cx = y * v[2] - z * v[1], cy = z * v[0] - x * v[2], cz = x * v[1] - y * v[0];
   return [v[0] + 2 * (w * cx + y * cz - z * cy), v[1] + 2 * (w * cy + z * cx - x * cz), v[2] + 2 * (w * cz + x * cy - y * cx)];
 }
-function toLocal(pose: readonly number[], p: readonly number[]): Vec3 {
+function toLocal(pose: readonly number[], p: readonly number[]): Vec3Tuple {
   return rotate(pose, [p[0] - pose[0], p[1] - pose[1], p[2] - pose[2]], true);
 }
-function toWorld(pose: readonly number[], local: readonly number[]): Vec3 {
+function toWorld(pose: readonly number[], local: readonly number[]): Vec3Tuple {
   const r = rotate(pose, local, false);
   return [r[0] + pose[0], r[1] + pose[1], r[2] + pose[2]];
 }
@@ -154,7 +154,7 @@ function toWorld(pose: readonly number[], local: readonly number[]): Vec3 {
  * part rigidly (its local position read off the result's own pose), a wheel its upright.
  */
 export function posedResult(base: PoseResult, poses: Readonly<Record<string, number[]>>): PoseResult {
-  const points: Record<string, Vec3> = {};
+  const points: Record<string, Vec3Tuple> = {};
   for (const [ref, p] of Object.entries(base.points)) {
     const part = splitReference(ref)?.owner;
     const from = part && base.poses[part], to = part && poses[part];

@@ -12,10 +12,10 @@ import type { SteeringAxis } from '../../src/suspension/steering';
 import type { PointExpr } from '../../src/suspension/targets';
 import type { PointRole } from '../../src/suspension/roles';
 import type { LiveSuspensionAnalysis } from '../../src/live';
-import type { Vec3 } from './document';
+import type { Vec3Tuple } from '../../src/index';
 import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './engine';
 
-export const v3 = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
+export const v3 = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
 
 /** The entities each mate names (`part.entity`), per assembly: a mated axis or circle is part of its part's drawing. */
 const matedCache = new WeakMap<AssemblyDoc, Set<string>>();
@@ -40,23 +40,23 @@ function matedRefs(doc: AssemblyDoc): Set<string> {
  * the arm's pivots float). An axis authored as a segment (a direction that is not a unit
  * vector: from one pivot to the other) is drawn to its far end as well (`name#end`, no handle).
  */
-function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] {
+function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3Tuple; skeleton: boolean; handle: boolean }[] {
   const p = doc.parts[part];
   const mated = matedRefs(doc);
-  const out: { name: string; local: Vec3; skeleton: boolean; handle: boolean }[] = [];
+  const out: { name: string; local: Vec3Tuple; skeleton: boolean; handle: boolean }[] = [];
   for (const [n, q] of Object.entries(p.points ?? {})) out.push({ name: n, local: v3(q), skeleton: true, handle: true });
   for (const [n, f] of Object.entries(p.frames ?? {})) out.push({ name: n, local: v3(f.origin), skeleton: true, handle: true });
   const bare = out.length === 0;
   // a mated entity whose origin is already drawn (a hinge through a point) adds nothing
-  const drawnAt = (q: Vec3) => out.some((e) => e.skeleton && Math.hypot(e.local[0] - q[0], e.local[1] - q[1], e.local[2] - q[2]) <= 1e-9 * (1 + Math.hypot(q[0], q[1], q[2])));
-  const joinedAt = (n: string, q: Vec3) => bare || (mated.has(`${part}.${n}`) && !drawnAt(q));
+  const drawnAt = (q: Vec3Tuple) => out.some((e) => e.skeleton && Math.hypot(e.local[0] - q[0], e.local[1] - q[1], e.local[2] - q[2]) <= 1e-9 * (1 + Math.hypot(q[0], q[1], q[2])));
+  const joinedAt = (n: string, q: Vec3Tuple) => bare || (mated.has(`${part}.${n}`) && !drawnAt(q));
   for (const [n, a] of Object.entries(p.axes ?? {})) {
     const origin = v3(a.origin);
     const matedAxis = mated.has(`${part}.${n}`);
     out.push({ name: n, local: origin, skeleton: joinedAt(n, origin), handle: true });
     const d = a.direction, len = Math.hypot(d[0], d[1], d[2]);
     if (matedAxis && len > 0 && Math.abs(len - 1) > 1e-6) {
-      const end: Vec3 = [origin[0] + d[0], origin[1] + d[1], origin[2] + d[2]];
+      const end: Vec3Tuple = [origin[0] + d[0], origin[1] + d[1], origin[2] + d[2]];
       if (!drawnAt(end)) out.push({ name: `${n}#end`, local: end, skeleton: true, handle: false });
     }
   }
@@ -69,7 +69,7 @@ function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: V
     for (const [n, c] of Object.entries(p.circles ?? {})) {
       const [u, w] = perpendiculars(c.normal);
       for (const [k, [cu, cw]] of [[1, 0], [0, 1], [-1, 0], [0, -1]].entries()) {
-        out.push({ name: `${n}#rim${k}`, local: [0, 1, 2].map((i) => c.center[i] + c.radius * (cu * u[i] + cw * w[i])) as Vec3, skeleton: true, handle: false });
+        out.push({ name: `${n}#rim${k}`, local: [0, 1, 2].map((i) => c.center[i] + c.radius * (cu * u[i] + cw * w[i])) as Vec3Tuple, skeleton: true, handle: false });
       }
     }
   }
@@ -77,14 +77,14 @@ function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: V
 }
 
 /** Two unit vectors perpendicular to `n` and to each other. */
-function perpendiculars(n: readonly number[]): [Vec3, Vec3] {
+function perpendiculars(n: readonly number[]): [Vec3Tuple, Vec3Tuple] {
   const l = Math.hypot(n[0], n[1], n[2]) || 1;
-  const z: Vec3 = [n[0] / l, n[1] / l, n[2] / l];
-  const seed: Vec3 = Math.abs(z[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const z: Vec3Tuple = [n[0] / l, n[1] / l, n[2] / l];
+  const seed: Vec3Tuple = Math.abs(z[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
   const d = seed[0] * z[0] + seed[1] * z[1] + seed[2] * z[2];
-  const u0: Vec3 = [seed[0] - d * z[0], seed[1] - d * z[1], seed[2] - d * z[2]];
+  const u0: Vec3Tuple = [seed[0] - d * z[0], seed[1] - d * z[1], seed[2] - d * z[2]];
   const lu = Math.hypot(u0[0], u0[1], u0[2]);
-  const u: Vec3 = [u0[0] / lu, u0[1] / lu, u0[2] / lu];
+  const u: Vec3Tuple = [u0[0] / lu, u0[1] / lu, u0[2] / lu];
   return [u, [z[1] * u[2] - z[2] * u[1], z[2] * u[0] - z[0] * u[2], z[0] * u[1] - z[1] * u[0]]];
 }
 
@@ -95,8 +95,8 @@ export function posesOf(poses: Readonly<Record<string, readonly number[]>>): Rec
   return out;
 }
 
-export function pointsFromPoses(doc: AssemblyDoc, poses: Readonly<Record<string, PoseDoc>>): Record<string, Vec3> {
-  const out: Record<string, Vec3> = {};
+export function pointsFromPoses(doc: AssemblyDoc, poses: Readonly<Record<string, PoseDoc>>): Record<string, Vec3Tuple> {
+  const out: Record<string, Vec3Tuple> = {};
   // plain arrays: gl-matrix computes in doubles there (its create() gives Float32Array)
   const q: quat = [0, 0, 0, 1], w: vec3 = [0, 0, 0];
   for (const part of Object.keys(doc.parts)) {
@@ -128,7 +128,7 @@ export function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geomet
   }
   const handles: HandleInfo[] = [];
   const hardpoints: string[] = [];
-  const localOf = (ref: string): Vec3 | null => {
+  const localOf = (ref: string): Vec3Tuple | null => {
     const r = splitReference(ref);
     const e = r && doc.parts[r.owner] ? entityOrigins(doc, r.owner).find((x) => x.name === r.name) : undefined;
     return e ? e.local : null;

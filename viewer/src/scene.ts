@@ -14,7 +14,7 @@ import {
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { splitReference } from '../../src/assembly/types';
 import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from './engine';
-import type { Vec3 } from './document';
+import type { Vec3Tuple } from '../../src/index';
 
 const COLORS = {
   chassisHandle: 0xff8c1a,
@@ -55,14 +55,14 @@ const _b = new Vector3();
 const _q = new Quaternion();
 const UP = new Vector3(0, 1, 0);
 
-const vec = (p: Vec3, out = new Vector3()) => out.set(p[0], p[1], p[2]);
+const vec = (p: Vec3Tuple, out = new Vector3()) => out.set(p[0], p[1], p[2]);
 
 /** An axis, a frame (its z axis) or a plane (its normal) of a part, drawn as a line through its handle (`ref`) while assembling; `direction` in the part's own frame. */
 export interface EntityLine {
   ref: string;
   part: string;
   kind: 'axis' | 'frame' | 'plane';
-  direction: Vec3;
+  direction: Vec3Tuple;
 }
 
 const ENTITY_LINE_COLORS: Record<EntityLine['kind'], number> = { axis: 0xffd166, frame: 0xff9f43, plane: 0x7bdff2 };
@@ -678,7 +678,7 @@ export class SceneView {
 
   /** The surface the physical steering axis sweeps through the bump sweep. */
   updateSweep(sweep: SweepResult | null): void {
-    const axes = sweep ? sweep.axes.filter((a): a is [Vec3, Vec3] => a !== null) : [];
+    const axes = sweep ? sweep.axes.filter((a): a is [Vec3Tuple, Vec3Tuple] => a !== null) : [];
     if (axes.length < 2) { if (this.surface) this.surface.visible = false; this.options.onInvalidate(); return; }
     if (!this.surface) {
       this.surface = new Mesh(new BufferGeometry(), this.flat(COLORS.steeringAxis, 0.13));
@@ -782,7 +782,7 @@ export class SceneView {
   }
 
   /** Where a world point lands on the page (CSS pixels), for tests and the benchmark. */
-  toScreen(p: Vec3): { x: number; y: number } {
+  toScreen(p: Vec3Tuple): { x: number; y: number } {
     const v = vec(p).project(this.camera);
     const rect = this.renderer.domElement.getBoundingClientRect();
     return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };

@@ -12,8 +12,9 @@
  */
 import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../src/suspension/sensitivity';
 import { validateGeometry, validateSweep, type SweepSpec } from '../../src/suspension/files';
-import type { ViewerDocument, Vec3 } from './document';
+import type { ViewerDocument } from './document';
 import type { ViewState } from './engine';
+import type { Vec3Tuple } from '../../src/index';
 
 /** The metrics offered, with the unit of the metric (a gradient is that unit per mm). */
 export const SENSITIVITY_UNITS: Readonly<Record<string, string>> = {
@@ -35,7 +36,7 @@ export interface ArrowRequest {
 /** One hardpoint's gradient: d(metric)/d(x, y, z), the metric's unit per mm. */
 export interface PickupArrow {
   hardpoint: string;
-  gradient: Vec3;
+  gradient: Vec3Tuple;
   /** A point of the chassis (a pickup: the arrows are drawn there). */
   chassis: boolean;
   /** The assembly's point (`chassis.center_…`), for a pickup with no handle (an axle's centre points). */
@@ -116,7 +117,7 @@ export class SensitivityPresenter {
   }
 }
 
-const gradientOf = (m: MetricGradient, key: string): Vec3 => [m.gradient[`${key}.x`], m.gradient[`${key}.y`], m.gradient[`${key}.z`]];
+const gradientOf = (m: MetricGradient, key: string): Vec3Tuple => [m.gradient[`${key}.x`], m.gradient[`${key}.y`], m.gradient[`${key}.z`]];
 
 function cornerArrows(model: SensitivityModel, m: MetricGradient): PickupArrow[] {
   const chassis = model.sm.roles.chassis;
@@ -144,7 +145,7 @@ function axleArrows(model: SensitivityModel, m: MetricGradient): PickupArrow[] {
     for (const name of Object.keys(model.geometry.corners.find((c) => c.side === side)!.hardpoints)) {
       const own = gradientOf(m, `${side}.${name}`);
       const mirror = gradientOf(m, `${other(side)}.${name}`);
-      const gradient: Vec3 = mirrored ? [own[0] + mirror[0], own[1] - mirror[1], own[2] + mirror[2]] : own;
+      const gradient: Vec3Tuple = mirrored ? [own[0] + mirror[0], own[1] - mirror[1], own[2] + mirror[2]] : own;
       out.push({
         hardpoint: `${side}_${name}`,
         gradient,

@@ -156,6 +156,7 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
   }
   const scope: GeometryScope | undefined =
     value.scope === undefined ? 'corner' : readChoice(problems, value.scope, 'scope', SCOPES, 'scope');
+  if (scope !== undefined) refuseUnknownSections(problems, value, scope);
   readUnits(problems, value.units);
   const topology = readChoice(problems, value.type, 'type', TOPOLOGIES, 'topology');
   if (scope === undefined) return undefined;
@@ -223,6 +224,39 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
   if (rackTravel !== undefined) geometry.rack_travel_per_revolution = rackTravel;
   applySetup(problems, geometry, isAxle ? 'axle_config' : 'config');
   return geometry;
+}
+
+/** The top-level keys of a file of each scope; `name` and `version` (the reference format's labels) are kept as they are. */
+const TOP_LEVEL_KEYS: Readonly<Record<GeometryScope, readonly string[]>> = {
+  // a corner's anti_roll and heave_link are read to be refused with their own message (devices.ts)
+  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'hardpoints', 'dynamics'],
+  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'hardpoints', 'dynamics'],
+};
+
+/**
+ * Every top-level key is read or refused: a misspelt section (`axel_config`) or one not
+ * modelled (`compliance`) would otherwise change nothing without a word. A key of the
+ * other scope's layout says where it goes; a near miss names the nearest known key.
+ */
+function refuseUnknownSections(problems: ProblemList, file: PlainRecord, scope: GeometryScope): void {
+  const known = TOP_LEVEL_KEYS[scope];
+  for (const key of Object.keys(file)) {
+    if (known.includes(key)) continue;
+    if (scope === 'axle' && TOP_LEVEL_KEYS.corner.includes(key)) {
+      problems.add(key, key === 'side' ? 'an axle file has both sides: hardpoints.left (and right)' : `an axle file gives ${key} under axle_config${key === 'config' ? ' and vehicle_config' : ''}`);
+      continue;
+    }
+    if (scope === 'corner' && TOP_LEVEL_KEYS.axle.includes(key)) {
+      problems.add(key, `a corner file gives ${key === 'axle_config' ? 'actuation and spring at the top and the rest under config' : 'the vehicle\'s settings under config'} (${key} is an axle file's, scope: axle)`);
+      continue;
+    }
+    const suggestion = closestName(key, known);
+    problems.add(key, suggestion
+      ? `unknown section (did you mean ${suggestion}?): refused rather than ignored`
+      : `unknown section of ${scope === 'axle' ? 'an axle' : 'a corner'} file: not modelled, so refused rather than ignored (the sections: ${listChoices(known)})`);
+  }
+  if (file.name !== undefined && typeof file.name !== 'string') problems.add('name', `expected a name (text), got ${describe(file.name)}`);
+  if (file.version !== undefined && typeof file.version !== 'string' && typeof file.version !== 'number') problems.add('version', `expected a version label, got ${describe(file.version)}`);
 }
 
 function readSetupSection(problems: ProblemList, config: PlainRecord, key: string): PlainRecord {
@@ -297,6 +331,8 @@ export interface SpringSettings {
   preload?: number;
   damping?: number;
 }
+/** A spring's numbers (the fields a spring of some type takes besides `type`). */
+type SpringNumber = Exclude<keyof SpringSettings, 'type'>;
 
 function readSpring(
   problems: ProblemList,
@@ -320,14 +356,15 @@ function readSpring(
     return undefined;
   }
   const settings: SpringSettings = { type };
-  const fields = type === 'coilover' ? ['rate', 'free_length', 'preload', 'damping'] : type === 'torsion_bar' ? ['rate', 'preload'] : [];
+  const fields: readonly SpringNumber[] = type === 'coilover' ? ['rate', 'free_length', 'preload', 'damping'] : type === 'torsion_bar' ? ['rate', 'preload'] : [];
+  const isField = (key: string): key is SpringNumber => (fields as readonly string[]).includes(key);
   for (const key of Object.keys(raw)) {
     if (key === 'type') continue;
-    if (!fields.includes(key)) { problems.add(childPath(path, key), fields.length ? `unknown field for a ${type} spring (expected ${fields.join(', ')})` : `a spring of type ${type} takes no ${key}`); continue; }
+    if (!isField(key)) { problems.add(childPath(path, key), fields.length ? `unknown field for a ${type} spring (expected ${fields.join(', ')})` : `a spring of type ${type} takes no ${key}`); continue; }
     const value = key === 'preload'
       ? readNumber(problems, raw[key], childPath(path, key))
       : readBoundedNumber(problems, raw[key], childPath(path, key), (x) => key === 'free_length' ? x > 0 : x >= 0, key === 'free_length' ? 'must be > 0' : 'must be ≥ 0');
-    if (value !== undefined) (settings as unknown as Record<string, number>)[key] = value;
+    if (value !== undefined) settings[key] = value;
   }
   if (settings.rate === undefined) for (const key of ['free_length', 'preload', 'damping'] as const) {
     if (settings[key] !== undefined) problems.add(childPath(path, key), `${key} needs a rate`);

@@ -4,10 +4,11 @@
  * validator can keep walking and report everything at once.
  */
 import { LineCounter, parseDocument } from 'yaml';
+import type { Vec3Tuple } from '../../../kernel/vec3';
 import { ProblemList, ROOT_PATH, SuspensionFileError } from './errors';
 
 /** A point in millimetres, ISO 8855 chassis axes (x forward, y left, z up). */
-export type Point3 = [number, number, number];
+export type Point3 = Vec3Tuple;
 
 export type PlainRecord = Record<string, unknown>;
 

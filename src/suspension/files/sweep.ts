@@ -27,7 +27,11 @@ import {
 export type Axis = 'x' | 'y' | 'z';
 export type TargetMode = 'relative' | 'absolute';
 
-/** How a target moves: linearly from `start` to `stop` over the sweep's steps. */
+/**
+ * How a target moves: linearly from `start` to `stop` over the sweep's steps, or through
+ * the listed `values`, one a step (the reference format's `values: [0, 5, 10, …]`; then
+ * `start` and `stop` are its first and last).
+ */
 export interface TargetMotion {
   /** `relative` to the design value, or `absolute`; a hold is always relative. */
   mode: TargetMode;
@@ -35,6 +39,8 @@ export interface TargetMotion {
   hold: boolean;
   start: number;
   stop: number;
+  /** The value at each step, as listed in the file (as many as the sweep's steps). */
+  values?: readonly number[];
 }
 
 /** A chassis-frame coordinate of a named point, mm. No `side`: every corner of the geometry. */
@@ -112,8 +118,9 @@ export function validateSweep(value: unknown, geometry?: Geometry, fileName?: st
   return sweep;
 }
 
-/** The value of `target` at each of `steps` states, linear from start to stop. */
+/** The value of `target` at each of `steps` states: its listed values, or linear from start to stop. */
 export function sweepValues(target: TargetMotion, steps: number): number[] {
+  if (target.values !== undefined) return [...target.values];
   if (steps === 1) return [target.start];
   return Array.from({ length: steps }, (_, index) => target.start + ((target.stop - target.start) * index) / (steps - 1));
 }
@@ -177,9 +184,11 @@ function readSweep(problems: ProblemList, value: unknown, geometry: Geometry | u
   if (version === undefined) {
     problems.add('version', value.version === undefined ? 'missing version (expected 1)' : `unsupported version ${quoted(value.version)} (expected 1)`);
   }
-  const steps = readBoundedNumber(problems, value.steps, 'steps', (x) => Number.isInteger(x) && x >= 1 && x <= MAX_SWEEP_STEPS,
-    `must be a whole number of states from 1 to ${MAX_SWEEP_STEPS} (both ends included)`);
-  const targets = readTargets(problems, value.targets, geometry);
+  // the targets are read first (a list of values sets the steps) but reported after steps, in the file's order
+  const targetProblems = new ProblemList();
+  const targets = readTargets(targetProblems, value.targets, geometry);
+  const steps = readSteps(problems, value.steps, targets);
+  problems.problems.push(...targetProblems.problems);
   const suspensionHold = readAnalysis(problems, value.analysis, geometry);
   if (steps === 1 && targets?.some((target) => target.start !== target.stop)) {
     problems.add('steps', ONE_STATE_RANGE);
@@ -187,6 +196,28 @@ function readSweep(problems: ProblemList, value: unknown, geometry: Geometry | u
   }
   if (version === undefined || steps === undefined || targets === undefined || suspensionHold === undefined) return undefined;
   return { version, steps, targets, analysis: { virtual_steering: { suspension_hold: suspensionHold } } };
+}
+
+/**
+ * `steps`, the number of states. Targets that list their values say it themselves: then
+ * `steps` may be left out, and when given it must agree (as must the lists with each other).
+ */
+function readSteps(problems: ProblemList, raw: unknown, targets: SweepTarget[] | undefined): number | undefined {
+  const listed = (targets ?? []).filter((t) => t.values !== undefined);
+  const counts = [...new Set(listed.map((t) => t.values!.length))];
+  if (counts.length > 1) {
+    problems.add('targets', `every target's values must have one entry per step: the lists have ${listChoices(counts.map(String))} entries`);
+    return undefined;
+  }
+  // a target with start and stop still needs steps, as in the reference format
+  if (raw === undefined && counts.length === 1 && targets!.every((t) => t.hold || t.values !== undefined)) return counts[0];
+  const steps = readBoundedNumber(problems, raw, 'steps', (x) => Number.isInteger(x) && x >= 1 && x <= MAX_SWEEP_STEPS,
+    `must be a whole number of states from 1 to ${MAX_SWEEP_STEPS} (both ends included)`);
+  if (steps !== undefined && counts.length === 1 && counts[0] !== steps) {
+    problems.add('steps', `${steps} states, but the targets list ${counts[0]} values each (leave steps out, or make them agree)`);
+    return undefined;
+  }
+  return steps;
 }
 
 function readTargets(problems: ProblemList, raw: unknown, geometry: Geometry | undefined): SweepTarget[] | undefined {
@@ -227,7 +258,8 @@ function readTarget(problems: ProblemList, raw: unknown, path: string, geometry:
     problems.add(path, `expected a target mapping, got ${describe(raw)}`);
     return undefined;
   }
-  const type = readChoice(problems, raw.type, childPath(path, 'type'), TARGET_TYPES, 'target type');
+  // the reference format's older files leave out `type` on a target that names its point
+  const type = readChoice(problems, raw.type ?? (raw.point !== undefined ? 'point' : undefined), childPath(path, 'type'), TARGET_TYPES, 'target type');
   if (type === undefined) return undefined;
   const before = problems.count;
   const motion = readMotion(problems, raw, path);
@@ -253,8 +285,14 @@ function readMotion(problems: ProblemList, raw: PlainRecord, path: string): Targ
   const mode: TargetMode | undefined = raw.mode === undefined ? 'relative' : readChoice(problems, raw.mode, childPath(path, 'mode'), MODES, 'mode');
   const hasRange = raw.start !== undefined || raw.stop !== undefined;
   if (raw.hold === true) {
-    if (hasRange) problems.add(path, 'both hold: true and start/stop: a target either holds or moves');
+    if (hasRange || raw.values !== undefined) problems.add(path, `both hold: true and ${hasRange ? 'start/stop' : 'values'}: a target either holds or moves`);
     return problems.count === before ? { mode: 'relative', hold: true, start: 0, stop: 0 } : undefined;
+  }
+  if (raw.values !== undefined) {
+    if (hasRange) problems.add(path, 'both values and start/stop: give the positions as a list or as a range, not both');
+    const values = readValues(problems, raw.values, childPath(path, 'values'));
+    if (mode === undefined || values === undefined || problems.count !== before) return undefined;
+    return { mode, hold: false, start: values[0], stop: values[values.length - 1], values };
   }
   if (!hasRange) {
     problems.add(path, 'needs hold: true or start and stop');
@@ -264,6 +302,21 @@ function readMotion(problems: ProblemList, raw: PlainRecord, path: string): Targ
   const stop = readNumber(problems, raw.stop, childPath(path, 'stop'));
   if (mode === undefined || start === undefined || stop === undefined || problems.count !== before) return undefined;
   return { mode, hold: false, start, stop };
+}
+
+/** `values: [v0, v1, …]`: a finite number per step, at least one, at most MAX_SWEEP_STEPS. */
+function readValues(problems: ProblemList, raw: unknown, path: string): number[] | undefined {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    problems.add(path, Array.isArray(raw) ? 'an empty list: give one value per step' : `expected a list of numbers, one per step, got ${describe(raw)}`);
+    return undefined;
+  }
+  if (raw.length > MAX_SWEEP_STEPS) {
+    problems.add(path, `at most ${MAX_SWEEP_STEPS} values (states), got ${raw.length}`);
+    return undefined;
+  }
+  const before = problems.count;
+  const values = raw.map((v: unknown, i) => readNumber(problems, v, childPath(path, i)));
+  return problems.count === before ? (values as number[]) : undefined;
 }
 
 function readPointTarget(

@@ -1,0 +1,50 @@
+/**
+ * `simulate --format csv`'s columns, fixed by the run's first frame: t, every coordinate
+ * and part origin, the energy budget, the drivers, spring tensions, tyre forces, rolling
+ * mates' normal forces, the residual; on a geometry file the suspension's columns after
+ * them (suspension-simulate.ts). A row is made from one frame alone, so rows can be
+ * written as the frames come (simulation-output.ts).
+ */
+import type { SimulationFrame, SuspensionSimulationFrame } from '../index.ts';
+import { suspensionColumns } from './suspension-simulate.ts';
+
+export interface CsvColumns {
+  header: string;
+  row(frame: SimulationFrame): string;
+}
+
+interface Column { name: string; get: (f: SimulationFrame) => number }
+
+/** The plain run's columns, read off its first frame. */
+function frameColumns(first: SimulationFrame): Column[] {
+  const cols: Column[] = [{ name: 't', get: (f) => f.t }];
+  for (const [key, value] of Object.entries(first.state)) {
+    if (typeof value === 'number') cols.push({ name: key, get: (f) => f.state[key] as number });
+    else ['x', 'y', 'z'].forEach((axis, i) => cols.push({ name: `${key.slice(0, -5)}.${axis}`, get: (f) => (f.state[key] as { position: number[] }).position[i] }));
+  }
+  for (const key of Object.keys(first.energy)) cols.push({ name: `energy.${key}`, get: (f) => f.energy[key as keyof typeof f.energy] });
+  for (const key of Object.keys(first.drivers)) cols.push({ name: `driver.${key}`, get: (f) => f.drivers[key] });
+  for (const [key, value] of Object.entries(first.forces)) {
+    if ('tension' in value) cols.push({ name: `${key}.tension`, get: (f) => (f.forces[key] as { tension: number }).tension });
+    else if ('penetration' in value) cols.push({ name: `${key}.force`, get: (f) => (f.forces[key] as { force: number }).force });
+  }
+  // a rolling mate's contact: its normal force (negative: the wheel would lift off)
+  for (const [key, value] of Object.entries(first.reactions)) {
+    if ('normal' in value && typeof value.normal === 'number') cols.push({ name: `${key}.normal`, get: (f) => (f.reactions[key] as { normal: number }).normal });
+  }
+  cols.push({ name: 'residual', get: (f) => f.residual });
+  return cols;
+}
+
+/** The columns of a run whose first frame is `first`; `suspension`: a geometry file's run, its columns appended. */
+export function csvColumns(first: SimulationFrame, suspension: boolean): CsvColumns {
+  const cols = frameColumns(first);
+  const plainRow = (f: SimulationFrame) => cols.map((c) => String(c.get(f))).join(',');
+  const header = cols.map((c) => c.name).join(',');
+  if (!suspension) return { header, row: plainRow };
+  const extra = suspensionColumns((first as SuspensionSimulationFrame).suspension);
+  return {
+    header: `${header},${extra.map((c) => c.name).join(',')}`,
+    row: (f) => `${plainRow(f)},${extra.map((c) => String(c.get((f as SuspensionSimulationFrame).suspension) ?? '')).join(',')}`,
+  };
+}
