@@ -14,6 +14,9 @@
  *   αf = ρ∞/(ρ∞ + 1), γ = ½ + αf − αm, β = ¼(γ + ½)². ρ∞ = 1: no numerical damping.
  * - `backward-euler`: v_{n+1} = v_n + h v̇_{n+1}, q_{n+1} = q_n ∘ exp(h v_{n+1}) (first order,
  *   numerically damped: for comparison).
+ * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/dynamics/sensitivity.ts
+ * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
+ * constant acceleration of a spinning body; kernel/product-group.ts, docs/dynamics.md).
  * Each step: Newton on (Δq, λ) with the iteration matrix [β'M + γ'(∂g/∂v − C) − K, Φ_qᵀ; Φ_q, 0]
  * (K = ∂Q/∂δ, C = ∂Q/∂v from the force blocks' AD), one LU kept across iterations and steps
  * while Newton contracts fast, refactored when it does not; converged when |Φ| ≤
@@ -36,16 +39,25 @@ import { KinemateError } from './errors';
 import { PivotedQR, LU, choleskySolve } from './linalg';
 import { CompressedLU } from './lu-sparse';
 import { GravityBlock, gyroscopic, kineticEnergy } from './mass';
+import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, type PoseSlots } from './product-group';
 import type { ForceSet } from './forces';
 import type { TimeDriver } from './motion';
 import type { ResidualBlock, System } from './system';
 
 export type IntegratorMethod = 'generalized-alpha' | 'backward-euler';
+/** The group poses step on: SE(3) (translation in body axes) or R³ × SO(3) (in world axes: kernel/product-group.ts). */
+export type IntegratorGroup = 'SE3' | 'R3xSO3';
 
 export interface IntegratorOptions {
   method?: IntegratorMethod;
   /** Spectral radius at infinite frequency for generalized-α, in [0, 1]; default 0.9. */
   rhoInf?: number;
+  /**
+   * The Lie group poses step on; default 'SE3' (what the gradients of src/dynamics/sensitivity.ts
+   * differentiate). 'R3xSO3' integrates a body's translation in world axes, exactly for a
+   * constant acceleration however the body spins (a disc rolling down an incline).
+   */
+  lieGroup?: IntegratorGroup;
   /**
    * |Φ| bound of a converged step relative to the model's size: |Φ| ≤ this × max(length
    * scale, largest |part position|) in the rows' unit; default 1e-10. Relative, because the
@@ -111,6 +123,14 @@ export class Integrator {
   readonly vdot: Float64Array;
   /** Generalized-α's acceleration-like variable. */
   readonly a: Float64Array;
+  /** On R³ × SO(3): the scheme's velocity, its rate and a, poses' translation in world axes (v, v̇ follow them in body axes). */
+  private readonly eta: Float64Array | null;
+  private readonly etaDot: Float64Array | null;
+  private readonly etaA: Float64Array | null;
+  private readonly savedEta: Float64Array | null;
+  private readonly savedEtaDot: Float64Array | null;
+  private readonly savedEtaA: Float64Array | null;
+  private readonly poses: PoseSlots;
   readonly lambda: Float64Array;
   /** Newton iterations of the last step attempt; LU factorisations so far. */
   iterations = 0;
@@ -289,6 +309,11 @@ export class Integrator {
     this.vdot = new Float64Array(n);
     this.a = new Float64Array(n);
     this.lambda = new Float64Array(m);
+    const product = (options.lieGroup ?? 'SE3') === 'R3xSO3';
+    if (!product && options.lieGroup !== undefined && options.lieGroup !== 'SE3') throw new RangeError(`lieGroup: expected SE3 or R3xSO3, got ${options.lieGroup}`);
+    [this.eta, this.etaDot, this.etaA, this.savedEta, this.savedEtaDot, this.savedEtaA] = [0, 1, 2, 3, 4, 5].map(() => (product ? new Float64Array(n) : null));
+    const poseVars = system.variables.filter((v) => v.kind === 'pose' && layout[v.id] >= 0);
+    this.poses = { offset: Int32Array.from(poseVars, (v) => v.offset), slot: Int32Array.from(poseVars, (v) => layout[v.id]) };
     this.bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
 
     // time drivers: their block and row
@@ -511,6 +536,10 @@ export class Integrator {
     this.lambda.fill(0);
     for (let i = 0; i < ma; i++) this.lambda[this.active[i]] = rhs[n + i];
     for (let i = 0; i < rhs.length; i++) if (!Number.isFinite(rhs[i])) throw new IntegratorError('the start is singular (non-finite accelerations)');
+    if (this.eta) {
+      productFromBody(system.state, this.poses, v, this.vdot, this.eta, this.etaDot!);
+      this.etaA!.set(this.etaDot!);
+    }
     this.factoredH = -1;
     // energy accumulators and the powers at the start
     this.blockDissipated.fill(0); this.blockExternal.fill(0); this.driverWork.fill(0);
@@ -554,40 +583,47 @@ export class Integrator {
 
   // ---- one step ----
 
-  /** Advance by h (halving on failure). False: the step failed even halved; the state is the last good one. */
-  step(h: number): boolean {
+  /**
+   * Advance by h (halving on failure), to the time `end` (default t + h): a caller stepping a
+   * grid passes t_k = k·h so that t does not gather the round-off of a sum of steps.
+   * False: the step failed even halved; the state is the last good one.
+   */
+  step(h: number, end = this.t + h): boolean {
     if (this.system.version !== this.version) throw new Error('integrator: the system changed structure after the integrator was built');
-    return this.advance(h, 0);
+    return this.advance(h, end, 0);
   }
 
-  private advance(h: number, depth: number): boolean {
+  private advance(h: number, end: number, depth: number): boolean {
     this.save();
-    if (this.attempt(h)) { this.account(h); this.onStep?.(h); return true; }
+    if (this.attempt(h, end)) { this.account(h, end); this.onStep?.(h); return true; }
     this.restore();
     if (depth >= this.maxHalvings) return false;
-    return this.advance(h / 2, depth + 1) && this.advance(h / 2, depth + 1);
+    return this.advance(h / 2, this.t + h / 2, depth + 1) && this.advance(h / 2, end, depth + 1);
   }
 
   private save(): void {
     this.savedState.set(this.system.state);
     this.savedV.set(this.v); this.savedVdot.set(this.vdot); this.savedA.set(this.a); this.savedLambda.set(this.lambda);
+    if (this.eta) { this.savedEta!.set(this.eta); this.savedEtaDot!.set(this.etaDot!); this.savedEtaA!.set(this.etaA!); }
     this.vPrev.set(this.v);
   }
 
   private restore(): void {
     this.system.state.set(this.savedState);
     this.v.set(this.savedV); this.vdot.set(this.savedVdot); this.a.set(this.savedA); this.lambda.set(this.savedLambda);
+    if (this.eta) { this.eta.set(this.savedEta!); this.etaDot!.set(this.savedEtaDot!); this.etaA!.set(this.savedEtaA!); }
     this.setTime(this.t);
     this.factoredH = -1;
   }
 
-  /** One step of size h from the saved state; true when Newton converged. */
-  private attempt(h: number): boolean {
-    const { system, v, vdot, a } = this;
+  /** One step of size h from the saved state, ending at time t1; true when Newton converged. */
+  private attempt(h: number, t1: number): boolean {
+    const { system } = this;
+    // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
+    const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
     const n = this.size;
     let ma = this.activeCount, N = n + ma;
     const { alphaM: am, alphaF: af, gamma, beta, c1 } = this;
-    const t1 = this.t + h;
     this.setTime(t1);
     // predictor: v̇_{n+1} = v̇_n
     const step = this.vMid; // scratch: h Δq
@@ -598,6 +634,7 @@ export class Integrator {
       a[i] = aNew;
     }
     this.retract(step);
+    this.followProduct();
     const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity;
@@ -608,7 +645,7 @@ export class Integrator {
       for (let k = 0; k < this.rows; k++) phiMax = Math.max(phiMax, Math.abs(this.phi[k]));
       const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
       if (fresh && this.redundant) { this.selectRows(); ma = this.activeCount; N = n + ma; }
-      this.forces.assemble(v, t1, this.Q, fresh ? this.K : null, fresh ? this.C : null);
+      this.forces.assemble(this.v, t1, this.Q, fresh ? this.K : null, fresh ? this.C : null);
       // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
       if (fresh) this.S.fill(0, 0, N * N);
       this.gyro(fresh, fresh ? this.S : null, N, gammaP / betaP);
@@ -636,6 +673,7 @@ export class Integrator {
       for (let k = 0; k < ma; k++) rhs[n + k] = -this.phi[this.active[k]];
       this.luNonzero.solve(rhs);
       for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
+      if (this.eta) correctionToProduct(system.state, this.poses, rhs);
       for (let i = 0; i < n; i++) {
         const dx = rhs[i];
         v[i] += gammaP * dx;
@@ -648,6 +686,7 @@ export class Integrator {
       for (let i = 0; i < n; i++) step[i] += rhs[i];
       system.state.set(this.savedState);
       this.retract(step);
+      this.followProduct();
     }
     return false;
   }
@@ -692,13 +731,20 @@ export class Integrator {
     return r;
   }
 
-  /** q ← q ∘ exp(step) for every moving variable (step in tangent order). */
+  /** q ← q ∘ exp(step) for every moving variable (step in tangent order; on R³ × SO(3) a pose's translation in world axes). */
   private retract(step: Float64Array): void {
     const { system, layout } = this;
     for (const v of system.variables) {
       const c0 = layout[v.id];
-      if (c0 >= 0) system.retractVariable(v, step, c0);
+      if (c0 < 0) continue;
+      if (this.eta && v.kind === 'pose') retractProduct(system.state, v.offset, step, c0);
+      else system.retractVariable(v, step, c0);
     }
+  }
+
+  /** On R³ × SO(3): v and v̇ (body axes: what the rows, forces and energies read) from η, η̇ at the current state. */
+  private followProduct(): void {
+    if (this.eta) bodyFromProduct(this.system.state, this.poses, this.eta, this.etaDot!, this.v, this.vdot);
   }
 
   // ---- energy ----
@@ -720,8 +766,8 @@ export class Integrator {
   }
 
   /** Accumulate the step's dissipated energy (midpoint velocity) and external work (trapezoid). */
-  private account(h: number): void {
-    this.t += h;
+  private account(h: number, end: number): void {
+    this.t = end;
     const { forces, v, vPrev, vMid } = this;
     for (let i = 0; i < this.size; i++) vMid[i] = 0.5 * (v[i] + vPrev[i]);
     for (let e = 0; e < this.dissipativeBlocks.length; e++) {

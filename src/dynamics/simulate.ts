@@ -9,7 +9,7 @@
  */
 import { Observable } from 'rxjs';
 import { rotationMatrix } from '../../kernel/dual';
-import { Integrator, IntegratorError, type IntegratorMethod } from '../../kernel/integrator';
+import { Integrator, IntegratorError, type IntegratorGroup, type IntegratorMethod } from '../../kernel/integrator';
 import { CoordinateMotion, PointMotion, SineFunction, TableFunction, type TimeDriver, type TimeFunction } from '../../kernel/motion';
 import { solve } from '../../kernel/solver';
 import { TyreForce } from '../../mates/forces';
@@ -31,6 +31,11 @@ export interface SimulateOptions {
   step: number;
   method?: IntegratorMethod;
   rhoInf?: number;
+  /**
+   * The group poses step on; default 'R3xSO3' (translation in world axes: exact for a constant
+   * acceleration, kernel/product-group.ts). 'SE3' is the scheme the gradients differentiate.
+   */
+  lieGroup?: IntegratorGroup;
   /** A frame every this many steps (and the last); default 1. */
   every?: number;
   /** Called with each frame as it is made (the CLI's progress, live use). */
@@ -191,7 +196,7 @@ export interface Simulation {
 }
 
 /** Solve the positions at t = 0 (motions included), add the motion rows, and start the integrator. */
-export function prepareSimulation(source: AssemblyDoc | DynamicsModel, options: { method?: IntegratorMethod; rhoInf?: number; constraintTolerance?: number; residualTolerance?: number } = {}): Simulation {
+export function prepareSimulation(source: AssemblyDoc | DynamicsModel, options: { method?: IntegratorMethod; rhoInf?: number; lieGroup?: IntegratorGroup; constraintTolerance?: number; residualTolerance?: number } = {}): Simulation {
   const dyn = 'forces' in source && 'bodies' in source ? (source as DynamicsModel) : buildDynamics(source as AssemblyDoc);
   const { model, system } = dyn;
   const motions = readMotions(dyn);
@@ -311,6 +316,15 @@ function energyByElement(sim: Simulation): Record<string, number> {
   return out;
 }
 
+/**
+ * The size of the step that ends the run at the duration: h itself when the duration is a
+ * whole number of steps up to round-off, else what is left after the others.
+ */
+function finalStep(duration: number, step: number, steps: number): number {
+  const left = duration - (steps - 1) * step;
+  return Math.abs(left - step) <= 1e-9 * step ? step : left;
+}
+
 /** Run the simulation to the end, calling `emit` with each frame; the result without frames unless kept. */
 function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit: (frame: SimulationFrame) => void): SimulationResult {
   const { duration, step } = options;
@@ -318,7 +332,7 @@ function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit
   if (!(step > 0) || !Number.isFinite(step)) throw new RangeError(`step: expected a positive number of seconds, got ${step}`);
   const every = Math.max(1, Math.floor(options.every ?? 1));
   const method = options.method ?? 'generalized-alpha';
-  const sim = prepareSimulation(source, { method, rhoInf: options.rhoInf });
+  const sim = prepareSimulation(source, { method, rhoInf: options.rhoInf, lieGroup: options.lieGroup ?? 'R3xSO3' });
   const it = sim.integrator;
   const frames: SimulationFrame[] = [];
   const keep = options.keepFrames ?? true;
@@ -343,8 +357,10 @@ function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit
   push(first);
   const steps = Math.max(1, Math.round(duration / step));
   let status: SimulationResult['status'] = 'completed', message: string | undefined, last = first, done = 0;
+  // t_k = k·h (not a running sum of h, which drifts); the last step ends exactly at the duration
+  const lastStep = finalStep(duration, step, steps);
   for (let k = 1; k <= steps; k++) {
-    if (!it.step(step)) {
+    if (!it.step(k === steps ? lastStep : step, k === steps ? duration : k * step)) {
       status = 'failed';
       message = `the step at t = ${it.t} s did not converge even at ${step / 64} s`;
       events.push({ t: it.t, type: 'failed', element: '', message });

@@ -81,9 +81,9 @@ function check(doc: any, params: [string, Move, number][], names: string[], opti
   return d;
 }
 
-/** The element reports of the run's last frame. */
+/** The element reports of the run's last frame (on SE(3), the scheme the gradients differentiate: kernel/product-group.ts). */
 const lastForces = (doc: any, options: GradientOptions) => {
-  const run = simulate(built(doc), { duration: options.duration, step: options.step });
+  const run = simulate(built(doc), { duration: options.duration, step: options.step, lieGroup: 'SE3' });
   return run.frames[run.frames.length - 1].forces as Record<string, any>;
 };
 

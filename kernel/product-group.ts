@@ -1,0 +1,81 @@
+/**
+ * Poses on R³ × SO(3) for time integration (kernel/integrator.ts, `lieGroup: 'R3xSO3'`).
+ *
+ * The system's tangent of a pose is the SE(3) body twist ξ = (ω, v_b): the solver, the rows'
+ * Jacobians and the force blocks all speak it. Stepping a body in time on SE(3) couples its
+ * turn to its travel: q ∘ exp(h ξ) moves the origin along a screw, and v_b = Rᵀ ẋ turns with
+ * the body, so a body that spins while its origin moves with a constant acceleration (a disc
+ * rolling down an incline, a spinning body falling) has a body-frame velocity that is no
+ * polynomial in t, and generalized-α, exact for constant accelerations in a vector space,
+ * is off by O(h²). On the direct product R³ × SO(3) the translation is a plain vector,
+ * η = (ω, ẋ) with ẋ in world axes, and the origin moves by x + h(…) in a straight line.
+ *
+ * The two tangents agree to first order, ξ = P η with P = diag(I, Rᵀ), so the integrator
+ * keeps its residual, Jacobians and iteration matrix in ξ and only converts here:
+ * ξ from η (with ξ̇ = P η̇ + Ṗ η, i.e. v̇_b = Rᵀ ẍ − ω × v_b), η from ξ, a Newton
+ * correction from ξ to η (P⁻¹ = diag(I, R)), and the product retraction.
+ */
+import { rotationMatrix } from './dual';
+import { retract } from './pose';
+
+/** The moving poses: state offset and first tangent slot of each. */
+export interface PoseSlots {
+  offset: Int32Array;
+  slot: Int32Array;
+}
+
+const R = new Float64Array(9);
+const rotationOnly = new Float64Array(6);
+
+/** v (body twists) and v̇ from η and η̇ at the current state; scalars are copied. */
+export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array): void {
+  v.set(eta); vdot.set(etaDot);
+  for (let p = 0; p < poses.slot.length; p++) {
+    const c = poses.slot[p] + 3;
+    rotationMatrix(R, state, poses.offset[p] + 3);
+    for (let i = 0; i < 3; i++) {
+      v[c + i] = R[i] * eta[c] + R[3 + i] * eta[c + 1] + R[6 + i] * eta[c + 2];
+      vdot[c + i] = R[i] * etaDot[c] + R[3 + i] * etaDot[c + 1] + R[6 + i] * etaDot[c + 2];
+    }
+    // v̇_b = Rᵀ ẍ − ω × v_b
+    const w = c - 3;
+    const x = v[w + 1] * v[c + 2] - v[w + 2] * v[c + 1];
+    const y = v[w + 2] * v[c] - v[w] * v[c + 2];
+    const z = v[w] * v[c + 1] - v[w + 1] * v[c];
+    vdot[c] -= x; vdot[c + 1] -= y; vdot[c + 2] -= z;
+  }
+}
+
+/** η and η̇ from v (body twists) and v̇ at the current state (the inverse of bodyFromProduct). */
+export function productFromBody(state: Float64Array, poses: PoseSlots, v: Float64Array, vdot: Float64Array, eta: Float64Array, etaDot: Float64Array): void {
+  eta.set(v); etaDot.set(vdot);
+  for (let p = 0; p < poses.slot.length; p++) {
+    const c = poses.slot[p] + 3, w = c - 3;
+    rotationMatrix(R, state, poses.offset[p] + 3);
+    // ẍ = R (v̇_b + ω × v_b)
+    const ax = vdot[c] + v[w + 1] * v[c + 2] - v[w + 2] * v[c + 1];
+    const ay = vdot[c + 1] + v[w + 2] * v[c] - v[w] * v[c + 2];
+    const az = vdot[c + 2] + v[w] * v[c + 1] - v[w + 1] * v[c];
+    for (let i = 0; i < 3; i++) {
+      eta[c + i] = R[3 * i] * v[c] + R[3 * i + 1] * v[c + 1] + R[3 * i + 2] * v[c + 2];
+      etaDot[c + i] = R[3 * i] * ax + R[3 * i + 1] * ay + R[3 * i + 2] * az;
+    }
+  }
+}
+
+/** A correction in body axes (ξ) to world translation (η) in place: d_v ← R d_v. */
+export function correctionToProduct(state: Float64Array, poses: PoseSlots, d: Float64Array): void {
+  for (let p = 0; p < poses.slot.length; p++) {
+    const c = poses.slot[p] + 3;
+    rotationMatrix(R, state, poses.offset[p] + 3);
+    const x = d[c], y = d[c + 1], z = d[c + 2];
+    for (let i = 0; i < 3; i++) d[c + i] = R[3 * i] * x + R[3 * i + 1] * y + R[3 * i + 2] * z;
+  }
+}
+
+/** The product retraction of one pose: x ← x + y_v (world), R ← R exp(y_ω). */
+export function retractProduct(state: Float64Array, offset: number, step: ArrayLike<number>, slot: number): void {
+  for (let i = 0; i < 3; i++) { rotationOnly[i] = step[slot + i]; rotationOnly[3 + i] = 0; }
+  retract(state, state, rotationOnly, offset, offset, 0);
+  for (let i = 0; i < 3; i++) state[offset + i] += step[slot + 3 + i];
+}
