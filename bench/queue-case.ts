@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseGeometry } from '../src/suspension/files';
-import { parseDoe } from '../src/suspension/batch';
-import { runBatch } from '../src/suspension/batch-pool';
+import { parseDoe } from '../src/suspension/design/batch';
+import { runBatch } from '../src/suspension/design/batch-pool';
 import { parseQueueAddress } from '../src/suspension/design/queue-connection';
 import { runQueuedBatch } from '../src/suspension/design/queued-batch';
 import { startQueueWorker } from '../src/suspension/design/queue-worker';

@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAssembly, validateAssembly } from '../src/assembly';
-import { simulate } from '../src/dynamics/simulate';
+import { simulate } from '../src/mechanics/simulate';
 import { pinewoodDoc } from './mechanisms/pinewood';
 import { pinewoodResults } from './mechanisms/pinewood-results';
 

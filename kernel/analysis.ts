@@ -12,7 +12,7 @@ import { toMatrix } from './quat';
 import { TARGET_RANK_TOLERANCE, projectTargets, sparseTangent } from './tangent-sparse';
 
 const rateR = new Float64Array(9);
-import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver';
+import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver/solve';
 import type { ResidualBlock, System } from './system';
 
 export interface FreedomReport {

@@ -20,7 +20,7 @@
  *   status 'limit' with the coordinate in `report.atLimit`.
  */
 import * as P from './pose';
-import { solve, type SolveReport } from './solver';
+import { solve, type SolveReport } from './solver/solve';
 import { largestMotion, type System } from './system';
 
 /** Most nominal sub-steps of one move; a longer move takes longer sub-steps. */

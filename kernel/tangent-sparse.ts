@@ -23,7 +23,7 @@
  */
 import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee } from './sparse';
 import { blockColumnMaps, blockPattern } from './block-columns';
-import { RANK_TOLERANCE, type Group } from './solver-groups';
+import { RANK_TOLERANCE, type Group } from './solver/groups';
 import type { ResidualBlock, System } from './system';
 
 /** Relative pivot tolerance of the dense route's QR of g_q N (the target rank). */

@@ -505,7 +505,7 @@ export class TyreForce extends BodyForceBlock {
   private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
   private readonly v = this.vec(); private readonly w = this.vec(); private readonly arm = this.vec(); private readonly tmp = this.vec();
   private readonly F = this.vec(); private readonly az = this.dual(); private readonly pd = this.dual(); private readonly N = this.dual();
-  /** The penetration after `contact()` (read by a simulation result's probe, src/dynamics/sensitivity-suspension-results.ts). */
+  /** The penetration after `contact()` (read by a simulation result's probe, src/suspension/gradients/simulation/results.ts). */
   protected readonly p = this.dual();
   private readonly r = this.vec(); private readonly rz = this.dual();
   readonly last = { penetration: 0, force: 0, contact: new Float64Array(3) };

@@ -3,7 +3,7 @@
  * JointBlock's dual pass, with the derivatives of rigid points and directions in closed
  * form. The dual pass costs a few dozen vector operations over every seeded column; this
  * is a few hundred flops and no calls, which matters where the rows are evaluated every
- * Newton iteration of every time step (kernel/integrator.ts). Values are computed by the
+ * Newton iteration of every time step (kernel/integrator/integrator.ts). Values are computed by the
  * same operations in the same order as the dual pass (bit for bit); derivatives agree to
  * round-off (test/mates/joint-rows.test.ts). Tangent mode (second derivatives) stays on
  * the dual pass.

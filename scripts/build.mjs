@@ -25,7 +25,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
  * `codeCache` below); batch's worker is an ES module of its own.
  */
 const LIBRARY = { index: 'src/index.ts', pictures: 'src/pictures/index.ts' };
-const WORKER = { 'batch-worker': 'src/suspension/batch-worker.ts' };
+const WORKER = { 'batch-worker': 'src/suspension/design/batch-worker.ts' };
 
 // dist/viewer is the viewer's build (vite): leave it, replace everything else.
 for (const name of existsSync(dist) ? readdirSync(dist) : []) if (name !== 'viewer') rmSync(join(dist, name), { recursive: true, force: true });

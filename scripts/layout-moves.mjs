@@ -3,24 +3,24 @@ const m = {};
 const add = (from, to) => { m[from] = to; };
 // kernel
 for (const [f, t] of [['solver', 'solve'], ['solver-dense', 'dense'], ['solver-groups', 'groups'], ['solver-linear', 'linear'], ['solver-newton', 'newton'], ['solver-objective', 'objective'], ['solver-sparse', 'sparse']]) add(`kernel/${f}.ts`, `kernel/solver/${t}.ts`);
-add('kernel/integrator.ts', 'kernel/integrator/integrator.ts');
+add('kernel/integrator/integrator.ts', 'kernel/integrator/integrator.ts');
 // dynamics → mechanics
 for (const f of ['build', 'equilibrium', 'modes', 'reduced', 'simulate', 'statics']) add(`src/dynamics/${f}.ts`, `src/mechanics/${f}.ts`);
 // dynamics → gradients
-add('src/dynamics/sensitivity.ts', 'src/gradients/run.ts');
-add('src/dynamics/sensitivity-start.ts', 'src/gradients/start.ts');
-add('src/dynamics/sensitivity-free-start.ts', 'src/gradients/free-start.ts');
-add('src/dynamics/sensitivity-coefficients.ts', 'src/gradients/parameters/coefficients.ts');
-add('src/dynamics/sensitivity-hardpoints.ts', 'src/gradients/parameters/hardpoints.ts');
-add('src/dynamics/sensitivity-directions.ts', 'src/gradients/parameters/directions.ts');
-add('src/dynamics/sensitivity-force-results.ts', 'src/gradients/results/forces.ts');
-add('src/dynamics/sensitivity-own-results.ts', 'src/gradients/results/own.ts');
-add('src/dynamics/sensitivity-reactions.ts', 'src/gradients/results/reactions.ts');
-add('src/dynamics/sensitivity-tension.ts', 'src/gradients/results/tension.ts');
+add('src/gradients/run.ts', 'src/gradients/run.ts');
+add('src/gradients/start.ts', 'src/gradients/start.ts');
+add('src/gradients/free-start.ts', 'src/gradients/free-start.ts');
+add('src/gradients/parameters/coefficients.ts', 'src/gradients/parameters/coefficients.ts');
+add('src/gradients/parameters/hardpoints.ts', 'src/gradients/parameters/hardpoints.ts');
+add('src/gradients/parameters/directions.ts', 'src/gradients/parameters/directions.ts');
+add('src/gradients/results/forces.ts', 'src/gradients/results/forces.ts');
+add('src/gradients/results/own.ts', 'src/gradients/results/own.ts');
+add('src/gradients/results/reactions.ts', 'src/gradients/results/reactions.ts');
+add('src/gradients/results/tension.ts', 'src/gradients/results/tension.ts');
 // dynamics → suspension
-add('src/dynamics/suspension-dynamics.ts', 'src/suspension/dynamics/model.ts');
-add('src/dynamics/rates.ts', 'src/suspension/loads/rates.ts');
-add('src/dynamics/axle-rates.ts', 'src/suspension/loads/axle-rates.ts');
+add('src/suspension/dynamics/model.ts', 'src/suspension/dynamics/model.ts');
+add('src/suspension/loads/rates.ts', 'src/suspension/loads/rates.ts');
+add('src/suspension/loads/axle-rates.ts', 'src/suspension/loads/axle-rates.ts');
 for (const [f, t] of [['geometry', 'geometry'], ['lumps', 'lumps'], ['road', 'road'], ['axle-points', 'axle-points'], ['frames', 'frames'], ['suspension-results', 'results']]) add(`src/dynamics/sensitivity-${f}.ts`, `src/suspension/gradients/simulation/${t}.ts`);
 // suspension/*
 const S = 'src/suspension';
@@ -35,7 +35,7 @@ const sus = {
 for (const [dir, files] of Object.entries(sus)) for (const f of files) { const [a, b] = Array.isArray(f) ? f : [f, f]; add(`${S}/${a}.ts`, `${S}/${dir}/${b}.ts`); }
 add(`${S}/batch-worker.mjs`, `${S}/design/batch-worker.mjs`);
 // tests: kernel
-add('test/kernel/solver.test.ts', 'test/kernel/solver/solve.test.ts');
+add('test/kernel/solver/solve.test.ts', 'test/kernel/solver/solve.test.ts');
 // tests: dynamics
 const T = 'test/dynamics';
 for (const f of ['cli.test', 'equilibrium.test', 'file.test', 'forces.test', 'helpers', 'links.test', 'models', 'modes.test', 'rolling-curvature.test', 'rolling.test', 'simulate-examples.test', 'simulate-start.test', 'simulate.test', 'statics.test']) add(`${T}/${f}.ts`, `test/mechanics/${f}.ts`);

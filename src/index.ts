@@ -60,7 +60,7 @@ export {
 
 export { ModelError, type Model, type CoordinateInfo } from './model/build.ts';
 export type { DofResult, DriveStep, SolveResult, StateJSON };
-export type { SolveOptions } from '../kernel/solver.ts';
+export type { SolveOptions } from '../kernel/solver/solve.ts';
 
 /** Options of solveModel. */
 export type SolveModelOptions = NonNullable<Parameters<typeof operations.solveModel>[1]>;
@@ -184,7 +184,7 @@ export function withState(doc: AssemblyDoc, state: Readonly<Record<string, numbe
  */
 export { parseGeometry, parseSweep, sweepFromShortcut, SuspensionFileError, type Geometry, type SweepSpec } from './suspension/files/index.ts';
 /** `suspensionAssembly(geometry)`: the mated assembly (with a `suspension` roles section) a template generates. */
-export { suspensionAssembly } from './suspension/template.ts';
+export { suspensionAssembly } from './suspension/build/template.ts';
 /**
  * `new SuspensionModel(doc)` on any assembly with a `suspension` section; `runSweep(sm,
  * spec, { hold?, onProgress? })` solves each step from the last and reports positions,
@@ -192,18 +192,18 @@ export { suspensionAssembly } from './suspension/template.ts';
  * linkage cannot reach comes back `failed`, never as NaN. `evaluateState(sm, hold)`
  * evaluates the current solved state the same way.
  */
-export { SuspensionModel, type MetricValues } from './suspension/model.ts';
-export { runSweep, sweepsToCsv, type StepResult, type SweepRun } from './suspension/sweep.ts';
-export { evaluateState, type FullState } from './suspension/state.ts';
+export { SuspensionModel, type MetricValues } from './suspension/build/model.ts';
+export { runSweep, sweepsToCsv, type StepResult, type SweepRun } from './suspension/sweep/sweep.ts';
+export { evaluateState, type FullState } from './suspension/metrics/state.ts';
 /** Exact hardpoint gradients of suspension metrics, inverse design, design of experiments (docs/sensitivity.md). */
-export { SensitivityModel, SensitivityError, sensitivityAt, sensitivitySweep, sensitivitySweepBySide, sensitivityMetricsOf, bumpStates, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from './suspension/sensitivity.ts';
-export { curveSensitivity, parseCurveTargets, type CurveQuantity } from './suspension/curve-sensitivity.ts';
-export { LoadSensitivity, LINK_FORCE } from './suspension/load-sensitivity.ts';
-export { AxleLoadGradients } from './suspension/axle-load-sensitivity.ts';
-export { fit, parseFitSpec, fittedGeometryText, type FitSpec, type FitTarget, type FitReport, type FitProgress, type FitOptions } from './suspension/fit.ts';
-export { parseDoe, doeVariants, doeVariantSource, variantRows, variantGeometry, variantFileText, type DoeSpec } from './suspension/batch.ts';
-export { runBatch, type BatchOptions } from './suspension/batch-pool.ts';
-export { steeringResponse, type SteeringResponse, type SteeringAxis } from './suspension/steering.ts';
+export { SensitivityModel, SensitivityError, sensitivityAt, sensitivitySweep, sensitivitySweepBySide, sensitivityMetricsOf, bumpStates, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from './suspension/gradients/model.ts';
+export { curveSensitivity, parseCurveTargets, type CurveQuantity } from './suspension/gradients/curves.ts';
+export { LoadSensitivity, LINK_FORCE } from './suspension/gradients/loads.ts';
+export { AxleLoadGradients } from './suspension/gradients/axle-loads.ts';
+export { fit, parseFitSpec, fittedGeometryText, type FitSpec, type FitTarget, type FitReport, type FitProgress, type FitOptions } from './suspension/design/fit.ts';
+export { parseDoe, doeVariants, doeVariantSource, variantRows, variantGeometry, variantFileText, type DoeSpec } from './suspension/design/batch.ts';
+export { runBatch, type BatchOptions } from './suspension/design/batch-pool.ts';
+export { steeringResponse, type SteeringResponse, type SteeringAxis } from './suspension/metrics/steering.ts';
 
 // ---- The live model (edits, undo/redo, drags, reactive re-solve) ----
 
@@ -227,26 +227,26 @@ export { LiveModel, readSuspensionDocument, suspensionDocument, suspensionAnalys
  * variable, body, M }[], elements: { id, type, block, index }[], gravity }`, the builder
  * statics, equilibrium, modes and the time integrator share.
  */
-export { buildDynamics, forceBlockOf, type DynamicsModel, type DynamicBody, type ForceElement } from './dynamics/build.ts';
+export { buildDynamics, forceBlockOf, type DynamicsModel, type DynamicBody, type ForceElement } from './mechanics/build.ts';
 /** `statics(dyn, { set })`: solve the pose, then every mate's, driver's and element's load (see the `statics` command). */
-export { statics, reactionsHere, type StaticsResult, type Wrench } from './dynamics/statics.ts';
+export { statics, reactionsHere, type StaticsResult, type Wrench } from './mechanics/statics.ts';
 /** `equilibrium(dyn, { set })`: the pose where the forces balance, held coordinates kept (see the `equilibrium` command). */
-export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './dynamics/equilibrium.ts';
+export { equilibrium, type EquilibriumResult, type EquilibriumOptions } from './mechanics/equilibrium.ts';
 /** `modes(dyn, { set })`: natural frequencies (Hz), damping ratios and shapes about the equilibrium, lowest first (see the `modes` command). */
-export { modes, type ModesResult, type Mode } from './dynamics/modes.ts';
+export { modes, type ModesResult, type Mode } from './mechanics/modes.ts';
 /** `suspensionRates(dyn, wheelPoint, { spring, tyreRate })`: motion ratio (exact, by the tangent), wheel rate and ride rate of a one-DOF mechanism. */
-export { suspensionRates, type Rates } from './dynamics/rates.ts';
+export { suspensionRates, type Rates } from './suspension/loads/rates.ts';
 /** `axleRates(dyn, [left, right], { tyreRate })`: an axle's wheel stiffness matrix, heave and roll wheel rates, roll stiffness, motion ratios (docs/dynamics.md). */
-export { axleRates, type AxleRates } from './dynamics/axle-rates.ts';
+export { axleRates, type AxleRates } from './suspension/loads/axle-rates.ts';
 /** Loads at every sweep state (`kinemate sweep --loads`): a load case at the contact centres → link forces, joint wrenches, rack force. */
-export { SweepLoads, parseLoadCase, contactLoad, type LoadCase, type WheelLoad, type StateLoads } from './suspension/loads.ts';
+export { SweepLoads, parseLoadCase, contactLoad, type LoadCase, type WheelLoad, type StateLoads } from './suspension/loads/loads.ts';
 /**
  * `simulate(doc or dyn, { duration, step, method, rhoInf, every })`: the time response (see the
  * `simulate` command): frames with state, velocities, energy (J), reactions, drivers, forces;
  * `simulateFrames` gives the same frames as an rxjs Observable; `prepareSimulation` a steppable run.
  */
-export { simulate, simulateFrames, prepareSimulation, readMotions, type SimulateOptions, type SimulationFrame, type SimulationResult, type SimulationEvent, type Simulation } from './dynamics/simulate.ts';
-export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator.ts';
+export { simulate, simulateFrames, prepareSimulation, readMotions, type SimulateOptions, type SimulationFrame, type SimulationResult, type SimulationEvent, type Simulation } from './mechanics/simulate.ts';
+export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOptions, type EnergyBudget } from '../kernel/integrator/integrator.ts';
 /**
  * `simulationGradient(doc, parameters, result, { duration, step })`: d(result)/d(parameter) of a run, exact for the
  * discrete integrator (forward sensitivity of each step; `simulationGradientAdjoint`, same arguments: one backward
@@ -254,9 +254,9 @@ export { Integrator, IntegratorError, type IntegratorMethod, type IntegratorOpti
  * `parseResult('body.nose.position.x@cross=12800')`; hardpoints `parseParameter('body.frontAxle.x')`. Several results from
  * one run: `simulationGradients(doc, parameters, results, options, method?)`.
  */
-export { simulationGradient, simulationGradientAdjoint, simulationGradients, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type DynamicGradients, type GradientOptions } from './dynamics/sensitivity.ts';
+export { simulationGradient, simulationGradientAdjoint, simulationGradients, parseParameter, parseResult, DynamicSensitivityError, type DynamicParameter, type DynamicResult, type DynamicGradient, type DynamicGradients, type GradientOptions } from './gradients/run.ts';
 /** The same for a suspension geometry file's own numbers (hardpoints, spring, dynamics section): docs/sensitivity.md. */
-export { geometrySimulationGradients, geometryParameter, geometryParameterNames, movedGeometrySource, parseGeometryResult, type GeometrySource, type GeometryResult } from './dynamics/sensitivity-geometry.ts';
+export { geometrySimulationGradients, geometryParameter, geometryParameterNames, movedGeometrySource, parseGeometryResult, type GeometrySource, type GeometryResult } from './suspension/gradients/simulation/geometry.ts';
 /**
  * Suspension dynamics from a geometry file's `dynamics` section (docs/dynamics.md): `readSuspensionDynamics(raw, geometry)`,
  * `prepareSuspensionDynamics(geometry, spec)` (the assembly, settled on the road), `simulateSuspension(model, options)`
@@ -265,7 +265,7 @@ export { geometrySimulationGradients, geometryParameter, geometryParameterNames,
 export {
   readSuspensionDynamics, suspensionDynamicsAssembly, prepareSuspensionDynamics, simulateSuspension, suspensionFrame,
   type SuspensionDynamicsSpec, type SuspensionDynamicsModel, type SuspensionFrame, type SuspensionSimulationFrame, type SuspensionSimulationResult,
-} from './dynamics/suspension-dynamics.ts';
+} from './suspension/dynamics/model.ts';
 // ---- Continuation (kernel/continuation.ts): one way to move a system's driven values ----
 
 /**
@@ -294,9 +294,9 @@ export {
 } from './live/index.ts';
 /** Suspension files checked, roles, the steering holds and the points the metrics read. */
 export { parseText, sweepValues, validateGeometry, validateSweep } from './suspension/files/index.ts';
-export { RolesError, validateRoles, type PointRole, type SuspensionRoles } from './suspension/roles.ts';
-export { holdCatalogue } from './suspension/steering.ts';
-export type { PointExpr } from './suspension/targets.ts';
-export type { EnergyJSON } from './dynamics/simulate.ts';
+export { RolesError, validateRoles, type PointRole, type SuspensionRoles } from './suspension/build/roles.ts';
+export { holdCatalogue } from './suspension/metrics/steering.ts';
+export type { PointExpr } from './suspension/build/targets.ts';
+export type { EnergyJSON } from './mechanics/simulate.ts';
 /** What a page draws of the live model, without the DOM (src/live/view: the pose worker's presenter, the plots' sweep, the scene's structure, arrows, playback, assemble mode, fit). */
 export * from './live/view/index.ts';

@@ -18,12 +18,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseGeometry } from '../../src/suspension/files';
-import { SuspensionModel } from '../../src/suspension/model';
+import { SuspensionModel } from '../../src/suspension/build/model';
 import {
   axisSegment, currentWheelFrames, lineSteeringMetrics, linkPairAxis, steeringAxisRecords, steeringResponse,
   virtualSteeringMetrics, type SteeringAxisRecord,
-} from '../../src/suspension/steering';
-import { suspensionAssembly } from '../../src/suspension/template';
+} from '../../src/suspension/metrics/steering';
+import { suspensionAssembly } from '../../src/suspension/build/template';
 
 const out = process.argv[2] ?? new URL('./multilink-kingpin.svg', import.meta.url).pathname;
 const geometry = parseGeometry(readFileSync(new URL('../suspension/multi_link.yaml', import.meta.url), 'utf8'));

@@ -14,9 +14,9 @@
  *   αf = ρ∞/(ρ∞ + 1), γ = ½ + αf − αm, β = ¼(γ + ½)². ρ∞ = 1: no numerical damping.
  * - `backward-euler`: v_{n+1} = v_n + h v̇_{n+1}, q_{n+1} = q_n ∘ exp(h v_{n+1}) (first order,
  *   numerically damped: for comparison).
- * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/dynamics/sensitivity.ts
+ * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
  * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
- * constant acceleration of a spinning body; kernel/product-group.ts, docs/dynamics.md).
+ * constant acceleration of a spinning body; kernel/integrator/product-group.ts, docs/dynamics.md).
  * Each step: Newton on (Δq, λ) with the iteration matrix [β'M + γ'(∂g/∂v − C) − K, Φ_qᵀ; Φ_q, 0]
  * (K = ∂Q/∂δ, C = ∂Q/∂v from the force blocks' AD), one LU kept across iterations and steps
  * while Newton contracts fast, refactored when it does not; converged when |Φ| ≤
@@ -35,17 +35,17 @@
  *   it.t, it.v, it.vdot, it.lambda (per row in `rowBlock` order), it.energy(), it.maxResidual()
  * No allocation in `step` after the first one.
  */
-import { KinemateError } from './errors';
-import { PivotedQR, LU, choleskySolve } from './linalg';
-import { CompressedLU } from './lu-sparse';
-import { GravityBlock, gyroscopic, kineticEnergy } from './mass';
+import { KinemateError } from '../errors';
+import { PivotedQR, LU, choleskySolve } from '../linalg';
+import { CompressedLU } from '../lu-sparse';
+import { GravityBlock, gyroscopic, kineticEnergy } from '../mass';
 import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, type PoseSlots } from './product-group';
-import type { ForceSet } from './forces';
-import type { TimeDriver } from './motion';
-import type { ResidualBlock, System } from './system';
+import type { ForceSet } from '../forces';
+import type { TimeDriver } from '../motion';
+import type { ResidualBlock, System } from '../system';
 
 export type IntegratorMethod = 'generalized-alpha' | 'backward-euler';
-/** The group poses step on: SE(3) (translation in body axes) or R³ × SO(3) (in world axes: kernel/product-group.ts). */
+/** The group poses step on: SE(3) (translation in body axes) or R³ × SO(3) (in world axes: kernel/integrator/product-group.ts). */
 export type IntegratorGroup = 'SE3' | 'R3xSO3';
 
 export interface IntegratorOptions {
@@ -53,7 +53,7 @@ export interface IntegratorOptions {
   /** Spectral radius at infinite frequency for generalized-α, in [0, 1]; default 0.9. */
   rhoInf?: number;
   /**
-   * The Lie group poses step on; default 'SE3' (what the gradients of src/dynamics/sensitivity.ts
+   * The Lie group poses step on; default 'SE3' (what the gradients of src/gradients/run.ts
    * differentiate). 'R3xSO3' integrates a body's translation in world axes, exactly for a
    * constant acceleration however the body spins (a disc rolling down an incline).
    */
@@ -139,7 +139,7 @@ export class Integrator {
   readonly blockDissipated: Float64Array;
   readonly blockExternal: Float64Array;
   readonly driverWork: Float64Array;
-  /** Called after each accepted step (each half of a halved one too) with its size; `stepStart` holds the state it began from (src/dynamics/sensitivity.ts). */
+  /** Called after each accepted step (each half of a halved one too) with its size; `stepStart` holds the state it began from (src/gradients/run.ts). */
   onStep: ((h: number) => void) | null = null;
 
   private readonly method: IntegratorMethod;

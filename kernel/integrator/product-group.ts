@@ -1,5 +1,5 @@
 /**
- * Poses on R³ × SO(3) for time integration (kernel/integrator.ts, `lieGroup: 'R3xSO3'`).
+ * Poses on R³ × SO(3) for time integration (kernel/integrator/integrator.ts, `lieGroup: 'R3xSO3'`).
  *
  * The system's tangent of a pose is the SE(3) body twist ξ = (ω, v_b): the solver, the rows'
  * Jacobians and the force blocks all speak it. Stepping a body in time on SE(3) couples its
@@ -15,8 +15,8 @@
  * ξ from η (with ξ̇ = P η̇ + Ṗ η, i.e. v̇_b = Rᵀ ẍ − ω × v_b), η from ξ, a Newton
  * correction from ξ to η (P⁻¹ = diag(I, R)), and the product retraction.
  */
-import { rotationMatrix } from './dual';
-import { retract } from './pose';
+import { rotationMatrix } from '../dual';
+import { retract } from '../pose';
 
 /** The moving poses: state offset and first tangent slot of each. */
 export interface PoseSlots {

@@ -2,12 +2,12 @@
  * The dense path, for small groups: pivoted QR of Jᵀ (rank and redundancy for free), the
  * null-space minimiser of the objective.
  */
-import { PivotedQR, choleskySolve } from './linalg';
-import { ScalarTargetBlock, type System } from './system';
-import { type Group, RANK_TOLERANCE, assembleGroup } from './solver-groups';
-import { objective } from './solver-objective';
-import type { Linear } from './solver-linear';
-import type { Pull, SolveOptions } from './solver';
+import { PivotedQR, choleskySolve } from '../linalg';
+import { ScalarTargetBlock, type System } from '../system';
+import { type Group, RANK_TOLERANCE, assembleGroup } from './groups';
+import { objective } from './objective';
+import type { Linear } from './linear';
+import type { Pull, SolveOptions } from './solve';
 
 /** Scale rows of row-major J (m × n) and c to unit length, recording the factors. */
 function normaliseDense(J: Float64Array, c: Float64Array, rowK: Float64Array, m: number, n: number): void {

@@ -2,9 +2,9 @@
  * Variable groups: the independent sub-systems a solve works on, their workspaces, and how
  * their rows are assembled into dense blocks.
  */
-import { ScalarTargetBlock, type ResidualBlock, type System } from './system';
-import type { DenseLinear } from './solver-dense';
-import type { SparseLinear } from './solver-sparse';
+import { ScalarTargetBlock, type ResidualBlock, type System } from '../system';
+import type { DenseLinear } from './dense';
+import type { SparseLinear } from './sparse';
 
 export interface Group {
   vars: number[];

@@ -2,8 +2,8 @@
  * The interface between the Newton iterations and the two linear algebra paths
  * (./solver-dense.ts, ./solver-sparse.ts).
  */
-import type { ScalarTargetBlock } from './system';
-import type { Pull, SolveOptions } from './solver';
+import type { ScalarTargetBlock } from '../system';
+import type { Pull, SolveOptions } from './solve';
 
 // ---------------------------------------------------------------------------------------
 // Linear algebra paths

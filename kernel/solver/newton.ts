@@ -1,12 +1,12 @@
 /**
  * The iterations: constrained Newton with backtracking, and drags as feasible steps.
  */
-import type { System, Variable } from './system';
-import type { Group, Workspace } from './solver-groups';
-import { pullValue } from './solver-objective';
-import type { Linear } from './solver-linear';
-import type { Pull, SolveOptions } from './solver';
-import { maxAbs, norm2 } from './solver-linear';
+import type { System, Variable } from '../system';
+import type { Group, Workspace } from './groups';
+import { pullValue } from './objective';
+import type { Linear } from './linear';
+import type { Pull, SolveOptions } from './solve';
+import { maxAbs, norm2 } from './linear';
 
 // ---------------------------------------------------------------------------------------
 // Iterations

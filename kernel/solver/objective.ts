@@ -1,10 +1,10 @@
 /**
  * The soft objective of a solve: drag pulls, the grabbed body's turn resistance, damping.
  */
-import type { System } from './system';
-import { rotationMatrix } from './dual';
-import type { Group } from './solver-groups';
-import type { Pull, SolveOptions } from './solver';
+import type { System } from '../system';
+import { rotationMatrix } from '../dual';
+import type { Group } from './groups';
+import type { Pull, SolveOptions } from './solve';
 
 // ---------------------------------------------------------------------------------------
 // The objective: pulls, turn resistance, damping

@@ -34,14 +34,14 @@
  * solver-objective.ts (pulls, damping), solver-linear.ts (the Linear interface),
  * solver-dense.ts and solver-sparse.ts (its two paths), solver-newton.ts (the iterations).
  */
-import { ScalarTargetBlock, type System } from './system';
-import { type Group, groupsOf, workspace, stillHolds, recordHolds, colMapOf } from './solver-groups';
-import { maxAbs, type Linear } from './solver-linear';
-import { DenseLinear } from './solver-dense';
-import { SparseLinear } from './solver-sparse';
-import { newton, pulledNewton } from './solver-newton';
-export { type Group, groupsOf, RANK_TOLERANCE, assembleGroup } from './solver-groups';
-export { SPARSE_REGULARISATION } from './solver-sparse';
+import { ScalarTargetBlock, type System } from '../system';
+import { type Group, groupsOf, workspace, stillHolds, recordHolds, colMapOf } from './groups';
+import { maxAbs, type Linear } from './linear';
+import { DenseLinear } from './dense';
+import { SparseLinear } from './sparse';
+import { newton, pulledNewton } from './newton';
+export { type Group, groupsOf, RANK_TOLERANCE, assembleGroup } from './groups';
+export { SPARSE_REGULARISATION } from './sparse';
 
 export interface Pull {
   /** The pose variable grabbed. */

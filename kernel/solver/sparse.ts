@@ -1,15 +1,15 @@
 /**
  * The sparse path, for groups above SPARSE_MIN_UNKNOWNS unknowns: row blocks, normal
- * equations, envelope Cholesky in reverse Cuthill–McKee order (see kernel/solver.ts).
+ * equations, envelope Cholesky in reverse Cuthill–McKee order (see kernel/solver/solve.ts).
  */
-import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from './sparse';
-import { ScalarTargetBlock, type ResidualBlock, type System } from './system';
-import { blockColumnMaps, blockPattern } from './block-columns';
-import type { Group } from './solver-groups';
-import { pullTerms, addPullTerms } from './solver-objective';
-import type { Linear } from './solver-linear';
-import type { Pull, SolveOptions } from './solver';
-import { norm2 } from './solver-linear';
+import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from '../sparse';
+import { ScalarTargetBlock, type ResidualBlock, type System } from '../system';
+import { blockColumnMaps, blockPattern } from '../block-columns';
+import type { Group } from './groups';
+import { pullTerms, addPullTerms } from './objective';
+import type { Linear } from './linear';
+import type { Pull, SolveOptions } from './solve';
+import { norm2 } from './linear';
 
 /**
  * Relative Tikhonov term of the sparse normal equations (times each row's diagonal). Small,

@@ -11,9 +11,9 @@ import { buildModel, driveModel, loadAssemblyFile, modelState, simulate, solveMo
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
 import { checkHold, loadSuspension, sweepSpecsOf } from './sweep-run.ts';
-import { SuspensionModel } from '../suspension/model.ts';
-import { evaluateState } from '../suspension/state.ts';
-import { flattenMetrics, runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
+import { SuspensionModel } from '../suspension/build/model.ts';
+import { evaluateState } from '../suspension/metrics/state.ts';
+import { flattenMetrics, runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep/sweep.ts';
 import { metricLabel } from '../pictures/labels.ts';
 import { chartSvg, type Chart, type ChartSize } from '../pictures/plot.ts';
 import { plottableMetrics, sweepAxis, sweepChart, type DesignState, type SweepSeries } from '../pictures/sweep-chart.ts';

@@ -10,7 +10,7 @@ import { readTextFile } from './files.ts';
 import { rateProgressLine } from './progress.ts';
 import { parseQueueAddress } from '../suspension/design/queue-connection.ts';
 import { checkRunName } from '../suspension/design/queue-protocol.ts';
-import { doeSweepPath, inlineDoeSweep } from '../suspension/doe-sweep.ts';
+import { doeSweepPath, inlineDoeSweep } from '../suspension/design/doe-sweep.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
 // bullmq and ioredis are loaded only by these two commands (imported where used), not at every command's start
 

@@ -11,20 +11,20 @@ import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
-import { parseDoe } from '../suspension/batch.ts';
-import { doeSweepPath, inlineDoeSweep } from '../suspension/doe-sweep.ts';
+import { parseDoe } from '../suspension/design/batch.ts';
+import { doeSweepPath, inlineDoeSweep } from '../suspension/design/doe-sweep.ts';
 import { rateProgressLine } from './progress.ts';
-import { runBatch } from '../suspension/batch-pool.ts';
+import { runBatch } from '../suspension/design/batch-pool.ts';
 import { queuedBatch } from './queue-commands.ts';
-import { fit, fittedGeometryText, parseFitSpec } from '../suspension/fit.ts';
-import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/sensitivity.ts';
-import { LoadSensitivity } from '../suspension/load-sensitivity.ts';
-import { AxleLoadGradients } from '../suspension/axle-load-sensitivity.ts';
-import { DERIVATIVE_METRICS } from '../suspension/derivative-sensitivity.ts';
-import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/virtual-sensitivity.ts';
-import { parseLoadCase } from '../suspension/loads.ts';
-import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/curve-sensitivity.ts';
-import { inFileCoordinates } from '../suspension/setup-sensitivity.ts';
+import { fit, fittedGeometryText, parseFitSpec } from '../suspension/design/fit.ts';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, SENSITIVITY_METRICS, AXLE_SENSITIVITY_METRICS, CORNER_ROLL_CENTRE_METRICS, type MetricGradient, type SensitivityStep, type SideMetrics } from '../suspension/gradients/model.ts';
+import { LoadSensitivity } from '../suspension/gradients/loads.ts';
+import { AxleLoadGradients } from '../suspension/gradients/axle-loads.ts';
+import { DERIVATIVE_METRICS } from '../suspension/gradients/derivatives.ts';
+import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/gradients/virtual.ts';
+import { parseLoadCase } from '../suspension/loads/loads.ts';
+import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/gradients/curves.ts';
+import { inFileCoordinates } from '../suspension/gradients/setup.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },

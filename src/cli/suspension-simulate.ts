@@ -24,7 +24,7 @@ export async function simulateGeometry(file: string, text: string, options: Simu
   return simulateSuspension(prepareSuspensionDynamics(geometry, spec), options);
 }
 
-/** `simulate GEOMETRY --gradient`: the file's own numbers as parameters (src/dynamics/sensitivity-geometry.ts). */
+/** `simulate GEOMETRY --gradient`: the file's own numbers as parameters (src/suspension/gradients/simulation/geometry.ts). */
 export async function geometryGradients(file: string, text: string, names: readonly string[], results: readonly (DynamicResult | string)[], options: GradientOptions,
   method: 'adjoint' | 'direct'): Promise<DynamicGradients> {
   const { parseGeometry, readSuspensionDynamics, geometrySimulationGradients } = await import('../index.ts');

@@ -18,10 +18,10 @@ import type { SweepArgs } from './sweep.ts';
 import { parseAssembly } from '../assembly/load.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from '../suspension/files/index.ts';
-import { suspensionAssembly } from '../suspension/template.ts';
-import { SuspensionModel } from '../suspension/model.ts';
-import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep.ts';
-import { parseLoadCase, SweepLoads } from '../suspension/loads.ts';
+import { suspensionAssembly } from '../suspension/build/template.ts';
+import { SuspensionModel } from '../suspension/build/model.ts';
+import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep/sweep.ts';
+import { parseLoadCase, SweepLoads } from '../suspension/loads/loads.ts';
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {

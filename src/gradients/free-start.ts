@@ -1,6 +1,6 @@
 /**
  * The start pose's derivative where the file's coordinates leave it free (docs/sensitivity.md
- * "A start the file leaves free"). The start solve (kernel/solver.ts) takes minimum-norm Newton
+ * "A start the file leaves free"). The start solve (kernel/solver/solve.ts) takes minimum-norm Newton
  * steps in its scaled columns, ‖u‖² = L²|ω|² + |v|² for a pose and scale²·x² for a scalar (L the
  * length scale), from the file's pose. When that pose already satisfies the rows (the solve made
  * no move), a parameter moved by δ gives a first step u = −S⁺[Φ_p δ; 0] and later steps O(δ²),

@@ -1,7 +1,7 @@
 /**
  * Exact gradients of simulation results with respect to model parameters: the forward
  * (tangent-linear) sensitivity of the discrete generalized-α / backward-Euler step of
- * kernel/integrator.ts, not of the continuous equations, and never by differences.
+ * kernel/integrator/integrator.ts, not of the continuous equations, and never by differences.
  *
  * Each accepted step solves R(D, λ; x_n, p) = 0 for the Newton correction D of the step
  * (v̇, v, a and the Lie step y = hΔq are affine in D) and the multipliers:
@@ -32,19 +32,19 @@ import { CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates
 import { CoordinateFrictionForce } from '../../mates/resistance';
 import type { AssemblyDoc } from '../assembly/types';
 import type { Model } from '../model/build';
-import { buildDynamics, type DynamicsModel } from './build';
-import { prepareSimulation } from './simulate';
-import type { IntegratorMethod } from '../../kernel/integrator';
+import { buildDynamics, type DynamicsModel } from '../mechanics/build';
+import { prepareSimulation } from '../mechanics/simulate';
+import type { IntegratorMethod } from '../../kernel/integrator/integrator';
 import { CoordinateMotion, PointMotion } from '../../kernel/motion';
-import { MinimumNormStart, startSolveMetric } from './sensitivity-free-start';
-import { StartVelocity, startMetric } from './sensitivity-start';
-import { ownResult, type OwnResult, type OwnResultFactory } from './sensitivity-own-results';
+import { MinimumNormStart, startSolveMetric } from './free-start';
+import { StartVelocity, startMetric } from './start';
+import { ownResult, type OwnResult, type OwnResultFactory } from './results/own';
 import { ScalarTargetBlock } from '../../kernel/system';
 import { CouplingBlock } from '../../mates/couplings';
-import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
-import { asCoefficient, coefficientTerm, parseCoefficient, type CoefficientParameter } from './sensitivity-coefficients';
-import { ReactionResult, type ReactionWhat } from './sensitivity-reactions';
-import { GradientRefusal } from './sensitivity-refusal';
+import { HardpointTerms, hardpointNames, parseHardpoint, resolveHardpoint, type HardpointParameter } from './parameters/hardpoints';
+import { asCoefficient, coefficientTerm, parseCoefficient, type CoefficientParameter } from './parameters/coefficients';
+import { ReactionResult, type ReactionWhat } from './results/reactions';
+import { GradientRefusal } from './refusal';
 
 /** A parameter, in the file's units (N/mm, N·s/mm, kg, kg·mm², mm). */
 export type DynamicParameter =
@@ -412,7 +412,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   const it = sim.integrator, { system, forces } = dyn;
   const n = it.size, P = parameters.length, NR = results.length;
   const m = it.rows, N = n + m;
-  // redundant rows: the integrator solves each step on its active rows (kernel/integrator.ts selectRows), a dropped
+  // redundant rows: the integrator solves each step on its active rows (kernel/integrator/integrator.ts selectRows), a dropped
   // row's λ left out of the dynamics; so does this: a dropped row is masked out of J, H and Φ_p, its λ read as zero
   // and its place in a step matrix a unit diagonal (dλ = 0). The set is the step's own (stored for the adjoint).
   const rowOn = new Uint8Array(m), lamOn = new Float64Array(m);

@@ -1,6 +1,6 @@
 /**
- * The moving start's velocities, differentiated (src/dynamics/sensitivity.ts; docs/sensitivity.md).
- * The integrator's consistent start (kernel/integrator.ts `start`) projects the file's velocities
+ * The moving start's velocities, differentiated (src/gradients/run.ts; docs/sensitivity.md).
+ * The integrator's consistent start (kernel/integrator/integrator.ts `start`) projects the file's velocities
  * v̂ onto the velocity constraints in the metric W (a specified slot weighs 1e10 more):
  *   v = v̂ − W⁻¹Jᵀe,   J v + r = 0,   i.e.   K [v; e] = [W v̂; −r],   K = [W Jᵀ; J 0].
  * When a hardpoint p moves the rows, J moves (J' = ∂J/∂q q₀' + ∂J/∂p), and so may v̂ (a part's
@@ -15,8 +15,8 @@
  * meet (sensitivity.ts startColumns).
  */
 import { LU } from '../../kernel/linalg';
-import type { DynamicsModel } from './build';
-import { readVelocities } from './simulate';
+import type { DynamicsModel } from '../mechanics/build';
+import { readVelocities } from '../mechanics/simulate';
 
 export class StartVelocity {
   /** The projection's multipliers e (K [v; e] = [W v̂; J v]: the rates need not be known). */
@@ -92,7 +92,7 @@ export class StartVelocity {
 }
 
 /**
- * The start projection's metric W (as kernel/integrator.ts `start` weighs it), the file's
+ * The start projection's metric W (as kernel/integrator/integrator.ts `start` weighs it), the file's
  * velocities v̂ read at the current (start) state and ∂v̂/∂q: a part's pose velocity is given in
  * world axes, so in body axes v̂ = Rᵀw turns with the part, d(Rᵀw) = (Rᵀw) × δω.
  */

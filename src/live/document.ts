@@ -51,8 +51,8 @@ import {
   type SteeringType,
   type ActuationType,
 } from '../suspension/files/index.ts';
-import { suspensionAssembly } from '../suspension/template.ts';
-import { RolesError, type SuspensionRoles } from '../suspension/roles.ts';
+import { suspensionAssembly } from '../suspension/build/template.ts';
+import { RolesError, type SuspensionRoles } from '../suspension/build/roles.ts';
 
 /** A geometry file as parsed (YAML or JSON), before validation. */
 export type GeometryJson = { readonly [key: string]: unknown };

@@ -17,7 +17,7 @@
  *   from where it stood in sub-steps (at most 10° or 5% of the model's size each), so a
  *   big edit of a driver does not jump to another branch. A free coordinate whose
  *   document value changed is placed there, as a starting value.
- * - A pull (the ranked objective of `kernel/solver.ts`: the grabbed point toward the
+ * - A pull (the ranked objective of `kernel/solver/solve.ts`: the grabbed point toward the
  *   target, the linkage moving the least it must) is taken in sub-steps from the
  *   previous target of the same drag (at most 5% of the model's size each, at most 20).
  *   The pull's own solve keeps its iterates feasible by restoring the constraints after
@@ -34,7 +34,7 @@
  * - A failure (the constraints do not close) restores the state from before the request
  *   and returns a frame with `good: false`: the last good state stays the warm start.
  */
-import { solve, type SolveReport } from '../../kernel/solver';
+import { solve, type SolveReport } from '../../kernel/solver/solve';
 import * as P from '../../kernel/pose';
 import { Continuation } from '../../kernel/continuation';
 import { buildModel, type Model } from '../model/build.ts';

@@ -1,5 +1,5 @@
 /**
- * Loads at the pose shown: the library's per-state loads (src/suspension/loads.ts, what
+ * Loads at the pose shown: the library's per-state loads (src/suspension/loads/loads.ts, what
  * `kinemate sweep --loads` writes) under a load case: link forces, joint reactions, spring
  * forces, the rack force, what the wheel pads carry, and the rates (wheel rate, motion
  * ratios, heave/roll rates and roll stiffness of an axle).
@@ -8,8 +8,8 @@
  * are the holds (their rows are added for the multiplier solve and taken out again), so
  * the numbers equal the sweep's at the same state.
  */
-import { SweepLoads, type LoadCase, type StateLoads } from '../suspension/loads.ts';
-import type { SuspensionModel } from '../suspension/model.ts';
+import { SweepLoads, type LoadCase, type StateLoads } from '../suspension/loads/loads.ts';
+import type { SuspensionModel } from '../suspension/build/model.ts';
 
 type Hold = SuspensionModel['corners'][number]['wheelCenterZ'] | NonNullable<SuspensionModel['rackHold']>;
 

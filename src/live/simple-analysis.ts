@@ -12,7 +12,7 @@ import * as P from '../../kernel/pose';
 import { splitReference } from '../assembly/types.ts';
 import type { Model } from '../model/build.ts';
 import type { SolveResult } from '../model/operations.ts';
-import type { PointRole, SuspensionRoles } from '../suspension/roles.ts';
+import type { PointRole, SuspensionRoles } from '../suspension/build/roles.ts';
 
 export interface CornerReadout {
   readonly side: 'left' | 'right';

@@ -8,8 +8,8 @@
  */
 import type { Model } from '../model/build.ts';
 import type { SolveResult } from '../model/operations.ts';
-import { SuspensionModel, type MetricValues } from '../suspension/model.ts';
-import { evaluateState, type FullState } from '../suspension/state.ts';
+import { SuspensionModel, type MetricValues } from '../suspension/build/model.ts';
+import { evaluateState, type FullState } from '../suspension/metrics/state.ts';
 
 export interface LiveSuspensionAnalysis {
   dof: number;

@@ -18,7 +18,7 @@
  *
  * The document's own holds are released: the view's drivers take their place.
  */
-import { solve, type SolveReport } from '../../kernel/solver';
+import { solve, type SolveReport } from '../../kernel/solver/solve';
 import { freedom, pointRate, tangentSpace } from '../../kernel/analysis';
 import { Continuation } from '../../kernel/continuation';
 import { choleskySolve } from '../../kernel/linalg';
@@ -26,11 +26,11 @@ import * as P from '../../kernel/pose';
 import { ScalarTargetBlock, type ResidualBlock, type System } from '../../kernel/system';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import { renewModel, type Model } from '../model/build.ts';
-import { SuspensionModel } from '../suspension/model.ts';
-import { PointCoordinateBlock } from '../suspension/targets.ts';
+import { SuspensionModel } from '../suspension/build/model.ts';
+import { PointCoordinateBlock } from '../suspension/build/targets.ts';
 import type { Vec3Tuple } from '../../kernel/vec3';
 
-export type { SolveReport } from '../../kernel/solver';
+export type { SolveReport } from '../../kernel/solver/solve';
 
 
 /** Where the suspension sits: wheel travel per corner (mm from design) and rack travel (mm). */

@@ -23,8 +23,8 @@
  * ({@link LiveViewEngine.suspension}, {@link LiveViewEngine.atDesign}).
  */
 import type { AssemblyDoc } from '../assembly/types.ts';
-import type { SuspensionModel } from '../suspension/model.ts';
-import type { LoadCase, StateLoads } from '../suspension/loads.ts';
+import type { SuspensionModel } from '../suspension/build/model.ts';
+import type { LoadCase, StateLoads } from '../suspension/loads/loads.ts';
 import { LoadsAtPose } from './loads-at-pose.ts';
 import { compileDocument, type CompiledDocument, type LiveDocument } from './document.ts';
 import { LiveEngine, type LiveFrame } from './engine.ts';

@@ -1,7 +1,7 @@
 /**
  * Static equilibrium: the pose where the free generalized forces vanish, held coordinates
  * kept. Newton on the constraint manifold: solve K_r α = f (reduced stiffness and force,
- * src/dynamics/reduced.ts), step δ = N α within a trust radius, return to the manifold
+ * src/mechanics/reduced.ts), step δ = N α within a trust radius, return to the manifold
  * with the kinematic solve, accept the step only if the unbalanced force fell (else halve
  * it). Where K_r is not positive definite (a mechanism upside down, a buckling spring) the
  * step is regularised toward steepest descent. If that fails at full load, the applied
@@ -9,7 +9,7 @@
  * good pose and reports the residual force.
  */
 import { choleskySolve } from '../../kernel/linalg';
-import { solve, type SolveOptions } from '../../kernel/solver';
+import { solve, type SolveOptions } from '../../kernel/solver/solve';
 import { solveModel, type SolveResult } from '../model/operations';
 import type { DynamicsModel } from './build';
 import { reduce } from './reduced';

@@ -1,6 +1,6 @@
 /**
  * Vibration modes about the equilibrium: M_r ẍ + C_r ẋ + K_r x = 0 on the constraint
- * manifold (src/dynamics/reduced.ts: x the coordinates of the admissible-motion basis N,
+ * manifold (src/mechanics/reduced.ts: x the coordinates of the admissible-motion basis N,
  * held coordinates kept, the reactions' geometric stiffness included), undamped
  * frequencies from the symmetric generalized eigenproblem K_r φ = ω² M_r φ (ml-matrix:
  * Cholesky of M_r, then the symmetric eigen-decomposition of L⁻¹ K_r L⁻ᵀ), lowest first.

@@ -3,15 +3,15 @@
  * optional `motions` and `velocities` are read here (the loader keeps them verbatim as
  * top-level fields); positions come from the kinematic solve with the motions at t = 0,
  * velocities are projected onto the velocity constraints (the size of the correction to
- * what the file gave is reported), then kernel/integrator.ts steps the DAE. Every frame
+ * what the file gave is reported), then kernel/integrator/integrator.ts steps the DAE. Every frame
  * carries the state, velocities, energy budget (J), reactions, driver forces, element
  * reports and the largest constraint residual.
  */
 import { Observable } from 'rxjs';
 import { rotationMatrix } from '../../kernel/dual';
-import { Integrator, IntegratorError, type IntegratorGroup, type IntegratorMethod } from '../../kernel/integrator';
+import { Integrator, IntegratorError, type IntegratorGroup, type IntegratorMethod } from '../../kernel/integrator/integrator';
 import { CoordinateMotion, PointMotion, SineFunction, TableFunction, type TimeDriver, type TimeFunction } from '../../kernel/motion';
-import { solve } from '../../kernel/solver';
+import { solve } from '../../kernel/solver/solve';
 import { TyreForce } from '../../mates/forces';
 import { RollingBlock } from '../../mates/rolling';
 import { splitReference, type AssemblyDoc } from '../assembly/types';
@@ -33,7 +33,7 @@ export interface SimulateOptions {
   rhoInf?: number;
   /**
    * The group poses step on; default 'R3xSO3' (translation in world axes: exact for a constant
-   * acceleration, kernel/product-group.ts). 'SE3' is the scheme the gradients differentiate.
+   * acceleration, kernel/integrator/product-group.ts). 'SE3' is the scheme the gradients differentiate.
    */
   lieGroup?: IntegratorGroup;
   /** A frame every this many steps (and the last); default 1. */

@@ -9,7 +9,7 @@
 import { constraintMultipliers, type Multipliers } from '../../kernel/analysis';
 import { rotationMatrix } from '../../kernel/dual';
 import * as P from '../../kernel/pose';
-import type { SolveOptions } from '../../kernel/solver';
+import type { SolveOptions } from '../../kernel/solver/solve';
 import {
   BodyTorque, BushingForce, CoordinateSpringForce, PointForce, PointToPointForce, TyreForce,
 } from '../../mates/forces';

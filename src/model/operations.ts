@@ -3,7 +3,7 @@
  * Results are plain JSON in the file's units (the `kinemate` command prints them as is).
  * None of these throws on a numerical failure: a failed solve is a status.
  */
-import { solve, type SolveOptions, type SolveReport, type Pull } from '../../kernel/solver';
+import { solve, type SolveOptions, type SolveReport, type Pull } from '../../kernel/solver/solve';
 import { freedom, conflictingSet } from '../../kernel/analysis';
 import { Continuation, type MoveResult } from '../../kernel/continuation';
 import * as P from '../../kernel/pose';

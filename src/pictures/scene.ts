@@ -13,7 +13,7 @@ import { splitReference, type AssemblyDoc, type PartDoc } from '../assembly/type
 import type { AnimatedScene, Pose, Quat, SceneNode, StaticChild } from './gltf.ts';
 import type { Vec3Tuple } from '../../kernel/vec3.ts';
 import { MeshBuilder } from './meshes.ts';
-import { validateRoles, type CornerRoles } from '../suspension/roles.ts';
+import { validateRoles, type CornerRoles } from '../suspension/build/roles.ts';
 
 /** Part poses of one state: `"<part>.pose"` for each moving part (as `modelState` gives them). */
 export type StatePoses = Readonly<Record<string, unknown>>;

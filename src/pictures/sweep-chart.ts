@@ -5,7 +5,7 @@
  */
 import type { SweepSpec, SweepTarget } from '../suspension/files/index.ts';
 import { sweepValues } from '../suspension/files/sweep.ts';
-import { flattenMetrics, type StepResult, type SweepRun } from '../suspension/sweep.ts';
+import { flattenMetrics, type StepResult, type SweepRun } from '../suspension/sweep/sweep.ts';
 import { axisTitle, metricLabel } from './labels.ts';
 import type { Chart, Curve, DesignPoint } from './plot.ts';
 

@@ -6,12 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { memoryIO, tempFolder } from './helpers.ts';
 import { parseGeometry } from '../../src/suspension/files/index.ts';
-import { parseDoe, variantFileText } from '../../src/suspension/batch.ts';
-import { inlineDoeSweep } from '../../src/suspension/doe-sweep.ts';
-import { runBatch } from '../../src/suspension/batch-pool.ts';
-import { suspensionAssembly } from '../../src/suspension/template.ts';
-import { SuspensionModel } from '../../src/suspension/model.ts';
-import { flattenMetrics, runSweep } from '../../src/suspension/sweep.ts';
+import { parseDoe, variantFileText } from '../../src/suspension/design/batch.ts';
+import { inlineDoeSweep } from '../../src/suspension/design/doe-sweep.ts';
+import { runBatch } from '../../src/suspension/design/batch-pool.ts';
+import { suspensionAssembly } from '../../src/suspension/build/template.ts';
+import { SuspensionModel } from '../../src/suspension/build/model.ts';
+import { flattenMetrics, runSweep } from '../../src/suspension/sweep/sweep.ts';
 
 const DW = 'examples/suspension/double_wishbone.yaml';
 const AXLE = 'examples/suspension/double_wishbone_axle_u_bar_rates.yaml';

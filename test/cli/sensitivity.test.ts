@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { memoryIO, tempFolder } from './helpers.ts';
 import { parseGeometry } from '../../src/suspension/files/index.ts';
-import { sensitivityAt } from '../../src/suspension/sensitivity.ts';
+import { sensitivityAt } from '../../src/suspension/gradients/model.ts';
 
 const DW = 'examples/suspension/double_wishbone.yaml';
 const tmp = tempFolder();
@@ -39,9 +39,9 @@ describe('kinemate sensitivity, fit, batch', () => {
     const m = out.sweeps['bump=20'].steps[0].metrics;
     expect(Object.keys(m)).toEqual(['link_force.trackrod', 'rack_force']);
     expect(Object.keys(m['link_force.trackrod'].gradient)).toHaveLength(30);
-    const { SensitivityModel, bumpStates, sensitivitySweep } = await import('../../src/suspension/sensitivity.ts');
-    const { LoadSensitivity } = await import('../../src/suspension/load-sensitivity.ts');
-    const { parseLoadCase } = await import('../../src/suspension/loads.ts');
+    const { SensitivityModel, bumpStates, sensitivitySweep } = await import('../../src/suspension/gradients/model.ts');
+    const { LoadSensitivity } = await import('../../src/suspension/gradients/loads.ts');
+    const { parseLoadCase } = await import('../../src/suspension/loads/loads.ts');
     const model = new SensitivityModel(parseGeometry(readFileSync(DW, 'utf8')));
     const ls = new LoadSensitivity(model, parseLoadCase(readFileSync(LOADS, 'utf8'), ['left']));
     const lib = sensitivitySweep(model, bumpStates([20]), ['link_force.trackrod'], 'adjoint', ls).steps[0].metrics!['link_force.trackrod']!;

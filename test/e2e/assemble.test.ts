@@ -18,8 +18,8 @@ import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '../../viewer/harness/browser';
 import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, settle, screenOf, warnIfNoChromium } from './page';
 import { parseAssembly } from '../../src/assembly';
-import { SuspensionModel } from '../../src/suspension/model';
-import { evaluateState } from '../../src/suspension/state';
+import { SuspensionModel } from '../../src/suspension/build/model';
+import { evaluateState } from '../../src/suspension/metrics/state';
 
 warnIfNoChromium('test/e2e/assemble');
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { COUPLINGS, couplingsDoc } from '../../examples/mechanisms/couplings';
 import { dofModel, driveModel, modelState, solveModel } from '../../src/model/operations';
-import { solve } from '../../kernel/solver';
+import { solve } from '../../kernel/solver/solve';
 import type { Model } from '../../src/model/build';
 import { RAD, load, worldPoint } from './helpers';
 

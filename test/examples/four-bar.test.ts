@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FOURBAR, fourBarDoc, rockerAngle } from '../../examples/fourbar';
 import { dofModel, driveModel, releaseCoordinate, solveModel } from '../../src/model/operations';
-import { solve } from '../../kernel/solver';
+import { solve } from '../../kernel/solver/solve';
 import { RAD, degDiff, load, planarAngle } from './helpers';
 
 describe('four-bar', () => {

@@ -9,9 +9,9 @@ import { PINEWOOD_CAR, PINEWOOD_TRACK, pinewoodDoc, pinewoodTrackPoints } from '
 import { pinewoodResults } from '../../examples/mechanisms/pinewood-results';
 import * as P from '../../kernel/pose';
 import { validateAssembly } from '../../src/assembly';
-import { buildDynamics } from '../../src/dynamics/build';
-import { reduce } from '../../src/dynamics/reduced';
-import { statics, type Wrench } from '../../src/dynamics/statics';
+import { buildDynamics } from '../../src/mechanics/build';
+import { reduce } from '../../src/mechanics/reduced';
+import { statics, type Wrench } from '../../src/mechanics/statics';
 import { dofModel, solveModel } from '../../src/model/operations';
 
 const g = 9.80665; // m/s²

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rotationMatrix } from '../../kernel/dual';
-import { prepareSimulation } from '../../src/dynamics/simulate';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { prepareSimulation } from '../../src/mechanics/simulate';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 

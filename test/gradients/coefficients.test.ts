@@ -1,6 +1,6 @@
 /**
  * A force element's own numbers as parameters of a simulation's gradient
- * (src/dynamics/sensitivity-coefficients.ts): tyre, bushing, drag, point force and torque
+ * (src/gradients/parameters/coefficients.ts): tyre, bushing, drag, point force and torque
  * (vector and time scale), table laws' ordinates, a spring's free length and preload, a
  * coordinate spring's free value, a friction's regularisation. Every entry against central
  * differences of whole re-runs of the integrator with the number changed in the file, at two
@@ -10,11 +10,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateAssembly } from '../../src/assembly/load';
 import type { AssemblyDoc } from '../../src/assembly/types';
-import { prepareSimulation } from '../../src/dynamics/simulate';
+import { prepareSimulation } from '../../src/mechanics/simulate';
 import type { TyreForce } from '../../mates/forces';
 import {
   parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicResult, type GradientOptions,
-} from '../../src/dynamics/sensitivity';
+} from '../../src/gradients/run';
 import { kinemate } from '../cli/helpers';
 import { rerun } from './sim-checks';
 

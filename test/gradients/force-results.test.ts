@@ -1,5 +1,5 @@
 /**
- * A force element's force as a result of a simulation's gradient (src/dynamics/sensitivity-force-results.ts):
+ * A force element's force as a result of a simulation's gradient (src/gradients/results/forces.ts):
  * a bushing's force on its B frame and a drag's force (a free body swinging on a bushing), a
  * tyre's load (a wheel bouncing on a slider), a coordinate spring's and friction's force (an
  * oscillator). Each value equal to the element's report at the end of the run, each entry
@@ -8,10 +8,10 @@
  * result's explicit dependence fails the differences.
  */
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradients, type DynamicResult, type GradientOptions } from '../../src/dynamics/sensitivity';
-import { ownResult } from '../../src/dynamics/sensitivity-own-results';
+import { parseParameter, parseResult, simulationGradients, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
+import { ownResult } from '../../src/gradients/results/own';
 import { validateAssembly } from '../../src/assembly/load';
-import { simulate } from '../../src/dynamics/simulate';
+import { simulate } from '../../src/mechanics/simulate';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 import { entryErrors as errors, type Move } from './sim-checks';
@@ -81,7 +81,7 @@ function check(doc: any, params: [string, Move, number][], names: string[], opti
   return d;
 }
 
-/** The element reports of the run's last frame (on SE(3), the scheme the gradients differentiate: kernel/product-group.ts). */
+/** The element reports of the run's last frame (on SE(3), the scheme the gradients differentiate: kernel/integrator/product-group.ts). */
 const lastForces = (doc: any, options: GradientOptions) => {
   const run = simulate(built(doc), { duration: options.duration, step: options.step, lieGroup: 'SE3' });
   return run.frames[run.frames.length - 1].forces as Record<string, any>;

@@ -1,13 +1,13 @@
 /**
  * A start the file's coordinates leave free: the start solve takes the least move (minimum
  * norm in its scaled columns) from the file's pose, so where that pose satisfies the mates the
- * start's derivative is that least move's (src/dynamics/sensitivity-free-start.ts). A pendulum
+ * start's derivative is that least move's (src/gradients/free-start.ts). A pendulum
  * whose swing angle is not in `state`, started swinging; every entry against central
  * differences of whole re-runs at two steps to 1e-4 relative; adjoint = direct to 1e-10.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradient } from '../../src/dynamics/sensitivity';
+import { parseParameter, parseResult, simulationGradient } from '../../src/gradients/run';
 import { bothRoutes, differenceError, entity, type Move } from './sim-checks';
 
 const pendulum = (): any => {

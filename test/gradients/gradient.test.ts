@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { prepareSimulation } from '../../src/dynamics/simulate';
-import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
+import { prepareSimulation } from '../../src/mechanics/simulate';
+import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 import { rerun } from './sim-checks';

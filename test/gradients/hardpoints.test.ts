@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rotationMatrix } from '../../kernel/dual';
-import { prepareSimulation } from '../../src/dynamics/simulate';
+import { prepareSimulation } from '../../src/mechanics/simulate';
 import {
   parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type GradientOptions,
-} from '../../src/dynamics/sensitivity';
+} from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 
@@ -141,7 +141,7 @@ describe('quarter car over a bump: the spring, damper and tyre ends', () => {
     expect(() => simulationGradient(doc, [parseParameter('body.nope.x')], r, options)).toThrow(/parameter "body\.nope\.x": part "body" has no point.*hardpoints of this file: ground\.guide\.x, .*wheel\.points\.centre\.x/);
     expect(() => simulationGradient(doc, [parseParameter('nobody.spring_top.z')], r, options)).toThrow(/"nobody\.spring_top\.z": no part "nobody"/);
     // the slides not in "state": the start solve's least move carries the body along the moved guide one for one
-    // (src/dynamics/sensitivity-free-start.ts; test/dynamics/sim-free-start.test.ts)
+    // (src/gradients/free-start.ts; test/gradients/free-start.test.ts)
     expect(Math.abs(simulationGradient(doc, [parseParameter('ground.guide.x')], parseResult('body.spring_top.position.x'), options).gradient[0] - 1)).toBeLessThan(1e-12);
     expect(() => parseParameter('body.spring_top')).toThrow(/PART\.ENTITY\.x\|y\|z/);
     // "centre" is the mass centre's; the point of that name in its long form

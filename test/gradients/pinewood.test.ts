@@ -14,8 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rotationMatrix } from '../../kernel/dual';
-import { prepareSimulation } from '../../src/dynamics/simulate';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint } from '../../src/dynamics/sensitivity';
+import { prepareSimulation } from '../../src/mechanics/simulate';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint } from '../../src/gradients/run';
 
 const doc = JSON.parse(readFileSync(new URL('../../examples/pinewood.kinemate.json', import.meta.url), 'utf8'));
 const FINISH = 4000;

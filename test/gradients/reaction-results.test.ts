@@ -1,6 +1,6 @@
 /**
  * A simulation frame's reactions and driver forces as results of a simulation's gradient
- * (src/dynamics/sensitivity-reactions.ts): `reactions.MATE.force|moment.x|y|z` and
+ * (src/gradients/results/reactions.ts): `reactions.MATE.force|moment.x|y|z` and
  * `drivers.NAME`. Each value equal to the printed frame's, each entry against central
  * differences of whole re-runs with the parameter moved in the file at two steps to 1e-4
  * relative, the adjoint against the direct route to 1e-10; leaving out the coefficients'
@@ -8,9 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradients, type DynamicResult, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { parseParameter, parseResult, simulationGradients, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
 import { validateAssembly } from '../../src/assembly/load';
-import { simulate } from '../../src/dynamics/simulate';
+import { simulate } from '../../src/mechanics/simulate';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 import { entryErrors as errors, type Move } from './sim-checks';
@@ -50,7 +50,7 @@ function check(doc: any, params: [string, Move, number][], names: string[], dura
     const options = { duration, step };
     const direct = simulationGradients(built(doc), ps, results, options, 'direct');
     const adjoint = simulationGradients(built(doc), ps, results, options, 'adjoint');
-    // the printed run on SE(3), the scheme the gradients differentiate (kernel/product-group.ts)
+    // the printed run on SE(3), the scheme the gradients differentiate (kernel/integrator/product-group.ts)
     const frames = simulate(built(doc), { ...options, lieGroup: 'SE3' }).frames, last = frames[frames.length - 1];
     names.forEach((name, r) => {
       const g = direct.results[r];

@@ -1,15 +1,15 @@
 /**
  * Gradients of a run whose mates have redundant rows: the slider-crank (crank, rod, slider on
  * three full revolutes and a slider, planar: 24 rows, 21 independent, 22 unknowns). The
- * integrator solves each step on its active rows (kernel/integrator.ts selectRows), and the
+ * integrator solves each step on its active rows (kernel/integrator/integrator.ts selectRows), and the
  * set changes along this run (rows 2 and 20 trade places from 0.253 s at 1e-3 s); the
- * gradient routes take each step's own set (src/dynamics/sensitivity.ts). Every entry against
+ * gradient routes take each step's own set (src/gradients/run.ts). Every entry against
  * central differences of whole re-runs at two steps to 1e-4 relative; adjoint = direct to 1e-10.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { prepareSimulation } from '../../src/dynamics/simulate';
-import { buildDynamics } from '../../src/dynamics/build';
+import { prepareSimulation } from '../../src/mechanics/simulate';
+import { buildDynamics } from '../../src/mechanics/build';
 import { bothRoutes, differenceError, entity, type Move } from './sim-checks';
 
 const doc = JSON.parse(readFileSync(new URL('../../examples/slider-crank-torque.kinemate.json', import.meta.url), 'utf8'));

@@ -4,9 +4,9 @@
  * function of the move, the run redone from scratch: build, start solve, projection, steps).
  */
 import { expect } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicGradient, type DynamicResult, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicGradient, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
 import { validateAssembly } from '../../src/assembly/load';
-import { prepareSimulation } from '../../src/dynamics/simulate';
+import { prepareSimulation } from '../../src/mechanics/simulate';
 import { rotationMatrix } from '../../kernel/dual';
 import type { AssemblyDoc } from '../../src/assembly/types';
 

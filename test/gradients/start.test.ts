@@ -1,13 +1,13 @@
 /**
  * Hardpoints as parameters of a simulation's gradient when the start moves (initial
  * velocities, a motion with a rate at t = 0): the velocity projection of the consistent start
- * differentiated (src/dynamics/sensitivity-start.ts). Each entry against central differences of
+ * differentiated (src/gradients/start.ts). Each entry against central differences of
  * whole re-runs with the entity moved in the file, at two steps, to 1e-4 relative; the adjoint
  * against the direct route; a closed form where a pendulum has one.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 
 const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
@@ -23,9 +23,9 @@ function moved(doc: any, [part, group, name, axis]: Where, d: number): AssemblyD
 
 /**
  * Direct and adjoint gradients, equal to `tol` of each entry (floored at `floor` of the largest).
- * The start's projection weighs given rates 1e10 times the rest (kernel/integrator.ts): its tangent
+ * The start's projection weighs given rates 1e10 times the rest (kernel/integrator/integrator.ts): its tangent
  * and its transpose parted by up to 1e-8 of an entry, so both routes now take v₀' from the same
- * forward solves (src/dynamics/sensitivity.ts startColumns) and agree to 1e-10.
+ * forward solves (src/gradients/run.ts startColumns) and agree to 1e-10.
  */
 function both(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, tol = 1e-10, floor = 1e-4) {
   const ps = params.map(parseParameter), r = parseResult(result);
@@ -131,5 +131,5 @@ describe('double wishbone corner, its start moving', () => {
     }
   }, 300_000);
 
-  // point motions (a start they place, their rows' curvature): test/dynamics/sim-start-motion.test.ts
+  // point motions (a start they place, their rows' curvature): test/gradients/start-motion.test.ts
 });

@@ -1,11 +1,11 @@
 /**
- * An element's tension as a result of a simulation's gradient (src/dynamics/sensitivity-tension.ts):
+ * An element's tension as a result of a simulation's gradient (src/gradients/results/tension.ts):
  * each entry against central differences of whole re-runs with the parameter moved in the file,
  * at two steps, to 1e-4 relative; the adjoint against the direct route to 1e-10.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/dynamics/sensitivity';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 import { oscillator } from './sim-models';

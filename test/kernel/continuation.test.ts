@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Continuation, MAX_EXTRA_SOLVES, MAX_SUBSTEPS } from '../../kernel/continuation';
-import type { SolveReport } from '../../kernel/solver';
+import type { SolveReport } from '../../kernel/solver/solve';
 import { System } from '../../kernel/system';
 
 const report = (converged: boolean, atLimit: string[] = []): SolveReport => ({

@@ -4,10 +4,10 @@ import { KinemateError } from '../../kernel/errors.ts';
 import { PoseFormatError, poseFromJSON } from '../../kernel/pose.ts';
 import { CliError } from '../../src/cli/io.ts';
 import { AssemblyError, buildModel, KinemateError as exported, ModelError, parseAssembly, parseGeometry, solveModel, SuspensionFileError } from '../../src/index.ts';
-import { validateRoles, RolesError } from '../../src/suspension/roles.ts';
+import { validateRoles, RolesError } from '../../src/suspension/build/roles.ts';
 import { fourBarDoc } from '../../examples/fourbar.ts';
 import { History, EditRefused } from '../../src/reactive/history.ts';
-import { LoadCaseError, parseLoadCase } from '../../src/suspension/loads.ts';
+import { LoadCaseError, parseLoadCase } from '../../src/suspension/loads/loads.ts';
 import { isDocumentError, LiveEditError, liveEdits } from '../../src/live/document.ts';
 
 function thrown(f: () => unknown): unknown {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { BlockRows, NormalEquations, blockAdjacency, reverseCuthillMcKee, type RowBlockPattern } from '../../kernel/sparse';
 import { System } from '../../kernel/system';
-import { solve, groupsOf, type SolveOptions } from '../../kernel/solver';
+import { solve, groupsOf, type SolveOptions } from '../../kernel/solver/solve';
 import { freedom } from '../../kernel/analysis';
 import * as P from '../../kernel/pose';
 import { validateAssembly, type AssemblyDoc } from '../../src/assembly';

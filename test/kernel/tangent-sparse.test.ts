@@ -2,11 +2,11 @@
  * The sparse tangent route (kernel/tangent-sparse.ts) against the dense QR route of
  * kernel/analysis.ts on toy mechanisms: equal where the rank is clear, and handing back to
  * the dense route where it is not (redundant rows, a toggle position, ill-conditioned
- * targets, too few targets). The suspension topologies are in test/suspension/tangent-sparse.test.ts.
+ * targets, too few targets). The suspension topologies are in test/suspension/build/tangent-sparse.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { System, type BlockKind, type ResidualBlock } from '../../kernel/system';
-import { solve } from '../../kernel/solver';
+import { solve } from '../../kernel/solver/solve';
 import { freedom, pointRate, tangentSpace, type TangentSpace } from '../../kernel/analysis';
 import { Dual, DualVec3, dvConstFrom, dvDot, dvPosePoint, dvSub } from '../../kernel/dual';
 import * as P from '../../kernel/pose';

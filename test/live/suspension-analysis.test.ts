@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { LiveModel } from '../../src/live/live-model';
 import { readSuspensionDocument } from '../../src/live/document';
 import { suspensionAnalysis, type LiveSuspensionAnalysis } from '../../src/live/suspension-analysis';
-import type { MetricValues } from '../../src/suspension/model';
+import type { MetricValues } from '../../src/suspension/build/model';
 
 describe('the live model with the suspension analysis', () => {
   it('gives the sweep engine\'s metrics at design and updates them as the wheel is pulled', () => {

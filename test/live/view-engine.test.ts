@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assemblyDocument, compileDocument, drivenSuspension, flatMetrics, LiveViewEngine, liveEdits, type LiveDocument, type LiveViewFrame, type LiveViewRequest } from '../../src/live/index.ts';
-import { runSweep } from '../../src/suspension/sweep.ts';
-import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads.ts';
+import { runSweep } from '../../src/suspension/sweep/sweep.ts';
+import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads/loads.ts';
 import { sweepFromShortcut } from '../../src/suspension/files/index.ts';
 import { History } from '../../src/reactive/index.ts';
 import { addMate } from '../../src/assembly/edits.ts';

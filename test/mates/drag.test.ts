@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateAssembly } from '../../src/assembly';
 import { buildModel } from '../../src/model/build';
-import { solve } from '../../kernel/solver';
+import { solve } from '../../kernel/solver/solve';
 import * as P from '../../kernel/pose';
 
 const frame0 = { origin: [0, 0, 0], rotation: [1, 0, 0, 0] } as const;

@@ -8,8 +8,8 @@ import * as P from '../../kernel/pose';
 import { System } from '../../kernel/system';
 import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
 import { validateAssembly } from '../../src/assembly';
-import { buildDynamics } from '../../src/dynamics/build';
-import { forceDerivatives, relativeError } from '../dynamics/helpers';
+import { buildDynamics } from '../../src/mechanics/build';
+import { forceDerivatives, relativeError } from '../mechanics/helpers';
 import { rng } from '../util/rng';
 import { wheelOnTrack } from './rolling-models';
 

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAssembly } from '../../src/assembly/load';
-import { buildDynamics } from '../../src/dynamics/build';
-import { equilibrium } from '../../src/dynamics/equilibrium';
-import { loadsHere } from '../../src/dynamics/statics';
+import { buildDynamics } from '../../src/mechanics/build';
+import { equilibrium } from '../../src/mechanics/equilibrium';
+import { loadsHere } from '../../src/mechanics/statics';
 import { admissibleMotions } from '../../kernel/analysis';
 import { barOnSprings } from './models';
 import { rng } from '../util/rng';

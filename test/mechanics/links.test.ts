@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateAssembly } from '../../src/assembly/load';
-import { buildDynamics } from '../../src/dynamics/build';
-import { statics, type Wrench } from '../../src/dynamics/statics';
+import { buildDynamics } from '../../src/mechanics/build';
+import { statics, type Wrench } from '../../src/mechanics/statics';
 
 type V = [number, number, number];
 const hp: Record<string, V> = {

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAssembly } from '../../src/assembly/load';
-import { buildDynamics } from '../../src/dynamics/build';
-import { modes } from '../../src/dynamics/modes';
+import { buildDynamics } from '../../src/mechanics/build';
+import { modes } from '../../src/mechanics/modes';
 import { barOnSprings, pendulum } from './models';
 
 const G = 9806.65;

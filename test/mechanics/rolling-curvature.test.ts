@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { withTangents } from '../../kernel/dual';
 import { retract } from '../../kernel/pose';
 import { RollingOnCurveBlock } from '../../mates/rolling';
-import { buildDynamics } from '../../src/dynamics/build';
+import { buildDynamics } from '../../src/mechanics/build';
 import { wheelOnTrack } from '../mates/rolling-models';
 
 const doc = JSON.parse(readFileSync(new URL('../../examples/pinewood.kinemate.json', import.meta.url), 'utf8'));

@@ -4,13 +4,13 @@
  * travels ½ a t² along the slope with a = g sin α / (1 + I/(m r²)) = ⅔ g sin 30°, and the
  * energy is kept. The motion has constant accelerations (the travel's and the turn's), which
  * generalized-α reproduces exactly when a pose's translation steps in world axes (R³ × SO(3),
- * kernel/product-group.ts); on SE(3) the body-frame velocity turns with the disc and the run
+ * kernel/integrator/product-group.ts); on SE(3) the body-frame velocity turns with the disc and the run
  * was off by O(h²): 1.2e-4 of the travel and 1.2 mJ after 1 s at 1 ms steps.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAssembly } from '../../src/assembly/load';
-import { simulate, type SimulationFrame } from '../../src/dynamics/simulate';
+import { simulate, type SimulationFrame } from '../../src/mechanics/simulate';
 import { kinemate } from '../cli/helpers';
 
 const FILE = 'examples/rolling-disc-incline.kinemate.json';

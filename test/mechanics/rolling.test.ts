@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { PINEWOOD_CAR, PINEWOOD_TRACK, pinewoodDoc } from '../../examples/mechanisms/pinewood';
 import { validateAssembly } from '../../src/assembly';
-import { simulate } from '../../src/dynamics/simulate';
-import type { Wrench } from '../../src/dynamics/statics';
+import { simulate } from '../../src/mechanics/simulate';
+import type { Wrench } from '../../src/mechanics/statics';
 import { wheelOnTrack } from '../mates/rolling-models';
 
 const g = 9806.65; // mm/s²

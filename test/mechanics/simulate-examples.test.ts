@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAssembly } from '../../src/assembly/load';
 import type { AssemblyDoc } from '../../src/assembly/types';
-import { buildDynamics } from '../../src/dynamics/build';
-import { modes } from '../../src/dynamics/modes';
-import { simulate } from '../../src/dynamics/simulate';
+import { buildDynamics } from '../../src/mechanics/build';
+import { modes } from '../../src/mechanics/modes';
+import { simulate } from '../../src/mechanics/simulate';
 
 const load = (name: string) => parseAssembly(readFileSync(`examples/${name}`, 'utf8'));
 const g = 9806.65;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAssembly } from '../../src/assembly/load';
-import { simulate } from '../../src/dynamics/simulate';
+import { simulate } from '../../src/mechanics/simulate';
 
 const pendulumJson = () => JSON.parse(readFileSync('examples/pendulum.kinemate.json', 'utf8'));
 

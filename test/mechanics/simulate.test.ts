@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAssembly } from '../../src/assembly/load';
-import { simulate, type SimulationFrame } from '../../src/dynamics/simulate';
+import { simulate, type SimulationFrame } from '../../src/mechanics/simulate';
 import { pendulum } from './models';
-import { doublePendulum, oscillator, spinningBody } from './sim-models';
+import { doublePendulum, oscillator, spinningBody } from '../gradients/sim-models';
 
 const g = 9806.65;
 

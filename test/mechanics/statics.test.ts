@@ -1,8 +1,8 @@
 /** Statics: reactions as Lagrange multipliers, checked by virtual work and closed forms. */
 import { describe, expect, it } from 'vitest';
 import { tangentSpace } from '../../kernel/analysis';
-import { buildDynamics } from '../../src/dynamics/build';
-import { loadsHere, statics, type Wrench } from '../../src/dynamics/statics';
+import { buildDynamics } from '../../src/mechanics/build';
+import { loadsHere, statics, type Wrench } from '../../src/mechanics/statics';
 import { door, pendulum, sliderCrank } from './models';
 import { rng } from '../util/rng';
 

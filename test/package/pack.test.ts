@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files/index.ts';
-import { SuspensionModel } from '../../src/suspension/model.ts';
-import { runSweep } from '../../src/suspension/sweep.ts';
-import { suspensionAssembly } from '../../src/suspension/template.ts';
+import { SuspensionModel } from '../../src/suspension/build/model.ts';
+import { runSweep } from '../../src/suspension/sweep/sweep.ts';
+import { suspensionAssembly } from '../../src/suspension/build/template.ts';
 import { REPO } from '../cli/helpers.ts';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';

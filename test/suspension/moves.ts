@@ -1,8 +1,8 @@
 import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
+import { suspensionAssembly } from '../../src/suspension/build/template';
+import { SuspensionModel } from '../../src/suspension/build/model';
+import { runSweep } from '../../src/suspension/sweep/sweep';
+import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads/loads';
 
 /**
  * The geometry with the hardpoint coordinate a gradient key names moved by d: `<name>.x`

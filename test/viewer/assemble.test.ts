@@ -15,9 +15,9 @@ import { History } from '../../src/reactive';
 import { compileDocument, type LiveDocument } from '../../src/live';
 import { buildModel } from '../../src/model/build';
 import { solveModel } from '../../src/model/operations';
-import { RolesError, validateRoles } from '../../src/suspension/roles';
-import { SuspensionModel } from '../../src/suspension/model';
-import { evaluateState } from '../../src/suspension/state';
+import { RolesError, validateRoles } from '../../src/suspension/build/roles';
+import { SuspensionModel } from '../../src/suspension/build/model';
+import { evaluateState } from '../../src/suspension/metrics/state';
 import { LiveViewPresenter, type PoseResult } from '../../src/live/view/presenter.ts';
 import {
   PART_LIBRARY, ROLE_DEFAULTS, addLibraryPart, applyRolesRecipe, defaultMateType, directedEntities, guessRoles, importParts, mateBetween, mateRecipe,

@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { LiveViewPresenter } from '../../src/live/view/presenter.ts';
 import { suspensionDocument } from '../../src/live';
 import { parseGeometry, parseText, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
+import { suspensionAssembly } from '../../src/suspension/build/template';
 import { validateAssembly } from '../../src/assembly/load';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SweepLoads, STANDARD_GRAVITY, type StateLoads } from '../../src/suspension/loads';
+import { SuspensionModel } from '../../src/suspension/build/model';
+import { runSweep } from '../../src/suspension/sweep/sweep';
+import { SweepLoads, STANDARD_GRAVITY, type StateLoads } from '../../src/suspension/loads/loads';
 import { loadCaseOf, DEFAULT_LOADS } from '../../viewer/src/loads-panel';
 import { linkForceStyle, formatForce, TENSION_COLOR, COMPRESSION_COLOR, NEUTRAL_COLOR } from '../../viewer/src/force-style';
 

@@ -12,14 +12,14 @@
  * law is. The tyre is not linear in its radius and clamps its force at zero: it is written
  * out here (mirroring mates/forces.ts TyreForce).
  */
-import { rotationMatrix } from '../../kernel/dual';
-import { BodyTorque, BushingForce, CoordinateSpringForce, LinearLaw, PointForce, PointToPointForce, TableLaw, TyreForce, type Law } from '../../mates/forces';
-import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
-import type { ForceBlock } from '../../kernel/forces';
-import { DEFAULT_AIR_DENSITY, splitReference, type AssemblyDoc, type ForceDoc } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { GradientRefusal } from './sensitivity-refusal';
-import type { HardpointParameter } from './sensitivity-hardpoints';
+import { rotationMatrix } from '../../../kernel/dual';
+import { BodyTorque, BushingForce, CoordinateSpringForce, LinearLaw, PointForce, PointToPointForce, TableLaw, TyreForce, type Law } from '../../../mates/forces';
+import { CoordinateFrictionForce, DragForce } from '../../../mates/resistance';
+import type { ForceBlock } from '../../../kernel/forces';
+import { DEFAULT_AIR_DENSITY, splitReference, type AssemblyDoc, type ForceDoc } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { GradientRefusal } from '../refusal';
+import type { HardpointParameter } from './hardpoints';
 
 /** A number of a force element: `field` as written after the element's name (`stiffness.x`, `curve[3]`, `scale.amplitude`). */
 export interface CoefficientParameter { kind: 'coefficient'; element: string; field: string }

@@ -7,8 +7,8 @@
  * with d. Their spin about d is left out: it only mixes the two rows across the axis, which
  * are zero at a solution, so the motion (and every result of it) does not see it.
  */
-import type { AssemblyDoc } from '../assembly/types';
-import { normalizeRate } from '../../kernel/vec3';
+import type { AssemblyDoc } from '../../assembly/types';
+import { normalizeRate } from '../../../kernel/vec3';
 
 /** An axis' turn: the rate ḋ of its unit direction (local frame) per unit of the parameter. */
 export interface AxisTurn { rate: readonly number[] }

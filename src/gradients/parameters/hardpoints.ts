@@ -1,6 +1,6 @@
 /**
  * Hardpoints (entity positions of an assembly file, in the part's own frame) as parameters of
- * a simulation's gradient (src/dynamics/sensitivity.ts; docs/sensitivity.md). A hardpoint
+ * a simulation's gradient (src/gradients/run.ts; docs/sensitivity.md). A hardpoint
  * enters the step's residual three ways, each from the residual code in tangent mode
  * (kernel/dual.ts withTangents) with a `local` seed — the entity's unit move — and the state
  * held, never by differences:
@@ -13,12 +13,12 @@
  * An entity is found in a block by the block's owner (the mate, motion or element naming it),
  * the part its seed column belongs to and its value (a frame's origin is a copy).
  */
-import { dualsOf, withTangents, type TangentSeeds, type Dual } from '../../kernel/dual';
-import { entityNames, entityPosition, forceActsAt, hasEntity, type AssemblyDoc, type PositionedGroup } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { BushingForce } from '../../mates/forces';
-import { turnSeed, type AxisTurn } from './sensitivity-directions';
-import type { FrameTurn } from './sensitivity-frames';
+import { dualsOf, withTangents, type TangentSeeds, type Dual } from '../../../kernel/dual';
+import { entityNames, entityPosition, forceActsAt, hasEntity, type AssemblyDoc, type PositionedGroup } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { BushingForce } from '../../../mates/forces';
+import { turnSeed, type AxisTurn } from './directions';
+import type { FrameTurn } from '../../suspension/gradients/simulation/frames';
 
 /** An entity coordinate: `PART.ENTITY.x|y|z` (or `PART.points|frames|axes|planes|circles.ENTITY.x|y|z`). */
 export interface HardpointParameter {

@@ -13,15 +13,15 @@
  * sensitivity-hardpoints.ts seeds it), a·∂Q_v/∂p; on a coefficient in closed form (a tyre:
  * ∂N/∂k = p, ∂N/∂c = (N − k p)/c; a coordinate spring: its force at unit rate).
  */
-import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
-import { BodyForceBlock, BushingForce, CoordinateSpringForce, PointToPointForce, TyreForce } from '../../mates/forces';
-import { CoordinateFrictionForce, DragForce } from '../../mates/resistance';
-import { forceActsAt } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { GradientRefusal } from './sensitivity-refusal';
-import type { DynamicParameter } from './sensitivity';
-import { turnSeed } from './sensitivity-directions';
-import { resolveHardpoint, type HardpointParameter } from './sensitivity-hardpoints';
+import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../../kernel/dual';
+import { BodyForceBlock, BushingForce, CoordinateSpringForce, PointToPointForce, TyreForce } from '../../../mates/forces';
+import { CoordinateFrictionForce, DragForce } from '../../../mates/resistance';
+import { forceActsAt } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { GradientRefusal } from '../refusal';
+import type { DynamicParameter } from '../run';
+import { turnSeed } from '../parameters/directions';
+import { resolveHardpoint, type HardpointParameter } from '../parameters/hardpoints';
 
 type Plain = Exclude<DynamicParameter, { kind: 'combined' }>;
 /** What a parameter is made of: its parts with weights, and the closed-form coefficients a geometry number moves. */

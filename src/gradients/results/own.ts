@@ -1,16 +1,16 @@
 /**
- * Results of a simulation's gradient that carry their own derivatives (src/dynamics/sensitivity.ts
+ * Results of a simulation's gradient that carry their own derivatives (src/gradients/run.ts
  * takes them through one interface; docs/sensitivity.md): a scalar r(q, v; p) of the state with
  * its covector on the tangent (q perturbed on the right, as the integrator's) and its explicit
  * dependence on each parameter with the state held. An element's tension
  * (sensitivity-tension.ts), an element's force (sensitivity-force-results.ts) and a geometry
  * file's suspension quantities (sensitivity-suspension-results.ts) are such results.
  */
-import type { DynamicsModel } from './build';
-import { GradientRefusal } from './sensitivity-refusal';
-import type { DynamicParameter, DynamicResult } from './sensitivity';
-import { TensionResult } from './sensitivity-tension';
-import { ForceResult } from './sensitivity-force-results';
+import type { DynamicsModel } from '../../mechanics/build';
+import { GradientRefusal } from '../refusal';
+import type { DynamicParameter, DynamicResult } from '../run';
+import { TensionResult } from './tension';
+import { ForceResult } from './forces';
 
 export interface OwnResult {
   /** Whether r reads parameter j directly (with the state held). */

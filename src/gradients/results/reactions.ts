@@ -13,14 +13,14 @@
  * The λ part is handed to the run as `lambdaWeights` (per integrator row), which the run
  * dots with λ' (direct) or seeds as the λ unknowns' cotangent (adjoint).
  */
-import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
-import type { Integrator } from '../../kernel/integrator';
-import { isCoupling, splitReference } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { GradientRefusal } from './sensitivity-refusal';
-import type { DynamicParameter } from './sensitivity';
-import type { OwnResult } from './sensitivity-own-results';
-import { entityPoint } from './statics';
+import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../../kernel/dual';
+import type { Integrator } from '../../../kernel/integrator/integrator';
+import { isCoupling, splitReference } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { GradientRefusal } from '../refusal';
+import type { DynamicParameter } from '../run';
+import type { OwnResult } from './own';
+import { entityPoint } from '../../mechanics/statics';
 
 /** `leaveOut` (tests only): drops one part of the coefficients' state dependence, to show each is needed. */
 export type ReactionWhat = { kind: 'force' | 'moment'; mate: string; axis: 0 | 1 | 2; leaveOut?: 'turn' | 'curvature' } | { kind: 'driver'; name: string };

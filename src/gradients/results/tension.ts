@@ -1,5 +1,5 @@
 /**
- * An element's tension as a result of a simulation's gradient (src/dynamics/sensitivity.ts;
+ * An element's tension as a result of a simulation's gradient (src/gradients/run.ts;
  * docs/sensitivity.md): a spring, damper or spring-damper between two points,
  * T = S(L) + D(L̇), L = |x_b − x_a|, L̇ = u·(ẋ_b − ẋ_a), u = (x_b − x_a)/L (mates/forces.ts
  * PointToPointForce: positive pulls the ends together). Its derivatives by hand, on the state
@@ -9,13 +9,13 @@
  * ẋ = R(ω × p + v) takes a·dx = (Rᵀa)·δt + (p × Rᵀa)·δω, b·dẋ = (w × Rᵀb)·δω + (p × Rᵀb)·dω + (Rᵀb)·dv,
  * w = ω × p + v.
  */
-import { rotationMatrix } from '../../kernel/dual';
-import { LinearLaw, PointToPointForce } from '../../mates/forces';
-import { forceEnds } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { GradientRefusal } from './sensitivity-refusal';
-import type { HardpointParameter } from './sensitivity-hardpoints';
-import { coefficientTension, type CoefficientParameter } from './sensitivity-coefficients';
+import { rotationMatrix } from '../../../kernel/dual';
+import { LinearLaw, PointToPointForce } from '../../../mates/forces';
+import { forceEnds } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { GradientRefusal } from '../refusal';
+import type { HardpointParameter } from '../parameters/hardpoints';
+import { coefficientTension, type CoefficientParameter } from '../parameters/coefficients';
 
 /** Per parameter: what T reads of it directly, with the state held (a geometry file's combined number: several, weighted). */
 type Explicit = { kind: 'stiffness' | 'damping'; x0: number } | { kind: 'free_length'; slope: number } | { kind: 'end'; end: 0 | 1; axis: 0 | 1 | 2 } | { kind: 'law'; of: (L: number, Ldot: number) => number };

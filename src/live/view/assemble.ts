@@ -16,9 +16,9 @@ import { mateTypesJoining, validateAssembly } from '../../assembly/load.ts';
 import { AssemblyError } from '../../assembly/errors.ts';
 import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../assembly/edits.ts';
 import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../document.ts';
-import { RolesError, validateRoles, type SuspensionRoles } from '../../suspension/roles.ts';
-import { SuspensionModel } from '../../suspension/model.ts';
-import { evaluateState } from '../../suspension/state.ts';
+import { RolesError, validateRoles, type SuspensionRoles } from '../../suspension/build/roles.ts';
+import { SuspensionModel } from '../../suspension/build/model.ts';
+import { evaluateState } from '../../suspension/metrics/state.ts';
 import type { LiveDocument } from '../document.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 

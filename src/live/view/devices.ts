@@ -10,9 +10,9 @@
  * Also the shim thickness edit (one undo entry) and the device metrics the panels show.
  */
 import { quat, vec3 } from 'gl-matrix';
-import type { SuspensionModel } from '../../suspension/model.ts';
-import type { PointExpr } from '../../suspension/targets.ts';
-import type { PointRole } from '../../suspension/roles.ts';
+import type { SuspensionModel } from '../../suspension/build/model.ts';
+import type { PointExpr } from '../../suspension/build/targets.ts';
+import type { PointRole } from '../../suspension/build/roles.ts';
 import type { Geometry } from '../../suspension/files/index.ts';
 import type { LiveRecipe } from '../document.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';

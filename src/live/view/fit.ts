@@ -1,9 +1,9 @@
 /**
  * The Fit panel's job, without DOM (it runs in `fit.worker.ts`, and in Node for the tests):
- * the library's inverse design (`fit()`, src/suspension/fit.ts) on the document shown, with
+ * the library's inverse design (`fit()`, src/suspension/design/fit.ts) on the document shown, with
  * its targets file's text, reporting each iteration; and the one edit that accepts a result.
  */
-import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../suspension/fit.ts';
+import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../suspension/design/fit.ts';
 import { validateGeometry } from '../../suspension/files/index.ts';
 import { liveEdits, type LiveRecipe } from '../document.ts';
 import type { LiveDocument } from '../document.ts';

@@ -3,10 +3,10 @@
  * flat `loads.*` metrics (read-outs and plots) of the library's loads at a state, which
  * the pose frames carry under the loads panel's case (src/live/loads-at-pose.ts).
  */
-import type { StateLoads } from '../../suspension/loads.ts';
+import type { StateLoads } from '../../suspension/loads/loads.ts';
 import type { ReadoutSpec } from './frame-types.ts';
 
-export type { LoadCase, WheelLoad, StateLoads } from '../../suspension/loads.ts';
+export type { LoadCase, WheelLoad, StateLoads } from '../../suspension/loads/loads.ts';
 
 /** Flat loads metrics (read-outs and plots), with their labels and units. */
 export const LOAD_METRICS: readonly ReadoutSpec[] = [

@@ -14,9 +14,9 @@
  * (viewer/src/scene-structure.ts), the corners drawn, the flat read-outs, loads under the
  * panel's load case, devices, and the plots' series from the library's sweep.
  */
-import { holdCatalogue, type SteeringAxis } from '../../suspension/steering.ts';
-import type { SuspensionModel, MetricValues } from '../../suspension/model.ts';
-import { runSweep, sweepsToCsv } from '../../suspension/sweep.ts';
+import { holdCatalogue, type SteeringAxis } from '../../suspension/metrics/steering.ts';
+import type { SuspensionModel, MetricValues } from '../../suspension/build/model.ts';
+import { runSweep, sweepsToCsv } from '../../suspension/sweep/sweep.ts';
 import { sweepFromShortcut, validateGeometry } from '../../suspension/files/index.ts';
 import { compileDocument, type CompiledDocument } from '../document.ts';
 import { drivenSuspension } from '../suspension-engine.ts';
@@ -25,7 +25,7 @@ import { holdOf, LiveViewEngine, type LiveViewFrame } from '../view-engine.ts';
 import type { LiveModel, LiveRequest } from '../live-model.ts';
 import type { AssemblyDoc } from '../../assembly/types.ts';
 import { modelState, type StateJSON } from '../../model/operations.ts';
-import { SweepLoads } from '../../suspension/loads.ts';
+import { SweepLoads } from '../../suspension/loads/loads.ts';
 import type { LiveDocument } from '../document.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';

@@ -7,10 +7,10 @@
  */
 import { quat, vec3 } from 'gl-matrix';
 import { splitReference, type AssemblyDoc, type PoseDoc } from '../../assembly/types.ts';
-import type { SuspensionModel, MetricValues } from '../../suspension/model.ts';
-import type { SteeringAxis } from '../../suspension/steering.ts';
-import type { PointExpr } from '../../suspension/targets.ts';
-import type { PointRole } from '../../suspension/roles.ts';
+import type { SuspensionModel, MetricValues } from '../../suspension/build/model.ts';
+import type { SteeringAxis } from '../../suspension/metrics/steering.ts';
+import type { PointExpr } from '../../suspension/build/targets.ts';
+import type { PointRole } from '../../suspension/build/roles.ts';
 import type { LiveSuspensionAnalysis } from '../suspension-analysis.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import type { CornerGeometry, HandleInfo, HandleKind, SceneStructure } from './frame-types.ts';

@@ -1,7 +1,7 @@
 /**
  * The sensitivity arrows' presenter: for a document, the state the view shows (wheel
  * travel, rack) and a metric, the library's exact gradient of that metric with respect to
- * every hardpoint coordinate (src/suspension/sensitivity.ts: one adjoint solve), per
+ * every hardpoint coordinate (src/suspension/gradients/model.ts: one adjoint solve), per
  * pickup. No DOM: it runs in its own worker (`sensitivity.worker.ts`), so a drag's pose is
  * never held up by it, and in Node for the tests.
  *
@@ -10,7 +10,7 @@
  * axle (no `hardpoints.right`) a drag moves the pickup and its mirror (the left and the
  * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
-import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../suspension/sensitivity.ts';
+import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../suspension/gradients/model.ts';
 import { validateGeometry, validateSweep, type SweepSpec } from '../../suspension/files/index.ts';
 import type { CompiledDocument } from '../document.ts';
 import type { LiveDocument } from '../document.ts';

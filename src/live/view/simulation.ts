@@ -5,7 +5,7 @@
  * it runs in the simulation worker (`simulation.worker.ts`) and, for tests, in Node.
  */
 import { compileDocument } from '../document.ts';
-import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../dynamics/simulate.ts';
+import { simulate, type SimulationFrame, type SimulationEvent, type EnergyJSON } from '../../mechanics/simulate.ts';
 import { splitReference, type AssemblyDoc, type PoseDoc } from '../../assembly/types.ts';
 import type { LiveDocument } from '../document.ts';
 

@@ -10,7 +10,7 @@
  * - a trailing arm's torsion bar: a coordinate spring on the arm's hinge.
  * Nothing is added for a device whose file gives no rate.
  */
-import type { Geometry, Point3 } from './files';
+import type { Geometry, Point3 } from '../files';
 import type { SuspensionRoles } from './roles';
 import type { Builder } from './template';
 

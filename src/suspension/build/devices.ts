@@ -12,15 +12,15 @@
  * - torsion bars: on the rocker shaft (double wishbone) or on a transverse axis through the
  *   trailing arm's pivot — no part, only the twist metric.
  */
-import type { Geometry, CornerGeometry, Point3 } from './files';
-import { usesRocker } from './files';
+import type { Geometry, CornerGeometry, Point3 } from '../files';
+import { usesRocker } from '../files';
 import type { Builder } from './template';
 import type { CornerRoles, LeverRole, PointRole, SuspensionRoles } from './roles';
 import type { SuspensionModel, MetricValues } from './model';
 import type { PointExpr } from './targets';
-import { Dual, DualVec3, dSub } from '../../kernel/dual';
-import { fitScrewAxis } from '../../kernel/screw';
-import { heaveLinkLength, leverTransmission, tBarMetrics, torsionBarTwist, uBarArmAngle } from './metrics/devices';
+import { Dual, DualVec3, dSub } from '../../../kernel/dual';
+import { fitScrewAxis } from '../../../kernel/screw';
+import { heaveLinkLength, leverTransmission, tBarMetrics, torsionBarTwist, uBarArmAngle } from '../metrics/devices';
 
 const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 

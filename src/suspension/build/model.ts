@@ -4,24 +4,24 @@
  * state — positions, metrics with exact derivatives along the sweep's targets (tangent of
  * the constraint null space + forward-mode AD through the metric formulas).
  */
-import { DualVec3, tangentMode } from '../../kernel/dual';
-import { unit, vsub } from './metrics/dualops';
-import * as P from '../../kernel/pose';
-import { solve, type SolveReport } from '../../kernel/solver';
-import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../kernel/analysis';
-import { toMatrix } from '../../kernel/quat';
-import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
-import { splitReference, type AssemblyDoc } from '../assembly/types';
-import { buildModel, type Model, ModelError } from '../model/build';
+import { DualVec3, tangentMode } from '../../../kernel/dual';
+import { unit, vsub } from '../metrics/dualops';
+import * as P from '../../../kernel/pose';
+import { solve, type SolveReport } from '../../../kernel/solver/solve';
+import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../../kernel/analysis';
+import { toMatrix } from '../../../kernel/quat';
+import { ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
+import { splitReference, type AssemblyDoc } from '../../assembly/types';
+import { buildModel, type Model, ModelError } from '../../model/build';
 import { validateRoles, RolesError, type CornerRoles, type PointRole, type SuspensionRoles } from './roles';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import {
   cornerMetrics, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
   type AxleMetrics, type CornerInput, type CornerMetrics, type Line3, type RoadInput,
-} from './metrics';
-import { tireRadius } from './files';
+} from '../metrics';
+import { tireRadius } from '../files';
 import { DeviceRuntime } from './devices';
-import { steeringGeometry } from './metrics/steering-geometry';
+import { steeringGeometry } from '../metrics/steering-geometry';
 
 export interface CornerRuntime {
   roles: CornerRoles;
@@ -66,7 +66,7 @@ export interface EvaluateExtras {
    */
   derivatives?: boolean;
   /**
-   * Evaluate along these rates instead of the hub-z/rack tangent (src/suspension/sensitivity.ts:
+   * Evaluate along these rates instead of the hub-z/rack tangent (src/suspension/gradients/model.ts:
    * one rate per hardpoint coordinate, so every metric's dual carries its gradient).
    */
   rates?: TangentSpace;
@@ -192,7 +192,7 @@ export class SuspensionModel {
   }
 
   /**
-   * Set only while src/suspension/sensitivity.ts evaluates: adds a point term's rate that
+   * Set only while src/suspension/gradients/model.ts evaluates: adds a point term's rate that
    * comes from its local point moving (a hardpoint moved), not from the state.
    */
   explicitPointRate: ((out: DualVec3, term: PointExpr[number], n: number) => void) | null = null;
@@ -507,7 +507,7 @@ function sumRates(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) out[i] = a[i] + b[i];
   return out;
 }
-import { Dual } from '../../kernel/dual';
+import { Dual } from '../../../kernel/dual';
 function constDual(n: number, v: number): Dual {
   return new Dual(n, v);
 }

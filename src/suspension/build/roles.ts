@@ -7,8 +7,8 @@
  * point between two references: `{ "between": [refA, refB], "fraction": f }` (a damper
  * end on a rod's centreline, where the rod itself is a distance mate, not a part).
  */
-import { KinemateError } from '../../kernel/errors.ts';
-import type { Side, AxlePosition } from './files';
+import { KinemateError } from '../../../kernel/errors.ts';
+import type { Side, AxlePosition } from '../files';
 
 export type PointRole = string | { between: [string, string]; fraction: number };
 /** A hold: a coordinate name (`lowerHinge.angle`) or a length between two points to keep. */

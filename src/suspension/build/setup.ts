@@ -10,14 +10,14 @@
  * and at the shifted UBJ, the track rod at its (shimmed) length, and a rocker turned to keep
  * the (shimmed) pushrod length — and read the points back from the parts' poses.
  */
-import * as P from '../../kernel/pose';
-import { solve } from '../../kernel/solver';
-import type { AssemblyDoc, AxisDoc, MateDoc, PartDoc, PoseDoc } from '../assembly/types';
-import { buildModel } from '../model/build';
-import type { ProblemList } from './files/errors';
-import type { Geometry, CornerGeometry } from './files/geometry';
-import type { Point3 } from './files/read';
-import { usesRocker } from './files/hardpoints';
+import * as P from '../../../kernel/pose';
+import { solve } from '../../../kernel/solver/solve';
+import type { AssemblyDoc, AxisDoc, MateDoc, PartDoc, PoseDoc } from '../../assembly/types';
+import { buildModel } from '../../model/build';
+import type { ProblemList } from '../files/errors';
+import type { Geometry, CornerGeometry } from '../files/geometry';
+import type { Point3 } from '../files/read';
+import { usesRocker } from '../files/hardpoints';
 
 /** Points rigid on the rocker (turned by the setup's rocker angle). */
 const ROCKER_POINTS = ['pushrod_inboard', 'strut_bottom', 'droplink_rocker', 'heave_link_rocker', 'damper_rocker'];

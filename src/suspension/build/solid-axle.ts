@@ -7,7 +7,7 @@
  * `strut_bottom` is a point of the beam. A De Dion beam is located the same way; only the
  * final drive (not modelled) sits on the chassis, so it has no pinion angle.
  */
-import type { Geometry, CornerGeometry, Point3 } from './files';
+import type { Geometry, CornerGeometry, Point3 } from '../files';
 import type { Builder } from './template';
 import type { CornerRoles, PointRole, SuspensionRoles } from './roles';
 

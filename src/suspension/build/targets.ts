@@ -6,8 +6,8 @@
  * A point here is a weighted sum of part points (one term for a point on a part; two for a
  * point on a rod's centreline between a chassis point and an upright point).
  */
-import { Dual, DualVec3, dvPosePoint, dvLength, dvSub, dvComponent, dvConst, dvAddScaled } from '../../kernel/dual';
-import type { BlockKind, ResidualBlock } from '../../kernel/system';
+import { Dual, DualVec3, dvPosePoint, dvLength, dvSub, dvComponent, dvConst, dvAddScaled } from '../../../kernel/dual';
+import type { BlockKind, ResidualBlock } from '../../../kernel/system';
 
 export interface PointTerm {
   variable: number;

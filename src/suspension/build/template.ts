@@ -7,8 +7,8 @@
  * coordinates. Two-ball links (track rods, pushrods, multi-link rods) are distance mates,
  * not parts: their idle spin is then no degree of freedom at all.
  */
-import type { AssemblyDoc, ForceDoc, MateDoc, PartDoc } from '../assembly/types';
-import type { Geometry, CornerGeometry, Point3 } from './files';
+import type { AssemblyDoc, ForceDoc, MateDoc, PartDoc } from '../../assembly/types';
+import type { Geometry, CornerGeometry, Point3 } from '../files';
 import type { CornerRoles, SuspensionRoles, HoldRole, InstantAxisRole, PointRole } from './roles';
 import { buildAxleDevices, buildCornerDevices } from './devices';
 import { addDeviceForces } from './device-forces';
@@ -26,7 +26,7 @@ const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2]
 /**
  * Which array each written point, axis origin or plane origin was copied from (a geometry
  * file's hardpoint, by identity), and each axis direction's far end: the sensitivities tell
- * coincident hardpoints apart by it (src/suspension/sensitivity.ts `hardpointAt`).
+ * coincident hardpoints apart by it (src/suspension/gradients/model.ts `hardpointAt`).
  */
 export const entitySource = new WeakMap<object, readonly number[]>();
 export const axisTipSource = new WeakMap<object, readonly number[]>();

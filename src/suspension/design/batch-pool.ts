@@ -7,7 +7,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { Geometry } from './files';
+import type { Geometry } from '../files';
 import { doeHeader, doeVariantSource, loadDoeWork, variantRows, variantSucceeded, type DoeSpec } from './batch';
 import type { DoeVariantSource } from './doe-sampling';
 import { VariantModels } from './variant-models';

@@ -40,10 +40,10 @@ interface BundleManifest { inputs: string[]; key: string; file: string }
  */
 async function bundleSourceWorker(): Promise<URL> {
   const entry = fileURLToPath(new URL('./batch-worker.ts', import.meta.url));
-  const dir = fileURLToPath(new URL('../../node_modules/.cache/kinemate/', import.meta.url));
+  const dir = fileURLToPath(new URL('../../../node_modules/.cache/kinemate/', import.meta.url));
   // one manifest per source tree (a node_modules may be shared between checkouts)
   const manifestPath = `${dir}batch-worker-inputs-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}.json`;
-  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
   const options = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external' } as const;
   const settings = JSON.stringify(options);
   try {

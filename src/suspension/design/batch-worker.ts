@@ -4,7 +4,7 @@
  * CSV lines.
  */
 import { parentPort } from 'node:worker_threads';
-import type { Geometry } from './files';
+import type { Geometry } from '../files';
 import { loadDoeWork, variantRows, type DoeSpec } from './batch';
 import { VariantModels } from './variant-models';
 

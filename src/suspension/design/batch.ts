@@ -3,14 +3,14 @@
  * rates, masses, shims … moved by a grid, a Latin hypercube, or a list: doe-parameters.ts),
  * each swept alone exactly as `kinemate sweep` would sweep that variant's file (values
  * only; any sweep: doe-sweep.ts), one CSV row per variant and step. The work is split over worker threads
- * by src/suspension/batch-pool.ts; this module is the part each thread runs.
+ * by src/suspension/design/batch-pool.ts; this module is the part each thread runs.
  */
-import type { Geometry, SweepSpec } from './files';
-import { parseText, sweepValues } from './files';
-import { suspensionAssembly } from './template';
-import { SuspensionModel } from './model';
-import { flattenMetrics, runSweep } from './sweep';
-import { metricValues } from './metric-values';
+import type { Geometry, SweepSpec } from '../files';
+import { parseText, sweepValues } from '../files';
+import { suspensionAssembly } from '../build/template';
+import { SuspensionModel } from '../build/model';
+import { flattenMetrics, runSweep } from '../sweep/sweep';
+import { metricValues } from '../metrics/values';
 import type { VariantModels } from './variant-models';
 import { movedFile, movedGeometry, placesOf, sidedFile, type DoePlace } from './doe-parameters';
 import { variantSource, type DoeVariantSource } from './doe-sampling';

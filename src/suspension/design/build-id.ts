@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { batchWorkerUrl } from '../batch-worker-url.ts';
+import { batchWorkerUrl } from './batch-worker-url.ts';
 
 let cached: Promise<string> | null = null;
 

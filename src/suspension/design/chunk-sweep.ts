@@ -4,8 +4,8 @@
  * Each variant's rows are exactly those `kinemate batch` writes for it.
  */
 import type { Geometry } from '../files';
-import type { DoeSpec } from '../batch.ts';
-import { runBatch } from '../batch-pool.ts';
+import type { DoeSpec } from './batch.ts';
+import { runBatch } from './batch-pool.ts';
 
 /** Each variant's CSV lines (joined by newlines), in order. */
 export async function sweepChunk(geometry: Geometry, spec: DoeSpec, first: number, moves: number[][]): Promise<string[]> {

@@ -13,8 +13,8 @@
  *           `spring.…`, `anti_roll.…` may leave out `axle_config.`; `.x|.y|.z` index a point
  *           given as a list and an inertia's diagonal.
  */
-import type { Geometry } from './files';
-import { validateGeometry } from './files';
+import type { Geometry } from '../files';
+import { validateGeometry } from '../files';
 
 /** One number of the file a coordinate moves: its path in the parsed file, and the move's sign. */
 export interface DoePlace { path: (string | number)[]; sign: 1 | -1 }

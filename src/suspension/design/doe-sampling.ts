@@ -7,7 +7,7 @@
  * million). Above that, each permutation is a seeded Feistel bijection of [0, samples)
  * (cycle-walked) and each jitter a hash of (seed, coordinate, index): O(1) memory.
  */
-import { seededRandom } from '../../kernel/random';
+import { seededRandom } from '../../../kernel/random';
 
 export interface DoeSampling {
   type: 'grid' | 'latin_hypercube' | 'list';

@@ -3,8 +3,8 @@
  * checked against the base geometry's, and one variant simulated. Loaded only when a DOE
  * simulates (batch.ts loadDoeWork): the dynamics code is not every command's.
  */
-import type { Geometry } from './files';
-import { prepareSuspensionDynamics, readSuspensionDynamics, simulateSuspension, type SuspensionFrame, type SuspensionSimulationFrame } from '../dynamics/suspension-dynamics';
+import type { Geometry } from '../files';
+import { prepareSuspensionDynamics, readSuspensionDynamics, simulateSuspension, type SuspensionFrame, type SuspensionSimulationFrame } from '../dynamics/model';
 import { SIDE_FIELDS, type DoeResult, type DoeSimulation } from './doe-simulate';
 
 /** Refuses a result whose column the geometry's simulation does not have, naming its path and the columns. */

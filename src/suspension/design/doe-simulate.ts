@@ -12,8 +12,8 @@
  * This module reads the DOE's field and loads no dynamics code (every command loads it);
  * doe-simulate-run.ts, loaded when a DOE simulates, checks the columns and runs.
  */
-import type { Geometry } from './files';
-import type { IntegratorMethod } from '../../kernel/integrator';
+import type { Geometry } from '../files';
+import type { IntegratorMethod } from '../../../kernel/integrator/integrator';
 
 export interface DoeResult { name: string; column: string; at: 'final' | 'max' | 'min' | 'rms' | 'crossing'; level?: number }
 

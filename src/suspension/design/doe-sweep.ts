@@ -6,8 +6,8 @@
  * -50:50:21. The CSV gets one column per swept (not held) target, named for what it holds.
  */
 import { dirname, isAbsolute, join } from 'node:path';
-import type { Geometry, SweepSpec, SweepTarget } from './files';
-import { parseText, sweepFromShortcut, validateSweep } from './files';
+import type { Geometry, SweepSpec, SweepTarget } from '../files';
+import { parseText, sweepFromShortcut, validateSweep } from '../files';
 
 const SHORTCUTS = ['bump', 'steer', 'roll'] as const;
 

@@ -1,13 +1,13 @@
 /**
  * Inverse design: move chosen hardpoint coordinates, each within its box, so that metric
  * values at bump travels, gains between two travels, or whole curves meet their targets.
- * A bounded Levenberg–Marquardt on the exact Jacobian (src/suspension/sensitivity.ts): each
+ * A bounded Levenberg–Marquardt on the exact Jacobian (src/suspension/gradients/model.ts): each
  * iteration solves the states the targets need once and takes every residual's gradient
  * from the implicit function theorem — no differences of re-solved geometries.
  */
-import type { Geometry } from './files';
-import { parseText } from './files';
-import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetricsOf, type MetricGradient } from './sensitivity';
+import type { Geometry } from '../files';
+import { parseText } from '../files';
+import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetricsOf, type MetricGradient } from '../gradients/model';
 
 export interface FitTarget {
   metric: string;

@@ -9,7 +9,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { availableParallelism } from 'node:os';
 import { parseGeometry, type Geometry } from '../files';
-import { parseDoe, type DoeSpec } from '../batch.ts';
+import { parseDoe, type DoeSpec } from './batch.ts';
 import { checkReachable, connectionOptions, type QueueAddress } from './queue-connection.ts';
 import { BUILD_MISMATCH, checkChunkJob, QUEUE_NAME, readRunRecord } from './queue-protocol.ts';
 import { sweepChunk } from './chunk-sweep.ts';

@@ -9,9 +9,9 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseGeometry, type Geometry } from '../files';
-import { doeHeader, doeVariantSource, errorRows, loadDoeWork, variantSucceeded, parseDoe, variantRows, type DoeSpec } from '../batch.ts';
-import { VariantModels } from '../variant-models.ts';
-import type { DoeVariantSource } from '../doe-sampling.ts';
+import { doeHeader, doeVariantSource, errorRows, loadDoeWork, variantSucceeded, parseDoe, variantRows, type DoeSpec } from './batch.ts';
+import { VariantModels } from './variant-models.ts';
+import type { DoeVariantSource } from './doe-sampling.ts';
 import { checkReachable, connectionOptions, QueueError, type QueueAddress } from './queue-connection.ts';
 import { BUILD_MISMATCH, chunkJobId, claimRunRecord, deleteRunRecord, QUEUE_NAME, runToken, type ChunkJob, type RunRecord } from './queue-protocol.ts';
 import { buildId } from './build-id.ts';

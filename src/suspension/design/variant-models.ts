@@ -3,9 +3,9 @@
  * in place for the next (renewModel: the same numbers as a fresh build, without building
  * its blocks and solver workspaces again), or built afresh where it cannot be.
  */
-import type { AssemblyDoc } from '../assembly/types';
-import { renewModel } from '../model/build';
-import { SuspensionModel } from './model';
+import type { AssemblyDoc } from '../../assembly/types';
+import { renewModel } from '../../model/build';
+import { SuspensionModel } from '../build/model';
 
 export class VariantModels {
   private last: SuspensionModel | null = null;

@@ -1,6 +1,6 @@
 /**
  * Suspension dynamics from a geometry file (docs/dynamics.md "Suspension dynamics"): the
- * geometry's template assembly (src/suspension/template.ts, with its coilover, torsion bar,
+ * geometry's template assembly (src/suspension/build/template.ts, with its coilover, torsion bar,
  * bars and damper force elements) plus what its `dynamics` section gives — part masses, a
  * sprung mass on a vertical slider or a fixed chassis, a tyre per wheel on a road part that a
  * motion drives (a sine, a (1 − cos) bump or a table), a start at the static equilibrium or
@@ -8,18 +8,18 @@
  * frame gains the suspension's view: wheel-centre travel, camber, toe, element travel, link
  * forces, tyre force.
  */
-import type { AssemblyDoc, ForceDoc, MateDoc } from '../assembly/types';
-import { validateAssembly } from '../assembly/load';
-import { ProblemList } from '../suspension/files/errors';
-import { isRecord, type Point3 } from '../suspension/files/read';
-import { tireRadius, type Geometry } from '../suspension/files';
-import { SuspensionModel } from '../suspension/model';
-import { suspensionAssembly } from '../suspension/template';
-import { IntegratorError } from '../../kernel/integrator';
-import { buildDynamics, type DynamicsModel } from './build';
-import { equilibrium, type EquilibriumResult } from './equilibrium';
-import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from './simulate';
-import { elementReports } from './statics';
+import type { AssemblyDoc, ForceDoc, MateDoc } from '../../assembly/types';
+import { validateAssembly } from '../../assembly/load';
+import { ProblemList } from '../files/errors';
+import { isRecord, type Point3 } from '../files/read';
+import { tireRadius, type Geometry } from '../files';
+import { SuspensionModel } from '../build/model';
+import { suspensionAssembly } from '../build/template';
+import { IntegratorError } from '../../../kernel/integrator/integrator';
+import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
+import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium';
+import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from '../../mechanics/simulate';
+import { elementReports } from '../../mechanics/statics';
 
 // ---- the `dynamics` section ----
 

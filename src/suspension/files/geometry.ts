@@ -47,7 +47,7 @@ import {
   NO_DEVICES, SETUP_KEYS, checkDeviceGeometry, deviceHardpoints, mirrorSetup, readBeamAxle, readDevices, readSetup, refuseUnknownKeys,
   type CornerSetup, type Devices,
 } from './devices';
-import { applySetup } from '../setup';
+import { applySetup } from '../build/setup';
 
 
 export type GeometryScope = 'corner' | 'axle';

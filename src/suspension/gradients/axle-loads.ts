@@ -4,11 +4,11 @@
  * (`left_lower_ball`) as `metrics.left["joint_force.lower_ball.x"]`, the rack force and
  * anything of neither side as `metrics.axle.…` (load-sensitivity.ts computes them).
  */
-import { LINK_FORCE, type LoadSensitivity } from './load-sensitivity';
-import { JOINT_FORCE, JOINT_MOMENT } from './joint-wrench-rates';
-import { ELEMENT_FORCE, ELEMENT_MOMENT, ELEMENT_TENSION, HOLD_FORCE } from './element-hold-rates';
-import { MOTION_RATIO } from './motion-ratio-rates';
-import type { DriverParameters, ExtraSideGradients, SideMetrics } from './sensitivity';
+import { LINK_FORCE, type LoadSensitivity } from './loads';
+import { JOINT_FORCE, JOINT_MOMENT } from './joint-wrenches';
+import { ELEMENT_FORCE, ELEMENT_MOMENT, ELEMENT_TENSION, HOLD_FORCE } from './element-holds';
+import { MOTION_RATIO } from './motion-ratios';
+import type { DriverParameters, ExtraSideGradients, SideMetrics } from './model';
 
 export class AxleLoadGradients implements ExtraSideGradients {
   /** Per metric of LoadSensitivity: its group and its name there. */

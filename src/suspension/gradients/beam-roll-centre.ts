@@ -11,12 +11,12 @@
  * and their velocity differences Δa = ω × a, Δb = ω × b, Δa × Δb = ω (ω·(a × b)) and
  * Δa·b = ω·(a × b), so ω = (Δa × Δb)/(Δa·b).
  */
-import { Dual, DualVec3 } from '../../kernel/dual';
-import type { TangentSpace } from '../../kernel/analysis';
-import { add, comp, cross, div, dot, mul, sub, vscale, vsub } from './metrics/dualops';
-import { coordinateTangents } from './derivative-sensitivity';
-import { driverRowsOf, solve } from './roll-centre-sensitivity';
-import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
+import { Dual, DualVec3 } from '../../../kernel/dual';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { add, comp, cross, div, dot, mul, sub, vscale, vsub } from '../metrics/dualops';
+import { coordinateTangents } from './derivatives';
+import { driverRowsOf, solve } from './roll-centre';
+import type { DriverParameters, SensitivityModel, StateFactors } from './model';
 
 /** `axle:roll_center_linkage_y|z` → value and gradient; empty when not a beam, not driven by the hubs, or the beam does not roll about x. */
 export function beamRollCentreGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace): Record<string, Dual> {

@@ -12,9 +12,9 @@
  * points: the wheel centre is a point of the upright that moves with them), and the
  * second-order passes run on it with the state's q̇_k.
  */
-import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
-import { SensitivityError } from './sensitivity';
-import { driverRowsOf } from './roll-centre-sensitivity';
+import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import { SensitivityError } from './model';
+import { driverRowsOf } from './roll-centre';
 
 export interface BumpSystem {
   /** Ã's factors and its hub/rack rows as drivers (basis: corner index, then the rack). */

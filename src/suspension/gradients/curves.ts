@@ -2,13 +2,13 @@
  * Quantities read off a metric's bump curve — its value at a travel, its change (gain) or
  * mean slope between two travels, its RMS error to a target curve — with their exact
  * gradients over every hardpoint coordinate of the file. The same targets a fit file names
- * (src/suspension/fit.ts), taken here as what-if questions rather than goals: each state the
+ * (src/suspension/design/fit.ts), taken here as what-if questions rather than goals: each state the
  * targets need is solved once and every gradient comes from the metric gradients there.
  */
-import type { Geometry } from './files';
-import { parseText } from './files';
-import { checkTargets, targetCurves, type FitTarget } from './fit';
-import type { MetricGradient } from './sensitivity';
+import type { Geometry } from '../files';
+import { parseText } from '../files';
+import { checkTargets, targetCurves, type FitTarget } from '../design/fit';
+import type { MetricGradient } from './model';
 
 export interface CurveQuantity {
   /** `targets[i] <side> <metric> <kind>`, as the fit report labels its residuals. */

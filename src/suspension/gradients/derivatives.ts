@@ -6,19 +6,19 @@
  *
  * At a state driven by the hub-z row and the rack hold, the hub and rack motions are
  * q̇_j = A⁻¹e_j; along a hardpoint coordinate p_k they change by q̇_j' = −A⁻¹(dA/ds)q̇_j
- * (src/suspension/roll-centre-sensitivity.ts). The metrics are evaluated once per coordinate
+ * (src/suspension/gradients/roll-centre.ts). The metrics are evaluated once per coordinate
  * with every point a dual along (hub, rack) whose tangent (.t) is its derivative along p_k:
  * a point at l on a part moves at p' = R(ω_k × l + v_k + l') and its rate along j,
  * R(ω_j × l + v_j), at R(ω_k × (ω_j × l + v_j) + ω_j' × l + ω_j × l' + v_j'), with l' its own
  * move as a hardpoint. The metric formulas carry the tangents through, so each deriv_*'s
  * tangent is its gradient entry.
  */
-import { Dual, DualVec3, withTangents, type TangentSeeds } from '../../kernel/dual';
-import { toMatrix } from '../../kernel/quat';
-import type { TangentSpace } from '../../kernel/analysis';
-import { DERIVATIVES_WRT_HUB_Z, DERIVATIVES_WRT_RACK } from './model';
-import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre-sensitivity';
-import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
+import { Dual, DualVec3, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { toMatrix } from '../../../kernel/quat';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { DERIVATIVES_WRT_HUB_Z, DERIVATIVES_WRT_RACK } from '../build/model';
+import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre';
+import type { DriverParameters, SensitivityModel, StateFactors } from './model';
 import { shareRates, termWorld } from './rod-fraction';
 
 /**

@@ -7,13 +7,13 @@
  * moving with the hardpoints that define them; the torsion bar's exact K times its
  * coordinate's rate (its free angle, preload/rate, does not depend on the hardpoints).
  */
-import { withTangents, type TangentSeeds } from '../../kernel/dual';
-import type { ForceSet } from '../../kernel/forces';
-import type { System } from '../../kernel/system';
-import { normalizeRate } from '../../kernel/vec3';
-import { BushingForce, CoordinateSpringForce } from '../../mates/forces';
-import { SensitivityError, type SensitivityModel } from './sensitivity';
-import { leastTurnAxesRate } from './bar-axis-rate';
+import { withTangents, type TangentSeeds } from '../../../kernel/dual';
+import type { ForceSet } from '../../../kernel/forces';
+import type { System } from '../../../kernel/system';
+import { normalizeRate } from '../../../kernel/vec3';
+import { BushingForce, CoordinateSpringForce } from '../../../mates/forces';
+import { SensitivityError, type SensitivityModel } from './model';
+import { leastTurnAxesRate } from './bar-axis';
 
 /** A local vector as a weighted sum of hardpoints (weight, hardpoint index). */
 type Terms = readonly (readonly [number, number])[];

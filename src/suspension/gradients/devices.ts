@@ -7,19 +7,19 @@
  * every part sits at the identity, so a design position is its local point and moves by
  * that point's own move, as rocker_angle's reference does).
  */
-import { Dual, DualVec3 } from '../../kernel/dual';
-import type { TangentSpace } from '../../kernel/analysis';
-import { add, atan, atan2, comp, deg, div, konst, midpoint, neg, scale, sin, sub, vadd, vconst } from './metrics/dualops';
-import { turnAboutAxis } from './metrics/corner';
-import { heaveLinkLength, tBarAngle, torsionBarTwist, uBarArmAngle } from './metrics/devices';
-import type { CornerMetrics } from './metrics';
-import type { Geometry } from './files';
-import type { SuspensionRoles } from './roles';
-import type { PointExpr } from './targets';
-import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
-import { coordinateTangents } from './derivative-sensitivity';
-import { driverRowsOf, solve } from './roll-centre-sensitivity';
-import { suspensionAssembly } from './template';
+import { Dual, DualVec3 } from '../../../kernel/dual';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { add, atan, atan2, comp, deg, div, konst, midpoint, neg, scale, sin, sub, vadd, vconst } from '../metrics/dualops';
+import { turnAboutAxis } from '../metrics/corner';
+import { heaveLinkLength, tBarAngle, torsionBarTwist, uBarArmAngle } from '../metrics/devices';
+import type { CornerMetrics } from '../metrics';
+import type { Geometry } from '../files';
+import type { SuspensionRoles } from '../build/roles';
+import type { PointExpr } from '../build/targets';
+import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import { coordinateTangents } from './derivatives';
+import { driverRowsOf, solve } from './roll-centre';
+import { suspensionAssembly } from '../build/template';
 
 /** The devices' rates (second derivatives): computed only when asked for. */
 export const DEVICE_RATE_METRICS: readonly string[] = ['deriv_torsion_bar_twist_wrt_hub_z', ...['arb_twist', 'heave_link_length', 't_bar_center_x'].flatMap((m) => [`deriv_${m}_wrt_hub_z_left`, `deriv_${m}_wrt_hub_z_right`])];

@@ -13,13 +13,13 @@
  * tangents. A hold's force is −scale·λ of its driver row: its rate is −scale·λ̇ from the
  * load pass's transposed solve (load-sensitivity.ts), no further solve.
  */
-import { withTangents, type Dual, type TangentSeeds } from '../../kernel/dual';
-import type { ForceSet } from '../../kernel/forces';
-import type { System } from '../../kernel/system';
-import type { DualVec3 } from '../../kernel/dual';
-import type { PointToPointForce } from '../../mates/forces';
-import { barBushingRate, type BarBushing } from './device-load-rates';
-import type { MetricGradient, SensitivityModel, StateFactors } from './sensitivity';
+import { withTangents, type Dual, type TangentSeeds } from '../../../kernel/dual';
+import type { ForceSet } from '../../../kernel/forces';
+import type { System } from '../../../kernel/system';
+import type { DualVec3 } from '../../../kernel/dual';
+import type { PointToPointForce } from '../../../mates/forces';
+import { barBushingRate, type BarBushing } from './device-loads';
+import type { MetricGradient, SensitivityModel, StateFactors } from './model';
 
 export const ELEMENT_TENSION = 'element_tension.';
 export const HOLD_FORCE = 'hold_force.';

@@ -1,7 +1,7 @@
 /**
  * Exact hardpoint gradients of the instant-centre metrics (svic, fvic, swing arms, anti_*)
  * of a corner whose instant axis comes from the screw of its upright's bump motion (roles
- * `instant_axis: { type: 'screw' }`: a multi-link, a beam axle; src/suspension/steering.ts
+ * `instant_axis: { type: 'screw' }`: a multi-link, a beam axle; src/suspension/metrics/steering.ts
  * `instantAxisFromScrew`). That axis is built from velocities, so its gradient is a second
  * derivative: by the tangent pass of the `deriv_*` (derivative-sensitivity.ts
  * `coordinateTangents`), never by differences.
@@ -18,17 +18,17 @@
  * to the metrics as duals whose tangents carry its derivative, so each metric's tangent is
  * its gradient entry (the road plane, the contact centre and the wheel centre carry theirs).
  */
-import { Dual, type DualVec3 } from '../../kernel/dual';
-import type { TangentSpace } from '../../kernel/analysis';
-import { planesIntersection, type Line3 } from './metrics/lines';
-import * as D from './metrics/dualops';
-import type { CornerMetrics } from './metrics';
-import { coordinateTangents } from './derivative-sensitivity';
-import { driverRowsOf, solve } from './roll-centre-sensitivity';
-import { uprightPoints } from './steering';
-import { holdRows, steeringResponseAxes, twistOf, wheelFrames } from './virtual-sensitivity';
+import { Dual, type DualVec3 } from '../../../kernel/dual';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { planesIntersection, type Line3 } from '../metrics/lines';
+import * as D from '../metrics/dualops';
+import type { CornerMetrics } from '../metrics';
+import { coordinateTangents } from './derivatives';
+import { driverRowsOf, solve } from './roll-centre';
+import { uprightPoints } from '../metrics/steering';
+import { holdRows, steeringResponseAxes, twistOf, wheelFrames } from './virtual';
 import { cross, dot, position, rateOf, tangentVec, vadd, vdiv, type V } from './tangent-ops';
-import { type DriverParameters, type SensitivityModel, type StateFactors } from './sensitivity';
+import { type DriverParameters, type SensitivityModel, type StateFactors } from './model';
 
 /** The corner metrics read from the instant axis. */
 export const SCREW_AXIS_METRICS = [

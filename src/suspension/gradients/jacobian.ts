@@ -5,10 +5,10 @@
  * dual is d(row of Φ_q)/ds. Shared by the roll-centre, derivative-metric and load gradients,
  * which all need second derivatives of the same rows.
  */
-import { withTangents, type TangentSeeds } from '../../kernel/dual';
-import { ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
-import { CouplingBlock } from '../../mates/couplings';
-import type { SensitivityModel, StateFactors } from './sensitivity';
+import { withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
+import { CouplingBlock } from '../../../mates/couplings';
+import type { SensitivityModel, StateFactors } from './model';
 
 /** A block's rows as duals (blocks written with kernel/dual.ts); `t`: the tangent in tangent mode. */
 export type RowDuals = readonly { v: number; t: { d: Float64Array } | null }[];

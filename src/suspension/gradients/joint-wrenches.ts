@@ -11,11 +11,11 @@
  * point's own move as a hardpoint,
  *   ḟ = R(ω × G_v + Ġ_v),   ṁ = R(ω × (G_ω − p × G_v) + Ġ_ω − ṗ × G_v − p × Ġ_v).
  */
-import { rotationMatrix } from '../../kernel/dual';
-import { isCoupling, splitReference, type PartDoc } from '../assembly/types';
-import type { RowDuals } from './jacobian-rate';
-import { entityPoint } from '../dynamics/statics';
-import { type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
+import { rotationMatrix } from '../../../kernel/dual';
+import { isCoupling, splitReference, type PartDoc } from '../../assembly/types';
+import type { RowDuals } from './jacobian';
+import { entityPoint } from '../../mechanics/statics';
+import { type MetricGradient, type SensitivityModel, type StateFactors } from './model';
 
 export const JOINT_FORCE = 'joint_force.';
 export const JOINT_MOMENT = 'joint_moment.';

@@ -14,14 +14,14 @@
  * (BlockParameters.refresh); its Jacobian's rate, for the load gradients, comes from
  * rod-length-rate.ts.
  */
-import type { ResidualBlock } from '../../kernel/system';
-import type { BlockParameters, SensitivityModel } from './sensitivity';
-import { SensitivityError } from './sensitivity';
-import { LengthBlock, type PointExpr } from './targets';
-import { toMatrix } from '../../kernel/quat';
-import { rodShare } from './model';
+import type { ResidualBlock } from '../../../kernel/system';
+import type { BlockParameters, SensitivityModel } from './model';
+import { SensitivityError } from './model';
+import { LengthBlock, type PointExpr } from '../build/targets';
+import { toMatrix } from '../../../kernel/quat';
+import { rodShare } from '../build/model';
 import { shareRates, termWorld } from './rod-fraction';
-import { rodLengthRowRate } from './rod-length-rate';
+import { rodLengthRowRate } from './rod-length';
 
 export function lengthDriverParameters(model: SensitivityModel, blk: ResidualBlock, relative: boolean): BlockParameters {
   if (!(blk instanceof LengthBlock)) throw new SensitivityError(`sensitivity: driver ${blk.owner} is not a length`);

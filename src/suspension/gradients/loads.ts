@@ -11,20 +11,20 @@
  * in tangent mode (kernel/dual.ts withTangents), never by differences. One transposed solve
  * per coordinate on the state's factorisation serves every link at once.
  */
-import { withTangents, DualVec3, dvSub, dvNormalize, dvScaleConst, dvAdd, dvConst, type TangentSeeds } from '../../kernel/dual';
-import type { ResidualBlock } from '../../kernel/system';
-import { rotationMatrix } from '../../kernel/dual';
-import { PointDistanceBlock } from '../../mates/constraints';
-import { BushingForce, CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../mates/forces';
-import { barBushing, barBushingRate, coordinateSpringRate, type BarBushing } from './device-load-rates';
-import * as P from '../../kernel/pose';
-import { SweepLoads, type LoadCase } from './loads';
-import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './sensitivity';
-import type { PointExpr } from './targets';
-import { forEachJacobianRate, type RowDuals } from './jacobian-rate';
-import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrench-rates';
-import { ElementHoldRates, barWrenchNames, elementHoldNames } from './element-hold-rates';
-import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratio-rates';
+import { withTangents, DualVec3, dvSub, dvNormalize, dvScaleConst, dvAdd, dvConst, type TangentSeeds } from '../../../kernel/dual';
+import type { ResidualBlock } from '../../../kernel/system';
+import { rotationMatrix } from '../../../kernel/dual';
+import { PointDistanceBlock } from '../../../mates/constraints';
+import { BushingForce, CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../../mates/forces';
+import { barBushing, barBushingRate, coordinateSpringRate, type BarBushing } from './device-loads';
+import * as P from '../../../kernel/pose';
+import { SweepLoads, type LoadCase } from '../loads/loads';
+import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './model';
+import type { PointExpr } from '../build/targets';
+import { forEachJacobianRate, type RowDuals } from './jacobian';
+import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrenches';
+import { ElementHoldRates, barWrenchNames, elementHoldNames } from './element-holds';
+import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratios';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';

@@ -13,31 +13,31 @@
  * rate is its state rate plus its own local move (SuspensionModel.explicitPointRate).
  * One factorisation per state; no finite differences anywhere.
  */
-import { KinemateError } from '../../kernel/errors';
-import { PivotedQR } from '../../kernel/linalg';
-import { zeroedFloats } from '../../kernel/float-slab';
-import { toMatrix } from '../../kernel/quat';
-import type { TangentSpace } from '../../kernel/analysis';
-import type { ResidualBlock } from '../../kernel/system';
-import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec3 } from '../../kernel/dual';
-import { turnAboutAxis } from './metrics';
-import { splitReference, type AssemblyDoc } from '../assembly/types';
-import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from './files';
-import { axisTipSource, entitySource, suspensionAssembly } from './template';
-import { SuspensionModel, localSource } from './model';
-import { sweepDrivers } from './sweep';
-import type { StateEvaluation } from './model';
-import type { CornerMetrics } from './metrics';
-import { kinematicRollCentres } from './roll-centre-sensitivity';
-import { beamRollCentreGradients } from './beam-roll-centre-sensitivity';
+import { KinemateError } from '../../../kernel/errors';
+import { PivotedQR } from '../../../kernel/linalg';
+import { zeroedFloats } from '../../../kernel/float-slab';
+import { toMatrix } from '../../../kernel/quat';
+import type { TangentSpace } from '../../../kernel/analysis';
+import type { ResidualBlock } from '../../../kernel/system';
+import { Dual, DualVec3 as DualVec3Class, dDiv, dMul, dScale, dSub, type DualVec3 } from '../../../kernel/dual';
+import { turnAboutAxis } from '../metrics';
+import { splitReference, type AssemblyDoc } from '../../assembly/types';
+import { sweepValues, sweepFromShortcut, type Geometry, type SweepSpec, type SweepTarget } from '../files';
+import { axisTipSource, entitySource, suspensionAssembly } from '../build/template';
+import { SuspensionModel, localSource } from '../build/model';
+import { sweepDrivers } from '../sweep/sweep';
+import type { StateEvaluation } from '../build/model';
+import type { CornerMetrics } from '../metrics';
+import { kinematicRollCentres } from './roll-centre';
+import { beamRollCentreGradients } from './beam-roll-centre';
 import { lengthDriverParameters } from './length-driver';
 import { addShareRate } from './rod-fraction';
 import { bumpSystem } from './bump-system';
-import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivative-sensitivity';
-import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual-sensitivity';
-import { SCREW_AXIS_METRICS, hasScrewInstantAxis, screwAxisGradients } from './instant-axis-sensitivity';
-import type { PointExpr } from './targets';
-import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './device-sensitivity';
+import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS, derivativeGradients } from './derivatives';
+import { VIRTUAL_METRICS, virtualGradients, virtualMetricsOf } from './virtual';
+import { SCREW_AXIS_METRICS, hasScrewInstantAxis, screwAxisGradients } from './instant-axis';
+import type { PointExpr } from '../build/targets';
+import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './devices';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -56,7 +56,7 @@ export const SENSITIVITY_METRICS = [
 
 /**
  * An axle's own metrics with gradients (`metrics.axle.<name>`, beside the sides' groups).
- * The kinematic roll centre's are second derivatives (src/suspension/roll-centre-sensitivity.ts).
+ * The kinematic roll centre's are second derivatives (src/suspension/gradients/roll-centre.ts).
  */
 export const AXLE_SENSITIVITY_METRICS = [
   'heave', 'roll', 'roll_center_y', 'roll_center_z', 'roll_center_kinematic_y', 'roll_center_kinematic_z',

@@ -7,12 +7,12 @@
  * with both, so the length's dual (d: along the hubs, t: along p_k) carries the entry.
  * Only at a state the hubs (and rack) drive, as the deriv_* metrics; null otherwise.
  */
-import { DualVec3, dvLength, dvSub, Dual } from '../../kernel/dual';
-import type { TangentSpace } from '../../kernel/analysis';
-import type { PointToPointForce } from '../../mates/forces';
-import { coordinateTangents } from './derivative-sensitivity';
-import { driverRowsOf, solve } from './roll-centre-sensitivity';
-import type { DriverParameters, MetricGradient, SensitivityModel, StateFactors } from './sensitivity';
+import { DualVec3, dvLength, dvSub, Dual } from '../../../kernel/dual';
+import type { TangentSpace } from '../../../kernel/analysis';
+import type { PointToPointForce } from '../../../mates/forces';
+import { coordinateTangents } from './derivatives';
+import { driverRowsOf, solve } from './roll-centre';
+import type { DriverParameters, MetricGradient, SensitivityModel, StateFactors } from './model';
 
 export const MOTION_RATIO = 'motion_ratio.';
 

@@ -5,11 +5,11 @@
  * (model.ts `rodShare`: d(weight)/df = ∓1), so a term adds d(weight)/dp_k · X to the point's
  * move, X the term's world point now (and, along a motion, its rate).
  */
-import * as Pose from '../../kernel/pose';
-import type { PointRole } from './roles';
-import { rodShare } from './model';
-import { fractionSource } from './template';
-import { SensitivityError, type SensitivityModel } from './sensitivity';
+import * as Pose from '../../../kernel/pose';
+import type { PointRole } from '../build/roles';
+import { rodShare } from '../build/model';
+import { fractionSource } from '../build/template';
+import { SensitivityError, type SensitivityModel } from './model';
 
 type RodRole = Exclude<PointRole, string>;
 type Term = { variable: number; local: ArrayLike<number>; weight: number };

@@ -7,9 +7,9 @@
  * so two points on one part move apart), and its weight's rate (rod-fraction.ts) adds
  * ẇ·X_t and ẇ·∂X_t/∂q. Then d(uᵀ∂D/∂q)/ds = u̇ᵀ∂D/∂q + uᵀ d(∂D/∂q)/ds, u̇ = (Ḋ − u(u·Ḋ))/|D|.
  */
-import { DualVec3, dvPosePoint, withTangents, type TangentSeeds } from '../../kernel/dual';
-import type { SensitivityModel } from './sensitivity';
-import type { LengthBlock } from './targets';
+import { DualVec3, dvPosePoint, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import type { SensitivityModel } from './model';
+import type { LengthBlock } from '../build/targets';
 import { shareRates } from './rod-fraction';
 
 export function rodLengthRowRate(model: SensitivityModel, blk: LengthBlock, layout: Int32Array, qd: Float64Array, k: number): { v: number; t: { d: Float64Array } }[] {

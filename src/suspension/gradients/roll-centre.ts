@@ -14,13 +14,13 @@
  *   l' = RᵀC' − ω_k × l − v_k,   v' = R(ω_k × (ω_b × l + v_b) + ω_b' × l + ω_b × l' + v_b').
  * The front-view lines through each C normal to v then meet as the metric says.
  */
-import { Dual, DualVec3, withTangents } from '../../kernel/dual';
-import { toMatrix } from '../../kernel/quat';
-import type { TangentSpace } from '../../kernel/analysis';
-import { kinematicRollCenter } from './metrics';
-import type { StateEvaluation } from './model';
-import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
-import { forEachJacobianRate } from './jacobian-rate';
+import { Dual, DualVec3, withTangents } from '../../../kernel/dual';
+import { toMatrix } from '../../../kernel/quat';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { kinematicRollCenter } from '../metrics';
+import type { StateEvaluation } from '../build/model';
+import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import { forEachJacobianRate } from './jacobian';
 
 
 /**

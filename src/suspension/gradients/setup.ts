@@ -9,12 +9,12 @@
  * dual over (ω, θ, ψ, a), so the seat's dependence on the ball joint it is cut from, the
  * hinge's on its pickups and the pivot's on the lower ball joint are all in it.
  */
-import { Dual, DualVec3, dConst, dCos, dMul, dSin, dSub, dvAdd, dvCross, dvDot, dvLength, dvNormalize, dvScale, dvSub } from '../../kernel/dual';
-import { LU } from '../../kernel/linalg';
-import { toMatrix } from '../../kernel/quat';
-import type { CornerGeometry, Geometry } from './files/geometry';
-import type { Point3 } from './files/read';
-import { setupShims, solveCornerSetup, type SolvedSetup } from './setup';
+import { Dual, DualVec3, dConst, dCos, dMul, dSin, dSub, dvAdd, dvCross, dvDot, dvLength, dvNormalize, dvScale, dvSub } from '../../../kernel/dual';
+import { LU } from '../../../kernel/linalg';
+import { toMatrix } from '../../../kernel/quat';
+import type { CornerGeometry, Geometry } from '../files/geometry';
+import type { Point3 } from '../files/read';
+import { setupShims, solveCornerSetup, type SolvedSetup } from '../build/setup';
 
 const AXES = ['x', 'y', 'z'] as const;
 

@@ -3,7 +3,7 @@
  * tangent pass of the second-order sensitivities: virtual-sensitivity.ts,
  * instant-axis-sensitivity.ts), and the pass's point duals read as such values.
  */
-import { DualVec3 } from '../../kernel/dual';
+import { DualVec3 } from '../../../kernel/dual';
 
 /** A value with its derivative along one hardpoint coordinate. */
 export interface T { v: number; t: number }

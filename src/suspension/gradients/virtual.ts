@@ -1,6 +1,6 @@
 /**
  * Exact hardpoint gradients of the `*_virtual` metrics (the five steering-axis metrics on
- * the screw axis of the steering response, src/suspension/steering.ts) of a steered corner
+ * the screw axis of the steering response, src/suspension/metrics/steering.ts) of a steered corner
  * or axle: second derivatives, by the tangent pass of the `deriv_*`
  * (derivative-sensitivity.ts `coordinateTangents`), never by differences.
  *
@@ -27,15 +27,15 @@
  * g(θ, p) = 0, so θ' = −g_p/g_θ, built here (the model's evaluation carries no tangent of it);
  * the ground metrics and the contact-patch hold move with it.
  */
-import { Dual, DualVec3 } from '../../kernel/dual';
+import { Dual, DualVec3 } from '../../../kernel/dual';
 import { add, cross, div, dot, mul, position, rateOf, sqrtT, sub, tangentVec, tt, vdiv, vscale, vsub, type T, type V } from './tangent-ops';
-import type { TangentSpace } from '../../kernel/analysis';
-import { coordinateTangents } from './derivative-sensitivity';
-import { driverRowsOf, solve } from './roll-centre-sensitivity';
-import { holdParts, uprightPoints } from './steering';
-import { axleRoadPlane, steeringAxisMetrics, wheelAxis, wheelFrame, type RoadInput, type WheelFrame } from './metrics';
-import type { DriverParameters, SensitivityModel, StateFactors } from './sensitivity';
-import type { PointExpr } from './targets';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { coordinateTangents } from './derivatives';
+import { driverRowsOf, solve } from './roll-centre';
+import { holdParts, uprightPoints } from '../metrics/steering';
+import { axleRoadPlane, steeringAxisMetrics, wheelAxis, wheelFrame, type RoadInput, type WheelFrame } from '../metrics';
+import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import type { PointExpr } from '../build/targets';
 
 export const VIRTUAL_METRICS = [
   'caster_virtual', 'kpi_virtual', 'steering_axis_offset_ground_virtual', 'scrub_radius_virtual', 'mechanical_trail_virtual',

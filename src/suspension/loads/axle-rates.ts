@@ -1,6 +1,6 @@
 /**
  * Rates of an axle (two wheels, two free motions once the steering is held), exact by the
- * tangent of the constraint manifold: the reduced stiffness K_r (src/dynamics/reduced.ts:
+ * tangent of the constraint manifold: the reduced stiffness K_r (src/mechanics/reduced.ts:
  * springs, the anti-roll bar, the heave spring, the geometry's and the reactions' terms)
  * turned into wheel coordinates, K_z = T⁻ᵀ K_r T⁻¹ with T = ∂(z_left, z_right)/∂α, so
  * K_z[i][j] is the change of the vertical force at wheel i per mm of travel of wheel j.
@@ -11,13 +11,13 @@
  * and, with a tyre rate, each in series with the tyres. Motion ratios of every spring and
  * damper element per wheel: dl/dz_i with the other wheel held.
  */
-import { pointRate, tangentSpace } from '../../kernel/analysis';
-import type { ResidualBlock } from '../../kernel/system';
-import * as P from '../../kernel/pose';
-import { PointToPointForce } from '../../mates/forces';
-import { splitReference } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { reduce } from './reduced';
+import { pointRate, tangentSpace } from '../../../kernel/analysis';
+import type { ResidualBlock } from '../../../kernel/system';
+import * as P from '../../../kernel/pose';
+import { PointToPointForce } from '../../../mates/forces';
+import { splitReference } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { reduce } from '../../mechanics/reduced';
 
 export interface AxleRates {
   /** K_z, N/mm, row-major [left, right] × [left, right]. */

@@ -10,18 +10,18 @@
  * and every hold's force. One multiplier solve on the factorisation the state's evaluation
  * already has (kernel/analysis.ts constraintMultipliers); no second factorisation.
  */
-import { constraintMultipliers, pointRate } from '../../kernel/analysis';
-import { PointToPointForce } from '../../mates/forces';
-import { tangentStiffness } from '../dynamics/reduced';
-import { rotationMatrix } from '../../kernel/dual';
-import { tangentLayout } from '../../kernel/forces';
-import * as P from '../../kernel/pose';
-import { buildDynamics, type DynamicsModel } from '../dynamics/build';
-import { elementReports, loadsHere, mateReactions, type ElementReport, type Wrench } from '../dynamics/statics';
-import type { Vec3Tuple } from '../../kernel/vec3';
-import type { SuspensionModel } from './model';
+import { constraintMultipliers, pointRate } from '../../../kernel/analysis';
+import { PointToPointForce } from '../../../mates/forces';
+import { tangentStiffness } from '../../mechanics/reduced';
+import { rotationMatrix } from '../../../kernel/dual';
+import { tangentLayout } from '../../../kernel/forces';
+import * as P from '../../../kernel/pose';
+import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
+import { elementReports, loadsHere, mateReactions, type ElementReport, type Wrench } from '../../mechanics/statics';
+import type { Vec3Tuple } from '../../../kernel/vec3';
+import type { SuspensionModel } from '../build/model';
 import { parseDocument } from 'yaml';
-import { KinemateError } from '../../kernel/errors';
+import { KinemateError } from '../../../kernel/errors';
 
 export const STANDARD_GRAVITY = 9.80665; // m/s², so N per kg
 

@@ -5,16 +5,16 @@
  *   vertical position of a wheel point (the contact patch or the wheel centre);
  * - wheel rate: the change of the vertical force at that point per unit of its travel,
  *   K_r / (dz/dα)², with K_r the reduced stiffness (elastic, geometric, and the reactions'
- *   curvature term; src/dynamics/reduced.ts). At an equilibrium under a vertical wheel load
+ *   curvature term; src/mechanics/reduced.ts). At an equilibrium under a vertical wheel load
  *   this is d(F_wheel)/dz; ride rate is the wheel rate in series with the tyre's rate.
  */
-import { pointRate, tangentSpace } from '../../kernel/analysis';
-import type { ResidualBlock } from '../../kernel/system';
-import { PointToPointForce } from '../../mates/forces';
-import * as P from '../../kernel/pose';
-import { splitReference } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { reduce } from './reduced';
+import { pointRate, tangentSpace } from '../../../kernel/analysis';
+import type { ResidualBlock } from '../../../kernel/system';
+import { PointToPointForce } from '../../../mates/forces';
+import * as P from '../../../kernel/pose';
+import { splitReference } from '../../assembly/types';
+import type { DynamicsModel } from '../../mechanics/build';
+import { reduce } from '../../mechanics/reduced';
 
 export interface Rates {
   /** d(spring length)/d(wheel z): positive when the spring extends as the wheel rises. */

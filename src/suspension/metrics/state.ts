@@ -3,7 +3,7 @@
  * response under the chosen hold, the `*_virtual` metrics on its axes, and the instant axis
  * of linkages that have no classic construction (multi-link, hand-assembled).
  */
-import type { SuspensionModel, StateEvaluation } from './model';
+import type { SuspensionModel, StateEvaluation } from '../build/model';
 import { steeringResponse, responseLine, instantAxisFromScrew, type SteeringResponse } from './steering';
 
 export interface FullState extends StateEvaluation {

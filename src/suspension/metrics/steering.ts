@@ -39,21 +39,21 @@
  * disagrees with the twist gets `excessive_fit_error` with a diagnostic. Never throws on a
  * bad frame: the sweep goes on.
  */
-import { Dual, DualVec3, dvDotConst, dvPosePoint } from '../../kernel/dual';
-import * as P from '../../kernel/pose';
-import { tangentSpace, pointRate, type TangentSpace } from '../../kernel/analysis';
+import { Dual, DualVec3, dvDotConst, dvPosePoint } from '../../../kernel/dual';
+import * as P from '../../../kernel/pose';
+import { tangentSpace, pointRate, type TangentSpace } from '../../../kernel/analysis';
 import {
   createScrewFit, distanceToAxis, fitScrewAxis, orientAxisUp, screwFromTwist, type ScrewFit, type ScrewStatus,
-} from '../../kernel/screw';
-import type { BlockKind, ResidualBlock } from '../../kernel/system';
-import type { Side } from './files';
+} from '../../../kernel/screw';
+import type { BlockKind, ResidualBlock } from '../../../kernel/system';
+import type { Side } from '../files';
 import {
   axleRoadPlane, planesIntersection, steeringAxisMetrics, wheelFrame,
   type Line3, type RoadInput, type SteeringAxisMetricName, type WheelFrame,
-} from './metrics';
-import type { CornerRuntime, SuspensionModel } from './model';
-import type { PointExpr } from './targets';
-import type { Vec3Tuple } from '../../kernel/vec3';
+} from '.';
+import type { CornerRuntime, SuspensionModel } from '../build/model';
+import type { PointExpr } from '../build/targets';
+import type { Vec3Tuple } from '../../../kernel/vec3';
 
 // ---------------------------------------------------------------------------------------
 // Types.

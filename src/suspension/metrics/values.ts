@@ -4,11 +4,11 @@
  * needs. The formulas are the full evaluation's own (wheelAxis, wheelAngles, axisAngles of
  * metrics/corner.ts) on width-0 duals, so the values are the same numbers.
  */
-import { DualVec3 } from '../../kernel/dual';
-import { axisAngles, wheelAngles, wheelAxis } from './metrics/corner';
-import { comp, konst, sub, vscaleK, vsub } from './metrics/dualops';
-import type { MetricValues, SuspensionModel } from './model';
-import type { PointExpr } from './targets';
+import { DualVec3 } from '../../../kernel/dual';
+import { axisAngles, wheelAngles, wheelAxis } from './corner';
+import { comp, konst, sub, vscaleK, vsub } from './dualops';
+import type { MetricValues, SuspensionModel } from '../build/model';
+import type { PointExpr } from '../build/targets';
 
 const SPIN_METRICS = new Set(['camber', 'toe_angle', 'steer_angle', 'wheel_travel']);
 const AXIS_METRICS = new Set(['caster', 'kpi']);

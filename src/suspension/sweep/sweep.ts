@@ -6,15 +6,15 @@
  * never comes back as a solved state with NaN, and the sweep goes on from the last good
  * state.
  */
-import { largestMotion, type ResidualBlock } from '../../kernel/system';
-import type { SweepSpec, SweepTarget } from './files';
-import { sweepValues } from './files';
-import type { SuspensionModel, MetricValues } from './model';
-import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
-import { evaluateState } from './state';
-import type { TangentSpace } from '../../kernel/analysis';
-import { Continuation } from '../../kernel/continuation';
-import { TRANSMISSION_MARGIN_WARNING } from './metrics/devices';
+import { largestMotion, type ResidualBlock } from '../../../kernel/system';
+import type { SweepSpec, SweepTarget } from '../files';
+import { sweepValues } from '../files';
+import type { SuspensionModel, MetricValues } from '../build/model';
+import { LengthBlock, PointCoordinateBlock, type PointExpr } from '../build/targets';
+import { evaluateState } from '../metrics/state';
+import type { TangentSpace } from '../../../kernel/analysis';
+import { Continuation } from '../../../kernel/continuation';
+import { TRANSMISSION_MARGIN_WARNING } from '../metrics/devices';
 
 export interface StepResult {
   index: number;
@@ -23,7 +23,7 @@ export interface StepResult {
   drivers: Record<string, number>;
   positions: Record<string, [number, number, number]> | null;
   metrics: MetricValues | { axle: MetricValues; left: MetricValues; right: MetricValues } | null;
-  steering_response?: import('./steering').SteeringResponse;
+  steering_response?: import('../metrics/steering').SteeringResponse;
   /** Mates that do not hold (failed steps). */
   failed?: string[];
   message?: string;
@@ -36,7 +36,7 @@ export interface StepResult {
   /** Transmission margin of every link/lever pair (|share of the link's pull that turns the lever|, 0…1). */
   transmission?: Record<string, number>;
   /** With a load case (`--loads`): link forces, joint wrenches, element forces, rack and hold forces at this state. */
-  loads?: import('./loads').StateLoads;
+  loads?: import('../loads/loads').StateLoads;
 }
 
 export interface SweepRun {
@@ -57,7 +57,7 @@ export interface SweepOptions {
   valuesOnly?: boolean;
   /**
    * In place of the evaluation (implies valuesOnly): each solved step's metrics from this
-   * function, positions null — a batch's few values (src/suspension/metric-values.ts).
+   * function, positions null — a batch's few values (src/suspension/metrics/values.ts).
    */
   metrics?: () => MetricValues;
   /** Called at every solved state, after its evaluation and before it is recorded (the model is at that state). */

@@ -1,17 +1,17 @@
 /**
- * The groups' column map (kernel/solver-groups.ts colMapOf): one map shared by every group
+ * The groups' column map (kernel/solver/groups.ts colMapOf): one map shared by every group
  * of a structure (a map per group cost groups × variables: 2000 chains of 10 links held
  * 320 MB), each group's vars at their own columns, fixed vars at −1; a drag of one chain
  * among many still moves that chain alone.
  */
 import { describe, expect, it } from 'vitest';
-import { groupsOf } from '../../kernel/solver';
-import { colMapOf } from '../../kernel/solver-groups';
-import { solve } from '../../kernel/solver';
-import * as P from '../../kernel/pose';
-import { buildModel } from '../../src/model/build';
-import { validateAssembly } from '../../src/assembly';
-import { manyChainsDoc } from '../../bench/models';
+import { groupsOf } from '../../../kernel/solver/solve';
+import { colMapOf } from '../../../kernel/solver/groups';
+import { solve } from '../../../kernel/solver/solve';
+import * as P from '../../../kernel/pose';
+import { buildModel } from '../../../src/model/build';
+import { validateAssembly } from '../../../src/assembly';
+import { manyChainsDoc } from '../../../bench/models';
 
 describe('group column maps', () => {
   it('one map per structure, each group at its own columns', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { System, ScalarTargetBlock, type ResidualBlock } from '../../kernel/system';
-import { solve } from '../../kernel/solver';
-import { freedom, conflictingSet, tangentSpace } from '../../kernel/analysis';
-import * as P from '../../kernel/pose';
-import { PointOnPoint, AxisParallelToWorld, hingedLink, PointCoordinate } from './toyBlocks';
-import { finiteDifferenceJacobian, maxAbsDiff } from '../util/fd';
+import { System, ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
+import { solve } from '../../../kernel/solver/solve';
+import { freedom, conflictingSet, tangentSpace } from '../../../kernel/analysis';
+import * as P from '../../../kernel/pose';
+import { PointOnPoint, AxisParallelToWorld, hingedLink, PointCoordinate } from '../toyBlocks';
+import { finiteDifferenceJacobian, maxAbsDiff } from '../../util/fd';
 
 function angleOf(system: System, id: number): number {
   const q = system.getPose(id);

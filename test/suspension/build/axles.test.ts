@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { parseAssembly, validateAssembly } from '../../src/assembly';
-import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
+import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { parseAssembly, validateAssembly } from '../../../src/assembly';
+import { SuspensionModel, type MetricValues } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
 
 type AxleMetrics = { axle: MetricValues; left: MetricValues; right: MetricValues };
 const watts = () => new SuspensionModel(parseAssembly(readFileSync('examples/suspension/solid_axle_watts.kinemate.json', 'utf8')));

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { buildModel, renewModel, type Model } from '../../src/model/build';
-import { SuspensionModel } from '../../src/suspension/model';
-import { VariantModels } from '../../src/suspension/variant-models';
-import { runSweep } from '../../src/suspension/sweep';
-import { sweepFromShortcut } from '../../src/suspension/files';
+import { parseGeometry, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { buildModel, renewModel, type Model } from '../../../src/model/build';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { VariantModels } from '../../../src/suspension/design/variant-models';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { sweepFromShortcut } from '../../../src/suspension/files';
 
 const geometry = (file: string) => parseGeometry(readFileSync(`examples/suspension/${file}.yaml`, 'utf8'));
 /** The geometry with every hardpoint of every corner moved by a few mm (a different move per coordinate). */

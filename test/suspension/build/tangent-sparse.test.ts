@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SPARSE_TANGENT_MIN_UNKNOWNS, tangentSpace, type TangentSpace } from '../../kernel/analysis';
-import type { ResidualBlock } from '../../kernel/system';
+import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SPARSE_TANGENT_MIN_UNKNOWNS, tangentSpace, type TangentSpace } from '../../../kernel/analysis';
+import type { ResidualBlock } from '../../../kernel/system';
 
-const examples = new URL('../../examples/suspension/', import.meta.url);
+const examples = new URL('../../../examples/suspension/', import.meta.url);
 const load = (file: string): SuspensionModel => new SuspensionModel(suspensionAssembly(parseGeometry(readFileSync(new URL(file, examples), 'utf8'))));
 
 function targetSets(sm: SuspensionModel): ResidualBlock[][] {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseGeometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { validateAssembly } from '../../src/assembly';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { sweepFromShortcut } from '../../src/suspension/files';
-import { LengthBlock, PointCoordinateBlock } from '../../src/suspension/targets';
-import { contactPatchBlock } from '../../src/suspension/steering';
-import { finiteDifferenceJacobian, maxAbsDiff } from '../util/fd';
-import type { ResidualBlock } from '../../kernel/system';
+import { parseGeometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { validateAssembly } from '../../../src/assembly';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { sweepFromShortcut } from '../../../src/suspension/files';
+import { LengthBlock, PointCoordinateBlock } from '../../../src/suspension/build/targets';
+import { contactPatchBlock } from '../../../src/suspension/metrics/steering';
+import { finiteDifferenceJacobian, maxAbsDiff } from '../../util/fd';
+import type { ResidualBlock } from '../../../kernel/system';
 
 describe('measure blocks (drivers, holds, tangent targets)', () => {
   it('have AD Jacobians equal to central differences, derived points between two parts included', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { parseDoe } from '../../src/suspension/batch';
-import { runBatch, type BatchOptions } from '../../src/suspension/batch-pool';
+import { parseGeometry } from '../../../src/suspension/files';
+import { parseDoe } from '../../../src/suspension/design/batch';
+import { runBatch, type BatchOptions } from '../../../src/suspension/design/batch-pool';
 
 const geometry = parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'));
 const spec = parseDoe('vary: { lower_wishbone_inboard_rear.z: [-8, 8], trackrod_outboard.y: [-3, 3] }\nsampling: { type: latin_hypercube, samples: 10, seed: 5 }\nbump: "-30:30:4"\nmetrics: [camber, toe_angle]', geometry);

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { doeVariants, parseDoe, variantGeometry } from '../../src/suspension/batch';
-import { runBatch } from '../../src/suspension/batch-pool';
+import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { doeVariants, parseDoe, variantGeometry } from '../../../src/suspension/design/batch';
+import { runBatch } from '../../../src/suspension/design/batch-pool';
 
 const geometry = parseGeometry(readFileSync('examples/suspension/double_wishbone.yaml', 'utf8'));
 

@@ -1,11 +1,11 @@
 /** Inverse design on an axle: symmetric moves (left point and its mirror), targets per side or both. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mirrorHardpoints, parseGeometry, type Geometry } from '../../src/suspension/files';
-import { sensitivitySweepBySide, SensitivityModel, bumpStates } from '../../src/suspension/sensitivity';
-import { fit, fitResiduals, fittedGeometryText, parseFitSpec, type FitSpec } from '../../src/suspension/fit';
-import { main } from '../../src/cli/main';
-import { memoryIO, tempFolder } from '../cli/helpers';
+import { mirrorHardpoints, parseGeometry, type Geometry } from '../../../src/suspension/files';
+import { sensitivitySweepBySide, SensitivityModel, bumpStates } from '../../../src/suspension/gradients/model';
+import { fit, fitResiduals, fittedGeometryText, parseFitSpec, type FitSpec } from '../../../src/suspension/design/fit';
+import { main } from '../../../src/cli/main';
+import { memoryIO, tempFolder } from '../../cli/helpers';
 
 const AXLE = 'examples/suspension/double_wishbone_axle.yaml';
 const text = readFileSync(AXLE, 'utf8');

@@ -6,13 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { fit, fitResiduals, parseFitSpec } from '../../src/suspension/fit';
-import { main } from '../../src/cli/main';
-import { memoryIO, tempFolder } from '../cli/helpers';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { fit, fitResiduals, parseFitSpec } from '../../../src/suspension/design/fit';
+import { main } from '../../../src/cli/main';
+import { memoryIO, tempFolder } from '../../cli/helpers';
 
 const GEOMETRY = 'examples/suspension/double_wishbone.yaml';
 const TARGETS = 'examples/sensitivity/fit_camber_roll_centre.yaml';

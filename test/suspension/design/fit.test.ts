@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { sensitivityAt } from '../../src/suspension/sensitivity';
-import { fit, fittedGeometryText, parseFitSpec, type FitSpec } from '../../src/suspension/fit';
+import { parseGeometry } from '../../../src/suspension/files';
+import { sensitivityAt } from '../../../src/suspension/gradients/model';
+import { fit, fittedGeometryText, parseFitSpec, type FitSpec } from '../../../src/suspension/design/fit';
 
 const text = readFileSync('examples/suspension/double_wishbone.yaml', 'utf8');
 const design = parseGeometry(text);

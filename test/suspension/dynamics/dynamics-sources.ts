@@ -4,13 +4,13 @@
  * 250 N/mm tyre, and a 40 mm bump under the left wheel at 0.2 s.
  */
 import { readFileSync } from 'node:fs';
-import { parseGeometry, type Geometry } from '../../src/suspension/files';
-import { readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
-import type { GeometrySource } from '../../src/dynamics/sensitivity-geometry';
+import { parseGeometry, type Geometry } from '../../../src/suspension/files';
+import { readSuspensionDynamics } from '../../../src/suspension/dynamics/model';
+import type { GeometrySource } from '../../../src/suspension/gradients/simulation/geometry';
 
 export function dwAxleDynamicsSource(): GeometrySource {
   const file = 'examples/suspension/double_wishbone_axle.yaml';
-  const geometry = parseGeometry(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
+  const geometry = parseGeometry(readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8'), file);
   geometry.spring = { type: 'coilover', rate: 60, damping: 3 };
   for (const c of geometry.corners) {
     const s = c.side === 'left' ? 1 : -1;
@@ -29,7 +29,7 @@ export function dwAxleDynamicsSource(): GeometrySource {
 /** The corner example examples/suspension/double_wishbone_dynamics.yaml, its geometry and its dynamics section each edited first where given. */
 export const CORNER_DYNAMICS_FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
 export function cornerDynamicsSource(edit?: (g: Geometry) => void, dynamics?: (d: any) => void): GeometrySource {
-  const geometry = parseGeometry(readFileSync(new URL(`../../${CORNER_DYNAMICS_FILE}`, import.meta.url), 'utf8'), CORNER_DYNAMICS_FILE);
+  const geometry = parseGeometry(readFileSync(new URL(`../../../${CORNER_DYNAMICS_FILE}`, import.meta.url), 'utf8'), CORNER_DYNAMICS_FILE);
   edit?.(geometry);
   const raw = structuredClone((geometry.raw as any).dynamics);
   dynamics?.(raw);

@@ -6,19 +6,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseAssembly } from '../../src/assembly/load';
-import { simulate } from '../../src/dynamics/simulate';
-import { modes } from '../../src/dynamics/modes';
-import { statics } from '../../src/dynamics/statics';
+import { parseAssembly } from '../../../src/assembly/load';
+import { simulate } from '../../../src/mechanics/simulate';
+import { modes } from '../../../src/mechanics/modes';
+import { statics } from '../../../src/mechanics/statics';
 import {
   prepareSuspensionDynamics, readSuspensionDynamics, simulateSuspension, type SuspensionDynamicsModel,
-} from '../../src/dynamics/suspension-dynamics';
-import { parseText } from '../../src/suspension/files/read';
-import { sweepFromShortcut, validateGeometry, type Geometry } from '../../src/suspension/files';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { kinemate } from '../cli/helpers';
+} from '../../../src/suspension/dynamics/model';
+import { parseText } from '../../../src/suspension/files/read';
+import { sweepFromShortcut, validateGeometry, type Geometry } from '../../../src/suspension/files';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { kinemate } from '../../cli/helpers';
 
 const EXAMPLE = 'examples/suspension/double_wishbone_dynamics.yaml';
 const g = 9806.65; // mm/s²

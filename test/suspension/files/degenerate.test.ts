@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { parseGeometry, SuspensionFileError } from '../../src/suspension/files/index.ts';
+import { parseGeometry, SuspensionFileError } from '../../../src/suspension/files/index.ts';
 
-const EXAMPLES = join(import.meta.dirname, '../../examples/suspension');
+const EXAMPLES = join(import.meta.dirname, '../../../examples/suspension');
 
 type Point = { x: number; y: number; z: number };
 function edited(file: string, edit: (hardpoints: Record<string, Point>) => void): string {

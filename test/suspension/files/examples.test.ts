@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseGeometry, parseSweep, type Geometry } from '../../src/suspension/files';
+import { parseGeometry, parseSweep, type Geometry } from '../../../src/suspension/files';
 
-const examples = new URL('../../examples/suspension/', import.meta.url);
+const examples = new URL('../../../examples/suspension/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, examples), 'utf8');
 const yamlFiles = readdirSync(examples).filter((name) => name.endsWith('.yaml'));
 const sweepFiles = ['bump.yaml', 'steer.yaml', 'bump_steer.yaml'];

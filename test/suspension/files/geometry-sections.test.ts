@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files/index.ts';
-import type { SuspensionFileError } from '../../src/suspension/files/errors.ts';
-import { REPO, runMain, tempFolder } from '../cli/helpers.ts';
+import { parseGeometry } from '../../../src/suspension/files/index.ts';
+import type { SuspensionFileError } from '../../../src/suspension/files/errors.ts';
+import { REPO, runMain, tempFolder } from '../../cli/helpers.ts';
 
 const CORNER = readFileSync(join(REPO, 'examples/suspension/double_wishbone.yaml'), 'utf8');
 const AXLE = readFileSync(join(REPO, 'examples/suspension/double_wishbone_axle.yaml'), 'utf8');

@@ -12,9 +12,9 @@ import {
   validateGeometry,
   type FileProblem,
   type Point3,
-} from '../../src/suspension/files';
+} from '../../../src/suspension/files';
 
-const examples = new URL('../../examples/suspension/', import.meta.url);
+const examples = new URL('../../../examples/suspension/', import.meta.url);
 const exampleText = (name: string): string => readFileSync(new URL(name, examples), 'utf8');
 
 type Doc = Record<string, unknown>;

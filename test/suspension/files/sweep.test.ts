@@ -10,9 +10,9 @@ import {
   validateSweep,
   type FileProblem,
   type Geometry,
-} from '../../src/suspension/files';
+} from '../../../src/suspension/files';
 
-const examples = new URL('../../examples/suspension/', import.meta.url);
+const examples = new URL('../../../examples/suspension/', import.meta.url);
 const geometry = (name: string): Geometry => parseGeometry(readFileSync(new URL(name, examples), 'utf8'));
 const doubleWishbone = geometry('double_wishbone.yaml');
 const trailingArm = geometry('trailing_arm.yaml');

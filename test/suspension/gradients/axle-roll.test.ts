@@ -6,17 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, sweepValues, type Geometry, type SweepSpec } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
-import { SensitivityModel, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
-import { sweepDrivers } from '../../src/suspension/sweep';
-import { pointRate } from '../../kernel/analysis';
-import { toMatrix } from '../../kernel/quat';
+import { gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, sweepValues, type Geometry, type SweepSpec } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
+import { SensitivityModel, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
+import { sweepDrivers } from '../../../src/suspension/sweep/sweep';
+import { pointRate } from '../../../kernel/analysis';
+import { toMatrix } from '../../../kernel/quat';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 

@@ -1,14 +1,14 @@
 /** Hardpoint sensitivities of an axle: both sides' and the centre's hardpoints, metrics grouped by side. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, SensitivityError, type SideMetrics } from '../../src/suspension/sensitivity';
+import { movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, SensitivityError, type SideMetrics } from '../../../src/suspension/gradients/model';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const METRICS = ['camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius', 'half_track', 'fvic_z', 'svic_x'];

@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivitySweepBySide, type MetricGradient } from '../../src/suspension/sensitivity';
+import { gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivitySweepBySide, type MetricGradient } from '../../../src/suspension/gradients/model';
 
 const g = parseGeometry(readFileSync('examples/suspension/trailing_arm_torsion_bar.yaml', 'utf8'));
 

@@ -6,15 +6,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../../src/suspension/curve-sensitivity';
-import { fit, type FitTarget } from '../../src/suspension/fit';
-import { main } from '../../src/cli/main';
-import { memoryIO, tempFolder } from '../cli/helpers';
-import { gradientError, movedHardpoint } from './moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../../../src/suspension/gradients/curves';
+import { fit, type FitTarget } from '../../../src/suspension/design/fit';
+import { main } from '../../../src/cli/main';
+import { memoryIO, tempFolder } from '../../cli/helpers';
+import { gradientError, movedHardpoint } from '../moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const tmp = tempFolder();

@@ -1,19 +1,19 @@
 /**
  * Hardpoint gradients of the device metrics (anti-roll bars, heave link, torsion bars), a
- * beam axle's own motion and the steering geometry (src/suspension/device-sensitivity.ts),
+ * beam axle's own motion and the steering geometry (src/suspension/gradients/devices.ts),
  * against central differences of the whole pipeline: the geometry moved, rebuilt and
  * re-solved, the metric read from `kinemate sweep`'s values.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
-import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
+import { movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Values = Record<string, Record<string, number | null>>;

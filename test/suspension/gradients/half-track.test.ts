@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide } from '../../src/suspension/sensitivity';
+import { gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide } from '../../../src/suspension/gradients/model';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Values = Record<string, Record<string, number | null>>;

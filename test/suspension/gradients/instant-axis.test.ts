@@ -1,17 +1,17 @@
 /**
  * Gradients of the instant-centre metrics where the instant axis comes from the screw of
- * the upright's bump motion (src/suspension/instant-axis-sensitivity.ts): a multi-link
+ * the upright's bump motion (src/suspension/gradients/instant-axis.ts): a multi-link
  * corner, beam axles. Every entry against central differences of `kinemate sweep`'s own
  * values with the hardpoint moved, the geometry rebuilt and re-solved (2e-4 at ±1e-3 mm).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivitySweepBySide } from '../../src/suspension/sensitivity';
+import { gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivitySweepBySide } from '../../../src/suspension/gradients/model';
 
 const text = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 'utf8');
 const load = (name: string) => parseGeometry(text(name));

@@ -1,6 +1,6 @@
 /**
  * A point on a rod's centreline, (1 − f)·A + f·B, f the authored point's projection on the
- * rod (the multi-link's damper end on its lower rear link; src/suspension/rod-fraction.ts):
+ * rod (the multi-link's damper end on its lower rear link; src/suspension/gradients/rod-fraction.ts):
  * every metric's gradient, under a damper-length target (the sweep's element_length) and
  * under bump with the damper-length steering hold, against central differences of
  * `kinemate sweep`'s values re-solved with each point moved (the template re-deriving f);
@@ -8,15 +8,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from './moves';
-import { parseGeometry, parseSweep, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
-import { virtualMetricsOf } from '../../src/suspension/virtual-sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { parseLoadCase, SweepLoads, type StateLoads } from '../../src/suspension/loads';
+import { gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, parseSweep, sweepFromShortcut, type Geometry, type SweepSpec } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweep, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
+import { virtualMetricsOf } from '../../../src/suspension/gradients/virtual';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { parseLoadCase, SweepLoads, type StateLoads } from '../../../src/suspension/loads/loads';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Values = Record<string, Record<string, number | null>>;

@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import type { LoadCase, StateLoads } from '../../src/suspension/loads';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../src/suspension/sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
-import { gradientError, loadsOf, movedHardpoint } from './moves';
+import { sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import type { LoadCase, StateLoads } from '../../../src/suspension/loads/loads';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
+import { gradientError, loadsOf, movedHardpoint } from '../moves';
 
 /**
  * A load metric's value in `kinemate sweep --loads`' output: `rack_force`, `link_force.<link>`,

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { parseLoadCase, type LoadCase, type StateLoads } from '../../src/suspension/loads';
-import { SensitivityModel, sensitivitySweepBySide } from '../../src/suspension/sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
-import { frameAxesRate } from '../../src/suspension/device-load-rates';
-import { Builder } from '../../src/suspension/template';
-import { toMatrix } from '../../kernel/quat';
-import { gradientError, loadsOf, movedHardpoint } from './moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { parseLoadCase, type LoadCase, type StateLoads } from '../../../src/suspension/loads/loads';
+import { SensitivityModel, sensitivitySweepBySide } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
+import { frameAxesRate } from '../../../src/suspension/gradients/device-loads';
+import { Builder } from '../../../src/suspension/build/template';
+import { toMatrix } from '../../../kernel/quat';
+import { gradientError, loadsOf, movedHardpoint } from '../moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const sides = ['left', 'right'];

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { parseLoadCase } from '../../src/suspension/loads';
-import { SensitivityModel } from '../../src/suspension/sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
-import { frameAxesRate } from '../../src/suspension/device-load-rates';
-import { builderAxes } from '../../src/suspension/bar-axis-rate';
-import { Builder } from '../../src/suspension/template';
-import { toMatrix } from '../../kernel/quat';
-import { normalizeRate } from '../../kernel/vec3';
+import { parseGeometry } from '../../../src/suspension/files';
+import { parseLoadCase } from '../../../src/suspension/loads/loads';
+import { SensitivityModel } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
+import { frameAxesRate } from '../../../src/suspension/gradients/device-loads';
+import { builderAxes } from '../../../src/suspension/gradients/bar-axis';
+import { Builder } from '../../../src/suspension/build/template';
+import { toMatrix } from '../../../kernel/quat';
+import { normalizeRate } from '../../../kernel/vec3';
 import { checkLoadGradients, loadGradients, loadValue } from './load-differences';
-import { loadsOf, movedHardpoint } from './moves';
+import { loadsOf, movedHardpoint } from '../moves';
 
 const cornering = parseLoadCase(readFileSync('examples/suspension/loads/cornering_1g.yaml', 'utf8'), ['left', 'right']);
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, type Geometry } from '../../src/suspension/files';
-import { parseLoadCase, type LoadCase, type StateLoads } from '../../src/suspension/loads';
-import { SensitivityModel } from '../../src/suspension/sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
+import { parseGeometry, type Geometry } from '../../../src/suspension/files';
+import { parseLoadCase, type LoadCase, type StateLoads } from '../../../src/suspension/loads/loads';
+import { SensitivityModel } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
 import { loadGradients } from './load-differences';
-import { gradientError, loadsOf, movedHardpoint } from './moves';
+import { gradientError, loadsOf, movedHardpoint } from '../moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const cornerCase = parseLoadCase(readFileSync('examples/suspension/loads/corner_cornering_1g.yaml', 'utf8'), ['left']);

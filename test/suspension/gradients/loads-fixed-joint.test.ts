@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { parseLoadCase } from '../../src/suspension/loads';
+import { parseGeometry } from '../../../src/suspension/files';
+import { parseLoadCase } from '../../../src/suspension/loads/loads';
 import { checkLoadGradients } from './load-differences';
 
 const six = (id: string) => ['force', 'moment'].flatMap((k) => ['x', 'y', 'z'].map((a) => `joint_${k}.${id}.${a}`));

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { parseLoadCase, type LoadCase, type StateLoads } from '../../src/suspension/loads';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../src/suspension/sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
-import { AxleLoadGradients } from '../../src/suspension/axle-load-sensitivity';
-import { gradientError, loadsOf, movedHardpoint } from './moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { parseLoadCase, type LoadCase, type StateLoads } from '../../../src/suspension/loads/loads';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
+import { gradientError, loadsOf, movedHardpoint } from '../moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const mixed = parseLoadCase('left: { force: [-1500, 2500, 4000], moment: [20000, -5000, 80000] }\nright: { force: [900, 1800, 3500], moment: [-10000, 3000, -40000] }', ['left', 'right']);

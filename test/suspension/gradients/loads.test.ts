@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { parseLoadCase, SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads';
-import { SensitivityModel, bumpStates, sensitivitySweep } from '../../src/suspension/sensitivity';
-import { LoadSensitivity } from '../../src/suspension/load-sensitivity';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { parseLoadCase, SweepLoads, type LoadCase, type StateLoads } from '../../../src/suspension/loads/loads';
+import { SensitivityModel, bumpStates, sensitivitySweep } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const cornering = parseLoadCase('left: { corner_mass: 300, cornering_g: 1.0, braking_g: 0.3 }', ['left']);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivityAt, sensitivitySweep } from '../../src/suspension/sensitivity';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivityAt, sensitivitySweep } from '../../../src/suspension/gradients/model';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 
@@ -18,9 +18,9 @@ function metricsOf(g: Geometry, bump: number): Record<string, number | null> {
 /** Central differences of re-solved metrics with one hardpoint coordinate moved ±h. */
 function checkAgainstDifferences(g: Geometry, bump: number, h = 1e-3, minMetrics = 9) {
   const sens = sensitivityAt(g, bump);
-  // the sweep's own metrics (a corner's mirrored-axle roll centres: test/suspension/sensitivity-roll-centre.test.ts)
+  // the sweep's own metrics (a corner's mirrored-axle roll centres: test/suspension/gradients/roll-centre.test.ts)
   const swept = metricsOf(g, bump);
-  // (a screw instant axis needs the full evaluation, which noSteering leaves out: test/suspension/sensitivity-instant-axis.test.ts)
+  // (a screw instant axis needs the full evaluation, which noSteering leaves out: test/suspension/gradients/instant-axis.test.ts)
   const names = Object.keys(sens).filter((m) => sens[m] !== null && m in swept && swept[m] !== null);
   expect(names.length).toBeGreaterThanOrEqual(minMetrics);
   const keys = Object.keys(sens[names[0]]!.gradient);
@@ -90,8 +90,8 @@ describe('hardpoint sensitivities (implicit function theorem)', () => {
     expect(run.steps).toHaveLength(3);
     expect(Object.keys(run.steps[2].metrics!)).toEqual(['camber', 'toe_angle']);
     expect(() => sensitivitySweep(model, sweepFromShortcut('bump', '0:0:1'), ['nope'])).toThrow(/no gradient for "nope"/);
-    // an axle is taken (test/suspension/sensitivity-axle.test.ts), a T-bar too (sensitivity-axle-roll.test.ts);
-    // two hardpoints at one place are told apart by identity (test/suspension/sensitivity-coincident.test.ts)
+    // an axle is taken (test/suspension/gradients/axle.test.ts), a T-bar too (sensitivity-axle-roll.test.ts);
+    // two hardpoints at one place are told apart by identity (test/suspension/gradients/coincident.test.ts)
     expect(new SensitivityModel(load('trailing_arm_torsion_bar')).keys).toContain('torsion_bar_axis_a.z');
   });
 });

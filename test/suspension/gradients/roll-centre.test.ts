@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { axleFromCornerText, gradientError, movedHardpoint } from './moves';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
-import { SensitivityModel, sensitivityAt, sensitivitySweepBySide, type MetricGradient, type SideMetrics } from '../../src/suspension/sensitivity';
+import { axleFromCornerText, gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
+import { SensitivityModel, sensitivityAt, sensitivitySweepBySide, type MetricGradient, type SideMetrics } from '../../../src/suspension/gradients/model';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 

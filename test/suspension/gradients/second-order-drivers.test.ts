@@ -8,15 +8,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { axleFromCornerText, gradientError, movedHardpoint } from './moves';
-import { parseGeometry, parseSweep, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { main } from '../../src/cli/main';
-import { memoryIO, tempFolder } from '../cli/helpers';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
-import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS } from '../../src/suspension/derivative-sensitivity';
+import { axleFromCornerText, gradientError, movedHardpoint } from '../moves';
+import { parseGeometry, parseSweep, sweepFromShortcut, type Geometry, type SweepSpec } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { main } from '../../../src/cli/main';
+import { memoryIO, tempFolder } from '../../cli/helpers';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
+import { AXLE_DERIVATIVE_METRICS, DERIVATIVE_METRICS } from '../../../src/suspension/gradients/derivatives';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Values = Record<string, Record<string, number | null>>;

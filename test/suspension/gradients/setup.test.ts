@@ -7,15 +7,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { sweepFromShortcut, validateGeometry, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { inFileCoordinates, setupRows } from '../../src/suspension/setup-sensitivity';
-import { SensitivityModel, sensitivitySweepBySide, type SideMetrics } from '../../src/suspension/sensitivity';
-import { main } from '../../src/cli/main';
-import { memoryIO, tempFolder } from '../cli/helpers';
-import { axleFromCornerText, gradientError } from './moves';
+import { sweepFromShortcut, validateGeometry, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { inFileCoordinates, setupRows } from '../../../src/suspension/gradients/setup';
+import { SensitivityModel, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
+import { main } from '../../../src/cli/main';
+import { memoryIO, tempFolder } from '../../cli/helpers';
+import { axleFromCornerText, gradientError } from '../moves';
 
 type Doc = { hardpoints: Record<string, { x: number; y: number; z: number }>; config: Record<string, any>; actuation: Record<string, string> };
 type Printed = { value: number; gradient: Record<string, number> } | null;

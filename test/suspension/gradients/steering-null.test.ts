@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide } from '../../src/suspension/sensitivity';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide } from '../../../src/suspension/gradients/model';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
 
 const FILE = 'examples/suspension/double_wishbone_axle.yaml';
 const NAMES = ['ackermann_percentage', 'toe_out_on_turns', 'turning_radius', 'steering_wheel_angle', 'steering_ratio'];

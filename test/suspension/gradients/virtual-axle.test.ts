@@ -6,15 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../src/suspension/sensitivity';
-import { VIRTUAL_METRICS } from '../../src/suspension/virtual-sensitivity';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
-import { gradientError, movedHardpoint } from './moves';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type MetricGradient } from '../../../src/suspension/gradients/model';
+import { VIRTUAL_METRICS } from '../../../src/suspension/gradients/virtual';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
+import { gradientError, movedHardpoint } from '../moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 type Kind = 'bump' | 'steer' | 'roll';

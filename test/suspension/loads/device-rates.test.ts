@@ -7,17 +7,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateAssembly } from '../../src/assembly/load';
-import type { AssemblyDoc } from '../../src/assembly/types';
-import { buildDynamics } from '../../src/dynamics/build';
-import { axleRates } from '../../src/dynamics/axle-rates';
-import { suspensionRates } from '../../src/dynamics/rates';
-import { equilibrium } from '../../src/dynamics/equilibrium';
-import { parseGeometry, SuspensionFileError } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { solveModel } from '../../src/model/operations';
-import * as P from '../../kernel/pose';
+import { validateAssembly } from '../../../src/assembly/load';
+import type { AssemblyDoc } from '../../../src/assembly/types';
+import { buildDynamics } from '../../../src/mechanics/build';
+import { axleRates } from '../../../src/suspension/loads/axle-rates';
+import { suspensionRates } from '../../../src/suspension/loads/rates';
+import { equilibrium } from '../../../src/mechanics/equilibrium';
+import { parseGeometry, SuspensionFileError } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { solveModel } from '../../../src/model/operations';
+import * as P from '../../../kernel/pose';
 
 const example = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 'utf8');
 const DEG = Math.PI / 180;

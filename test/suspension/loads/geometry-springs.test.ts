@@ -1,13 +1,13 @@
 /** Springs from suspension geometry files: rates and free lengths become force elements; motion ratio and wheel rate on the generated corner. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateAssembly } from '../../src/assembly/load';
-import { buildDynamics } from '../../src/dynamics/build';
-import { suspensionRates } from '../../src/dynamics/rates';
-import { parseGeometry, SuspensionFileError } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { solveModel } from '../../src/model/operations';
-import * as P from '../../kernel/pose';
+import { validateAssembly } from '../../../src/assembly/load';
+import { buildDynamics } from '../../../src/mechanics/build';
+import { suspensionRates } from '../../../src/suspension/loads/rates';
+import { parseGeometry, SuspensionFileError } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { solveModel } from '../../../src/model/operations';
+import * as P from '../../../kernel/pose';
 
 const pushrod = readFileSync('examples/suspension/double_wishbone_pushrod.yaml', 'utf8');
 const withSpring = (spring: string) => pushrod.replace('spring: { type: coilover }', `spring: ${spring}`);

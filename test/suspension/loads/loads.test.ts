@@ -7,17 +7,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateAssembly } from '../../src/assembly/load';
-import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { contactLoad, LoadCaseError, parseLoadCase, SweepLoads, STANDARD_GRAVITY, type StateLoads } from '../../src/suspension/loads';
-import { runSweepCommand } from '../../src/cli/sweep-run';
-import { memoryIO } from '../cli/helpers';
-import { buildDynamics } from '../../src/dynamics/build';
-import { axleRates } from '../../src/dynamics/axle-rates';
-import { solveModel } from '../../src/model/operations';
+import { validateAssembly } from '../../../src/assembly/load';
+import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { contactLoad, LoadCaseError, parseLoadCase, SweepLoads, STANDARD_GRAVITY, type StateLoads } from '../../../src/suspension/loads/loads';
+import { runSweepCommand } from '../../../src/cli/sweep-run';
+import { memoryIO } from '../../cli/helpers';
+import { buildDynamics } from '../../../src/mechanics/build';
+import { axleRates } from '../../../src/suspension/loads/axle-rates';
+import { solveModel } from '../../../src/model/operations';
 
 const example = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 'utf8');
 type V = [number, number, number];

@@ -1,12 +1,12 @@
 /** Motion ratio and wheel rate (exact, by the tangent) against finite differences of a kinematic sweep (test-only). */
 import { describe, expect, it } from 'vitest';
-import { buildDynamics } from '../../src/dynamics/build';
-import { equilibrium } from '../../src/dynamics/equilibrium';
-import { suspensionRates } from '../../src/dynamics/rates';
-import { solveModel } from '../../src/model/operations';
-import * as P from '../../kernel/pose';
+import { buildDynamics } from '../../../src/mechanics/build';
+import { equilibrium } from '../../../src/mechanics/equilibrium';
+import { suspensionRates } from '../../../src/suspension/loads/rates';
+import { solveModel } from '../../../src/model/operations';
+import * as P from '../../../kernel/pose';
 
-import { dwCorner as corner, dwHardpoints as hp } from './models';
+import { dwCorner as corner, dwHardpoints as hp } from '../../mechanics/models';
 
 const dist = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { validateGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { validateAssembly } from '../../src/assembly';
-import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import type { AssemblyDoc } from '../../src/assembly/types';
+import { validateGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { validateAssembly } from '../../../src/assembly';
+import { SuspensionModel, type MetricValues } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import type { AssemblyDoc } from '../../../src/assembly/types';
 
 type AxleMetricsOut = { axle: MetricValues; left: MetricValues; right: MetricValues };
 const xyz = (x: number, y: number, z: number) => ({ x, y, z });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseGeometry, validateGeometry, sweepFromShortcut, SuspensionFileError, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { validateAssembly } from '../../src/assembly';
-import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import type { ResidualBlock } from '../../kernel/system';
-import { leverTransmission } from '../../src/suspension/metrics/devices';
+import { parseGeometry, validateGeometry, sweepFromShortcut, SuspensionFileError, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { validateAssembly } from '../../../src/assembly';
+import { SuspensionModel, type MetricValues } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import type { ResidualBlock } from '../../../kernel/system';
+import { leverTransmission } from '../../../src/suspension/metrics/devices';
 
 type Doc = Record<string, unknown>;
 type AxleMetrics = { axle: MetricValues; left: MetricValues; right: MetricValues };
@@ -172,8 +172,8 @@ describe('camber shim setup', () => {
   });
 
   it('the sweep command reports the setup change beside the sweeps', async () => {
-    const { main } = await import('../../src/cli/main');
-    const { memoryIO } = await import('../cli/helpers');
+    const { main } = await import('../../../src/cli/main');
+    const { memoryIO } = await import('../../cli/helpers');
     const io = memoryIO({});
     expect(await main(['sweep', 'examples/suspension/double_wishbone_camber_shim.yaml', '--bump', '0:0:1'], io)).toBe(0);
     const out = JSON.parse(io.written.stdout) as { setup_change: { left: { camber: number; toe_angle: number } } };

@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-import { memoryIO } from '../cli/helpers';
+import { main } from '../../../src/cli/main';
+import { memoryIO } from '../../cli/helpers';
 
 const DOC = 'docs/metrics.md';
 const doc = readFileSync(DOC, 'utf8');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Dual, DualVec3 } from '../../kernel/dual';
-import { mirrorHardpoints, tireRadius, type Point3, type Side } from '../../src/suspension/files';
+import { Dual, DualVec3 } from '../../../kernel/dual';
+import { mirrorHardpoints, tireRadius, type Point3, type Side } from '../../../src/suspension/files';
 import {
   CORNER_METRIC_NAMES,
   DERIVED_POINT_NAMES,
@@ -30,7 +30,7 @@ import {
   type RoadInput,
   type VehicleInput,
   type WheelInput,
-} from '../../src/suspension/metrics';
+} from '../../../src/suspension/metrics';
 
 const DEG = 180 / Math.PI;
 const R13 = tireRadius({ aspect_ratio: 0.55, section_width: 270, rim_diameter: 13 }); // 313.6

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { validateAssembly } from '../../src/assembly';
-import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { ackermannOuterAngle, steeringGeometry } from '../../src/suspension/metrics/steering-geometry';
+import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { validateAssembly } from '../../../src/assembly';
+import { SuspensionModel, type MetricValues } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { ackermannOuterAngle, steeringGeometry } from '../../../src/suspension/metrics/steering-geometry';
 
 type AxleMetrics = { axle: MetricValues; left: MetricValues; right: MetricValues };
 const DEG = 180 / Math.PI;

@@ -4,18 +4,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Dual, DualVec3 } from '../../kernel/dual';
-import { distanceToAxis } from '../../kernel/screw';
-import { parseGeometry } from '../../src/suspension/files';
-import { cornerMetrics, crossCoordinatePlane, type Line3 } from '../../src/suspension/metrics';
-import { SuspensionModel } from '../../src/suspension/model';
+import { Dual, DualVec3 } from '../../../kernel/dual';
+import { distanceToAxis } from '../../../kernel/screw';
+import { parseGeometry } from '../../../src/suspension/files';
+import { cornerMetrics, crossCoordinatePlane, type Line3 } from '../../../src/suspension/metrics';
+import { SuspensionModel } from '../../../src/suspension/build/model';
 import {
   conjugateLine, currentWheelFrames, instantAxisFromScrew, instantScrew, lineSteeringMetrics, linkPairAxis,
   steeringResponse, uprightPointRate, velocityPoles,
-} from '../../src/suspension/steering';
-import { suspensionAssembly } from '../../src/suspension/template';
+} from '../../../src/suspension/metrics/steering';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
 
-const examples = new URL('../../examples/suspension/', import.meta.url);
+const examples = new URL('../../../examples/suspension/', import.meta.url);
 const load = (file: string): SuspensionModel => new SuspensionModel(suspensionAssembly(parseGeometry(readFileSync(new URL(file, examples), 'utf8'))));
 
 type V = ArrayLike<number>;

@@ -4,21 +4,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AssemblyDoc } from '../../src/assembly/types';
-import { parseGeometry } from '../../src/suspension/files';
-import { cornerMetrics, STEERING_AXIS_METRIC_NAMES, type WheelFrame } from '../../src/suspension/metrics';
-import { SuspensionModel } from '../../src/suspension/model';
-import type { SuspensionRoles } from '../../src/suspension/roles';
+import type { AssemblyDoc } from '../../../src/assembly/types';
+import { parseGeometry } from '../../../src/suspension/files';
+import { cornerMetrics, STEERING_AXIS_METRIC_NAMES, type WheelFrame } from '../../../src/suspension/metrics';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import type { SuspensionRoles } from '../../../src/suspension/build/roles';
 import {
   axisSegment, currentWheelFrames, holdCatalogue, physicalSteeringMetrics, responseLine, steeringAxisRecords,
   steeringResponse, steeringTangent, uprightPointRate, uprightPoints, uprightScrew, uprightTwist, virtualSteeringMetrics,
   type SteeringAxis,
-} from '../../src/suspension/steering';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { distanceToAxis } from '../../kernel/screw';
-import { DualVec3 } from '../../kernel/dual';
+} from '../../../src/suspension/metrics/steering';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { distanceToAxis } from '../../../kernel/screw';
+import { DualVec3 } from '../../../kernel/dual';
 
-const examples = new URL('../../examples/suspension/', import.meta.url);
+const examples = new URL('../../../examples/suspension/', import.meta.url);
 const assembly = (file: string): AssemblyDoc => suspensionAssembly(parseGeometry(readFileSync(new URL(file, examples), 'utf8')));
 const load = (file: string): SuspensionModel => new SuspensionModel(assembly(file));
 

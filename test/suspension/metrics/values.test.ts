@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { SuspensionModel } from '../../src/suspension/model';
-import { runSweep } from '../../src/suspension/sweep';
-import { metricValues } from '../../src/suspension/metric-values';
+import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { runSweep } from '../../../src/suspension/sweep/sweep';
+import { metricValues } from '../../../src/suspension/metrics/values';
 
 const model = (file: string) => new SuspensionModel(suspensionAssembly(parseGeometry(readFileSync(`examples/suspension/${file}.yaml`, 'utf8'))));
 const NAMES = ['camber', 'toe_angle', 'steer_angle', 'wheel_travel', 'caster', 'kpi'];

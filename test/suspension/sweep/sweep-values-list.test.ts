@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry, parseSweep, sweepValues } from '../../src/suspension/files/index.ts';
-import { runMain, REPO } from '../cli/helpers.ts';
+import { parseGeometry, parseSweep, sweepValues } from '../../../src/suspension/files/index.ts';
+import { runMain, REPO } from '../../cli/helpers.ts';
 
 const T_BAR = join(REPO, 'examples/suspension/double_wishbone_axle_t_bar.yaml');
 const ROLL = join(REPO, 'test/suspension/fixtures/axle_t_bar_roll_sweep.yaml');

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { SuspensionModel } from '../../src/suspension/model';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { parseText, sweepFromShortcut, validateGeometry } from '../../src/suspension/files';
-import { runSweep, flattenMetrics, type SweepOptions } from '../../src/suspension/sweep';
+import { SuspensionModel } from '../../../src/suspension/build/model';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { parseText, sweepFromShortcut, validateGeometry } from '../../../src/suspension/files';
+import { runSweep, flattenMetrics, type SweepOptions } from '../../../src/suspension/sweep/sweep';
 
-const geometry = (name: string) => validateGeometry(parseText(readFileSync(new URL(`../../examples/suspension/${name}.yaml`, import.meta.url), 'utf8')));
+const geometry = (name: string) => validateGeometry(parseText(readFileSync(new URL(`../../../examples/suspension/${name}.yaml`, import.meta.url), 'utf8')));
 
 function sweep(name: string, shortcut: 'bump' | 'steer', range: string, options: SweepOptions) {
   const g = geometry(name);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseGeometry, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
-import { suspensionAssembly } from '../../src/suspension/template';
-import { validateAssembly, serializeAssembly, parseAssembly } from '../../src/assembly';
-import { SuspensionModel, type MetricValues } from '../../src/suspension/model';
-import { runSweep, sweepDrivers } from '../../src/suspension/sweep';
-import { handBuiltDoubleWishbone } from './handbuilt';
+import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
+import { suspensionAssembly } from '../../../src/suspension/build/template';
+import { validateAssembly, serializeAssembly, parseAssembly } from '../../../src/assembly';
+import { SuspensionModel, type MetricValues } from '../../../src/suspension/build/model';
+import { runSweep, sweepDrivers } from '../../../src/suspension/sweep/sweep';
+import { handBuiltDoubleWishbone } from '../handbuilt';
 
 const geometry = (name: string): Geometry => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const model = (name: string) => new SuspensionModel(validateAssembly(suspensionAssembly(geometry(name))));
@@ -63,7 +63,7 @@ describe('derivative metrics', () => {
     const at = (dz: number, dr: number) => {
       sm.model.system.restore(saved);
       zBlock.target = z0 + dz;
-      const drivers: import("../../kernel/system").ResidualBlock[] = [zBlock, ...others];
+      const drivers: import("../../../kernel/system").ResidualBlock[] = [zBlock, ...others];
       if (steered) { sm.rackHold!.target = rack0 + dr; drivers.push(sm.rackHold!); }
       const r = sm.solveWith(drivers);
       expect(r.converged).toBe(true);

@@ -7,11 +7,11 @@
  * of its guide sit there. Each move is a weighted sum of hardpoint parameters (one per
  * coordinate), the turn the spin axis' (read by the tyre).
  */
-import type { AssemblyDoc } from '../assembly/types';
-import type { Geometry } from '../suspension/files';
-import { tireRadius } from '../suspension/files';
-import type { CombinedParameter } from './sensitivity';
-import { normalizeRate } from '../../kernel/vec3';
+import type { AssemblyDoc } from '../../../assembly/types';
+import type { Geometry } from '../../files';
+import { tireRadius } from '../../files';
+import type { CombinedParameter } from '../../../gradients/run';
+import { normalizeRate } from '../../../../kernel/vec3';
 
 type Part = CombinedParameter['parts'][number];
 

@@ -1,6 +1,6 @@
 /**
  * A frame that turns with a hardpoint (docs/sensitivity.md, "Geometry files"): the
- * anti-roll bars' bushing frames (src/suspension/device-forces.ts) are built by the
+ * anti-roll bars' bushing frames (src/suspension/build/device-forces.ts) are built by the
  * template's Builder.frame(part, name, origin, x): the shortest turn from the part's x axis
  * to u = x/|x|, q = (1 + u₀, 0, −u₂, u₁)/|…|. Their x is a weighted sum of hardpoints — a
  * U-bar's axis_b − axis_a, a T-bar's stem ½(left + right droplink end) − pivot — so moving
@@ -10,9 +10,9 @@
  * (sensitivity-hardpoints.ts). The whole turn, spin about x included: the bushing reads all
  * three axes.
  */
-import type { AssemblyDoc } from '../assembly/types';
-import type { Geometry } from '../suspension/files';
-import { normalizeRate } from '../../kernel/vec3';
+import type { AssemblyDoc } from '../../../assembly/types';
+import type { Geometry } from '../../files';
+import { normalizeRate } from '../../../../kernel/vec3';
 
 /** A frame's turn per unit of the parameter: its twist ω (part axes), ȧ = ω × a for each axis a. */
 export interface FrameTurn { omega: readonly number[] }

@@ -18,23 +18,23 @@
  * (a mass placed from the part's points) refuses θ, naming what moved. The start moves too: settled (`start: equilibrium`) by the implicit function
  * theorem on the static balance, at design (`start: design`) not at all.
  */
-import { entityNames, entityPosition, type AssemblyDoc } from '../assembly/types';
-import type { Geometry } from '../suspension/files';
-import type { Point3 } from '../suspension/files/read';
-import { LinearLaw, PointToPointForce, TyreForce } from '../../mates/forces';
-import type { DynamicsModel } from './build';
+import { entityNames, entityPosition, type AssemblyDoc } from '../../../assembly/types';
+import type { Geometry } from '../../files';
+import type { Point3 } from '../../files/read';
+import { LinearLaw, PointToPointForce, TyreForce } from '../../../../mates/forces';
+import type { DynamicsModel } from '../../../mechanics/build';
 import {
   DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
   type GradientOptions, type ParameterTerm,
-} from './sensitivity';
-import { axisTurn } from './sensitivity-directions';
-import { axlePointMoves } from './sensitivity-axle-points';
-import { derivedPointWeight, frameTurn } from './sensitivity-frames';
-import { lumpRates, lumpTerm, type LumpRate } from './sensitivity-lumps';
-import { moveRoad, roadParameter, roadParameterNames, roadRate, roadStartMoves, roadValue } from './sensitivity-road';
-import type { HardpointParameter } from './sensitivity-hardpoints';
-import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from './suspension-dynamics';
-import { parseSuspensionResult } from './sensitivity-suspension-results';
+} from '../../../gradients/run';
+import { axisTurn } from '../../../gradients/parameters/directions';
+import { axlePointMoves } from './axle-points';
+import { derivedPointWeight, frameTurn } from './frames';
+import { lumpRates, lumpTerm, type LumpRate } from './lumps';
+import { moveRoad, roadParameter, roadParameterNames, roadRate, roadStartMoves, roadValue } from './road';
+import type { HardpointParameter } from '../../../gradients/parameters/hardpoints';
+import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from '../../dynamics/model';
+import { parseSuspensionResult } from './results';
 
 export interface GeometrySource { geometry: Geometry; spec: SuspensionDynamicsSpec }
 

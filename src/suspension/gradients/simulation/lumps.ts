@@ -15,16 +15,16 @@
  * not at all; anything else refuses). The result is each part's (ṁ, ċ, İ), applied by
  * `lumpTerm` as ∂(M v̇ + g(v) − Q_gravity)/∂θ with M the body's spatial mass (kernel/mass.ts).
  */
-import type { AssemblyDoc } from '../assembly/types';
-import type { Geometry } from '../suspension/files';
-import { tireRadius } from '../suspension/files';
-import { suspensionAssembly } from '../suspension/template';
-import { normalizeRate } from '../../kernel/vec3';
-import { gyroscopic } from '../../kernel/mass';
-import { rotationMatrix } from '../../kernel/dual';
-import type { DynamicsModel } from './build';
-import type { ParameterTerm } from './sensitivity';
-import type { SuspensionDynamicsSpec } from './suspension-dynamics';
+import type { AssemblyDoc } from '../../../assembly/types';
+import type { Geometry } from '../../files';
+import { tireRadius } from '../../files';
+import { suspensionAssembly } from '../../build/template';
+import { normalizeRate } from '../../../../kernel/vec3';
+import { gyroscopic } from '../../../../kernel/mass';
+import { rotationMatrix } from '../../../../kernel/dual';
+import type { DynamicsModel } from '../../../mechanics/build';
+import type { ParameterTerm } from '../../../gradients/run';
+import type { SuspensionDynamicsSpec } from '../../dynamics/model';
 
 /** A part's mass, centre (mm) and inertia (kg·mm², row-major) with their rates per unit of the parameter. */
 export interface LumpRate { part: string; mass: number; centre: number[]; inertia: number[]; dmass: number; dcentre: number[]; dinertia: number[] }

@@ -17,16 +17,16 @@
 import {
   dAddConst, dAtan2, dConst, dCopy, dScale, dvComponent, dvLength, dvNormalize, dvSub, rotationMatrix, withTangents,
   type Dual, type TangentSeeds,
-} from '../../kernel/dual';
-import { BodyForceBlock, PointToPointForce, TyreForce } from '../../mates/forces';
-import { forceEnds, type AssemblyDoc } from '../assembly/types';
-import type { DynamicsModel } from './build';
-import { GradientRefusal } from './sensitivity-refusal';
-import { DynamicSensitivityError, type DynamicParameter, type DynamicResult } from './sensitivity';
-import { hardpointSeeds, partsOf, ForceResult } from './sensitivity-force-results';
-import type { HardpointParameter } from './sensitivity-hardpoints';
-import type { OwnResult } from './sensitivity-own-results';
-import type { GeometrySource } from './sensitivity-geometry';
+} from '../../../../kernel/dual';
+import { BodyForceBlock, PointToPointForce, TyreForce } from '../../../../mates/forces';
+import { forceEnds, type AssemblyDoc } from '../../../assembly/types';
+import type { DynamicsModel } from '../../../mechanics/build';
+import { GradientRefusal } from '../../../gradients/refusal';
+import { DynamicSensitivityError, type DynamicParameter, type DynamicResult } from '../../../gradients/run';
+import { hardpointSeeds, partsOf, ForceResult } from '../../../gradients/results/forces';
+import type { HardpointParameter } from '../../../gradients/parameters/hardpoints';
+import type { OwnResult } from '../../../gradients/results/own';
+import type { GeometrySource } from './geometry';
 
 /** A scalar of a few parts' poses and velocities, as a dual (columns: each part's step, then its velocity). */
 abstract class Probe extends BodyForceBlock {

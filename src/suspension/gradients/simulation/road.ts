@@ -8,8 +8,8 @@
  * suspension-dynamics.ts, piecewise linear between its rows, differentiated with its rows'
  * times and heights (on a row the left segment's, as the table reads it).
  */
-import type { Geometry } from '../suspension/files';
-import type { RoadSpec, SuspensionDynamicsSpec } from './suspension-dynamics';
+import type { Geometry } from '../../files';
+import type { RoadSpec, SuspensionDynamicsSpec } from '../../dynamics/model';
 
 const FIELDS: Record<string, readonly string[]> = { bump: ['height', 'duration', 'start'], sine: ['amplitude', 'frequency', 'phase', 'offset'] };
 /** Rows of the bump's table (suspension-dynamics.ts BUMP_SEGMENTS). */

@@ -1,21 +1,21 @@
 /**
  * `simulate GEOMETRY --gradient` by a wishbone's inboard point, which turns the hinge's axis
- * (src/dynamics/sensitivity-directions.ts): every entry against central differences of whole
+ * (src/gradients/parameters/directions.ts): every entry against central differences of whole
  * re-runs with the hardpoint moved in the geometry file (rebuilt, re-settled, re-run) at two
  * steps, to 1e-4 relative; the adjoint against the direct route to 1e-10; and the axis' turn
  * shown necessary: without it the same comparison fails.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { dwAxleDynamicsSource } from './dynamics-sources';
-import { parseGeometry } from '../../src/suspension/files';
-import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
-import { geometryParameter, geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import { simulationGradients, type CombinedParameter } from '../../src/dynamics/sensitivity';
-import type { HardpointParameter } from '../../src/dynamics/sensitivity-hardpoints';
+import { dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
+import { parseGeometry } from '../../../../src/suspension/files';
+import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
+import { geometryParameter, geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { simulationGradients, type CombinedParameter } from '../../../../src/gradients/run';
+import type { HardpointParameter } from '../../../../src/gradients/parameters/hardpoints';
 
 const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
-const geometry = parseGeometry(readFileSync(new URL(`../../${FILE}`, import.meta.url), 'utf8'), FILE);
+const geometry = parseGeometry(readFileSync(new URL(`../../../../${FILE}`, import.meta.url), 'utf8'), FILE);
 const source: GeometrySource = { geometry, spec: readSuspensionDynamics(structuredClone((geometry.raw as any).dynamics), geometry, FILE) };
 const DURATION = 0.3, D = 1e-3;
 const RESULTS = ['upright.wheel_centre.position.z@max', 'upright.trackrod_outboard.position.z'];

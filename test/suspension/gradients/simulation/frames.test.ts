@@ -1,6 +1,6 @@
 /**
  * `simulate GEOMETRY --gradient` by the hardpoints an anti-roll bar's bushing frames are built
- * along (src/dynamics/sensitivity-frames.ts): the frame's turn against differences of the
+ * along (src/suspension/gradients/simulation/frames.ts): the frame's turn against differences of the
  * built frame; every entry against central differences of whole re-runs (the number moved in
  * the read geometry, rebuilt, re-run) at two steps, to 1e-4 relative; adjoint = direct to
  * 1e-10; and the turn shown necessary: without it the same comparison fails.
@@ -12,18 +12,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../src/dynamics/suspension-dynamics';
-import { geometryParameter, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import { frameTurn } from '../../src/dynamics/sensitivity-frames';
-import type { CombinedParameter } from '../../src/dynamics/sensitivity';
-import type { HardpointParameter } from '../../src/dynamics/sensitivity-hardpoints';
-import { toMatrix } from '../../kernel/quat';
+import { parseGeometry } from '../../../../src/suspension/files';
+import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../../../src/suspension/dynamics/model';
+import { geometryParameter, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { frameTurn } from '../../../../src/suspension/gradients/simulation/frames';
+import type { CombinedParameter } from '../../../../src/gradients/run';
+import type { HardpointParameter } from '../../../../src/gradients/parameters/hardpoints';
+import { toMatrix } from '../../../../kernel/quat';
 import { differences, directEqualsAdjoint, errors, withParameters, type Case, type Differences } from './geometry-fd';
 
 /** An anti-roll bar axle as a dynamics geometry: upright and lower wishbone masses, a bump under the left wheel, at design. */
 function barAxle(file: string, rate: number | null, height: number): GeometrySource {
-  const geometry = parseGeometry(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), file);
+  const geometry = parseGeometry(readFileSync(new URL(`../../../../${file}`, import.meta.url), 'utf8'), file);
   if (rate !== null) geometry.devices!.anti_roll_rate = rate;
   const side = (s: number) => ({
     upright: { mass: 20, centre: [-20, 950 * s, 300], inertia: [1e6, 1.5e6, 1e6] }, lower_wishbone: { mass: 3, centre: [0, 650 * s, 200], inertia: [1e5, 2e4, 1e5] },

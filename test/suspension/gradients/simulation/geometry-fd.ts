@@ -4,9 +4,9 @@
  * geometry-gradient tests (sim-geometry-frames, sim-geometry-masses).
  */
 import { expect } from 'vitest';
-import { prepareSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
-import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import { simulationGradients, type CombinedParameter } from '../../src/dynamics/sensitivity';
+import { prepareSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
+import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { simulationGradients, type CombinedParameter } from '../../../../src/gradients/run';
 
 export interface Case { source: GeometrySource; results: string[]; duration: number }
 

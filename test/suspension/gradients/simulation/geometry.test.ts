@@ -1,6 +1,6 @@
 /**
  * `simulate GEOMETRY --gradient`: a suspension geometry file's own numbers (hardpoints, the
- * spring, the dynamics section) as parameters (src/dynamics/sensitivity-geometry.ts). Every
+ * spring, the dynamics section) as parameters (src/suspension/gradients/simulation/geometry.ts). Every
  * entry against central differences of whole re-runs with the number moved in the geometry
  * (rebuilt, re-settled on the road, re-run), at two steps, to 1e-4 relative; the adjoint
  * against the direct route to 1e-10; and the two pieces this route adds — a two-force link's
@@ -8,11 +8,11 @@
  * the same comparison fails.
  */
 import { describe, expect, it } from 'vitest';
-import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from './dynamics-sources';
-import { prepareSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
-import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import { parseResult, simulationGradients, type CombinedParameter, type DynamicResult } from '../../src/dynamics/sensitivity';
-import { kinemate } from '../cli/helpers';
+import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
+import { prepareSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
+import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { parseResult, simulationGradients, type CombinedParameter, type DynamicResult } from '../../../../src/gradients/run';
+import { kinemate } from '../../../cli/helpers';
 
 const FILE = CORNER_DYNAMICS_FILE;
 const load = cornerDynamicsSource;
@@ -129,10 +129,10 @@ describe('names', () => {
     expect(names).toContain('dynamics.tyre.stiffness');
     expect(names).toContain('dynamics.masses.upright.centre.x');
     expect(() => geometryParameter(source, 'dynamics.tyre.nope')).toThrow(/not a number of this file \(its numbers: lower_wishbone_inboard_front\.x, .*spring\.rate/);
-    // a hinge's inboard point turns its axis, an axle point the spin axis: offered (test/dynamics/sim-axes.test.ts)
+    // a hinge's inboard point turns its axis, an axle point the spin axis: offered (test/suspension/gradients/simulation/axes.test.ts)
     expect(() => geometryParameter(source, 'lower_wishbone_inboard_front.z')).not.toThrow();
     expect(() => geometryParameter(source, 'axle_outboard.x')).not.toThrow();
-    // a mass placed from its part's points: offered (test/dynamics/sim-geometry-masses.test.ts)
+    // a mass placed from its part's points: offered (test/suspension/gradients/simulation/lumps.test.ts)
     const placed = load(undefined, (d) => { delete d.masses.lower_wishbone.centre; delete d.masses.lower_wishbone.inertia; });
     expect(() => geometryParameter(placed, 'strut_bottom.y')).not.toThrow();
     // a sine road's amplitude moves the settled start's motion (its acceleration at t = 0): not yet

@@ -1,6 +1,6 @@
 /**
  * `simulate GEOMETRY --gradient` by numbers whose build places or combines masses
- * (src/dynamics/sensitivity-lumps.ts), by the road's numbers (sensitivity-road.ts), and
+ * (src/suspension/gradients/simulation/lumps.ts), by the road's numbers (sensitivity-road.ts), and
  * `wheel_travel@cross=LEVEL` by an axle point (its level moves): every entry against central
  * differences of whole re-runs (the number moved in the read geometry, rebuilt, re-settled,
  * re-run) at two steps to 1e-4 relative, adjoint = direct to 1e-10, and each new term shown
@@ -8,17 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../src/dynamics/suspension-dynamics';
-import { dwAxleDynamicsSource } from './dynamics-sources';
-import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import type { CombinedParameter } from '../../src/dynamics/sensitivity';
-import type { HardpointParameter } from '../../src/dynamics/sensitivity-hardpoints';
-import { lumpRates, lumpTerm, type LumpRate } from '../../src/dynamics/sensitivity-lumps';
+import { parseGeometry } from '../../../../src/suspension/files';
+import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../../../src/suspension/dynamics/model';
+import { dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
+import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import type { CombinedParameter } from '../../../../src/gradients/run';
+import type { HardpointParameter } from '../../../../src/gradients/parameters/hardpoints';
+import { lumpRates, lumpTerm, type LumpRate } from '../../../../src/suspension/gradients/simulation/lumps';
 import { differences, directEqualsAdjoint, errors, withParameters, type Case, type Differences } from './geometry-fd';
 
 const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
-const geometry = parseGeometry(readFileSync(new URL(`../../${FILE}`, import.meta.url), 'utf8'), FILE);
+const geometry = parseGeometry(readFileSync(new URL(`../../../../${FILE}`, import.meta.url), 'utf8'), FILE);
 /**
  * The example corner with masses left to the build: the wishbone and upright placed and shaped
  * by their points, the wheel a cylinder on the upright, half the track rod at each end, a

@@ -1,20 +1,20 @@
 /**
  * A geometry file's suspension results by their printed column names (camber, toe, tyre force
  * and penetration, suspension travel, road, an element's length, travel and tension, the chassis
- * heave: src/dynamics/sensitivity-suspension-results.ts, sensitivity-tension.ts) against the
+ * heave: src/suspension/gradients/simulation/results.ts, sensitivity-tension.ts) against the
  * file's own numbers: each value equal to the run's printed column, each entry against central
  * differences of whole re-runs (the number moved in the geometry, rebuilt, re-settled, re-run)
  * at two steps to 1e-4 relative, the adjoint against the direct route to 1e-10; and leaving
  * out a result's explicit dependence (with the state held) fails the differences.
  */
 import { describe, expect, it } from 'vitest';
-import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from './dynamics-sources';
-import { prepareSuspensionDynamics, simulateSuspension } from '../../src/dynamics/suspension-dynamics';
-import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import { ownResult } from '../../src/dynamics/sensitivity-own-results';
-import type { DynamicResult } from '../../src/dynamics/sensitivity';
-import { withSuspensionColumns } from '../../src/cli/suspension-simulate';
-import { kinemate } from '../cli/helpers';
+import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
+import { prepareSuspensionDynamics, simulateSuspension } from '../../../../src/suspension/dynamics/model';
+import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { ownResult } from '../../../../src/gradients/results/own';
+import type { DynamicResult } from '../../../../src/gradients/run';
+import { withSuspensionColumns } from '../../../../src/cli/suspension-simulate';
+import { kinemate } from '../../../cli/helpers';
 
 const FILE = CORNER_DYNAMICS_FILE;
 const load = cornerDynamicsSource;
@@ -58,7 +58,7 @@ function checked(source: GeometrySource, names: string[], results: string[], ste
   return direct;
 }
 
-/** The run's printed CSV columns at its last frame, by name (the run on SE(3), the scheme the gradients differentiate: kernel/product-group.ts). */
+/** The run's printed CSV columns at its last frame, by name (the run on SE(3), the scheme the gradients differentiate: kernel/integrator/product-group.ts). */
 function printed(source: GeometrySource, step: number): Record<string, number> {
   const run = simulateSuspension(prepareSuspensionDynamics(source.geometry, source.spec), { duration: DURATION, step, lieGroup: 'SE3' });
   const csv = withSuspensionColumns('t\n' + run.frames.map((f) => f.t).join('\n') + '\n', run).trim().split('\n');

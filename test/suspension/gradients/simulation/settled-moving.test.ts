@@ -3,24 +3,24 @@
  * (start: equilibrium) whose road has a rate (phase 0) or only an acceleration (phase 90°) at
  * t = 0. The settled pose moves with every number (the equilibrium's tangent, taken with the
  * static multipliers, not the moving start's), and the start's velocities, projected onto the
- * moved rows, move with it (src/dynamics/sensitivity-start.ts). Every entry against central
+ * moved rows, move with it (src/gradients/start.ts). Every entry against central
  * differences of whole re-runs (rebuilt, re-settled, re-run) at two steps to 1e-4 relative;
  * adjoint = direct to 1e-10.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGeometry } from '../../src/suspension/files';
-import { readSuspensionDynamics } from '../../src/dynamics/suspension-dynamics';
-import { geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../src/dynamics/sensitivity-geometry';
-import { validateAssembly } from '../../src/assembly/load';
-import { buildDynamics, type DynamicsModel } from '../../src/dynamics/build';
-import { equilibrium } from '../../src/dynamics/equilibrium';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint } from '../../src/dynamics/sensitivity';
-import { entity, movedDoc, type Move } from './sim-checks';
+import { parseGeometry } from '../../../../src/suspension/files';
+import { readSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
+import { geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { validateAssembly } from '../../../../src/assembly/load';
+import { buildDynamics, type DynamicsModel } from '../../../../src/mechanics/build';
+import { equilibrium } from '../../../../src/mechanics/equilibrium';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint } from '../../../../src/gradients/run';
+import { entity, movedDoc, type Move } from '../../../gradients/sim-checks';
 
 const FILE = 'examples/suspension/double_wishbone_dynamics.yaml';
 function sineRoad(phase: number): GeometrySource {
-  const geometry = parseGeometry(readFileSync(new URL(`../../${FILE}`, import.meta.url), 'utf8'), FILE);
+  const geometry = parseGeometry(readFileSync(new URL(`../../../../${FILE}`, import.meta.url), 'utf8'), FILE);
   const raw = structuredClone((geometry.raw as any).dynamics);
   raw.road = { sine: { amplitude: 15, frequency: 3, phase } };
   return { geometry, spec: readSuspensionDynamics(raw, geometry, FILE) };
