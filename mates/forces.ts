@@ -16,17 +16,11 @@ import {
   dvComponent, dvSetComponent, rotationMatrix, narrowedScratch, fastProperties, tangentMode,
 } from '../kernel/dual';
 import { pointToPointDissipation, pointToPointValues } from './point-to-point-values';
+import type { Law } from './law';
+export type { Law } from './law';
 import type { ForceBlock } from '../kernel/forces';
 
 // ---- laws: scalar functions with their slope ----
-
-/** A scalar law x ↦ y with its slope, for tensions and time scales. */
-export interface Law {
-  /** y(x) into out[0], dy/dx into out[1]. */
-  evaluate(x: number, out: Float64Array): Float64Array;
-  /** ∫ y dx from a fixed reference (for a potential); absent when not needed. */
-  integral?(x: number): number;
-}
 
 /** y = slope·(x − x0) + y0. */
 export class LinearLaw implements Law {

@@ -11,7 +11,15 @@
  * Body k's columns (cols[k] ≥ 0) are its step (ω, v) in its own frame: a point p moves by
  * R(ω × p + v), a direction a by R(ω × a); so ∂(R_a â · R_b b̂)/∂ω_a = â × (R_aᵀ R_b b̂).
  */
-import type { JointFrame } from './joints';
+import type { ReadonlyVec3 } from '../kernel/vec3';
+
+/** A joint's frame on one part: its origin and axes (joints.ts builds them; the rows read them). */
+export interface JointFrame {
+  origin: ReadonlyVec3;
+  x: ReadonlyVec3;
+  y: ReadonlyVec3;
+  z: ReadonlyVec3;
+}
 
 /** What the rows need of the joint: its frames, length scale and coordinate slots (−1: absent). */
 export interface JointRowsInput {

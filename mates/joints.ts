@@ -12,7 +12,8 @@
 import { Dual, dvSub, dvScale, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst, rotationMatrix, tangentMode } from '../kernel/dual';
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
-import { jointRows as jointRowsByHand, type JointRowsInput } from './joint-rows';
+import { jointRows as jointRowsByHand, type JointFrame, type JointRowsInput } from './joint-rows';
+export type { JointFrame } from './joint-rows';
 import { exactJointCovers, exactJointJacobian } from './exact-rows';
 
 import { JOINT_TYPES, MATE_COORDINATES, type JointType } from './vocabulary';
@@ -25,13 +26,6 @@ export const JOINT_COORDINATES = Object.fromEntries(JOINT_TYPES.map((type) => [t
 /** Rows of each joint: origin 3, axis 2, angle 1 (universal: origin 3 + the cross's pins 1; ball: 3). */
 export function jointRows(type: JointType): number {
   return type === 'ball' ? 3 : type === 'universal' ? 4 : 6;
-}
-
-export interface JointFrame {
-  origin: ReadonlyVec3;
-  x: ReadonlyVec3;
-  y: ReadonlyVec3;
-  z: ReadonlyVec3;
 }
 
 export class JointBlock extends MateBlock {

@@ -6,7 +6,7 @@
  * that reuses its matrix asks for Q alone on every iteration of every step.
  */
 import { rotationMatrix } from '../kernel/dual';
-import type { Law } from './forces';
+import type { Law } from './law';
 
 /** What the values need of the element; `last` receives length, rate and tension as the dual pass reports them. */
 export interface PointToPointInput {

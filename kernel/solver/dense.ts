@@ -7,7 +7,7 @@ import { ScalarTargetBlock, type System } from '../system';
 import { type Group, RANK_TOLERANCE, assembleGroup } from './groups';
 import { objective } from './objective';
 import type { Linear } from './linear';
-import type { Pull, SolveOptions } from './solve';
+import type { Pull, SolveOptions } from './options';
 
 /** Scale rows of row-major J (m × n) and c to unit length, recording the factors. */
 function normaliseDense(J: Float64Array, c: Float64Array, rowK: Float64Array, m: number, n: number): void {

@@ -3,8 +3,7 @@
  * their rows are assembled into dense blocks.
  */
 import { ScalarTargetBlock, type ResidualBlock, type System } from '../system';
-import type { DenseLinear } from './dense';
-import type { SparseLinear } from './sparse';
+import type { Linear } from './linear';
 
 export interface Group {
   vars: number[];
@@ -20,8 +19,8 @@ export interface Group {
 
 /** A group's solver state: its linear algebra, built on first use (per system version). */
 export interface Workspace {
-  dense: DenseLinear | null;
-  sparse: SparseLinear | null;
+  dense: Linear | null;
+  sparse: Linear | null;
   /** State before a Newton step, and before a drag step (a drag's restoration runs Newton inside it). */
   saved: Float64Array;
   savedDrag: Float64Array;

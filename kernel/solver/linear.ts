@@ -3,7 +3,7 @@
  * (./solver-dense.ts, ./solver-sparse.ts).
  */
 import type { ScalarTargetBlock } from '../system';
-import type { Pull, SolveOptions } from './solve';
+import type { Pull, SolveOptions } from './options';
 
 // ---------------------------------------------------------------------------------------
 // Linear algebra paths

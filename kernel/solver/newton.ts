@@ -5,7 +5,7 @@ import type { System, Variable } from '../system';
 import type { Group, Workspace } from './groups';
 import { pullValue } from './objective';
 import type { Linear } from './linear';
-import type { Pull, SolveOptions } from './solve';
+import type { Pull, SolveOptions } from './options';
 import { maxAbs, norm2 } from './linear';
 
 // ---------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 import type { System } from '../system';
 import { rotationMatrix } from '../dual';
 import type { Group } from './groups';
-import type { Pull, SolveOptions } from './solve';
+import type { Pull, SolveOptions } from './options';
 
 // ---------------------------------------------------------------------------------------
 // The objective: pulls, turn resistance, damping

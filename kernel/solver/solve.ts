@@ -30,9 +30,9 @@
  * With no objective the step is the minimum-norm Newton step: the linkage moves the least.
  * The solve never throws on numerical trouble: it returns a report.
  *
- * The parts, each in its own file: solver-groups.ts (groups, workspaces, assembly of rows),
- * solver-objective.ts (pulls, damping), solver-linear.ts (the Linear interface),
- * solver-dense.ts and solver-sparse.ts (its two paths), solver-newton.ts (the iterations).
+ * The parts, each in its own file of kernel/solver/: options.ts (what a solve is asked for),
+ * groups.ts (groups, workspaces, assembly of rows), objective.ts (pulls, damping), linear.ts
+ * (the Linear interface), dense.ts and sparse.ts (its two paths), newton.ts (the iterations).
  */
 import { ScalarTargetBlock, type System } from '../system';
 import { type Group, groupsOf, workspace, stillHolds, recordHolds, colMapOf } from './groups';
@@ -42,43 +42,8 @@ import { SparseLinear } from './sparse';
 import { newton, pulledNewton } from './newton';
 export { type Group, groupsOf, RANK_TOLERANCE, assembleGroup } from './groups';
 export { SPARSE_REGULARISATION } from './sparse';
-
-export interface Pull {
-  /** The pose variable grabbed. */
-  variable: number;
-  /** The grabbed point in the body's own frame. */
-  point: ArrayLike<number>;
-  /** Where the pointer wants it, in world coordinates. */
-  target: ArrayLike<number>;
-  /** Weight of this pull (default 1). */
-  weight?: number;
-}
-
-export interface SolveOptions {
-  pulls?: readonly Pull[];
-  /** Newton iterations per group (default 60). */
-  maxIterations?: number;
-  /** Constraint tolerance relative to the model length scale (default 1e-12). */
-  tolerance?: number;
-  /** Weight of "stay where you were" for every free variable not grabbed (default 1e-4). */
-  damping?: number;
-  /** Weight of the grabbed body's resistance to turning (default 1e-2). */
-  turnResistance?: number;
-  /** Largest scaled step per iteration, relative to the length scale (default 0.5). */
-  trustRadius?: number;
-  /**
-   * Skip groups that already hold and are not pulled (default true). A group whose blocks
-   * are all constraints (no drivers, whose targets change in place) and that held at exactly
-   * the current values of the state it reads is skipped without evaluating it.
-   */
-  skipSatisfied?: boolean;
-  /**
-   * Linear algebra per group: 'dense' (pivoted QR, exact rank), 'sparse' (block-sparse
-   * normal equations, envelope Cholesky) or 'auto' (default): sparse above
-   * SPARSE_MIN_UNKNOWNS unknowns.
-   */
-  linearSolver?: 'auto' | 'dense' | 'sparse';
-}
+import type { Pull, SolveOptions } from './options';
+export type { Pull, SolveOptions } from './options';
 
 /**
  * Groups with more unknowns than this use the sparse path under linearSolver 'auto'. Measured:

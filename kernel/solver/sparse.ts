@@ -8,7 +8,7 @@ import { blockColumnMaps, blockPattern } from '../block-columns';
 import type { Group } from './groups';
 import { pullTerms, addPullTerms } from './objective';
 import type { Linear } from './linear';
-import type { Pull, SolveOptions } from './solve';
+import type { Pull, SolveOptions } from './options';
 import { norm2 } from './linear';
 
 /**

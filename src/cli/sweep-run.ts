@@ -13,8 +13,8 @@ import { open, writeFile } from './fs-lazy.ts';
 import { KinemateError } from '../../kernel/errors.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
+import type { CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
-import type { SweepArgs } from './sweep.ts';
 import { parseAssembly } from '../assembly/load.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geometry } from '../suspension/files/index.ts';
@@ -22,6 +22,35 @@ import { suspensionAssembly } from '../suspension/build/template.ts';
 import { SuspensionModel } from '../suspension/build/model.ts';
 import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep/sweep.ts';
 import { parseLoadCase, SweepLoads } from '../suspension/loads/loads.ts';
+
+/** The parsed `kinemate sweep` command line, handed to `runSweepCommand`. */
+export interface SweepArgs {
+  /** GEOMETRY, the path as given (a suspension geometry file, or an assembly). */
+  readonly geometry: string;
+  /** `--sweep SWEEP`: a sweep file path, as given. */
+  readonly sweep?: string;
+  /** `--bump A:B:N`, unparsed (see `sweepFromShortcut` in src/suspension/files). */
+  readonly bump?: string;
+  /** `--steer A:B:N`, unparsed. */
+  readonly steer?: string;
+  /** `--roll A:B:N`, unparsed. */
+  readonly roll?: string;
+  /** `--hold ID`. */
+  readonly hold?: string;
+  /** `--loads FILE`: a load case at the contact centres; each step then carries `loads` (JSON output only). */
+  readonly loads?: string;
+  /** `--format`, default `json`. */
+  readonly format: 'json' | 'csv';
+  /** `--out FILE`: write the result there instead of stdout. */
+  readonly out?: string;
+  /**
+   * Standard output and error. Write results with `io.out` (it resolves once flushed);
+   * draw a progress bar on `io.err` only when `io.stderrIsTTY`. Return the exit code:
+   * 0 done, 1 bad input (or throw an Error whose message names the problem: it is
+   * printed as one `kinemate: <message>` line), 2 a step failed.
+   */
+  readonly io: CliIO;
+}
 
 /** Load GEOMETRY: an assembly with a suspension section, or a geometry file. */
 export async function loadSuspension(path: string): Promise<{ doc: AssemblyDoc; geometry: Geometry | null }> {

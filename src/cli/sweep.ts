@@ -8,34 +8,8 @@ import { onePositional, parseCommandArgs, stringOption } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, type CliIO } from './io.ts';
 
-/** The parsed `kinemate sweep` command line, handed to `runSweepCommand`. */
-export interface SweepArgs {
-  /** GEOMETRY, the path as given (a suspension geometry file, or an assembly). */
-  readonly geometry: string;
-  /** `--sweep SWEEP`: a sweep file path, as given. */
-  readonly sweep?: string;
-  /** `--bump A:B:N`, unparsed (see `sweepFromShortcut` in src/suspension/files). */
-  readonly bump?: string;
-  /** `--steer A:B:N`, unparsed. */
-  readonly steer?: string;
-  /** `--roll A:B:N`, unparsed. */
-  readonly roll?: string;
-  /** `--hold ID`. */
-  readonly hold?: string;
-  /** `--loads FILE`: a load case at the contact centres; each step then carries `loads` (JSON output only). */
-  readonly loads?: string;
-  /** `--format`, default `json`. */
-  readonly format: 'json' | 'csv';
-  /** `--out FILE`: write the result there instead of stdout. */
-  readonly out?: string;
-  /**
-   * Standard output and error. Write results with `io.out` (it resolves once flushed);
-   * draw a progress bar on `io.err` only when `io.stderrIsTTY`. Return the exit code:
-   * 0 done, 1 bad input (or throw an Error whose message names the problem: it is
-   * printed as one `kinemate: <message>` line), 2 a step failed.
-   */
-  readonly io: CliIO;
-}
+import type { SweepArgs } from './sweep-run.ts';
+export type { SweepArgs } from './sweep-run.ts';
 
 export type SweepRunner = (args: SweepArgs) => Promise<number>;
 

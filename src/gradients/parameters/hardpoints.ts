@@ -18,7 +18,9 @@ import { entityNames, entityPosition, forceActsAt, hasEntity, type AssemblyDoc, 
 import type { DynamicsModel } from '../../mechanics/build';
 import { BushingForce } from '../../../mates/forces';
 import { turnSeed, type AxisTurn } from './directions';
-import type { FrameTurn } from '../../suspension/gradients/simulation/frames';
+
+/** A frame's turn per unit of the parameter: its twist ω (part axes), ȧ = ω × a for each axis a. */
+export interface FrameTurn { omega: readonly number[] }
 
 /** An entity coordinate: `PART.ENTITY.x|y|z` (or `PART.points|frames|axes|planes|circles.ENTITY.x|y|z`). */
 export interface HardpointParameter {

@@ -19,7 +19,7 @@ import { CoordinateFrictionForce, DragForce } from '../../../mates/resistance';
 import { forceActsAt } from '../../assembly/types';
 import type { DynamicsModel } from '../../mechanics/build';
 import { GradientRefusal } from '../refusal';
-import type { DynamicParameter } from '../run';
+import type { DynamicParameter } from '../types';
 import { turnSeed } from '../parameters/directions';
 import { resolveHardpoint, type HardpointParameter } from '../parameters/hardpoints';
 

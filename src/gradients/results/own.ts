@@ -8,21 +8,10 @@
  */
 import type { DynamicsModel } from '../../mechanics/build';
 import { GradientRefusal } from '../refusal';
-import type { DynamicParameter, DynamicResult } from '../run';
+import type { DynamicParameter, DynamicResult, OwnResult } from '../types';
+export type { OwnResult, OwnResultFactory } from '../types';
 import { TensionResult } from './tension';
 import { ForceResult } from './forces';
-
-export interface OwnResult {
-  /** Whether r reads parameter j directly (with the state held). */
-  reads(j: number): boolean;
-  /** r at the current system state with velocities v and time t; with w ≠ 0 adds w·∂r/∂(q, v) into (cq, cv) (tangent size). */
-  evaluate(state: Float64Array, v: Float64Array, cq: Float64Array | null, cv: Float64Array | null, w: number, t: number): number;
-  /** ∂r/∂p_j with the state held, at the last `evaluate`. */
-  explicit(j: number): number;
-}
-
-/** Builds an own result for a run (its tangent layout and parameters); throws a message (string) when the name does not fit the model. */
-export type OwnResultFactory = (dyn: DynamicsModel, layout: Int32Array, parameters: readonly DynamicParameter[]) => OwnResult;
 
 /** The own result a DynamicResult of quantity 'tension', 'force' or 'own' names. */
 export function ownResult(dyn: DynamicsModel, layout: Int32Array, result: DynamicResult, parameters: readonly DynamicParameter[]): OwnResult {

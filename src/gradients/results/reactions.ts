@@ -18,12 +18,11 @@ import type { Integrator } from '../../../kernel/integrator/integrator';
 import { isCoupling, splitReference } from '../../assembly/types';
 import type { DynamicsModel } from '../../mechanics/build';
 import { GradientRefusal } from '../refusal';
-import type { DynamicParameter } from '../run';
+import type { DynamicParameter, ReactionWhat } from '../types';
+export type { ReactionWhat } from '../types';
 import type { OwnResult } from './own';
 import { entityPoint } from '../../mechanics/statics';
 
-/** `leaveOut` (tests only): drops one part of the coefficients' state dependence, to show each is needed. */
-export type ReactionWhat = { kind: 'force' | 'moment'; mate: string; axis: 0 | 1 | 2; leaveOut?: 'turn' | 'curvature' } | { kind: 'driver'; name: string };
 
 interface MateBlock { index: number; rows: Int32Array; inBlock: Int32Array; cols: Int32Array; lc: number }
 

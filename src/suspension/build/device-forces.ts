@@ -12,7 +12,7 @@
  */
 import type { Geometry, Point3 } from '../files';
 import type { SuspensionRoles } from './roles';
-import type { Builder } from './template';
+import type { Builder } from './builder';
 
 const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 

@@ -14,9 +14,9 @@
  */
 import type { Geometry, CornerGeometry, Point3 } from '../files';
 import { usesRocker } from '../files';
-import type { Builder } from './template';
+import type { Builder } from './builder';
 import type { CornerRoles, LeverRole, PointRole, SuspensionRoles } from './roles';
-import type { SuspensionModel, MetricValues } from './model';
+import type { ModelPoints, MetricValues } from './runtime';
 import type { PointExpr } from './targets';
 import { Dual, DualVec3, dSub } from '../../../kernel/dual';
 import { fitScrewAxis } from '../../../kernel/screw';
@@ -130,14 +130,14 @@ export class DeviceRuntime {
   readonly levers: { name: string; a: PointExpr; b: PointExpr; pickup: PointExpr; end: PointExpr }[];
 
   /** Null when the model has no device (nothing to add to its evaluation). */
-  static of(sm: SuspensionModel): DeviceRuntime | null {
+  static of(sm: ModelPoints): DeviceRuntime | null {
     const r = sm.roles;
     if (!r.devices && !r.levers && !r.corners.some((c) => c.torsion_bar) && !isBeamAxle(sm)) return null;
     return new DeviceRuntime(sm);
   }
 
   /** Built at the design state. */
-  private constructor(sm: SuspensionModel) {
+  private constructor(sm: ModelPoints) {
     const at = (role: PointRole) => sm.resolveRole(role);
     const value = (e: PointExpr) => Float64Array.from(sm.pointValue(e));
     this.torsion = sm.roles.corners.map((c) => {
@@ -171,7 +171,7 @@ export class DeviceRuntime {
    * rates along the evaluation's tangent (direction k < corners = that corner's hub z).
    */
   addMetrics(
-    sm: SuspensionModel,
+    sm: ModelPoints,
     dual: (e: PointExpr) => DualVec3,
     n: number,
     haveDerivatives: boolean,
@@ -233,7 +233,7 @@ export class DeviceRuntime {
    * point of the plane x = mean wheel-centre x whose lateral and vertical velocities vanish.
    * Null when the beam does not turn about x (ω_x = 0) or the fit is not valid.
    */
-  private beamRollCenter(sm: SuspensionModel, dual: (e: PointExpr) => DualVec3): [number, number] | null {
+  private beamRollCenter(sm: ModelPoints, dual: (e: PointExpr) => DualVec3): [number, number] | null {
     // every point of the beam the corners name (the spin-axis points alone are collinear)
     const beam = sm.corners[0].upright;
     const onBeam = (e: PointExpr) => e.every((t) => t.variable === beam);
@@ -256,7 +256,7 @@ export class DeviceRuntime {
   }
 
   /** The signed transmission ratio of every link/lever pair now (see `leverTransmission`). */
-  transmissions(sm: SuspensionModel): { name: string; ratio: number }[] {
+  transmissions(sm: ModelPoints): { name: string; ratio: number }[] {
     return this.levers.map((l) => ({
       name: l.name,
       ratio: leverTransmission(sm.pointValue(l.a, scratch[0]), sm.pointValue(l.b, scratch[1]), sm.pointValue(l.pickup, scratch[2]), sm.pointValue(l.end, scratch[3])),
@@ -276,7 +276,7 @@ function subDual(a: Dual, b: Dual): Dual {
 }
 
 /** Both corners on one body: a beam axle (live or De Dion). */
-function isBeamAxle(sm: SuspensionModel): boolean {
+function isBeamAxle(sm: ModelPoints): boolean {
   return sm.corners.length === 2 && sm.corners[0].upright === sm.corners[1].upright;
 }
 

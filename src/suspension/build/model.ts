@@ -21,20 +21,10 @@ import {
 } from '../metrics';
 import { tireRadius } from '../files';
 import { DeviceRuntime } from './devices';
+import type { CornerRuntime, MetricValues, ModelPoints } from './runtime';
+export type { CornerRuntime, MetricValues } from './runtime';
 import { steeringGeometry } from '../metrics/steering-geometry';
 
-export interface CornerRuntime {
-  roles: CornerRoles;
-  sigma: 1 | -1;
-  upright: number;
-  points: Map<string, PointExpr>;
-  axle: [PointExpr, PointExpr];
-  /** The wheel centre as a point of the upright (local), for drivers and targets. */
-  wheelCenterLocal: Float64Array;
-  wheelCenterZ: PointCoordinateBlock;
-  design: { wheelCenterZ: number; rockerReference?: Float64Array; wheelCenter: Float64Array };
-  tireRadius: number;
-}
 
 /** Per-corner metrics whose derivatives are reported, with respect to hub z and rack. */
 export const DERIVATIVES_WRT_HUB_Z = ['camber', 'toe_angle', 'steer_angle', 'caster', 'kpi', 'half_track', 'wheel_center_x', 'damper_length', 'rocker_angle'] as const;
@@ -42,7 +32,6 @@ export const DERIVATIVES_WRT_RACK = ['toe_angle', 'steer_angle', 'camber'] as co
 const HUB_Z_KEYS = Object.fromEntries(DERIVATIVES_WRT_HUB_Z.map((n) => [n, `deriv_${n}_wrt_hub_z`])) as Record<string, string>;
 const RACK_KEYS = Object.fromEntries(DERIVATIVES_WRT_RACK.map((n) => [n, `deriv_${n}_wrt_rack_displacement`])) as Record<string, string>;
 
-export type MetricValues = Record<string, number | null>;
 
 export interface StateEvaluation {
   positions: Record<string, [number, number, number]>;
@@ -100,7 +89,7 @@ function localOf(p: ArrayLike<number>): Float64Array {
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
 const NO_TANGENT: TangentSpace = { mobility: 0, targetRank: 0, status: 'not_unique', projectionRatios: [], rates: [], layout: new Int32Array(0), size: 0 };
 
-export class SuspensionModel {
+export class SuspensionModel implements ModelPoints {
   readonly model: Model;
   readonly roles: SuspensionRoles;
   readonly corners: CornerRuntime[];

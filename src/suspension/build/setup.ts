@@ -15,7 +15,7 @@ import { solve } from '../../../kernel/solver/solve';
 import type { AssemblyDoc, AxisDoc, MateDoc, PartDoc, PoseDoc } from '../../assembly/types';
 import { buildModel } from '../../model/build';
 import type { ProblemList } from '../files/errors';
-import type { Geometry, CornerGeometry } from '../files/geometry';
+import type { Geometry, CornerGeometry } from '../files/geometry-types';
 import type { Point3 } from '../files/read';
 import { usesRocker } from '../files/hardpoints';
 

@@ -8,7 +8,7 @@
  * final drive (not modelled) sits on the chassis, so it has no pinion angle.
  */
 import type { Geometry, CornerGeometry, Point3 } from '../files';
-import type { Builder } from './template';
+import type { Builder } from './builder';
 import type { CornerRoles, PointRole, SuspensionRoles } from './roles';
 
 export const BEAM = 'axle';

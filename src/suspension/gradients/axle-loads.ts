@@ -8,7 +8,7 @@ import { LINK_FORCE, type LoadSensitivity } from './loads';
 import { JOINT_FORCE, JOINT_MOMENT } from './joint-wrenches';
 import { ELEMENT_FORCE, ELEMENT_MOMENT, ELEMENT_TENSION, HOLD_FORCE } from './element-holds';
 import { MOTION_RATIO } from './motion-ratios';
-import type { DriverParameters, ExtraSideGradients, SideMetrics } from './model';
+import type { DriverParameters, ExtraSideGradients, SideMetrics } from './types';
 
 export class AxleLoadGradients implements ExtraSideGradients {
   /** Per metric of LoadSensitivity: its group and its name there. */

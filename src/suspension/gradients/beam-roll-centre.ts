@@ -16,10 +16,10 @@ import type { TangentSpace } from '../../../kernel/analysis';
 import { add, comp, cross, div, dot, mul, sub, vscale, vsub } from '../metrics/dualops';
 import { coordinateTangents } from './derivatives';
 import { driverRowsOf, solve } from './roll-centre';
-import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import type { DriverParameters, SensitivityContext, StateFactors } from './types';
 
 /** `axle:roll_center_linkage_y|z` → value and gradient; empty when not a beam, not driven by the hubs, or the beam does not roll about x. */
-export function beamRollCentreGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace): Record<string, Dual> {
+export function beamRollCentreGradients(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace): Record<string, Dual> {
   const sm = model.sm;
   if (sm.corners.length !== 2 || sm.corners[0].upright !== sm.corners[1].upright) return {};
   const rows = driverRowsOf(model, f, drivers);

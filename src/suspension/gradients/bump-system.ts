@@ -12,8 +12,8 @@
  * points: the wheel centre is a point of the upright that moves with them), and the
  * second-order passes run on it with the state's q̇_k.
  */
-import type { DriverParameters, SensitivityModel, StateFactors } from './model';
-import { SensitivityError } from './model';
+import type { DriverParameters, SensitivityContext, StateFactors } from './types';
+import { SensitivityError } from './types';
 import { driverRowsOf } from './roll-centre';
 
 export interface BumpSystem {
@@ -25,7 +25,7 @@ export interface BumpSystem {
 }
 
 /** The bump system at the current solved state; null when Ã is singular there (the sweep's derivatives are null too). */
-export function bumpSystem(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[]): BumpSystem | null {
+export function bumpSystem(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[]): BumpSystem | null {
   if (driverRowsOf(model, f, drivers)) return { f, drivers, restore: () => {} };
   const sm = model.sm;
   const sys = sm.model.system;

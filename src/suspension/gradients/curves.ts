@@ -8,7 +8,7 @@
 import type { Geometry } from '../files';
 import { parseText } from '../files';
 import { checkTargets, targetCurves, type FitTarget } from '../design/fit';
-import type { MetricGradient } from './model';
+import type { MetricGradient } from './types';
 
 export interface CurveQuantity {
   /** `targets[i] <side> <metric> <kind>`, as the fit report labels its residuals. */

@@ -18,7 +18,7 @@ import { toMatrix } from '../../../kernel/quat';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { DERIVATIVES_WRT_HUB_Z, DERIVATIVES_WRT_RACK } from '../build/model';
 import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre';
-import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import type { DriverParameters, SensitivityContext, StateFactors } from './types';
 import { shareRates, termWorld } from './rod-fraction';
 
 /**
@@ -45,7 +45,7 @@ export const AXLE_DERIVATIVE_METRICS: readonly string[] = DERIVATIVE_METRICS;
  * side's hub alone moving); empty otherwise (another sweep's drivers, a block without
  * second derivatives).
  */
-export function derivativeGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
+export function derivativeGradients(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
   const nc = sm.corners.length;
   const rows = driverRowsOf(model, f, drivers);
@@ -88,7 +88,7 @@ export function derivativeGradients(model: SensitivityModel, f: StateFactors, dr
  * `dirs` (each q̇_j = A⁻¹e_j, changing by q̇_j' = −A⁻¹(dA/ds)q̇_j). False when a block has
  * no second derivatives (nothing visited for that k or after). dirDots[j]: dq̇_j/ds.
  */
-export function coordinateTangents(model: SensitivityModel, f: StateFactors, dirs: readonly Float64Array[], rates: TangentSpace, visit: (k: number, run: <T>(fn: () => T) => T, dirDots: readonly Float64Array[]) => void): boolean {
+export function coordinateTangents(model: SensitivityContext, f: StateFactors, dirs: readonly Float64Array[], rates: TangentSpace, visit: (k: number, run: <T>(fn: () => T) => T, dirDots: readonly Float64Array[]) => void): boolean {
   const sm = model.sm;
   const sys = sm.model.system;
   const y = new Float64Array(f.M);

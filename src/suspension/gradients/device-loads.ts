@@ -12,7 +12,7 @@ import type { ForceSet } from '../../../kernel/forces';
 import type { System } from '../../../kernel/system';
 import { normalizeRate } from '../../../kernel/vec3';
 import { BushingForce, CoordinateSpringForce } from '../../../mates/forces';
-import { SensitivityError, type SensitivityModel } from './model';
+import { SensitivityError, type SensitivityContext } from './types';
 import { leastTurnAxesRate } from './bar-axis';
 
 /** A local vector as a weighted sum of hardpoints (weight, hardpoint index). */
@@ -32,7 +32,7 @@ export interface BarBushing {
  * The anti-roll bar's bushing of an axle (element `arb`): the hardpoints its frames come
  * from; refused by name when it is not one the template builds.
  */
-export function barBushing(model: SensitivityModel, id: string, index: number, block: BushingForce): BarBushing {
+export function barBushing(model: SensitivityContext, id: string, index: number, block: BushingForce): BarBushing {
   const d = model.geometry.devices;
   const j = (name: string) => {
     const i = model.hardpointNames.indexOf(name);

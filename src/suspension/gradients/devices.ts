@@ -16,7 +16,7 @@ import type { CornerMetrics } from '../metrics';
 import type { Geometry } from '../files';
 import type { SuspensionRoles } from '../build/roles';
 import type { PointExpr } from '../build/targets';
-import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import type { DriverParameters, SensitivityContext, StateFactors } from './types';
 import { coordinateTangents } from './derivatives';
 import { driverRowsOf, solve } from './roll-centre';
 import { suspensionAssembly } from '../build/template';
@@ -68,7 +68,7 @@ function offeredOf(geometry: Geometry): { side: string[]; axle: string[] } {
  * the model's explicit point rates on, so a point's dual carries its own move at columns
  * base + k), keyed `<side>:<name>` or `axle:<name>`.
  */
-export function deviceMetricDuals(model: SensitivityModel, rates: TangentSpace, base: number, corners: readonly CornerMetrics[]): Map<string, Dual> {
+export function deviceMetricDuals(model: SensitivityContext, rates: TangentSpace, base: number, corners: readonly CornerMetrics[]): Map<string, Dual> {
   const sm = model.sm;
   const n = rates.rates.length;
   const out = new Map<string, Dual>();
@@ -116,7 +116,7 @@ export function deviceMetricDuals(model: SensitivityModel, rates: TangentSpace, 
 }
 
 /** A point's design position (its local point: parts at the identity) with its own move per parameter at columns base + k. */
-function designDual(model: SensitivityModel, expr: PointExpr, n: number, base: number): DualVec3 {
+function designDual(model: SensitivityContext, expr: PointExpr, n: number, base: number): DualVec3 {
   const out = new DualVec3(n);
   const lr = new Float64Array(3);
   for (const t of expr) {
@@ -187,7 +187,7 @@ export function steeringRatioGradient(left: { value: number; g: Float64Array }, 
  * metric's design reference (a turn's rate is (u × r)·ṙ/|r|², φ − φ₀'s is φ̇), so the fixed
  * references are exact here.
  */
-export function deviceRateGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
+export function deviceRateGradients(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
   const rows = driverRowsOf(model, f, drivers);
   const d = sm.roles.devices;

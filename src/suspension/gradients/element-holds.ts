@@ -19,7 +19,7 @@ import type { System } from '../../../kernel/system';
 import type { DualVec3 } from '../../../kernel/dual';
 import type { PointToPointForce } from '../../../mates/forces';
 import { barBushingRate, type BarBushing } from './device-loads';
-import type { MetricGradient, SensitivityModel, StateFactors } from './model';
+import type { MetricGradient, SensitivityContext, StateFactors } from './types';
 
 export const ELEMENT_TENSION = 'element_tension.';
 export const HOLD_FORCE = 'hold_force.';
@@ -50,7 +50,7 @@ export class ElementHoldRates {
   private readonly holds: { name: string; row: number; scale: number; grad: Float64Array }[] = [];
   private readonly bars: { id: string; bar: BarBushing; value: number[]; grads: Float64Array[] }[] = [];
 
-  constructor(private readonly model: SensitivityModel, private readonly forces: ForceSet, elements: readonly { id: string; e: TwoPointElement }[],
+  constructor(private readonly model: SensitivityContext, private readonly forces: ForceSet, elements: readonly { id: string; e: TwoPointElement }[],
     f: StateFactors, private readonly lambda: Float64Array, names: readonly string[], bars: readonly { id: string; bar: BarBushing }[] = []) {
     const P = model.parameterCount, sys = model.sm.model.system;
     for (const { id, bar } of bars) {

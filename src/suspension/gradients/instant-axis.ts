@@ -28,7 +28,7 @@ import { driverRowsOf, solve } from './roll-centre';
 import { uprightPoints } from '../metrics/steering';
 import { holdRows, steeringResponseAxes, twistOf, wheelFrames } from './virtual';
 import { cross, dot, position, rateOf, tangentVec, vadd, vdiv, type V } from './tangent-ops';
-import { type DriverParameters, type SensitivityModel, type StateFactors } from './model';
+import { type DriverParameters, type SensitivityContext, type StateFactors } from './types';
 
 /** The corner metrics read from the instant axis. */
 export const SCREW_AXIS_METRICS = [
@@ -38,7 +38,7 @@ export const SCREW_AXIS_METRICS = [
 const ROLL_CENTRES = ['roll_center_z', 'roll_center_y'] as const;
 
 /** Whether a model has a corner with a screw instant axis. */
-export function hasScrewInstantAxis(model: SensitivityModel): boolean {
+export function hasScrewInstantAxis(model: SensitivityContext): boolean {
   return model.sm.corners.some((c) => c.roles.instant_axis.type === 'screw');
 }
 
@@ -49,7 +49,7 @@ export function hasScrewInstantAxis(model: SensitivityModel): boolean {
  * rack); empty where not available (another sweep's drivers, a steered axle without a
  * physical steering axis, a block without second derivatives).
  */
-export function screwAxisGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
+export function screwAxisGradients(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
   const nc = sm.corners.length;
   const screw = sm.corners.map((c) => c.roles.instant_axis.type === 'screw');

@@ -8,7 +8,7 @@
 import { withTangents, type TangentSeeds } from '../../../kernel/dual';
 import { ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
 import { CouplingBlock } from '../../../mates/couplings';
-import type { SensitivityModel, StateFactors } from './model';
+import type { SensitivityContext, StateFactors } from './types';
 
 /** A block's rows as duals (blocks written with kernel/dual.ts); `t`: the tangent in tangent mode. */
 export type RowDuals = readonly { v: number; t: { d: Float64Array } | null }[];
@@ -19,7 +19,7 @@ export type RowDuals = readonly { v: number; t: { d: Float64Array } | null }[];
  * Linear rows (couplings, scalar targets) keep a constant Jacobian and are skipped. Returns
  * the first block that has no second derivatives (nothing visited after it), or null.
  */
-export function forEachJacobianRate(model: SensitivityModel, f: StateFactors, qd: Float64Array, k: number, visit: (rowsAt: number, rows: RowDuals, colGlobal: readonly number[]) => void): ResidualBlock | null {
+export function forEachJacobianRate(model: SensitivityContext, f: StateFactors, qd: Float64Array, k: number, visit: (rowsAt: number, rows: RowDuals, colGlobal: readonly number[]) => void): ResidualBlock | null {
   const sys = model.sm.model.system;
   const P = model.parameterCount;
   let res = new Float64Array(0), jac = new Float64Array(0);

@@ -15,7 +15,7 @@ import { rotationMatrix } from '../../../kernel/dual';
 import { isCoupling, splitReference, type PartDoc } from '../../assembly/types';
 import type { RowDuals } from './jacobian';
 import { entityPoint } from '../../mechanics/statics';
-import { type MetricGradient, type SensitivityModel, type StateFactors } from './model';
+import { type MetricGradient, type SensitivityContext, type StateFactors } from './types';
 
 export const JOINT_FORCE = 'joint_force.';
 export const JOINT_MOMENT = 'joint_moment.';
@@ -35,7 +35,7 @@ interface Joint {
 
 
 /** Every mate `kinemate sweep --loads` reports under `joints` (neither a coupling nor a two-force link). */
-export function jointsOf(model: SensitivityModel): Joint[] {
+export function jointsOf(model: SensitivityContext): Joint[] {
   const m = model.sm.model, doc = m.doc;
   const out: Joint[] = [];
   for (const [id, mate] of Object.entries(doc.mates)) {
@@ -65,7 +65,7 @@ export class JointWrenchRates {
   /** rowsAt → the item and part it belongs to (the Jacobian-rate pass visits by rowsAt). */
   private readonly byRow = new Map<number, { item: number; part: number }>();
 
-  constructor(private readonly model: SensitivityModel, joints: readonly Joint[], f: StateFactors, private readonly lambda: Float64Array) {
+  constructor(private readonly model: SensitivityContext, joints: readonly Joint[], f: StateFactors, private readonly lambda: Float64Array) {
     const sys = model.sm.model.system;
     const P = model.parameterCount;
     const rowAt = new Map<number, number>();

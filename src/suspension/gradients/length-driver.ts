@@ -15,15 +15,15 @@
  * rod-length-rate.ts.
  */
 import type { ResidualBlock } from '../../../kernel/system';
-import type { BlockParameters, SensitivityModel } from './model';
-import { SensitivityError } from './model';
+import type { BlockParameters, SensitivityContext } from './types';
+import { SensitivityError } from './types';
 import { LengthBlock, type PointExpr } from '../build/targets';
 import { toMatrix } from '../../../kernel/quat';
 import { rodShare } from '../build/model';
 import { shareRates, termWorld } from './rod-fraction';
 import { rodLengthRowRate } from './rod-length';
 
-export function lengthDriverParameters(model: SensitivityModel, blk: ResidualBlock, relative: boolean): BlockParameters {
+export function lengthDriverParameters(model: SensitivityContext, blk: ResidualBlock, relative: boolean): BlockParameters {
   if (!(blk instanceof LengthBlock)) throw new SensitivityError(`sensitivity: driver ${blk.owner} is not a length`);
   const P = model.parameterCount;
   const sys = model.sm.model.system;
@@ -62,7 +62,7 @@ export function lengthDriverParameters(model: SensitivityModel, blk: ResidualBlo
 }
 
 /** The row's explicit rate per parameter at the current state (`world`) or at design (every part at the identity). */
-function endRates(model: SensitivityModel, blk: LengthBlock, world: boolean): { u: number[]; rate: Float64Array } {
+function endRates(model: SensitivityContext, blk: LengthBlock, world: boolean): { u: number[]; rate: Float64Array } {
   const P = model.parameterCount;
   const sys = model.sm.model.system;
   const R = new Float64Array(9), lr = new Float64Array(3), x = new Float64Array(3);
@@ -97,7 +97,7 @@ function endRates(model: SensitivityModel, blk: LengthBlock, world: boolean): { 
   return { u, rate };
 }
 
-function rodLengthParameters(model: SensitivityModel, blk: LengthBlock, relative: boolean, localDim: number): BlockParameters {
+function rodLengthParameters(model: SensitivityContext, blk: LengthBlock, relative: boolean, localDim: number): BlockParameters {
   const P = model.parameterCount;
   // a relative target moves with the design length (fixed for the sweep: taken once)
   const design = relative ? endRates(model, blk, false).rate : null;

@@ -19,7 +19,7 @@ import { BushingForce, CoordinateSpringForce, LinearLaw, PointToPointForce } fro
 import { barBushing, barBushingRate, coordinateSpringRate, type BarBushing } from './device-loads';
 import * as P from '../../../kernel/pose';
 import { SweepLoads, type LoadCase } from '../loads/loads';
-import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityModel, type StateFactors } from './model';
+import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityContext, type StateFactors } from './types';
 import type { PointExpr } from '../build/targets';
 import { forEachJacobianRate, type RowDuals } from './jacobian';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrenches';
@@ -41,7 +41,7 @@ export class LoadSensitivity {
   private readonly bars: BarBushing[] = [];
   private readonly barIds: string[] = [];
 
-  constructor(readonly model: SensitivityModel, loadCase: LoadCase) {
+  constructor(readonly model: SensitivityContext, loadCase: LoadCase) {
     const sm = model.sm;
     this.loads = new SweepLoads(sm, loadCase);
     const dyn = this.loads.dyn;

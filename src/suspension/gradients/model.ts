@@ -39,13 +39,11 @@ import { SCREW_AXIS_METRICS, hasScrewInstantAxis, screwAxisGradients } from './i
 import type { PointExpr } from '../build/targets';
 import { DEVICE_RATE_METRICS, deviceMetricDuals, deviceMetricsOf, deviceRateGradients, steeringGeometryDuals, steeringRatioGradient } from './devices';
 
+import { SensitivityError, type MetricGradient, type BlockParameters, type DriverParameters, type StateFactors, type ExtraGradients, type ExtraSideGradients, type SensitivityStep, type SideMetrics, type SensitivityContext } from './types';
+export { SensitivityError, type MetricGradient, type BlockParameters, type DriverParameters, type StateFactors, type ExtraGradients, type ExtraSideGradients, type SensitivityStep, type SideMetrics, type SensitivityContext } from './types';
+
 const AXES = ['x', 'y', 'z'] as const;
 
-/** A metric's value at a state and its derivative per hardpoint coordinate (metric unit per mm). */
-export interface MetricGradient {
-  value: number;
-  gradient: Record<string, number>;
-}
 
 /** Metrics whose gradients are offered (corner metrics that are functions of the state and the hardpoints alone). */
 export const SENSITIVITY_METRICS = [
@@ -84,19 +82,6 @@ export function sensitivityMetricsOf(geometry: Geometry): { side: readonly strin
     : { side: [...SENSITIVITY_METRICS, ...CORNER_ROLL_CENTRE_METRICS, ...DERIVATIVE_METRICS, ...extra.side], axle: extra.axle };
 }
 
-/** Per block of the system: how its local columns move with each hardpoint coordinate. */
-export interface BlockParameters {
-  /** localDim × P: the twist of each pose slot per parameter (scalar slots stay zero). */
-  twist: Float64Array;
-  /** rows × P: explicit row terms (a regenerated link length), or null. */
-  constant: Float64Array | null;
-  /** The parameters with a nonzero twist or constant (filled in by factorState on first use). */
-  columns?: Int32Array;
-  /** Recomputes `constant` at the current state (factorState calls it): a length driver with an end on a rod. */
-  refresh?: () => void;
-  /** All in `constant` (no twist): its row's Jacobian rate along (q̇, e_k) by this instead (jacobian-rate.ts). */
-  rowRate?: (layout: Int32Array, qd: Float64Array, k: number) => readonly { v: number; t: { d: Float64Array } | null }[];
-}
 
 /** The parameter columns a block's map touches: most blocks see one or two hardpoints of all P. */
 function parameterColumns(params: BlockParameters, localDim: number, rows: number, P: number): Int32Array {
@@ -110,17 +95,12 @@ function parameterColumns(params: BlockParameters, localDim: number, rows: numbe
   return Int32Array.from(used);
 }
 
-/** A sensitivity the geometry or its state does not allow (a metric, a sweep, a singular state); the message says which. */
-export class SensitivityError extends KinemateError {
-  override readonly name = 'SensitivityError';
-  constructor(message: string) { super('', message); }
-}
 
 /**
  * A corner geometry's model prepared for gradients: the hardpoint coordinates as parameters,
  * each block's parameter twists (computed once), workspaces for the per-state solve.
  */
-export class SensitivityModel {
+export class SensitivityModel implements SensitivityContext {
   readonly doc: AssemblyDoc;
   readonly sm: SuspensionModel;
   /** `<hardpoint>.<x|y|z>`, three per hardpoint in the file's order. */
@@ -754,14 +734,6 @@ export function mirroredRollCentre(cm: CornerMetrics): Dual | null {
   return subD(cz, mulD(cy, slope));
 }
 
-/** A sweep driver's block and parameter map; `basis`: its index among the hub-z/rack targets (sweep.ts), when it is one. */
-export interface DriverParameters { block: ResidualBlock; params: BlockParameters; basis?: number }
-/** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
-export interface StateFactors {
-  qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[];
-  /** Rows of B that can be nonzero per parameter k: [from, to) pairs at at[start[k]..start[k + 1]). */
-  spans: { start: Int32Array; at: Int32Array };
-}
 
 /** The row spans of B per parameter (the blocks' parameter columns, in row order). */
 function parameterSpans(rows: StateFactors['rows'], P: number): StateFactors['spans'] {
@@ -793,32 +765,9 @@ function valueKey(p: ArrayLike<number>): string {
   return `${p[0]},${p[1]},${p[2]}`;
 }
 
-/** More gradients at each solved state (the loads' in load-sensitivity.ts): their names and how to get them. */
-export interface ExtraGradients {
-  readonly names: readonly string[];
-  /** More names, computed only when asked for (not in the default output). */
-  readonly requestable?: readonly string[];
-  at(drivers: readonly DriverParameters[], names?: readonly string[]): Record<string, MetricGradient | null>;
-}
 
-/** The same grouped by corner side (or `axle`), for {@link sensitivitySweepBySide} (an axle's loads: axle-load-sensitivity.ts). */
-export interface ExtraSideGradients {
-  /** The names within a group, as `--metric` takes them. */
-  readonly names: readonly string[];
-  readonly requestable?: readonly string[];
-  at(drivers: readonly DriverParameters[], names?: readonly string[]): SideMetrics;
-}
 
-export interface SensitivityStep<M = Record<string, MetricGradient | null>> {
-  index: number;
-  status: 'solved' | 'failed';
-  drivers: Record<string, number>;
-  metrics: M | null;
-  message?: string;
-}
 
-/** An axle's (or any geometry's) gradients grouped by corner side: `metrics.left.camber`. */
-export type SideMetrics = Record<string, Record<string, MetricGradient | null>>;
 
 /**
  * Gradients of the named metrics at every step of a sweep spec (each step solved from the

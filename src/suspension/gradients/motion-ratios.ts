@@ -12,7 +12,7 @@ import type { TangentSpace } from '../../../kernel/analysis';
 import type { PointToPointForce } from '../../../mates/forces';
 import { coordinateTangents } from './derivatives';
 import { driverRowsOf, solve } from './roll-centre';
-import type { DriverParameters, MetricGradient, SensitivityModel, StateFactors } from './model';
+import type { DriverParameters, MetricGradient, SensitivityContext, StateFactors } from './types';
 
 export const MOTION_RATIO = 'motion_ratio.';
 
@@ -22,7 +22,7 @@ export function motionRatioNames(ids: readonly string[], sides: readonly string[
 }
 
 /** The asked motion ratios and their gradients at the state; null each where the hubs do not drive it. */
-export function motionRatioGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace,
+export function motionRatioGradients(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace,
   elements: readonly { id: string; block: PointToPointForce }[], names: readonly string[]): Record<string, MetricGradient | null> {
   const sides = model.sides, nc = sides.length, P = model.parameterCount;
   const asked = elements.flatMap((e) => sides.map((s, j) => ({ name: `${MOTION_RATIO}${e.id}.${s}`, e, j }))).filter((a) => names.includes(a.name));

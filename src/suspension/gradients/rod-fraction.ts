@@ -9,14 +9,14 @@ import * as Pose from '../../../kernel/pose';
 import type { PointRole } from '../build/roles';
 import { rodShare } from '../build/model';
 import { fractionSource } from '../build/template';
-import { SensitivityError, type SensitivityModel } from './model';
+import { SensitivityError, type SensitivityContext } from './types';
 
 type RodRole = Exclude<PointRole, string>;
 type Term = { variable: number; local: ArrayLike<number>; weight: number };
-const rates = new WeakMap<SensitivityModel, Map<RodRole, Float64Array>>();
+const rates = new WeakMap<SensitivityContext, Map<RodRole, Float64Array>>();
 
 /** df/dp over the model's parameters; zero where the fraction was given, not derived. */
-export function fractionRate(model: SensitivityModel, role: RodRole): Float64Array {
+export function fractionRate(model: SensitivityContext, role: RodRole): Float64Array {
   let byRole = rates.get(model);
   if (!byRole) rates.set(model, (byRole = new Map()));
   const known = byRole.get(role);
@@ -44,19 +44,19 @@ export function fractionRate(model: SensitivityModel, role: RodRole): Float64Arr
 }
 
 /** d(weight)/dp of a point term over the parameters, or null when its weight is fixed. */
-export function shareRates(model: SensitivityModel, term: Term): { rate: number; df: Float64Array } | null {
+export function shareRates(model: SensitivityContext, term: Term): { rate: number; df: Float64Array } | null {
   const share = rodShare.get(term);
   return share ? { rate: share.rate, df: fractionRate(model, share.role) } : null;
 }
 
 /** The term's world point now. */
-export function termWorld(model: SensitivityModel, term: Term, out = new Float64Array(3)): Float64Array {
+export function termWorld(model: SensitivityContext, term: Term, out = new Float64Array(3)): Float64Array {
   const sys = model.sm.model.system;
   return Pose.applyPoint(out, sys.state, term.local, sys.variables[term.variable].offset);
 }
 
 /** out.d[i·n + base + k] += d(weight)/dp_k · X_i: a rod share's move with the points (first order). */
-export function addShareRate(model: SensitivityModel, out: { d: Float64Array }, term: Term, n: number, base: number): void {
+export function addShareRate(model: SensitivityContext, out: { d: Float64Array }, term: Term, n: number, base: number): void {
   const s = shareRates(model, term);
   if (!s) return;
   const x = termWorld(model, term);

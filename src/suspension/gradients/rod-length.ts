@@ -8,11 +8,11 @@
  * ẇ·X_t and ẇ·∂X_t/∂q. Then d(uᵀ∂D/∂q)/ds = u̇ᵀ∂D/∂q + uᵀ d(∂D/∂q)/ds, u̇ = (Ḋ − u(u·Ḋ))/|D|.
  */
 import { DualVec3, dvPosePoint, withTangents, type TangentSeeds } from '../../../kernel/dual';
-import type { SensitivityModel } from './model';
+import type { SensitivityContext } from './types';
 import type { LengthBlock } from '../build/targets';
 import { shareRates } from './rod-fraction';
 
-export function rodLengthRowRate(model: SensitivityModel, blk: LengthBlock, layout: Int32Array, qd: Float64Array, k: number): { v: number; t: { d: Float64Array } }[] {
+export function rodLengthRowRate(model: SensitivityContext, blk: LengthBlock, layout: Int32Array, qd: Float64Array, k: number): { v: number; t: { d: Float64Array } }[] {
   const sys = model.sm.model.system;
   const ld = blk.vars.length * 6;
   const D = [0, 0, 0], Dd = [0, 0, 0];

@@ -19,7 +19,7 @@ import { toMatrix } from '../../../kernel/quat';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { kinematicRollCenter } from '../metrics';
 import type { StateEvaluation } from '../build/model';
-import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import type { DriverParameters, SensitivityContext, StateFactors } from './types';
 import { forEachJacobianRate } from './jacobian';
 
 
@@ -29,7 +29,7 @@ import { forEachJacobianRate } from './jacobian';
  * Empty when the state's drivers are not the hub-z rows and the rack (another sweep) or a
  * block has no second derivatives.
  */
-export function kinematicRollCentres(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, ev: StateEvaluation): Record<string, Dual | null> {
+export function kinematicRollCentres(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, ev: StateEvaluation): Record<string, Dual | null> {
   const sm = model.sm;
   const nc = sm.corners.length;
   const rows = driverRowsOf(model, f, drivers);
@@ -67,7 +67,7 @@ export function kinematicRollCentres(model: SensitivityModel, f: StateFactors, d
  * Rows of the corners' hub-z drivers in A and of the rack's (−1 unsteered), when the drivers
  * are exactly those (a bump, steer or roll sweep): A is then the hub/rack tangent's system.
  */
-export function driverRowsOf(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[]): { hub: number[]; rack: number } | null {
+export function driverRowsOf(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[]): { hub: number[]; rack: number } | null {
   const nc = model.sm.corners.length;
   const steered = model.sm.steering >= 0;
   const rows: number[] = new Array(nc).fill(-1);
@@ -96,7 +96,7 @@ export function solve(f: StateFactors, rhs: Float64Array): Float64Array {
 }
 
 /** out = (dA/ds) x along (q̇, e_k), by row; false when a block has no second derivatives. */
-export function jacobianRateTimesVector(model: SensitivityModel, f: StateFactors, qd: Float64Array, k: number, x: Float64Array, out: Float64Array): boolean {
+export function jacobianRateTimesVector(model: SensitivityContext, f: StateFactors, qd: Float64Array, k: number, x: Float64Array, out: Float64Array): boolean {
   out.fill(0);
   const missing = forEachJacobianRate(model, f, qd, k, (rowsAt, rows, colGlobal) => {
     for (let r = 0; r < rows.length; r++) {
@@ -111,7 +111,7 @@ export function jacobianRateTimesVector(model: SensitivityModel, f: StateFactors
 }
 
 /** The velocity of the upright's material point at C in the motion q̇_b, as a dual over the hardpoint coordinates. */
-function contactVelocity(model: SensitivityModel, f: StateFactors, rates: TangentSpace, qb: Float64Array, qbDot: Float64Array[], upright: number, C: DualVec3): DualVec3 {
+function contactVelocity(model: SensitivityContext, f: StateFactors, rates: TangentSpace, qb: Float64Array, qbDot: Float64Array[], upright: number, C: DualVec3): DualVec3 {
   const sys = model.sm.model.system;
   const P = model.parameterCount;
   const off = sys.variables[upright].offset;

@@ -34,7 +34,7 @@ import { coordinateTangents } from './derivatives';
 import { driverRowsOf, solve } from './roll-centre';
 import { holdParts, uprightPoints } from '../metrics/steering';
 import { axleRoadPlane, steeringAxisMetrics, wheelAxis, wheelFrame, type RoadInput, type WheelFrame } from '../metrics';
-import type { DriverParameters, SensitivityModel, StateFactors } from './model';
+import type { DriverParameters, SensitivityContext, StateFactors } from './types';
 import type { PointExpr } from '../build/targets';
 
 export const VIRTUAL_METRICS = [
@@ -45,7 +45,7 @@ export const VIRTUAL_METRICS = [
  * The virtual metrics a model offers on request (per side). Without a rack there is no
  * steering response: `kinemate sweep` prints them null, and so do the gradients.
  */
-export function virtualMetricsOf(_model: SensitivityModel): readonly string[] {
+export function virtualMetricsOf(_model: SensitivityContext): readonly string[] {
   return VIRTUAL_METRICS;
 }
 
@@ -68,7 +68,7 @@ export function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
 }
 
 /** Every corner's hold rows (as steeringTangent builds them), or null (an unknown hold). */
-export function holdRows(model: SensitivityModel, holdId: string): HoldRow[] | null {
+export function holdRows(model: SensitivityContext, holdId: string): HoldRow[] | null {
   const sm = model.sm;
   const rows: HoldRow[] = [];
   for (let corner = 0; corner < sm.corners.length; corner++) {
@@ -185,7 +185,7 @@ function roadWithTangent(L: { wheelCenter: DualVec3; spin: DualVec3; tireRadius:
  * the wheel frames with tangents (wheelFrames). Null when the shares are not fixed or the rows
  * disagree (the sweep's null).
  */
-export function steeringResponseAxes(model: SensitivityModel, f: StateFactors, hold: readonly HoldRow[], dirs: readonly Float64Array[], dirDots: readonly Float64Array[], space: TangentSpace, frames: readonly WheelFrame[]): ({ point: V; direction: V } | null)[] | null {
+export function steeringResponseAxes(model: SensitivityContext, f: StateFactors, hold: readonly HoldRow[], dirs: readonly Float64Array[], dirDots: readonly Float64Array[], space: TangentSpace, frames: readonly WheelFrame[]): ({ point: V; direction: V } | null)[] | null {
   const sm = model.sm;
   const nc = sm.corners.length, nd = dirs.length, rack = nc;
   const dual = (e: PointExpr) => sm.pointDual(e, space, dirs, nd);
@@ -252,7 +252,7 @@ export function steeringResponseAxes(model: SensitivityModel, f: StateFactors, h
  * hold; empty where not offered (another driver, an unsteered linkage, an unsupported hold, no
  * valid axis: the sweep's value is null there too).
  */
-export function virtualGradients(model: SensitivityModel, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, holdId: string, names: readonly string[]): Record<string, Dual> {
+export function virtualGradients(model: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], rates: TangentSpace, holdId: string, names: readonly string[]): Record<string, Dual> {
   const sm = model.sm;
   const wanted = VIRTUAL_METRICS.filter((m) => names.includes(m));
   if (!wanted.length || !model.sm.rackHold) return {};
@@ -297,7 +297,7 @@ export function virtualGradients(model: SensitivityModel, f: StateFactors, drive
 }
 
 /** Every corner's wheel frame with tangents (an axle's road plane included); null without a road plane. */
-export function wheelFrames(model: SensitivityModel, dual: (e: PointExpr) => DualVec3, n: number): WheelFrame[] | null {
+export function wheelFrames(model: SensitivityContext, dual: (e: PointExpr) => DualVec3, n: number): WheelFrame[] | null {
   const sm = model.sm;
   const axles = sm.corners.map((c) => [dual(c.axle[0]), dual(c.axle[1])]);
   let road: RoadInput | null = null;

@@ -14,8 +14,8 @@ import type { AssemblyDoc } from '../../../assembly/types';
 import type { Geometry } from '../../files';
 import { normalizeRate } from '../../../../kernel/vec3';
 
-/** A frame's turn per unit of the parameter: its twist ω (part axes), ȧ = ω × a for each axis a. */
-export interface FrameTurn { omega: readonly number[] }
+import type { FrameTurn } from '../../../gradients/parameters/hardpoints';
+export type { FrameTurn } from '../../../gradients/parameters/hardpoints';
 
 /** How each device frame's x is built: `part.frame` → [hardpoint name (as a gradient names it, no axis), weight]. */
 function frameSources(g: Geometry, doc: AssemblyDoc): Map<string, [string, number][]> {

@@ -36,7 +36,8 @@ import type { HardpointParameter } from '../../../gradients/parameters/hardpoint
 import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from '../../dynamics/model';
 import { parseSuspensionResult } from './results';
 
-export interface GeometrySource { geometry: Geometry; spec: SuspensionDynamicsSpec }
+import type { GeometrySource } from './source';
+export type { GeometrySource } from './source';
 
 const AXES = 'xyz';
 

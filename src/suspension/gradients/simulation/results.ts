@@ -26,7 +26,7 @@ import { DynamicSensitivityError, type DynamicParameter, type DynamicResult } fr
 import { hardpointSeeds, partsOf, ForceResult } from '../../../gradients/results/forces';
 import type { HardpointParameter } from '../../../gradients/parameters/hardpoints';
 import type { OwnResult } from '../../../gradients/results/own';
-import type { GeometrySource } from './geometry';
+import type { GeometrySource } from './source';
 
 /** A scalar of a few parts' poses and velocities, as a dual (columns: each part's step, then its velocity). */
 abstract class Probe extends BodyForceBlock {
