@@ -3,20 +3,24 @@ import type { CliIO } from './io.ts';
 
 /**
  * A one-line progress counter on a terminal's stderr, redrawn at most every 50 ms
- * (and at the end), erased by `clear`.
+ * (and at the end), erased by `clear`. With `rate`, for long runs (`batch`): the rate per
+ * second and the time left follow the count, redrawn at most every 200 ms.
  */
-export function progressLine(io: CliIO, what: string): { update: (done: number, total: number) => void; clear: () => Promise<void> } {
+export function progressLine(io: CliIO, what: string, options: { rate?: boolean } = {}): { update: (done: number, total: number) => void; clear: () => Promise<void> } {
+  const start = Date.now();
+  const every = options.rate ? 200 : 50;
   let last = 0;
   let drawn = false;
   return {
     update(done, total) {
       const now = Date.now();
-      if (done < total && now - last < 50) return;
+      if (done < total && now - last < every) return;
       last = now;
       drawn = true;
       const width = 30;
       const filled = Math.round((width * done) / total);
-      void io.err(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+      const bar = `\r${what} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+      void io.err(options.rate ? `${bar}${rateAndTimeLeft(done, total, (now - start) / 1000)}\x1b[K` : bar);
     },
     clear: async () => {
       if (drawn) await io.err('\r\x1b[K');
@@ -24,28 +28,11 @@ export function progressLine(io: CliIO, what: string): { update: (done: number, 
   };
 }
 
-/** As progressLine, with the rate (per second) and the time left, for long runs (`batch`). */
-export function rateProgressLine(io: CliIO, what: string): { update: (done: number, total: number) => void; clear: () => Promise<void> } {
-  const start = Date.now();
-  let last = 0;
-  let drawn = false;
-  return {
-    update(done, total) {
-      const now = Date.now();
-      if (done < total && now - last < 200) return;
-      last = now;
-      drawn = true;
-      const seconds = Math.max(1e-3, (now - start) / 1000);
-      const rate = done / seconds;
-      const left = rate > 0 ? (total - done) / rate : Infinity;
-      const width = 30;
-      const filled = Math.round((width * done) / total);
-      void io.err(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}  ${rate.toFixed(rate < 10 ? 1 : 0)}/s  ${formatSeconds(left)} left\x1b[K`);
-    },
-    clear: async () => {
-      if (drawn) await io.err('\r\x1b[K');
-    },
-  };
+/** "  123/s  42 s left" after `seconds` of a run that has done `done` of `total`. */
+function rateAndTimeLeft(done: number, total: number, seconds: number): string {
+  const rate = done / Math.max(1e-3, seconds);
+  const left = rate > 0 ? (total - done) / rate : Infinity;
+  return `  ${rate.toFixed(rate < 10 ? 1 : 0)}/s  ${formatSeconds(left)} left`;
 }
 
 /** 42 s, 3 min 05 s, 2 h 07 min; "?" before a rate is known. */

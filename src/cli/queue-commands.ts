@@ -2,12 +2,11 @@
  * `kinemate worker` and the queued form of `kinemate batch` (`--queue URL`): a design study
  * spread over every machine that can reach one Redis (docs/queue.md).
  */
-import { open } from './fs-lazy.ts';
 import { parseCommandArgs, parseCount, requiredOption, stringOption, type ParsedArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, type CliIO } from './io.ts';
 import { readTextFile } from './files.ts';
-import { rateProgressLine } from './progress.ts';
+import { writeBatchCsv } from './batch-output.ts';
 import { parseQueueAddress } from '../suspension/design/queue-connection.ts';
 import { checkRunName } from '../suspension/design/queue-protocol.ts';
 import { doeSweepPath, inlineDoeSweep } from '../suspension/design/doe-sweep.ts';
@@ -24,22 +23,13 @@ export async function queuedBatch(args: ParsedArgs, io: CliIO, paths: { geometry
   const doeFileText = await readTextFile(paths.doe, 'DOE');
   refuseOverwritingInputs('batch', '--out', paths.out, [['sweep', doeSweepPath(doeFileText, paths.doe)]]);
   const doeText = await inlineDoeSweep(doeFileText, paths.doe, (path) => readTextFile(path, 'sweep'));
-  const progress = io.stderrIsTTY ? rateProgressLine(io, 'batch') : null;
-  const file = paths.out ? await open(paths.out, 'w') : null;
-  try {
-    const { runQueuedBatch } = await import('../suspension/design/queued-batch.ts');
-    const result = await runQueuedBatch({
-      address, geometryPath: paths.geometry, geometryText, doePath: paths.doe, doeText,
-      ...(nameText !== undefined ? { name: checkRunName(nameText) } : {}),
-      ...(chunkText !== undefined ? { chunk: parseCount(chunkText, '--chunk', 1) } : {}),
-      write: async (text) => { if (file) await file.write(text); else await io.out(text); },
-      ...(progress ? { onProgress: progress.update } : {}),
-    });
-    await progress?.clear();
-    return result.failed > 0 ? 2 : 0;
-  } finally {
-    await file?.close();
-  }
+  const { runQueuedBatch } = await import('../suspension/design/queued-batch.ts');
+  return writeBatchCsv(io, paths.out, (sink) => runQueuedBatch({
+    address, geometryPath: paths.geometry, geometryText, doePath: paths.doe, doeText,
+    ...(nameText !== undefined ? { name: checkRunName(nameText) } : {}),
+    ...(chunkText !== undefined ? { chunk: parseCount(chunkText, '--chunk', 1) } : {}),
+    ...sink,
+  }));
 }
 
 export const workerCommand: Command = {

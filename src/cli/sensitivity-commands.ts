@@ -3,7 +3,7 @@
  * with respect to the hardpoints, inverse design on them, and design of experiments
  * (docs/sensitivity.md).
  */
-import { open, writeFile } from './fs-lazy.ts';
+import { writeFile } from './fs-lazy.ts';
 import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
@@ -13,7 +13,7 @@ import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/design/batch.ts';
 import { doeSweepPath, inlineDoeSweep } from '../suspension/design/doe-sweep.ts';
-import { rateProgressLine } from './progress.ts';
+import { writeBatchCsv } from './batch-output.ts';
 import { runBatch } from '../suspension/design/batch-pool.ts';
 import { queuedBatch } from './queue-commands.ts';
 import { fit, fittedGeometryText, parseFitSpec } from '../suspension/design/fit.ts';
@@ -283,18 +283,6 @@ Exit codes: 0 done; 1 bad input; 2 some variant had a step that could not be sol
     const doeText = await inlineDoeSweep(doeFileText, doePath, (p) => readTextFile(p, 'sweep'));
     const spec = parseDoe(doeText, geometry, doePath, path);
     const outPath = stringOption(args, 'out');
-    const file = outPath ? await open(outPath, 'w') : null;
-    const progress = io.stderrIsTTY ? rateProgressLine(io, 'batch') : null;
-    try {
-      const result = await runBatch(geometry, spec, {
-        ...(threads !== undefined ? { threads } : {}),
-        write: async (text) => { if (file) await file.write(text); else await io.out(text); },
-        ...(progress ? { onProgress: progress.update } : {}),
-      });
-      await progress?.clear();
-      return result.failed > 0 ? 2 : 0;
-    } finally {
-      await file?.close();
-    }
+    return writeBatchCsv(io, outPath, (sink) => runBatch(geometry, spec, { ...(threads !== undefined ? { threads } : {}), ...sink }));
   },
 };
