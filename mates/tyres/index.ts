@@ -1,0 +1,9 @@
+/** Tyres: the `.tir` reader, the Magic Formula and the linear tyre, one interface (model.ts). */
+export { TyreFileError } from './errors';
+export { PropertyFile } from './property-file';
+export { mfTyreData, mfVersion, type MfTyreData, type MfVersion, type MfKey } from './coefficients';
+export { DualTape } from './dual-tape';
+export { MagicFormulaTyre } from './magic-formula';
+export { LinearTyre, linearTyre, type LinearTyreSpec } from './linear';
+export { MirroredTyre, steadyForces, type TyreForceDuals, type TyreForces, type TyreModel } from './model';
+export { readTyreText, type TyreFileRead } from './read';
