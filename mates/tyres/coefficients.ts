@@ -76,6 +76,8 @@ function checkUnits(file: PropertyFile): void {
 /** Reads every coefficient the steady-state formula needs; a missing one is an error naming section and key. */
 export function mfTyreData(file: PropertyFile): MfTyreData {
   checkUnits(file);
+  // the header names the format (FILE_VERSION may give the version below): read, not warned about
+  for (const key of ['FILE_TYPE', 'FILE_VERSION', 'FILE_FORMAT']) if (file.sections.get('MDI_HEADER')?.has(key)) file.string('MDI_HEADER', key);
   const version = mfVersion(file);
   const c: Partial<Record<MfKey, number>> = {};
   for (const key of LONGITUDINAL) c[key] = file.number('LONGITUDINAL_COEFFICIENTS', key);

@@ -7,3 +7,4 @@ export { MagicFormulaTyre } from './magic-formula';
 export { LinearTyre, linearTyre, type LinearTyreSpec } from './linear';
 export { MirroredTyre, steadyForces, type TyreForceDuals, type TyreForces, type TyreModel } from './model';
 export { readTyreText, type TyreFileRead } from './read';
+export { rangeValues, tyreCurves, type TyreCurveRequest, type TyreCurveStep } from './curves';
