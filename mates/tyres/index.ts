@@ -8,3 +8,4 @@ export { LinearTyre, linearTyre, type LinearTyreSpec } from './linear';
 export { MirroredTyre, steadyForces, type TyreForceDuals, type TyreForces, type TyreModel } from './model';
 export { readTyreText, type TyreFileRead } from './read';
 export { rangeValues, tyreCurves, type TyreCurveRequest, type TyreCurveStep } from './curves';
+export { SlipTyreForce, type SlipState, type SlipTyreOptions } from './slip-force';
