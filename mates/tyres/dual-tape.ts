@@ -6,11 +6,12 @@
  * in the kernel's tangent mode their second derivatives along one direction (every
  * operation goes through kernel/dual.ts, curvature included).
  */
+import type { Arith } from './arith';
 import {
   Dual, dAbs, dAdd, dAddConst, dAtan, dChain, dConst, dCopy, dCos, dDiv, dMul, dScale, dSin, dSqrt, dSub,
 } from '../../kernel/dual';
 
-export class DualTape {
+export class DualTape implements Arith<Dual> {
   private readonly pool: Dual[] = [];
   private used = 0;
   constructor(readonly n: number) {}
@@ -46,6 +47,7 @@ export class DualTape {
   exp(a: Dual): Dual { const e = Math.exp(a.v); return dChain(this.next(), a, e, e, e); }
   /** min(a, 1): the curvature factors' limit E ≤ 1. */
   atMostOne(a: Dual): Dual { return a.v > 1 ? this.c(1) : a; }
+  val(a: Dual): number { return a.v; }
 }
 
 /** sgn with sgn(0) = 1 (as the formula's ε-guards take it). */

@@ -5,7 +5,8 @@ export { mfTyreData, mfVersion, type MfTyreData, type MfVersion, type MfKey } fr
 export { DualTape } from './dual-tape';
 export { MagicFormulaTyre } from './magic-formula';
 export { LinearTyre, linearTyre, type LinearTyreSpec } from './linear';
-export { MirroredTyre, steadyForces, type TyreForceDuals, type TyreForces, type TyreModel } from './model';
+export { MirroredTyre, steadyForces, type TyreForceDuals, type TyreForces, type TyreModel, type TyreOut } from './model';
+export { NUMBERS, NumberArith, type Arith } from './arith';
 export { readTyreText, type TyreFileRead } from './read';
 export { rangeValues, tyreCurves, type TyreCurveRequest, type TyreCurveStep } from './curves';
 export { SlipTyreForce, type SlipState, type SlipTyreOptions } from './slip-force';

@@ -3,9 +3,8 @@
  * interface as the Magic Formula (the bicycle model's tyre, and the vehicle file's
  * `{ stiffness, cornering_stiffness, longitudinal_stiffness }`). No force without load.
  */
-import type { Dual } from '../../kernel/dual';
-import type { DualTape } from './dual-tape';
-import type { TyreForceDuals, TyreModel } from './model';
+import type { Arith } from './arith';
+import type { TyreOut, TyreModel } from './model';
 
 export interface LinearTyreSpec {
   /** Cα, N/rad (positive: the force opposes the slip). */
@@ -33,8 +32,8 @@ export class LinearTyre implements TyreModel {
     this.unloadedRadius = spec.unloadedRadius;
     this.verticalStiffness = spec.verticalStiffness;
   }
-  forces(t: DualTape, alpha: Dual, kappa: Dual, fz: Dual, _gamma: Dual, out: TyreForceDuals): TyreForceDuals {
-    const loaded = fz.v > 0;
+  forces<T>(t: Arith<T>, alpha: T, kappa: T, fz: T, _gamma: T, out: TyreOut<T>): TyreOut<T> {
+    const loaded = t.val(fz) > 0;
     out.fx = loaded ? t.k(kappa, this.spec.longitudinalStiffness) : t.c(0);
     out.fy = loaded ? t.k(alpha, -this.spec.corneringStiffness) : t.c(0);
     out.mz = t.c(0);

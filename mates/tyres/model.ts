@@ -4,19 +4,20 @@
  * angle gives a negative fy, a positive slip ratio a positive fx). The Magic Formula
  * (magic-formula.ts) and the linear tyre (linear.ts) both are one.
  *
- * Inputs and outputs are duals on a DualTape: a tape of width 0 gives plain numbers, a
- * wider one the exact derivatives a force element needs (its tangent stiffness).
+ * A model is written once over an Arith (arith.ts): plain numbers (NUMBERS) for curves and
+ * values, a DualTape for the exact derivatives a force element needs (its tangent stiffness).
  */
 import type { Dual } from '../../kernel/dual';
-import { DualTape } from './dual-tape';
+import { NUMBERS, type Arith } from './arith';
 
-/** The three forces of one evaluation: duals on the tape (valid until its next reset). */
-export interface TyreForceDuals {
-  fx: Dual;
-  fy: Dual;
-  /** N·mm. */
-  mz: Dual;
+/** The three forces of one evaluation: fx, fy in N, mz in N·mm. */
+export interface TyreOut<T> {
+  fx: T;
+  fy: T;
+  mz: T;
 }
+/** The forces as duals on a tape (valid until its next reset). */
+export type TyreForceDuals = TyreOut<Dual>;
 
 export interface TyreModel {
   readonly kind: 'magic-formula' | 'linear';
@@ -30,20 +31,15 @@ export interface TyreModel {
    * fx, fy (N) and mz (N·mm) at slip angle `alpha` (rad), slip ratio `kappa`, vertical load
    * `fz` (N; none at fz ≤ 0) and camber `gamma` (rad), written into `out`.
    */
-  forces(t: DualTape, alpha: Dual, kappa: Dual, fz: Dual, gamma: Dual, out: TyreForceDuals): TyreForceDuals;
+  forces<T>(t: Arith<T>, alpha: T, kappa: T, fz: T, gamma: T, out: TyreOut<T>): TyreOut<T>;
 }
 
-/** Plain-number forces (fx, fy N; mz N·mm); slip angle and camber in radians. */
-export interface TyreForces { fx: number; fy: number; mz: number }
+/** Plain-number forces (fx, fy N; mz N·mm). */
+export type TyreForces = TyreOut<number>;
 
-const plain = new DualTape(0);
-const plainOut: TyreForceDuals = { fx: plain.c(0), fy: plain.c(0), mz: plain.c(0) };
-
-/** The model's forces in plain numbers (the same code as the force element's duals). */
+/** The model's forces in plain numbers (the same code as the force element's duals); slip angle and camber in radians. */
 export function steadyForces(model: TyreModel, alpha: number, kappa: number, fz: number, gamma: number): TyreForces {
-  const t = plain.reset();
-  const out = model.forces(t, t.c(alpha), t.c(kappa), t.c(fz), t.c(gamma), plainOut);
-  return { fx: out.fx.v, fy: out.fy.v, mz: out.mz.v };
+  return model.forces(NUMBERS, alpha, kappa, fz, gamma, { fx: 0, fy: 0, mz: 0 });
 }
 
 /**
@@ -59,7 +55,7 @@ export class MirroredTyre implements TyreModel {
     this.kind = tyre.kind; this.nominalLoad = tyre.nominalLoad;
     this.unloadedRadius = tyre.unloadedRadius; this.verticalStiffness = tyre.verticalStiffness;
   }
-  forces(t: DualTape, alpha: Dual, kappa: Dual, fz: Dual, gamma: Dual, out: TyreForceDuals): TyreForceDuals {
+  forces<T>(t: Arith<T>, alpha: T, kappa: T, fz: T, gamma: T, out: TyreOut<T>): TyreOut<T> {
     this.tyre.forces(t, t.k(alpha, -1), kappa, fz, t.k(gamma, -1), out);
     out.fy = t.k(out.fy, -1); out.mz = t.k(out.mz, -1);
     return out;

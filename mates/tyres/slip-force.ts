@@ -18,9 +18,10 @@
  * the road part). Quasi-static use: give the velocities a steady motion has, or set
  * `input.prescribed` to fixed slips (the load and camber still follow the pose).
  */
-import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSqrt, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSub } from '../../kernel/dual';
+import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSeed, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSub } from '../../kernel/dual';
 import { TyreForce } from '../forces';
 import { DualTape } from './dual-tape';
+import { NUMBERS } from './arith';
 import type { TyreForceDuals, TyreModel } from './model';
 
 export interface SlipTyreOptions {
@@ -42,6 +43,8 @@ export interface SlipState {
 
 const ORIGIN = Float64Array.of(0, 0, 0);
 
+interface TapeEntry { tape: DualTape; out: TyreForceDuals; result: TyreForceDuals; seeds: Dual[] }
+
 export class SlipTyreForce extends TyreForce {
   readonly lowSpeed: number;
   /** Fixed slips for quasi-static use (slipAngle rad, slipRatio), or null: from the velocities. Shared with the element's value twin. */
@@ -55,7 +58,7 @@ export class SlipTyreForce extends TyreForce {
   private readonly M = this.vec();
   private readonly sc = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual(), this.dual(), this.dual()];
   /** A tape and its output per dual width (the element and its width-0 value twin share this map). */
-  private readonly tapes = new Map<number, { tape: DualTape; out: TyreForceDuals }>();
+  private readonly tapes = new Map<number, TapeEntry>();
 
   constructor(owner: string, body: number, centre: ArrayLike<number>, axis: ArrayLike<number>, readonly tyre: TyreModel,
     options: SlipTyreOptions & { radius?: number; stiffness?: number; damping?: number; ground?: number } = {}) {
@@ -65,14 +68,40 @@ export class SlipTyreForce extends TyreForce {
     if (!(this.lowSpeed > 0)) throw new RangeError(`${owner}: lowSpeed must be positive, got ${this.lowSpeed}`);
   }
 
-  private tapeOf(n: number): { tape: DualTape; out: TyreForceDuals } {
-    let entry = this.tapes.get(n);
+  /** The tape of dual width n (key −4: the four-input tape of the chained route). */
+  private tapeOf(key: number): TapeEntry {
+    let entry = this.tapes.get(key);
+    const n = Math.abs(key);
     if (!entry) {
-      const tape = new DualTape(n);
-      entry = { tape, out: { fx: new Dual(n), fy: new Dual(n), mz: new Dual(n) } };
-      this.tapes.set(n, entry);
+      const duals = () => ({ fx: new Dual(n), fy: new Dual(n), mz: new Dual(n) });
+      entry = { tape: new DualTape(n), out: duals(), result: duals(), seeds: [0, 1, 2, 3].map(() => new Dual(n)) };
+      this.tapes.set(key, entry);
     }
     return entry;
+  }
+
+  private readonly plain = { fx: 0, fy: 0, mz: 0 };
+
+  /**
+   * The tyre model's forces as duals of this element's width. Values only: in plain numbers.
+   * Derivatives: the model on a tape seeded with its four inputs, chained into the element's
+   * columns by ∂f/∂u_i (a fifth of the work of the full width); in the kernel's tangent mode,
+   * the full width, so that second derivatives come out too.
+   */
+  private modelForces(alpha: Dual, kappa: Dual, load: Dual, gamma: Dual): TyreForceDuals {
+    const n = this.n, mine = this.tapeOf(n);
+    if (n === 0) {
+      const f = this.tyre.forces(NUMBERS, alpha.v, kappa.v, load.v, gamma.v, this.plain);
+      dConst(mine.result.fx, f.fx); dConst(mine.result.fy, f.fy); dConst(mine.result.mz, f.mz);
+      return mine.result;
+    }
+    if (tangentMode()) return this.tyre.forces(mine.tape.reset(), alpha, kappa, load, gamma, mine.out);
+    const four = this.tapeOf(-4);
+    const inputs = [alpha, kappa, load, gamma], seeds = four.seeds;
+    for (let i = 0; i < 4; i++) dSeed(seeds[i], inputs[i].v, i);
+    const f = this.tyre.forces(four.tape.reset(), seeds[0], seeds[1], seeds[2], seeds[3], four.out);
+    chain(mine.result.fx, f.fx, inputs); chain(mine.result.fy, f.fy, inputs); chain(mine.result.mz, f.mz, inputs);
+    return mine.result;
   }
 
   protected override compute(): void {
@@ -104,8 +133,7 @@ export class SlipTyreForce extends TyreForce {
       dDiv(kappa, vsx, den); dScale(kappa, kappa, -1);
       dDiv(alpha, vsy, den); dAtan(alpha, alpha);
     }
-    const { tape, out } = this.tapeOf(this.n);
-    this.tyre.forces(tape.reset(), alpha, kappa, load, gamma, out);
+    const out = this.modelForces(alpha, kappa, load, gamma);
     dvScale(this.F, this.ex, out.fx);
     dvAddScaledDual(this.F, this.F, this.ey, out.fy);
     dvAddScaledDual(this.F, this.F, this.ez, load);
@@ -130,4 +158,12 @@ export class SlipTyreForce extends TyreForce {
     const s = this.slip;
     return vertical - (s.fx * s.vsx + s.fy * s.vsy + s.mz * s.wz);
   }
+}
+
+/** out = f ∘ u: value f.v, derivatives Σ_i ∂f/∂u_i · u_i.d (f seeded on the four inputs u). */
+function chain(out: Dual, f: Dual, u: readonly Dual[]): void {
+  out.v = f.v;
+  const od = out.d, g0 = f.d[0], g1 = f.d[1], g2 = f.d[2], g3 = f.d[3];
+  const d0 = u[0].d, d1 = u[1].d, d2 = u[2].d, d3 = u[3].d;
+  for (let k = 0, len = od.length; k < len; k++) od[k] = g0 * d0[k] + g1 * d1[k] + g2 * d2[k] + g3 * d3[k];
 }
