@@ -4,6 +4,7 @@
  * takes, and its K = ∂Q/∂δ and C = ∂Q/∂v by the duals against central differences.
  */
 import { describe, expect, it } from 'vitest';
+import { withTangents } from '../../../kernel/dual';
 import { System } from '../../../kernel/system';
 import * as P from '../../../kernel/pose';
 import { LinearTyre, SlipTyreForce, steadyForces } from '../../../mates/tyres';
@@ -108,4 +109,31 @@ describe('slipping tyre: exact tangent', () => {
       expect(relativeError(C, Cfd, 1e-3 * scale)).toBeLessThan(1e-5);
     });
   }
+});
+
+describe('slipping tyre: second derivatives in the kernel\'s tangent mode', () => {
+  it('d(K, C)/ds along a pose direction equal central differences of K and C (the full-width route)', () => {
+    const s = wheel([Math.cos(0.05), 0.04, 0.01, 0.06], false, tyre);
+    const velocity = Float64Array.of(0.3, 12000 / (R0 - 20) * 1.03, -0.2, 12000, 350, -40);
+    const dir = Float64Array.of(0.02, -0.01, 0.03, 0.4, -0.3, 0.5);
+    const Q = new Float64Array(6), Kad = new Float64Array(36), C = new Float64Array(36);
+    const seeds = { pose: (col: number) => (col === 0 ? dir : null), local: () => null, scalar: () => 0 };
+    const duals = withTangents(seeds, () => { s.element.evaluate(s.system.state, s.offsets, velocity, 0, Q, Kad, C); return s.element.duals(); });
+    const dK = new Float64Array(36), dC = new Float64Array(36);
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) { dK[i * 6 + j] = duals[i].t!.d[j]; dC[i * 6 + j] = duals[i].t!.d[6 + j]; }
+    const h = 1e-5, snapshot = s.system.snapshot(), variable = s.system.variables[0];
+    const at = (sign: number) => {
+      s.system.retractVariable(variable, dir.map((x) => sign * h * x), 0);
+      const q = new Float64Array(6), k = new Float64Array(36), c = new Float64Array(36);
+      s.element.evaluate(s.system.state, s.offsets, velocity, 0, q, k, c);
+      s.system.restore(snapshot);
+      return { k, c };
+    };
+    const up = at(1), down = at(-1);
+    const fdK = up.k.map((x, i) => (x - down.k[i]) / (2 * h)), fdC = up.c.map((x, i) => (x - down.c[i]) / (2 * h));
+    expect(relativeError(dK, fdK, 1e-3 * Math.max(...fdK.map(Math.abs)))).toBeLessThan(1e-4);
+    expect(relativeError(dC, fdC, 1e-3 * Math.max(...fdC.map(Math.abs)))).toBeLessThan(1e-4);
+    // and the tangent of Q itself is K·dir
+    for (let i = 0; i < 6; i++) expect(duals[i].t!.v).toBeCloseTo(Kad.slice(6 * i, 6 * i + 6).reduce((a, k, j) => a + k * dir[j], 0), 6);
+  });
 });
