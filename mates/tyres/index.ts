@@ -9,4 +9,4 @@ export { MirroredTyre, steadyForces, type TyreForceDuals, type TyreForces, type 
 export { NUMBERS, NumberArith, type Arith } from './arith';
 export { readTyreText, type TyreFileRead } from './read';
 export { rangeValues, tyreCurves, type TyreCurveRequest, type TyreCurveStep } from './curves';
-export { SlipTyreForce, type SlipState, type SlipTyreOptions } from './slip-force';
+export { SlipTyreForce, type SlipInput, type SlipState, type SlipTyreOptions } from './slip-force';

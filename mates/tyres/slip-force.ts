@@ -18,7 +18,7 @@
  * the road part). Quasi-static use: give the velocities a steady motion has, or set
  * `input.prescribed` to fixed slips (the load and camber still follow the pose).
  */
-import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSeed, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSub } from '../../kernel/dual';
+import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSeed, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSetComponent, dvSub } from '../../kernel/dual';
 import { TyreForce } from '../forces';
 import { DualTape } from './dual-tape';
 import { NUMBERS } from './arith';
@@ -39,19 +39,33 @@ export interface SlipState {
   vsx: number; vsy: number; wz: number;
   /** World e_x and e_y at the contact. */
   forward: Float64Array; lateral: Float64Array;
+  /** The anchor springs' energy (N·mm), while an anchor holds the contact. */
+  anchorEnergy: number;
 }
 
 const ORIGIN = Float64Array.of(0, 0, 0);
+const AT_REST = new Float64Array(12);
+
+/** What a caller sets between evaluations (shared with the element's value twin: set the fields, keep the object). */
+export interface SlipInput {
+  /** Fixed slips for quasi-static use (slipAngle rad, slipRatio), or null: from the velocities. */
+  prescribed: { slipAngle: number; slipRatio: number } | null;
+  /**
+   * At rest (statics, modes): the contact held to a world point `at` [x, y] (mm, flat ground
+   * only) by the tread's stiffness along e_x and e_y (N/mm), while the tyre carries load; null: free.
+   */
+  anchor: { at: readonly [number, number]; stiffness: readonly [number, number] } | null;
+}
 
 interface TapeEntry { tape: DualTape; out: TyreForceDuals; result: TyreForceDuals; seeds: Dual[] }
 
 export class SlipTyreForce extends TyreForce {
   readonly lowSpeed: number;
   /** Fixed slips for quasi-static use (slipAngle rad, slipRatio), or null: from the velocities. Shared with the element's value twin. */
-  readonly input: { prescribed: { slipAngle: number; slipRatio: number } | null } = { prescribed: null };
+  readonly input: SlipInput = { prescribed: null, anchor: null };
   readonly slip: SlipState = {
     slipAngle: 0, slipRatio: 0, camber: 0, load: 0, fx: 0, fy: 0, mz: 0, vsx: 0, vsy: 0, wz: 0,
-    forward: new Float64Array(3), lateral: new Float64Array(3),
+    forward: new Float64Array(3), lateral: new Float64Array(3), anchorEnergy: 0,
   };
   private readonly ex = this.vec(); private readonly ey = this.vec(); private readonly ez = this.vec();
   private readonly omega = this.vec(); private readonly vc = this.vec(); private readonly lever = this.vec(); private readonly xg = this.vec();
@@ -108,7 +122,7 @@ export class SlipTyreForce extends TyreForce {
     this.contact();
     const load = this.normalLoad();
     const slip = this.slip;
-    slip.fx = slip.fy = slip.mz = slip.load = 0;
+    slip.fx = slip.fy = slip.mz = slip.load = slip.anchorEnergy = 0;
     if (!load) return;
     const [vsx, vsy, vcx, den, alpha, kappa, gamma] = this.sc;
     // the contact's frame: forward, left, up
@@ -138,11 +152,35 @@ export class SlipTyreForce extends TyreForce {
     dvAddScaledDual(this.F, this.F, this.ey, out.fy);
     dvAddScaledDual(this.F, this.F, this.ez, load);
     dvScale(this.M, this.ez, out.mz);
+    const anchor = this.input.anchor;
+    if (anchor && !this.road) this.holdAt(anchor);
     this.apply(0, this.xg, this.F, this.M);
     if (this.road) this.apply(1, this.xg, this.F, this.M, -1);
     Object.assign(slip, { slipAngle: alpha.v, slipRatio: kappa.v, camber: gamma.v, load: load.v, fx: out.fx.v, fy: out.fy.v, mz: out.mz.v, vsx: vsx.v, vsy: vsy.v });
     slip.wz = this.omega.v[2];
     slip.forward.set(this.ex.v); slip.lateral.set(this.ey.v);
+  }
+
+  /** Adds −k_x (Δ·e_x) e_x − k_y (Δ·e_y) e_y to F, Δ = x_r − anchor (horizontal). */
+  private holdAt(anchor: NonNullable<SlipInput['anchor']>): void {
+    const [dx, dy] = this.sc;
+    dvConst(this.lever, anchor.at[0], anchor.at[1], 0);
+    dvSub(this.lever, this.xg, this.lever);
+    dvSetComponent(this.lever, 2, dConst(dy, 0));
+    dvDot(dx, this.lever, this.ex); dvDot(dy, this.lever, this.ey);
+    this.slip.anchorEnergy = 0.5 * (anchor.stiffness[0] * dx.v * dx.v + anchor.stiffness[1] * dy.v * dy.v);
+    dvAddScaledDual(this.F, this.F, this.ex, dScale(dx, dx, -anchor.stiffness[0]));
+    dvAddScaledDual(this.F, this.F, this.ey, dScale(dy, dy, -anchor.stiffness[1]));
+  }
+
+  /** The vertical spring's energy, and the anchor's while one holds the contact. */
+  override potential(state: Float64Array, offsets: Int32Array): number {
+    if (this.n) return this.values().potential(state, offsets);
+    const vertical = super.potential(state, offsets);
+    if (!this.input.anchor) return vertical;
+    this.begin(state, offsets, AT_REST);
+    this.compute();
+    return vertical + this.slip.anchorEnergy;
   }
 
   /**

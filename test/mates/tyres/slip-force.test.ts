@@ -76,6 +76,28 @@ describe('slipping tyre: forces from the contact\'s slip', () => {
     expect(relativeError(Kad, Kfd, 1)).toBeLessThan(1e-5);
   });
 
+  it('anchored at rest (statics, modes): the tread springs hold the contact, with their energy and stiffness', () => {
+    const s = wheel([Math.cos(0.02), 0, 0, Math.sin(0.02)], false, smooth);
+    const at = [-3, 2] as const, k = [300, 150] as const;
+    s.element.input.anchor = { at, stiffness: k };
+    const Q = evaluate(s, new Float64Array(6));
+    const free = steadyForces(smooth, 0, 0, K * 20, 0);
+    const ex = s.element.slip.forward, ey = s.element.slip.lateral;
+    // the contact is under the centre (0, 0): Δ = (3, −2) from the anchor
+    const dx = 3 * ex[0] - 2 * ex[1], dy = 3 * ey[0] - 2 * ey[1];
+    // Q's force is in the wheel's axes: for a wheel turned about z only, its x and y are e_x and e_y
+    expect(Q[3]).toBeCloseTo(free.fx - k[0] * dx, 6);
+    expect(Q[4]).toBeCloseTo(free.fy - k[1] * dy, 6);
+    const vertical = 0.5 * K * 20 * 20;
+    expect(s.element.potential(s.system.state, s.offsets)).toBeCloseTo(vertical + 0.5 * (k[0] * dx * dx + k[1] * dy * dy), 6);
+    const { K: Kad, Kfd } = forceDerivatives(s.system, s.element, new Float64Array(6), 0);
+    expect(relativeError(Kad, Kfd, 1)).toBeLessThan(1e-5);
+    // the horizontal stiffness is there: a step along world x meets about −k_x
+    expect(Kad[3 * 6 + 3]).toBeLessThan(-0.9 * k[0]);
+    s.element.input.anchor = null;
+    expect(evaluate(s, new Float64Array(6))[3]).toBeCloseTo(free.fx, 6);
+  });
+
   it('takes power −(fx V_sx + fy V_sy + mz ω_z) from the motion: positive for a linear tyre sliding sideways', () => {
     const system = new System(500);
     const w = system.addPose('w', P.pose([0, 0, 280], [1, 0, 0, 0]));
