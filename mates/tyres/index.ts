@@ -10,3 +10,4 @@ export { NUMBERS, NumberArith, type Arith } from './arith';
 export { readTyreText, type TyreFileRead } from './read';
 export { rangeValues, tyreCurves, type TyreCurveRequest, type TyreCurveStep } from './curves';
 export { SlipTyreForce, type SlipInput, type SlipState, type SlipTyreOptions } from './slip-force';
+export { Forward4 } from './forward4';

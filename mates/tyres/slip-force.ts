@@ -18,10 +18,11 @@
  * the road part). Quasi-static use: give the velocities a steady motion has, or set
  * `input.prescribed` to fixed slips (the load and camber still follow the pose).
  */
-import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSeed, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSetComponent, dvSub } from '../../kernel/dual';
+import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSetComponent, dvSub } from '../../kernel/dual';
 import { TyreForce } from '../forces';
 import { DualTape } from './dual-tape';
 import { NUMBERS } from './arith';
+import { Forward4 } from './forward4';
 import type { TyreForceDuals, TyreModel } from './model';
 
 export interface SlipTyreOptions {
@@ -57,7 +58,7 @@ export interface SlipInput {
   anchor: { at: readonly [number, number]; stiffness: readonly [number, number] } | null;
 }
 
-interface TapeEntry { tape: DualTape; out: TyreForceDuals; result: TyreForceDuals; seeds: Dual[] }
+interface TapeEntry { tape: DualTape; out: TyreForceDuals; result: TyreForceDuals }
 
 export class SlipTyreForce extends TyreForce {
   readonly lowSpeed: number;
@@ -82,14 +83,13 @@ export class SlipTyreForce extends TyreForce {
     if (!(this.lowSpeed > 0)) throw new RangeError(`${owner}: lowSpeed must be positive, got ${this.lowSpeed}`);
   }
 
-  /** The tape of dual width n (key −4: the four-input tape of the chained route). */
-  private tapeOf(key: number): TapeEntry {
-    let entry = this.tapes.get(key);
-    const n = Math.abs(key);
+  /** The tape of dual width n. */
+  private tapeOf(n: number): TapeEntry {
+    let entry = this.tapes.get(n);
     if (!entry) {
       const duals = () => ({ fx: new Dual(n), fy: new Dual(n), mz: new Dual(n) });
-      entry = { tape: new DualTape(n), out: duals(), result: duals(), seeds: [0, 1, 2, 3].map(() => new Dual(n)) };
-      this.tapes.set(key, entry);
+      entry = { tape: new DualTape(n), out: duals(), result: duals() };
+      this.tapes.set(n, entry);
     }
     return entry;
   }
@@ -98,8 +98,8 @@ export class SlipTyreForce extends TyreForce {
 
   /**
    * The tyre model's forces as duals of this element's width. Values only: in plain numbers.
-   * Derivatives: the model on a tape seeded with its four inputs, chained into the element's
-   * columns by ∂f/∂u_i (a fifth of the work of the full width); in the kernel's tangent mode,
+   * Derivatives: the model on a register file (forward4.ts) seeded with its four inputs,
+   * chained into the element's columns by ∂f/∂u_i; in the kernel's tangent mode,
    * the full width, so that second derivatives come out too.
    */
   private modelForces(alpha: Dual, kappa: Dual, load: Dual, gamma: Dual): TyreForceDuals {
@@ -110,13 +110,15 @@ export class SlipTyreForce extends TyreForce {
       return mine.result;
     }
     if (tangentMode()) return this.tyre.forces(mine.tape.reset(), alpha, kappa, load, gamma, mine.out);
-    const four = this.tapeOf(-4);
-    const inputs = [alpha, kappa, load, gamma], seeds = four.seeds;
-    for (let i = 0; i < 4; i++) dSeed(seeds[i], inputs[i].v, i);
-    const f = this.tyre.forces(four.tape.reset(), seeds[0], seeds[1], seeds[2], seeds[3], four.out);
-    chain(mine.result.fx, f.fx, inputs); chain(mine.result.fy, f.fy, inputs); chain(mine.result.mz, f.mz, inputs);
+    const f4 = this.forward.reset(), inputs = this.inputs;
+    inputs[0] = alpha; inputs[1] = kappa; inputs[2] = load; inputs[3] = gamma;
+    const f = this.tyre.forces(f4, f4.seed(alpha.v, 0), f4.seed(kappa.v, 1), f4.seed(load.v, 2), f4.seed(gamma.v, 3), this.registers);
+    chain(mine.result.fx, f4, f.fx, inputs); chain(mine.result.fy, f4, f.fy, inputs); chain(mine.result.mz, f4, f.mz, inputs);
     return mine.result;
   }
+  private readonly forward = new Forward4();
+  private readonly registers = { fx: 0, fy: 0, mz: 0 };
+  private readonly inputs: Dual[] = [];
 
   protected override compute(): void {
     this.contact();
@@ -198,10 +200,10 @@ export class SlipTyreForce extends TyreForce {
   }
 }
 
-/** out = f ∘ u: value f.v, derivatives Σ_i ∂f/∂u_i · u_i.d (f seeded on the four inputs u). */
-function chain(out: Dual, f: Dual, u: readonly Dual[]): void {
-  out.v = f.v;
-  const od = out.d, g0 = f.d[0], g1 = f.d[1], g2 = f.d[2], g3 = f.d[3];
+/** out = f ∘ u: value f, derivatives Σ_i ∂f/∂u_i · u_i.d (f a register of the four inputs u). */
+function chain(out: Dual, f4: Forward4, f: number, u: readonly Dual[]): void {
+  out.v = f4.val(f);
+  const od = out.d, g0 = f4.deriv(f, 0), g1 = f4.deriv(f, 1), g2 = f4.deriv(f, 2), g3 = f4.deriv(f, 3);
   const d0 = u[0].d, d1 = u[1].d, d2 = u[2].d, d3 = u[3].d;
   for (let k = 0, len = od.length; k < len; k++) od[k] = g0 * d0[k] + g1 * d1[k] + g2 * d2[k] + g3 * d3[k];
 }

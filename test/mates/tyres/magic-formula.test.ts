@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Dual, dSeed } from '../../../kernel/dual';
-import { DualTape, LinearTyre, MirroredTyre, linearTyre, steadyForces, type TyreForceDuals } from '../../../mates/tyres';
+import { DualTape, Forward4, LinearTyre, MirroredTyre, linearTyre, steadyForces, type TyreForceDuals } from '../../../mates/tyres';
 import { SAMPLE, coefficients, sampleTyre, withKey } from './sample';
 
 const DEG = Math.PI / 180;
@@ -176,6 +176,21 @@ describe('exact derivatives', () => {
           const scale = Math.max(1, Math.abs(fd3[j]));
           expect(Math.abs(got[j].d[i] - fd3[j]) / scale).toBeLessThan(2e-5);
         }
+      }
+    }
+  });
+
+  it('the register-file route (Forward4) gives the dual tape\'s values and derivatives', () => {
+    const t = new DualTape(4), f4 = new Forward4();
+    for (const [a, k, fz, g] of [[3, 0.04, 3500, 1], [-7, -0.12, 5200, -2], [12, 0.3, 2000, 3]]) {
+      const x = [a * DEG, k, fz, g * DEG];
+      const seeded = x.map((v, i) => dSeed(new Dual(4), v, i));
+      const duals = tyre.forces(t.reset(), seeded[0], seeded[1], seeded[2], seeded[3], { fx: new Dual(4), fy: new Dual(4), mz: new Dual(4) });
+      f4.reset();
+      const regs = tyre.forces(f4, f4.seed(x[0], 0), f4.seed(x[1], 1), f4.seed(x[2], 2), f4.seed(x[3], 3), { fx: 0, fy: 0, mz: 0 });
+      for (const key of ['fx', 'fy', 'mz'] as const) {
+        expect(f4.val(regs[key])).toBeCloseTo(duals[key].v, 9);
+        for (let i = 0; i < 4; i++) expect(f4.deriv(regs[key], i)).toBeCloseTo(duals[key].d[i], 6);
       }
     }
   });
