@@ -16,7 +16,8 @@
  * and the slips stay finite at rest (v_low, default 1000 mm/s, TNO's VXLOW). Force
  * fx e_x + fy e_y + Fz e_z and moment mz e_z act on the wheel at x_r (and the opposite on
  * the road part). Quasi-static use: give the velocities a steady motion has, or set
- * `input.prescribed` to fixed slips (the load and camber still follow the pose).
+ * `input.prescribed` to fixed slips (the load and camber still follow the pose); at rest,
+ * `input.anchor` holds the contact by the tread's stiffness (statics, modes). docs/tyres.md.
  */
 import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSetComponent, dvSub } from '../../kernel/dual';
 import { TyreForce } from '../forces';
@@ -62,7 +63,7 @@ interface TapeEntry { tape: DualTape; out: TyreForceDuals; result: TyreForceDual
 
 export class SlipTyreForce extends TyreForce {
   readonly lowSpeed: number;
-  /** Fixed slips for quasi-static use (slipAngle rad, slipRatio), or null: from the velocities. Shared with the element's value twin. */
+  /** Prescribed slips and the anchor at rest (SlipInput); shared with the element's value twin: set its fields. */
   readonly input: SlipInput = { prescribed: null, anchor: null };
   readonly slip: SlipState = {
     slipAngle: 0, slipRatio: 0, camber: 0, load: 0, fx: 0, fy: 0, mz: 0, vsx: 0, vsy: 0, wz: 0,
