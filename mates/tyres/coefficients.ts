@@ -37,6 +37,8 @@ export interface MfTyreData {
   readonly verticalStiffness: number;
   /** LONGVL, m/s (16.7 when absent, TNO's default). */
   readonly referenceSpeed: number;
+  /** [STRUCTURAL] LONGITUDINAL_STIFFNESS and LATERAL_STIFFNESS (N/m, MF-Swift files), where given. */
+  readonly treadStiffness: readonly [number, number] | null;
   /** TYRESIDE: the side the tyre was measured on. */
   readonly side: 'left' | 'right' | 'symmetric';
   readonly c: Readonly<Record<MfKey, number>>;
@@ -109,6 +111,10 @@ export function mfTyreData(file: PropertyFile): MfTyreData {
     verticalStiffness: positive('VERTICAL', 'VERTICAL_STIFFNESS', file.number('VERTICAL', 'VERTICAL_STIFFNESS')),
     referenceSpeed: positive('MODEL', 'LONGVL', file.number('MODEL', 'LONGVL', 16.7)),
     side,
+    treadStiffness: file.has('STRUCTURAL', 'LONGITUDINAL_STIFFNESS') && file.has('STRUCTURAL', 'LATERAL_STIFFNESS')
+      ? [positive('STRUCTURAL', 'LONGITUDINAL_STIFFNESS', file.number('STRUCTURAL', 'LONGITUDINAL_STIFFNESS')),
+        positive('STRUCTURAL', 'LATERAL_STIFFNESS', file.number('STRUCTURAL', 'LATERAL_STIFFNESS'))]
+      : null,
     c: c as Record<MfKey, number>,
   };
 }

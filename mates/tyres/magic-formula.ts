@@ -25,6 +25,8 @@ export class MagicFormulaTyre implements TyreModel {
   readonly nominalLoad: number;
   readonly unloadedRadius: number;
   readonly verticalStiffness: number;
+  /** The tread's stiffness along x and y at rest (N/mm), from [STRUCTURAL] where the file has it: an anchor's (SlipTyreForce). */
+  readonly treadStiffness: readonly [number, number] | null;
   /** FNOMIN·LFZO, N. */
   private readonly fz0: number;
 
@@ -33,6 +35,7 @@ export class MagicFormulaTyre implements TyreModel {
     this.unloadedRadius = data.unloadedRadius * 1000;
     this.verticalStiffness = data.verticalStiffness / 1000;
     this.fz0 = data.nominalLoad * data.c.LFZO;
+    this.treadStiffness = data.treadStiffness ? [data.treadStiffness[0] / 1000, data.treadStiffness[1] / 1000] : null;
   }
 
   forces<T>(t: Arith<T>, alpha: T, kappa: T, fz: T, gamma: T, out: TyreOut<T>): TyreOut<T> {

@@ -56,6 +56,13 @@ describe('the Magic Formula coefficients', () => {
       'sample.tir: [DIMENSION] not used: WIDTH, ASPECT_RATIO, RIM_RADIUS',
     ]);
   });
+  it('[STRUCTURAL] LONGITUDINAL_STIFFNESS and LATERAL_STIFFNESS (N/m) give the tread stiffness at rest in N/mm; absent, none', () => {
+    expect(sampleTyre().treadStiffness).toBeNull();
+    const text = `${SAMPLE}\n[STRUCTURAL]\nLONGITUDINAL_STIFFNESS = 358066\nLATERAL_STIFFNESS = 102673\n`;
+    const { tyre, warnings } = readTyreText('sample.tir', text);
+    expect(tyre.treadStiffness).toEqual([358.066, 102.673]);
+    expect(warnings.some((w) => w.includes('STRUCTURAL'))).toBe(false);
+  });
   it('missing scaling factors are 1, as TNO takes them; LMUY scales the peak side force', () => {
     const base = steadyForces(sampleTyre(), 5 * DEG, 0, 4000, 0);
     expect(steadyForces(sampleTyre(withKey('LMUY', null)), 5 * DEG, 0, 4000, 0)).toEqual(base);
