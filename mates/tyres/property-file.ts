@@ -1,8 +1,8 @@
 /**
  * The TNO / MSC property-file syntax of a `.tir` file: `[SECTION]` headers, `KEY = value`
  * lines (a number, a quoted string, or a bare word), `$` comments to the end of a line and
- * `!` comment lines. Tables (`{…}` headers followed by rows of numbers, as in [SHAPE]) are
- * skipped and named as unused. Keys and sections are matched without regard to case.
+ * `!` comment lines, MDI comment blocks (`(COMMENTS)`, `{…}` and quoted lines). Tables
+ * (`{…}` headers and rows of numbers, as in [SHAPE]) are skipped and named as unused. Keys and sections are matched without regard to case.
  *
  * Every key read through `PropertyFile.number` / `string` is marked used; `unused()` lists
  * the rest, once each, for the caller's warning.
@@ -38,8 +38,9 @@ export class PropertyFile {
       }
       const eq = line.indexOf('=');
       if (eq < 0) {
-        // a table's header ({…}) or rows of numbers
-        if (section !== null && (line.startsWith('{') || line.split(/\s+/).every((w) => NUMBER.test(w)))) { this.tables.add(section); continue; }
+        // a table: its header ({…}) and rows of numbers; an MDI comment block: (COMMENTS) and quoted lines
+        if (section !== null && line.split(/\s+/).every((w) => NUMBER.test(w))) { this.tables.add(section); continue; }
+        if (line.startsWith('{') || /^\(.*\)$/.test(line) || /^(['"]).*\1$/.test(line)) continue;
         throw new TyreFileError(`${file}: line ${i + 1}`, `expected KEY = value or [SECTION], got ${JSON.stringify(lines[i].trim())}`);
       }
       const key = line.slice(0, eq).trim().toUpperCase();

@@ -18,8 +18,8 @@ function as52(text = SAMPLE): string {
 }
 
 describe('the property-file syntax', () => {
-  it('reads sections, numbers (D exponents too), quoted strings with $ inside, comments and ! lines, any case', () => {
-    const file = new PropertyFile('t.tir', "! a header line\n[model]\n tyreside = 'LEFT $ not a comment' $ a comment\n[Vertical]\nfnomin = 4.0D+03\nNAME = bare_word\n[SHAPE]\n{radial width}\n 1.0 0.0\n");
+  it('reads sections, numbers (D exponents too), quoted strings with $ inside, comments, ! lines and MDI comment blocks, any case', () => {
+    const file = new PropertyFile('t.tir', "! a header line\n[MDI_HEADER]\n(COMMENTS)\n{comment_string}\n'Tire - 205/60R15'\n[model]\n tyreside = 'LEFT $ not a comment' $ a comment\n[Vertical]\nfnomin = 4.0D+03\nNAME = bare_word\n[SHAPE]\n{radial width}\n 1.0 0.0\n");
     expect(file.string('MODEL', 'TYRESIDE')).toBe('LEFT $ not a comment');
     expect(file.number('VERTICAL', 'FNOMIN')).toBe(4000);
     expect(file.unused()).toEqual([{ section: 'VERTICAL', keys: ['NAME'] }, { section: 'SHAPE', keys: ['(table)'] }]);
