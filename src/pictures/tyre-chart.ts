@@ -25,7 +25,9 @@ export function tyreChart(series: readonly TyreSeries[], metrics: readonly TyreM
   const others = byAngle ? ratios : angles;
   const curves = (metric: TyreMetric): Curve[] => series.flatMap((one) => others.map((other) => {
     const steps = one.steps.filter((s) => (byAngle ? s.slip_ratio : s.slip_angle) === other);
-    const label = others.length > 1 ? `${one.source}, ${byAngle ? `slip ratio ${other}` : `slip angle ${other}°`}` : one.source;
+    // the title names the tyre: a legend entry names it only beside a baseline
+    const slip = byAngle ? `slip ratio ${other}` : `slip angle ${other}°`;
+    const label = others.length === 1 ? one.source : series.length === 1 ? slip : `${one.source}, ${slip}`;
     return { source: label, x: steps.map((s) => (byAngle ? s.slip_angle : s.slip_ratio)), y: steps.map((s) => s[metric]), ...(one.dashed ? { dashed: true } : {}) };
   }));
   const { load, camber } = first[0];
