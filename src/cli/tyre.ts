@@ -16,8 +16,8 @@ const OPTIONS = {
   format: { type: 'string' }, out: { type: 'string' },
 } as const;
 
-/** Most steps of one run (slip angles × slip ratios). */
-export const MAX_TYRE_STEPS = 1_000_000;
+/** Most steps of one run (slip angles × slip ratios): the output is built in memory (about 20 MB of JSON at most). */
+export const MAX_TYRE_STEPS = 100_000;
 const COLUMNS = ['load', 'slip_angle', 'slip_ratio', 'camber', 'fx', 'fy', 'mz'] as const;
 export const TYRE_UNITS = { load: 'N', slip_angle: 'deg', slip_ratio: '1', camber: 'deg', fx: 'N', fy: 'N', mz: 'N·mm' } as const;
 
