@@ -64,4 +64,11 @@ describe.concurrent('kinemate tyre', () => {
       tmp.remove();
     }
   });
+
+  it('bad options are one line before the file is read: a range without N, --out over the tyre file it reads', async () => {
+    const range = await inProcess(['tyre', SAMPLE, '--slip-angle', '1:2']);
+    expect([range.code, range.stderr]).toEqual([1, 'kinemate: --slip-angle: expected A:B:N (N values from A to B, both ends included; N ≥ 2, or 1 when A = B), got "1:2"\n']);
+    const over = await inProcess(['tyre', SAMPLE, '--out', SAMPLE]);
+    expect([over.code, over.stderr]).toEqual([1, `kinemate: tyre: --out "${SAMPLE}" is the tyre file it reads: give another output file\n`]);
+  });
 });
