@@ -14,6 +14,7 @@ import { TARGET_RANK_TOLERANCE, projectTargets, sparseTangent } from './tangent-
 const rateR = new Float64Array(9);
 import { RANK_TOLERANCE, assembleGroup, groupsOf, solve, type Group, type SolveOptions } from './solver/solve';
 import type { ResidualBlock, System } from './system';
+import { ArgumentError } from './errors';
 
 export interface FreedomReport {
   /** Free unknowns (tangent dimensions of variables that are not fixed). */
@@ -291,7 +292,7 @@ function targetGradients(system: System, ws: TangentWorkspace, targets: readonly
   const res = new Float64Array(1);
   for (let t = 0; t < nt; t++) {
     const blk = targets[t];
-    if (blk.rows !== 1) throw new RangeError(`target ${blk.owner}: a target must be one row, got ${blk.rows}`);
+    if (blk.rows !== 1) throw new ArgumentError(`target ${blk.owner}`, `a target must be one row, got ${blk.rows}`);
     let ld = 0;
     for (const v of blk.vars) ld += system.variables[v].dim;
     if (ws.targetLocal.length < ld) ws.targetLocal = new Float64Array(ld);

@@ -15,7 +15,7 @@ import { type AssemblyDoc, type ConstraintType, type EntityKind, type JointType,
 import { mateTypesJoining, validateAssembly } from '../../assembly/load.ts';
 import { AssemblyError } from '../../assembly/errors.ts';
 import { addMate, addPart, combine, removeMate, removePart, setPartPose, setSuspension, type AssemblyRecipe } from '../../assembly/edits.ts';
-import { assemblyDocument, isDocumentError, liveEdits, type LiveRecipe } from '../document.ts';
+import { assemblyDocument, isDocumentError, liveEdits, LiveEditError, type LiveRecipe } from '../document.ts';
 import { RolesError, validateRoles, type SuspensionRoles } from '../../suspension/build/roles.ts';
 import { SuspensionModel } from '../../suspension/build/model.ts';
 import { evaluateState } from '../../suspension/metrics/state.ts';
@@ -113,7 +113,7 @@ export function newAssembly(): LiveDocument {
 }
 
 function assemblyOf(doc: LiveDocument): AssemblyDoc {
-  if (doc.kind !== 'assembly') throw new Error('assemble mode works on an assembly');
+  if (doc.kind !== 'assembly') throw new LiveEditError('', 'assemble mode works on an assembly');
   return doc.doc;
 }
 
@@ -132,7 +132,7 @@ export function freeName(taken: ReadonlySet<string>, base: string): string {
 export function addLibraryPart(doc: LiveDocument, id: string): { recipe: LiveRecipe; name: string } {
   const assembly = assemblyOf(doc);
   const entry = PART_LIBRARY.find((p) => p.id === id);
-  if (!entry) throw new Error(`no library part "${id}"`);
+  if (!entry) throw new LiveEditError('', `no library part "${id}"`);
   const name = freeName(takenIds(assembly), id);
   const n = Object.keys(assembly.parts).length;
   const part: PartDoc = {

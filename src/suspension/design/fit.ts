@@ -8,6 +8,8 @@
 import type { Geometry } from '../files';
 import { parseText } from '../files';
 import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetricsOf, type MetricGradient } from '../gradients/model';
+import { DesignFileError } from './errors';
+import { SensitivityError } from '../gradients/types';
 
 export interface FitTarget {
   metric: string;
@@ -68,7 +70,7 @@ const CONVERGED_COST = 1e-18;
 /** Parse and check a targets file; every problem names its path (and the file). */
 export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targets'): FitSpec {
   const raw = parseText(text, fileName) as Record<string, unknown>;
-  const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
+  const bad = (path: string, message: string): never => { throw new DesignFileError(fileName, path, message); };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with move and targets');
   const axle = geometry.scope === 'axle';
   const hp = geometry.corners[0]?.hardpoints ?? {};
@@ -190,7 +192,7 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
     at: (travel, metric, side) => {
       const step = run.steps[travels.indexOf(travel)];
       const m = step.metrics?.[side]?.[metric];
-      if (step.status !== 'solved' || !m) throw new Error(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
+      if (step.status !== 'solved' || !m) throw new SensitivityError(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
       return m;
     },
     sides: (t) => (!axle ? [model.sides[0]] : own.includes(t.metric) ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side]),
