@@ -262,23 +262,55 @@ export function fitScrewAxis(
 ): ScrewFit {
   setAllNaN(out);
   out.count = 0;
+  const n = usedCount(count, out);
+  if (n < 0) return out;
+  if (!means(positions, rates, n)) return failed(out, 'non_finite', false);
+  accumulateRows(positions, rates, n);
+  if (!fitGeometry(out, n)) return out;
+  if (!solveOmega(out, n)) return out;
+  const maxResidual = largestResidual(positions, rates, n);
+  if (!Number.isFinite(maxResidual)) return failed(out, 'non_finite', true);
+  set3(out.omega, solvedOmega[0], solvedOmega[1], solvedOmega[2]);
+  out.maxResidual = maxResidual;
+  return classify(out);
+}
+
+// The steps of fitScrewAxis, in order. Each reads the scratch the one before it left
+// (module level, as above) and says whether the fit goes on; a step that ends it has set
+// the status.
+
+/** The centroid, mean rate and RMS rate of the last `means` pass: cx cy cz vx vy vz rmsRate. */
+const mean = new Float64Array(7);
+
+/** Ends the fit with `status`; `clear` empties every field first (a result that overflowed). */
+function failed(out: ScrewFit, status: ScrewStatus, clear: boolean): ScrewFit {
+  if (clear) setAllNaN(out);
+  out.status = status;
+  return out;
+}
+
+/** The number of points to use, or −1 with the status set (too few, or not finite). */
+function usedCount(count: number, out: ScrewFit): number {
   if (Number.isNaN(count)) {
     out.status = 'non_finite';
-    return out;
+    return -1;
   }
   if (!(count >= SCREW_TOLERANCES.minPoints)) {
     out.status = 'insufficient_points';
     out.count = count > 0 ? Math.floor(count) : 0;
-    return out;
+    return -1;
   }
   if (!Number.isFinite(count)) {
     out.status = 'non_finite';
-    return out;
+    return -1;
   }
   const n = Math.floor(count);
   out.count = n;
+  return n;
+}
 
-  // Pass 1: finiteness, centroid, mean rate, RMS rate (scaled sum of squares).
+/** Pass 1: finiteness, centroid, mean rate, RMS rate (scaled sum of squares) into `mean`; false on a value not finite. */
+function means(positions: ArrayLike<number>, rates: ArrayLike<number>, n: number): boolean {
   let sx = 0;
   let sy = 0;
   let sz = 0;
@@ -303,8 +335,7 @@ export function fitScrewAxis(
       !Number.isFinite(ry) ||
       !Number.isFinite(rz)
     ) {
-      out.status = 'non_finite';
-      return out;
+      return false;
     }
     sx += px;
     sy += py;
@@ -326,27 +357,20 @@ export function fitScrewAxis(
       }
     }
   }
-  const cx = sx / n;
-  const cy = sy / n;
-  const cz = sz / n;
-  const vx = svx / n;
-  const vy = svy / n;
-  const vz = svz / n;
-  const rmsRate = rateScale === 0 ? 0 : rateScale * Math.sqrt(rateSsq / n);
-  if (
-    !Number.isFinite(cx) ||
-    !Number.isFinite(cy) ||
-    !Number.isFinite(cz) ||
-    !Number.isFinite(vx) ||
-    !Number.isFinite(vy) ||
-    !Number.isFinite(vz) ||
-    !Number.isFinite(rmsRate)
-  ) {
-    out.status = 'non_finite';
-    return out;
-  }
+  mean[0] = sx / n;
+  mean[1] = sy / n;
+  mean[2] = sz / n;
+  mean[3] = svx / n;
+  mean[4] = svy / n;
+  mean[5] = svz / n;
+  mean[6] = rateScale === 0 ? 0 : rateScale * Math.sqrt(rateSsq / n);
+  for (let k = 0; k < 7; k++) if (!Number.isFinite(mean[k])) return false;
+  return true;
+}
 
-  // Pass 2: stream the centred positions and the rotational design into triangles.
+/** Pass 2: stream the centred positions into `rD` and the rotational design into `rB`. */
+function accumulateRows(positions: ArrayLike<number>, rates: ArrayLike<number>, n: number): void {
+  const cx = mean[0], cy = mean[1], cz = mean[2], vx = mean[3], vy = mean[4], vz = mean[5];
   rD.fill(0);
   rB.fill(0);
   for (let i = 0; i < n; i++) {
@@ -378,8 +402,10 @@ export function fitScrewAxis(
     row[3] = ez;
     givensAccumulate(rB, 4);
   }
+}
 
-  // Geometry: singular values of the centred positions.
+/** Geometry: singular values of the centred positions, the diagnostics, the collinearity test. */
+function fitGeometry(out: ScrewFit, n: number): boolean {
   svdA.set(rD);
   svd3(svdA, svdV, svdS);
   const s0 = svdS[0];
@@ -388,19 +414,22 @@ export function fitScrewAxis(
   const rmsRadius = norm3(s0, s1, s2) / Math.sqrt(n);
   if (!Number.isFinite(s0) || !Number.isFinite(rmsRadius)) {
     out.status = 'non_finite';
-    return out;
+    return false;
   }
-  set3(out.centroid, cx, cy, cz);
-  set3(out.v, vx, vy, vz);
+  set3(out.centroid, mean[0], mean[1], mean[2]);
+  set3(out.v, mean[3], mean[4], mean[5]);
   set3(out.singularValues, s0, s1, s2);
-  out.rmsRate = rmsRate;
+  out.rmsRate = mean[6];
   out.rmsRadius = rmsRadius;
   if (s1 <= SCREW_TOLERANCES.collinearRelative * s0) {
     out.status = 'degenerate_geometry';
-    return out;
+    return false;
   }
+  return true;
+}
 
-  // Rotation: SVD of the rotational triangle, rank test, then ω = V Σ⁻¹ Uᵀ z.
+/** Rotation: SVD of the rotational triangle, rank test, then ω = V Σ⁻¹ Uᵀ z into `solvedOmega`. */
+function solveOmega(out: ScrewFit, n: number): boolean {
   for (let i = 0; i < 3; i++) {
     svdA[3 * i] = rB[4 * i];
     svdA[3 * i + 1] = rB[4 * i + 1];
@@ -414,11 +443,11 @@ export function fitScrewAxis(
   const bMin = svdS[2];
   if (!Number.isFinite(bMax)) {
     out.status = 'non_finite';
-    return out;
+    return false;
   }
   if (!(bMin > 3 * n * EPS * bMax)) {
     out.status = 'rank_deficient';
-    return out;
+    return false;
   }
   solvedOmega.fill(0);
   for (let k = 0; k < 3; k++) {
@@ -429,16 +458,17 @@ export function fitScrewAxis(
     solvedOmega[1] += svdV[3 + k] * proj;
     solvedOmega[2] += svdV[6 + k] * proj;
   }
-  const wx = solvedOmega[0];
-  const wy = solvedOmega[1];
-  const wz = solvedOmega[2];
-  if (!Number.isFinite(wx) || !Number.isFinite(wy) || !Number.isFinite(wz)) {
-    setAllNaN(out);
-    out.status = 'non_finite';
-    return out;
+  if (!Number.isFinite(solvedOmega[0]) || !Number.isFinite(solvedOmega[1]) || !Number.isFinite(solvedOmega[2])) {
+    failed(out, 'non_finite', true);
+    return false;
   }
+  return true;
+}
 
-  // Pass 3: residuals.
+/** Pass 3: the largest residual |r − v − ω × d| of the fit; NaN when one is not finite. */
+function largestResidual(positions: ArrayLike<number>, rates: ArrayLike<number>, n: number): number {
+  const cx = mean[0], cy = mean[1], cz = mean[2], vx = mean[3], vy = mean[4], vz = mean[5];
+  const wx = solvedOmega[0], wy = solvedOmega[1], wz = solvedOmega[2];
   let maxResidual = 0;
   let residualFinite = true;
   for (let i = 0; i < n; i++) {
@@ -453,32 +483,25 @@ export function fitScrewAxis(
     if (!Number.isFinite(e)) residualFinite = false;
     else if (e > maxResidual) maxResidual = e;
   }
-  if (!residualFinite) {
-    setAllNaN(out);
-    out.status = 'non_finite';
-    return out;
-  }
-  set3(out.omega, wx, wy, wz);
-  out.maxResidual = maxResidual;
+  return residualFinite ? maxResidual : NaN;
+}
 
+/** The last tests on a solved fit (fit error, pure translation) and the axis itself. */
+function classify(out: ScrewFit): ScrewFit {
   const fitLimit = Math.max(
     SCREW_TOLERANCES.fitErrorAbsolute,
-    SCREW_TOLERANCES.fitErrorRelative * rmsRate,
+    SCREW_TOLERANCES.fitErrorRelative * out.rmsRate,
   );
-  if (maxResidual > fitLimit) {
+  if (out.maxResidual > fitLimit) {
     out.status = 'excessive_fit_error';
     return out;
   }
-  const rate = norm3(wx, wy, wz);
-  if (rate <= (SCREW_TOLERANCES.angularRateRelative * rmsRate) / rmsRadius) {
+  const rate = norm3(out.omega[0], out.omega[1], out.omega[2]);
+  if (rate <= (SCREW_TOLERANCES.angularRateRelative * out.rmsRate) / out.rmsRadius) {
     out.status = 'near_pure_translation';
     return out;
   }
-  if (!extractAxis(out)) {
-    setAllNaN(out);
-    out.status = 'non_finite';
-    return out;
-  }
+  if (!extractAxis(out)) return failed(out, 'non_finite', true);
   out.status = 'valid';
   return out;
 }
