@@ -10,7 +10,8 @@
  * and every hold's force. One multiplier solve on the factorisation the state's evaluation
  * already has (kernel/analysis.ts constraintMultipliers); no second factorisation.
  */
-import { constraintMultipliers, pointRate } from '../../../kernel/analysis';
+import { pointRate } from '../../../kernel/analysis';
+import { constraintMultipliers } from '../../../kernel/multipliers';
 import { PointToPointForce } from '../../../mates/forces';
 import { tangentStiffness } from '../../mechanics/reduced';
 import { rotationMatrix } from '../../../kernel/dual';
