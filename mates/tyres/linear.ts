@@ -3,6 +3,7 @@
  * interface as the Magic Formula (the bicycle model's tyre, and the vehicle file's
  * `{ stiffness, cornering_stiffness, longitudinal_stiffness }`). No force without load.
  */
+import { ArgumentError } from '../../kernel/errors';
 import type { Arith } from './arith';
 import type { TyreOut, TyreModel } from './model';
 
@@ -26,7 +27,7 @@ export class LinearTyre implements TyreModel {
   readonly verticalStiffness: number;
   constructor(readonly spec: LinearTyreSpec) {
     for (const [name, value] of Object.entries(spec)) {
-      if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`linear tyre: ${name} must be a finite number ≥ 0, got ${value}`);
+      if (!(Number.isFinite(value) && value >= 0)) throw new ArgumentError(name, `must be a finite number ≥ 0, got ${value}`, `linear tyre: ${name} must be a finite number ≥ 0, got ${value}`);
     }
     this.nominalLoad = spec.nominalLoad ?? 4000;
     this.unloadedRadius = spec.unloadedRadius;

@@ -20,6 +20,7 @@
  * `input.anchor` holds the contact by the tread's stiffness (statics, modes). docs/tyres.md.
  */
 import { Dual, dAddConst, dAsin, dAtan, dConst, dDiv, dMul, dScale, dSqrt, tangentMode, dvAdd, dvAddScaledDual, dvComponent, dvConst, dvCross, dvDot, dvNormalize, dvScale, dvSetComponent, dvSub } from '../../kernel/dual';
+import { ArgumentError } from '../../kernel/errors';
 import { TyreForce } from '../forces';
 import { DualTape } from './dual-tape';
 import { NUMBERS } from './arith';
@@ -81,7 +82,7 @@ export class SlipTyreForce extends TyreForce {
     super(owner, body, centre, axis, options.radius ?? tyre.unloadedRadius, options.stiffness ?? tyre.verticalStiffness,
       options.damping ?? 0, options.ground ?? 0, options.road ?? null);
     this.lowSpeed = options.lowSpeed ?? 1000;
-    if (!(this.lowSpeed > 0)) throw new RangeError(`${owner}: lowSpeed must be positive, got ${this.lowSpeed}`);
+    if (!(this.lowSpeed > 0)) throw new ArgumentError(`${owner}.lowSpeed`, `must be positive, got ${this.lowSpeed}`, `${owner}: lowSpeed must be positive, got ${this.lowSpeed}`);
   }
 
   /** The tape of dual width n. */

@@ -7,7 +7,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from './fs-lazy.ts';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { buildModel, driveModel, loadAssemblyFile, modelState, simulate, solveModel, type Model, type StateJSON } from '../index.ts';
+// The modules themselves, not src/index.ts: the command would carry the whole library (the
+// live model, the gradients) in its bundle for these few functions.
+import { buildModel, type Model } from '../model/build.ts';
+import { driveSteps, modelState, solveModel, type StateJSON } from '../model/operations.ts';
+import { simulate } from '../mechanics/simulate.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
 import { checkHold, loadSuspension, sweepSpecsOf } from './sweep-run.ts';
@@ -21,7 +25,7 @@ import { assemblyScene } from '../pictures/scene.ts';
 import { sceneToGlb } from '../pictures/gltf.ts';
 import { reportHtml, type ReportInput } from '../pictures/report.ts';
 import { onePositional, parseBoundedCount, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
-import { fileErrorReason } from './files.ts';
+import { fileErrorReason, loadAssemblyFile } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
@@ -175,7 +179,7 @@ async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof 
   if (!model.coordinates.has(drive.coordinate)) {
     throw new CliError(`--drive ${drive.coordinate}: no such coordinate in ${basename(path)}; the coordinates are ${[...model.coordinates.keys()].join(', ')}`);
   }
-  const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress);
+  const result = { steps: [...driveSteps(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress ? { onProgress } : {})] };
   const values = Array.from({ length: drive.steps + 1 }, (_, i) => (i === drive.steps ? drive.to : drive.from + ((drive.to - drive.from) * i) / drive.steps));
   // the drive stops at its first failure: the rest of the states are the last good one, unsolved
   const states = values.map((_, i) => result.steps[Math.min(i, result.steps.length - 1)].state);
