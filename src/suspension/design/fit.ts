@@ -197,7 +197,7 @@ function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array
   }
   const problems = new ProblemList();
   applySetup(problems, g, g.scope === 'axle' ? 'axle_config' : 'config');
-  if (problems.count) throw new Error(`fit: the moved points cannot be set up: ${problems.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+  if (problems.count) throw new SensitivityError(`fit: the moved points cannot be set up: ${problems.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   return g;
 }
 
