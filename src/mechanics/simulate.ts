@@ -34,7 +34,7 @@ export interface SimulateOptions {
   rhoInf?: number;
   /**
    * The group poses step on; default 'R3xSO3' (translation in world axes: exact for a constant
-   * acceleration, kernel/integrator/product-group.ts). 'SE3' is the scheme the gradients differentiate.
+   * acceleration, kernel/integrator/product-group.ts), which the gradients differentiate too (src/gradients/product-step.ts); 'SE3' the other.
    */
   lieGroup?: IntegratorGroup;
   /** A frame every this many steps (and the last); default 1. */
@@ -321,7 +321,7 @@ function energyByElement(sim: Simulation): Record<string, number> {
  * The size of the step that ends the run at the duration: h itself when the duration is a
  * whole number of steps up to round-off, else what is left after the others.
  */
-function finalStep(duration: number, step: number, steps: number): number {
+export function finalStep(duration: number, step: number, steps: number): number {
   const left = duration - (steps - 1) * step;
   return Math.abs(left - step) <= 1e-9 * step ? step : left;
 }
