@@ -1,0 +1,67 @@
+/**
+ * The vehicle's equilibrium by plain Newton on the constraint manifold: K_r α = f with the
+ * reduced force and stiffness of src/mechanics/reduced.ts (not symmetrised: the loads of an
+ * acceleration are not conservative), the step N α back onto the manifold by the kinematic
+ * solve, halved while the force grows. The generic equilibrium() bounds every step by a
+ * trust radius and asks for a fall of the largest force component at each one; a free
+ * body on soft springs sinking from its design pose needs the full Newton step instead.
+ * Tolerance: the largest reduced force below 1e-9 of the weight.
+ */
+import { admissibleMotions } from '../../../kernel/analysis';
+import { solve } from '../../../kernel/solver/solve';
+import { reduce } from '../../mechanics/reduced';
+import type { VehicleModel } from './assembly';
+import { G } from './inertia-load';
+import { gaussSolve } from './tangent';
+
+export interface NewtonResult {
+  converged: boolean;
+  iterations: number;
+  /** N: the largest reduced force left. */
+  residual: number;
+  message?: string;
+}
+
+const TOLERANCE = 1e-9;
+
+/** Largest |Nᵀ Q| at the current state (no stiffness assembled). */
+function forceSize(m: VehicleModel, Q: Float64Array, v0: Float64Array): number {
+  m.dyn.forces.assemble(v0, 0, Q, null, null);
+  const { basis: N, count: k, size: n } = admissibleMotions(m.dyn.system);
+  let r = 0;
+  for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; r = Math.max(r, Math.abs(s)); }
+  return r;
+}
+
+export function newtonEquilibrium(m: VehicleModel, maxIterations = 40): NewtonResult {
+  const sys = m.dyn.system;
+  if (!solve(sys).converged) return { converged: false, iterations: 0, residual: Infinity, message: 'the suspension cannot be assembled at the starting pose' };
+  const tol = TOLERANCE * (m.totalMass * G) / 1000;
+  const n = m.dyn.forces.size;
+  const Q = new Float64Array(n), v0 = new Float64Array(n);
+  let residual = Infinity;
+  for (let it = 0; it < maxIterations; it++) {
+    const red = reduce(m.dyn);
+    const k = red.k;
+    residual = 0;
+    for (let a = 0; a < k; a++) residual = Math.max(residual, Math.abs(red.f[a]));
+    if (residual <= tol) return { converged: true, iterations: it, residual };
+    let alpha: Float64Array;
+    try { alpha = gaussSolve(red.Kr.slice(), red.f, k); } catch { return { converged: false, iterations: it, residual, message: 'the reduced stiffness is singular: a motion nothing holds' }; }
+    const saved = sys.snapshot();
+    let h = 1, accepted = false;
+    for (let halving = 0; halving < 10 && !accepted; halving++, h /= 2) {
+      for (const v of sys.variables) {
+        const c0 = red.layout[v.id];
+        if (c0 < 0) continue;
+        const step = new Float64Array(v.dim);
+        for (let a = 0; a < k; a++) { const s = alpha[a] * h; for (let j = 0; j < v.dim; j++) step[j] += red.N[a * n + c0 + j] * s; }
+        sys.retractVariable(v, step, 0);
+      }
+      if (solve(sys).converged && forceSize(m, Q, v0) < Math.max(residual, tol) * (halving === 0 ? 4 : 1)) accepted = true;
+      else sys.restore(saved);
+    }
+    if (!accepted) return { converged: false, iterations: it, residual, message: `Newton stalled with ${residual.toPrecision(3)} N unbalanced` };
+  }
+  return { converged: false, iterations: maxIterations, residual, message: `not balanced after ${maxIterations} Newton iterations (${residual.toPrecision(3)} N left)` };
+}
