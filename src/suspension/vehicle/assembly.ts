@@ -80,6 +80,7 @@ export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: 
   const forces: Record<string, ForceDoc> = {};
   const held: string[] = [];
   const wheels: VehicleWheel[] = [];
+  const bodyLumps: { mass: number; at: number[] }[] = [];
   for (const axle of AXLES) {
     const a = spec[axle];
     const shift = axle === 'rear' ? -spec.wheelbase : 0;
@@ -109,6 +110,17 @@ export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: 
       parts[partName(name)] = { ...p, pose: { position: [shift, 0, 0], rotation: [1, 0, 0, 0] } };
     }
     for (const id of mateIds) mates[`${axle}_${id}`] = rename(doc.mates[id]) as MateDoc;
+    // a link's half on the chassis end: the axle's assembly has a fixed chassis and leaves it out; here it rides on the body
+    for (const [key, mass] of Object.entries(a.dynamics.links)) {
+      for (const id of [key, ...roles.corners.map((c) => `${c.side}_${key}`)]) {
+        const mate = doc.mates[id] as { type: string; a: string; b: string } | undefined;
+        if (mate?.type !== 'distance') continue;
+        for (const end of [mate.a, mate.b]) {
+          const [part, point] = end.split('.');
+          if (part === 'chassis') bodyLumps.push({ mass: mass / 2, at: src.chassis.points![point].map((x, i) => x + (i === 0 ? shift : 0)) });
+        }
+      }
+    }
     for (const [id, f] of Object.entries(doc.forces ?? {})) if (f.type !== 'tyre') forces[`${axle}_${id}`] = rename(f) as ForceDoc;
     for (const h of doc.held ?? []) held.push(rename(h) as string);
     const R = tireRadius(a.geometry.wheel.tire), width = a.geometry.wheel.tire.section_width;
@@ -135,6 +147,7 @@ export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: 
     });
   }
   wheels.sort((x, y) => CORNERS.indexOf(x.corner) - CORNERS.indexOf(y.corner));
+  parts.body.mass = withPointMasses(parts.body.mass!, bodyLumps);
   const doc = validateAssembly({
     format: 'kinemate.assembly/1',
     name: `vehicle ${spec.name}`,
@@ -148,6 +161,19 @@ export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: 
 function unit(v: readonly number[]): Point3 {
   const l = Math.hypot(v[0], v[1], v[2]);
   return [v[0] / l, v[1] / l, v[2] / l];
+}
+
+/** A body's mass with point masses added: masses add, the centre moves, the inertia by parallel axes about the new centre. */
+function withPointMasses(body: { mass: number; centre: number[]; inertia: number[][] }, points: readonly { mass: number; at: number[] }[]) {
+  const all = [{ mass: body.mass, at: body.centre }, ...points];
+  const mass = all.reduce((t, p) => t + p.mass, 0);
+  const centre = [0, 1, 2].map((i) => all.reduce((t, p) => t + p.mass * p.at[i], 0) / mass);
+  const inertia = body.inertia.map((r) => [...r]);
+  for (const p of all) {
+    const r = [0, 1, 2].map((i) => p.at[i] - centre[i]), r2 = r[0] ** 2 + r[1] ** 2 + r[2] ** 2;
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) inertia[i][j] += p.mass * ((i === j ? r2 : 0) - r[i] * r[j]);
+  }
+  return { mass, centre, inertia };
 }
 
 /** A solid cylinder of the tyre's radius and width about its spin axis s, kg·mm². */
