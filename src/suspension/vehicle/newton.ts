@@ -1,7 +1,8 @@
 /**
  * The vehicle's equilibrium by plain Newton on the constraint manifold: K_r α = f with the
- * reduced force and stiffness of src/mechanics/reduced.ts (not symmetrised: the loads of an
- * acceleration are not conservative), the step N α back onto the manifold by the kinematic
+ * reduced force and the exact reduced stiffness (tangent.ts exactReduced: not symmetrised,
+ * the loads of an acceleration are not conservative; the constraints' full curvature, so
+ * Newton converges quadratically even on stiff tyres), the step N α back onto the manifold by the kinematic
  * solve, halved while the force grows. The generic equilibrium() bounds every step by a
  * trust radius and asks for a fall of the largest force component at each one; a free
  * body on soft springs sinking from its design pose needs the full Newton step instead.
@@ -9,10 +10,9 @@
  */
 import { admissibleMotions } from '../../../kernel/analysis';
 import { solve } from '../../../kernel/solver/solve';
-import { reduce } from '../../mechanics/reduced';
 import type { VehicleModel } from './assembly';
 import { G } from './inertia-load';
-import { gaussSolve } from './tangent';
+import { exactReduced, gaussSolve } from './tangent';
 
 export interface NewtonResult {
   converged: boolean;
@@ -41,7 +41,7 @@ export function newtonEquilibrium(m: VehicleModel, maxIterations = 40): NewtonRe
   const Q = new Float64Array(n), v0 = new Float64Array(n);
   let residual = Infinity;
   for (let it = 0; it < maxIterations; it++) {
-    const red = reduce(m.dyn);
+    const red = exactReduced(m);
     const k = red.k;
     residual = 0;
     for (let a = 0; a < k; a++) residual = Math.max(residual, Math.abs(red.f[a]));
@@ -58,7 +58,7 @@ export function newtonEquilibrium(m: VehicleModel, maxIterations = 40): NewtonRe
         for (let a = 0; a < k; a++) { const s = alpha[a] * h; for (let j = 0; j < v.dim; j++) step[j] += red.N[a * n + c0 + j] * s; }
         sys.retractVariable(v, step, 0);
       }
-      if (solve(sys).converged && forceSize(m, Q, v0) < Math.max(residual, tol) * (halving === 0 ? 4 : 1)) accepted = true;
+      if (solve(sys).converged && forceSize(m, Q, v0) < Math.max(residual, tol) * (halving === 0 ? 1e3 : 1)) accepted = true;
       else sys.restore(saved);
     }
     if (!accepted) return { converged: false, iterations: it, residual, message: `Newton stalled with ${residual.toPrecision(3)} N unbalanced` };

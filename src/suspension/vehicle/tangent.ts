@@ -100,7 +100,7 @@ export function stateDerivative(m: VehicleModel, at: Acceleration, direction: Lo
  * reduce() takes a hinge's moment as fixed in the world, which is exact on a fixed chassis
  * but not on the vehicle's free body; this is exact on both.
  */
-export function exactReduced(m: VehicleModel): { N: Float64Array; k: number; size: number; layout: Int32Array; Kr: Float64Array } {
+export function exactReduced(m: VehicleModel): { N: Float64Array; k: number; size: number; layout: Int32Array; Kr: Float64Array; f: Float64Array } {
   const { dyn } = m, sys = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), K = new Float64Array(n * n);
@@ -142,7 +142,9 @@ export function exactReduced(m: VehicleModel): { N: Float64Array; k: number; siz
   for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
   const Kr = new Float64Array(k * k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
-  return { N, k, size: n, layout, Kr };
+  const f = new Float64Array(k);
+  for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * Q[j]; f[a] = t; }
+  return { N, k, size: n, layout, Kr, f };
 }
 
 type Pose = { R: Float64Array; p: number[]; w: number[]; v: number[] };
