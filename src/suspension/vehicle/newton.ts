@@ -6,7 +6,7 @@
  * solve, halved while the force grows. The generic equilibrium() bounds every step by a
  * trust radius and asks for a fall of the largest force component at each one; a free
  * body on soft springs sinking from its design pose needs the full Newton step instead.
- * Tolerance: the largest reduced force below 1e-9 of the weight.
+ * Tolerance: the largest reduced force below 1e-10 of the weight.
  */
 import { admissibleMotions } from '../../../kernel/analysis';
 import { solve } from '../../../kernel/solver/solve';
@@ -22,7 +22,7 @@ export interface NewtonResult {
   message?: string;
 }
 
-const TOLERANCE = 1e-9;
+const TOLERANCE = 1e-10;
 
 /** Largest |Nᵀ Q| at the current state (no stiffness assembled). */
 function forceSize(m: VehicleModel, Q: Float64Array, v0: Float64Array): number {
