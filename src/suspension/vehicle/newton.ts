@@ -33,15 +33,19 @@ function forceSize(m: VehicleModel, Q: Float64Array, v0: Float64Array): number {
   return r;
 }
 
-export function newtonEquilibrium(m: VehicleModel, maxIterations = 40): NewtonResult {
+export function newtonEquilibrium(m: VehicleModel, maxIterations = 40, freeze = true): NewtonResult {
   const sys = m.dyn.system;
   if (!solve(sys).converged) return { converged: false, iterations: 0, residual: Infinity, message: 'the suspension cannot be assembled at the starting pose' };
   const tol = TOLERANCE * (m.totalMass * G) / 1000;
   const n = m.dyn.forces.size;
   const Q = new Float64Array(n), v0 = new Float64Array(n);
   let residual = Infinity;
+  // the constraints' curvature from the first iteration on (it changes little from step to
+  // step and costs most of an iteration): the force is exact, only the rate of convergence pays
+  let H: Float64Array | null = null;
   for (let it = 0; it < maxIterations; it++) {
-    const red = exactReduced(m);
+    const red = exactReduced(m, H);
+    if (freeze) H = red.H;
     const k = red.k;
     residual = 0;
     for (let a = 0; a < k; a++) residual = Math.max(residual, Math.abs(red.f[a]));

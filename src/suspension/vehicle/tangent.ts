@@ -100,13 +100,28 @@ export function stateDerivative(m: VehicleModel, at: Acceleration, direction: Lo
  * reduce() takes a hinge's moment as fixed in the world, which is exact on a fixed chassis
  * but not on the vehicle's free body; this is exact on both.
  */
-export function exactReduced(m: VehicleModel): { N: Float64Array; k: number; size: number; layout: Int32Array; Kr: Float64Array; f: Float64Array } {
+export function exactReduced(m: VehicleModel, frozen: Float64Array | null = null): { N: Float64Array; k: number; size: number; layout: Int32Array; Kr: Float64Array; f: Float64Array; H: Float64Array } {
   const { dyn } = m, sys = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), K = new Float64Array(n * n);
   dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
-  const mult = constraintMultipliers(sys, Q);
   const { basis: N, count: k, layout } = admissibleMotions(sys);
+  const H = frozen ?? constraintCurvature(m, Q, layout);
+  for (let i = 0; i < n * n; i++) K[i] -= H[i];
+  const KN = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
+  const Kr = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
+  const f = new Float64Array(k);
+  for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * Q[j]; f[a] = t; }
+  return { N, k, size: n, layout, Kr, f, H };
+}
+
+/** H = ∂(Φ_qᵀ λ)/∂q (n × n, row-major) at the multipliers that balance Q, by tangent-mode AD of each loaded constraint block. */
+function constraintCurvature(m: VehicleModel, Q: Float64Array, layout: Int32Array): Float64Array {
+  const sys = m.dyn.system, n = Q.length;
+  const H = new Float64Array(n * n);
+  const mult = constraintMultipliers(sys, Q);
   // λ per block and row
   const lam = new Map<number, Float64Array>();
   for (let i = 0; i < mult.lambda.length; i++) {
@@ -133,18 +148,11 @@ export function exactReduced(m: VehicleModel): { N: Float64Array; k: number; siz
       for (let r = 0; r < blk.rows; r++) {
         const t = rows[r].t;
         if (!t || lb[r] === 0) continue;
-        // K − H: the constraint force −Φ_qᵀλ stiffens by −H
-        for (let j = 0; j < ld; j++) if (cols[j] >= 0) K[cols[j] * n + c] -= lb[r] * t.d[j];
+        for (let j = 0; j < ld; j++) if (cols[j] >= 0) H[cols[j] * n + c] += lb[r] * t.d[j];
       }
     }
   }
-  const KN = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
-  const Kr = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
-  const f = new Float64Array(k);
-  for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * Q[j]; f[a] = t; }
-  return { N, k, size: n, layout, Kr, f };
+  return H;
 }
 
 type Pose = { R: Float64Array; p: number[]; w: number[]; v: number[] };
