@@ -12,7 +12,7 @@ import { refuseOverwritingInputs } from './no-overwrite.ts';
 /** Most states of one --ay or --ax sweep. */
 const MAX_STATES = 10_001;
 
-const UNITS = { length: 'mm', angle: 'deg', force: 'N', mass: 'kg', acceleration: 'g', gradient: 'deg/g', load_transfer: 'N/g', anti: '%' };
+const UNITS = { length: 'mm', angle: 'deg', force: 'N', mass: 'kg', acceleration: 'g', gradient: 'deg/g', load_transfer: 'N/g' };
 
 function range(flag: string, spec: string): number[] {
   const usage = `${flag}: expected A:B:N (N states from A to B in g, both ends included; N from 1 to ${MAX_STATES}), got ${JSON.stringify(spec)}`;
@@ -20,7 +20,7 @@ function range(flag: string, spec: string): number[] {
   if (parts.length !== 3 || !/^\d+$/.test(parts[2])) throw new CliError(`vehicle: ${usage}`);
   const [a, b] = parts.slice(0, 2).map(Number), n = Number(parts[2]);
   if (!Number.isFinite(a) || !Number.isFinite(b) || n < 1 || n > MAX_STATES || (n === 1 && a !== b) || parts[0] === '' || parts[1] === '') throw new CliError(`vehicle: ${usage}`);
-  return Array.from({ length: n }, (_, i) => (n === 1 ? a : a + ((b - a) * i) / (n - 1)));
+  return Array.from({ length: n }, (_, i) => (n === 1 ? a : Number((a + ((b - a) * i) / (n - 1)).toPrecision(12))));
 }
 
 export const vehicleCommand: Command = {
@@ -39,8 +39,8 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
               and the lateral load transfer per axle (N/g)
   --ax A:B:N  braking (< 0, split by front_brake_bias) and traction (> 0, on
               driven_axle) in g: steps and a summary with the pitch gradient
-              (deg/g), the load transfer per axle and the realised anti-dive,
-              anti-lift and anti-squat (%)
+              (deg/g, braking's; pitch_gradient_traction too) and the load
+              transfer per axle (N/g), braking and traction
 Every state: corners.<front_left|front_right|rear_left|rear_right> { contact_load
 [Fx, Fy, Fz] (N, the road's force on the tyre), contact_point (mm), wheel_travel,
 ride_height (mm), camber, toe (deg) }, body { heave (mm), pitch, roll (deg) },

@@ -11,7 +11,7 @@ import { newtonEquilibrium } from './newton';
 import type { CornerName, VehicleModel } from './assembly';
 import { applyAcceleration, type Acceleration } from './loads';
 import { vehicleState, type VehicleState } from './state';
-import { accelerationDirection, stateDerivative, wheelPairDirection, type StateDerivative } from './tangent';
+import { accelerationDirection, stateDerivative } from './tangent';
 
 export type SolvedState = VehicleState & { status: 'solved' };
 export interface FailedState { status: 'failed' | 'wheel_lift'; message: string }
@@ -60,10 +60,6 @@ export interface LongitudinalSummary {
   pitch_gradient_traction?: number;
   /** N/g: each axle's vertical load per g of acceleration, braking and traction. */
   longitudinal_load_transfer: { braking?: Record<'front' | 'rear', number>; traction?: Record<'front' | 'rear', number> };
-  /** %: as realised — 100 (1 − travel / (load change × the wheel's compliance)) per axle. */
-  anti_dive?: number;
-  anti_lift?: number;
-  anti_squat?: number;
 }
 
 const axleOf = (d: Record<CornerName, number>, axle: 'front' | 'rear') => d[`${axle}_left`] + d[`${axle}_right`];
@@ -104,27 +100,20 @@ export function lateralSummary(m: VehicleModel): LateralSummary {
   return { roll_gradient: d.roll, lateral_load_transfer: { front, rear }, front_load_transfer_share: front / (front + rear) };
 }
 
-/** Pitch gradients, load transfer and the realised anti-features at 0 g (the state solved at rest). */
+/** Pitch gradients and load transfer at 0 g (the state solved at rest). */
 export function longitudinalSummary(m: VehicleModel): LongitudinalSummary {
   const rest = { ax: 0, ay: 0 };
   const out: LongitudinalSummary = { pitch_gradient: 0, longitudinal_load_transfer: {} };
-  // the wheel's compliance under a vertical pair at its contact (mm/N), per axle
-  const compliance = (axle: 'front' | 'rear') => { const d = stateDerivative(m, rest, wheelPairDirection(axle)); return axleOf(d.travel, axle) / 2; };
-  const anti = (d: StateDerivative, axle: 'front' | 'rear', c: number) => 100 * (1 - axleOf(d.travel, axle) / (axleOf(d.load, axle) * c));
-  const cf = compliance('front'), cr = compliance('rear');
   if (m.spec.front_brake_bias !== undefined) {
     const d = stateDerivative(m, rest, accelerationDirection('braking', rest));
     // derivatives along −ax: per g of deceleration read as d/dax
     out.pitch_gradient_braking = -d.pitch;
     out.longitudinal_load_transfer.braking = { front: -axleOf(d.load, 'front'), rear: -axleOf(d.load, 'rear') };
-    out.anti_dive = anti(d, 'front', cf);
-    out.anti_lift = anti(d, 'rear', cr);
   }
   if (m.spec.driven_axle !== undefined) {
     const d = stateDerivative(m, rest, accelerationDirection('traction', rest));
     out.pitch_gradient_traction = d.pitch;
     out.longitudinal_load_transfer.traction = { front: axleOf(d.load, 'front'), rear: axleOf(d.load, 'rear') };
-    out.anti_squat = anti(d, m.spec.driven_axle, m.spec.driven_axle === 'front' ? cf : cr);
   }
   out.pitch_gradient = out.pitch_gradient_braking ?? out.pitch_gradient_traction ?? 0;
   return out;

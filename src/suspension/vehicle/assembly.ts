@@ -191,12 +191,58 @@ function mergeChassis(body: Part, chassis: Part, prefix: string, shift: number):
   for (const [n, f] of Object.entries(chassis.frames ?? {})) (body.frames ??= {})[`${prefix}${n}`] = { origin: at(f.origin), rotation: f.rotation };
 }
 
+/**
+ * The start: the whole vehicle turned rigidly (pitch, then roll) so that its four design
+ * contacts lie in a level plane, the road. Axle files need not share a ground height (a
+ * wheel centre at the tyre's radius, or not); the solve then begins from a car standing on
+ * all four wheels, not from one with two wheels in the air and two in the ground.
+ * Returns the road's height, the body's centre of mass and heading at that start.
+ */
+function levelOnRoad(dyn: DynamicsModel, wheels: readonly VehicleWheel[], cg: Point3): { road: number; cg: Point3; yaw: number } {
+  // least squares z = a + b x + c y through the contacts
+  const A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], r = [0, 0, 0];
+  for (const w of wheels) {
+    const row = [1, w.designContact[0], w.designContact[1]];
+    for (let i = 0; i < 3; i++) { r[i] += row[i] * w.designContact[2]; for (let j = 0; j < 3; j++) A[i][j] += row[i] * row[j]; }
+  }
+  const [, b, c] = solve3(A, r);
+  const th = Math.atan(b), ps = Math.atan(-c);
+  // R = Rx(ψ) Ry(θ) as a quaternion (w, x, y, z)
+  const qy = [Math.cos(th / 2), 0, Math.sin(th / 2), 0], qx = [Math.cos(ps / 2), Math.sin(ps / 2), 0, 0];
+  const q = qmul(qx, qy);
+  const R = (p: readonly number[]) => rotate(q, p);
+  const sys = dyn.system;
+  for (const v of sys.variables) {
+    if (v.kind !== 'pose' || v.fixed) continue;
+    const o = v.offset, st = sys.state;
+    const p = R([st[o], st[o + 1], st[o + 2]]), qq = qmul(q, [st[o + 3], st[o + 4], st[o + 5], st[o + 6]]);
+    st.set(p, o); st.set(qq, o + 3);
+  }
+  const road = wheels.reduce((t, w) => t + R(w.designContact)[2], 0) / wheels.length;
+  const ex = R([1, 0, 0]);
+  return { road, cg: R(cg) as Point3, yaw: Math.atan2(ex[1], ex[0]) };
+}
+
+function qmul(a: readonly number[], b: readonly number[]): number[] {
+  return [a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+    a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1], a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]];
+}
+function rotate(q: readonly number[], p: readonly number[]): number[] {
+  const r = qmul(qmul(q, [0, p[0], p[1], p[2]]), [q[0], -q[1], -q[2], -q[3]]);
+  return [r[1], r[2], r[3]];
+}
+function solve3(A: number[][], r: number[]): number[] {
+  const det = (M: number[][]) => M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) + M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+  const d = det(A);
+  return [0, 1, 2].map((k) => det(A.map((row, i) => row.map((x, j) => (j === k ? r[i] : x)))) / d);
+}
+
 /** Build the vehicle: its assembly on the dynamics builder, a contact patch per wheel and the inertial (d'Alembert) loads. */
 export function buildVehicle(spec: VehicleSpec): VehicleModel {
   const { doc, wheels } = vehicleAssembly(spec);
   const dyn = buildDynamics(doc);
-  const road = wheels.reduce((s, w) => s + w.designContact[2], 0) / wheels.length;
   const cg = cgWorld(spec);
+  const level = levelOnRoad(dyn, wheels, cg), road = level.road;
   const bodyVar = dyn.model.parts.get('body')!;
   // on the upright, not the wheel: the contact does not turn with the spin, and the held
   // bearing would pass the same wrench on; this way the bearing's moment rows carry no load,
@@ -209,7 +255,7 @@ export function buildVehicle(spec: VehicleSpec): VehicleModel {
   // the datum as stiff as the tyres together vertically, turning about the centre of the four
   const kz = wheels.reduce((s, w) => s + w.tyre.stiffness, 0);
   const r2 = wheels.reduce((s, w) => s + (w.designContact[0] - cg[0]) ** 2 + (w.designContact[1] - cg[1]) ** 2, 0) / wheels.length;
-  const datum = new BodyDatum(bodyVar, cg, kz, kz * r2);
+  const datum = new BodyDatum(bodyVar, cg, level.cg, level.yaw, kz, kz * r2);
   dyn.forces.add(datum);
   const totalMass = dyn.bodies.reduce((s, b) => s + b.body.mass, 0) * 1000;
   return { spec, doc, dyn, wheels, contacts, inertia, datum, road, cgDesign: cg, totalMass };

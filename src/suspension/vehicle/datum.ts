@@ -18,7 +18,8 @@ export class BodyDatum extends BodyForceBlock {
   /** After an evaluation: [Fx, Fy] (N) and Mz (N·mm) on the body. */
   readonly last = { force: new Float64Array(2), moment: 0 };
 
-  constructor(body: number, readonly centre: ArrayLike<number>, readonly stiffness: number, readonly yawStiffness: number) {
+  /** centre: the body's point (its frame); anchor and yaw: where it is held (world) and the heading. */
+  constructor(body: number, readonly centre: ArrayLike<number>, readonly anchor: ArrayLike<number>, readonly yaw0: number, readonly stiffness: number, readonly yawStiffness: number) {
     super('datum', [body]);
   }
 
@@ -27,7 +28,7 @@ export class BodyDatum extends BodyForceBlock {
     dvConst(this.F, 0, 0, 0);
     for (let i = 0; i < 2; i++) {
       dvComponent(this.h, this.x, i);
-      dAddConst(this.h, this.h, -this.centre[i]);
+      dAddConst(this.h, this.h, -this.anchor[i]);
       dScale(this.h, this.h, -this.stiffness);
       dvSetComponent(this.F, i, this.h);
       this.last.force[i] = this.h.v;
@@ -35,6 +36,7 @@ export class BodyDatum extends BodyForceBlock {
     this.direction(this.e, 0, EX);
     dvComponent(this.ex, this.e, 0); dvComponent(this.ey, this.e, 1);
     dAtan2(this.yaw, this.ey, this.ex);
+    dAddConst(this.yaw, this.yaw, -this.yaw0);
     dScale(this.yaw, this.yaw, -this.yawStiffness);
     dvConst(this.M, 0, 0, 0);
     dvSetComponent(this.M, 2, this.yaw);

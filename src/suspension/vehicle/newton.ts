@@ -33,7 +33,16 @@ function forceSize(m: VehicleModel, Q: Float64Array, v0: Float64Array): number {
   return r;
 }
 
-export function newtonEquilibrium(m: VehicleModel, maxIterations = 40, freeze = true): NewtonResult {
+/** Newton with the curvature kept from its first iteration; where that fails, again from the same start with it renewed at every iteration. */
+export function newtonEquilibrium(m: VehicleModel): NewtonResult {
+  const start = m.dyn.system.snapshot();
+  const quick = newton(m, 40, true);
+  if (quick.converged) return quick;
+  m.dyn.system.restore(start);
+  return newton(m, 100, false);
+}
+
+function newton(m: VehicleModel, maxIterations: number, freeze: boolean): NewtonResult {
   const sys = m.dyn.system;
   if (!solve(sys).converged) return { converged: false, iterations: 0, residual: Infinity, message: 'the suspension cannot be assembled at the starting pose' };
   const tol = TOLERANCE * (m.totalMass * G) / 1000;
@@ -55,6 +64,7 @@ export function newtonEquilibrium(m: VehicleModel, maxIterations = 40, freeze = 
     const saved = sys.snapshot();
     let h = 1, accepted = false;
     for (let halving = 0; halving < 10 && !accepted; halving++, h /= 2) {
+      const first = halving === 0;
       for (const v of sys.variables) {
         const c0 = red.layout[v.id];
         if (c0 < 0) continue;
@@ -62,7 +72,7 @@ export function newtonEquilibrium(m: VehicleModel, maxIterations = 40, freeze = 
         for (let a = 0; a < k; a++) { const s = alpha[a] * h; for (let j = 0; j < v.dim; j++) step[j] += red.N[a * n + c0 + j] * s; }
         sys.retractVariable(v, step, 0);
       }
-      if (solve(sys).converged && forceSize(m, Q, v0) < Math.max(residual, tol) * (halving === 0 ? 1e3 : 1)) accepted = true;
+      if (solve(sys).converged && forceSize(m, Q, v0) < Math.max(residual, tol) * (first ? 1e3 : 1)) accepted = true;
       else sys.restore(saved);
     }
     if (!accepted) return { converged: false, iterations: it, residual, message: `Newton stalled with ${residual.toPrecision(3)} N unbalanced` };

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
 import { accelerationSweep, solveVehicle, staticAnalysis, type SolvedState } from '../../../src/suspension/vehicle/analysis';
 import { CORNERS } from '../../../src/suspension/vehicle/assembly';
+import { readFileSync } from 'node:fs';
 import { readVehicle } from './vehicle-sources';
 
 const g = 9.80665;
@@ -116,5 +117,16 @@ describe('exact gradients at 0 g', () => {
     const [f0, f1, f2] = (r.steps as SolvedState[]).map((s) => s.corners.front_left.contact_load[2] + s.corners.front_right.contact_load[2]);
     const lt = (3 * f0 - 4 * f1 + f2) / (2 * h);
     expect(Math.abs(summary.longitudinal_load_transfer.braking.front - lt) / Math.abs(lt)).toBeLessThan(1e-3);
+  });
+});
+
+describe('a car with a live rear axle', () => {
+  it('stands on its four wheels: the loads carry the weight, moments balanced, no roll', () => {
+    const s = staticAnalysis(buildVehicle(readVehicle(readFileSync('examples/vehicles/solid_axle.vehicle.yaml', 'utf8')))) as SolvedState;
+    expect(s.status).toBe('solved');
+    const { F, M, W } = balance(s, 0, 0);
+    expect(Math.abs(F[2]) / W).toBeLessThan(1e-9);
+    expect(Math.abs(M[1]) / (W * 1000)).toBeLessThan(1e-8);
+    expect(Math.abs(s.body.roll)).toBeLessThan(1e-8);
   });
 });
