@@ -68,7 +68,7 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
     const out = stringOption(args, 'out');
     refuseOverwritingInputs('vehicle', '--out', out, [['vehicle', file]]);
     const text = await readTextFile(file, 'vehicle');
-    const v = await import('../index.ts');
+    const v = await import('../suspension/vehicle/index.ts');
     const spec = v.readVehicleFile(text, file, (ref) => {
       const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
       return { path, text: readFileSync(path, 'utf8') };

@@ -4,3 +4,8 @@ import { KinemateError } from '../../../kernel/errors';
 export class VehicleInputError extends KinemateError {
   override readonly name = 'VehicleInputError';
 }
+
+/** The reduced stiffness cannot be solved: a motion of the vehicle that nothing holds. */
+export class VehicleSingularError extends KinemateError {
+  override readonly name = 'VehicleSingularError';
+}

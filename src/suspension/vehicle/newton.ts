@@ -8,7 +8,7 @@
  * body on soft springs sinking from its design pose needs the full Newton step instead.
  * Tolerance: the largest reduced force below 1e-10 of the weight.
  */
-import { admissibleMotions } from '../../../kernel/analysis';
+import { admissibleMotions } from '../../../kernel/multipliers';
 import { solve } from '../../../kernel/solver/solve';
 import type { VehicleModel } from './assembly';
 import { G } from './inertia-load';

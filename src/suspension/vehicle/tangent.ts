@@ -8,10 +8,11 @@
  * derivatives are written out: the body's roll, pitch and heave, each tyre's vertical load.
  */
 import { rotationMatrix } from '../../../kernel/dual';
-import { admissibleMotions, constraintMultipliers } from '../../../kernel/analysis';
+import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import { withTangents, type TangentSeeds } from '../../../kernel/dual';
 import type { CornerName, VehicleModel } from './assembly';
 import { applyAcceleration, unitAcceleration, type Acceleration } from './loads';
+import { VehicleSingularError } from './errors';
 
 export interface StateDerivative {
   /** deg/g, mm/g. */
@@ -183,7 +184,7 @@ export function gaussSolve(A: Float64Array, b: Float64Array, n: number): Float64
       const t = x[c]; x[c] = x[p]; x[p] = t;
     }
     const d = A[c * n + c];
-    if (d === 0) throw new Error('the vehicle\'s reduced stiffness is singular: a motion nothing holds');
+    if (d === 0) throw new VehicleSingularError('', 'the vehicle\'s reduced stiffness is singular: a motion nothing holds');
     for (let r = c + 1; r < n; r++) {
       const f = A[r * n + c] / d;
       if (f === 0) continue;
