@@ -11,6 +11,7 @@ import { mirrorHardpoints, validateGeometry } from '../files/geometry';
 import { mirrorSetup } from '../files/devices';
 import type { Geometry } from '../files';
 import { readSuspensionDynamics, type SuspensionDynamicsSpec } from '../dynamics/model';
+import { readTyreText, type MagicFormulaTyre } from '../../../mates/tyres';
 
 export type AxleName = 'front' | 'rear';
 export const AXLES: readonly AxleName[] = ['front', 'rear'];
@@ -23,6 +24,8 @@ export interface VehicleTyre {
   /** N/deg of slip angle, N per unit slip ×1e-2 (the steady-state analyses). */
   cornering_stiffness?: number;
   longitudinal_stiffness?: number;
+  /** A Magic Formula tyre (`tir:`): its file and model; the vertical stiffness is its VERTICAL_STIFFNESS. */
+  tir?: { path: string; model: MagicFormulaTyre };
 }
 
 export interface VehicleAxle {
@@ -152,7 +155,7 @@ function readAxle(problems: ProblemList, axle: AxleName, ref: unknown, open: Ope
   if (replaced.length) notes.push(`${axle}: "${path}" dynamics.${replaced.join(', dynamics.')} replaced by the vehicle's body and flat road`);
   for (const k of REPLACED) delete dyn[k];
   const fileTyre = isRecord(dyn.tyre) ? dyn.tyre : undefined;
-  const tyre = readTyre(problems, axle, tyreRaw, fileTyre, path, notes);
+  const tyre = readTyre(problems, axle, tyreRaw, fileTyre, path, notes, open);
   dyn.tyre = { stiffness: tyre?.stiffness ?? 1, ...(fileTyre?.damping !== undefined ? { damping: fileTyre.damping } : {}) };
   let dynamics: SuspensionDynamicsSpec;
   try { dynamics = readSuspensionDynamics(dyn, geometry, path); } catch (e) {
@@ -166,12 +169,12 @@ function readAxle(problems: ProblemList, axle: AxleName, ref: unknown, open: Ope
   return { ref, path, geometry, dynamics, tyre };
 }
 
-function readTyre(problems: ProblemList, axle: AxleName, raw: unknown, fileTyre: PlainRecord | undefined, path: string, notes: string[]): VehicleTyre | undefined {
+function readTyre(problems: ProblemList, axle: AxleName, raw: unknown, fileTyre: PlainRecord | undefined, path: string, notes: string[], open: OpenFile): VehicleTyre | undefined {
   const at = `tyres.${axle}`;
   if (raw !== undefined && !isRecord(raw)) { problems.add(at, 'expected { stiffness, cornering_stiffness, longitudinal_stiffness } or { tir }'); return undefined; }
   const t = (raw ?? {}) as PlainRecord;
   for (const key of Object.keys(t)) if (!TYRE.includes(key)) problems.add(`${at}.${key}`, `unknown field (expected ${TYRE.join(', ')})`);
-  if (t.tir !== undefined) { problems.add(`${at}.tir`, 'Magic Formula tyres (.tir) are not read by the vehicle yet: give stiffness, cornering_stiffness, longitudinal_stiffness'); return undefined; }
+  if (t.tir !== undefined) return readTir(problems, at, t, open, notes);
   const positive = (x: number) => x > 0;
   const opt = (key: string) => (t[key] === undefined ? undefined : readBoundedNumber(problems, t[key], `${at}.${key}`, positive, 'must be positive'));
   let stiffness = opt('stiffness');
@@ -182,6 +185,20 @@ function readTyre(problems: ProblemList, axle: AxleName, raw: unknown, fileTyre:
   const cornering = opt('cornering_stiffness'), longitudinal = opt('longitudinal_stiffness');
   if (stiffness === undefined) return undefined;
   return { stiffness, damping: 0, ...(cornering !== undefined ? { cornering_stiffness: cornering } : {}), ...(longitudinal !== undefined ? { longitudinal_stiffness: longitudinal } : {}) };
+}
+
+/** `{ tir: FILE }`: the Magic Formula file read (a key it needs missing is an error naming section and key); its vertical stiffness. */
+function readTir(problems: ProblemList, at: string, t: PlainRecord, open: OpenFile, notes: string[]): VehicleTyre | undefined {
+  const others = Object.keys(t).filter((k) => k !== 'tir');
+  if (others.length) { problems.add(`${at}.${others[0]}`, 'a .tir tyre takes its numbers from the file: give tir alone'); return undefined; }
+  if (typeof t.tir !== 'string' || t.tir === '') { problems.add(`${at}.tir`, 'expected the path of a .tir file'); return undefined; }
+  let path = t.tir, text: string;
+  try { ({ path, text } = open(t.tir)); } catch (e) { problems.add(`${at}.tir`, `cannot read "${t.tir}": ${(e as Error).message}`); return undefined; }
+  try {
+    const { tyre, warnings } = readTyreText(path, text);
+    notes.push(...warnings);
+    return { stiffness: tyre.verticalStiffness, damping: 0, tir: { path, model: tyre } }; // N/mm (the model converts)
+  } catch (e) { problems.add(`${at}.tir`, (e as Error).message); return undefined; }
 }
 
 /** A corner file as the symmetric axle it stands for: the other side is its mirror (y → −y), setup included. */

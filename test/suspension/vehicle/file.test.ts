@@ -55,6 +55,19 @@ describe('vehicle file', () => {
     expect(spec.rear.tyre.stiffness).toBe(250);
   });
 
+  it('reads a Magic Formula tyre: its vertical stiffness from the .tir file', () => {
+    const spec = readVehicle(sedanWith(/rear: \{ stiffness: 250, [^}]*\}/, 'rear: { tir: ../tyres/pacejka_205_60R15.tir }'));
+    expect(spec.rear.tyre.stiffness).toBeCloseTo(170.863, 9);
+    expect(spec.rear.tyre.tir?.model.nominalLoad).toBe(4000);
+  });
+
+  it('refuses a .tir missing a key it needs, naming the section and the key', () => {
+    const text = sedanWith(/rear: \{ stiffness: 250, [^}]*\}/, 'rear: { tir: ../tyres/pacejka_205_60R15.tir }');
+    let message = '';
+    try { readVehicle(text, (path, t) => (path.endsWith('.tir') ? t.replace(/^VERTICAL_STIFFNESS.*$/m, '') : t)); } catch (e) { message = (e as Error).message; }
+    expect(message).toMatch(/^tyres\.rear\.tir: .*VERTICAL.*VERTICAL_STIFFNESS/);
+  });
+
   it('mirrors a corner file into an axle', () => {
     const spec = readVehicle(sedanWith('front: ../suspension/double_wishbone_axle_front.yaml', 'front: ../suspension/double_wishbone.yaml'));
     expect(spec.front.geometry.scope).toBe('axle');
