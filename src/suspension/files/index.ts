@@ -54,4 +54,3 @@ export {
   type TargetMotion,
 } from './sweep';
 export { parseText, type Point3 } from './read';
-export { readTyreFile } from './tyre';
