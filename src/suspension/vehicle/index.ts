@@ -3,7 +3,7 @@ export { readVehicleFile, type VehicleSpec, type VehicleAxle, type VehicleTyre, 
 export { buildVehicle, vehicleAssembly, cgWorld, CORNERS, type VehicleModel, type VehicleWheel, type CornerName } from './assembly';
 export { applyAcceleration, type Acceleration } from './loads';
 export { vehicleState, type VehicleState, type CornerState } from './state';
-export { stateDerivative, accelerationDirection, wheelPairDirection, exactReduced, type StateDerivative } from './tangent';
+export { stateDerivative, poseTangent, accelerationDirection, wheelPairDirection, exactReduced, type StateDerivative } from './tangent';
 export { newtonEquilibrium } from './newton';
 export {
   solveVehicle, staticAnalysis, accelerationSweep, lateralSummary, longitudinalSummary,
@@ -11,3 +11,4 @@ export {
 } from './analysis';
 export { vehicleCsv } from './csv';
 export { VehicleInputError } from './errors';
+export { steadyStateSweep, steadySummary, steadyTyres, type SteadyStateStep, type SteadySummary } from './steady-state';

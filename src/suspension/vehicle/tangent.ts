@@ -44,6 +44,25 @@ export function wheelPairDirection(axle: 'front' | 'rear'): LoadDirection {
 /** The derivative of the current solved state (solved under the loads of `at`) along a load direction. */
 export function stateDerivative(m: VehicleModel, at: Acceleration, direction: LoadDirection): StateDerivative {
   const { dyn } = m, sys = dyn.system;
+  const { delta, layout } = poseTangent(m, at, direction);
+  const red = { layout };
+  const slot = (part: string) => red.layout[dyn.model.parts.get(part)!];
+  const R = new Float64Array(9);
+  const pose = (part: string) => {
+    const v = sys.variables[dyn.model.parts.get(part)!];
+    rotationMatrix(R, sys.state, v.offset + 3);
+    const c0 = slot(part);
+    return { R: R.slice(), p: Array.from(sys.state.subarray(v.offset, v.offset + 3)), w: c0 < 0 ? [0, 0, 0] : Array.from(delta.subarray(c0, c0 + 3)), v: c0 < 0 ? [0, 0, 0] : Array.from(delta.subarray(c0 + 3, c0 + 6)) };
+  };
+  return derivativeReport(m, pose);
+}
+
+/** A part's pose at the state and its rate along the tangent: R, p, and the body-frame ω and v (dR = R[ω]ₓ, dp = R v). */
+export type PoseRate = { R: Float64Array; p: number[]; w: number[]; v: number[] };
+
+/** The rate of every coordinate of the solved state (under the loads of `at`) along a load direction, in the solver's layout. */
+export function poseTangent(m: VehicleModel, at: Acceleration, direction: LoadDirection): { delta: Float64Array; layout: Int32Array } {
+  const { dyn } = m;
   applyAcceleration(m, at);
   const red = exactReduced(m);
   const n = red.size, k = red.k;
@@ -57,14 +76,10 @@ export function stateDerivative(m: VehicleModel, at: Acceleration, direction: Lo
   const alpha = gaussSolve(red.Kr.slice(), g, k);
   const delta = new Float64Array(n);
   for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += red.N[a * n + j] * alpha[a];
-  const slot = (part: string) => red.layout[dyn.model.parts.get(part)!];
-  const R = new Float64Array(9);
-  const pose = (part: string) => {
-    const v = sys.variables[dyn.model.parts.get(part)!];
-    rotationMatrix(R, sys.state, v.offset + 3);
-    const c0 = slot(part);
-    return { R: R.slice(), p: Array.from(sys.state.subarray(v.offset, v.offset + 3)), w: c0 < 0 ? [0, 0, 0] : Array.from(delta.subarray(c0, c0 + 3)), v: c0 < 0 ? [0, 0, 0] : Array.from(delta.subarray(c0 + 3, c0 + 6)) };
-  };
+  return { delta, layout: red.layout };
+}
+
+function derivativeReport(m: VehicleModel, pose: (part: string) => PoseRate): StateDerivative {
   // the body: dR = R [ω]ₓ, dp = R v
   const b = pose('body');
   const dR = (r: number, c: number) => {
@@ -156,7 +171,7 @@ function constraintCurvature(m: VehicleModel, Q: Float64Array, layout: Int32Arra
   return H;
 }
 
-type Pose = { R: Float64Array; p: number[]; w: number[]; v: number[] };
+type Pose = PoseRate;
 
 /** d/da of a wheel point's height in body axes: e_zᵀ d(Rbᵀ (x − pb)) = e_zᵀ (Rbᵀ dx − v_b − ω_b × Rbᵀ (x − pb)). */
 function relativeRise(b: Pose, p: Pose, local: readonly number[]): number {

@@ -1,0 +1,236 @@
+/**
+ * Steady-state cornering on a radius with tyres (vehicle.md "Analyses": `--steady-state`).
+ * At speed V on radius R the acceleration is ay = V²/R toward the centre. Per step:
+ *
+ *  1. the pose: the vehicle's equilibrium under ay (analysis.ts solveVehicle, as `--ay`:
+ *     the d'Alembert loads reacted at the contacts in proportion to their vertical loads),
+ *     which gives each tyre's load, contact point, camber and heading (toe and roll steer);
+ *  2. the steer at the wheels δ (added to both front wheels' headings) and the body sideslip
+ *     β (at the body's centre of mass) by Newton on the two balances the tyres must meet:
+ *     the lateral force M a cos β and the yaw moment of the d'Alembert force, each tyre's
+ *     slip angle from the steady motion — the contact's velocity V (cos β, sin β) + r × ρ,
+ *     r = V/R, against the wheel's heading — its force from the tyre model at its load and
+ *     camber (fy and the aligning moment; free rolling, κ = 0).
+ *
+ * The understeer gradient is dδ/d(ay) at 0 g on the radius by the implicit function
+ * theorem: the two balances' Jacobian in (δ, β) and their total derivative in ay through
+ * the pose's own exact tangent (tangent.ts poseTangent: loads, contact points, headings,
+ * cambers), all by forward-mode AD (mates/tyres Forward4), never differences.
+ * Angles out in degrees; ISO 8855: a left turn is positive steer, ay and yaw rate.
+ */
+import { Forward4, MirroredTyre, linearTyre, type TyreModel } from '../../../mates/tyres';
+import { rotationMatrix } from '../../../kernel/dual';
+import type { VehicleModel, VehicleWheel } from './assembly';
+import { solveVehicle, type SolvedState, type StateResult } from './analysis';
+import { G } from './inertia-load';
+import { accelerationDirection, gaussSolve, poseTangent, stateDerivative } from './tangent';
+import { applyAcceleration } from './loads';
+import { VehicleInputError } from './errors';
+
+const DEG = 180 / Math.PI;
+
+export interface SteadyStep {
+  /** km/h and g. */
+  speed: number;
+  ay: number;
+  /** deg at the wheels (left turn +), deg (nose inward of the path +, ISO). */
+  steer?: number;
+  sideslip?: number;
+  /** 1/s: yaw rate over the steer at the wheels. */
+  yaw_rate_gain?: number;
+  /** Per corner: slip angle (deg, ISO-W: + gives a force to the right) and vertical load (N). */
+  tyres?: Record<string, { slip_angle: number; load: number; lateral_force: number }>;
+}
+export type SteadyStateStep = SteadyStep & (StateResult | { status: 'failed'; message: string });
+
+export interface SteadySummary {
+  /** deg/g: dδ/d(ay) at 0 g on the radius. */
+  understeer_gradient: number;
+  /** deg: the steer at the wheels as the speed goes to zero (the kinematic steer, ≈ L/R). */
+  kinematic_steer: number;
+  /** deg/g: dβ/d(ay) at 0 g. */
+  sideslip_gradient: number;
+}
+
+/** One wheel's inputs to the balances, as Forward4 registers (direction 2: d/d(ay) along the solved path). */
+interface WheelIn { x: number; y: number; psi: number; gamma: number; fz: number; model: TyreModel; front: boolean }
+
+/** The tyre model of each wheel: the `.tir` file's (mirrored where the file's side differs) or the linear one. */
+export function steadyTyres(m: VehicleModel): TyreModel[] {
+  return m.wheels.map((w) => {
+    const t = w.tyre;
+    if (t.tir) {
+      const side = t.tir.model.data.side;
+      return side !== 'symmetric' && side !== w.side ? new MirroredTyre(t.tir.model) : t.tir.model;
+    }
+    if (t.cornering_stiffness === undefined) throw new VehicleInputError(`tyres.${w.axle}.cornering_stiffness`, 'steady-state cornering needs the tyre\'s cornering stiffness (N/deg) or a .tir file');
+    return linearTyre({ stiffness: t.stiffness, cornering_stiffness: t.cornering_stiffness, longitudinal_stiffness: t.longitudinal_stiffness ?? 0, radius: w.radius });
+  });
+}
+
+type Rate = { R: ArrayLike<number>; p: ArrayLike<number>; w: ArrayLike<number>; v: ArrayLike<number> };
+
+/** A rotation matrix entry and position as registers: R + ε R[ω]ₓ, p + ε R v (ε along direction 2). */
+function poseRegisters(t: Forward4, q: Rate, eps: number): { R: number[]; p: number[] } {
+  const { R, w, v } = q;
+  const W = [0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0];
+  const Rr: number[] = [];
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) {
+    let d = 0;
+    for (let k = 0; k < 3; k++) d += R[3 * r + k] * W[3 * k + c];
+    Rr.push(t.lin(R[3 * r + c], d, eps));
+  }
+  const p = [0, 1, 2].map((r) => t.lin(q.p[r], R[3 * r] * v[0] + R[3 * r + 1] * v[1] + R[3 * r + 2] * v[2], eps));
+  return { R: Rr, p };
+}
+
+const mulRv = (t: Forward4, R: number[], x: ArrayLike<number>) => [0, 1, 2].map((r) => t.add(t.add(t.k(R[3 * r], x[0]), t.k(R[3 * r + 1], x[1])), t.k(R[3 * r + 2], x[2])));
+
+/** A wheel's contact point (x, y), heading, ISO-W camber (rad) from its upright's pose registers. */
+function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: number[] }): { x: number; y: number; psi: number; gamma: number } {
+  const c = mulRv(t, pose.R, w.centre).map((x, i) => t.add(x, pose.p[i]));
+  const a0 = mulRv(t, pose.R, w.axis);
+  const len = t.sqrt(t.add(t.add(t.sq(a0[0]), t.sq(a0[1])), t.sq(a0[2])));
+  const sigma = w.side === 'left' ? 1 : -1;
+  const a = a0.map((x) => t.div(t.k(x, sigma), len)); // to the left, unit
+  // toward the ground in the wheel plane: a a_z − e_z, normalised, times the radius
+  const s = [t.mul(a[0], a[2]), t.mul(a[1], a[2]), t.plus(t.mul(a[2], a[2]), -1)];
+  const sl = t.sqrt(t.add(t.add(t.sq(s[0]), t.sq(s[1])), t.sq(s[2])));
+  const x = t.add(c[0], t.k(t.div(s[0], sl), w.radius)), y = t.add(c[1], t.k(t.div(s[1], sl), w.radius));
+  // forward = a × e_z = (a_y, −a_x): heading atan(−a_x / a_y); camber about x (ISO-W +: top toward −y) atan(a_z / a_y)
+  return { x, y, psi: t.atan(t.div(t.k(a[0], -1), a[1])), gamma: t.atan(t.div(a[2], a[1])) };
+}
+
+/**
+ * The two balances [lateral force N, yaw moment N·mm about the body's centre of mass] as
+ * registers; δ, β, a (m/s²) registers; M kg; Rmm the radius; o the body's centre of mass (x, y
+ * registers); cgOff the whole vehicle's centre of mass from o (mm, plain).
+ */
+function balances(t: Forward4, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[] }): [number, number] {
+  const cb = t.cos(beta), sb = t.sin(beta);
+  let Fy = t.c(0), Mz = t.c(0);
+  const zero = t.c(0);
+  wheels.forEach((w, i) => {
+    const rx = t.sub(w.x, o[0]), ry = t.sub(w.y, o[1]);
+    // velocity over V: (cos β − ρy/R, sin β + ρx/R)
+    const vx = t.sub(cb, t.k(ry, 1 / Rmm)), vy = t.add(sb, t.k(rx, 1 / Rmm));
+    const psi = w.front ? t.add(w.psi, delta) : w.psi;
+    const alpha = t.sub(t.atan(t.div(vy, vx)), psi);
+    const f = w.model.forces(t, alpha, zero, w.fz, w.gamma, { fx: 0, fy: 0, mz: 0 });
+    const cp = t.cos(psi), sp = t.sin(psi);
+    const fxw = t.sub(t.mul(f.fx, cp), t.mul(f.fy, sp)), fyw = t.add(t.mul(f.fx, sp), t.mul(f.fy, cp));
+    Fy = t.add(Fy, fyw);
+    Mz = t.add(Mz, t.add(t.sub(t.mul(rx, fyw), t.mul(ry, fxw)), f.mz));
+    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); }
+  });
+  // the d'Alembert force −M a (−sin β, cos β) at the centre of mass: its y part and its moment about o
+  const Ma = t.k(a, M);
+  const g1 = t.sub(Fy, t.mul(Ma, cb));
+  const g2 = t.sub(Mz, t.add(t.k(t.mul(Ma, cb), cgOff[0]), t.k(t.mul(Ma, sb), cgOff[1])));
+  return [g1, g2];
+}
+
+/** The pose's rates along the ay path (summary only): each part's (ω, v) and each tyre's vertical load rate (N/g). */
+interface PathRate { pose: (part: string) => Rate; fz: Record<string, number> }
+
+/** The wheels' registers at the current solved pose; with `rate`, their derivatives along the path (direction 2). */
+function wheelInputs(t: Forward4, m: VehicleModel, models: readonly TyreModel[], state: SolvedState, rate: PathRate | null) {
+  const eps = t.seed(0, 2);
+  const pose = rate?.pose ?? ((part: string) => plainPose(m, part));
+  const wheels: WheelIn[] = m.wheels.map((w, i) => {
+    const g = wheelGeometry(t, w, poseRegisters(t, pose(w.upright), eps));
+    const fz0 = state.corners[w.corner].contact_load[2];
+    return { ...g, fz: t.lin(fz0, rate?.fz[w.corner] ?? 0, eps), model: models[i], front: w.axle === 'front' };
+  });
+  const b = poseRegisters(t, pose('body'), eps);
+  const o = mulRv(t, b.R, m.cgDesign).map((x, i) => t.add(x, b.p[i]));
+  const cgOff = [state.vehicle.cg[0] - t.val(o[0]), state.vehicle.cg[1] - t.val(o[1])];
+  return { wheels, o, cgOff };
+}
+
+function plainPose(m: VehicleModel, part: string): Rate {
+  const v = m.dyn.system.variables[m.dyn.model.parts.get(part)!];
+  const R = new Float64Array(9);
+  rotationMatrix(R, m.dyn.system.state, v.offset + 3);
+  return { R, p: m.dyn.system.state.subarray(v.offset, v.offset + 3), w: [0, 0, 0], v: [0, 0, 0] };
+}
+
+type Inputs = ReturnType<typeof wheelInputs>;
+
+/** Newton on (δ, β) at a solved pose; a in m/s². δ, β in rad and each tyre's slip angle (rad) and world lateral force (N). */
+function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, Rmm: number, start: readonly [number, number]) {
+  let [d, b] = start;
+  const out = { alpha: [] as number[], fy: [] as number[] };
+  const tol = 1e-9 * M * 9.81;
+  for (let it = 0; it < 30; it++) {
+    t.reset();
+    const inp = inputs();
+    const [g1, g2] = balances(t, inp.wheels, t.seed(d, 0), t.seed(b, 1), t.c(aMs2), M, Rmm, inp.o, inp.cgOff, out);
+    const r = [t.val(g1), t.val(g2)];
+    if (Math.abs(r[0]) < tol && Math.abs(r[1]) < tol * 1000) return { delta: d, beta: b, converged: true, ...out };
+    const s = gaussSolve(Float64Array.of(t.deriv(g1, 0), t.deriv(g1, 1), t.deriv(g2, 0), t.deriv(g2, 1)), Float64Array.of(-r[0], -r[1]), 2);
+    d += s[0]; b += s[1];
+    if (!Number.isFinite(d) || !Number.isFinite(b)) break;
+  }
+  return { delta: d, beta: b, converged: false, ...out };
+}
+
+const M_S2_PER_G = G / 1000;
+
+/** The understeer gradient at 0 g on the radius (the state at rest solved first). */
+export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm: number): SteadySummary | { status: 'failed'; message: string } {
+  const rest = solveVehicle(m, { ax: 0, ay: 0 });
+  if (rest.status !== 'solved') return { status: 'failed', message: `at rest: ${rest.message}` };
+  const M = m.totalMass, t = new Forward4();
+  const x0 = solveSteer(t, () => wheelInputs(t, m, models, rest, null), 0, M, Rmm, [kinematicGuess(m, Rmm), 0]);
+  if (!x0.converged) return { status: 'failed', message: 'no steer balances the tyres at rest on the radius' };
+  const dir = accelerationDirection('ay', { ax: 0, ay: 0 });
+  const load = stateDerivative(m, { ax: 0, ay: 0 }, dir).load;
+  const { delta, layout } = poseTangent(m, { ax: 0, ay: 0 }, dir);
+  applyAcceleration(m, { ax: 0, ay: 0 });
+  const pose = (part: string): Rate => {
+    const q = plainPose(m, part), c0 = layout[m.dyn.model.parts.get(part)!];
+    return c0 < 0 ? q : { ...q, w: delta.subarray(c0, c0 + 3), v: delta.subarray(c0 + 3, c0 + 6) };
+  };
+  t.reset();
+  const inp = wheelInputs(t, m, models, rest, { pose, fz: load });
+  const a = t.k(t.seed(0, 2), M_S2_PER_G);
+  const [g1, g2] = balances(t, inp.wheels, t.seed(x0.delta, 0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff);
+  // dx/d(ay) = −J⁻¹ ∂G/∂(ay)
+  const dx = gaussSolve(Float64Array.of(t.deriv(g1, 0), t.deriv(g1, 1), t.deriv(g2, 0), t.deriv(g2, 1)), Float64Array.of(-t.deriv(g1, 2), -t.deriv(g2, 2)), 2);
+  return { understeer_gradient: dx[0] * DEG, kinematic_steer: x0.delta * DEG, sideslip_gradient: dx[1] * DEG };
+}
+
+/** L/R: the start of the steer's Newton. */
+function kinematicGuess(m: VehicleModel, Rmm: number): number {
+  return m.spec.wheelbase / Rmm;
+}
+
+/** Sweep the speed on a radius (m; speeds km/h): each step's pose, steer, sideslip and tyres. */
+export function steadyStateSweep(m: VehicleModel, radius: number, speeds: readonly number[], progress?: (done: number, total: number) => void):
+  { status: 'solved' | 'failed'; message?: string; radius: number; steps: SteadyStateStep[]; summary?: SteadySummary } {
+  const models = steadyTyres(m);
+  const Rmm = radius * 1000, M = m.totalMass, t = new Forward4();
+  const sys = m.dyn.system;
+  const summary = steadySummary(m, models, Rmm);
+  if ('status' in summary) return { status: 'failed', message: summary.message, radius, steps: [] };
+  const atRest = sys.snapshot();
+  let guess: [number, number] = [summary.kinematic_steer / DEG, 0];
+  const steps: SteadyStateStep[] = [];
+  speeds.forEach((kmh, i) => {
+    const V = kmh / 3.6, aMs2 = (V * V) / radius, ay = aMs2 / M_S2_PER_G;
+    const s = solveVehicle(m, { ax: 0, ay });
+    if (s.status !== 'solved') { sys.restore(atRest); steps.push({ speed: kmh, ay, ...s }); progress?.(i + 1, speeds.length); return; }
+    const x = solveSteer(t, () => wheelInputs(t, m, models, s, null), aMs2, M, Rmm, guess);
+    if (!x.converged) { steps.push({ speed: kmh, ay, status: 'failed', message: `no steer balances the tyres at ${kmh} km/h (beyond their grip?)` }); progress?.(i + 1, speeds.length); return; }
+    guess = [x.delta, x.beta];
+    const body = plainPose(m, 'body').R;
+    const tyres = Object.fromEntries(m.wheels.map((w, k) => [w.corner, { slip_angle: x.alpha[k] * DEG, load: s.corners[w.corner].contact_load[2], lateral_force: x.fy[k] }]));
+    steps.push({
+      speed: kmh, ay, steer: x.delta * DEG, sideslip: (x.beta - Math.atan2(body[3], body[0])) * DEG,
+      yaw_rate_gain: V / radius / x.delta, tyres, ...s,
+    });
+    progress?.(i + 1, speeds.length);
+  });
+  return { status: steps.every((s) => s.status === 'solved') ? 'solved' : 'failed', radius, steps, summary };
+}
