@@ -13,9 +13,23 @@ import { refuseOverwritingInputs } from './no-overwrite.ts';
 const MAX_STATES = 10_001;
 
 const UNITS = { length: 'mm', angle: 'deg', force: 'N', mass: 'kg', acceleration: 'g', gradient: 'deg/g', load_transfer: 'N/g' };
+const STEADY_UNITS = { ...UNITS, radius: 'm', speed: 'km/h', yaw_rate_gain: '1/s' };
+
+function steadyRadius(text: string | undefined): number {
+  const r = Number(text);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(r) || !(r > 0)) throw new CliError(`vehicle: --radius: expected the path's radius in m (positive), got ${JSON.stringify(text ?? null)}`);
+  return r;
+}
+
+function speeds(text: string | undefined): number[] {
+  if (text === undefined) throw new CliError('vehicle: --steady-state needs --speed A:B:N (km/h)');
+  const v = range('--speed', text);
+  if (v.some((x) => !(x > 0))) throw new CliError(`vehicle: --speed: speeds must be positive (km/h), got ${JSON.stringify(text)}`);
+  return v;
+}
 
 function range(flag: string, spec: string): number[] {
-  const usage = `${flag}: expected A:B:N (N states from A to B in g, both ends included; N from 1 to ${MAX_STATES}), got ${JSON.stringify(spec)}`;
+  const usage = `${flag}: expected A:B:N (N states from A to B in ${flag === '--speed' ? 'km/h' : 'g'}, both ends included; N from 1 to ${MAX_STATES}), got ${JSON.stringify(spec)}`;
   const parts = spec.split(':').map((p) => p.trim());
   if (parts.length !== 3 || !/^\d+$/.test(parts[2])) throw new CliError(`vehicle: ${usage}`);
   const [a, b] = parts.slice(0, 2).map(Number), n = Number(parts[2]);
@@ -25,9 +39,10 @@ function range(flag: string, spec: string): number[] {
 
 export const vehicleCommand: Command = {
   name: 'vehicle',
-  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N) [--format json|csv] [--out FILE]',
-  summary: 'a whole car from two axle files: loads at rest, roll and pitch gradients, load transfer',
-  help: `Usage: kinemate vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N)
+  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N | --steady-state --radius R --speed A:B:N) [--format json|csv] [--out FILE]',
+  summary: 'a whole car from two axle files: loads at rest, roll and pitch gradients, load transfer, understeer',
+  help: `Usage: kinemate vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N
+                        | --steady-state --radius R --speed A:B:N)
                         [--format json|csv] [--out FILE]
 
 Assembles the vehicle file's two axles, its free sprung body and tyres into one
@@ -41,6 +56,12 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
               driven_axle) in g: steps and a summary with the pitch gradient
               (deg/g, braking's; pitch_gradient_traction too) and the load
               transfer per axle (N/g), braking and traction
+  --steady-state --radius R --speed A:B:N
+              steady cornering (left turn) on a radius R (m) at N speeds from
+              A to B (km/h) with the tyres: per step ay (g), steer (deg at the
+              wheels), sideslip (deg), yaw_rate_gain (1/s), tyres.<corner>
+              { slip_angle (deg), load, lateral_force (N) } and the state; a
+              summary with understeer_gradient (deg/g, exact at 0 g)
 Every state: corners.<front_left|front_right|rear_left|rear_right> { contact_load
 [Fx, Fy, Fz] (N, the road's force on the tyre), contact_point (mm), wheel_travel,
 ride_height (mm), camber, toe (deg) }, body { heave (mm), pitch, roll (deg) },
@@ -58,13 +79,16 @@ Exit codes: 0 done; 1 bad input; 2 a state did not converge.
 Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
 `,
   async run(argv, io) {
-    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, 'steady-state': { type: 'boolean' }, radius: { type: 'string' }, speed: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
     const file = onePositional('vehicle', args, 'VEHICLE file');
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`vehicle: --format must be json or csv, got "${format}"`);
-    const ay = stringOption(args, 'ay'), ax = stringOption(args, 'ax'), stat = args.values.static === true;
-    if ([stat, ay !== undefined, ax !== undefined].filter(Boolean).length !== 1) throw new CliError('vehicle: give one of --static, --ay A:B:N, --ax A:B:N');
-    const values = ay !== undefined ? range('--ay', ay) : ax !== undefined ? range('--ax', ax) : [];
+    const ay = stringOption(args, 'ay'), ax = stringOption(args, 'ax'), stat = args.values.static === true, steady = args.values['steady-state'] === true;
+    if ([stat, ay !== undefined, ax !== undefined, steady].filter(Boolean).length !== 1) throw new CliError('vehicle: give one of --static, --ay A:B:N, --ax A:B:N, --steady-state --radius R --speed A:B:N');
+    const radiusText = stringOption(args, 'radius'), speedText = stringOption(args, 'speed');
+    if (!steady && (radiusText !== undefined || speedText !== undefined)) throw new CliError('vehicle: --radius and --speed go with --steady-state');
+    const radius = steady ? steadyRadius(radiusText) : 0;
+    const values = ay !== undefined ? range('--ay', ay) : ax !== undefined ? range('--ax', ax) : steady ? speeds(speedText) : [];
     const out = stringOption(args, 'out');
     refuseOverwritingInputs('vehicle', '--out', out, [['vehicle', file]]);
     const text = await readTextFile(file, 'vehicle');
@@ -84,6 +108,13 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
       result = { name: spec.name, analysis: 'static', units: UNITS, ...s };
       rows = [s];
       ok = s.status === 'solved';
+    } else if (steady) {
+      const progress = io.stderrIsTTY && values.length > 1 ? progressLine(io, 'vehicle') : undefined;
+      const sweep = v.steadyStateSweep(model, radius, values, progress ? (d, t) => progress.update(d, t) : undefined);
+      await progress?.clear();
+      result = { name: spec.name, analysis: 'steady_state', units: STEADY_UNITS, ...sweep };
+      rows = sweep.steps;
+      ok = sweep.status === 'solved';
     } else {
       const kind = ay !== undefined ? 'ay' : 'ax';
       const progress = io.stderrIsTTY && values.length > 1 ? progressLine(io, 'vehicle') : undefined;

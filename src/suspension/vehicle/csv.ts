@@ -18,7 +18,7 @@ export function vehicleCsv(rows: readonly object[]): string {
   const columns: string[] = [];
   for (const m of flat) for (const k of m.keys()) if (!columns.includes(k)) columns.push(k);
   // the acceleration and the status first
-  const first = ['ax', 'ay', 'status', 'message'].filter((c) => columns.includes(c));
+  const first = ['speed', 'ax', 'ay', 'status', 'message'].filter((c) => columns.includes(c));
   const order = [...first, ...columns.filter((c) => !first.includes(c))];
   return `${[order.join(','), ...flat.map((m) => order.map((c) => cell(m.get(c))).join(','))].join('\n')}\n`;
 }
