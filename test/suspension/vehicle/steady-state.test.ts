@@ -1,0 +1,63 @@
+/**
+ * Steady-state cornering (vehicle.md `--steady-state`): the bicycle model's closed form in
+ * its exact limit (linear tyres, a symmetric car whose roll is held stiff, so no roll steer,
+ * on a large radius), and the exact understeer gradient against differences of re-solved
+ * steps on the sedan as it is (roll steer, load transfer) and on Magic Formula tyres.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
+import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
+import { steadyStateSweep } from '../../../src/suspension/vehicle/steady-state';
+import { readVehicle, sedanWith } from './vehicle-sources';
+
+const g = 9.80665;
+/** km/h at which a radius R (m) gives ay (g). */
+const speedFor = (ay: number, R: number) => Math.sqrt(ay * g * R) * 3.6;
+
+describe('steady-state cornering', () => {
+  it('meets the bicycle model: steer = L/R + K ay, K = Wf/Cf − Wr/Cr, sideslip → b/R', () => {
+    // a symmetric car without static toe or roll steer: the rear five-rod multi-link on both
+    // axles (multi_link_axle.yaml, moved to the sedan's wheelbase), its springs stiff
+    const text = sedanWith('front: ../suspension/double_wishbone_axle_front.yaml', 'front: ../suspension/multi_link_axle.yaml');
+    const spec = readVehicle(text, (path, t) => (path.endsWith('multi_link_axle.yaml')
+      ? t.replace('cg_position: { x: 1080, y: 0, z: 520 }', 'cg_position: { x: 1250, y: 0, z: 450 }').replace('wheelbase: 2700.0', 'wheelbase: 2500.0')
+        .replace('actuation: { type: direct, mount: lower_rear_link }', 'actuation: { type: direct, mount: upright }')
+        .replace('spring: { type: coilover }', 'spring: { type: coilover, rate: 10000 }')
+      : t.replace('spring: { type: coilover, rate: 100 }', 'spring: { type: coilover, rate: 10000 }')));
+    const m = buildVehicle(spec);
+    const rest = solveVehicle(m, { ax: 0, ay: 0 });
+    if (rest.status !== 'solved') throw new Error(rest.message);
+    const Wf = rest.corners.front_left.contact_load[2] + rest.corners.front_right.contact_load[2];
+    const Wr = rest.corners.rear_left.contact_load[2] + rest.corners.rear_right.contact_load[2];
+    const K = Wf / (2 * 1200) - Wr / (2 * 1300); // deg/g: the sedan's 1200 and 1300 N/deg per tyre
+    const R = 300, L = spec.wheelbase / 1000;
+    const r = steadyStateSweep(m, R, [speedFor(0.05, R), speedFor(0.3, R)]);
+    expect(r.status).toBe('solved');
+    expect(r.summary!.understeer_gradient).toBeCloseTo(K, 3);
+    expect(r.summary!.kinematic_steer).toBeCloseTo((L / R) * 180 / Math.PI, 3);
+    for (const s of r.steps) {
+      expect(s.steer!).toBeCloseTo((L / R) * 180 / Math.PI + K * s.ay, 3);
+      // yaw rate over steer: V/R/δ
+      expect(s.yaw_rate_gain!).toBeCloseTo((s.speed / 3.6 / R) / (s.steer! * Math.PI / 180), 6);
+    }
+    // sideslip at the body's centre of mass: b/R − (Wr/Cr) ay, b its distance ahead of the rear axle
+    const b = (spec.wheelbase - spec.cg_position[0]) / 1000;
+    expect(r.summary!.sideslip_gradient).toBeCloseTo(-Wr / (2 * 1300), 3);
+    for (const s of r.steps) expect(s.sideslip!).toBeCloseTo((b / R) * 180 / Math.PI - (Wr / (2 * 1300)) * s.ay, 3);
+  });
+
+  it.each([
+    ['linear tyres, roll steer and load transfer', undefined],
+    ['Magic Formula tyres', sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n')],
+  ])('has the exact understeer gradient of re-solved steps (%s)', (_name, text) => {
+    const m = buildVehicle(readVehicle(text));
+    const R = 40, h = 0.004;
+    const r = steadyStateSweep(m, R, [speedFor(h, R), speedFor(2 * h, R)]);
+    expect(r.status).toBe('solved');
+    const d0 = r.summary!.kinematic_steer, [d1, d2] = r.steps.map((s) => s.steer!);
+    // second-order one-sided difference at 0 g (ay ≥ 0 on a left turn)
+    const fd = (-3 * d0 + 4 * d1 - d2) / (2 * h);
+    expect(Math.abs(r.summary!.understeer_gradient - fd)).toBeLessThan(2e-3 * Math.max(1, Math.abs(fd)));
+    expect(Math.abs(r.summary!.understeer_gradient)).toBeGreaterThan(0.01);
+  });
+});
