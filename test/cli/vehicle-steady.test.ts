@@ -1,0 +1,36 @@
+/** `kinemate vehicle --steady-state` end to end: the real command on the sedan, and its bad input. */
+import { describe, expect, it } from 'vitest';
+import { kinemate } from './helpers';
+
+const SEDAN = 'examples/vehicles/sedan.vehicle.yaml';
+
+describe('kinemate vehicle --steady-state', () => {
+  it('prints steer, sideslip, tyres and the understeer gradient for a speed sweep on a radius', async () => {
+    const run = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '20:60:3']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r.analysis).toBe('steady_state');
+    expect(r.units).toMatchObject({ radius: 'm', speed: 'km/h', angle: 'deg', gradient: 'deg/g' });
+    expect(r.steps).toHaveLength(3);
+    const L = 2.5, R = 40;
+    for (const s of r.steps) {
+      expect(s.status).toBe('solved');
+      // ay = V²/R in g; a left turn: positive steer near L/R, the outer (right) tyres loaded
+      expect(s.ay).toBeCloseTo((s.speed / 3.6) ** 2 / R / 9.80665, 12);
+      expect(Math.abs(s.steer - (L / R) * 180 / Math.PI)).toBeLessThan(0.5);
+      expect(s.tyres.front_right.load).toBeGreaterThan(s.tyres.front_left.load);
+      expect(s.body.roll).toBeGreaterThan(0);
+      // the tyres' lateral forces carry the vehicle's mass times ay (to within the sideslip's cosine)
+      const fy = Object.values(s.tyres as Record<string, { lateral_force: number }>).reduce((t, x) => t + x.lateral_force, 0);
+      expect(fy / (s.vehicle.mass * s.ay * 9.80665)).toBeGreaterThan(0.99);
+      expect(fy / (s.vehicle.mass * s.ay * 9.80665)).toBeLessThanOrEqual(1 + 1e-9);
+    }
+    expect(typeof r.summary.understeer_gradient).toBe('number');
+  });
+
+  it('refuses a non-positive radius in one line, exit 1', async () => {
+    const bad = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '0', '--speed', '20:60:3']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toMatch(/--radius: expected the path's radius in m/);
+  });
+});
