@@ -11,6 +11,9 @@ import { maxAbs, norm2 } from './linear';
 // ---------------------------------------------------------------------------------------
 // Iterations
 
+/** The largest warm chord step, relative to the length scale. */
+const WARM_STEP = 0.02;
+
 interface NewtonResult { converged: boolean; iterations: number; message?: string }
 
 /** Plain constrained Newton: the minimum-norm step onto the constraints, with backtracking. */
@@ -21,8 +24,11 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
   // After a full Newton step that cut the residual a hundredfold (the quadratic regime,
   // where the Jacobian barely changed), the next step reuses its factorisation (a chord
   // step: no new QR). It must cut the residual at least fourfold in one go, or the
-  // iteration takes a full Newton step after all
-  let chordable = false;
+  // iteration takes a full Newton step after all. A solve that starts where the last one
+  // ended (a sweep's next state, a drive's next step) starts with a chord step on the last
+  // solve's factorisation when its group has no freedom left (warmChord) and the step is
+  // small against the model: the solution is then unique and only the path to it changes.
+  let chordable = lin.warmChord(), warm = chordable;
   for (let it = 0; it <= maxIterations; it++) {
     const m = lin.fresh && lin.hasJ ? lin.m : lin.assemble(true);
     const cInf = maxAbs(lin.c, m);
@@ -32,7 +38,8 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
     if (chordable) {
       chordable = false;
-      if (lin.chordStep(u) && chordTrial(system, g, lin, saved, u, m, tol)) continue;
+      if (lin.chordStep(u) && (!warm || maxAbs(u, n) <= WARM_STEP * L) && chordTrial(system, g, lin, saved, u, m, tol)) { warm = false; continue; }
+      warm = false;
     }
     // Row-normalise (rank decisions are then scale-free), then the step.
     lin.normalise();
