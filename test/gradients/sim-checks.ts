@@ -66,14 +66,18 @@ export function entryErrors(doc: unknown, params: readonly [string, Move, number
   return out;
 }
 
-/** The result by a plain re-run of the integrator (an independent route from the gradient code). */
-export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number): number {
-  return rerunAll(doc, [r], duration, step)[0];
+/** The result by a plain re-run of the integrator as `simulate` steps it (R³ × SO(3), t_k = k·h): an independent route from the gradient code. */
+export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number, tight = false): number {
+  return rerunAll(doc, [r], duration, step, tight)[0];
 }
 
-/** Several results of one plain re-run (each as `rerun` reads it; the run goes on until every crossing is found). */
-export function rerunAll(doc: AssemblyDoc, results: readonly DynamicResult[], duration: number, step: number): number[] {
-  const sim = prepareSimulation(doc);
+/**
+ * Several results of one plain re-run (each as `rerun` reads it; the run goes on until every
+ * crossing is found). tight: Newton converged past its default noise, for differences that
+ * must follow the discrete map closer.
+ */
+export function rerunAll(doc: AssemblyDoc, results: readonly DynamicResult[], duration: number, step: number, tight = false): number[] {
+  const sim = prepareSimulation(doc, { lieGroup: 'R3xSO3', ...(tight ? { constraintTolerance: 1e-14, residualTolerance: 1e-12 } : {}) });
   const it = sim.integrator, sys = sim.dyn.system;
   const R = new Float64Array(9);
   const readers = results.map((r) => {
@@ -95,7 +99,7 @@ export function rerunAll(doc: AssemblyDoc, results: readonly DynamicResult[], du
   // every step unless all results are crossings, all found
   const done = () => results.every((r, j) => r.at === 'crossing' && crossed[j] !== null);
   for (let k = 0; k < steps && !done(); k++) {
-    if (!it.step(step)) throw new Error('step failed');
+    if (!it.step(step, (k + 1) * step)) throw new Error('step failed');
     results.forEach((r, j) => {
       if (crossed[j] !== null) return;
       const x = readers[j]();

@@ -54,3 +54,4 @@ export {
   type TargetMotion,
 } from './sweep';
 export { parseText, type Point3 } from './read';
+export { readTyreFile } from './tyre';
