@@ -2,6 +2,7 @@
  * Generalized-α on the Lie group (Arnold and Brüls), second order: αm = (2ρ∞ − 1)/(ρ∞ + 1),
  * αf = ρ∞/(ρ∞ + 1), γ = ½ + αf − αm, β = ¼(γ + ½)². ρ∞ = 1: no numerical damping.
  */
+import { ArgumentError } from '../errors';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 
 export class GeneralizedAlpha implements TimeScheme {
@@ -13,7 +14,7 @@ export class GeneralizedAlpha implements TimeScheme {
 
   /** `rhoInf`: the spectral radius at infinite frequency, in [0, 1]. */
   constructor(rhoInf: number) {
-    if (!(rhoInf >= 0 && rhoInf <= 1)) throw new RangeError(`rhoInf: expected a number in [0, 1], got ${rhoInf}`);
+    if (!(rhoInf >= 0 && rhoInf <= 1)) throw new ArgumentError('rhoInf', `expected a number in [0, 1], got ${rhoInf}`);
     const alphaM = (2 * rhoInf - 1) / (rhoInf + 1);
     const alphaF = rhoInf / (rhoInf + 1);
     const gamma = 0.5 + alphaF - alphaM;

@@ -40,7 +40,7 @@ import { gyroscopic } from '../mass';
 import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, type PoseSlots } from './product-group';
 import { ConstraintRows } from './rows';
 import { EnergyAccount, type EnergyBudget } from './energy';
-import { correct, type IntegratorMethod, type SchemeCoefficients, type TimeScheme } from './scheme';
+import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
 import { BackwardEuler } from './backward-euler';
 import type { ForceSet } from '../forces';
@@ -422,7 +422,7 @@ export class Integrator {
     this.retract(step);
     this.followProduct();
     scheme.setStep(h);
-    const betaP = scheme.betaP, gammaP = scheme.gammaP;
+    const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity;
     for (let it = 0; it < this.maxIterations; it++) {
@@ -452,7 +452,13 @@ export class Integrator {
       this.luNonzero.solve(rhs);
       for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
       if (this.eta) correctionToProduct(system.state, this.poses, rhs);
-      correct(scheme, rhs, v, vdot, a, n);
+      // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot loop)
+      for (let i = 0; i < n; i++) {
+        const dx = rhs[i];
+        v[i] += gammaP * dx;
+        vdot[i] += betaP * dx;
+        a[i] += aP * dx;
+      }
       for (let k = 0; k < ma; k++) this.lambda[active[k]] += rhs[n + k];
       // q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its tangent
       // operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)

@@ -167,8 +167,8 @@ export class ConstraintRows {
 
   /** r += Jᵀλ over the active rows, each row's nonzeros in its block's columns. */
   addTransposeTimes(r: Float64Array, lambda: Float64Array): void {
-    const n = this.n, J = this.J, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex;
-    for (let k = 0; k < this.activeCount; k++) {
+    const n = this.n, J = this.J, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, ma = this.activeCount;
+    for (let k = 0; k < ma; k++) {
       const row = active[k], lam = lambda[row];
       if (lam === 0) continue;
       const base = row * n;
