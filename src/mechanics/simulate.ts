@@ -20,6 +20,7 @@ import { modelState, solveModel, type StateJSON } from '../model/operations';
 import { buildDynamics, type DynamicsModel } from './build';
 import { elementReports, mateReactions, type CoordinateReaction, type ElementReport, type RowMultipliers, type Wrench } from './statics';
 import type { Vec3Tuple } from '../../kernel/vec3';
+import { ArgumentError } from '../../kernel/errors';
 
 /** Joules per internal energy unit (t·mm²/s² = N·mm). */
 const JOULE = 1e-3;
@@ -328,8 +329,8 @@ export function finalStep(duration: number, step: number, steps: number): number
 /** Run the simulation to the end, calling `emit` with each frame; the result without frames unless kept. */
 function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit: (frame: SimulationFrame) => void): SimulationResult {
   const { duration, step } = options;
-  if (!(duration > 0) || !Number.isFinite(duration)) throw new RangeError(`duration: expected a positive number of seconds, got ${duration}`);
-  if (!(step > 0) || !Number.isFinite(step)) throw new RangeError(`step: expected a positive number of seconds, got ${step}`);
+  if (!(duration > 0) || !Number.isFinite(duration)) throw new ArgumentError('duration', `expected a positive number of seconds, got ${duration}`);
+  if (!(step > 0) || !Number.isFinite(step)) throw new ArgumentError('step', `expected a positive number of seconds, got ${step}`);
   const every = Math.max(1, Math.floor(options.every ?? 1));
   const method = options.method ?? 'generalized-alpha';
   const sim = prepareSimulation(source, { method, rhoInf: options.rhoInf, lieGroup: options.lieGroup ?? 'R3xSO3' });

@@ -10,6 +10,8 @@ import { parseText } from '../files';
 import { ProblemList } from '../files/errors';
 import { applySetup } from '../build/setup';
 import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetricsOf, type MetricGradient } from '../gradients/model';
+import { DesignFileError } from './errors';
+import { SensitivityError } from '../gradients/types';
 import { fileCoordinates } from '../gradients/setup';
 
 export interface FitTarget {
@@ -71,7 +73,7 @@ const CONVERGED_COST = 1e-18;
 /** Parse and check a targets file; every problem names its path (and the file). */
 export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targets'): FitSpec {
   const raw = parseText(text, fileName) as Record<string, unknown>;
-  const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
+  const bad = (path: string, message: string): never => { throw new DesignFileError(fileName, path, message); };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with move and targets');
   const axle = geometry.scope === 'axle';
   const hp = geometry.corners[0]?.hardpoints ?? {};
@@ -195,7 +197,7 @@ function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array
   }
   const problems = new ProblemList();
   applySetup(problems, g, g.scope === 'axle' ? 'axle_config' : 'config');
-  if (problems.count) throw new Error(`fit: the moved points cannot be set up: ${problems.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+  if (problems.count) throw new SensitivityError(`fit: the moved points cannot be set up: ${problems.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   return g;
 }
 
@@ -215,7 +217,7 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
     at: (travel, metric, side) => {
       const step = run.steps[travels.indexOf(travel)];
       const m = step.metrics?.[side]?.[metric];
-      if (step.status !== 'solved' || !m) throw new Error(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
+      if (step.status !== 'solved' || !m) throw new SensitivityError(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
       return m;
     },
     sides: (t) => (!axle ? [model.sides[0]] : own.includes(t.metric) ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side]),
