@@ -4,6 +4,7 @@
  * step's linear system is made of. What it returns is read by every later stage.
  */
 import type { Dual } from '../../kernel/dual';
+import { InternalError } from '../../kernel/errors';
 import type { Integrator } from '../../kernel/integrator/integrator';
 import { CoordinateMotion } from '../../kernel/motion';
 import { ScalarTargetBlock, type System } from '../../kernel/system';
@@ -140,6 +141,6 @@ function rowBlocksOf(system: System, it: Integrator, m: number): RowBlock[] {
     rowBlocks.push({ index: b, row0: row, rows: blk.rows, cols: Int32Array.from(cols), duals: d ? d.bind(blk) : null });
     row += blk.rows;
   }
-  if (row !== m) throw new Error('gradients: rows disagree with the integrator');
+  if (row !== m) throw new InternalError('gradients rowBlocksOf: the rows disagree with the integrator\'s');
   return rowBlocks;
 }
