@@ -26,6 +26,7 @@ import { prepareSimulation } from '../src/mechanics/simulate';
 import { SensitivityModel, gradientsAtFirstState } from '../src/suspension/gradients/model';
 import { parseDoe } from '../src/suspension/design/batch';
 import { runBatch } from '../src/suspension/design/batch-pool';
+import { vehicleAyStateMs } from './vehicle-case';
 
 export interface Benchmark {
   name: string;
@@ -304,6 +305,12 @@ export const benchmarks: Benchmark[] = [
       }
       return Math.min(...t);
     },
+  },
+  {
+    name: 'vehicle_ay_state_ms',
+    unit: 'ms for one quasi-static lateral-acceleration state (0.4 g) of the sedan (examples/vehicles: pushrod DW front with a U-bar, multi-link rear), Newton from the state at rest to 1e-10 of the weight, and its report (corners, body, vehicle)',
+    goal: '2',
+    run: () => vehicleAyStateMs(),
   },
 ];
 
