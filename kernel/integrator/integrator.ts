@@ -33,7 +33,7 @@
  *   it.t, it.v, it.vdot, it.lambda (per row in `rowBlock` order), it.energy(), it.maxResidual()
  * No allocation in `step` after the first one.
  */
-import { KinemateError } from '../errors';
+import { ArgumentError, InternalError, KinemateError } from '../errors';
 import { LU } from '../linalg';
 import { CompressedLU } from '../lu-sparse';
 import { gyroscopic } from '../mass';
@@ -106,7 +106,7 @@ export interface StartReport {
 /** The method's scheme object for the options. */
 function schemeOf(options: IntegratorOptions): TimeScheme {
   const rho = options.rhoInf ?? 0.9;
-  if (!(rho >= 0 && rho <= 1)) throw new RangeError(`rhoInf: expected a number in [0, 1], got ${rho}`);
+  if (!(rho >= 0 && rho <= 1)) throw new ArgumentError('rhoInf', `expected a number in [0, 1], got ${rho}`);
   return options.method === 'backward-euler' ? new BackwardEuler() : new GeneralizedAlpha(rho);
 }
 
@@ -184,9 +184,9 @@ export class Integrator {
   ) {
     this.scheme = schemeOf(options);
     this.tolPhi = options.constraintTolerance ?? 1e-10;
-    if (!(this.tolPhi > 0)) throw new RangeError(`constraintTolerance: expected a positive number, got ${this.tolPhi}`);
+    if (!(this.tolPhi > 0)) throw new ArgumentError('constraintTolerance', `expected a positive number, got ${this.tolPhi}`);
     this.tolResidual = options.residualTolerance ?? 1e-9;
-    if (!(this.tolResidual > 0)) throw new RangeError(`residualTolerance: expected a positive number, got ${this.tolResidual}`);
+    if (!(this.tolResidual > 0)) throw new ArgumentError('residualTolerance', `expected a positive number, got ${this.tolResidual}`);
     this.maxIterations = options.maxIterations ?? 25;
     this.maxHalvings = options.maxHalvings ?? 6;
 
@@ -196,7 +196,7 @@ export class Integrator {
     for (const v of system.variables) if (!v.fixed) { layout[v.id] = n; n += v.dim; }
     this.layout = layout;
     this.size = n;
-    if (forces.size !== n) throw new Error('integrator: the force set and the system disagree on the tangent size');
+    if (forces.size !== n) throw new InternalError('integrator: the force set and the system disagree on the tangent size');
     const movingVars = system.variables.filter((v) => layout[v.id] >= 0);
     this.moving = Int32Array.from(movingVars, (v) => v.id);
     this.movingSlot = Int32Array.from(movingVars, (v) => layout[v.id]);
@@ -220,7 +220,7 @@ export class Integrator {
     this.a = new Float64Array(n);
     this.lambda = new Float64Array(m);
     const product = (options.lieGroup ?? 'SE3') === 'R3xSO3';
-    if (!product && options.lieGroup !== undefined && options.lieGroup !== 'SE3') throw new RangeError(`lieGroup: expected SE3 or R3xSO3, got ${options.lieGroup}`);
+    if (!product && options.lieGroup !== undefined && options.lieGroup !== 'SE3') throw new ArgumentError('lieGroup', `expected SE3 or R3xSO3, got ${options.lieGroup}`);
     [this.eta, this.etaDot, this.etaA, this.savedEta, this.savedEtaDot, this.savedEtaA] = [0, 1, 2, 3, 4, 5].map(() => (product ? new Float64Array(n) : null));
     const poseVars = system.variables.filter((v) => v.kind === 'pose' && layout[v.id] >= 0);
     this.poses = { offset: Int32Array.from(poseVars, (v) => v.offset), slot: Int32Array.from(poseVars, (v) => layout[v.id]) };
@@ -229,7 +229,7 @@ export class Integrator {
     // time drivers: their row
     this.driverRow = Int32Array.from(drivers, (d) => {
       const row = rows.firstRowOf(d);
-      if (row < 0) throw new Error(`integrator: time driver ${d.owner} is not an enabled block of the system`);
+      if (row < 0) throw new InternalError(`integrator: time driver ${d.owner} is not an enabled block of the system`);
       return row;
     });
 
@@ -376,7 +376,7 @@ export class Integrator {
    * False: the step failed even halved; the state is the last good one.
    */
   step(h: number, end = this.t + h): boolean {
-    if (this.system.version !== this.version) throw new Error('integrator: the system changed structure after the integrator was built');
+    if (this.system.version !== this.version) throw new InternalError('integrator: the system changed structure after the integrator was built');
     return this.advance(h, end, 0);
   }
 
