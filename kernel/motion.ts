@@ -34,6 +34,7 @@ export class SineFunction implements TimeFunction {
 export class TableFunction implements TimeFunction {
   private readonly ts: Float64Array;
   private readonly ys: Float64Array;
+  private last = 0;
   constructor(rows: readonly (readonly [number, number])[]) {
     this.ts = Float64Array.from(rows.map((r) => r[0]));
     this.ys = Float64Array.from(rows.map((r) => r[1]));
@@ -42,8 +43,12 @@ export class TableFunction implements TimeFunction {
     const ts = this.ts, ys = this.ys, n = ts.length;
     out[2] = 0;
     if (t <= ts[0] || t >= ts[n - 1]) { out[0] = t <= ts[0] ? ys[0] : ys[n - 1]; out[1] = 0; return out; }
-    let i = 0;
+    // from the last segment (a run asks in time order: a long road table is not scanned from its start each step),
+    // back while t ≤ its start, then on: the same segment as a scan from 0, the first with t ≤ t_{i+1}
+    let i = this.last;
+    while (i > 0 && t <= ts[i]) i--;
     while (i < n - 2 && t > ts[i + 1]) i++;
+    this.last = i;
     const slope = (ys[i + 1] - ys[i]) / (ts[i + 1] - ts[i]);
     out[0] = ys[i] + slope * (t - ts[i]); out[1] = slope;
     return out;

@@ -270,6 +270,11 @@ export {
   readSuspensionDynamics, suspensionDynamicsAssembly, prepareSuspensionDynamics, simulateSuspension, suspensionFrame,
   type SuspensionDynamicsSpec, type SuspensionDynamicsModel, type SuspensionFrame, type SuspensionSimulationFrame, type SuspensionSimulationResult,
 } from './suspension/dynamics/model.ts';
+/** An ISO 8608 random road of a class A–H, seed and length as a road table [[x m | t s, mm], …] (docs/dynamics.md). */
+export {
+  iso8608Road, iso8608Components, iso8608Psd, iso8608Gd0, ISO8608_CLASSES, ISO8608_BAND, ISO8608_N0,
+  type Iso8608Class, type Iso8608Options, type Iso8608Components,
+} from './suspension/dynamics/iso8608.ts';
 // ---- Continuation (kernel/continuation.ts): one way to move a system's driven values ----
 
 /**

@@ -21,7 +21,8 @@ import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
 import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium';
 import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from '../../mechanics/simulate';
 import { elementReports } from '../../mechanics/statics';
-import { InternalError } from '../../../kernel/errors';
+import { ArgumentError, InternalError } from '../../../kernel/errors';
+import { ISO8608_CLASSES, ISO8608_MAX_LENGTH, iso8608Road, type Iso8608Class } from './iso8608';
 
 // ---- the `dynamics` section ----
 
@@ -56,7 +57,8 @@ export interface SuspensionDynamicsSpec {
 }
 
 const FIELDS = ['masses', 'links', 'sprung_mass', 'tyre', 'road', 'start', 'drop'];
-const ROAD_KINDS = ['sine', 'bump', 'table'];
+const ROAD_KINDS = ['sine', 'bump', 'table', 'iso8608'];
+const ISO8608_FIELDS = ['class', 'seed', 'speed_kmh', 'length_m'];
 /** Segments of the table a (1 − cos) bump is written as. */
 const BUMP_SEGMENTS = 64;
 
@@ -123,7 +125,7 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
   }
   const sides = geometry.corners.map((c) => c.side);
   const readRoad = (r: unknown, path: string): RoadSpec | undefined => {
-    if (!isRecord(r)) { problems.add(path, 'expected { sine }, { bump } or { table }'); return undefined; }
+    if (!isRecord(r)) { problems.add(path, 'expected { sine }, { bump }, { table } or { iso8608 }'); return undefined; }
     const kinds = Object.keys(r);
     if (kinds.length !== 1 || !ROAD_KINDS.includes(kinds[0])) { problems.add(path, `expected exactly one of ${ROAD_KINDS.join(', ')}`); return undefined; }
     const body = r[kinds[0]];
@@ -136,6 +138,7 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
       return { table: rows as [number, number][] };
     }
     if (!isRecord(body)) { problems.add(sub, 'expected a mapping'); return undefined; }
+    if (kinds[0] === 'iso8608') return readIso8608(body, sub);
     const allowed = kinds[0] === 'sine' ? ['amplitude', 'frequency', 'phase', 'offset'] : ['height', 'duration', 'start'];
     for (const key of Object.keys(body)) if (!allowed.includes(key)) problems.add(`${sub}.${key}`, `unknown field (expected ${allowed.join(', ')})`);
     if (kinds[0] === 'sine') {
@@ -148,6 +151,24 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
     const start = body.start === undefined ? 0 : num(body.start, `${sub}.start`, nonNegative);
     if ([height, duration, start].some((x) => x === undefined)) return undefined;
     return { bump: { height: height!, duration: duration!, start: start! } };
+  };
+  // an ISO 8608 random road is read as the table it generates (iso8608.ts)
+  const readIso8608 = (body: Record<string, unknown>, sub: string): RoadSpec | undefined => {
+    for (const key of Object.keys(body)) if (!ISO8608_FIELDS.includes(key)) problems.add(`${sub}.${key}`, `unknown field (expected ${ISO8608_FIELDS.join(', ')})`);
+    const roadClass = body.class as Iso8608Class;
+    if (!ISO8608_CLASSES.includes(roadClass)) problems.add(`${sub}.class`, `expected one of ${ISO8608_CLASSES.join(', ')}, got ${JSON.stringify(body.class)}`);
+    const seed = num(body.seed, `${sub}.seed`, (v) => (Number.isInteger(v) && v >= 0 && v < 2 ** 32 ? null : `expected an integer 0 ≤ seed < 2^32 (got ${v})`));
+    const speed = num(body.speed_kmh, `${sub}.speed_kmh`, positive);
+    const length = num(body.length_m, `${sub}.length_m`, (v) => (v > 0 && v <= ISO8608_MAX_LENGTH ? null : `must be > 0 and at most ${ISO8608_MAX_LENGTH} m (got ${v})`));
+    if (!ISO8608_CLASSES.includes(roadClass) || seed === undefined || speed === undefined || length === undefined) return undefined;
+    try {
+      return { table: iso8608Road({ roadClass, seed, length, speedMps: speed / 3.6 }) };
+    } catch (e) {
+      if (!(e instanceof ArgumentError)) throw e;
+      // left after the checks above: a road too short for the band
+      problems.add(`${sub}.${e.path === 'length' ? 'length_m' : e.path}`, e.reason);
+      return undefined;
+    }
   };
   if (d.road !== undefined) {
     const r = d.road;
