@@ -62,21 +62,34 @@ export type PoseRate = { R: Float64Array; p: number[]; w: number[]; v: number[] 
 
 /** The rate of every coordinate of the solved state (under the loads of `at`) along a load direction, in the solver's layout. */
 export function poseTangent(m: VehicleModel, at: Acceleration, direction: LoadDirection): { delta: Float64Array; layout: Int32Array } {
+  const r = poseTangents(m, (x) => applyAcceleration(x, at), [direction]);
+  return { delta: r.deltas[0], layout: r.layout };
+}
+
+/**
+ * The rates of the solved state along several load directions at once (one reduced
+ * stiffness): `base` sets the state's own loads, each direction adds its unit on top.
+ */
+export function poseTangents(m: VehicleModel, base: LoadDirection, directions: readonly LoadDirection[]): { deltas: Float64Array[]; layout: Int32Array } {
   const { dyn } = m;
-  applyAcceleration(m, at);
+  base(m);
   const red = exactReduced(m);
   const n = red.size, k = red.k;
   const Q0 = new Float64Array(n), Q1 = new Float64Array(n), v0 = new Float64Array(n);
-  direction(m);
-  dyn.forces.assemble(v0, 0, Q1, null, null);
-  applyAcceleration(m, at);
-  dyn.forces.assemble(v0, 0, Q0, null, null); // leaves the contacts' reports at the state
-  const g = new Float64Array(k);
-  for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += red.N[a * n + j] * (Q1[j] - Q0[j]); g[a] = s; }
-  const alpha = gaussSolve(red.Kr.slice(), g, k);
-  const delta = new Float64Array(n);
-  for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += red.N[a * n + j] * alpha[a];
-  return { delta, layout: red.layout };
+  const deltas = directions.map((direction) => {
+    base(m);
+    direction(m);
+    dyn.forces.assemble(v0, 0, Q1, null, null);
+    base(m);
+    dyn.forces.assemble(v0, 0, Q0, null, null); // leaves the contacts' reports at the state
+    const g = new Float64Array(k);
+    for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += red.N[a * n + j] * (Q1[j] - Q0[j]); g[a] = s; }
+    const alpha = gaussSolve(red.Kr.slice(), g, k);
+    const delta = new Float64Array(n);
+    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += red.N[a * n + j] * alpha[a];
+    return delta;
+  });
+  return { deltas, layout: red.layout };
 }
 
 function derivativeReport(m: VehicleModel, pose: (part: string) => PoseRate): StateDerivative {
