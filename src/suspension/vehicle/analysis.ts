@@ -17,9 +17,10 @@ export type SolvedState = VehicleState & { status: 'solved' };
 export interface FailedState { status: 'failed' | 'wheel_lift'; message: string }
 export type StateResult = SolvedState | FailedState;
 
-/** Solve the equilibrium under an acceleration, from the current pose. */
-export function solveVehicle(m: VehicleModel, a: Acceleration): StateResult {
+/** Solve the equilibrium under an acceleration, from the current pose; `loads` may then replace the contacts' and inertia's loads. */
+export function solveVehicle(m: VehicleModel, a: Acceleration, loads?: (m: VehicleModel) => void): StateResult {
   applyAcceleration(m, a);
+  loads?.(m);
   const e = newtonEquilibrium(m);
   if (!e.converged) return { status: 'failed', message: e.message ?? 'no equilibrium found' };
   m.dyn.forces.assemble(new Float64Array(m.dyn.forces.size), 0, new Float64Array(m.dyn.forces.size), null, null); // the contacts' reports at the state

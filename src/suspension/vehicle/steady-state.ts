@@ -23,8 +23,7 @@ import { rotationMatrix } from '../../../kernel/dual';
 import type { VehicleModel, VehicleWheel } from './assembly';
 import { solveVehicle, type SolvedState, type StateResult } from './analysis';
 import { G } from './inertia-load';
-import { accelerationDirection, gaussSolve, poseTangent, stateDerivative } from './tangent';
-import { applyAcceleration } from './loads';
+import { gaussSolve, poseTangents } from './tangent';
 import { VehicleInputError } from './errors';
 
 const DEG = 180 / Math.PI;
@@ -38,6 +37,8 @@ export interface SteadyStep {
   sideslip?: number;
   /** 1/s: yaw rate over the steer at the wheels. */
   yaw_rate_gain?: number;
+  /** N: the forward force the drive must give at the steady speed (the tyres' drag in the turn; not applied at the tyres). */
+  drive_force?: number;
   /** Per corner: slip angle (deg, ISO-W: + gives a force to the right) and vertical load (N). */
   tyres?: Record<string, { slip_angle: number; load: number; lateral_force: number }>;
 }
@@ -87,7 +88,7 @@ function poseRegisters(t: Forward4, q: Rate, eps: number): { R: number[]; p: num
 const mulRv = (t: Forward4, R: number[], x: ArrayLike<number>) => [0, 1, 2].map((r) => t.add(t.add(t.k(R[3 * r], x[0]), t.k(R[3 * r + 1], x[1])), t.k(R[3 * r + 2], x[2])));
 
 /** A wheel's contact point (x, y), heading, ISO-W camber (rad) from its upright's pose registers. */
-function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: number[] }): { x: number; y: number; psi: number; gamma: number } {
+function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: number[] }, road: number): { x: number; y: number; psi: number; gamma: number; fz: number } {
   const c = mulRv(t, pose.R, w.centre).map((x, i) => t.add(x, pose.p[i]));
   const a0 = mulRv(t, pose.R, w.axis);
   const len = t.sqrt(t.add(t.add(t.sq(a0[0]), t.sq(a0[1])), t.sq(a0[2])));
@@ -97,8 +98,10 @@ function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: num
   const s = [t.mul(a[0], a[2]), t.mul(a[1], a[2]), t.plus(t.mul(a[2], a[2]), -1)];
   const sl = t.sqrt(t.add(t.add(t.sq(s[0]), t.sq(s[1])), t.sq(s[2])));
   const x = t.add(c[0], t.k(t.div(s[0], sl), w.radius)), y = t.add(c[1], t.k(t.div(s[1], sl), w.radius));
+  // the vertical load as the contact patch gives it: stiffness × the contact's depth below the road
+  const fz = t.lin(w.tyre.stiffness * road, -w.tyre.stiffness, t.add(c[2], t.k(t.div(s[2], sl), w.radius)));
   // forward = a × e_z = (a_y, −a_x): heading atan(−a_x / a_y); camber about x (ISO-W +: top toward −y) atan(a_z / a_y)
-  return { x, y, psi: t.atan(t.div(t.k(a[0], -1), a[1])), gamma: t.atan(t.div(a[2], a[1])) };
+  return { x, y, fz, psi: t.atan(t.div(t.k(a[0], -1), a[1])), gamma: t.atan(t.div(a[2], a[1])) };
 }
 
 /**
@@ -106,7 +109,7 @@ function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: num
  * registers; δ, β, a (m/s²) registers; M kg; Rmm the radius; o the body's centre of mass (x, y
  * registers); cgOff the whole vehicle's centre of mass from o (mm, plain).
  */
-function balances(t: Forward4, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[] }): [number, number] {
+function balances(t: Forward4, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[] }): [number, number] {
   const cb = t.cos(beta), sb = t.sin(beta);
   let Fy = t.c(0), Mz = t.c(0);
   const zero = t.c(0);
@@ -121,7 +124,7 @@ function balances(t: Forward4, wheels: readonly WheelIn[], delta: number, beta: 
     const fxw = t.sub(t.mul(f.fx, cp), t.mul(f.fy, sp)), fyw = t.add(t.mul(f.fx, sp), t.mul(f.fy, cp));
     Fy = t.add(Fy, fyw);
     Mz = t.add(Mz, t.add(t.sub(t.mul(rx, fyw), t.mul(ry, fxw)), f.mz));
-    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); }
+    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); out.fx[i] = t.val(fxw); if (out.regs) { out.regs[2 * i] = fxw; out.regs[2 * i + 1] = fyw; } }
   });
   // the d'Alembert force −M a (−sin β, cos β) at the centre of mass: its y part and its moment about o
   const Ma = t.k(a, M);
@@ -130,18 +133,11 @@ function balances(t: Forward4, wheels: readonly WheelIn[], delta: number, beta: 
   return [g1, g2];
 }
 
-/** The pose's rates along the ay path (summary only): each part's (ω, v) and each tyre's vertical load rate (N/g). */
-interface PathRate { pose: (part: string) => Rate; fz: Record<string, number> }
-
-/** The wheels' registers at the current solved pose; with `rate`, their derivatives along the path (direction 2). */
-function wheelInputs(t: Forward4, m: VehicleModel, models: readonly TyreModel[], state: SolvedState, rate: PathRate | null) {
+/** The wheels' registers at the current solved pose; with `pose`, their derivatives along the pose's rates (direction 2). */
+function wheelInputs(t: Forward4, m: VehicleModel, models: readonly TyreModel[], state: SolvedState, rate: ((part: string) => Rate) | null) {
   const eps = t.seed(0, 2);
-  const pose = rate?.pose ?? ((part: string) => plainPose(m, part));
-  const wheels: WheelIn[] = m.wheels.map((w, i) => {
-    const g = wheelGeometry(t, w, poseRegisters(t, pose(w.upright), eps));
-    const fz0 = state.corners[w.corner].contact_load[2];
-    return { ...g, fz: t.lin(fz0, rate?.fz[w.corner] ?? 0, eps), model: models[i], front: w.axle === 'front' };
-  });
+  const pose = rate ?? ((part: string) => plainPose(m, part));
+  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(t, w, poseRegisters(t, pose(w.upright), eps), m.road), model: models[i], front: w.axle === 'front' }));
   const b = poseRegisters(t, pose('body'), eps);
   const o = mulRv(t, b.R, m.cgDesign).map((x, i) => t.add(x, b.p[i]));
   const cgOff = [state.vehicle.cg[0] - t.val(o[0]), state.vehicle.cg[1] - t.val(o[1])];
@@ -160,7 +156,7 @@ type Inputs = ReturnType<typeof wheelInputs>;
 /** Newton on (δ, β) at a solved pose; a in m/s². δ, β in rad and each tyre's slip angle (rad) and world lateral force (N). */
 function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, Rmm: number, start: readonly [number, number]) {
   let [d, b] = start;
-  const out = { alpha: [] as number[], fy: [] as number[] };
+  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[] };
   const tol = 1e-9 * M * 9.81;
   for (let it = 0; it < 30; it++) {
     t.reset();
@@ -176,29 +172,85 @@ function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, 
 }
 
 const M_S2_PER_G = G / 1000;
+/** Passes of pose and steer; rad: the steer's change that ends them. */
+const PASSES = 12, SETTLED = 1e-10;
 
-/** The understeer gradient at 0 g on the radius (the state at rest solved first). */
-export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm: number): SteadySummary | { status: 'failed'; message: string } {
-  const rest = solveVehicle(m, { ax: 0, ay: 0 });
-  if (rest.status !== 'solved') return { status: 'failed', message: `at rest: ${rest.message}` };
-  const M = m.totalMass, t = new Forward4();
-  const x0 = solveSteer(t, () => wheelInputs(t, m, models, rest, null), 0, M, Rmm, [kinematicGuess(m, Rmm), 0]);
-  if (!x0.converged) return { status: 'failed', message: 'no steer balances the tyres at rest on the radius' };
-  const dir = accelerationDirection('ay', { ax: 0, ay: 0 });
-  const load = stateDerivative(m, { ax: 0, ay: 0 }, dir).load;
-  const { delta, layout } = poseTangent(m, { ax: 0, ay: 0 }, dir);
-  applyAcceleration(m, { ax: 0, ay: 0 });
-  const pose = (part: string): Rate => {
-    const q = plainPose(m, part), c0 = layout[m.dyn.model.parts.get(part)!];
-    return c0 < 0 ? q : { ...q, w: delta.subarray(c0, c0 + 3), v: delta.subarray(c0 + 3, c0 + 6) };
+/** The contacts' loads set to the tyres' world forces f (N, [fx, fy] per wheel), the d'Alembert acceleration a (g) toward the centre: a (−sin β, cos β). */
+function tyreLoads(f: ArrayLike<number>, ay: number, beta: number) {
+  return (m: VehicleModel) => {
+    m.contacts.forEach((c, i) => { c.loads.fill(0); c.loads[0] = f[2 * i]; c.loads[1] = f[2 * i + 1]; });
+    m.inertia.accel[0] = -ay * Math.sin(beta);
+    m.inertia.accel[1] = ay * Math.cos(beta);
   };
-  t.reset();
-  const inp = wheelInputs(t, m, models, rest, { pose, fz: load });
-  const a = t.k(t.seed(0, 2), M_S2_PER_G);
-  const [g1, g2] = balances(t, inp.wheels, t.seed(x0.delta, 0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff);
-  // dx/d(ay) = −J⁻¹ ∂G/∂(ay)
-  const dx = gaussSolve(Float64Array.of(t.deriv(g1, 0), t.deriv(g1, 1), t.deriv(g2, 0), t.deriv(g2, 1)), Float64Array.of(-t.deriv(g1, 2), -t.deriv(g2, 2)), 2);
-  return { understeer_gradient: dx[0] * DEG, kinematic_steer: x0.delta * DEG, sideslip_gradient: dx[1] * DEG };
+}
+
+/**
+ * The steady state at ay (g) on the radius: the pose under the proportional reaction first,
+ * then, in turn, the steer and sideslip that balance the tyres at the pose and the pose under
+ * those tyres' forces, until the steer settles.
+ */
+function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Forward4, ay: number, Rmm: number, start: readonly [number, number]) {
+  const aMs2 = ay * M_S2_PER_G;
+  let s = solveVehicle(m, { ax: 0, ay });
+  let guess = start;
+  for (let pass = 0; pass < PASSES; pass++) {
+    if (s.status !== 'solved') return { state: s, steer: null };
+    const state = s;
+    const x = solveSteer(t, () => wheelInputs(t, m, models, state, null), aMs2, m.totalMass, Rmm, guess);
+    if (!x.converged) return { state: s, steer: null };
+    const f = x.fx.flatMap((fx, i) => [fx, x.fy[i]]);
+    if (pass > 0 && Math.abs(x.delta - guess[0]) < SETTLED) return { state: s, steer: x, forces: f };
+    guess = [x.delta, x.beta];
+    s = solveVehicle(m, { ax: 0, ay }, tyreLoads(f, ay, x.beta));
+  }
+  return { state: s, steer: null };
+}
+
+/**
+ * The understeer gradient at 0 g on the radius, by the implicit function theorem over the
+ * coupled state: unknowns the tyres' world forces f (8), δ and β; the pose's rate is
+ * Q_ay + Σ Q_j df_j (poseTangents: the inertia's unit and each force's unit on one reduced
+ * stiffness), the tyres' forces and the balances' rates along each by forward AD.
+ */
+export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm: number): SteadySummary | { status: 'failed'; message: string } {
+  const t = new Forward4(), M = m.totalMass;
+  const rest = steadyState(m, models, t, 0, Rmm, [kinematicGuess(m, Rmm), 0]);
+  if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed', message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no steer balances the tyres at rest on the radius' };
+  const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
+  const base = tyreLoads(f0, 0, x0.beta);
+  const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
+    ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
+  const { deltas, layout } = poseTangents(m, base, directions);
+  base(m);
+  // per direction: the tyres' forces' and the balances' rates along the pose's
+  const along = (delta: Float64Array | null, aSeed: boolean) => {
+    t.reset();
+    const pose = delta ? (part: string): Rate => {
+      const q = plainPose(m, part), c0 = layout[m.dyn.model.parts.get(part)!];
+      return c0 < 0 ? q : { ...q, w: delta.subarray(c0, c0 + 3), v: delta.subarray(c0 + 3, c0 + 6) };
+    } : null;
+    const inp = wheelInputs(t, m, models, state, pose);
+    const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
+    const a = aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0);
+    const g = balances(t, inp.wheels, t.seed(x0.delta, 0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out);
+    const regs = [...out.regs, ...g];
+    return [0, 1, 2].map((k) => regs.map((r) => t.deriv(r, k)));
+  };
+  const n = nf + 2, A = new Float64Array(n * n), rhs = new Float64Array(n);
+  const direct = along(null, true); // ∂/∂δ, ∂/∂β, and the balances' own ∂/∂ay
+  const ayPose = along(deltas[0], false)[2];
+  for (let r = 0; r < n; r++) {
+    A[r * n + nf] = -(r < nf ? 1 : -1) * direct[0][r];
+    A[r * n + nf + 1] = -(r < nf ? 1 : -1) * direct[1][r];
+    rhs[r] = r < nf ? ayPose[r] : -(ayPose[r] + direct[2][r]);
+    if (r < nf) A[r * n + r] += 1;
+  }
+  for (let j = 0; j < nf; j++) {
+    const d = along(deltas[1 + j], false)[2];
+    for (let r = 0; r < n; r++) A[r * n + j] += r < nf ? -d[r] : d[r];
+  }
+  const u = gaussSolve(A, rhs, n);
+  return { understeer_gradient: u[nf] * DEG, kinematic_steer: x0.delta * DEG, sideslip_gradient: u[nf + 1] * DEG };
 }
 
 /** L/R: the start of the steer's Newton. */
@@ -210,7 +262,7 @@ function kinematicGuess(m: VehicleModel, Rmm: number): number {
 export function steadyStateSweep(m: VehicleModel, radius: number, speeds: readonly number[], progress?: (done: number, total: number) => void):
   { status: 'solved' | 'failed'; message?: string; radius: number; steps: SteadyStateStep[]; summary?: SteadySummary } {
   const models = steadyTyres(m);
-  const Rmm = radius * 1000, M = m.totalMass, t = new Forward4();
+  const Rmm = radius * 1000, t = new Forward4();
   const sys = m.dyn.system;
   const summary = steadySummary(m, models, Rmm);
   if ('status' in summary) return { status: 'failed', message: summary.message, radius, steps: [] };
@@ -218,18 +270,20 @@ export function steadyStateSweep(m: VehicleModel, radius: number, speeds: readon
   let guess: [number, number] = [summary.kinematic_steer / DEG, 0];
   const steps: SteadyStateStep[] = [];
   speeds.forEach((kmh, i) => {
-    const V = kmh / 3.6, aMs2 = (V * V) / radius, ay = aMs2 / M_S2_PER_G;
-    const s = solveVehicle(m, { ax: 0, ay });
-    if (s.status !== 'solved') { sys.restore(atRest); steps.push({ speed: kmh, ay, ...s }); progress?.(i + 1, speeds.length); return; }
-    const x = solveSteer(t, () => wheelInputs(t, m, models, s, null), aMs2, M, Rmm, guess);
-    if (!x.converged) { steps.push({ speed: kmh, ay, status: 'failed', message: `no steer balances the tyres at ${kmh} km/h (beyond their grip?)` }); progress?.(i + 1, speeds.length); return; }
-    guess = [x.delta, x.beta];
-    const body = plainPose(m, 'body').R;
-    const tyres = Object.fromEntries(m.wheels.map((w, k) => [w.corner, { slip_angle: x.alpha[k] * DEG, load: s.corners[w.corner].contact_load[2], lateral_force: x.fy[k] }]));
-    steps.push({
-      speed: kmh, ay, steer: x.delta * DEG, sideslip: (x.beta - Math.atan2(body[3], body[0])) * DEG,
-      yaw_rate_gain: V / radius / x.delta, tyres, ...s,
-    });
+    const V = kmh / 3.6, ay = (V * V) / radius / M_S2_PER_G;
+    const r = steadyState(m, models, t, ay, Rmm, guess);
+    const s = r.state, x = r.steer;
+    if (s.status !== 'solved') { sys.restore(atRest); steps.push({ speed: kmh, ay, ...s }); }
+    else if (!x) { sys.restore(atRest); steps.push({ speed: kmh, ay, status: 'failed', message: `no steady state with the tyres at ${kmh} km/h (beyond their grip?)` }); }
+    else {
+      guess = [x.delta, x.beta];
+      const body = plainPose(m, 'body').R;
+      const tyres = Object.fromEntries(m.wheels.map((w, k) => [w.corner, { slip_angle: x.alpha[k] * DEG, load: s.corners[w.corner].contact_load[2], lateral_force: x.fy[k] }]));
+      steps.push({
+        speed: kmh, ay, steer: x.delta * DEG, sideslip: (x.beta - Math.atan2(body[3], body[0])) * DEG,
+        yaw_rate_gain: V / radius / x.delta, drive_force: m.datum.last.force[0], tyres, ...s,
+      });
+    }
     progress?.(i + 1, speeds.length);
   });
   return { status: steps.every((s) => s.status === 'solved') ? 'solved' : 'failed', radius, steps, summary };
