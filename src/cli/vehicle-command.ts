@@ -59,7 +59,8 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
   --steady-state --radius R --speed A:B:N
               steady cornering (left turn) on a radius R (m) at N speeds from
               A to B (km/h) with the tyres: per step ay (g), steer (deg at the
-              wheels), sideslip (deg), yaw_rate_gain (1/s), tyres.<corner>
+              wheels), sideslip (deg), yaw_rate_gain (1/s), drive_force (N),
+              tyres.<corner>
               { slip_angle (deg), load, lateral_force (N) } and the state; a
               summary with understeer_gradient (deg/g, exact at 0 g)
 Every state: corners.<front_left|front_right|rear_left|rear_right> { contact_load

@@ -1,21 +1,16 @@
 /**
  * Steady-state cornering on a radius with tyres (vehicle.md "Analyses": `--steady-state`).
- * At speed V on radius R the acceleration is ay = V²/R toward the centre. Per step:
+ * At speed V on radius R the acceleration is ay = V²/R toward the centre. Each tyre's slip
+ * angle follows from the steady motion — its contact's velocity V (cos β, sin β) + r × ρ,
+ * r = V/R, against the wheel's heading (its toe and roll steer at the pose, + the steer δ
+ * at the front wheels) — and its force from the tyre model at its load and camber (fy, mz;
+ * free rolling, κ = 0). The state is found in turns: the pose under the `--ay` loads; δ and
+ * β by Newton on the lateral and yaw balances; the pose again under the tyres' own forces;
+ * until δ settles (docs/vehicle.md).
  *
- *  1. the pose: the vehicle's equilibrium under ay (analysis.ts solveVehicle, as `--ay`:
- *     the d'Alembert loads reacted at the contacts in proportion to their vertical loads),
- *     which gives each tyre's load, contact point, camber and heading (toe and roll steer);
- *  2. the steer at the wheels δ (added to both front wheels' headings) and the body sideslip
- *     β (at the body's centre of mass) by Newton on the two balances the tyres must meet:
- *     the lateral force M a cos β and the yaw moment of the d'Alembert force, each tyre's
- *     slip angle from the steady motion — the contact's velocity V (cos β, sin β) + r × ρ,
- *     r = V/R, against the wheel's heading — its force from the tyre model at its load and
- *     camber (fy and the aligning moment; free rolling, κ = 0).
- *
- * The understeer gradient is dδ/d(ay) at 0 g on the radius by the implicit function
- * theorem: the two balances' Jacobian in (δ, β) and their total derivative in ay through
- * the pose's own exact tangent (tangent.ts poseTangent: loads, contact points, headings,
- * cambers), all by forward-mode AD (mates/tyres Forward4), never differences.
+ * The understeer gradient dδ/d(ay) at 0 g is exact, by the implicit function theorem over
+ * the coupled state (the tyres' forces, δ, β; the pose's rate from poseTangents), every
+ * partial by forward-mode AD (mates/tyres Forward4), never differences.
  * Angles out in degrees; ISO 8855: a left turn is positive steer, ay and yaw rate.
  */
 import { Forward4, MirroredTyre, linearTyre, type TyreModel } from '../../../mates/tyres';
