@@ -67,6 +67,14 @@ export interface SuspensionRoles {
    * and transmission-margin diagnostics of every step.
    */
   levers?: LeverRole[];
+  /** What `compliance:` made (src/suspension/build/compliance.ts): absent on a rigid suspension. */
+  compliance?: ComplianceRoles;
+}
+
+/** The bushing elements by force id (their corner side and pickup) and the compliant links' springs by force id (their link id). */
+export interface ComplianceRoles {
+  bushings: Record<string, { side: string; pickup: string }>;
+  links: Record<string, string>;
 }
 
 /** The ends of a device on each side of an axle. */
@@ -145,6 +153,7 @@ export function validateRoles(value: unknown, path = 'suspension'): SuspensionRo
     ...(typeof s.rack_travel_per_revolution === 'number' && s.rack_travel_per_revolution > 0 ? { rack_travel_per_revolution: s.rack_travel_per_revolution } : {}),
     ...(s.devices !== undefined ? { devices: obj(s.devices, `${path}.devices`) as DeviceRoles } : {}),
     ...(s.levers !== undefined ? { levers: checkLevers(s.levers, `${path}.levers`) } : {}),
+    ...(s.compliance !== undefined ? { compliance: obj(s.compliance, `${path}.compliance`) as unknown as ComplianceRoles } : {}),
   };
 }
 

@@ -60,6 +60,12 @@ export interface SweepOptions {
    * function, positions null — a batch's few values (src/suspension/metrics/values.ts).
    */
   metrics?: () => MetricValues;
+  /**
+   * Called at every reached step before its evaluation: a compliant suspension settles in
+   * its equilibrium under the loads there (src/suspension/compliance/state.ts). A failure
+   * makes the step `failed` with the message, and the sweep goes on from the last good state.
+   */
+  settle?: () => { status: 'solved' | 'failed'; message?: string };
   /** Called at every solved state, after its evaluation and before it is recorded (the model is at that state). */
   onSolvedState?: (step: StepResult) => void;
 }
@@ -203,6 +209,14 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       system.restore(lastGood);
       path.restart(lastValues);
       steps.push({ index: i, status: 'failed', drivers: driverReport, positions: null, metrics: null, failed: report.failed.map((o) => o.replace(/^target:/, '')), message: (report.converged ? move.message : report.message) ?? 'the linkage cannot reach this step' });
+      options.onProgress?.(i + 1, spec.steps);
+      continue;
+    }
+    const settled = options.settle?.();
+    if (settled && settled.status !== 'solved') {
+      system.restore(lastGood);
+      path.restart(lastValues);
+      steps.push({ index: i, status: 'failed', drivers: driverReport, positions: null, metrics: null, message: settled.message ?? 'no equilibrium at this step' });
       options.onProgress?.(i + 1, spec.steps);
       continue;
     }
