@@ -80,9 +80,9 @@ export class CompliantState {
     }
   }
 
-  /** Settle at the current drivers from the current (rigid) pose. */
-  settle(): SettleResult {
-    this.placeLoads();
+  /** Settle at the current drivers from the current pose (the rigid one, where `place` puts the loads' points). */
+  settle(place = true): SettleResult {
+    if (place) this.placeLoads();
     const eq = equilibrium(this.dyn);
     if (eq.status === 'solved') return { status: 'solved', equilibrium: eq };
     return { status: 'failed', equilibrium: eq, message: this.failure(eq) };
