@@ -22,6 +22,12 @@ export interface EquilibriumOptions {
   /** Largest step per iteration, relative to the model's length scale (default 0.05). */
   trustRadius?: number;
   solver?: SolveOptions;
+  /**
+   * A floor under the load scale the balance tolerance is relative to (N): a state whose
+   * loads are all zero (a compliant suspension settling under its own elements) is then
+   * balanced to BALANCE_TOLERANCE × this, not to round-off.
+   */
+  forceScale?: number;
 }
 
 export type EquilibriumResult = Omit<SolveResult, 'status'> & {
@@ -82,7 +88,7 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
     for (let it = 0; it < maxIterations; it++) {
       const red = reduce(dyn, { loadScale });
       const { k, N, size: n } = red;
-      const scale = loadSize(dyn, red.Q, red.layout);
+      const scale = Math.max(loadSize(dyn, red.Q, red.layout), options.forceScale ?? 0);
       const tol = BALANCE_TOLERANCE * scale + 1e-12;
       const current = forceSize(red.f);
       if (k === 0 || current <= tol) return true;

@@ -38,6 +38,9 @@ export interface SettleResult {
   message?: string;
 }
 
+/** The balance tolerance's floor: 1 N (so 1e-7 N), for states with no applied load. */
+const FORCE_SCALE = 1;
+
 export class CompliantState {
   readonly dyn: DynamicsModel;
   readonly slots: LoadSlot[];
@@ -83,7 +86,7 @@ export class CompliantState {
   /** Settle at the current drivers from the current pose (the rigid one, where `place` puts the loads' points). */
   settle(place = true): SettleResult {
     if (place) this.placeLoads();
-    const eq = equilibrium(this.dyn);
+    const eq = equilibrium(this.dyn, { forceScale: FORCE_SCALE });
     if (eq.status === 'solved') return { status: 'solved', equilibrium: eq };
     return { status: 'failed', equilibrium: eq, message: this.failure(eq) };
   }

@@ -114,7 +114,7 @@ export function readCompliance(problems: ProblemList, raw: unknown, layout: Comp
     if (!isRecord(bushings)) problems.add(childPath(path, 'bushings'), `expected a mapping of pickup to bushing, got ${describe(bushings)}`);
     else {
       const pivots = bushingPickups(layout);
-      for (const [key, value] of Object.entries(bushings)) {
+      for (const [key, value] of sidedLast(bushings)) {
         const at = childPath(childPath(path, 'bushings'), key);
         const s = split(key, at);
         if (!s) continue;
@@ -132,6 +132,12 @@ export function readCompliance(problems: ProblemList, raw: unknown, layout: Comp
     else readLinks(problems, links, childPath(path, 'links'), layout, out, split);
   }
   return out;
+}
+
+/** Entries without a side first: a `left.`/`right.` entry then sets its side over them, whatever the file's order. */
+function sidedLast(raw: PlainRecord): [string, unknown][] {
+  const sided = (k: string) => /^(left|right)\./.test(k);
+  return [...Object.entries(raw).filter(([k]) => !sided(k)), ...Object.entries(raw).filter(([k]) => sided(k))];
 }
 
 function unusedPickup(name: string, pivots: string[], layout: ComplianceLayout): string {
@@ -190,7 +196,7 @@ function readBushing(problems: ProblemList, raw: unknown, path: string, hardpoin
 function readLinks(problems: ProblemList, raw: PlainRecord, path: string, layout: ComplianceLayout, out: Compliance,
   split: (key: string, at: string) => { name: string; corners: number[]; sided: boolean } | undefined): void {
   const center = centerLinks(layout);
-  for (const [key, value] of Object.entries(raw)) {
+  for (const [key, value] of sidedLast(raw)) {
     const at = childPath(path, key);
     const s = split(key, at);
     if (!s) continue;
