@@ -2,16 +2,14 @@
  * The K&C coefficients at zero load (docs/compliance.md), exact by the implicit function
  * theorem on the equilibrium: with f(q, p) = Nᵀ Q(q, p) = 0 on the manifold (drivers held),
  * the motion under a small load p is dq = N α with K_r α = Nᵀ ∂Q/∂p, K_r the reduced
- * tangent stiffness of the equilibrium (elements, and the constraint forces' geometric
- * stiffness λ·Φ_qq: the mates' from src/mechanics/reduced.ts, the wheel-pad targets' here).
+ * tangent stiffness of the equilibrium (the elements' AD stiffness, and the constraint
+ * forces' geometric stiffness λ·Φ_qq of every mate and driver, exact by tangent mode).
  * The metrics' derivatives along each dq come from the same forward-mode evaluation the
  * sweeps' derivatives use (SuspensionModel.evaluate with `rates`). No differences.
  */
 import { LU } from '../../../kernel/linalg';
-import { rotationMatrix } from '../../../kernel/dual';
-import type { TangentSpace } from '../../../kernel/analysis';
-import { reduce } from '../../mechanics/reduced';
-import { PointCoordinateBlock } from '../build/targets';
+import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { admissibleMotions, constraintMultipliers, type TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
@@ -35,6 +33,54 @@ const UNIT_LOADS = [
 ] as const;
 
 /**
+ * The exact reduced stiffness of the equilibrium at the current state: K_r = −Nᵀ K N +
+ * Nᵀ (λ·Φ_qq) N, with K the force elements' stiffness (their AD) and λ·Φ_qq N, the
+ * constraints' and drivers' curvature along each admissible motion, from the blocks'
+ * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
+ */
+export function exactReducedStiffness(state: CompliantState): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
+  const { dyn } = state;
+  const system = dyn.system;
+  const n = dyn.forces.size;
+  const Q = new Float64Array(n), K = new Float64Array(n * n);
+  dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
+  const mult = constraintMultipliers(system, Q);
+  const { basis: N, count: k, layout } = admissibleMotions(system);
+  // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
+  const KN = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
+  const rows: { block: number; row: number; lambda: number }[] = [];
+  for (let r = 0; r < mult.lambda.length; r++) if (mult.lambda[r] !== 0) rows.push({ block: mult.rowBlock[r], row: mult.rowInBlock[r], lambda: mult.lambda[r] });
+  mult.driverBlocks.forEach((b, d) => { if (mult.driverLambda[d] !== 0) rows.push({ block: b, row: 0, lambda: mult.driverLambda[d] }); });
+  const byBlock = new Map<number, { row: number; lambda: number }[]>();
+  for (const r of rows) { const list = byBlock.get(r.block) ?? []; list.push(r); byBlock.set(r.block, list); }
+  for (const [b, list] of byBlock) {
+    const blk = system.block(b);
+    if (!blk.duals) continue; // rows linear in their coordinates
+    const cols: number[] = [];
+    for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
+    const ld = system.blockLocalDim(b);
+    const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
+    for (let j = 0; j < k; j++) {
+      const dir = N.subarray(j * n, (j + 1) * n);
+      const seeds: TangentSeeds = {
+        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
+        local: () => null,
+        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
+      };
+      const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+      for (const { row, lambda } of list) {
+        const t = duals[row].t;
+        if (t) for (let c = 0; c < ld; c++) if (cols[c] >= 0) KN[cols[c] * k + j] -= lambda * t.d[c];
+      }
+    }
+  }
+  const Kr = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
+  return { Kr, N, k, n, layout };
+}
+
+/**
  * The first-order motions (tangent layout) of the current, settled state under a unit load
  * of each kind at each corner: corner-major, [Fy, Fx, Mz] per corner. Null when K_r is
  * singular (a free mode the loads excite).
@@ -42,10 +88,7 @@ const UNIT_LOADS = [
 export function loadResponses(state: CompliantState): { rates: Float64Array[]; layout: Int32Array; size: number } | null {
   const { dyn, sm } = state;
   const system = dyn.system;
-  const red = reduce(dyn);
-  const { N, k, size: n, layout, mult } = red;
-  const Kr = red.Kr;
-  addTargetStiffness(state, mult.driverBlocks, mult.driverLambda, N, k, n, layout, Kr);
+  const { Kr, N, k, n, layout } = exactReducedStiffness(state);
   const lu = new LU(Math.max(k, 1));
   if (k > 0 && !lu.factor(Kr, k, 1e-12)) return null;
   const R = new Float64Array(9);
@@ -74,39 +117,6 @@ export function loadResponses(state: CompliantState): { rates: Float64Array[]; l
     }
   });
   return { rates, layout, size: n };
-}
-
-/**
- * K_r += −Nᵀ K_t N for each wheel-point target holding its row with multiplier λ: the pad's
- * force −λ·w along the target's axis, fixed in the world, at the point's material point
- * (∂(p × f)/∂ω = [p]ₓ[f]ₓ in body axes, as for the mates' point rows).
- */
-function addTargetStiffness(state: CompliantState, blocks: number[], lambda: Float64Array, N: Float64Array, k: number, n: number, layout: Int32Array, Kr: Float64Array): void {
-  const system = state.dyn.system;
-  const R = new Float64Array(9), Kb = new Float64Array(9);
-  blocks.forEach((b, d) => {
-    const blk = system.block(b);
-    if (!(blk instanceof PointCoordinateBlock) || lambda[d] === 0) return;
-    for (const term of blk.expr) {
-      const v = system.variables[term.variable];
-      const c0 = layout[term.variable];
-      if (c0 < 0) continue;
-      rotationMatrix(R, system.state, v.offset + 3);
-      const F = [0, 0, 0];
-      F[blk.axis] = -lambda[d] * term.weight;
-      const f = [0, 1, 2].map((a) => R[a] * F[0] + R[3 + a] * F[1] + R[6 + a] * F[2]);
-      const p = term.local;
-      const fx = [0, -f[2], f[1], f[2], 0, -f[0], -f[1], f[0], 0];
-      const px = [0, -p[2], p[1], p[2], 0, -p[0], -p[1], p[0], 0];
-      for (let a = 0; a < 3; a++) for (let e = 0; e < 3; e++) { let s = 0; for (let m = 0; m < 3; m++) s += px[a * 3 + m] * fx[m * 3 + e]; Kb[a * 3 + e] = s; }
-      // Kr −= Nᵀ Kb N over the rotational slots of this body
-      for (let x = 0; x < k; x++) for (let y = 0; y < k; y++) {
-        let s = 0;
-        for (let a = 0; a < 3; a++) for (let e = 0; e < 3; e++) s += N[x * n + c0 + a] * Kb[a * 3 + e] * N[y * n + c0 + e];
-        Kr[x * k + y] -= s;
-      }
-    }
-  });
 }
 
 /** The coefficients of every corner at the current, settled, zero-load state; null entries where K_r is singular. */
