@@ -8,7 +8,7 @@
  * coefficients at zero load at the position (coefficients.ts), per corner.
  */
 import type { SweepSpec } from '../files';
-import { sweepFromShortcut } from '../files';
+import { sweepFromShortcut, sweepValues } from '../files';
 import type { SuspensionModel, MetricValues } from '../build/model';
 import { runSweep, sweepDrivers } from '../sweep/sweep';
 import type { StateLoads } from '../loads/loads';
@@ -83,7 +83,8 @@ export function runKc(sm: SuspensionModel, event: KcEvent, options: { range?: [n
   // the rigid pose at the position, then the zero-load state and its coefficients
   const drivers = sweepDrivers(sm, spec);
   sm.resetToDesign();
-  drivers.forEach((d) => { d.block.target = d.targetOf(at.value); });
+  // each target at its one value (a hold's is its design)
+  drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, 1)[0]); });
   const reached = sm.solveWith(drivers.map((d) => d.block));
   if (!reached.converged) throw new Error(`--at ${at.kind}=${at.value}: the linkage cannot reach this position`);
   const rigid = system.snapshot();

@@ -1,7 +1,7 @@
 /** Shared set-up of the compliance tests: a geometry text to a compliant state at the design position. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseGeometry, sweepFromShortcut } from '../../../src/suspension/files/index.ts';
+import { parseGeometry, sweepFromShortcut, sweepValues } from '../../../src/suspension/files/index.ts';
 import { suspensionAssembly } from '../../../src/suspension/build/template.ts';
 import { SuspensionModel } from '../../../src/suspension/build/model.ts';
 import { sweepDrivers } from '../../../src/suspension/sweep/sweep.ts';
@@ -30,7 +30,7 @@ export function stateAt(text: string, bump = 0): { sm: SuspensionModel; state: C
   const state = new CompliantState(sm);
   const drivers = sweepDrivers(sm, sweepFromShortcut('bump', `${bump}:${bump}:1`, g));
   sm.resetToDesign();
-  drivers.forEach((d) => { d.block.target = d.targetOf(bump); });
+  drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, 1)[0]); });
   const solved = sm.solveWith(drivers.map((d) => d.block));
   if (!solved.converged) throw new Error('the position cannot be reached');
   return { sm, state, rigid: sm.model.system.snapshot() };
