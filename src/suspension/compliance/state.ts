@@ -86,7 +86,10 @@ export class CompliantState {
   /** Settle at the current drivers from the current pose (the rigid one, where `place` puts the loads' points). */
   settle(place = true): SettleResult {
     if (place) this.placeLoads();
-    const eq = equilibrium(this.dyn, { forceScale: FORCE_SCALE });
+    // the balance is judged against the applied loads even where the elements carry them all (the total force then vanishes)
+    let applied = FORCE_SCALE;
+    for (const slot of this.slots) applied = Math.max(applied, Math.hypot(slot.force[0], slot.force[1], slot.force[2]));
+    const eq = equilibrium(this.dyn, { forceScale: applied });
     if (eq.status === 'solved') return { status: 'solved', equilibrium: eq };
     return { status: 'failed', equilibrium: eq, message: this.failure(eq) };
   }
