@@ -163,12 +163,15 @@ function readRates(problems: ProblemList, raw: PlainRecord, path: string, requir
 
 function readBushing(problems: ProblemList, raw: unknown, path: string, hardpoints: Record<string, Point3>, mirror: boolean): BushingSpec | undefined {
   if (!isRecord(raw)) { problems.add(path, `expected a mapping { radial, axial, torsional?, conical?, axis?, damping? } (N/mm, N·mm/deg), got ${describe(raw)}`); return undefined; }
+  const misspelt = new Set<string>();
   for (const key of Object.keys(raw)) {
     if ((BUSHING_FIELDS as readonly string[]).includes(key)) continue;
     const near = closestName(key, BUSHING_FIELDS);
+    if (near) misspelt.add(near);
     problems.add(childPath(path, key), `unknown field${near ? ` (did you mean ${near}?)` : ''} (expected ${listChoices(BUSHING_FIELDS)})`);
   }
-  const rates = readRates(problems, raw, path, ['radial', 'axial']);
+  // a misspelt stiffness is reported once, as the typo, not again as missing
+  const rates = readRates(problems, raw, path, ['radial', 'axial'].filter((f) => !misspelt.has(f)));
   if (!rates) return undefined;
   if (rates.radial === 0 && rates.axial === 0 && rates.torsional === 0 && rates.conical === 0) { problems.add(path, 'zero stiffness along every direction: a bushing must carry something'); return undefined; }
   const spec: BushingSpec = { ...rates, path };
