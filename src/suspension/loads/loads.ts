@@ -245,8 +245,9 @@ export class SweepLoads {
       if (sm.steering >= 0 && blk.vars.length === 1 && blk.vars[0] === sm.steering) rack = value;
     });
     const elements = elementReports(dyn);
-    const out: StateLoads = { contact, links, joints, elements, rack_force: rack, holds, rates: this.rates() };
     const compliance = sm.roles.compliance;
+    // a compliant suspension's hub tangent is not unique (its bushings move freely of the pads): no kinematic rates
+    const out: StateLoads = { contact, links, joints, elements, rack_force: rack, holds, rates: compliance ? null : this.rates() };
     if (compliance) {
       // a compliant link's spring force keeps its link name; a bushing is reported once, by pickup
       for (const id of Object.keys(compliance.links)) { links[id] = (elements[id] as { tension: number }).tension; delete elements[id]; }
