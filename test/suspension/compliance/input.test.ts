@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { parseGeometry, type SuspensionFileError } from '../../../src/suspension/files/index.ts';
 import { suspensionAssembly } from '../../../src/suspension/build/template.ts';
 import { example } from './helpers.ts';
+import { parseLoadCase } from '../../../src/suspension/loads/loads.ts';
 import { REPO, runMain, tempFolder } from '../../cli/helpers.ts';
 
 const DW = example('double_wishbone.yaml');
@@ -38,6 +39,14 @@ describe('compliance: bad input, one line each with its path', () => {
     [`${DW}complaince:\n  links: {}\n`, 'complaince: unknown section (did you mean compliance?): refused rather than ignored'],
   ])('%#', (text, expected) => {
     expect(problemsOf(text)).toEqual([expected]);
+  });
+});
+
+describe('loads files: where the load acts', () => {
+  it('at: wheel_center or contact_patch (the default); anything else refused with its path', () => {
+    expect(parseLoadCase('each: { force: [3000, 0, 0], at: wheel_center }', ['left']).each.at).toBe('wheel_center');
+    expect(parseLoadCase('left: { force: [0, 3000, 0] }', ['left']).left.at).toBeUndefined();
+    expect(() => parseLoadCase('left: { force: [0, 1, 0], at: hub }', ['left'], 'l.yaml')).toThrow('l.yaml: left.at: expected contact_patch or wheel_center, got "hub"');
   });
 });
 
