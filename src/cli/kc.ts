@@ -19,7 +19,7 @@ import { KC_EVENTS, runKc, type KcEvent, type KcPosition, type KcRun } from '../
 
 const OPTIONS = { event: { type: 'string' }, range: { type: 'string' }, at: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } } as const;
 
-function parseRange(text: string): [number, number, number] {
+export function parseRange(text: string): [number, number, number] {
   const parts = text.split(':').map((p) => p.trim());
   const [a, b] = parts.slice(0, 2).map(Number);
   const n = /^\d+$/.test(parts[2] ?? '') ? Number(parts[2]) : NaN;
@@ -29,7 +29,7 @@ function parseRange(text: string): [number, number, number] {
   return [a, b, n];
 }
 
-function parseAt(text: string): KcPosition {
+export function parseAt(text: string): KcPosition {
   const m = /^(bump|steer|roll)=(.+)$/.exec(text.trim());
   const value = m ? Number(m[2]) : NaN;
   if (!m || !Number.isFinite(value)) throw new CliError(`kc: --at: expected bump=V (mm), steer=V (rack mm) or roll=V (deg), got "${text}"`);

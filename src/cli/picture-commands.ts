@@ -16,13 +16,17 @@ export const plotCommand: Command = {
                      [--baseline GEOMETRY] --out FILE.svg|FILE.png [--width PX] [--height PX]
        kinemate plot MODEL --drive COORD --from A --to B --steps N --metric COORD...
                      [--baseline MODEL] --out FILE.svg|FILE.png
+       kinemate plot GEOMETRY --kc EVENT [--range A:B:N] [--at bump=V|steer=V|roll=V]
+                     --metric NAME... --out FILE.svg|FILE.png
 
 Runs one suspension sweep of GEOMETRY (default: --bump -50:50:11) and draws one panel per
 metric against the swept quantity (wheel travel, rack travel, roll, or the first moving
 target of a sweep file), with axis titles and units and the design point marked. With
 --baseline, the baseline geometry is swept the same way and drawn dashed beside it.
 With --drive, MODEL (any *.kinemate.json) is driven as by "kinemate drive" and the
---metric names are its coordinates, drawn against the driven one.
+--metric names are its coordinates, drawn against the driven one. With --kc, a geometry
+with compliance: runs that K&C rig event (as kinemate kc) and each metric is drawn at the
+deflected pose against the event's load (docs/compliance.md).
 
 The picture is SVG or PNG by the --out extension, --width × --height px (default 720 wide,
 60 + 220 px per panel high).

@@ -212,6 +212,7 @@ const PLOT_OPTIONS = {
   ...SWEEP_OPTIONS, ...DRIVE_OPTIONS,
   metric: { type: 'string', multiple: true }, baseline: { type: 'string' }, out: { type: 'string' },
   width: { type: 'string' }, height: { type: 'string' },
+  kc: { type: 'string' }, range: { type: 'string' }, at: { type: 'string' },
 } as const;
 
 /** The largest picture side: a PNG of 10000 × 10000 px is already 400 MB of pixels to render. */
@@ -234,6 +235,20 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   const width = pixels('width'), height = pixels('height');
   const size: ChartSize = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
   const baseline = stringOption(args, 'baseline');
+  const kc = stringOption(args, 'kc');
+  if (kc === undefined && (stringOption(args, 'range') !== undefined || stringOption(args, 'at') !== undefined)) throw new CliError('plot: --range and --at go with --kc EVENT');
+  if (kc !== undefined) {
+    const progress = progressFor(io, 'plot');
+    const range = stringOption(args, 'range'), at = stringOption(args, 'at');
+    const { kcPicture } = await import('./kc-plot.ts');
+    const picture = await kcPicture(path, {
+      event: kc, metrics, size, format: extension === '.png' ? 'png' : 'svg',
+      ...(range ? { range } : {}), ...(at ? { at } : {}), ...(progress.update ? { onProgress: progress.update } : {}),
+    });
+    await progress.clear();
+    await writeOutput('plot', out, picture.data);
+    return picture.failed ? EXIT.failed : EXIT.ok;
+  }
   const drive = driveOptions('plot', args);
   const progress = progressFor(io, 'plot');
   const picture = await plotPicture(path, {

@@ -6,7 +6,7 @@
  * the real CLI: a bad file exits 1 with one line; `kc` prints the contract's JSON shape.
  */
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseGeometry, type SuspensionFileError } from '../../../src/suspension/files/index.ts';
 import { suspensionAssembly } from '../../../src/suspension/build/template.ts';
 import { example } from './helpers.ts';
@@ -79,7 +79,7 @@ describe('compliance: what the template builds', () => {
 });
 
 describe('kinemate kc through the CLI', () => {
-  it('prints the contract JSON for the compliant corner; a bad file exits 1 with one line naming the path', async () => {
+  it('prints the contract JSON for the compliant corner; plot --kc draws the curve; a bad file exits 1 with one line naming the path', async () => {
     const run = await runMain(['kc', `${REPO}examples/suspension/double_wishbone_compliant.yaml`, '--event', 'lateral', '--range', '-2000:2000:3']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -101,6 +101,11 @@ describe('kinemate kc through the CLI', () => {
       expect(bad.code).toBe(1);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);
       expect(bad.stderr).toContain('compliance.bushings.lower_wishbone_inboard_front.axial: must be ≥ 0 (got -1)');
+      // plot --kc: the K&C curve against the event's load
+      const svg = folder.file('kc.svg');
+      const plot = await runMain(['plot', `${REPO}examples/suspension/double_wishbone_compliant.yaml`, '--kc', 'braking', '--range', '-2000:0:3', '--metric', 'toe_angle', '--out', svg]);
+      expect(plot.code).toBe(0);
+      expect(readFileSync(svg, 'utf8')).toContain('Fx at the contact patch (N)');
       const rigid = await runMain(['kc', `${REPO}examples/suspension/double_wishbone.yaml`, '--event', 'lateral']);
       expect(rigid.code).toBe(1);
       expect(rigid.stderr).toMatch(/has no compliance: section/);
