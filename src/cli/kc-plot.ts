@@ -9,7 +9,9 @@ import { loadSuspension } from './sweep-run.ts';
 import { parseAt, parseRange } from './kc.ts';
 import { SuspensionModel } from '../suspension/build/model.ts';
 import { flattenMetrics } from '../suspension/sweep/sweep.ts';
-import { KC_EVENTS, runKc, type KcEvent } from '../suspension/compliance/kc.ts';
+import { KC_EVENTS, runKc, type KcEvent, type KcRun } from '../suspension/compliance/kc.ts';
+import type { KcCoefficients } from '../suspension/compliance/coefficients.ts';
+import type { ReportInput } from '../pictures/report.ts';
 import { axisTitle, metricLabel } from '../pictures/labels.ts';
 import { chartSvg, type Chart, type ChartSize } from '../pictures/plot.ts';
 import { svgToPng } from './png.ts';
@@ -63,4 +65,32 @@ export async function kcPicture(path: string, request: KcPlotRequest): Promise<{
   };
   const svg = await chartSvg(chart, request.size);
   return { data: request.format === 'png' ? svgToPng(svg) : svg, failed: run.steps.some((s) => s.status === 'failed') };
+}
+
+/** The report's K&C section of a compliant geometry (coefficients per side, toe and camber against each load event); undefined when rigid. */
+export async function kcReportSection(path: string): Promise<ReportInput['kc']> {
+  const { doc } = await loadSuspension(path);
+  const sm = new SuspensionModel(doc);
+  if (!sm.roles.compliance) return undefined;
+  const charts: { title: string; svg: string }[] = [];
+  let summary: KcRun['summary'] | null = null;
+  for (const event of ['lateral', 'braking', 'aligning'] as const) {
+    const run = runKc(sm, event);
+    summary ??= run.summary;
+    const rows = run.steps.map((s) => flattenMetrics(s.metrics));
+    const metrics = ['toe_angle', 'camber'].flatMap((m) => (m in rows[0] ? [m] : [`left.${m}`, `right.${m}`])).filter((m) => rows.some((r) => typeof r[m] === 'number'));
+    const chart: Chart = {
+      xTitle: LOAD_TITLES[event],
+      panels: metrics.map((metric) => ({
+        yTitle: axisTitle(metricLabel(metric)),
+        curves: [{ source: basename(path), x: run.steps.map((s) => s.load), y: rows.map((r) => (typeof r[metric] === 'number' ? r[metric] as number : null)) }],
+      })),
+    };
+    charts.push({ title: `${event}: ${metrics.map((m) => metricLabel(m).label).join(', ')}`, svg: await chartSvg(chart, { width: 720, height: 60 + 190 * metrics.length }) });
+  }
+  const s = summary as KcRun['summary'];
+  const coefficients = s !== null && 'left' in s
+    ? Object.entries(s as Record<string, KcCoefficients | null>).map(([side, values]) => ({ side, values: { ...(values ?? {}) } }))
+    : [{ side: sm.corners[0].roles.side, values: { ...((s as KcCoefficients | null) ?? {}) } }];
+  return { coefficients, charts };
 }

@@ -79,7 +79,7 @@ describe('compliance: what the template builds', () => {
 });
 
 describe('kinemate kc through the CLI', () => {
-  it('prints the contract JSON for the compliant corner; plot --kc draws the curve; a bad file exits 1 with one line naming the path', async () => {
+  it('prints the contract JSON for the compliant corner; plot --kc draws the curve; report has a K&C page; a bad file exits 1 with one line naming the path', async () => {
     const run = await runMain(['kc', `${REPO}examples/suspension/double_wishbone_compliant.yaml`, '--event', 'lateral', '--range', '-2000:2000:3']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -106,6 +106,10 @@ describe('kinemate kc through the CLI', () => {
       const plot = await runMain(['plot', `${REPO}examples/suspension/double_wishbone_compliant.yaml`, '--kc', 'braking', '--range', '-2000:0:3', '--metric', 'toe_angle', '--out', svg]);
       expect(plot.code).toBe(0);
       expect(readFileSync(svg, 'utf8')).toContain('Fx at the contact patch (N)');
+      // report: a K&C page with the same coefficients kc prints
+      const html = folder.file('r.html');
+      expect((await runMain(['report', `${REPO}examples/suspension/double_wishbone_compliant.yaml`, '--bump', '-10:10:3', '--out', html])).code).toBe(0);
+      expect(readFileSync(html, 'utf8')).toContain(`<tr data-coefficient="toe_per_fy"><td>toe_per_fy</td><td class="muted">deg/kN</td><td><span data-value="${out.summary.toe_per_fy}">`);
       const rigid = await runMain(['kc', `${REPO}examples/suspension/double_wishbone.yaml`, '--event', 'lateral']);
       expect(rigid.code).toBe(1);
       expect(rigid.stderr).toMatch(/has no compliance: section/);
