@@ -100,7 +100,7 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   checkHold(sm, args.hold);
   let loads: { evaluate: () => StateLoads } | null = null;
   const loadCase = args.loads ? parseLoadCase(await readTextFile(args.loads, 'loads'), sm.corners.map((c) => c.roles.side), args.loads) : null;
-  if (args.loads && args.format === 'csv') throw new Error('--loads: the loads are nested per step; use --format json');
+  if (args.loads && args.format === 'csv') throw new KinemateError('--loads', 'the loads are nested per step; use --format json');
   // a compliant suspension settles at every step under the loads (none without --loads): docs/compliance.md
   const compliant = sm.roles.compliance ? new CompliantState(sm) : null;
   if (compliant && loadCase) compliant.setLoadCase(loadCase, contactLoad);

@@ -10,7 +10,7 @@ import type { BushingDoc } from '../../assembly/types';
 import type { BushingSpec, Compliance, CornerCompliance } from '../files/compliance';
 import type { Point3 } from '../files';
 import { sub, type Builder } from './builder';
-import type { CornerRoles, ComplianceRoles } from './roles';
+import { RolesError, type CornerRoles, type ComplianceRoles } from './roles';
 
 /** The force element id of the bushing at a pickup (`px` the corner's prefix). */
 export const bushingId = (px: string, pickup: string): string => `${px}${pickup}_bushing`;
@@ -78,7 +78,7 @@ export function dropRemovedHolds(holds: CornerRoles['holds'], mates: Record<stri
 export function compliantLinks(b: Builder, compliance: Compliance, prefixes: readonly string[], roles: ComplianceRoles): void {
   const swap = (id: string, k: number, link: string) => {
     const mate = b.mates[id] as { type: string; a: string; b: string; value?: number } | undefined;
-    if (!mate || mate.type !== 'distance' || mate.value === undefined) throw new Error(`compliance.links.${link}: no such two-force link was built (${id})`);
+    if (!mate || mate.type !== 'distance' || mate.value === undefined) throw new RolesError(`compliance.links.${link}`, `no such two-force link was built (${id})`);
     delete b.mates[id];
     b.forces[id] = { type: 'spring', a: mate.a, b: mate.b, stiffness: k, length: mate.value };
     roles.links[id] = link;

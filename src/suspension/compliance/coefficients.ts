@@ -9,7 +9,8 @@
  */
 import { LU } from '../../../kernel/linalg';
 import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
-import { admissibleMotions, constraintMultipliers, type TangentSpace } from '../../../kernel/analysis';
+import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
+import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */

@@ -13,6 +13,7 @@ import type { SuspensionModel, MetricValues } from '../build/model';
 import { runSweep, sweepDrivers } from '../sweep/sweep';
 import type { StateLoads } from '../loads/loads';
 import type { Vec3Tuple } from '../../../kernel/vec3';
+import { KinemateError } from '../../../kernel/errors';
 import { CompliantState, type AppliedLoad } from './state';
 import { kcCoefficients, type KcCoefficients } from './coefficients';
 
@@ -86,7 +87,7 @@ export function runKc(sm: SuspensionModel, event: KcEvent, options: { range?: [n
   // each target at its one value (a hold's is its design)
   drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, 1)[0]); });
   const reached = sm.solveWith(drivers.map((d) => d.block));
-  if (!reached.converged) throw new Error(`--at ${at.kind}=${at.value}: the linkage cannot reach this position`);
+  if (!reached.converged) throw new KinemateError('--at', `${at.kind}=${at.value}: the linkage cannot reach this position`);
   const rigid = system.snapshot();
   sm.corners.forEach((_, i) => state.setLoad(i, null));
   const zero = state.settle();
