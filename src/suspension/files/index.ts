@@ -54,3 +54,4 @@ export {
   type TargetMotion,
 } from './sweep';
 export { parseText, type Point3 } from './read';
+export { bushingPickups, type BushingSpec, type Compliance, type CornerCompliance } from './compliance';
