@@ -14,5 +14,5 @@ import { tyreCommand } from './tyre.ts';
 import { clearanceCommand, envelopeCommand } from './clearance.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, clearanceCommand, envelopeCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand, tyreCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand, tyreCommand, clearanceCommand, envelopeCommand].map((command) => [command.name, command]),
 );

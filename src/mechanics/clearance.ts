@@ -4,6 +4,7 @@
  * drive of `kinemate drive`, N + 1 states, each solved from the last).
  */
 import type { AssemblyDoc } from '../assembly/types.ts';
+import { KinemateError } from '../../kernel/errors.ts';
 import { COUPLING_TYPES } from '../../mates/vocabulary.ts';
 import type { Model } from '../model/build.ts';
 import { driveSteps } from '../model/operations.ts';
@@ -33,7 +34,7 @@ export function partPoses(model: Model): (part: string) => PoseArray {
     let entry = buffers.get(part);
     if (!entry) {
       const variable = model.parts.get(part);
-      if (variable === undefined) throw new Error(`no part "${part}" in the model`);
+      if (variable === undefined) throw new KinemateError(part, 'no such part in the model');
       entry = { offset: model.system.variables[variable]!.offset, pose: new Float64Array(7) };
       buffers.set(part, entry);
     }

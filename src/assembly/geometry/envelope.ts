@@ -19,6 +19,7 @@
  */
 import type { PartMesh } from './mesh.ts';
 import type { PoseArray } from './clearance.ts';
+import { GeometryError } from './errors.ts';
 
 export interface EnvelopeOptions {
   /** Voxel size, mm; default: the largest extent / 160, grown until the grid holds at most `maxNodes`. */
@@ -79,7 +80,7 @@ function rotation(pose: PoseArray, m: Float64Array): void {
 
 /** The envelope of `mesh` (part frame) over `poses` (world). */
 export function sweptEnvelope(mesh: PartMesh, poses: readonly PoseArray[], options: EnvelopeOptions = {}): Envelope {
-  if (poses.length === 0) throw new RangeError('sweptEnvelope: no poses');
+  if (poses.length === 0) throw new GeometryError('envelope', 'no poses to sweep');
   const m = new Float64Array(12);
   // world bounds of the placed vertices
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -148,7 +149,7 @@ function voxelSize(lo: readonly number[], hi: readonly number[], h: number, give
   for (;;) {
     const [nx, ny, nz] = gridDims(lo, hi, h);
     if (nx * ny * nz <= maxNodes) return h;
-    if (given) throw new RangeError(`envelope: a voxel of ${h} mm needs ${nx * ny * nz} grid nodes, more than ${maxNodes}; give a larger voxel`);
+    if (given) throw new GeometryError('--voxel', `a voxel of ${h} mm needs ${nx * ny * nz} grid nodes, more than ${maxNodes}; give a larger voxel`);
     h *= 1.1;
   }
 }

@@ -24,7 +24,7 @@ export async function readGltf(bytes: Uint8Array, path: string, glb: boolean, re
       const resources: Record<string, Uint8Array<ArrayBuffer>> = {};
       for (const b of json.buffers ?? []) {
         if (b.uri && !b.uri.startsWith('data:')) {
-          if (!resource) throw new Error(`buffer "${b.uri}" is a separate file, which cannot be read here`);
+          if (!resource) throw new GeometryError(path, `buffer "${b.uri}" is a separate file, which cannot be read here`);
           resources[b.uri] = new Uint8Array(await resource(b.uri));
         }
       }

@@ -9,6 +9,7 @@ import type { PartMesh } from '../../assembly/geometry/mesh.ts';
 import { sweptEnvelope, type Envelope, type EnvelopeOptions } from '../../assembly/geometry/envelope.ts';
 import type { SuspensionBodies } from './bodies.ts';
 import type { GridSweep } from './grid.ts';
+import { GeometryError } from '../../assembly/geometry/errors.ts';
 
 export interface SuspensionEnvelope extends Envelope {
   /** The body's pose at every solved state of the grid (world, [tx, ty, tz, qw, qx, qy, qz]). */
@@ -25,6 +26,6 @@ export function suspensionEnvelope(sm: SuspensionModel, grid: GridSweep, bodies:
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const failed = run.steps.filter((s) => s.status !== 'solved').length;
-  if (poses.length === 0) throw new RangeError('envelope: no state of the grid solved');
+  if (poses.length === 0) throw new GeometryError('--grid', 'no state of the grid solved');
   return { ...sweptEnvelope(mesh, poses, options), poses, failed };
 }
