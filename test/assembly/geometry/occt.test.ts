@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { GeometryError, faceOfTriangle, readMeshBytes } from '../../../src/assembly/geometry/index.ts';
 import { boxPolyhedron, polyhedronStep } from './step-writer.ts';
+import { planesIges } from './iges-writer.ts';
 
 describe('STEP (occt-import-js)', () => {
   it('reads a box: 12 triangles in 6 B-rep faces, corners where written', async () => {
@@ -30,6 +31,19 @@ describe('STEP (occt-import-js)', () => {
     }
     const xs = Array.from(mesh.positions).filter((_, i) => i % 3 === 0);
     expect([Math.min(...xs), Math.max(...xs)]).toEqual([-4, 6]);
+  }, 20_000);
+
+  it('reads IGES: two bounded planes, each one B-rep face of two triangles, where written', async () => {
+    const text = planesIges([[[0, 0, 0], [10, 0, 0], [10, 20, 0], [0, 20, 0]], [[0, 0, 5], [0, 20, 5], [10, 20, 5], [10, 0, 5]]]);
+    const mesh = await readMeshBytes(new TextEncoder().encode(text), 'two.igs');
+    expect(mesh.faces).toEqual([{ first: 0, count: 2 }, { first: 2, count: 2 }]);
+    for (const [face, z] of [[0, 0], [1, 5]] as const) {
+      for (let t = mesh.faces![face]!.first; t < mesh.faces![face]!.first + 2; t++) {
+        for (let k = 0; k < 3; k++) expect(mesh.positions[3 * mesh.indices[3 * t + k]! + 2]).toBeCloseTo(z, 9);
+      }
+    }
+    const xs = Array.from(mesh.positions).filter((_, i) => i % 3 === 0);
+    expect([Math.min(...xs), Math.max(...xs)]).toEqual([0, 10]);
   }, 20_000);
 
   it('a file the reader rejects: one GeometryError naming it', async () => {
