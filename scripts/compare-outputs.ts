@@ -5,7 +5,7 @@
  *
  * Usage:
  *   npx tsx scripts/compare-outputs.ts run OUT_DIR [--repo DIR] [--spawn] [--only TEXT]
- *   npx tsx scripts/compare-outputs.ts compare DIR_A DIR_B
+ *   npx tsx scripts/compare-outputs.ts compare DIR_A DIR_B [--tolerance T]
  *
  * `run` writes one folder per case (named after its arguments) holding `stdout`, `stderr`,
  * `code` and any file the command wrote (--out, --gltf). It runs the `main` of
@@ -14,6 +14,9 @@
  * per case instead. Paths of the output folder and the repository in stdout/stderr are
  * written as $OUT and $REPO, so runs from different checkouts compare equal.
  * `compare` lists every file that is in one folder only or differs, and exits 1 if any.
+ * With `--tolerance T`, a text file whose only differences are numbers a, b with
+ * |a − b| ≤ T·max(1, |a|, |b|) counts as equal (listed as "within", with its largest such
+ * difference): the check for a change that moves results only inside the solver's tolerance.
  *
  * Durations, steps and sample counts are kept short: the whole run takes about a minute.
  */
@@ -22,7 +25,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const USAGE = 'usage: npx tsx scripts/compare-outputs.ts run OUT_DIR [--repo DIR] [--spawn] [--only TEXT] | compare DIR_A DIR_B';
+const USAGE = 'usage: npx tsx scripts/compare-outputs.ts run OUT_DIR [--repo DIR] [--spawn] [--only TEXT] | compare DIR_A DIR_B [--tolerance T]';
 
 /** One command line; `{out}` in an argument is replaced by the case's own folder. */
 type Case = readonly string[];
@@ -206,9 +209,28 @@ function firstDifference(a: Buffer, b: Buffer): string {
   return 'bytes differ';
 }
 
-function compare(dirA: string, dirB: string): number {
+const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
+
+/**
+ * The largest |a − b| / max(1, |a|, |b|) over the numbers of two texts that are the same
+ * but for their numbers; Infinity when anything else differs (or the counts of numbers).
+ */
+function numericDistance(a: string, b: string): number {
+  const textA = a.split(NUMBER), textB = b.split(NUMBER);
+  if (textA.length !== textB.length || textA.some((t, i) => t !== textB[i])) return Infinity;
+  const numbersA = a.match(NUMBER) ?? [], numbersB = b.match(NUMBER) ?? [];
+  let worst = 0;
+  for (let i = 0; i < numbersA.length; i++) {
+    const x = Number(numbersA[i]), y = Number(numbersB[i]);
+    if (x === y) continue;
+    worst = Math.max(worst, Math.abs(x - y) / Math.max(1, Math.abs(x), Math.abs(y)));
+  }
+  return worst;
+}
+
+function compare(dirA: string, dirB: string, tolerance: number | undefined): number {
   const a = new Set(filesUnder(dirA)), b = new Set(filesUnder(dirB));
-  let differences = 0;
+  let differences = 0, within = 0;
   for (const file of [...new Set([...a, ...b])].sort()) {
     if (!a.has(file) || !b.has(file)) {
       console.log(`only in ${a.has(file) ? dirA : dirB}: ${file}`);
@@ -216,12 +238,18 @@ function compare(dirA: string, dirB: string): number {
       continue;
     }
     const bytesA = readFileSync(join(dirA, file)), bytesB = readFileSync(join(dirB, file));
-    if (!bytesA.equals(bytesB)) {
-      console.log(`differs: ${file} (${firstDifference(bytesA, bytesB)})`);
-      differences++;
+    if (bytesA.equals(bytesB)) continue;
+    const distance = tolerance === undefined ? Infinity : numericDistance(bytesA.toString('utf8'), bytesB.toString('utf8'));
+    if (distance <= tolerance!) {
+      console.log(`within: ${file} (largest relative difference ${distance.toExponential(2)})`);
+      within++;
+      continue;
     }
+    console.log(`differs: ${file} (${firstDifference(bytesA, bytesB)})`);
+    differences++;
   }
-  console.log(differences === 0 ? `identical: ${a.size} files` : `${differences} difference(s)`);
+  const same = within ? `${a.size - within} files identical, ${within} within ${tolerance}` : `identical: ${a.size} files`;
+  console.log(differences === 0 ? same : `${differences} difference(s)`);
   return differences === 0 ? 0 : 1;
 }
 
@@ -243,7 +271,11 @@ async function cli(argv: string[]): Promise<number> {
     await run(positional[0]!, repo, useSpawn, only);
     return 0;
   }
-  if (mode === 'compare' && rest.length === 2) return compare(rest[0]!, rest[1]!);
+  if (mode === 'compare') {
+    const text = option('--tolerance');
+    const tolerance = text === undefined ? undefined : Number(text);
+    if (rest.length === 2 && (tolerance === undefined || tolerance >= 0)) return compare(rest[0]!, rest[1]!, tolerance);
+  }
   console.error(USAGE);
   return 1;
 }

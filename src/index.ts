@@ -304,6 +304,11 @@ export type { PointExpr } from './suspension/build/targets.ts';
 export type { EnergyJSON } from './mechanics/simulate.ts';
 /** What a page draws of the live model, without the DOM (src/live/view: the pose worker's presenter, the plots' sweep, the scene's structure, arrows, playback, assemble mode, fit). */
 export * from './live/view/index.ts';
+export {
+  readVehicleFile, buildVehicle, vehicleAssembly, staticAnalysis, accelerationSweep, solveVehicle, vehicleState, stateDerivative,
+  accelerationDirection, vehicleCsv, applyAcceleration, VehicleInputError, CORNERS,
+  type VehicleSpec, type VehicleModel, type VehicleState, type StateResult, type SweepStep, type LateralSummary, type LongitudinalSummary, type CornerName,
+} from './suspension/vehicle/index.ts';
 
 // ---- part geometry, clearance and envelopes (docs/geometry.md) ----
 

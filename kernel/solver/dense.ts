@@ -64,9 +64,13 @@ export class DenseLinear implements Linear {
   }
 
   setLimits(limits: readonly ScalarTargetBlock[]): void {
+    // the factorisation stays valid across solves while no limit row comes or goes
+    if (limits.length > 0 || this.limits.length > 0) this.factoredRows = -1;
     this.limits = limits;
     this.fresh = false;
-    this.factoredRows = -1;
+  }
+  warmChord(): boolean {
+    return this.factoredRows === this.m && this.qr.rank === this.g.n;
   }
   /** Rows of the factorisation in `qr` (−1: none to reuse). */
   private factoredRows = -1;

@@ -44,6 +44,13 @@ export interface Linear {
    */
   chordStep(u: Float64Array): boolean;
   /**
+   * Whether the last factorisation may start a new solve with a chord step: one of the same
+   * rows whose Jacobian had full column rank, so the solution near here is unique and the
+   * path Newton takes to it does not choose which one (an under-determined group's
+   * minimum-norm step would).
+   */
+  warmChord(): boolean;
+  /**
    * The drag step: the linearised constraints with the least objective (rows normalised).
    * 'still': nothing can move (full rank, or the objective has no descent in the null
    * space); 'nan': non-finite numbers.

@@ -11,6 +11,12 @@ import { maxAbs, norm2 } from './linear';
 // ---------------------------------------------------------------------------------------
 // Iterations
 
+/** The largest warm chord step, relative to the length scale. */
+const WARM_STEP = 0.02;
+/** A chord step is kept when it cuts the residual to this fraction or less; a warm one is followed by another at WARM_CHAIN. */
+const CHORD_CUT = 0.25;
+const WARM_CHAIN = 0.01;
+
 interface NewtonResult { converged: boolean; iterations: number; message?: string }
 
 /** Plain constrained Newton: the minimum-norm step onto the constraints, with backtracking. */
@@ -21,8 +27,11 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
   // After a full Newton step that cut the residual a hundredfold (the quadratic regime,
   // where the Jacobian barely changed), the next step reuses its factorisation (a chord
   // step: no new QR). It must cut the residual at least fourfold in one go, or the
-  // iteration takes a full Newton step after all
-  let chordable = false;
+  // iteration takes a full Newton step after all. A solve that starts where the last one
+  // ended (a sweep's next state, a drive's next step) starts with a chord step on the last
+  // solve's factorisation when its group has no freedom left (warmChord) and the step is
+  // small against the model: the solution is then unique and only the path to it changes.
+  let chordable = lin.warmChord(), warm = chordable;
   for (let it = 0; it <= maxIterations; it++) {
     const m = lin.fresh && lin.hasJ ? lin.m : lin.assemble(true);
     const cInf = maxAbs(lin.c, m);
@@ -32,7 +41,14 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
     if (chordable) {
       chordable = false;
-      if (lin.chordStep(u) && chordTrial(system, g, lin, saved, u, m, tol)) continue;
+      if (lin.chordStep(u) && (!warm || maxAbs(u, n) <= WARM_STEP * L)) {
+        const ratio = chordTrial(system, g, lin, saved, u, m, tol);
+        // a warm chord that cut the residual hard may be followed by another: the old
+        // factorisation is still that good here (a sweep's predicted state)
+        if (ratio <= WARM_CHAIN) { chordable = warm; continue; }
+        if (ratio <= CHORD_CUT) { warm = false; continue; }
+      }
+      warm = false;
     }
     // Row-normalise (rank decisions are then scale-free), then the step.
     lin.normalise();
@@ -71,10 +87,11 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
 
 /**
  * Try the chord step `u` (full length): accepted, and the trial made current, when it cuts
- * the row-scaled residual at least fourfold (or to the tolerance); otherwise the state is
- * put back and false returned.
+ * the row-scaled residual to CHORD_CUT or less (or to the tolerance); otherwise the state is
+ * put back. Returns the residual's ratio (after / before; 0 at the tolerance), Infinity when
+ * the step was not kept.
  */
-function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, u: Float64Array, m: number, tol: number): boolean {
+function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, u: Float64Array, m: number, tol: number): number {
   const rowK = lin.rowK, c = lin.c;
   let phi0 = 0;
   for (let i = 0; i < m; i++) { const x = c[i] * rowK[i]; phi0 += x * x; }
@@ -87,11 +104,11 @@ function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, 
     const cTrial = lin.cTrial;
     for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
     phi1 = Math.sqrt(phi1);
-    if (Number.isFinite(phi1) && (phi1 <= 0.25 * phi0 || phi1 <= tol)) { lin.acceptTrial(); return true; }
+    if (Number.isFinite(phi1) && (phi1 <= CHORD_CUT * phi0 || phi1 <= tol)) { lin.acceptTrial(); return phi1 <= tol ? 0 : phi1 / phi0; }
   }
   // the current slot still holds the raw rows at the restored state: a full step follows
   restoreState(system, g, saved);
-  return false;
+  return Infinity;
 }
 
 /**

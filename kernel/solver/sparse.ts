@@ -203,6 +203,9 @@ export class SparseLinear implements Linear {
   chordStep(): boolean {
     return false; // the normal equations' factor is of the last J, which is overwritten
   }
+  warmChord(): boolean {
+    return false;
+  }
 
   newtonStep(u: Float64Array): boolean {
     const { J, ne } = this.pattern;

@@ -72,7 +72,7 @@ Exit codes: 0 done; 1 bad input (one line on stderr); 2 a step could not be solv
 report is written and lists it).
 `,
   async run(argv, io) {
-    return (await import('./pictures.ts')).runReport(argv, io);
+    return (await import('./report-command.ts')).runReport(argv, io);
   },
 };
 

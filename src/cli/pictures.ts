@@ -1,5 +1,5 @@
 /**
- * `kinemate plot`, `kinemate report` and `kinemate export`: pictures of sweeps and drives
+ * `kinemate plot` and `kinemate export` (and the sweeps `kinemate report` runs, report-command.ts): pictures of sweeps and drives
  * without a browser. The pictures are built by src/pictures/ (plain functions: data in,
  * SVG / HTML / glTF bytes out); this module runs the sweeps and drives, checks the options
  * and writes the files.
@@ -17,14 +17,14 @@ import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
 import { checkHold, loadSuspension, sweepSpecsOf } from './sweep-run.ts';
 import { SuspensionModel } from '../suspension/build/model.ts';
 import { evaluateState } from '../suspension/metrics/state.ts';
-import { flattenMetrics, runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep/sweep.ts';
-import { metricLabel } from '../pictures/labels.ts';
+import { runSweep, type SweepRun } from '../suspension/sweep/sweep.ts';
 import { chartSvg, type Chart, type ChartSize } from '../pictures/plot.ts';
 import { plottableMetrics, sweepAxis, sweepChart, type DesignState, type SweepSeries } from '../pictures/sweep-chart.ts';
 import { assemblyScene } from '../pictures/scene.ts';
 import { sceneToGlb } from '../pictures/gltf.ts';
-import { reportHtml, type ReportInput } from '../pictures/report.ts';
-import { onePositional, parseBoundedCount, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
+import {
+  onePositional, parseBoundedCount, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs,
+} from './args.ts';
 import { fileErrorReason, loadAssemblyFile } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
@@ -34,7 +34,7 @@ import { tyreChart, TYRE_METRICS, type TyreMetric } from '../pictures/tyre-chart
 import { tyreCurves } from '../../mates/tyres/index.ts';
 import { loadTyre, tyreRequest } from './tyre.ts';
 
-const SWEEP_OPTIONS = {
+export const SWEEP_OPTIONS = {
   sweep: { type: 'string' }, bump: { type: 'string' }, steer: { type: 'string' }, roll: { type: 'string' }, hold: { type: 'string' },
 } as const;
 const DRIVE_OPTIONS = { drive: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, steps: { type: 'string' } } as const;
@@ -55,7 +55,7 @@ export function checkOutput(command: string, option: string, path: string | unde
   return extension;
 }
 
-async function writeOutput(command: string, path: string, data: string | Uint8Array): Promise<void> {
+export async function writeOutput(command: string, path: string, data: string | Uint8Array): Promise<void> {
   try {
     await writeFile(path, data);
   } catch (error) {
@@ -64,7 +64,7 @@ async function writeOutput(command: string, path: string, data: string | Uint8Ar
   }
 }
 
-function sweepArgs(args: ParsedArgs): { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string } {
+export function sweepArgs(args: ParsedArgs): { sweep?: string; bump?: string; steer?: string; roll?: string; hold?: string } {
   const out: Record<string, string> = {};
   for (const name of Object.keys(SWEEP_OPTIONS)) {
     const value = stringOption(args, name);
@@ -121,12 +121,12 @@ export async function sweepSuspension(command: string, path: string, options: Re
 type Progress = (done: number, total: number) => void;
 
 /** A progress bar for `what` on a terminal's stderr (the drive command's), or nothing off a terminal. */
-function progressFor(io: CliIO, what: string): { update?: Progress; clear: () => Promise<void> } {
+export function progressFor(io: CliIO, what: string): { update?: Progress; clear: () => Promise<void> } {
   if (!io.stderrIsTTY) return { clear: async () => {} };
   return progressLine(io, what);
 }
 
-function failedSteps(run: SweepRun): boolean {
+export function failedSteps(run: SweepRun): boolean {
   return run.steps.some((s) => s.status === 'failed');
 }
 
@@ -342,111 +342,8 @@ export async function plotPicture(path: string, request: PlotRequest): Promise<{
   return { data: request.format === 'png' ? svgToPng(svg) : svg, failed };
 }
 
-function seriesOf(sweep: SuspensionSweep): SweepSeries {
+export function seriesOf(sweep: SuspensionSweep): SweepSeries {
   return { source: basename(sweep.path), run: sweep.run, axis: sweepAxis(sweep.spec, sweep.design), design: sweep.design };
-}
-
-// ---- kinemate report ----
-
-/** The report's standard curves, where the geometry has them (corner names; an axle's are prefixed). */
-const REPORT_CURVES: readonly (readonly string[])[] = [
-  ['camber', 'toe_angle'],
-  ['caster', 'kpi'],
-  ['scrub_radius', 'mechanical_trail'],
-  ['axle.roll_center_z', 'axle.roll_center_kinematic_z', 'fvic_z'],
-  ['anti_dive', 'anti_lift', 'anti_squat'],
-  ['deriv_damper_length_wrt_hub_z'],
-];
-/** Key metrics at design, in this order, where the geometry has them. */
-const REPORT_KEY_METRICS = [
-  'camber', 'toe_angle', 'caster', 'kpi', 'scrub_radius', 'steering_axis_offset_ground', 'mechanical_trail',
-  'caster_virtual', 'kpi_virtual', 'half_track', 'svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length',
-  'anti_dive', 'anti_lift', 'anti_squat', 'damper_length', 'deriv_camber_wrt_hub_z', 'deriv_toe_angle_wrt_hub_z',
-  'deriv_damper_length_wrt_hub_z', 'axle.roll_center_y', 'axle.roll_center_z', 'axle.roll_center_kinematic_z', 'axle.track',
-];
-
-const REPORT_OPTIONS = { ...SWEEP_OPTIONS, baseline: { type: 'string' }, out: { type: 'string' } } as const;
-
-/** `kinemate report` (the command's table entry, with its help, is in picture-commands.ts). */
-export async function runReport(argv: readonly string[], io: CliIO): Promise<number> {
-  const args = parseCommandArgs('report', argv, REPORT_OPTIONS);
-  const path = onePositional('report', args, 'GEOMETRY file');
-  checkOutput('report', '--out', stringOption(args, 'out'), ['.html', '.htm']);
-  const out = stringOption(args, 'out')!;
-  refuseOverwritingInputs('report', '--out', out, [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['baseline', stringOption(args, 'baseline')]]);
-  const progress = progressFor(io, 'report');
-  const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
-  const baselinePath = stringOption(args, 'baseline');
-  const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args), false, progress.update);
-  await progress.clear();
-  const html = reportHtml(await reportInput(current, baseline));
-  await writeOutput('report', out, html);
-  return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
-}
-
-/** Everything the report page shows, from the sweeps (the page itself is src/pictures/report.ts). */
-export async function reportInput(current: SuspensionSweep, baseline?: SuspensionSweep): Promise<ReportInput> {
-  const names = plottableMetrics(current.design);
-  const sideNames = (name: string): string[] => {
-    if (names.includes(name)) return [name];
-    return ['left', 'right'].map((side) => `${side}.${name}`).filter((n) => names.includes(n));
-  };
-  const hasValues = (name: string) => current.run.steps.some((s) => s.status === 'solved' && typeof flattenMetrics(s.metrics)[name] === 'number');
-  const series = [seriesOf(current), ...(baseline ? [seriesOf(baseline)] : [])];
-  const charts: { title: string; svg: string }[] = [];
-  for (const group of REPORT_CURVES) {
-    const metrics = group.flatMap(sideNames).filter(hasValues);
-    if (metrics.length === 0) continue;
-    const chart = sweepChart(series, metrics);
-    charts.push({ title: metrics.map((m) => metricLabel(m).label).join(', '), svg: await chartSvg(chart, { width: 720, height: 60 + 190 * metrics.length }) });
-  }
-  const designFlat = flattenMetrics(current.design.metrics);
-  const baseFlat = baseline ? flattenMetrics(baseline.design.metrics) : {};
-  const keyMetrics = REPORT_KEY_METRICS.flatMap(sideNames).filter((m) => typeof designFlat[m] === 'number').map((name) => ({
-    name, label: metricLabel(name).label, unit: metricLabel(name).unit || 'ratio',
-    value: designFlat[name] as number,
-    ...(baseline && typeof baseFlat[name] === 'number' ? { baseline: baseFlat[name] as number } : {}),
-  }));
-  const diagnostics: string[] = [];
-  for (const sweep of baseline ? [current, baseline] : [current]) {
-    const who = baseline ? `${basename(sweep.path)}, ` : '';
-    for (const step of sweep.run.steps) {
-      if (step.status === 'failed') diagnostics.push(`${who}step ${step.index} failed: ${step.message ?? 'not solved'}${step.failed?.length ? ` (${step.failed.join(', ')})` : ''}`);
-      for (const d of step.diagnostics ?? []) diagnostics.push(`${who}step ${step.index}: ${d.replaceAll('_', ' ')}`);
-      for (const axis of step.steering_response?.axes ?? []) if (axis.status !== 'valid') diagnostics.push(`${who}step ${step.index}: steering axis (${axis.side}) ${axis.status}`);
-    }
-  }
-  const sweepName = current.kind;
-  return {
-    title: `Kinemate report: ${basename(current.path)}`,
-    source: basename(current.path),
-    ...(baseline ? { baselineSource: basename(baseline.path) } : {}),
-    sweep: `${current.kind}: ${current.spec.steps} states, ${series[0].axis.title} from ${series[0].axis.values[0]} to ${series[0].axis.values.at(-1)}`,
-    hardpoints: hardpointRows(current, baseline),
-    keyMetrics,
-    charts,
-    diagnostics,
-    csv: sweepsToCsv({ [sweepName]: current.run }),
-    csvName: `${basename(current.path).replace(/\.[^.]*$/, '')}-${sweepName}.csv`,
-  };
-}
-
-/** The hardpoints of a geometry file (by side for an axle), else the design positions of the named points. */
-function hardpointRows(current: SuspensionSweep, baseline?: SuspensionSweep): ReportInput['hardpoints'] {
-  const pointsOf = (sweep: SuspensionSweep): Map<string, readonly number[]> => {
-    const out = new Map<string, readonly number[]>();
-    if (sweep.geometry) {
-      const axle = sweep.geometry.scope === 'axle';
-      for (const corner of sweep.geometry.corners) for (const [name, p] of Object.entries(corner.hardpoints)) out.set(axle ? `${corner.side}_${name}` : name, p);
-    } else {
-      for (const [name, p] of Object.entries(sweep.design.positions ?? {})) out.set(name, p);
-    }
-    return out;
-  };
-  const mine = pointsOf(current), theirs = baseline ? pointsOf(baseline) : new Map<string, readonly number[]>();
-  const rows: ReportInput['hardpoints'][number][] = [...mine].map(([name, p]) => ({ name, position: [p[0], p[1], p[2]] as const, ...(theirs.has(name) ? { baseline: [...theirs.get(name)!] as [number, number, number] } : {}) }));
-  for (const [name, p] of theirs) if (!mine.has(name)) rows.push({ name, position: null, baseline: [p[0], p[1], p[2]] });
-  return rows;
 }
 
 // ---- kinemate export ----

@@ -38,7 +38,7 @@ const PLAIN_THROWS_LEFT: Record<string, number> = {
   'kernel/integrator/integrator.ts': 7,
   'src/gradients/free-start.ts': 1,
   'src/gradients/parameters/hardpoints.ts': 6,
-  'src/gradients/run.ts': 2,
+  'src/gradients/run.ts': 1,
   'src/gradients/start.ts': 1,
   'src/suspension/files/errors.ts': 1,
   'src/suspension/files/geometry.ts': 1,

@@ -13,10 +13,10 @@ import type { AssemblyDoc } from '../../src/assembly/types';
 import { prepareSimulation } from '../../src/mechanics/simulate';
 import type { TyreForce } from '../../mates/forces';
 import {
-  parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicResult, type GradientOptions,
+  parseParameter, parseResult, simulationGradient, simulationGradients, type DynamicResult, type GradientOptions,
 } from '../../src/gradients/run';
 import { kinemate } from '../cli/helpers';
-import { rerun } from './sim-checks';
+import { rerun, rerunAll } from './sim-checks';
 
 const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
@@ -48,22 +48,39 @@ export function movedField(doc: any, name: string, d: number): AssemblyDoc {
   return c;
 }
 
-/** Adjoint = direct (1e-10 of each entry, floored at 1e-6 of the largest), and each entry against central differences at δ and δ/2 (1e-4 relative, floored at 1e-4 of the largest). */
-function check(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, deltas: number[], tol = 1e-4, tight = false) {
-  const ps = params.map(parseParameter), r = parseResult(result);
-  const g = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
-  expect(g.value).toBeCloseTo(rerun(doc, r, options.duration, options.step), 9);
-  const scale = Math.max(...g.gradient.map(Math.abs));
-  expect(scale).toBeGreaterThan(0);
-  g.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), `adjoint ${params[j]}`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(x), 1e-6 * scale)));
-  if (process.env.SHOW) console.log('adjoint', result, options.step, Math.max(...g.gradient.map((x, j) => Math.abs(a.gradient[j] - x) / Math.max(Math.abs(x), 1e-6 * scale))));
+/**
+ * For each result: adjoint = direct (1e-10 of each entry, floored at 1e-6 of the largest), and
+ * each entry against central differences at δ and δ/2 (1e-4 relative, floored at 1e-4 of the
+ * largest). The results of one document share its runs: simulationGradients reads them all off
+ * one run each way (equal to the single-result runs: test/gradients/hardpoints.test.ts), and each
+ * re-run (rerunAll) serves every result. tight: the differences' re-runs converged tight.
+ */
+function check(doc: AssemblyDoc, params: string[], results: string[], options: GradientOptions, deltas: number[], tol = 1e-4, tight = false) {
+  const ps = params.map(parseParameter), rs = results.map(parseResult);
+  const direct = simulationGradients(doc, ps, rs, options, 'direct').results, adjoint = simulationGradients(doc, ps, rs, options, 'adjoint').results;
+  const plain = rerunAll(doc, rs, options.duration, options.step);
+  const scales = results.map((result, k) => {
+    const g = direct[k], a = adjoint[k];
+    expect(g.value).toBeCloseTo(plain[k], 9);
+    const scale = Math.max(...g.gradient.map(Math.abs));
+    expect(scale).toBeGreaterThan(0);
+    g.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), `adjoint ${params[j]}`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(x), 1e-6 * scale)));
+    if (process.env.SHOW) console.log('adjoint', result, options.step, Math.max(...g.gradient.map((x, j) => Math.abs(a.gradient[j] - x) / Math.max(Math.abs(x), 1e-6 * scale))));
+    return scale;
+  });
   params.forEach((name, j) => {
-    const fd = (d: number) => (rerun(movedField(doc, name, d), r, options.duration, options.step, tight) - rerun(movedField(doc, name, -d), r, options.duration, options.step, tight)) / (2 * d);
+    const fd = (d: number) => {
+      const up = rerunAll(movedField(doc, name, d), rs, options.duration, options.step, tight), down = rerunAll(movedField(doc, name, -d), rs, options.duration, options.step, tight);
+      return up.map((u, k) => (u - down[k]) / (2 * d));
+    };
     const [f1, f2] = [fd(deltas[j]), fd(deltas[j] / 2)];
-    // the two differences agree with each other far better than the bar: the run is smooth there
-    for (const f of [f1, f2]) expect.soft(Math.abs(g.gradient[j] - f), `${name} ${result}: ${g.gradient[j]} vs ${f}`).toBeLessThan(tol * Math.max(Math.abs(f), 1e-4 * scale));
-    // SHOW=1: each entry, its differences at δ and δ/2 and the relative gap (the figures in docs/sensitivity.md)
-    if (process.env.SHOW) console.log(result, options.step, name, g.gradient[j], f1, f2, Math.abs(g.gradient[j] - f2) / Math.abs(f2));
+    results.forEach((result, k) => {
+      const g = direct[k];
+      // the two differences agree with each other far better than the bar: the run is smooth there
+      for (const f of [f1[k], f2[k]]) expect.soft(Math.abs(g.gradient[j] - f), `${name} ${result}: ${g.gradient[j]} vs ${f}`).toBeLessThan(tol * Math.max(Math.abs(f), 1e-4 * scales[k]));
+      // SHOW=1: each entry, its differences at δ and δ/2 and the relative gap (the figures in docs/sensitivity.md)
+      if (process.env.SHOW) console.log(result, options.step, name, g.gradient[j], f1[k], f2[k], Math.abs(g.gradient[j] - f2[k]) / Math.abs(f2[k]));
+    });
   });
 }
 
@@ -158,8 +175,7 @@ describe('tyre and table laws: the quarter car over its bump', () => {
     it(`body and wheel heights against re-runs (h = ${h})`, () => {
       const options = { duration: 0.75, step: h };
       expect(tyreRange(doc, 'tyre', 0.75, h)[0]).toBeGreaterThan(100); // in contact throughout
-      check(doc, params, 'body.position.z@max', options, deltas);
-      check(doc, params, 'wheel.velocity.z', options, deltas);
+      check(doc, params, ['body.position.z@max', 'wheel.velocity.z'], options, deltas);
     }, 300_000);
   }
 });
@@ -175,8 +191,7 @@ describe('a tyre on a turning part: the swing arm dropping on a cambered wheel',
       expect(lo).toBeGreaterThan(10);
       expect(hi).toBeLessThan(1000);
       // re-runs converged tight: the damping's differences at δ and δ/2 part by 1e-4 … 5e-4 at the default Newton bound
-      check(doc, params, 'arm.centre.position.z', options, deltas, 1e-4, true);
-      check(doc, params, 'arm.centre.velocity.y@min', options, deltas, 1e-4, true);
+      check(doc, params, ['arm.centre.position.z', 'arm.centre.velocity.y@min'], options, deltas, 1e-4, true);
     }, 300_000);
   }
 });
@@ -190,9 +205,7 @@ describe('bushing coefficients and a load in part axes: a body hung on a bushing
   for (const h of [2e-3, 1e-3]) {
     it(`the nose's position and velocity (h = ${h})`, () => {
       const options = { duration: 0.3, step: h };
-      check(doc, params, 'body.nose.position.y', options, deltas);
-      check(doc, params, 'body.nose.velocity.z', options, deltas);
-      check(doc, params, 'body.nose.position.z@min', options, deltas);
+      check(doc, params, ['body.nose.position.y', 'body.nose.velocity.z', 'body.nose.position.z@min'], options, deltas);
     }, 300_000);
   }
 });
@@ -207,9 +220,7 @@ describe('drag, friction, a torsion spring and a spring-damper\'s numbers: the p
   for (const h of [2e-3, 1e-3]) {
     it(`the bob's position, speed and a crossing time (h = ${h})`, () => {
       const options = { duration: 0.8, step: h };
-      check(doc, params, 'bob.mass.position.x', options, deltas);
-      check(doc, params, 'bob.mass.velocity.z@min', options, deltas);
-      check(doc, params, 'bob.mass.position.z@cross=-500', options, deltas);
+      check(doc, params, ['bob.mass.position.x', 'bob.mass.velocity.z@min', 'bob.mass.position.z@cross=-500'], options, deltas);
     }, 300_000);
   }
 

@@ -68,29 +68,48 @@ export function entryErrors(doc: unknown, params: readonly [string, Move, number
 
 /** The result by a plain re-run of the integrator as `simulate` steps it (R³ × SO(3), t_k = k·h): an independent route from the gradient code. */
 export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number, tight = false): number {
-  // tight: Newton converged past its default noise, for differences that must follow the discrete map closer
+  return rerunAll(doc, [r], duration, step, tight)[0];
+}
+
+/**
+ * Several results of one plain re-run (each as `rerun` reads it; the run goes on until every
+ * crossing is found). tight: Newton converged past its default noise, for differences that
+ * must follow the discrete map closer.
+ */
+export function rerunAll(doc: AssemblyDoc, results: readonly DynamicResult[], duration: number, step: number, tight = false): number[] {
   const sim = prepareSimulation(doc, { lieGroup: 'R3xSO3', ...(tight ? { constraintTolerance: 1e-14, residualTolerance: 1e-12 } : {}) });
   const it = sim.integrator, sys = sim.dyn.system;
-  const v = sys.variables[sim.dyn.model.parts.get(r.part)!];
   const R = new Float64Array(9);
-  const p = r.point ? (doc.parts[r.part].points as any)[r.point] : [0, 0, 0];
-  const read = () => {
-    rotationMatrix(R, sys.state, v.offset + 3);
-    const row = (x: number[]) => R[r.axis * 3] * x[0] + R[r.axis * 3 + 1] * x[1] + R[r.axis * 3 + 2] * x[2];
-    if (r.quantity === 'position') return sys.state[v.offset + r.axis] + row(p);
-    const c0 = it.layout[v.id], w = [it.v[c0], it.v[c0 + 1], it.v[c0 + 2]];
-    return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
-  };
-  const sign = r.at === 'min' ? -1 : 1;
-  let best = r.at === 'final' ? 0 : sign * read(), prev = read();
+  const readers = results.map((r) => {
+    const v = sys.variables[sim.dyn.model.parts.get(r.part)!];
+    const p = r.point ? (doc.parts[r.part].points as any)[r.point] : [0, 0, 0];
+    return () => {
+      rotationMatrix(R, sys.state, v.offset + 3);
+      const row = (x: number[]) => R[r.axis * 3] * x[0] + R[r.axis * 3 + 1] * x[1] + R[r.axis * 3 + 2] * x[2];
+      if (r.quantity === 'position') return sys.state[v.offset + r.axis] + row(p);
+      const c0 = it.layout[v.id], w = [it.v[c0], it.v[c0 + 1], it.v[c0 + 2]];
+      return row([w[1] * p[2] - w[2] * p[1] + it.v[c0 + 3], w[2] * p[0] - w[0] * p[2] + it.v[c0 + 4], w[0] * p[1] - w[1] * p[0] + it.v[c0 + 5]]);
+    };
+  });
+  const sign = results.map((r) => (r.at === 'min' ? -1 : 1));
+  const best = results.map((r, k) => (r.at === 'final' ? 0 : sign[k] * readers[k]()));
+  const prev = readers.map((read) => read());
+  const crossed: (number | null)[] = results.map(() => null);
   const steps = Math.round(duration / step);
-  for (let k = 0; k < steps; k++) {
+  // every step unless all results are crossings, all found
+  const done = () => results.every((r, j) => r.at === 'crossing' && crossed[j] !== null);
+  for (let k = 0; k < steps && !done(); k++) {
     if (!it.step(step, (k + 1) * step)) throw new Error('step failed');
-    const x = read();
-    if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
-    prev = x;
-    if (r.at !== 'final') best = Math.max(best, sign * read());
+    results.forEach((r, j) => {
+      if (crossed[j] !== null) return;
+      const x = readers[j]();
+      if (r.at === 'crossing' && (prev[j] - r.level!) * (x - r.level!) <= 0) { crossed[j] = it.t - step + (step * (r.level! - prev[j])) / (x - prev[j]); return; }
+      prev[j] = x;
+      if (r.at !== 'final') best[j] = Math.max(best[j], sign[j] * readers[j]());
+    });
   }
-  if (r.at === 'crossing') throw new Error('no crossing');
-  return r.at === 'final' ? read() : sign * best;
+  return results.map((r, j) => {
+    if (r.at === 'crossing') { if (crossed[j] === null) throw new Error('no crossing'); return crossed[j]!; }
+    return r.at === 'final' ? readers[j]() : sign[j] * best[j];
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/gradients/run';
+import { parseParameter, parseResult, simulationGradient, simulationGradients, type GradientOptions } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 import { oscillator } from './sim-models';
@@ -21,21 +21,33 @@ const point = (part: string, group: 'points' | 'frames', name: string, axis: num
   (Array.isArray(e) ? e : e.origin)[axis] += d;
 };
 
-function check(doc: any, params: [string, Move, number][], result: string, options: GradientOptions) {
-  const ps = params.map(([name]) => parseParameter(name)), r = parseResult(result);
-  const d = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
-  expect(a.value).toBe(d.value);
-  const scale = Math.max(...d.gradient.map(Math.abs));
-  expect(scale).toBeGreaterThan(0);
-  const value = (x: AssemblyDoc) => simulationGradient(x, [], r, options).value;
+/**
+ * Each result's gradient, direct and adjoint, against central differences of re-runs: the
+ * results of one document share its runs (simulationGradients reads them all off one run;
+ * that it equals the single-result runs is test/gradients/hardpoints.test.ts's), so each
+ * parameter's two re-runs serve every result.
+ */
+function check(doc: any, params: [string, Move, number][], results: string[], options: GradientOptions) {
+  const ps = params.map(([name]) => parseParameter(name)), rs = results.map(parseResult);
+  const direct = simulationGradients(doc, ps, rs, options, 'direct').results, adjoint = simulationGradients(doc, ps, rs, options, 'adjoint').results;
+  const scales = direct.map((d, k) => {
+    expect(adjoint[k].value).toBe(d.value);
+    const scale = Math.max(...d.gradient.map(Math.abs));
+    expect(scale).toBeGreaterThan(0);
+    return scale;
+  });
+  const values = (x: AssemblyDoc) => simulationGradients(x, [], rs, options).results.map((g) => g.value);
   params.forEach(([name, move, delta], j) => {
-    expect(Math.abs(a.gradient[j] - d.gradient[j]), `${result} ${name} adjoint`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(d.gradient[j]), 1e-4 * scale));
     const up = structuredClone(doc), down = structuredClone(doc);
     move(up, delta); move(down, -delta);
-    const fd = (value(up) - value(down)) / (2 * delta);
-    expect(Math.abs(d.gradient[j] - fd), `${result} ${name}`).toBeLessThan(1e-4 * Math.max(Math.abs(fd), 1e-4 * scale));
+    const vUp = values(up), vDown = values(down);
+    results.forEach((result, k) => {
+      const d = direct[k], a = adjoint[k], scale = scales[k];
+      expect(Math.abs(a.gradient[j] - d.gradient[j]), `${result} ${name} adjoint`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(d.gradient[j]), 1e-4 * scale));
+      const fd = (vUp[k] - vDown[k]) / (2 * delta);
+      expect(Math.abs(d.gradient[j] - fd), `${result} ${name}`).toBeLessThan(1e-4 * Math.max(Math.abs(fd), 1e-4 * scale));
+    });
   });
-  return d;
 }
 
 describe('tension results', () => {
@@ -50,7 +62,7 @@ describe('tension results', () => {
       ['wheel.contact.z', point('wheel', 'points', 'contact', 2), 1e-3], ['body.damper_top.x', point('body', 'points', 'damper_top', 0), 1e-3],
     ];
     for (const h of [2e-3, 1e-3]) {
-      for (const result of ['spring.tension@max', 'damper.tension@min', 'spring.tension']) check(doc, params, result, { duration: 1, step: h });
+      check(doc, params, ['spring.tension@max', 'damper.tension@min', 'spring.tension'], { duration: 1, step: h });
     }
   }, 300_000);
 
@@ -67,7 +79,7 @@ describe('tension results', () => {
     // small moves: at h = 1e-3 the trough's step changes (0.271 → 0.272 s) within ±1e-3 kg, and a
     // difference across that averages two steps' slopes (the discrete extreme's derivative is its step's)
     for (const h of [2e-3, 1e-3]) {
-      for (const result of ['strut.tension@max', 'strut.tension@min', 'strut.tension']) check(doc, params, result, { duration: 0.6, step: h });
+      check(doc, params, ['strut.tension@max', 'strut.tension@min', 'strut.tension'], { duration: 0.6, step: h });
     }
   }, 300_000);
 

@@ -15,6 +15,7 @@ import { isRecord, type Point3 } from '../files/read';
 import { tireRadius, type Geometry } from '../files';
 import { SuspensionModel } from '../build/model';
 import { suspensionAssembly } from '../build/template';
+import type { SuspensionRoles } from '../build/roles';
 import { IntegratorError } from '../../../kernel/integrator/integrator';
 import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
 import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium';
@@ -245,6 +246,7 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
   const addLump = (part: string, l: Lump) => { if (!lumps.has(part)) lumps.set(part, []); lumps.get(part)!.push(l); };
   const partsFor = (key: string): string[] => (parts[key] ? [key] : prefixes.map((px) => `${px}${key}`).filter((p) => parts[p]));
   const chassis = 'chassis';
+  const roles = base.suspension as SuspensionRoles;
   for (const [key, m] of Object.entries(spec.masses)) {
     if (key === 'wheel') continue;
     const targets = partsFor(key).filter((p) => p !== chassis);
@@ -271,7 +273,9 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
     addLump(chassis, { mass: spec.sprungMass, centre, inertia: zero3() });
   }
   geometry.corners.forEach((corner, i) => {
-    const px = prefixes[i], upright = `${px}upright`, hp = corner.hardpoints;
+    // a beam axle's corners share one part (roles' upright): their wheel points are named per side there
+    const px = prefixes[i], upright = roles.corners[i].upright, hp = corner.hardpoints;
+    const own = upright === `${px}upright`, wcName = own ? 'wheel_centre' : `${px}wheel_centre`, spinName = own ? 'spin' : `${px}spin`;
     const ai = hp.axle_inboard, ao = hp.axle_outboard;
     const a = [ao[0] - ai[0], ao[1] - ai[1], ao[2] - ai[2]], l = Math.hypot(a[0], a[1], a[2]);
     const s = a.map((x) => x / l) as Point3;
@@ -281,8 +285,8 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
     const down = [s[2] * s[0], s[2] * s[1], s[2] * s[2] - 1], dl = Math.hypot(down[0], down[1], down[2]);
     const contact: Point3 = [wc[0] + (R * down[0]) / dl, wc[1] + (R * down[1]) / dl, wc[2] + (R * down[2]) / dl];
     const up = parts[upright];
-    up.points = { ...up.points, wheel_centre: wc };
-    up.axes = { ...(up.axes ?? {}), spin: { origin: wc, direction: s } };
+    up.points = { ...up.points, [wcName]: wc };
+    up.axes = { ...(up.axes ?? {}), [spinName]: { origin: wc, direction: s } };
     const wheel = spec.masses.wheel;
     if (wheel) {
       // a solid cylinder of the tyre's radius and width unless given
@@ -297,7 +301,7 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
     roads[corner.side] = `${px}road_slide.slide`;
     motions[road] = { coordinate: roads[corner.side], ...roadLaw(spec.road[corner.side], -spec.drop) };
     forces[`${px}tyre`] = {
-      type: 'tyre', centre: `${upright}.wheel_centre`, axis: `${upright}.spin`, radius: R, stiffness: spec.tyre.stiffness,
+      type: 'tyre', centre: `${upright}.${wcName}`, axis: `${upright}.${spinName}`, radius: R, stiffness: spec.tyre.stiffness,
       ...(spec.tyre.damping > 0 ? { damping: spec.tyre.damping } : {}), road: `${road}.surface`,
     } as ForceDoc;
   });

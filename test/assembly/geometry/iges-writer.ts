@@ -23,7 +23,7 @@ export function planesIges(squares: readonly (readonly (readonly [number, number
   for (const square of squares) {
     const pts = [...square, square[0]!];
     const curve = entity(106, 12, `106,2,${pts.length},${pts.map((p) => p.join(',')).join(',')};`, '00010000');
-    const [p0, p1, p2] = square as [readonly number[], readonly number[], readonly number[]];
+    const [p0, p1, p2] = [square[0]!, square[1]!, square[2]!];
     const u = [p1[0]! - p0[0]!, p1[1]! - p0[1]!, p1[2]! - p0[2]!], v = [p2[0]! - p0[0]!, p2[1]! - p0[1]!, p2[2]! - p0[2]!];
     const n = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
     const len = Math.hypot(n[0]!, n[1]!, n[2]!);

@@ -1,0 +1,101 @@
+/** `kinemate vehicle`: a whole vehicle from two axle files (docs/vehicle.md). */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { writeFile } from './fs-lazy.ts';
+import { onePositional, parseCommandArgs, stringOption } from './args.ts';
+import type { Command } from './command.ts';
+import { CliError, EXIT, toJsonText } from './io.ts';
+import { progressLine } from './progress.ts';
+import { readTextFile } from './files.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
+
+/** Most states of one --ay or --ax sweep. */
+const MAX_STATES = 10_001;
+
+const UNITS = { length: 'mm', angle: 'deg', force: 'N', mass: 'kg', acceleration: 'g', gradient: 'deg/g', load_transfer: 'N/g' };
+
+function range(flag: string, spec: string): number[] {
+  const usage = `${flag}: expected A:B:N (N states from A to B in g, both ends included; N from 1 to ${MAX_STATES}), got ${JSON.stringify(spec)}`;
+  const parts = spec.split(':').map((p) => p.trim());
+  if (parts.length !== 3 || !/^\d+$/.test(parts[2])) throw new CliError(`vehicle: ${usage}`);
+  const [a, b] = parts.slice(0, 2).map(Number), n = Number(parts[2]);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || n < 1 || n > MAX_STATES || (n === 1 && a !== b) || parts[0] === '' || parts[1] === '') throw new CliError(`vehicle: ${usage}`);
+  return Array.from({ length: n }, (_, i) => (n === 1 ? a : Number((a + ((b - a) * i) / (n - 1)).toPrecision(12))));
+}
+
+export const vehicleCommand: Command = {
+  name: 'vehicle',
+  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N) [--format json|csv] [--out FILE]',
+  summary: 'a whole car from two axle files: loads at rest, roll and pitch gradients, load transfer',
+  help: `Usage: kinemate vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N)
+                        [--format json|csv] [--out FILE]
+
+Assembles the vehicle file's two axles, its free sprung body and tyres into one
+mated assembly and solves its equilibrium (docs/vehicle.md):
+  --static    at rest on a flat road: corners, body, vehicle, and every spring,
+              bar and bushing force (elements) and link force (links)
+  --ay A:B:N  quasi-static lateral acceleration in g (+ left turn), N states:
+              steps and a summary with the roll gradient (deg/g, exact at 0 g)
+              and the lateral load transfer per axle (N/g)
+  --ax A:B:N  braking (< 0, split by front_brake_bias) and traction (> 0, on
+              driven_axle) in g: steps and a summary with the pitch gradient
+              (deg/g, braking's; pitch_gradient_traction too) and the load
+              transfer per axle (N/g), braking and traction
+Every state: corners.<front_left|front_right|rear_left|rear_right> { contact_load
+[Fx, Fy, Fz] (N, the road's force on the tyre), contact_point (mm), wheel_travel,
+ride_height (mm), camber, toe (deg) }, body { heave (mm), pitch, roll (deg) },
+vehicle { mass (kg), cg (mm) }; a state that does not converge or where a wheel
+lifts gives its status and message instead. What the vehicle replaces in an axle
+file is said on stderr.
+
+Options:
+  --format json|csv  output (default json; csv: one row per state, no summary)
+  --out FILE         write there instead of standard output
+  -h, --help         this text
+
+Exit codes: 0 done; 1 bad input; 2 a state did not converge.
+
+Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+    const file = onePositional('vehicle', args, 'VEHICLE file');
+    const format = stringOption(args, 'format') ?? 'json';
+    if (format !== 'json' && format !== 'csv') throw new CliError(`vehicle: --format must be json or csv, got "${format}"`);
+    const ay = stringOption(args, 'ay'), ax = stringOption(args, 'ax'), stat = args.values.static === true;
+    if ([stat, ay !== undefined, ax !== undefined].filter(Boolean).length !== 1) throw new CliError('vehicle: give one of --static, --ay A:B:N, --ax A:B:N');
+    const values = ay !== undefined ? range('--ay', ay) : ax !== undefined ? range('--ax', ax) : [];
+    const out = stringOption(args, 'out');
+    refuseOverwritingInputs('vehicle', '--out', out, [['vehicle', file]]);
+    const text = await readTextFile(file, 'vehicle');
+    const v = await import('../suspension/vehicle/index.ts');
+    const spec = v.readVehicleFile(text, file, (ref) => {
+      const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
+      return { path, text: readFileSync(path, 'utf8') };
+    });
+    refuseOverwritingInputs('vehicle', '--out', out, [['front axle', spec.front.path], ['rear axle', spec.rear.path]]);
+    for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
+    if (ax !== undefined && values.some((x) => x < 0) && spec.front_brake_bias === undefined) throw new CliError(`vehicle: "${file}" vehicle_config.front_brake_bias: braking (--ax below 0) is split by it: give it`);
+    if (ax !== undefined && values.some((x) => x > 0) && spec.driven_axle === undefined) throw new CliError(`vehicle: "${file}" vehicle_config.driven_axle: traction (--ax above 0) acts on it: give it`);
+    const model = v.buildVehicle(spec);
+    let result: object, rows: object[], ok: boolean;
+    if (stat) {
+      const s = v.staticAnalysis(model);
+      result = { name: spec.name, analysis: 'static', units: UNITS, ...s };
+      rows = [s];
+      ok = s.status === 'solved';
+    } else {
+      const kind = ay !== undefined ? 'ay' : 'ax';
+      const progress = io.stderrIsTTY && values.length > 1 ? progressLine(io, 'vehicle') : undefined;
+      const sweep = v.accelerationSweep(model, kind, values, progress ? (d, t) => progress.update(d, t) : undefined);
+      await progress?.clear();
+      result = { name: spec.name, analysis: kind, units: UNITS, ...sweep };
+      rows = sweep.steps;
+      ok = sweep.status === 'solved';
+    }
+    const output = format === 'json' ? toJsonText(result) : v.vehicleCsv(rows.map((r) => ({ ...r, elements: undefined, links: undefined })));
+    if (out !== undefined && out !== '-') await writeFile(out, output);
+    else await io.out(output);
+    return ok ? EXIT.ok : EXIT.failed;
+  },
+};

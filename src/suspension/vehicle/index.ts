@@ -1,0 +1,13 @@
+/** A whole vehicle from two axle files (../shared/design/vehicle.md, docs/vehicle.md). */
+export { readVehicleFile, type VehicleSpec, type VehicleAxle, type VehicleTyre, type OpenFile, type AxleName } from './file';
+export { buildVehicle, vehicleAssembly, cgWorld, CORNERS, type VehicleModel, type VehicleWheel, type CornerName } from './assembly';
+export { applyAcceleration, type Acceleration } from './loads';
+export { vehicleState, type VehicleState, type CornerState } from './state';
+export { stateDerivative, accelerationDirection, wheelPairDirection, exactReduced, type StateDerivative } from './tangent';
+export { newtonEquilibrium } from './newton';
+export {
+  solveVehicle, staticAnalysis, accelerationSweep, lateralSummary, longitudinalSummary,
+  type StateResult, type SolvedState, type FailedState, type SweepStep, type LateralSummary, type LongitudinalSummary,
+} from './analysis';
+export { vehicleCsv } from './csv';
+export { VehicleInputError } from './errors';
