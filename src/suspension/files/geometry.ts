@@ -167,8 +167,8 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
 /** The top-level keys of a file of each scope; `name` and `version` (the reference format's labels) are kept as they are. */
 const TOP_LEVEL_KEYS: Readonly<Record<GeometryScope, readonly string[]>> = {
   // a corner's anti_roll and heave_link are read to be refused with their own message (devices.ts)
-  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'hardpoints', 'dynamics', 'geometry'],
-  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'hardpoints', 'dynamics', 'geometry'],
+  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'geometry', 'hardpoints', 'dynamics'],
+  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'geometry', 'hardpoints', 'dynamics'],
 };
 
 /**
