@@ -1,3 +1,4 @@
+/// <reference path="./three-mesh-bvh-augment.d.ts" />
 /**
  * The closest pair of points of two meshes, on their three-mesh-bvh hierarchies (the
  * library's BVHs and its `shapecast` traversal; only the bounds test is ours). B's nodes

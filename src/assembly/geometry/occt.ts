@@ -1,3 +1,4 @@
+/// <reference path="./occt-import-js.d.ts" />
 /**
  * STEP and IGES through occt-import-js (OpenCASCADE compiled to WebAssembly, LGPL-2.1,
  * used unmodified as a separate package). The module is loaded on the first STEP/IGES file
