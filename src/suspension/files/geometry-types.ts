@@ -3,6 +3,7 @@ import type { ActuationType, AxlePosition, Side, SpringType, SteeringType, Topol
 import type { Point3 } from './read';
 import type { CornerSetup, Devices } from './devices';
 import type { Compliance } from './compliance';
+import type { GeometryDoc } from '../../assembly/geometry/doc.ts';
 
 export type GeometryScope = 'corner' | 'axle';
 
@@ -70,6 +71,8 @@ export interface Geometry {
   rack_travel_per_revolution?: number;
   /** Bushings and compliant links (`compliance:`, docs/compliance.md); absent: every pivot ideal, every link rigid. */
   compliance?: Compliance;
+  /** CAD or mesh files per part name (`upright`, `chassis`, `tyre`, `damper`, …), paths relative to the file (docs/geometry.md). */
+  part_geometry?: Record<string, GeometryDoc[]>;
   /** The parsed input, untouched. */
   raw: unknown;
 }
