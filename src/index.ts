@@ -300,3 +300,11 @@ export type { PointExpr } from './suspension/build/targets.ts';
 export type { EnergyJSON } from './mechanics/simulate.ts';
 /** What a page draws of the live model, without the DOM (src/live/view: the pose worker's presenter, the plots' sweep, the scene's structure, arrows, playback, assemble mode, fit). */
 export * from './live/view/index.ts';
+
+// ---- picking on part geometry (docs/picking.md) ----
+
+/** What a click on a part's mesh picks, and the edit that adds it to the document. */
+export {
+  entityFromPick, PickIndex, pickIndexOf, addPickedEntity, pickedEntityName, pickedNames, canonicalDirection,
+  DEFAULT_SMOOTH_ANGLE_DEG, type PickMesh, type PickOptions, type PickResult, type PickedEntity, type PickedFeature,
+} from './assembly/geometry/pick/index.ts';
