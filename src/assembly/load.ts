@@ -51,6 +51,7 @@ import {
 } from './types.ts';
 import { applyPoint, pose as makePose } from '../../kernel/pose';
 import { ENTITY_RULES, mateJoins } from '../../mates/vocabulary.ts';
+import { checkGeometryList } from './geometry/doc.ts';
 
 export { AssemblyError } from './errors.ts';
 
@@ -76,7 +77,7 @@ export function validateAssembly(value: unknown): AssemblyDoc {
 type RawObject = Readonly<Record<string, unknown>>;
 
 const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 'held', 'suspension', 'gravity', 'forces'];
-const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass'];
+const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass', 'geometry'];
 const MATE_TYPES: readonly string[] = [...CONSTRAINT_TYPES, ...JOINT_TYPES, ...COUPLING_TYPES, ...CONTACT_TYPES];
 
 // Which entity kinds each mate joins: the kernel's own table (mates/vocabulary.ts).
@@ -187,7 +188,10 @@ class AssemblyChecker {
     const typedGroups = groups as Pick<PartDoc, EntityGroup>;
     const massValue = member(part, 'mass');
     const mass = massValue === undefined ? undefined : checkMass(massValue, memberPath(path, 'mass'));
-    return reorder({ fixed, pose, ...typedGroups, mass }, part);
+    const geometryValue = member(part, 'geometry');
+    // only the shape is checked here: the files are read lazily (src/assembly/geometry/load.ts)
+    const geometry = geometryValue === undefined ? undefined : checkGeometryList(geometryValue, memberPath(path, 'geometry'), fail);
+    return reorder({ fixed, pose, ...typedGroups, mass, geometry }, part);
   }
 
   // ---- mates ----
