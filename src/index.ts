@@ -308,3 +308,7 @@ export {
   entityFromPick, PickIndex, pickIndexOf, addPickedEntity, pickedEntityName, pickedNames, canonicalDirection,
   DEFAULT_SMOOTH_ANGLE_DEG, type PickMesh, type PickOptions, type PickResult, type PickedEntity, type PickedFeature,
 } from './assembly/geometry/pick/index.ts';
+
+// ---- part geometry: the mesh type and the pure readers the viewer uses (docs/geometry.md) ----
+
+export { readMeshBytes, placeMesh, formatOf, mergeMeshes, GeometryError, type PartMesh, type GeometryDoc } from './assembly/geometry/index.ts';

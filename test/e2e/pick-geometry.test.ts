@@ -1,0 +1,73 @@
+/**
+ * Mates by picking CAD geometry, end to end in Debian's headless Chromium: an assembly
+ * whose two parts carry STL cylinders (a bore on the fixed ground, a pin on a free arm) is
+ * opened with its geometry files; in assemble mode the pointer over the bore's side
+ * highlights its cylindrical face, a click adds its axis to the part, a click on the pin's
+ * side picks the pin's axis and makes the revolute: the DOF goes from 6 to 1. The saved
+ * document holds the picked axes as ordinary entities. Screenshots go to test-artifacts/.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { ARTIFACTS, HAVE_CHROMIUM, settle, viewerSession, warnIfNoChromium } from './page';
+import { rodCylinder, stlBytes } from '../../scripts/cad/solids';
+
+warnIfNoChromium('test/e2e/pick-geometry');
+
+const pose = (x: number) => ({ position: [x, 0, 0], rotation: [1, 0, 0, 0] });
+const assembly = {
+  format: 'kinemate.assembly/1',
+  name: 'bore and pin',
+  units: { length: 'mm', angle: 'deg' },
+  parts: {
+    ground: { fixed: true, pose: pose(0), points: { a: [0, 0, -30], b: [40, 40, 30] }, geometry: [{ file: 'bore.stl' }] },
+    arm: { pose: pose(120), points: { tip: [0, 0, 50], foot: [0, 0, -50] }, geometry: [{ file: 'pin.stl' }] },
+  },
+  mates: {}, state: {}, held: [],
+};
+const file = (name: string, bytes: Uint8Array | string, mimeType: string) => ({ name, mimeType, buffer: Buffer.from(bytes) });
+
+describe.skipIf(!HAVE_CHROMIUM)('picking CAD geometry in headless Chromium', () => {
+  const openViewer = viewerSession();
+
+  it('hover highlights the cylindrical face, two clicks on cylinders make a revolute: DOF 6 → 1', async () => {
+    const { page, errors } = await openViewer();
+    await page.setInputFiles('#file', [
+      file('bore-and-pin.kinemate.json', JSON.stringify(assembly), 'application/json'),
+      file('bore.stl', stlBytes([rodCylinder([0, 0, -30], [0, 0, 30], 20)], 24), 'model/stl'),
+      file('pin.stl', stlBytes([rodCylinder([0, 0, -50], [0, 0, 50], 10)], 24), 'model/stl'),
+    ]);
+    let s = await settle(page);
+    expect(s.kind).toBe('assembly');
+    expect(s.dof).toBe(6);
+    await page.waitForFunction(() => Object.keys(window.__kinemate.geometryDrawn()).length === 2, null, { timeout: 30_000 });
+    expect(await page.evaluate(() => window.__kinemate.geometryDrawn())).toEqual({ ground: 96, arm: 96 });
+    await page.click('#assemble');
+    s = await settle(page);
+    expect(s.kind).toBe('assembly');
+
+    // the bore's side, towards the camera (−y), between its rims
+    const bore = (await page.evaluate(() => window.__kinemate.screenOfPartPoint('ground', [0, -20, 5])))!;
+    await page.mouse.move(bore.x, bore.y);
+    await settle(page);
+    expect(await page.evaluate(({ x, y }) => window.__kinemate.surfaceAt(x, y), bore)).toEqual({ part: 'ground', feature: 'cylindrical face', kind: 'axis' });
+    await page.screenshot({ path: join(ARTIFACTS, 'pick-geometry-hover.png') });
+    await page.mouse.click(bore.x, bore.y);
+    s = await settle(page);
+    expect(await page.textContent('#asm-status')).toMatch(/^Picked ground\.pick_axis_1 \(axis: cylindrical face, radius 20\.00 mm/);
+
+    const pin = (await page.evaluate(() => window.__kinemate.screenOfPartPoint('arm', [0, -10, 20])))!;
+    await page.mouse.click(pin.x, pin.y);
+    s = await settle(page);
+    expect(await page.$$eval('#asm-mates li', (items) => items.at(-1)?.textContent ?? '')).toMatch(/^revolute_\w+: revolute ground\.pick_axis_1 – arm\.pick_axis_1$/);
+    expect(s.ok).toBe(true);
+    expect(s.dof).toBe(1);
+    // the arm now turns about the bore's axis: its foot and tip are on the z axis
+    expect(Math.hypot(s.points['arm.tip'][0], s.points['arm.tip'][1])).toBeLessThan(1e-6);
+    await page.screenshot({ path: join(ARTIFACTS, 'pick-geometry-mated.png') });
+    // one undo takes the mate back, the next the picked axis
+    await page.keyboard.press('Control+z');
+    s = await settle(page);
+    expect(s.dof).toBe(6);
+    expect(errors).toEqual([]);
+  }, 180_000);
+});
