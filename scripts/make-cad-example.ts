@@ -114,5 +114,22 @@ geometry:
   chassis: [{ file: ${format}/wheelhouse_liner.${format} }]
 `;
 writeFileSync(`${OUT}double_wishbone_step.yaml`, suspensionFile('step'));
+// the same corner as an assembly (the template's parts and mates), with the wheel a loose
+// part to mount by picking: its tread's axis and the spindle's, a revolute
+const cornerDoc = suspensionAssembly(geometry, 'double wishbone corner with CAD parts');
+const withGeometry = (part: string, files: string[]) => ({ ...cornerDoc.parts[part], geometry: files.map((f) => ({ file: `stl/${f}.stl` })) });
+const assembly = {
+  ...cornerDoc,
+  parts: {
+    ...cornerDoc.parts,
+    chassis: withGeometry('chassis', ['wheelhouse_liner']),
+    upright: withGeometry('upright', ['upright']),
+    lower_wishbone: withGeometry('lower_wishbone', ['lower_wishbone', 'damper']),
+    upper_wishbone: withGeometry('upper_wishbone', ['upper_wishbone']),
+    // beside the corner, outboard, until it is mounted
+    wheel: { pose: { position: [0, 250, 0], rotation: [1, 0, 0, 0] }, points: { centre: wheelCentre }, geometry: [{ file: 'stl/tyre.stl' }] },
+  },
+};
+writeFileSync(`${OUT}double_wishbone_stl.kinemate.json`, `${JSON.stringify(assembly, null, 2)}\n`);
 writeFileSync(`${OUT}double_wishbone_stl.yaml`, suspensionFile('stl'));
 console.log(`liner square to [${d.map((x) => x.toFixed(3))}] at full bump and rack ${corner.rack} mm; reach ${top.toFixed(1)} mm, ${margin.toFixed(1)} mm more than at any other state; files in ${OUT}`);

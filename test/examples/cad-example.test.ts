@@ -9,7 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readMeshBytes } from '../../src/assembly/geometry/read.ts';
-import { entityFromPick, parseGeometry, parseSweep, runSweep, suspensionAssembly, SuspensionModel } from '../../src/index.ts';
+import { produce } from 'immer';
+import {
+  addMate, addPickedEntity, buildModel, dofModel, entityFromPick, parseAssembly, parseGeometry, parseSweep, pickedEntityName, runSweep, suspensionAssembly, SuspensionModel,
+} from '../../src/index.ts';
 import type { PartMesh } from '../../src/assembly/geometry/mesh.ts';
 
 const dir = new URL('../../examples/cad/', import.meta.url);
@@ -46,6 +49,22 @@ describe('the CAD example', () => {
       expect(r.triangles.length).toBe(tyre.faces![0].count + tyre.faces![1].count);
       expect(r.radius).toBeCloseTo(313.6, 2);
     }
+  }, 60_000);
+
+  it('the corner as an assembly: the loose wheel mounted on the spindle by picking the tread and the spindle, DOF 8 → 3 (bump, steer, spin)', async () => {
+    let doc = parseAssembly(readFileSync(new URL('double_wishbone_stl.kinemate.json', dir), 'utf8'));
+    expect(dofModel(buildModel(doc)).dof).toBe(8);
+    const [tyre, upright] = [await read('stl/tyre.stl'), await read('stl/upright.stl')];
+    const tread = entityFromPick(tyre, 0);
+    expect([tread.feature, tread.radius?.toFixed(1)]).toEqual(['cylindrical face', '313.6']);
+    // the spindle: the upright's cylinder of radius 25
+    const spindle = Array.from({ length: upright.indices.length / 3 }, (_, t) => entityFromPick(upright, t)).find((r) => r.feature === 'cylindrical face' && Math.abs(r.radius! - 25) < 1e-3)!;
+    expect(spindle).toBeDefined();
+    const a = pickedEntityName(doc.parts.upright, spindle.entity), b = pickedEntityName(doc.parts.wheel, tread.entity);
+    doc = produce(doc, addPickedEntity('upright', a, spindle.entity));
+    doc = produce(doc, addPickedEntity('wheel', b, tread.entity));
+    doc = produce(doc, addMate('wheel_bearing', { type: 'revolute', a: `upright.${a}`, b: `wheel.${b}` }));
+    expect(dofModel(buildModel(doc)).dof).toBe(3);
   }, 60_000);
 
   it('the tyre touches the liner at full bump and full lock and clears it everywhere else on the grid', async () => {
