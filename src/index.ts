@@ -312,3 +312,4 @@ export {
 // ---- part geometry: the mesh type and the pure readers the viewer uses (docs/geometry.md) ----
 
 export { readMeshBytes, placeMesh, formatOf, mergeMeshes, GeometryError, type PartMesh, type GeometryDoc } from './assembly/geometry/index.ts';
+export { setOcctWasmUrl } from './assembly/geometry/occt.ts';

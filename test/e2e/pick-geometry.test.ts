@@ -4,10 +4,13 @@
  * opened with its geometry files; in assemble mode the pointer over the bore's side
  * highlights its cylindrical face, a click adds its axis to the part, a click on the pin's
  * side picks the pin's axis and makes the revolute: the DOF goes from 6 to 1. The saved
- * document holds the picked axes as ordinary entities. Screenshots go to test-artifacts/.
+ * document holds the picked axes as ordinary entities. A STEP file is read in the browser
+ * too. Screenshots go to test-artifacts/.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { REPO_ROOT } from '../../viewer/harness/browser';
 import { ARTIFACTS, HAVE_CHROMIUM, settle, viewerSession, warnIfNoChromium } from './page';
 import { rodCylinder, stlBytes } from '../../scripts/cad/solids';
 
@@ -68,6 +71,23 @@ describe.skipIf(!HAVE_CHROMIUM)('picking CAD geometry in headless Chromium', () 
     await page.keyboard.press('Control+z');
     s = await settle(page);
     expect(s.dof).toBe(6);
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it("reads a STEP file in the browser (the reader's WebAssembly served by the bundle): the tyre's split side is one cylindrical face", async () => {
+    const { page, errors } = await openViewer();
+    const doc = { ...assembly, parts: { ground: { fixed: true, pose: pose(0), points: { centre: [-20, 950, 313.426] }, geometry: [{ file: 'tyre.step' }] } } };
+    await page.setInputFiles('#file', [
+      file('tyre.kinemate.json', JSON.stringify(doc), 'application/json'),
+      file('tyre.step', readFileSync(join(REPO_ROOT, 'examples/cad/step/tyre.step')), 'application/step'),
+    ]);
+    await settle(page);
+    await page.waitForFunction(() => Object.keys(window.__kinemate.geometryDrawn()).length === 1, null, { timeout: 60_000 });
+    await page.click('#assemble');
+    await settle(page);
+    const tread = (await page.evaluate(() => window.__kinemate.screenOfPartPoint('ground', [100, 950, 313.426 + 280])))!;
+    expect(await page.evaluate(({ x, y }) => window.__kinemate.surfaceAt(x, y), tread)).toEqual({ part: 'ground', feature: 'cylindrical face', kind: 'axis' });
+    expect((await settle(page)).error).toBeNull();
     expect(errors).toEqual([]);
   }, 180_000);
 });

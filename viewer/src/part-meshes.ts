@@ -6,7 +6,11 @@
  * whole surface, edge or vertex, `entityFromPick`), and a click picks it.
  */
 import { BufferAttribute, BufferGeometry, Color, DoubleSide, Group, LineBasicMaterial, LineSegments, Mesh, MeshLambertMaterial, Raycaster, SphereGeometry, Vector2, Vector3, type PerspectiveCamera } from 'three';
-import { entityFromPick, mergeMeshes, placeMesh, readMeshBytes, formatOf, type PartMesh, type PickResult } from '../../src/index.ts';
+import { entityFromPick, mergeMeshes, placeMesh, readMeshBytes, formatOf, setOcctWasmUrl, type PartMesh, type PickResult } from '../../src/index.ts';
+import occtWasmUrl from 'occt-import-js/dist/occt-import-js.wasm?url';
+
+// the STEP/IGES reader's WebAssembly, served by the bundle under its own hashed name
+setOcctWasmUrl(occtWasmUrl);
 import type { AssemblyDoc, PoseResult } from '../../src/index.ts';
 
 /** What a hover or click found: the part, the triangle, the hit in the part's frame and what it picks. */
