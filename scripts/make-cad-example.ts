@@ -41,9 +41,10 @@ const wishbone = (w: 'lower' | 'upper'): Solid[] => [
   rodCylinder(hp[`${w}_wishbone_inboard_front`], hp[`${w}_wishbone_outboard`], 12),
   rodCylinder(hp[`${w}_wishbone_inboard_rear`], hp[`${w}_wishbone_outboard`], 12),
 ];
-// the damper body: the lower 220 mm of the strut, on the lower wishbone where its eye is
+// the damper body: the upper 220 mm of the strut below its top mount (the suspension file's
+// `damper` body hangs from the chassis end and turns to point at the other end)
 const strutAxis = unit(sub(hp.strut_top, hp.strut_bottom));
-const damper: Solid[] = [rodCylinder(add(hp.strut_bottom, scale(strutAxis, 30)), add(hp.strut_bottom, scale(strutAxis, 250)), 25)];
+const damper: Solid[] = [rodCylinder(add(hp.strut_top, scale(strutAxis, -250)), add(hp.strut_top, scale(strutAxis, -30)), 25)];
 
 // ---- the tyre's reach over the bump × steer grid ----
 const BUMP = [-50, 50], RACK = [-30, 30], N = 11;
@@ -108,7 +109,8 @@ const suspensionFile = (format: 'step' | 'stl') => `# The double-wishbone corner
 ${text.split('\n').filter((l) => !l.startsWith('#')).join('\n').trimEnd()}
 geometry:
   upright: [{ file: ${format}/upright.${format} }]
-  lower_wishbone: [{ file: ${format}/lower_wishbone.${format} }, { file: ${format}/damper.${format} }]   # the damper body rides on its lower eye's wishbone
+  lower_wishbone: [{ file: ${format}/lower_wishbone.${format} }]
+  damper: [{ file: ${format}/damper.${format} }]
   upper_wishbone: [{ file: ${format}/upper_wishbone.${format} }]
   tyre: [{ file: ${format}/tyre.${format} }]
   chassis: [{ file: ${format}/wheelhouse_liner.${format} }]
@@ -122,9 +124,10 @@ const assembly = {
   ...cornerDoc,
   parts: {
     ...cornerDoc.parts,
-    chassis: withGeometry('chassis', ['wheelhouse_liner']),
+    // an assembly has no damper body of its own: it hangs from the chassis here, not turning
+    chassis: withGeometry('chassis', ['wheelhouse_liner', 'damper']),
     upright: withGeometry('upright', ['upright']),
-    lower_wishbone: withGeometry('lower_wishbone', ['lower_wishbone', 'damper']),
+    lower_wishbone: withGeometry('lower_wishbone', ['lower_wishbone']),
     upper_wishbone: withGeometry('upper_wishbone', ['upper_wishbone']),
     // beside the corner, outboard, until it is mounted
     wheel: { pose: { position: [0, 250, 0], rotation: [1, 0, 0, 0] }, points: { centre: wheelCentre }, geometry: [{ file: 'stl/tyre.stl' }] },
