@@ -58,9 +58,7 @@ export interface PickOptions {
  * so a centre on the axis is 0, not 3e-16) and directions to 12 places: a readable file,
  * and far below any fit's residual.
  */
-let places = 10;
-const round = (x: number, digits = places): number => Number(x.toFixed(Math.min(20, Math.max(0, digits)))) + 0;
-const doc3 = (v: Readonly<ArrayLike<number>>): Vec3Doc => [round(v[0]), round(v[1]), round(v[2])];
+const round = (x: number, digits: number): number => Number(x.toFixed(Math.min(20, Math.max(0, digits)))) + 0;
 const dir3 = (v: Readonly<ArrayLike<number>>): Vec3Doc => [round(v[0], 12), round(v[1], 12), round(v[2], 12)];
 
 /** The connectivity, surfaces and fits of one mesh, built once and kept for every pick on it. */
@@ -79,6 +77,13 @@ export class PickIndex {
     this.surfaceOf = joined.surfaceOf;
     this.surfaces = joined.surfaces;
     this.fits = joined.fits;
+    this.places = 10 - Math.ceil(Math.log10(this.topology.size));
+  }
+
+  /** Decimal places of saved lengths: 1e-10 of the mesh's size. */
+  private readonly places: number;
+  private doc3(v: Readonly<ArrayLike<number>>): Vec3Doc {
+    return [round(v[0], this.places), round(v[1], this.places), round(v[2], this.places)];
   }
 
   surfaceFit(surface: number): RegionSurface {
@@ -92,7 +97,6 @@ export class PickIndex {
       throw new RangeError(`triangle ${triangle} is not one of the mesh's ${this.topology.triangleCount} triangles`);
     }
     const surface = this.surfaceOf[triangle];
-    places = 10 - Math.ceil(Math.log10(this.topology.size));
     if (options.point) {
       const p: Vec3T = [options.point[0], options.point[1], options.point[2]];
       const tol = options.tolerance ?? 0.01 * this.topology.size;
@@ -108,13 +112,13 @@ export class PickIndex {
     const tau = directionTolerance(fit.residual, extent);
     switch (fit.kind) {
       case 'plane':
-        return { ...base, feature: 'planar face', entity: { kind: 'plane', plane: { origin: doc3(fit.origin), normal: dir3(canonicalDirection(fit.normal, tau, meanNormal)) } } };
+        return { ...base, feature: 'planar face', entity: { kind: 'plane', plane: { origin: this.doc3(fit.origin), normal: dir3(canonicalDirection(fit.normal, tau, meanNormal)) } } };
       case 'sphere':
-        return { ...base, feature: 'spherical face', radius: fit.radius, entity: { kind: 'point', point: doc3(fit.center) } };
+        return { ...base, feature: 'spherical face', radius: fit.radius, entity: { kind: 'point', point: this.doc3(fit.center) } };
       default:
         return {
           ...base, feature: fit.kind === 'cylinder' ? 'cylindrical face' : 'conical face', radius: fit.radius,
-          entity: { kind: 'axis', axis: { origin: doc3(fit.origin), direction: dir3(canonicalDirection(fit.direction, tau)) } },
+          entity: { kind: 'axis', axis: { origin: this.doc3(fit.origin), direction: dir3(canonicalDirection(fit.direction, tau)) } },
         };
     }
   }
@@ -140,7 +144,7 @@ export class PickIndex {
       if (d <= bestD) { best = v; bestD = d; }
     }
     if (best < 0) return null;
-    const point = doc3([P[3 * best], P[3 * best + 1], P[3 * best + 2]]);
+    const point = this.doc3([P[3 * best], P[3 * best + 1], P[3 * best + 2]]);
     return { entity: { kind: 'point', point }, feature: 'vertex', residual: 0, surface, triangles: this.surfaces[surface], segments: Float64Array.from(point) };
   }
 
@@ -166,16 +170,16 @@ export class PickIndex {
     const extent = spanAlong(points, line.origin, line.direction);
     if (line.residual <= Math.max(floor, 1e-3 * extent)) {
       const direction = canonicalDirection(line.direction, directionTolerance(line.residual, extent));
-      return { ...base, feature: 'straight edge', residual: line.residual, entity: { kind: 'axis', axis: { origin: doc3(line.origin), direction: dir3(direction) } } };
+      return { ...base, feature: 'straight edge', residual: line.residual, entity: { kind: 'axis', axis: { origin: this.doc3(line.origin), direction: dir3(direction) } } };
     }
     if (points.length / 3 < 4) return null;
     const circle = fitCircle(points);
     if (!(circle.residual <= Math.max(floor, 1e-2 * circle.radius))) return null;
     const normal = canonicalDirection(circle.normal, directionTolerance(circle.residual, 2 * circle.radius));
-    const center = doc3(circle.center);
+    const center = this.doc3(circle.center);
     return {
       ...base, feature: 'circular edge', residual: circle.residual, radius: circle.radius,
-      entity: { kind: 'circle', circle: { center, normal: dir3(normal), radius: round(circle.radius) }, centre: center },
+      entity: { kind: 'circle', circle: { center, normal: dir3(normal), radius: round(circle.radius, this.places) }, centre: center },
     };
   }
 }
