@@ -74,7 +74,7 @@ export async function loadDocumentGeometry(parts: Readonly<Record<string, readon
   const settled = await Promise.allSettled(names.map((n) => loadPartGeometry(parts[n]!, source)));
   settled.forEach((r, i) => {
     if (r.status === 'fulfilled') meshes.set(names[i]!, r.value);
-    else if (r.reason instanceof GeometryError) errors.push(r.reason);
+    else if (r.reason instanceof GeometryError) errors.push(new GeometryError(r.reason.path, `${r.reason.reason} (geometry of "${names[i]}")`));
     else throw r.reason;
   });
   return { meshes, errors };

@@ -72,3 +72,37 @@ export function torusMesh(major: number, minor: number, segments = 64, sides = 2
   }
   return { positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
 }
+
+/**
+ * A box whose faces are each an n × n grid of quads (12·n² triangles): a box with as many
+ * triangles as a CAD part's tessellation, for benchmarks. Vertices are shared within a face
+ * and repeated (at equal positions) along the box's edges.
+ */
+export function gridBoxMesh(size: V3, n: number, centre: V3 = [0, 0, 0]): PartMesh {
+  const h = [size[0] / 2, size[1] / 2, size[2] / 2];
+  const pos: number[] = [];
+  const idx: number[] = [];
+  // each face: the axis it faces along, its sign; u, v the other two axes in right-handed order
+  for (const [axis, sign] of [[0, 1], [0, -1], [1, 1], [1, -1], [2, 1], [2, -1]] as const) {
+    const u = (axis + 1) % 3, w = (axis + 2) % 3;
+    const base = pos.length / 3;
+    for (let i = 0; i <= n; i++) {
+      for (let j = 0; j <= n; j++) {
+        const p = [0, 0, 0];
+        p[axis] = sign * h[axis]!;
+        p[u] = -h[u]! + (2 * h[u]! * i) / n;
+        p[w] = -h[w]! + (2 * h[w]! * j) / n;
+        pos.push(centre[0] + p[0]!, centre[1] + p[1]!, centre[2] + p[2]!);
+      }
+    }
+    const at = (i: number, j: number): number => base + i * (n + 1) + j;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        // u × w = axis: counter-clockwise seen from +axis; reversed on the − face
+        if (sign > 0) idx.push(at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j), at(i + 1, j + 1), at(i, j + 1));
+        else idx.push(at(i, j), at(i + 1, j + 1), at(i + 1, j), at(i, j), at(i, j + 1), at(i + 1, j + 1));
+      }
+    }
+  }
+  return { positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
+}

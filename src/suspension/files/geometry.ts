@@ -49,6 +49,8 @@ import {
 } from './devices';
 import { applySetup } from '../build/setup';
 import type { Actuation, CornerGeometry, Geometry, GeometryScope, SpringSettings, Tire, VehicleConfig, Wheel } from './geometry-types';
+import { checkGeometryList, type GeometryDoc } from '../../assembly/geometry/doc.ts';
+import { GeometryError } from '../../assembly/geometry/errors.ts';
 export type { Actuation, CornerGeometry, Geometry, GeometryScope, SpringSettings, Tire, VehicleConfig, Wheel } from './geometry-types';
 
 
@@ -115,6 +117,7 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
   const beamAxle = topology === 'solid_axle' ? readBeamAxle(problems, settings, settingsPath, isAxle) : undefined;
   if (devices && beamAxle) devices.beam = beamAxle;
   const rackTravel = readRackTravel(problems, config.steering, childPath(configPath, 'steering'));
+  const partGeometry = readPartGeometry(problems, value.geometry);
   // Every field the format accepts is read or refused here: an ignored one gives wrong numbers without a word.
   const configKeys = ['steering', 'wheel', 'axle_position', ...(isAxle ? ['actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'left_setup', 'right_setup', ...(topology === 'solid_axle' ? ['locating', 'beam'] : [])] : ['cg_position', 'wheelbase', 'front_brake_bias', 'driven_axle', ...SETUP_KEYS])];
   if (isRecord(isAxle ? value.axle_config : value.config)) refuseUnknownKeys(problems, config, configPath, configKeys);
@@ -156,6 +159,7 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
   if (devices !== NO_DEVICES && (devices.damper !== 'none' || devices.anti_roll !== 'none' || devices.heave_link !== 'none' || devices.beam)) geometry.devices = devices;
   if (read.center) geometry.center = read.center;
   if (rackTravel !== undefined) geometry.rack_travel_per_revolution = rackTravel;
+  if (partGeometry !== undefined) geometry.part_geometry = partGeometry;
   applySetup(problems, geometry, isAxle ? 'axle_config' : 'config');
   return geometry;
 }
@@ -163,8 +167,8 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
 /** The top-level keys of a file of each scope; `name` and `version` (the reference format's labels) are kept as they are. */
 const TOP_LEVEL_KEYS: Readonly<Record<GeometryScope, readonly string[]>> = {
   // a corner's anti_roll and heave_link are read to be refused with their own message (devices.ts)
-  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'hardpoints', 'dynamics'],
-  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'hardpoints', 'dynamics'],
+  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'hardpoints', 'dynamics', 'geometry'],
+  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'hardpoints', 'dynamics', 'geometry'],
 };
 
 /**
@@ -191,6 +195,29 @@ function refuseUnknownSections(problems: ProblemList, file: PlainRecord, scope: 
   }
   if (file.name !== undefined && typeof file.name !== 'string') problems.add('name', `expected a name (text), got ${describe(file.name)}`);
   if (file.version !== undefined && typeof file.version !== 'string' && typeof file.version !== 'number') problems.add('version', `expected a version label, got ${describe(file.version)}`);
+}
+
+/**
+ * `geometry: { upright: [ { file, frame?, units? } ], chassis: [...], tyre: [...] }`: the
+ * shape only (src/assembly/geometry/doc.ts); the names are checked against the built
+ * model's parts when the geometry is used, the files read then.
+ */
+function readPartGeometry(problems: ProblemList, raw: unknown): Record<string, GeometryDoc[]> | undefined {
+  if (raw === undefined) return undefined;
+  if (!isRecord(raw)) {
+    problems.add('geometry', `expected a mapping of part names to lists of geometry files, got ${describe(raw)}`);
+    return undefined;
+  }
+  const out: Record<string, GeometryDoc[]> = {};
+  for (const [name, list] of Object.entries(raw)) {
+    try {
+      out[name] = checkGeometryList(list, `geometry.${name}`, (path, reason) => { throw new GeometryError(path, reason); });
+    } catch (error) {
+      if (!(error instanceof GeometryError)) throw error;
+      problems.add(error.path, error.reason);
+    }
+  }
+  return out;
 }
 
 function readSetupSection(problems: ProblemList, config: PlainRecord, key: string): PlainRecord {

@@ -39,6 +39,7 @@ export {
   MAX_SWEEP_STEPS,
   OUTPUT_ONLY_POINTS,
   parseSweep,
+  parseRange,
   sweepFromShortcut,
   sweepValues,
   validateSweep,
