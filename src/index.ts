@@ -313,3 +313,7 @@ export {
 
 export { readMeshBytes, placeMesh, formatOf, mergeMeshes, GeometryError, type PartMesh, type GeometryDoc } from './assembly/geometry/index.ts';
 export { setOcctWasmUrl } from './assembly/geometry/occt.ts';
+/** Live clearance of an assembly's parts (the viewer's closest pair): BVHs built once, every pair no mate joins. */
+export { ClearanceSet, unjoinedPairs, pairKey } from './assembly/geometry/clearance-set.ts';
+export type { PairClearance } from './assembly/geometry/clearance.ts';
+export { joinedPartPairs } from './mechanics/clearance.ts';

@@ -3,7 +3,9 @@
  * whose two parts carry STL cylinders (a bore on the fixed ground, a pin on a free arm) is
  * opened with its geometry files; in assemble mode the pointer over the bore's side
  * highlights its cylindrical face, a click adds its axis to the part, a click on the pin's
- * side picks the pin's axis and makes the revolute: the DOF goes from 6 to 1. The saved
+ * side picks the pin's axis and makes the revolute: the DOF goes from 6 to 1. Before, the
+ * closest pair is drawn with its clearance (90 mm, the closed form); after, the parts are
+ * joined and no longer a pair. The saved
  * document holds the picked axes as ordinary entities. A STEP file is read in the browser
  * too. Screenshots go to test-artifacts/.
  */
@@ -44,6 +46,12 @@ describe.skipIf(!HAVE_CHROMIUM)('picking CAD geometry in headless Chromium', () 
     expect(s.dof).toBe(6);
     await page.waitForFunction(() => Object.keys(window.__kinemate.geometryDrawn()).length === 2, null, { timeout: 30_000 });
     expect(await page.evaluate(() => window.__kinemate.geometryDrawn())).toEqual({ ground: 96, arm: 96 });
+    // the closest pair, drawn: the pin's side 120 − 10 from the axis, the bore's 20 (both have a vertex there)
+    await page.waitForFunction(() => Object.keys(window.__kinemate.clearances()).length === 1, null, { timeout: 30_000 });
+    const clear = await page.evaluate(() => window.__kinemate.clearances());
+    expect(clear['ground:arm'].distance).toBeCloseTo(90, 3);
+    expect(clear['ground:arm'].touching).toBe(false);
+    expect(await page.textContent('#clearance-label')).toBe('ground – arm: 90.0 mm');
     await page.click('#assemble');
     s = await settle(page);
     expect(s.kind).toBe('assembly');
@@ -64,6 +72,7 @@ describe.skipIf(!HAVE_CHROMIUM)('picking CAD geometry in headless Chromium', () 
     expect(await page.$$eval('#asm-mates li', (items) => items.at(-1)?.textContent ?? '')).toMatch(/^revolute_\w+: revolute ground\.pick_axis_1 – arm\.pick_axis_1$/);
     expect(s.ok).toBe(true);
     expect(s.dof).toBe(1);
+    expect(await page.evaluate(() => window.__kinemate.clearances())).toEqual({}); // joined by a mate: not a pair
     // the arm now turns about the bore's axis: its foot and tip are on the z axis
     expect(Math.hypot(s.points['arm.tip'][0], s.points['arm.tip'][1])).toBeLessThan(1e-6);
     await page.screenshot({ path: join(ARTIFACTS, 'pick-geometry-mated.png') });

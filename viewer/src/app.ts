@@ -47,6 +47,9 @@ import type { Vec3Tuple } from '../../src/index';
 import { Quaternion, Vector3 } from 'three';
 import { PartMeshes } from './part-meshes';
 import { SurfacePicking } from './surface-picking';
+import { ClearanceOverlay } from './clearance-overlay';
+import { LiveClearance } from './clearance-live';
+import type { AssemblyDoc } from '../../src/index.ts';
 
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -74,6 +77,8 @@ export class ViewerApp {
   /** Parts drawn with their CAD geometry, and picking on it in assemble mode (viewer/src/part-meshes.ts, surface-picking.ts). */
   readonly partMeshes: PartMeshes;
   readonly surfacePicking: SurfacePicking;
+  readonly clearanceOverlay: ClearanceOverlay;
+  readonly liveClearance = new LiveClearance();
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   /** The plots' sweeps, scheduled beside the pose (the live model's lane: the newest per frame, one in flight). */
@@ -134,8 +139,11 @@ export class ViewerApp {
     this.partMeshes = new PartMeshes(() => {
       const problem = this.partMeshes.problems.values().next().value;
       if (problem) this.showError(`Part geometry: ${problem}`);
+      const doc = this.history.current;
+      if (this.lastPose) this.showClearance(doc.kind === 'assembly' ? doc.doc : null, this.lastPose);
       this.invalidate();
     });
+    this.clearanceOverlay = new ClearanceOverlay(this.scene);
     this.scene.scene.add(this.partMeshes.group);
     this.surfacePicking = new SurfacePicking(this);
     this.playback = new PlaybackPanel(this);
@@ -338,6 +346,21 @@ export class ViewerApp {
     }
     const p = h ? r.points[h.ref] : r.points[name];
     return p ? this.scene.toScreen(p) : null;
+  }
+
+  /** Measures and draws the closest pair of parts with geometry at this pose; a failure says why and draws none. */
+  showClearance(doc: AssemblyDoc | null, result: PoseResult): void {
+    try {
+      this.clearanceOverlay.show(this.liveClearance.measure(doc, this.partMeshes.meshes, result));
+    } catch (error) {
+      this.clearanceOverlay.show(null);
+      this.workerError = `clearance: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  /** Every pair's clearance at the pose shown (tests). */
+  clearances(): Record<string, { distance: number; touching: boolean }> {
+    return Object.fromEntries(Object.entries(this.liveClearance.last).map(([k, c]) => [k, { distance: c.distance, touching: c.touching }]));
   }
 
   /** Screen position (CSS px) of a point given in a part's own frame, at the pose shown (tests: a click on a part's surface). */

@@ -44,6 +44,8 @@ export interface FramesHost {
   readonly devices: PoseView;
   readonly devicesPanel: { render(doc: ViewerDocument, result: PoseResult): void };
   readonly partMeshes: { update(doc: AssemblyDoc | null, result: PoseResult): void };
+  /** The closest pair of parts at this pose, drawn (viewer/src/clearance-live.ts, clearance-overlay.ts). */
+  showClearance(doc: AssemblyDoc | null, result: PoseResult): void;
   readonly baseline: SweepResult | null;
   lastPose: PoseResult | null;
   lastSweep: SweepResult | null;
@@ -129,6 +131,7 @@ function applyPose(app: FramesHost, result: PoseResult): void {
   app.scene.update(result);
   const doc = app.history.current;
   app.partMeshes.update(doc.kind === 'assembly' ? doc.doc : null, result);
+  app.showClearance(doc.kind === 'assembly' ? doc.doc : null, result);
   app.playback.onPose();
   app.sensitivity.update(result);
   app.forces.update(result, app.loadsPanel.drawForces);

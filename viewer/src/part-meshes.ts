@@ -22,7 +22,8 @@ export class PartMeshes {
   readonly group = new Group();
   /** Geometry files the user opened, by base name. */
   readonly files = new Map<string, Uint8Array>();
-  readonly meshes = new Map<string, PartMesh>();
+  /** Each part's mesh in its frame; a new map object whenever the geometry was read again. */
+  meshes: ReadonlyMap<string, PartMesh> = new Map();
   /** Parts whose geometry could not be read, with why (one line each). */
   readonly problems = new Map<string, string>();
   private readonly objects = new Map<string, Group>();
@@ -79,8 +80,8 @@ export class PartMeshes {
       }
     }
     if (key !== this.loadedKey) return; // a newer document came meanwhile
-    this.meshes.clear(); this.problems.clear();
-    for (const [k, v] of meshes) this.meshes.set(k, v);
+    this.meshes = meshes;
+    this.problems.clear();
     for (const [k, v] of problems) this.problems.set(k, v);
     this.rebuild();
     this.onChange();
