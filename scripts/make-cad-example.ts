@@ -31,7 +31,8 @@ const tyreWidth = 270;
 // ---- the parts at design, in chassis coordinates (every part is at the identity pose at design) ----
 const wheelCentre = hp.axle_outboard;
 const spin = unit(sub(hp.axle_outboard, hp.axle_inboard));
-const tyre = rodCylinder(add(wheelCentre, scale(spin, -tyreWidth / 2)), add(wheelCentre, scale(spin, tyreWidth / 2)), tyreRadius);
+// a tube: the rim's 13 in barrel is free inside it (the lower ball joint sits there)
+const tyre = { ...rodCylinder(add(wheelCentre, scale(spin, -tyreWidth / 2)), add(wheelCentre, scale(spin, tyreWidth / 2)), tyreRadius), inner: (13 * 25.4) / 2 };
 const upright: Solid[] = [
   barBox(hp.lower_wishbone_outboard, hp.upper_wishbone_outboard, 60, 40, [1, 0, 0]),
   rodCylinder(hp.axle_inboard, hp.axle_outboard, 25), // spindle

@@ -23,8 +23,11 @@ export function across(d: V3): V3 {
 
 /** A box: centre, orthonormal right-handed axes (ex, ey, ez) and half sizes along them. */
 export interface Box { kind: 'box'; centre: V3; axes: [V3, V3, V3]; half: V3 }
-/** A cylinder from `base` along unit `axis` for `length`, radius `radius`; `ref` ⟂ axis is where its seams are. */
-export interface Cylinder { kind: 'cylinder'; base: V3; axis: V3; ref: V3; radius: number; length: number }
+/**
+ * A cylinder from `base` along unit `axis` for `length`, radius `radius`; `ref` ⟂ axis is
+ * where its seams are. With `inner`, a tube: a bore of that radius through it (a tyre).
+ */
+export interface Cylinder { kind: 'cylinder'; base: V3; axis: V3; ref: V3; radius: number; length: number; inner?: number }
 export type Solid = Box | Cylinder;
 
 /** A box whose long axis runs from a to b (with `width` along `side` and `depth` across both). */
@@ -81,10 +84,15 @@ export function triangles(s: Solid, segments = 48): V3[][] {
     return out;
   }
   const top = add(s.base, scale(s.axis, s.length));
+  const bore = s.inner ? { ...s, radius: s.inner } : null;
   for (let i = 0; i < segments; i++) {
     const t0 = (2 * Math.PI * i) / segments, t1 = (2 * Math.PI * (i + 1)) / segments;
     const a = cylinderPoint(s, t0, 0), b = cylinderPoint(s, t1, 0), c = cylinderPoint(s, t1, s.length), d = cylinderPoint(s, t0, s.length);
-    out.push([a, b, c], [a, c, d], [s.base, b, a], [top, d, c]);
+    out.push([a, b, c], [a, c, d]);
+    if (!bore) { out.push([s.base, b, a], [top, d, c]); continue; }
+    const ai = cylinderPoint(bore, t0, 0), bi = cylinderPoint(bore, t1, 0), ci = cylinderPoint(bore, t1, s.length), di = cylinderPoint(bore, t0, s.length);
+    out.push([ai, ci, bi], [ai, di, ci]); // the bore faces the axis
+    out.push([ai, bi, b], [ai, b, a], [di, d, c], [di, c, ci]); // the annular ends
   }
   return out;
 }

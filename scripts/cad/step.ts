@@ -37,10 +37,13 @@ class BrepWriter {
     const circle = this.d.add(`CIRCLE('',${this.placement(centre, axis, ref)},${num(radius)})`);
     return this.d.add(`EDGE_CURVE('',${a},${b},${circle},.T.)`);
   }
-  face(edges: [string, boolean][], surface: string) {
-    const loop = this.d.add(`EDGE_LOOP('',(${edges.map(([e, s]) => this.d.add(`ORIENTED_EDGE('',*,*,${e},${s ? '.T.' : '.F.'})`)).join(',')}))`);
-    const bound = this.d.add(`FACE_OUTER_BOUND('',${loop},.T.)`);
-    return this.d.add(`ADVANCED_FACE('',(${bound}),${surface},.T.)`);
+  loop(edges: [string, boolean][]) {
+    return this.d.add(`EDGE_LOOP('',(${edges.map(([e, s]) => this.d.add(`ORIENTED_EDGE('',*,*,${e},${s ? '.T.' : '.F.'})`)).join(',')}))`);
+  }
+  /** A face: its outer loop, any holes (loops the other way round), on a surface whose normal points out (`sameSense`) or in. */
+  face(edges: [string, boolean][], surface: string, holes: [string, boolean][][] = [], sameSense = true) {
+    const bounds = [this.d.add(`FACE_OUTER_BOUND('',${this.loop(edges)},.T.)`), ...holes.map((h) => this.d.add(`FACE_BOUND('',${this.loop(h)},.T.)`))];
+    return this.d.add(`ADVANCED_FACE('',(${bounds.join(',')}),${surface},${sameSense ? '.T.' : '.F.'})`);
   }
   solid(faces: string[]) {
     return this.d.add(`MANIFOLD_SOLID_BREP('',${this.d.add(`CLOSED_SHELL('',(${faces.join(',')}))`)})`);
@@ -73,22 +76,43 @@ class BrepWriter {
     return this.solid(faces);
   }
 
-  /** Two half faces (θ ∈ [0, π], [π, 2π]), two caps; seams at θ = 0 and π. */
-  cylinder(c: Cylinder): string {
+  /** A cylindrical wall of radius r: its arcs (two per rim, seams at θ = 0 and π) and seam lines. */
+  private wall(c: Cylinder, r: number) {
+    const at = { ...c, radius: r };
     const top = add(c.base, scale(c.axis, c.length));
-    const P0a = cylinderPoint(c, 0, 0), P0b = cylinderPoint(c, Math.PI, 0), P1a = cylinderPoint(c, 0, c.length), P1b = cylinderPoint(c, Math.PI, c.length);
+    const P0a = cylinderPoint(at, 0, 0), P0b = cylinderPoint(at, Math.PI, 0), P1a = cylinderPoint(at, 0, c.length), P1b = cylinderPoint(at, Math.PI, c.length);
     const [v0a, v0b, v1a, v1b] = [P0a, P0b, P1a, P1b].map((p) => this.vertex(p));
     const minusRef = scale(c.ref, -1);
-    const A0 = this.arcEdge(v0a, v0b, c.base, c.axis, c.ref, c.radius), B0 = this.arcEdge(v0b, v0a, c.base, c.axis, minusRef, c.radius);
-    const A1 = this.arcEdge(v1a, v1b, top, c.axis, c.ref, c.radius), B1 = this.arcEdge(v1b, v1a, top, c.axis, minusRef, c.radius);
-    const Sa = this.lineEdge(v0a, v1a, P0a, P1a), Sb = this.lineEdge(v0b, v1b, P0b, P1b);
-    const surface = () => this.d.add(`CYLINDRICAL_SURFACE('',${this.placement(c.base, c.axis, c.ref)},${num(c.radius)})`);
+    return {
+      A0: this.arcEdge(v0a, v0b, c.base, c.axis, c.ref, r), B0: this.arcEdge(v0b, v0a, c.base, c.axis, minusRef, r),
+      A1: this.arcEdge(v1a, v1b, top, c.axis, c.ref, r), B1: this.arcEdge(v1b, v1a, top, c.axis, minusRef, r),
+      Sa: this.lineEdge(v0a, v1a, P0a, P1a), Sb: this.lineEdge(v0b, v1b, P0b, P1b),
+      surface: () => this.d.add(`CYLINDRICAL_SURFACE('',${this.placement(c.base, c.axis, c.ref)},${num(r)})`),
+    };
+  }
+
+  /** Two half faces (θ ∈ [0, π], [π, 2π]) outside, the same inside a tube's bore, two (annular) ends. */
+  cylinder(c: Cylinder): string {
+    const top = add(c.base, scale(c.axis, c.length));
+    const o = this.wall(c, c.radius);
     const faces = [
-      this.face([[A0, true], [Sb, true], [A1, false], [Sa, false]], surface()),
-      this.face([[B0, true], [Sa, true], [B1, false], [Sb, false]], surface()),
-      this.face([[B0, false], [A0, false]], this.d.add(`PLANE('',${this.placement(c.base, scale(c.axis, -1), c.ref)})`)),
-      this.face([[A1, true], [B1, true]], this.d.add(`PLANE('',${this.placement(top, c.axis, c.ref)})`)),
+      this.face([[o.A0, true], [o.Sb, true], [o.A1, false], [o.Sa, false]], o.surface()),
+      this.face([[o.B0, true], [o.Sa, true], [o.B1, false], [o.Sb, false]], o.surface()),
     ];
+    const bottomPlane = () => this.d.add(`PLANE('',${this.placement(c.base, scale(c.axis, -1), c.ref)})`);
+    const topPlane = () => this.d.add(`PLANE('',${this.placement(top, c.axis, c.ref)})`);
+    if (!c.inner) {
+      faces.push(this.face([[o.B0, false], [o.A0, false]], bottomPlane()), this.face([[o.A1, true], [o.B1, true]], topPlane()));
+      return this.solid(faces);
+    }
+    const i = this.wall(c, c.inner);
+    // the bore's faces point at the axis: the outer wall's loops the other way round, on the same kind of surface, sense reversed
+    faces.push(
+      this.face([[i.Sa, true], [i.A1, true], [i.Sb, false], [i.A0, false]], i.surface(), [], false),
+      this.face([[i.Sb, true], [i.B1, true], [i.Sa, false], [i.B0, false]], i.surface(), [], false),
+      this.face([[o.B0, false], [o.A0, false]], bottomPlane(), [[[i.A0, true], [i.B0, true]]]),
+      this.face([[o.A1, true], [o.B1, true]], topPlane(), [[[i.B1, false], [i.A1, false]]]),
+    );
     return this.solid(faces);
   }
 }

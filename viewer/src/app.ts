@@ -49,7 +49,7 @@ import { PartMeshes } from './part-meshes';
 import { SurfacePicking } from './surface-picking';
 import { ClearanceOverlay } from './clearance-overlay';
 import { LiveClearance } from './clearance-live';
-import type { AssemblyDoc } from '../../src/index.ts';
+import { geometryBodies, type GeometryBodies } from './geometry-bodies';
 
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -139,8 +139,7 @@ export class ViewerApp {
     this.partMeshes = new PartMeshes(() => {
       const problem = this.partMeshes.problems.values().next().value;
       if (problem) this.showError(`Part geometry: ${problem}`);
-      const doc = this.history.current;
-      if (this.lastPose) this.showClearance(doc.kind === 'assembly' ? doc.doc : null, this.lastPose);
+      if (this.lastPose) this.showClearance(geometryBodies(this.history.current), this.lastPose);
       this.invalidate();
     });
     this.clearanceOverlay = new ClearanceOverlay(this.scene);
@@ -349,9 +348,9 @@ export class ViewerApp {
   }
 
   /** Measures and draws the closest pair of parts with geometry at this pose; a failure says why and draws none. */
-  showClearance(doc: AssemblyDoc | null, result: PoseResult): void {
+  showClearance(bodies: GeometryBodies | null, result: PoseResult): void {
     try {
-      this.clearanceOverlay.show(this.liveClearance.measure(doc, this.partMeshes.meshes, result));
+      this.clearanceOverlay.show(this.liveClearance.measure(bodies, this.partMeshes.meshes, result));
     } catch (error) {
       this.clearanceOverlay.show(null);
       this.workerError = `clearance: ${error instanceof Error ? error.message : String(error)}`;

@@ -4,8 +4,9 @@
  * joins): re-measured at every pose, so it follows a drag. The set is rebuilt only when
  * the parts' meshes or the mates change.
  */
-import { ClearanceSet, joinedPartPairs, pairKey, unjoinedPairs, type AssemblyDoc, type PartMesh, type PoseResult } from '../../src/index.ts';
+import { ClearanceSet, pairKey, unjoinedPairs, type PartMesh, type PoseResult } from '../../src/index.ts';
 import type { ClearanceShown } from './clearance-overlay';
+import type { GeometryBodies } from './geometry-bodies';
 
 export class LiveClearance {
   private set: ClearanceSet | null = null;
@@ -15,20 +16,21 @@ export class LiveClearance {
   last: Record<string, ClearanceShown> = {};
 
   /** The closest pair at `result`'s poses, or null when fewer than two parts that no mate joins carry geometry. */
-  measure(doc: AssemblyDoc | null, meshes: ReadonlyMap<string, PartMesh>, result: PoseResult): ClearanceShown | null {
+  measure(bodies: GeometryBodies | null, meshes: ReadonlyMap<string, PartMesh>, result: PoseResult): ClearanceShown | null {
     this.last = {};
-    if (!doc || meshes.size < 2) return null;
-    const joined = joinedPartPairs(doc);
+    if (!bodies || meshes.size < 2) return null;
+    const joined = bodies.joined;
     const joinedKey = [...joined].sort().join();
     if (this.meshes !== meshes || joinedKey !== this.joinedKey || !this.set) {
-      const names = Object.keys(doc.parts).filter((p) => meshes.has(p));
+      const names = bodies.entries.map(([b]) => b).filter((b) => meshes.has(b));
       this.set = new ClearanceSet(meshes, unjoinedPairs(names, joined));
       this.meshes = meshes;
       this.joinedKey = joinedKey;
     }
     if (this.set.pairs.length === 0) return null;
-    if (!this.set.pairs.every(([a, b]) => result.poses[a] && result.poses[b])) return null;
-    const pairs = this.set.measure((part) => result.poses[part]);
+    const poses = new Map(this.set.pairs.flat().map((b) => [b, bodies.poseOf(result, b)]));
+    if ([...poses.values()].some((p) => !p)) return null;
+    const pairs = this.set.measure((body) => poses.get(body)!);
     let closest: ClearanceShown | null = null;
     for (const pair of this.set.pairs) {
       const key = pairKey(pair);

@@ -11,7 +11,8 @@ import occtWasmUrl from 'occt-import-js/dist/occt-import-js.wasm?url';
 
 // the STEP/IGES reader's WebAssembly, served by the bundle under its own hashed name
 setOcctWasmUrl(occtWasmUrl);
-import type { AssemblyDoc, PoseResult } from '../../src/index.ts';
+import type { PoseResult } from '../../src/index.ts';
+import type { GeometryBodies } from './geometry-bodies';
 
 /** What a hover or click found: the part, the triangle, the hit in the part's frame and what it picks. */
 export interface SurfaceHit { readonly part: string; readonly triangle: number; readonly local: [number, number, number]; readonly result: PickResult }
@@ -42,28 +43,28 @@ export class PartMeshes {
     this.loadedKey = '';
   }
 
-  /** Reads the geometry of a document's parts when it changed, then draws it at the poses. */
-  update(doc: AssemblyDoc | null, result: PoseResult): void {
-    const entries = doc ? Object.entries(doc.parts).filter(([, p]) => p.geometry?.length) : [];
-    const key = JSON.stringify(entries.map(([n, p]) => [n, p.geometry])) + [...this.files.keys()].join();
-    if (key !== this.loadedKey) { this.loadedKey = key; void this.load(entries.map(([n, p]) => [n, p.geometry!])); }
-    this.poses = result.poses;
+  /** Reads the geometry of the document's bodies when it changed, then draws it at the poses. */
+  update(bodies: GeometryBodies | null, result: PoseResult): void {
+    const entries = bodies?.entries ?? [];
+    const key = JSON.stringify(entries) + [...this.files.keys()].join();
+    if (key !== this.loadedKey) { this.loadedKey = key; void this.load(entries); }
+    this.poseOf = bodies ? (body) => bodies.poseOf(result, body) : () => undefined;
     this.place();
   }
 
-  /** The poses last shown: geometry read later is drawn there at once. */
-  private poses: PoseResult['poses'] = {};
+  /** Where each body is at the pose last shown: geometry read later is drawn there at once. */
+  private poseOf: (body: string) => readonly number[] | undefined = () => undefined;
 
   private place(): void {
     for (const [part, object] of this.objects) {
-      const pose = this.poses[part];
+      const pose = this.poseOf(part);
       if (!pose) continue;
       object.position.set(pose[0], pose[1], pose[2]);
       object.quaternion.set(pose[4], pose[5], pose[6], pose[3]).normalize();
     }
   }
 
-  private async load(entries: [string, AssemblyDoc['parts'][string]['geometry'] & object][]): Promise<void> {
+  private async load(entries: GeometryBodies['entries']): Promise<void> {
     const key = this.loadedKey;
     const meshes = new Map<string, PartMesh>(), problems = new Map<string, string>();
     for (const [part, list] of entries) {
