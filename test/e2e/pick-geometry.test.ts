@@ -119,6 +119,16 @@ describe.skipIf(!HAVE_CHROMIUM)('picking CAD geometry in headless Chromium', () 
     expect(clear['upright:tyre']).toBeUndefined();
     expect(clear['upper_wishbone:chassis']).toBeUndefined();
     await page.screenshot({ path: join(ARTIFACTS, 'pick-geometry-corner.png') });
+    // full bump, full lock: the tyre reaches into the liner (1 mm for the round tyre, less for
+    // the 64-sided STL one), the pair drawn red
+    await page.evaluate(() => { const live = window.__kinemate.live; live.setSettings({ ...live.settings, view: { travel: [50], rack: -30 } }); });
+    await settle(page);
+    await page.waitForFunction(() => window.__kinemate.clearances()['tyre:chassis']?.touching === true, null, { timeout: 30_000 });
+    const depth = (await page.evaluate(() => window.__kinemate.clearances()))['tyre:chassis'].distance;
+    expect(depth).toBeLessThan(-0.5);
+    expect(depth).toBeGreaterThan(-1.01);
+    expect(await page.textContent('#clearance-label')).toMatch(/^tyre – chassis: touching, 0\.\d mm deep$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'pick-geometry-corner-touching.png') });
     expect(errors).toEqual([]);
   }, 180_000);
 });
