@@ -143,3 +143,43 @@ export function clearanceCsv(states: readonly State[], pairs: readonly Pair[]): 
   }
   return `${lines.join('\n')}\n`;
 }
+
+export interface EnvelopeArgs {
+  readonly geometry: string;
+  readonly grid: string;
+  readonly part: string;
+  readonly voxel?: number;
+  readonly out?: string;
+  readonly io: CliIO;
+}
+
+export async function runEnvelopeCommand(args: EnvelopeArgs): Promise<number> {
+  refuseOverwritingInputs('envelope', '--out', args.out, [['geometry', args.geometry]]);
+  const { doc, geometry } = await loadSuspension(args.geometry);
+  const entries = geometryEntries(doc, geometry);
+  if (!entries[args.part]) {
+    throw new KinemateError('--part', `no geometry on "${args.part}"; bodies with geometry: ${Object.keys(entries).join(', ') || 'none'}`);
+  }
+  const meshes = await readMeshes(args.geometry, { [args.part]: entries[args.part]! });
+  const sm = new SuspensionModel(doc);
+  const bodies = suspensionBodies(sm, [args.part]);
+  const g = parseGrid(args.grid);
+  const grid = gridSweep(g.bump, g.steer, geometry ?? undefined);
+  const progress = args.io.stderrIsTTY ? progressLine(args.io, 'envelope') : undefined;
+  const { suspensionEnvelope } = await import('../suspension/clearance/envelope.ts');
+  const env = suspensionEnvelope(sm, grid, bodies, args.part, meshes.get(args.part)!, {
+    ...(args.voxel !== undefined ? { voxel: args.voxel } : {}),
+    ...(progress ? { onProgress: progress.update } : {}),
+  });
+  await progress?.clear();
+  if (args.out) {
+    const { meshToGlb, meshToStl } = await import('../assembly/geometry/write.ts');
+    await writeFile(args.out, /\.glb$/i.test(args.out) ? await meshToGlb(env.mesh, `${args.part} envelope`) : meshToStl(env.mesh, `kinemate envelope of ${args.part}`));
+  }
+  const summary = {
+    part: args.part, states: env.poses.length, failed: env.failed, voxel: env.voxel, growth: env.growth,
+    triangles: env.mesh.indices.length / 3, ...(args.out ? { out: args.out } : {}),
+  };
+  await args.io.out(`${JSON.stringify(summary, null, 2)}\n`);
+  return 0;
+}

@@ -87,3 +87,38 @@ file names its path); 3 with --fail-under, a clearance below D.
     });
   },
 };
+
+export const envelopeCommand: Command = {
+  name: 'envelope',
+  synopsis: 'envelope GEOMETRY --grid bump=A:B:N,steer=A:B:N [--part NAME] [--voxel MM] [--out FILE.glb|.stl]',
+  summary: 'the volume the tyre (or a part) sweeps over a bump x steer grid, as a closed mesh',
+  help: `Usage: kinemate envelope GEOMETRY --grid bump=A:B:N,steer=A:B:N [--part NAME] [--voxel MM]
+                         [--out FILE.glb|.stl]
+
+Runs the bump x steer grid on the suspension GEOMETRY and writes the volume the tyre (or
+the body --part names) sweeps through it as one closed mesh (binary STL, or GLB in metres
+as glTF wants), for the wheelhouse designer's CAD. It contains the body at every state of
+the grid: it is the swept solid grown by at most about 2.7 voxels (docs/geometry.md).
+Prints { part, states, failed, voxel, growth, triangles, out } on stdout.
+
+Options:
+  --grid bump=A:B:N,steer=A:B:N   wheel travel and rack travel, mm from design
+  --part NAME        the body (default tyre)
+  --voxel MM         the grid's cell size (default: the swept extent / 160, grown to keep
+                     the grid at most 4 million nodes)
+  --out FILE         .stl or .glb; without it nothing but the summary is written
+
+Exit codes: 0 done; 1 bad input (one line on stderr).
+`,
+  async run(argv, io) {
+    const args = parseCommandArgs('envelope', argv, { grid: { type: 'string' }, part: { type: 'string' }, voxel: { type: 'string' }, out: { type: 'string' } });
+    const geometry = onePositional('envelope', args, 'GEOMETRY file');
+    const grid = requiredOption('envelope', args, 'grid', 'bump=A:B:N,steer=A:B:N');
+    const out = stringOption(args, 'out');
+    if (out !== undefined && !/\.(stl|glb)$/i.test(out)) throw new CliError(`envelope: --out "${out}": expected a .stl or .glb file`);
+    const voxel = optionalNumber(args, 'voxel');
+    if (voxel !== undefined && !(voxel > 0)) throw new CliError(`--voxel: expected a positive size in mm, got ${voxel}`);
+    const { runEnvelopeCommand } = await import('./clearance-run.ts');
+    return runEnvelopeCommand({ geometry, grid, part: stringOption(args, 'part') ?? 'tyre', io, ...(out ? { out } : {}), ...(voxel !== undefined ? { voxel } : {}) });
+  },
+};
