@@ -317,3 +317,7 @@ export { setOcctWasmUrl } from './assembly/geometry/occt.ts';
 export { ClearanceSet, unjoinedPairs, pairKey } from './assembly/geometry/clearance-set.ts';
 export type { PairClearance } from './assembly/geometry/clearance.ts';
 export { joinedPartPairs } from './mechanics/clearance.ts';
+/** The envelope a suspension body sweeps over a bump × steer grid (the viewer's translucent envelope). */
+export { suspensionBodies } from './suspension/clearance/bodies.ts';
+export { suspensionEnvelope } from './suspension/clearance/envelope.ts';
+export { gridSweep } from './suspension/clearance/grid.ts';

@@ -48,6 +48,7 @@ import { Quaternion, Vector3 } from 'three';
 import { PartMeshes } from './part-meshes';
 import { SurfacePicking } from './surface-picking';
 import { ClearanceOverlay } from './clearance-overlay';
+import { EnvelopeButton } from './envelope-button';
 import { LiveClearance } from './clearance-live';
 import { geometryBodies, type GeometryBodies } from './geometry-bodies';
 
@@ -79,6 +80,7 @@ export class ViewerApp {
   readonly surfacePicking: SurfacePicking;
   readonly clearanceOverlay: ClearanceOverlay;
   readonly liveClearance = new LiveClearance();
+  readonly envelope: EnvelopeButton;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   /** The plots' sweeps, scheduled beside the pose (the live model's lane: the newest per frame, one in flight). */
@@ -143,6 +145,7 @@ export class ViewerApp {
       this.invalidate();
     });
     this.clearanceOverlay = new ClearanceOverlay(this.scene);
+    this.envelope = new EnvelopeButton(this, $('envelope'));
     this.scene.scene.add(this.partMeshes.group);
     this.surfacePicking = new SurfacePicking(this);
     this.playback = new PlaybackPanel(this);
@@ -299,6 +302,7 @@ export class ViewerApp {
     $('pin-baseline').classList.remove('active');
     $('pin-baseline').textContent = 'Pin baseline';
     this.history.apply(() => doc as Draft<ViewerDocument>, label);
+    this.envelope.clear();
     this.scene.frameNext = this.docKey(this.history.current);
     this.hideError();
   }
