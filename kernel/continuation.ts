@@ -22,6 +22,7 @@
 import * as P from './pose';
 import { solve, type SolveReport } from './solver/solve';
 import { largestMotion, type System } from './system';
+import { ArgumentError } from './errors';
 
 /** Most nominal sub-steps of one move; a longer move takes longer sub-steps. */
 export const MAX_SUBSTEPS = 1000;
@@ -120,7 +121,7 @@ export class Continuation {
   moveTo(targets: readonly number[], options: MoveOptions = {}): MoveResult {
     const { system } = this;
     const n = this.currentValues.length;
-    if (targets.length !== n) throw new Error(`continuation: ${targets.length} targets for ${n} driven values`);
+    if (targets.length !== n) throw new ArgumentError('targets', `${targets.length} targets for ${n} driven values`, `continuation: ${targets.length} targets for ${n} driven values`);
     const from = Float64Array.from(this.currentValues);
     const nominal = Math.max(1, Math.min(MAX_SUBSTEPS, Math.ceil(options.subSteps ?? 1)));
     const budget = nominal + MAX_EXTRA_SOLVES;

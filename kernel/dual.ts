@@ -9,6 +9,7 @@
  */
 import { toMatrix } from './quat';
 import { zeroedFloats } from './float-slab';
+import { InternalError } from './errors';
 
 export class Dual {
   v = 0;
@@ -414,13 +415,13 @@ export function tangentMode(): boolean {
 
 /** The duals of a block's last evaluation (ResidualBlock.duals, ForceBlock.duals), for a caller that knows it has them. */
 export function dualsOf(block: { readonly owner: string; duals?(): readonly Dual[] }): readonly Dual[] {
-  if (!block.duals) throw new Error(`${block.owner}: the block gives no duals`);
+  if (!block.duals) throw new InternalError(`${block.owner}: the block gives no duals`);
   return block.duals();
 }
 
 /** Run f with tangent mode on: every dual written carries its tangent along `s`. */
 export function withTangents<T>(s: TangentSeeds, f: () => T): T {
-  if (tangents) throw new Error('withTangents: already in tangent mode');
+  if (tangents) throw new InternalError('withTangents: already in tangent mode');
   tangents = true; seeds = s;
   try { return f(); } finally { tangents = false; seeds = null; }
 }

@@ -20,3 +20,22 @@ export class KinemateError extends Error {
     this.reason = reason;
   }
 }
+
+/**
+ * Bad input to a function of the library API: an argument outside what the function takes
+ * (a step count, a length scale, a duration, a state that is not a pose). `path` names the
+ * argument (`steps`, `lengthScale`, `states[2]["crank.pose"]`).
+ */
+export class ArgumentError extends KinemateError {
+  override name = 'ArgumentError';
+}
+
+/**
+ * A broken promise of the code itself, never of its input: a call out of order (a drag
+ * ended twice, a prepared model run twice), a workspace given more than it was sized for, a
+ * case the callers rule out. Not a KinemateError: the CLI prints it as an internal error, the
+ * live model lets it through. The message names the function and what went wrong.
+ */
+export class InternalError extends Error {
+  override name = 'InternalError';
+}

@@ -11,6 +11,7 @@
  */
 import type { Dual } from './dual';
 import type { System } from './system';
+import { InternalError } from './errors';
 
 /** First tangent slot of each variable (−1 for fixed ones) and the total size. */
 export function tangentLayout(system: System): { layout: Int32Array; size: number } {
@@ -70,7 +71,7 @@ export class ForceSet {
   }
 
   add(block: ForceBlock): void {
-    for (const v of block.vars) if (!this.system.variables[v]) throw new Error(`${block.owner}: force reads unknown variable ${v}`);
+    for (const v of block.vars) if (!this.system.variables[v]) throw new InternalError(`${block.owner}: force reads unknown variable ${v}`);
     this.list.push(block);
     this.version = -1;
   }

@@ -8,6 +8,7 @@
  * wide matrix does not give a usable null space (MATH.md). A pivoted QR of Jᵀ gives the
  * rank, which rows are independent, a basis of the null space and the minimum-norm step.
  */
+import { InternalError } from './errors';
 
 /**
  * Column-pivoted Householder QR of A (rows × cols, column-major, leading dimension rows):
@@ -281,7 +282,7 @@ export class LU {
    * below `relativeTolerance` × the largest entry of its column at that stage (singular).
    */
   factor(A: ArrayLike<number>, n: number, relativeTolerance = 1e-14): boolean {
-    if (n > this.maxN) throw new RangeError(`LU: size ${n} exceeds the workspace (${this.maxN})`);
+    if (n > this.maxN) throw new InternalError(`LU: size ${n} exceeds the workspace (${this.maxN})`);
     this.n = n;
     const a = this.a, piv = this.piv;
     let scale = 0;

@@ -7,6 +7,7 @@
  * a skipped term is an exact zero, so the solution is LU.solve's, bit for bit.
  */
 import type { LU } from './linalg';
+import { InternalError } from './errors';
 
 export class CompressedLU {
   private n = 0;
@@ -33,7 +34,7 @@ export class CompressedLU {
   /** Take the nonzeros of a factored LU (after a successful `factor`). */
   load(lu: LU): void {
     const n = lu.n, a = lu.a;
-    if (n > this.maxN) throw new RangeError(`CompressedLU: size ${n} exceeds the workspace (${this.maxN})`);
+    if (n > this.maxN) throw new InternalError(`CompressedLU: size ${n} exceeds the workspace (${this.maxN})`);
     this.n = n;
     this.piv.set(lu.piv.subarray(0, n));
     let nl = 0, nu = 0;

@@ -336,7 +336,7 @@ function readNumbers(value: unknown, count: number, path: string): number[] {
 export function assertRotation(q: Readonly<ArrayLike<number>>, what = 'rotation'): void {
   const n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
   if (!(n > 0) || !Number.isFinite(n)) {
-    throw new RangeError(`${what}: ${n === 0 ? 'the zero quaternion is not a rotation' : 'the quaternion is not finite'}`);
+    throw new PoseFormatError(what, `${n === 0 ? 'the zero quaternion is not a rotation' : 'the quaternion is not finite'}`);
   }
 }
 

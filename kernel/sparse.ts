@@ -17,6 +17,7 @@
  * rather than failing, so the factorisation never breaks down on finite input. Non-finite
  * input is reported (factor returns false), never thrown.
  */
+import { InternalError } from './errors';
 
 /** A row block's pattern: its row count and its columns (any order, repeats allowed). */
 export interface RowBlockPattern {
@@ -172,7 +173,7 @@ export class BlockRows {
     const colLists: number[][] = [];
     for (let k = 0; k < nb; k++) {
       const list = [...new Set(Array.from(blocks[k].cols))].sort((a, b) => a - b);
-      for (const j of list) if (!(j >= 0 && j < n)) throw new RangeError(`BlockRows: column ${j} outside 0..${n - 1}`);
+      for (const j of list) if (!(j >= 0 && j < n)) throw new InternalError(`BlockRows: column ${j} outside 0..${n - 1}`);
       colLists.push(list);
       this.rowPtr[k + 1] = this.rowPtr[k] + blocks[k].rows;
       this.colPtr[k + 1] = this.colPtr[k] + list.length;

@@ -9,6 +9,7 @@
  */
 import type { Dual } from './dual';
 import { POSE_SIZE, poseDistance, retract, type ReadonlyPose } from './pose';
+import { ArgumentError, InternalError } from './errors';
 
 export type VariableKind = 'pose' | 'scalar';
 
@@ -90,7 +91,7 @@ export class System {
 
   /** @param lengthScale the model's characteristic length (turns count as this × angle). */
   constructor(public lengthScale = 1) {
-    if (!(lengthScale > 0) || !Number.isFinite(lengthScale)) throw new RangeError(`lengthScale: expected a positive finite number, got ${lengthScale}`);
+    if (!(lengthScale > 0) || !Number.isFinite(lengthScale)) throw new ArgumentError('lengthScale', `expected a positive finite number, got ${lengthScale}`);
   }
 
   private alloc(size: number): number {
@@ -105,7 +106,7 @@ export class System {
   }
 
   private addVariable(name: string, kind: VariableKind, size: number, dim: 6 | 1, fixed: boolean, scale: number, limits: [number, number] | null): number {
-    if (this.byName.has(name)) throw new Error(`variable "${name}" already exists`);
+    if (this.byName.has(name)) throw new ArgumentError(`variable "${name}"`, 'already exists', `variable "${name}" already exists`);
     const id = this.variables.length;
     const offset = this.alloc(size);
     this.variables.push({ id, name, kind, offset, dim, fixed, scale, limits });
@@ -134,7 +135,7 @@ export class System {
 
   variable(nameOrId: string | number): Variable {
     const id = typeof nameOrId === 'number' ? nameOrId : this.byName.get(nameOrId);
-    if (id === undefined || !this.variables[id]) throw new Error(`no variable "${nameOrId}"`);
+    if (id === undefined || !this.variables[id]) throw new ArgumentError(String(nameOrId), 'no such variable', `no variable "${nameOrId}"`);
     return this.variables[id];
   }
   hasVariable(name: string): boolean {
@@ -142,7 +143,7 @@ export class System {
   }
 
   addBlock(block: ResidualBlock): number {
-    for (const v of block.vars) if (!this.variables[v]) throw new Error(`${block.owner}: block reads unknown variable ${v}`);
+    for (const v of block.vars) if (!this.variables[v]) throw new InternalError(`${block.owner}: block reads unknown variable ${v}`);
     const offsets = new Int32Array(block.vars.map((v) => this.variables[v].offset));
     const localDim = block.vars.reduce((s, v) => s + this.variables[v].dim, 0);
     this.entries.push({ block, enabled: true, offsets, localDim });
@@ -188,7 +189,7 @@ export class System {
   /** Keep a scalar at `value` (a driver row) until released. */
   hold(variable: number | string, value?: number): void {
     const v = this.variable(variable);
-    if (v.kind !== 'scalar') throw new Error(`${v.name}: only scalar coordinates can be held`);
+    if (v.kind !== 'scalar') throw new ArgumentError(v.name, 'only scalar coordinates can be held');
     const target = value ?? this.state[v.offset];
     this.state[v.offset] = target;
     const existing = this.holds.get(v.id);

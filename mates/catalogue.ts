@@ -20,6 +20,8 @@ import {
 } from './constraints';
 import { CouplingBlock, couplingFactor, type CoordinateKind, type CouplingType } from './couplings';
 import { addRolling, type RollingSpec } from './rolling';
+import { MateError } from './errors';
+import { InternalError } from '../kernel/errors';
 
 // The vocabulary (types, entity kinds, coordinates) is defined once, in ./vocabulary.ts.
 export { CONSTRAINT_TYPES, JOINT_TYPES, COUPLING_TYPES, type ConstraintType };
@@ -112,7 +114,7 @@ function jointFrame(e: Entity): JointFrame {
       return { origin: e.origin, x, y, z };
     }
     case 'point': return { origin: e.point, x: vec3(1, 0, 0), y: vec3(0, 1, 0), z: vec3(0, 0, 1) };
-    default: throw new Error(`a joint needs a frame, got ${e.kind}`);
+    default: throw new InternalError(`jointFrame: a joint needs a frame, got ${e.kind}`) // mateJoins refused the kind before;
   }
 }
 function leastAxisIndex(d: ReadonlyVec3): number {
@@ -133,8 +135,8 @@ export interface AddMateOptions {
 }
 
 /**
- * Add a mate's blocks (and its coordinate variables) to the system. Throws an Error with a
- * plain message on a combination the catalogue does not take (the file loader checks
+ * Add a mate's blocks (and its coordinate variables) to the system. Throws a MateError
+ * (`<id>: <reason>`) on a combination the catalogue does not take (the file loader checks
  * kinds first, so users see its path-named message).
  */
 export function addMate(system: System, id: string, spec: MateSpec, options: AddMateOptions = {}): MateHandle {
@@ -148,8 +150,8 @@ export function addMate(system: System, id: string, spec: MateSpec, options: Add
     return handle;
   }
   const { a, b } = spec;
-  if (a.part === b.part) throw new Error(`${id}: a mate needs two different parts`);
-  if (!mateJoins(spec.type, a.entity.kind, b.entity.kind)) throw new Error(`${id}: ${spec.type} does not take ${a.entity.kind}–${b.entity.kind}`);
+  if (a.part === b.part) throw new MateError(id, 'a mate needs two different parts');
+  if (!mateJoins(spec.type, a.entity.kind, b.entity.kind)) throw new MateError(id, `${spec.type} does not take ${a.entity.kind}–${b.entity.kind}`);
   if (spec.type === 'rolling') {
     const rolling = addRolling(system, id, spec, options.initial?.u);
     handle.coordinates.u = rolling.u;

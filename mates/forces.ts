@@ -496,12 +496,15 @@ export class BodyTorque extends BodyForceBlock {
  * velocity of the wheel's material point at the contact.
  */
 export class TyreForce extends BodyForceBlock {
-  private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
-  private readonly v = this.vec(); private readonly w = this.vec(); private readonly arm = this.vec(); private readonly tmp = this.vec();
-  private readonly F = this.vec(); private readonly az = this.dual(); private readonly pd = this.dual(); private readonly N = this.dual();
+  // centre, unit axis and contact point (read by a slipping tyre, mates/tyres/slip-force.ts)
+  protected readonly c = this.vec(); protected readonly a = this.vec(); private readonly s = this.vec(); protected readonly x = this.vec();
+  /** The contact's material velocity relative to the road after `contactVelocity()`. */
+  protected readonly v = this.vec();
+  private readonly w = this.vec(); private readonly arm = this.vec(); private readonly tmp = this.vec();
+  protected readonly F = this.vec(); private readonly az = this.dual(); private readonly pd = this.dual(); private readonly N = this.dual();
   /** The penetration after `contact()` (read by a simulation result's probe, src/suspension/gradients/simulation/results.ts). */
   protected readonly p = this.dual();
-  private readonly r = this.vec(); private readonly rz = this.dual();
+  protected readonly r = this.vec(); private readonly rz = this.dual();
   readonly last = { penetration: 0, force: 0, contact: new Float64Array(3) };
   /**
    * @param road optionally, the road under the wheel: a point of another part (body 1) whose
@@ -529,35 +532,45 @@ export class TyreForce extends BodyForceBlock {
     if (this.road) { this.point(this.r, 1, this.road.point); dvComponent(this.rz, this.r, 2); dAdd(this.p, this.p, this.rz); }
     this.last.penetration = this.p.v; this.last.contact.set(this.x.v);
   }
-  protected compute(): void {
-    this.contact();
+  /** The material velocity of the wheel at the contact x, less the road's there, into `v` (after `contact()`). */
+  protected contactVelocity(): void {
+    // R v + ω_w × (x − origin)
+    this.velocityOf(this.v, 0, ORIGIN);
+    this.velocityOf(this.w, 0, ORIGIN, true);
+    this.point(this.tmp, 0, ORIGIN);
+    dvSub(this.arm, this.x, this.tmp);
+    dvCross(this.tmp, this.w, this.arm);
+    dvAdd(this.v, this.v, this.tmp);
+    if (this.road) {
+      // less the road's material velocity there: v_r + ω_r × (x − r)
+      this.velocityOf(this.w, 1, this.road.point);
+      dvSub(this.v, this.v, this.w);
+      this.velocityOf(this.w, 1, ORIGIN, true);
+      dvSub(this.arm, this.x, this.r);
+      dvCross(this.tmp, this.w, this.arm);
+      dvSub(this.v, this.v, this.tmp);
+    }
+  }
+  /** The vertical load k p + c ṗ as a dual after `contact()`, or null without contact (recorded in `last.force`). */
+  protected normalLoad(): Dual | null {
     this.last.force = 0;
-    if (!(this.p.v > 0)) return;
+    if (!(this.p.v > 0)) return null;
     dScale(this.N, this.p, this.stiffness);
     if (this.damping !== 0) {
-      // material velocity at the contact: R v + ω_w × (x − origin)
-      this.velocityOf(this.v, 0, ORIGIN);
-      this.velocityOf(this.w, 0, ORIGIN, true);
-      this.point(this.tmp, 0, ORIGIN);
-      dvSub(this.arm, this.x, this.tmp);
-      dvCross(this.tmp, this.w, this.arm);
-      dvAdd(this.v, this.v, this.tmp);
-      if (this.road) {
-        // less the road's material velocity there: v_r + ω_r × (x − r)
-        this.velocityOf(this.w, 1, this.road.point);
-        dvSub(this.v, this.v, this.w);
-        this.velocityOf(this.w, 1, ORIGIN, true);
-        dvSub(this.arm, this.x, this.r);
-        dvCross(this.tmp, this.w, this.arm);
-        dvSub(this.v, this.v, this.tmp);
-      }
+      this.contactVelocity();
       dvComponent(this.pd, this.v, 2);
       dAdd(this.N, this.N, dScale(this.pd, this.pd, -this.damping));
     }
-    if (!(this.N.v > 0)) return;
+    if (!(this.N.v > 0)) return null;
     this.last.force = this.N.v;
+    return this.N;
+  }
+  protected compute(): void {
+    this.contact();
+    const N = this.normalLoad();
+    if (!N) return;
     dvConst(this.F, 0, 0, 0);
-    dvSetComponent(this.F, 2, this.N);
+    dvSetComponent(this.F, 2, N);
     this.apply(0, this.x, this.F, null);
     if (this.road) this.apply(1, this.x, this.F, null, -1);
   }

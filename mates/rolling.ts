@@ -32,6 +32,7 @@ import { across, cross, dot, normalize, vec3, type ReadonlyVec3, type Vec3 } fro
 import { ArcLengthCurve } from './arc-length';
 import { MateBlock } from './block';
 import type { Entity } from './entities';
+import { MateError } from './errors';
 
 type Circle = Extract<Entity, { kind: 'circle' }>;
 type Plane = Extract<Entity, { kind: 'plane' }>;
@@ -245,17 +246,17 @@ export interface RollingMate {
  * Build a rolling mate from the authored poses: the contact is the foot of the wheel's
  * centre on the track (or `initial` when given, in model units: the solve then rolls the
  * wheel there), the rim angle of the contact at the authored pose fixes the no-slip row's
- * phase. Throws an Error with a plain message when the wheel cannot roll on that track.
+ * phase. Throws a MateError when the wheel cannot roll on that track.
  */
 export function addRolling(system: System, id: string, spec: RollingSpec, initial?: number): RollingMate {
   const { a, b } = spec;
   const wheelSide: 0 | 1 = a.entity.kind === 'circle' ? 0 : 1;
   const wheelEnd = wheelSide === 0 ? a : b, trackEnd = wheelSide === 0 ? b : a;
   if (wheelEnd.entity.kind !== 'circle' || (trackEnd.entity.kind !== 'curve' && trackEnd.entity.kind !== 'plane')) {
-    throw new Error(`${id}: rolling joins a circle (the wheel) to a curve or a plane (the track), not ${a.entity.kind}–${b.entity.kind}`);
+    throw new MateError(id, `rolling joins a circle (the wheel) to a curve or a plane (the track), not ${a.entity.kind}–${b.entity.kind}`);
   }
   const wheel = wheelEnd.entity;
-  if (!(wheel.radius > 0)) throw new Error(`${id}: the wheel's radius must be positive, got ${wheel.radius}`);
+  if (!(wheel.radius > 0)) throw new MateError(id, `the wheel's radius must be positive, got ${wheel.radius}`);
   const wheelPose = system.getPose(wheelEnd.part), trackPose = system.getPose(trackEnd.part);
   // the wheel in world axes at the authored pose
   const mLocal = normalize(vec3(), wheel.normal);
@@ -268,7 +269,7 @@ export function addRolling(system: System, id: string, spec: RollingSpec, initia
     const dn = normalize(vec3(), d), tn = normalize(vec3(), along);
     const turn = dot(cross(vec3(), m, dn), tn);
     if (!(Math.abs(turn) > ALIGNMENT_TOLERANCE)) {
-      throw new Error(`${id}: the wheel's plane does not contain the track's direction at the contact (a rolling wheel's axis must lie across the track)`);
+      throw new MateError(id, `the wheel's plane does not contain the track's direction at the contact (a rolling wheel's axis must lie across the track)`);
     }
     const sign = turn > 0 ? 1 : -1;
     const gamma = Math.atan2(dot(d, wy), dot(d, w));
@@ -278,7 +279,7 @@ export function addRolling(system: System, id: string, spec: RollingSpec, initia
   if (trackEnd.entity.kind === 'curve') {
     const track = new ArcLengthCurve((trackEnd.entity as CurveEntity).curve);
     if (!(track.length > 0) || !(track.minimumSpeed > 1e-9 * track.length)) {
-      throw new Error(`${id}: the track curve has repeated points or a cusp; a wheel needs a tangent everywhere on it`);
+      throw new MateError(id, `the track curve has repeated points or a cusp; a wheel needs a tangent everywhere on it`);
     }
     const local = P.applyInversePoint(vec3(), trackPose, c);
     const u0 = track.curve.nearestParameter(local);
@@ -298,7 +299,7 @@ export function addRolling(system: System, id: string, spec: RollingSpec, initia
   const side = dot(rel, n) < 0 ? -1 : 1;
   const eWorld = cross(vec3(), n, m);
   if (!(Math.hypot(eWorld[0], eWorld[1], eWorld[2]) > ALIGNMENT_TOLERANCE)) {
-    throw new Error(`${id}: the wheel's axis is square to the plane (the wheel lies flat); it cannot roll on it`);
+    throw new MateError(id, `the wheel's axis is square to the plane (the wheel lies flat); it cannot roll on it`);
   }
   // the rolling direction in the plane's own frame, exactly in the plane
   const eLocal = P.applyInverseDirection(vec3(), trackPose, normalize(eWorld, eWorld));

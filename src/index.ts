@@ -8,8 +8,9 @@
  * Poses are `{ position: [x, y, z], rotation: [w, x, y, z] }` in the file's length unit.
  *
  * Failure: only bad input throws: `AssemblyError` for a malformed document, `ModelError`
- * for a coordinate name the model does not have (and a mate the model cannot build), and
- * Node's file errors from the file helpers. A model that cannot be solved is not an
+ * for a coordinate name the model does not have (and a mate the model cannot build),
+ * `ArgumentError` for an argument out of range (a step count, a bound that is not finite),
+ * and Node's file errors from the file helpers. A model that cannot be solved is not an
  * error: the result says `status: "failed"` and names the mates in conflict.
  *
  * ```ts
@@ -18,6 +19,7 @@
  * if (result.status === 'solved') console.log(result.state['jD.angle']);
  * ```
  */
+import { ArgumentError } from '../kernel/errors.ts';
 import { validateAssembly as validateDoc } from './assembly/load.ts';
 import type { AssemblyDoc, PoseDoc } from './assembly/types.ts';
 import { buildModel as build, type Model } from './model/build.ts';
@@ -31,6 +33,8 @@ export { serializeAssembly } from './assembly/save.ts';
 export { AssemblyError } from './assembly/errors.ts';
 /** The base of every bad-input error (AssemblyError, ModelError, SuspensionFileError, …): `path`, `reason`. */
 export { KinemateError } from '../kernel/errors.ts';
+/** `ArgumentError`: a function's argument outside what it takes (a KinemateError); `InternalError`: a fault of ours, not of the input. */
+export { ArgumentError, InternalError } from '../kernel/errors.ts';
 export type { Vec3Tuple } from '../kernel/vec3.ts';
 export { loadAssemblyFile, saveAssemblyFile } from './cli/files.ts';
 export {
@@ -134,7 +138,7 @@ export function dofModel(model: Model): DofResult {
  * called after each solved step.
  *
  * Throws `ModelError` for a coordinate the model does not have; `steps` must be a whole
- * number from 0 to MAX_DRIVE_STEPS and `from`/`to` finite (a RangeError otherwise).
+ * number from 0 to MAX_DRIVE_STEPS and `from`/`to` finite (an ArgumentError otherwise).
  */
 export function driveModel(
   model: Model,
@@ -144,18 +148,18 @@ export function driveModel(
   steps: number,
   onProgress?: (done: number, total: number) => void,
 ): DriveResult {
-  if (!Number.isSafeInteger(steps) || steps < 0) throw new RangeError(`steps must be a whole number ≥ 0, got ${steps}`);
-  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new RangeError(`from and to must be finite, got ${from} and ${to}`);
+  if (!Number.isSafeInteger(steps) || steps < 0) throw new ArgumentError('steps', `must be a whole number ≥ 0, got ${steps}`);
+  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new ArgumentError(Number.isFinite(from) ? 'to' : 'from', `must be finite, got ${from} and ${to}`, `from and to must be finite, got ${from} and ${to}`);
   return { steps: [...driveSteps(model, coordinate, from, to, steps, onProgress ? { onProgress } : {})] };
 }
 
 /**
  * The states of driveModel one at a time, as each is solved (for long drives: nothing is
- * kept). At most MAX_DRIVE_STEPS steps (a RangeError beyond).
+ * kept). At most MAX_DRIVE_STEPS steps (an ArgumentError beyond).
  */
 export function* driveSteps(model: Model, coordinate: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
-  if (!Number.isSafeInteger(steps) || steps < 0) throw new RangeError(`steps must be a whole number ≥ 0, got ${steps}`);
-  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new RangeError(`from and to must be finite, got ${from} and ${to}`);
+  if (!Number.isSafeInteger(steps) || steps < 0) throw new ArgumentError('steps', `must be a whole number ≥ 0, got ${steps}`);
+  if (!Number.isFinite(from) || !Number.isFinite(to)) throw new ArgumentError(Number.isFinite(from) ? 'to' : 'from', `must be finite, got ${from} and ${to}`, `from and to must be finite, got ${from} and ${to}`);
   yield* operations.driveSteps(model, coordinate, from, to, steps, options);
 }
 export { MAX_DRIVE_STEPS, type DriveOptions } from './model/operations.ts';

@@ -20,9 +20,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseGeometry } from '../../src/suspension/files';
 import { SuspensionModel } from '../../src/suspension/build/model';
 import {
-  axisSegment, currentWheelFrames, lineSteeringMetrics, linkPairAxis, steeringAxisRecords, steeringResponse,
-  virtualSteeringMetrics, type SteeringAxisRecord,
+  axisSegment, currentWheelFrames, steeringAxisRecords, steeringResponse, virtualSteeringMetrics, type SteeringAxisRecord,
 } from '../../src/suspension/metrics/steering';
+import { lineSteeringMetrics, linkPairAxis } from '../../src/suspension/metrics/instant-axis';
 import { suspensionAssembly } from '../../src/suspension/build/template';
 
 const out = process.argv[2] ?? new URL('./multilink-kingpin.svg', import.meta.url).pathname;

@@ -121,7 +121,7 @@ export function moveEntity(part: string, entity: string, xyz: Vec3Doc): Assembly
  * Sets a coordinate's value in `state` (`jA.angle`, in the document's units). Held, it
  * is where the solve drives it; free, it is a starting value. Validation refuses a name
  * that no mate frees.
- * @throws RangeError if `value` is not finite.
+ * @throws AssemblyError if `value` is not finite.
  */
 export function setCoordinate(name: string, value: number): AssemblyRecipe {
   assertFinite(value, name);
@@ -133,7 +133,7 @@ export function setCoordinate(name: string, value: number): AssemblyRecipe {
 /**
  * Holds a coordinate (a driver): at `value` when given (also written to `state`),
  * otherwise where it stands. Holding a held coordinate only sets its value.
- * @throws RangeError if `value` is given and not finite.
+ * @throws AssemblyError if `value` is given and not finite.
  */
 export function holdCoordinate(name: string, value?: number): AssemblyRecipe {
   if (value !== undefined) assertFinite(value, name);
@@ -155,7 +155,7 @@ export function releaseCoordinate(name: string): AssemblyRecipe {
  * Changes the value of a dimensioned mate: the length of a `distance`, the angle of an
  * `angle` (document units).
  * @throws AssemblyError if there is no such mate or it has no value.
- * @throws RangeError if `value` is not finite.
+ * @throws AssemblyError if `value` is not finite.
  */
 export function setMateValue(mate: string, value: number): AssemblyRecipe {
   assertFinite(value, mate);
@@ -228,11 +228,11 @@ export function removeMate(id: string): AssemblyRecipe {
  * a suspension). A `state` pose of the part (`part.pose`), which would override it, is
  * removed. The rotation is kept as given (not normalised), as everywhere in the format.
  * @throws AssemblyError if there is no such part.
- * @throws RangeError if a number is not finite.
+ * @throws AssemblyError if a number is not finite.
  */
 export function setPartPose(part: string, pose: PoseDoc): AssemblyRecipe {
   const position = copyVec3(pose.position);
-  if (!Array.isArray(pose.rotation) || pose.rotation.length !== 4) throw new RangeError('expected a rotation [w, x, y, z]');
+  if (!Array.isArray(pose.rotation) || pose.rotation.length !== 4) throw new AssemblyError('rotation', 'expected a rotation [w, x, y, z]');
   for (let i = 0; i < 4; i++) assertFinite(pose.rotation[i], itemPath('rotation', i));
   const rotation: [number, number, number, number] = [pose.rotation[0], pose.rotation[1], pose.rotation[2], pose.rotation[3]];
   return (draft) => {
@@ -319,7 +319,7 @@ function matePath(id: string): string {
 }
 
 function copyVec3(xyz: Vec3Doc): Vec3Tuple {
-  if (!Array.isArray(xyz) || xyz.length !== 3) throw new RangeError('expected a point [x, y, z]');
+  if (!Array.isArray(xyz) || xyz.length !== 3) throw new AssemblyError('xyz', 'expected a point [x, y, z]');
   for (let i = 0; i < 3; i++) assertFinite(xyz[i], itemPath('xyz', i));
   return [xyz[0], xyz[1], xyz[2]];
 }
@@ -329,7 +329,7 @@ function sameVec3(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 function assertFinite(value: number, what: string): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`${what}: expected a finite number, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new AssemblyError(what, `expected a finite number, got ${String(value)}`);
 }
 
 /** A deep copy of plain JSON data (no functions, no cycles), so no caller's object ends up in the document. */

@@ -11,7 +11,8 @@ import { equilibriumCommand, modesCommand, simulateCommand, staticsCommand } fro
 import { batchCommand, fitCommand, sensitivityCommand } from './sensitivity-commands.ts';
 import { workerCommand } from './queue-commands.ts';
 import { clearanceCommand, envelopeCommand } from './clearance.ts';
+import { tyreCommand } from './tyre.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, clearanceCommand, envelopeCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, clearanceCommand, envelopeCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand, tyreCommand].map((command) => [command.name, command]),
 );

@@ -9,8 +9,22 @@ import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { geometryGradients, geometryTextOf, simulateGeometry } from './suspension-simulate.ts';
 import type { DynamicParameter, DynamicResult } from '../index.ts';
 
-/** The analyses, loaded when one of these commands runs (not at every start of the command). */
-const dynamics = () => import('../index.ts');
+/**
+ * The analyses, loaded when one of these commands runs (not at every start of the command):
+ * the modules themselves, not src/index.ts, which would bring the whole library (the live
+ * model, the viewer's presenters) into the command's bundle.
+ */
+async function dynamics() {
+  const [build, statics, equilibrium, modes, simulate, integrator, gradients] = await Promise.all([
+    import('../mechanics/build.ts'), import('../mechanics/statics.ts'), import('../mechanics/equilibrium.ts'), import('../mechanics/modes.ts'),
+    import('../mechanics/simulate.ts'), import('../../kernel/integrator/integrator.ts'), import('../gradients/run.ts'),
+  ]);
+  return {
+    buildDynamics: build.buildDynamics, statics: statics.statics, equilibrium: equilibrium.equilibrium, modes: modes.modes, simulate: simulate.simulate,
+    IntegratorError: integrator.IntegratorError, simulationGradients: gradients.simulationGradients, parseParameter: gradients.parseParameter,
+    parseResult: gradients.parseResult, DynamicSensitivityError: gradients.DynamicSensitivityError,
+  };
+}
 
 const UNITS =
   'Units: lengths mm, forces N, moments and torques N·mm (a driver on an angle: N·mm),\n' +

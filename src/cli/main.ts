@@ -10,7 +10,7 @@
  * Results are JSON on stdout (2-space indented); help goes to stdout, errors to stderr.
  */
 import { readFileSync } from 'node:fs';
-import { KinemateError } from '../../kernel/errors.ts';
+import { InternalError, KinemateError } from '../../kernel/errors.ts';
 import { SuspensionFileError } from '../suspension/files/errors.ts';
 import { wantsHelp } from './args.ts';
 import type { Command } from './command.ts';
@@ -67,12 +67,13 @@ function commandNamed(commands: ReadonlyMap<string, Command>, name: string): Com
 }
 
 /**
- * Errors that mean a bug rather than bad input: the engine's own TypeErrors and the like.
- * Everything else thrown is taken as bad input whose message says what is wrong
- * (AssemblyError, ModelError, CliError, and the plain Errors a command throws).
+ * Errors that mean a bug rather than bad input: an InternalError (a broken promise of the
+ * code), the engine's own TypeErrors and the like. Everything else thrown is taken as bad
+ * input whose message says what is wrong (every KinemateError, and a plain Error a library
+ * throws).
  */
 function isInternal(error: unknown): boolean {
-  return !(error instanceof Error) || error instanceof TypeError || error instanceof ReferenceError ||
+  return !(error instanceof Error) || error instanceof InternalError || error instanceof TypeError || error instanceof ReferenceError ||
     error instanceof SyntaxError || error instanceof EvalError || error instanceof URIError;
 }
 

@@ -10,12 +10,15 @@ export const plotCommand: Command = {
   synopsis:
     'plot   GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP] [--hold ID]\n' +
     '       --metric NAME [--metric NAME]... [--baseline GEOMETRY] --out FILE.svg|FILE.png\n' +
-    '       or MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png',
-  summary: 'plot metrics over a sweep (or coordinates over a drive) as SVG or PNG',
+    '       or MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png\n' +
+    '       or FILE.tir --metric fx|fy|mz [--slip-angle A:B:N] [--slip-ratio A:B:N] [--load FZ] [--camber DEG] --out FILE.svg|FILE.png',
+  summary: 'plot metrics over a sweep (or coordinates over a drive, or a tyre\'s forces over slip) as SVG or PNG',
   help: `Usage: kinemate plot GEOMETRY [sweep options] --metric NAME [--metric NAME]...
                      [--baseline GEOMETRY] --out FILE.svg|FILE.png [--width PX] [--height PX]
        kinemate plot MODEL --drive COORD --from A --to B --steps N --metric COORD...
                      [--baseline MODEL] --out FILE.svg|FILE.png
+       kinemate plot FILE.tir --metric fx|fy|mz [--slip-angle A:B:N] [--slip-ratio A:B:N]
+                     [--load FZ] [--camber DEG] [--baseline OTHER.tir] --out FILE.svg|FILE.png
 
 Runs one suspension sweep of GEOMETRY (default: --bump -50:50:11) and draws one panel per
 metric against the swept quantity (wheel travel, rack travel, roll, or the first moving
@@ -23,6 +26,9 @@ target of a sweep file), with axis titles and units and the design point marked.
 --baseline, the baseline geometry is swept the same way and drawn dashed beside it.
 With --drive, MODEL (any *.kinemate.json) is driven as by "kinemate drive" and the
 --metric names are its coordinates, drawn against the driven one.
+A tyre property file (FILE.tir) is evaluated as by "kinemate tyre" and its forces drawn
+against the slip angle (default -15:15:61), one curve per slip ratio; with --slip-ratio
+alone, against the slip ratio (docs/tyres.md).
 
 The picture is SVG or PNG by the --out extension, --width × --height px (default 720 wide,
 60 + 220 px per panel high).

@@ -7,7 +7,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from './fs-lazy.ts';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { buildModel, driveModel, loadAssemblyFile, modelState, simulate, solveModel, type Model, type StateJSON } from '../index.ts';
+// The modules themselves, not src/index.ts: the command would carry the whole library (the
+// live model, the gradients) in its bundle for these few functions.
+import { buildModel, type Model } from '../model/build.ts';
+import { driveSteps, modelState, solveModel, type StateJSON } from '../model/operations.ts';
+import { simulate } from '../mechanics/simulate.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { Geometry, SweepSpec } from '../suspension/files/index.ts';
 import { checkHold, loadSuspension, sweepSpecsOf } from './sweep-run.ts';
@@ -21,11 +25,14 @@ import { assemblyScene } from '../pictures/scene.ts';
 import { sceneToGlb } from '../pictures/gltf.ts';
 import { reportHtml, type ReportInput } from '../pictures/report.ts';
 import { onePositional, parseBoundedCount, parseCommandArgs, parseCount, parseNumber, stringOption, stringOptions, type ParsedArgs } from './args.ts';
-import { fileErrorReason } from './files.ts';
+import { fileErrorReason, loadAssemblyFile } from './files.ts';
 import { CliError, EXIT, type CliIO } from './io.ts';
 import { progressLine } from './progress.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { knownFontFound, svgToPng } from './png.ts';
+import { tyreChart, TYRE_METRICS, type TyreMetric } from '../pictures/tyre-chart.ts';
+import { tyreCurves } from '../../mates/tyres/index.ts';
+import { loadTyre, tyreRequest } from './tyre.ts';
 
 const SWEEP_OPTIONS = {
   sweep: { type: 'string' }, bump: { type: 'string' }, steer: { type: 'string' }, roll: { type: 'string' }, hold: { type: 'string' },
@@ -172,7 +179,7 @@ async function driveAssembly(path: string, drive: NonNullable<ReturnType<typeof 
   if (!model.coordinates.has(drive.coordinate)) {
     throw new CliError(`--drive ${drive.coordinate}: no such coordinate in ${basename(path)}; the coordinates are ${[...model.coordinates.keys()].join(', ')}`);
   }
-  const result = driveModel(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress);
+  const result = { steps: [...driveSteps(model, drive.coordinate, drive.from, drive.to, drive.steps, onProgress ? { onProgress } : {})] };
   const values = Array.from({ length: drive.steps + 1 }, (_, i) => (i === drive.steps ? drive.to : drive.from + ((drive.to - drive.from) * i) / drive.steps));
   // the drive stops at its first failure: the rest of the states are the last good one, unsolved
   const states = values.map((_, i) => result.steps[Math.min(i, result.steps.length - 1)].state);
@@ -212,7 +219,9 @@ const PLOT_OPTIONS = {
   ...SWEEP_OPTIONS, ...DRIVE_OPTIONS,
   metric: { type: 'string', multiple: true }, baseline: { type: 'string' }, out: { type: 'string' },
   width: { type: 'string' }, height: { type: 'string' },
+  load: { type: 'string' }, 'slip-angle': { type: 'string' }, 'slip-ratio': { type: 'string' }, camber: { type: 'string' },
 } as const;
+const TYRE_OPTIONS = ['load', 'slip-angle', 'slip-ratio', 'camber'] as const;
 
 /** The largest picture side: a PNG of 10000 × 10000 px is already 400 MB of pixels to render. */
 const MAX_PIXELS = 10000;
@@ -234,6 +243,10 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   const width = pixels('width'), height = pixels('height');
   const size: ChartSize = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
   const baseline = stringOption(args, 'baseline');
+  const format = extension === '.png' ? 'png' : 'svg';
+  if (isTyreFile(path)) return writePicture(io, out, format, await tyrePlot(args, path, baseline, metrics, size, format, io));
+  const tyreOption = TYRE_OPTIONS.find((name) => stringOption(args, name) !== undefined);
+  if (tyreOption !== undefined) throw new CliError(`plot: --${tyreOption} is for a tyre file (FILE.tir)`);
   const drive = driveOptions('plot', args);
   const progress = progressFor(io, 'plot');
   const picture = await plotPicture(path, {
@@ -242,11 +255,36 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
     ...(drive ? { drive } : { sweep: sweepArgs(args) }),
   });
   await progress.clear();
-  if (extension === '.png' && !knownFontFound()) {
+  return writePicture(io, out, format, picture);
+}
+
+async function writePicture(io: CliIO, out: string, format: 'svg' | 'png', picture: { data: string | Uint8Array; failed: boolean }): Promise<number> {
+  if (format === 'png' && !knownFontFound()) {
     await io.err('kinemate: plot: warning: neither DejaVu Sans nor Liberation Sans is installed; the PNG\'s text uses whatever font the system has (Debian: apt-get install fonts-dejavu-core)\n');
   }
   await writeOutput('plot', out, picture.data);
   return picture.failed ? EXIT.failed : EXIT.ok;
+}
+
+function isTyreFile(path: string): boolean {
+  return extname(path).toLowerCase() === '.tir';
+}
+
+/** `plot FILE.tir --metric fy …`: the tyre's curves (default: slip angle −15…15°), a baseline tyre dashed. */
+async function tyrePlot(args: ParsedArgs, path: string, baseline: string | undefined, metrics: readonly string[], size: ChartSize, format: 'svg' | 'png', io: CliIO): Promise<{ data: string | Uint8Array; failed: boolean }> {
+  const wrong = metrics.find((m) => !(TYRE_METRICS as readonly string[]).includes(m));
+  if (wrong !== undefined) throw new CliError(`plot: --metric ${wrong}: a tyre's metrics are ${TYRE_METRICS.join(', ')}`);
+  const other = [...Object.keys(SWEEP_OPTIONS), ...Object.keys(DRIVE_OPTIONS)].find((name) => stringOption(args, name) !== undefined);
+  if (other !== undefined) throw new CliError(`plot: --${other} is not for a tyre file`);
+  if (baseline !== undefined && !isTyreFile(baseline)) throw new CliError(`plot: --baseline "${baseline}": a tyre is compared with a tyre file (.tir)`);
+  const request = tyreRequest('plot', args, '-15:15:61');
+  const series = [];
+  for (const [file, dashed] of [[path, false], ...(baseline !== undefined ? [[baseline, true] as const] : [])] as const) {
+    const tyre = await loadTyre('plot', file, io);
+    series.push({ source: basename(file), steps: tyreCurves(tyre, { ...request, load: request.load ?? tyre.nominalLoad }), dashed });
+  }
+  const svg = await chartSvg(tyreChart(series, metrics as TyreMetric[]), size);
+  return { data: format === 'png' ? svgToPng(svg) : svg, failed: false };
 }
 
 /** What `kinemate plot` draws, given as options (paths as given on the command line). */

@@ -18,7 +18,9 @@ export async function geometryTextOf(file: string): Promise<string | null> {
 
 /** Parse the geometry and its dynamics section, settle it (or not, per `start`), and run. */
 export async function simulateGeometry(file: string, text: string, options: SimulateOptions): Promise<SuspensionSimulationResult> {
-  const { parseGeometry, readSuspensionDynamics, prepareSuspensionDynamics, simulateSuspension } = await import('../index.ts');
+  const [{ parseGeometry }, { readSuspensionDynamics, prepareSuspensionDynamics, simulateSuspension }] = await Promise.all([
+    import('../suspension/files/index.ts'), import('../suspension/dynamics/model.ts'),
+  ]);
   const geometry = parseGeometry(text, file);
   const spec = readSuspensionDynamics((geometry.raw as Record<string, unknown>).dynamics, geometry, file);
   return simulateSuspension(prepareSuspensionDynamics(geometry, spec), options);
@@ -27,7 +29,9 @@ export async function simulateGeometry(file: string, text: string, options: Simu
 /** `simulate GEOMETRY --gradient`: the file's own numbers as parameters (src/suspension/gradients/simulation/geometry.ts). */
 export async function geometryGradients(file: string, text: string, names: readonly string[], results: readonly (DynamicResult | string)[], options: GradientOptions,
   method: 'adjoint' | 'direct'): Promise<DynamicGradients> {
-  const { parseGeometry, readSuspensionDynamics, geometrySimulationGradients } = await import('../index.ts');
+  const [{ parseGeometry }, { readSuspensionDynamics }, { geometrySimulationGradients }] = await Promise.all([
+    import('../suspension/files/index.ts'), import('../suspension/dynamics/model.ts'), import('../suspension/gradients/simulation/geometry.ts'),
+  ]);
   const geometry = parseGeometry(text, file);
   const spec = readSuspensionDynamics((geometry.raw as Record<string, unknown>).dynamics, geometry, file);
   return geometrySimulationGradients({ geometry, spec }, names, results, options, method);

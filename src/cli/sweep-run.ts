@@ -99,7 +99,7 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   checkHold(sm, args.hold);
   let loads: SweepLoads | null = null;
   if (args.loads) {
-    if (args.format === 'csv') throw new Error('--loads: the loads are nested per step; use --format json');
+    if (args.format === 'csv') throw new KinemateError('--loads', 'the loads are nested per step; use --format json');
     loads = new SweepLoads(sm, parseLoadCase(await readTextFile(args.loads, 'loads'), sm.corners.map((c) => c.roles.side), args.loads));
   }
   const sweeps: Record<string, SweepRun> = {};

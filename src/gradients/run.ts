@@ -33,8 +33,9 @@ import { CoordinateFrictionForce } from '../../mates/resistance';
 import type { AssemblyDoc } from '../assembly/types';
 import type { Model } from '../model/build';
 import { buildDynamics, type DynamicsModel } from '../mechanics/build';
-import { prepareSimulation } from '../mechanics/simulate';
-import type { IntegratorMethod } from '../../kernel/integrator/integrator';
+import { finalStep, prepareSimulation } from '../mechanics/simulate';
+import type { IntegratorGroup, IntegratorMethod } from '../../kernel/integrator/integrator';
+import { ProductMaps } from './product-step';
 import { CoordinateMotion, PointMotion } from '../../kernel/motion';
 import { MinimumNormStart, startSolveMetric } from './free-start';
 import { StartVelocity, startMetric } from './start';
@@ -65,6 +66,11 @@ export interface GradientOptions {
   step: number;
   method?: IntegratorMethod;
   rhoInf?: number;
+  /**
+   * The group poses step on, as `simulate` takes it; default 'R3xSO3', `simulate`'s own (the
+   * gradient is then the exact derivative of what it prints: product-step.ts); 'SE3' the other.
+   */
+  lieGroup?: IntegratorGroup;
   /** Progress: each forward step taken (steps done of those asked) and, on the adjoint route, each step swept back (of the sweep's). */
   onProgress?: (pass: 'forward' | 'backward', done: number, total: number) => void;
   /**
@@ -352,11 +358,13 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     return [{ k: hardpoints.length - 1, w: weight }];
   })));
   const filePose = Float64Array.from(dyn.system.state);
-  const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf });
+  const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf, lieGroup: options.lieGroup ?? 'R3xSO3' });
   /** Whether the start solve left the pose as the file gave it (a start the file leaves free is then differentiable). */
   const filePoseKept = dyn.system.state.every((x, i) => Math.abs(x - filePose[i]) <= 1e-12 * Math.max(1, Math.abs(filePose[i])));
   const it = sim.integrator, { system, forces } = dyn;
   const n = it.size, P = parameters.length, NR = results.length;
+  /** On R³ × SO(3) (simulate's default): the step's own maps (product-step.ts); null on SE(3). */
+  const pm = (options.lieGroup ?? 'R3xSO3') === 'R3xSO3' ? new ProductMaps(system, it.layout, n, it.bodies) : null;
   const m = it.rows, N = n + m;
   // redundant rows: the integrator solves each step on its active rows (kernel/integrator/integrator.ts selectRows), a dropped
   // row's λ left out of the dynamics; so does this: a dropped row is masked out of J, H and Φ_p, its λ read as zero
@@ -611,7 +619,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
    * step y: J_r(y), Ad(exp(−y)), J, H, K, C, ∂g/∂v, and A factored in `lu` (dynamic rows
    * divided by β', like the integrator's).
    */
-  const linearise = (h: number, y: Float64Array, v: Float64Array, lambda: Float64Array, t: number) => {
+  const linearise = (h: number, y: Float64Array, v: Float64Array, vdot: Float64Array, lambda: Float64Array, t: number) => {
     const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta);
     // block-diagonal J_r(y) and Ad(exp(−y))
     Jr.fill(0); Ad.fill(0);
@@ -619,6 +627,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       const c0 = it.layout[vr.id];
       if (c0 < 0) continue;
       if (vr.kind !== 'pose') { Jr[c0 * n + c0] = 1; Ad[c0 * n + c0] = 1; continue; }
+      if (pm) continue; // the product retraction's maps, below
       rightJacobian(G36, y.subarray(c0, c0 + 6));
       for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) Jr[(c0 + i) * n + c0 + j] = G36[i * 6 + j];
       // exp(y) = (R, t): ω' = Rᵀω, v' = Rᵀ(v + ω × t)
@@ -634,14 +643,19 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         Ad[(c0 + 3 + i) * n + c0 + j] = s;
       }
     }
+    if (pm) pm.stepMaps(system.state, y, Ad, Jr);
     // the Jacobians at the new state
     rowsAndCurvature(lambda);
     forces.assemble(v, t, Q, K, C);
     gyroJacobian(v);
-    // H − K and ∂g/∂v − C, kept for the right-hand sides
+    // H − K and ∂g/∂v − C, kept for the right-hand sides (on R³ × SO(3) with the velocity map's terms: product-step.ts)
     for (let i = 0; i < n * n; i++) { H[i] -= K[i]; Gv[i] -= C[i]; }
     A.fill(0);
-    addMass(A, N, 1);
+    if (pm) {
+      pm.at(system.state, v, vdot);
+      pm.effective(H, Gv);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] = pm.Meta[i * n + j];
+    } else addMass(A, N, 1);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
       let s = 0;
       for (let k = 0; k < n; k++) { const w = H[i * n + k]; if (w !== 0) s += w * Jr[k * n + j]; }
@@ -660,6 +674,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
 
   /** The Lie step y = h v_n + h² c1 a_n + h² β a_{n+1} of the step just taken (the corrections included). */
   const lieStep = (y: Float64Array, h: number) => {
+    if (pm) { pm.lieStep(y, h, system.state, it.v, it.vdot, it.coefficients()); return; }
     const start = it.stepStart();
     for (let i = 0; i < n; i++) y[i] = h * (start.v[i] + h * c1 * start.a[i] + h * beta * it.a[i]);
   };
@@ -843,6 +858,23 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       if (lamAll) for (let r = 0; r < m; r++) lamAll[r * P + j] = rhs[n + r];
     }
   } else store(0, null);
+  // on R³ × SO(3) the columns carry (δ, η', η̇', a') from here on (the scheme's own variables); svB the body twists'
+  // v' = P η' + Vq δ, what the results read (product-step.ts)
+  const svB = pm ? new Float64Array(n * P) : sv;
+  if (pm) {
+    pm.start(system.state, it.v, it.vdot);
+    if (mode === 'direct') {
+      svB.set(sv);
+      pm.at(system.state, it.v, it.vdot);
+      // η' = Pᵀ(v' − Vq δ), η̇' = Pᵀ(v̇' − Wq δ − Wη η'), a' = η̇'
+      const c = new Float64Array(n * P);
+      c.set(sv); pm.addColumns(c, P, pm.Vq, sq, P, P, -1);
+      sv.fill(0); pm.addColumns(sv, P, pm.P, c, P, P, 1, true);
+      c.set(svd); pm.addColumns(c, P, pm.Wq, sq, P, P, -1); pm.addColumns(c, P, pm.We, sv, P, P, -1);
+      svd.fill(0); pm.addColumns(svd, P, pm.P, c, P, P, 1, true);
+      sa.set(svd);
+    }
+  }
 
   it.onStep = (h) => {
     lieStep(y, h);
@@ -851,7 +883,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
     useActive(it.activeRows());
     const lambda = activeLambda();
-    linearise(h, y, v, lambda, it.t);
+    linearise(h, y, v, vdot, lambda, it.t);
     for (let j = 0; j < P; j++) {
       // the parts of the new state that do not depend on dD
       for (let i = 0; i < n; i++) {
@@ -869,7 +901,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       if (curved) rc.fill(0);
       terms[j](rp, v, vdot, it.t, lambda, rc);
       if (curved) maskRows(rc);
-      massTimes(tmp, svd, j, P);
+      if (pm) { tmp.fill(0); pm.addColumns(tmp, 1, pm.Meta, svd.subarray(j), P, 1); } else massTimes(tmp, svd, j, P);
       for (let i = 0; i < n; i++) {
         let s = tmp[i] + rp[i];
         for (let k = 0; k < n; k++) s += GC[i * n + k] * bv[k * P + j] + HK[i * n + k] * bq[k * P + j];
@@ -894,6 +926,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         sa[k] = aPred[k] + aP * dD;
       }
     }
+    if (pm) { svB.fill(0); pm.addColumns(svB, P, pm.P, sv, P, P); pm.addColumns(svB, P, pm.Vq, sq, P, P); }
     observe();
   };
 
@@ -922,7 +955,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
       const T = tr.tension.evaluate(system.state, it.v, tq, tv, 1, it.t);
       for (let j = 0; j < P; j++) {
         let d = tr.tension.explicit(j);
-        for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * sv[i * P + j];
+        for (let i = 0; i < n; i++) d += tq[i] * sq[i * P + j] + tv[i] * svB[i * P + j];
         if (tr.reaction) { const lw = tr.reaction.lambdaWeights; for (let r = 0; r < m; r++) d += lw[r] * lamAll![r * P + j]; }
         g[j] = d;
       }
@@ -946,8 +979,8 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
           g[j] = rowOf([dv[0] + c[0], dv[1] + c[1], dv[2] + c[2]]);
         } else {
           // ẋ = R u: d = R(δω × u + dω' × p + dv'), with (dω', dv') the velocity's sensitivity
-          const c1 = cross(dw, u), c2 = cross([s(0, sv), s(1, sv), s(2, sv)], lp);
-          g[j] = rowOf([c1[0] + c2[0] + s(3, sv), c1[1] + c2[1] + s(4, sv), c1[2] + c2[2] + s(5, sv)]);
+          const c1 = cross(dw, u), c2 = cross([s(0, svB), s(1, svB), s(2, svB)], lp);
+          g[j] = rowOf([c1[0] + c2[0] + s(3, svB), c1[1] + c2[1] + s(4, svB), c1[2] + c2[2] + s(5, svB)]);
         }
       }
       if (tr.explicitAxis[j].length) { g[j] += explicit(tr, j, it.v); rotationMatrix(r, system.state, rv.offset + 3); }
@@ -970,6 +1003,35 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     const u = [v[rc0 + 1] * lp[2] - v[rc0 + 2] * lp[1] + v[rc0 + 3], v[rc0 + 2] * lp[0] - v[rc0] * lp[2] + v[rc0 + 4], v[rc0] * lp[1] - v[rc0 + 1] * lp[0] + v[rc0 + 5]];
     const ur = cross(u, ra);
     for (let i = 0; i < 3; i++) { cq[rc0 + i] += w * ur[i]; cv[rc0 + i] += w * pr[i]; cv[rc0 + 3 + i] += w * ra[i]; }
+  };
+  const cqB = new Float64Array(n), cvB = new Float64Array(n);
+  /**
+   * A result's cotangent at a stored step's end into (mq, mv): on SE(3) the body (q, v) ones; on R³ × SO(3) those of
+   * (δ, η) through v = P η + Vq δ (pm.at at that state first).
+   */
+  const addStepCotangent = (tr: Tracker, mq: Float64Array, mv: Float64Array, v: Float64Array, w: number, t: number) => {
+    if (!pm) { addResultCotangent(tr, mq, mv, v, w, t); return; }
+    cqB.fill(0); cvB.fill(0);
+    addResultCotangent(tr, cqB, cvB, v, w, t);
+    for (let i = 0; i < n; i++) mq[i] += cqB[i];
+    pm.addColumns(mq, 1, pm.Vq, cvB, 1, 1, 1, true);
+    pm.addColumns(mv, 1, pm.P, cvB, 1, 1, 1, true);
+  };
+  /**
+   * On R³ × SO(3): the start's cotangents of (δ, η, η̇, a) as those of the body (δ, v, v̇) the start's own
+   * equations speak (η = Pᵀ(v − Vq δ), η̇ = a = Pᵀ(v̇ − Wq δ − Wη η)), in place (a's into v̇'s).
+   */
+  const startCotangentsToBody = (mq: Float64Array, mv: Float64Array, mvd: Float64Array, ma: Float64Array) => {
+    const pmu = new Float64Array(n), e = new Float64Array(n);
+    for (let i = 0; i < n; i++) ma[i] += mvd[i];
+    pm!.addColumns(pmu, 1, pm!.P, ma, 1, 1);
+    e.set(mv);
+    pm!.addColumns(e, 1, pm!.We, pmu, 1, 1, -1, true);
+    mv.fill(0);
+    pm!.addColumns(mv, 1, pm!.P, e, 1, 1);
+    pm!.addColumns(mq, 1, pm!.Wq, pmu, 1, 1, -1, true);
+    pm!.addColumns(mq, 1, pm!.Vq, mv, 1, 1, -1, true);
+    mvd.set(pmu); ma.fill(0);
   };
   let stepCount = 0;
   const observe = () => {
@@ -1005,8 +1067,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
   }
   const onlyCrossings = trackers.every((tr) => tr.result.at === 'crossing');
   let done = 0;
+  // simulate's clock: t_k = k·h, the last step ending exactly at the duration
+  const lastStep = finalStep(duration, step, steps);
   for (let k = 1; k <= steps; k++) {
-    if (!it.step(step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
+    if (!it.step(k === steps ? lastStep : step, k === steps ? duration : k * step)) throw new DynamicSensitivityError(`gradients: the step at t = ${it.t} s did not converge`);
     done = k;
     if (onlyCrossings && trackers.every((tr) => !Number.isNaN(tr.crossT))) break; // nothing later matters to a crossing time
   }
@@ -1071,18 +1135,19 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     for (let k = last; k >= 1; k--) {
       const s = stored[k], h = s.h;
       restoreStep(s);
+      if (pm) pm.at(system.state, s.v, s.vdot);
       options.onProgress?.('backward', last - k + 1, last);
       trackers.forEach((tr, r) => {
         const w = weights[r].get(k);
         if (w === undefined) return;
         if (tr.reaction) tr.reaction.lambda = s.lambda;
-        addResultCotangent(tr, mq[r], mv[r], s.v, w, s.t);
+        addStepCotangent(tr, mq[r], mv[r], s.v, w, s.t);
         if (tr.lambdaRow >= 0) tr.lamCot += w;
         if (tr.reaction) { const lw = tr.reaction.lambdaWeights; for (let rr = 0; rr < m; rr++) tr.lamCots![rr] += w * lw[rr]; }
         for (let j = 0; j < P; j++) if (tr.explicitAxis[j].length) tr.grad[j] += w * explicit(tr, j, s.v);
       });
       const betaP = (1 - am) / (h * h * beta * (1 - af)), gammaP = gamma / (h * beta), aP = 1 / (h * h * beta);
-      linearise(h, s.y, s.v, s.lambda, s.t);
+      linearise(h, s.y, s.v, s.vdot, s.lambda, s.t);
       parameterRows(s);
       trackers.forEach((tr, r) => {
         if (k > lasts[r]) return;
@@ -1102,7 +1167,7 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
         for (let rr = 0; rr < m; rr++) rcon[rr] = rhs[n + rr];
         // r_dyn = −(M v̇' + R_p + GC b_v + HK b_q)/β',  r_con = −(J b_q + Φ_p)
         addParameters(tr.grad, -1 / betaP);
-        massTimes(Mr, rdyn, 0, 1);
+        if (pm) { Mr.fill(0); pm.addColumns(Mr, 1, pm.Meta, rdyn, 1, 1, 1, true); } else massTimes(Mr, rdyn, 0, 1);
         for (let i = 0; i < n; i++) {
           let xq = q[i], xv = vv[i];
           for (let l = 0; l < n; l++) { xq -= HK[l * n + i] * rdyn[l] / betaP; xv -= GC[l * n + i] * rdyn[l] / betaP; }
@@ -1126,6 +1191,10 @@ function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: re
     // the start: v̇₀' = a₀' = first n of [M Jᵀ; J 0]⁻¹[−(R_p + (H − K)q₀'); −(Wq q₀' + (∂J/∂p)v̇₀)], q₀' = −S⁻¹[Φ_p; 0], v₀' = 0
     const s0 = stored[0];
     restoreStep(s0);
+    if (pm) {
+      pm.at(system.state, s0.v, s0.vdot);
+      trackers.forEach((_, r) => startCotangentsToBody(mq[r], mv[r], mvd[r], ma[r]));
+    }
     trackers.forEach((tr, r) => {
       const w0 = weights[r].get(0);
       if (w0 === undefined) return;

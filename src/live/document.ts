@@ -322,7 +322,7 @@ export const liveEdits = {
    */
   moveHardpoint(name: string, xyz: Vec3Doc): LiveRecipe {
     const target: [number, number, number] = [xyz[0], xyz[1], xyz[2]];
-    if (!target.every(Number.isFinite)) throw new RangeError(`${name}: expected finite coordinates, got [${target.join(', ')}]`);
+    if (!target.every(Number.isFinite)) throw new LiveEditError(name, `expected finite coordinates, got [${target.join(', ')}]`);
     return (draft) => {
       if (draft.kind === 'assembly') {
         const ref = splitReference(name);
@@ -343,7 +343,7 @@ export const liveEdits = {
 
   /** Sets any field of a suspension's geometry file (a deep copy of `value`; `undefined` deletes it). */
   setGeometryValue(path: readonly (string | number)[], value: unknown): LiveRecipe {
-    if (path.length === 0) throw new RangeError('setGeometryValue: empty path');
+    if (path.length === 0) throw new LiveEditError('path', 'empty', 'setGeometryValue: empty path');
     const copy = value === undefined ? undefined : structuredClone(value);
     return (draft) => {
       const geometry = requireSuspension(draft).geometry as Record<string | number, unknown>;

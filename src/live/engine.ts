@@ -40,7 +40,7 @@ import { Continuation } from '../../kernel/continuation';
 import { buildModel, type Model } from '../model/build.ts';
 import { resultOf, type SolveResult } from '../model/operations.ts';
 import { coordinatesOfMate, isCoupling, type AssemblyDoc, type PoseDoc } from '../assembly/types.ts';
-import { compileDocument, type CompiledDocument, type LiveDocument } from './document.ts';
+import { compileDocument, LiveEditError, type CompiledDocument, type LiveDocument } from './document.ts';
 
 /** Constraint tolerance (relative to the model's length scale) of the pull's own solve; see the module comment. */
 export const PULL_TOLERANCE = 1e-6;
@@ -290,7 +290,7 @@ export class LiveEngine<A = undefined> {
     const { system } = model;
     const variable = model.parts.get(pull.part);
     if (variable === undefined || system.variables[variable].fixed) {
-      throw new Error(`pull: "${pull.part}" is not a movable part of this model`);
+      throw new LiveEditError('pull', `"${pull.part}" is not a movable part of this model`);
     }
     const L = system.lengthScale;
     const point = pull.point;

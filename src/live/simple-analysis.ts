@@ -13,6 +13,7 @@ import { splitReference } from '../assembly/types.ts';
 import type { Model } from '../model/build.ts';
 import type { SolveResult } from '../model/operations.ts';
 import type { PointRole, SuspensionRoles } from '../suspension/build/roles.ts';
+import { ArgumentError } from '../../kernel/errors.ts';
 
 export interface CornerReadout {
   readonly side: 'left' | 'right';
@@ -65,7 +66,7 @@ export function worldPoint(model: Model, role: PointRole): [number, number, numb
   const part = ref?.owner ?? role, name = ref?.name ?? '';
   const variable = model.parts.get(part);
   const local = model.doc.parts[part]?.points?.[name];
-  if (variable === undefined || local === undefined) throw new Error(`no point "${role}" in the model`);
+  if (variable === undefined || local === undefined) throw new ArgumentError('', `no point "${role}" in the model`);
   const w = P.applyPoint(new Float64Array(3), model.system.getPose(variable), local);
   return [w[0], w[1], w[2]];
 }

@@ -31,6 +31,7 @@ import { LiveEngine, type LiveFrame } from './engine.ts';
 import type { LiveRequest } from './live-model.ts';
 import { analyseSuspension, type LiveSuspensionAnalysis } from './suspension-analysis.ts';
 import { SuspensionLiveEngine, type SolveReport, type SuspensionView } from './suspension-engine.ts';
+import { InternalError } from '../../kernel/errors.ts';
 
 /** What a view's requests carry beside the document: where a suspension sits, and a load case. */
 export interface LiveViewSettings {
@@ -148,7 +149,7 @@ export class LiveViewEngine {
   /** Runs `read` on a suspension at its design state, then puts the pose shown back. */
   atDesign<T>(read: () => T): T {
     const s = this.suspension;
-    if (s === null) throw new Error('LiveViewEngine.atDesign: the current document is not a suspension');
+    if (s === null) throw new InternalError('LiveViewEngine.atDesign: the current document is not a suspension');
     return s.engine.atDesign(read);
   }
 

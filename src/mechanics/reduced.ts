@@ -11,7 +11,7 @@
  * points (a two-force link) is exactly a constant tension between its material points, so
  * its direction turns with them (the T/l geometric stiffness).
  */
-import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../kernel/analysis';
+import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../kernel/multipliers';
 import { ForceSet } from '../../kernel/forces';
 import { GravityBlock, assembleMass } from '../../kernel/mass';
 import { BodyTorque, PointForce, PointToPointForce, type Law } from '../../mates/forces';

@@ -20,6 +20,7 @@ import { modelState, solveModel, type StateJSON } from '../model/operations';
 import { buildDynamics, type DynamicsModel } from './build';
 import { elementReports, mateReactions, type CoordinateReaction, type ElementReport, type RowMultipliers, type Wrench } from './statics';
 import type { Vec3Tuple } from '../../kernel/vec3';
+import { ArgumentError } from '../../kernel/errors';
 
 /** Joules per internal energy unit (t·mm²/s² = N·mm). */
 const JOULE = 1e-3;
@@ -33,7 +34,7 @@ export interface SimulateOptions {
   rhoInf?: number;
   /**
    * The group poses step on; default 'R3xSO3' (translation in world axes: exact for a constant
-   * acceleration, kernel/integrator/product-group.ts). 'SE3' is the scheme the gradients differentiate.
+   * acceleration, kernel/integrator/product-group.ts), which the gradients differentiate too (src/gradients/product-step.ts); 'SE3' the other.
    */
   lieGroup?: IntegratorGroup;
   /** A frame every this many steps (and the last); default 1. */
@@ -320,7 +321,7 @@ function energyByElement(sim: Simulation): Record<string, number> {
  * The size of the step that ends the run at the duration: h itself when the duration is a
  * whole number of steps up to round-off, else what is left after the others.
  */
-function finalStep(duration: number, step: number, steps: number): number {
+export function finalStep(duration: number, step: number, steps: number): number {
   const left = duration - (steps - 1) * step;
   return Math.abs(left - step) <= 1e-9 * step ? step : left;
 }
@@ -328,8 +329,8 @@ function finalStep(duration: number, step: number, steps: number): number {
 /** Run the simulation to the end, calling `emit` with each frame; the result without frames unless kept. */
 function run(source: AssemblyDoc | DynamicsModel, options: SimulateOptions, emit: (frame: SimulationFrame) => void): SimulationResult {
   const { duration, step } = options;
-  if (!(duration > 0) || !Number.isFinite(duration)) throw new RangeError(`duration: expected a positive number of seconds, got ${duration}`);
-  if (!(step > 0) || !Number.isFinite(step)) throw new RangeError(`step: expected a positive number of seconds, got ${step}`);
+  if (!(duration > 0) || !Number.isFinite(duration)) throw new ArgumentError('duration', `expected a positive number of seconds, got ${duration}`);
+  if (!(step > 0) || !Number.isFinite(step)) throw new ArgumentError('step', `expected a positive number of seconds, got ${step}`);
   const every = Math.max(1, Math.floor(options.every ?? 1));
   const method = options.method ?? 'generalized-alpha';
   const sim = prepareSimulation(source, { method, rhoInf: options.rhoInf, lieGroup: options.lieGroup ?? 'R3xSO3' });

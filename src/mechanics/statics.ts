@@ -6,7 +6,7 @@
  * N·mm. A driver's or held coordinate's reaction is the generalized force it applies
  * along the coordinate (N for a slide, N·mm for an angle): at rest, driver + loads = 0.
  */
-import { constraintMultipliers, type Multipliers } from '../../kernel/analysis';
+import { constraintMultipliers, type Multipliers } from '../../kernel/multipliers';
 import { rotationMatrix } from '../../kernel/dual';
 import * as P from '../../kernel/pose';
 import type { SolveOptions } from '../../kernel/solver/solve';

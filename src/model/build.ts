@@ -4,7 +4,7 @@
  * here and nowhere else: angles in the file's unit outside, radians inside; lengths stay
  * in the file's unit.
  */
-import { KinemateError } from '../../kernel/errors.ts';
+import { InternalError, KinemateError } from '../../kernel/errors.ts';
 import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { vec3, type ReadonlyVec3 } from '../../kernel/vec3';
@@ -15,6 +15,7 @@ import {
   entityKind, isCoupling, isJoint, splitReference,
   type AssemblyDoc, type MateDoc, type PartDoc, type PoseDoc,
 } from '../assembly/types';
+import { MateError } from '../../mates/errors';
 
 export interface CoordinateInfo {
   name: string;
@@ -79,7 +80,7 @@ function entityOf(part: PartDoc, name: string, kind: string): Entity {
       return { kind: 'curve', curve: new Curve(c.polyline, c.closed ?? false, c.smooth ?? false) };
     }
   }
-  throw new Error(`unknown entity kind ${kind}`);
+  throw new InternalError(`entityOf: unknown entity kind ${kind}`) // the loader checked every kind;
 }
 
 /** Build the model. The document is assumed valid (validateAssembly); the poses come from `state` where given. */
@@ -105,7 +106,7 @@ export function buildModel(doc: AssemblyDoc): Model {
     try {
       handle = addMate(system, id, spec, { initial });
     } catch (e) {
-      throw new ModelError(`mates.${id}`, e instanceof Error ? e.message.replace(`${id}: `, '') : String(e));
+      throw new ModelError(`mates.${id}`, e instanceof MateError ? e.reason : e instanceof Error ? e.message.replace(`${id}: `, '') : String(e));
     }
     mates.set(id, handle);
     for (const [c, variable] of Object.entries(handle.coordinates)) {

@@ -9,6 +9,7 @@ import { Continuation, type MoveResult } from '../../kernel/continuation';
 import * as P from '../../kernel/pose';
 import type { Model } from './build';
 import { ModelError } from './build';
+import { ArgumentError } from '../../kernel/errors.ts';
 
 export type StateJSON = Record<string, number | P.PoseJSON>;
 
@@ -203,13 +204,13 @@ export interface DriveOptions {
  * starts: when a joint limit stops it, that is exactly the limit and the joint is in
  * `atLimit`; `value` stays the value asked for, the state and the message say where it
  * stopped. It never jumps, and the work of each step is bounded. More than
- * MAX_DRIVE_STEPS steps throw a RangeError.
+ * MAX_DRIVE_STEPS steps throw an ArgumentError.
  */
 export function* driveSteps(model: Model, name: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
   const { system } = model;
   const info = coordinate(model, name, '--coordinate');
   if (!Number.isSafeInteger(steps) || steps < 0 || steps > MAX_DRIVE_STEPS) {
-    throw new RangeError(`steps must be a whole number from 0 to ${MAX_DRIVE_STEPS}, got ${steps}`);
+    throw new ArgumentError('steps', `must be a whole number from 0 to ${MAX_DRIVE_STEPS}, got ${steps}`);
   }
   const k = info.kind === 'angle' ? model.angleFactor : 1;
   system.hold(info.variable);

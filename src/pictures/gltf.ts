@@ -13,6 +13,7 @@
  */
 import { Document, WebIO, type Node as GltfNode } from '@gltf-transform/core';
 import type { Vec3Tuple } from '../../kernel/vec3.ts';
+import { ArgumentError } from '../../kernel/errors.ts';
 
 /** Rotation as [w, x, y, z] (the assembly file's order). */
 export type Quat = readonly [number, number, number, number];
@@ -64,12 +65,12 @@ export const ROOT_NODE = 'kinemate';
 const Z_UP_TO_Y_UP: [number, number, number, number] = [-Math.SQRT1_2, 0, 0, Math.SQRT1_2];
 
 /**
- * The scene as .glb bytes. Throws a RangeError when a node's pose count is neither 1 nor the
+ * The scene as .glb bytes. Throws an ArgumentError when a node's pose count is neither 1 nor the
  * number of times, or the times are not increasing.
  */
 export async function sceneToGlb(scene: AnimatedScene): Promise<Uint8Array> {
   const steps = scene.times.length;
-  for (let i = 1; i < steps; i++) if (!(scene.times[i] > scene.times[i - 1])) throw new RangeError(`times[${i}]: times must increase`);
+  for (let i = 1; i < steps; i++) if (!(scene.times[i] > scene.times[i - 1])) throw new ArgumentError(`times[${i}]`, 'times must increase');
   const doc = new Document();
   doc.getRoot().getAsset().generator = 'kinemate';
   const buffer = doc.createBuffer();
@@ -105,7 +106,7 @@ export async function sceneToGlb(scene: AnimatedScene): Promise<Uint8Array> {
   const animation = steps > 1 ? doc.createAnimation(scene.name) : null;
   const input = steps > 1 ? doc.createAccessor('times').setType('SCALAR').setArray(Float32Array.from(scene.times)).setBuffer(buffer) : null;
   for (const node of scene.nodes) {
-    if (node.poses.length !== 1 && node.poses.length !== steps) throw new RangeError(`${node.name}: ${node.poses.length} poses for ${steps} states`);
+    if (node.poses.length !== 1 && node.poses.length !== steps) throw new ArgumentError(node.name, `${node.poses.length} poses for ${steps} states`);
     const rotations = continuousRotations(node.poses);
     const gltfNode: GltfNode = doc.createNode(node.name)
       .setTranslation(scaled(node.poses[0].position, s))

@@ -11,3 +11,4 @@ export { metricLabel, axisTitle, type MetricLabel } from './labels.ts';
 export { assemblyScene, type SceneOptions, type StatePoses } from './scene.ts';
 export { sceneToGlb, ROOT_NODE, type AnimatedScene, type MeshData, type Pose, type SceneNode } from './gltf.ts';
 export { reportHtml, type ReportInput } from './report.ts';
+export { tyreChart, TYRE_METRICS, type TyreMetric, type TyreSeries } from './tyre-chart.ts';

@@ -14,6 +14,7 @@ import type { AnimatedScene, Pose, Quat, SceneNode, StaticChild } from './gltf.t
 import type { Vec3Tuple } from '../../kernel/vec3.ts';
 import { MeshBuilder } from './meshes.ts';
 import { validateRoles, type CornerRoles } from '../suspension/build/roles.ts';
+import { ArgumentError } from '../../kernel/errors.ts';
 
 /** Part poses of one state: `"<part>.pose"` for each moving part (as `modelState` gives them). */
 export type StatePoses = Readonly<Record<string, unknown>>;
@@ -40,7 +41,7 @@ const METRES_PER: Readonly<Record<string, number>> = { mm: 0.001, cm: 0.01, m: 1
 
 /** The scene of `doc` posed at each of `states` (one node per part and per distance mate). */
 export function assemblyScene(doc: AssemblyDoc, states: readonly StatePoses[], options: SceneOptions = {}): AnimatedScene {
-  if (states.length === 0) throw new RangeError('assemblyScene: no states');
+  if (states.length === 0) throw new ArgumentError('states', 'no states', 'assemblyScene: no states');
   const interval = options.interval ?? 1 / 25;
   const size = extentOf(doc) || 1;
   const radius = 0.008 * size;
@@ -98,7 +99,7 @@ function poseIn(state: StatePoses, part: string, index: number, fallback: Pose):
   const pose = state[`${part}.pose`];
   if (pose === undefined) return fallback;
   const value = pose as { position?: unknown; rotation?: unknown };
-  if (!Array.isArray(value.position) || !Array.isArray(value.rotation)) throw new TypeError(`states[${index}]["${part}.pose"]: not a pose`);
+  if (!Array.isArray(value.position) || !Array.isArray(value.rotation)) throw new ArgumentError(`states[${index}]["${part}.pose"]`, 'not a pose');
   const p: unknown[] = value.position, r: unknown[] = value.rotation;
   return { position: [p[0], p[1], p[2]] as Vec3Tuple, rotation: [r[0], r[1], r[2], r[3]] as [number, number, number, number] };
 }

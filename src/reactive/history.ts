@@ -25,7 +25,7 @@
  * constructor), so accidental mutation outside a recipe throws in strict mode.
  */
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import { KinemateError } from '../../kernel/errors.ts';
+import { ArgumentError, InternalError, KinemateError } from '../../kernel/errors.ts';
 import { enablePatches, freeze, produceWithPatches, type Draft, type Patch } from 'immer';
 
 enablePatches();
@@ -116,7 +116,7 @@ export class EditRefused extends KinemateError {
  * while a gesture is open, or a gesture call while none is open. These are programming
  * errors, not user errors; nothing changes.
  */
-export class HistoryStateError extends Error {
+export class HistoryStateError extends InternalError {
   override readonly name = 'HistoryStateError';
 }
 
@@ -169,12 +169,12 @@ export class History<D> {
   /**
    * @param initial the starting document; deep-frozen in place.
    * @throws EditRefused (label `'initial'`) if `validate` refuses it.
-   * @throws RangeError if `limit` is not a positive integer or `Infinity`.
+   * @throws ArgumentError if `limit` is not a positive integer or `Infinity`.
    */
   constructor(initial: D, options: HistoryOptions<D> = {}) {
     const limit = options.limit ?? Infinity;
     if (!(limit === Infinity || (Number.isInteger(limit) && limit > 0))) {
-      throw new RangeError(`History: limit must be a positive integer or Infinity, got ${limit}`);
+      throw new ArgumentError('limit', `must be a positive integer or Infinity, got ${limit}`, `History: limit must be a positive integer or Infinity, got ${limit}`);
     }
     this.limit = limit;
     this.validator = options.validate;

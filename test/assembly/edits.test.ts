@@ -53,7 +53,8 @@ describe('assembly edits', () => {
     expect(() => edit(doc, movePoint('body', 'nope', [0, 0, 0]))).toThrow('parts.body.points.nope: no point "nope" on part "body"');
     expect(() => edit(doc, movePoint('ghost', 'P', [0, 0, 0]))).toThrow('parts.ghost: no part "ghost"');
     expect(() => edit(doc, moveEntity('body', 'nope', [0, 0, 0]))).toThrow('parts.body.nope: no entity');
-    expect(() => movePoint('body', 'P', [0, Number.NaN, 0])).toThrow(RangeError);
+    expect(() => movePoint('body', 'P', [0, Number.NaN, 0])).toThrow(AssemblyError);
+    expect(() => movePoint('body', 'P', [0, Number.NaN, 0])).toThrow('xyz[1]: expected a finite number, got NaN');
   });
 
   it('writing the value already there makes no patch and so no undo entry', () => {
@@ -202,7 +203,8 @@ describe('assembly edits: part poses and suspension roles', () => {
     history.undo();
     expect(history.current).toEqual(doc);
     expect(() => edit(doc, setPartPose('nope', pose))).toThrow(AssemblyError);
-    expect(() => setPartPose('crank', { position: [NaN, 0, 0], rotation: [1, 0, 0, 0] })).toThrow(RangeError);
+    expect(() => setPartPose('crank', { position: [NaN, 0, 0], rotation: [1, 0, 0, 0] })).toThrow(AssemblyError);
+    expect(() => setPartPose('crank', { position: [0, 0, 0], rotation: [1, 0, 0] as never })).toThrow('rotation: expected a rotation [w, x, y, z]');
   });
 
   it('sets and removes the suspension section, a copy of what is given', () => {

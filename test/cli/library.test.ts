@@ -45,7 +45,9 @@ describe('src/index.ts', () => {
     const doc = kinemate.validateAssembly(fourBarDoc(30));
     const { steps } = driveModel(buildModel(doc), 'jA.angle', 0.1, 0.3, 2);
     expect(steps.map((step) => step.value)).toEqual([0.1, 0.2, 0.3]);
-    expect(() => driveModel(buildModel(doc), 'jA.angle', 0, 1, 1.5)).toThrow(RangeError);
+    expect(() => driveModel(buildModel(doc), 'jA.angle', 0, 1, 1.5)).toThrow(kinemate.ArgumentError);
+    expect(() => driveModel(buildModel(doc), 'jA.angle', 0, 1, 1.5)).toThrow('steps: must be a whole number ≥ 0, got 1.5');
+    expect(() => driveModel(buildModel(doc), 'jA.angle', 0, Infinity, 1)).toThrow(kinemate.ArgumentError);
     expect(() => driveModel(buildModel(doc), 'nope.angle', 0, 1, 1)).toThrow(ModelError);
   });
 

@@ -1,6 +1,7 @@
 /** The sweep command (src/cli/sweep.ts): options parsed into SweepArgs, handed to runSweepCommand (src/cli/sweep-run.ts). */
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/io.ts';
+import { InternalError } from '../../kernel/errors.ts';
 import { main } from '../../src/cli/main.ts';
 import { NOT_AVAILABLE, findSweepRunner, makeSweepCommand, parseSweepArgs, type SweepArgs } from '../../src/cli/sweep.ts';
 import { kinemate, memoryIO } from './helpers.ts';
@@ -46,6 +47,10 @@ describe('kinemate sweep (hook)', () => {
     const bug = memoryIO();
     expect(await main(['sweep', 'geo.yaml'], bug, failing(new TypeError("Cannot read properties of undefined (reading 'x')\nsecond line")))).toBe(1);
     expect(bug.written.stderr).toBe("kinemate: internal error: Cannot read properties of undefined (reading 'x') second line (set KINEMATE_DEBUG=1 for details)\n");
+    // an InternalError is a fault of the code, whatever Error it extends
+    const fault = memoryIO();
+    expect(await main(['sweep', 'geo.yaml'], fault, failing(new InternalError('batch: dist/batch-worker.js is missing from the package build')))).toBe(1);
+    expect(fault.written.stderr).toBe('kinemate: internal error: batch: dist/batch-worker.js is missing from the package build (set KINEMATE_DEBUG=1 for details)\n');
   });
 
   it('finds runSweepCommand in src/cli/sweep-run.ts', async () => {

@@ -62,12 +62,12 @@ describe('adjoint = direct sensitivities', () => {
     const { adjoint } = agree(doc, ['bearing.friction', 'bob.mass', 'bob.centre.z', 'bob.centre.x', 'bob.inertia.y'], 'bob.mass.position.z@cross=-700', { duration: 1.5, step: 2e-3 });
     // the adjoint on its own against central differences of re-runs (friction, mass)
     const crossing = (d: AssemblyDoc) => {
-      const sim = prepareSimulation(d), it = sim.integrator, sys = sim.dyn.system, v = sys.variables[sim.dyn.model.parts.get('bob')!];
+      const sim = prepareSimulation(d, { lieGroup: 'R3xSO3' }), it = sim.integrator, sys = sim.dyn.system, v = sys.variables[sim.dyn.model.parts.get('bob')!];
       const p = d.parts.bob.points!.mass, R = new Float64Array(9);
       const z = () => { rotationMatrix(R, sys.state, v.offset + 3); return sys.state[v.offset + 2] + R[6] * p[0] + R[7] * p[1] + R[8] * p[2]; };
       let prev = z();
-      for (;;) {
-        if (!it.step(2e-3)) throw new Error('step failed');
+      for (let k = 1; ; k++) {
+        if (!it.step(2e-3, k * 2e-3)) throw new Error('step failed');
         const x = z();
         if ((prev + 700) * (x + 700) <= 0) return it.t - 2e-3 + (2e-3 * (-700 - prev)) / (x - prev);
         prev = x;

@@ -23,10 +23,10 @@ const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examp
 
 /** The least and greatest contact force of a tyre over a run (N): the run stays in one piece only while it is in contact throughout. */
 function tyreRange(doc: AssemblyDoc, id: string, duration: number, step: number): [number, number] {
-  const sim = prepareSimulation(doc), blk = sim.dyn.elements.find((e) => e.id === id)!.block as TyreForce;
+  const sim = prepareSimulation(doc, { lieGroup: 'R3xSO3' }), blk = sim.dyn.elements.find((e) => e.id === id)!.block as TyreForce;
   let lo = Infinity, hi = -Infinity;
   for (let k = 0, n = Math.round(duration / step); k < n; k++) {
-    sim.integrator.step(step);
+    sim.integrator.step(step, (k + 1) * step);
     sim.dyn.forces.evaluateBlock(sim.dyn.elements.find((e) => e.id === id)!.index, sim.integrator.v, sim.integrator.t, new Float64Array(12));
     lo = Math.min(lo, blk.last.force); hi = Math.max(hi, blk.last.force);
   }
@@ -49,7 +49,7 @@ export function movedField(doc: any, name: string, d: number): AssemblyDoc {
 }
 
 /** Adjoint = direct (1e-10 of each entry, floored at 1e-6 of the largest), and each entry against central differences at δ and δ/2 (1e-4 relative, floored at 1e-4 of the largest). */
-function check(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, deltas: number[], tol = 1e-4) {
+function check(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, deltas: number[], tol = 1e-4, tight = false) {
   const ps = params.map(parseParameter), r = parseResult(result);
   const g = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
   expect(g.value).toBeCloseTo(rerun(doc, r, options.duration, options.step), 9);
@@ -58,7 +58,7 @@ function check(doc: AssemblyDoc, params: string[], result: string, options: Grad
   g.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), `adjoint ${params[j]}`).toBeLessThanOrEqual(1e-10 * Math.max(Math.abs(x), 1e-6 * scale)));
   if (process.env.SHOW) console.log('adjoint', result, options.step, Math.max(...g.gradient.map((x, j) => Math.abs(a.gradient[j] - x) / Math.max(Math.abs(x), 1e-6 * scale))));
   params.forEach((name, j) => {
-    const fd = (d: number) => (rerun(movedField(doc, name, d), r, options.duration, options.step) - rerun(movedField(doc, name, -d), r, options.duration, options.step)) / (2 * d);
+    const fd = (d: number) => (rerun(movedField(doc, name, d), r, options.duration, options.step, tight) - rerun(movedField(doc, name, -d), r, options.duration, options.step, tight)) / (2 * d);
     const [f1, f2] = [fd(deltas[j]), fd(deltas[j] / 2)];
     // the two differences agree with each other far better than the bar: the run is smooth there
     for (const f of [f1, f2]) expect.soft(Math.abs(g.gradient[j] - f), `${name} ${result}: ${g.gradient[j]} vs ${f}`).toBeLessThan(tol * Math.max(Math.abs(f), 1e-4 * scale));
@@ -174,8 +174,9 @@ describe('a tyre on a turning part: the swing arm dropping on a cambered wheel',
       const [lo, hi] = tyreRange(doc, 'tyre', 0.4, h);
       expect(lo).toBeGreaterThan(10);
       expect(hi).toBeLessThan(1000);
-      check(doc, params, 'arm.centre.position.z', options, deltas);
-      check(doc, params, 'arm.centre.velocity.y@min', options, deltas);
+      // re-runs converged tight: the damping's differences at δ and δ/2 part by 1e-4 … 5e-4 at the default Newton bound
+      check(doc, params, 'arm.centre.position.z', options, deltas, 1e-4, true);
+      check(doc, params, 'arm.centre.velocity.y@min', options, deltas, 1e-4, true);
     }, 300_000);
   }
 });

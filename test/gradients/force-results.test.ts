@@ -81,9 +81,9 @@ function check(doc: any, params: [string, Move, number][], names: string[], opti
   return d;
 }
 
-/** The element reports of the run's last frame (on SE(3), the scheme the gradients differentiate: kernel/integrator/product-group.ts). */
+/** The element reports of the run's last frame (as simulate steps it, the scheme the gradients differentiate: src/gradients/product-step.ts). */
 const lastForces = (doc: any, options: GradientOptions) => {
-  const run = simulate(built(doc), { duration: options.duration, step: options.step, lieGroup: 'SE3' });
+  const run = simulate(built(doc), { duration: options.duration, step: options.step });
   return run.frames[run.frames.length - 1].forces as Record<string, any>;
 };
 

@@ -128,8 +128,8 @@ describe('simulation gradients, double pendulum (a body that turns and travels: 
     const params = ['elbowSpring.stiffness', 'lower.mass'].map(parseParameter), r = parseResult('lower.position.z');
     const g = simulationGradient(doc, params, r, { duration: 0.3, step: 2e-3, method: 'backward-euler' });
     const run = (d: AssemblyDoc) => {
-      const sim = prepareSimulation(d, { method: 'backward-euler' });
-      for (let k = 0; k < 150; k++) sim.integrator.step(2e-3);
+      const sim = prepareSimulation(d, { method: 'backward-euler', lieGroup: 'R3xSO3' });
+      for (let k = 1; k <= 150; k++) sim.integrator.step(2e-3, k * 2e-3);
       return sim.dyn.system.state[sim.dyn.system.variables[sim.dyn.model.parts.get('lower')!].offset + 2];
     };
     params.forEach((p, j) => {

@@ -50,8 +50,8 @@ function check(doc: any, params: [string, Move, number][], names: string[], dura
     const options = { duration, step };
     const direct = simulationGradients(built(doc), ps, results, options, 'direct');
     const adjoint = simulationGradients(built(doc), ps, results, options, 'adjoint');
-    // the printed run on SE(3), the scheme the gradients differentiate (kernel/integrator/product-group.ts)
-    const frames = simulate(built(doc), { ...options, lieGroup: 'SE3' }).frames, last = frames[frames.length - 1];
+    // the printed run as simulate steps it (R³ × SO(3)), the scheme the gradients differentiate (src/gradients/product-step.ts)
+    const frames = simulate(built(doc), options).frames, last = frames[frames.length - 1];
     names.forEach((name, r) => {
       const g = direct.results[r];
       if (results[r].at === 'final') {

@@ -66,9 +66,10 @@ export function entryErrors(doc: unknown, params: readonly [string, Move, number
   return out;
 }
 
-/** The result by a plain re-run of the integrator (an independent route from the gradient code). */
-export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number): number {
-  const sim = prepareSimulation(doc);
+/** The result by a plain re-run of the integrator as `simulate` steps it (R³ × SO(3), t_k = k·h): an independent route from the gradient code. */
+export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step: number, tight = false): number {
+  // tight: Newton converged past its default noise, for differences that must follow the discrete map closer
+  const sim = prepareSimulation(doc, { lieGroup: 'R3xSO3', ...(tight ? { constraintTolerance: 1e-14, residualTolerance: 1e-12 } : {}) });
   const it = sim.integrator, sys = sim.dyn.system;
   const v = sys.variables[sim.dyn.model.parts.get(r.part)!];
   const R = new Float64Array(9);
@@ -84,7 +85,7 @@ export function rerun(doc: AssemblyDoc, r: DynamicResult, duration: number, step
   let best = r.at === 'final' ? 0 : sign * read(), prev = read();
   const steps = Math.round(duration / step);
   for (let k = 0; k < steps; k++) {
-    if (!it.step(step)) throw new Error('step failed');
+    if (!it.step(step, (k + 1) * step)) throw new Error('step failed');
     const x = read();
     if (r.at === 'crossing' && (prev - r.level!) * (x - r.level!) <= 0) return it.t - step + (step * (r.level! - prev)) / (x - prev);
     prev = x;

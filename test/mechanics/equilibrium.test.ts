@@ -5,7 +5,7 @@ import { parseAssembly } from '../../src/assembly/load';
 import { buildDynamics } from '../../src/mechanics/build';
 import { equilibrium } from '../../src/mechanics/equilibrium';
 import { loadsHere } from '../../src/mechanics/statics';
-import { admissibleMotions } from '../../kernel/analysis';
+import { admissibleMotions } from '../../kernel/multipliers';
 import { barOnSprings } from './models';
 import { rng } from '../util/rng';
 

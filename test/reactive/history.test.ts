@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyPatches, produce, type Draft } from 'immer';
 import { EditRefused, History, HistoryStateError, type HistoryChange, type Recipe } from '../../src/reactive/history.ts';
+import { ArgumentError } from '../../kernel/errors.ts';
 
 /** A small stand-in for the assembly document: named points and links between them. */
 interface Point {
@@ -198,8 +199,8 @@ describe('History: edits, undo and redo', () => {
     expect(history.undoEntries.map((e) => e.label)).toEqual(['a=4', 'a=5']);
     while (history.undo());
     expect(history.current.points.a).toEqual({ x: 3, y: 0 });
-    expect(() => new History(sampleSketch(), { limit: 0 })).toThrow(RangeError);
-    expect(() => new History(sampleSketch(), { limit: 1.5 })).toThrow(RangeError);
+    expect(() => new History(sampleSketch(), { limit: 0 })).toThrow(ArgumentError);
+    expect(() => new History(sampleSketch(), { limit: 1.5 })).toThrow('History: limit must be a positive integer or Infinity, got 1.5');
   });
 
   it('documents are frozen: mutating one outside a recipe throws', () => {

@@ -20,9 +20,10 @@ import { SuspensionModel } from '../../src/suspension/build/model';
 import { evaluateState } from '../../src/suspension/metrics/state';
 import { LiveViewPresenter, type PoseResult } from '../../src/live/view/presenter.ts';
 import {
-  PART_LIBRARY, ROLE_DEFAULTS, addLibraryPart, applyRolesRecipe, defaultMateType, directedEntities, guessRoles, importParts, mateBetween, mateRecipe,
-  mateTypesFor, newAssembly, removeMateRecipe, removePartRecipe, retypeMateRecipe, rolesFromForm, worldEntity, type EntityMateType, type RolesForm,
+  PART_LIBRARY, addLibraryPart, defaultMateType, directedEntities, importParts, mateBetween, mateRecipe,
+  mateTypesFor, newAssembly, removeMateRecipe, removePartRecipe, retypeMateRecipe, worldEntity, type EntityMateType,
 } from '../../src/live/view/assemble.ts';
+import { ROLE_DEFAULTS, applyRolesRecipe, guessRoles, rolesFromForm, type RolesForm } from '../../src/live/view/assemble-roles.ts';
 
 const KINDS: EntityKind[] = ['point', 'frame', 'axis', 'plane', 'circle', 'curve'];
 const ENTITY_TYPES = [...CONSTRAINT_TYPES, ...JOINT_TYPES] as const;

@@ -14,6 +14,7 @@
  */
 import { rotationMatrix } from '../../../kernel/dual';
 import { BodyTorque, BushingForce, CoordinateSpringForce, LinearLaw, PointForce, PointToPointForce, TableLaw, TyreForce, type Law } from '../../../mates/forces';
+import { SlipTyreForce } from '../../../mates/tyres/slip-force';
 import { CoordinateFrictionForce, DragForce } from '../../../mates/resistance';
 import type { ForceBlock } from '../../../kernel/forces';
 import { DEFAULT_AIR_DENSITY, splitReference, type AssemblyDoc, type ForceDoc } from '../../assembly/types';
@@ -166,6 +167,8 @@ export function coefficientTerm(dyn: DynamicsModel, p: CoefficientParameter): Te
     }
     return unitTerm(make(blk.vector, null), ds);
   }
+  // a slipping tyre's load also moves its side and drive forces, which tyreTerm does not follow
+  if (blk instanceof SlipTyreForce) throw new GradientRefusal(`element "${p.element}" is a slipping tyre: its numbers are not parameters yet`);
   if (blk instanceof TyreForce) return tyreTerm(dyn, blk, f, slots, offsets);
   throw new GradientRefusal(`element "${p.element}" (${element.type}): its numbers are not parameters`);
 }

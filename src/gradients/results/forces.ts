@@ -15,6 +15,7 @@
  */
 import { dualsOf, rotationMatrix, withTangents, type Dual, type TangentSeeds } from '../../../kernel/dual';
 import { BodyForceBlock, BushingForce, CoordinateSpringForce, PointToPointForce, TyreForce } from '../../../mates/forces';
+import { SlipTyreForce } from '../../../mates/tyres/slip-force';
 import { CoordinateFrictionForce, DragForce } from '../../../mates/resistance';
 import { forceActsAt } from '../../assembly/types';
 import type { DynamicsModel } from '../../mechanics/build';
@@ -80,6 +81,7 @@ export class ForceResult {
     const blk = el.block;
     this.el = el;
     if (blk instanceof PointToPointForce) throw new GradientRefusal(`element "${element}" is a ${el.type}: its force is ${element}.tension`);
+    if (blk instanceof SlipTyreForce) throw new GradientRefusal(`element "${element}" is a slipping tyre: its force is not a result yet`);
     if (blk instanceof TyreForce) {
       if (component !== undefined) throw new GradientRefusal(`element "${element}" is a tyre: its force is its normal load, ${element}.force`);
       this.body = 0;

@@ -14,7 +14,7 @@ import type { SuspensionModel } from '../../suspension/build/model.ts';
 import type { PointExpr } from '../../suspension/build/targets.ts';
 import type { PointRole } from '../../suspension/build/roles.ts';
 import type { Geometry } from '../../suspension/files/index.ts';
-import type { LiveRecipe } from '../document.ts';
+import { LiveEditError, type LiveRecipe } from '../document.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import type { ReadoutSpec } from './frame-types.ts';
 
@@ -166,9 +166,9 @@ export function shimSections(geometry: unknown): { path: string[]; label: string
 
 /** The edit that sets a camber shim's setup thickness (mm): one undo entry; the setup is solved again with the document. */
 export function setShimThickness(path: readonly string[], thickness: number): LiveRecipe {
-  if (!Number.isFinite(thickness)) throw new RangeError(`camber shim: expected a finite thickness, got ${thickness}`);
+  if (!Number.isFinite(thickness)) throw new LiveEditError('camber shim', `expected a finite thickness, got ${thickness}`);
   return (draft) => {
-    if (draft.kind !== 'suspension') throw new Error('a camber shim belongs to a suspension geometry');
+    if (draft.kind !== 'suspension') throw new LiveEditError('', 'a camber shim belongs to a suspension geometry');
     let section = draft.geometry as Record<string, unknown>;
     for (const key of path) section = section[key] as Record<string, unknown>;
     const shim = section.camber_shim as Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import { fit, parseFitSpec, type FitProgress, type FitReport } from '../../suspension/design/fit.ts';
 import { validateGeometry } from '../../suspension/files/index.ts';
-import { liveEdits, type LiveRecipe } from '../document.ts';
+import { liveEdits, LiveEditError, type LiveRecipe } from '../document.ts';
 import type { LiveDocument } from '../document.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 
@@ -19,11 +19,11 @@ export interface FitOutcome extends Omit<FitReport, 'geometry'> {
 
 /**
  * Fit the document's hardpoints to the targets (YAML or JSON text, docs/sensitivity.md).
- * @throws Error naming the targets file and the path in it (a bad file), or why the
+ * @throws DesignFileError naming the targets file and the path in it (a bad file), or why the
  *   document cannot be fitted (an assembly). An axle keeps its left/right symmetry.
  */
 export function runFit(doc: LiveDocument, targetsText: string, fileName = 'targets', onIteration?: (progress: FitProgress) => void): FitOutcome {
-  if (doc.kind !== 'suspension') throw new Error('fit: needs a suspension geometry file (this is an assembly)');
+  if (doc.kind !== 'suspension') throw new LiveEditError('fit', 'needs a suspension geometry file (this is an assembly)');
   const geometry = validateGeometry(doc.geometry);
   const spec = parseFitSpec(targetsText, geometry, fileName);
   const { geometry: fitted, ...report } = fit(geometry, spec, onIteration ? { onIteration } : {});

@@ -13,5 +13,6 @@ export * from './devices.ts';
 export * from './sensitivity.ts';
 export * from './simulation.ts';
 export * from './assemble.ts';
+export * from './assemble-roles.ts';
 export * from './fit.ts';
 export * from './playback.ts';

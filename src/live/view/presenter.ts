@@ -18,7 +18,7 @@ import { holdCatalogue, type SteeringAxis } from '../../suspension/metrics/steer
 import type { SuspensionModel, MetricValues } from '../../suspension/build/model.ts';
 import { runSweep, sweepsToCsv } from '../../suspension/sweep/sweep.ts';
 import { sweepFromShortcut, validateGeometry } from '../../suspension/files/index.ts';
-import { compileDocument, type CompiledDocument } from '../document.ts';
+import { compileDocument, LiveEditError, type CompiledDocument } from '../document.ts';
 import { drivenSuspension } from '../suspension-engine.ts';
 import { flatMetrics } from '../suspension-analysis.ts';
 import { holdOf, LiveViewEngine, type LiveViewFrame } from '../view-engine.ts';
@@ -316,7 +316,7 @@ export class LiveViewPresenter {
     const sm = (this.swept = drivenSuspension(assembly, reuse));
     const geometry = compiled.geometry ?? undefined;
     // a steer sweep of a linkage without a rack has nothing to move: an error, said as such
-    if (kind === 'steer' && !sm.rackHold) throw new Error('a steer sweep needs a rack: this linkage is not steered');
+    if (kind === 'steer' && !sm.rackHold) throw new LiveEditError('', 'a steer sweep needs a rack: this linkage is not steered');
     const spec = sweepFromShortcut(kind, `${start}:${stop}:${steps}`, geometry);
     const physicalAxes = sm.corners.every((c) => c.roles.steering_axis !== null);
     // the plots' sweep of a linkage with a physical steering axis: values only unless a

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InternalError } from '../../../kernel/errors';
 
 /** Defined (true) by the package build (scripts/build.mjs): the pool then runs in dist/. */
 declare const KINEMATE_BUILT: boolean | undefined;
@@ -22,7 +23,7 @@ export async function batchWorkerUrl(): Promise<URL> {
     const candidate = new URL(`${up}batch-worker.js`, import.meta.url);
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error('batch: dist/batch-worker.js is missing from the package build');
+  throw new InternalError('batch: dist/batch-worker.js is missing from the package build');
 }
 
 let sourceBundle: Promise<URL> | null = null;

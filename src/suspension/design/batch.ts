@@ -16,6 +16,8 @@ import { movedFile, movedGeometry, placesOf, sidedFile, type DoePlace } from './
 import { variantSource, type DoeVariantSource } from './doe-sampling';
 import { doeSweep, sweptColumns } from './doe-sweep';
 import { parseDoeSimulation, type DoeSimulation } from './doe-simulate';
+import { DesignFileError } from './errors';
+import { InternalError } from '../../../kernel/errors';
 
 export interface DoeCoordinate {
   key: string;
@@ -48,7 +50,7 @@ export const MAX_VARIANTS = 10_000_000;
 /** Parse and check a DOE file; every problem names the file and its path. */
 export function parseDoe(text: string, geometry: Geometry, fileName = 'doe', geometryName = 'geometry'): DoeSpec {
   const raw = parseText(text, fileName) as Record<string, unknown>;
-  const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
+  const bad = (path: string, message: string): never => { throw new DesignFileError(fileName, path, message); };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with vary and sampling');
   const vary = raw.vary as Record<string, unknown>;
   if (typeof vary !== 'object' || vary === null || Array.isArray(vary) || Object.keys(vary).length === 0) bad('vary', 'expected a mapping "<hardpoint>.<x|y|z>": [low, high]');
@@ -110,7 +112,7 @@ let simulation: typeof import('./doe-simulate-run') | null = null;
 export async function loadDoeWork(geometry: Geometry, spec: DoeSpec, check = true): Promise<void> {
   if (!spec.simulate) return;
   simulation ??= await import('./doe-simulate-run');
-  if (check) simulation.checkSimulationColumns(geometry, spec.simulate, (path, message) => { throw new Error(`${spec.doeName}: ${path}: ${message}`); });
+  if (check) simulation.checkSimulationColumns(geometry, spec.simulate, (path, message) => { throw new DesignFileError(spec.doeName, path, message); });
 }
 
 /** The DOE's variants by index (generated as asked for: doe-sampling.ts). */
@@ -185,7 +187,7 @@ export function variantRows(geometry: Geometry, spec: DoeSpec, index: number, mo
 function simulationRows(geometry: Geometry, spec: DoeSpec, sim: DoeSimulation, index: number, moves: readonly number[]): string[] {
   let run;
   try {
-    if (!simulation) throw new Error('batch: the simulation code is not loaded (await loadDoeWork first)');
+    if (!simulation) throw new InternalError('batch: the simulation code is not loaded (await loadDoeWork first)');
     run = simulation.simulateVariant(variantGeometry(geometry, spec, moves), sim);
   } catch (error) {
     return errorRows(spec, index, moves, (error as Error).message);

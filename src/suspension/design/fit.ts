@@ -7,7 +7,12 @@
  */
 import type { Geometry } from '../files';
 import { parseText } from '../files';
+import { ProblemList } from '../files/errors';
+import { applySetup } from '../build/setup';
 import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetricsOf, type MetricGradient } from '../gradients/model';
+import { DesignFileError } from './errors';
+import { SensitivityError } from '../gradients/types';
+import { fileCoordinates } from '../gradients/setup';
 
 export interface FitTarget {
   metric: string;
@@ -68,7 +73,7 @@ const CONVERGED_COST = 1e-18;
 /** Parse and check a targets file; every problem names its path (and the file). */
 export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targets'): FitSpec {
   const raw = parseText(text, fileName) as Record<string, unknown>;
-  const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
+  const bad = (path: string, message: string): never => { throw new DesignFileError(fileName, path, message); };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with move and targets');
   const axle = geometry.scope === 'axle';
   const hp = geometry.corners[0]?.hardpoints ?? {};
@@ -152,13 +157,13 @@ function coordsOf(geometry: Geometry, spec: FitSpec): Coord[] {
       const axis: 0 | 1 | 2 = AXIS_INDEX[axisName as 'x' | 'y' | 'z'];
       const key = `${name}.${axisName}`;
       let places: Placement[];
-      if (!axle) places = [{ corner: 0, name, axis, from: geometry.corners[0].hardpoints[name][axis], sign: 1, key, gradientKey: key }];
+      if (!axle) places = [{ corner: 0, name, axis, from: authored(geometry.corners[0])[name][axis], sign: 1, key, gradientKey: key }];
       else if (name.startsWith('center.')) {
         const n = name.slice('center.'.length);
         places = [{ corner: 'center', name: n, axis, from: geometry.center![n][axis], sign: 1, key, gradientKey: key }];
       } else {
         // the right side is the left mirrored in y: its y moves the opposite way
-        places = geometry.corners.map((c, ci) => ({ corner: ci, name, axis, from: c.hardpoints[name][axis], sign: c.side === 'right' && axis === 1 ? -1 : 1, key: `${c.side}.${key}`, gradientKey: `${c.side}.${key}` }));
+        places = geometry.corners.map((c, ci) => ({ corner: ci, name, axis, from: authored(c)[name][axis], sign: c.side === 'right' && axis === 1 ? -1 : 1, key: `${c.side}.${key}`, gradientKey: `${c.side}.${key}` }));
       }
       coords.push({ key, lo: box![0], hi: box![1], places });
     }
@@ -166,11 +171,33 @@ function coordsOf(geometry: Geometry, spec: FitSpec): Coord[] {
   return coords;
 }
 
+/**
+ * The file's own points of a corner: with a setup (camber or length shims) the authored ones, which the setup solve
+ * turns into the set-up points (`hardpoints`) every metric is of; else the points themselves.
+ */
+function authored(corner: Geometry['corners'][number]): Geometry['corners'][number]['hardpoints'] {
+  return corner.authored_hardpoints ?? corner.hardpoints;
+}
+
+/**
+ * The geometry with the moves applied to the file's own points. A corner with a setup is set up again from its
+ * moved authored points, as reading the fitted file does: its set-up points follow the setup, never the fit directly.
+ */
 function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array): Geometry {
   const g = structuredClone(geometry);
   coords.forEach((c, i) => {
-    for (const p of c.places) (p.corner === 'center' ? g.center! : g.corners[p.corner].hardpoints)[p.name][p.axis] = p.from + p.sign * x[i];
+    for (const p of c.places) (p.corner === 'center' ? g.center! : authored(g.corners[p.corner]))[p.name][p.axis] = p.from + p.sign * x[i];
   });
+  if (!g.corners.some((c) => c.authored_hardpoints)) return g;
+  for (const corner of g.corners) {
+    if (!corner.authored_hardpoints) continue;
+    corner.hardpoints = corner.authored_hardpoints;
+    delete corner.authored_hardpoints;
+    delete corner.setup_change;
+  }
+  const problems = new ProblemList();
+  applySetup(problems, g, g.scope === 'axle' ? 'axle_config' : 'config');
+  if (problems.count) throw new SensitivityError(`fit: the moved points cannot be set up: ${problems.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
   return g;
 }
 
@@ -190,7 +217,7 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
     at: (travel, metric, side) => {
       const step = run.steps[travels.indexOf(travel)];
       const m = step.metrics?.[side]?.[metric];
-      if (step.status !== 'solved' || !m) throw new Error(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
+      if (step.status !== 'solved' || !m) throw new SensitivityError(`${who}: ${axle ? `${side} ` : ''}${metric} at bump ${travel} mm cannot be evaluated${step.message ? `: ${step.message}` : ''}`);
       return m;
     },
     sides: (t) => (!axle ? [model.sides[0]] : own.includes(t.metric) ? ['axle'] : t.side === undefined || t.side === 'both' ? model.sides : [t.side]),
@@ -201,8 +228,13 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
 function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]): Residual[] {
   const { at, sides: sidesOf } = targetCurves(geometry, spec.targets, 'direct');
   const axle = geometry.scope === 'axle';
+  // over the file's own points: through a setup's ∂s/∂a where a corner has one (gradients/setup.ts)
+  const inFile = fileCoordinates(geometry);
   // a symmetric parameter's gradient: the sum over the points it moves, the right's y mirrored
-  const gradientOf = (m: MetricGradient) => Float64Array.from(coords, (c) => c.places.reduce((s, p) => s + p.sign * m.gradient[p.gradientKey], 0));
+  const gradientOf = (m: MetricGradient) => {
+    const g = inFile ? inFile(m.gradient) : m.gradient;
+    return Float64Array.from(coords, (c) => c.places.reduce((s, p) => s + p.sign * (g[p.gradientKey] as number), 0));
+  };
   const out: Residual[] = [];
   spec.targets.forEach((t, i) => {
     const w = t.weight ?? 1;

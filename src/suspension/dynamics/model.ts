@@ -20,6 +20,7 @@ import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
 import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium';
 import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from '../../mechanics/simulate';
 import { elementReports } from '../../mechanics/statics';
+import { InternalError } from '../../../kernel/errors';
 
 // ---- the `dynamics` section ----
 
@@ -436,7 +437,7 @@ export function suspensionFrame(model: SuspensionDynamicsModel, frame: Simulatio
 /** Run a geometry's dynamics: simulate() on its assembly, each frame with its `suspension` view. */
 export function simulateSuspension(source: SuspensionDynamicsModel | { geometry: Geometry; spec: SuspensionDynamicsSpec }, options: SimulateOptions): SuspensionSimulationResult {
   const model = 'dyn' in source ? source : prepareSuspensionDynamics(source.geometry, source.spec);
-  if (model.ran) throw new Error('simulateSuspension: this prepared model has run already (its roads are driven now); prepare it again');
+  if (model.ran) throw new InternalError('simulateSuspension: this prepared model has run already (its roads are driven now); prepare it again');
   model.ran = true;
   const result = simulate(model.dyn, {
     ...options,

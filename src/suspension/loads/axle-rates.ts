@@ -18,6 +18,7 @@ import { PointToPointForce } from '../../../mates/forces';
 import { splitReference } from '../../assembly/types';
 import type { DynamicsModel } from '../../mechanics/build';
 import { reduce } from '../../mechanics/reduced';
+import { ArgumentError } from '../../../kernel/errors';
 
 export interface AxleRates {
   /** K_z, N/mm, row-major [left, right] × [left, right]. */
@@ -42,23 +43,23 @@ type WheelPoint = string | { part: string; local: ArrayLike<number> };
 /**
  * Rates at the current (solved) state. `wheels` are the left and right wheel points
  * (`part.point`, or a part and a point in its frame: the contact centre or the wheel
- * centre). Throws a RangeError unless the mechanism has exactly two free motions (hold the
+ * centre). Throws an ArgumentError unless the mechanism has exactly two free motions (hold the
  * steering) and the two wheels' vertical travels are independent.
  */
 export function axleRates(dyn: DynamicsModel, wheels: [WheelPoint, WheelPoint], options: { tyreRate?: number } = {}): AxleRates {
   const red = reduce(dyn);
-  if (red.k !== 2) throw new RangeError(`axle rates need exactly two free motions (hold the steering), found ${red.k}`);
+  if (red.k !== 2) throw new ArgumentError('', `axle rates need exactly two free motions (hold the steering), found ${red.k}`);
   const { system, model } = dyn;
   const resolve = (w: WheelPoint) => {
     if (typeof w !== 'string') {
       const variable = model.parts.get(w.part);
-      if (variable === undefined) throw new RangeError(`no part "${w.part}"`);
+      if (variable === undefined) throw new ArgumentError('wheels', `no part "${w.part}"`, `no part "${w.part}"`);
       return { variable, local: w.local };
     }
     const ref = splitReference(w)!;
     const variable = model.parts.get(ref.owner);
     const local = model.doc.parts[ref.owner]?.points?.[ref.name];
-    if (variable === undefined || !local) throw new RangeError(`no point "${w}"`);
+    if (variable === undefined || !local) throw new ArgumentError('wheels', `no point "${w}"`, `no point "${w}"`);
     return { variable, local };
   };
   const pts = wheels.map(resolve);
@@ -70,7 +71,7 @@ export function axleRates(dyn: DynamicsModel, wheels: [WheelPoint, WheelPoint], 
   const T = [0, 1].map((i) => [0, 1].map((a) => pointRate(rate, system, tangent, column(a), pts[i].variable, pts[i].local)[2]));
   const det = T[0][0] * T[1][1] - T[0][1] * T[1][0];
   const size = Math.max(...T.flat().map(Math.abs));
-  if (!(Math.abs(det) > 1e-9 * size * size)) throw new RangeError('the two wheels do not move independently (their vertical travels are tied)');
+  if (!(Math.abs(det) > 1e-9 * size * size)) throw new ArgumentError('', 'the two wheels do not move independently (their vertical travels are tied)');
   // Ti = T⁻¹: column j is the motion α that raises wheel j by 1 mm and holds the other
   const Ti = [[T[1][1] / det, -T[0][1] / det], [-T[1][0] / det, T[0][0] / det]];
   const Kr = red.Kr;

@@ -10,7 +10,8 @@
  * and every hold's force. One multiplier solve on the factorisation the state's evaluation
  * already has (kernel/analysis.ts constraintMultipliers); no second factorisation.
  */
-import { constraintMultipliers, pointRate } from '../../../kernel/analysis';
+import { pointRate } from '../../../kernel/analysis';
+import { constraintMultipliers } from '../../../kernel/multipliers';
 import { PointToPointForce } from '../../../mates/forces';
 import { tangentStiffness } from '../../mechanics/reduced';
 import { rotationMatrix } from '../../../kernel/dual';
@@ -85,13 +86,15 @@ const FIELDS = ['force', 'moment', 'corner_mass', 'braking_g', 'traction_g', 'co
 export function parseLoadCase(text: string, sides: readonly string[], source = 'loads'): LoadCase {
   const problems: string[] = [];
   let raw: unknown;
+  let syntax: string | undefined;
   try {
     const doc = parseDocument(text);
-    if (doc.errors.length) throw new Error(doc.errors[0].message);
-    raw = doc.toJS();
+    if (doc.errors.length) syntax = doc.errors[0].message;
+    else raw = doc.toJS();
   } catch (e) {
-    throw new LoadCaseError(source, `not YAML or JSON (${(e as Error).message.split('\n')[0]})`);
+    syntax = (e as Error).message;
   }
+  if (syntax !== undefined) throw new LoadCaseError(source, `not YAML or JSON (${syntax.split('\n')[0]})`);
   const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
   if (!isRecord(raw)) throw new LoadCaseError(source, `expected a mapping of corner side (${[...sides, 'each'].join(', ')}) to its load`);
   const out: LoadCase = {};

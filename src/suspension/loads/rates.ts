@@ -15,6 +15,7 @@ import * as P from '../../../kernel/pose';
 import { splitReference } from '../../assembly/types';
 import type { DynamicsModel } from '../../mechanics/build';
 import { reduce } from '../../mechanics/reduced';
+import { ArgumentError } from '../../../kernel/errors';
 
 export interface Rates {
   /** d(spring length)/d(wheel z): positive when the spring extends as the wheel rises. */
@@ -27,17 +28,17 @@ export interface Rates {
 
 /**
  * Rates at the current (solved) state. `wheelPoint` is `part.point`; `spring` the id of a
- * spring, damper or springdamper element (optional); `tyreRate` N/mm (optional). Throws a
- * RangeError when the mechanism does not have exactly one free motion.
+ * spring, damper or springdamper element (optional); `tyreRate` N/mm (optional). Throws an
+ * ArgumentError when the mechanism does not have exactly one free motion.
  */
 export function suspensionRates(dyn: DynamicsModel, wheelPoint: string, options: { spring?: string; tyreRate?: number } = {}): Rates {
   const red = reduce(dyn);
-  if (red.k !== 1) throw new RangeError(`suspension rates need exactly one free motion (held coordinates kept), found ${red.k}`);
+  if (red.k !== 1) throw new ArgumentError('', `suspension rates need exactly one free motion (held coordinates kept), found ${red.k}`);
   const { system, model } = dyn;
   const ref = splitReference(wheelPoint)!;
   const variable = model.parts.get(ref.owner);
   const local = model.doc.parts[ref.owner]?.points?.[ref.name];
-  if (variable === undefined || !local) throw new RangeError(`no point "${wheelPoint}"`);
+  if (variable === undefined || !local) throw new ArgumentError('wheelPoint', `no point "${wheelPoint}"`, `no point "${wheelPoint}"`);
   // the tangent as a "rates" vector (unit α) for pointRate
   const tangent = tangentSpace(system, [] as ResidualBlock[]);
   const rate = new Float64Array(3);
@@ -47,7 +48,7 @@ export function suspensionRates(dyn: DynamicsModel, wheelPoint: string, options:
   let motionRatio: number | null = null;
   if (options.spring) {
     const element = dyn.elements.find((e) => e.id === options.spring);
-    if (!element || !(element.block instanceof PointToPointForce)) throw new RangeError(`no spring, damper or springdamper "${options.spring}"`);
+    if (!element || !(element.block instanceof PointToPointForce)) throw new ArgumentError('spring', `no spring, damper or springdamper "${options.spring}"`, `no spring, damper or springdamper "${options.spring}"`);
     const b = element.block;
     const ra = pointRate(new Float64Array(3), system, tangent, n, b.vars[0], b.a);
     const rb = pointRate(new Float64Array(3), system, tangent, n, b.vars[1], b.b);

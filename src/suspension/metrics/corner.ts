@@ -49,6 +49,7 @@ import {
   add,
 } from './dualops';
 import { crossCoordinatePlane, crossPlane, type Line3 } from './lines';
+import { ArgumentError } from '../../../kernel/errors';
 
 export interface WheelInput {
   /** ET, mm: positive moves the wheel centre inboard along the spin axis. */
@@ -249,7 +250,7 @@ export function turnAboutAxis(a: DualVec3, b: DualVec3, p: DualVec3, p0: DualVec
 export function cornerMetrics(input: CornerInput, n: number): CornerMetrics {
   const P = input.points;
   const axleIn = P.axle_inboard, axleOut = P.axle_outboard;
-  if (!axleIn || !axleOut) throw new Error('cornerMetrics: points must include axle_inboard and axle_outboard');
+  if (!axleIn || !axleOut) throw new ArgumentError('points', 'must include axle_inboard and axle_outboard', 'cornerMetrics: points must include axle_inboard and axle_outboard');
   const frame = wheelFrame(input.side, axleIn, axleOut, input.wheel, input.road, n);
   const { sigma, spin: a, wheelCenter: wc, contact: c, normal, roadForward } = frame;
 

@@ -4,7 +4,8 @@
  * of linkages that have no classic construction (multi-link, hand-assembled).
  */
 import type { SuspensionModel, StateEvaluation } from '../build/model';
-import { steeringResponse, responseLine, instantAxisFromScrew, type SteeringResponse } from './steering';
+import { steeringResponse, responseLine, type SteeringResponse } from './steering';
+import { instantAxisFromScrew } from './instant-axis';
 
 export interface FullState extends StateEvaluation {
   steering: SteeringResponse;

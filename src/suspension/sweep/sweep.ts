@@ -8,7 +8,7 @@
  */
 import { largestMotion, type ResidualBlock } from '../../../kernel/system';
 import type { SweepSpec, SweepTarget } from '../files';
-import { sweepValues } from '../files';
+import { SuspensionFileError, sweepValues } from '../files';
 import type { SuspensionModel, MetricValues } from '../build/model';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from '../build/targets';
 import { evaluateState } from '../metrics/state';
@@ -78,6 +78,11 @@ interface Driver {
 
 const AXIS = { x: 0, y: 1, z: 2 } as const;
 
+/** A sweep's targets asking for what this suspension does not have (one problem at `targets`). */
+function targetsError(reason: string): SuspensionFileError {
+  return new SuspensionFileError([{ path: 'targets', message: reason }]);
+}
+
 /** Build the drivers of a sweep spec on a suspension model (at its design state). */
 export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
   const drivers: Driver[] = [];
@@ -91,7 +96,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
       case 'point': {
         for (const c of cornersFor(t.side)) {
           const expr: PointExpr = t.point === 'wheel_center' ? [{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }] : c.points.get(t.point) ?? [];
-          if (expr.length === 0) throw new Error(`targets: no point "${t.point}" on the ${c.roles.side} corner`);
+          if (expr.length === 0) throw targetsError(`no point "${t.point}" on the ${c.roles.side} corner`);
           const axis = AXIS[t.direction.axis];
           const design = sm.pointValue(expr)[axis];
           const block = new PointCoordinateBlock(`target:${c.roles.side}:${t.point}_${t.direction.axis}`, expr, axis, design);
@@ -104,7 +109,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
       case 'actuator_position': {
         if (!sm.rackHold) {
           if (t.hold) break; // holding a rack that is not there asks nothing
-          throw new Error('targets: this suspension has no steering rack');
+          throw targetsError('this suspension has no steering rack');
         }
         const rack = sm.rackHold;
         const design = rack.target;
@@ -115,7 +120,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
       case 'element_length': {
         if (t.element === 'heave_link') {
           const link = sm.roles.devices?.heave_link;
-          if (!link) throw new Error('targets: this suspension has no heave link');
+          if (!link) throw targetsError('this suspension has no heave link');
           const a = sm.resolveRole(link.left), b = sm.resolveRole(link.right);
           const pa = sm.pointValue(a), pb = sm.pointValue(b);
           const design = Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
@@ -125,7 +130,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
           break;
         }
         for (const c of cornersFor(t.side)) {
-          if (!c.roles.damper) throw new Error(`targets: the ${c.roles.side} corner has no damper`);
+          if (!c.roles.damper) throw targetsError(`the ${c.roles.side} corner has no damper`);
           const a = sm.resolveRole(c.roles.damper[0]), b = sm.resolveRole(c.roles.damper[1]);
           const pa = sm.pointValue(a), pb = sm.pointValue(b);
           const design = Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]);
@@ -136,7 +141,7 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
         break;
       }
       case 'roll': {
-        if (sm.corners.length !== 2) throw new Error('targets: roll needs an axle');
+        if (sm.corners.length !== 2) throw targetsError('roll needs an axle');
         const [l, r] = sm.corners;
         const halfSpan = Math.hypot(l.design.wheelCenter[0] - r.design.wheelCenter[0], l.design.wheelCenter[1] - r.design.wheelCenter[1]) / 2;
         for (const [c, sign] of [[l, 1], [r, -1]] as const) {

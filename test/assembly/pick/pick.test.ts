@@ -118,6 +118,6 @@ describe('entity from a pick', () => {
   });
 
   it('refuses a triangle the mesh does not have', () => {
-    expect(() => new PickIndex(boxMesh([1, 1, 1])).pick(12)).toThrow(/triangle 12 is not one of the mesh's 12 triangles/);
+    expect(() => new PickIndex(boxMesh([1, 1, 1])).pick(12)).toThrow(/^triangleIndex: triangle 12 is not one of the mesh's 12 triangles$/);
   });
 });

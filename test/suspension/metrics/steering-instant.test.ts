@@ -9,10 +9,10 @@ import { distanceToAxis } from '../../../kernel/screw';
 import { parseGeometry } from '../../../src/suspension/files';
 import { cornerMetrics, crossCoordinatePlane, type Line3 } from '../../../src/suspension/metrics';
 import { SuspensionModel } from '../../../src/suspension/build/model';
+import { currentWheelFrames, steeringResponse, uprightPointRate } from '../../../src/suspension/metrics/steering';
 import {
-  conjugateLine, currentWheelFrames, instantAxisFromScrew, instantScrew, lineSteeringMetrics, linkPairAxis,
-  steeringResponse, uprightPointRate, velocityPoles,
-} from '../../../src/suspension/metrics/steering';
+  conjugateLine, instantAxisFromScrew, instantScrew, lineSteeringMetrics, linkPairAxis, velocityPoles,
+} from '../../../src/suspension/metrics/instant-axis';
 import { suspensionAssembly } from '../../../src/suspension/build/template';
 
 const examples = new URL('../../../examples/suspension/', import.meta.url);

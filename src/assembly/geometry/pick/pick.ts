@@ -14,6 +14,7 @@
  *   the residual of its fit (RMS distance, length unit).
  */
 import type { AxisDoc, CircleDoc, PlaneDoc, Vec3Doc } from '../../types.ts';
+import { GeometryError } from '../errors.ts';
 import { canonicalDirection, directionTolerance } from './direction.ts';
 import { boundaryEdges, edgeRuns, isCorner, runPoints, runSegments, segmentDistance, type BoundaryEdge } from './edges.ts';
 import { fitCircle, fitLine } from './fit.ts';
@@ -94,7 +95,7 @@ export class PickIndex {
 
   pick(triangle: number, options: PickOptions = {}): PickResult {
     if (!Number.isInteger(triangle) || triangle < 0 || triangle >= this.topology.triangleCount) {
-      throw new RangeError(`triangle ${triangle} is not one of the mesh's ${this.topology.triangleCount} triangles`);
+      throw new GeometryError('triangleIndex', `triangle ${triangle} is not one of the mesh's ${this.topology.triangleCount} triangles`);
     }
     const surface = this.surfaceOf[triangle];
     if (options.point) {

@@ -24,19 +24,16 @@ import type { Point3 } from '../../files/read';
 import { LinearLaw, PointToPointForce, TyreForce } from '../../../../mates/forces';
 import type { DynamicsModel } from '../../../mechanics/build';
 import {
-  DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult,
-  type GradientOptions, type ParameterTerm,
+  DynamicSensitivityError, parseResult, simulationGradients, type CombinedParameter, type DynamicGradients, type DynamicParameter, type DynamicResult, type GradientOptions, type ParameterTerm,
 } from '../../../gradients/run';
-import { axisTurn } from '../../../gradients/parameters/directions';
 import { axlePointMoves } from './axle-points';
-import { derivedPointWeight, frameTurn } from './frames';
 import { lumpRates, lumpTerm, type LumpRate } from './lumps';
 import { moveRoad, roadParameter, roadParameterNames, roadRate, roadStartMoves, roadValue } from './road';
-import type { HardpointParameter } from '../../../gradients/parameters/hardpoints';
-import { prepareSuspensionDynamics, suspensionDynamicsAssembly, type SuspensionDynamicsSpec } from '../../dynamics/model';
+import { prepareSuspensionDynamics, suspensionDynamicsAssembly } from '../../dynamics/model';
 import { parseSuspensionResult } from './results';
 
 import type { GeometrySource } from './source';
+import { CHANGES, type Collected, type Probe } from './geometry-changes';
 export type { GeometrySource } from './source';
 
 const AXES = 'xyz';
@@ -116,8 +113,6 @@ function leaves(x: unknown, path: string, out: Map<string, number>): Map<string,
 const GROUPS = ['points', 'axes', 'planes', 'frames', 'circles'] as const;
 type Group = (typeof GROUPS)[number];
 const positionOf = (doc: AssemblyDoc, part: string, group: Group, entity: string): readonly number[] => entityPosition(doc.parts[part], group, entity)!;
-const sub = (a: readonly number[], b: readonly number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const dot = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 /**
  * The geometry number `name` as a parameter of the assembly's run: what the build moves,
@@ -125,9 +120,39 @@ const dot = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] *
  * (with the file's list) and on one whose build moves something not differentiated yet.
  */
 export function geometryParameter(source: GeometrySource, name: string, base?: AssemblyDoc): CombinedParameter {
+  const probe = probeMove(source, name, base);
+  const c: Collected = {
+    source, name, probe, axis: AXES.indexOf(name.slice(-1)) as 0 | 1 | 2,
+    parts: [], rows: [], freeLengths: [], tyre: [], handled: new Set(), movedEntities: new Map(), roadMotions: new Set(),
+    refuse: (what) => {
+      throw new DynamicSensitivityError(`parameter "${name}": it also moves ${what.slice(0, 4).join(', ')}${what.length > 4 ? ` and ${what.length - 4} more` : ''} in the built assembly, which the gradient does not follow yet`);
+    },
+  };
+  if (probe.hardpoint) copiedEntities(c);
+  if (probe.hardpoint) axleMoves(c);
+  // masses the build places or combines (not a one-for-one copy of the number): their exact rates (sensitivity-lumps.ts)
+  const lumps = massMoves(source, name, probe.doc0, probe.doc1, probe.delta, probe.changed, probe.hardpoint, probe.a, probe.b);
+  if (typeof lumps === 'string') c.refuse([lumps]);
+  else if (lumps) {
+    for (const path of lumps.handled) c.handled.add(path);
+    c.parts.push(...lumps.parts);
+  }
+  const road = name.startsWith('dynamics.road.') ? roadParameter(source.geometry, source.spec, name) : null;
+  for (const path of probe.changed) {
+    if (c.handled.has(path)) continue;
+    if (!CHANGES.some((follow) => follow(c, path, road !== null))) c.refuse(probe.changed.filter((p) => !c.handled.has(p)));
+  }
+  return combined(c, lumps && typeof lumps !== 'string' ? lumps.rates : [], road);
+}
+
+// The steps of geometryParameter, in order: the probe build, the entities that copy the
+// hardpoint, an axle point's moves, the masses, then each changed number of the build by
+// the first of CHANGES that follows it, and the parameter put together.
+
+/** The probe move (its size only needs to show which built numbers depend on θ); refuses a name the file lacks. */
+function probeMove(source: GeometrySource, name: string, base: AssemblyDoc | undefined): Probe {
   const doc0 = base ?? suspensionDynamicsAssembly(source.geometry, source.spec).doc;
   const hardpoint = !name.startsWith('spring.') && !name.startsWith('dynamics.');
-  // a probe move, to see which built numbers depend on θ (its size only needs to show them)
   const value0 = valueOf(source, name);
   const delta = hardpoint ? 0.5 : Math.max(1e-3 * Math.abs(value0 ?? 1), 1e-3);
   const moved = movedGeometrySource(source, name, delta);
@@ -137,127 +162,40 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
   const changed: string[] = [];
   for (const [path, v] of a) { const w = b.get(path); if (w === undefined || Math.abs(w - v) > 1e-9 * Math.max(1, Math.abs(v))) changed.push(path); }
   for (const path of b.keys()) if (!a.has(path)) changed.push(path);
-  const out: { parts: CombinedParameter['parts'][number][]; rows: { owner: string; value: number }[]; freeLengths: { element: string; w: number }[]; tyre: { element: string; w: number }[] } = { parts: [], rows: [], freeLengths: [], tyre: [] };
-  const refuse: (what: string[]) => never = (what) => {
-    throw new DynamicSensitivityError(`parameter "${name}": it also moves ${what.slice(0, 4).join(', ')}${what.length > 4 ? ` and ${what.length - 4} more` : ''} in the built assembly, which the gradient does not follow yet`);
-  };
-  const handled = new Set<string>();
-  const axis = AXES.indexOf(name.slice(-1)) as 0 | 1 | 2;
-  // entities (by reference "part.entity") the hardpoint moves one for one
-  const movedEntities = new Map<string, readonly number[]>();
-  if (hardpoint) {
-    const hp = value0Point(source, name)!;
-    for (const [part, p] of Object.entries(doc0.parts)) for (const group of GROUPS) {
-      for (const entity of entityNames(p, group)) {
-        const x = positionOf(doc0, part, group, entity), y = positionOf(doc1, part, group, entity);
-        const same = x.every((v, i) => Math.abs(y[i] - v - (i === axis ? delta : 0)) <= 1e-9 * Math.max(1, Math.abs(v)));
-        if (!same || !x.every((v, i) => v === hp[i]) || x.every((v, i) => v === y[i])) continue;
-        const path = `parts.${part}.${group}.${entity}${group === 'points' ? '' : group === 'circles' ? '.center' : '.origin'}`;
-        if (!changed.some((c) => c.startsWith(`${path}[`))) continue;
-        for (let i = 0; i < 3; i++) handled.add(`${path}[${i}]`);
-        out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group }, weight: 1 });
-        movedEntities.set(`${part}.${entity}`, x);
-      }
+  return { doc0, doc1, a, b, changed, delta, hardpoint, hardpointAt: value0Point(source, name) };
+}
+
+/** Every entity at the hardpoint that moves with it one for one: a hardpoint parameter of its own. */
+function copiedEntities(c: Collected): void {
+  const { doc0, doc1, delta, changed } = c.probe, axis = c.axis;
+  const hp = c.probe.hardpointAt!;
+  for (const [part, p] of Object.entries(doc0.parts)) for (const group of GROUPS) {
+    for (const entity of entityNames(p, group)) {
+      const x = positionOf(doc0, part, group, entity), y = positionOf(doc1, part, group, entity);
+      const same = x.every((v, i) => Math.abs(y[i] - v - (i === axis ? delta : 0)) <= 1e-9 * Math.max(1, Math.abs(v)));
+      if (!same || !x.every((v, i) => v === hp[i]) || x.every((v, i) => v === y[i])) continue;
+      const path = `parts.${part}.${group}.${entity}${group === 'points' ? '' : group === 'circles' ? '.center' : '.origin'}`;
+      if (!changed.some((ch) => ch.startsWith(`${path}[`))) continue;
+      for (let i = 0; i < 3; i++) c.handled.add(`${path}[${i}]`);
+      c.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group }, weight: 1 });
+      c.movedEntities.set(`${part}.${entity}`, x);
     }
   }
-  // an axle point turns the wheel's spin axis and moves the wheel centre and contact (sensitivity-axle-points.ts)
-  const axle = hardpoint ? axlePointMoves(source.geometry, doc0, name) : null;
-  if (axle) {
-    const path = (q: CombinedParameter['parts'][number]['parameter']) => (q.kind === 'hardpoint' ? `parts.${q.part}.${q.group}.${q.entity}${q.group === 'points' ? '' : '.origin'}[0]` : '');
-    out.parts = out.parts.filter(({ parameter: q }) => !axle.paths.has(path(q)));
-    out.parts.push(...axle.parts);
-    for (const p of axle.paths) handled.add(p);
-  }
-  // masses the build places or combines (not a one-for-one copy of the number): their exact rates (sensitivity-lumps.ts)
-  const lumps = massMoves(source, name, doc0, doc1, delta, changed, hardpoint, a, b);
-  if (typeof lumps === 'string') refuse([lumps]);
-  else if (lumps) {
-    for (const path of lumps.handled) handled.add(path);
-    out.parts.push(...lumps.parts);
-  }
-  const road = name.startsWith('dynamics.road.') ? roadParameter(source.geometry, source.spec, name) : null;
-  const roadMotions = new Set<string>();
-  const rate = (ref: string) => { const e = new Array(3).fill(0); if (movedEntities.has(ref)) e[axis] = 1; return e; };
-  const pointAt = (ref: string) => { const [part, entity] = ref.split('.'); return doc0.parts[part].points?.[entity] as number[] | undefined; };
-  for (const path of changed) {
-    if (handled.has(path)) continue;
-    let m: RegExpExecArray | null;
-    if ((m = /^mates\.([^.]+)\.value$/.exec(path)) && hardpoint) {
-      // a two-force link's length L = |b − a|: Φ = |b − a| − L, Φ_θ = −dL/dθ
-      const mate = doc0.mates[m[1]];
-      const pa = pointAt(mate.a), pb = pointAt(mate.b);
-      if (mate.type !== 'distance' || !pa || !pb) refuse([path]);
-      const d = sub(pb!, pa!), L = Math.hypot(d[0], d[1], d[2]);
-      out.rows.push({ owner: m[1], value: -dot(d, sub(rate(mate.b), rate(mate.a))) / L });
-      continue;
-    }
-    if ((m = /^parts\.([^.]+)\.axes\.([^.]+)\.direction\[\d\]$/.exec(path)) && hardpoint) {
-      // an axis built from two hardpoints turns: its closed-form turn (sensitivity-directions.ts)
-      const [, part, entity] = m, ref = `${part}.${entity}`;
-      const turn = axisTurn(doc0, part, entity, value0Point(source, name)!, axis);
-      const readByForce = Object.values(doc0.forces ?? {}).some((f) => Object.values(f as object).includes(ref));
-      if (!turn || readByForce) refuse([path]);
-      const own = out.parts.find(({ parameter: q }) => q.kind === 'hardpoint' && q.part === part && q.entity === entity && q.group === 'axes');
-      if (own) (own.parameter as HardpointParameter).turn = turn!;
-      else out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'axes', turn: turn!, still: true }, weight: 1 });
-      for (let i = 0; i < 3; i++) handled.add(`parts.${part}.axes.${entity}.direction[${i}]`);
-      continue;
-    }
-    if ((m = /^parts\.([^.]+)\.points\.([^.]+)\[\d\]$/.exec(path)) && hardpoint && derivedPointWeight(source.geometry, doc0, m[1], m[2], name) !== 0) {
-      // a point built as a mean of hardpoints moves by its weight (sensitivity-frames.ts)
-      const [, part, entity] = m;
-      out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'points' }, weight: derivedPointWeight(source.geometry, doc0, part, entity, name) });
-      for (let i = 0; i < 3; i++) handled.add(`parts.${part}.points.${entity}[${i}]`);
-      continue;
-    }
-    if ((m = /^parts\.([^.]+)\.frames\.([^.]+)\.rotation\[\d\]$/.exec(path)) && hardpoint) {
-      // a device frame built along hardpoints turns (sensitivity-frames.ts)
-      const [, part, entity] = m;
-      const turn = frameTurn(source.geometry, doc0, part, entity, name);
-      if (!turn) refuse([path]);
-      const own = out.parts.find(({ parameter: q }) => q.kind === 'hardpoint' && q.part === part && q.entity === entity && q.group === 'frames');
-      if (own) (own.parameter as HardpointParameter).frameTurn = turn!;
-      else out.parts.push({ parameter: { kind: 'hardpoint', part, entity, axis, group: 'frames', frameTurn: turn!, still: true }, weight: 1 });
-      for (let i = 0; i < 4; i++) handled.add(`parts.${part}.frames.${entity}.rotation[${i}]`);
-      continue;
-    }
-    if ((m = /^motions\.([^.[]+)\./.exec(path)) && road) {
-      // a road's law: its motion's target moves (sensitivity-road.ts)
-      roadMotions.add(m[1]);
-      continue;
-    }
-    if ((m = /^forces\.([^.]+)\.length$/.exec(path))) {
-      const f = doc0.forces![m[1]];
-      if (f.type !== 'spring' && f.type !== 'springdamper') refuse([path]);
-      if (name === 'spring.free_length') { out.freeLengths.push({ element: m[1], w: 1 }); continue; }
-      const pa = pointAt(f.a), pb = pointAt(f.b);
-      if (!hardpoint || !pa || !pb) refuse([path]);
-      // the implicit free length: the design length |a − b|
-      const d = sub(pa!, pb!), L = Math.hypot(d[0], d[1], d[2]);
-      out.freeLengths.push({ element: m[1], w: dot(d, sub(rate(f.a), rate(f.b))) / L });
-      continue;
-    }
-    if ((m = /^forces\.([^.]+)\.(stiffness|damping)$/.exec(path)) && !hardpoint) {
-      const type = (doc0.forces![m[1]] as { type: string }).type;
-      if (type === 'tyre') out.tyre.push({ element: m[1], w: 1 });
-      else out.parts.push({ parameter: { kind: m[2] as 'stiffness' | 'damping', element: m[1] }, weight: 1 });
-      continue;
-    }
-    if ((m = /^parts\.([^.]+)\.mass\.(mass|centre\[(\d)\]|inertia\[(\d)\]\[(\d)\])$/.exec(path)) && !hardpoint) {
-      const step = (b.get(path)! - a.get(path)!) / delta;
-      // one lump on the part: a copy of the file's number (else the combination moves more than one of these)
-      if (Math.abs(step - 1) > 1e-6) refuse([path]);
-      const part = m[1];
-      if (m[2] === 'mass') out.parts.push({ parameter: { kind: 'mass', part }, weight: 1 });
-      else if (m[3] !== undefined) out.parts.push({ parameter: { kind: 'centre', part, axis: Number(m[3]) as 0 | 1 | 2 }, weight: 1 });
-      else if (m[4] === m[5]) out.parts.push({ parameter: { kind: 'inertia', part, axis: Number(m[4]) as 0 | 1 | 2 }, weight: 1 });
-      else refuse([path]);
-      continue;
-    }
-    refuse(changed.filter((c) => !handled.has(c)));
-  }
-  const { freeLengths, tyre } = out;
-  const massRates = lumps && typeof lumps !== 'string' ? lumps.rates : [];
+}
+
+/** An axle point turns the wheel's spin axis and moves the wheel centre and contact (sensitivity-axle-points.ts). */
+function axleMoves(c: Collected): void {
+  const axle = axlePointMoves(c.source.geometry, c.probe.doc0, c.name);
+  if (!axle) return;
+  const path = (q: CombinedParameter['parts'][number]['parameter']) => (q.kind === 'hardpoint' ? `parts.${q.part}.${q.group}.${q.entity}${q.group === 'points' ? '' : '.origin'}[0]` : '');
+  c.parts = c.parts.filter(({ parameter: q }) => !axle.paths.has(path(q)));
+  c.parts.push(...axle.parts);
+  for (const p of axle.paths) c.handled.add(p);
+}
+
+/** The combined parameter from what was collected: its terms, each road it drives, its coefficients. */
+function combined(c: Collected, massRates: LumpRate[], road: ReturnType<typeof roadParameter> | null): CombinedParameter {
+  const { source, name, freeLengths, tyre } = c;
   const terms = [
     ...(freeLengths.length || tyre.length ? [(dyn: DynamicsModel) => extraTerms(dyn, name, freeLengths, tyre)] : []),
     ...(massRates.length ? [(dyn: DynamicsModel, layout: Int32Array) => lumpTerm(dyn, layout, massRates)] : []),
@@ -265,14 +203,14 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
   // each road the number drives, by the build's motion id (the road part's name)
   const driven = road ? road.sides.map((side) => {
     const px = source.geometry.scope === 'axle' ? `${side}_` : '';
-    if (!roadMotions.has(`${px}road`)) refuse([`motions.${px}road`]);
+    if (!c.roadMotions.has(`${px}road`)) c.refuse([`motions.${px}road`]);
     const why = roadStartMoves(source.spec.road[side], road.field);
     if (why) throw new DynamicSensitivityError(`parameter "${name}": ${why}`);
     return { owner: `${px}road`, rate: roadRate(source.spec.road[side], road.field, -source.spec.drop) };
   }) : [];
-  if (road && roadMotions.size !== driven.length) refuse([...roadMotions].map((r) => `motions.${r}`));
+  if (road && c.roadMotions.size !== driven.length) c.refuse([...c.roadMotions].map((r) => `motions.${r}`));
   return {
-    kind: 'combined', name, parts: out.parts, rows: out.rows, ...(driven.length ? { driven } : {}),
+    kind: 'combined', name, parts: c.parts, rows: c.rows, ...(driven.length ? { driven } : {}),
     coefficients: [...freeLengths.map((f) => ({ ...f, what: 'free_length' as const })), ...tyre.map((f) => ({ ...f, what: name.endsWith('.damping') ? 'damping' as const : 'stiffness' as const }))],
     ...(terms.length === 1 ? { term: terms[0] } : terms.length ? { term: (dyn: DynamicsModel, layout: Int32Array) => sumTerms(terms.map((t) => t(dyn, layout))) } : {}),
   };

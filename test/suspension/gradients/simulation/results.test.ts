@@ -58,9 +58,9 @@ function checked(source: GeometrySource, names: string[], results: string[], ste
   return direct;
 }
 
-/** The run's printed CSV columns at its last frame, by name (the run on SE(3), the scheme the gradients differentiate: kernel/integrator/product-group.ts). */
+/** The run's printed CSV columns at its last frame, by name (the run as simulate steps it, the scheme the gradients differentiate: src/gradients/product-step.ts). */
 function printed(source: GeometrySource, step: number): Record<string, number> {
-  const run = simulateSuspension(prepareSuspensionDynamics(source.geometry, source.spec), { duration: DURATION, step, lieGroup: 'SE3' });
+  const run = simulateSuspension(prepareSuspensionDynamics(source.geometry, source.spec), { duration: DURATION, step });
   const csv = withSuspensionColumns('t\n' + run.frames.map((f) => f.t).join('\n') + '\n', run).trim().split('\n');
   const head = csv[0].split(','), last = csv[csv.length - 1].split(',').map(Number);
   return Object.fromEntries(head.map((h, i) => [h, last[i]]));
