@@ -305,6 +305,24 @@ export type { EnergyJSON } from './mechanics/simulate.ts';
 /** What a page draws of the live model, without the DOM (src/live/view: the pose worker's presenter, the plots' sweep, the scene's structure, arrows, playback, assemble mode, fit). */
 export * from './live/view/index.ts';
 
+// ---- part geometry, clearance and envelopes (docs/geometry.md) ----
+
+export {
+  GeometryError, GEOMETRY_UNITS, geometryFormat, readMeshBytes, placeMesh, checkMesh, fileSource, loadGeometryEntry, loadPartGeometry,
+  loadDocumentGeometry, clearGeometryCache, mergeMeshes, faceOfTriangle, triangleCount, vertexCount, meshToStl, meshToGlb,
+  type PartMesh, type MeshFace, type MeshEdge, type GeometryDoc, type GeometryFrameDoc, type GeometryUnit, type GeometryFormat,
+  type GeometrySource as GeometryFileSource, type DocumentGeometry,
+} from './assembly/geometry/index.ts';
+export { ClearanceBody, pairClearance, isInside, TOUCH_TOLERANCE, type PairClearance, type PoseArray } from './assembly/geometry/clearance.ts';
+export { ClearanceSet, unjoinedPairs, parsePairs, pairKey, summarize, type Pair, type PairSummary } from './assembly/geometry/clearance-set.ts';
+export { isClosedMesh } from './assembly/geometry/closed.ts';
+export { sweptEnvelope, type Envelope, type EnvelopeOptions } from './assembly/geometry/envelope.ts';
+export { joinedPartPairs, partPoses, driveClearance, type DriveClearanceState } from './mechanics/clearance.ts';
+export { suspensionBodies, type SuspensionBodies } from './suspension/clearance/bodies.ts';
+export { gridSweep, parseGrid, type GridSweep, type GridState } from './suspension/clearance/grid.ts';
+export { sweepClearance, type SweepClearanceState } from './suspension/clearance/sweep.ts';
+export { suspensionEnvelope, type SuspensionEnvelope } from './suspension/clearance/envelope.ts';
+
 // ---- picking on part geometry (docs/picking.md) ----
 
 /** What a click on a part's mesh picks, and the edit that adds it to the document. */
@@ -312,16 +330,7 @@ export {
   entityFromPick, PickIndex, pickIndexOf, addPickedEntity, pickedEntityName, pickedNames, canonicalDirection,
   DEFAULT_SMOOTH_ANGLE_DEG, type PickMesh, type PickOptions, type PickResult, type PickedEntity, type PickedFeature,
 } from './assembly/geometry/pick/index.ts';
-
-// ---- part geometry: the mesh type and the pure readers the viewer uses (docs/geometry.md) ----
-
-export { readMeshBytes, placeMesh, formatOf, mergeMeshes, GeometryError, type PartMesh, type GeometryDoc } from './assembly/geometry/index.ts';
+/** The viewer reads geometry files by their extension and tells the STEP reader where its WebAssembly is served. */
+export { formatOf } from './assembly/geometry/index.ts';
 export { setOcctWasmUrl } from './assembly/geometry/occt.ts';
-/** Live clearance of an assembly's parts (the viewer's closest pair): BVHs built once, every pair no mate joins. */
-export { ClearanceSet, unjoinedPairs, pairKey } from './assembly/geometry/clearance-set.ts';
-export type { PairClearance } from './assembly/geometry/clearance.ts';
-export { joinedPartPairs } from './mechanics/clearance.ts';
-/** The envelope a suspension body sweeps over a bump × steer grid (the viewer's translucent envelope). */
-export { suspensionBodies } from './suspension/clearance/bodies.ts';
-export { suspensionEnvelope } from './suspension/clearance/envelope.ts';
-export { gridSweep } from './suspension/clearance/grid.ts';
+

@@ -10,8 +10,8 @@ import { exportCommand, plotCommand, reportCommand } from './picture-commands.ts
 import { equilibriumCommand, modesCommand, simulateCommand, staticsCommand } from './dynamics-commands.ts';
 import { batchCommand, fitCommand, sensitivityCommand } from './sensitivity-commands.ts';
 import { workerCommand } from './queue-commands.ts';
-import { clearanceCommand, envelopeCommand } from './clearance.ts';
 import { tyreCommand } from './tyre.ts';
+import { clearanceCommand, envelopeCommand } from './clearance.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
   [solveCommand, dofCommand, driveCommand, sweepCommand, clearanceCommand, envelopeCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, plotCommand, reportCommand, exportCommand, tyreCommand].map((command) => [command.name, command]),

@@ -5,5 +5,5 @@ export { GEOMETRY_UNITS, checkGeometryList, type GeometryDoc, type GeometryFrame
 export { geometryFormat, formatOf, readMeshBytes, checkMesh, placeMesh, unitScale, type GeometryFormat } from './read.ts';
 export { fileSource, loadGeometryEntry, loadPartGeometry, loadDocumentGeometry, clearGeometryCache, type GeometrySource, type DocumentGeometry } from './load.ts';
 export type { ResourceReader } from './gltf.ts';
-export { sphereMesh, boxMesh, torusMesh, gridBoxMesh } from './primitives.ts';
+export { sphereMesh, boxMesh, torusMesh, gridBoxMesh, cylinderMesh } from './primitives.ts';
 export { meshToStl, meshToAsciiStl, meshToObj, meshToGlb } from './write.ts';

@@ -106,3 +106,32 @@ export function gridBoxMesh(size: V3, n: number, centre: V3 = [0, 0, 0]): PartMe
   }
   return { positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
 }
+
+/**
+ * A capped cylinder about z from z = 0 to `length`: `segments` around, `rings` bands along,
+ * flat caps fanned from their centres (as a CAD tessellator leaves a planar face: few, long
+ * triangles); 2·segments·(rings + 1) triangles.
+ */
+export function cylinderMesh(radius: number, length: number, segments = 32, rings = 1, centre: V3 = [0, 0, 0]): PartMesh {
+  const pos: number[] = [];
+  for (let r = 0; r <= rings; r++) {
+    for (let s = 0; s < segments; s++) {
+      const a = (2 * Math.PI * s) / segments;
+      pos.push(centre[0] + radius * Math.cos(a), centre[1] + radius * Math.sin(a), centre[2] + (length * r) / rings);
+    }
+  }
+  const bottom = pos.length / 3;
+  pos.push(centre[0], centre[1], centre[2]);
+  const top = pos.length / 3;
+  pos.push(centre[0], centre[1], centre[2] + length);
+  const at = (r: number, s: number): number => r * segments + (s % segments);
+  const idx: number[] = [];
+  for (let r = 0; r < rings; r++) {
+    for (let s = 0; s < segments; s++) idx.push(at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r + 1, s));
+  }
+  for (let s = 0; s < segments; s++) {
+    idx.push(bottom, at(0, s + 1), at(0, s));
+    idx.push(top, at(rings, s), at(rings, s + 1));
+  }
+  return { positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
+}

@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gridBoxMesh, meshToStl, torusMesh } from '../../../src/assembly/geometry/index.ts';
+import { cylinderMesh, gridBoxMesh, meshToStl, torusMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
 
 export const CORNER_YAML = `type: double_wishbone
 side: left
@@ -39,11 +39,42 @@ export const TYRE = { centre: [-20, 1000, 313.426] as const, major: 213.6, minor
 /** The liner's underside, mm: 40 above the tyre's top at design. */
 export const LINER_BOTTOM = TYRE.centre[2] + TYRE.major + TYRE.minor + 40;
 
-export interface CornerDetail { tyre: [segments: number, sides: number]; box: number }
+/**
+ * `box`: grid boxes of box × box quads a face (12·box² triangles); `tube`: instead, the
+ * arms, the upright and the damper as capped cylinders of tube[0] segments × tube[1] rings
+ * (a CAD tessellation: curved faces fine, flat caps fanned), the liner still a grid box.
+ */
+export interface CornerDetail { tyre: [segments: number, sides: number]; box: number; tube?: [segments: number, rings: number] }
 
 export const SMALL: CornerDetail = { tyre: [48, 16], box: 2 };
-/** ~200,000 triangles: a 256 × 96 torus (49,152) and five 52 × 52 grid boxes (32,448 each). */
-export const BENCH: CornerDetail = { tyre: [256, 96], box: 52 };
+/**
+ * ~200,000 triangles as CAD tessellates: a 256 × 96 torus tyre (49,152), a 52 × 52-grid
+ * liner (32,448), and the upright, both wishbones and the damper as 256 × 64 capped tubes
+ * (33,280 each).
+ */
+export const BENCH: CornerDetail = { tyre: [256, 96], box: 52, tube: [256, 64] };
+
+/** A tube (capped cylinder) from `a` to `b`, or the grid box `box` when no tube detail is asked. */
+function tube(a: readonly number[], b: readonly number[], radius: number, detail: CornerDetail, box: PartMesh): PartMesh {
+  if (!detail.tube) return box;
+  const d = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!];
+  const len = Math.hypot(d[0]!, d[1]!, d[2]!);
+  const z = d.map((x) => x / len);
+  const mesh = cylinderMesh(radius, len, detail.tube[0], detail.tube[1]);
+  // an orthonormal frame with z along a → b
+  const x0 = Math.abs(z[0]!) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const dot = x0[0]! * z[0]! + x0[1]! * z[1]! + x0[2]! * z[2]!;
+  const xr = [x0[0]! - dot * z[0]!, x0[1]! - dot * z[1]!, x0[2]! - dot * z[2]!];
+  const xn = Math.hypot(xr[0]!, xr[1]!, xr[2]!);
+  const x = xr.map((v) => v / xn);
+  const y = [z[1]! * x[2]! - z[2]! * x[1]!, z[2]! * x[0]! - z[0]! * x[2]!, z[0]! * x[1]! - z[1]! * x[0]!];
+  const p = mesh.positions;
+  const out = new Float32Array(p.length);
+  for (let i = 0; i < p.length; i += 3) {
+    for (let k = 0; k < 3; k++) out[i + k] = a[k]! + x[k]! * p[i]! + y[k]! * p[i + 1]! + z[k]! * p[i + 2]!;
+  }
+  return { positions: out, indices: mesh.indices };
+}
 
 /** Writes corner.yaml and its STL files into `dir`; returns the yaml's path. */
 export function writeCorner(dir: string, detail: CornerDetail = SMALL, extraYaml = ''): string {
@@ -51,12 +82,12 @@ export function writeCorner(dir: string, detail: CornerDetail = SMALL, extraYaml
   const c = TYRE.centre;
   const files: Record<string, ReturnType<typeof gridBoxMesh>> = {
     chassis: gridBoxMesh([600, 400, 20], n, [c[0], c[1], LINER_BOTTOM + 10]),
-    upright: gridBoxMesh([60, 40, 320], n, [-10, 820, 330]),
-    lower_wishbone: gridBoxMesh([60, 380, 20], n, [0, 630, 200]),
-    upper_wishbone: gridBoxMesh([60, 320, 20], n, [-100, 560, 500]),
+    upright: tube([-10, 820, 170], [-10, 820, 490], 25, detail, gridBoxMesh([60, 40, 320], n, [-10, 820, 330])),
+    lower_wishbone: tube([0, 440, 200], [0, 820, 200], 15, detail, gridBoxMesh([60, 380, 20], n, [0, 630, 200])),
+    upper_wishbone: tube([-100, 400, 500], [-100, 720, 500], 15, detail, gridBoxMesh([60, 320, 20], n, [-100, 560, 500])),
     tyre: torusMesh(TYRE.major, TYRE.minor, detail.tyre[0], detail.tyre[1], [c[0], c[1], c[2]], 'y'),
     // the damper body along z in its own file, 50 × 50 × 250 from its top
-    damper: gridBoxMesh([50, 50, 250], n, [0, 0, -125]),
+    damper: tube([0, 0, 0], [0, 0, -250], 25, detail, gridBoxMesh([50, 50, 250], n, [0, 0, -125])),
   };
   for (const [name, mesh] of Object.entries(files)) writeFileSync(join(dir, `${name}.stl`), meshToStl(mesh));
   // turn z (down the file's body) onto the strut, top (0, 600, 600) toward bottom (0, 700, 200)
