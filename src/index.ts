@@ -332,3 +332,15 @@ export { suspensionBodies, type SuspensionBodies } from './suspension/clearance/
 export { gridSweep, parseGrid, type GridSweep, type GridState } from './suspension/clearance/grid.ts';
 export { sweepClearance, type SweepClearanceState } from './suspension/clearance/sweep.ts';
 export { suspensionEnvelope, type SuspensionEnvelope } from './suspension/clearance/envelope.ts';
+
+// ---- picking on part geometry (docs/picking.md) ----
+
+/** What a click on a part's mesh picks, and the edit that adds it to the document. */
+export {
+  entityFromPick, PickIndex, pickIndexOf, addPickedEntity, pickedEntityName, pickedNames, canonicalDirection,
+  DEFAULT_SMOOTH_ANGLE_DEG, type PickMesh, type PickOptions, type PickResult, type PickedEntity, type PickedFeature,
+} from './assembly/geometry/pick/index.ts';
+/** The viewer reads geometry files by their extension and tells the STEP reader where its WebAssembly is served. */
+export { formatOf } from './assembly/geometry/index.ts';
+export { setOcctWasmUrl } from './assembly/geometry/occt.ts';
+

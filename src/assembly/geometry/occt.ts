@@ -21,12 +21,19 @@ interface Occt {
 }
 
 let occt: Promise<Occt> | undefined;
+/** Where the module's .wasm is, for a browser bundle that serves it under another URL (the viewer); Node finds it itself. */
+let locateFile: ((name: string) => string) | undefined;
+
+/** Tells the STEP/IGES reader where its .wasm is served (call before the first STEP/IGES file). */
+export function setOcctWasmUrl(url: string): void {
+  locateFile = () => url;
+}
 
 function loadOcct(): Promise<Occt> {
   occt ??= import('occt-import-js').then((m) => {
     const factory = (m.default ?? m) as (options: object) => Promise<Occt>;
     // OCCT prints progress ("Total number of loaded entities") to stdout: keep stdout clean for JSON
-    return factory({ print: () => {}, printErr: () => {} });
+    return factory({ print: () => {}, printErr: () => {}, ...(locateFile ? { locateFile } : {}) });
   });
   return occt;
 }
