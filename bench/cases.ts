@@ -10,7 +10,9 @@ import { fourBarDoc } from '../examples/fourbar';
 import { parseGeometry, sweepFromShortcut } from '../src/suspension/files';
 import { suspensionAssembly } from '../src/suspension/build/template';
 import { SuspensionModel } from '../src/suspension/build/model';
-import { runSweep } from '../src/suspension/sweep/sweep';
+import { runSweep, sweepDrivers } from '../src/suspension/sweep/sweep';
+import { CompliantState } from '../src/suspension/compliance/state';
+import { kcCoefficients } from '../src/suspension/compliance/coefficients';
 import { chainDoc, manyChainsDoc } from './models';
 import { LiveModel, compileDocument, liveEdits, readSuspensionDocument, suspensionAnalysis, type LiveDocument } from '../src/live/index.ts';
 import { History } from '../src/reactive';
@@ -253,6 +255,28 @@ export const benchmarks: Benchmark[] = [
         reactionsHere(dyn);
         suspensionRates(dyn, 'upright.contact', { spring: 'spring' });
       }, 200) / 1e6;
+    },
+  },
+  {
+    name: 'dw_corner_kc_state_ms',
+    unit: 'ms per compliant state of the DW corner (bushings at the four inboard pickups, compliant track rod) under 3 kN lateral load: equilibrium from the rigid pose, metrics, bushing and link loads, K&C coefficients',
+    goal: '0.3',
+    run() {
+      const g = parseGeometry(readFileSync('examples/suspension/double_wishbone_compliant.yaml', 'utf8'));
+      const sm = new SuspensionModel(suspensionAssembly(g));
+      const state = new CompliantState(sm);
+      const drivers = sweepDrivers(sm, sweepFromShortcut('bump', '0:0:1', g));
+      sm.resetToDesign();
+      sm.solveWith(drivers.map((d) => d.block));
+      const rigid = sm.model.system.snapshot();
+      state.setLoad(0, { force: [0, 3000, 0], moment: [0, 0, 0], at: 'contact_patch' });
+      return timeNs(() => {
+        sm.model.system.restore(rigid);
+        if (state.settle().status !== 'solved') throw new Error('dw corner kc: no equilibrium');
+        sm.evaluate({ derivatives: false });
+        state.loads();
+        kcCoefficients(state);
+      }, 50) / 1e6;
     },
   },
   { name: 'pendulum_step_us', unit: 'µs per generalized-α step of the 1 m pendulum example (h = 1 ms, Newton to |Φ| ≤ 1e-10, energy bookkeeping)', goal: '3', run: () => simulationStepUs('examples/pendulum.kinemate.json', 0.001) },

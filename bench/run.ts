@@ -4,11 +4,12 @@
  */
 import { benchmarks } from './cases';
 import { queueBenchmarks } from './queue-case';
+import { geometryBenchmarks } from './geometry-cases';
 
 const json = process.argv.includes('--json');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
 const results: Record<string, number> = {};
-for (const b of [...benchmarks, ...queueBenchmarks]) {
+for (const b of [...benchmarks, ...geometryBenchmarks, ...queueBenchmarks]) {
   if (only && !b.name.includes(only)) continue;
   const value = await b.run();
   results[b.name] = Number(value.toPrecision(4));

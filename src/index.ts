@@ -314,3 +314,33 @@ export {
   accelerationDirection, vehicleCsv, applyAcceleration, VehicleInputError, CORNERS,
   type VehicleSpec, type VehicleModel, type VehicleState, type StateResult, type SweepStep, type LateralSummary, type LongitudinalSummary, type CornerName,
 } from './suspension/vehicle/index.ts';
+
+// ---- part geometry, clearance and envelopes (docs/geometry.md) ----
+
+export {
+  GeometryError, GEOMETRY_UNITS, geometryFormat, readMeshBytes, placeMesh, checkMesh, fileSource, loadGeometryEntry, loadPartGeometry,
+  loadDocumentGeometry, clearGeometryCache, mergeMeshes, faceOfTriangle, triangleCount, vertexCount, meshToStl, meshToGlb,
+  type PartMesh, type MeshFace, type MeshEdge, type GeometryDoc, type GeometryFrameDoc, type GeometryUnit, type GeometryFormat,
+  type GeometrySource as GeometryFileSource, type DocumentGeometry,
+} from './assembly/geometry/index.ts';
+export { ClearanceBody, pairClearance, isInside, TOUCH_TOLERANCE, type PairClearance, type PoseArray } from './assembly/geometry/clearance.ts';
+export { ClearanceSet, unjoinedPairs, parsePairs, pairKey, summarize, type Pair, type PairSummary } from './assembly/geometry/clearance-set.ts';
+export { isClosedMesh } from './assembly/geometry/closed.ts';
+export { sweptEnvelope, type Envelope, type EnvelopeOptions } from './assembly/geometry/envelope.ts';
+export { joinedPartPairs, partPoses, driveClearance, type DriveClearanceState } from './mechanics/clearance.ts';
+export { suspensionBodies, type SuspensionBodies } from './suspension/clearance/bodies.ts';
+export { gridSweep, parseGrid, type GridSweep, type GridState } from './suspension/clearance/grid.ts';
+export { sweepClearance, type SweepClearanceState } from './suspension/clearance/sweep.ts';
+export { suspensionEnvelope, type SuspensionEnvelope } from './suspension/clearance/envelope.ts';
+
+// ---- picking on part geometry (docs/picking.md) ----
+
+/** What a click on a part's mesh picks, and the edit that adds it to the document. */
+export {
+  entityFromPick, PickIndex, pickIndexOf, addPickedEntity, pickedEntityName, pickedNames, canonicalDirection,
+  DEFAULT_SMOOTH_ANGLE_DEG, type PickMesh, type PickOptions, type PickResult, type PickedEntity, type PickedFeature,
+} from './assembly/geometry/pick/index.ts';
+/** The viewer reads geometry files by their extension and tells the STEP reader where its WebAssembly is served. */
+export { formatOf } from './assembly/geometry/index.ts';
+export { setOcctWasmUrl } from './assembly/geometry/occt.ts';
+

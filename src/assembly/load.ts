@@ -14,6 +14,7 @@ import {
   ASSEMBLY_FORMAT, ENTITY_GROUPS, JOINT_TYPES, coordinatesOfMate, splitReference, type AssemblyDoc, type ConstraintType, type ContactType, type CouplingMateDoc, type CouplingType, type EntityGroup, type EntityKind, type JointMateDoc, type JointType, type MateDoc, type MateType, type PartDoc, type PoseDoc,
 } from './types.ts';
 import { ENTITY_RULES, mateJoins } from '../../mates/vocabulary.ts';
+import { checkGeometryList } from './geometry/doc.ts';
 
 import {
   article, checkEntity, checkFields, checkId, checkLimits, checkMateType, checkPose, checkUnits, coordinateNoun, copyJson, deepFreeze, describe, expectNumber, expectObject, expectVec3, fail, member, memberOr, optionalBoolean, optionalString, presentKeys, quote, reorder, required, type CoordinateRef, type EntityRef, type RawObject,
@@ -42,7 +43,7 @@ export function validateAssembly(value: unknown): AssemblyDoc {
 }
 
 const TOP_LEVEL_FIELDS = ['format', 'name', 'units', 'parts', 'mates', 'state', 'held', 'suspension', 'gravity', 'forces'];
-const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass'];
+const PART_FIELDS = ['fixed', 'pose', ...Object.keys(ENTITY_GROUPS), 'mass', 'geometry'];
 
 // Which entity kinds each mate joins: the kernel's own table (mates/vocabulary.ts).
 export { mateTypesJoining } from '../../mates/vocabulary.ts';
@@ -143,7 +144,10 @@ class AssemblyChecker {
     const typedGroups = groups as Pick<PartDoc, EntityGroup>;
     const massValue = member(part, 'mass');
     const mass = massValue === undefined ? undefined : checkMass(massValue, memberPath(path, 'mass'));
-    return reorder({ fixed, pose, ...typedGroups, mass }, part);
+    const geometryValue = member(part, 'geometry');
+    // only the shape is checked here: the files are read lazily (src/assembly/geometry/load.ts)
+    const geometry = geometryValue === undefined ? undefined : checkGeometryList(geometryValue, memberPath(path, 'geometry'), fail);
+    return reorder({ fixed, pose, ...typedGroups, mass, geometry }, part);
   }
 
   // ---- mates ----

@@ -5,6 +5,7 @@
  */
 
 import type { Vec3Tuple } from '../../kernel/vec3.ts';
+import type { GeometryDoc } from './geometry/doc.ts';
 
 export const ASSEMBLY_FORMAT = 'kinemate.assembly/1';
 
@@ -66,6 +67,8 @@ export interface PartDoc {
   readonly curves?: Readonly<Record<string, CurveDoc>>;
   /** Mass properties (dynamics.md); a part without them is massless. */
   readonly mass?: MassDoc;
+  /** CAD or mesh files drawn as the part and checked for clearance (docs/geometry.md); paths relative to the file. */
+  readonly geometry?: readonly GeometryDoc[];
 }
 
 // ---- mass, gravity and force elements (docs/dynamics.md) ----

@@ -11,8 +11,10 @@ import { equilibriumCommand, modesCommand, simulateCommand, staticsCommand } fro
 import { batchCommand, fitCommand, sensitivityCommand } from './sensitivity-commands.ts';
 import { workerCommand } from './queue-commands.ts';
 import { vehicleCommand } from './vehicle-command.ts';
+import { kcCommand } from './kc.ts';
 import { tyreCommand } from './tyre.ts';
+import { clearanceCommand, envelopeCommand } from './clearance.ts';
 
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [solveCommand, dofCommand, driveCommand, sweepCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, vehicleCommand, plotCommand, reportCommand, exportCommand, tyreCommand].map((command) => [command.name, command]),
+  [solveCommand, dofCommand, driveCommand, sweepCommand, kcCommand, sensitivityCommand, fitCommand, batchCommand, workerCommand, staticsCommand, equilibriumCommand, modesCommand, simulateCommand, vehicleCommand, plotCommand, reportCommand, exportCommand, tyreCommand, clearanceCommand, envelopeCommand].map((command) => [command.name, command]),
 );

@@ -19,13 +19,17 @@ export const plotCommand: Command = {
                      [--baseline MODEL] --out FILE.svg|FILE.png
        kinemate plot FILE.tir --metric fx|fy|mz [--slip-angle A:B:N] [--slip-ratio A:B:N]
                      [--load FZ] [--camber DEG] [--baseline OTHER.tir] --out FILE.svg|FILE.png
+       kinemate plot GEOMETRY --kc EVENT [--range A:B:N] [--at bump=V|steer=V|roll=V]
+                     --metric NAME... --out FILE.svg|FILE.png
 
 Runs one suspension sweep of GEOMETRY (default: --bump -50:50:11) and draws one panel per
 metric against the swept quantity (wheel travel, rack travel, roll, or the first moving
 target of a sweep file), with axis titles and units and the design point marked. With
 --baseline, the baseline geometry is swept the same way and drawn dashed beside it.
 With --drive, MODEL (any *.kinemate.json) is driven as by "kinemate drive" and the
---metric names are its coordinates, drawn against the driven one.
+--metric names are its coordinates, drawn against the driven one. With --kc, a geometry
+with compliance: runs that K&C rig event (as kinemate kc) and each metric is drawn at the
+deflected pose against the event's load (docs/compliance.md).
 A tyre property file (FILE.tir) is evaluated as by "kinemate tyre" and its forces drawn
 against the slip angle (default -15:15:61), one curve per slip ratio; with --slip-ratio
 alone, against the slip ratio (docs/tyres.md).

@@ -219,6 +219,7 @@ const PLOT_OPTIONS = {
   ...SWEEP_OPTIONS, ...DRIVE_OPTIONS,
   metric: { type: 'string', multiple: true }, baseline: { type: 'string' }, out: { type: 'string' },
   width: { type: 'string' }, height: { type: 'string' },
+  kc: { type: 'string' }, range: { type: 'string' }, at: { type: 'string' },
   load: { type: 'string' }, 'slip-angle': { type: 'string' }, 'slip-ratio': { type: 'string' }, camber: { type: 'string' },
 } as const;
 const TYRE_OPTIONS = ['load', 'slip-angle', 'slip-ratio', 'camber'] as const;
@@ -247,6 +248,19 @@ export async function runPlot(argv: readonly string[], io: CliIO): Promise<numbe
   if (isTyreFile(path)) return writePicture(io, out, format, await tyrePlot(args, path, baseline, metrics, size, format, io));
   const tyreOption = TYRE_OPTIONS.find((name) => stringOption(args, name) !== undefined);
   if (tyreOption !== undefined) throw new CliError(`plot: --${tyreOption} is for a tyre file (FILE.tir)`);
+  const kc = stringOption(args, 'kc');
+  if (kc === undefined && (stringOption(args, 'range') !== undefined || stringOption(args, 'at') !== undefined)) throw new CliError('plot: --range and --at go with --kc EVENT');
+  if (kc !== undefined) {
+    const progress = progressFor(io, 'plot');
+    const range = stringOption(args, 'range'), at = stringOption(args, 'at');
+    const { kcPicture } = await import('./kc-plot.ts');
+    const picture = await kcPicture(path, {
+      event: kc, metrics, size, format,
+      ...(range ? { range } : {}), ...(at ? { at } : {}), ...(progress.update ? { onProgress: progress.update } : {}),
+    });
+    await progress.clear();
+    return writePicture(io, out, format, picture);
+  }
   const drive = driveOptions('plot', args);
   const progress = progressFor(io, 'plot');
   const picture = await plotPicture(path, {

@@ -46,8 +46,9 @@ export async function runReport(argv: readonly string[], io: CliIO): Promise<num
   const current = await sweepSuspension('report', path, sweepArgs(args), false, progress.update);
   const baselinePath = stringOption(args, 'baseline');
   const baseline = baselinePath === undefined ? undefined : await sweepSuspension('report', baselinePath, sweepArgs(args), false, progress.update);
+  const kc = await (await import('./kc-plot.ts')).kcReportSection(path);
   await progress.clear();
-  const html = reportHtml(await reportInput(current, baseline));
+  const html = reportHtml({ ...(await reportInput(current, baseline)), ...(kc ? { kc } : {}) });
   await writeOutput('report', out, html);
   return failedSteps(current.run) || (baseline !== undefined && failedSteps(baseline.run)) ? EXIT.failed : EXIT.ok;
 }

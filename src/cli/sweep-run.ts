@@ -21,7 +21,8 @@ import { parseGeometry, parseSweep, sweepFromShortcut, type SweepSpec, type Geom
 import { suspensionAssembly } from '../suspension/build/template.ts';
 import { SuspensionModel } from '../suspension/build/model.ts';
 import { runSweep, sweepsToCsv, type SweepRun } from '../suspension/sweep/sweep.ts';
-import { parseLoadCase, SweepLoads } from '../suspension/loads/loads.ts';
+import { contactLoad, parseLoadCase, SweepLoads, type StateLoads } from '../suspension/loads/loads.ts';
+import { CompliantState } from '../suspension/compliance/state.ts';
 
 /** The parsed `kinemate sweep` command line, handed to `runSweepCommand`. */
 export interface SweepArgs {
@@ -97,11 +98,14 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   const specs = await sweepSpecsOf(args, geometry);
   const sm = new SuspensionModel(doc);
   checkHold(sm, args.hold);
-  let loads: SweepLoads | null = null;
-  if (args.loads) {
-    if (args.format === 'csv') throw new KinemateError('--loads', 'the loads are nested per step; use --format json');
-    loads = new SweepLoads(sm, parseLoadCase(await readTextFile(args.loads, 'loads'), sm.corners.map((c) => c.roles.side), args.loads));
-  }
+  let loads: { evaluate: () => StateLoads } | null = null;
+  const loadCase = args.loads ? parseLoadCase(await readTextFile(args.loads, 'loads'), sm.corners.map((c) => c.roles.side), args.loads) : null;
+  if (args.loads && args.format === 'csv') throw new KinemateError('--loads', 'the loads are nested per step; use --format json');
+  // a compliant suspension settles at every step under the loads (none without --loads): docs/compliance.md
+  const compliant = sm.roles.compliance ? new CompliantState(sm) : null;
+  if (compliant && loadCase) compliant.setLoadCase(loadCase, contactLoad);
+  if (compliant && loadCase) loads = { evaluate: () => compliant.loads() };
+  else if (loadCase) loads = new SweepLoads(sm, loadCase);
   const sweeps: Record<string, SweepRun> = {};
   const total = specs.reduce((s, [, spec]) => s + spec.steps, 0);
   let done = 0;
@@ -109,6 +113,7 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   for (const [name, spec] of specs) {
     sweeps[name] = runSweep(sm, spec, {
       ...(args.hold ? { hold: args.hold } : {}),
+      ...(compliant ? { settle: () => compliant.settle(), noSteering: true } : {}),
       ...(loads ? { onSolvedState: (step: SweepRun['steps'][number]) => { step.loads = loads.evaluate(); } } : {}),
       ...(progress ? { onProgress: (k: number) => progress.update(done + k, total) } : {}),
     });

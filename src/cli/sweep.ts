@@ -76,8 +76,11 @@ Options:
   --hold ID          the suspension hold for the steering response
   --loads FILE       a load case at the contact centres (YAML or JSON: per side
                      force/moment, or corner_mass with braking_g, traction_g,
-                     cornering_g, bump_g); each step then gets "loads": link
-                     forces, joint wrenches, spring forces, rack force, holds
+                     cornering_g, bump_g; at: wheel_center to load the wheel
+                     centre); each step then gets "loads": link forces, joint
+                     wrenches, spring forces, rack force, holds. A geometry with
+                     compliance: settles in its equilibrium at every step
+                     (docs/compliance.md)
   --format json|csv  output format (default json)
   --out FILE         write the output to FILE instead of stdout
   -h, --help         this text

@@ -12,7 +12,7 @@ import { choleskySolve } from '../../kernel/linalg';
 import { solve, type SolveOptions } from '../../kernel/solver/solve';
 import { solveModel, type SolveResult } from '../model/operations';
 import type { DynamicsModel } from './build';
-import { reduce } from './reduced';
+import { reduce, type Reduced } from './reduced';
 import { BALANCE_TOLERANCE, reactionsHere, type StaticsResult } from './statics';
 
 export interface EquilibriumOptions {
@@ -22,6 +22,12 @@ export interface EquilibriumOptions {
   /** Largest step per iteration, relative to the model's length scale (default 0.05). */
   trustRadius?: number;
   solver?: SolveOptions;
+  /**
+   * A floor under the load scale the balance tolerance is relative to (N): a state whose
+   * loads are all zero (a compliant suspension settling under its own elements) is then
+   * balanced to BALANCE_TOLERANCE × this, not to round-off.
+   */
+  forceScale?: number;
 }
 
 export type EquilibriumResult = Omit<SolveResult, 'status'> & {
@@ -79,10 +85,13 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
   const trust = (options.trustRadius ?? 0.05) * system.lengthScale;
   let total = 0;
   const attempt = (loadScale: number): boolean => {
+    // the state an accepted step reached was already reduced to judge it: that reduction starts the next iteration
+    let reached: Reduced | null = null;
     for (let it = 0; it < maxIterations; it++) {
-      const red = reduce(dyn, { loadScale });
+      const red = reached ?? reduce(dyn, { loadScale });
+      reached = null;
       const { k, N, size: n } = red;
-      const scale = loadSize(dyn, red.Q, red.layout);
+      const scale = Math.max(loadSize(dyn, red.Q, red.layout), options.forceScale ?? 0);
       const tol = BALANCE_TOLERANCE * scale + 1e-12;
       const current = forceSize(red.f);
       if (k === 0 || current <= tol) return true;
@@ -123,7 +132,7 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
         const back = solve(system, options.solver);
         if (back.converged) {
           const next = reduce(dyn, { loadScale });
-          if (forceSize(next.f) < current) { accepted = true; break; }
+          if (forceSize(next.f) < current) { accepted = true; reached = next; break; }
         }
         system.restore(saved);
         h /= 2;

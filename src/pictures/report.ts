@@ -23,6 +23,36 @@ export interface ReportInput {
   /** The sweep as CSV (as `kinemate sweep --format csv` writes it) and the download's file name. */
   readonly csv: string;
   readonly csvName: string;
+  /** With `compliance:`: the zero-load K&C coefficients per side and the K&C curves (docs/compliance.md). */
+  readonly kc?: { readonly coefficients: readonly { side: string; values: Readonly<Record<string, number | null>> }[]; readonly charts: readonly { title: string; svg: string }[] };
+}
+
+/** The K&C coefficients in the table's order, with their units. */
+const KC_COEFFICIENTS: readonly [string, string][] = [
+  ['toe_per_fy', 'deg/kN'], ['camber_per_fy', 'deg/kN'], ['lateral_stiffness', 'N/mm'], ['toe_per_fx', 'deg/kN'], ['camber_per_fx', 'deg/kN'],
+  ['recession_per_fx', 'mm/kN'], ['longitudinal_stiffness', 'N/mm'], ['toe_per_mz', 'deg/kN·m'], ['camber_per_mz', 'deg/kN·m'],
+];
+
+/** The K&C section: coefficients at zero load (a column per side) and the curves against load; empty without compliance. */
+function kcSection(kc: ReportInput['kc']): string {
+  if (!kc) return '';
+  const head = kc.coefficients.map((c) => `<th>${escapeHtml(c.side)}</th>`).join('');
+  const rows = KC_COEFFICIENTS.map(([name, unit]) => `<tr data-coefficient="${name}"><td>${name}</td><td class="muted">${unit}</td>${kc.coefficients.map((c) => {
+    const v = c.values[name];
+    return `<td>${typeof v === 'number' ? num(v, 4) : '—'}</td>`;
+  }).join('')}</tr>`).join('\n');
+  const charts = kc.charts.map((c) => `<figure><figcaption>${escapeHtml(c.title)}</figcaption>\n${stripXmlProlog(c.svg)}\n</figure>`).join('\n');
+  return `<h2>Compliance (K&amp;C)</h2>
+<p>Coefficients at zero load, exact derivatives of the equilibrium (docs/compliance.md); loads in vehicle axes on both sides.</p>
+<table id="kc-coefficients">
+<thead><tr><th>coefficient</th><th>unit</th>${head}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+${charts}
+
+`;
 }
 
 const STYLE = `
@@ -94,7 +124,7 @@ ${metricRows}
 <h2>Curves</h2>
 ${charts}
 
-<h2>Diagnostics</h2>
+${kcSection(input.kc)}<h2>Diagnostics</h2>
 ${diagnostics}
 
 <h2>Data</h2>

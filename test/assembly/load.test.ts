@@ -79,7 +79,7 @@ const cases: readonly Case[] = [
   { title: 'an unknown field in a part', from: 'four-bar',
     change: (d) => edit(d, ['parts', 'crank', 'postion'], [0, 0, 0]),
     path: 'parts.crank.postion',
-    reason: 'unknown field "postion" in a part; expected fixed, pose, points, frames, axes, planes, circles, curves, mass' },
+    reason: 'unknown field "postion" in a part; expected fixed, pose, points, frames, axes, planes, circles, curves, mass, geometry' },
   { title: 'an unknown field in a pose', from: 'four-bar',
     change: (d) => edit(d, ['parts', 'crank', 'pose', 'scale'], 1),
     path: 'parts.crank.pose.scale', reason: 'unknown field "scale" in a pose; expected position, rotation' },

@@ -267,8 +267,8 @@ describe.concurrent('bad input, in process', () => {
     expectBadInput(await inProcess(['drive', fourBar, '--coordinate', 'jA.angle', '--from', '0', '--to', '1', '--steps', '2.5']), '--steps: expected a whole number ≥ 1, got "2.5"');
     expectBadInput(await inProcess(['drive', fourBar, '--coordinate', 'jA.angle', '--from', 'NaN', '--to', '1', '--steps', '2']), '--from: expected a number, got "NaN"');
     expectBadInput(await inProcess(['drive', fourBar, '--coordinate']), 'drive: --coordinate needs a value');
-    expectBadInput(await inProcess(['frobnicate']), 'unknown command "frobnicate"; the commands are solve, dof, drive, sweep, sensitivity, fit, batch, worker, statics, equilibrium, modes, simulate, vehicle, plot, report, export, tyre (see kinemate --help)');
-    expectBadInput(await inProcess(['--frob']), 'unknown option --frob; expected a command (solve, dof, drive, sweep, sensitivity, fit, batch, worker, statics, equilibrium, modes, simulate, vehicle, plot, report, export, tyre), --help or --version');
+    expectBadInput(await inProcess(['frobnicate']), 'unknown command "frobnicate"; the commands are solve, dof, drive, sweep, kc, sensitivity, fit, batch, worker, statics, equilibrium, modes, simulate, vehicle, plot, report, export, tyre, clearance, envelope (see kinemate --help)');
+    expectBadInput(await inProcess(['--frob']), 'unknown option --frob; expected a command (solve, dof, drive, sweep, kc, sensitivity, fit, batch, worker, statics, equilibrium, modes, simulate, vehicle, plot, report, export, tyre, clearance, envelope), --help or --version');
   });
 });
 

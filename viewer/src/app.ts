@@ -44,6 +44,13 @@ import { wireFrames, type TaggedSweep } from './frame-presenter';
 import { wireToolbar, updateToolbar } from './toolbar';
 import { wireFiles, openFile } from './file-io';
 import type { Vec3Tuple } from '../../src/index';
+import { Quaternion, Vector3 } from 'three';
+import { PartMeshes } from './part-meshes';
+import { SurfacePicking } from './surface-picking';
+import { ClearanceOverlay } from './clearance-overlay';
+import { EnvelopeButton } from './envelope-button';
+import { LiveClearance } from './clearance-live';
+import { geometryBodies, type GeometryBodies } from './geometry-bodies';
 
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -68,6 +75,12 @@ export class ViewerApp {
   /** The suspension devices drawn (device-overlay.ts) and the shim thickness with the device metrics (devices-panel.ts). */
   readonly devices: DeviceOverlay;
   readonly devicesPanel: DevicesPanel;
+  /** Parts drawn with their CAD geometry, and picking on it in assemble mode (viewer/src/part-meshes.ts, surface-picking.ts). */
+  readonly partMeshes: PartMeshes;
+  readonly surfacePicking: SurfacePicking;
+  readonly clearanceOverlay: ClearanceOverlay;
+  readonly liveClearance = new LiveClearance();
+  readonly envelope: EnvelopeButton;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   /** The plots' sweeps, scheduled beside the pose (the live model's lane: the newest per frame, one in flight). */
@@ -125,6 +138,16 @@ export class ViewerApp {
     // a plot that picks a metric of the steering response needs it at every step: sweep again
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
+    this.partMeshes = new PartMeshes(() => {
+      const problem = this.partMeshes.problems.values().next().value;
+      if (problem) this.showError(`Part geometry: ${problem}`);
+      if (this.lastPose) this.showClearance(geometryBodies(this.history.current), this.lastPose);
+      this.invalidate();
+    });
+    this.clearanceOverlay = new ClearanceOverlay(this.scene);
+    this.envelope = new EnvelopeButton(this, $('envelope'));
+    this.scene.scene.add(this.partMeshes.group);
+    this.surfacePicking = new SurfacePicking(this);
     this.playback = new PlaybackPanel(this);
     this.sensitivity = new SensitivityArrows(this);
     this.fitPanel = new FitPanel(this);
@@ -279,6 +302,7 @@ export class ViewerApp {
     $('pin-baseline').classList.remove('active');
     $('pin-baseline').textContent = 'Pin baseline';
     this.history.apply(() => doc as Draft<ViewerDocument>, label);
+    this.envelope.clear();
     this.scene.frameNext = this.docKey(this.history.current);
     this.hideError();
   }
@@ -325,6 +349,40 @@ export class ViewerApp {
     }
     const p = h ? r.points[h.ref] : r.points[name];
     return p ? this.scene.toScreen(p) : null;
+  }
+
+  /** Measures and draws the closest pair of parts with geometry at this pose; a failure says why and draws none. */
+  showClearance(bodies: GeometryBodies | null, result: PoseResult): void {
+    try {
+      this.clearanceOverlay.show(this.liveClearance.measure(bodies, this.partMeshes.meshes, result));
+    } catch (error) {
+      this.clearanceOverlay.show(null);
+      this.workerError = `clearance: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  /** Every pair's clearance at the pose shown (tests). */
+  clearances(): Record<string, { distance: number; touching: boolean }> {
+    return Object.fromEntries(Object.entries(this.liveClearance.last).map(([k, c]) => [k, { distance: c.distance, touching: c.touching }]));
+  }
+
+  /** Screen position (CSS px) of a point given in a part's own frame, at the pose shown (tests: a click on a part's surface). */
+  screenOfPartPoint(part: string, local: readonly number[]): { x: number; y: number } | null {
+    const pose = this.lastPose?.poses[part];
+    if (!pose) return null;
+    const v = new Vector3(local[0], local[1], local[2]).applyQuaternion(new Quaternion(pose[4], pose[5], pose[6], pose[3]).normalize());
+    return this.scene.toScreen([v.x + pose[0], v.y + pose[1], v.z + pose[2]]);
+  }
+
+  /** What a click at a page position would pick on a part's geometry (tests). */
+  surfaceAt(x: number, y: number): { part: string; feature: string; kind: string } | null {
+    const hit = this.surfacePicking.hitAt(x, y);
+    return hit ? { part: hit.part, feature: hit.result.feature, kind: hit.result.entity.kind } : null;
+  }
+
+  /** Parts drawn with their geometry, and their triangle counts (tests). */
+  geometryDrawn(): Record<string, number> {
+    return Object.fromEntries([...this.partMeshes.meshes].map(([part, m]) => [part, m.indices.length / 3]));
   }
 
   /** Forget the timings so far (the benchmark measures one drag at a time). */

@@ -14,6 +14,9 @@ import {
 import type { ViewerDocument } from './document';
 import type { PoseResult } from '../../src/index.ts';
 import type { SceneView } from './scene';
+import type { SurfaceHit } from './part-meshes';
+import type { Draft } from 'immer';
+import { addPickedEntity, pickedEntityName } from '../../src/index.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -99,7 +102,34 @@ export class AssemblePanel {
     this.render();
   }
 
-  pick(ref: string): void {
+  /** When a handle was last picked (a click that picked a handle picks no surface behind it). */
+  lastHandlePick = -Infinity;
+
+  /**
+   * A click on a part's CAD surface: the entity it picks (a face's plane or axis, an edge's
+   * circle or line, a vertex) is added to the part under a generated name — one undo
+   * entry — and taken as a pick, as a click on a handle would be.
+   */
+  pickSurface(hit: SurfaceHit): void {
+    const doc = this.host.history.current;
+    if (doc.kind !== 'assembly' || !Object.hasOwn(doc.doc.parts, hit.part)) return;
+    const r = hit.result;
+    const name = pickedEntityName(doc.doc.parts[hit.part], r.entity);
+    try {
+      this.host.history.apply((draft) => { addPickedEntity(hit.part, name, r.entity)((draft as { doc: Draft<AssemblyDoc> }).doc); }, `pick ${hit.part}.${name}`);
+    } catch (error) {
+      this.setAssembleStatus(this.asmError(error));
+      return;
+    }
+    this.pickNote = `${r.feature}${r.radius !== undefined ? `, radius ${r.radius.toFixed(2)} mm` : ''}, fit residual ${r.residual.toPrecision(2)} mm`;
+    this.pick(`${hit.part}.${name}`, false);
+  }
+
+  /** What the last surface pick was (shown with the status). */
+  private pickNote = '';
+
+  pick(ref: string, handle = true): void {
+    if (handle) { this.lastHandlePick = performance.now(); this.pickNote = ''; }
     const doc = this.host.history.current;
     if (doc.kind !== 'assembly') return;
     const kind = entityKind(doc.doc, ref);
@@ -110,7 +140,7 @@ export class AssemblePanel {
     if (this.host.lastPose) this.host.scene.update(this.host.lastPose);
     const part = ref.split('.')[0];
     $<HTMLSelectElement>('asm-parts').value = part;
-    if (this.picks.length < 2) { this.setAssembleStatus(`Picked ${ref} (${kind}); now an entity of another part.`); return; }
+    if (this.picks.length < 2) { this.setAssembleStatus(`Picked ${ref} (${kind}${this.pickNote ? `: ${this.pickNote}` : ''}); now an entity of another part.`); return; }
     const [a, b] = this.picks;
     this.clearPicks();
     if (a.split('.')[0] === b.split('.')[0]) { this.setAssembleStatus('Pick entities of two different parts.'); return; }

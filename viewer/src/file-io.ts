@@ -27,6 +27,22 @@ export interface FilesHost {
   replaceDocument(doc: ViewerDocument, label: string): void;
   showError(text: string): void;
   showNotice(text: string): void;
+  /** Geometry files opened beside a document (viewer/src/part-meshes.ts). */
+  readonly partMeshes: { addFiles(files: readonly { name: string; bytes: Uint8Array }[]): void };
+}
+
+const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
+
+/**
+ * Opens what the user chose or dropped: the document (YAML/JSON) and, beside it, any
+ * geometry files its parts name (STEP, STL, …), matched by file name.
+ */
+async function openFiles(app: FilesHost, files: readonly File[]): Promise<void> {
+  const geometry = files.filter((f) => !DOCUMENT_FILE.test(f.name));
+  if (geometry.length) app.partMeshes.addFiles(await Promise.all(geometry.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) }))));
+  const doc = files.find((f) => DOCUMENT_FILE.test(f.name));
+  if (doc) await openFile(app, doc.name, await doc.text());
+  else if (geometry.length) app.showNotice(`Read ${geometry.map((f) => f.name).join(', ')}: drawn on the parts that name them.`);
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -36,8 +52,7 @@ export function wireFiles(app: FilesHost): void {
   $('open').addEventListener('click', () => $<HTMLInputElement>('file').click());
   $<HTMLInputElement>('file').addEventListener('change', async (e) => {
     const input = e.target as HTMLInputElement;
-    const file = input.files?.[0];
-    if (file) await openFile(app, file.name, await file.text());
+    await openFiles(app, Array.from(input.files ?? []));
     input.value = '';
   });
   const view = $('view');
@@ -46,8 +61,7 @@ export function wireFiles(app: FilesHost): void {
   window.addEventListener('drop', async (e) => {
     e.preventDefault();
     view.classList.remove('dragover');
-    const file = e.dataTransfer?.files?.[0];
-    if (file) await openFile(app, file.name, await file.text());
+    await openFiles(app, Array.from(e.dataTransfer?.files ?? []));
   });
   $('save-geometry').addEventListener('click', () => {
     const doc = app.history.current;

@@ -5,6 +5,7 @@
  * plots' lane (plots, the steering axes' surface).
  */
 import type { History, SolveOutcome } from '../../src/index.ts';
+import { geometryBodies, type GeometryBodies } from './geometry-bodies';
 import type { LiveLane, LiveRequest } from '../../src/index.ts';
 import type { PoseResult, SweepRequest, SweepResult, ViewSettings, ViewerLiveModel } from '../../src/index.ts';
 import { nameOf, type ViewerDocument } from './document';
@@ -43,6 +44,9 @@ export interface FramesHost {
   readonly loadsPanel: { render(result: PoseResult): void; readonly drawForces: boolean };
   readonly devices: PoseView;
   readonly devicesPanel: { render(doc: ViewerDocument, result: PoseResult): void };
+  readonly partMeshes: { update(bodies: GeometryBodies | null, result: PoseResult): void };
+  /** The closest pair of bodies at this pose, drawn (viewer/src/clearance-live.ts, clearance-overlay.ts). */
+  showClearance(bodies: GeometryBodies | null, result: PoseResult): void;
   readonly baseline: SweepResult | null;
   lastPose: PoseResult | null;
   lastSweep: SweepResult | null;
@@ -126,6 +130,9 @@ function applyPose(app: FramesHost, result: PoseResult): void {
   app.live.setSettings({ ...app.live.settings, view: result.view }, { solve: false });
   recordSample(app.stats.solveMs, result.ms.total);
   app.scene.update(result);
+  const bodies = geometryBodies(app.history.current);
+  app.partMeshes.update(bodies, result);
+  app.showClearance(bodies, result);
   app.playback.onPose();
   app.sensitivity.update(result);
   app.forces.update(result, app.loadsPanel.drawForces);

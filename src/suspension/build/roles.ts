@@ -67,6 +67,14 @@ export interface SuspensionRoles {
    * and transmission-margin diagnostics of every step.
    */
   levers?: LeverRole[];
+  /** What `compliance:` made (src/suspension/build/compliance.ts): absent on a rigid suspension. */
+  compliance?: ComplianceRoles;
+}
+
+/** The bushing elements by force id (their corner side and pickup) and the compliant links' springs by force id (their link id). */
+export interface ComplianceRoles {
+  bushings: Record<string, { side: string; pickup: string }>;
+  links: Record<string, string>;
 }
 
 /** The ends of a device on each side of an axle. */
@@ -145,7 +153,26 @@ export function validateRoles(value: unknown, path = 'suspension'): SuspensionRo
     ...(typeof s.rack_travel_per_revolution === 'number' && s.rack_travel_per_revolution > 0 ? { rack_travel_per_revolution: s.rack_travel_per_revolution } : {}),
     ...(s.devices !== undefined ? { devices: obj(s.devices, `${path}.devices`) as DeviceRoles } : {}),
     ...(s.levers !== undefined ? { levers: checkLevers(s.levers, `${path}.levers`) } : {}),
+    ...(s.compliance !== undefined ? { compliance: checkCompliance(obj(s.compliance, `${path}.compliance`), `${path}.compliance`) } : {}),
   };
+}
+
+function checkCompliance(c: Record<string, unknown>, path: string): ComplianceRoles {
+  const map = (v: unknown, p: string): Record<string, unknown> => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new RolesError(p, 'expected an object');
+    return v as Record<string, unknown>;
+  };
+  const bushings: ComplianceRoles['bushings'] = {}, links: ComplianceRoles['links'] = {};
+  for (const [id, b] of Object.entries(map(c.bushings ?? {}, `${path}.bushings`))) {
+    const e = map(b, `${path}.bushings.${id}`);
+    if (typeof e.side !== 'string' || typeof e.pickup !== 'string') throw new RolesError(`${path}.bushings.${id}`, 'expected { side, pickup }');
+    bushings[id] = { side: e.side, pickup: e.pickup };
+  }
+  for (const [id, l] of Object.entries(map(c.links ?? {}, `${path}.links`))) {
+    if (typeof l !== 'string') throw new RolesError(`${path}.links.${id}`, 'expected the link id');
+    links[id] = l;
+  }
+  return { bushings, links };
 }
 
 function checkLevers(value: unknown, path: string): LeverRole[] {

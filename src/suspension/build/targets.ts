@@ -46,7 +46,7 @@ export class PointCoordinateBlock implements ResidualBlock {
   private ev: PointEvaluator;
   private p: DualVec3;
   private s: Dual;
-  constructor(readonly owner: string, private expr: PointExpr, private axis: 0 | 1 | 2, public target = 0, readonly kind: BlockKind = 'driver') {
+  constructor(readonly owner: string, readonly expr: PointExpr, readonly axis: 0 | 1 | 2, public target = 0, readonly kind: BlockKind = 'driver') {
     this.vars = varsOf(expr);
     const n = this.vars.length * 6;
     this.ev = new PointEvaluator(n);

@@ -2,6 +2,8 @@
 import type { ActuationType, AxlePosition, Side, SpringType, SteeringType, Topology } from './hardpoints';
 import type { Point3 } from './read';
 import type { CornerSetup, Devices } from './devices';
+import type { Compliance } from './compliance';
+import type { GeometryDoc } from '../../assembly/geometry/doc.ts';
 
 export type GeometryScope = 'corner' | 'axle';
 
@@ -67,6 +69,10 @@ export interface Geometry {
   center?: Record<string, Point3>;
   /** Steering wheel: rack travel per steering-wheel turn, mm (enables the steering ratio). */
   rack_travel_per_revolution?: number;
+  /** Bushings and compliant links (`compliance:`, docs/compliance.md); absent: every pivot ideal, every link rigid. */
+  compliance?: Compliance;
+  /** CAD or mesh files per part name (`upright`, `chassis`, `tyre`, `damper`, …), paths relative to the file (docs/geometry.md). */
+  part_geometry?: Record<string, GeometryDoc[]>;
   /** The parsed input, untouched. */
   raw: unknown;
 }

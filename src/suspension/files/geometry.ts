@@ -30,6 +30,7 @@ import {
 } from './hardpoints';
 import {
   childPath,
+  closestName,
   describe,
   isRecord,
   listChoices,
@@ -48,7 +49,10 @@ import {
   type CornerSetup, type Devices,
 } from './devices';
 import { applySetup } from '../build/setup';
+import { readCompliance } from './compliance';
 import type { Actuation, CornerGeometry, Geometry, GeometryScope, SpringSettings, Tire, VehicleConfig, Wheel } from './geometry-types';
+import { checkGeometryList, type GeometryDoc } from '../../assembly/geometry/doc.ts';
+import { GeometryError } from '../../assembly/geometry/errors.ts';
 export type { Actuation, CornerGeometry, Geometry, GeometryScope, SpringSettings, Tire, VehicleConfig, Wheel } from './geometry-types';
 
 
@@ -115,6 +119,7 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
   const beamAxle = topology === 'solid_axle' ? readBeamAxle(problems, settings, settingsPath, isAxle) : undefined;
   if (devices && beamAxle) devices.beam = beamAxle;
   const rackTravel = readRackTravel(problems, config.steering, childPath(configPath, 'steering'));
+  const partGeometry = readPartGeometry(problems, value.geometry);
   // Every field the format accepts is read or refused here: an ignored one gives wrong numbers without a word.
   const configKeys = ['steering', 'wheel', 'axle_position', ...(isAxle ? ['actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'left_setup', 'right_setup', ...(topology === 'solid_axle' ? ['locating', 'beam'] : [])] : ['cg_position', 'wheelbase', 'front_brake_bias', 'driven_axle', ...SETUP_KEYS])];
   if (isRecord(isAxle ? value.axle_config : value.config)) refuseUnknownKeys(problems, config, configPath, configKeys);
@@ -149,6 +154,9 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
     checkDeviceGeometry(problems, devices, topology, spring?.type, corners.map((c) => ({ side: c.side, path: isAxle ? `hardpoints.${c.side}` : 'hardpoints', hardpoints: c.hardpoints })), read.center ? { path: 'hardpoints.center', hardpoints: read.center } : undefined);
   }
 
+  const compliance = topology && actuation && spring && corners && devices
+    ? readCompliance(problems, value.compliance, { topology, actuation, spring: spring.type, devices, corners, isAxle })
+    : undefined;
   if (!topology || !actuation || !spring || !steering || !wheel || !corners || !vehicle || !axlePosition || !devices || !leftSetup || problems.count > 0) return undefined;
   const setups = [leftSetup, rightSetup ?? (isAxle && !rightSetupRaw ? mirrorSetup(leftSetup) : undefined)];
   corners.forEach((c, i) => { if (setups[i] && (setups[i]!.camber_shim || setups[i]!.length_shims)) c.setup = setups[i]; });
@@ -156,6 +164,8 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
   if (devices !== NO_DEVICES && (devices.damper !== 'none' || devices.anti_roll !== 'none' || devices.heave_link !== 'none' || devices.beam)) geometry.devices = devices;
   if (read.center) geometry.center = read.center;
   if (rackTravel !== undefined) geometry.rack_travel_per_revolution = rackTravel;
+  if (compliance) geometry.compliance = compliance;
+  if (partGeometry !== undefined) geometry.part_geometry = partGeometry;
   applySetup(problems, geometry, isAxle ? 'axle_config' : 'config');
   return geometry;
 }
@@ -163,13 +173,13 @@ function readGeometry(problems: ProblemList, value: unknown): Geometry | undefin
 /** The top-level keys of a file of each scope; `name` and `version` (the reference format's labels) are kept as they are. */
 const TOP_LEVEL_KEYS: Readonly<Record<GeometryScope, readonly string[]>> = {
   // a corner's anti_roll and heave_link are read to be refused with their own message (devices.ts)
-  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'hardpoints', 'dynamics'],
-  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'hardpoints', 'dynamics'],
+  corner: ['scope', 'type', 'name', 'version', 'units', 'side', 'actuation', 'spring', 'damper', 'anti_roll', 'heave_link', 'config', 'geometry', 'hardpoints', 'dynamics', 'compliance'],
+  axle: ['scope', 'type', 'name', 'version', 'units', 'vehicle_config', 'axle_config', 'geometry', 'hardpoints', 'dynamics', 'compliance'],
 };
 
 /**
- * Every top-level key is read or refused: a misspelt section (`axel_config`) or one not
- * modelled (`compliance`) would otherwise change nothing without a word. A key of the
+ * Every top-level key is read or refused: a misspelt section (`axel_config`, `complaince`) or one not
+ * modelled would otherwise change nothing without a word. A key of the
  * other scope's layout says where it goes; a near miss names the nearest known key.
  */
 function refuseUnknownSections(problems: ProblemList, file: PlainRecord, scope: GeometryScope): void {
@@ -191,6 +201,29 @@ function refuseUnknownSections(problems: ProblemList, file: PlainRecord, scope: 
   }
   if (file.name !== undefined && typeof file.name !== 'string') problems.add('name', `expected a name (text), got ${describe(file.name)}`);
   if (file.version !== undefined && typeof file.version !== 'string' && typeof file.version !== 'number') problems.add('version', `expected a version label, got ${describe(file.version)}`);
+}
+
+/**
+ * `geometry: { upright: [ { file, frame?, units? } ], chassis: [...], tyre: [...] }`: the
+ * shape only (src/assembly/geometry/doc.ts); the names are checked against the built
+ * model's parts when the geometry is used, the files read then.
+ */
+function readPartGeometry(problems: ProblemList, raw: unknown): Record<string, GeometryDoc[]> | undefined {
+  if (raw === undefined) return undefined;
+  if (!isRecord(raw)) {
+    problems.add('geometry', `expected a mapping of part names to lists of geometry files, got ${describe(raw)}`);
+    return undefined;
+  }
+  const out: Record<string, GeometryDoc[]> = {};
+  for (const [name, list] of Object.entries(raw)) {
+    try {
+      out[name] = checkGeometryList(list, `geometry.${name}`, (path, reason) => { throw new GeometryError(path, reason); });
+    } catch (error) {
+      if (!(error instanceof GeometryError)) throw error;
+      problems.add(error.path, error.reason);
+    }
+  }
+  return out;
 }
 
 function readSetupSection(problems: ProblemList, config: PlainRecord, key: string): PlainRecord {
@@ -470,30 +503,4 @@ function distanceToLine(point: Point3, a: Point3, b: Point3): number {
   const w = [point[0] - a[0], point[1] - a[1], point[2] - a[2]];
   const cross = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
   return Math.hypot(cross[0], cross[1], cross[2]) / Math.hypot(u[0], u[1], u[2]);
-}
-
-/** A known name within two edits of a misspelt one, for a "did you mean" hint. */
-function closestName(name: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const edits = editDistance(name, candidate);
-    if (edits < bestDistance) {
-      best = candidate;
-      bestDistance = edits;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

@@ -39,6 +39,7 @@ export {
   MAX_SWEEP_STEPS,
   OUTPUT_ONLY_POINTS,
   parseSweep,
+  parseRange,
   sweepFromShortcut,
   sweepValues,
   validateSweep,
@@ -54,3 +55,4 @@ export {
   type TargetMotion,
 } from './sweep';
 export { parseText, type Point3 } from './read';
+export { bushingPickups, type BushingSpec, type Compliance, type CornerCompliance } from './compliance';

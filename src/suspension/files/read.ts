@@ -190,3 +190,29 @@ export function readPoint(problems: ProblemList, value: unknown, path: string): 
   });
   return problems.count === before ? (coordinates as Point3) : undefined;
 }
+
+/** A known name within two edits of a misspelt one, for a "did you mean" hint. */
+export function closestName(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const edits = editDistance(name, candidate);
+    if (edits < bestDistance) {
+      best = candidate;
+      bestDistance = edits;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

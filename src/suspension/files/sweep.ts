@@ -163,7 +163,8 @@ export const MAX_SWEEP_STEPS = 10_001;
 
 const ONE_STATE_RANGE = 'one state cannot go from start to stop: the sweep\'s steps count states, both ends included; give at least 2 (or start = stop for one state)';
 
-function parseRange(flag: string, spec: string): [number, number, number] {
+/** `A:B:N` of a command-line flag: start, stop, number of states (both ends included). */
+export function parseRange(flag: string, spec: string): [number, number, number] {
   const usage = `expected A:B:N (N states from A to B, both ends included; N a whole number from 2 to ${MAX_SWEEP_STEPS}, or 1 when A = B), got ${JSON.stringify(spec)}`;
   const parts = spec.split(':').map((part) => part.trim());
   if (parts.length !== 3 || parts.some((part) => part === '')) fail(flag, usage);

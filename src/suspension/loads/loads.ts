@@ -35,7 +35,11 @@ export interface WheelLoad {
   traction_g?: number;
   cornering_g?: number;
   bump_g?: number;
+  /** Where force and moment act: the contact patch (default) or the wheel centre (a drive force reacted by the driveshaft). */
+  at?: LoadPoint;
 }
+export const LOAD_POINTS = ['contact_patch', 'wheel_center'] as const;
+export type LoadPoint = (typeof LOAD_POINTS)[number];
 /** Per corner side (`left`, `right`), or `each` for every corner. */
 export type LoadCase = Record<string, WheelLoad>;
 
@@ -54,7 +58,16 @@ export interface StateLoads {
   holds: Record<string, number>;
   /** Rates at the state (null when the hub tangent is not unique): see `StateRates`. */
   rates: StateRates | null;
+  /**
+   * With `compliance:`: each bushing's report as `statics` gives it (force and moment on
+   * the part, translation mm and rotation deg in its chassis frame), keyed by pickup
+   * (nested by side on an axle). Its element is then not repeated under `elements`.
+   */
+  bushings?: BushingReports;
 }
+
+export type BushingReport = Extract<ElementReport, { translation: Vec3Tuple }>;
+export type BushingReports = Record<string, BushingReport> | Record<string, Record<string, BushingReport>>;
 
 /**
  * Rates at a sweep state, by the tangent (docs/dynamics.md "Axle rates"): K_z[i][j] =
@@ -80,7 +93,7 @@ export class LoadCaseError extends KinemateError {
   override readonly name = 'LoadCaseError';
 }
 
-const FIELDS = ['force', 'moment', 'corner_mass', 'braking_g', 'traction_g', 'cornering_g', 'bump_g'] as const;
+const FIELDS = ['force', 'moment', 'corner_mass', 'braking_g', 'traction_g', 'cornering_g', 'bump_g', 'at'] as const;
 
 /** Read a load case (JSON or YAML) strictly: every bad field is named by its path, one a line. */
 export function parseLoadCase(text: string, sides: readonly string[], source = 'loads'): LoadCase {
@@ -105,7 +118,10 @@ export function parseLoadCase(text: string, sides: readonly string[], source = '
     for (const [key, v] of Object.entries(value)) {
       const path = `${side}.${key}`;
       if (!(FIELDS as readonly string[]).includes(key)) { problems.push(`${path}: unknown field (expected ${FIELDS.join(', ')})`); continue; }
-      if (key === 'force' || key === 'moment') {
+      if (key === 'at') {
+        if (!(LOAD_POINTS as readonly unknown[]).includes(v)) { problems.push(`${path}: expected ${LOAD_POINTS.join(' or ')}, got ${JSON.stringify(v)}`); continue; }
+        load.at = v as LoadPoint;
+      } else if (key === 'force' || key === 'moment') {
         if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) { problems.push(`${path}: expected [x, y, z], three finite numbers`); continue; }
         load[key] = [v[0], v[1], v[2]];
       } else {
@@ -141,14 +157,14 @@ export function contactLoad(load: WheelLoad): { force: Vec3Tuple; moment: Vec3Tu
 export class SweepLoads {
   readonly dyn: DynamicsModel;
   /** The load case's contact loads, per loaded corner. */
-  readonly loads: { corner: number; side: string; force: Vec3Tuple; moment: Vec3Tuple }[];
+  readonly loads: { corner: number; side: string; force: Vec3Tuple; moment: Vec3Tuple; at: LoadPoint }[];
 
-  constructor(private readonly sm: SuspensionModel, loadCase: LoadCase) {
+  constructor(protected readonly sm: SuspensionModel, loadCase: LoadCase) {
     this.dyn = buildDynamics(sm.model);
     this.loads = [];
     sm.corners.forEach((c, i) => {
       const load = loadCase[c.roles.side] ?? loadCase.each;
-      if (load) this.loads.push({ corner: i, side: c.roles.side, ...contactLoad(load) });
+      if (load) this.loads.push({ corner: i, side: c.roles.side, ...contactLoad(load), at: load.at ?? 'contact_patch' });
     });
   }
 
@@ -165,6 +181,19 @@ export class SweepLoads {
     return [wc[0] + (c.tireRadius * d[0]) / dl, wc[1] + (c.tireRadius * d[1]) / dl, wc[2] + (c.tireRadius * d[2]) / dl];
   }
 
+  /** The loads applied now (the load case's; a compliant state's as it sets them). */
+  get activeLoads(): SweepLoads['loads'] {
+    return this.loads;
+  }
+
+  /** Where corner i's load acts now: its contact centre, or its wheel centre. */
+  loadPoint(i: number, at: LoadPoint): Vec3Tuple {
+    if (at === 'contact_patch') return this.contactCentre(i);
+    const c = this.sm.corners[i];
+    const wc = P.applyPoint(new Float64Array(3), this.sm.model.system.getPose(c.upright), c.wheelCenterLocal);
+    return [wc[0], wc[1], wc[2]];
+  }
+
   /**
    * The generalized applied force now (tangent layout of the system, body components):
    * the force elements' and each contact load's; `contact` receives the contact centres.
@@ -175,8 +204,8 @@ export class SweepLoads {
     const Q = loadsHere(dyn);
     const { layout } = tangentLayout(system);
     const R = new Float64Array(9);
-    for (const load of this.loads) {
-      const at = this.contactCentre(load.corner);
+    for (const load of this.activeLoads) {
+      const at = this.loadPoint(load.corner, load.at);
       contact[load.side] = { at, force: load.force, moment: load.moment };
       const variable = sm.corners[load.corner].upright;
       const c0 = layout[variable];
@@ -218,7 +247,22 @@ export class SweepLoads {
       holds[blk.owner.replace(/^(driver|target|hold):/, '')] = value;
       if (sm.steering >= 0 && blk.vars.length === 1 && blk.vars[0] === sm.steering) rack = value;
     });
-    return { contact, links, joints, elements: elementReports(dyn), rack_force: rack, holds, rates: this.rates() };
+    const elements = elementReports(dyn);
+    const compliance = sm.roles.compliance;
+    // a compliant suspension's hub tangent is not unique (its bushings move freely of the pads): no kinematic rates
+    const out: StateLoads = { contact, links, joints, elements, rack_force: rack, holds, rates: compliance ? null : this.rates() };
+    if (compliance) {
+      // a compliant link's spring force keeps its link name; a bushing is reported once, by pickup
+      for (const id of Object.keys(compliance.links)) { links[id] = (elements[id] as { tension: number }).tension; delete elements[id]; }
+      const axle = sm.roles.scope === 'axle';
+      const bushings: Record<string, Record<string, BushingReport>> = {};
+      for (const [id, { side, pickup }] of Object.entries(compliance.bushings)) {
+        (bushings[axle ? side : ''] ??= {})[pickup] = elements[id] as BushingReport;
+        delete elements[id];
+      }
+      out.bushings = axle ? bushings : bushings[''] ?? {};
+    }
+    return out;
   }
 
   /** See `StateRates`. */

@@ -15,6 +15,7 @@ import { evaluateState } from '../metrics/state';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { Continuation } from '../../../kernel/continuation';
 import { TRANSMISSION_MARGIN_WARNING } from '../metrics/devices';
+import { CompliantState } from '../compliance/state';
 
 export interface StepResult {
   index: number;
@@ -60,6 +61,13 @@ export interface SweepOptions {
    * function, positions null — a batch's few values (src/suspension/metrics/values.ts).
    */
   metrics?: () => MetricValues;
+  /**
+   * Called at every reached step before its evaluation: a compliant suspension settles in
+   * its equilibrium under the loads there (src/suspension/compliance/state.ts). A failure
+   * makes the step `failed` with the message, and the sweep goes on from the last good state.
+   * Default: a suspension with `compliance:` settles under its own elements (no wheel load).
+   */
+  settle?: () => { status: 'solved' | 'failed'; message?: string };
   /** Called at every solved state, after its evaluation and before it is recorded (the model is at that state). */
   onSolvedState?: (step: StepResult) => void;
 }
@@ -165,6 +173,8 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
 /** Run one sweep spec; the model starts from its design state. */
 export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOptions = {}): SweepRun {
   const drivers = sweepDrivers(sm, spec);
+  // a compliant suspension settles at every step, under its own elements unless the caller loads it
+  const settle = options.settle ?? (sm.roles.compliance ? settleUnloaded(sm) : undefined);
   const valuesOnly = options.valuesOnly === true || options.metrics !== undefined;
   const values = new Map<SweepTarget, number[]>();
   for (const t of spec.targets) values.set(t, sweepValues(t, spec.steps));
@@ -211,6 +221,14 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
       options.onProgress?.(i + 1, spec.steps);
       continue;
     }
+    const settled = settle?.();
+    if (settled && settled.status !== 'solved') {
+      system.restore(lastGood);
+      path.restart(lastValues);
+      steps.push({ index: i, status: 'failed', drivers: driverReport, positions: null, metrics: null, message: settled.message ?? 'no equilibrium at this step' });
+      options.onProgress?.(i + 1, spec.steps);
+      continue;
+    }
     // Branch-jump diagnostic: motion per unit of driver change far above the last step's.
     const motion = largestMotion(system, lastGood);
     const change = Math.max(1e-12, ...targets.map((t, k) => Math.abs(t - lastValues[k])));
@@ -251,6 +269,11 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     options.onProgress?.(i + 1, spec.steps);
   }
   return { steps };
+}
+
+function settleUnloaded(sm: SuspensionModel): () => { status: 'solved' | 'failed'; message?: string } {
+  const state = new CompliantState(sm);
+  return () => state.settle();
 }
 
 /** The branch of each link/lever pair at design: a sweep is checked against the authored side from its first step. */

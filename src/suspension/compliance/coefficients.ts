@@ -1,0 +1,149 @@
+/**
+ * The K&C coefficients at zero load (docs/compliance.md), exact by the implicit function
+ * theorem on the equilibrium: with f(q, p) = Nᵀ Q(q, p) = 0 on the manifold (drivers held),
+ * the motion under a small load p is dq = N α with K_r α = Nᵀ ∂Q/∂p, K_r the reduced
+ * tangent stiffness of the equilibrium (the elements' AD stiffness, and the constraint
+ * forces' geometric stiffness λ·Φ_qq of every mate and driver, exact by tangent mode).
+ * The metrics' derivatives along each dq come from the same forward-mode evaluation the
+ * sweeps' derivatives use (SuspensionModel.evaluate with `rates`). No differences.
+ */
+import { LU } from '../../../kernel/linalg';
+import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
+import type { TangentSpace } from '../../../kernel/analysis';
+import type { CompliantState } from './state';
+
+/** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
+export interface KcCoefficients {
+  toe_per_fy: number;
+  camber_per_fy: number;
+  lateral_stiffness: number;
+  toe_per_fx: number;
+  camber_per_fx: number;
+  recession_per_fx: number;
+  longitudinal_stiffness: number;
+  toe_per_mz: number;
+  camber_per_mz: number;
+}
+
+/** The unit loads whose responses make the coefficients: Fy and Fx at the contact patch, Mz. */
+const UNIT_LOADS = [
+  { force: [0, 1, 0], moment: [0, 0, 0] },
+  { force: [1, 0, 0], moment: [0, 0, 0] },
+  { force: [0, 0, 0], moment: [0, 0, 1] },
+] as const;
+
+/**
+ * The exact reduced stiffness of the equilibrium at the current state: K_r = −Nᵀ K N +
+ * Nᵀ (λ·Φ_qq) N, with K the force elements' stiffness (their AD) and λ·Φ_qq N, the
+ * constraints' and drivers' curvature along each admissible motion, from the blocks'
+ * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
+ */
+export function exactReducedStiffness(state: CompliantState): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
+  const { dyn } = state;
+  const system = dyn.system;
+  const n = dyn.forces.size;
+  const Q = new Float64Array(n), K = new Float64Array(n * n);
+  dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
+  const mult = constraintMultipliers(system, Q);
+  const { basis: N, count: k, layout } = admissibleMotions(system);
+  // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
+  const KN = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
+  const rows: { block: number; row: number; lambda: number }[] = [];
+  for (let r = 0; r < mult.lambda.length; r++) if (mult.lambda[r] !== 0) rows.push({ block: mult.rowBlock[r], row: mult.rowInBlock[r], lambda: mult.lambda[r] });
+  mult.driverBlocks.forEach((b, d) => { if (mult.driverLambda[d] !== 0) rows.push({ block: b, row: 0, lambda: mult.driverLambda[d] }); });
+  const byBlock = new Map<number, { row: number; lambda: number }[]>();
+  for (const r of rows) { const list = byBlock.get(r.block) ?? []; list.push(r); byBlock.set(r.block, list); }
+  for (const [b, list] of byBlock) {
+    const blk = system.block(b);
+    if (!blk.duals) continue; // rows linear in their coordinates
+    const cols: number[] = [];
+    for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
+    const ld = system.blockLocalDim(b);
+    const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
+    for (let j = 0; j < k; j++) {
+      const dir = N.subarray(j * n, (j + 1) * n);
+      const seeds: TangentSeeds = {
+        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
+        local: () => null,
+        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
+      };
+      const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+      for (const { row, lambda } of list) {
+        const t = duals[row].t;
+        if (t) for (let c = 0; c < ld; c++) if (cols[c] >= 0) KN[cols[c] * k + j] -= lambda * t.d[c];
+      }
+    }
+  }
+  const Kr = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
+  return { Kr, N, k, n, layout };
+}
+
+/**
+ * The first-order motions (tangent layout) of the current, settled state under a unit load
+ * of each kind at each corner: corner-major, [Fy, Fx, Mz] per corner. Null when K_r is
+ * singular (a free mode the loads excite).
+ */
+export function loadResponses(state: CompliantState): { rates: Float64Array[]; layout: Int32Array; size: number } | null {
+  const { dyn, sm } = state;
+  const system = dyn.system;
+  const { Kr, N, k, n, layout } = exactReducedStiffness(state);
+  const lu = new LU(Math.max(k, 1));
+  if (k > 0 && !lu.factor(Kr, k, 1e-12)) return null;
+  const R = new Float64Array(9);
+  const rates: Float64Array[] = [];
+  sm.corners.forEach((c, i) => {
+    const v = system.variables[c.upright];
+    const c0 = layout[c.upright];
+    rotationMatrix(R, system.state, v.offset + 3);
+    const at = state.loadPointNow(i);
+    const r = [at[0] - system.state[v.offset], at[1] - system.state[v.offset + 1], at[2] - system.state[v.offset + 2]];
+    for (const unit of UNIT_LOADS) {
+      const F = unit.force;
+      const m = [unit.moment[0] + r[1] * F[2] - r[2] * F[1], unit.moment[1] + r[2] * F[0] - r[0] * F[2], unit.moment[2] + r[0] * F[1] - r[1] * F[0]];
+      // body components (ω, v) of the unit load on the upright, projected on the admissible motions
+      const g = new Float64Array(6);
+      for (let a = 0; a < 3; a++) {
+        g[a] = R[a] * m[0] + R[3 + a] * m[1] + R[6 + a] * m[2];
+        g[3 + a] = R[a] * F[0] + R[3 + a] * F[1] + R[6 + a] * F[2];
+      }
+      const alpha = new Float64Array(k);
+      if (c0 >= 0) for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < 6; j++) s += N[a * n + c0 + j] * g[j]; alpha[a] = s; }
+      if (k > 0) lu.solve(alpha);
+      const dq = new Float64Array(n);
+      for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) dq[j] += N[a * n + j] * alpha[a];
+      rates.push(dq);
+    }
+  });
+  return { rates, layout, size: n };
+}
+
+/** The coefficients of every corner at the current, settled, zero-load state; null entries where K_r is singular. */
+export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[] {
+  const { sm } = state;
+  const response = loadResponses(state);
+  if (!response) return sm.corners.map(() => null);
+  const tangent: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: response.rates, layout: response.layout, size: response.size };
+  const ev = sm.evaluate({ rates: tangent });
+  return ev.corners.map((cm, i) => {
+    const j = 3 * i, nr = response.rates.length;
+    if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
+    const toe = cm.metrics.toe_angle.d, camber = cm.metrics.camber.d;
+    const contact = cm.points.wheel_contact_centre.d, wc = cm.points.wheel_center.d;
+    // component a of a point's rate along load j
+    const rate = (d: Float64Array, a: number, load: number) => d[a * nr + load];
+    return {
+      toe_per_fy: toe[j] * 1e3,
+      camber_per_fy: camber[j] * 1e3,
+      lateral_stiffness: 1 / rate(contact, 1, j),
+      toe_per_fx: toe[j + 1] * 1e3,
+      camber_per_fx: camber[j + 1] * 1e3,
+      recession_per_fx: rate(wc, 0, j + 1) * 1e3,
+      longitudinal_stiffness: 1 / rate(contact, 0, j + 1),
+      toe_per_mz: toe[j + 2] * 1e6,
+      camber_per_mz: camber[j + 2] * 1e6,
+    };
+  });
+}
