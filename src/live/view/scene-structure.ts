@@ -126,6 +126,12 @@ export function structureOf(doc: AssemblyDoc, sm: SuspensionModel | null, geomet
     if (mm.type === 'distance') rods.push({ id, a: mm.a, b: mm.b });
     else joints.push({ id, type: mm.type, at: mm.a, to: mm.b });
   }
+  // a compliant link (docs/compliance.md) is a spring instead of a distance mate, but still a rod to see
+  const compliantLinks = (doc.suspension as { compliance?: { links?: Record<string, string> } } | undefined)?.compliance?.links ?? {};
+  for (const id of Object.keys(compliantLinks)) {
+    const f = doc.forces?.[id] as { a?: unknown; b?: unknown } | undefined;
+    if (f && typeof f.a === 'string' && typeof f.b === 'string') rods.push({ id, a: f.a, b: f.b });
+  }
   const handles: HandleInfo[] = [];
   const hardpoints: string[] = [];
   const localOf = (ref: string): Vec3Tuple | null => {
