@@ -490,6 +490,21 @@ export class BodyTorque extends BodyForceBlock {
 // ---- tyre ----
 
 /**
+ * The lowest point of a wheel's rim circle, x = c + r·n (duals): n is the unit direction
+ * toward the ground within the wheel plane, a·a_z a − e_z normalised, from the centre c and
+ * the unit spin axis a; x = c for a wheel lying flat, which has no lowest point. `s`, `az` and
+ * `tmp` are scratch. The tyre element and the vehicle's contact patch share it.
+ */
+export function rimLowestPoint(x: DualVec3, c: DualVec3, a: DualVec3, radius: number, s: DualVec3, az: Dual, tmp: DualVec3): void {
+  dvComponent(az, a, 2);
+  dvScale(s, a, az);
+  s.v[2] -= 1;
+  const len2 = s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2;
+  if (len2 > 1e-24) { dvNormalize(tmp, s); dvScaleConst(tmp, tmp, radius); dvAdd(x, c, tmp); }
+  else dvAdd(x, c, dvConst(tmp, 0, 0, 0));
+}
+
+/**
  * A vertical tyre spring: the wheel (centre c, spin axis a, radius r) touches the ground
  * plane z = ground at its rim's lowest point; penetration p = ground − z_contact, force
  * max(0, k p + c ṗ) upward at the contact (none while p ≤ 0). ṗ is minus the vertical
@@ -520,13 +535,7 @@ export class TyreForce extends BodyForceBlock {
     this.point(this.c, 0, this.centre);
     this.direction(this.tmp, 0, this.axis);
     dvNormalize(this.a, this.tmp);
-    // toward the ground within the wheel plane: a·a_z − e_z, normalised
-    dvComponent(this.az, this.a, 2);
-    dvScale(this.s, this.a, this.az);
-    this.s.v[2] -= 1;
-    const len2 = this.s.v[0] ** 2 + this.s.v[1] ** 2 + this.s.v[2] ** 2;
-    if (len2 > 1e-24) { dvNormalize(this.tmp, this.s); dvScaleConst(this.tmp, this.tmp, this.radius); dvAdd(this.x, this.c, this.tmp); }
-    else dvAdd(this.x, this.c, dvConst(this.tmp, 0, 0, 0));
+    rimLowestPoint(this.x, this.c, this.a, this.radius, this.s, this.az, this.tmp);
     dvComponent(this.p, this.x, 2);
     dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
     if (this.road) { this.point(this.r, 1, this.road.point); dvComponent(this.rz, this.r, 2); dAdd(this.p, this.p, this.rz); }

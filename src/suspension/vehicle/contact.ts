@@ -18,8 +18,8 @@
  * inboard drive: the body reacts it); otherwise the bearing's hold reacts it into the
  * upright (an outboard brake, or a live axle's drive). Exact tangent by forward AD.
  */
-import { BodyForceBlock } from '../../../mates/forces';
-import { dAddConst, dAddScaled, dScale, dvAdd, dvComponent, dvConst, dvNormalize, dvScale, dvScaleConst, dvSetComponent, dvSub, dvCross, dvDot } from '../../../kernel/dual';
+import { BodyForceBlock, rimLowestPoint } from '../../../mates/forces';
+import { dAddConst, dAddScaled, dScale, dvComponent, dvConst, dvNormalize, dvScale, dvSetComponent, dvSub, dvCross, dvDot } from '../../../kernel/dual';
 
 export class ContactPatchForce extends BodyForceBlock {
   private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
@@ -41,13 +41,7 @@ export class ContactPatchForce extends BodyForceBlock {
     this.point(this.c, 0, this.centre);
     this.direction(this.tmp, 0, this.axis);
     dvNormalize(this.a, this.tmp);
-    // toward the ground within the wheel plane: a·a_z − e_z, normalised
-    dvComponent(this.az, this.a, 2);
-    dvScale(this.s, this.a, this.az);
-    this.s.v[2] -= 1;
-    dvNormalize(this.tmp, this.s);
-    dvScaleConst(this.tmp, this.tmp, this.radius);
-    dvAdd(this.x, this.c, this.tmp);
+    rimLowestPoint(this.x, this.c, this.a, this.radius, this.s, this.az, this.tmp);
     dvComponent(this.p, this.x, 2);
     dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
     dScale(this.N, this.p, this.stiffness);
