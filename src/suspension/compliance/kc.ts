@@ -88,9 +88,11 @@ export function runKc(sm: SuspensionModel, event: KcEvent, options: { range?: [n
   drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, 1)[0]); });
   const reached = sm.solveWith(drivers.map((d) => d.block));
   if (!reached.converged) throw new KinemateError('--at', `${at.kind}=${at.value}: the linkage cannot reach this position`);
-  const rigid = system.snapshot();
   sm.corners.forEach((_, i) => state.setLoad(i, null));
   const zero = state.settle();
+  // the loads' reference: the unloaded equilibrium (with no preload, the rigid kinematics);
+  // the kinematic solve alone leaves the bushings anywhere along their free directions
+  const rigid = system.snapshot();
   const summary = perSide(zero.status === 'solved' ? kcCoefficients(state) : sm.corners.map(() => null));
   options.onProgress?.(1, total);
   const record = (load: number, reference: Float64Array, status: 'solved' | 'failed', message?: string): KcStep => {
