@@ -13,6 +13,11 @@ import type { LiveCompliance, LiveComplianceFrame } from '../compliant-pose.ts';
 import type { LiveSuspensionAnalysis } from '../suspension-analysis.ts';
 import type { CornerGeometry, ReadoutSpec } from './frame-types.ts';
 import { cornerGeometry } from './scene-structure.ts';
+import { SuspensionModel as Suspension } from '../../suspension/build/model.ts';
+import { runKc, KC_DEFAULT_RANGE, type KcEvent } from '../../suspension/compliance/kc.ts';
+import { flattenMetrics } from '../../suspension/sweep/sweep.ts';
+import { compileDocument, type CompiledDocument, type LiveDocument } from '../document.ts';
+import type { KcSeries } from '../../pictures/kc-chart.ts';
 
 export type { RigLoad, RigLoads } from '../compliant-pose.ts';
 export type { KcCoefficients } from '../../suspension/compliance/coefficients.ts';
@@ -88,4 +93,33 @@ function bushingDeflections(loads: StateLoads | null): PoseCompliance['bushings'
   };
   walk((loads as { bushings?: unknown } | null)?.bushings, '');
   return out;
+}
+
+/** The K&C curves' request (the viewer's compliance panel, in a worker of its own): one rig event at a bump travel. */
+export interface KcCurvesRequest {
+  docKey: number;
+  doc: LiveDocument;
+  compiled?: CompiledDocument;
+  event: Exclude<KcEvent, 'vertical'>;
+  /** Wheel travel (mm from design) the rig holds. */
+  bump: number;
+  /** The event's load range (N or N·mm) and steps; default `kinemate kc`'s. */
+  range?: [number, number, number];
+}
+
+export interface KcCurvesResult {
+  docKey: number;
+  /** The run as the chart reads it (src/pictures/kc-chart.ts): every step's flat metrics at the deflected pose. */
+  series: KcSeries;
+  failedSteps: number;
+  ms: number;
+}
+
+/** The rig event of `kinemate kc` on the request's document (a model of its own), as chart series. */
+export function kcCurves(req: KcCurvesRequest): KcCurvesResult {
+  const t0 = typeof performance !== 'undefined' ? performance.now() : Date.now();
+  const assembly = (req.compiled ?? compileDocument(req.doc)).assembly;
+  const run = runKc(new Suspension(assembly), req.event, { at: { kind: 'bump', value: req.bump }, range: req.range ?? KC_DEFAULT_RANGE[req.event] });
+  const series: KcSeries = { event: req.event, at: run.at, load: run.steps.map((s) => s.load), solved: run.steps.map((s) => s.status === 'solved'), rows: run.steps.map((s) => flattenMetrics(s.metrics)) };
+  return { docKey: req.docKey, series, failedSteps: run.steps.filter((s) => s.status === 'failed').length, ms: (typeof performance !== 'undefined' ? performance.now() : Date.now()) - t0 };
 }
