@@ -18,7 +18,8 @@ import type { Vec3Tuple } from '../../kernel/vec3';
 import { contactLoad, type LoadCase, type StateLoads } from '../suspension/loads/loads.ts';
 import { CompliantState } from '../suspension/compliance/state.ts';
 import { kcCoefficients, type KcCoefficients } from '../suspension/compliance/coefficients.ts';
-import type { SuspensionLiveEngine } from './suspension-engine.ts';
+import * as P from '../../kernel/pose';
+import type { SolveReport, SuspensionLiveEngine, SuspensionPull, SuspensionPullOutcome, SuspensionView } from './suspension-engine.ts';
 
 /** A load the rig applies at one wheel's contact patch (the viewer's load arrows): N and N·mm, ISO 8855 vehicle axes. */
 export interface RigLoad {
@@ -168,4 +169,49 @@ function quatPower(q: Float64Array, t: number): void {
   const half = Math.atan2(s, q[0]) * t;
   const k = Math.sin(half) / s;
   q[0] = Math.cos(half); q[1] *= k; q[2] *= k; q[3] *= k;
+}
+
+/**
+ * A pull on a compliant suspension: the bushings' free directions leave the kinematic
+ * tangent undetermined (the rigid pull's rates do not exist), so the one driver that
+ * follows the pointer — each pulled corner's wheel travel (bump), or the rack (steer) — is
+ * moved by a secant iteration on the grabbed point's distance along the pull's axis (z
+ * for the wheel, y for the rack, unless the pull names one): at most four steps, each
+ * driven to by the engine (its continuation), each at most a tenth of the model. The
+ * equilibrium is settled afterwards, at the view reached.
+ */
+export function secantPull(engine: SuspensionLiveEngine, pull: SuspensionPull, from: SuspensionView): SuspensionPullOutcome {
+  const sm = engine.sm;
+  const system = sm.model.system;
+  const L = system.lengthScale;
+  let report: SolveReport | null = null;
+  if (JSON.stringify(engine.view) !== JSON.stringify(from)) {
+    report = engine.driveTo(from);
+    if (!report.converged) return { report, remaining: 0 };
+  }
+  const variable = sm.model.parts.get(pull.part);
+  if (variable === undefined) return { report, remaining: 0 };
+  const axis = pull.axis ?? (pull.mode === 'steer' ? [0, 1, 0] : [0, 0, 1]);
+  const offset = system.variables[variable].offset;
+  const point = new Float64Array(3);
+  const along = (): number => {
+    P.applyPoint(point, system.state, pull.local, offset);
+    return (pull.target[0] - point[0]) * axis[0] + (pull.target[1] - point[1]) * axis[1] + (pull.target[2] - point[2]) * axis[2];
+  };
+  const steer = pull.mode === 'steer' && engine.steered;
+  const corners = pull.corner !== undefined ? [pull.corner] : sm.corners.map((_, i) => i);
+  let rate = 1;
+  for (let iter = 0; iter < 4; iter++) {
+    const e = along();
+    if (Math.abs(e) < 1e-6 * L) break;
+    const step = Math.max(-0.1 * L, Math.min(0.1 * L, e / rate));
+    const view = engine.view;
+    const next: SuspensionView = steer ? { travel: view.travel, rack: view.rack + step } : { travel: view.travel.map((t, i) => (corners.includes(i) ? t + step : t)), rack: view.rack };
+    const moved = engine.driveTo(next);
+    if (!moved.converged) return { report: report ?? moved, remaining: Math.abs(along()), limitedBy: moved };
+    report = moved;
+    const done = e - along();
+    if (Math.abs(done) > 1e-9 * L) rate = done / step;
+  }
+  return { report, remaining: Math.abs(along()) };
 }

@@ -26,7 +26,7 @@ import type { AssemblyDoc } from '../assembly/types.ts';
 import type { SuspensionModel } from '../suspension/build/model.ts';
 import type { LoadCase, StateLoads } from '../suspension/loads/loads.ts';
 import { LoadsAtPose } from './loads-at-pose.ts';
-import { LiveCompliance, type LiveComplianceFrame, type RigLoads } from './compliant-pose.ts';
+import { LiveCompliance, secantPull, type LiveComplianceFrame, type RigLoads } from './compliant-pose.ts';
 import { compileDocument, type CompiledDocument, type LiveDocument } from './document.ts';
 import { LiveEngine, type LiveFrame } from './engine.ts';
 import type { LiveRequest } from './live-model.ts';
@@ -195,7 +195,9 @@ export class LiveViewEngine {
     if (request.pull) {
       // the pull starts from the view the request carries (the last good pose)
       const pull = request.pull;
-      const r = live.pull({ part: pull.part, local: pull.point, target: pull.target, mode: pull.mode ?? 'free', ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) }, request.settings.view);
+      const wanted = { part: pull.part, local: pull.point, target: pull.target, mode: pull.mode ?? 'free', ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) } as const;
+      // a compliant suspension has no kinematic tangent to pull along: its driver follows by secant steps
+      const r = entry.compliance ? secantPull(live, wanted, request.settings.view) : live.pull(wanted, request.settings.view);
       report = r.report;
       if (r.note) note = r.note;
       if (r.limitedBy) {

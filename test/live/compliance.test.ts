@@ -76,6 +76,18 @@ describe('live compliance', () => {
     expect(frame.compliance!.coefficients.left!.toe_per_fy).toBeCloseTo((kcAt(moved, 0, 3000).summary as unknown as Record<string, number>).toe_per_fy, 6);
   });
 
+  it('dragging the wheel in bump moves the pads to the pointer (no kinematic tangent: secant steps), and settles there as a direct solve does', () => {
+    const engine = new LiveViewEngine();
+    solveAt(engine, 1, doc(), 0, lateral(2000));
+    const wc: [number, number, number] = [-20, 950, 313.426];
+    const pulled = engine.solve({ version: 1, document: doc(), settings: { view: { travel: [0], rack: 0 }, loads: null, rig: lateral(2000) }, pull: { dragId: 1, part: 'upright', point: wc, target: [wc[0] + 40, wc[1], wc[2] + 30], mode: 'bump', axis: [0, 0, 1] } });
+    expect(pulled.ok, pulled.message ?? '').toBe(true);
+    // the wheel centre's z is the pad's: the pointer's z, whatever the bushings do
+    expect(pulled.view.travel[0]).toBeCloseTo(30, 4);
+    const direct = solveAt(new LiveViewEngine(), 1, doc(), pulled.view.travel[0], lateral(2000));
+    for (const part of Object.keys(direct.poses)) for (let i = 0; i < 7; i++) expect(Math.abs(pulled.poses[part][i] - direct.poses[part][i]), part).toBeLessThan(1e-6);
+  });
+
   it('a load beyond what the rubber carries: failed, said why, the unloaded pose shown', () => {
     const engine = new LiveViewEngine();
     const unloaded = solveAt(engine, 1, doc(), 0, null);
