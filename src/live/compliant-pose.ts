@@ -18,6 +18,7 @@ import type { Vec3Tuple } from '../../kernel/vec3';
 import { contactLoad, type LoadCase, type StateLoads } from '../suspension/loads/loads.ts';
 import { CompliantState } from '../suspension/compliance/state.ts';
 import { kcCoefficients, type KcCoefficients } from '../suspension/compliance/coefficients.ts';
+import { compliantWheelRates } from '../suspension/compliance/wheel-rate.ts';
 import * as P from '../../kernel/pose';
 import type { SolveReport, SuspensionLiveEngine, SuspensionPull, SuspensionPullOutcome, SuspensionView } from './suspension-engine.ts';
 
@@ -41,6 +42,8 @@ export interface LiveComplianceFrame {
   readonly applied: Record<string, { force: Vec3Tuple; moment: Vec3Tuple }>;
   /** The K&C coefficients at zero load at this view, per side (null where the reduced stiffness is singular). */
   readonly coefficients: Record<string, KcCoefficients | null>;
+  /** The compliant wheel rate at this view, unloaded, per side (N/mm; `kc --event vertical`'s; null where singular). */
+  readonly wheelRates: Record<string, number | null>;
   /** Each part's pose in the unloaded state at the same view: position, then rotation (w, x, y, z). */
   readonly unloaded: Record<string, number[]>;
   /** Wall times, ms: the unloaded state with its coefficients (0 when kept from the last frame), the loaded one. */
@@ -53,7 +56,7 @@ const ZERO: Vec3Tuple = [0, 0, 0];
 /** The live settle of one document version's compliant suspension (see the module comment). */
 export class LiveCompliance {
   private readonly state: CompliantState;
-  private kept: { key: string; unloaded: Float64Array; poses: Record<string, number[]>; coefficients: Record<string, KcCoefficients | null>; failure: string | null } | null = null;
+  private kept: { key: string; unloaded: Float64Array; poses: Record<string, number[]>; coefficients: Record<string, KcCoefficients | null>; wheelRates: Record<string, number | null>; failure: string | null } | null = null;
   /** The last frame and its pose: asked again (an exaggeration changed, nothing else), it is the answer. */
   private last: { key: string; shown: Float64Array; frame: LiveComplianceFrame } | null = null;
   /** The unloaded state of the last frame (what {@link exaggerated} scales the deflection from). */
@@ -83,8 +86,11 @@ export class LiveCompliance {
         sm.corners.forEach((_, i) => this.state.setLoad(i, null));
         const done = this.state.settle();
         // a failure to settle unloaded (a free mode under a preload): the kinematic pose stays, said as such
-        const coefficients = done.status === 'solved' ? kcCoefficients(this.state) : sm.corners.map(() => null);
-        this.kept = { key, unloaded: system.snapshot(), poses: engine.poses(), coefficients: Object.fromEntries(sides.map((s, i) => [s, coefficients[i]])), failure: done.status === 'solved' ? null : done.message ?? 'no equilibrium' };
+        const solved = done.status === 'solved';
+        const coefficients = solved ? kcCoefficients(this.state) : sm.corners.map(() => null);
+        // the view's wheel drivers are the pads (SuspensionLiveEngine names them by side)
+        const rates = solved ? compliantWheelRates(this.state, (side) => `wheel travel (${side})`) : sm.corners.map(() => null);
+        this.kept = { key, unloaded: system.snapshot(), poses: engine.poses(), coefficients: Object.fromEntries(sides.map((s, i) => [s, coefficients[i]])), wheelRates: Object.fromEntries(sides.map((s, i) => [s, rates[i]])), failure: solved ? null : done.message ?? 'no equilibrium' };
       } else system.restore(this.kept.unloaded);
       const kept = this.kept;
       this.reference = kept.unloaded;
@@ -99,7 +105,7 @@ export class LiveCompliance {
           message = `under the loads: ${done.message ?? 'no equilibrium'}; the unloaded pose is shown`;
         }
       }
-      const frame: LiveComplianceFrame = { status: message ? 'failed' : 'solved', message, sides, applied, coefficients: kept.coefficients, unloaded: kept.poses, ms: { unloaded: fresh ? t1 - t0 : 0, loaded: now() - t1 } };
+      const frame: LiveComplianceFrame = { status: message ? 'failed' : 'solved', message, sides, applied, coefficients: kept.coefficients, wheelRates: kept.wheelRates, unloaded: kept.poses, ms: { unloaded: fresh ? t1 - t0 : 0, loaded: now() - t1 } };
       return frame;
     });
     this.last = { key: lastKey, shown: system.snapshot(), frame };

@@ -113,7 +113,11 @@ export class CompliancePanel {
     this.coefficients.innerHTML = `<tr><td></td>${sides.map((s) => `<td>${s}</td>`).join('')}<td></td></tr>` + KC_COEFFICIENTS.map(({ metric, label, unit, digits }) => `<tr><td>${label}</td>${sides.map((s) => {
       const v = c.coefficients[s]?.[metric];
       return `<td class="v" data-kc="${sides.length > 1 ? `${s}.` : ''}${metric}">${typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—'}</td>`;
-    }).join('')}<td class="u">${unit}</td></tr>`).join('');
+    }).join('')}<td class="u">${unit}</td></tr>`).join('')
+      + `<tr title="kinemate kc --event vertical's: the pad force's rate with its height, through the rubber"><td>Wheel rate</td>${sides.map((s) => {
+        const v = c.wheelRates[s];
+        return `<td class="v" data-kc="${sides.length > 1 ? `${s}.` : ''}wheel_rate">${typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '—'}</td>`;
+      }).join('')}<td class="u">N/mm</td></tr>`;
     this.kcPlots.update(r);
   }
 

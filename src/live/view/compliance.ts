@@ -44,6 +44,8 @@ export interface PoseCompliance {
   applied: Record<string, { force: Vec3Tuple; moment: Vec3Tuple }>;
   /** K&C coefficients at zero load at this view, per side. */
   coefficients: Record<string, KcCoefficients | null>;
+  /** The compliant wheel rate at this view, unloaded, per side (N/mm). */
+  wheelRates: Record<string, number | null>;
   /** Each bushing's deflection at the pose (keyed as `loads.bushings`: by pickup, by side then pickup on an axle): mm and deg in its chassis frame. */
   bushings: Record<string, { translation: Vec3Tuple; rotation: Vec3Tuple }>;
   /** The factor the drawn deflection is scaled by (1: the true pose). */
@@ -76,6 +78,7 @@ export function compliantDrawing(sm: SuspensionModel, live: LiveCompliance, fram
       sides: frame.sides,
       applied: frame.applied,
       coefficients: frame.coefficients,
+      wheelRates: frame.wheelRates,
       bushings: bushingDeflections(loads),
       exaggeration: factor,
     },
