@@ -18,6 +18,9 @@ export const STATIC_METRICS: readonly string[] = [
   'vehicle.heave', 'vehicle.pitch', 'vehicle.roll', 'vehicle.front_axle_load', 'vehicle.rear_axle_load',
 ];
 
+/** Each metric's unit; a gradient is that per the number's file unit (mm, N/mm, N·mm/deg, kg). */
+export const VEHICLE_METRIC_UNITS = { contact_load: 'N', ride_height: 'mm', wheel_travel: 'mm', camber: 'deg', toe: 'deg', heave: 'mm', pitch: 'deg', roll: 'deg', axle_load: 'N' };
+
 /** The metrics' values at a state. */
 export function staticMetricValues(s: VehicleState): Record<string, number> {
   const out: Record<string, number> = {};
