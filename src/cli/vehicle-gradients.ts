@@ -40,9 +40,18 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   refuseOverwritingInputs('sensitivity', '--out', out, [['vehicle', file], ['front axle', spec.front.path], ['rear axle', spec.rear.path]]);
   const v = await import('../suspension/vehicle/index.ts');
   const metrics = stringOptions(args, 'metric');
+  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${v.GRADIENT_METRICS.join(', ')})`);
+  const staticAsked = metrics.length ? metrics.filter((m) => v.STATIC_METRICS.includes(m)) : [...v.STATIC_METRICS];
+  const gradientAsked = metrics.filter((m) => v.GRADIENT_METRICS.includes(m));
   const asked = stringOptions(args, 'parameter');
-  const names = asked.length ? asked : v.vehicleParameterNames(spec);
-  const result = v.vehicleStaticSensitivity(v.buildVehicle(spec), names, metrics.length ? metrics : undefined);
+  const all = v.vehicleParameterNames(spec);
+  const model = v.buildVehicle(spec);
+  const parts: Awaited<ReturnType<typeof v.vehicleStaticSensitivity>>[] = [];
+  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all, staticAsked));
+  // a gradient figure's gradients: over the numbers that leave the car at rest where it is (the bars' rates)
+  if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));
+  const failed = parts.find((p) => p.status !== 'solved');
+  const result = failed ?? { status: 'solved' as const, metrics: Object.assign({}, ...parts.map((p) => (p.status === 'solved' ? p.metrics : {}))) as Record<string, { value: number; gradient: Record<string, number> }> };
   let output: string;
   if (result.status !== 'solved') output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', ...result });
   else if (format === 'csv') {

@@ -12,7 +12,8 @@ import { buildVehicle } from './assembly';
 import type { VehicleSpec } from './file';
 import { STATIC_METRICS } from './metric-rates';
 import { movedVehicleSpec, vehicleParameterNames } from './parameters';
-import { vehicleStaticSensitivity } from './static-gradients';
+import { vehicleStaticSensitivity, type VehicleMetricGradient } from './static-gradients';
+import { GRADIENT_METRICS, vehicleGradientSensitivity } from './gradient-figures';
 import { gaussSolve } from './tangent';
 
 export interface VehicleFitTarget { metric: string; value?: number; min?: number; max?: number; weight?: number }
@@ -66,7 +67,7 @@ export function parseVehicleFitSpec(text: string, spec: VehicleSpec, fileName = 
   else r.targets.forEach((t, i) => {
     const p = `targets[${i}]`;
     if (!isRecord(t)) { problems.add(p, 'expected a mapping'); return; }
-    if (typeof t.metric !== 'string' || !STATIC_METRICS.includes(t.metric)) problems.add(`${p}.metric`, `expected one of ${STATIC_METRICS.join(', ')}`);
+    if (typeof t.metric !== 'string' || ![...STATIC_METRICS, ...GRADIENT_METRICS].includes(t.metric)) problems.add(`${p}.metric`, `expected one of ${[...STATIC_METRICS, ...GRADIENT_METRICS].join(', ')}`);
     for (const k of Object.keys(t)) if (!['metric', 'value', 'min', 'max', 'weight'].includes(k)) problems.add(`${p}.${k}`, 'unknown field (metric, value, min, max, weight)');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (t[k] !== undefined && !(typeof t[k] === 'number' && Number.isFinite(t[k]))) problems.add(`${p}.${k}`, 'expected a number');
     if (t.value === undefined && t.min === undefined && t.max === undefined) problems.add(p, 'give value, or min and/or max');
@@ -99,8 +100,11 @@ export function fitVehicle(spec: VehicleSpec, fit: VehicleFitSpec): VehicleFitRe
   const names = Object.keys(fit.move), P = names.length, lo = names.map((n) => fit.move[n][0]), hi = names.map((n) => fit.move[n][1]);
   const metrics = [...new Set(fit.targets.map((t) => t.metric))];
   const evaluate = (x: number[]) => {
-    const s = vehicleStaticSensitivity(buildVehicle(specAt(spec, names, x)), names, metrics);
-    if (s.status !== 'solved') return null;
+    const model = buildVehicle(specAt(spec, names, x));
+    const st = metrics.filter((n) => STATIC_METRICS.includes(n)), gr = metrics.filter((n) => GRADIENT_METRICS.includes(n));
+    const parts = [st.length ? vehicleStaticSensitivity(model, names, st) : null, gr.length ? vehicleGradientSensitivity(model, names, gr) : null];
+    if (parts.some((p) => p && p.status !== 'solved')) return null;
+    const s = { metrics: Object.assign({}, ...parts.map((p) => (p && p.status === 'solved' ? p.metrics : {}))) as Record<string, VehicleMetricGradient> };
     const r = fit.targets.map((t) => residual(t, s.metrics[t.metric].value));
     const J = fit.targets.map((t, i) => names.map((n) => (r[i] === 0 && t.value === undefined ? 0 : (t.weight ?? 1) * s.metrics[t.metric].gradient[n])));
     return { r, J, values: fit.targets.map((t) => s.metrics[t.metric].value), cost: r.reduce((c, v) => c + v * v, 0) / 2 };

@@ -16,3 +16,4 @@ export { vehicleStaticSensitivity, type VehicleSensitivity, type VehicleMetricGr
 export { vehicleParameterNames, movedVehicleSpec } from './parameters';
 export { STATIC_METRICS, VEHICLE_METRIC_UNITS } from './metric-rates';
 export { fitVehicle, parseVehicleFitSpec, type VehicleFitSpec, type VehicleFitReport } from './fit';
+export { vehicleGradientSensitivity, GRADIENT_METRICS } from './gradient-figures';

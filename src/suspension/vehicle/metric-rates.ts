@@ -19,7 +19,7 @@ export const STATIC_METRICS: readonly string[] = [
 ];
 
 /** Each metric's unit; a gradient is that per the number's file unit (mm, N/mm, N·mm/deg, kg). */
-export const VEHICLE_METRIC_UNITS = { contact_load: 'N', ride_height: 'mm', wheel_travel: 'mm', camber: 'deg', toe: 'deg', heave: 'mm', pitch: 'deg', roll: 'deg', axle_load: 'N' };
+export const VEHICLE_METRIC_UNITS = { contact_load: 'N', ride_height: 'mm', wheel_travel: 'mm', camber: 'deg', toe: 'deg', heave: 'mm', pitch: 'deg', roll: 'deg', axle_load: 'N', roll_gradient: 'deg/g', pitch_gradient: 'deg/g', lateral_load_transfer: 'N/g', front_load_transfer_share: '1' };
 
 /** The metrics' values at a state. */
 export function staticMetricValues(s: VehicleState): Record<string, number> {
