@@ -71,7 +71,8 @@ export function parseVehicleFitSpec(text: string, spec: VehicleSpec, fileName = 
     for (const k of Object.keys(t)) if (!['metric', 'value', 'min', 'max', 'weight'].includes(k)) problems.add(`${p}.${k}`, 'unknown field (metric, value, min, max, weight)');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (t[k] !== undefined && !(typeof t[k] === 'number' && Number.isFinite(t[k]))) problems.add(`${p}.${k}`, 'expected a number');
     if (t.value === undefined && t.min === undefined && t.max === undefined) problems.add(p, 'give value, or min and/or max');
-    targets.push(t as unknown as VehicleFitTarget);
+    const num = (x: unknown) => (typeof x === 'number' ? x : undefined);
+    targets.push({ metric: String(t.metric), value: num(t.value), min: num(t.min), max: num(t.max), weight: num(t.weight) });
   });
   const mi = r.max_iterations;
   if (mi !== undefined && !(typeof mi === 'number' && Number.isInteger(mi) && mi >= 1)) problems.add('max_iterations', 'expected a positive integer');
