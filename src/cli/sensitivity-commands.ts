@@ -4,12 +4,12 @@
  * (docs/sensitivity.md).
  */
 import { writeFile } from './fs-lazy.ts';
-import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
+import { type ParsedArgs, onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
-import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
+import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/design/batch.ts';
 import { doeSweepPath, inlineDoeSweep } from '../suspension/design/doe-sweep.ts';
@@ -25,6 +25,7 @@ import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/gradients/virtu
 import { parseLoadCase } from '../suspension/loads/loads.ts';
 import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/gradients/curves.ts';
 import { inFileCoordinates } from '../suspension/gradients/setup.ts';
+import { compliantSensitivitySweeps } from './compliant-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -69,6 +70,29 @@ function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetric
     else out.push([key, m as MetricGradient | null]);
   }
   return out;
+}
+
+/** The states a sensitivity run asks for: each `--at`, then the sweep given (none: the design state). */
+async function sensitivitySpecs(args: ParsedArgs, geometry: Geometry): Promise<[string, SweepSpec][]> {
+  const specs: [string, SweepSpec][] = [];
+  for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
+    if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
+    specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
+  }
+  const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer'), roll: stringOption(args, 'roll') };
+  if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || sweepArgs.roll || specs.length === 0) {
+    const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
+    specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
+  }
+  return specs;
+}
+
+/** Print (or write to `out`) the sweeps' gradients; exit 2 when a step failed. */
+async function writeSensitivity(sweeps: Readonly<Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }>>, geometry: Geometry, format: string, out: string | undefined, io: Parameters<Command['run']>[1]): Promise<number> {
+  const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
+  if (out) await writeFile(out, text);
+  else await io.out(text);
+  return Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed')) ? 2 : 0;
 }
 
 export const sensitivityCommand: Command = {
@@ -140,6 +164,7 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     refuseOverwritingInputs('sensitivity', '--out', stringOption(args, 'out'),
       [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['loads', stringOption(args, 'loads')], ['targets', targetsPath]]);
     const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    if (targetsPath && geometry.compliance) throw new CliError('sensitivity: --targets (a bump curve\'s quantities) is not offered on a compliant file yet: ask for the states with --at or a sweep');
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
@@ -149,6 +174,11 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       if (out) await writeFile(out, text);
       else await io.out(text);
       return 0;
+    }
+    // a compliant file: its settled states' gradients over the stiffnesses (docs/compliance.md)
+    if (geometry.compliance) {
+      const sweeps = await compliantSensitivitySweeps(geometry, await sensitivitySpecs(args, geometry), metrics, stringOption(args, 'loads'));
+      return writeSensitivity(sweeps, geometry, format, stringOption(args, 'out'), io);
     }
     const model = new SensitivityModel(geometry);
     const loadsPath = stringOption(args, 'loads');
@@ -163,26 +193,13 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       const hint = alike.length ? `of this kind: ${alike.join(', ')}; ` : m.includes('.') ? `none named ${kind}.… in this file${loads ? '' : ' without --loads FILE'}; ` : '';
       throw new CliError(`sensitivity: --metric: no gradient for "${m}" (${hint}metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     }
-    const specs: [string, SweepSpec][] = [];
-    for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
-      if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
-      specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
-    }
-    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer'), roll: stringOption(args, 'roll') };
-    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || sweepArgs.roll || specs.length === 0) {
-      const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
-      specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
-    }
+    const specs = await sensitivitySpecs(args, geometry);
     const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
     const axle = model.sides.length > 1;
     for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics, 'adjoint', axleLoads) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
     // a shimmed corner's gradients over the file's points, through its setup solve (not the setup state's)
     for (const [name, run] of Object.entries(sweeps)) sweeps[name] = inFileCoordinates(geometry, run);
-    const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
-    const out = stringOption(args, 'out');
-    if (out) await writeFile(out, text);
-    else await io.out(text);
-    return Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed')) ? 2 : 0;
+    return writeSensitivity(sweeps, geometry, format, stringOption(args, 'out'), io);
   },
 };
 

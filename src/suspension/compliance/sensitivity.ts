@@ -25,7 +25,7 @@ import { SENSITIVITY_METRICS } from '../gradients/metric-names';
 import type { MetricGradient } from '../gradients/types';
 import { CompliantState } from './state';
 import { KC_COEFFICIENTS, reducedSolver, unitLoadForces, type KcCoefficients } from './coefficients';
-import { stiffnessDerivative, stiffnessParameters, type StiffnessParameter } from './stiffness';
+import { largestElementForce, stiffnessDerivative, stiffnessParameters, type StiffnessParameter } from './stiffness';
 
 /** `kc.<coefficient>`: the K&C coefficients as metrics, per side. */
 export const KC_METRICS = (Object.keys(KC_COEFFICIENTS) as (keyof KcCoefficients)[]).map((n) => `kc.${n}`);
@@ -35,6 +35,8 @@ export const COMPLIANT_STATE_METRICS = SENSITIVITY_METRICS.filter((m) => m !== '
 
 /** Below this (mm per N/mm: the element's deflection), a rate's element carries no force at the state. */
 const UNLOADED = 1e-8;
+/** Below this (N, N·mm), an element carries no force: the equilibrium's balance is to 1e-7 N. */
+const AT_REST = 1e-5;
 
 export class CompliantSensitivity {
   readonly sm: SuspensionModel;
@@ -49,6 +51,12 @@ export class CompliantSensitivity {
     this.parameters = stiffnessParameters(geometry, this.state.dyn);
     this.keys = this.parameters.map((p) => p.name);
     this.sides = this.sm.corners.map((c) => c.roles.side);
+  }
+
+  /** Whether the current settled state is at rest: no wheel load, and no compliant element carrying force (so no rate moves it). */
+  atRest(): boolean {
+    if (this.state.slots.some((s) => s.force.some((x) => x !== 0) || s.moment.some((x) => x !== 0))) return false;
+    return largestElementForce(this.state.dyn, this.parameters) <= AT_REST;
   }
 
   /**

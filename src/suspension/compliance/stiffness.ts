@@ -36,8 +36,8 @@ export interface StiffnessParameter {
 }
 
 /**
- * Every stiffness of the file as a parameter: each bushing's four rates (a torsional or
- * conical rate the file leaves out is 0, a free turn, and is offered too), each link's.
+ * Every stiffness of the file as a parameter: each bushing's radial and axial rates and its
+ * torsional and conical ones where the file gives them, each link's.
  * An entry without `left.`/`right.` on an axle sets both sides: one parameter, two elements.
  */
 export function stiffnessParameters(geometry: Geometry, dyn: DynamicsModel): StiffnessParameter[] {
@@ -56,7 +56,8 @@ export function stiffnessParameters(geometry: Geometry, dyn: DynamicsModel): Sti
     for (const [pickup, spec] of Object.entries(c.bushings)) {
       const e = element(bushingId(px, pickup));
       if (!e || !(e.block instanceof BushingForce)) continue;
-      for (const rate of Object.keys(BUSHING_RATES) as BushingRate[]) add(`${spec.path}.${rate}`, spec[rate], { index: e.index, block: e.block, rate });
+      // a torsional or conical rate left out (0: the free turn of the ideal pivot) is no number of the file
+      for (const rate of Object.keys(BUSHING_RATES) as BushingRate[]) if (spec[rate] > 0 || rate === 'radial' || rate === 'axial') add(`${spec.path}.${rate}`, spec[rate], { index: e.index, block: e.block, rate });
     }
     for (const [link, k] of Object.entries(c.links)) {
       const e = element(`${px}${link}`);
@@ -70,6 +71,18 @@ export function stiffnessParameters(geometry: Geometry, dyn: DynamicsModel): Sti
   }
   // bushings in file order, then links: a stable order for the gradient records
   return [...byName.values()];
+}
+
+/** The largest generalized force (N, N·mm) any element of the parameters carries at the current state. */
+export function largestElementForce(dyn: DynamicsModel, parameters: readonly StiffnessParameter[]): number {
+  let most = 0;
+  for (const p of parameters) for (const t of p.targets) {
+    const m = dyn.forces.slotsOf(t.index).length;
+    const q = new Float64Array(m);
+    t.block.evaluate(dyn.system.state, dyn.forces.offsetsOf(t.index), new Float64Array(m), 0, q, new Float64Array(m * m), null);
+    for (const x of q) most = Math.max(most, Math.abs(x));
+  }
+  return most;
 }
 
 /**
