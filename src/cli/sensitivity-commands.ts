@@ -150,6 +150,13 @@ Options:
 
 With no sweep given, the design state (bump 0).
 
+A compliant file (compliance:) is settled at each step (under --loads FILE if given): its
+metrics at the deflected pose and the K&C coefficients kc.toe_per_fy, kc.camber_per_fy,
+kc.lateral_stiffness, kc.toe_per_fx, kc.camber_per_fx, kc.recession_per_fx,
+kc.longitudinal_stiffness, kc.toe_per_mz, kc.camber_per_mz, with gradients over every
+stiffness of the file by its path (compliance.bushings.<key>.radial, compliance.links.<key>,
+per N/mm) and, at a state at rest, over the hardpoints (docs/compliance.md).
+
 The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
@@ -219,7 +226,9 @@ geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON repor
   at_bound   coordinates that end on their box, "<hardpoint>.<axis> (low|high)"
   targets    per residual: the target, the metric's value, what was wanted, the residual
   cost       ½Σ residual² at the start and at the end
-The targets file is described in docs/sensitivity.md.
+The targets file is described in docs/sensitivity.md. On a compliant file "move" also takes
+stiffnesses by path (compliance.links.trackrod: [low, high], N/mm relative to the file's)
+and the targets kc.* coefficients (docs/compliance.md).
 
 The metrics' definitions, units and signs: docs/metrics.md.
 
