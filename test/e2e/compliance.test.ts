@@ -70,6 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)('compliance in headless Chromium', () => {
     expect(Math.abs(slope * 1000 - before.coefficients.toe_per_fy)).toBeLessThan(0.05 * Math.abs(before.coefficients.toe_per_fy));
     expect(await page.locator('#kc-chart svg').count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'kc03-curves.png') });
+    await page.locator('#compliance-panel').screenshot({ path: join(ARTIFACTS, 'kc04-panel.png') });
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

@@ -13,6 +13,7 @@ import { runKc } from '../../../src/suspension/compliance/kc.ts';
 import { runSweep } from '../../../src/suspension/sweep/sweep.ts';
 import { SweepLoads } from '../../../src/suspension/loads/loads.ts';
 import { sweepFromShortcut } from '../../../src/suspension/files/index.ts';
+import { kcToCsv } from '../../../src/cli/kc.ts';
 
 const rigidText = readFileSync(new URL('../../../examples/suspension/double_wishbone_pushrod.yaml', import.meta.url), 'utf8').replace('spring: { type: coilover }', 'spring: { type: coilover, rate: 90 }');
 const compliant = (scale: number) => `${rigidText}compliance:\n  bushings:\n    lower_wishbone_inboard_front: { radial: ${8000 * scale}, axial: ${1600 * scale} }\n    lower_wishbone_inboard_rear: { radial: ${4000 * scale}, axial: ${800 * scale} }\n  links:\n    pushrod: ${20000 * scale}\n`;
@@ -29,6 +30,9 @@ describe('compliant wheel rate', () => {
       const cd = (pad(run.steps[2]) - pad(run.steps[0])) / (2 * h);
       expect(rate).toBeGreaterThan(0.5);
       expect(Math.abs(rate - cd) / rate, `z=${z}`).toBeLessThan(2e-3);
+      // the CSV's column carries the same number
+      const [head, , middle] = kcToCsv(run).trim().split('\n');
+      expect(Number(middle.split(',')[head.split(',').indexOf('wheel_rate')])).toBe(rate);
     }
   });
 
