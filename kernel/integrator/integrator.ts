@@ -96,6 +96,9 @@ export interface StartReport {
   redundantRows: number;
 }
 
+/** Unknowns (tangent slots and rows) up to which an LU costs less than an evaluation of the rows and forces. */
+const SMALL_SYSTEM = 16;
+
 /** The method's scheme object for the options. */
 function schemeOf(options: IntegratorOptions): TimeScheme {
   const rho = options.rhoInf ?? 0.9;
@@ -142,6 +145,8 @@ export class Integrator {
   /** The Newton iteration's residual, matrix and factors. */
   private readonly lin: IterationSystem;
   private factoredH = -1;
+  /** Newton solves the last accepted step took. */
+  private lastSolves = 0;
   private readonly driverRow: Int32Array;
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
@@ -384,17 +389,22 @@ export class Integrator {
       this.iterations = it + 1;
       constraints.evaluate(true);
       const phiMax = constraints.maxPhi();
-      const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
+      const full = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
+      // A small system whose last step needed more than one solve refactors at once with the
+      // rows' Jacobian and the gyroscopic term of here (what turns fastest along a motion) and
+      // the force derivatives it has (scaled by h², the slowest to matter; their assembly by
+      // AD costs many iterations): one solve then converges where the old matrix needed three.
+      const fresh = full || (it === 0 && this.lastSolves > 1 && N <= SMALL_SYSTEM);
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const lin = this.lin;
-      this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null);
+      this.forces.assemble(this.v, t1, lin.Q, full ? lin.K : null, full ? lin.C : null);
       // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
       if (fresh) lin.S.fill(0, 0, N * N);
       lin.gyro(this.v, fresh ? lin.S : null, N, gammaP / betaP);
       const scale = lin.dynamicResidual(this.vdot, this.lambda, constraints);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
+      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) { this.lastSolves = it; return true; }
       previous = phiMax;
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
