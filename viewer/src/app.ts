@@ -51,6 +51,7 @@ import { ClearanceOverlay } from './clearance-overlay';
 import { EnvelopeButton } from './envelope-button';
 import { LiveClearance } from './clearance-live';
 import { geometryBodies, type GeometryBodies } from './geometry-bodies';
+import { CompliancePanel } from './compliance-panel';
 
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -75,6 +76,8 @@ export class ViewerApp {
   /** The suspension devices drawn (device-overlay.ts) and the shim thickness with the device metrics (devices-panel.ts). */
   readonly devices: DeviceOverlay;
   readonly devicesPanel: DevicesPanel;
+  /** A compliant suspension: coefficients, exaggeration, rig loads and their draggable arrows, K&C curves (viewer/src/compliance-panel.ts). */
+  readonly compliance: CompliancePanel;
   /** Parts drawn with their CAD geometry, and picking on it in assemble mode (viewer/src/part-meshes.ts, surface-picking.ts). */
   readonly partMeshes: PartMeshes;
   readonly surfacePicking: SurfacePicking;
@@ -159,6 +162,7 @@ export class ViewerApp {
       this.noteInput();
       if (this.plots.needsLoads()) this.requestSweep();
     });
+    this.compliance = new CompliancePanel(this);
     this.gestures = new DragGestures(this);
     wireFrames(this);
     wireToolbar(this);
