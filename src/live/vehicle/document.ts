@@ -12,7 +12,7 @@
 import { parseText } from '../../suspension/files/index.ts';
 import { SuspensionFileError } from '../../suspension/files/errors.ts';
 import { readVehicleFile, type AxleName, type VehicleSpec } from '../../suspension/vehicle/index.ts';
-import { hardpointPosition, liveEdits, type GeometryJson, type LiveRecipe } from '../document.ts';
+import { hardpointPosition, liveEdits, LiveEditError, type GeometryJson, type LiveRecipe } from '../document.ts';
 
 export interface VehicleAxleSource {
   /** The axle file as the vehicle file names it (relative to it). */
@@ -73,7 +73,8 @@ export function vehicleSpecOf(doc: VehicleDocument): VehicleSpec {
     const text = doc.files[base];
     if (text === undefined) {
       const have = Object.keys(doc.files);
-      throw new Error(`not among the files opened (choose it together with the vehicle file${have.length ? `; opened: ${have.join(', ')}` : ''})`);
+      const reason = `not among the files opened (choose it together with the vehicle file${have.length ? `; opened: ${have.join(', ')}` : ''})`;
+      throw new LiveEditError(ref, reason, reason);
     }
     return { path: ref, text };
   });

@@ -143,8 +143,8 @@ function poseResult(m: VehicleModel, docKey: number, handles: HandleInfo[]): Pos
   const state = modelState(m.dyn.model);
   const poses: Record<string, number[]> = {};
   for (const [key, value] of Object.entries(state)) {
-    if (!key.endsWith('.pose')) continue;
-    const p = value as unknown as { position: number[]; rotation: number[] };
+    if (!key.endsWith('.pose') || typeof value === 'number') continue;
+    const p = value;
     poses[key.slice(0, -5)] = [...p.position, ...p.rotation];
   }
   const points = pointsFromPoses(m.doc, posesOf(poses));
