@@ -2,10 +2,14 @@
  * The whole vehicle in the viewer, in Debian's headless Chromium (docs/vehicle.md,
  * "Viewer"): the sedan opened from the Model menu draws its four wheels; a real mouse drag
  * of a front pickup on one side moves its mirror on the other side (the axle locked) and
- * the roll gradient read-out follows; Ctrl+Z restores it exactly.
+ * the roll gradient read-out follows; Ctrl+Z restores it exactly; the load transfer is drawn;
+ * a vehicle file opened with its axle files chosen beside it reads those.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { REPO_ROOT } from '../../viewer/harness/browser';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, HAVE_CHROMIUM, noChromiumNotice, viewerSession, warnIfNoChromium } from './page';
 
@@ -30,9 +34,9 @@ const designOf = (page: Page, hardpoint: string) => page.evaluate((hp) => {
 describe.skipIf(!HAVE_CHROMIUM)('vehicle in headless Chromium', () => {
   const openViewer = viewerSession();
 
-  it('opens the sedan with four wheels; a front pickup drag moves both sides and the roll gradient; Ctrl+Z undoes it', async () => {
+  it('opens the sedan with four wheels; a front pickup drag moves both sides and the roll gradient; Ctrl+Z undoes it; its axle files can be chosen', async () => {
     const { page, errors } = await openViewer();
-    await page.selectOption('#template', 'vehicle:sedan');
+    await page.selectOption('#vehicle-sample', 'vehicle:sedan');
     await vehicleSettled(page);
     const drawn = await page.evaluate(() => {
       const objects = (window.__kinemate.scene as unknown as { objects: Map<string, { visible: boolean; parent: unknown }> }).objects;
@@ -68,6 +72,22 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle in headless Chromium', () => {
     await vehicleSettled(page);
     expect(await figure(page, 'roll_gradient')).toBe(roll0);
     expect(await designOf(page, right)).toEqual(r0);
+    // the load transfer drawn: in a left turn the right (outer) tyres' arrows grow, the left ones' shrink
+    const [flRest, flTurn, frRest, frTurn] = await page.evaluate(() => window.__kinemate.vehicle.overlay.lengths().slice(0, 4));
+    expect(flTurn).toBeLessThan(flRest);
+    expect(frTurn).toBeGreaterThan(frRest);
+
+    // a vehicle file opened with its axle files chosen together uses those (a stiffer front bar here)
+    const dir = mkdtempSync(join(tmpdir(), 'kinemate-vehicle-'));
+    const front = readFileSync(join(REPO_ROOT, 'examples/suspension/double_wishbone_axle_front.yaml'), 'utf8');
+    expect(front).toContain('anti_roll: { type: u_bar, rate: 30000 }');
+    writeFileSync(join(dir, 'double_wishbone_axle_front.yaml'), front.replace('anti_roll: { type: u_bar, rate: 30000 }', 'anti_roll: { type: u_bar, rate: 90000 }'));
+    await page.setInputFiles('#file', [join(REPO_ROOT, 'examples/vehicles/sedan.vehicle.yaml'), join(dir, 'double_wishbone_axle_front.yaml')]);
+    await page.waitForFunction((r) => document.querySelector('#vehicle-panel [data-figure="roll_gradient"]')?.textContent !== r, roll0, { timeout: 60_000 });
+    await vehicleSettled(page);
+    expect(Number(await figure(page, 'roll_gradient'))).toBeLessThan(Number(roll0));
+    expect(Number(await figure(page, 'front_load_transfer_share'))).toBeGreaterThan(0.726);
+    rmSync(dir, { recursive: true, force: true });
     expect(errors).toEqual([]);
     await page.close();
   });

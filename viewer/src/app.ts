@@ -226,7 +226,8 @@ export class ViewerApp {
 
   /** Undo, redo, save and the template menu as the document now is (viewer/src/toolbar.ts). */
   updateToolbar(): void {
-    updateToolbar(this);
+    if (this.vehicle?.active) this.vehicle.updateToolbar();
+    else updateToolbar(this);
   }
 
   /** Open a file's text; a malformed file shows the loader's message and keeps the model (viewer/src/file-io.ts). */

@@ -10,10 +10,12 @@
  */
 import { Quaternion, Vector3, type Object3D } from 'three';
 import {
-  moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition,
+  baseNameOf, moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition,
   type HandleInfo, type VehicleDocument, type VehicleFrame, type VehicleHardpoint,
 } from '../../src/index.ts';
+import { stringify as yamlStringify } from 'yaml';
 import type { SceneView } from './scene';
+import { download } from './file-io';
 import type { HandleDragControls } from './drag';
 import type { VehicleWorkerReply, VehicleWorkerRequest } from './vehicle.worker';
 import { VEHICLE_FILES, VEHICLE_SAMPLES } from './vehicle-samples';
@@ -42,6 +44,8 @@ export class VehicleMode {
   /** Axles edit both sides together (mirrored) while locked. */
   locked = true;
   private docKey = KEY_BASE;
+  /** The document as opened (what Save axle files compares against). */
+  private opened: VehicleDocument | null = null;
   private readonly past: VehicleDocument[] = [];
   private readonly future: VehicleDocument[] = [];
   private worker: Worker;
@@ -55,7 +59,7 @@ export class VehicleMode {
   constructor(private readonly app: VehicleHost) {
     this.worker = new Worker(new URL('./vehicle.worker.ts', import.meta.url), { type: 'module', name: 'vehicle' });
     this.worker.onmessage = (event: MessageEvent<VehicleWorkerReply>) => this.onReply(event.data);
-    this.panel = new VehiclePanel({ onLock: (locked) => { this.locked = locked; this.panel.render(this); } });
+    this.panel = new VehiclePanel({ onLock: (locked) => { this.locked = locked; this.panel.render(this); }, onSave: () => this.saveAxles() });
     this.overlay = new VehicleOverlay(app.scene.scene);
     this.wireMenu();
     this.wireDrags();
@@ -68,6 +72,7 @@ export class VehicleMode {
 
   /** Opens a vehicle file with the files chosen beside it (the embedded examples' files fill in by base name). */
   open(name: string, text: string, files: Readonly<Record<string, string>> = {}): boolean {
+    $<HTMLSelectElement>('vehicle-sample').value = '';
     let doc: VehicleDocument;
     try {
       doc = readVehicleDocument(name, text, { ...VEHICLE_FILES, ...files });
@@ -77,6 +82,7 @@ export class VehicleMode {
     }
     this.past.length = 0;
     this.future.length = 0;
+    this.opened = doc;
     this.enter();
     this.setDoc(doc, false);
     this.app.scene.frameNext = this.docKey;
@@ -88,7 +94,7 @@ export class VehicleMode {
     const s = VEHICLE_SAMPLES.find((x) => x.id === id);
     if (!s) return false;
     const ok = this.open(s.name, s.text);
-    if (ok) $<HTMLSelectElement>('template').value = id;
+    if (ok) $<HTMLSelectElement>('vehicle-sample').value = id;
     return ok;
   }
 
@@ -97,9 +103,11 @@ export class VehicleMode {
     if (!this.active) return;
     this.active = false;
     this.doc = null;
+    this.opened = null;
     this.frame = null;
     this.pending = null;
     document.body.classList.remove('vehicle-mode');
+    $<HTMLSelectElement>('vehicle-sample').value = '';
     this.panel.hide();
     this.overlay.clear();
     this.app.redrawModel();
@@ -120,12 +128,31 @@ export class VehicleMode {
   }
 
   get canUndo(): boolean { return this.past.length > 0; }
+  get canRedo(): boolean { return this.future.length > 0; }
+  /** An axle file differs from the one opened. */
+  get edited(): boolean { return this.doc !== null && this.opened !== null && (['front', 'rear'] as const).some((a) => this.doc!.axles[a].geometry !== this.opened!.axles[a].geometry); }
+
+  /** Downloads the edited axle files (YAML), each under the name the vehicle file gives it. */
+  saveAxles(): void {
+    if (!this.doc || !this.opened) return;
+    for (const axle of ['front', 'rear'] as const) {
+      const a = this.doc.axles[axle];
+      if (a.geometry !== this.opened.axles[axle].geometry) download(baseNameOf(a.ref), yamlStringify(a.geometry), 'application/yaml');
+    }
+  }
 
   /** Where a pickup's handle is on the page (`front:left_lower_wishbone_inboard_front`), for the tests. */
   screenOf(hardpoint: string): { x: number; y: number } | null {
     const h = this.frame?.pose?.structure.handles.find((x) => x.hardpoint === hardpoint);
     const p = h && this.frame?.pose?.points[h.ref];
     return p ? this.app.scene.toScreen(p) : null;
+  }
+
+  /** The toolbar while a vehicle is shown: no Model entry chosen, undo and redo its own. */
+  updateToolbar(): void {
+    $<HTMLSelectElement>('template').selectedIndex = -1;
+    $<HTMLButtonElement>('undo').disabled = !this.canUndo;
+    $<HTMLButtonElement>('redo').disabled = !this.canRedo;
   }
 
   private enter(): void {
@@ -141,6 +168,8 @@ export class VehicleMode {
     this.docKey++;
     this.request(quick);
     this.panel.render(this);
+    // no Model entry is shown while a vehicle is: picking any of them (the one shown before too) leaves vehicle mode
+    this.updateToolbar();
   }
 
   /** One request in flight, the newest waiting. */
@@ -171,13 +200,15 @@ export class VehicleMode {
     this.panel.render(this, frame);
   }
 
+  /** The toolbar's vehicle menu, beside the Model menu (whose entries stay the one-axle models). */
   private wireMenu(): void {
-    const select = $<HTMLSelectElement>('template');
-    const group = document.createElement('optgroup');
-    group.label = 'Whole vehicle';
-    for (const s of VEHICLE_SAMPLES) { const o = document.createElement('option'); o.value = s.id; o.textContent = s.label; group.appendChild(o); }
-    select.appendChild(group);
-    select.addEventListener('change', () => { if (select.value.startsWith('vehicle:')) this.openSample(select.value); });
+    const select = document.createElement('select');
+    select.id = 'vehicle-sample';
+    select.title = 'A whole car: an example vehicle with its axle files (or Open… a *.vehicle.yaml with its axle files)';
+    select.innerHTML = `<option value="">Vehicle…</option>${VEHICLE_SAMPLES.map((s) => `<option value="${s.id}">${s.label}</option>`).join('')}`;
+    const model = $<HTMLSelectElement>('template');
+    model.insertAdjacentElement('afterend', select);
+    select.addEventListener('change', () => { if (select.value) this.openSample(select.value); select.blur(); });
   }
 
   private wireDrags(): void {

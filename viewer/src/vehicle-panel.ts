@@ -6,10 +6,10 @@
  */
 import { UNDERSTEER_RADIUS, type VehicleFrame } from '../../src/index.ts';
 
-export interface VehiclePanelHost { onLock(locked: boolean): void }
+export interface VehiclePanelHost { onLock(locked: boolean): void; onSave(): void }
 
 /** What the panel reads of vehicle mode. */
-export interface VehiclePanelSource { readonly doc: { name: string } | null; readonly frame: VehicleFrame | null; readonly locked: boolean; readonly settled: boolean }
+export interface VehiclePanelSource { readonly doc: { name: string } | null; readonly frame: VehicleFrame | null; readonly locked: boolean; readonly settled: boolean; readonly edited: boolean }
 
 const CORNER_LABELS: Record<string, string> = { front_left: 'FL', front_right: 'FR', rear_left: 'RL', rear_right: 'RR' };
 
@@ -25,12 +25,15 @@ export class VehiclePanel {
     this.root.hidden = true;
     this.root.innerHTML = `<h3>Vehicle <span id="vehicle-name"></span></h3>
       <label class="row" title="Locked: a pickup dragged on one side moves its mirror on the other side of the axle too"><input id="vehicle-lock" type="checkbox" checked /> Mirror edits across each axle (locked)</label>
+      <div class="row"><button id="vehicle-save" title="Download the edited axle files (YAML, named as the vehicle file names them)">Save axle files</button></div>
+      <div class="note">Drag an orange chassis pickup: its axle file is edited and the car solved again at rest. Esc cancels a drag, Ctrl+Z undoes it.</div>
       <div id="vehicle-status"></div>
       <div id="vehicle-figures"></div>`;
     const side = document.getElementById('side')!;
     side.insertBefore(this.root, document.getElementById('model-name')?.nextSibling ?? side.firstChild);
     this.lock = this.root.querySelector('#vehicle-lock')!;
     this.lock.addEventListener('change', () => host.onLock(this.lock.checked));
+    this.root.querySelector('#vehicle-save')!.addEventListener('click', () => host.onSave());
     this.body = this.root.querySelector('#vehicle-figures')!;
     this.status = this.root.querySelector('#vehicle-status')!;
   }
@@ -42,6 +45,7 @@ export class VehiclePanel {
     this.root.querySelector('#vehicle-name')!.textContent = mode.doc?.name ?? '';
     document.getElementById('model-name')!.textContent = mode.doc?.name ?? '';
     this.lock.checked = mode.locked;
+    this.root.querySelector<HTMLButtonElement>('#vehicle-save')!.disabled = !mode.edited;
     const failed = latest && !latest.figures ? `Not solved: ${latest.error}` : '';
     this.status.textContent = failed || (mode.settled ? '' : 'solving…');
     this.status.classList.toggle('failed', failed !== '');

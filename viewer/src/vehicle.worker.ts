@@ -7,11 +7,17 @@ import { vehicleFrame, type VehicleDocument, type VehicleFrame } from '../../src
 export interface VehicleWorkerRequest { id: number; doc: VehicleDocument; docKey: number; quick: boolean }
 export type VehicleWorkerReply = { id: number; ok: true; frame: VehicleFrame } | { id: number; ok: false; error: string };
 
+/** The last solved state at rest, by vehicle (its file and axle files): the next frame of a drag starts there. */
+let last: { key: string; state: Float64Array } | null = null;
+
 self.onmessage = (event: MessageEvent<VehicleWorkerRequest>) => {
   const { id, doc, docKey, quick } = event.data;
   let reply: VehicleWorkerReply;
   try {
-    reply = { id, ok: true, frame: vehicleFrame(doc, docKey, { quick }) };
+    const key = JSON.stringify([doc.name, doc.text, doc.axles.front.ref, doc.axles.rear.ref]);
+    const frame = vehicleFrame(doc, docKey, { quick, start: last?.key === key ? last.state : null });
+    if (frame.restState) last = { key, state: frame.restState };
+    reply = { id, ok: true, frame: { ...frame, restState: null } };
   } catch (error) {
     reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -66,10 +66,21 @@ export interface VehicleFrame {
   /** What the vehicle replaced in the axle files (the reader's notes). */
   notes: string[];
   ms: number;
+  /** The solved state at rest (the system's state vector): the next frame of the same vehicle starts from it. */
+  restState: Float64Array | null;
 }
 
-/** Which figures to compute: `quick` leaves out the pitch and understeer gradients (while a drag moves). */
-export interface VehicleFrameOptions { quick?: boolean }
+export interface VehicleFrameOptions {
+  /** Leave out the pitch and understeer gradients (while a drag moves). */
+  quick?: boolean;
+  /**
+   * Start the solve from this state (the last frame's `restState` of the same vehicle):
+   * a pickup moved a little moves the equilibrium a little, and Newton from there takes a
+   * few iterations instead of the dozen from the levelled design. A state of another
+   * length is ignored; a warm solve that fails is done again from the design.
+   */
+  start?: Float64Array | null;
+}
 
 /** Reads, builds and solves the vehicle of a document; never throws for a bad document (the frame says why). */
 export function vehicleFrame(doc: VehicleDocument, docKey: number, options: VehicleFrameOptions = {}): VehicleFrame {
@@ -78,13 +89,21 @@ export function vehicleFrame(doc: VehicleDocument, docKey: number, options: Vehi
   try {
     spec = vehicleSpecOf(doc);
   } catch (error) {
-    if (error instanceof SuspensionFileError || error instanceof Error) return { pose: null, handles: {}, figures: null, error: error.message, notes: [], ms: performance.now() - t0 };
+    if (error instanceof SuspensionFileError || error instanceof Error) return { pose: null, handles: {}, figures: null, error: error.message, notes: [], ms: performance.now() - t0, restState: null };
     throw error;
   }
   const m = buildVehicle(spec);
   const rest = { ax: 0, ay: 0 };
-  const s = solveVehicle(m, rest);
-  if (s.status !== 'solved') return { pose: null, handles: {}, figures: null, error: `${s.status}: ${s.message}`, notes: spec.notes, ms: performance.now() - t0 };
+  const sys = m.dyn.system;
+  let s;
+  if (options.start && options.start.length === sys.state.length) {
+    const design = sys.snapshot();
+    sys.state.set(options.start);
+    s = solveVehicle(m, rest);
+    if (s.status !== 'solved') { sys.restore(design); s = solveVehicle(m, rest); }
+  } else s = solveVehicle(m, rest);
+  if (s.status !== 'solved') return { pose: null, handles: {}, figures: null, error: `${s.status}: ${s.message}`, notes: spec.notes, ms: performance.now() - t0, restState: null };
+  const restState = sys.state.slice();
   const handles = vehicleHandles(m);
   const pose = poseResult(m, docKey, Object.values(handles.info));
   const d = stateDerivative(m, rest, accelerationDirection('ay', rest));
@@ -101,7 +120,7 @@ export function vehicleFrame(doc: VehicleDocument, docKey: number, options: Vehi
     pitch_gradient: null, understeer_gradient: null, understeer_note: null,
   };
   if (!options.quick) slowFigures(m, figures);
-  return { pose, handles: handles.edits, figures, error: null, notes: spec.notes, ms: performance.now() - t0 };
+  return { pose, handles: handles.edits, figures, error: null, notes: spec.notes, ms: performance.now() - t0, restState };
 }
 
 /** The pitch gradient and, with tyres, the understeer gradient (each a few re-solves). */
@@ -149,7 +168,10 @@ function poseResult(m: VehicleModel, docKey: number, handles: HandleInfo[]): Pos
   }
   const points = pointsFromPoses(m.doc, posesOf(poses));
   const design = pointsFromPoses(m.doc, {});
-  const structure = { ...structureOf(m.doc, null, false), handles, hardpoints: handles.map((h) => h.hardpoint!) };
+  const base = structureOf(m.doc, null, false);
+  // the body is drawn as the body it is (viewer/src/vehicle-overlay.ts), not as a star of tubes to its pickups
+  const parts = base.parts.map((p) => (p.name === 'body' ? { ...p, fixed: true } : p));
+  const structure = { ...base, parts, handles, hardpoints: handles.map((h) => h.hardpoint!) };
   const corners: CornerGeometry[] = m.wheels.map((w, i) => {
     const p = poses[w.upright];
     const centre = rotate(p, w.centre), axis = rotate(p, w.axis, false);
