@@ -48,7 +48,8 @@ export class VehicleMode {
   private opened: VehicleDocument | null = null;
   private readonly past: VehicleDocument[] = [];
   private readonly future: VehicleDocument[] = [];
-  private worker: Worker;
+  /** Started with the first vehicle opened: a page that never shows one loads no second copy of the library. */
+  private worker: Worker | null = null;
   private nextId = 1;
   private inFlight = 0;
   private pending: { quick: boolean } | null = null;
@@ -57,8 +58,6 @@ export class VehicleMode {
   readonly overlay: VehicleOverlay;
 
   constructor(private readonly app: VehicleHost) {
-    this.worker = new Worker(new URL('./vehicle.worker.ts', import.meta.url), { type: 'module', name: 'vehicle' });
-    this.worker.onmessage = (event: MessageEvent<VehicleWorkerReply>) => this.onReply(event.data);
     this.panel = new VehiclePanel({ onLock: (locked) => { this.locked = locked; this.panel.render(this); }, onSave: () => this.saveAxles() });
     this.overlay = new VehicleOverlay(app.scene.scene);
     this.wireMenu();
@@ -178,6 +177,11 @@ export class VehicleMode {
     if (!this.doc) return;
     this.inFlight = this.nextId++;
     const message: VehicleWorkerRequest = { id: this.inFlight, doc: this.doc, docKey: this.docKey, quick };
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./vehicle.worker.ts', import.meta.url), { type: 'module', name: 'vehicle' });
+      this.worker.onmessage = (event: MessageEvent<VehicleWorkerReply>) => this.onReply(event.data);
+      this.worker.onerror = (event) => { this.inFlight = 0; this.pending = null; this.app.showError(`Vehicle worker: ${event.message}`); };
+    }
     this.worker.postMessage(message);
   }
 

@@ -47,7 +47,7 @@ export class VehiclePanel {
     this.lock.checked = mode.locked;
     this.root.querySelector<HTMLButtonElement>('#vehicle-save')!.disabled = !mode.edited;
     const failed = latest && !latest.figures ? `Not solved: ${latest.error}` : '';
-    this.status.textContent = failed || (mode.settled ? '' : 'solving…');
+    this.status.textContent = failed || (mode.settled ? (mode.frame ? `Solved at rest in ${mode.frame.ms.toFixed(0)} ms.` : '') : 'solving…');
     this.status.classList.toggle('failed', failed !== '');
     const f = mode.frame?.figures;
     if (!f) { this.body.innerHTML = ''; return; }
