@@ -3,7 +3,8 @@
  * "Viewer"): the sedan opened from the Model menu draws its four wheels; a real mouse drag
  * of a front pickup on one side moves its mirror on the other side (the axle locked) and
  * the roll gradient read-out follows; Ctrl+Z restores it exactly; the load transfer is drawn;
- * a vehicle file opened with its axle files chosen beside it reads those.
+ * a vehicle file opened with its axle files chosen beside it reads those; a Model entry
+ * leaves vehicle mode.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -11,10 +12,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { REPO_ROOT } from '../../viewer/harness/browser';
 import type { Page } from 'playwright-core';
-import { ARTIFACTS, HAVE_CHROMIUM, noChromiumNotice, viewerSession, warnIfNoChromium } from './page';
+import { ARTIFACTS, HAVE_CHROMIUM, settle, viewerSession, warnIfNoChromium } from './page';
 
 warnIfNoChromium('test/e2e/vehicle-viewer');
-noChromiumNotice();
 
 /** Wait until the vehicle worker has answered every request and its frame is drawn. */
 async function vehicleSettled(page: Page): Promise<void> {
@@ -88,6 +88,18 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle in headless Chromium', () => {
     expect(Number(await figure(page, 'roll_gradient'))).toBeLessThan(Number(roll0));
     expect(Number(await figure(page, 'front_load_transfer_share'))).toBeGreaterThan(0.726);
     rmSync(dir, { recursive: true, force: true });
+    // the lock toggle unlocks the mirror (docs/vehicle.md; the edit itself: test/live/vehicle-document.test.ts)
+    await page.locator('#vehicle-lock').uncheck();
+    expect(await page.evaluate(() => window.__kinemate.vehicle.locked)).toBe(false);
+
+    // a Model entry leaves vehicle mode: the one-axle model is drawn and read out again
+    await page.selectOption('#template', 'double_wishbone');
+    await page.waitForFunction(() => !window.__kinemate.vehicle.active);
+    const s = await settle(page);
+    expect(s.name).toBe('double_wishbone.yaml');
+    expect(s.status).toBe('solved');
+    expect(await page.locator('#vehicle-panel').isHidden()).toBe(true);
+    expect(await page.locator('#readouts').isVisible()).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });
