@@ -4,7 +4,7 @@
  * lateral load transfer per axle (their exact rates at 0 g), the pitch gradient and, with
  * tyres, the understeer gradient — each cell tagged `data-figure` (the browser tests read them).
  */
-import { UNDERSTEER_RADIUS, type VehicleFrame } from '../../src/index.ts';
+import { UNDERSTEER_RADIUS, type VehicleFigures, type VehicleFrame } from '../../src/index.ts';
 
 export interface VehiclePanelHost { onLock(locked: boolean): void; onSave(): void }
 
@@ -18,6 +18,8 @@ export class VehiclePanel {
   private readonly lock: HTMLInputElement;
   private readonly body: HTMLElement;
   private readonly status: HTMLElement;
+  /** The last frame with every figure (not a drag's quick one). */
+  private lastFull: VehicleFigures | null = null;
 
   constructor(host: VehiclePanelHost) {
     this.root = document.createElement('section');
@@ -38,7 +40,7 @@ export class VehiclePanel {
     this.status = this.root.querySelector('#vehicle-status')!;
   }
 
-  hide(): void { this.root.hidden = true; }
+  hide(): void { this.root.hidden = true; this.lastFull = null; }
 
   render(mode: VehiclePanelSource, latest: VehicleFrame | null = mode.frame): void {
     this.root.hidden = false;
@@ -53,13 +55,18 @@ export class VehiclePanel {
     if (!f) { this.body.innerHTML = ''; return; }
     const cell = (key: string, value: number | null, digits: number) => `<td data-figure="${key}">${value === null ? '—' : value.toFixed(digits)}</td>`;
     const rows = Object.entries(f.corners).map(([c, x]) => `<tr><th>${CORNER_LABELS[c] ?? c}</th>${cell(`${c}.load`, x.load, 0)}${cell(`${c}.load_per_g`, x.load_per_g, 0)}${cell(`${c}.ride_height`, x.ride_height, 1)}${cell(`${c}.wheel_travel`, x.wheel_travel, 1)}</tr>`).join('');
-    const understeer = f.understeer_gradient !== null ? cell('understeer_gradient', f.understeer_gradient, 3) : `<td data-figure="understeer_gradient" title="${f.understeer_note ?? 'computed when the pointer lets go'}">—</td>`;
+    // a quick frame (a drag moving) has no pitch or understeer gradient: the last full frame's, greyed, until the pointer lets go
+    const slow = f.quick && this.lastFull ? this.lastFull : f;
+    if (!f.quick) this.lastFull = f;
+    const stale = f.quick ? ' class="stale" title="before this drag: computed again when the pointer lets go"' : '';
+    const slowCell = (key: string, value: number | null, digits: number, note: string | null) => `<td data-figure="${key}"${stale || (value === null && note ? ` title="${note}"` : '')}>${value === null ? '—' : value.toFixed(digits)}</td>`;
+    const understeer = slowCell('understeer_gradient', slow.understeer_gradient, 3, slow.understeer_note);
     this.body.innerHTML = `<table class="vehicle-figures">
       <tr><th>Roll gradient</th>${cell('roll_gradient', f.roll_gradient, 4)}<td>deg/g</td></tr>
       <tr><th>Lateral load transfer, front</th>${cell('lateral_load_transfer.front', f.lateral_load_transfer.front, 1)}<td>N/g</td></tr>
       <tr><th>Lateral load transfer, rear</th>${cell('lateral_load_transfer.rear', f.lateral_load_transfer.rear, 1)}<td>N/g</td></tr>
       <tr><th>Front share of it</th>${cell('front_load_transfer_share', f.front_load_transfer_share, 3)}<td></td></tr>
-      <tr><th>Pitch gradient (braking)</th>${f.pitch_gradient === null ? '<td data-figure="pitch_gradient">—</td>' : cell('pitch_gradient', f.pitch_gradient, 4)}<td>deg/g</td></tr>
+      <tr><th>Pitch gradient (braking)</th>${slowCell('pitch_gradient', slow.pitch_gradient, 4, 'needs front_brake_bias or driven_axle')}<td>deg/g</td></tr>
       <tr><th>Understeer gradient (R ${UNDERSTEER_RADIUS} m)</th>${understeer}<td>deg/g</td></tr>
       <tr><th>Mass</th>${cell('mass', f.mass, 1)}<td>kg</td></tr>
       <tr><th>Body heave, pitch, roll</th><td colspan="2" data-figure="body">${f.body.heave.toFixed(2)} mm, ${f.body.pitch.toFixed(3)}°, ${f.body.roll.toFixed(3)}°</td></tr>

@@ -53,6 +53,8 @@ export interface VehicleFigures {
   /** deg/g on UNDERSTEER_RADIUS; null without tyre cornering stiffness, a string when it failed. */
   understeer_gradient: number | null;
   understeer_note: string | null;
+  /** True when the pitch and understeer gradients were left out (a quick frame: a drag moving). */
+  quick: boolean;
 }
 
 export interface VehicleFrame {
@@ -117,7 +119,7 @@ export function vehicleFrame(doc: VehicleDocument, docKey: number, options: Vehi
   const figures: VehicleFigures = {
     mass: s.vehicle.mass, corners, body: s.body,
     roll_gradient: d.roll, lateral_load_transfer: { front, rear }, front_load_transfer_share: front / (front + rear),
-    pitch_gradient: null, understeer_gradient: null, understeer_note: null,
+    pitch_gradient: null, understeer_gradient: null, understeer_note: null, quick: options.quick === true,
   };
   if (!options.quick) slowFigures(m, figures);
   return { pose, handles: handles.edits, figures, error: null, notes: spec.notes, ms: performance.now() - t0, restState };
