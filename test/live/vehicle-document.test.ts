@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  axleIsSymmetric, moveVehicleHardpoint, readVehicleDocument, vehicleFrame, vehicleHardpointPosition, type VehicleDocument,
+  axleIsSymmetric, moveVehicleHardpoint, readVehicleDocument, vehicleLiveFrame, vehicleHardpointPosition, type VehicleDocument,
 } from '../../src/live/vehicle/index.ts';
 
 const EX = join(__dirname, '../../examples');
@@ -50,7 +50,7 @@ describe('vehicle document edits', () => {
 describe('vehicle frame', () => {
   it('draws four wheels, carries the weight, does not roll when symmetric and rolls after a one-sided edit, the same from the last state as from the design', () => {
     const doc = sedan();
-    const f = vehicleFrame(doc, 1, { quick: true });
+    const f = vehicleLiveFrame(doc, 1, { quick: true });
     expect(f.error).toBeNull();
     const fig = f.figures!;
     expect(f.pose!.corners).toHaveLength(4);
@@ -68,10 +68,10 @@ describe('vehicle frame', () => {
     expect(names.some((n) => n.startsWith('rear:right_'))).toBe(true);
     const [x, y, z] = vehicleHardpointPosition(doc, LOWER);
     const moved = moveVehicleHardpoint(doc, LOWER, [x, y, z + 20], false);
-    const skew = vehicleFrame(moved, 2, { quick: true, start: f.restState });
+    const skew = vehicleLiveFrame(moved, 2, { quick: true, start: f.restState });
     expect(Math.abs(skew.figures!.body.roll)).toBeGreaterThan(1e-3);
     // started from the last frame's state (a drag) it reaches the same equilibrium as from the design
-    const cold = vehicleFrame(moved, 3, { quick: true });
+    const cold = vehicleLiveFrame(moved, 3, { quick: true });
     expect(skew.figures!.roll_gradient).toBeCloseTo(cold.figures!.roll_gradient, 8);
     expect(skew.figures!.body.roll).toBeCloseTo(cold.figures!.body.roll, 8);
     expect(skew.figures!.corners.front_left.load).toBeCloseTo(cold.figures!.corners.front_left.load, 5);

@@ -10,8 +10,8 @@
  */
 import { Quaternion, Vector3, type Object3D } from 'three';
 import {
-  baseNameOf, moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition,
-  type HandleInfo, type VehicleDocument, type VehicleFrame, type VehicleHardpoint,
+  moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition,
+  type HandleInfo, type VehicleDocument, type VehicleLiveFrame, type VehicleHardpoint,
 } from '../../src/index.ts';
 import { stringify as yamlStringify } from 'yaml';
 import type { SceneView } from './scene';
@@ -40,7 +40,7 @@ const KEY_BASE = 1e9;
 export class VehicleMode {
   active = false;
   doc: VehicleDocument | null = null;
-  frame: VehicleFrame | null = null;
+  frame: VehicleLiveFrame | null = null;
   /** Axles edit both sides together (mirrored) while locked. */
   locked = true;
   private docKey = KEY_BASE;
@@ -136,7 +136,7 @@ export class VehicleMode {
     if (!this.doc || !this.opened) return;
     for (const axle of ['front', 'rear'] as const) {
       const a = this.doc.axles[axle];
-      if (a.geometry !== this.opened.axles[axle].geometry) download(baseNameOf(a.ref), yamlStringify(a.geometry), 'application/yaml');
+      if (a.geometry !== this.opened.axles[axle].geometry) download(a.ref.replace(/^.*[\\/]/, ''), yamlStringify(a.geometry), 'application/yaml');
     }
   }
 

@@ -7,7 +7,7 @@
  * roll stiffness splits the transfer.
  */
 import { ArrowHelper, Box3, BoxGeometry, EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, Quaternion, Vector3, type Scene } from 'three';
-import type { VehicleFrame } from '../../src/index.ts';
+import type { VehicleLiveFrame } from '../../src/index.ts';
 
 /** The lateral acceleration (g) the orange arrows show the loads at. */
 export const SHOWN_AY = 0.5;
@@ -27,7 +27,7 @@ export class VehicleOverlay {
     scene.add(this.group);
   }
 
-  update(frame: VehicleFrame): void {
+  update(frame: VehicleLiveFrame): void {
     const f = frame.figures, pose = frame.pose;
     if (!f || !pose) { this.clear(); return; }
     this.drawBody(frame);
@@ -54,7 +54,7 @@ export class VehicleOverlay {
   }
 
   /** The box around the body's pickups (its own axes), padded, where the body stands. */
-  private drawBody(frame: VehicleFrame): void {
+  private drawBody(frame: VehicleLiveFrame): void {
     const pose = frame.pose!;
     const p = pose.poses.body;
     const bounds = new Box3();

@@ -4,12 +4,12 @@
  * lateral load transfer per axle (their exact rates at 0 g), the pitch gradient and, with
  * tyres, the understeer gradient — each cell tagged `data-figure` (the browser tests read them).
  */
-import { UNDERSTEER_RADIUS, type VehicleFigures, type VehicleFrame } from '../../src/index.ts';
+import { UNDERSTEER_RADIUS, type VehicleFigures, type VehicleLiveFrame } from '../../src/index.ts';
 
 export interface VehiclePanelHost { onLock(locked: boolean): void; onSave(): void }
 
 /** What the panel reads of vehicle mode. */
-export interface VehiclePanelSource { readonly doc: { name: string } | null; readonly frame: VehicleFrame | null; readonly locked: boolean; readonly settled: boolean; readonly edited: boolean }
+export interface VehiclePanelSource { readonly doc: { name: string } | null; readonly frame: VehicleLiveFrame | null; readonly locked: boolean; readonly settled: boolean; readonly edited: boolean }
 
 const CORNER_LABELS: Record<string, string> = { front_left: 'FL', front_right: 'FR', rear_left: 'RL', rear_right: 'RR' };
 
@@ -42,7 +42,7 @@ export class VehiclePanel {
 
   hide(): void { this.root.hidden = true; this.lastFull = null; }
 
-  render(mode: VehiclePanelSource, latest: VehicleFrame | null = mode.frame): void {
+  render(mode: VehiclePanelSource, latest: VehicleLiveFrame | null = mode.frame): void {
     this.root.hidden = false;
     this.root.querySelector('#vehicle-name')!.textContent = mode.doc?.name ?? '';
     document.getElementById('model-name')!.textContent = mode.doc?.name ?? '';

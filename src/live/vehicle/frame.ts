@@ -57,7 +57,7 @@ export interface VehicleFigures {
   quick: boolean;
 }
 
-export interface VehicleFrame {
+export interface VehicleLiveFrame {
   /** What the 3D view draws; null when the vehicle could not be read or solved. */
   pose: PoseResult | null;
   /** The hardpoint each handle (by its point ref) edits. */
@@ -72,7 +72,7 @@ export interface VehicleFrame {
   restState: Float64Array | null;
 }
 
-export interface VehicleFrameOptions {
+export interface VehicleLiveFrameOptions {
   /** Leave out the pitch and understeer gradients (while a drag moves). */
   quick?: boolean;
   /**
@@ -85,7 +85,7 @@ export interface VehicleFrameOptions {
 }
 
 /** Reads, builds and solves the vehicle of a document; never throws for a bad document (the frame says why). */
-export function vehicleFrame(doc: VehicleDocument, docKey: number, options: VehicleFrameOptions = {}): VehicleFrame {
+export function vehicleLiveFrame(doc: VehicleDocument, docKey: number, options: VehicleLiveFrameOptions = {}): VehicleLiveFrame {
   const t0 = performance.now();
   let spec: VehicleSpec;
   try {

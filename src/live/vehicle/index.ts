@@ -3,4 +3,4 @@ export {
   readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, vehicleAxleTexts, axleIsSymmetric, mirrorName,
   looksLikeVehicleFile, baseNameOf, type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint,
 } from './document.ts';
-export { vehicleFrame, UNDERSTEER_RADIUS, type VehicleFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleFrameOptions } from './frame.ts';
+export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions } from './frame.ts';
