@@ -7,6 +7,7 @@ import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { geometryGradients, geometryTextOf, simulateGeometry } from './suspension-simulate.ts';
+import { isVehicleFile, vehicleModesCommand } from './vehicle-dynamics.ts';
 import type { DynamicParameter, DynamicResult } from '../index.ts';
 
 /**
@@ -126,15 +127,27 @@ Options:
   --set COORD=VALUE  as for solve. Repeatable.
   -h, --help         this text
 
+MODEL may also be a vehicle file (*.vehicle.yaml, docs/vehicle-dynamics.md): the
+whole car's modes at rest, each named by where its energy is (heave, pitch, roll,
+wheel_hop_<axle>, wheel_tramp_<axle>; rigid for x, y and yaw at 0 Hz), with
+{ frequency, damping_ratio, energy shares, body { heave, pitch, roll } } and a summary
+of heave_frequency, pitch_frequency, roll_frequency, wheel_hop_frequency and
+wheel_tramp_frequency per axle.
+
 Exit codes: 0 done; 1 bad input; 2 no equilibrium, or a moving part without mass or
 inertia (named in "message").
 
 Example: kinemate modes examples/quarter-car.kinemate.json
+         kinemate modes examples/vehicles/sedan.vehicle.yaml
 `,
   async run(argv, io) {
     const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('modes', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    if (isVehicleFile(file)) {
+      if (Object.keys(set).length) throw new CliError('modes: --set does not apply to a vehicle file (its modes are at rest)');
+      return vehicleModesCommand(file, io);
+    }
     const { buildDynamics, modes } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = modes(dyn, { set });
