@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import type { VehicleSpec } from '../suspension/vehicle/index.ts';
+import type { SimulateOptions, SimulationResult } from '../index.ts';
 import type { Command } from './command.ts';
 import { EXIT, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
@@ -36,4 +37,17 @@ export async function vehicleModesCommand(file: string, io: IO): Promise<number>
   const result = vehicleModes(buildVehicle(spec));
   await io.out(toJsonText({ name: spec.name, analysis: 'modes', units: { frequency: 'Hz', heave: 'mm', pitch: 'deg', roll: 'deg' }, ...result }));
   return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+}
+
+/** The vehicle file's run built and placed at rest (its road and steer read from the same file). */
+export async function prepareVehicleRun(file: string, io: IO): Promise<import('../suspension/vehicle/simulate.ts').VehicleSimulationModel> {
+  const { spec, text } = await loadVehicle(file, io);
+  const [{ readVehicleRun }, { prepareVehicleSimulation }] = await Promise.all([import('../suspension/vehicle/road.ts'), import('../suspension/vehicle/simulate.ts')]);
+  return prepareVehicleSimulation(spec, readVehicleRun(text, file, spec));
+}
+
+/** Run it: simulate()'s frames, each with its `vehicle` view. */
+export async function simulateVehicleRun(model: import('../suspension/vehicle/simulate.ts').VehicleSimulationModel, options: SimulateOptions): Promise<SimulationResult> {
+  const { simulateVehicle } = await import('../suspension/vehicle/simulate.ts');
+  return simulateVehicle(model, options);
 }
