@@ -18,6 +18,9 @@ import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
 import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from '../../mechanics/simulate';
 import { IntegratorError } from '../../../kernel/integrator/integrator';
 import { TyreForce } from '../../../mates/forces';
+import { SlipTyreForce } from '../../../mates/tyres';
+import { VehicleInputError } from './errors';
+import { addSlipTyres, steerAssembly } from './step-steer';
 import { CORNERS, buildVehicle, type CornerName, type VehicleModel } from './assembly';
 import { solveVehicle } from './analysis';
 import type { VehicleSpec } from './file';
@@ -34,8 +37,8 @@ export interface VehicleSimulationModel {
   doc: AssemblyDoc;
   dyn: DynamicsModel;
   tyres: TyreForce[];
-  /** The road slides' coordinates per corner. */
-  roads: Record<CornerName, string>;
+  /** The road slides' coordinates per corner (none in a step steer: the road is flat). */
+  roads: Partial<Record<CornerName, string>>;
   run: VehicleRun;
 }
 
@@ -72,28 +75,36 @@ export function prepareVehicleSimulation(spec: VehicleSpec, run: VehicleRun): Ve
   const vehicle = buildVehicle(spec);
   const rest = solveVehicle(vehicle, { ax: 0, ay: 0 });
   if (rest.status !== 'solved') throw new IntegratorError(`the vehicle at rest was not found: ${rest.message}`);
-  const { doc, roads } = runAssembly(vehicle, run);
-  const dyn = buildDynamics(doc);
+  if (run.steer && Object.keys(run.roads).length) throw new VehicleInputError('steer', 'a step steer runs on a flat road: give road or steer, not both');
+  const { doc, roads } = run.steer ? { doc: steerAssembly(vehicle, run.steer).doc, roads: {} } : runAssembly(vehicle, run);
+  const built = buildDynamics(doc);
   // the rest pose, variable by variable (the same names: the run's assembly adds to the vehicle's)
-  const from = vehicle.dyn.system, to = dyn.system;
+  const from = vehicle.dyn.system, to = built.system;
   const byName = new Map(to.variables.map((v) => [v.name, v]));
   for (const v of from.variables) {
     const w = byName.get(v.name);
     if (w && w.dim === v.dim && !w.fixed) to.state.set(from.state.subarray(v.offset, v.offset + (v.dim === 6 ? 7 : 1)), w.offset);
   }
-  const tyres = CORNERS.map((c) => dyn.elements.find((e) => e.id === `${c}_tyre`)!.block as TyreForce);
+  const { dyn, tyres } = run.steer ? addSlipTyres(vehicle, built) : { dyn: built, tyres: CORNERS.map((c) => built.elements.find((e) => e.id === `${c}_tyre`)!.block as TyreForce) };
   return { vehicle, doc, dyn, tyres, roads, run };
 }
 
 /** The vehicle's view of the run's current state: the quasi-static report (state.ts) with the tyres' loads, and the roads. */
 export function vehicleFrame(model: VehicleSimulationModel): VehicleFrameView {
   const { vehicle: m, dyn, tyres } = model;
-  // state.ts reads the contacts' last values: the run's tyres, no shear (the vertical tyre has none)
-  const contacts = tyres.map((t) => ({ last: { force: t.last.force, contact: t.last.contact, shear: [0, 0] } }));
+  // state.ts reads the contacts' last values: the run's tyres, their world horizontal force when they slip
+  const contacts = tyres.map((t) => ({ last: { force: t.last.force, contact: t.last.contact, shear: shearOf(t) } }));
   const view = vehicleState({ dyn, wheels: m.wheels, road: m.road, cgDesign: m.cgDesign, contacts });
   const roads = {} as Record<CornerName, number>;
-  for (const c of CORNERS) roads[c] = dyn.system.getScalar(dyn.model.coordinates.get(model.roads[c])!.variable);
+  for (const c of CORNERS) { const r = model.roads[c]; roads[c] = r ? dyn.system.getScalar(dyn.model.coordinates.get(r)!.variable) : 0; }
   return { ...view, roads };
+}
+
+/** A slipping tyre's force on the road plane in world axes [Fx, Fy] (N); a vertical tyre's none. */
+function shearOf(t: TyreForce): [number, number] {
+  if (!(t instanceof SlipTyreForce) || !(t.last.force > 0)) return [0, 0];
+  const s = t.slip;
+  return [s.fx * s.forward[0] + s.fy * s.lateral[0], s.fx * s.forward[1] + s.fy * s.lateral[1]];
 }
 
 /** Run the vehicle over its roads; each frame with its `vehicle` view. */
