@@ -251,8 +251,9 @@ Exit codes: 0 done; 1 bad input; 2 the start cannot be solved or a step failed.
 
 MODEL may also be a vehicle file (*.vehicle.yaml, docs/vehicle-dynamics.md): the whole
 car from rest over its \`road\` (per side, the rear wheels wheelbase / speed behind the
-front, or per wheel: a bump, a table, a sine, an ISO 8608 random road), each frame with
-a \`vehicle\` view (corners, body, vehicle as \`kinemate vehicle\` prints, and roads).
+front, or per wheel: a bump, a table, a sine, an ISO 8608 random road) or through its
+\`steer\` (a step at the rack at a speed, the tyres slipping), each frame with a
+\`vehicle\` view (corners, body, vehicle as \`kinemate vehicle\` prints, and roads).
 
 Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0.001 --every 10
          kinemate simulate examples/quarter-car-bump.kinemate.json --duration 1 --step 0.001 --gradient spring.stiffness --gradient body.mass --result body.position.z@max
