@@ -321,6 +321,11 @@ export {
   prepareVehicleSimulation, simulateVehicle, vehicleFrame,
   type VehicleSimulationModel, type VehicleSimulationFrame, type VehicleSimulationResult, type VehicleFrameView,
 } from './suspension/vehicle/simulate.ts';
+/** A whole vehicle in a page: its document and frames (src/live/vehicle; docs/vehicle.md, "Viewer"). */
+export {
+  readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, axleIsSymmetric, looksLikeVehicleFile, vehicleLiveFrame, UNDERSTEER_RADIUS,
+  type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions,
+} from './live/vehicle/index.ts';
 
 // ---- part geometry, clearance and envelopes (docs/geometry.md) ----
 

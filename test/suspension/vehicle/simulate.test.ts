@@ -45,7 +45,7 @@ describe('a vehicle run over a bump under both front wheels', () => {
   beforeAll(() => {
     const model = prepareVehicleSimulation(spec, readVehicleRun(text, SEDAN, spec));
     result = simulateVehicle(model, { duration: 0.2, step: 0.002, every: 5, rhoInf: 1 });
-  });
+  }, 60_000); // a few seconds alone; more beside the rest of the suite
 
   it('completes; the symmetric car does not roll on the symmetric road, and the rear wheels meet the bump wheelbase / speed later', () => {
     expect(result.status).toBe('completed');
@@ -80,8 +80,8 @@ describe('a step steer at the rack', () => {
   let result: ReturnType<typeof simulateVehicle>;
   beforeAll(() => {
     const model = prepareVehicleSimulation(spec, readVehicleRun(text, SEDAN, spec));
-    result = simulateVehicle(model, { duration: 0.06, step: 0.002, every: 5 });
-  });
+    result = simulateVehicle(model, { duration: 0.04, step: 0.002, every: 5 });
+  }, 60_000);
 
   it('turns the car the way its front wheels steer, the tyres\' side forces toward the turn; the budget closes', () => {
     expect(result.status).toBe('completed');
