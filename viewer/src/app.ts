@@ -51,6 +51,7 @@ import { ClearanceOverlay } from './clearance-overlay';
 import { EnvelopeButton } from './envelope-button';
 import { LiveClearance } from './clearance-live';
 import { geometryBodies, type GeometryBodies } from './geometry-bodies';
+import { CompliancePanel } from './compliance-panel';
 import { VehicleMode } from './vehicle-mode';
 
 
@@ -76,6 +77,8 @@ export class ViewerApp {
   /** The suspension devices drawn (device-overlay.ts) and the shim thickness with the device metrics (devices-panel.ts). */
   readonly devices: DeviceOverlay;
   readonly devicesPanel: DevicesPanel;
+  /** A compliant suspension: coefficients, exaggeration, rig loads and their draggable arrows, K&C curves (viewer/src/compliance-panel.ts). */
+  readonly compliance: CompliancePanel;
   /** Parts drawn with their CAD geometry, and picking on it in assemble mode (viewer/src/part-meshes.ts, surface-picking.ts). */
   readonly partMeshes: PartMeshes;
   readonly surfacePicking: SurfacePicking;
@@ -163,6 +166,7 @@ export class ViewerApp {
       this.noteInput();
       if (this.plots.needsLoads()) this.requestSweep();
     });
+    this.compliance = new CompliancePanel(this);
     this.gestures = new DragGestures(this);
     wireFrames(this);
     wireToolbar(this);

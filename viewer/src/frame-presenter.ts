@@ -44,6 +44,7 @@ export interface FramesHost {
   readonly loadsPanel: { render(result: PoseResult): void; readonly drawForces: boolean };
   readonly devices: PoseView;
   readonly devicesPanel: { render(doc: ViewerDocument, result: PoseResult): void };
+  readonly compliance: { update(result: PoseResult): void };
   readonly partMeshes: { update(bodies: GeometryBodies | null, result: PoseResult): void };
   /** The closest pair of bodies at this pose, drawn (viewer/src/clearance-live.ts, clearance-overlay.ts). */
   showClearance(bodies: GeometryBodies | null, result: PoseResult): void;
@@ -142,6 +143,7 @@ function applyPose(app: FramesHost, result: PoseResult): void {
   app.loadsPanel.render(result);
   app.devices.update(result);
   app.devicesPanel.render(app.history.current, result);
+  app.compliance.update(result);
   app.plots.setMarker(app.sweepControls.markerOf(result));
   // a steer sweep needs a rack: offered only where there is one
   const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;
