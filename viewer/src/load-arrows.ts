@@ -60,9 +60,6 @@ export class LoadArrows {
     this.drag.addEventListener('drag', (e) => this.onDrag(e.point, e.time));
     this.drag.addEventListener('dragend', () => { this.side = null; });
     this.drag.addEventListener('dragcancel', () => { this.side = null; });
-    // a whole vehicle shown (viewer/src/vehicle-mode.ts) draws no one-axle arrows; its frames do not come here
-    new MutationObserver(() => { if (document.body.classList.contains('vehicle-mode')) { this.group.visible = false; this.drawn = { shown: false, arrows: [] }; } })
-      .observe(document.body, { attributes: true, attributeFilter: ['class'] });
   }
 
   /** The model length one newton of arrow is. */
@@ -85,7 +82,7 @@ export class LoadArrows {
   /** Draws an arrow per corner of a compliant result; nothing otherwise. */
   update(result: PoseResult): void {
     this.result = result;
-    const on = !!result.compliance && result.suspension && !document.body.classList.contains('vehicle-mode');
+    const on = !!result.compliance && result.suspension;
     this.group.visible = on;
     this.drawn = { shown: on, arrows: [] };
     if (!on) return;
