@@ -14,9 +14,13 @@ import { progressLine } from './progress.ts';
 import { parseText } from '../suspension/files/read.ts';
 import type { VehicleSpec } from '../suspension/vehicle/file.ts';
 
-/** Whether a file's text is a vehicle file (`vehicle: 1` at its top). */
+/** Whether a file's text is a vehicle file (a top-level `vehicle:` format number, YAML or JSON). */
 export function isVehicleText(text: string): boolean {
-  return /^vehicle\s*:/m.test(text);
+  if (!/^\s*"?vehicle"?\s*:/m.test(text)) return false;
+  try {
+    const raw = parseText(text, 'file');
+    return typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'vehicle' in raw;
+  } catch { return false; }
 }
 
 async function readSpec(file: string, text: string, io: CliIO): Promise<VehicleSpec> {
