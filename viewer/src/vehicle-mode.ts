@@ -11,7 +11,7 @@
 import { Quaternion, Vector3, type Object3D } from 'three';
 import {
   moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition,
-  type HandleInfo, type VehicleDocument, type VehicleLiveFrame, type VehicleHardpoint,
+  type HandleInfo, type PoseResult, type VehicleDocument, type VehicleLiveFrame, type VehicleHardpoint,
 } from '../../src/index.ts';
 import { stringify as yamlStringify } from 'yaml';
 import type { SceneView } from './scene';
@@ -29,6 +29,10 @@ export interface VehicleHost {
   readonly drag: Pick<HandleDragControls, 'addEventListener'>;
   /** Leaving vehicle mode: the live model's document is drawn again. */
   redrawModel(): void;
+  /** The one-axle model's overlays: given the vehicle's frame (no compliance, devices or loads) they clear. */
+  readonly compliance?: { update(result: PoseResult): void };
+  readonly devices?: { update(result: PoseResult): void };
+  readonly forces?: { update(result: PoseResult, draw: boolean): void };
   showError(text: string): void;
   hideError(): void;
 }
@@ -198,6 +202,9 @@ export class VehicleMode {
     if (frame.pose) {
       this.frame = frame;
       this.app.scene.update(frame.pose);
+      this.app.compliance?.update(frame.pose);
+      this.app.devices?.update(frame.pose);
+      this.app.forces?.update(frame.pose, false);
       this.overlay.update(frame);
       this.app.hideError();
     } else this.app.showError(`Vehicle: ${frame.error ?? 'no frame'}`);

@@ -59,7 +59,7 @@ export class VehiclePanel {
     const slow = f.quick && this.lastFull ? this.lastFull : f;
     if (!f.quick) this.lastFull = f;
     const stale = f.quick ? ' class="stale" title="before this drag: computed again when the pointer lets go"' : '';
-    const slowCell = (key: string, value: number | null, digits: number, note: string | null) => `<td data-figure="${key}"${stale || (value === null && note ? ` title="${note}"` : '')}>${value === null ? '—' : value.toFixed(digits)}</td>`;
+    const slowCell = (key: string, value: number | null, digits: number, note: string | null) => `<td data-figure="${key}"${stale || (value === null && note ? ` title="${escapeHtml(note)}"` : '')}>${value === null ? '—' : value.toFixed(digits)}</td>`;
     const understeer = slowCell('understeer_gradient', slow.understeer_gradient, 3, slow.understeer_note);
     this.body.innerHTML = `<table class="vehicle-figures">
       <tr><th>Roll gradient</th>${cell('roll_gradient', f.roll_gradient, 4)}<td>deg/g</td></tr>
@@ -72,6 +72,11 @@ export class VehiclePanel {
       <tr><th>Body heave, pitch, roll</th><td colspan="2" data-figure="body">${f.body.heave.toFixed(2)} mm, ${f.body.pitch.toFixed(3)}°, ${f.body.roll.toFixed(3)}°</td></tr>
     </table>
     <table class="vehicle-corners"><tr><th></th><th>Fz N</th><th>N/g</th><th>ride mm</th><th>travel mm</th></tr>${rows}</table>
+    ${mode.frame?.notes.length ? `<details class="note"><summary>${mode.frame.notes.length} note${mode.frame.notes.length > 1 ? 's' : ''} on the axle files</summary>${mode.frame.notes.map((n) => `<div>${escapeHtml(n)}</div>`).join('')}</details>` : ''}
     <div class="note">At rest on a flat road; N/g: each tyre's load change per g of lateral acceleration (left turn), drawn as the orange arrows (at 0.5 g) beside the blue static loads.</div>`;
   }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
