@@ -314,6 +314,11 @@ export {
   accelerationDirection, vehicleCsv, applyAcceleration, VehicleInputError, CORNERS,
   type VehicleSpec, type VehicleModel, type VehicleState, type StateResult, type SweepStep, type LateralSummary, type LongitudinalSummary, type CornerName,
 } from './suspension/vehicle/index.ts';
+/** A whole vehicle in a page: its document and frames (src/live/vehicle; docs/vehicle.md, "Viewer"). */
+export {
+  readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, axleIsSymmetric, looksLikeVehicleFile, vehicleLiveFrame, UNDERSTEER_RADIUS,
+  type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions,
+} from './live/vehicle/index.ts';
 
 // ---- part geometry, clearance and envelopes (docs/geometry.md) ----
 
