@@ -186,6 +186,32 @@ function carry(B: FlatBVH, t: number): void {
   }
 }
 
+/** Gap between a triangle and the other's plane, when all its corners lie on one side (else 0). */
+function sideGap(nx: number, ny: number, nz: number, off: number, s: Float64Array, o: number): number {
+  const a = nx * s[o]! + ny * s[o + 1]! + nz * s[o + 2]! - off;
+  const b = nx * s[o + 3]! + ny * s[o + 4]! + nz * s[o + 5]! - off;
+  const c = nx * s[o + 6]! + ny * s[o + 7]! + nz * s[o + 8]! - off;
+  if (a > 0 && b > 0 && c > 0) return Math.min(a, b, c);
+  if (a < 0 && b < 0 && c < 0) return -Math.max(a, b, c);
+  return 0;
+}
+
+/**
+ * Lower bound of A's triangle i to B's (carried) triangle j: how far each lies off the
+ * other's plane. Tight where two faces face each other, as the near-ties of two
+ * surfaces over a patch do, which the spans along F overshoot by the triangles' tilt.
+ */
+function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  const p = A.plane, q = B.plane;
+  const g = sideGap(p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, p[4 * i + 3]!, carried, 0);
+  const mx = q[4 * j]!, my = q[4 * j + 1]!, mz = q[4 * j + 2]!;
+  const nx = e[0]! * mx + e[1]! * my + e[2]! * mz;
+  const ny = e[3]! * mx + e[4]! * my + e[5]! * mz;
+  const nz = e[6]! * mx + e[7]! * my + e[8]! * mz;
+  const h = sideGap(nx, ny, nz, q[4 * j + 3]! + nx * e[9]! + ny * e[10]! + nz * e[11]!, A.tri, 9 * i);
+  return g > h ? g : h;
+}
+
 function keep(out: ClosestResult, ta: number, tb: number): void {
   out.a.set(pts[0]!, pts[1]!, pts[2]!);
   out.b.set(pts[3]!, pts[4]!, pts[5]!);
@@ -264,7 +290,9 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
         for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA; ta++) {
           if (gap2(sideA.triSpan, sideA.tri(A, ta), sideB.triSpan, ob) >= best2) continue;
           if (!carriedNow) { carry(B, tb); carriedNow = true; }
-          const d = triangleDistance(A.tri, 9 * ta, carried, 0, pts);
+          const plane = planeBound(A, ta, B, tb);
+          if (plane >= best) continue;
+          const d = triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0);
           if (d < best) {
             best = d; best2 = d * d;
             keep(out, ta, tb);

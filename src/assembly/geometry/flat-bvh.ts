@@ -19,6 +19,8 @@ export interface FlatBVH {
   readonly obb: Float64Array;
   /** Per triangle (BVH order): the corners a, b, c, xyz each (9 numbers). */
   readonly tri: Float64Array;
+  /** Per triangle: its unit normal and the normal's offset (n·a); zero for a flat triangle. */
+  readonly plane: Float64Array;
   readonly triangles: number;
 }
 
@@ -62,5 +64,20 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
     firstOf[i] = firstOf[i + 1]!;
     countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
   }
-  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, triangles };
+  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), triangles };
+}
+
+function planes(tri: Float64Array, triangles: number): Float64Array {
+  const out = new Float64Array(4 * triangles);
+  for (let t = 0; t < triangles; t++) {
+    const o = 9 * t;
+    const ux = tri[o + 3]! - tri[o]!, uy = tri[o + 4]! - tri[o + 1]!, uz = tri[o + 5]! - tri[o + 2]!;
+    const vx = tri[o + 6]! - tri[o]!, vy = tri[o + 7]! - tri[o + 1]!, vz = tri[o + 8]! - tri[o + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const len = Math.hypot(nx, ny, nz);
+    if (!(len > 0)) continue;
+    out[4 * t] = nx / len; out[4 * t + 1] = ny / len; out[4 * t + 2] = nz / len;
+    out[4 * t + 3] = (nx * tri[o]! + ny * tri[o + 1]! + nz * tri[o + 2]!) / len;
+  }
+  return out;
 }

@@ -1,8 +1,9 @@
 /**
  * The distance between two triangles in plain numbers (no vector objects): zero where an
- * edge of one crosses the other, else the smallest of the six corner-to-triangle and nine
- * edge-to-edge distances (the closest points of two disjoint triangles lie on one of those
- * features). Closest-point formulas after Ericson, Real-Time Collision Detection §5.1.
+ * edge of one crosses the other, else the smallest of the nine edge-to-edge distances and
+ * of the six corners' distances to the other's face where they project inside it (the
+ * closest points of two disjoint triangles lie on one of those features). Segment
+ * formula after Ericson, Real-Time Collision Detection §5.1.9.
  */
 
 /** (relative rounding)²: a side test this near zero is no side. */
@@ -10,35 +11,22 @@ const NOISE = 1e-24;
 const q = new Float64Array(6); // scratch: a candidate pair of points
 let bestD2 = Infinity;
 
-/** Closest point of triangle (t at o) to point p: into q[3..5]. */
+/**
+ * Where point p projects into triangle t (at o), its foot into q[3..5]; NaN when the foot
+ * falls outside (then an edge holds the nearest point, and the edge-to-edge distances,
+ * which include p's own edges, find it) or the triangle is flat.
+ */
 function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>, o: number): void {
   const ax = t[o]!, ay = t[o + 1]!, az = t[o + 2]!;
-  const abx = t[o + 3]! - ax, aby = t[o + 4]! - ay, abz = t[o + 5]! - az;
-  const acx = t[o + 6]! - ax, acy = t[o + 7]! - ay, acz = t[o + 8]! - az;
-  const apx = px - ax, apy = py - ay, apz = pz - az;
-  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
-  if (d1 <= 0 && d2 <= 0) return set3(ax, ay, az);
-  const bpx = px - t[o + 3]!, bpy = py - t[o + 4]!, bpz = pz - t[o + 5]!;
-  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
-  if (d3 >= 0 && d4 <= d3) return set3(t[o + 3]!, t[o + 4]!, t[o + 5]!);
-  const vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) { const v = d1 / (d1 - d3); return set3(ax + v * abx, ay + v * aby, az + v * abz); }
-  const cpx = px - t[o + 6]!, cpy = py - t[o + 7]!, cpz = pz - t[o + 8]!;
-  const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
-  if (d6 >= 0 && d5 <= d6) return set3(t[o + 6]!, t[o + 7]!, t[o + 8]!);
-  const vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) { const w = d2 / (d2 - d6); return set3(ax + w * acx, ay + w * acy, az + w * acz); }
-  const va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-    const w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    const bx = t[o + 3]!, by = t[o + 4]!, bz = t[o + 5]!;
-    return set3(bx + w * (t[o + 6]! - bx), by + w * (t[o + 7]! - by), bz + w * (t[o + 8]! - bz));
-  }
-  const denom = va + vb + vc;
-  // a degenerate (flat) triangle: its edges, measured edge to edge, stand for it
-  if (!(denom > 0)) return set3(NaN, NaN, NaN);
-  const v = vb / denom, w = vc / denom;
-  return set3(ax + abx * v + acx * w, ay + aby * v + acy * w, az + abz * v + acz * w);
+  const e1x = t[o + 3]! - ax, e1y = t[o + 4]! - ay, e1z = t[o + 5]! - az;
+  const e2x = t[o + 6]! - ax, e2y = t[o + 7]! - ay, e2z = t[o + 8]! - az;
+  const wx = px - ax, wy = py - ay, wz = pz - az;
+  const d00 = e1x * e1x + e1y * e1y + e1z * e1z, d01 = e1x * e2x + e1y * e2y + e1z * e2z, d11 = e2x * e2x + e2y * e2y + e2z * e2z;
+  const d20 = wx * e1x + wy * e1y + wz * e1z, d21 = wx * e2x + wy * e2y + wz * e2z;
+  const denom = d00 * d11 - d01 * d01;
+  const v = (d11 * d20 - d01 * d21) / denom, w = (d00 * d21 - d01 * d20) / denom;
+  if (!(denom > 0 && v >= 0 && w >= 0 && v + w <= 1)) return set3(NaN, NaN, NaN);
+  return set3(ax + v * e1x + w * e2x, ay + v * e1y + w * e2y, az + v * e1z + w * e2z);
 }
 
 function set3(x: number, y: number, z: number): void { q[3] = x; q[4] = y; q[5] = z; }
@@ -116,11 +104,12 @@ function keep(out: Float64Array, swap: boolean): void {
 
 /**
  * Distance of triangle a (9 numbers at oa) and triangle b (at ob), in one frame; the
- * closest point on a into out[0..2], on b into out[3..5].
+ * closest point on a into out[0..2], on b into out[3..5]. `apart`: the caller knows one
+ * lies wholly on one side of the other's plane, so they cannot cross.
  */
-export function triangleDistance(a: ArrayLike<number>, oa: number, b: ArrayLike<number>, ob: number, out: Float64Array): number {
+export function triangleDistance(a: ArrayLike<number>, oa: number, b: ArrayLike<number>, ob: number, out: Float64Array, apart = false): number {
   bestD2 = Infinity;
-  for (let k = 0; k < 9; k += 3) {
+  for (let k = 0; k < 9 && !apart; k += 3) {
     const k2 = k === 6 ? 0 : k + 3;
     if (segmentCrosses(a, oa + k, oa + k2, b, ob)) { out.set(q); return 0; }
     if (segmentCrosses(b, ob + k, ob + k2, a, oa)) { out.set(q); return 0; }
