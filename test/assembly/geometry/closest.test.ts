@@ -89,8 +89,16 @@ describe('triangle distance', () => {
   const out = new Float64Array(6);
   const coords = fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 18, maxLength: 18 });
 
-  it('equals the library\'s on random triangles, the points that far apart (fast-check)', () => {
+  /** Twice the area of the triangle at o. */
+  const area2 = (c: number[], o: number): number => {
+    const u = [c[o + 3]! - c[o]!, c[o + 4]! - c[o + 1]!, c[o + 5]! - c[o + 2]!], v = [c[o + 6]! - c[o]!, c[o + 7]! - c[o + 1]!, c[o + 8]! - c[o + 2]!];
+    return Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!);
+  };
+
+  it('equals the library\'s on random (not flat) triangles, the points that far apart (fast-check)', () => {
     fc.assert(fc.property(coords, (c) => {
+      // the library's intersection test misreads flat triangles (the grid case below covers them)
+      fc.pre(area2(c, 0) > 1e-3 && area2(c, 9) > 1e-3);
       load(triA, c, 0); load(triB, c, 9);
       const d = triangleDistance(c, 0, c, 9, out);
       expect(Math.abs(d - triA.distanceToTriangle(triB))).toBeLessThan(1e-9);
