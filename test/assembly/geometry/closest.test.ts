@@ -46,9 +46,11 @@ const shapes: PartMesh[] = [
 ];
 const bodies = shapes.map((m) => new ClearanceBody(m));
 
+// unbiased numbers: fast-check leans to 0 and the ends, which would stack exact touching faces
+const num = (min: number, max: number) => fc.noBias(fc.integer({ min: 0, max: 1_000_000 })).map((x) => min + ((max - min) * x) / 1_000_000);
 const pose = fc.record({
-  t: fc.tuple(fc.double({ min: -9, max: 9, noNaN: true }), fc.double({ min: -9, max: 9, noNaN: true }), fc.double({ min: -9, max: 9, noNaN: true })),
-  q: fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: 0.1, max: 1, noNaN: true })),
+  t: fc.tuple(num(-9, 9), num(-9, 9), num(-9, 9)),
+  q: fc.tuple(num(-1, 1), num(-1, 1), num(-1, 1), num(0.1, 1)),
 });
 
 function matrix(p: { t: number[]; q: number[] }): Matrix4 {
@@ -87,7 +89,8 @@ describe('closest pair', () => {
 
 describe('triangle distance', () => {
   const out = new Float64Array(6);
-  const coords = fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 18, maxLength: 18 });
+  // unbiased (fast-check's doubles lean to 0 and ±1, which makes most triangles flat)
+  const coords = fc.array(fc.noBias(fc.integer({ min: -1_000_000, max: 1_000_000 })).map((x) => x / 1_000_000), { minLength: 18, maxLength: 18 });
 
   /** Twice the area of the triangle at o. */
   const area2 = (c: number[], o: number): number => {
