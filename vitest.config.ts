@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/fast-check.ts'],
     testTimeout: 60_000,
     pool: 'threads',
     // Vitest runs one worker fewer than the cores by default: on a 2-core machine, one, and

@@ -4,12 +4,12 @@
  * (docs/sensitivity.md).
  */
 import { writeFile } from './fs-lazy.ts';
-import { onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
+import { type ParsedArgs, onePositional, parseAssignments, parseCommandArgs, parseCount, stringOption, stringOptions } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
-import { parseGeometry, sweepFromShortcut, type SweepSpec } from '../suspension/files/index.ts';
+import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../suspension/files/index.ts';
 import { sweepSpecsOf } from './sweep-run.ts';
 import { parseDoe } from '../suspension/design/batch.ts';
 import { doeSweepPath, inlineDoeSweep } from '../suspension/design/doe-sweep.ts';
@@ -25,6 +25,8 @@ import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/gradients/virtu
 import { parseLoadCase } from '../suspension/loads/loads.ts';
 import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/gradients/curves.ts';
 import { inFileCoordinates } from '../suspension/gradients/setup.ts';
+import { isVehicleText, vehicleFit, vehicleSensitivity } from './vehicle-gradients.ts';
+import { compliantSensitivitySweeps } from './compliant-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
   sweep: { type: 'string' },
@@ -37,6 +39,7 @@ const SENSITIVITY_OPTIONS = {
   targets: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  parameter: { type: 'string', multiple: true },
 } as const;
 
 /** One CSV row per step, metric and hardpoint coordinate (an axle's metric named `<side>.<metric>`). */
@@ -71,11 +74,35 @@ function flatMetrics(metrics: Record<string, MetricGradient | null> | SideMetric
   return out;
 }
 
+/** The states a sensitivity run asks for: each `--at`, then the sweep given (none: the design state). */
+async function sensitivitySpecs(args: ParsedArgs, geometry: Geometry): Promise<[string, SweepSpec][]> {
+  const specs: [string, SweepSpec][] = [];
+  for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
+    if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
+    specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
+  }
+  const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer'), roll: stringOption(args, 'roll') };
+  if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || sweepArgs.roll || specs.length === 0) {
+    const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
+    specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
+  }
+  return specs;
+}
+
+/** Print (or write to `out`) the sweeps' gradients; exit 2 when a step failed. */
+async function writeSensitivity(sweeps: Readonly<Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }>>, geometry: Geometry, format: string, out: string | undefined, io: Parameters<Command['run']>[1]): Promise<number> {
+  const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
+  if (out) await writeFile(out, text);
+  else await io.out(text);
+  return Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed')) ? 2 : 0;
+}
+
 export const sensitivityCommand: Command = {
   name: 'sensitivity',
   synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]\n' +
     '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]\n' +
-    '            sensitivity GEOMETRY --targets FILE [--format json|csv] [--out FILE]',
+    '            sensitivity GEOMETRY --targets FILE [--format json|csv] [--out FILE]\n' +
+    '            sensitivity VEHICLE.yaml [--metric NAME]... [--parameter NAME]... [--format json|csv] [--out FILE]',
   summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
   help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]
                             --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
@@ -126,6 +153,20 @@ Options:
 
 With no sweep given, the design state (bump 0).
 
+A vehicle file (kinemate vehicle; docs/vehicle.md "Gradients") instead: its figures at rest
+(vehicle.<corner>.contact_load, ride_height, wheel_travel, camber, toe; vehicle.heave,
+pitch, roll, front_axle_load, rear_axle_load) with exact gradients against every number of
+both axle files and the body (front.left.<hardpoint>.x, front.<hardpoint>.x for both sides,
+rear.spring.rate, front.anti_roll.rate, body.mass, vehicle_config.cg_position.x, ...), or
+those named by --parameter NAME (repeatable); printed as metrics.<name> { value, gradient }.
+
+A compliant file (compliance:) is settled at each step (under --loads FILE if given): its
+metrics at the deflected pose and the K&C coefficients kc.toe_per_fy, kc.camber_per_fy,
+kc.lateral_stiffness, kc.toe_per_fx, kc.camber_per_fx, kc.recession_per_fx,
+kc.longitudinal_stiffness, kc.toe_per_mz, kc.camber_per_mz, with gradients over every
+stiffness of the file by its path (compliance.bushings.<key>.radial, compliance.links.<key>,
+per N/mm) and, at a state at rest, over the hardpoints (docs/compliance.md).
+
 The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
@@ -133,13 +174,17 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
   async run(argv, io) {
     const args = parseCommandArgs('sensitivity', argv, SENSITIVITY_OPTIONS);
     const path = onePositional('sensitivity', args, 'GEOMETRY file');
+    const fileText = await readTextFile(path, 'geometry');
+    if (isVehicleText(fileText)) return vehicleSensitivity(args, path, fileText, io);
+    if (stringOptions(args, 'parameter').length) throw new CliError('sensitivity: --parameter goes with a vehicle file (a geometry file\'s gradients are over all its hardpoints)');
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
     const metrics = stringOptions(args, 'metric');
     const targetsPath = stringOption(args, 'targets');
     refuseOverwritingInputs('sensitivity', '--out', stringOption(args, 'out'),
       [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['loads', stringOption(args, 'loads')], ['targets', targetsPath]]);
-    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    const geometry = parseGeometry(fileText, path);
+    if (targetsPath && geometry.compliance) throw new CliError('sensitivity: --targets (a bump curve\'s quantities) is not offered on a compliant file yet: ask for the states with --at or a sweep');
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);
@@ -149,6 +194,11 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       if (out) await writeFile(out, text);
       else await io.out(text);
       return 0;
+    }
+    // a compliant file: its settled states' gradients over the stiffnesses (docs/compliance.md)
+    if (geometry.compliance) {
+      const sweeps = await compliantSensitivitySweeps(geometry, await sensitivitySpecs(args, geometry), metrics, stringOption(args, 'loads'));
+      return writeSensitivity(sweeps, geometry, format, stringOption(args, 'out'), io);
     }
     const model = new SensitivityModel(geometry);
     const loadsPath = stringOption(args, 'loads');
@@ -163,26 +213,13 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
       const hint = alike.length ? `of this kind: ${alike.join(', ')}; ` : m.includes('.') ? `none named ${kind}.… in this file${loads ? '' : ' without --loads FILE'}; ` : '';
       throw new CliError(`sensitivity: --metric: no gradient for "${m}" (${hint}metrics: ${offered.join(', ')}${loads ? '' : '; link forces need --loads FILE'})`);
     }
-    const specs: [string, SweepSpec][] = [];
-    for (const [key, value] of Object.entries(parseAssignments(stringOptions(args, 'at'), '--at'))) {
-      if (key !== 'bump' && key !== 'steer') throw new CliError(`sensitivity: --at ${key}: expected bump=V or steer=V`);
-      specs.push([`${key}=${value}`, sweepFromShortcut(key, `${value}:${value}:1`, geometry)]);
-    }
-    const sweepArgs = { sweep: stringOption(args, 'sweep'), bump: stringOption(args, 'bump'), steer: stringOption(args, 'steer'), roll: stringOption(args, 'roll') };
-    if (sweepArgs.sweep || sweepArgs.bump || sweepArgs.steer || sweepArgs.roll || specs.length === 0) {
-      const given = Object.fromEntries(Object.entries(sweepArgs).filter(([, v]) => v !== undefined));
-      specs.push(...(Object.keys(given).length ? await sweepSpecsOf(given, geometry) : [['bump', sweepFromShortcut('bump', '0:0:1', geometry)] as [string, SweepSpec]]));
-    }
+    const specs = await sensitivitySpecs(args, geometry);
     const sweeps: Record<string, { steps: (SensitivityStep | SensitivityStep<SideMetrics>)[] }> = {};
     const axle = model.sides.length > 1;
     for (const [name, spec] of specs) sweeps[name] = axle ? sensitivitySweepBySide(model, spec, metrics, 'adjoint', axleLoads) : sensitivitySweep(model, spec, metrics, 'adjoint', loads);
     // a shimmed corner's gradients over the file's points, through its setup solve (not the setup state's)
     for (const [name, run] of Object.entries(sweeps)) sweeps[name] = inFileCoordinates(geometry, run);
-    const text = format === 'csv' ? sensitivityCsv(sweeps) : toJsonText({ scope: geometry.scope, sweeps });
-    const out = stringOption(args, 'out');
-    if (out) await writeFile(out, text);
-    else await io.out(text);
-    return Object.values(sweeps).some((r) => r.steps.some((s) => s.status === 'failed')) ? 2 : 0;
+    return writeSensitivity(sweeps, geometry, format, stringOption(args, 'out'), io);
   },
 };
 
@@ -202,7 +239,13 @@ geometry to FITTED (default: GEOMETRY with .fitted.json) and prints a JSON repor
   at_bound   coordinates that end on their box, "<hardpoint>.<axis> (low|high)"
   targets    per residual: the target, the metric's value, what was wanted, the residual
   cost       ½Σ residual² at the start and at the end
-The targets file is described in docs/sensitivity.md.
+The targets file is described in docs/sensitivity.md. On a compliant file "move" also takes
+stiffnesses by path (compliance.links.trackrod: [low, high], N/mm relative to the file's)
+and the targets kc.* coefficients (docs/compliance.md).
+
+A vehicle file (docs/vehicle.md "Fit"): targets on its figures at rest, moves of its numbers;
+writes FITTED (default VEHICLE.fitted.json) and, beside it, each moved axle file
+(FITTED stem + .front.json / .rear.json).
 
 The metrics' definitions, units and signs: docs/metrics.md.
 
@@ -212,11 +255,13 @@ stalled, max_iterations: the fitted file is still written).
   async run(argv, io) {
     const args = parseCommandArgs('fit', argv, { targets: { type: 'string' }, out: { type: 'string' } });
     const path = onePositional('fit', args, 'GEOMETRY file');
+    const fileText = await readTextFile(path, 'geometry');
+    if (isVehicleText(fileText)) return vehicleFit(args, path, fileText, io);
     const targetsPath = stringOption(args, 'targets');
     if (!targetsPath) throw new CliError('fit: --targets FILE is required');
     const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
     refuseOverwritingInputs('fit', '--out', out, [['geometry', path], ['targets', targetsPath]]);
-    const text = await readTextFile(path, 'geometry');
+    const text = fileText;
     const geometry = parseGeometry(text, path);
     const spec = parseFitSpec(await readTextFile(targetsPath, 'targets'), geometry, targetsPath);
     const report = fit(geometry, spec);

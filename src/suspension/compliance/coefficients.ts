@@ -12,6 +12,7 @@ import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel
 import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
+import type { CornerMetrics } from '../metrics';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
 export interface KcCoefficients {
@@ -39,14 +40,15 @@ const UNIT_LOADS = [
  * constraints' and drivers' curvature along each admissible motion, from the blocks'
  * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
  */
-export function exactReducedStiffness(state: CompliantState): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
+export function exactReducedStiffness(state: CompliantState, motions?: ReturnType<typeof admissibleMotions>): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
   const { dyn } = state;
   const system = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), K = new Float64Array(n * n);
   dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
   const mult = constraintMultipliers(system, Q);
-  const { basis: N, count: k, layout } = admissibleMotions(system);
+  // `motions`: a wider basis (a driver's row left out of it: the stiffness that driver feels, wheel-rate.ts)
+  const { basis: N, count: k, layout } = motions ?? admissibleMotions(system);
   // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
   const KN = new Float64Array(n * k);
   for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
@@ -81,19 +83,39 @@ export function exactReducedStiffness(state: CompliantState): { Kr: Float64Array
   return { Kr, N, k, n, layout };
 }
 
-/**
- * The first-order motions (tangent layout) of the current, settled state under a unit load
- * of each kind at each corner: corner-major, [Fy, Fx, Mz] per corner. Null when K_r is
- * singular (a free mode the loads excite).
- */
-export function loadResponses(state: CompliantState): { rates: Float64Array[]; layout: Int32Array; size: number } | null {
-  const { dyn, sm } = state;
-  const system = dyn.system;
+/** The reduced solve at a settled state: dq = N K_r⁻¹ Nᵀ f, the first-order motion under a generalized force f. */
+export interface ReducedSolve {
+  N: Float64Array;
+  k: number;
+  n: number;
+  layout: Int32Array;
+  solve(f: Float64Array): Float64Array;
+}
+
+/** K_r factored at the current settled state; null when it is singular (a free mode the loads excite). */
+export function reducedSolver(state: CompliantState): ReducedSolve | null {
   const { Kr, N, k, n, layout } = exactReducedStiffness(state);
   const lu = new LU(Math.max(k, 1));
   if (k > 0 && !lu.factor(Kr, k, 1e-12)) return null;
+  const alpha = new Float64Array(k);
+  return {
+    N, k, n, layout,
+    solve(f) {
+      for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * f[j]; alpha[a] = s; }
+      if (k > 0) lu.solve(alpha);
+      const dq = new Float64Array(n);
+      for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) dq[j] += N[a * n + j] * alpha[a];
+      return dq;
+    },
+  };
+}
+
+/** The generalized force (tangent layout) of a unit load of each kind at each corner: corner-major, [Fy, Fx, Mz] per corner. */
+export function unitLoadForces(state: CompliantState, layout: Int32Array, n: number): Float64Array[] {
+  const { sm } = state;
+  const system = state.dyn.system;
   const R = new Float64Array(9);
-  const rates: Float64Array[] = [];
+  const out: Float64Array[] = [];
   sm.corners.forEach((c, i) => {
     const v = system.variables[c.upright];
     const c0 = layout[c.upright];
@@ -103,22 +125,42 @@ export function loadResponses(state: CompliantState): { rates: Float64Array[]; l
     for (const unit of UNIT_LOADS) {
       const F = unit.force;
       const m = [unit.moment[0] + r[1] * F[2] - r[2] * F[1], unit.moment[1] + r[2] * F[0] - r[0] * F[2], unit.moment[2] + r[0] * F[1] - r[1] * F[0]];
-      // body components (ω, v) of the unit load on the upright, projected on the admissible motions
-      const g = new Float64Array(6);
-      for (let a = 0; a < 3; a++) {
-        g[a] = R[a] * m[0] + R[3 + a] * m[1] + R[6 + a] * m[2];
-        g[3 + a] = R[a] * F[0] + R[3 + a] * F[1] + R[6 + a] * F[2];
+      // body components (ω, v) of the unit load on the upright
+      const g = new Float64Array(n);
+      if (c0 >= 0) for (let a = 0; a < 3; a++) {
+        g[c0 + a] = R[a] * m[0] + R[3 + a] * m[1] + R[6 + a] * m[2];
+        g[c0 + 3 + a] = R[a] * F[0] + R[3 + a] * F[1] + R[6 + a] * F[2];
       }
-      const alpha = new Float64Array(k);
-      if (c0 >= 0) for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < 6; j++) s += N[a * n + c0 + j] * g[j]; alpha[a] = s; }
-      if (k > 0) lu.solve(alpha);
-      const dq = new Float64Array(n);
-      for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) dq[j] += N[a * n + j] * alpha[a];
-      rates.push(dq);
+      out.push(g);
     }
   });
-  return { rates, layout, size: n };
+  return out;
 }
+
+/**
+ * The first-order motions (tangent layout) of the current, settled state under a unit load
+ * of each kind at each corner: corner-major, [Fy, Fx, Mz] per corner. Null when K_r is
+ * singular (a free mode the loads excite).
+ */
+export function loadResponses(state: CompliantState): { rates: Float64Array[]; layout: Int32Array; size: number } | null {
+  const solver = reducedSolver(state);
+  if (!solver) return null;
+  const rates = unitLoadForces(state, solver.layout, solver.n).map((g) => solver.solve(g));
+  return { rates, layout: solver.layout, size: solver.n };
+}
+
+/** The coefficients, by name: each a linear read of the corner's rates along a load column (`inverse`: its reciprocal, a stiffness). */
+export const KC_COEFFICIENTS: Readonly<Record<keyof KcCoefficients, { load: 0 | 1 | 2; scale: number; inverse?: true; read: (cm: CornerMetrics, col: number, nr: number) => number }>> = {
+  toe_per_fy: { load: 0, scale: 1e3, read: (cm, col) => cm.metrics.toe_angle!.d[col] },
+  camber_per_fy: { load: 0, scale: 1e3, read: (cm, col) => cm.metrics.camber!.d[col] },
+  lateral_stiffness: { load: 0, scale: 1, inverse: true, read: (cm, col, nr) => cm.points.wheel_contact_centre.d[nr + col] },
+  toe_per_fx: { load: 1, scale: 1e3, read: (cm, col) => cm.metrics.toe_angle!.d[col] },
+  camber_per_fx: { load: 1, scale: 1e3, read: (cm, col) => cm.metrics.camber!.d[col] },
+  recession_per_fx: { load: 1, scale: 1e3, read: (cm, col) => cm.points.wheel_center.d[col] },
+  longitudinal_stiffness: { load: 1, scale: 1, inverse: true, read: (cm, col) => cm.points.wheel_contact_centre.d[col] },
+  toe_per_mz: { load: 2, scale: 1e6, read: (cm, col) => cm.metrics.toe_angle!.d[col] },
+  camber_per_mz: { load: 2, scale: 1e6, read: (cm, col) => cm.metrics.camber!.d[col] },
+};
 
 /** The coefficients of every corner at the current, settled, zero-load state; null entries where K_r is singular. */
 export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[] {
@@ -127,23 +169,14 @@ export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[]
   if (!response) return sm.corners.map(() => null);
   const tangent: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: response.rates, layout: response.layout, size: response.size };
   const ev = sm.evaluate({ rates: tangent });
+  const nr = response.rates.length;
   return ev.corners.map((cm, i) => {
-    const j = 3 * i, nr = response.rates.length;
     if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
-    const toe = cm.metrics.toe_angle.d, camber = cm.metrics.camber.d;
-    const contact = cm.points.wheel_contact_centre.d, wc = cm.points.wheel_center.d;
-    // component a of a point's rate along load j
-    const rate = (d: Float64Array, a: number, load: number) => d[a * nr + load];
-    return {
-      toe_per_fy: toe[j] * 1e3,
-      camber_per_fy: camber[j] * 1e3,
-      lateral_stiffness: 1 / rate(contact, 1, j),
-      toe_per_fx: toe[j + 1] * 1e3,
-      camber_per_fx: camber[j + 1] * 1e3,
-      recession_per_fx: rate(wc, 0, j + 1) * 1e3,
-      longitudinal_stiffness: 1 / rate(contact, 0, j + 1),
-      toe_per_mz: toe[j + 2] * 1e6,
-      camber_per_mz: camber[j + 2] * 1e6,
-    };
+    const out = {} as KcCoefficients;
+    for (const [name, c] of Object.entries(KC_COEFFICIENTS) as [keyof KcCoefficients, (typeof KC_COEFFICIENTS)[keyof KcCoefficients]][]) {
+      const x = c.read(cm, 3 * i + c.load, nr);
+      out[name] = c.inverse ? 1 / x : x * c.scale;
+    }
+    return out;
   });
 }

@@ -13,6 +13,8 @@ import { SensitivityModel, sensitivitySweepBySide, bumpStates, sensitivityMetric
 import { DesignFileError } from './errors';
 import { SensitivityError } from '../gradients/types';
 import { fileCoordinates } from '../gradients/setup';
+import { COMPLIANT_SENSITIVITY_METRICS } from '../compliance/sensitivity-sweep';
+import { compliantTargetCurves, setNumberAtPath, setStiffness, stiffnessValues } from '../compliance/fit-rates';
 
 export interface FitTarget {
   metric: string;
@@ -41,6 +43,8 @@ export interface FitSpec {
    * left/right symmetry is kept); `center.<name>` moves an axle-level point.
    */
   move: Record<string, Partial<Record<'x' | 'y' | 'z', [number, number]>>>;
+  /** A compliant file's stiffnesses by path (`compliance.links.trackrod`): the box [low, high] relative to the file's value (N/mm, N·mm/deg). */
+  rates?: Record<string, [number, number]>;
   targets: FitTarget[];
   /** Iteration cap (default 50). */
   max_iterations?: number;
@@ -80,7 +84,9 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
   const movable = [...Object.keys(hp), ...(axle ? Object.keys(geometry.center ?? {}).map((n) => `center.${n}`) : [])];
   const move = raw.move as Record<string, Record<string, unknown>>;
   if (typeof move !== 'object' || move === null || Array.isArray(move)) bad('move', 'expected a mapping hardpoint → { x|y|z: [low, high] }');
+  const rates: Record<string, [number, number]> = {};
   for (const [name, axes] of Object.entries(move)) {
+    if (name.startsWith('compliance.')) { rates[name] = checkRateBox(geometry, name, axes, bad); delete move[name]; continue; }
     if (!movable.includes(name)) bad(`move.${name}`, `no hardpoint "${name}" in the geometry (hardpoints${axle ? ', moved on both sides' : ''}: ${movable.join(', ')})`);
     if (typeof axes !== 'object' || axes === null) bad(`move.${name}`, 'expected { x|y|z: [low, high] }');
     for (const [axis, box] of Object.entries(axes)) {
@@ -91,7 +97,25 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
   const targets = checkTargets(raw.targets, geometry, bad);
   const mi = raw.max_iterations;
   if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
-  return { move: move as FitSpec['move'], targets, ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
+  if (hardpointsWithKc(move, targets)) bad('move', 'a compliant file\'s kc.* targets have gradients over the stiffnesses only: move stiffnesses, not hardpoints, for them');
+  return { move: move as FitSpec['move'], ...(Object.keys(rates).length ? { rates } : {}), targets, ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
+}
+
+/** Hardpoint moves with a kc.* target: not offered (the coefficients' gradients over the hardpoints are not built). */
+function hardpointsWithKc(move: Record<string, unknown>, targets: readonly FitTarget[]): boolean {
+  return Object.keys(move).length > 0 && targets.some((t) => t.metric.startsWith('kc.'));
+}
+
+/** A stiffness's box: the file gives the number, the box keeps it ≥ 0 (a link's > 0). */
+function checkRateBox(geometry: Geometry, name: string, box: unknown, bad: (path: string, message: string) => never): [number, number] {
+  const known = stiffnessValues(geometry);
+  const value = known.get(name);
+  if (value === undefined) bad(`move.${name}`, `no stiffness "${name}" in the geometry (stiffnesses: ${[...known.keys()].join(', ') || 'none: the file has no compliance'})`);
+  if (!Array.isArray(box) || box.length !== 2 || !box.every((v) => typeof v === 'number' && Number.isFinite(v)) || box[0] > 0 || box[1] < 0) bad(`move.${name}`, 'expected [low, high] relative to the file\'s value (N/mm; N·mm/deg for torsional, conical) with low ≤ 0 ≤ high');
+  const [lo, hi] = box as [number, number];
+  const link = name.startsWith('compliance.links.');
+  if (link ? value! + lo <= 0 : value! + lo < 0) bad(`move.${name}`, `the box reaches ${value! + lo}: a ${link ? 'link\'s stiffness stays > 0' : 'bushing rate stays ≥ 0'}`);
+  return [lo, hi];
 }
 
 /**
@@ -106,7 +130,7 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
     const p = `targets[${i}]`;
     if (typeof t !== 'object' || t === null) bad(p, 'expected a mapping');
     const target = t as FitTarget;
-    const offered = sensitivityMetricsOf(geometry);
+    const offered = geometry.compliance ? { side: COMPLIANT_SENSITIVITY_METRICS, axle: [] as readonly string[] } : sensitivityMetricsOf(geometry);
     if (![...offered.side, ...offered.axle].includes(target.metric)) bad(`${p}.metric`, `expected one of ${[...offered.side, ...offered.axle].join(', ')}`);
     const given = new Map(Object.entries(target)), kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => given.get(k) !== undefined);
     if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, slope, curve');
@@ -143,7 +167,7 @@ function travelsOf(targets: readonly FitTarget[]): number[] {
 }
 
 /** Where one fit parameter lands: a point coordinate of a corner (0: the left or only one), or of the axle's centre. */
-interface Placement { corner: number | 'center'; name: string; axis: 0 | 1 | 2; from: number; sign: 1 | -1; key: string; gradientKey: string }
+interface Placement { corner: number | 'center' | 'rate'; name: string; axis: 0 | 1 | 2; from: number; sign: 1 | -1; key: string; gradientKey: string }
 
 /** One moved parameter: its box and the coordinates it moves (an axle: both sides, mirrored). */
 interface Coord { key: string; lo: number; hi: number; places: Placement[] }
@@ -168,6 +192,9 @@ function coordsOf(geometry: Geometry, spec: FitSpec): Coord[] {
       coords.push({ key, lo: box![0], hi: box![1], places });
     }
   }
+  // a compliant file's stiffnesses: one number of the file each, which may set several elements
+  const values = spec.rates ? stiffnessValues(geometry) : null;
+  for (const [name, [lo, hi]] of Object.entries(spec.rates ?? {})) coords.push({ key: name, lo, hi, places: [{ corner: 'rate', name, axis: 0, from: values!.get(name)!, sign: 1, key: name, gradientKey: name }] });
   return coords;
 }
 
@@ -186,7 +213,10 @@ function authored(corner: Geometry['corners'][number]): Geometry['corners'][numb
 function withMoves(geometry: Geometry, coords: readonly Coord[], x: Float64Array): Geometry {
   const g = structuredClone(geometry);
   coords.forEach((c, i) => {
-    for (const p of c.places) (p.corner === 'center' ? g.center! : authored(g.corners[p.corner]))[p.name][p.axis] = p.from + p.sign * x[i];
+    for (const p of c.places) {
+      if (p.corner === 'rate') setStiffness(g, p.name, p.from + x[i]);
+      else (p.corner === 'center' ? g.center! : authored(g.corners[p.corner]))[p.name][p.axis] = p.from + p.sign * x[i];
+    }
   });
   if (!g.corners.some((c) => c.authored_hardpoints)) return g;
   for (const corner of g.corners) {
@@ -224,16 +254,35 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
   };
 }
 
+/** targetCurves for a compliant file: its settled states' metrics with gradients over the stiffnesses (compliance/fit-rates.ts). */
+function compliantCurves(geometry: Geometry, targets: readonly FitTarget[]): ReturnType<typeof targetCurves> {
+  const travels = travelsOf(targets);
+  const read = compliantTargetCurves(geometry, travels, [...new Set(targets.map((t) => t.metric))]);
+  const sides = geometry.corners.map((c) => c.side);
+  return {
+    at: (travel, metric, side) => {
+      const m = read(travel, metric, side);
+      if (!m) throw new SensitivityError(`fit: ${geometry.scope === 'axle' ? `${side} ` : ''}${metric} at bump ${travel} mm has no gradient on this compliant file (no equilibrium, or a coefficient whose element is wound up there: docs/compliance.md)`);
+      return m;
+    },
+    sides: (t) => (geometry.scope !== 'axle' ? [sides[0]] : t.side === undefined || t.side === 'both' ? sides : [t.side]),
+  };
+}
+
 /** Residuals (weighted) and their exact gradients with respect to the moved coordinates. */
 function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]): Residual[] {
-  const { at, sides: sidesOf } = targetCurves(geometry, spec.targets, 'direct');
+  const { at, sides: sidesOf } = geometry.compliance ? compliantCurves(geometry, spec.targets) : targetCurves(geometry, spec.targets, 'direct');
   const axle = geometry.scope === 'axle';
   // over the file's own points: through a setup's ∂s/∂a where a corner has one (gradients/setup.ts)
   const inFile = fileCoordinates(geometry);
   // a symmetric parameter's gradient: the sum over the points it moves, the right's y mirrored
   const gradientOf = (m: MetricGradient) => {
     const g = inFile ? inFile(m.gradient) : m.gradient;
-    return Float64Array.from(coords, (c) => c.places.reduce((s, p) => s + p.sign * (g[p.gradientKey] as number), 0));
+    return Float64Array.from(coords, (c) => c.places.reduce((s, p) => {
+      // a compliant state's hardpoint gradients exist at rest only (compliance/sensitivity-sweep.ts)
+      if (g[p.gradientKey] === undefined) throw new SensitivityError(`fit: no gradient over ${p.gradientKey} at this state of the compliant file (hardpoints are parameters of its states at rest only)`);
+      return s + p.sign * (g[p.gradientKey] as number);
+    }, 0));
   };
   const out: Residual[] = [];
   spec.targets.forEach((t, i) => {
@@ -411,6 +460,8 @@ function dampedStep(JtJ: Float64Array, g: Float64Array, free: boolean[], lambda:
 export function fittedGeometryText(originalText: string, report: FitReport, fileName?: string): string {
   const raw = parseText(originalText, fileName) as { hardpoints: Record<string, unknown> };
   for (const [key, m] of Object.entries(report.moves)) {
+    // a stiffness: the number at its path in the file
+    if (key.startsWith('compliance.')) { setNumberAtPath(raw, key, () => m.to); continue; }
     const parts = key.split('.');
     // a corner's `<name>.<axis>`; an axle's `<left|right|center>.<name>.<axis>`
     const group = parts.length === 3 ? (raw.hardpoints as Record<string, Record<string, unknown> | undefined>)[parts[0]] : raw.hardpoints;

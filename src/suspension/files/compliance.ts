@@ -32,6 +32,8 @@ export interface CornerCompliance {
   bushings: Record<string, BushingSpec>;
   /** Axial stiffness (N/mm) per link id of this corner. */
   links: Record<string, number>;
+  /** The file path each link's stiffness was read from (`compliance.links.trackrod`, `compliance.links.left.trackrod`): a parameter's name. */
+  linkPaths?: Record<string, string>;
 }
 
 /** What `compliance:` reads as: per corner (geometry.corners order) and the axle's central links. */
@@ -214,6 +216,6 @@ function readLinks(problems: ProblemList, raw: PlainRecord, path: string, layout
     }
     const carried = layout.topology === 'multi_link' && layout.actuation.mount === s.name && layout.corners.some((c) => c.hardpoints.strut_bottom);
     if (carried) { problems.add(at, `the ${s.name} carries strut_bottom (the spring's lower end), so it is not a two-force link and cannot be a spring`); continue; }
-    for (const i of s.corners) out.corners[i].links[s.name] = value;
+    for (const i of s.corners) { out.corners[i].links[s.name] = value; (out.corners[i].linkPaths ??= {})[s.name] = at; }
   }
 }

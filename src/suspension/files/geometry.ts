@@ -7,6 +7,7 @@
  * linkage, so consistency that needs the solver (a MacPherson clamp off its strut line, a
  * multi-link damper off its rod) is left to the solver's diagnostics.
  */
+import { InternalError } from '../../../kernel/errors';
 import { ProblemList } from './errors';
 import {
   ACTUATION_TYPES,
@@ -77,7 +78,7 @@ export function validateGeometry(value: unknown, fileName?: string): Geometry {
   const problems = new ProblemList();
   const geometry = readGeometry(problems, value);
   problems.throwIfAny(fileName);
-  if (geometry === undefined) throw new Error('validateGeometry: no geometry and no problem reported');
+  if (geometry === undefined) throw new InternalError('validateGeometry: no geometry and no problem reported');
   return geometry;
 }
 

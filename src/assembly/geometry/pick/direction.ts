@@ -9,8 +9,13 @@
  *    axis runs least along, first on a tie) is x at both ends, not x or y as the noise fell.
  *    τ is clamped to [1e-9, 1e-2]: the turn this makes is within what the fit can tell.
  * 2. The sign: where the data orients it (a plane's normal points out of the material, by
- *    the facets' winding) that orientation; else the first non-zero component is positive.
- * Noise can flip neither step unless a component lies within the noise of τ itself.
+ *    the facets' winding) that orientation; else the largest component is positive (the
+ *    first of those within τ of the largest). Not "the first non-zero one": an axis in the
+ *    y–z plane turned by a hair has a tiny x that the clean fit keeps and the noisy fit
+ *    zeroes, and its sign would decide; the largest component is far from zero.
+ * Noise can flip neither step unless a component lies within the noise of τ itself (or two
+ * largest components of opposite sign tie within it: a sign rule for an undirected axis
+ * must break somewhere, and a diagonal is rarer in parts than a coordinate plane).
  */
 import type { Vec3T } from './vectors.ts';
 
@@ -41,7 +46,14 @@ export function canonicalDirection(d: Readonly<Vec3T>, tolerance: number, orient
     const ol = Math.hypot(orient[0], orient[1], orient[2]);
     if (Math.abs(o) > 1e-6 * ol) sign = Math.sign(o);
   }
-  if (sign === 0) sign = Math.sign(out.find((v) => v !== 0) ?? 1);
+  if (sign === 0) sign = Math.sign(out[largestComponent(out, tau)]) || 1;
   for (let k = 0; k < 3; k++) out[k] = sign * out[k] + 0; // + 0: no −0 in a saved file
   return out;
+}
+
+/** The index of the largest-magnitude component; the first of those within `tau` of it. */
+function largestComponent(v: Readonly<Vec3T>, tau: number): number {
+  const top = Math.max(Math.abs(v[0]), Math.abs(v[1]), Math.abs(v[2]));
+  for (let k = 0; k < 3; k++) if (Math.abs(v[k]) >= top - tau) return k;
+  return 0;
 }

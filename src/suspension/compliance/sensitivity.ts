@@ -1,0 +1,131 @@
+/**
+ * Exact gradients of a compliant suspension's results (docs/compliance.md, "Gradients and
+ * fit"): the metrics at a settled (loaded or unloaded) state and the K&C coefficients
+ * (`kc.*`), over the bushing and link stiffnesses (stiffness.ts).
+ *
+ * The settled state satisfies f(q, k) = Nᵀ Q(q, k) = 0 on the manifold of the constraints
+ * and drivers (which do not depend on the rates), so by the implicit function theorem a
+ * rate's change moves it by dq = N K_r⁻¹ Nᵀ ∂Q/∂k (coefficients.ts reducedSolver, K_r with
+ * the constraints' exact geometric stiffness). A coefficient is c = m_q·x, x = N K_r⁻¹ Nᵀ g
+ * the response to a unit load g; at a state whose elements carry no force from the rate
+ * (∂Q/∂k = 0: the zero-load state of a suspension without preload, where q does not move
+ * with k) its change is m_q·ẋ, ẋ = N K_r⁻¹ Nᵀ (∂K/∂k) x, from d(K_r⁻¹) = −K_r⁻¹ dK_r K_r⁻¹ and
+ * dK_r/dk = −Nᵀ (∂K/∂k) N. Where the rate's element is loaded (a loaded state, a preloaded
+ * spring), the state moves with k and ẋ needs the constraints' third derivatives, which the
+ * dual numbers do not carry: that coefficient's gradient is null, never approximated.
+ * Every metric's derivative along the motions is one forward-mode evaluation.
+ */
+import type { TangentSpace } from '../../../kernel/analysis';
+import type { Dual } from '../../../kernel/dual';
+import type { Geometry } from '../files';
+import { SuspensionModel } from '../build/model';
+import type { CornerMetrics } from '../metrics';
+import { suspensionAssembly } from '../build/template';
+import { SENSITIVITY_METRICS } from '../gradients/metric-names';
+import type { MetricGradient } from '../gradients/types';
+import { CompliantState } from './state';
+import { KC_COEFFICIENTS, reducedSolver, unitLoadForces, type KcCoefficients } from './coefficients';
+import { largestElementForce, stiffnessDerivative, stiffnessParameters, type StiffnessParameter } from './stiffness';
+
+/** `kc.<coefficient>`: the K&C coefficients as metrics, per side. */
+export const KC_METRICS = (Object.keys(KC_COEFFICIENTS) as (keyof KcCoefficients)[]).map((n) => `kc.${n}`);
+
+/** The state metrics a compliant state offers (first-order functions of the state; the kinematic tangents are null there). */
+export const COMPLIANT_STATE_METRICS = SENSITIVITY_METRICS.filter((m) => m !== 'rocker_angle');
+
+/** Below this (mm per N/mm: the element's deflection), a rate's element carries no force at the state. */
+const UNLOADED = 1e-8;
+/** Below this (N, N·mm), an element carries no force: the equilibrium's balance is to 1e-7 N. */
+const AT_REST = 1e-5;
+
+export class CompliantSensitivity {
+  readonly sm: SuspensionModel;
+  readonly state: CompliantState;
+  readonly parameters: StiffnessParameter[];
+  readonly keys: string[];
+  readonly sides: string[];
+
+  constructor(readonly geometry: Geometry) {
+    this.sm = new SuspensionModel(suspensionAssembly(geometry));
+    this.state = new CompliantState(this.sm);
+    this.parameters = stiffnessParameters(geometry, this.state.dyn);
+    this.keys = this.parameters.map((p) => p.name);
+    this.sides = this.sm.corners.map((c) => c.roles.side);
+  }
+
+  /** Whether the current settled state is at rest: no wheel load, and no compliant element carrying force (so no rate moves it). */
+  atRest(): boolean {
+    if (this.state.slots.some((s) => s.force.some((x) => x !== 0) || s.moment.some((x) => x !== 0))) return false;
+    return largestElementForce(this.state.dyn, this.parameters) <= AT_REST;
+  }
+
+  /**
+   * At the current settled state: each asked metric (state metrics, `kc.*`; default all)
+   * per side, `{ value, gradient: { <stiffness path>: d } }`; null where the metric is
+   * undefined, K_r is singular, or (a coefficient) its gradient needs what is not built.
+   */
+  metricsBySide(names?: readonly string[]): Record<string, Record<string, MetricGradient | null>> {
+    const want = (m: string) => !names || names.length === 0 || names.includes(m);
+    const stateNames = COMPLIANT_STATE_METRICS.filter(want);
+    const kcNames = KC_METRICS.filter(want);
+    const out: Record<string, Record<string, MetricGradient | null>> = Object.fromEntries(this.sides.map((s) => [s, {}]));
+    const solver = reducedSolver(this.state);
+    if (!solver) {
+      for (const s of this.sides) for (const m of [...stateNames, ...kcNames]) out[s][m] = null;
+      return out;
+    }
+    const { n, layout } = solver;
+    const P = this.parameters.length;
+    const dyn = this.state.dyn;
+    // the state's motion per rate: dq_k = N K_r⁻¹ Nᵀ ∂Q/∂k
+    const forces = this.parameters.map((p) => { const Q = new Float64Array(n); stiffnessDerivative(dyn, p, Q); return Q; });
+    const loaded = forces.map((Q) => Q.some((x) => Math.abs(x) > UNLOADED));
+    const rates: Float64Array[] = forces.map((Q) => solver.solve(Q));
+    // the unit loads' responses x and their changes ẋ_k (load-major, then rate)
+    const responses = kcNames.length ? unitLoadForces(this.state, layout, n).map((g) => solver.solve(g)) : [];
+    const L = responses.length;
+    rates.push(...responses);
+    for (const x of responses) {
+      for (const p of this.parameters) {
+        const Kx = new Float64Array(n);
+        stiffnessDerivative(dyn, p, null, x, Kx);
+        rates.push(solver.solve(Kx));
+      }
+    }
+    const tangent: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
+    const ev = this.sm.evaluate({ rates: tangent });
+    const nr = rates.length;
+    const record = (g: (k: number) => number | null): Record<string, number> | null => {
+      const r: Record<string, number> = {};
+      for (let k = 0; k < P; k++) { const d = g(k); if (d === null) return null; r[this.keys[k]] = d; }
+      return r;
+    };
+    ev.corners.forEach((cm, ci) => {
+      const side = out[this.sides[ci]];
+      const metrics = cm.metrics as Record<string, Dual | null>;
+      for (const name of stateNames) {
+        const m = metrics[name];
+        side[name] = m && Number.isFinite(m.v) ? { value: m.v, gradient: record((k) => m.d[k])! } : null;
+      }
+      for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, P, L, nr, loaded, record);
+    });
+    return out;
+  }
+
+  /** One coefficient of corner ci and its gradient: columns P + load (x) and P + L + load·P + k (ẋ_k). */
+  private coefficient(cm: CornerMetrics, name: keyof KcCoefficients, ci: number, P: number, L: number, nr: number, loaded: boolean[],
+    record: (g: (k: number) => number | null) => Record<string, number> | null): MetricGradient | null {
+    if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
+    const c = KC_COEFFICIENTS[name];
+    const load = 3 * ci + c.load;
+    const x = c.read(cm, P + load, nr);
+    const value = c.inverse ? 1 / x : c.scale * x;
+    if (!Number.isFinite(value)) return null;
+    const gradient = record((k) => {
+      if (loaded[k]) return null;
+      const dx = c.read(cm, P + L + load * P + k, nr);
+      return c.inverse ? -dx / (x * x) : c.scale * dx;
+    });
+    return gradient ? { value, gradient } : null;
+  }
+}
