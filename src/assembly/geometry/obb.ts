@@ -67,7 +67,8 @@ export function nodeBoxes(first: Int32Array, count: Int32Array, tri: Float64Arra
         if (p > hi) hi = p;
       }
       out[b + 3 + 3 * a] = ax; out[b + 4 + 3 * a] = ay; out[b + 5 + 3 * a] = az;
-      out[b + 12 + a] = (hi - lo) / 2;
+      // grown by a rounding's worth: the centre is rebuilt from the axes, and the box must hold every corner
+      out[b + 12 + a] = (hi - lo) / 2 + 1e-12 * (Math.abs(hi) + Math.abs(lo));
       const mid = (hi + lo) / 2;
       out[b] += mid * ax; out[b + 1] += mid * ay; out[b + 2] += mid * az;
     }
