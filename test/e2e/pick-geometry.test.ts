@@ -128,8 +128,11 @@ describe.skipIf(!HAVE_CHROMIUM)('picking CAD geometry in headless Chromium', () 
     expect(depth).toBeLessThan(-0.5);
     expect(depth).toBeGreaterThan(-1.01);
     expect(await page.textContent('#clearance-label')).toMatch(/^tyre – chassis: touching, 0\.\d mm deep$/);
-    // the envelope the tyre sweeps, drawn translucent
+    // the envelope the tyre sweeps, drawn translucent: computed in a worker, so the click
+    // returns at once (nothing drawn yet) and the page counts the grid's states meanwhile
     await page.click('#envelope');
+    expect(await page.evaluate(() => window.__kinemate.envelope.triangles)).toBe(0);
+    await page.waitForFunction(() => window.__kinemate.envelope.triangles > 0 || /\d+ of 49 states solved/.test(window.__kinemate.snapshot().notice ?? ''), null, { timeout: 60_000 });
     await page.waitForFunction(() => window.__kinemate.envelope.triangles > 0, null, { timeout: 60_000 });
     expect(await page.evaluate(() => window.__kinemate.snapshot().notice)).toMatch(/^Envelope of the tyre over bump −50…50 mm × rack −30…30 mm \(7 × 7 states\): \d+ triangles/);
     await settle(page);

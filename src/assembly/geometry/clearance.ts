@@ -16,6 +16,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import type { PartMesh } from './mesh.ts';
 import { isClosedMesh } from './closed.ts';
 import { closestPair, closestResult, type ClosestResult } from './closest.ts';
+import { flattenBVH, type FlatBVH } from './flat-bvh.ts';
 
 /** A pose as the kernel stores it: [tx, ty, tz, qw, qx, qy, qz] (quaternion any non-zero length). */
 export type PoseArray = Readonly<ArrayLike<number>>;
@@ -41,6 +42,8 @@ export class ClearanceBody {
   /** Closed meshes have an inside: containment and depth are measured against them. */
   readonly closed: boolean;
   readonly box: Box3;
+  /** The BVH as flat arrays, for the closest-pair walk. */
+  readonly flat: FlatBVH;
 
   constructor(readonly mesh: PartMesh) {
     const geometry = new BufferGeometry();
@@ -53,6 +56,7 @@ export class ClearanceBody {
     this.geometry = geometry;
     this.box = geometry.boundingBox!.clone();
     this.closed = isClosedMesh(mesh);
+    this.flat = flattenBVH(this.bvh);
   }
 }
 
@@ -122,7 +126,7 @@ export function pairClearance(a: ClearanceBody, poseA: PoseArray, b: ClearanceBo
   poseMatrix(poseA, mA);
   poseMatrix(poseB, mB);
   bToA.copy(inv.copy(mA).invert()).multiply(mB);
-  closestPair(a.bvh, b.bvh, bToA, hint);
+  closestPair(a.flat, b.flat, bToA, hint);
   let distance = hint.distance;
   v.copy(hint.a).applyMatrix4(mA); // a's point, world
   w.copy(hint.b).applyMatrix4(mA); // b's point (found in a's frame), world

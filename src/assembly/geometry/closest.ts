@@ -1,16 +1,22 @@
-/// <reference path="./three-mesh-bvh-augment.d.ts" />
 /**
- * The closest pair of points of two meshes, on their three-mesh-bvh hierarchies (the
- * library's BVHs and its `shapecast` traversal; only the bounds test is ours). B's nodes
- * are carried into A's frame as axis-aligned boxes around the turned box (centre
- * transformed, half sizes through |R|): a lower bound on the distance that costs a few
- * multiplications, where the library's own closestPointToGeometry measures oriented boxes
- * exactly at ~20 times the cost. A hint (the triangle pair closest at the last state)
- * gives an upper bound before the traversal starts, so a sweep's next state visits only
- * the nodes near the last answer.
+ * The closest pair of points of two meshes, exact: a dual walk of their three-mesh-bvh
+ * hierarchies (read into flat arrays, flat-bvh.ts) that skips only what provably cannot
+ * come nearer than the best pair so far.
+ *
+ * The bound: both boxes (or both triangles) are measured along three orthogonal axes F
+ * whose first is n, the direction of the best pair at the start (the last state's closest
+ * triangles, re-measured at this state); a box's extent along any axis is exact whatever
+ * its turn, and the gaps on orthogonal axes add in squares (|q − p|² = Σ (f·(q − p))²).
+ * Two faces across n are bounded tightly by the gap along n, parts slid along a face by the
+ * other two: near-ties are told apart without measuring them, where axis-aligned boxes
+ * turned into the other frame overshoot by the turn. Without a start (no hint, or the
+ * parts meet) F is A's own axes. Only pairs the bound cannot rule out are measured exactly
+ * (tri-distance.ts). A state near the last one starts
+ * with the last answer as its bound and visits only the nodes around it.
  */
-import { Box3, Matrix4, Vector3 } from 'three';
-import { ExtendedTriangle, type MeshBVH } from 'three-mesh-bvh';
+import { Matrix4, Vector3 } from 'three';
+import { triangleDistance } from './tri-distance.ts';
+import type { FlatBVH } from './flat-bvh.ts';
 
 export interface ClosestResult {
   distance: number;
@@ -27,123 +33,288 @@ export function closestResult(): ClosestResult {
   return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1 };
 }
 
-/**
- * Nodes and triangles that cannot be nearer than the best so far by more than this are
- * skipped: SLACK mm plus RELATIVE of the distance. A flat face facing a round one ties over
- * a whole ring of triangles, and two faces far apart are near-ties over large patches
- * (√(d² + L²) grows slowly with the offset L): without a tolerance every one of those
- * pairs is measured. So a distance is exact to 1e-4 mm + 0.1 %: 0.01 mm at 10 mm, where
- * it matters, 0.2 mm at 200 mm, where it does not.
- */
-const SLACK = 1e-4;
-const RELATIVE = 1e-3;
+/** Axes of the bound: A's own three, then F's three (when there is an n). */
+let axes = 3;
 
-const triA = new ExtendedTriangle();
-const triB = new ExtendedTriangle();
-const pA = new Vector3(), pB = new Vector3();
-const leafA = new Box3();
-const rootB = new Box3();
-const e = new Float64Array(12); // bToA: rotation (row-major 3×3) then translation
+/** One side's per-query cache: the extents along the bound's axes of the nodes and triangles it touched. */
+class Side {
+  nodeSpan = new Float64Array(0);
+  nodeStamp = new Int32Array(0);
+  triSpan = new Float64Array(0);
+  triStamp = new Int32Array(0);
+  /** The bound's axes in this side's frame (rows), and the offset of this frame's origin along each. */
+  readonly axes = new Float64Array(18);
+  readonly offset = new Float64Array(6);
 
-function loadMatrix(m: Matrix4): void {
-  const t = m.elements; // column-major
+  fit(tree: FlatBVH): void {
+    const nodes = tree.right.length;
+    if (this.nodeStamp.length < nodes) {
+      this.nodeSpan = new Float64Array(12 * nodes);
+      this.nodeStamp = new Int32Array(nodes).fill(-1);
+    }
+    if (this.triStamp.length < tree.triangles) {
+      this.triSpan = new Float64Array(12 * tree.triangles);
+      this.triStamp = new Int32Array(tree.triangles).fill(-1);
+    }
+  }
+
+  /**
+   * Node i's extent along each axis: lo, hi per axis (cached for this query). A leaf's is
+   * its triangles' exactly; an inner node's the tighter of its axis-aligned and its
+   * oriented box's.
+   */
+  node(tree: FlatBVH, i: number): number {
+    const o = 12 * i;
+    if (this.nodeStamp[i] === query) return o;
+    this.nodeStamp[i] = query;
+    const s = this.nodeSpan;
+    if (tree.right[i]! < 0) {
+      for (let k = 0; k < 2 * axes; k += 2) { s[o + k] = Infinity; s[o + k + 1] = -Infinity; }
+      for (let t = tree.first[i]!, end = t + tree.count[i]!; t < end; t++) {
+        const ot = this.tri(tree, t), ts = this.triSpan;
+        for (let k = 0; k < 2 * axes; k += 2) {
+          if (ts[ot + k]! < s[o + k]!) s[o + k] = ts[ot + k]!;
+          if (ts[ot + k + 1]! > s[o + k + 1]!) s[o + k + 1] = ts[ot + k + 1]!;
+        }
+      }
+      return o;
+    }
+    const b = tree.box, f = this.axes, ob = 6 * i, q = tree.obb, oq = 15 * i;
+    const cx = b[ob]!, cy = b[ob + 1]!, cz = b[ob + 2]!, hx = b[ob + 3]!, hy = b[ob + 4]!, hz = b[ob + 5]!;
+    for (let k = 0; k < axes; k++) {
+      const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!, off = this.offset[k]!;
+      const c = fx * cx + fy * cy + fz * cz + off;
+      const r = Math.abs(fx) * hx + Math.abs(fy) * hy + Math.abs(fz) * hz;
+      const c2 = fx * q[oq]! + fy * q[oq + 1]! + fz * q[oq + 2]! + off;
+      const r2 = Math.abs(fx * q[oq + 3]! + fy * q[oq + 4]! + fz * q[oq + 5]!) * q[oq + 12]!
+        + Math.abs(fx * q[oq + 6]! + fy * q[oq + 7]! + fz * q[oq + 8]!) * q[oq + 13]!
+        + Math.abs(fx * q[oq + 9]! + fy * q[oq + 10]! + fz * q[oq + 11]!) * q[oq + 14]!;
+      s[o + 2 * k] = Math.max(c - r, c2 - r2);
+      s[o + 2 * k + 1] = Math.min(c + r, c2 + r2);
+    }
+    return o;
+  }
+
+  /** Triangle t's extent along each axis (cached for this query). */
+  tri(tree: FlatBVH, t: number): number {
+    const o = 12 * t;
+    if (this.triStamp[t] === query) return o;
+    this.triStamp[t] = query;
+    const p = tree.tri, f = this.axes, s = this.triSpan, q = 9 * t;
+    for (let k = 0; k < axes; k++) {
+      const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!;
+      const a = fx * p[q]! + fy * p[q + 1]! + fz * p[q + 2]!;
+      const b = fx * p[q + 3]! + fy * p[q + 4]! + fz * p[q + 5]!;
+      const c = fx * p[q + 6]! + fy * p[q + 7]! + fz * p[q + 8]!;
+      s[o + 2 * k] = Math.min(a, b, c) + this.offset[k]!;
+      s[o + 2 * k + 1] = Math.max(a, b, c) + this.offset[k]!;
+    }
+    return o;
+  }
+}
+
+let query = 0;
+const sideA = new Side(), sideB = new Side();
+const e = new Float64Array(12); // bToA: rotation (row-major 3×3), then translation
+const carried = new Float64Array(9); // B's triangle in A's frame
+const pts = new Float64Array(6); // the last measured pair's points: on A, on B
+let stack = new Int32Array(2 * 1024);
+let stackBound = new Float64Array(1024);
+
+/** Squared gap of two spans (lo, hi per axis) over three orthogonal axes from `k0`: a lower bound of the squared distance. */
+function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number, k0: number): number {
+  let sum = 0;
+  for (let k = 2 * k0; k < 2 * k0 + 6; k += 2) {
+    const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
+    if (g > 0) sum += g * g;
+  }
+  return sum;
+}
+
+/** The larger of the two frames' bounds. */
+function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
+  const g = frameGap2(a, oa, b, ob, 0);
+  if (axes === 3) return g;
+  const h = frameGap2(a, oa, b, ob, 3);
+  return g > h ? g : h;
+}
+
+function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  return gap2(sideA.nodeSpan, sideA.node(A, i), sideB.nodeSpan, sideB.node(B, j));
+}
+
+/** F: n, then two axes square to it (A's axes when there is no n); into each side's frame. */
+function setFrame(bToA: Matrix4, d: number, pair?: ClosestResult): void {
+  const t = bToA.elements; // column-major
   e[0] = t[0]!; e[1] = t[4]!; e[2] = t[8]!;
   e[3] = t[1]!; e[4] = t[5]!; e[5] = t[9]!;
   e[6] = t[2]!; e[7] = t[6]!; e[8] = t[10]!;
   e[9] = t[12]!; e[10] = t[13]!; e[11] = t[14]!;
-}
-
-/** Lower bound of the distance from box `a` (A's frame) to box `b` (B's frame, carried by bToA). */
-function boxDistance(a: Box3, b: Box3): number {
-  const cx = (b.min.x + b.max.x) / 2, cy = (b.min.y + b.max.y) / 2, cz = (b.min.z + b.max.z) / 2;
-  const hx = (b.max.x - b.min.x) / 2, hy = (b.max.y - b.min.y) / 2, hz = (b.max.z - b.min.z) / 2;
-  let sum = 0;
-  for (let i = 0; i < 3; i++) {
-    const r0 = e[3 * i]!, r1 = e[3 * i + 1]!, r2 = e[3 * i + 2]!;
-    const c = r0 * cx + r1 * cy + r2 * cz + e[9 + i]!;
-    const h = Math.abs(r0) * hx + Math.abs(r1) * hy + Math.abs(r2) * hz;
-    const lo = i === 0 ? a.min.x : i === 1 ? a.min.y : a.min.z;
-    const hi = i === 0 ? a.max.x : i === 1 ? a.max.y : a.max.z;
-    const gap = Math.max(lo - (c + h), (c - h) - hi, 0);
-    sum += gap * gap;
+  const f = sideA.axes;
+  f.set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  axes = 3;
+  if (pair && d > 0 && Number.isFinite(d)) {
+    const nx = (pair.b.x - pair.a.x) / d, ny = (pair.b.y - pair.a.y) / d, nz = (pair.b.z - pair.a.z) / d;
+    // u: n crossed with the axis it is least along, then v = n × u
+    const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
+    let ux: number, uy: number, uz: number;
+    if (ax <= ay && ax <= az) { ux = 0; uy = nz; uz = -ny; } else if (ay <= az) { ux = -nz; uy = 0; uz = nx; } else { ux = ny; uy = -nx; uz = 0; }
+    const ul = Math.hypot(ux, uy, uz);
+    ux /= ul; uy /= ul; uz /= ul;
+    f.set([nx, ny, nz, ux, uy, uz, ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux], 9);
+    axes = 6;
   }
-  return Math.sqrt(sum);
+  sideA.offset.fill(0);
+  // in B's frame an axis w of A's is Rᵀw, and B's origin sits at w·t along it
+  for (let k = 0; k < axes; k++) {
+    const wx = f[3 * k]!, wy = f[3 * k + 1]!, wz = f[3 * k + 2]!;
+    sideB.axes[3 * k] = e[0]! * wx + e[3]! * wy + e[6]! * wz;
+    sideB.axes[3 * k + 1] = e[1]! * wx + e[4]! * wy + e[7]! * wz;
+    sideB.axes[3 * k + 2] = e[2]! * wx + e[5]! * wy + e[8]! * wz;
+    sideB.offset[k] = wx * e[9]! + wy * e[10]! + wz * e[11]!;
+  }
 }
 
-const boxB = new Float64Array(6);
-
-/** min xyz, max xyz of a triangle. */
-function triBox(t: ExtendedTriangle, out: Float64Array): void {
-  out[0] = Math.min(t.a.x, t.b.x, t.c.x); out[1] = Math.min(t.a.y, t.b.y, t.c.y); out[2] = Math.min(t.a.z, t.b.z, t.c.z);
-  out[3] = Math.max(t.a.x, t.b.x, t.c.x); out[4] = Math.max(t.a.y, t.b.y, t.c.y); out[5] = Math.max(t.a.z, t.b.z, t.c.z);
+/** B's triangle t carried into A's frame, into `carried`. */
+function carry(B: FlatBVH, t: number): void {
+  const s = B.tri;
+  for (let o = 9 * t, k = 0; k < 9; o += 3, k += 3) {
+    const x = s[o]!, y = s[o + 1]!, z = s[o + 2]!;
+    carried[k] = e[0]! * x + e[1]! * y + e[2]! * z + e[9]!;
+    carried[k + 1] = e[3]! * x + e[4]! * y + e[5]! * z + e[10]!;
+    carried[k + 2] = e[6]! * x + e[7]! * y + e[8]! * z + e[11]!;
+  }
 }
 
-/** Distance between a triangle's box and a box (min xyz, max xyz): a lower bound of the triangles' distance. */
-function boxGap(t: ExtendedTriangle, b: Float64Array): number {
-  const gx = Math.max(Math.min(t.a.x, t.b.x, t.c.x) - b[3]!, b[0]! - Math.max(t.a.x, t.b.x, t.c.x), 0);
-  const gy = Math.max(Math.min(t.a.y, t.b.y, t.c.y) - b[4]!, b[1]! - Math.max(t.a.y, t.b.y, t.c.y), 0);
-  const gz = Math.max(Math.min(t.a.z, t.b.z, t.c.z) - b[5]!, b[2]! - Math.max(t.a.z, t.b.z, t.c.z), 0);
-  return Math.sqrt(gx * gx + gy * gy + gz * gz);
+/** Gap between a triangle and the other's plane, when all its corners lie on one side (else 0). */
+function sideGap(nx: number, ny: number, nz: number, off: number, s: Float64Array, o: number): number {
+  const a = nx * s[o]! + ny * s[o + 1]! + nz * s[o + 2]! - off;
+  const b = nx * s[o + 3]! + ny * s[o + 4]! + nz * s[o + 5]! - off;
+  const c = nx * s[o + 6]! + ny * s[o + 7]! + nz * s[o + 8]! - off;
+  if (a > 0 && b > 0 && c > 0) return Math.min(a, b, c);
+  if (a < 0 && b < 0 && c < 0) return -Math.max(a, b, c);
+  return 0;
 }
 
-function setTri(tri: ExtendedTriangle, index: ArrayLike<number>, pos: ArrayLike<number>, t: number, carry: boolean): void {
-  const ia = 3 * index[3 * t]!, ib = 3 * index[3 * t + 1]!, ic = 3 * index[3 * t + 2]!;
-  tri.a.set(pos[ia]!, pos[ia + 1]!, pos[ia + 2]!);
-  tri.b.set(pos[ib]!, pos[ib + 1]!, pos[ib + 2]!);
-  tri.c.set(pos[ic]!, pos[ic + 1]!, pos[ic + 2]!);
-  if (carry) for (const p of [tri.a, tri.b, tri.c]) p.set(e[0]! * p.x + e[1]! * p.y + e[2]! * p.z + e[9]!, e[3]! * p.x + e[4]! * p.y + e[5]! * p.z + e[10]!, e[6]! * p.x + e[7]! * p.y + e[8]! * p.z + e[11]!);
-  tri.needsUpdate = true;
+/**
+ * Lower bound of A's triangle i to B's (carried) triangle j: how far each lies off the
+ * other's plane. Tight where two faces face each other, as the near-ties of two
+ * surfaces over a patch do, which the spans along F overshoot by the triangles' tilt.
+ */
+function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  const p = A.plane, q = B.plane;
+  const g = sideGap(p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, p[4 * i + 3]!, carried, 0);
+  const mx = q[4 * j]!, my = q[4 * j + 1]!, mz = q[4 * j + 2]!;
+  const nx = e[0]! * mx + e[1]! * my + e[2]! * mz;
+  const ny = e[3]! * mx + e[4]! * my + e[5]! * mz;
+  const nz = e[6]! * mx + e[7]! * my + e[8]! * mz;
+  const h = sideGap(nx, ny, nz, q[4 * j + 3]! + nx * e[9]! + ny * e[10]! + nz * e[11]!, A.tri, 9 * i);
+  return g > h ? g : h;
+}
+
+function keep(out: ClosestResult, ta: number, tb: number): void {
+  out.a.set(pts[0]!, pts[1]!, pts[2]!);
+  out.b.set(pts[3]!, pts[4]!, pts[5]!);
+  out.triA = ta; out.triB = tb;
+}
+
+function push(top: number, i: number, j: number, bound2: number): number {
+  if (top >= stackBound.length) {
+    const s = new Int32Array(4 * top); s.set(stack); stack = s;
+    const b = new Float64Array(2 * top); b.set(stackBound); stackBound = b;
+  }
+  stack[2 * top] = i; stack[2 * top + 1] = j; stackBound[top] = bound2;
+  return top + 1;
+}
+
+/** Which node of a pair to open: the inner one, the larger when both are. */
+function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
+  if (A.right[i]! < 0) return false;
+  if (B.right[j]! < 0) return true;
+  const a = A.box, b = B.box;
+  return a[6 * i + 3]! + a[6 * i + 4]! + a[6 * i + 5]! >= b[6 * j + 3]! + b[6 * j + 4]! + b[6 * j + 5]!;
+}
+
+/** No hint: down the nearer child pair to two leaves (F = A's axes), their closest triangles the first bound. */
+function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): number {
+  let i = 0, j = 0;
+  while (A.right[i]! >= 0 || B.right[j]! >= 0) {
+    if (splitA(A, i, B, j)) i = nodeBound2(A, i + 1, B, j) <= nodeBound2(A, A.right[i]!, B, j) ? i + 1 : A.right[i]!;
+    else j = nodeBound2(A, i, B, j + 1) <= nodeBound2(A, i, B, B.right[j]!) ? j + 1 : B.right[j]!;
+  }
+  let best = Infinity;
+  for (let tb = B.first[j]!; tb < B.first[j]! + B.count[j]!; tb++) {
+    carry(B, tb);
+    for (let ta = A.first[i]!; ta < A.first[i]! + A.count[i]!; ta++) {
+      const d = triangleDistance(A.tri, 9 * ta, carried, 0, pts);
+      if (d < best) { best = d; keep(out, ta, tb); }
+    }
+  }
+  return best;
 }
 
 /**
  * The closest points of A's and B's meshes (B placed in A's frame by `bToA`), both in A's
- * frame, into `out`; `out`'s triangles, where set, are used as the starting bound.
- * Stops early at distance 0 (the surfaces meet).
+ * frame, into `out`; `out`'s triangles, where set, start the search as its first bound
+ * and direction. Exact: the distance is the smallest over every triangle pair. Stops
+ * early at distance 0 (the surfaces meet).
  */
-export function closestPair(a: MeshBVH, b: MeshBVH, bToA: Matrix4, out: ClosestResult): ClosestResult {
-  loadMatrix(bToA);
-  const posA = a.geometry.attributes.position!.array, idxA = a.geometry.index!.array;
-  const posB = b.geometry.attributes.position!.array, idxB = b.geometry.index!.array;
-  let best = Infinity;
-  if (out.triA >= 0 && out.triB >= 0) {
-    setTri(triA, idxA, posA, out.triA, false);
-    setTri(triB, idxB, posB, out.triB, true);
-    best = triA.distanceToTriangle(triB, pA, pB);
-    out.a.copy(pA); out.b.copy(pB);
+export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult): ClosestResult {
+  sideA.fit(A);
+  sideB.fit(B);
+  query++;
+  setFrame(bToA, 0);
+  let best: number;
+  if (out.triA >= 0 && out.triB >= 0 && out.triA < A.triangles && out.triB < B.triangles) {
+    carry(B, out.triB);
+    best = triangleDistance(A.tri, 9 * out.triA, carried, 0, pts);
+    keep(out, out.triA, out.triB);
+  } else {
+    best = dive(A, B, out);
   }
-  let cut = best * (1 - RELATIVE) - SLACK;
-  b.getBoundingBox(rootB);
-  a.shapecast({
-    boundsTraverseOrder: (box) => boxDistance(box, rootB),
-    intersectsBounds: (_box, _leaf, score) => score! < cut,
-    intersectsRange: (offsetA, countA, _contained, _depth, _node, boxA) => {
-      leafA.copy(boxA!);
-      return b.shapecast({
-        boundsTraverseOrder: (box) => boxDistance(leafA, box),
-        intersectsBounds: (_box, _leaf, score) => score! < cut,
-        intersectsRange: (offsetB, countB) => {
-          for (let j = offsetB; j < offsetB + countB; j++) {
-            setTri(triB, idxB, posB, j, true);
-            triBox(triB, boxB);
-            for (let i = offsetA; i < offsetA + countA; i++) {
-              setTri(triA, idxA, posA, i, false);
-              // the triangles' boxes first: most pairs end there, at a tenth of the exact test's cost
-              if (boxGap(triA, boxB) >= cut) continue;
-              const d = triA.distanceToTriangle(triB, pA, pB);
-              if (d < best) {
-                best = d;
-                cut = best * (1 - RELATIVE) - SLACK;
-                out.a.copy(pA); out.b.copy(pB);
-                out.triA = i; out.triB = j;
-                if (d === 0) return true;
-              }
-            }
+  if (best > 0) {
+    query++; // F turns onto n: the spans cached so far were along A's axes
+    setFrame(bToA, best, out);
+  }
+  let best2 = best * best;
+  let top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
+  while (top > 0 && best > 0) {
+    top--;
+    if (stackBound[top]! >= best2) continue;
+    const i = stack[2 * top]!, j = stack[2 * top + 1]!;
+    if (A.right[i]! < 0 && B.right[j]! < 0) {
+      // two leaves: each triangle pair bounded, the rest measured
+      for (let tb = B.first[j]!, endB = tb + B.count[j]!; tb < endB && best > 0; tb++) {
+        const ob = sideB.tri(B, tb);
+        let carriedNow = false;
+        for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA; ta++) {
+          if (gap2(sideA.triSpan, sideA.tri(A, ta), sideB.triSpan, ob) >= best2) continue;
+          if (!carriedNow) { carry(B, tb); carriedNow = true; }
+          const plane = planeBound(A, ta, B, tb);
+          if (plane >= best) continue;
+          const d = triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0);
+          if (d < best) {
+            best = d; best2 = d * d;
+            keep(out, ta, tb);
+            if (d === 0) break;
           }
-          return false;
-        },
-      });
-    },
-  });
+        }
+      }
+      continue;
+    }
+    // open one node; the nearer child pair goes on top, to be walked first
+    let i1: number, j1: number, i2: number, j2: number;
+    if (splitA(A, i, B, j)) { i1 = i + 1; i2 = A.right[i]!; j1 = j; j2 = j; }
+    else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
+    const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
+    if (d1 <= d2) {
+      if (d2 < best2) top = push(top, i2, j2, d2);
+      if (d1 < best2) top = push(top, i1, j1, d1);
+    } else {
+      if (d1 < best2) top = push(top, i1, j1, d1);
+      if (d2 < best2) top = push(top, i2, j2, d2);
+    }
+  }
   out.distance = best;
   return out;
 }

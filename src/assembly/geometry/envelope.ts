@@ -20,6 +20,7 @@
 import type { PartMesh } from './mesh.ts';
 import type { PoseArray } from './clearance.ts';
 import { GeometryError } from './errors.ts';
+import { weldMap } from './closed.ts';
 
 export interface EnvelopeOptions {
   /** Voxel size, mm; default: the largest extent / 160, grown until the grid holds at most `maxNodes`. */
@@ -37,14 +38,18 @@ export interface Envelope {
 }
 
 /**
- * Surface samples in the part's frame: the vertices, and on a triangle with a point farther
+ * Surface samples in the part's frame: the vertices (each position once), and on a triangle with a point farther
  * than `spacing` from all three of its corners, a grid of points `spacing` apart. (The point
  * of a triangle farthest from its corners is its circumcentre when it is acute, else the
  * middle of its longest edge.)
  */
 export function surfaceSamples(mesh: PartMesh, spacing: number): Float32Array {
   const p = mesh.positions;
-  const out: number[] = Array.from(p);
+  // each position once: a mesh read from STL repeats every vertex for each of its triangles
+  // (about six times), and a repeated sample changes no distance, only the time
+  const weld = weldMap(mesh);
+  const out: number[] = [];
+  for (let i = 0; i < weld.length; i++) if (weld[i] === i) out.push(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!);
   const idx = mesh.indices;
   for (let t = 0; t < idx.length; t += 3) {
     const a = 3 * idx[t]!, b = 3 * idx[t + 1]!, c = 3 * idx[t + 2]!;
@@ -82,9 +87,9 @@ function rotation(pose: PoseArray, m: Float64Array): void {
 export function sweptEnvelope(mesh: PartMesh, poses: readonly PoseArray[], options: EnvelopeOptions = {}): Envelope {
   if (poses.length === 0) throw new GeometryError('envelope', 'no poses to sweep');
   const m = new Float64Array(12);
-  // world bounds of the placed vertices
+  // world bounds of the placed vertices (each position once)
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  const p = mesh.positions;
+  const p = surfaceSamples(mesh, Infinity);
   for (const pose of poses) {
     rotation(pose, m);
     for (let i = 0; i < p.length; i += 3) {
@@ -107,25 +112,7 @@ export function sweptEnvelope(mesh: PartMesh, poses: readonly PoseArray[], optio
   const sxy = nx * ny;
   for (const pose of poses) {
     rotation(pose, m);
-    for (let s = 0; s < samples.length; s += 3) {
-      const a = samples[s]!, b = samples[s + 1]!, c = samples[s + 2]!;
-      const x = m[0]! * a + m[1]! * b + m[2]! * c + m[9]! - origin[0]!;
-      const y = m[3]! * a + m[4]! * b + m[5]! * c + m[10]! - origin[1]!;
-      const z = m[6]! * a + m[7]! * b + m[8]! * c + m[11]! - origin[2]!;
-      const i = Math.floor(x / h), j = Math.floor(y / h), k = Math.floor(z / h);
-      for (let dz = 0; dz < 2; dz++) {
-        const ez = z - (k + dz) * h;
-        for (let dy = 0; dy < 2; dy++) {
-          const ey = y - (j + dy) * h;
-          const row = (k + dz) * sxy + (j + dy) * nx + i;
-          for (let dx = 0; dx < 2; dx++) {
-            const ex = x - (i + dx) * h;
-            const d2 = ex * ex + ey * ey + ez * ez; // squared here, rooted once per node below
-            if (d2 < field[row + dx]!) field[row + dx] = d2;
-          }
-        }
-      }
-    }
+    splat(samples, m, origin, h, field, nx, sxy);
   }
   for (let n = 0; n < field.length; n++) field[n] = Math.sqrt(field[n]!);
   fillInterior(field, nx, ny, nz, rho);
@@ -136,6 +123,33 @@ export function sweptEnvelope(mesh: PartMesh, poses: readonly PoseArray[], optio
   }
   const out = marchingTetrahedra(field, nx, ny, nz, h, origin);
   return { mesh: out, voxel: h, growth: rho + h };
+}
+
+/** Every sample placed by `m`: the 8 nodes of its cell keep the smallest squared distance to it. */
+function splat(samples: Float32Array, m: Float64Array, origin: readonly number[], h: number, field: Float32Array, nx: number, sxy: number): void {
+  const m0 = m[0]!, m1 = m[1]!, m2 = m[2]!, m3 = m[3]!, m4 = m[4]!, m5 = m[5]!, m6 = m[6]!, m7 = m[7]!, m8 = m[8]!;
+  const tx = m[9]! - origin[0]!, ty = m[10]! - origin[1]!, tz = m[11]! - origin[2]!;
+  for (let s = 0; s < samples.length; s += 3) {
+    const a = samples[s]!, b = samples[s + 1]!, c = samples[s + 2]!;
+    const x = m0 * a + m1 * b + m2 * c + tx;
+    const y = m3 * a + m4 * b + m5 * c + ty;
+    const z = m6 * a + m7 * b + m8 * c + tz;
+    const i = Math.floor(x / h), j = Math.floor(y / h), k = Math.floor(z / h);
+    const ex0 = x - i * h, ex1 = x - (i + 1) * h;
+    const ex02 = ex0 * ex0, ex12 = ex1 * ex1;
+    for (let dz = 0; dz < 2; dz++) {
+      const ez = z - (k + dz) * h;
+      for (let dy = 0; dy < 2; dy++) {
+        const ey = y - (j + dy) * h;
+        const row = (k + dz) * sxy + (j + dy) * nx + i;
+        const r = ey * ey + ez * ez;
+        // squared here, rooted once per node afterwards
+        const d0 = ex02 + r, d1 = ex12 + r;
+        if (d0 < field[row]!) field[row] = d0;
+        if (d1 < field[row + 1]!) field[row + 1] = d1;
+      }
+    }
+  }
 }
 
 /** Grid nodes along each axis for voxel `h`: the bounds padded by ρ + 3h on each side. */
@@ -188,22 +202,28 @@ const TETS = [[0, 1, 3, 7], [0, 1, 5, 7], [0, 2, 3, 7], [0, 2, 6, 7], [0, 4, 5, 
 export function marchingTetrahedra(field: Float32Array, nx: number, ny: number, nz: number, h: number, origin: readonly number[]): PartMesh {
   const positions: number[] = [];
   const indices: number[] = [];
-  const edgeVertex = new Map<number, number>();
-  const total = field.length;
   const sxy = nx * ny;
   const corner = new Int32Array(8);
+  // A tetrahedron's edges all run from a node toward +x, +y, +z or a diagonal of those: an
+  // edge's vertex is kept under its lower node and that direction (bit mask 1..7), for the
+  // two node layers a cell layer touches (a layer's edges are all met by then).
+  let lower = new Int32Array(8 * sxy).fill(-1), upper = new Int32Array(8 * sxy).fill(-1);
+  let layer = 0;
   const vertexOn = (a: number, b: number): number => {
-    const lo = Math.min(a, b), hi = Math.max(a, b);
-    const key = lo * total + hi;
-    let v = edgeVertex.get(key);
-    if (v === undefined) {
+    const lo = a < b ? a : b, hi = a < b ? b : a;
+    const ax = lo % nx, ay = Math.floor(lo / nx) % ny, az = Math.floor(lo / sxy);
+    const bx = hi % nx, by = Math.floor(hi / nx) % ny, bz = Math.floor(hi / sxy);
+    const slot = 8 * (lo - az * sxy) + ((bx - ax) | ((by - ay) << 1) | ((bz - az) << 2));
+    const table = az === layer ? lower : upper;
+    let v = table[slot]!;
+    if (v < 0) {
       const fa = field[a]!, fb = field[b]!;
       const t = fa / (fa - fb);
-      const ax = a % nx, ay = Math.floor(a / nx) % ny, az = Math.floor(a / sxy);
-      const bx = b % nx, by = Math.floor(b / nx) % ny, bz = Math.floor(b / sxy);
+      const [px, py, pz] = a === lo ? [ax, ay, az] : [bx, by, bz];
+      const [qx, qy, qz] = a === lo ? [bx, by, bz] : [ax, ay, az];
       v = positions.length / 3;
-      positions.push(origin[0]! + h * (ax + t * (bx - ax)), origin[1]! + h * (ay + t * (by - ay)), origin[2]! + h * (az + t * (bz - az)));
-      edgeVertex.set(key, v);
+      positions.push(origin[0]! + h * (px + t * (qx - px)), origin[1]! + h * (py + t * (qy - py)), origin[2]! + h * (pz + t * (qz - pz)));
+      table[slot] = v;
     }
     return v;
   };
@@ -219,6 +239,11 @@ export function marchingTetrahedra(field: Float32Array, nx: number, ny: number, 
   };
   const ins: number[] = [], outs: number[] = [];
   for (let k = 0; k < nz - 1; k++) {
+    if (k > 0) {
+      // the upper node layer becomes the lower one
+      const t = lower; lower = upper; upper = t.fill(-1);
+    }
+    layer = k;
     for (let j = 0; j < ny - 1; j++) {
       for (let i = 0; i < nx - 1; i++) {
         const base = k * sxy + j * nx + i;

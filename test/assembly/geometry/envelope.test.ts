@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Vector3 } from 'three';
-import { boxMesh, fileSource, loadPartGeometry, type PartMesh } from '../../../src/assembly/geometry/index.ts';
-import { sweptEnvelope } from '../../../src/assembly/geometry/envelope.ts';
+import { boxMesh, torusMesh, fileSource, loadPartGeometry, type PartMesh } from '../../../src/assembly/geometry/index.ts';
+import { surfaceSamples, sweptEnvelope } from '../../../src/assembly/geometry/envelope.ts';
 import { ClearanceBody, isInside, poseMatrix, type PoseArray } from '../../../src/assembly/geometry/clearance.ts';
 import { isClosedMesh } from '../../../src/assembly/geometry/closed.ts';
 import { parseGeometry } from '../../../src/suspension/files/index.ts';
@@ -72,5 +72,21 @@ describe('envelope', () => {
     expect(outside(env.mesh, tyre, env.poses)).toBe(0);
     // the states differ: steer turned the tyre (its pose's quaternion leaves the identity)
     expect(new Set(env.poses.map((p) => p[6]!.toFixed(4))).size).toBeGreaterThan(1);
+  });
+
+  it('a mesh as STL stores it (each triangle its own three corners) gives the same envelope, each position sampled once', () => {
+    const welded = torusMesh(40, 12, 24, 10);
+    const idx = welded.indices;
+    const positions = new Float32Array(3 * idx.length);
+    for (let t = 0; t < idx.length; t++) for (let k = 0; k < 3; k++) positions[3 * t + k] = welded.positions[3 * idx[t]! + k]!;
+    const soup: PartMesh = { positions, indices: Uint32Array.from(idx.keys()) };
+    const h = 4;
+    expect(surfaceSamples(soup, h).length).toBe(surfaceSamples(welded, h).length);
+    const poses: PoseArray[] = [[0, 0, 0, 1, 0, 0, 0], [5, 2, 9, 0.99, 0.1, 0, 0.05]];
+    const a = sweptEnvelope(soup, poses, { voxel: h }), b = sweptEnvelope(welded, poses, { voxel: h });
+    expect(a.mesh.indices.length).toBeGreaterThan(0);
+    expect(a.mesh.positions.length).toBe(b.mesh.positions.length);
+    expect(a.mesh.positions.every((x, i) => x === b.mesh.positions[i])).toBe(true);
+    expect(a.mesh.indices.every((x, i) => x === b.mesh.indices[i])).toBe(true);
   });
 });

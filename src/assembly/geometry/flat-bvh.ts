@@ -1,0 +1,83 @@
+/**
+ * A three-mesh-bvh hierarchy read once into flat arrays (through the library's public
+ * `traverse`, depth first: a node's left child follows it), with each triangle's corners
+ * in the hierarchy's order, so the closest-pair search (closest.ts) walks plain numbers:
+ * no callbacks, no Box3 or triangle objects per visit.
+ */
+import type { MeshBVH } from 'three-mesh-bvh';
+import { nodeBoxes } from './obb.ts';
+
+export interface FlatBVH {
+  /** Per node: centre xyz, half size xyz. */
+  readonly box: Float64Array;
+  /** Per node: its right child's index, or -1 for a leaf (the left child is the next node). */
+  readonly right: Int32Array;
+  /** Per node: its first triangle and how many (BVH order; an inner node's are its leaves' together). */
+  readonly first: Int32Array;
+  readonly count: Int32Array;
+  /** Per node: an oriented box (obb.ts), 15 numbers: centre, axes (rows), half sizes. */
+  readonly obb: Float64Array;
+  /** Per triangle (BVH order): the corners a, b, c, xyz each (9 numbers). */
+  readonly tri: Float64Array;
+  /** Per triangle: its unit normal and the normal's offset (n·a); zero for a flat triangle. */
+  readonly plane: Float64Array;
+  readonly triangles: number;
+}
+
+export function flattenBVH(bvh: MeshBVH): FlatBVH {
+  const boxes: number[] = [];
+  const right: number[] = [];
+  const first: number[] = [];
+  const count: number[] = [];
+  const innerAt: number[] = []; // per depth, the last inner node seen there: the parent of the next node one deeper
+  bvh.traverse((depth: number, isLeaf: boolean, bounds: ArrayLike<number>, offset: number, n?: number) => {
+    const node = right.length;
+    // depth first: a node right after its parent is the left child, any other the right one
+    if (depth > 0 && innerAt[depth - 1]! !== node - 1) right[innerAt[depth - 1]!] = node;
+    boxes.push((bounds[0]! + bounds[3]!) / 2, (bounds[1]! + bounds[4]!) / 2, (bounds[2]! + bounds[5]!) / 2,
+      (bounds[3]! - bounds[0]!) / 2, (bounds[4]! - bounds[1]!) / 2, (bounds[5]! - bounds[2]!) / 2);
+    right.push(-1);
+    first.push(isLeaf ? offset : 0);
+    count.push(isLeaf ? n! : 0);
+    if (!isLeaf) innerAt[depth] = node;
+    return false;
+  });
+  return finish(bvh, boxes, right, first, count);
+}
+
+function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[], count: number[]): FlatBVH {
+  const pos = bvh.geometry.attributes.position!.array;
+  const idx = bvh.geometry.index!.array;
+  const triangles = idx.length / 3;
+  const tri = new Float64Array(9 * triangles);
+  for (let t = 0; t < triangles; t++) {
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * idx[3 * t + k]!;
+      for (let c = 0; c < 3; c++) tri[9 * t + 3 * k + c] = pos[v + c]!;
+    }
+  }
+  const firstOf = Int32Array.from(first), countOf = Int32Array.from(count), rightOf = Int32Array.from(right);
+  // an inner node's range: from its left child's first to its right child's end (children come later: walk back)
+  for (let i = rightOf.length - 1; i >= 0; i--) {
+    if (rightOf[i]! < 0) continue;
+    const r = rightOf[i]!;
+    firstOf[i] = firstOf[i + 1]!;
+    countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
+  }
+  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), triangles };
+}
+
+function planes(tri: Float64Array, triangles: number): Float64Array {
+  const out = new Float64Array(4 * triangles);
+  for (let t = 0; t < triangles; t++) {
+    const o = 9 * t;
+    const ux = tri[o + 3]! - tri[o]!, uy = tri[o + 4]! - tri[o + 1]!, uz = tri[o + 5]! - tri[o + 2]!;
+    const vx = tri[o + 6]! - tri[o]!, vy = tri[o + 7]! - tri[o + 1]!, vz = tri[o + 8]! - tri[o + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const len = Math.hypot(nx, ny, nz);
+    if (!(len > 0)) continue;
+    out[4 * t] = nx / len; out[4 * t + 1] = ny / len; out[4 * t + 2] = nz / len;
+    out[4 * t + 3] = (nx * tri[o]! + ny * tri[o + 1]! + nz * tri[o + 2]!) / len;
+  }
+  return out;
+}

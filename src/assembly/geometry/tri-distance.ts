@@ -1,0 +1,132 @@
+/**
+ * The distance between two triangles in plain numbers (no vector objects): zero where an
+ * edge of one crosses the other, else the smallest of the nine edge-to-edge distances and
+ * of the six corners' distances to the other's face where they project inside it (the
+ * closest points of two disjoint triangles lie on one of those features). Segment
+ * formula after Ericson, Real-Time Collision Detection §5.1.9.
+ */
+
+/** (relative rounding)²: a side test this near zero is no side. */
+const NOISE = 1e-24;
+const q = new Float64Array(6); // scratch: a candidate pair of points
+let bestD2 = Infinity;
+
+/**
+ * Where point p projects into triangle t (at o), its foot into q[3..5]; NaN when the foot
+ * falls outside (then an edge holds the nearest point, and the edge-to-edge distances,
+ * which include p's own edges, find it) or the triangle is flat.
+ */
+function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>, o: number): void {
+  const ax = t[o]!, ay = t[o + 1]!, az = t[o + 2]!;
+  const e1x = t[o + 3]! - ax, e1y = t[o + 4]! - ay, e1z = t[o + 5]! - az;
+  const e2x = t[o + 6]! - ax, e2y = t[o + 7]! - ay, e2z = t[o + 8]! - az;
+  const wx = px - ax, wy = py - ay, wz = pz - az;
+  const d00 = e1x * e1x + e1y * e1y + e1z * e1z, d01 = e1x * e2x + e1y * e2y + e1z * e2z, d11 = e2x * e2x + e2y * e2y + e2z * e2z;
+  const d20 = wx * e1x + wy * e1y + wz * e1z, d21 = wx * e2x + wy * e2y + wz * e2z;
+  const denom = d00 * d11 - d01 * d01;
+  const v = (d11 * d20 - d01 * d21) / denom, w = (d00 * d21 - d01 * d20) / denom;
+  if (!(denom > 0 && v >= 0 && w >= 0 && v + w <= 1)) return set3(NaN, NaN, NaN);
+  return set3(ax + v * e1x + w * e2x, ay + v * e1y + w * e2y, az + v * e1z + w * e2z);
+}
+
+function set3(x: number, y: number, z: number): void { q[3] = x; q[4] = y; q[5] = z; }
+
+/** Closest points of segments p1–q1 and p2–q2 (corner indices into a and b): into q[0..2], q[3..5]. */
+function segmentSegment(a: ArrayLike<number>, i1: number, j1: number, b: ArrayLike<number>, i2: number, j2: number): void {
+  const p1x = a[i1]!, p1y = a[i1 + 1]!, p1z = a[i1 + 2]!;
+  const p2x = b[i2]!, p2y = b[i2 + 1]!, p2z = b[i2 + 2]!;
+  const d1x = a[j1]! - p1x, d1y = a[j1 + 1]! - p1y, d1z = a[j1 + 2]! - p1z;
+  const d2x = b[j2]! - p2x, d2y = b[j2 + 1]! - p2y, d2z = b[j2 + 2]! - p2z;
+  const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
+  const A = d1x * d1x + d1y * d1y + d1z * d1z, E = d2x * d2x + d2y * d2y + d2z * d2z;
+  const F = d2x * rx + d2y * ry + d2z * rz;
+  let s: number, t: number;
+  if (A <= 0 && E <= 0) { s = 0; t = 0; }
+  else if (A <= 0) { s = 0; t = clamp(F / E); }
+  else {
+    const C = d1x * rx + d1y * ry + d1z * rz;
+    if (E <= 0) { t = 0; s = clamp(-C / A); }
+    else {
+      const B = d1x * d2x + d1y * d2y + d1z * d2z;
+      const denom = A * E - B * B;
+      s = denom > 0 ? clamp((B * F - C * E) / denom) : 0;
+      t = (B * s + F) / E;
+      if (t < 0) { t = 0; s = clamp(-C / A); } else if (t > 1) { t = 1; s = clamp((B - C) / A); }
+    }
+  }
+  q[0] = p1x + d1x * s; q[1] = p1y + d1y * s; q[2] = p1z + d1z * s;
+  q[3] = p2x + d2x * t; q[4] = p2y + d2y * t; q[5] = p2z + d2z * t;
+}
+
+function clamp(x: number): number { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/**
+ * Does segment i–j of `s` cross triangle `t` (at o), its ends strictly on both sides of the
+ * plane? Writes the crossing to q[0..5]. An end on the plane, or a segment in it, is left
+ * to the corner and edge distances, which are then zero themselves: only a clean crossing
+ * is decided here, where the arithmetic is well conditioned.
+ */
+function segmentCrosses(s: ArrayLike<number>, i: number, j: number, t: ArrayLike<number>, o: number): boolean {
+  const px = s[i]!, py = s[i + 1]!, pz = s[i + 2]!;
+  const dx = s[j]! - px, dy = s[j + 1]! - py, dz = s[j + 2]! - pz;
+  const ax = t[o]!, ay = t[o + 1]!, az = t[o + 2]!;
+  const e1x = t[o + 3]! - ax, e1y = t[o + 4]! - ay, e1z = t[o + 5]! - az;
+  const e2x = t[o + 6]! - ax, e2y = t[o + 7]! - ay, e2z = t[o + 8]! - az;
+  const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+  const wx = px - ax, wy = py - ay, wz = pz - az;
+  const s0 = wx * nx + wy * ny + wz * nz;
+  const s1 = s0 + dx * nx + dy * ny + dz * nz;
+  if (!(s0 * s1 < 0)) return false;
+  // an end within rounding of the plane is on it (the corner and edge distances see it)
+  const n2 = nx * nx + ny * ny + nz * nz;
+  const w2 = wx * wx + wy * wy + wz * wz;
+  const vx = wx + dx, vy = wy + dy, vz = wz + dz;
+  if (s0 * s0 <= NOISE * n2 * w2 || s1 * s1 <= NOISE * n2 * (vx * vx + vy * vy + vz * vz)) return false;
+  const denom = s0 - s1; // = −d·n
+  const tt = s0 / denom;
+  // the hit's barycentric coordinates by Cramer's rule: u = −e2·(d × w)/denom, v = e1·(d × w)/denom
+  const ex = dy * wz - dz * wy, ey = dz * wx - dx * wz, ez = dx * wy - dy * wx; // d × w
+  const u = -(e2x * ex + e2y * ey + e2z * ez) / denom;
+  const v = (e1x * ex + e1y * ey + e1z * ez) / denom;
+  if (!(v >= 0 && u >= 0 && u + v <= 1)) return false;
+  q[0] = q[3] = px + tt * dx; q[1] = q[4] = py + tt * dy; q[2] = q[5] = pz + tt * dz;
+  return true;
+}
+
+function keep(out: Float64Array, swap: boolean): void {
+  const dx = q[3]! - q[0]!, dy = q[4]! - q[1]!, dz = q[5]! - q[2]!;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (!(d2 < bestD2)) return;
+  bestD2 = d2;
+  if (swap) { out[0] = q[3]!; out[1] = q[4]!; out[2] = q[5]!; out[3] = q[0]!; out[4] = q[1]!; out[5] = q[2]!; }
+  else out.set(q);
+}
+
+/**
+ * Distance of triangle a (9 numbers at oa) and triangle b (at ob), in one frame; the
+ * closest point on a into out[0..2], on b into out[3..5]. `apart`: the caller knows one
+ * lies wholly on one side of the other's plane, so they cannot cross.
+ */
+export function triangleDistance(a: ArrayLike<number>, oa: number, b: ArrayLike<number>, ob: number, out: Float64Array, apart = false): number {
+  bestD2 = Infinity;
+  for (let k = 0; k < 9 && !apart; k += 3) {
+    const k2 = k === 6 ? 0 : k + 3;
+    if (segmentCrosses(a, oa + k, oa + k2, b, ob)) { out.set(q); return 0; }
+    if (segmentCrosses(b, ob + k, ob + k2, a, oa)) { out.set(q); return 0; }
+  }
+  for (let k = 0; k < 9; k += 3) {
+    q[0] = b[ob + k]!; q[1] = b[ob + k + 1]!; q[2] = b[ob + k + 2]!;
+    pointTriangle(q[0]!, q[1]!, q[2]!, a, oa);
+    keep(out, true); // q: (b's corner, the point on a)
+    q[0] = a[oa + k]!; q[1] = a[oa + k + 1]!; q[2] = a[oa + k + 2]!;
+    pointTriangle(q[0]!, q[1]!, q[2]!, b, ob);
+    keep(out, false);
+  }
+  for (let i = 0; i < 9; i += 3) {
+    for (let j = 0; j < 9; j += 3) {
+      segmentSegment(a, oa + i, oa + (i === 6 ? 0 : i + 3), b, ob + j, ob + (j === 6 ? 0 : j + 3));
+      keep(out, false);
+    }
+  }
+  return Math.sqrt(bestD2);
+}
