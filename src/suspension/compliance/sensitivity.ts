@@ -53,7 +53,7 @@ export class CompliantSensitivity {
     this.sides = this.sm.corners.map((c) => c.roles.side);
   }
 
-  /** Whether the current settled state is at rest: no wheel load, and no compliant element carrying force (so no rate moves it). */
+  /** Whether the current settled state is at rest: no wheel load and no compliant element carrying force, so it is the rigid kinematics. */
   atRest(): boolean {
     if (this.state.slots.some((s) => s.force.some((x) => x !== 0) || s.moment.some((x) => x !== 0))) return false;
     return largestElementForce(this.state.dyn, this.parameters) <= AT_REST;
