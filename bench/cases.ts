@@ -29,6 +29,7 @@ import { SensitivityModel, gradientsAtFirstState } from '../src/suspension/gradi
 import { parseDoe } from '../src/suspension/design/batch';
 import { runBatch } from '../src/suspension/design/batch-pool';
 import { vehicleAyStateMs } from './vehicle-case';
+import { vehicleSimStepUs } from './vehicle-sim-case';
 
 export interface Benchmark {
   name: string;
@@ -335,6 +336,12 @@ export const benchmarks: Benchmark[] = [
     unit: 'ms for one quasi-static lateral-acceleration state (0.4 g) of the sedan (examples/vehicles: pushrod DW front with a U-bar, multi-link rear), Newton from the state at rest to 1e-10 of the weight, and its report (corners, body, vehicle)',
     goal: '2',
     run: () => vehicleAyStateMs(),
+  },
+  {
+    name: 'vehicle_sim_step_us',
+    unit: 'µs per generalized-α step of the sedan (examples/vehicles) over an ISO 8608 class C road at 60 km/h, each side its own seed, the rear wheels delayed (h = 1 ms; every part mass, springs, U-bar, tyre springs, four road motions, energy bookkeeping)',
+    goal: '100',
+    run: () => vehicleSimStepUs(),
   },
 ];
 

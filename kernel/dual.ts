@@ -6,21 +6,16 @@
  * block is built), so differentiating a block on every Newton iteration allocates nothing.
  * `out` may alias an input: values are read before anything is written, and derivative
  * components are independent of each other.
+ *
+ * This module is the arithmetic, the seeding of posed points and tangent mode; the number
+ * types are dual-number.ts, the tangent rules of posed points dual-pose-tangent.ts.
  */
 import { toMatrix } from './quat';
-import { zeroedFloats } from './float-slab';
 import { InternalError } from './errors';
+import { Dual, DualVec3, type TangentSeeds } from './dual-number';
+import { rigidTangent, rigidVelocityTangent } from './dual-pose-tangent';
 
-export class Dual {
-  v = 0;
-  readonly d: Float64Array;
-  /** Tangent mode only (withTangents): the derivative of (v, d) along one outer direction. */
-  t: Dual | null = null;
-  constructor(readonly n: number, value = 0) {
-    this.d = zeroedFloats(n);
-    this.v = value;
-  }
-}
+export { Dual, DualVec3, fastProperties, narrowedScratch, type TangentSeeds } from './dual-number';
 
 /** A constant: value v, all derivatives zero. */
 export function dConst(out: Dual, v: number): Dual {
@@ -145,39 +140,6 @@ export function dAtan2(out: Dual, y: Dual, x: Dual): Dual {
 /** |a| with the derivative's sign taken from a (slope +1 at 0 by convention). */
 export function dAbs(out: Dual, a: Dual): Dual {
   return a.v < 0 ? dScale(out, a, -1) : dCopy(out, a);
-}
-
-/**
- * A dual 3-vector: values v[0..2] and derivatives d[i·n + k] = ∂v_i/∂x_k.
- */
-export class DualVec3 {
-  readonly v = new Float64Array(3);
-  readonly d: Float64Array;
-  /** Tangent mode only: the derivative of (v, d) along one outer direction. */
-  t: DualVec3 | null = null;
-  constructor(readonly n: number) {
-    this.d = zeroedFloats(3 * n);
-  }
-}
-
-/**
- * A fresh dual scratch of width n in place of x (a Dual, a DualVec3, or an array of them);
- * anything else is returned as is. For a block's narrower twin (fewer seeded columns, or
- * none: values only).
- */
-export function narrowedScratch(x: unknown, n: number): unknown {
-  if (x instanceof Dual) return new Dual(n);
-  if (x instanceof DualVec3) return new DualVec3(n);
-  if (Array.isArray(x) && x.length > 0 && x.every((y) => y instanceof Dual || y instanceof DualVec3)) return x.map((y) => narrowedScratch(y, n));
-  return x;
-}
-
-/**
- * An object built by copying many fields (a block's twin) is left in V8's slow dictionary
- * mode; becoming some object's prototype makes it fast again (its map then is its own).
- */
-export function fastProperties(o: object): void {
-  Object.setPrototypeOf({}, o);
 }
 
 export function dvConst(out: DualVec3, x: number, y: number, z: number): DualVec3 {
@@ -341,7 +303,7 @@ const scratchR = new Float64Array(9);
  * same pose several times computes R once).
  */
 export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>, col: number): DualVec3 {
-  if (tangents) tvRigid(out, R, p, col, true);
+  if (tangents) rigidTangent(out, R, p, col, true, seeds!);
   const px = p[0], py = p[1], pz = p[2];
   out.v[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
   out.v[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
@@ -352,7 +314,7 @@ export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<nu
 }
 /** dvPoseDirection with R already computed. */
 export function dvRigidDirection(out: DualVec3, R: Float64Array, dir: ArrayLike<number>, col: number): DualVec3 {
-  if (tangents) tvRigid(out, R, dir, col, false);
+  if (tangents) rigidTangent(out, R, dir, col, false, seeds!);
   const px = dir[0], py = dir[1], pz = dir[2];
   out.v[0] = R[0] * px + R[1] * py + R[2] * pz;
   out.v[1] = R[3] * px + R[4] * py + R[5] * pz;
@@ -391,19 +353,6 @@ export function rotationMatrix(out: Float64Array, q: ArrayLike<number>, off: num
 // first-order ops themselves, tangent mode off — then does its own first-order work. The
 // seeds (dSeed, dvRigidPoint, dvRigidDirection) take the outer direction from `seeds`, so a
 // residual block evaluated in tangent mode yields d(Jacobian)/ds exactly.
-
-/** Where the outer direction moves the inputs of one block evaluation, by seed column. */
-export interface TangentSeeds {
-  /** The state's motion of the pose seeded at columns col..col+5: a body twist (ω, v), or null. */
-  pose(col: number): ArrayLike<number> | null;
-  /**
-   * The motion of the local geometry `p` (a point, or a direction) read through those
-   * columns: a twist (ω, v) in the part's frame, or null.
-   */
-  local(col: number, p: ArrayLike<number>, isPoint: boolean): ArrayLike<number> | null;
-  /** The rate of the scalar seeded at column col. */
-  scalar(col: number): number;
-}
 
 let tangents = false;
 let seeds: TangentSeeds | null = null;
@@ -563,74 +512,10 @@ function tvNormalize(out: DualVec3, a: DualVec3): void {
 }
 
 /**
- * Tangent of a seeded world point R p + o (or direction R p) when the pose moves along the
- * body twist w = (ω_w, v_w) and the local geometry along ξ = (ω_ξ, v_ξ): value
- * R(ω_w×p + v_w + ω_ξ×p + v_ξ) (directions: R((ω_w + ω_ξ)×p)); the ω_j seed R(e_j×p)
- * becomes R(ω_w×(e_j×p) + e_j×ṗ) with ṗ the local move, the v_j seed R e_j becomes R(ω_w×e_j).
- */
-function tvRigid(out: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean): void {
-  const o = (out.t ??= new DualVec3(out.n));
-  o.v.fill(0); o.d.fill(0);
-  if (col < 0) return;
-  const w = seeds!.pose(col), x = seeds!.local(col, p, isPoint);
-  const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0], wv = [w ? w[3] : 0, w ? w[4] : 0, w ? w[5] : 0];
-  const xw = [x ? x[0] : 0, x ? x[1] : 0, x ? x[2] : 0], xv = [x ? x[3] : 0, x ? x[4] : 0, x ? x[5] : 0];
-  const cross = (a: readonly number[] | ArrayLike<number>, b: readonly number[] | ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const rot = (y: readonly number[]) => [R[0] * y[0] + R[1] * y[1] + R[2] * y[2], R[3] * y[0] + R[4] * y[1] + R[5] * y[2], R[6] * y[0] + R[7] * y[1] + R[8] * y[2]];
-  const pd = cross(xw, p);
-  if (isPoint) for (let i = 0; i < 3; i++) pd[i] += xv[i];
-  const wp = cross(ww, p);
-  const val = rot([wp[0] + pd[0] + (isPoint ? wv[0] : 0), wp[1] + pd[1] + (isPoint ? wv[1] : 0), wp[2] + pd[2] + (isPoint ? wv[2] : 0)]);
-  o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
-  const n = out.n;
-  for (let j = 0; j < 3; j++) {
-    const e = [0, 0, 0]; e[j] = 1;
-    const a = cross(ww, cross(e, p)), b = cross(e, pd);
-    const sw = rot([a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
-    for (let i = 0; i < 3; i++) o.d[i * n + col + j] = sw[i];
-    if (isPoint) {
-      const sv = rot(cross(ww, e));
-      for (let i = 0; i < 3; i++) o.d[i * n + col + 3 + j] = sv[i];
-    }
-  }
-}
-
-/**
- * Tangent mode of a material point's world velocity R a, a = ω × p + v (or, `angular`, the
- * world turn rate R ω; ξ = (ω, v) the body's velocity at ξ[b..b+5], held along s): with the
- * pose's seed twist w = (ω_w, ·) and the point's local move ṗ, d(R a)/ds = R(ω_w × a + ω × ṗ);
- * the step columns R(e_j × a) and velocity columns R(e_j × p), R e_j turn and move alike.
- * Called by a force element after writing the value and derivatives (mates/forces.ts velocityOf).
+ * Tangent mode of a material point's world velocity R a (dual-pose-tangent.ts
+ * rigidVelocityTangent); nothing outside tangent mode. Called by a force element after
+ * writing the value and derivatives (mates/forces.ts velocityOf).
  */
 export function tvRigidVelocity(out: DualVec3, R: Float64Array, xi: ArrayLike<number>, b: number, vcol: number, p: ArrayLike<number>, angular: boolean): void {
-  if (!tangents) return;
-  const o = (out.t ??= new DualVec3(out.n));
-  o.v.fill(0); o.d.fill(0);
-  const n = out.n;
-  if (n === 0) return;
-  const w = seeds!.pose(b), x = angular ? null : seeds!.local(b, p, true);
-  const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0];
-  const cross = (a: readonly number[], c: readonly number[]) => [a[1] * c[2] - a[2] * c[1], a[2] * c[0] - a[0] * c[2], a[0] * c[1] - a[1] * c[0]];
-  const rot = (y: readonly number[]) => [R[0] * y[0] + R[1] * y[1] + R[2] * y[2], R[3] * y[0] + R[4] * y[1] + R[5] * y[2], R[6] * y[0] + R[7] * y[1] + R[8] * y[2]];
-  const add = (a: readonly number[], c: readonly number[]) => [a[0] + c[0], a[1] + c[1], a[2] + c[2]];
-  const om = [xi[b], xi[b + 1], xi[b + 2]], pp = [p[0], p[1], p[2]];
-  const pd = x ? add(cross([x[0], x[1], x[2]], pp), [x[3], x[4], x[5]]) : [0, 0, 0];
-  const a = angular ? om : add(cross(om, pp), [xi[b + 3], xi[b + 4], xi[b + 5]]);
-  const ad = angular ? [0, 0, 0] : cross(om, pd);
-  const val = rot(add(cross(ww, a), ad));
-  o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
-  for (let j = 0; j < 3; j++) {
-    const e = [0, 0, 0]; e[j] = 1;
-    const step = rot(add(cross(ww, cross(e, a)), cross(e, ad)));
-    const lin = rot(cross(ww, e));
-    for (let i = 0; i < 3; i++) {
-      o.d[i * n + b + j] = step[i];
-      if (angular) o.d[i * n + vcol + j] = lin[i];
-      else {
-        const turn = rot(add(cross(ww, cross(e, pp)), cross(e, pd)));
-        o.d[i * n + vcol + j] = turn[i];
-        o.d[i * n + vcol + 3 + j] = lin[i];
-      }
-    }
-  }
+  if (tangents) rigidVelocityTangent(out, R, xi, b, vcol, p, angular, seeds!);
 }

@@ -272,9 +272,12 @@ export class LU {
   n = 0;
   readonly a: Float64Array;
   readonly piv: Int32Array;
+  /** Scratch: the pivot row's nonzero columns. */
+  private readonly cols: Int32Array;
   constructor(readonly maxN: number) {
     this.a = new Float64Array(maxN * maxN);
     this.piv = new Int32Array(maxN);
+    this.cols = new Int32Array(maxN);
   }
 
   /**
@@ -300,11 +303,17 @@ export class LU {
         for (let j = 0; j < n; j++) { const t = a[k * n + j]; a[k * n + j] = a[p * n + j]; a[p * n + j] = t; }
       }
       const inv = 1 / a[k * n + k];
+      // the pivot row's nonzeros right of the diagonal: a mated system's rows have few, and
+      // a skipped term subtracts an exact zero
+      const cols = this.cols, kn = k * n;
+      let nz = 0;
+      for (let j = k + 1; j < n; j++) if (a[kn + j] !== 0) cols[nz++] = j;
       for (let i = k + 1; i < n; i++) {
         const l = a[i * n + k] * inv;
         if (l === 0) continue;
-        a[i * n + k] = l;
-        for (let j = k + 1; j < n; j++) a[i * n + j] -= l * a[k * n + j];
+        const in_ = i * n;
+        a[in_ + k] = l;
+        for (let e = 0; e < nz; e++) { const j = cols[e]; a[in_ + j] -= l * a[kn + j]; }
       }
     }
     return true;

@@ -152,12 +152,39 @@ export function log(out: Twist, a: ReadonlyPose): Twist {
   return out;
 }
 
-/** x ⊕ δ = x ∘ exp(δ), written into out (may alias x). */
+/**
+ * x ⊕ δ = x ∘ exp(δ), written into out (may alias x). exp and compose fused, with their
+ * arithmetic in the same order (bit for bit what compose(out, x, exp(δ)) gives), reading x
+ * in place: the solver and the integrator retract every moving pose on every iteration.
+ */
 export function retract(out: Pose, x: ReadonlyPose, xi: Readonly<ArrayLike<number>>, outOff = 0, xOff = 0, xiOff = 0): Pose {
-  exp(scratchStep, xi, xiOff);
-  if (xOff !== 0) { copy(scratchPose, x, 0, xOff); x = scratchPose; }
-  compose(scratchOut, x, scratchStep);
-  return copy(out, scratchOut, outOff, 0);
+  const e = exp(scratchStep, xi, xiOff);
+  rotateAt(scratchT, x, xOff + 3, e);
+  const ax = x[xOff], ay = x[xOff + 1], az = x[xOff + 2];
+  const aw = x[xOff + 3], aqx = x[xOff + 4], aqy = x[xOff + 5], aqz = x[xOff + 6];
+  const bw = e[3], bx = e[4], by = e[5], bz = e[6];
+  out[outOff + 3] = aw * bw - aqx * bx - aqy * by - aqz * bz;
+  out[outOff + 4] = aw * bx + aqx * bw + aqy * bz - aqz * by;
+  out[outOff + 5] = aw * by - aqx * bz + aqy * bw + aqz * bx;
+  out[outOff + 6] = aw * bz + aqx * by - aqy * bx + aqz * bw;
+  out[outOff] = scratchT[0] + ax; out[outOff + 1] = scratchT[1] + ay; out[outOff + 2] = scratchT[2] + az;
+  return out;
+}
+
+/**
+ * The rotation part of a retraction, in place: q ← q · exp(ω) for the pose at state[off..]
+ * and ω at w[wOff..]; the position is kept (R³ × SO(3) stepping, kernel/integrator).
+ */
+export function retractRotation(state: Float64Array, off: number, w: Readonly<ArrayLike<number>>, wOff = 0): void {
+  const wx = w[wOff], wy = w[wOff + 1], wz = w[wOff + 2];
+  expCoefficients((wx * wx + wy * wy + wz * wz) / 4, coef);
+  const s = coef[0];
+  const bw = coef[2], bx = s * wx, by = s * wy, bz = s * wz;
+  const aw = state[off + 3], aqx = state[off + 4], aqy = state[off + 5], aqz = state[off + 6];
+  state[off + 3] = aw * bw - aqx * bx - aqy * by - aqz * bz;
+  state[off + 4] = aw * bx + aqx * bw + aqy * bz - aqz * by;
+  state[off + 5] = aw * by - aqx * bz + aqy * bw + aqz * bx;
+  state[off + 6] = aw * bz + aqx * by - aqy * bx + aqz * bw;
 }
 
 /**
@@ -351,6 +378,4 @@ function rotateInverseAt(out: Vec3, a: ReadonlyPose, qOff: number, v: ReadonlyVe
 const scratch3 = new Float64Array(3);
 const scratchT = new Float64Array(3);
 const scratchStep = new Float64Array(7);
-const scratchPose = new Float64Array(7);
-const scratchOut = new Float64Array(7);
 

@@ -314,6 +314,18 @@ export {
   accelerationDirection, vehicleCsv, applyAcceleration, VehicleInputError, CORNERS,
   type VehicleSpec, type VehicleModel, type VehicleState, type StateResult, type SweepStep, type LateralSummary, type LongitudinalSummary, type CornerName,
 } from './suspension/vehicle/index.ts';
+/** The whole vehicle's modes and runs over a road (docs/vehicle-dynamics.md): a simulation for playback is prepareVehicleSimulation then simulateVehicle. */
+export { vehicleModes, type VehicleMode, type VehicleModesResult } from './suspension/vehicle/modes.ts';
+export { readVehicleRun, type VehicleRun, type RoadLaw, type SteerStep } from './suspension/vehicle/road.ts';
+export {
+  prepareVehicleSimulation, simulateVehicle, vehicleFrame,
+  type VehicleSimulationModel, type VehicleSimulationFrame, type VehicleSimulationResult, type VehicleFrameView,
+} from './suspension/vehicle/simulate.ts';
+/** A whole vehicle in a page: its document and frames (src/live/vehicle; docs/vehicle.md, "Viewer"). */
+export {
+  readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, axleIsSymmetric, looksLikeVehicleFile, vehicleLiveFrame, UNDERSTEER_RADIUS,
+  type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions,
+} from './live/vehicle/index.ts';
 
 // ---- part geometry, clearance and envelopes (docs/geometry.md) ----
 

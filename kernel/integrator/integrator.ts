@@ -34,11 +34,9 @@
  * No allocation in `step` after the first one.
  */
 import { ArgumentError, InternalError, KinemateError } from '../errors';
-import { LU } from '../linalg';
-import { CompressedLU } from '../lu-sparse';
-import { gyroscopic } from '../mass';
 import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, type PoseSlots } from './product-group';
 import { ConstraintRows } from './rows';
+import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
@@ -49,6 +47,7 @@ import type { System } from '../system';
 
 export type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 export type { EnergyBudget } from './energy';
+export type { IntegratorBody } from './iteration';
 export { GeneralizedAlpha } from './generalized-alpha';
 export { BackwardEuler } from './backward-euler';
 
@@ -84,12 +83,6 @@ export interface IntegratorOptions {
   maxHalvings?: number;
 }
 
-export interface IntegratorBody {
-  variable: number;
-  /** 6×6 body-frame mass matrix in (ω, v) order. */
-  M: Float64Array;
-}
-
 /** Why a run cannot start (a singular augmented system names the parts). */
 export class IntegratorError extends KinemateError {
   override readonly name = 'IntegratorError';
@@ -102,6 +95,9 @@ export interface StartReport {
   /** Rows left out as redundant. */
   redundantRows: number;
 }
+
+/** Unknowns (tangent slots and rows) up to which an LU costs less than an evaluation of the rows and forces. */
+const SMALL_SYSTEM = 16;
 
 /** The method's scheme object for the options. */
 function schemeOf(options: IntegratorOptions): TimeScheme {
@@ -123,9 +119,8 @@ export class Integrator {
   /** Generalized-α's acceleration-like variable. */
   readonly a: Float64Array;
   readonly lambda: Float64Array;
-  /** Newton iterations of the last step attempt; LU factorisations so far. */
+  /** Newton iterations of the last step attempt. */
   iterations = 0;
-  factorisations = 0;
   /** Called after each accepted step (each half of a halved one too) with its size; `stepStart` holds the state it began from (src/gradients/run.ts). */
   onStep: ((h: number) => void) | null = null;
   /** The method. */
@@ -147,20 +142,11 @@ export class Integrator {
   private readonly maxHalvings: number;
   private readonly constraints: ConstraintRows;
   private redundant = false;
-  private readonly Q: Float64Array;
-  private readonly K: Float64Array;
-  private readonly C: Float64Array;
-  private readonly r: Float64Array;
-  private readonly G: Float64Array;
-  private readonly g6 = new Float64Array(6);
-  private readonly G36 = new Float64Array(36);
-  private readonly S: Float64Array;
-  private readonly rhs: Float64Array;
-  private readonly lu: LU;
-  /** The iteration matrix's factors without their zeros: the solve every Newton iteration does. */
-  private readonly luNonzero: CompressedLU;
+  /** The Newton iteration's residual, matrix and factors. */
+  private readonly lin: IterationSystem;
   private factoredH = -1;
-  private readonly bodySlot: Int32Array;
+  /** Newton solves the last accepted step took. */
+  private lastSolves = 0;
   private readonly driverRow: Int32Array;
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
@@ -205,16 +191,6 @@ export class Integrator {
     const m = this.rows = rows.count;
     this.rowBlock = rows.rowBlock;
     this.rowInBlock = rows.rowInBlock;
-    this.Q = new Float64Array(n);
-    this.K = new Float64Array(n * n);
-    this.C = new Float64Array(n * n);
-    this.r = new Float64Array(n);
-    this.G = new Float64Array(n);
-    const N = n + m;
-    this.S = new Float64Array(N * N);
-    this.rhs = new Float64Array(N);
-    this.lu = new LU(N);
-    this.luNonzero = new CompressedLU(N);
     this.v = new Float64Array(n);
     this.vdot = new Float64Array(n);
     this.a = new Float64Array(n);
@@ -224,7 +200,8 @@ export class Integrator {
     [this.eta, this.etaDot, this.etaA, this.savedEta, this.savedEtaDot, this.savedEtaA] = [0, 1, 2, 3, 4, 5].map(() => (product ? new Float64Array(n) : null));
     const poseVars = system.variables.filter((v) => v.kind === 'pose' && layout[v.id] >= 0);
     this.poses = { offset: Int32Array.from(poseVars, (v) => v.offset), slot: Int32Array.from(poseVars, (v) => layout[v.id]) };
-    this.bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
+    const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
+    this.lin = new IterationSystem(n, m, bodies, bodySlot);
 
     // time drivers: their row
     this.driverRow = Int32Array.from(drivers, (d) => {
@@ -239,9 +216,12 @@ export class Integrator {
     this.savedA = new Float64Array(n);
     this.savedLambda = new Float64Array(m);
     this.increment = new Float64Array(n);
-    this.account = new EnergyAccount(system, forces, bodies.map((b, i) => ({ M: b.M, slot: this.bodySlot[i] })), drivers, this.driverRow, n);
+    this.account = new EnergyAccount(system, forces, bodies.map((b, i) => ({ M: b.M, slot: bodySlot[i] })), drivers, this.driverRow, n);
     this.version = system.version;
   }
+
+  /** LU factorisations of the iteration matrix so far. */
+  get factorisations(): number { return this.lin.factorisations; }
 
   /** Accumulated energies since start (dissipated per block, external per block and per driver): the account's. */
   get blockDissipated(): Float64Array { return this.account.blockDissipated; }
@@ -317,23 +297,24 @@ export class Integrator {
     let projection = 0;
     if (v0 && specified) for (let i = 0; i < n; i++) if (specified[i]) projection += D[i] * (v[i] - v0[i]) ** 2;
     // accelerations and multipliers: [M, Jᵀ; J, 0] [v̇; λ] = [Q − g; −Φ_tt]
-    this.forces.assemble(v, t0, this.Q, null, null);
-    this.gyro(false);
-    const N = n + ma, S = this.S, rhs = this.rhs;
+    const lin = this.lin;
+    this.forces.assemble(v, t0, lin.Q, null, null);
+    lin.gyro(v);
+    const N = n + ma, S = lin.S, rhs = lin.rhs;
     S.fill(0, 0, N * N);
-    this.addMass(S, N, 1);
+    lin.addMass(S, N, 1);
     constraints.addToMatrix(S, N);
-    for (let i = 0; i < n; i++) rhs[i] = this.Q[i] - this.G[i];
+    for (let i = 0; i < n; i++) rhs[i] = lin.Q[i] - lin.G[i];
     for (let i = 0; i < ma; i++) rhs[n + i] = 0;
     this.drivers.forEach((d, k) => {
       const row = this.driverRow[k];
       for (let i = 0; i < ma; i++) if (active[i] === row) rhs[n + i] = -d.acceleration();
     });
-    if (!this.lu.factor(S, N, 1e-13)) {
+    if (!lin.lu.factor(S, N, 1e-13)) {
       const names = this.masslessNames();
       throw new IntegratorError(`the mass matrix is singular on the motion the mates allow${names.length ? `: ${names.join(', ')} move without mass or inertia` : ''}`);
     }
-    this.lu.solve(rhs);
+    lin.lu.solve(rhs);
     for (let i = 0; i < n; i++) { this.vdot[i] = rhs[i]; this.a[i] = rhs[i]; }
     this.lambda.fill(0);
     for (let i = 0; i < ma; i++) this.lambda[active[i]] = rhs[n + i];
@@ -345,27 +326,6 @@ export class Integrator {
     this.factoredH = -1;
     this.account.reset(this.t, v, this.lambda);
     return { projection: Math.sqrt(projection), redundantRows: m - ma };
-  }
-
-  /** Gyroscopic force into G (and its ∂/∂v into `Gv` blocks of the iteration matrix when asked). */
-  private gyro(withJacobian: boolean, S: Float64Array | null = null, N = 0, scale = 0): void {
-    this.G.fill(0);
-    for (let b = 0; b < this.bodies.length; b++) {
-      const c0 = this.bodySlot[b];
-      if (c0 < 0) continue;
-      gyroscopic(this.g6, this.bodies[b].M, this.v, c0, withJacobian ? this.G36 : null);
-      for (let i = 0; i < 6; i++) this.G[c0 + i] += this.g6[i];
-      if (withJacobian && S) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * this.G36[i * 6 + j];
-    }
-  }
-
-  private addMass(S: Float64Array, N: number, scale: number): void {
-    for (let b = 0; b < this.bodies.length; b++) {
-      const c0 = this.bodySlot[b];
-      if (c0 < 0) continue;
-      const M = this.bodies[b].M;
-      for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * M[i * 6 + j];
-    }
   }
 
   // ---- one step ----
@@ -429,27 +389,31 @@ export class Integrator {
       this.iterations = it + 1;
       constraints.evaluate(true);
       const phiMax = constraints.maxPhi();
-      const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
+      const full = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
+      // A small system whose last step needed more than one solve refactors at once with the
+      // rows' Jacobian and the gyroscopic term of here (what turns fastest along a motion) and
+      // the force derivatives it has (scaled by h², the slowest to matter; their assembly by
+      // AD costs many iterations): one solve then converges where the old matrix needed three.
+      const fresh = full || (it === 0 && this.lastSolves > 1 && N <= SMALL_SYSTEM);
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
-      this.forces.assemble(this.v, t1, this.Q, fresh ? this.K : null, fresh ? this.C : null);
+      const lin = this.lin;
+      this.forces.assemble(this.v, t1, lin.Q, full ? lin.K : null, full ? lin.C : null);
       // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
-      if (fresh) this.S.fill(0, 0, N * N);
-      this.gyro(fresh, fresh ? this.S : null, N, gammaP / betaP);
-      const r = this.r;
-      const scale = this.dynamicResidual();
-      let rMax = 0;
-      for (let i = 0; i < n; i++) rMax = Math.max(rMax, Math.abs(r[i]));
+      if (fresh) lin.S.fill(0, 0, N * N);
+      lin.gyro(this.v, fresh ? lin.S : null, N, gammaP / betaP);
+      const scale = lin.dynamicResidual(this.vdot, this.lambda, constraints);
+      const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
+      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) { this.lastSolves = it; return true; }
       previous = phiMax;
       if (fresh) {
-        if (!this.factor(N, betaP, gammaP)) return false;
+        if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
       }
-      const rhs = this.rhs, active = constraints.active, phi = constraints.phi;
+      const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi;
       for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
       for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
-      this.luNonzero.solve(rhs);
+      lin.luNonzero.solve(rhs);
       for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
       if (this.eta) correctionToProduct(system.state, this.poses, rhs);
       // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot loop)
@@ -468,43 +432,6 @@ export class Integrator {
       this.followProduct();
     }
     return false;
-  }
-
-  /**
-   * The iteration matrix, its dynamic rows divided by β' (and λ's step multiplied by it: M's
-   * scale, not h⁻² M's), into S (gyroscopic blocks already there), and its LU; false when singular.
-   */
-  private factor(N: number, betaP: number, gammaP: number): boolean {
-    const n = this.size, S = this.S, K = this.K, C = this.C;
-    const inv = 1 / betaP;
-    this.addMass(S, N, 1);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * N + j] -= inv * (K[i * n + j] + gammaP * C[i * n + j]);
-    this.constraints.addToMatrix(S, N);
-    this.factorisations++;
-    if (!this.lu.factor(S, N, 1e-15)) { this.factoredH = -1; return false; }
-    this.luNonzero.load(this.lu);
-    return true;
-  }
-
-  /** r = M v̇ + g − Q + Jᵀλ (the active rows'; G and Q as last assembled); returns the force scale (the largest |Q|, |g|, |M v̇|). */
-  private dynamicResidual(): number {
-    const n = this.size, r = this.r, G = this.G, Q = this.Q, vdot = this.vdot;
-    let scale = 1e-300;
-    for (let i = 0; i < n; i++) { r[i] = G[i] - Q[i]; scale = Math.max(scale, Math.abs(Q[i]), Math.abs(G[i])); }
-    const bodySlot = this.bodySlot, bodies = this.bodies;
-    for (let b = 0; b < bodies.length; b++) {
-      const c0 = bodySlot[b];
-      if (c0 < 0) continue;
-      const M = bodies[b].M;
-      for (let i = 0; i < 6; i++) {
-        let s = 0;
-        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
-        r[c0 + i] += s;
-        scale = Math.max(scale, Math.abs(s));
-      }
-    }
-    this.constraints.addTransposeTimes(r, this.lambda);
-    return scale;
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin. */

@@ -16,7 +16,7 @@
  * correction from ξ to η (P⁻¹ = diag(I, R)), and the product retraction.
  */
 import { rotationMatrix } from '../dual';
-import { retract } from '../pose';
+import { retractRotation } from '../pose';
 
 /** The moving poses: state offset and first tangent slot of each. */
 export interface PoseSlots {
@@ -25,7 +25,6 @@ export interface PoseSlots {
 }
 
 const R = new Float64Array(9);
-const rotationOnly = new Float64Array(6);
 
 /** v (body twists) and v̇ from η and η̇ at the current state; scalars are copied. */
 export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array): void {
@@ -75,7 +74,6 @@ export function correctionToProduct(state: Float64Array, poses: PoseSlots, d: Fl
 
 /** The product retraction of one pose: x ← x + y_v (world), R ← R exp(y_ω). */
 export function retractProduct(state: Float64Array, offset: number, step: ArrayLike<number>, slot: number): void {
-  for (let i = 0; i < 3; i++) { rotationOnly[i] = step[slot + i]; rotationOnly[3 + i] = 0; }
-  retract(state, state, rotationOnly, offset, offset, 0);
+  retractRotation(state, offset, step, slot);
   for (let i = 0; i < 3; i++) state[offset + i] += step[slot + 3 + i];
 }

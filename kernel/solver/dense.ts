@@ -34,6 +34,7 @@ export class DenseLinear implements Linear {
   private J: Float64Array;
   private JTrial: Float64Array;
   private trialRows = 0;
+  private trialHasJ = false;
   private limits: readonly ScalarTargetBlock[] = [];
   private readonly local: Float64Array;
   private readonly localRes: Float64Array;
@@ -80,8 +81,9 @@ export class DenseLinear implements Linear {
     this.hasJ = withJ;
     return this.m;
   }
-  assembleTrial(): number {
-    this.trialRows = assembleGroup(this.system, this.g, this.colOfVar, this.limits, this.cTrial, this.JTrial, this.local, this.localRes);
+  assembleTrial(withJ: boolean): number {
+    this.trialRows = assembleGroup(this.system, this.g, this.colOfVar, this.limits, this.cTrial, withJ ? this.JTrial : null, this.local, this.localRes);
+    this.trialHasJ = withJ;
     return this.trialRows;
   }
   acceptTrial(): void {
@@ -89,7 +91,7 @@ export class DenseLinear implements Linear {
     const J = this.J; this.J = this.JTrial; this.JTrial = J;
     this.m = this.trialRows;
     this.fresh = true;
-    this.hasJ = true;
+    this.hasJ = this.trialHasJ;
   }
   normalise(): void {
     normaliseDense(this.J, this.c, this.rowK, this.m, this.g.n);

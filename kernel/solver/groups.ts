@@ -161,25 +161,29 @@ export const RANK_TOLERANCE = 1e-9;
  * scaled columns so every entry is dimensionless). Returns m.
  */
 export function assembleGroup(system: System, g: Group, colOfVar: Int32Array, limits: readonly ScalarTargetBlock[], c: Float64Array, J: Float64Array | null, local: Float64Array, localRes: Float64Array): number {
+  // J is zeroed in one pass (blocks only add into their own columns)
+  if (J) J.fill(0, 0, Math.min(J.length, (g.rowsMax - g.limited.length + limits.length) * g.n));
   let row = 0;
-  for (const b of g.blocks) row = assembleDenseBlock(system, g.n, colOfVar, system.block(b), system.blockOffsets(b), row, c, J, local, localRes);
+  const blocks = g.blocks;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    row = assembleDenseBlock(system, g.n, colOfVar, system.block(b), system.blockOffsets(b), system.blockLocalDim(b), row, c, J, local, localRes);
+  }
   for (const lim of limits) {
     limitOffset[0] = system.variables[lim.vars[0]].offset;
-    row = assembleDenseBlock(system, g.n, colOfVar, lim, limitOffset, row, c, J, local, localRes);
+    row = assembleDenseBlock(system, g.n, colOfVar, lim, limitOffset, 1, row, c, J, local, localRes);
   }
   return row;
 }
 const limitOffset = new Int32Array(1);
 
-function assembleDenseBlock(system: System, n: number, colOfVar: Int32Array, blk: ResidualBlock, offsets: Int32Array, row: number, c: Float64Array, J: Float64Array | null, local: Float64Array, localRes: Float64Array): number {
+/** One block's rows into c and (J already zero there) its Jacobian, ld = its local columns. */
+function assembleDenseBlock(system: System, n: number, colOfVar: Int32Array, blk: ResidualBlock, offsets: Int32Array, ld: number, row: number, c: Float64Array, J: Float64Array | null, local: Float64Array, localRes: Float64Array): number {
   blk.evaluate(system.state, offsets, localRes, J ? local : null);
   const rows = blk.rows;
   for (let r = 0; r < rows; r++) c[row + r] = localRes[r];
   if (J) {
     const vars = blk.vars;
-    let ld = 0;
-    for (let i = 0; i < vars.length; i++) ld += system.variables[vars[i]].dim;
-    J.fill(0, row * n, (row + rows) * n);
     let lc = 0;
     for (let i = 0; i < vars.length; i++) {
       const vid = vars[i];

@@ -10,8 +10,10 @@ import type { Pull, SolveOptions } from './options';
 
 /**
  * What the iterations need from a path. Two slots of rows (c and J): the current one and a
- * trial one; a line search evaluates trials (Jacobian included: a mate computes it anyway)
- * and an accepted trial becomes current, so the next iteration needs no evaluation.
+ * trial one; a line search evaluates trials and an accepted trial becomes current, so the
+ * next iteration needs no evaluation. A trial's J is left out (hasJ false) where the next
+ * use may well not need it (a chord step, the check that ends the solve): a mate's rows
+ * cost a fraction of their Jacobian, and J is evaluated when a Newton step asks for it.
  */
 export interface Linear {
   readonly sparse: boolean;
@@ -29,8 +31,8 @@ export interface Linear {
   setLimits(limits: readonly ScalarTargetBlock[]): void;
   /** Evaluate the current slot at the current state; returns m. */
   assemble(withJ: boolean): number;
-  /** Evaluate the trial slot (c and J) at the current state; returns its row count. */
-  assembleTrial(): number;
+  /** Evaluate the trial slot (c, and J when asked) at the current state; returns its row count. */
+  assembleTrial(withJ: boolean): number;
   /** The trial slot becomes the current one (the state is where it was evaluated). */
   acceptTrial(): void;
   /** Scale each row of the current J and c to unit length (rowK); the slot is no longer raw. */

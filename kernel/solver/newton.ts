@@ -33,7 +33,10 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
   // small against the model: the solution is then unique and only the path to it changes.
   let chordable = lin.warmChord(), warm = chordable;
   for (let it = 0; it <= maxIterations; it++) {
-    const m = lin.fresh && lin.hasJ ? lin.m : lin.assemble(true);
+    // the rows alone decide convergence and a chord step; J only for a Newton step (the
+    // sparse path, which takes no chord steps, evaluates it with the rows: one pass)
+    const lazy = !lin.sparse;
+    let m = lin.fresh && (lazy || lin.hasJ) ? lin.m : lin.assemble(!lazy);
     const cInf = maxAbs(lin.c, m);
     if (Number.isNaN(cInf)) return { converged: false, iterations: it, message: 'non-finite residual' };
     if (cInf <= tol) return { converged: true, iterations: it };
@@ -51,6 +54,7 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
       warm = false;
     }
     // Row-normalise (rank decisions are then scale-free), then the step.
+    if (!lin.hasJ) m = lin.assemble(true);
     lin.normalise();
     if (!lin.newtonStep(u)) return { converged: false, iterations: it, message: 'non-finite step' };
     // Trust region: no step moves any point of the model more than about `trust`.
@@ -65,7 +69,7 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     for (let attempt = 0; attempt < 16; attempt++) {
       for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
       applyStep(system, g, uTrial);
-      const mt = lin.assembleTrial();
+      const mt = lin.assembleTrial(!lazy);
       const cTrial = lin.cTrial;
       phi1 = 0;
       for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
@@ -98,7 +102,7 @@ function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, 
   phi0 = Math.sqrt(phi0);
   saveState(system, g, saved);
   applyStep(system, g, u);
-  const mt = lin.assembleTrial();
+  const mt = lin.assembleTrial(false);
   let phi1 = 0;
   if (mt === m) {
     const cTrial = lin.cTrial;

@@ -160,8 +160,9 @@ function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: S
   // Release nothing we carry over: each solve starts with no active limit; a limit that
   // the motion pushes past is clamped and the group re-solved (the active set).
   lin.setLimits(limits);
-  // The Jacobian comes along when the group will surely be solved (pulled), or cheaply (small).
-  let m = lin.assemble(pulls.length > 0 || !lin.sparse);
+  // The Jacobian comes along when the group will surely need it (pulled) or on the sparse
+  // path (no chord steps); the dense path's Newton step asks for it.
+  let m = lin.assemble(pulls.length > 0 || lin.sparse);
   if (skip && pulls.length === 0 && maxAbs(lin.c, m) <= tol && !limitViolated(system, g, tol)) {
     const maxResidual = maxAbs(lin.c, m);
     recordHolds(system, g, ws, maxResidual);

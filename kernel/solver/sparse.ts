@@ -173,16 +173,18 @@ export class SparseLinear implements Linear {
     this.hasJ = withJ;
     return this.m;
   }
-  assembleTrial(): number {
-    return this.evaluate(this.cTrial, this.pattern.valsTrial);
+  assembleTrial(withJ: boolean): number {
+    this.trialHasJ = withJ;
+    return this.evaluate(this.cTrial, withJ ? this.pattern.valsTrial : null);
   }
+  private trialHasJ = false;
   acceptTrial(): void {
     const p = this.pattern;
     const c = this.c; this.c = this.cTrial; this.cTrial = c;
     const v = p.J.vals; p.J.vals = p.valsTrial; p.valsTrial = v;
     this.m = p.J.m;
     this.fresh = true;
-    this.hasJ = true;
+    this.hasJ = this.trialHasJ;
   }
   normalise(): void {
     const J = this.pattern.J, vals = J.vals, c = this.c, rowK = this.rowK;

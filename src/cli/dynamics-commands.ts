@@ -7,6 +7,7 @@ import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { geometryGradients, geometryTextOf, simulateGeometry } from './suspension-simulate.ts';
+import { isVehicleFile, prepareVehicleRun, simulateVehicleRun, vehicleModesCommand } from './vehicle-dynamics.ts';
 import type { DynamicParameter, DynamicResult } from '../index.ts';
 
 /**
@@ -126,15 +127,27 @@ Options:
   --set COORD=VALUE  as for solve. Repeatable.
   -h, --help         this text
 
+MODEL may also be a vehicle file (*.vehicle.yaml, docs/vehicle-dynamics.md): the
+whole car's modes at rest, each named by where its energy is (heave, pitch, roll,
+wheel_hop_<axle>, wheel_tramp_<axle>; rigid for x, y and yaw at 0 Hz), with
+{ frequency, damping_ratio, energy shares, body { heave, pitch, roll } } and a summary
+of heave_frequency, pitch_frequency, roll_frequency, wheel_hop_frequency and
+wheel_tramp_frequency per axle.
+
 Exit codes: 0 done; 1 bad input; 2 no equilibrium, or a moving part without mass or
 inertia (named in "message").
 
 Example: kinemate modes examples/quarter-car.kinemate.json
+         kinemate modes examples/vehicles/sedan.vehicle.yaml
 `,
   async run(argv, io) {
     const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('modes', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    if (isVehicleFile(file)) {
+      if (Object.keys(set).length) throw new CliError('modes: --set does not apply to a vehicle file (its modes are at rest)');
+      return vehicleModesCommand(file, io);
+    }
     const { buildDynamics, modes } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = modes(dyn, { set });
@@ -236,6 +249,12 @@ Options:
 ${UNITS}
 Exit codes: 0 done; 1 bad input; 2 the start cannot be solved or a step failed.
 
+MODEL may also be a vehicle file (*.vehicle.yaml, docs/vehicle-dynamics.md): the whole
+car from rest over its \`road\` (per side, the rear wheels wheelbase / speed behind the
+front, or per wheel: a bump, a table, a sine, an ISO 8608 random road) or through its
+\`steer\` (a step at the rack at a speed, the tyres slipping), each frame with a
+\`vehicle\` view (corners, body, vehicle as \`kinemate vehicle\` prints, and roads).
+
 Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0.001 --every 10
          kinemate simulate examples/quarter-car-bump.kinemate.json --duration 1 --step 0.001 --gradient spring.stiffness --gradient body.mass --result body.position.z@max
          kinemate simulate examples/suspension/double_wishbone_dynamics.yaml --duration 0.6 --step 0.0005 --every 20 --format csv
@@ -268,12 +287,14 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const gradientMethod = stringOption(args, 'gradient-method');
     if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);
     if (gradientMethod !== undefined && !gradients.length) throw new CliError('simulate: --gradient-method needs --gradient PARAM and --result NAME');
+    if ((gradients.length || resultNames.length) && isVehicleFile(file)) throw new CliError('simulate: --gradient and --result do not take a vehicle file yet');
     if (gradients.length || resultNames.length) return simulateGradient(file, io, gradients, resultNames, { duration, step, method, rhoInf }, out, gradientMethod);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     const { frameWriter, fileSink, stdoutSink } = await import('./simulation-output.ts');
-    // a suspension geometry with a dynamics section runs through its own bridge
-    const geometryText = await geometryTextOf(file);
-    const dyn = geometryText === null ? buildDynamics(await loadModel(file, io)) : null;
+    // a vehicle file and a suspension geometry with a dynamics section run through their own bridges
+    const vehicle = isVehicleFile(file) ? await prepareVehicleRun(file, io) : null;
+    const geometryText = vehicle ? null : await geometryTextOf(file);
+    const dyn = vehicle ? vehicle.dyn : geometryText === null ? buildDynamics(await loadModel(file, io)) : null;
     const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;
     // frames are written as they come, not kept: a long run's memory stays bounded
     const writer = frameWriter(format, out ? fileSink(out) : stdoutSink(io), dyn === null);
@@ -283,7 +304,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
         writer.frame(f);
         progress?.update(Math.round(f.t / step), steps);
       } };
-      result = dyn ? simulate(dyn, options) : await simulateGeometry(file, geometryText!, options);
+      result = vehicle ? await simulateVehicleRun(vehicle, options) : dyn ? simulate(dyn, options) : await simulateGeometry(file, geometryText!, options);
     } catch (error) {
       writer.discard();
       await progress?.clear();

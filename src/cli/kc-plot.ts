@@ -15,14 +15,9 @@ import type { ReportInput } from '../pictures/report.ts';
 import { axisTitle, metricLabel } from '../pictures/labels.ts';
 import { chartSvg, type Chart, type ChartSize } from '../pictures/plot.ts';
 import { svgToPng } from './png.ts';
+import { kcChart, KC_LOAD_TITLES } from '../pictures/kc-chart.ts';
 
-const LOAD_TITLES: Readonly<Record<KcEvent, string>> = {
-  lateral: 'Fy at the contact patch (N)',
-  braking: 'Fx at the contact patch (N)',
-  traction: 'Fx at the wheel centre (N)',
-  aligning: 'Mz at the contact patch (N·mm)',
-  vertical: 'wheel pad travel (mm)',
-};
+const LOAD_TITLES = KC_LOAD_TITLES;
 
 export interface KcPlotRequest {
   event: string;
@@ -49,20 +44,7 @@ export async function kcPicture(path: string, request: KcPlotRequest): Promise<{
   const known = Object.keys(rows.find((r) => Object.keys(r).length) ?? {});
   const unknown = request.metrics.find((m) => !known.includes(m));
   if (unknown !== undefined) throw new CliError(`plot: --metric ${unknown}: no such metric; the metrics are ${known.join(', ')}`);
-  const x = run.steps.map((s) => s.load);
-  const zero = run.steps.findIndex((s) => s.load === 0 && s.status === 'solved');
-  const chart: Chart = {
-    xTitle: LOAD_TITLES[event],
-    title: `${event} (${run.at.kind} ${run.at.value})`,
-    panels: request.metrics.map((metric) => {
-      const y = rows.map((r) => (typeof r[metric] === 'number' ? r[metric] as number : null));
-      return {
-        yTitle: axisTitle(metricLabel(metric)),
-        curves: [{ source: basename(path), x, y }],
-        design: zero >= 0 && y[zero] !== null ? [{ source: basename(path), x: 0, y: y[zero] as number }] : [],
-      };
-    }),
-  };
+  const chart = kcChart({ event, at: run.at, load: run.steps.map((s) => s.load), solved: run.steps.map((s) => s.status === 'solved'), rows }, request.metrics, basename(path));
   const svg = await chartSvg(chart, request.size);
   return { data: request.format === 'png' ? svgToPng(svg) : svg, failed: run.steps.some((s) => s.status === 'failed') };
 }

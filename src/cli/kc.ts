@@ -51,6 +51,11 @@ export function kcToCsv(run: KcRun): string {
     };
     vec('wheel_center_displacement', s.wheel_center_displacement);
     vec('wheel_rotation', s.wheel_rotation);
+    // the vertical event's compliant wheel rate, per side on an axle
+    if (s.wheel_rate !== undefined) {
+      if (s.wheel_rate === null || typeof s.wheel_rate === 'number') row.wheel_rate = s.wheel_rate;
+      else for (const [side, v] of Object.entries(s.wheel_rate)) row[`${side}.wheel_rate`] = v;
+    }
     for (const k of Object.keys(row)) columns.add(k);
     return row;
   });
@@ -93,7 +98,7 @@ Runs one K&C rig event on a suspension whose file has a compliance: section (bus
 compliant links): the wheel pads and the rack hold the position, each load is applied to
 every wheel, and the suspension settles in its equilibrium. Each step prints the metrics at
 the deflected pose, the wheel centre's displacement (mm) and the wheel's rotation (deg)
-from the rigid pose, each bushing's force, moment, translation and rotation, and the link
+from the unloaded pose, each bushing's force, moment, translation and rotation, and the link
 forces. The summary gives the coefficients at zero load, exact (implicit function theorem):
 toe_per_fy, camber_per_fy (deg/kN), lateral_stiffness (N/mm), toe_per_fx, camber_per_fx
 (deg/kN), recession_per_fx (mm/kN), longitudinal_stiffness (N/mm), toe_per_mz,
@@ -104,7 +109,8 @@ Events (ISO 8855 vehicle axes):
   braking    Fx at the contact patch, N, negative  (default -4000:0:5)
   traction   Fx at the wheel centre, N             (default 0:4000:5)
   aligning   Mz about the contact patch, N·mm      (default -200000:200000:5)
-  vertical   the wheel pads moved in bump, mm      (default -50:50:11)
+  vertical   the wheel pads moved in bump, mm      (default -50:50:11); each step
+             also prints wheel_rate, the compliant wheel rate (N/mm, exact)
 
 Options:
   --event EVENT      the rig event (required)

@@ -25,6 +25,7 @@ import { VIRTUAL_METRICS, virtualMetricsOf } from '../suspension/gradients/virtu
 import { parseLoadCase } from '../suspension/loads/loads.ts';
 import { curveSensitivity, parseCurveTargets, type CurveQuantity } from '../suspension/gradients/curves.ts';
 import { inFileCoordinates } from '../suspension/gradients/setup.ts';
+import { isVehicleText, vehicleFit, vehicleSensitivity } from './vehicle-gradients.ts';
 import { compliantSensitivitySweeps } from './compliant-sensitivity.ts';
 
 const SENSITIVITY_OPTIONS = {
@@ -38,6 +39,7 @@ const SENSITIVITY_OPTIONS = {
   targets: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  parameter: { type: 'string', multiple: true },
 } as const;
 
 /** One CSV row per step, metric and hardpoint coordinate (an axle's metric named `<side>.<metric>`). */
@@ -99,7 +101,8 @@ export const sensitivityCommand: Command = {
   name: 'sensitivity',
   synopsis: 'sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]\n' +
     '            --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]\n' +
-    '            sensitivity GEOMETRY --targets FILE [--format json|csv] [--out FILE]',
+    '            sensitivity GEOMETRY --targets FILE [--format json|csv] [--out FILE]\n' +
+    '            sensitivity VEHICLE.yaml [--metric NAME]... [--parameter NAME]... [--format json|csv] [--out FILE]',
   summary: 'exact gradients of suspension metrics with respect to every hardpoint coordinate',
   help: `Usage: kinemate sensitivity GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP | --at bump=V]
                             --metric NAME [--metric NAME]... [--loads FILE] [--format json|csv] [--out FILE]
@@ -150,6 +153,13 @@ Options:
 
 With no sweep given, the design state (bump 0).
 
+A vehicle file (kinemate vehicle; docs/vehicle.md "Gradients") instead: its figures at rest
+(vehicle.<corner>.contact_load, ride_height, wheel_travel, camber, toe; vehicle.heave,
+pitch, roll, front_axle_load, rear_axle_load) with exact gradients against every number of
+both axle files and the body (front.left.<hardpoint>.x, front.<hardpoint>.x for both sides,
+rear.spring.rate, front.anti_roll.rate, body.mass, vehicle_config.cg_position.x, ...), or
+those named by --parameter NAME (repeatable); printed as metrics.<name> { value, gradient }.
+
 A compliant file (compliance:) is settled at each step (under --loads FILE if given): its
 metrics at the deflected pose and the K&C coefficients kc.toe_per_fy, kc.camber_per_fy,
 kc.lateral_stiffness, kc.toe_per_fx, kc.camber_per_fx, kc.recession_per_fx,
@@ -165,13 +175,16 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
   async run(argv, io) {
     const args = parseCommandArgs('sensitivity', argv, SENSITIVITY_OPTIONS);
     const path = onePositional('sensitivity', args, 'GEOMETRY file');
+    const fileText = await readTextFile(path, 'geometry');
+    if (isVehicleText(fileText)) return vehicleSensitivity(args, path, fileText, io);
+    if (stringOptions(args, 'parameter').length) throw new CliError('sensitivity: --parameter goes with a vehicle file (a geometry file\'s gradients are over all its hardpoints)');
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
     const metrics = stringOptions(args, 'metric');
     const targetsPath = stringOption(args, 'targets');
     refuseOverwritingInputs('sensitivity', '--out', stringOption(args, 'out'),
       [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['loads', stringOption(args, 'loads')], ['targets', targetsPath]]);
-    const geometry = parseGeometry(await readTextFile(path, 'geometry'), path);
+    const geometry = parseGeometry(fileText, path);
     if (targetsPath && geometry.compliance) throw new CliError('sensitivity: --targets (a bump curve\'s quantities) is not offered on a compliant file yet: ask for the states with --at or a sweep');
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
@@ -231,6 +244,10 @@ The targets file is described in docs/sensitivity.md. On a compliant file "move"
 stiffnesses by path (compliance.links.trackrod: [low, high], N/mm relative to the file's)
 and the targets kc.* coefficients (docs/compliance.md).
 
+A vehicle file (docs/vehicle.md "Fit"): targets on its figures at rest, moves of its numbers;
+writes FITTED (default VEHICLE.fitted.json) and, beside it, each moved axle file
+(FITTED stem + .front.json / .rear.json).
+
 The metrics' definitions, units and signs: docs/metrics.md.
 
 Exit codes: 0 converged; 1 bad input; 2 the targets could not all be met (at_bounds,
@@ -239,11 +256,13 @@ stalled, max_iterations: the fitted file is still written).
   async run(argv, io) {
     const args = parseCommandArgs('fit', argv, { targets: { type: 'string' }, out: { type: 'string' } });
     const path = onePositional('fit', args, 'GEOMETRY file');
+    const fileText = await readTextFile(path, 'geometry');
+    if (isVehicleText(fileText)) return vehicleFit(args, path, fileText, io);
     const targetsPath = stringOption(args, 'targets');
     if (!targetsPath) throw new CliError('fit: --targets FILE is required');
     const out = stringOption(args, 'out') ?? `${path.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
     refuseOverwritingInputs('fit', '--out', out, [['geometry', path], ['targets', targetsPath]]);
-    const text = await readTextFile(path, 'geometry');
+    const text = fileText;
     const geometry = parseGeometry(text, path);
     const spec = parseFitSpec(await readTextFile(targetsPath, 'targets'), geometry, targetsPath);
     const report = fit(geometry, spec);

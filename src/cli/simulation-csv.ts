@@ -6,6 +6,7 @@
  * written as the frames come (simulation-output.ts).
  */
 import type { SimulationFrame, SuspensionSimulationFrame } from '../index.ts';
+import { csvColumn, resultName, RESIDUAL_COLUMN, TIME_COLUMN } from '../mechanics/result-names.ts';
 import { suspensionColumns } from './suspension-simulate.ts';
 
 export interface CsvColumns {
@@ -15,24 +16,24 @@ export interface CsvColumns {
 
 interface Column { name: string; get: (f: SimulationFrame) => number }
 
-/** The plain run's columns, read off its first frame. */
+/** The plain run's columns, read off its first frame; their names are the registry's (mechanics/result-names.ts). */
 function frameColumns(first: SimulationFrame): Column[] {
-  const cols: Column[] = [{ name: 't', get: (f) => f.t }];
+  const cols: Column[] = [{ name: TIME_COLUMN, get: (f) => f.t }];
   for (const [key, value] of Object.entries(first.state)) {
     if (typeof value === 'number') cols.push({ name: key, get: (f) => f.state[key] as number });
-    else ['x', 'y', 'z'].forEach((axis, i) => cols.push({ name: `${key.slice(0, -5)}.${axis}`, get: (f) => (f.state[key] as { position: number[] }).position[i] }));
+    else for (const i of [0, 1, 2] as const) cols.push({ name: csvColumn.position(key.slice(0, -'.pose'.length), i), get: (f) => (f.state[key] as { position: number[] }).position[i] });
   }
-  for (const key of Object.keys(first.energy)) cols.push({ name: `energy.${key}`, get: (f) => f.energy[key as keyof typeof f.energy] });
-  for (const key of Object.keys(first.drivers)) cols.push({ name: `driver.${key}`, get: (f) => f.drivers[key] });
+  for (const key of Object.keys(first.energy)) cols.push({ name: resultName.energy(key), get: (f) => f.energy[key as keyof typeof f.energy] });
+  for (const key of Object.keys(first.drivers)) cols.push({ name: csvColumn.driver(key), get: (f) => f.drivers[key] });
   for (const [key, value] of Object.entries(first.forces)) {
-    if ('tension' in value) cols.push({ name: `${key}.tension`, get: (f) => (f.forces[key] as { tension: number }).tension });
-    else if ('penetration' in value) cols.push({ name: `${key}.force`, get: (f) => (f.forces[key] as { force: number }).force });
+    if ('tension' in value) cols.push({ name: resultName.tension(key), get: (f) => (f.forces[key] as { tension: number }).tension });
+    else if ('penetration' in value) cols.push({ name: resultName.force(key), get: (f) => (f.forces[key] as { force: number }).force });
   }
   // a rolling mate's contact: its normal force (negative: the wheel would lift off)
   for (const [key, value] of Object.entries(first.reactions)) {
-    if ('normal' in value && typeof value.normal === 'number') cols.push({ name: `${key}.normal`, get: (f) => (f.reactions[key] as { normal: number }).normal });
+    if ('normal' in value && typeof value.normal === 'number') cols.push({ name: resultName.normal(key), get: (f) => (f.reactions[key] as { normal: number }).normal });
   }
-  cols.push({ name: 'residual', get: (f) => f.residual });
+  cols.push({ name: RESIDUAL_COLUMN, get: (f) => f.residual });
   return cols;
 }
 

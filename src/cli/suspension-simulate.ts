@@ -4,6 +4,7 @@
  * with its `suspension` view; CSV appends the suspension's columns to simulate's.
  */
 import type { DynamicGradients, DynamicResult, GradientOptions, SimulateOptions, SuspensionFrame, SuspensionSimulationResult } from '../index.ts';
+import { CHASSIS_HEAVE, CORNER_RESULTS, ELEMENT_RESULTS, suspensionColumn } from '../suspension/dynamics/result-names.ts';
 import { readTextFile } from './files.ts';
 
 /** The text of FILE when it is a suspension geometry (YAML, or JSON with hardpoints) rather than an assembly; else null. */
@@ -37,18 +38,21 @@ export async function geometryGradients(file: string, text: string, names: reado
   return geometrySimulationGradients({ geometry, spec }, names, results, options, method);
 }
 
-/** The suspension's CSV columns, read off a run's first frame: per side travel, camber, toe, road, tyre; per element length and travel; per link its force. */
+/**
+ * The suspension's CSV columns, read off a run's first frame: per side travel, camber, toe,
+ * road, tyre; per element length and travel; per link its force; named and ordered by the
+ * registry (suspension/dynamics/result-names.ts).
+ */
 export function suspensionColumns(first: SuspensionFrame): { name: string; get: (s: SuspensionFrame) => number | null | undefined }[] {
   const cols: { name: string; get: (s: SuspensionFrame) => number | null | undefined }[] = [];
-  for (const [side, c] of Object.entries(first.corners)) {
-    for (const key of Object.keys(c) as (keyof typeof c)[]) cols.push({ name: `${side}.${key}`, get: (s) => s.corners[side][key] });
+  for (const side of Object.keys(first.corners)) {
+    for (const field of CORNER_RESULTS) cols.push({ name: suspensionColumn.corner(side, field), get: (s) => s.corners[side][field] });
   }
   for (const id of Object.keys(first.elements)) {
-    cols.push({ name: `${id}.length`, get: (s) => s.elements[id].length });
-    cols.push({ name: `${id}.travel`, get: (s) => s.elements[id].travel });
+    for (const field of ELEMENT_RESULTS) cols.push({ name: suspensionColumn.element(id, field), get: (s) => s.elements[id][field] });
   }
-  for (const id of Object.keys(first.links)) cols.push({ name: `link.${id}`, get: (s) => s.links[id] });
-  if (first.chassis_heave !== undefined) cols.push({ name: 'chassis_heave', get: (s) => s.chassis_heave });
+  for (const id of Object.keys(first.links)) cols.push({ name: suspensionColumn.link(id), get: (s) => s.links[id] });
+  if (first.chassis_heave !== undefined) cols.push({ name: CHASSIS_HEAVE, get: (s) => s.chassis_heave });
   return cols;
 }
 

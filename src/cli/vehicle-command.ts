@@ -17,7 +17,7 @@ const STEADY_UNITS = { ...UNITS, radius: 'm', speed: 'km/h', yaw_rate_gain: '1/s
 
 function steadyRadius(text: string | undefined): number {
   const r = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isFinite(r) || !(r > 0)) throw new CliError(`vehicle: --radius: expected the path's radius in m (positive), got ${JSON.stringify(text ?? null)}`);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(r) || r === 0) throw new CliError(`vehicle: --radius: expected the path's radius in m (positive: a left turn, negative: a right turn), got ${JSON.stringify(text ?? null)}`);
   return r;
 }
 
@@ -57,7 +57,8 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
               (deg/g, braking's; pitch_gradient_traction too) and the load
               transfer per axle (N/g), braking and traction
   --steady-state --radius R --speed A:B:N
-              steady cornering (left turn) on a radius R (m) at N speeds from
+              steady cornering on a radius R (m; R > 0 a left turn, R < 0 a
+              right turn: ay, steer, sideslip and roll change sign) at N speeds from
               A to B (km/h) with the tyres: per step ay (g), steer (deg at the
               wheels), sideslip (deg), yaw_rate_gain (1/s), drive_force (N),
               tyres.<corner>

@@ -8,6 +8,7 @@
  * held coordinates), D that metric.
  */
 import { LU } from '../../kernel/linalg';
+import { GradientRefusal } from './refusal';
 import type { System } from '../../kernel/system';
 
 /** D, the start solve's column metric, in the tangent layout. */
@@ -35,7 +36,7 @@ export class MinimumNormStart {
       A[r * k + s] = t; A[s * k + r] = t;
     }
     this.T = new LU(k);
-    if (!this.T.factor(A, k, 1e-13)) throw new Error('the start rows are dependent');
+    if (!this.T.factor(A, k, 1e-13)) throw new GradientRefusal('the start rows are dependent');
     this.y = new Float64Array(k);
   }
 

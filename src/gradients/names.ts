@@ -5,6 +5,7 @@
  */
 import { parseCoefficient } from './parameters/coefficients';
 import { parseHardpoint } from './parameters/hardpoints';
+import { canonicalResultName } from '../mechanics/result-names';
 import { DynamicSensitivityError } from './errors';
 import type { DynamicParameter, DynamicResult } from './types';
 
@@ -32,8 +33,11 @@ export function parseParameter(name: string): DynamicParameter {
 /**
  * Result names: `PART[.POINT].position.z`, `PART[.POINT].velocity.x`, with an optional `@max`,
  * `@min` (default: the final value) or `@cross=LEVEL` (the time the coordinate first passes LEVEL).
+ * The names are the registry's (mechanics/result-names.ts); the CSV's short spellings
+ * (`PART.z`, `driver.NAME`) are read as their canonical names.
  */
-export function parseResult(name: string): DynamicResult {
+export function parseResult(written: string): DynamicResult {
+  const name = canonicalResultName(written);
   const tension = /^([^.@]+)\.tension(?:@(final|max|min))?$/.exec(name);
   if (tension) return { part: tension[1], quantity: 'tension', axis: 0, at: (tension[2] ?? 'final') as DynamicResult['at'] };
   const reaction = /^reactions\.([^.@]+)\.(force|moment)\.([xyz])(?:@(final|max|min))?$/.exec(name);
@@ -45,7 +49,7 @@ export function parseResult(name: string): DynamicResult {
   if (force) return { part: force[1], quantity: 'force', axis: 0, ...(force[2] ? { component: 'xyz'.indexOf(force[2]) as 0 | 1 | 2 } : {}), at: (force[3] ?? 'final') as DynamicResult['at'] };
   const m = /^([^.]+)(?:\.([^.@]+))?\.(position|velocity)\.([xyz])(?:@(final|max|min|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[6] !== undefined && !Number.isFinite(Number(m[6])))) {
-    throw new DynamicSensitivityError(`result "${name}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min, or ELEMENT.force, ELEMENT.force.x|y|z (a tyre's load, a bushing's or drag's force, a coordinate spring's or friction's; @max, @min), or a frame's reactions.MATE.force.x|y|z, reactions.MATE.moment.x|y|z or drivers.NAME (@max, @min)`);
+    throw new DynamicSensitivityError(`result "${written}": expected PART[.POINT].position.x|y|z or PART[.POINT].velocity.x|y|z, optionally @max, @min or @cross=LEVEL, or ELEMENT.tension, optionally @max or @min, or ELEMENT.force, ELEMENT.force.x|y|z (a tyre's load, a bushing's or drag's force, a coordinate spring's or friction's; @max, @min), or a frame's reactions.MATE.force.x|y|z, reactions.MATE.moment.x|y|z or drivers.NAME (@max, @min)`);
   }
   const at = (m[6] !== undefined ? 'crossing' : m[5] ?? 'final') as DynamicResult['at'];
   return { part: m[1], ...(m[2] ? { point: m[2] } : {}), quantity: m[3] as 'position' | 'velocity', axis: 'xyz'.indexOf(m[4]) as 0 | 1 | 2, at, ...(m[6] !== undefined ? { level: Number(m[6]) } : {}) };

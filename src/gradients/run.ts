@@ -33,6 +33,7 @@
  * start-tangents.ts (how the start moves), forward.ts (the steps), adjoint.ts (the sweep back);
  * this file puts them in order and assembles the results.
  */
+import { ArgumentError } from '../../kernel/errors';
 import type { AssemblyDoc } from '../assembly/types';
 import type { Model } from '../model/build';
 import type { DynamicsModel } from '../mechanics/build';
@@ -103,7 +104,7 @@ function single(source: AssemblyDoc | Model | DynamicsModel, parameters: readonl
 /** The stages in order, then each result's value, time and gradient. */
 function gradientRun(source: AssemblyDoc | Model | DynamicsModel, parameters: readonly DynamicParameter[], results: readonly DynamicResult[], options: GradientOptions, mode: 'direct' | 'adjoint'): { steps: number; results: DynamicGradient[] } {
   const { duration, step } = options;
-  if (!(duration > 0) || !(step > 0)) throw new RangeError('duration and step: expected positive numbers of seconds');
+  if (!(duration > 0) || !(step > 0)) throw new ArgumentError('duration and step', 'expected positive numbers of seconds');
   if (!results.length) throw new DynamicSensitivityError('gradients: no result asked for');
   const s = setupRun(source, parameters, options, mode);
   const pr = parameterRows(s);

@@ -15,6 +15,7 @@
  * meet (sensitivity.ts startColumns).
  */
 import { LU } from '../../kernel/linalg';
+import { GradientRefusal } from './refusal';
 import type { DynamicsModel } from '../mechanics/build';
 import { readVelocities } from '../mechanics/simulate';
 
@@ -50,7 +51,7 @@ export class StartVelocity {
     // a row left out as redundant (all zero here: sensitivity.ts masks it) keeps e = 0
     for (let r = 0; r < m; r++) { let any = false; for (let c = 0; c < n; c++) if (J[r * n + c] !== 0) { any = true; break; } if (!any) A[(n + r) * N + n + r] = 1; }
     this.K = new LU(N);
-    if (!this.K.factor(A, N, 1e-300)) throw new Error('the start\'s velocity projection is singular');
+    if (!this.K.factor(A, N, 1e-300)) throw new GradientRefusal('the start\'s velocity projection is singular');
     this.x = new Float64Array(N);
     const x = this.x;
     for (let c = 0; c < n; c++) x[c] = W[c] * vhat[c];

@@ -192,6 +192,19 @@ export class SuspensionLiveEngine {
     return { ...outcome, report: outcome.report ?? driven, driven };
   }
 
+  /** Runs `fn` with the view's drivers in the system at the current view's targets (a compliant settle holds them), then takes them out. */
+  holdingDrivers<T>(fn: () => T): T {
+    const sys = this.model.system;
+    const blocks = this.driverBlocks();
+    this.setTargets(this.targetsOf(this.currentView));
+    for (const b of blocks) sys.addBlock(b);
+    try {
+      return fn();
+    } finally {
+      sys.removeBlocks(blocks);
+    }
+  }
+
   /** Back to the last good pose (after a failed solve). */
   restoreLastGood(): void {
     this.model.system.restore(this.lastGood);

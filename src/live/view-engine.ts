@@ -26,6 +26,7 @@ import type { AssemblyDoc } from '../assembly/types.ts';
 import type { SuspensionModel } from '../suspension/build/model.ts';
 import type { LoadCase, StateLoads } from '../suspension/loads/loads.ts';
 import { LoadsAtPose } from './loads-at-pose.ts';
+import { LiveCompliance, secantPull, type LiveComplianceFrame, type RigLoads } from './compliant-pose.ts';
 import { compileDocument, type CompiledDocument, type LiveDocument } from './document.ts';
 import { LiveEngine, type LiveFrame } from './engine.ts';
 import type { LiveRequest } from './live-model.ts';
@@ -39,6 +40,8 @@ export interface LiveViewSettings {
   readonly view: SuspensionView;
   /** A suspension: a load case; the frame then carries the loads at the pose shown. */
   readonly loads?: LoadCase | null;
+  /** A compliant suspension: the rig's loads at the contact patches (the viewer's load arrows), added to `loads`. */
+  readonly rig?: RigLoads | null;
 }
 
 /**
@@ -89,6 +92,8 @@ export interface LiveViewFrame {
   readonly design: LiveSuspensionAnalysis | null;
   /** With the request's load case: the library's loads at the pose shown. */
   readonly loads: StateLoads | null;
+  /** A compliant suspension (a `compliance:` section): the settle under the loads, the K&C coefficients and the unloaded pose (null otherwise). */
+  readonly compliance: LiveComplianceFrame | null;
   /** The model was built for this request (a new version, or fresh). */
   readonly rebuilt: boolean;
   /** Wall times, ms: the build (when rebuilt), the solve, the analysis. */
@@ -107,6 +112,8 @@ interface SuspensionEntry {
   design: LiveSuspensionAnalysis | null;
   /** Loads at the pose (one SweepLoads per load case). */
   readonly loads: LoadsAtPose;
+  /** A compliant suspension's settle (null for a rigid one). */
+  readonly compliance: LiveCompliance | null;
 }
 
 interface AssemblyEntry {
@@ -136,9 +143,9 @@ export class LiveViewEngine {
   }
 
   /** The suspension of the current version (null when the last request was a plain assembly). */
-  get suspension(): { readonly sm: SuspensionModel; readonly engine: SuspensionLiveEngine; readonly assembly: AssemblyDoc; readonly version: number } | null {
+  get suspension(): { readonly sm: SuspensionModel; readonly engine: SuspensionLiveEngine; readonly assembly: AssemblyDoc; readonly version: number; readonly compliance: LiveCompliance | null } | null {
     const l = this.kind === 'suspension' ? this.loaded : null;
-    return l ? { sm: l.engine.sm, engine: l.engine, assembly: l.assembly, version: l.version } : null;
+    return l ? { sm: l.engine.sm, engine: l.engine, assembly: l.assembly, version: l.version, compliance: l.compliance } : null;
   }
 
   /** The checked assembly of the last request. */
@@ -175,7 +182,7 @@ export class LiveViewEngine {
       const previous = this.loaded;
       this.loaded = null;
       const engine = new SuspensionLiveEngine(assembly, previous?.engine);
-      this.loaded = { version: request.version, document: request.document, assembly, engine, buildMs: now() - t0, design: null, loads: new LoadsAtPose(engine.sm) };
+      this.loaded = { version: request.version, document: request.document, assembly, engine, buildMs: now() - t0, design: null, loads: new LoadsAtPose(engine.sm), compliance: engine.sm.roles.compliance ? new LiveCompliance(engine) : null };
     }
     this.kind = 'suspension';
     const entry = this.loaded!;
@@ -188,7 +195,9 @@ export class LiveViewEngine {
     if (request.pull) {
       // the pull starts from the view the request carries (the last good pose)
       const pull = request.pull;
-      const r = live.pull({ part: pull.part, local: pull.point, target: pull.target, mode: pull.mode ?? 'free', ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) }, request.settings.view);
+      const wanted = { part: pull.part, local: pull.point, target: pull.target, mode: pull.mode ?? 'free', ...(pull.corner !== undefined ? { corner: pull.corner } : {}), ...(pull.axis ? { axis: pull.axis } : {}) } as const;
+      // a compliant suspension has no kinematic tangent to pull along: its driver follows by secant steps
+      const r = entry.compliance ? secantPull(live, wanted, request.settings.view) : live.pull(wanted, request.settings.view);
       report = r.report;
       if (r.note) note = r.note;
       if (r.limitedBy) {
@@ -203,28 +212,33 @@ export class LiveViewEngine {
     }
     const solveMs = now() - t1;
     if (report && !report.converged) live.restoreLastGood();
+    // a compliant suspension settles at the view under the loads (the pose shown is the settled one)
+    const settings = request.settings;
+    const compliance = entry.compliance ? entry.compliance.settle(settings.loads ?? null, settings.rig ?? null) : null;
     const t2 = now();
     const f = live.freedom();
     const hold = holdOf(entry.document);
     // the library's analysis at the pose shown (the last good one after a failure)
     const analysis = analyseSuspension(live.sm, hold, f.dof);
-    const loads = request.settings.loads ? entry.loads.evaluate(request.settings.loads) : null;
+    const loads = compliance ? (settings.loads || settings.rig ? entry.compliance!.loads() : null) : settings.loads ? entry.loads.evaluate(settings.loads) : null;
     const failedOwners = report && !report.converged ? report.failed : limitedBy ? limitedBy.failed : [];
     const failed = failedOwners.filter((o) => !o.startsWith('drag:') && !live.isDriverRow(o)).map(userOwner);
     const solved = !report || report.converged;
     const view = live.view;
-    const atDesign = solved && !limitedBy && view.rack === 0 && view.travel.every((t) => t === 0);
+    // a compliant pose is the design's only where nothing deflects it: its design is analysed at the design state
+    const atDesign = solved && !limitedBy && !compliance && view.rack === 0 && view.travel.every((t) => t === 0);
     // at design, the frame's own analysis is the design's: evaluated once, not twice
     entry.design ??= atDesign ? analysis : live.atDesign(() => analyseSuspension(live.sm, hold, f.dof));
     let message: string | null = null;
     if (!solved) message = [asked, report?.message ? `solver: ${report.message}` : null].filter(Boolean).join(' — ');
     else if (limitedBy) message = asked;
     else if (note) message = note;
+    if (compliance?.message) message = message ? `${message} — ${compliance.message}` : compliance.message;
     return {
       seq: request.seq ?? 0,
       version: entry.version,
       suspension: true,
-      ok: solved && !limitedBy,
+      ok: solved && !limitedBy && compliance?.status !== 'failed',
       good: solved,
       status: !solved ? 'failed' : limitedBy ? 'limited' : 'solved',
       message,
@@ -241,6 +255,7 @@ export class LiveViewEngine {
       analysis,
       design: entry.design,
       loads,
+      compliance,
       rebuilt,
       ms: { build: rebuilt ? entry.buildMs : 0, solve: solveMs, analysis: now() - t2 },
     };
@@ -293,6 +308,7 @@ export class LiveViewEngine {
       analysis: null,
       design: null,
       loads: null,
+      compliance: null,
       rebuilt: frame.rebuilt,
       ms: { build: frame.rebuilt ? frame.solveMs : 0, solve: frame.solveMs, analysis: 0 },
     };

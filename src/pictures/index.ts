@@ -11,4 +11,5 @@ export { metricLabel, axisTitle, type MetricLabel } from './labels.ts';
 export { assemblyScene, type SceneOptions, type StatePoses } from './scene.ts';
 export { sceneToGlb, ROOT_NODE, type AnimatedScene, type MeshData, type Pose, type SceneNode } from './gltf.ts';
 export { reportHtml, type ReportInput } from './report.ts';
+export { kcChart, KC_LOAD_TITLES, type KcSeries } from './kc-chart.ts';
 export { tyreChart, TYRE_METRICS, type TyreMetric, type TyreSeries } from './tyre-chart.ts';

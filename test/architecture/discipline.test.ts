@@ -29,23 +29,8 @@ const NOT_KINEMATE_ALLOWED: Record<string, string> = {
 /** The classes of ours that extend a built-in error directly: the two roots. */
 const ROOTS = ['KinemateError', 'InternalError'];
 
-/**
- * Plain `throw new Error/RangeError/TypeError(…)` left, by file, in folders other branches
- * were rewriting when the rest went (issue 26): shrink this list as they are converted; a
- * file not listed, or a count that grows, fails.
- */
-const PLAIN_THROWS_LEFT: Record<string, number> = {
-  'src/gradients/free-start.ts': 1,
-  'src/gradients/parameters/hardpoints.ts': 6,
-  'src/gradients/run.ts': 1,
-  'src/gradients/start.ts': 1,
-  'src/suspension/files/errors.ts': 1,
-  'src/suspension/files/geometry.ts': 1,
-  'src/suspension/files/sweep.ts': 1,
-  'src/suspension/gradients/curves.ts': 1,
-  'src/suspension/gradients/setup.ts': 3,
-  'src/suspension/gradients/simulation/road.ts': 1,
-};
+/** Plain `throw new Error/RangeError/TypeError(…)` in kernel, mates and src: none is left (issue 26). */
+const PLAIN_THROWS_LEFT: Record<string, number> = {};
 
 /** Error classes of the packages we use, thrown as those packages ask. */
 const LIBRARY_ERRORS = new Set([
@@ -116,13 +101,12 @@ describe('what is thrown', () => {
     expect(errors.filter((name) => BUILT_IN_ERRORS.has(parents.get(name)!)).sort()).toEqual([...ROOTS].sort());
   });
 
-  it('is never a plain built-in error in kernel, mates or src, but the listed files not converted yet', () => {
+  it('is never a plain built-in error in kernel, mates or src', () => {
     const counts: Record<string, number> = {};
     for (const hit of hits(/\bthrow\s+(?:new\s+)?(?:Error|RangeError|TypeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)\s*\(/g, ENGINE)) {
       const file = hit.slice(0, hit.indexOf(':'));
       counts[file] = (counts[file] ?? 0) + 1;
     }
-    // a list entry whose file has none left is to be removed, so the list only shrinks
     expect(counts).toEqual(PLAIN_THROWS_LEFT);
   });
 });

@@ -51,6 +51,8 @@ import { ClearanceOverlay } from './clearance-overlay';
 import { EnvelopeButton } from './envelope-button';
 import { LiveClearance } from './clearance-live';
 import { geometryBodies, type GeometryBodies } from './geometry-bodies';
+import { CompliancePanel } from './compliance-panel';
+import { VehicleMode } from './vehicle-mode';
 
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -75,12 +77,16 @@ export class ViewerApp {
   /** The suspension devices drawn (device-overlay.ts) and the shim thickness with the device metrics (devices-panel.ts). */
   readonly devices: DeviceOverlay;
   readonly devicesPanel: DevicesPanel;
+  /** A compliant suspension: coefficients, exaggeration, rig loads and their draggable arrows, K&C curves (viewer/src/compliance-panel.ts). */
+  readonly compliance: CompliancePanel;
   /** Parts drawn with their CAD geometry, and picking on it in assemble mode (viewer/src/part-meshes.ts, surface-picking.ts). */
   readonly partMeshes: PartMeshes;
   readonly surfacePicking: SurfacePicking;
   readonly clearanceOverlay: ClearanceOverlay;
   readonly liveClearance = new LiveClearance();
   readonly envelope: EnvelopeButton;
+  /** A whole car opened from a vehicle file (viewer/src/vehicle-mode.ts): drawn, dragged and read out apart from the live model. */
+  readonly vehicle: VehicleMode;
   readonly poseClient = new SolverClient('pose');
   readonly sweepClient = new SolverClient('sweep');
   /** The plots' sweeps, scheduled beside the pose (the live model's lane: the newest per frame, one in flight). */
@@ -138,6 +144,7 @@ export class ViewerApp {
     // a plot that picks a metric of the steering response needs it at every step: sweep again
     this.plots.onChoose = () => { if (this.lastPose?.suspension) this.requestSweep(); };
     this.assemblePanel = new AssemblePanel(this);
+    this.vehicle = new VehicleMode(this);
     this.partMeshes = new PartMeshes(() => {
       const problem = this.partMeshes.problems.values().next().value;
       if (problem) this.showError(`Part geometry: ${problem}`);
@@ -159,6 +166,7 @@ export class ViewerApp {
       this.noteInput();
       if (this.plots.needsLoads()) this.requestSweep();
     });
+    this.compliance = new CompliancePanel(this);
     this.gestures = new DragGestures(this);
     wireFrames(this);
     wireToolbar(this);
@@ -222,7 +230,8 @@ export class ViewerApp {
 
   /** Undo, redo, save and the template menu as the document now is (viewer/src/toolbar.ts). */
   updateToolbar(): void {
-    updateToolbar(this);
+    if (this.vehicle?.active) this.vehicle.updateToolbar();
+    else updateToolbar(this);
   }
 
   /** Open a file's text; a malformed file shows the loader's message and keeps the model (viewer/src/file-io.ts). */
@@ -285,15 +294,29 @@ export class ViewerApp {
   // ------------------------------------------------------------ the document
 
   undo(): void {
-    if (this.live.undo()) this.updateToolbar();
+    if (this.vehicle.active) this.vehicle.undo();
+    else if (this.live.undo()) this.updateToolbar();
   }
 
   redo(): void {
-    if (this.live.redo()) this.updateToolbar();
+    if (this.vehicle.active) this.vehicle.redo();
+    else if (this.live.redo()) this.updateToolbar();
+  }
+
+  /** Vehicle mode left: the live model's document drawn again, framed. */
+  redrawModel(): void {
+    this.scene.frameNext = this.docKey(this.history.current);
+    if (this.lastPose) this.scene.update(this.lastPose);
+    this.scene.updateSweep(this.lastSweep);
+    // and solved again, so every panel and overlay follows the model shown
+    this.live.resolve({ fresh: true });
+    this.noteInput();
+    this.updateToolbar();
   }
 
   /** A new document (a template, an opened file): one undo entry, the view and baseline reset. */
   replaceDocument(doc: ViewerDocument, label: string): void {
+    this.vehicle.close();
     this.live.setSettings({ ...this.live.settings, view: { travel: [], rack: 0 } }, { solve: false });
     this.baseline = null;
     this.baselineDesign = null;

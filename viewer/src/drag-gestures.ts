@@ -26,6 +26,8 @@ export interface GesturesHost {
   readonly live: Pick<ViewerLiveModel, 'beginDrag' | 'dragTo' | 'endDrag' | 'cancelDrag' | 'resolve'>;
   readonly stats: { readonly dispatch: number[] };
   readonly lastPose: PoseResult | null;
+  /** A whole vehicle shown: its own drags (viewer/src/vehicle-mode.ts) take the gesture. */
+  readonly vehicle?: { readonly active: boolean };
   /** The reason of the live model's last refused edit. */
   readonly lastRefusal: string;
   refusal: string | null;
@@ -50,7 +52,7 @@ export class DragGestures {
     d.addEventListener('hoveroff', () => this.app.scene.setHovered(null));
     d.addEventListener('dragstart', (e) => {
       const h = this.app.scene.handleInfo.get(e.object);
-      if (!h || !this.app.lastPose) return;
+      if (!h || !this.app.lastPose || this.app.vehicle?.active) return;
       if (this.app.assemblePanel.assembling) { this.app.assemblePanel.pick(h.ref); return; } // assemble mode: clicks pick points
       if (h.kind === 'anchor') return; // a fixed part's point: nothing to drag
       this.app.plots.freeze(true);

@@ -4,7 +4,7 @@
  * sweep as an animated glTF.
  */
 import { assemblyText, baseName, geometryText, nameOf, OpenError, readDocument, readSweepFile, type SweepFileRange } from './document';
-import { EditRefused } from '../../src/index.ts';
+import { EditRefused, looksLikeVehicleFile as isVehicleFile } from '../../src/index.ts';
 import { liveEdits } from '../../src/index.ts';
 import { PLOTTABLE } from '../../src/index.ts';
 import { plotsChart, plotsPictures, sweepGlb } from './pictures';
@@ -27,17 +27,35 @@ export interface FilesHost {
   replaceDocument(doc: ViewerDocument, label: string): void;
   showError(text: string): void;
   showNotice(text: string): void;
+  /** A whole vehicle (viewer/src/vehicle-mode.ts): a vehicle file opens there, with the files chosen beside it. */
+  readonly vehicle?: { open(name: string, text: string, files?: Readonly<Record<string, string>>): boolean };
   /** Geometry files opened beside a document (viewer/src/part-meshes.ts). */
   readonly partMeshes: { addFiles(files: readonly { name: string; bytes: Uint8Array }[]): void };
 }
 
 const DOCUMENT_FILE = /\.(ya?ml|json)$/i;
+/** Files a vehicle file names beside its axle files (Magic Formula tyres). */
+const TYRE_FILE = /\.tir$/i;
+
+/**
+ * A vehicle file among the files chosen opens the whole car, its axle and tyre files
+ * matched by base name among the others; true when one did.
+ */
+async function openVehicleFiles(app: FilesHost, files: readonly File[]): Promise<boolean> {
+  if (!app.vehicle) return false;
+  const texts = await Promise.all(files.filter((f) => DOCUMENT_FILE.test(f.name) || TYRE_FILE.test(f.name)).map(async (f) => ({ name: f.name, text: await f.text() })));
+  const vehicle = texts.find((t) => DOCUMENT_FILE.test(t.name) && isVehicleFile(t.name, t.text));
+  if (!vehicle) return false;
+  app.vehicle.open(vehicle.name, vehicle.text, Object.fromEntries(texts.filter((t) => t !== vehicle).map((t) => [t.name, t.text])));
+  return true;
+}
 
 /**
  * Opens what the user chose or dropped: the document (YAML/JSON) and, beside it, any
  * geometry files its parts name (STEP, STL, …), matched by file name.
  */
 async function openFiles(app: FilesHost, files: readonly File[]): Promise<void> {
+  if (await openVehicleFiles(app, files)) return;
   const geometry = files.filter((f) => !DOCUMENT_FILE.test(f.name));
   if (geometry.length) app.partMeshes.addFiles(await Promise.all(geometry.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) }))));
   const doc = files.find((f) => DOCUMENT_FILE.test(f.name));
@@ -122,6 +140,7 @@ export async function exportGltf(app: FilesHost): Promise<void> {
 
 /** Open a file's text; a malformed file shows the loader's message and keeps the model. */
 export async function openFile(app: FilesHost, name: string, text: string): Promise<boolean> {
+  if (app.vehicle && isVehicleFile(name, text)) return app.vehicle.open(name, text);
   try {
     // a bump sweep file sets the plots' range (and the hold); the model stays
     const range = readSweepFile(name, text, app.history.current);

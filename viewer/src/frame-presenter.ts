@@ -44,10 +44,13 @@ export interface FramesHost {
   readonly loadsPanel: { render(result: PoseResult): void; readonly drawForces: boolean };
   readonly devices: PoseView;
   readonly devicesPanel: { render(doc: ViewerDocument, result: PoseResult): void };
+  readonly compliance: { update(result: PoseResult): void };
   readonly partMeshes: { update(bodies: GeometryBodies | null, result: PoseResult): void };
   /** The closest pair of bodies at this pose, drawn (viewer/src/clearance-live.ts, clearance-overlay.ts). */
   showClearance(bodies: GeometryBodies | null, result: PoseResult): void;
   readonly baseline: SweepResult | null;
+  /** While a whole vehicle is shown (viewer/src/vehicle-mode.ts), the live model's frames are kept, not drawn. */
+  readonly vehicle?: { readonly active: boolean };
   lastPose: PoseResult | null;
   lastSweep: SweepResult | null;
   shownPose: number;
@@ -76,7 +79,7 @@ export function wireFrames(app: FramesHost): void {
       recordSample(app.stats.sweepMs, o.output.ms);
       recordSample(app.stats.sweepArrival, performance.now() - o.input.time);
       app.plots.setSweep(o.output);
-      app.scene.updateSweep(o.output);
+      if (!app.vehicle?.active) app.scene.updateSweep(o.output);
       if (app.baseline && app.lastPose) app.renderReadouts();
       app.shownSweep = o.input.seq;
       app.shownSweepId = o.input.id;
@@ -107,6 +110,7 @@ function onPoseOutcome(app: FramesHost, latest: SolveOutcome<LiveRequest<ViewSet
   const result = latest.output;
   // a late result of an old document is not drawn over a newer one
   if (result.docKey !== app.docKey(app.history.current)) { app.shownPose = Math.max(app.shownPose, seq); return; }
+  if (app.vehicle?.active) { app.lastPose = result; app.shownPose = seq; return; }
   const input = app.inputs.get(seq);
   if (input) recordSample(app.stats.poseArrival, performance.now() - input.time);
   try {
@@ -139,6 +143,7 @@ function applyPose(app: FramesHost, result: PoseResult): void {
   app.loadsPanel.render(result);
   app.devices.update(result);
   app.devicesPanel.render(app.history.current, result);
+  app.compliance.update(result);
   app.plots.setMarker(app.sweepControls.markerOf(result));
   // a steer sweep needs a rack: offered only where there is one
   const steerOption = document.querySelector<HTMLOptionElement>('#sweep-kind option[value="steer"]')!;

@@ -4,10 +4,11 @@
  * replies with requests. Without Worker support the engine runs on the main thread.
  */
 import { recordSample } from './samples';
-import { LiveViewPresenter, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from '../../src/index.ts';
+import { LiveViewPresenter, kcCurves, type KcCurvesRequest, type KcCurvesResult, type PoseRequest, type PoseResult, type SweepRequest, type SweepResult } from '../../src/index.ts';
 
-export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest };
-export type WorkerReply = { id: number; ok: true; result: PoseResult | SweepResult; at?: { received: number; done: number } } | { id: number; ok: false; error: string };
+export type WorkerRequest = { id: number; kind: 'pose'; request: PoseRequest } | { id: number; kind: 'sweep'; request: SweepRequest } | { id: number; kind: 'kc'; request: KcCurvesRequest };
+type Reply = PoseResult | SweepResult | KcCurvesResult;
+export type WorkerReply = { id: number; ok: true; result: Reply; at?: { received: number; done: number } } | { id: number; ok: false; error: string };
 
 /** Where the last round trips went (ms): to the worker, in it, back to the page. */
 export interface RoundTrips { toWorker: number[]; inWorker: number[]; back: number[] }
@@ -16,7 +17,7 @@ export class SolverClient {
   private worker: Worker | null = null;
   private engine: LiveViewPresenter | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (value: PoseResult | SweepResult) => void; reject: (error: Error) => void; posted: number }>();
+  private readonly waiting = new Map<number, { resolve: (value: Reply) => void; reject: (error: Error) => void; posted: number }>();
   readonly trips: RoundTrips = { toWorker: [], inWorker: [], back: [] };
 
   constructor(readonly name: string) {
@@ -47,12 +48,12 @@ export class SolverClient {
     }
   }
 
-  private call<T extends PoseResult | SweepResult>(kind: 'pose' | 'sweep', request: PoseRequest | SweepRequest): Promise<T> {
+  private call<T extends Reply>(kind: WorkerRequest['kind'], request: WorkerRequest['request']): Promise<T> {
     if (!this.worker) {
       const engine = this.engine!;
       return new Promise<T>((resolve, reject) => {
         try {
-          resolve((kind === 'pose' ? engine.pose(request as PoseRequest) : engine.sweep(request as SweepRequest)) as T);
+          resolve((kind === 'pose' ? engine.pose(request as PoseRequest) : kind === 'kc' ? kcCurves(request as KcCurvesRequest) : engine.sweep(request as SweepRequest)) as T);
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));
         }
@@ -60,7 +61,7 @@ export class SolverClient {
     }
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: PoseResult | SweepResult) => void, reject, posted: performance.timeOrigin + performance.now() });
+      this.waiting.set(id, { resolve: resolve as (value: Reply) => void, reject, posted: performance.timeOrigin + performance.now() });
       this.worker!.postMessage({ id, kind, request } as WorkerRequest);
     });
   }
@@ -71,6 +72,11 @@ export class SolverClient {
 
   sweep(request: SweepRequest): Promise<SweepResult> {
     return this.call<SweepResult>('sweep', request);
+  }
+
+  /** The K&C curves of a compliant suspension (the compliance panel's worker). */
+  kc(request: KcCurvesRequest): Promise<KcCurvesResult> {
+    return this.call<KcCurvesResult>('kc', request);
   }
 
   dispose(): void {

@@ -17,6 +17,7 @@ import { dualsOf, withTangents, type TangentSeeds, type Dual } from '../../../ke
 import { entityNames, entityPosition, forceActsAt, hasEntity, type AssemblyDoc, type PositionedGroup } from '../../assembly/types';
 import type { DynamicsModel } from '../../mechanics/build';
 import { BushingForce } from '../../../mates/forces';
+import { GradientRefusal } from '../refusal';
 import { turnSeed, type AxisTurn } from './directions';
 
 /** A frame's turn per unit of the parameter: its twist ω (part axes), ȧ = ω × a for each axis a. */
@@ -93,9 +94,9 @@ export class HardpointTerms {
     this.frameTwists = params.map((p) => (p.frameTurn ? Float64Array.of(...p.frameTurn.omega, 0, 0, 0) : null));
     this.readers = params.map((p) => {
       const r = resolveHardpoint(doc, p);
-      if (typeof r === 'string') throw new Error(r);
-      if (p.turn && p.group !== 'axes') throw new Error(`"${p.part}.${p.entity}": only an axis turns`);
-      if (p.frameTurn && p.group !== 'frames') throw new Error(`"${p.part}.${p.entity}": only a frame takes a frame's turn`);
+      if (typeof r === 'string') throw new GradientRefusal(r);
+      if (p.turn && p.group !== 'axes') throw new GradientRefusal(`"${p.part}.${p.entity}": only an axis turns`);
+      if (p.frameTurn && p.group !== 'frames') throw new GradientRefusal(`"${p.part}.${p.entity}": only a frame takes a frame's turn`);
       this.origins.push(r.origin);
       this.variables.push(model.parts.get(p.part)!);
       const ref = `${p.part}.${p.entity}`;
@@ -115,20 +116,20 @@ export class HardpointTerms {
         if (owners.has(blk.owner) && rb.duals) out.push({ kind: 'row', index: rows.indexOf(rb), colVar: colVars(blk.vars) });
       }
       // a turning frame is seeded in the bushings that read it, not in a mate's rows (refused, not dropped)
-      if (p.frameTurn && owners.size) throw new Error(`mate "${[...owners][0]}" reads the turning frame "${ref}"`);
+      if (p.frameTurn && owners.size) throw new GradientRefusal(`mate "${[...owners][0]}" reads the turning frame "${ref}"`);
       for (const e of dyn.elements) {
         const f = doc.forces![e.id];
         // a tyre reads its spin axis' direction: seeded when that axis turns
         if (!forceActsAt(f, ref) && !(p.turn && f.type === 'tyre' && f.axis === ref)) {
           // any other force element reading a turning direction: its turn is not seeded (refused, not dropped)
-          if (p.turn && Object.values(f).includes(ref)) throw new Error(`force element "${e.id}" reads the turning axis "${ref}"`);
+          if (p.turn && Object.values(f).includes(ref)) throw new GradientRefusal(`force element "${e.id}" reads the turning axis "${ref}"`);
           continue;
         }
         if (!('duals' in e.block)) continue;
         let frameAxes: readonly ArrayLike<number>[] | undefined;
         if (p.frameTurn) {
           // the bushing's own axis arrays of this frame (found by identity: a body's unit axes may equal them)
-          if (!(e.block instanceof BushingForce) || f.type !== 'bushing' || (f.a === ref) === (f.b === ref)) throw new Error(`force element "${e.id}" reads the turning frame "${ref}"`);
+          if (!(e.block instanceof BushingForce) || f.type !== 'bushing' || (f.a === ref) === (f.b === ref)) throw new GradientRefusal(`force element "${e.id}" reads the turning frame "${ref}"`);
           frameAxes = f.a === ref ? e.block.axesA : e.block.axesB;
         }
         out.push({ kind: 'force', index: e.index, colVar: colVars(e.block.vars), ...(frameAxes ? { frameAxes } : {}) });

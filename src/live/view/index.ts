@@ -9,6 +9,7 @@ export * from './frame-types.ts';
 export * from './presenter.ts';
 export * from './scene-structure.ts';
 export * from './loads.ts';
+export * from './compliance.ts';
 export * from './devices.ts';
 export * from './sensitivity.ts';
 export * from './simulation.ts';

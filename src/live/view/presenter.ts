@@ -31,6 +31,7 @@ import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import type { CornerGeometry, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
 export type { CornerGeometry, HandleInfo, HandleKind, PlotSpec, ReadoutSpec, SceneStructure } from './frame-types.ts';
 import { loadsMetrics, LOAD_METRICS, type LoadCase, type StateLoads } from './loads.ts';
+import { compliantDrawing, type PoseCompliance, type RigLoads } from './compliance.ts';
 import { devicePlan, deviceShapes, DEVICE_METRICS, type DeviceShape } from './devices.ts';
 import { cornerGeometry, pointsFromPoses, posesOf, roleName, screwOf, structureOf, v3 } from './scene-structure.ts';
 
@@ -48,6 +49,10 @@ export interface ViewSettings {
   view: ViewState;
   /** The loads panel's load case while it is open (the result then carries the loads at the pose). */
   loads: LoadCase | null;
+  /** A compliant suspension: the load arrows' loads at the contact patches, per side (added to `loads`). */
+  rig?: RigLoads | null;
+  /** A compliant suspension: the factor its drawn deflection (from the unloaded state) is scaled by; default 1. */
+  exaggeration?: number;
 }
 
 export type PullMode = 'bump' | 'steer' | 'free';
@@ -101,6 +106,8 @@ export interface PoseResult {
   loads?: StateLoads | null;
   /** The suspension devices drawn beside the parts (viewer/src/devices.ts): anti-roll bars, heave link, torsion bars, camber shims. */
   devices: DeviceShape[];
+  /** A compliant suspension: the settle, the coefficients, the bushings' deflections; `poses`, `points` and `corners` are then drawn exaggerated. */
+  compliance?: PoseCompliance | null;
   ms: { build: number; solve: number; evaluate: number; total: number };
 }
 
@@ -226,6 +233,7 @@ export class LiveViewPresenter {
       design: p.design,
     };
     const sm = p.suspension;
+    const suspension = this.live.suspension;
     if (!sm || !frame.analysis) {
       return {
         ...common, corners: [], designCorners: [], designMetrics: {}, rollCenter: null, metrics: {}, devices: [], suspension: false, editable: false,
@@ -246,10 +254,17 @@ export class LiveViewPresenter {
     const y = metrics['axle.roll_center_y'], z = metrics['axle.roll_center_z'];
     if (typeof y === 'number' && typeof z === 'number' && corners.length) rollCenter = [(corners[0].wheelCenter[0] + (corners[1]?.wheelCenter[0] ?? corners[0].wheelCenter[0])) / 2, y, z];
     const design = this.designOf(p, frame, frame.atDesign ? { corners, metrics } : null);
+    // a compliant suspension: the pose drawn with its deflection exaggerated, and the coefficients
+    const compliant = frame.compliance && suspension?.compliance ? compliantDrawing(sm, suspension.compliance, frame.compliance, analysis, loads, req.settings.exaggeration ?? 1, () => suspension.engine.poses()) : null;
+    if (compliant && compliant.compliance.exaggeration !== 1) {
+      common.poses = compliant.poses;
+      common.points = pointsFromPoses(this.live.assembly!, posesOf(compliant.poses));
+    }
     const t3 = now();
     return {
       ...common,
-      corners,
+      corners: compliant ? compliant.corners : corners,
+      compliance: compliant?.compliance ?? null,
       designCorners: design.corners,
       designMetrics: design.metrics,
       rollCenter,

@@ -40,14 +40,15 @@ const UNIT_LOADS = [
  * constraints' and drivers' curvature along each admissible motion, from the blocks'
  * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
  */
-export function exactReducedStiffness(state: CompliantState): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
+export function exactReducedStiffness(state: CompliantState, motions?: ReturnType<typeof admissibleMotions>): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
   const { dyn } = state;
   const system = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), K = new Float64Array(n * n);
   dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
   const mult = constraintMultipliers(system, Q);
-  const { basis: N, count: k, layout } = admissibleMotions(system);
+  // `motions`: a wider basis (a driver's row left out of it: the stiffness that driver feels, wheel-rate.ts)
+  const { basis: N, count: k, layout } = motions ?? admissibleMotions(system);
   // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
   const KN = new Float64Array(n * k);
   for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }

@@ -16,6 +16,7 @@ import type { Vec3Tuple } from '../../../kernel/vec3';
 import { KinemateError } from '../../../kernel/errors';
 import { CompliantState, type AppliedLoad } from './state';
 import { kcCoefficients, type KcCoefficients } from './coefficients';
+import { compliantWheelRates } from './wheel-rate';
 
 export const KC_EVENTS = ['lateral', 'braking', 'traction', 'aligning', 'vertical'] as const;
 export type KcEvent = (typeof KC_EVENTS)[number];
@@ -44,6 +45,8 @@ export interface KcStep {
   /** The wheel's turn from the rigid pose, a rotation vector in degrees (vehicle axes). */
   wheel_rotation?: PerSide<Vec3Tuple>;
   bushings?: StateLoads['bushings'];
+  /** `vertical` only: the compliant wheel rate at the step, N/mm (wheel-rate.ts); null where the stiffness is singular. */
+  wheel_rate?: PerSide<number | null>;
   loads?: Omit<StateLoads, 'bushings'>;
   message?: string;
 }
@@ -88,9 +91,11 @@ export function runKc(sm: SuspensionModel, event: KcEvent, options: { range?: [n
   drivers.forEach((d) => { d.block.target = d.targetOf(sweepValues(d.source, 1)[0]); });
   const reached = sm.solveWith(drivers.map((d) => d.block));
   if (!reached.converged) throw new KinemateError('--at', `${at.kind}=${at.value}: the linkage cannot reach this position`);
-  const rigid = system.snapshot();
   sm.corners.forEach((_, i) => state.setLoad(i, null));
   const zero = state.settle();
+  // the loads' reference: the unloaded equilibrium (with no preload, the rigid kinematics);
+  // the kinematic solve alone leaves the bushings anywhere along their free directions
+  const rigid = system.snapshot();
   const summary = perSide(zero.status === 'solved' ? kcCoefficients(state) : sm.corners.map(() => null));
   options.onProgress?.(1, total);
   const record = (load: number, reference: Float64Array, status: 'solved' | 'failed', message?: string): KcStep => {
@@ -110,11 +115,18 @@ export function runKc(sm: SuspensionModel, event: KcEvent, options: { range?: [n
     const bump = sweepFromShortcut('bump', `${range[0]}:${range[1]}:${range[2]}`);
     const bumpValues = values(range);
     let reference = rigid;
+    let rates: (number | null)[] = [];
     runSweep(sm, bump, {
       valuesOnly: true,
       metrics: () => ({}),
-      settle: () => { reference = system.snapshot(); return state.settle(); },
-      onSolvedState: (s) => { steps.push(record(bumpValues[s.index], reference, 'solved')); },
+      settle: () => {
+        reference = system.snapshot();
+        const done = state.settle();
+        // the sweep's wheel pads are in the system now: the rate each one feels
+        if (done.status === 'solved') rates = compliantWheelRates(state, (side) => `target:${side}:wheel_center_z`);
+        return done;
+      },
+      onSolvedState: (s) => { steps.push({ ...record(bumpValues[s.index], reference, 'solved'), wheel_rate: perSide(rates) }); },
       onProgress: (done) => options.onProgress?.(done + 1, total),
     });
     // a failed step is recorded by the sweep only: put it in its place

@@ -5,7 +5,8 @@
  */
 import type { Geometry } from '../files';
 import { prepareSuspensionDynamics, readSuspensionDynamics, simulateSuspension, type SuspensionFrame, type SuspensionSimulationFrame } from '../dynamics/model';
-import { SIDE_FIELDS, type DoeResult, type DoeSimulation } from './doe-simulate';
+import { CHASSIS_HEAVE, suspensionColumn, suspensionColumnNames } from '../dynamics/result-names';
+import type { DoeResult, DoeSimulation } from './doe-simulate';
 
 /** Refuses a result whose column the geometry's simulation does not have, naming its path and the columns. */
 export function checkSimulationColumns(geometry: Geometry, sim: DoeSimulation, bad: (path: string, message: string) => never): void {
@@ -19,19 +20,21 @@ export function checkSimulationColumns(geometry: Geometry, sim: DoeSimulation, b
 function simulationColumns(geometry: Geometry): string[] {
   const spec = readSuspensionDynamics((geometry.raw as Record<string, unknown>).dynamics, geometry);
   const model = prepareSuspensionDynamics(geometry, spec);
-  const out = geometry.corners.flatMap((c) => SIDE_FIELDS.map((f) => `${c.side}.${f}`));
-  for (const id of Object.keys(model.designLengths)) out.push(`${id}.length`, `${id}.travel`);
-  for (const [id, mate] of Object.entries(model.doc.mates)) if ((mate as { type: string }).type === 'distance') out.push(`link.${id}`);
-  if (spec.sprungMass !== null) out.push('chassis_heave');
-  return out;
+  return suspensionColumnNames({
+    sides: geometry.corners.map((c) => c.side),
+    elements: Object.keys(model.designLengths),
+    links: Object.entries(model.doc.mates).filter(([, mate]) => (mate as { type: string }).type === 'distance').map(([id]) => id),
+    heave: spec.sprungMass !== null,
+  });
 }
 
 /** A column's value in one step's suspension view. */
 function columnValue(s: SuspensionFrame, column: string): number | null {
   const dot = column.lastIndexOf('.');
   const head = column.slice(0, dot), field = column.slice(dot + 1);
-  if (column === 'chassis_heave') return s.chassis_heave ?? null;
-  if (column.startsWith('link.')) return s.links[column.slice(5)] ?? null;
+  if (column === CHASSIS_HEAVE) return s.chassis_heave ?? null;
+  const link = suspensionColumn.link('');
+  if (column.startsWith(link)) return s.links[column.slice(link.length)] ?? null;
   const corner = s.corners[head] as Record<string, number | null> | undefined;
   if (corner && field in corner) return corner[field];
   const element = s.elements[head] as Record<string, number> | undefined;

@@ -14,6 +14,7 @@
  */
 import type { Geometry } from '../files';
 import type { IntegratorMethod } from '../../../kernel/integrator/integrator';
+import { isCornerResult, suspensionColumn } from '../dynamics/result-names';
 
 export interface DoeResult { name: string; column: string; at: 'final' | 'max' | 'min' | 'rms' | 'crossing'; level?: number }
 
@@ -24,7 +25,6 @@ export interface DoeSimulation {
   results: DoeResult[];
 }
 
-export const SIDE_FIELDS = ['wheel_travel', 'suspension_travel', 'camber', 'toe_angle', 'road', 'tyre_force', 'tyre_penetration'];
 const METHODS: readonly IntegratorMethod[] = ['generalized-alpha', 'backward-euler'];
 
 /** The DOE's `simulate` field, checked (its results' columns: doe-simulate-run.ts); `bad` names the field. */
@@ -48,7 +48,7 @@ function parseDoeResult(name: string, geometry: Geometry, bad: (message: string)
   const m = /^([^@]+)(?:@(final|max|min|rms|cross=([-+0-9.eE]+)))?$/.exec(name);
   if (!m || (m[3] !== undefined && !Number.isFinite(Number(m[3])))) bad(`"${name}": expected COLUMN, COLUMN@max, @min, @final, @rms or @cross=LEVEL`);
   // a corner's side fields may be named bare, as simulate --result takes them
-  const column = geometry.scope === 'corner' && SIDE_FIELDS.includes(m![1]) ? `${geometry.corners[0].side}.${m![1]}` : m![1];
+  const column = geometry.scope === 'corner' && isCornerResult(m![1]) ? suspensionColumn.corner(geometry.corners[0].side, m![1]) : m![1];
   const at = m![3] !== undefined ? 'crossing' : (m![2] ?? 'final') as DoeResult['at'];
   return { name, column, at, ...(m![3] !== undefined ? { level: Number(m![3]) } : {}) };
 }

@@ -21,8 +21,8 @@ import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
 import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium';
 import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from '../../mechanics/simulate';
 import { elementReports } from '../../mechanics/statics';
-import { ArgumentError, InternalError } from '../../../kernel/errors';
-import { ISO8608_CLASSES, ISO8608_MAX_LENGTH, iso8608Road, type Iso8608Class } from './iso8608';
+import { InternalError } from '../../../kernel/errors';
+import { readRoadSpec, type RoadSpec } from './road';
 
 // ---- the `dynamics` section ----
 
@@ -35,11 +35,7 @@ export interface MassSpec {
   inertia?: number[][];
 }
 
-/** A road height (mm above the design contact) over time (s). */
-export type RoadSpec =
-  | { sine: { amplitude: number; frequency: number; phase?: number; offset?: number } }
-  | { bump: { height: number; duration: number; start: number } }
-  | { table: [number, number][] };
+export type { RoadSpec } from './road';
 
 export interface SuspensionDynamicsSpec {
   /** Part (or per-corner part, without its side prefix) → mass; `wheel` rides on the upright. */
@@ -57,8 +53,6 @@ export interface SuspensionDynamicsSpec {
 }
 
 const FIELDS = ['masses', 'links', 'sprung_mass', 'tyre', 'road', 'start', 'drop'];
-const ROAD_KINDS = ['sine', 'bump', 'table', 'iso8608'];
-const ISO8608_FIELDS = ['class', 'seed', 'speed_kmh', 'length_m'];
 /** Segments of the table a (1 − cos) bump is written as. */
 const BUMP_SEGMENTS = 64;
 
@@ -124,52 +118,7 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
     spec.tyre.damping = d.tyre.damping === undefined ? 0 : num(d.tyre.damping, 'dynamics.tyre.damping', nonNegative) ?? 0;
   }
   const sides = geometry.corners.map((c) => c.side);
-  const readRoad = (r: unknown, path: string): RoadSpec | undefined => {
-    if (!isRecord(r)) { problems.add(path, 'expected { sine }, { bump }, { table } or { iso8608 }'); return undefined; }
-    const kinds = Object.keys(r);
-    if (kinds.length !== 1 || !ROAD_KINDS.includes(kinds[0])) { problems.add(path, `expected exactly one of ${ROAD_KINDS.join(', ')}`); return undefined; }
-    const body = r[kinds[0]];
-    const sub = `${path}.${kinds[0]}`;
-    if (kinds[0] === 'table') {
-      if (!Array.isArray(body) || body.length < 2) { problems.add(sub, 'expected [[t, height], …], at least 2 rows'); return undefined; }
-      const rows = body.map((row, i) => (Array.isArray(row) && row.length === 2 ? [num(row[0], `${sub}[${i}][0]`), num(row[1], `${sub}[${i}][1]`)] : (problems.add(`${sub}[${i}]`, 'expected [t, height]'), [undefined, undefined])));
-      if (rows.some((row) => row[0] === undefined || row[1] === undefined)) return undefined;
-      for (let i = 1; i < rows.length; i++) if (!(rows[i][0]! > rows[i - 1][0]!)) { problems.add(`${sub}[${i}][0]`, 'times must increase strictly'); return undefined; }
-      return { table: rows as [number, number][] };
-    }
-    if (!isRecord(body)) { problems.add(sub, 'expected a mapping'); return undefined; }
-    if (kinds[0] === 'iso8608') return readIso8608(body, sub);
-    const allowed = kinds[0] === 'sine' ? ['amplitude', 'frequency', 'phase', 'offset'] : ['height', 'duration', 'start'];
-    for (const key of Object.keys(body)) if (!allowed.includes(key)) problems.add(`${sub}.${key}`, `unknown field (expected ${allowed.join(', ')})`);
-    if (kinds[0] === 'sine') {
-      const amplitude = num(body.amplitude, `${sub}.amplitude`), frequency = num(body.frequency, `${sub}.frequency`, positive);
-      const phase = body.phase === undefined ? 0 : num(body.phase, `${sub}.phase`), offset = body.offset === undefined ? 0 : num(body.offset, `${sub}.offset`);
-      if ([amplitude, frequency, phase, offset].some((x) => x === undefined)) return undefined;
-      return { sine: { amplitude: amplitude!, frequency: frequency!, phase: phase!, offset: offset! } };
-    }
-    const height = num(body.height, `${sub}.height`), duration = num(body.duration, `${sub}.duration`, positive);
-    const start = body.start === undefined ? 0 : num(body.start, `${sub}.start`, nonNegative);
-    if ([height, duration, start].some((x) => x === undefined)) return undefined;
-    return { bump: { height: height!, duration: duration!, start: start! } };
-  };
-  // an ISO 8608 random road is read as the table it generates (iso8608.ts)
-  const readIso8608 = (body: Record<string, unknown>, sub: string): RoadSpec | undefined => {
-    for (const key of Object.keys(body)) if (!ISO8608_FIELDS.includes(key)) problems.add(`${sub}.${key}`, `unknown field (expected ${ISO8608_FIELDS.join(', ')})`);
-    const roadClass = body.class as Iso8608Class;
-    if (!ISO8608_CLASSES.includes(roadClass)) problems.add(`${sub}.class`, `expected one of ${ISO8608_CLASSES.join(', ')}, got ${JSON.stringify(body.class)}`);
-    const seed = num(body.seed, `${sub}.seed`, (v) => (Number.isInteger(v) && v >= 0 && v < 2 ** 32 ? null : `expected an integer 0 ≤ seed < 2^32 (got ${v})`));
-    const speed = num(body.speed_kmh, `${sub}.speed_kmh`, positive);
-    const length = num(body.length_m, `${sub}.length_m`, (v) => (v > 0 && v <= ISO8608_MAX_LENGTH ? null : `must be > 0 and at most ${ISO8608_MAX_LENGTH} m (got ${v})`));
-    if (!ISO8608_CLASSES.includes(roadClass) || seed === undefined || speed === undefined || length === undefined) return undefined;
-    try {
-      return { table: iso8608Road({ roadClass, seed, length, speedMps: speed / 3.6 }) };
-    } catch (e) {
-      if (!(e instanceof ArgumentError)) throw e;
-      // left after the checks above: a road too short for the band
-      problems.add(`${sub}.${e.path === 'length' ? 'length_m' : e.path}`, e.reason);
-      return undefined;
-    }
-  };
+  const readRoad = (r: unknown, path: string) => readRoadSpec(problems, r, path);
   if (d.road !== undefined) {
     const r = d.road;
     if (isRecord(r) && Object.keys(r).some((k) => sides.includes(k as never))) {
@@ -224,7 +173,7 @@ function combine(lumps: readonly Lump[]): Lump {
 }
 
 /** Road height over time as a motion law (sine or table), `shift` mm added (a drop lowers the road). */
-function roadLaw(road: RoadSpec | undefined, shift: number): Record<string, unknown> {
+export function roadLaw(road: RoadSpec | undefined, shift: number): Record<string, unknown> {
   if (!road) return { table: [[0, shift], [1, shift]] };
   if ('sine' in road) return { sine: { ...road.sine, offset: (road.sine.offset ?? 0) + shift } };
   if ('table' in road) return { table: road.table.map(([t, z]) => [t, z + shift]) };

@@ -4,7 +4,7 @@
  * Validation collects every problem it finds before throwing, so a user fixes a file in
  * one pass instead of one error per run.
  */
-import { KinemateError } from '../../../kernel/errors.ts';
+import { InternalError, KinemateError } from '../../../kernel/errors.ts';
 
 /** One problem in a file: `path` names the offending field (`hardpoints.left.axle_inboard.z`). */
 export interface FileProblem {
@@ -23,7 +23,7 @@ export class SuspensionFileError extends KinemateError {
   readonly fileName: string | undefined;
 
   constructor(problems: readonly FileProblem[], fileName?: string) {
-    if (problems.length === 0) throw new RangeError('SuspensionFileError needs at least one problem');
+    if (problems.length === 0) throw new InternalError('SuspensionFileError needs at least one problem');
     // path and reason: the first problem's; the message lists them all
     super(problems[0].path, problems[0].message, problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
     this.problems = problems;

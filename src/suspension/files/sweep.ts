@@ -7,6 +7,7 @@
  * `relative 0 → 0` with `hold: true`, so a solver reads one value per step for every
  * target and still knows which coordinates are holds.
  */
+import { InternalError } from '../../../kernel/errors';
 import { ProblemList, SuspensionFileError } from './errors';
 import type { Geometry } from './geometry';
 import { ALL_HARDPOINT_NAMES, SIDES, suspensionHoldChoices, type Side } from './hardpoints';
@@ -114,7 +115,7 @@ export function validateSweep(value: unknown, geometry?: Geometry, fileName?: st
   const problems = new ProblemList();
   const sweep = readSweep(problems, value, geometry);
   problems.throwIfAny(fileName);
-  if (sweep === undefined) throw new Error('validateSweep: no sweep and no problem reported');
+  if (sweep === undefined) throw new InternalError('validateSweep: no sweep and no problem reported');
   return sweep;
 }
 

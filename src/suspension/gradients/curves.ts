@@ -7,6 +7,7 @@
  */
 import type { Geometry } from '../files';
 import { parseText } from '../files';
+import { DesignFileError } from '../design/errors';
 import { checkTargets, targetCurves, type FitTarget } from '../design/fit';
 import type { MetricGradient } from './types';
 
@@ -26,7 +27,7 @@ export interface CurveQuantity {
 /** Parse a targets file (a fit file; its `move` is not needed here) for {@link curveSensitivity}. */
 export function parseCurveTargets(text: string, geometry: Geometry, fileName = 'targets'): FitTarget[] {
   const raw = parseText(text, fileName) as Record<string, unknown>;
-  const bad = (path: string, message: string): never => { throw new Error(`${fileName}: ${path}: ${message}`); };
+  const bad = (path: string, message: string): never => { throw new DesignFileError(fileName, path, message); };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('(top)', 'expected a mapping with targets');
   return checkTargets(raw.targets, geometry, bad, false);
 }

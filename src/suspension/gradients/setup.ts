@@ -12,9 +12,11 @@
 import { Dual, DualVec3, dConst, dCos, dMul, dSin, dSub, dvAdd, dvCross, dvDot, dvLength, dvNormalize, dvScale, dvSub } from '../../../kernel/dual';
 import { LU } from '../../../kernel/linalg';
 import { toMatrix } from '../../../kernel/quat';
+import { InternalError } from '../../../kernel/errors';
 import type { CornerGeometry, Geometry } from '../files/geometry';
 import type { Point3 } from '../files/read';
 import { setupShims, solveCornerSetup, type SolvedSetup } from '../build/setup';
+import { SensitivityError } from './types';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -68,7 +70,7 @@ export function setupRows(g: Geometry, corner: CornerGeometry): SetupRows {
   const authored = corner.authored_hardpoints;
   if (!shims || !authored) return new Map();
   const solved = solveCornerSetup(g, authored, corner, shims);
-  if (typeof solved === 'string') throw new Error(`setup: the authored points no longer solve: ${solved}`);
+  if (typeof solved === 'string') throw new SensitivityError(`setup: the authored points no longer solve: ${solved}`);
   if (!solved.rotation.upright) return new Map();
   return new SetupDuals(authored, solved, shims.shift, corner.setup?.camber_shim?.shim_face_normal ?? [0, 0, 0]).rows();
 }
@@ -101,7 +103,7 @@ class SetupDuals {
     const Jx = new Float64Array(m * m);
     residuals.forEach((r, i) => { for (let u = 0; u < m; u++) Jx[i * m + u] = r.d[u]; });
     const lu = new LU(m);
-    if (!lu.factor(Jx, m)) throw new Error('setup: its rows are singular at the solved state (no unique setup)');
+    if (!lu.factor(Jx, m)) throw new SensitivityError('setup: its rows are singular at the solved state (no unique setup)');
     // X = −Jx⁻¹ Ja: the unknowns' rates per authored coordinate
     const X: Float64Array[] = [];
     for (let k = 0; k < P; k++) {
@@ -203,7 +205,7 @@ class SetupDuals {
   /** An authored point as a dual seeded in its own columns; `shift`: moved by shift·n (the shimmed seat). */
   private point(name: string, shift = 0): DualVec3 {
     const j = this.names.indexOf(name);
-    if (j < 0) throw new Error(`setup: no hardpoint ${name}`);
+    if (j < 0) throw new InternalError(`setup: no hardpoint ${name}`);
     const out = this.vec(), p = this.hp[name];
     for (let i = 0; i < 3; i++) {
       out.v[i] = p[i] + shift * this.normal[i];

@@ -38,21 +38,23 @@
  * gets the screw status (`degenerate_geometry`, `excessive_fit_error`, ...); a fit that
  * disagrees with the twist gets `excessive_fit_error` with a diagnostic. Never throws on a
  * bad frame: the sweep goes on.
+ *
+ * The holds' blocks and catalogue are steering-holds.ts (re-exported here).
  */
-import { Dual, DualVec3, dvDotConst, dvPosePoint } from '../../../kernel/dual';
-import * as P from '../../../kernel/pose';
+import { DualVec3 } from '../../../kernel/dual';
 import { tangentSpace, pointRate, type TangentSpace } from '../../../kernel/analysis';
 import {
   createScrewFit, distanceToAxis, fitScrewAxis, orientAxisUp, screwFromTwist, type ScrewFit, type ScrewStatus,
 } from '../../../kernel/screw';
-import type { BlockKind, ResidualBlock } from '../../../kernel/system';
+import type { ResidualBlock } from '../../../kernel/system';
 import type { Side } from '../files';
-import {
-  axleRoadPlane, steeringAxisMetrics, wheelFrame, type Line3, type RoadInput, type SteeringAxisMetricName, type WheelFrame,
-} from '.';
+import { steeringAxisMetrics, type Line3, type SteeringAxisMetricName, type WheelFrame } from '.';
+import { cornerHoldBlocks, currentWheelFrames, localOnUpright, vc } from './steering-holds';
 import type { CornerRuntime, SuspensionModel } from '../build/model';
 import type { PointExpr } from '../build/targets';
 import type { Vec3Tuple } from '../../../kernel/vec3';
+
+export { BUILT_IN_HOLDS, PointAlongBlock, contactPatchBlock, currentWheelFrames, holdCatalogue, holdParts, vc } from './steering-holds';
 
 // ---------------------------------------------------------------------------------------
 // Types.
@@ -126,19 +128,11 @@ export interface SteeringTangent {
   diagnostic?: string;
 }
 
-export const BUILT_IN_HOLDS = ['contact_patch', 'wheel_center_height', 'none'] as const;
-
 // ---------------------------------------------------------------------------------------
 // Small helpers.
 
 /** A copy as a plain [x, y, z]. */
 export const tuple = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
-
-export function vc(n: number, a: ArrayLike<number>): DualVec3 {
-  const out = new DualVec3(n);
-  out.v[0] = a[0]; out.v[1] = a[1]; out.v[2] = a[2];
-  return out;
-}
 
 /** World rotation matrix of a pose (row-major) from its (not necessarily unit) quaternion. */
 function rotation(state: Float64Array, off: number): Float64Array {
@@ -149,123 +143,6 @@ function rotation(state: Float64Array, off: number): Float64Array {
   R[3] = k * (x * y + w * z); R[4] = 1 - k * (x * x + z * z); R[5] = k * (y * z - w * x);
   R[6] = k * (x * z - w * y); R[7] = k * (y * z + w * x); R[8] = 1 - k * (x * x + y * y);
   return R;
-}
-
-/**
- * One row: the coordinate along a fixed world direction `normal` (unit) of a material
- * point of one body, minus `target`. The contact-patch hold.
- */
-export class PointAlongBlock implements ResidualBlock {
-  readonly rows = 1;
-  readonly vars: number[];
-  private p = new DualVec3(6);
-  private s = new Dual(6);
-  constructor(readonly owner: string, variable: number, private local: Float64Array, private normal: ArrayLike<number>, public target = 0, readonly kind: BlockKind = 'driver') {
-    this.vars = [variable];
-  }
-  evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
-    dvPosePoint(this.p, state, offsets[0], this.local, 0);
-    dvDotConst(this.s, this.p, this.normal);
-    residual[0] = this.s.v - this.target;
-    if (jacobian) jacobian.set(this.s.d);
-  }
-  /** The row of the last evaluation as a dual. */
-  duals(): readonly Dual[] { return [this.s]; }
-}
-
-/**
- * The wheel frames of every corner at the current state, without derivatives (n = 0):
- * spin axis, wheel centre, contact centre, road normal, tyre axes. A corner's road is the
- * horizontal plane through its contact centre; an axle's is the plane tangent to both
- * wheels (as in `evaluate()`).
- */
-export function currentWheelFrames(sm: SuspensionModel): WheelFrame[] {
-  const base = sm.corners.map((c) => {
-    const ai = vc(0, sm.pointValue(c.axle[0])), ao = vc(0, sm.pointValue(c.axle[1]));
-    return { c, ai, ao };
-  });
-  let road: RoadInput | null = null;
-  if (sm.roles.scope === 'axle' && base.length === 2) {
-    const wheel = (b: (typeof base)[number]) => {
-      const f = wheelFrame(b.c.roles.side, b.ai, b.ao, wheelInput(b.c), null, 0);
-      return { wheelCenter: f.wheelCenter, spin: f.spin, tireRadius: b.c.tireRadius };
-    };
-    road = axleRoadPlane(wheel(base[0]), wheel(base[1]));
-  }
-  return base.map((b) => wheelFrame(b.c.roles.side, b.ai, b.ao, wheelInput(b.c), road, 0));
-}
-
-function wheelInput(c: CornerRuntime) {
-  return { offset: c.roles.wheel.offset, tireRadius: c.tireRadius, sectionWidth: c.roles.wheel.tire.section_width };
-}
-
-/** The upright's material point now at world position `world`, in the upright's frame. */
-function localOnUpright(sm: SuspensionModel, c: CornerRuntime, world: ArrayLike<number>): Float64Array {
-  const sys = sm.model.system;
-  return P.applyInversePoint(new Float64Array(3), sys.state, world, sys.variables[c.upright].offset);
-}
-
-/** The contact-patch hold of a corner: n·(material point at the contact centre). */
-export function contactPatchBlock(sm: SuspensionModel, cornerIndex: number, frame: WheelFrame = currentWheelFrames(sm)[cornerIndex]): PointAlongBlock {
-  const c = sm.corners[cornerIndex];
-  const local = localOnUpright(sm, c, frame.contact.v);
-  const n = Float64Array.from(frame.normal.v);
-  const block = new PointAlongBlock(`${c.roles.side}:contact_patch`, c.upright, local, n, 0);
-  // target = its current value (only the gradient matters for a tangent)
-  const r = new Float64Array(1);
-  block.evaluate(sm.model.system.state, Int32Array.of(sm.model.system.variables[c.upright].offset), r, null);
-  block.target = r[0];
-  return block;
-}
-
-/** The hold ids a corner offers: its catalogue, then the built-in ones (contact_patch when steered). */
-export function holdCatalogue(sm: SuspensionModel, cornerIndex: number): { default: string | null; ids: string[]; warnings: Record<string, string> } {
-  const r = sm.corners[cornerIndex].roles;
-  const ids = Object.keys(r.holds).filter((k) => k !== 'default' && Array.isArray(r.holds[k]));
-  if (sm.rackHold) ids.push('contact_patch');
-  ids.push('wheel_center_height');
-  const d = r.holds.default;
-  return { default: typeof d === 'string' ? d : null, ids, warnings: { ...(r.hold_warnings ?? {}) } };
-}
-
-/**
- * A corner's hold id resolved (`layout_default`: the corner's `holds.default`) and split at
- * `+`, `none` left out; null when the layout has no default (nothing held).
- */
-export function holdParts(sm: SuspensionModel, cornerIndex: number, holdId: string): { id: string; parts: string[] } | null {
-  let id = holdId;
-  if (id === 'layout_default') {
-    const d = sm.corners[cornerIndex].roles.holds.default;
-    if (typeof d !== 'string') return null;
-    id = d;
-  }
-  return { id, parts: id.split('+').map((s) => s.trim()).filter((s) => s && s !== 'none') };
-}
-
-/** Blocks of one corner for a (possibly `+`-joined) hold id, or a reason it has none. */
-function cornerHoldBlocks(sm: SuspensionModel, i: number, holdId: string, frames: () => WheelFrame[]):
-  { id: string; blocks: ResidualBlock[]; warning?: string } | { id: string; error: string } {
-  const c = sm.corners[i];
-  const hold = holdParts(sm, i, holdId);
-  if (!hold) return { id: 'none', blocks: [] };
-  const { id, parts } = hold;
-  const blocks: ResidualBlock[] = [];
-  const warnings: string[] = [];
-  for (const part of parts) {
-    if (part === 'contact_patch') { blocks.push(contactPatchBlock(sm, i, frames()[i])); continue; }
-    if (part === 'wheel_center_height') { blocks.push(c.wheelCenterZ); continue; }
-    let b: ResidualBlock[] | null;
-    try {
-      b = sm.holdBlocks(i, part);
-    } catch (e) {
-      return { id, error: `the ${c.roles.side} corner's hold "${part}" cannot be built: ${(e as Error).message}` };
-    }
-    if (!b) return { id, error: `the ${c.roles.side} corner has no hold "${part}" (it offers ${holdCatalogue(sm, i).ids.join(', ')})` };
-    blocks.push(...b);
-    const w = c.roles.hold_warnings?.[part];
-    if (w) warnings.push(w);
-  }
-  return warnings.length ? { id, blocks, warning: warnings.join('; ') } : { id, blocks };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { CornerName, VehicleModel } from './assembly';
 import { applyAcceleration, type Acceleration } from './loads';
 import { vehicleState, type VehicleState } from './state';
 import { accelerationDirection, stateDerivative } from './tangent';
+import { rollCentres, type RollCentre } from './roll-centres';
 
 export type SolvedState = VehicleState & { status: 'solved' };
 export interface FailedState { status: 'failed' | 'wheel_lift'; message: string }
@@ -44,7 +45,7 @@ export function staticAnalysis(m: VehicleModel): StateResult & { elements?: Reco
   return { ...s, elements, links };
 }
 
-export type SweepStep = StateResult & { ay?: number; ax?: number; load_transfer?: Record<'front' | 'rear', number> };
+export type SweepStep = StateResult & { ay?: number; ax?: number; load_transfer?: Record<'front' | 'rear', number>; roll_centres?: Record<'front' | 'rear', RollCentre | null> };
 
 export interface LateralSummary {
   /** deg/g. */
@@ -83,6 +84,7 @@ export function accelerationSweep(m: VehicleModel, kind: 'ay' | 'ax', values: re
     if (s.status === 'solved') {
       const fz = Object.fromEntries(Object.entries(s.corners).map(([c, v]) => [c, v.contact_load[2]])) as Record<CornerName, number>;
       step.load_transfer = kind === 'ay' ? { front: transfer(fz, 'front'), rear: transfer(fz, 'rear') } : { front: axleOf(fz, 'front') - axleOf(restLoads(rest), 'front'), rear: axleOf(fz, 'rear') - axleOf(restLoads(rest), 'rear') };
+      if (kind === 'ay') step.roll_centres = rollCentres(m);
     } else sys.restore(atRest);
     steps.push(step);
     progress?.(i + 1, values.length);

@@ -12,3 +12,8 @@ export {
 export { vehicleCsv } from './csv';
 export { VehicleInputError } from './errors';
 export { steadyStateSweep, steadySummary, steadyTyres, type SteadyStateStep, type SteadySummary } from './steady-state';
+export { vehicleStaticSensitivity, type VehicleSensitivity, type VehicleMetricGradient } from './static-gradients';
+export { vehicleParameterNames, movedVehicleSpec } from './parameters';
+export { STATIC_METRICS, VEHICLE_METRIC_UNITS } from './metric-rates';
+export { fitVehicle, parseVehicleFitSpec, type VehicleFitSpec, type VehicleFitReport } from './fit';
+export { vehicleGradientSensitivity, GRADIENT_METRICS } from './gradient-figures';

@@ -33,7 +33,7 @@ const DEG = 180 / Math.PI;
 const R = new Float64Array(9);
 
 /** A pose variable's position and rotation matrix (world from part). */
-export function poseOf(m: VehicleModel, part: string, Rout: Float64Array): Float64Array {
+export function poseOf(m: Pick<VehicleModel, 'dyn'>, part: string, Rout: Float64Array): Float64Array {
   const v = m.dyn.system.variables[m.dyn.model.parts.get(part)!];
   rotationMatrix(Rout, m.dyn.system.state, v.offset + 3);
   return m.dyn.system.state.subarray(v.offset, v.offset + 3);
@@ -44,8 +44,11 @@ function worldPoint(Rm: Float64Array, p: ArrayLike<number>, x: ArrayLike<number>
   return [0, 1, 2].map((i) => Rm[3 * i] * x[0] + Rm[3 * i + 1] * x[1] + Rm[3 * i + 2] * x[2] + p[i]) as Vec3Tuple;
 }
 
+/** What a state's report reads: the model, and each contact's last load and point (a run gives its tyres' here). */
+export type StateSource = Pick<VehicleModel, 'dyn' | 'wheels' | 'road' | 'cgDesign'> & { contacts: readonly { last: { force: number; contact: ArrayLike<number>; shear: ArrayLike<number> } }[] };
+
 /** The state's report; the contacts' `last` values are those of the latest force evaluation (the solve's). */
-export function vehicleState(m: VehicleModel): VehicleState {
+export function vehicleState(m: StateSource): VehicleState {
   const Rb = new Float64Array(9);
   const pb = poseOf(m, 'body', Rb);
   const corners = {} as Record<CornerName, CornerState>;

@@ -92,7 +92,7 @@ export function poseTangents(m: VehicleModel, base: LoadDirection, directions: r
   return { deltas, layout: red.layout };
 }
 
-function derivativeReport(m: VehicleModel, pose: (part: string) => PoseRate): StateDerivative {
+export function derivativeReport(m: VehicleModel, pose: (part: string) => PoseRate): StateDerivative {
   // the body: dR = R [ω]ₓ, dp = R v
   const b = pose('body');
   const dR = (r: number, c: number) => {
@@ -129,7 +129,7 @@ function derivativeReport(m: VehicleModel, pose: (part: string) => PoseRate): St
  * reduce() takes a hinge's moment as fixed in the world, which is exact on a fixed chassis
  * but not on the vehicle's free body; this is exact on both.
  */
-export function exactReduced(m: VehicleModel, frozen: Float64Array | null = null): { N: Float64Array; k: number; size: number; layout: Int32Array; Kr: Float64Array; f: Float64Array; H: Float64Array } {
+export function exactReduced(m: VehicleModel, frozen: Float64Array | null = null): { N: Float64Array; k: number; size: number; layout: Int32Array; Kr: Float64Array; f: Float64Array; H: Float64Array; KH: Float64Array } {
   const { dyn } = m, sys = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), K = new Float64Array(n * n);
@@ -143,7 +143,7 @@ export function exactReduced(m: VehicleModel, frozen: Float64Array | null = null
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
   const f = new Float64Array(k);
   for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * Q[j]; f[a] = t; }
-  return { N, k, size: n, layout, Kr, f, H };
+  return { N, k, size: n, layout, Kr, f, H, KH: K };
 }
 
 /** H = ∂(Φ_qᵀ λ)/∂q (n × n, row-major) at the multipliers that balance Q, by tangent-mode AD of each loaded constraint block. */
@@ -187,7 +187,7 @@ function constraintCurvature(m: VehicleModel, Q: Float64Array, layout: Int32Arra
 type Pose = PoseRate;
 
 /** d/da of a wheel point's height in body axes: e_zᵀ d(Rbᵀ (x − pb)) = e_zᵀ (Rbᵀ dx − v_b − ω_b × Rbᵀ (x − pb)). */
-function relativeRise(b: Pose, p: Pose, local: readonly number[]): number {
+export function relativeRise(b: Pose, p: Pose, local: readonly number[]): number {
   const x = [0, 1, 2].map((i) => p.R[3 * i] * local[0] + p.R[3 * i + 1] * local[1] + p.R[3 * i + 2] * local[2] + p.p[i]);
   const t = cross(p.w, local);
   const dx = [0, 1, 2].map((i) => p.R[3 * i] * (t[0] + p.v[0]) + p.R[3 * i + 1] * (t[1] + p.v[1]) + p.R[3 * i + 2] * (t[2] + p.v[2]));
@@ -197,7 +197,7 @@ function relativeRise(b: Pose, p: Pose, local: readonly number[]): number {
   return dxb[2] - cross(b.w, rb)[2];
 }
 
-function cross(a: readonly number[], b: readonly number[]): number[] {
+export function cross(a: readonly number[], b: readonly number[]): number[] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 

@@ -26,6 +26,8 @@ import { DynamicSensitivityError, type DynamicParameter, type DynamicResult } fr
 import { hardpointSeeds, partsOf, ForceResult } from '../../../gradients/results/forces';
 import type { HardpointParameter } from '../../../gradients/parameters/hardpoints';
 import type { OwnResult } from '../../../gradients/results/own';
+import { resultName } from '../../../mechanics/result-names';
+import { CHASSIS_HEAVE, ELEMENT_RESULTS, suspensionColumn, type CornerResult } from '../../dynamics/result-names';
 import type { GeometrySource } from './source';
 
 /** A scalar of a few parts' poses and velocities, as a dual (columns: each part's step, then its velocity). */
@@ -158,7 +160,10 @@ function designRate(doc: AssemblyDoc, part: string, point: string, h: HardpointP
   return [R[h.axis], R[3 + h.axis], R[6 + h.axis]];
 }
 
-const SIDE_NAMES = ['camber', 'toe_angle', 'suspension_travel', 'road', 'tyre_force', 'tyre_penetration'] as const;
+/** A side's results read here (wheel_travel is read in geometry.ts), in the order the messages list them. */
+const SIDE_NAMES = ['camber', 'toe_angle', 'suspension_travel', 'road', 'tyre_force', 'tyre_penetration'] as const satisfies readonly Exclude<CornerResult, 'wheel_travel'>[];
+/** Every side result (the registry's CORNER_RESULTS), in the order the messages list them. */
+export const LISTED_SIDE_NAMES: readonly CornerResult[] = ['wheel_travel', ...SIDE_NAMES];
 
 /**
  * The suspension result `name` of a geometry file (see the file's head), or null when the name
@@ -237,9 +242,9 @@ function coordinate(dyn: DynamicsModel, layout: Int32Array, name: string): Coord
 /** The suspension result names a geometry file offers (its printed columns, and the elements' tensions). */
 export function suspensionResultNames(source: GeometrySource, doc: AssemblyDoc): string[] {
   const g = source.geometry, out: string[] = [];
-  for (const c of g.corners) for (const n of ['wheel_travel', ...SIDE_NAMES]) out.push(`${c.side}.${n}`);
-  for (const [id, f] of Object.entries(doc.forces ?? {})) if (['spring', 'damper', 'springdamper'].includes((f as { type: string }).type)) out.push(`${id}.length`, `${id}.travel`, `${id}.tension`);
-  for (const [id, mt] of Object.entries(doc.mates)) if ((mt as { type: string }).type === 'distance') out.push(`link.${id}`);
-  if (source.spec.sprungMass !== null) out.push('chassis_heave');
+  for (const c of g.corners) for (const n of LISTED_SIDE_NAMES) out.push(suspensionColumn.corner(c.side, n));
+  for (const [id, f] of Object.entries(doc.forces ?? {})) if (['spring', 'damper', 'springdamper'].includes((f as { type: string }).type)) out.push(...ELEMENT_RESULTS.map((field) => suspensionColumn.element(id, field)), resultName.tension(id));
+  for (const [id, mt] of Object.entries(doc.mates)) if ((mt as { type: string }).type === 'distance') out.push(suspensionColumn.link(id));
+  if (source.spec.sprungMass !== null) out.push(CHASSIS_HEAVE);
   return out;
 }

@@ -8,6 +8,7 @@
  * suspension-dynamics.ts, piecewise linear between its rows, differentiated with its rows'
  * times and heights (on a row the left segment's, as the table reads it).
  */
+import { InternalError } from '../../../../kernel/errors';
 import type { Geometry } from '../../files';
 import type { RoadSpec, SuspensionDynamicsSpec } from '../../dynamics/model';
 
@@ -95,7 +96,7 @@ export function roadRate(road: RoadSpec, field: string, shift: number): (t: numb
     if (field === 'phase') return (t) => A * Math.cos(arg(t)) * rad;
     return () => 1;
   }
-  if (!('bump' in road)) throw new Error('roadRate: a table road has no named numbers');
+  if (!('bump' in road)) throw new InternalError('roadRate: a table road has no named numbers');
   // the build's table rows (t_k, y_k) and their rates (ṫ_k, ẏ_k)
   const { height, duration, start } = road.bump;
   const ts: number[] = [], ys: number[] = [], dts: number[] = [], dys: number[] = [];

@@ -1,0 +1,78 @@
+/**
+ * Tangent mode's rules for duals seeded from a posed body (kernel/dual.ts dvRigidPoint,
+ * dvRigidDirection, tvRigidVelocity): plain 3-vector algebra of the rotation, the point and
+ * the outer direction's seeds, which dual.ts passes in while tangent mode is on.
+ */
+import { DualVec3, type TangentSeeds } from './dual-number';
+
+/**
+ * Tangent of a seeded world point R p + o (or direction R p) when the pose moves along the
+ * body twist w = (ω_w, v_w) and the local geometry along ξ = (ω_ξ, v_ξ): value
+ * R(ω_w×p + v_w + ω_ξ×p + v_ξ) (directions: R((ω_w + ω_ξ)×p)); the ω_j seed R(e_j×p)
+ * becomes R(ω_w×(e_j×p) + e_j×ṗ) with ṗ the local move, the v_j seed R e_j becomes R(ω_w×e_j).
+ */
+export function rigidTangent(out: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean, seeds: TangentSeeds): void {
+  const o = (out.t ??= new DualVec3(out.n));
+  o.v.fill(0); o.d.fill(0);
+  if (col < 0) return;
+  const w = seeds.pose(col), x = seeds.local(col, p, isPoint);
+  const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0], wv = [w ? w[3] : 0, w ? w[4] : 0, w ? w[5] : 0];
+  const xw = [x ? x[0] : 0, x ? x[1] : 0, x ? x[2] : 0], xv = [x ? x[3] : 0, x ? x[4] : 0, x ? x[5] : 0];
+  const cross = (a: readonly number[] | ArrayLike<number>, b: readonly number[] | ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const rot = (y: readonly number[]) => [R[0] * y[0] + R[1] * y[1] + R[2] * y[2], R[3] * y[0] + R[4] * y[1] + R[5] * y[2], R[6] * y[0] + R[7] * y[1] + R[8] * y[2]];
+  const pd = cross(xw, p);
+  if (isPoint) for (let i = 0; i < 3; i++) pd[i] += xv[i];
+  const wp = cross(ww, p);
+  const val = rot([wp[0] + pd[0] + (isPoint ? wv[0] : 0), wp[1] + pd[1] + (isPoint ? wv[1] : 0), wp[2] + pd[2] + (isPoint ? wv[2] : 0)]);
+  o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
+  const n = out.n;
+  for (let j = 0; j < 3; j++) {
+    const e = [0, 0, 0]; e[j] = 1;
+    const a = cross(ww, cross(e, p)), b = cross(e, pd);
+    const sw = rot([a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
+    for (let i = 0; i < 3; i++) o.d[i * n + col + j] = sw[i];
+    if (isPoint) {
+      const sv = rot(cross(ww, e));
+      for (let i = 0; i < 3; i++) o.d[i * n + col + 3 + j] = sv[i];
+    }
+  }
+}
+
+/**
+ * Tangent mode of a material point's world velocity R a, a = ω × p + v (or, `angular`, the
+ * world turn rate R ω; ξ = (ω, v) the body's velocity at ξ[b..b+5], held along s): with the
+
+ * the step columns R(e_j × a) and velocity columns R(e_j × p), R e_j turn and move alike.
+ * Called in tangent mode by dual.ts tvRigidVelocity.
+ */
+export function rigidVelocityTangent(out: DualVec3, R: Float64Array, xi: ArrayLike<number>, b: number, vcol: number, p: ArrayLike<number>, angular: boolean, seeds: TangentSeeds): void {
+  const o = (out.t ??= new DualVec3(out.n));
+  o.v.fill(0); o.d.fill(0);
+  const n = out.n;
+  if (n === 0) return;
+  const w = seeds.pose(b), x = angular ? null : seeds.local(b, p, true);
+  const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0];
+  const cross = (a: readonly number[], c: readonly number[]) => [a[1] * c[2] - a[2] * c[1], a[2] * c[0] - a[0] * c[2], a[0] * c[1] - a[1] * c[0]];
+  const rot = (y: readonly number[]) => [R[0] * y[0] + R[1] * y[1] + R[2] * y[2], R[3] * y[0] + R[4] * y[1] + R[5] * y[2], R[6] * y[0] + R[7] * y[1] + R[8] * y[2]];
+  const add = (a: readonly number[], c: readonly number[]) => [a[0] + c[0], a[1] + c[1], a[2] + c[2]];
+  const om = [xi[b], xi[b + 1], xi[b + 2]], pp = [p[0], p[1], p[2]];
+  const pd = x ? add(cross([x[0], x[1], x[2]], pp), [x[3], x[4], x[5]]) : [0, 0, 0];
+  const a = angular ? om : add(cross(om, pp), [xi[b + 3], xi[b + 4], xi[b + 5]]);
+  const ad = angular ? [0, 0, 0] : cross(om, pd);
+  const val = rot(add(cross(ww, a), ad));
+  o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
+  for (let j = 0; j < 3; j++) {
+    const e = [0, 0, 0]; e[j] = 1;
+    const step = rot(add(cross(ww, cross(e, a)), cross(e, ad)));
+    const lin = rot(cross(ww, e));
+    for (let i = 0; i < 3; i++) {
+      o.d[i * n + b + j] = step[i];
+      if (angular) o.d[i * n + vcol + j] = lin[i];
+      else {
+        const turn = rot(add(cross(ww, cross(e, pp)), cross(e, pd)));
+        o.d[i * n + vcol + j] = turn[i];
+        o.d[i * n + vcol + 3 + j] = lin[i];
+      }
+    }
+  }
+}

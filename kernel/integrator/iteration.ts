@@ -1,0 +1,140 @@
+/**
+ * The integrator's linear system of one Newton iteration (kernel/integrator/integrator.ts):
+ * the dynamic residual r = M v̇ + g − Q + Φ_qᵀλ and the iteration matrix
+ *
+ *     [M + (γ'/β') ∂g/∂v − (K + γ' C)/β',  Φ_qᵀ;  Φ_q, 0]
+ *
+ * (its dynamic rows divided by β': M's scale, not h⁻² M's), with its LU kept for the
+ * iterations and steps that reuse it. Buffers are made once; nothing here allocates.
+ */
+import { LU } from '../linalg';
+import { CompressedLU } from '../lu-sparse';
+import { gyroscopic } from '../mass';
+import type { ForceSet } from '../forces';
+import type { ConstraintRows } from './rows';
+
+export interface IntegratorBody {
+  variable: number;
+  /** 6×6 body-frame mass matrix in (ω, v) order. */
+  M: Float64Array;
+}
+
+export class IterationSystem {
+  /** Applied forces, their ∂/∂δ and ∂/∂v (n × n), as last assembled. */
+  readonly Q: Float64Array;
+  readonly K: Float64Array;
+  readonly C: Float64Array;
+  /** The dynamic residual and the gyroscopic force. */
+  readonly r: Float64Array;
+  readonly G: Float64Array;
+  /** The iteration matrix (N × N, N = n + active rows) and the right-hand side / solution. */
+  readonly S: Float64Array;
+  readonly rhs: Float64Array;
+  readonly lu: LU;
+  /** The factors without their zeros: the solve every Newton iteration does. */
+  readonly luNonzero: CompressedLU;
+  /** LU factorisations of the iteration matrix so far. */
+  factorisations = 0;
+  private readonly g6 = new Float64Array(6);
+  private readonly G36 = new Float64Array(36);
+
+  constructor(
+    private readonly n: number,
+    m: number,
+    private readonly bodies: readonly IntegratorBody[],
+    /** Each body's first tangent slot (−1: fixed). */
+    readonly bodySlot: Int32Array,
+  ) {
+    this.Q = new Float64Array(n);
+    this.K = new Float64Array(n * n);
+    this.C = new Float64Array(n * n);
+    this.r = new Float64Array(n);
+    this.G = new Float64Array(n);
+    const N = n + m;
+    this.S = new Float64Array(N * N);
+    this.rhs = new Float64Array(N);
+    this.lu = new LU(N);
+    this.luNonzero = new CompressedLU(N);
+  }
+
+  /** Gyroscopic force at velocities v into G (and its ∂/∂v × scale into S's body blocks when S is given). */
+  gyro(v: Float64Array, S: Float64Array | null = null, N = 0, scale = 0): void {
+    const G = this.G, g6 = this.g6, G36 = this.G36, bodies = this.bodies, bodySlot = this.bodySlot;
+    G.fill(0);
+    for (let b = 0; b < bodies.length; b++) {
+      const c0 = bodySlot[b];
+      if (c0 < 0) continue;
+      gyroscopic(g6, bodies[b].M, v, c0, S ? G36 : null);
+      for (let i = 0; i < 6; i++) G[c0 + i] += g6[i];
+      if (S) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * G36[i * 6 + j];
+    }
+  }
+
+  /** S's body blocks += scale × M. */
+  addMass(S: Float64Array, N: number, scale: number): void {
+    const bodies = this.bodies, bodySlot = this.bodySlot;
+    for (let b = 0; b < bodies.length; b++) {
+      const c0 = bodySlot[b];
+      if (c0 < 0) continue;
+      const M = bodies[b].M;
+      for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * M[i * 6 + j];
+    }
+  }
+
+  /**
+   * The iteration matrix into S (zeroed, with the gyroscopic blocks, by the caller's `gyro`)
+   * from K, C and the active rows' Jacobian, and its LU; false when singular.
+   */
+  factor(N: number, betaP: number, gammaP: number, constraints: ConstraintRows): boolean {
+    const n = this.n, S = this.S, K = this.K, C = this.C;
+    const inv = 1 / betaP;
+    this.addMass(S, N, 1);
+    for (let i = 0; i < n; i++) {
+      const si = i * N, ki = i * n;
+      for (let j = 0; j < n; j++) S[si + j] -= inv * (K[ki + j] + gammaP * C[ki + j]);
+    }
+    constraints.addToMatrix(S, N);
+    this.factorisations++;
+    if (!this.lu.factor(S, N, 1e-15)) return false;
+    this.luNonzero.load(this.lu);
+    return true;
+  }
+
+  /**
+   * r = M v̇ + g − Q + Jᵀλ (the active rows'; G and Q as last assembled); returns the force
+   * scale (the largest |Q|, |g|, |M v̇|).
+   */
+  dynamicResidual(vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows): number {
+    const n = this.n, r = this.r, G = this.G, Q = this.Q;
+    let scale = 1e-300;
+    for (let i = 0; i < n; i++) {
+      r[i] = G[i] - Q[i];
+      const q = Math.abs(Q[i]), g = Math.abs(G[i]);
+      if (q > scale) scale = q;
+      if (g > scale) scale = g;
+    }
+    const bodySlot = this.bodySlot, bodies = this.bodies;
+    for (let b = 0; b < bodies.length; b++) {
+      const c0 = bodySlot[b];
+      if (c0 < 0) continue;
+      const M = bodies[b].M;
+      for (let i = 0; i < 6; i++) {
+        let s = 0;
+        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
+        r[c0 + i] += s;
+        const a = Math.abs(s);
+        if (a > scale) scale = a;
+      }
+    }
+    constraints.addTransposeTimes(r, lambda);
+    return scale;
+  }
+
+  /** The largest |r_i|. */
+  maxResidual(): number {
+    const r = this.r;
+    let e = 0;
+    for (let i = 0; i < this.n; i++) { const a = Math.abs(r[i]); if (a > e || a !== a) e = a !== a ? Infinity : a; }
+    return e;
+  }
+}

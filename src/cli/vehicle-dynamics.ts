@@ -1,0 +1,53 @@
+/**
+ * `kinemate modes` and `kinemate simulate` on a vehicle file (`*.vehicle.yaml`,
+ * docs/vehicle-dynamics.md): the whole car's ride modes, and its run over a road per wheel
+ * or through a step steer.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import type { VehicleSpec } from '../suspension/vehicle/index.ts';
+import type { SimulateOptions, SimulationResult } from '../index.ts';
+import type { Command } from './command.ts';
+import { EXIT, toJsonText } from './io.ts';
+import { readTextFile } from './files.ts';
+
+type IO = Parameters<Command['run']>[1];
+
+/** A vehicle file, by its name (the vehicle command's files end so). */
+export function isVehicleFile(file: string): boolean {
+  return /\.vehicle\.(ya?ml|json)$/i.test(file);
+}
+
+/** Read the vehicle file and its axle files (relative to it); the notes on stderr. */
+export async function loadVehicle(file: string, io: IO): Promise<{ spec: VehicleSpec; text: string }> {
+  const text = await readTextFile(file, 'vehicle');
+  const v = await import('../suspension/vehicle/index.ts');
+  const spec = v.readVehicleFile(text, file, (ref) => {
+    const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
+    return { path, text: readFileSync(path, 'utf8') };
+  });
+  for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
+  return { spec, text };
+}
+
+/** `kinemate modes VEHICLE`: the ride modes at rest. */
+export async function vehicleModesCommand(file: string, io: IO): Promise<number> {
+  const { spec } = await loadVehicle(file, io);
+  const [{ buildVehicle }, { vehicleModes }] = await Promise.all([import('../suspension/vehicle/assembly.ts'), import('../suspension/vehicle/modes.ts')]);
+  const result = vehicleModes(buildVehicle(spec));
+  await io.out(toJsonText({ name: spec.name, analysis: 'modes', units: { frequency: 'Hz', heave: 'mm', pitch: 'deg', roll: 'deg' }, ...result }));
+  return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+}
+
+/** The vehicle file's run built and placed at rest (its road and steer read from the same file). */
+export async function prepareVehicleRun(file: string, io: IO): Promise<import('../suspension/vehicle/simulate.ts').VehicleSimulationModel> {
+  const { spec, text } = await loadVehicle(file, io);
+  const [{ readVehicleRun }, { prepareVehicleSimulation }] = await Promise.all([import('../suspension/vehicle/road.ts'), import('../suspension/vehicle/simulate.ts')]);
+  return prepareVehicleSimulation(spec, readVehicleRun(text, file, spec));
+}
+
+/** Run it: simulate()'s frames, each with its `vehicle` view. */
+export async function simulateVehicleRun(model: import('../suspension/vehicle/simulate.ts').VehicleSimulationModel, options: SimulateOptions): Promise<SimulationResult> {
+  const { simulateVehicle } = await import('../suspension/vehicle/simulate.ts');
+  return simulateVehicle(model, options);
+}

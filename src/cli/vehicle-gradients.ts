@@ -1,0 +1,139 @@
+/**
+ * `kinemate sensitivity VEHICLE` and `kinemate fit VEHICLE`: the vehicle's figures at rest
+ * as metrics, with exact gradients against the numbers of both axle files and the body
+ * (docs/vehicle.md "Gradients" and "Fit"). sensitivity-commands.ts hands a vehicle file here.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, normalize, relative } from 'node:path';
+import { writeFile } from './fs-lazy.ts';
+import { stringOption, stringOptions, type ParsedArgs } from './args.ts';
+import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
+import { readTextFile } from './files.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { progressLine } from './progress.ts';
+import { parseText } from '../suspension/files/read.ts';
+import type { VehicleSpec } from '../suspension/vehicle/file.ts';
+
+/** Whether a file's text is a vehicle file (a top-level `vehicle:` format number, YAML or JSON). */
+export function isVehicleText(text: string): boolean {
+  if (!/^\s*"?vehicle"?\s*:/m.test(text)) return false;
+  try {
+    const raw = parseText(text, 'file');
+    return typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'vehicle' in raw;
+  } catch { return false; }
+}
+
+async function readSpec(file: string, text: string, io: CliIO): Promise<VehicleSpec> {
+  const v = await import('../suspension/vehicle/index.ts');
+  const spec = v.readVehicleFile(text, file, (ref) => {
+    const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
+    return { path, text: readFileSync(path, 'utf8') };
+  });
+  for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
+  return spec;
+}
+
+/** `sensitivity VEHICLE [--metric NAME]... [--parameter NAME]... [--format json|csv] [--out FILE]`. */
+export async function vehicleSensitivity(args: ParsedArgs, file: string, text: string, io: CliIO): Promise<number> {
+  const values = args.values as Record<string, unknown>;
+  const clash = ['sweep', 'bump', 'steer', 'roll', 'at', 'loads', 'targets'].filter((k) => values[k] !== undefined);
+  if (clash.length) throw new CliError(`sensitivity: a vehicle file is taken at rest: drop ${clash.map((k) => `--${k}`).join(', ')}`);
+  const format = stringOption(args, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
+  const out = stringOption(args, 'out');
+  const spec = await readSpec(file, text, io);
+  refuseOverwritingInputs('sensitivity', '--out', out, [['vehicle', file], ['front axle', spec.front.path], ['rear axle', spec.rear.path]]);
+  const v = await import('../suspension/vehicle/index.ts');
+  const metrics = stringOptions(args, 'metric');
+  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${v.GRADIENT_METRICS.join(', ')})`);
+  const staticAsked = metrics.length ? metrics.filter((m) => v.STATIC_METRICS.includes(m)) : [...v.STATIC_METRICS];
+  const gradientAsked = metrics.filter((m) => v.GRADIENT_METRICS.includes(m));
+  const asked = stringOptions(args, 'parameter');
+  const all = v.vehicleParameterNames(spec);
+  const model = v.buildVehicle(spec);
+  const parts: Awaited<ReturnType<typeof v.vehicleStaticSensitivity>>[] = [];
+  const progress = io.stderrIsTTY ? progressLine(io, 'sensitivity') : undefined;
+  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all, staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
+  await progress?.clear();
+  // a gradient figure's gradients: over the numbers that leave the car at rest where it is (the bars' rates)
+  if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));
+  const failed = parts.find((p) => p.status !== 'solved');
+  const result = failed ?? { status: 'solved' as const, metrics: Object.assign({}, ...parts.map((p) => (p.status === 'solved' ? p.metrics : {}))) as Record<string, { value: number; gradient: Record<string, number> }> };
+  let output: string;
+  if (result.status !== 'solved') output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', ...result });
+  else if (format === 'csv') {
+    const lines = ['metric,value,parameter,gradient'];
+    for (const [metric, m] of Object.entries(result.metrics)) for (const [p, d] of Object.entries(m.gradient)) lines.push(`${metric},${m.value},${p},${d}`);
+    output = `${lines.join('\n')}\n`;
+  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: v.VEHICLE_METRIC_UNITS, ...result });
+  if (out !== undefined && out !== '-') await writeFile(out, output);
+  else await io.out(output);
+  return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+}
+
+/** `fit VEHICLE --targets FILE [--out FITTED]`: the fitted vehicle file and, beside it, each moved axle file. */
+export async function vehicleFit(args: ParsedArgs, file: string, text: string, io: CliIO): Promise<number> {
+  const targetsPath = stringOption(args, 'targets');
+  if (!targetsPath) throw new CliError('fit: --targets FILE is required');
+  const out = stringOption(args, 'out') ?? `${file.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
+  const stem = out.replace(/\.(ya?ml|json)$/i, '');
+  const axleOut = { front: `${stem}.front.json`, rear: `${stem}.rear.json` };
+  const spec = await readSpec(file, text, io);
+  const inputs: [string, string][] = [['vehicle', file], ['targets', targetsPath], ['front axle', spec.front.path], ['rear axle', spec.rear.path]];
+  for (const o of [out, axleOut.front, axleOut.rear]) refuseOverwritingInputs('fit', '--out', o, inputs);
+  const v = await import('../suspension/vehicle/index.ts');
+  const fitSpec = v.parseVehicleFitSpec(await readTextFile(targetsPath, 'targets'), spec, targetsPath);
+  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, body.mass and vehicle_config.cg_position (and a corner file's hardpoints only on both sides)`);
+  const report = v.fitVehicle(spec, fitSpec);
+  const written: Record<string, string> = {};
+  const vehicleRaw = parseText(text, file) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const axle of ['front', 'rear'] as const) {
+    const moved = Object.entries(report.moves).filter(([n, m]) => n.startsWith(`${axle}.`) && m.delta !== 0);
+    if (!moved.length) { vehicleRaw[axle] = relative(dirname(out), spec[axle].path) || basename(spec[axle].path); continue; }
+    const raw = parseText(readFileSync(spec[axle].path, 'utf8'), spec[axle].path) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const [n, m] of moved) moveAxleNumber(raw, n.slice(axle.length + 1), m.delta, spec[axle].geometry.scope === 'axle');
+    await writeFile(axleOut[axle], `${JSON.stringify(raw, null, 2)}\n`);
+    written[axle] = axleOut[axle];
+    vehicleRaw[axle] = relative(dirname(out), axleOut[axle]);
+  }
+  for (const [n, m] of Object.entries(report.moves)) {
+    if (n === 'body.mass') vehicleRaw.body.mass += m.delta;
+    const c = /^vehicle_config\.cg_position\.([xyz])$/.exec(n);
+    if (c) addToPoint(vehicleRaw.vehicle_config.cg_position, c[1], m.delta);
+  }
+  await writeFile(out, `${JSON.stringify(vehicleRaw, null, 2)}\n`);
+  const { spec: _fitted, ...printed } = report;
+  await io.out(toJsonText({ ...printed, fitted_file: out, fitted_axle_files: written }));
+  return report.status === 'converged' ? EXIT.ok : EXIT.failed;
+}
+
+/** Whether the fit can write the number back into its file: a one-sided move needs both sides written in an axle file. */
+function writable(name: string, spec: VehicleSpec): boolean {
+  if (name === 'body.mass' || name.startsWith('vehicle_config.cg_position.')) return true;
+  const axle = name.split('.')[0] as 'front' | 'rear', r = name.slice(axle.length + 1);
+  if (r === 'spring.rate' || r === 'anti_roll.rate') return true;
+  if (r.startsWith('dynamics.') || r.startsWith('spring.')) return false;
+  const side = /^(left|right)\./.exec(r);
+  if (!side) return true;
+  const raw = parseText(readFileSync(spec[axle].path, 'utf8'), spec[axle].path) as { scope?: string; hardpoints?: Record<string, unknown> };
+  return raw.scope === 'axle' && raw.hardpoints?.left !== undefined && raw.hardpoints?.right !== undefined;
+}
+
+/** Add d to a point's coordinate, written { x, y, z } or [x, y, z]. */
+function addToPoint(p: Record<string, number> | number[], axis: string, d: number): void {
+  if (Array.isArray(p)) p['xyz'.indexOf(axis)] += d;
+  else p[axis] += d;
+}
+
+/** One number of an axle (or corner) file moved by d in its raw document. */
+function moveAxleNumber(raw: Record<string, any>, name: string, d: number, axleScope: boolean): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (name === 'spring.rate') { raw.axle_config.spring.rate += d; return; }
+  if (name === 'anti_roll.rate') { raw.axle_config.anti_roll.rate += d; return; }
+  const parts = name.split('.'), axis = parts[parts.length - 1], hp = parts[parts.length - 2];
+  if (parts.length === 3) { addToPoint(raw.hardpoints[parts[0]][hp], axis, d); return; }
+  if (raw.scope === 'axle' && axleScope) {
+    addToPoint(raw.hardpoints.left[hp], axis, d);
+    // an axle file without a right side mirrors its left
+    if (raw.hardpoints.right?.[hp] !== undefined) addToPoint(raw.hardpoints.right[hp], axis, axis === 'y' ? -d : d);
+  } else addToPoint(raw.hardpoints[hp], axis, d);
+}

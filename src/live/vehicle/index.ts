@@ -1,0 +1,6 @@
+/** A whole vehicle in a page: its document (the vehicle file and its axle files, edited) and its frames (docs/vehicle.md, "Viewer"). */
+export {
+  readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, vehicleAxleTexts, axleIsSymmetric, mirrorName,
+  looksLikeVehicleFile, baseNameOf, type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint,
+} from './document.ts';
+export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions } from './frame.ts';

@@ -1,0 +1,113 @@
+/**
+ * Gradients of the vehicle's gradients — the roll gradient, the lateral load transfer per
+ * axle and its front share, the braking pitch gradient — with respect to a number that
+ * leaves the state at rest where it is: an anti-roll bar's rate on a car whose bar is not
+ * twisted at rest (docs/vehicle.md "Gradients"). Such a number θ moves neither the rest
+ * pose nor the multipliers (q' = 0, λ' = 0: checked, its R_θ and Φ_θ vanish there), so the
+ * figures' state rate δ = N K_r⁻¹ Nᵀ Q_a moves only through K_r's force part:
+ *   δ' = N K_r⁻¹ Nᵀ (∂K/∂θ) δ,   ∂K/∂θ = K_element/θ for an element linear in θ,
+ * and each figure, linear in δ at a fixed pose, moves by its map of δ' — exact, no
+ * differences. A number that moves the rest pose is refused for these metrics: its exact
+ * gradient needs the constraints' third derivatives (the curvature H's own rate), which
+ * the dual numbers (kernel/dual.ts) do not carry yet.
+ */
+import type { VehicleModel } from './assembly';
+import { solveVehicle, type FailedState } from './analysis';
+import { applyAcceleration, unitAcceleration } from './loads';
+import { vehicleParameter } from './parameters';
+import { stateRates } from './static-gradients';
+import { derivativeReport, exactReduced, gaussSolve, type StateDerivative } from './tangent';
+import { poseRates } from './metric-rates';
+import { VehicleInputError } from './errors';
+import type { VehicleMetricGradient } from './static-gradients';
+
+/** The figures whose gradients this gives, as `vehicle.<name>`. */
+export const GRADIENT_METRICS: readonly string[] = [
+  'vehicle.roll_gradient', 'vehicle.lateral_load_transfer.front', 'vehicle.lateral_load_transfer.rear', 'vehicle.front_load_transfer_share', 'vehicle.pitch_gradient',
+];
+
+const transfer = (d: StateDerivative, axle: 'front' | 'rear') => (d.load[`${axle}_right`] - d.load[`${axle}_left`]) / 2;
+
+/** The figures from the state rates along ay and along braking. */
+function figures(ay: StateDerivative, brake: StateDerivative | null): Record<string, number> {
+  const f = transfer(ay, 'front'), r = transfer(ay, 'rear');
+  return {
+    'vehicle.roll_gradient': ay.roll, 'vehicle.lateral_load_transfer.front': f, 'vehicle.lateral_load_transfer.rear': r,
+    'vehicle.front_load_transfer_share': f / (f + r), 'vehicle.pitch_gradient': brake ? -brake.pitch : NaN,
+  };
+}
+
+/**
+ * The gradient figures at rest and their gradients with respect to the named numbers (each
+ * must leave the rest state still). Solves the state at rest first.
+ */
+export function vehicleGradientSensitivity(m: VehicleModel, names: readonly string[], metrics: readonly string[] = GRADIENT_METRICS): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | FailedState {
+  for (const name of metrics) if (!GRADIENT_METRICS.includes(name)) throw new VehicleInputError('--metric', `no vehicle metric "${name}"`);
+  const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
+  const s = solveVehicle(m, { ax: 0, ay: 0 });
+  if (s.status !== 'solved') return s;
+  const { dyn } = m, n = dyn.forces.size;
+  // the rest state must not move: q' = 0 along each number
+  const rest = stateRates(m, params);
+  params.forEach((p, j) => {
+    const moved = Object.entries(rest[j]).find(([, v]) => Math.abs(v) > 1e-12);
+    if (moved) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved[0]}), and the gradient of a gradient figure then needs the constraints' third derivatives, which are not carried yet: only numbers that leave the car at rest where it is (an untwisted anti-roll bar's rate)`);
+  });
+  const red = exactReduced(m);
+  const { N, k, layout, Kr } = red;
+  const directions = [{ ay: 1, ax: 0 }, m.spec.front_brake_bias !== undefined ? unitAcceleration('braking') : null];
+  const Q0 = new Float64Array(n), Q1 = new Float64Array(n), zero = new Float64Array(n);
+  const project = (x: Float64Array) => { const g = new Float64Array(k); for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * x[j]; g[a] = t; } return g; };
+  const lift = (alpha: Float64Array) => { const d = new Float64Array(n); for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) d[j] += N[a * n + j] * alpha[a]; return d; };
+  const deltas = directions.map((dir) => {
+    if (!dir) return null;
+    applyAcceleration(m, dir);
+    dyn.forces.assemble(zero, 0, Q1, null, null);
+    applyAcceleration(m, { ax: 0, ay: 0 });
+    dyn.forces.assemble(zero, 0, Q0, null, null);
+    for (let i = 0; i < n; i++) Q1[i] -= Q0[i];
+    return lift(gaussSolve(Kr.slice(), project(Q1), k));
+  });
+  const report = (d: Float64Array | null) => (d ? derivativeReport(m, poseRates(m, d, layout)) : null);
+  const values = figures(report(deltas[0])!, report(deltas[1]));
+  const rates = params.map((p) => {
+    const dK = elementStiffnessRate(m, p.name, p.parts);
+    const moved = deltas.map((d) => {
+      if (!d) return null;
+      const x = new Float64Array(n);
+      for (const { slots, K, w } of dK) for (let i = 0; i < slots.length; i++) {
+        if (slots[i] < 0) continue;
+        let t = 0;
+        for (let j = 0; j < slots.length; j++) if (slots[j] >= 0) t += K[i * slots.length + j] * d[slots[j]];
+        x[slots[i]] += w * t;
+      }
+      return lift(gaussSolve(Kr.slice(), project(x), k));
+    });
+    const ay = report(deltas[0])!, day = report(moved[0])!, dbr = report(moved[1]);
+    const out = figures(day, dbr);
+    // the share f/(f + r): by the quotient rule
+    const f = transfer(ay, 'front'), r = transfer(ay, 'rear');
+    out['vehicle.front_load_transfer_share'] = (out['vehicle.lateral_load_transfer.front'] * r - f * out['vehicle.lateral_load_transfer.rear']) / ((f + r) * (f + r));
+    return out;
+  });
+  const out: Record<string, VehicleMetricGradient> = {};
+  for (const name of metrics) out[name] = { value: values[name], gradient: Object.fromEntries(params.map((p, j) => [p.name, rates[j][name]])) };
+  return { status: 'solved', metrics: out };
+}
+
+/** ∂K/∂θ of a number made of element coefficients linear in it: each element's stiffness at the state over its value. */
+function elementStiffnessRate(m: VehicleModel, name: string, parts: ReturnType<typeof vehicleParameter>['parts']): { slots: Int32Array; K: Float64Array; w: number }[] {
+  const { dyn } = m;
+  return parts.map(({ parameter: q, weight }) => {
+    const element = 'element' in q ? q.element : undefined;
+    const field = q.kind === 'coefficient' ? q.field : q.kind === 'stiffness' ? 'stiffness' : '';
+    const doc = element ? dyn.model.doc.forces?.[element] as Record<string, unknown> | undefined : undefined;
+    const value = doc && field === 'rotational_stiffness.x' ? (doc.rotational_stiffness as number[])[0] : doc && field === 'stiffness' && typeof doc.stiffness === 'number' ? doc.stiffness : undefined;
+    const el = dyn.elements.find((e) => e.id === element);
+    if (!el || value === undefined || value === 0) throw new VehicleInputError(`parameter "${name}"`, 'a gradient figure\'s gradient is taken with respect to an element rate (an anti-roll bar\'s) only');
+    const slots = dyn.forces.slotsOf(el.index), d = slots.length;
+    const lq = new Float64Array(d), lk = new Float64Array(d * d);
+    el.block.evaluate(dyn.system.state, dyn.forces.offsetsOf(el.index), new Float64Array(2 * d), 0, lq, lk, null);
+    return { slots, K: lk, w: weight / value };
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * The vehicle's numbers as parameters of its gradients (docs/vehicle.md "Gradients"): every
+ * number an axle file offers its own simulation's gradients, under the axle's name —
+ * `front.left.upper_wishbone_outboard.z` (one side), `front.upper_wishbone_outboard.z` (both
+ * sides of an axle, the right's y mirrored: the axle kept symmetric), `rear.spring.rate`,
+ * `front.dynamics.masses.upright.mass` — the anti-roll bar's rate `front.anti_roll.rate`,
+ * and the body's `body.mass` and `vehicle_config.cg_position.x|y|z`.
+ *
+ * An axle number reaches the vehicle through the axle's dynamics assembly, which the
+ * vehicle renames (vehicle.ts: `chassis` → `body` with the axle's prefix on its entities,
+ * every other part, mate and element prefixed): geometryParameter (the simulation
+ * gradients' route, src/suspension/gradients/simulation/geometry.ts) says what the number
+ * moves there, each piece exactly, and it is renamed here. What the vehicle builds on top
+ * — the wheel on its bearing and the contact patch, both at the axle points; the half link
+ * masses lumped onto the body — is followed here (the lumps) or refused (the axle points).
+ */
+import type { AssemblyDoc } from '../../assembly/types';
+import type { CombinedParameter, DynamicParameter } from '../../gradients/run';
+import { geometryParameter, geometryParameterNames, movedGeometrySource } from '../gradients/simulation/geometry';
+import { lumpRates, type LumpRate } from '../gradients/simulation/lumps';
+import type { GeometrySource } from '../gradients/simulation/source';
+import { suspensionDynamicsAssembly } from '../dynamics/model';
+import { cgWorld } from './assembly';
+import { AXLES, type AxleName, type VehicleSpec } from './file';
+import { VehicleInputError } from './errors';
+
+type Plain = Exclude<DynamicParameter, CombinedParameter>;
+
+/** One vehicle number as what it moves in the vehicle's assembly, each piece exact. */
+export interface VehicleParameter {
+  name: string;
+  /** Assembly parameters (hardpoints, rates, masses, element coefficients) and their weights. */
+  parts: { parameter: Plain; weight: number }[];
+  /** Φ_θ of a mate's first row (a two-force link's length), by the mate's id. */
+  rows: { owner: string; value: number }[];
+  /** Springs whose free length moves (mm per unit), by element id. */
+  freeLengths: { element: string; w: number }[];
+  /** Parts' mass rates (lumps placed from points), by the vehicle's part names. */
+  lumps: LumpRate[];
+  /** mm per unit: the body's design centre of mass (where heave is measured). */
+  cg: [number, number, number];
+}
+
+const AXES = 'xyz';
+
+/** The axle's own source as the vehicle builds it (vehicleAssembly): no wheel mass, no sprung mass, no road. */
+export function axleSource(spec: VehicleSpec, axle: AxleName): GeometrySource {
+  const a = spec[axle];
+  const masses = { ...a.dynamics.masses };
+  delete masses.wheel;
+  return { geometry: a.geometry, spec: { ...a.dynamics, masses, sprungMass: null, road: {}, start: 'design', drop: 0 } };
+}
+
+/** Every name a vehicle gradient may take, in order: per axle its file's, its symmetric pairs and bar rate; then the body's. */
+export function vehicleParameterNames(spec: VehicleSpec): string[] {
+  const out: string[] = [];
+  for (const axle of AXLES) {
+    const src = axleSource(spec, axle);
+    const own = geometryParameterNames(src).filter((n) => !/^(dynamics\.(tyre|road|sprung_mass)|.*axle_(inboard|outboard)\.)/.test(n));
+    const sym = new Set<string>();
+    for (const n of own) { const m = /^left\.(.+)$/.exec(n); if (m && own.includes(`right.${m[1]}`)) sym.add(m[1]); }
+    out.push(...[...sym].map((n) => `${axle}.${n}`), ...own.map((n) => `${axle}.${n}`));
+    if (spec[axle].geometry.devices?.anti_roll_rate !== undefined && spec[axle].geometry.scope === 'axle') out.push(`${axle}.anti_roll.rate`);
+  }
+  out.push('body.mass', ...[...AXES].map((a) => `vehicle_config.cg_position.${a}`));
+  return out;
+}
+
+/** The vehicle parameter of a name; throws VehicleInputError naming the list on a name it does not have. */
+export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: string): VehicleParameter {
+  const names = vehicleParameterNames(spec);
+  const bad = (why: string): never => { throw new VehicleInputError(`parameter "${name}"`, why); };
+  if (/axle_(inboard|outboard)\.[xyz]$/.test(name)) bad('an axle point moves the wheel on its bearing and the contact patch, which the vehicle\'s gradients do not follow yet');
+  if (!names.includes(name)) bad(`not a number of this vehicle (its numbers: ${names.slice(0, 12).join(', ')} … and ${Math.max(0, names.length - 12)} more; see docs/vehicle.md)`);
+  const out: VehicleParameter = { name, parts: [], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0] };
+  const body = doc.parts.body.mass!;
+  const M = body.mass, C = body.centre as readonly number[];
+  if (name === 'body.mass') {
+    // one kg more at cg_position: the body part's centre moves towards it
+    const c = cgWorld(spec);
+    out.parts.push({ parameter: { kind: 'mass', part: 'body' }, weight: 1 });
+    for (let k = 0; k < 3; k++) out.parts.push({ parameter: { kind: 'centre', part: 'body', axis: k as 0 | 1 | 2 }, weight: (c[k] - C[k]) / M });
+    return out;
+  }
+  const cgm = /^vehicle_config\.cg_position\.([xyz])$/.exec(name);
+  if (cgm) {
+    const k = AXES.indexOf(cgm[1]) as 0 | 1 | 2, sign = k === 0 ? -1 : 1; // x is measured rearward
+    out.parts.push({ parameter: { kind: 'centre', part: 'body', axis: k }, weight: (sign * spec.body.mass) / M });
+    out.cg[k] = sign;
+    return out;
+  }
+  const axle = name.split('.')[0] as AxleName, rest = name.slice(axle.length + 1);
+  if (rest === 'anti_roll.rate') {
+    out.parts.push({ parameter: { kind: 'coefficient', element: `${axle}_arb`, field: 'rotational_stiffness.x' }, weight: 1 });
+    return out;
+  }
+  const src = axleSource(spec, axle);
+  const base = suspensionDynamicsAssembly(src.geometry, src.spec).doc;
+  const sides: [string, number][] = src.geometry.scope === 'axle' && !/^(left|right|center)\.|^(spring|dynamics)\./.test(rest) ? [[`left.${rest}`, 1], [`right.${rest}`, 1]] : [[rest, 1]];
+  for (const [own, w0] of sides) {
+    const mirrored = own.startsWith('right.') && sides.length > 1 && own.endsWith('.y');
+    const w = mirrored ? -w0 : w0;
+    addAxleParameter(out, src, base, axle, own, w, spec, M, C);
+  }
+  return out;
+}
+
+/** One axle number's pieces, renamed to the vehicle's parts, mates and elements, with weight w. */
+function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: AssemblyDoc, axle: AxleName, own: string, w: number, spec: VehicleSpec, bodyMass: number, bodyCentre: readonly number[]): void {
+  const c = geometryParameter(src, own, base);
+  const part = (p: string) => (p === 'chassis' ? 'body' : `${axle}_${p}`);
+  for (const { parameter: q, weight } of c.parts) {
+    let r: Plain;
+    if (q.kind === 'hardpoint') r = { ...q, part: part(q.part), entity: q.part === 'chassis' ? `${axle}_${q.entity}` : q.entity };
+    else if ('element' in q) r = { ...q, element: `${axle}_${q.element}` };
+    else r = { ...q, part: part(q.part) };
+    if (r.kind === 'hardpoint' && q.kind === 'hardpoint' && q.part === 'chassis') addLinkLump(out, base, axle, q.entity, q.axis, w * weight, spec, bodyMass);
+    out.parts.push({ parameter: r, weight: w * weight });
+  }
+  const link = /^dynamics\.links\.([^.]+)$/.exec(own);
+  if (link) addLinkHalfOnBody(out, base, axle, link[1], w, spec, bodyMass, bodyCentre);
+  for (const row of c.rows ?? []) out.rows.push({ owner: `${axle}_${row.owner}`, value: w * row.value });
+  for (const f of c.coefficients ?? []) {
+    if (f.what !== 'free_length') throw new VehicleInputError(`parameter "${axle}.${own}"`, `it moves the tyre's ${f.what}, which the vehicle replaces`);
+    out.freeLengths.push({ element: `${axle}_${f.element}`, w: w * f.w });
+  }
+  // the masses the build places from the part's points: their rates (the term geometryParameter built is by the axle's names)
+  const moved = movedGeometrySource(src, own, 0.5);
+  if (c.term && moved) {
+    const doc1 = suspensionDynamicsAssembly(moved.geometry, moved.spec).doc;
+    const r = lumpRates(src.geometry, src.spec, own, base, doc1, 0.5);
+    if (typeof r === 'string') throw new VehicleInputError(`parameter "${axle}.${own}"`, r);
+    for (const l of r.parts) out.lumps.push({ ...l, part: part(l.part), dmass: w * l.dmass, dcentre: l.dcentre.map((x) => w * x), dinertia: l.dinertia.map((x) => w * x) });
+  }
+}
+
+/**
+ * A chassis point that is a link's end: the vehicle lumps half the link's mass there onto the
+ * body (vehicleAssembly), so the body's centre moves by (m/2)/M per mm of the point.
+ */
+function addLinkLump(out: VehicleParameter, base: AssemblyDoc, axle: AxleName, entity: string, axis: 0 | 1 | 2, w: number, spec: VehicleSpec, M: number): void {
+  const links = spec[axle].dynamics.links;
+  let m = 0;
+  for (const [key, mass] of Object.entries(links)) {
+    for (const id of [key, `left_${key}`, `right_${key}`]) {
+      const mate = base.mates[id] as { type: string; a: string; b: string } | undefined;
+      if (mate?.type !== 'distance') continue;
+      for (const end of [mate.a, mate.b]) if (end === `chassis.${entity}`) m += mass / 2;
+    }
+  }
+  if (m > 0) out.parts.push({ parameter: { kind: 'centre', part: 'body', axis }, weight: (w * m) / M });
+}
+
+/** The chassis ends of an axle's link `key` (mm, world), where the vehicle lumps half its mass onto the body. */
+function chassisEnds(base: AssemblyDoc, axle: AxleName, key: string, spec: VehicleSpec): number[][] {
+  const shift = axle === 'rear' ? -spec.wheelbase : 0, out: number[][] = [];
+  for (const id of [key, `left_${key}`, `right_${key}`]) {
+    const mate = base.mates[id] as { type: string; a: string; b: string } | undefined;
+    if (mate?.type !== 'distance') continue;
+    for (const end of [mate.a, mate.b]) {
+      const [part, point] = end.split('.');
+      if (part === 'chassis') out.push(base.parts.chassis.points![point].map((x, i) => x + (i === 0 ? shift : 0)));
+    }
+  }
+  return out;
+}
+
+/** A link's mass: half of it at each chassis end joins the body (its mass, and its centre moving toward the end). */
+function addLinkHalfOnBody(out: VehicleParameter, base: AssemblyDoc, axle: AxleName, key: string, w: number, spec: VehicleSpec, M: number, C: readonly number[]): void {
+  for (const x of chassisEnds(base, axle, key, spec)) {
+    out.parts.push({ parameter: { kind: 'mass', part: 'body' }, weight: w / 2 });
+    for (let k = 0; k < 3; k++) out.parts.push({ parameter: { kind: 'centre', part: 'body', axis: k as 0 | 1 | 2 }, weight: (w / 2) * (x[k] - C[k]) / M });
+  }
+}
+
+/** A copy of the vehicle spec with the number `name` moved by d (the tests' re-solved states, the fit's steps). */
+export function movedVehicleSpec(spec: VehicleSpec, name: string, d: number): VehicleSpec {
+  const out: VehicleSpec = { ...spec, body: { ...spec.body }, cg_position: [...spec.cg_position] as VehicleSpec['cg_position'] };
+  if (name === 'body.mass') { out.body.mass += d; return out; }
+  const cgm = /^vehicle_config\.cg_position\.([xyz])$/.exec(name);
+  if (cgm) { out.cg_position[AXES.indexOf(cgm[1])] += d; return out; }
+  const axle = name.split('.')[0] as AxleName, rest = name.slice(axle.length + 1);
+  const a = spec[axle];
+  if (rest === 'anti_roll.rate') {
+    const g = structuredClone({ ...a.geometry, raw: null });
+    g.devices!.anti_roll_rate! += d;
+    out[axle] = { ...a, geometry: { ...g, raw: a.geometry.raw } };
+    return out;
+  }
+  let src: GeometrySource = { geometry: a.geometry, spec: a.dynamics };
+  const sides = a.geometry.scope === 'axle' && !/^(left|right|center)\.|^(spring|dynamics)\./.test(rest) ? [[`left.${rest}`, d], [`right.${rest}`, rest.endsWith('.y') ? -d : d]] as const : [[rest, d]] as const;
+  for (const [own, dd] of sides) {
+    const moved = movedGeometrySource(src, own, dd);
+    if (!moved) throw new VehicleInputError(`parameter "${name}"`, 'not a number of this vehicle');
+    src = moved;
+  }
+  out[axle] = { ...a, geometry: src.geometry, dynamics: src.spec };
+  return out;
+}

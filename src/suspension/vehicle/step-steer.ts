@@ -1,0 +1,96 @@
+/**
+ * A step steer (docs/vehicle-dynamics.md): the car at speed on a flat road, the steering
+ * rack driven from its travel at rest by `rack` mm over a ramp, the tyres slipping
+ * (mates/tyres/slip-force.ts SlipTyreForce with the vehicle's tyre models: linear or Magic
+ * Formula, as the steady-state analysis uses them). The car stays near the origin and the
+ * road moves under it: one `road` part on a slider along x from the fixed `ground`, driven
+ * at −V (a frame moving at constant velocity is inertial: nothing else changes). The
+ * wheels spin on their bearings, started rolling at V over their loaded radius; nothing
+ * holds the body's x, y and yaw but the tyres.
+ */
+import type { AssemblyDoc, MateDoc } from '../../assembly/types';
+import { validateAssembly } from '../../assembly/load';
+import type { DynamicsModel, ForceElement } from '../../mechanics/build';
+import { SlipTyreForce } from '../../../mates/tyres';
+import { rotationMatrix } from '../../../kernel/dual';
+import type { VehicleModel } from './assembly';
+import { VehicleInputError } from './errors';
+import type { SteerStep } from './road';
+import { steadyTyres } from './steady-state';
+
+/** s: how long the road's motion is written for (its table's last row). */
+const HORIZON = 1000;
+
+/** The run's assembly for a step steer: ground, the moving road, the rack's motion, the bearings free and spinning. */
+export function steerAssembly(m: VehicleModel, steer: SteerStep): { doc: AssemblyDoc; rack: string } {
+  const base = m.doc;
+  const rack = (base.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle'));
+  if (!rack) throw new VehicleInputError('steer', 'the front axle has no steering rack to step');
+  const info = m.dyn.model.coordinates.get(rack)!;
+  const unit = info.kind === 'angle' ? m.dyn.model.angleFactor : 1;
+  const x0 = m.dyn.system.getScalar(info.variable) / unit, x1 = x0 + steer.rack;
+  const V = (steer.speed_kmh / 3.6) * 1000; // mm/s
+  const rows: [number, number][] = steer.start > 0 ? [[0, x0], [steer.start, x0]] : [[0, x0]];
+  rows.push([steer.start + steer.ramp, x1], [steer.start + steer.ramp + HORIZON, x1]);
+  const at = [0, 0, m.road];
+  const surface: Record<string, number[]> = {};
+  m.wheels.forEach((w, i) => { const c = m.contacts[i].last.contact; surface[`${w.corner}_surface`] = [c[0], c[1], m.road]; });
+  // every part at rest, the wheels rolling on the road moving at −V: ω = V / r_loaded about world y
+  const velocities: Record<string, { linear: number[]; angular: number[] }> = {};
+  const R = new Float64Array(9), af = m.dyn.model.angleFactor;
+  // (the road, driven, is left to its motion)
+  for (const [name, id] of m.dyn.model.parts) if (!m.dyn.system.variables[id].fixed) velocities[`${name}.pose`] = { linear: [0, 0, 0], angular: [0, 0, 0] };
+  m.wheels.forEach((w, i) => {
+    const v = m.dyn.system.variables[m.dyn.model.parts.get(w.wheel)!], st = m.dyn.system.state;
+    rotationMatrix(R, st, v.offset + 3);
+    const o = [st[v.offset], st[v.offset + 1], st[v.offset + 2]];
+    const c = [0, 1, 2].map((k) => R[3 * k] * w.centre[0] + R[3 * k + 1] * w.centre[1] + R[3 * k + 2] * w.centre[2] + o[k]);
+    // about the spin axis (as the bearing allows), its y part V / r_loaded
+    const a = [0, 1, 2].map((k) => R[3 * k] * w.axis[0] + R[3 * k + 1] * w.axis[1] + R[3 * k + 2] * w.axis[2]);
+    const k = V / (w.radius - m.contacts[i].last.penetration) / a[1];
+    const om = a.map((x) => x * k), r = [o[0] - c[0], o[1] - c[1], o[2] - c[2]];
+    // the origin's velocity ω × (o − c): the centre stands still
+    velocities[`${w.wheel}.pose`] = { linear: [om[1] * r[2] - om[2] * r[1], om[2] * r[0] - om[0] * r[2], om[0] * r[1] - om[1] * r[0]], angular: om.map((x) => x / af) };
+  });
+  const parts: Record<string, unknown> = {
+    ...base.parts,
+    ground: { fixed: true, pose: { position: [0, 0, 0], rotation: [1, 0, 0, 0] }, axes: { road_guide: { origin: at, direction: [1, 0, 0] } } },
+    road: { pose: { position: [0, 0, 0], rotation: [1, 0, 0, 0] }, points: surface, axes: { guide: { origin: at, direction: [1, 0, 0] } } },
+  };
+  const doc = validateAssembly({
+    ...base,
+    name: `${base.name} step steer`,
+    parts,
+    mates: { ...base.mates, road_slide: { type: 'slider', a: 'ground.road_guide', b: 'road.guide' } as MateDoc },
+    held: (base.held ?? []).filter((h) => h !== rack && !h.endsWith('_bearing.angle')),
+    motions: {
+      // from t = −1 s: a table's rate at its first row is 0, and the road moves from the start
+      road: { coordinate: 'road_slide.slide', table: [[-1, V], [HORIZON, -V * HORIZON]] },
+      steer: { coordinate: rack, table: rows },
+    },
+    velocities,
+  } as AssemblyDoc);
+  return { doc, rack };
+}
+
+/** The slipping tyres on the built run: a SlipTyreForce per wheel on the moving road, listed as elements (reports, energy per element). */
+export function addSlipTyres(m: VehicleModel, dyn: DynamicsModel): { dyn: DynamicsModel; tyres: SlipTyreForce[] } {
+  const models = steadyTyres(m);
+  const road = dyn.model.parts.get('road')!;
+  const elements: ForceElement[] = [...dyn.elements];
+  const tyres = m.wheels.map((w, i) => {
+    // the tyre's axis points to its left (ISO-W y), whichever way the file's spin axis points
+    const axis = w.axis[1] >= 0 ? w.axis : w.axis.map((x) => -x);
+    const t = new SlipTyreForce(`${w.corner}_tyre`, dyn.model.parts.get(w.wheel)!, w.centre, axis, models[i], {
+      radius: w.radius, stiffness: w.tyre.stiffness, damping: w.tyre.damping, road: { body: road, point: surfaceOf(dyn, w.corner) },
+    });
+    dyn.forces.add(t);
+    elements.push({ id: `${w.corner}_tyre`, type: 'tyre', block: t, index: dyn.forces.blocks.length - 1 });
+    return t;
+  });
+  return { dyn: { ...dyn, elements }, tyres };
+}
+
+function surfaceOf(dyn: DynamicsModel, corner: string): readonly number[] {
+  return dyn.model.doc.parts.road.points![`${corner}_surface`];
+}

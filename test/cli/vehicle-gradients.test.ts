@@ -1,0 +1,49 @@
+/** `kinemate sensitivity VEHICLE` and `kinemate fit VEHICLE` end to end: the real commands on the sedan. */
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { kinemate, tempFolder } from './helpers';
+import { isVehicleText } from '../../src/cli/vehicle-gradients';
+
+const SEDAN = 'examples/vehicles/sedan.vehicle.yaml';
+
+describe('kinemate sensitivity / fit on a vehicle file', () => {
+  it('tells a vehicle file by its top-level vehicle key, YAML or JSON', () => {
+    expect(isVehicleText(readFileSync(SEDAN, 'utf8'))).toBe(true);
+    expect(isVehicleText(JSON.stringify({ vehicle: 1, front: 'a.yaml' }, null, 2))).toBe(true);
+    // an axle file names its vehicle_config, and may nest a "vehicle" key: not a vehicle file
+    expect(isVehicleText(readFileSync('examples/suspension/double_wishbone_axle_front.yaml', 'utf8'))).toBe(false);
+    expect(isVehicleText(JSON.stringify({ parts: { vehicle: {} } }, null, 2))).toBe(false);
+  });
+
+  it('prints the asked figures at rest with their gradients over the asked numbers', async () => {
+    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.rear_left.ride_height', '--metric', 'vehicle.front_axle_load',
+      '--parameter', 'rear.spring.rate', '--parameter', 'front.lower_wishbone_outboard.z']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r.scope).toBe('vehicle');
+    expect(Object.keys(r.metrics)).toEqual(['vehicle.rear_left.ride_height', 'vehicle.front_axle_load']);
+    expect(Object.keys(r.metrics['vehicle.front_axle_load'].gradient)).toEqual(['rear.spring.rate', 'front.lower_wishbone_outboard.z']);
+    // a stiffer rear spring lifts the rear
+    expect(r.metrics['vehicle.rear_left.ride_height'].gradient['rear.spring.rate']).toBeGreaterThan(0);
+  });
+
+  it('fits the rear ride height with the rear spring rate and writes a vehicle that has it', async () => {
+    const tmp = tempFolder();
+    try {
+      const targets = tmp.file('targets.yaml');
+      writeFileSync(targets, 'move:\n  rear.spring.rate: [-40, 100]\ntargets:\n  - { metric: vehicle.rear_left.ride_height, value: 294 }\n');
+      const out = tmp.file('fitted.json');
+      const run = await kinemate(['fit', SEDAN, '--targets', targets, '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      const r = JSON.parse(run.stdout);
+      expect(r.status).toBe('converged');
+      expect(r.fitted_axle_files).toEqual({ rear: tmp.file('fitted.rear.json') });
+      const rate = JSON.parse(readFileSync(tmp.file('fitted.rear.json'), 'utf8')).axle_config.spring.rate;
+      expect(rate).toBeCloseTo(100 + r.moves['rear.spring.rate'].delta, 12);
+      // the written vehicle, solved again by kinemate vehicle, stands at the wanted height
+      const check = await kinemate(['vehicle', out, '--static']);
+      expect(check.code).toBe(0);
+      expect(JSON.parse(check.stdout).corners.rear_left.ride_height).toBeCloseTo(294, 6);
+    } finally { tmp.remove(); }
+  });
+});
