@@ -165,7 +165,8 @@ metrics at the deflected pose and the K&C coefficients kc.toe_per_fy, kc.camber_
 kc.lateral_stiffness, kc.toe_per_fx, kc.camber_per_fx, kc.recession_per_fx,
 kc.longitudinal_stiffness, kc.toe_per_mz, kc.camber_per_mz, with gradients over every
 stiffness of the file by its path (compliance.bushings.<key>.radial, compliance.links.<key>,
-per N/mm) and, at a state at rest, over the hardpoints (docs/compliance.md).
+per N/mm) and over the hardpoints (at rest; under --loads, a load at the wheel centre or one
+placed at design) (docs/compliance.md).
 
 The metrics' definitions, units and signs: docs/metrics.md.
 

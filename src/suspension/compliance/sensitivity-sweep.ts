@@ -8,10 +8,11 @@
  * checked to be the same state by the values. Elsewhere the hardpoints are not parameters yet.
  */
 import type { Geometry, SweepSpec } from '../files';
-import { runSweep } from '../sweep/sweep';
+import { sweepDrivers } from '../sweep/sweep';
+import { sweepValues } from '../files';
 import { contactLoad, type LoadCase } from '../loads/loads';
 import { SensitivityModel, sensitivitySweepBySide } from '../gradients/model';
-import { SensitivityError, type MetricGradient, type SensitivityStep, type SideMetrics } from '../gradients/types';
+import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityStep, type SideMetrics } from '../gradients/types';
 import { COMPLIANT_STATE_METRICS, CompliantSensitivity, KC_METRICS } from './sensitivity';
 
 /** Every metric a compliant file offers gradients of: the state metrics and the K&C coefficients, per side. */
@@ -24,6 +25,87 @@ const SAME_STATE = 1e-6;
  * The gradients along a sweep of a compliant geometry: a corner's metrics flat
  * (`metrics.camber`), an axle's by side (`metrics.left.camber`), as kinemate sensitivity prints.
  */
+/**
+ * Each step of the spec: solved from the last good state (the first from design), settled,
+ * and `at` evaluated there with the drivers' parameter maps; `place` runs before settling.
+ */
+function settledSteps<T>(cs: CompliantSensitivity, spec: SweepSpec, at: (drivers: DriverParameters[]) => T, place: () => void, found: Map<number, T>):
+{ index: number; status: 'solved' | 'failed'; drivers: Record<string, number>; message?: string }[] {
+  const sm = cs.sm, sys = sm.model.system;
+  const drivers = sweepDrivers(sm, spec);
+  const params: DriverParameters[] = drivers.map((d) => ({ block: d.block, params: cs.hardpoints.driverParameters(d.block, d.source) }));
+  const values = new Map(spec.targets.map((t) => [t, sweepValues(t, spec.steps)]));
+  sm.resetToDesign();
+  let lastGood = sys.snapshot();
+  const out: { index: number; status: 'solved' | 'failed'; drivers: Record<string, number>; message?: string }[] = [];
+  for (let i = 0; i < spec.steps; i++) {
+    const report: Record<string, number> = {};
+    drivers.forEach((d) => { const v = values.get(d.source)![i]; d.block.target = d.targetOf(v); report[d.name] = d.reportOf(v); });
+    drivers.forEach((d, j) => { if (d.source.type === 'roll') params[j].params = cs.hardpoints.driverParameters(d.block, d.source); });
+    const solved = sm.solveWith(drivers.map((d) => d.block));
+    if (!solved.converged) { sys.restore(lastGood); out.push({ index: i, status: 'failed', drivers: report, message: solved.message ?? 'the linkage cannot reach this step' }); continue; }
+    place();
+    const settled = cs.state.settle();
+    if (settled.status !== 'solved') { sys.restore(lastGood); out.push({ index: i, status: 'failed', drivers: report, message: settled.message ?? 'no equilibrium' }); continue; }
+    lastGood = sys.snapshot();
+    found.set(i, at(params));
+    out.push({ index: i, status: 'solved', drivers: report });
+  }
+  sm.clearDrivers();
+  sm.resetToDesign();
+  return out;
+}
+
+/**
+ * The design state and its contact centres' moves with the hardpoints (3 × P each): where a
+ * contact-patch load placed at design moves. The contact centre is the loads' own
+ * (SweepLoads.contactCentre): c = w + r·d/|d|, d = (s_z s_x, s_z s_y, s_z² − 1) down the wheel
+ * plane, s the unit axle, w the wheel centre; at design every part is at the identity.
+ */
+function designState(cs: CompliantSensitivity): { state: Float64Array; contact: Float64Array[] } {
+  const sys = cs.sm.model.system;
+  const saved = sys.snapshot();
+  cs.sm.resetToDesign();
+  const state = sys.state.slice();
+  sys.restore(saved);
+  const hm = cs.hardpoints, P = hm.parameterCount;
+  const contact = cs.sm.corners.map((c, ci) => {
+    const a = c.axle[0][0].local, b = c.axle[1][0].local;
+    const ja = hm.hardpointAt(a), jb = hm.hardpointAt(b);
+    const e = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], l = Math.hypot(e[0], e[1], e[2]);
+    const u = e.map((x) => x / l);
+    const d = [u[2] * u[0], u[2] * u[1], u[2] * u[2] - 1], dl = Math.hypot(d[0], d[1], d[2]);
+    const n = d.map((x) => x / dl);
+    const wr = hm.wheelCenterRatesByCorner[ci];
+    const out = new Float64Array(3 * P);
+    for (let k = 0; k < P; k++) {
+      const de = [0, 0, 0];
+      if (jb === Math.floor(k / 3)) de[k % 3] += 1;
+      if (ja === Math.floor(k / 3)) de[k % 3] -= 1;
+      const along = u[0] * de[0] + u[1] * de[1] + u[2] * de[2];
+      const du = de.map((x, i) => (x - u[i] * along) / l);
+      const dd = [du[2] * u[0] + u[2] * du[0], du[2] * u[1] + u[2] * du[1], 2 * u[2] * du[2]];
+      const dn = n[0] * dd[0] + n[1] * dd[1] + n[2] * dd[2];
+      for (let i = 0; i < 3; i++) out[i * P + k] = wr[i * P + k] + (c.tireRadius * (dd[i] - n[i] * dn)) / dl;
+    }
+    return out;
+  });
+  return { state, contact };
+}
+
+/**
+ * d(local load point)/dp of corner i, 3 × P, for a load placed now: at the wheel centre, its
+ * own move; at the contact patch, the design contact centre's when the pose is the design
+ * (the first state of a sweep from design at its design position); else null (the placing pose
+ * is the solver's, whose move with the points is not a function of them).
+ */
+function loadPointRate(cs: CompliantSensitivity, i: number, design: { state: Float64Array; contact: Float64Array[] }): Float64Array | null {
+  const slot = cs.state.slots[i];
+  if (slot.at === 'wheel_center') return cs.hardpoints.wheelCenterRatesByCorner[i];
+  const now = cs.sm.model.system.state;
+  return now.every((x, j) => x === design.state[j]) ? design.contact[i] : null;
+}
+
 export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, metrics: readonly string[] = [], loads: LoadCase | null = null):
 { steps: SensitivityStep<Record<string, MetricGradient | null> | SideMetrics>[] } {
   for (const m of metrics) {
@@ -34,15 +116,16 @@ export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, m
   if (loads) cs.state.setLoadCase(loads, contactLoad);
   // the rigid file's hardpoint gradients, for the states at rest
   const kinematic = chosen.filter((m) => (COMPLIANT_STATE_METRICS as readonly string[]).includes(m));
+  let loadRates: (Float64Array | null)[] | null = null;
   const rigid = !loads && kinematic.length ? sensitivitySweepBySide(new SensitivityModel({ ...geometry, compliance: undefined }), spec, kinematic).steps : [];
   const found = new Map<number, { metrics: SideMetrics; atRest: boolean }>();
-  const run = runSweep(cs.sm, spec, {
-    valuesOnly: true,
-    settle: () => cs.state.settle(),
-    onSolvedState: (step) => { found.set(step.index, { metrics: cs.metricsBySide(chosen), atRest: cs.atRest() }); },
-  });
+  const design = loads ? designState(cs) : null;
+  const run = settledSteps(cs, spec, (drivers) => {
+    const loaded = loads && loadRates ? { drivers, loadRates } : undefined;
+    return { metrics: cs.metricsBySide(chosen, loaded), atRest: cs.atRest() };
+  }, () => { if (design) loadRates = cs.sm.corners.map((_, i) => loadPointRate(cs, i, design)); }, found);
   const axle = cs.sides.length > 1;
-  const steps = run.steps.map((step) => {
+  const steps = run.map((step) => {
     const got = found.get(step.index);
     const out: SensitivityStep<Record<string, MetricGradient | null> | SideMetrics> = { index: step.index, status: step.status, drivers: step.drivers, metrics: null };
     if (step.message) out.message = step.message;

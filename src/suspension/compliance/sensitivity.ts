@@ -20,12 +20,14 @@ import type { Dual } from '../../../kernel/dual';
 import type { Geometry } from '../files';
 import { SuspensionModel } from '../build/model';
 import type { CornerMetrics } from '../metrics';
-import { suspensionAssembly } from '../build/template';
 import { SENSITIVITY_METRICS } from '../gradients/metric-names';
 import type { MetricGradient } from '../gradients/types';
 import { CompliantState } from './state';
 import { KC_COEFFICIENTS, reducedSolver, unitLoadForces, type KcCoefficients } from './coefficients';
 import { largestElementForce, stiffnessDerivative, stiffnessParameters, type StiffnessParameter } from './stiffness';
+import { SensitivityModel } from '../gradients/sensitivity-model';
+import type { DriverParameters } from '../gradients/types';
+import { bushingAxes, hardpointStateRates } from './hardpoint-rates';
 
 /** `kc.<coefficient>`: the K&C coefficients as metrics, per side. */
 export const KC_METRICS = (Object.keys(KC_COEFFICIENTS) as (keyof KcCoefficients)[]).map((n) => `kc.${n}`);
@@ -44,16 +46,19 @@ export class CompliantSensitivity {
   readonly parameters: StiffnessParameter[];
   readonly keys: string[];
   readonly sides: string[];
+  /** The hardpoints as parameters (gradients/model.ts), for the loaded states' hardpoint gradients (hardpoint-rates.ts). */
+  readonly hardpoints: SensitivityModel;
 
   constructor(readonly geometry: Geometry) {
-    this.sm = new SuspensionModel(suspensionAssembly(geometry));
+    this.hardpoints = new SensitivityModel(geometry);
+    this.sm = this.hardpoints.sm;
     this.state = new CompliantState(this.sm);
     this.parameters = stiffnessParameters(geometry, this.state.dyn);
     this.keys = this.parameters.map((p) => p.name);
     this.sides = this.sm.corners.map((c) => c.roles.side);
   }
 
-  /** Whether the current settled state is at rest: no wheel load, and no compliant element carrying force (so no rate moves it). */
+  /** Whether the current settled state is at rest: no wheel load and no compliant element carrying force, so it is the rigid kinematics. */
   atRest(): boolean {
     if (this.state.slots.some((s) => s.force.some((x) => x !== 0) || s.moment.some((x) => x !== 0))) return false;
     return largestElementForce(this.state.dyn, this.parameters) <= AT_REST;
@@ -64,7 +69,7 @@ export class CompliantSensitivity {
    * per side, `{ value, gradient: { <stiffness path>: d } }`; null where the metric is
    * undefined, K_r is singular, or (a coefficient) its gradient needs what is not built.
    */
-  metricsBySide(names?: readonly string[]): Record<string, Record<string, MetricGradient | null>> {
+  metricsBySide(names?: readonly string[], loaded?: { drivers: readonly DriverParameters[]; loadRates: (Float64Array | null)[] }): Record<string, Record<string, MetricGradient | null>> {
     const want = (m: string) => !names || names.length === 0 || names.includes(m);
     const stateNames = COMPLIANT_STATE_METRICS.filter(want);
     const kcNames = KC_METRICS.filter(want);
@@ -79,8 +84,12 @@ export class CompliantSensitivity {
     const dyn = this.state.dyn;
     // the state's motion per rate: dq_k = N K_r⁻¹ Nᵀ ∂Q/∂k
     const forces = this.parameters.map((p) => { const Q = new Float64Array(n); stiffnessDerivative(dyn, p, Q); return Q; });
-    const loaded = forces.map((Q) => Q.some((x) => Math.abs(x) > UNLOADED));
-    const rates: Float64Array[] = forces.map((Q) => solver.solve(Q));
+    const deflected = forces.map((Q) => Q.some((x) => Math.abs(x) > UNLOADED));
+    // under load, the hardpoints' columns first (their points' own moves are added at columns 0…H − 1)
+    const hm = this.hardpoints;
+    const hp = loaded ? hardpointStateRates(hm, this.state, solver, loaded.drivers, bushingAxes(this.geometry, hm, this.state), loaded.loadRates) : null;
+    const H = hp ? hp.length : 0;
+    const rates: Float64Array[] = [...(hp ?? []), ...forces.map((Q) => solver.solve(Q))];
     // the unit loads' responses x and their changes ẋ_k (load-major, then rate)
     const responses = kcNames.length ? unitLoadForces(this.state, layout, n).map((g) => solver.solve(g)) : [];
     const L = responses.length;
@@ -93,37 +102,46 @@ export class CompliantSensitivity {
       }
     }
     const tangent: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
-    const ev = this.sm.evaluate({ rates: tangent });
+    const ev = hp ? hm.evaluateAlong(tangent, 0) : this.sm.evaluate({ rates: tangent });
     const nr = rates.length;
     const record = (g: (k: number) => number | null): Record<string, number> | null => {
       const r: Record<string, number> = {};
-      for (let k = 0; k < P; k++) { const d = g(k); if (d === null) return null; r[this.keys[k]] = d; }
+      for (let k = 0; k < P; k++) { const d = g(H + k); if (d === null) return null; r[this.keys[k]] = d; }
       return r;
+    };
+    const withHardpoints = (m: Dual, stiff: Record<string, number>): Record<string, number> => {
+      if (!H) return stiff;
+      const r: Record<string, number> = {};
+      for (let j = 0; j < H; j++) r[hm.keys[j]] = m.d[j];
+      return { ...r, ...stiff };
     };
     ev.corners.forEach((cm, ci) => {
       const side = out[this.sides[ci]];
       const metrics = cm.metrics as Record<string, Dual | null>;
       for (const name of stateNames) {
         const m = metrics[name];
-        side[name] = m && Number.isFinite(m.v) ? { value: m.v, gradient: record((k) => m.d[k])! } : null;
+        side[name] = m && Number.isFinite(m.v) ? { value: m.v, gradient: withHardpoints(m, record((k) => m.d[k])!) } : null;
       }
-      for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, P, L, nr, loaded, record);
+      for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, H + P, L, nr, deflected, record);
     });
     return out;
   }
 
   /** One coefficient of corner ci and its gradient: columns P + load (x) and P + L + load·P + k (ẋ_k). */
-  private coefficient(cm: CornerMetrics, name: keyof KcCoefficients, ci: number, P: number, L: number, nr: number, loaded: boolean[],
+  private coefficient(cm: CornerMetrics, name: keyof KcCoefficients, ci: number, base: number, L: number, nr: number, loaded: boolean[],
     record: (g: (k: number) => number | null) => Record<string, number> | null): MetricGradient | null {
     if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
     const c = KC_COEFFICIENTS[name];
     const load = 3 * ci + c.load;
-    const x = c.read(cm, P + load, nr);
+    const P = loaded.length;
+    const x = c.read(cm, base + load, nr);
     const value = c.inverse ? 1 / x : c.scale * x;
     if (!Number.isFinite(value)) return null;
-    const gradient = record((k) => {
+    const H = base - P;
+    const gradient = record((col) => {
+      const k = col - H;
       if (loaded[k]) return null;
-      const dx = c.read(cm, P + L + load * P + k, nr);
+      const dx = c.read(cm, base + L + load * P + k, nr);
       return c.inverse ? -dx / (x * x) : c.scale * dx;
     });
     return gradient ? { value, gradient } : null;

@@ -350,6 +350,8 @@ export function fit(geometry: Geometry, spec: FitSpec, options: FitOptions = {})
   const coords = coordsOf(geometry, spec);
   const nx = coords.length;
   const x = new Float64Array(nx);
+  // the descent works in each parameter's own size: a mm for a point, the file's value for a stiffness (N/mm moves by thousands)
+  const scale = coords.map((c) => (c.places[0].corner === 'rate' ? Math.max(1, Math.abs(c.places[0].from)) : 1));
   const maxIterations = spec.max_iterations ?? 50;
   let res = residualsOf(geometry, spec, coords);
   const costOf = (rs: Residual[]) => rs.reduce((s, r) => s + bandResidual(r) ** 2, 0) / 2;
@@ -365,8 +367,8 @@ export function fit(geometry: Geometry, spec: FitSpec, options: FitOptions = {})
     for (const r of rows) {
       const rv = bandResidual(r);
       for (let a = 0; a < nx; a++) {
-        g[a] += r.weight * r.gradient[a] * rv;
-        for (let b = 0; b < nx; b++) JtJ[a * nx + b] += r.weight * r.gradient[a] * r.weight * r.gradient[b];
+        g[a] += r.weight * r.gradient[a] * scale[a] * rv;
+        for (let b = 0; b < nx; b++) JtJ[a * nx + b] += r.weight * r.gradient[a] * scale[a] * r.weight * r.gradient[b] * scale[b];
       }
     }
     // coordinates on a box edge whose descent points outward stay put this iteration
@@ -381,7 +383,7 @@ export function fit(geometry: Geometry, spec: FitSpec, options: FitOptions = {})
     for (let tries = 0; tries < 12 && !accepted; tries++) {
       const step = dampedStep(JtJ, g, free, lambda);
       const trial = new Float64Array(nx);
-      for (let a = 0; a < nx; a++) trial[a] = Math.min(coords[a].hi, Math.max(coords[a].lo, x[a] + step[a]));
+      for (let a = 0; a < nx; a++) trial[a] = Math.min(coords[a].hi, Math.max(coords[a].lo, x[a] + step[a] * scale[a]));
       let trialRes: Residual[] | null = null;
       try { trialRes = residualsOf(withMoves(geometry, coords, trial), spec, coords); } catch { trialRes = null; }
       const trialCost = trialRes ? costOf(trialRes) : Infinity;

@@ -142,6 +142,12 @@ export class SensitivityModel implements SensitivityContext {
 
   get parameterCount(): number { return this.keys.length; }
 
+  /** A constraint block's parameter map (its points' twists per coordinate); undefined for a driver's. */
+  blockParameters(blk: ResidualBlock): BlockParameters | undefined { return this.blockParams.get(blk); }
+
+  /** Hardpoint j's position in the file (a design point, mm). */
+  hardpointPosition(j: number): [number, number, number] { return [this.hardpointValues[3 * j], this.hardpointValues[3 * j + 1], this.hardpointValues[3 * j + 2]]; }
+
   /**
    * Hardpoint index of a local point (one of the file's values), −1 when none. Where two
    * hardpoints share the place, the one the template copied this point from (by identity:

@@ -59,7 +59,7 @@ targets:
     const c = kcCoefficients(fitted.state)[0]!;
     expect(c.toe_per_fy).toBeCloseTo(0.02, 6);
     expect(c.lateral_stiffness).toBeGreaterThanOrEqual(2500);
-    expect(report.moves['compliance.links.trackrod'].from).toBe(30000);
+    expect(report.moves['compliance.bushings.lower_wishbone_inboard_rear.radial'].from).toBe(4000);
   });
 
   it('refuses an unknown stiffness, a box below zero and hardpoint moves for a coefficient, naming the path', () => {

@@ -38,6 +38,28 @@ describe('sensitivity of a compliant file', () => {
     expect(Math.abs(m.toe_angle.gradient['trackrod_inboard.z'])).toBeGreaterThan(1e-3);
   });
 
+  for (const [what, bump, at] of [['3 kN at the contact patch, at design', 0, 'contact_patch'], ['3 kN at the wheel centre, 20 mm in bump', 20, 'wheel_center']] as const) {
+    it(`under ${what}: hardpoint gradients equal central differences of the re-settled compliant file`, () => {
+      const g = parseGeometry(DW);
+      const load = { left: { force: [0, 3000, 0] as [number, number, number], at } };
+      const step = compliantSensitivitySweep(g, sweepFromShortcut('bump', `${bump}:${bump}:1`, g), ['camber', 'toe_angle'], load).steps[0];
+      const m = step.metrics as Record<string, MetricGradient>;
+      for (const key of ['upper_wishbone_outboard.z', 'lower_wishbone_inboard_front.y', 'trackrod_outboard.x', 'axle_outboard.z']) {
+        const value = (d: number) => {
+          const raw = YAML.parse(DW) as Record<string, unknown>;
+          const [point, axis] = key.split('.');
+          setFilePath(raw, `hardpoints.${point}.${axis}`, (v) => v + d);
+          return settleUnder(stateAt(JSON.stringify(raw), bump), [0, 3000, 0], [0, 0, 0], at);
+        };
+        const [p, q] = [value(1e-2), value(-1e-2)];
+        for (const name of ['camber', 'toe_angle'] as const) {
+          const fd = ((p[name] as number) - (q[name] as number)) / 2e-2;
+          expect(Math.abs(m[name].gradient[key] - fd), `${name} ${key}: ${m[name].gradient[key]} vs ${fd}`).toBeLessThan(1e-5 * Math.max(1e-2, Math.abs(fd)));
+        }
+      }
+    });
+  }
+
   it('the command: kc.* and loaded metrics over the stiffnesses; an unknown metric refused', async () => {
     const io = memoryIO();
     const code = await main(['sensitivity', 'examples/suspension/double_wishbone_compliant.yaml', '--metric', 'kc.toe_per_fy', '--metric', 'camber',
@@ -46,9 +68,9 @@ describe('sensitivity of a compliant file', () => {
     expect(code).toBe(0);
     const out = JSON.parse(io.written.stdout) as { sweeps: { bump: { steps: { metrics: Record<string, MetricGradient | null> }[] } } };
     const metrics = out.sweeps.bump.steps[0].metrics;
-    // under load: the stiffnesses only, and the coefficients' gradients need the state at rest
+    // under load: the hardpoints and the stiffnesses; the coefficients' gradients need the state at rest
     expect(Object.keys(metrics.camber!.gradient)).toContain('compliance.links.trackrod');
-    expect(Object.keys(metrics.camber!.gradient).some((k) => k.startsWith('upper_wishbone'))).toBe(false);
+    expect(Object.keys(metrics.camber!.gradient)).toContain('upper_wishbone_outboard.z');
     expect(metrics['kc.toe_per_fy']).toBeNull();
     const bad = memoryIO();
     expect(await main(['sensitivity', 'examples/suspension/double_wishbone_compliant.yaml', '--metric', 'link_force.trackrod'], bad)).toBe(1);
