@@ -3,7 +3,7 @@
  * sedan over a bump opened from the Vehicle menu, Simulate runs it in its worker (a short
  * run), then the time slider scrubbed to the bump moves the body (it rolls and pitches off
  * its rest pose), the front left wheel rises over the bump, and scrubbing back to t = 0
- * shows the rest pose again.
+ * shows the rest pose again; Play runs to the end, and a pickup drag goes back to the car at rest.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -60,6 +60,15 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle playback in headless Chromium', () => {
     // play runs the clock to the end
     await page.click('#vehicle-sim-play');
     await page.waitForFunction(() => { const m = window.__kinemate.vehicle.playback.model; return !m.playing && m.time >= m.end; }, null, { timeout: 30_000 });
+    expect(await page.evaluate(() => window.__kinemate.vehicle.playback.showing)).toBe(true);
+    // a pickup drag takes the view back to the car at rest
+    const at = await page.evaluate(() => window.__kinemate.vehicle.screenOf('front:left_lower_wishbone_inboard_front'));
+    expect(at).not.toBeNull();
+    await page.mouse.move(at!.x, at!.y);
+    await page.mouse.down();
+    await page.mouse.move(at!.x, at!.y - 10, { steps: 3 });
+    await page.mouse.up();
+    expect(await page.evaluate(() => window.__kinemate.vehicle.playback.showing)).toBe(false);
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
