@@ -326,6 +326,10 @@ export {
   readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, axleIsSymmetric, looksLikeVehicleFile, vehicleLiveFrame, UNDERSTEER_RADIUS,
   type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions,
 } from './live/vehicle/index.ts';
+/** A vehicle run played back in a page (docs/vehicle.md, "Viewer"). */
+export {
+  runVehicleSimulation, vehicleRunOf, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage,
+} from './live/vehicle/index.ts';
 
 // ---- part geometry, clearance and envelopes (docs/geometry.md) ----
 

@@ -21,6 +21,7 @@ import type { VehicleWorkerReply, VehicleWorkerRequest } from './vehicle.worker'
 import { VEHICLE_FILES, VEHICLE_SAMPLES } from './vehicle-samples';
 import { VehiclePanel } from './vehicle-panel';
 import { VehicleOverlay } from './vehicle-overlay';
+import { VehiclePlayback } from './vehicle-playback';
 import './vehicle.css';
 
 /** What vehicle mode uses of the viewer. */
@@ -60,10 +61,19 @@ export class VehicleMode {
   private gesture: { hp: VehicleHardpoint; start: VehicleDocument; startWorld: Vector3; startHp: [number, number, number]; inverse: Quaternion } | null = null;
   readonly panel: VehiclePanel;
   readonly overlay: VehicleOverlay;
+  /** The Simulate section: a run of the car played back. */
+  readonly playback: VehiclePlayback;
 
   constructor(private readonly app: VehicleHost) {
     this.panel = new VehiclePanel({ onLock: (locked) => { this.locked = locked; this.panel.render(this); }, onSave: () => this.saveAxles() });
     this.overlay = new VehicleOverlay(app.scene.scene);
+    const mode = this;
+    this.playback = new VehiclePlayback({
+      scene: app.scene, overlay: this.overlay,
+      get doc() { return mode.doc; },
+      get restPose() { return mode.frame?.pose ?? null; },
+      showRest: () => { if (mode.active && mode.frame?.pose) { app.scene.update(mode.frame.pose); mode.overlay.update(mode.frame); } },
+    }, this.panel.root);
     this.wireMenu();
     this.wireDrags();
   }
@@ -86,6 +96,7 @@ export class VehicleMode {
     this.past.length = 0;
     this.future.length = 0;
     this.opened = doc;
+    this.playback.reset();
     this.enter();
     this.setDoc(doc, false);
     this.app.scene.frameNext = this.docKey;
@@ -109,6 +120,7 @@ export class VehicleMode {
     this.opened = null;
     this.frame = null;
     this.pending = null;
+    this.playback.reset();
     document.body.classList.remove('vehicle-mode');
     $<HTMLSelectElement>('vehicle-sample').value = '';
     this.panel.hide();
@@ -167,6 +179,7 @@ export class VehicleMode {
   }
 
   private setDoc(doc: VehicleDocument, quick: boolean): void {
+    this.playback.leave();
     this.doc = doc;
     this.docKey++;
     this.request(quick);
@@ -229,6 +242,7 @@ export class VehicleMode {
       const h = this.app.scene.handleInfo.get(e.object as Object3D) as HandleInfo | undefined;
       const hp = h && this.frame.handles[h.ref];
       if (!hp) return;
+      this.playback.leave();
       const body = this.frame.pose?.poses.body;
       const inverse = body ? new Quaternion(body[4], body[5], body[6], body[3]).invert() : new Quaternion();
       this.gesture = { hp, start: this.doc, startWorld: e.point.clone(), startHp: vehicleHardpointPosition(this.doc, hp), inverse };

@@ -4,10 +4,11 @@
  * contact point an arrow up in proportion to its vertical load at rest (blue), and beside it
  * the load at 0.5 g of lateral acceleration (left turn) from the exact load-transfer rates
  * (orange): the outer tyres' arrows grow, the inner ones' shrink, front against rear as the
- * roll stiffness splits the transfer.
+ * roll stiffness splits the transfer. A run played back (vehicle-playback.ts) moves the body
+ * and draws each tyre's load at that instant instead.
  */
 import { ArrowHelper, Box3, BoxGeometry, EdgesGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, Quaternion, Vector3, type Scene } from 'three';
-import type { VehicleLiveFrame } from '../../src/index.ts';
+import type { PoseResult, VehicleLiveFrame } from '../../src/index.ts';
 
 /** The lateral acceleration (g) the orange arrows show the loads at. */
 export const SHOWN_AY = 0.5;
@@ -30,7 +31,7 @@ export class VehicleOverlay {
   update(frame: VehicleLiveFrame): void {
     const f = frame.figures, pose = frame.pose;
     if (!f || !pose) { this.clear(); return; }
-    this.drawBody(frame);
+    this.drawBody(pose);
     const corners = Object.values(f.corners);
     const mean = corners.reduce((s, c) => s + c.load, 0) / corners.length;
     // a mean tyre load is 0.4 of the car's half-diagonal: about twice the tyre's radius, above the tyre
@@ -40,6 +41,20 @@ export class VehicleOverlay {
       const base = new Vector3(...c.contact_point);
       this.arrow(2 * i, base.clone().setX(base.x + side), c.load * perN, STATIC_COLOR, pose.lengthScale);
       this.arrow(2 * i + 1, base.clone().setX(base.x - side), (c.load + SHOWN_AY * c.load_per_g) * perN, TRANSFER_COLOR, pose.lengthScale);
+    });
+    this.group.visible = true;
+  }
+
+  /**
+   * A frame of a run played back: the body where it is, and at each contact one arrow (blue)
+   * for the tyre's vertical load then, on the scale of the loads at rest (`restMean`, N).
+   */
+  updateRun(pose: PoseResult, contacts: readonly (readonly number[])[], loads: readonly number[], restMean: number): void {
+    this.drawBody(pose);
+    const perN = (pose.lengthScale * 0.4) / Math.max(restMean, 1e-9);
+    contacts.forEach((c, i) => {
+      this.arrow(2 * i, new Vector3(c[0], c[1], c[2]), loads[i] * perN, STATIC_COLOR, pose.lengthScale);
+      this.arrow(2 * i + 1, new Vector3(c[0], c[1], c[2]), 0, TRANSFER_COLOR, pose.lengthScale);
     });
     this.group.visible = true;
   }
@@ -54,8 +69,7 @@ export class VehicleOverlay {
   }
 
   /** The box around the body's pickups (its own axes), padded, where the body stands. */
-  private drawBody(frame: VehicleLiveFrame): void {
-    const pose = frame.pose!;
+  private drawBody(pose: PoseResult): void {
     const p = pose.poses.body;
     const bounds = new Box3();
     for (const h of pose.structure.handles) if (h.part === 'body') bounds.expandByPoint(new Vector3(...h.local));

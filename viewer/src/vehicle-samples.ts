@@ -5,6 +5,8 @@
  */
 import sedanYaml from '../../examples/vehicles/sedan.vehicle.yaml?raw';
 import sedanMfYaml from '../../examples/vehicles/sedan_mf.vehicle.yaml?raw';
+import sedanBumpYaml from '../../examples/vehicles/sedan_bump.vehicle.yaml?raw';
+import sedanStepSteerYaml from '../../examples/vehicles/sedan_step_steer.vehicle.yaml?raw';
 import solidAxleYaml from '../../examples/vehicles/solid_axle.vehicle.yaml?raw';
 import frontAxleYaml from '../../examples/suspension/double_wishbone_axle_front.yaml?raw';
 import rearAxleYaml from '../../examples/suspension/multi_link_axle_rear.yaml?raw';
@@ -24,5 +26,7 @@ export interface VehicleSample { id: string; label: string; name: string; text: 
 export const VEHICLE_SAMPLES: readonly VehicleSample[] = [
   { id: 'vehicle:sedan', label: 'Vehicle: sedan (double wishbone + U-bar, multi-link)', name: 'sedan.vehicle.yaml', text: sedanYaml },
   { id: 'vehicle:sedan_mf', label: 'Vehicle: sedan on Magic Formula tyres', name: 'sedan_mf.vehicle.yaml', text: sedanMfYaml },
+  { id: 'vehicle:sedan_bump', label: 'Vehicle: sedan over a bump (Simulate)', name: 'sedan_bump.vehicle.yaml', text: sedanBumpYaml },
+  { id: 'vehicle:sedan_step_steer', label: 'Vehicle: sedan, a step steer (Simulate)', name: 'sedan_step_steer.vehicle.yaml', text: sedanStepSteerYaml },
   { id: 'vehicle:solid_axle', label: 'Vehicle: solid rear axle', name: 'solid_axle.vehicle.yaml', text: solidAxleYaml },
 ];

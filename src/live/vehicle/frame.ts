@@ -176,7 +176,7 @@ function poseResult(m: VehicleModel, docKey: number, handles: HandleInfo[]): Pos
   const structure = { ...base, parts, handles, hardpoints: handles.map((h) => h.hardpoint!) };
   const corners: CornerGeometry[] = m.wheels.map((w, i) => {
     const p = poses[w.upright];
-    const centre = rotate(p, w.centre), axis = rotate(p, w.axis, false);
+    const centre = rotatePose(p, w.centre), axis = rotatePose(p, w.axis, false);
     const n = Math.hypot(axis[0], axis[1], axis[2]);
     const c = m.contacts[i].last.contact;
     return corner(m, w.axle, centre, [axis[0] / n, axis[1] / n, axis[2] / n], w.radius, [c[0], c[1], c[2]]);
@@ -199,7 +199,7 @@ function corner(m: VehicleModel, axle: AxleName, centre: Vec3Tuple, spin: Vec3Tu
 const unit = (v: readonly number[]): Vec3Tuple => { const n = Math.hypot(v[0], v[1], v[2]); return [v[0] / n, v[1] / n, v[2] / n]; };
 
 /** A part-frame point (or direction) in world axes, by a pose [x, y, z, w, qx, qy, qz]. */
-function rotate(pose: readonly number[], x: readonly number[], translate = true): Vec3Tuple {
+export function rotatePose(pose: readonly number[], x: readonly number[], translate = true): Vec3Tuple {
   const [w, qx, qy, qz] = [pose[3], pose[4], pose[5], pose[6]];
   // v + 2w (q × v) + 2 q × (q × v)
   const cx = qy * x[2] - qz * x[1], cy = qz * x[0] - qx * x[2], cz = qx * x[1] - qy * x[0];
