@@ -145,8 +145,6 @@ export class Integrator {
   /** The Newton iteration's residual, matrix and factors. */
   private readonly lin: IterationSystem;
   private factoredH = -1;
-  /** Newton solves the last accepted step took. */
-  private lastSolves = 0;
   private readonly driverRow: Int32Array;
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
@@ -389,22 +387,22 @@ export class Integrator {
       this.iterations = it + 1;
       constraints.evaluate(true);
       const phiMax = constraints.maxPhi();
-      const full = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous);
-      // A small system whose last step needed more than one solve refactors at once with the
-      // rows' Jacobian and the gyroscopic term of here (what turns fastest along a motion) and
-      // the force derivatives it has (scaled by h², the slowest to matter; their assembly by
-      // AD costs many iterations): one solve then converges where the old matrix needed three.
-      const fresh = full || (it === 0 && this.lastSolves > 1 && N <= SMALL_SYSTEM);
+      // A small system refactors at every step's start (its LU costs less than an iteration):
+      // its rows turn with the motion, and one solve on a fresh matrix converges where one
+      // several steps old needed three. Every step alike, and K and C assembled with it (the
+      // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
+      // finite-difference checks drift), so the Newton path does not switch with a nudge.
+      const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && N <= SMALL_SYSTEM);
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const lin = this.lin;
-      this.forces.assemble(this.v, t1, lin.Q, full ? lin.K : null, full ? lin.C : null);
+      this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null);
       // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
       if (fresh) lin.S.fill(0, 0, N * N);
       lin.gyro(this.v, fresh ? lin.S : null, N, gammaP / betaP);
       const scale = lin.dynamicResidual(this.vdot, this.lambda, constraints);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) { this.lastSolves = it; return true; }
+      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
       previous = phiMax;
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }

@@ -10,12 +10,17 @@ import { stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { progressLine } from './progress.ts';
 import { parseText } from '../suspension/files/read.ts';
 import type { VehicleSpec } from '../suspension/vehicle/file.ts';
 
-/** Whether a file's text is a vehicle file (`vehicle: 1` at its top). */
+/** Whether a file's text is a vehicle file (a top-level `vehicle:` format number, YAML or JSON). */
 export function isVehicleText(text: string): boolean {
-  return /^vehicle\s*:/m.test(text);
+  if (!/^\s*"?vehicle"?\s*:/m.test(text)) return false;
+  try {
+    const raw = parseText(text, 'file');
+    return typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'vehicle' in raw;
+  } catch { return false; }
 }
 
 async function readSpec(file: string, text: string, io: CliIO): Promise<VehicleSpec> {
@@ -47,7 +52,9 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const all = v.vehicleParameterNames(spec);
   const model = v.buildVehicle(spec);
   const parts: Awaited<ReturnType<typeof v.vehicleStaticSensitivity>>[] = [];
-  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all, staticAsked));
+  const progress = io.stderrIsTTY ? progressLine(io, 'sensitivity') : undefined;
+  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all, staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
+  await progress?.clear();
   // a gradient figure's gradients: over the numbers that leave the car at rest where it is (the bars' rates)
   if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));
   const failed = parts.find((p) => p.status !== 'solved');

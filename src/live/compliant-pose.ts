@@ -8,9 +8,9 @@
  * own elements: the K&C coefficients at zero load are taken there, exact by the implicit
  * function theorem) and the loaded one (the pose shown). The unloaded state and its
  * coefficients are kept per view, so dragging a load arrow settles once per move; the
- * loaded state always starts from the unloaded one, its loads placed there as `kinemate
- * kc` places them, so the same document, view and loads give the same pose whatever came
- * before. The deflection the viewer exaggerates is the loaded pose's from the unloaded
+ * loaded state's loads are placed at the unloaded pose as `kinemate kc` places them, and
+ * its Newton starts from the last loaded state at the same view, so the same document,
+ * view and loads give the same pose (to the balance tolerance) whatever came before. The deflection the viewer exaggerates is the loaded pose's from the unloaded
  * one (see {@link LiveCompliance.exaggerated}).
  */
 import * as Q from '../../kernel/quat';
@@ -58,7 +58,7 @@ export class LiveCompliance {
   private readonly state: CompliantState;
   private kept: { key: string; unloaded: Float64Array; poses: Record<string, number[]>; coefficients: Record<string, KcCoefficients | null>; wheelRates: Record<string, number | null>; failure: string | null } | null = null;
   /** The last frame and its pose: asked again (an exaggeration changed, nothing else), it is the answer. */
-  private last: { key: string; shown: Float64Array; frame: LiveComplianceFrame } | null = null;
+  private last: { key: string; view: string; shown: Float64Array; frame: LiveComplianceFrame } | null = null;
   /** The unloaded state of the last frame (what {@link exaggerated} scales the deflection from). */
   private reference: Float64Array | null = null;
 
@@ -99,7 +99,14 @@ export class LiveCompliance {
       const loaded = sides.some((s) => !isZero(applied[s].force) || !isZero(applied[s].moment));
       if (loaded && !kept.failure) {
         sides.forEach((s, i) => this.state.setLoad(i, { ...applied[s], at: 'contact_patch' }));
-        const done = this.state.settle();
+        // the loads' points placed at the unloaded pose; Newton starts from the last loaded
+        // state at this view where there is one (a drag's next move: a few iterations, the
+        // same equilibrium to the balance tolerance)
+        this.state.placeLoads();
+        const warm = this.last && this.last.view === key && this.last.frame.status === 'solved' ? this.last.shown : null;
+        if (warm) system.restore(warm);
+        let done = this.state.settle(false);
+        if (done.status !== 'solved' && warm) { system.restore(kept.unloaded); done = this.state.settle(false); }
         if (done.status !== 'solved') {
           system.restore(kept.unloaded);
           message = `under the loads: ${done.message ?? 'no equilibrium'}; the unloaded pose is shown`;
@@ -108,7 +115,7 @@ export class LiveCompliance {
       const frame: LiveComplianceFrame = { status: message ? 'failed' : 'solved', message, sides, applied, coefficients: kept.coefficients, wheelRates: kept.wheelRates, unloaded: kept.poses, ms: { unloaded: fresh ? t1 - t0 : 0, loaded: now() - t1 } };
       return frame;
     });
-    this.last = { key: lastKey, shown: system.snapshot(), frame };
+    this.last = { key: lastKey, view: JSON.stringify(engine.view), shown: system.snapshot(), frame };
     return frame;
   }
 

@@ -46,41 +46,23 @@
  */
 import { EMPTY, ReplaySubject, Subject, filter, merge, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as P from '../../kernel/pose';
-import { splitReference, type Vec3Doc } from '../assembly/types.ts';
+import type { Vec3Doc } from '../assembly/types.ts';
 import { History, EditRefused, type HistoryEntry } from '../reactive/history.ts';
 import {
   defaultFrameScheduler, lastGood, latestPerFrame, solveLatest, type SolveFunction, type SolveOutcome, type WithLastGood,
 } from '../reactive/scheduler.ts';
 import type { Model } from '../model/build.ts';
-import {
-  compileDocument, hardpointPosition, isDocumentError, liveEdits, type CompiledDocument, type LiveDocument, type LiveRecipe,
-} from './document.ts';
+import { isDocumentError, liveEdits, type CompiledDocument, type LiveDocument, type LiveRecipe } from './document.ts';
+import { CompileCache } from './compile-cache.ts';
+import { hardpointCoordinates, hardpointStart, isLiveFrame, pullStrategy, type ActiveDrag } from './drag-geometry.ts';
 import { LiveEngine, type LiveFrame, type SolveRequest, type WarmState } from './engine.ts';
 import type { AssemblyRecipe } from '../assembly/edits.ts';
 import { ArgumentError, InternalError } from '../../kernel/errors.ts';
 
 export type { DragSpec, PullStrategy, LiveLane, LiveFrameCore, LiveRequest, LiveError, LiveAnalysis, EditResult, LiveSolver, LiveModelOptions } from './live-types.ts';
 import type {
-  DragSpec, PullStrategy, LiveLane, LiveFrameCore, LiveRequest, LiveError, LiveAnalysis, EditResult, LiveSolver, LiveModelOptions,
+  DragSpec, LiveLane, LiveFrameCore, LiveRequest, LiveError, LiveAnalysis, EditResult, LiveSolver, LiveModelOptions,
 } from './live-types.ts';
-
-type ActiveDrag =
-  | {
-      readonly kind: 'pull';
-      readonly dragId: number;
-      readonly part: string;
-      readonly point: readonly [number, number, number];
-      target: readonly [number, number, number];
-      readonly strategy: PullStrategy;
-      /** The state at pointerdown, for cancel (in-process only). */
-      readonly start: WarmState | null;
-      /** The view settings at pointerdown, for cancel. */
-      readonly startSettings: unknown;
-    }
-  | { readonly kind: 'hardpoint'; readonly name: string; readonly label: string };
-
-/** Compiled documents kept for reuse (the validator compiles, the solver needs the result). */
-const COMPILE_CACHE_SIZE = 8;
 
 /**
  * A live, solved, undoable document (see the module comment).
@@ -114,7 +96,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
   private readonly errorSubject = new Subject<LiveError<A, F>>();
   private readonly frameSubject = new Subject<WithLastGood<LiveRequest<S>, F>>();
   private readonly subscriptions: Subscription[] = [];
-  private readonly compiled = new Map<LiveDocument, CompiledDocument>();
+  private readonly compiled = new CompileCache();
   /** Document versions, by document (see {@link LiveModel.versionOf}). */
   private readonly versions = new WeakMap<LiveDocument, number>();
   private nextVersion = 1;
@@ -138,10 +120,10 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
    */
   constructor(document: LiveDocument, options: LiveModelOptions<A, F, S> = {}) {
     this.history = new History<LiveDocument>(document, {
-      validate: (doc) => this.problem(doc),
+      validate: (doc) => this.compiled.problem(doc),
       ...(options.historyLimit !== undefined ? { limit: options.historyLimit } : {}),
     });
-    this.engine = new LiveEngine<A>({ analyze: options.analyze, compile: (doc) => this.compile(doc) });
+    this.engine = new LiveEngine<A>({ analyze: options.analyze, compile: (doc) => this.compiled.compile(doc) });
     this.remote = options.remote === true;
     this.frameScheduler = options.frameScheduler ?? defaultFrameScheduler();
     this.leading = options.leading === true;
@@ -215,7 +197,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
    * this model never validated that does not compile.
    */
   compiledOf(document: LiveDocument): CompiledDocument {
-    return this.compile(document);
+    return this.compiled.compile(document);
   }
 
   /** The view settings every request carries (what the solver needs beside the document: a suspension's wheel travel, a load case). */
@@ -324,7 +306,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     }
     const what = label ?? `move ${spec.name}`;
     try {
-      this.hardpointStart(spec.name);
+      hardpointStart(this.history.current, this.remote ? null : this.good, spec.name);
     } catch (error) {
       return this.refuse(what, this.messageOf(error));
     }
@@ -350,7 +332,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       return true;
     }
     try {
-      this.history.updateGesture(liveEdits.moveHardpoint(drag.name, this.hardpointCoordinates(drag.name, xyz)));
+      this.history.updateGesture(liveEdits.moveHardpoint(drag.name, hardpointCoordinates(this.history.current, this.remote ? null : this.good, drag.name, xyz)));
       return true;
     } catch (error) {
       this.refusal(error, drag.label);
@@ -463,7 +445,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       ...(this.pendingSeed !== null ? { seed: this.pendingSeed } : {}),
       ...(this.pendingCancel !== null ? { cancelledDrag: this.pendingCancel } : {}),
       ...(this.pendingFresh ? { fresh: true } : {}),
-      ...(this.remote ? { compiled: this.compile(document) } : {}),
+      ...(this.remote ? { compiled: this.compiled.compile(document) } : {}),
       diagnose: drag === null,
     };
     return request;
@@ -505,63 +487,6 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     }
   }
 
-  /** The validation hook: compiles (and caches) the document. */
-  private problem(document: LiveDocument): string | null {
-    try {
-      this.compile(document);
-      return null;
-    } catch (error) {
-      if (isDocumentError(error)) return error.message;
-      throw error;
-    }
-  }
-
-  private compile(document: LiveDocument): CompiledDocument {
-    const cached = this.compiled.get(document);
-    if (cached !== undefined) {
-      // most recently used last
-      this.compiled.delete(document);
-      this.compiled.set(document, cached);
-      return cached;
-    }
-    const compiled = compileDocument(document);
-    this.compiled.set(document, compiled);
-    if (this.compiled.size > COMPILE_CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value as LiveDocument);
-    return compiled;
-  }
-
-  /** Where a hardpoint is now (world); throws a document error if there is none. */
-  private hardpointStart(name: string): [number, number, number] {
-    const document = this.history.current;
-    if (document.kind === 'suspension') return hardpointPosition(document.geometry, name);
-    const { part, point } = splitPoint(name);
-    const partDoc = document.doc.parts[part];
-    const local = Object.hasOwn(document.doc.parts, part) && partDoc.points !== undefined && Object.hasOwn(partDoc.points, point) ? partDoc.points[point] : undefined;
-    if (local === undefined) throw new EditRefused('', `parts.${part}.points.${point}: no point "${point}" on part "${part}"`);
-    const w = P.applyPoint(new Float64Array(3), this.partPose(part), local);
-    return [w[0], w[1], w[2]];
-  }
-
-  /** The coordinates a hardpoint move writes: a suspension's design position as given, an assembly point in its part's frame. */
-  private hardpointCoordinates(name: string, world: [number, number, number]): [number, number, number] {
-    const document = this.history.current;
-    if (document.kind === 'suspension') return world;
-    const local = P.applyInversePoint(new Float64Array(3), this.partPose(splitPoint(name).part), world);
-    return [local[0], local[1], local[2]];
-  }
-
-  /** A part's pose: solved when there is a good frame, else as the document places it. */
-  private partPose(part: string): P.Pose {
-    const good = this.remote ? null : this.good;
-    const solved = good !== null && isLiveFrame<A>(good) ? good.poses[part] : undefined;
-    if (solved !== undefined) return P.pose(solved.position, solved.rotation);
-    const document = this.history.current;
-    if (document.kind !== 'assembly') return P.pose();
-    const fromState = document.doc.state[`${part}.pose`];
-    const pose = typeof fromState === 'object' && fromState !== null ? fromState : document.doc.parts[part].pose;
-    return P.pose(pose.position, pose.rotation);
-  }
-
   private refuse(label: string, reason: string): false {
     this.errorSubject.next({ kind: 'refused', label, reason });
     return false;
@@ -583,11 +508,6 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
   }
 }
 
-/** True when `frame` is the in-process engine's (a solver may answer with frames of its own type). */
-function isLiveFrame<A>(frame: LiveFrameCore): frame is LiveFrame<A> {
-  return 'result' in frame && 'poses' in frame && 'warm' in frame;
-}
-
 /**
  * The in-process engine's frame as the model's frame type `F`: only where no solver is
  * given, when `F` is its default `LiveFrame<A>`. A type parameter cannot follow that
@@ -597,16 +517,4 @@ function asModelFrame<A, F>(frame: LiveFrame<A>): F {
   return frame as unknown as F;
 }
 
-/** The strategy fields of a pull spec, only those given (requests stay plain data). */
-function pullStrategy(spec: PullStrategy): PullStrategy {
-  return {
-    ...(spec.mode !== undefined ? { mode: spec.mode } : {}),
-    ...(spec.axis !== undefined ? { axis: [spec.axis[0], spec.axis[1], spec.axis[2]] as Vec3Doc } : {}),
-    ...(spec.corner !== undefined ? { corner: spec.corner } : {}),
-  };
-}
 
-function splitPoint(name: string): { part: string; point: string } {
-  const ref = splitReference(name);
-  return ref === undefined ? { part: name, point: '' } : { part: ref.owner, point: ref.name };
-}

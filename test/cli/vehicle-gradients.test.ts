@@ -2,10 +2,19 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { kinemate, tempFolder } from './helpers';
+import { isVehicleText } from '../../src/cli/vehicle-gradients';
 
 const SEDAN = 'examples/vehicles/sedan.vehicle.yaml';
 
 describe('kinemate sensitivity / fit on a vehicle file', () => {
+  it('tells a vehicle file by its top-level vehicle key, YAML or JSON', () => {
+    expect(isVehicleText(readFileSync(SEDAN, 'utf8'))).toBe(true);
+    expect(isVehicleText(JSON.stringify({ vehicle: 1, front: 'a.yaml' }, null, 2))).toBe(true);
+    // an axle file names its vehicle_config, and may nest a "vehicle" key: not a vehicle file
+    expect(isVehicleText(readFileSync('examples/suspension/double_wishbone_axle_front.yaml', 'utf8'))).toBe(false);
+    expect(isVehicleText(JSON.stringify({ parts: { vehicle: {} } }, null, 2))).toBe(false);
+  });
+
   it('prints the asked figures at rest with their gradients over the asked numbers', async () => {
     const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.rear_left.ride_height', '--metric', 'vehicle.front_axle_load',
       '--parameter', 'rear.spring.rate', '--parameter', 'front.lower_wishbone_outboard.z']);

@@ -100,6 +100,15 @@ describe('live compliance', () => {
     expect(Math.abs(frame.compliance!.wheelRates.left! - rig)).toBeLessThan(1e-6 * rig);
   });
 
+  it('the loads panel\'s case and the rig\'s arrows add: 1 kN + 2 kN is the pose of 3 kN', () => {
+    const engine = new LiveViewEngine();
+    const both = engine.solve({ version: 1, document: doc(), settings: { view: { travel: [0], rack: 0 }, loads: { each: { force: [0, 1000, 0] } }, rig: lateral(2000) }, pull: null });
+    expect(both.compliance!.applied.left.force).toEqual([0, 3000, 0]);
+    expect(both.loads!.contact.left.force).toEqual([0, 3000, 0]);
+    const one = solveAt(new LiveViewEngine(), 1, doc(), 0, lateral(3000));
+    for (const part of Object.keys(one.poses)) for (let i = 0; i < 7; i++) expect(Math.abs(both.poses[part][i] - one.poses[part][i]), part).toBeLessThan(1e-9);
+  });
+
   it('a load beyond what the rubber carries: failed, said why, the unloaded pose shown', () => {
     const engine = new LiveViewEngine();
     const unloaded = solveAt(engine, 1, doc(), 0, null);

@@ -65,7 +65,13 @@ export function suspensionAssembly(geometry: Geometry, name = `${geometry.topolo
 }
 
 function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string, chassis: string, steered: boolean, complianceRoles: ComplianceRoles): CornerRoles {
-  if (g.topology === 'solid_axle') return buildSolidAxleCorner(b, g, corner, px, chassis);
+  if (g.topology === 'solid_axle') {
+    // the beam's coil-overs act as any corner's do (they were left out, and a beam axle's
+    // spring rate then moved nothing: the vehicle's live axle hung on its links alone)
+    const roles = buildSolidAxleCorner(b, g, corner, px, chassis);
+    coiloverSpring(b, g, corner.hardpoints, px, roles.points);
+    return roles;
+  }
   const c: CornerBuild = {
     b, g, corner, hp: corner.hardpoints, px, chassis, steered, upright: `${px}upright`,
     compliance: g.compliance?.corners[g.corners.indexOf(corner)], complianceRoles,
@@ -88,19 +94,23 @@ function buildCorner(b: Builder, g: Geometry, corner: CornerGeometry, px: string
 
 /** The geometry's coilover or rocker torsion bar as force elements. */
 function cornerSprings(c: CornerBuild): void {
-  const { b, g, hp, px, points } = c;
+  const { b, g, px } = c;
   const spring = g.spring;
-  if (spring.rate !== undefined && spring.type === 'coilover' && typeof points.strut_bottom === 'string' && typeof points.strut_top === 'string') {
-    // strut_top on the chassis (a), strut_bottom on its mount (b); free length defaults to the design length
-    const free = spring.free_length ?? dist(hp.strut_top, hp.strut_bottom);
-    b.forces[`${px}spring`] = spring.damping !== undefined
-      ? { type: 'springdamper', a: points.strut_top, b: points.strut_bottom, stiffness: spring.rate, length: free, preload: spring.preload, damping: spring.damping }
-      : { type: 'spring', a: points.strut_top, b: points.strut_bottom, stiffness: spring.rate, length: free, preload: spring.preload };
-  }
+  coiloverSpring(b, g, c.hp, px, c.points);
   if (spring.rate !== undefined && spring.type === 'torsion_bar' && b.mates[`${px}rocker_hinge`]) {
     // the bar twists with the rocker shaft: −rate·(angle − free), free so that it carries `preload` at design
     b.forces[`${px}torsion_bar`] = { type: 'coordinate_spring', coordinate: `${px}rocker_hinge.angle`, stiffness: spring.rate, free: spring.rate > 0 ? (spring.preload ?? 0) / spring.rate : 0 };
   }
+}
+
+/** A coilover between strut_top on the chassis (a) and strut_bottom on its mount (b); free length defaults to the design length. */
+function coiloverSpring(b: Builder, g: Geometry, hp: Record<string, Point3>, px: string, points: Record<string, PointRole>): void {
+  const spring = g.spring;
+  if (spring.rate === undefined || spring.type !== 'coilover' || typeof points.strut_bottom !== 'string' || typeof points.strut_top !== 'string') return;
+  const free = spring.free_length ?? dist(hp.strut_top, hp.strut_bottom);
+  b.forces[`${px}spring`] = spring.damping !== undefined
+    ? { type: 'springdamper', a: points.strut_top, b: points.strut_bottom, stiffness: spring.rate, length: free, preload: spring.preload, damping: spring.damping }
+    : { type: 'spring', a: points.strut_top, b: points.strut_bottom, stiffness: spring.rate, length: free, preload: spring.preload };
 }
 
 /** The corner's devices, damper and holds, and its roles. */

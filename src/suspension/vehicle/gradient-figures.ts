@@ -46,7 +46,7 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
   const s = solveVehicle(m, { ax: 0, ay: 0 });
   if (s.status !== 'solved') return s;
-  const { dyn } = m, sys = dyn.system, n = dyn.forces.size;
+  const { dyn } = m, n = dyn.forces.size;
   // the rest state must not move: q' = 0 along each number
   const rest = stateRates(m, params);
   params.forEach((p, j) => {
@@ -90,7 +90,6 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
     out['vehicle.front_load_transfer_share'] = (out['vehicle.lateral_load_transfer.front'] * r - f * out['vehicle.lateral_load_transfer.rear']) / ((f + r) * (f + r));
     return out;
   });
-  void sys;
   const out: Record<string, VehicleMetricGradient> = {};
   for (const name of metrics) out[name] = { value: values[name], gradient: Object.fromEntries(params.map((p, j) => [p.name, rates[j][name]])) };
   return { status: 'solved', metrics: out };

@@ -33,16 +33,33 @@ function forceSize(m: VehicleModel, Q: Float64Array, v0: Float64Array): number {
   return r;
 }
 
-/** Newton with the curvature kept from its first iteration; where that fails, again from the same start with it renewed at every iteration. */
+/**
+ * The curvature H of the model's last solve: a sweep's next state, or a drag's next frame on
+ * the same model, starts from it (computing H is ~400 tangent-mode block evaluations, most
+ * of a solve's time; the force stays exact, only the rate of convergence may pay).
+ */
+const lastCurvature = new WeakMap<VehicleModel, Float64Array>();
+
+/**
+ * Newton with the curvature kept: the last solve's for a few iterations, else this start's
+ * from its first iteration; where that fails, again from the same start with it renewed at
+ * every iteration.
+ */
 export function newtonEquilibrium(m: VehicleModel): NewtonResult {
   const start = m.dyn.system.snapshot();
+  const last = lastCurvature.get(m);
+  if (last) {
+    const reused = newton(m, 8, true, last);
+    if (reused.converged) return reused;
+    m.dyn.system.restore(start);
+  }
   const quick = newton(m, 40, true);
   if (quick.converged) return quick;
   m.dyn.system.restore(start);
   return newton(m, 100, false);
 }
 
-function newton(m: VehicleModel, maxIterations: number, freeze: boolean): NewtonResult {
+function newton(m: VehicleModel, maxIterations: number, freeze: boolean, initial: Float64Array | null = null): NewtonResult {
   const sys = m.dyn.system;
   if (!solve(sys).converged) return { converged: false, iterations: 0, residual: Infinity, message: 'the suspension cannot be assembled at the starting pose' };
   const tol = TOLERANCE * (m.totalMass * G) / 1000;
@@ -51,10 +68,10 @@ function newton(m: VehicleModel, maxIterations: number, freeze: boolean): Newton
   let residual = Infinity;
   // the constraints' curvature from the first iteration on (it changes little from step to
   // step and costs most of an iteration): the force is exact, only the rate of convergence pays
-  let H: Float64Array | null = null;
+  let H: Float64Array | null = initial && initial.length === n * n ? initial : null;
   for (let it = 0; it < maxIterations; it++) {
     const red = exactReduced(m, H);
-    if (freeze) H = red.H;
+    if (freeze) { H = red.H; lastCurvature.set(m, H); }
     const k = red.k;
     residual = 0;
     for (let a = 0; a < k; a++) residual = Math.max(residual, Math.abs(red.f[a]));

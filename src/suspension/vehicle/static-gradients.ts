@@ -43,20 +43,20 @@ interface RowBlock { index: number; row0: number; rows: number; cols: Int32Array
  * The metrics (default: all of STATIC_METRICS) at rest and their gradients with respect to
  * the named numbers. Solves the state at rest from the model's current pose first.
  */
-export function vehicleStaticSensitivity(m: VehicleModel, names: readonly string[], metrics: readonly string[] = STATIC_METRICS): VehicleSensitivity {
+export function vehicleStaticSensitivity(m: VehicleModel, names: readonly string[], metrics: readonly string[] = STATIC_METRICS, progress?: (done: number, total: number) => void): VehicleSensitivity {
   for (const name of metrics) if (!STATIC_METRICS.includes(name)) throw new VehicleInputError('--metric', `no vehicle metric "${name}" (metrics: ${STATIC_METRICS.join(', ')})`);
-  const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
+  const params = names.map((n, i) => { const p = vehicleParameter(m.spec, m.doc, n); progress?.(i + 1, 2 * names.length); return p; });
   const s = solveVehicle(m, { ax: 0, ay: 0 });
   if (s.status !== 'solved') return s;
   const values = staticMetricValues(s);
-  const rates = stateRates(m, params);
+  const rates = stateRates(m, params, (j) => progress?.(names.length + j + 1, 2 * names.length));
   const out: Record<string, VehicleMetricGradient> = {};
   for (const name of metrics) out[name] = { value: values[name], gradient: Object.fromEntries(params.map((p, j) => [p.name, rates[j][name]])) };
   return { status: 'solved', metrics: out };
 }
 
 /** Per parameter, every metric's rate at the solved state (the model left at it). */
-export function stateRates(m: VehicleModel, params: readonly VehicleParameter[]): Record<string, number>[] {
+export function stateRates(m: VehicleModel, params: readonly VehicleParameter[], done?: (j: number) => void): Record<string, number>[] {
   const { dyn } = m, sys = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), zero = new Float64Array(n);
@@ -87,7 +87,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[])
   const ownerRow = new Map<string, number>();
   for (const rb of rows) { const o = sys.block(rb.index).owner; if (!ownerRow.has(o)) ownerRow.set(o, rb.row0); }
   const rp = new Float64Array(n), con = new Float64Array(nRows + holds.length), one = new Float64Array(n), oneCon = new Float64Array(nRows);
-  return params.map((p) => {
+  return params.map((p, jp) => {
     rp.fill(0); con.fill(0);
     for (const { parameter: q, weight } of p.parts) {
       one.fill(0); oneCon.fill(0);
@@ -121,6 +121,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[])
     const alpha = gaussSolve(red.Kr.slice(), g, k);
     const delta = qt;
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * alpha[a];
+    done?.(jp);
     return staticMetricRates(m, poseRates(m, delta, layout), p.cg);
   });
 }

@@ -1,8 +1,8 @@
 /**
- * A small system whose step needed more than one Newton solve refactors its iteration
- * matrix at the next step's start with the rows' Jacobian of there (kernel/integrator/integrator.ts):
- * the pendulum, whose hinge rows turn with it, then converges in about two iterations a step
- * (one solve and the check) instead of three or four on a matrix several steps old.
+ * A small system refactors its iteration matrix at every step's start
+ * (kernel/integrator/integrator.ts): the pendulum, whose hinge rows turn with it, then
+ * converges in about two iterations a step (one solve and the check) instead of three or
+ * four on a matrix several steps old.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -17,6 +17,8 @@ const spec = readVehicle();
 const NUMBERS: [string, number][] = [
   ['front.lower_wishbone_outboard.z', 0.05], // both sides of the front axle (the right's mirror)
   ['rear.left.lower_front_link_inboard.z', 0.05], // one side: the car rolls
+  ['front.strut_top.z', 0.05], // a spring end: its free length follows the design length
+  ['front.center.arb_u_bar_axis_a.z', 0.05], // the U-bar's axis: its frame turns
   ['rear.spring.rate', 0.05], // N/mm
   ['front.dynamics.links.pushrod', 0.05], // kg: half on the rocker, half lumped onto the body
   ['body.mass', 0.5],

@@ -129,4 +129,21 @@ describe('a car with a live rear axle', () => {
     expect(Math.abs(M[1]) / (W * 1000)).toBeLessThan(1e-8);
     expect(Math.abs(s.body.roll)).toBeLessThan(1e-8);
   });
+
+  it('sits on its coil-overs: the rear travel is the sprung load over the rate, and halves when the rate doubles', () => {
+    // vertical coil-overs on the beam move as the wheels do in heave (motion ratio 1), so
+    // the travel is (corner load − the corner's share of beam and wheel weight) / rate, to
+    // within what the links' arcs and the body's pitch add; before the beam's springs were
+    // built, the rate changed nothing and the body hung on the links at 7.8° of pitch
+    const text = readFileSync('examples/vehicles/solid_axle.vehicle.yaml', 'utf8');
+    const rest = (rate: number) => staticAnalysis(buildVehicle(readVehicle(text, (path, t) =>
+      path.endsWith('solid_axle_four_link_rates.yaml') ? t.replace('rate: 60 }', `rate: ${rate} }`) : t))) as SolvedState;
+    const soft = rest(60), stiff = rest(120);
+    const unsprung = (45 / 2 + 16) * g;
+    const sprung = soft.corners.rear_left.contact_load[2] - unsprung;
+    expect(soft.corners.rear_left.wheel_travel / (sprung / 60)).toBeGreaterThan(0.9);
+    expect(soft.corners.rear_left.wheel_travel / (sprung / 60)).toBeLessThan(1.05);
+    expect(soft.corners.rear_left.wheel_travel / stiff.corners.rear_left.wheel_travel).toBeCloseTo(2, 1);
+    expect(Math.abs(soft.body.pitch)).toBeLessThan(2);
+  });
 });
