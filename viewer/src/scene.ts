@@ -8,209 +8,26 @@
  */
 import type { Vec3Tuple } from '../../src/index.ts';
 import {
-  AmbientLight, BufferAttribute, BufferGeometry, Color, CylinderGeometry, DirectionalLight, DoubleSide, FrontSide, GridHelper, Group,
-  HemisphereLight, InstancedMesh, LatheGeometry, Matrix4, Line, LineDashedMaterial, Mesh, MeshBasicMaterial, MeshLambertMaterial, MeshStandardMaterial, type MeshLambertMaterialParameters,
-  OctahedronGeometry, PerspectiveCamera, Quaternion, Scene, SphereGeometry, Vector2, Vector3, WebGLRenderer, type Material, type Object3D,
+  AmbientLight, BufferGeometry, CylinderGeometry, DirectionalLight, DoubleSide, GridHelper, Group,
+  HemisphereLight, MeshBasicMaterial, Mesh, OctahedronGeometry, PerspectiveCamera, Scene, SphereGeometry, Vector3, WebGLRenderer, type InstancedMesh, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { splitReference } from '../../src/index.ts';
-import type { CornerGeometry, HandleInfo, PoseResult, SweepResult } from '../../src/index.ts';
+import type { HandleInfo, PoseResult, SweepResult } from '../../src/index.ts';
+import { frameCamera, groundGrid } from './camera-framing';
+import { drawCorner } from './corner-drawing';
+import { drawSkeleton, InstanceBatch, TriangleBatch } from './draw-batches';
+import { drawEntityLines, ENTITY_LINE_COLORS, type EntityLine } from './entity-lines';
+import { softwareRenderer } from './renderer-info';
+import { getObject, hideObject, UP, vec, type SceneParts } from './scene-objects';
+import { brighter, COLORS, SceneMaterials } from './scene-style';
+import { fillAxisSurface } from './steering-surface';
 
-const COLORS = {
-  chassisHandle: 0xff8c1a,
-  pullHandle: 0x27c3d9,
-  rackHandle: 0xb36bff,
-  part: 0x8fa3b8,
-  wishbone: 0x5b7fa6,
-  upright: 0xa9b4c2,
-  rod: 0xd9d9d9,
-  trackrod: 0x7fd46b,
-  rack: 0x9b7fe0,
-  damper: 0xf2c94c,
-  steeringAxis: 0xff5a5a,
-  ghost: 0x7d8a99,
-  failed: 0xff2b2b,
-  ic: 0x3ddc84,
-  rollCenter: 0xff4fd8,
-  screw: 0xff9de2,
-  baseline: 0xffc24d,
-  anchor: 0x4a5563,
-  tyre: 0x262a30,
-  rim: 0xb8c0cc,
-  hover: 0xffffff,
-  selected: 0xffe066,
-};
+export type { EntityLine } from './entity-lines';
+export { softwareRenderer } from './renderer-info';
 
 /** Joints whose two entities may lie apart along the joint's axis. */
 const SLIDING = new Set(['slider', 'cylindrical', 'pinslot']);
-
-/** A colour a third of the way to white (a hovered handle). */
-function brighter(color: number): number {
-  return _c.setHex(color).lerp(_white, 1 / 3).getHex();
-}
-const _white = new Color(0xffffff);
-
-const _a = new Vector3();
-const _b = new Vector3();
-const _q = new Quaternion();
-const UP = new Vector3(0, 1, 0);
-
-const vec = (p: Vec3Tuple, out = new Vector3()) => out.set(p[0], p[1], p[2]);
-
-/** An axis, a frame (its z axis) or a plane (its normal) of a part, drawn as a line through its handle (`ref`) while assembling; `direction` in the part's own frame. */
-export interface EntityLine {
-  ref: string;
-  part: string;
-  kind: 'axis' | 'frame' | 'plane';
-  direction: Vec3Tuple;
-}
-
-const ENTITY_LINE_COLORS: Record<EntityLine['kind'], number> = { axis: 0xffd166, frame: 0xff9f43, plane: 0x7bdff2 };
-
-const _m = new Matrix4();
-const _s = new Vector3();
-const _c = new Color();
-
-/**
- * Many copies of one shape (tubes, pins) in a single draw call: an InstancedMesh
- * refilled on every update, a colour per copy. A software rasteriser (SwiftShader, what
- * headless Chromium and GPU-less machines get) pays ~0.1 ms per draw call, so a linkage
- * of 40 separate tubes cost more than its pixels; drawn this way it is one call.
- * Whatever an update does not add is not drawn.
- */
-class InstanceBatch {
-  mesh: InstancedMesh;
-  private n = 0;
-
-  constructor(private readonly parent: Group, private readonly geometry: BufferGeometry, private readonly material: Material, name: string, private capacity = 64) {
-    this.mesh = this.make(name);
-  }
-
-  private make(name: string): InstancedMesh {
-    const mesh = new InstancedMesh(this.geometry, this.material, this.capacity);
-    mesh.name = name;
-    mesh.count = 0;
-    // the copies span the model: culling the batch as one object would gain nothing
-    mesh.frustumCulled = false;
-    this.parent.add(mesh);
-    return mesh;
-  }
-
-  begin(): void {
-    this.n = 0;
-  }
-
-  private push(matrix: Matrix4, color: number): void {
-    if (this.n === this.capacity) {
-      // grow: a new mesh with twice the room, the copies so far carried over
-      const old = this.mesh;
-      this.capacity *= 2;
-      this.mesh = this.make(old.name);
-      for (let i = 0; i < this.n; i++) {
-        old.getMatrixAt(i, _m); this.mesh.setMatrixAt(i, _m);
-        old.getColorAt(i, _c); this.mesh.setColorAt(i, _c);
-      }
-      this.parent.remove(old);
-      old.dispose();
-    }
-    this.mesh.setMatrixAt(this.n, matrix);
-    this.mesh.setColorAt(this.n, _c.setHex(color));
-    this.n++;
-  }
-
-  /** A unit cylinder (height 1 along y) stretched between two points. */
-  tube(a: Vector3, b: Vector3, radius: number, color: number): void {
-    const d = _b.copy(b).sub(a);
-    const len = d.length();
-    _a.copy(a).addScaledVector(d, 0.5);
-    if (len > 0) _q.setFromUnitVectors(UP, d.multiplyScalar(1 / len)); else _q.identity();
-    this.push(_m.compose(_a, _q, _s.set(radius, Math.max(len, 1e-9), radius)), color);
-  }
-
-  /** A unit shape scaled by `radius` at a point. */
-  at(p: Vector3, radius: number, color: number): void {
-    this.push(_m.compose(p, _q.identity(), _s.setScalar(radius)), color);
-  }
-
-  end(): void {
-    this.mesh.count = this.n;
-    this.mesh.instanceMatrix.needsUpdate = true;
-    if (this.mesh.instanceColor) this.mesh.instanceColor.needsUpdate = true;
-  }
-}
-
-/**
- * Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe, Microsoft Basic
- * Render): headless Chromium, virtual machines, computers without a GPU driver. There a
- * frame's cost is its pixels and draw calls on the CPU, shared with the solver.
- */
-export function softwareRenderer(): { software: boolean; name: string } {
-  try {
-    const canvas = document.createElement('canvas');
-    const gl = (canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null;
-    if (!gl) return { software: false, name: 'no WebGL' };
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    const name = `${String(gl.getParameter(gl.RENDERER))} ${info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : ''}`.trim();
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return { software: /swiftshader|llvmpipe|softpipe|software|basic render/i.test(name), name };
-  } catch {
-    return { software: false, name: 'unknown' };
-  }
-}
-
-/**
- * Loose triangles (the wishbones' membranes) in one draw call: one mesh whose vertex
- * buffer is refilled on every update, a colour per triangle. See {@link InstanceBatch}.
- */
-class TriangleBatch {
-  readonly mesh: Mesh;
-  private position = new Float32Array(9 * 8);
-  private color = new Float32Array(9 * 8);
-  private n = 0;
-
-  constructor(parent: Group, material: Material, name: string) {
-    this.mesh = new Mesh(new BufferGeometry(), material);
-    this.mesh.name = name;
-    this.mesh.frustumCulled = false;
-    this.allocate();
-    parent.add(this.mesh);
-  }
-
-  private allocate(): void {
-    const g = this.mesh.geometry;
-    g.setAttribute('position', new BufferAttribute(this.position, 3));
-    g.setAttribute('color', new BufferAttribute(this.color, 3));
-  }
-
-  begin(): void {
-    this.n = 0;
-  }
-
-  add(a: Vector3, b: Vector3, c: Vector3, color: number): void {
-    if ((this.n + 1) * 9 > this.position.length) {
-      const grow = (old: Float32Array) => { const x = new Float32Array(old.length * 2); x.set(old); return x; };
-      this.position = grow(this.position);
-      this.color = grow(this.color);
-      this.mesh.geometry.dispose();
-      this.allocate();
-    }
-    _c.setHex(color);
-    const o = this.n * 9;
-    [a, b, c].forEach((p, k) => {
-      this.position[o + 3 * k] = p.x; this.position[o + 3 * k + 1] = p.y; this.position[o + 3 * k + 2] = p.z;
-      this.color[o + 3 * k] = _c.r; this.color[o + 3 * k + 1] = _c.g; this.color[o + 3 * k + 2] = _c.b;
-    });
-    this.n++;
-  }
-
-  end(): void {
-    const g = this.mesh.geometry;
-    g.setDrawRange(0, this.n * 3);
-    g.getAttribute('position').needsUpdate = true;
-    g.getAttribute('color').needsUpdate = true;
-    this.mesh.visible = this.n > 0;
-  }
-}
 
 export interface SceneOptions {
   /** Draw a frame now (the owner's render loop calls this when something changed). */
@@ -236,7 +53,9 @@ export class SceneView {
   private readonly unitCylinder = new CylinderGeometry(1, 1, 1, 14, 1);
   private readonly unitSphere = new SphereGeometry(1, 14, 9);
   private readonly marker = new OctahedronGeometry(1, 0);
-  private readonly materials = new Map<string, Material>();
+  private readonly materials: SceneMaterials;
+  /** What the drawing modules draw into (the same groups, maps and batches as here). */
+  private readonly parts: SceneParts;
   private grid: GridHelper | null = null;
   private shapeKey = '';
   /** Bodies drawn per moving part in the last update (see partBodies). */
@@ -272,6 +91,7 @@ export class SceneView {
   private interactive = false;
 
   constructor(readonly container: HTMLElement, private readonly options: SceneOptions) {
+    this.materials = new SceneMaterials(this.rasteriser.software);
     // multisampling multiplies a software rasteriser's fill cost; a GPU does it for free
     this.renderer = new WebGLRenderer({ antialias: !this.rasteriser.software });
     this.renderer.setPixelRatio(this.pixelRatio);
@@ -288,19 +108,24 @@ export class SceneView {
     this.scene.add(this.ghost, this.live, this.overlay, this.handleGroup, this.baselineGroup, this.batches);
     // instance colours multiply the material's: white materials, the colour per copy
     const white = (opacity: number, lit: boolean) => lit
-      ? this.lit({ color: 0xffffff })
-      : this.flat(0xffffff, opacity);
+      ? this.materials.lit({ color: 0xffffff })
+      : this.materials.flat(0xffffff, opacity);
     this.liveTubes = new InstanceBatch(this.batches, this.unitCylinder, white(1, true), 'tubes');
     this.livePins = new InstanceBatch(this.batches, this.unitSphere, white(1, true), 'pins');
     this.ghostTubes = new InstanceBatch(this.batches, this.unitCylinder, white(0.3, false), 'ghost-tubes');
     this.baselineTubes = new InstanceBatch(this.batches, this.unitCylinder, white(0.5, false), 'baseline-tubes');
     this.handleBalls = new InstanceBatch(this.batches, this.unitSphere, white(1, true), 'handles');
     const membrane = (opacity: number, lit: boolean) => lit
-      ? this.lit({ color: 0xffffff, vertexColors: true, transparent: true, opacity, depthWrite: false, side: DoubleSide, forceSinglePass: true })
+      ? this.materials.lit({ color: 0xffffff, vertexColors: true, transparent: true, opacity, depthWrite: false, side: DoubleSide, forceSinglePass: true })
       : new MeshBasicMaterial({ color: 0xffffff, vertexColors: true, transparent: true, opacity, depthWrite: false, side: DoubleSide, forceSinglePass: true });
     this.liveTris = new TriangleBatch(this.batches, membrane(0.45, true), 'membranes');
     this.ghostTris = new TriangleBatch(this.batches, membrane(0.14, false), 'ghost-membranes');
     this.baselineTris = new TriangleBatch(this.batches, membrane(0.25, false), 'baseline-membranes');
+    this.parts = {
+      objects: this.objects, ghostObjects: this.ghostObjects, live: this.live, ghost: this.ghost, overlay: this.overlay,
+      materials: this.materials, unitCylinder: this.unitCylinder, marker: this.marker,
+      liveTubes: this.liveTubes, livePins: this.livePins, ghostTubes: this.ghostTubes,
+    };
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
     this.controls.addEventListener('change', () => this.options.onInvalidate());
@@ -338,39 +163,6 @@ export class SceneView {
     this.interactive = on;
     this.renderer.setPixelRatio(this.pixelRatio * (on ? 0.5 : 1));
     this.options.onInvalidate();
-  }
-
-  private material(key: string, make: () => Material): Material {
-    let m = this.materials.get(key);
-    if (!m) { m = make(); this.materials.set(key, m); }
-    return m;
-  }
-  private solid(color: number, opts: { opacity?: number; emissive?: number; frontOnly?: boolean } = {}): Material {
-    return this.material(`s${color}:${opts.opacity ?? 1}:${opts.emissive ?? 0}:${opts.frontOnly ?? false}`, () => this.lit({
-      color, transparent: (opts.opacity ?? 1) < 1, opacity: opts.opacity ?? 1, side: opts.frontOnly ? FrontSide : DoubleSide,
-      emissive: new Color(opts.emissive ?? 0), depthWrite: (opts.opacity ?? 1) >= 1,
-      // a translucent double-sided surface in one pass, not back faces then front (twice
-      // the fill for a tyre that covers a third of the view)
-      forceSinglePass: true,
-    }));
-  }
-  /**
-   * A lit surface: physically based on a GPU; Lambert on a software rasteriser, where the
-   * PBR fragment shader was most of a frame's cost (a few shaded pixels, not the fill).
-   */
-  private lit(params: MeshLambertMaterialParameters): Material {
-    return this.rasteriser.software ? new MeshLambertMaterial(params) : new MeshStandardMaterial({ roughness: 0.55, metalness: 0.15, ...params });
-  }
-
-  private flat(color: number, opacity = 1): Material {
-    return this.material(`f${color}:${opacity}`, () => new MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthWrite: opacity >= 1, side: DoubleSide, forceSinglePass: true }));
-  }
-
-  private getObject<T extends Object3D>(map: Map<string, Object3D>, group: Group, id: string, make: () => T): T {
-    let o = map.get(id) as T | undefined;
-    if (!o) { o = make(); o.name = id; map.set(id, o); group.add(o); }
-    o.visible = true;
-    return o;
   }
 
   private clear(): void {
@@ -418,8 +210,8 @@ export class SceneView {
       }
       const refs = part.refs.filter((r) => pts[r]);
       const color = this.tint?.('part', part.name) ?? (part.name.includes('wishbone') || part.name.includes('arm') ? COLORS.wishbone : part.name.includes('upright') ? COLORS.upright : part.name === 'rack' ? COLORS.rack : COLORS.part);
-      bodies[part.name] = this.drawSkeleton(this.liveTubes, this.liveTris, refs.map((r) => vec(pts[r])), color, tube);
-      this.drawSkeleton(this.ghostTubes, this.ghostTris, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6);
+      bodies[part.name] = drawSkeleton(this.liveTubes, this.liveTris, refs.map((r) => vec(pts[r])), color, tube);
+      drawSkeleton(this.ghostTubes, this.ghostTris, refs.map((r) => vec(result.design[r])).filter(Boolean), COLORS.ghost, tube * 0.6);
     }
     // the rack: a bar along y from its point to the centreline
     const rackRef = result.structure.handles.find((h) => h.kind === 'rack')?.ref;
@@ -451,13 +243,13 @@ export class SceneView {
       if (b && b.distanceTo(a) > tube) this.liveTubes.tube(a, b, tube * (failed ? 1.8 : 1.4), failed ? COLORS.failed : COLORS.rod);
     }
     // suspension: wheels, steering axes, dampers, instant centres
-    result.corners.forEach((c, i) => this.drawCorner(`c${i}`, c, false));
-    result.designCorners.forEach((c, i) => this.drawCorner(`g${i}`, c, true));
+    result.corners.forEach((c, i) => drawCorner(this.parts, s, `c${i}`, c, false));
+    result.designCorners.forEach((c, i) => drawCorner(this.parts, s, `g${i}`, c, true));
     if (result.rollCenter) {
-      const m = this.getObject(this.objects, this.overlay, 'rollcenter', () => new Mesh(this.marker, this.flat(COLORS.rollCenter)));
+      const m = getObject(this.objects, this.overlay, 'rollcenter', () => new Mesh(this.marker, this.materials.flat(COLORS.rollCenter)));
       m.position.copy(vec(result.rollCenter));
       m.scale.setScalar(s * 0.018);
-    } else this.hide('rollcenter');
+    } else hideObject(this.parts, 'rollcenter');
 
     // handles
     for (const h of result.structure.handles) {
@@ -473,7 +265,7 @@ export class SceneView {
           const color = h.kind === 'hardpoint' ? COLORS.chassisHandle : h.kind === 'rack' ? COLORS.rackHandle : h.kind === 'anchor' ? COLORS.anchor : COLORS.pullHandle;
           // an undrawn pick proxy (layer 1: the ray sees it, the camera does not); the
           // handle is drawn in the handles batch
-          mesh = new Mesh(this.unitSphere, this.solid(color));
+          mesh = new Mesh(this.unitSphere, this.materials.solid(color));
           mesh.layers.set(1);
           mesh.userData.color = color;
           mesh.name = `handle:${ref}`;
@@ -505,18 +297,7 @@ export class SceneView {
       mesh.userData.dragAxis = h.kind === 'rack' ? new Vector3(0, 1, 0) : h.kind === 'pull' && result.suspension ? new Vector3(0, 0, 1) : null;
     }
 
-    // ground grid at the contact patch (or below everything)
-    const groundZ = result.corners.length ? Math.min(...result.designCorners.map((c) => (c.contact ? c.contact[2] : c.wheelCenter[2] - c.tireRadius))) : Math.min(...Object.values(result.design).map((p) => p[2])) - s * 0.05;
-    if (!this.grid || this.grid.userData.scale !== s || this.grid.position.z !== groundZ) {
-      if (this.grid) this.scene.remove(this.grid);
-      const size = s * 4;
-      const step = 10 ** Math.floor(Math.log10(size / 20));
-      this.grid = new GridHelper(Math.round(size / step) * step, Math.round(size / step), 0x3a434e, 0x262d35);
-      this.grid.rotation.x = Math.PI / 2;
-      this.grid.position.z = groundZ;
-      this.grid.userData.scale = s;
-      this.scene.add(this.grid);
-    }
+    this.grid = groundGrid(this.scene, this.grid, result, s);
     // a newly opened model is framed; an edit of the same one keeps the camera
     // (and one whose size is far from the framed one's: an undo back across a switch)
     this.liveTubes.end();
@@ -526,119 +307,8 @@ export class SceneView {
     this.liveTris.end();
     this.ghostTris.end();
     if ((this.frameNext && result.docKey >= this.frameNext) || Math.abs(Math.log(result.lengthScale / this.framedScale)) > Math.log(3)) { this.frameNext = 0; this.frame(result); }
-    this.drawEntityLines(result);
+    drawEntityLines(this.parts, this.scale, this.entityLines, result);
     this.options.onInvalidate();
-  }
-
-  private hide(id: string): void {
-    const o = this.objects.get(id) ?? this.ghostObjects.get(id);
-    if (o) o.visible = false;
-  }
-
-  /** A part as a skeleton: tubes between its points (from the centroid past three), a membrane for three. Returns how many bodies (tubes, membranes) it drew. */
-  private drawSkeleton(tubes: InstanceBatch, tris: TriangleBatch, points: Vector3[], color: number, radius: number): number {
-    if (points.length === 0) return 0;
-    const centroid = new Vector3();
-    for (const p of points) centroid.add(p);
-    centroid.multiplyScalar(1 / points.length);
-    const edges: [Vector3, Vector3][] = [];
-    if (points.length === 2) edges.push([points[0], points[1]]);
-    else if (points.length === 3) edges.push([points[0], points[1]], [points[1], points[2]], [points[2], points[0]]);
-    else if (points.length > 3) for (const p of points) edges.push([centroid, p]);
-    for (const [a, b] of edges) tubes.tube(a, b, radius, color);
-    if (points.length === 3) tris.add(points[0], points[1], points[2], color);
-    return edges.length + (points.length === 3 ? 1 : 0);
-  }
-
-
-  private drawCorner(id: string, c: CornerGeometry, ghost: boolean): void {
-    const map = ghost ? this.ghostObjects : this.objects;
-    const group = ghost ? this.ghost : this.live;
-    const s = this.scale;
-    const wc = vec(c.wheelCenter);
-    const spin = new Vector3(c.spin[0], c.spin[1], c.spin[2]);
-    _q.setFromUnitVectors(UP, spin);
-    const rimR = Math.max(c.tireRadius * 0.55, c.tireRadius - c.sectionWidth * 0.6);
-    const tyre = this.getObject(map, group, `tyre:${id}`, () => {
-      // the ghost: the tread's band only, faint (a few dozen triangles, not the full section)
-      if (ghost) return new Mesh(new CylinderGeometry(c.tireRadius, c.tireRadius, c.sectionWidth, 32, 1, true), this.flat(COLORS.ghost, 0.1));
-      // a rounded tyre section turned about the spin axis (lathe about y)
-      const w = c.sectionWidth / 2, R = c.tireRadius, r0 = rimR;
-      const prof: Vector2[] = [];
-      const bulge = Math.min(w, (R - r0) / 2) * 0.9;
-      prof.push(new Vector2(r0, -w * 0.92));
-      for (let k = 0; k <= 8; k++) { const t = (k / 8) * (Math.PI / 2); prof.push(new Vector2(R - bulge + bulge * Math.sin(t), -w + bulge - bulge * Math.cos(t))); }
-      for (let k = 0; k <= 8; k++) { const t = (k / 8) * (Math.PI / 2); prof.push(new Vector2(R - bulge + bulge * Math.cos(t), w - bulge + bulge * Math.sin(t))); }
-      prof.push(new Vector2(r0, w * 0.92));
-      const g = new LatheGeometry(prof, 40);
-      return new Mesh(g, this.solid(COLORS.tyre, { opacity: 0.62, frontOnly: true }));
-    });
-    tyre.position.copy(wc);
-    tyre.quaternion.copy(_q);
-    if (!ghost) {
-      // the rim as a thin ring at the bead, so the upright inside stays visible
-      const rim = this.getObject(map, group, `rim:${id}`, () => new Mesh(new CylinderGeometry(rimR, rimR, c.sectionWidth * 0.78, 40, 1, true), this.solid(COLORS.rim, { opacity: 0.18 })));
-      rim.position.copy(wc);
-      rim.quaternion.copy(_q);
-      this.livePins.at(wc, s * 0.012, COLORS.rim); // the hub
-    }
-    // physical steering axis, extended to the ground and above the upper point
-    if (c.steeringAxis) {
-      const a = vec(c.steeringAxis[0]), b = vec(c.steeringAxis[1], new Vector3());
-      const d = b.clone().sub(a);
-      const groundZ = c.contact ? c.contact[2] : c.wheelCenter[2] - c.tireRadius;
-      const t0 = Math.abs(d.z) > 1e-9 ? (groundZ - a.z) / d.z : -0.5;
-      const lo = a.clone().addScaledVector(d, Math.min(t0, 0));
-      const hi = a.clone().addScaledVector(d, 1.25);
-      (ghost ? this.ghostTubes : this.liveTubes).tube(lo, hi, s * (ghost ? 0.0025 : 0.004), ghost ? COLORS.ghost : COLORS.steeringAxis);
-      if (!ghost && c.contact) {
-        // where the axis meets the ground: against the contact centre, scrub and trail
-        this.livePins.at(lo, s * 0.01, COLORS.steeringAxis);
-      }
-    }
-    if (c.damper) {
-      (ghost ? this.ghostTubes : this.liveTubes).tube(vec(c.damper[0]), vec(c.damper[1], new Vector3()), s * (ghost ? 0.008 : 0.014), ghost ? COLORS.ghost : COLORS.damper);
-    }
-    if (ghost) return;
-    // the virtual steering axis: the steering response's screw axis (on a double wishbone
-    // it lies on the physical one; on a multi-link it is the only one)
-    const screwId = `screw:${id}`;
-    if (c.screwAxis) {
-      const line = this.getObject(this.objects, this.overlay, screwId, () => {
-        const g = new BufferGeometry();
-        g.setAttribute('position', new BufferAttribute(new Float32Array(6), 3));
-        return new Line(g, new LineDashedMaterial({ color: COLORS.screw, dashSize: s * 0.015, gapSize: s * 0.01 }));
-      });
-      const { point: p, direction: d } = c.screwAxis;
-      const h = c.tireRadius * 1.1;
-      const pos = line.geometry.getAttribute('position') as BufferAttribute;
-      pos.setXYZ(0, p[0] - d[0] * h, p[1] - d[1] * h, p[2] - d[2] * h);
-      pos.setXYZ(1, p[0] + d[0] * h, p[1] + d[1] * h, p[2] + d[2] * h);
-      pos.needsUpdate = true;
-      line.computeLineDistances();
-      line.geometry.computeBoundingSphere();
-    } else this.hide(screwId);
-    // instant centres (side and front view) and the front-view swing arm to the contact patch
-    for (const [key, p] of [['svic', c.svic], ['fvic', c.fvic]] as const) {
-      const mid = `${key}:${id}`;
-      if (!p || !Number.isFinite(p[0] + p[1] + p[2]) || Math.hypot(p[0] - wc.x, p[1] - wc.y, p[2] - wc.z) > s * 20) { this.hide(mid); this.hide(`${mid}:arm`); continue; }
-      const m = this.getObject(this.objects, this.overlay, mid, () => new Mesh(this.marker, this.flat(COLORS.ic)));
-      m.position.copy(vec(p));
-      m.scale.setScalar(s * 0.014);
-      if (c.contact) {
-        const line = this.getObject(this.objects, this.overlay, `${mid}:arm`, () => {
-          const g = new BufferGeometry();
-          g.setAttribute('position', new BufferAttribute(new Float32Array(6), 3));
-          return new Line(g, new LineDashedMaterial({ color: COLORS.ic, dashSize: s * 0.02, gapSize: s * 0.012 }));
-        });
-        const pos = line.geometry.getAttribute('position') as BufferAttribute;
-        pos.setXYZ(0, c.contact[0], c.contact[1], c.contact[2]);
-        pos.setXYZ(1, p[0], p[1], p[2]);
-        pos.needsUpdate = true;
-        line.computeLineDistances();
-        line.geometry.computeBoundingSphere();
-      }
-    }
   }
 
   /**
@@ -659,14 +329,14 @@ export class SceneView {
       const pts = result.points;
       for (const part of result.structure.parts) {
         if (part.fixed) continue;
-        this.drawSkeleton(this.baselineTubes, this.baselineTris, part.refs.filter((r) => pts[r]).map((r) => vec(pts[r])), COLORS.baseline, tube);
+        drawSkeleton(this.baselineTubes, this.baselineTris, part.refs.filter((r) => pts[r]).map((r) => vec(pts[r])), COLORS.baseline, tube);
       }
       for (const rod of result.structure.rods) {
         const a = pts[rod.a], b = pts[rod.b];
         if (a && b) this.baselineTubes.tube(vec(a), vec(b, new Vector3()), tube, COLORS.baseline);
       }
       for (const c of result.corners) {
-        const ring = this.getObject(this.baselineObjects, this.baselineGroup, `basewheel:${c.side}`, () => new Mesh(new CylinderGeometry(c.tireRadius, c.tireRadius, c.sectionWidth, 48, 1, true), this.flat(COLORS.baseline, 0.12)));
+        const ring = getObject(this.baselineObjects, this.baselineGroup, `basewheel:${c.side}`, () => new Mesh(new CylinderGeometry(c.tireRadius, c.tireRadius, c.sectionWidth, 48, 1, true), this.materials.flat(COLORS.baseline, 0.12)));
         ring.position.copy(vec(c.wheelCenter));
         ring.quaternion.setFromUnitVectors(UP, new Vector3(c.spin[0], c.spin[1], c.spin[2]));
       }
@@ -681,24 +351,11 @@ export class SceneView {
     const axes = sweep ? sweep.axes.filter((a): a is [Vec3Tuple, Vec3Tuple] => a !== null) : [];
     if (axes.length < 2) { if (this.surface) this.surface.visible = false; this.options.onInvalidate(); return; }
     if (!this.surface) {
-      this.surface = new Mesh(new BufferGeometry(), this.flat(COLORS.steeringAxis, 0.13));
+      this.surface = new Mesh(new BufferGeometry(), this.materials.flat(COLORS.steeringAxis, 0.13));
       this.surface.name = 'axis-surface';
       this.overlay.add(this.surface);
     }
-    const n = axes.length;
-    const pos = new Float32Array(n * 2 * 3);
-    axes.forEach(([a, b], i) => {
-      // extend each axis like the drawn one
-      const d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-      pos.set([a[0] - 0.3 * d[0], a[1] - 0.3 * d[1], a[2] - 0.3 * d[2]], i * 6);
-      pos.set([a[0] + 1.25 * d[0], a[1] + 1.25 * d[1], a[2] + 1.25 * d[2]], i * 6 + 3);
-    });
-    const index: number[] = [];
-    for (let i = 0; i + 1 < n; i++) index.push(2 * i, 2 * i + 1, 2 * i + 2, 2 * i + 1, 2 * i + 3, 2 * i + 2);
-    const g = this.surface.geometry;
-    g.setAttribute('position', new BufferAttribute(pos, 3));
-    g.setIndex(index);
-    g.computeBoundingSphere();
+    fillAxisSurface(this.surface.geometry, axes);
     this.surface.visible = true;
     this.options.onInvalidate();
   }
@@ -711,24 +368,7 @@ export class SceneView {
   /** Point the camera at the model: a three-quarter view from the front, outside and above. */
   frame(result: PoseResult): void {
     this.framedScale = result.lengthScale;
-    const pts = Object.values(result.design);
-    if (pts.length === 0) return;
-    const lo = new Vector3(Infinity, Infinity, Infinity), hi = new Vector3(-Infinity, -Infinity, -Infinity);
-    for (const p of pts) { lo.min(vec(p, _a)); hi.max(vec(p, _a)); }
-    for (const c of result.designCorners) { lo.min(vec(c.wheelCenter, _a).subScalar(c.tireRadius)); hi.max(vec(c.wheelCenter, _a).addScalar(c.tireRadius)); }
-    const center = lo.clone().add(hi).multiplyScalar(0.5);
-    const radius = Math.max(hi.clone().sub(lo).length() / 2, 1e-6);
-    const side = result.corners.length && result.corners[0].wheelCenter[1] < 0 ? -1 : 1;
-    // a suspension from the front, inboard and above (the linkage in front of the wheel,
-    // not hidden by it); anything else mostly from above
-    const dir = result.suspension ? new Vector3(1.15, -1.05 * side, 0.62).normalize() : new Vector3(0.25, -0.9, 1.6).normalize();
-    const dist = radius / Math.sin((this.camera.fov * Math.PI) / 360) * 1.02;
-    this.camera.near = dist / 200;
-    this.camera.far = dist * 50;
-    this.camera.position.copy(center).addScaledVector(dir, dist);
-    this.camera.updateProjectionMatrix();
-    this.controls.target.copy(center);
-    this.controls.update();
+    frameCamera(this.camera, this.controls, result);
   }
 
   // ------------------------------------------------------------ entity lines (assemble mode)
@@ -745,30 +385,6 @@ export class SceneView {
     this.entityLines = lines;
     if (this.last) this.update(this.last);
     else this.options.onInvalidate();
-  }
-
-  /** Draws the entity lines at the result's part poses (called at the end of {@link update}). */
-  private drawEntityLines(result: PoseResult): void {
-    const shown = new Set<string>();
-    const s = this.scale;
-    for (const line of this.entityLines) {
-      const at = result.points[line.ref];
-      if (!at) continue;
-      const id = `eline:${line.ref}`;
-      shown.add(id);
-      const color = ENTITY_LINE_COLORS[line.kind];
-      const pose = result.poses[line.part];
-      // poses are [x, y, z, w, qx, qy, qz]; three's Quaternion takes (x, y, z, w)
-      const turn = pose ? new Quaternion(pose[4], pose[5], pose[6], pose[3]).normalize() : new Quaternion();
-      const d = new Vector3(line.direction[0], line.direction[1], line.direction[2]).normalize().applyQuaternion(turn);
-      // an axis or a frame's z: a line through the handle both ways; a plane's normal: one way, shorter
-      const length = s * (line.kind === 'plane' ? 0.05 : 0.24);
-      const mesh = this.getObject(this.objects, this.overlay, id, () => new Mesh(this.unitCylinder, this.solid(color, { emissive: 0x222200 })));
-      mesh.position.copy(vec(at)).addScaledVector(d, line.kind === 'plane' ? length / 2 : 0);
-      mesh.quaternion.setFromUnitVectors(new Vector3(0, 1, 0), d);
-      mesh.scale.set(s * 0.0035, length, s * 0.0035);
-    }
-    for (const [id, o] of this.objects) if (id.startsWith('eline:') && !shown.has(id)) o.visible = false;
   }
 
   /** Bodies drawn for each moving part in the last update: its skeleton's tubes and membrane, and the rods that end on it (for tests: no part left undrawn). */
