@@ -6,7 +6,7 @@
 import type { AssemblyDoc } from '../../assembly/types';
 import type { Geometry } from '../files';
 import { axisTipSource, entitySource } from '../build/template';
-import { localSource } from '../build/model';
+import { localSource } from '../build/point-terms';
 import { SensitivityError } from './types';
 
 const AXES = ['x', 'y', 'z'] as const;
