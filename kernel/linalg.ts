@@ -283,13 +283,21 @@ export class LU {
   /**
    * Factor A (n×n row-major; copied, A is left untouched). Returns false when a pivot is
    * below `relativeTolerance` × the largest entry of its column at that stage (singular).
+   * With `perm`, the matrix factored is A's symmetric permutation: entry (i, j) is
+   * A[perm[i], perm[j]] (lu-ordered.ts: a fill-reducing order). `pivotThreshold` < 1 keeps
+   * the diagonal pivot when it is at least that fraction of its column's largest entry.
    */
-  factor(A: ArrayLike<number>, n: number, relativeTolerance = 1e-14): boolean {
+  factor(A: ArrayLike<number>, n: number, relativeTolerance = 1e-14, perm: Int32Array | null = null, pivotThreshold = 1): boolean {
     if (n > this.maxN) throw new InternalError(`LU: size ${n} exceeds the workspace (${this.maxN})`);
     this.n = n;
     const a = this.a, piv = this.piv;
     let scale = 0;
-    for (let i = 0; i < n * n; i++) { a[i] = A[i]; scale = Math.max(scale, Math.abs(A[i])); }
+    if (perm) {
+      for (let i = 0; i < n; i++) {
+        const src = perm[i] * n, dst = i * n;
+        for (let j = 0; j < n; j++) { const x = A[src + perm[j]]; a[dst + j] = x; if (Math.abs(x) > scale) scale = Math.abs(x); }
+      }
+    } else for (let i = 0; i < n * n; i++) { a[i] = A[i]; scale = Math.max(scale, Math.abs(A[i])); }
     const floor = relativeTolerance * scale;
     for (let k = 0; k < n; k++) {
       let p = k, best = Math.abs(a[k * n + k]);
@@ -297,6 +305,9 @@ export class LU {
         const x = Math.abs(a[i * n + k]);
         if (x > best) { best = x; p = i; }
       }
+      // threshold pivoting: the diagonal when within the threshold of the column's largest
+      // (a sparse order's pivots, so its fill stays where the order predicted)
+      if (p !== k && Math.abs(a[k * n + k]) >= pivotThreshold * best) p = k;
       piv[k] = p;
       if (!(best > floor)) return false;
       if (p !== k) {

@@ -8,10 +8,13 @@
  * iterations and steps that reuse it. Buffers are made once; nothing here allocates.
  */
 import { LU } from '../linalg';
-import { CompressedLU } from '../lu-sparse';
+import { OrderedLU } from '../lu-ordered';
 import { gyroscopic } from '../mass';
 import type { ForceSet } from '../forces';
 import type { ConstraintRows } from './rows';
+
+/** Iteration matrices from this size on are factored in a fill-reducing order. */
+const ORDERED_MIN_SIZE = 64;
 
 export interface IntegratorBody {
   variable: number;
@@ -31,8 +34,11 @@ export class IterationSystem {
   readonly S: Float64Array;
   readonly rhs: Float64Array;
   readonly lu: LU;
-  /** The factors without their zeros: the solve every Newton iteration does. */
-  readonly luNonzero: CompressedLU;
+  /**
+   * The iteration matrix's factors without their zeros (the solve every Newton iteration
+   * does), in a fill-reducing order when the system is large (lu-ordered.ts).
+   */
+  readonly luNonzero: OrderedLU;
   /** LU factorisations of the iteration matrix so far. */
   factorisations = 0;
   private readonly g6 = new Float64Array(6);
@@ -54,7 +60,7 @@ export class IterationSystem {
     this.S = new Float64Array(N * N);
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
-    this.luNonzero = new CompressedLU(N);
+    this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE);
   }
 
   /** Gyroscopic force at velocities v into G (and its ∂/∂v × scale into S's body blocks when S is given). */
@@ -95,9 +101,7 @@ export class IterationSystem {
     }
     constraints.addToMatrix(S, N);
     this.factorisations++;
-    if (!this.lu.factor(S, N, 1e-15)) return false;
-    this.luNonzero.load(this.lu);
-    return true;
+    return this.luNonzero.factor(S, N, 1e-15);
   }
 
   /**

@@ -1,0 +1,99 @@
+/**
+ * The integrator's factorisation of a large sparse iteration matrix: a symmetric
+ * fill-reducing permutation (minimum degree on the matrix's symmetrised pattern), then the
+ * dense LU with partial pivoting (linalg.ts) of the permuted matrix and its nonzero-only
+ * solve (lu-sparse.ts). A vehicle's four corners couple only through the body: in the
+ * matrix's own order the body's columns spread fill across the whole factor, whereas
+ * eliminating each corner's chain before the body keeps the factors nearly as sparse as the
+ * matrix, and LU.factor's work is the factors' nonzeros (it skips exact zeros).
+ *
+ * The ordering depends on the pattern only: it is computed once per matrix size (the active
+ * rows fix the size and the pattern) and reused by every numeric refactor. Pivoting keeps
+ * the factorisation exact for any pattern; the ordering only decides how much fill there is.
+ */
+import { LU } from './linalg';
+import { CompressedLU } from './lu-sparse';
+
+/**
+ * Threshold pivoting's fraction: the diagonal pivot is kept while at least this fraction of
+ * its column's largest entry (growth bounded by 1 + 1/0.1 a step, the usual sparse LU
+ * choice), so the factors keep the pattern the order predicted.
+ */
+const PIVOT_THRESHOLD = 0.1;
+
+export class OrderedLU {
+  private readonly lu: LU;
+  private readonly compressed: CompressedLU;
+  /** perm[k] = the original row/column at position k, for matrices of size `orderedN`. */
+  private readonly perm: Int32Array;
+  private orderedN = -1;
+  private readonly work: Float64Array;
+
+  /** `ordered` false: the matrix's own order (a small system, where ordering gains nothing). */
+  constructor(readonly maxN: number, readonly ordered = true) {
+    this.lu = new LU(maxN);
+    this.compressed = new CompressedLU(maxN);
+    this.perm = new Int32Array(maxN);
+    this.work = new Float64Array(maxN);
+  }
+
+  /** Factor the n×n row-major A (left untouched); false when singular (LU.factor's test). */
+  factor(A: Float64Array, n: number, relativeTolerance: number): boolean {
+    if (this.ordered && n !== this.orderedN) minimumDegreeOrder(A, n, this.perm);
+    this.orderedN = n;
+    if (!this.lu.factor(A, n, relativeTolerance, this.ordered ? this.perm : null, this.ordered ? PIVOT_THRESHOLD : 1)) return false;
+    this.compressed.load(this.lu);
+    return true;
+  }
+
+  /** Solve A x = b in place with the last factorisation. */
+  solve(b: Float64Array): void {
+    if (!this.ordered) { this.compressed.solve(b); return; }
+    const n = this.orderedN, perm = this.perm, w = this.work;
+    for (let k = 0; k < n; k++) w[k] = b[perm[k]];
+    this.compressed.solve(w);
+    for (let k = 0; k < n; k++) b[perm[k]] = w[k];
+  }
+
+  /** Nonzeros of the last factors (diagonal not counted). */
+  get nonzeros(): number { return this.compressed.nonzeros; }
+}
+
+/**
+ * Minimum-degree order of A's symmetrised pattern (i ~ j when A_ij or A_ji is nonzero) into
+ * perm: repeatedly eliminate a node of least degree (lowest index on ties) and join its
+ * neighbours into a clique. Dense adjacency (n² bytes): run once per pattern, not per factor.
+ */
+export function minimumDegreeOrder(A: ArrayLike<number>, n: number, perm: Int32Array): void {
+  const adj = new Uint8Array(n * n);
+  const degree = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (A[i * n + j] !== 0 || A[j * n + i] !== 0) { adj[i * n + j] = 1; adj[j * n + i] = 1; degree[i]++; degree[j]++; }
+    }
+  }
+  const done = new Uint8Array(n);
+  // a zero pivot (a constraint row's) turns nonzero once a neighbour is eliminated: until
+  // then the node waits, so that the diagonal pivot the order assumes exists
+  const pivotable = new Uint8Array(n);
+  for (let i = 0; i < n; i++) pivotable[i] = A[i * n + i] !== 0 ? 1 : 0;
+  const nb = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    let p = -1;
+    for (let v = 0; v < n; v++) if (!done[v] && pivotable[v] && (p < 0 || degree[v] < degree[p])) p = v;
+    if (p < 0) for (let v = 0; v < n; v++) if (!done[v] && (p < 0 || degree[v] < degree[p])) p = v;
+    perm[k] = p;
+    done[p] = 1;
+    let c = 0;
+    for (let v = 0; v < n; v++) if (adj[p * n + v] && !done[v]) nb[c++] = v;
+    for (let x = 0; x < c; x++) {
+      const u = nb[x];
+      pivotable[u] = 1;
+      adj[u * n + p] = 0; degree[u]--;
+      for (let y = x + 1; y < c; y++) {
+        const w = nb[y];
+        if (!adj[u * n + w]) { adj[u * n + w] = 1; adj[w * n + u] = 1; degree[u]++; degree[w]++; }
+      }
+    }
+  }
+}
