@@ -4,7 +4,7 @@
  * state — positions, metrics with exact derivatives along the sweep's targets (tangent of
  * the constraint null space + forward-mode AD through the metric formulas).
  */
-import { DualVec3, tangentMode } from '../../../kernel/dual';
+import { Dual, DualVec3, tangentMode } from '../../../kernel/dual';
 import { unit, vsub } from '../metrics/dualops';
 import * as P from '../../../kernel/pose';
 import { solve, type SolveReport } from '../../../kernel/solver/solve';
@@ -15,6 +15,8 @@ import { splitReference, type AssemblyDoc } from '../../assembly/types';
 import { buildModel, type Model, ModelError } from '../../model/build';
 import { validateRoles, RolesError, type CornerRoles, type PointRole, type SuspensionRoles } from './roles';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
+import { betweenExpr, localOf } from './point-terms';
+export { localSource, rodShare } from './point-terms';
 import {
   cornerMetrics, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
   type AxleMetrics, type CornerInput, type CornerMetrics, type Line3, type RoadInput,
@@ -59,31 +61,6 @@ export interface EvaluateExtras {
    * one rate per hardpoint coordinate, so every metric's dual carries its gradient).
    */
   rates?: TangentSpace;
-}
-
-/** Each resolved local point's document array (the sensitivities follow it to its hardpoint). */
-export const localSource = new WeakMap<object, ArrayLike<number>>();
-
-/**
- * The terms of a point on a rod's centreline, (1 − f)·A + f·B: each term's weight moves with
- * f at rate `rate` (−A's weight, +B's), and `role` names the fraction (sensitivity.ts takes
- * df/dp when the template derived f from the hardpoints: rod-fraction.ts).
- */
-export const rodShare = new WeakMap<object, { role: Exclude<PointRole, string>; rate: number }>();
-
-function betweenExpr(role: Exclude<PointRole, string>, ea: PointExpr, eb: PointExpr): PointExpr {
-  const f = role.fraction;
-  const share = (t: PointExpr[number], w: number, rate: number) => {
-    const out = { ...t, weight: t.weight * w };
-    rodShare.set(out, { role, rate: t.weight * rate });
-    return out;
-  };
-  return [...ea.map((t) => share(t, 1 - f, -1)), ...eb.map((t) => share(t, f, 1))];
-}
-function localOf(p: ArrayLike<number>): Float64Array {
-  const local = Float64Array.from(p);
-  localSource.set(local, p);
-  return local;
 }
 
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
@@ -496,7 +473,6 @@ function sumRates(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) out[i] = a[i] + b[i];
   return out;
 }
-import { Dual } from '../../../kernel/dual';
 function constDual(n: number, v: number): Dual {
   return new Dual(n, v);
 }

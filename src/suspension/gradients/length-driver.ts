@@ -19,7 +19,7 @@ import type { BlockParameters, SensitivityContext } from './types';
 import { SensitivityError } from './types';
 import { LengthBlock, type PointExpr } from '../build/targets';
 import { toMatrix } from '../../../kernel/quat';
-import { rodShare } from '../build/model';
+import { rodShare } from '../build/point-terms';
 import { shareRates, termWorld } from './rod-fraction';
 import { rodLengthRowRate } from './rod-length';
 

@@ -13,7 +13,9 @@
  * rate is its state rate plus its own local move (SuspensionModel.explicitPointRate).
  * One factorisation per state; no finite differences anywhere.
  *
- * In files: sensitivity-model.ts (the model: parameters, the state's factorisation, the
+ * In files: sensitivity-model.ts (the model, its work split by job: hardpoint-index.ts,
+ * parameter-maps.ts, design-rates.ts, state-factors.ts, evaluate-along.ts, first-order-duals.ts,
+ * adjoint.ts, metric-gradients.ts; together: parameters, the state's factorisation, the
  * metrics' duals, their gradients by side), metric-names.ts (what is offered), sweeps.ts
  * (gradients along a sweep); this file is their one entry.
  */

@@ -7,7 +7,7 @@
  */
 import * as Pose from '../../../kernel/pose';
 import type { PointRole } from '../build/roles';
-import { rodShare } from '../build/model';
+import { rodShare } from '../build/point-terms';
 import { fractionSource } from '../build/template';
 import { SensitivityError, type SensitivityContext } from './types';
 

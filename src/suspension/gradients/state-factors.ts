@@ -1,0 +1,124 @@
+/**
+ * The square system at a solved state, factored (dynamics.md): A = [Φ_q; drivers_q] in scaled
+ * columns (pivoted QR) and B = −Φ_p, its workspaces kept between the states of one structure;
+ * and the direct route's state rates from those factors.
+ */
+import { PivotedQR } from '../../../kernel/linalg';
+import type { TangentSpace } from '../../../kernel/analysis';
+import type { ResidualBlock } from '../../../kernel/system';
+import type { SuspensionModel } from '../build/model';
+import { SensitivityError, type BlockParameters, type DriverParameters, type StateFactors } from './types';
+
+type Workspace = { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array };
+
+export class StateFactoring {
+  private workspace: Workspace = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
+
+  /**
+   * A = [Φ_q; drivers_q] in scaled columns and B = −Φ_p (M × P, column-major) at the current
+   * solved state; `blockParameters`: a constraint block's map (the drivers' come with them).
+   */
+  factor(sm: SuspensionModel, P: number, blockParameters: (blk: ResidualBlock) => BlockParameters | undefined, drivers: readonly DriverParameters[], fresh = false): StateFactors {
+    const sys = sm.model.system;
+    const L = sys.lengthScale;
+    const layout = new Int32Array(sys.variables.length).fill(-1);
+    const colScale: number[] = [];
+    let n = 0;
+    for (const v of sys.variables) {
+      if (v.fixed) continue;
+      layout[v.id] = n;
+      for (let c = 0; c < v.dim; c++) colScale.push(v.kind === 'pose' ? (c < 3 ? 1 / L : 1) : 1 / v.scale);
+      n += v.dim;
+    }
+    const rows: { block: ResidualBlock; params: BlockParameters; index: number }[] = [];
+    for (const d of drivers) d.params.refresh?.();
+    for (let b = 0; b < sys.blockCount; b++) {
+      if (!sys.blockEnabled(b)) continue;
+      const blk = sys.block(b);
+      if (blk.kind === 'limit') continue;
+      const params = blockParameters(blk) ?? drivers.find((d) => d.block === blk)?.params;
+      if (!params) throw new SensitivityError(`sensitivity: block ${blk.owner} has no parameter map`);
+      rows.push({ block: blk, params, index: b });
+    }
+    const M = rows.reduce((s, r) => s + r.block.rows, 0);
+    // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
+    // second system beside the state's (bump-system.ts), whose factors must not overwrite these
+    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    const ws = fresh ? make() : this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = make());
+    const A = ws.A, B = ws.B;
+    A.fill(0);
+    B.fill(0);
+    let r0 = 0;
+    for (const { block, params, index } of rows) {
+      const ld = sys.blockLocalDim(index);
+      if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
+      if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
+      const res = ws.res, jac = ws.jac;
+      const columns = (params.columns ??= parameterColumns(params, ld, block.rows, P));
+      sys.evaluateBlock(index, res, jac);
+      for (let r = 0; r < block.rows; r++) {
+        let lc = 0;
+        for (const vid of block.vars) {
+          const v = sys.variables[vid];
+          const gc = layout[vid];
+          if (gc >= 0) for (let c = 0; c < v.dim; c++) A[(gc + c) * M + r0 + r] += jac[r * ld + lc + c] * colScale[gc + c];
+          lc += v.dim;
+        }
+        for (let kk = 0; kk < columns.length; kk++) {
+          const k = columns[kk];
+          let s = params.constant ? params.constant[r * P + k] : 0;
+          for (let c = 0; c < ld; c++) s += jac[r * ld + c] * params.twist[c * P + k];
+          B[k * M + r0 + r] = -s;
+        }
+      }
+      r0 += block.rows;
+    }
+    const qr = ws.qr;
+    const rank = qr.factor(A, M, n, 1e-10);
+    if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
+    return { qr, B, M, n, colScale, layout, rows, spans: parameterSpans(rows, P) };
+  }
+}
+
+/** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
+export function stateRates(f: StateFactors, P: number): TangentSpace {
+  const { qr, B, M, n, colScale, layout } = f;
+  const rates: Float64Array[] = [];
+  const x = new Float64Array(n), b = new Float64Array(M);
+  for (let k = 0; k < P; k++) {
+    b.set(B.subarray(k * M, (k + 1) * M));
+    qr.applyQt(b);
+    qr.solveR(x, b);
+    const q = new Float64Array(n);
+    for (let a = 0; a < n; a++) q[qr.perm[a]] = x[a] * colScale[qr.perm[a]];
+    rates.push(q);
+  }
+  return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
+}
+
+/** The parameter columns a block's map touches: most blocks see one or two hardpoints of all P. */
+function parameterColumns(params: BlockParameters, localDim: number, rows: number, P: number): Int32Array {
+  const used: number[] = [];
+  for (let k = 0; k < P; k++) {
+    let nonzero = false;
+    for (let c = 0; c < localDim && !nonzero; c++) nonzero = params.twist[c * P + k] !== 0;
+    for (let r = 0; r < rows && !nonzero && params.constant; r++) nonzero = params.constant[r * P + k] !== 0;
+    if (nonzero) used.push(k);
+  }
+  return Int32Array.from(used);
+}
+
+/** The row spans of B per parameter (the blocks' parameter columns, in row order). */
+function parameterSpans(rows: StateFactors['rows'], P: number): StateFactors['spans'] {
+  const start = new Int32Array(P + 1);
+  for (const { params } of rows) for (const k of params.columns!) start[k + 1] += 2;
+  for (let k = 0; k < P; k++) start[k + 1] += start[k];
+  const at = new Int32Array(start[P]);
+  const next = start.slice(0, P);
+  let r0 = 0;
+  for (const { block, params } of rows) {
+    for (const k of params.columns!) { at[next[k]++] = r0; at[next[k]++] = r0 + block.rows; }
+    r0 += block.rows;
+  }
+  return { start, at };
+}
