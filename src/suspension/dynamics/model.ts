@@ -22,7 +22,7 @@ import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium
 import { simulate, type SimulateOptions, type SimulationFrame, type SimulationResult } from '../../mechanics/simulate';
 import { elementReports } from '../../mechanics/statics';
 import { InternalError } from '../../../kernel/errors';
-import { readRoadSpec, type RoadSpec } from './road';
+import { nonNegative, positive, readNumber, readRoadSpec, type RoadSpec } from './road';
 
 // ---- the `dynamics` section ----
 
@@ -66,15 +66,7 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
   }
   const d = raw as Record<string, unknown>;
   for (const key of Object.keys(d)) if (!FIELDS.includes(key)) problems.add(`dynamics.${key}`, `unknown field (expected ${FIELDS.join(', ')})`);
-  const num = (x: unknown, path: string, check: (v: number) => string | null = () => null): number | undefined => {
-    // JSON.stringify writes NaN (YAML .nan) and the infinities as null: name them
-    if (typeof x !== 'number' || !Number.isFinite(x)) { problems.add(path, typeof x === 'number' ? `not a finite number (got ${x})` : `expected a finite number, got ${JSON.stringify(x)}`); return undefined; }
-    const why = check(x);
-    if (why) { problems.add(path, why); return undefined; }
-    return x;
-  };
-  const positive = (v: number) => (v > 0 ? null : `must be > 0 (got ${v})`);
-  const nonNegative = (v: number) => (v >= 0 ? null : `must be ≥ 0 (got ${v})`);
+  const num = (x: unknown, path: string, check?: (v: number) => string | null) => readNumber(problems, x, path, check);
   const vec3 = (x: unknown, path: string): Point3 | undefined => {
     if (!Array.isArray(x) || x.length !== 3) { problems.add(path, 'expected [x, y, z]'); return undefined; }
     const v = x.map((c, i) => num(c, `${path}[${i}]`));

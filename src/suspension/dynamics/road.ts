@@ -27,8 +27,8 @@ export function readNumber(problems: ProblemList, x: unknown, path: string, chec
   if (why) { problems.add(path, why); return undefined; }
   return x;
 }
-const positive = (v: number) => (v > 0 ? null : `must be > 0 (got ${v})`);
-const nonNegative = (v: number) => (v >= 0 ? null : `must be ≥ 0 (got ${v})`);
+export const positive = (v: number) => (v > 0 ? null : `must be > 0 (got ${v})`);
+export const nonNegative = (v: number) => (v >= 0 ? null : `must be ≥ 0 (got ${v})`);
 
 /** One road: exactly one of sine, bump, table, iso8608. */
 export function readRoadSpec(problems: ProblemList, r: unknown, path: string): RoadSpec | undefined {
