@@ -18,6 +18,7 @@ import type { SceneView } from './scene';
 import type { PoseResult } from '../../src/index.ts';
 import type { ViewerDocument } from './document';
 import { nameOf } from './document';
+import { PlaybackClock } from './playback-clock';
 import { Playback, SLIDER_STEPS, posedResult } from '../../src/index.ts';
 import { SimulationClient } from './simulation-client';
 import type { PlaybackFrame, SimulationMessage, SimulationSettings } from '../../src/index.ts';
@@ -95,8 +96,7 @@ export class PlaybackPanel {
   private readonly tyre: uPlot;
   private tyreSeries = 0;
   private plotsDirty = false;
-  private raf = 0;
-  private lastTick = 0;
+  private readonly clock = new PlaybackClock(this.model, () => this.show(), () => this.render());
 
   constructor(private readonly app: PlaybackHost) {
     const root = document.createElement('section');
@@ -299,26 +299,13 @@ export class PlaybackPanel {
   play(): void {
     this.model.play();
     this.showing = true;
-    this.lastTick = performance.now();
-    this.loop();
+    this.clock.start();
     this.show();
   }
 
   pause(): void {
     this.model.pause();
     this.render();
-  }
-
-  private loop(): void {
-    if (this.raf) return;
-    this.raf = requestAnimationFrame((now) => {
-      this.raf = 0;
-      const dt = Math.min(0.1, Math.max(0, (now - this.lastTick) / 1000));
-      this.lastTick = now;
-      if (this.model.tick(dt)) this.show();
-      else this.render();
-      if (this.model.playing) this.loop();
-    });
   }
 
   /** Back to the live pose (a drag began, another document). */

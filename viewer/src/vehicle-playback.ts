@@ -7,6 +7,7 @@
  * A drag of a pickup takes the view back to the car at rest; an edit makes the run stale
  * (Simulate runs the edited car).
  */
+import { PlaybackClock } from './playback-clock';
 import { Playback, SLIDER_STEPS, VEHICLE_RUN_DEFAULTS, posedResult } from '../../src/index.ts';
 import type { PoseResult, SimulationSettings, VehicleDocument, VehiclePlaybackFrame, VehicleRunMessage } from '../../src/index.ts';
 import type { SceneView } from './scene';
@@ -37,8 +38,7 @@ export class VehiclePlayback {
   private worker: Worker | null = null;
   private runId = 0;
   private restMean = 1;
-  private raf = 0;
-  private lastTick = 0;
+  private readonly clock = new PlaybackClock(this.model, () => this.show(), () => this.render());
 
   constructor(private readonly host: VehiclePlaybackHost, parent: HTMLElement) {
     const root = document.createElement('div');
@@ -113,8 +113,7 @@ export class VehiclePlayback {
     if (this.model.frames.length === 0) return;
     this.model.play();
     this.showing = true;
-    this.lastTick = performance.now();
-    this.loop();
+    this.clock.start();
     this.show();
   }
 
@@ -148,18 +147,6 @@ export class VehiclePlayback {
       }
     }
     this.render();
-  }
-
-  private loop(): void {
-    if (this.raf) return;
-    this.raf = requestAnimationFrame((now) => {
-      this.raf = 0;
-      const dt = Math.min(0.1, Math.max(0, (now - this.lastTick) / 1000));
-      this.lastTick = now;
-      if (this.model.tick(dt)) this.show();
-      else this.render();
-      if (this.model.playing) this.loop();
-    });
   }
 
   /** Draws the run at the time shown: the rest frame's parts moved, the wheels and the loads of that instant. */
