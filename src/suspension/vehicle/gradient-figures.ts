@@ -66,7 +66,7 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
     applyAcceleration(m, { ax: 0, ay: 0 });
     dyn.forces.assemble(zero, 0, Q0, null, null);
     for (let i = 0; i < n; i++) Q1[i] -= Q0[i];
-    return lift(gaussSolve(Kr.slice(), project(Q1), k));
+    return lift(gaussSolve(Kr, project(Q1), k));
   });
   const report = (d: Float64Array | null) => (d ? derivativeReport(m, poseRates(m, d, layout)) : null);
   const values = figures(report(deltas[0])!, report(deltas[1]));
@@ -81,7 +81,7 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
         for (let j = 0; j < slots.length; j++) if (slots[j] >= 0) t += K[i * slots.length + j] * d[slots[j]];
         x[slots[i]] += w * t;
       }
-      return lift(gaussSolve(Kr.slice(), project(x), k));
+      return lift(gaussSolve(Kr, project(x), k));
     });
     const ay = report(deltas[0])!, day = report(moved[0])!, dbr = report(moved[1]);
     const out = figures(day, dbr);

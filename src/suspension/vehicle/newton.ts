@@ -77,7 +77,7 @@ function newton(m: VehicleModel, maxIterations: number, freeze: boolean, initial
     for (let a = 0; a < k; a++) residual = Math.max(residual, Math.abs(red.f[a]));
     if (residual <= tol) return { converged: true, iterations: it, residual };
     let alpha: Float64Array;
-    try { alpha = gaussSolve(red.Kr.slice(), red.f, k); } catch { return { converged: false, iterations: it, residual, message: 'the reduced stiffness is singular: a motion nothing holds' }; }
+    try { alpha = gaussSolve(red.Kr, red.f, k); } catch { return { converged: false, iterations: it, residual, message: 'the reduced stiffness is singular: a motion nothing holds' }; }
     const saved = sys.snapshot();
     let h = 1, accepted = false;
     for (let halving = 0; halving < 10 && !accepted; halving++, h /= 2) {

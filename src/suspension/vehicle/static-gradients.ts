@@ -118,7 +118,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
       }
       g[a] = t;
     }
-    const alpha = gaussSolve(red.Kr.slice(), g, k);
+    const alpha = gaussSolve(red.Kr, g, k);
     const delta = qt;
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * alpha[a];
     done?.(jp);

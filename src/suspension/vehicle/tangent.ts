@@ -13,6 +13,7 @@ import { withTangents, type TangentSeeds } from '../../../kernel/dual';
 import type { CornerName, VehicleModel } from './assembly';
 import { applyAcceleration, unitAcceleration, type Acceleration } from './loads';
 import { VehicleSingularError } from './errors';
+import { LU } from '../../../kernel/linalg';
 
 export interface StateDerivative {
   /** deg/g, mm/g. */
@@ -84,7 +85,7 @@ export function poseTangents(m: VehicleModel, base: LoadDirection, directions: r
     dyn.forces.assemble(v0, 0, Q0, null, null); // leaves the contacts' reports at the state
     const g = new Float64Array(k);
     for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += red.N[a * n + j] * (Q1[j] - Q0[j]); g[a] = s; }
-    const alpha = gaussSolve(red.Kr.slice(), g, k);
+    const alpha = gaussSolve(red.Kr, g, k);
     const delta = new Float64Array(n);
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += red.N[a * n + j] * alpha[a];
     return delta;
@@ -201,29 +202,11 @@ export function cross(a: readonly number[], b: readonly number[]): number[] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
-/** Solve A x = b (n × n row-major, overwritten) by elimination with partial pivoting. */
+/** Solve A x = b (n × n row-major, left as it is) by the kernel's LU; a zero pivot column is a motion nothing holds. */
 export function gaussSolve(A: Float64Array, b: Float64Array, n: number): Float64Array {
+  const lu = new LU(n);
+  if (!lu.factor(A, n, 0)) throw new VehicleSingularError('', 'the vehicle\'s reduced stiffness is singular: a motion nothing holds');
   const x = b.slice();
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(A[r * n + c]) > Math.abs(A[p * n + c])) p = r;
-    if (p !== c) {
-      for (let j = 0; j < n; j++) { const t = A[c * n + j]; A[c * n + j] = A[p * n + j]; A[p * n + j] = t; }
-      const t = x[c]; x[c] = x[p]; x[p] = t;
-    }
-    const d = A[c * n + c];
-    if (d === 0) throw new VehicleSingularError('', 'the vehicle\'s reduced stiffness is singular: a motion nothing holds');
-    for (let r = c + 1; r < n; r++) {
-      const f = A[r * n + c] / d;
-      if (f === 0) continue;
-      for (let j = c; j < n; j++) A[r * n + j] -= f * A[c * n + j];
-      x[r] -= f * x[c];
-    }
-  }
-  for (let r = n - 1; r >= 0; r--) {
-    let s = x[r];
-    for (let j = r + 1; j < n; j++) s -= A[r * n + j] * x[j];
-    x[r] = s / A[r * n + r];
-  }
+  lu.solve(x);
   return x;
 }

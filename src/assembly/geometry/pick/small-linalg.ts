@@ -1,9 +1,9 @@
 /**
  * The small dense algebra the fits need: the eigenvectors of a symmetric 3 × 3 matrix
  * (cyclic Jacobi: exact to rounding, no allocation beyond its outputs) and a small
- * symmetric solve (Gaussian elimination with partial pivoting) for the linear least
- * squares of the circle, cylinder and cone fits.
+ * solve (the kernel's LU) for the linear least squares of the circle, cylinder and cone fits.
  */
+import { LU } from '../../../../kernel/linalg.ts';
 
 /**
  * Eigen-decomposition of the symmetric matrix `m` (row-major 9). Returns the eigenvalues
@@ -44,32 +44,12 @@ export function symmetricEigen3(m: ArrayLike<number>, values: Float64Array, vect
 }
 
 /**
- * Solves the n × n system A x = b in place (A row-major, overwritten; b becomes x).
+ * Solves the n × n system A x = b in place (A row-major, left as it is; b becomes x).
  * Returns false when A is singular to rounding (a pivot below 1e-14 of the largest).
  */
 export function solveInPlace(n: number, A: Float64Array, b: Float64Array): boolean {
-  let largest = 0;
-  for (let i = 0; i < n * n; i++) largest = Math.max(largest, Math.abs(A[i]));
-  if (!(largest > 0)) return false;
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(A[r * n + col]) > Math.abs(A[pivot * n + col])) pivot = r;
-    if (!(Math.abs(A[pivot * n + col]) > 1e-14 * largest)) return false;
-    if (pivot !== col) {
-      for (let k = 0; k < n; k++) { const t = A[col * n + k]; A[col * n + k] = A[pivot * n + k]; A[pivot * n + k] = t; }
-      const t = b[col]; b[col] = b[pivot]; b[pivot] = t;
-    }
-    for (let r = col + 1; r < n; r++) {
-      const f = A[r * n + col] / A[col * n + col];
-      if (f === 0) continue;
-      for (let k = col; k < n; k++) A[r * n + k] -= f * A[col * n + k];
-      b[r] -= f * b[col];
-    }
-  }
-  for (let r = n - 1; r >= 0; r--) {
-    let s = b[r];
-    for (let k = r + 1; k < n; k++) s -= A[r * n + k] * b[k];
-    b[r] = s / A[r * n + r];
-  }
+  const lu = new LU(n);
+  if (!lu.factor(A, n, 1e-14)) return false;
+  lu.solve(b);
   return true;
 }
