@@ -70,6 +70,7 @@ export class CompliantState {
   }
 
   setLoad(corner: number, load: AppliedLoad | null): void {
+    this.tangent.begin();
     const s = this.slots[corner];
     s.force.set(load?.force ?? [0, 0, 0]);
     s.moment.set(load?.moment ?? [0, 0, 0]);
@@ -78,6 +79,7 @@ export class CompliantState {
 
   /** Each load's point at the corner's contact (or wheel) centre at the current pose, in the upright's frame. */
   placeLoads(): void {
+    this.tangent.begin();
     const system = this.sm.model.system;
     for (const s of this.slots) {
       const c = this.sm.corners[s.corner];
@@ -95,7 +97,11 @@ export class CompliantState {
     for (const slot of this.slots) applied = Math.max(applied, Math.hypot(slot.force[0], slot.force[1], slot.force[2]));
     this.tangent.begin();
     const eq = equilibrium(this.dyn, { forceScale: applied, reduce: (scale) => this.tangent.reduce(scale), report: false });
-    if (eq.status === 'solved') { this.tangent.polish(); return { status: 'solved', equilibrium: eq }; }
+    if (eq.status === 'solved') {
+      // a start already balanced (no Newton step) is kept as it is: polishing pays where Newton moved
+      if (eq.newtonIterations > 0) this.tangent.polish();
+      return { status: 'solved', equilibrium: eq };
+    }
     return { status: 'failed', equilibrium: eq, message: this.failure(eq) };
   }
 

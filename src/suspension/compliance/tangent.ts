@@ -48,10 +48,10 @@ export class CompliantTangent {
   private zero = new Float64Array(0);
   private dir = new Float64Array(0);
   private full = new Float64Array(0);
-  /** Whether `full` holds K − H of an exact evaluation of the current settle. */
-  private haveFull = false;
   /** The settle's last force-only reduction (what it converged at). */
   private last: Reduced | null = null;
+  /** The polishing step's exact reduction and the state the step left: a coefficient asked for there reuses it. */
+  private settled: { ex: ExactReduced; at: Float64Array; version: number } | null = null;
   /** The last force-only reduction's motions and the state they are at (an exact evaluation there reuses them). */
   private motions: { at: Float64Array; version: number; m: Motions } | null = null;
 
@@ -80,9 +80,12 @@ export class CompliantTangent {
 
   /**
    * The exact reduction at the current state, on `motions` (default: the admissible motions,
-   * every driver held; wheel-rate.ts passes a wider basis). Keeps K − H for the next settle.
+   * every driver held; wheel-rate.ts passes a wider basis). At a settled state it is the one
+   * the polishing step took, a balance tolerance's step (~1e-7 mm) before the pose.
    */
   exact(motions?: Motions): ExactReduced {
+    const kept = this.settled, system = this.dyn.system;
+    if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
     const n = this.sized();
     const { dyn } = this;
     const Q = new Float64Array(n), K = this.K;
@@ -92,40 +95,44 @@ export class CompliantTangent {
     this.curvature(mult, N, k, layout);
     const full = this.full;
     for (let i = 0; i < n * n; i++) full[i] = K[i] - this.H[i];
-    this.haveFull = true;
     return { Kr: project(full, N, k, n), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
   }
 
-  /** Start of a settle. */
+  /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
   begin(): void {
-    this.haveFull = false;
     this.last = null;
+    this.settled = null;
   }
 
   /**
-   * After the settle's Newton converged (to the balance tolerance): one more step with the
-   * last exact stiffness of the settle, kept only if the force fell. Newton stops anywhere
-   * under the tolerance, and where depends on where it started (the last state of a drag, a
-   * rig's last load); this step takes the force orders of magnitude lower at the cost of a
-   * force evaluation, so the settled pose is the loads' and not the path's.
+   * After the settle's Newton converged (to the balance tolerance): one more Newton step, with
+   * the exact stiffness at the converged state. Newton stops anywhere under the tolerance, and
+   * where depends on where it started (the last state of a drag, a rig's last load); this step
+   * takes the force orders of magnitude lower, so the settled pose is the loads' and not the
+   * path's. Its stiffness is kept for the coefficients at the settled state. A step longer
+   * than a converged state's (1e-6 of the length scale) is kept only if the force fell.
    */
   polish(): void {
     const red = this.last;
-    if (!red || !this.haveFull || red.k === 0) return;
+    this.settled = null;
+    if (!red || red.k === 0) return;
     const { system } = this.dyn;
-    const { N, k, size: n, layout, f } = red;
-    const before = maxAbs(f);
-    if (before === 0) return;
-    const lu = new LU(k);
-    if (!lu.factor(project(this.full, N, k, n), k, 1e-12)) return;
-    const alpha = Float64Array.from(f);
-    lu.solve(alpha);
+    const ex = this.exact(this.motionsHere());
+    const { N, k, n, layout, f } = ex;
     const saved = system.snapshot();
-    const step = new Float64Array(n);
-    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) step[j] += N[a * n + j] * alpha[a];
-    for (const v of system.variables) if (layout[v.id] >= 0) system.retractVariable(v, step, layout[v.id]);
-    if (solve(system).converged && maxAbs(this.reduce(1).f) < before) return;
+    const keep = (): void => { this.settled = { ex, at: system.state.slice(0, system.snapshotLength), version: system.version }; };
+    const lu = new LU(k);
+    if (!lu.factor(ex.Kr, k, 1e-12)) { keep(); return; }
+    const step = new Float64Array(k);
+    step.set(f);
+    lu.solve(step);
+    const delta = new Float64Array(n);
+    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * step[a];
+    for (const v of system.variables) if (layout[v.id] >= 0) system.retractVariable(v, delta, layout[v.id]);
+    const small = scaledLength(this.dyn, delta, layout) <= 1e-6 * system.lengthScale;
+    if (solve(system).converged && (small || maxAbs(this.reduce(1).f) < maxAbs(f))) { keep(); return; }
     system.restore(saved);
+    keep();
   }
 
   /**
@@ -245,6 +252,19 @@ export class CompliantTangent {
       }
     }
   }
+}
+
+/** The largest entry of a step in length units (a turn times the length scale), as equilibrium's trust radius measures it. */
+function scaledLength(dyn: DynamicsModel, delta: Float64Array, layout: Int32Array): number {
+  const { system } = dyn;
+  let len = 0;
+  for (const v of system.variables) {
+    const c0 = layout[v.id];
+    if (c0 < 0) continue;
+    if (v.kind === 'pose') for (let i = 0; i < 6; i++) len = Math.max(len, Math.abs(delta[c0 + i]) * (i < 3 ? system.lengthScale : 1));
+    else len = Math.max(len, Math.abs(delta[c0]) * v.scale);
+  }
+  return len;
 }
 
 function maxAbs(x: Float64Array): number {
