@@ -50,6 +50,8 @@ export class CompliantTangent {
   private full = new Float64Array(0);
   /** The settle's last force-only reduction (what it converged at). */
   private last: Reduced | null = null;
+  /** Where K was last assembled, and Q there. */
+  private kAt: { at: Float64Array; version: number; Q: Float64Array } | null = null;
   /** The polishing step's exact reduction and the state the step left: a coefficient asked for there reuses it. */
   private settled: { ex: ExactReduced; at: Float64Array; version: number } | null = null;
   /** The last force-only reduction's motions and the state they are at (an exact evaluation there reuses them). */
@@ -66,6 +68,21 @@ export class CompliantTangent {
       this.zero = new Float64Array(n); this.dir = new Float64Array(n);
     }
     return n;
+  }
+
+  /** Q (and K into this.K) at the current state; the state is noted for assembledHere. */
+  private assemble(withK: boolean): Float64Array {
+    const { system } = this.dyn;
+    const Q = new Float64Array(this.n);
+    this.dyn.forces.assemble(this.zero, 0, Q, withK ? this.K : null, null);
+    this.kAt = withK ? { at: system.state.slice(0, system.snapshotLength), version: system.version, Q } : null;
+    return Q;
+  }
+
+  /** Q where K was last assembled at this very state (and no load changed since), else null. */
+  private assembledHere(): Float64Array | null {
+    const kept = this.kAt, system = this.dyn.system;
+    return kept && kept.version === system.version && sameState(kept.at, system.state) ? kept.Q : null;
   }
 
   /** The admissible motions at the current state (those of the last reduction when the state is the same). */
@@ -88,8 +105,8 @@ export class CompliantTangent {
     if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
     const n = this.sized();
     const { dyn } = this;
-    const Q = new Float64Array(n), K = this.K;
-    dyn.forces.assemble(this.zero, 0, Q, K, null);
+    const K = this.K;
+    const Q = this.assembledHere() ?? this.assemble(true);
     const mult = constraintMultipliers(dyn.system, Q);
     const { basis: N, count: k, layout } = motions ?? this.motionsHere();
     this.curvature(mult, N, k, layout);
@@ -102,6 +119,7 @@ export class CompliantTangent {
   begin(): void {
     this.last = null;
     this.settled = null;
+    this.kAt = null;
   }
 
   /**
@@ -143,8 +161,8 @@ export class CompliantTangent {
   reduce(loadScale: number): Reduced {
     if (loadScale !== 1) return reduce(this.dyn, { loadScale });
     const n = this.sized();
-    const Q = new Float64Array(n);
-    this.dyn.forces.assemble(this.zero, 0, Q, null, null);
+    // with K: a state Newton steps from, or polishes at, asks for the stiffness next
+    const Q = this.assemble(true);
     const motions = this.motionsHere();
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
