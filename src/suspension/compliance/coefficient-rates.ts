@@ -22,7 +22,7 @@
  * c' = (m_q)˙ x + m_q x' by one evaluation in tangent mode (gradients/point-tangents.ts).
  */
 import type { TangentSpace } from '../../../kernel/analysis';
-import { DualVec3 as DualVec3Class, type Dual, type DualVec3 } from '../../../kernel/dual';
+import { DualVec3 as DualVec3Class } from '../../../kernel/dual';
 import type { PointExpr } from '../build/targets';
 import { toMatrix } from '../../../kernel/quat';
 import type { SensitivityModel } from '../gradients/sensitivity-model';
@@ -133,7 +133,7 @@ function tangentView(cm: CornerMetrics): CornerMetrics | null {
   const toe = cm.metrics.toe_angle?.t, camber = cm.metrics.camber?.t;
   const contact = cm.points.wheel_contact_centre.t, centre = cm.points.wheel_center.t;
   if (!toe || !camber || !contact || !centre) return null;
-  return { metrics: { toe_angle: toe as Dual, camber: camber as Dual }, points: { wheel_contact_centre: contact as DualVec3, wheel_center: centre as DualVec3 } } as unknown as CornerMetrics;
+  return { ...cm, metrics: { ...cm.metrics, toe_angle: toe, camber }, points: { ...cm.points, wheel_contact_centre: contact, wheel_center: centre } };
 }
 
 /**
@@ -157,7 +157,7 @@ function loadPointRates(model: SensitivityModel, state: CompliantState, qk: Floa
       // each point's world rate: the point hook with no motions (its value's tangent)
       const hook = pointTangentHook(model, layout, qk[k], k, [], []);
       const rate = (terms: PointExpr) => { const pt = new DualVec3Class(0); for (const t of terms) hook(pt, t, 0); return pt.t ? pt.t.v : new Float64Array(3); };
-      const w = rate([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }] as unknown as PointExpr);
+      const w = rate([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }]);
       const de = ((ra, rb) => [rb[0] - ra[0], rb[1] - ra[1], rb[2] - ra[2]])(rate(c.axle[0]), rate(c.axle[1]));
       const along = s[0] * de[0] + s[1] * de[1] + s[2] * de[2];
       const ds = de.map((x, i) => (x - s[i] * along) / el);
