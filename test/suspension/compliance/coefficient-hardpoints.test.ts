@@ -11,6 +11,8 @@ import { kcCoefficients, type KcCoefficients } from '../../../src/suspension/com
 import { CompliantSensitivity } from '../../../src/suspension/compliance/sensitivity.ts';
 import { compliantSensitivitySweep } from '../../../src/suspension/compliance/sensitivity-sweep.ts';
 import type { MetricGradient, SideMetrics } from '../../../src/suspension/gradients/types.ts';
+import { main } from '../../../src/cli/main.ts';
+import { memoryIO } from '../../cli/helpers.ts';
 import { example } from './helpers.ts';
 import { setFilePath, settledAt } from './gradient-helpers.ts';
 
@@ -76,9 +78,15 @@ describe('K&C coefficients over the hardpoints', () => {
     expect(keys).not.toContain('upper_wishbone_outboard.z');
   });
 
-  it('under a load the coefficients stay null (their hardpoint rate needs λ·Φ_qqq)', () => {
-    const cs = new CompliantSensitivity(parseGeometry(DW));
-    settledAt(cs, 0, { force: [0, 3000, 0], moment: [0, 0, 0] });
-    expect(cs.atRest()).toBe(false);
+  it('the command prints them: every hardpoint coordinate, then the stiffnesses, as the library gives them', async () => {
+    const io = memoryIO();
+    expect(await main(['sensitivity', 'examples/suspension/double_wishbone_compliant.yaml', '--metric', 'kc.lateral_stiffness'], io)).toBe(0);
+    const out = JSON.parse(io.written.stdout) as { sweeps: { bump: { steps: { metrics: Record<string, MetricGradient> }[] } } };
+    const g = out.sweeps.bump.steps[0].metrics['kc.lateral_stiffness'].gradient;
+    const keys = Object.keys(g);
+    expect(keys.filter((k) => !k.startsWith('compliance.')).length).toBe(30);
+    expect(keys.at(-1)!.startsWith('compliance.')).toBe(true);
+    const lib = compliantSensitivitySweep(parseGeometry(DW), sweepFromShortcut('bump', '0:0:1', parseGeometry(DW)), ['kc.lateral_stiffness']).steps[0].metrics as Record<string, MetricGradient>;
+    expect(g['upper_wishbone_outboard.z']).toBeCloseTo(lib['kc.lateral_stiffness'].gradient['upper_wishbone_outboard.z'], 9);
   });
 });
