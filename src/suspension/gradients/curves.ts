@@ -43,7 +43,7 @@ export function parseCurveTargets(text: string, geometry: Geometry, fileName = '
  * (a hardpoint away from rest, a coefficient whose element is wound up) is null.
  */
 export function curveSensitivity(geometry: Geometry, targets: readonly FitTarget[], mode: 'adjoint' | 'direct' = 'adjoint'): CurveQuantity[] {
-  const { at, sides } = geometry.compliance ? compliantCurves(geometry, targets, 'sensitivity') : targetCurves(geometry, targets, mode, 'sensitivity');
+  const { at, sides } = geometry.compliance ? compliantCurves(geometry, targets, true, 'sensitivity') : targetCurves(geometry, targets, mode, 'sensitivity');
   const axle = geometry.scope === 'axle';
   /** Σ_j c_j ∇m_j over the metric at the given travels (null where a state has no such entry). */
   const combine = (ms: readonly MetricGradient[], c: readonly number[]): Record<string, number | null> => {
