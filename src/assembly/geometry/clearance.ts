@@ -14,7 +14,7 @@
 import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Ray, Vector3, Box3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { PartMesh } from './mesh.ts';
-import { isClosedMesh } from './closed.ts';
+import { isClosedMesh, weldMap } from './closed.ts';
 import { closestPair, closestResult, type ClosestResult } from './closest.ts';
 import { flattenBVH, type FlatBVH } from './flat-bvh.ts';
 
@@ -44,6 +44,8 @@ export class ClearanceBody {
   readonly box: Box3;
   /** The BVH as flat arrays, for the closest-pair walk. */
   readonly flat: FlatBVH;
+  /** Each position once (a mesh read from STL repeats a vertex per triangle, about six times), in first-seen order: the depth's candidates. */
+  readonly vertices: Float64Array;
 
   constructor(readonly mesh: PartMesh) {
     const geometry = new BufferGeometry();
@@ -55,9 +57,22 @@ export class ClearanceBody {
     geometry.computeBoundingBox();
     this.geometry = geometry;
     this.box = geometry.boundingBox!.clone();
-    this.closed = isClosedMesh(mesh);
+    const weld = weldMap(mesh);
+    this.closed = isClosedMesh(mesh, weld);
+    this.vertices = distinctVertices(mesh.positions, weld);
     this.flat = flattenBVH(this.bvh);
   }
+}
+
+function distinctVertices(p: Float32Array, weld: Uint32Array): Float64Array {
+  let n = 0;
+  for (let i = 0; i < weld.length; i++) if (weld[i] === i) n++;
+  const out = new Float64Array(3 * n);
+  for (let i = 0, k = 0; i < weld.length; i++) {
+    if (weld[i] !== i) continue;
+    out[k++] = p[3 * i]!; out[k++] = p[3 * i + 1]!; out[k++] = p[3 * i + 2]!;
+  }
+  return out;
 }
 
 // scratch, reused by every query (no allocation per state)
@@ -101,16 +116,16 @@ interface Deepest { depth: number; inner: Vector3; outer: Vector3 }
 /** The vertex of `a` deepest inside closed `b` (`aToB` maps a's frame to b's): its depth and both points in b's frame. */
 function deepestVertex(a: ClearanceBody, aToB: Matrix4, b: ClearanceBody, best: Deepest): void {
   if (!b.closed) return;
-  const p = a.mesh.positions;
+  const p = a.vertices;
   for (let i = 0; i < p.length; i += 3) {
     v.set(p[i]!, p[i + 1]!, p[i + 2]!).applyMatrix4(aToB);
     if (!b.box.containsPoint(v) || !isInside(b, v)) continue;
-    b.bvh.closestPointToPoint(v, nearest);
-    if (nearest.distance > best.depth) {
-      best.depth = nearest.distance;
-      best.inner.copy(v);
-      best.outer.copy(nearest.point);
-    }
+    // the surface's distance, given up as soon as it is under the depth to beat
+    b.bvh.closestPointToPoint(v, nearest, best.depth);
+    if (!(nearest.distance > best.depth)) continue;
+    best.depth = nearest.distance;
+    best.inner.copy(v);
+    best.outer.copy(nearest.point);
   }
 }
 

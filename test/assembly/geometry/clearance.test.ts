@@ -85,6 +85,26 @@ describe('clearance against closed forms', () => {
   });
 });
 
+/** The mesh as STL stores it: three vertices of its own per triangle. */
+function unwelded(mesh: PartMesh): PartMesh {
+  const positions = new Float32Array(3 * mesh.indices.length);
+  mesh.indices.forEach((v, k) => positions.set(mesh.positions.subarray(3 * v, 3 * v + 3), 3 * k));
+  return { positions, indices: Uint32Array.from(mesh.indices, (_, k) => k) };
+}
+
+describe('overlap depth on meshes read from STL (a vertex per triangle corner)', () => {
+  it('each position is a depth candidate once, and the depth is the welded mesh\'s', () => {
+    const box = new ClearanceBody(unwelded(boxMesh([20, 20, 20])));
+    expect(box.vertices.length).toBe(3 * 8);
+    const shell = new ClearanceBody(unwelded(sphereMesh(10, 24, 12)));
+    const welded = pairClearance(new ClearanceBody(boxMesh([20, 20, 20])), at(0, 0, 0), new ClearanceBody(sphereMesh(10, 24, 12)), at(0, 0, 12));
+    const c = pairClearance(box, at(0, 0, 0), shell, at(0, 0, 12));
+    // the sphere's south pole 8 mm into the cube's top face (z = 10)
+    expect(c.distance).toBeCloseTo(-8, 9);
+    expect(c).toEqual(welded);
+  });
+});
+
 describe('clearance over a drive', () => {
   // ground holds a 20 mm cube at its origin; the carriage slides along z (the slider's axis)
   // with a 10 mm cube 40 mm off in y: the gap between faces is 40 − 10 − 5 = 25
