@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Matrix4, Quaternion, Vector3 } from 'three';
 import { ExtendedTriangle } from 'three-mesh-bvh';
-import { boxMesh, cylinderMesh, sphereMesh, torusMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
+import { boxMesh, cylinderMesh, gridBoxMesh, sphereMesh, torusMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
 import { ClearanceBody } from '../../../src/assembly/geometry/clearance.ts';
 import { closestPair, closestResult } from '../../../src/assembly/geometry/closest.ts';
 import { triangleDistance } from '../../../src/assembly/geometry/tri-distance.ts';
@@ -84,6 +84,47 @@ describe('closest pair', () => {
       closestPair(a, b, m, hint);
       expect(Math.abs(hint.distance - bruteForce(a, b, m))).toBeLessThan(1e-9);
     }
+  });
+});
+
+describe('ties', () => {
+  /** Every pair measured with B carried as the search carries it: the smallest distance, the first pair (A's triangle, then B's) on a tie. */
+  function firstNearest(a: FlatBVH, b: FlatBVH, m: Matrix4): { d: number; ta: number; tb: number } {
+    const e = m.elements, c = new Float64Array(9), pts = new Float64Array(6);
+    let r = { d: Infinity, ta: -1, tb: -1 };
+    for (let ta = 0; ta < a.triangles; ta++) {
+      for (let tb = 0; tb < b.triangles; tb++) {
+        for (let k = 0; k < 9; k += 3) {
+          const x = b.tri[9 * tb + k]!, y = b.tri[9 * tb + k + 1]!, z = b.tri[9 * tb + k + 2]!;
+          c[k] = e[0]! * x + e[4]! * y + e[8]! * z + e[12]!;
+          c[k + 1] = e[1]! * x + e[5]! * y + e[9]! * z + e[13]!;
+          c[k + 2] = e[2]! * x + e[6]! * y + e[10]! * z + e[14]!;
+        }
+        const d = triangleDistance(a.tri, 9 * ta, c, 0, pts);
+        if (d < r.d) r = { d, ta, tb };
+      }
+    }
+    return r;
+  }
+
+  it('two faces facing each other (every facing pair tied): the same pair whatever pair the search starts from', () => {
+    // boxes of 2 × 2 quads a face, 3 apart across parallel faces: the facing corners are tied to the bit
+    const a = new ClearanceBody(gridBoxMesh([4, 4, 4], 2)).flat, b = new ClearanceBody(gridBoxMesh([4, 4, 4], 2, [0, 0, 7])).flat;
+    const m = new Matrix4();
+    const want = firstNearest(a, b, m);
+    expect(want.d).toBe(3);
+    const found = new Set<string>();
+    for (let ta = 0; ta < a.triangles; ta += 5) {
+      for (let tb = 0; tb < b.triangles; tb += 7) {
+        const hint = closestResult();
+        hint.triA = ta; hint.triB = tb;
+        closestPair(a, b, m, hint);
+        found.add(`${hint.distance} ${hint.triA} ${hint.triB} ${hint.a.toArray()} ${hint.b.toArray()}`);
+      }
+    }
+    const none = closestPair(a, b, m, closestResult());
+    expect([...found]).toEqual([`${none.distance} ${none.triA} ${none.triB} ${none.a.toArray()} ${none.b.toArray()}`]);
+    expect([none.distance, none.triA, none.triB]).toEqual([want.d, want.ta, want.tb]);
   });
 });
 
