@@ -12,7 +12,7 @@
  * but never report a depth of its own.
  */
 import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Ray, Vector3, Box3 } from 'three';
-import { MeshBVH } from 'three-mesh-bvh';
+import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { PartMesh } from './mesh.ts';
 import { isClosedMesh, weldMap } from './closed.ts';
 import { closestPair, closestResult, type ClosestResult } from './closest.ts';
@@ -60,7 +60,7 @@ export class ClearanceBody {
     const weld = weldMap(mesh);
     this.closed = isClosedMesh(mesh, weld);
     this.vertices = distinctVertices(mesh.positions, weld);
-    this.flat = flattenBVH(this.bvh);
+    this.flat = flattenBVH(this.bvh, mesh.indices);
   }
 }
 

@@ -131,11 +131,12 @@ function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number, k0:
   return sum;
 }
 
-/** The larger of the two frames' bounds. */
+/** The larger of the two frames' bounds; F's alone once it is over the cut (usually the tighter, and enough to prune). */
 function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
-  const g = frameGap2(a, oa, b, ob, 0);
-  if (axes === 3) return g;
+  if (axes === 3) return frameGap2(a, oa, b, ob, 0);
   const h = frameGap2(a, oa, b, ob, 3);
+  if (h > cut2) return h;
+  const g = frameGap2(a, oa, b, ob, 0);
   return g > h ? g : h;
 }
 
@@ -244,8 +245,15 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
  */
 let best = Infinity, cut = Infinity, cut2 = Infinity;
 
+let orderA: Int32Array = new Int32Array(0), orderB: Int32Array = new Int32Array(0);
+
 function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
-  if (d > best || (d === best && (ta > out.triA || (ta === out.triA && tb >= out.triB)))) return;
+  if (!(d <= best)) return;
+  if (d === best) {
+    // a tie: the first pair in the meshes' own triangle order (the hierarchy's order depends on how it was built)
+    const ma = orderA[ta]!, mb = orderB[tb]!, oa = orderA[out.triA]!, ob = orderB[out.triB]!;
+    if (ma > oa || (ma === oa && mb >= ob)) return;
+  }
   best = d;
   cut = d * (1 + 1e-12) + 1e-9;
   cut2 = cut * cut;
@@ -277,8 +285,8 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   query++;
   setFrame(bToA, 0);
   best = Infinity; cut = Infinity; cut2 = Infinity;
+  orderA = A.order; orderB = B.order;
   const hintA = out.triA, hintB = out.triB;
-  out.triA = A.triangles; out.triB = B.triangles; // past every pair: the first measured is kept
   if (hintA >= 0 && hintB >= 0 && hintA < A.triangles && hintB < B.triangles) {
     carry(B, hintB);
     consider(triangleDistance(A.tri, 9 * hintA, carried, 0, pts), hintA, hintB, out);

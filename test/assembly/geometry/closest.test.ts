@@ -88,7 +88,7 @@ describe('closest pair', () => {
 });
 
 describe('ties', () => {
-  /** Every pair measured with B carried as the search carries it: the smallest distance, the first pair (A's triangle, then B's) on a tie. */
+  /** Every pair measured with B carried as the search carries it: the smallest distance, the first pair (A's triangle, then B's, in the meshes' order) on a tie. */
   function firstNearest(a: FlatBVH, b: FlatBVH, m: Matrix4): { d: number; ta: number; tb: number } {
     const e = m.elements, c = new Float64Array(9), pts = new Float64Array(6);
     let r = { d: Infinity, ta: -1, tb: -1 };
@@ -101,7 +101,7 @@ describe('ties', () => {
           c[k + 2] = e[2]! * x + e[6]! * y + e[10]! * z + e[14]!;
         }
         const d = triangleDistance(a.tri, 9 * ta, c, 0, pts);
-        if (d < r.d) r = { d, ta, tb };
+        if (d < r.d || (d === r.d && (a.order[ta]! < a.order[r.ta]! || (a.order[ta] === a.order[r.ta] && b.order[tb]! < b.order[r.tb]!)))) r = { d, ta, tb };
       }
     }
     return r;
@@ -191,5 +191,20 @@ describe('flattened hierarchy', () => {
     }
     expect(outside).toBe(0);
     expect([...seen].every((x) => x === 1)).toBe(true);
+  });
+});
+
+describe('mesh order', () => {
+  it('names each hierarchy triangle by its triangle in the mesh', () => {
+    const mesh = torusMesh(3, 1, 16, 8);
+    const f = new ClearanceBody(mesh).flat;
+    expect([...f.order].sort((x, y) => x - y)).toEqual([...Array(f.triangles).keys()]);
+    for (let t = 0; t < f.triangles; t++) {
+      const m = f.order[t]!;
+      for (let k = 0; k < 3; k++) {
+        const v = mesh.indices[3 * m + k]!;
+        for (let c = 0; c < 3; c++) expect(f.tri[9 * t + 3 * k + c]).toBe(mesh.positions[3 * v + c]);
+      }
+    }
   });
 });
