@@ -6,6 +6,7 @@
  */
 import type { MeshBVH } from 'three-mesh-bvh';
 import { nodeBoxes } from './obb.ts';
+import { GeometryError } from './errors.ts';
 
 export interface FlatBVH {
   /** Per node: centre xyz, half size xyz. */
@@ -97,7 +98,7 @@ function meshOrder(idx: ArrayLike<number>, meshIndex: ArrayLike<number>): Int32A
   for (let t = 0; t < triangles; t++) {
     let m = head[idx[3 * t]!]!;
     while (m >= 0 && (used[m] || meshIndex[3 * m + 1] !== idx[3 * t + 1] || meshIndex[3 * m + 2] !== idx[3 * t + 2])) m = next[m]!;
-    if (m < 0) throw new Error('flattenBVH: the hierarchy holds a triangle the mesh has not');
+    if (m < 0) throw new GeometryError('flattenBVH', 'the hierarchy holds a triangle the mesh has not');
     used[m] = 1;
     out[t] = m;
   }
