@@ -69,13 +69,18 @@ class Side {
     this.nodeStamp[i] = query;
     const s = this.nodeSpan;
     if (tree.right[i]! < 0) {
-      for (let k = 0; k < 2 * axes; k += 2) { s[o + k] = Infinity; s[o + k + 1] = -Infinity; }
-      for (let t = tree.first[i]!, end = t + tree.count[i]!; t < end; t++) {
-        const ot = this.tri(tree, t), ts = this.triSpan;
-        for (let k = 0; k < 2 * axes; k += 2) {
-          if (ts[ot + k]! < s[o + k]!) s[o + k] = ts[ot + k]!;
-          if (ts[ot + k + 1]! > s[o + k + 1]!) s[o + k + 1] = ts[ot + k + 1]!;
+      // a leaf: its corners' extent exactly, each shared corner once
+      const f = this.axes, p = tree.corners, c0 = 3 * tree.leafCorner[i]!, c1 = 3 * tree.leafCorner[i + 1]!;
+      for (let k = 0; k < axes; k++) {
+        const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!;
+        let lo = Infinity, hi = -Infinity;
+        for (let c = c0; c < c1; c += 3) {
+          const x = fx * p[c]! + fy * p[c + 1]! + fz * p[c + 2]!;
+          if (x < lo) lo = x;
+          if (x > hi) hi = x;
         }
+        s[o + 2 * k] = lo + this.offset[k]!;
+        s[o + 2 * k + 1] = hi + this.offset[k]!;
       }
       return o;
     }

@@ -24,6 +24,9 @@ export interface FlatBVH {
   readonly plane: Float64Array;
   /** Per triangle (BVH order): its index in the mesh, which names ties whatever order the hierarchy keeps. */
   readonly order: Int32Array;
+  /** Per leaf, its triangles' corners each once (xyz), from `leafCorner[i]` to `leafCorner[i + 1]` (in corners): a leaf's extent from half the points. */
+  readonly corners: Float64Array;
+  readonly leafCorner: Int32Array;
   readonly triangles: number;
 }
 
@@ -68,7 +71,7 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
     firstOf[i] = firstOf[i + 1]!;
     countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
   }
-  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), triangles };
+  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), ...leafCorners(rightOf, firstOf, countOf, tri), triangles };
 }
 
 function planes(tri: Float64Array, triangles: number): Float64Array {
@@ -103,4 +106,22 @@ function meshOrder(idx: ArrayLike<number>, meshIndex: ArrayLike<number>): Int32A
     out[t] = m;
   }
   return out;
+}
+
+/** Each leaf's distinct corners (equal coordinates once), in node order; an inner node has none. */
+function leafCorners(right: Int32Array, first: Int32Array, count: Int32Array, tri: Float64Array): { corners: Float64Array; leafCorner: Int32Array } {
+  const leafCorner = new Int32Array(right.length + 1);
+  const out: number[] = [];
+  for (let i = 0; i < right.length; i++) {
+    leafCorner[i] = out.length / 3;
+    if (right[i]! >= 0) continue;
+    const start = out.length;
+    for (let o = 9 * first[i]!; o < 9 * (first[i]! + count[i]!); o += 3) {
+      let seen = false;
+      for (let k = start; k < out.length && !seen; k += 3) seen = out[k] === tri[o] && out[k + 1] === tri[o + 1] && out[k + 2] === tri[o + 2];
+      if (!seen) out.push(tri[o]!, tri[o + 1]!, tri[o + 2]!);
+    }
+  }
+  leafCorner[right.length] = out.length / 3;
+  return { corners: Float64Array.from(out), leafCorner };
 }

@@ -191,6 +191,14 @@ describe('flattened hierarchy', () => {
     }
     expect(outside).toBe(0);
     expect([...seen].every((x) => x === 1)).toBe(true);
+    // a leaf's corners: each corner of its triangles, once
+    for (let i = 0; i < f.right.length; i++) {
+      const listed = Array.from({ length: f.leafCorner[i + 1]! - f.leafCorner[i]! }, (_, k) => [...f.corners.subarray(3 * (f.leafCorner[i]! + k), 3 * (f.leafCorner[i]! + k) + 3)].join());
+      if (f.right[i]! >= 0) { expect(listed).toEqual([]); continue; }
+      const want = new Set<string>();
+      for (let t = f.first[i]!; t < f.first[i]! + f.count[i]!; t++) for (let k = 0; k < 9; k += 3) want.add([...f.tri.subarray(9 * t + k, 9 * t + k + 3)].join());
+      expect(listed.sort()).toEqual([...want].sort());
+    }
   });
 });
 
