@@ -27,10 +27,12 @@ export interface ClosestResult {
   /** The triangles (BVH order) of the closest pair: the next query's hint. -1 when none yet. */
   triA: number;
   triB: number;
+  /** Where the parts overlapped: the deepest vertex of A inside B and of B inside A (clearance.ts's hint), -1 when none. */
+  readonly deepest: [number, number];
 }
 
 export function closestResult(): ClosestResult {
-  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1 };
+  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1] };
 }
 
 /** Axes of the bound: A's own three, then F's three (when there is an n). */
