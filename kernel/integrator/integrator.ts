@@ -411,7 +411,7 @@ export class Integrator {
       const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi;
       for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
       for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
-      lin.luNonzero.solve(rhs);
+      lin.solve(rhs);
       for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
       if (this.eta) correctionToProduct(system.state, this.poses, rhs);
       // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot loop)

@@ -21,6 +21,13 @@ import type { ConstraintRows } from './rows';
  */
 const ORDERED_MIN_SIZE = 200;
 
+/**
+ * Iteration matrices up to this size are solved with the dense factors: the integrator
+ * refactors them every step (integrator.ts SMALL_SYSTEM), so listing the nonzeros would cost
+ * more than the one or two solves it speeds up. The same sums either way (lu-sparse.ts).
+ */
+const DENSE_MAX_SIZE = 16;
+
 export interface IntegratorBody {
   variable: number;
   /** 6×6 body-frame mass matrix in (ω, v) order. */
@@ -46,6 +53,8 @@ export class IterationSystem {
   readonly luNonzero: OrderedLU;
   /** LU factorisations of the iteration matrix so far. */
   factorisations = 0;
+  /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
+  private dense = false;
   private readonly g6 = new Float64Array(6);
   private readonly G36 = new Float64Array(36);
 
@@ -106,7 +115,13 @@ export class IterationSystem {
     }
     constraints.addToMatrix(S, N);
     this.factorisations++;
-    return this.luNonzero.factor(S, N, 1e-15);
+    this.dense = N <= DENSE_MAX_SIZE;
+    return this.dense ? this.lu.factor(S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
+  }
+
+  /** Solve with the last `factor`'s LU, in place. */
+  solve(rhs: Float64Array): void {
+    if (this.dense) this.lu.solve(rhs); else this.luNonzero.solve(rhs);
   }
 
   /**
