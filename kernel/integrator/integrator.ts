@@ -385,7 +385,7 @@ export class Integrator {
     let previous = Infinity;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
-      constraints.evaluate(true);
+      constraints.evaluate(true, false);
       const phiMax = constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
@@ -393,6 +393,8 @@ export class Integrator {
       // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && N <= SMALL_SYSTEM);
+      // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
+      if (fresh) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const lin = this.lin;
       this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null);
