@@ -102,8 +102,8 @@ export class ForceSet {
   }
 
   private gather(e: Entry, velocity: Float64Array): Float64Array {
-    const v = this.localV;
-    for (let i = 0; i < e.slots.length; i++) v[i] = e.slots[i] < 0 ? 0 : velocity[e.slots[i]];
+    const v = this.localV, slots = e.slots;
+    for (let i = 0; i < slots.length; i++) { const s = slots[i]; v[i] = s < 0 ? 0 : velocity[s]; }
     return v;
   }
 
@@ -118,18 +118,22 @@ export class ForceSet {
     Q.fill(0, 0, n);
     if (K) K.fill(0, 0, n * n);
     if (C) C.fill(0, 0, n * n);
-    const state = this.system.state;
-    for (const e of this.entries) {
-      const m = e.slots.length;
-      const lq = this.localQ, lk = K ? this.localK : null, lc = C ? this.localC : null;
+    const state = this.system.state, entries = this.entries, lq = this.localQ;
+    const lk = K ? this.localK : null, lc = C ? this.localC : null;
+    for (let b = 0; b < entries.length; b++) {
+      const e = entries[b], slots = e.slots, m = slots.length;
       e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc);
+      // Q alone (a Newton iteration that keeps its matrix): no derivative scatter to test for
+      if (!lk && !lc) {
+        for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
+        continue;
+      }
       for (let i = 0; i < m; i++) {
-        const gi = e.slots[i];
+        const gi = slots[i];
         if (gi < 0) continue;
         Q[gi] += lq[i];
-        if (!lk && !lc) continue;
         for (let j = 0; j < m; j++) {
-          const gj = e.slots[j];
+          const gj = slots[j];
           if (gj < 0) continue;
           if (K && lk) K[gi * n + gj] += lk[i * m + j];
           if (C && lc) C[gi * n + gj] += lc[i * m + j];

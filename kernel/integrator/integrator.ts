@@ -149,6 +149,10 @@ export class Integrator {
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
   private readonly movingSlot: Int32Array;
+  /** 1 where a moving variable is a pose. */
+  private readonly movingPose: Uint8Array;
+  /** State offset of every pose variable, fixed ones too (modelSize). */
+  private readonly poseOffsets: Int32Array;
   // saved state of the last good step
   private readonly savedState: Float64Array;
   private readonly savedV: Float64Array;
@@ -184,6 +188,8 @@ export class Integrator {
     const movingVars = system.variables.filter((v) => layout[v.id] >= 0);
     this.moving = Int32Array.from(movingVars, (v) => v.id);
     this.movingSlot = Int32Array.from(movingVars, (v) => layout[v.id]);
+    this.movingPose = Uint8Array.from(movingVars, (v) => (v.kind === 'pose' ? 1 : 0));
+    this.poseOffsets = Int32Array.from(system.variables.filter((v) => v.kind === 'pose'), (v) => v.offset);
 
     const rows = this.constraints = new ConstraintRows(system, layout, n);
     const m = this.rows = rows.count;
@@ -240,7 +246,8 @@ export class Integrator {
   }
 
   private setTime(t: number): void {
-    for (const d of this.drivers) d.setTime(t);
+    const drivers = this.drivers;
+    for (let k = 0; k < drivers.length; k++) drivers[k].setTime(t);
   }
 
   /** Largest |Φ| over all rows at the current state (time as last set). */
@@ -434,13 +441,12 @@ export class Integrator {
     return false;
   }
 
-  /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin. */
+  /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin (fixed parts too). */
   private modelSize(): number {
-    const { system } = this;
-    let r = system.lengthScale;
-    for (const v of system.variables) {
-      if (v.kind !== 'pose') continue;
-      const o = v.offset, s = system.state;
+    const s = this.system.state, offsets = this.poseOffsets;
+    let r = this.system.lengthScale;
+    for (let k = 0; k < offsets.length; k++) {
+      const o = offsets[k];
       r = Math.max(r, Math.abs(s[o]), Math.abs(s[o + 1]), Math.abs(s[o + 2]));
     }
     return r;
@@ -448,11 +454,11 @@ export class Integrator {
 
   /** q ← q ∘ exp(step) for every moving variable (step in tangent order; on R³ × SO(3) a pose's translation in world axes). */
   private retract(step: Float64Array): void {
-    const { system, moving, movingSlot } = this;
-    const variables = system.variables;
+    const { system, moving, movingSlot, movingPose } = this;
+    const variables = system.variables, product = this.eta !== null;
     for (let k = 0; k < moving.length; k++) {
       const v = variables[moving[k]], c0 = movingSlot[k];
-      if (this.eta && v.kind === 'pose') retractProduct(system.state, v.offset, step, c0);
+      if (product && movingPose[k]) retractProduct(system.state, v.offset, step, c0);
       else system.retractVariable(v, step, c0);
     }
   }
