@@ -57,16 +57,47 @@ export function kineticEnergy(M: Float64Array, xi: ArrayLike<number>, xiOff = 0)
 
 const hBuf = new Float64Array(6);
 
+/** A 6×6 mass block's nonzero entries, row by row: row i's columns are col[start[i] .. start[i + 1]). */
+export interface MassPattern { start: Int32Array; col: Int32Array }
+
+/** The nonzero pattern of M (a point mass's has 3 entries of 36). */
+export function massPattern(M: Float64Array): MassPattern {
+  const start = new Int32Array(7), col: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    for (let j = 0; j < 6; j++) if (M[i * 6 + j] !== 0) col.push(j);
+    start[i + 1] = col.length;
+  }
+  return { start, col: Int32Array.from(col) };
+}
+
 /**
- * The velocity-product force g(ξ) = (ω × h_ω + v × h_v, ω × h_v), h = M ξ, into out (6);
- * with `jacobian` (36, row-major) also ∂g/∂ξ.
+ * out = M ξ (6) over M's nonzeros: the dense product's sums term for term, less the terms
+ * that add an exact zero, so the same numbers (for a finite ξ).
  */
-export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number, jacobian: Float64Array | null): Float64Array {
-  const h = hBuf;
+export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPattern, xi: ArrayLike<number>, xiOff: number): Float64Array {
+  const start = pattern.start, col = pattern.col;
   for (let i = 0; i < 6; i++) {
     let s = 0;
-    for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[xiOff + j];
-    h[i] = s;
+    for (let e = start[i], end = start[i + 1]; e < end; e++) { const j = col[e]; s += M[i * 6 + j] * xi[xiOff + j]; }
+    out[i] = s;
+  }
+  return out;
+}
+
+/**
+ * The velocity-product force g(ξ) = (ω × h_ω + v × h_v, ω × h_v), h = M ξ, into out (6);
+ * with `jacobian` (36, row-major) also ∂g/∂ξ. With M's `pattern`, h skips its zeros (the
+ * same numbers).
+ */
+export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number, jacobian: Float64Array | null, pattern: MassPattern | null = null): Float64Array {
+  const h = hBuf;
+  if (pattern) massTimes(h, M, pattern, xi, xiOff);
+  else {
+    for (let i = 0; i < 6; i++) {
+      let s = 0;
+      for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[xiOff + j];
+      h[i] = s;
+    }
   }
   const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
   const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];

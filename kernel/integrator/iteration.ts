@@ -9,7 +9,7 @@
  */
 import { LU } from '../linalg';
 import { OrderedLU } from '../lu-ordered';
-import { gyroscopic } from '../mass';
+import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
 import type { ForceSet } from '../forces';
 import type { ConstraintRows } from './rows';
 
@@ -57,6 +57,8 @@ export class IterationSystem {
   private dense = false;
   private readonly g6 = new Float64Array(6);
   private readonly G36 = new Float64Array(36);
+  /** Each body's mass-block nonzeros (products with M skip its zeros: the same sums). */
+  private readonly patterns: MassPattern[];
 
   constructor(
     private readonly n: number,
@@ -75,6 +77,7 @@ export class IterationSystem {
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE);
+    this.patterns = bodies.map((b) => massPattern(b.M));
   }
 
   /** Gyroscopic force at velocities v into G (and its ∂/∂v × scale into S's body blocks when S is given). */
@@ -84,7 +87,7 @@ export class IterationSystem {
     for (let b = 0; b < bodies.length; b++) {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
-      gyroscopic(g6, bodies[b].M, v, c0, S ? G36 : null);
+      gyroscopic(g6, bodies[b].M, v, c0, S ? G36 : null, this.patterns[b]);
       for (let i = 0; i < 6; i++) G[c0 + i] += g6[i];
       if (S) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * G36[i * 6 + j];
     }
@@ -137,14 +140,13 @@ export class IterationSystem {
       if (q > scale) scale = q;
       if (g > scale) scale = g;
     }
-    const bodySlot = this.bodySlot, bodies = this.bodies;
+    const bodySlot = this.bodySlot, bodies = this.bodies, g6 = this.g6;
     for (let b = 0; b < bodies.length; b++) {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
-      const M = bodies[b].M;
+      massTimes(g6, bodies[b].M, this.patterns[b], vdot, c0);
       for (let i = 0; i < 6; i++) {
-        let s = 0;
-        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
+        const s = g6[i];
         r[c0 + i] += s;
         const a = Math.abs(s);
         if (a > scale) scale = a;
