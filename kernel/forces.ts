@@ -41,6 +41,17 @@ export interface ForceBlock {
   duals?(): readonly Dual[];
 }
 
+/** out (n × n) += a block's local matrix (m × m, m = slots.length) at its global slots (−1: dropped). */
+function scatterBlock(out: Float64Array, n: number, local: Float64Array, slots: Int32Array): void {
+  const m = slots.length;
+  for (let i = 0; i < m; i++) {
+    const gi = slots[i];
+    if (gi < 0) continue;
+    const row = gi * n, li = i * m;
+    for (let j = 0; j < m; j++) { const gj = slots[j]; if (gj >= 0) out[row + gj] += local[li + j]; }
+  }
+}
+
 interface Entry {
   block: ForceBlock;
   offsets: Int32Array;
@@ -128,17 +139,9 @@ export class ForceSet {
         for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
         continue;
       }
-      for (let i = 0; i < m; i++) {
-        const gi = slots[i];
-        if (gi < 0) continue;
-        Q[gi] += lq[i];
-        for (let j = 0; j < m; j++) {
-          const gj = slots[j];
-          if (gj < 0) continue;
-          if (K && lk) K[gi * n + gj] += lk[i * m + j];
-          if (C && lc) C[gi * n + gj] += lc[i * m + j];
-        }
-      }
+      for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
+      if (K && lk) scatterBlock(K, n, lk, slots);
+      if (C && lc) scatterBlock(C, n, lc, slots);
     }
   }
 
