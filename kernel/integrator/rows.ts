@@ -23,7 +23,7 @@ export class ConstraintRows {
   readonly active: Int32Array;
   activeCount = 0;
 
-  /** System block index, first row and tangent columns (−1: fixed) of each block. */
+  /** System block index, first row (and after the last, the row count) and tangent columns (−1: fixed) of each block. */
   private readonly blocks: Int32Array;
   private readonly blockRow0: Int32Array;
   private readonly blockCols: Int32Array[];
@@ -75,7 +75,7 @@ export class ConstraintRows {
       m += blk.rows;
     }
     this.blocks = Int32Array.from(blocks);
-    this.blockRow0 = Int32Array.from(row0);
+    this.blockRow0 = Int32Array.from([...row0, m]);
     this.blockCols = cols;
     this.evalBlocks = evalBlocks;
     this.rowBlock = Int32Array.from(rb);
@@ -117,12 +117,12 @@ export class ConstraintRows {
   evaluate(jacobian: boolean, dense = true): void {
     const { system, phi, localRes } = this;
     const state = system.state;
-    for (let i = 0; i < this.blocks.length; i++) {
-      const b = this.blocks[i], blk = this.evalBlocks[i];
-      blk.evaluate(state, system.blockOffsets(b), localRes, jacobian ? this.blockJac[i] : null);
-      const rows = blk.rows, r0 = this.blockRow0[i];
-      for (let r = 0; r < rows; r++) phi[r0 + r] = localRes[r];
-      if (jacobian && !this.distinctColumns[i]) this.addRepeated(i);
+    const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, row0 = this.blockRow0, distinct = this.distinctColumns;
+    for (let i = 0; i < blocks.length; i++) {
+      evalBlocks[i].evaluate(state, system.blockOffsets(blocks[i]), localRes, jacobian ? blockJac[i] : null);
+      // each row set's own Φ (the row count from the row layout: the twins' maps differ, so blk.rows would be a megamorphic read)
+      for (let r = row0[i], end = row0[i + 1]; r < end; r++) phi[r] = localRes[r - row0[i]];
+      if (jacobian && !distinct[i]) this.addRepeated(i);
     }
     this.denseCurrent = false;
     if (jacobian && dense) this.scatter();
@@ -150,8 +150,9 @@ export class ConstraintRows {
 
   /** Largest |Φ| over all rows as last evaluated. */
   maxPhi(): number {
+    const phi = this.phi, m = this.count;
     let e = 0;
-    for (let k = 0; k < this.count; k++) e = Math.max(e, Math.abs(this.phi[k]));
+    for (let k = 0; k < m; k++) e = Math.max(e, Math.abs(phi[k]));
     return e;
   }
 
