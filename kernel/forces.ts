@@ -41,14 +41,21 @@ export interface ForceBlock {
   duals?(): readonly Dual[];
 }
 
-/** out (n × n) += a block's local matrix (m × m, m = slots.length) at its global slots (−1: dropped). */
+/**
+ * out (n × n, zeroed first) += a block's local matrix (m × m, m = slots.length) at its global
+ * slots (−1: dropped). Zeros are not added: an entry of a sum that starts at +0 is never −0
+ * (x + (−x) rounds to +0), so adding ±0 changes no bit (gravity's C is all zeros).
+ */
 function scatterBlock(out: Float64Array, n: number, local: Float64Array, slots: Int32Array): void {
   const m = slots.length;
   for (let i = 0; i < m; i++) {
     const gi = slots[i];
     if (gi < 0) continue;
     const row = gi * n, li = i * m;
-    for (let j = 0; j < m; j++) { const gj = slots[j]; if (gj >= 0) out[row + gj] += local[li + j]; }
+    for (let j = 0; j < m; j++) {
+      const x = local[li + j], gj = slots[j];
+      if (x !== 0 && gj >= 0) out[row + gj] += x;
+    }
   }
 }
 
