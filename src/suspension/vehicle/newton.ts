@@ -13,6 +13,7 @@ import { solve } from '../../../kernel/solver/solve';
 import type { VehicleModel } from './assembly';
 import { G } from './inertia-load';
 import { exactReduced, gaussSolve } from './tangent';
+import { kktNewton } from './kkt-newton';
 
 export interface NewtonResult {
   converged: boolean;
@@ -47,9 +48,14 @@ const lastCurvature = new WeakMap<VehicleModel, Float64Array>();
  */
 export function newtonEquilibrium(m: VehicleModel): NewtonResult {
   const start = m.dyn.system.snapshot();
-  const last = lastCurvature.get(m);
-  if (last) {
-    const reused = newton(m, 8, true, last);
+  const tol = TOLERANCE * (m.totalMass * G) / 1000;
+  let H = lastCurvature.get(m);
+  if (!H && solve(m.dyn.system).converged) { H = exactReduced(m).H; lastCurvature.set(m, H); }
+  if (H) {
+    const fast = kktNewton(m, H, tol);
+    if (fast.converged) return fast;
+    m.dyn.system.restore(start);
+    const reused = newton(m, 8, true, H);
     if (reused.converged) return reused;
     m.dyn.system.restore(start);
   }

@@ -1,0 +1,191 @@
+/**
+ * The vehicle's equilibrium by Newton on the whole constrained system at once: the pose
+ * step δ and the multipliers λ of the hard rows (constraints and holds) from one sparse
+ * solve of
+ *
+ *   [ K − H   −Jᵀ ] [ δ ]   [ −Q ]
+ *   [   J      0  ] [ λ ] = [ −c ]
+ *
+ * (K = ∂Q/∂q of the force layer, H the constraints' curvature ∂(Jᵀλ)/∂q held from the last
+ * solve, J and c the hard rows). newton.ts's reduced Newton needs a basis of the
+ * constraints' null space at every iterate (a dense pivoted QR of the 144 × 121 Jacobian)
+ * and a kinematic solve after every step; here the constraints are met by the same
+ * Newton step as the forces, and the saddle matrix (232 unknowns for the sedan) is factored
+ * in a fill-reducing order (kernel/lu-ordered.ts): the four corners couple only through
+ * the body, so the factors stay nearly as sparse as the matrix.
+ *
+ * Redundant rows (a closed linkage's dependent rows) would make the matrix singular: the
+ * independent ones are chosen once per model by a rank-revealing QR, and the converged
+ * state is checked against every row. Stopping rule: every hard row within the kinematic
+ * solver's tolerance and ‖D (Q − Jᵀλ)‖₂ ≤ tol with D the solver's column scales, which
+ * bounds the reduced force |Nᵀ Q| newton.ts tests (N = D Z W with Z, W orthonormal and
+ * J D Z = 0), so a state accepted here passes its test too.
+ */
+import { PivotedQR } from '../../../kernel/linalg';
+import { OrderedLU } from '../../../kernel/lu-ordered';
+import { RANK_TOLERANCE } from '../../../kernel/solver/solve';
+import type { System, Variable } from '../../../kernel/system';
+import type { VehicleModel } from './assembly';
+
+export interface KktResult { converged: boolean; iterations: number; residual: number }
+
+/** The kinematic solver's default constraint tolerance, relative to the length scale. */
+const ROW_TOLERANCE = 1e-12;
+
+interface Workspace {
+  version: number;
+  n: number;
+  /** Non-fixed variables and their first tangent slot; each variable's slot or −1. */
+  vars: Variable[];
+  slot: Int32Array;
+  colOfVar: Int32Array;
+  /** Column scales: a turn's 1/L, a shift's 1, a scalar's 1/scale. */
+  D: Float64Array;
+  /** Hard blocks (enabled constraints and drivers with a free variable), their rows' first index. */
+  blocks: number[];
+  rowStart: Int32Array;
+  rows: number;
+  /** Selected (independent) row per hard row, or −1; their count and row scales. */
+  pick: Int32Array;
+  r: number;
+  rowScale: Float64Array;
+  Q: Float64Array; K: Float64Array; c: Float64Array; J: Float64Array; mu: Float64Array;
+  A: Float64Array; x: Float64Array; step: Float64Array;
+  res: Float64Array; local: Float64Array;
+  lu: OrderedLU;
+  v0: Float64Array;
+}
+
+const workspaces = new WeakMap<VehicleModel, Workspace>();
+
+/** Newton on the saddle system with the curvature H held; false (state left where it stopped) when it does not converge in `maxIterations`. */
+export function kktNewton(m: VehicleModel, H: Float64Array, tolerance: number, maxIterations = 12): KktResult {
+  const sys = m.dyn.system;
+  const ws = workspace(m);
+  const { n, r, D, Q, K, c, J, mu, A, x, step } = ws;
+  if (!ws.lu || H.length !== n * n) return { converged: false, iterations: 0, residual: Infinity };
+  const rowTol = ROW_TOLERANCE * sys.lengthScale;
+  const N = n + r;
+  let residual = Infinity, start = Infinity, s = 1;
+  for (let it = 0; it <= maxIterations; it++) {
+    m.dyn.forces.assemble(ws.v0, 0, Q, K, null);
+    const cmax = evaluateRows(sys, ws);
+    if (it > 0) {
+      // ‖D (Q − Jᵀλ)‖₂ with λ of the last solve (μ = s R⁻¹ λ in scaled rows)
+      let sum = 0;
+      for (let j = 0; j < n; j++) {
+        let t = D[j] * Q[j];
+        for (let i = 0; i < r; i++) t -= J[i * n + j] * mu[i] / s;
+        sum += t * t;
+      }
+      residual = Math.sqrt(sum);
+      if (residual <= tolerance && cmax <= rowTol) return { converged: true, iterations: it, residual };
+      if (!(residual < 1e6 * Math.max(start, tolerance))) break; // diverging (or NaN)
+      if (it === 1) start = residual;
+    }
+    // the force rows scaled to the constraint rows' unit size
+    let big = 0;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) big = Math.max(big, Math.abs((K[i * n + j] - H[i * n + j]) * D[i] * D[j]));
+    s = big > 0 ? 1 / big : 1;
+    A.fill(0, 0, N * N);
+    for (let i = 0; i < n; i++) {
+      const si = s * D[i];
+      for (let j = 0; j < n; j++) { const k = K[i * n + j] - H[i * n + j]; if (k !== 0) A[i * N + j] = si * k * D[j]; }
+      x[i] = -si * Q[i];
+    }
+    for (let a = 0; a < r; a++) {
+      for (let j = 0; j < n; j++) { const v = J[a * n + j]; if (v !== 0) { A[(n + a) * N + j] = v; A[j * N + n + a] = -v; } }
+      x[n + a] = -c[a];
+    }
+    if (!ws.lu.factor(A, N, 1e-15)) break;
+    ws.lu.solve(x);
+    for (let i = 0; i < r; i++) mu[i] = x[n + i];
+    for (let j = 0; j < n; j++) step[j] = D[j] * x[j];
+    for (let v = 0; v < ws.vars.length; v++) sys.retractVariable(ws.vars[v], step, ws.slot[v]);
+  }
+  return { converged: false, iterations: maxIterations, residual };
+}
+
+/** The selected rows' residuals and scaled Jacobian (R c, R J D) into ws.c and ws.J; returns the largest |row| over all hard rows. */
+function evaluateRows(sys: System, ws: Workspace): number {
+  const { n, D, c, J, pick, rowScale, res, local } = ws;
+  J.fill(0, 0, ws.r * n);
+  let cmax = 0;
+  for (let bi = 0; bi < ws.blocks.length; bi++) {
+    const b = ws.blocks[bi], blk = sys.block(b), ld = sys.blockLocalDim(b), r0 = ws.rowStart[bi];
+    sys.evaluateBlock(b, res, local);
+    for (let row = 0; row < blk.rows; row++) {
+      const a = Math.abs(res[row]);
+      if (!(a <= cmax)) cmax = Number.isNaN(a) ? Infinity : a;
+      const p = pick[r0 + row];
+      if (p < 0) continue;
+      const sc = rowScale[p];
+      c[p] = sc * res[row];
+      let lc = 0;
+      for (const vid of blk.vars) {
+        const v = sys.variables[vid], col = ws.colOfVar[vid];
+        if (col >= 0) for (let k = 0; k < v.dim; k++) J[p * n + col + k] += sc * local[row * ld + lc + k] * D[col + k];
+        lc += v.dim;
+      }
+    }
+  }
+  return cmax;
+}
+
+/** The workspace of a model's system structure: layout, scales, hard blocks and the independent rows (one QR, at the first state seen). */
+function workspace(m: VehicleModel): Workspace {
+  const sys = m.dyn.system;
+  const cached = workspaces.get(m);
+  if (cached && cached.version === sys.version) return cached;
+  const vars: Variable[] = [], slots: number[] = [];
+  const colOfVar = new Int32Array(sys.variables.length).fill(-1);
+  let n = 0;
+  for (const v of sys.variables) if (!v.fixed) { vars.push(v); slots.push(n); colOfVar[v.id] = n; n += v.dim; }
+  const D = new Float64Array(n), L = sys.lengthScale;
+  vars.forEach((v, i) => {
+    const c0 = slots[i];
+    if (v.kind === 'pose') { D[c0] = D[c0 + 1] = D[c0 + 2] = 1 / L; D[c0 + 3] = D[c0 + 4] = D[c0 + 5] = 1; } else D[c0] = 1 / v.scale;
+  });
+  const blocks: number[] = [], starts: number[] = [];
+  let rows = 0, maxLocal = 1, maxRows = 1;
+  for (let b = 0; b < sys.blockCount; b++) {
+    const blk = sys.block(b);
+    if (!sys.blockEnabled(b) || (blk.kind !== 'constraint' && blk.kind !== 'driver')) continue;
+    if (!blk.vars.some((v) => !sys.variables[v].fixed)) continue;
+    blocks.push(b); starts.push(rows); rows += blk.rows;
+    maxLocal = Math.max(maxLocal, sys.blockLocalDim(b) * blk.rows); maxRows = Math.max(maxRows, blk.rows);
+  }
+  const ws: Workspace = {
+    version: sys.version, n, vars, slot: Int32Array.from(slots), D, blocks, rowStart: Int32Array.from(starts), rows,
+    pick: new Int32Array(rows).map((_, i) => i), r: rows, rowScale: new Float64Array(rows).fill(1),
+    Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
+    A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
+    lu: null as unknown as OrderedLU, v0: new Float64Array(n), colOfVar,
+  };
+  chooseRows(sys, ws);
+  const N = n + ws.r;
+  ws.A = new Float64Array(N * N); ws.x = new Float64Array(N);
+  ws.lu = new OrderedLU(N, true);
+  workspaces.set(m, ws);
+  return ws;
+}
+
+/** Keep the independent hard rows (pivoted QR of the row-normalised Jacobian's transpose) and their scales 1/‖row‖. */
+function chooseRows(sys: System, ws: Workspace): void {
+  const { n, rows } = ws;
+  evaluateRows(sys, ws); // all rows picked, unit scales
+  const norms = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    let t = 0;
+    for (let j = 0; j < n; j++) t += ws.J[i * n + j] ** 2;
+    norms[i] = Math.sqrt(t);
+    if (t > 0) for (let j = 0; j < n; j++) ws.J[i * n + j] /= norms[i];
+  }
+  const qr = new PivotedQR(n, rows);
+  const rank = qr.factor(ws.J, n, rows, RANK_TOLERANCE);
+  const chosen = Array.from(qr.perm.subarray(0, rank)).sort((a, b) => a - b);
+  ws.pick.fill(-1);
+  chosen.forEach((row, p) => { ws.pick[row] = p; ws.rowScale[p] = norms[row] > 0 ? 1 / norms[row] : 1; });
+  ws.r = rank;
+}
+
