@@ -26,11 +26,15 @@ import { OrderedLU } from '../../../kernel/lu-ordered';
 import { RANK_TOLERANCE } from '../../../kernel/solver/solve';
 import type { System, Variable } from '../../../kernel/system';
 import type { VehicleModel } from './assembly';
+import { curvatureAt, curvatureTensor, type CurvatureTensor } from './curvature-tensor';
 
 export interface KktResult { converged: boolean; iterations: number; residual: number }
 
 /** The kinematic solver's default constraint tolerance, relative to the length scale. */
 const ROW_TOLERANCE = 1e-12;
+
+/** Iterations beyond which the curvature is taken again at the solution (quadratic convergence from a state nearby takes 3–4). */
+const SLOW = 5;
 
 interface Workspace {
   version: number;
@@ -54,16 +58,26 @@ interface Workspace {
   res: Float64Array; local: Float64Array;
   lu: OrderedLU;
   v0: Float64Array;
+  /** The rows' curvature (taken at the first state solved), λ per hard row of the last solve (none yet: H = 0), and H(λ). */
+  tensor: CurvatureTensor | null;
+  lambda: Float64Array;
+  hasLambda: boolean;
+  H: Float64Array;
 }
 
 const workspaces = new WeakMap<VehicleModel, Workspace>();
 
-/** Newton on the saddle system with the curvature H held; false (state left where it stopped) when it does not converge in `maxIterations`. */
-export function kktNewton(m: VehicleModel, H: Float64Array, tolerance: number, maxIterations = 12): KktResult {
+/**
+ * Newton on the saddle system, the curvature H(λ) summed at each iteration's multipliers
+ * (the first iteration's: the last solve's, or none); false (state left where it stopped)
+ * when it does not converge in `maxIterations`.
+ */
+export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25): KktResult {
   const sys = m.dyn.system;
   const ws = workspace(m);
-  const { n, r, D, Q, K, c, J, mu, A, x, step } = ws;
-  if (!ws.lu || H.length !== n * n) return { converged: false, iterations: 0, residual: Infinity };
+  const { n, r, D, Q, K, c, J, mu, A, x, step, H } = ws;
+  ws.tensor ??= curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
+  if (ws.hasLambda) curvatureAt(ws.tensor, ws.lambda, H); else H.fill(0);
   const rowTol = ROW_TOLERANCE * sys.lengthScale;
   const N = n + r;
   let residual = Infinity, start = Infinity, s = 1;
@@ -79,7 +93,11 @@ export function kktNewton(m: VehicleModel, H: Float64Array, tolerance: number, m
         sum += t * t;
       }
       residual = Math.sqrt(sum);
-      if (residual <= tolerance && cmax <= rowTol) return { converged: true, iterations: it, residual };
+      if (residual <= tolerance && cmax <= rowTol) {
+        // a slow convergence says the rows' curvature was taken far from here: take it again
+        if (it > SLOW) ws.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
+        return { converged: true, iterations: it, residual };
+      }
       if (!(residual < 1e6 * Math.max(start, tolerance))) break; // diverging (or NaN)
       if (it === 1) start = residual;
     }
@@ -100,6 +118,9 @@ export function kktNewton(m: VehicleModel, H: Float64Array, tolerance: number, m
     if (!ws.lu.factor(A, N, 1e-15)) break;
     ws.lu.solve(x);
     for (let i = 0; i < r; i++) mu[i] = x[n + i];
+    for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; ws.lambda[row] = p < 0 ? 0 : (ws.rowScale[p] * mu[p]) / s; }
+    ws.hasLambda = true;
+    curvatureAt(ws.tensor, ws.lambda, H);
     for (let j = 0; j < n; j++) step[j] = D[j] * x[j];
     for (let v = 0; v < ws.vars.length; v++) sys.retractVariable(ws.vars[v], step, ws.slot[v]);
   }
@@ -161,6 +182,7 @@ function workspace(m: VehicleModel): Workspace {
     Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
     A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
     lu: null as unknown as OrderedLU, v0: new Float64Array(n), colOfVar,
+    tensor: null, lambda: new Float64Array(rows), hasLambda: false, H: new Float64Array(n * n),
   };
   chooseRows(sys, ws);
   const N = n + ws.r;

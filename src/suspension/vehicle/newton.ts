@@ -48,14 +48,12 @@ const lastCurvature = new WeakMap<VehicleModel, Float64Array>();
  */
 export function newtonEquilibrium(m: VehicleModel): NewtonResult {
   const start = m.dyn.system.snapshot();
-  const tol = TOLERANCE * (m.totalMass * G) / 1000;
-  let H = lastCurvature.get(m);
-  if (!H && solve(m.dyn.system).converged) { H = exactReduced(m).H; lastCurvature.set(m, H); }
-  if (H) {
-    const fast = kktNewton(m, H, tol);
-    if (fast.converged) return fast;
-    m.dyn.system.restore(start);
-    const reused = newton(m, 8, true, H);
+  const fast = kktNewton(m, TOLERANCE * (m.totalMass * G) / 1000);
+  if (fast.converged) return fast;
+  m.dyn.system.restore(start);
+  const last = lastCurvature.get(m);
+  if (last) {
+    const reused = newton(m, 8, true, last);
     if (reused.converged) return reused;
     m.dyn.system.restore(start);
   }
