@@ -50,18 +50,22 @@ export class OrderedLU {
     this.pattern = ordered ? new PatternLU(maxN, 1 / PIVOT_THRESHOLD) : null;
   }
 
-  /** Factor the n×n row-major A (left untouched); false when singular (LU.factor's test). */
-  factor(A: Float64Array, n: number, relativeTolerance: number): boolean {
+  /**
+   * Factor the n×n row-major A (left untouched); false when singular (LU.factor's test).
+   * `nonzeros` (first `count`): A's entries that may be nonzero, all others zero (a caller
+   * that knows them spares the refactor a scan of n²).
+   */
+  factor(A: Float64Array, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
     if (this.ordered && n !== this.orderedN) minimumDegreeOrder(A, n, this.perm);
     this.orderedN = n;
     const pattern = this.pattern;
-    if (pattern && pattern.refactor(A, n, relativeTolerance)) { this.patterned = true; this.refactored++; return true; }
+    if (pattern && pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
     this.patterned = false;
     if (!this.lu.factor(A, n, relativeTolerance, this.ordered ? this.perm : null, this.ordered ? PIVOT_THRESHOLD : 1)) return false;
     this.pivoted++;
     if (pattern) {
       pattern.analyse(A, n, this.perm, this.lu);
-      if (pattern.refactor(A, n, relativeTolerance)) { this.patterned = true; return true; }
+      if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; return true; }
     }
     this.compressed.load(this.lu);
     return true;

@@ -92,13 +92,20 @@ export class PatternLU {
     this.n = n;
   }
 
-  /** Factor A on the analysed pattern; false (declined) for a nonzero outside it, too large a multiplier, or a pivot at or below relativeTolerance × max|A|. */
-  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number): boolean {
+  /**
+   * Factor A on the analysed pattern; false (declined) for a nonzero outside it, too large a
+   * multiplier, or a pivot at or below relativeTolerance × max|A|. `nonzeros` (its first
+   * `count`), when given, lists A's entries that may be nonzero (row-major indices; every
+   * other entry is zero): the refactor then reads those alone instead of all n².
+   */
+  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
     if (n !== this.n) return false;
     const val = this.val, map = this.map, col = this.col, w = this.w, rowStart = this.rowStart, diagPos = this.diagPos;
     val.fill(0);
     let scale = 0, outside = false;
-    for (let i = 0, nn = n * n; i < nn; i++) {
+    const end = nonzeros ? count : n * n;
+    for (let e = 0; e < end; e++) {
+      const i = nonzeros ? nonzeros[e] : e;
       const x = A[i];
       if (x === 0) continue;
       const p = map[i];

@@ -63,6 +63,10 @@ interface Workspace {
   lambda: Float64Array;
   hasLambda: boolean;
   H: Float64Array;
+  /** Nonzeros of J (row-major index, ws.jCount of them) and of the saddle matrix (ws.aCount); g: scratch of n. */
+  jIdx: Int32Array; jCount: number;
+  aIdx: Int32Array; aCount: number;
+  g: Float64Array;
 }
 
 const workspaces = new WeakMap<VehicleModel, Workspace>();
@@ -75,24 +79,17 @@ const workspaces = new WeakMap<VehicleModel, Workspace>();
 export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25): KktResult {
   const sys = m.dyn.system;
   const ws = workspace(m);
-  const { n, r, D, Q, K, c, J, mu, A, x, step, H } = ws;
+  const { n, r, D, mu, A, x, step, H } = ws;
   ws.tensor ??= curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
   if (ws.hasLambda) curvatureAt(ws.tensor, ws.lambda, H); else H.fill(0);
   const rowTol = ROW_TOLERANCE * sys.lengthScale;
   const N = n + r;
-  let residual = Infinity, start = Infinity, s = 1;
+  let residual = Infinity, start = Infinity, s = 0;
   for (let it = 0; it <= maxIterations; it++) {
-    m.dyn.forces.assemble(ws.v0, 0, Q, K, null);
+    m.dyn.forces.assemble(ws.v0, 0, ws.Q, ws.K, null);
     const cmax = evaluateRows(sys, ws);
     if (it > 0) {
-      // ‖D (Q − Jᵀλ)‖₂ with λ of the last solve (μ = s R⁻¹ λ in scaled rows)
-      let sum = 0;
-      for (let j = 0; j < n; j++) {
-        let t = D[j] * Q[j];
-        for (let i = 0; i < r; i++) t -= J[i * n + j] * mu[i] / s;
-        sum += t * t;
-      }
-      residual = Math.sqrt(sum);
+      residual = forceResidual(ws, s);
       if (residual <= tolerance && cmax <= rowTol) {
         // a slow convergence says the rows' curvature was taken far from here: take it again
         if (it > SLOW) ws.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
@@ -100,38 +97,74 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
       }
       if (!(residual < 1e6 * Math.max(start, tolerance))) break; // diverging (or NaN)
       if (it === 1) start = residual;
+      curvatureAt(ws.tensor, ws.lambda, H);
     }
-    // the force rows scaled to the constraint rows' unit size
-    let big = 0;
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) big = Math.max(big, Math.abs((K[i * n + j] - H[i * n + j]) * D[i] * D[j]));
-    s = big > 0 ? 1 / big : 1;
-    A.fill(0, 0, N * N);
-    for (let i = 0; i < n; i++) {
-      const si = s * D[i];
-      for (let j = 0; j < n; j++) { const k = K[i * n + j] - H[i * n + j]; if (k !== 0) A[i * N + j] = si * k * D[j]; }
-      x[i] = -si * Q[i];
-    }
-    for (let a = 0; a < r; a++) {
-      for (let j = 0; j < n; j++) { const v = J[a * n + j]; if (v !== 0) { A[(n + a) * N + j] = v; A[j * N + n + a] = -v; } }
-      x[n + a] = -c[a];
-    }
-    if (!ws.lu.factor(A, N, 1e-15)) break;
+    if (s === 0) s = forceScale(ws);
+    if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) break;
     ws.lu.solve(x);
     for (let i = 0; i < r; i++) mu[i] = x[n + i];
     for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; ws.lambda[row] = p < 0 ? 0 : (ws.rowScale[p] * mu[p]) / s; }
     ws.hasLambda = true;
-    curvatureAt(ws.tensor, ws.lambda, H);
     for (let j = 0; j < n; j++) step[j] = D[j] * x[j];
     for (let v = 0; v < ws.vars.length; v++) sys.retractVariable(ws.vars[v], step, ws.slot[v]);
   }
   return { converged: false, iterations: maxIterations, residual };
 }
 
+/** ‖D (Q − Jᵀλ)‖₂ with λ of the last solve (μ = s R⁻¹ λ in the scaled rows), over J's nonzeros. */
+function forceResidual(ws: Workspace, s: number): number {
+  const { n, D, Q, J, mu, g, jIdx } = ws;
+  for (let j = 0; j < n; j++) g[j] = D[j] * Q[j];
+  for (let e = 0; e < ws.jCount; e++) { const idx = jIdx[e], p = (idx / n) | 0; g[idx - p * n] -= (J[idx] * mu[p]) / s; }
+  let sum = 0;
+  for (let j = 0; j < n; j++) sum += g[j] * g[j];
+  return Math.sqrt(sum);
+}
+
+/** The force rows' scale: 1 / max |D (K − H) D|, so that they meet the unit-size constraint rows. */
+function forceScale(ws: Workspace): number {
+  const { n, K, H, D } = ws;
+  let big = 0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) big = Math.max(big, Math.abs((K[i * n + j] - H[i * n + j]) * D[i] * D[j]));
+  return big > 0 ? 1 / big : 1;
+}
+
+/**
+ * The saddle matrix [s D(K − H)D, −(RJD)ᵀ; RJD, 0] and its right side [−s D Q; −R c] into
+ * ws.A and ws.x, listing its nonzeros (ws.aIdx) for the refactor; the last build's entries
+ * are zeroed first, so A is whole for a pivoting factor too. False for a non-finite entry.
+ */
+function buildSaddle(ws: Workspace, s: number): boolean {
+  const { n, r, D, K, H, Q, J, c, A, x, aIdx, jIdx } = ws;
+  const N = n + r;
+  for (let e = 0; e < ws.aCount; e++) A[aIdx[e]] = 0;
+  let nz = 0, finite = true;
+  for (let i = 0; i < n; i++) {
+    const si = s * D[i];
+    for (let j = 0; j < n; j++) {
+      const k = K[i * n + j] - H[i * n + j];
+      if (k === 0) continue;
+      const idx = i * N + j;
+      A[idx] = si * k * D[j]; aIdx[nz++] = idx;
+      if (!Number.isFinite(k)) finite = false;
+    }
+    x[i] = -si * Q[i];
+  }
+  for (let e = 0; e < ws.jCount; e++) {
+    const idx = jIdx[e], a = (idx / n) | 0, j = idx - a * n, v = J[idx];
+    const lower = (n + a) * N + j, upper = j * N + n + a;
+    A[lower] = v; A[upper] = -v; aIdx[nz++] = lower; aIdx[nz++] = upper;
+  }
+  for (let a = 0; a < r; a++) x[n + a] = -c[a];
+  ws.aCount = nz;
+  return finite;
+}
+
 /** The selected rows' residuals and scaled Jacobian (R c, R J D) into ws.c and ws.J; returns the largest |row| over all hard rows. */
 function evaluateRows(sys: System, ws: Workspace): number {
-  const { n, D, c, J, pick, rowScale, res, local } = ws;
-  J.fill(0, 0, ws.r * n);
-  let cmax = 0;
+  const { n, D, c, J, pick, rowScale, res, local, jIdx } = ws;
+  for (let e = 0; e < ws.jCount; e++) J[jIdx[e]] = 0;
+  let cmax = 0, nz = 0;
   for (let bi = 0; bi < ws.blocks.length; bi++) {
     const b = ws.blocks[bi], blk = sys.block(b), ld = sys.blockLocalDim(b), r0 = ws.rowStart[bi];
     sys.evaluateBlock(b, res, local);
@@ -145,11 +178,17 @@ function evaluateRows(sys: System, ws: Workspace): number {
       let lc = 0;
       for (const vid of blk.vars) {
         const v = sys.variables[vid], col = ws.colOfVar[vid];
-        if (col >= 0) for (let k = 0; k < v.dim; k++) J[p * n + col + k] += sc * local[row * ld + lc + k] * D[col + k];
+        if (col >= 0) {
+          for (let k = 0; k < v.dim; k++) {
+            const x = sc * local[row * ld + lc + k] * D[col + k];
+            if (x !== 0) { J[p * n + col + k] = x; jIdx[nz++] = p * n + col + k; }
+          }
+        }
         lc += v.dim;
       }
     }
   }
+  ws.jCount = nz;
   return cmax;
 }
 
@@ -183,10 +222,11 @@ function workspace(m: VehicleModel): Workspace {
     A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
     lu: null as unknown as OrderedLU, v0: new Float64Array(n), colOfVar,
     tensor: null, lambda: new Float64Array(rows), hasLambda: false, H: new Float64Array(n * n),
+    jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
   };
   chooseRows(sys, ws);
   const N = n + ws.r;
-  ws.A = new Float64Array(N * N); ws.x = new Float64Array(N);
+  ws.A = new Float64Array(N * N); ws.x = new Float64Array(N); ws.aIdx = new Int32Array(N * N);
   ws.lu = new OrderedLU(N, true);
   workspaces.set(m, ws);
   return ws;
