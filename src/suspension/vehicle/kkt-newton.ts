@@ -36,6 +36,13 @@ const ROW_TOLERANCE = 1e-12;
 /** Iterations beyond which the curvature is taken again at the solution (quadratic convergence from a state nearby takes 3–4). */
 const SLOW = 5;
 
+/**
+ * A step on the matrix factored at an earlier iterate (modified Newton) is taken while the
+ * force left falls at least this much per step; the matrix is built and factored afresh
+ * otherwise. Near the solution the iterates differ too little for the matrix to change.
+ */
+const REUSE = 0.05;
+
 interface Workspace {
   version: number;
   n: number;
@@ -84,12 +91,18 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
   if (ws.hasLambda) curvatureAt(ws.tensor, ws.lambda, H); else H.fill(0);
   const rowTol = ROW_TOLERANCE * sys.lengthScale;
   const N = n + r;
-  let residual = Infinity, start = Infinity, s = 0;
+  let residual = Infinity, last = Infinity, start = Infinity, s = 0, factored = false;
   for (let it = 0; it <= maxIterations; it++) {
     m.dyn.forces.assemble(ws.v0, 0, ws.Q, ws.K, null);
     const cmax = evaluateRows(sys, ws);
-    if (it > 0) {
-      residual = forceResidual(ws, s);
+    if (s === 0) {
+      s = forceScale(ws);
+      // μ = s R⁻¹ λ: the last solve's multipliers, or none
+      for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; if (p >= 0) mu[p] = ws.hasLambda ? (s * ws.lambda[row]) / ws.rowScale[p] : 0; }
+    }
+    last = residual;
+    residual = forceResidual(ws, s);
+    if (it > 0 || ws.hasLambda) {
       if (residual <= tolerance && cmax <= rowTol) {
         // a slow convergence says the rows' curvature was taken far from here: take it again
         if (it > SLOW) ws.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
@@ -97,12 +110,18 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
       }
       if (!(residual < 1e6 * Math.max(start, tolerance))) break; // diverging (or NaN)
       if (it === 1) start = residual;
-      curvatureAt(ws.tensor, ws.lambda, H);
     }
-    if (s === 0) s = forceScale(ws);
-    if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) break;
+    // a fresh matrix unless the last step contracted the force well
+    if (!factored || !(residual <= REUSE * last)) {
+      if (it > 0) curvatureAt(ws.tensor, ws.lambda, H);
+      if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) break;
+      factored = true;
+    }
+    // the increments: [δ; Δμ] from the force left, −s (D Q − Ĵᵀ μ), and the rows' −R c
+    for (let i = 0; i < n; i++) x[i] = -s * ws.g[i];
+    for (let a = 0; a < r; a++) x[n + a] = -ws.c[a];
     ws.lu.solve(x);
-    for (let i = 0; i < r; i++) mu[i] = x[n + i];
+    for (let i = 0; i < r; i++) mu[i] += x[n + i];
     for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; ws.lambda[row] = p < 0 ? 0 : (ws.rowScale[p] * mu[p]) / s; }
     ws.hasLambda = true;
     for (let j = 0; j < n; j++) step[j] = D[j] * x[j];
@@ -130,12 +149,12 @@ function forceScale(ws: Workspace): number {
 }
 
 /**
- * The saddle matrix [s D(K − H)D, −(RJD)ᵀ; RJD, 0] and its right side [−s D Q; −R c] into
- * ws.A and ws.x, listing its nonzeros (ws.aIdx) for the refactor; the last build's entries
- * are zeroed first, so A is whole for a pivoting factor too. False for a non-finite entry.
+ * The saddle matrix [s D(K − H)D, −(RJD)ᵀ; RJD, 0] into ws.A, listing its nonzeros (ws.aIdx)
+ * for the refactor; the last build's entries are zeroed first, so A is whole for a pivoting
+ * factor too. False for a non-finite entry.
  */
 function buildSaddle(ws: Workspace, s: number): boolean {
-  const { n, r, D, K, H, Q, J, c, A, x, aIdx, jIdx } = ws;
+  const { n, r, D, K, H, J, A, aIdx, jIdx } = ws;
   const N = n + r;
   for (let e = 0; e < ws.aCount; e++) A[aIdx[e]] = 0;
   let nz = 0, finite = true;
@@ -148,14 +167,12 @@ function buildSaddle(ws: Workspace, s: number): boolean {
       A[idx] = si * k * D[j]; aIdx[nz++] = idx;
       if (!Number.isFinite(k)) finite = false;
     }
-    x[i] = -si * Q[i];
   }
   for (let e = 0; e < ws.jCount; e++) {
     const idx = jIdx[e], a = (idx / n) | 0, j = idx - a * n, v = J[idx];
     const lower = (n + a) * N + j, upper = j * N + n + a;
     A[lower] = v; A[upper] = -v; aIdx[nz++] = lower; aIdx[nz++] = upper;
   }
-  for (let a = 0; a < r; a++) x[n + a] = -c[a];
   ws.aCount = nz;
   return finite;
 }
