@@ -27,6 +27,14 @@ import { PatternLU } from './lu-refactor';
  */
 const PIVOT_THRESHOLD = 0.1;
 
+/**
+ * The refactor keeps the pivots of the last pivoting LU while each stays at least this
+ * fraction of its column's entries (multipliers up to 100: the threshold of HSL MA48's
+ * default); below it, the pivoting LU chooses again. A Newton iteration's matrix drifts from
+ * step to step, and a pivot at 3 % of its column is still a sound one.
+ */
+const REFACTOR_THRESHOLD = 0.01;
+
 export class OrderedLU {
   private readonly lu: LU;
   private readonly compressed: CompressedLU;
@@ -47,7 +55,7 @@ export class OrderedLU {
     this.compressed = new CompressedLU(maxN);
     this.perm = new Int32Array(maxN);
     this.work = new Float64Array(maxN);
-    this.pattern = ordered ? new PatternLU(maxN, 1 / PIVOT_THRESHOLD) : null;
+    this.pattern = ordered ? new PatternLU(maxN, 1 / REFACTOR_THRESHOLD) : null;
   }
 
   /**
@@ -59,7 +67,14 @@ export class OrderedLU {
     if (this.ordered && n !== this.orderedN) minimumDegreeOrder(A, n, this.perm);
     this.orderedN = n;
     const pattern = this.pattern;
-    if (pattern && pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+    if (pattern && pattern.n === n) {
+      if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+      // a new nonzero: the pattern grows on the same row order, while the pivots hold
+      if (pattern.declinedOutside) {
+        pattern.reanalyse(A, n);
+        if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+      }
+    }
     this.patterned = false;
     if (!this.lu.factor(A, n, relativeTolerance, this.ordered ? this.perm : null, this.ordered ? PIVOT_THRESHOLD : 1)) return false;
     this.pivoted++;

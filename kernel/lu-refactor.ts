@@ -35,6 +35,10 @@ export class PatternLU {
   private seenN = -1;
   private readonly w: Float64Array;
   private readonly mark: Uint8Array;
+  /** Original column → factor column. */
+  private readonly pos: Int32Array;
+  /** Why the last refactor declined: a nonzero outside the pattern (a reanalysis may do), or a pivot. */
+  declinedOutside = false;
 
   constructor(readonly maxN: number, readonly growthLimit: number) {
     this.rowOf = new Int32Array(maxN);
@@ -45,6 +49,7 @@ export class PatternLU {
     this.seen = new Uint8Array(maxN * maxN);
     this.w = new Float64Array(maxN);
     this.mark = new Uint8Array(maxN);
+    this.pos = new Int32Array(maxN);
   }
 
   /**
@@ -57,16 +62,34 @@ export class PatternLU {
     const rowp = new Int32Array(n);
     for (let k = 0; k < n; k++) rowp[k] = k;
     for (let k = 0; k < n; k++) { const p = lu.piv[k]; if (p !== k) { const t = rowp[k]; rowp[k] = rowp[p]; rowp[p] = t; } }
-    const pos = new Int32Array(n); // original column → factor column
-    for (let j = 0; j < n; j++) { this.colOf[j] = perm ? perm[j] : j; pos[this.colOf[j]] = j; }
+    for (let j = 0; j < n; j++) this.colOf[j] = perm ? perm[j] : j;
     for (let k = 0; k < n; k++) this.rowOf[k] = perm ? perm[rowp[k]] : rowp[k];
-    // symbolic elimination, row by row: row k's pattern gains U's pattern of each row it eliminates with
+    this.n = n;
+    this.symbolic(A, n);
+  }
+
+  /**
+   * The pattern again on the same row order, with the entries seen since (a refactor that
+   * declined for a new nonzero): no pivoting LU, when the kept pivots still hold.
+   */
+  reanalyse(A: ArrayLike<number>, n: number): void {
+    if (n === this.n) this.symbolic(A, n);
+  }
+
+  /**
+   * Symbolic elimination on the row order: row k's pattern gains U's pattern of each row it
+   * eliminates with. A position counts when A or the entries seen have it, or its transpose
+   * (mated systems' matrices are structurally symmetric but for exact zeros).
+   */
+  private symbolic(A: ArrayLike<number>, n: number): void {
+    const seen = this.seen, pos = this.pos;
+    for (let j = 0; j < n; j++) pos[this.colOf[j]] = j;
     const cols: number[] = [], mark = this.mark;
     const uStart = new Int32Array(n), uEnd = new Int32Array(n);
     for (let k = 0; k < n; k++) {
       mark.fill(0, 0, n);
-      const src = this.rowOf[k] * n;
-      for (let j = 0; j < n; j++) if (A[src + j] !== 0 || seen[src + j]) mark[pos[j]] = 1;
+      const row = this.rowOf[k], src = row * n;
+      for (let j = 0; j < n; j++) if (A[src + j] !== 0 || seen[src + j] || A[j * n + row] !== 0 || seen[j * n + row]) mark[pos[j]] = 1;
       mark[k] = 1;
       this.rowStart[k] = cols.length;
       for (let j = 0; j < k; j++) {
@@ -89,7 +112,6 @@ export class PatternLU {
       const r = this.rowOf[k] * n;
       for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) map[r + this.colOf[this.col[e]]] = e;
     }
-    this.n = n;
   }
 
   /**
@@ -99,6 +121,7 @@ export class PatternLU {
    * other entry is zero): the refactor then reads those alone instead of all n².
    */
   refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
+    this.declinedOutside = false;
     if (n !== this.n) return false;
     const val = this.val, map = this.map, col = this.col, w = this.w, rowStart = this.rowStart, diagPos = this.diagPos;
     val.fill(0);
@@ -114,7 +137,7 @@ export class PatternLU {
       const a = x < 0 ? -x : x;
       if (a > scale) scale = a;
     }
-    if (outside) return false;
+    if (outside) { this.declinedOutside = true; return false; }
     const floor = relativeTolerance * scale, limit = this.growthLimit;
     for (let k = 0; k < n; k++) {
       const s = rowStart[k], d = diagPos[k], end = rowStart[k + 1];

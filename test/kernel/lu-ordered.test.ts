@@ -112,7 +112,7 @@ describe('OrderedLU refactor on the last pivoting factorisation (kernel/lu-refac
     expect(lu.refactored).toBe(3);
   });
 
-  it('pivots again for a nonzero outside the pattern, then keeps that entry in the pattern', () => {
+  it('grows the pattern for a nonzero outside it on the same pivots (no pivoting LU), and keeps that entry', () => {
     const r = rng(43);
     const { A, N } = vehicleLike(r, 2);
     const lu = new OrderedLU(N);
@@ -121,8 +121,11 @@ describe('OrderedLU refactor on the last pivoting factorisation (kernel/lu-refac
     const i = 6, j = 6 * 3;
     expect(A[i * N + j]).toBe(0);
     A[i * N + j] = 0.3; A[j * N + i] = 0.3;
+    const before = lu.nonzeros;
     expect(lu.factor(A, N, 1e-15)).toBe(true);
-    expect(lu.pivoted).toBe(2);
+    expect(lu.pivoted).toBe(1);
+    expect(lu.refactored).toBe(1);
+    expect(lu.nonzeros).toBeGreaterThan(before);
     const b = Float64Array.from({ length: N }, (_, k) => Math.sin(k)), x = b.slice();
     lu.solve(x);
     expect(residual(A, N, x, b)).toBeLessThan(1e-10);
@@ -131,7 +134,8 @@ describe('OrderedLU refactor on the last pivoting factorisation (kernel/lu-refac
     expect(lu.factor(A, N, 1e-15)).toBe(true);
     A[i * N + j] = -0.2; A[j * N + i] = -0.2;
     expect(lu.factor(A, N, 1e-15)).toBe(true);
-    expect(lu.pivoted).toBe(2);
+    expect(lu.pivoted).toBe(1);
+    expect(lu.refactored).toBe(3);
     const y = b.slice();
     lu.solve(y);
     expect(residual(A, N, y, b)).toBeLessThan(1e-10);
