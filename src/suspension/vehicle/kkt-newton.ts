@@ -93,7 +93,8 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
   const N = n + r;
   let residual = Infinity, last = Infinity, start = Infinity, s = 0, factored = false;
   for (let it = 0; it <= maxIterations; it++) {
-    m.dyn.forces.assemble(ws.v0, 0, ws.Q, ws.K, null);
+    // the force elements' stiffness only where the matrix will be rebuilt (the first iteration; else assembled below)
+    m.dyn.forces.assemble(ws.v0, 0, ws.Q, factored ? null : ws.K, null);
     const cmax = evaluateRows(sys, ws);
     if (s === 0) {
       s = forceScale(ws);
@@ -113,6 +114,7 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
     }
     // a fresh matrix unless the last step contracted the force well
     if (!factored || !(residual <= REUSE * last)) {
+      if (factored) m.dyn.forces.assemble(ws.v0, 0, ws.Q, ws.K, null);
       if (it > 0) curvatureAt(ws.tensor, ws.lambda, H);
       if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) break;
       factored = true;
