@@ -37,6 +37,14 @@ const ROW_TOLERANCE = 1e-12;
 const SLOW = 5;
 
 /**
+ * A model's first solve goes without the curvature (H = 0: linear convergence, a tenth a
+ * step) until this iteration, then takes it at the iterate: the rows' second derivatives
+ * cost as much as ten iterations, and a solve from a state near the solution (a drag's
+ * next frame, a new model) is done before.
+ */
+const LAZY = 6;
+
+/**
  * A step on the matrix factored at an earlier iterate (modified Newton) is taken while the
  * force left falls at least this much per step; the matrix is built and factored afresh
  * otherwise. Near the solution the iterates differ too little for the matrix to change.
@@ -44,6 +52,9 @@ const SLOW = 5;
 const REUSE = 0.05;
 
 interface Workspace {
+  /** The system structure it fits (structureOf), and the model its layout and scales are for. */
+  signature: string;
+  boundTo: VehicleModel;
   version: number;
   n: number;
   /** Non-fixed variables and their first tangent slot; each variable's slot or −1. */
@@ -65,10 +76,8 @@ interface Workspace {
   res: Float64Array; local: Float64Array;
   lu: OrderedLU;
   v0: Float64Array;
-  /** The rows' curvature (taken at the first state solved), λ per hard row of the last solve (none yet: H = 0), and H(λ). */
-  tensor: CurvatureTensor | null;
-  lambda: Float64Array;
-  hasLambda: boolean;
+  /** The bound model's own curvature and λ; H(λ). */
+  own: ModelOwn;
   H: Float64Array;
   /** Nonzeros of J (row-major index, ws.jCount of them) and of the saddle matrix (ws.aCount); g: scratch of n. */
   jIdx: Int32Array; jCount: number;
@@ -77,6 +86,10 @@ interface Workspace {
 }
 
 const workspaces = new WeakMap<VehicleModel, Workspace>();
+
+/** A model's own: the rows' curvature (taken at the first state it solved), and λ per hard row of its last solve (none yet: H = 0). */
+interface ModelOwn { signature: string; tensor: CurvatureTensor | null; lambda: Float64Array; hasLambda: boolean }
+const owns = new WeakMap<VehicleModel, ModelOwn>();
 
 /**
  * Newton on the saddle system, the curvature H(λ) summed at each iteration's multipliers
@@ -87,8 +100,10 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
   const sys = m.dyn.system;
   const ws = workspace(m);
   const { n, r, D, mu, A, x, step, H } = ws;
-  ws.tensor ??= curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
-  if (ws.hasLambda) curvatureAt(ws.tensor, ws.lambda, H); else H.fill(0);
+  const own = ws.own;
+  // the curvature of an earlier solve's state, or none yet (taken when a solve without it is slow)
+  const stale = own.tensor !== null;
+  if (own.tensor && own.hasLambda) curvatureAt(own.tensor, own.lambda, H); else H.fill(0);
   const rowTol = ROW_TOLERANCE * sys.lengthScale;
   const N = n + r;
   let residual = Infinity, last = Infinity, start = Infinity, s = 0, factored = false;
@@ -99,14 +114,14 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
     if (s === 0) {
       s = forceScale(ws);
       // μ = s R⁻¹ λ: the last solve's multipliers, or none
-      for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; if (p >= 0) mu[p] = ws.hasLambda ? (s * ws.lambda[row]) / ws.rowScale[p] : 0; }
+      for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; if (p >= 0) mu[p] = ws.own.hasLambda ? (s * ws.own.lambda[row]) / ws.rowScale[p] : 0; }
     }
     last = residual;
     residual = forceResidual(ws, s);
-    if (it > 0 || ws.hasLambda) {
+    if (it > 0 || ws.own.hasLambda) {
       if (residual <= tolerance && cmax <= rowTol) {
         // a slow convergence says the rows' curvature was taken far from here: take it again
-        if (it > SLOW) ws.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
+        if (stale && it > SLOW) own.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
         return { converged: true, iterations: it, residual };
       }
       if (!(residual < 1e6 * Math.max(start, tolerance))) break; // diverging (or NaN)
@@ -115,7 +130,8 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
     // a fresh matrix unless the last step contracted the force well
     if (!factored || !(residual <= REUSE * last)) {
       if (factored) m.dyn.forces.assemble(ws.v0, 0, ws.Q, ws.K, null);
-      if (it > 0) curvatureAt(ws.tensor, ws.lambda, H);
+      if (it >= LAZY && !own.tensor) own.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
+      if (it > 0 && own.tensor) curvatureAt(own.tensor, own.lambda, H);
       if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) break;
       factored = true;
     }
@@ -124,8 +140,8 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
     for (let a = 0; a < r; a++) x[n + a] = -ws.c[a];
     ws.lu.solve(x);
     for (let i = 0; i < r; i++) mu[i] += x[n + i];
-    for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; ws.lambda[row] = p < 0 ? 0 : (ws.rowScale[p] * mu[p]) / s; }
-    ws.hasLambda = true;
+    for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; ws.own.lambda[row] = p < 0 ? 0 : (ws.rowScale[p] * mu[p]) / s; }
+    ws.own.hasLambda = true;
     for (let j = 0; j < n; j++) step[j] = D[j] * x[j];
     for (let v = 0; v < ws.vars.length; v++) sys.retractVariable(ws.vars[v], step, ws.slot[v]);
   }
@@ -215,16 +231,8 @@ function evaluateRows(sys: System, ws: Workspace): number {
 function workspace(m: VehicleModel): Workspace {
   const sys = m.dyn.system;
   const cached = workspaces.get(m);
-  if (cached && cached.version === sys.version) return cached;
-  const vars: Variable[] = [], slots: number[] = [];
-  const colOfVar = new Int32Array(sys.variables.length).fill(-1);
-  let n = 0;
-  for (const v of sys.variables) if (!v.fixed) { vars.push(v); slots.push(n); colOfVar[v.id] = n; n += v.dim; }
-  const D = new Float64Array(n), L = sys.lengthScale;
-  vars.forEach((v, i) => {
-    const c0 = slots[i];
-    if (v.kind === 'pose') { D[c0] = D[c0 + 1] = D[c0 + 2] = 1 / L; D[c0 + 3] = D[c0 + 4] = D[c0 + 5] = 1; } else D[c0] = 1 / v.scale;
-  });
+  if (cached && cached.version === sys.version && cached.boundTo === m) return cached;
+  const { vars, slots, colOfVar, n } = layoutOf(sys);
   const blocks: number[] = [], starts: number[] = [];
   let rows = 0, maxLocal = 1, maxRows = 1;
   for (let b = 0; b < sys.blockCount; b++) {
@@ -234,21 +242,68 @@ function workspace(m: VehicleModel): Workspace {
     blocks.push(b); starts.push(rows); rows += blk.rows;
     maxLocal = Math.max(maxLocal, sys.blockLocalDim(b) * blk.rows); maxRows = Math.max(maxRows, blk.rows);
   }
+  const signature = structureOf(sys, blocks, m.dyn.forces.size);
+  const bind = (ws: Workspace): Workspace => {
+    let own = owns.get(m);
+    if (!own || own.signature !== signature) { own = { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false }; owns.set(m, own); }
+    Object.assign(ws, { version: sys.version, boundTo: m, vars, slot: Int32Array.from(slots), colOfVar, D: scalesOf(sys, vars, slots, n), own });
+    workspaces.set(m, ws);
+    return ws;
+  };
+  // the last vehicle of the same structure (a drag's previous frame): its row choice and LU order and pattern;
+  // the curvature and λ stay the model's own (a model's solves must not depend on another's)
+  if (shared && shared.signature === signature) {
+    return bind(shared);
+  }
   const ws: Workspace = {
-    version: sys.version, n, vars, slot: Int32Array.from(slots), D, blocks, rowStart: Int32Array.from(starts), rows,
+    signature, boundTo: m, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
     pick: new Int32Array(rows).map((_, i) => i), r: rows, rowScale: new Float64Array(rows).fill(1),
     Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
     A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
     lu: null as unknown as OrderedLU, v0: new Float64Array(n), colOfVar,
-    tensor: null, lambda: new Float64Array(rows), hasLambda: false, H: new Float64Array(n * n),
+    own: { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false }, H: new Float64Array(n * n),
     jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
   };
   chooseRows(sys, ws);
   const N = n + ws.r;
   ws.A = new Float64Array(N * N); ws.x = new Float64Array(N); ws.aIdx = new Int32Array(N * N);
   ws.lu = new OrderedLU(N, true);
-  workspaces.set(m, ws);
-  return ws;
+  shared = ws;
+  return bind(ws);
+}
+
+/**
+ * The workspace of the last structure seen. The viewer builds a new model for every frame
+ * of a drag; the same structure (parts, rows, force layout) with the geometry moved a little
+ * keeps the independent rows and the LU's order and pattern (the first pivoting LU and its
+ * analysis are most of a new model's first factorisation).
+ */
+let shared: Workspace | null = null;
+
+function layoutOf(sys: System): { vars: Variable[]; slots: number[]; colOfVar: Int32Array; n: number } {
+  const vars: Variable[] = [], slots: number[] = [];
+  const colOfVar = new Int32Array(sys.variables.length).fill(-1);
+  let n = 0;
+  for (const v of sys.variables) if (!v.fixed) { vars.push(v); slots.push(n); colOfVar[v.id] = n; n += v.dim; }
+  return { vars, slots, colOfVar, n };
+}
+
+/** The solver's column scales: a turn's 1/L, a shift's 1, a scalar's 1/scale. */
+function scalesOf(sys: System, vars: readonly Variable[], slots: readonly number[], n: number): Float64Array {
+  const D = new Float64Array(n), L = sys.lengthScale;
+  vars.forEach((v, i) => {
+    const c0 = slots[i];
+    if (v.kind === 'pose') { D[c0] = D[c0 + 1] = D[c0 + 2] = 1 / L; D[c0 + 3] = D[c0 + 4] = D[c0 + 5] = 1; } else D[c0] = 1 / v.scale;
+  });
+  return D;
+}
+
+/** What makes two systems' workspaces interchangeable: variables, hard blocks (owner, kind, rows, variables) and the force layout. */
+function structureOf(sys: System, blocks: readonly number[], forceSize: number): string {
+  const parts: string[] = [String(forceSize)];
+  for (const v of sys.variables) parts.push(`${v.kind}${v.fixed ? 'F' : ''}`);
+  for (const b of blocks) { const blk = sys.block(b); parts.push(`${blk.owner}:${blk.kind}:${blk.rows}:${blk.vars.join(',')}`); }
+  return parts.join('|');
 }
 
 /** Keep the independent hard rows (pivoted QR of the row-normalised Jacobian's transpose) and their scales 1/‖row‖. */
