@@ -37,12 +37,12 @@ const ROW_TOLERANCE = 1e-12;
 const SLOW = 5;
 
 /**
- * A model's first solve goes without the curvature (H = 0: linear convergence, a tenth a
- * step) until this iteration, then takes it at the iterate: the rows' second derivatives
- * cost as much as ten iterations, and a solve from a state near the solution (a drag's
- * next frame, a new model) is done before.
+ * A model's first solve goes without the curvature (H = 0: linear convergence, a sixth of
+ * the force left a step on the sedan) until this iteration, then takes it at the iterate:
+ * the rows' second derivatives cost as much as twenty iterations, and a solve from a state
+ * near its solution (a drag's next frame, on a new model) is done before.
  */
-const LAZY = 6;
+const LAZY = 12;
 
 /**
  * A step on the matrix factored at an earlier iterate (modified Newton) is taken while the
