@@ -260,7 +260,7 @@ function workspace(m: VehicleModel): Workspace {
     pick: new Int32Array(rows).map((_, i) => i), r: rows, rowScale: new Float64Array(rows).fill(1),
     Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
     A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
-    lu: null as unknown as OrderedLU, v0: new Float64Array(n), colOfVar,
+    lu: new OrderedLU(1), v0: new Float64Array(n), colOfVar, // sized below, once the rows are chosen
     own: { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false }, H: new Float64Array(n * n),
     jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
   };
