@@ -8,7 +8,8 @@
  * sweeps' derivatives use (SuspensionModel.evaluate with `rates`). No differences.
  */
 import { LU } from '../../../kernel/linalg';
-import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { rotationMatrix } from '../../../kernel/dual';
+import { addConstraintCurvature } from '../../mechanics/curvature';
 import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
@@ -38,7 +39,7 @@ const UNIT_LOADS = [
  * The exact reduced stiffness of the equilibrium at the current state: K_r = −Nᵀ K N +
  * Nᵀ (λ·Φ_qq) N, with K the force elements' stiffness (their AD) and λ·Φ_qq N, the
  * constraints' and drivers' curvature along each admissible motion, from the blocks'
- * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
+ * tangent-mode duals (src/mechanics/curvature.ts: d(Jacobian)/ds exactly).
  */
 export function exactReducedStiffness(state: CompliantState, motions?: ReturnType<typeof admissibleMotions>): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
   const { dyn } = state;
@@ -52,32 +53,7 @@ export function exactReducedStiffness(state: CompliantState, motions?: ReturnTyp
   // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
   const KN = new Float64Array(n * k);
   for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
-  const rows: { block: number; row: number; lambda: number }[] = [];
-  for (let r = 0; r < mult.lambda.length; r++) if (mult.lambda[r] !== 0) rows.push({ block: mult.rowBlock[r], row: mult.rowInBlock[r], lambda: mult.lambda[r] });
-  mult.driverBlocks.forEach((b, d) => { if (mult.driverLambda[d] !== 0) rows.push({ block: b, row: 0, lambda: mult.driverLambda[d] }); });
-  const byBlock = new Map<number, { row: number; lambda: number }[]>();
-  for (const r of rows) { const list = byBlock.get(r.block) ?? []; list.push(r); byBlock.set(r.block, list); }
-  for (const [b, list] of byBlock) {
-    const blk = system.block(b);
-    if (!blk.duals) continue; // rows linear in their coordinates
-    const cols: number[] = [];
-    for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
-    const ld = system.blockLocalDim(b);
-    const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
-    for (let j = 0; j < k; j++) {
-      const dir = N.subarray(j * n, (j + 1) * n);
-      const seeds: TangentSeeds = {
-        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
-        local: () => null,
-        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
-      };
-      const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
-      for (const { row, lambda } of list) {
-        const t = duals[row].t;
-        if (t) for (let c = 0; c < ld; c++) if (cols[c] >= 0) KN[cols[c] * k + j] -= lambda * t.d[c];
-      }
-    }
-  }
+  addConstraintCurvature(system, mult, N, k, n, layout, KN, -1);
   const Kr = new Float64Array(k * k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
   return { Kr, N, k, n, layout };
