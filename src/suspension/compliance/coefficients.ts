@@ -9,10 +9,9 @@
  */
 import { LU } from '../../../kernel/linalg';
 import { rotationMatrix } from '../../../kernel/dual';
-import { addConstraintCurvature } from '../../mechanics/curvature';
-import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
+import type { Motions } from './tangent';
 import type { CornerMetrics } from '../metrics';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
@@ -39,24 +38,10 @@ const UNIT_LOADS = [
  * The exact reduced stiffness of the equilibrium at the current state: K_r = −Nᵀ K N +
  * Nᵀ (λ·Φ_qq) N, with K the force elements' stiffness (their AD) and λ·Φ_qq N, the
  * constraints' and drivers' curvature along each admissible motion, from the blocks'
- * tangent-mode duals (src/mechanics/curvature.ts: d(Jacobian)/ds exactly).
+ * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
  */
-export function exactReducedStiffness(state: CompliantState, motions?: ReturnType<typeof admissibleMotions>): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
-  const { dyn } = state;
-  const system = dyn.system;
-  const n = dyn.forces.size;
-  const Q = new Float64Array(n), K = new Float64Array(n * n);
-  dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
-  const mult = constraintMultipliers(system, Q);
-  // `motions`: a wider basis (a driver's row left out of it: the stiffness that driver feels, wheel-rate.ts)
-  const { basis: N, count: k, layout } = motions ?? admissibleMotions(system);
-  // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
-  const KN = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
-  addConstraintCurvature(system, mult, N, k, n, layout, KN, -1);
-  const Kr = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
-  return { Kr, N, k, n, layout };
+export function exactReducedStiffness(state: CompliantState, motions?: Motions): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
+  return state.tangent.exact(motions);
 }
 
 /** The reduced solve at a settled state: dq = N K_r⁻¹ Nᵀ f, the first-order motion under a generalized force f. */

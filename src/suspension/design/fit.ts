@@ -255,14 +255,14 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
 }
 
 /** targetCurves for a compliant file: its settled states' metrics with gradients over the stiffnesses (compliance/fit-rates.ts). */
-function compliantCurves(geometry: Geometry, targets: readonly FitTarget[], points: boolean): ReturnType<typeof targetCurves> {
+export function compliantCurves(geometry: Geometry, targets: readonly FitTarget[], points: boolean, who = 'fit'): ReturnType<typeof targetCurves> {
   const travels = travelsOf(targets);
   const read = compliantTargetCurves(geometry, travels, [...new Set(targets.map((t) => t.metric))], points);
   const sides = geometry.corners.map((c) => c.side);
   return {
     at: (travel, metric, side) => {
       const m = read(travel, metric, side);
-      if (!m) throw new SensitivityError(`fit: ${geometry.scope === 'axle' ? `${side} ` : ''}${metric} at bump ${travel} mm has no gradient on this compliant file (no equilibrium, or a coefficient whose element is wound up there: docs/compliance.md)`);
+      if (!m) throw new SensitivityError(`${who}: ${geometry.scope === 'axle' ? `${side} ` : ''}${metric} at bump ${travel} mm has no gradient on this compliant file (no equilibrium, or a coefficient whose element is wound up there: docs/compliance.md)`);
       return m;
     },
     sides: (t) => (geometry.scope !== 'axle' ? [sides[0]] : t.side === undefined || t.side === 'both' ? sides : [t.side]),
