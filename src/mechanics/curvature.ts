@@ -2,9 +2,10 @@
  * The constraint forces' geometric stiffness, exact: (λ·Φ_qq) d for each direction d, the
  * rate of the constraint force Φ_qᵀλ (λ held) as the state moves along d — every mate's and
  * driver's row curvature, by tangent mode (kernel/dual.ts withTangents: each block's
- * Jacobian rate along d). One code for the K&C coefficients' reduced stiffness
- * (compliance/coefficients.ts) and a loaded state's wheel stiffness (loads.ts rates), which
+ * Jacobian rate along d). A loaded state's wheel stiffness (loads.ts rates) takes it; it
  * took each reaction as a dead wrench before (exact for point rows, not for moment rows).
+ * The K&C coefficients' reduced stiffness computes the same, with closed forms for point
+ * rows, in compliance/tangent.ts.
  */
 import { withTangents, type TangentSeeds } from '../../kernel/dual';
 import type { Multipliers } from '../../kernel/multipliers';
