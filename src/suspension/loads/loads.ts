@@ -13,7 +13,7 @@
 import { pointRate } from '../../../kernel/analysis';
 import { constraintMultipliers } from '../../../kernel/multipliers';
 import { PointToPointForce } from '../../../mates/forces';
-import { tangentStiffness } from '../../mechanics/reduced';
+import { addConstraintCurvature } from '../../mechanics/curvature';
 import { rotationMatrix } from '../../../kernel/dual';
 import { tangentLayout } from '../../../kernel/forces';
 import * as P from '../../../kernel/pose';
@@ -273,10 +273,17 @@ export class SweepLoads {
     if (tangent.status !== 'unique') return null;
     const nc = sm.corners.length;
     const v = tangent.rates.slice(0, nc) as Float64Array[];
-    const { K, size: n } = tangentStiffness(dyn);
-    const Kv = v.map((vj) => {
+    // K v_j = −K_el v_j + (λ·Φ_qq) v_j: the elements' stiffness and the constraint forces' curvature, exact
+    // (mechanics/curvature.ts; the reactions taken as dead wrenches were 2.6e-4 off a moment row's share)
+    const n = dyn.forces.size;
+    const Q = new Float64Array(n), K = new Float64Array(n * n);
+    dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
+    const D = new Float64Array(n * nc);
+    v.forEach((vj, j) => D.set(vj.subarray(0, n), j * n));
+    const curvature = addConstraintCurvature(system, constraintMultipliers(system, Q), D, nc, n, tangent.layout, new Float64Array(n * nc));
+    const Kv = v.map((vj, j) => {
       const out = new Float64Array(n);
-      for (let r = 0; r < n; r++) { let acc = 0; for (let c = 0; c < n; c++) acc += K[r * n + c] * vj[c]; out[r] = acc; }
+      for (let r = 0; r < n; r++) { let acc = 0; for (let c = 0; c < n; c++) acc -= K[r * n + c] * vj[c]; out[r] = acc + curvature[r * nc + j]; }
       return out;
     });
     const Kz = v.map((vi) => Kv.map((kvj) => { let acc = 0; for (let r = 0; r < n; r++) acc += vi[r] * kvj[r]; return acc; }));

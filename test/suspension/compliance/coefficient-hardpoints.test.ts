@@ -70,6 +70,29 @@ describe('K&C coefficients over the hardpoints', () => {
     }
   });
 
+  it('a MacPherson strut on a top mount, and a Panhard beam axle (mirrored file: a point moves both sides)', () => {
+    const cases = [
+      { file: 'macpherson.yaml', compliance: 'bushings:\n    strut_top: { radial: 3000, axial: 1200 }\n    lower_wishbone_inboard_front: { radial: 8000, axial: 1500 }\n  links:\n    trackrod: 20000', keys: [['strut_top.y', 'strut_top.y', 0], ['lower_wishbone_outboard.x', 'lower_wishbone_outboard.x', 0]] },
+      // the file lists the left side only: its point moves the right one's mirror too (y opposite)
+      { file: 'solid_axle_panhard.yaml', compliance: 'links:\n    lower_link: 5000\n    panhard: 8000', keys: [['left.lower_link_axle.y', 'left.lower_link_axle.y', -1], ['center.panhard_chassis.y', 'center.panhard_chassis.y', 0]] },
+    ] as const;
+    for (const c of cases) {
+      const text = `${example(c.file)}compliance:\n  ${c.compliance}\n`;
+      const g = parseGeometry(text);
+      const got = compliantSensitivitySweep(g, sweepFromShortcut('bump', '0:0:1', g), ['kc.toe_per_fy', 'kc.lateral_stiffness']).steps[0].metrics as Record<string, MetricGradient> & SideMetrics;
+      const m = (g.scope === 'axle' ? got.left : got) as Record<string, MetricGradient>;
+      for (const [key, filePath, mirror] of c.keys) {
+        const [p, q] = [coefficientsMoved(text, filePath, 1e-3)[0], coefficientsMoved(text, filePath, -1e-3)[0]];
+        for (const name of ['toe_per_fy', 'lateral_stiffness'] as const) {
+          const fd = (p[name] - q[name]) / 2e-3;
+          const gr = m[`kc.${name}`].gradient;
+          const exact = gr[key] + (mirror ? mirror * gr[key.replace(/^left\./, 'right.')] : 0);
+          expectClose(exact, fd, m[`kc.${name}`].value, 1e-5, `${c.file} ${name} ${key}`);
+        }
+      }
+    }
+  });
+
   it('away from design the unit loads were placed at the rigid solve\'s pose: the coefficients name the stiffnesses only', () => {
     const g = parseGeometry(DW);
     const m = compliantSensitivitySweep(g, sweepFromShortcut('bump', '20:20:1', g), ['kc.toe_per_fy']).steps[0].metrics as Record<string, MetricGradient>;
