@@ -41,6 +41,24 @@ export interface ForceBlock {
   duals?(): readonly Dual[];
 }
 
+/**
+ * out (n × n, zeroed first) += a block's local matrix (m × m, m = slots.length) at its global
+ * slots (−1: dropped). Zeros are not added: an entry of a sum that starts at +0 is never −0
+ * (x + (−x) rounds to +0), so adding ±0 changes no bit (gravity's C is all zeros).
+ */
+function scatterBlock(out: Float64Array, n: number, local: Float64Array, slots: Int32Array): void {
+  const m = slots.length;
+  for (let i = 0; i < m; i++) {
+    const gi = slots[i];
+    if (gi < 0) continue;
+    const row = gi * n, li = i * m;
+    for (let j = 0; j < m; j++) {
+      const x = local[li + j], gj = slots[j];
+      if (x !== 0 && gj >= 0) out[row + gj] += x;
+    }
+  }
+}
+
 interface Entry {
   block: ForceBlock;
   offsets: Int32Array;
@@ -102,8 +120,8 @@ export class ForceSet {
   }
 
   private gather(e: Entry, velocity: Float64Array): Float64Array {
-    const v = this.localV;
-    for (let i = 0; i < e.slots.length; i++) v[i] = e.slots[i] < 0 ? 0 : velocity[e.slots[i]];
+    const v = this.localV, slots = e.slots;
+    for (let i = 0; i < slots.length; i++) { const s = slots[i]; v[i] = s < 0 ? 0 : velocity[s]; }
     return v;
   }
 
@@ -118,23 +136,19 @@ export class ForceSet {
     Q.fill(0, 0, n);
     if (K) K.fill(0, 0, n * n);
     if (C) C.fill(0, 0, n * n);
-    const state = this.system.state;
-    for (const e of this.entries) {
-      const m = e.slots.length;
-      const lq = this.localQ, lk = K ? this.localK : null, lc = C ? this.localC : null;
+    const state = this.system.state, entries = this.entries, lq = this.localQ;
+    const lk = K ? this.localK : null, lc = C ? this.localC : null;
+    for (let b = 0; b < entries.length; b++) {
+      const e = entries[b], slots = e.slots, m = slots.length;
       e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc);
-      for (let i = 0; i < m; i++) {
-        const gi = e.slots[i];
-        if (gi < 0) continue;
-        Q[gi] += lq[i];
-        if (!lk && !lc) continue;
-        for (let j = 0; j < m; j++) {
-          const gj = e.slots[j];
-          if (gj < 0) continue;
-          if (K && lk) K[gi * n + gj] += lk[i * m + j];
-          if (C && lc) C[gi * n + gj] += lc[i * m + j];
-        }
+      // Q alone (a Newton iteration that keeps its matrix): no derivative scatter to test for
+      if (!lk && !lc) {
+        for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
+        continue;
       }
+      for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
+      if (K && lk) scatterBlock(K, n, lk, slots);
+      if (C && lc) scatterBlock(C, n, lc, slots);
     }
   }
 

@@ -10,9 +10,15 @@
  * The ordering depends on the pattern only: it is computed once per matrix size (the active
  * rows fix the size and the pattern) and reused by every numeric refactor. Pivoting keeps
  * the factorisation exact for any pattern; the ordering only decides how much fill there is.
+ *
+ * Later matrices are first refactored on the last pivoting factorisation's row order and
+ * pattern (lu-refactor.ts: the cost of the factors' nonzeros instead of a scan of n²); where
+ * that declines (a new nonzero, a pivot below the threshold), the pivoting LU runs again and
+ * its order is the one kept.
  */
 import { LU } from './linalg';
 import { CompressedLU } from './lu-sparse';
+import { PatternLU } from './lu-refactor';
 
 /**
  * Threshold pivoting's fraction: the diagonal pivot is kept while at least this fraction of
@@ -21,6 +27,14 @@ import { CompressedLU } from './lu-sparse';
  */
 const PIVOT_THRESHOLD = 0.1;
 
+/**
+ * The refactor keeps the pivots of the last pivoting LU while each stays at least this
+ * fraction of its column's entries (multipliers up to 100: the threshold of HSL MA48's
+ * default); below it, the pivoting LU chooses again. A Newton iteration's matrix drifts from
+ * step to step, and a pivot at 3 % of its column is still a sound one.
+ */
+const REFACTOR_THRESHOLD = 0.01;
+
 export class OrderedLU {
   private readonly lu: LU;
   private readonly compressed: CompressedLU;
@@ -28,6 +42,12 @@ export class OrderedLU {
   private readonly perm: Int32Array;
   private orderedN = -1;
   private readonly work: Float64Array;
+  /** The refactor on the last pivoting factorisation's pattern (ordered systems only), and whether it holds the current factors. */
+  private readonly pattern: PatternLU | null;
+  private patterned = false;
+  /** Factorisations by the pivoting LU, and refactors on its pattern. */
+  pivoted = 0;
+  refactored = 0;
 
   /** `ordered` false: the matrix's own order (a small system, where ordering gains nothing). */
   constructor(readonly maxN: number, readonly ordered = true) {
@@ -35,19 +55,40 @@ export class OrderedLU {
     this.compressed = new CompressedLU(maxN);
     this.perm = new Int32Array(maxN);
     this.work = new Float64Array(maxN);
+    this.pattern = ordered ? new PatternLU(maxN, 1 / REFACTOR_THRESHOLD) : null;
   }
 
-  /** Factor the n×n row-major A (left untouched); false when singular (LU.factor's test). */
-  factor(A: Float64Array, n: number, relativeTolerance: number): boolean {
+  /**
+   * Factor the n×n row-major A (left untouched); false when singular (LU.factor's test).
+   * `nonzeros` (first `count`): A's entries that may be nonzero, all others zero (a caller
+   * that knows them spares the refactor a scan of n²).
+   */
+  factor(A: Float64Array, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
     if (this.ordered && n !== this.orderedN) minimumDegreeOrder(A, n, this.perm);
     this.orderedN = n;
+    const pattern = this.pattern;
+    if (pattern && pattern.n === n) {
+      if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+      // a new nonzero: the pattern grows on the same row order, while the pivots hold
+      if (pattern.declinedOutside) {
+        pattern.reanalyse(A, n);
+        if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+      }
+    }
+    this.patterned = false;
     if (!this.lu.factor(A, n, relativeTolerance, this.ordered ? this.perm : null, this.ordered ? PIVOT_THRESHOLD : 1)) return false;
+    this.pivoted++;
+    if (pattern) {
+      pattern.analyse(A, n, this.perm, this.lu);
+      if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; return true; }
+    }
     this.compressed.load(this.lu);
     return true;
   }
 
   /** Solve A x = b in place with the last factorisation. */
   solve(b: Float64Array): void {
+    if (this.patterned) { this.pattern!.solve(b, this.work); return; }
     if (!this.ordered) { this.compressed.solve(b); return; }
     const n = this.orderedN, perm = this.perm, w = this.work;
     for (let k = 0; k < n; k++) w[k] = b[perm[k]];
@@ -56,7 +97,7 @@ export class OrderedLU {
   }
 
   /** Nonzeros of the last factors (diagonal not counted). */
-  get nonzeros(): number { return this.compressed.nonzeros; }
+  get nonzeros(): number { return this.patterned ? this.pattern!.nonzeros : this.compressed.nonzeros; }
 }
 
 /**

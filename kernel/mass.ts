@@ -57,16 +57,47 @@ export function kineticEnergy(M: Float64Array, xi: ArrayLike<number>, xiOff = 0)
 
 const hBuf = new Float64Array(6);
 
+/** A 6×6 mass block's nonzero entries, row by row: row i's columns are col[start[i] .. start[i + 1]). */
+export interface MassPattern { start: Int32Array; col: Int32Array }
+
+/** The nonzero pattern of M (a point mass's has 3 entries of 36). */
+export function massPattern(M: Float64Array): MassPattern {
+  const start = new Int32Array(7), col: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    for (let j = 0; j < 6; j++) if (M[i * 6 + j] !== 0) col.push(j);
+    start[i + 1] = col.length;
+  }
+  return { start, col: Int32Array.from(col) };
+}
+
 /**
- * The velocity-product force g(ξ) = (ω × h_ω + v × h_v, ω × h_v), h = M ξ, into out (6);
- * with `jacobian` (36, row-major) also ∂g/∂ξ.
+ * out = M ξ (6) over M's nonzeros: the dense product's sums term for term, less the terms
+ * that add an exact zero, so the same numbers (for a finite ξ).
  */
-export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number, jacobian: Float64Array | null): Float64Array {
-  const h = hBuf;
+export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPattern, xi: ArrayLike<number>, xiOff: number): Float64Array {
+  const start = pattern.start, col = pattern.col;
   for (let i = 0; i < 6; i++) {
     let s = 0;
-    for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[xiOff + j];
-    h[i] = s;
+    for (let e = start[i], end = start[i + 1]; e < end; e++) { const j = col[e]; s += M[i * 6 + j] * xi[xiOff + j]; }
+    out[i] = s;
+  }
+  return out;
+}
+
+/**
+ * The velocity-product force g(ξ) = (ω × h_ω + v × h_v, ω × h_v), h = M ξ, into out (6);
+ * with `jacobian` (36, row-major) also ∂g/∂ξ. With M's `pattern`, h skips its zeros (the
+ * same numbers).
+ */
+export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number, jacobian: Float64Array | null, pattern: MassPattern | null = null): Float64Array {
+  const h = hBuf;
+  if (pattern) massTimes(h, M, pattern, xi, xiOff);
+  else {
+    for (let i = 0; i < 6; i++) {
+      let s = 0;
+      for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[xiOff + j];
+      h[i] = s;
+    }
   }
   const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
   const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];
@@ -88,16 +119,17 @@ export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<num
     jacobian[24 + col] = wz * bx - wx * bz;
     jacobian[30 + col] = wx * by - wy * bx;
   }
-  // −[a]ₓ e_k = e_k × a adds the column x: (0, −a_z, a_y), y: (a_z, 0, −a_x), z: (−a_y, a_x, 0)
-  const subCross = (row0: number, col0: number, ax: number, ay: number, az: number): void => {
-    jacobian[(row0 + 1) * 6 + col0] -= az; jacobian[(row0 + 2) * 6 + col0] += ay;
-    jacobian[row0 * 6 + col0 + 1] += az; jacobian[(row0 + 2) * 6 + col0 + 1] -= ax;
-    jacobian[row0 * 6 + col0 + 2] -= ay; jacobian[(row0 + 1) * 6 + col0 + 2] += ax;
-  };
-  subCross(0, 0, h[0], h[1], h[2]);
-  subCross(0, 3, h[3], h[4], h[5]);
-  subCross(3, 0, h[3], h[4], h[5]);
+  subCross(jacobian, 0, 0, h[0], h[1], h[2]);
+  subCross(jacobian, 0, 3, h[3], h[4], h[5]);
+  subCross(jacobian, 3, 0, h[3], h[4], h[5]);
   return out;
+}
+
+/** −[a]ₓ e_k = e_k × a adds the column x: (0, −a_z, a_y), y: (a_z, 0, −a_x), z: (−a_y, a_x, 0) to the 3×3 block at (row0, col0). */
+function subCross(jacobian: Float64Array, row0: number, col0: number, ax: number, ay: number, az: number): void {
+  jacobian[(row0 + 1) * 6 + col0] -= az; jacobian[(row0 + 2) * 6 + col0] += ay;
+  jacobian[row0 * 6 + col0 + 1] += az; jacobian[(row0 + 2) * 6 + col0 + 1] -= ax;
+  jacobian[row0 * 6 + col0 + 2] -= ay; jacobian[(row0 + 1) * 6 + col0 + 2] += ax;
 }
 
 /**
@@ -121,6 +153,9 @@ export class GravityBlock implements ForceBlock {
   private readonly mass: number;
   private readonly c: Float64Array;
   private readonly g: Float64Array;
+  /** Scratch of K: [f]ₓ and [c]ₓ (their diagonals stay 0). */
+  private readonly F = new Float64Array(9);
+  private readonly Cx = new Float64Array(9);
 
   constructor(readonly owner: string, variable: number, body: RigidMass, gravity: ArrayLike<number>) {
     this.vars = [variable];
@@ -143,9 +178,11 @@ export class GravityBlock implements ForceBlock {
     if (C) C.fill(0, 0, 36);
     if (!K) return;
     K.fill(0, 0, 36);
-    // Turning the body by ω turns the weight in body axes by −ω: ∂f/∂ω = [f]ₓ, ∂(c × f)/∂ω = [c]ₓ[f]ₓ.
-    const F = [0, -fz, fy, fz, 0, -fx, -fy, fx, 0];
-    const Cx = [0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0];
+    // Turning the body by ω turns the weight in body axes by −ω: ∂f/∂ω = [f]ₓ, ∂(c × f)/∂ω = [c]ₓ[f]ₓ
+    // (written into the block's scratch: no arrays per call).
+    const F = this.F, Cx = this.Cx;
+    F[1] = -fz; F[2] = fy; F[3] = fz; F[5] = -fx; F[6] = -fy; F[7] = fx;
+    Cx[1] = -c[2]; Cx[2] = c[1]; Cx[3] = c[2]; Cx[5] = -c[0]; Cx[6] = -c[1]; Cx[7] = c[0];
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
       K[(3 + i) * 6 + j] = F[i * 3 + j];
       let s = 0;

@@ -142,12 +142,17 @@ export class AngleBlock extends MateBlock {
 /** |P_b − P_a| − value (1 row). */
 export class PointDistanceBlock extends MateBlock {
   private pa = this.vec(); private pb = this.vec(); private d = this.vec();
+  /** The points as Float64Arrays for the rows without duals (a document's arrays vary in element kind). */
+  private pointA: Float64Array;
+  private pointB: Float64Array;
   constructor(owner: string, a: number, private localA: ReadonlyVec3, b: number, private localB: ReadonlyVec3, private value: number) {
     super(owner, a, b, [], 1);
+    this.pointA = Float64Array.from(localA); this.pointB = Float64Array.from(localB);
   }
   /** New points and length for the same block (renewMate). */
   renew(localA: ReadonlyVec3, localB: ReadonlyVec3, value: number): void {
     this.localA = localA; this.localB = localB; this.value = value;
+    this.pointA = Float64Array.from(localA); this.pointB = Float64Array.from(localB);
   }
   private readonly RA = new Float64Array(9);
   private readonly RB = new Float64Array(9);
@@ -156,7 +161,7 @@ export class PointDistanceBlock extends MateBlock {
     if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
     rotationMatrix(this.RA, state, offsets[0] + 3);
     rotationMatrix(this.RB, state, offsets[1] + 3);
-    exactDistanceRow(this.RA, this.RB, state, offsets, this.localA, this.localB, this.value, this.cols, this.n, residual, jacobian);
+    exactDistanceRow(this.RA, this.RB, state, offsets, this.pointA, this.pointB, this.value, this.cols, this.n, residual, jacobian);
   }
   /** The dual pass's row and Jacobian (the reference the exact ones are tested against). */
   evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {

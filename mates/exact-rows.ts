@@ -13,6 +13,7 @@
  * the scalars; a point p of a body with rotation R moves by R (ω × p + v) there.
  */
 import type { JointRowsInput } from './joint-rows';
+import { hypot3 } from '../kernel/vec3';
 
 /** Whether exactJointJacobian covers a joint: a ball's rows, or origin + axis + angle rows with at most a slide along z_a. */
 export function exactJointCovers(joint: JointRowsInput): boolean {
@@ -169,7 +170,7 @@ export function exactDistanceRow(RA: Float64Array, RB: Float64Array, state: Floa
   const pb1 = RB[3] * bx + RB[4] * by + RB[5] * bz + state[oB + 1];
   const pb2 = RB[6] * bx + RB[7] * by + RB[8] * bz + state[oB + 2];
   const d0 = pb0 - pa0, d1 = pb1 - pa1, d2 = pb2 - pa2;
-  const l = Math.hypot(d0, d1, d2);
+  const l = hypot3(d0, d1, d2);
   residual[0] = l + -value;
   if (!jac) return;
   jac.fill(0, 0, n);

@@ -40,10 +40,14 @@ export class PointToPointForce extends BodyForceBlock {
   get tensionDual(): Dual { return this.tension; }
   /** Length, rate and tension at the last evaluation (for reports). */
   readonly last = { length: 0, rate: 0, tension: 0 };
+  /** a and b as Float64Arrays for the values without duals (mates/point-to-point-values.ts). */
+  readonly localA: Float64Array;
+  readonly localB: Float64Array;
 
   constructor(owner: string, bodyA: number, readonly a: ArrayLike<number>, bodyB: number, readonly b: ArrayLike<number>,
     readonly spring: Law | null, readonly damper: Law | null) {
     super(owner, [bodyA, bodyB]);
+    this.localA = Float64Array.from(a); this.localB = Float64Array.from(b);
   }
 
   /** Q alone is written out by hand (mates/point-to-point-values.ts): the same numbers, no dual calls. */

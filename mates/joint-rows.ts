@@ -75,9 +75,10 @@ export function jointRows(
   const { type, fa, fb, L } = joint;
   const pa = fa.origin, pb = fb.origin, oA = offsets[0], oB = offsets[1];
   // origin rows: O_b − O_a − Σ slide·axis_a (the dual pass's order of operations)
+  const pa0 = pa[0], pa1 = pa[1], pa2 = pa[2], pb0 = pb[0], pb1 = pb[1], pb2 = pb[2];
   for (let i = 0; i < 3; i++) {
-    const oa = RA[3 * i] * pa[0] + RA[3 * i + 1] * pa[1] + RA[3 * i + 2] * pa[2] + state[oA + i];
-    const ob = RB[3 * i] * pb[0] + RB[3 * i + 1] * pb[1] + RB[3 * i + 2] * pb[2] + state[oB + i];
+    const oa = RA[3 * i] * pa0 + RA[3 * i + 1] * pa1 + RA[3 * i + 2] * pa2 + state[oA + i];
+    const ob = RB[3 * i] * pb0 + RB[3 * i + 1] * pb1 + RB[3 * i + 2] * pb2 + state[oB + i];
     d[i] = ob - oa;
   }
   const ball = type === 'ball';

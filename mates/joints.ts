@@ -48,9 +48,11 @@ export class JointBlock extends MateBlock {
     this.exact = exactJointCovers(this.rowsInput);
   }
 
+  /** The rows' input, its frames as Float64Arrays (a document's arrays vary in element kind, which slows every read of them). */
   private rowsOf(): JointRowsInput {
     const index = (name: JointCoordinate) => this.coordIndex[name] ?? -1;
-    return { type: this.type, fa: this.fa, fb: this.fb, L: this.L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
+    const frame = (f: JointFrame): JointFrame => ({ origin: Float64Array.from(f.origin), x: Float64Array.from(f.x), y: Float64Array.from(f.y), z: Float64Array.from(f.z) });
+    return { type: this.type, fa: frame(this.fa), fb: frame(this.fb), L: this.L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
   }
 
   /** New frames and length scale for the same joint (renewMate: a model rebuilt in place). */

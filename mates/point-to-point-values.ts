@@ -10,8 +10,9 @@ import type { Law } from './law';
 
 /** What the values need of the element; `last` receives length, rate and tension as the dual pass reports them. */
 export interface PointToPointInput {
-  readonly a: ArrayLike<number>;
-  readonly b: ArrayLike<number>;
+  /** The points on body 0 and body 1, as Float64Arrays (a document's arrays vary in element kind: slow to read). */
+  readonly localA: Float64Array;
+  readonly localB: Float64Array;
   readonly spring: Law | null;
   readonly damper: Law | null;
   readonly last: { length: number; rate: number; tension: number };
@@ -20,13 +21,13 @@ export interface PointToPointInput {
 const RA = new Float64Array(9), RB = new Float64Array(9), law = new Float64Array(2);
 const pa = new Float64Array(3), pb = new Float64Array(3), unit = new Float64Array(3), force = new Float64Array(3);
 
-function bodyVelocity(R: Float64Array, xi: Float64Array, b: number, p: ArrayLike<number>, out: Float64Array, i: number): number {
-  // R (ω × p + v), component i
+function bodyVelocity(R: Float64Array, xi: Float64Array, b: number, p: Float64Array, out: Float64Array): void {
+  // R (ω × p + v), by component
   const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2], p0 = p[0], p1 = p[1], p2 = p[2];
   const a0 = w1 * p2 - w2 * p1 + xi[b + 3];
   const a1 = w2 * p0 - w0 * p2 + xi[b + 4];
   const a2 = w0 * p1 - w1 * p0 + xi[b + 5];
-  return (out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2);
+  for (let i = 0; i < 3; i++) out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2;
 }
 const va = new Float64Array(3), vb = new Float64Array(3);
 
@@ -34,10 +35,11 @@ const va = new Float64Array(3), vb = new Float64Array(3);
 function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array): number {
   rotationMatrix(RA, state, offsets[0] + 3);
   rotationMatrix(RB, state, offsets[1] + 3);
-  const a = e.a, b = e.b, oA = offsets[0], oB = offsets[1];
+  const a = e.localA, b = e.localB, oA = offsets[0], oB = offsets[1];
+  const a0 = a[0], a1 = a[1], a2 = a[2], b0 = b[0], b1 = b[1], b2 = b[2];
   for (let i = 0; i < 3; i++) {
-    pa[i] = RA[3 * i] * a[0] + RA[3 * i + 1] * a[1] + RA[3 * i + 2] * a[2] + state[oA + i];
-    pb[i] = RB[3 * i] * b[0] + RB[3 * i + 1] * b[1] + RB[3 * i + 2] * b[2] + state[oB + i];
+    pa[i] = RA[3 * i] * a0 + RA[3 * i + 1] * a1 + RA[3 * i + 2] * a2 + state[oA + i];
+    pb[i] = RB[3 * i] * b0 + RB[3 * i + 1] * b1 + RB[3 * i + 2] * b2 + state[oB + i];
   }
   const d0 = pb[0] - pa[0], d1 = pb[1] - pa[1], d2 = pb[2] - pa[2];
   // √(Σd²), not Math.hypot: a tenth of the time (hypot's guard against overflow is moot here)
@@ -48,7 +50,7 @@ function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array
 
 /** The rate of lengthening at the geometry just computed. */
 function rateOf(e: PointToPointInput, velocity: Float64Array): number {
-  for (let i = 0; i < 3; i++) { bodyVelocity(RA, velocity, 0, e.a, va, i); bodyVelocity(RB, velocity, 6, e.b, vb, i); }
+  bodyVelocity(RA, velocity, 0, e.localA, va); bodyVelocity(RB, velocity, 6, e.localB, vb);
   return unit[0] * (vb[0] - va[0]) + unit[1] * (vb[1] - va[1]) + unit[2] * (vb[2] - va[2]);
 }
 

@@ -149,6 +149,10 @@ export class Integrator {
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
   private readonly movingSlot: Int32Array;
+  /** 1 where a moving variable is a pose. */
+  private readonly movingPose: Uint8Array;
+  /** State offset of every pose variable, fixed ones too (modelSize). */
+  private readonly poseOffsets: Int32Array;
   // saved state of the last good step
   private readonly savedState: Float64Array;
   private readonly savedV: Float64Array;
@@ -184,6 +188,8 @@ export class Integrator {
     const movingVars = system.variables.filter((v) => layout[v.id] >= 0);
     this.moving = Int32Array.from(movingVars, (v) => v.id);
     this.movingSlot = Int32Array.from(movingVars, (v) => layout[v.id]);
+    this.movingPose = Uint8Array.from(movingVars, (v) => (v.kind === 'pose' ? 1 : 0));
+    this.poseOffsets = Int32Array.from(system.variables.filter((v) => v.kind === 'pose'), (v) => v.offset);
 
     const rows = this.constraints = new ConstraintRows(system, layout, n);
     const m = this.rows = rows.count;
@@ -240,7 +246,8 @@ export class Integrator {
   }
 
   private setTime(t: number): void {
-    for (const d of this.drivers) d.setTime(t);
+    const drivers = this.drivers;
+    for (let k = 0; k < drivers.length; k++) drivers[k].setTime(t);
   }
 
   /** Largest |Φ| over all rows at the current state (time as last set). */
@@ -385,7 +392,7 @@ export class Integrator {
     let previous = Infinity;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
-      constraints.evaluate(true);
+      constraints.evaluate(true, false);
       const phiMax = constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
@@ -393,6 +400,8 @@ export class Integrator {
       // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && N <= SMALL_SYSTEM);
+      // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
+      if (fresh) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const lin = this.lin;
       this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null);
@@ -411,7 +420,7 @@ export class Integrator {
       const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi;
       for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
       for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
-      lin.luNonzero.solve(rhs);
+      lin.solve(rhs);
       for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
       if (this.eta) correctionToProduct(system.state, this.poses, rhs);
       // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot loop)
@@ -432,13 +441,12 @@ export class Integrator {
     return false;
   }
 
-  /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin. */
+  /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin (fixed parts too). */
   private modelSize(): number {
-    const { system } = this;
-    let r = system.lengthScale;
-    for (const v of system.variables) {
-      if (v.kind !== 'pose') continue;
-      const o = v.offset, s = system.state;
+    const s = this.system.state, offsets = this.poseOffsets;
+    let r = this.system.lengthScale;
+    for (let k = 0; k < offsets.length; k++) {
+      const o = offsets[k];
       r = Math.max(r, Math.abs(s[o]), Math.abs(s[o + 1]), Math.abs(s[o + 2]));
     }
     return r;
@@ -446,11 +454,11 @@ export class Integrator {
 
   /** q ← q ∘ exp(step) for every moving variable (step in tangent order; on R³ × SO(3) a pose's translation in world axes). */
   private retract(step: Float64Array): void {
-    const { system, moving, movingSlot } = this;
-    const variables = system.variables;
+    const { system, moving, movingSlot, movingPose } = this;
+    const variables = system.variables, product = this.eta !== null;
     for (let k = 0; k < moving.length; k++) {
       const v = variables[moving[k]], c0 = movingSlot[k];
-      if (this.eta && v.kind === 'pose') retractProduct(system.state, v.offset, step, c0);
+      if (product && movingPose[k]) retractProduct(system.state, v.offset, step, c0);
       else system.retractVariable(v, step, c0);
     }
   }

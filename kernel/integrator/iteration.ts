@@ -9,7 +9,7 @@
  */
 import { LU } from '../linalg';
 import { OrderedLU } from '../lu-ordered';
-import { gyroscopic } from '../mass';
+import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
 import type { ForceSet } from '../forces';
 import type { ConstraintRows } from './rows';
 
@@ -20,6 +20,13 @@ import type { ConstraintRows } from './rows';
  * tolerance (1e-4) and failed at 64, and its outputs stay bit-identical to before below this.
  */
 const ORDERED_MIN_SIZE = 200;
+
+/**
+ * Iteration matrices up to this size are solved with the dense factors: the integrator
+ * refactors them every step (integrator.ts SMALL_SYSTEM), so listing the nonzeros would cost
+ * more than the one or two solves it speeds up. The same sums either way (lu-sparse.ts).
+ */
+const DENSE_MAX_SIZE = 16;
 
 export interface IntegratorBody {
   variable: number;
@@ -46,8 +53,12 @@ export class IterationSystem {
   readonly luNonzero: OrderedLU;
   /** LU factorisations of the iteration matrix so far. */
   factorisations = 0;
+  /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
+  private dense = false;
   private readonly g6 = new Float64Array(6);
   private readonly G36 = new Float64Array(36);
+  /** Each body's mass-block nonzeros (products with M skip its zeros: the same sums). */
+  private readonly patterns: MassPattern[];
 
   constructor(
     private readonly n: number,
@@ -66,6 +77,7 @@ export class IterationSystem {
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE);
+    this.patterns = bodies.map((b) => massPattern(b.M));
   }
 
   /** Gyroscopic force at velocities v into G (and its ∂/∂v × scale into S's body blocks when S is given). */
@@ -75,7 +87,7 @@ export class IterationSystem {
     for (let b = 0; b < bodies.length; b++) {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
-      gyroscopic(g6, bodies[b].M, v, c0, S ? G36 : null);
+      gyroscopic(g6, bodies[b].M, v, c0, S ? G36 : null, this.patterns[b]);
       for (let i = 0; i < 6; i++) G[c0 + i] += g6[i];
       if (S) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * G36[i * 6 + j];
     }
@@ -106,7 +118,13 @@ export class IterationSystem {
     }
     constraints.addToMatrix(S, N);
     this.factorisations++;
-    return this.luNonzero.factor(S, N, 1e-15);
+    this.dense = N <= DENSE_MAX_SIZE;
+    return this.dense ? this.lu.factor(S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
+  }
+
+  /** Solve with the last `factor`'s LU, in place. */
+  solve(rhs: Float64Array): void {
+    if (this.dense) this.lu.solve(rhs); else this.luNonzero.solve(rhs);
   }
 
   /**
@@ -122,14 +140,13 @@ export class IterationSystem {
       if (q > scale) scale = q;
       if (g > scale) scale = g;
     }
-    const bodySlot = this.bodySlot, bodies = this.bodies;
+    const bodySlot = this.bodySlot, bodies = this.bodies, g6 = this.g6;
     for (let b = 0; b < bodies.length; b++) {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
-      const M = bodies[b].M;
+      massTimes(g6, bodies[b].M, this.patterns[b], vdot, c0);
       for (let i = 0; i < 6; i++) {
-        let s = 0;
-        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * vdot[c0 + j];
+        const s = g6[i];
         r[c0 + i] += s;
         const a = Math.abs(s);
         if (a > scale) scale = a;

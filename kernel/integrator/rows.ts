@@ -23,7 +23,7 @@ export class ConstraintRows {
   readonly active: Int32Array;
   activeCount = 0;
 
-  /** System block index, first row and tangent columns (−1: fixed) of each block. */
+  /** System block index, first row (and after the last, the row count) and tangent columns (−1: fixed) of each block. */
   private readonly blocks: Int32Array;
   private readonly blockRow0: Int32Array;
   private readonly blockCols: Int32Array[];
@@ -32,20 +32,29 @@ export class ConstraintRows {
   /** Whether a block's tangent columns are all different (1: its Jacobian scatters by assignment). */
   private readonly distinctColumns: Uint8Array;
   /** The Jacobian scatter of blocks with distinct columns (scatterLists). */
-  private readonly scatterStart: Int32Array;
   private readonly scatterTo: Int32Array;
   private readonly scatterFrom: Int32Array;
   /** Each row's nonzero columns (its block's distinct columns), flattened: row k's are rowColumnIndex[rowColumnStart[k] .. rowColumnStart[k + 1]). */
   private readonly rowColumnStart: Int32Array;
   private readonly rowColumnIndex: Int32Array;
   private readonly localRes: Float64Array;
-  private readonly localJac: Float64Array;
+  /**
+   * Each block's own Jacobian (rows × its columns) as last evaluated, side by side: a Newton
+   * iteration that keeps its matrix needs only Jᵀλ, read from here, and J itself is scattered
+   * from here when the matrix is rebuilt (`scatter`).
+   */
+  private readonly slab: Float64Array;
+  private readonly blockJac: Float64Array[];
+  /** Each row's nonzeros in `slab` (its block's own, for blocks with distinct columns), beside rowColumnIndex. */
+  private readonly rowSlabIndex: Int32Array;
+  /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
+  private denseCurrent = false;
   private readonly qr: PivotedQR;
 
   constructor(private readonly system: System, layout: Int32Array, private readonly n: number) {
     const blocks: number[] = [], row0: number[] = [], cols: Int32Array[] = [], rb: number[] = [], rib: number[] = [];
     const evalBlocks: ResidualBlock[] = [];
-    let m = 0, maxLocal = 1;
+    let m = 0;
     for (let b = 0; b < system.blockCount; b++) {
       const blk = system.block(b);
       if (!system.blockEnabled(b) || blk.kind === 'limit') continue;
@@ -62,12 +71,11 @@ export class ConstraintRows {
         for (let k = 0; k < v.dim; k++) c.push(layout[vid] < 0 ? -1 : layout[vid] + k);
       }
       cols.push(Int32Array.from(c));
-      maxLocal = Math.max(maxLocal, blk.rows * c.length);
       for (let r = 0; r < blk.rows; r++) { rb.push(b); rib.push(r); }
       m += blk.rows;
     }
     this.blocks = Int32Array.from(blocks);
-    this.blockRow0 = Int32Array.from(row0);
+    this.blockRow0 = Int32Array.from([...row0, m]);
     this.blockCols = cols;
     this.evalBlocks = evalBlocks;
     this.rowBlock = Int32Array.from(rb);
@@ -76,7 +84,6 @@ export class ConstraintRows {
     this.distinctColumns = Uint8Array.from(cols, (c, i) => (rowColumns[i].length === c.filter((x) => x >= 0).length ? 1 : 0));
     const rowLocalBlock = new Int32Array(m);
     for (let i = 0; i < blocks.length; i++) for (let r = 0; r < system.block(blocks[i]).rows; r++) rowLocalBlock[row0[i] + r] = i;
-    ({ start: this.scatterStart, to: this.scatterTo, from: this.scatterFrom } = this.scatterLists());
     this.rowColumnStart = new Int32Array(m + 1);
     for (let row = 0; row < m; row++) this.rowColumnStart[row + 1] = this.rowColumnStart[row] + rowColumns[rowLocalBlock[row]].length;
     this.rowColumnIndex = new Int32Array(this.rowColumnStart[m]);
@@ -86,7 +93,12 @@ export class ConstraintRows {
     this.J = new Float64Array(m * n);
     this.phi = new Float64Array(m);
     this.localRes = new Float64Array(Math.max(1, ...blocks.map((b) => system.block(b).rows)));
-    this.localJac = new Float64Array(maxLocal);
+    const slabStart = new Int32Array(blocks.length + 1);
+    for (let i = 0; i < blocks.length; i++) slabStart[i + 1] = slabStart[i] + system.block(blocks[i]).rows * cols[i].length;
+    this.slab = new Float64Array(Math.max(1, slabStart[blocks.length]));
+    this.blockJac = cols.map((_, i) => this.slab.subarray(slabStart[i], slabStart[i + 1]));
+    ({ to: this.scatterTo, from: this.scatterFrom } = this.scatterLists(slabStart));
+    this.rowSlabIndex = this.rowSlabEntries(rowLocalBlock, slabStart);
     this.qr = new PivotedQR(n, m);
   }
 
@@ -97,51 +109,81 @@ export class ConstraintRows {
     return found;
   }
 
-  /** Φ and (when asked) Φ_q, all rows, at the system's current state. */
-  evaluate(jacobian: boolean): void {
-    const { system, J, phi, localRes, localJac, n } = this;
+  /**
+   * Φ and (when asked) Φ_q, all rows, at the system's current state. `dense` false leaves
+   * Φ_q in the blocks' own storage (Jᵀλ reads it there) until `scatter` writes J; blocks
+   * whose columns repeat are scattered into J either way (their entries add up).
+   */
+  evaluate(jacobian: boolean, dense = true): void {
+    const { system, phi, localRes } = this;
     const state = system.state;
-    for (let i = 0; i < this.blocks.length; i++) {
-      const b = this.blocks[i], blk = this.evalBlocks[i];
-      blk.evaluate(state, system.blockOffsets(b), localRes, jacobian ? localJac : null);
-      const rows = blk.rows, cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
-      for (let r = 0; r < rows; r++) phi[r0 + r] = localRes[r];
-      if (!jacobian) continue;
-      // only a block's own columns are ever written (J starts zero); a var listed twice adds up
-      if (this.distinctColumns[i]) {
-        const to = this.scatterTo, from = this.scatterFrom;
-        for (let e = this.scatterStart[i], end = this.scatterStart[i + 1]; e < end; e++) J[to[e]] = 0 + localJac[from[e]];
-        continue;
-      }
-      for (let r = 0; r < rows; r++) {
-        const row = (r0 + r) * n;
-        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
-        for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
-      }
+    const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, row0 = this.blockRow0, distinct = this.distinctColumns;
+    for (let i = 0; i < blocks.length; i++) {
+      evalBlocks[i].evaluate(state, system.blockOffsets(blocks[i]), localRes, jacobian ? blockJac[i] : null);
+      // each row set's own Φ (the row count from the row layout: the twins' maps differ, so blk.rows would be a megamorphic read)
+      for (let r = row0[i], end = row0[i + 1]; r < end; r++) phi[r] = localRes[r - row0[i]];
+      if (jacobian && !distinct[i]) this.addRepeated(i);
+    }
+    this.denseCurrent = false;
+    if (jacobian && dense) this.scatter();
+  }
+
+  /** J from the blocks' own Jacobians of the last evaluation (blocks with distinct columns: those with repeats are there already). */
+  scatter(): void {
+    if (this.denseCurrent) return;
+    const J = this.J, slab = this.slab, to = this.scatterTo, from = this.scatterFrom;
+    // only a block's own columns are ever written (J starts zero)
+    for (let e = 0, end = to.length; e < end; e++) J[to[e]] = 0 + slab[from[e]];
+    this.denseCurrent = true;
+  }
+
+  /** Block i's rows of J from its own Jacobian, where a var listed twice adds up. */
+  private addRepeated(i: number): void {
+    const J = this.J, n = this.n, localJac = this.blockJac[i];
+    const rows = this.evalBlocks[i].rows, cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
+    for (let r = 0; r < rows; r++) {
+      const row = (r0 + r) * n;
+      for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] = 0; }
+      for (let k = 0; k < ld; k++) { const c = cols[k]; if (c >= 0) J[row + c] += localJac[r * ld + k]; }
     }
   }
 
   /** Largest |Φ| over all rows as last evaluated. */
   maxPhi(): number {
+    const phi = this.phi, m = this.count;
     let e = 0;
-    for (let k = 0; k < this.count; k++) e = Math.max(e, Math.abs(this.phi[k]));
+    for (let k = 0; k < m; k++) e = Math.max(e, Math.abs(phi[k]));
     return e;
   }
 
-  /** For each block with distinct columns, its Jacobian's entries as (index in J, index in the block's own) pairs, row by row. */
-  private scatterLists(): { start: Int32Array; to: Int32Array; from: Int32Array } {
+  /** The blocks with distinct columns: their Jacobians' entries as (index in J, index in the slab) pairs, row by row. */
+  private scatterLists(slabStart: Int32Array): { to: Int32Array; from: Int32Array } {
     const n = this.n, to: number[] = [], from: number[] = [];
-    const start = new Int32Array(this.blocks.length + 1);
     for (let i = 0; i < this.blocks.length; i++) {
       const cols = this.blockCols[i], ld = cols.length, r0 = this.blockRow0[i];
-      if (this.distinctColumns[i]) {
-        for (let r = 0; r < this.evalBlocks[i].rows; r++) {
-          for (let k = 0; k < ld; k++) if (cols[k] >= 0) { to.push((r0 + r) * n + cols[k]); from.push(r * ld + k); }
-        }
+      if (!this.distinctColumns[i]) continue;
+      for (let r = 0; r < this.evalBlocks[i].rows; r++) {
+        for (let k = 0; k < ld; k++) if (cols[k] >= 0) { to.push((r0 + r) * n + cols[k]); from.push(slabStart[i] + r * ld + k); }
       }
-      start[i + 1] = to.length;
     }
-    return { start, to: Int32Array.from(to), from: Int32Array.from(from) };
+    return { to: Int32Array.from(to), from: Int32Array.from(from) };
+  }
+
+  /**
+   * For each row's nonzero columns (rowColumnIndex), the entry's index in the slab, or −1 for
+   * a block with repeated columns (read from J, where they were added up).
+   */
+  private rowSlabEntries(rowLocalBlock: Int32Array, slabStart: Int32Array): Int32Array {
+    const index = new Int32Array(this.rowColumnIndex.length).fill(-1);
+    for (let row = 0; row < this.count; row++) {
+      const i = rowLocalBlock[row];
+      if (!this.distinctColumns[i]) continue;
+      const cols = this.blockCols[i], ld = cols.length, r = row - this.blockRow0[i];
+      for (let e = this.rowColumnStart[row]; e < this.rowColumnStart[row + 1]; e++) {
+        index[e] = slabStart[i] + r * ld + cols.indexOf(this.rowColumnIndex[e]);
+      }
+    }
+    return index;
   }
 
   /**
@@ -165,14 +207,17 @@ export class ConstraintRows {
     this.activeCount = ma;
   }
 
-  /** r += Jᵀλ over the active rows, each row's nonzeros in its block's columns. */
+  /** r += Jᵀλ over the active rows, each row's nonzeros in its block's columns (from the slab where they are there). */
   addTransposeTimes(r: Float64Array, lambda: Float64Array): void {
-    const n = this.n, J = this.J, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, ma = this.activeCount;
+    const n = this.n, J = this.J, slab = this.slab, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, fromSlab = this.rowSlabIndex, ma = this.activeCount;
     for (let k = 0; k < ma; k++) {
       const row = active[k], lam = lambda[row];
       if (lam === 0) continue;
       const base = row * n;
-      for (let e = start[row], end = start[row + 1]; e < end; e++) { const c = columns[e]; r[c] += J[base + c] * lam; }
+      for (let e = start[row], end = start[row + 1]; e < end; e++) {
+        const c = columns[e], x = fromSlab[e];
+        r[c] += (x >= 0 ? slab[x] : J[base + c]) * lam;
+      }
     }
   }
 

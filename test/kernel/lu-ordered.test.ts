@@ -88,3 +88,86 @@ describe('OrderedLU', () => {
     expect(Array.from(x1)).toEqual(Array.from(x2));
   });
 });
+
+/** The matrix's nonzeros as row-major indices (what a caller that assembles it knows). */
+function nonzerosOf(A: Float64Array): Int32Array {
+  const idx: number[] = [];
+  for (let i = 0; i < A.length; i++) if (A[i] !== 0) idx.push(i);
+  return Int32Array.from(idx);
+}
+
+describe('OrderedLU refactor on the last pivoting factorisation (kernel/lu-refactor.ts)', () => {
+  it('refactors later matrices of the same pattern without pivoting again, and solves them', () => {
+    const r = rng(41);
+    const { A, N } = vehicleLike(r, 3);
+    const lu = new OrderedLU(N);
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < A.length; i++) if (A[i] !== 0) A[i] *= 1 + 0.05 * (r() - 0.5);
+      expect(lu.factor(A, N, 1e-15)).toBe(true);
+      const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice();
+      lu.solve(x);
+      expect(residual(A, N, x, b)).toBeLessThan(1e-10);
+    }
+    expect(lu.pivoted).toBe(1);
+    expect(lu.refactored).toBe(3);
+  });
+
+  it('grows the pattern for a nonzero outside it on the same pivots (no pivoting LU), and keeps that entry', () => {
+    const r = rng(43);
+    const { A, N } = vehicleLike(r, 2);
+    const lu = new OrderedLU(N);
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    // couple two corners' first blocks directly (symmetric), where the first matrix had zeros
+    const i = 6, j = 6 * 3;
+    expect(A[i * N + j]).toBe(0);
+    A[i * N + j] = 0.3; A[j * N + i] = 0.3;
+    const before = lu.nonzeros;
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    expect(lu.pivoted).toBe(1);
+    expect(lu.refactored).toBe(1);
+    expect(lu.nonzeros).toBeGreaterThan(before);
+    const b = Float64Array.from({ length: N }, (_, k) => Math.sin(k)), x = b.slice();
+    lu.solve(x);
+    expect(residual(A, N, x, b)).toBeLessThan(1e-10);
+    // the same entry zero again, then nonzero: inside the grown pattern, refactored
+    A[i * N + j] = 0; A[j * N + i] = 0;
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    A[i * N + j] = -0.2; A[j * N + i] = -0.2;
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    expect(lu.pivoted).toBe(1);
+    expect(lu.refactored).toBe(3);
+    const y = b.slice();
+    lu.solve(y);
+    expect(residual(A, N, y, b)).toBeLessThan(1e-10);
+  });
+
+  it('declines a pivot that fell below the threshold (pivots again) and stays exact', () => {
+    const N = 3;
+    const A = Float64Array.from([4, 1, 0, 1, 3, 1, 0, 1, 2]);
+    const lu = new OrderedLU(N);
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    // the first pivot (whichever the order chose) made tiny against its column: the refactor would divide by it
+    const B = Float64Array.from([1e-9, 1, 0, 1, 1e-9, 1, 0, 1, 1e-9]);
+    expect(lu.factor(B, N, 1e-15)).toBe(true);
+    expect(lu.pivoted).toBe(2);
+    const b = Float64Array.from([1, 2, 3]), x = b.slice();
+    lu.solve(x);
+    expect(residual(B, N, x, b)).toBeLessThan(1e-12);
+  });
+
+  it('reads only the listed nonzeros when given them: the same factors as the scan of n²', () => {
+    const r = rng(47);
+    const { A, N } = vehicleLike(r, 3);
+    const scan = new OrderedLU(N), listed = new OrderedLU(N);
+    const idx = nonzerosOf(A);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < A.length; i++) if (A[i] !== 0) A[i] *= 1 + 0.05 * (r() - 0.5);
+      expect(scan.factor(A, N, 1e-15)).toBe(true);
+      expect(listed.factor(A, N, 1e-15, idx, idx.length)).toBe(true);
+      const b = Float64Array.from({ length: N }, () => r() - 0.5), x1 = b.slice(), x2 = b.slice();
+      scan.solve(x1); listed.solve(x2);
+      expect(Array.from(x2)).toEqual(Array.from(x1));
+    }
+    expect(listed.refactored).toBe(1);
+  });
+});

@@ -1,5 +1,9 @@
 /**
- * The vehicle's equilibrium by plain Newton on the constraint manifold: K_r α = f with the
+ * The vehicle's equilibrium: first the saddle-system Newton of kkt-newton.ts (pose step and
+ * multipliers in one sparse solve); where it does not converge, this file's reduced Newton
+ * from the same start.
+ *
+ * The reduced Newton is plain Newton on the constraint manifold: K_r α = f with the
  * reduced force and the exact reduced stiffness (tangent.ts exactReduced: not symmetrised,
  * the loads of an acceleration are not conservative; the constraints' full curvature, so
  * Newton converges quadratically even on stiff tyres), the step N α back onto the manifold by the kinematic
@@ -13,11 +17,12 @@ import { solve } from '../../../kernel/solver/solve';
 import type { VehicleModel } from './assembly';
 import { G } from './inertia-load';
 import { exactReduced, gaussSolve } from './tangent';
+import { kktNewton } from './kkt-newton';
 
 export interface NewtonResult {
   converged: boolean;
   iterations: number;
-  /** N: the largest reduced force left. */
+  /** N: the largest reduced force left (the saddle Newton's: ‖D (Q − Jᵀλ)‖₂, which bounds it). */
   residual: number;
   message?: string;
 }
@@ -47,6 +52,9 @@ const lastCurvature = new WeakMap<VehicleModel, Float64Array>();
  */
 export function newtonEquilibrium(m: VehicleModel): NewtonResult {
   const start = m.dyn.system.snapshot();
+  const fast = kktNewton(m, TOLERANCE * (m.totalMass * G) / 1000);
+  if (fast.converged) return fast;
+  m.dyn.system.restore(start);
   const last = lastCurvature.get(m);
   if (last) {
     const reused = newton(m, 8, true, last);

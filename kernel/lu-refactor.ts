@@ -1,0 +1,179 @@
+/**
+ * A sparse numeric refactor on a fixed pattern and pivot sequence. A modified Newton refactors
+ * one iteration matrix after another whose nonzeros sit where the first one's did (a
+ * vehicle's: 288 unknowns, ~3k nonzeros). The pivoting LU (linalg.ts) of the first one, in
+ * a fill-reducing order, fixes the row order; the factors' pattern without further pivoting
+ * follows from the matrix's pattern by symbolic elimination, and each later matrix is
+ * factored on it row by row (IKJ) at the cost of the factors' nonzeros, not of n².
+ *
+ * The refactor declines (returns false, nothing changed that a pivoting factor would not
+ * redo) when the matrix has a nonzero outside the pattern, or when a multiplier exceeds
+ * 1/threshold: the pivot kept is then below the threshold-pivoting bound of the column's
+ * entries, so the factorisation keeps the stability a threshold-pivoting LU guarantees.
+ */
+import type { LU } from './linalg';
+
+export class PatternLU {
+  /** Size of the analysed pattern (−1: none). */
+  n = -1;
+  /** Factor row k is the matrix's row rowOf[k]; factor column j its column colOf[j]. */
+  private rowOf: Int32Array;
+  private colOf: Int32Array;
+  /** Row k's entries: val/col[rowStart[k] .. rowStart[k + 1]), L's (ascending), then the diagonal at diagPos[k], then U's. */
+  private rowStart: Int32Array;
+  private diagPos: Int32Array;
+  private col: Int32Array = new Int32Array(0);
+  private val: Float64Array = new Float64Array(0);
+  /** The matrix's entry (row-major index) → its place in val, or −1 outside the pattern. */
+  private map: Int32Array;
+  /**
+   * Entries found nonzero outside the pattern since the size was set: the next analysis
+   * keeps them, so the pattern grows to every entry the matrices use (an entry can be an
+   * exact zero in one matrix, at a symmetric pose, and not in the next).
+   */
+  private readonly seen: Uint8Array;
+  private seenN = -1;
+  private readonly w: Float64Array;
+  private readonly mark: Uint8Array;
+  /** Original column → factor column. */
+  private readonly pos: Int32Array;
+  /** Why the last refactor declined: a nonzero outside the pattern (a reanalysis may do), or a pivot. */
+  declinedOutside = false;
+
+  constructor(readonly maxN: number, readonly growthLimit: number) {
+    this.rowOf = new Int32Array(maxN);
+    this.colOf = new Int32Array(maxN);
+    this.rowStart = new Int32Array(maxN + 1);
+    this.diagPos = new Int32Array(maxN);
+    this.map = new Int32Array(maxN * maxN);
+    this.seen = new Uint8Array(maxN * maxN);
+    this.w = new Float64Array(maxN);
+    this.mark = new Uint8Array(maxN);
+    this.pos = new Int32Array(maxN);
+  }
+
+  /**
+   * Take the pattern of A (n×n row-major) and the pivot sequence of `lu`, which factored A's
+   * symmetric permutation `perm` (null: A's own order); a later `refactor` follows them.
+   */
+  analyse(A: ArrayLike<number>, n: number, perm: Int32Array | null, lu: LU): void {
+    const seen = this.seen;
+    if (n !== this.seenN) { seen.fill(0, 0, n * n); this.seenN = n; }
+    const rowp = new Int32Array(n);
+    for (let k = 0; k < n; k++) rowp[k] = k;
+    for (let k = 0; k < n; k++) { const p = lu.piv[k]; if (p !== k) { const t = rowp[k]; rowp[k] = rowp[p]; rowp[p] = t; } }
+    for (let j = 0; j < n; j++) this.colOf[j] = perm ? perm[j] : j;
+    for (let k = 0; k < n; k++) this.rowOf[k] = perm ? perm[rowp[k]] : rowp[k];
+    this.n = n;
+    this.symbolic(A, n);
+  }
+
+  /**
+   * The pattern again on the same row order, with the entries seen since (a refactor that
+   * declined for a new nonzero): no pivoting LU, when the kept pivots still hold.
+   */
+  reanalyse(A: ArrayLike<number>, n: number): void {
+    if (n === this.n) this.symbolic(A, n);
+  }
+
+  /**
+   * Symbolic elimination on the row order: row k's pattern gains U's pattern of each row it
+   * eliminates with. A position counts when A or the entries seen have it, or its transpose
+   * (mated systems' matrices are structurally symmetric but for exact zeros).
+   */
+  private symbolic(A: ArrayLike<number>, n: number): void {
+    const seen = this.seen, pos = this.pos;
+    for (let j = 0; j < n; j++) pos[this.colOf[j]] = j;
+    const cols: number[] = [], mark = this.mark;
+    const uStart = new Int32Array(n), uEnd = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      mark.fill(0, 0, n);
+      const row = this.rowOf[k], src = row * n;
+      for (let j = 0; j < n; j++) if (A[src + j] !== 0 || seen[src + j] || A[j * n + row] !== 0 || seen[j * n + row]) mark[pos[j]] = 1;
+      mark[k] = 1;
+      this.rowStart[k] = cols.length;
+      for (let j = 0; j < k; j++) {
+        if (!mark[j]) continue;
+        cols.push(j);
+        for (let e = uStart[j]; e < uEnd[j]; e++) mark[cols[e]] = 1;
+      }
+      this.diagPos[k] = cols.length;
+      cols.push(k);
+      uStart[k] = cols.length;
+      for (let j = k + 1; j < n; j++) if (mark[j]) cols.push(j);
+      uEnd[k] = cols.length;
+    }
+    this.rowStart[n] = cols.length;
+    this.col = Int32Array.from(cols);
+    this.val = new Float64Array(cols.length);
+    const map = this.map;
+    map.fill(-1, 0, n * n);
+    for (let k = 0; k < n; k++) {
+      const r = this.rowOf[k] * n;
+      for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) map[r + this.colOf[this.col[e]]] = e;
+    }
+  }
+
+  /**
+   * Factor A on the analysed pattern; false (declined) for a nonzero outside it, too large a
+   * multiplier, or a pivot at or below relativeTolerance × max|A|. `nonzeros` (its first
+   * `count`), when given, lists A's entries that may be nonzero (row-major indices; every
+   * other entry is zero): the refactor then reads those alone instead of all n².
+   */
+  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
+    this.declinedOutside = false;
+    if (n !== this.n) return false;
+    const val = this.val, map = this.map, col = this.col, w = this.w, rowStart = this.rowStart, diagPos = this.diagPos;
+    val.fill(0);
+    let scale = 0, outside = false;
+    const end = nonzeros ? count : n * n;
+    for (let e = 0; e < end; e++) {
+      const i = nonzeros ? nonzeros[e] : e;
+      const x = A[i];
+      if (x === 0) continue;
+      const p = map[i];
+      if (p < 0) { outside = true; this.seen[i] = 1; continue; }
+      val[p] = x;
+      const a = x < 0 ? -x : x;
+      if (a > scale) scale = a;
+    }
+    if (outside) { this.declinedOutside = true; return false; }
+    const floor = relativeTolerance * scale, limit = this.growthLimit;
+    for (let k = 0; k < n; k++) {
+      const s = rowStart[k], d = diagPos[k], end = rowStart[k + 1];
+      for (let e = s; e < end; e++) w[col[e]] = val[e];
+      for (let e = s; e < d; e++) {
+        const j = col[e], dj = diagPos[j];
+        const l = w[j] / val[dj];
+        if (!(Math.abs(l) <= limit)) return false;
+        w[j] = l;
+        if (l === 0) continue;
+        for (let f = dj + 1, fe = rowStart[j + 1]; f < fe; f++) w[col[f]] -= l * val[f];
+      }
+      for (let e = s; e < end; e++) val[e] = w[col[e]];
+      if (!(Math.abs(val[d]) > floor)) return false;
+    }
+    return true;
+  }
+
+  /** Solve A x = b in place with the last successful refactor (work: n scratch numbers). */
+  solve(b: Float64Array, work: Float64Array): void {
+    const n = this.n, val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos, y = work;
+    for (let k = 0; k < n; k++) y[k] = b[this.rowOf[k]];
+    for (let k = 0; k < n; k++) {
+      let s = y[k];
+      for (let e = rowStart[k], d = diagPos[k]; e < d; e++) s -= val[e] * y[col[e]];
+      y[k] = s;
+    }
+    for (let k = n - 1; k >= 0; k--) {
+      let s = y[k];
+      const d = diagPos[k];
+      for (let e = d + 1, end = rowStart[k + 1]; e < end; e++) s -= val[e] * y[col[e]];
+      y[k] = s / val[d];
+    }
+    for (let j = 0; j < n; j++) b[this.colOf[j]] = y[j];
+  }
+
+  /** Nonzeros of the pattern's factors (diagonal not counted). */
+  get nonzeros(): number { return this.n < 0 ? 0 : this.rowStart[this.n] - this.n; }
+}
