@@ -157,6 +157,8 @@ export interface TangentWorkspace {
   rank: number;
   /** Euclidean norm of each assembled row before normalisation (scaled columns). */
   rowNorms: Float64Array;
+  /** Counts the factorisations: what is computed from one (multipliers.ts) is valid while it stays. */
+  generation: number;
 }
 const tangentWorkspaces = new WeakMap<System, TangentWorkspace>();
 
@@ -186,7 +188,7 @@ function tangentWorkspace(system: System): TangentWorkspace {
     local: new Float64Array(Math.max(1, maxLocal)), localRes: new Float64Array(Math.max(1, rows)),
     qr: new PivotedQR(n, rows), Z: new Float64Array(n * n),
     targetLocal: new Float64Array(64), targetOffsets: new Int32Array(8),
-    rowOwners, stamp: null, rank: 0, rowNorms: new Float64Array(Math.max(1, rows)),
+    rowOwners, stamp: null, rank: 0, rowNorms: new Float64Array(Math.max(1, rows)), generation: 0,
   };
   tangentWorkspaces.set(system, ws);
   return ws;
@@ -220,6 +222,7 @@ export function factorConstraints(system: System): TangentWorkspace {
     else { ws.Z.fill(0); for (let i = 0; i < n; i++) ws.Z[i * n + i] = 1; }
     if (!ws.stamp || ws.stamp.length !== used) ws.stamp = new Float64Array(used);
     for (let i = 0; i < used; i++) ws.stamp[i] = system.state[i];
+    ws.generation++;
   }
   return ws;
 }

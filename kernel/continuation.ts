@@ -82,6 +82,9 @@ export class Continuation {
   private readonly correct: () => SolveReport;
   private readonly secant: boolean;
   private readonly branchGuard: boolean;
+  /** Scratch of moveTo, kept between moves: the values it started from, the secant's predicted state. */
+  private from: Float64Array = new Float64Array(0);
+  private predicted: Float64Array = new Float64Array(0);
 
   constructor(
     private readonly system: System,
@@ -99,6 +102,11 @@ export class Continuation {
   /** The driven values at the last accepted state. */
   get values(): readonly number[] {
     return Array.from(this.currentValues);
+  }
+
+  /** The driven value k at the last accepted state (values[k] without the copy). */
+  value(k: number): number {
+    return this.currentValues[k];
   }
 
   /** The last accepted state (a copy). */
@@ -122,7 +130,9 @@ export class Continuation {
     const { system } = this;
     const n = this.currentValues.length;
     if (targets.length !== n) throw new ArgumentError('targets', `${targets.length} targets for ${n} driven values`, `continuation: ${targets.length} targets for ${n} driven values`);
-    const from = Float64Array.from(this.currentValues);
+    if (this.from.length !== n) this.from = new Float64Array(n);
+    const from = this.from;
+    from.set(this.currentValues);
     const nominal = Math.max(1, Math.min(MAX_SUBSTEPS, Math.ceil(options.subSteps ?? 1)));
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
@@ -152,7 +162,8 @@ export class Continuation {
       if (!(next > s) || next >= failedAt) break; // the trouble is bracketed to round-off
       const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, at(next));
       this.setValues(values);
-      const predicted = use === 'secant' && this.branchGuard ? system.snapshot() : null;
+      const predicted = use === 'secant' && this.branchGuard ? this.copyState(this.predicted) : null;
+      if (predicted !== null) this.predicted = predicted;
       const trial = this.correct();
       solves++;
       iterations += trial.iterations;
@@ -172,10 +183,13 @@ export class Continuation {
         this.setValues(Array.from(this.currentValues));
         continue;
       }
+      // the state before last is dropped: its buffers take the new one (no allocation per sub-step)
+      const spare = this.previous, spareValues = this.previousValues;
       this.previous = this.current;
       this.previousValues = this.currentValues;
-      this.current = system.snapshot();
-      this.currentValues = Float64Array.from(values);
+      this.current = this.copyState(spare);
+      this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
+      for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
       report = trial;
       atLimitHere = trial.atLimit.length > 0 ? new Set(trial.atLimit) : NO_NAMES;
       s = next;
@@ -197,6 +211,14 @@ export class Continuation {
       status, report, values: Array.from(this.currentValues), fraction: s, solves, iterations, message,
       ...(failure !== undefined ? { failure } : {}),
     };
+  }
+
+  /** The system's state copied into `into` when it has the state's length, else into a new array (system.snapshot()). */
+  private copyState(into: Float64Array | null): Float64Array {
+    const used = this.system.snapshotLength;
+    if (into === null || into.length !== used) return this.system.snapshot();
+    into.set(this.system.state.subarray(0, used));
+    return into;
   }
 
   /**
@@ -245,8 +267,9 @@ export function secantStep(system: System, before: Float64Array, last: Float64Ar
     if (v.fixed) continue;
     const o = v.offset;
     if (v.kind === 'pose') {
-      P.invert(scratchPose, before.subarray(o, o + 7));
-      P.compose(scratchRel, scratchPose, last.subarray(o, o + 7));
+      for (let i = 0; i < 7; i++) { scratchBefore[i] = before[o + i]; scratchLast[i] = last[o + i]; }
+      P.invert(scratchPose, scratchBefore);
+      P.compose(scratchRel, scratchPose, scratchLast);
       P.log(scratchTwist, scratchRel);
       for (let j = 0; j < 6; j++) scratchTwist[j] *= ratio;
       P.retract(state, last, scratchTwist, o, o, 0);
@@ -257,3 +280,4 @@ export function secantStep(system: System, before: Float64Array, last: Float64Ar
 }
 const NO_NAMES: ReadonlySet<string> = new Set();
 const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
+const scratchBefore = new Float64Array(7), scratchLast = new Float64Array(7);

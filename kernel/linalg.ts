@@ -65,8 +65,9 @@ export class PivotedQR {
   factor(src: ArrayLike<number>, rows: number, cols: number, relativeTolerance: number): number {
     this.ensure(rows, cols);
     this.rows = rows; this.cols = cols;
-    const a = this.a, perm = this.perm, norms = this.norms, tau = this.tau, lo = this.lo, hi = this.hi;
-    for (let i = 0; i < rows * cols; i++) a[i] = src[i];
+    const a = this.a, perm = this.perm, norms = this.norms, tau = this.tau, lo = this.lo, hi = this.hi, vEnd = this.vEnd;
+    if (src instanceof Float64Array) a.set(src.length === rows * cols ? src : src.subarray(0, rows * cols));
+    else for (let i = 0; i < rows * cols; i++) a[i] = src[i];
     // Each column's non-zeros lie in rows lo..hi (a bound kept through the updates): a
     // constraint Jacobian is sparse, so most reflector–column pairs do not meet and are
     // skipped, and the rest only loop over their overlap. Skipped terms are exact zeros, so
@@ -112,8 +113,10 @@ export class PivotedQR {
       }
       if (!(Math.sqrt(bestNorm) > threshold)) break; // also stops on NaN
       if (best !== k) {
+        // both columns are zero outside their rows lo..hi: swap the union of the two
         const bk = best * rows, kk = k * rows;
-        for (let i = 0; i < rows; i++) { const t = a[bk + i]; a[bk + i] = a[kk + i]; a[kk + i] = t; }
+        const i0 = lo[best] < lo[k] ? lo[best] : lo[k], i1 = hi[best] > hi[k] ? hi[best] : hi[k];
+        for (let i = i0; i <= i1; i++) { const t = a[bk + i]; a[bk + i] = a[kk + i]; a[kk + i] = t; }
         const tp = perm[best]; perm[best] = perm[k]; perm[k] = tp;
         const tn = norms[best]; norms[best] = norms[k]; norms[k] = tn;
         const tr = ref[best]; ref[best] = ref[k]; ref[k] = tr;
@@ -122,7 +125,7 @@ export class PivotedQR {
       }
       // Householder vector for a[k.., k]: non-zero in rows k..hk only
       const kk = k * rows, hk = hi[k];
-      this.vEnd[k] = hk;
+      vEnd[k] = hk;
       let sigma = 0;
       for (let i = k + 1; i <= hk; i++) sigma += a[kk + i] * a[kk + i];
       const x0 = a[kk + k];

@@ -41,6 +41,26 @@ export interface Multipliers {
  */
 export function constraintMultipliers(system: System, Q: ArrayLike<number>): Multipliers {
   const ws = factorConstraints(system);
+  // a state's loads are often asked for twice (its reactions, then its rates): same
+  // factorisation and the same Q give the same multipliers
+  const last = lastMultipliers.get(ws);
+  if (last && last.generation === ws.generation && sameValues(last.Q, Q)) return last.result;
+  const result = computeMultipliers(system, ws, Q);
+  lastMultipliers.set(ws, { generation: ws.generation, Q: Float64Array.from(Q as ArrayLike<number>), result });
+  return result;
+}
+
+/** The last multipliers of each factorisation, with the Q they balance (callers only read a result). */
+const lastMultipliers = new WeakMap<TangentWorkspace, { generation: number; Q: Float64Array; result: Multipliers }>();
+
+function sameValues(a: Float64Array, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  // bit for bit: equal and the same sign of zero (NaN never matches: no reuse then)
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || (a[i] === 0 && 1 / a[i] !== 1 / b[i])) return false;
+  return true;
+}
+
+function computeMultipliers(system: System, ws: TangentWorkspace, Q: ArrayLike<number>): Multipliers {
   const n = ws.group.n, rank = ws.rank, qr = ws.qr;
   const m = ws.rowOwners.length;
   // row → block bookkeeping

@@ -18,7 +18,7 @@ import { BodyTorque, PointForce, PointToPointForce, type Law } from '../../mates
 import { rotationMatrix } from '../../kernel/dual';
 import { splitReference } from '../assembly/types';
 import type { DynamicsModel } from './build';
-import { mateReactions } from './statics';
+import { sharedMateReactions } from './statics';
 
 export interface Reduced {
   /** Admissible motion basis: k columns of `size` tangent entries, column-major. */
@@ -145,7 +145,7 @@ function addDeadWrench(K: Float64Array, n: number, c0: number, state: Float64Arr
 function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64Array): void {
   const { system, model } = dyn;
   const n = mult.size;
-  const reactions = mateReactions(dyn, mult);
+  const reactions = sharedMateReactions(dyn, mult);
   let links = linkBlocks.get(dyn);
   if (!links) { links = new Map(); linkBlocks.set(dyn, links); }
   for (const [id, reaction] of Object.entries(reactions)) {

@@ -10,6 +10,7 @@ import { constraintMultipliers, type Multipliers } from '../../kernel/multiplier
 import { rotationMatrix } from '../../kernel/dual';
 import * as P from '../../kernel/pose';
 import type { SolveOptions } from '../../kernel/solver/solve';
+import type { System } from '../../kernel/system';
 import {
   BodyTorque, BushingForce, CoordinateSpringForce, PointForce, PointToPointForce, TyreForce,
 } from '../../mates/forces';
@@ -125,11 +126,17 @@ const R = new Float64Array(9);
 /** A body-frame generalized force (ω, v) on pose variable `variable` as a world wrench about `at`. */
 function worldWrench(state: Float64Array, offset: number, G: ArrayLike<number>, at: ArrayLike<number>): { force: Vec3Tuple; moment: Vec3Tuple } {
   rotationMatrix(R, state, offset + 3);
-  const f = [0, 1, 2].map((i) => R[3 * i] * G[3] + R[3 * i + 1] * G[4] + R[3 * i + 2] * G[5]) as Vec3Tuple;
-  const mo = [0, 1, 2].map((i) => R[3 * i] * G[0] + R[3 * i + 1] * G[1] + R[3 * i + 2] * G[2]);
+  const f: Vec3Tuple = [
+    R[0] * G[3] + R[1] * G[4] + R[2] * G[5],
+    R[3] * G[3] + R[4] * G[4] + R[5] * G[5],
+    R[6] * G[3] + R[7] * G[4] + R[8] * G[5],
+  ];
+  const mo0 = R[0] * G[0] + R[1] * G[1] + R[2] * G[2];
+  const mo1 = R[3] * G[0] + R[4] * G[1] + R[5] * G[2];
+  const mo2 = R[6] * G[0] + R[7] * G[1] + R[8] * G[2];
   // moment about `at` = moment about the body origin + (origin − at) × f
-  const r = [state[offset] - at[0], state[offset + 1] - at[1], state[offset + 2] - at[2]];
-  const moment: Vec3Tuple = [mo[0] + r[1] * f[2] - r[2] * f[1], mo[1] + r[2] * f[0] - r[0] * f[2], mo[2] + r[0] * f[1] - r[1] * f[0]];
+  const r0 = state[offset] - at[0], r1 = state[offset + 1] - at[1], r2 = state[offset + 2] - at[2];
+  const moment: Vec3Tuple = [mo0 + r1 * f[2] - r2 * f[1], mo1 + r2 * f[0] - r0 * f[2], mo2 + r0 * f[1] - r1 * f[0]];
   return { force: f, moment };
 }
 
@@ -148,66 +155,130 @@ export function entityPoint(part: PartDoc, name: string): readonly number[] {
 export type RowMultipliers = Pick<Multipliers, 'lambda' | 'rowBlock' | 'rowInBlock' | 'nullLambda'>;
 
 export function mateReactions(dyn: DynamicsModel, mult: RowMultipliers): Record<string, Wrench | CoordinateReaction> {
+  const out = computeReactions(dyn, mult);
+  // multipliers of constraintMultipliers (kept per factorisation) are often read twice at a
+  // state: its report, then its rates (mechanics/reduced.ts); a run's own are not kept
+  if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(dyn.system.state), reactions: copyReactions(out) });
+  return out;
+}
+
+type Reactions = Record<string, Wrench | CoordinateReaction>;
+/** The reactions last computed from each kept multipliers object, and the state they are of. */
+const lastReactions = new WeakMap<RowMultipliers, { state: Float64Array; reactions: Reactions }>();
+
+/**
+ * mateReactions for reading only: the ones last computed from these multipliers at this very
+ * state when there are (not to be modified: shared), else computed.
+ */
+export function sharedMateReactions(dyn: DynamicsModel, mult: RowMultipliers): Readonly<Reactions> {
+  const last = lastReactions.get(mult);
+  const state = dyn.system.state;
+  if (last && last.state.length === state.length && last.state.every((x, i) => x === state[i])) return last.reactions;
+  const out = computeReactions(dyn, mult);
+  if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(state), reactions: out });
+  return out;
+}
+
+/** A copy no caller of mateReactions can reach (its arrays are fresh). */
+function copyReactions(reactions: Reactions): Reactions {
+  const out: Reactions = {};
+  for (const [id, r] of Object.entries(reactions)) {
+    if (!('force' in r)) { out[id] = { ...r }; continue; }
+    const w: Wrench = { ...r, at: v3(r.at), force: v3(r.force), moment: v3(r.moment) };
+    if (r.contact) w.contact = v3(r.contact);
+    if (r.indeterminate) w.indeterminate = [...r.indeterminate];
+    out[id] = w;
+  }
+  return out;
+}
+
+function computeReactions(dyn: DynamicsModel, mult: RowMultipliers): Reactions {
   const { system, model } = dyn;
   const doc: AssemblyDoc = model.doc;
-  // rows of each block
-  const rowsOf = new Map<number, number[]>();
-  for (let i = 0; i < mult.lambda.length; i++) {
-    const b = mult.rowBlock[i];
-    if (!rowsOf.has(b)) rowsOf.set(b, []);
-    rowsOf.get(b)!.push(i);
-  }
+  const rows = rowsByBlock(system.blockCount, mult);
+  const state = system.state;
+  const G = reactionG, at = reactionAt;
   const out: Record<string, Wrench | CoordinateReaction> = {};
-  for (const [id, mate] of Object.entries(doc.mates)) {
+  for (const id in doc.mates) {
+    const mate = doc.mates[id];
     const handle = model.mates.get(id);
     if (!handle) continue;
     if (isCoupling(mate)) {
-      const info = model.coordinates.get(mate.b)!;
+      const variable = model.coordinates.get(mate.b)!.variable;
       let value = 0;
-      for (const b of handle.blocks) value += generalizedOn(dyn, b, rowsOf.get(b), mult, info.variable)[0] ?? 0;
+      for (const b of handle.blocks) if (generalizedOn(system, b, rows, mult, variable, mult.lambda, G) > 0) value += G[0];
       out[id] = { on: mate.b, value };
       continue;
     }
     const ref = splitReference(mate.b)!;
     const variable = model.parts.get(ref.owner)!;
-    const G = new Float64Array(6);
-    for (const b of handle.blocks) {
-      const g = generalizedOn(dyn, b, rowsOf.get(b), mult, variable);
-      for (let i = 0; i < g.length; i++) G[i] += g[i];
-    }
-    const pose = system.getPose(variable);
-    const at = P.applyPoint(new Float64Array(3), pose, entityPoint(doc.parts[ref.owner], ref.name));
-    const w = worldWrench(system.state, system.variables[variable].offset, G, at);
+    const offset = system.variables[variable].offset;
+    sumOn(system, handle.blocks, rows, mult, variable, mult.lambda, G);
+    P.applyPoint(at, state, entityPoint(doc.parts[ref.owner], ref.name), offset);
+    const w = worldWrench(state, offset, G, at);
     const wrench: Wrench = { on: ref.owner, at: [at[0], at[1], at[2]], force: w.force, moment: w.moment };
-    // which components the redundant rows leave open: the wrench a null vector of Φ_qᵀ adds
-    const open = new Set<string>();
-    for (const nu of mult.nullLambda) {
-      const dG = new Float64Array(6);
-      for (const b of handle.blocks) {
-        const g = generalizedOn(dyn, b, rowsOf.get(b), mult, variable, nu);
-        for (let i = 0; i < g.length; i++) dG[i] += g[i];
+    if (mult.nullLambda.length) {
+      const open = openComponents(system, handle.blocks, rows, mult, variable, at);
+      if (open.size) wrench.indeterminate = ['force.x', 'force.y', 'force.z', 'moment.x', 'moment.y', 'moment.z'].filter((c) => open.has(c));
+    }
+    if (mate.type === 'distance') {
+      const aRef = splitReference(mate.a)!;
+      const aPoint = doc.parts[aRef.owner].points?.[aRef.name];
+      if (aPoint && doc.parts[ref.owner].points?.[ref.name]) {
+        // a two-force link: tension pulls b toward a
+        const xa = P.applyPoint(reactionXa, state, aPoint, system.variables[model.parts.get(aRef.owner)!].offset);
+        const d0 = xa[0] - at[0], d1 = xa[1] - at[1], d2 = xa[2] - at[2], l = Math.hypot(d0, d1, d2);
+        if (l > 0) wrench.tension = (w.force[0] * d0 + w.force[1] * d1 + w.force[2] * d2) / l;
       }
-      const dw = worldWrench(system.state, system.variables[variable].offset, dG, at);
-      const size = Math.max(...dw.force.map(Math.abs), ...dw.moment.map((x) => Math.abs(x) / system.lengthScale));
-      if (!(size > 0)) continue;
-      ['x', 'y', 'z'].forEach((axis, i) => {
-        if (Math.abs(dw.force[i]) > 1e-8 * size) open.add(`force.${axis}`);
-        if (Math.abs(dw.moment[i]) / system.lengthScale > 1e-8 * size) open.add(`moment.${axis}`);
-      });
     }
-    if (open.size) wrench.indeterminate = ['force.x', 'force.y', 'force.z', 'moment.x', 'moment.y', 'moment.z'].filter((c) => open.has(c));
-    const aRef = splitReference(mate.a)!;
-    if (mate.type === 'distance' && doc.parts[aRef.owner].points?.[aRef.name] && doc.parts[ref.owner].points?.[ref.name]) {
-      // a two-force link: tension pulls b toward a
-      const xa = P.applyPoint(new Float64Array(3), system.getPose(model.parts.get(aRef.owner)!), doc.parts[aRef.owner].points![aRef.name]);
-      const d = [xa[0] - at[0], xa[1] - at[1], xa[2] - at[2]], l = Math.hypot(d[0], d[1], d[2]);
-      if (l > 0) wrench.tension = (w.force[0] * d[0] + w.force[1] * d[1] + w.force[2] * d[2]) / l;
+    for (const b of handle.blocks) {
+      const blk = system.block(b);
+      if (blk instanceof RollingBlock) { Object.assign(wrench, rollingContact(blk, w.force)); break; }
     }
-    const contactBlock = handle.blocks.map((b) => system.block(b)).find((b): b is RollingBlock => b instanceof RollingBlock);
-    if (contactBlock) Object.assign(wrench, rollingContact(contactBlock, w.force));
     out[id] = wrench;
   }
   return out;
+}
+const reactionG = new Float64Array(6), reactionAt = new Float64Array(3), reactionXa = new Float64Array(3), reactionDG = new Float64Array(6);
+
+/** The rows of each block in the multipliers (CSR over block indices: start[b] .. start[b + 1] of list). */
+function rowsByBlock(blocks: number, mult: RowMultipliers): { start: Int32Array; list: Int32Array } {
+  const m = mult.lambda.length;
+  const start = new Int32Array(blocks + 1), list = new Int32Array(m);
+  for (let i = 0; i < m; i++) start[mult.rowBlock[i] + 1]++;
+  for (let b = 0; b < blocks; b++) start[b + 1] += start[b];
+  const next = start.slice(0, blocks);
+  for (let i = 0; i < m; i++) list[next[mult.rowBlock[i]]++] = i;
+  return { start, list };
+}
+type BlockRowsList = ReturnType<typeof rowsByBlock>;
+
+/** G = Σ over `blocks` of the generalized force each exerts on `variable` (6 entries). */
+function sumOn(system: System, blocks: readonly number[], rows: BlockRowsList, mult: RowMultipliers, variable: number, lambda: ArrayLike<number>, G: Float64Array): void {
+  G.fill(0);
+  const g = reactionBlockG;
+  for (const b of blocks) {
+    const dim = generalizedOn(system, b, rows, mult, variable, lambda, g);
+    for (let i = 0; i < dim; i++) G[i] += g[i];
+  }
+}
+const reactionBlockG = new Float64Array(6);
+
+/** Which world components the redundant rows leave open: those a null vector of Φ_qᵀ changes. */
+function openComponents(system: System, blocks: readonly number[], rows: BlockRowsList, mult: RowMultipliers, variable: number, at: ArrayLike<number>): Set<string> {
+  const open = new Set<string>();
+  const offset = system.variables[variable].offset;
+  for (const nu of mult.nullLambda) {
+    sumOn(system, blocks, rows, mult, variable, nu, reactionDG);
+    const dw = worldWrench(system.state, offset, reactionDG, at);
+    const size = Math.max(...dw.force.map(Math.abs), ...dw.moment.map((x) => Math.abs(x) / system.lengthScale));
+    if (!(size > 0)) continue;
+    ['x', 'y', 'z'].forEach((axis, i) => {
+      if (Math.abs(dw.force[i]) > 1e-8 * size) open.add(`force.${axis}`);
+      if (Math.abs(dw.moment[i]) / system.lengthScale > 1e-8 * size) open.add(`moment.${axis}`);
+    });
+  }
+  return open;
 }
 
 /**
@@ -222,25 +293,32 @@ function rollingContact(block: RollingBlock, forceOnB: Vec3Tuple): { normal: num
   return { normal: along(block.normal), traction: along(block.tangent), contact: v3(block.contact) };
 }
 
-/** The generalized force block b's rows exert on `variable`: −J_varᵀ λ (empty when the block does not read it). */
-function generalizedOn(dyn: DynamicsModel, b: number, rows: number[] | undefined, mult: RowMultipliers, variable: number, lambda: ArrayLike<number> = mult.lambda): number[] {
-  const { system } = dyn;
+/**
+ * The generalized force block b's rows exert on `variable`, −J_varᵀ λ, into g; returns the
+ * variable's dimension, 0 when the block does not read it (or has no rows in the multipliers).
+ */
+function generalizedOn(system: System, b: number, rows: BlockRowsList, mult: RowMultipliers, variable: number, lambda: ArrayLike<number>, g: Float64Array): number {
   const blk = system.block(b);
   const idx = blk.vars.indexOf(variable);
+  const r0 = rows.start[b], r1 = rows.start[b + 1];
+  if (idx < 0 || r0 === r1) return 0;
   const dim = system.variables[variable].dim;
-  if (idx < 0 || !rows) return new Array(dim).fill(0);
   const ld = system.blockLocalDim(b);
-  const jac = new Float64Array(blk.rows * ld), res = new Float64Array(blk.rows);
-  system.evaluateBlock(b, res, jac);
+  if (reactionJac.length < blk.rows * ld) reactionJac = new Float64Array(blk.rows * ld);
+  if (reactionRes.length < blk.rows) reactionRes = new Float64Array(blk.rows);
+  const jac = reactionJac;
+  system.evaluateBlock(b, reactionRes, jac);
   let lc = 0;
   for (let i = 0; i < idx; i++) lc += system.variables[blk.vars[i]].dim;
-  const g = new Array(dim).fill(0);
-  for (const row of rows) {
+  for (let k = 0; k < dim; k++) g[k] = 0;
+  for (let e = r0; e < r1; e++) {
+    const row = rows.list[e];
     const r = mult.rowInBlock[row], lam = lambda[row];
     for (let k = 0; k < dim; k++) g[k] -= jac[r * ld + lc + k] * lam;
   }
-  return g;
+  return dim;
 }
+let reactionJac = new Float64Array(64), reactionRes = new Float64Array(8);
 
 /** Scale of the loads (force units; moments per length scale) and the per-variable unbalance in the same units. */
 function unbalancedReport(dyn: DynamicsModel, mult: Multipliers, Q: Float64Array): { unbalanced: StaticsResult['unbalanced']; balanced: boolean } {

@@ -219,7 +219,7 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
   for (let i = 0; i <= steps; i++) {
     const value = i === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps; // file units, as reported
     const target = value * k;
-    const here = path.values[0];
+    const here = path.value(0);
     let report: SolveReport;
     let move: MoveResult | null = null;
     if (i === 0 && Math.abs(here - target) < 1e-15) {

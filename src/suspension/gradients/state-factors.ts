@@ -20,26 +20,10 @@ export class StateFactoring {
    */
   factor(sm: SuspensionModel, P: number, blockParameters: (blk: ResidualBlock) => BlockParameters | undefined, drivers: readonly DriverParameters[], fresh = false): StateFactors {
     const sys = sm.model.system;
-    const L = sys.lengthScale;
-    const layout = new Int32Array(sys.variables.length).fill(-1);
-    const colScale: number[] = [];
-    let n = 0;
-    for (const v of sys.variables) {
-      if (v.fixed) continue;
-      layout[v.id] = n;
-      for (let c = 0; c < v.dim; c++) colScale.push(v.kind === 'pose' ? (c < 3 ? 1 / L : 1) : 1 / v.scale);
-      n += v.dim;
-    }
-    const rows: { block: ResidualBlock; params: BlockParameters; index: number }[] = [];
-    for (const d of drivers) d.params.refresh?.();
-    for (let b = 0; b < sys.blockCount; b++) {
-      if (!sys.blockEnabled(b)) continue;
-      const blk = sys.block(b);
-      if (blk.kind === 'limit') continue;
-      const params = blockParameters(blk) ?? drivers.find((d) => d.block === blk)?.params;
-      if (!params) throw new SensitivityError(`sensitivity: block ${blk.owner} has no parameter map`);
-      rows.push({ block: blk, params, index: b });
-    }
+    // a driver whose parameters are refreshed per state (a rod length's) may change which
+    // parameter columns its rows touch: the structure is rebuilt then
+    for (const d of drivers) if (d.params.refresh) { d.params.refresh(); this.structure = null; }
+    const { layout, colScale, n, rows, spans } = this.structureOf(sm, P, blockParameters, drivers, !fresh);
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
     // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
     // second system beside the state's (bump-system.ts), whose factors must not overwrite these
@@ -54,7 +38,7 @@ export class StateFactoring {
       if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
       if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
       const res = ws.res, jac = ws.jac;
-      const columns = (params.columns ??= parameterColumns(params, ld, block.rows, P));
+      const columns = params.columns!;
       sys.evaluateBlock(index, res, jac);
       for (let r = 0; r < block.rows; r++) {
         let lc = 0;
@@ -76,9 +60,46 @@ export class StateFactoring {
     const qr = ws.qr;
     const rank = qr.factor(A, M, n, 1e-10);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
-    return { qr, B, M, n, colScale, layout, rows, spans: parameterSpans(rows, P) };
+    return { qr, B, M, n, colScale, layout, rows, spans };
+  }
+
+  /**
+   * The layout, the rows and their parameter spans: the same at every state of one structure
+   * (system version, length scale, drivers and parameter count), so built once for a sweep.
+   */
+  private structure: (Structure & { version: number; L: number; P: number; drivers: DriverParameters[] }) | null = null;
+  private structureOf(sm: SuspensionModel, P: number, blockParameters: (blk: ResidualBlock) => BlockParameters | undefined, drivers: readonly DriverParameters[], keep: boolean): Structure {
+    const sys = sm.model.system, L = sys.lengthScale;
+    const s = this.structure;
+    if (s && s.version === sys.version && s.L === L && s.P === P && s.drivers.length === drivers.length
+      && s.drivers.every((d, i) => d.block === drivers[i].block && d.params === drivers[i].params)) return s;
+    const layout = new Int32Array(sys.variables.length).fill(-1);
+    const colScale: number[] = [];
+    let n = 0;
+    for (const v of sys.variables) {
+      if (v.fixed) continue;
+      layout[v.id] = n;
+      for (let c = 0; c < v.dim; c++) colScale.push(v.kind === 'pose' ? (c < 3 ? 1 / L : 1) : 1 / v.scale);
+      n += v.dim;
+    }
+    const rows: StateFactors['rows'] = [];
+    for (let b = 0; b < sys.blockCount; b++) {
+      if (!sys.blockEnabled(b)) continue;
+      const blk = sys.block(b);
+      if (blk.kind === 'limit') continue;
+      const params = blockParameters(blk) ?? drivers.find((d) => d.block === blk)?.params;
+      if (!params) throw new SensitivityError(`sensitivity: block ${blk.owner} has no parameter map`);
+      rows.push({ block: blk, params, index: b });
+    }
+    for (const { block, params, index } of rows) params.columns ??= parameterColumns(params, sys.blockLocalDim(index), block.rows, P);
+    const built = { layout, colScale, n, rows, spans: parameterSpans(rows, P) };
+    // a second system's (fresh: bump-system.ts) is not kept: it would evict the state's own
+    if (keep) this.structure = { ...built, version: sys.version, L, P, drivers: drivers.map((d) => ({ ...d })) };
+    return built;
   }
 }
+
+type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'spans'>;
 
 /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
 export function stateRates(f: StateFactors, P: number): TangentSpace {
