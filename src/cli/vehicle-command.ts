@@ -55,7 +55,8 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
   --ax A:B:N  braking (< 0, split by front_brake_bias) and traction (> 0, on
               driven_axle) in g: steps and a summary with the pitch gradient
               (deg/g, braking's; pitch_gradient_traction too) and the load
-              transfer per axle (N/g), braking and traction
+              transfer per axle (N/g), braking and traction, and the realised
+              anti_dive, anti_lift and anti_squat (%)
   --steady-state --radius R --speed A:B:N
               steady cornering on a radius R (m; R > 0 a left turn, R < 0 a
               right turn: ay, steer, sideslip and roll change sign) at N speeds from

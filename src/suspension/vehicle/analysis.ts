@@ -11,7 +11,8 @@ import { newtonEquilibrium } from './newton';
 import type { CornerName, VehicleModel } from './assembly';
 import { applyAcceleration, type Acceleration } from './loads';
 import { vehicleState, type VehicleState } from './state';
-import { accelerationDirection, stateDerivative } from './tangent';
+import { accelerationDirection, derivativeReport, poseTangents, stateDerivative, tangentPoses, wheelPairDirection, type LoadDirection } from './tangent';
+import { realisedAnti } from './anti';
 import { rollCentres, type RollCentre } from './roll-centres';
 
 export type SolvedState = VehicleState & { status: 'solved' };
@@ -62,6 +63,13 @@ export interface LongitudinalSummary {
   pitch_gradient_traction?: number;
   /** N/g: each axle's vertical load per g of acceleration, braking and traction. */
   longitudinal_load_transfer: { braking?: Record<'front' | 'rear', number>; traction?: Record<'front' | 'rear', number> };
+  /**
+   * %: as realised (anti.ts) — the front's anti-dive and the rear's anti-lift under braking,
+   * the driven axle's anti-squat under traction.
+   */
+  anti_dive?: number;
+  anti_lift?: number;
+  anti_squat?: number;
 }
 
 const axleOf = (d: Record<CornerName, number>, axle: 'front' | 'rear') => d[`${axle}_left`] + d[`${axle}_right`];
@@ -103,20 +111,29 @@ export function lateralSummary(m: VehicleModel): LateralSummary {
   return { roll_gradient: d.roll, lateral_load_transfer: { front, rear }, front_load_transfer_share: front / (front + rear) };
 }
 
-/** Pitch gradients and load transfer at 0 g (the state solved at rest). */
+/** Pitch gradients, load transfer and the realised anti-features at 0 g (the state solved at rest), from one reduced stiffness. */
 export function longitudinalSummary(m: VehicleModel): LongitudinalSummary {
   const rest = { ax: 0, ay: 0 };
   const out: LongitudinalSummary = { pitch_gradient: 0, longitudinal_load_transfer: {} };
-  if (m.spec.front_brake_bias !== undefined) {
-    const d = stateDerivative(m, rest, accelerationDirection('braking', rest));
+  const braking = m.spec.front_brake_bias !== undefined, driven = m.spec.driven_axle;
+  const directions: LoadDirection[] = [wheelPairDirection('front'), wheelPairDirection('rear')];
+  if (braking) directions.push(accelerationDirection('braking', rest));
+  if (driven !== undefined) directions.push(accelerationDirection('traction', rest));
+  const { deltas, layout } = poseTangents(m, (x) => applyAcceleration(x, rest), directions);
+  const [pairFront, pairRear, ...along] = deltas.map((delta) => derivativeReport(m, tangentPoses(m, delta, layout)));
+  if (braking) {
+    const d = along.shift()!;
     // derivatives along −ax: per g of deceleration read as d/dax
     out.pitch_gradient_braking = -d.pitch;
     out.longitudinal_load_transfer.braking = { front: -axleOf(d.load, 'front'), rear: -axleOf(d.load, 'rear') };
+    out.anti_dive = realisedAnti(d, pairFront, 'front');
+    out.anti_lift = realisedAnti(d, pairRear, 'rear');
   }
-  if (m.spec.driven_axle !== undefined) {
-    const d = stateDerivative(m, rest, accelerationDirection('traction', rest));
+  if (driven !== undefined) {
+    const d = along.shift()!;
     out.pitch_gradient_traction = d.pitch;
     out.longitudinal_load_transfer.traction = { front: axleOf(d.load, 'front'), rear: axleOf(d.load, 'rear') };
+    out.anti_squat = realisedAnti(d, driven === 'front' ? pairFront : pairRear, driven);
   }
   out.pitch_gradient = out.pitch_gradient_braking ?? out.pitch_gradient_traction ?? 0;
   return out;

@@ -44,10 +44,14 @@ export function wheelPairDirection(axle: 'front' | 'rear'): LoadDirection {
 
 /** The derivative of the current solved state (solved under the loads of `at`) along a load direction. */
 export function stateDerivative(m: VehicleModel, at: Acceleration, direction: LoadDirection): StateDerivative {
-  const { dyn } = m, sys = dyn.system;
   const { delta, layout } = poseTangent(m, at, direction);
-  const red = { layout };
-  const slot = (part: string) => red.layout[dyn.model.parts.get(part)!];
+  return derivativeReport(m, tangentPoses(m, delta, layout));
+}
+
+/** Each part's pose at the solved state and its rate along a tangent `delta` (solver layout). */
+export function tangentPoses(m: VehicleModel, delta: Float64Array, layout: Int32Array): (part: string) => PoseRate {
+  const { dyn } = m, sys = dyn.system;
+  const slot = (part: string) => layout[dyn.model.parts.get(part)!];
   const R = new Float64Array(9);
   const pose = (part: string) => {
     const v = sys.variables[dyn.model.parts.get(part)!];
@@ -55,7 +59,7 @@ export function stateDerivative(m: VehicleModel, at: Acceleration, direction: Lo
     const c0 = slot(part);
     return { R: R.slice(), p: Array.from(sys.state.subarray(v.offset, v.offset + 3)), w: c0 < 0 ? [0, 0, 0] : Array.from(delta.subarray(c0, c0 + 3)), v: c0 < 0 ? [0, 0, 0] : Array.from(delta.subarray(c0 + 3, c0 + 6)) };
   };
-  return derivativeReport(m, pose);
+  return pose;
 }
 
 /** A part's pose at the state and its rate along the tangent: R, p, and the body-frame ω and v (dR = R[ω]ₓ, dp = R v). */
