@@ -60,7 +60,8 @@ export class PointToPointForce extends BodyForceBlock {
     dConst(this.tension, 0);
     if (this.spring) {
       this.spring.evaluate(this.len.v, this.law);
-      dAdd(this.tension, this.tension, dChain(this.part, this.len, this.law[0], this.law[1]));
+      // the law's curvature only in tangent mode (the stiffness's rate); undefined poisons it rather than guess
+      dAdd(this.tension, this.tension, dChain(this.part, this.len, this.law[0], this.law[1], tangentMode() ? this.spring.curvature?.(this.len.v) : undefined));
     }
     dConst(this.rate, 0);
     if (this.damper) {
@@ -157,9 +158,10 @@ export class BushingForce extends BodyForceBlock {
     dvDot(s1, this.vee, this.vee); dScale(s1, s1, 0.25);
     dAdd(s2, r[0], r[4]); dAdd(s2, s2, r[8]); dAddConst(s2, s2, -1); dScale(s2, s2, 0.5);
     if (s1.v < 1e-4 && s2.v > 0) {
-      // φ/sin φ = 1 + s²/6 + 3s⁴/40 + 5s⁶/112 (s = sin φ): smooth at rest, where the closed form is 0/0
+      // φ/sin φ = 1 + s²/6 + 3s⁴/40 + 5s⁶/112 (s = sin φ): smooth at rest, where the closed form is 0/0;
+      // its curvature too, for tangent mode (the stiffness's rate at rest: compliance/coefficient-rates.ts)
       const x = s1.v;
-      dChain(s3, s1, 0.5 * (1 + x / 6 + (3 * x * x) / 40 + (5 * x * x * x) / 112), 0.5 * (1 / 6 + (6 * x) / 40 + (15 * x * x) / 112));
+      dChain(s3, s1, 0.5 * (1 + x / 6 + (3 * x * x) / 40 + (5 * x * x * x) / 112), 0.5 * (1 / 6 + (6 * x) / 40 + (15 * x * x) / 112), 0.5 * (6 / 40 + (30 * x) / 112));
     } else {
       dSqrt(s4, s1);
       dAtan2(s3, s4, s2);

@@ -9,6 +9,8 @@ export interface Law {
   evaluate(x: number, out: Float64Array): Float64Array;
   /** ∫ y dx from a fixed reference (for a potential); absent when not needed. */
   integral?(x: number): number;
+  /** d²y/dx² (tangent mode's second derivatives of an element: the stiffness's rate); absent where not known. */
+  curvature?(x: number): number;
 }
 
 // ---- laws: scalar functions with their slope ----
@@ -19,6 +21,7 @@ export class LinearLaw implements Law {
   evaluate(x: number, out: Float64Array): Float64Array {
     out[0] = this.slope * (x - this.x0) + this.y0; out[1] = this.slope; return out;
   }
+  curvature(): number { return 0; }
   integral(x: number): number {
     const d = x - this.x0;
     return 0.5 * this.slope * d * d + this.y0 * d;
@@ -50,6 +53,8 @@ export class TableLaw implements Law {
     out[0] = ys[i] + slope * (x - xs[i]); out[1] = slope;
     return out;
   }
+  /** Zero on each segment (a breakpoint's kink has none). */
+  curvature(): number { return 0; }
   /** ∫ from xs[0] to x of the extended curve. */
   integral(x: number): number {
     const xs = this.xs, ys = this.ys;

@@ -63,6 +63,14 @@ function cases(repo: string): Case[] {
     list.push(['plot', geometry, '--bump', '-20:20:5', '--metric', 'camber', '--metric', 'toe_angle', '--out', '{out}/plot.svg']);
     list.push(['plot', geometry, '--roll', '-2:2:3', '--metric', 'axle.roll_center_z', '--out', '{out}/axle.svg']);
   }
+  // the K&C rig on the compliant geometries: every event once
+  for (const geometry of geometries.filter((g) => /^compliance:/m.test(readFileSync(join(repo, g), 'utf8')))) {
+    list.push(['kc', geometry, '--event', 'lateral']);
+    list.push(['kc', geometry, '--event', 'braking', '--format', 'csv']);
+    list.push(['kc', geometry, '--event', 'traction', '--at', 'bump=20']);
+    list.push(['kc', geometry, '--event', 'aligning', '--range', '-100000:100000:3']);
+    list.push(['kc', geometry, '--event', 'vertical', '--range', '-20:20:5']);
+  }
   for (const sweep of sweeps) {
     list.push(['sweep', `${SUS}/double_wishbone.yaml`, '--sweep', sweep]);
     list.push(['sweep', `${SUS}/double_wishbone_axle_heave_link.yaml`, '--sweep', sweep]);

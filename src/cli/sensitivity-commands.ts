@@ -146,7 +146,8 @@ Options:
                      gain [a, b] (m(b) − m(a)), slope [a, b] (gain/(b − a), per mm), curve (the RMS
                      error to the given values); printed as { "targets": [ { target, metric, kind,
                      value, gradient } ] } over every hardpoint coordinate (csv: one row per target
-                     and coordinate)
+                     and coordinate); on a compliant file the states are settled, the metrics
+                     include kc.*, and the gradients are over the stiffnesses too (docs/compliance.md)
   --format json|csv  json (default) or csv: one row per step, metric and coordinate
   --out FILE         write there instead of stdout
   -h, --help         this text
@@ -185,7 +186,6 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
     refuseOverwritingInputs('sensitivity', '--out', stringOption(args, 'out'),
       [['geometry', path], ['sweep', stringOption(args, 'sweep')], ['loads', stringOption(args, 'loads')], ['targets', targetsPath]]);
     const geometry = parseGeometry(fileText, path);
-    if (targetsPath && geometry.compliance) throw new CliError('sensitivity: --targets (a bump curve\'s quantities) is not offered on a compliant file yet: ask for the states with --at or a sweep');
     if (targetsPath) {
       const clash = ['metric', 'loads', 'sweep', 'bump', 'steer', 'roll', 'at'].filter((k) => (args.values as Record<string, unknown>)[k] !== undefined);
       if (clash.length) throw new CliError(`sensitivity: --targets names its own metrics and travels: drop ${clash.map((k) => `--${k}`).join(', ')}`);

@@ -44,17 +44,18 @@
  * was), a failed solve (the last good state stays), a solver that threw, an analysis
  * that threw. Only misuse throws (a drag call without a drag, a second drag at once).
  */
-import { EMPTY, ReplaySubject, Subject, filter, merge, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { EMPTY, Subject, filter, merge, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as P from '../../kernel/pose';
 import type { Vec3Doc } from '../assembly/types.ts';
-import { History, EditRefused, type HistoryEntry } from '../reactive/history.ts';
+import { History, type HistoryEntry } from '../reactive/history.ts';
 import {
   defaultFrameScheduler, lastGood, latestPerFrame, solveLatest, type SolveFunction, type SolveOutcome, type WithLastGood,
 } from '../reactive/scheduler.ts';
 import type { Model } from '../model/build.ts';
-import { isDocumentError, liveEdits, type CompiledDocument, type LiveDocument, type LiveRecipe } from './document.ts';
+import { liveEdits, type CompiledDocument, type LiveDocument, type LiveRecipe } from './document.ts';
 import { CompileCache } from './compile-cache.ts';
-import { hardpointCoordinates, hardpointStart, isLiveFrame, pullStrategy, type ActiveDrag } from './drag-geometry.ts';
+import { hardpointCoordinates, hardpointStart, pullStrategy, type ActiveDrag } from './drag-geometry.ts';
+import { LiveOutputs, messageOf } from './live-outputs.ts';
 import { LiveEngine, type LiveFrame, type SolveRequest, type WarmState } from './engine.ts';
 import type { AssemblyRecipe } from '../assembly/edits.ts';
 import { ArgumentError, InternalError } from '../../kernel/errors.ts';
@@ -88,13 +89,9 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
   private readonly frameScheduler: SchedulerLike;
   private readonly leading: boolean;
   private readonly lanes: Subject<unknown>[] = [];
-  private readonly failureOf: (frame: F) => { readonly message: string; readonly failed: readonly string[] };
+  private readonly outputs: LiveOutputs<A, F, S>;
   private readonly requests = new Subject<LiveRequest<S>>();
   private readonly immediate = new Subject<SolveOutcome<LiveRequest<S>, F>>();
-  private readonly stateSubject = new ReplaySubject<F>(1);
-  private readonly analysisSubject = new ReplaySubject<LiveAnalysis<A>>(1);
-  private readonly errorSubject = new Subject<LiveError<A, F>>();
-  private readonly frameSubject = new Subject<WithLastGood<LiveRequest<S>, F>>();
   private readonly subscriptions: Subscription[] = [];
   private readonly compiled = new CompileCache();
   /** Document versions, by document (see {@link LiveModel.versionOf}). */
@@ -128,14 +125,8 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     this.frameScheduler = options.frameScheduler ?? defaultFrameScheduler();
     this.leading = options.leading === true;
     this.currentSettings = options.settings as S;
-    this.failureOf = options.failureOf ?? ((frame) => {
-      const result = isLiveFrame<A>(frame) ? frame.result : null;
-      return { message: result?.message ?? 'constraints do not hold', failed: result?.failed ?? [] };
-    });
-    this.state$ = this.stateSubject.asObservable();
-    this.analysis$ = this.analysisSubject.asObservable();
-    this.errors$ = this.errorSubject.asObservable();
-    this.frames$ = this.frameSubject.asObservable();
+    this.outputs = new LiveOutputs<A, F, S>(this.remote, options.failureOf);
+    ({ state$: this.state$, analysis$: this.analysis$, errors$: this.errors$, frames$: this.frames$ } = this.outputs);
 
     const inProcess = (request: SolveRequest): LiveFrame<A> => this.engine.solve(request);
     const solver = options.solver;
@@ -248,7 +239,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     try {
       return { ok: true, document: this.history.apply(recipe, label) };
     } catch (error) {
-      return { ok: false, document: this.history.current, reason: this.refusal(error, label) };
+      return { ok: false, document: this.history.current, reason: this.outputs.refusal(error, label) };
     }
   }
 
@@ -286,10 +277,10 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       const model = this.engine.model;
       const variable = model?.parts.get(spec.part);
       const what = label ?? `pull ${spec.part}`;
-      if (model === null || variable === undefined) return this.refuse(what, `no part "${spec.part}"`);
-      if (model.system.variables[variable].fixed) return this.refuse(what, `part "${spec.part}" is fixed: it cannot be pulled`);
+      if (model === null || variable === undefined) return this.outputs.refuse(what, `no part "${spec.part}"`);
+      if (model.system.variables[variable].fixed) return this.outputs.refuse(what, `part "${spec.part}" is fixed: it cannot be pulled`);
       const point: [number, number, number] = [spec.point[0], spec.point[1], spec.point[2]];
-      if (!point.every(Number.isFinite)) return this.refuse(what, 'the grabbed point must have finite coordinates');
+      if (!point.every(Number.isFinite)) return this.outputs.refuse(what, 'the grabbed point must have finite coordinates');
       const pose = (start.good ? start.poses[spec.part] : undefined) ?? P.poseToJSON(model.system.getPose(variable));
       const here = P.applyPoint(new Float64Array(3), P.pose(pose.position, pose.rotation), point);
       this.drag = {
@@ -308,7 +299,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     try {
       hardpointStart(this.history.current, this.remote ? null : this.good, spec.name);
     } catch (error) {
-      return this.refuse(what, this.messageOf(error));
+      return this.outputs.refuse(what, messageOf(error));
     }
     this.history.beginGesture(what);
     this.drag = { kind: 'hardpoint', name: spec.name, label: what };
@@ -326,7 +317,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     if (drag === null) throw new InternalError('LiveModel: dragTo without a drag');
     const xyz: [number, number, number] = [target[0], target[1], target[2]];
     if (drag.kind === 'pull') {
-      if (!xyz.every(Number.isFinite)) return this.refuse(`pull ${drag.part}`, 'the target must have finite coordinates');
+      if (!xyz.every(Number.isFinite)) return this.outputs.refuse(`pull ${drag.part}`, 'the target must have finite coordinates');
       drag.target = xyz;
       this.requests.next(this.request());
       return true;
@@ -335,7 +326,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       this.history.updateGesture(liveEdits.moveHardpoint(drag.name, hardpointCoordinates(this.history.current, this.remote ? null : this.good, drag.name, xyz)));
       return true;
     } catch (error) {
-      this.refusal(error, drag.label);
+      this.outputs.refusal(error, drag.label);
       return false;
     }
   }
@@ -423,10 +414,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     this.history.dispose();
     this.requests.complete();
     this.immediate.complete();
-    this.stateSubject.complete();
-    this.analysisSubject.complete();
-    this.errorSubject.complete();
-    this.frameSubject.complete();
+    this.outputs.complete();
   }
 
   // ---- internals ----
@@ -466,45 +454,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     this.handledSeq = Math.max(this.handledSeq, latest.input.seq);
     if (latest.input.seed !== undefined && latest.input.seed === this.pendingSeed) this.pendingSeed = null;
     if (latest.kind === 'ok' && outcome.good) this.good = latest.output;
-    this.frameSubject.next(outcome);
-    if (latest.kind === 'error') {
-      this.errorSubject.next({ kind: 'solver-error', seq: latest.input.seq, message: this.messageOf(latest.error), error: latest.error });
-      return;
-    }
-    const frame = latest.output;
-    const seq = latest.input.seq;
-    if (!outcome.good) {
-      this.errorSubject.next({ kind: 'solve-failed', seq, ...this.failureOf(frame), frame });
-      return;
-    }
-    this.stateSubject.next(frame);
-    // a remote solver's frames carry their own analysis; a solver's own frame type has none
-    if (this.remote || !isLiveFrame<A>(frame)) return;
-    if (frame.analysisError !== undefined) {
-      this.errorSubject.next({ kind: 'analysis-failed', seq, message: frame.analysisError, frame });
-    } else if (frame.analysis !== undefined) {
-      this.analysisSubject.next({ seq, value: frame.analysis, frame });
-    }
-  }
-
-  private refuse(label: string, reason: string): false {
-    this.errorSubject.next({ kind: 'refused', label, reason });
-    return false;
-  }
-
-  /** Reports a refused edit and returns its reason; rethrows what is not a refusal. */
-  private refusal(error: unknown, label: string): string {
-    let reason: string;
-    if (error instanceof EditRefused) reason = error.reason;
-    else if (isDocumentError(error)) reason = error.message;
-    else throw error;
-    this.refuse(label, reason);
-    return reason;
-  }
-
-  private messageOf(error: unknown): string {
-    if (error instanceof EditRefused) return error.reason;
-    return error instanceof Error ? error.message : String(error);
+    this.outputs.route(outcome);
   }
 }
 

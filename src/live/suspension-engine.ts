@@ -82,8 +82,8 @@ export function drivenSuspension(assembly: AssemblyDoc, reuse?: SuspensionModel 
   return sm;
 }
 
-/** `old` renewed for `assembly` at its design state (renewModel: the same numbers as a build), or null where it cannot be. */
-function renewedSuspension(old: SuspensionModel, assembly: AssemblyDoc): SuspensionModel | null {
+/** `old` renewed for `assembly` at its design state (renewModel: the same numbers as a build), or null where it cannot be; `old` is not to be used again either way. */
+export function renewedSuspension(old: SuspensionModel, assembly: AssemblyDoc): SuspensionModel | null {
   old.clearDrivers();
   // the old model's holds were released when it was built: it is the build of its document
   // without them, and so is the new one (the view's drivers take the holds' place)

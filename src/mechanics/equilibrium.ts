@@ -28,6 +28,18 @@ export interface EquilibriumOptions {
    * balanced to BALANCE_TOLERANCE × this, not to round-off.
    */
   forceScale?: number;
+  /**
+   * The reduction at the current state (default reduce()): a caller with a better or
+   * cheaper stiffness (the constraints' exact curvature, one kept from an earlier state)
+   * passes its own. Only the force f decides convergence; the stiffness only steers.
+   */
+  reduce?: (loadScale: number) => Reduced;
+  /**
+   * false: a solved result skips the model-level reports (reactions, element forces, the
+   * state as JSON, the freedom count), which cost more than a warm Newton; its fields are
+   * then empty (dof −1). A failure keeps them all. Default true.
+   */
+  report?: boolean;
 }
 
 export type EquilibriumResult = Omit<SolveResult, 'status'> & {
@@ -69,8 +81,16 @@ function loadSize(dyn: DynamicsModel, Q: Float64Array, layout: Int32Array): numb
 
 export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}): EquilibriumResult {
   const { system } = dyn;
-  const solved = solveModel(dyn.model, { set: options.set, solver: options.solver });
+  const brief = options.report === false && !options.set;
+  const reduceAt = options.reduce ?? ((loadScale: number) => reduce(dyn, { loadScale }));
+  const solved = brief && solve(system, options.solver).converged ? null : solveModel(dyn.model, { set: options.set, solver: options.solver });
   const finish = (status: 'solved' | 'failed', iterations: number, loadSteps: number[], message?: string): EquilibriumResult => {
+    if (brief && status === 'solved') {
+      return {
+        status, converged: true, iterations: 0, maxResidual: 0, dof: -1, redundant: [], conflicting: [], atLimit: [], state: {},
+        reactions: {}, drivers: {}, forces: {}, indeterminate: [], residualForce: {}, newtonIterations: iterations, loadSteps,
+      };
+    }
     const report = reactionsHere(dyn);
     const kin = solveModel(dyn.model, { solver: options.solver });
     const result: EquilibriumResult = {
@@ -80,7 +100,7 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
     if (message) result.message = message;
     return result;
   };
-  if (solved.status !== 'solved') return finish('failed', 0, [], solved.message ?? 'the starting pose cannot be solved');
+  if (solved && solved.status !== 'solved') return finish('failed', 0, [], solved.message ?? 'the starting pose cannot be solved');
   const maxIterations = options.maxIterations ?? 60;
   const trust = (options.trustRadius ?? 0.05) * system.lengthScale;
   let total = 0;
@@ -88,7 +108,7 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
     // the state an accepted step reached was already reduced to judge it: that reduction starts the next iteration
     let reached: Reduced | null = null;
     for (let it = 0; it < maxIterations; it++) {
-      const red = reached ?? reduce(dyn, { loadScale });
+      const red = reached ?? reduceAt(loadScale);
       reached = null;
       const { k, N, size: n } = red;
       const scale = Math.max(loadSize(dyn, red.Q, red.layout), options.forceScale ?? 0);
@@ -131,7 +151,7 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
         }
         const back = solve(system, options.solver);
         if (back.converged) {
-          const next = reduce(dyn, { loadScale });
+          const next = reduceAt(loadScale);
           if (forceSize(next.f) < current) { accepted = true; reached = next; break; }
         }
         system.restore(saved);

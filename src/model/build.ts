@@ -50,18 +50,17 @@ export function lengthScaleOf(doc: AssemblyDoc): number {
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   const grow = (p: ReadonlyVec3) => { for (let i = 0; i < 3; i++) { lo[i] = Math.min(lo[i], p[i]); hi[i] = Math.max(hi[i], p[i]); } };
   const w = vec3();
+  // every entity's origin in world coordinates (no list of them built: a renewal per drag move runs this)
   for (const part of Object.values(doc.parts)) {
     const pose = poseOf(part.pose);
     grow(part.pose.position);
-    const local: ReadonlyVec3[] = [
-      ...Object.values(part.points ?? {}),
-      ...Object.values(part.frames ?? {}).map((f) => f.origin),
-      ...Object.values(part.axes ?? {}).map((a) => a.origin),
-      ...Object.values(part.planes ?? {}).map((p) => p.origin),
-      ...Object.values(part.circles ?? {}).map((c) => c.center),
-      ...Object.values(part.curves ?? {}).flatMap((c) => c.polyline),
-    ];
-    for (const p of local) grow(P.applyPoint(w, pose, p));
+    const at = (p: ReadonlyVec3) => grow(P.applyPoint(w, pose, p));
+    for (const name in part.points) at(part.points[name]);
+    for (const name in part.frames) at(part.frames[name].origin);
+    for (const name in part.axes) at(part.axes[name].origin);
+    for (const name in part.planes) at(part.planes[name].origin);
+    for (const name in part.circles) at(part.circles[name].center);
+    for (const name in part.curves) for (const p of part.curves[name].polyline) at(p);
   }
   if (!Number.isFinite(lo[0])) return 1;
   const diag = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);

@@ -3,7 +3,8 @@
  * sedan over a bump opened from the Vehicle menu, Simulate runs it in its worker (a short
  * run), then the time slider scrubbed to the bump moves the body (it rolls and pitches off
  * its rest pose), the front left wheel rises over the bump, and scrubbing back to t = 0
- * shows the rest pose again; Play runs to the end, and a pickup drag goes back to the car at rest.
+ * shows the rest pose again; the energy and tyre-load plots have a point a frame; Play runs to
+ * the end, and a pickup drag goes back to the car at rest.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -40,6 +41,9 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle playback in headless Chromium', () => {
     expect(state.end).toBeCloseTo(0.16, 6);
     expect(state.frames).toBeGreaterThan(5);
     expect(await page.locator('#vehicle-sim-status').textContent()).toContain('steps');
+    // the energy budget and the four tyre loads are plotted, a point a frame
+    const plotted = await page.evaluate(() => ({ ...window.__kinemate.vehicle.playback.plots.points(), tyreShown: !document.getElementById('vehicle-sim-tyre')!.hidden }));
+    expect(plotted).toEqual({ energy: state.frames, tyre: state.frames, tyreShown: true });
 
     const rest = await scrub(page, 0);
     const rolled = await scrub(page, 1000 * (0.12 / 0.16));

@@ -51,6 +51,37 @@ describe('the CAD example', () => {
     }
   }, 60_000);
 
+  it("a STEP part's circular edge: the spindle's outer rim picked from its end face is a circle of radius 25 about the wheel centre", async () => {
+    // occt-import-js gives triangles per B-rep face and no edge curves: the rim is the
+    // boundary between the end face and the side (its two half faces one wall), fitted
+    const upright = await read('step/upright.step');
+    const outboard: V = [-20, 950, 313.426], spin = unit([0, 150, 5]);
+    const corner = (t: number, k: number): V => {
+      const v = 3 * upright.indices[3 * t + k]!;
+      return [upright.positions[v]!, upright.positions[v + 1]!, upright.positions[v + 2]!];
+    };
+    // a triangle of the spindle's end face (all three corners in its plane), and a corner of it on the rim
+    const triangles = Array.from({ length: upright.indices.length / 3 }, (_, t) => t);
+    const cap = triangles.find((t) => [0, 1, 2].every((k) => Math.abs(dot(sub(corner(t, k), outboard), spin)) < 1e-3))!;
+    expect(cap).toBeDefined();
+    const rim = [0, 1, 2].map((k) => corner(cap, k)).find((p) => Math.abs(Math.hypot(...sub(p, outboard)) - 25) < 1e-3)!;
+    const mid = [0, 1, 2].map((c) => (corner(cap, 0)[c]! + corner(cap, 1)[c]! + corner(cap, 2)[c]!) / 3) as V;
+    // a click a hair inside the face from the rim, on its edge rather than on the corner
+    const edgePoint = (p: V): V => [0, 1, 2].map((c) => p[c]! + 0.02 * (mid[c]! - p[c]!)) as V;
+    const other = [0, 1, 2].map((k) => corner(cap, k)).find((p) => p !== rim && Math.abs(Math.hypot(...sub(p, outboard)) - 25) < 1e-3);
+    const hit = other ? edgePoint([0, 1, 2].map((c) => (rim[c]! + other[c]!) / 2) as V) : edgePoint(rim);
+    const r = entityFromPick(upright, cap, { point: hit, tolerance: 0.5 });
+    expect(r.feature).toBe('circular edge');
+    if (r.entity.kind !== 'circle') throw new Error('not a circle');
+    expect(r.entity.circle.radius).toBeCloseTo(25, 3);
+    for (let c = 0; c < 3; c++) expect(r.entity.circle.center[c]).toBeCloseTo(outboard[c]!, 3);
+    expect(r.entity.centre).toEqual(r.entity.circle.center);
+    expect(Math.abs(dot(unit(r.entity.circle.normal as V), spin))).toBeGreaterThan(1 - 1e-9);
+    // the whole rim: its segments go all the way round
+    const n = r.segments!.length / 6;
+    expect(n).toBeGreaterThanOrEqual(16);
+  }, 60_000);
+
   it('the corner as an assembly: the loose wheel mounted on the spindle by picking the tread and the spindle, DOF 8 → 3 (bump, steer, spin)', async () => {
     let doc = parseAssembly(readFileSync(new URL('double_wishbone_stl.kinemate.json', dir), 'utf8'));
     expect(dofModel(buildModel(doc)).dof).toBe(8);

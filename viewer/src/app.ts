@@ -50,6 +50,7 @@ import { SurfacePicking } from './surface-picking';
 import { ClearanceOverlay } from './clearance-overlay';
 import { EnvelopeButton } from './envelope-button';
 import { LiveClearance } from './clearance-live';
+import { ClearancePlot } from './clearance-plot';
 import { geometryBodies, type GeometryBodies } from './geometry-bodies';
 import { CompliancePanel } from './compliance-panel';
 import { VehicleMode } from './vehicle-mode';
@@ -84,6 +85,8 @@ export class ViewerApp {
   readonly surfacePicking: SurfacePicking;
   readonly clearanceOverlay: ClearanceOverlay;
   readonly liveClearance = new LiveClearance();
+  /** The smallest clearance over the plots' sweep, computed in a worker and plotted (viewer/src/clearance-plot.ts). */
+  readonly clearancePlot = new ClearancePlot(this);
   readonly envelope: EnvelopeButton;
   /** A whole car opened from a vehicle file (viewer/src/vehicle-mode.ts): drawn, dragged and read out apart from the live model. */
   readonly vehicle: VehicleMode;
@@ -149,6 +152,7 @@ export class ViewerApp {
       const problem = this.partMeshes.problems.values().next().value;
       if (problem) this.showError(`Part geometry: ${problem}`);
       if (this.lastPose) this.showClearance(geometryBodies(this.history.current), this.lastPose);
+      this.clearancePlot.request(this.sweepControls.kind(), this.sweepControls.range());
       this.invalidate();
     });
     this.clearanceOverlay = new ClearanceOverlay(this.scene);
@@ -206,6 +210,7 @@ export class ViewerApp {
     this.sweepControls.goodRange = range;
     const request: SweepRequest = { docKey: this.docKey(doc), doc, compiled: this.live.compiledOf(doc), kind: this.sweepControls.kind(), range, steering: this.plots.needsSteering(), derivatives: this.plots.needsDerivatives(), loads: this.plots.needsLoads() ? this.loadsPanel.loadCase() : null };
     this.sweeps.request({ id: ++this.sweepId, seq: this.live.requestSeq, time, request });
+    this.clearancePlot.request(request.kind ?? 'bump', range);
     this.plots.setComputing(true);
   }
 

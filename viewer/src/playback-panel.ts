@@ -10,7 +10,6 @@
  * worker: the pose worker, and so the drag, never waits for it).
  */
 import type { Vec3Tuple } from '../../src/index.ts';
-import uPlot from 'uplot';
 import './playback.css';
 import type { History } from '../../src/index.ts';
 import type { HandleDragControls } from './drag';
@@ -21,6 +20,7 @@ import { nameOf } from './document';
 import { PlaybackClock } from './playback-clock';
 import { Playback, SLIDER_STEPS, posedResult } from '../../src/index.ts';
 import { SimulationClient } from './simulation-client';
+import { ENERGY_SERIES, RunPlots } from './run-plots';
 import type { PlaybackFrame, SimulationMessage, SimulationSettings } from '../../src/index.ts';
 
 /** Settings that suit each example (the README's commands); others get the fallback. */
@@ -34,15 +34,6 @@ const DEFAULTS: Record<string, SimulationSettings> = {
 };
 const FALLBACK: SimulationSettings = { duration: 2, step: 0.001, every: 10 };
 
-const ENERGY_SERIES = [
-  { key: 'kinetic', label: 'kinetic', stroke: '#5aa9ff' },
-  { key: 'potential', label: 'gravity', stroke: '#3ddc84' },
-  { key: 'elastic', label: 'elastic', stroke: '#f2c94c' },
-  { key: 'dissipated', label: 'dissipated', stroke: '#ff8c1a' },
-  { key: 'external', label: 'external work', stroke: '#b36bff' },
-  { key: 'total', label: 'total', stroke: '#ffffff' },
-] as const;
-const TYRE_COLORS = ['#ff5a5a', '#27c3d9', '#f2c94c', '#3ddc84'];
 
 /** Link tints: tension red, compression blue, a neutral grey at no force. */
 const NEUTRAL = [0xd9, 0xd9, 0xd9], TENSION = [0xff, 0x3b, 0x3b], COMPRESSION = [0x3b, 0x7b, 0xff], LOADED = [0xff, 0x8c, 0x1a];
@@ -92,10 +83,7 @@ export class PlaybackPanel {
   private shown: PoseResult | null = null;
   private rodScale = 0;
   private loadScale = 0;
-  private readonly energy: uPlot;
-  private readonly tyre: uPlot;
-  private tyreSeries = 0;
-  private plotsDirty = false;
+  private readonly plots: RunPlots;
   private readonly clock = new PlaybackClock(this.model, () => this.show(), () => this.render());
 
   constructor(private readonly app: PlaybackHost) {
@@ -118,8 +106,7 @@ export class PlaybackPanel {
     const side = document.getElementById('side')!;
     side.insertBefore(root, document.getElementById('hardpoints-panel'));
     this.root = root;
-    this.energy = this.chart($(root, '#sim-energy'), 'energy (J)', ENERGY_SERIES.map((s) => ({ label: s.label, stroke: s.stroke })));
-    this.tyre = this.chart($(root, '#sim-tyre'), 'tyre force (N)', []);
+    this.plots = new RunPlots(this.model, $(root, '#sim-energy'), $(root, '#sim-tyre'), () => this.width());
     $(root, '#sim-run').addEventListener('click', () => this.run());
     $(root, '#sim-play').addEventListener('click', () => (this.model.playing ? this.pause() : this.play()));
     const slider = $<HTMLInputElement>(root, '#sim-time');
@@ -135,38 +122,13 @@ export class PlaybackPanel {
     new ResizeObserver(() => this.resize()).observe(root);
   }
 
-  private chart(el: HTMLElement, label: string, series: { label: string; stroke: string }[]): uPlot {
-    const axis = { stroke: '#9aa7b5', grid: { stroke: '#2a323c' }, ticks: { stroke: '#2a323c' }, labelSize: 14, font: '10px sans-serif', labelFont: '10px sans-serif' };
-    return new uPlot({
-      width: this.width(), height: 140,
-      legend: { show: true, live: false },
-      cursor: { show: false },
-      padding: [8, 10, 0, 0],
-      scales: { x: { time: false } },
-      axes: [{ ...axis, size: 28, label: 't (s)' }, { ...axis, size: 50, label }],
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 1.5, points: { show: false } }))],
-      hooks: {
-        draw: [(u) => {
-          // the time shown
-          if (this.model.frames.length === 0) return;
-          const x = u.valToPos(this.model.time, 'x', true);
-          u.ctx.save();
-          u.ctx.strokeStyle = '#ff5a5a';
-          u.ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1);
-          u.ctx.beginPath(); u.ctx.moveTo(x, u.bbox.top); u.ctx.lineTo(x, u.bbox.top + u.bbox.height); u.ctx.stroke();
-          u.ctx.restore();
-        }],
-      },
-    }, [[]], el);
-  }
-
   private width(): number {
     return Math.max(200, (this.root?.clientWidth ?? 300) - 4);
   }
 
   private resize(): void {
     if (this.root.hidden) return;
-    for (const c of [this.energy, this.tyre]) c.setSize({ width: this.width(), height: 140 });
+    this.plots.resize();
   }
 
   // ------------------------------------------------------------ runs
@@ -195,7 +157,7 @@ export class PlaybackPanel {
     const s = this.settingsOf(doc);
     $<HTMLInputElement>(this.root, '#sim-duration').value = String(s.duration);
     $<HTMLInputElement>(this.root, '#sim-step').value = String(s.step);
-    this.plotsDirty = true;
+    this.plots.dirty = true;
     this.render();
   }
 
@@ -254,7 +216,7 @@ export class PlaybackPanel {
     this.status = 'running';
     this.message = null;
     this.showing = true;
-    this.plotsDirty = true;
+    this.plots.dirty = true;
     this.client.start(doc, settings, (m) => this.onMessage(m));
     this.render();
   }
@@ -265,7 +227,7 @@ export class PlaybackPanel {
     } else if (m.kind === 'frames') {
       this.model.append(m.frames);
       for (const f of m.frames) this.scaleFrom(f);
-      this.plotsDirty = true;
+      this.plots.dirty = true;
       if (this.showing) this.show();
     } else if (m.kind === 'done') {
       this.model.complete = true;
@@ -275,7 +237,7 @@ export class PlaybackPanel {
       this.message = m.status === 'failed'
         ? `the run failed: ${m.message ?? 'a step did not converge'} — the ${this.model.frames.length} frames up to t = ${this.model.end.toFixed(3)} s are kept`
         : `${m.steps} steps, ${this.model.frames.length} frames${lifts ? `, ${lifts} lift-off${lifts > 1 ? 's' : ''}` : ''}; energy drift ${this.drift().toExponential(2)} J`;
-      this.plotsDirty = true;
+      this.plots.dirty = true;
     } else {
       this.model.complete = true;
       this.status = 'error';
@@ -365,24 +327,7 @@ export class PlaybackPanel {
     if (this.shown && h?.rods.length) legend.push(`links: red in tension, blue in compression (to ${this.rodScale.toFixed(0)} N)`);
     if (this.shown && h?.loaded.length) legend.push(`parts: orange with their largest joint force (to ${this.loadScale.toFixed(0)} N)`);
     $(this.root, '#sim-legend').textContent = legend.join('; ');
-    if (this.plotsDirty) this.updatePlots();
-    else { this.energy.redraw(false); if (this.tyreSeries) this.tyre.redraw(false); }
-  }
-
-  private updatePlots(): void {
-    this.plotsDirty = false;
-    const f = this.model.frames, h = this.model.header;
-    const t = f.map((x) => x.t);
-    this.energy.setData([t, ...ENERGY_SERIES.map((s) => f.map((x) => x.energy[s.key]))]);
-    const tyres = h?.tyres ?? [];
-    const el = $(this.root, '#sim-tyre');
-    el.hidden = tyres.length === 0;
-    if (tyres.length !== this.tyreSeries) {
-      while (this.tyre.series.length > 1) this.tyre.delSeries(1);
-      tyres.forEach((id, i) => this.tyre.addSeries({ label: id, stroke: TYRE_COLORS[i % TYRE_COLORS.length], width: 1.5, points: { show: false } }));
-      this.tyreSeries = tyres.length;
-    }
-    if (tyres.length) this.tyre.setData([t, ...tyres.map((_, i) => f.map((x) => x.tyres[i]))]);
+    this.plots.render();
   }
 
   /** For tests: the run and what is drawn. */
@@ -403,8 +348,8 @@ export class PlaybackPanel {
       points: this.shown?.points ?? null,
       /** The energy budget at the time shown (J). */
       energy: m.frames.length ? Object.fromEntries(ENERGY_SERIES.map((e) => [e.key, m.valueAt((f) => f.energy[e.key])])) : null,
-      energyPoints: this.energy.data[0]?.length ?? 0,
-      tyrePoints: this.tyreSeries ? this.tyre.data[0]?.length ?? 0 : 0,
+      energyPoints: this.plots.points().energy,
+      tyrePoints: this.plots.points().tyre,
     };
   }
 }

@@ -15,6 +15,9 @@ export type { PlotSpec } from '../../src/index.ts';
 export const needsSteeringResponse = (metric: string): boolean => metric.endsWith('_virtual');
 
 const COLORS = ['#ff8c1a', '#3ddc84', '#5aa9ff'];
+/** Metrics the viewer adds to the sweep's own (each from a worker of its own, set with `setExtra`). */
+const EXTRA: readonly PlotSpec[] = [{ metric: 'clearance', label: 'Min. clearance', unit: 'mm' }];
+const SPECS: readonly PlotSpec[] = [...PLOTTABLE, ...EXTRA];
 export const DEFAULT_PLOTS = ['camber', 'toe_angle', 'caster'];
 
 export class PlotPanel {
@@ -34,6 +37,10 @@ export class PlotPanel {
   private design: { docKey: number; metrics: Record<string, number | null> } | null = null;
   /** The metrics the menus offer now (joined), so they are rewritten only when it changes. */
   private offered = '';
+  /** The viewer's own metrics over the sweep (the clearance), by metric. */
+  private readonly extra = new Map<string, { travel: number[]; values: (number | null)[] }>();
+  /** An added metric is put in the last plot the first time it comes (once per page). */
+  private readonly extraShown = new Set<string>();
   /** Called after a redraw (the benchmark times it). */
   onDraw: (() => void) | null = null;
   /** Called when a plot's menu picks another metric. */
@@ -49,7 +56,7 @@ export class PlotPanel {
       const menu = document.createElement('select');
       menu.className = 'plot-metric';
       menu.title = 'The metric this plot shows over the bump sweep';
-      for (const spec of PLOTTABLE) {
+      for (const spec of SPECS) {
         const o = document.createElement('option');
         o.value = spec.metric;
         o.textContent = `${spec.label} (${spec.unit})`;
@@ -89,7 +96,7 @@ export class PlotPanel {
   }
 
   private spec(metric: string): PlotSpec {
-    return PLOTTABLE.find((s) => s.metric === metric) ?? { metric, label: metric, unit: '' };
+    return SPECS.find((s) => s.metric === metric) ?? { metric, label: metric, unit: '' };
   }
 
   private width(): number {
@@ -169,11 +176,12 @@ export class PlotPanel {
     const has = (metric: string) => {
       // loads come with the loads panel's case: every suspension has them (a sweep computes them once picked)
       if (metric.startsWith('loads.')) return true;
+      if (EXTRA.some((e) => e.metric === metric)) return this.extra.has(metric);
       const v = this.design!.metrics[metric];
       if (v !== null && v !== undefined) return true;
       return sweep.series[metric]?.some((x) => x !== null) ?? !(metric in this.design!.metrics);
     };
-    const available = PLOTTABLE.map((p) => p.metric).filter(has);
+    const available = SPECS.map((p) => p.metric).filter(has);
     // the menus change only when the offer does (not at every sweep of a drag)
     const key = available.join(',');
     if (key !== this.offered) {
@@ -244,6 +252,22 @@ export class PlotPanel {
     this.redraw();
   }
 
+  /**
+   * One of the viewer's own metrics over the sweep (null: this document has none). The
+   * first time one comes it takes the last plot, where the designer sees it without asking.
+   */
+  setExtra(metric: string, data: { travel: number[]; values: (number | null)[] } | null): void {
+    if (data) this.extra.set(metric, data);
+    else this.extra.delete(metric);
+    if (data && !this.extraShown.has(metric)) {
+      this.extraShown.add(metric);
+      const last = this.chosen.length - 1;
+      if (!this.chosen.includes(metric)) { this.preferred[last] = metric; this.choose(last, metric); }
+    }
+    this.updateOffer();
+    this.redraw();
+  }
+
   setBaseline(sweep: SweepResult | null): void {
     this.baseline = sweep;
     this.redraw();
@@ -258,14 +282,17 @@ export class PlotPanel {
   /** The plotted data (for tests): per chosen metric, the current curve. */
   data(): Record<string, (number | null)[]> {
     const out: Record<string, (number | null)[]> = {};
-    for (const metric of this.chosen) out[metric] = this.current?.series[metric] ?? [];
+    for (const metric of this.chosen) out[metric] = this.current?.series[metric] ?? this.extra.get(metric)?.values ?? [];
     return out;
   }
 
   private dataFor(index: number): uPlot.AlignedData {
     const s = this.current, metric = this.chosen[index];
     const x = s ? s.travel : [];
-    const y = s ? s.series[metric] ?? x.map(() => null) : [];
+    // an added metric's curve is drawn on the sweep's travel when it has its steps (during a
+    // drag it may be a sweep behind: drawn still, rather than flickering off)
+    const e = this.extra.get(metric);
+    const y = s ? s.series[metric] ?? (e && e.travel.length === x.length && e.travel[0] === x[0] && e.travel.at(-1) === x.at(-1) ? e.values : x.map(() => null)) : [];
     const b = this.baseline && this.baseline.kind === s?.kind && this.baseline.travel.length === x.length ? this.baseline.series[metric] ?? x.map(() => null) : x.map(() => null);
     return [x, y, b] as uPlot.AlignedData;
   }

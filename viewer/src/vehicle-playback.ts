@@ -3,11 +3,13 @@
  * its file's `road:` or through its `steer:` step (a one-wheel bump by default) in its own
  * worker (vehicle-run.worker.ts) with a progress bar, then plays the run back in the 3D view
  * — play/pause, a time slider to scrub — moving the body, the wheels and the tyre-load
- * arrows. The vehicle simulation is slow (~10 ms a step), so the default run is short.
+ * arrows — and plots its energy budget and the four tyres' vertical loads against time.
+ * The vehicle simulation is slow (~10 ms a step), so the default run is short.
  * A drag of a pickup takes the view back to the car at rest; an edit makes the run stale
  * (Simulate runs the edited car).
  */
 import { PlaybackClock } from './playback-clock';
+import { RunPlots } from './run-plots';
 import { Playback, SLIDER_STEPS, VEHICLE_RUN_DEFAULTS, posedResult } from '../../src/index.ts';
 import type { PoseResult, SimulationSettings, VehicleDocument, VehiclePlaybackFrame, VehicleRunMessage } from '../../src/index.ts';
 import type { SceneView } from './scene';
@@ -39,6 +41,8 @@ export class VehiclePlayback {
   private runId = 0;
   private restMean = 1;
   private readonly clock = new PlaybackClock(this.model, () => this.show(), () => this.render());
+  /** The run's energy budget and tyre loads against time. */
+  readonly plots: RunPlots;
 
   constructor(private readonly host: VehiclePlaybackHost, parent: HTMLElement) {
     const root = document.createElement('div');
@@ -50,9 +54,13 @@ export class VehiclePlayback {
       <progress id="vehicle-sim-progress" max="1" value="0" hidden></progress>
       <div class="row"><button id="vehicle-sim-play" disabled>Play</button> <span id="vehicle-sim-clock">–</span></div>
       <input id="vehicle-sim-time" type="range" min="0" max="${SLIDER_STEPS}" step="any" value="0" disabled title="Time: drag to scrub" />
-      <div id="vehicle-sim-status" class="note"></div>`;
+      <div id="vehicle-sim-status" class="note"></div>
+      <div class="sim-plot" id="vehicle-sim-energy"></div>
+      <div class="sim-plot" id="vehicle-sim-tyre" hidden></div>`;
     parent.appendChild(root);
     this.root = root;
+    this.plots = new RunPlots(this.model, q(root, '#vehicle-sim-energy'), q(root, '#vehicle-sim-tyre'), () => Math.max(200, root.clientWidth - 4));
+    new ResizeObserver(() => this.plots.resize()).observe(root);
     q(root, '#vehicle-sim-run').addEventListener('click', () => this.run());
     q(root, '#vehicle-sim-play').addEventListener('click', () => (this.model.playing ? this.pause() : this.play()));
     const slider = q<HTMLInputElement>(root, '#vehicle-sim-time');
@@ -70,6 +78,7 @@ export class VehiclePlayback {
     const settings: SimulationSettings = { duration, step, every: Math.max(1, Math.round(0.02 / step)) };
     this.model.reset(duration);
     this.model.time = 0;
+    this.plots.dirty = true;
     this.status = 'running';
     this.message = 'starting…';
     const id = ++this.runId;
@@ -94,6 +103,7 @@ export class VehiclePlayback {
     this.stop();
     this.model.reset(0);
     this.model.time = 0;
+    this.plots.dirty = true;
     this.status = 'idle';
     this.message = '';
     this.render();
@@ -129,6 +139,7 @@ export class VehiclePlayback {
     } else if (m.kind === 'frames') {
       const first = this.model.frames.length === 0;
       this.model.append(m.frames);
+      this.plots.dirty = true;
       if (first) {
         const f0 = m.frames[0] as VehiclePlaybackFrame;
         this.restMean = f0.tyres.reduce((s, x) => s + x, 0) / f0.tyres.length;
@@ -184,5 +195,6 @@ export class VehiclePlayback {
     const status = q(this.root, '#vehicle-sim-status');
     status.textContent = this.status === 'running' ? `${this.message} t = ${m.end.toFixed(3)} of ${m.duration} s` : this.message;
     status.classList.toggle('failed', this.status === 'failed' || this.status === 'error');
+    this.plots.render();
   }
 }

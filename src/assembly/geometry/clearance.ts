@@ -12,9 +12,9 @@
  * but never report a depth of its own.
  */
 import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Ray, Vector3, Box3 } from 'three';
-import { MeshBVH } from 'three-mesh-bvh';
+import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { PartMesh } from './mesh.ts';
-import { isClosedMesh } from './closed.ts';
+import { isClosedMesh, weldMap } from './closed.ts';
 import { closestPair, closestResult, type ClosestResult } from './closest.ts';
 import { flattenBVH, type FlatBVH } from './flat-bvh.ts';
 
@@ -44,6 +44,10 @@ export class ClearanceBody {
   readonly box: Box3;
   /** The BVH as flat arrays, for the closest-pair walk. */
   readonly flat: FlatBVH;
+  /** Each position once (a mesh read from STL repeats a vertex per triangle, about six times), in first-seen order: the depth's candidates. */
+  readonly vertices: Float64Array;
+  /** The vertices' extent (lo, hi) along each of HULL_DIRECTIONS: a point outside it is outside the convex hull, so not inside. */
+  readonly hull: Float64Array;
 
   constructor(readonly mesh: PartMesh) {
     const geometry = new BufferGeometry();
@@ -55,9 +59,60 @@ export class ClearanceBody {
     geometry.computeBoundingBox();
     this.geometry = geometry;
     this.box = geometry.boundingBox!.clone();
-    this.closed = isClosedMesh(mesh);
-    this.flat = flattenBVH(this.bvh);
+    const weld = weldMap(mesh);
+    this.closed = isClosedMesh(mesh, weld);
+    this.vertices = distinctVertices(mesh.positions, weld);
+    this.hull = hullExtent(this.vertices);
+    this.flat = flattenBVH(this.bvh, mesh.indices);
   }
+}
+
+function distinctVertices(p: Float32Array, weld: Uint32Array): Float64Array {
+  let n = 0;
+  for (let i = 0; i < weld.length; i++) if (weld[i] === i) n++;
+  const out = new Float64Array(3 * n);
+  for (let i = 0, k = 0; i < weld.length; i++) {
+    if (weld[i] !== i) continue;
+    out[k++] = p[3 * i]!; out[k++] = p[3 * i + 1]!; out[k++] = p[3 * i + 2]!;
+  }
+  return out;
+}
+
+/** 24 directions spread over the sphere (a Fibonacci lattice): with both ends, a 48-sided hull. */
+const HULL_DIRECTIONS = (() => {
+  const n = 24, out = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const z = 1 - (2 * i + 1) / n, r = Math.sqrt(1 - z * z), phi = i * Math.PI * (3 - Math.sqrt(5));
+    out[3 * i] = r * Math.cos(phi); out[3 * i + 1] = r * Math.sin(phi); out[3 * i + 2] = z;
+  }
+  return out;
+})();
+
+function hullExtent(v: Float64Array): Float64Array {
+  const out = new Float64Array(2 * HULL_DIRECTIONS.length / 3);
+  for (let k = 0; k < out.length; k += 2) {
+    const dx = HULL_DIRECTIONS[1.5 * k]!, dy = HULL_DIRECTIONS[1.5 * k + 1]!, dz = HULL_DIRECTIONS[1.5 * k + 2]!;
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < v.length; i += 3) {
+      const x = dx * v[i]! + dy * v[i + 1]! + dz * v[i + 2]!;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    // widened by a rounding's worth: a point on the hull is left to the ray
+    const slack = 1e-9 * (1 + Math.abs(lo) + Math.abs(hi));
+    out[k] = lo - slack; out[k + 1] = hi + slack;
+  }
+  return out;
+}
+
+/** Is p (the body's frame) within the body's hull extent along every direction? */
+function inHull(body: ClearanceBody, p: Vector3): boolean {
+  const h = body.hull;
+  for (let k = 0; k < h.length; k += 2) {
+    const x = HULL_DIRECTIONS[1.5 * k]! * p.x + HULL_DIRECTIONS[1.5 * k + 1]! * p.y + HULL_DIRECTIONS[1.5 * k + 2]! * p.z;
+    if (x < h[k]! || x > h[k + 1]!) return false;
+  }
+  return true;
 }
 
 // scratch, reused by every query (no allocation per state)
@@ -82,7 +137,8 @@ export function poseMatrix(pose: PoseArray, out: Matrix4): Matrix4 {
 
 /** Is `p` (the body's frame) inside a closed body? Ray parity, hits at one distance counted once (shared edges). */
 export function isInside(body: ClearanceBody, p: Vector3): boolean {
-  if (!body.closed || !body.box.containsPoint(p)) return false;
+  // outside the box or the 48-sided hull is outside: no ray needed (most of what lies in a round part's box)
+  if (!body.closed || !body.box.containsPoint(p) || !inHull(body, p)) return false;
   ray.origin.copy(p);
   ray.direction.copy(RAY_DIRECTION);
   const hits = body.bvh.raycast(ray, DoubleSide);
@@ -96,26 +152,43 @@ export function isInside(body: ClearanceBody, p: Vector3): boolean {
   return count % 2 === 1;
 }
 
-interface Deepest { depth: number; inner: Vector3; outer: Vector3 }
+interface Deepest { depth: number; index: number; inner: Vector3; outer: Vector3 }
 
-/** The vertex of `a` deepest inside closed `b` (`aToB` maps a's frame to b's): its depth and both points in b's frame. */
-function deepestVertex(a: ClearanceBody, aToB: Matrix4, b: ClearanceBody, best: Deepest): void {
-  if (!b.closed) return;
-  const p = a.mesh.positions;
-  for (let i = 0; i < p.length; i += 3) {
-    v.set(p[i]!, p[i + 1]!, p[i + 2]!).applyMatrix4(aToB);
-    if (!b.box.containsPoint(v) || !isInside(b, v)) continue;
-    b.bvh.closestPointToPoint(v, nearest);
-    if (nearest.distance > best.depth) {
-      best.depth = nearest.distance;
-      best.inner.copy(v);
-      best.outer.copy(nearest.point);
-    }
-  }
+/** Vertex i of `a` carried into b's frame (into v): is it inside closed b? */
+function candidate(a: ClearanceBody, i: number, aToB: Matrix4, b: ClearanceBody): boolean {
+  const p = a.vertices;
+  v.set(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!).applyMatrix4(aToB);
+  return isInside(b, v);
 }
 
-const deepAB: Deepest = { depth: 0, inner: new Vector3(), outer: new Vector3() };
-const deepBA: Deepest = { depth: 0, inner: new Vector3(), outer: new Vector3() };
+/** Vertex i's depth in b (v holds it, inside b): kept when deeper, or as deep and first in a's order. */
+function measureDepth(b: ClearanceBody, i: number, best: Deepest): void {
+  // the surface's distance, given up as soon as it is under the depth to beat (a hair
+  // under it, so that a vertex as deep as the best is measured in full and can win a tie)
+  b.bvh.closestPointToPoint(v, nearest, best.depth * (1 - 1e-12));
+  if (nearest.distance < best.depth || (nearest.distance === best.depth && i > best.index)) return;
+  best.depth = nearest.distance;
+  best.index = i;
+  best.inner.copy(v);
+  best.outer.copy(nearest.point);
+}
+
+/**
+ * The vertex of `a` deepest inside closed `b` (`aToB` maps a's frame to b's): its depth,
+ * index and both points in b's frame. `first` (the last state's deepest) is measured
+ * first: its depth, near the answer, lets every shallower vertex stop its distance search
+ * at once. The answer is the deepest, the first in a's order on a tie, whatever `first` is.
+ */
+function deepestVertex(a: ClearanceBody, aToB: Matrix4, b: ClearanceBody, best: Deepest, first: number): void {
+  best.depth = 0; best.index = -1;
+  if (!b.closed) return;
+  const n = a.vertices.length / 3;
+  if (first >= 0 && first < n && candidate(a, first, aToB, b)) measureDepth(b, first, best);
+  for (let i = 0; i < n; i++) if (i !== first && candidate(a, i, aToB, b)) measureDepth(b, i, best);
+}
+
+const deepAB: Deepest = { depth: 0, index: -1, inner: new Vector3(), outer: new Vector3() };
+const deepBA: Deepest = { depth: 0, index: -1, inner: new Vector3(), outer: new Vector3() };
 
 /**
  * Clearance of two posed bodies (poses in world axes, mm), into `out`. `hint` carries the
@@ -135,9 +208,9 @@ export function pairClearance(a: ClearanceBody, poseA: PoseArray, b: ClearanceBo
     aToB.copy(bToA).invert();
     const crossing = distance <= TOUCH_TOLERANCE;
     if (crossing || isInside(b, probeA.fromArray(a.mesh.positions, 0).applyMatrix4(aToB)) || isInside(a, probeB.fromArray(b.mesh.positions, 0).applyMatrix4(bToA))) {
-      deepAB.depth = 0; deepBA.depth = 0;
-      deepestVertex(a, aToB, b, deepAB); // a's vertices inside b (b's frame)
-      deepestVertex(b, bToA, a, deepBA); // b's vertices inside a (a's frame)
+      deepestVertex(a, aToB, b, deepAB, hint.deepest[0]); // a's vertices inside b (b's frame)
+      deepestVertex(b, bToA, a, deepBA, hint.deepest[1]); // b's vertices inside a (a's frame)
+      hint.deepest[0] = deepAB.index; hint.deepest[1] = deepBA.index;
       if (deepAB.depth > 0 || deepBA.depth > 0) {
         if (deepAB.depth >= deepBA.depth) {
           distance = -deepAB.depth;

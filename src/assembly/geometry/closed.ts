@@ -25,8 +25,7 @@ export function weldMap(mesh: PartMesh): Uint32Array {
 }
 
 /** Every edge shared by exactly two triangles (positions welded), and no degenerate triangle's edge counted twice. */
-export function isClosedMesh(mesh: PartMesh): boolean {
-  const weld = weldMap(mesh);
+export function isClosedMesh(mesh: PartMesh, weld = weldMap(mesh)): boolean {
   const idx = mesh.indices;
   const counts = new Map<number, number>();
   const n = mesh.positions.length / 3;

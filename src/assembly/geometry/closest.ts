@@ -27,10 +27,12 @@ export interface ClosestResult {
   /** The triangles (BVH order) of the closest pair: the next query's hint. -1 when none yet. */
   triA: number;
   triB: number;
+  /** Where the parts overlapped: the deepest vertex of A inside B and of B inside A (clearance.ts's hint), -1 when none. */
+  readonly deepest: [number, number];
 }
 
 export function closestResult(): ClosestResult {
-  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1 };
+  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1] };
 }
 
 /** Axes of the bound: A's own three, then F's three (when there is an n). */
@@ -69,13 +71,18 @@ class Side {
     this.nodeStamp[i] = query;
     const s = this.nodeSpan;
     if (tree.right[i]! < 0) {
-      for (let k = 0; k < 2 * axes; k += 2) { s[o + k] = Infinity; s[o + k + 1] = -Infinity; }
-      for (let t = tree.first[i]!, end = t + tree.count[i]!; t < end; t++) {
-        const ot = this.tri(tree, t), ts = this.triSpan;
-        for (let k = 0; k < 2 * axes; k += 2) {
-          if (ts[ot + k]! < s[o + k]!) s[o + k] = ts[ot + k]!;
-          if (ts[ot + k + 1]! > s[o + k + 1]!) s[o + k + 1] = ts[ot + k + 1]!;
+      // a leaf: its corners' extent exactly, each shared corner once
+      const f = this.axes, p = tree.corners, c0 = 3 * tree.leafCorner[i]!, c1 = 3 * tree.leafCorner[i + 1]!;
+      for (let k = 0; k < axes; k++) {
+        const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!;
+        let lo = Infinity, hi = -Infinity;
+        for (let c = c0; c < c1; c += 3) {
+          const x = fx * p[c]! + fy * p[c + 1]! + fz * p[c + 2]!;
+          if (x < lo) lo = x;
+          if (x > hi) hi = x;
         }
+        s[o + 2 * k] = lo + this.offset[k]!;
+        s[o + 2 * k + 1] = hi + this.offset[k]!;
       }
       return o;
     }
@@ -131,11 +138,12 @@ function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number, k0:
   return sum;
 }
 
-/** The larger of the two frames' bounds. */
+/** The larger of the two frames' bounds; F's alone once it is over the cut (usually the tighter, and enough to prune). */
 function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
-  const g = frameGap2(a, oa, b, ob, 0);
-  if (axes === 3) return g;
+  if (axes === 3) return frameGap2(a, oa, b, ob, 0);
   const h = frameGap2(a, oa, b, ob, 3);
+  if (h > cut2) return h;
+  const g = frameGap2(a, oa, b, ob, 0);
   return g > h ? g : h;
 }
 
@@ -235,69 +243,82 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
   return a[6 * i + 3]! + a[6 * i + 4]! + a[6 * i + 5]! >= b[6 * j + 3]! + b[6 * j + 4]! + b[6 * j + 5]!;
 }
 
-/** No hint: down the nearer child pair to two leaves (F = A's axes), their closest triangles the first bound. */
-function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): number {
+/**
+ * The best pair so far and the pruning limit. A pair is kept when it is nearer, or as near
+ * and first in (triangle of A, triangle of B) order: the answer is the smallest distance
+ * over every triangle pair, the first such pair on a tie, whatever order the walk takes.
+ * A bound prunes only above `cut`, a hair over `best` (the bounds are rounded too), so no
+ * pair that could tie or win is skipped.
+ */
+let best = Infinity, cut = Infinity, cut2 = Infinity;
+
+let orderA: Int32Array = new Int32Array(0), orderB: Int32Array = new Int32Array(0);
+
+function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
+  if (!(d <= best)) return;
+  if (d === best) {
+    // a tie: the first pair in the meshes' own triangle order (the hierarchy's order depends on how it was built)
+    const ma = orderA[ta]!, mb = orderB[tb]!, oa = orderA[out.triA]!, ob = orderB[out.triB]!;
+    if (ma > oa || (ma === oa && mb >= ob)) return;
+  }
+  best = d;
+  cut = d * (1 + 1e-12) + 1e-9;
+  cut2 = cut * cut;
+  keep(out, ta, tb);
+}
+
+/** Down the nearer child pair to two leaves, their triangle pairs measured: a first bound where the last state's is far. */
+function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
   let i = 0, j = 0;
   while (A.right[i]! >= 0 || B.right[j]! >= 0) {
     if (splitA(A, i, B, j)) i = nodeBound2(A, i + 1, B, j) <= nodeBound2(A, A.right[i]!, B, j) ? i + 1 : A.right[i]!;
     else j = nodeBound2(A, i, B, j + 1) <= nodeBound2(A, i, B, B.right[j]!) ? j + 1 : B.right[j]!;
   }
-  let best = Infinity;
   for (let tb = B.first[j]!; tb < B.first[j]! + B.count[j]!; tb++) {
     carry(B, tb);
-    for (let ta = A.first[i]!; ta < A.first[i]! + A.count[i]!; ta++) {
-      const d = triangleDistance(A.tri, 9 * ta, carried, 0, pts);
-      if (d < best) { best = d; keep(out, ta, tb); }
-    }
+    for (let ta = A.first[i]!; ta < A.first[i]! + A.count[i]!; ta++) consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts), ta, tb, out);
   }
-  return best;
 }
 
 /**
  * The closest points of A's and B's meshes (B placed in A's frame by `bToA`), both in A's
  * frame, into `out`; `out`'s triangles, where set, start the search as its first bound
- * and direction. Exact: the distance is the smallest over every triangle pair. Stops
- * early at distance 0 (the surfaces meet).
+ * and direction. Exact: the distance is the smallest over every triangle pair (the first
+ * such pair on a tie). Stops early at distance 0 (the surfaces meet).
  */
 export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult): ClosestResult {
   sideA.fit(A);
   sideB.fit(B);
   query++;
   setFrame(bToA, 0);
-  let best: number;
-  if (out.triA >= 0 && out.triB >= 0 && out.triA < A.triangles && out.triB < B.triangles) {
-    carry(B, out.triB);
-    best = triangleDistance(A.tri, 9 * out.triA, carried, 0, pts);
-    keep(out, out.triA, out.triB);
-  } else {
-    best = dive(A, B, out);
+  best = Infinity; cut = Infinity; cut2 = Infinity;
+  orderA = A.order; orderB = B.order;
+  const hintA = out.triA, hintB = out.triB;
+  if (hintA >= 0 && hintB >= 0 && hintA < A.triangles && hintB < B.triangles) {
+    carry(B, hintB);
+    consider(triangleDistance(A.tri, 9 * hintA, carried, 0, pts), hintA, hintB, out);
   }
+  if (best > 0) dive(A, B, out);
   if (best > 0) {
     query++; // F turns onto n: the spans cached so far were along A's axes
     setFrame(bToA, best, out);
   }
-  let best2 = best * best;
   let top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
   while (top > 0 && best > 0) {
     top--;
-    if (stackBound[top]! >= best2) continue;
+    if (stackBound[top]! > cut2) continue;
     const i = stack[2 * top]!, j = stack[2 * top + 1]!;
     if (A.right[i]! < 0 && B.right[j]! < 0) {
       // two leaves: each triangle pair bounded, the rest measured
       for (let tb = B.first[j]!, endB = tb + B.count[j]!; tb < endB && best > 0; tb++) {
         const ob = sideB.tri(B, tb);
         let carriedNow = false;
-        for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA; ta++) {
-          if (gap2(sideA.triSpan, sideA.tri(A, ta), sideB.triSpan, ob) >= best2) continue;
+        for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
+          if (gap2(sideA.triSpan, sideA.tri(A, ta), sideB.triSpan, ob) > cut2) continue;
           if (!carriedNow) { carry(B, tb); carriedNow = true; }
           const plane = planeBound(A, ta, B, tb);
-          if (plane >= best) continue;
-          const d = triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0);
-          if (d < best) {
-            best = d; best2 = d * d;
-            keep(out, ta, tb);
-            if (d === 0) break;
-          }
+          if (plane > cut) continue;
+          consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
         }
       }
       continue;
@@ -308,11 +329,11 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
     const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
     if (d1 <= d2) {
-      if (d2 < best2) top = push(top, i2, j2, d2);
-      if (d1 < best2) top = push(top, i1, j1, d1);
+      if (d2 <= cut2) top = push(top, i2, j2, d2);
+      if (d1 <= cut2) top = push(top, i1, j1, d1);
     } else {
-      if (d1 < best2) top = push(top, i1, j1, d1);
-      if (d2 < best2) top = push(top, i2, j2, d2);
+      if (d1 <= cut2) top = push(top, i1, j1, d1);
+      if (d2 <= cut2) top = push(top, i2, j2, d2);
     }
   }
   out.distance = best;

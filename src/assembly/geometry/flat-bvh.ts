@@ -6,6 +6,7 @@
  */
 import type { MeshBVH } from 'three-mesh-bvh';
 import { nodeBoxes } from './obb.ts';
+import { GeometryError } from './errors.ts';
 
 export interface FlatBVH {
   /** Per node: centre xyz, half size xyz. */
@@ -21,10 +22,16 @@ export interface FlatBVH {
   readonly tri: Float64Array;
   /** Per triangle: its unit normal and the normal's offset (n·a); zero for a flat triangle. */
   readonly plane: Float64Array;
+  /** Per triangle (BVH order): its index in the mesh, which names ties whatever order the hierarchy keeps. */
+  readonly order: Int32Array;
+  /** Per leaf, its triangles' corners each once (xyz), from `leafCorner[i]` to `leafCorner[i + 1]` (in corners): a leaf's extent from half the points. */
+  readonly corners: Float64Array;
+  readonly leafCorner: Int32Array;
   readonly triangles: number;
 }
 
-export function flattenBVH(bvh: MeshBVH): FlatBVH {
+/** `meshIndex`: the mesh's own triangles (three vertex indices each), before the hierarchy reordered them. */
+export function flattenBVH(bvh: MeshBVH, meshIndex: ArrayLike<number>): FlatBVH {
   const boxes: number[] = [];
   const right: number[] = [];
   const first: number[] = [];
@@ -42,10 +49,10 @@ export function flattenBVH(bvh: MeshBVH): FlatBVH {
     if (!isLeaf) innerAt[depth] = node;
     return false;
   });
-  return finish(bvh, boxes, right, first, count);
+  return finish(bvh, boxes, right, first, count, meshIndex);
 }
 
-function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[], count: number[]): FlatBVH {
+function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[], count: number[], meshIndex: ArrayLike<number>): FlatBVH {
   const pos = bvh.geometry.attributes.position!.array;
   const idx = bvh.geometry.index!.array;
   const triangles = idx.length / 3;
@@ -64,7 +71,7 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
     firstOf[i] = firstOf[i + 1]!;
     countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
   }
-  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), triangles };
+  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), ...leafCorners(rightOf, firstOf, countOf, tri), triangles };
 }
 
 function planes(tri: Float64Array, triangles: number): Float64Array {
@@ -80,4 +87,41 @@ function planes(tri: Float64Array, triangles: number): Float64Array {
     out[4 * t + 3] = (nx * tri[o]! + ny * tri[o + 1]! + nz * tri[o + 2]!) / len;
   }
   return out;
+}
+
+/** For each triangle of the hierarchy's index, the mesh triangle with the same three vertices (each used once). */
+function meshOrder(idx: ArrayLike<number>, meshIndex: ArrayLike<number>): Int32Array {
+  const triangles = idx.length / 3;
+  // mesh triangles listed by their first vertex (a linked list per vertex)
+  let vertices = 0;
+  for (let k = 0; k < meshIndex.length; k++) if (meshIndex[k]! >= vertices) vertices = meshIndex[k]! + 1;
+  const head = new Int32Array(vertices).fill(-1), next = new Int32Array(triangles), used = new Uint8Array(triangles);
+  for (let t = triangles - 1; t >= 0; t--) { next[t] = head[meshIndex[3 * t]!]!; head[meshIndex[3 * t]!] = t; }
+  const out = new Int32Array(triangles);
+  for (let t = 0; t < triangles; t++) {
+    let m = head[idx[3 * t]!]!;
+    while (m >= 0 && (used[m] || meshIndex[3 * m + 1] !== idx[3 * t + 1] || meshIndex[3 * m + 2] !== idx[3 * t + 2])) m = next[m]!;
+    if (m < 0) throw new GeometryError('flattenBVH', 'the hierarchy holds a triangle the mesh has not');
+    used[m] = 1;
+    out[t] = m;
+  }
+  return out;
+}
+
+/** Each leaf's distinct corners (equal coordinates once), in node order; an inner node has none. */
+function leafCorners(right: Int32Array, first: Int32Array, count: Int32Array, tri: Float64Array): { corners: Float64Array; leafCorner: Int32Array } {
+  const leafCorner = new Int32Array(right.length + 1);
+  const out: number[] = [];
+  for (let i = 0; i < right.length; i++) {
+    leafCorner[i] = out.length / 3;
+    if (right[i]! >= 0) continue;
+    const start = out.length;
+    for (let o = 9 * first[i]!; o < 9 * (first[i]! + count[i]!); o += 3) {
+      let seen = false;
+      for (let k = start; k < out.length && !seen; k += 3) seen = out[k] === tri[o] && out[k + 1] === tri[o + 1] && out[k + 2] === tri[o + 2];
+      if (!seen) out.push(tri[o]!, tri[o + 1]!, tri[o + 2]!);
+    }
+  }
+  leafCorner[right.length] = out.length / 3;
+  return { corners: Float64Array.from(out), leafCorner };
 }

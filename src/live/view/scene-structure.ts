@@ -33,6 +33,22 @@ function matedRefs(doc: AssemblyDoc): Set<string> {
   return out;
 }
 
+type Origin = { readonly name: string; readonly local: Vec3Tuple; readonly skeleton: boolean; readonly handle: boolean };
+
+/**
+ * entityOrigins per assembly and part, worked out once: every pose drawn reads them
+ * (pointsFromPoses), and the structure once per role. An assembly is a checked, frozen
+ * document, so its identity says it has not changed (as matedRefs takes it).
+ */
+const originsCache = new WeakMap<AssemblyDoc, Map<string, readonly Origin[]>>();
+function entityOrigins(doc: AssemblyDoc, part: string): readonly Origin[] {
+  let byPart = originsCache.get(doc);
+  if (!byPart) originsCache.set(doc, (byPart = new Map()));
+  let out = byPart.get(part);
+  if (!out) byPart.set(part, (out = originsOf(doc, part)));
+  return out;
+}
+
 /**
  * The points a part is drawn through (`skeleton`) and grabbed by (`handle`). Points and
  * frames always; axes, planes and circles only when the part has nothing else, except that
@@ -40,7 +56,7 @@ function matedRefs(doc: AssemblyDoc): Set<string> {
  * the arm's pivots float). An axis authored as a segment (a direction that is not a unit
  * vector: from one pivot to the other) is drawn to its far end as well (`name#end`, no handle).
  */
-function entityOrigins(doc: AssemblyDoc, part: string): { name: string; local: Vec3Tuple; skeleton: boolean; handle: boolean }[] {
+function originsOf(doc: AssemblyDoc, part: string): Origin[] {
   const p = doc.parts[part];
   const mated = matedRefs(doc);
   const out: { name: string; local: Vec3Tuple; skeleton: boolean; handle: boolean }[] = [];

@@ -11,7 +11,9 @@
  * right point, y opposite), so its gradient is the pickup's own plus the mirror's, mirrored.
  */
 import { SensitivityModel, sensitivitySweepBySide, SENSITIVITY_METRICS, type MetricGradient } from '../../suspension/gradients/model.ts';
-import { validateGeometry, validateSweep, type SweepSpec } from '../../suspension/files/index.ts';
+import { validateGeometry, validateSweep, type Geometry, type SweepSpec } from '../../suspension/files/index.ts';
+import { suspensionAssembly } from '../../suspension/build/template.ts';
+import { renewedSuspension } from '../suspension-engine.ts';
 import type { CompiledDocument } from '../document.ts';
 import type { LiveDocument } from '../document.ts';
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
@@ -75,18 +77,34 @@ function stateSpec(model: SensitivityModel, view: ViewState): SweepSpec {
   return validateSweep({ version: 1, steps: 1, targets }, model.geometry);
 }
 
+/**
+ * The gradient model of a geometry: the compile's checked geometry (no second check here);
+ * its assembly generated again from it, since the hardpoint index tells coincident pickups
+ * apart by the identity of the generated points, which no compile carried across a worker
+ * keeps; and the previous version's suspension model renewed in place for it where the
+ * topology is the same (renewModel: the numbers of a fresh build), built afresh otherwise.
+ */
+function gradientModel(geometry: Geometry, previous: SensitivityModel | null): SensitivityModel {
+  const assembly = suspensionAssembly(geometry);
+  const renewed = previous ? renewedSuspension(previous.sm, assembly) : null;
+  return new SensitivityModel(geometry, { assembly, model: renewed });
+}
+
 export class SensitivityPresenter {
   /** The last document's model (a drag makes a new document per move: one is enough). */
   private cached: { key: number; model: SensitivityModel | null; problem: string | null } | null = null;
 
   private modelFor(docKey: number, doc: LiveDocument, compiled?: CompiledDocument): { model: SensitivityModel | null; problem: string | null } {
     if (this.cached?.key === docKey) return this.cached;
+    // the last version's model, renewed in place below where the topology is the same (a drag's next move)
+    const previous = this.cached?.model ?? null;
+    this.cached = null;
     let model: SensitivityModel | null = null;
     let problem: string | null = null;
     if (doc.kind !== 'suspension') problem = 'sensitivities need a suspension geometry file (this is an assembly)';
     else {
       try {
-        model = new SensitivityModel(compiled?.geometry ?? validateGeometry(doc.geometry));
+        model = gradientModel(compiled?.geometry ?? validateGeometry(doc.geometry), previous);
       } catch (error) {
         problem = error instanceof Error ? error.message : String(error);
       }

@@ -28,6 +28,8 @@ export interface SweepClearanceOptions {
   /** Per state, the grid point it stands for. */
   grid?: readonly Partial<GridState>[];
   onProgress?: (done: number, total: number) => void;
+  /** The steering hold (default: the layout's), as `runSweep` takes it: the viewer's plots sweep with the document's. */
+  hold?: string;
 }
 
 export function sweepClearance(sm: SuspensionModel, spec: SweepSpec, set: ClearanceSet, bodies: SuspensionBodies, options: SweepClearanceOptions = {}): SweepClearanceState[] {
@@ -36,6 +38,7 @@ export function sweepClearance(sm: SuspensionModel, spec: SweepSpec, set: Cleara
     metrics: () => ({}),
     onSolvedState: (step) => measured.set(step.index, set.measure(bodies.poseOf)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.hold !== undefined ? { hold: options.hold } : {}),
   });
   return run.steps.map((step) => {
     const point = options.grid?.[step.index];

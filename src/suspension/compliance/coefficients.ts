@@ -8,10 +8,10 @@
  * sweeps' derivatives use (SuspensionModel.evaluate with `rates`). No differences.
  */
 import { LU } from '../../../kernel/linalg';
-import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
-import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
+import { rotationMatrix } from '../../../kernel/dual';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
+import type { Motions } from './tangent';
 import type { CornerMetrics } from '../metrics';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
@@ -40,47 +40,8 @@ const UNIT_LOADS = [
  * constraints' and drivers' curvature along each admissible motion, from the blocks'
  * tangent-mode duals (kernel/dual.ts withTangents: d(Jacobian)/ds exactly).
  */
-export function exactReducedStiffness(state: CompliantState, motions?: ReturnType<typeof admissibleMotions>): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
-  const { dyn } = state;
-  const system = dyn.system;
-  const n = dyn.forces.size;
-  const Q = new Float64Array(n), K = new Float64Array(n * n);
-  dyn.forces.assemble(new Float64Array(n), 0, Q, K, null);
-  const mult = constraintMultipliers(system, Q);
-  // `motions`: a wider basis (a driver's row left out of it: the stiffness that driver feels, wheel-rate.ts)
-  const { basis: N, count: k, layout } = motions ?? admissibleMotions(system);
-  // K N (n × k), then minus the curvature of the constraint forces −Jᵀλ along each column
-  const KN = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * N[b * n + j]; KN[i * k + b] = s; }
-  const rows: { block: number; row: number; lambda: number }[] = [];
-  for (let r = 0; r < mult.lambda.length; r++) if (mult.lambda[r] !== 0) rows.push({ block: mult.rowBlock[r], row: mult.rowInBlock[r], lambda: mult.lambda[r] });
-  mult.driverBlocks.forEach((b, d) => { if (mult.driverLambda[d] !== 0) rows.push({ block: b, row: 0, lambda: mult.driverLambda[d] }); });
-  const byBlock = new Map<number, { row: number; lambda: number }[]>();
-  for (const r of rows) { const list = byBlock.get(r.block) ?? []; list.push(r); byBlock.set(r.block, list); }
-  for (const [b, list] of byBlock) {
-    const blk = system.block(b);
-    if (!blk.duals) continue; // rows linear in their coordinates
-    const cols: number[] = [];
-    for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
-    const ld = system.blockLocalDim(b);
-    const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
-    for (let j = 0; j < k; j++) {
-      const dir = N.subarray(j * n, (j + 1) * n);
-      const seeds: TangentSeeds = {
-        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
-        local: () => null,
-        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
-      };
-      const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
-      for (const { row, lambda } of list) {
-        const t = duals[row].t;
-        if (t) for (let c = 0; c < ld; c++) if (cols[c] >= 0) KN[cols[c] * k + j] -= lambda * t.d[c];
-      }
-    }
-  }
-  const Kr = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * KN[i * k + b]; Kr[a * k + b] = -s; }
-  return { Kr, N, k, n, layout };
+export function exactReducedStiffness(state: CompliantState, motions?: Motions): { Kr: Float64Array; N: Float64Array; k: number; n: number; layout: Int32Array } {
+  return state.tangent.exact(motions);
 }
 
 /** The reduced solve at a settled state: dq = N K_r⁻¹ Nᵀ f, the first-order motion under a generalized force f. */

@@ -37,9 +37,10 @@ export function setStiffness(geometry: Geometry, path: string, value: number): v
 }
 
 /** The metrics the targets name at each travel, settled with no wheel load: `at(travel, metric, side)`. */
-export function compliantTargetCurves(geometry: Geometry, travels: readonly number[], metrics: readonly string[]): (travel: number, metric: string, side: string) => MetricGradient | null {
+export function compliantTargetCurves(geometry: Geometry, travels: readonly number[], metrics: readonly string[], points = true): (travel: number, metric: string, side: string) => MetricGradient | null {
   const axle = geometry.scope === 'axle';
-  const steps = travels.map((t) => compliantSensitivitySweep(geometry, sweepFromShortcut('bump', `${t}:${t}:1`, geometry), metrics).steps[0]);
+  // `points`: the coefficients over the hardpoints too (a fit that moves none skips their passes)
+  const steps = travels.map((t) => compliantSensitivitySweep(geometry, sweepFromShortcut('bump', `${t}:${t}:1`, geometry), metrics, null, { points }).steps[0]);
   return (travel, metric, side) => {
     const step = steps[travels.indexOf(travel)];
     if (step.status !== 'solved' || !step.metrics) return null;

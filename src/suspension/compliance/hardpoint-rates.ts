@@ -57,12 +57,36 @@ function otherPickup(p: string): string {
  */
 export function hardpointStateRates(model: SensitivityModel, state: CompliantState, solver: ReducedSolve, drivers: readonly DriverParameters[],
   axes: Map<string, [number, number] | null>, loadRates: (Float64Array | null)[]): Float64Array[] | null {
+  const rows = balanceRows(model, state, drivers);
+  if (!rows) return null;
+  const held = heldMotion(model, state, solver, rows);
+  if (!held) return null;
+  const { M, Phip } = held;
+  const n = solver.n;
+  const P = model.parameterCount;
+  const lambdaOf = balanceMultipliers(state);
+  const out: Float64Array[] = [];
+  const rhs = new Float64Array(M);
+  for (let kk = 0; kk < P; kk++) {
+    for (let r = 0; r < M; r++) rhs[r] = -Phip[r * P + kk];
+    const q0 = held.solve(rhs);
+    const dF = balanceRate(model, state, rows, lambdaOf, q0, kk, axes, loadRates);
+    if (!dF) return null;
+    const corr = solver.solve(dF);
+    for (let j = 0; j < n; j++) q0[j] += corr[j];
+    out.push(q0);
+  }
+  return out;
+}
+
+/** The rows' least-squares motion: q with Φ_q q = rhs (the rows in order) and Nᵀ q = 0; Φ_p (M × P) beside it. */
+export interface HeldMotion { M: number; Phip: Float64Array; solve(rhs: Float64Array): Float64Array }
+
+/** [Φ_q; Nᵀ] factored at the current state (null where it is rank-deficient) and Φ_p from the rows' parameter maps. */
+export function heldMotion(model: SensitivityModel, state: CompliantState, solver: ReducedSolve, rows: StateFactors['rows']): HeldMotion | null {
   const { n, layout, N, k } = solver;
   const system = state.dyn.system;
   const P = model.parameterCount;
-  const dyn = state.dyn;
-  const rows = balanceRows(model, state, drivers);
-  if (!rows) return null;
   const M = rows.reduce((s, r) => s + r.block.rows, 0);
   // [Φ_q; Nᵀ] (column-major, M + k rows) and Φ_p (M × P)
   const A = new Float64Array((M + k) * n), Phip = new Float64Array(M * P);
@@ -86,23 +110,19 @@ export function hardpointStateRates(model: SensitivityModel, state: CompliantSta
   for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) A[j * (M + k) + M + a] = N[a * n + j];
   const qr = new PivotedQR(M + k, n);
   if (qr.factor(A, M + k, n, 1e-12) < n) return null;
-  const lambdaOf = balanceMultipliers(state);
-  const out: Float64Array[] = [];
-  const rhs = new Float64Array(M + k), x = new Float64Array(n);
-  for (let kk = 0; kk < P; kk++) {
-    rhs.fill(0);
-    for (let r = 0; r < M; r++) rhs[r] = -Phip[r * P + kk];
-    qr.applyQt(rhs);
-    qr.solveR(x, rhs);
-    const q0 = new Float64Array(n);
-    for (let a = 0; a < n; a++) q0[qr.perm[a]] = x[a];
-    const dF = balanceRate(model, state, rows, lambdaOf, q0, kk, axes, loadRates);
-    if (!dF) return null;
-    const corr = solver.solve(dF);
-    for (let j = 0; j < n; j++) q0[j] += corr[j];
-    out.push(q0);
-  }
-  return out;
+  const b = new Float64Array(M + k), x = new Float64Array(n);
+  return {
+    M, Phip,
+    solve(rhs) {
+      b.fill(0);
+      b.set(rhs.subarray(0, M));
+      qr.applyQt(b);
+      qr.solveR(x, b);
+      const q = new Float64Array(n);
+      for (let a = 0; a < n; a++) q[qr.perm[a]] = x[a];
+      return q;
+    },
+  };
 }
 
 /** The constraint and driver blocks with their parameter maps; null where a block has none. */
@@ -127,7 +147,12 @@ export function balanceMultipliers(state: CompliantState): Map<number, number[]>
   const n = dyn.forces.size;
   const Q = new Float64Array(n);
   dyn.forces.assemble(new Float64Array(n), 0, Q, null, null);
-  const mult = constraintMultipliers(dyn.system, Q);
+  return multipliersOf(state, Q);
+}
+
+/** λ with Φ_qᵀλ = f (least squares) for a generalized force f (tangent layout), per block index. */
+export function multipliersOf(state: CompliantState, f: Float64Array): Map<number, number[]> {
+  const mult = constraintMultipliers(state.dyn.system, f);
   const lambdaOf = new Map<number, number[]>();
   for (let r = 0; r < mult.lambda.length; r++) { const list = lambdaOf.get(mult.rowBlock[r]) ?? []; list[mult.rowInBlock[r]] = mult.lambda[r]; lambdaOf.set(mult.rowBlock[r], list); }
   mult.driverBlocks.forEach((b, d) => lambdaOf.set(b, [mult.driverLambda[d]]));
@@ -155,9 +180,16 @@ export function balanceRate(model: SensitivityModel, state: CompliantState, rows
   return forceRates(model, state, q0, kk, axes, loadRates, dF) ? dF : null;
 }
 
-/** dQ/ds of every force element along (q̇₀, e_k), added into dF; false where an element is not known here. */
-function forceRates(model: SensitivityModel, state: CompliantState, q0: Float64Array, k: number, axes: Map<string, [number, number] | null>,
-  loadRates: (Float64Array | null)[], dF: Float64Array): boolean {
+/** With `xs`: (dK/ds)·x for each x, added into the matching `out` (the stiffness matrix's rate along the same direction). */
+export interface StiffnessRates { xs: readonly Float64Array[]; out: Float64Array[] }
+
+/**
+ * dQ/ds of every force element along (q̇₀, e_k), added into dF, and with `stiff` the rate of
+ * its stiffness times each x (the tangents of the force duals' derivatives); false where an
+ * element is not known here.
+ */
+export function forceRates(model: SensitivityModel, state: CompliantState, q0: Float64Array, k: number, axes: Map<string, [number, number] | null>,
+  loadRates: (Float64Array | null)[], dF: Float64Array, stiff: StiffnessRates | null = null): boolean {
   const dyn = state.dyn;
   const system = dyn.system;
   const P = model.parameterCount;
@@ -217,6 +249,7 @@ function forceRates(model: SensitivityModel, state: CompliantState, q0: Float64A
     const duals = withTangents(seeds, () => { block.evaluate(system.state, dyn.forces.offsetsOf(e.index), new Float64Array(m), 0, lq, lk, null); return block.duals!(); });
     const slots = dyn.forces.slotsOf(e.index);
     for (let i = 0; i < m; i++) if (slots[i] >= 0 && duals[i].t) dF[slots[i]] += duals[i].t!.v;
+    if (stiff) addTimes(stiff, slots, (i, j) => duals[i].t?.d[j] ?? 0, 1);
     // a compliant link's free length is its design length: it moves with its ends
     if (block instanceof PointToPointForce && block.spring instanceof LinearLaw) {
       const ja = model.hardpointAt(block.a), jb = model.hardpointAt(block.b);
@@ -230,13 +263,29 @@ function forceRates(model: SensitivityModel, state: CompliantState, q0: Float64A
       if (dx0 !== 0 && regenerated) {
         const law = block.spring as { slope: number; y0: number };
         const [slope, y0] = [law.slope, law.y0];
-        const uq = new Float64Array(m);
-        try { law.slope = 0; law.y0 = 1; block.evaluate(system.state, dyn.forces.offsetsOf(e.index), new Float64Array(m), 0, uq, lk, null); } finally { law.slope = slope; law.y0 = y0; }
+        const uq = new Float64Array(m), uk = new Float64Array(m * m);
+        // the law k (l − x₀) with x₀ moved: a constant tension −k·dx₀, whose force and stiffness are the unit tension's scaled
+        try { law.slope = 0; law.y0 = 1; block.evaluate(system.state, dyn.forces.offsetsOf(e.index), new Float64Array(m), 0, uq, uk, null); } finally { law.slope = slope; law.y0 = y0; }
         for (let i = 0; i < m; i++) if (slots[i] >= 0) dF[slots[i]] -= slope * dx0 * uq[i];
+        if (stiff) addTimes(stiff, slots, (i, j) => uk[i * m + j], -slope * dx0);
       }
     }
   }
   return true;
+}
+
+/** out_u[slot i] += scale · Σ_j K̇(i, j) x_u[slot j] for each x_u, over the element's slots (−1: a fixed part). */
+function addTimes(stiff: StiffnessRates, slots: ArrayLike<number>, rate: (i: number, j: number) => number, scale: number): void {
+  const m = slots.length;
+  stiff.xs.forEach((x, u) => {
+    const out = stiff.out[u];
+    for (let i = 0; i < m; i++) {
+      if (slots[i] < 0) continue;
+      let s = 0;
+      for (let j = 0; j < m; j++) if (slots[j] >= 0) s += rate(i, j) * x[slots[j]];
+      out[slots[i]] += scale * s;
+    }
+  });
 }
 
 function axisLength(model: SensitivityModel, [from, to]: [number, number]): number {

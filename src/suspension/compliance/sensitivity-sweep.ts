@@ -106,7 +106,7 @@ function loadPointRate(cs: CompliantSensitivity, i: number, design: { state: Flo
   return now.every((x, j) => x === design.state[j]) ? design.contact[i] : null;
 }
 
-export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, metrics: readonly string[] = [], loads: LoadCase | null = null):
+export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, metrics: readonly string[] = [], loads: LoadCase | null = null, options: { points?: boolean } = {}):
 { steps: SensitivityStep<Record<string, MetricGradient | null> | SideMetrics>[] } {
   for (const m of metrics) {
     if (!COMPLIANT_SENSITIVITY_METRICS.includes(m)) throw new SensitivityError(`sensitivity: --metric: no gradient for "${m}" on a compliant file (metrics: ${COMPLIANT_SENSITIVITY_METRICS.join(', ')})`);
@@ -122,7 +122,7 @@ export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, m
   const design = loads ? designState(cs) : null;
   const run = settledSteps(cs, spec, (drivers) => {
     const loaded = loads && loadRates ? { drivers, loadRates } : undefined;
-    return { metrics: cs.metricsBySide(chosen, loaded), atRest: cs.atRest() };
+    return { metrics: cs.metricsBySide(chosen, loaded, loads || options.points === false ? undefined : { drivers }), atRest: cs.atRest() };
   }, () => { if (design) loadRates = cs.sm.corners.map((_, i) => loadPointRate(cs, i, design)); }, found);
   const axle = cs.sides.length > 1;
   const steps = run.map((step) => {

@@ -28,6 +28,7 @@ import { largestElementForce, stiffnessDerivative, stiffnessParameters, type Sti
 import { SensitivityModel } from '../gradients/sensitivity-model';
 import type { DriverParameters } from '../gradients/types';
 import { bushingAxes, hardpointStateRates } from './hardpoint-rates';
+import { coefficientHardpointRates } from './coefficient-rates';
 
 /** `kc.<coefficient>`: the K&C coefficients as metrics, per side. */
 export const KC_METRICS = (Object.keys(KC_COEFFICIENTS) as (keyof KcCoefficients)[]).map((n) => `kc.${n}`);
@@ -69,7 +70,8 @@ export class CompliantSensitivity {
    * per side, `{ value, gradient: { <stiffness path>: d } }`; null where the metric is
    * undefined, K_r is singular, or (a coefficient) its gradient needs what is not built.
    */
-  metricsBySide(names?: readonly string[], loaded?: { drivers: readonly DriverParameters[]; loadRates: (Float64Array | null)[] }): Record<string, Record<string, MetricGradient | null>> {
+  metricsBySide(names?: readonly string[], loaded?: { drivers: readonly DriverParameters[]; loadRates: (Float64Array | null)[] },
+    rest?: { drivers: readonly DriverParameters[] }): Record<string, Record<string, MetricGradient | null>> {
     const want = (m: string) => !names || names.length === 0 || names.includes(m);
     const stateNames = COMPLIANT_STATE_METRICS.filter(want);
     const kcNames = KC_METRICS.filter(want);
@@ -123,6 +125,16 @@ export class CompliantSensitivity {
         side[name] = m && Number.isFinite(m.v) ? { value: m.v, gradient: withHardpoints(m, record((k) => m.d[k])!) } : null;
       }
       for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, H + P, L, nr, deflected, record);
+    });
+    // at rest, the coefficients over the hardpoints too (coefficient-rates.ts), before the stiffnesses as the state metrics have them
+    const byPoint = rest && !loaded && kcNames.length && this.atRest() ? coefficientHardpointRates(hm, this.state, solver, rest.drivers, bushingAxes(this.geometry, hm, this.state)) : null;
+    if (byPoint) this.sides.forEach((s, ci) => {
+      for (const name of kcNames) {
+        const m = out[s][name];
+        if (!m) continue;
+        const rates = byPoint[ci][name.slice(3) as keyof KcCoefficients];
+        m.gradient = { ...Object.fromEntries(hm.keys.map((key, k) => [key, rates[k]])), ...m.gradient };
+      }
     });
     return out;
   }

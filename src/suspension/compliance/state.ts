@@ -17,6 +17,7 @@ import { equilibrium, type EquilibriumResult } from '../../mechanics/equilibrium
 import type { Vec3Tuple } from '../../../kernel/vec3';
 import type { SuspensionModel } from '../build/model';
 import { SweepLoads, type LoadCase, type LoadPoint, type StateLoads } from '../loads/loads';
+import { CompliantTangent } from './tangent';
 
 /** One wheel's applied load: N, N·mm (ISO 8855 vehicle axes), and where it acts. */
 export interface AppliedLoad { force: Vec3Tuple; moment: Vec3Tuple; at: LoadPoint }
@@ -44,6 +45,8 @@ const FORCE_SCALE = 1;
 export class CompliantState {
   readonly dyn: DynamicsModel;
   readonly slots: LoadSlot[];
+  /** The equilibrium's exact tangent, its stiffness kept from one state to the next (tangent.ts). */
+  readonly tangent: CompliantTangent;
   private readonly report: SweepLoads;
 
   constructor(readonly sm: SuspensionModel) {
@@ -55,6 +58,7 @@ export class CompliantState {
       return slot;
     });
     this.report = new AppliedPointLoads(sm, {}, this);
+    this.tangent = new CompliantTangent(this.dyn);
   }
 
   /** Set every wheel's load from a load case (a side not in it carries none). */
@@ -66,6 +70,7 @@ export class CompliantState {
   }
 
   setLoad(corner: number, load: AppliedLoad | null): void {
+    this.tangent.begin();
     const s = this.slots[corner];
     s.force.set(load?.force ?? [0, 0, 0]);
     s.moment.set(load?.moment ?? [0, 0, 0]);
@@ -74,6 +79,7 @@ export class CompliantState {
 
   /** Each load's point at the corner's contact (or wheel) centre at the current pose, in the upright's frame. */
   placeLoads(): void {
+    this.tangent.begin();
     const system = this.sm.model.system;
     for (const s of this.slots) {
       const c = this.sm.corners[s.corner];
@@ -89,8 +95,13 @@ export class CompliantState {
     // the balance is judged against the applied loads even where the elements carry them all (the total force then vanishes)
     let applied = FORCE_SCALE;
     for (const slot of this.slots) applied = Math.max(applied, Math.hypot(slot.force[0], slot.force[1], slot.force[2]));
-    const eq = equilibrium(this.dyn, { forceScale: applied });
-    if (eq.status === 'solved') return { status: 'solved', equilibrium: eq };
+    this.tangent.begin();
+    const eq = equilibrium(this.dyn, { forceScale: applied, reduce: (scale) => this.tangent.reduce(scale), report: false });
+    if (eq.status === 'solved') {
+      // a start already balanced (no Newton step) is kept as it is: polishing pays where Newton moved
+      if (eq.newtonIterations > 0) this.tangent.polish();
+      return { status: 'solved', equilibrium: eq };
+    }
     return { status: 'failed', equilibrium: eq, message: this.failure(eq) };
   }
 

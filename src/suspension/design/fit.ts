@@ -97,13 +97,13 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
   const targets = checkTargets(raw.targets, geometry, bad);
   const mi = raw.max_iterations;
   if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
-  if (hardpointsWithKc(move, targets)) bad('move', 'a compliant file\'s kc.* targets have gradients over the stiffnesses only: move stiffnesses, not hardpoints, for them');
+  if (hardpointsWithKc(move, targets)) bad('move', 'a compliant file\'s kc.* targets have gradients over the hardpoints at bump 0 only (the design state, where the unit loads\' points follow the points): give them at: 0, or move stiffnesses only');
   return { move: move as FitSpec['move'], ...(Object.keys(rates).length ? { rates } : {}), targets, ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
 }
 
-/** Hardpoint moves with a kc.* target: not offered (the coefficients' gradients over the hardpoints are not built). */
+/** Hardpoint moves with a kc.* target away from design: not offered (the coefficients' hardpoint gradients exist at the design state: compliance/coefficient-rates.ts). */
 function hardpointsWithKc(move: Record<string, unknown>, targets: readonly FitTarget[]): boolean {
-  return Object.keys(move).length > 0 && targets.some((t) => t.metric.startsWith('kc.'));
+  return Object.keys(move).length > 0 && targets.some((t) => t.metric.startsWith('kc.') && (t.gain !== undefined || (t.at ?? 0) !== 0));
 }
 
 /** A stiffness's box: the file gives the number, the box keeps it ≥ 0 (a link's > 0). */
@@ -255,14 +255,14 @@ export function targetCurves(geometry: Geometry, targets: readonly FitTarget[], 
 }
 
 /** targetCurves for a compliant file: its settled states' metrics with gradients over the stiffnesses (compliance/fit-rates.ts). */
-function compliantCurves(geometry: Geometry, targets: readonly FitTarget[]): ReturnType<typeof targetCurves> {
+export function compliantCurves(geometry: Geometry, targets: readonly FitTarget[], points: boolean, who = 'fit'): ReturnType<typeof targetCurves> {
   const travels = travelsOf(targets);
-  const read = compliantTargetCurves(geometry, travels, [...new Set(targets.map((t) => t.metric))]);
+  const read = compliantTargetCurves(geometry, travels, [...new Set(targets.map((t) => t.metric))], points);
   const sides = geometry.corners.map((c) => c.side);
   return {
     at: (travel, metric, side) => {
       const m = read(travel, metric, side);
-      if (!m) throw new SensitivityError(`fit: ${geometry.scope === 'axle' ? `${side} ` : ''}${metric} at bump ${travel} mm has no gradient on this compliant file (no equilibrium, or a coefficient whose element is wound up there: docs/compliance.md)`);
+      if (!m) throw new SensitivityError(`${who}: ${geometry.scope === 'axle' ? `${side} ` : ''}${metric} at bump ${travel} mm has no gradient on this compliant file (no equilibrium, or a coefficient whose element is wound up there: docs/compliance.md)`);
       return m;
     },
     sides: (t) => (geometry.scope !== 'axle' ? [sides[0]] : t.side === undefined || t.side === 'both' ? sides : [t.side]),
@@ -271,7 +271,7 @@ function compliantCurves(geometry: Geometry, targets: readonly FitTarget[]): Ret
 
 /** Residuals (weighted) and their exact gradients with respect to the moved coordinates. */
 function residualsOf(geometry: Geometry, spec: FitSpec, coords: readonly Coord[]): Residual[] {
-  const { at, sides: sidesOf } = geometry.compliance ? compliantCurves(geometry, spec.targets) : targetCurves(geometry, spec.targets, 'direct');
+  const { at, sides: sidesOf } = geometry.compliance ? compliantCurves(geometry, spec.targets, Object.keys(spec.move).length > 0) : targetCurves(geometry, spec.targets, 'direct');
   const axle = geometry.scope === 'axle';
   // over the file's own points: through a setup's ∂s/∂a where a corner has one (gradients/setup.ts)
   const inFile = fileCoordinates(geometry);

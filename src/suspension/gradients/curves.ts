@@ -8,7 +8,7 @@
 import type { Geometry } from '../files';
 import { parseText } from '../files';
 import { DesignFileError } from '../design/errors';
-import { checkTargets, targetCurves, type FitTarget } from '../design/fit';
+import { checkTargets, compliantCurves, targetCurves, type FitTarget } from '../design/fit';
 import type { MetricGradient } from './types';
 
 export interface CurveQuantity {
@@ -36,14 +36,28 @@ export function parseCurveTargets(text: string, geometry: Geometry, fileName = '
  * Each target's quantity and its gradient at the file's design. A curve's RMS error is
  * √(Σ(m_j − v_j)²/n) over its n travels, its gradient Σ(m_j − v_j)∇m_j/(n·rms). A target's
  * weight and wanted value do not enter (they are the fit's).
+ *
+ * A compliant file's states are settled (no wheel load) as `kinemate fit` settles them, and
+ * its gradients are over the stiffnesses, and over the hardpoints at states at rest
+ * (docs/compliance.md): an entry that one of the states a quantity combines does not have
+ * (a hardpoint away from rest, a coefficient whose element is wound up) is null.
  */
 export function curveSensitivity(geometry: Geometry, targets: readonly FitTarget[], mode: 'adjoint' | 'direct' = 'adjoint'): CurveQuantity[] {
-  const { at, sides } = targetCurves(geometry, targets, mode, 'sensitivity');
+  const { at, sides } = geometry.compliance ? compliantCurves(geometry, targets, true, 'sensitivity') : targetCurves(geometry, targets, mode, 'sensitivity');
   const axle = geometry.scope === 'axle';
-  /** Σ_j c_j ∇m_j over the metric at the given travels. */
-  const combine = (ms: readonly MetricGradient[], c: readonly number[]): Record<string, number> => {
-    const out: Record<string, number> = {};
-    for (const key of Object.keys(ms[0].gradient)) out[key] = ms.reduce((s, m, j) => s + c[j] * m.gradient[key], 0);
+  /** Σ_j c_j ∇m_j over the metric at the given travels (null where a state has no such entry). */
+  const combine = (ms: readonly MetricGradient[], c: readonly number[]): Record<string, number | null> => {
+    const out: Record<string, number | null> = {};
+    const keys = new Set(ms.flatMap((m) => Object.keys(m.gradient)));
+    for (const key of keys) {
+      let s: number | null = 0;
+      ms.forEach((m, j) => {
+        const g = m.gradient[key] as number | null | undefined;
+        if (s === null || c[j] === 0) return;
+        s = typeof g === 'number' ? s + c[j] * g : null;
+      });
+      out[key] = s;
+    }
     return out;
   };
   const out: CurveQuantity[] = [];

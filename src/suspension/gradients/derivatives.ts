@@ -13,13 +13,12 @@
  * move as a hardpoint. The metric formulas carry the tangents through, so each deriv_*'s
  * tangent is its gradient entry.
  */
-import { Dual, DualVec3, withTangents, type TangentSeeds } from '../../../kernel/dual';
-import { toMatrix } from '../../../kernel/quat';
+import { Dual, type DualVec3 } from '../../../kernel/dual';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { DERIVATIVES_WRT_HUB_Z, DERIVATIVES_WRT_RACK } from '../build/model';
 import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre';
 import type { DriverParameters, SensitivityContext, StateFactors } from './types';
-import { shareRates, termWorld } from './rod-fraction';
+import { pointTangentHook, withPointTangents } from './point-tangents';
 
 /**
  * The `deriv_*` metrics with gradients (a corner file). The rocker angle's rate does not
@@ -30,8 +29,6 @@ export const DERIVATIVE_METRICS: readonly string[] = [
   ...DERIVATIVES_WRT_HUB_Z.map((m) => `deriv_${m}_wrt_hub_z`),
   ...DERIVATIVES_WRT_RACK.map((m) => `deriv_${m}_wrt_rack_displacement`),
 ];
-
-const NO_SEEDS: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
 
 /**
  * An axle's: the same (half track's contact centre sits on the axle's road plane, whose
@@ -89,11 +86,7 @@ export function derivativeGradients(model: SensitivityContext, f: StateFactors, 
  * no second derivatives (nothing visited for that k or after). dirDots[j]: dq̇_j/ds.
  */
 export function coordinateTangents(model: SensitivityContext, f: StateFactors, dirs: readonly Float64Array[], rates: TangentSpace, visit: (k: number, run: <T>(fn: () => T) => T, dirDots: readonly Float64Array[]) => void): boolean {
-  const sm = model.sm;
-  const sys = sm.model.system;
   const y = new Float64Array(f.M);
-  const R = new Float64Array(9), lr = new Float64Array(3);
-  const cross = (a: ArrayLike<number>, b: ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
   for (let k = 0; k < model.parameterCount; k++) {
     const qk = rates.rates[k]!;
     const dirDots: Float64Array[] = [];
@@ -102,38 +95,8 @@ export function coordinateTangents(model: SensitivityContext, f: StateFactors, d
       for (let r = 0; r < f.M; r++) y[r] = -y[r];
       dirDots.push(solve(f, y));
     }
-    const slice = (q: Float64Array, c0: number, a: number) => (c0 >= 0 ? [q[c0 + a], q[c0 + a + 1], q[c0 + a + 2]] : [0, 0, 0]);
-    const hook = (pt: DualVec3, term: { variable: number; local: ArrayLike<number>; weight: number }, n: number) => {
-      const c0 = f.layout[term.variable];
-      toMatrix(R, sys.state, sys.variables[term.variable].offset + 3);
-      const rot = (v: number[]) => [0, 1, 2].map((i) => R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2]);
-      const l = term.local;
-      const ld = model.localRate(lr, term.variable, l, k);
-      const wk = slice(qk, c0, 0), vk = slice(qk, c0, 3);
-      const t = (pt.t ??= new DualVec3(n));
-      const value = rot([0, 1, 2].map((i) => cross(wk, l)[i] + vk[i] + ld[i]));
-      for (let i = 0; i < 3; i++) t.v[i] += term.weight * value[i];
-      // a rod share's weight moves with the points (rod-fraction.ts): its point and rates, scaled
-      const share = shareRates(model, term);
-      const ws = share ? share.rate * share.df[k] : 0;
-      if (ws !== 0) { const x = termWorld(model, term); for (let i = 0; i < 3; i++) t.v[i] += ws * x[i]; }
-      dirs.forEach((q, j) => {
-        const wj = slice(q, c0, 0), vj = slice(q, c0, 3), wjd = slice(dirDots[j], c0, 0), vjd = slice(dirDots[j], c0, 3);
-        const body = [0, 1, 2].map((i) => cross(wj, l)[i] + vj[i]);
-        const a = cross(wk, body), b = cross(wjd, l), c = cross(wj, ld);
-        const dv = rot([0, 1, 2].map((i) => a[i] + b[i] + c[i] + vjd[i]));
-        for (let i = 0; i < 3; i++) t.d[i * n + j] += term.weight * dv[i];
-        if (ws !== 0) { const r = rot(body); for (let i = 0; i < 3; i++) t.d[i * n + j] += ws * r[i]; }
-      });
-    };
-    visit(k, (fn) => {
-      sm.explicitPointRate = hook;
-      try {
-        return withTangents(NO_SEEDS, fn);
-      } finally {
-        sm.explicitPointRate = null;
-      }
-    }, dirDots);
+    const hook = pointTangentHook(model, f.layout, qk, k, dirs, dirDots);
+    visit(k, (fn) => withPointTangents(model.sm, hook, fn), dirDots);
   }
   return true;
 }

@@ -52,9 +52,15 @@ export class SensitivityModel implements SensitivityContext {
   /** d(design track)/dp and d(design ride height)/dp of an axle: the design state moves only by its points' own moves. */
   private axleDesignGradients: AxleDesignGradients | null = null;
 
-  constructor(readonly geometry: Geometry) {
-    this.doc = suspensionAssembly(geometry);
-    this.sm = new SuspensionModel(this.doc);
+  /**
+   * @param built the geometry's generated assembly and its model, where the caller has them
+   *   (a live lane renews the last version's model in place for a moved hardpoint): the
+   *   assembly must be `suspensionAssembly(geometry)` of this very geometry object, whose
+   *   points the hardpoint index tells apart by identity where two share a place.
+   */
+  constructor(readonly geometry: Geometry, built?: { readonly assembly: AssemblyDoc; readonly model: SuspensionModel | null }) {
+    this.doc = built?.assembly ?? suspensionAssembly(geometry);
+    this.sm = built?.model ?? new SuspensionModel(this.doc);
     this.sides = this.sm.corners.map((c) => c.roles.side);
     this.index = new HardpointIndex(geometry, this.doc);
     this.keys = this.index.keys;

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { boxMesh, gridBoxMesh, sphereMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
 import { ClearanceBody, isInside, pairClearance } from '../../../src/assembly/geometry/clearance.ts';
+import { closestResult } from '../../../src/assembly/geometry/closest.ts';
 import { ClearanceSet, parsePairs, summarize, unjoinedPairs } from '../../../src/assembly/geometry/clearance-set.ts';
 import { isClosedMesh } from '../../../src/assembly/geometry/closed.ts';
 import { validateAssembly } from '../../../src/assembly/load.ts';
@@ -82,6 +83,42 @@ describe('clearance against closed forms', () => {
     expect(isClosedMesh(open)).toBe(false);
     expect(isClosedMesh(sphereMesh(1, 12, 6))).toBe(true);
     expect(isClosedMesh(gridBoxMesh([1, 2, 3], 3))).toBe(true);
+  });
+});
+
+/** The mesh as STL stores it: three vertices of its own per triangle. */
+function unwelded(mesh: PartMesh): PartMesh {
+  const positions = new Float32Array(3 * mesh.indices.length);
+  mesh.indices.forEach((v, k) => positions.set(mesh.positions.subarray(3 * v, 3 * v + 3), 3 * k));
+  return { positions, indices: Uint32Array.from(mesh.indices, (_, k) => k) };
+}
+
+describe('overlap depth on meshes read from STL (a vertex per triangle corner)', () => {
+  it('each position is a depth candidate once, and the depth is the welded mesh\'s', () => {
+    const box = new ClearanceBody(unwelded(boxMesh([20, 20, 20])));
+    expect(box.vertices.length).toBe(3 * 8);
+    const shell = new ClearanceBody(unwelded(sphereMesh(10, 24, 12)));
+    const welded = pairClearance(new ClearanceBody(boxMesh([20, 20, 20])), at(0, 0, 0), new ClearanceBody(sphereMesh(10, 24, 12)), at(0, 0, 12));
+    const c = pairClearance(box, at(0, 0, 0), shell, at(0, 0, 12));
+    // the sphere's south pole 8 mm into the cube's top face (z = 10)
+    expect(c.distance).toBeCloseTo(-8, 9);
+    expect(c).toEqual(welded);
+  });
+});
+
+describe('overlap depth from the last state\'s deepest vertex', () => {
+  it('is the same deepest vertex whichever vertex the search starts from (ties to the first in order)', () => {
+    // a box's four bottom corners 5 mm into a slab: tied to the bit, the first in the box's order wins
+    const box = new ClearanceBody(boxMesh([10, 10, 10]));
+    const slab = new ClearanceBody(gridBoxMesh([200, 200, 20], 4, [0, 0, -10]));
+    const fresh = pairClearance(box, at(0, 0, 0), slab, at(0, 0, 0));
+    expect(fresh.distance).toBeCloseTo(-5, 9);
+    for (let first = -1; first < box.vertices.length / 3 + 1; first++) {
+      const hint = closestResult();
+      hint.deepest[0] = first;
+      expect(pairClearance(box, at(0, 0, 0), slab, at(0, 0, 0), undefined, hint)).toEqual(fresh);
+      expect(hint.deepest[0]).toBe(0); // corner 0, (−5, −5, −5), is the first of the four
+    }
   });
 });
 

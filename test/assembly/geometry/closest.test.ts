@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Matrix4, Quaternion, Vector3 } from 'three';
 import { ExtendedTriangle } from 'three-mesh-bvh';
-import { boxMesh, cylinderMesh, sphereMesh, torusMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
+import { boxMesh, cylinderMesh, gridBoxMesh, sphereMesh, torusMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
 import { ClearanceBody } from '../../../src/assembly/geometry/clearance.ts';
 import { closestPair, closestResult } from '../../../src/assembly/geometry/closest.ts';
 import { triangleDistance } from '../../../src/assembly/geometry/tri-distance.ts';
@@ -87,6 +87,47 @@ describe('closest pair', () => {
   });
 });
 
+describe('ties', () => {
+  /** Every pair measured with B carried as the search carries it: the smallest distance, the first pair (A's triangle, then B's, in the meshes' order) on a tie. */
+  function firstNearest(a: FlatBVH, b: FlatBVH, m: Matrix4): { d: number; ta: number; tb: number } {
+    const e = m.elements, c = new Float64Array(9), pts = new Float64Array(6);
+    let r = { d: Infinity, ta: -1, tb: -1 };
+    for (let ta = 0; ta < a.triangles; ta++) {
+      for (let tb = 0; tb < b.triangles; tb++) {
+        for (let k = 0; k < 9; k += 3) {
+          const x = b.tri[9 * tb + k]!, y = b.tri[9 * tb + k + 1]!, z = b.tri[9 * tb + k + 2]!;
+          c[k] = e[0]! * x + e[4]! * y + e[8]! * z + e[12]!;
+          c[k + 1] = e[1]! * x + e[5]! * y + e[9]! * z + e[13]!;
+          c[k + 2] = e[2]! * x + e[6]! * y + e[10]! * z + e[14]!;
+        }
+        const d = triangleDistance(a.tri, 9 * ta, c, 0, pts);
+        if (d < r.d || (d === r.d && (a.order[ta]! < a.order[r.ta]! || (a.order[ta] === a.order[r.ta] && b.order[tb]! < b.order[r.tb]!)))) r = { d, ta, tb };
+      }
+    }
+    return r;
+  }
+
+  it('two faces facing each other (every facing pair tied): the same pair whatever pair the search starts from', () => {
+    // boxes of 2 × 2 quads a face, 3 apart across parallel faces: the facing corners are tied to the bit
+    const a = new ClearanceBody(gridBoxMesh([4, 4, 4], 2)).flat, b = new ClearanceBody(gridBoxMesh([4, 4, 4], 2, [0, 0, 7])).flat;
+    const m = new Matrix4();
+    const want = firstNearest(a, b, m);
+    expect(want.d).toBe(3);
+    const found = new Set<string>();
+    for (let ta = 0; ta < a.triangles; ta += 5) {
+      for (let tb = 0; tb < b.triangles; tb += 7) {
+        const hint = closestResult();
+        hint.triA = ta; hint.triB = tb;
+        closestPair(a, b, m, hint);
+        found.add(`${hint.distance} ${hint.triA} ${hint.triB} ${hint.a.toArray()} ${hint.b.toArray()}`);
+      }
+    }
+    const none = closestPair(a, b, m, closestResult());
+    expect([...found]).toEqual([`${none.distance} ${none.triA} ${none.triB} ${none.a.toArray()} ${none.b.toArray()}`]);
+    expect([none.distance, none.triA, none.triB]).toEqual([want.d, want.ta, want.tb]);
+  });
+});
+
 describe('triangle distance', () => {
   const out = new Float64Array(6);
   // unbiased (fast-check's doubles lean to 0 and ±1, which makes most triangles flat)
@@ -150,5 +191,28 @@ describe('flattened hierarchy', () => {
     }
     expect(outside).toBe(0);
     expect([...seen].every((x) => x === 1)).toBe(true);
+    // a leaf's corners: each corner of its triangles, once
+    for (let i = 0; i < f.right.length; i++) {
+      const listed = Array.from({ length: f.leafCorner[i + 1]! - f.leafCorner[i]! }, (_, k) => [...f.corners.subarray(3 * (f.leafCorner[i]! + k), 3 * (f.leafCorner[i]! + k) + 3)].join());
+      if (f.right[i]! >= 0) { expect(listed).toEqual([]); continue; }
+      const want = new Set<string>();
+      for (let t = f.first[i]!; t < f.first[i]! + f.count[i]!; t++) for (let k = 0; k < 9; k += 3) want.add([...f.tri.subarray(9 * t + k, 9 * t + k + 3)].join());
+      expect(listed.sort()).toEqual([...want].sort());
+    }
+  });
+});
+
+describe('mesh order', () => {
+  it('names each hierarchy triangle by its triangle in the mesh', () => {
+    const mesh = torusMesh(3, 1, 16, 8);
+    const f = new ClearanceBody(mesh).flat;
+    expect([...f.order].sort((x, y) => x - y)).toEqual([...Array(f.triangles).keys()]);
+    for (let t = 0; t < f.triangles; t++) {
+      const m = f.order[t]!;
+      for (let k = 0; k < 3; k++) {
+        const v = mesh.indices[3 * m + k]!;
+        for (let c = 0; c < 3; c++) expect(f.tri[9 * t + 3 * k + c]).toBe(mesh.positions[3 * v + c]);
+      }
+    }
   });
 });

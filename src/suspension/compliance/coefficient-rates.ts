@@ -1,0 +1,219 @@
+/**
+ * The K&C coefficients' gradients over the hardpoints at a state at rest (docs/compliance.md,
+ * "Gradients and fit"): exact, by differentiating the implicit function theorem that gives
+ * them, with the stiffness matrix's rate along each coordinate from the second derivatives
+ * the sensitivity layer already has (tangent mode, kernel/dual.ts). No differences.
+ *
+ * A unit load g at rest (no element loaded, λ = 0) moves the state by x with
+ *
+ *   K x − Φ_qᵀ μ + g = 0,   Φ_q x = 0        (μ: the rows' multipliers under the load),
+ *
+ * and the coefficient is c = m_q x. Along a hardpoint coordinate p_k the state moves at q̇_k
+ * (hardpoint-rates.ts) and every term changes; differentiating both rows (λ and its rate vanish
+ * at rest, so the constraints' third derivatives λ·Φ_qqq do not enter):
+ *
+ *   K x' − Φ_qᵀ μ' = −(K̇ x − Φ̇_qᵀ μ + ġ),   Φ_q x' = −Φ̇_q x,
+ *
+ * K̇ x the force elements' stiffness rate along (q̇_k, e_k) (their duals' tangents: a bushing's
+ * frames moving and turning with its pickups, a link's free length with its ends), Φ̇_q the
+ * rows' Jacobian rate (the same pass as the state's rate), ġ the unit load's generalized force
+ * as its point (the contact centre, re-placed at each design) and the upright move. Then
+ * x' = x_p + N K_r⁻¹ Nᵀ (r + K x_p), x_p the rows' least-squares motion, and
+ * c' = (m_q)˙ x + m_q x' by one evaluation in tangent mode (gradients/point-tangents.ts).
+ */
+import type { TangentSpace } from '../../../kernel/analysis';
+import { DualVec3 as DualVec3Class } from '../../../kernel/dual';
+import type { PointExpr } from '../build/targets';
+import { toMatrix } from '../../../kernel/quat';
+import type { SensitivityModel } from '../gradients/sensitivity-model';
+import type { DriverParameters, StateFactors } from '../gradients/types';
+import { forEachJacobianRate } from '../gradients/jacobian';
+import { pointTangentHook, withPointTangents } from '../gradients/point-tangents';
+import type { CornerMetrics } from '../metrics';
+import type { CompliantState } from './state';
+import { KC_COEFFICIENTS, unitLoadForces, type KcCoefficients, type ReducedSolve } from './coefficients';
+import { balanceMultipliers, balanceRows, forceRates, hardpointStateRates, heldMotion, multipliersOf } from './hardpoint-rates';
+
+/** Above this (N, N·mm; per mm for a rate) a multiplier is not zero: the state is not at rest and λ·Φ_qqq would enter. */
+const AT_REST = 1e-5;
+
+/** Per corner and coefficient name: d(coefficient)/d(hardpoint coordinate), in the model's parameter order. */
+export type CoefficientRates = Record<keyof KcCoefficients, Float64Array>[];
+
+/**
+ * The coefficients' hardpoint gradients at the current settled state, or null where the state
+ * is not at rest (a multiplier or its rate not zero) or a block has no second derivatives.
+ */
+export function coefficientHardpointRates(model: SensitivityModel, state: CompliantState, solver: ReducedSolve, drivers: readonly DriverParameters[],
+  axes: Map<string, [number, number] | null>): CoefficientRates | null {
+  if (largest(balanceMultipliers(state)) > AT_REST || !loadPointsFollow(state)) return null;
+  const { n, layout } = solver;
+  const P = model.parameterCount;
+  const system = state.dyn.system;
+  const nc = state.sm.corners.length;
+  const none = state.sm.corners.map(() => null);
+  const qk = hardpointStateRates(model, state, solver, drivers, axes, none);
+  const rows = balanceRows(model, state, drivers);
+  const held = rows && heldMotion(model, state, solver, rows);
+  if (!qk || !rows || !held) return null;
+  const K = stiffness(state, n);
+  const g = unitLoadForces(state, layout, n);
+  const xs = g.map((gu) => solver.solve(gu));
+  const mus = xs.map((x, u) => multipliersOf(state, plus(times(K, x, n), g[u])));
+  const points = loadPointRates(model, state, qk, layout);
+  const factors = { rows, layout } as StateFactors;
+  const blockAt = new Map<number, number>();
+  let row0 = 0;
+  for (const r of rows) { blockAt.set(row0, r.index); row0 += r.block.rows; }
+  const out: CoefficientRates = state.sm.corners.map(() => Object.fromEntries(Object.keys(KC_COEFFICIENTS).map((c) => [c, new Float64Array(P)])) as Record<keyof KcCoefficients, Float64Array>);
+  const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: xs, layout, size: n };
+  for (let k = 0; k < P; k++) {
+    // the multipliers' rate: the elements' force rate along the state's (zero where every element stays unloaded)
+    const dQ = new Float64Array(n);
+    const r = xs.map(() => new Float64Array(n));
+    if (!forceRates(model, state, qk[k], k, axes, none, dQ, { xs, out: r })) return null;
+    if (largest(multipliersOf(state, dQ)) > AT_REST) return null;
+    // the rows' Jacobian rate: Φ̇_q x (for the held motion) and −Φ̇_qᵀ μ (into r)
+    const rowRates = xs.map(() => new Float64Array(held.M));
+    const missing = forEachJacobianRate(model, factors, qk[k], k, (at, duals, cols) => {
+      const block = blockAt.get(at)!;
+      duals.forEach((d, i) => {
+        if (!d.t) return;
+        xs.forEach((x, u) => {
+          const mu = mus[u].get(block)?.[i] ?? 0;
+          let s = 0;
+          for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) { s += d.t!.d[c] * x[cols[c]]; r[u][cols[c]] -= mu * d.t!.d[c]; }
+          rowRates[u][at + i] = -s;
+        });
+      });
+    });
+    if (missing) return null;
+    const dirDots = xs.map((_, u) => {
+      addLoadRate(r[u], g[u], qk[k], points, k, state, layout, Math.floor(u / 3), system.state);
+      const xp = held.solve(rowRates[u]);
+      const corr = solver.solve(plus(times(K, xp, n), r[u]));
+      for (let j = 0; j < n; j++) xp[j] += corr[j];
+      return xp;
+    });
+    const hook = pointTangentHook(model, layout, qk[k], k, xs, dirDots);
+    const corners = withPointTangents(state.sm, hook, () => state.sm.evaluate({ rates: space }).corners);
+    for (let ci = 0; ci < nc; ci++) {
+      const view = tangentView(corners[ci]);
+      for (const [name, c] of Object.entries(KC_COEFFICIENTS) as [keyof KcCoefficients, (typeof KC_COEFFICIENTS)[keyof KcCoefficients]][]) {
+        const col = 3 * ci + c.load;
+        const x = c.read(corners[ci], col, xs.length);
+        const dx = view ? c.read(view, col, xs.length) : NaN;
+        out[ci][name][k] = c.inverse ? -dx / (x * x) : c.scale * dx;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether each unit load's point is a function of the points: at the wheel centre, or at the
+ * contact centre of the design state (every part at the identity: a sweep's state from design
+ * at the design position). Elsewhere it was placed at the rigid solve's pose, which leaves the
+ * bushings' free directions where the solver stopped, before the state settled: no function of
+ * the points (docs/compliance.md, "Gradients and fit").
+ */
+function loadPointsFollow(state: CompliantState): boolean {
+  const system = state.dyn.system;
+  return state.slots.every((slot) => {
+    if (slot.at === 'wheel_center') return true;
+    const off = system.variables[state.sm.corners[slot.corner].upright].offset;
+    const pose = system.state.subarray(off, off + 7);
+    const identity = [0, 0, 0, 1, 0, 0, 0];
+    return pose.every((x, i) => Math.abs(x - identity[i]) <= 1e-12);
+  });
+}
+
+/** The corner's points and metrics the coefficients read, by their tangents (null where one has none). */
+function tangentView(cm: CornerMetrics): CornerMetrics | null {
+  const toe = cm.metrics.toe_angle?.t, camber = cm.metrics.camber?.t;
+  const contact = cm.points.wheel_contact_centre.t, centre = cm.points.wheel_center.t;
+  if (!toe || !camber || !contact || !centre) return null;
+  return { ...cm, metrics: { ...cm.metrics, toe_angle: toe, camber }, points: { ...cm.points, wheel_contact_centre: contact, wheel_center: centre } };
+}
+
+/**
+ * Each corner's load point's world rate per coordinate (3 × P): it is placed at each state
+ * (state.ts placeLoads), at the wheel centre w or the contact centre c = w + r·n,
+ * n = d/|d|, d = (s_z s_x, s_z s_y, s_z² − 1) down the wheel plane, s the unit axle
+ * (loads.ts contactCentre) — so it moves with the state and the points as those do.
+ */
+function loadPointRates(model: SensitivityModel, state: CompliantState, qk: Float64Array[], layout: Int32Array): Float64Array[] {
+  const P = model.parameterCount;
+  const sm = state.sm;
+  return sm.corners.map((c, ci) => {
+    const out = new Float64Array(3 * P);
+    const a = sm.pointValue(c.axle[0]), b = sm.pointValue(c.axle[1]);
+    const e = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], el = Math.hypot(e[0], e[1], e[2]);
+    const s = e.map((x) => x / el);
+    const d = [s[2] * s[0], s[2] * s[1], s[2] * s[2] - 1], dl = Math.hypot(d[0], d[1], d[2]);
+    const nrm = d.map((x) => x / dl);
+    const atCentre = state.slots[ci].at === 'wheel_center';
+    for (let k = 0; k < P; k++) {
+      // each point's world rate: the point hook with no motions (its value's tangent)
+      const hook = pointTangentHook(model, layout, qk[k], k, [], []);
+      const rate = (terms: PointExpr) => { const pt = new DualVec3Class(0); for (const t of terms) hook(pt, t, 0); return pt.t ? pt.t.v : new Float64Array(3); };
+      const w = rate([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }]);
+      const de = ((ra, rb) => [rb[0] - ra[0], rb[1] - ra[1], rb[2] - ra[2]])(rate(c.axle[0]), rate(c.axle[1]));
+      const along = s[0] * de[0] + s[1] * de[1] + s[2] * de[2];
+      const ds = de.map((x, i) => (x - s[i] * along) / el);
+      const dd = [ds[2] * s[0] + s[2] * ds[0], ds[2] * s[1] + s[2] * ds[1], 2 * s[2] * ds[2]];
+      const dn = nrm[0] * dd[0] + nrm[1] * dd[1] + nrm[2] * dd[2];
+      for (let i = 0; i < 3; i++) out[i * P + k] = w[i] + (atCentre ? 0 : (c.tireRadius * (dd[i] - nrm[i] * dn)) / dl);
+    }
+    return out;
+  });
+}
+
+/**
+ * ġ of a unit world load (F, M) at a point a of the upright (body components g_ω = Rᵀ((a − o) × F + M),
+ * g_v = RᵀF), the upright moving at (ω, v) and a at ȧ: ġ_v = −ω × g_v, ġ_ω = −ω × g_ω + Rᵀ((ȧ − R v) × F).
+ */
+function addLoadRate(r: Float64Array, g: Float64Array, qk: Float64Array, points: Float64Array[], k: number, state: CompliantState, layout: Int32Array, corner: number, q: Float64Array): void {
+  const up = state.sm.corners[corner].upright;
+  const c0 = layout[up];
+  if (c0 < 0) return;
+  const R = toMatrix(new Float64Array(9), q, state.dyn.system.variables[up].offset + 3);
+  const P = points[corner].length / 3;
+  const w = [qk[c0], qk[c0 + 1], qk[c0 + 2]], v = [qk[c0 + 3], qk[c0 + 4], qk[c0 + 5]];
+  // the world force: R g_v
+  const gv = [g[c0 + 3], g[c0 + 4], g[c0 + 5]], gw = [g[c0], g[c0 + 1], g[c0 + 2]];
+  const F = [0, 1, 2].map((i) => R[3 * i] * gv[0] + R[3 * i + 1] * gv[1] + R[3 * i + 2] * gv[2]);
+  const Rv = [0, 1, 2].map((i) => R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2]);
+  const da = [0, 1, 2].map((i) => points[corner][i * P + k] - Rv[i]);
+  const m = cross(da, F);
+  const Rtm = [0, 1, 2].map((i) => R[i] * m[0] + R[3 + i] * m[1] + R[6 + i] * m[2]);
+  const wv = cross(w, gv), ww = cross(w, gw);
+  for (let i = 0; i < 3; i++) { r[c0 + 3 + i] -= wv[i]; r[c0 + i] += Rtm[i] - ww[i]; }
+}
+
+function cross(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+
+function stiffness(state: CompliantState, n: number): Float64Array {
+  const K = new Float64Array(n * n);
+  state.dyn.forces.assemble(new Float64Array(n), 0, new Float64Array(n), K, null);
+  return K;
+}
+
+function times(K: Float64Array, x: Float64Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * x[j]; out[i] = s; }
+  return out;
+}
+
+function plus(a: Float64Array, b: Float64Array): Float64Array {
+  for (let i = 0; i < a.length; i++) a[i] += b[i];
+  return a;
+}
+
+function largest(m: Map<number, number[]>): number {
+  let most = 0;
+  for (const list of m.values()) for (const x of list) if (x !== undefined) most = Math.max(most, Math.abs(x));
+  return most;
+}

@@ -1,0 +1,349 @@
+/**
+ * The compliant state's tangent (docs/compliance.md "Speed"): the equilibrium's reduced
+ * force f = Nᵀ Q and stiffness K_r = −Nᵀ (K − H) N at the current state, K the force
+ * elements' AD stiffness and H = ∂(Φ_qᵀ λ)/∂q the constraints' and drivers' exact
+ * curvature at the multipliers (tangent-mode duals, kernel/dual.ts withTangents).
+ *
+ * H costs most of an evaluation. Rows that are a world point's coordinates (a ball joint's,
+ * a wheel pad's height) have it in closed form: a world force f = Jᵀλ held at the point,
+ * whose body-frame components turn with the body (∂f/∂ω = [f]ₓ, ∂(l × f)/∂ω = [l]ₓ[f]ₓ,
+ * the same d(Jacobian)/ds the tangent passes give). Any other loaded block takes one
+ * tangent pass per coordinate of it that moves (a held rack's block is skipped whole).
+ * Newton steps with the state's own exact stiffness (quadratic convergence, and a settled
+ * pose that is a function of its start and loads alone, not of the states before).
+ */
+import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../../kernel/multipliers';
+import { reduce, type Reduced } from '../../mechanics/reduced';
+import { LU } from '../../../kernel/linalg';
+import { solve } from '../../../kernel/solver/solve';
+import type { DynamicsModel } from '../../mechanics/build';
+import { JointBlock } from '../../../mates/joints';
+import { PointCoordinateBlock } from '../build/targets';
+import type { ResidualBlock } from '../../../kernel/system';
+
+/** Admissible motions: `count` columns of `size` tangent entries (kernel/multipliers.ts). */
+export type Motions = ReturnType<typeof admissibleMotions>;
+
+/** The exact reduction at a state: K_r (k × k, row-major), the basis N and the reduced force. */
+export interface ExactReduced {
+  Kr: Float64Array;
+  N: Float64Array;
+  k: number;
+  n: number;
+  layout: Int32Array;
+  Q: Float64Array;
+  f: Float64Array;
+  mult: Multipliers;
+}
+
+/** A column counts as moving where some motion reaches it above this (scaled) size. */
+const MOVING = 1e-13;
+
+export class CompliantTangent {
+  private n = -1;
+  private Q = new Float64Array(0);
+  private K = new Float64Array(0);
+  private H = new Float64Array(0);
+  private zero = new Float64Array(0);
+  private dir = new Float64Array(0);
+  private full = new Float64Array(0);
+  /** The settle's last force-only reduction (what it converged at). */
+  private last: Reduced | null = null;
+  /** Where K was last assembled, and Q there. */
+  private kAt: { at: Float64Array; version: number; Q: Float64Array } | null = null;
+  /** The polishing step's exact reduction and the state the step left: a coefficient asked for there reuses it. */
+  private settled: { ex: ExactReduced; at: Float64Array; version: number } | null = null;
+  /** The last force-only reduction's motions and the state they are at (an exact evaluation there reuses them). */
+  private motions: { at: Float64Array; version: number; m: Motions } | null = null;
+
+  constructor(private readonly dyn: DynamicsModel) {}
+
+  /** Buffers for the current layout. */
+  private sized(): number {
+    const n = this.dyn.forces.size;
+    if (n !== this.n) {
+      this.n = n;
+      this.K = new Float64Array(n * n); this.H = new Float64Array(n * n); this.full = new Float64Array(n * n);
+      this.zero = new Float64Array(n); this.dir = new Float64Array(n);
+    }
+    return n;
+  }
+
+  /** Q (and K into this.K) at the current state; the state is noted for assembledHere. */
+  private assemble(withK: boolean): Float64Array {
+    const { system } = this.dyn;
+    const Q = new Float64Array(this.n);
+    this.dyn.forces.assemble(this.zero, 0, Q, withK ? this.K : null, null);
+    this.kAt = withK ? { at: system.state.slice(0, system.snapshotLength), version: system.version, Q } : null;
+    return Q;
+  }
+
+  /** Q where K was last assembled at this very state (and no load changed since), else null. */
+  private assembledHere(): Float64Array | null {
+    const kept = this.kAt, system = this.dyn.system;
+    return kept && kept.version === system.version && sameState(kept.at, system.state) ? kept.Q : null;
+  }
+
+  /** The admissible motions at the current state (those of the last reduction when the state is the same). */
+  private motionsHere(): Motions {
+    const { system } = this.dyn;
+    const kept = this.motions;
+    if (kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.m;
+    const m = admissibleMotions(system);
+    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m };
+    return m;
+  }
+
+  /**
+   * The exact reduction at the current state, on `motions` (default: the admissible motions,
+   * every driver held; wheel-rate.ts passes a wider basis). At a settled state it is the one
+   * the polishing step took, a balance tolerance's step (~1e-7 mm) before the pose.
+   */
+  exact(motions?: Motions): ExactReduced {
+    const kept = this.settled, system = this.dyn.system;
+    if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
+    const n = this.sized();
+    const { dyn } = this;
+    const K = this.K;
+    const Q = this.assembledHere() ?? this.assemble(true);
+    const mult = constraintMultipliers(dyn.system, Q);
+    const { basis: N, count: k, layout } = motions ?? this.motionsHere();
+    this.curvature(mult, N, k, layout);
+    const full = this.full;
+    for (let i = 0; i < n * n; i++) full[i] = K[i] - this.H[i];
+    return { Kr: project(full, N, k, n), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
+  }
+
+  /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
+  begin(): void {
+    this.last = null;
+    this.settled = null;
+    this.kAt = null;
+  }
+
+  /**
+   * After the settle's Newton converged (to the balance tolerance): one more Newton step, with
+   * the exact stiffness at the converged state. Newton stops anywhere under the tolerance, and
+   * where depends on where it started (the last state of a drag, a rig's last load); this step
+   * takes the force orders of magnitude lower, so the settled pose is the loads' and not the
+   * path's. Its stiffness is kept for the coefficients at the settled state. A step longer
+   * than a converged state's (1e-6 of the length scale) is kept only if the force fell.
+   */
+  polish(): void {
+    const red = this.last;
+    this.settled = null;
+    if (!red || red.k === 0) return;
+    const { system } = this.dyn;
+    const ex = this.exact(this.motionsHere());
+    const { N, k, n, layout, f } = ex;
+    const saved = system.snapshot();
+    const keep = (): void => { this.settled = { ex, at: system.state.slice(0, system.snapshotLength), version: system.version }; };
+    const lu = new LU(k);
+    if (!lu.factor(ex.Kr, k, 1e-12)) { keep(); return; }
+    const step = new Float64Array(k);
+    step.set(f);
+    lu.solve(step);
+    const delta = new Float64Array(n);
+    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * step[a];
+    for (const v of system.variables) if (layout[v.id] >= 0) system.retractVariable(v, delta, layout[v.id]);
+    const small = scaledLength(this.dyn, delta, layout) <= 1e-6 * system.lengthScale;
+    if (solve(system).converged && (small || maxAbs(this.reduce(1).f) < maxAbs(f))) { keep(); return; }
+    system.restore(saved);
+    keep();
+  }
+
+  /**
+   * The reduction `equilibrium` asks for (its `reduce` option): the force at the state, and
+   * the exact stiffness only when Newton steps from it (not at the state that converges).
+   * Load stepping's partial loads take mechanics' reduce().
+   */
+  reduce(loadScale: number): Reduced {
+    if (loadScale !== 1) return reduce(this.dyn, { loadScale });
+    const n = this.sized();
+    // with K: a state Newton steps from, or polishes at, asks for the stiffness next
+    const Q = this.assemble(true);
+    const motions = this.motionsHere();
+    const { basis: N, count: k, layout } = motions;
+    const f = reducedForce(N, Q, k, n);
+    let Kr: Float64Array | null = null, mult: Multipliers | null = null;
+    const stiffness = (): Float64Array => {
+      if (Kr) return Kr;
+      const ex = this.exact(motions);
+      mult = ex.mult;
+      return (Kr = ex.Kr);
+    };
+    const dyn = this.dyn;
+    return (this.last = {
+      N, k, size: n, layout, Q, f, Cr: null, Mr: null,
+      get Kr() { return stiffness(); },
+      get mult() { return (mult ??= constraintMultipliers(dyn.system, Q)); },
+    });
+  }
+
+  /**
+   * H = ∂(Φ_qᵀ λ)/∂q (n × n) over the moving columns: one tangent pass per moving column of
+   * each loaded block that is not linear in its coordinates.
+   */
+  private curvature(mult: Multipliers, N: Float64Array, k: number, layout: Int32Array): void {
+    const { system } = this.dyn;
+    const n = this.n, H = this.H, dir = this.dir;
+    H.fill(0);
+    const moving = new Uint8Array(n);
+    for (let b = 0; b < k; b++) for (let j = 0; j < n; j++) if (Math.abs(N[b * n + j]) > MOVING) moving[j] = 1;
+    // λ per loaded block and row: the constraint rows, then the one-row drivers
+    const loaded = new Map<number, Float64Array>();
+    const put = (b: number, row: number, lambda: number): void => {
+      if (lambda === 0) return;
+      let l = loaded.get(b);
+      if (!l) loaded.set(b, (l = new Float64Array(system.block(b).rows)));
+      l[row] = lambda;
+    };
+    for (let r = 0; r < mult.lambda.length; r++) put(mult.rowBlock[r], mult.rowInBlock[r], mult.lambda[r]);
+    mult.driverBlocks.forEach((b, d) => put(b, 0, mult.driverLambda[d]));
+    for (const [b, lambda] of loaded) {
+      const blk = system.block(b);
+      if (!blk.duals) continue; // rows linear in their coordinates
+      const cols: number[] = [];
+      for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
+      if (!cols.some((c) => c >= 0 && moving[c])) continue; // held whole: no motion reaches it
+      if (!this.byPasses && pointRows(blk)) this.pointCurvature(b, blk, lambda, cols);
+      else this.passes(b, blk, lambda, cols, moving);
+    }
+  }
+
+  /** Tangent passes for every block (the closed forms' reference, in tests). */
+  byPasses = false;
+
+  /**
+   * The closed form for point rows: per body k of the block, f = J_vᵀ λ and the lever l from
+   * the rows' own Jacobian (J_v = ±R, J_ω = ∓R[l]ₓ, so [l]ₓ = −J_vᵀ J_ω per row triple; a
+   * pad's one row gives its point directly).
+   */
+  private pointCurvature(b: number, blk: ResidualBlock, lambda: Float64Array, cols: readonly number[]): void {
+    const { system } = this.dyn;
+    const ld = cols.length, rows = blk.rows, n = this.n, H = this.H;
+    const res = new Float64Array(rows), jac = new Float64Array(rows * ld);
+    system.evaluateBlock(b, res, jac);
+    const f = new Float64Array(3), l = new Float64Array(3), R = new Float64Array(9);
+    for (let k = 0; k < blk.vars.length; k++) {
+      const c0 = cols[6 * k];
+      if (c0 < 0) continue;
+      // the body-frame force of the rows: f = Σ λ_r J_v,r
+      for (let i = 0; i < 3; i++) { let s = 0; for (let r = 0; r < rows; r++) s += lambda[r] * jac[r * ld + 6 * k + 3 + i]; f[i] = s; }
+      if (blk instanceof PointCoordinateBlock) {
+        addPointTerms(H, n, c0, blk, blk.vars[k], lambda[0], system.state, system.variables[blk.vars[k]].offset);
+        continue;
+      }
+      // a ball: [l]ₓ = −J_vᵀ J_ω (3 × 3 blocks of body k)
+      const S = R;
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+        let s = 0;
+        for (let r = 0; r < 3; r++) s -= jac[r * ld + 6 * k + 3 + i] * jac[r * ld + 6 * k + j];
+        S[i * 3 + j] = s;
+      }
+      l[0] = 0.5 * (S[7] - S[5]); l[1] = 0.5 * (S[2] - S[6]); l[2] = 0.5 * (S[3] - S[1]);
+      addDeadForce(H, n, c0, l, f);
+    }
+  }
+
+  /** One tangent pass per moving coordinate of the block. */
+  private passes(b: number, blk: ResidualBlock, lambda: Float64Array, cols: readonly number[], moving: Uint8Array): void {
+    const { system } = this.dyn;
+    const n = this.n, H = this.H, dir = this.dir;
+    const seeds: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
+    {
+      const ld = cols.length;
+      const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
+      seeds.pose = (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null);
+      seeds.scalar = (col) => (cols[col] >= 0 ? dir[cols[col]] : 0);
+      for (const c of cols) {
+        if (c < 0 || !moving[c]) continue;
+        dir[c] = 1;
+        const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+        dir[c] = 0;
+        for (let r = 0; r < blk.rows; r++) {
+          const t = duals[r].t;
+          if (!t || lambda[r] === 0) continue;
+          for (let j = 0; j < ld; j++) if (cols[j] >= 0) H[cols[j] * n + c] += lambda[r] * t.d[j];
+        }
+      }
+    }
+  }
+}
+
+/** The largest entry of a step in length units (a turn times the length scale), as equilibrium's trust radius measures it. */
+function scaledLength(dyn: DynamicsModel, delta: Float64Array, layout: Int32Array): number {
+  const { system } = dyn;
+  let len = 0;
+  for (const v of system.variables) {
+    const c0 = layout[v.id];
+    if (c0 < 0) continue;
+    if (v.kind === 'pose') for (let i = 0; i < 6; i++) len = Math.max(len, Math.abs(delta[c0 + i]) * (i < 3 ? system.lengthScale : 1));
+    else len = Math.max(len, Math.abs(delta[c0]) * v.scale);
+  }
+  return len;
+}
+
+function maxAbs(x: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  return m;
+}
+
+function sameState(a: Float64Array, b: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether every row of the block is a world point's coordinate on its bodies (closed-form curvature). */
+function pointRows(blk: ResidualBlock): boolean {
+  if (blk instanceof PointCoordinateBlock) return true;
+  return blk instanceof JointBlock && blk.type === 'ball' && blk.vars.length === 2;
+}
+
+/**
+ * H += the curvature of a world force held at a body point, on the body's slots c0..c0+5:
+ * f the force in body axes, l the point; rows (ω, v), columns ω: [l]ₓ[f]ₓ and [f]ₓ.
+ */
+function addDeadForce(H: Float64Array, n: number, c0: number, l: ArrayLike<number>, f: ArrayLike<number>): void {
+  // [l]ₓ[f]ₓ = f lᵀ − (l·f) I
+  const lf = l[0] * f[0] + l[1] * f[1] + l[2] * f[2];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) H[(c0 + i) * n + c0 + j] += f[i] * l[j] - (i === j ? lf : 0);
+  H[(c0 + 3) * n + c0 + 1] -= f[2]; H[(c0 + 3) * n + c0 + 2] += f[1];
+  H[(c0 + 4) * n + c0 + 0] += f[2]; H[(c0 + 4) * n + c0 + 2] -= f[0];
+  H[(c0 + 5) * n + c0 + 0] -= f[1]; H[(c0 + 5) * n + c0 + 1] += f[0];
+}
+
+/** A pad's terms on one body: each point carries λ·weight along the pad's world axis (in body axes Rᵀ e). */
+function addPointTerms(H: Float64Array, n: number, c0: number, blk: PointCoordinateBlock, variable: number, lambda: number, state: Float64Array, offset: number): void {
+  const R = rotationMatrix(new Float64Array(9), state, offset + 3);
+  const f = new Float64Array(3);
+  for (const t of blk.expr) {
+    if (t.variable !== variable) continue;
+    for (let i = 0; i < 3; i++) f[i] = lambda * t.weight * R[blk.axis * 3 + i];
+    addDeadForce(H, n, c0, t.local, f);
+  }
+}
+
+/** f = Nᵀ Q (k). */
+function reducedForce(N: Float64Array, Q: Float64Array, k: number, n: number): Float64Array {
+  const f = new Float64Array(k);
+  for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; f[a] = s; }
+  return f;
+}
+
+/** K_r = −Nᵀ A N (k × k, row-major), A n × n row-major, N's columns stored one after another. */
+function project(A: Float64Array, N: Float64Array, k: number, n: number): Float64Array {
+  const AN = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const a = A[i * n + j];
+      if (a === 0) continue;
+      for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
+    }
+  }
+  const Kr = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b]; Kr[a * k + b] = -s; }
+  return Kr;
+}

@@ -1,0 +1,52 @@
+/**
+ * The compliant state's tangent (src/suspension/compliance/tangent.ts): the closed-form
+ * curvature of point rows (ball joints, wheel pads) equals the tangent-mode passes it
+ * replaces, and the settled pose is the loads', not the path's (the polishing step).
+ */
+import { describe, expect, it } from 'vitest';
+import { dwCompliance, example, stateAt } from './helpers.ts';
+import type { CompliantState } from '../../../src/suspension/compliance/state.ts';
+
+const DW = example('double_wishbone.yaml') + dwCompliance();
+
+/** K_r by closed forms and by tangent passes at the state now: their largest difference over the largest entry. */
+function closedVsPasses(state: CompliantState): number {
+  const t = state.tangent;
+  t.byPasses = true;
+  const passes = t.exact();
+  t.byPasses = false;
+  const closed = t.exact();
+  let big = 0, diff = 0;
+  for (let i = 0; i < passes.Kr.length; i++) { big = Math.max(big, Math.abs(passes.Kr[i])); diff = Math.max(diff, Math.abs(passes.Kr[i] - closed.Kr[i])); }
+  expect(big).toBeGreaterThan(0);
+  return diff / big;
+}
+
+describe('compliant tangent', () => {
+  for (const [name, text, bump] of [
+    ['the DW corner', DW, 20],
+    ['the compliant multi-link axle', example('multi_link_axle_compliant.yaml'), -15],
+    ['the compliant DW corner example', example('double_wishbone_compliant.yaml'), 0],
+  ] as const) {
+    it(`${name}: closed-form curvature = tangent passes, under a load that loads every joint and pad`, () => {
+      const s = stateAt(text, bump);
+      s.sm.corners.forEach((_, i) => s.state.setLoad(i, { force: [-1500, 3000, 2000], moment: [0, 0, 40000], at: 'contact_patch' }));
+      expect(s.state.settle().status).toBe('solved');
+      expect(closedVsPasses(s.state)).toBeLessThan(1e-12);
+    });
+  }
+
+  it('the settled pose does not depend on where Newton started (to 1e-9; without the polishing step 1.4e-7, within the balance tolerance)', () => {
+    const s = stateAt(DW, 10);
+    const system = s.sm.model.system;
+    s.state.placeLoads();
+    const settle = (fy: number) => { s.state.setLoad(0, { force: [0, fy, 0], moment: [0, 0, 0], at: 'contact_patch' }); expect(s.state.settle(false).status).toBe('solved'); };
+    settle(-2000);
+    const cold = system.snapshot();
+    for (const fy of [4000, 1000]) { system.restore(s.rigid); settle(fy); }
+    settle(-2000);
+    let worst = 0;
+    for (let i = 0; i < cold.length; i++) worst = Math.max(worst, Math.abs(system.state[i] - cold[i]));
+    expect(worst).toBeLessThan(1e-9);
+  });
+});
