@@ -36,6 +36,8 @@ export function forwardPass(s: RunSetup, pr: ParameterRows, lin: Linearisation, 
   // the scheme's own velocities at the start, for the Lie steps (R³ × SO(3))
   if (pm) pm.start(system.state, it.v, it.vdot);
   it.onStep = (h) => {
+    // values only (no parameters: the tests' re-runs for differences): no columns to carry, no step matrix to build
+    if (P === 0 && mode === 'direct') { useActive(it.activeRows()); observe(); return; }
     lieStep(y, h);
     if (mode === 'adjoint') { useActive(it.activeRows()); store(h, y); observe(); return; }
     const v = it.v, vdot = it.vdot;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { prepareSimulation } from '../../src/mechanics/simulate';
-import { parseParameter, parseResult, simulationGradient, type DynamicParameter, type DynamicResult } from '../../src/gradients/run';
+import { parseParameter, parseResult, simulationGradient, simulationGradients, type DynamicParameter, type DynamicResult } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
 import { rerun } from './sim-checks';
@@ -78,6 +78,17 @@ describe('simulation gradients, a crossing time (the finish-time route)', () => 
   }
   it('says when the level is never reached', () => {
     expect(() => simulationGradient(doc, [parseParameter('bob.mass')], parseResult('bob.mass.position.z@cross=-5000'), { duration: 0.1, step: 1e-3 })).toThrow(/does not reach -5000/);
+  });
+});
+
+describe('a run with no parameters (the differences\' re-runs)', () => {
+  it('reads the same values, bit for bit, as a run carrying columns, though it builds no step matrix', () => {
+    const doc = load('quarter-car-bump.kinemate.json');
+    const rs = ['body.position.z', 'body.position.z@max', 'wheel.velocity.z@min', 'spring.tension', 'reactions.bodyGuide.force.x', 'body.position.z@cross=610'].map(parseResult);
+    const options = { duration: 0.8, step: 2e-3 };
+    const bare = simulationGradients(doc, [], rs, options, 'direct').results;
+    const carried = simulationGradients(doc, [parseParameter('spring.stiffness')], rs, options, 'direct').results;
+    rs.forEach((_, k) => { expect(bare[k].value).toBe(carried[k].value); expect(bare[k].t).toBe(carried[k].t); expect(bare[k].gradient).toEqual([]); });
   });
 });
 

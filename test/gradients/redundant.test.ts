@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { prepareSimulation } from '../../src/mechanics/simulate';
 import { buildDynamics } from '../../src/mechanics/build';
-import { bothRoutes, differenceError, entity, type Move } from './sim-checks';
+import { bothRoutes, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
 
 const doc = JSON.parse(readFileSync(new URL('../../examples/slider-crank-torque.kinemate.json', import.meta.url), 'utf8'));
 
@@ -39,26 +39,31 @@ describe('slider-crank on redundant mates', () => {
 
   for (const h of [2e-3, 1e-3]) {
     it(`every parameter against central differences at h = ${h} s; adjoint = direct`, () => {
-      const options = { duration: 0.3, step: h };
-      for (const result of ['slider.position.x', 'rod.velocity.y', 'crank.position.y@max']) {
-        const g = bothRoutes(doc, params.map((p) => p[0]), result, options);
-        const { worst, errors } = differenceError(doc, g.gradient, params.map((p) => p[1]), params.map((p) => p[2]), result, options);
+      const options = { duration: 0.3, step: h }, results = ['slider.position.x', 'rod.velocity.y', 'crank.position.y@max'];
+      const gs = results.map((result) => bothRoutes(doc, params.map((p) => p[0]), result, options).gradient);
+      // each move's two re-runs serve every result
+      const fd = centralDifferences(doc, params.map((p) => p[1]), params.map((p) => p[2]), results, options);
+      results.forEach((result, k) => {
+        const { worst, errors } = errorsAgainst(gs[k], fd.map((row) => row[k]));
         expect(worst, `${result}: ${errors.map((e) => e.toExponential(1)).join(' ')}`).toBeLessThan(1e-4);
-      }
+      });
     }, 300_000);
   }
 
   it('reactions of its redundant mates as results (a dropped row reads no λ): every mass parameter against central differences; adjoint = direct', () => {
     const options = { duration: 0.3, step: 2e-3 };
-    const masses = params.slice(0, 5);
-    for (const result of ['reactions.jB.force.x', 'reactions.jA.force.y']) {
+    const masses = params.slice(0, 5), results = ['reactions.jB.force.x', 'reactions.jA.force.y'];
+    // each move's two re-runs (at δ and at 4δ) serve both results
+    const fd = (k: number) => centralDifferences(doc, masses.map((p) => p[1]), masses.map((p) => k * p[2]), results, options);
+    const fd1 = fd(1), fd4 = fd(4);
+    results.forEach((result, r) => {
       // multipliers carry the step's 1/(βh²) scaling: the routes part by rounding to ~1e-8 here (seen 4.6e-9), as on a link's force
       const g = bothRoutes(doc, masses.map((p) => p[0]), result, options, 2e-8);
       // a multiplier is converged only to the step's tolerance, whose noise over δ can pass 1e-4 where the
       // positions' δ suits: each entry must match the differences at δ or at 4δ (truncation grows as δ², noise as 1/δ)
-      const at = (k: number) => differenceError(doc, g.gradient, masses.map((p) => p[1]), masses.map((p) => k * p[2]), result, options).errors;
-      const e1 = at(1), e4 = at(4), errors = e1.map((e, j) => Math.min(e, e4[j]));
+      const at = (f: number[][]) => errorsAgainst(g.gradient, f.map((row) => row[r])).errors;
+      const e1 = at(fd1), e4 = at(fd4), errors = e1.map((e, j) => Math.min(e, e4[j]));
       expect(Math.max(...errors), `${result}: ${e1.map((e, j) => `${e.toExponential(1)}/${e4[j].toExponential(1)}`).join(' ')}`).toBeLessThan(1e-4);
-    }
+    });
   }, 300_000);
 });

@@ -37,14 +37,20 @@ export function bothRoutes(doc: AssemblyDoc, params: string[], result: string, o
   return d;
 }
 
-/** The largest relative error of the entries against central differences (±δ_j), floored at 1e-4 of the largest entry. */
-export function differenceError(doc: unknown, gradient: readonly number[], moves: readonly Move[], deltas: readonly number[], result: string, options: GradientOptions): { worst: number; errors: number[] } {
-  const value = (d: AssemblyDoc) => simulationGradient(d, [], parseResult(result), options).value;
-  const scale = Math.max(...gradient.map(Math.abs));
-  const errors = moves.map((mv, j) => {
-    const fd = (value(movedDoc(doc, mv, deltas[j])) - value(movedDoc(doc, mv, -deltas[j]))) / (2 * deltas[j]);
-    return Math.abs(gradient[j] - fd) / Math.max(Math.abs(fd), 1e-4 * scale);
+/** Central differences (±δ_j) of every result at once, fd[j][k] for move j and result k: each move's two re-runs serve them all. */
+export function centralDifferences(doc: unknown, moves: readonly Move[], deltas: readonly number[], results: readonly string[], options: GradientOptions): number[][] {
+  const rs = results.map(parseResult);
+  const values = (d: AssemblyDoc) => simulationGradients(d, [], rs, options, 'direct').results.map((r) => r.value);
+  return moves.map((mv, j) => {
+    const up = values(movedDoc(doc, mv, deltas[j])), down = values(movedDoc(doc, mv, -deltas[j]));
+    return up.map((u, k) => (u - down[k]) / (2 * deltas[j]));
   });
+}
+
+/** The entries' relative errors against their differences (floored at 1e-4 of the largest entry), and the largest. */
+export function errorsAgainst(gradient: readonly number[], fd: readonly number[]): { worst: number; errors: number[] } {
+  const scale = Math.max(...gradient.map(Math.abs));
+  const errors = fd.map((f, j) => Math.abs(gradient[j] - f) / Math.max(Math.abs(f), 1e-4 * scale));
   return { worst: Math.max(...errors), errors };
 }
 

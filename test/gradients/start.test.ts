@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, type GradientOptions } from '../../src/gradients/run';
+import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type GradientOptions } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 
 const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
@@ -37,13 +37,20 @@ function both(doc: AssemblyDoc, params: string[], result: string, options: Gradi
   return d;
 }
 
-/** Each entry against central differences of re-runs with the entity moved ±δ, to 1e-4 relative (floored at 1e-4 of the largest entry). */
-function againstDifferences(doc: any, gradient: number[], wheres: Where[], result: string, options: GradientOptions, delta: number) {
-  const value = (d: AssemblyDoc) => simulationGradient(d, [], parseResult(result), options).value;
-  const scale = Math.max(...gradient.map(Math.abs));
-  wheres.forEach((w, j) => {
-    const fd = (value(moved(doc, w, delta)) - value(moved(doc, w, -delta))) / (2 * delta);
-    expect(Math.abs(gradient[j] - fd), `${result} ${w.join('.')}`).toBeLessThan(1e-4 * Math.max(Math.abs(fd), 1e-4 * scale));
+/**
+ * Each result's entries against central differences of re-runs with the entity moved ±δ, to 1e-4
+ * relative (floored at 1e-4 of the result's largest entry); each move's two re-runs serve every result.
+ */
+function againstDifferences(doc: any, gradients: number[][], wheres: Where[], results: string[], options: GradientOptions, delta: number) {
+  const rs = results.map(parseResult);
+  const values = (d: AssemblyDoc) => simulationGradients(d, [], rs, options, 'direct').results.map((g) => g.value);
+  const fds = wheres.map((w) => { const up = values(moved(doc, w, delta)), down = values(moved(doc, w, -delta)); return up.map((u, k) => (u - down[k]) / (2 * delta)); });
+  results.forEach((result, k) => {
+    const gradient = gradients[k], scale = Math.max(...gradient.map(Math.abs));
+    wheres.forEach((w, j) => {
+      const fd = fds[j][k];
+      expect(Math.abs(gradient[j] - fd), `${result} ${w.join('.')}`).toBeLessThan(1e-4 * Math.max(Math.abs(fd), 1e-4 * scale));
+    });
   });
 }
 
@@ -77,12 +84,11 @@ describe('a pendulum started with a swing rate', () => {
     doc.forces = { strut: { type: 'springdamper', a: 'ground.anchor', b: 'bob.arm', stiffness: 2, length: 500, damping: 0.05 } };
     const params = ['bob.hinge.z', 'bob.hinge.x', 'ground.hinge.x', 'bob.arm.x', 'bob.mass'];
     const wheres: Where[] = [['bob', 'frames', 'hinge', 2], ['bob', 'frames', 'hinge', 0], ['ground', 'frames', 'hinge', 0], ['bob', 'points', 'arm', 0]];
+    const results = ['bob.mass.position.x', 'bob.mass.velocity.z', 'bob.mass.position.z@min'];
     for (const h of [2e-3, 1e-3]) {
-      for (const result of ['bob.mass.position.x', 'bob.mass.velocity.z', 'bob.mass.position.z@min']) {
-        const options = { duration: 0.5, step: h };
-        const g = both(doc, params, result, options);
-        againstDifferences(doc, g.gradient.slice(0, 4), wheres, result, options, 1e-3);
-      }
+      const options = { duration: 0.5, step: h };
+      const gs = results.map((result) => both(doc, params, result, options).gradient.slice(0, 4));
+      againstDifferences(doc, gs, wheres, results, options, 1e-3);
     }
   }, 300_000);
 });
@@ -104,12 +110,11 @@ describe('double wishbone corner, its start moving', () => {
       // on SE(3): the start's terms are the same on both groups, and the sideways speed's differences scatter by up to 5e-4 of
       // it at these δ on either (measured, tight re-runs too), its last realisation under the bar on SE(3) only
       const options = { duration: 0.1, step: h, lieGroup: 'SE3' as const };
-      for (const result of ['upright.contact.position.z', 'upright.contact.velocity.y']) {
-        // the sideways speed's routes part by up to 5e-11 of its largest entry in the steps (as much with the start's
-        // velocity tangent left out), so its entries are floored at half the largest
-        const g = both(doc, params, result, options, 1e-10, result.includes('velocity') ? 0.5 : 1e-4);
-        againstDifferences(doc, g.gradient, wheres, result, options, 1e-2);
-      }
+      const results = ['upright.contact.position.z', 'upright.contact.velocity.y'];
+      // the sideways speed's routes part by up to 5e-11 of its largest entry in the steps (as much with the start's
+      // velocity tangent left out), so its entries are floored at half the largest
+      const gs = results.map((result) => both(doc, params, result, options, 1e-10, result.includes('velocity') ? 0.5 : 1e-4).gradient);
+      againstDifferences(doc, gs, wheres, results, options, 1e-2);
     }
   }, 300_000);
 
@@ -119,7 +124,7 @@ describe('double wishbone corner, its start moving', () => {
     for (const h of [2e-3, 1e-3]) {
       const options = { duration: 0.1, step: h };
       const g = both(doc, params, 'upright.contact.position.z@max', options);
-      againstDifferences(doc, g.gradient, wheres, 'upright.contact.position.z@max', options, 1e-2);
+      againstDifferences(doc, [g.gradient], wheres, ['upright.contact.position.z@max'], options, 1e-2);
     }
   }, 300_000);
 
@@ -131,7 +136,7 @@ describe('double wishbone corner, its start moving', () => {
       // the projection weighs the given slots 1e10 times the others: its tangent and transpose parted by
       // 5e-9 of an entry here; the same forward solves in both routes now (1e-13 seen)
       const g = both(doc, params, 'upright.contact.position.z', options);
-      againstDifferences(doc, g.gradient, wheres, 'upright.contact.position.z', options, 1e-2);
+      againstDifferences(doc, [g.gradient], wheres, ['upright.contact.position.z'], options, 1e-2);
     }
   }, 300_000);
 

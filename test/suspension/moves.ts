@@ -27,8 +27,22 @@ export function gradientError(exact: number, fd: number, gradient: Readonly<Reco
   return Math.abs(exact - fd) / scale;
 }
 
-/** The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does. */
+/**
+ * The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does.
+ * Kept per load case by the geometry's text and the state (read-only to callers): checks of different metrics at one
+ * state (an axle's tensions, then its bar's force) re-solve the same moved geometries once.
+ */
 export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase): StateLoads {
+  let byCase = solvedLoads.get(lc);
+  if (!byCase) solvedLoads.set(lc, (byCase = new Map()));
+  const key = `${kind} ${at} ${JSON.stringify(g)}`;
+  let out = byCase.get(key);
+  if (!out) byCase.set(key, (out = solvedLoadsOf(g, kind, at, lc)));
+  return out;
+}
+const solvedLoads = new WeakMap<LoadCase, Map<string, StateLoads>>();
+
+function solvedLoadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase): StateLoads {
   const sm = new SuspensionModel(suspensionAssembly(g));
   const loads = new SweepLoads(sm, lc);
   let out: StateLoads | null = null;
