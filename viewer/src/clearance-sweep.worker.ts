@@ -29,7 +29,7 @@ let set: { key: string; set: ClearanceSet } | null = null;
 
 self.onmessage = (event: MessageEvent<ClearanceSweepJob>) => {
   const job = event.data;
-  const post = (reply: ClearanceSweepReply) => (self as unknown as Worker).postMessage(reply);
+  const post = (reply: ClearanceSweepReply) => self.postMessage(reply);
   try {
     const t0 = performance.now();
     if (job.meshes) { meshes = new Map(job.meshes); meshesId = job.meshesId; set = null; }

@@ -21,7 +21,7 @@ export type EnvelopeReply =
 
 self.onmessage = (event: MessageEvent<EnvelopeJob>) => {
   const { id, geometry: raw, tyre, bump, steer, voxel } = event.data;
-  const post = (reply: EnvelopeReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(reply, transfer);
+  const post = (reply: EnvelopeReply, transfer: Transferable[] = []) => self.postMessage(reply, { transfer });
   try {
     const geometry = parseGeometry(JSON.stringify(raw));
     const sm = new SuspensionModel(suspensionAssembly(geometry));

@@ -14,7 +14,7 @@ export type FitWorkerReply =
 
 self.onmessage = (event: MessageEvent<FitJob>) => {
   const { id, doc, targets, fileName } = event.data;
-  const post = (reply: FitWorkerReply) => (self as unknown as Worker).postMessage(reply);
+  const post = (reply: FitWorkerReply) => self.postMessage(reply);
   try {
     const outcome = runFit(doc, targets, fileName, (progress) => post({ id, kind: 'progress', progress }));
     post({ id, kind: 'done', outcome });

@@ -17,5 +17,5 @@ self.onmessage = (event: MessageEvent<ArrowMessage>) => {
   } catch (error) {
     reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  (self as unknown as Worker).postMessage(reply);
+  self.postMessage(reply);
 };

@@ -8,5 +8,5 @@ import type { ViewerDocument } from './document';
 
 self.onmessage = (event: MessageEvent<{ doc: ViewerDocument; settings: SimulationSettings }>) => {
   const { doc, settings } = event.data;
-  runSimulation(doc, settings, (message) => (self as unknown as Worker).postMessage(message));
+  runSimulation(doc, settings, (message) => self.postMessage(message));
 };

@@ -19,5 +19,5 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   } catch (error) {
     reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  (self as unknown as Worker).postMessage(reply);
+  self.postMessage(reply);
 };

@@ -8,5 +8,5 @@ import { runVehicleSimulation, type SimulationSettings, type VehicleDocument } f
 
 self.onmessage = (event: MessageEvent<{ doc: VehicleDocument; settings: SimulationSettings }>) => {
   const { doc, settings } = event.data;
-  runVehicleSimulation(doc, settings, (message) => (self as unknown as Worker).postMessage(message));
+  runVehicleSimulation(doc, settings, (message) => self.postMessage(message));
 };

@@ -21,5 +21,5 @@ self.onmessage = (event: MessageEvent<VehicleWorkerRequest>) => {
   } catch (error) {
     reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  (self as unknown as Worker).postMessage(reply);
+  self.postMessage(reply);
 };
