@@ -8,7 +8,8 @@
  * their curvature, the mass terms, the retraction's maps, the step matrix's assembly; the
  * `linearisation` a run holds binds them to its setup.
  */
-import { rotationMatrix, withTangents, type TangentSeeds } from '../../kernel/dual';
+import { rotationMatrix } from '../../kernel/dual';
+import { JacobianRate } from '../../kernel/jacobian-rate';
 import { LU } from '../../kernel/linalg';
 import { gyroscopic } from '../../kernel/mass';
 import { exp as poseExp, rightJacobian } from '../../kernel/pose';
@@ -26,7 +27,7 @@ function workOf(s: RunSetup, curved: boolean) {
     Jr: new Float64Array(n * n), Ad: new Float64Array(n * n), A: new Float64Array(N * N), rhs: new Float64Array(N),
     lu: new LU(N),
     res: new Float64Array(64), jac: new Float64Array(4096), rp: new Float64Array(n), rc: new Float64Array(m), pose: new Float64Array(7),
-    dir: new Float64Array(n),
+    dir: new Float64Array(n), rate: new JacobianRate(),
     /** With a vector w: Wq = ∂(J w)/∂q (m × n), the start's acceleration rows' curvature. */
     Wq: curved ? new Float64Array(m * n) : null,
   };
@@ -37,7 +38,7 @@ type Work = ReturnType<typeof workOf>;
 function rowsAndCurvature(s: RunSetup, x: Work, lambda: Float64Array | null, w: Float64Array | null = null): void {
   const { system, rowBlocks, n } = s;
   const { rowOn } = s.rows;
-  const { J, H, Wq, res, jac, dir } = x;
+  const { J, H, Wq, res, jac, dir, rate } = x;
   J.fill(0);
   for (const rb of rowBlocks) {
     const ld = rb.cols.length;
@@ -57,12 +58,7 @@ function rowsAndCurvature(s: RunSetup, x: Work, lambda: Float64Array | null, w: 
       const c = rb.cols[kc];
       if (c < 0) continue;
       dir.fill(0); dir[c] = 1;
-      const seeds: TangentSeeds = {
-        pose: (col) => (rb.cols[col] >= 0 ? dir.subarray(rb.cols[col], rb.cols[col] + 6) : null),
-        local: () => null,
-        scalar: (col) => (rb.cols[col] >= 0 ? dir[rb.cols[col]] : 0),
-      };
-      const rows = withTangents(seeds, () => { system.evaluateBlock(rb.index, res, jac); return rb.duals!(); });
+      const rows = rate.of(system, rb.index, rb.cols, dir, res, jac);
       for (let r = 0; r < rb.rows; r++) {
         const lam = lambda[rb.row0 + r], tt = rows[r].t;
         if (!tt || !rowOn[rb.row0 + r]) continue;

@@ -7,7 +7,7 @@
  * The K&C coefficients' reduced stiffness computes the same, with closed forms for point
  * rows, in compliance/tangent.ts.
  */
-import { withTangents, type TangentSeeds } from '../../kernel/dual';
+import { JacobianRate, blockColumns } from '../../kernel/jacobian-rate';
 import type { Multipliers } from '../../kernel/multipliers';
 import type { System } from '../../kernel/system';
 
@@ -21,21 +21,15 @@ export function addConstraintCurvature(system: System, mult: Multipliers, D: Flo
   const add = (block: number, row: number, lambda: number) => { if (lambda !== 0) { const list = byBlock.get(block) ?? []; list.push({ row, lambda }); byBlock.set(block, list); } };
   for (let r = 0; r < mult.lambda.length; r++) add(mult.rowBlock[r], mult.rowInBlock[r], mult.lambda[r]);
   mult.driverBlocks.forEach((b, d) => add(b, 0, mult.driverLambda[d]));
+  const rate = new JacobianRate();
   for (const [b, list] of byBlock) {
     const blk = system.block(b);
     if (!blk.duals) continue;
-    const cols: number[] = [];
-    for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
+    const cols = blockColumns(system, b, layout);
     const ld = system.blockLocalDim(b);
     const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
     for (let j = 0; j < m; j++) {
-      const dir = D.subarray(j * n, (j + 1) * n);
-      const seeds: TangentSeeds = {
-        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
-        local: () => null,
-        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
-      };
-      const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+      const duals = rate.of(system, b, cols, D.subarray(j * n, (j + 1) * n), res, jac);
       for (const { row, lambda } of list) {
         const t = duals[row].t;
         if (t) for (let c = 0; c < ld; c++) if (cols[c] >= 0) out[cols[c] * m + j] += scale * lambda * t.d[c];

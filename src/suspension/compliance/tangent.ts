@@ -12,7 +12,8 @@
  * Newton steps with the state's own exact stiffness (quadratic convergence, and a settled
  * pose that is a function of its start and loads alone, not of the states before).
  */
-import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { rotationMatrix } from '../../../kernel/dual';
+import { JacobianRate } from '../../../kernel/jacobian-rate';
 import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../../kernel/multipliers';
 import { reduce, type Reduced } from '../../mechanics/reduced';
 import { LU } from '../../../kernel/linalg';
@@ -56,6 +57,9 @@ export class CompliantTangent {
   private settled: { ex: ExactReduced; at: Float64Array; version: number } | null = null;
   /** The last force-only reduction's motions and the state they are at (an exact evaluation there reuses them). */
   private motions: { at: Float64Array; version: number; m: Motions } | null = null;
+
+  /** The tangent passes' Jacobian rates (kernel/jacobian-rate.ts). */
+  private readonly rate = new JacobianRate();
 
   constructor(private readonly dyn: DynamicsModel) {}
 
@@ -250,17 +254,14 @@ export class CompliantTangent {
   /** One tangent pass per moving coordinate of the block. */
   private passes(b: number, blk: ResidualBlock, lambda: Float64Array, cols: readonly number[], moving: Uint8Array): void {
     const { system } = this.dyn;
-    const n = this.n, H = this.H, dir = this.dir;
-    const seeds: TangentSeeds = { pose: () => null, local: () => null, scalar: () => 0 };
+    const n = this.n, H = this.H, dir = this.dir, rate = this.rate;
     {
       const ld = cols.length;
       const res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
-      seeds.pose = (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null);
-      seeds.scalar = (col) => (cols[col] >= 0 ? dir[cols[col]] : 0);
       for (const c of cols) {
         if (c < 0 || !moving[c]) continue;
         dir[c] = 1;
-        const duals = withTangents(seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+        const duals = rate.of(system, b, cols, dir, res, jac);
         dir[c] = 0;
         for (let r = 0; r < blk.rows; r++) {
           const t = duals[r].t;

@@ -1,6 +1,6 @@
 /**
  * The constraints' curvature per row, so that H(λ) = Σ_r λ_r ∂²Φ_r/∂q² can be summed again
- * for every new λ. tangent.ts's constraintCurvature differentiates the blocks at one λ
+ * for every new λ. tangent.ts's constraintCurvature differentiates (both by kernel/jacobian-rate.ts) the blocks at one λ
  * (~400 tangent-mode block evaluations, most of a solve's time); the vehicle's Newton
  * (kkt-newton.ts) changes λ at every iteration — the loads of an acceleration move it far
  * more than the pose moves the rows' second derivatives — so it keeps the rows' own second
@@ -8,7 +8,7 @@
  * multiply-adds instead of the block evaluations, and Newton's quadratic rate back but for
  * the pose's small change since.
  */
-import { withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { JacobianRate, blockColumns } from '../../../kernel/jacobian-rate';
 import type { System } from '../../../kernel/system';
 
 interface BlockCurvature {
@@ -29,23 +29,17 @@ export interface CurvatureTensor { n: number; blocks: BlockCurvature[] }
  */
 export function curvatureTensor(sys: System, blocks: readonly number[], rowStart: Int32Array, colOfVar: Int32Array, n: number): CurvatureTensor {
   const out: BlockCurvature[] = [];
-  const dir = new Float64Array(n);
+  const dir = new Float64Array(n), rate = new JacobianRate();
   blocks.forEach((b, bi) => {
     const blk = sys.block(b);
     if (!blk.duals) return; // rows linear in their coordinates
-    const cols: number[] = [];
-    for (const vid of blk.vars) { const v = sys.variables[vid]; for (let j = 0; j < v.dim; j++) cols.push(colOfVar[vid] < 0 ? -1 : colOfVar[vid] + j); }
+    const cols = blockColumns(sys, b, colOfVar);
     const ld = cols.length, res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
     const T = new Float64Array(blk.rows * ld * ld);
     cols.forEach((c, lc) => {
       if (c < 0) return;
       dir.fill(0); dir[c] = 1;
-      const seeds: TangentSeeds = {
-        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
-        local: () => null,
-        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
-      };
-      const rows = withTangents(seeds, () => { sys.evaluateBlock(b, res, jac); return blk.duals!(); });
+      const rows = rate.of(sys, b, cols, dir, res, jac);
       for (let r = 0; r < blk.rows; r++) {
         const t = rows[r].t;
         if (!t) continue;

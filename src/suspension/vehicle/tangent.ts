@@ -9,7 +9,7 @@
  */
 import { rotationMatrix } from '../../../kernel/dual';
 import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
-import { withTangents, type TangentSeeds } from '../../../kernel/dual';
+import { JacobianRate, blockColumns } from '../../../kernel/jacobian-rate';
 import type { CornerName, VehicleModel } from './assembly';
 import { applyAcceleration, unitAcceleration, type Acceleration } from './loads';
 import { VehicleSingularError } from './errors';
@@ -163,22 +163,16 @@ function constraintCurvature(m: VehicleModel, Q: Float64Array, layout: Int32Arra
     if (!lam.has(b)) lam.set(b, new Float64Array(sys.block(b).rows));
     lam.get(b)![mult.rowInBlock[i]] = mult.lambda[i];
   }
-  const dir = new Float64Array(n);
+  const dir = new Float64Array(n), rate = new JacobianRate();
   for (const [b, lb] of lam) {
     const blk = sys.block(b);
     if (!blk.duals || lb.every((x) => x === 0)) continue; // rows linear in their coordinates, or unloaded
-    const cols: number[] = [];
-    for (const vid of blk.vars) { const v = sys.variables[vid]; for (let j = 0; j < v.dim; j++) cols.push(layout[vid] < 0 ? -1 : layout[vid] + j); }
+    const cols = blockColumns(sys, b, layout);
     const ld = cols.length, res = new Float64Array(blk.rows), jac = new Float64Array(blk.rows * ld);
     for (const c of cols) {
       if (c < 0) continue;
       dir.fill(0); dir[c] = 1;
-      const seeds: TangentSeeds = {
-        pose: (col) => (cols[col] >= 0 ? dir.subarray(cols[col], cols[col] + 6) : null),
-        local: () => null,
-        scalar: (col) => (cols[col] >= 0 ? dir[cols[col]] : 0),
-      };
-      const rows = withTangents(seeds, () => { sys.evaluateBlock(b, res, jac); return blk.duals!(); });
+      const rows = rate.of(sys, b, cols, dir, res, jac);
       for (let r = 0; r < blk.rows; r++) {
         const t = rows[r].t;
         if (!t || lb[r] === 0) continue;

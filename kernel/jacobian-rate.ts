@@ -1,0 +1,44 @@
+/**
+ * The rate of a block's Jacobian along a direction of the state, by tangent mode
+ * (dual.ts withTangents): ∂J_rc/∂q · d for every row r and local column c. It is the one
+ * primitive of the constraints' curvature λ·Φ_qq, which the simulation gradients
+ * (src/gradients/linearisation.ts), the loads' rates (src/mechanics/curvature.ts), the K&C
+ * settle (compliance/tangent.ts) and the vehicle's Newton (vehicle/tangent.ts,
+ * curvature-tensor.ts) each sum their own way.
+ */
+import { withTangents, type TangentSeeds } from './dual';
+import type { Dual } from './dual-number';
+import type { System } from './system';
+
+/** Block b's local columns in a tangent layout: the layout's slot of each variable plus its index, −1 for a fixed variable's. */
+export function blockColumns(system: System, b: number, layout: ArrayLike<number>): number[] {
+  const cols: number[] = [];
+  for (const v of system.block(b).vars) {
+    const c0 = layout[v];
+    for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1);
+  }
+  return cols;
+}
+
+/**
+ * Rates of blocks' Jacobians along directions. `of` gives a system's block b's rows with their rates
+ * along `dir` (a tangent-layout vector; `cols` from blockColumns): rows[r].t.d[c] is
+ * ∂J_rc/∂q · dir, a null `t` a row linear in its coordinates. `res` and `jac` are scratch of
+ * the block's size; the block must have duals. The seeds are made once, not per call.
+ */
+export class JacobianRate {
+  private cols: ArrayLike<number> = [];
+  private dir: Float64Array = new Float64Array(0);
+  private readonly seeds: TangentSeeds = {
+    pose: (col) => (this.cols[col] >= 0 ? this.dir.subarray(this.cols[col], this.cols[col] + 6) : null),
+    local: () => null,
+    scalar: (col) => (this.cols[col] >= 0 ? this.dir[this.cols[col]] : 0),
+  };
+
+  of(system: System, b: number, cols: ArrayLike<number>, dir: Float64Array, res: Float64Array, jac: Float64Array): readonly Dual[] {
+    const blk = system.block(b);
+    this.cols = cols;
+    this.dir = dir;
+    return withTangents(this.seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+  }
+}
