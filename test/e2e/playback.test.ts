@@ -92,8 +92,13 @@ describe.skipIf(!HAVE_CHROMIUM)('simulation playback in headless Chromium', () =
     expect((await sim(page)).playing).toBe(false);
 
     // an edit of the document (gravity four times as strong) runs it again, from the edited document
-    await page.evaluate(() => window.__kinemate.history.apply((d) => { (d as unknown as { doc: { gravity: number[] } }).doc.gravity = [0, 0, -4 * 9806.65]; }, 'gravity'));
-    expect((await sim(page)).status).toBe('running');
+    // (the status read in the same task as the edit: a run of the pendulum now takes a few
+    // milliseconds, and its worker could finish before a second round trip from the test)
+    const afterEdit = await page.evaluate(() => {
+      window.__kinemate.history.apply((d) => { (d as unknown as { doc: { gravity: number[] } }).doc.gravity = [0, 0, -4 * 9806.65]; }, 'gravity');
+      return window.__kinemate.playback.state().status;
+    });
+    expect(afterEdit).toBe('running');
     await page.waitForFunction(() => window.__kinemate.playback.state().status === 'completed', null, { timeout: 60_000 });
     // scrub to an eighth of the run (about a quarter period at four times gravity): how far it
     // played by itself while the run was computing depends on the machine's load
