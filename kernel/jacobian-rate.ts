@@ -24,7 +24,8 @@ export function blockColumns(system: System, b: number, layout: ArrayLike<number
  * Rates of blocks' Jacobians along directions. `of` gives a system's block b's rows with their rates
  * along `dir` (a tangent-layout vector; `cols` from blockColumns): rows[r].t.d[c] is
  * ∂J_rc/∂q · dir, a null `t` a row linear in its coordinates. `res` and `jac` are scratch of
- * the block's size; the block must have duals. The seeds are made once, not per call.
+ * the block's size; the block must have duals. The seeds and the evaluation are made once,
+ * not per call (a gradient run calls it per column, block and step).
  */
 export class JacobianRate {
   private cols: ArrayLike<number> = [];
@@ -35,10 +36,21 @@ export class JacobianRate {
     scalar: (col) => (this.cols[col] >= 0 ? this.dir[this.cols[col]] : 0),
   };
 
+  // the call's block, read by `evaluate` (made once, like the seeds: no closure per pass)
+  private system: System | null = null;
+  private block = 0;
+  private res: Float64Array = new Float64Array(0);
+  private jac: Float64Array = new Float64Array(0);
+  private readonly evaluate = (): readonly Dual[] => {
+    const system = this.system!;
+    system.evaluateBlock(this.block, this.res, this.jac);
+    return system.block(this.block).duals!();
+  };
+
   of(system: System, b: number, cols: ArrayLike<number>, dir: Float64Array, res: Float64Array, jac: Float64Array): readonly Dual[] {
-    const blk = system.block(b);
+    this.system = system; this.block = b; this.res = res; this.jac = jac;
     this.cols = cols;
     this.dir = dir;
-    return withTangents(this.seeds, () => { system.evaluateBlock(b, res, jac); return blk.duals!(); });
+    return withTangents(this.seeds, this.evaluate);
   }
 }
