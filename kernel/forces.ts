@@ -29,10 +29,12 @@ export interface ForceBlock {
    * localDim = Σ dim of vars. Writes (does not add) Q (localDim), and when given
    * K = ∂Q/∂δ (localDim × localDim, row-major; δ the retraction steps of vars at this
    * state) and C = ∂Q/∂v (same shape). `velocity` holds the vars' tangent velocities in
-   * local order. Derivatives by forward AD, never finite differences.
+   * local order. Derivatives by forward AD, never finite differences. `slots` (optional,
+   * ForceSet's): the global tangent slot of each local slot, −1 for a fixed variable's,
+   * whose columns of K and C are dropped (a block may leave them unseeded, written 0).
    */
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number,
-    Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void;
+    Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void;
   /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
@@ -140,7 +142,7 @@ export class ForceSet {
     const lk = K ? this.localK : null, lc = C ? this.localC : null;
     for (let b = 0; b < entries.length; b++) {
       const e = entries[b], slots = e.slots, m = slots.length;
-      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc);
+      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc, slots);
       // Q alone (a Newton iteration that keeps its matrix): no derivative scatter to test for
       if (!lk && !lc) {
         for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }

@@ -131,6 +131,31 @@ describe('force elements: tangent stiffness and damping by forward AD equal cent
   });
 });
 
+describe('force elements: K alone from the narrower pass (ForceSet hands the slots, a fixed body\'s are −1)', () => {
+  // the narrow pass seeds the moving bodies' steps only: its K must be the full pass's, entry by entry
+  for (const [title, make] of elements) {
+    it(title, () => {
+      for (let seed = 1; seed <= 3; seed++) {
+        const s = twoBodies(seed * 104729);
+        const block = make(s);
+        const bodies = block.vars.length, d = 6 * bodies;
+        const offsets = new Int32Array(block.vars.map((v) => s.system.variables[v].offset));
+        const velocity = s.velocity.subarray(0, d);
+        const Q = new Float64Array(d), K = new Float64Array(d * d);
+        block.evaluate(s.system.state, offsets, velocity, 0.37, Q, K, null);
+        for (let fixed = -1; fixed < bodies; fixed++) {
+          const slots = Int32Array.from({ length: d }, (_, i) => (Math.floor(i / 6) === fixed ? -1 : i));
+          const q = new Float64Array(d), k = new Float64Array(d * d).fill(NaN);
+          block.evaluate(s.system.state, offsets, velocity, 0.37, q, k, null, slots);
+          expect(Array.from(q)).toEqual(Array.from(Q));
+          // a moving column bit for bit; a fixed body's column written (it is dropped), never left unset
+          for (let i = 0; i < d * d; i++) expect(slots[i % d] < 0 ? Number.isFinite(k[i]) : k[i] === K[i]).toBe(true);
+        }
+      }
+    });
+  }
+});
+
 describe('force elements: laws and energy', () => {
   it('a spring pulls its ends together with T = k(l − l0) + preload, and its generalized force is −dV/dδ', () => {
     const system = new System(100);
