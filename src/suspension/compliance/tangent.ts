@@ -15,6 +15,7 @@
 import { rotationMatrix } from '../../../kernel/dual';
 import { JacobianRate } from '../../../kernel/jacobian-rate';
 import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../../kernel/multipliers';
+import { HeldFactor, type HeldMultipliers } from '../../../kernel/held-motions';
 import { reduce, type Reduced } from '../../mechanics/reduced';
 import { LU } from '../../../kernel/linalg';
 import { solve } from '../../../kernel/solver/solve';
@@ -35,7 +36,7 @@ export interface ExactReduced {
   layout: Int32Array;
   Q: Float64Array;
   f: Float64Array;
-  mult: Multipliers;
+  mult: HeldMultipliers;
 }
 
 /** A column counts as moving where some motion reaches it above this (scaled) size. */
@@ -56,12 +57,16 @@ export class CompliantTangent {
   /** The polishing step's exact reduction and the state the step left: a coefficient asked for there reuses it. */
   private settled: { ex: ExactReduced; at: Float64Array; version: number } | null = null;
   /** The last force-only reduction's motions and the state they are at (an exact evaluation there reuses them). */
-  private motions: { at: Float64Array; version: number; m: Motions } | null = null;
+  private motions: { at: Float64Array; version: number; m: Motions; held: boolean } | null = null;
+  /** The constraints and holds factored together (kernel/held-motions.ts): the motions and the multipliers at one state. */
+  private readonly held: HeldFactor;
 
   /** The tangent passes' Jacobian rates (kernel/jacobian-rate.ts). */
   private readonly rate = new JacobianRate();
 
-  constructor(private readonly dyn: DynamicsModel) {}
+  constructor(private readonly dyn: DynamicsModel) {
+    this.held = new HeldFactor(dyn.system);
+  }
 
   /** Buffers for the current layout. */
   private sized(): number {
@@ -94,9 +99,19 @@ export class CompliantTangent {
     const { system } = this.dyn;
     const kept = this.motions;
     if (kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.m;
-    const m = admissibleMotions(system);
-    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m };
+    // one factorisation of the constraints and holds together; dependent rows take multipliers.ts
+    const held = this.held.factor();
+    const m = held ? this.held.motions() : admissibleMotions(system);
+    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m, held };
     return m;
+  }
+
+  /** The multipliers of Q at the current state: from the held factorisation when it is this state's. */
+  private multipliersHere(Q: Float64Array): HeldMultipliers {
+    const { system } = this.dyn;
+    const kept = this.motions;
+    if (kept && kept.held && kept.version === system.version && sameState(kept.at, system.state)) return this.held.multipliers(Q);
+    return constraintMultipliers(system, Q);
   }
 
   /**
@@ -111,8 +126,8 @@ export class CompliantTangent {
     const { dyn } = this;
     const K = this.K;
     const Q = this.assembledHere() ?? this.assemble(true);
-    const mult = constraintMultipliers(dyn.system, Q);
     const { basis: N, count: k, layout } = motions ?? this.motionsHere();
+    const mult = this.multipliersHere(Q);
     this.curvature(mult, N, k, layout);
     const full = this.full;
     for (let i = 0; i < n * n; i++) full[i] = K[i] - this.H[i];
@@ -171,12 +186,7 @@ export class CompliantTangent {
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
     let Kr: Float64Array | null = null, mult: Multipliers | null = null;
-    const stiffness = (): Float64Array => {
-      if (Kr) return Kr;
-      const ex = this.exact(motions);
-      mult = ex.mult;
-      return (Kr = ex.Kr);
-    };
+    const stiffness = (): Float64Array => (Kr ??= this.exact(motions).Kr);
     const dyn = this.dyn;
     return (this.last = {
       N, k, size: n, layout, Q, f, Cr: null, Mr: null,
@@ -189,7 +199,7 @@ export class CompliantTangent {
    * H = ∂(Φ_qᵀ λ)/∂q (n × n) over the moving columns: one tangent pass per moving column of
    * each loaded block that is not linear in its coordinates.
    */
-  private curvature(mult: Multipliers, N: Float64Array, k: number, layout: Int32Array): void {
+  private curvature(mult: HeldMultipliers, N: Float64Array, k: number, layout: Int32Array): void {
     const { system } = this.dyn;
     const n = this.n, H = this.H, dir = this.dir;
     H.fill(0);
