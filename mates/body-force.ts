@@ -87,7 +87,8 @@ export abstract class BodyForceBlock implements ForceBlock {
    * The same element seeded with the steps of the bodies that move alone (no velocity
    * columns, none for a body held fixed): K without C in a quarter of the width for a
    * bushing on the chassis. Each derivative column is computed by the same operations as
-   * in the full pass, so K's entries are bit for bit the same.
+   * in the full pass, so K's entries are bit for bit the same; a fixed body's rows of Q and
+   * K are left at zero (ForceSet drops them).
    */
   private stiffnessTwin(slots: Int32Array): BodyForceBlock {
     let fixed = 0;
@@ -165,6 +166,8 @@ export abstract class BodyForceBlock implements ForceBlock {
 
   /** Add a world force F at world point x (and a world moment M) to body k's generalized force. */
   protected apply(k: number, x: DualVec3, F: DualVec3, M: DualVec3 | null, sign: 1 | -1 = 1): void {
+    // the stiffness twin leaves a fixed body's rows at zero: ForceSet drops them
+    if (this.n > 0 && this.cols[k] < 0) return;
     const q = this.q, b = 6 * k, tmp = this.scratch;
     for (let i = 0; i < 3; i++) this.direction(this.axisW[i], k, E[i]);
     this.point(this.bodyOrigin, k, ORIGIN);

@@ -49,7 +49,9 @@ export class CompliantTangent {
   private H = new Float64Array(0);
   private zero = new Float64Array(0);
   private dir = new Float64Array(0);
-  private full = new Float64Array(0);
+  /** Scratch of the projection: (K − H) N over the slots a motion reaches, and those slots. */
+  private AN = new Float64Array(0);
+  private reached = new Int32Array(0);
   /** The settle's last force-only reduction (what it converged at). */
   private last: Reduced | null = null;
   /** Where K was last assembled, and Q there. */
@@ -73,7 +75,8 @@ export class CompliantTangent {
     const n = this.dyn.forces.size;
     if (n !== this.n) {
       this.n = n;
-      this.K = new Float64Array(n * n); this.H = new Float64Array(n * n); this.full = new Float64Array(n * n);
+      this.K = new Float64Array(n * n); this.H = new Float64Array(n * n);
+      this.AN = new Float64Array(n * n); this.reached = new Int32Array(n);
       this.zero = new Float64Array(n); this.dir = new Float64Array(n);
     }
     return n;
@@ -129,9 +132,33 @@ export class CompliantTangent {
     const { basis: N, count: k, layout } = motions ?? this.motionsHere();
     const mult = this.multipliersHere(Q);
     this.curvature(mult, N, k, layout);
-    const full = this.full;
-    for (let i = 0; i < n * n; i++) full[i] = K[i] - this.H[i];
-    return { Kr: project(full, N, k, n), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
+    return { Kr: this.project(N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
+  }
+
+  /**
+   * K_r = −Nᵀ (K − H) N (k × k, row-major), N's columns stored one after another, over the
+   * slots a motion reaches (a held rack's are exact zeros in N: the terms left out are ±0,
+   * so K_r is bit for bit the full product's).
+   */
+  private project(N: Float64Array, k: number): Float64Array {
+    const n = this.n, K = this.K, H = this.H, AN = this.AN, act = this.reached;
+    const m = reachedSlots(act, N, k, n);
+    for (let p = 0; p < m; p++) {
+      const i = act[p], row = i * n;
+      AN.fill(0, i * k, i * k + k);
+      for (let q = 0; q < m; q++) {
+        const j = act[q], a = K[row + j] - H[row + j];
+        if (a === 0) continue;
+        for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
+      }
+    }
+    const Kr = new Float64Array(k * k);
+    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
+      let s = 0;
+      for (let p = 0; p < m; p++) { const i = act[p]; s += N[a * n + i] * AN[i * k + b]; }
+      Kr[a * k + b] = -s;
+    }
+    return Kr;
   }
 
   /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
@@ -344,17 +371,13 @@ function reducedForce(N: Float64Array, Q: Float64Array, k: number, n: number): F
   return f;
 }
 
-/** K_r = −Nᵀ A N (k × k, row-major), A n × n row-major, N's columns stored one after another. */
-function project(A: Float64Array, N: Float64Array, k: number, n: number): Float64Array {
-  const AN = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const a = A[i * n + j];
-      if (a === 0) continue;
-      for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
-    }
+/** The slots where some column of N (k columns of n) is not zero, into `out`; their count. */
+function reachedSlots(out: Int32Array, N: Float64Array, k: number, n: number): number {
+  let m = 0;
+  for (let j = 0; j < n; j++) {
+    let any = false;
+    for (let b = 0; b < k && !any; b++) any = N[b * n + j] !== 0;
+    if (any) out[m++] = j;
   }
-  const Kr = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b]; Kr[a * k + b] = -s; }
-  return Kr;
+  return m;
 }
