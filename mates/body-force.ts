@@ -199,8 +199,19 @@ export abstract class BodyForceBlock implements ForceBlock {
    */
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && this.n > 0) { this.values().evaluate(state, offsets, velocity, t, Q, null, null); return; }
-    if (K && !C && slots && this.narrowable && this.n > 0 && !tangentMode()) { this.stiffnessTwin(slots).pass(state, offsets, velocity, t, Q, K, null); return; }
+    if (K && !C && slots && this.narrowable && this.n > 0 && !tangentMode()) {
+      if (!this.closedStiffness(state, offsets, velocity, t, Q, K, slots)) this.stiffnessTwin(slots).pass(state, offsets, velocity, t, Q, K, null);
+      return;
+    }
     this.pass(state, offsets, velocity, t, Q, K, C);
+  }
+
+  /**
+   * K alone in closed form, where an element has one for this case (a bushing on a fixed
+   * body at rest): Q as the values pass gives it, K written whole. False: not this case.
+   */
+  protected closedStiffness(_state: Float64Array, _offsets: Int32Array, _velocity: Float64Array, _t: number, _Q: Float64Array, _K: Float64Array, _slots: Int32Array): boolean {
+    return false;
   }
 
   /** One pass at this width: Q, and K and C from the columns seeded (zero where a body is not). */

@@ -20,6 +20,7 @@ import type { Law } from './law';
 export type { Law } from './law';
 export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
+import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -213,6 +214,23 @@ export class BushingForce extends BodyForceBlock {
     this.apply(1, this.ob, this.F, this.M, 1);
     this.apply(0, this.ob, this.F, this.M, -1);
   }
+
+  /** On a fixed frame A at rest: K in closed form (mates/bushing-stiffness.ts), Q from the values pass. */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (slots[0] >= 0 || slots[6] < 0) return false;
+    for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
+    this.values().evaluate(state, offsets, velocity, t, Q, null, null);
+    const at = (this.atRest ??= {
+      RA: new Float64Array(9), RB: new Float64Array(9), p: this.originB, axesA: this.axesA, axesB: this.axesB,
+      stiffness: this.stiffness, rotationalStiffness: this.rotationalStiffness,
+      force: this.last.force, moment: this.last.moment, rotation: this.last.rotation,
+    });
+    rotationMatrix(at.RA, state, offsets[0] + 3);
+    rotationMatrix(at.RB, state, offsets[1] + 3);
+    bushingStiffnessAtRest(at, K);
+    return true;
+  }
+  private atRest: BushingAtRest | null = null;
 
   potential(state: Float64Array, offsets: Int32Array): number {
     if (this.n) return this.values().potential(state, offsets);
