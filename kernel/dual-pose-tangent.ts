@@ -11,8 +11,7 @@ import { DualVec3, type TangentSeeds } from './dual-number';
  * R(ω_w×p + v_w + ω_ξ×p + v_ξ) (directions: R((ω_w + ω_ξ)×p)); the ω_j seed R(e_j×p)
  * becomes R(ω_w×(e_j×p) + e_j×ṗ) with ṗ the local move, the v_j seed R e_j becomes R(ω_w×e_j).
  */
-export function rigidTangent(out: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean, seeds: TangentSeeds): void {
-  const o = (out.t ??= new DualVec3(out.n));
+export function rigidTangent(o: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean, seeds: TangentSeeds): void {
   o.v.fill(0); o.d.fill(0);
   if (col < 0) return;
   const w = seeds.pose(col), x = seeds.local(col, p, isPoint);
@@ -25,7 +24,7 @@ export function rigidTangent(out: DualVec3, R: Float64Array, p: ArrayLike<number
   const wp = cross(ww, p);
   const val = rot([wp[0] + pd[0] + (isPoint ? wv[0] : 0), wp[1] + pd[1] + (isPoint ? wv[1] : 0), wp[2] + pd[2] + (isPoint ? wv[2] : 0)]);
   o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
-  const n = out.n;
+  const n = o.n;
   for (let j = 0; j < 3; j++) {
     const e = [0, 0, 0]; e[j] = 1;
     const a = cross(ww, cross(e, p)), b = cross(e, pd);
@@ -39,16 +38,48 @@ export function rigidTangent(out: DualVec3, R: Float64Array, p: ArrayLike<number
 }
 
 /**
+ * The second level's mixed tangent of a seeded world point R p + o (or direction R p): the
+ * rate along r (body twist w_r = (ω_r, v_r), local move ṗ_r = ω_ξ×p + v_ξ) of its tangent
+ * along s (body twist w_s = (ω_s, v_s), no local move: NaN where s moves the geometry), the
+ * pose at q∘exp(r w_r)∘exp(s w_s): value R(ω_r×(ω_s×p + v_s) + ω_s×ṗ_r) (directions without
+ * v_s); the ω_j seed's R(ω_r×(ω_s×(e_j×p)) + ω_s×(e_j×ṗ_r)), the v_j seed's R(ω_r×(ω_s×e_j)).
+ */
+export function rigidMixedTangent(o: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean, s: TangentSeeds, r: TangentSeeds): void {
+  o.v.fill(0); o.d.fill(0);
+  if (col < 0) return;
+  if (s.local(col, p, isPoint)) { o.v.fill(NaN); o.d.fill(NaN); return; }
+  const w = s.pose(col), u = r.pose(col), x = r.local(col, p, isPoint);
+  const ws = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0], vs = [w && isPoint ? w[3] : 0, w && isPoint ? w[4] : 0, w && isPoint ? w[5] : 0];
+  const wr = [u ? u[0] : 0, u ? u[1] : 0, u ? u[2] : 0];
+  const cross = (a: ArrayLike<number>, b: ArrayLike<number>) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const rot = (y: readonly number[]) => [R[0] * y[0] + R[1] * y[1] + R[2] * y[2], R[3] * y[0] + R[4] * y[1] + R[5] * y[2], R[6] * y[0] + R[7] * y[1] + R[8] * y[2]];
+  const add = (a: readonly number[], b: readonly number[]) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+  const pr = x ? cross([x[0], x[1], x[2]], p) : [0, 0, 0];
+  if (x && isPoint) for (let i = 0; i < 3; i++) pr[i] += x[3 + i];
+  const val = rot(add(cross(wr, add(cross(ws, p), vs)), cross(ws, pr)));
+  o.v[0] = val[0]; o.v[1] = val[1]; o.v[2] = val[2];
+  const n = o.n;
+  for (let j = 0; j < 3; j++) {
+    const e = [0, 0, 0]; e[j] = 1;
+    const sw = rot(add(cross(wr, cross(ws, cross(e, p))), cross(ws, cross(e, pr))));
+    for (let i = 0; i < 3; i++) o.d[i * n + col + j] = sw[i];
+    if (isPoint) {
+      const sv = rot(cross(wr, cross(ws, e)));
+      for (let i = 0; i < 3; i++) o.d[i * n + col + 3 + j] = sv[i];
+    }
+  }
+}
+
+/**
  * Tangent mode of a material point's world velocity R a, a = ω × p + v (or, `angular`, the
  * world turn rate R ω; ξ = (ω, v) the body's velocity at ξ[b..b+5], held along s): with the
 
  * the step columns R(e_j × a) and velocity columns R(e_j × p), R e_j turn and move alike.
  * Called in tangent mode by dual.ts tvRigidVelocity.
  */
-export function rigidVelocityTangent(out: DualVec3, R: Float64Array, xi: ArrayLike<number>, b: number, vcol: number, p: ArrayLike<number>, angular: boolean, seeds: TangentSeeds): void {
-  const o = (out.t ??= new DualVec3(out.n));
+export function rigidVelocityTangent(o: DualVec3, R: Float64Array, xi: ArrayLike<number>, b: number, vcol: number, p: ArrayLike<number>, angular: boolean, seeds: TangentSeeds): void {
   o.v.fill(0); o.d.fill(0);
-  const n = out.n;
+  const n = o.n;
   if (n === 0) return;
   const w = seeds.pose(b), x = angular ? null : seeds.local(b, p, true);
   const ww = [w ? w[0] : 0, w ? w[1] : 0, w ? w[2] : 0];
