@@ -22,7 +22,6 @@
  * c' = (m_q)˙ x + m_q x' by one evaluation in tangent mode (gradients/point-tangents.ts).
  */
 import type { TangentSpace } from '../../../kernel/analysis';
-import { addConstraintCurvature } from '../../mechanics/curvature';
 import { DualVec3 as DualVec3Class } from '../../../kernel/dual';
 import type { PointExpr } from '../build/targets';
 import { toMatrix } from '../../../kernel/quat';
@@ -67,10 +66,9 @@ export function coefficientHardpointRates(model: SensitivityModel, state: Compli
   if (!qk || !rows || !held) return null;
   const dirs: Direction[] = [...qk.map((qd, k) => ({ qd, k, stiffness: null })), ...stiffnesses.map((st) => ({ qd: st.dq, k: -1, stiffness: st }))];
   // the state's multipliers and its exact stiffness K − H (H = λ·Φ_qq, zero at rest)
-  const { mult } = state.tangent.exact();
+  const { KH } = state.tangent.exact();
   const lambda = balanceMultipliers(state);
-  const K = stiffness(state, n);
-  const stiff = (v: Float64Array): Float64Array => addConstraintCurvature(system, mult, v, 1, n, layout, times(K, v, n), -1);
+  const stiff = (v: Float64Array): Float64Array => times(KH, v, n);
   const g = unitLoadForces(state, layout, n);
   const xs = g.map((gu) => solver.solve(gu));
   const mus = xs.map((x, u) => multipliersOf(state, plus(stiff(x), g[u])));
@@ -223,12 +221,6 @@ function addLoadRate(r: Float64Array, g: Float64Array, qk: Float64Array, points:
 
 function cross(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-}
-
-function stiffness(state: CompliantState, n: number): Float64Array {
-  const K = new Float64Array(n * n);
-  state.dyn.forces.assemble(new Float64Array(n), 0, new Float64Array(n), K, null);
-  return K;
 }
 
 function times(K: Float64Array, x: Float64Array, n: number): Float64Array {
