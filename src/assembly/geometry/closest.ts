@@ -308,6 +308,16 @@ function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
   }
 }
 
+/** A walk starts again on a new F at most this often, when the best has come this much nearer and turned from n. */
+const MAX_RESTARTS = 2, RESTART_GAIN = 0.98, RESTART_COS = Math.cos((3 * Math.PI) / 180);
+
+/** Has the best pair's direction turned from F's n by more than 3°? */
+function turned(out: ClosestResult): boolean {
+  const f = sideA.axes;
+  const c = (f[9]! * (out.b.x - out.a.x) + f[10]! * (out.b.y - out.a.y) + f[11]! * (out.b.z - out.a.z)) / best;
+  return axes === 6 && c < RESTART_COS;
+}
+
 /**
  * The closest points of A's and B's meshes (B placed in A's frame by `bToA`), both in A's
  * frame, into `out`; `out`'s triangles, where set, start the search as its first bound
@@ -332,6 +342,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     setFrame(bToA, best, out);
   }
   let top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
+  let frameBest = best, restarts = 0;
   while (top > 0 && best > 0) {
     top--;
     if (stackBound[top]! > cut2) continue;
@@ -348,6 +359,15 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
           if (plane > cut) continue;
           consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
         }
+      }
+      if (best < RESTART_GAIN * frameBest && best > 0 && restarts < MAX_RESTARTS && turned(out)) {
+        // the start was far from the answer (the parts moved far since the last state): the
+        // walk begins again on F turned onto the new pair, whose bounds are then tight
+        restarts++;
+        frameBest = best;
+        query++;
+        setFrame(bToA, best, out);
+        top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
       }
       continue;
     }
