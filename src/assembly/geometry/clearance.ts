@@ -61,7 +61,7 @@ export class ClearanceBody implements SolidBody {
     geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
     // the BVH reorders the index it is given: give it a copy, the mesh's triangle order (B-rep faces) stays
     geometry.setIndex(new BufferAttribute(new Uint32Array(mesh.indices), 1));
-    this.bvh = new MeshBVH(geometry, { targetLeafSize: 4 });
+    this.bvh = new MeshBVH(geometry, { targetLeafSize: 4, strategy: SAH });
     geometry.boundsTree = this.bvh;
     geometry.computeBoundingBox();
     this.geometry = geometry;
