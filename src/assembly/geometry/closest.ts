@@ -309,7 +309,7 @@ function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
 }
 
 /** A walk starts again on a new F at most this often, when the best has come this much nearer and turned from n. */
-const MAX_RESTARTS = 2, RESTART_GAIN = 0.98, RESTART_COS = Math.cos((3 * Math.PI) / 180);
+const MAX_RESTARTS = 2, RESTART_GAIN = 0.995, RESTART_COS = Math.cos((3 * Math.PI) / 180);
 
 /** Has the best pair's direction turned from F's n by more than 3°? */
 function turned(out: ClosestResult): boolean {
