@@ -295,7 +295,7 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
   keep(out, ta, tb);
 }
 
-/** Down the nearer child pair to two leaves, their triangle pairs measured: a first bound where the last state's is far. */
+/** Down the nearer child pair to two leaves, their triangle pairs measured: a first bound where there is no last state. */
 function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
   let i = 0, j = 0;
   while (A.right[i]! >= 0 || B.right[j]! >= 0) {
@@ -336,7 +336,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     carry(B, hintB);
     consider(triangleDistance(A.tri, 9 * hintA, carried, 0, pts), hintA, hintB, out);
   }
-  if (best > 0) dive(A, B, out);
+  if (best === Infinity) dive(A, B, out);
   if (best > 0) {
     query++; // F turns onto n: the spans cached so far were along A's axes
     setFrame(bToA, best, out);
