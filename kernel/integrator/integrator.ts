@@ -329,6 +329,8 @@ export class Integrator {
       this.etaA!.set(this.etaDot!);
     }
     this.factoredH = -1;
+    // a fixed set of rows: the matrix's nonzeros are fixed too (a redundant set's change with the motion)
+    lin.usePattern(N, !this.redundant, this.forces, constraints);
     this.account.reset(this.t, v, this.lambda);
     return { projection: Math.sqrt(projection), redundantRows: m - ma };
   }
@@ -404,9 +406,9 @@ export class Integrator {
       if (fresh) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const lin = this.lin;
-      this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null);
+      this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null, lin.sparseForces);
       // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
-      if (fresh) lin.S.fill(0, 0, N * N);
+      if (fresh) lin.clear(N);
       lin.gyro(this.v, fresh ? lin.S : null, N, gammaP / betaP);
       const scale = lin.dynamicResidual(this.vdot, this.lambda, constraints);
       const rMax = lin.maxResidual();
