@@ -402,19 +402,19 @@ export class Integrator {
       // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const fresh = this.factoredH !== h || it >= 4 || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && N <= SMALL_SYSTEM);
-      // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
-      if (fresh) constraints.scatter();
-      if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const lin = this.lin;
-      this.forces.assemble(this.v, t1, lin.Q, fresh ? lin.K : null, fresh ? lin.C : null, lin.sparseForces);
-      // dynamic residual r = M v̇ + g − Q + Jᵀλ and its scale
-      if (fresh) lin.clear(N);
-      lin.gyro(this.v, fresh ? lin.S : null, N, gammaP / betaP);
-      const scale = lin.dynamicResidual(this.vdot, this.lambda, constraints);
+      // a large matrix's K and C (its costliest part) only once the check has failed: the
+      // iteration that refreshes it after four is most often the one that converges
+      const deferred = fresh && it > 0 && lin.sparseForces;
+      // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
+      if (fresh && !deferred) constraints.scatter();
+      if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
+      const scale = this.residual(fresh && !deferred, t1, N, gammaP / betaP);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
       previous = phiMax;
+      if (deferred) { constraints.scatter(); this.residual(true, t1, N, gammaP / betaP); }
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
@@ -441,6 +441,18 @@ export class Integrator {
       this.followProduct();
     }
     return false;
+  }
+
+  /**
+   * The dynamic residual r = M v̇ + g − Q + Jᵀλ (lin.r) at the current state and time t1; its
+   * force scale returned. `matrix`: K, C and the gyroscopic blocks too, into a cleared S of size N.
+   */
+  private residual(matrix: boolean, t1: number, N: number, gyroScale: number): number {
+    const lin = this.lin;
+    this.forces.assemble(this.v, t1, lin.Q, matrix ? lin.K : null, matrix ? lin.C : null, lin.sparseForces);
+    if (matrix) lin.clear(N);
+    lin.gyro(this.v, matrix ? lin.S : null, N, gyroScale);
+    return lin.dynamicResidual(this.vdot, this.lambda, this.constraints);
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin (fixed parts too). */
