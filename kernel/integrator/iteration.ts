@@ -91,6 +91,9 @@ export class IterationSystem {
     this.pattern = fixedRows && N >= ORDERED_MIN_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints) : null;
   }
 
+  /** A large system (a whole car): its matrix is refactored in a fill-reducing order, and seldom (integrator.ts). */
+  get large(): boolean { return this.luNonzero.ordered; }
+
   /** Whether K and C are cleared on the forces' pattern only (ForceSet.assemble's `zeroed`). */
   get sparseForces(): boolean { return this.pattern !== null; }
 
