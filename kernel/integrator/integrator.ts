@@ -103,10 +103,9 @@ const SMALL_SYSTEM = 16;
 const REFRESH = 4;
 
 /**
- * The same for a large matrix (a whole car, kernel/integrator/pattern.ts): its refactor costs
- * about as much as five iterations on the kept one, each of which still gains one to two
- * digits, so it is refreshed only when Newton has stalled. The sedan over a class C road:
- * 0.6 → 0.1 refactors a step, 5.6 → 7.5 iterations, the step ~30 % faster.
+ * A large matrix's (a whole car): its refactor costs about five iterations on the kept one,
+ * each still gaining a digit or two. The sedan over a class C road: 0.6 → 0.1 refactors a
+ * step, 5.6 → 7.5 iterations, ~30 % faster.
  */
 const REFRESH_LARGE = 8;
 
@@ -420,12 +419,12 @@ export class Integrator {
       // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
       if (fresh && !deferred) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
-      const scale = this.residual(fresh && !deferred, t1, N, gammaP / betaP);
+      const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
       previous = phiMax;
-      if (deferred) { constraints.scatter(); this.residual(true, t1, N, gammaP / betaP); }
+      if (deferred) { constraints.scatter(); lin.residual(this.forces, true, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
@@ -452,18 +451,6 @@ export class Integrator {
       this.followProduct();
     }
     return false;
-  }
-
-  /**
-   * The dynamic residual r = M v̇ + g − Q + Jᵀλ (lin.r) at the current state and time t1; its
-   * force scale returned. `matrix`: K, C and the gyroscopic blocks too, into a cleared S of size N.
-   */
-  private residual(matrix: boolean, t1: number, N: number, gyroScale: number): number {
-    const lin = this.lin;
-    this.forces.assemble(this.v, t1, lin.Q, matrix ? lin.K : null, matrix ? lin.C : null, lin.sparseForces);
-    if (matrix) lin.clear(N);
-    lin.gyro(this.v, matrix ? lin.S : null, N, gyroScale);
-    return lin.dynamicResidual(this.vdot, this.lambda, this.constraints);
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin (fixed parts too). */

@@ -158,6 +158,17 @@ export class IterationSystem {
   }
 
   /**
+   * The forces at velocities v and time t, then the dynamic residual (dynamicResidual: its
+   * force scale returned). `matrix`: K, C and the gyroscopic blocks too, into a cleared S of size N.
+   */
+  residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number): number {
+    forces.assemble(v, t, this.Q, matrix ? this.K : null, matrix ? this.C : null, this.sparseForces);
+    if (matrix) this.clear(N);
+    this.gyro(v, matrix ? this.S : null, N, gyroScale);
+    return this.dynamicResidual(vdot, lambda, constraints);
+  }
+
+  /**
    * r = M v̇ + g − Q + Jᵀλ (the active rows'; G and Q as last assembled); returns the force
    * scale (the largest |Q|, |g|, |M v̇|).
    */
