@@ -75,8 +75,9 @@ export abstract class BodyForceBlock implements ForceBlock {
   }
 
   /**
-   * Whether K alone may come from a narrower twin (`stiffness`): an element whose
-   * derivatives all come through point, direction, velocityOf and apply opts in.
+   * Whether K alone may come from a narrower twin (`stiffnessTwin`): an element whose
+   * derivatives all come through point, direction, velocityOf and apply opts in. Elements
+   * whose duals are read after evaluate (a probe's velocity columns) keep the full pass.
    */
   protected readonly narrowable: boolean = false;
   /** The stiffness twin and the fixed bodies (bit k) it leaves out. */
@@ -85,14 +86,15 @@ export abstract class BodyForceBlock implements ForceBlock {
 
   /**
    * The same element seeded with the steps of the bodies that move alone (no velocity
-   * columns, none for a body held fixed): K without C in a quarter of the width for a
-   * bushing on the chassis. Each derivative column is computed by the same operations as
+   * columns, where the velocity columns would be computed and never read; none for a body
+   * ForceSet's `slots` say is fixed, every body without them): K without C in a quarter of
+   * the width for a bushing on the chassis. Each derivative column is computed by the same operations as
    * in the full pass, so K's entries are bit for bit the same; a fixed body's rows of Q and
    * K are left at zero (ForceSet drops them).
    */
-  private stiffnessTwin(slots: Int32Array): BodyForceBlock {
+  private stiffnessTwin(slots: Int32Array | undefined): BodyForceBlock {
     let fixed = 0;
-    for (let k = 0; k < this.cols.length; k++) if (slots[6 * k] < 0) fixed |= 1 << k;
+    if (slots) for (let k = 0; k < this.cols.length; k++) if (slots[6 * k] < 0) fixed |= 1 << k;
     if (!this.stiffTwin || this.stiffFixed !== fixed) {
       const cols = new Int32Array(this.cols.length);
       let width = 0;
@@ -199,8 +201,8 @@ export abstract class BodyForceBlock implements ForceBlock {
    */
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && this.n > 0) { this.values().evaluate(state, offsets, velocity, t, Q, null, null); return; }
-    if (K && !C && slots && this.narrowable && this.n > 0 && !tangentMode()) {
-      if (!this.closedStiffness(state, offsets, velocity, t, Q, K, slots)) this.stiffnessTwin(slots).pass(state, offsets, velocity, t, Q, K, null);
+    if (K && !C && this.narrowable && this.n > 0 && !tangentMode()) {
+      if (!slots || !this.closedStiffness(state, offsets, velocity, t, Q, K, slots)) this.stiffnessTwin(slots).pass(state, offsets, velocity, t, Q, K, null);
       return;
     }
     this.pass(state, offsets, velocity, t, Q, K, C);

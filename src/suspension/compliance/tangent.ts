@@ -37,6 +37,8 @@ export interface ExactReduced {
   Q: Float64Array;
   f: Float64Array;
   mult: HeldMultipliers;
+  /** K − H (n × n, row-major): the full tangent stiffness the reduction projects. */
+  KH: Float64Array;
 }
 
 /** A column counts as moving where some motion reaches it above this (scaled) size. */
@@ -132,22 +134,24 @@ export class CompliantTangent {
     const { basis: N, count: k, layout } = motions ?? this.motionsHere();
     const mult = this.multipliersHere(Q);
     this.curvature(mult, N, k, layout);
-    return { Kr: this.project(N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
+    const KH = new Float64Array(n * n);
+    for (let i = 0; i < n * n; i++) KH[i] = K[i] - this.H[i];
+    return { Kr: this.project(KH, N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult, KH };
   }
 
   /**
-   * K_r = −Nᵀ (K − H) N (k × k, row-major), N's columns stored one after another, over the
-   * slots a motion reaches (a held rack's are exact zeros in N: the terms left out are ±0,
-   * so K_r is bit for bit the full product's).
+   * K_r = −Nᵀ A N (k × k, row-major; A = K − H, n × n), N's columns stored one after
+   * another, over the slots a motion reaches (a held rack's are exact zeros in N: the terms
+   * left out are ±0, so K_r is bit for bit the full product's).
    */
-  private project(N: Float64Array, k: number): Float64Array {
-    const n = this.n, K = this.K, H = this.H, AN = this.AN, act = this.reached;
+  private project(A: Float64Array, N: Float64Array, k: number): Float64Array {
+    const n = this.n, AN = this.AN, act = this.reached;
     const m = reachedSlots(act, N, k, n);
     for (let p = 0; p < m; p++) {
       const i = act[p], row = i * n;
       AN.fill(0, i * k, i * k + k);
       for (let q = 0; q < m; q++) {
-        const j = act[q], a = K[row + j] - H[row + j];
+        const j = act[q], a = A[row + j];
         if (a === 0) continue;
         for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
       }
