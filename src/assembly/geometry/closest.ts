@@ -148,10 +148,15 @@ function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number 
 }
 
 function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
-  const g = gap2(sideA.nodeSpan, sideA.node(A, i), sideB.nodeSpan, sideB.node(B, j));
-  if (g > cut2) return g;
+  const oa = sideA.node(A, i), ob = sideB.node(B, j);
+  if (axes === 3) return frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
+  const h = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 3);
+  if (h > cut2) return h;
   const c = centreBound(A, i, B, j);
-  return c > 0 && c * c > g ? c * c : g;
+  const c2 = c > 0 ? c * c : 0;
+  if (c2 > cut2) return c2;
+  const g = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
+  return g > h ? (g > c2 ? g : c2) : (h > c2 ? h : c2);
 }
 
 /**

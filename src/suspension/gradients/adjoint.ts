@@ -27,11 +27,13 @@ export class AdjointSolver {
    */
   evaluate(ctx: SensitivityContext, f: StateFactors, P: number): { space: TangentSpace; ev: DualEvaluation } {
     const { M, n, layout } = f;
-    const ws = this.ws?.n === n && this.ws.M === M && this.ws.P === P ? this.ws : (this.ws = adjointScratch(n, M, P, ctx.sm.model.system.variables.length));
+    const vars = ctx.sm.model.system.variables.length;
+    const ws = this.ws?.n === n && this.ws.M === M && this.ws.P === P && this.ws.seen.length === vars ? this.ws : (this.ws = adjointScratch(n, M, P, vars));
     if (!this.read || !sameLayout(this.read.layout, layout)) {
       ws.rates.forEach((r) => r.fill(0));
       // the rack coordinate: an axle's rack_displacement reads its row (first-order-duals.ts)
-      this.read = { layout: layout.slice(), vars: ctx.sm.steering >= 0 && layout[ctx.sm.steering] >= 0 ? [ctx.sm.steering] : [] };
+      const steer = ctx.sm.steering, axle = ctx.sm.roles.scope === 'axle';
+      this.read = { layout: layout.slice(), vars: axle && steer >= 0 && layout[steer] >= 0 ? [steer] : [] };
     }
     const read = this.read;
     const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: ws.rates, layout, size: n };
