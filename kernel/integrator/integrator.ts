@@ -15,16 +15,16 @@
  * - rows.ts: the constraint rows, their Jacobian and independent subset;
  * - energy.ts: the energy budget, an observer of each accepted step, beside the gradient
  *   hook `onStep` (src/gradients): neither is part of the step's Newton loop;
- * - product-group.ts: poses on R³ × SO(3).
+ * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check.
  * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
  * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
  * constant acceleration of a spinning body; kernel/integrator/product-group.ts, docs/dynamics.md).
  * Each step: Newton on (Δq, λ) with the iteration matrix [β'M + γ'(∂g/∂v − C) − K, Φ_qᵀ; Φ_q, 0]
  * (K = ∂Q/∂δ, C = ∂Q/∂v from the force blocks' AD), one LU kept across iterations and steps
  * while Newton contracts fast, refactored when it does not; converged when |Φ| ≤
- * `constraintTolerance` × the model's size (see the option) and the dynamic residual is below 1e-9 of the force scale. A failed
- * step restores the last good state and is retried as two half steps (at most `maxHalvings`
- * deep); then `step` returns false with the state untouched — never NaN.
+ * `constraintTolerance` × the model's size and the dynamic residual below 1e-9 of the force scale, checked after
+ * each correction but a first one the last check predicts far inside (unchecked.ts). A failed step restores the
+ * last good state and is retried as two half steps (at most `maxHalvings` deep); then `step` returns false, state kept.
  *
  * API:
  *   const it = new Integrator(system, forces, bodies, drivers, { method, rhoInf, constraintTolerance });
@@ -38,6 +38,8 @@ import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, 
 import { ConstraintRows } from './rows';
 import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
+import { UncheckedSteps } from './unchecked';
+import { masslessNames } from './massless';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
 import { BackwardEuler } from './backward-euler';
@@ -155,6 +157,8 @@ export class Integrator {
   /** The Newton iteration's residual, matrix and factors. */
   private readonly lin: IterationSystem;
   private factoredH = -1;
+  /** Whether a step's first correction is accepted without its check (unchecked.ts). */
+  private readonly unchecked = new UncheckedSteps();
   private readonly driverRow: Int32Array;
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
@@ -266,19 +270,6 @@ export class Integrator {
     return this.constraints.maxPhi();
   }
 
-  /** Moving pose variables without a mass block: the usual reason the augmented system is singular. */
-  private masslessNames(): string[] {
-    const massive = new Set(this.bodies.filter((b) => b.M[0] + b.M[7] + b.M[14] > 0).map((b) => b.variable));
-    const noMass = new Set(this.bodies.filter((b) => !(b.M[21] > 0)).map((b) => b.variable));
-    const names: string[] = [];
-    for (const v of this.system.variables) {
-      if (v.fixed || v.kind !== 'pose') continue;
-      if (!this.bodies.some((b) => b.variable === v.id) || noMass.has(v.id)) names.push(`${v.name} (no mass)`);
-      else if (!massive.has(v.id)) names.push(`${v.name} (no inertia)`);
-    }
-    return names;
-  }
-
   // ---- consistent start ----
 
   /**
@@ -326,7 +317,7 @@ export class Integrator {
       for (let i = 0; i < ma; i++) if (active[i] === row) rhs[n + i] = -d.acceleration();
     });
     if (!lin.lu.factor(S, N, 1e-13)) {
-      const names = this.masslessNames();
+      const names = masslessNames(this.system, this.bodies);
       throw new IntegratorError(`the mass matrix is singular on the motion the mates allow${names.length ? `: ${names.join(', ')} move without mass or inertia` : ''}`);
     }
     lin.lu.solve(rhs);
@@ -339,6 +330,7 @@ export class Integrator {
       this.etaA!.set(this.etaDot!);
     }
     this.factoredH = -1;
+    this.unchecked.reset();
     // a fixed set of rows: the matrix's nonzeros are fixed too (a redundant set's change with the motion)
     lin.usePattern(N, !this.redundant, this.forces, constraints);
     this.account.reset(this.t, v, this.lambda);
@@ -384,6 +376,7 @@ export class Integrator {
     if (this.eta) { this.eta.set(this.savedEta!); this.etaDot!.set(this.savedEtaDot!); this.etaA!.set(this.savedEtaA!); }
     this.setTime(this.t);
     this.factoredH = -1;
+    this.unchecked.reset();
   }
 
   /** One step of size h from the saved state, ending at time t1; true when Newton converged. */
@@ -401,7 +394,7 @@ export class Integrator {
     scheme.setStep(h);
     const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
-    let previous = Infinity;
+    let previous = Infinity, first = 0;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
       constraints.evaluate(true, false);
@@ -422,7 +415,10 @@ export class Integrator {
       const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      if (it > 0 && phiMax <= tolPhi && rMax <= this.tolResidual * scale) return true;
+      const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
+      if (it === 1) this.unchecked.observe(first, error);
+      if (it > 0 && phiMax <= tolPhi && rMax <= tolR) { this.unchecked.checked(); return true; }
+      if (it === 0) first = error;
       previous = phiMax;
       if (deferred) { constraints.scatter(); lin.residual(this.forces, true, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
       if (fresh) {
@@ -449,6 +445,11 @@ export class Integrator {
       system.state.set(this.savedState);
       this.retract(step);
       this.followProduct();
+      if (it === 0 && this.unchecked.accept(first)) {
+        // no check (unchecked.ts); the forces are still assembled at the step's end: elements report from there
+        this.forces.assemble(this.v, t1, lin.Q, null, null);
+        return true;
+      }
     }
     return false;
   }
