@@ -143,6 +143,14 @@ function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, 
  * follow further (past its reach) ends converged at the nearest reachable state.
  */
 export function pulledNewton(system: System, g: Group, lin: Linear, ws: Workspace, pulls: readonly Pull[], options: SolveOptions, tol: number): NewtonResult {
+  // a frame starts where the last ended, and moves little: its steps reuse factorisations
+  lin.reuseFactors = true;
+  const result = dragIterations(system, g, lin, ws, pulls, options, tol);
+  lin.reuseFactors = false;
+  return result;
+}
+
+function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pulls: readonly Pull[], options: SolveOptions, tol: number): NewtonResult {
   const n = g.n, L = system.lengthScale;
   const maxIterations = options.maxIterations ?? 60;
   const trust = (options.trustRadius ?? 0.5) * L;
