@@ -146,10 +146,6 @@ export class Continuation {
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
     const values = new Array<number>(n);
-    const at = (s: number): number[] => {
-      for (let k = 0; k < n; k++) values[k] = s === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * s;
-      return values;
-    };
     let s = 0;
     let h = fullStep;
     // The smallest fraction known to fail for good: a limit binds there, or a sub-step
@@ -169,7 +165,9 @@ export class Continuation {
       if (1 - next < 1e-9 * h) next = 1; // no sliver of a sub-step left by round-off
       if (next >= failedAt) next = s + (failedAt - s) / 2;
       if (!(next > s) || next >= failedAt) break; // the trouble is bracketed to round-off
-      const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, at(next));
+      // the values at `next` (no closure: a drive makes one move per step)
+      for (let k = 0; k < n; k++) values[k] = next === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * next;
+      const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, values);
       this.setValues(values);
       const predicted = use === 'secant' && this.branchGuard ? this.copyState(this.predicted) : null;
       if (predicted !== null) this.predicted = predicted;
