@@ -6,6 +6,8 @@ const SOAK = 'test/live/soak.test.ts';
 export default defineConfig({
   test: {
     setupFiles: ['test/setup/fast-check.ts'],
+    // the package's command built once per change of the sources, for the tests that spawn it
+    globalSetup: ['test/setup/built-command.ts'],
     testTimeout: 60_000,
     pool: 'threads',
     // Vitest runs one worker fewer than the cores by default: on a 2-core machine, one, and

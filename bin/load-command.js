@@ -36,10 +36,10 @@ function loadCommand({ useCache = true } = {}) {
       // no cache (a build that skipped it): compiled as usual
     }
   }
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __kinemateImport) {${source}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __kinemateImport, __kinemateLoaded) {${source}\n})`;
   const script = new Script(wrapped, { filename: COMMAND_FILE, ...(cachedData ? { cachedData } : {}) });
   const commandModule = { exports: {} };
-  script.runInThisContext()(commandModule.exports, createRequire(COMMAND_FILE), commandModule, COMMAND_FILE, dirname(COMMAND_FILE), importOf);
+  script.runInThisContext()(commandModule.exports, createRequire(COMMAND_FILE), commandModule, COMMAND_FILE, dirname(COMMAND_FILE), importOf, loadedModule);
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
   return { main: commandModule.exports.main, codeCache: () => script.createCachedData(), cache };
 }
@@ -49,7 +49,20 @@ function loadCommand({ useCache = true } = {}) {
  * module loader, which costs a short command's start more than the module it loads.
  */
 function importOf(specifier) {
-  return specifier.startsWith('node:') ? Promise.resolve().then(() => require(specifier)) : import(specifier);
+  if (specifier.startsWith('node:')) return Promise.resolve().then(() => require(specifier));
+  return import(specifier).then((namespace) => {
+    imported.set(specifier, namespace);
+    return namespace;
+  });
+}
+
+/** Packages imported above, by name: what the command's static imports of ES-module-only packages read (scripts/build-command.mjs). */
+const imported = new Map();
+
+function loadedModule(specifier) {
+  const namespace = imported.get(specifier);
+  if (namespace === undefined) throw new Error(`kinemate: ${specifier} is used before it was imported (src/cli/geometry-libraries.ts)`);
+  return namespace;
 }
 
 exports.loadCommand = loadCommand;

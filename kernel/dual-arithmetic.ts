@@ -89,10 +89,10 @@ export function dNeg(out: Dual, a: Dual): Dual {
 }
 /**
  * Apply a scalar function with known value f and slope df at a.v; ddf (its curvature)
- * is needed only in tangent mode.
+ * is needed only in tangent mode, dddf (its third derivative) only at the second level.
  */
-export function dChain(out: Dual, a: Dual, f: number, df: number, ddf?: number): Dual {
-  if (tangents) tChain(out, a, df, ddf);
+export function dChain(out: Dual, a: Dual, f: number, df: number, ddf?: number, dddf?: number): Dual {
+  if (tangents) tChain(out, a, df, ddf, dddf);
   out.v = f;
   const od = out.d, ad = a.d;
   for (let i = 0, len = od.length; i < len; i++) od[i] = ad[i] * df;
@@ -100,31 +100,34 @@ export function dChain(out: Dual, a: Dual, f: number, df: number, ddf?: number):
 }
 export function dSqrt(out: Dual, a: Dual): Dual {
   const r = Math.sqrt(a.v);
-  return dChain(out, a, r, 0.5 / r, -0.25 / (r * a.v));
+  return dChain(out, a, r, 0.5 / r, -0.25 / (r * a.v), 0.375 / (r * a.v * a.v));
 }
 export function dSin(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.sin(x), Math.cos(x), -Math.sin(x));
+  return dChain(out, a, Math.sin(x), Math.cos(x), -Math.sin(x), -Math.cos(x));
 }
 export function dCos(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.cos(x), -Math.sin(x), -Math.cos(x));
+  return dChain(out, a, Math.cos(x), -Math.sin(x), -Math.cos(x), Math.sin(x));
 }
 export function dTan(out: Dual, a: Dual): Dual {
   const t = Math.tan(a.v);
-  return dChain(out, a, t, 1 + t * t, 2 * t * (1 + t * t));
+  return dChain(out, a, t, 1 + t * t, 2 * t * (1 + t * t), 2 * (1 + t * t) * (1 + 3 * t * t));
 }
 export function dAtan(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.atan(x), 1 / (1 + x * x), (-2 * x) / ((1 + x * x) * (1 + x * x)));
+  const s = 1 + x * x;
+  return dChain(out, a, Math.atan(x), 1 / s, (-2 * x) / (s * s), (6 * x * x - 2) / (s * s * s));
 }
 export function dAsin(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.asin(x), 1 / Math.sqrt(1 - x * x), x / Math.pow(1 - x * x, 1.5));
+  const c = 1 - x * x;
+  return dChain(out, a, Math.asin(x), 1 / Math.sqrt(c), x / Math.pow(c, 1.5), (1 + 2 * x * x) / Math.pow(c, 2.5));
 }
 export function dAcos(out: Dual, a: Dual): Dual {
   const x = a.v;
-  return dChain(out, a, Math.acos(x), -1 / Math.sqrt(1 - x * x), -x / Math.pow(1 - x * x, 1.5));
+  const c = 1 - x * x;
+  return dChain(out, a, Math.acos(x), -1 / Math.sqrt(c), -x / Math.pow(c, 1.5), -(1 + 2 * x * x) / Math.pow(c, 2.5));
 }
 /** atan2(y, x) with derivative (x dy − y dx)/(x² + y²). */
 export function dAtan2(out: Dual, y: Dual, x: Dual): Dual {
@@ -280,17 +283,27 @@ export function dvNormalize(out: DualVec3, a: DualVec3): DualVec3 {
   return out;
 }
 
-// ---- tangent mode: exact second derivatives along one direction ----
+// ---- tangent mode: exact second derivatives along an outer direction, and mixed third ----
 //
 // A dual a carries a.t, the derivative of (a.v, a.d) along an outer direction s (a
 // hyper-dual restricted to one outer direction): every op above, in tangent mode, first
 // writes out.t from the inputs' values and tangents by the product rule — written with the
-// first-order ops themselves, tangent mode off — then does its own first-order work. The
-// seeds (dSeed, dvRigidPoint, dvRigidDirection) take the outer direction from `seeds`, so a
-// residual block evaluated in tangent mode yields d(Jacobian)/ds exactly.
+// first-order ops themselves — then does its own first-order work. The seeds (dSeed,
+// dvRigidPoint, dvRigidDirection) take the outer direction from `seeds`, so a residual block
+// evaluated in tangent mode yields d(Jacobian)/ds exactly.
+//
+// The second level (withSecondTangents) adds a second outer direction r, applied before s
+// (the state at q∘exp(r·w_r)∘exp(s·w_s)): a.t2, the derivative of (a.v, a.d) along r, and
+// a.t.t2, that of a.t along r — so a block yields d²(Jacobian)/dr ds, the constraints' third
+// derivatives a loaded state's curvature needs as it moves. Each rule runs once per level on:
+// level 1's with level 2 still on (its ops then carry t2, which is the mixed term), level 2's
+// with both off. Each level has its own scratch.
 
-let tangents = false;
-let seeds: TangentSeeds | null = null;
+let tangents = false; // some level on: the ops' one test
+let on1 = false, on2 = false;
+let seeds: TangentSeeds | null = null, seeds2: TangentSeeds | null = null;
+/** The level the running rule writes: 1 → a.t, 2 → a.t2. */
+let cur: 1 | 2 = 1;
 
 /** Whether tangent mode is on (a block with a faster route than its duals takes the duals then; one that writes some derivatives by hand switches to ops that carry tangents). */
 export function tangentMode(): boolean {
@@ -299,148 +312,154 @@ export function tangentMode(): boolean {
 
 /** The outer direction of tangent mode while it is on (dual-seed.ts reads it); null outside it. */
 export function tangentSeeds(): TangentSeeds | null {
-  return seeds;
+  return on1 ? seeds : null;
+}
+
+/** The second level's outer direction while it is on (dual-seed.ts reads it); null outside it. */
+export function secondTangentSeeds(): TangentSeeds | null {
+  return on2 ? seeds2 : null;
 }
 
 /** Run f with tangent mode on: every dual written carries its tangent along `s`. */
 export function withTangents<T>(s: TangentSeeds, f: () => T): T {
   if (tangents) throw new InternalError('withTangents: already in tangent mode');
-  tangents = true; seeds = s;
-  try { return f(); } finally { tangents = false; seeds = null; }
+  tangents = on1 = true; seeds = s;
+  try { return f(); } finally { tangents = on1 = false; seeds = null; }
+}
+
+/**
+ * Run f with both levels on: every dual written carries a.t along `s`, a.t2 along `r` and
+ * a.t.t2, the derivative of a.t along r (r moves the state first, then s from there).
+ */
+export function withSecondTangents<T>(s: TangentSeeds, r: TangentSeeds, f: () => T): T {
+  if (tangents) throw new InternalError('withSecondTangents: already in tangent mode');
+  tangents = on1 = on2 = true; seeds = s; seeds2 = r;
+  try { return f(); } finally { tangents = on1 = on2 = false; seeds = seeds2 = null; }
+}
+
+/** Run a rule once per level on: level 1's with level 2 still on, level 2's with both off. */
+function rule(body: () => void): void {
+  const w1 = on1, w2 = on2, wc = cur;
+  try {
+    if (w1) { on1 = false; tangents = w2; cur = 1; body(); }
+    if (w2) { on1 = on2 = tangents = false; cur = 2; body(); }
+  } finally { on1 = w1; on2 = w2; tangents = w1 || w2; cur = wc; }
 }
 
 interface Scratch { s: Dual[]; v: DualVec3[]; zero: Dual; zeroV: DualVec3 }
-const scratches = new Map<number, Scratch>();
+const scratches = [new Map<number, Scratch>(), new Map<number, Scratch>()];
 function scratch(n: number): Scratch {
-  let sc = scratches.get(n);
+  const pool = scratches[cur - 1];
+  let sc = pool.get(n);
   if (!sc) {
     sc = { s: Array.from({ length: 5 }, () => new Dual(n)), v: Array.from({ length: 3 }, () => new DualVec3(n)), zero: new Dual(n), zeroV: new DualVec3(n) };
-    scratches.set(n, sc);
+    pool.set(n, sc);
   }
   return sc;
 }
-const T = (a: Dual): Dual => a.t ?? scratch(a.n).zero;
-const TV = (a: DualVec3): DualVec3 => a.t ?? scratch(a.n).zeroV;
+/** The running level's tangent of a (zero where it has none). */
+const T = (a: Dual): Dual => (cur === 1 ? a.t : a.t2) ?? scratch(a.n).zero;
+const TV = (a: DualVec3): DualVec3 => (cur === 1 ? a.t : a.t2) ?? scratch(a.n).zeroV;
+/** The running level's tangent of out, made where it has none. */
+const own = (out: Dual): Dual => (cur === 1 ? (out.t ??= new Dual(out.n)) : (out.t2 ??= new Dual(out.n)));
+const ownV = (out: DualVec3): DualVec3 => (cur === 1 ? (out.t ??= new DualVec3(out.n)) : (out.t2 ??= new DualVec3(out.n)));
 function put(out: Dual, t: Dual): void {
-  const o = (out.t ??= new Dual(out.n));
+  const o = own(out);
   o.v = t.v; o.d.set(t.d);
+  // level 1 under level 2: the tangent's own rate along r
+  if (cur === 1 && on2) { const m = (o.t2 ??= new Dual(o.n)), r = t.t2; if (r) { m.v = r.v; m.d.set(r.d); } else { m.v = 0; m.d.fill(0); } }
 }
 function putV(out: DualVec3, t: DualVec3): void {
-  const o = (out.t ??= new DualVec3(out.n));
+  const o = ownV(out);
   o.v.set(t.v); o.d.set(t.d);
-}
-/** Run the first-order ops of a tangent rule with tangent mode off. */
-function off(f: () => void): void {
-  tangents = false;
-  try { f(); } finally { tangents = true; }
+  if (cur === 1 && on2) { const m = (o.t2 ??= new DualVec3(o.n)), r = t.t2; if (r) { m.v.set(r.v); m.d.set(r.d); } else { m.v.fill(0); m.d.fill(0); } }
 }
 
-function tZero(out: Dual): void { if (out.t) dConstRaw(out.t); }
-function dConstRaw(a: Dual): void { a.v = 0; a.d.fill(0); }
-function tSeed(out: Dual, k: number): void {
-  const o = (out.t ??= new Dual(out.n));
-  o.v = seeds!.scalar(k); o.d.fill(0);
+function tZero(out: Dual): void {
+  rule(() => { const o = cur === 1 ? out.t : out.t2; if (o) { o.v = 0; o.d.fill(0); if (cur === 1 && on2 && o.t2) { o.t2.v = 0; o.t2.d.fill(0); } } });
 }
-function tCopy(out: Dual, a: Dual): void { put(out, T(a)); }
+function tSeed(out: Dual, k: number): void {
+  rule(() => { const [t] = scratch(out.n).s; dConst(t, (cur === 1 ? seeds : seeds2)!.scalar(k)); put(out, t); });
+}
+function tCopy(out: Dual, a: Dual): void { rule(() => put(out, T(a))); }
 function tAdd(out: Dual, a: Dual, b: Dual, k: number): void {
-  const [t] = scratch(out.n).s;
-  off(() => dAddScaled(t, T(a), T(b), k));
-  put(out, t);
+  rule(() => { const [t] = scratch(out.n).s; dAddScaled(t, T(a), T(b), k); put(out, t); });
 }
 function tMul(out: Dual, a: Dual, b: Dual): void {
-  const [t, u] = scratch(out.n).s;
-  off(() => { dMul(t, T(a), b); dMul(u, a, T(b)); dAdd(t, t, u); });
-  put(out, t);
+  rule(() => { const [t, u] = scratch(out.n).s; dMul(t, T(a), b); dMul(u, a, T(b)); dAdd(t, t, u); put(out, t); });
 }
 function tDiv(out: Dual, a: Dual, b: Dual): void {
-  const [t, q] = scratch(out.n).s;
   // (a/b)' = (a' − (a/b)·b')/b
-  off(() => { dDiv(q, a, b); dMul(q, q, T(b)); dSub(t, T(a), q); dDiv(t, t, b); });
-  put(out, t);
+  rule(() => { const [t, q] = scratch(out.n).s; dDiv(q, a, b); dMul(q, q, T(b)); dSub(t, T(a), q); dDiv(t, t, b); put(out, t); });
 }
 function tScale(out: Dual, a: Dual, k: number): void {
-  const [t] = scratch(out.n).s;
-  off(() => dScale(t, T(a), k));
-  put(out, t);
+  rule(() => { const [t] = scratch(out.n).s; dScale(t, T(a), k); put(out, t); });
 }
-function tChain(out: Dual, a: Dual, df: number, ddf: number | undefined): void {
-  const [t, slope] = scratch(out.n).s;
-  if (ddf === undefined) {
-    // without the curvature only the value's tangent is known: the rest is poisoned (NaN), never silently wrong
-    const o = (out.t ??= new Dual(out.n));
-    o.v = df * T(a).v; o.d.fill(NaN);
-    return;
-  }
-  // f(a)' = f'(a)·a', f'(a) a dual of value df and derivative ddf·a.d
-  off(() => { dChain(slope, a, df, ddf); dMul(t, slope, T(a)); });
-  put(out, t);
+function tChain(out: Dual, a: Dual, df: number, ddf: number | undefined, dddf: number | undefined): void {
+  rule(() => {
+    const [t, slope] = scratch(out.n).s;
+    if (ddf === undefined) {
+      // without the curvature only the value's tangent is known: the rest is poisoned (NaN), never silently wrong
+      const o = own(out);
+      o.v = df * T(a).v; o.d.fill(NaN);
+      if (cur === 1 && on2) { const m = (o.t2 ??= new Dual(o.n)); m.v = NaN; m.d.fill(NaN); }
+      return;
+    }
+    // f(a)' = f'(a)·a', f'(a) a dual of value df and derivative ddf·a.d (and, under level 2, curvature dddf)
+    dChain(slope, a, df, ddf, dddf); dMul(t, slope, T(a)); put(out, t);
+  });
 }
 function tAtan2(out: Dual, y: Dual, x: Dual): void {
-  const [t, u, r2, w] = scratch(out.n).s;
   // atan2(y, x)' = (x y' − y x')/(x² + y²)
-  off(() => { dMul(t, x, T(y)); dMul(u, y, T(x)); dSub(t, t, u); dMul(r2, x, x); dMul(w, y, y); dAdd(r2, r2, w); dDiv(t, t, r2); });
-  put(out, t);
+  rule(() => {
+    const [t, u, r2, w] = scratch(out.n).s;
+    dMul(t, x, T(y)); dMul(u, y, T(x)); dSub(t, t, u); dMul(r2, x, x); dMul(w, y, y); dAdd(r2, r2, w); dDiv(t, t, r2);
+    put(out, t);
+  });
 }
-function tvZero(out: DualVec3): void { if (out.t) { out.t.v.fill(0); out.t.d.fill(0); } }
-function tvCopy(out: DualVec3, a: DualVec3): void { putV(out, TV(a)); }
+function tvZero(out: DualVec3): void {
+  rule(() => { const o = cur === 1 ? out.t : out.t2; if (o) { o.v.fill(0); o.d.fill(0); if (cur === 1 && on2 && o.t2) { o.t2.v.fill(0); o.t2.d.fill(0); } } });
+}
+function tvCopy(out: DualVec3, a: DualVec3): void { rule(() => putV(out, TV(a))); }
 function tvAdd(out: DualVec3, a: DualVec3, b: DualVec3, k: number): void {
-  const [t] = scratch(out.n).v;
-  off(() => dvAddScaled(t, TV(a), TV(b), k));
-  putV(out, t);
+  rule(() => { const [t] = scratch(out.n).v; dvAddScaled(t, TV(a), TV(b), k); putV(out, t); });
 }
 function tvScaleConst(out: DualVec3, a: DualVec3, k: number): void {
-  const [t] = scratch(out.n).v;
-  off(() => dvScaleConst(t, TV(a), k));
-  putV(out, t);
+  rule(() => { const [t] = scratch(out.n).v; dvScaleConst(t, TV(a), k); putV(out, t); });
 }
 function tvScale(out: DualVec3, a: DualVec3, s: Dual): void {
-  const [t, u] = scratch(out.n).v;
-  off(() => { dvScale(t, TV(a), s); dvScale(u, a, T(s)); dvAdd(t, t, u); });
-  putV(out, t);
+  rule(() => { const [t, u] = scratch(out.n).v; dvScale(t, TV(a), s); dvScale(u, a, T(s)); dvAdd(t, t, u); putV(out, t); });
 }
 function tvAddScaledDual(out: DualVec3, a: DualVec3, b: DualVec3, s: Dual): void {
-  const [t] = scratch(out.n).v;
-  off(() => { dvAddScaledDual(t, TV(a), TV(b), s); dvAddScaledDual(t, t, b, T(s)); });
-  putV(out, t);
+  rule(() => { const [t] = scratch(out.n).v; dvAddScaledDual(t, TV(a), TV(b), s); dvAddScaledDual(t, t, b, T(s)); putV(out, t); });
 }
 function tvDot(out: Dual, a: DualVec3, b: DualVec3): void {
-  const [t, u] = scratch(out.n).s;
-  off(() => { dvDot(t, TV(a), b); dvDot(u, a, TV(b)); dAdd(t, t, u); });
-  put(out, t);
+  rule(() => { const [t, u] = scratch(out.n).s; dvDot(t, TV(a), b); dvDot(u, a, TV(b)); dAdd(t, t, u); put(out, t); });
 }
 function tvDotConst(out: Dual, a: DualVec3, c: ArrayLike<number>): void {
-  const [t] = scratch(out.n).s;
-  off(() => dvDotConst(t, TV(a), c));
-  put(out, t);
+  rule(() => { const [t] = scratch(out.n).s; dvDotConst(t, TV(a), c); put(out, t); });
 }
 function tvCross(out: DualVec3, a: DualVec3, b: DualVec3): void {
-  const [t, u] = scratch(out.n).v;
-  off(() => { dvCross(t, TV(a), b); dvCross(u, a, TV(b)); dvAdd(t, t, u); });
-  putV(out, t);
+  rule(() => { const [t, u] = scratch(out.n).v; dvCross(t, TV(a), b); dvCross(u, a, TV(b)); dvAdd(t, t, u); putV(out, t); });
 }
 function tvComponent(out: Dual, a: DualVec3, i: number): void {
-  const [t] = scratch(out.n).s;
-  off(() => dvComponent(t, TV(a), i));
-  put(out, t);
+  rule(() => { const [t] = scratch(out.n).s; dvComponent(t, TV(a), i); put(out, t); });
 }
 function tvSetComponent(out: DualVec3, i: number, s: Dual): void {
-  const o = (out.t ??= new DualVec3(out.n));
-  off(() => dvSetComponent(o, i, T(s)));
+  rule(() => dvSetComponent(ownV(out), i, T(s)));
 }
 function tvLength(out: Dual, a: DualVec3): void {
-  const [t, l] = scratch(out.n).s;
   // |a|' = a·a'/|a|
-  off(() => { dvLength(l, a); dvDot(t, a, TV(a)); dDiv(t, t, l); });
-  put(out, t);
+  rule(() => { const [t, l] = scratch(out.n).s; dvLength(l, a); dvDot(t, a, TV(a)); dDiv(t, t, l); put(out, t); });
 }
 function tvNormalize(out: DualVec3, a: DualVec3): void {
-  const [l, along, one, inv] = scratch(out.n).s;
-  const [t, u] = scratch(out.n).v;
   // (a/|a|)' = (a' − u (u·a'))/|a|
-  off(() => {
+  rule(() => {
+    const [l, along, one, inv] = scratch(out.n).s;
+    const [t, u] = scratch(out.n).v;
     dvNormalize(u, a); dvLength(l, a); dvDot(along, u, TV(a));
     dvScale(t, u, along); dvSub(t, TV(a), t);
     dConst(one, 1); dDiv(inv, one, l); dvScale(t, t, inv);
+    putV(out, t);
   });
-  putV(out, t);
 }

@@ -1,7 +1,7 @@
 /**
  * The number types of kernel/dual.ts (import them from there): a dual scalar and a dual
  * 3-vector, a value and its derivatives, and in tangent mode the derivative of both along one
- * outer direction; what tangent mode's seeds say; and the scratch of a block's narrower twin.
+ * outer direction (at the second level, along a second one too, and the mixed); what tangent mode's seeds say; and the scratch of a block's narrower twin.
  */
 import { zeroedFloats } from './float-slab';
 
@@ -10,6 +10,8 @@ export class Dual {
   readonly d: Float64Array;
   /** Tangent mode only (withTangents): the derivative of (v, d) along one outer direction. */
   t: Dual | null = null;
+  /** The second level only (withSecondTangents): the derivative of (v, d) along the second direction; on `t`, the mixed one. */
+  t2: Dual | null = null;
   constructor(readonly n: number, value = 0) {
     this.d = zeroedFloats(n);
     this.v = value;
@@ -24,6 +26,8 @@ export class DualVec3 {
   readonly d: Float64Array;
   /** Tangent mode only: the derivative of (v, d) along one outer direction. */
   t: DualVec3 | null = null;
+  /** The second level only: the derivative of (v, d) along the second direction; on `t`, the mixed one. */
+  t2: DualVec3 | null = null;
   constructor(readonly n: number) {
     this.d = zeroedFloats(3 * n);
   }

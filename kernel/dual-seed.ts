@@ -5,8 +5,8 @@
  */
 import { toMatrix } from './quat';
 import { DualVec3 } from './dual-number';
-import { tangentMode, tangentSeeds } from './dual-arithmetic';
-import { rigidTangent, rigidVelocityTangent } from './dual-pose-tangent';
+import { secondTangentSeeds, tangentMode, tangentSeeds } from './dual-arithmetic';
+import { rigidMixedTangent, rigidTangent, rigidVelocityTangent } from './dual-pose-tangent';
 
 /**
  * Seed a world point of a posed body: value R(q)·p + t for the pose stored at
@@ -30,7 +30,7 @@ const scratchR = new Float64Array(9);
  * same pose several times computes R once).
  */
 export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>, col: number): DualVec3 {
-  if (tangentMode()) rigidTangent(out, R, p, col, true, tangentSeeds()!);
+  if (tangentMode()) seedTangents(out, R, p, col, true);
   const px = p[0], py = p[1], pz = p[2];
   out.v[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
   out.v[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
@@ -41,7 +41,7 @@ export function dvRigidPoint(out: DualVec3, R: Float64Array, state: ArrayLike<nu
 }
 /** dvPoseDirection with R already computed. */
 export function dvRigidDirection(out: DualVec3, R: Float64Array, dir: ArrayLike<number>, col: number): DualVec3 {
-  if (tangentMode()) rigidTangent(out, R, dir, col, false, tangentSeeds()!);
+  if (tangentMode()) seedTangents(out, R, dir, col, false);
   const px = dir[0], py = dir[1], pz = dir[2];
   out.v[0] = R[0] * px + R[1] * py + R[2] * pz;
   out.v[1] = R[3] * px + R[4] * py + R[5] * pz;
@@ -78,5 +78,18 @@ export function rotationMatrix(out: Float64Array, q: ArrayLike<number>, off: num
  * writing the value and derivatives (mates/forces.ts velocityOf).
  */
 export function tvRigidVelocity(out: DualVec3, R: Float64Array, xi: ArrayLike<number>, b: number, vcol: number, p: ArrayLike<number>, angular: boolean): void {
-  if (tangentMode()) rigidVelocityTangent(out, R, xi, b, vcol, p, angular, tangentSeeds()!);
+  if (!tangentMode()) return;
+  const s = tangentSeeds(), r = secondTangentSeeds();
+  if (s) rigidVelocityTangent((out.t ??= new DualVec3(out.n)), R, xi, b, vcol, p, angular, s);
+  if (r) rigidVelocityTangent((out.t2 ??= new DualVec3(out.n)), R, xi, b, vcol, p, angular, r);
+  // no mixed rule for velocities (statics has none): poisoned, never silently wrong
+  if (s && r) { const m = (out.t!.t2 ??= new DualVec3(out.n)); m.v.fill(NaN); m.d.fill(NaN); }
+}
+
+/** A posed seed's tangents at each level on, and the mixed one under both (dual-pose-tangent.ts). */
+function seedTangents(out: DualVec3, R: Float64Array, p: ArrayLike<number>, col: number, isPoint: boolean): void {
+  const s = tangentSeeds(), r = secondTangentSeeds();
+  if (s) rigidTangent((out.t ??= new DualVec3(out.n)), R, p, col, isPoint, s);
+  if (r) rigidTangent((out.t2 ??= new DualVec3(out.n)), R, p, col, isPoint, r);
+  if (s && r) rigidMixedTangent((out.t!.t2 ??= new DualVec3(out.n)), R, p, col, isPoint, s, r);
 }

@@ -6,7 +6,7 @@
  * settle (compliance/tangent.ts) and the vehicle's Newton (vehicle/tangent.ts,
  * curvature-tensor.ts) each sum their own way.
  */
-import { withTangents, type TangentSeeds } from './dual';
+import { withSecondTangents, withTangents, type TangentSeeds } from './dual';
 import type { Dual } from './dual-number';
 import type { System } from './system';
 
@@ -52,5 +52,19 @@ export class JacobianRate {
     this.cols = cols;
     this.dir = dir;
     return withTangents(this.seeds, this.evaluate);
+  }
+
+  /**
+   * `of` at the second tangent level (kernel/dual.ts withSecondTangents): rows[r].t along
+   * `dir` as `of` gives it, rows[r].t2 along `second` (any seeds: a state direction with
+   * moving geometry), and rows[r].t.t2.d[c] = d/dr (∂J_rc/∂q · dir), the state at
+   * q∘exp(r·second) with dir held in its body frames — the constraints' third derivatives
+   * that a loaded state's curvature λ·Φ_qq takes as it moves.
+   */
+  mixed(system: System, b: number, cols: ArrayLike<number>, dir: Float64Array, second: TangentSeeds, res: Float64Array, jac: Float64Array): readonly Dual[] {
+    this.system = system; this.block = b; this.res = res; this.jac = jac;
+    this.cols = cols;
+    this.dir = dir;
+    return withSecondTangents(this.seeds, second, this.evaluate);
   }
 }

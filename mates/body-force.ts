@@ -5,7 +5,7 @@
  */
 import {
   Dual, DualVec3, dAddScaled, dConst, dvAdd, dvCross, dvDot, dvRigidDirection, dvRigidPoint, tvRigidVelocity, dvSub,
-  rotationMatrix, narrowedScratch, fastProperties,
+  rotationMatrix, narrowedScratch, fastProperties, tangentMode,
 } from '../kernel/dual';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -74,6 +74,29 @@ export abstract class BodyForceBlock implements ForceBlock {
     return this.valueTwin as this;
   }
 
+  /**
+   * The same element with scratch of width d, the steps' columns alone (n = d): K without C
+   * (a reduced stiffness, a link's held tension), where the velocity columns would be
+   * computed and never read. A dual op never mixes columns, so K is bit for bit the full
+   * pass's. Elements whose duals are read after evaluate (a probe's velocity columns) keep
+   * the full pass: only those whose `stepsSuffice` is true take this one.
+   */
+  private stepsTwin: BodyForceBlock | null = null;
+  protected readonly stepsSuffice: boolean = false;
+  private steps(): this {
+    if (!this.stepsTwin) {
+      const fields: Record<string, unknown> = {};
+      for (const [key, x] of Object.entries(this)) fields[key] = narrowedScratch(x, this.d);
+      fields.n = this.d;
+      const twin = Object.assign(Object.create(Object.getPrototypeOf(this)) as this, fields);
+      twin.stepsTwin = twin;
+      twin.valueTwin = this.values();
+      fastProperties(twin);
+      this.stepsTwin = twin;
+    }
+    return this.stepsTwin as this;
+  }
+
   /** World position of a point of body k. */
   protected point(out: DualVec3, k: number, local: ArrayLike<number>): DualVec3 {
     return dvRigidPoint(out, this.R[k], this.state, this.offsets[k], local, this.n ? 6 * k : -1);
@@ -104,6 +127,7 @@ export abstract class BodyForceBlock implements ForceBlock {
       d[i * n + b] = -r1 * a2 + r2 * a1;
       d[i * n + b + 1] = r0 * a2 - r2 * a0;
       d[i * n + b + 2] = -r0 * a1 + r1 * a0;
+      if (n === this.d) continue; // the steps' columns alone (steps())
       if (angular) {
         d[i * n + vcol] = r0; d[i * n + vcol + 1] = r1; d[i * n + vcol + 2] = r2;
       } else {
@@ -147,6 +171,7 @@ export abstract class BodyForceBlock implements ForceBlock {
 
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
     if (!K && !C && this.n > 0) { this.values().evaluate(state, offsets, velocity, t, Q, null, null); return; }
+    if (K && !C && this.n > this.d && this.stepsSuffice && !tangentMode()) { this.steps().evaluate(state, offsets, velocity, t, Q, K, null); return; }
     this.begin(state, offsets, velocity);
     this.compute(t);
     const d = this.d;

@@ -42,6 +42,7 @@ export class PointToPointForce extends BodyForceBlock {
   readonly last = { length: 0, rate: 0, tension: 0 };
   /** a and b as Float64Arrays for the values without duals (mates/point-to-point-values.ts). */
   readonly localA: Float64Array;
+  protected override readonly stepsSuffice = true;
   readonly localB: Float64Array;
 
   constructor(owner: string, bodyA: number, readonly a: ArrayLike<number>, bodyB: number, readonly b: ArrayLike<number>,
@@ -237,6 +238,7 @@ export class PointForce extends BodyForceBlock {
   private readonly s = new Float64Array(2);
   /** World point and force at the last evaluation. */
   readonly last = { at: new Float64Array(3), force: new Float64Array(3) };
+  protected override readonly stepsSuffice = true;
   constructor(owner: string, body: number, readonly at: ArrayLike<number>, readonly vector: ArrayLike<number>, readonly inBodyAxes: boolean, readonly scale: Law | null) {
     super(owner, [body]);
   }
@@ -256,6 +258,7 @@ export class BodyTorque extends BodyForceBlock {
   private readonly s = new Float64Array(2);
   /** World torque at the last evaluation. */
   readonly last = { moment: new Float64Array(3) };
+  protected override readonly stepsSuffice = true;
   constructor(owner: string, body: number, readonly vector: ArrayLike<number>, readonly inBodyAxes: boolean, readonly scale: Law | null) {
     super(owner, [body]);
   }

@@ -6,6 +6,7 @@
 import { onePositional, parseBoundedCount, parseCommandArgs, parseNumber, requiredOption, stringOption, type ParsedArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { CliError } from './io.ts';
+import { loadGeometryLibraries } from './geometry-libraries.ts';
 import { MAX_DRIVE_STEPS } from '../model/operations.ts';
 
 const CLEARANCE_OPTIONS = {
@@ -77,6 +78,7 @@ file names its path); 3 with --fail-under, a clearance below D.
     };
     const min = optionalNumber(args, 'min');
     const failUnder = optionalNumber(args, 'fail-under');
+    await loadGeometryLibraries();
     const { runClearanceCommand } = await import('./clearance-run.ts');
     return runClearanceCommand({
       geometry, format, io,
@@ -118,6 +120,7 @@ Exit codes: 0 done; 1 bad input (one line on stderr).
     if (out !== undefined && !/\.(stl|glb)$/i.test(out)) throw new CliError(`envelope: --out "${out}": expected a .stl or .glb file`);
     const voxel = optionalNumber(args, 'voxel');
     if (voxel !== undefined && !(voxel > 0)) throw new CliError(`--voxel: expected a positive size in mm, got ${voxel}`);
+    await loadGeometryLibraries();
     const { runEnvelopeCommand } = await import('./clearance-run.ts');
     return runEnvelopeCommand({ geometry, grid, part: stringOption(args, 'part') ?? 'tyre', io, ...(out ? { out } : {}), ...(voxel !== undefined ? { voxel } : {}) });
   },

@@ -1,9 +1,10 @@
 /**
  * The `kinemate` command as a user runs it: on real files in a temporary folder, checking
  * stdout, stderr and the exit code against the contract (shared/design/assembly-format.md).
- * A few tests spawn `node bin/kinemate.js` (the contract's solve, standard input, a full
- * drive, a terminal's progress bar, bad JSON, no arguments, npx): what only a real process
- * shows. The rest run the command's `main` in this process, which is the same code
+ * A few tests spawn the command (the contract's solve, standard input, a full drive, a
+ * terminal's progress bar, bad JSON, no arguments, npx): what only a real process shows; the
+ * contract's solve and the bare command start bin/kinemate.js from the sources as a clone's
+ * user does, the rest the built command (test/setup/built-command.ts). The rest run the command's `main` in this process, which is the same code
  * without the 1–2 s of a process start each.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fourBarDoc, rockerAngle } from '../../examples/fourbar.ts';
 import { validateAssembly } from '../../src/assembly/index.ts';
 import {
-  REPO, conflictingDoc, fourBarText, hasNoStackTrace, kinemate, memoryIO, spawnIn, tempFolder, wrapDegrees, writeModel, type Run,
+  REPO, clonedKinemate, conflictingDoc, fourBarText, hasNoStackTrace, kinemate, memoryIO, spawnIn, tempFolder, wrapDegrees, writeModel, type Run,
 } from './helpers.ts';
 
 const deg = (rad: number): number => (rad * 180) / Math.PI;
@@ -64,7 +65,7 @@ function jsonOf<T>(run: Run): T {
 
 describe.concurrent('kinemate solve', () => {
   it('prints the contract JSON for the four-bar: solved, dof 1, the crank pose and the joint angles', async () => {
-    const run = await kinemate(['solve', fourBar]);
+    const run = await clonedKinemate(['solve', fourBar]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const result = jsonOf<SolveJson>(run);
@@ -290,7 +291,7 @@ describe.concurrent('help, version, sweep', () => {
   });
 
   it('with no arguments prints the help on stderr and exits with 1', async () => {
-    const run = await kinemate([]);
+    const run = await clonedKinemate([]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('Usage:');

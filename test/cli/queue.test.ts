@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { kinemate, REPO, tempFolder } from './helpers.ts';
 import { Redis } from 'ioredis';
 import { HAVE_REDIS, startRedis, type RedisServer } from '../util/redis-server.ts';
@@ -25,7 +25,7 @@ interface Background {
 }
 
 function background(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Background {
-  const child = spawn(process.execPath, ['bin/kinemate.js', ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [inject('builtCommand'), ...args], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   const feed = (chunk: Buffer) => {

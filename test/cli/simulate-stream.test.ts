@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, inject } from 'vitest';
 import { MAX_SIMULATE_STEPS } from '../../src/cli/dynamics-commands';
 import { toJsonText, type CliIO } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
@@ -24,7 +24,7 @@ afterAll(() => tmp.remove());
 /** The CLI in a child process, killed after `ms` (a run that ignored the cap would go on for days). */
 function kinemateWithin(args: string[], ms: number): Promise<{ code: number | null; stderr: string; killed: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/kinemate.js', ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], timeout: ms });
+    const child = spawn(process.execPath, [inject('builtCommand'), ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], timeout: ms });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
     child.on('error', reject);

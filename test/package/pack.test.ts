@@ -109,6 +109,11 @@ describe('the packed package', () => {
     expect(plot.stderr).toBe('');
     expect(plot.status).toBe(0);
     expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[^>]* width="\d+" height="\d+"/);
+    // three as an ES module (its CommonJS build, if required, prints a deprecation warning)
+    const clearance = node([join(project, 'node_modules/.bin/kinemate'), 'clearance', join(REPO, 'examples/cad/double_wishbone_stl.yaml'), '--bump', '-10:10:2']);
+    expect(clearance.stderr).toBe('');
+    expect(clearance.status).toBe(0);
+    expect(Object.keys(JSON.parse(clearance.stdout).summary).length).toBeGreaterThan(0);
   });
 
   it('runs `kinemate batch` on worker threads from the installed package (its workers need no tsx)', () => {

@@ -34,51 +34,68 @@ import type { CompliantState } from './state';
 import { KC_COEFFICIENTS, unitLoadForces, type KcCoefficients, type ReducedSolve } from './coefficients';
 import { balanceMultipliers, balanceRows, forceRates, hardpointStateRates, heldMotion, multipliersOf } from './hardpoint-rates';
 
-/** Above this (N, N·mm; per mm for a rate) a multiplier is not zero: the state is not at rest and λ·Φ_qqq would enter. */
-const AT_REST = 1e-5;
+/** Below this (N, N·mm; per mm for a rate) a multiplier is zero: its block's curvature terms are skipped. */
+const UNLOADED = 1e-12;
 
 /** Per corner and coefficient name: d(coefficient)/d(hardpoint coordinate), in the model's parameter order. */
 export type CoefficientRates = Record<keyof KcCoefficients, Float64Array>[];
 
+/** A stiffness direction: the state's rate dq/dk and the element's own parts, ∂Q/∂k (into Q) and ∂K/∂k·x (into Kx). */
+export interface StiffnessDirection { dq: Float64Array; partial(Q: Float64Array | null, x: Float64Array | null, Kx: Float64Array | null): void }
+
+/** One direction of the gradient: the state's rate and the hardpoint coordinate moving with it (−1: none, a stiffness's). */
+interface Direction { qd: Float64Array; k: number; stiffness: StiffnessDirection | null }
+
 /**
- * The coefficients' hardpoint gradients at the current settled state, or null where the state
- * is not at rest (a multiplier or its rate not zero) or a block has no second derivatives.
+ * The coefficients' gradients at the current settled state (at rest, under the springs'
+ * preload away from design, or under wheel loads whose points' moves `loadRates` gives:
+ * hardpoint-rates.ts) over the hardpoints and, given, along stiffness directions; null where
+ * a block has no second derivatives or a load's point does not follow the points.
+ * `qkGiven`: the state's hardpoint rates when the caller has them.
  */
 export function coefficientHardpointRates(model: SensitivityModel, state: CompliantState, solver: ReducedSolve, drivers: readonly DriverParameters[],
-  axes: Map<string, [number, number] | null>): CoefficientRates | null {
-  if (largest(balanceMultipliers(state)) > AT_REST || !loadPointsFollow(state)) return null;
+  axes: Map<string, [number, number] | null>, loadRates: (Float64Array | null)[], qkGiven: Float64Array[] | null = null,
+  stiffnesses: readonly StiffnessDirection[] = []): { points: CoefficientRates; stiffness: CoefficientRates } | null {
   const { n, layout } = solver;
   const P = model.parameterCount;
   const system = state.dyn.system;
   const nc = state.sm.corners.length;
-  const none = state.sm.corners.map(() => null);
-  const qk = hardpointStateRates(model, state, solver, drivers, axes, none);
+  const qk = qkGiven ?? hardpointStateRates(model, state, solver, drivers, axes, loadRates);
   const rows = balanceRows(model, state, drivers);
   const held = rows && heldMotion(model, state, solver, rows);
   if (!qk || !rows || !held) return null;
-  const K = stiffness(state, n);
+  const dirs: Direction[] = [...qk.map((qd, k) => ({ qd, k, stiffness: null })), ...stiffnesses.map((st) => ({ qd: st.dq, k: -1, stiffness: st }))];
+  // the state's multipliers and its exact stiffness K − H (H = λ·Φ_qq, zero at rest)
+  const { KH } = state.tangent.exact();
+  const lambda = balanceMultipliers(state);
+  const stiff = (v: Float64Array): Float64Array => times(KH, v, n);
   const g = unitLoadForces(state, layout, n);
   const xs = g.map((gu) => solver.solve(gu));
-  const mus = xs.map((x, u) => multipliersOf(state, plus(times(K, x, n), g[u])));
-  const points = loadPointRates(model, state, qk, layout);
+  const mus = xs.map((x, u) => multipliersOf(state, plus(stiff(x), g[u])));
+  const points = loadPointRates(model, state, dirs, layout);
   const factors = { rows, layout } as StateFactors;
   const blockAt = new Map<number, number>();
   let row0 = 0;
   for (const r of rows) { blockAt.set(row0, r.index); row0 += r.block.rows; }
-  const out: CoefficientRates = state.sm.corners.map(() => Object.fromEntries(Object.keys(KC_COEFFICIENTS).map((c) => [c, new Float64Array(P)])) as Record<keyof KcCoefficients, Float64Array>);
+  const table = (size: number): CoefficientRates => state.sm.corners.map(() => Object.fromEntries(Object.keys(KC_COEFFICIENTS).map((c) => [c, new Float64Array(size)])) as Record<keyof KcCoefficients, Float64Array>);
+  const out = { points: table(P), stiffness: table(stiffnesses.length) };
   const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: xs, layout, size: n };
-  for (let k = 0; k < P; k++) {
-    // the multipliers' rate: the elements' force rate along the state's (zero where every element stays unloaded)
-    const dQ = new Float64Array(n);
+  for (let j = 0; j < dirs.length; j++) {
+    const { qd, k, stiffness: st } = dirs[j];
+    // the elements' force rate dQ/ds (into G) and stiffness rate K̇x (into r) along (q̇, e_k), a stiffness's own parts beside
+    const G = new Float64Array(n);
     const r = xs.map(() => new Float64Array(n));
-    if (!forceRates(model, state, qk[k], k, axes, none, dQ, { xs, out: r })) return null;
-    if (largest(multipliersOf(state, dQ)) > AT_REST) return null;
-    // the rows' Jacobian rate: Φ̇_q x (for the held motion) and −Φ̇_qᵀ μ (into r)
+    if (!forceRates(model, state, qd, k, axes, loadRates, G, { xs, out: r })) return null;
+    if (st) { st.partial(G, null, null); xs.forEach((x, u) => st.partial(null, x, r[u])); }
+    // the rows' Jacobian rate: Φ̇_q x (for the held motion), −Φ̇_qᵀ μ (into r) and −Φ̇_qᵀ λ (into G)
     const rowRates = xs.map(() => new Float64Array(held.M));
-    const missing = forEachJacobianRate(model, factors, qk[k], k, (at, duals, cols) => {
+    const missing = forEachJacobianRate(model, factors, qd, k, (at, duals, cols) => {
       const block = blockAt.get(at)!;
+      const lam = lambda.get(block);
       duals.forEach((d, i) => {
         if (!d.t) return;
+        const l = lam?.[i] ?? 0;
+        if (l) for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) G[cols[c]] -= l * d.t.d[c];
         xs.forEach((x, u) => {
           const mu = mus[u].get(block)?.[i] ?? 0;
           let s = 0;
@@ -88,22 +105,25 @@ export function coefficientHardpointRates(model: SensitivityModel, state: Compli
       });
     });
     if (missing) return null;
+    // the multipliers' rate (Φ_qᵀ λ̇ = dQ/ds − Φ̇_qᵀ λ), then −Ḣx into r
+    if (!curvatureRates(model, factors, qd, k, xs, lambda, multipliersOf(state, G), r)) return null;
     const dirDots = xs.map((_, u) => {
-      addLoadRate(r[u], g[u], qk[k], points, k, state, layout, Math.floor(u / 3), system.state);
+      addLoadRate(r[u], g[u], qd, points, j, state, layout, Math.floor(u / 3), system.state);
       const xp = held.solve(rowRates[u]);
-      const corr = solver.solve(plus(times(K, xp, n), r[u]));
-      for (let j = 0; j < n; j++) xp[j] += corr[j];
+      const corr = solver.solve(plus(stiff(xp), r[u]));
+      for (let i = 0; i < n; i++) xp[i] += corr[i];
       return xp;
     });
-    const hook = pointTangentHook(model, layout, qk[k], k, xs, dirDots);
+    const hook = pointTangentHook(model, layout, qd, k, xs, dirDots);
     const corners = withPointTangents(state.sm, hook, () => state.sm.evaluate({ rates: space }).corners);
+    const into = st ? out.stiffness : out.points, at = st ? j - P : j;
     for (let ci = 0; ci < nc; ci++) {
       const view = tangentView(corners[ci]);
       for (const [name, c] of Object.entries(KC_COEFFICIENTS) as [keyof KcCoefficients, (typeof KC_COEFFICIENTS)[keyof KcCoefficients]][]) {
         const col = 3 * ci + c.load;
         const x = c.read(corners[ci], col, xs.length);
         const dx = view ? c.read(view, col, xs.length) : NaN;
-        out[ci][name][k] = c.inverse ? -dx / (x * x) : c.scale * dx;
+        into[ci][name][at] = c.inverse ? -dx / (x * x) : c.scale * dx;
       }
     }
   }
@@ -111,21 +131,29 @@ export function coefficientHardpointRates(model: SensitivityModel, state: Compli
 }
 
 /**
- * Whether each unit load's point is a function of the points: at the wheel centre, or at the
- * contact centre of the design state (every part at the identity: a sweep's state from design
- * at the design position). Elsewhere it was placed at the rigid solve's pose, which leaves the
- * bushings' free directions where the solver stopped, before the state settled: no function of
- * the points (docs/compliance.md, "Gradients and fit").
+ * r_u −= Ḣ x_u, the rows' curvature rate along (q̇_k, e_k) on each response x_u:
+ * λ̇·Φ_qq x_u + λ·(Φ_qqq[x_u, q̇_k] + Φ_qqp[x_u, e_k]) — one pass of the second tangent level
+ * per response and block with a multiplier or its rate (gradients/jacobian.ts MixedPass).
+ * False where such a block has no second level.
  */
-function loadPointsFollow(state: CompliantState): boolean {
-  const system = state.dyn.system;
-  return state.slots.every((slot) => {
-    if (slot.at === 'wheel_center') return true;
-    const off = system.variables[state.sm.corners[slot.corner].upright].offset;
-    const pose = system.state.subarray(off, off + 7);
-    const identity = [0, 0, 0, 1, 0, 0, 0];
-    return pose.every((x, i) => Math.abs(x - identity[i]) <= 1e-12);
-  });
+function curvatureRates(model: SensitivityModel, factors: StateFactors, qd: Float64Array, k: number, xs: readonly Float64Array[],
+  lambda: Map<number, number[]>, rate: Map<number, number[]>, r: Float64Array[]): boolean {
+  const loaded = new Set<number>();
+  for (const m of [lambda, rate]) for (const [b, list] of m) if (list.some((x) => Math.abs(x) > UNLOADED)) loaded.add(b);
+  if (loaded.size === 0) return true;
+  const blockAt = new Map<number, number>();
+  let row0 = 0;
+  for (const row of factors.rows) { blockAt.set(row0, row.index); row0 += row.block.rows; }
+  return xs.every((x, u) => !forEachJacobianRate(model, factors, qd, k, (at, duals, cols) => {
+    const block = blockAt.get(at)!;
+    const lam = lambda.get(block), dl = rate.get(block);
+    duals.forEach((d, i) => {
+      const t = d.t, l = lam?.[i] ?? 0, l1 = dl?.[i] ?? 0;
+      if (!t) return;
+      const m = t.t2;
+      for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) r[u][cols[c]] -= l1 * t.d[c] + (m ? l * m.d[c] : 0);
+    });
+  }, { inner: x, want: (b) => loaded.has(b) }));
 }
 
 /** The corner's points and metrics the coefficients read, by their tangents (null where one has none). */
@@ -137,13 +165,13 @@ function tangentView(cm: CornerMetrics): CornerMetrics | null {
 }
 
 /**
- * Each corner's load point's world rate per coordinate (3 × P): it is placed at each state
+ * Each corner's unit-load point's world rate per direction (3 × D): it is placed at each state
  * (state.ts placeLoads), at the wheel centre w or the contact centre c = w + r·n,
  * n = d/|d|, d = (s_z s_x, s_z s_y, s_z² − 1) down the wheel plane, s the unit axle
  * (loads.ts contactCentre) — so it moves with the state and the points as those do.
  */
-function loadPointRates(model: SensitivityModel, state: CompliantState, qk: Float64Array[], layout: Int32Array): Float64Array[] {
-  const P = model.parameterCount;
+function loadPointRates(model: SensitivityModel, state: CompliantState, dirs: readonly Direction[], layout: Int32Array): Float64Array[] {
+  const P = dirs.length;
   const sm = state.sm;
   return sm.corners.map((c, ci) => {
     const out = new Float64Array(3 * P);
@@ -153,9 +181,9 @@ function loadPointRates(model: SensitivityModel, state: CompliantState, qk: Floa
     const d = [s[2] * s[0], s[2] * s[1], s[2] * s[2] - 1], dl = Math.hypot(d[0], d[1], d[2]);
     const nrm = d.map((x) => x / dl);
     const atCentre = state.slots[ci].at === 'wheel_center';
-    for (let k = 0; k < P; k++) {
+    for (let j = 0; j < P; j++) {
       // each point's world rate: the point hook with no motions (its value's tangent)
-      const hook = pointTangentHook(model, layout, qk[k], k, [], []);
+      const hook = pointTangentHook(model, layout, dirs[j].qd, dirs[j].k, [], []);
       const rate = (terms: PointExpr) => { const pt = new DualVec3Class(0); for (const t of terms) hook(pt, t, 0); return pt.t ? pt.t.v : new Float64Array(3); };
       const w = rate([{ variable: c.upright, local: c.wheelCenterLocal, weight: 1 }]);
       const de = ((ra, rb) => [rb[0] - ra[0], rb[1] - ra[1], rb[2] - ra[2]])(rate(c.axle[0]), rate(c.axle[1]));
@@ -163,7 +191,7 @@ function loadPointRates(model: SensitivityModel, state: CompliantState, qk: Floa
       const ds = de.map((x, i) => (x - s[i] * along) / el);
       const dd = [ds[2] * s[0] + s[2] * ds[0], ds[2] * s[1] + s[2] * ds[1], 2 * s[2] * ds[2]];
       const dn = nrm[0] * dd[0] + nrm[1] * dd[1] + nrm[2] * dd[2];
-      for (let i = 0; i < 3; i++) out[i * P + k] = w[i] + (atCentre ? 0 : (c.tireRadius * (dd[i] - nrm[i] * dn)) / dl);
+      for (let i = 0; i < 3; i++) out[i * P + j] = w[i] + (atCentre ? 0 : (c.tireRadius * (dd[i] - nrm[i] * dn)) / dl);
     }
     return out;
   });
@@ -195,12 +223,6 @@ function cross(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
-function stiffness(state: CompliantState, n: number): Float64Array {
-  const K = new Float64Array(n * n);
-  state.dyn.forces.assemble(new Float64Array(n), 0, new Float64Array(n), K, null);
-  return K;
-}
-
 function times(K: Float64Array, x: Float64Array, n: number): Float64Array {
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * x[j]; out[i] = s; }
@@ -210,10 +232,4 @@ function times(K: Float64Array, x: Float64Array, n: number): Float64Array {
 function plus(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) a[i] += b[i];
   return a;
-}
-
-function largest(m: Map<number, number[]>): number {
-  let most = 0;
-  for (const list of m.values()) for (const x of list) if (x !== undefined) most = Math.max(most, Math.abs(x));
-  return most;
 }

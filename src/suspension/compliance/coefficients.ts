@@ -81,7 +81,7 @@ export function unitLoadForces(state: CompliantState, layout: Int32Array, n: num
     const v = system.variables[c.upright];
     const c0 = layout[c.upright];
     rotationMatrix(R, system.state, v.offset + 3);
-    const at = state.loadPointNow(i);
+    const at = state.unitLoadPoint(i);
     const r = [at[0] - system.state[v.offset], at[1] - system.state[v.offset + 1], at[2] - system.state[v.offset + 2]];
     for (const unit of UNIT_LOADS) {
       const F = unit.force;

@@ -184,7 +184,7 @@ export function balanceRate(model: SensitivityModel, state: CompliantState, rows
 export interface StiffnessRates { xs: readonly Float64Array[]; out: Float64Array[] }
 
 /**
- * dQ/ds of every force element along (q̇₀, e_k), added into dF, and with `stiff` the rate of
+ * dQ/ds of every force element along (q̇₀, e_k) (k < 0: the state's motion alone), added into dF, and with `stiff` the rate of
  * its stiffness times each x (the tangents of the force duals' derivatives); false where an
  * element is not known here.
  */
@@ -202,6 +202,7 @@ export function forceRates(model: SensitivityModel, state: CompliantState, q0: F
     const block = e.block;
     const vars = block.vars;
     const pointRate = (p: ArrayLike<number>, body: number): ArrayLike<number> | null => {
+      if (k < 0) return null; // a direction that moves no point
       if (block instanceof PointForce) {
         const ci = state.sm.corners.findIndex((c) => c.upright === vars[0]);
         const rate = loadRates[ci];
@@ -228,7 +229,7 @@ export function forceRates(model: SensitivityModel, state: CompliantState, q0: F
     } else if (!(block instanceof PointToPointForce || block instanceof PointForce || block instanceof BodyTorque)) return false;
     if (!block.duals) return false;
     // a load whose point's move with the points is not known: no gradient rather than a wrong one
-    if (block instanceof PointForce && Array.from(block.vector).some((x) => x !== 0) && !loadRates[state.sm.corners.findIndex((c) => c.upright === vars[0])]) return false;
+    if (k >= 0 && block instanceof PointForce && Array.from(block.vector).some((x) => x !== 0) && !loadRates[state.sm.corners.findIndex((c) => c.upright === vars[0])]) return false;
     const seeds: TangentSeeds = {
       pose: (col) => { const v = vars[col / 6]; return layout[v] >= 0 ? q0.subarray(layout[v], layout[v] + 6) : null; },
       local: (col, p, isPoint) => {
@@ -251,7 +252,7 @@ export function forceRates(model: SensitivityModel, state: CompliantState, q0: F
     for (let i = 0; i < m; i++) if (slots[i] >= 0 && duals[i].t) dF[slots[i]] += duals[i].t!.v;
     if (stiff) addTimes(stiff, slots, (i, j) => duals[i].t?.d[j] ?? 0, 1);
     // a compliant link's free length is its design length: it moves with its ends
-    if (block instanceof PointToPointForce && block.spring instanceof LinearLaw) {
+    if (k >= 0 && block instanceof PointToPointForce && block.spring instanceof LinearLaw) {
       const ja = model.hardpointAt(block.a), jb = model.hardpointAt(block.b);
       const dl = [block.b[0] - block.a[0], block.b[1] - block.a[1], block.b[2] - block.a[2]];
       const l = Math.hypot(dl[0], dl[1], dl[2]);

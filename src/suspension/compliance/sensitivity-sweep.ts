@@ -121,8 +121,11 @@ export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, m
   const found = new Map<number, { metrics: SideMetrics; atRest: boolean }>();
   const design = loads ? designState(cs) : null;
   const run = settledSteps(cs, spec, (drivers) => {
-    const loaded = loads && loadRates ? { drivers, loadRates } : undefined;
-    return { metrics: cs.metricsBySide(chosen, loaded, loads || options.points === false ? undefined : { drivers }), atRest: cs.atRest() };
+    const atRest = cs.atRest();
+    // away from rest with no wheel load (a spring's preload through the rubber), the state's own rates as under a load
+    const unloaded = !loads && !atRest && options.points !== false ? { drivers, loadRates: cs.sides.map(() => null) } : undefined;
+    const loaded = loads && loadRates ? { drivers, loadRates } : unloaded;
+    return { metrics: cs.metricsBySide(chosen, loaded, loads || options.points === false ? undefined : { drivers }), atRest };
   }, () => { if (design) loadRates = cs.sm.corners.map((_, i) => loadPointRate(cs, i, design)); }, found);
   const axle = cs.sides.length > 1;
   const steps = run.map((step) => {

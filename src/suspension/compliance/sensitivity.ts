@@ -117,6 +117,14 @@ export class CompliantSensitivity {
       for (let j = 0; j < H; j++) r[hm.keys[j]] = m.d[j];
       return { ...r, ...stiff };
     };
+    // the coefficients over the hardpoints (coefficient-rates.ts), and over a rate whose element is loaded (the state moves with it)
+    const points = kcNames.length ? loaded ?? (rest ? { drivers: rest.drivers, loadRates: this.sides.map(() => null) } : null) : null;
+    const moving = this.parameters.map((p, k) => ({ k, dir: { dq: rates[H + k], partial: (Q: Float64Array | null, x: Float64Array | null, Kx: Float64Array | null) => stiffnessDerivative(dyn, p, Q, x, Kx) } })).filter((_, k) => deflected[k]);
+    const byPoint = points ? coefficientHardpointRates(hm, this.state, solver, points.drivers, bushingAxes(this.geometry, hm, this.state), points.loadRates, hp, moving.map((m) => m.dir)) : null;
+    const loadedRate = (ci: number, name: keyof KcCoefficients, k: number): number | null => {
+      const at = moving.findIndex((m) => m.k === k);
+      return byPoint && at >= 0 ? byPoint.stiffness[ci][name][at] : null;
+    };
     ev.corners.forEach((cm, ci) => {
       const side = out[this.sides[ci]];
       const metrics = cm.metrics as Record<string, Dual | null>;
@@ -124,15 +132,14 @@ export class CompliantSensitivity {
         const m = metrics[name];
         side[name] = m && Number.isFinite(m.v) ? { value: m.v, gradient: withHardpoints(m, record((k) => m.d[k])!) } : null;
       }
-      for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, H + P, L, nr, deflected, record);
+      for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, H + P, L, nr, deflected, record, loadedRate);
     });
-    // at rest, the coefficients over the hardpoints too (coefficient-rates.ts), before the stiffnesses as the state metrics have them
-    const byPoint = rest && !loaded && kcNames.length && this.atRest() ? coefficientHardpointRates(hm, this.state, solver, rest.drivers, bushingAxes(this.geometry, hm, this.state)) : null;
+    // the hardpoints before the stiffnesses, as the state metrics have them
     if (byPoint) this.sides.forEach((s, ci) => {
       for (const name of kcNames) {
         const m = out[s][name];
         if (!m) continue;
-        const rates = byPoint[ci][name.slice(3) as keyof KcCoefficients];
+        const rates = byPoint.points[ci][name.slice(3) as keyof KcCoefficients];
         m.gradient = { ...Object.fromEntries(hm.keys.map((key, k) => [key, rates[k]])), ...m.gradient };
       }
     });
@@ -141,7 +148,7 @@ export class CompliantSensitivity {
 
   /** One coefficient of corner ci and its gradient: columns P + load (x) and P + L + load·P + k (ẋ_k). */
   private coefficient(cm: CornerMetrics, name: keyof KcCoefficients, ci: number, base: number, L: number, nr: number, loaded: boolean[],
-    record: (g: (k: number) => number | null) => Record<string, number> | null): MetricGradient | null {
+    record: (g: (k: number) => number | null) => Record<string, number> | null, loadedRate: (ci: number, name: keyof KcCoefficients, k: number) => number | null): MetricGradient | null {
     if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
     const c = KC_COEFFICIENTS[name];
     const load = 3 * ci + c.load;
@@ -152,7 +159,7 @@ export class CompliantSensitivity {
     const H = base - P;
     const gradient = record((col) => {
       const k = col - H;
-      if (loaded[k]) return null;
+      if (loaded[k]) return loadedRate(ci, name, k);
       const dx = c.read(cm, base + L + load * P + k, nr);
       return c.inverse ? -dx / (x * x) : c.scale * dx;
     });

@@ -112,6 +112,16 @@ export class CompliantState {
     return [x[0], x[1], x[2]];
   }
 
+  /**
+   * Where corner i's unit loads (the K&C coefficients') act: the contact centre of the current
+   * pose (the wheel centre for a load at the wheel centre). A function of the state, so of the
+   * points (coefficient-rates.ts); at design it is where a load is placed, and at a settled
+   * zero-load state where `kinemate kc`'s events place theirs.
+   */
+  unitLoadPoint(i: number): Vec3Tuple {
+    return this.slots[i].at === 'wheel_center' ? this.loadPointNow(i) : this.report.contactCentre(i);
+  }
+
   /** Link forces, joints, holds and bushings at the settled state (`StateLoads`, the loads as applied). */
   loads(): StateLoads {
     return this.report.evaluate();

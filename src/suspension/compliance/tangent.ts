@@ -36,6 +36,8 @@ export interface ExactReduced {
   Q: Float64Array;
   f: Float64Array;
   mult: Multipliers;
+  /** K − H (n × n, row-major): the full tangent stiffness the reduction projects. */
+  KH: Float64Array;
 }
 
 /** A column counts as moving where some motion reaches it above this (scaled) size. */
@@ -116,7 +118,7 @@ export class CompliantTangent {
     this.curvature(mult, N, k, layout);
     const full = this.full;
     for (let i = 0; i < n * n; i++) full[i] = K[i] - this.H[i];
-    return { Kr: project(full, N, k, n), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
+    return { Kr: project(full, N, k, n), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult, KH: full.slice() };
   }
 
   /** Start of a settle, or a load changed: nothing of the last settled state is reused. */

@@ -97,13 +97,7 @@ export function parseFitSpec(text: string, geometry: Geometry, fileName = 'targe
   const targets = checkTargets(raw.targets, geometry, bad);
   const mi = raw.max_iterations;
   if (mi !== undefined && (typeof mi !== 'number' || !Number.isInteger(mi) || mi < 1)) bad('max_iterations', 'expected a positive integer');
-  if (hardpointsWithKc(move, targets)) bad('move', 'a compliant file\'s kc.* targets have gradients over the hardpoints at bump 0 only (the design state, where the unit loads\' points follow the points): give them at: 0, or move stiffnesses only');
   return { move: move as FitSpec['move'], ...(Object.keys(rates).length ? { rates } : {}), targets, ...(mi !== undefined ? { max_iterations: mi as number } : {}) };
-}
-
-/** Hardpoint moves with a kc.* target away from design: not offered (the coefficients' hardpoint gradients exist at the design state: compliance/coefficient-rates.ts). */
-function hardpointsWithKc(move: Record<string, unknown>, targets: readonly FitTarget[]): boolean {
-  return Object.keys(move).length > 0 && targets.some((t) => t.metric.startsWith('kc.') && (t.gain !== undefined || (t.at ?? 0) !== 0));
 }
 
 /** A stiffness's box: the file gives the number, the box keeps it ≥ 0 (a link's > 0). */

@@ -25,6 +25,7 @@ import { forEachJacobianRate, type RowDuals } from './jacobian';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrenches';
 import { ElementHoldRates, barWrenchNames, elementHoldNames } from './element-holds';
 import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratios';
+import { WHEEL_RATE, wheelRateGradients, wheelRateNames } from './wheel-rate';
 
 /** Metric name of a link's axial force (N, tension +): `link_force.<link id>`. */
 export const LINK_FORCE = 'link_force.';
@@ -79,7 +80,7 @@ export class LoadSensitivity {
   /** The joints' reactions (joint-wrench-rates.ts), offered on request only: `joint_force.<mate>.<x|y|z>`, `joint_moment.…`. */
   private joints: ReturnType<typeof jointsOf> | null = null;
   get requestable(): string[] {
-    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames()), ...barWrenchNames(this.barIds), ...motionRatioNames(this.elements.map((e) => e.id), this.model.sides)];
+    return [...jointMetricNames(this.joints ??= jointsOf(this.model)), ...elementHoldNames(this.elements.map((e) => e.id), null, this.holdNames()), ...barWrenchNames(this.barIds), ...motionRatioNames(this.elements.map((e) => e.id), this.model.sides), ...wheelRateNames(this.model.sides)];
   }
 
   /** The holds a sweep may have (element-hold-rates.ts): each wheel's bump or roll target, the rack. */
@@ -161,6 +162,8 @@ export class LoadSensitivity {
     if (joints) Object.assign(out, joints.results());
     if (elementsHolds) Object.assign(out, elementsHolds.results());
     if (names?.some((m) => m.startsWith(MOTION_RATIO))) Object.assign(out, motionRatioGradients(model, f, drivers, rates, this.elements, names));
+    // the wheel rates (two-point springs only: a bar's stiffness rate is not written yet)
+    if (names?.some((m) => m.startsWith(WHEEL_RATE))) Object.assign(out, wheelRateGradients(model, f, drivers, rates, this.loads.dyn, this.elements, !this.coordinateSprings.length && !this.bars.length, names));
     return out;
   }
 

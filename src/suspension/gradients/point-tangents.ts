@@ -18,7 +18,7 @@ const NO_SEEDS: TangentSeeds = { pose: () => null, local: () => null, scalar: ()
 
 type PointHook = NonNullable<SuspensionModel['explicitPointRate']>;
 
-/** The point hook of one coordinate k: q̇_k = qk, the motions `dirs` and their rates `dirDots` (tangent layout `layout`). */
+/** The point hook of one coordinate k (k < 0: a direction that moves no point): q̇_k = qk, the motions `dirs` and their rates `dirDots` (tangent layout `layout`). */
 export function pointTangentHook(model: SensitivityContext, layout: Int32Array, qk: Float64Array, k: number, dirs: readonly Float64Array[], dirDots: readonly Float64Array[]): PointHook {
   const sys = model.sm.model.system;
   const R = new Float64Array(9), lr = new Float64Array(3);
@@ -36,7 +36,7 @@ export function pointTangentHook(model: SensitivityContext, layout: Int32Array, 
     for (let i = 0; i < 3; i++) t.v[i] += term.weight * value[i];
     // a rod share's weight moves with the points (rod-fraction.ts): its point and rates, scaled
     const share = shareRates(model, term);
-    const ws = share ? share.rate * share.df[k] : 0;
+    const ws = share && k >= 0 ? share.rate * share.df[k] : 0;
     if (ws !== 0) { const x = termWorld(model, term); for (let i = 0; i < 3; i++) t.v[i] += ws * x[i]; }
     dirs.forEach((q, j) => {
       const wj = slice(q, c0, 0), vj = slice(q, c0, 3), wjd = slice(dirDots[j], c0, 0), vjd = slice(dirDots[j], c0, 3);

@@ -116,6 +116,7 @@ export class SensitivityModel implements SensitivityContext {
    */
   localRate(out: Float64Array, variable: number, local: ArrayLike<number>, k: number): Float64Array {
     out.fill(0);
+    if (k < 0) return out; // a direction that moves no point (a stiffness's: compliance/coefficient-rates.ts)
     const j = this.hardpointAt(local);
     if (j >= 0) { if (Math.floor(k / 3) === j) out[k % 3] = 1; return out; }
     for (const [jd, w] of this.index.derivedShares(local)) if (Math.floor(k / 3) === jd) out[k % 3] += w;
@@ -125,7 +126,7 @@ export class SensitivityModel implements SensitivityContext {
   }
 
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
-  evaluateAlong(rates: TangentSpace, base: number): DualEvaluation { return evaluateAlong(this, this.termHardpoint, rates, base); }
+  evaluateAlong(rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation { return evaluateAlong(this, this.termHardpoint, rates, base, seen); }
 
   /**
    * Every sensitivity metric's value and gradient at the current solved state. 'adjoint'

@@ -8,8 +8,10 @@
  *   δ' = N K_r⁻¹ Nᵀ (∂K/∂θ) δ,   ∂K/∂θ = K_element/θ for an element linear in θ,
  * and each figure, linear in δ at a fixed pose, moves by its map of δ' — exact, no
  * differences. A number that moves the rest pose is refused for these metrics: its exact
- * gradient needs the constraints' third derivatives (the curvature H's own rate), which
- * the dual numbers (kernel/dual.ts) do not carry yet.
+ * gradient needs the curvature H's own rate (the constraints' third derivatives, which the
+ * duals' second tangent level now gives: kernel/dual.ts withSecondTangents, used so by
+ * compliance/coefficient-rates.ts) and the elements', the inertial loads' and the figures'
+ * maps' rates along the move, not assembled here yet.
  */
 import type { VehicleModel } from './assembly';
 import { solveVehicle, type FailedState } from './analysis';
@@ -51,7 +53,7 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   const rest = stateRates(m, params);
   params.forEach((p, j) => {
     const moved = Object.entries(rest[j]).find(([, v]) => Math.abs(v) > 1e-12);
-    if (moved) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved[0]}), and the gradient of a gradient figure then needs the constraints' third derivatives, which are not carried yet: only numbers that leave the car at rest where it is (an untwisted anti-roll bar's rate)`);
+    if (moved) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved[0]}), and the gradient of a gradient figure then needs the reduced stiffness's rate along that move (the constraints' third derivatives, which the duals' second tangent level gives, with the elements' and the inertial loads' rates and the figures' own maps'), not assembled for the vehicle yet: only numbers that leave the car at rest where it is (an untwisted anti-roll bar's rate)`);
   });
   const red = exactReduced(m);
   const { N, k, layout, Kr } = red;

@@ -1,5 +1,5 @@
 /**
- * The K&C coefficients' gradients over the hardpoints at rest (src/suspension/compliance/
+ * The K&C coefficients' gradients over the hardpoints with no wheel load (src/suspension/compliance/
  * coefficient-rates.ts): every coefficient against central differences of the file re-read
  * with the point moved and the state re-solved and re-settled (kcCoefficients, the summary
  * `kinemate kc` prints); a few coordinates per file, the slow part being the re-settles.
@@ -93,12 +93,22 @@ describe('K&C coefficients over the hardpoints', () => {
     }
   });
 
-  it('away from design the unit loads were placed at the rigid solve\'s pose: the coefficients name the stiffnesses only', () => {
+  it('away from design: the unit loads act at the settled contact centre, a function of the points, so the hardpoints are parameters there too', () => {
     const g = parseGeometry(DW);
-    const m = compliantSensitivitySweep(g, sweepFromShortcut('bump', '20:20:1', g), ['kc.toe_per_fy']).steps[0].metrics as Record<string, MetricGradient>;
-    const keys = Object.keys(m['kc.toe_per_fy'].gradient);
-    expect(keys).toContain('compliance.links.trackrod');
-    expect(keys).not.toContain('upper_wishbone_outboard.z');
+    const m = compliantSensitivitySweep(g, sweepFromShortcut('bump', '20:20:1', g), ['kc.toe_per_fy', 'kc.lateral_stiffness']).steps[0].metrics as Record<string, MetricGradient>;
+    const key = 'upper_wishbone_outboard.z';
+    const moved = (d: number) => {
+      const raw = YAML.parse(DW) as Record<string, unknown>;
+      setFilePath(raw, `hardpoints.${key}`, (v) => v + d);
+      const cs = new CompliantSensitivity(parseGeometry(JSON.stringify(raw)));
+      settledAt(cs, 20, null);
+      return kcCoefficients(cs.state)[0]!;
+    };
+    const [p, q] = [moved(1e-3), moved(-1e-3)];
+    for (const name of ['toe_per_fy', 'lateral_stiffness'] as const) {
+      expectClose(m[`kc.${name}`].gradient[key], (p[name] - q[name]) / 2e-3, m[`kc.${name}`].value, 1e-5, `${name} at +20 mm`);
+    }
+    expect(Object.keys(m['kc.toe_per_fy'].gradient)).toContain('compliance.links.trackrod');
   });
 
   it('the command prints them: every hardpoint coordinate, then the stiffnesses, as the library gives them', async () => {

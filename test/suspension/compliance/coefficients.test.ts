@@ -3,7 +3,8 @@
  * the equilibrium, src/suspension/compliance/coefficients.ts): each one against central
  * differences of re-solved loaded states. The preloaded-spring case loads the bushings and
  * the wheel pad at zero wheel load, so the constraints' and the pad's geometric stiffness
- * (λ·Φ_qq) and the bushings' large-rotation terms all enter.
+ * (λ·Φ_qq) and the bushings' large-rotation terms all enter. The unit loads act at the
+ * zero-load state's contact centre (state.ts unitLoadPoint), where the rig's events place theirs.
  */
 import { describe, expect, it } from 'vitest';
 import { kcCoefficients, type KcCoefficients } from '../../../src/suspension/compliance/coefficients.ts';
@@ -13,11 +14,26 @@ const DW = example('double_wishbone.yaml');
 const PRELOADED = DW.replace('spring: { type: none }', 'spring: { type: coilover, rate: 60, preload: 3000 }')
   .replace('  axle_inboard:', '  strut_bottom: { x: 0, y: 700, z: 220 }\n  strut_top: { x: 0, y: 600, z: 560 }\n  axle_inboard:');
 
-/** Central differences of the re-solved states (h in N, or N·mm for Mz). */
+/**
+ * Central differences of the re-solved states (h in N, or N·mm for Mz), each load placed at the
+ * zero-load equilibrium's contact centre and settled from there, as \`kinemate kc\`'s events do.
+ */
 function differences(s: ReturnType<typeof stateAt>): KcCoefficients {
+  const system = s.sm.model.system;
+  settleUnder(s, [0, 0, 0]);
+  s.state.placeLoads();
+  const unloaded = system.snapshot();
+  const under = (force: [number, number, number], moment: [number, number, number]): Record<string, number | null> => {
+    system.restore(unloaded);
+    s.state.setLoad(0, { force, moment, at: 'contact_patch' });
+    const r = s.state.settle(false);
+    if (r.status !== 'solved') throw new Error(r.message);
+    const ev = s.sm.evaluate({ derivatives: false });
+    return { ...(ev.metrics as Record<string, number | null>), contact_y: ev.positions.wheel_contact_centre[1], contact_x: ev.positions.wheel_contact_centre[0], wc_x: ev.positions.wheel_center[0] };
+  };
   const d = (f: (x: number) => [number, number, number][], key: string, h: number) => {
     const [F1, M1] = f(h), [F0, M0] = f(-h);
-    const p = settleUnder(s, F1, M1), m = settleUnder(s, F0, M0);
+    const p = under(F1, M1), m = under(F0, M0);
     return ((p[key] as number) - (m[key] as number)) / (2 * h);
   };
   const fy = (x: number) => [[0, x, 0], [0, 0, 0]] as [number, number, number][];
