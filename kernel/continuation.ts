@@ -5,7 +5,8 @@
  * drive, solve --set, the sweep and the live engine all move through it.
  *
  * - Predictor: the secant of the last two accepted states (each pose moved on by the same
- *   body twist scaled, each scalar linearly), or a state the caller predicted.
+ *   body twist scaled, each scalar linearly), with `order: k` the polynomial through the
+ *   last k + 1, or a state the caller predicted.
  * - A sub-step that fails, or that lands far from its secant prediction (a possible branch
  *   change), is halved, and grows back after an accepted one. A failure where a joint
  *   limit newly binds, or of a sub-step already 2⁻¹⁰ of the nominal, is final: later
@@ -34,6 +35,12 @@ export interface ContinuationOptions {
   readonly correct?: () => SolveReport;
   /** Predict each sub-step by the secant of the last two accepted states (default true). */
   readonly secant?: boolean;
+  /**
+   * The predictor's degree k (1 to MAX_PREDICTOR_ORDER): the polynomial through the last
+   * k + 1 accepted states on one line of driven values; 1 is the secant, and each degree
+   * more puts the prediction a step length closer (default 1).
+   */
+  readonly order?: number;
   /**
    * Refuse a sub-step that lands farther from its secant prediction than half the
    * predicted motion (a possible branch change) and halve it instead (default true).
@@ -77,10 +84,11 @@ export interface MoveResult {
 export class Continuation {
   private current: Float64Array;
   private currentValues: Float64Array;
-  private previous: Float64Array | null = null;
-  private previousValues: Float64Array | null = null;
+  /** Accepted states before the last, newest first (at most `order`), with their driven values. */
+  private readonly past: { state: Float64Array; values: Float64Array }[] = [];
   private readonly correct: () => SolveReport;
   private readonly secant: boolean;
+  private readonly order: number;
   private readonly branchGuard: boolean;
   /** Scratch of moveTo, kept between moves: the values it started from, the secant's predicted state. */
   private from: Float64Array = new Float64Array(0);
@@ -96,6 +104,8 @@ export class Continuation {
     this.currentValues = Float64Array.from(values);
     this.correct = options.correct ?? (() => solve(system));
     this.secant = options.secant ?? true;
+    this.order = options.order ?? 1;
+    if (!(Number.isInteger(this.order) && this.order >= 1 && this.order <= MAX_PREDICTOR_ORDER)) throw new ArgumentError('order', `must be a whole number from 1 to ${MAX_PREDICTOR_ORDER}, got ${this.order}`);
     this.branchGuard = options.branchGuard ?? true;
   }
 
@@ -118,8 +128,7 @@ export class Continuation {
   restart(values: readonly number[]): void {
     this.current = this.system.snapshot();
     this.currentValues = Float64Array.from(values);
-    this.previous = null;
-    this.previousValues = null;
+    this.past.length = 0;
   }
 
   /**
@@ -137,10 +146,6 @@ export class Continuation {
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
     const values = new Array<number>(n);
-    const at = (s: number): number[] => {
-      for (let k = 0; k < n; k++) values[k] = s === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * s;
-      return values;
-    };
     let s = 0;
     let h = fullStep;
     // The smallest fraction known to fail for good: a limit binds there, or a sub-step
@@ -160,7 +165,9 @@ export class Continuation {
       if (1 - next < 1e-9 * h) next = 1; // no sliver of a sub-step left by round-off
       if (next >= failedAt) next = s + (failedAt - s) / 2;
       if (!(next > s) || next >= failedAt) break; // the trouble is bracketed to round-off
-      const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, at(next));
+      // the values at `next` (no closure: a drive makes one move per step)
+      for (let k = 0; k < n; k++) values[k] = next === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * next;
+      const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, values);
       this.setValues(values);
       const predicted = use === 'secant' && this.branchGuard ? this.copyState(this.predicted) : null;
       if (predicted !== null) this.predicted = predicted;
@@ -184,10 +191,14 @@ export class Continuation {
         continue;
       }
       // the state before last is dropped: its buffers take the new one (no allocation per sub-step)
-      const spare = this.previous, spareValues = this.previousValues;
-      this.previous = this.current;
-      this.previousValues = this.currentValues;
-      this.current = this.copyState(spare);
+      const past = this.past;
+      const spare = past.length === this.order ? past.pop()! : null;
+      const spareState = spare?.state ?? null, spareValues = spare?.values ?? null;
+      const newest = spare ?? { state: this.current, values: this.currentValues };
+      newest.state = this.current;
+      newest.values = this.currentValues;
+      past.unshift(newest);
+      this.current = this.copyState(spareState);
       this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
       for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
       report = trial;
@@ -232,10 +243,21 @@ export class Continuation {
       return 'given';
     }
     system.restore(this.current);
-    if (!this.secant || this.previous === null || this.previousValues === null) return 'none';
-    const ratio = secantRatio(this.previousValues, this.currentValues, next);
+    const past = this.past;
+    if (!this.secant || past.length === 0) return 'none';
+    const ratio = secantRatio(past[0].values, this.currentValues, next);
     if (ratio === null || !Number.isFinite(ratio)) return 'none';
-    secantStep(system, this.previous, this.current, ratio);
+    // the nodes: the last state at 0, the one before at −1, older ones further back on the same line
+    const nodes = predictorNodes;
+    nodes[0] = 0; nodes[1] = -1;
+    let k = 1;
+    while (k < past.length) {
+      const t = secantRatio(past[0].values, this.currentValues, past[k].values);
+      if (t === null || !(t < nodes[k] - 1e-9)) break;
+      nodes[++k] = t;
+    }
+    if (k === 1) secantStep(system, past[0].state, this.current, ratio);
+    else extrapolate(system, past, k, this.current, nodes, ratio);
     return 'secant';
   }
 }
@@ -278,6 +300,47 @@ export function secantStep(system: System, before: Float64Array, last: Float64Ar
     }
   }
 }
+/** The highest predictor degree a continuation takes. */
+export const MAX_PREDICTOR_ORDER = 4;
+const predictorNodes = new Float64Array(MAX_PREDICTOR_ORDER + 1);
+const predictorWeights = new Float64Array(MAX_PREDICTOR_ORDER + 1);
+/**
+ * Writes into the system's state the polynomial through the last state (at 0) and the
+ * first k of `past` (at nodes[1..k], newest first) evaluated at ρ: in each pose's body
+ * coordinates about the last, Σ wᵢ log(last⁻¹ pastᵢ) with the Lagrange weights wᵢ of the
+ * nodes (the last state's own term is zero there), each scalar alike.
+ */
+export function extrapolate(system: System, past: readonly { state: Float64Array }[], k: number, last: Float64Array, nodes: Float64Array, rho: number): void {
+  const w = predictorWeights;
+  for (let i = 1; i <= k; i++) {
+    let wi = 1;
+    for (let j = 0; j <= k; j++) if (j !== i) wi *= (rho - nodes[j]) / (nodes[i] - nodes[j]);
+    w[i] = wi;
+  }
+  const state = system.state;
+  for (const v of system.variables) {
+    if (v.fixed) continue;
+    const o = v.offset;
+    if (v.kind === 'pose') {
+      for (let j = 0; j < 7; j++) scratchLast[j] = last[o + j];
+      P.invert(scratchPose, scratchLast);
+      scratchSum.fill(0);
+      for (let i = 1; i <= k; i++) {
+        const s = past[i - 1].state;
+        for (let j = 0; j < 7; j++) scratchBefore[j] = s[o + j];
+        P.compose(scratchRel, scratchPose, scratchBefore);
+        P.log(scratchTwist, scratchRel);
+        for (let j = 0; j < 6; j++) scratchSum[j] += w[i] * scratchTwist[j];
+      }
+      P.retract(state, last, scratchSum, o, o, 0);
+    } else {
+      let x = last[o];
+      for (let i = 1; i <= k; i++) x += w[i] * (past[i - 1].state[o] - last[o]);
+      state[o] = x;
+    }
+  }
+}
+const scratchSum = new Float64Array(6);
 const NO_NAMES: ReadonlySet<string> = new Set();
 const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
 const scratchBefore = new Float64Array(7), scratchLast = new Float64Array(7);

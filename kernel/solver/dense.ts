@@ -23,6 +23,7 @@ function normaliseDense(J: Float64Array, c: Float64Array, rowK: Float64Array, m:
 
 export class DenseLinear implements Linear {
   readonly sparse = false;
+  reuseFactors = false;
   m = 0;
   c: Float64Array;
   cTrial: Float64Array;

@@ -17,6 +17,12 @@ import type { Pull, SolveOptions } from './options';
  */
 export interface Linear {
   readonly sparse: boolean;
+  /**
+   * A drag's modified Newton: solve each step on the last factorisation of its kind first,
+   * refined against the current J, and factor anew only when that converges slowly (the
+   * sparse path; the dense one factors every Newton step and chords on its own).
+   */
+  reuseFactors: boolean;
   /** Rows of the current slot, in this path's row order (block rows first, then limits). */
   m: number;
   c: Float64Array;

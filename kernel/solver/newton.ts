@@ -16,6 +16,17 @@ const WARM_STEP = 0.02;
 /** A chord step is kept when it cuts the residual to this fraction or less; a warm one is followed by another at WARM_CHAIN. */
 const CHORD_CUT = 0.25;
 const WARM_CHAIN = 0.01;
+/**
+ * A warm chord that cut the residual to WARM_RATIO or less is also followed by another when,
+ * at that rate, WARM_CHORDS more reach the tolerance: a chord step (rows and two triangular
+ * solves) costs about an eighth of a Newton step (Jacobian, normalisation, QR), so a drive
+ * converges on one factorisation for several steps; a poorer rate (an old factorisation)
+ * takes a Newton step, which renews it.
+ */
+const WARM_RATIO = 0.03;
+const WARM_CHORDS = 4;
+/** A warm chord chain, converging linearly, goes on until the residual is this fraction of the tolerance. */
+const POLISH = 0.01;
 
 interface NewtonResult { converged: boolean; iterations: number; message?: string }
 
@@ -31,7 +42,7 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
   // ended (a sweep's next state, a drive's next step) starts with a chord step on the last
   // solve's factorisation when its group has no freedom left (warmChord) and the step is
   // small against the model: the solution is then unique and only the path to it changes.
-  let chordable = lin.warmChord(), warm = chordable;
+  let chordable = lin.warmChord(), warm = chordable, extended = false;
   for (let it = 0; it <= maxIterations; it++) {
     // the rows alone decide convergence and a chord step; J only for a Newton step (the
     // sparse path, which takes no chord steps, evaluates it with the rows: one pass)
@@ -39,18 +50,25 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     let m = lin.fresh && (lazy || lin.hasJ) ? lin.m : lin.assemble(!lazy);
     const cInf = maxAbs(lin.c, m);
     if (Number.isNaN(cInf)) return { converged: false, iterations: it, message: 'non-finite residual' };
-    if (cInf <= tol) return { converged: true, iterations: it };
+    // an extended chord chain (below) converges linearly and so lands just under the
+    // tolerance, where Newton's last step lands far under it: it goes on to POLISH·tol
+    const polishing = cInf <= tol;
+    if (polishing && !(extended && chordable && cInf > POLISH * tol)) return { converged: true, iterations: it };
     if (it === maxIterations) break;
     const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
     if (chordable) {
       chordable = false;
       if (lin.chordStep(u) && (!warm || maxAbs(u, n) <= WARM_STEP * L)) {
-        const ratio = chordTrial(system, g, lin, saved, u, m, tol);
+        const ratio = chordTrial(system, g, lin, saved, u, m, polishing ? 0 : tol);
         // a warm chord that cut the residual hard may be followed by another: the old
         // factorisation is still that good here (a sweep's predicted state)
         if (ratio <= WARM_CHAIN) { chordable = warm; continue; }
-        if (ratio <= CHORD_CUT) { warm = false; continue; }
+        // so may one that cut it well and reaches the tolerance within WARM_CHORDS more at
+        // its rate: a chord step costs a small part of a Newton step
+        if (warm && ratio <= WARM_RATIO && cInf * ratio ** (1 + WARM_CHORDS) <= tol) { chordable = extended = true; continue; }
+        if (ratio <= CHORD_CUT && !polishing) { warm = false; continue; }
       }
+      if (polishing) return { converged: true, iterations: it };
       warm = false;
     }
     // Row-normalise (rank decisions are then scale-free), then the step.
@@ -125,6 +143,14 @@ function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, 
  * follow further (past its reach) ends converged at the nearest reachable state.
  */
 export function pulledNewton(system: System, g: Group, lin: Linear, ws: Workspace, pulls: readonly Pull[], options: SolveOptions, tol: number): NewtonResult {
+  // a frame starts where the last ended, and moves little: its steps reuse factorisations
+  lin.reuseFactors = true;
+  const result = dragIterations(system, g, lin, ws, pulls, options, tol);
+  lin.reuseFactors = false;
+  return result;
+}
+
+function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pulls: readonly Pull[], options: SolveOptions, tol: number): NewtonResult {
   const n = g.n, L = system.lengthScale;
   const maxIterations = options.maxIterations ?? 60;
   const trust = (options.trustRadius ?? 0.5) * L;

@@ -10,6 +10,7 @@ import { pullTerms, addPullTerms } from './objective';
 import type { Linear } from './linear';
 import type { Pull, SolveOptions } from './options';
 import { norm2 } from './linear';
+import { RowCache, blockSlots } from './row-cache';
 
 /**
  * Relative Tikhonov term of the sparse normal equations (times each row's diagonal). Small,
@@ -26,6 +27,17 @@ export const SPARSE_REGULARISATION = 1e-13;
  */
 const REFINE_PASSES = 4;
 const REFINE_TOLERANCE = 1e-6;
+/**
+ * A drag's modified Newton (reuseFactors): a step is first solved with the last
+ * factorisation of its kind, refined against the current J (so the step is the same one
+ * to the refinement's tolerance), in at most STALE_PASSES passes, each correction at most
+ * STALE_CONTRACTION of the one before (of the step, for the first), and done once the
+ * next correction at that rate would be under the refinement's tolerance; otherwise S is
+ * factored anew. Across a drag frame's iterations, and from one frame to the next, the
+ * state moves little and S with it.
+ */
+const STALE_PASSES = 6;
+const STALE_CONTRACTION = 0.1;
 /** Smallest damping weight the sparse drag step uses (its Hessian must be invertible). */
 const SPARSE_MIN_WEIGHT = 1e-8;
 
@@ -40,7 +52,11 @@ interface SparsePattern {
   map: Int32Array;
   scale: Float64Array;
   J: BlockRows;
+  /** S = J Jᵀ (Newton steps) and S = J H⁻¹ Jᵀ (drag steps), each factored or not. */
   ne: NormalEquations;
+  nePull: NormalEquations | null;
+  factored: boolean;
+  pullFactored: boolean;
   /** The trial slot's values, and W = J H⁻¹ for drags. */
   valsTrial: Float64Array;
   W: Float64Array | null;
@@ -48,6 +64,8 @@ interface SparsePattern {
 
 export class SparseLinear implements Linear {
   readonly sparse = true;
+  /** Solve each step with the last factorisation of its kind first (see STALE_PASSES). */
+  reuseFactors = false;
   m = 0;
   c: Float64Array;
   cTrial: Float64Array;
@@ -100,7 +118,12 @@ export class SparseLinear implements Linear {
     this.order = Array.from(reverseCuthillMcKee(patterns.length, adjacency.ptr, adjacency.adj), (k) => g.blocks[k]);
     this.base = this.build([]);
     this.pattern = this.base;
+    let pure = true;
+    for (const blk of this.base.blocks) if (blk.kind !== 'constraint') pure = false;
+    this.rowCache = pure ? new RowCache(blockSlots(system, this.base.blocks), this.base.J.m, this.base.J.vals.length) : null;
   }
+  /** The base pattern's last evaluation (null when a block's rows read more than the state). */
+  private readonly rowCache: RowCache | null;
 
   private patternOf(blk: ResidualBlock): RowBlockPattern {
     return blockPattern(this.system, this.colOfVar, blk);
@@ -120,7 +143,7 @@ export class SparseLinear implements Linear {
     const { mapPtr, map, scale } = blockColumnMaps(system, this.colOfVar, blocks, J, 1 / L);
     return {
       limitVars, blocks, offsets, mapPtr, map, scale,
-      J, ne: new NormalEquations(J), valsTrial: new Float64Array(J.vals.length), W: null,
+      J, ne: new NormalEquations(J), nePull: null, factored: false, pullFactored: false, valsTrial: new Float64Array(J.vals.length), W: null,
     };
   }
 
@@ -146,7 +169,9 @@ export class SparseLinear implements Linear {
   }
 
   private evaluate(c: Float64Array, vals: Float64Array | null): number {
-    const p = this.pattern, J = p.J, state = this.system.state;
+    const p = this.pattern, J = p.J, state = this.system.state, L = this.system.lengthScale;
+    const cache = p === this.base ? this.rowCache : null;
+    if (cache !== null && cache.holds(state, L, vals !== null)) return cache.restore(c, vals);
     const local = this.local, localRes = this.localRes;
     for (let k = 0; k < p.blocks.length; k++) {
       const blk = p.blocks[k];
@@ -164,6 +189,7 @@ export class SparseLinear implements Linear {
         for (let r = 0; r < rows; r++) vals[base + r * w + t] += local[r * ld + lc] * s;
       }
     }
+    if (cache !== null) cache.store(state, L, c, J.m, vals);
     return J.m;
   }
 
@@ -210,26 +236,42 @@ export class SparseLinear implements Linear {
   }
 
   newtonStep(u: Float64Array): boolean {
+    const p = this.pattern;
+    if (this.reuseFactors && p.factored && this.refinedNewton(u, true)) return true;
+    p.ne.assemble(null);
+    p.factored = p.ne.factor(SPARSE_REGULARISATION);
+    if (!p.factored) return false;
+    this.refinedNewton(u, false);
+    return true;
+  }
+  /**
+   * u = Jᵀ μ with (J Jᵀ + ε) μ = −c on the factored S, then iterative refinement, which takes
+   * the regularisation's bias (and a stale factor's error) out: du = Jᵀ S⁻¹ (−c − J u).
+   * Returns false when a stale factor did not converge fast enough (see STALE_PASSES).
+   */
+  private refinedNewton(u: Float64Array, stale: boolean): boolean {
     const { J, ne } = this.pattern;
-    const m = J.m, c = this.c, lam = this.lam, res = this.res;
-    ne.assemble(null);
-    if (!ne.factor(SPARSE_REGULARISATION)) return false;
-    // u = Jᵀ μ with (J Jᵀ + ε) μ = −c
+    const m = J.m, n = this.g.n, c = this.c, lam = this.lam, res = this.res, tmp = this.tmp;
     for (let i = 0; i < m; i++) lam[i] = -c[i];
     ne.solve(lam);
     J.mulT(u, lam);
-    // iterative refinement takes the regularisation's bias out of the step: du = Jᵀ S⁻¹ (−c − J u)
-    const n = this.g.n, tmp = this.tmp;
-    for (let pass = 0; pass < REFINE_PASSES; pass++) {
+    let last = Infinity;
+    for (let pass = 0; pass < (stale ? STALE_PASSES : REFINE_PASSES); pass++) {
       J.mul(res, u);
       for (let i = 0; i < m; i++) res[i] = -c[i] - res[i];
       ne.solve(res);
       J.mulT(tmp, res);
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] += tmp[j]; du = Math.max(du, Math.abs(tmp[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
-      if (!(du > REFINE_TOLERANCE * uMax)) break;
+      if (!(du > REFINE_TOLERANCE * uMax)) return true;
+      if (stale) {
+        if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return false;
+        // the next correction, at this pass's contraction, would be under the tolerance
+        if (last < Infinity && du * (du / last) <= REFINE_TOLERANCE * uMax) return true;
+      }
+      last = du;
     }
-    return true;
+    return !stale;
   }
 
   /**
@@ -291,10 +333,19 @@ export class SparseLinear implements Linear {
   }
 
   pulledStep(u: Float64Array, pulls: readonly Pull[], options: SolveOptions): 'step' | 'still' | 'nan' {
-    const p = this.pattern, J = p.J, ne = p.ne;
-    const m = J.m, n = this.g.n, c = this.c, lam = this.lam, res = this.res, tmp = this.tmp, hg = this.hg;
+    const p = this.pattern;
     this.prepareObjective(pulls, options);
-    // W = J H⁻¹, block by block (H⁻¹ is diagonal or 6 × 6 within one body's columns)
+    if (this.reuseFactors && p.pullFactored && this.refinedPull(u, true)) return Number.isFinite(norm2(u, this.g.n)) ? 'step' : 'nan';
+    const ne = p.nePull ??= new NormalEquations(p.J);
+    ne.assemble(this.weighted());
+    p.pullFactored = ne.factor(SPARSE_REGULARISATION);
+    if (!p.pullFactored) return 'nan';
+    this.refinedPull(u, false);
+    return Number.isFinite(norm2(u, this.g.n)) ? 'step' : 'nan';
+  }
+  /** W = J H⁻¹, block by block (H⁻¹ is diagonal or 6 × 6 within one body's columns). */
+  private weighted(): Float64Array {
+    const p = this.pattern, J = p.J;
     const W = p.W ??= new Float64Array(J.vals.length);
     const vals = J.vals, cols = J.cols, colPtr = J.colPtr, rowPtr = J.rowPtr, valPtr = J.valPtr;
     const hInv = this.hInv, grabOf = this.grabOf, Hi = this.grabHinv, grabCol = this.grabCol, colScale = this.colScale;
@@ -322,13 +373,20 @@ export class SparseLinear implements Linear {
         }
       }
     }
-    ne.assemble(W);
-    if (!ne.factor(SPARSE_REGULARISATION)) return 'nan';
+    return W;
+  }
+  /**
+   * The drag step on the factored S = J H⁻¹ Jᵀ: (S + ε) λ = c − J H⁻¹ g, u = −H⁻¹ (g + Jᵀ λ),
+   * then refinement on the constraints (J du = −c − J u with du = −H⁻¹ Jᵀ dλ keeps u of that
+   * form). Returns false when a stale factor did not converge fast enough.
+   */
+  private refinedPull(u: Float64Array, stale: boolean): boolean {
+    const p = this.pattern, J = p.J, ne = p.nePull!;
+    const m = J.m, n = this.g.n, c = this.c, lam = this.lam, res = this.res, tmp = this.tmp, hg = this.hg;
     // gradient (grabbed columns) and H⁻¹ g
     tmp.fill(0);
     for (let gi = 0; gi < this.grabVars.length; gi++) for (let a = 0; a < 6; a++) tmp[this.grabCol[gi] + a] = this.grabGrad[gi * 6 + a];
     this.applyHinv(hg, tmp);
-    // (J H⁻¹ Jᵀ + ε) λ = c − J H⁻¹ g ; u = −H⁻¹ (g + Jᵀ λ)
     J.mul(lam, hg);
     for (let i = 0; i < m; i++) lam[i] = c[i] - lam[i];
     ne.solve(lam);
@@ -336,8 +394,8 @@ export class SparseLinear implements Linear {
     for (let j = 0; j < n; j++) u[j] += tmp[j];
     this.applyHinv(tmp, u);
     for (let j = 0; j < n; j++) u[j] = -tmp[j];
-    // refinement on the constraints: J du = −c − J u with du = −H⁻¹ Jᵀ dλ keeps u = −H⁻¹(g + Jᵀλ')
-    for (let pass = 0; pass < REFINE_PASSES; pass++) {
+    let last = Infinity;
+    for (let pass = 0; pass < (stale ? STALE_PASSES : REFINE_PASSES); pass++) {
       J.mul(res, u);
       for (let i = 0; i < m; i++) res[i] = c[i] + res[i];
       ne.solve(res);
@@ -345,9 +403,15 @@ export class SparseLinear implements Linear {
       this.applyHinv(hg, tmp);
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] -= hg[j]; du = Math.max(du, Math.abs(hg[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
-      if (!(du > REFINE_TOLERANCE * uMax)) break;
+      if (!(du > REFINE_TOLERANCE * uMax)) return true;
+      if (stale) {
+        if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return false;
+        // the next correction, at this pass's contraction, would be under the tolerance
+        if (last < Infinity && du * (du / last) <= REFINE_TOLERANCE * uMax) return true;
+      }
+      last = du;
     }
-    return Number.isFinite(norm2(u, n)) ? 'step' : 'nan';
+    return !stale;
   }
 }
 
