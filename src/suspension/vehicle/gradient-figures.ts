@@ -53,11 +53,13 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   // the rest state's rate along each number: one that leaves it still moves the figures through K's force part only
   const tangents: { qd: Float64Array; rp: Float64Array }[] = [];
   const rest = stateRates(m, params, undefined, (j, qd, rp) => { tangents[j] = { qd, rp }; });
+  // a bar's rate that leaves the state still: K's force part only; every other number by figure-rates.ts
   const moving = params.map((p, j) => {
     const moved = Object.entries(rest[j]).find(([, v]) => Math.abs(v) > 1e-12);
-    if (!moved) return false;
+    if (!moved && p.parts.every(({ parameter: q }) => q.kind === 'coefficient')) return false;
     const why = unfollowed(m, p);
-    if (why) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved[0]}) and ${why}: a gradient figure's gradient is exact here for spring rates, the body's cg_position and an untwisted anti-roll bar's rate`);
+    if (why && !moved) throw new VehicleInputError(`parameter "${p.name}"`, `${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and an untwisted anti-roll bar's rate`);
+    if (why) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved![0]}) and ${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and an untwisted anti-roll bar's rate`);
     return true;
   });
   const red = exactReduced(m);

@@ -135,7 +135,7 @@ export function rowSolver(m: VehicleModel, layout: Int32Array, mult: { rowBlock:
 }
 
 /** The constraint blocks of the assembled rows (rowBlock: each row's block), each with its first row and tangent columns. */
-function rowBlocks(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array): RowBlock[] {
+export function rowBlocks(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array): RowBlock[] {
   const sys = m.dyn.system, out: RowBlock[] = [];
   for (let r = 0; r < rowBlock.length; r++) {
     if (r > 0 && rowBlock[r] === rowBlock[r - 1]) continue;
@@ -204,10 +204,15 @@ function freeLengthTerm(m: VehicleModel, free: readonly { element: string; w: nu
       const el = dyn.elements.find((e) => e.id === element);
       const blk = el?.block;
       if (!el || !(blk instanceof PointToPointForce) || !(blk.spring instanceof LinearLaw)) throw new VehicleInputError(`element "${element}"`, 'a free length moves, but the element has no linear spring');
-      const unit = new PointToPointForce(`${blk.owner}'`, blk.vars[0], blk.a, blk.vars[1], blk.b, new LinearLaw(0, 0, -blk.spring.slope), null);
+      const unit = freeLengthUnit(blk);
       const slots = forces.slotsOf(el.index), lq = new Float64Array(slots.length);
       unit.evaluate(system.state, forces.offsetsOf(el.index), new Float64Array(slots.length), 0, lq, null, null);
       for (let k = 0; k < slots.length; k++) if (slots[k] >= 0) out[slots[k]] -= w * lq[k];
     }
   };
+}
+
+/** A spring's ∂/∂x₀ as an element of its own (the law k(x − x₀) + y₀: the constant force −k between the same ends). */
+export function freeLengthUnit(blk: PointToPointForce): PointToPointForce {
+  return new PointToPointForce(`${blk.owner}'`, blk.vars[0], blk.a, blk.vars[1], blk.b, new LinearLaw(0, 0, -(blk.spring as LinearLaw).slope), null);
 }

@@ -1,7 +1,7 @@
 /**
  * Gradients of the gradient figures (roll gradient, lateral load transfer per axle, its front
  * share, the braking pitch gradient) with respect to numbers that move the rest state — a
- * spring rate and the body's cg height (figure-rates.ts: the figures' linearisation
+ * spring rate, the body's mass, hardpoints of both axles (figure-rates.ts: the figures' linearisation
  * differentiated, the constraints' third derivatives by the duals' second tangent level) —
  * against Richardson-extrapolated central differences of the exact 0 g figures of re-solved
  * vehicles.
@@ -33,10 +33,12 @@ function extrapolated(name: string, h: number): Record<string, number> {
 }
 
 describe('gradients of the gradient figures along numbers that move the rest state', () => {
-  const names = ['rear.spring.rate', 'vehicle_config.cg_position.z'];
+  // a spring rate; the body's mass (its centre moving too); a chassis pickup (a link's length row, half its mass on
+  // the body); an inboard pivot (its hinge axis turning); an upright pickup (masses placed from points)
+  const names = ['rear.spring.rate', 'vehicle_config.cg_position.z', 'body.mass', 'rear.lower_front_link_inboard.z', 'front.upper_wishbone_inboard_front.z', 'front.upper_wishbone_outboard.z'];
   const r = vehicleGradientSensitivity(buildVehicle(spec), names);
-  // steps: 0.5 N/mm on 100 N/mm, 2 mm of cg height
-  const steps: Record<string, number> = { 'rear.spring.rate': 0.5, 'vehicle_config.cg_position.z': 2 };
+  // steps: 0.5 N/mm on 100 N/mm, 2 mm of cg height, 5 kg on ~1400, 1 mm of a pickup
+  const steps: Record<string, number> = { 'rear.spring.rate': 0.5, 'vehicle_config.cg_position.z': 2, 'body.mass': 5, 'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_inboard_front.z': 1, 'front.upper_wishbone_outboard.z': 1 };
 
   for (const name of names) {
     it(`${name}: every figure against extrapolated central differences of re-solved cars`, () => {
@@ -55,9 +57,12 @@ describe('gradients of the gradient figures along numbers that move the rest sta
     // a stiffer rear: less roll, more of the transfer at the rear
     expect(g('vehicle.roll_gradient', 'rear.spring.rate')).toBeLessThan(0);
     expect(g('vehicle.front_load_transfer_share', 'rear.spring.rate')).toBeLessThan(0);
-    // a higher centre of mass: more roll, more transfer at both axles, more pitch in braking
+    // a higher centre of mass: more roll, more transfer at both axles
     expect(g('vehicle.roll_gradient', 'vehicle_config.cg_position.z')).toBeGreaterThan(0);
     expect(g('vehicle.lateral_load_transfer.front', 'vehicle_config.cg_position.z')).toBeGreaterThan(0);
     expect(g('vehicle.lateral_load_transfer.rear', 'vehicle_config.cg_position.z')).toBeGreaterThan(0);
+    // more mass: more transfer at both axles
+    expect(g('vehicle.lateral_load_transfer.front', 'body.mass')).toBeGreaterThan(0);
+    expect(g('vehicle.lateral_load_transfer.rear', 'body.mass')).toBeGreaterThan(0);
   });
 });
