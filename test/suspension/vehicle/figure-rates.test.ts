@@ -11,6 +11,7 @@ import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
 import { lateralSummary, longitudinalSummary, solveVehicle } from '../../../src/suspension/vehicle/analysis';
 import { vehicleGradientSensitivity, GRADIENT_METRICS } from '../../../src/suspension/vehicle/gradient-figures';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
+import { fitVehicle } from '../../../src/suspension/vehicle/fit';
 import { readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
@@ -64,5 +65,15 @@ describe('gradients of the gradient figures along numbers that move the rest sta
     // more mass: more transfer at both axles
     expect(g('vehicle.lateral_load_transfer.front', 'body.mass')).toBeGreaterThan(0);
     expect(g('vehicle.lateral_load_transfer.rear', 'body.mass')).toBeGreaterThan(0);
+  });
+
+  it('fits the roll gradient with the rear springs and a rear pickup (examples/sensitivity/fit_vehicle_roll_gradient.yaml)', () => {
+    const report = fitVehicle(spec, { move: { 'rear.spring.rate': [-40, 100], 'rear.lower_front_link_inboard.z': [-20, 20] }, targets: [{ metric: 'vehicle.roll_gradient', value: 0.42 }] });
+    expect(report.status).toBe('converged');
+    const m = buildVehicle(report.spec);
+    solveVehicle(m, { ax: 0, ay: 0 });
+    expect(lateralSummary(m).roll_gradient).toBeCloseTo(0.42, 8);
+    // less roll: a stiffer rear
+    expect(report.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
   });
 });
