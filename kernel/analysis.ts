@@ -8,6 +8,7 @@
  * (MATH.md): the null space comes from the Q of Jᵀ's QR.
  */
 import { PivotedQR } from './linalg';
+import { zeroedFloats } from './float-slab';
 import { toMatrix } from './quat';
 import { TARGET_RANK_TOLERANCE, projectTargets, sparseTangent } from './tangent-sparse';
 
@@ -150,6 +151,10 @@ export interface TangentWorkspace {
   Z: Float64Array;
   targetLocal: Float64Array;
   targetOffsets: Int32Array;
+  /** Scratch of tangentSpace: the targets' gradient rows, a one-row residual, the QR of their projection. */
+  targetG: Float64Array;
+  targetRes: Float64Array;
+  targetQr: PivotedQR | null;
   /** Owner of each assembled row, in row order. */
   rowOwners: string[];
   /** The state the cached null space belongs to. */
@@ -188,6 +193,7 @@ function tangentWorkspace(system: System): TangentWorkspace {
     local: new Float64Array(Math.max(1, maxLocal)), localRes: new Float64Array(Math.max(1, rows)),
     qr: new PivotedQR(n, rows), Z: new Float64Array(n * n),
     targetLocal: new Float64Array(64), targetOffsets: new Int32Array(8),
+    targetG: new Float64Array(0), targetRes: new Float64Array(1), targetQr: null,
     rowOwners, stamp: null, rank: 0, rowNorms: new Float64Array(Math.max(1, rows)), generation: 0,
   };
   tangentWorkspaces.set(system, ws);
@@ -258,8 +264,8 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[], 
   const M = new Float64Array(nt * k);
   const projectionRatios = projectTargets(G, nt, Z, k, n, M, 1, nt);
   const layout = ws.layout, size = ws.size;
-  // Pivoted QR of M (nt × k): rank says whether the targets fix the motion.
-  const mq = new PivotedQR(nt, k);
+  // Pivoted QR of M (nt × k): rank says whether the targets fix the motion (its workspace kept)
+  const mq = (tw.targetQr ??= new PivotedQR(nt, k));
   const targetRank = nt > 0 && k > 0 ? mq.factor(M, nt, k, TARGET_RANK_TOLERANCE) : 0;
   if (targetRank < k) return { mobility: k, targetRank, status: 'not_unique', projectionRatios, rates: [], layout, size, route: 'dense' };
   const rates: (Float64Array | null)[] = [];
@@ -274,8 +280,8 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[], 
     if (resid > 1e-8) { rates.push(null); consistent = false; continue; }
     mq.solveR(x, e);
     for (let a = 0; a < k; a++) alpha[mq.perm[a]] = x[a];
-    // q̇ (scaled) = Z α, then unscale to step coordinates.
-    const qdot = new Float64Array(size);
+    // q̇ (scaled) = Z α, then unscale to step coordinates (a slab's view: cheaper than a fresh array)
+    const qdot = zeroedFloats(size);
     for (let a = 0; a < k; a++) {
       const al = alpha[a];
       if (al === 0) continue;
@@ -291,8 +297,11 @@ export function tangentSpace(system: System, targets: readonly ResidualBlock[], 
 /** Target gradient rows in scaled columns (nt × n, row-major; not normalised: unit rate is in the row's units). */
 function targetGradients(system: System, ws: TangentWorkspace, targets: readonly ResidualBlock[]): Float64Array {
   const n = ws.group.n, L = system.lengthScale, nt = targets.length;
-  const G = new Float64Array(nt * n);
-  const res = new Float64Array(1);
+  // kept per structure (the caller reads it before the next tangent)
+  if (ws.targetG.length < nt * n) ws.targetG = new Float64Array(nt * n);
+  const G = ws.targetG;
+  G.fill(0, 0, nt * n);
+  const res = ws.targetRes;
   for (let t = 0; t < nt; t++) {
     const blk = targets[t];
     if (blk.rows !== 1) throw new ArgumentError(`target ${blk.owner}`, `a target must be one row, got ${blk.rows}`);

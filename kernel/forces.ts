@@ -29,10 +29,12 @@ export interface ForceBlock {
    * localDim = Σ dim of vars. Writes (does not add) Q (localDim), and when given
    * K = ∂Q/∂δ (localDim × localDim, row-major; δ the retraction steps of vars at this
    * state) and C = ∂Q/∂v (same shape). `velocity` holds the vars' tangent velocities in
-   * local order. Derivatives by forward AD, never finite differences.
+   * local order. Derivatives by forward AD, never finite differences. `slots` (optional,
+   * ForceSet's): the global tangent slot of each local slot, −1 for a fixed variable's,
+   * whose columns of K and C are dropped (a block may leave them unseeded, written 0).
    */
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number,
-    Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void;
+    Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void;
   /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
@@ -76,6 +78,8 @@ export class ForceSet {
   private localK = new Float64Array(36);
   private localC = new Float64Array(36);
   private localV = new Float64Array(6);
+  /** derivativePattern's list, made once per structure. */
+  private pattern: Int32Array | null = null;
 
   constructor(readonly system: System) {}
 
@@ -117,6 +121,22 @@ export class ForceSet {
     }
     this.layoutSize = size;
     this.version = this.system.version;
+    this.pattern = null;
+  }
+
+  /**
+   * Row-major indices (size × size) where a block's K or C can be nonzero: every pair of
+   * its free slots, ascending, each once. Nothing else is ever written by `assemble`.
+   */
+  derivativePattern(): Int32Array {
+    this.refresh();
+    if (this.pattern) return this.pattern;
+    const n = this.layoutSize, set = new Set<number>();
+    for (const e of this.entries) {
+      for (const gi of e.slots) if (gi >= 0) for (const gj of e.slots) if (gj >= 0) set.add(gi * n + gj);
+    }
+    this.pattern = Int32Array.from([...set].sort((a, b) => a - b));
+    return this.pattern;
   }
 
   private gather(e: Entry, velocity: Float64Array): Float64Array {
@@ -128,19 +148,27 @@ export class ForceSet {
   /**
    * Q (size), and optionally K = ∂Q/∂δ and C = ∂Q/∂v (size × size, row-major), at the
    * system's state with tangent velocity `velocity` at time t. Overwrites the outputs;
-   * entries of fixed variables are dropped.
+   * entries of fixed variables are dropped. `zeroed`: K and C hold zeros outside
+   * derivativePattern (an earlier assemble into them left them so), and only the pattern is
+   * cleared (a large system's n² clear costs more than its blocks).
    */
-  assemble(velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+  assemble(velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, zeroed = false): void {
     this.refresh();
     const n = this.layoutSize;
     Q.fill(0, 0, n);
-    if (K) K.fill(0, 0, n * n);
-    if (C) C.fill(0, 0, n * n);
+    if (zeroed) {
+      const p = this.derivativePattern();
+      if (K) for (let e = 0; e < p.length; e++) K[p[e]] = 0;
+      if (C) for (let e = 0; e < p.length; e++) C[p[e]] = 0;
+    } else {
+      if (K) K.fill(0, 0, n * n);
+      if (C) C.fill(0, 0, n * n);
+    }
     const state = this.system.state, entries = this.entries, lq = this.localQ;
     const lk = K ? this.localK : null, lc = C ? this.localC : null;
     for (let b = 0; b < entries.length; b++) {
       const e = entries[b], slots = e.slots, m = slots.length;
-      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc);
+      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc, slots);
       // Q alone (a Newton iteration that keeps its matrix): no derivative scatter to test for
       if (!lk && !lc) {
         for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }

@@ -20,6 +20,7 @@ import type { Law } from './law';
 export type { Law } from './law';
 export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
+import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -30,6 +31,7 @@ import type { ForceBlock } from '../kernel/forces';
  * line joining them: tension T = spring(l) + damper(l̇) pulls the points together.
  */
 export class PointToPointForce extends BodyForceBlock {
+  protected override readonly narrowable = true;
   private readonly pa = this.vec(); private readonly pb = this.vec();
   private readonly va = this.vec(); private readonly vb = this.vec();
   private readonly dir = this.vec(); private readonly unit = this.vec(); private readonly rel = this.vec();
@@ -51,9 +53,9 @@ export class PointToPointForce extends BodyForceBlock {
   }
 
   /** Q alone is written out by hand (mates/point-to-point-values.ts): the same numbers, no dual calls. */
-  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && !tangentMode()) { pointToPointValues(this, state, offsets, velocity, Q); return; }
-    super.evaluate(state, offsets, velocity, t, Q, K, C);
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
   protected compute(): void {
@@ -116,6 +118,7 @@ const ZERO12 = new Float64Array(12);
  * axes), the opposite on A at the same point.
  */
 export class BushingForce extends BodyForceBlock {
+  protected override readonly narrowable = true;
   private readonly fa: DualVec3[] = [this.vec(), this.vec(), this.vec()];
   private readonly fb: DualVec3[] = [this.vec(), this.vec(), this.vec()];
   private readonly oa = this.vec(); private readonly ob = this.vec(); private readonly sep = this.vec();
@@ -212,6 +215,23 @@ export class BushingForce extends BodyForceBlock {
     this.apply(0, this.ob, this.F, this.M, -1);
   }
 
+  /** On a fixed frame A at rest: K in closed form (mates/bushing-stiffness.ts), Q from the values pass. */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (slots[0] >= 0 || slots[6] < 0) return false;
+    for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
+    this.values().evaluate(state, offsets, velocity, t, Q, null, null);
+    const at = (this.atRest ??= {
+      RA: new Float64Array(9), RB: new Float64Array(9), p: this.originB, axesA: this.axesA, axesB: this.axesB,
+      stiffness: this.stiffness, rotationalStiffness: this.rotationalStiffness,
+      force: this.last.force, moment: this.last.moment, rotation: this.last.rotation,
+    });
+    rotationMatrix(at.RA, state, offsets[0] + 3);
+    rotationMatrix(at.RB, state, offsets[1] + 3);
+    bushingStiffnessAtRest(at, K);
+    return true;
+  }
+  private atRest: BushingAtRest | null = null;
+
   potential(state: Float64Array, offsets: Int32Array): number {
     if (this.n) return this.values().potential(state, offsets);
     this.begin(state, offsets, ZERO12);
@@ -233,6 +253,7 @@ function dvDotValue(a: DualVec3, b: DualVec3): number {
 
 /** A force at a point of a body: world axes, or the body's (turning with it); times a scale of time. */
 export class PointForce extends BodyForceBlock {
+  protected override readonly narrowable = true;
   private readonly x = this.vec(); private readonly F = this.vec();
   private readonly s = new Float64Array(2);
   /** World point and force at the last evaluation. */
@@ -252,6 +273,7 @@ export class PointForce extends BodyForceBlock {
 
 /** A torque on a body: world axes or the body's; times a scale of time. */
 export class BodyTorque extends BodyForceBlock {
+  protected override readonly narrowable = true;
   private readonly x = this.vec(); private readonly F = this.vec(); private readonly M = this.vec();
   private readonly s = new Float64Array(2);
   /** World torque at the last evaluation. */

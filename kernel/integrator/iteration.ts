@@ -12,6 +12,7 @@ import { OrderedLU } from '../lu-ordered';
 import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
 import type { ForceSet } from '../forces';
 import type { ConstraintRows } from './rows';
+import { IterationPattern } from './pattern';
 
 /**
  * Iteration matrices from this size on are factored in a fill-reducing order: a whole car
@@ -53,6 +54,8 @@ export class IterationSystem {
   readonly luNonzero: OrderedLU;
   /** LU factorisations of the iteration matrix so far. */
   factorisations = 0;
+  /** A large matrix's nonzeros (pattern.ts), once the active rows are known and fixed; null: the dense loops. */
+  private pattern: IterationPattern | null = null;
   /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
   private dense = false;
   private readonly g6 = new Float64Array(6);
@@ -78,6 +81,26 @@ export class IterationSystem {
     this.lu = new LU(N);
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE);
     this.patterns = bodies.map((b) => massPattern(b.M));
+  }
+
+  /**
+   * Assemble a large matrix on its nonzeros from now on (its active rows fixed: no redundant
+   * rows); a small one keeps the dense loops, which cost less than lists there.
+   */
+  usePattern(N: number, fixedRows: boolean, forces: ForceSet, constraints: ConstraintRows): void {
+    this.pattern = fixedRows && N >= ORDERED_MIN_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints) : null;
+  }
+
+  /** A large system (a whole car): its matrix is refactored in a fill-reducing order, and seldom (integrator.ts). */
+  get large(): boolean { return this.luNonzero.ordered; }
+
+  /** Whether K and C are cleared on the forces' pattern only (ForceSet.assemble's `zeroed`). */
+  get sparseForces(): boolean { return this.pattern !== null; }
+
+  /** S ← 0 for a matrix of size N (its pattern alone when it has one: S is zero elsewhere). */
+  clear(N: number): void {
+    const p = this.pattern;
+    if (p && p.N === N) p.clear(this.S); else this.S.fill(0, 0, N * N);
   }
 
   /** Gyroscopic force at velocities v into G (and its ∂/∂v × scale into S's body blocks when S is given). */
@@ -112,19 +135,37 @@ export class IterationSystem {
     const n = this.n, S = this.S, K = this.K, C = this.C;
     const inv = 1 / betaP;
     this.addMass(S, N, 1);
-    for (let i = 0; i < n; i++) {
-      const si = i * N, ki = i * n;
-      for (let j = 0; j < n; j++) S[si + j] -= inv * (K[ki + j] + gammaP * C[ki + j]);
+    const p = this.pattern !== null && this.pattern.N === N ? this.pattern : null;
+    if (p) {
+      p.subtractForces(S, K, C, inv, gammaP);
+      p.addRows(S, constraints.J);
+    } else {
+      for (let i = 0; i < n; i++) {
+        const si = i * N, ki = i * n;
+        for (let j = 0; j < n; j++) S[si + j] -= inv * (K[ki + j] + gammaP * C[ki + j]);
+      }
+      constraints.addToMatrix(S, N);
     }
-    constraints.addToMatrix(S, N);
     this.factorisations++;
     this.dense = N <= DENSE_MAX_SIZE;
-    return this.dense ? this.lu.factor(S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
+    if (this.dense) return this.lu.factor(S, N, 1e-15);
+    return p ? this.luNonzero.factor(S, N, 1e-15, p.entries, p.entries.length) : this.luNonzero.factor(S, N, 1e-15);
   }
 
   /** Solve with the last `factor`'s LU, in place. */
   solve(rhs: Float64Array): void {
     if (this.dense) this.lu.solve(rhs); else this.luNonzero.solve(rhs);
+  }
+
+  /**
+   * The forces at velocities v and time t, then the dynamic residual (dynamicResidual: its
+   * force scale returned). `matrix`: K, C and the gyroscopic blocks too, into a cleared S of size N.
+   */
+  residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number): number {
+    forces.assemble(v, t, this.Q, matrix ? this.K : null, matrix ? this.C : null, this.sparseForces);
+    if (matrix) this.clear(N);
+    this.gyro(v, matrix ? this.S : null, N, gyroScale);
+    return this.dynamicResidual(vdot, lambda, constraints);
   }
 
   /**

@@ -221,6 +221,15 @@ export class ConstraintRows {
     }
   }
 
+  /** Each active row's nonzero columns: fn(its place among the active rows, the row, the column). */
+  forEachActiveEntry(fn: (k: number, row: number, column: number) => void): void {
+    const start = this.rowColumnStart, columns = this.rowColumnIndex;
+    for (let k = 0; k < this.activeCount; k++) {
+      const row = this.active[k];
+      for (let e = start[row]; e < start[row + 1]; e++) fn(k, row, columns[e]);
+    }
+  }
+
   /** The active rows of J into the bordering blocks of the N × N matrix S (rows and columns n ..). */
   addToMatrix(S: Float64Array, N: number): void {
     const n = this.n;

@@ -52,7 +52,7 @@ function loadSet(dyn: DynamicsModel): ForceSet {
 /** Generalized force and stiffness with the applied loads scaled by `loadScale` (elastic elements in full). */
 export function assembleScaled(dyn: DynamicsModel, loadScale: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, t = 0): void {
   const n = dyn.forces.size;
-  const zero = new Float64Array(n);
+  const zero = zeroVelocity(n);
   dyn.forces.assemble(zero, t, Q, K, C);
   if (loadScale === 1) return;
   const QL = new Float64Array(n), KL = K ? new Float64Array(n * n) : null;
@@ -77,10 +77,25 @@ export function tangentStiffness(dyn: DynamicsModel, Q: Float64Array = new Float
   return { K, size: n };
 }
 
+/**
+ * Workspaces of reduce, which runs per state of a sweep or a load case: the full stiffness
+ * (projected, then dropped) and the zero velocity the elements read. A fresh typed array of
+ * this size lives off the JS heap and costs more than the rest of a small mechanism's pass.
+ */
+let kScratch = new Float64Array(0), zeroScratch = new Float64Array(0);
+function stiffnessScratch(n: number): Float64Array {
+  if (kScratch.length < n * n) kScratch = new Float64Array(n * n);
+  return kScratch;
+}
+function zeroVelocity(n: number): Float64Array {
+  if (zeroScratch.length < n) zeroScratch = new Float64Array(n);
+  return zeroScratch;
+}
+
 export function reduce(dyn: DynamicsModel, options: { loadScale?: number; mass?: boolean; damping?: boolean; t?: number } = {}): Reduced {
   const { system } = dyn;
   const n = dyn.forces.size;
-  const Q = new Float64Array(n), K = new Float64Array(n * n), C = options.damping ? new Float64Array(n * n) : null;
+  const Q = new Float64Array(n), K = stiffnessScratch(n), C = options.damping ? new Float64Array(n * n) : null;
   assembleScaled(dyn, options.loadScale ?? 1, Q, K, C, options.t ?? 0);
   const mult = constraintMultipliers(system, Q);
   addReactionStiffness(dyn, mult, K);

@@ -173,10 +173,16 @@ const lastReactions = new WeakMap<RowMultipliers, { state: Float64Array; reactio
 export function sharedMateReactions(dyn: DynamicsModel, mult: RowMultipliers): Readonly<Reactions> {
   const last = lastReactions.get(mult);
   const state = dyn.system.state;
-  if (last && last.state.length === state.length && last.state.every((x, i) => x === state[i])) return last.reactions;
+  if (last && sameState(last.state, state)) return last.reactions;
   const out = computeReactions(dyn, mult);
   if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(state), reactions: out });
   return out;
+}
+
+function sameState(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A copy no caller of mateReactions can reach (its arrays are fresh). */

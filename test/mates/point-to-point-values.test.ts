@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
-import { LinearLaw, PointToPointForce, TableLaw } from '../../mates/forces';
+import { LinearLaw, PointForce, PointToPointForce, TableLaw } from '../../mates/forces';
 import { rng } from '../util/rng';
 import { between, quat, vec } from '../util/random-pose';
 
@@ -47,4 +47,38 @@ describe('point-to-point values by hand vs the dual pass', () => {
       }
     });
   }
+});
+
+/**
+ * K without C takes a pass over the steps' columns alone (mates/body-force.ts `stiffnessTwin`): its
+ * K and Q are the full pass's bit for bit (forward-mode columns never mix), for the spring
+ * element, a damper (whose rate also moves with the steps) and a point force, at random
+ * poses and velocities; the report is the full pass's too.
+ */
+describe('the stiffness without damping: the steps-only pass is the full one', () => {
+  it('spring, damper, both; a point force', () => {
+    for (let k = 0; k < 12; k++) {
+      const r = rng(7100 + 31 * k);
+      const system = new System(100);
+      const a = system.addPose('A', P.pose(vec(r, 200), quat(r)));
+      const b = system.addPose('B', P.pose(vec(r, 200), quat(r)));
+      const spring = k % 3 !== 1 ? new LinearLaw(between(r, 1, 50), between(r, 50, 300), between(r, -100, 100)) : null;
+      const damper = k % 3 !== 0 ? new TableLaw([[-500, -900], [0, 0], [200, 150], [600, 700]], true) : null;
+      const elements = [
+        { e: new PointToPointForce('e', a, vec(r, 50), b, vec(r, 50), spring, damper), offsets: Int32Array.of(system.variables[a].offset, system.variables[b].offset), d: 12 },
+        { e: new PointForce('f', a, vec(r, 50), vec(r, 1000), k % 2 === 0, null), offsets: Int32Array.of(system.variables[a].offset), d: 6 },
+      ];
+      for (const { e, offsets, d } of elements) {
+        const velocity = Float64Array.from({ length: d }, (_, i) => between(r, -2, 2) * (i % 6 < 3 ? 1 : 300));
+        const Qs = new Float64Array(d), Ks = new Float64Array(d * d), Qf = new Float64Array(d), Kf = new Float64Array(d * d);
+        e.evaluate(system.state, offsets, velocity, 0, Qs, Ks, null);
+        const report = JSON.stringify(e.last);
+        e.evaluate(system.state, offsets, velocity, 0, Qf, Kf, new Float64Array(d * d));
+        expect(Array.from(Qs)).toEqual(Array.from(Qf));
+        expect(Array.from(Ks)).toEqual(Array.from(Kf));
+        expect(Kf.some((x) => x !== 0)).toBe(true);
+        expect(report).toBe(JSON.stringify(e.last));
+      }
+    }
+  });
 });

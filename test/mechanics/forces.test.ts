@@ -131,6 +131,77 @@ describe('force elements: tangent stiffness and damping by forward AD equal cent
   });
 });
 
+describe('force elements: K alone from the narrower pass (ForceSet hands the slots, a fixed body\'s are −1)', () => {
+  // the narrow pass seeds the moving bodies' steps only: its K must be the full pass's, entry by entry
+  for (const [title, make] of elements) {
+    it(title, () => {
+      for (let seed = 1; seed <= 3; seed++) {
+        const s = twoBodies(seed * 104729);
+        const block = make(s);
+        const bodies = block.vars.length, d = 6 * bodies;
+        const offsets = new Int32Array(block.vars.map((v) => s.system.variables[v].offset));
+        const velocity = s.velocity.subarray(0, d);
+        const Q = new Float64Array(d), K = new Float64Array(d * d);
+        block.evaluate(s.system.state, offsets, velocity, 0.37, Q, K, null);
+        for (let fixed = -1; fixed < bodies; fixed++) {
+          const slots = Int32Array.from({ length: d }, (_, i) => (Math.floor(i / 6) === fixed ? -1 : i));
+          const q = new Float64Array(d), k = new Float64Array(d * d).fill(NaN);
+          block.evaluate(s.system.state, offsets, velocity, 0.37, q, k, null, slots);
+          // a moving body's rows and columns bit for bit; a fixed body's written (they are dropped), never left unset
+          for (let i = 0; i < d; i++) expect(slots[i] < 0 ? Number.isFinite(q[i]) : q[i] === Q[i]).toBe(true);
+          for (let i = 0; i < d * d; i++) expect(slots[i % d] < 0 || slots[Math.floor(i / d)] < 0 ? Number.isFinite(k[i]) : k[i] === K[i]).toBe(true);
+        }
+      }
+    });
+  }
+});
+
+describe('bushing on a fixed frame at rest: K in closed form (mates/bushing-stiffness.ts)', () => {
+  // large turns (the closed J_r⁻¹), small ones (its series below 0.1 rad) and none
+  const turns: [string, number][] = [['random', -1], ['0.3 rad', 0.3], ['0.05 rad', 0.05], ['1e-7 rad', 1e-7], ['none', 0]];
+  for (const [title, angle] of turns) {
+    it(`${title}: the part's block equals the forward-AD pass's and central differences`, () => {
+      for (let seed = 1; seed <= 3; seed++) {
+        const s = twoBodies(seed * 7907);
+        const qa = [0.9, 0.1, -0.2, 0.3], na = Math.hypot(...qa);
+        if (angle >= 0) {
+          // the part turned by `angle` about an oblique axis from where the frames line up
+          const ax = [0.3, -0.5, 0.8], l = Math.hypot(...ax), h = angle / 2;
+          s.system.setPose(s.a, P.pose([1, 2, 3], [qa[0] / na, qa[1] / na, qa[2] / na, qa[3] / na]));
+          const rel = [Math.cos(h), (Math.sin(h) * ax[0]) / l, (Math.sin(h) * ax[1]) / l, (Math.sin(h) * ax[2]) / l];
+          const qb = quatMul(quatMul(qa.map((x) => x / na), [0.9, 0.1, -0.2, 0.3].map((x) => x / na)), quatMul(rel, quatConj([1, 0.3, 0, -0.1].map((x) => x / Math.hypot(1, 0.3, 0.1)))));
+          s.system.setPose(s.b, P.pose([4, -3, 9], qb));
+        }
+        const block = new BushingForce('bu', s.a, [5, 0, 0], [0.9, 0.1, -0.2, 0.3], s.b, [0, -7, 2], [1, 0.3, 0, -0.1], [1000, 800, 500], [2e5, 1e5, 3e5], [3, 2, 1], [40, 50, 60]);
+        const rest = new Float64Array(12);
+        const { Q, K, Kfd } = forceDerivatives(s.system, block, rest, 0);
+        const offsets = new Int32Array([s.system.variables[s.a].offset, s.system.variables[s.b].offset]);
+        const slots = Int32Array.from({ length: 12 }, (_, i) => (i < 6 ? -1 : i - 6));
+        const q = new Float64Array(12), k = new Float64Array(144);
+        block.evaluate(s.system.state, offsets, rest, 0, q, k, null, slots);
+        const big = Math.max(...K.map(Math.abs));
+        for (let i = 6; i < 12; i++) {
+          expect(q[i]).toBe(Q[i]);
+          for (let j = 6; j < 12; j++) {
+            expect(Math.abs(k[i * 12 + j] - K[i * 12 + j]), `K[${i}][${j}]`).toBeLessThan(1e-12 * big);
+            expect(Math.abs(k[i * 12 + j] - Kfd[i * 12 + j]), `K[${i}][${j}] by differences`).toBeLessThan(1e-6 * big);
+          }
+        }
+      }
+    });
+  }
+});
+
+function quatMul(a: number[], b: number[]): number[] {
+  return [
+    a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+    a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+    a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+    a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+  ];
+}
+function quatConj(q: number[]): number[] { return [q[0], -q[1], -q[2], -q[3]]; }
+
 describe('force elements: laws and energy', () => {
   it('a spring pulls its ends together with T = k(l − l0) + preload, and its generalized force is −dV/dδ', () => {
     const system = new System(100);

@@ -11,12 +11,15 @@
  * point. Only closed meshes have an inside: an open one (a liner sheet) can touch and cross
  * but never report a depth of its own.
  */
-import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Ray, Vector3, Box3 } from 'three';
+import { BufferAttribute, BufferGeometry, Matrix4, Vector3, Box3 } from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { PartMesh } from './mesh.ts';
 import { isClosedMesh, weldMap } from './closed.ts';
 import { closestPair, closestResult, type ClosestResult } from './closest.ts';
 import { flattenBVH, type FlatBVH } from './flat-bvh.ts';
+import { deepestVertex, hullExtent, isInside, vertexLayout, type Deepest, type SolidBody } from './depth.ts';
+
+export { isInside } from './depth.ts';
 
 /** A pose as the kernel stores it: [tx, ty, tz, qw, qx, qy, qz] (quaternion any non-zero length). */
 export type PoseArray = Readonly<ArrayLike<number>>;
@@ -36,7 +39,7 @@ export interface PairClearance {
 }
 
 /** A part's mesh with its BVH, built once. */
-export class ClearanceBody {
+export class ClearanceBody implements SolidBody {
   readonly geometry: BufferGeometry;
   readonly bvh: MeshBVH;
   /** Closed meshes have an inside: containment and depth are measured against them. */
@@ -46,82 +49,49 @@ export class ClearanceBody {
   readonly flat: FlatBVH;
   /** Each position once (a mesh read from STL repeats a vertex per triangle, about six times), in first-seen order: the depth's candidates. */
   readonly vertices: Float64Array;
-  /** The vertices' extent (lo, hi) along each of HULL_DIRECTIONS: a point outside it is outside the convex hull, so not inside. */
+  /** The vertices' extent (lo, hi) along each of 24 directions (depth.ts): a point outside it is outside the convex hull, so not inside. */
   readonly hull: Float64Array;
+  /** The vertices by leaf of the hierarchy (depth.ts's vertexLayout): the depth visits only leaves that meet the other part's box. */
+  readonly vertexOrder: Int32Array;
+  readonly vertexStart: Int32Array;
+  readonly vertexEnd: Int32Array;
 
   constructor(readonly mesh: PartMesh) {
     const geometry = new BufferGeometry();
     geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
     // the BVH reorders the index it is given: give it a copy, the mesh's triangle order (B-rep faces) stays
     geometry.setIndex(new BufferAttribute(new Uint32Array(mesh.indices), 1));
-    this.bvh = new MeshBVH(geometry, { targetLeafSize: 4 });
+    this.bvh = new MeshBVH(geometry, { targetLeafSize: 4, strategy: SAH });
     geometry.boundsTree = this.bvh;
     geometry.computeBoundingBox();
     this.geometry = geometry;
     this.box = geometry.boundingBox!.clone();
     const weld = weldMap(mesh);
     this.closed = isClosedMesh(mesh, weld);
-    this.vertices = distinctVertices(mesh.positions, weld);
-    this.hull = hullExtent(this.vertices);
+    const { vertices, rank } = distinctVertices(mesh.positions, weld);
+    this.vertices = vertices;
+    this.hull = hullExtent(vertices);
     this.flat = flattenBVH(this.bvh, mesh.indices);
+    ({ vertexOrder: this.vertexOrder, vertexStart: this.vertexStart, vertexEnd: this.vertexEnd } = vertexLayout(this.flat, geometry.index!.array, weld, rank));
   }
 }
 
-function distinctVertices(p: Float32Array, weld: Uint32Array): Float64Array {
+/** Each position once, in first-seen order (the depth's candidates), and for each position's first index its place there. */
+function distinctVertices(p: Float32Array, weld: Uint32Array): { vertices: Float64Array; rank: Int32Array } {
+  const rank = new Int32Array(weld.length).fill(-1);
   let n = 0;
-  for (let i = 0; i < weld.length; i++) if (weld[i] === i) n++;
+  for (let i = 0; i < weld.length; i++) if (weld[i] === i) rank[i] = n++;
   const out = new Float64Array(3 * n);
   for (let i = 0, k = 0; i < weld.length; i++) {
     if (weld[i] !== i) continue;
     out[k++] = p[3 * i]!; out[k++] = p[3 * i + 1]!; out[k++] = p[3 * i + 2]!;
   }
-  return out;
-}
-
-/** 24 directions spread over the sphere (a Fibonacci lattice): with both ends, a 48-sided hull. */
-const HULL_DIRECTIONS = (() => {
-  const n = 24, out = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const z = 1 - (2 * i + 1) / n, r = Math.sqrt(1 - z * z), phi = i * Math.PI * (3 - Math.sqrt(5));
-    out[3 * i] = r * Math.cos(phi); out[3 * i + 1] = r * Math.sin(phi); out[3 * i + 2] = z;
-  }
-  return out;
-})();
-
-function hullExtent(v: Float64Array): Float64Array {
-  const out = new Float64Array(2 * HULL_DIRECTIONS.length / 3);
-  for (let k = 0; k < out.length; k += 2) {
-    const dx = HULL_DIRECTIONS[1.5 * k]!, dy = HULL_DIRECTIONS[1.5 * k + 1]!, dz = HULL_DIRECTIONS[1.5 * k + 2]!;
-    let lo = Infinity, hi = -Infinity;
-    for (let i = 0; i < v.length; i += 3) {
-      const x = dx * v[i]! + dy * v[i + 1]! + dz * v[i + 2]!;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    // widened by a rounding's worth: a point on the hull is left to the ray
-    const slack = 1e-9 * (1 + Math.abs(lo) + Math.abs(hi));
-    out[k] = lo - slack; out[k + 1] = hi + slack;
-  }
-  return out;
-}
-
-/** Is p (the body's frame) within the body's hull extent along every direction? */
-function inHull(body: ClearanceBody, p: Vector3): boolean {
-  const h = body.hull;
-  for (let k = 0; k < h.length; k += 2) {
-    const x = HULL_DIRECTIONS[1.5 * k]! * p.x + HULL_DIRECTIONS[1.5 * k + 1]! * p.y + HULL_DIRECTIONS[1.5 * k + 2]! * p.z;
-    if (x < h[k]! || x > h[k + 1]!) return false;
-  }
-  return true;
+  return { vertices: out, rank };
 }
 
 // scratch, reused by every query (no allocation per state)
 const mA = new Matrix4(), mB = new Matrix4(), bToA = new Matrix4(), aToB = new Matrix4(), inv = new Matrix4();
 const v = new Vector3(), w = new Vector3(), probeA = new Vector3(), probeB = new Vector3();
-const ray = new Ray();
-// a direction off every axis and diagonal, so parity rays rarely graze an edge
-const RAY_DIRECTION = new Vector3(0.5773, 0.5793, 0.5753).normalize();
-const nearest = { point: new Vector3(), distance: 0, faceIndex: 0 };
 
 /** The 4×4 matrix of a pose (quaternion normalised). */
 export function poseMatrix(pose: PoseArray, out: Matrix4): Matrix4 {
@@ -133,58 +103,6 @@ export function poseMatrix(pose: PoseArray, out: Matrix4): Matrix4 {
     2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy), pose[2]!,
     0, 0, 0, 1,
   );
-}
-
-/** Is `p` (the body's frame) inside a closed body? Ray parity, hits at one distance counted once (shared edges). */
-export function isInside(body: ClearanceBody, p: Vector3): boolean {
-  // outside the box or the 48-sided hull is outside: no ray needed (most of what lies in a round part's box)
-  if (!body.closed || !body.box.containsPoint(p) || !inHull(body, p)) return false;
-  ray.origin.copy(p);
-  ray.direction.copy(RAY_DIRECTION);
-  const hits = body.bvh.raycast(ray, DoubleSide);
-  hits.sort((x, y) => x.distance - y.distance);
-  let count = 0;
-  let last = -Infinity;
-  for (const h of hits) {
-    if (h.distance - last > 1e-7) count++;
-    last = h.distance;
-  }
-  return count % 2 === 1;
-}
-
-interface Deepest { depth: number; index: number; inner: Vector3; outer: Vector3 }
-
-/** Vertex i of `a` carried into b's frame (into v): is it inside closed b? */
-function candidate(a: ClearanceBody, i: number, aToB: Matrix4, b: ClearanceBody): boolean {
-  const p = a.vertices;
-  v.set(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!).applyMatrix4(aToB);
-  return isInside(b, v);
-}
-
-/** Vertex i's depth in b (v holds it, inside b): kept when deeper, or as deep and first in a's order. */
-function measureDepth(b: ClearanceBody, i: number, best: Deepest): void {
-  // the surface's distance, given up as soon as it is under the depth to beat (a hair
-  // under it, so that a vertex as deep as the best is measured in full and can win a tie)
-  b.bvh.closestPointToPoint(v, nearest, best.depth * (1 - 1e-12));
-  if (nearest.distance < best.depth || (nearest.distance === best.depth && i > best.index)) return;
-  best.depth = nearest.distance;
-  best.index = i;
-  best.inner.copy(v);
-  best.outer.copy(nearest.point);
-}
-
-/**
- * The vertex of `a` deepest inside closed `b` (`aToB` maps a's frame to b's): its depth,
- * index and both points in b's frame. `first` (the last state's deepest) is measured
- * first: its depth, near the answer, lets every shallower vertex stop its distance search
- * at once. The answer is the deepest, the first in a's order on a tie, whatever `first` is.
- */
-function deepestVertex(a: ClearanceBody, aToB: Matrix4, b: ClearanceBody, best: Deepest, first: number): void {
-  best.depth = 0; best.index = -1;
-  if (!b.closed) return;
-  const n = a.vertices.length / 3;
-  if (first >= 0 && first < n && candidate(a, first, aToB, b)) measureDepth(b, first, best);
-  for (let i = 0; i < n; i++) if (i !== first && candidate(a, i, aToB, b)) measureDepth(b, i, best);
 }
 
 const deepAB: Deepest = { depth: 0, index: -1, inner: new Vector3(), outer: new Vector3() };
@@ -209,10 +127,11 @@ export function pairClearance(a: ClearanceBody, poseA: PoseArray, b: ClearanceBo
     const crossing = distance <= TOUCH_TOLERANCE;
     if (crossing || isInside(b, probeA.fromArray(a.mesh.positions, 0).applyMatrix4(aToB)) || isInside(a, probeB.fromArray(b.mesh.positions, 0).applyMatrix4(bToA))) {
       deepestVertex(a, aToB, b, deepAB, hint.deepest[0]); // a's vertices inside b (b's frame)
-      deepestVertex(b, bToA, a, deepBA, hint.deepest[1]); // b's vertices inside a (a's frame)
+      // b's vertices inside a (a's frame): only one deeper than a's deepest wins (a's on a tie)
+      deepestVertex(b, bToA, a, deepBA, hint.deepest[1], deepAB.depth);
       hint.deepest[0] = deepAB.index; hint.deepest[1] = deepBA.index;
       if (deepAB.depth > 0 || deepBA.depth > 0) {
-        if (deepAB.depth >= deepBA.depth) {
+        if (deepBA.index < 0) {
           distance = -deepAB.depth;
           v.copy(deepAB.inner).applyMatrix4(mB);
           w.copy(deepAB.outer).applyMatrix4(mB);
@@ -221,10 +140,6 @@ export function pairClearance(a: ClearanceBody, poseA: PoseArray, b: ClearanceBo
           v.copy(deepBA.outer).applyMatrix4(mA);
           w.copy(deepBA.inner).applyMatrix4(mA);
         }
-      } else {
-        // deepestVertex used v as scratch: the closest points again
-        v.copy(hint.a).applyMatrix4(mA);
-        w.copy(hint.b).applyMatrix4(mA);
       }
     }
   }

@@ -148,7 +148,40 @@ function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number 
 }
 
 function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
-  return gap2(sideA.nodeSpan, sideA.node(A, i), sideB.nodeSpan, sideB.node(B, j));
+  const oa = sideA.node(A, i), ob = sideB.node(B, j);
+  if (axes === 3) return frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
+  const h = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 3);
+  if (h > cut2) return h;
+  const c = centreBound(A, i, B, j);
+  const c2 = c > 0 ? c * c : 0;
+  if (c2 > cut2) return c2;
+  const g = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
+  return g > h ? (g > c2 ? g : c2) : (h > c2 ? h : c2);
+}
+
+/**
+ * The gap between two nodes' oriented boxes along the line through their centres: a bound
+ * that turns with each pair, where the spans along F's fixed axes lose what the pair's own
+ * direction turns from n.
+ */
+function centreBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  const p = A.obb, q = B.obb, oa = 15 * i, ob = 15 * j;
+  const x = q[ob]!, y = q[ob + 1]!, z = q[ob + 2]!;
+  let dx = e[0]! * x + e[1]! * y + e[2]! * z + e[9]! - p[oa]!;
+  let dy = e[3]! * x + e[4]! * y + e[5]! * z + e[10]! - p[oa + 1]!;
+  let dz = e[6]! * x + e[7]! * y + e[8]! * z + e[11]! - p[oa + 2]!;
+  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (!(len > 0)) return 0;
+  dx /= len; dy /= len; dz /= len;
+  const ra = Math.abs(dx * p[oa + 3]! + dy * p[oa + 4]! + dz * p[oa + 5]!) * p[oa + 12]!
+    + Math.abs(dx * p[oa + 6]! + dy * p[oa + 7]! + dz * p[oa + 8]!) * p[oa + 13]!
+    + Math.abs(dx * p[oa + 9]! + dy * p[oa + 10]! + dz * p[oa + 11]!) * p[oa + 14]!;
+  // the direction in B's frame: Rᵀd
+  const bx = e[0]! * dx + e[3]! * dy + e[6]! * dz, by = e[1]! * dx + e[4]! * dy + e[7]! * dz, bz = e[2]! * dx + e[5]! * dy + e[8]! * dz;
+  const rb = Math.abs(bx * q[ob + 3]! + by * q[ob + 4]! + bz * q[ob + 5]!) * q[ob + 12]!
+    + Math.abs(bx * q[ob + 6]! + by * q[ob + 7]! + bz * q[ob + 8]!) * q[ob + 13]!
+    + Math.abs(bx * q[ob + 9]! + by * q[ob + 10]! + bz * q[ob + 11]!) * q[ob + 14]!;
+  return len - ra - rb;
 }
 
 /** F: n, then two axes square to it (A's axes when there is no n); into each side's frame. */
@@ -267,7 +300,7 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
   keep(out, ta, tb);
 }
 
-/** Down the nearer child pair to two leaves, their triangle pairs measured: a first bound where the last state's is far. */
+/** Down the nearer child pair to two leaves, their triangle pairs measured: a first bound where there is no last state. */
 function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
   let i = 0, j = 0;
   while (A.right[i]! >= 0 || B.right[j]! >= 0) {
@@ -278,6 +311,16 @@ function dive(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
     carry(B, tb);
     for (let ta = A.first[i]!; ta < A.first[i]! + A.count[i]!; ta++) consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts), ta, tb, out);
   }
+}
+
+/** A walk starts again on a new F at most this often, when the best has come this much nearer and turned from n. */
+const MAX_RESTARTS = 2, RESTART_GAIN = 0.995, RESTART_COS = Math.cos((3 * Math.PI) / 180);
+
+/** Has the best pair's direction turned from F's n by more than 3°? */
+function turned(out: ClosestResult): boolean {
+  const f = sideA.axes;
+  const c = (f[9]! * (out.b.x - out.a.x) + f[10]! * (out.b.y - out.a.y) + f[11]! * (out.b.z - out.a.z)) / best;
+  return axes === 6 && c < RESTART_COS;
 }
 
 /**
@@ -298,12 +341,13 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     carry(B, hintB);
     consider(triangleDistance(A.tri, 9 * hintA, carried, 0, pts), hintA, hintB, out);
   }
-  if (best > 0) dive(A, B, out);
+  if (best === Infinity) dive(A, B, out);
   if (best > 0) {
     query++; // F turns onto n: the spans cached so far were along A's axes
     setFrame(bToA, best, out);
   }
   let top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
+  let frameBest = best, restarts = 0;
   while (top > 0 && best > 0) {
     top--;
     if (stackBound[top]! > cut2) continue;
@@ -320,6 +364,15 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
           if (plane > cut) continue;
           consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
         }
+      }
+      if (best < RESTART_GAIN * frameBest && best > 0 && restarts < MAX_RESTARTS && turned(out)) {
+        // the start was far from the answer (the parts moved far since the last state): the
+        // walk begins again on F turned onto the new pair, whose bounds are then tight
+        restarts++;
+        frameBest = best;
+        query++;
+        setFrame(bToA, best, out);
+        top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
       }
       continue;
     }

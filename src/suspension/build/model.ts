@@ -18,7 +18,7 @@ import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { betweenExpr, localOf } from './point-terms';
 export { localSource, rodShare } from './point-terms';
 import {
-  cornerMetrics, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
+  cornerMetrics, CORNER_INPUT_POINTS, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
   type AxleMetrics, type CornerInput, type CornerMetrics, type Line3, type RoadInput,
 } from '../metrics';
 import { tireRadius } from '../files';
@@ -278,10 +278,13 @@ export class SuspensionModel implements ModelPoints {
     };
     const inputs = this.corners.map((c) => {
       const pts: Record<string, DualVec3> = {};
-      // a name seeded twice (the axle points) keeps its first place and takes the later dual
+      // every named point's position; a dual only for those the metrics read (seeding the
+      // others cost a dual each, and made the gradients think the metrics read their parts).
+      // A name listed twice (the axle points) keeps its first place and takes the later point.
       for (const [name, e, k] of this.cornerPointList(c)) {
-        const p = (pts[name] = dualOf(e));
-        positions[k] = [p.v[0], p.v[1], p.v[2]];
+        const p = this.pointValue(e, scratchValue);
+        positions[k] = [p[0], p[1], p[2]];
+        if (CORNER_INPUT_POINTS.has(name)) pts[name] = dualOf(e);
       }
       return pts;
     });

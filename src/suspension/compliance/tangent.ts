@@ -15,6 +15,7 @@
 import { rotationMatrix } from '../../../kernel/dual';
 import { JacobianRate } from '../../../kernel/jacobian-rate';
 import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../../kernel/multipliers';
+import { HeldFactor, type HeldMultipliers } from '../../../kernel/held-motions';
 import { reduce, type Reduced } from '../../mechanics/reduced';
 import { LU } from '../../../kernel/linalg';
 import { solve } from '../../../kernel/solver/solve';
@@ -35,7 +36,7 @@ export interface ExactReduced {
   layout: Int32Array;
   Q: Float64Array;
   f: Float64Array;
-  mult: Multipliers;
+  mult: HeldMultipliers;
   /** K − H (n × n, row-major): the full tangent stiffness the reduction projects. */
   KH: Float64Array;
 }
@@ -50,7 +51,9 @@ export class CompliantTangent {
   private H = new Float64Array(0);
   private zero = new Float64Array(0);
   private dir = new Float64Array(0);
-  private full = new Float64Array(0);
+  /** Scratch of the projection: (K − H) N over the slots a motion reaches, and those slots. */
+  private AN = new Float64Array(0);
+  private reached = new Int32Array(0);
   /** The settle's last force-only reduction (what it converged at). */
   private last: Reduced | null = null;
   /** Where K was last assembled, and Q there. */
@@ -58,19 +61,24 @@ export class CompliantTangent {
   /** The polishing step's exact reduction and the state the step left: a coefficient asked for there reuses it. */
   private settled: { ex: ExactReduced; at: Float64Array; version: number } | null = null;
   /** The last force-only reduction's motions and the state they are at (an exact evaluation there reuses them). */
-  private motions: { at: Float64Array; version: number; m: Motions } | null = null;
+  private motions: { at: Float64Array; version: number; m: Motions; held: boolean } | null = null;
+  /** The constraints and holds factored together (kernel/held-motions.ts): the motions and the multipliers at one state. */
+  private readonly held: HeldFactor;
 
   /** The tangent passes' Jacobian rates (kernel/jacobian-rate.ts). */
   private readonly rate = new JacobianRate();
 
-  constructor(private readonly dyn: DynamicsModel) {}
+  constructor(private readonly dyn: DynamicsModel) {
+    this.held = new HeldFactor(dyn.system);
+  }
 
   /** Buffers for the current layout. */
   private sized(): number {
     const n = this.dyn.forces.size;
     if (n !== this.n) {
       this.n = n;
-      this.K = new Float64Array(n * n); this.H = new Float64Array(n * n); this.full = new Float64Array(n * n);
+      this.K = new Float64Array(n * n); this.H = new Float64Array(n * n);
+      this.AN = new Float64Array(n * n); this.reached = new Int32Array(n);
       this.zero = new Float64Array(n); this.dir = new Float64Array(n);
     }
     return n;
@@ -96,9 +104,19 @@ export class CompliantTangent {
     const { system } = this.dyn;
     const kept = this.motions;
     if (kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.m;
-    const m = admissibleMotions(system);
-    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m };
+    // one factorisation of the constraints and holds together; dependent rows take multipliers.ts
+    const held = this.held.factor();
+    const m = held ? this.held.motions() : admissibleMotions(system);
+    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m, held };
     return m;
+  }
+
+  /** The multipliers of Q at the current state: from the held factorisation when it is this state's. */
+  private multipliersHere(Q: Float64Array): HeldMultipliers {
+    const { system } = this.dyn;
+    const kept = this.motions;
+    if (kept && kept.held && kept.version === system.version && sameState(kept.at, system.state)) return this.held.multipliers(Q);
+    return constraintMultipliers(system, Q);
   }
 
   /**
@@ -113,12 +131,38 @@ export class CompliantTangent {
     const { dyn } = this;
     const K = this.K;
     const Q = this.assembledHere() ?? this.assemble(true);
-    const mult = constraintMultipliers(dyn.system, Q);
     const { basis: N, count: k, layout } = motions ?? this.motionsHere();
+    const mult = this.multipliersHere(Q);
     this.curvature(mult, N, k, layout);
-    const full = this.full;
-    for (let i = 0; i < n * n; i++) full[i] = K[i] - this.H[i];
-    return { Kr: project(full, N, k, n), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult, KH: full.slice() };
+    const KH = new Float64Array(n * n);
+    for (let i = 0; i < n * n; i++) KH[i] = K[i] - this.H[i];
+    return { Kr: this.project(KH, N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult, KH };
+  }
+
+  /**
+   * K_r = −Nᵀ A N (k × k, row-major; A = K − H, n × n), N's columns stored one after
+   * another, over the slots a motion reaches (a held rack's are exact zeros in N: the terms
+   * left out are ±0, so K_r is bit for bit the full product's).
+   */
+  private project(A: Float64Array, N: Float64Array, k: number): Float64Array {
+    const n = this.n, AN = this.AN, act = this.reached;
+    const m = reachedSlots(act, N, k, n);
+    for (let p = 0; p < m; p++) {
+      const i = act[p], row = i * n;
+      AN.fill(0, i * k, i * k + k);
+      for (let q = 0; q < m; q++) {
+        const j = act[q], a = A[row + j];
+        if (a === 0) continue;
+        for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
+      }
+    }
+    const Kr = new Float64Array(k * k);
+    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
+      let s = 0;
+      for (let p = 0; p < m; p++) { const i = act[p]; s += N[a * n + i] * AN[i * k + b]; }
+      Kr[a * k + b] = -s;
+    }
+    return Kr;
   }
 
   /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
@@ -173,12 +217,7 @@ export class CompliantTangent {
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
     let Kr: Float64Array | null = null, mult: Multipliers | null = null;
-    const stiffness = (): Float64Array => {
-      if (Kr) return Kr;
-      const ex = this.exact(motions);
-      mult = ex.mult;
-      return (Kr = ex.Kr);
-    };
+    const stiffness = (): Float64Array => (Kr ??= this.exact(motions).Kr);
     const dyn = this.dyn;
     return (this.last = {
       N, k, size: n, layout, Q, f, Cr: null, Mr: null,
@@ -191,7 +230,7 @@ export class CompliantTangent {
    * H = ∂(Φ_qᵀ λ)/∂q (n × n) over the moving columns: one tangent pass per moving column of
    * each loaded block that is not linear in its coordinates.
    */
-  private curvature(mult: Multipliers, N: Float64Array, k: number, layout: Int32Array): void {
+  private curvature(mult: HeldMultipliers, N: Float64Array, k: number, layout: Int32Array): void {
     const { system } = this.dyn;
     const n = this.n, H = this.H, dir = this.dir;
     H.fill(0);
@@ -336,17 +375,13 @@ function reducedForce(N: Float64Array, Q: Float64Array, k: number, n: number): F
   return f;
 }
 
-/** K_r = −Nᵀ A N (k × k, row-major), A n × n row-major, N's columns stored one after another. */
-function project(A: Float64Array, N: Float64Array, k: number, n: number): Float64Array {
-  const AN = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const a = A[i * n + j];
-      if (a === 0) continue;
-      for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
-    }
+/** The slots where some column of N (k columns of n) is not zero, into `out`; their count. */
+function reachedSlots(out: Int32Array, N: Float64Array, k: number, n: number): number {
+  let m = 0;
+  for (let j = 0; j < n; j++) {
+    let any = false;
+    for (let b = 0; b < k && !any; b++) any = N[b * n + j] !== 0;
+    if (any) out[m++] = j;
   }
-  const Kr = new Float64Array(k * k);
-  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) { let s = 0; for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b]; Kr[a * k + b] = -s; }
-  return Kr;
+  return m;
 }

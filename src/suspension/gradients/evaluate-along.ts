@@ -19,11 +19,13 @@ export type DualEvaluation = StateEvaluation & { rockerAngles: (Dual | null)[]; 
  * Evaluate the state along `rates`, each point's local move added at columns base + 3j + c.
  * `lookup`: hardpoint index per point-term local array, kept between calls.
  */
-export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number): DualEvaluation {
+export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation {
   const sm = ctx.sm;
   const R = new Float64Array(9);
   const sys = sm.model.system;
   sm.explicitPointRate = (out: DualVec3, term, n) => {
+    // every point dual passes here, term by term: the parts the evaluation reads
+    if (seen) seen[term.variable] = 1;
     // a point on a rod's centreline: its fraction moves with the points
     addShareRate(ctx, out, term, n, base);
     let j = lookup.get(term.local);

@@ -33,13 +33,18 @@ function wanted(ctx: SensitivityContext, names?: readonly string[]) {
   const kinematic = all || names.some((m) => KINEMATIC_ROLL_CENTRE.has(m) || m.startsWith('roll_center_linkage_'));
   // steering_ratio is the sides' rack rates of steer angle, composed
   const ratio = ctx.sides.length === 2 && ctx.sm.roles.rack_travel_per_revolution !== undefined && (all || names.includes('steering_ratio'));
-  const derivatives = ratio || all || names.some((m) => DERIVATIVE_METRICS.includes(m));
-  const deviceRates = all || names.some((m) => DEVICE_RATE_METRICS.includes(m));
-  const virtual = !!names?.some((m) => (VIRTUAL_METRICS as readonly string[]).includes(m));
+  const derivatives = ratio || all || names.some((m) => DERIVATIVE_SET.has(m));
+  const deviceRates = all || names.some((m) => DEVICE_RATE_SET.has(m));
+  const virtual = !!names?.some((m) => VIRTUAL_SET.has(m));
   // a screw instant axis (multi-link, beam axle) is a velocity quantity: second derivatives
-  const screw = hasScrewInstantAxis(ctx) && (all || names.some((m) => (SCREW_AXIS_METRICS as readonly string[]).includes(m) || m === 'roll_center_z' || m === 'roll_center_y'));
+  const screw = hasScrewInstantAxis(ctx) && (all || names.some((m) => SCREW_SET.has(m)));
   return { kinematic, ratio, derivatives, deviceRates, virtual, screw, secondOrder: kinematic || derivatives || deviceRates || virtual || screw };
 }
+// asked once per state with every metric's name: set lookups, not list scans
+const DERIVATIVE_SET = new Set<string>(DERIVATIVE_METRICS);
+const DEVICE_RATE_SET = new Set<string>(DEVICE_RATE_METRICS);
+const VIRTUAL_SET = new Set<string>(VIRTUAL_METRICS);
+const SCREW_SET = new Set<string>([...SCREW_AXIS_METRICS, 'roll_center_z', 'roll_center_y']);
 
 /** metricsBySide (SensitivityModel's doc says what it returns). */
 export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct', names?: readonly string[]): Record<string, Record<string, MetricGradient | null>> {
@@ -53,11 +58,10 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
     direct = { rates, ev: ctx.evaluateAlong(rates, 0) };
   }
   if (mode === 'direct') {
-    for (const [key, m] of firstOrderDuals(ctx, parts.design, direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+    for (const [key, m] of firstOrderDuals(ctx, parts.design, direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d.slice(0, P) });
   } else {
-    const space = parts.adjoint.tangent(f, P);
-    const ev = ctx.evaluateAlong(space, f.n);
-    parts.adjoint.addGradients(f, firstOrderDuals(ctx, parts.design, ev, space), P, gradients);
+    const { space, ev } = parts.adjoint.evaluate(ctx, f, P);
+    for (const [key, m] of firstOrderDuals(ctx, parts.design, ev, space)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d.slice(0, P) });
   }
   if (direct) addSecondOrder(ctx, f, drivers, direct, want, names, gradients);
   const travel = ctx.sm.roles.rack_travel_per_revolution;
@@ -81,7 +85,7 @@ function addSecondOrder(ctx: SensitivityContext, f: StateFactors, drivers: reado
     // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
     const beam = ctx.sm.corners.length === 2 && ctx.sm.corners[0].upright === ctx.sm.corners[1].upright;
     const kin = beam ? beamRollCentreGradients(ctx, bump.f, bump.drivers, direct.rates) : kinematicRollCentres(ctx, bump.f, bump.drivers, direct.rates, direct.ev);
-    for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: Float64Array.from(m.d.subarray(0, P)) });
+    for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d.slice(0, P) });
   }
   if (want.derivatives) {
     const asked = names?.length && want.ratio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
@@ -117,7 +121,7 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
     // the *_virtual only when asked for (the default output stays as it was)
     const asked = VIRTUAL_METRICS.filter((m) => virtualAsked.includes(m));
     for (const name of [...offered.side, ...asked]) {
-      const m = gradients.get(`${side}:${name}`);
+      const m = gradients.get(groupKey(side, name));
       if (!m || ctx.unsupported.has(name)) { out[name] = null; continue; }
       // wheel travel is measured from the design wheel centre, which moves with the points
       if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= rates[ci][2 * P + k];
@@ -128,7 +132,7 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
     const out: Record<string, MetricGradient | null> = (bySide.axle = {});
     const d = parts.design!;
     for (const name of offered.axle) {
-      const m = gradients.get(`axle:${name}`);
+      const m = gradients.get(groupKey('axle', name));
       if (!m) { out[name] = null; continue; }
       // measured from the design state, which moves with the points: heave (mean wheel travel), track, ride height
       for (let k = 0; k < P; k++) {
@@ -142,3 +146,13 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
   }
   return bySide;
 }
+
+/** `<group>:<name>`, made once per pair: a fresh concatenation is flattened and hashed at every lookup. */
+function groupKey(group: string, name: string): string {
+  let byName = groupKeys.get(group);
+  if (!byName) groupKeys.set(group, (byName = new Map()));
+  let key = byName.get(name);
+  if (key === undefined) byName.set(name, (key = `${group}:${name}`));
+  return key;
+}
+const groupKeys = new Map<string, Map<string, string>>();

@@ -126,12 +126,13 @@ export class SensitivityModel implements SensitivityContext {
   }
 
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
-  evaluateAlong(rates: TangentSpace, base: number): DualEvaluation { return evaluateAlong(this, this.termHardpoint, rates, base); }
+  evaluateAlong(rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation { return evaluateAlong(this, this.termHardpoint, rates, base, seen); }
 
   /**
    * Every sensitivity metric's value and gradient at the current solved state. 'adjoint'
-   * (the default, dynamics.md): one transposed solve per metric, Φ_qᵀ μ = ∂m/∂qᵀ, then
-   * dm/dp = ∂m/∂p − μᵀ Φ_p; 'direct': one solve per hardpoint coordinate. Equal to rounding.
+   * (the default, dynamics.md): dm/dp = ∂m/∂p − μᵀ Φ_p with Φ_qᵀ μ = ∂m/∂qᵀ, by one
+   * transposed solve per state column the metrics read (adjoint.ts); 'direct': one solve
+   * per hardpoint coordinate. Equal to rounding.
    */
   metricsAt(drivers: readonly DriverParameters[], mode: 'adjoint' | 'direct' = 'adjoint', names?: readonly string[]): Record<string, MetricGradient | null> {
     const bySide = this.metricsBySide(drivers, mode, names);

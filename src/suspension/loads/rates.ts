@@ -8,8 +8,7 @@
  *   curvature term; src/mechanics/reduced.ts). At an equilibrium under a vertical wheel load
  *   this is d(F_wheel)/dz; ride rate is the wheel rate in series with the tyre's rate.
  */
-import { pointRate, tangentSpace } from '../../../kernel/analysis';
-import type { ResidualBlock } from '../../../kernel/system';
+import { pointRate, type TangentSpace } from '../../../kernel/analysis';
 import { PointToPointForce } from '../../../mates/forces';
 import * as P from '../../../kernel/pose';
 import { splitReference } from '../../assembly/types';
@@ -39,8 +38,8 @@ export function suspensionRates(dyn: DynamicsModel, wheelPoint: string, options:
   const variable = model.parts.get(ref.owner);
   const local = model.doc.parts[ref.owner]?.points?.[ref.name];
   if (variable === undefined || !local) throw new ArgumentError('wheelPoint', `no point "${wheelPoint}"`, `no point "${wheelPoint}"`);
-  // the tangent as a "rates" vector (unit α) for pointRate
-  const tangent = tangentSpace(system, [] as ResidualBlock[]);
+  // the basis column as a "rates" vector (unit α) for pointRate, which reads only the layout
+  const tangent: TangentSpace = { mobility: red.k, targetRank: 0, status: 'not_unique', projectionRatios: [], rates: [], layout: red.layout, size: red.size };
   const rate = new Float64Array(3);
   const n = red.N.subarray(0, red.size);
   const dz = pointRate(rate, system, tangent, n, variable, local)[2];

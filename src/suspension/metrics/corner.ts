@@ -87,7 +87,10 @@ export interface CornerDesign {
 
 export interface CornerInput {
   side: Side;
-  /** World positions (mm) of the named points; must hold axle_inboard and axle_outboard. */
+  /**
+   * World positions (mm) of the named points; must hold axle_inboard and axle_outboard. Only
+   * the names of CORNER_INPUT_POINTS are read.
+   */
   points: Record<string, DualVec3>;
   /** Physical steering axis, lower → upper point; null when there is none. */
   steeringAxis: [DualVec3, DualVec3] | null;
@@ -245,6 +248,9 @@ export function turnAboutAxis(a: DualVec3, b: DualVec3, p: DualVec3, p0: DualVec
   const r = reject(vsub(p, a), u), r0 = reject(vsub(p0, a), u);
   return atan2(dot(u, cross(r0, r)), dot(r0, r));
 }
+
+/** The names of `CornerInput.points` that cornerMetrics reads (a caller seeds these alone). */
+export const CORNER_INPUT_POINTS: ReadonlySet<string> = new Set(['axle_inboard', 'axle_outboard', 'strut_top', 'strut_bottom', 'pushrod_inboard', 'rocker_axis_a', 'rocker_axis_b']);
 
 /** Every per-corner metric and derived point (see the module comment for conventions). */
 export function cornerMetrics(input: CornerInput, n: number): CornerMetrics {

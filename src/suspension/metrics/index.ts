@@ -1,5 +1,6 @@
 /** Suspension metrics: per corner and per axle, as dual-number functions of positions. */
 export {
+  CORNER_INPUT_POINTS,
   CORNER_METRIC_NAMES,
   DERIVED_POINT_NAMES,
   STEERING_AXIS_METRIC_NAMES,

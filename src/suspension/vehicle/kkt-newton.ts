@@ -79,6 +79,9 @@ interface Workspace {
   /** The bound model's own curvature and λ; H(λ). */
   own: ModelOwn;
   H: Float64Array;
+  /** The model whose solve the LU's factors are from (null: none, or another's), and their force scale. */
+  factorsOf: VehicleModel | null;
+  factorScale: number;
   /** Nonzeros of J (row-major index, ws.jCount of them) and of the saddle matrix (ws.aCount); g: scratch of n. */
   jIdx: Int32Array; jCount: number;
   aIdx: Int32Array; aCount: number;
@@ -106,13 +109,16 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
   if (own.tensor && own.hasLambda) curvatureAt(own.tensor, own.lambda, H); else H.fill(0);
   const rowTol = ROW_TOLERANCE * sys.lengthScale;
   const N = n + r;
-  let residual = Infinity, last = Infinity, start = Infinity, s = 0, factored = false;
+  // this model's last factors (a sweep's previous state, a re-solve), with their force scale: a
+  // first step on them, refactored as soon as they contract the force too little (REUSE)
+  let factored = ws.factorsOf === m && own.hasLambda;
+  let residual = Infinity, last = Infinity, start = Infinity, s = factored ? ws.factorScale : 0;
   for (let it = 0; it <= maxIterations; it++) {
     // the force elements' stiffness only where the matrix will be rebuilt (the first iteration; else assembled below)
     m.dyn.forces.assemble(ws.v0, 0, ws.Q, factored ? null : ws.K, null);
     const cmax = evaluateRows(sys, ws);
-    if (s === 0) {
-      s = forceScale(ws);
+    if (it === 0) {
+      if (s === 0) s = forceScale(ws);
       // μ = s R⁻¹ λ: the last solve's multipliers, or none
       for (let row = 0; row < ws.rows; row++) { const p = ws.pick[row]; if (p >= 0) mu[p] = ws.own.hasLambda ? (s * ws.own.lambda[row]) / ws.rowScale[p] : 0; }
     }
@@ -132,8 +138,8 @@ export function kktNewton(m: VehicleModel, tolerance: number, maxIterations = 25
       if (factored) m.dyn.forces.assemble(ws.v0, 0, ws.Q, ws.K, null);
       if (it >= LAZY && !own.tensor) own.tensor = curvatureTensor(sys, ws.blocks, ws.rowStart, ws.colOfVar, n);
       if (it > 0 && own.tensor) curvatureAt(own.tensor, own.lambda, H);
-      if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) break;
-      factored = true;
+      if (!buildSaddle(ws, s) || !ws.lu.factor(A, N, 1e-15, ws.aIdx, ws.aCount)) { ws.factorsOf = null; break; }
+      factored = true; ws.factorsOf = m; ws.factorScale = s;
     }
     // the increments: [δ; Δμ] from the force left, −s (D Q − Ĵᵀ μ), and the rows' −R c
     for (let i = 0; i < n; i++) x[i] = -s * ws.g[i];
@@ -263,6 +269,7 @@ function workspace(m: VehicleModel): Workspace {
     lu: new OrderedLU(1), v0: new Float64Array(n), colOfVar, // sized below, once the rows are chosen
     own: { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false }, H: new Float64Array(n * n),
     jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
+    factorsOf: null, factorScale: 0,
   };
   chooseRows(sys, ws);
   const N = n + ws.r;

@@ -4,9 +4,10 @@
  * constraint manifold by that test, computed here on its own (the admissible motions' QR);
  * the rows' curvature kept per row and summed at λ is the constraint curvature of
  * tangent.ts at the same multipliers; and with it Newton converges at its quadratic rate
- * (with the curvature of another state, or none, it takes twice the iterations).
+ * (with the curvature of another state, or none, it takes twice the iterations); a re-solve
+ * of the same model starts on its last factors.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
 import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
 import { kktNewton } from '../../../src/suspension/vehicle/kkt-newton';
@@ -15,6 +16,7 @@ import { G } from '../../../src/suspension/vehicle/inertia-load';
 import { exactReduced } from '../../../src/suspension/vehicle/tangent';
 import { curvatureAt, curvatureTensor } from '../../../src/suspension/vehicle/curvature-tensor';
 import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
+import { OrderedLU } from '../../../kernel/lu-ordered';
 import { readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
@@ -44,6 +46,30 @@ describe('the vehicle\'s saddle-system Newton', () => {
     let moved = 0;
     for (let i = 0; i < rest.length; i++) moved = Math.max(moved, Math.abs(sys.state[i] - rest[i]));
     expect(moved).toBeGreaterThan(1e-3);
+  });
+
+  it('re-solves on the model\'s last factors (modified Newton): 0.4 g from rest again without a factorisation; another model builds its own', () => {
+    sys.restore(rest);
+    applyAcceleration(m, { ax: 0, ay: 0.4 });
+    expect(kktNewton(m, tol).converged).toBe(true);
+    const solved = Float64Array.from(sys.state);
+    const factor = vi.spyOn(OrderedLU.prototype, 'factor');
+    try {
+      sys.restore(rest);
+      const again = kktNewton(m, tol);
+      expect(again.converged).toBe(true);
+      expect(again.iterations).toBeLessThanOrEqual(8);
+      expect(factor).not.toHaveBeenCalled();
+      // the same state, to the stopping rule (1e-10 of the weight on stiff tyres: far below a µm)
+      let moved = 0;
+      for (let i = 0; i < solved.length; i++) moved = Math.max(moved, Math.abs(sys.state[i] - solved[i]));
+      expect(moved).toBeLessThan(1e-6);
+      const other = buildVehicle(spec);
+      expect(solveVehicle(other, { ax: 0, ay: 0 }).status).toBe('solved');
+      expect(factor).toHaveBeenCalled();
+    } finally {
+      factor.mockRestore();
+    }
   });
 
   it('sums the rows\' curvature at λ to tangent.ts\'s constraint curvature at the same multipliers', () => {
