@@ -55,7 +55,7 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const progress = io.stderrIsTTY ? progressLine(io, 'sensitivity') : undefined;
   if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all, staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
   await progress?.clear();
-  // a gradient figure's gradients: over the numbers that leave the car at rest where it is (the bars' rates)
+  // a gradient figure's gradients: over the named numbers, or by default the bars' rates (every number takes seconds)
   if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));
   const failed = parts.find((p) => p.status !== 'solved');
   const result = failed ?? { status: 'solved' as const, metrics: Object.assign({}, ...parts.map((p) => (p.status === 'solved' ? p.metrics : {}))) as Record<string, { value: number; gradient: Record<string, number> }> };

@@ -156,6 +156,14 @@ export class HardpointTerms {
     };
   }
 
+  /**
+   * The blocks that read parameter j's entity, each with its local seed (the entity's unit
+   * move): a row block by its system index, a force element by its force index.
+   */
+  movers(j: number): { kind: 'row' | 'force'; block: number; local: TangentSeeds['local'] }[] {
+    return this.readers[j].map((r) => ({ kind: r.kind, block: r.kind === 'row' ? this.rows[r.index].index : r.index, local: this.seeds(j, r).local }));
+  }
+
   /** Whether parameter j moves any constraint row (so the start pose moves with it). */
   movesRows(j: number): boolean {
     return this.readers[j].some((r) => r.kind === 'row');

@@ -19,7 +19,8 @@ import { applyAcceleration, unitAcceleration } from './loads';
 import { vehicleParameter } from './parameters';
 import { stateRates } from './static-gradients';
 import { derivativeReport, exactReduced, gaussSolve, type StateDerivative } from './tangent';
-import { poseRates } from './metric-rates';
+import { mixedReport, poseRates } from './metric-rates';
+import { movingDeltas, unfollowed } from './figure-rates';
 import { VehicleInputError } from './errors';
 import type { VehicleMetricGradient } from './static-gradients';
 
@@ -49,11 +50,17 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   const s = solveVehicle(m, { ax: 0, ay: 0 });
   if (s.status !== 'solved') return s;
   const { dyn } = m, n = dyn.forces.size;
-  // the rest state must not move: q' = 0 along each number
-  const rest = stateRates(m, params);
-  params.forEach((p, j) => {
+  // the rest state's rate along each number: one that leaves it still moves the figures through K's force part only
+  const tangents: { qd: Float64Array; rp: Float64Array }[] = [];
+  const rest = stateRates(m, params, undefined, (j, qd, rp) => { tangents[j] = { qd, rp }; });
+  // a bar's rate that leaves the state still: K's force part only; every other number by figure-rates.ts
+  const moving = params.map((p, j) => {
     const moved = Object.entries(rest[j]).find(([, v]) => Math.abs(v) > 1e-12);
-    if (moved) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved[0]}), and the gradient of a gradient figure then needs the reduced stiffness's rate along that move (the constraints' third derivatives, which the duals' second tangent level gives, with the elements' and the inertial loads' rates and the figures' own maps'), not assembled for the vehicle yet: only numbers that leave the car at rest where it is (an untwisted anti-roll bar's rate)`);
+    if (!moved && p.parts.every(({ parameter: q }) => q.kind === 'coefficient')) return false;
+    const why = unfollowed(m, p);
+    if (why && !moved) throw new VehicleInputError(`parameter "${p.name}"`, `${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and an untwisted anti-roll bar's rate`);
+    if (why) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved![0]}) and ${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and an untwisted anti-roll bar's rate`);
+    return true;
   });
   const red = exactReduced(m);
   const { N, k, layout, Kr } = red;
@@ -72,7 +79,9 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   });
   const report = (d: Float64Array | null) => (d ? derivativeReport(m, poseRates(m, d, layout)) : null);
   const values = figures(report(deltas[0])!, report(deltas[1]));
-  const rates = params.map((p) => {
+  const movedDeltas = moving.some((x) => x) ? movingDeltas(m, red, params, tangents, directions, deltas) : [];
+  const rates = params.map((p, j) => {
+    if (moving[j]) return movingFigures(m, layout, tangents[j].qd, deltas, movedDeltas[j], report(deltas[0])!);
     const dK = elementStiffnessRate(m, p.name, p.parts);
     const moved = deltas.map((d) => {
       if (!d) return null;
@@ -95,6 +104,22 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   const out: Record<string, VehicleMetricGradient> = {};
   for (const name of metrics) out[name] = { value: values[name], gradient: Object.fromEntries(params.map((p, j) => [p.name, rates[j][name]])) };
   return { status: 'solved', metrics: out };
+}
+
+/** The figures' rates along a number that moves the rest state at qd: each figure's map at δ′ and the map's own rate along qd at δ. */
+function movingFigures(m: VehicleModel, layout: Int32Array, qd: Float64Array, deltas: readonly (Float64Array | null)[], moved: readonly (Float64Array | null)[], ay: StateDerivative): Record<string, number> {
+  const rate = (d: Float64Array | null, dd: Float64Array | null): StateDerivative | null => {
+    if (!d || !dd) return null;
+    const out = derivativeReport(m, poseRates(m, dd, layout));
+    const mixed = mixedReport(m, poseRates(m, qd, layout), poseRates(m, d, layout));
+    out.roll += mixed.roll; out.pitch += mixed.pitch;
+    for (const c of Object.keys(out.load) as (keyof typeof out.load)[]) out.load[c] += mixed.load[c];
+    return out;
+  };
+  const out = figures(rate(deltas[0], moved[0])!, rate(deltas[1], moved[1]));
+  const f = transfer(ay, 'front'), r = transfer(ay, 'rear');
+  out['vehicle.front_load_transfer_share'] = (out['vehicle.lateral_load_transfer.front'] * r - f * out['vehicle.lateral_load_transfer.rear']) / ((f + r) * (f + r));
+  return out;
 }
 
 /** ∂K/∂θ of a number made of element coefficients linear in it: each element's stiffness at the state over its value. */

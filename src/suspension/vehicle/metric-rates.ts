@@ -77,3 +77,51 @@ export function staticMetricRates(m: VehicleModel, pose: (part: string) => PoseR
   out['vehicle.rear_axle_load'] = d.load.rear_left + d.load.rear_right;
   return out;
 }
+
+/**
+ * A number with two first-order parts and their mixed part (ε₁² = ε₂² = 0): v + a ε₁ + b ε₂ + ab ε₁ε₂.
+ * The figures' maps' own second derivatives: along the state's rate q′ (ε₁) and a figure's
+ * tangent δ held in the moved body frames (ε₂), R(ε₁, ε₂) = R (I + ε₁[ω₁]ₓ)(I + ε₂[ω₂]ₓ).
+ */
+interface Hyper { v: number; a: number; b: number; ab: number }
+const hmul = (x: Hyper, y: Hyper): Hyper => ({ v: x.v * y.v, a: x.a * y.v + x.v * y.a, b: x.b * y.v + x.v * y.b, ab: x.ab * y.v + x.a * y.b + x.b * y.a + x.v * y.ab });
+/** g(x) from g, g′, g″ at x.v. */
+const happly = (x: Hyper, g: number, g1: number, g2: number): Hyper => ({ v: g, a: g1 * x.a, b: g1 * x.b, ab: g1 * x.ab + g2 * x.a * x.b });
+
+/** The world position of a part's local point x (and, with `direction`, of its direction) along both tangents. */
+function hyperPoint(p1: PoseRate, p2: PoseRate, x: readonly number[], direction: boolean): Hyper[] {
+  // R(x + ε₂(ω₂ × x + v₂)) with R → R(I + ε₁[ω₁]ₓ), plus p + ε₁ R v₁
+  const t2 = direction ? cross(p2.w, x) : cross(p2.w, x).map((c, i) => c + p2.v[i]);
+  const t1 = direction ? cross(p1.w, x) : cross(p1.w, x).map((c, i) => c + p1.v[i]);
+  const v = rot(p1.R, x), a = rot(p1.R, t1), b = rot(p1.R, t2), ab = rot(p1.R, cross(p1.w, t2));
+  return [0, 1, 2].map((i) => ({ v: v[i] + (direction ? 0 : p1.p[i]), a: a[i], b: b[i], ab: ab[i] }));
+}
+
+/**
+ * The mixed second derivatives of the body's roll and pitch (deg) and each tyre's vertical load
+ * (N) along `first` (the state's rate q′) and `second` (a figure's tangent δ): with the
+ * figures' linear maps at the moved state applied to δ′, the rate of a gradient figure.
+ */
+export function mixedReport(m: VehicleModel, first: (part: string) => PoseRate, second: (part: string) => PoseRate): { roll: number; pitch: number; load: Record<string, number> } {
+  const b1 = first('body'), b2 = second('body');
+  // body R's third row: R(ε) e_k's z for k = 0, 1, 2
+  const row = [0, 1, 2].map((k) => hyperPoint(b1, b2, [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0], true)[2]);
+  const [r31, r32, r33] = row;
+  const inv33 = happly(r33, 1 / r33.v, -1 / (r33.v * r33.v), 2 / (r33.v * r33.v * r33.v));
+  const ratio = hmul(r32, inv33);
+  const roll = happly(ratio, 0, 1 / (1 + ratio.v * ratio.v), (-2 * ratio.v) / ((1 + ratio.v * ratio.v) ** 2)).ab * DEG;
+  const s = 1 - r31.v * r31.v;
+  const pitch = -happly(r31, 0, 1 / Math.sqrt(s), r31.v / (s * Math.sqrt(s))).ab * DEG;
+  const load: Record<string, number> = {};
+  for (const w of m.wheels) {
+    const u1 = first(w.upright), u2 = second(w.upright);
+    const l = Math.hypot(w.axis[0], w.axis[1], w.axis[2]);
+    const cz = hyperPoint(u1, u2, w.centre, false)[2];
+    const az = hyperPoint(u1, u2, w.axis.map((x) => x / l), true)[2];
+    // N = k (road − c_z + r √(1 − a_z²))
+    const q = { v: 1 - az.v * az.v, a: -2 * az.v * az.a, b: -2 * az.v * az.b, ab: -2 * (az.a * az.b + az.v * az.ab) };
+    const root = happly(q, Math.sqrt(q.v), 1 / (2 * Math.sqrt(q.v)), -1 / (4 * q.v * Math.sqrt(q.v)));
+    load[w.corner] = w.tyre.stiffness * (-cz.ab + w.radius * root.ab);
+  }
+  return { roll, pitch, load };
+}

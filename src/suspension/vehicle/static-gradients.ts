@@ -56,7 +56,8 @@ export function vehicleStaticSensitivity(m: VehicleModel, names: readonly string
 }
 
 /** Per parameter, every metric's rate at the solved state (the model left at it). */
-export function stateRates(m: VehicleModel, params: readonly VehicleParameter[], done?: (j: number) => void): Record<string, number>[] {
+export function stateRates(m: VehicleModel, params: readonly VehicleParameter[], done?: (j: number) => void,
+  keep?: (j: number, qd: Float64Array, rp: Float64Array) => void): Record<string, number>[] {
   const { dyn } = m, sys = dyn.system;
   const n = dyn.forces.size;
   const Q = new Float64Array(n), zero = new Float64Array(n);
@@ -66,15 +67,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
   const { layout, k, N } = red;
   const rows = rowBlocks(m, layout, mult.rowBlock);
   const nRows = mult.lambda.length;
-  // the holds' rows (one-row drivers): a number moves none, q_θ keeps them
-  const holds = mult.driverBlocks.map((b) => blockJacobian(m, b, layout));
-  const S = new Float64Array((nRows + holds.length) * n);
-  for (const rb of rows) {
-    const J = blockJacobian(m, rb.index, layout);
-    S.set(J, rb.row0 * n);
-  }
-  holds.forEach((h, i) => S.set(h, (nRows + i) * n));
-  const minimum = minimumNormRows(S, nRows + holds.length, n, startSolveMetric(sys, layout, n));
+  const { minimum, holds } = rowSolver(m, layout, mult);
   // every hardpoint piece of every parameter, once
   const hpParams: HardpointParameter[] = [];
   const hpIndex = new Map<string, number>();
@@ -86,7 +79,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
   const hp = hpParams.length ? new HardpointTerms(dyn, hpParams, rows) : null;
   const ownerRow = new Map<string, number>();
   for (const rb of rows) { const o = sys.block(rb.index).owner; if (!ownerRow.has(o)) ownerRow.set(o, rb.row0); }
-  const rp = new Float64Array(n), con = new Float64Array(nRows + holds.length), one = new Float64Array(n), oneCon = new Float64Array(nRows);
+  const rp = new Float64Array(n), con = new Float64Array(nRows + holds), one = new Float64Array(n), oneCon = new Float64Array(nRows);
   return params.map((p, jp) => {
     rp.fill(0); con.fill(0);
     for (const { parameter: q, weight } of p.parts) {
@@ -122,12 +115,27 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
     const delta = qt;
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * alpha[a];
     done?.(jp);
+    keep?.(jp, delta, rp.slice());
     return staticMetricRates(m, poseRates(m, delta, layout), p.cg);
   });
 }
 
+/**
+ * The least move x with Φ_q x = b (b on the hard rows in the multipliers' order, then one
+ * per hold: `solve` reads b from x and writes x), the holds' rows kept with the others.
+ */
+export function rowSolver(m: VehicleModel, layout: Int32Array, mult: { rowBlock: Int32Array; driverBlocks: number[] }): { minimum: { solve(x: Float64Array): void }; holds: number } {
+  const n = m.dyn.forces.size, nRows = mult.rowBlock.length;
+  // the holds' rows (one-row drivers): a number moves none, q_θ keeps them
+  const holds = mult.driverBlocks.map((b) => blockJacobian(m, b, layout));
+  const S = new Float64Array((nRows + holds.length) * n);
+  for (const rb of rowBlocks(m, layout, mult.rowBlock)) S.set(blockJacobian(m, rb.index, layout), rb.row0 * n);
+  holds.forEach((h, i) => S.set(h, (nRows + i) * n));
+  return { minimum: minimumNormRows(S, nRows + holds.length, n, startSolveMetric(m.dyn.system, layout, n)), holds: holds.length };
+}
+
 /** The constraint blocks of the assembled rows (rowBlock: each row's block), each with its first row and tangent columns. */
-function rowBlocks(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array): RowBlock[] {
+export function rowBlocks(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array): RowBlock[] {
   const sys = m.dyn.system, out: RowBlock[] = [];
   for (let r = 0; r < rowBlock.length; r++) {
     if (r > 0 && rowBlock[r] === rowBlock[r - 1]) continue;
@@ -196,10 +204,15 @@ function freeLengthTerm(m: VehicleModel, free: readonly { element: string; w: nu
       const el = dyn.elements.find((e) => e.id === element);
       const blk = el?.block;
       if (!el || !(blk instanceof PointToPointForce) || !(blk.spring instanceof LinearLaw)) throw new VehicleInputError(`element "${element}"`, 'a free length moves, but the element has no linear spring');
-      const unit = new PointToPointForce(`${blk.owner}'`, blk.vars[0], blk.a, blk.vars[1], blk.b, new LinearLaw(0, 0, -blk.spring.slope), null);
+      const unit = freeLengthUnit(blk);
       const slots = forces.slotsOf(el.index), lq = new Float64Array(slots.length);
       unit.evaluate(system.state, forces.offsetsOf(el.index), new Float64Array(slots.length), 0, lq, null, null);
       for (let k = 0; k < slots.length; k++) if (slots[k] >= 0) out[slots[k]] -= w * lq[k];
     }
   };
+}
+
+/** A spring's ∂/∂x₀ as an element of its own (the law k(x − x₀) + y₀: the constant force −k between the same ends). */
+export function freeLengthUnit(blk: PointToPointForce): PointToPointForce {
+  return new PointToPointForce(`${blk.owner}'`, blk.vars[0], blk.a, blk.vars[1], blk.b, new LinearLaw(0, 0, -(blk.spring as LinearLaw).slope), null);
 }

@@ -9,6 +9,7 @@ import { lateralSummary, solveVehicle } from '../../../src/suspension/vehicle/an
 import { vehicleGradientSensitivity } from '../../../src/suspension/vehicle/gradient-figures';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { fitVehicle } from '../../../src/suspension/vehicle/fit';
+import { unfollowed } from '../../../src/suspension/vehicle/figure-rates';
 import { readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
@@ -50,7 +51,9 @@ describe('gradients of the vehicle\'s gradient figures', () => {
     expect(report.moves['front.anti_roll.rate'].delta).toBeLessThan(0);
   });
 
-  it('refuses a number that moves the rest state, saying why', () => {
-    expect(() => vehicleGradientSensitivity(buildVehicle(spec), ['rear.spring.rate'])).toThrow(/moves the rest state.*third derivatives/);
+  it('names why a piece is not followed (a bar\'s rate on a twisted bar: its coefficient moves the rest state)', () => {
+    const bar = { name: 'front.anti_roll.rate', parts: [{ parameter: { kind: 'coefficient' as const, element: 'front_arb', field: 'rotational_stiffness.x' }, weight: 1 }], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0] as [number, number, number] };
+    expect(unfollowed(buildVehicle(spec), bar)).toMatch(/coefficient.*not followed/);
+    expect(unfollowed(buildVehicle(spec), { ...bar, parts: [{ parameter: { kind: 'stiffness', element: 'rear_left_spring' }, weight: 1 }] })).toBeNull();
   });
 });
