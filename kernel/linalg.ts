@@ -456,3 +456,16 @@ export function svd3(a: Float64Array, v: Float64Array, sigma: Float64Array): voi
     }
   }
 }
+
+/** K x for a dense row-major n × n matrix, in a new vector. */
+export function denseTimes(K: Float64Array, x: Float64Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * x[j]; out[i] = s; }
+  return out;
+}
+
+/** a += b, element by element; returns a. */
+export function addInto(a: Float64Array, b: Float64Array): Float64Array {
+  for (let i = 0; i < a.length; i++) a[i] += b[i];
+  return a;
+}

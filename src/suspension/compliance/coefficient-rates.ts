@@ -21,6 +21,7 @@
  * x' = x_p + N K_r⁻¹ Nᵀ (r + K x_p), x_p the rows' least-squares motion, and
  * c' = (m_q)˙ x + m_q x' by one evaluation in tangent mode (gradients/point-tangents.ts).
  */
+import { denseTimes as times, addInto as plus } from '../../../kernel/linalg';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { DualVec3 as DualVec3Class } from '../../../kernel/dual';
 import type { PointExpr } from '../build/targets';
@@ -223,13 +224,3 @@ function cross(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
-function times(K: Float64Array, x: Float64Array, n: number): Float64Array {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * x[j]; out[i] = s; }
-  return out;
-}
-
-function plus(a: Float64Array, b: Float64Array): Float64Array {
-  for (let i = 0; i < a.length; i++) a[i] += b[i];
-  return a;
-}

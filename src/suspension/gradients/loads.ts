@@ -22,6 +22,7 @@ import { SweepLoads, type LoadCase } from '../loads/loads';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityContext, type StateFactors } from './types';
 import type { PointExpr } from '../build/targets';
 import { forEachJacobianRate, type RowDuals } from './jacobian';
+import { freeLengthRate } from './free-length';
 import { JOINT_FORCE, JOINT_MOMENT, JointWrenchRates, jointMetricNames, jointsOf } from './joint-wrenches';
 import { ElementHoldRates, barWrenchNames, elementHoldNames } from './element-holds';
 import { MOTION_RATIO, motionRatioGradients, motionRatioNames } from './motion-ratios';
@@ -284,19 +285,13 @@ export class LoadSensitivity {
       const duals = withTangents(seeds, () => { blk.evaluate(sys.state, forces.offsetsOf(e.index), localV, 0, localQ, localK, null); return blk.duals(); });
       for (let i = 0; i < slots.length; i++) if (slots[i] >= 0) acc[slots[i]] += duals[i].t ? duals[i].t!.v : 0;
       if (e.slope === 0) continue;
-      // d(free)/ds = d|b − a|/dp_k at the design points
-      const A = blk.a, B = blk.b, L = Math.hypot(B[0] - A[0], B[1] - A[1], B[2] - A[2]);
-      let dFree = 0;
-      for (let c = 0; c < 3; c++) {
-        if (e.jb >= 0 && k === 3 * e.jb + c) dFree += (B[c] - A[c]) / L;
-        if (e.ja >= 0 && k === 3 * e.ja + c) dFree -= (B[c] - A[c]) / L;
-      }
+      const dFree = freeLengthRate(blk, e.ja, e.jb, k);
       if (dFree === 0) continue;
       const dT = -e.slope * dFree;
       // unit tension: +u on a at x_a, −u on b at x_b (u from a to b), in body components
       const R = new Float64Array(9);
       const vars = blk.vars;
-      const xa = P.applyPoint(new Float64Array(3), sys.getPose(vars[0]), A), xb = P.applyPoint(new Float64Array(3), sys.getPose(vars[1]), B);
+      const xa = P.applyPoint(new Float64Array(3), sys.getPose(vars[0]), blk.a), xb = P.applyPoint(new Float64Array(3), sys.getPose(vars[1]), blk.b);
       const d = [xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]], l = Math.hypot(d[0], d[1], d[2]);
       [[xa, 1], [xb, -1]].forEach(([x, sign], body) => {
         const s0 = slots[6 * body];
@@ -325,3 +320,4 @@ export class LoadSensitivity {
     return -1;
   }
 }
+

@@ -21,6 +21,7 @@ import { LinearLaw, type PointToPointForce } from '../../../mates/forces';
 import { addConstraintCurvature } from '../../mechanics/curvature';
 import type { DynamicsModel } from '../../mechanics/build';
 import { forEachJacobianRate } from './jacobian';
+import { freeLengthRate } from './free-length';
 import { driverRowsOf, jacobianRateTimesVector, solve } from './roll-centre';
 import type { DriverParameters, MetricGradient, SensitivityContext, StateFactors } from './types';
 
@@ -125,12 +126,7 @@ function elementRates(model: SensitivityContext, dyn: DynamicsModel, elements: r
     }
     if (e.slope === 0) continue;
     // the free length is the ends' distance: the law k (l − x₀) with x₀ moved is a constant tension −k·dx₀ (the unit tension's force and stiffness, scaled)
-    const A = blk.a, B = blk.b, L = Math.hypot(B[0] - A[0], B[1] - A[1], B[2] - A[2]);
-    let dFree = 0;
-    for (let c = 0; c < 3; c++) {
-      if (e.jb >= 0 && k === 3 * e.jb + c) dFree += (B[c] - A[c]) / L;
-      if (e.ja >= 0 && k === 3 * e.ja + c) dFree -= (B[c] - A[c]) / L;
-    }
+    const dFree = freeLengthRate(blk, e.ja, e.jb, k);
     if (dFree === 0 || !(blk.spring instanceof LinearLaw)) continue;
     const law = blk.spring as { slope: number; y0: number };
     const [slope, y0] = [law.slope, law.y0];

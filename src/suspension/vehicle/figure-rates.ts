@@ -20,6 +20,7 @@
  * linear spring without preload term) and the body's centre of mass; a number that moves a
  * hardpoint, a mass or a free length is refused by the caller (not assembled yet).
  */
+import { denseTimes as times, addInto as plus } from '../../../kernel/linalg';
 import { withTangents, type TangentSeeds } from '../../../kernel/dual';
 import { JacobianRate, blockColumns } from '../../../kernel/jacobian-rate';
 import { GravityBlock } from '../../../kernel/mass';
@@ -292,16 +293,6 @@ function rowRates(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array, qd:
   }
 }
 
-function times(K: Float64Array, x: Float64Array, n: number): Float64Array {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += K[i * n + j] * x[j]; out[i] = s; }
-  return out;
-}
-
-function plus(a: Float64Array, b: Float64Array): Float64Array {
-  for (let i = 0; i < a.length; i++) a[i] += b[i];
-  return a;
-}
 
 function minus(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) a[i] -= b[i];
