@@ -263,12 +263,8 @@ export class SparseLinear implements Linear {
       J.mulT(tmp, res);
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] += tmp[j]; du = Math.max(du, Math.abs(tmp[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
-      if (!(du > REFINE_TOLERANCE * uMax)) return true;
-      if (stale) {
-        if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return false;
-        // the next correction, at this pass's contraction, would be under the tolerance
-        if (last < Infinity && du * (du / last) <= REFINE_TOLERANCE * uMax) return true;
-      }
+      const verdict = refinementVerdict(du, uMax, last, stale);
+      if (verdict !== 0) return verdict > 0;
       last = du;
     }
     return !stale;
@@ -403,16 +399,25 @@ export class SparseLinear implements Linear {
       this.applyHinv(hg, tmp);
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] -= hg[j]; du = Math.max(du, Math.abs(hg[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
-      if (!(du > REFINE_TOLERANCE * uMax)) return true;
-      if (stale) {
-        if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return false;
-        // the next correction, at this pass's contraction, would be under the tolerance
-        if (last < Infinity && du * (du / last) <= REFINE_TOLERANCE * uMax) return true;
-      }
+      const verdict = refinementVerdict(du, uMax, last, stale);
+      if (verdict !== 0) return verdict > 0;
       last = du;
     }
     return !stale;
   }
+}
+
+/**
+ * After a refinement pass that changed u by du (largest entry; uMax: u's), the last pass's
+ * du being `last`: 1 when u is converged, −1 when a stale factor contracts too slowly to be
+ * worth keeping, 0 to go on.
+ */
+function refinementVerdict(du: number, uMax: number, last: number, stale: boolean): 1 | 0 | -1 {
+  if (!(du > REFINE_TOLERANCE * uMax)) return 1;
+  if (!stale) return 0;
+  if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return -1;
+  // the next correction, at this pass's contraction, would be under the tolerance
+  return last < Infinity && du * (du / last) <= REFINE_TOLERANCE * uMax ? 1 : 0;
 }
 
 /** out = A⁻¹ for a symmetric positive-definite 6 × 6 (row-major at offsets). False if not positive definite. */

@@ -12,11 +12,11 @@
  * (~1 s) by scripts/build-command.mjs in a process of its own.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { inputsKey } from '../../src/suspension/design/batch-worker-url.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,7 +40,7 @@ export default function setup(project: TestProject): void {
 function currentBuild(): string {
   try {
     const current = JSON.parse(readFileSync(CURRENT, 'utf8')) as Current;
-    if (existsSync(join(current.dir, 'dist/cli.cjs')) && inputsKey(current.inputs) === current.key) return current.dir;
+    if (existsSync(join(current.dir, 'dist/cli.cjs')) && inputsKey(current.inputs, '') === current.key) return current.dir;
   } catch {
     // no build yet, or one of its inputs is gone: build
   }
@@ -50,18 +50,12 @@ function currentBuild(): string {
   if (run.status !== 0) throw new Error(`test setup: scripts/build-command.mjs failed (exit ${run.status}):\n${run.stderr}`);
   const inputs = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')) as string[];
   const partial = `${CURRENT}.${process.pid}`;
-  writeFileSync(partial, JSON.stringify({ dir, inputs, key: inputsKey(inputs) } satisfies Current));
+  writeFileSync(partial, JSON.stringify({ dir, inputs, key: inputsKey(inputs, '') } satisfies Current));
   renameSync(partial, CURRENT);
   removeStaleBuilds(dir);
   return dir;
 }
 
-/** Hash of the input files' names and contents (throws when one is missing). */
-function inputsKey(inputs: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const path of inputs) hash.update(path).update('\0').update(readFileSync(path)).update('\0');
-  return hash.digest('hex');
-}
 
 function removeStaleBuilds(keep: string): void {
   for (const name of readdirSync(CACHE)) {

@@ -78,8 +78,8 @@ async function bundleSourceWorker(): Promise<URL> {
   }
 }
 
-/** Hash of the build settings and the input files' names and contents (throws when one is missing). */
-function inputsKey(inputs: readonly string[], settings: string): string {
+/** Hash of the build settings and the input files' names and contents (throws when one is missing); the tests' command build keys its cache the same way. */
+export function inputsKey(inputs: readonly string[], settings: string): string {
   const hash = createHash('sha256').update(settings).update('\0');
   for (const path of inputs) hash.update(path).update('\0').update(readFileSync(path)).update('\0');
   return hash.digest('hex');
