@@ -105,11 +105,13 @@ const SMALL_SYSTEM = 16;
 const REFRESH = 4;
 
 /**
- * A large matrix's (a whole car): its refactor costs about five iterations on the kept one,
- * each still gaining a digit or two. The sedan over a class C road: 0.6 → 0.1 refactors a
- * step, 5.6 → 7.5 iterations, ~30 % faster.
+ * A large matrix's (a whole car): its refactor (the forces' K and C, then the equilibrated
+ * numeric refactor, lu-ordered.ts) costs about three and a half iterations on the kept one,
+ * each still gaining a digit or so. The sedan over a class C road, refreshed after 4 / 5 / 8
+ * iterations: 0.58 / 0.26 / 0.10 refactors and 5.5 / 6.0 / 7.2 iterations a step; 5 costs
+ * least (at 8 when the refactor, not yet equilibrated, cost twice as much).
  */
-const REFRESH_LARGE = 8;
+const REFRESH_LARGE = 5;
 
 /** The method's scheme object for the options. */
 function schemeOf(options: IntegratorOptions): TimeScheme {
