@@ -397,6 +397,12 @@ export class Integrator {
     const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity, first = 0;
+    // A large matrix is refreshed at a step's start, too, after a step that needed more than
+    // REFRESH_LARGE iterations (refreshed in its course, or stalled): what made it slow (a tyre
+    // leaving the road, a rocker turning) is most often still there, and a refresh at the
+    // start serves the whole step, not its last iterations. Over the class C road 6.1 → 5.1
+    // iterations and 0.30 → 0.37 refactors a step, ~9 % less CPU time.
+    const afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
       constraints.evaluate(true, false);
@@ -407,7 +413,7 @@ export class Integrator {
       // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const lin = this.lin;
-      const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && N <= SMALL_SYSTEM);
+      const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
       // a large matrix's K and C (its costliest part) only once the check has failed: the
       // iteration that refreshes it after four is most often the one that converges
       const deferred = fresh && it > 0 && lin.large;

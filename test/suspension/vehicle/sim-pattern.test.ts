@@ -43,11 +43,12 @@ describe('the vehicle run\'s sparse iteration matrix', () => {
     let moved = 0;
     for (let i = 0; i < rest.length; i++) moved = Math.max(moved, Math.abs(sparse.state[i] - rest[i]));
     expect(moved).toBeGreaterThan(0.1);
-    // a kept matrix is refreshed only when Newton stalls (integrator.ts REFRESH_LARGE): the
-    // refactor costs about three and a half iterations on it; after four it was refactored
-    // 0.7 times a step here, after eight Newton took 6.4 iterations a step, after five 5.7
-    expect(sparse.factorisations / STEPS).toBeLessThan(0.4);
-    expect(sparse.iterations / STEPS).toBeLessThan(6.1);
+    // a kept matrix is refreshed only when Newton is slow (integrator.ts REFRESH_LARGE, and
+    // at the start of a step after a slow one): the refactor costs about three and a half
+    // iterations on it. Refreshed after eight iterations Newton took 6.4 a step here, after
+    // five 5.7, and with the refresh after a slow step 5.0 (0.52 refactors a step)
+    expect(sparse.factorisations / STEPS).toBeLessThan(0.6);
+    expect(sparse.iterations / STEPS).toBeLessThan(5.4);
     // masses, inertias and lever arms side by side: threshold pivoting on the matrix as it
     // stands leaves the diagonal in most columns, and fills the factors (8.5k nonzeros against 4.6k)
     const plain = new OrderedLU(sparse.N, true, false);
