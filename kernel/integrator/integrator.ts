@@ -105,11 +105,9 @@ const SMALL_SYSTEM = 16;
 const REFRESH = 4;
 
 /**
- * A large matrix's (a whole car): its refactor (the forces' K and C, then the equilibrated
- * numeric refactor, lu-ordered.ts) costs about three and a half iterations on the kept one,
- * each still gaining a digit or so. The sedan over a class C road, refreshed after 4 / 5 / 8
- * iterations: 0.58 / 0.26 / 0.10 refactors and 5.5 / 6.0 / 7.2 iterations a step; 5 costs
- * least (at 8 when the refactor, not yet equilibrated, cost twice as much).
+ * A large matrix's (a whole car), whose equilibrated refactor costs ~3.5 iterations on it; also
+ * at a step's start after a slower step (a tyre off the road, a rocker turning: mostly still
+ * so). Class C road: 5.1 iterations, 0.37 refactors a step (docs/vehicle-dynamics.md, Figures).
  */
 const REFRESH_LARGE = 5;
 
@@ -397,11 +395,6 @@ export class Integrator {
     const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity, first = 0;
-    // A large matrix is refreshed at a step's start, too, after a step that needed more than
-    // REFRESH_LARGE iterations (refreshed in its course, or stalled): what made it slow (a tyre
-    // leaving the road, a rocker turning) is most often still there, and a refresh at the
-    // start serves the whole step, not its last iterations. Over the class C road 6.1 → 5.1
-    // iterations and 0.30 → 0.37 refactors a step, ~9 % less CPU time.
     const afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
@@ -414,8 +407,7 @@ export class Integrator {
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const lin = this.lin;
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
-      // a large matrix's K and C (its costliest part) only once the check has failed: the
-      // iteration that refreshes it after four is most often the one that converges
+      // a large matrix's K and C (its costliest part) only once the check has failed: it often converges
       const deferred = fresh && it > 0 && lin.large;
       // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
       if (fresh && !deferred) constraints.scatter();
