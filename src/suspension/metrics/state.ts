@@ -28,5 +28,8 @@ export function evaluateState(sm: SuspensionModel, hold = 'layout_default'): Ful
       return instantAxisFromScrew(sm, i, width, tangent, steeringAxis ? { steeringAxis } : { hold });
     },
   });
-  return { ...evaluation, steering };
+  // the evaluation is this call's own object: the response joins it rather than a copy
+  const full = evaluation as FullState;
+  full.steering = steering;
+  return full;
 }
