@@ -18,7 +18,9 @@ export function evaluateState(sm: SuspensionModel, hold = 'layout_default'): Ful
     const axis = steering.axes.find((a) => a.side === c.roles.side);
     return axis ? responseLine(axis, n) : null;
   });
-  const evaluation = sm.evaluate({
+  // the screw instant axis only where a corner asks for one (its closure is not made otherwise)
+  const screw = sm.corners.some((c) => c.roles.instant_axis.type === 'screw');
+  const evaluation = sm.evaluate(!screw ? { virtualAxes } : {
     virtualAxes,
     instantAxis: (i, width, tangent) => {
       const axis = steering.axes.find((a) => a.side === sm.corners[i].roles.side);

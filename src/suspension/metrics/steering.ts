@@ -179,7 +179,12 @@ export function steeringTangent(sm: SuspensionModel, holdId = 'layout_default'):
   // Per mm of rack (the rack row's unit is the slide's scale; normalise on the slide itself).
   const col = tangent.layout[sm.steering];
   const rack = col >= 0 ? q[col] : 1;
-  const rates = rack !== 1 && rack !== 0 ? q.map((x) => x / rack) : q;
+  let rates = q;
+  if (rack !== 1 && rack !== 0) {
+    // (a loop, not a typed array's map: no call per entry)
+    rates = new Float64Array(q.length);
+    for (let i = 0; i < q.length; i++) rates[i] = q[i] / rack;
+  }
   return { status: 'unique', tangent, rates, holds, warnings };
 }
 
