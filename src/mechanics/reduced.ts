@@ -22,7 +22,7 @@ import { sharedMateReactions } from './statics';
 import { addTensionStiffness } from './tension-stiffness';
 
 export interface Reduced {
-  /** Admissible motion basis: k columns of `size` tangent entries, column-major. */
+  /** Admissible motion basis: k columns of `size` tangent entries, column-major (kernel/multipliers.ts keeps it per factorisation: read only). */
   N: Float64Array;
   k: number;
   size: number;
@@ -103,27 +103,31 @@ export function reduce(dyn: DynamicsModel, options: { loadScale?: number; mass?:
   const { basis: N, count: k, layout } = admissibleMotions(system);
   const f = new Float64Array(k);
   for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; f[a] = s; }
-  const project = (A: Float64Array, sign: number): Float64Array => {
-    const AN = new Float64Array(n * k); // A N, row-major n × k
-    for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += A[i * n + j] * N[b * n + j];
-      AN[i * k + b] = s;
-    }
-    const out = new Float64Array(k * k);
-    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b];
-      out[a * k + b] = sign * s;
-    }
-    return out;
-  };
-  const Kr = project(K, -1);
-  const Cr = C ? project(C, -1) : null;
+  const Kr = project(K, N, n, k, -1);
+  const Cr = C ? project(C, N, n, k, -1) : null;
   let Mr: Float64Array | null = null;
-  if (options.mass) Mr = project(assembleMass(new Float64Array(n * n), layout, n, dyn.bodies), 1);
+  if (options.mass) Mr = project(assembleMass(new Float64Array(n * n), layout, n, dyn.bodies), N, n, k, 1);
   return { N, k, size: n, layout, Q, f, Kr, Cr, Mr, mult };
 }
+
+/** sign · Nᵀ A N (k × k, row-major) of an n × n row-major A and the basis N (k columns of n). */
+function project(A: Float64Array, N: Float64Array, n: number, k: number, sign: number): Float64Array {
+  if (anScratch.length < n * k) anScratch = new Float64Array(n * k);
+  const AN = anScratch; // A N, row-major n × k
+  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += A[i * n + j] * N[b * n + j];
+    AN[i * k + b] = s;
+  }
+  const out = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b];
+    out[a * k + b] = sign * s;
+  }
+  return out;
+}
+let anScratch = new Float64Array(0);
 
 /** A two-force link's ends: its points in their parts' frames (per mate, found once per model). */
 interface LinkEnds { pa: readonly number[]; pb: readonly number[] }
