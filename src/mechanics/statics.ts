@@ -158,7 +158,7 @@ export function mateReactions(dyn: DynamicsModel, mult: RowMultipliers): Record<
   const out = computeReactions(dyn, mult);
   // multipliers of constraintMultipliers (kept per factorisation) are often read twice at a
   // state: its report, then its rates (mechanics/reduced.ts); a run's own are not kept
-  if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(dyn.system.state), reactions: copyReactions(out) });
+  if ('layout' in mult) keepReactions(mult, dyn.system.state, copyReactions(out));
   return out;
 }
 
@@ -175,8 +175,15 @@ export function sharedMateReactions(dyn: DynamicsModel, mult: RowMultipliers): R
   const state = dyn.system.state;
   if (last && sameState(last.state, state)) return last.reactions;
   const out = computeReactions(dyn, mult);
-  if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(state), reactions: out });
+  if ('layout' in mult) keepReactions(mult, state, out);
   return out;
+}
+
+/** Keep reactions of these multipliers at this state (the state copied into the last entry's buffer when it fits). */
+function keepReactions(mult: RowMultipliers, state: Float64Array, reactions: Reactions): void {
+  const last = lastReactions.get(mult);
+  if (last && last.state.length === state.length) { last.state.set(state); last.reactions = reactions; return; }
+  lastReactions.set(mult, { state: Float64Array.from(state), reactions });
 }
 
 function sameState(a: Float64Array, b: Float64Array): boolean {
