@@ -301,7 +301,7 @@ export function secantStep(system: System, before: Float64Array, last: Float64Ar
   }
 }
 /** The highest predictor degree a continuation takes. */
-export const MAX_PREDICTOR_ORDER = 4;
+export const MAX_PREDICTOR_ORDER = 6;
 const predictorNodes = new Float64Array(MAX_PREDICTOR_ORDER + 1);
 const predictorWeights = new Float64Array(MAX_PREDICTOR_ORDER + 1);
 /**
