@@ -95,8 +95,9 @@ export class Continuation {
   private readonly secant: boolean;
   private readonly order: number;
   private readonly branchGuard: boolean;
-  /** Scratch of moveTo, kept between moves: the values it started from, the secant's predicted state. */
+  /** Scratch of moveTo, kept between moves: the values it started from and those of a sub-step, the secant's predicted state. */
   private from: Float64Array = new Float64Array(0);
+  private stepValues: number[] = [];
   private predicted: Float64Array = new Float64Array(0);
 
   constructor(
@@ -153,7 +154,9 @@ export class Continuation {
     const nominal = Math.max(1, Math.min(MAX_SUBSTEPS, Math.ceil(options.subSteps ?? 1)));
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
-    const values = new Array<number>(n);
+    // the values of each sub-step, handed to setValues (one buffer for every move)
+    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n);
+    const values = this.stepValues;
     let s = 0;
     let h = fullStep;
     // The smallest fraction known to fail for good: a limit binds there, or a sub-step

@@ -231,6 +231,8 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
   const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
+  // one target and one set of move options for every step (no allocation per step)
+  const targets = [0], moveOptions = { subSteps: 1 };
   for (let i = 0; i <= steps; i++) {
     const value = i === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps; // file units, as reported
     const target = value * k;
@@ -241,7 +243,9 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
       report = solve(system);
       if (report.converged) path.restart([here]);
     } else {
-      move = path.moveTo([target], { subSteps: Math.abs(target - here) / maxSub });
+      targets[0] = target;
+      moveOptions.subSteps = Math.abs(target - here) / maxSub;
+      move = path.moveTo(targets, moveOptions);
       report = move.status === 'reached' ? move.report : move.report.converged ? move.report : move.failure ?? move.report;
     }
     const step: DriveStep = { value, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
