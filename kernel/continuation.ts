@@ -23,7 +23,7 @@
  */
 import * as P from './pose';
 import { solve, type SolveReport } from './solver/solve';
-import { largestMotion, type System } from './system';
+import type { System } from './system';
 import { ArgumentError } from './errors';
 import { PredictorChart } from './predictor-chart';
 
@@ -187,9 +187,7 @@ export class Continuation {
       iterations += trial.iterations;
       let refused = !trial.converged;
       if (!refused && predicted !== null) {
-        const jump = largestMotion(system, predicted);
-        const motion = largestMotion(system, this.current, predicted);
-        refused = jump > 0.5 * motion + 1e-9 * system.lengthScale;
+        refused = landsFar(system, this.current, predicted);
       }
       if (refused) {
         failure = trial;
@@ -276,6 +274,36 @@ export class Continuation {
     else this.chart.predict(system, this.current, this.currentCoords, past, k, lagrangeWeights(k, nodes, ratio));
     return 'secant';
   }
+}
+
+/**
+ * The branch guard: whether the state (where the corrector landed) lies farther from
+ * `predicted` than half the predicted motion from `last`, each the largest over the moving
+ * parts of position gap plus turn × length scale (largestMotion's measure, in one pass and
+ * with square roots for Math.hypot: the guard runs every sub-step).
+ */
+function landsFar(system: System, last: Float64Array, predicted: Float64Array): boolean {
+  const state = system.state, L = system.lengthScale;
+  let jump = 0, motion = 0;
+  for (const v of system.variables) {
+    if (v.fixed || v.kind !== 'pose') continue;
+    const o = v.offset;
+    jump = Math.max(jump, poseGap(predicted, state, o, L));
+    motion = Math.max(motion, poseGap(last, predicted, o, L));
+  }
+  return jump > 0.5 * motion + 1e-9 * L;
+}
+/** |position gap| + angle between the turns × L of the poses at offset o of two states (kernel/pose.ts poseDistance). */
+function poseGap(a: Float64Array, b: Float64Array, o: number, L: number): number {
+  const dx = a[o] - b[o], dy = a[o + 1] - b[o + 1], dz = a[o + 2] - b[o + 2];
+  // the turn from a to b: conj(q_a) · q_b (quat.ts angleBetween)
+  const aw = a[o + 3], ax = -a[o + 4], ay = -a[o + 5], az = -a[o + 6];
+  const bw = b[o + 3], bx = b[o + 4], by = b[o + 5], bz = b[o + 6];
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  const x = aw * bx + ax * bw + ay * bz - az * by;
+  const y = aw * by - ax * bz + ay * bw + az * bx;
+  const z = aw * bz + ax * by - ay * bx + az * bw;
+  return Math.sqrt(dx * dx + dy * dy + dz * dz) + 2 * Math.atan2(Math.sqrt(x * x + y * y + z * z), Math.abs(w)) * L;
 }
 
 /**
