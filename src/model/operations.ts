@@ -37,8 +37,9 @@ function userName(owner: string): string {
 export function modelState(model: Model): StateJSON {
   const out: StateJSON = {};
   for (const [name, v] of model.parts) {
-    if (model.system.variables[v].fixed) continue;
-    out[`${name}.pose`] = P.poseToJSON(model.system.getPose(v));
+    const variable = model.system.variables[v];
+    if (variable.fixed) continue;
+    out[`${name}.pose`] = P.poseToJSON(model.system.state, variable.offset); // read in place: no copy per part and state
   }
   for (const [name, info] of model.coordinates) {
     const x = model.system.getScalar(info.variable);
