@@ -226,6 +226,10 @@ export class Continuation {
       solves++;
       iterations += report.iterations;
       this.current = system.snapshot();
+      if (this.chart !== null) {
+        if (this.currentCoords.length !== this.current.length) this.currentCoords = new Float64Array(this.current.length);
+        this.chart.place(system, this.current, this.currentCoords, this.past);
+      }
     }
     if (s >= 1) return { status: 'reached', report, values: targets.slice(), fraction: 1, solves, iterations };
     const status: MoveStatus = report.converged && report.atLimit.length > 0 && (failure?.atLimit.length ?? 0) > 0 ? 'limit' : 'failed';
