@@ -148,8 +148,9 @@ function angleRow(joint: JointRowsInput, state: Float64Array, offsets: Int32Arra
     jac[base + col + (j % 3)] = ((numD - q * ruD) / ruv) * k2;
   }
   if (cT >= 0) {
-    // the angle's column: cD = −sin θ, sD = cos θ (dChain of a seed), rx and ry have none
-    const cD = -Math.sin(theta), sD = Math.cos(theta);
+    // the angle's column: cD = −sin θ, sD = cos θ (dChain of a seed), rx and ry have none;
+    // the same calls' values as c, s above (the dual pass computes them twice, to the same bits)
+    const cD = -s, sD = c;
     const numD = cD * ryv + (sD * rxv) * -1;
     const ruD = cD * rxv + sD * ryv;
     jac[base + cT] = ((numD - q * ruD) / ruv) * k2;
