@@ -259,6 +259,31 @@ export class BlockRows {
     }
   }
 
+  /**
+   * out (m) = J x for an x that is zero outside the columns j with mark[j] ≥ 0 (a drag's
+   * H⁻¹ g, on the grabbed bodies): a block with none of them gets the zeros that mul's sums
+   * of zero products give (for finite J), the others mul's sums. A drag's gradient touches
+   * one or two of a long chain's blocks.
+   */
+  mulMarked(out: Float64Array, x: ArrayLike<number>, mark: Int32Array): void {
+    const { rowPtr, colPtr, cols, valPtr, vals } = this;
+    const xk = this.gathered;
+    for (let k = 0; k < this.blocks; k++) {
+      const c0 = colPtr[k], w = colPtr[k + 1] - c0;
+      let touched = false;
+      for (let t = 0; t < w; t++) if (mark[cols[c0 + t]] >= 0) { touched = true; break; }
+      if (!touched) { out.fill(0, rowPtr[k], rowPtr[k + 1]); continue; }
+      for (let t = 0; t < w; t++) xk[t] = x[cols[c0 + t]];
+      let p = valPtr[k];
+      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++) {
+        let s = 0;
+        for (let t = 0; t < w; t++) s += vals[p + t] * xk[t];
+        out[i] = s;
+        p += w;
+      }
+    }
+  }
+
   /** out (n) = Jᵀ y (y of length m). */
   mulT(out: Float64Array, y: ArrayLike<number>): void {
     const { rowPtr, colPtr, cols, valPtr, vals } = this;

@@ -399,7 +399,7 @@ export class SparseLinear implements Linear {
     tmp.fill(0);
     for (let gi = 0; gi < this.grabVars.length; gi++) for (let a = 0; a < 6; a++) tmp[this.grabCol[gi] + a] = this.grabGrad[gi * 6 + a];
     this.applyHinv(hg, tmp);
-    J.mul(lam, hg);
+    J.mulMarked(lam, hg, this.grabOf); // H⁻¹ g lives on the grabbed columns
     for (let i = 0; i < m; i++) lam[i] = c[i] - lam[i];
     ne.solve(lam);
     J.mulT(u, lam);
