@@ -162,7 +162,7 @@ export class BlockRows {
   readonly segA: Int32Array;
   readonly segB: Int32Array;
   readonly segLen: Int32Array;
-  /** Scratch of mul and mulT: one block's entries of a vector (the widest block's columns). */
+  /** Scratch of mul: one block's entries of a vector (the widest block's columns). */
   private readonly gathered: Float64Array;
 
   constructor(n: number, blocks: readonly RowBlockPattern[]) {
@@ -288,19 +288,19 @@ export class BlockRows {
   mulT(out: Float64Array, y: ArrayLike<number>): void {
     const { rowPtr, colPtr, cols, valPtr, vals } = this;
     out.fill(0, 0, this.n);
-    const ok = this.gathered;
     for (let k = 0; k < this.blocks; k++) {
-      const c0 = colPtr[k], w = colPtr[k + 1] - c0;
-      // the block's entries of out, summed in a gathered copy (its columns are distinct: the
-      // same additions in the same order) and put back
-      for (let t = 0; t < w; t++) ok[t] = out[cols[c0 + t]];
-      let p = valPtr[k];
-      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++) {
-        const yi = y[i];
-        if (yi !== 0) for (let t = 0; t < w; t++) ok[t] += vals[p + t] * yi;
-        p += w;
+      const c0 = colPtr[k], w = colPtr[k + 1] - c0, r0 = rowPtr[k], r1 = rowPtr[k + 1], p0 = valPtr[k];
+      // column by column, its sum in a register: each column's additions in row order, as a
+      // row-by-row pass makes them (its columns are distinct), so the same sums
+      for (let t = 0; t < w; t++) {
+        const col = cols[c0 + t];
+        let s = out[col];
+        for (let i = r0, p = p0 + t; i < r1; i++, p += w) {
+          const yi = y[i];
+          if (yi !== 0) s += vals[p] * yi;
+        }
+        out[col] = s;
       }
-      for (let t = 0; t < w; t++) out[cols[c0 + t]] = ok[t];
     }
   }
 

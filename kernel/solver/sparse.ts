@@ -221,10 +221,11 @@ export class SparseLinear implements Linear {
   }
   normalise(): void {
     const J = this.pattern.J, vals = J.vals, c = this.c, rowK = this.rowK;
-    for (let k = 0; k < J.blocks; k++) {
-      const w = J.colPtr[k + 1] - J.colPtr[k];
-      let p = J.valPtr[k];
-      for (let i = J.rowPtr[k]; i < J.rowPtr[k + 1]; i++, p += w) {
+    const colPtr = J.colPtr, rowPtr = J.rowPtr, valPtr = J.valPtr;
+    for (let k = 0, blocks = J.blocks; k < blocks; k++) {
+      const w = colPtr[k + 1] - colPtr[k];
+      let p = valPtr[k];
+      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++, p += w) {
         let s = 0;
         for (let t = 0; t < w; t++) s += vals[p + t] * vals[p + t];
         const f = s > 0 ? 1 / Math.sqrt(s) : 1;

@@ -36,18 +36,40 @@ describe('a drag frame on the sparse path', () => {
   });
 });
 
-describe('BlockRows.mulMarked', () => {
-  it('is mul, bit for bit, for an x that is zero off the marked columns', () => {
+/** Random block rows over n columns, some of whose entries (and of y's) are exact zeros. */
+function randomRows(r: () => number, n: number): BlockRows {
+  const patterns: RowBlockPattern[] = [];
+  for (let k = 0; k < 12; k++) {
+    const cols: number[] = [];
+    for (let t = 0, w = 1 + Math.floor(r() * 6); t < w; t++) cols.push(Math.floor(r() * n));
+    patterns.push({ rows: 1 + Math.floor(r() * 4), cols });
+  }
+  const J = new BlockRows(n, patterns);
+  for (let i = 0; i < J.vals.length; i++) J.vals[i] = r() < 0.1 ? 0 : 2 * r() - 1;
+  return J;
+}
+
+describe('BlockRows products', () => {
+  it('mulT sums each column in row order (the sums of a row-by-row pass, bit for bit)', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 1e6 }), (seed) => {
-      const r = rng(seed), n = 24;
-      const patterns: RowBlockPattern[] = [];
-      for (let k = 0; k < 12; k++) {
-        const cols: number[] = [];
-        for (let t = 0, w = 1 + Math.floor(r() * 6); t < w; t++) cols.push(Math.floor(r() * n));
-        patterns.push({ rows: 1 + Math.floor(r() * 4), cols });
+      const r = rng(seed), n = 24, J = randomRows(r, n);
+      const y = Float64Array.from({ length: J.m }, () => (r() < 0.2 ? 0 : 2 * r() - 1));
+      const want = new Float64Array(n);
+      for (let k = 0; k < J.blocks; k++) {
+        const c0 = J.colPtr[k], w = J.colPtr[k + 1] - c0;
+        for (let i = J.rowPtr[k], p = J.valPtr[k]; i < J.rowPtr[k + 1]; i++, p += w) {
+          if (y[i] !== 0) for (let t = 0; t < w; t++) want[J.cols[c0 + t]] += J.vals[p + t] * y[i];
+        }
       }
-      const J = new BlockRows(n, patterns);
-      for (let i = 0; i < J.vals.length; i++) J.vals[i] = 2 * r() - 1;
+      const got = new Float64Array(n).fill(NaN);
+      J.mulT(got, y);
+      expect(Array.from(got)).toEqual(Array.from(want));
+    }), { numRuns: 50 });
+  });
+
+  it('mulMarked is mul, bit for bit, for an x that is zero off the marked columns', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1e6 }), (seed) => {
+      const r = rng(seed), n = 24, J = randomRows(r, n);
       const mark = new Int32Array(n).fill(-1), x = new Float64Array(n);
       const c0 = Math.floor(r() * (n - 6));
       for (let j = c0; j < c0 + 6; j++) { mark[j] = 0; x[j] = 2 * r() - 1; }
