@@ -53,6 +53,8 @@ interface SparsePattern {
   mapPtr: Int32Array;
   map: Int32Array;
   scale: Float64Array;
+  /** Per block: 1 when its local columns land on distinct stored columns, every one of them (each entry is then one product). */
+  direct: Uint8Array;
   J: BlockRows;
   /** S = J Jᵀ (Newton steps) and S = J H⁻¹ Jᵀ (drag steps), each factored or not. */
   ne: NormalEquations;
@@ -149,7 +151,7 @@ export class SparseLinear implements Linear {
     const J = new BlockRows(this.g.n, patterns);
     const { mapPtr, map, scale } = blockColumnMaps(system, this.colOfVar, blocks, J, 1 / L);
     return {
-      limitVars, blocks, offsets, mapPtr, map, scale,
+      limitVars, blocks, offsets, mapPtr, map, scale, direct: directBlocks(J, mapPtr, map),
       J, ne: new NormalEquations(J), nePull: null, factored: false, pullFactored: false, age: new FactorAge(), pullAge: new FactorAge(), valsTrial: new Float64Array(J.vals.length), W: null,
     };
   }
@@ -187,13 +189,16 @@ export class SparseLinear implements Linear {
       for (let r = 0; r < rows; r++) c[row0 + r] = localRes[r];
       if (!vals) continue;
       const w = J.colPtr[k + 1] - J.colPtr[k], base = J.valPtr[k];
-      vals.fill(0, base, base + rows * w);
       const m0 = p.mapPtr[k], ld = p.mapPtr[k + 1] - m0;
+      const direct = p.direct[k] === 1;
+      if (!direct) vals.fill(0, base, base + rows * w);
       for (let lc = 0; lc < ld; lc++) {
         const t = p.map[m0 + lc];
         if (t < 0) continue;
         const s = p.scale[m0 + lc];
-        for (let r = 0; r < rows; r++) vals[base + r * w + t] += local[r * ld + lc] * s;
+        // a direct block's entry is this one product, added to the zero it would be added to (0 + x)
+        if (direct) for (let r = 0; r < rows; r++) vals[base + r * w + t] = 0 + local[r * ld + lc] * s;
+        else for (let r = 0; r < rows; r++) vals[base + r * w + t] += local[r * ld + lc] * s;
       }
     }
     if (cache !== null) cache.store(state, L, c, J.m, vals);
@@ -423,6 +428,23 @@ export class SparseLinear implements Linear {
     }
     return !stale;
   }
+}
+
+/** Per block of J: 1 when its mapped local columns (map ≥ 0) hit each of its stored columns exactly once. */
+function directBlocks(J: BlockRows, mapPtr: Int32Array, map: Int32Array): Uint8Array {
+  const direct = new Uint8Array(J.blocks);
+  for (let k = 0; k < J.blocks; k++) {
+    const w = J.colPtr[k + 1] - J.colPtr[k], hit = new Uint8Array(w);
+    let distinct = 0, repeated = false;
+    for (let q = mapPtr[k]; q < mapPtr[k + 1]; q++) {
+      const t = map[q];
+      if (t < 0) continue;
+      if (hit[t] === 1) repeated = true;
+      else { hit[t] = 1; distinct++; }
+    }
+    direct[k] = !repeated && distinct === w ? 1 : 0;
+  }
+  return direct;
 }
 
 /**
