@@ -75,9 +75,11 @@ function dotTurns(out: Float64Array, o: number, dOther: Float64Array, w: Float64
 
 /**
  * The Jacobian (rows × n, row-major, overwritten) of a joint that exactJointCovers, at
- * rotations RA, RB; `state` and `offsets` as the block's, `cols` its columns.
+ * rotations RA, RB; `state` and `offsets` as the block's, `cols` its columns; `trig` the
+ * angle's cos θ, sin θ (1, 0 without an angle coordinate) as jointRows computed them at this
+ * state (the dual pass's cos and sin of the same θ: the same bits).
  */
-export function exactJointJacobian(joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array, cols: Int32Array, n: number, rows: number, jac: Float64Array): void {
+export function exactJointJacobian(joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array, cols: Int32Array, n: number, rows: number, jac: Float64Array, trig: ArrayLike<number>): void {
   jac.fill(0, 0, rows * n);
   const cA = cols[0], cB = cols[1];
   if (cA >= 0) originRows(jac, n, cA, RA, joint.fa.origin, true);
@@ -102,7 +104,7 @@ export function exactJointJacobian(joint: JointRowsInput, RA: Float64Array, RB: 
     dotTurns(we, 0, dzb, yaW);
     for (let j = 0; j < 3; j++) jac[4 * n + cB + j] = we[j] * L;
   }
-  angleRow(joint, state, offsets, cols, n, jac, xaW, yaW, xbW);
+  angleRow(joint, cols, n, jac, xaW, yaW, xbW, trig[0], trig[1]);
 }
 
 /**
@@ -125,11 +127,9 @@ function slideTerms(joint: JointRowsInput, RA: Float64Array, state: Float64Array
  * Row 5, 2L·rt/ru with rt = c·ry − s·rx, ru = c·rx + s·ry + 1 (rx = x_b·x_a, ry = x_b·y_a,
  * c, s of the angle coordinate or of 0), by the dual pass's dMul, dNeg, dAdd, dDiv, dScale.
  */
-function angleRow(joint: JointRowsInput, state: Float64Array, offsets: Int32Array, cols: Int32Array, n: number, jac: Float64Array, xaW: Float64Array, yaW: Float64Array, xbW: Float64Array): void {
+function angleRow(joint: JointRowsInput, cols: Int32Array, n: number, jac: Float64Array, xaW: Float64Array, yaW: Float64Array, xbW: Float64Array, c: number, s: number): void {
   const cA = cols[0], cB = cols[1], L = joint.L;
   const ai = joint.angle, cT = ai >= 0 ? cols[2 + ai] : -1;
-  const theta = ai >= 0 ? state[offsets[2 + ai]] : 0;
-  const c = Math.cos(theta), s = Math.sin(theta);
   const rxv = xbW[0] * xaW[0] + xbW[1] * xaW[1] + xbW[2] * xaW[2];
   const ryv = xbW[0] * yaW[0] + xbW[1] * yaW[1] + xbW[2] * yaW[2];
   const numv = c * ryv + (s * rxv) * -1;
@@ -148,8 +148,7 @@ function angleRow(joint: JointRowsInput, state: Float64Array, offsets: Int32Arra
     jac[base + col + (j % 3)] = ((numD - q * ruD) / ruv) * k2;
   }
   if (cT >= 0) {
-    // the angle's column: cD = −sin θ, sD = cos θ (dChain of a seed), rx and ry have none;
-    // the same calls' values as c, s above (the dual pass computes them twice, to the same bits)
+    // the angle's column: cD = −sin θ, sD = cos θ (dChain of a seed), rx and ry have none
     const cD = -s, sD = c;
     const numD = cD * ryv + (sD * rxv) * -1;
     const ruD = cD * rxv + sD * ryv;

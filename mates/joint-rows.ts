@@ -67,10 +67,13 @@ function addTurn(jac: Float64Array, base: number, col: number, k: number, grad: 
 /**
  * The joint's rows into residual (and their Jacobian, rows × n row-major, into jacobian)
  * at poses with rotation matrices RA, RB; `cols` as MateBlock's (A, B, then the scalars).
+ * `trig`, when given, receives the angle row's cos θ, sin θ (exactJointJacobian reads them
+ * rather than calling cos and sin again).
  */
 export function jointRows(
   joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
   cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
+  trig: Float64Array | null = null,
 ): void {
   const { type, fa, fb, L } = joint;
   const pa = fa.origin, pb = fb.origin, oA = offsets[0], oB = offsets[1];
@@ -102,6 +105,7 @@ export function jointRows(
     direction(xb, RB, fb.x);
     // no angle coordinate: θ = 0 (cos, sin exactly 1, 0)
     if (joint.angle >= 0) { const theta = state[offsets[2 + joint.angle]]; c = Math.cos(theta); s = Math.sin(theta); }
+    if (trig) { trig[0] = c; trig[1] = s; }
     rx = xb[0] * xa[0] + xb[1] * xa[1] + xb[2] * xa[2];
     ry = xb[0] * ya[0] + xb[1] * ya[1] + xb[2] * ya[2];
     rt = c * ry + -(s * rx);

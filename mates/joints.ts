@@ -40,6 +40,8 @@ export class JointBlock extends MateBlock {
   private rowsInput: JointRowsInput;
   private readonly RA = new Float64Array(9);
   private readonly RB = new Float64Array(9);
+  /** cos θ, sin θ of the rows just evaluated (the exact Jacobian reads them). */
+  private readonly trig = new Float64Array(2);
 
   constructor(owner: string, readonly type: JointType, a: number, private fa: JointFrame, b: number, private fb: JointFrame, coordinateVars: readonly number[], private L: number) {
     super(owner, a, b, coordinateVars, jointRows(type));
@@ -72,8 +74,8 @@ export class JointBlock extends MateBlock {
     rotationMatrix(this.RB, state, offsets[1] + 3);
     if (this.byHand) { jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian); return; }
     // the dual pass's numbers without the duals (mates/exact-rows.ts): values by the rows by hand (the same bits)
-    jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, null);
-    if (jacobian) exactJointJacobian(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, jacobian);
+    jointRowsByHand(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, residual, null, this.trig);
+    if (jacobian) exactJointJacobian(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, jacobian, this.trig);
   }
 
   /** The dual pass's rows and Jacobian (the reference the hand-written ones are tested against). */

@@ -5,7 +5,7 @@
  * coordinates. Values and every derivative the same numbers (=== : a zero's sign aside),
  * which keeps the kinematic solver's results unchanged to the bit.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { addMate, frameEntity, jointAccepts, type Entity, type EntityKind } from '../../mates';
@@ -82,5 +82,24 @@ describe('exact rows vs the dual pass, bit for bit', () => {
       }
     }
     expect(nonzero).toBeGreaterThan(0);
+  });
+});
+
+describe('a revolute joint\'s rows and exact Jacobian', () => {
+  afterEach(() => { vi.restoreAllMocks(); });
+  it('take cos θ and sin θ once per evaluation (the Jacobian reuses the rows\')', () => {
+    const r = rng(9100);
+    const system = new System(10);
+    const a = system.addPose('A', P.pose(vec(r, 20), quat(r)));
+    const b = system.addPose('B', P.pose(vec(r, 20), quat(r)));
+    const handle = addMate(system, 'j', { type: 'revolute', a: { part: a, entity: entity(r, 'frame') }, b: { part: b, entity: entity(r, 'frame') } });
+    for (const v of Object.values(handle.coordinates)) system.setScalar(v, 0.7);
+    const bi = handle.blocks.find((k) => system.block(k) instanceof JointBlock)!;
+    const block = system.block(bi) as unknown as ByDuals;
+    const res = new Float64Array(block.rows), jac = new Float64Array(block.rows * block.n);
+    const cos = vi.spyOn(Math, 'cos'), sin = vi.spyOn(Math, 'sin');
+    block.evaluate(system.state, system.blockOffsets(bi), res, jac);
+    expect(cos).toHaveBeenCalledTimes(1); // were 3: the rows', the Jacobian's, its angle column's
+    expect(sin).toHaveBeenCalledTimes(1);
   });
 });
