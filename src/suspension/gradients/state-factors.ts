@@ -1,18 +1,19 @@
 /**
  * The square system at a solved state, factored (dynamics.md): A = [Φ_q; drivers_q] in scaled
- * columns (pivoted QR) and B = −Φ_p, its workspaces kept between the states of one structure;
- * and the direct route's state rates from those factors.
+ * columns (LU, or a pivoted QR where A has more rows: state-solver.ts) and B = −Φ_p, its
+ * workspaces kept between the states of one structure; and the direct route's state rates
+ * from those factors.
  */
-import { PivotedQR } from '../../../kernel/linalg';
+import { StateSolver } from './state-solver';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { ResidualBlock } from '../../../kernel/system';
 import type { SuspensionModel } from '../build/model';
 import { SensitivityError, type BlockParameters, type DriverParameters, type StateFactors } from './types';
 
-type Workspace = { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array };
+type Workspace = { M: number; n: number; A: Float64Array; B: Float64Array; solver: StateSolver; res: Float64Array; jac: Float64Array };
 
 export class StateFactoring {
-  private workspace: Workspace = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
+  private workspace: Workspace = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), solver: new StateSolver(0), res: new Float64Array(0), jac: new Float64Array(0) };
 
   /**
    * A = [Φ_q; drivers_q] in scaled columns and B = −Φ_p (M × P, column-major) at the current
@@ -27,7 +28,7 @@ export class StateFactoring {
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
     // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
     // second system beside the state's (bump-system.ts), whose factors must not overwrite these
-    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), solver: new StateSolver(n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
     const ws = fresh ? make() : this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = make());
     const A = ws.A, B = ws.B;
     A.fill(0);
@@ -57,10 +58,10 @@ export class StateFactoring {
       }
       r0 += block.rows;
     }
-    const qr = ws.qr;
-    const rank = qr.factor(A, M, n, 1e-10);
+    const solver = ws.solver;
+    const rank = solver.factor(A, M, n, colScale);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
-    return { qr, B, M, n, colScale, layout, rows, spans };
+    return { solver, get qr() { return solver.qr(); }, B, M, n, colScale, layout, rows, spans };
   }
 
   /**
@@ -103,17 +104,9 @@ type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'span
 
 /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
 export function stateRates(f: StateFactors, P: number): TangentSpace {
-  const { qr, B, M, n, colScale, layout } = f;
+  const { solver, B, M, n, layout } = f;
   const rates: Float64Array[] = [];
-  const x = new Float64Array(n), b = new Float64Array(M);
-  for (let k = 0; k < P; k++) {
-    b.set(B.subarray(k * M, (k + 1) * M));
-    qr.applyQt(b);
-    qr.solveR(x, b);
-    const q = new Float64Array(n);
-    for (let a = 0; a < n; a++) q[qr.perm[a]] = x[a] * colScale[qr.perm[a]];
-    rates.push(q);
-  }
+  for (let k = 0; k < P; k++) rates.push(solver.solve(new Float64Array(n), B.subarray(k * M, (k + 1) * M)));
   return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
 }
 
