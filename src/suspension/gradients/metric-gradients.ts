@@ -5,7 +5,7 @@
  * the design state's own moves taken out of the metrics measured from it.
  */
 import type { TangentSpace } from '../../../kernel/analysis';
-import { zeroedFloats } from '../../../kernel/float-slab';
+import { reusingFloats, zeroedFloats } from '../../../kernel/float-slab';
 import { beamRollCentreGradients } from './beam-roll-centre';
 import { kinematicRollCentres } from './roll-centre';
 import { bumpSystem } from './bump-system';
@@ -61,8 +61,11 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
   if (mode === 'direct') {
     for (const [key, m] of firstOrderDuals(ctx, parts.design, direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
   } else {
-    const { space, ev } = parts.adjoint.evaluate(ctx, f, P);
-    for (const [key, m] of firstOrderDuals(ctx, parts.design, ev, space)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
+    // every dual of this evaluation is dead once the gradients are copied out: their storage is reused state to state
+    reusingFloats(() => {
+      const { space, ev } = parts.adjoint.evaluate(ctx, f, P);
+      for (const [key, m] of firstOrderDuals(ctx, parts.design, ev, space)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
+    });
   }
   if (direct) addSecondOrder(ctx, f, drivers, direct, want, names, gradients);
   const travel = ctx.sm.roles.rack_travel_per_revolution;
