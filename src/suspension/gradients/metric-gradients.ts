@@ -41,6 +41,21 @@ function wanted(ctx: SensitivityContext, names?: readonly string[]) {
   const screw = hasScrewInstantAxis(ctx) && (all || names.some((m) => SCREW_SET.has(m)));
   return { kinematic, ratio, derivatives, deviceRates, virtual, screw, secondOrder: kinematic || derivatives || deviceRates || virtual || screw };
 }
+/** wanted, kept per model for the last list of names (a sweep asks with the same list at every state). */
+function wantedOnce(ctx: SensitivityContext, names?: readonly string[]): Wants {
+  const last = lastWants.get(ctx);
+  if (last && sameNames(last.names, names)) return last.wants;
+  const wants = wanted(ctx, names);
+  lastWants.set(ctx, { names: names ? [...names] : undefined, wants });
+  return wants;
+}
+const lastWants = new WeakMap<SensitivityContext, { names: readonly string[] | undefined; wants: Wants }>();
+function sameNames(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 // asked once per state with every metric's name: set lookups, not list scans
 const DERIVATIVE_SET = new Set<string>(DERIVATIVE_METRICS);
 const DEVICE_RATE_SET = new Set<string>(DEVICE_RATE_METRICS);
@@ -52,7 +67,7 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
   const P = ctx.parameterCount;
   const f = ctx.factorState(drivers);
   const gradients: Gradients = new Map();
-  const want = wanted(ctx, names);
+  const want = wantedOnce(ctx, names);
   let direct: Direct = null;
   if (mode === 'direct' || want.secondOrder) {
     const rates = ctx.stateRates(f);

@@ -24,7 +24,7 @@ export class StateFactoring {
     // a driver whose parameters are refreshed per state (a rod length's) may change which
     // parameter columns its rows touch: the structure is rebuilt then
     for (const d of drivers) if (d.params.refresh) { d.params.refresh(); this.structure = null; }
-    const { layout, colScale, n, rows, spans } = this.structureOf(sm, P, blockParameters, drivers, !fresh);
+    const { layout, colScale, n, rows, spans, twists } = this.structureOf(sm, P, blockParameters, drivers, !fresh);
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
     // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
     // second system beside the state's (bump-system.ts), whose factors must not overwrite these
@@ -34,8 +34,10 @@ export class StateFactoring {
     A.fill(0);
     B.fill(0);
     let r0 = 0;
-    for (const { block, params, index } of rows) {
+    for (let b = 0; b < rows.length; b++) {
+      const { block, params, index } = rows[b];
       const ld = sys.blockLocalDim(index);
+      const { start, at, w } = twists[b];
       if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
       if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
       const res = ws.res, jac = ws.jac;
@@ -52,7 +54,7 @@ export class StateFactoring {
         for (let kk = 0; kk < columns.length; kk++) {
           const k = columns[kk];
           let s = params.constant ? params.constant[r * P + k] : 0;
-          for (let c = 0; c < ld; c++) s += jac[r * ld + c] * params.twist[c * P + k];
+          for (let e = start[kk]; e < start[kk + 1]; e++) s += jac[r * ld + at[e]] * w[e];
           B[k * M + r0 + r] = -s;
         }
       }
@@ -93,14 +95,35 @@ export class StateFactoring {
       rows.push({ block: blk, params, index: b });
     }
     for (const { block, params, index } of rows) params.columns ??= parameterColumns(params, sys.blockLocalDim(index), block.rows, P);
-    const built = { layout, colScale, n, rows, spans: parameterSpans(rows, P) };
+    const twists = rows.map(({ params, index }) => twistEntries(params, sys.blockLocalDim(index), P));
+    const built = { layout, colScale, n, rows, spans: parameterSpans(rows, P), twists };
     // a second system's (fresh: bump-system.ts) is not kept: it would evict the state's own
     if (keep) this.structure = { ...built, version: sys.version, L, P, drivers: drivers.map((d) => ({ ...d })) };
     return built;
   }
 }
 
-type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'spans'>;
+type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'spans'> & { twists: TwistEntries[] };
+
+/**
+ * A block's twist map's nonzeros per parameter column it touches (column kk of `columns`:
+ * local slots at[start[kk]..start[kk + 1]) with weights w): a point moves one slot per
+ * coordinate of the block's dozen, so Φ_p's rows sum those terms only, in slot order (the
+ * skipped terms are exact zeros, so the sums are the full ones bit for bit).
+ */
+type TwistEntries = { start: Int32Array; at: Int32Array; w: Float64Array };
+function twistEntries(params: BlockParameters, localDim: number, P: number): TwistEntries {
+  const columns = params.columns!;
+  const start = new Int32Array(columns.length + 1), at: number[] = [], w: number[] = [];
+  for (let kk = 0; kk < columns.length; kk++) {
+    for (let c = 0; c < localDim; c++) {
+      const x = params.twist[c * P + columns[kk]];
+      if (x !== 0) { at.push(c); w.push(x); }
+    }
+    start[kk + 1] = at.length;
+  }
+  return { start, at: Int32Array.from(at), w: Float64Array.from(w) };
+}
 
 /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
 export function stateRates(f: StateFactors, P: number): TangentSpace {
