@@ -7,7 +7,6 @@
  * The metrics' derivatives along each dq come from the same forward-mode evaluation the
  * sweeps' derivatives use (SuspensionModel.evaluate with `rates`). No differences.
  */
-import { LU } from '../../../kernel/linalg';
 import { rotationMatrix } from '../../../kernel/dual';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
@@ -55,15 +54,17 @@ export interface ReducedSolve {
 
 /** K_r factored at the current settled state; null when it is singular (a free mode the loads excite). */
 export function reducedSolver(state: CompliantState): ReducedSolve | null {
-  const { Kr, N, k, n, layout } = exactReducedStiffness(state);
-  const lu = new LU(Math.max(k, 1));
-  if (k > 0 && !lu.factor(Kr, k, 1e-12)) return null;
+  const ex = state.tangent.exact();
+  const { N, k, n, layout } = ex;
+  // the settled state's K_r is the polishing step's: its factorisation too
+  const lu = state.tangent.factored(ex);
+  if (k > 0 && !lu) return null;
   const alpha = new Float64Array(k);
   return {
     N, k, n, layout,
     solve(f) {
       for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * f[j]; alpha[a] = s; }
-      if (k > 0) lu.solve(alpha);
+      if (lu) lu.solve(alpha);
       const dq = new Float64Array(n);
       for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) dq[j] += N[a * n + j] * alpha[a];
       return dq;
