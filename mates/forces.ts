@@ -21,6 +21,7 @@ export type { Law } from './law';
 export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
 import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
+import { bushingValues, type BushingValuesInput } from './bushing-values';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -147,6 +148,19 @@ export class BushingForce extends BodyForceBlock {
       return [0, 1, 2].map((j) => Float64Array.of(R[j], R[3 + j], R[6 + j]));
     };
     this.axesA = axes(rotationA); this.axesB = axes(rotationB);
+    this.valuesInput = {
+      axesA: this.axesA, axesB: this.axesB, originA: Float64Array.from(originA), originB: Float64Array.from(originB),
+      stiffness: Float64Array.from(stiffness), rotationalStiffness: Float64Array.from(rotationalStiffness), last: this.last,
+    };
+  }
+
+  /** What the values by hand read (mates/bushing-values.ts): the frames and rates as Float64Arrays, and the report. */
+  private readonly valuesInput: BushingValuesInput;
+
+  /** Q alone at rest is written out by hand (mates/bushing-values.ts): the values pass's numbers, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
+    if (!K && !C && !tangentMode() && atRest(velocity)) { bushingValues(this.valuesInput, state, offsets, Q); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
   /** Deflections as duals: sep (A axes) into this.comp via d, θ into vee. */
@@ -218,8 +232,8 @@ export class BushingForce extends BodyForceBlock {
   /** On a fixed frame A at rest: K in closed form (mates/bushing-stiffness.ts), Q from the values pass. */
   protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
     if (slots[0] >= 0 || slots[6] < 0) return false;
-    for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
-    this.values().evaluate(state, offsets, velocity, t, Q, null, null);
+    if (!atRest(velocity)) return false;
+    bushingValues(this.valuesInput, state, offsets, Q);
     const at = (this.atRest ??= {
       RA: new Float64Array(9), RB: new Float64Array(9), p: this.originB, axesA: this.axesA, axesB: this.axesB,
       stiffness: this.stiffness, rotationalStiffness: this.rotationalStiffness,
@@ -243,6 +257,12 @@ export class BushingForce extends BodyForceBlock {
     }
     return e;
   }
+}
+
+/** Both bodies' velocities zero (12 entries): the values pass takes no damping term. */
+function atRest(velocity: Float64Array): boolean {
+  for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
+  return true;
 }
 
 function dvDotValue(a: DualVec3, b: DualVec3): number {
