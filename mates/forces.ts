@@ -21,7 +21,7 @@ export type { Law } from './law';
 export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
 import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
-import { bushingValues, type BushingValuesInput } from './bushing-values';
+import { bushingValues } from './bushing-values';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -148,18 +148,15 @@ export class BushingForce extends BodyForceBlock {
       return [0, 1, 2].map((j) => Float64Array.of(R[j], R[3 + j], R[6 + j]));
     };
     this.axesA = axes(rotationA); this.axesB = axes(rotationB);
-    this.valuesInput = {
-      axesA: this.axesA, axesB: this.axesB, originA: Float64Array.from(originA), originB: Float64Array.from(originB),
-      stiffness: Float64Array.from(stiffness), rotationalStiffness: Float64Array.from(rotationalStiffness), last: this.last,
-    };
   }
 
-  /** What the values by hand read (mates/bushing-values.ts): the frames and rates as Float64Arrays, and the report. */
-  private readonly valuesInput: BushingValuesInput;
-
-  /** Q alone at rest is written out by hand (mates/bushing-values.ts): the values pass's numbers, no dual calls. */
+  /**
+   * Q alone at rest is written out by hand (mates/bushing-values.ts): the values pass's
+   * numbers, no dual calls. It reads the element's own frames and rates each time (the
+   * compliance gradients set the rates in place).
+   */
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
-    if (!K && !C && !tangentMode() && atRest(velocity)) { bushingValues(this.valuesInput, state, offsets, Q); return; }
+    if (!K && !C && !tangentMode() && atRest(velocity)) { bushingValues(this, state, offsets, Q); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
@@ -233,7 +230,7 @@ export class BushingForce extends BodyForceBlock {
   protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
     if (slots[0] >= 0 || slots[6] < 0) return false;
     if (!atRest(velocity)) return false;
-    bushingValues(this.valuesInput, state, offsets, Q);
+    bushingValues(this, state, offsets, Q);
     const at = (this.atRest ??= {
       RA: new Float64Array(9), RB: new Float64Array(9), p: this.originB, axesA: this.axesA, axesB: this.axesB,
       stiffness: this.stiffness, rotationalStiffness: this.rotationalStiffness,

@@ -55,6 +55,17 @@ describe('bushing values by hand vs the dual pass', () => {
     });
   }
 
+  it('a rate set in place (the compliance gradients\' unit rates) is read at the next evaluation', () => {
+    const { system, element, offsets } = randomBushing(4242, false);
+    const rest = new Float64Array(12), before = new Float64Array(12), after = new Float64Array(12), byDuals = new Float64Array(12);
+    element.evaluate(system.state, offsets, rest, 0, before, null, null);
+    (element.stiffness as number[])[1] *= 3;
+    element.evaluate(system.state, offsets, rest, 0, after, null, null);
+    element.evaluate(system.state, offsets, rest, 0, byDuals, new Float64Array(144), null);
+    expect(Array.from(after)).not.toEqual(Array.from(before));
+    expect(Array.from(after)).toEqual(Array.from(byDuals));
+  });
+
   it('a moving bushing keeps the dual pass (its damping force)', () => {
     const { system, element, offsets } = randomBushing(777, false);
     const moving = Float64Array.from({ length: 12 }, (_, i) => (i % 6) + 1);
