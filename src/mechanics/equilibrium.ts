@@ -79,6 +79,9 @@ function loadSize(dyn: DynamicsModel, Q: Float64Array, layout: Int32Array): numb
   return m;
 }
 
+/** One variable's step (a pose's 6 or a scalar's 1). */
+const stepScratch = new Float64Array(6);
+
 export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}): EquilibriumResult {
   const { system } = dyn;
   const brief = options.report === false && !options.set;
@@ -146,8 +149,9 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
         for (const v of system.variables) {
           const c0 = red.layout[v.id];
           if (c0 < 0) continue;
-          const step = delta.subarray(c0, c0 + v.dim).map((x) => x * h);
-          system.retractVariable(v, step, 0);
+          // the variable's share of h·δ, into scratch (no array per variable and halving)
+          for (let i = 0; i < v.dim; i++) stepScratch[i] = delta[c0 + i] * h;
+          system.retractVariable(v, stepScratch, 0);
         }
         const back = solve(system, options.solver);
         if (back.converged) {

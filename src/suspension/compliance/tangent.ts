@@ -112,9 +112,19 @@ export class CompliantTangent {
     const { system } = this.dyn;
     const Q = new Float64Array(this.n);
     this.dyn.forces.assemble(this.zero, 0, Q, withK ? this.K : null, null);
-    this.kAt = withK ? { at: system.state.slice(0, system.snapshotLength), version: system.version, Q } : null;
+    this.kAt = withK ? { at: this.copyState(this.kAt?.at ?? this.kAtSpare), version: system.version, Q } : null;
     return Q;
   }
+
+  /** The state now, into `into` when it has the state's length (a cache's own copy, replaced whole), else a new copy. */
+  private copyState(into: Float64Array | null): Float64Array {
+    const { system } = this.dyn, len = system.snapshotLength;
+    if (!into || into.length !== len) return system.state.slice(0, len);
+    into.set(system.state.subarray(0, len));
+    return into;
+  }
+  /** kAt's copy of the state, kept while kAt is cleared (begin). */
+  private kAtSpare: Float64Array | null = null;
 
   /** Q where K was last assembled at this very state (and no load changed since), else null. */
   private assembledHere(): Float64Array | null {
@@ -131,7 +141,7 @@ export class CompliantTangent {
     this.counts.heldFactors++;
     const held = this.held.factor();
     const m = held ? this.held.motions() : admissibleMotions(system);
-    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m, held };
+    this.motions = { at: this.copyState(this.motions?.at ?? null), version: system.version, m, held };
     return m;
   }
 
@@ -151,26 +161,31 @@ export class CompliantTangent {
   exact(motions?: Motions): ExactReduced {
     const kept = this.settled, system = this.dyn.system;
     if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
+    const ex = this.reduction(motions ?? this.motionsHere());
+    const n = this.n, K = this.K, H = this.H;
+    const KH = new Float64Array(n * n);
+    for (let i = 0; i < n * n; i++) KH[i] = K[i] - H[i];
+    return { ...ex, KH };
+  }
+
+  /** The exact reduction on `motions` without K − H as a matrix of its own (a Newton step reads K_r alone). */
+  private reduction(motions: Motions): Omit<ExactReduced, 'KH'> {
     const n = this.sized();
-    const { dyn } = this;
-    const K = this.K;
     const Q = this.assembledHere() ?? this.assemble(true);
-    const { basis: N, count: k, layout } = motions ?? this.motionsHere();
+    const { basis: N, count: k, layout } = motions;
     const mult = this.multipliersHere(Q);
     this.counts.exact++;
     this.curvature(mult, N, k, layout);
-    const KH = new Float64Array(n * n);
-    for (let i = 0; i < n * n; i++) KH[i] = K[i] - this.H[i];
-    return { Kr: this.project(KH, N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult, KH };
+    return { Kr: this.project(N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
   }
 
   /**
-   * K_r = −Nᵀ A N (k × k, row-major; A = K − H, n × n), N's columns stored one after
-   * another, over the slots a motion reaches (a held rack's are exact zeros in N: the terms
-   * left out are ±0, so K_r is bit for bit the full product's).
+   * K_r = −Nᵀ A N (k × k, row-major; A = K − H, n × n, each entry formed as it is read),
+   * N's columns stored one after another, over the slots a motion reaches (a held rack's are
+   * exact zeros in N: the terms left out are ±0, so K_r is bit for bit the full product's).
    */
-  private project(A: Float64Array, N: Float64Array, k: number): Float64Array {
-    const n = this.n, AN = this.AN, act = this.reached, Nc = this.Nc;
+  private project(N: Float64Array, k: number): Float64Array {
+    const n = this.n, AN = this.AN, act = this.reached, Nc = this.Nc, K = this.K, H = this.H;
     const m = reachedSlots(act, N, k, n);
     // N's reached rows, contiguous (Nc[p k + b] = N[b n + act[p]]): the same products in the same order
     for (let p = 0; p < m; p++) { const i = act[p]; for (let b = 0; b < k; b++) Nc[p * k + b] = N[b * n + i]; }
@@ -178,7 +193,7 @@ export class CompliantTangent {
       const row = act[p] * n, out = p * k;
       AN.fill(0, out, out + k);
       for (let q = 0; q < m; q++) {
-        const a = A[row + act[q]];
+        const a = K[row + act[q]] - H[row + act[q]];
         if (a === 0) continue;
         const src = q * k;
         for (let b = 0; b < k; b++) AN[out + b] += a * Nc[src + b];
@@ -211,6 +226,7 @@ export class CompliantTangent {
   begin(): void {
     this.last = null;
     this.settled = null;
+    if (this.kAt) this.kAtSpare = this.kAt.at;
     this.kAt = null;
   }
 
@@ -259,7 +275,7 @@ export class CompliantTangent {
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
     let Kr: Float64Array | null = null, mult: Multipliers | null = null;
-    const stiffness = (): Float64Array => (Kr ??= this.exact(motions).Kr);
+    const stiffness = (): Float64Array => (Kr ??= this.reduction(motions).Kr);
     const dyn = this.dyn;
     return (this.last = {
       N, k, size: n, layout, Q, f, Cr: null, Mr: null,
