@@ -249,10 +249,11 @@ export class CompliantTangent {
     const keep = (): void => { this.settled = { ex, at: system.state.slice(0, system.snapshotLength), version: system.version }; };
     const lu = this.factored(ex);
     if (!lu) { keep(); return; }
-    const step = new Float64Array(k);
+    const step = this.polishStep.length === k ? this.polishStep : (this.polishStep = new Float64Array(k));
     step.set(f);
     lu.solve(step);
-    const delta = new Float64Array(n);
+    const delta = this.polishDelta.length === n ? this.polishDelta : (this.polishDelta = new Float64Array(n));
+    delta.fill(0);
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * step[a];
     for (const v of system.variables) if (layout[v.id] >= 0) system.retractVariable(v, delta, layout[v.id]);
     const small = scaledLength(this.dyn, delta, layout) <= 1e-6 * system.lengthScale;
@@ -260,6 +261,9 @@ export class CompliantTangent {
     system.restore(saved);
     keep();
   }
+  /** The polishing step's α and δ (read only within it). */
+  private polishStep = new Float64Array(0);
+  private polishDelta = new Float64Array(0);
 
   /**
    * The reduction `equilibrium` asks for (its `reduce` option): the force at the state, and
