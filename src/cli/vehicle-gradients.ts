@@ -59,7 +59,7 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   // a gradient figure's gradients: over the named numbers, or by default the bars' rates (every number takes seconds)
   if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));
   // the understeer gradient's (on the skid pad's radius, docs/vehicle.md): the same default numbers
-  if (understeer) parts.push(v.understeerSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate'))));
+  if (understeer) parts.push(v.understeerSensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate'))));
   const failed = parts.find((p) => p.status !== 'solved');
   const result = failed ?? { status: 'solved' as const, metrics: Object.assign({}, ...parts.map((p) => (p.status === 'solved' ? p.metrics : {}))) as Record<string, { value: number; gradient: Record<string, number> }> };
   let output: string;
