@@ -36,12 +36,15 @@ const DEG = 180 / Math.PI;
 
 /** The metric's name; the radius (m) it is taken on unless given (a skid pad's, as the viewer's). */
 export const UNDERSTEER_METRIC = 'vehicle.understeer_gradient';
+/** The steady-state summary's figures as metrics: dδ/d(ay) and dβ/d(ay) (deg/g) and the steer at 0 g on the radius (deg). */
+export const STEADY_METRICS: readonly string[] = [UNDERSTEER_METRIC, 'vehicle.sideslip_gradient', 'vehicle.kinematic_steer'];
 export const UNDERSTEER_RADIUS = 40;
 
 type Lin = Extract<ReturnType<typeof steadyLinearisation>, { status: 'solved' }>;
 
 /** The understeer gradient (deg/g) on the radius (m) and its gradient along the named numbers. */
-export function understeerSensitivity(m: VehicleModel, names: readonly string[], radius = UNDERSTEER_RADIUS): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | { status: 'failed'; message: string } {
+export function understeerSensitivity(m: VehicleModel, names: readonly string[], radius = UNDERSTEER_RADIUS, metrics: readonly string[] = [UNDERSTEER_METRIC]): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | { status: 'failed'; message: string } {
+  for (const name of metrics) if (!STEADY_METRICS.includes(name)) throw new VehicleInputError('--metric', `no steady-state metric "${name}" (${STEADY_METRICS.join(', ')})`);
   const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
   for (const p of params) {
     const why = unfollowed(m, p);
@@ -50,14 +53,21 @@ export function understeerSensitivity(m: VehicleModel, names: readonly string[],
   const models = steadyTyres(m), Rmm = radius * 1000;
   const lin = steadyLinearisation(m, models, Rmm);
   if (lin.status === 'failed') return { status: 'failed', message: lin.message };
-  const gradient: Record<string, number> = {};
   const rates = understeerRates(m, models, Rmm, lin, params);
-  params.forEach((p, j) => { gradient[p.name] = rates[j]; });
-  return { status: 'solved', metrics: { [UNDERSTEER_METRIC]: { value: lin.u[lin.nf] * DEG, gradient } } };
+  const values = [lin.u[lin.nf] * DEG, lin.u[lin.nf + 1] * DEG, lin.x0.delta * DEG];
+  const out: Record<string, VehicleMetricGradient> = {};
+  for (const name of metrics) {
+    const i = STEADY_METRICS.indexOf(name);
+    out[name] = { value: values[i], gradient: Object.fromEntries(params.map((p, j) => [p.name, rates[j][i]])) };
+  }
+  return { status: 'solved', metrics: out };
 }
 
-/** dK/dθ (deg/g per the number's unit) per number, the model at the linearisation's rest state. */
-function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, lin: Lin, params: readonly VehicleParameter[]): number[] {
+/**
+ * Per number, the rates of STEADY_METRICS' figures (dK/dθ, d(dβ/d(ay))/dθ in deg/g and dδ0/dθ
+ * in deg, per the number's unit), the model at the linearisation's rest state.
+ */
+function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, lin: Lin, params: readonly VehicleParameter[]): number[][] {
   const { dyn } = m, sys = dyn.system, n = dyn.forces.size;
   const { x0, f0, nf, deltas, A, u, along } = lin, n10 = nf + 2;
   const base = tyreLoads(f0, 0, x0.beta);
@@ -135,7 +145,8 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
     const mixed = dAlembertRates(ctx, qp, p, tyreRows(ctx, { q: qp, delta: ut[nf], beta: ut[nf + 1] }, { q: qa, delta: u[nf], beta: u[nf + 1] }, pose2, p, 2));
     const b2 = new Float64Array(n10);
     for (let c = 0; c < n10; c++) b2[c] = c < nf ? mixed[c] : -mixed[c];
-    return gaussSolve(A, b2, n10)[nf] * DEG;
+    const z = gaussSolve(A, b2, n10);
+    return [z[nf] * DEG, z[nf + 1] * DEG, ut[nf] * DEG];
   });
 }
 
