@@ -184,7 +184,7 @@ export function tyreLoads(f: ArrayLike<number>, ay: number, beta: number) {
  * then, in turn, the steer and sideslip that balance the tyres at the pose and the pose under
  * those tyres' forces, until the steer settles.
  */
-function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Forward4, ay: number, Rmm: number, start: readonly [number, number]) {
+export function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Forward4, ay: number, Rmm: number, start: readonly [number, number]) {
   const aMs2 = ay * M_S2_PER_G;
   let s = solveVehicle(m, { ax: 0, ay });
   let guess = start;
@@ -215,18 +215,18 @@ export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm
 }
 
 /**
- * The coupled state's linearisation at 0 g on the radius (steadySummary's): the rest state
- * on the radius (its pose, the tyres' forces f0, δ0 and β0), the pose's rates along the
+ * The coupled state's linearisation at ay (g; steadySummary's at 0 g) on the radius: the
+ * state there (its pose, the tyres' forces f0, δ0 and β0; Newton from `guess`), the pose's rates along the
  * inertia's unit and each force's unit (`deltas`), the 10 × 10 matrix A of the implicit
  * function theorem and its solution u along ay (f′ per g, then δ′ and β′ in rad per g).
- * The model is left at the rest state under its tyres' loads.
+ * The model is left at that state under its tyres' loads.
  */
-export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[], Rmm: number) {
+export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[], Rmm: number, ay = 0, guess?: readonly [number, number]) {
   const t = new Forward4(), M = m.totalMass;
-  const rest = steadyState(m, models, t, 0, Rmm, [kinematicGuess(m, Rmm), 0]);
+  const rest = steadyState(m, models, t, ay, Rmm, guess ?? [kinematicGuess(m, Rmm), 0]);
   if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed' as const, message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no steer balances the tyres at rest on the radius' };
   const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
-  const base = tyreLoads(f0, 0, x0.beta);
+  const base = tyreLoads(f0, ay, x0.beta);
   const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
     ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
   const { deltas, layout } = poseTangents(m, base, directions);
@@ -240,7 +240,8 @@ export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[
     } : null;
     const inp = wheelInputs(t, m, models, state, pose);
     const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
-    const a = aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0);
+    const a0 = ay * M_S2_PER_G;
+    const a = ay === 0 ? (aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0)) : aSeed ? t.lin(a0, M_S2_PER_G, t.seed(0, 2)) : t.c(a0);
     const g = balances(t, inp.wheels, t.seed(x0.delta, 0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out);
     const regs = [...out.regs, ...g];
     return [0, 1, 2].map((k) => regs.map((r) => t.deriv(r, k)));
@@ -263,7 +264,7 @@ export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[
 }
 
 /** L/R: the start of the steer's Newton. */
-function kinematicGuess(m: VehicleModel, Rmm: number): number {
+export function kinematicGuess(m: VehicleModel, Rmm: number): number {
   return m.spec.wheelbase / Rmm;
 }
 

@@ -109,7 +109,7 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
     return out;
   };
   const aDir = { ax: -sb, ay: cb };
-  const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0 };
+  const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0, a0: 0 };
   return params.map((p, j) => {
     const { qd: qt0, rp: rp0 } = tangents[j];
     // the body's datum sits at cg_position: its move's load (stateRates leaves it out, the figures at rest being blind to it)
@@ -142,7 +142,7 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
     const pose2 = new Float64Array(n);
     for (let i = 0; i < n; i++) pose2[i] = xp[i] + corr[i];
     // the tyres' rows and balances to second order, the pose's mixed part p included
-    const mixed = dAlembertRates(ctx, qp, p, tyreRows(ctx, { q: qp, delta: ut[nf], beta: ut[nf + 1] }, { q: qa, delta: u[nf], beta: u[nf + 1] }, pose2, p, 2));
+    const mixed = dAlembertRates(ctx, qp, p, tyreRows(ctx, { q: qp, delta: ut[nf], beta: ut[nf + 1] }, { q: qa, delta: u[nf], beta: u[nf + 1] }, pose2, p, 2), M_S2_PER_G);
     const b2 = new Float64Array(n10);
     for (let c = 0; c < n10; c++) b2[c] = c < nf ? mixed[c] : -mixed[c];
     const z = gaussSolve(A, b2, n10);
@@ -150,16 +150,16 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
   });
 }
 
-type Direction = { q: Float64Array; delta: number; beta: number };
+export type Direction = { q: Float64Array; delta: number; beta: number };
 /** What the tyres' rows are evaluated with: the registers, the model at its rest state on the radius. */
-interface Ctx { h: Hyper2; m: VehicleModel; models: readonly TyreModel[]; layout: Int32Array; Rmm: number; st: SolvedState; x0: { delta: number; beta: number } }
+export interface Ctx { h: Hyper2; m: VehicleModel; models: readonly TyreModel[]; layout: Int32Array; Rmm: number; st: SolvedState; x0: { delta: number; beta: number }; /** m/s²: the state's acceleration. */ a0: number }
 
 /**
  * One part (`part`: 0 along θ, 2 the mixed ε₁ε₂) of the tyres' world forces and the two
  * balances, ε₁ along θ, ε₂ along a, the poses' mixed part `p12`; the balances' point o
  * moving with cg_position; with o's rate along θ and the plain cgOff, for dAlembertRates.
  */
-function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array, param: VehicleParameter, part: 0 | 2): { rows: Float64Array; o: number[]; cgOff: number[] } {
+export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array, param: VehicleParameter, part: 0 | 2): { rows: Float64Array; o: number[]; cgOff: number[] } {
   const { h, m, models, layout, Rmm, st, x0 } = c;
   h.reset();
   const pose = (name: string) => posePoly(h, m, layout, name, t1.q, t2.q, p12);
@@ -169,23 +169,24 @@ function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array, param
   const o = [0, 1, 2].map((r) => h.add(h.add(h.add(h.mul(b.R[3 * r], cg[0]), h.mul(b.R[3 * r + 1], cg[1])), h.mul(b.R[3 * r + 2], cg[2])), b.p[r]));
   const cgOff = [st.vehicle.cg[0] - h.val(o[0]), st.vehicle.cg[1] - h.val(o[1])];
   const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
-  const delta = h.make(x0.delta, t1.delta, t2.delta, 0), beta = h.make(x0.beta, t1.beta, t2.beta, 0), a = h.make(0, 0, M_S2_PER_G, 0);
+  const delta = h.make(x0.delta, t1.delta, t2.delta, 0), beta = h.make(x0.beta, t1.beta, t2.beta, 0), a = h.make(c.a0, 0, M_S2_PER_G, 0);
   const g = balances(h, wheels, delta, beta, a, m.totalMass, Rmm, o, cgOff, out);
   return { rows: Float64Array.from([...out.regs, ...g].map((x) => h.part(x, part))), o: o.map((x) => h.part(x, 0)), cgOff };
 }
 
 /**
  * The balances' d'Alembert terms −M a (cos β, cos β·cgOff_x + sin β·cgOff_y) that the registers
- * hold as plain numbers: their mixed parts from the mass's and the whole car's centre of
- * mass' rates along θ (cgOff = cg − o, o's rate `last.o`), times a's.
+ * hold as plain numbers: their parts from the mass's and the whole car's centre of mass'
+ * rates along θ (cgOff = cg − o, o's rate `at.o`), times `a` (a's ε₂ part for the mixed
+ * part, its value for the rate along θ alone).
  */
-function dAlembertRates(c: Ctx, qd: Float64Array, param: VehicleParameter, at: { rows: Float64Array; o: number[]; cgOff: number[] }): Float64Array {
+export function dAlembertRates(c: Ctx, qd: Float64Array, param: VehicleParameter, at: { rows: Float64Array; o: number[]; cgOff: number[] }, a: number): Float64Array {
   const { m, layout, x0 } = c, res = at.rows;
   const { dM, dcg } = massRates(m, layout, qd, param);
   const cb = Math.cos(x0.beta), sb = Math.sin(x0.beta), M = m.totalMass, nf = res.length - 2;
   const off = at.cgOff, dc = [dcg[0] - at.o[0], dcg[1] - at.o[1]];
-  res[nf] -= M_S2_PER_G * dM * cb;
-  res[nf + 1] -= M_S2_PER_G * (dM * (cb * off[0] + sb * off[1]) + M * (cb * dc[0] + sb * dc[1]));
+  res[nf] -= a * dM * cb;
+  res[nf + 1] -= a * (dM * (cb * off[0] + sb * off[1]) + M * (cb * dc[0] + sb * dc[1]));
   return res;
 }
 
@@ -248,7 +249,7 @@ function massRates(m: VehicleModel, layout: Int32Array, qd: Float64Array, param:
  * seed (its stiffness' rate, by the datum's duals) and ∂Q/∂θ at the state — the point's part
  * by the same duals, the anchor's (the load is affine in it) as a difference of two loads.
  */
-function datumTerms(m: VehicleModel, p: VehicleParameter): { index: number; local: TangentSeeds['local']; dQ: Float64Array } | null {
+export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: number; local: TangentSeeds['local']; dQ: Float64Array } | null {
   if (p.cg.every((x) => x === 0)) return null;
   const { dyn } = m, forces = dyn.forces, index = forces.blocks.indexOf(m.datum), slots = forces.slotsOf(index), d = slots.length;
   const move = Float64Array.of(0, 0, 0, p.cg[0], p.cg[1], p.cg[2]);
