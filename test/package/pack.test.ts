@@ -3,6 +3,11 @@
  * installed into an empty Node ESM project, then the installed `kinemate` command and
  * `import … from 'kinemate'` used there with plain node: no tsx, no TypeScript sources.
  *
+ * The tarball is kept in node_modules/.cache/kinemate-test-pack/, named by a hash of everything
+ * that goes into it (the sources, bin/, the build scripts, the manifest, lock and tsconfigs,
+ * README and LICENSE): while none of them changes, a run reuses the tarball `npm pack` made from
+ * them (its build is ~14 s of CPU); any change packs again. A fresh clone always packs.
+ *
  * Installing: `npm install <tarball> --offline` (the dependencies come from npm's cache,
  * as on a machine where `npm ci` has run). Where the cache lacks them, the tarball is
  * unpacked into node_modules/kinemate the way npm would, and the package's runtime
@@ -10,7 +15,7 @@
  * are linked from this repository's node_modules.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +23,7 @@ import { parseGeometry, sweepFromShortcut } from '../../src/suspension/files/ind
 import { SuspensionModel } from '../../src/suspension/build/model.ts';
 import { runSweep } from '../../src/suspension/sweep/sweep.ts';
 import { suspensionAssembly } from '../../src/suspension/build/template.ts';
+import { inputsKey } from '../../src/suspension/design/batch-worker-url.ts';
 import { REPO } from '../cli/helpers.ts';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -49,10 +55,41 @@ function installByHand(tarball: string): void {
   symlinkSync('../kinemate/bin/kinemate.js', join(modules, '.bin', 'kinemate'));
 }
 
+/** What the tarball is made of: the folders its build reads and the files npm packs or builds by. */
+const PACK_FOLDERS = ['src', 'kernel', 'mates', 'bin', 'scripts'];
+const PACK_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE'];
+const PACK_CACHE = join(REPO, 'node_modules/.cache/kinemate-test-pack');
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder).sort().flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** `npm pack` of this checkout, or the tarball it made from the same inputs (see the module comment). */
+function packedTarball(): string {
+  const inputs = [...PACK_FOLDERS.flatMap((name) => filesUnder(join(REPO, name))), ...PACK_FILES.map((name) => join(REPO, name)).filter((path) => existsSync(path))];
+  const kept = join(PACK_CACHE, `${inputsKey(inputs, 'npm pack')}.tgz`);
+  if (existsSync(kept)) return kept;
+  const fresh = mkdtempSync(join(tmpdir(), 'kinemate-packing-'));
+  try {
+    execFileSync(NPM, ['pack', '--pack-destination', fresh, '--silent'], { cwd: REPO, stdio: 'pipe' });
+    mkdirSync(PACK_CACHE, { recursive: true });
+    for (const old of readdirSync(PACK_CACHE)) rmSync(join(PACK_CACHE, old), { force: true });
+    const partial = `${kept}.${process.pid}`;
+    copyFileSync(join(fresh, readdirSync(fresh).find((name) => name.endsWith('.tgz'))!), partial);
+    renameSync(partial, kept);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+  return kept;
+}
+
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'kinemate-pack-'));
-  execFileSync(NPM, ['pack', '--pack-destination', work, '--silent'], { cwd: REPO, stdio: 'pipe' });
-  const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
+  const tarball = join(work, 'kinemate.tgz');
+  copyFileSync(packedTarball(), tarball);
   project = join(work, 'consumer');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
