@@ -19,6 +19,7 @@
 import { LU } from './linalg';
 import { CompressedLU } from './lu-sparse';
 import { PatternLU } from './lu-refactor';
+import { equilibrate } from './equilibrate';
 
 /**
  * Threshold pivoting's fraction: the diagonal pivot is kept while at least this fraction of
@@ -35,6 +36,9 @@ const PIVOT_THRESHOLD = 0.1;
  */
 const REFACTOR_THRESHOLD = 0.01;
 
+/** Ruiz passes of an equilibrated factorisation's scales: the first gains most, a third little (equilibrate.ts). */
+const SCALE_SWEEPS = 3;
+
 export class OrderedLU {
   private readonly lu: LU;
   private readonly compressed: CompressedLU;
@@ -48,14 +52,32 @@ export class OrderedLU {
   /** Factorisations by the pivoting LU, and refactors on its pattern. */
   pivoted = 0;
   refactored = 0;
+  /**
+   * Equilibrated (`equilibrated` true): the factors are D A D's, D (powers of two) taken at
+   * each pivoting factorisation and kept by the refactors on its pattern; `scaled` holds D A D.
+   */
+  private readonly scale: Float64Array | null;
+  private readonly scaled: Float64Array | null;
+  /** The nonzero list whose entries `scaled` holds (any other entry of it is zero), its count, and each entry's D_i D_j. */
+  private scaledList: Int32Array | null = null;
+  private scaledCount = -1;
+  private scaledN = -1;
+  private entryScale: Float64Array = new Float64Array(0);
 
-  /** `ordered` false: the matrix's own order (a small system, where ordering gains nothing). */
-  constructor(readonly maxN: number, readonly ordered = true) {
+  /**
+   * `ordered` false: the matrix's own order (a small system, where ordering gains nothing).
+   * `equilibrated`: factor D A D instead (ordered systems only; equilibrate.ts): fewer pivots
+   * off the diagonal, sparser factors; the solution is A's, to the rounding.
+   */
+  constructor(readonly maxN: number, readonly ordered = true, readonly equilibrated = false) {
     this.lu = new LU(maxN);
     this.compressed = new CompressedLU(maxN);
     this.perm = new Int32Array(maxN);
     this.work = new Float64Array(maxN);
     this.pattern = ordered ? new PatternLU(maxN, 1 / REFACTOR_THRESHOLD) : null;
+    const scaling = ordered && equilibrated;
+    this.scale = scaling ? new Float64Array(maxN) : null;
+    this.scaled = scaling ? new Float64Array(maxN * maxN) : null;
   }
 
   /**
@@ -67,15 +89,25 @@ export class OrderedLU {
     if (this.ordered && n !== this.orderedN) minimumDegreeOrder(A, n, this.perm);
     this.orderedN = n;
     const pattern = this.pattern;
-    if (pattern && pattern.n === n) {
-      if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
-      // a new nonzero: the pattern grows on the same row order, while the pivots hold
+    // an equilibrated refactor needs the scales of the pattern's pivots, taken for these entries
+    const scalesHold = !this.scaled || (nonzeros === this.scaledList && count === this.scaledCount && n === this.scaledN);
+    if (pattern && pattern.n === n && scalesHold) {
+      // the kept scales (the pattern's pivots were chosen on a matrix scaled by them): a list's
+      // entries scaled as they are read, else the whole matrix scaled first
+      const es = this.scaled && nonzeros ? this.entryScale : null;
+      const B = this.scaled && !nonzeros ? this.scaleInto(A, n, null, 0) : A;
+      if (pattern.refactor(B, n, relativeTolerance, nonzeros, count, es)) { this.patterned = true; this.refactored++; return true; }
+      // a new nonzero: the pattern grows on the same row order, while the pivots hold (the pattern reads only which entries are nonzero)
       if (pattern.declinedOutside) {
-        pattern.reanalyse(A, n);
-        if (pattern.refactor(A, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+        pattern.reanalyse(B, n);
+        if (pattern.refactor(B, n, relativeTolerance, nonzeros, count, es)) { this.patterned = true; this.refactored++; return true; }
       }
     }
     this.patterned = false;
+    if (this.scale) {
+      this.rescale(A, n, nonzeros, count);
+      A = this.scaleInto(A, n, nonzeros, count);
+    }
     if (!this.lu.factor(A, n, relativeTolerance, this.ordered ? this.perm : null, this.ordered ? PIVOT_THRESHOLD : 1)) return false;
     this.pivoted++;
     if (pattern) {
@@ -88,12 +120,51 @@ export class OrderedLU {
 
   /** Solve A x = b in place with the last factorisation. */
   solve(b: Float64Array): void {
+    const D = this.scale, n = this.orderedN;
+    // (D A D) y = D b, x = D y
+    if (D) for (let i = 0; i < n; i++) b[i] *= D[i];
+    this.solveFactored(b);
+    if (D) for (let i = 0; i < n; i++) b[i] *= D[i];
+  }
+
+  private solveFactored(b: Float64Array): void {
     if (this.patterned) { this.pattern!.solve(b, this.work); return; }
     if (!this.ordered) { this.compressed.solve(b); return; }
     const n = this.orderedN, perm = this.perm, w = this.work;
     for (let k = 0; k < n; k++) w[k] = b[perm[k]];
     this.compressed.solve(w);
     for (let k = 0; k < n; k++) b[perm[k]] = w[k];
+  }
+
+  /** D A D into `scaled` with the current scales (on the listed nonzeros when given; any other entry of it zero). */
+  private scaleInto(A: Float64Array, n: number, nonzeros: Int32Array | null, count: number): Float64Array {
+    const B = this.scaled!, D = this.scale!;
+    if (nonzeros) {
+      const es = this.entryScale;
+      for (let e = 0; e < count; e++) { const k = nonzeros[e]; B[k] = A[k] * es[e]; }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const r = i * n, di = D[i];
+        for (let j = 0; j < n; j++) B[r + j] = A[r + j] * di * D[j];
+      }
+    }
+    return B;
+  }
+
+  /** New scales for A: equilibrate.ts's, and each listed entry's product of them. */
+  private rescale(A: Float64Array, n: number, nonzeros: Int32Array | null, count: number): void {
+    const D = this.scale!;
+    equilibrate(A, n, D, this.work, SCALE_SWEEPS, nonzeros, count);
+    // entries a different list wrote would stay in `scaled`: clear them first
+    if (nonzeros && (nonzeros !== this.scaledList || count !== this.scaledCount || n !== this.scaledN)) this.scaled!.fill(0, 0, n * n);
+    this.scaledList = nonzeros; this.scaledCount = nonzeros ? count : 0; this.scaledN = n;
+    if (!nonzeros) return;
+    if (this.entryScale.length < count) this.entryScale = new Float64Array(count);
+    const es = this.entryScale;
+    for (let e = 0; e < count; e++) {
+      const k = nonzeros[e], i = (k / n) | 0;
+      es[e] = D[i] * D[k - i * n];
+    }
   }
 
   /** Nonzeros of the last factors (diagonal not counted). */

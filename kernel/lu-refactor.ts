@@ -119,8 +119,10 @@ export class PatternLU {
    * multiplier, or a pivot at or below relativeTolerance × max|A|. `nonzeros` (its first
    * `count`), when given, lists A's entries that may be nonzero (row-major indices; every
    * other entry is zero): the refactor then reads those alone instead of all n².
+   * `entryScale` (with `nonzeros`): factor the matrix whose listed entry e is A's × entryScale[e]
+   * (an equilibrated D A D, lu-ordered.ts), without writing it out.
    */
-  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
+  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0, entryScale: Float64Array | null = null): boolean {
     this.declinedOutside = false;
     if (n !== this.n) return false;
     const val = this.val, map = this.map, col = this.col, w = this.w, rowStart = this.rowStart, diagPos = this.diagPos;
@@ -129,7 +131,7 @@ export class PatternLU {
     const end = nonzeros ? count : n * n;
     for (let e = 0; e < end; e++) {
       const i = nonzeros ? nonzeros[e] : e;
-      const x = A[i];
+      const x = entryScale ? A[i] * entryScale[e] : A[i];
       if (x === 0) continue;
       const p = map[i];
       if (p < 0) { outside = true; this.seen[i] = 1; continue; }

@@ -105,11 +105,11 @@ const SMALL_SYSTEM = 16;
 const REFRESH = 4;
 
 /**
- * A large matrix's (a whole car): its refactor costs about five iterations on the kept one,
- * each still gaining a digit or two. The sedan over a class C road: 0.6 → 0.1 refactors a
- * step, 5.6 → 7.5 iterations, ~30 % faster.
+ * A large matrix's (a whole car), whose equilibrated refactor costs ~3.5 iterations on it; also
+ * at a step's start after a slower step (a tyre off the road, a rocker turning: mostly still
+ * so). Class C road: 5.1 iterations, 0.37 refactors a step (docs/vehicle-dynamics.md, Figures).
  */
-const REFRESH_LARGE = 8;
+const REFRESH_LARGE = 5;
 
 /** The method's scheme object for the options. */
 function schemeOf(options: IntegratorOptions): TimeScheme {
@@ -395,6 +395,7 @@ export class Integrator {
     const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity, first = 0;
+    const afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
       constraints.evaluate(true, false);
@@ -405,9 +406,8 @@ export class Integrator {
       // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const lin = this.lin;
-      const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && N <= SMALL_SYSTEM);
-      // a large matrix's K and C (its costliest part) only once the check has failed: the
-      // iteration that refreshes it after four is most often the one that converges
+      const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
+      // a large matrix's K and C (its costliest part) only once the check has failed: it often converges
       const deferred = fresh && it > 0 && lin.large;
       // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
       if (fresh && !deferred) constraints.scatter();

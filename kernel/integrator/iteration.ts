@@ -79,7 +79,7 @@ export class IterationSystem {
     this.S = new Float64Array(N * N);
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
-    this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE);
+    this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE, true);
     this.patterns = bodies.map((b) => massPattern(b.M));
   }
 

@@ -171,3 +171,41 @@ describe('OrderedLU refactor on the last pivoting factorisation (kernel/lu-refac
     expect(listed.refactored).toBe(1);
   });
 });
+
+describe('OrderedLU equilibrated', () => {
+  /** The saddle matrix with its unknowns in mixed units: a 6-block's first three scaled by 10³, the others by 10⁻² (inertias beside masses). */
+  function mixedUnits(seed: number): { A: Float64Array; N: number; nonzeros: Int32Array } {
+    const { A, N } = vehicleLike(rng(seed), 3);
+    const n = 6 * 13, T = Float64Array.from({ length: N }, (_, i) => (i >= n ? 1 : i % 6 < 3 ? 1e3 : 1e-2));
+    for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) A[i * N + j] *= T[i] * T[j];
+    const nonzeros = Int32Array.from(A.keys()).filter((k) => A[k] !== 0);
+    return { A, N, nonzeros };
+  }
+
+  it('solves a badly scaled matrix as the unscaled factors do', () => {
+    const { A, N } = mixedUnits(7);
+    const plain = new OrderedLU(N), scaled = new OrderedLU(N, true, true);
+    expect(plain.factor(A, N, 1e-15)).toBe(true);
+    expect(scaled.factor(A, N, 1e-15)).toBe(true);
+    const b = Float64Array.from({ length: N }, (_, i) => Math.sin(i + 1)), x = b.slice(), y = b.slice();
+    plain.solve(x); scaled.solve(y);
+    const size = Math.max(...x.map(Math.abs));
+    for (let i = 0; i < N; i++) expect(Math.abs(y[i] - x[i])).toBeLessThan(1e-9 * size);
+  });
+
+  it('refactors on its pattern with the kept scales, reading the listed entries only', () => {
+    const r = rng(11);
+    const { A, N, nonzeros } = mixedUnits(5);
+    const lu = new OrderedLU(N, true, true);
+    for (let round = 0; round < 3; round++) {
+      for (const k of nonzeros) A[k] *= 1 + 0.02 * (r() - 0.5);
+      expect(lu.factor(A, N, 1e-15, nonzeros, nonzeros.length)).toBe(true);
+      const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice();
+      lu.solve(x);
+      const size = Math.max(...A.map(Math.abs)) * Math.max(...x.map(Math.abs));
+      expect(residual(A, N, x, b)).toBeLessThan(1e-13 * size);
+    }
+    expect(lu.pivoted).toBe(1);
+    expect(lu.refactored).toBe(2);
+  });
+});
