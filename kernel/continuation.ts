@@ -6,7 +6,8 @@
  *
  * - Predictor: the secant of the last two accepted states (each pose moved on by the same
  *   body twist scaled, each scalar linearly), with `order: k` the polynomial through the
- *   last k + 1, or a state the caller predicted.
+ *   last k + 1 (in the body coordinates of kernel/predictor-chart.ts), or a state the
+ *   caller predicted.
  * - A sub-step that fails, or that lands far from its secant prediction (a possible branch
  *   change), is halved, and grows back after an accepted one. A failure where a joint
  *   limit newly binds, or of a sub-step already 2⁻¹⁰ of the nominal, is final: later
@@ -22,8 +23,9 @@
  */
 import * as P from './pose';
 import { solve, type SolveReport } from './solver/solve';
-import { largestMotion, type System } from './system';
+import type { System } from './system';
 import { ArgumentError } from './errors';
+import { PredictorChart } from './predictor-chart';
 
 /** Most nominal sub-steps of one move; a longer move takes longer sub-steps. */
 export const MAX_SUBSTEPS = 1000;
@@ -84,14 +86,18 @@ export interface MoveResult {
 export class Continuation {
   private current: Float64Array;
   private currentValues: Float64Array;
-  /** Accepted states before the last, newest first (at most `order`), with their driven values. */
-  private readonly past: { state: Float64Array; values: Float64Array }[] = [];
+  /** Accepted states before the last, newest first (at most `order`), with their driven values and chart coordinates. */
+  private readonly past: Accepted[] = [];
+  /** The predictor's chart (order ≥ 2) and the last accepted state's coordinates in it. */
+  private readonly chart: PredictorChart | null;
+  private currentCoords: Float64Array;
   private readonly correct: () => SolveReport;
   private readonly secant: boolean;
   private readonly order: number;
   private readonly branchGuard: boolean;
-  /** Scratch of moveTo, kept between moves: the values it started from, the secant's predicted state. */
+  /** Scratch of moveTo, kept between moves: the values it started from and those of a sub-step, the secant's predicted state. */
   private from: Float64Array = new Float64Array(0);
+  private stepValues: number[] = [];
   private predicted: Float64Array = new Float64Array(0);
 
   constructor(
@@ -107,6 +113,8 @@ export class Continuation {
     this.order = options.order ?? 1;
     if (!(Number.isInteger(this.order) && this.order >= 1 && this.order <= MAX_PREDICTOR_ORDER)) throw new ArgumentError('order', `must be a whole number from 1 to ${MAX_PREDICTOR_ORDER}, got ${this.order}`);
     this.branchGuard = options.branchGuard ?? true;
+    this.chart = this.order >= 2 ? new PredictorChart() : null;
+    this.currentCoords = new Float64Array(this.chart ? this.current.length : 0);
   }
 
   /** The driven values at the last accepted state. */
@@ -129,6 +137,7 @@ export class Continuation {
     this.current = this.system.snapshot();
     this.currentValues = Float64Array.from(values);
     this.past.length = 0;
+    this.chart?.reset();
   }
 
   /**
@@ -145,7 +154,9 @@ export class Continuation {
     const nominal = Math.max(1, Math.min(MAX_SUBSTEPS, Math.ceil(options.subSteps ?? 1)));
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
-    const values = new Array<number>(n);
+    // the values of each sub-step, handed to setValues (one buffer for every move)
+    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n);
+    const values = this.stepValues;
     let s = 0;
     let h = fullStep;
     // The smallest fraction known to fail for good: a limit binds there, or a sub-step
@@ -176,9 +187,7 @@ export class Continuation {
       iterations += trial.iterations;
       let refused = !trial.converged;
       if (!refused && predicted !== null) {
-        const jump = largestMotion(system, predicted);
-        const motion = largestMotion(system, this.current, predicted);
-        refused = jump > 0.5 * motion + 1e-9 * system.lengthScale;
+        refused = landsFar(system, this.current, predicted);
       }
       if (refused) {
         failure = trial;
@@ -193,14 +202,19 @@ export class Continuation {
       // the state before last is dropped: its buffers take the new one (no allocation per sub-step)
       const past = this.past;
       const spare = past.length === this.order ? past.pop()! : null;
-      const spareState = spare?.state ?? null, spareValues = spare?.values ?? null;
-      const newest = spare ?? { state: this.current, values: this.currentValues };
+      const spareState = spare?.state ?? null, spareValues = spare?.values ?? null, spareCoords = spare?.coords ?? null;
+      const newest = spare ?? { state: this.current, values: this.currentValues, coords: this.currentCoords };
       newest.state = this.current;
       newest.values = this.currentValues;
+      newest.coords = this.currentCoords;
       past.unshift(newest);
       this.current = this.copyState(spareState);
       this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
       for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
+      if (this.chart !== null) {
+        this.currentCoords = spareCoords !== null && spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
+        this.chart.place(system, this.current, this.currentCoords, past);
+      }
       report = trial;
       atLimitHere = trial.atLimit.length > 0 ? new Set(trial.atLimit) : NO_NAMES;
       s = next;
@@ -212,6 +226,10 @@ export class Continuation {
       solves++;
       iterations += report.iterations;
       this.current = system.snapshot();
+      if (this.chart !== null) {
+        if (this.currentCoords.length !== this.current.length) this.currentCoords = new Float64Array(this.current.length);
+        this.chart.place(system, this.current, this.currentCoords, this.past);
+      }
     }
     if (s >= 1) return { status: 'reached', report, values: targets.slice(), fraction: 1, solves, iterations };
     const status: MoveStatus = report.converged && report.atLimit.length > 0 && (failure?.atLimit.length ?? 0) > 0 ? 'limit' : 'failed';
@@ -256,10 +274,40 @@ export class Continuation {
       if (t === null || !(t < nodes[k] - 1e-9)) break;
       nodes[++k] = t;
     }
-    if (k === 1) secantStep(system, past[0].state, this.current, ratio);
-    else extrapolate(system, past, k, this.current, nodes, ratio);
+    if (k === 1 || this.chart === null) secantStep(system, past[0].state, this.current, ratio);
+    else this.chart.predict(system, this.current, this.currentCoords, past, k, lagrangeWeights(k, nodes, ratio));
     return 'secant';
   }
+}
+
+/**
+ * The branch guard: whether the state (where the corrector landed) lies farther from
+ * `predicted` than half the predicted motion from `last`, each the largest over the moving
+ * parts of position gap plus turn × length scale (largestMotion's measure, in one pass and
+ * with square roots for Math.hypot: the guard runs every sub-step).
+ */
+function landsFar(system: System, last: Float64Array, predicted: Float64Array): boolean {
+  const state = system.state, L = system.lengthScale;
+  let jump = 0, motion = 0;
+  for (const v of system.variables) {
+    if (v.fixed || v.kind !== 'pose') continue;
+    const o = v.offset;
+    jump = Math.max(jump, poseGap(predicted, state, o, L));
+    motion = Math.max(motion, poseGap(last, predicted, o, L));
+  }
+  return jump > 0.5 * motion + 1e-9 * L;
+}
+/** |position gap| + angle between the turns × L of the poses at offset o of two states (kernel/pose.ts poseDistance). */
+function poseGap(a: Float64Array, b: Float64Array, o: number, L: number): number {
+  const dx = a[o] - b[o], dy = a[o + 1] - b[o + 1], dz = a[o + 2] - b[o + 2];
+  // the turn from a to b: conj(q_a) · q_b (quat.ts angleBetween)
+  const aw = a[o + 3], ax = -a[o + 4], ay = -a[o + 5], az = -a[o + 6];
+  const bw = b[o + 3], bx = b[o + 4], by = b[o + 5], bz = b[o + 6];
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  const x = aw * bx + ax * bw + ay * bz - az * by;
+  const y = aw * by - ax * bz + ay * bw + az * bx;
+  const z = aw * bz + ax * by - ay * bx + az * bw;
+  return Math.sqrt(dx * dx + dy * dy + dz * dz) + 2 * Math.atan2(Math.sqrt(x * x + y * y + z * z), Math.abs(w)) * L;
 }
 
 /**
@@ -301,46 +349,24 @@ export function secantStep(system: System, before: Float64Array, last: Float64Ar
   }
 }
 /** The highest predictor degree a continuation takes. */
-export const MAX_PREDICTOR_ORDER = 4;
+export const MAX_PREDICTOR_ORDER = 6;
 const predictorNodes = new Float64Array(MAX_PREDICTOR_ORDER + 1);
 const predictorWeights = new Float64Array(MAX_PREDICTOR_ORDER + 1);
 /**
- * Writes into the system's state the polynomial through the last state (at 0) and the
- * first k of `past` (at nodes[1..k], newest first) evaluated at ρ: in each pose's body
- * coordinates about the last, Σ wᵢ log(last⁻¹ pastᵢ) with the Lagrange weights wᵢ of the
- * nodes (the last state's own term is zero there), each scalar alike.
+ * The Lagrange weights w[1..k] at ρ of the nodes (the last state at nodes[0] = 0, the
+ * past ones at nodes[1..k]): the prediction is x₀ + Σ wᵢ (xᵢ − x₀).
  */
-export function extrapolate(system: System, past: readonly { state: Float64Array }[], k: number, last: Float64Array, nodes: Float64Array, rho: number): void {
+function lagrangeWeights(k: number, nodes: Float64Array, rho: number): Float64Array {
   const w = predictorWeights;
   for (let i = 1; i <= k; i++) {
     let wi = 1;
     for (let j = 0; j <= k; j++) if (j !== i) wi *= (rho - nodes[j]) / (nodes[i] - nodes[j]);
     w[i] = wi;
   }
-  const state = system.state;
-  for (const v of system.variables) {
-    if (v.fixed) continue;
-    const o = v.offset;
-    if (v.kind === 'pose') {
-      for (let j = 0; j < 7; j++) scratchLast[j] = last[o + j];
-      P.invert(scratchPose, scratchLast);
-      scratchSum.fill(0);
-      for (let i = 1; i <= k; i++) {
-        const s = past[i - 1].state;
-        for (let j = 0; j < 7; j++) scratchBefore[j] = s[o + j];
-        P.compose(scratchRel, scratchPose, scratchBefore);
-        P.log(scratchTwist, scratchRel);
-        for (let j = 0; j < 6; j++) scratchSum[j] += w[i] * scratchTwist[j];
-      }
-      P.retract(state, last, scratchSum, o, o, 0);
-    } else {
-      let x = last[o];
-      for (let i = 1; i <= k; i++) x += w[i] * (past[i - 1].state[o] - last[o]);
-      state[o] = x;
-    }
-  }
+  return w;
 }
-const scratchSum = new Float64Array(6);
+/** An accepted state kept for the predictor: the state, its driven values, its chart coordinates (order ≥ 2). */
+interface Accepted { state: Float64Array; values: Float64Array; coords: Float64Array }
 const NO_NAMES: ReadonlySet<string> = new Set();
 const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
 const scratchBefore = new Float64Array(7), scratchLast = new Float64Array(7);

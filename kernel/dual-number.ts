@@ -3,7 +3,7 @@
  * 3-vector, a value and its derivatives, and in tangent mode the derivative of both along one
  * outer direction (at the second level, along a second one too, and the mixed); what tangent mode's seeds say; and the scratch of a block's narrower twin.
  */
-import { zeroedFloats } from './float-slab';
+import { scratchFloats } from './float-slab';
 
 export class Dual {
   v = 0;
@@ -13,7 +13,7 @@ export class Dual {
   /** The second level only (withSecondTangents): the derivative of (v, d) along the second direction; on `t`, the mixed one. */
   t2: Dual | null = null;
   constructor(readonly n: number, value = 0) {
-    this.d = zeroedFloats(n);
+    this.d = scratchFloats(n);
     this.v = value;
   }
 }
@@ -29,7 +29,7 @@ export class DualVec3 {
   /** The second level only: the derivative of (v, d) along the second direction; on `t`, the mixed one. */
   t2: DualVec3 | null = null;
   constructor(readonly n: number) {
-    this.d = zeroedFloats(3 * n);
+    this.d = scratchFloats(3 * n);
   }
 }
 
@@ -65,3 +65,4 @@ export interface TangentSeeds {
   /** The rate of the scalar seeded at column col. */
   scalar(col: number): number;
 }
+

@@ -208,10 +208,27 @@ function driverRows(system: System, ws: TangentWorkspace, colScale: Float64Array
  * A basis of the motions the constraints and the drivers (holds) allow at the current
  * state: `count` columns of `size` unscaled tangent entries (column-major), orthonormal in
  * scaled columns. From the cached null space Z of the constraints and a small QR of
- * (drivers · Z): no second factorisation of the Jacobian.
+ * (drivers · Z): no second factorisation of the Jacobian. Kept per factorisation: callers
+ * read the result, never write it.
  */
-export function admissibleMotions(system: System): { basis: Float64Array; count: number; size: number; layout: Int32Array } {
+export function admissibleMotions(system: System): Motions {
   const ws = factorConstraints(system);
+  // asked again at one state (a load case's rates after its reactions, each load step's
+  // reduction): the same factorisation gives the same motions (the holds' rows are read at
+  // the state the generation stamps; enabling one changes the structure, so the workspace)
+  const last = lastMotions.get(ws);
+  if (last && last.generation === ws.generation) return last.result;
+  const result = computeMotions(system, ws);
+  lastMotions.set(ws, { generation: ws.generation, result });
+  return result;
+}
+
+/** A basis of the admissible motions: shared by every caller at one factorisation, so read only. */
+export interface Motions { basis: Float64Array; count: number; size: number; layout: Int32Array }
+
+const lastMotions = new WeakMap<TangentWorkspace, { generation: number; result: Motions }>();
+
+function computeMotions(system: System, ws: TangentWorkspace): Motions {
   const n = ws.group.n, k = n - ws.rank, Z = ws.Z;
   const colScale = columnScales(system, ws);
   const { blocks, G } = driverRows(system, ws, colScale);

@@ -162,6 +162,8 @@ export class BlockRows {
   readonly segA: Int32Array;
   readonly segB: Int32Array;
   readonly segLen: Int32Array;
+  /** Scratch of mul and mulT: one block's entries of a vector (the widest block's columns). */
+  private readonly gathered: Float64Array;
 
   constructor(n: number, blocks: readonly RowBlockPattern[]) {
     this.n = n;
@@ -181,6 +183,9 @@ export class BlockRows {
     }
     this.m = this.rowPtr[nb];
     this.cols = Int32Array.from(colLists.flat());
+    let widest = 0;
+    for (const list of colLists) widest = Math.max(widest, list.length);
+    this.gathered = new Float64Array(widest);
     this.vals = new Float64Array(this.valPtr[nb]);
     const firstRowOfCol = new Int32Array(n).fill(this.m);
     for (let k = 0; k < nb; k++) for (const j of colLists[k]) if (this.rowPtr[k] < firstRowOfCol[j]) firstRowOfCol[j] = this.rowPtr[k];
@@ -239,12 +244,15 @@ export class BlockRows {
   /** out (m) = J x (x of length n). */
   mul(out: Float64Array, x: ArrayLike<number>): void {
     const { rowPtr, colPtr, cols, valPtr, vals } = this;
+    const xk = this.gathered;
     for (let k = 0; k < this.blocks; k++) {
       const c0 = colPtr[k], w = colPtr[k + 1] - c0;
+      // the block's entries of x, gathered once for all its rows (the same sums)
+      for (let t = 0; t < w; t++) xk[t] = x[cols[c0 + t]];
       let p = valPtr[k];
-      for (let i = rowPtr[k]; i < rowPtr[k + 1]; i++) {
+      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++) {
         let s = 0;
-        for (let t = 0; t < w; t++) s += vals[p + t] * x[cols[c0 + t]];
+        for (let t = 0; t < w; t++) s += vals[p + t] * xk[t];
         out[i] = s;
         p += w;
       }
@@ -255,14 +263,19 @@ export class BlockRows {
   mulT(out: Float64Array, y: ArrayLike<number>): void {
     const { rowPtr, colPtr, cols, valPtr, vals } = this;
     out.fill(0, 0, this.n);
+    const ok = this.gathered;
     for (let k = 0; k < this.blocks; k++) {
       const c0 = colPtr[k], w = colPtr[k + 1] - c0;
+      // the block's entries of out, summed in a gathered copy (its columns are distinct: the
+      // same additions in the same order) and put back
+      for (let t = 0; t < w; t++) ok[t] = out[cols[c0 + t]];
       let p = valPtr[k];
-      for (let i = rowPtr[k]; i < rowPtr[k + 1]; i++) {
+      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++) {
         const yi = y[i];
-        if (yi !== 0) for (let t = 0; t < w; t++) out[cols[c0 + t]] += vals[p + t] * yi;
+        if (yi !== 0) for (let t = 0; t < w; t++) ok[t] += vals[p + t] * yi;
         p += w;
       }
+      for (let t = 0; t < w; t++) out[cols[c0 + t]] = ok[t];
     }
   }
 

@@ -12,10 +12,17 @@
  * contraction of the step before a poor guide: a quarter car's steps were then 1e5 over),
  * and every CHECK_EVERY-th step is checked, which keeps the contraction current and lets a
  * stale iteration matrix be found slow and refactored as before.
+ *
+ * CHECK_EVERY was 4; at 8 the audit that checks every step anyway (every example both Lie
+ * groups over 3000 steps, the bump runs and the pendulum over 32000) finds no accepted step
+ * that its check would have failed, and the largest error of an accepted one is the same as
+ * at 4 (1.8e-3 of the bounds on the DW corner, 0.64 on the double pendulum on SE(3), both
+ * met at 4 too): a check every 8 steps keeps the contraction as current as every 4 did.
+ * Steps after one evaluation: DW corner bump 75 → 84 %, quarter car bump 72 → 77 %.
  */
 const MARGIN = 0.01;
 const START_MAX = 100;
-const CHECK_EVERY = 4;
+const CHECK_EVERY = 8;
 
 export class UncheckedSteps {
   private linear = Infinity;

@@ -43,6 +43,7 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
   // solve's factorisation when its group has no freedom left (warmChord) and the step is
   // small against the model: the solution is then unique and only the path to it changes.
   let chordable = lin.warmChord(), warm = chordable, extended = false;
+  const polishWarm = options.polish === true;
   for (let it = 0; it <= maxIterations; it++) {
     // the rows alone decide convergence and a chord step; J only for a Newton step (the
     // sparse path, which takes no chord steps, evaluates it with the rows: one pass)
@@ -52,8 +53,9 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     if (Number.isNaN(cInf)) return { converged: false, iterations: it, message: 'non-finite residual' };
     // an extended chord chain (below) converges linearly and so lands just under the
     // tolerance, where Newton's last step lands far under it: it goes on to POLISH·tol
+    // (every warm chain, when asked: options.polish)
     const polishing = cInf <= tol;
-    if (polishing && !(extended && chordable && cInf > POLISH * tol)) return { converged: true, iterations: it };
+    if (polishing && !((extended || (warm && polishWarm)) && chordable && cInf > POLISH * tol)) return { converged: true, iterations: it };
     if (it === maxIterations) break;
     const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
     if (chordable) {
@@ -162,6 +164,8 @@ function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pu
   const first = newton(system, g, lin, ws.saved, restoreOptions, tol);
   iterations += first.iterations;
   if (!first.converged) return { converged: false, iterations, message: first.message ?? 'constraints do not hold' };
+  // the last full step's length (Infinity: none yet, or one cut by the trust region or the line search)
+  let lastMove = Infinity;
   for (let it = 0; it < maxIterations; it++) {
     if (!(lin.fresh && lin.hasJ)) lin.assemble(true);
     lin.normalise();
@@ -174,7 +178,8 @@ function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pu
     for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
     if (!Number.isFinite(uInf)) return { converged: false, iterations, message: 'non-finite step' };
     if (uInf <= stepTol) return { converged: true, iterations };
-    if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+    const clamped = uInf > trust;
+    if (clamped) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
     saveState(system, g, saved);
     let alpha = 1, accepted = false;
     for (let attempt = 0; attempt < 30; attempt++) {
@@ -197,6 +202,13 @@ function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pu
     // (at the reach of the linkage, or converged).
     if (!accepted) return { converged: true, iterations };
     if (alpha * uInf <= stepTol) return { converged: true, iterations };
+    // Two full steps in a row: when the next one, at their rate of contraction, would be
+    // under the step tolerance, this one ends the drag (the step that would only confirm it
+    // costs a factor solve and its refinement). The drag's steps converge superlinearly
+    // (a Gauss–Newton step on a small residual), so the rate overstates the next step.
+    const full = alpha === 1 && !clamped;
+    if (full && lastMove < Infinity && uInf * (uInf / lastMove) <= stepTol) return { converged: true, iterations };
+    lastMove = full ? uInf : Infinity;
   }
   return { converged: true, iterations, message: `pull not settled in ${maxIterations} iterations` };
 }

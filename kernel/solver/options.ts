@@ -34,4 +34,10 @@ export interface SolveOptions {
    * SPARSE_MIN_UNKNOWNS unknowns.
    */
   linearSolver?: 'auto' | 'dense' | 'sparse';
+  /**
+   * Take every warm chord chain on to a hundredth of the tolerance, not only the long ones
+   * (default false; kernel/solver/newton.ts). A drive asks for it: its high-order predictor
+   * leaves chains of one or two chords, which would otherwise stop just under the tolerance.
+   */
+  polish?: boolean;
 }

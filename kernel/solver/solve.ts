@@ -136,6 +136,7 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
 
 interface GroupResult { iterations: number; solved: boolean; atLimit: string[]; maxResidual: number; message?: string }
 const NO_PULLS: readonly Pull[] = [];
+const NO_LIMITS: ScalarTargetBlock[] = [];
 const NO_NAMES: string[] = [];
 let frozenBuf = new Float64Array(16);
 
@@ -152,7 +153,7 @@ function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: S
   const ws = workspace(g, system);
   const lin = linearOf(system, g, options);
   const skip = options.skipSatisfied ?? true;
-  const limits: ScalarTargetBlock[] = [];
+  let limits: ScalarTargetBlock[] = NO_LIMITS; // a new list only when a limit binds
   // A group that held at exactly this state still holds: no evaluation needed.
   if (skip && pulls.length === 0 && stillHolds(system, ws, tol) && !limitViolated(system, g, tol)) {
     return { iterations: 0, solved: false, atLimit: g.limited.length ? atLimitNames(system, g, tol) : NO_NAMES, maxResidual: ws.verifiedMax };
@@ -184,6 +185,7 @@ function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: S
       const bound = x < lo - slack ? lo : x > hi + slack ? hi : null;
       if (bound === null || limits.some((l) => l.vars[0] === v)) continue;
       system.state[variable.offset] = bound;
+      if (limits === NO_LIMITS) limits = [];
       limits.push(new ScalarTargetBlock(`limit:${variable.name}`, v, bound, variable.scale, 'limit'));
       added = true;
     }

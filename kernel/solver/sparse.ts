@@ -11,6 +11,7 @@ import type { Linear } from './linear';
 import type { Pull, SolveOptions } from './options';
 import { norm2 } from './linear';
 import { RowCache, blockSlots } from './row-cache';
+import { FactorAge } from './factor-age';
 
 /**
  * Relative Tikhonov term of the sparse normal equations (times each row's diagonal). Small,
@@ -38,6 +39,7 @@ const REFINE_TOLERANCE = 1e-6;
  */
 const STALE_PASSES = 6;
 const STALE_CONTRACTION = 0.1;
+// (A factor that needs two passes is renewed before it fails where that pays: factor-age.ts.)
 /** Smallest damping weight the sparse drag step uses (its Hessian must be invertible). */
 const SPARSE_MIN_WEIGHT = 1e-8;
 
@@ -57,6 +59,9 @@ interface SparsePattern {
   nePull: NormalEquations | null;
   factored: boolean;
   pullFactored: boolean;
+  /** How old each factor is, and whether to renew it (kernel/solver/factor-age.ts). */
+  age: FactorAge;
+  pullAge: FactorAge;
   /** The trial slot's values, and W = J H⁻¹ for drags. */
   valsTrial: Float64Array;
   W: Float64Array | null;
@@ -122,6 +127,8 @@ export class SparseLinear implements Linear {
     for (const blk of this.base.blocks) if (blk.kind !== 'constraint') pure = false;
     this.rowCache = pure ? new RowCache(blockSlots(system, this.base.blocks), this.base.J.m, this.base.J.vals.length) : null;
   }
+  /** Refinement passes of the last refined step. */
+  private passes = 0;
   /** The base pattern's last evaluation (null when a block's rows read more than the state). */
   private readonly rowCache: RowCache | null;
 
@@ -143,7 +150,7 @@ export class SparseLinear implements Linear {
     const { mapPtr, map, scale } = blockColumnMaps(system, this.colOfVar, blocks, J, 1 / L);
     return {
       limitVars, blocks, offsets, mapPtr, map, scale,
-      J, ne: new NormalEquations(J), nePull: null, factored: false, pullFactored: false, valsTrial: new Float64Array(J.vals.length), W: null,
+      J, ne: new NormalEquations(J), nePull: null, factored: false, pullFactored: false, age: new FactorAge(), pullAge: new FactorAge(), valsTrial: new Float64Array(J.vals.length), W: null,
     };
   }
 
@@ -237,10 +244,14 @@ export class SparseLinear implements Linear {
 
   newtonStep(u: Float64Array): boolean {
     const p = this.pattern;
-    if (this.reuseFactors && p.factored && this.refinedNewton(u, true)) return true;
+    if (this.reuseFactors && p.factored && this.refinedNewton(u, true)) {
+      if (p.age.used(this.passes)) p.factored = false; // aged: renewed at the next step
+      return true;
+    }
     p.ne.assemble(null);
     p.factored = p.ne.factor(SPARSE_REGULARISATION);
     if (!p.factored) return false;
+    p.age.renewed();
     this.refinedNewton(u, false);
     return true;
   }
@@ -264,6 +275,7 @@ export class SparseLinear implements Linear {
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] += tmp[j]; du = Math.max(du, Math.abs(tmp[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
       const verdict = refinementVerdict(du, uMax, last, stale);
+      this.passes = pass + 1;
       if (verdict !== 0) return verdict > 0;
       last = du;
     }
@@ -331,11 +343,15 @@ export class SparseLinear implements Linear {
   pulledStep(u: Float64Array, pulls: readonly Pull[], options: SolveOptions): 'step' | 'still' | 'nan' {
     const p = this.pattern;
     this.prepareObjective(pulls, options);
-    if (this.reuseFactors && p.pullFactored && this.refinedPull(u, true)) return Number.isFinite(norm2(u, this.g.n)) ? 'step' : 'nan';
+    if (this.reuseFactors && p.pullFactored && this.refinedPull(u, true)) {
+      if (p.pullAge.used(this.passes)) p.pullFactored = false; // aged: renewed at the next step
+      return Number.isFinite(norm2(u, this.g.n)) ? 'step' : 'nan';
+    }
     const ne = p.nePull ??= new NormalEquations(p.J);
     ne.assemble(this.weighted());
     p.pullFactored = ne.factor(SPARSE_REGULARISATION);
     if (!p.pullFactored) return 'nan';
+    p.pullAge.renewed();
     this.refinedPull(u, false);
     return Number.isFinite(norm2(u, this.g.n)) ? 'step' : 'nan';
   }
@@ -400,6 +416,7 @@ export class SparseLinear implements Linear {
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] -= hg[j]; du = Math.max(du, Math.abs(hg[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
       const verdict = refinementVerdict(du, uMax, last, stale);
+      this.passes = pass + 1;
       if (verdict !== 0) return verdict > 0;
       last = du;
     }
@@ -416,8 +433,8 @@ function refinementVerdict(du: number, uMax: number, last: number, stale: boolea
   if (!(du > REFINE_TOLERANCE * uMax)) return 1;
   if (!stale) return 0;
   if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return -1;
-  // the next correction, at this pass's contraction, would be under the tolerance
-  return last < Infinity && du * (du / last) <= REFINE_TOLERANCE * uMax ? 1 : 0;
+  // the next correction, at this pass's contraction (the first's: against the step), would be under the tolerance
+  return du * (du / Math.min(last, uMax)) <= REFINE_TOLERANCE * uMax ? 1 : 0;
 }
 
 /** out = A⁻¹ for a symmetric positive-definite 6 × 6 (row-major at offsets). False if not positive definite. */

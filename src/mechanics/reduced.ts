@@ -14,14 +14,15 @@
 import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../kernel/multipliers';
 import { ForceSet } from '../../kernel/forces';
 import { GravityBlock, assembleMass } from '../../kernel/mass';
-import { BodyTorque, PointForce, PointToPointForce, type Law } from '../../mates/forces';
+import { BodyTorque, PointForce } from '../../mates/forces';
 import { rotationMatrix } from '../../kernel/dual';
 import { splitReference } from '../assembly/types';
 import type { DynamicsModel } from './build';
 import { sharedMateReactions } from './statics';
+import { addTensionStiffness } from './tension-stiffness';
 
 export interface Reduced {
-  /** Admissible motion basis: k columns of `size` tangent entries, column-major. */
+  /** Admissible motion basis: k columns of `size` tangent entries, column-major (kernel/multipliers.ts keeps it per factorisation: read only). */
   N: Float64Array;
   k: number;
   size: number;
@@ -102,35 +103,35 @@ export function reduce(dyn: DynamicsModel, options: { loadScale?: number; mass?:
   const { basis: N, count: k, layout } = admissibleMotions(system);
   const f = new Float64Array(k);
   for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; f[a] = s; }
-  const project = (A: Float64Array, sign: number): Float64Array => {
-    const AN = new Float64Array(n * k); // A N, row-major n × k
-    for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += A[i * n + j] * N[b * n + j];
-      AN[i * k + b] = s;
-    }
-    const out = new Float64Array(k * k);
-    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b];
-      out[a * k + b] = sign * s;
-    }
-    return out;
-  };
-  const Kr = project(K, -1);
-  const Cr = C ? project(C, -1) : null;
+  const Kr = project(K, N, n, k, -1);
+  const Cr = C ? project(C, N, n, k, -1) : null;
   let Mr: Float64Array | null = null;
-  if (options.mass) Mr = project(assembleMass(new Float64Array(n * n), layout, n, dyn.bodies), 1);
+  if (options.mass) Mr = project(assembleMass(new Float64Array(n * n), layout, n, dyn.bodies), N, n, k, 1);
   return { N, k, size: n, layout, Q, f, Kr, Cr, Mr, mult };
 }
 
-/** A tension held at a value: a two-force link's reaction as a force element. */
-class HeldTension implements Law {
-  value = 0;
-  evaluate(_x: number, out: Float64Array): Float64Array { out[0] = this.value; out[1] = 0; return out; }
+/** sign · Nᵀ A N (k × k, row-major) of an n × n row-major A and the basis N (k columns of n). */
+function project(A: Float64Array, N: Float64Array, n: number, k: number, sign: number): Float64Array {
+  if (anScratch.length < n * k) anScratch = new Float64Array(n * k);
+  const AN = anScratch; // A N, row-major n × k
+  for (let i = 0; i < n; i++) for (let b = 0; b < k; b++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += A[i * n + j] * N[b * n + j];
+    AN[i * k + b] = s;
+  }
+  const out = new Float64Array(k * k);
+  for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += N[a * n + i] * AN[i * k + b];
+    out[a * k + b] = sign * s;
+  }
+  return out;
 }
-const linkBlocks = new WeakMap<DynamicsModel, Map<string, { block: PointToPointForce; law: HeldTension; offsets: Int32Array }>>();
-const q12 = new Float64Array(12), k12 = new Float64Array(144), zero12 = new Float64Array(12);
+let anScratch = new Float64Array(0);
+
+/** A two-force link's ends: its points in their parts' frames (per mate, found once per model). */
+interface LinkEnds { pa: readonly number[]; pb: readonly number[] }
+const linkEnds = new WeakMap<DynamicsModel, Map<string, LinkEnds>>();
 const Rb = new Float64Array(9), local = new Float64Array(3), f = new Float64Array(3), m = new Float64Array(3);
 
 /**
@@ -161,8 +162,8 @@ function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64A
   const { system, model } = dyn;
   const n = mult.size;
   const reactions = sharedMateReactions(dyn, mult);
-  let links = linkBlocks.get(dyn);
-  if (!links) { links = new Map(); linkBlocks.set(dyn, links); }
+  let links = linkEnds.get(dyn);
+  if (!links) { links = new Map(); linkEnds.set(dyn, links); }
   for (const [id, reaction] of Object.entries(reactions)) {
     if (!('force' in reaction)) continue;
     const mate = model.doc.mates[id] as { a: string; b: string };
@@ -171,22 +172,11 @@ function addReactionStiffness(dyn: DynamicsModel, mult: Multipliers, K: Float64A
       // a two-force link: exactly a constant tension between its two material points (the direction turns with them)
       let link = links.get(id);
       if (!link) {
-        const ra = splitReference(mate.a)!, rb = splitReference(mate.b)!, law = new HeldTension();
-        const block = new PointToPointForce('reaction', a, model.doc.parts[ra.owner].points![ra.name], b, model.doc.parts[rb.owner].points![rb.name], law, null);
-        link = { block, law, offsets: new Int32Array([system.variables[a].offset, system.variables[b].offset]) };
+        const ra = splitReference(mate.a)!, rb = splitReference(mate.b)!;
+        link = { pa: model.doc.parts[ra.owner].points![ra.name], pb: model.doc.parts[rb.owner].points![rb.name] };
         links.set(id, link);
       }
-      link.law.value = reaction.tension;
-      link.block.evaluate(system.state, link.offsets, zero12, 0, q12, k12, null);
-      const slots = [mult.layout[a], mult.layout[b]];
-      for (let i = 0; i < 12; i++) {
-        const gi = slots[i < 6 ? 0 : 1];
-        if (gi < 0) continue;
-        for (let j = 0; j < 12; j++) {
-          const gj = slots[j < 6 ? 0 : 1];
-          if (gj >= 0) K[(gi + (i % 6)) * n + gj + (j % 6)] += k12[i * 12 + j];
-        }
-      }
+      addTensionStiffness(K, n, system.state, reaction.tension, system.variables[a].offset, mult.layout[a], link.pa, system.variables[b].offset, mult.layout[b], link.pb);
       continue;
     }
     for (const [variable, sign] of [[b, 1], [a, -1]] as const) {

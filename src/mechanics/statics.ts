@@ -85,7 +85,7 @@ export function statics(dyn: DynamicsModel, options: { set?: Record<string, numb
 export function loadsHere(dyn: DynamicsModel, t = 0): Float64Array {
   const n = dyn.forces.size;
   const Q = new Float64Array(n);
-  dyn.forces.assemble(new Float64Array(n), t, Q, null, null);
+  dyn.forces.assemble(restVelocity(n), t, Q, null, null);
   return Q;
 }
 
@@ -158,7 +158,7 @@ export function mateReactions(dyn: DynamicsModel, mult: RowMultipliers): Record<
   const out = computeReactions(dyn, mult);
   // multipliers of constraintMultipliers (kept per factorisation) are often read twice at a
   // state: its report, then its rates (mechanics/reduced.ts); a run's own are not kept
-  if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(dyn.system.state), reactions: copyReactions(out) });
+  if ('layout' in mult) keepReactions(mult, dyn.system.state, copyReactions(out));
   return out;
 }
 
@@ -175,8 +175,15 @@ export function sharedMateReactions(dyn: DynamicsModel, mult: RowMultipliers): R
   const state = dyn.system.state;
   if (last && sameState(last.state, state)) return last.reactions;
   const out = computeReactions(dyn, mult);
-  if ('layout' in mult) lastReactions.set(mult, { state: Float64Array.from(state), reactions: out });
+  if ('layout' in mult) keepReactions(mult, state, out);
   return out;
+}
+
+/** Keep reactions of these multipliers at this state (the state copied into the last entry's buffer when it fits). */
+function keepReactions(mult: RowMultipliers, state: Float64Array, reactions: Reactions): void {
+  const last = lastReactions.get(mult);
+  if (last && last.state.length === state.length) { last.state.set(state); last.reactions = reactions; return; }
+  lastReactions.set(mult, { state: Float64Array.from(state), reactions });
 }
 
 function sameState(a: Float64Array, b: Float64Array): boolean {
@@ -326,30 +333,35 @@ function generalizedOn(system: System, b: number, rows: BlockRowsList, mult: Row
 }
 let reactionJac = new Float64Array(64), reactionRes = new Float64Array(8);
 
+/** Size of a variable's generalized force (a pose's larger of |moment|/L and |force|; a scalar's per its scale). */
+function generalizedSize(v: System['variables'][number], x: ArrayLike<number>, c0: number, L: number): number {
+  if (v.kind === 'pose') return Math.max(Math.hypot(x[c0], x[c0 + 1], x[c0 + 2]) / L, Math.hypot(x[c0 + 3], x[c0 + 4], x[c0 + 5]));
+  return Math.abs(x[c0]) / v.scale;
+}
+
 /** Scale of the loads (force units; moments per length scale) and the per-variable unbalance in the same units. */
 function unbalancedReport(dyn: DynamicsModel, mult: Multipliers, Q: Float64Array): { unbalanced: StaticsResult['unbalanced']; balanced: boolean } {
   const { system, model } = dyn;
   const L = system.lengthScale;
   let scale = 0;
-  const size = (v: (typeof system.variables)[number], x: ArrayLike<number>, c0: number): number => {
-    if (v.kind === 'pose') return Math.max(Math.hypot(x[c0], x[c0 + 1], x[c0 + 2]) / L, Math.hypot(x[c0 + 3], x[c0 + 4], x[c0 + 5]));
-    return Math.abs(x[c0]) / v.scale;
-  };
-  for (const v of system.variables) if (mult.layout[v.id] >= 0) scale = Math.max(scale, size(v, Q, mult.layout[v.id]));
+  for (const v of system.variables) if (mult.layout[v.id] >= 0) scale = Math.max(scale, generalizedSize(v, Q, mult.layout[v.id], L));
   const tol = BALANCE_TOLERANCE * scale + 1e-12;
   const unbalanced: StaticsResult['unbalanced'] = {};
-  const coordinateName = new Map<number, string>();
-  for (const [name, info] of model.coordinates) coordinateName.set(info.variable, name);
+  let coordinateName: Map<number, string> | null = null; // only when a coordinate is unbalanced
   let balanced = true;
   for (const v of system.variables) {
     const c0 = mult.layout[v.id];
-    if (c0 < 0 || !(size(v, mult.unbalanced, c0) > tol)) continue;
+    if (c0 < 0 || !(generalizedSize(v, mult.unbalanced, c0, L) > tol)) continue;
     balanced = false;
     if (v.kind === 'pose') {
       const origin = system.getPose(v.id);
       const w = worldWrench(system.state, v.offset, mult.unbalanced.subarray(c0, c0 + 6), origin);
       unbalanced[`${v.name}.pose`] = w;
     } else {
+      if (!coordinateName) {
+        coordinateName = new Map();
+        for (const [name, info] of model.coordinates) coordinateName.set(info.variable, name);
+      }
       unbalanced[coordinateName.get(v.id) ?? v.name] = mult.unbalanced[c0];
     }
   }
@@ -358,12 +370,25 @@ function unbalancedReport(dyn: DynamicsModel, mult: Multipliers, Q: Float64Array
 
 const v3 = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
 
+/**
+ * Zero velocities of `n` entries, kept between calls (elements read velocities, never write
+ * them): a fresh typed array of a mechanism's size lives off the JS heap and costs more than
+ * a small load case's element pass. And the one element's generalized force elementReports
+ * throws away.
+ */
+function restVelocity(n: number): Float64Array {
+  if (restScratch.length < n) restScratch = new Float64Array(n);
+  return restScratch;
+}
+let restScratch = new Float64Array(0);
+const reportQ = new Float64Array(12);
+
 /** Each file force element's length/tension, deflection and wrench, or applied load, at the current state (at rest unless `velocity`, tangent, is given). */
 export function elementReports(dyn: DynamicsModel, t = 0, velocity?: Float64Array): Record<string, ElementReport> {
   const out: Record<string, ElementReport> = {};
   const n = dyn.forces.size;
-  const zero = velocity ?? new Float64Array(n);
-  const scratch = new Float64Array(12);
+  const zero = velocity ?? restVelocity(n);
+  const scratch = reportQ;
   const af = dyn.model.angleFactor;
   for (const e of dyn.elements) {
     dyn.forces.evaluateBlock(e.index, zero, t, scratch);

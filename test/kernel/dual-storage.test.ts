@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Dual, DualVec3, dvSub } from '../../kernel/dual';
+import { reusingFloats } from '../../kernel/float-slab';
 
 describe('dual derivative storage', () => {
   it('gives every dual its own zeroed derivatives, across slab boundaries and widths', () => {
@@ -31,5 +32,30 @@ describe('dual derivative storage', () => {
     dvSub(out, b, a);
     expect(Array.from(out.v)).toEqual([3, 4, 5]);
     expect(Array.from(out.d)).toEqual(Array.from({ length: 9 }, (_, i) => 2 * i * i - i));
+  });
+});
+
+describe('scoped reuse of derivative storage (reusingFloats)', () => {
+  it('a scope hands back the last scope’s arrays, zeroed and distinct; nested scopes free only at the outermost end', () => {
+    const first: Float64Array[] = [];
+    reusingFloats(() => {
+      for (let i = 0; i < 5; i++) { const d = new Dual(30); d.d.fill(i + 1); first.push(d.d); }
+      first.push(new DualVec3(30).d);
+    });
+    const second: Float64Array[] = [];
+    reusingFloats(() => {
+      for (let i = 0; i < 5; i++) second.push(new Dual(30).d);
+      second.push(new DualVec3(30).d);
+      // a nested scope does not free the outer one's arrays
+      reusingFloats(() => { second.push(new Dual(30).d); });
+      second.push(new Dual(30).d);
+    });
+    // the same six arrays again, zeroed; then two new ones, not the ones still in use
+    for (let i = 0; i < 6; i++) expect(second[i]).toBe(first[i]);
+    for (const a of second) expect(a.every((x) => x === 0)).toBe(true);
+    expect(new Set(second).size).toBe(second.length);
+    // outside a scope every dual gets fresh storage
+    const outside = new Dual(30).d;
+    expect(second.includes(outside)).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { constraintMultipliers } from '../../kernel/multipliers';
+import { admissibleMotions, constraintMultipliers } from '../../kernel/multipliers';
 import { parseAssembly } from '../../src/assembly/load';
 import { buildDynamics } from '../../src/mechanics/build';
 import { equilibrium } from '../../src/mechanics/equilibrium';
@@ -51,5 +51,18 @@ describe('one state, one set of loads: computed once', () => {
     const rates = suspensionRates(dyn, 'upright.contact', { spring: 'spring' });
     expect(constraintEvaluations).toBe(0);
     expect(rates).toEqual(alone);
+  });
+
+  it('admissibleMotions gives the same basis at the same state, a fresh one (equal to a new system’s) at another', () => {
+    const dyn = braking();
+    const first = admissibleMotions(dyn.system);
+    expect(admissibleMotions(dyn.system)).toBe(first);
+    const v = dyn.system.variable('upright');
+    dyn.system.state[v.offset + 2] += 1;
+    const moved = admissibleMotions(dyn.system);
+    expect(moved).not.toBe(first);
+    const other = braking();
+    other.system.state.set(dyn.system.state);
+    expect(Array.from(admissibleMotions(other.system).basis)).toEqual(Array.from(moved.basis));
   });
 });

@@ -48,6 +48,8 @@ export function parsePairs(text: string, names: readonly string[], option = '--p
 export class ClearanceSet {
   readonly bodies = new Map<string, ClearanceBody>();
   private readonly hints: ClosestResult[];
+  /** The order the pairs are measured in (chain): each pair after one that shares a part where one is left. */
+  private readonly walk: number[];
 
   /** Builds each part's BVH (in its own frame) once. */
   constructor(meshes: ReadonlyMap<string, PartMesh>, readonly pairs: readonly Pair[]) {
@@ -58,17 +60,35 @@ export class ClearanceSet {
       this.bodies.set(name, new ClearanceBody(mesh));
     }
     this.hints = pairs.map(() => closestResult());
+    this.walk = chain(pairs);
   }
 
   /** Every pair's clearance at the poses `poseOf` gives (world, mm): `{ "a:b": … }`, new objects each call. */
   measure(poseOf: (part: string) => PoseArray): Record<string, PairClearance> {
+    const found = this.walk.map(() => undefined as PairClearance | undefined);
+    for (const i of this.walk) {
+      const [a, b] = this.pairs[i]!;
+      found[i] = pairClearance(this.bodies.get(a)!, poseOf(a), this.bodies.get(b)!, poseOf(b), undefined, this.hints[i]);
+    }
     const out: Record<string, PairClearance> = {};
-    this.pairs.forEach((pair, i) => {
-      const [a, b] = pair;
-      out[pairKey(pair)] = pairClearance(this.bodies.get(a)!, poseOf(a), this.bodies.get(b)!, poseOf(b), undefined, this.hints[i]);
-    });
+    this.pairs.forEach((pair, i) => { out[pairKey(pair)] = found[i]!; });
     return out;
   }
+}
+
+/**
+ * The pairs' indices in an order where each follows a pair sharing a part with it where one
+ * is left: a part's hierarchy is then still in the processor's caches for its next pair.
+ */
+export function chain(pairs: readonly Pair[]): number[] {
+  const left = pairs.map((_, i) => i), out: number[] = [];
+  while (left.length > 0) {
+    const last = out.length > 0 ? pairs[out[out.length - 1]!]! : undefined;
+    let k = last ? left.findIndex((i) => pairs[i]!.some((p) => last.includes(p))) : 0;
+    if (k < 0) k = 0;
+    out.push(left.splice(k, 1)[0]!);
+  }
+  return out;
 }
 
 export interface PairSummary {

@@ -10,12 +10,15 @@
  * Two faces across n are bounded tightly by the gap along n, parts slid along a face by the
  * other two: near-ties are told apart without measuring them, where axis-aligned boxes
  * turned into the other frame overshoot by the turn. Without a start (no hint, or the
- * parts meet) F is A's own axes. Only pairs the bound cannot rule out are measured exactly
+ * parts meet) F is A's own axes. Large node pairs those leave open are also bounded by
+ * their capsules (capsule.ts), exact for round tubes whatever their turn. Only pairs the
+ * bound cannot rule out are measured exactly
  * (tri-distance.ts). A state near the last one starts
  * with the last answer as its bound and visits only the nodes around it.
  */
 import { Matrix4, Vector3 } from 'three';
 import { triangleDistance } from './tri-distance.ts';
+import { CAPSULE, segmentDistance } from './capsule.ts';
 import type { FlatBVH } from './flat-bvh.ts';
 
 export interface ClosestResult {
@@ -44,6 +47,8 @@ class Side {
   nodeStamp = new Int32Array(0);
   triSpan = new Float64Array(0);
   triStamp = new Int32Array(0);
+  capsuleEnds = new Float64Array(0);
+  capsuleStamp = new Int32Array(0);
   /** The bound's axes in this side's frame (rows), and the offset of this frame's origin along each. */
   readonly axes = new Float64Array(18);
   readonly offset = new Float64Array(6);
@@ -53,6 +58,8 @@ class Side {
     if (this.nodeStamp.length < nodes) {
       this.nodeSpan = new Float64Array(12 * nodes);
       this.nodeStamp = new Int32Array(nodes).fill(-1);
+      this.capsuleEnds = new Float64Array(6 * nodes);
+      this.capsuleStamp = new Int32Array(nodes).fill(-1);
     }
     if (this.triStamp.length < tree.triangles) {
       this.triSpan = new Float64Array(12 * tree.triangles);
@@ -102,6 +109,22 @@ class Side {
     return o;
   }
 
+  /** Node i's capsule segment carried by e into A's frame (cached for this query): its place in capsuleEnds. */
+  ends(tree: FlatBVH, i: number): number {
+    const out = this.capsuleEnds, o = 6 * i;
+    if (this.capsuleStamp[i] !== query) {
+      this.capsuleStamp[i] = query;
+      const s = tree.capsule, c = CAPSULE * i;
+      for (let k = 0; k < 6; k += 3) {
+        const x = s[c + k]!, y = s[c + k + 1]!, z = s[c + k + 2]!;
+        out[o + k] = e[0]! * x + e[1]! * y + e[2]! * z + e[9]!;
+        out[o + k + 1] = e[3]! * x + e[4]! * y + e[5]! * z + e[10]!;
+        out[o + k + 2] = e[6]! * x + e[7]! * y + e[8]! * z + e[11]!;
+      }
+    }
+    return o;
+  }
+
   /** Triangle t's extent along each axis (cached for this query). */
   tri(tree: FlatBVH, t: number): number {
     const o = 12 * t;
@@ -121,6 +144,19 @@ class Side {
 }
 
 let query = 0;
+
+/** Work counters of the closest-pair walks since the last reset (tests read them: what a bound prunes, not how fast). */
+export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, triangleBounds: 0, triangleDistances: 0 };
+
+/**
+ * Where the bounds are spent (tests turn them to reach small meshes or to switch one off).
+ * `capsuleMin`: capsules bound a node pair only where the boxes' bounds leave it open and
+ * the two nodes hold this many triangles together. Their prunes that count are high in the
+ * hierarchy (two arms' tubes, turned a few degrees, whose boxes' corners reach past the
+ * tubes), each cutting a large subtree; lower down the boxes already prune what a capsule
+ * would, and a capsule costs a segment distance.
+ */
+export const closestTuning = { capsuleMin: 2048 };
 const sideA = new Side(), sideB = new Side();
 const e = new Float64Array(12); // bToA: rotation (row-major 3×3), then translation
 const carried = new Float64Array(9); // B's triangle in A's frame
@@ -148,6 +184,7 @@ function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number 
 }
 
 function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  closestStats.nodeBounds++;
   const oa = sideA.node(A, i), ob = sideB.node(B, j);
   if (axes === 3) return frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
   const h = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 3);
@@ -156,7 +193,11 @@ function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   const c2 = c > 0 ? c * c : 0;
   if (c2 > cut2) return c2;
   const g = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
-  return g > h ? (g > c2 ? g : c2) : (h > c2 ? h : c2);
+  const m = g > h ? (g > c2 ? g : c2) : (h > c2 ? h : c2);
+  if (m > cut2 || A.count[i]! + B.count[j]! < closestTuning.capsuleMin) return m;
+  const k = capsuleBound(A, i, B, j);
+  const k2 = k > 0 ? k * k : 0;
+  return k2 > m ? k2 : m;
 }
 
 /**
@@ -182,6 +223,14 @@ function centreBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
     + Math.abs(bx * q[ob + 6]! + by * q[ob + 7]! + bz * q[ob + 8]!) * q[ob + 13]!
     + Math.abs(bx * q[ob + 9]! + by * q[ob + 10]! + bz * q[ob + 11]!) * q[ob + 14]!;
   return len - ra - rb;
+}
+
+/** The gap between two nodes' capsules (capsule.ts), B's segment carried into A's frame (cached for this query). */
+function capsuleBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  closestStats.capsuleBounds++;
+  const p = A.capsule, oa = CAPSULE * i, ob = sideB.ends(B, j), q = sideB.capsuleEnds;
+  return segmentDistance(p[oa]!, p[oa + 1]!, p[oa + 2]!, p[oa + 3]!, p[oa + 4]!, p[oa + 5]!, q[ob]!, q[ob + 1]!, q[ob + 2]!, q[ob + 3]!, q[ob + 4]!, q[ob + 5]!)
+    - p[oa + 6]! - B.capsule[CAPSULE * j + 6]!;
 }
 
 /** F: n, then two axes square to it (A's axes when there is no n); into each side's frame. */
@@ -352,16 +401,19 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     top--;
     if (stackBound[top]! > cut2) continue;
     const i = stack[2 * top]!, j = stack[2 * top + 1]!;
+    closestStats.nodePairs++;
     if (A.right[i]! < 0 && B.right[j]! < 0) {
       // two leaves: each triangle pair bounded, the rest measured
       for (let tb = B.first[j]!, endB = tb + B.count[j]!; tb < endB && best > 0; tb++) {
         const ob = sideB.tri(B, tb);
         let carriedNow = false;
         for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
+          closestStats.triangleBounds++;
           if (gap2(sideA.triSpan, sideA.tri(A, ta), sideB.triSpan, ob) > cut2) continue;
           if (!carriedNow) { carry(B, tb); carriedNow = true; }
           const plane = planeBound(A, ta, B, tb);
           if (plane > cut) continue;
+          closestStats.triangleDistances++;
           consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
         }
       }

@@ -6,6 +6,7 @@
  */
 import type { MeshBVH } from 'three-mesh-bvh';
 import { nodeBoxes } from './obb.ts';
+import { nodeCapsules } from './capsule.ts';
 import { GeometryError } from './errors.ts';
 
 export interface FlatBVH {
@@ -18,6 +19,8 @@ export interface FlatBVH {
   readonly count: Int32Array;
   /** Per node: an oriented box (obb.ts), 15 numbers: centre, axes (rows), half sizes. */
   readonly obb: Float64Array;
+  /** Per node: a capsule (capsule.ts), 7 numbers: the segment's ends, the radius. */
+  readonly capsule: Float64Array;
   /** Per triangle (BVH order): the corners a, b, c, xyz each (9 numbers). */
   readonly tri: Float64Array;
   /** Per triangle: its unit normal and the normal's offset (n·a); zero for a flat triangle. */
@@ -71,7 +74,8 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
     firstOf[i] = firstOf[i + 1]!;
     countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
   }
-  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb: nodeBoxes(firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), ...leafCorners(rightOf, firstOf, countOf, tri), triangles };
+  const obb = nodeBoxes(firstOf, countOf, tri);
+  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), ...leafCorners(rightOf, firstOf, countOf, tri), triangles };
 }
 
 function planes(tri: Float64Array, triangles: number): Float64Array {

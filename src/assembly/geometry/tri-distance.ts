@@ -12,11 +12,12 @@ const q = new Float64Array(6); // scratch: a candidate pair of points
 let bestD2 = Infinity;
 
 /**
- * Where point p projects into triangle t (at o), its foot into q[3..5]; NaN when the foot
+ * Where point p projects into triangle t (at o): that foot and p kept in `out` when nearer
+ * than the best so far (p first, or with `swap` the foot first). Nothing where the foot
  * falls outside (then an edge holds the nearest point, and the edge-to-edge distances,
  * which include p's own edges, find it) or the triangle is flat.
  */
-function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>, o: number): void {
+function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>, o: number, out: Float64Array, swap: boolean): void {
   const ax = t[o]!, ay = t[o + 1]!, az = t[o + 2]!;
   const e1x = t[o + 3]! - ax, e1y = t[o + 4]! - ay, e1z = t[o + 5]! - az;
   const e2x = t[o + 6]! - ax, e2y = t[o + 7]! - ay, e2z = t[o + 8]! - az;
@@ -25,14 +26,21 @@ function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>,
   const d20 = wx * e1x + wy * e1y + wz * e1z, d21 = wx * e2x + wy * e2y + wz * e2z;
   const denom = d00 * d11 - d01 * d01;
   const v = (d11 * d20 - d01 * d21) / denom, w = (d00 * d21 - d01 * d20) / denom;
-  if (!(denom > 0 && v >= 0 && w >= 0 && v + w <= 1)) return set3(NaN, NaN, NaN);
-  return set3(ax + v * e1x + w * e2x, ay + v * e1y + w * e2y, az + v * e1z + w * e2z);
+  if (!(denom > 0 && v >= 0 && w >= 0 && v + w <= 1)) return;
+  const fx = ax + v * e1x + w * e2x, fy = ay + v * e1y + w * e2y, fz = az + v * e1z + w * e2z;
+  const dx = fx - px, dy = fy - py, dz = fz - pz;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (!(d2 < bestD2)) return;
+  bestD2 = d2;
+  if (swap) { out[0] = fx; out[1] = fy; out[2] = fz; out[3] = px; out[4] = py; out[5] = pz; }
+  else { out[0] = px; out[1] = py; out[2] = pz; out[3] = fx; out[4] = fy; out[5] = fz; }
 }
 
-function set3(x: number, y: number, z: number): void { q[3] = x; q[4] = y; q[5] = z; }
-
-/** Closest points of segments p1–q1 and p2–q2 (corner indices into a and b): into q[0..2], q[3..5]. */
-function segmentSegment(a: ArrayLike<number>, i1: number, j1: number, b: ArrayLike<number>, i2: number, j2: number): void {
+/**
+ * Closest points of segments p1–q1 and p2–q2 (corner indices into a and b): kept in `out`
+ * (on a's, then on b's) when nearer than the best so far.
+ */
+function segmentSegment(a: ArrayLike<number>, i1: number, j1: number, b: ArrayLike<number>, i2: number, j2: number, out: Float64Array): void {
   const p1x = a[i1]!, p1y = a[i1 + 1]!, p1z = a[i1 + 2]!;
   const p2x = b[i2]!, p2y = b[i2 + 1]!, p2z = b[i2 + 2]!;
   const d1x = a[j1]! - p1x, d1y = a[j1 + 1]! - p1y, d1z = a[j1 + 2]! - p1z;
@@ -54,8 +62,13 @@ function segmentSegment(a: ArrayLike<number>, i1: number, j1: number, b: ArrayLi
       if (t < 0) { t = 0; s = clamp(-C / A); } else if (t > 1) { t = 1; s = clamp((B - C) / A); }
     }
   }
-  q[0] = p1x + d1x * s; q[1] = p1y + d1y * s; q[2] = p1z + d1z * s;
-  q[3] = p2x + d2x * t; q[4] = p2y + d2y * t; q[5] = p2z + d2z * t;
+  const x0 = p1x + d1x * s, y0 = p1y + d1y * s, z0 = p1z + d1z * s;
+  const x1 = p2x + d2x * t, y1 = p2y + d2y * t, z1 = p2z + d2z * t;
+  const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (!(d2 < bestD2)) return;
+  bestD2 = d2;
+  out[0] = x0; out[1] = y0; out[2] = z0; out[3] = x1; out[4] = y1; out[5] = z1;
 }
 
 function clamp(x: number): number { return x < 0 ? 0 : x > 1 ? 1 : x; }
@@ -93,15 +106,6 @@ function segmentCrosses(s: ArrayLike<number>, i: number, j: number, t: ArrayLike
   return true;
 }
 
-function keep(out: Float64Array, swap: boolean): void {
-  const dx = q[3]! - q[0]!, dy = q[4]! - q[1]!, dz = q[5]! - q[2]!;
-  const d2 = dx * dx + dy * dy + dz * dz;
-  if (!(d2 < bestD2)) return;
-  bestD2 = d2;
-  if (swap) { out[0] = q[3]!; out[1] = q[4]!; out[2] = q[5]!; out[3] = q[0]!; out[4] = q[1]!; out[5] = q[2]!; }
-  else out.set(q);
-}
-
 /**
  * Distance of triangle a (9 numbers at oa) and triangle b (at ob), in one frame; the
  * closest point on a into out[0..2], on b into out[3..5]. `apart`: the caller knows one
@@ -115,17 +119,12 @@ export function triangleDistance(a: ArrayLike<number>, oa: number, b: ArrayLike<
     if (segmentCrosses(b, ob + k, ob + k2, a, oa)) { out.set(q); return 0; }
   }
   for (let k = 0; k < 9; k += 3) {
-    q[0] = b[ob + k]!; q[1] = b[ob + k + 1]!; q[2] = b[ob + k + 2]!;
-    pointTriangle(q[0]!, q[1]!, q[2]!, a, oa);
-    keep(out, true); // q: (b's corner, the point on a)
-    q[0] = a[oa + k]!; q[1] = a[oa + k + 1]!; q[2] = a[oa + k + 2]!;
-    pointTriangle(q[0]!, q[1]!, q[2]!, b, ob);
-    keep(out, false);
+    pointTriangle(b[ob + k]!, b[ob + k + 1]!, b[ob + k + 2]!, a, oa, out, true); // (the point on a, b's corner)
+    pointTriangle(a[oa + k]!, a[oa + k + 1]!, a[oa + k + 2]!, b, ob, out, false);
   }
   for (let i = 0; i < 9; i += 3) {
     for (let j = 0; j < 9; j += 3) {
-      segmentSegment(a, oa + i, oa + (i === 6 ? 0 : i + 3), b, ob + j, ob + (j === 6 ? 0 : j + 3));
-      keep(out, false);
+      segmentSegment(a, oa + i, oa + (i === 6 ? 0 : i + 3), b, ob + j, ob + (j === 6 ? 0 : j + 3), out);
     }
   }
   return Math.sqrt(bestD2);

@@ -267,7 +267,6 @@ export class SuspensionModel implements ModelPoints {
     const n = extras.rates ? extras.rates.rates.length : nc + (steered ? 1 : 0);
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
-    const key = (c: CornerRuntime, name: string) => this.positionKey(c, name);
     // One dual per point expression and state: roles name the same points several times
     // (instant axis, damper, rocker, devices); the metrics never write into their inputs.
     const seeded = new Map<PointExpr, DualVec3>();
@@ -332,27 +331,10 @@ export class SuspensionModel implements ModelPoints {
         virtualAxis: extras.virtualAxes?.[i] ?? null,
       }, n);
     });
-    const flat = (cm: CornerMetrics, i: number): MetricValues => {
-      const out: MetricValues = {};
-      const ms = cm.metrics as Record<string, Dual | null | undefined>, ps = cm.points as Record<string, DualVec3>;
-      for (const k in ms) { const v = ms[k]; out[k] = v ? v.v : null; }
-      for (const k in ps) { const p = ps[k]; positions[key(this.corners[i], k)] = [p.v[0], p.v[1], p.v[2]]; }
-      const wcx = cm.points.wheel_center;
-      const haveDerivs = tangent.status === 'unique';
-      for (const name of DERIVATIVES_WRT_HUB_Z) {
-        const d = name === 'wheel_center_x' ? wcx.d[0 * n + i] : cm.metrics[name as keyof typeof cm.metrics]?.d[i];
-        if (name === 'wheel_center_x' || cm.metrics[name as keyof typeof cm.metrics]) out[HUB_Z_KEYS[name]] = haveDerivs && d !== undefined ? d : null;
-      }
-      if (steered) for (const name of DERIVATIVES_WRT_RACK) {
-        const m = cm.metrics[name as keyof typeof cm.metrics];
-        if (m) out[RACK_KEYS[name]] = haveDerivs ? m.d[nc] : null;
-      }
-      return out;
-    };
     let metrics: StateEvaluation['metrics'];
     let axleDuals: AxleMetrics | undefined;
     if (this.roles.scope === 'axle') {
-      const left = flat(cornersOut[0], 0), right = flat(cornersOut[1], 1);
+      const left = this.flatMetrics(cornersOut[0], 0, positions, tangent, n), right = this.flatMetrics(cornersOut[1], 1, positions, tangent, n);
       const axle: MetricValues = {};
       if (road) {
         const design = this.axleDesign ?? (this.axleDesign = axleDesignReference(cornersOut[0], cornersOut[1], road));
@@ -385,12 +367,32 @@ export class SuspensionModel implements ModelPoints {
       }
       metrics = { axle, left, right };
     } else {
-      metrics = flat(cornersOut[0], 0);
+      metrics = this.flatMetrics(cornersOut[0], 0, positions, tangent, n);
     }
     this.devices?.addMetrics(this, dualOf, n, tangent.status === 'unique', metrics, positions);
     return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
+
+  /** A corner's metrics as values, with its derivatives along the hub-z and rack rates; its points into `positions`. */
+  private flatMetrics(cm: CornerMetrics, i: number, positions: Record<string, [number, number, number]>, tangent: TangentSpace, n: number): MetricValues {
+    const nc = this.corners.length, steered = this.rackHold !== null;
+    const out: MetricValues = {};
+    const ms = cm.metrics as Record<string, Dual | null | undefined>, ps = cm.points as Record<string, DualVec3>;
+    for (const k in ms) { const v = ms[k]; out[k] = v ? v.v : null; }
+    for (const k in ps) { const p = ps[k]; positions[this.positionKey(this.corners[i], k)] = [p.v[0], p.v[1], p.v[2]]; }
+    const wcx = cm.points.wheel_center;
+    const haveDerivs = tangent.status === 'unique';
+    for (const name of DERIVATIVES_WRT_HUB_Z) {
+      const d = name === 'wheel_center_x' ? wcx.d[0 * n + i] : cm.metrics[name as keyof typeof cm.metrics]?.d[i];
+      if (name === 'wheel_center_x' || cm.metrics[name as keyof typeof cm.metrics]) out[HUB_Z_KEYS[name]] = haveDerivs && d !== undefined ? d : null;
+    }
+    if (steered) for (const name of DERIVATIVES_WRT_RACK) {
+      const m = cm.metrics[name as keyof typeof cm.metrics];
+      if (m) out[RACK_KEYS[name]] = haveDerivs ? m.d[nc] : null;
+    }
+    return out;
+  }
 
   /** A corner's named points, then its axle points, each with its key in the positions: listed once. */
   private cornerPointList(c: CornerRuntime): readonly [string, PointExpr, string][] {

@@ -52,8 +52,7 @@ export function suspensionRates(dyn: DynamicsModel, wheelPoint: string, options:
     const ra = pointRate(new Float64Array(3), system, tangent, n, b.vars[0], b.a);
     const rb = pointRate(new Float64Array(3), system, tangent, n, b.vars[1], b.b);
     const pa = system.getPose(b.vars[0]), pb = system.getPose(b.vars[1]);
-    const world = (pose: Float64Array, p: ArrayLike<number>) => P.applyPoint(new Float64Array(3), pose, p);
-    const xa = world(pa, b.a), xb = world(pb, b.b);
+    const xa = P.applyPoint(new Float64Array(3), pa, b.a), xb = P.applyPoint(new Float64Array(3), pb, b.b);
     const d = [xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]], l = Math.hypot(d[0], d[1], d[2]);
     const dl = (d[0] * (rb[0] - ra[0]) + d[1] * (rb[1] - ra[1]) + d[2] * (rb[2] - ra[2])) / l;
     motionRatio = dl / dz;

@@ -18,7 +18,9 @@ export function evaluateState(sm: SuspensionModel, hold = 'layout_default'): Ful
     const axis = steering.axes.find((a) => a.side === c.roles.side);
     return axis ? responseLine(axis, n) : null;
   });
-  const evaluation = sm.evaluate({
+  // the screw instant axis only where a corner asks for one (its closure is not made otherwise)
+  const screw = sm.corners.some((c) => c.roles.instant_axis.type === 'screw');
+  const evaluation = sm.evaluate(!screw ? { virtualAxes } : {
     virtualAxes,
     instantAxis: (i, width, tangent) => {
       const axis = steering.axes.find((a) => a.side === sm.corners[i].roles.side);
@@ -28,5 +30,8 @@ export function evaluateState(sm: SuspensionModel, hold = 'layout_default'): Ful
       return instantAxisFromScrew(sm, i, width, tangent, steeringAxis ? { steeringAxis } : { hold });
     },
   });
-  return { ...evaluation, steering };
+  // the evaluation is this call's own object: the response joins it rather than a copy
+  const full = evaluation as FullState;
+  full.steering = steering;
+  return full;
 }

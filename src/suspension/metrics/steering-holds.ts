@@ -100,15 +100,22 @@ export function holdCatalogue(sm: SuspensionModel, cornerIndex: number): { defau
  * A corner's hold id resolved (`layout_default`: the corner's `holds.default`) and split at
  * `+`, `none` left out; null when the layout has no default (nothing held).
  */
-export function holdParts(sm: SuspensionModel, cornerIndex: number, holdId: string): { id: string; parts: string[] } | null {
+export function holdParts(sm: SuspensionModel, cornerIndex: number, holdId: string): { id: string; parts: readonly string[] } | null {
   let id = holdId;
   if (id === 'layout_default') {
     const d = sm.corners[cornerIndex].roles.holds.default;
     if (typeof d !== 'string') return null;
     id = d;
   }
-  return { id, parts: id.split('+').map((s) => s.trim()).filter((s) => s && s !== 'none') };
+  let parts = splitHolds.get(id);
+  if (!parts) {
+    parts = Object.freeze(id.split('+').map((s) => s.trim()).filter((s) => s && s !== 'none'));
+    if (splitHolds.size < 256) splitHolds.set(id, parts);
+  }
+  return { id, parts };
 }
+/** Hold ids split once (asked at every state of a sweep); bounded, ids are few. */
+const splitHolds = new Map<string, readonly string[]>();
 
 /** Blocks of one corner for a (possibly `+`-joined) hold id, or a reason it has none. */
 export function cornerHoldBlocks(sm: SuspensionModel, i: number, holdId: string, frames: () => WheelFrame[]):

@@ -134,9 +134,8 @@ export interface SteeringTangent {
 /** A copy as a plain [x, y, z]. */
 export const tuple = (a: ArrayLike<number>): Vec3Tuple => [a[0], a[1], a[2]];
 
-/** World rotation matrix of a pose (row-major) from its (not necessarily unit) quaternion. */
-function rotation(state: Float64Array, off: number): Float64Array {
-  const R = new Float64Array(9);
+/** World rotation matrix of a pose (row-major) from its (not necessarily unit) quaternion, into `R`. */
+function rotation(R: Float64Array, state: Float64Array, off: number): Float64Array {
   const w = state[off + 3], x = state[off + 4], y = state[off + 5], z = state[off + 6];
   const k = 2 / (w * w + x * x + y * y + z * z);
   R[0] = 1 - k * (y * y + z * z); R[1] = k * (x * y - w * z); R[2] = k * (x * z + w * y);
@@ -154,8 +153,8 @@ function rotation(state: Float64Array, off: number): Float64Array {
  */
 export function steeringTangent(sm: SuspensionModel, holdId = 'layout_default'): SteeringTangent {
   let framesCache: WheelFrame[] | null = null;
-  const frames = () => (framesCache ??= currentWheelFrames(sm));
-  const resolved = sm.corners.map((_, i) => cornerHoldBlocks(sm, i, holdId, frames));
+  // (the frames' thunk made in place: a named closure per state costs a name under tsx)
+  const resolved = sm.corners.map((_, i) => cornerHoldBlocks(sm, i, holdId, () => (framesCache ??= currentWheelFrames(sm))));
   const holds = resolved.map((r) => r.id);
   const warnings = resolved.map((r) => ('warning' in r ? r.warning : undefined));
   if (!sm.rackHold) return { status: 'no_steering_actuator', tangent: null, rates: null, holds, warnings, diagnostic: 'this linkage has no steering coordinate' };
@@ -180,7 +179,12 @@ export function steeringTangent(sm: SuspensionModel, holdId = 'layout_default'):
   // Per mm of rack (the rack row's unit is the slide's scale; normalise on the slide itself).
   const col = tangent.layout[sm.steering];
   const rack = col >= 0 ? q[col] : 1;
-  const rates = rack !== 1 && rack !== 0 ? q.map((x) => x / rack) : q;
+  let rates = q;
+  if (rack !== 1 && rack !== 0) {
+    // (a loop, not a typed array's map: no call per entry)
+    rates = new Float64Array(q.length);
+    for (let i = 0; i < q.length; i++) rates[i] = q[i] / rack;
+  }
   return { status: 'unique', tangent, rates, holds, warnings };
 }
 
@@ -231,7 +235,7 @@ export function uprightTwist(sm: SuspensionModel, cornerIndex: number, tangent: 
   const c0 = tangent.layout[c.upright];
   const omega = new Float64Array(3), vAtOrigin = new Float64Array(3);
   if (c0 < 0) return { omega, vAtOrigin };
-  const R = rotation(sys.state, v.offset);
+  const R = rotation(twistR, sys.state, v.offset);
   const t = [sys.state[v.offset], sys.state[v.offset + 1], sys.state[v.offset + 2]];
   for (let i = 0; i < 3; i++) {
     omega[i] = R[3 * i] * rates[c0] + R[3 * i + 1] * rates[c0 + 1] + R[3 * i + 2] * rates[c0 + 2];
@@ -244,13 +248,19 @@ export function uprightTwist(sm: SuspensionModel, cornerIndex: number, tangent: 
   return { omega, vAtOrigin };
 }
 
+// Scratch of uprightScrew and uprightTwist (single-threaded; the fit copies what it keeps).
+const twistR = new Float64Array(9), screwTmp = new Float64Array(3), screwRate = new Float64Array(3);
+let screwPositions = new Float64Array(0), screwRates = new Float64Array(0);
+
 /** Both screws of an upright's motion along a tangent direction: fitted to its points, and from its twist. */
 export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: TangentSpace, rates: Float64Array): { fit: ScrewFit; twist: ScrewFit; rigidity: RigidityCheck | null; vAtOrigin: Float64Array } {
   const c = sm.corners[cornerIndex];
   const { exprs } = cachedUprightPoints(c);
-  const positions = new Float64Array(3 * exprs.length), pr = new Float64Array(3 * exprs.length);
-  const tmp = new Float64Array(3), rate = new Float64Array(3);
-  exprs.forEach((e, i) => {
+  if (screwPositions.length < 3 * exprs.length) { screwPositions = new Float64Array(3 * exprs.length); screwRates = new Float64Array(3 * exprs.length); }
+  const positions = screwPositions, pr = screwRates;
+  const tmp = screwTmp, rate = screwRate;
+  for (let i = 0; i < exprs.length; i++) {
+    const e = exprs[i];
     positions.set(sm.pointValue(e, tmp), 3 * i);
     rate.fill(0);
     for (const term of e) {
@@ -258,7 +268,7 @@ export function uprightScrew(sm: SuspensionModel, cornerIndex: number, tangent: 
       for (let k = 0; k < 3; k++) rate[k] += term.weight * tmp[k];
     }
     pr.set(rate, 3 * i);
-  });
+  }
   const fit = fitScrewAxis(positions, pr, exprs.length, createScrewFit());
   const { omega, vAtOrigin } = uprightTwist(sm, cornerIndex, tangent, rates);
   const twist = screwFromTwist(omega, vAtOrigin, createScrewFit(), fit.status === 'valid' ? fit.centroid : undefined);

@@ -181,7 +181,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   const system = sm.model.system;
   sm.resetToDesign();
   const steps: StepResult[] = [];
-  let lastGood = system.snapshot();
+  let lastGood: Float64Array = system.snapshot();
   let lastValues: number[] = drivers.map((d) => d.block.target);
   let lastMotionRatio = NaN;
   const blocks = drivers.map((d) => d.block);
@@ -196,19 +196,23 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   let lastTangent: TangentSpace | null = null;
   // the signed transmission of each link/lever pair at the last solved step (its branch)
   let lastBranch: number[] | null = sm.devices ? designBranches(sm) : null;
+  // per-step scratch kept through the sweep: the predictor's step and state (the
+  // continuation puts the system there and keeps neither), and the spare of lastGood
+  let dq: Float64Array = new Float64Array(0), predictedState: Float64Array = new Float64Array(0), spareGood: Float64Array | null = null;
   for (let i = 0; i < spec.steps; i++) {
     const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
     let predicted: Float64Array | null = null;
     if (!valuesOnly && predictable && lastTangent && lastTangent.status === 'unique') {
-      const dq = new Float64Array(lastTangent.size);
-      drivers.forEach((d, k) => {
-        const rates = lastTangent!.rates[d.basis!];
+      if (dq.length !== lastTangent.size) dq = new Float64Array(lastTangent.size);
+      else dq.fill(0);
+      for (let k = 0; k < drivers.length; k++) {
+        const rates = lastTangent.rates[drivers[k].basis!];
         const delta = targets[k] - lastValues[k];
         if (rates && delta !== 0) for (let j = 0; j < dq.length; j++) dq[j] += rates[j] * delta;
-      });
+      }
       system.restore(lastGood);
       for (const v of system.variables) if (!v.fixed) system.retractVariable(v, dq, lastTangent.layout[v.id]);
-      predicted = system.snapshot();
+      predicted = predictedState = copyState(system, predictedState);
     }
     const move = path.moveTo(targets, { predicted });
     const report = move.status === 'reached' ? move.report : move.failure ?? move.report;
@@ -231,12 +235,16 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     }
     // Branch-jump diagnostic: motion per unit of driver change far above the last step's.
     const motion = largestMotion(system, lastGood);
-    const change = Math.max(1e-12, ...targets.map((t, k) => Math.abs(t - lastValues[k])));
+    let change = 1e-12;
+    for (let k = 0; k < targets.length; k++) change = Math.max(change, Math.abs(targets[k] - lastValues[k]));
     const ratio = motion / change;
     const diagnostics: string[] = [];
     if (Number.isFinite(lastMotionRatio) && ratio > 10 * lastMotionRatio + 1) diagnostics.push('possible_branch_jump');
     if (i > 0) lastMotionRatio = ratio;
-    lastGood = system.snapshot();
+    // the last good state's buffers alternate (nothing else keeps them)
+    const good = copyState(system, spareGood);
+    spareGood = lastGood;
+    lastGood = good;
     lastValues = targets;
     const step: StepResult = { index: i, status: 'solved', drivers: driverReport, positions: null, metrics: null };
     if (options.metrics) {
@@ -269,6 +277,14 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     options.onProgress?.(i + 1, spec.steps);
   }
   return { steps };
+}
+
+/** The system's state copied into `into` when it has the state's length, else into a fresh snapshot. */
+function copyState(system: SuspensionModel['model']['system'], into: Float64Array | null): Float64Array {
+  const used = system.snapshotLength;
+  if (into === null || into.length !== used) return system.snapshot();
+  into.set(system.state.subarray(0, used));
+  return into;
 }
 
 function settleUnloaded(sm: SuspensionModel): () => { status: 'solved' | 'failed'; message?: string } {

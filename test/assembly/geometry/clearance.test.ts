@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { boxMesh, gridBoxMesh, sphereMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
 import { ClearanceBody, isInside, pairClearance } from '../../../src/assembly/geometry/clearance.ts';
 import { closestResult } from '../../../src/assembly/geometry/closest.ts';
-import { ClearanceSet, parsePairs, summarize, unjoinedPairs } from '../../../src/assembly/geometry/clearance-set.ts';
+import { ClearanceSet, chain, parsePairs, summarize, unjoinedPairs } from '../../../src/assembly/geometry/clearance-set.ts';
 import { isClosedMesh } from '../../../src/assembly/geometry/closed.ts';
 import { validateAssembly } from '../../../src/assembly/load.ts';
 import { buildModel } from '../../../src/model/build.ts';
 import { driveClearance, joinedPartPairs } from '../../../src/mechanics/clearance.ts';
 import { Vector3 } from 'three';
+import fc from 'fast-check';
 
 const at = (x: number, y: number, z: number): number[] => [x, y, z, 1, 0, 0, 0];
 const dist = (p: number[], q: number[]): number => Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
@@ -152,6 +153,30 @@ describe('clearance over a drive', () => {
 });
 
 describe('pairs', () => {
+  it('are measured in a chain: every pair once, each after one sharing a part where one is left (fast-check)', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const all = unjoinedPairs(names, new Set());
+    fc.assert(fc.property(fc.subarray(all, { minLength: 1 }), (pairs) => {
+      const order = chain(pairs);
+      expect([...order].sort((x, y) => x - y)).toEqual(pairs.map((_, i) => i));
+      for (let k = 1; k < order.length; k++) {
+        const last = pairs[order[k - 1]!]!, next = pairs[order[k]!]!;
+        if (next.some((p) => last.includes(p))) continue;
+        // no pair left after this one shares a part with the last
+        expect(order.slice(k).some((i) => pairs[i]!.some((p) => last.includes(p)))).toBe(false);
+      }
+    }), { numRuns: 100 });
+  });
+
+  it('a set measures in its chain\'s order but answers in the listed order, each pair as alone', () => {
+    const meshes = new Map<string, PartMesh>(['a', 'b', 'c'].map((n, i) => [n, boxMesh([2, 2, 2], [4 * i, 0, 0])]));
+    const pairs = [['a', 'c'], ['b', 'c'], ['a', 'b']] as const;
+    const set = new ClearanceSet(meshes, pairs);
+    const got = set.measure(() => at(0, 0, 0));
+    expect(Object.keys(got)).toEqual(['a:c', 'b:c', 'a:b']);
+    for (const [x, y] of pairs) expect(got[`${x}:${y}`]).toEqual(new ClearanceSet(meshes, [[x, y]]).measure(() => at(0, 0, 0))[`${x}:${y}`]);
+  });
+
   it('every pair no mate joins, in the listed order; --pairs checked', () => {
     expect(unjoinedPairs(['a', 'b', 'c'], new Set(['c:a']))).toEqual([['a', 'b'], ['b', 'c']]);
     expect(parsePairs('c:a, b:c', ['a', 'b', 'c'])).toEqual([['a', 'c'], ['b', 'c']]);
