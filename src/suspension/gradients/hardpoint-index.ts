@@ -97,12 +97,15 @@ export class HardpointIndex {
  * prototype in a literal, so such a list takes the plain loop.
  */
 export function recordMaker(keys: readonly string[]): (g: Float64Array) => Record<string, number> {
-  if (keys.includes('__proto__')) {
-    return (g) => {
-      const out: Record<string, number> = {};
-      for (let k = 0; k < keys.length; k++) Object.defineProperty(out, keys[k], { value: g[k], enumerable: true, writable: true, configurable: true });
-      return out;
-    };
+  const plain = (g: Float64Array): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (let k = 0; k < keys.length; k++) Object.defineProperty(out, keys[k], { value: g[k], enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  if (keys.includes('__proto__')) return plain;
+  try {
+    return new Function('g', `return { ${keys.map((k, i) => `${JSON.stringify(k)}: g[${i}]`).join(', ')} };`) as (g: Float64Array) => Record<string, number>;
+  } catch {
+    return plain; // a page whose Content-Security-Policy forbids compiling code (EvalError): the same records, slower
   }
-  return new Function('g', `return { ${keys.map((k, i) => `${JSON.stringify(k)}: g[${i}]`).join(', ')} };`) as (g: Float64Array) => Record<string, number>;
 }

@@ -30,4 +30,20 @@ describe('recordMaker (a gradient record compiled once per key list)', () => {
     expect(Object.getPrototypeOf(r)).toBe(Object.prototype);
     expect(Object.entries(r)).toEqual([['p.x', 1], ['__proto__', 2], ['p.z', 3]]);
   });
+
+  it('makes the same records where compiling code is forbidden (a page with a Content-Security-Policy)', () => {
+    const keys = ['a.x', 'a.y', 'b.z'], g = Float64Array.from([4, 5, 6]);
+    const compiled = recordMaker(keys)(g);
+    const real = globalThis.Function;
+    let tried = 0;
+    globalThis.Function = function () { tried++; throw new EvalError('Refused to evaluate a string as JavaScript'); } as unknown as FunctionConstructor;
+    let r: Record<string, number>;
+    try {
+      r = recordMaker(keys)(g);
+    } finally {
+      globalThis.Function = real;
+    }
+    expect(tried).toBe(1);
+    expect(Object.entries(r)).toEqual(Object.entries(compiled));
+  });
 });
