@@ -19,3 +19,52 @@ export function zeroedFloats(n: number): Float64Array {
   used += n;
   return out;
 }
+
+/**
+ * Scoped reuse of derivative storage. A dual evaluation whose every dual is dead once its
+ * results are copied out (the adjoint's metric evaluation, once per state) makes the same
+ * hundred-odd arrays at every state; within `reusingFloats(fn)`, `scratchFloats` hands back
+ * those of the last such scope, zeroed, instead of new views (making a view costs far more
+ * than zeroing it, and dead views and slabs are the collector's work). The caller promises
+ * that nothing made inside fn is read after the outermost scope returns: the next scope
+ * overwrites it. Outside a scope it is zeroedFloats.
+ */
+let scopeDepth = 0;
+/** Per length: the arrays kept and how many the current scope has handed out. */
+const pools: { list: Float64Array[]; next: number }[] = [];
+
+export function scratchFloats(n: number): Float64Array {
+  return scratchOf(n, true);
+}
+
+/**
+ * scratchFloats for an array its caller overwrites whole before reading any of it (a dual
+ * operation's result): a reused one keeps the last scope's numbers rather than being zeroed
+ * (a quarter of a state's arrays' cost went to zeroing them). Outside a scope: zeroedFloats.
+ */
+export function overwrittenFloats(n: number): Float64Array {
+  return scratchOf(n, false);
+}
+
+function scratchOf(n: number, zero: boolean): Float64Array {
+  if (scopeDepth === 0) return zeroedFloats(n);
+  const p = (pools[n] ??= { list: [], next: 0 });
+  if (p.next < p.list.length) {
+    const a = p.list[p.next++];
+    if (zero) a.fill(0);
+    return a;
+  }
+  const a = zeroedFloats(n);
+  p.list.push(a);
+  p.next++;
+  return a;
+}
+
+export function reusingFloats<T>(fn: () => T): T {
+  scopeDepth++;
+  try {
+    return fn();
+  } finally {
+    if (--scopeDepth === 0) for (const p of pools) if (p) p.next = 0;
+  }
+}

@@ -32,6 +32,9 @@ export interface BushingAtRest {
 
 const fa = new Float64Array(9), fbB = new Float64Array(9), S = new Float64Array(9), Sb = new Float64Array(9), J = new Float64Array(9);
 const fvw = new Float64Array(9), tmp = new Float64Array(9), Rot = new Float64Array(9);
+// the skew matrices and body-axis vectors, written in place (no arrays per call)
+const fX = new Float64Array(9), pX = new Float64Array(9), mX = new Float64Array(9), T = new Float64Array(9);
+const f = new Float64Array(3), m = new Float64Array(3);
 
 /** Writes the part's block (local slots 6..11, of 12) into K (12 × 12, row-major) and zeroes the rest. */
 export function bushingStiffnessAtRest(b: BushingAtRest, K: Float64Array): void {
@@ -50,10 +53,10 @@ export function bushingStiffnessAtRest(b: BushingAtRest, K: Float64Array): void 
   }
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) { let s = 0; for (let k = 0; k < 3; k++) s += S[3 * r + k] * RB[3 * k + c]; tmp[3 * r + c] = s; }
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) { let s = 0; for (let k = 0; k < 3; k++) s += RB[3 * k + r] * tmp[3 * k + c]; Sb[3 * r + c] = s; }
-  const f = bodyAxes(RB, b.force), m = bodyAxes(RB, b.moment);
+  bodyAxes(f, RB, b.force); bodyAxes(m, RB, b.moment);
   const fx = f[0], fy = f[1], fz = f[2], px = p[0], py = p[1], pz = p[2];
   // ∂f/∂ω = [f]ₓ + S_b [p]ₓ (fvw), ∂f/∂v = −S_b
-  const fX = [0, -fz, fy, fz, 0, -fx, -fy, fx, 0], pX = [0, -pz, py, pz, 0, -px, -py, px, 0];
+  skew(fX, fx, fy, fz); skew(pX, px, py, pz);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) {
     let s = fX[3 * r + c];
     for (let k = 0; k < 3; k++) s += Sb[3 * r + k] * pX[3 * k + c];
@@ -63,7 +66,7 @@ export function bushingStiffnessAtRest(b: BushingAtRest, K: Float64Array): void 
   }
   rotationalTerm(b);
   // moment rows: [p]ₓ ∂f/∂(ω, v), plus [m]ₓ − (the rotational term in Rot) on ω
-  const mX = [0, -m[2], m[1], m[2], 0, -m[0], -m[1], m[0], 0];
+  skew(mX, m[0], m[1], m[2]);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) {
     let w = mX[3 * r + c] - Rot[3 * r + c], v = 0;
     for (let k = 0; k < 3; k++) { w += pX[3 * r + k] * fvw[3 * k + c]; v -= pX[3 * r + k] * Sb[3 * k + c]; }
@@ -72,8 +75,15 @@ export function bushingStiffnessAtRest(b: BushingAtRest, K: Float64Array): void 
   }
 }
 
-function bodyAxes(R: Float64Array, y: ArrayLike<number>): number[] {
-  return [0, 1, 2].map((i) => R[i] * y[0] + R[3 + i] * y[1] + R[6 + i] * y[2]);
+function bodyAxes(out: Float64Array, R: Float64Array, y: ArrayLike<number>): void {
+  for (let i = 0; i < 3; i++) out[i] = R[i] * y[0] + R[3 + i] * y[1] + R[6 + i] * y[2];
+}
+
+/** out = [x]ₓ (row-major). */
+function skew(out: Float64Array, x: number, y: number, z: number): void {
+  out[0] = 0; out[1] = -z; out[2] = y;
+  out[3] = z; out[4] = 0; out[5] = -x;
+  out[6] = -y; out[7] = x; out[8] = 0;
 }
 
 /** Rot = R_Bᵀ (Σ_i k_r,i a_i e_iᵀ) J_r⁻¹(θ) Bᵀ: the moment's rate on a turn of the part, in its axes. */
@@ -81,7 +91,7 @@ function rotationalTerm(b: BushingAtRest): void {
   const th = b.rotation, phi2 = th[0] * th[0] + th[1] * th[1] + th[2] * th[2], phi = Math.sqrt(phi2);
   // J_r⁻¹ = I + ½[θ]ₓ + c [θ]ₓ², c = 1/φ² − (1 + cos φ)/(2 φ sin φ) (its series near 0)
   const c = phi < 0.1 ? 1 / 12 + phi2 / 720 + (phi2 * phi2) / 30240 + (phi2 * phi2 * phi2) / 1209600 : 1 / phi2 - (1 + Math.cos(phi)) / (2 * phi * Math.sin(phi));
-  const T = [0, -th[2], th[1], th[2], 0, -th[0], -th[1], th[0], 0];
+  skew(T, th[0], th[1], th[2]);
   for (let r = 0; r < 3; r++) for (let q = 0; q < 3; q++) {
     let t2 = 0;
     for (let k = 0; k < 3; k++) t2 += T[3 * r + k] * T[3 * k + q];

@@ -21,6 +21,7 @@ export type { Law } from './law';
 export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
 import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
+import { bushingValues } from './bushing-values';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -149,6 +150,16 @@ export class BushingForce extends BodyForceBlock {
     this.axesA = axes(rotationA); this.axesB = axes(rotationB);
   }
 
+  /**
+   * Q alone at rest is written out by hand (mates/bushing-values.ts): the values pass's
+   * numbers, no dual calls. It reads the element's own frames and rates each time (the
+   * compliance gradients set the rates in place).
+   */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
+    if (!K && !C && !tangentMode() && atRest(velocity)) { bushingValues(this, state, offsets, Q); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+
   /** Deflections as duals: sep (A axes) into this.comp via d, θ into vee. */
   private deflect(): void {
     for (let i = 0; i < 3; i++) { this.direction(this.fa[i], 0, this.axesA[i]); this.direction(this.fb[i], 1, this.axesB[i]); }
@@ -218,8 +229,8 @@ export class BushingForce extends BodyForceBlock {
   /** On a fixed frame A at rest: K in closed form (mates/bushing-stiffness.ts), Q from the values pass. */
   protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
     if (slots[0] >= 0 || slots[6] < 0) return false;
-    for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
-    this.values().evaluate(state, offsets, velocity, t, Q, null, null);
+    if (!atRest(velocity)) return false;
+    bushingValues(this, state, offsets, Q);
     const at = (this.atRest ??= {
       RA: new Float64Array(9), RB: new Float64Array(9), p: this.originB, axesA: this.axesA, axesB: this.axesB,
       stiffness: this.stiffness, rotationalStiffness: this.rotationalStiffness,
@@ -243,6 +254,12 @@ export class BushingForce extends BodyForceBlock {
     }
     return e;
   }
+}
+
+/** Both bodies' velocities zero (12 entries): the values pass takes no damping term. */
+function atRest(velocity: Float64Array): boolean {
+  for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
+  return true;
 }
 
 function dvDotValue(a: DualVec3, b: DualVec3): number {

@@ -79,6 +79,21 @@ function loadSize(dyn: DynamicsModel, Q: Float64Array, layout: Int32Array): numb
   return m;
 }
 
+/** One variable's step (a pose's 6 or a scalar's 1). */
+const stepScratch = new Float64Array(6);
+
+/**
+ * The Newton iteration's arrays, kept (an array of more than a few numbers costs a
+ * microsecond to make): read only within the iteration that fills them.
+ */
+const scratch = {
+  A: new Float64Array(0), x: new Float64Array(0), delta: new Float64Array(0),
+  matrix(size: number): Float64Array { if (this.A.length < size) this.A = new Float64Array(size); return this.A; },
+  rhs(size: number): Float64Array { if (this.x.length < size) this.x = new Float64Array(size); return this.x; },
+  /** Zeroed. */
+  step(size: number): Float64Array { if (this.delta.length < size) this.delta = new Float64Array(size); this.delta.fill(0, 0, size); return this.delta; },
+};
+
 export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}): EquilibriumResult {
   const { system } = dyn;
   const brief = options.report === false && !options.set;
@@ -122,15 +137,16 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
       let mu = 0;
       let alpha: Float64Array | null = null;
       for (let tries = 0; tries < 30; tries++) {
-        const A = new Float64Array(k * k);
+        const A = scratch.matrix(k * k);
         for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) A[a * k + b] = 0.5 * (red.Kr[a * k + b] + red.Kr[b * k + a]) + (a === b ? mu : 0);
-        const x = red.f.slice();
+        const x = scratch.rhs(k);
+        x.set(red.f.subarray(0, k));
         if (choleskySolve(A, x, k)) { alpha = x; break; }
         mu = mu === 0 ? Math.max(diag, scale / system.lengthScale, 1e-12) * 1e-3 : mu * 10;
       }
       if (!alpha) return false;
       // the step δ = N α, limited to the trust radius in scaled length
-      const delta = new Float64Array(n);
+      const delta = scratch.step(n);
       for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * alpha[a];
       let len = 0;
       for (const v of system.variables) {
@@ -146,8 +162,9 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
         for (const v of system.variables) {
           const c0 = red.layout[v.id];
           if (c0 < 0) continue;
-          const step = delta.subarray(c0, c0 + v.dim).map((x) => x * h);
-          system.retractVariable(v, step, 0);
+          // the variable's share of h·δ, into scratch (no array per variable and halving)
+          for (let i = 0; i < v.dim; i++) stepScratch[i] = delta[c0 + i] * h;
+          system.retractVariable(v, stepScratch, 0);
         }
         const back = solve(system, options.solver);
         if (back.converged) {

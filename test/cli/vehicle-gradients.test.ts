@@ -27,6 +27,19 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
     expect(r.metrics['vehicle.rear_left.ride_height'].gradient['rear.spring.rate']).toBeGreaterThan(0);
   });
 
+  it('gives the understeer gradient as a metric: --steady-state\'s value on 40 m, its unit, its gradient over the asked numbers', async () => {
+    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient', '--parameter', 'rear.spring.rate']);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r.units.understeer_gradient).toBe('deg/g');
+    expect(Object.keys(r.metrics)).toEqual(['vehicle.understeer_gradient']);
+    // (the gradient itself is checked against differences in test/suspension/vehicle/understeer-rates.test.ts)
+    expect(Number.isFinite(r.metrics['vehicle.understeer_gradient'].gradient['rear.spring.rate'])).toBe(true);
+    const steady = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '10:20:2']);
+    expect(steady.code, steady.stderr).toBe(0);
+    expect(r.metrics['vehicle.understeer_gradient'].value).toBe(JSON.parse(steady.stdout).summary.understeer_gradient);
+  });
+
   it('fits the rear ride height with the rear spring rate and writes a vehicle that has it', async () => {
     const tmp = tempFolder();
     try {

@@ -66,6 +66,19 @@ describe('HeldFactor', () => {
     for (let d = 0; d < b.driverLambda.length; d++) expect(Math.abs(a.driverLambda[d] - b.driverLambda[d])).toBeLessThan(1e-10 * big);
   });
 
+  it('factors the parts no row joins on their own: the held rack coordinates take exact zeros in every motion', () => {
+    const { system, n } = loadedCorner();
+    const held = new HeldFactor(system);
+    expect(held.factor()).toBe(true);
+    const { basis, count, layout } = held.motions();
+    // the rack's pose and travel are held by its slide and its hold; the wheel's parts move
+    const rack = system.variables.filter((v) => !v.fixed && /rack/.test(v.name));
+    expect(rack.length).toBeGreaterThan(0);
+    for (const v of rack) for (let a = 0; a < count; a++) for (let i = 0; i < v.dim; i++) expect(basis[a * n + layout[v.id] + i]).toBe(0);
+    const upright = system.variables.find((v) => /upright/.test(v.name))!;
+    expect(Array.from({ length: count }, (_, a) => basis[a * n + layout[upright.id] + 3]).some((x) => x !== 0)).toBe(true);
+  });
+
   it('declines dependent rows (the planar four-bar has redundant revolutes) and refuses to be read then', () => {
     const system = buildModel(validateAssembly(fourBarDoc(30))).system;
     const held = new HeldFactor(system);

@@ -137,7 +137,7 @@ export function coefficientHardpointRates(model: SensitivityModel, state: Compli
  * per response and block with a multiplier or its rate (gradients/jacobian.ts MixedPass).
  * False where such a block has no second level.
  */
-function curvatureRates(model: SensitivityModel, factors: StateFactors, qd: Float64Array, k: number, xs: readonly Float64Array[],
+export function curvatureRates(model: SensitivityModel, factors: StateFactors, qd: Float64Array, k: number, xs: readonly Float64Array[],
   lambda: Map<number, number[]>, rate: Map<number, number[]>, r: Float64Array[]): boolean {
   const loaded = new Set<number>();
   for (const m of [lambda, rate]) for (const [b, list] of m) if (list.some((x) => Math.abs(x) > UNLOADED)) loaded.add(b);

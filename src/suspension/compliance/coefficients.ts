@@ -7,12 +7,12 @@
  * The metrics' derivatives along each dq come from the same forward-mode evaluation the
  * sweeps' derivatives use (SuspensionModel.evaluate with `rates`). No differences.
  */
-import { LU } from '../../../kernel/linalg';
 import { rotationMatrix } from '../../../kernel/dual';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { CompliantState } from './state';
 import type { Motions } from './tangent';
 import type { CornerMetrics } from '../metrics';
+import { wheelAngles, wheelFrame } from '../metrics/corner';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
 export interface KcCoefficients {
@@ -55,15 +55,17 @@ export interface ReducedSolve {
 
 /** K_r factored at the current settled state; null when it is singular (a free mode the loads excite). */
 export function reducedSolver(state: CompliantState): ReducedSolve | null {
-  const { Kr, N, k, n, layout } = exactReducedStiffness(state);
-  const lu = new LU(Math.max(k, 1));
-  if (k > 0 && !lu.factor(Kr, k, 1e-12)) return null;
+  const ex = state.tangent.exact();
+  const { N, k, n, layout } = ex;
+  // the settled state's K_r is the polishing step's: its factorisation too
+  const lu = state.tangent.factored(ex);
+  if (k > 0 && !lu) return null;
   const alpha = new Float64Array(k);
   return {
     N, k, n, layout,
     solve(f) {
       for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * f[j]; alpha[a] = s; }
-      if (k > 0) lu.solve(alpha);
+      if (lu) lu.solve(alpha);
       const dq = new Float64Array(n);
       for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) dq[j] += N[a * n + j] * alpha[a];
       return dq;
@@ -110,8 +112,14 @@ export function loadResponses(state: CompliantState): { rates: Float64Array[]; l
   return { rates, layout: solver.layout, size: solver.n };
 }
 
+/** What the coefficients read of a corner's evaluation along the rates (a CornerMetrics has them). */
+export interface CoefficientInputs {
+  metrics: Pick<CornerMetrics['metrics'], 'toe_angle' | 'camber'>;
+  points: Pick<CornerMetrics['points'], 'wheel_center' | 'wheel_contact_centre'>;
+}
+
 /** The coefficients, by name: each a linear read of the corner's rates along a load column (`inverse`: its reciprocal, a stiffness). */
-export const KC_COEFFICIENTS: Readonly<Record<keyof KcCoefficients, { load: 0 | 1 | 2; scale: number; inverse?: true; read: (cm: CornerMetrics, col: number, nr: number) => number }>> = {
+export const KC_COEFFICIENTS: Readonly<Record<keyof KcCoefficients, { load: 0 | 1 | 2; scale: number; inverse?: true; read: (cm: CoefficientInputs, col: number, nr: number) => number }>> = {
   toe_per_fy: { load: 0, scale: 1e3, read: (cm, col) => cm.metrics.toe_angle!.d[col] },
   camber_per_fy: { load: 0, scale: 1e3, read: (cm, col) => cm.metrics.camber!.d[col] },
   lateral_stiffness: { load: 0, scale: 1, inverse: true, read: (cm, col, nr) => cm.points.wheel_contact_centre.d[nr + col] },
@@ -129,9 +137,8 @@ export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[]
   const response = loadResponses(state);
   if (!response) return sm.corners.map(() => null);
   const tangent: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: response.rates, layout: response.layout, size: response.size };
-  const ev = sm.evaluate({ rates: tangent });
   const nr = response.rates.length;
-  return ev.corners.map((cm, i) => {
+  return coefficientInputs(state, tangent).map((cm, i) => {
     if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
     const out = {} as KcCoefficients;
     for (const [name, c] of Object.entries(KC_COEFFICIENTS) as [keyof KcCoefficients, (typeof KC_COEFFICIENTS)[keyof KcCoefficients]][]) {
@@ -139,5 +146,24 @@ export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[]
       out[name] = c.inverse ? 1 / x : x * c.scale;
     }
     return out;
+  });
+}
+
+/**
+ * What the coefficients read of each corner along the rates (toe, camber, the wheel centre
+ * and the contact centre): on a corner, the wheel frame and angles alone, by the metrics' own
+ * functions on the same point duals, so the same numbers as the full evaluation without its
+ * other forty metrics; on an axle (whose road plane joins both wheels) the full evaluation.
+ */
+export function coefficientInputs(state: CompliantState, tangent: TangentSpace): CoefficientInputs[] {
+  const { sm } = state;
+  if (sm.roles.scope === 'axle') return sm.evaluate({ rates: tangent }).corners;
+  const n = tangent.rates.length;
+  return sm.corners.map((c) => {
+    const inboard = sm.pointDual(c.axle[0], tangent, tangent.rates, n), outboard = sm.pointDual(c.axle[1], tangent, tangent.rates, n);
+    const wheel = { offset: c.roles.wheel.offset, tireRadius: c.tireRadius, sectionWidth: c.roles.wheel.tire.section_width };
+    const frame = wheelFrame(c.roles.side, inboard, outboard, wheel, null, n);
+    const { camber, toe } = wheelAngles(frame.spin, frame.sigma);
+    return { metrics: { toe_angle: toe, camber }, points: { wheel_center: frame.wheelCenter, wheel_contact_centre: frame.contact } };
   });
 }

@@ -13,7 +13,7 @@ import { sweepValues } from '../files';
 import { contactLoad, type LoadCase } from '../loads/loads';
 import { SensitivityModel, sensitivitySweepBySide } from '../gradients/model';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityStep, type SideMetrics } from '../gradients/types';
-import { COMPLIANT_STATE_METRICS, CompliantSensitivity, KC_METRICS } from './sensitivity';
+import { COMPLIANT_STATE_METRICS, CompliantSensitivity, KC_METRICS, KC_WHEEL_RATE } from './sensitivity';
 
 /** Every metric a compliant file offers gradients of: the state metrics and the K&C coefficients, per side. */
 export const COMPLIANT_SENSITIVITY_METRICS: readonly string[] = [...COMPLIANT_STATE_METRICS, ...KC_METRICS];
@@ -109,7 +109,7 @@ function loadPointRate(cs: CompliantSensitivity, i: number, design: { state: Flo
 export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, metrics: readonly string[] = [], loads: LoadCase | null = null, options: { points?: boolean } = {}):
 { steps: SensitivityStep<Record<string, MetricGradient | null> | SideMetrics>[] } {
   for (const m of metrics) {
-    if (!COMPLIANT_SENSITIVITY_METRICS.includes(m)) throw new SensitivityError(`sensitivity: --metric: no gradient for "${m}" on a compliant file (metrics: ${COMPLIANT_SENSITIVITY_METRICS.join(', ')})`);
+    if (!COMPLIANT_SENSITIVITY_METRICS.includes(m) && m !== KC_WHEEL_RATE) throw new SensitivityError(`sensitivity: --metric: no gradient for "${m}" on a compliant file (metrics: ${COMPLIANT_SENSITIVITY_METRICS.join(', ')})`);
   }
   const chosen = metrics.length ? metrics : COMPLIANT_SENSITIVITY_METRICS;
   const cs = new CompliantSensitivity(geometry);

@@ -29,9 +29,13 @@ import { SensitivityModel } from '../gradients/sensitivity-model';
 import type { DriverParameters } from '../gradients/types';
 import { bushingAxes, hardpointStateRates } from './hardpoint-rates';
 import { coefficientHardpointRates } from './coefficient-rates';
+import { wheelRateRates } from './wheel-rate-rates';
 
 /** `kc.<coefficient>`: the K&C coefficients as metrics, per side. */
 export const KC_METRICS = (Object.keys(KC_COEFFICIENTS) as (keyof KcCoefficients)[]).map((n) => `kc.${n}`);
+
+/** `kc.wheel_rate`: the `vertical` event's compliant wheel rate (N/mm) at a settled state of a bump sweep, on request only. */
+export const KC_WHEEL_RATE = 'kc.wheel_rate';
 
 /** The state metrics a compliant state offers (first-order functions of the state; the kinematic tangents are null there). */
 export const COMPLIANT_STATE_METRICS = SENSITIVITY_METRICS.filter((m) => m !== 'rocker_angle');
@@ -134,6 +138,16 @@ export class CompliantSensitivity {
       }
       for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, H + P, L, nr, deflected, record, loadedRate);
     });
+    if (names?.includes(KC_WHEEL_RATE)) {
+      const all = this.parameters.map((p, k) => ({ dq: rates[H + k], partial: (Q: Float64Array | null, x: Float64Array | null, Kx: Float64Array | null) => stiffnessDerivative(dyn, p, Q, x, Kx) }));
+      const drivers = loaded?.drivers ?? rest?.drivers ?? [];
+      const qk = hp ?? (rest ? hardpointStateRates(hm, this.state, solver, rest.drivers, bushingAxes(this.geometry, hm, this.state), this.sides.map(() => null)) : null);
+      const w = wheelRateRates(hm, this.state, solver, drivers, bushingAxes(this.geometry, hm, this.state), loaded?.loadRates ?? this.sides.map(() => null), qk, all);
+      this.sides.forEach((s, ci) => {
+        const r = w[ci];
+        out[s][KC_WHEEL_RATE] = r ? { value: r.value, gradient: { ...(r.points ? Object.fromEntries(hm.keys.map((key, k) => [key, r.points![k]])) : {}), ...Object.fromEntries(this.keys.map((key, k) => [key, r.stiffness[k]])) } } : null;
+      });
+    }
     // the hardpoints before the stiffnesses, as the state metrics have them
     if (byPoint) this.sides.forEach((s, ci) => {
       for (const name of kcNames) {

@@ -53,7 +53,19 @@ export class CompliantTangent {
   private dir = new Float64Array(0);
   /** Scratch of the projection: (K − H) N over the slots a motion reaches, and those slots. */
   private AN = new Float64Array(0);
+  private Nc = new Float64Array(0);
   private reached = new Int32Array(0);
+  /** Scratch of the curvature: the slots a motion moves, each block's λ, the loaded blocks in order. */
+  private moving = new Uint8Array(0);
+  private lambdas: Float64Array[] = [];
+  private loadedFlag = new Uint8Array(0);
+  private loadedOrder: number[] = [];
+  private cols: number[] = [];
+  private res = new Float64Array(0);
+  private jac = new Float64Array(0);
+  private readonly f3 = new Float64Array(3);
+  private readonly l3 = new Float64Array(3);
+  private readonly S9 = new Float64Array(9);
   /** The settle's last force-only reduction (what it converged at). */
   private last: Reduced | null = null;
   /** Where K was last assembled, and Q there. */
@@ -64,6 +76,17 @@ export class CompliantTangent {
   private motions: { at: Float64Array; version: number; m: Motions; held: boolean } | null = null;
   /** The constraints and holds factored together (kernel/held-motions.ts): the motions and the multipliers at one state. */
   private readonly held: HeldFactor;
+
+  /**
+   * What the tangent computed since it was made, for the tests that hold a state to one
+   * exact reduction per Newton state, one factorisation of each K_r and one of the
+   * constraints per state: `exact` (reductions with the curvature), `reducedFactors` (LU of
+   * a K_r), `heldFactors` (the constraints and holds).
+   */
+  readonly counts = { exact: 0, reducedFactors: 0, heldFactors: 0 };
+
+  /** Each exact reduction's K_r factored, once (the polishing step and the coefficients share it); null where singular. */
+  private readonly factors = new WeakMap<ExactReduced, LU | null>();
 
   /** The tangent passes' Jacobian rates (kernel/jacobian-rate.ts). */
   private readonly rate = new JacobianRate();
@@ -78,7 +101,7 @@ export class CompliantTangent {
     if (n !== this.n) {
       this.n = n;
       this.K = new Float64Array(n * n); this.H = new Float64Array(n * n);
-      this.AN = new Float64Array(n * n); this.reached = new Int32Array(n);
+      this.AN = new Float64Array(n * n); this.Nc = new Float64Array(n * n); this.reached = new Int32Array(n); this.moving = new Uint8Array(n);
       this.zero = new Float64Array(n); this.dir = new Float64Array(n);
     }
     return n;
@@ -89,9 +112,19 @@ export class CompliantTangent {
     const { system } = this.dyn;
     const Q = new Float64Array(this.n);
     this.dyn.forces.assemble(this.zero, 0, Q, withK ? this.K : null, null);
-    this.kAt = withK ? { at: system.state.slice(0, system.snapshotLength), version: system.version, Q } : null;
+    this.kAt = withK ? { at: this.copyState(this.kAt?.at ?? this.kAtSpare), version: system.version, Q } : null;
     return Q;
   }
+
+  /** The state now, into `into` when it has the state's length (a cache's own copy, replaced whole), else a new copy. */
+  private copyState(into: Float64Array | null): Float64Array {
+    const { system } = this.dyn, len = system.snapshotLength;
+    if (!into || into.length !== len) return system.state.slice(0, len);
+    into.set(system.state.subarray(0, len));
+    return into;
+  }
+  /** kAt's copy of the state, kept while kAt is cleared (begin). */
+  private kAtSpare: Float64Array | null = null;
 
   /** Q where K was last assembled at this very state (and no load changed since), else null. */
   private assembledHere(): Float64Array | null {
@@ -105,9 +138,10 @@ export class CompliantTangent {
     const kept = this.motions;
     if (kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.m;
     // one factorisation of the constraints and holds together; dependent rows take multipliers.ts
+    this.counts.heldFactors++;
     const held = this.held.factor();
     const m = held ? this.held.motions() : admissibleMotions(system);
-    this.motions = { at: system.state.slice(0, system.snapshotLength), version: system.version, m, held };
+    this.motions = { at: this.copyState(this.motions?.at ?? null), version: system.version, m, held };
     return m;
   }
 
@@ -127,48 +161,72 @@ export class CompliantTangent {
   exact(motions?: Motions): ExactReduced {
     const kept = this.settled, system = this.dyn.system;
     if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
-    const n = this.sized();
-    const { dyn } = this;
-    const K = this.K;
-    const Q = this.assembledHere() ?? this.assemble(true);
-    const { basis: N, count: k, layout } = motions ?? this.motionsHere();
-    const mult = this.multipliersHere(Q);
-    this.curvature(mult, N, k, layout);
+    const ex = this.reduction(motions ?? this.motionsHere());
+    const n = this.n, K = this.K, H = this.H;
     const KH = new Float64Array(n * n);
-    for (let i = 0; i < n * n; i++) KH[i] = K[i] - this.H[i];
-    return { Kr: this.project(KH, N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult, KH };
+    for (let i = 0; i < n * n; i++) KH[i] = K[i] - H[i];
+    return { ...ex, KH };
+  }
+
+  /** The exact reduction on `motions` without K − H as a matrix of its own (a Newton step reads K_r alone). */
+  private reduction(motions: Motions): Omit<ExactReduced, 'KH'> {
+    const n = this.sized();
+    const Q = this.assembledHere() ?? this.assemble(true);
+    const { basis: N, count: k, layout } = motions;
+    const mult = this.multipliersHere(Q);
+    this.counts.exact++;
+    this.curvature(mult, N, k, layout);
+    return { Kr: this.project(N, k), N, k, n, layout, Q, f: reducedForce(N, Q, k, n), mult };
   }
 
   /**
-   * K_r = −Nᵀ A N (k × k, row-major; A = K − H, n × n), N's columns stored one after
-   * another, over the slots a motion reaches (a held rack's are exact zeros in N: the terms
-   * left out are ±0, so K_r is bit for bit the full product's).
+   * K_r = −Nᵀ A N (k × k, row-major; A = K − H, n × n, each entry formed as it is read),
+   * N's columns stored one after another, over the slots a motion reaches (a held rack's are
+   * exact zeros in N: the terms left out are ±0, so K_r is bit for bit the full product's).
    */
-  private project(A: Float64Array, N: Float64Array, k: number): Float64Array {
-    const n = this.n, AN = this.AN, act = this.reached;
+  private project(N: Float64Array, k: number): Float64Array {
+    const n = this.n, AN = this.AN, act = this.reached, Nc = this.Nc, K = this.K, H = this.H;
     const m = reachedSlots(act, N, k, n);
+    // N's reached rows, contiguous (Nc[p k + b] = N[b n + act[p]]): the same products in the same order
+    for (let p = 0; p < m; p++) { const i = act[p]; for (let b = 0; b < k; b++) Nc[p * k + b] = N[b * n + i]; }
     for (let p = 0; p < m; p++) {
-      const i = act[p], row = i * n;
-      AN.fill(0, i * k, i * k + k);
+      const row = act[p] * n, out = p * k;
+      AN.fill(0, out, out + k);
       for (let q = 0; q < m; q++) {
-        const j = act[q], a = A[row + j];
+        const a = K[row + act[q]] - H[row + act[q]];
         if (a === 0) continue;
-        for (let b = 0; b < k; b++) AN[i * k + b] += a * N[b * n + j];
+        const src = q * k;
+        for (let b = 0; b < k; b++) AN[out + b] += a * Nc[src + b];
       }
     }
     const Kr = new Float64Array(k * k);
     for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
       let s = 0;
-      for (let p = 0; p < m; p++) { const i = act[p]; s += N[a * n + i] * AN[i * k + b]; }
+      for (let p = 0; p < m; p++) s += Nc[p * k + a] * AN[p * k + b];
       Kr[a * k + b] = -s;
     }
     return Kr;
+  }
+
+  /** K_r of an exact reduction factored (LU, relative pivot floor 1e-12), once per reduction; null where it is singular or empty. */
+  factored(ex: ExactReduced): LU | null {
+    let lu = this.factors.get(ex);
+    if (lu !== undefined) return lu;
+    lu = null;
+    if (ex.k > 0) {
+      this.counts.reducedFactors++;
+      const f = new LU(ex.k);
+      if (f.factor(ex.Kr, ex.k, 1e-12)) lu = f;
+    }
+    this.factors.set(ex, lu);
+    return lu;
   }
 
   /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
   begin(): void {
     this.last = null;
     this.settled = null;
+    if (this.kAt) this.kAtSpare = this.kAt.at;
     this.kAt = null;
   }
 
@@ -189,12 +247,13 @@ export class CompliantTangent {
     const { N, k, n, layout, f } = ex;
     const saved = system.snapshot();
     const keep = (): void => { this.settled = { ex, at: system.state.slice(0, system.snapshotLength), version: system.version }; };
-    const lu = new LU(k);
-    if (!lu.factor(ex.Kr, k, 1e-12)) { keep(); return; }
-    const step = new Float64Array(k);
+    const lu = this.factored(ex);
+    if (!lu) { keep(); return; }
+    const step = this.polishStep.length === k ? this.polishStep : (this.polishStep = new Float64Array(k));
     step.set(f);
     lu.solve(step);
-    const delta = new Float64Array(n);
+    const delta = this.polishDelta.length === n ? this.polishDelta : (this.polishDelta = new Float64Array(n));
+    delta.fill(0);
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * step[a];
     for (const v of system.variables) if (layout[v.id] >= 0) system.retractVariable(v, delta, layout[v.id]);
     const small = scaledLength(this.dyn, delta, layout) <= 1e-6 * system.lengthScale;
@@ -202,6 +261,9 @@ export class CompliantTangent {
     system.restore(saved);
     keep();
   }
+  /** The polishing step's α and δ (read only within it). */
+  private polishStep = new Float64Array(0);
+  private polishDelta = new Float64Array(0);
 
   /**
    * The reduction `equilibrium` asks for (its `reduce` option): the force at the state, and
@@ -217,7 +279,7 @@ export class CompliantTangent {
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
     let Kr: Float64Array | null = null, mult: Multipliers | null = null;
-    const stiffness = (): Float64Array => (Kr ??= this.exact(motions).Kr);
+    const stiffness = (): Float64Array => (Kr ??= this.reduction(motions).Kr);
     const dyn = this.dyn;
     return (this.last = {
       N, k, size: n, layout, Q, f, Cr: null, Mr: null,
@@ -232,29 +294,48 @@ export class CompliantTangent {
    */
   private curvature(mult: HeldMultipliers, N: Float64Array, k: number, layout: Int32Array): void {
     const { system } = this.dyn;
-    const n = this.n, H = this.H, dir = this.dir;
-    H.fill(0);
-    const moving = new Uint8Array(n);
+    const n = this.n, moving = this.moving;
+    this.H.fill(0);
+    moving.fill(0);
     for (let b = 0; b < k; b++) for (let j = 0; j < n; j++) if (Math.abs(N[b * n + j]) > MOVING) moving[j] = 1;
-    // λ per loaded block and row: the constraint rows, then the one-row drivers
-    const loaded = new Map<number, Float64Array>();
-    const put = (b: number, row: number, lambda: number): void => {
-      if (lambda === 0) return;
-      let l = loaded.get(b);
-      if (!l) loaded.set(b, (l = new Float64Array(system.block(b).rows)));
-      l[row] = lambda;
-    };
-    for (let r = 0; r < mult.lambda.length; r++) put(mult.rowBlock[r], mult.rowInBlock[r], mult.lambda[r]);
-    mult.driverBlocks.forEach((b, d) => put(b, 0, mult.driverLambda[d]));
-    for (const [b, lambda] of loaded) {
+    // λ per loaded block and row (the constraint rows, then the one-row drivers), blocks in the order first loaded
+    const order = this.loadedOrder;
+    this.lambdasFor(system.blockCount);
+    order.length = 0;
+    for (let r = 0; r < mult.lambda.length; r++) this.put(mult.rowBlock[r], mult.rowInBlock[r], mult.lambda[r]);
+    for (let d = 0; d < mult.driverBlocks.length; d++) this.put(mult.driverBlocks[d], 0, mult.driverLambda[d]);
+    const cols = this.cols;
+    for (let o = 0; o < order.length; o++) {
+      const b = order[o], lambda = this.lambdas[b];
+      this.loadedFlag[b] = 0;
       const blk = system.block(b);
       if (!blk.duals) continue; // rows linear in their coordinates
-      const cols: number[] = [];
-      for (const v of blk.vars) { const c0 = layout[v]; for (let i = 0; i < system.variables[v].dim; i++) cols.push(c0 >= 0 ? c0 + i : -1); }
-      if (!cols.some((c) => c >= 0 && moving[c])) continue; // held whole: no motion reaches it
+      cols.length = 0;
+      let reached = false;
+      for (const v of blk.vars) {
+        const c0 = layout[v];
+        for (let i = 0; i < system.variables[v].dim; i++) { const c = c0 >= 0 ? c0 + i : -1; cols.push(c); if (c >= 0 && moving[c]) reached = true; }
+      }
+      if (!reached) continue; // held whole: no motion reaches it
       if (!this.byPasses && pointRows(blk)) this.pointCurvature(b, blk, lambda, cols);
       else this.passes(b, blk, lambda, cols, moving);
     }
+  }
+
+  /** λ buffers per block (zeroed when a block is first loaded in a call). */
+  private lambdasFor(blocks: number): void {
+    const { system } = this.dyn;
+    if (this.loadedFlag.length < blocks) this.loadedFlag = new Uint8Array(blocks);
+    for (let b = 0; b < blocks; b++) {
+      const rows = system.block(b).rows;
+      if (!this.lambdas[b] || this.lambdas[b].length !== rows) this.lambdas[b] = new Float64Array(rows);
+    }
+  }
+
+  private put(b: number, row: number, lambda: number): void {
+    if (lambda === 0) return;
+    if (!this.loadedFlag[b]) { this.loadedFlag[b] = 1; this.lambdas[b].fill(0); this.loadedOrder.push(b); }
+    this.lambdas[b][row] = lambda;
   }
 
   /** Tangent passes for every block (the closed forms' reference, in tests). */
@@ -268,9 +349,12 @@ export class CompliantTangent {
   private pointCurvature(b: number, blk: ResidualBlock, lambda: Float64Array, cols: readonly number[]): void {
     const { system } = this.dyn;
     const ld = cols.length, rows = blk.rows, n = this.n, H = this.H;
-    const res = new Float64Array(rows), jac = new Float64Array(rows * ld);
-    system.evaluateBlock(b, res, jac);
-    const f = new Float64Array(3), l = new Float64Array(3), R = new Float64Array(9);
+    if (this.res.length < rows) this.res = new Float64Array(rows);
+    if (this.jac.length < rows * ld) this.jac = new Float64Array(rows * ld);
+    const jac = this.jac;
+    jac.fill(0, 0, rows * ld);
+    system.evaluateBlock(b, this.res, jac);
+    const f = this.f3, l = this.l3, R = this.S9;
     for (let k = 0; k < blk.vars.length; k++) {
       const c0 = cols[6 * k];
       if (c0 < 0) continue;
@@ -357,10 +441,13 @@ function addDeadForce(H: Float64Array, n: number, c0: number, l: ArrayLike<numbe
   H[(c0 + 5) * n + c0 + 0] -= f[1]; H[(c0 + 5) * n + c0 + 1] += f[0];
 }
 
+// scratch of addPointTerms (single-threaded; never held across calls)
+const padR = new Float64Array(9), padF = new Float64Array(3);
+
 /** A pad's terms on one body: each point carries λ·weight along the pad's world axis (in body axes Rᵀ e). */
 function addPointTerms(H: Float64Array, n: number, c0: number, blk: PointCoordinateBlock, variable: number, lambda: number, state: Float64Array, offset: number): void {
-  const R = rotationMatrix(new Float64Array(9), state, offset + 3);
-  const f = new Float64Array(3);
+  const R = rotationMatrix(padR, state, offset + 3);
+  const f = padF;
   for (const t of blk.expr) {
     if (t.variable !== variable) continue;
     for (let i = 0; i < 3; i++) f[i] = lambda * t.weight * R[blk.axis * 3 + i];

@@ -53,28 +53,14 @@ export class AdjointSolver {
     }
   }
 
-  /** Rows of q̇ (scaled back) for variable v's columns: one transposed solve each, times −Φ_p. */
+  /** Rows of q̇ for variable v's columns: one transposed solve each, times −Φ_p. */
   private stateRows(f: StateFactors, v: number, dim: number, P: number): void {
-    const { qr, B, M, colScale, spans, layout } = f;
-    const { mu, rates, position } = this.ws!;
-    const R = qr.a, rows = qr.rows, n = f.n;
-    const perm = qr.perm;
+    const { solver, B, M, spans, layout } = f;
+    const { mu, rates } = this.ws!;
     const { start, at } = spans;
-    for (let a = 0; a < n; a++) position[perm[a]] = a;
     const c0 = layout[v];
     for (let a = c0; a < c0 + dim; a++) {
-      // Φ_qᵀ μ = e_a on the state's factorisation (columns scaled and pivoted): Rᵀ z = the
-      // scaled unit at a's pivoted place p (z zero above p), μ = Q z
-      const p = position[a];
-      mu.fill(0);
-      mu[p] = colScale[a] / R[p * rows + p];
-      for (let i = p + 1; i < n; i++) {
-        let s = 0;
-        const ii = i * rows;
-        for (let k = p; k < i; k++) s -= R[ii + k] * mu[k];
-        mu[i] = s / R[ii + i];
-      }
-      qr.applyQ(mu);
+      solver.unitTransposed(mu, a);
       // q̇_a per parameter = μᵀ (−Φ_p) (B holds −Φ_p), over the rows where B can be nonzero
       for (let k = 0; k < P; k++) {
         let s = 0;
@@ -95,5 +81,5 @@ function sameLayout(a: Int32Array, b: Int32Array): boolean {
 function adjointScratch(n: number, M: number, P: number, variables: number) {
   const rates: Float64Array[] = [];
   for (let k = 0; k < P; k++) rates.push(new Float64Array(n));
-  return { n, M, P, rates, mu: new Float64Array(M), position: new Int32Array(n), seen: new Uint8Array(variables) };
+  return { n, M, P, rates, mu: new Float64Array(M), seen: new Uint8Array(variables) };
 }

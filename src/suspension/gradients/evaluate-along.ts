@@ -21,7 +21,7 @@ export type DualEvaluation = StateEvaluation & { rockerAngles: (Dual | null)[]; 
  */
 export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation {
   const sm = ctx.sm;
-  const R = new Float64Array(9);
+  const R = rotation;
   const sys = sm.model.system;
   sm.explicitPointRate = (out: DualVec3, term, n) => {
     // every point dual passes here, term by term: the parts the evaluation reads
@@ -52,6 +52,9 @@ export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike
     sm.explicitPointRate = null;
   }
 }
+
+/** A part's rotation matrix, for one point term at a time (an off-heap array: made once). */
+const rotation = new Float64Array(9);
 
 /**
  * Each corner's rocker_angle as a dual (null without a rocker): its design reference, the

@@ -19,12 +19,14 @@ export function firstOrderDuals(ctx: SensitivityContext, design: AxleDesignGradi
   const out = new Map<string, Dual>();
   ev.corners.forEach((cm, ci) => {
     const side = ctx.sides[ci];
+    const keys = sideKeys(side);
     const metrics = cm.metrics as Record<string, Dual | null>;
-    for (const name of SENSITIVITY_METRICS) { const m = metrics[name]; if (m) out.set(`${side}:${name}`, m); }
+    for (let i = 0; i < SENSITIVITY_METRICS.length; i++) { const m = metrics[SENSITIVITY_METRICS[i]]; if (m) out.set(keys[i], m); }
     // the evaluation's rocker angle takes its design reference as a constant: this one moves it
-    out.delete(`${side}:rocker_angle`);
+    const rockerKey = keys[SENSITIVITY_METRICS.indexOf('rocker_angle')];
+    out.delete(rockerKey);
     const rocker = ev.rockerAngles[ci];
-    if (rocker) out.set(`${side}:rocker_angle`, rocker);
+    if (rocker) out.set(rockerKey, rocker);
   });
   if (ctx.sides.length === 1) {
     const rc = mirroredRollCentre(ev.corners[0]);
@@ -50,6 +52,14 @@ export function firstOrderDuals(ctx: SensitivityContext, design: AxleDesignGradi
   for (const [key, m] of ev.devices) out.set(key, m);
   return out;
 }
+
+/** `<side>:<name>` per SENSITIVITY_METRICS entry, made once per side (a fresh concatenation is hashed at every lookup). */
+function sideKeys(side: string): readonly string[] {
+  let keys = keysBySide.get(side);
+  if (!keys) keysBySide.set(side, (keys = SENSITIVITY_METRICS.map((name) => `${side}:${name}`)));
+  return keys;
+}
+const keysBySide = new Map<string, readonly string[]>();
 
 /** A steered front axle's steering geometry as duals; the design track's own move at the explicit columns. */
 function steeringGeometry(ctx: SensitivityContext, design: AxleDesignGradients | null, ev: StateEvaluation, rates: TangentSpace, rack: Dual | null): Record<string, Dual | null> {

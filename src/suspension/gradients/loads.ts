@@ -92,14 +92,7 @@ export class LoadSensitivity {
 
   /** Solve Aᵀx = y (y unscaled, per tangent column) on the state's factorisation. */
   private solveTransposed(f: StateFactors, y: ArrayLike<number>, out: Float64Array): Float64Array {
-    const { qr, n, colScale } = f;
-    const b = new Float64Array(n), z = new Float64Array(n);
-    for (let a = 0; a < n; a++) b[a] = y[qr.perm[a]] * colScale[qr.perm[a]];
-    qr.solveRt(z, b);
-    out.fill(0);
-    out.set(z);
-    qr.applyQ(out);
-    return out;
+    return f.solver.solveTransposed(out, y);
   }
 
   /** Row offset of each of the state's rows' blocks in λ. */

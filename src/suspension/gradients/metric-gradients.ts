@@ -5,6 +5,7 @@
  * the design state's own moves taken out of the metrics measured from it.
  */
 import type { TangentSpace } from '../../../kernel/analysis';
+import { reusingFloats, zeroedFloats } from '../../../kernel/float-slab';
 import { beamRollCentreGradients } from './beam-roll-centre';
 import { kinematicRollCentres } from './roll-centre';
 import { bumpSystem } from './bump-system';
@@ -40,6 +41,21 @@ function wanted(ctx: SensitivityContext, names?: readonly string[]) {
   const screw = hasScrewInstantAxis(ctx) && (all || names.some((m) => SCREW_SET.has(m)));
   return { kinematic, ratio, derivatives, deviceRates, virtual, screw, secondOrder: kinematic || derivatives || deviceRates || virtual || screw };
 }
+/** wanted, kept per model for the last list of names (a sweep asks with the same list at every state). */
+function wantedOnce(ctx: SensitivityContext, names?: readonly string[]): Wants {
+  const last = lastWants.get(ctx);
+  if (last && sameNames(last.names, names)) return last.wants;
+  const wants = wanted(ctx, names);
+  lastWants.set(ctx, { names: names ? [...names] : undefined, wants });
+  return wants;
+}
+const lastWants = new WeakMap<SensitivityContext, { names: readonly string[] | undefined; wants: Wants }>();
+function sameNames(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 // asked once per state with every metric's name: set lookups, not list scans
 const DERIVATIVE_SET = new Set<string>(DERIVATIVE_METRICS);
 const DEVICE_RATE_SET = new Set<string>(DEVICE_RATE_METRICS);
@@ -51,19 +67,23 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
   const P = ctx.parameterCount;
   const f = ctx.factorState(drivers);
   const gradients: Gradients = new Map();
-  const want = wanted(ctx, names);
+  const want = wantedOnce(ctx, names);
+  const leading = leadingCopies(ctx);
   let direct: Direct = null;
   if (mode === 'direct' || want.secondOrder) {
     const rates = ctx.stateRates(f);
     direct = { rates, ev: ctx.evaluateAlong(rates, 0) };
   }
   if (mode === 'direct') {
-    for (const [key, m] of firstOrderDuals(ctx, parts.design, direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d.slice(0, P) });
+    for (const [key, m] of firstOrderDuals(ctx, parts.design, direct!.ev, direct!.rates)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
   } else {
-    const { space, ev } = parts.adjoint.evaluate(ctx, f, P);
-    for (const [key, m] of firstOrderDuals(ctx, parts.design, ev, space)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d.slice(0, P) });
+    // every dual of this evaluation is dead once the gradients are copied out: their storage is reused state to state
+    reusingFloats(() => {
+      const { space, ev } = parts.adjoint.evaluate(ctx, f, P);
+      for (const [key, m] of firstOrderDuals(ctx, parts.design, ev, space)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
+    });
   }
-  if (direct) addSecondOrder(ctx, f, drivers, direct, want, names, gradients);
+  if (direct) addSecondOrder(ctx, f, drivers, direct, want, names, gradients, leading);
   const travel = ctx.sm.roles.rack_travel_per_revolution;
   if (want.ratio && travel !== undefined) {
     const [l, r] = ctx.sides.map((side) => gradients.get(`${side}:deriv_steer_angle_wrt_rack_displacement`));
@@ -77,7 +97,7 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
  * The second-order metrics, whose hub/rack motions are those of the bump system whatever
  * drives the state (bump-system.ts: its rows stay in the system until restore()).
  */
-function addSecondOrder(ctx: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], direct: NonNullable<Direct>, want: Wants, names: readonly string[] | undefined, gradients: Gradients): void {
+function addSecondOrder(ctx: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], direct: NonNullable<Direct>, want: Wants, names: readonly string[] | undefined, gradients: Gradients, leading: Leading): void {
   const P = ctx.parameterCount;
   const bump = want.secondOrder ? bumpSystem(ctx, f, drivers) : null;
   if (!bump) return;
@@ -85,7 +105,7 @@ function addSecondOrder(ctx: SensitivityContext, f: StateFactors, drivers: reado
     // a beam axle's (both wheels on one body) is null in kinemate sweep: so is its gradient
     const beam = ctx.sm.corners.length === 2 && ctx.sm.corners[0].upright === ctx.sm.corners[1].upright;
     const kin = beam ? beamRollCentreGradients(ctx, bump.f, bump.drivers, direct.rates) : kinematicRollCentres(ctx, bump.f, bump.drivers, direct.rates, direct.ev);
-    for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: m.d.slice(0, P) });
+    for (const [key, m] of Object.entries(kin)) if (m && Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
   }
   if (want.derivatives) {
     const asked = names?.length && want.ratio ? [...names, 'deriv_steer_angle_wrt_rack_displacement'] : (names ?? []);
@@ -115,12 +135,13 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
   const rates = ctx.wheelCenterRatesByCorner;
   const bySide: Record<string, Record<string, MetricGradient | null>> = {};
   const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: parts.index.record(g.g) });
-  const offered = sensitivityMetricsOf(ctx.geometry);
+  const offered = offeredMetrics(ctx.geometry);
+  // the *_virtual only when asked for (the default output stays as it was)
+  const asked = virtualAsked.length ? VIRTUAL_METRICS.filter((m) => virtualAsked.includes(m)) : [];
+  const sideNames = asked.length ? [...offered.side, ...asked] : offered.side;
   ctx.sides.forEach((side, ci) => {
     const out: Record<string, MetricGradient | null> = (bySide[side] = {});
-    // the *_virtual only when asked for (the default output stays as it was)
-    const asked = VIRTUAL_METRICS.filter((m) => virtualAsked.includes(m));
-    for (const name of [...offered.side, ...asked]) {
+    for (const name of sideNames) {
       const m = gradients.get(groupKey(side, name));
       if (!m || ctx.unsupported.has(name)) { out[name] = null; continue; }
       // wheel travel is measured from the design wheel centre, which moves with the points
@@ -146,6 +167,36 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
   }
   return bySide;
 }
+
+/** sensitivityMetricsOf, once per geometry (it is asked at every state). */
+function offeredMetrics(geometry: SensitivityContext['geometry']): ReturnType<typeof sensitivityMetricsOf> {
+  let o = offeredByGeometry.get(geometry);
+  if (!o) offeredByGeometry.set(geometry, (o = sensitivityMetricsOf(geometry)));
+  return o;
+}
+const offeredByGeometry = new WeakMap<object, ReturnType<typeof sensitivityMetricsOf>>();
+
+type Leading = (d: Float64Array, P: number) => Float64Array;
+/**
+ * Copies of d[0..P) (a metric's gradient, changed in place by groupBySide) for one call of
+ * metricsBySide: each is read only within that call (the records copy it), so the arrays are
+ * kept per model and handed out again at the next call (a fresh array per metric was a slab
+ * view's making, ~20 per state).
+ */
+function leadingCopies(ctx: SensitivityContext): Leading {
+  let pool = leadingPools.get(ctx);
+  if (!pool) leadingPools.set(ctx, (pool = []));
+  const list = pool;
+  let next = 0;
+  return (d, P) => {
+    let g = list[next];
+    if (!g || g.length !== P) list[next] = g = zeroedFloats(P);
+    next++;
+    for (let k = 0; k < P; k++) g[k] = d[k];
+    return g;
+  };
+}
+const leadingPools = new WeakMap<SensitivityContext, Float64Array[]>();
 
 /** `<group>:<name>`, made once per pair: a fresh concatenation is flattened and hashed at every lookup. */
 function groupKey(group: string, name: string): string {

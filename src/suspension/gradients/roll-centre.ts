@@ -86,13 +86,7 @@ export function driverRowsOf(model: SensitivityContext, f: StateFactors, drivers
 
 /** x = A⁻¹ b (b unscaled, by row), unscaled state rates. */
 export function solve(f: StateFactors, rhs: Float64Array): Float64Array {
-  const { qr, n, colScale, M } = f;
-  const b = Float64Array.from(rhs.subarray(0, M));
-  const x = new Float64Array(n), out = new Float64Array(n);
-  qr.applyQt(b);
-  qr.solveR(x, b);
-  for (let a = 0; a < n; a++) out[qr.perm[a]] = x[a] * colScale[qr.perm[a]];
-  return out;
+  return f.solver.solve(new Float64Array(f.n), rhs);
 }
 
 /** out = (dA/ds) x along (q̇, e_k), by row; false when a block has no second derivatives. */

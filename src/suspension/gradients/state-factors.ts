@@ -1,18 +1,19 @@
 /**
  * The square system at a solved state, factored (dynamics.md): A = [Φ_q; drivers_q] in scaled
- * columns (pivoted QR) and B = −Φ_p, its workspaces kept between the states of one structure;
- * and the direct route's state rates from those factors.
+ * columns (LU, or a pivoted QR where A has more rows: state-solver.ts) and B = −Φ_p, its
+ * workspaces kept between the states of one structure; and the direct route's state rates
+ * from those factors.
  */
-import { PivotedQR } from '../../../kernel/linalg';
+import { StateSolver } from './state-solver';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { ResidualBlock } from '../../../kernel/system';
 import type { SuspensionModel } from '../build/model';
 import { SensitivityError, type BlockParameters, type DriverParameters, type StateFactors } from './types';
 
-type Workspace = { M: number; n: number; A: Float64Array; B: Float64Array; qr: PivotedQR; res: Float64Array; jac: Float64Array };
+type Workspace = { M: number; n: number; A: Float64Array; B: Float64Array; solver: StateSolver; res: Float64Array; jac: Float64Array };
 
 export class StateFactoring {
-  private workspace: Workspace = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), qr: new PivotedQR(0, 0), res: new Float64Array(0), jac: new Float64Array(0) };
+  private workspace: Workspace = { M: -1, n: -1, A: new Float64Array(0), B: new Float64Array(0), solver: new StateSolver(0), res: new Float64Array(0), jac: new Float64Array(0) };
 
   /**
    * A = [Φ_q; drivers_q] in scaled columns and B = −Φ_p (M × P, column-major) at the current
@@ -23,18 +24,20 @@ export class StateFactoring {
     // a driver whose parameters are refreshed per state (a rod length's) may change which
     // parameter columns its rows touch: the structure is rebuilt then
     for (const d of drivers) if (d.params.refresh) { d.params.refresh(); this.structure = null; }
-    const { layout, colScale, n, rows, spans } = this.structureOf(sm, P, blockParameters, drivers, !fresh);
+    const { layout, colScale, n, rows, spans, twists } = this.structureOf(sm, P, blockParameters, drivers, !fresh);
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
     // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
     // second system beside the state's (bump-system.ts), whose factors must not overwrite these
-    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), qr: new PivotedQR(M, n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
+    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), solver: new StateSolver(n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
     const ws = fresh ? make() : this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = make());
     const A = ws.A, B = ws.B;
     A.fill(0);
     B.fill(0);
     let r0 = 0;
-    for (const { block, params, index } of rows) {
+    for (let b = 0; b < rows.length; b++) {
+      const { block, params, index } = rows[b];
       const ld = sys.blockLocalDim(index);
+      const { start, at, w } = twists[b];
       if (ws.jac.length < block.rows * ld) ws.jac = new Float64Array(block.rows * ld);
       if (ws.res.length < block.rows) ws.res = new Float64Array(block.rows);
       const res = ws.res, jac = ws.jac;
@@ -51,16 +54,16 @@ export class StateFactoring {
         for (let kk = 0; kk < columns.length; kk++) {
           const k = columns[kk];
           let s = params.constant ? params.constant[r * P + k] : 0;
-          for (let c = 0; c < ld; c++) s += jac[r * ld + c] * params.twist[c * P + k];
+          for (let e = start[kk]; e < start[kk + 1]; e++) s += jac[r * ld + at[e]] * w[e];
           B[k * M + r0 + r] = -s;
         }
       }
       r0 += block.rows;
     }
-    const qr = ws.qr;
-    const rank = qr.factor(A, M, n, 1e-10);
+    const solver = ws.solver;
+    const rank = solver.factor(A, M, n, colScale);
     if (rank < n) throw new SensitivityError(`sensitivity: the state is not fixed by its constraints and drivers (rank ${rank} of ${n}); gradients need a unique state`);
-    return { qr, B, M, n, colScale, layout, rows, spans };
+    return { solver, get qr() { return solver.qr(); }, B, M, n, colScale, layout, rows, spans };
   }
 
   /**
@@ -92,28 +95,41 @@ export class StateFactoring {
       rows.push({ block: blk, params, index: b });
     }
     for (const { block, params, index } of rows) params.columns ??= parameterColumns(params, sys.blockLocalDim(index), block.rows, P);
-    const built = { layout, colScale, n, rows, spans: parameterSpans(rows, P) };
+    const twists = rows.map(({ params, index }) => twistEntries(params, sys.blockLocalDim(index), P));
+    const built = { layout, colScale, n, rows, spans: parameterSpans(rows, P), twists };
     // a second system's (fresh: bump-system.ts) is not kept: it would evict the state's own
     if (keep) this.structure = { ...built, version: sys.version, L, P, drivers: drivers.map((d) => ({ ...d })) };
     return built;
   }
 }
 
-type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'spans'>;
+type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'spans'> & { twists: TwistEntries[] };
+
+/**
+ * A block's twist map's nonzeros per parameter column it touches (column kk of `columns`:
+ * local slots at[start[kk]..start[kk + 1]) with weights w): a point moves one slot per
+ * coordinate of the block's dozen, so Φ_p's rows sum those terms only, in slot order (the
+ * skipped terms are exact zeros, so the sums are the full ones bit for bit).
+ */
+type TwistEntries = { start: Int32Array; at: Int32Array; w: Float64Array };
+function twistEntries(params: BlockParameters, localDim: number, P: number): TwistEntries {
+  const columns = params.columns!;
+  const start = new Int32Array(columns.length + 1), at: number[] = [], w: number[] = [];
+  for (let kk = 0; kk < columns.length; kk++) {
+    for (let c = 0; c < localDim; c++) {
+      const x = params.twist[c * P + columns[kk]];
+      if (x !== 0) { at.push(c); w.push(x); }
+    }
+    start[kk + 1] = at.length;
+  }
+  return { start, at: Int32Array.from(at), w: Float64Array.from(w) };
+}
 
 /** Direct (forward) route: q̇ per parameter, q̇ = −Φ_q⁻¹ Φ_p, as a tangent with one column per parameter. */
 export function stateRates(f: StateFactors, P: number): TangentSpace {
-  const { qr, B, M, n, colScale, layout } = f;
+  const { solver, B, M, n, layout } = f;
   const rates: Float64Array[] = [];
-  const x = new Float64Array(n), b = new Float64Array(M);
-  for (let k = 0; k < P; k++) {
-    b.set(B.subarray(k * M, (k + 1) * M));
-    qr.applyQt(b);
-    qr.solveR(x, b);
-    const q = new Float64Array(n);
-    for (let a = 0; a < n; a++) q[qr.perm[a]] = x[a] * colScale[qr.perm[a]];
-    rates.push(q);
-  }
+  for (let k = 0; k < P; k++) rates.push(solver.solve(new Float64Array(n), B.subarray(k * M, (k + 1) * M)));
   return { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates, layout, size: n };
 }
 

@@ -5,6 +5,7 @@
  */
 import { KinemateError } from '../../../kernel/errors';
 import type { PivotedQR } from '../../../kernel/linalg';
+import type { StateSolver } from './state-solver';
 import type { TangentSpace } from '../../../kernel/analysis';
 import type { ResidualBlock } from '../../../kernel/system';
 import type { Dual } from '../../../kernel/dual';
@@ -41,9 +42,13 @@ export class SensitivityError extends KinemateError {
 /** A sweep driver's block and parameter map; `basis`: its index among the hub-z/rack targets (sweep.ts), when it is one. */
 export interface DriverParameters { block: ResidualBlock; params: BlockParameters; basis?: number }
 
-/** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and QR-factored, B = −Φ_p, and its rows in order. */
+/** The square system at a solved state (factorState): A = [Φ_q; drivers_q] column-scaled and factored, B = −Φ_p, and its rows in order. */
 export interface StateFactors {
-  qr: PivotedQR; B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[];
+  /** A's solves (A x = b, Aᵀ λ = y), unscaled. */
+  solver: StateSolver;
+  /** A's pivoted QR, made when first read (the solver's solves need none). */
+  readonly qr: PivotedQR;
+  B: Float64Array; M: number; n: number; colScale: number[]; layout: Int32Array; rows: { block: ResidualBlock; params: BlockParameters; index: number }[];
   /** Rows of B that can be nonzero per parameter k: [from, to) pairs at at[start[k]..start[k + 1]). */
   spans: { start: Int32Array; at: Int32Array };
 }

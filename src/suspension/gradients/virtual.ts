@@ -53,6 +53,16 @@ export type HoldRow = { corner: number } & ({ kind: 'coordinate'; variable: numb
 
 /** The twist (ω, velocity at the origin) of a rigid body from its points p and their rates r. */
 export function twistOf(p: V[], r: V[]): { w: V; v0: V } | null {
+  // a body at rest along this direction (an axle's other hub; an exact solve gives exact
+  // zeros there, not rounding noise): ω = 0, and its derivative is the twist of the rates'
+  // derivatives (the twist is linear in the rates), zero where those tell none either
+  if (r.every((x) => x.every((c) => c.v === 0))) {
+    const plain = (x: V): V => [tt(x[0].v, 0), tt(x[1].v, 0), tt(x[2].v, 0)];
+    const moving = r.some((x) => x.some((c) => c.t !== 0));
+    const d = moving ? twistOf(p.map(plain), r.map((x) => [tt(x[0].t, 0), tt(x[1].t, 0), tt(x[2].t, 0)] as V)) : null;
+    const lift = (x: V | undefined): V => [tt(0, x ? x[0].v : 0), tt(0, x ? x[1].v : 0), tt(0, x ? x[2].v : 0)];
+    return { w: lift(d?.w), v0: lift(d?.v0) };
+  }
   // the best-conditioned triple for ω = (Δr_a × Δr_b)/(Δr_a · Δb)
   let best: { w: V; score: number } | null = null;
   for (let i = 1; i < p.length; i++) for (let j = i + 1; j < p.length; j++) {

@@ -143,13 +143,7 @@ function elementRates(model: SensitivityContext, dyn: DynamicsModel, elements: r
 
 /** λ with Aᵀλ = y on the state's factorisation (y by tangent column, unscaled). */
 function transposedSolve(f: StateFactors, y: ArrayLike<number>): Float64Array {
-  const { qr, n, colScale } = f;
-  const b = new Float64Array(n), z = new Float64Array(n), out = new Float64Array(f.M);
-  for (let a = 0; a < n; a++) b[a] = y[qr.perm[a]] * colScale[qr.perm[a]];
-  qr.solveRt(z, b);
-  out.set(z);
-  qr.applyQ(out);
-  return out;
+  return f.solver.solveTransposed(new Float64Array(f.M), y);
 }
 
 function dot(a: Float64Array, b: Float64Array): number {

@@ -199,6 +199,21 @@ function mergeChassis(body: Part, chassis: Part, prefix: string, shift: number):
  * Returns the road's height, the body's centre of mass and heading at that start.
  */
 function levelOnRoad(dyn: DynamicsModel, wheels: readonly VehicleWheel[], cg: Point3): { road: number; cg: Point3; yaw: number } {
+  const R = levelRotation(wheels), q = R.q;
+  const sys = dyn.system;
+  for (const v of sys.variables) {
+    if (v.kind !== 'pose' || v.fixed) continue;
+    const o = v.offset, st = sys.state;
+    const p = R([st[o], st[o + 1], st[o + 2]]), qq = qmul(q, [st[o + 3], st[o + 4], st[o + 5], st[o + 6]]);
+    st.set(p, o); st.set(qq, o + 3);
+  }
+  const road = wheels.reduce((t, w) => t + R(w.designContact)[2], 0) / wheels.length;
+  const ex = R([1, 0, 0]);
+  return { road, cg: R(cg) as Point3, yaw: Math.atan2(ex[1], ex[0]) };
+}
+
+/** The rigid turn (pitch, then roll) that brings the four design contacts into a level plane, as a map (its quaternion `q`). */
+export function levelRotation(wheels: readonly VehicleWheel[]): ((p: readonly number[]) => number[]) & { q: number[] } {
   // least squares z = a + b x + c y through the contacts
   const A = [[0, 0, 0], [0, 0, 0], [0, 0, 0]], r = [0, 0, 0];
   for (const w of wheels) {
@@ -210,17 +225,7 @@ function levelOnRoad(dyn: DynamicsModel, wheels: readonly VehicleWheel[], cg: Po
   // R = Rx(ψ) Ry(θ) as a quaternion (w, x, y, z)
   const qy = [Math.cos(th / 2), 0, Math.sin(th / 2), 0], qx = [Math.cos(ps / 2), Math.sin(ps / 2), 0, 0];
   const q = qmul(qx, qy);
-  const R = (p: readonly number[]) => rotate(q, p);
-  const sys = dyn.system;
-  for (const v of sys.variables) {
-    if (v.kind !== 'pose' || v.fixed) continue;
-    const o = v.offset, st = sys.state;
-    const p = R([st[o], st[o + 1], st[o + 2]]), qq = qmul(q, [st[o + 3], st[o + 4], st[o + 5], st[o + 6]]);
-    st.set(p, o); st.set(qq, o + 3);
-  }
-  const road = wheels.reduce((t, w) => t + R(w.designContact)[2], 0) / wheels.length;
-  const ex = R([1, 0, 0]);
-  return { road, cg: R(cg) as Point3, yaw: Math.atan2(ex[1], ex[0]) };
+  return Object.assign((p: readonly number[]) => rotate(q, p), { q });
 }
 
 function qmul(a: readonly number[], b: readonly number[]): number[] {

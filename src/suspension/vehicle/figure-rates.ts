@@ -17,13 +17,14 @@
  * level (kernel/jacobian-rate.ts `mixed`), Q̇_a = (K(a = 1) − K(a = 0)) q′ + ∂Q_a/∂θ (the loads
  * are affine in a, so the difference of two exact stiffnesses is the load's own). The figure
  * maps' own second derivatives are metric-rates.ts mixedReport. Numbers: spring rates (a
- * linear spring without preload term) and the body's centre of mass; a number that moves a
- * hardpoint, a mass or a free length is refused by the caller (not assembled yet).
+ * linear spring without preload term), a bar's rate (twisted at rest or not), hardpoints,
+ * masses, free lengths and the body's centre of mass; any other piece is refused by the caller.
  */
 import { denseTimes as times, addInto as plus } from '../../../kernel/linalg';
 import { withTangents, type TangentSeeds } from '../../../kernel/dual';
 import { JacobianRate, blockColumns } from '../../../kernel/jacobian-rate';
 import { GravityBlock } from '../../../kernel/mass';
+import type { ForceBlock } from '../../../kernel/forces';
 import { constraintMultipliers } from '../../../kernel/multipliers';
 import { LinearLaw, PointToPointForce } from '../../../mates/forces';
 import type { VehicleModel } from './assembly';
@@ -45,14 +46,26 @@ export function unfollowed(m: VehicleModel, p: VehicleParameter): string | null 
       const el = m.dyn.elements.find((e) => e.id === q.element)?.block;
       if (el instanceof PointToPointForce && el.spring instanceof LinearLaw && el.spring.y0 === 0) continue;
     }
+    if (q.kind === 'coefficient' && soleRate(m, q.element, q.field) !== null) continue;
     return `its piece "${q.kind}" is not followed yet`;
   }
   if (p.rows.length && !p.parts.some(({ parameter: q }) => q.kind === 'hardpoint')) return 'it moves constraint rows without a hardpoint';
   return null;
 }
 
+/**
+ * A bushing's rotational x rate when it is the element's only stiffness (an anti-roll bar's:
+ * its load and stiffness are then that rate times the unit element's), or null.
+ */
+export function soleRate(m: VehicleModel, element: string, field: string): number | null {
+  const doc = m.dyn.model.doc.forces?.[element] as { type?: string; stiffness?: number[]; rotational_stiffness?: number[] } | undefined;
+  if (field !== 'rotational_stiffness.x' || doc?.type !== 'bushing' || !doc.rotational_stiffness || !doc.stiffness) return null;
+  const [k, ...rest] = doc.rotational_stiffness;
+  return k !== 0 && rest.every((x) => x === 0) && doc.stiffness.every((x) => x === 0) ? k : null;
+}
+
 /** Local seeds of moving hardpoints per block (`row:b` a system block, `force:i` a force element), each with its weight. */
-type Movers = Map<string, { local: TangentSeeds['local']; w: number }[]>;
+export type Movers = Map<string, { local: TangentSeeds['local']; w: number }[]>;
 
 /** Pose seeds of the state's rate qd over a block's columns, plus the moving hardpoints' local seeds there. */
 function seedsOf(cols: ArrayLike<number>, qd: Float64Array, movers: Movers, key: string): TangentSeeds {
@@ -112,21 +125,10 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) out[j] += N[a * n + j] * alpha[a];
     return out;
   };
-  const hpParams: HardpointParameter[] = [];
-  const hpAt = new Map<string, number>();
-  for (const p of params) for (const { parameter: q } of p.parts) if (q.kind === 'hardpoint' && !hpAt.has(JSON.stringify(q))) { hpAt.set(JSON.stringify(q), hpParams.length); hpParams.push(q); }
-  const hp = hpParams.length ? new HardpointTerms(dyn, hpParams, rowBlocks(m, layout, rowBlock)) : null;
+  const moversOf = hardpointMovers(m, layout, rowBlock, params);
   return params.map((p, j) => {
     const { qd, rp } = tangents[j];
-    const movers: Movers = new Map();
-    for (const { parameter: q, weight } of p.parts) {
-      if (q.kind !== 'hardpoint') continue;
-      for (const mv of hp!.movers(hpAt.get(JSON.stringify(q))!)) {
-        const key = `${mv.kind}:${mv.block}`;
-        if (!movers.has(key)) movers.set(key, []);
-        movers.get(key)!.push({ local: mv.local, w: weight });
-      }
-    }
+    const movers = moversOf(p);
     const lamDot = Float64Array.from(constraintMultipliers(sys, minus(times(KH, qd, n), rp)).lambda);
     return dirs.map((dir) => {
       if (!dir) return null;
@@ -150,8 +152,28 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
   });
 }
 
+/** Per number, the local seeds of the hardpoints it moves on every block that reads them (HardpointTerms.movers). */
+export function hardpointMovers(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array, params: readonly VehicleParameter[]): (p: VehicleParameter) => Movers {
+  const hpParams: HardpointParameter[] = [];
+  const hpAt = new Map<string, number>();
+  for (const p of params) for (const { parameter: q } of p.parts) if (q.kind === 'hardpoint' && !hpAt.has(JSON.stringify(q))) { hpAt.set(JSON.stringify(q), hpParams.length); hpParams.push(q); }
+  const hp = hpParams.length ? new HardpointTerms(m.dyn, hpParams, rowBlocks(m, layout, rowBlock)) : null;
+  return (p) => {
+    const movers: Movers = new Map();
+    for (const { parameter: q, weight } of p.parts) {
+      if (q.kind !== 'hardpoint') continue;
+      for (const mv of hp!.movers(hpAt.get(JSON.stringify(q))!)) {
+        const key = `${mv.kind}:${mv.block}`;
+        if (!movers.has(key)) movers.set(key, []);
+        movers.get(key)!.push({ local: mv.local, w: weight });
+      }
+    }
+    return movers;
+  };
+}
+
 /** r += K̇δ of every force element along the state's rate qd (pose seeds: its duals' tangents; gravity's written out). */
-function elementRates(m: VehicleModel, qd: Float64Array, delta: Float64Array, r: Float64Array, movers: Movers): void {
+export function elementRates(m: VehicleModel, qd: Float64Array, delta: Float64Array, r: Float64Array, movers: Movers): void {
   const { dyn } = m, sys = dyn.system, forces = dyn.forces;
   for (let index = 0; index < forces.blocks.length; index++) {
     const block = forces.blocks[index], slots = forces.slotsOf(index), d = slots.length;
@@ -203,13 +225,17 @@ function bodyCentre(m: VehicleModel, variable: number): number[] {
  * to it: K_el δ / k), a spring's free length (its unit element's K δ), and a part's mass and
  * centre moving (its weight's and its unit inertial load's rates: massRates).
  */
-function parameterRates(m: VehicleModel, layout: Int32Array, p: VehicleParameter, delta: Float64Array, a: Acceleration, r: Float64Array): void {
+export function parameterRates(m: VehicleModel, layout: Int32Array, p: VehicleParameter, delta: Float64Array, a: Acceleration, r: Float64Array): void {
   const { dyn } = m, forces = dyn.forces;
   const element = (id: string) => dyn.elements.find((e) => e.id === id)!.index;
   for (const { parameter: q, weight } of p.parts) {
     if (q.kind === 'stiffness') {
       const index = element(q.element), block = forces.blocks[index] as PointToPointForce;
       addStiffness(m, index, block, weight / (block.spring as LinearLaw).slope, delta, r);
+    } else if (q.kind === 'coefficient') {
+      // a bar's rate: its stiffness is the rate times the unit element's (soleRate)
+      const index = element(q.element);
+      addStiffness(m, index, forces.blocks[index], weight / soleRate(m, q.element, q.field)!, delta, r);
     } else if (q.kind === 'centre' || q.kind === 'mass') {
       const dc = [0, 0, 0];
       if (q.kind === 'centre') dc[q.axis] = weight;
@@ -224,7 +250,7 @@ function parameterRates(m: VehicleModel, layout: Int32Array, p: VehicleParameter
 }
 
 /** r += w K δ of a force block evaluated at the element's slots. */
-function addStiffness(m: VehicleModel, index: number, block: PointToPointForce, w: number, delta: Float64Array, r: Float64Array): void {
+function addStiffness(m: VehicleModel, index: number, block: ForceBlock, w: number, delta: Float64Array, r: Float64Array): void {
   const { forces, system } = m.dyn, slots = forces.slotsOf(index), d = slots.length;
   const lq = new Float64Array(d), lk = new Float64Array(d * d);
   block.evaluate(system.state, forces.offsetsOf(index), new Float64Array(d), 0, lq, lk, null);
@@ -268,7 +294,7 @@ function massRates(m: VehicleModel, layout: Int32Array, part: string, dm: number
  * The rows' part along qd, one second-level pass per block: r −= λ′·Φ_qq δ + λ·Φ_qqq[δ, qd]
  * (Ḣδ) + Φ̇_qᵀ μ, and phiDot = −Φ̇_q δ per hard row.
  */
-function rowRates(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array, qd: Float64Array, delta: Float64Array,
+export function rowRates(m: VehicleModel, layout: Int32Array, rowBlock: Int32Array, qd: Float64Array, delta: Float64Array,
   lambda: Float64Array, lamDot: Float64Array, mu: Float64Array, r: Float64Array, phiDot: Float64Array, movers: Movers): void {
   const sys = m.dyn.system, rate = new JacobianRate();
   for (let row0 = 0; row0 < rowBlock.length; row0++) {

@@ -14,6 +14,8 @@ import { STATIC_METRICS } from './metric-rates';
 import { movedVehicleSpec, vehicleParameterNames } from './parameters';
 import { vehicleStaticSensitivity, type VehicleMetricGradient } from './static-gradients';
 import { GRADIENT_METRICS, vehicleGradientSensitivity } from './gradient-figures';
+import { STEADY_METRICS, UNDERSTEER_RADIUS, understeerSensitivity } from './understeer-rates';
+import { SPEED_METRIC, steadySpeedSensitivity } from './steady-speed-rates';
 import { gaussSolve } from './tangent';
 
 export interface VehicleFitTarget { metric: string; value?: number; min?: number; max?: number; weight?: number }
@@ -67,7 +69,8 @@ export function parseVehicleFitSpec(text: string, spec: VehicleSpec, fileName = 
   else r.targets.forEach((t, i) => {
     const p = `targets[${i}]`;
     if (!isRecord(t)) { problems.add(p, 'expected a mapping'); return; }
-    if (typeof t.metric !== 'string' || ![...STATIC_METRICS, ...GRADIENT_METRICS].includes(t.metric)) problems.add(`${p}.metric`, `expected one of ${[...STATIC_METRICS, ...GRADIENT_METRICS].join(', ')}`);
+    const known = [...STATIC_METRICS, ...GRADIENT_METRICS, ...STEADY_METRICS];
+    if (typeof t.metric !== 'string' || !(known.includes(t.metric) || SPEED_METRIC.test(t.metric))) problems.add(`${p}.metric`, `expected one of ${known.join(', ')}, vehicle.steer@V, vehicle.yaw_rate_gain@V`);
     for (const k of Object.keys(t)) if (!['metric', 'value', 'min', 'max', 'weight'].includes(k)) problems.add(`${p}.${k}`, 'unknown field (metric, value, min, max, weight)');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (t[k] !== undefined && !(typeof t[k] === 'number' && Number.isFinite(t[k]))) problems.add(`${p}.${k}`, 'expected a number');
     if (t.value === undefined && t.min === undefined && t.max === undefined) problems.add(p, 'give value, or min and/or max');
@@ -103,7 +106,9 @@ export function fitVehicle(spec: VehicleSpec, fit: VehicleFitSpec): VehicleFitRe
   const evaluate = (x: number[]) => {
     const model = buildVehicle(specAt(spec, names, x));
     const st = metrics.filter((n) => STATIC_METRICS.includes(n)), gr = metrics.filter((n) => GRADIENT_METRICS.includes(n));
-    const parts = [st.length ? vehicleStaticSensitivity(model, names, st) : null, gr.length ? vehicleGradientSensitivity(model, names, gr) : null];
+    const parts = [st.length ? vehicleStaticSensitivity(model, names, st) : null, gr.length ? vehicleGradientSensitivity(model, names, gr) : null,
+      metrics.some((n) => STEADY_METRICS.includes(n)) ? understeerSensitivity(model, names, UNDERSTEER_RADIUS, metrics.filter((n) => STEADY_METRICS.includes(n))) : null,
+      metrics.some((n) => SPEED_METRIC.test(n)) ? steadySpeedSensitivity(buildVehicle(specAt(spec, names, x)), names, metrics.filter((n) => SPEED_METRIC.test(n))) : null];
     if (parts.some((p) => p && p.status !== 'solved')) return null;
     const s = { metrics: Object.assign({}, ...parts.map((p) => (p && p.status === 'solved' ? p.metrics : {}))) as Record<string, VehicleMetricGradient> };
     const r = fit.targets.map((t) => residual(t, s.metrics[t.metric].value));

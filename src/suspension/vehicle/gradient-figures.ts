@@ -58,8 +58,8 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
     const moved = Object.entries(rest[j]).find(([, v]) => Math.abs(v) > 1e-12);
     if (!moved && p.parts.every(({ parameter: q }) => q.kind === 'coefficient')) return false;
     const why = unfollowed(m, p);
-    if (why && !moved) throw new VehicleInputError(`parameter "${p.name}"`, `${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and an untwisted anti-roll bar's rate`);
-    if (why) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved![0]}) and ${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and an untwisted anti-roll bar's rate`);
+    if (why && !moved) throw new VehicleInputError(`parameter "${p.name}"`, `${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and the anti-roll bars' rates`);
+    if (why) throw new VehicleInputError(`parameter "${p.name}"`, `it moves the rest state (${moved![0]}) and ${why}: a gradient figure's gradient is exact here for hardpoints, spring rates, the body's mass and cg_position and the anti-roll bars' rates`);
     return true;
   });
   const red = exactReduced(m);

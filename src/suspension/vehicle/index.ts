@@ -17,3 +17,5 @@ export { vehicleParameterNames, movedVehicleSpec } from './parameters';
 export { STATIC_METRICS, VEHICLE_METRIC_UNITS } from './metric-rates';
 export { fitVehicle, parseVehicleFitSpec, type VehicleFitSpec, type VehicleFitReport } from './fit';
 export { vehicleGradientSensitivity, GRADIENT_METRICS } from './gradient-figures';
+export { understeerSensitivity, UNDERSTEER_METRIC, UNDERSTEER_RADIUS, STEADY_METRICS } from './understeer-rates';
+export { steadySpeedSensitivity, SPEED_METRIC } from './steady-speed-rates';

@@ -13,7 +13,7 @@
  * partial by forward-mode AD (mates/tyres Forward4), never differences.
  * Angles out in degrees; ISO 8855: a left turn is positive steer, ay and yaw rate.
  */
-import { Forward4, MirroredTyre, linearTyre, type TyreModel } from '../../../mates/tyres';
+import { Forward4, MirroredTyre, linearTyre, type Arith, type TyreModel } from '../../../mates/tyres';
 import { rotationMatrix } from '../../../kernel/dual';
 import type { VehicleModel, VehicleWheel } from './assembly';
 import { solveVehicle, type SolvedState, type StateResult } from './analysis';
@@ -49,7 +49,7 @@ export interface SteadySummary {
 }
 
 /** One wheel's inputs to the balances, as Forward4 registers (direction 2: d/d(ay) along the solved path). */
-interface WheelIn { x: number; y: number; psi: number; gamma: number; fz: number; model: TyreModel; front: boolean }
+export interface WheelIn { x: number; y: number; psi: number; gamma: number; fz: number; model: TyreModel; front: boolean }
 
 /** The tyre model of each wheel: the `.tir` file's (mirrored where the file's side differs) or the linear one. */
 export function steadyTyres(m: VehicleModel): TyreModel[] {
@@ -64,7 +64,7 @@ export function steadyTyres(m: VehicleModel): TyreModel[] {
   });
 }
 
-type Rate = { R: ArrayLike<number>; p: ArrayLike<number>; w: ArrayLike<number>; v: ArrayLike<number> };
+export type Rate = { R: ArrayLike<number>; p: ArrayLike<number>; w: ArrayLike<number>; v: ArrayLike<number> };
 
 /** A rotation matrix entry and position as registers: R + ε R[ω]ₓ, p + ε R v (ε along direction 2). */
 function poseRegisters(t: Forward4, q: Rate, eps: number): { R: number[]; p: number[] } {
@@ -80,10 +80,10 @@ function poseRegisters(t: Forward4, q: Rate, eps: number): { R: number[]; p: num
   return { R: Rr, p };
 }
 
-const mulRv = (t: Forward4, R: number[], x: ArrayLike<number>) => [0, 1, 2].map((r) => t.add(t.add(t.k(R[3 * r], x[0]), t.k(R[3 * r + 1], x[1])), t.k(R[3 * r + 2], x[2])));
+export const mulRv = (t: Arith<number>, R: number[], x: ArrayLike<number>) => [0, 1, 2].map((r) => t.add(t.add(t.k(R[3 * r], x[0]), t.k(R[3 * r + 1], x[1])), t.k(R[3 * r + 2], x[2])));
 
 /** A wheel's contact point (x, y), heading, ISO-W camber (rad) from its upright's pose registers. */
-function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: number[] }, road: number): { x: number; y: number; psi: number; gamma: number; fz: number } {
+export function wheelGeometry(t: Arith<number>, w: VehicleWheel, pose: { R: number[]; p: number[] }, road: number): { x: number; y: number; psi: number; gamma: number; fz: number } {
   const c = mulRv(t, pose.R, w.centre).map((x, i) => t.add(x, pose.p[i]));
   const a0 = mulRv(t, pose.R, w.axis);
   const len = t.sqrt(t.add(t.add(t.sq(a0[0]), t.sq(a0[1])), t.sq(a0[2])));
@@ -104,7 +104,7 @@ function wheelGeometry(t: Forward4, w: VehicleWheel, pose: { R: number[]; p: num
  * registers; δ, β, a (m/s²) registers; M kg; Rmm the radius; o the body's centre of mass (x, y
  * registers); cgOff the whole vehicle's centre of mass from o (mm, plain).
  */
-function balances(t: Forward4, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[] }): [number, number] {
+export function balances(t: Arith<number>, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[] }): [number, number] {
   const cb = t.cos(beta), sb = t.sin(beta);
   let Fy = t.c(0), Mz = t.c(0);
   const zero = t.c(0);
@@ -139,7 +139,7 @@ function wheelInputs(t: Forward4, m: VehicleModel, models: readonly TyreModel[],
   return { wheels, o, cgOff };
 }
 
-function plainPose(m: VehicleModel, part: string): Rate {
+export function plainPose(m: VehicleModel, part: string): Rate {
   const v = m.dyn.system.variables[m.dyn.model.parts.get(part)!];
   const R = new Float64Array(9);
   rotationMatrix(R, m.dyn.system.state, v.offset + 3);
@@ -166,12 +166,12 @@ function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, 
   return { delta: d, beta: b, converged: false, ...out };
 }
 
-const M_S2_PER_G = G / 1000;
+export const M_S2_PER_G = G / 1000;
 /** Passes of pose and steer; rad: the steer's change that ends them. */
 const PASSES = 12, SETTLED = 1e-10;
 
 /** The contacts' loads set to the tyres' world forces f (N, [fx, fy] per wheel), the d'Alembert acceleration a (g) toward the centre: a (−sin β, cos β). */
-function tyreLoads(f: ArrayLike<number>, ay: number, beta: number) {
+export function tyreLoads(f: ArrayLike<number>, ay: number, beta: number) {
   return (m: VehicleModel) => {
     m.contacts.forEach((c, i) => { c.loads.fill(0); c.loads[0] = f[2 * i]; c.loads[1] = f[2 * i + 1]; });
     m.inertia.accel[0] = -ay * Math.sin(beta);
@@ -184,7 +184,7 @@ function tyreLoads(f: ArrayLike<number>, ay: number, beta: number) {
  * then, in turn, the steer and sideslip that balance the tyres at the pose and the pose under
  * those tyres' forces, until the steer settles.
  */
-function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Forward4, ay: number, Rmm: number, start: readonly [number, number]) {
+export function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Forward4, ay: number, Rmm: number, start: readonly [number, number]) {
   const aMs2 = ay * M_S2_PER_G;
   let s = solveVehicle(m, { ax: 0, ay });
   let guess = start;
@@ -208,11 +208,25 @@ function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Forward4,
  * stiffness), the tyres' forces and the balances' rates along each by forward AD.
  */
 export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm: number): SteadySummary | { status: 'failed'; message: string } {
+  const lin = steadyLinearisation(m, models, Rmm);
+  if (lin.status === 'failed') return { status: 'failed', message: lin.message };
+  const { u, nf, x0 } = lin;
+  return { understeer_gradient: u[nf] * DEG, kinematic_steer: x0.delta * DEG, sideslip_gradient: u[nf + 1] * DEG };
+}
+
+/**
+ * The coupled state's linearisation at ay (g; steadySummary's at 0 g) on the radius: the
+ * state there (its pose, the tyres' forces f0, δ0 and β0; Newton from `guess`), the pose's rates along the
+ * inertia's unit and each force's unit (`deltas`), the 10 × 10 matrix A of the implicit
+ * function theorem and its solution u along ay (f′ per g, then δ′ and β′ in rad per g).
+ * The model is left at that state under its tyres' loads.
+ */
+export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[], Rmm: number, ay = 0, guess?: readonly [number, number]) {
   const t = new Forward4(), M = m.totalMass;
-  const rest = steadyState(m, models, t, 0, Rmm, [kinematicGuess(m, Rmm), 0]);
-  if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed', message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no steer balances the tyres at rest on the radius' };
+  const rest = steadyState(m, models, t, ay, Rmm, guess ?? [kinematicGuess(m, Rmm), 0]);
+  if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed' as const, message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no steer balances the tyres at rest on the radius' };
   const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
-  const base = tyreLoads(f0, 0, x0.beta);
+  const base = tyreLoads(f0, ay, x0.beta);
   const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
     ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
   const { deltas, layout } = poseTangents(m, base, directions);
@@ -226,7 +240,8 @@ export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm
     } : null;
     const inp = wheelInputs(t, m, models, state, pose);
     const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
-    const a = aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0);
+    const a0 = ay * M_S2_PER_G;
+    const a = ay === 0 ? (aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0)) : aSeed ? t.lin(a0, M_S2_PER_G, t.seed(0, 2)) : t.c(a0);
     const g = balances(t, inp.wheels, t.seed(x0.delta, 0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out);
     const regs = [...out.regs, ...g];
     return [0, 1, 2].map((k) => regs.map((r) => t.deriv(r, k)));
@@ -245,11 +260,11 @@ export function steadySummary(m: VehicleModel, models: readonly TyreModel[], Rmm
     for (let r = 0; r < n; r++) A[r * n + j] += r < nf ? -d[r] : d[r];
   }
   const u = gaussSolve(A, rhs, n);
-  return { understeer_gradient: u[nf] * DEG, kinematic_steer: x0.delta * DEG, sideslip_gradient: u[nf + 1] * DEG };
+  return { status: 'solved' as const, state, x0, f0, nf, deltas, layout, A, u, along };
 }
 
 /** L/R: the start of the steer's Newton. */
-function kinematicGuess(m: VehicleModel, Rmm: number): number {
+export function kinematicGuess(m: VehicleModel, Rmm: number): number {
   return m.spec.wheelbase / Rmm;
 }
 

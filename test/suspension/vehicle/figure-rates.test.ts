@@ -12,12 +12,13 @@ import { lateralSummary, longitudinalSummary, solveVehicle } from '../../../src/
 import { vehicleGradientSensitivity, GRADIENT_METRICS } from '../../../src/suspension/vehicle/gradient-figures';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { fitVehicle } from '../../../src/suspension/vehicle/fit';
+import { vehicleStaticSensitivity } from '../../../src/suspension/vehicle/static-gradients';
 import { readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
 
-function figuresOf(name: string, d: number): Record<string, number> {
-  const m = buildVehicle(movedVehicleSpec(spec, name, d));
+function figuresOf(name: string, d: number, on = spec): Record<string, number> {
+  const m = buildVehicle(movedVehicleSpec(on, name, d));
   if (solveVehicle(m, { ax: 0, ay: 0 }).status !== 'solved') throw new Error('not solved');
   const l = lateralSummary(m);
   return {
@@ -28,8 +29,8 @@ function figuresOf(name: string, d: number): Record<string, number> {
 }
 
 /** (4 D(h) − D(2h)) / 3 of central differences: the step's h² error gone. */
-function extrapolated(name: string, h: number): Record<string, number> {
-  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => figuresOf(name, d));
+function extrapolated(name: string, h: number, on = spec): Record<string, number> {
+  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => figuresOf(name, d, on));
   return Object.fromEntries(Object.keys(p1).map((k) => [k, (4 * (p1[k] - m1[k]) / (2 * h) - (p2[k] - m2[k]) / (4 * h)) / 3]));
 }
 
@@ -75,5 +76,23 @@ describe('gradients of the gradient figures along numbers that move the rest sta
     expect(lateralSummary(m).roll_gradient).toBeCloseTo(0.42, 8);
     // less roll: a stiffer rear
     expect(report.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
+  });
+});
+
+describe('a bar twisted at rest', () => {
+  // the centre of mass 40 mm to the left: the car leans at rest and twists both bars, so a bar's rate moves the rest state
+  const leaning = movedVehicleSpec(spec, 'vehicle_config.cg_position.y', 40);
+  it('front.anti_roll.rate: every figure against extrapolated central differences of re-solved cars', () => {
+    const r = vehicleGradientSensitivity(buildVehicle(leaning), ['front.anti_roll.rate']);
+    if (r.status !== 'solved') throw new Error(r.message);
+    const fd = extrapolated('front.anti_roll.rate', 500, leaning);
+    // twisted: the bar's rate moves the roll at rest (else this is the untwisted route)
+    const rest = vehicleStaticSensitivity(buildVehicle(leaning), ['front.anti_roll.rate'], ['vehicle.roll']);
+    if (rest.status !== 'solved') throw new Error(rest.message);
+    expect(Math.abs(rest.metrics['vehicle.roll'].gradient['front.anti_roll.rate'])).toBeGreaterThan(1e-9);
+    for (const metric of GRADIENT_METRICS) {
+      const exact = r.metrics[metric].gradient['front.anti_roll.rate'];
+      expect(Math.abs(exact - fd[metric]), `${metric}: ${exact} vs ${fd[metric]}`).toBeLessThan(1e-6 * Math.abs(fd[metric]) + 1e-15);
+    }
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * A bushing's generalized force at rest in plain numbers: the values pass of BushingForce
+ * (mates/forces.ts), operation for operation, without the dual machinery. A compliant
+ * settle asks for Q alone many times per state (each Newton iterate, the loads report, the
+ * element reports), and the width-0 dual pass costs an order of magnitude more than its
+ * arithmetic. Each value is computed by the same floating-point operations in the same
+ * order as the dual ops' values (kernel/dual-arithmetic.ts), so Q and the report are the
+ * values pass's bit for bit (test/mates/bushing-values.test.ts checks it).
+ */
+import { rotationMatrix } from '../kernel/dual';
+
+/** What the values pass reads of a bushing, and the report it writes. */
+export interface BushingValuesInput {
+  readonly axesA: readonly ArrayLike<number>[];
+  readonly axesB: readonly ArrayLike<number>[];
+  readonly originA: ArrayLike<number>;
+  readonly originB: ArrayLike<number>;
+  readonly stiffness: ArrayLike<number>;
+  readonly rotationalStiffness: ArrayLike<number>;
+  readonly last: { translation: Float64Array; rotation: Float64Array; force: Float64Array; moment: Float64Array; at: Float64Array };
+}
+
+// scratch (single-threaded; never held across calls)
+const RA = new Float64Array(9), RB = new Float64Array(9);
+const fa = new Float64Array(9), fb = new Float64Array(9), rr = new Float64Array(9);
+const oa = new Float64Array(3), ob = new Float64Array(3), sep = new Float64Array(3), vee = new Float64Array(3);
+const F = new Float64Array(3), M = new Float64Array(3), q = new Float64Array(12);
+
+/** out[3i..3i+2] = R d (dvRigidDirection's value). */
+function turn(out: Float64Array, o: number, R: Float64Array, d: ArrayLike<number>): void {
+  const px = d[0], py = d[1], pz = d[2];
+  out[o] = R[0] * px + R[1] * py + R[2] * pz;
+  out[o + 1] = R[3] * px + R[4] * py + R[5] * pz;
+  out[o + 2] = R[6] * px + R[7] * py + R[8] * pz;
+}
+
+/** out = R p + t (dvRigidPoint's value). */
+function place(out: Float64Array, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>): void {
+  const px = p[0], py = p[1], pz = p[2];
+  out[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
+  out[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
+  out[2] = R[6] * px + R[7] * py + R[8] * pz + state[off + 2];
+}
+
+function dot(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
+  return a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2];
+}
+
+/**
+ * Q (12: body A's ω, v, then B's) of a bushing whose bodies are at rest, and its `last`
+ * report, at `state` (offsets of A's and B's poses).
+ */
+export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array): void {
+  rotationMatrix(RA, state, offsets[0] + 3);
+  rotationMatrix(RB, state, offsets[1] + 3);
+  for (let i = 0; i < 3; i++) { turn(fa, 3 * i, RA, b.axesA[i]); turn(fb, 3 * i, RB, b.axesB[i]); }
+  place(oa, RA, state, offsets[0], b.originA);
+  place(ob, RB, state, offsets[1], b.originB);
+  for (let i = 0; i < 3; i++) sep[i] = ob[i] - oa[i];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) rr[3 * i + j] = dot(fa, 3 * i, fb, 3 * j);
+  // θ = vee(R − Rᵀ) φ/(2 sin φ), as BushingForce.deflect
+  vee[0] = rr[7] - rr[5]; vee[1] = rr[2] - rr[6]; vee[2] = rr[3] - rr[1];
+  const s1 = (vee[0] * vee[0] + vee[1] * vee[1] + vee[2] * vee[2]) * 0.25;
+  const s2 = (rr[0] + rr[4] + rr[8] + -1) * 0.5;
+  let s3: number;
+  if (s1 < 1e-4 && s2 > 0) s3 = 0.5 * (1 + s1 / 6 + (3 * s1 * s1) / 40 + (5 * s1 * s1 * s1) / 112);
+  else { const s4 = Math.sqrt(s1); s3 = (Math.atan2(s4, s2) / s4) * 0.5; }
+  for (let i = 0; i < 3; i++) vee[i] = vee[i] * s3;
+  F.fill(0); M.fill(0);
+  const last = b.last;
+  for (let i = 0; i < 3; i++) {
+    const d = dot(fa, 3 * i, sep, 0);
+    const c = d * -b.stiffness[i];
+    for (let j = 0; j < 3; j++) F[j] = F[j] + fa[3 * i + j] * c;
+    last.translation[i] = d;
+    last.rotation[i] = vee[i];
+    const m = vee[i] * -b.rotationalStiffness[i];
+    for (let j = 0; j < 3; j++) M[j] = M[j] + fa[3 * i + j] * m;
+  }
+  last.force.set(F); last.moment.set(M); last.at.set(ob);
+  q.fill(0);
+  apply(1, RB, state, offsets[1], 1);
+  apply(0, RA, state, offsets[0], -1);
+  for (let i = 0; i < 12; i++) Q[i] = q[i];
+}
+
+const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
+const ORIGIN = Float64Array.of(0, 0, 0);
+const axes = new Float64Array(9), origin = new Float64Array(3), lever = new Float64Array(3), moment = new Float64Array(3);
+
+/** BodyForceBlock.apply's values: the world force F at ob and moment M on body k, times sign. */
+function apply(k: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
+  for (let i = 0; i < 3; i++) turn(axes, 3 * i, R, E[i]);
+  place(origin, R, state, off, ORIGIN);
+  for (let i = 0; i < 3; i++) lever[i] = ob[i] - origin[i];
+  moment[0] = lever[1] * F[2] - lever[2] * F[1];
+  moment[1] = lever[2] * F[0] - lever[0] * F[2];
+  moment[2] = lever[0] * F[1] - lever[1] * F[0];
+  for (let i = 0; i < 3; i++) moment[i] = moment[i] + M[i];
+  const b = 6 * k;
+  for (let i = 0; i < 3; i++) {
+    q[b + 3 + i] = q[b + 3 + i] + dot(axes, 3 * i, F, 0) * sign;
+    q[b + i] = q[b + i] + dot(axes, 3 * i, moment, 0) * sign;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The understeer gradient's gradient (understeer-rates.ts: the steady state's linearisation
+ * differentiated, hyper-duals through the tyres and balances) over a spring rate, the body's
+ * mass and centre of mass height, pickups of both axles and a bar's rate, against
+ * Richardson-extrapolated central differences of the exact 0 g understeer gradient of
+ * re-solved cars (steady-state.ts steadySummary).
+ */
+import { describe, expect, it } from 'vitest';
+import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
+import { steadySummary, steadyTyres } from '../../../src/suspension/vehicle/steady-state';
+import { understeerSensitivity, STEADY_METRICS, UNDERSTEER_METRIC, UNDERSTEER_RADIUS } from '../../../src/suspension/vehicle/understeer-rates';
+import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
+import { fitVehicle } from '../../../src/suspension/vehicle/fit';
+import { readVehicle } from './vehicle-sources';
+
+const spec = readVehicle();
+
+/** The summary's figures, as STEADY_METRICS names them. */
+function steadyOf(name: string, d: number): number[] {
+  const m = buildVehicle(movedVehicleSpec(spec, name, d));
+  const s = steadySummary(m, steadyTyres(m), UNDERSTEER_RADIUS * 1000);
+  if ('status' in s) throw new Error(s.message);
+  return [s.understeer_gradient, s.sideslip_gradient, s.kinematic_steer];
+}
+
+/** (4 D(h) − D(2h)) / 3 of central differences: the step's h² error gone. */
+function extrapolated(name: string, h: number): number[] {
+  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => steadyOf(name, d));
+  return p1.map((_, i) => (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3);
+}
+
+describe('the understeer gradient\'s gradient', () => {
+  // a spring rate; the body's mass; cg height (the balances' point, the body's datum and centre moving); a rear
+  // chassis pickup (a link's length row); a front upright pickup (hinge axes, masses placed from points); a bar's rate
+  const steps: Record<string, number> = {
+    'rear.spring.rate': 0.5, 'body.mass': 5, 'vehicle_config.cg_position.z': 2,
+    'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_outboard.z': 1, 'front.anti_roll.rate': 500,
+  };
+  const names = Object.keys(steps);
+  const r = understeerSensitivity(buildVehicle(spec), names, UNDERSTEER_RADIUS, STEADY_METRICS);
+
+  it('has the values steady-state prints', () => {
+    if (r.status !== 'solved') throw new Error(r.message);
+    expect(STEADY_METRICS.map((k) => r.metrics[k].value)).toEqual(steadyOf('body.mass', 0));
+  });
+
+  for (const name of names) {
+    it(`${name}: against extrapolated central differences of re-solved cars`, () => {
+      if (r.status !== 'solved') throw new Error(r.message);
+      const fd = extrapolated(name, steps[name]);
+      STEADY_METRICS.forEach((metric, i) => {
+        const exact = r.metrics[metric].gradient[name];
+        // floored at 1e-12 (deg per unit): the re-solved steer's own tolerance over the steps (the body's mass moves the 0 g steer by 1e-7 deg/kg)
+        expect(Math.abs(exact - fd[i]), `${metric}: ${exact} vs ${fd[i]}`).toBeLessThan(1e-6 * Math.abs(fd[i]) + 1e-12);
+      });
+    });
+  }
+
+  it('fits the understeer gradient with the rear springs', () => {
+    const report = fitVehicle(spec, { move: { 'rear.spring.rate': [-40, 100] }, targets: [{ metric: UNDERSTEER_METRIC, value: 0.1125 }] });
+    expect(report.status).toBe('converged');
+    const m = buildVehicle(report.spec);
+    const s = steadySummary(m, steadyTyres(m), UNDERSTEER_RADIUS * 1000);
+    if ('status' in s) throw new Error(s.message);
+    expect(s.understeer_gradient).toBeCloseTo(0.1125, 8);
+    expect(report.moves['rear.spring.rate'].delta).not.toBe(0);
+  });
+});
