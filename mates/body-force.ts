@@ -208,11 +208,6 @@ export abstract class BodyForceBlock implements ForceBlock {
     this.pass(state, offsets, velocity, t, Q, K, C);
   }
 
-  /** Q alone by the values twin: the same bits as the full pass's Q. */
-  protected valuesInto(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array): void {
-    this.values().pass(state, offsets, velocity, t, Q, null, null);
-  }
-
   /**
    * K alone in closed form, where an element has one for this case (a bushing on a fixed
    * body at rest): Q as the values pass gives it, K written whole. False: not this case.

@@ -24,6 +24,7 @@ import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness'
 import { bushingValues } from './bushing-values';
 import { addTensionStiffness } from './tension-stiffness';
 import { appliedStiffness } from './applied-stiffness';
+import { appliedValues } from './applied-values';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -299,9 +300,15 @@ export class PointForce extends BodyForceBlock {
     this.apply(0, this.x, this.F, null);
   }
 
-  /** Q from the values pass, K in closed form (mates/applied-stiffness.ts). */
-  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
-    this.valuesInto(state, offsets, velocity, t, Q);
+  /** Q alone by hand (mates/applied-values.ts): the values pass's bits, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
+    if (!K && !C && !tangentMode()) { appliedValues(this, state, offsets[0], t, Q, this.last.force, this.last.at); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+
+  /** Q by hand, K in closed form (mates/applied-stiffness.ts). */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    appliedValues(this, state, offsets[0], t, Q, this.last.force, this.last.at);
     if (this.inBodyAxes || slots[0] < 0) K.fill(0, 0, 36);
     else appliedStiffness(K, state, offsets[0], this.last.force, this.at);
     return true;
@@ -328,9 +335,15 @@ export class BodyTorque extends BodyForceBlock {
     this.apply(0, this.x, this.F, this.M);
   }
 
-  /** Q from the values pass, K in closed form (mates/applied-stiffness.ts). */
-  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
-    this.valuesInto(state, offsets, velocity, t, Q);
+  /** Q alone by hand (mates/applied-values.ts): the values pass's bits, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
+    if (!K && !C && !tangentMode()) { appliedValues(this, state, offsets[0], t, Q, this.last.moment, null); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+
+  /** Q by hand, K in closed form (mates/applied-stiffness.ts). */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    appliedValues(this, state, offsets[0], t, Q, this.last.moment, null);
     if (this.inBodyAxes || slots[0] < 0) K.fill(0, 0, 36);
     else appliedStiffness(K, state, offsets[0], this.last.moment, null);
     return true;
