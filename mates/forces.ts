@@ -62,9 +62,12 @@ export class PointToPointForce extends BodyForceBlock {
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
-  /** At rest (or without a damper): Q by hand, K in closed form (mates/tension-stiffness.ts). */
+  /**
+   * At rest (a static or compliant state): Q by hand, K in closed form (mates/tension-stiffness.ts).
+   * A moving state (a simulation's step) keeps the dual pass, bit for bit as it was.
+   */
   protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
-    if (this.damper && !atRest(velocity)) return false;
+    if (!atRest(velocity)) return false;
     pointToPointValues(this, state, offsets, velocity, Q);
     const axial = this.spring ? this.spring.evaluate(this.last.length, this.law)[1] : 0;
     K.fill(0, 0, 144);
@@ -269,9 +272,9 @@ export class BushingForce extends BodyForceBlock {
   }
 }
 
-/** Both bodies' velocities zero (12 entries): the values pass takes no damping term. */
-function atRest(velocity: Float64Array): boolean {
-  for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
+/** The bodies' velocities zero (n entries, 12 for two bodies): the values pass takes no damping term. */
+function atRest(velocity: Float64Array, n = 12): boolean {
+  for (let i = 0; i < n; i++) if (velocity[i] !== 0) return false;
   return true;
 }
 
@@ -306,8 +309,9 @@ export class PointForce extends BodyForceBlock {
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
-  /** Q by hand, K in closed form (mates/applied-stiffness.ts). */
-  protected override closedStiffness(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+  /** At rest: Q by hand, K in closed form (mates/applied-stiffness.ts); a moving state keeps the dual pass. */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (!atRest(velocity, 6)) return false;
     appliedValues(this, state, offsets[0], t, Q, this.last.force, this.last.at);
     if (this.inBodyAxes || slots[0] < 0) K.fill(0, 0, 36);
     else appliedStiffness(K, state, offsets[0], this.last.force, this.at);
@@ -341,8 +345,9 @@ export class BodyTorque extends BodyForceBlock {
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
-  /** Q by hand, K in closed form (mates/applied-stiffness.ts). */
-  protected override closedStiffness(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+  /** At rest: Q by hand, K in closed form (mates/applied-stiffness.ts); a moving state keeps the dual pass. */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (!atRest(velocity, 6)) return false;
     appliedValues(this, state, offsets[0], t, Q, this.last.moment, null);
     if (this.inBodyAxes || slots[0] < 0) K.fill(0, 0, 36);
     else appliedStiffness(K, state, offsets[0], this.last.moment, null);
