@@ -68,24 +68,19 @@ export function addTensionStiffness(
         Bw[3] += fk[2]; Bw[5] -= fk[0];
         Bw[6] -= fk[1]; Bw[7] += fk[0];
       }
-      // force rows: [Bw | B]; moment rows: [p]ₓ [Bw | B]
+      // force rows: [Bw | B]; moment rows: [p]ₓ [Bw | B], row i: p_{i+1} M_{i+2,·} − p_{i+2} M_{i+1,·}
       for (let i = 0; i < 3; i++) {
         const rowF = (c + 3 + i) * n + cj, rowM = (c + i) * n + cj;
+        const i1 = i === 2 ? 0 : i + 1, i2 = i === 0 ? 2 : i - 1, q1 = p[i1], q2 = p[i2];
         for (let j = 0; j < 3; j++) {
           K[rowF + j] += Bw[3 * i + j];
           K[rowF + 3 + j] += B[3 * i + j];
-          K[rowM + j] += cross(p, Bw, i, j);
-          K[rowM + 3 + j] += cross(p, B, i, j);
+          K[rowM + j] += q1 * Bw[3 * i2 + j] - q2 * Bw[3 * i1 + j];
+          K[rowM + 3 + j] += q1 * B[3 * i2 + j] - q2 * B[3 * i1 + j];
         }
       }
     }
   }
-}
-
-/** Row i, column j of [p]ₓ M (M 3×3 row-major). */
-function cross(p: ArrayLike<number>, M: Float64Array, i: number, j: number): number {
-  const a = M[3 * ((i + 1) % 3) + j], b = M[3 * ((i + 2) % 3) + j];
-  return p[(i + 1) % 3] * b - p[(i + 2) % 3] * a;
 }
 
 function worldPoint(out: Float64Array, R: Float64Array, state: Float64Array, off: number, p: ArrayLike<number>): void {
