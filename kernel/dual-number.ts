@@ -3,7 +3,7 @@
  * 3-vector, a value and its derivatives, and in tangent mode the derivative of both along one
  * outer direction (at the second level, along a second one too, and the mixed); what tangent mode's seeds say; and the scratch of a block's narrower twin.
  */
-import { scratchFloats } from './float-slab';
+import { overwrittenFloats, scratchFloats } from './float-slab';
 
 export class Dual {
   v = 0;
@@ -12,8 +12,9 @@ export class Dual {
   t: Dual | null = null;
   /** The second level only (withSecondTangents): the derivative of (v, d) along the second direction; on `t`, the mixed one. */
   t2: Dual | null = null;
-  constructor(readonly n: number, value = 0) {
-    this.d = scratchFloats(n);
+  /** `written`: the caller overwrites every derivative before reading one (a dual operation's out), so reused storage need not be zeroed. */
+  constructor(readonly n: number, value = 0, written = false) {
+    this.d = written ? overwrittenFloats(n) : scratchFloats(n);
     this.v = value;
   }
 }
@@ -28,8 +29,9 @@ export class DualVec3 {
   t: DualVec3 | null = null;
   /** The second level only: the derivative of (v, d) along the second direction; on `t`, the mixed one. */
   t2: DualVec3 | null = null;
-  constructor(readonly n: number) {
-    this.d = scratchFloats(3 * n);
+  /** `written`: as Dual's. */
+  constructor(readonly n: number, written = false) {
+    this.d = written ? overwrittenFloats(3 * n) : scratchFloats(3 * n);
   }
 }
 

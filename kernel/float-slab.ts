@@ -34,11 +34,24 @@ let scopeDepth = 0;
 const pools: { list: Float64Array[]; next: number }[] = [];
 
 export function scratchFloats(n: number): Float64Array {
+  return scratchOf(n, true);
+}
+
+/**
+ * scratchFloats for an array its caller overwrites whole before reading any of it (a dual
+ * operation's result): a reused one keeps the last scope's numbers rather than being zeroed
+ * (a quarter of a state's arrays' cost went to zeroing them). Outside a scope: zeroedFloats.
+ */
+export function overwrittenFloats(n: number): Float64Array {
+  return scratchOf(n, false);
+}
+
+function scratchOf(n: number, zero: boolean): Float64Array {
   if (scopeDepth === 0) return zeroedFloats(n);
   const p = (pools[n] ??= { list: [], next: 0 });
   if (p.next < p.list.length) {
     const a = p.list[p.next++];
-    a.fill(0);
+    if (zero) a.fill(0);
     return a;
   }
   const a = zeroedFloats(n);

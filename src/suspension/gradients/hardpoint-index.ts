@@ -25,8 +25,8 @@ export class HardpointIndex {
   private readonly bySource = new Map<readonly number[], number>();
   /** Points that are not hardpoints but move with some (a T-bar's crossbar midpoint): hardpoint index and weight. */
   private readonly derived = new Map<string, [number, number][]>();
-  /** An empty gradient record with every key in order, cloned per metric (cheaper than building one). */
-  private gradientTemplate: Record<string, number> | null = null;
+  /** Builds a gradient record from g in key order (made once: recordMaker). */
+  private makeRecord: ((g: Float64Array) => Record<string, number>) | null = null;
 
   constructor(geometry: Geometry, doc: AssemblyDoc) {
     // a corner: its hardpoints by name; an axle: `left.<name>`, `right.<name>`, `center.<name>`
@@ -77,11 +77,7 @@ export class HardpointIndex {
 
   /** `{ "<hardpoint>.<x|y|z>": g[k] }` in key order. */
   record(g: Float64Array): Record<string, number> {
-    const template = (this.gradientTemplate ??= Object.fromEntries(this.keys.map((k) => [k, 0])));
-    const out = { ...template };
-    const keys = this.keys;
-    for (let k = 0; k < keys.length; k++) out[keys[k]] = g[k];
-    return out;
+    return (this.makeRecord ??= recordMaker(this.keys))(g);
   }
 
   /** The hardpoint of a file array (an entity's source), or the refusal where there is none. */
@@ -89,5 +85,27 @@ export class HardpointIndex {
     const k = source ? this.bySource.get(source) : undefined;
     if (k === undefined) throw new SensitivityError(`sensitivity: two hardpoints at (${Array.from(p).join(', ')}); move one so each point is unambiguous`);
     return k;
+  }
+}
+
+/**
+ * A function returning `{ [keys[k]]: g[k] }` in key order. Seventeen records of ~30 keys are
+ * made per state: storing by a key read from a list goes through V8's megamorphic keyed-store
+ * path (~30 ns a key), while an object literal with the keys written out is built from one
+ * boilerplate, several times faster; so the literal is compiled once per key list. The keys
+ * are quoted by JSON.stringify (hardpoint names are the file's); `__proto__` would set the
+ * prototype in a literal, so such a list takes the plain loop.
+ */
+export function recordMaker(keys: readonly string[]): (g: Float64Array) => Record<string, number> {
+  const plain = (g: Float64Array): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (let k = 0; k < keys.length; k++) Object.defineProperty(out, keys[k], { value: g[k], enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  if (keys.includes('__proto__')) return plain;
+  try {
+    return new Function('g', `return { ${keys.map((k, i) => `${JSON.stringify(k)}: g[${i}]`).join(', ')} };`) as (g: Float64Array) => Record<string, number>;
+  } catch {
+    return plain; // a page whose Content-Security-Policy forbids compiling code (EvalError): the same records, slower
   }
 }

@@ -68,6 +68,7 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
   const f = ctx.factorState(drivers);
   const gradients: Gradients = new Map();
   const want = wantedOnce(ctx, names);
+  const leading = leadingCopies(ctx);
   let direct: Direct = null;
   if (mode === 'direct' || want.secondOrder) {
     const rates = ctx.stateRates(f);
@@ -82,7 +83,7 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
       for (const [key, m] of firstOrderDuals(ctx, parts.design, ev, space)) if (Number.isFinite(m.v)) gradients.set(key, { value: m.v, g: leading(m.d, P) });
     });
   }
-  if (direct) addSecondOrder(ctx, f, drivers, direct, want, names, gradients);
+  if (direct) addSecondOrder(ctx, f, drivers, direct, want, names, gradients, leading);
   const travel = ctx.sm.roles.rack_travel_per_revolution;
   if (want.ratio && travel !== undefined) {
     const [l, r] = ctx.sides.map((side) => gradients.get(`${side}:deriv_steer_angle_wrt_rack_displacement`));
@@ -96,7 +97,7 @@ export function metricsBySide(ctx: SensitivityContext, parts: GradientParts, dri
  * The second-order metrics, whose hub/rack motions are those of the bump system whatever
  * drives the state (bump-system.ts: its rows stay in the system until restore()).
  */
-function addSecondOrder(ctx: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], direct: NonNullable<Direct>, want: Wants, names: readonly string[] | undefined, gradients: Gradients): void {
+function addSecondOrder(ctx: SensitivityContext, f: StateFactors, drivers: readonly DriverParameters[], direct: NonNullable<Direct>, want: Wants, names: readonly string[] | undefined, gradients: Gradients, leading: Leading): void {
   const P = ctx.parameterCount;
   const bump = want.secondOrder ? bumpSystem(ctx, f, drivers) : null;
   if (!bump) return;
@@ -175,12 +176,27 @@ function offeredMetrics(geometry: SensitivityContext['geometry']): ReturnType<ty
 }
 const offeredByGeometry = new WeakMap<object, ReturnType<typeof sensitivityMetricsOf>>();
 
-/** A copy of d[0..P) (a metric's gradient, changed in place by groupBySide): a slab view, not a fresh off-heap array. */
-function leading(d: Float64Array, P: number): Float64Array {
-  const g = zeroedFloats(P);
-  for (let k = 0; k < P; k++) g[k] = d[k];
-  return g;
+type Leading = (d: Float64Array, P: number) => Float64Array;
+/**
+ * Copies of d[0..P) (a metric's gradient, changed in place by groupBySide) for one call of
+ * metricsBySide: each is read only within that call (the records copy it), so the arrays are
+ * kept per model and handed out again at the next call (a fresh array per metric was a slab
+ * view's making, ~20 per state).
+ */
+function leadingCopies(ctx: SensitivityContext): Leading {
+  let pool = leadingPools.get(ctx);
+  if (!pool) leadingPools.set(ctx, (pool = []));
+  const list = pool;
+  let next = 0;
+  return (d, P) => {
+    let g = list[next];
+    if (!g || g.length !== P) list[next] = g = zeroedFloats(P);
+    next++;
+    for (let k = 0; k < P; k++) g[k] = d[k];
+    return g;
+  };
 }
+const leadingPools = new WeakMap<SensitivityContext, Float64Array[]>();
 
 /** `<group>:<name>`, made once per pair: a fresh concatenation is flattened and hashed at every lookup. */
 function groupKey(group: string, name: string): string {

@@ -3,7 +3,9 @@
  *
  * The metrics are evaluated once per accepted state (not inside a Newton loop), so
  * clarity wins over allocation here: every helper returns a fresh Dual / DualVec3 and
- * never mutates its inputs. The derivative width n is taken from the first operand.
+ * never mutates its inputs. The derivative width n is taken from the first operand. Each
+ * kernel operation below writes all of its out's value and derivatives, so the out is made
+ * `written` (not zeroed where its storage is reused: float-slab.ts overwrittenFloats).
  */
 import {
   Dual,
@@ -33,6 +35,10 @@ import {
 
 export const RAD_TO_DEG = 180 / Math.PI;
 
+/** A dual / dual vector of width n that an operation fills whole. */
+const out1 = (n: number): Dual => new Dual(n, 0, true);
+const out3 = (n: number): DualVec3 => new DualVec3(n, true);
+
 /** A constant dual (all derivatives zero). */
 export const konst = (n: number, v: number): Dual => new Dual(n, v);
 /** A constant dual vector. */
@@ -54,34 +60,34 @@ export function dualPoint(value: ArrayLike<number>, n: number, rates: ReadonlyAr
   return out;
 }
 
-export const add = (a: Dual, b: Dual): Dual => dAdd(new Dual(a.n), a, b);
-export const sub = (a: Dual, b: Dual): Dual => dSub(new Dual(a.n), a, b);
-export const mul = (a: Dual, b: Dual): Dual => dMul(new Dual(a.n), a, b);
-export const div = (a: Dual, b: Dual): Dual => dDiv(new Dual(a.n), a, b);
-export const scale = (a: Dual, k: number): Dual => dScale(new Dual(a.n), a, k);
-export const neg = (a: Dual): Dual => dScale(new Dual(a.n), a, -1);
-export const sqrt = (a: Dual): Dual => dSqrt(new Dual(a.n), a);
-export const abs = (a: Dual): Dual => dAbs(new Dual(a.n), a);
-export const sin = (a: Dual): Dual => dSin(new Dual(a.n), a);
-export const cos = (a: Dual): Dual => dCos(new Dual(a.n), a);
-export const atan = (a: Dual): Dual => dAtan(new Dual(a.n), a);
-export const atan2 = (y: Dual, x: Dual): Dual => dAtan2(new Dual(y.n), y, x);
+export const add = (a: Dual, b: Dual): Dual => dAdd(out1(a.n), a, b);
+export const sub = (a: Dual, b: Dual): Dual => dSub(out1(a.n), a, b);
+export const mul = (a: Dual, b: Dual): Dual => dMul(out1(a.n), a, b);
+export const div = (a: Dual, b: Dual): Dual => dDiv(out1(a.n), a, b);
+export const scale = (a: Dual, k: number): Dual => dScale(out1(a.n), a, k);
+export const neg = (a: Dual): Dual => dScale(out1(a.n), a, -1);
+export const sqrt = (a: Dual): Dual => dSqrt(out1(a.n), a);
+export const abs = (a: Dual): Dual => dAbs(out1(a.n), a);
+export const sin = (a: Dual): Dual => dSin(out1(a.n), a);
+export const cos = (a: Dual): Dual => dCos(out1(a.n), a);
+export const atan = (a: Dual): Dual => dAtan(out1(a.n), a);
+export const atan2 = (y: Dual, x: Dual): Dual => dAtan2(out1(y.n), y, x);
 /** Radians → degrees, value and derivatives. */
 export const deg = (a: Dual): Dual => scale(a, RAD_TO_DEG);
 
-export const vadd = (a: DualVec3, b: DualVec3): DualVec3 => dvAdd(new DualVec3(a.n), a, b);
-export const vsub = (a: DualVec3, b: DualVec3): DualVec3 => dvSub(new DualVec3(a.n), a, b);
+export const vadd = (a: DualVec3, b: DualVec3): DualVec3 => dvAdd(out3(a.n), a, b);
+export const vsub = (a: DualVec3, b: DualVec3): DualVec3 => dvSub(out3(a.n), a, b);
 /** a·s, s a dual scalar. */
-export const vscale = (a: DualVec3, s: Dual): DualVec3 => dvScale(new DualVec3(a.n), a, s);
+export const vscale = (a: DualVec3, s: Dual): DualVec3 => dvScale(out3(a.n), a, s);
 /** a·k, k a plain number. */
-export const vscaleK = (a: DualVec3, k: number): DualVec3 => dvScaleConst(new DualVec3(a.n), a, k);
+export const vscaleK = (a: DualVec3, k: number): DualVec3 => dvScaleConst(out3(a.n), a, k);
 /** a + b·s, s a dual scalar. */
-export const vaddScaled = (a: DualVec3, b: DualVec3, s: Dual): DualVec3 => dvAddScaledDual(new DualVec3(a.n), a, b, s);
-export const dot = (a: DualVec3, b: DualVec3): Dual => dvDot(new Dual(a.n), a, b);
-export const cross = (a: DualVec3, b: DualVec3): DualVec3 => dvCross(new DualVec3(a.n), a, b);
-export const vlength = (a: DualVec3): Dual => dvLength(new Dual(a.n), a);
-export const unit = (a: DualVec3): DualVec3 => dvNormalize(new DualVec3(a.n), a);
-export const comp = (a: DualVec3, i: number): Dual => dvComponent(new Dual(a.n), a, i);
+export const vaddScaled = (a: DualVec3, b: DualVec3, s: Dual): DualVec3 => dvAddScaledDual(out3(a.n), a, b, s);
+export const dot = (a: DualVec3, b: DualVec3): Dual => dvDot(out1(a.n), a, b);
+export const cross = (a: DualVec3, b: DualVec3): DualVec3 => dvCross(out3(a.n), a, b);
+export const vlength = (a: DualVec3): Dual => dvLength(out1(a.n), a);
+export const unit = (a: DualVec3): DualVec3 => dvNormalize(out3(a.n), a);
+export const comp = (a: DualVec3, i: number): Dual => dvComponent(out1(a.n), a, i);
 /** (a + b) / 2. */
 export const midpoint = (a: DualVec3, b: DualVec3): DualVec3 => vscaleK(vadd(a, b), 0.5);
 /** The part of v normal to the unit vector u: v − (v·u)u. */
