@@ -22,6 +22,9 @@ export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
 import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
 import { bushingValues } from './bushing-values';
+import { addTensionStiffness } from './tension-stiffness';
+import { appliedStiffness } from './applied-stiffness';
+import { appliedValues } from './applied-values';
 export { BodyForceBlock } from './body-force';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -57,6 +60,19 @@ export class PointToPointForce extends BodyForceBlock {
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && !tangentMode()) { pointToPointValues(this, state, offsets, velocity, Q); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+
+  /**
+   * At rest (a static or compliant state): Q by hand, K in closed form (mates/tension-stiffness.ts).
+   * A moving state (a simulation's step) keeps the dual pass, bit for bit as it was.
+   */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (!atRest(velocity)) return false;
+    pointToPointValues(this, state, offsets, velocity, Q);
+    const axial = this.spring ? this.spring.evaluate(this.last.length, this.law)[1] : 0;
+    K.fill(0, 0, 144);
+    addTensionStiffness(K, 12, state, this.last.tension, offsets[0], slots[0] >= 0 ? 0 : -1, this.localA, offsets[1], slots[6] >= 0 ? 6 : -1, this.localB, axial);
+    return true;
   }
 
   protected compute(): void {
@@ -256,9 +272,9 @@ export class BushingForce extends BodyForceBlock {
   }
 }
 
-/** Both bodies' velocities zero (12 entries): the values pass takes no damping term. */
-function atRest(velocity: Float64Array): boolean {
-  for (let i = 0; i < 12; i++) if (velocity[i] !== 0) return false;
+/** The bodies' velocities zero (n entries, 12 for two bodies): the values pass takes no damping term. */
+function atRest(velocity: Float64Array, n = 12): boolean {
+  for (let i = 0; i < n; i++) if (velocity[i] !== 0) return false;
   return true;
 }
 
@@ -286,6 +302,21 @@ export class PointForce extends BodyForceBlock {
     this.last.at.set(this.x.v); this.last.force.set(this.F.v);
     this.apply(0, this.x, this.F, null);
   }
+
+  /** Q alone by hand (mates/applied-values.ts): the values pass's bits, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
+    if (!K && !C && !tangentMode()) { appliedValues(this, state, offsets[0], t, Q, this.last.force, this.last.at); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+
+  /** At rest: Q by hand, K in closed form (mates/applied-stiffness.ts); a moving state keeps the dual pass. */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (!atRest(velocity, 6)) return false;
+    appliedValues(this, state, offsets[0], t, Q, this.last.force, this.last.at);
+    if (this.inBodyAxes || slots[0] < 0) K.fill(0, 0, 36);
+    else appliedStiffness(K, state, offsets[0], this.last.force, this.at);
+    return true;
+  }
 }
 
 /** A torque on a body: world axes or the body's; times a scale of time. */
@@ -306,6 +337,21 @@ export class BodyTorque extends BodyForceBlock {
     else dvConst(this.M, this.vector[0] * k, this.vector[1] * k, this.vector[2] * k);
     this.last.moment.set(this.M.v);
     this.apply(0, this.x, this.F, this.M);
+  }
+
+  /** Q alone by hand (mates/applied-values.ts): the values pass's bits, no dual calls. */
+  override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
+    if (!K && !C && !tangentMode()) { appliedValues(this, state, offsets[0], t, Q, this.last.moment, null); return; }
+    super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+
+  /** At rest: Q by hand, K in closed form (mates/applied-stiffness.ts); a moving state keeps the dual pass. */
+  protected override closedStiffness(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array, slots: Int32Array): boolean {
+    if (!atRest(velocity, 6)) return false;
+    appliedValues(this, state, offsets[0], t, Q, this.last.moment, null);
+    if (this.inBodyAxes || slots[0] < 0) K.fill(0, 0, 36);
+    else appliedStiffness(K, state, offsets[0], this.last.moment, null);
+    return true;
   }
 }
 

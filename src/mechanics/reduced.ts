@@ -19,7 +19,7 @@ import { rotationMatrix } from '../../kernel/dual';
 import { splitReference } from '../assembly/types';
 import type { DynamicsModel } from './build';
 import { sharedMateReactions } from './statics';
-import { addTensionStiffness } from './tension-stiffness';
+import { addTensionStiffness } from '../../mates/tension-stiffness';
 
 export interface Reduced {
   /** Admissible motion basis: k columns of `size` tangent entries, column-major (kernel/multipliers.ts keeps it per factorisation: read only). */
