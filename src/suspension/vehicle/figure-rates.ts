@@ -33,7 +33,7 @@ import { VehicleInputError } from './errors';
 import type { VehicleParameter } from './parameters';
 import { freeLengthUnit, rowBlocks, rowSolver } from './static-gradients';
 import { HardpointTerms, type HardpointParameter } from '../../gradients/parameters/hardpoints';
-import { cross, gaussSolve } from './tangent';
+import { cross, reducedResponse } from './tangent';
 
 type Reduced = { N: Float64Array; k: number; layout: Int32Array; Kr: Float64Array; KH: Float64Array };
 
@@ -117,14 +117,7 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
     return { a, Qa, Ka, delta, mu, perKg };
   });
   dyn.forces.assemble(zero, 0, new Float64Array(n), null, null); // the blocks back at a = 0
-  const lift = (x: Float64Array) => {
-    const g = new Float64Array(k);
-    for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * x[j]; g[a] = t; }
-    const alpha = gaussSolve(Kr, g, k);
-    const out = new Float64Array(n);
-    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) out[j] += N[a * n + j] * alpha[a];
-    return out;
-  };
+  const lift = reducedResponse(N, Kr, k, n);
   const moversOf = hardpointMovers(m, layout, rowBlock, params);
   return params.map((p, j) => {
     const { qd, rp } = tangents[j];

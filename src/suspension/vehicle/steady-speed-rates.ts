@@ -18,7 +18,7 @@ import { vehicleParameter, type VehicleParameter } from './parameters';
 import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { parameterRates, unfollowed } from './figure-rates';
 import { M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads } from './steady-state';
-import { exactReduced, gaussSolve } from './tangent';
+import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { UNDERSTEER_RADIUS, dAlembertRates, datumTerms, tyreRows, type Ctx, type Direction } from './understeer-rates';
 import { VehicleInputError } from './errors';
 
@@ -66,13 +66,7 @@ function speedRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, 
   stateRates(m, params, undefined, (j, qd) => { tangents[j] = qd; });
   base(m);
   const { N, k, layout, Kr } = exactReduced(m);
-  const lift = (x: Float64Array) => {
-    const g = new Float64Array(k);
-    for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * x[j]; g[a] = t; }
-    const alpha = gaussSolve(Kr, g, k), out = new Float64Array(n);
-    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) out[j] += N[a * n + j] * alpha[a];
-    return out;
-  };
+  const lift = reducedResponse(N, Kr, k, n);
   // at a ≠ 0 the d'Alembert load turns with β: the pose's rate along β joins A's β column (zero at 0 g)
   const Q0 = new Float64Array(n), Q1 = new Float64Array(n);
   m.dyn.forces.assemble(zero0(n), 0, Q0, null, null);

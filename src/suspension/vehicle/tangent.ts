@@ -208,3 +208,20 @@ export function gaussSolve(A: Float64Array, b: Float64Array, n: number): Float64
   lu.solve(x);
   return x;
 }
+
+/**
+ * x ↦ Nᵀ K_r⁻¹ N x: the pose's response to a generalised force x through the reduced stiffness
+ * (N the k × n basis of admissible motions, row by row). K_r is factored once for every x.
+ */
+export function reducedResponse(N: Float64Array, Kr: Float64Array, k: number, n: number): (x: Float64Array) => Float64Array {
+  const lu = new LU(k);
+  if (!lu.factor(Kr, k, 0)) throw new VehicleSingularError('', 'the vehicle\'s reduced stiffness is singular: a motion nothing holds');
+  return (x) => {
+    const alpha = new Float64Array(k);
+    for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * x[j]; alpha[a] = t; }
+    lu.solve(alpha);
+    const out = new Float64Array(n);
+    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) out[j] += N[a * n + j] * alpha[a];
+    return out;
+  };
+}

@@ -29,7 +29,7 @@ import { vehicleParameter, type VehicleParameter } from './parameters';
 import { rowSolver, stateRates, type VehicleMetricGradient } from './static-gradients';
 import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } from './figure-rates';
 import { balances, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
-import { exactReduced, gaussSolve } from './tangent';
+import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { VehicleInputError } from './errors';
 
 const DEG = 180 / Math.PI;
@@ -101,13 +101,7 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
   const mu = Float64Array.from(constraintMultipliers(sys, plus(times(KH, qa, n), La.Q)).lambda);
   const { minimum } = rowSolver(m, layout, mult);
   const moversOf = hardpointMovers(m, layout, rowBlock, params);
-  const lift = (x: Float64Array) => {
-    const g = new Float64Array(k);
-    for (let a = 0; a < k; a++) { let t = 0; for (let j = 0; j < n; j++) t += N[a * n + j] * x[j]; g[a] = t; }
-    const alpha = gaussSolve(Kr, g, k), out = new Float64Array(n);
-    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) out[j] += N[a * n + j] * alpha[a];
-    return out;
-  };
+  const lift = reducedResponse(N, Kr, k, n);
   const aDir = { ax: -sb, ay: cb };
   const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0, a0: 0 };
   return params.map((p, j) => {
