@@ -75,39 +75,15 @@ export function coefficientHardpointRates(model: SensitivityModel, state: Compli
   const mus = xs.map((x, u) => multipliersOf(state, plus(stiff(x), g[u])));
   const points = loadPointRates(model, state, dirs, layout);
   const factors = { rows, layout } as StateFactors;
-  const blockAt = new Map<number, number>();
-  let row0 = 0;
-  for (const r of rows) { blockAt.set(row0, r.index); row0 += r.block.rows; }
+  const blockAt = blockStarts(rows);
   const table = (size: number): CoefficientRates => state.sm.corners.map(() => Object.fromEntries(Object.keys(KC_COEFFICIENTS).map((c) => [c, new Float64Array(size)])) as Record<keyof KcCoefficients, Float64Array>);
   const out = { points: table(P), stiffness: table(stiffnesses.length) };
   const space: TangentSpace = { mobility: 0, targetRank: 0, status: 'unique', projectionRatios: [], rates: xs, layout, size: n };
   for (let j = 0; j < dirs.length; j++) {
     const { qd, k, stiffness: st } = dirs[j];
-    // the elements' force rate dQ/ds (into G) and stiffness rate K̇x (into r) along (q̇, e_k), a stiffness's own parts beside
-    const G = new Float64Array(n);
-    const r = xs.map(() => new Float64Array(n));
-    if (!forceRates(model, state, qd, k, axes, loadRates, G, { xs, out: r })) return null;
-    if (st) { st.partial(G, null, null); xs.forEach((x, u) => st.partial(null, x, r[u])); }
-    // the rows' Jacobian rate: Φ̇_q x (for the held motion), −Φ̇_qᵀ μ (into r) and −Φ̇_qᵀ λ (into G)
-    const rowRates = xs.map(() => new Float64Array(held.M));
-    const missing = forEachJacobianRate(model, factors, qd, k, (at, duals, cols) => {
-      const block = blockAt.get(at)!;
-      const lam = lambda.get(block);
-      duals.forEach((d, i) => {
-        if (!d.t) return;
-        const l = lam?.[i] ?? 0;
-        if (l) for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) G[cols[c]] -= l * d.t.d[c];
-        xs.forEach((x, u) => {
-          const mu = mus[u].get(block)?.[i] ?? 0;
-          let s = 0;
-          for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) { s += d.t!.d[c] * x[cols[c]]; r[u][cols[c]] -= mu * d.t!.d[c]; }
-          rowRates[u][at + i] = -s;
-        });
-      });
-    });
-    if (missing) return null;
-    // the multipliers' rate (Φ_qᵀ λ̇ = dQ/ds − Φ̇_qᵀ λ), then −Ḣx into r
-    if (!curvatureRates(model, factors, qd, k, xs, lambda, multipliersOf(state, G), r)) return null;
+    const rates = directionRates({ model, state, factors, blockAt, axes, loadRates, lambda, mus, xs, M: held.M }, qd, k, st);
+    if (!rates) return null;
+    const { r, rowRates } = rates;
     const dirDots = xs.map((_, u) => {
       addLoadRate(r[u], g[u], qd, points, j, state, layout, Math.floor(u / 3), system.state);
       const xp = held.solve(rowRates[u]);
@@ -131,6 +107,56 @@ export function coefficientHardpointRates(model: SensitivityModel, state: Compli
   return out;
 }
 
+/** Each row block's index by its first row in the stacked rows. */
+export function blockStarts(rows: StateFactors['rows']): Map<number, number> {
+  const at = new Map<number, number>();
+  let row0 = 0;
+  for (const row of rows) { at.set(row0, row.index); row0 += row.block.rows; }
+  return at;
+}
+
+/** What one settled state's direction rates read (see directionRates); M: the held rows' count. */
+export interface DirectionContext {
+  model: SensitivityModel; state: CompliantState; factors: StateFactors; blockAt: Map<number, number>;
+  axes: Map<string, [number, number] | null>; loadRates: (Float64Array | null)[];
+  lambda: Map<number, number[]>; mus: readonly Map<number, number[]>[]; xs: readonly Float64Array[]; M: number;
+}
+
+/**
+ * Along one direction (q̇, e_k) of a settled state, for responses x_u with multipliers μ_u:
+ * G = dQ/ds − Φ̇_qᵀ λ (the elements' force rate, a stiffness's own part beside), r_u = K̇ x_u −
+ * Φ̇_qᵀ μ_u − Ḣ x_u, and rowRates_u = −Φ̇_q x_u (for the held motion); null where a block has no
+ * Jacobian rate or second level.
+ */
+export function directionRates(c: DirectionContext, qd: Float64Array, k: number, st: StiffnessDirection | null):
+  { G: Float64Array; r: Float64Array[]; rowRates: Float64Array[] } | null {
+  const { model, state, factors, blockAt, lambda, mus, xs } = c, n = qd.length;
+  const G = new Float64Array(n);
+  const r = xs.map(() => new Float64Array(n));
+  if (!forceRates(model, state, qd, k, c.axes, c.loadRates, G, { xs, out: r })) return null;
+  if (st) { st.partial(G, null, null); xs.forEach((x, u) => st.partial(null, x, r[u])); }
+  const rowRates = xs.map(() => new Float64Array(c.M));
+  const missing = forEachJacobianRate(model, factors, qd, k, (at, duals, cols) => {
+    const block = blockAt.get(at)!;
+    const lam = lambda.get(block);
+    duals.forEach((d, i) => {
+      if (!d.t) return;
+      const l = lam?.[i] ?? 0;
+      if (l) for (let j = 0; j < cols.length; j++) if (cols[j] >= 0) G[cols[j]] -= l * d.t.d[j];
+      xs.forEach((x, u) => {
+        const mu = mus[u].get(block)?.[i] ?? 0;
+        let s = 0;
+        for (let j = 0; j < cols.length; j++) if (cols[j] >= 0) { s += d.t!.d[j] * x[cols[j]]; r[u][cols[j]] -= mu * d.t!.d[j]; }
+        rowRates[u][at + i] = -s;
+      });
+    });
+  });
+  if (missing) return null;
+  // the multipliers' rate (Φ_qᵀ λ̇ = dQ/ds − Φ̇_qᵀ λ), then −Ḣx into r
+  if (!curvatureRates(model, factors, qd, k, xs, lambda, multipliersOf(state, G), r)) return null;
+  return { G, r, rowRates };
+}
+
 /**
  * r_u −= Ḣ x_u, the rows' curvature rate along (q̇_k, e_k) on each response x_u:
  * λ̇·Φ_qq x_u + λ·(Φ_qqq[x_u, q̇_k] + Φ_qqp[x_u, e_k]) — one pass of the second tangent level
@@ -142,9 +168,7 @@ export function curvatureRates(model: SensitivityModel, factors: StateFactors, q
   const loaded = new Set<number>();
   for (const m of [lambda, rate]) for (const [b, list] of m) if (list.some((x) => Math.abs(x) > UNLOADED)) loaded.add(b);
   if (loaded.size === 0) return true;
-  const blockAt = new Map<number, number>();
-  let row0 = 0;
-  for (const row of factors.rows) { blockAt.set(row0, row.index); row0 += row.block.rows; }
+  const blockAt = blockStarts(factors.rows);
   return xs.every((x, u) => !forEachJacobianRate(model, factors, qd, k, (at, duals, cols) => {
     const block = blockAt.get(at)!;
     const lam = lambda.get(block), dl = rate.get(block);

@@ -22,10 +22,9 @@
 import { denseTimes as times, addInto as plus } from '../../../kernel/linalg';
 import type { SensitivityModel } from '../gradients/sensitivity-model';
 import type { DriverParameters, StateFactors } from '../gradients/types';
-import { forEachJacobianRate } from '../gradients/jacobian';
 import type { ReducedSolve } from './coefficients';
-import { curvatureRates, type StiffnessDirection } from './coefficient-rates';
-import { balanceMultipliers, balanceRows, forceRates, heldMotion, multipliersOf } from './hardpoint-rates';
+import { blockStarts, directionRates, type StiffnessDirection } from './coefficient-rates';
+import { balanceMultipliers, balanceRows, heldMotion, multipliersOf } from './hardpoint-rates';
 import type { CompliantState } from './state';
 
 /** The pad's driver of a side: the bump sweep's wheel centre height target. */
@@ -73,34 +72,13 @@ export function wheelRateRates(model: SensitivityModel, state: CompliantState, s
   const P = qk ? qk.length : 0;
   const dirs = [...(qk ?? []).map((qd, k) => ({ qd, k, st: null as StiffnessDirection | null })), ...stiffnesses.map((st) => ({ qd: st.dq, k: -1, st }))];
   const factors = { rows, layout } as StateFactors;
-  const blockAt = new Map<number, number>();
-  let row0 = 0;
-  for (const r of rows) { blockAt.set(row0, r.index); row0 += r.block.rows; }
+  const blockAt = blockStarts(rows);
   const rates = live.map(() => new Float64Array(dirs.length));
   for (let j = 0; j < dirs.length; j++) {
     const { qd, k, st } = dirs[j];
-    const G = new Float64Array(n);
-    const r = xs.map(() => new Float64Array(n));
-    if (!forceRates(model, state, qd, k, axes, loadRates, G, { xs, out: r })) return none;
-    if (st) { st.partial(G, null, null); xs.forEach((x, u) => st.partial(null, x, r[u])); }
-    const rowRates = xs.map(() => new Float64Array(held.M));
-    const missing = forEachJacobianRate(model, factors, qd, k, (at, duals, cols) => {
-      const block = blockAt.get(at)!;
-      const lam = lambda.get(block);
-      duals.forEach((d, i) => {
-        if (!d.t) return;
-        const l = lam?.[i] ?? 0;
-        if (l) for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) G[cols[c]] -= l * d.t.d[c];
-        xs.forEach((x, u) => {
-          const mu = mus[u].get(block)?.[i] ?? 0;
-          let s = 0;
-          for (let c = 0; c < cols.length; c++) if (cols[c] >= 0) { s += d.t!.d[c] * x[cols[c]]; r[u][cols[c]] -= mu * d.t!.d[c]; }
-          rowRates[u][at + i] = -s;
-        });
-      });
-    });
-    if (missing) return none;
-    if (!curvatureRates(model, factors, qd, k, xs, lambda, multipliersOf(state, G), r)) return none;
+    const dr = directionRates({ model, state, factors, blockAt, axes, loadRates, lambda, mus, xs, M: held.M }, qd, k, st);
+    if (!dr) return none;
+    const { r, rowRates } = dr;
     xs.forEach((_, u) => {
       const xp = held.solve(rowRates[u]);
       const x1 = plus(solver.solve(plus(stiff(xp), r[u])), xp);
