@@ -227,6 +227,10 @@ export class SparseLinear implements Linear {
   normalise(): void {
     const J = this.pattern.J, vals = J.vals, c = this.c, rowK = this.rowK;
     const colPtr = J.colPtr, rowPtr = J.rowPtr, valPtr = J.valPtr;
+    // before the loop: V8 enters this long loop by on-stack replacement at a first call, and
+    // a store after it, never run by then, sent that code back to the interpreter at the
+    // end of every call until the whole function was compiled (frames 0-17 of a drag)
+    this.fresh = false;
     for (let k = 0, blocks = J.blocks; k < blocks; k++) {
       const w = colPtr[k + 1] - colPtr[k];
       let p = valPtr[k];
@@ -238,7 +242,6 @@ export class SparseLinear implements Linear {
         if (f !== 1) { for (let t = 0; t < w; t++) vals[p + t] *= f; c[i] *= f; }
       }
     }
-    this.fresh = false;
   }
 
   chordStep(): boolean {
@@ -273,7 +276,8 @@ export class SparseLinear implements Linear {
     ne.solve(lam);
     J.mulT(u, lam);
     let last = Infinity;
-    for (let pass = 0; pass < (stale ? STALE_PASSES : REFINE_PASSES); pass++) {
+    for (let pass = 0, most = stale ? STALE_PASSES : REFINE_PASSES; pass < most;) {
+      pass++; // (counted at the top, where the first pass runs it: see refinementVerdict)
       J.mul(res, u);
       for (let i = 0; i < m; i++) res[i] = -c[i] - res[i];
       ne.solve(res);
@@ -281,7 +285,7 @@ export class SparseLinear implements Linear {
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] += tmp[j]; du = Math.max(du, Math.abs(tmp[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
       const verdict = refinementVerdict(du, uMax, last, stale);
-      this.passes = pass + 1;
+      this.passes = pass;
       if (verdict !== 0) return verdict > 0;
       last = du;
     }
@@ -413,7 +417,8 @@ export class SparseLinear implements Linear {
     this.applyHinv(tmp, u);
     for (let j = 0; j < n; j++) u[j] = -tmp[j];
     let last = Infinity;
-    for (let pass = 0; pass < (stale ? STALE_PASSES : REFINE_PASSES); pass++) {
+    for (let pass = 0, most = stale ? STALE_PASSES : REFINE_PASSES; pass < most;) {
+      pass++;
       J.mul(res, u);
       for (let i = 0; i < m; i++) res[i] = c[i] + res[i];
       ne.solve(res);
@@ -422,7 +427,7 @@ export class SparseLinear implements Linear {
       let du = 0, uMax = 0;
       for (let j = 0; j < n; j++) { u[j] -= hg[j]; du = Math.max(du, Math.abs(hg[j])); uMax = Math.max(uMax, Math.abs(u[j])); }
       const verdict = refinementVerdict(du, uMax, last, stale);
-      this.passes = pass + 1;
+      this.passes = pass;
       if (verdict !== 0) return verdict > 0;
       last = du;
     }
@@ -448,6 +453,11 @@ function directBlocks(J: BlockRows, mapPtr: Int32Array, map: Int32Array): Uint8A
 }
 
 /**
+ * (A refinement loop counts its passes at the top of each, not in the loop's update: one
+ * pass usually ends a step, so an update there ran first at the first step that needed two,
+ * after V8 had optimised the loop without its type feedback, and sent the code back to the
+ * interpreter mid-drag.)
+ *
  * After a refinement pass that changed u by du (largest entry; uMax: u's), the last pass's
  * du being `last`: 1 when u is converged, −1 when a stale factor contracts too slowly to be
  * worth keeping, 0 to go on.
