@@ -218,8 +218,8 @@ export class System {
    */
   heldPastLimits(tolerance: number): string[] | null {
     let out: string[] | null = null;
-    for (const [id, block] of this.holds) {
-      const v = this.variables[id];
+    for (const block of this.holds.values()) { // (no [key, value] pair per hold: a drive asks at every step)
+      const v = this.variables[block.vars[0]];
       if (!v.limits) continue;
       const slack = tolerance / v.scale;
       if (block.target < v.limits[0] - slack || block.target > v.limits[1] + slack) (out ??= []).push(v.name);

@@ -80,34 +80,56 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
   const structure = groupsOf(system);
   const L = system.lengthScale;
   const tol = (options.tolerance ?? 1e-12) * L;
-  const pulls = options.pulls ?? [];
+  const pulls = options.pulls ?? NO_PULLS;
   let iterations = 0, groupsSolved = 0;
   let message: string | undefined;
   const atLimit: string[] = [];
   let groupMax = 0;
   for (let gi = 0; gi < structure.groups.length; gi++) {
     const g = structure.groups[gi];
-    let groupPulls = NO_PULLS;
-    for (const p of pulls) if (structure.groupOfVar[p.variable] === gi) { groupPulls = pulls.filter((q) => structure.groupOfVar[q.variable] === gi); break; }
-    const result = solveGroup(system, g, groupPulls, options, tol);
+    const result = solveGroup(system, g, pulls.length === 0 ? NO_PULLS : pullsOf(structure, pulls, gi), options, tol);
     if (!(result.maxResidual <= groupMax)) groupMax = result.maxResidual;
     iterations += result.iterations;
     if (result.solved) groupsSolved++;
     if (result.message && !message) message = result.message;
-    for (const name of result.atLimit) atLimit.push(name);
+    for (let k = 0; k < result.atLimit.length; k++) atLimit.push(result.atLimit[k]);
   }
   // Each group knows its own largest row; only blocks that read no free variable remain.
-  let maxResidual = groupMax;
-  for (const b of structure.frozenBlocks) {
+  const maxResidual = structure.frozenBlocks.length === 0 ? groupMax : frozenMax(system, structure.frozenBlocks, groupMax);
+  if (maxResidual <= tol * 10 && system.heldPastLimits(0) === null) {
+    // the common case, kept short (V8 optimises a short function sooner): converged, nothing held past a limit
+    return { status: 'solved', converged: true, iterations, maxResidual, failed: [], atLimit, groups: structure.groups.length, groupsSolved };
+  }
+  return finishReport(system, structure.groups.length, { iterations, groupsSolved, atLimit, maxResidual, tol, message });
+}
+
+/** The pulls on group gi (NO_PULLS: none). */
+function pullsOf(structure: { groupOfVar: Int32Array }, pulls: readonly Pull[], gi: number): readonly Pull[] {
+  for (const p of pulls) if (structure.groupOfVar[p.variable] === gi) return pulls.filter((q) => structure.groupOfVar[q.variable] === gi);
+  return NO_PULLS;
+}
+
+/** The largest row of the blocks that read no free variable (limits aside), or `max` when larger. */
+function frozenMax(system: System, frozenBlocks: readonly number[], max: number): number {
+  for (const b of frozenBlocks) {
     const blk = system.block(b);
     if (blk.kind === 'limit') continue;
     if (frozenBuf.length < blk.rows) frozenBuf = new Float64Array(blk.rows);
     system.evaluateBlock(b, frozenBuf, null);
     const mx = maxAbs(frozenBuf, blk.rows);
-    if (!(mx <= maxResidual)) maxResidual = mx;
+    if (!(mx <= max)) max = mx;
   }
+  return max;
+}
+
+interface Tally { iterations: number; groupsSolved: number; atLimit: string[]; maxResidual: number; tol: number; message: string | undefined }
+
+/** The report when a row does not hold or a coordinate is held (the failing owners, holds past their limits). */
+function finishReport(system: System, groups: number, t: Tally): SolveReport {
+  const { atLimit, tol } = t;
+  let message = t.message;
   // Name the failing owners only when something fails (an extra pass over the blocks).
-  const report = maxResidual <= tol * 10 ? { maxResidual, failed: [] as string[] } : system.residualReport(tol * 10);
+  const report = t.maxResidual <= tol * 10 ? { maxResidual: t.maxResidual, failed: [] as string[] } : system.residualReport(tol * 10);
   let converged = report.failed.length === 0 && Number.isFinite(report.maxResidual);
   // A coordinate held past its own limit: the hold and the limit cannot both be kept.
   const pastLimits = system.heldPastLimits(0);
@@ -123,12 +145,12 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
   const out: SolveReport = {
     status: converged ? 'solved' : 'failed',
     converged,
-    iterations,
+    iterations: t.iterations,
     maxResidual: report.maxResidual,
     failed: report.failed,
     atLimit,
-    groups: structure.groups.length,
-    groupsSolved,
+    groups,
+    groupsSolved: t.groupsSolved,
   };
   if (message && !converged) out.message = message;
   return out;
