@@ -192,46 +192,33 @@ export class Continuation {
       if (refused) {
         failure = trial;
         failureMessage = trial.converged ? 'possible branch change: the step lands far from where the motion was heading' : undefined;
-        const limitBinds = !trial.converged && trial.atLimit.some((name) => !atLimitHere.has(name));
-        if (limitBinds || next - s <= fullStep / 1024) failedAt = next;
+        if (limitNewlyBinds(trial, atLimitHere) || next - s <= fullStep / 1024) failedAt = next;
         h = (next - s) / 2;
-        system.restore(this.current);
-        this.setValues(Array.from(this.currentValues));
+        this.backOff();
         continue;
       }
-      // the state before last is dropped: its buffers take the new one (no allocation per sub-step)
-      const past = this.past;
-      const spare = past.length === this.order ? past.pop()! : null;
-      const spareState = spare?.state ?? null, spareValues = spare?.values ?? null, spareCoords = spare?.coords ?? null;
-      const newest = spare ?? { state: this.current, values: this.currentValues, coords: this.currentCoords };
-      newest.state = this.current;
-      newest.values = this.currentValues;
-      newest.coords = this.currentCoords;
-      past.unshift(newest);
-      this.current = this.copyState(spareState);
-      this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
-      for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
-      if (this.chart !== null) {
-        this.currentCoords = spareCoords !== null && spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
-        this.chart.place(system, this.current, this.currentCoords, past);
-      }
+      this.accept(values);
       report = trial;
       atLimitHere = trial.atLimit.length > 0 ? new Set(trial.atLimit) : NO_NAMES;
       s = next;
       if (h < fullStep) h = Math.min(fullStep, 2 * h); // grow back after trouble
     }
+    if (s >= 1 && report !== null) return { status: 'reached', report, values: targets.slice(), fraction: 1, solves, iterations };
     if (report === null) {
       // nothing accepted: the state is where the move began; say how it stands there
-      report = this.correct();
+      report = this.settleHere();
       solves++;
       iterations += report.iterations;
-      this.current = system.snapshot();
-      if (this.chart !== null) {
-        if (this.currentCoords.length !== this.current.length) this.currentCoords = new Float64Array(this.current.length);
-        this.chart.place(system, this.current, this.currentCoords, this.past);
-      }
     }
-    if (s >= 1) return { status: 'reached', report, values: targets.slice(), fraction: 1, solves, iterations };
+    return this.stoppedShort(report, failure, failureMessage, s, solves, iterations);
+  }
+
+  /**
+   * The result of a move that stopped short at fraction s (or, with nothing accepted, where
+   * it began). Kept out of moveTo, like the other rare paths: V8 optimises a function after
+   * ticks in proportion to its size, and moveTo runs at every step of a drive.
+   */
+  private stoppedShort(report: SolveReport, failure: SolveReport | undefined, failureMessage: string | undefined, s: number, solves: number, iterations: number): MoveResult {
     const status: MoveStatus = report.converged && report.atLimit.length > 0 && (failure?.atLimit.length ?? 0) > 0 ? 'limit' : 'failed';
     const message = status === 'limit'
       ? `${report.atLimit.join(', ')} at ${report.atLimit.length > 1 ? 'their limits' : 'its limit'}`
@@ -240,6 +227,43 @@ export class Continuation {
       status, report, values: Array.from(this.currentValues), fraction: s, solves, iterations, message,
       ...(failure !== undefined ? { failure } : {}),
     };
+  }
+
+  /** Takes the system's state (solved at `values`) as the newest accepted one; the state before last is dropped and its buffers take the new one (no allocation per sub-step). */
+  private accept(values: readonly number[]): void {
+    const n = this.currentValues.length;
+    const past = this.past;
+    const spare = past.length === this.order ? past.pop()! : null;
+    const spareState = spare?.state ?? null, spareValues = spare?.values ?? null, spareCoords = spare?.coords ?? null;
+    const newest = spare ?? { state: this.current, values: this.currentValues, coords: this.currentCoords };
+    newest.state = this.current;
+    newest.values = this.currentValues;
+    newest.coords = this.currentCoords;
+    past.unshift(newest);
+    this.current = this.copyState(spareState);
+    this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
+    for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
+    if (this.chart !== null) {
+      this.currentCoords = spareCoords !== null && spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
+      this.chart.place(this.system, this.current, this.currentCoords, past);
+    }
+  }
+
+  /** Back to the last accepted state and its values (a refused sub-step). */
+  private backOff(): void {
+    this.system.restore(this.current);
+    this.setValues(Array.from(this.currentValues));
+  }
+
+  /** A move that accepted nothing: the solve where it began, taken as the current state. */
+  private settleHere(): SolveReport {
+    const report = this.correct();
+    this.current = this.system.snapshot();
+    if (this.chart !== null) {
+      if (this.currentCoords.length !== this.current.length) this.currentCoords = new Float64Array(this.current.length);
+      this.chart.place(this.system, this.current, this.currentCoords, this.past);
+    }
+    return report;
   }
 
   /** The system's state copied into `into` when it has the state's length, else into a new array (system.snapshot()). */
@@ -364,6 +388,10 @@ function lagrangeWeights(k: number, nodes: Float64Array, rho: number): Float64Ar
     w[i] = wi;
   }
   return w;
+}
+/** Whether a failed trial stopped at a limit that did not bind at the last accepted state. */
+function limitNewlyBinds(trial: SolveReport, atLimitHere: ReadonlySet<string>): boolean {
+  return !trial.converged && trial.atLimit.some((name) => !atLimitHere.has(name));
 }
 /** An accepted state kept for the predictor: the state, its driven values, its chart coordinates (order ≥ 2). */
 interface Accepted { state: Float64Array; values: Float64Array; coords: Float64Array }

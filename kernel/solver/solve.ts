@@ -193,25 +193,16 @@ function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: S
   }
   let iterations = 0;
   let message: string | undefined;
-  for (let pass = 0; pass <= g.limited.length; pass++) {
+  for (let pass = 0; pass <= g.limited.length;) {
+    pass++; // (counted at the top: one pass is the rule, and an update that never ran deoptimises)
     const r = pulls.length > 0 ? pulledNewton(system, g, lin, ws, pulls, options, tol) : newton(system, g, lin, ws.saved, options, tol);
     iterations += r.iterations;
     if (!r.converged) { message = r.message; break; }
     // Active set: clamp every coordinate that went past a limit and solve again.
-    let added = false;
-    for (const v of g.limited) {
-      const variable = system.variables[v];
-      const [lo, hi] = variable.limits!;
-      const x = system.state[variable.offset];
-      const slack = tol / variable.scale;
-      const bound = x < lo - slack ? lo : x > hi + slack ? hi : null;
-      if (bound === null || limits.some((l) => l.vars[0] === v)) continue;
-      system.state[variable.offset] = bound;
-      if (limits === NO_LIMITS) limits = [];
-      limits.push(new ScalarTargetBlock(`limit:${variable.name}`, v, bound, variable.scale, 'limit'));
-      added = true;
-    }
-    if (!added) break;
+    if (g.limited.length === 0) break;
+    const more = clampPastLimits(system, g, tol, limits);
+    if (more === null) break;
+    limits = more;
     lin.fresh = false;
     lin.setLimits(limits);
   }
@@ -221,6 +212,27 @@ function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: S
   if (message) out.message = message;
   else if (limits.length === 0 && out.maxResidual <= tol) recordHolds(system, g, ws, out.maxResidual);
   return out;
+}
+
+/**
+ * Clamp every limited coordinate of g that went past a bound and has no limit row yet; returns
+ * the limit rows with theirs added (a new list when `limits` is NO_LIMITS), or null when none was.
+ */
+function clampPastLimits(system: System, g: Group, tol: number, limits: ScalarTargetBlock[]): ScalarTargetBlock[] | null {
+  let added = false;
+  for (const v of g.limited) {
+    const variable = system.variables[v];
+    const [lo, hi] = variable.limits!;
+    const x = system.state[variable.offset];
+    const slack = tol / variable.scale;
+    const bound = x < lo - slack ? lo : x > hi + slack ? hi : null;
+    if (bound === null || limits.some((l) => l.vars[0] === v)) continue;
+    system.state[variable.offset] = bound;
+    if (limits === NO_LIMITS) limits = [];
+    limits.push(new ScalarTargetBlock(`limit:${variable.name}`, v, bound, variable.scale, 'limit'));
+    added = true;
+  }
+  return added ? limits : null;
 }
 
 function limitViolated(system: System, g: Group, tol: number): boolean {
