@@ -127,7 +127,7 @@ export class SparseLinear implements Linear {
     this.pattern = this.base;
     let pure = true;
     for (const blk of this.base.blocks) if (blk.kind !== 'constraint') pure = false;
-    this.rowCache = pure ? new RowCache(blockSlots(system, this.base.blocks), this.base.J.m, this.base.J.vals.length) : null;
+    this.rowCache = pure ? new RowCache(blockSlots(system, this.base.blocks)) : null;
   }
   /** Refinement passes of the last refined step. */
   private passes = 0;
@@ -181,6 +181,7 @@ export class SparseLinear implements Linear {
     const p = this.pattern, J = p.J, state = this.system.state, L = this.system.lengthScale;
     const cache = p === this.base ? this.rowCache : null;
     if (cache !== null && cache.holds(state, L, vals !== null)) return cache.restore(c, vals);
+    if (cache === null) this.rowCache?.touched(c); // (rows with limits: c holds the base pattern's no more)
     const local = this.local, localRes = this.localRes;
     for (let k = 0; k < p.blocks.length; k++) {
       const blk = p.blocks[k];
@@ -224,22 +225,31 @@ export class SparseLinear implements Linear {
     this.fresh = true;
     this.hasJ = this.trialHasJ;
   }
+  /**
+   * Scaled rows into the trial slot's buffers, which then swap with the current ones: the raw
+   * rows stay where the row cache points (a frame that ends on a normalised slot still
+   * starts the next one without an evaluation). The trial slot's contents are never read
+   * after a normalisation (a trial is evaluated, then accepted or dropped, before the next).
+   */
   normalise(): void {
-    const J = this.pattern.J, vals = J.vals, c = this.c, rowK = this.rowK;
+    const p = this.pattern, J = p.J, src = J.vals, dst = p.valsTrial, c = this.c, cs = this.cTrial, rowK = this.rowK;
     const colPtr = J.colPtr, rowPtr = J.rowPtr, valPtr = J.valPtr;
     // before the loop: V8 enters this long loop by on-stack replacement at a first call, and
     // a store after it, never run by then, sent that code back to the interpreter at the
     // end of every call until the whole function was compiled (frames 0-17 of a drag)
     this.fresh = false;
+    J.vals = dst; p.valsTrial = src; this.c = cs; this.cTrial = c;
+    if (this.rowCache !== null) { this.rowCache.touched(dst); this.rowCache.touched(cs); }
     for (let k = 0, blocks = J.blocks; k < blocks; k++) {
       const w = colPtr[k + 1] - colPtr[k];
-      let p = valPtr[k];
-      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++, p += w) {
+      let q = valPtr[k];
+      for (let i = rowPtr[k], end = rowPtr[k + 1]; i < end; i++, q += w) {
         let s = 0;
-        for (let t = 0; t < w; t++) s += vals[p + t] * vals[p + t];
+        for (let t = 0; t < w; t++) s += src[q + t] * src[q + t];
         const f = s > 0 ? 1 / Math.sqrt(s) : 1;
         rowK[i] = f;
-        if (f !== 1) { for (let t = 0; t < w; t++) vals[p + t] *= f; c[i] *= f; }
+        if (f !== 1) { for (let t = 0; t < w; t++) dst[q + t] = src[q + t] * f; cs[i] = c[i] * f; }
+        else { for (let t = 0; t < w; t++) dst[q + t] = src[q + t]; cs[i] = c[i]; }
       }
     }
   }
