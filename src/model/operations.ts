@@ -251,14 +251,7 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
     }
     const step: DriveStep = { value, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
     if (move !== null && move.status !== 'reached') {
-      const reached = system.getScalar(info.variable) / k;
-      step.status = 'failed';
-      if (move.report.atLimit.length) step.atLimit = move.report.atLimit;
-      step.failed = (move.failure?.failed ?? move.report.failed).map(userName);
-      step.message = move.status === 'limit'
-        ? `${limitsText(model, move.report.atLimit)}: the drive stops at the limit, ${name} = ${round(reached)} (asked for ${round(value)})`
-        : `${move.message ?? 'constraints do not hold'}; the drive stops at the last state that solves, ${name} = ${round(reached)} (asked for ${round(value)})`;
-      yield step;
+      yield stoppedStep(model, step, move, name, system.getScalar(info.variable) / k);
       return;
     }
     if (report.atLimit.length) step.atLimit = report.atLimit;
@@ -271,6 +264,22 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
     options.onProgress?.(i + 1, steps + 1);
     yield step;
   }
+}
+
+/**
+ * The last step of a drive whose move stopped short at `reached` (file units): failed, with
+ * the limit or the trouble named. (Out of driveSteps, which runs at every step: V8 optimises
+ * a function after ticks in proportion to its size.)
+ */
+function stoppedStep(model: Model, step: DriveStep, move: MoveResult, name: string, reached: number): DriveStep {
+  const value = step.value;
+  step.status = 'failed';
+  if (move.report.atLimit.length) step.atLimit = move.report.atLimit;
+  step.failed = (move.failure?.failed ?? move.report.failed).map(userName);
+  step.message = move.status === 'limit'
+    ? `${limitsText(model, move.report.atLimit)}: the drive stops at the limit, ${name} = ${round(reached)} (asked for ${round(value)})`
+    : `${move.message ?? 'constraints do not hold'}; the drive stops at the last state that solves, ${name} = ${round(reached)} (asked for ${round(value)})`;
+  return step;
 }
 
 /** Every state of a drive at once (see driveSteps). */
