@@ -57,7 +57,7 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     const polishing = cInf <= tol;
     if (polishing && !((extended || (warm && polishWarm)) && chordable && cInf > POLISH * tol)) return { converged: true, iterations: it };
     if (it === maxIterations) break;
-    const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
+    const u = lin.u;
     if (chordable) {
       chordable = false;
       if (lin.chordStep(u) && (!warm || maxAbs(u, n) <= WARM_STEP * L)) {
@@ -73,40 +73,58 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
       if (polishing) return { converged: true, iterations: it };
       warm = false;
     }
-    // Row-normalise (rank decisions are then scale-free), then the step.
-    if (!lin.hasJ) m = lin.assemble(true);
-    lin.normalise();
-    if (!lin.newtonStep(u)) return { converged: false, iterations: it, message: 'non-finite step' };
-    // Trust region: no step moves any point of the model more than about `trust`.
-    let uInf = 0;
-    for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
-    if (!Number.isFinite(uInf)) return { converged: false, iterations: it, message: 'non-finite step' };
-    if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
-    // Backtracking on the constraint norm.
-    const phi0 = norm2(lin.c, m); // row-normalised; trial residuals are normalised alike
-    saveState(system, g, saved);
-    let alpha = 1, accepted = false, phi1 = Infinity;
-    for (let attempt = 0; attempt < 16; attempt++) {
-      for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
-      applyStep(system, g, uTrial);
-      const mt = lin.assembleTrial(!lazy);
-      const cTrial = lin.cTrial;
-      phi1 = 0;
-      for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
-      phi1 = Math.sqrt(phi1);
-      if (Number.isFinite(phi1) && (phi1 < phi0 * (1 - 1e-4 * alpha) || phi1 <= tol)) { accepted = true; break; }
-      restoreState(system, g, saved);
-      alpha /= 2;
-    }
-    if (!accepted) return { converged: false, iterations: it + 1, message: 'step rejected: no descent (a singular position, or constraints that conflict)' };
-    lin.acceptTrial();
-    // (and only after a small step, for a last correction far below the model's size: the
-    // Jacobian moved by ~|step|/L, so the chord step's drift along the free directions,
-    // ~|step|·|correction|/L, is far below the tolerance and the solution reached is the
-    // minimum-norm Newton's)
-    chordable = alpha === 1 && uInf < 1e-3 * L && phi1 < 1e-2 * phi0 && phi1 < 1e-6 * L;
+    const r = fullStep(system, g, lin, saved, trust, tol, lazy);
+    if (typeof r === 'string') return { converged: false, iterations: r === REJECTED ? it + 1 : it, message: r };
+    chordable = r;
   }
   return { converged: false, iterations: maxIterations, message: `no convergence in ${maxIterations} iterations` };
+}
+
+const NON_FINITE = 'non-finite step';
+const REJECTED = 'step rejected: no descent (a singular position, or constraints that conflict)';
+
+/**
+ * A full Newton step from the current slot: rows normalised, the minimum-norm step within
+ * the trust region, backtracking on the constraint norm; the accepted trial becomes current.
+ * Returns whether a chord step may follow it, or why it failed (NON_FINITE, REJECTED). Out
+ * of newton, whose every call in a drive or sweep takes chord steps only: V8 optimises a
+ * function after ticks in proportion to its size.
+ */
+function fullStep(system: System, g: Group, lin: Linear, saved: Float64Array, trust: number, tol: number, lazy: boolean): boolean | string {
+  const n = g.n, L = system.lengthScale;
+  const u = lin.u, uTrial = lin.uTrial, rowK = lin.rowK;
+  // Row-normalise (rank decisions are then scale-free), then the step.
+  const m = lin.hasJ ? lin.m : lin.assemble(true);
+  lin.normalise();
+  if (!lin.newtonStep(u)) return NON_FINITE;
+  // Trust region: no step moves any point of the model more than about `trust`.
+  let uInf = 0;
+  for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
+  if (!Number.isFinite(uInf)) return NON_FINITE;
+  if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+  // Backtracking on the constraint norm.
+  const phi0 = norm2(lin.c, m); // row-normalised; trial residuals are normalised alike
+  saveState(system, g, saved);
+  let alpha = 1, accepted = false, phi1 = Infinity;
+  for (let attempt = 0; attempt < 16; attempt++) {
+    for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
+    applyStep(system, g, uTrial);
+    const mt = lin.assembleTrial(!lazy);
+    const cTrial = lin.cTrial;
+    phi1 = 0;
+    for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
+    phi1 = Math.sqrt(phi1);
+    if (Number.isFinite(phi1) && (phi1 < phi0 * (1 - 1e-4 * alpha) || phi1 <= tol)) { accepted = true; break; }
+    restoreState(system, g, saved);
+    alpha /= 2;
+  }
+  if (!accepted) return REJECTED;
+  lin.acceptTrial();
+  // (and only after a small step, for a last correction far below the model's size: the
+  // Jacobian moved by ~|step|/L, so the chord step's drift along the free directions,
+  // ~|step|·|correction|/L, is far below the tolerance and the solution reached is the
+  // minimum-norm Newton's)
+  return alpha === 1 && uInf < 1e-3 * L && phi1 < 1e-2 * phi0 && phi1 < 1e-6 * L;
 }
 
 /**
