@@ -42,18 +42,21 @@ export class PivotedQR {
     this.lo = new Int32Array(maxCols);
     this.hi = new Int32Array(maxCols);
     this.vEnd = new Int32Array(Math.max(maxRows, maxCols));
+    this.ref = new Float64Array(maxCols);
   }
 
-  private ref = new Float64Array(0);
-  private work2(cols: number): Float64Array {
-    if (this.ref.length < cols) this.ref = new Float64Array(cols);
-    return this.ref;
-  }
+  /**
+   * Reference norms of the pivoting (allocated with the others, not at a first factor: a
+   * `new` that ran before V8 kept type feedback for it deoptimised `factor` at every new
+   * model's first factorisation).
+   */
+  private ref: Float64Array;
 
   private ensure(rows: number, cols: number): void {
     if (this.a.length < rows * cols) this.a = new Float64Array(rows * cols);
     if (this.tau.length < Math.max(rows, cols)) this.tau = new Float64Array(Math.max(rows, cols));
     if (this.perm.length < cols) { this.perm = new Int32Array(cols); this.norms = new Float64Array(cols); this.lo = new Int32Array(cols); this.hi = new Int32Array(cols); }
+    if (this.ref.length < cols) this.ref = new Float64Array(cols);
     if (this.vEnd.length < Math.max(rows, cols)) this.vEnd = new Int32Array(Math.max(rows, cols));
     if (this.work.length < Math.max(rows, cols)) this.work = new Float64Array(Math.max(rows, cols));
   }
@@ -88,7 +91,7 @@ export class PivotedQR {
     }
     const steps = Math.min(rows, cols);
     const threshold = relativeTolerance * Math.sqrt(maxNorm);
-    const ref = this.work2(cols);
+    const ref = this.ref;
     for (let j = 0; j < cols; j++) ref[j] = norms[j];
     let rank = 0;
     for (let k = 0; k < steps; k++) {
@@ -130,9 +133,10 @@ export class PivotedQR {
       for (let i = k + 1; i <= hk; i++) sigma += a[kk + i] * a[kk + i];
       const x0 = a[kk + k];
       const normx = Math.sqrt(x0 * x0 + sigma);
-      if (sigma === 0 && x0 >= 0) {
-        tau[k] = 0;
-      } else {
+      // (τ stored before the test: a store only in the rare branch had no type feedback when
+      // V8 optimised this loop, and the first column found reduced deoptimised it)
+      tau[k] = 0;
+      if (!(sigma === 0 && x0 >= 0)) {
         const beta = x0 >= 0 ? -normx : normx;
         const v0 = x0 - beta;
         for (let i = k + 1; i <= hk; i++) a[kk + i] /= v0;

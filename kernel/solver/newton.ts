@@ -146,7 +146,10 @@ function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, 
     const cTrial = lin.cTrial;
     for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
     phi1 = Math.sqrt(phi1);
-    if (Number.isFinite(phi1) && (phi1 <= CHORD_CUT * phi0 || phi1 <= tol)) { lin.acceptTrial(); return phi1 <= tol ? 0 : phi1 / phi0; }
+    // both tests always made (no short circuit): a comparison first made mid-drive, after
+    // V8 optimised this function without its type feedback, sent it back to the interpreter
+    const cut = phi1 <= CHORD_CUT * phi0, within = phi1 <= tol;
+    if (Number.isFinite(phi1) && (cut || within)) { lin.acceptTrial(); return within ? 0 : phi1 / phi0; }
   }
   // the current slot still holds the raw rows at the restored state: a full step follows
   restoreState(system, g, saved);
