@@ -97,23 +97,23 @@ function fullStep(system: System, g: Group, lin: Linear, saved: Float64Array, tr
   const m = lin.hasJ ? lin.m : lin.assemble(true);
   lin.normalise();
   if (!lin.newtonStep(u)) return NON_FINITE;
+  // (Its loops over the unknowns and rows are helpers: a loop here, entered by on-stack
+  // replacement in a long chain's drag (the sparse path), was entered again at every four-bar
+  // Newton step (the dense path) and deoptimised there on the other path's class, 46 times
+  // a drive.)
   // Trust region: no step moves any point of the model more than about `trust`.
-  let uInf = 0;
-  for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
+  let uInf = maxAbs(u, n);
   if (!Number.isFinite(uInf)) return NON_FINITE;
-  if (uInf > trust) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+  if (uInf > trust) { scaleInto(u, u, n, trust / uInf); uInf = trust; }
   // Backtracking on the constraint norm.
   const phi0 = norm2(lin.c, m); // row-normalised; trial residuals are normalised alike
   saveState(system, g, saved);
   let alpha = 1, accepted = false, phi1 = Infinity;
   for (let attempt = 0; attempt < 16; attempt++) {
-    for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
+    scaleInto(uTrial, u, n, alpha);
     applyStep(system, g, uTrial);
     const mt = lin.assembleTrial(!lazy);
-    const cTrial = lin.cTrial;
-    phi1 = 0;
-    for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
-    phi1 = Math.sqrt(phi1);
+    phi1 = scaledNorm(lin.cTrial, rowK, mt);
     if (Number.isFinite(phi1) && (phi1 < phi0 * (1 - 1e-4 * alpha) || phi1 <= tol)) { accepted = true; break; }
     restoreState(system, g, saved);
     alpha /= 2;
@@ -134,18 +134,13 @@ function fullStep(system: System, g: Group, lin: Linear, saved: Float64Array, tr
  * the step was not kept.
  */
 function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, u: Float64Array, m: number, tol: number): number {
-  const rowK = lin.rowK, c = lin.c;
-  let phi0 = 0;
-  for (let i = 0; i < m; i++) { const x = c[i] * rowK[i]; phi0 += x * x; }
-  phi0 = Math.sqrt(phi0);
+  const rowK = lin.rowK;
+  const phi0 = scaledNorm(lin.c, rowK, m);
   saveState(system, g, saved);
   applyStep(system, g, u);
   const mt = lin.assembleTrial(false);
-  let phi1 = 0;
   if (mt === m) {
-    const cTrial = lin.cTrial;
-    for (let i = 0; i < mt; i++) { const x = cTrial[i] * rowK[i]; phi1 += x * x; }
-    phi1 = Math.sqrt(phi1);
+    const phi1 = scaledNorm(lin.cTrial, rowK, mt);
     // both tests always made (no short circuit): a comparison first made mid-drive, after
     // V8 optimised this function without its type feedback, sent it back to the interpreter
     const cut = phi1 <= CHORD_CUT * phi0, within = phi1 <= tol;
@@ -195,16 +190,16 @@ function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pu
     if (step === 'still') return { converged: true, iterations };
     if (step === 'nan') return { converged: false, iterations, message: 'non-finite step' };
     const obj0 = pullValue(system, pulls);
-    let uInf = 0;
-    for (let j = 0; j < n; j++) uInf = Math.max(uInf, Math.abs(u[j]));
+    // (loops over the unknowns in helpers, as in fullStep: this runs on both paths)
+    let uInf = maxAbs(u, n);
     if (!Number.isFinite(uInf)) return { converged: false, iterations, message: 'non-finite step' };
     if (uInf <= stepTol) return { converged: true, iterations };
     const clamped = uInf > trust;
-    if (clamped) { const k = trust / uInf; for (let j = 0; j < n; j++) u[j] *= k; uInf = trust; }
+    if (clamped) { scaleInto(u, u, n, trust / uInf); uInf = trust; }
     saveState(system, g, saved);
     let alpha = 1, accepted = false;
     for (let attempt = 0; attempt < 30; attempt++) {
-      for (let j = 0; j < n; j++) uTrial[j] = u[j] * alpha;
+      scaleInto(uTrial, u, n, alpha);
       applyStep(system, g, uTrial);
       lin.fresh = false;
       const back = newton(system, g, lin, ws.saved, restoreOptions, tol);
@@ -232,6 +227,17 @@ function dragIterations(system: System, g: Group, lin: Linear, ws: Workspace, pu
     lastMove = full ? uInf : Infinity;
   }
   return { converged: true, iterations, message: `pull not settled in ${maxIterations} iterations` };
+}
+
+/** out[j] = u[j]·k for j < n. */
+function scaleInto(out: Float64Array, u: Float64Array, n: number, k: number): void {
+  for (let j = 0; j < n; j++) out[j] = u[j] * k;
+}
+/** The Euclidean norm of the first m rows c[i]·rowK[i] (a residual in the last normalisation's scale). */
+function scaledNorm(c: Float64Array, rowK: Float64Array, m: number): number {
+  let s = 0;
+  for (let i = 0; i < m; i++) { const x = c[i] * rowK[i]; s += x * x; }
+  return Math.sqrt(s);
 }
 
 function saveState(system: System, g: Group, saved: Float64Array): void {

@@ -12,6 +12,7 @@ import type { Pull, SolveOptions } from './options';
 import { norm2 } from './linear';
 import { RowCache, blockSlots } from './row-cache';
 import { FactorAge } from './factor-age';
+import { REFINE_PASSES, STALE_PASSES, refinementVerdict } from './refinement';
 
 /**
  * Relative Tikhonov term of the sparse normal equations (times each row's diagonal). Small,
@@ -21,25 +22,6 @@ import { FactorAge } from './factor-age';
  * taken out by refinement). Redundant rows meet the floor instead of a zero pivot.
  */
 export const SPARSE_REGULARISATION = 1e-13;
-/**
- * Iterative refinement of a sparse step: at most this many passes, and no more once a
- * correction is below 1e-6 of the step (each pass shrinks the error by about the relative
- * size of the first correction, so what remains is then below 1e-12 of the step).
- */
-const REFINE_PASSES = 4;
-const REFINE_TOLERANCE = 1e-6;
-/**
- * A drag's modified Newton (reuseFactors): a step is first solved with the last
- * factorisation of its kind, refined against the current J (so the step is the same one
- * to the refinement's tolerance), in at most STALE_PASSES passes, each correction at most
- * STALE_CONTRACTION of the one before (of the step, for the first), and done once the
- * next correction at that rate would be under the refinement's tolerance; otherwise S is
- * factored anew. Across a drag frame's iterations, and from one frame to the next, the
- * state moves little and S with it.
- */
-const STALE_PASSES = 6;
-const STALE_CONTRACTION = 0.1;
-// (A factor that needs two passes is renewed before it fails where that pays: factor-age.ts.)
 /** Smallest damping weight the sparse drag step uses (its Hessian must be invertible). */
 const SPARSE_MIN_WEIGHT = 1e-8;
 
@@ -248,8 +230,9 @@ export class SparseLinear implements Linear {
         for (let t = 0; t < w; t++) s += src[q + t] * src[q + t];
         const f = s > 0 ? 1 / Math.sqrt(s) : 1;
         rowK[i] = f;
-        if (f !== 1) { for (let t = 0; t < w; t++) dst[q + t] = src[q + t] * f; cs[i] = c[i] * f; }
-        else { for (let t = 0; t < w; t++) dst[q + t] = src[q + t]; cs[i] = c[i]; }
+        // (times 1 is exact: one loop for every row, no branch first taken mid-drag)
+        for (let t = 0; t < w; t++) dst[q + t] = src[q + t] * f;
+        cs[i] = c[i] * f;
       }
     }
   }
@@ -460,24 +443,6 @@ function directBlocks(J: BlockRows, mapPtr: Int32Array, map: Int32Array): Uint8A
     direct[k] = !repeated && distinct === w ? 1 : 0;
   }
   return direct;
-}
-
-/**
- * (A refinement loop counts its passes at the top of each, not in the loop's update: one
- * pass usually ends a step, so an update there ran first at the first step that needed two,
- * after V8 had optimised the loop without its type feedback, and sent the code back to the
- * interpreter mid-drag.)
- *
- * After a refinement pass that changed u by du (largest entry; uMax: u's), the last pass's
- * du being `last`: 1 when u is converged, −1 when a stale factor contracts too slowly to be
- * worth keeping, 0 to go on.
- */
-function refinementVerdict(du: number, uMax: number, last: number, stale: boolean): 1 | 0 | -1 {
-  if (!(du > REFINE_TOLERANCE * uMax)) return 1;
-  if (!stale) return 0;
-  if (!(du <= STALE_CONTRACTION * Math.min(last, uMax))) return -1;
-  // the next correction, at this pass's contraction (the first's: against the step), would be under the tolerance
-  return du * (du / Math.min(last, uMax)) <= REFINE_TOLERANCE * uMax ? 1 : 0;
 }
 
 /** out = A⁻¹ for a symmetric positive-definite 6 × 6 (row-major at offsets). False if not positive definite. */
