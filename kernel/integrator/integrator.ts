@@ -39,6 +39,7 @@ import { ConstraintRows } from './rows';
 import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
 import { UncheckedSteps } from './unchecked';
+import { StepEndForces } from './step-end';
 import { masslessNames } from './massless';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
@@ -139,6 +140,8 @@ export class Integrator {
   readonly scheme: TimeScheme;
   /** The energy budget, kept after each accepted step. */
   readonly account: EnergyAccount;
+  /** The forces an unchecked step evaluates at its end (step-end.ts; `readAfterStep` names the blocks read between steps). */
+  readonly stepEnd = new StepEndForces();
 
   /** On R³ × SO(3): the scheme's velocity, its rate and a, poses' translation in world axes (v, v̇ follow them in body axes). */
   private readonly eta: Float64Array | null;
@@ -250,14 +253,10 @@ export class Integrator {
   stepStart(): { state: Float64Array; v: Float64Array; vdot: Float64Array; a: Float64Array } {
     return { state: this.savedState, v: this.savedV, vdot: this.savedVdot, a: this.savedA };
   }
-  coefficients(): SchemeCoefficients {
-    return { ...this.scheme.coefficients };
-  }
+  coefficients(): SchemeCoefficients { return { ...this.scheme.coefficients }; }
   activeRows(): Int32Array { return this.constraints.active.subarray(0, this.constraints.activeCount); }
 
-  get methodName(): IntegratorMethod {
-    return this.scheme.method;
-  }
+  get methodName(): IntegratorMethod { return this.scheme.method; }
 
   private setTime(t: number): void {
     const drivers = this.drivers;
@@ -446,8 +445,8 @@ export class Integrator {
       this.retract(step);
       this.followProduct();
       if (it === 0 && this.unchecked.accept(first)) {
-        // no check (unchecked.ts); the forces are still assembled at the step's end: elements report from there
-        this.forces.assemble(this.v, t1, lin.Q, null, null);
+        // no check (unchecked.ts); the forces read between steps are evaluated at its end (step-end.ts)
+        this.stepEnd.evaluate(this.forces, this.v, t1, lin.Q, this.onStep !== null || lin.large);
         return true;
       }
     }
