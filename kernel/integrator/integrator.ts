@@ -408,8 +408,8 @@ export class Integrator {
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
       // a large matrix's K and C (its costliest part) only once the check has failed: it often converges
       const deferred = fresh && it > 0 && lin.large;
-      // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
-      if (fresh && !deferred) constraints.scatter();
+      // J itself only for a large matrix's pattern (a small one's rows are written from the blocks', select scatters its own); Jᵀλ reads the blocks' own
+      if (fresh && !deferred && lin.large) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP);
       const rMax = lin.maxResidual();
