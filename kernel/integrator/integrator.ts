@@ -15,7 +15,7 @@
  * - rows.ts: the constraint rows, their Jacobian and independent subset;
  * - energy.ts: the energy budget, an observer of each accepted step, beside the gradient
  *   hook `onStep` (src/gradients): neither is part of the step's Newton loop;
- * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check.
+ * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check (step-end.ts: their end's forces).
  * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
  * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
  * constant acceleration of a spinning body; kernel/integrator/product-group.ts, docs/dynamics.md).
