@@ -23,7 +23,7 @@ describe('an unchecked step\'s end', () => {
     spring.block.evaluate = (...args) => { calls++; evaluate(...args); };
     const fresh = new Float64Array(dyn.forces.slotsOf(tyre.index).length);
     let unchecked = 0;
-    for (let k = 1; k <= 600; k++) {
+    for (let k = 1; k <= 300; k++) {
       calls = 0;
       expect(it.step(0.001, k * 0.001)).toBe(true);
       // one evaluation per iteration (its residual), none more at an unchecked step's end
@@ -34,7 +34,7 @@ describe('an unchecked step\'s end', () => {
       expect(length).toBe(block.last.length);
       expect(tension).toBe(block.last.tension);
     }
-    expect(unchecked).toBeGreaterThan(100);
+    expect(unchecked).toBeGreaterThan(50);
   });
 
   it('prepareSimulation names the tyre elements', () => {
