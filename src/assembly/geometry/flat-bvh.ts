@@ -83,8 +83,15 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
   const obb = nodeBoxes(firstOf, countOf, tri);
   const parent = new Int32Array(rightOf.length).fill(-1);
   for (let i = 0; i < rightOf.length; i++) if (rightOf[i]! >= 0) { parent[i + 1] = i; parent[rightOf[i]!] = i; }
-  const flat = { box: Float64Array.from(boxes), right: rightOf, parent, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), ...leafCorners(rightOf, firstOf, countOf, tri), triangles };
-  return { ...flat, ...ownSpans(flat, rightOf.length, triangles) };
+  const { corners, leafCorner } = leafCorners(rightOf, firstOf, countOf, tri);
+  const flat: FlatBVH = {
+    box: Float64Array.from(boxes), right: rightOf, parent, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri),
+    tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), corners, leafCorner, triangles,
+    ownNode: new Float64Array(6 * rightOf.length), ownTri: new Float64Array(6 * triangles),
+  };
+  // (filled on the finished object: the span code then meets one shape of hierarchy only)
+  ownSpans(flat, flat.ownNode, flat.ownTri);
+  return flat;
 }
 
 function planes(tri: Float64Array, triangles: number): Float64Array {

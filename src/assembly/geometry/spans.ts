@@ -67,10 +67,8 @@ export function triSpan(tree: SpanSource, t: number, f: Float64Array, offset: Fl
 
 const OWN = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]), NONE = new Float64Array(3);
 
-/** Every node's and triangle's span along the part's own axes (6 numbers each): the same arithmetic as a state's, done once. */
-export function ownSpans(tree: SpanSource, nodes: number, triangles: number): { ownNode: Float64Array; ownTri: Float64Array } {
-  const ownNode = new Float64Array(6 * nodes), ownTri = new Float64Array(6 * triangles);
-  for (let i = 0; i < nodes; i++) nodeSpan(tree, i, OWN, NONE, 0, ownNode, 6 * i);
-  for (let t = 0; t < triangles; t++) triSpan(tree, t, OWN, NONE, 0, ownTri, 6 * t);
-  return { ownNode, ownTri };
+/** Every node's and triangle's span along the part's own axes (6 numbers each, into ownNode and ownTri): the same arithmetic as a state's, done once. */
+export function ownSpans(tree: SpanSource, ownNode: Float64Array, ownTri: Float64Array): void {
+  for (let i = 0; i < ownNode.length / 6; i++) nodeSpan(tree, i, OWN, NONE, 0, ownNode, 6 * i);
+  for (let t = 0; t < ownTri.length / 6; t++) triSpan(tree, t, OWN, NONE, 0, ownTri, 6 * t);
 }
