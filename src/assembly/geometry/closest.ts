@@ -210,6 +210,24 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   return g > h ? g : h;
 }
 
+/**
+ * Lower bound of A's triangle i to B's (carried) triangle: the gap between their spans
+ * along the line through their centroids. Two patches of curved surfaces a little past
+ * the nearest pair sit side by side more than across: the line between them turns with
+ * them, where F's n and the triangles' own planes do not.
+ */
+function centroidBound(A: FlatBVH, i: number): number {
+  const p = A.tri, o = 9 * i, c = carried;
+  const ax = p[o]!, ay = p[o + 1]!, az = p[o + 2]!, bx = p[o + 3]!, by = p[o + 4]!, bz = p[o + 5]!, cx = p[o + 6]!, cy = p[o + 7]!, cz = p[o + 8]!;
+  let dx = c[0]! + c[3]! + c[6]! - ax - bx - cx, dy = c[1]! + c[4]! + c[7]! - ay - by - cy, dz = c[2]! + c[5]! + c[8]! - az - bz - cz;
+  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (!(len > 0)) return 0;
+  dx /= len; dy /= len; dz /= len;
+  const hi = Math.max(dx * ax + dy * ay + dz * az, dx * bx + dy * by + dz * bz, dx * cx + dy * cy + dz * cz);
+  const lo = Math.min(dx * c[0]! + dy * c[1]! + dz * c[2]!, dx * c[3]! + dy * c[4]! + dz * c[5]!, dx * c[6]! + dy * c[7]! + dz * c[8]!);
+  return lo - hi;
+}
+
 function keep(out: ClosestResult, ta: number, tb: number): void {
   out.a.set(pts[0]!, pts[1]!, pts[2]!);
   out.b.set(pts[3]!, pts[4]!, pts[5]!);
@@ -343,7 +361,7 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
       if (gap2(A, ta, B, tb) > cut2) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
       const plane = planeBound(A, ta, B, tb);
-      if (plane > cut) continue;
+      if (plane > cut || centroidBound(A, ta) > cut) continue;
       closestStats.triangleDistances++;
       consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
     }
