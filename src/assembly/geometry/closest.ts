@@ -56,9 +56,11 @@ export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, tri
  * the two nodes hold this many triangles together. Their prunes that count are high in the
  * hierarchy (two arms' tubes, turned a few degrees, whose boxes' corners reach past the
  * tubes), each cutting a large subtree; lower down the boxes already prune what a capsule
- * would, and a capsule costs a segment distance.
+ * would, and a capsule costs a segment distance. `front`: walks start from the last
+ * state's front (front.ts); `centroid`: triangle pairs are bounded along their centroids'
+ * line before they are measured.
  */
-export const closestTuning = { capsuleMin: 2048, front: true };
+export const closestTuning = { capsuleMin: 2048, front: true, centroid: true };
 const sideA = new Side(), sideB = new Side();
 let query = 0;
 
@@ -211,20 +213,21 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
 }
 
 /**
- * Lower bound of A's triangle i to B's (carried) triangle: the gap between their spans
+ * Lower bound of the distance of triangle p (9 numbers at o) to triangle c (at q), one
+ * frame: the gap between their spans
  * along the line through their centroids. Two patches of curved surfaces a little past
  * the nearest pair sit side by side more than across: the line between them turns with
  * them, where F's n and the triangles' own planes do not.
  */
-function centroidBound(A: FlatBVH, i: number): number {
-  const p = A.tri, o = 9 * i, c = carried;
+export function centroidGap(p: ArrayLike<number>, o: number, c: ArrayLike<number>, q: number): number {
   const ax = p[o]!, ay = p[o + 1]!, az = p[o + 2]!, bx = p[o + 3]!, by = p[o + 4]!, bz = p[o + 5]!, cx = p[o + 6]!, cy = p[o + 7]!, cz = p[o + 8]!;
-  let dx = c[0]! + c[3]! + c[6]! - ax - bx - cx, dy = c[1]! + c[4]! + c[7]! - ay - by - cy, dz = c[2]! + c[5]! + c[8]! - az - bz - cz;
+  const ux = c[q]!, uy = c[q + 1]!, uz = c[q + 2]!, vx = c[q + 3]!, vy = c[q + 4]!, vz = c[q + 5]!, wx = c[q + 6]!, wy = c[q + 7]!, wz = c[q + 8]!;
+  let dx = ux + vx + wx - ax - bx - cx, dy = uy + vy + wy - ay - by - cy, dz = uz + vz + wz - az - bz - cz;
   const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (!(len > 0)) return 0;
   dx /= len; dy /= len; dz /= len;
   const hi = Math.max(dx * ax + dy * ay + dz * az, dx * bx + dy * by + dz * bz, dx * cx + dy * cy + dz * cz);
-  const lo = Math.min(dx * c[0]! + dy * c[1]! + dz * c[2]!, dx * c[3]! + dy * c[4]! + dz * c[5]!, dx * c[6]! + dy * c[7]! + dz * c[8]!);
+  const lo = Math.min(dx * ux + dy * uy + dz * uz, dx * vx + dy * vy + dz * vz, dx * wx + dy * wy + dz * wz);
   return lo - hi;
 }
 
@@ -361,7 +364,7 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
       if (gap2(A, ta, B, tb) > cut2) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
       const plane = planeBound(A, ta, B, tb);
-      if (plane > cut || centroidBound(A, ta) > cut) continue;
+      if (plane > cut || (closestTuning.centroid && centroidGap(A.tri, 9 * ta, carried, 0) > cut)) continue;
       closestStats.triangleDistances++;
       consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
     }
