@@ -407,10 +407,8 @@ export class Integrator {
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const lin = this.lin;
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
-      // a large matrix's K and C (its costliest part) only once the check has failed: it often converges
-      const deferred = fresh && it > 0 && lin.large;
-      // a large matrix keeps its K and C but for a new step size or a stall (iteration.ts keptDerivatives)
-      const derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous);
+      // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
+      const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous);
       // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
       if (fresh && !deferred) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
