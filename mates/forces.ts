@@ -11,7 +11,7 @@
  * with pose (R, t) gives Q_v = Rᵀ F, Q_ω = Rᵀ ((x − t) × F + M).
  */
 import {
-  Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv, dvAdd, dvAddScaledDual,
+  Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv, dvAddScaledDual,
   dvConst, dvCross, dvDot, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize, dvComponent, dvSetComponent,
   rotationMatrix, tangentMode,
 } from '../kernel/dual';
