@@ -14,32 +14,23 @@
  */
 import { rotationMatrix } from '../../../kernel/dual';
 import { JacobianRate } from '../../../kernel/jacobian-rate';
-import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../../kernel/multipliers';
+import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import { HeldFactor, type HeldMultipliers } from '../../../kernel/held-motions';
 import { reduce, type Reduced } from '../../mechanics/reduced';
 import { LU } from '../../../kernel/linalg';
+import { zeroedFloats } from '../../../kernel/float-slab';
 import { solve } from '../../../kernel/solver/solve';
 import type { DynamicsModel } from '../../mechanics/build';
+import { LazyKH, LazyReduced, type ExactReduced } from './reductions';
 import { JointBlock } from '../../../mates/joints';
 import { PointCoordinateBlock } from '../build/targets';
 import type { ResidualBlock } from '../../../kernel/system';
 
+export type { ExactReduced } from './reductions';
+
 /** Admissible motions: `count` columns of `size` tangent entries (kernel/multipliers.ts). */
 export type Motions = ReturnType<typeof admissibleMotions>;
 
-/** The exact reduction at a state: K_r (k × k, row-major), the basis N and the reduced force. */
-export interface ExactReduced {
-  Kr: Float64Array;
-  N: Float64Array;
-  k: number;
-  n: number;
-  layout: Int32Array;
-  Q: Float64Array;
-  f: Float64Array;
-  mult: HeldMultipliers;
-  /** K − H (n × n, row-major): the full tangent stiffness the reduction projects. */
-  KH: Float64Array;
-}
 
 /** A column counts as moving where some motion reaches it above this (scaled) size. */
 const MOVING = 1e-13;
@@ -99,6 +90,7 @@ export class CompliantTangent {
   private sized(): number {
     const n = this.dyn.forces.size;
     if (n !== this.n) {
+      this.keepKH();
       this.n = n;
       this.K = new Float64Array(n * n); this.H = new Float64Array(n * n);
       this.AN = new Float64Array(n * n); this.Nc = new Float64Array(n * n); this.reached = new Int32Array(n); this.moving = new Uint8Array(n);
@@ -110,7 +102,9 @@ export class CompliantTangent {
   /** Q (and K into this.K) at the current state; the state is noted for assembledHere. */
   private assemble(withK: boolean): Float64Array {
     const { system } = this.dyn;
-    const Q = new Float64Array(this.n);
+    if (withK) this.keepKH();
+    // slab views (kernel/float-slab.ts): a reduction's arrays are made at every Newton state
+    const Q = zeroedFloats(this.n);
     this.dyn.forces.assemble(this.zero, 0, Q, withK ? this.K : null, null);
     this.kAt = withK ? { at: this.copyState(this.kAt?.at ?? this.kAtSpare), version: system.version, Q } : null;
     return Q;
@@ -162,10 +156,27 @@ export class CompliantTangent {
     const kept = this.settled, system = this.dyn.system;
     if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
     const ex = this.reduction(motions ?? this.motionsHere());
+    // K − H is formed only when read (the gradients read it; a Newton or polishing step does not)
+    const out = new LazyKH(ex, this);
+    this.pendingKH = out;
+    return out;
+  }
+
+  /** The last exact reduction whose K − H is still this.K − this.H, not yet formed. */
+  private pendingKH: LazyKH | null = null;
+
+  /** K − H of the pending reduction, from the buffers (formed before either is overwritten, or when read). */
+  formKH(): Float64Array {
     const n = this.n, K = this.K, H = this.H;
     const KH = new Float64Array(n * n);
     for (let i = 0; i < n * n; i++) KH[i] = K[i] - H[i];
-    return { ...ex, KH };
+    this.pendingKH = null;
+    return KH;
+  }
+
+  /** Before K or H is written: the pending reduction keeps its own K − H. */
+  private keepKH(): void {
+    this.pendingKH?.form();
   }
 
   /** The exact reduction on `motions` without K − H as a matrix of its own (a Newton step reads K_r alone). */
@@ -199,7 +210,7 @@ export class CompliantTangent {
         for (let b = 0; b < k; b++) AN[out + b] += a * Nc[src + b];
       }
     }
-    const Kr = new Float64Array(k * k);
+    const Kr = zeroedFloats(k * k);
     for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
       let s = 0;
       for (let p = 0; p < m; p++) s += Nc[p * k + a] * AN[p * k + b];
@@ -278,14 +289,12 @@ export class CompliantTangent {
     const motions = this.motionsHere();
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
-    let Kr: Float64Array | null = null, mult: Multipliers | null = null;
-    const stiffness = (): Float64Array => (Kr ??= this.reduction(motions).Kr);
-    const dyn = this.dyn;
-    return (this.last = {
-      N, k, size: n, layout, Q, f, Cr: null, Mr: null,
-      get Kr() { return stiffness(); },
-      get mult() { return (mult ??= constraintMultipliers(dyn.system, Q)); },
-    });
+    return (this.last = new LazyReduced(N, k, n, layout, Q, f, motions, this, this.dyn.system));
+  }
+
+  /** The exact K_r on `motions` at the current state (a LazyReduced's, read at the state it was made at). */
+  reducedStiffness(motions: Motions): Float64Array {
+    return this.reduction(motions).Kr;
   }
 
   /**
@@ -295,6 +304,7 @@ export class CompliantTangent {
   private curvature(mult: HeldMultipliers, N: Float64Array, k: number, layout: Int32Array): void {
     const { system } = this.dyn;
     const n = this.n, moving = this.moving;
+    this.keepKH();
     this.H.fill(0);
     moving.fill(0);
     for (let b = 0; b < k; b++) for (let j = 0; j < n; j++) if (Math.abs(N[b * n + j]) > MOVING) moving[j] = 1;
@@ -457,7 +467,7 @@ function addPointTerms(H: Float64Array, n: number, c0: number, blk: PointCoordin
 
 /** f = Nᵀ Q (k). */
 function reducedForce(N: Float64Array, Q: Float64Array, k: number, n: number): Float64Array {
-  const f = new Float64Array(k);
+  const f = zeroedFloats(k);
   for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; f[a] = s; }
   return f;
 }

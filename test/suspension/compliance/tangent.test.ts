@@ -49,4 +49,31 @@ describe('compliant tangent', () => {
     for (let i = 0; i < cold.length; i++) worst = Math.max(worst, Math.abs(system.state[i] - cold[i]));
     expect(worst).toBeLessThan(1e-9);
   });
+
+  it("an exact reduction's K − H, formed when read, is its own state's after the tangent has settled another load", () => {
+    const s = stateAt(DW, 10);
+    const system = s.sm.model.system, t = s.state.tangent;
+    const load = (fy: number) => s.state.setLoad(0, { force: [0, fy, 0], moment: [0, 0, 0], at: 'contact_patch' });
+    load(3000);
+    expect(s.state.settle().status).toBe('solved');
+    t.begin();
+    const first = t.exact();
+    const here = system.snapshot();
+    // another load from the rigid pose: its Newton states overwrite the tangent's K and H buffers
+    load(-2000);
+    system.restore(s.rigid);
+    expect(s.state.settle().status).toBe('solved');
+    t.begin();
+    const other = t.exact().KH;
+    const kept = first.KH;
+    // the same state and load again, reduced afresh
+    load(3000);
+    system.restore(here);
+    t.begin();
+    const again = t.exact().KH;
+    let moved = 0, same = 0;
+    for (let i = 0; i < kept.length; i++) { moved = Math.max(moved, Math.abs(kept[i] - other[i])); same = Math.max(same, Math.abs(kept[i] - again[i])); }
+    expect(moved).toBeGreaterThan(0);
+    expect(same).toBe(0);
+  });
 });
