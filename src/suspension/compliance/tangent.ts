@@ -236,7 +236,7 @@ export class CompliantTangent {
   /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
   begin(): void {
     this.last = null;
-    this.settled = null;
+    this.dropSettled();
     if (this.kAt) this.kAtSpare = this.kAt.at;
     this.kAt = null;
   }
@@ -251,13 +251,14 @@ export class CompliantTangent {
    */
   polish(): void {
     const red = this.last;
-    this.settled = null;
+    this.dropSettled();
     if (!red || red.k === 0) return;
     const { system } = this.dyn;
     const ex = this.exact(this.motionsHere());
     const { N, k, n, layout, f } = ex;
-    const saved = system.snapshot();
-    const keep = (): void => { this.settled = { ex, at: system.state.slice(0, system.snapshotLength), version: system.version }; };
+    // the state before the step and the settled one, in buffers kept from the last polish (a state's copy is off the JS heap)
+    const saved = (this.polishSaved = this.copyState(this.polishSaved));
+    const keep = (): void => { this.settled = { ex, at: this.copyState(this.settledSpare), version: system.version }; };
     const lu = this.factored(ex);
     if (!lu) { keep(); return; }
     const step = this.polishStep.length === k ? this.polishStep : (this.polishStep = new Float64Array(k));
@@ -275,6 +276,15 @@ export class CompliantTangent {
   /** The polishing step's α and δ (read only within it). */
   private polishStep = new Float64Array(0);
   private polishDelta = new Float64Array(0);
+  /** The state before the polishing step (read only within it), and the last settled state's copy, kept for the next. */
+  private polishSaved: Float64Array | null = null;
+  private settledSpare: Float64Array | null = null;
+
+  /** Nothing of the last settled state is reused; its state's copy is kept for the next. */
+  private dropSettled(): void {
+    if (this.settled) this.settledSpare = this.settled.at;
+    this.settled = null;
+  }
 
   /**
    * The reduction `equilibrium` asks for (its `reduce` option): the force at the state, and
