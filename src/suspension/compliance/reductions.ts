@@ -8,6 +8,7 @@ import { constraintMultipliers, type admissibleMotions, type Multipliers } from 
 import type { HeldMultipliers } from '../../../kernel/held-motions';
 import type { System } from '../../../kernel/system';
 import type { Reduced } from '../../mechanics/reduced';
+import { InternalError } from '../../../kernel/errors';
 
 /** Admissible motions: `count` columns of `size` tangent entries (kernel/multipliers.ts). */
 type Motions = ReturnType<typeof admissibleMotions>;
@@ -58,14 +59,22 @@ export class LazyKH implements ExactReduced {
   readonly f: Float64Array;
   readonly mult: HeldMultipliers;
   private kh: Float64Array | null = null;
+  /** The tangent's buffers moved on before K − H was read (and the reduction was not the settled state's). */
+  private stale = false;
   constructor(ex: Omit<ExactReduced, 'KH'>, private readonly tangent: { formKH(): Float64Array }) {
     this.Kr = ex.Kr; this.N = ex.N; this.k = ex.k; this.n = ex.n; this.layout = ex.layout; this.Q = ex.Q; this.f = ex.f; this.mult = ex.mult;
   }
+  /** K − H, read before the tangent's next reduction (every caller reads it at once), or of the settled state's reduction. */
   get KH(): Float64Array {
+    if (this.stale && !this.kh) throw new InternalError("K − H of a compliant tangent's reduction read after the tangent reduced another state");
     return this.form();
   }
   /** Formed now (the tangent calls it before its buffers change). */
   form(): Float64Array {
     return (this.kh ??= this.tangent.formKH());
+  }
+  /** The tangent's buffers are about to change and nothing will ask for K − H again (no reduction is read after the next). */
+  drop(): void {
+    this.stale = true;
   }
 }

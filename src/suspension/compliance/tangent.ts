@@ -12,7 +12,6 @@
  * Newton steps with the state's own exact stiffness (quadratic convergence, and a settled
  * pose that is a function of its start and loads alone, not of the states before).
  */
-import { rotationMatrix } from '../../../kernel/dual';
 import { JacobianRate } from '../../../kernel/jacobian-rate';
 import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import { HeldFactor, type HeldMultipliers } from '../../../kernel/held-motions';
@@ -22,8 +21,8 @@ import { zeroedFloats } from '../../../kernel/float-slab';
 import { solve } from '../../../kernel/solver/solve';
 import type { DynamicsModel } from '../../mechanics/build';
 import { LazyKH, LazyReduced, type ExactReduced } from './reductions';
-import { JointBlock } from '../../../mates/joints';
 import { PointCoordinateBlock } from '../build/targets';
+import { addDeadForce, addPointTerms, pointRows } from './point-curvature';
 import type { ResidualBlock } from '../../../kernel/system';
 
 export type { ExactReduced } from './reductions';
@@ -174,9 +173,16 @@ export class CompliantTangent {
     return KH;
   }
 
-  /** Before K or H is written: the pending reduction keeps its own K − H. */
+  /**
+   * Before K or H is written: the settled state's reduction (which exact() hands out again
+   * while the state stays) keeps its own K − H; any other is read at once by its caller, so
+   * its K − H is not formed (a read after this throws rather than see another state's).
+   */
   private keepKH(): void {
-    this.pendingKH?.form();
+    const pending = this.pendingKH;
+    if (!pending) return;
+    if (pending === this.settled?.ex || pending === this.polishing) pending.form();
+    else { pending.drop(); this.pendingKH = null; }
   }
 
   /** The exact reduction on `motions` without K − H as a matrix of its own (a Newton step reads K_r alone). */
@@ -255,10 +261,12 @@ export class CompliantTangent {
     if (!red || red.k === 0) return;
     const { system } = this.dyn;
     const ex = this.exact(this.motionsHere());
+    // kept as the settled state's reduction below, even where a check reduces the stepped state first
+    this.polishing = ex;
     const { N, k, n, layout, f } = ex;
     // the state before the step and the settled one, in buffers kept from the last polish (a state's copy is off the JS heap)
     const saved = (this.polishSaved = this.copyState(this.polishSaved));
-    const keep = (): void => { this.settled = { ex, at: this.copyState(this.settledSpare), version: system.version }; };
+    const keep = (): void => { this.settled = { ex, at: this.copyState(this.settledSpare), version: system.version }; this.polishing = null; };
     const lu = this.factored(ex);
     if (!lu) { keep(); return; }
     const step = this.polishStep.length === k ? this.polishStep : (this.polishStep = new Float64Array(k));
@@ -276,6 +284,8 @@ export class CompliantTangent {
   /** The polishing step's α and δ (read only within it). */
   private polishStep = new Float64Array(0);
   private polishDelta = new Float64Array(0);
+  /** The exact reduction the polishing step is taking (the settled state's once it is kept). */
+  private polishing: ExactReduced | null = null;
   /** The state before the polishing step (read only within it), and the last settled state's copy, kept for the next. */
   private polishSaved: Float64Array | null = null;
   private settledSpare: Float64Array | null = null;
@@ -440,39 +450,6 @@ function maxAbs(x: Float64Array): number {
 function sameState(a: Float64Array, b: Float64Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/** Whether every row of the block is a world point's coordinate on its bodies (closed-form curvature). */
-function pointRows(blk: ResidualBlock): boolean {
-  if (blk instanceof PointCoordinateBlock) return true;
-  return blk instanceof JointBlock && blk.type === 'ball' && blk.vars.length === 2;
-}
-
-/**
- * H += the curvature of a world force held at a body point, on the body's slots c0..c0+5:
- * f the force in body axes, l the point; rows (ω, v), columns ω: [l]ₓ[f]ₓ and [f]ₓ.
- */
-function addDeadForce(H: Float64Array, n: number, c0: number, l: ArrayLike<number>, f: ArrayLike<number>): void {
-  // [l]ₓ[f]ₓ = f lᵀ − (l·f) I
-  const lf = l[0] * f[0] + l[1] * f[1] + l[2] * f[2];
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) H[(c0 + i) * n + c0 + j] += f[i] * l[j] - (i === j ? lf : 0);
-  H[(c0 + 3) * n + c0 + 1] -= f[2]; H[(c0 + 3) * n + c0 + 2] += f[1];
-  H[(c0 + 4) * n + c0 + 0] += f[2]; H[(c0 + 4) * n + c0 + 2] -= f[0];
-  H[(c0 + 5) * n + c0 + 0] -= f[1]; H[(c0 + 5) * n + c0 + 1] += f[0];
-}
-
-// scratch of addPointTerms (single-threaded; never held across calls)
-const padR = new Float64Array(9), padF = new Float64Array(3);
-
-/** A pad's terms on one body: each point carries λ·weight along the pad's world axis (in body axes Rᵀ e). */
-function addPointTerms(H: Float64Array, n: number, c0: number, blk: PointCoordinateBlock, variable: number, lambda: number, state: Float64Array, offset: number): void {
-  const R = rotationMatrix(padR, state, offset + 3);
-  const f = padF;
-  for (const t of blk.expr) {
-    if (t.variable !== variable) continue;
-    for (let i = 0; i < 3; i++) f[i] = lambda * t.weight * R[blk.axis * 3 + i];
-    addDeadForce(H, n, c0, t.local, f);
-  }
 }
 
 /** f = Nᵀ Q (k). */
