@@ -10,6 +10,7 @@ import * as P from '../../../kernel/pose';
 import { solve, type SolveReport } from '../../../kernel/solver/solve';
 import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../../kernel/analysis';
 import { toMatrix } from '../../../kernel/quat';
+import { packedMap } from '../../../kernel/packed-map';
 import { ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
 import { splitReference, type AssemblyDoc } from '../../assembly/types';
 import { buildModel, type Model, ModelError } from '../../model/build';
@@ -250,7 +251,7 @@ export class SuspensionModel implements ModelPoints {
    * rack still; d/d rack has the rack at unit rate and every hub still.
    */
   derivativeTangent(): TangentSpace {
-    const targets: ResidualBlock[] = this.corners.map((c) => c.wheelCenterZ);
+    const targets: ResidualBlock[] = packedMap(this.corners, (c) => c.wheelCenterZ);
     if (this.rackHold) targets.push(this.rackHold);
     return tangentSpace(this.model.system, targets);
   }
@@ -275,7 +276,7 @@ export class SuspensionModel implements ModelPoints {
       if (!p) seeded.set(e, (p = this.pointDual(e, tangent, dirs, n)));
       return p;
     };
-    const inputs = this.corners.map((c) => {
+    const inputs = packedMap(this.corners, (c) => {
       const pts: Record<string, DualVec3> = {};
       // every named point's position; a dual only for those the metrics read (seeding the
       // others cost a dual each, and made the gradients think the metrics read their parts).
@@ -307,7 +308,7 @@ export class SuspensionModel implements ModelPoints {
       };
       road = axleRoadPlane(wheel(this.corners[0], inputs[0]), wheel(this.corners[1], inputs[1]));
     }
-    const cornersOut = this.corners.map((c, i) => {
+    const cornersOut = packedMap(this.corners, (c, i) => {
       const pts = inputs[i];
       const roles = c.roles;
       const get = (r: PointRole) => dualOf(this.resolveRole(r));
