@@ -4,6 +4,7 @@
  * evaluation lacks: the rocker angles' moving design reference and the devices' metrics.
  */
 import { toMatrix } from '../../../kernel/quat';
+import { packedMap } from '../../../kernel/packed-map';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { Dual, DualVec3 as DualVec3Class, dScale, type DualVec3 } from '../../../kernel/dual';
 import { turnAboutAxis } from '../metrics';
@@ -65,7 +66,7 @@ function rockerAngles(ctx: SensitivityContext, rates: TangentSpace, base: number
   const sm = ctx.sm;
   const n = rates.rates.length;
   const lr = new Float64Array(3);
-  return sm.corners.map((c) => {
+  return packedMap(sm.corners, (c) => {
     const r = c.roles.rocker;
     const ref = c.design.rockerReference;
     if (!r || !ref) return null;
