@@ -165,7 +165,7 @@ export class SuspensionModel implements ModelPoints {
   explicitPointRate: ((out: DualVec3, term: PointExpr[number], n: number) => void) | null = null;
 
   /** World position of a point expression now. */
-  pointValue(expr: PointExpr, out = new Float64Array(3)): Float64Array {
+  pointValue(expr: PointExpr, out: Float64Array = new Float64Array(3)): Float64Array {
     out.fill(0);
     const tmp = scratchPoint;
     for (const t of expr) {

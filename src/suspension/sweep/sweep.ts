@@ -9,12 +9,14 @@
 import { largestMotion, type ResidualBlock } from '../../../kernel/system';
 import type { SweepSpec, SweepTarget } from '../files';
 import { SuspensionFileError, sweepValues } from '../files';
-import type { SuspensionModel, MetricValues } from '../build/model';
+import type { SuspensionModel, MetricValues, StateEvaluation } from '../build/model';
+import type { SteeringResponse } from '../metrics/steering';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from '../build/targets';
 import { evaluateState } from '../metrics/state';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { Continuation } from '../../../kernel/continuation';
 import { packedMap } from '../../../kernel/packed-map';
+import { reusingFloats } from '../../../kernel/float-slab';
 import { TRANSMISSION_MARGIN_WARNING } from '../metrics/devices';
 import { CompliantState } from '../compliance/state';
 
@@ -251,15 +253,15 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     if (options.metrics) {
       step.metrics = options.metrics();
       lastTangent = null;
-    } else if (options.noSteering || valuesOnly) {
-      const evaluation = sm.evaluate({ derivatives: !valuesOnly });
-      step.positions = evaluation.positions; step.metrics = evaluation.metrics;
-      lastTangent = evaluation.tangent;
     } else {
-      const full = evaluateState(sm, options.hold ?? spec.analysis.virtual_steering.suspension_hold);
-      step.positions = full.positions; step.metrics = full.metrics;
-      step.steering_response = full.steering;
-      lastTangent = full.tangent;
+      // Every dual of the evaluation is dead once the step has its values: the step keeps
+      // numbers, fresh position arrays, the response and the tangent (whose rates are not
+      // scratch), so the duals' storage is reused state to state (kernel/float-slab.ts).
+      const hold = options.hold ?? spec.analysis.virtual_steering.suspension_hold;
+      const evaluation: StateEvaluation & { steering?: SteeringResponse } = reusingFloats(() => (options.noSteering || valuesOnly ? sm.evaluate({ derivatives: !valuesOnly }) : evaluateState(sm, hold)));
+      step.positions = evaluation.positions; step.metrics = evaluation.metrics;
+      if (evaluation.steering) step.steering_response = evaluation.steering;
+      lastTangent = evaluation.tangent;
     }
     if (sm.devices && sm.devices.levers.length) {
       step.transmission = {};
