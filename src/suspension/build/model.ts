@@ -268,14 +268,7 @@ export class SuspensionModel implements ModelPoints {
     const n = extras.rates ? extras.rates.rates.length : nc + (steered ? 1 : 0);
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
-    // One dual per point expression and state: roles name the same points several times
-    // (instant axis, damper, rocker, devices); the metrics never write into their inputs.
-    const seeded = new Map<PointExpr, DualVec3>();
-    const dualOf = (e: PointExpr): DualVec3 => {
-      let p = seeded.get(e);
-      if (!p) seeded.set(e, (p = this.pointDual(e, tangent, dirs, n)));
-      return p;
-    };
+    const seeded = new SeededPoints(this, tangent, dirs, n);
     const inputs = packedMap(this.corners, (c) => {
       const pts: Record<string, DualVec3> = {};
       // every named point's position; a dual only for those the metrics read (seeding the
@@ -284,7 +277,7 @@ export class SuspensionModel implements ModelPoints {
       for (const [name, e, k] of this.cornerPointList(c)) {
         const p = this.pointValue(e, scratchValue);
         positions[k] = [p[0], p[1], p[2]];
-        if (CORNER_INPUT_POINTS.has(name)) pts[name] = dualOf(e);
+        if (CORNER_INPUT_POINTS.has(name)) pts[name] = seeded.of(e);
       }
       return pts;
     });
@@ -311,20 +304,19 @@ export class SuspensionModel implements ModelPoints {
     const cornersOut = packedMap(this.corners, (c, i) => {
       const pts = inputs[i];
       const roles = c.roles;
-      const get = (r: PointRole) => dualOf(this.resolveRole(r));
       let instantAxis: Line3 | null = null;
       const ia = roles.instant_axis;
-      if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(get(ia.lower[0]), get(ia.lower[1]), get(ia.lower[2]), get(ia.upper[0]), get(ia.upper[1]), get(ia.upper[2]));
-      else if (ia.type === 'plane_and_strut') instantAxis = macphersonAxis(get(ia.plane[0]), get(ia.plane[1]), get(ia.plane[2]), get(ia.strut[1]), get(ia.strut[0]));
-      else if (ia.type === 'line') instantAxis = trailingArmAxis(get(ia.line[0]), get(ia.line[1]));
+      if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(seeded.role(ia.lower[0]), seeded.role(ia.lower[1]), seeded.role(ia.lower[2]), seeded.role(ia.upper[0]), seeded.role(ia.upper[1]), seeded.role(ia.upper[2]));
+      else if (ia.type === 'plane_and_strut') instantAxis = macphersonAxis(seeded.role(ia.plane[0]), seeded.role(ia.plane[1]), seeded.role(ia.plane[2]), seeded.role(ia.strut[1]), seeded.role(ia.strut[0]));
+      else if (ia.type === 'line') instantAxis = trailingArmAxis(seeded.role(ia.line[0]), seeded.role(ia.line[1]));
       else if (ia.type === 'screw' && extras.instantAxis) instantAxis = extras.instantAxis(i, n, tangent);
-      const damperPts = roles.damper ? [get(roles.damper[0]), get(roles.damper[1])] : null;
+      const damperPts = roles.damper ? [seeded.role(roles.damper[0]), seeded.role(roles.damper[1])] : null;
       if (damperPts) { pts.strut_bottom = damperPts[0]; pts.strut_top = damperPts[1]; }
-      if (roles.rocker) { pts.rocker_axis_a = get(roles.rocker.axis[0]); pts.rocker_axis_b = get(roles.rocker.axis[1]); pts.pushrod_inboard = get(roles.rocker.point); }
+      if (roles.rocker) { pts.rocker_axis_a = seeded.role(roles.rocker.axis[0]); pts.rocker_axis_b = seeded.role(roles.rocker.axis[1]); pts.pushrod_inboard = seeded.role(roles.rocker.point); }
       return cornerMetrics({
         side: roles.side,
         points: pts,
-        steeringAxis: roles.steering_axis ? [get(roles.steering_axis[0]), get(roles.steering_axis[1])] : null,
+        steeringAxis: roles.steering_axis ? [seeded.role(roles.steering_axis[0]), seeded.role(roles.steering_axis[1])] : null,
         ...this.cornerConstants(c),
         road,
         axlePosition: this.roles.axle_position,
@@ -370,7 +362,7 @@ export class SuspensionModel implements ModelPoints {
     } else {
       metrics = this.flatMetrics(cornersOut[0], 0, positions, tangent, n);
     }
-    this.devices?.addMetrics(this, dualOf, n, tangent.status === 'unique', metrics, positions);
+    this.devices?.addMetrics(this, (e) => seeded.of(e), n, tangent.status === 'unique', metrics, positions);
     return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;
@@ -469,6 +461,23 @@ export class SuspensionModel implements ModelPoints {
     this.activeDrivers = [];
   }
   private activeDrivers: ResidualBlock[] = [];
+}
+
+/**
+ * One dual per point expression and state: roles name the same points several times
+ * (instant axis, damper, rocker, devices); the metrics never write into their inputs. Its
+ * lookups are methods, not closures made per evaluation (under tsx's keepNames a named
+ * closure costs a defineProperty at every state).
+ */
+class SeededPoints {
+  private readonly seeded = new Map<PointExpr, DualVec3>();
+  constructor(private readonly sm: SuspensionModel, private readonly tangent: TangentSpace, private readonly dirs: readonly (Float64Array | null)[], private readonly n: number) {}
+  of(e: PointExpr): DualVec3 {
+    let p = this.seeded.get(e);
+    if (!p) this.seeded.set(e, (p = this.sm.pointDual(e, this.tangent, this.dirs, this.n)));
+    return p;
+  }
+  role(r: PointRole): DualVec3 { return this.of(this.sm.resolveRole(r)); }
 }
 
 // Scratch for the evaluation's hot path (single-threaded; never held across calls).
