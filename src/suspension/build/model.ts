@@ -62,6 +62,11 @@ export interface EvaluateExtras {
    * one rate per hardpoint coordinate, so every metric's dual carries its gradient).
    */
   rates?: TangentSpace;
+  /**
+   * The duals only (the adjoint's evaluation, src/suspension/gradients/adjoint.ts: it reads
+   * `corners` and `axle`): no positions and no metric values, which it would throw away.
+   */
+  dualsOnly?: boolean;
 }
 
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
@@ -268,6 +273,7 @@ export class SuspensionModel implements ModelPoints {
     const n = extras.rates ? extras.rates.rates.length : nc + (steered ? 1 : 0);
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
+    const dualsOnly = extras.dualsOnly === true;
     const seeded = new SeededPoints(this, tangent, dirs, n);
     const inputs = packedMap(this.corners, (c) => {
       const pts: Record<string, DualVec3> = {};
@@ -275,8 +281,7 @@ export class SuspensionModel implements ModelPoints {
       // others cost a dual each, and made the gradients think the metrics read their parts).
       // A name listed twice (the axle points) keeps its first place and takes the later point.
       for (const [name, e, k] of this.cornerPointList(c)) {
-        const p = this.pointValue(e, scratchValue);
-        positions[k] = [p[0], p[1], p[2]];
+        if (!dualsOnly) { const p = this.pointValue(e, scratchValue); positions[k] = [p[0], p[1], p[2]]; }
         if (CORNER_INPUT_POINTS.has(name)) pts[name] = seeded.of(e);
       }
       return pts;
@@ -327,7 +332,7 @@ export class SuspensionModel implements ModelPoints {
     let metrics: StateEvaluation['metrics'];
     let axleDuals: AxleMetrics | undefined;
     if (this.roles.scope === 'axle') {
-      const left = this.flatMetrics(cornersOut[0], 0, positions, tangent, n), right = this.flatMetrics(cornersOut[1], 1, positions, tangent, n);
+      const left = dualsOnly ? {} : this.flatMetrics(cornersOut[0], 0, positions, tangent, n), right = dualsOnly ? {} : this.flatMetrics(cornersOut[1], 1, positions, tangent, n);
       const axle: MetricValues = {};
       if (road) {
         const design = this.axleDesign ?? (this.axleDesign = axleDesignReference(cornersOut[0], cornersOut[1], road));
@@ -347,8 +352,8 @@ export class SuspensionModel implements ModelPoints {
           kinematic: kin ? { left: { velocity: kin[0].velocity }, right: { velocity: kin[1].velocity } } : null,
         });
         axleDuals = am;
-        for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
-        if (steered && this.roles.axle_position === 'front') {
+        if (!dualsOnly) for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
+        if (!dualsOnly && steered && this.roles.axle_position === 'front') {
           Object.assign(axle, steeringGeometry({
             steerLeft: left.steer_angle as number, steerRight: right.steer_angle as number,
             rateLeft: left.deriv_steer_angle_wrt_rack_displacement ?? null, rateRight: right.deriv_steer_angle_wrt_rack_displacement ?? null,
@@ -360,9 +365,9 @@ export class SuspensionModel implements ModelPoints {
       }
       metrics = { axle, left, right };
     } else {
-      metrics = this.flatMetrics(cornersOut[0], 0, positions, tangent, n);
+      metrics = dualsOnly ? {} : this.flatMetrics(cornersOut[0], 0, positions, tangent, n);
     }
-    this.devices?.addMetrics(this, (e) => seeded.of(e), n, tangent.status === 'unique', metrics, positions);
+    if (!dualsOnly) this.devices?.addMetrics(this, (e) => seeded.of(e), n, tangent.status === 'unique', metrics, positions);
     return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;

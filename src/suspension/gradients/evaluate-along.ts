@@ -20,7 +20,7 @@ export type DualEvaluation = StateEvaluation & { rockerAngles: (Dual | null)[]; 
  * Evaluate the state along `rates`, each point's local move added at columns base + 3j + c.
  * `lookup`: hardpoint index per point-term local array, kept between calls.
  */
-export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation {
+export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number, seen?: Uint8Array, dualsOnly = false): DualEvaluation {
   const sm = ctx.sm;
   const R = rotation;
   const sys = sm.model.system;
@@ -47,7 +47,7 @@ export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike
     for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
   };
   try {
-    const ev = sm.evaluate({ rates });
+    const ev = sm.evaluate({ rates, dualsOnly });
     return { ...ev, rockerAngles: rockerAngles(ctx, rates, base), devices: deviceMetricDuals(ctx, rates, base, ev.corners) };
   } finally {
     sm.explicitPointRate = null;
