@@ -15,7 +15,7 @@
  * - rows.ts: the constraint rows, their Jacobian and independent subset;
  * - energy.ts: the energy budget, an observer of each accepted step, beside the gradient
  *   hook `onStep` (src/gradients): neither is part of the step's Newton loop;
- * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check.
+ * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check (step-end.ts: their end's forces).
  * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
  * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
  * constant acceleration of a spinning body; kernel/integrator/product-group.ts, docs/dynamics.md).
@@ -39,6 +39,7 @@ import { ConstraintRows } from './rows';
 import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
 import { UncheckedSteps } from './unchecked';
+import { StepEndForces } from './step-end';
 import { masslessNames } from './massless';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
@@ -139,6 +140,8 @@ export class Integrator {
   readonly scheme: TimeScheme;
   /** The energy budget, kept after each accepted step. */
   readonly account: EnergyAccount;
+  /** The forces an unchecked step evaluates at its end (step-end.ts; `readAfterStep` names the blocks read between steps). */
+  readonly stepEnd = new StepEndForces();
 
   /** On R³ × SO(3): the scheme's velocity, its rate and a, poses' translation in world axes (v, v̇ follow them in body axes). */
   private readonly eta: Float64Array | null;
@@ -250,14 +253,10 @@ export class Integrator {
   stepStart(): { state: Float64Array; v: Float64Array; vdot: Float64Array; a: Float64Array } {
     return { state: this.savedState, v: this.savedV, vdot: this.savedVdot, a: this.savedA };
   }
-  coefficients(): SchemeCoefficients {
-    return { ...this.scheme.coefficients };
-  }
+  coefficients(): SchemeCoefficients { return { ...this.scheme.coefficients }; }
   activeRows(): Int32Array { return this.constraints.active.subarray(0, this.constraints.activeCount); }
 
-  get methodName(): IntegratorMethod {
-    return this.scheme.method;
-  }
+  get methodName(): IntegratorMethod { return this.scheme.method; }
 
   private setTime(t: number): void {
     const drivers = this.drivers;
@@ -407,12 +406,12 @@ export class Integrator {
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const lin = this.lin;
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
-      // a large matrix's K and C (its costliest part) only once the check has failed: it often converges
-      const deferred = fresh && it > 0 && lin.large;
-      // J itself only for a new matrix (and its independent rows); Jᵀλ reads the blocks' own
-      if (fresh && !deferred) constraints.scatter();
+      // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
+      const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous);
+      // J itself only for a large matrix's pattern (a small one's rows are written from the blocks', select scatters its own); Jᵀλ reads the blocks' own
+      if (fresh && !deferred && lin.large) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
-      const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP);
+      const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
@@ -420,7 +419,7 @@ export class Integrator {
       if (it > 0 && phiMax <= tolPhi && rMax <= tolR) { this.unchecked.checked(); return true; }
       if (it === 0) first = error;
       previous = phiMax;
-      if (deferred) { constraints.scatter(); lin.residual(this.forces, true, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
+      if (deferred) { constraints.scatter(); lin.deferredMatrix(this.forces, derivatives, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
@@ -446,8 +445,8 @@ export class Integrator {
       this.retract(step);
       this.followProduct();
       if (it === 0 && this.unchecked.accept(first)) {
-        // no check (unchecked.ts); the forces are still assembled at the step's end: elements report from there
-        this.forces.assemble(this.v, t1, lin.Q, null, null);
+        // no check (unchecked.ts); the forces read between steps are evaluated at its end (step-end.ts)
+        this.stepEnd.evaluate(this.forces, this.v, t1, lin.Q, this.onStep !== null || lin.large);
         return true;
       }
     }

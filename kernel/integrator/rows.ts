@@ -195,6 +195,7 @@ export class ConstraintRows {
   select(): void {
     const n = this.n, m = this.count;
     if (m === 0 || n === 0) { this.activeCount = 0; return; }
+    this.scatter();
     const ma = this.qr.factor(this.J, n, m, 1e-9);
     const active = this.active, perm = this.qr.perm;
     for (let i = 0; i < ma; i++) {
@@ -230,15 +231,35 @@ export class ConstraintRows {
     }
   }
 
-  /** The active rows of J into the bordering blocks of the N × N matrix S (rows and columns n ..). */
+  /**
+   * The active rows of J into the bordering blocks of the N × N matrix S (rows and columns n ..),
+   * whose entries there are zero. From the blocks' own storage when J is not scattered (a small
+   * system's matrix, rebuilt every step: the scatter and the dense rows' zeros are a tenth of
+   * its assembly): each row's nonzero columns, the values `scatter` would have written.
+   */
   addToMatrix(S: Float64Array, N: number): void {
     const n = this.n;
+    if (!this.denseCurrent) { this.addRowsFromBlocks(S, N); return; }
     for (let k = 0; k < this.activeCount; k++) {
       const row = this.active[k] * n;
       for (let c = 0; c < n; c++) {
         const x = this.J[row + c];
         S[(n + k) * N + c] = x;
         S[c * N + n + k] = x;
+      }
+    }
+  }
+
+  /** addToMatrix from the slab (J where a block's columns repeat): `0 +` as scatter's, so a −0 is written +0. */
+  private addRowsFromBlocks(S: Float64Array, N: number): void {
+    const n = this.n, J = this.J, slab = this.slab, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, fromSlab = this.rowSlabIndex;
+    for (let k = 0; k < this.activeCount; k++) {
+      const row = active[k], base = row * n, lower = (n + k) * N, upper = n + k;
+      for (let e = start[row], end = start[row + 1]; e < end; e++) {
+        const c = columns[e], x = fromSlab[e];
+        const value = x >= 0 ? 0 + slab[x] : J[base + c];
+        S[lower + c] = value;
+        S[c * N + upper] = value;
       }
     }
   }

@@ -246,6 +246,8 @@ export function prepareSimulation(source: AssemblyDoc | DynamicsModel, options: 
     if (!report.converged) throw new IntegratorError('the start pose cannot be solved with the motions at t = 0');
   }
   const integrator = new Integrator(system, dyn.forces, dyn.bodies.map((b) => ({ variable: b.variable, M: b.M })), drivers.map((d) => d.block), options);
+  // between steps only the tyres' last evaluation is read (run's touch-down events; frames evaluate their own)
+  integrator.stepEnd.readAfterStep(dyn.forces, dyn.elements.filter((e) => e.block instanceof TyreForce).map((e) => e.index));
   const { v0, given } = readVelocities(dyn, integrator.layout, integrator.size);
   const start = integrator.start(0, v0, given);
   const sim: Simulation = { dyn, integrator, drivers, velocityProjection: start.projection, frame: () => frameOf(sim) };
