@@ -17,6 +17,7 @@ import { buildModel, type Model, ModelError } from '../../model/build';
 import { validateRoles, RolesError, type CornerRoles, type PointRole, type SuspensionRoles } from './roles';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { betweenExpr, localOf } from './point-terms';
+import { SeededPoints } from './seeded-points';
 export { localSource, rodShare } from './point-terms';
 import {
   cornerMetrics, CORNER_INPUT_POINTS, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
@@ -466,23 +467,6 @@ export class SuspensionModel implements ModelPoints {
     this.activeDrivers = [];
   }
   private activeDrivers: ResidualBlock[] = [];
-}
-
-/**
- * One dual per point expression and state: roles name the same points several times
- * (instant axis, damper, rocker, devices); the metrics never write into their inputs. Its
- * lookups are methods, not closures made per evaluation (under tsx's keepNames a named
- * closure costs a defineProperty at every state).
- */
-class SeededPoints {
-  private readonly seeded = new Map<PointExpr, DualVec3>();
-  constructor(private readonly sm: SuspensionModel, private readonly tangent: TangentSpace, private readonly dirs: readonly (Float64Array | null)[], private readonly n: number) {}
-  of(e: PointExpr): DualVec3 {
-    let p = this.seeded.get(e);
-    if (!p) this.seeded.set(e, (p = this.sm.pointDual(e, this.tangent, this.dirs, this.n)));
-    return p;
-  }
-  role(r: PointRole): DualVec3 { return this.of(this.sm.resolveRole(r)); }
 }
 
 // Scratch for the evaluation's hot path (single-threaded; never held across calls).
