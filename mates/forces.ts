@@ -136,18 +136,17 @@ const ZERO12 = new Float64Array(12);
  */
 export class BushingForce extends BodyForceBlock {
   protected override readonly narrowable = true;
-  private readonly fa: DualVec3[] = [this.vec(), this.vec(), this.vec()];
-  private readonly fb: DualVec3[] = [this.vec(), this.vec(), this.vec()];
+  private readonly fa: DualVec3[] = [this.vec(), this.vec(), this.vec()]; private readonly fb: DualVec3[] = [this.vec(), this.vec(), this.vec()];
   private readonly oa = this.vec(); private readonly ob = this.vec(); private readonly sep = this.vec();
   private readonly va = this.vec(); private readonly vb = this.vec(); private readonly wa = this.vec(); private readonly wb = this.vec();
-  private readonly rel = this.vec(); private readonly tmpV = this.vec(); private readonly vee = this.vec();
-  private readonly F = this.vec(); private readonly M = this.vec();
+  private readonly rel = this.vec(); private readonly tmpV = this.vec(); private readonly vee = this.vec(); private readonly F = this.vec(); private readonly M = this.vec();
   /** The world force on b and moment about its point of the last evaluation, as duals (tangents in tangent mode), for the gradients. */
   get forceDual(): DualVec3 { return this.F; }
   get momentDual(): DualVec3 { return this.M; }
   private readonly r: Dual[] = Array.from({ length: 9 }, () => this.dual());
-  private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()];
-  private readonly comp = [this.dual(), this.dual(), this.dual()];
+  private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()]; private readonly comp = [this.dual(), this.dual(), this.dual()];
+  /** Translational (N/mm) and rotational (N·mm/rad) rates along A's axes, the element's own (compliance/stiffness.ts sets them in place). */
+  readonly stiffness: Float64Array; readonly rotationalStiffness: Float64Array;
   /** Each frame's axes in its part (read, by identity, by the gradients that turn a frame). */
   readonly axesA: readonly Float64Array[];
   readonly axesB: readonly Float64Array[];
@@ -156,9 +155,11 @@ export class BushingForce extends BodyForceBlock {
 
   constructor(owner: string, bodyA: number, readonly originA: ArrayLike<number>, rotationA: Readonly<ArrayLike<number>>,
     bodyB: number, readonly originB: ArrayLike<number>, rotationB: Readonly<ArrayLike<number>>,
-    readonly stiffness: ArrayLike<number>, readonly rotationalStiffness: ArrayLike<number>,
+    stiffness: ArrayLike<number>, rotationalStiffness: ArrayLike<number>,
     readonly damping: ArrayLike<number>, readonly rotationalDamping: ArrayLike<number>) {
     super(owner, [bodyA, bodyB]);
+    // one array kind for every bushing (a file's [8000, 1600, 1600] is of small integers, another's of doubles)
+    this.stiffness = Float64Array.from(stiffness); this.rotationalStiffness = Float64Array.from(rotationalStiffness);
     const axes = (q: Readonly<ArrayLike<number>>): Float64Array[] => {
       const R = rotationMatrix(new Float64Array(9), q, 0);
       return [0, 1, 2].map((j) => Float64Array.of(R[j], R[3 + j], R[6 + j]));
