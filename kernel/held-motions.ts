@@ -15,6 +15,7 @@
  */
 import { InternalError } from './errors';
 import { PivotedQR } from './linalg';
+import { zeroedFloats } from './float-slab';
 import type { System } from './system';
 import { RANK_TOLERANCE, assembleGroup, type Group } from './solver/groups';
 
@@ -106,7 +107,8 @@ export class HeldFactor {
   /** The admissible motions at the factored state: each part's null space, in part order, zero off its coordinates. */
   motions(): HeldMotions {
     const L = this.factored(), n = L.n, k = n - L.rows;
-    const basis = new Float64Array(n * k);
+    // a slab view (float-slab.ts): a Newton on the manifold asks for a basis at every iterate
+    const basis = zeroedFloats(n * k);
     let col = 0;
     for (const part of L.parts) {
       const np = part.group.n, kp = np - part.rows;
@@ -125,7 +127,7 @@ export class HeldFactor {
    */
   multipliers(Q: ArrayLike<number>): HeldMultipliers {
     const L = this.factored();
-    const lambda = new Float64Array(L.constraintRows), driverLambda = new Float64Array(L.rows - L.constraintRows);
+    const lambda = zeroedFloats(L.constraintRows), driverLambda = zeroedFloats(L.rows - L.constraintRows);
     for (const part of L.parts) {
       if (part.rows === 0) continue;
       const n = part.group.n, qr = part.qr, b = part.b, y = part.y;

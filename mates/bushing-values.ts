@@ -1,5 +1,5 @@
 /**
- * A bushing's generalized force at rest in plain numbers: the values pass of BushingForce
+ * A bushing's generalized force in plain numbers: the values pass of BushingForce
  * (mates/forces.ts), operation for operation, without the dual machinery. A compliant
  * settle asks for Q alone many times per state (each Newton iterate, the loads report, the
  * element reports), and the width-0 dual pass costs an order of magnitude more than its
@@ -17,6 +17,9 @@ export interface BushingValuesInput {
   readonly originB: ArrayLike<number>;
   readonly stiffness: ArrayLike<number>;
   readonly rotationalStiffness: ArrayLike<number>;
+  /** Damping rates per A axis, read when a body moves. */
+  readonly damping: ArrayLike<number>;
+  readonly rotationalDamping: ArrayLike<number>;
   readonly last: { translation: Float64Array; rotation: Float64Array; force: Float64Array; moment: Float64Array; at: Float64Array };
 }
 
@@ -46,11 +49,38 @@ function dot(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
   return a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2];
 }
 
+const va = new Float64Array(3), vb = new Float64Array(3), wa = new Float64Array(3), wb = new Float64Array(3);
+const rel = new Float64Array(3), spin = new Float64Array(3);
+
+/** BodyForceBlock.velocityOf's value: R(ω × p + v) of a material point p of the body whose velocity starts at xi[b], or R ω (`angular`). */
+function velocityOf(out: Float64Array, R: Float64Array, xi: Float64Array, b: number, p: ArrayLike<number>, angular: boolean): void {
+  const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2];
+  const p0 = p[0], p1 = p[1], p2 = p[2];
+  const a0 = angular ? w0 : w1 * p2 - w2 * p1 + xi[b + 3];
+  const a1 = angular ? w1 : w2 * p0 - w0 * p2 + xi[b + 4];
+  const a2 = angular ? w2 : w0 * p1 - w1 * p0 + xi[b + 5];
+  for (let i = 0; i < 3; i++) out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2;
+}
+
 /**
- * Q (12: body A's ω, v, then B's) of a bushing whose bodies are at rest, and its `last`
- * report, at `state` (offsets of A's and B's poses).
+ * The damper's relative rates at the geometry just computed, as BushingForce.compute takes
+ * them: rel = A-axes' ḋ source v_B − v_A − ω_A × sep, spin = ω_B − ω_A (world).
  */
-export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array): void {
+function rates(b: BushingValuesInput, xi: Float64Array): void {
+  velocityOf(va, RA, xi, 0, b.originA, false); velocityOf(vb, RB, xi, 6, b.originB, false);
+  velocityOf(wa, RA, xi, 0, ORIGIN, true); velocityOf(wb, RB, xi, 6, ORIGIN, true);
+  for (let i = 0; i < 3; i++) rel[i] = vb[i] - va[i];
+  const c0 = wa[1] * sep[2] - wa[2] * sep[1], c1 = wa[2] * sep[0] - wa[0] * sep[2], c2 = wa[0] * sep[1] - wa[1] * sep[0];
+  rel[0] = rel[0] - c0; rel[1] = rel[1] - c1; rel[2] = rel[2] - c2;
+  for (let i = 0; i < 3; i++) spin[i] = wb[i] - wa[i];
+}
+
+/**
+ * Q (12: body A's ω, v, then B's) of a bushing, and its `last` report, at `state` (offsets
+ * of A's and B's poses) with the bodies at rest, or moving at `velocity` (12: A's (ω, v) then
+ * B's): its damping force and moment then, as BushingForce.compute adds them.
+ */
+export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, velocity: Float64Array | null = null): void {
   rotationMatrix(RA, state, offsets[0] + 3);
   rotationMatrix(RB, state, offsets[1] + 3);
   for (let i = 0; i < 3; i++) { turn(fa, 3 * i, RA, b.axesA[i]); turn(fb, 3 * i, RB, b.axesB[i]); }
@@ -68,13 +98,18 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   for (let i = 0; i < 3; i++) vee[i] = vee[i] * s3;
   F.fill(0); M.fill(0);
   const last = b.last;
+  // `velocity` only when a body moves (as the dual pass's `moving`): the same signs of zero at rest
+  const moving = velocity !== null;
+  if (moving) rates(b, velocity);
   for (let i = 0; i < 3; i++) {
     const d = dot(fa, 3 * i, sep, 0);
-    const c = d * -b.stiffness[i];
+    let c = d * -b.stiffness[i];
+    if (moving && b.damping[i] !== 0) c = c + dot(fa, 3 * i, rel, 0) * -b.damping[i];
     for (let j = 0; j < 3; j++) F[j] = F[j] + fa[3 * i + j] * c;
     last.translation[i] = d;
     last.rotation[i] = vee[i];
-    const m = vee[i] * -b.rotationalStiffness[i];
+    let m = vee[i] * -b.rotationalStiffness[i];
+    if (moving && b.rotationalDamping[i] !== 0) m = m + dot(fa, 3 * i, spin, 0) * -b.rotationalDamping[i];
     for (let j = 0; j < 3; j++) M[j] = M[j] + fa[3 * i + j] * m;
   }
   last.force.set(F); last.moment.set(M); last.at.set(ob);

@@ -11,7 +11,7 @@
  * with pose (R, t) gives Q_v = Rᵀ F, Q_ω = Rᵀ ((x − t) × F + M).
  */
 import {
-  Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv, dvAdd, dvAddScaledDual,
+  Dual, DualVec3, dAdd, dAddConst, dChain, dConst, dScale, dSub, dAtan2, dSqrt, dDiv, dvAddScaledDual,
   dvConst, dvCross, dvDot, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize, dvComponent, dvSetComponent,
   rotationMatrix, tangentMode,
 } from '../kernel/dual';
@@ -136,18 +136,17 @@ const ZERO12 = new Float64Array(12);
  */
 export class BushingForce extends BodyForceBlock {
   protected override readonly narrowable = true;
-  private readonly fa: DualVec3[] = [this.vec(), this.vec(), this.vec()];
-  private readonly fb: DualVec3[] = [this.vec(), this.vec(), this.vec()];
+  private readonly fa: DualVec3[] = [this.vec(), this.vec(), this.vec()]; private readonly fb: DualVec3[] = [this.vec(), this.vec(), this.vec()];
   private readonly oa = this.vec(); private readonly ob = this.vec(); private readonly sep = this.vec();
   private readonly va = this.vec(); private readonly vb = this.vec(); private readonly wa = this.vec(); private readonly wb = this.vec();
-  private readonly rel = this.vec(); private readonly tmpV = this.vec(); private readonly vee = this.vec();
-  private readonly F = this.vec(); private readonly M = this.vec();
+  private readonly rel = this.vec(); private readonly tmpV = this.vec(); private readonly vee = this.vec(); private readonly F = this.vec(); private readonly M = this.vec();
   /** The world force on b and moment about its point of the last evaluation, as duals (tangents in tangent mode), for the gradients. */
   get forceDual(): DualVec3 { return this.F; }
   get momentDual(): DualVec3 { return this.M; }
   private readonly r: Dual[] = Array.from({ length: 9 }, () => this.dual());
-  private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()];
-  private readonly comp = [this.dual(), this.dual(), this.dual()];
+  private readonly s = [this.dual(), this.dual(), this.dual(), this.dual(), this.dual()]; private readonly comp = [this.dual(), this.dual(), this.dual()];
+  /** Translational (N/mm) and rotational (N·mm/rad) rates along A's axes, the element's own (compliance/stiffness.ts sets them in place). */
+  readonly stiffness: Float64Array; readonly rotationalStiffness: Float64Array;
   /** Each frame's axes in its part (read, by identity, by the gradients that turn a frame). */
   readonly axesA: readonly Float64Array[];
   readonly axesB: readonly Float64Array[];
@@ -156,9 +155,11 @@ export class BushingForce extends BodyForceBlock {
 
   constructor(owner: string, bodyA: number, readonly originA: ArrayLike<number>, rotationA: Readonly<ArrayLike<number>>,
     bodyB: number, readonly originB: ArrayLike<number>, rotationB: Readonly<ArrayLike<number>>,
-    readonly stiffness: ArrayLike<number>, readonly rotationalStiffness: ArrayLike<number>,
+    stiffness: ArrayLike<number>, rotationalStiffness: ArrayLike<number>,
     readonly damping: ArrayLike<number>, readonly rotationalDamping: ArrayLike<number>) {
     super(owner, [bodyA, bodyB]);
+    // one array kind for every bushing (a file's [8000, 1600, 1600] is of small integers, another's of doubles)
+    this.stiffness = Float64Array.from(stiffness); this.rotationalStiffness = Float64Array.from(rotationalStiffness);
     const axes = (q: Readonly<ArrayLike<number>>): Float64Array[] => {
       const R = rotationMatrix(new Float64Array(9), q, 0);
       return [0, 1, 2].map((j) => Float64Array.of(R[j], R[3 + j], R[6 + j]));
@@ -167,12 +168,12 @@ export class BushingForce extends BodyForceBlock {
   }
 
   /**
-   * Q alone at rest is written out by hand (mates/bushing-values.ts): the values pass's
-   * numbers, no dual calls. It reads the element's own frames and rates each time (the
-   * compliance gradients set the rates in place).
+   * Q alone is written out by hand (mates/bushing-values.ts): the values pass's numbers, no
+   * dual calls (a settle's Newton states, a run's iterations on a kept matrix). It reads the
+   * element's own frames and rates each time (the compliance gradients set the rates in place).
    */
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
-    if (!K && !C && !tangentMode() && atRest(velocity)) { bushingValues(this, state, offsets, Q); return; }
+    if (!K && !C && !tangentMode()) { bushingValues(this, state, offsets, Q, atRest(velocity) ? null : velocity); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
 
@@ -355,123 +356,9 @@ export class BodyTorque extends BodyForceBlock {
   }
 }
 
-// ---- tyre ----
+// ---- tyre (mates/tyre-force.ts) ----
 
-/**
- * The lowest point of a wheel's rim circle, x = c + r·n (duals): n is the unit direction
- * toward the ground within the wheel plane, a·a_z a − e_z normalised, from the centre c and
- * the unit spin axis a; x = c for a wheel lying flat, which has no lowest point. `s`, `az` and
- * `tmp` are scratch. The tyre element and the vehicle's contact patch share it.
- */
-export function rimLowestPoint(x: DualVec3, c: DualVec3, a: DualVec3, radius: number, s: DualVec3, az: Dual, tmp: DualVec3): void {
-  dvComponent(az, a, 2);
-  dvScale(s, a, az);
-  s.v[2] -= 1;
-  const len2 = s.v[0] ** 2 + s.v[1] ** 2 + s.v[2] ** 2;
-  if (len2 > 1e-24) { dvNormalize(tmp, s); dvScaleConst(tmp, tmp, radius); dvAdd(x, c, tmp); }
-  else dvAdd(x, c, dvConst(tmp, 0, 0, 0));
-}
-
-/**
- * A vertical tyre spring: the wheel (centre c, spin axis a, radius r) touches the ground
- * plane z = ground at its rim's lowest point; penetration p = ground − z_contact, force
- * max(0, k p + c ṗ) upward at the contact (none while p ≤ 0). ṗ is minus the vertical
- * velocity of the wheel's material point at the contact.
- */
-export class TyreForce extends BodyForceBlock {
-  // centre, unit axis and contact point (read by a slipping tyre, mates/tyres/slip-force.ts)
-  protected readonly c = this.vec(); protected readonly a = this.vec(); private readonly s = this.vec(); protected readonly x = this.vec();
-  /** The contact's material velocity relative to the road after `contactVelocity()`. */
-  protected readonly v = this.vec();
-  private readonly w = this.vec(); private readonly arm = this.vec(); private readonly tmp = this.vec();
-  protected readonly F = this.vec(); private readonly az = this.dual(); private readonly pd = this.dual(); private readonly N = this.dual();
-  /** The penetration after `contact()` (read by a simulation result's probe, src/suspension/gradients/simulation/results.ts). */
-  protected readonly p = this.dual();
-  protected readonly r = this.vec(); private readonly rz = this.dual();
-  readonly last = { penetration: 0, force: 0, contact: new Float64Array(3) };
-  /**
-   * @param road optionally, the road under the wheel: a point of another part (body 1) whose
-   *   world height plus `ground` is the surface's; the contact force acts on it too, opposite.
-   */
-  constructor(owner: string, body: number, readonly centre: ArrayLike<number>, readonly axis: ArrayLike<number>,
-    readonly radius: number, readonly stiffness: number, readonly damping: number, readonly ground: number,
-    readonly road: { body: number; point: ArrayLike<number> } | null = null) {
-    super(owner, road ? [body, road.body] : [body]);
-  }
-  /** Contact point and penetration as duals. */
-  protected contact(): void {
-    this.point(this.c, 0, this.centre);
-    this.direction(this.tmp, 0, this.axis);
-    dvNormalize(this.a, this.tmp);
-    rimLowestPoint(this.x, this.c, this.a, this.radius, this.s, this.az, this.tmp);
-    dvComponent(this.p, this.x, 2);
-    dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
-    if (this.road) { this.point(this.r, 1, this.road.point); dvComponent(this.rz, this.r, 2); dAdd(this.p, this.p, this.rz); }
-    this.last.penetration = this.p.v; this.last.contact.set(this.x.v);
-  }
-  /** The material velocity of the wheel at the contact x, less the road's there, into `v` (after `contact()`). */
-  protected contactVelocity(): void {
-    // R v + ω_w × (x − origin)
-    this.velocityOf(this.v, 0, ORIGIN);
-    this.velocityOf(this.w, 0, ORIGIN, true);
-    this.point(this.tmp, 0, ORIGIN);
-    dvSub(this.arm, this.x, this.tmp);
-    dvCross(this.tmp, this.w, this.arm);
-    dvAdd(this.v, this.v, this.tmp);
-    if (this.road) {
-      // less the road's material velocity there: v_r + ω_r × (x − r)
-      this.velocityOf(this.w, 1, this.road.point);
-      dvSub(this.v, this.v, this.w);
-      this.velocityOf(this.w, 1, ORIGIN, true);
-      dvSub(this.arm, this.x, this.r);
-      dvCross(this.tmp, this.w, this.arm);
-      dvSub(this.v, this.v, this.tmp);
-    }
-  }
-  /** The vertical load k p + c ṗ as a dual after `contact()`, or null without contact (recorded in `last.force`). */
-  protected normalLoad(): Dual | null {
-    this.last.force = 0;
-    if (!(this.p.v > 0)) return null;
-    dScale(this.N, this.p, this.stiffness);
-    if (this.damping !== 0) {
-      this.contactVelocity();
-      dvComponent(this.pd, this.v, 2);
-      dAdd(this.N, this.N, dScale(this.pd, this.pd, -this.damping));
-    }
-    if (!(this.N.v > 0)) return null;
-    this.last.force = this.N.v;
-    return this.N;
-  }
-  protected compute(): void {
-    this.contact();
-    const N = this.normalLoad();
-    if (!N) return;
-    dvConst(this.F, 0, 0, 0);
-    dvSetComponent(this.F, 2, N);
-    this.apply(0, this.x, this.F, null);
-    if (this.road) this.apply(1, this.x, this.F, null, -1);
-  }
-  potential(state: Float64Array, offsets: Int32Array): number {
-    if (this.n) return this.values().potential(state, offsets);
-    this.begin(state, offsets, ZERO12);
-    this.contact();
-    return this.p.v > 0 ? 0.5 * this.stiffness * this.p.v * this.p.v : 0;
-  }
-  /**
-   * Power its damping takes: −(N − k p)·v_z with v_z the contact's vertical velocity (c v_z²
-   * while N > 0; k p v_z ≥ 0 while the clamp at N = 0 holds), so that the stored energy
-   * ½ k p², this and the work on the wheel balance.
-   */
-  dissipation(state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
-    if (this.n) return this.values().dissipation(state, offsets, velocity);
-    if (this.damping === 0) return 0;
-    this.begin(state, offsets, velocity);
-    this.compute();
-    if (!(this.p.v > 0)) return 0;
-    const vz = -this.pd.v / this.damping; // pd was scaled by −c in compute
-    return -(this.last.force - this.stiffness * this.p.v) * vz;
-  }
-}
+export { TyreForce, rimLowestPoint } from './tyre-force';
 
 // ---- a spring on a coordinate ----
 

@@ -406,12 +406,12 @@ export class Integrator {
       // finite-difference checks drift), so the Newton path does not switch with a nudge.
       const lin = this.lin;
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
-      // a large matrix's K and C (its costliest part) only once the check has failed: it often converges
-      const deferred = fresh && it > 0 && lin.large;
+      // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
+      const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous);
       // J itself only for a large matrix's pattern (a small one's rows are written from the blocks', select scatters its own); Jᵀλ reads the blocks' own
       if (fresh && !deferred && lin.large) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
-      const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP);
+      const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
       const rMax = lin.maxResidual();
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
@@ -419,7 +419,7 @@ export class Integrator {
       if (it > 0 && phiMax <= tolPhi && rMax <= tolR) { this.unchecked.checked(); return true; }
       if (it === 0) first = error;
       previous = phiMax;
-      if (deferred) { constraints.scatter(); lin.residual(this.forces, true, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
+      if (deferred) { constraints.scatter(); lin.deferredMatrix(this.forces, derivatives, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;

@@ -56,6 +56,13 @@ export class IterationSystem {
   factorisations = 0;
   /** A large matrix's nonzeros (pattern.ts), once the active rows are known and fixed; null: the dense loops. */
   private pattern: IterationPattern | null = null;
+  /**
+   * Whether K and C hold an assembly a large matrix (a whole car) may refactor with again:
+   * its K and C, from the force elements' dual passes, cost as much as the elimination, and at
+   * h ≈ 1 ms (K + γ'C)/β' is a few thousandths of the mass blocks, so a refactor for the rows'
+   * turning (REFRESH_LARGE) keeps them; a new step size or a stall reassembles them.
+   */
+  private keptDerivatives = false;
   /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
   private dense = false;
   private readonly g6 = new Float64Array(6);
@@ -89,6 +96,7 @@ export class IterationSystem {
    */
   usePattern(N: number, fixedRows: boolean, forces: ForceSet, constraints: ConstraintRows): void {
     this.pattern = fixedRows && N >= ORDERED_MIN_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints) : null;
+    this.keptDerivatives = false;
   }
 
   /** A large system (a whole car): its matrix is refactored in a fill-reducing order, and seldom (integrator.ts). */
@@ -159,13 +167,26 @@ export class IterationSystem {
 
   /**
    * The forces at velocities v and time t, then the dynamic residual (dynamicResidual: its
-   * force scale returned). `matrix`: K, C and the gyroscopic blocks too, into a cleared S of size N.
+   * force scale returned). `matrix`: K, C and the gyroscopic blocks too, into a cleared S of
+   * size N; K and C only when `derivatives` or not held (keptDerivatives).
    */
-  residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number): number {
-    forces.assemble(v, t, this.Q, matrix ? this.K : null, matrix ? this.C : null, this.sparseForces);
+  residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number, derivatives = true): number {
+    const kc = matrix && (derivatives || !this.keptDerivatives);
+    forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
+    if (kc && this.large) this.keptDerivatives = true;
     if (matrix) this.clear(N);
     this.gyro(v, matrix ? this.S : null, N, gyroScale);
     return this.dynamicResidual(vdot, lambda, constraints);
+  }
+
+  /**
+   * The matrix of a large system whose check failed (residual() computed r and Q at this
+   * state): S cleared with the gyroscopic blocks, and K and C as `residual` takes them.
+   */
+  deferredMatrix(forces: ForceSet, derivatives: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number): void {
+    if (derivatives || !this.keptDerivatives) { this.residual(forces, true, v, vdot, lambda, constraints, t, N, gyroScale); return; }
+    this.clear(N);
+    this.gyro(v, this.S, N, gyroScale);
   }
 
   /**

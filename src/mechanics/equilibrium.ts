@@ -92,6 +92,14 @@ const scratch = {
   rhs(size: number): Float64Array { if (this.x.length < size) this.x = new Float64Array(size); return this.x; },
   /** Zeroed. */
   step(size: number): Float64Array { if (this.delta.length < size) this.delta = new Float64Array(size); this.delta.fill(0, 0, size); return this.delta; },
+  /** The state before a trial step (system.snapshot's numbers, kept in place: restore reads it whole). */
+  saved: new Float64Array(0),
+  save(system: DynamicsModel['system']): Float64Array {
+    const len = system.snapshotLength;
+    if (this.saved.length !== len) this.saved = new Float64Array(len);
+    this.saved.set(system.state.subarray(0, len));
+    return this.saved;
+  },
 };
 
 export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}): EquilibriumResult {
@@ -132,13 +140,15 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
       if (k === 0 || current <= tol) return true;
       total++;
       // regularise until K_r + μ I is positive definite: Newton near a stable equilibrium, descent elsewhere
+      // read once: a caller's reduction may form K_r when first asked (CompliantTangent.reduce)
+      const Kr = red.Kr;
       let diag = 0;
-      for (let a = 0; a < k; a++) diag = Math.max(diag, Math.abs(red.Kr[a * k + a]));
+      for (let a = 0; a < k; a++) diag = Math.max(diag, Math.abs(Kr[a * k + a]));
       let mu = 0;
       let alpha: Float64Array | null = null;
       for (let tries = 0; tries < 30; tries++) {
         const A = scratch.matrix(k * k);
-        for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) A[a * k + b] = 0.5 * (red.Kr[a * k + b] + red.Kr[b * k + a]) + (a === b ? mu : 0);
+        for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) A[a * k + b] = 0.5 * (Kr[a * k + b] + Kr[b * k + a]) + (a === b ? mu : 0);
         const x = scratch.rhs(k);
         x.set(red.f.subarray(0, k));
         if (choleskySolve(A, x, k)) { alpha = x; break; }
@@ -156,7 +166,7 @@ export function equilibrium(dyn: DynamicsModel, options: EquilibriumOptions = {}
         else len = Math.max(len, Math.abs(delta[c0]) * v.scale);
       }
       let h = len > trust ? trust / len : 1;
-      const saved = system.snapshot();
+      const saved = scratch.save(system);
       let accepted = false;
       for (let halving = 0; halving < 12; halving++) {
         for (const v of system.variables) {

@@ -112,6 +112,32 @@ describe('OrderedLU refactor on the last pivoting factorisation (kernel/lu-refac
     expect(lu.refactored).toBe(3);
   });
 
+  it('eliminates in place by its schedule: the factors of a dense work row\'s IKJ on the same pattern, bit for bit', () => {
+    const r = rng(43);
+    const { A, N } = vehicleLike(r, 3);
+    const lu = new OrderedLU(N);
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    for (let i = 0; i < A.length; i++) if (A[i] !== 0) A[i] *= 1 + 0.05 * (r() - 0.5);
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    expect(lu.refactored).toBe(1);
+    type Fields = { val: Float64Array; col: Int32Array; rowStart: Int32Array; diagPos: Int32Array; map: Int32Array };
+    const f = (lu as unknown as { pattern: Fields }).pattern;
+    // the reference: A's entries on the pattern, then row by row through a dense work row
+    const val = new Float64Array(f.val.length), w = new Float64Array(N);
+    for (let i = 0; i < N * N; i++) if (A[i] !== 0) val[f.map[i]] = A[i];
+    for (let k = 0; k < N; k++) {
+      const s = f.rowStart[k], d = f.diagPos[k], end = f.rowStart[k + 1];
+      for (let e = s; e < end; e++) w[f.col[e]] = val[e];
+      for (let e = s; e < d; e++) {
+        const j = f.col[e], l = w[j] / val[f.diagPos[j]];
+        w[j] = l;
+        for (let g = f.diagPos[j] + 1; g < f.rowStart[j + 1]; g++) w[f.col[g]] -= l * val[g];
+      }
+      for (let e = s; e < end; e++) val[e] = w[f.col[e]];
+    }
+    expect(Array.from(f.val)).toEqual(Array.from(val));
+  });
+
   it('grows the pattern for a nonzero outside it on the same pivots (no pivoting LU), and keeps that entry', () => {
     const r = rng(43);
     const { A, N } = vehicleLike(r, 2);

@@ -3,8 +3,8 @@
  * (asked for K and C, so it takes the duals): random non-unit poses, frames and rates, with
  * the part turned far from the chassis frame (θ by atan2) and by less than a degree (the
  * series at rest). The same operations in the same order, so Q and the report (force,
- * moment, point, translation, rotation) are the dual pass's bit for bit. Moving bodies keep
- * the dual pass (its damping terms).
+ * moment, point, translation, rotation) are the dual pass's bit for bit, at rest and with the
+ * bodies moving (the damping terms).
  */
 import { describe, expect, it } from 'vitest';
 import { System } from '../../kernel/system';
@@ -59,19 +59,29 @@ describe('bushing values by hand vs the dual pass', () => {
     const { system, element, offsets } = randomBushing(4242, false);
     const rest = new Float64Array(12), before = new Float64Array(12), after = new Float64Array(12), byDuals = new Float64Array(12);
     element.evaluate(system.state, offsets, rest, 0, before, null, null);
-    (element.stiffness as number[])[1] *= 3;
+    element.stiffness[1] *= 3;
     element.evaluate(system.state, offsets, rest, 0, after, null, null);
     element.evaluate(system.state, offsets, rest, 0, byDuals, new Float64Array(144), null);
     expect(Array.from(after)).not.toEqual(Array.from(before));
     expect(Array.from(after)).toEqual(Array.from(byDuals));
   });
 
-  it('a moving bushing keeps the dual pass (its damping force)', () => {
-    const { system, element, offsets } = randomBushing(777, false);
-    const moving = Float64Array.from({ length: 12 }, (_, i) => (i % 6) + 1);
-    const values = new Float64Array(12), rest = new Float64Array(12);
-    element.evaluate(system.state, offsets, moving, 0, values, null, null);
-    element.evaluate(system.state, offsets, new Float64Array(12), 0, rest, null, null);
-    expect(values.some((x, i) => x !== rest[i])).toBe(true);
+  it('moving bodies: the damping force and moment by hand, the dual pass\'s bits', () => {
+    for (let k = 0; k < 25; k++) {
+      const { system, element, offsets } = randomBushing(777 + 13 * k, k % 2 === 1);
+      const r = rng(31 + k);
+      const moving = Float64Array.from({ length: 12 }, (_, i) => (i % 6 < 3 ? between(r, -2, 2) : between(r, -300, 300)));
+      if (k % 5 === 4) moving.fill(0, 0, 6); // A at rest (the chassis side), B moving
+      const byHand = new Float64Array(12), byDuals = new Float64Array(12), rest = new Float64Array(12);
+      element.evaluate(system.state, offsets, moving, 0, byHand, null, null);
+      const report = structuredClone(element.last);
+      expect((element as unknown as { valueTwin: unknown }).valueTwin, 'the values took the dual pass').toBeNull();
+      element.evaluate(system.state, offsets, moving, 0, byDuals, new Float64Array(144), new Float64Array(144));
+      expect(Array.from(byHand), `#${k} Q`).toEqual(Array.from(byDuals));
+      for (const key of ['translation', 'rotation', 'force', 'moment', 'at'] as const) expect(Array.from(report[key]), `#${k} ${key}`).toEqual(Array.from(element.last[key]));
+      // the damping acts: the force differs from the one at rest
+      element.evaluate(system.state, offsets, new Float64Array(12), 0, rest, null, null);
+      expect(byHand.some((x, i) => x !== rest[i]), `#${k} damped`).toBe(true);
+    }
   });
 });

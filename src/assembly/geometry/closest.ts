@@ -20,6 +20,8 @@ import { Matrix4, Vector3 } from 'three';
 import { triangleDistance } from './tri-distance.ts';
 import { CAPSULE, segmentDistance } from './capsule.ts';
 import type { FlatBVH } from './flat-bvh.ts';
+import { Side } from './side.ts';
+import { Front } from './front.ts';
 
 export interface ClosestResult {
   distance: number;
@@ -32,118 +34,18 @@ export interface ClosestResult {
   triB: number;
   /** Where the parts overlapped: the deepest vertex of A inside B and of B inside A (clearance.ts's hint), -1 when none. */
   readonly deepest: [number, number];
+  /** Where the last walk stopped: the next one starts there. */
+  readonly front: Front;
 }
 
 export function closestResult(): ClosestResult {
-  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1] };
+  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1], front: new Front() };
 }
 
 /** Axes of the bound: A's own three, then F's three (when there is an n). */
 let axes = 3;
 
-/** One side's per-query cache: the extents along the bound's axes of the nodes and triangles it touched. */
-class Side {
-  nodeSpan = new Float64Array(0);
-  nodeStamp = new Int32Array(0);
-  triSpan = new Float64Array(0);
-  triStamp = new Int32Array(0);
-  capsuleEnds = new Float64Array(0);
-  capsuleStamp = new Int32Array(0);
-  /** The bound's axes in this side's frame (rows), and the offset of this frame's origin along each. */
-  readonly axes = new Float64Array(18);
-  readonly offset = new Float64Array(6);
 
-  fit(tree: FlatBVH): void {
-    const nodes = tree.right.length;
-    if (this.nodeStamp.length < nodes) {
-      this.nodeSpan = new Float64Array(12 * nodes);
-      this.nodeStamp = new Int32Array(nodes).fill(-1);
-      this.capsuleEnds = new Float64Array(6 * nodes);
-      this.capsuleStamp = new Int32Array(nodes).fill(-1);
-    }
-    if (this.triStamp.length < tree.triangles) {
-      this.triSpan = new Float64Array(12 * tree.triangles);
-      this.triStamp = new Int32Array(tree.triangles).fill(-1);
-    }
-  }
-
-  /**
-   * Node i's extent along each axis: lo, hi per axis (cached for this query). A leaf's is
-   * its triangles' exactly; an inner node's the tighter of its axis-aligned and its
-   * oriented box's.
-   */
-  node(tree: FlatBVH, i: number): number {
-    const o = 12 * i;
-    if (this.nodeStamp[i] === query) return o;
-    this.nodeStamp[i] = query;
-    const s = this.nodeSpan;
-    if (tree.right[i]! < 0) {
-      // a leaf: its corners' extent exactly, each shared corner once
-      const f = this.axes, p = tree.corners, c0 = 3 * tree.leafCorner[i]!, c1 = 3 * tree.leafCorner[i + 1]!;
-      for (let k = 0; k < axes; k++) {
-        const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!;
-        let lo = Infinity, hi = -Infinity;
-        for (let c = c0; c < c1; c += 3) {
-          const x = fx * p[c]! + fy * p[c + 1]! + fz * p[c + 2]!;
-          if (x < lo) lo = x;
-          if (x > hi) hi = x;
-        }
-        s[o + 2 * k] = lo + this.offset[k]!;
-        s[o + 2 * k + 1] = hi + this.offset[k]!;
-      }
-      return o;
-    }
-    const b = tree.box, f = this.axes, ob = 6 * i, q = tree.obb, oq = 15 * i;
-    const cx = b[ob]!, cy = b[ob + 1]!, cz = b[ob + 2]!, hx = b[ob + 3]!, hy = b[ob + 4]!, hz = b[ob + 5]!;
-    for (let k = 0; k < axes; k++) {
-      const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!, off = this.offset[k]!;
-      const c = fx * cx + fy * cy + fz * cz + off;
-      const r = Math.abs(fx) * hx + Math.abs(fy) * hy + Math.abs(fz) * hz;
-      const c2 = fx * q[oq]! + fy * q[oq + 1]! + fz * q[oq + 2]! + off;
-      const r2 = Math.abs(fx * q[oq + 3]! + fy * q[oq + 4]! + fz * q[oq + 5]!) * q[oq + 12]!
-        + Math.abs(fx * q[oq + 6]! + fy * q[oq + 7]! + fz * q[oq + 8]!) * q[oq + 13]!
-        + Math.abs(fx * q[oq + 9]! + fy * q[oq + 10]! + fz * q[oq + 11]!) * q[oq + 14]!;
-      s[o + 2 * k] = Math.max(c - r, c2 - r2);
-      s[o + 2 * k + 1] = Math.min(c + r, c2 + r2);
-    }
-    return o;
-  }
-
-  /** Node i's capsule segment carried by e into A's frame (cached for this query): its place in capsuleEnds. */
-  ends(tree: FlatBVH, i: number): number {
-    const out = this.capsuleEnds, o = 6 * i;
-    if (this.capsuleStamp[i] !== query) {
-      this.capsuleStamp[i] = query;
-      const s = tree.capsule, c = CAPSULE * i;
-      for (let k = 0; k < 6; k += 3) {
-        const x = s[c + k]!, y = s[c + k + 1]!, z = s[c + k + 2]!;
-        out[o + k] = e[0]! * x + e[1]! * y + e[2]! * z + e[9]!;
-        out[o + k + 1] = e[3]! * x + e[4]! * y + e[5]! * z + e[10]!;
-        out[o + k + 2] = e[6]! * x + e[7]! * y + e[8]! * z + e[11]!;
-      }
-    }
-    return o;
-  }
-
-  /** Triangle t's extent along each axis (cached for this query). */
-  tri(tree: FlatBVH, t: number): number {
-    const o = 12 * t;
-    if (this.triStamp[t] === query) return o;
-    this.triStamp[t] = query;
-    const p = tree.tri, f = this.axes, s = this.triSpan, q = 9 * t;
-    for (let k = 0; k < axes; k++) {
-      const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!;
-      const a = fx * p[q]! + fy * p[q + 1]! + fz * p[q + 2]!;
-      const b = fx * p[q + 3]! + fy * p[q + 4]! + fz * p[q + 5]!;
-      const c = fx * p[q + 6]! + fy * p[q + 7]! + fz * p[q + 8]!;
-      s[o + 2 * k] = Math.min(a, b, c) + this.offset[k]!;
-      s[o + 2 * k + 1] = Math.max(a, b, c) + this.offset[k]!;
-    }
-    return o;
-  }
-}
-
-let query = 0;
 
 /** Work counters of the closest-pair walks since the last reset (tests read them: what a bound prunes, not how fast). */
 export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, triangleBounds: 0, triangleDistances: 0 };
@@ -154,45 +56,53 @@ export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, tri
  * the two nodes hold this many triangles together. Their prunes that count are high in the
  * hierarchy (two arms' tubes, turned a few degrees, whose boxes' corners reach past the
  * tubes), each cutting a large subtree; lower down the boxes already prune what a capsule
- * would, and a capsule costs a segment distance.
+ * would, and a capsule costs a segment distance. `front`: walks start from the last
+ * state's front (front.ts); `centroid`: triangle pairs are bounded along their centroids'
+ * line before they are measured.
  */
-export const closestTuning = { capsuleMin: 2048 };
+export const closestTuning = { capsuleMin: 2048, front: true, centroid: true };
 const sideA = new Side(), sideB = new Side();
+let query = 0;
+
+/** A new query, or F turned: the sides' cached spans are stale. */
+function nextQuery(): void {
+  query++;
+  sideA.query = query; sideB.query = query;
+}
 const e = new Float64Array(12); // bToA: rotation (row-major 3×3), then translation
 const carried = new Float64Array(9); // B's triangle in A's frame
 const pts = new Float64Array(6); // the last measured pair's points: on A, on B
 let stack = new Int32Array(2 * 1024);
 let stackBound = new Float64Array(1024);
 
-/** Squared gap of two spans (lo, hi per axis) over three orthogonal axes from `k0`: a lower bound of the squared distance. */
-function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number, k0: number): number {
+/** Squared gap of two spans (lo, hi per axis) over three orthogonal axes, at oa in a and ob in b: a lower bound of the squared distance. */
+function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
   let sum = 0;
-  for (let k = 2 * k0; k < 2 * k0 + 6; k += 2) {
+  for (let k = 0; k < 6; k += 2) {
     const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
     if (g > 0) sum += g * g;
   }
   return sum;
 }
 
-/** The larger of the two frames' bounds; F's alone once it is over the cut (usually the tighter, and enough to prune). */
-function gap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
-  if (axes === 3) return frameGap2(a, oa, b, ob, 0);
-  const h = frameGap2(a, oa, b, ob, 3);
+/** Triangles ta of A and tb of B: the larger of the two frames' bounds; F's alone once it is over the cut (usually the tighter, and enough to prune). */
+function gap2(A: FlatBVH, ta: number, B: FlatBVH, tb: number): number {
+  if (axes === 3) return frameGap2(A.ownTri, 6 * ta, sideB.triSpan, sideB.triA(B, tb));
+  const h = frameGap2(sideA.triSpan, sideA.triF(A, ta), sideB.triSpan, sideB.triF(B, tb));
   if (h > cut2) return h;
-  const g = frameGap2(a, oa, b, ob, 0);
+  const g = frameGap2(A.ownTri, 6 * ta, sideB.triSpan, sideB.triA(B, tb));
   return g > h ? g : h;
 }
 
 function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   closestStats.nodeBounds++;
-  const oa = sideA.node(A, i), ob = sideB.node(B, j);
-  if (axes === 3) return frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
-  const h = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 3);
+  if (axes === 3) return frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
+  const h = frameGap2(sideA.nodeSpan, sideA.nodeF(A, i), sideB.nodeSpan, sideB.nodeF(B, j));
   if (h > cut2) return h;
   const c = centreBound(A, i, B, j);
   const c2 = c > 0 ? c * c : 0;
   if (c2 > cut2) return c2;
-  const g = frameGap2(sideA.nodeSpan, oa, sideB.nodeSpan, ob, 0);
+  const g = frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
   const m = g > h ? (g > c2 ? g : c2) : (h > c2 ? h : c2);
   if (m > cut2 || A.count[i]! + B.count[j]! < closestTuning.capsuleMin) return m;
   const k = capsuleBound(A, i, B, j);
@@ -228,7 +138,7 @@ function centreBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
 /** The gap between two nodes' capsules (capsule.ts), B's segment carried into A's frame (cached for this query). */
 function capsuleBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   closestStats.capsuleBounds++;
-  const p = A.capsule, oa = CAPSULE * i, ob = sideB.ends(B, j), q = sideB.capsuleEnds;
+  const p = A.capsule, oa = CAPSULE * i, ob = sideB.ends(B, j, e), q = sideB.capsuleEnds;
   return segmentDistance(p[oa]!, p[oa + 1]!, p[oa + 2]!, p[oa + 3]!, p[oa + 4]!, p[oa + 5]!, q[ob]!, q[ob + 1]!, q[ob + 2]!, q[ob + 3]!, q[ob + 4]!, q[ob + 5]!)
     - p[oa + 6]! - B.capsule[CAPSULE * j + 6]!;
 }
@@ -302,6 +212,25 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   return g > h ? g : h;
 }
 
+/**
+ * Lower bound of the distance of triangle p (9 numbers at o) to triangle c (at q), one
+ * frame: the gap between their spans
+ * along the line through their centroids. Two patches of curved surfaces a little past
+ * the nearest pair sit side by side more than across: the line between them turns with
+ * them, where F's n and the triangles' own planes do not.
+ */
+export function centroidGap(p: ArrayLike<number>, o: number, c: ArrayLike<number>, q: number): number {
+  const ax = p[o]!, ay = p[o + 1]!, az = p[o + 2]!, bx = p[o + 3]!, by = p[o + 4]!, bz = p[o + 5]!, cx = p[o + 6]!, cy = p[o + 7]!, cz = p[o + 8]!;
+  const ux = c[q]!, uy = c[q + 1]!, uz = c[q + 2]!, vx = c[q + 3]!, vy = c[q + 4]!, vz = c[q + 5]!, wx = c[q + 6]!, wy = c[q + 7]!, wz = c[q + 8]!;
+  let dx = ux + vx + wx - ax - bx - cx, dy = uy + vy + wy - ay - by - cy, dz = uz + vz + wz - az - bz - cz;
+  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (!(len > 0)) return 0;
+  dx /= len; dy /= len; dz /= len;
+  const hi = Math.max(dx * ax + dy * ay + dz * az, dx * bx + dy * by + dz * bz, dx * cx + dy * cy + dz * cz);
+  const lo = Math.min(dx * ux + dy * uy + dz * uz, dx * vx + dy * vy + dz * vz, dx * wx + dy * wy + dz * wz);
+  return lo - hi;
+}
+
 function keep(out: ClosestResult, ta: number, tb: number): void {
   out.a.set(pts[0]!, pts[1]!, pts[2]!);
   out.b.set(pts[3]!, pts[4]!, pts[5]!);
@@ -343,10 +272,14 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
     const ma = orderA[ta]!, mb = orderB[tb]!, oa = orderA[out.triA]!, ob = orderB[out.triB]!;
     if (ma > oa || (ma === oa && mb >= ob)) return;
   }
+  setBest(d);
+  keep(out, ta, tb);
+}
+
+function setBest(d: number): void {
   best = d;
   cut = d * (1 + 1e-12) + 1e-9;
   cut2 = cut * cut;
-  keep(out, ta, tb);
 }
 
 /** Down the nearer child pair to two leaves, their triangle pairs measured: a first bound where there is no last state. */
@@ -372,16 +305,109 @@ function turned(out: ClosestResult): boolean {
   return axes === 6 && c < RESTART_COS;
 }
 
+const start = new Vector3(), end = new Vector3();
+const merged = new Int32Array(2);
+
+/** The walk's restart bookkeeping: the best when F was last set, and how often it was set again. */
+let frameBest = Infinity, restarts = 0;
+
+/**
+ * Walks the node pairs on the stack (down from `top`) until it is empty or the surfaces
+ * meet, writing where it stops (each pruned pair, each pair of leaves) into `front`.
+ * Where the best comes far nearer on a turned direction, the walk starts again from the
+ * roots on F turned onto it (its bounds are then tight), the stack and the front written
+ * so far dropped (the roots cover them): true then.
+ */
+function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: number, front: Front): boolean {
+  let again = false;
+  while (top > 0 && best > 0) {
+    top--;
+    const i = stack[2 * top]!, j = stack[2 * top + 1]!;
+    if (stackBound[top]! > cut2) { front.add(i, j); continue; }
+    closestStats.nodePairs++;
+    if (A.right[i]! < 0 && B.right[j]! < 0) {
+      front.add(i, j);
+      leafPair(A, i, B, j, out);
+      if (best < RESTART_GAIN * frameBest && best > 0 && restarts < MAX_RESTARTS && turned(out)) {
+        restarts++;
+        frameBest = best;
+        nextQuery();
+        setFrame(bToA, best, out);
+        front.begin();
+        top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
+        again = true;
+      }
+      continue;
+    }
+    // open one node; the nearer child pair goes on top, to be walked first
+    let i1: number, j1: number, i2: number, j2: number;
+    if (splitA(A, i, B, j)) { i1 = i + 1; i2 = A.right[i]!; j1 = j; j2 = j; }
+    else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
+    const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
+    if (d1 <= d2) {
+      if (d2 <= cut2) top = push(top, i2, j2, d2); else front.add(i2, j2);
+      if (d1 <= cut2) top = push(top, i1, j1, d1); else front.add(i1, j1);
+    } else {
+      if (d1 <= cut2) top = push(top, i1, j1, d1); else front.add(i1, j1);
+      if (d2 <= cut2) top = push(top, i2, j2, d2); else front.add(i2, j2);
+    }
+  }
+  return again;
+}
+
+/** Two leaves: each triangle pair bounded, the rest measured. */
+function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResult): void {
+  for (let tb = B.first[j]!, endB = tb + B.count[j]!; tb < endB && best > 0; tb++) {
+    let carriedNow = false;
+    for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
+      closestStats.triangleBounds++;
+      if (gap2(A, ta, B, tb) > cut2) continue;
+      if (!carriedNow) { carry(B, tb); carriedNow = true; }
+      const plane = planeBound(A, ta, B, tb);
+      if (plane > cut || (closestTuning.centroid && centroidGap(A.tri, 9 * ta, carried, 0) > cut)) continue;
+      closestStats.triangleDistances++;
+      consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
+    }
+  }
+}
+
+/**
+ * The walk from the last state's front: each of its pairs bounded at this state, and
+ * walked down where the bound leaves it open; two halves of a pair pruned become that
+ * pair where its bound prunes it too, so the front climbs back up where the parts part.
+ * Writes the new front (from the roots where the walk started again there).
+ */
+function frontWalk(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, front: Front): void {
+  front.begin();
+  const old = front.pairs;
+  for (let k = 0; k < front.size && best > 0; k++) {
+    const i = old[2 * k]!, j = old[2 * k + 1]!;
+    const d = nodeBound2(A, i, B, j);
+    if (d > cut2) {
+      front.addPruned(i, j);
+      while (front.lastTwoParent(A, B, merged) && nodeBound2(A, merged[0]!, B, merged[1]!) > cut2) front.merge(merged);
+      continue;
+    }
+    if (drain(A, B, bToA, out, push(0, i, j, d), front)) {
+      front.commit(A, B, true);
+      return;
+    }
+  }
+  front.commit(A, B, false);
+}
+
 /**
  * The closest points of A's and B's meshes (B placed in A's frame by `bToA`), both in A's
  * frame, into `out`; `out`'s triangles, where set, start the search as its first bound
- * and direction. Exact: the distance is the smallest over every triangle pair (the first
- * such pair on a tie). Stops early at distance 0 (the surfaces meet).
+ * and direction, and its front (front.ts), where it has one for these meshes, as where
+ * the walk starts. Exact: the distance is the smallest over every triangle pair (the first
+ * such pair on a tie), whatever the start. Stops early at distance 0 (the surfaces meet):
+ * the touching pair it reports then is the one the walk from the roots meets first.
  */
 export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult): ClosestResult {
   sideA.fit(A);
   sideB.fit(B);
-  query++;
+  nextQuery();
   setFrame(bToA, 0);
   best = Infinity; cut = Infinity; cut2 = Infinity;
   orderA = A.order; orderB = B.order;
@@ -392,55 +418,29 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   }
   if (best === Infinity) dive(A, B, out);
   if (best > 0) {
-    query++; // F turns onto n: the spans cached so far were along A's axes
+    nextQuery(); // F turns onto n: the spans cached so far were along A's axes
     setFrame(bToA, best, out);
   }
-  let top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
-  let frameBest = best, restarts = 0;
-  while (top > 0 && best > 0) {
-    top--;
-    if (stackBound[top]! > cut2) continue;
-    const i = stack[2 * top]!, j = stack[2 * top + 1]!;
-    closestStats.nodePairs++;
-    if (A.right[i]! < 0 && B.right[j]! < 0) {
-      // two leaves: each triangle pair bounded, the rest measured
-      for (let tb = B.first[j]!, endB = tb + B.count[j]!; tb < endB && best > 0; tb++) {
-        const ob = sideB.tri(B, tb);
-        let carriedNow = false;
-        for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
-          closestStats.triangleBounds++;
-          if (gap2(sideA.triSpan, sideA.tri(A, ta), sideB.triSpan, ob) > cut2) continue;
-          if (!carriedNow) { carry(B, tb); carriedNow = true; }
-          const plane = planeBound(A, ta, B, tb);
-          if (plane > cut) continue;
-          closestStats.triangleDistances++;
-          consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
-        }
-      }
-      if (best < RESTART_GAIN * frameBest && best > 0 && restarts < MAX_RESTARTS && turned(out)) {
-        // the start was far from the answer (the parts moved far since the last state): the
-        // walk begins again on F turned onto the new pair, whose bounds are then tight
-        restarts++;
-        frameBest = best;
-        query++;
-        setFrame(bToA, best, out);
-        top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
-      }
-      continue;
+  const front = out.front;
+  frameBest = best; restarts = 0;
+  if (best > 0 && closestTuning.front && front.usable(A, B)) {
+    const startBest = best, startA = out.triA, startB = out.triB, startQuery = query;
+    start.copy(out.a); end.copy(out.b);
+    frontWalk(A, B, bToA, out, front);
+    if (best > 0) {
+      out.distance = best;
+      return out;
     }
-    // open one node; the nearer child pair goes on top, to be walked first
-    let i1: number, j1: number, i2: number, j2: number;
-    if (splitA(A, i, B, j)) { i1 = i + 1; i2 = A.right[i]!; j1 = j; j2 = j; }
-    else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
-    const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
-    if (d1 <= d2) {
-      if (d2 <= cut2) top = push(top, i2, j2, d2);
-      if (d1 <= cut2) top = push(top, i1, j1, d1);
-    } else {
-      if (d1 <= cut2) top = push(top, i1, j1, d1);
-      if (d2 <= cut2) top = push(top, i2, j2, d2);
-    }
+    // touching: which touching pair is reported depends on the walk, so it is the walk from the roots' (F as it was set above)
+    setBest(startBest);
+    out.a.copy(start); out.b.copy(end); out.triA = startA; out.triB = startB;
+    frameBest = best; restarts = 0;
+    if (query !== startQuery) { nextQuery(); setFrame(bToA, best, out); }
   }
+  front.begin();
+  drain(A, B, bToA, out, push(0, 0, 0, nodeBound2(A, 0, B, 0)), front);
+  // a walk stopped at touching surfaces left pairs unvisited
+  if (best > 0) front.commit(A, B, true); else front.drop();
   out.distance = best;
   return out;
 }

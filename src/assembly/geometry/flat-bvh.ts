@@ -7,6 +7,7 @@
 import type { MeshBVH } from 'three-mesh-bvh';
 import { nodeBoxes } from './obb.ts';
 import { nodeCapsules } from './capsule.ts';
+import { ownSpans } from './spans.ts';
 import { GeometryError } from './errors.ts';
 
 export interface FlatBVH {
@@ -14,6 +15,8 @@ export interface FlatBVH {
   readonly box: Float64Array;
   /** Per node: its right child's index, or -1 for a leaf (the left child is the next node). */
   readonly right: Int32Array;
+  /** Per node: its parent, or -1 for the root. */
+  readonly parent: Int32Array;
   /** Per node: its first triangle and how many (BVH order; an inner node's are its leaves' together). */
   readonly first: Int32Array;
   readonly count: Int32Array;
@@ -31,6 +34,9 @@ export interface FlatBVH {
   readonly corners: Float64Array;
   readonly leafCorner: Int32Array;
   readonly triangles: number;
+  /** Per node and per triangle, its extent along the part's own axes (spans.ts: lo, hi per axis, 6 numbers). */
+  readonly ownNode: Float64Array;
+  readonly ownTri: Float64Array;
 }
 
 /** `meshIndex`: the mesh's own triangles (three vertex indices each), before the hierarchy reordered them. */
@@ -75,7 +81,17 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
     countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
   }
   const obb = nodeBoxes(firstOf, countOf, tri);
-  return { box: Float64Array.from(boxes), right: rightOf, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri), tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), ...leafCorners(rightOf, firstOf, countOf, tri), triangles };
+  const parent = new Int32Array(rightOf.length).fill(-1);
+  for (let i = 0; i < rightOf.length; i++) if (rightOf[i]! >= 0) { parent[i + 1] = i; parent[rightOf[i]!] = i; }
+  const { corners, leafCorner } = leafCorners(rightOf, firstOf, countOf, tri);
+  const flat: FlatBVH = {
+    box: Float64Array.from(boxes), right: rightOf, parent, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri),
+    tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), corners, leafCorner, triangles,
+    ownNode: new Float64Array(6 * rightOf.length), ownTri: new Float64Array(6 * triangles),
+  };
+  // (filled on the finished object: the span code then meets one shape of hierarchy only)
+  ownSpans(flat, flat.ownNode, flat.ownTri);
+  return flat;
 }
 
 function planes(tri: Float64Array, triangles: number): Float64Array {

@@ -13,6 +13,7 @@ import type { CompliantState } from './state';
 import type { Motions } from './tangent';
 import type { CornerMetrics } from '../metrics';
 import { wheelAngles, wheelFrame } from '../metrics/corner';
+import { zeroedFloats } from '../../../kernel/float-slab';
 
 /** Per corner, at zero load: deg/kN, N/mm, mm/kN and deg/(kN·m). Right-hand side loads are in vehicle axes too. */
 export interface KcCoefficients {
@@ -60,13 +61,16 @@ export function reducedSolver(state: CompliantState): ReducedSolve | null {
   // the settled state's K_r is the polishing step's: its factorisation too
   const lu = state.tangent.factored(ex);
   if (k > 0 && !lu) return null;
-  const alpha = new Float64Array(k);
+  const alpha = new Float64Array(k), nonzero = new Int32Array(n);
   return {
     N, k, n, layout,
     solve(f) {
-      for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * f[j]; alpha[a] = s; }
+      // Nᵀ f over f's non-zero entries (a unit load's are one body's six): the terms left out are ±0
+      let nz = 0;
+      for (let j = 0; j < n; j++) if (f[j] !== 0) nonzero[nz++] = j;
+      for (let a = 0; a < k; a++) { let s = 0; const row = a * n; for (let t = 0; t < nz; t++) { const j = nonzero[t]; s += N[row + j] * f[j]; } alpha[a] = s; }
       if (lu) lu.solve(alpha);
-      const dq = new Float64Array(n);
+      const dq = zeroedFloats(n);
       for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) dq[j] += N[a * n + j] * alpha[a];
       return dq;
     },
@@ -89,7 +93,7 @@ export function unitLoadForces(state: CompliantState, layout: Int32Array, n: num
       const F = unit.force;
       const m = [unit.moment[0] + r[1] * F[2] - r[2] * F[1], unit.moment[1] + r[2] * F[0] - r[0] * F[2], unit.moment[2] + r[0] * F[1] - r[1] * F[0]];
       // body components (ω, v) of the unit load on the upright
-      const g = new Float64Array(n);
+      const g = zeroedFloats(n);
       if (c0 >= 0) for (let a = 0; a < 3; a++) {
         g[c0 + a] = R[a] * m[0] + R[3 + a] * m[1] + R[6 + a] * m[2];
         g[c0 + 3 + a] = R[a] * F[0] + R[3 + a] * F[1] + R[6 + a] * F[2];
@@ -131,6 +135,9 @@ export const KC_COEFFICIENTS: Readonly<Record<keyof KcCoefficients, { load: 0 | 
   camber_per_mz: { load: 2, scale: 1e6, read: (cm, col) => cm.metrics.camber!.d[col] },
 };
 
+/** KC_COEFFICIENTS' entries in their order, listed once. */
+const KC_ENTRIES = Object.entries(KC_COEFFICIENTS) as [keyof KcCoefficients, (typeof KC_COEFFICIENTS)[keyof KcCoefficients]][];
+
 /** The coefficients of every corner at the current, settled, zero-load state; null entries where K_r is singular. */
 export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[] {
   const { sm } = state;
@@ -141,7 +148,7 @@ export function kcCoefficients(state: CompliantState): (KcCoefficients | null)[]
   return coefficientInputs(state, tangent).map((cm, i) => {
     if (!cm.metrics.toe_angle || !cm.metrics.camber) return null;
     const out = {} as KcCoefficients;
-    for (const [name, c] of Object.entries(KC_COEFFICIENTS) as [keyof KcCoefficients, (typeof KC_COEFFICIENTS)[keyof KcCoefficients]][]) {
+    for (const [name, c] of KC_ENTRIES) {
       const x = c.read(cm, 3 * i + c.load, nr);
       out[name] = c.inverse ? 1 / x : x * c.scale;
     }

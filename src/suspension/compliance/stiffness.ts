@@ -120,7 +120,7 @@ function withUnitRate(t: Target, angle: number, f: () => void): void {
     return;
   }
   const block = t.block as BushingForce;
-  const stiffness = block.stiffness as number[], rotational = block.rotationalStiffness as number[];
+  const stiffness = block.stiffness, rotational = block.rotationalStiffness;
   const saved = [...stiffness, ...rotational];
   const { rotational: turn, slots } = BUSHING_RATES[t.rate];
   try {

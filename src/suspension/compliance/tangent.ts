@@ -12,34 +12,24 @@
  * Newton steps with the state's own exact stiffness (quadratic convergence, and a settled
  * pose that is a function of its start and loads alone, not of the states before).
  */
-import { rotationMatrix } from '../../../kernel/dual';
 import { JacobianRate } from '../../../kernel/jacobian-rate';
-import { admissibleMotions, constraintMultipliers, type Multipliers } from '../../../kernel/multipliers';
+import { admissibleMotions, constraintMultipliers } from '../../../kernel/multipliers';
 import { HeldFactor, type HeldMultipliers } from '../../../kernel/held-motions';
 import { reduce, type Reduced } from '../../mechanics/reduced';
 import { LU } from '../../../kernel/linalg';
+import { zeroedFloats } from '../../../kernel/float-slab';
 import { solve } from '../../../kernel/solver/solve';
 import type { DynamicsModel } from '../../mechanics/build';
-import { JointBlock } from '../../../mates/joints';
+import { LazyKH, LazyReduced, type ExactReduced } from './reductions';
 import { PointCoordinateBlock } from '../build/targets';
+import { addDeadForce, addPointTerms, pointRows } from './point-curvature';
 import type { ResidualBlock } from '../../../kernel/system';
+
+export type { ExactReduced } from './reductions';
 
 /** Admissible motions: `count` columns of `size` tangent entries (kernel/multipliers.ts). */
 export type Motions = ReturnType<typeof admissibleMotions>;
 
-/** The exact reduction at a state: K_r (k × k, row-major), the basis N and the reduced force. */
-export interface ExactReduced {
-  Kr: Float64Array;
-  N: Float64Array;
-  k: number;
-  n: number;
-  layout: Int32Array;
-  Q: Float64Array;
-  f: Float64Array;
-  mult: HeldMultipliers;
-  /** K − H (n × n, row-major): the full tangent stiffness the reduction projects. */
-  KH: Float64Array;
-}
 
 /** A column counts as moving where some motion reaches it above this (scaled) size. */
 const MOVING = 1e-13;
@@ -99,6 +89,7 @@ export class CompliantTangent {
   private sized(): number {
     const n = this.dyn.forces.size;
     if (n !== this.n) {
+      this.keepKH();
       this.n = n;
       this.K = new Float64Array(n * n); this.H = new Float64Array(n * n);
       this.AN = new Float64Array(n * n); this.Nc = new Float64Array(n * n); this.reached = new Int32Array(n); this.moving = new Uint8Array(n);
@@ -110,7 +101,9 @@ export class CompliantTangent {
   /** Q (and K into this.K) at the current state; the state is noted for assembledHere. */
   private assemble(withK: boolean): Float64Array {
     const { system } = this.dyn;
-    const Q = new Float64Array(this.n);
+    if (withK) this.keepKH();
+    // slab views (kernel/float-slab.ts): a reduction's arrays are made at every Newton state
+    const Q = zeroedFloats(this.n);
     this.dyn.forces.assemble(this.zero, 0, Q, withK ? this.K : null, null);
     this.kAt = withK ? { at: this.copyState(this.kAt?.at ?? this.kAtSpare), version: system.version, Q } : null;
     return Q;
@@ -162,10 +155,34 @@ export class CompliantTangent {
     const kept = this.settled, system = this.dyn.system;
     if (!motions && kept && kept.version === system.version && sameState(kept.at, system.state)) return kept.ex;
     const ex = this.reduction(motions ?? this.motionsHere());
+    // K − H is formed only when read (the gradients read it; a Newton or polishing step does not)
+    const out = new LazyKH(ex, this);
+    this.pendingKH = out;
+    return out;
+  }
+
+  /** The last exact reduction whose K − H is still this.K − this.H, not yet formed. */
+  private pendingKH: LazyKH | null = null;
+
+  /** K − H of the pending reduction, from the buffers (formed before either is overwritten, or when read). */
+  formKH(): Float64Array {
     const n = this.n, K = this.K, H = this.H;
     const KH = new Float64Array(n * n);
     for (let i = 0; i < n * n; i++) KH[i] = K[i] - H[i];
-    return { ...ex, KH };
+    this.pendingKH = null;
+    return KH;
+  }
+
+  /**
+   * Before K or H is written: the settled state's reduction (which exact() hands out again
+   * while the state stays) keeps its own K − H; any other is read at once by its caller, so
+   * its K − H is not formed (a read after this throws rather than see another state's).
+   */
+  private keepKH(): void {
+    const pending = this.pendingKH;
+    if (!pending) return;
+    if (pending === this.settled?.ex || pending === this.polishing) pending.form();
+    else { pending.drop(); this.pendingKH = null; }
   }
 
   /** The exact reduction on `motions` without K − H as a matrix of its own (a Newton step reads K_r alone). */
@@ -199,7 +216,7 @@ export class CompliantTangent {
         for (let b = 0; b < k; b++) AN[out + b] += a * Nc[src + b];
       }
     }
-    const Kr = new Float64Array(k * k);
+    const Kr = zeroedFloats(k * k);
     for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
       let s = 0;
       for (let p = 0; p < m; p++) s += Nc[p * k + a] * AN[p * k + b];
@@ -225,7 +242,7 @@ export class CompliantTangent {
   /** Start of a settle, or a load changed: nothing of the last settled state is reused. */
   begin(): void {
     this.last = null;
-    this.settled = null;
+    this.dropSettled();
     if (this.kAt) this.kAtSpare = this.kAt.at;
     this.kAt = null;
   }
@@ -240,13 +257,16 @@ export class CompliantTangent {
    */
   polish(): void {
     const red = this.last;
-    this.settled = null;
+    this.dropSettled();
     if (!red || red.k === 0) return;
     const { system } = this.dyn;
     const ex = this.exact(this.motionsHere());
+    // kept as the settled state's reduction below, even where a check reduces the stepped state first
+    this.polishing = ex;
     const { N, k, n, layout, f } = ex;
-    const saved = system.snapshot();
-    const keep = (): void => { this.settled = { ex, at: system.state.slice(0, system.snapshotLength), version: system.version }; };
+    // the state before the step and the settled one, in buffers kept from the last polish (a state's copy is off the JS heap)
+    const saved = (this.polishSaved = this.copyState(this.polishSaved));
+    const keep = (): void => { this.settled = { ex, at: this.copyState(this.settledSpare), version: system.version }; this.polishing = null; };
     const lu = this.factored(ex);
     if (!lu) { keep(); return; }
     const step = this.polishStep.length === k ? this.polishStep : (this.polishStep = new Float64Array(k));
@@ -264,6 +284,17 @@ export class CompliantTangent {
   /** The polishing step's α and δ (read only within it). */
   private polishStep = new Float64Array(0);
   private polishDelta = new Float64Array(0);
+  /** The exact reduction the polishing step is taking (the settled state's once it is kept). */
+  private polishing: ExactReduced | null = null;
+  /** The state before the polishing step (read only within it), and the last settled state's copy, kept for the next. */
+  private polishSaved: Float64Array | null = null;
+  private settledSpare: Float64Array | null = null;
+
+  /** Nothing of the last settled state is reused; its state's copy is kept for the next. */
+  private dropSettled(): void {
+    if (this.settled) this.settledSpare = this.settled.at;
+    this.settled = null;
+  }
 
   /**
    * The reduction `equilibrium` asks for (its `reduce` option): the force at the state, and
@@ -278,14 +309,12 @@ export class CompliantTangent {
     const motions = this.motionsHere();
     const { basis: N, count: k, layout } = motions;
     const f = reducedForce(N, Q, k, n);
-    let Kr: Float64Array | null = null, mult: Multipliers | null = null;
-    const stiffness = (): Float64Array => (Kr ??= this.reduction(motions).Kr);
-    const dyn = this.dyn;
-    return (this.last = {
-      N, k, size: n, layout, Q, f, Cr: null, Mr: null,
-      get Kr() { return stiffness(); },
-      get mult() { return (mult ??= constraintMultipliers(dyn.system, Q)); },
-    });
+    return (this.last = new LazyReduced(N, k, n, layout, Q, f, motions, this, this.dyn.system));
+  }
+
+  /** The exact K_r on `motions` at the current state (a LazyReduced's, read at the state it was made at). */
+  reducedStiffness(motions: Motions): Float64Array {
+    return this.reduction(motions).Kr;
   }
 
   /**
@@ -295,6 +324,7 @@ export class CompliantTangent {
   private curvature(mult: HeldMultipliers, N: Float64Array, k: number, layout: Int32Array): void {
     const { system } = this.dyn;
     const n = this.n, moving = this.moving;
+    this.keepKH();
     this.H.fill(0);
     moving.fill(0);
     for (let b = 0; b < k; b++) for (let j = 0; j < n; j++) if (Math.abs(N[b * n + j]) > MOVING) moving[j] = 1;
@@ -422,42 +452,9 @@ function sameState(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
-/** Whether every row of the block is a world point's coordinate on its bodies (closed-form curvature). */
-function pointRows(blk: ResidualBlock): boolean {
-  if (blk instanceof PointCoordinateBlock) return true;
-  return blk instanceof JointBlock && blk.type === 'ball' && blk.vars.length === 2;
-}
-
-/**
- * H += the curvature of a world force held at a body point, on the body's slots c0..c0+5:
- * f the force in body axes, l the point; rows (ω, v), columns ω: [l]ₓ[f]ₓ and [f]ₓ.
- */
-function addDeadForce(H: Float64Array, n: number, c0: number, l: ArrayLike<number>, f: ArrayLike<number>): void {
-  // [l]ₓ[f]ₓ = f lᵀ − (l·f) I
-  const lf = l[0] * f[0] + l[1] * f[1] + l[2] * f[2];
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) H[(c0 + i) * n + c0 + j] += f[i] * l[j] - (i === j ? lf : 0);
-  H[(c0 + 3) * n + c0 + 1] -= f[2]; H[(c0 + 3) * n + c0 + 2] += f[1];
-  H[(c0 + 4) * n + c0 + 0] += f[2]; H[(c0 + 4) * n + c0 + 2] -= f[0];
-  H[(c0 + 5) * n + c0 + 0] -= f[1]; H[(c0 + 5) * n + c0 + 1] += f[0];
-}
-
-// scratch of addPointTerms (single-threaded; never held across calls)
-const padR = new Float64Array(9), padF = new Float64Array(3);
-
-/** A pad's terms on one body: each point carries λ·weight along the pad's world axis (in body axes Rᵀ e). */
-function addPointTerms(H: Float64Array, n: number, c0: number, blk: PointCoordinateBlock, variable: number, lambda: number, state: Float64Array, offset: number): void {
-  const R = rotationMatrix(padR, state, offset + 3);
-  const f = padF;
-  for (const t of blk.expr) {
-    if (t.variable !== variable) continue;
-    for (let i = 0; i < 3; i++) f[i] = lambda * t.weight * R[blk.axis * 3 + i];
-    addDeadForce(H, n, c0, t.local, f);
-  }
-}
-
 /** f = Nᵀ Q (k). */
 function reducedForce(N: Float64Array, Q: Float64Array, k: number, n: number): Float64Array {
-  const f = new Float64Array(k);
+  const f = zeroedFloats(k);
   for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * Q[j]; f[a] = s; }
   return f;
 }

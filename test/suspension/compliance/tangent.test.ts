@@ -49,4 +49,29 @@ describe('compliant tangent', () => {
     for (let i = 0; i < cold.length; i++) worst = Math.max(worst, Math.abs(system.state[i] - cold[i]));
     expect(worst).toBeLessThan(1e-9);
   });
+
+  it("an exact reduction's K − H, formed when read, is its own state's; read after the tangent reduced another state, it throws", () => {
+    const s = stateAt(DW, 10);
+    const system = s.sm.model.system, t = s.state.tangent;
+    const load = (fy: number) => s.state.setLoad(0, { force: [0, fy, 0], moment: [0, 0, 0], at: 'contact_patch' });
+    const settleAndReduce = (fy: number): ReturnType<typeof t.exact> => {
+      load(fy);
+      system.restore(s.rigid);
+      expect(s.state.settle().status).toBe('solved');
+      t.begin();
+      return t.exact();
+    };
+    const first = settleAndReduce(3000);
+    const kept = first.KH;
+    const late = settleAndReduce(3000);
+    const other = settleAndReduce(-2000).KH;
+    // the same state reduced again gives the same K − H, another load's differs
+    const again = settleAndReduce(3000).KH;
+    let moved = 0, same = 0;
+    for (let i = 0; i < kept.length; i++) { moved = Math.max(moved, Math.abs(kept[i] - other[i])); same = Math.max(same, Math.abs(kept[i] - again[i])); }
+    expect(moved).toBeGreaterThan(0);
+    expect(same).toBe(0);
+    // not read before the tangent moved on: never another state's numbers
+    expect(() => late.KH).toThrow(/read after the tangent reduced another state/);
+  });
 });

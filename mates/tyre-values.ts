@@ -1,0 +1,171 @@
+/**
+ * A vertical tyre's generalized force, stored energy and damping power without derivatives,
+ * written out: what TyreForce's width-0 dual pass (mates/forces.ts) computes, by the same
+ * floating-point operations in the same order (the same bits), without its few hundred dual
+ * calls. A whole car's run asks for Q alone at each of ~5 Newton iterations a step, and the
+ * energy budget for the damping power after each: the dual pass cost ~4 µs a tyre each time.
+ */
+import { rotationMatrix } from '../kernel/dual';
+
+/** What the values read of the element, and its report (`last`, as the dual pass writes it). */
+export interface TyreValuesInput {
+  readonly centre: ArrayLike<number>;
+  readonly axis: ArrayLike<number>;
+  readonly radius: number;
+  readonly stiffness: number;
+  readonly damping: number;
+  readonly ground: number;
+  readonly road: { body: number; point: ArrayLike<number> } | null;
+  readonly last: { penetration: number; force: number; contact: Float64Array };
+}
+
+// scratch (single-threaded; never held across calls)
+const RW = new Float64Array(9), RR = new Float64Array(9);
+const c = new Float64Array(3), a = new Float64Array(3), s = new Float64Array(3), x = new Float64Array(3), r = new Float64Array(3);
+const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3), arm = new Float64Array(3), tmp = new Float64Array(3);
+const axes = new Float64Array(9), q = new Float64Array(12);
+const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
+
+/** out = R p + t (dvRigidPoint's value). */
+function place(out: Float64Array, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>): void {
+  const px = p[0], py = p[1], pz = p[2];
+  out[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
+  out[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
+  out[2] = R[6] * px + R[7] * py + R[8] * pz + state[off + 2];
+}
+
+/** out[o..o+2] = R d (dvRigidDirection's value). */
+function turn(out: Float64Array, at: number, R: Float64Array, d: ArrayLike<number>): void {
+  const px = d[0], py = d[1], pz = d[2];
+  out[at] = R[0] * px + R[1] * py + R[2] * pz;
+  out[at + 1] = R[3] * px + R[4] * py + R[5] * pz;
+  out[at + 2] = R[6] * px + R[7] * py + R[8] * pz;
+}
+
+/** out = u / |u| with |u| by Math.hypot (dvNormalize's value). */
+function normalize(out: Float64Array, u: Float64Array): void {
+  const u0 = u[0], u1 = u[1], u2 = u[2];
+  const l = Math.hypot(u0, u1, u2);
+  out[0] = u0 / l; out[1] = u1 / l; out[2] = u2 / l;
+}
+
+/** out = u × w (dvCross's value). */
+function cross(out: Float64Array, u: Float64Array, z: Float64Array): void {
+  const a0 = u[0], a1 = u[1], a2 = u[2], b0 = z[0], b1 = z[1], b2 = z[2];
+  out[0] = a1 * b2 - a2 * b1; out[1] = a2 * b0 - a0 * b2; out[2] = a0 * b1 - a1 * b0;
+}
+
+/** BodyForceBlock.velocityOf's value: R(ω × p + v) of a material point p, or R ω (`angular`). */
+function velocityOf(out: Float64Array, R: Float64Array, xi: Float64Array, b: number, p: ArrayLike<number>, angular: boolean): void {
+  const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2];
+  const p0 = p[0], p1 = p[1], p2 = p[2];
+  const a0 = angular ? w0 : w1 * p2 - w2 * p1 + xi[b + 3];
+  const a1 = angular ? w1 : w2 * p0 - w0 * p2 + xi[b + 4];
+  const a2 = angular ? w2 : w0 * p1 - w1 * p0 + xi[b + 5];
+  for (let i = 0; i < 3; i++) out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2;
+}
+const ORIGIN = Float64Array.of(0, 0, 0);
+
+/** TyreForce.contact's values: the contact point into x (and the road point into r); returns the penetration. */
+function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
+  rotationMatrix(RW, state, offsets[0] + 3);
+  place(c, RW, state, offsets[0], e.centre);
+  turn(tmp, 0, RW, e.axis);
+  normalize(a, tmp);
+  // rimLowestPoint: x = c + r n, n ∥ (a·e_z) a − e_z
+  const az = a[2];
+  s[0] = a[0] * az; s[1] = a[1] * az; s[2] = a[2] * az;
+  s[2] -= 1;
+  const len2 = s[0] ** 2 + s[1] ** 2 + s[2] ** 2;
+  if (len2 > 1e-24) {
+    normalize(tmp, s);
+    for (let i = 0; i < 3; i++) x[i] = c[i] + tmp[i] * e.radius;
+  } else for (let i = 0; i < 3; i++) x[i] = c[i] + 0;
+  let p = x[2] * -1 + e.ground;
+  if (e.road) {
+    rotationMatrix(RR, state, offsets[1] + 3);
+    place(r, RR, state, offsets[1], e.road.point);
+    p = p + r[2];
+  }
+  e.last.penetration = p; e.last.contact.set(x);
+  return p;
+}
+
+/** TyreForce.contactVelocity's value: the contact's material velocity less the road's there, into v. */
+function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): void {
+  velocityOf(v, RW, xi, 0, ORIGIN, false);
+  velocityOf(w, RW, xi, 0, ORIGIN, true);
+  place(o, RW, state, offsets[0], ORIGIN);
+  for (let i = 0; i < 3; i++) arm[i] = x[i] - o[i];
+  cross(tmp, w, arm);
+  for (let i = 0; i < 3; i++) v[i] = v[i] + tmp[i];
+  if (e.road) {
+    velocityOf(w, RR, xi, 6, e.road.point, false);
+    for (let i = 0; i < 3; i++) v[i] = v[i] - w[i];
+    velocityOf(w, RR, xi, 6, ORIGIN, true);
+    for (let i = 0; i < 3; i++) arm[i] = x[i] - r[i];
+    cross(tmp, w, arm);
+    for (let i = 0; i < 3; i++) v[i] = v[i] - tmp[i];
+  }
+}
+
+/** The damping term −c v_z of the load (after `contact`), as normalLoad adds it. */
+function dampingTerm(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): number {
+  contactVelocity(e, state, offsets, xi);
+  return v[2] * -e.damping;
+}
+
+/**
+ * Q (6 on the wheel: moment, force in its axes; 12 with the road part's after) at the state
+ * and the bodies' velocities `xi`, and the report in `e.last`.
+ */
+export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array): void {
+  const p = contact(e, state, offsets);
+  const count = e.road ? 12 : 6;
+  q.fill(0, 0, count);
+  e.last.force = 0;
+  let N = 0;
+  if (p > 0) {
+    N = p * e.stiffness;
+    if (e.damping !== 0) N = N + dampingTerm(e, state, offsets, xi);
+  }
+  if (p > 0 && N > 0) {
+    e.last.force = N;
+    apply(0, RW, state, offsets[0], N, 1);
+    if (e.road) apply(6, RR, state, offsets[1], N, -1);
+  }
+  for (let i = 0; i < count; i++) Q[i] = q[i];
+}
+
+/** BodyForceBlock.apply's values for the vertical force (0, 0, N) at x on the body whose slots start at b, times sign. */
+function apply(b: number, R: Float64Array, state: Float64Array, off: number, N: number, sign: 1 | -1): void {
+  for (let i = 0; i < 3; i++) turn(axes, 3 * i, R, E[i]);
+  place(o, R, state, off, ORIGIN);
+  for (let i = 0; i < 3; i++) arm[i] = x[i] - o[i];
+  // lever × (0, 0, N), written as dvCross writes it (its zero products kept: the same signs of zero)
+  const l0 = arm[0], l1 = arm[1], l2 = arm[2];
+  const m0 = l1 * N - l2 * 0, m1 = l2 * 0 - l0 * N, m2 = l0 * 0 - l1 * 0;
+  for (let i = 0; i < 3; i++) {
+    const i3 = 3 * i;
+    q[b + 3 + i] = q[b + 3 + i] + (axes[i3] * 0 + axes[i3 + 1] * 0 + axes[i3 + 2] * N) * sign;
+    q[b + i] = q[b + i] + (axes[i3] * m0 + axes[i3 + 1] * m1 + axes[i3 + 2] * m2) * sign;
+  }
+}
+
+/** Stored energy ½ k p² (0 off the road), as TyreForce.potential. */
+export function tyrePotential(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
+  const p = contact(e, state, offsets);
+  return p > 0 ? 0.5 * e.stiffness * p * p : 0;
+}
+
+/** Power the damping takes, −(N − k p) v_z (0 off the road), as TyreForce.dissipation. */
+export function tyreDissipation(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): number {
+  if (e.damping === 0) return 0;
+  const Q = scratchQ;
+  tyreValues(e, state, offsets, xi, Q);
+  const p = e.last.penetration;
+  if (!(p > 0)) return 0;
+  const vz = -(v[2] * -e.damping) / e.damping;
+  return -(e.last.force - e.stiffness * p) * vz;
+}
+const scratchQ = new Float64Array(12);

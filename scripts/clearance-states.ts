@@ -1,0 +1,83 @@
+/**
+ * The bench's clearance case (bench/geometry-cases.ts: the fixture corner, ~214,000
+ * triangles, the 8 pairs no mate joins, the poses of a 21-state bump in turn), for A/B
+ * work on the closest-pair search in one process, in CPU time.
+ *
+ * Usage:
+ *   npx tsx scripts/clearance-states.ts time [SWEEPS]    ms per state: median and best of SWEEPS sweeps
+ *   npx tsx scripts/clearance-states.ts states [SWEEPS]  ms per state, each of the 21, averaged
+ *   npx tsx scripts/clearance-states.ts pairs [SWEEPS]   per pair: ms per state and closestStats' counts per state
+ *   npx tsx scripts/clearance-states.ts dump [SWEEPS]    every state's answers as JSON (compare two checkouts' with cmp)
+ *
+ * One warm-up sweep first, as the bench. To compare with older code, copy its src, kernel,
+ * mates and test folders and this script beside them (git archive), and alternate runs.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileSource, loadDocumentGeometry } from '../src/assembly/geometry/load.ts';
+import { ClearanceSet, unjoinedPairs } from '../src/assembly/geometry/clearance-set.ts';
+import { pairClearance } from '../src/assembly/geometry/clearance.ts';
+import { closestResult, closestStats } from '../src/assembly/geometry/closest.ts';
+import { parseGeometry, sweepFromShortcut } from '../src/suspension/files';
+import { suspensionAssembly } from '../src/suspension/build/template';
+import { SuspensionModel } from '../src/suspension/build/model';
+import { runSweep } from '../src/suspension/sweep/sweep';
+import { suspensionBodies } from '../src/suspension/clearance/bodies.ts';
+import { BENCH, writeCorner } from '../test/assembly/geometry/corner-fixture.ts';
+
+const cpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const mode = process.argv[2] ?? 'time';
+const sweeps = Number(process.argv[3] ?? 10);
+
+const dir = mkdtempSync(join(tmpdir(), 'kinemate-clearance-states-'));
+const file = writeCorner(dir, BENCH);
+const geometry = parseGeometry(readFileSync(file, 'utf8'), file);
+const { meshes } = await loadDocumentGeometry(geometry.part_geometry!, fileSource(dir));
+rmSync(dir, { recursive: true, force: true });
+const sm = new SuspensionModel(suspensionAssembly(geometry));
+const names = [...meshes.keys()];
+const bodies = suspensionBodies(sm, names);
+const pairs = unjoinedPairs(names, bodies.joined);
+const set = new ClearanceSet(meshes, pairs);
+const states: Map<string, Float64Array>[] = [];
+runSweep(sm, sweepFromShortcut('bump', '-50:50:21', geometry), {
+  metrics: () => ({}),
+  onSolvedState: () => states.push(new Map(names.map((n) => [n, Float64Array.from(bodies.poseOf(n))]))),
+});
+const measure = (s: Map<string, Float64Array>) => set.measure((n) => s.get(n)!);
+for (const s of states) measure(s);
+
+if (mode === 'time') {
+  const times: number[] = [];
+  for (let r = 0; r < sweeps; r++) {
+    const t0 = cpu();
+    for (const s of states) measure(s);
+    times.push((cpu() - t0) / states.length);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`ms per state: median ${times[times.length >> 1]!.toFixed(3)}, best ${times[0]!.toFixed(3)} (${sweeps} sweeps)`);
+} else if (mode === 'states') {
+  const sum = new Float64Array(states.length);
+  for (let r = 0; r < sweeps; r++) states.forEach((s, i) => { const t0 = cpu(); measure(s); sum[i]! += cpu() - t0; });
+  console.log([...sum].map((t) => (t / sweeps).toFixed(2)).join(' '));
+} else if (mode === 'pairs') {
+  // each pair over the sweep on its own, its own hint carried from state to state
+  for (const [a, b] of pairs) {
+    const hint = closestResult();
+    for (const s of states) pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hint);
+    for (const key of Object.keys(closestStats)) closestStats[key as keyof typeof closestStats] = 0;
+    const t0 = cpu();
+    for (let r = 0; r < sweeps; r++) for (const s of states) pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hint);
+    const n = sweeps * states.length;
+    const counts = Object.entries(closestStats).map(([k, v]) => `${k} ${Math.round(v / n)}`).join(', ');
+    console.log(`${a}:${b}`.padEnd(30), ((cpu() - t0) / n).toFixed(3), counts);
+  }
+} else if (mode === 'dump') {
+  const out: unknown[] = [];
+  for (let r = 0; r < sweeps; r++) for (const s of states) out.push(measure(s));
+  console.log(JSON.stringify(out));
+} else {
+  console.error('usage: npx tsx scripts/clearance-states.ts time|states|pairs|dump [SWEEPS]');
+  process.exit(1);
+}
