@@ -347,8 +347,12 @@ export class CompliantTangent {
     const n = this.n, moving = this.moving;
     this.keepKH();
     this.H.fill(0);
-    moving.fill(0);
-    for (let b = 0; b < k; b++) for (let j = 0; j < n; j++) if (Math.abs(N[b * n + j]) > MOVING) moving[j] = 1;
+    // a slot moves where some motion reaches it: the first such motion decides
+    for (let j = 0; j < n; j++) {
+      let reached = 0;
+      for (let b = 0; b < k; b++) if (Math.abs(N[b * n + j]) > MOVING) { reached = 1; break; }
+      moving[j] = reached;
+    }
     // λ per loaded block and row (the constraint rows, then the one-row drivers), blocks in the order first loaded
     const order = this.loadedOrder;
     this.lambdasFor(system.blockCount);
