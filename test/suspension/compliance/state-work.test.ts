@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { ForceSet } from '../../../kernel/forces.ts';
-import { elementReports } from '../../../src/mechanics/statics.ts';
+import { elementReports, reactionsHere } from '../../../src/mechanics/statics.ts';
 import { KC_COEFFICIENTS, coefficientInputs, kcCoefficients, loadResponses, type KcCoefficients } from '../../../src/suspension/compliance/coefficients.ts';
 import type { TangentSpace } from '../../../kernel/analysis.ts';
 import { dwCompliance, example, stateAt } from './helpers.ts';
@@ -57,6 +57,12 @@ describe('one compliant state', () => {
       loads = s.state.loads();
       expect(assemble).toHaveBeenCalledTimes(1);
       expect(evaluateBlock).toHaveBeenCalledTimes(0);
+      // the statics report likewise; a report whose count is stale evaluates every element
+      reactionsHere(s.state.dyn);
+      expect(assemble).toHaveBeenCalledTimes(2);
+      expect(evaluateBlock).toHaveBeenCalledTimes(0);
+      elementReports(s.state.dyn, 0, undefined, s.state.dyn.forces.evaluations - 1);
+      expect(evaluateBlock).toHaveBeenCalledTimes(s.state.dyn.elements.length);
     } finally {
       assemble.mockRestore(); evaluateBlock.mockRestore();
     }
