@@ -7,6 +7,7 @@
  *   npx tsx scripts/clearance-states.ts time [SWEEPS]    ms per state: median and best of SWEEPS sweeps
  *   npx tsx scripts/clearance-states.ts states [SWEEPS]  ms per state, each of the 21, averaged
  *   npx tsx scripts/clearance-states.ts pairs [SWEEPS]   per pair: ms per state and closestStats' counts per state
+ *   npx tsx scripts/clearance-states.ts at K             per pair: closestStats' counts at state K of the sweep (0: the jump back, 10: design)
  *   npx tsx scripts/clearance-states.ts dump [SWEEPS]    every state's answers as JSON (compare two checkouts' with cmp)
  *
  * One warm-up sweep first, as the bench. To compare with older code, copy its src, kernel,
@@ -73,11 +74,23 @@ if (mode === 'time') {
     const counts = Object.entries(closestStats).map(([k, v]) => `${k} ${Math.round(v / n)}`).join(', ');
     console.log(`${a}:${b}`.padEnd(30), ((cpu() - t0) / n).toFixed(3), counts);
   }
+} else if (mode === 'at') {
+  // each pair's work at one state, its hint carried over the sweep up to it (from the last state for K = 0: the jump back)
+  const k = sweeps % states.length;
+  for (const [a, b] of pairs) {
+    const hint = closestResult();
+    for (const s of states) pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hint);
+    for (let i = 0; i < k; i++) pairClearance(set.bodies.get(a)!, states[i]!.get(a)!, set.bodies.get(b)!, states[i]!.get(b)!, undefined, hint);
+    for (const key of Object.keys(closestStats)) closestStats[key as keyof typeof closestStats] = 0;
+    const s = states[k]!;
+    pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hint);
+    console.log(`${a}:${b}`.padEnd(30), Object.entries(closestStats).map(([key, v]) => `${key} ${v}`).join(', '));
+  }
 } else if (mode === 'dump') {
   const out: unknown[] = [];
   for (let r = 0; r < sweeps; r++) for (const s of states) out.push(measure(s));
   console.log(JSON.stringify(out));
 } else {
-  console.error('usage: npx tsx scripts/clearance-states.ts time|states|pairs|dump [SWEEPS]');
+  console.error('usage: npx tsx scripts/clearance-states.ts time|states|pairs|dump [SWEEPS], at K');
   process.exit(1);
 }

@@ -235,6 +235,7 @@ function keep(out: ClosestResult, ta: number, tb: number): void {
   out.a.set(pts[0]!, pts[1]!, pts[2]!);
   out.b.set(pts[3]!, pts[4]!, pts[5]!);
   out.triA = ta; out.triB = tb;
+  bestOA = orderA[ta]!; bestOB = orderB[tb]!;
 }
 
 function push(top: number, i: number, j: number, bound2: number): number {
@@ -261,9 +262,40 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
  * A bound prunes only above `cut`, a hair over `best` (the bounds are rounded too), so no
  * pair that could tie or win is skipped.
  */
-let best = Infinity, cut = Infinity, cut2 = Infinity;
+let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity;
 
 let orderA: Int32Array = new Int32Array(0), orderB: Int32Array = new Int32Array(0);
+let minA: Int32Array = new Int32Array(0), minB: Int32Array = new Int32Array(0);
+/** The best pair's triangles in the meshes' order (NONE while there is none). */
+const NONE = 0x7fffffff;
+let bestOA = NONE, bestOB = NONE;
+
+/**
+ * Can node pair (i, j), bounded by d2 (squared), be skipped? Above `cut`, as nothing under
+ * it can tie or win. From `best` up, where none of its triangle pairs comes before the
+ * best's in (A's, B's) mesh order (each is at or after (minA, minB), the smallest of A's
+ * triangles then the smallest of B's): such a pair only wins by coming strictly nearer,
+ * which a bound at or over the best denies but for rounding (docs/geometry.md: "Which
+ * pair, on a tie"). Where a flat face lies on a parallel flat face, thousands of triangle
+ * pairs tie to the bit; this leaves only those that could still come first.
+ */
+function pruned(d2: number, i: number, j: number): boolean {
+  if (d2 > cut2) return true;
+  if (!(d2 >= best2)) return false;
+  const ma = minA[i]!;
+  return ma > bestOA || (ma === bestOA && minB[j]! >= bestOB);
+}
+
+/** Triangle pair (ta, tb) after the best's in the meshes' order: it can win only by coming strictly nearer. */
+function later(ta: number, tb: number): boolean {
+  const ma = orderA[ta]!;
+  return ma > bestOA || (ma === bestOA && orderB[tb]! >= bestOB);
+}
+
+/** Does node pair 1 come before node pair 2 in (A's, B's) mesh order of their first triangles? */
+function earlier(i1: number, j1: number, i2: number, j2: number): boolean {
+  return minA[i1]! < minA[i2]! || (minA[i1] === minA[i2] && minB[j1]! <= minB[j2]!);
+}
 
 function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
   if (!(d <= best)) return;
@@ -278,6 +310,7 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
 
 function setBest(d: number): void {
   best = d;
+  best2 = d * d;
   cut = d * (1 + 1e-12) + 1e-9;
   cut2 = cut * cut;
 }
@@ -323,7 +356,7 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
   while (top > 0 && best > 0) {
     top--;
     const i = stack[2 * top]!, j = stack[2 * top + 1]!;
-    if (stackBound[top]! > cut2) { front.add(i, j); continue; }
+    if (pruned(stackBound[top]!, i, j)) { front.add(i, j); continue; }
     closestStats.nodePairs++;
     if (A.right[i]! < 0 && B.right[j]! < 0) {
       front.add(i, j);
@@ -339,17 +372,17 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
       }
       continue;
     }
-    // open one node; the nearer child pair goes on top, to be walked first
+    // open one node; the nearer child pair goes on top, to be walked first (the earlier in mesh order of two as near)
     let i1: number, j1: number, i2: number, j2: number;
     if (splitA(A, i, B, j)) { i1 = i + 1; i2 = A.right[i]!; j1 = j; j2 = j; }
     else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
     const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
-    if (d1 <= d2) {
-      if (d2 <= cut2) top = push(top, i2, j2, d2); else front.add(i2, j2);
-      if (d1 <= cut2) top = push(top, i1, j1, d1); else front.add(i1, j1);
+    if (d1 < d2 || (d1 === d2 && earlier(i1, j1, i2, j2))) {
+      if (!pruned(d2, i2, j2)) top = push(top, i2, j2, d2); else front.add(i2, j2);
+      if (!pruned(d1, i1, j1)) top = push(top, i1, j1, d1); else front.add(i1, j1);
     } else {
-      if (d1 <= cut2) top = push(top, i1, j1, d1); else front.add(i1, j1);
-      if (d2 <= cut2) top = push(top, i2, j2, d2); else front.add(i2, j2);
+      if (!pruned(d1, i1, j1)) top = push(top, i1, j1, d1); else front.add(i1, j1);
+      if (!pruned(d2, i2, j2)) top = push(top, i2, j2, d2); else front.add(i2, j2);
     }
   }
   return again;
@@ -361,10 +394,16 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
     let carriedNow = false;
     for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
       closestStats.triangleBounds++;
-      if (gap2(A, ta, B, tb) > cut2) continue;
+      // a pair after the best's in mesh order is skipped from the best up, one before it only above the cut (pruned())
+      const g2 = gap2(A, ta, B, tb);
+      if (g2 > cut2 || (g2 >= best2 && later(ta, tb))) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
       const plane = planeBound(A, ta, B, tb);
-      if (plane > cut || (closestTuning.centroid && centroidGap(A.tri, 9 * ta, carried, 0) > cut)) continue;
+      if (plane > cut || (plane >= best && later(ta, tb))) continue;
+      if (closestTuning.centroid) {
+        const c = centroidGap(A.tri, 9 * ta, carried, 0);
+        if (c > cut || (c >= best && later(ta, tb))) continue;
+      }
       closestStats.triangleDistances++;
       consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
     }
@@ -383,9 +422,9 @@ function frontWalk(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, fr
   for (let k = 0; k < front.size && best > 0; k++) {
     const i = old[2 * k]!, j = old[2 * k + 1]!;
     const d = nodeBound2(A, i, B, j);
-    if (d > cut2) {
+    if (pruned(d, i, j)) {
       front.addPruned(i, j);
-      while (front.lastTwoParent(A, B, merged) && nodeBound2(A, merged[0]!, B, merged[1]!) > cut2) front.merge(merged);
+      while (front.lastTwoParent(A, B, merged) && pruned(nodeBound2(A, merged[0]!, B, merged[1]!), merged[0]!, merged[1]!)) front.merge(merged);
       continue;
     }
     if (drain(A, B, bToA, out, push(0, i, j, d), front)) {
@@ -409,8 +448,9 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   sideB.fit(B);
   nextQuery();
   setFrame(bToA, 0);
-  best = Infinity; cut = Infinity; cut2 = Infinity;
-  orderA = A.order; orderB = B.order;
+  best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity;
+  orderA = A.order; orderB = B.order; minA = A.minOrder; minB = B.minOrder;
+  bestOA = NONE; bestOB = NONE;
   const hintA = out.triA, hintB = out.triB;
   if (hintA >= 0 && hintB >= 0 && hintA < A.triangles && hintB < B.triangles) {
     carry(B, hintB);
@@ -434,6 +474,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     // touching: which touching pair is reported depends on the walk, so it is the walk from the roots' (F as it was set above)
     setBest(startBest);
     out.a.copy(start); out.b.copy(end); out.triA = startA; out.triB = startB;
+    bestOA = orderA[startA]!; bestOB = orderB[startB]!;
     frameBest = best; restarts = 0;
     if (query !== startQuery) { nextQuery(); setFrame(bToA, best, out); }
   }
