@@ -10,6 +10,8 @@
  *   npx tsx scripts/clearance-states.ts at K             per pair: closestStats' counts at state K of the sweep (0: the jump back, 10: design)
  *   npx tsx scripts/clearance-states.ts dump [SWEEPS]    every state's answers as JSON (compare two checkouts' with cmp)
  *
+ * TUNE=edges=0,laterTies=0 switches closestTuning's flags (numbers as given) for an A/B in one checkout.
+ *
  * One warm-up sweep first, as the bench. To compare with older code, copy its src, kernel,
  * mates and test folders and this script beside them (git archive), and alternate runs.
  */
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 import { fileSource, loadDocumentGeometry } from '../src/assembly/geometry/load.ts';
 import { ClearanceSet, unjoinedPairs } from '../src/assembly/geometry/clearance-set.ts';
 import { pairClearance } from '../src/assembly/geometry/clearance.ts';
-import { closestResult, closestStats } from '../src/assembly/geometry/closest.ts';
+import { closestResult, closestStats, closestTuning } from '../src/assembly/geometry/closest.ts';
 import { parseGeometry, sweepFromShortcut } from '../src/suspension/files';
 import { suspensionAssembly } from '../src/suspension/build/template';
 import { SuspensionModel } from '../src/suspension/build/model';
@@ -27,6 +29,12 @@ import { runSweep } from '../src/suspension/sweep/sweep';
 import { suspensionBodies } from '../src/suspension/clearance/bodies.ts';
 import { BENCH, writeCorner } from '../test/assembly/geometry/corner-fixture.ts';
 
+for (const kv of (process.env.TUNE ?? '').split(',').filter(Boolean)) {
+  const [k, v] = kv.split('=');
+  const t = closestTuning as Record<string, number | boolean>;
+  if (!(k! in t)) throw new Error(`TUNE: no closestTuning.${k}`);
+  t[k!] = typeof t[k!] === 'boolean' ? v !== '0' : Number(v);
+}
 const cpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const mode = process.argv[2] ?? 'time';
 const sweeps = Number(process.argv[3] ?? 10);
