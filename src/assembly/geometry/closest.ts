@@ -220,8 +220,10 @@ const planeGaps = new Float64Array(5);
  */
 function edgeBound2(A: FlatBVH, i: number): number {
   const p = A.plane, g = planeGaps[0]!, h = planeGaps[1]!;
-  const a = g * g + edgeGap2(A.tri, 9 * i, p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, carried, 0);
-  const b = h * h + edgeGap2(carried, 0, planeGaps[2]!, planeGaps[3]!, planeGaps[4]!, A.tri, 9 * i);
+  // B's side only where A's leaves the pair open (each stops once over the cut)
+  const a = g * g + edgeGap2(A.tri, 9 * i, p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, carried, 0, cut2 - g * g);
+  if (a > cut2) return a;
+  const b = h * h + edgeGap2(carried, 0, planeGaps[2]!, planeGaps[3]!, planeGaps[4]!, A.tri, 9 * i, cut2 - h * h);
   return a > b ? a : b;
 }
 

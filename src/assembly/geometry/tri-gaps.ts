@@ -42,9 +42,10 @@ export function centroidGap(p: ArrayLike<number>, o: number, c: ArrayLike<number
  * The largest squared gap between triangle c (9 numbers at q) and triangle p (at o) along
  * the normals of p's three edges within p's plane (unit normal nx, ny, nz); 0 where c
  * reaches over every edge's line or p is flat (a zero normal). Any point of c then lies at
- * least that far, square to the plane's normal, from any point of p.
+ * least that far, square to the plane's normal, from any point of p. Returns as soon as
+ * a gap over `stop` is found (enough to prune).
  */
-export function edgeGap2(p: ArrayLike<number>, o: number, nx: number, ny: number, nz: number, c: ArrayLike<number>, q: number): number {
+export function edgeGap2(p: ArrayLike<number>, o: number, nx: number, ny: number, nz: number, c: ArrayLike<number>, q: number, stop = Infinity): number {
   let best = 0;
   for (let k = 0; k < 9; k += 3) {
     const k2 = k === 6 ? 0 : k + 3, k3 = k === 0 ? 6 : k - 3;
@@ -62,7 +63,10 @@ export function edgeGap2(p: ArrayLike<number>, o: number, nx: number, ny: number
     if (g <= 0) continue;
     const m2 = mx * mx + my * my + mz * mz;
     const g2 = (g * g) / m2;
-    if (g2 > best) best = g2;
+    if (g2 > best) {
+      best = g2;
+      if (best > stop) return best;
+    }
   }
   return best;
 }
