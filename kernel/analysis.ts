@@ -170,6 +170,14 @@ const tangentWorkspaces = new WeakMap<System, TangentWorkspace>();
 function tangentWorkspace(system: System): TangentWorkspace {
   const cached = tangentWorkspaces.get(system);
   if (cached && cached.version === system.version) return cached;
+  return newTangentWorkspace(system);
+}
+
+/**
+ * tangentWorkspace's building, apart: the check above runs twice per state and is compiled
+ * late in a sweep (one or two calls per state): kept small, its compile is cheap.
+ */
+function newTangentWorkspace(system: System): TangentWorkspace {
   const vars: number[] = [], cols: number[] = [];
   const colOfVar = new Int32Array(system.variables.length).fill(-1);
   let n = 0;

@@ -23,7 +23,8 @@ export class Dual {
  * A dual 3-vector: values v[0..2] and derivatives d[i·n + k] = ∂v_i/∂x_k.
  */
 export class DualVec3 {
-  readonly v = new Float64Array(3);
+  /** From the scratch pool like `d` (zeroed): inside a reusingFloats scope a state's vectors reuse the last state's. */
+  readonly v = scratchFloats(3);
   readonly d: Float64Array;
   /** Tangent mode only: the derivative of (v, d) along one outer direction. */
   t: DualVec3 | null = null;

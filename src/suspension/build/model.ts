@@ -10,12 +10,14 @@ import * as P from '../../../kernel/pose';
 import { solve, type SolveReport } from '../../../kernel/solver/solve';
 import { tangentSpace, pointRate, rotatedPointRate, type TangentSpace } from '../../../kernel/analysis';
 import { toMatrix } from '../../../kernel/quat';
+import { packedMap } from '../../../kernel/packed-map';
 import { ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
 import { splitReference, type AssemblyDoc } from '../../assembly/types';
 import { buildModel, type Model, ModelError } from '../../model/build';
 import { validateRoles, RolesError, type CornerRoles, type PointRole, type SuspensionRoles } from './roles';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from './targets';
 import { betweenExpr, localOf } from './point-terms';
+import { SeededPoints } from './seeded-points';
 export { localSource, rodShare } from './point-terms';
 import {
   cornerMetrics, CORNER_INPUT_POINTS, wishbonePlanesAxis, macphersonAxis, trailingArmAxis, axleRoadPlane, axleMetrics, axleDesignReference,
@@ -61,6 +63,11 @@ export interface EvaluateExtras {
    * one rate per hardpoint coordinate, so every metric's dual carries its gradient).
    */
   rates?: TangentSpace;
+  /**
+   * The duals only (the adjoint's evaluation, src/suspension/gradients/adjoint.ts: it reads
+   * `corners` and `axle`): no positions and no metric values, which it would throw away.
+   */
+  dualsOnly?: boolean;
 }
 
 /** The tangent of an evaluation asked for values only: no rates (see `derivatives: false`). */
@@ -164,7 +171,7 @@ export class SuspensionModel implements ModelPoints {
   explicitPointRate: ((out: DualVec3, term: PointExpr[number], n: number) => void) | null = null;
 
   /** World position of a point expression now. */
-  pointValue(expr: PointExpr, out = new Float64Array(3)): Float64Array {
+  pointValue(expr: PointExpr, out: Float64Array = new Float64Array(3)): Float64Array {
     out.fill(0);
     const tmp = scratchPoint;
     for (const t of expr) {
@@ -250,7 +257,7 @@ export class SuspensionModel implements ModelPoints {
    * rack still; d/d rack has the rack at unit rate and every hub still.
    */
   derivativeTangent(): TangentSpace {
-    const targets: ResidualBlock[] = this.corners.map((c) => c.wheelCenterZ);
+    const targets: ResidualBlock[] = packedMap(this.corners, (c) => c.wheelCenterZ);
     if (this.rackHold) targets.push(this.rackHold);
     return tangentSpace(this.model.system, targets);
   }
@@ -267,23 +274,16 @@ export class SuspensionModel implements ModelPoints {
     const n = extras.rates ? extras.rates.rates.length : nc + (steered ? 1 : 0);
     const dirs = tangent.status === 'unique' ? tangent.rates : new Array(n).fill(null);
     const positions: Record<string, [number, number, number]> = {};
-    // One dual per point expression and state: roles name the same points several times
-    // (instant axis, damper, rocker, devices); the metrics never write into their inputs.
-    const seeded = new Map<PointExpr, DualVec3>();
-    const dualOf = (e: PointExpr): DualVec3 => {
-      let p = seeded.get(e);
-      if (!p) seeded.set(e, (p = this.pointDual(e, tangent, dirs, n)));
-      return p;
-    };
-    const inputs = this.corners.map((c) => {
+    const dualsOnly = extras.dualsOnly === true;
+    const seeded = new SeededPoints(this, tangent, dirs, n);
+    const inputs = packedMap(this.corners, (c) => {
       const pts: Record<string, DualVec3> = {};
       // every named point's position; a dual only for those the metrics read (seeding the
       // others cost a dual each, and made the gradients think the metrics read their parts).
       // A name listed twice (the axle points) keeps its first place and takes the later point.
       for (const [name, e, k] of this.cornerPointList(c)) {
-        const p = this.pointValue(e, scratchValue);
-        positions[k] = [p[0], p[1], p[2]];
-        if (CORNER_INPUT_POINTS.has(name)) pts[name] = dualOf(e);
+        if (!dualsOnly) { const p = this.pointValue(e, scratchValue); positions[k] = [p[0], p[1], p[2]]; }
+        if (CORNER_INPUT_POINTS.has(name)) pts[name] = seeded.of(e);
       }
       return pts;
     });
@@ -307,23 +307,22 @@ export class SuspensionModel implements ModelPoints {
       };
       road = axleRoadPlane(wheel(this.corners[0], inputs[0]), wheel(this.corners[1], inputs[1]));
     }
-    const cornersOut = this.corners.map((c, i) => {
+    const cornersOut = packedMap(this.corners, (c, i) => {
       const pts = inputs[i];
       const roles = c.roles;
-      const get = (r: PointRole) => dualOf(this.resolveRole(r));
       let instantAxis: Line3 | null = null;
       const ia = roles.instant_axis;
-      if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(get(ia.lower[0]), get(ia.lower[1]), get(ia.lower[2]), get(ia.upper[0]), get(ia.upper[1]), get(ia.upper[2]));
-      else if (ia.type === 'plane_and_strut') instantAxis = macphersonAxis(get(ia.plane[0]), get(ia.plane[1]), get(ia.plane[2]), get(ia.strut[1]), get(ia.strut[0]));
-      else if (ia.type === 'line') instantAxis = trailingArmAxis(get(ia.line[0]), get(ia.line[1]));
+      if (ia.type === 'planes') instantAxis = wishbonePlanesAxis(seeded.role(ia.lower[0]), seeded.role(ia.lower[1]), seeded.role(ia.lower[2]), seeded.role(ia.upper[0]), seeded.role(ia.upper[1]), seeded.role(ia.upper[2]));
+      else if (ia.type === 'plane_and_strut') instantAxis = macphersonAxis(seeded.role(ia.plane[0]), seeded.role(ia.plane[1]), seeded.role(ia.plane[2]), seeded.role(ia.strut[1]), seeded.role(ia.strut[0]));
+      else if (ia.type === 'line') instantAxis = trailingArmAxis(seeded.role(ia.line[0]), seeded.role(ia.line[1]));
       else if (ia.type === 'screw' && extras.instantAxis) instantAxis = extras.instantAxis(i, n, tangent);
-      const damperPts = roles.damper ? [get(roles.damper[0]), get(roles.damper[1])] : null;
+      const damperPts = roles.damper ? [seeded.role(roles.damper[0]), seeded.role(roles.damper[1])] : null;
       if (damperPts) { pts.strut_bottom = damperPts[0]; pts.strut_top = damperPts[1]; }
-      if (roles.rocker) { pts.rocker_axis_a = get(roles.rocker.axis[0]); pts.rocker_axis_b = get(roles.rocker.axis[1]); pts.pushrod_inboard = get(roles.rocker.point); }
+      if (roles.rocker) { pts.rocker_axis_a = seeded.role(roles.rocker.axis[0]); pts.rocker_axis_b = seeded.role(roles.rocker.axis[1]); pts.pushrod_inboard = seeded.role(roles.rocker.point); }
       return cornerMetrics({
         side: roles.side,
         points: pts,
-        steeringAxis: roles.steering_axis ? [get(roles.steering_axis[0]), get(roles.steering_axis[1])] : null,
+        steeringAxis: roles.steering_axis ? [seeded.role(roles.steering_axis[0]), seeded.role(roles.steering_axis[1])] : null,
         ...this.cornerConstants(c),
         road,
         axlePosition: this.roles.axle_position,
@@ -334,7 +333,7 @@ export class SuspensionModel implements ModelPoints {
     let metrics: StateEvaluation['metrics'];
     let axleDuals: AxleMetrics | undefined;
     if (this.roles.scope === 'axle') {
-      const left = this.flatMetrics(cornersOut[0], 0, positions, tangent, n), right = this.flatMetrics(cornersOut[1], 1, positions, tangent, n);
+      const left = dualsOnly ? {} : this.flatMetrics(cornersOut[0], 0, positions, tangent, n), right = dualsOnly ? {} : this.flatMetrics(cornersOut[1], 1, positions, tangent, n);
       const axle: MetricValues = {};
       if (road) {
         const design = this.axleDesign ?? (this.axleDesign = axleDesignReference(cornersOut[0], cornersOut[1], road));
@@ -354,8 +353,8 @@ export class SuspensionModel implements ModelPoints {
           kinematic: kin ? { left: { velocity: kin[0].velocity }, right: { velocity: kin[1].velocity } } : null,
         });
         axleDuals = am;
-        for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
-        if (steered && this.roles.axle_position === 'front') {
+        if (!dualsOnly) for (const [k, v] of Object.entries(am)) axle[k] = v ? v.v : null;
+        if (!dualsOnly && steered && this.roles.axle_position === 'front') {
           Object.assign(axle, steeringGeometry({
             steerLeft: left.steer_angle as number, steerRight: right.steer_angle as number,
             rateLeft: left.deriv_steer_angle_wrt_rack_displacement ?? null, rateRight: right.deriv_steer_angle_wrt_rack_displacement ?? null,
@@ -367,9 +366,9 @@ export class SuspensionModel implements ModelPoints {
       }
       metrics = { axle, left, right };
     } else {
-      metrics = this.flatMetrics(cornersOut[0], 0, positions, tangent, n);
+      metrics = dualsOnly ? {} : this.flatMetrics(cornersOut[0], 0, positions, tangent, n);
     }
-    this.devices?.addMetrics(this, dualOf, n, tangent.status === 'unique', metrics, positions);
+    if (!dualsOnly) this.devices?.addMetrics(this, (e) => seeded.of(e), n, tangent.status === 'unique', metrics, positions);
     return { positions, metrics, corners: cornersOut, tangent, ...(axleDuals ? { axle: axleDuals } : {}) };
   }
   private axleDesign: ReturnType<typeof axleDesignReference> | undefined;

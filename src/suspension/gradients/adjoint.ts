@@ -41,7 +41,8 @@ export class AdjointSolver {
     for (const v of read.vars) this.stateRows(f, v, variables[v].dim, P);
     for (;;) {
       ws.seen.fill(0);
-      const ev = ctx.evaluateAlong(space, 0, ws.seen);
+      // the first-order duals read the corners' and axle's duals only: no values made
+      const ev = ctx.evaluateAlong(space, 0, ws.seen, true);
       let grown = false;
       for (let v = 0; v < ws.seen.length; v++) {
         if (!ws.seen[v] || layout[v] < 0 || read.vars.includes(v)) continue;

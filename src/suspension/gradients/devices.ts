@@ -72,6 +72,8 @@ export function deviceMetricDuals(model: SensitivityContext, rates: TangentSpace
   const sm = model.sm;
   const n = rates.rates.length;
   const out = new Map<string, Dual>();
+  // most linkages have none of them: no closures made per state for nothing
+  if (!sm.roles.devices && sm.roles.corners.every((c) => !c.torsion_bar) && !(sm.corners.length === 2 && sm.corners[0].upright === sm.corners[1].upright)) return out;
   const now = (role: Parameters<typeof sm.resolveRole>[0]) => sm.pointDual(sm.resolveRole(role), rates, rates.rates, n);
   const design = (role: Parameters<typeof sm.resolveRole>[0]) => designDual(model, sm.resolveRole(role), n, base);
   const side = (i: number) => model.sides[i];

@@ -4,6 +4,7 @@
  * evaluation lacks: the rocker angles' moving design reference and the devices' metrics.
  */
 import { toMatrix } from '../../../kernel/quat';
+import { packedMap } from '../../../kernel/packed-map';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { Dual, DualVec3 as DualVec3Class, dScale, type DualVec3 } from '../../../kernel/dual';
 import { turnAboutAxis } from '../metrics';
@@ -19,7 +20,7 @@ export type DualEvaluation = StateEvaluation & { rockerAngles: (Dual | null)[]; 
  * Evaluate the state along `rates`, each point's local move added at columns base + 3j + c.
  * `lookup`: hardpoint index per point-term local array, kept between calls.
  */
-export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation {
+export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike<number>, number>, rates: TangentSpace, base: number, seen?: Uint8Array, dualsOnly = false): DualEvaluation {
   const sm = ctx.sm;
   const R = rotation;
   const sys = sm.model.system;
@@ -46,7 +47,7 @@ export function evaluateAlong(ctx: SensitivityContext, lookup: WeakMap<ArrayLike
     for (let i = 0; i < 3; i++) for (let c = 0; c < 3; c++) out.d[i * n + base + 3 * j + c] += term.weight * R[i * 3 + c];
   };
   try {
-    const ev = sm.evaluate({ rates });
+    const ev = sm.evaluate({ rates, dualsOnly });
     return { ...ev, rockerAngles: rockerAngles(ctx, rates, base), devices: deviceMetricDuals(ctx, rates, base, ev.corners) };
   } finally {
     sm.explicitPointRate = null;
@@ -65,7 +66,7 @@ function rockerAngles(ctx: SensitivityContext, rates: TangentSpace, base: number
   const sm = ctx.sm;
   const n = rates.rates.length;
   const lr = new Float64Array(3);
-  return sm.corners.map((c) => {
+  return packedMap(sm.corners, (c) => {
     const r = c.roles.rocker;
     const ref = c.design.rockerReference;
     if (!r || !ref) return null;

@@ -134,7 +134,6 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
   const P = ctx.parameterCount;
   const rates = ctx.wheelCenterRatesByCorner;
   const bySide: Record<string, Record<string, MetricGradient | null>> = {};
-  const named = (g: { value: number; g: Float64Array }): MetricGradient => ({ value: g.value, gradient: parts.index.record(g.g) });
   const offered = offeredMetrics(ctx.geometry);
   // the *_virtual only when asked for (the default output stays as it was)
   const asked = virtualAsked.length ? VIRTUAL_METRICS.filter((m) => virtualAsked.includes(m)) : [];
@@ -146,7 +145,7 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
       if (!m || ctx.unsupported.has(name)) { out[name] = null; continue; }
       // wheel travel is measured from the design wheel centre, which moves with the points
       if (name === 'wheel_travel') for (let k = 0; k < P; k++) m.g[k] -= rates[ci][2 * P + k];
-      out[name] = named(m);
+      out[name] = { value: m.value, gradient: parts.index.record(m.g) };
     }
   });
   if (ctx.sides.length === 2) {
@@ -162,7 +161,7 @@ function groupBySide(ctx: SensitivityContext, parts: GradientParts, gradients: G
         else if (name === 'track_change') m.g[k] -= d.track[k];
         else if (name === 'ride_height_change') m.g[k] -= d.rideHeight[k];
       }
-      out[name] = named(m);
+      out[name] = { value: m.value, gradient: parts.index.record(m.g) };
     }
   }
   return bySide;

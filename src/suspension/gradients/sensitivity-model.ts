@@ -126,7 +126,7 @@ export class SensitivityModel implements SensitivityContext {
   }
 
   /** Evaluate the state along `rates`, each point's local move added at columns base + 3j + c. */
-  evaluateAlong(rates: TangentSpace, base: number, seen?: Uint8Array): DualEvaluation { return evaluateAlong(this, this.termHardpoint, rates, base, seen); }
+  evaluateAlong(rates: TangentSpace, base: number, seen?: Uint8Array, dualsOnly = false): DualEvaluation { return evaluateAlong(this, this.termHardpoint, rates, base, seen, dualsOnly); }
 
   /**
    * Every sensitivity metric's value and gradient at the current solved state. 'adjoint'

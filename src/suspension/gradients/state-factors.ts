@@ -28,8 +28,7 @@ export class StateFactoring {
     const M = rows.reduce((s, r) => s + r.block.rows, 0);
     // workspaces kept between states of one structure (a sweep allocates them once); `fresh`: a
     // second system beside the state's (bump-system.ts), whose factors must not overwrite these
-    const make = () => ({ M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), solver: new StateSolver(n), res: new Float64Array(64), jac: new Float64Array(64 * 64) });
-    const ws = fresh ? make() : this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = make());
+    const ws = fresh ? newWorkspace(M, n, P) : this.workspace.M === M && this.workspace.n === n ? this.workspace : (this.workspace = newWorkspace(M, n, P));
     const A = ws.A, B = ws.B;
     A.fill(0);
     B.fill(0);
@@ -101,6 +100,10 @@ export class StateFactoring {
     if (keep) this.structure = { ...built, version: sys.version, L, P, drivers: drivers.map((d) => ({ ...d })) };
     return built;
   }
+}
+
+function newWorkspace(M: number, n: number, P: number): Workspace {
+  return { M, n, A: new Float64Array(M * n), B: new Float64Array(M * P), solver: new StateSolver(n), res: new Float64Array(64), jac: new Float64Array(64 * 64) };
 }
 
 type Structure = Pick<StateFactors, 'layout' | 'colScale' | 'n' | 'rows' | 'spans'> & { twists: TwistEntries[] };

@@ -101,8 +101,11 @@ export interface SensitivityContext {
   factorState(drivers: readonly DriverParameters[], fresh?: boolean): StateFactors;
   stateRates(f: StateFactors): TangentSpace;
   localRate(out: Float64Array, variable: number, local: ArrayLike<number>, k: number): Float64Array;
-  /** `seen`: where given, marked at the id of every variable whose points the evaluation seeds. */
-  evaluateAlong(rates: TangentSpace, base: number, seen?: Uint8Array): StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> };
+  /**
+   * `seen`: where given, marked at the id of every variable whose points the evaluation seeds;
+   * `dualsOnly`: no positions or metric values (EvaluateExtras.dualsOnly), for a caller that reads the duals only.
+   */
+  evaluateAlong(rates: TangentSpace, base: number, seen?: Uint8Array, dualsOnly?: boolean): StateEvaluation & { rockerAngles: (Dual | null)[]; devices: Map<string, Dual> };
   metricsAt(drivers: readonly DriverParameters[], mode?: 'adjoint' | 'direct', names?: readonly string[]): Record<string, MetricGradient | null>;
   metricsBySide(drivers: readonly DriverParameters[], mode?: 'adjoint' | 'direct', names?: readonly string[]): Record<string, Record<string, MetricGradient | null>>;
 }

@@ -6,6 +6,7 @@
 import type { SuspensionModel, StateEvaluation } from '../build/model';
 import { steeringResponse, responseLine, type SteeringResponse } from './steering';
 import { instantAxisFromScrew } from './instant-axis';
+import { packedMap } from '../../../kernel/packed-map';
 
 export interface FullState extends StateEvaluation {
   steering: SteeringResponse;
@@ -14,7 +15,7 @@ export interface FullState extends StateEvaluation {
 export function evaluateState(sm: SuspensionModel, hold = 'layout_default'): FullState {
   const steering = steeringResponse(sm, hold);
   const n = sm.corners.length + (sm.rackHold ? 1 : 0);
-  const virtualAxes = sm.corners.map((c) => {
+  const virtualAxes = packedMap(sm.corners, (c) => {
     const axis = steering.axes.find((a) => a.side === c.roles.side);
     return axis ? responseLine(axis, n) : null;
   });

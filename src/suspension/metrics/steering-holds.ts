@@ -6,6 +6,7 @@
  */
 import { Dual, DualVec3, dvDotConst, dvPosePoint } from '../../../kernel/dual';
 import * as P from '../../../kernel/pose';
+import { packedMap } from '../../../kernel/packed-map';
 import type { BlockKind, ResidualBlock } from '../../../kernel/system';
 import { axleRoadPlane, wheelFrame, type RoadInput, type WheelFrame } from '.';
 import type { CornerRuntime, SuspensionModel } from '../build/model';
@@ -48,7 +49,7 @@ export class PointAlongBlock implements ResidualBlock {
  * wheels (as in `evaluate()`).
  */
 export function currentWheelFrames(sm: SuspensionModel): WheelFrame[] {
-  const base = sm.corners.map((c) => {
+  const base = packedMap(sm.corners, (c) => {
     const ai = vc(0, sm.pointValue(c.axle[0])), ao = vc(0, sm.pointValue(c.axle[1]));
     return { c, ai, ao };
   });
@@ -60,7 +61,7 @@ export function currentWheelFrames(sm: SuspensionModel): WheelFrame[] {
     };
     road = axleRoadPlane(wheel(base[0]), wheel(base[1]));
   }
-  return base.map((b) => wheelFrame(b.c.roles.side, b.ai, b.ao, wheelInput(b.c), road, 0));
+  return packedMap(base, (b) => wheelFrame(b.c.roles.side, b.ai, b.ao, wheelInput(b.c), road, 0));
 }
 
 function wheelInput(c: CornerRuntime) {

@@ -47,6 +47,7 @@ import {
   createScrewFit, distanceToAxis, fitScrewAxis, orientAxisUp, screwFromTwist, type ScrewFit, type ScrewStatus,
 } from '../../../kernel/screw';
 import type { ResidualBlock } from '../../../kernel/system';
+import { packedMap } from '../../../kernel/packed-map';
 import type { Side } from '../files';
 import { steeringAxisMetrics, type Line3, type SteeringAxisMetricName, type WheelFrame } from '.';
 import { cornerHoldBlocks, currentWheelFrames, localOnUpright, vc } from './steering-holds';
@@ -154,9 +155,9 @@ function rotation(R: Float64Array, state: Float64Array, off: number): Float64Arr
 export function steeringTangent(sm: SuspensionModel, holdId = 'layout_default'): SteeringTangent {
   let framesCache: WheelFrame[] | null = null;
   // (the frames' thunk made in place: a named closure per state costs a name under tsx)
-  const resolved = sm.corners.map((_, i) => cornerHoldBlocks(sm, i, holdId, () => (framesCache ??= currentWheelFrames(sm))));
-  const holds = resolved.map((r) => r.id);
-  const warnings = resolved.map((r) => ('warning' in r ? r.warning : undefined));
+  const resolved = packedMap(sm.corners, (_, i) => cornerHoldBlocks(sm, i, holdId, () => (framesCache ??= currentWheelFrames(sm))));
+  const holds = packedMap(resolved, (r) => r.id);
+  const warnings = packedMap(resolved, (r) => ('warning' in r ? r.warning : undefined));
   if (!sm.rackHold) return { status: 'no_steering_actuator', tangent: null, rates: null, holds, warnings, diagnostic: 'this linkage has no steering coordinate' };
   const bad = resolved.find((r): r is { id: string; error: string } => 'error' in r);
   if (bad) return { status: 'unknown_hold', tangent: null, rates: null, holds, warnings, diagnostic: bad.error };
@@ -314,7 +315,7 @@ const SCREW_DIAGNOSTICS: Partial<Record<ScrewStatus, string>> = {
 /** The steering response of every upright at the current (solved) state. */
 export function steeringResponse(sm: SuspensionModel, holdId = 'layout_default'): SteeringResponse {
   const t = steeringTangent(sm, holdId);
-  const axes = sm.corners.map((c, i): SteeringAxis => {
+  const axes = packedMap(sm.corners, (c, i): SteeringAxis => {
     const axis: SteeringAxis = {
       side: c.roles.side, status: 'valid', point: null, direction: null, pitch: null, angular_rate: null, hold: t.holds[i],
     };

@@ -9,11 +9,14 @@
 import { largestMotion, type ResidualBlock } from '../../../kernel/system';
 import type { SweepSpec, SweepTarget } from '../files';
 import { SuspensionFileError, sweepValues } from '../files';
-import type { SuspensionModel, MetricValues } from '../build/model';
+import type { SuspensionModel, MetricValues, StateEvaluation } from '../build/model';
+import type { SteeringResponse } from '../metrics/steering';
 import { LengthBlock, PointCoordinateBlock, type PointExpr } from '../build/targets';
 import { evaluateState } from '../metrics/state';
 import type { TangentSpace } from '../../../kernel/analysis';
 import { Continuation } from '../../../kernel/continuation';
+import { packedMap } from '../../../kernel/packed-map';
+import { reusingFloats } from '../../../kernel/float-slab';
 import { TRANSMISSION_MARGIN_WARNING } from '../metrics/devices';
 import { CompliantState } from '../compliance/state';
 
@@ -182,9 +185,9 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   sm.resetToDesign();
   const steps: StepResult[] = [];
   let lastGood: Float64Array = system.snapshot();
-  let lastValues: number[] = drivers.map((d) => d.block.target);
+  let lastValues: number[] = packedMap(drivers, (d) => d.block.target);
   let lastMotionRatio = NaN;
-  const blocks = drivers.map((d) => d.block);
+  const blocks = packedMap(drivers, (d) => d.block);
   // One continuation through the steps (kernel/continuation.ts): each step one sub-step,
   // halved on failure; in values-only mode predicted by the secant of the last two.
   const path = new Continuation(system, (values) => blocks.forEach((b, j) => { b.target = values[j]; }), lastValues, {
@@ -200,7 +203,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
   // continuation puts the system there and keeps neither), and the spare of lastGood
   let dq: Float64Array = new Float64Array(0), predictedState: Float64Array = new Float64Array(0), spareGood: Float64Array | null = null;
   for (let i = 0; i < spec.steps; i++) {
-    const targets = drivers.map((d) => d.targetOf(values.get(d.source)![i]));
+    const targets = packedMap(drivers, (d) => d.targetOf(values.get(d.source)![i]));
     let predicted: Float64Array | null = null;
     if (!valuesOnly && predictable && lastTangent && lastTangent.status === 'unique') {
       if (dq.length !== lastTangent.size) dq = new Float64Array(lastTangent.size);
@@ -250,15 +253,15 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
     if (options.metrics) {
       step.metrics = options.metrics();
       lastTangent = null;
-    } else if (options.noSteering || valuesOnly) {
-      const evaluation = sm.evaluate({ derivatives: !valuesOnly });
-      step.positions = evaluation.positions; step.metrics = evaluation.metrics;
-      lastTangent = evaluation.tangent;
     } else {
-      const full = evaluateState(sm, options.hold ?? spec.analysis.virtual_steering.suspension_hold);
-      step.positions = full.positions; step.metrics = full.metrics;
-      step.steering_response = full.steering;
-      lastTangent = full.tangent;
+      // Every dual of the evaluation is dead once the step has its values: the step keeps
+      // numbers, fresh position arrays, the response and the tangent (whose rates are not
+      // scratch), so the duals' storage is reused state to state (kernel/float-slab.ts).
+      const hold = options.hold ?? spec.analysis.virtual_steering.suspension_hold;
+      const evaluation: StateEvaluation & { steering?: SteeringResponse } = reusingFloats(() => (options.noSteering || valuesOnly ? sm.evaluate({ derivatives: !valuesOnly }) : evaluateState(sm, hold)));
+      step.positions = evaluation.positions; step.metrics = evaluation.metrics;
+      if (evaluation.steering) step.steering_response = evaluation.steering;
+      lastTangent = evaluation.tangent;
     }
     if (sm.devices && sm.devices.levers.length) {
       step.transmission = {};
@@ -269,7 +272,7 @@ export function runSweep(sm: SuspensionModel, spec: SweepSpec, options: SweepOpt
         if (before !== undefined && Math.sign(before) !== Math.sign(ratio) && ratio !== 0) diagnostics.push(`branch_change: ${name}`);
         if (Math.abs(ratio) < TRANSMISSION_MARGIN_WARNING) diagnostics.push(`low_transmission: ${name} ${Math.abs(ratio).toFixed(3)}`);
       }
-      lastBranch = now.map((t) => t.ratio);
+      lastBranch = packedMap(now, (t) => t.ratio);
     }
     if (diagnostics.length) step.diagnostics = diagnostics;
     options.onSolvedState?.(step);
