@@ -80,11 +80,20 @@ export class ForceSet {
   private localV = new Float64Array(6);
   /** derivativePattern's list, made once per structure. */
   private pattern: Int32Array | null = null;
+  /**
+   * Counts the calls that evaluate blocks through this set (assemble, evaluateBlock): a
+   * report that reads the blocks' last values checks nothing evaluated them since its pass.
+   */
+  private passes = 0;
 
   constructor(readonly system: System) {}
 
   get blocks(): readonly ForceBlock[] {
     return this.list;
+  }
+  /** See `passes`: changes whenever this set evaluates a block. */
+  get evaluations(): number {
+    return this.passes;
   }
   /** Tangent size of the system as last assembled. */
   get size(): number {
@@ -154,6 +163,7 @@ export class ForceSet {
    */
   assemble(velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, zeroed = false): void {
     this.refresh();
+    this.passes++;
     const n = this.layoutSize;
     Q.fill(0, 0, n);
     if (zeroed) {
@@ -199,6 +209,7 @@ export class ForceSet {
   /** Block i's own generalized force, in its local layout (Σ dim of its vars). */
   evaluateBlock(i: number, velocity: Float64Array, t: number, Q: Float64Array): void {
     this.refresh();
+    this.passes++;
     const e = this.entries[i];
     e.block.evaluate(this.system.state, e.offsets, this.gather(e, velocity), t, Q, null, null);
   }

@@ -7,7 +7,10 @@
  *   npx tsx scripts/clearance-states.ts time [SWEEPS]    ms per state: median and best of SWEEPS sweeps
  *   npx tsx scripts/clearance-states.ts states [SWEEPS]  ms per state, each of the 21, averaged
  *   npx tsx scripts/clearance-states.ts pairs [SWEEPS]   per pair: ms per state and closestStats' counts per state
+ *   npx tsx scripts/clearance-states.ts at K             per pair: closestStats' counts at state K of the sweep (0: the jump back, 10: design)
  *   npx tsx scripts/clearance-states.ts dump [SWEEPS]    every state's answers as JSON (compare two checkouts' with cmp)
+ *
+ * TUNE=edges=0,laterTies=0 switches closestTuning's flags (numbers as given) for an A/B in one checkout.
  *
  * One warm-up sweep first, as the bench. To compare with older code, copy its src, kernel,
  * mates and test folders and this script beside them (git archive), and alternate runs.
@@ -18,7 +21,7 @@ import { join } from 'node:path';
 import { fileSource, loadDocumentGeometry } from '../src/assembly/geometry/load.ts';
 import { ClearanceSet, unjoinedPairs } from '../src/assembly/geometry/clearance-set.ts';
 import { pairClearance } from '../src/assembly/geometry/clearance.ts';
-import { closestResult, closestStats } from '../src/assembly/geometry/closest.ts';
+import { closestResult, closestStats, closestTuning } from '../src/assembly/geometry/closest.ts';
 import { parseGeometry, sweepFromShortcut } from '../src/suspension/files';
 import { suspensionAssembly } from '../src/suspension/build/template';
 import { SuspensionModel } from '../src/suspension/build/model';
@@ -26,6 +29,12 @@ import { runSweep } from '../src/suspension/sweep/sweep';
 import { suspensionBodies } from '../src/suspension/clearance/bodies.ts';
 import { BENCH, writeCorner } from '../test/assembly/geometry/corner-fixture.ts';
 
+for (const kv of (process.env.TUNE ?? '').split(',').filter(Boolean)) {
+  const [k, v] = kv.split('=');
+  const t = closestTuning as Record<string, number | boolean>;
+  if (!(k! in t)) throw new Error(`TUNE: no closestTuning.${k}`);
+  t[k!] = typeof t[k!] === 'boolean' ? v !== '0' : Number(v);
+}
 const cpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const mode = process.argv[2] ?? 'time';
 const sweeps = Number(process.argv[3] ?? 10);
@@ -73,11 +82,23 @@ if (mode === 'time') {
     const counts = Object.entries(closestStats).map(([k, v]) => `${k} ${Math.round(v / n)}`).join(', ');
     console.log(`${a}:${b}`.padEnd(30), ((cpu() - t0) / n).toFixed(3), counts);
   }
+} else if (mode === 'at') {
+  // each pair's work at one state, its hint carried over the sweep up to it (from the last state for K = 0: the jump back)
+  const k = sweeps % states.length;
+  for (const [a, b] of pairs) {
+    const hint = closestResult();
+    for (const s of states) pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hint);
+    for (let i = 0; i < k; i++) pairClearance(set.bodies.get(a)!, states[i]!.get(a)!, set.bodies.get(b)!, states[i]!.get(b)!, undefined, hint);
+    for (const key of Object.keys(closestStats)) closestStats[key as keyof typeof closestStats] = 0;
+    const s = states[k]!;
+    pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hint);
+    console.log(`${a}:${b}`.padEnd(30), Object.entries(closestStats).map(([key, v]) => `${key} ${v}`).join(', '));
+  }
 } else if (mode === 'dump') {
   const out: unknown[] = [];
   for (let r = 0; r < sweeps; r++) for (const s of states) out.push(measure(s));
   console.log(JSON.stringify(out));
 } else {
-  console.error('usage: npx tsx scripts/clearance-states.ts time|states|pairs|dump [SWEEPS]');
+  console.error('usage: npx tsx scripts/clearance-states.ts time|states|pairs|dump [SWEEPS], at K');
   process.exit(1);
 }

@@ -93,6 +93,7 @@ export function loadsHere(dyn: DynamicsModel, t = 0): Float64Array {
 export function reactionsHere(dyn: DynamicsModel, t = 0): StaticsResult {
   const { system, model } = dyn;
   const Q = loadsHere(dyn, t);
+  const evaluated = dyn.forces.evaluations;
   const mult = constraintMultipliers(system, Q);
   const reactions = mateReactions(dyn, mult);
   const drivers: Record<string, number> = {};
@@ -111,7 +112,7 @@ export function reactionsHere(dyn: DynamicsModel, t = 0): StaticsResult {
     state: modelState(model),
     reactions,
     drivers,
-    forces: elementReports(dyn, t),
+    forces: elementReports(dyn, t, undefined, evaluated),
     indeterminate: [...indeterminate],
     unbalanced,
   };
@@ -383,15 +384,22 @@ function restVelocity(n: number): Float64Array {
 let restScratch = new Float64Array(0);
 const reportQ = new Float64Array(12);
 
-/** Each file force element's length/tension, deflection and wrench, or applied load, at the current state (at rest unless `velocity`, tangent, is given). */
-export function elementReports(dyn: DynamicsModel, t = 0, velocity?: Float64Array): Record<string, ElementReport> {
+/**
+ * Each file force element's length/tension, deflection and wrench, or applied load, at the
+ * current state (at rest unless `velocity`, tangent, is given). `evaluated`: the caller's
+ * `dyn.forces.evaluations` right after it assembled every block at this state, at rest and
+ * at t (loadsHere); while the count is unchanged the blocks' last values are read as they
+ * are, not evaluated again (the same numbers: the same call made them).
+ */
+export function elementReports(dyn: DynamicsModel, t = 0, velocity?: Float64Array, evaluated = -1): Record<string, ElementReport> {
   const out: Record<string, ElementReport> = {};
   const n = dyn.forces.size;
   const zero = velocity ?? restVelocity(n);
   const scratch = reportQ;
   const af = dyn.model.angleFactor;
+  const fresh = !velocity && evaluated === dyn.forces.evaluations;
   for (const e of dyn.elements) {
-    dyn.forces.evaluateBlock(e.index, zero, t, scratch);
+    if (!fresh) dyn.forces.evaluateBlock(e.index, zero, t, scratch);
     const b = e.block;
     if (b instanceof PointToPointForce) out[e.id] = { length: b.last.length, rate: b.last.rate, tension: b.last.tension };
     else if (b instanceof BushingForce) {

@@ -22,6 +22,9 @@ import { CAPSULE, segmentDistance } from './capsule.ts';
 import type { FlatBVH } from './flat-bvh.ts';
 import { Side } from './side.ts';
 import { Front } from './front.ts';
+import { centroidGap, edgeGap2, sideGap } from './tri-gaps.ts';
+
+export { centroidGap } from './tri-gaps.ts';
 
 export interface ClosestResult {
   distance: number;
@@ -58,9 +61,13 @@ export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, tri
  * tubes), each cutting a large subtree; lower down the boxes already prune what a capsule
  * would, and a capsule costs a segment distance. `front`: walks start from the last
  * state's front (front.ts); `centroid`: triangle pairs are bounded along their centroids'
- * line before they are measured.
+ * line before they are measured; `edges`: and beyond each other's edges (tri-gaps.ts).
+ * `laterTies`: a pair after the best's in mesh order is pruned from the best distance up,
+ * not only above the cut (pruned()); off, as it trusts a rounded bound against a rounded
+ * distance: where near-ties differ by rounding (the fixture's parallel faces) it may keep
+ * a pair an ulp farther than the nearest, and which depends on the walk (docs/geometry.md).
  */
-export const closestTuning = { capsuleMin: 2048, front: true, centroid: true };
+export const closestTuning = { capsuleMin: 2048, front: true, centroid: true, edges: true, laterTies: false };
 const sideA = new Side(), sideB = new Side();
 let query = 0;
 
@@ -186,16 +193,6 @@ function carry(B: FlatBVH, t: number): void {
   }
 }
 
-/** Gap between a triangle and the other's plane, when all its corners lie on one side (else 0). */
-function sideGap(nx: number, ny: number, nz: number, off: number, s: Float64Array, o: number): number {
-  const a = nx * s[o]! + ny * s[o + 1]! + nz * s[o + 2]! - off;
-  const b = nx * s[o + 3]! + ny * s[o + 4]! + nz * s[o + 5]! - off;
-  const c = nx * s[o + 6]! + ny * s[o + 7]! + nz * s[o + 8]! - off;
-  if (a > 0 && b > 0 && c > 0) return Math.min(a, b, c);
-  if (a < 0 && b < 0 && c < 0) return -Math.max(a, b, c);
-  return 0;
-}
-
 /**
  * Lower bound of A's triangle i to B's (carried) triangle j: how far each lies off the
  * other's plane. Tight where two faces face each other, as the near-ties of two
@@ -209,32 +206,32 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   const ny = e[3]! * mx + e[4]! * my + e[5]! * mz;
   const nz = e[6]! * mx + e[7]! * my + e[8]! * mz;
   const h = sideGap(nx, ny, nz, q[4 * j + 3]! + nx * e[9]! + ny * e[10]! + nz * e[11]!, A.tri, 9 * i);
+  planeGaps[0] = g; planeGaps[1] = h; planeGaps[2] = nx; planeGaps[3] = ny; planeGaps[4] = nz;
   return g > h ? g : h;
 }
 
+/** The last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame. */
+const planeGaps = new Float64Array(5);
+
 /**
- * Lower bound of the distance of triangle p (9 numbers at o) to triangle c (at q), one
- * frame: the gap between their spans
- * along the line through their centroids. Two patches of curved surfaces a little past
- * the nearest pair sit side by side more than across: the line between them turns with
- * them, where F's n and the triangles' own planes do not.
+ * Squared lower bound of the last planeBound's pair (B's triangle carried): each plane's
+ * gap along its normal and the other triangle's gap beyond its edges, square to it, added
+ * in squares (tri-gaps.ts); the larger of A's plane's and B's.
  */
-export function centroidGap(p: ArrayLike<number>, o: number, c: ArrayLike<number>, q: number): number {
-  const ax = p[o]!, ay = p[o + 1]!, az = p[o + 2]!, bx = p[o + 3]!, by = p[o + 4]!, bz = p[o + 5]!, cx = p[o + 6]!, cy = p[o + 7]!, cz = p[o + 8]!;
-  const ux = c[q]!, uy = c[q + 1]!, uz = c[q + 2]!, vx = c[q + 3]!, vy = c[q + 4]!, vz = c[q + 5]!, wx = c[q + 6]!, wy = c[q + 7]!, wz = c[q + 8]!;
-  let dx = ux + vx + wx - ax - bx - cx, dy = uy + vy + wy - ay - by - cy, dz = uz + vz + wz - az - bz - cz;
-  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (!(len > 0)) return 0;
-  dx /= len; dy /= len; dz /= len;
-  const hi = Math.max(dx * ax + dy * ay + dz * az, dx * bx + dy * by + dz * bz, dx * cx + dy * cy + dz * cz);
-  const lo = Math.min(dx * ux + dy * uy + dz * uz, dx * vx + dy * vy + dz * vz, dx * wx + dy * wy + dz * wz);
-  return lo - hi;
+function edgeBound2(A: FlatBVH, i: number): number {
+  const p = A.plane, g = planeGaps[0]!, h = planeGaps[1]!;
+  // B's side only where A's leaves the pair open (each stops once over the cut)
+  const a = g * g + edgeGap2(A.tri, 9 * i, p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, carried, 0, cut2 - g * g);
+  if (a > cut2) return a;
+  const b = h * h + edgeGap2(carried, 0, planeGaps[2]!, planeGaps[3]!, planeGaps[4]!, A.tri, 9 * i, cut2 - h * h);
+  return a > b ? a : b;
 }
 
 function keep(out: ClosestResult, ta: number, tb: number): void {
   out.a.set(pts[0]!, pts[1]!, pts[2]!);
   out.b.set(pts[3]!, pts[4]!, pts[5]!);
   out.triA = ta; out.triB = tb;
+  bestOA = orderA[ta]!; bestOB = orderB[tb]!;
 }
 
 function push(top: number, i: number, j: number, bound2: number): number {
@@ -261,9 +258,41 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
  * A bound prunes only above `cut`, a hair over `best` (the bounds are rounded too), so no
  * pair that could tie or win is skipped.
  */
-let best = Infinity, cut = Infinity, cut2 = Infinity;
+let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity;
 
 let orderA: Int32Array = new Int32Array(0), orderB: Int32Array = new Int32Array(0);
+let minA: Int32Array = new Int32Array(0), minB: Int32Array = new Int32Array(0);
+/** The best pair's triangles in the meshes' order (NONE while there is none). */
+const NONE = 0x7fffffff;
+let bestOA = NONE, bestOB = NONE;
+
+/**
+ * Can node pair (i, j), bounded by d2 (squared), be skipped? Above `cut`, as nothing under
+ * it can tie or win. From `best` up (closestTuning.laterTies), where none of its triangle pairs comes before the
+ * best's in (A's, B's) mesh order (each is at or after (minA, minB), the smallest of A's
+ * triangles then the smallest of B's): such a pair only wins by coming strictly nearer,
+ * which a bound at or over the best denies but for rounding (docs/geometry.md: "Which
+ * pair, on a tie"). Where a flat face lies on a parallel flat face, thousands of triangle
+ * pairs tie to the bit; this leaves only those that could still come first.
+ */
+function pruned(d2: number, i: number, j: number): boolean {
+  if (d2 > cut2) return true;
+  if (!(d2 >= best2) || !closestTuning.laterTies) return false;
+  const ma = minA[i]!;
+  return ma > bestOA || (ma === bestOA && minB[j]! >= bestOB);
+}
+
+/** Triangle pair (ta, tb) after the best's in the meshes' order: it can win only by coming strictly nearer. */
+function later(ta: number, tb: number): boolean {
+  if (!closestTuning.laterTies) return false;
+  const ma = orderA[ta]!;
+  return ma > bestOA || (ma === bestOA && orderB[tb]! >= bestOB);
+}
+
+/** Does node pair 1 come before node pair 2 in (A's, B's) mesh order of their first triangles? */
+function earlier(i1: number, j1: number, i2: number, j2: number): boolean {
+  return minA[i1]! < minA[i2]! || (minA[i1] === minA[i2] && minB[j1]! <= minB[j2]!);
+}
 
 function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
   if (!(d <= best)) return;
@@ -278,6 +307,7 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
 
 function setBest(d: number): void {
   best = d;
+  best2 = d * d;
   cut = d * (1 + 1e-12) + 1e-9;
   cut2 = cut * cut;
 }
@@ -323,7 +353,7 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
   while (top > 0 && best > 0) {
     top--;
     const i = stack[2 * top]!, j = stack[2 * top + 1]!;
-    if (stackBound[top]! > cut2) { front.add(i, j); continue; }
+    if (pruned(stackBound[top]!, i, j)) { front.add(i, j); continue; }
     closestStats.nodePairs++;
     if (A.right[i]! < 0 && B.right[j]! < 0) {
       front.add(i, j);
@@ -339,17 +369,17 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
       }
       continue;
     }
-    // open one node; the nearer child pair goes on top, to be walked first
+    // open one node; the nearer child pair goes on top, to be walked first (the earlier in mesh order of two as near)
     let i1: number, j1: number, i2: number, j2: number;
     if (splitA(A, i, B, j)) { i1 = i + 1; i2 = A.right[i]!; j1 = j; j2 = j; }
     else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
     const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
-    if (d1 <= d2) {
-      if (d2 <= cut2) top = push(top, i2, j2, d2); else front.add(i2, j2);
-      if (d1 <= cut2) top = push(top, i1, j1, d1); else front.add(i1, j1);
+    if (d1 < d2 || (d1 === d2 && earlier(i1, j1, i2, j2))) {
+      if (!pruned(d2, i2, j2)) top = push(top, i2, j2, d2); else front.add(i2, j2);
+      if (!pruned(d1, i1, j1)) top = push(top, i1, j1, d1); else front.add(i1, j1);
     } else {
-      if (d1 <= cut2) top = push(top, i1, j1, d1); else front.add(i1, j1);
-      if (d2 <= cut2) top = push(top, i2, j2, d2); else front.add(i2, j2);
+      if (!pruned(d1, i1, j1)) top = push(top, i1, j1, d1); else front.add(i1, j1);
+      if (!pruned(d2, i2, j2)) top = push(top, i2, j2, d2); else front.add(i2, j2);
     }
   }
   return again;
@@ -361,10 +391,20 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
     let carriedNow = false;
     for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
       closestStats.triangleBounds++;
-      if (gap2(A, ta, B, tb) > cut2) continue;
+      // a pair after the best's in mesh order is skipped from the best up, one before it only above the cut (pruned())
+      const g2 = gap2(A, ta, B, tb);
+      if (g2 > cut2 || (g2 >= best2 && later(ta, tb))) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
       const plane = planeBound(A, ta, B, tb);
-      if (plane > cut || (closestTuning.centroid && centroidGap(A.tri, 9 * ta, carried, 0) > cut)) continue;
+      if (plane > cut || (plane >= best && later(ta, tb))) continue;
+      if (closestTuning.centroid) {
+        const c = centroidGap(A.tri, 9 * ta, carried, 0);
+        if (c > cut || (c >= best && later(ta, tb))) continue;
+      }
+      if (closestTuning.edges) {
+        const k2 = edgeBound2(A, ta);
+        if (k2 > cut2 || (k2 >= best2 && later(ta, tb))) continue;
+      }
       closestStats.triangleDistances++;
       consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
     }
@@ -383,9 +423,9 @@ function frontWalk(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, fr
   for (let k = 0; k < front.size && best > 0; k++) {
     const i = old[2 * k]!, j = old[2 * k + 1]!;
     const d = nodeBound2(A, i, B, j);
-    if (d > cut2) {
+    if (pruned(d, i, j)) {
       front.addPruned(i, j);
-      while (front.lastTwoParent(A, B, merged) && nodeBound2(A, merged[0]!, B, merged[1]!) > cut2) front.merge(merged);
+      while (front.lastTwoParent(A, B, merged) && pruned(nodeBound2(A, merged[0]!, B, merged[1]!), merged[0]!, merged[1]!)) front.merge(merged);
       continue;
     }
     if (drain(A, B, bToA, out, push(0, i, j, d), front)) {
@@ -409,8 +449,9 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   sideB.fit(B);
   nextQuery();
   setFrame(bToA, 0);
-  best = Infinity; cut = Infinity; cut2 = Infinity;
-  orderA = A.order; orderB = B.order;
+  best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity;
+  orderA = A.order; orderB = B.order; minA = A.minOrder; minB = B.minOrder;
+  bestOA = NONE; bestOB = NONE;
   const hintA = out.triA, hintB = out.triB;
   if (hintA >= 0 && hintB >= 0 && hintA < A.triangles && hintB < B.triangles) {
     carry(B, hintB);
@@ -434,6 +475,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     // touching: which touching pair is reported depends on the walk, so it is the walk from the roots' (F as it was set above)
     setBest(startBest);
     out.a.copy(start); out.b.copy(end); out.triA = startA; out.triB = startB;
+    bestOA = orderA[startA]!; bestOB = orderB[startB]!;
     frameBest = best; restarts = 0;
     if (query !== startQuery) { nextQuery(); setFrame(bToA, best, out); }
   }

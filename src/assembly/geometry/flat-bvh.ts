@@ -30,6 +30,8 @@ export interface FlatBVH {
   readonly plane: Float64Array;
   /** Per triangle (BVH order): its index in the mesh, which names ties whatever order the hierarchy keeps. */
   readonly order: Int32Array;
+  /** Per node: the smallest mesh index (`order`) among its triangles, so a walk can tell a node pair that can only tie late from one that may win a tie. */
+  readonly minOrder: Int32Array;
   /** Per leaf, its triangles' corners each once (xyz), from `leafCorner[i]` to `leafCorner[i + 1]` (in corners): a leaf's extent from half the points. */
   readonly corners: Float64Array;
   readonly leafCorner: Int32Array;
@@ -84,9 +86,10 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
   const parent = new Int32Array(rightOf.length).fill(-1);
   for (let i = 0; i < rightOf.length; i++) if (rightOf[i]! >= 0) { parent[i + 1] = i; parent[rightOf[i]!] = i; }
   const { corners, leafCorner } = leafCorners(rightOf, firstOf, countOf, tri);
+  const order = meshOrder(idx, meshIndex);
   const flat: FlatBVH = {
     box: Float64Array.from(boxes), right: rightOf, parent, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri),
-    tri, plane: planes(tri, triangles), order: meshOrder(idx, meshIndex), corners, leafCorner, triangles,
+    tri, plane: planes(tri, triangles), order, minOrder: minOrders(rightOf, firstOf, countOf, order), corners, leafCorner, triangles,
     ownNode: new Float64Array(6 * rightOf.length), ownTri: new Float64Array(6 * triangles),
   };
   // (filled on the finished object: the span code then meets one shape of hierarchy only)
@@ -124,6 +127,18 @@ function meshOrder(idx: ArrayLike<number>, meshIndex: ArrayLike<number>): Int32A
     if (m < 0) throw new GeometryError('flattenBVH', 'the hierarchy holds a triangle the mesh has not');
     used[m] = 1;
     out[t] = m;
+  }
+  return out;
+}
+
+/** Per node, the smallest mesh index among its triangles: a leaf's over its own, an inner node's its children's (children come later: walk back). */
+function minOrders(right: Int32Array, first: Int32Array, count: Int32Array, order: Int32Array): Int32Array {
+  const out = new Int32Array(right.length);
+  for (let i = right.length - 1; i >= 0; i--) {
+    if (right[i]! >= 0) { out[i] = Math.min(out[i + 1]!, out[right[i]!]!); continue; }
+    let m = 0x7fffffff;
+    for (let t = first[i]!; t < first[i]! + count[i]!; t++) if (order[t]! < m) m = order[t]!;
+    out[i] = m;
   }
   return out;
 }

@@ -44,6 +44,9 @@ export class CompliantTangent {
   /** Scratch of the projection: (K − H) N over the slots a motion reaches, and those slots. */
   private AN = new Float64Array(0);
   private Nc = new Float64Array(0);
+  /** AN and Nc by column, for K_r's sums (project). */
+  private ANt = new Float64Array(0);
+  private Nt = new Float64Array(0);
   private reached = new Int32Array(0);
   /** Scratch of the curvature: the slots a motion moves, each block's λ, the loaded blocks in order. */
   private moving = new Uint8Array(0);
@@ -92,7 +95,7 @@ export class CompliantTangent {
       this.keepKH();
       this.n = n;
       this.K = new Float64Array(n * n); this.H = new Float64Array(n * n);
-      this.AN = new Float64Array(n * n); this.Nc = new Float64Array(n * n); this.reached = new Int32Array(n); this.moving = new Uint8Array(n);
+      this.AN = new Float64Array(n * n); this.Nc = new Float64Array(n * n); this.ANt = new Float64Array(n * n); this.Nt = new Float64Array(n * n); this.reached = new Int32Array(n); this.moving = new Uint8Array(n);
       this.zero = new Float64Array(n); this.dir = new Float64Array(n);
     }
     return n;
@@ -206,21 +209,39 @@ export class CompliantTangent {
     const m = reachedSlots(act, N, k, n);
     // N's reached rows, contiguous (Nc[p k + b] = N[b n + act[p]]): the same products in the same order
     for (let p = 0; p < m; p++) { const i = act[p]; for (let b = 0; b < k; b++) Nc[p * k + b] = N[b * n + i]; }
-    for (let p = 0; p < m; p++) {
-      const row = act[p] * n, out = p * k;
-      AN.fill(0, out, out + k);
+    // two rows of AN at a time, each summed over q in order (a zero entry of K − H adds ±0 to
+    // a sum that is never −0, so adding or skipping it leaves the same bits)
+    AN.fill(0, 0, m * k);
+    for (let p = 0; p < m; p += 2) {
+      const two = p + 1 < m, row0 = act[p] * n, row1 = two ? act[p + 1] * n : row0, out0 = p * k, out1 = out0 + k;
       for (let q = 0; q < m; q++) {
-        const a = K[row + act[q]] - H[row + act[q]];
-        if (a === 0) continue;
+        const c = act[q], a0 = K[row0 + c] - H[row0 + c], a1 = two ? K[row1 + c] - H[row1 + c] : 0;
+        if (a0 === 0 && a1 === 0) continue;
         const src = q * k;
-        for (let b = 0; b < k; b++) AN[out + b] += a * Nc[src + b];
+        if (a1 === 0) { for (let b = 0; b < k; b++) AN[out0 + b] += a0 * Nc[src + b]; continue; }
+        if (a0 === 0) { for (let b = 0; b < k; b++) AN[out1 + b] += a1 * Nc[src + b]; continue; }
+        for (let b = 0; b < k; b++) { const x = Nc[src + b]; AN[out0 + b] += a0 * x; AN[out1 + b] += a1 * x; }
       }
     }
+    // both factors by column (Nt[a m + p] = Nc[p k + a], ANt likewise), and K_r's entries two
+    // by two: each sum over p still adds the same products in the same order, from fewer reads
+    const Nt = this.Nt, ANt = this.ANt;
+    for (let p = 0; p < m; p++) for (let b = 0; b < k; b++) { Nt[b * m + p] = Nc[p * k + b]; ANt[b * m + p] = AN[p * k + b]; }
     const Kr = zeroedFloats(k * k);
-    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
-      let s = 0;
-      for (let p = 0; p < m; p++) s += Nc[p * k + a] * AN[p * k + b];
-      Kr[a * k + b] = -s;
+    for (let a = 0; a < k; a += 2) {
+      const ra = a * m, ra1 = a + 1 < k ? ra + m : ra;
+      for (let b = 0; b < k; b += 2) {
+        const rb = b * m, rb1 = b + 1 < k ? rb + m : rb;
+        let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+        for (let p = 0; p < m; p++) {
+          const x0 = Nt[ra + p], x1 = Nt[ra1 + p], y0 = ANt[rb + p], y1 = ANt[rb1 + p];
+          s00 += x0 * y0; s01 += x0 * y1; s10 += x1 * y0; s11 += x1 * y1;
+        }
+        // an odd k's last row or column was summed twice over (the same numbers): written once
+        Kr[a * k + b] = -s00;
+        if (b + 1 < k) Kr[a * k + b + 1] = -s01;
+        if (a + 1 < k) { Kr[(a + 1) * k + b] = -s10; if (b + 1 < k) Kr[(a + 1) * k + b + 1] = -s11; }
+      }
     }
     return Kr;
   }
@@ -326,8 +347,12 @@ export class CompliantTangent {
     const n = this.n, moving = this.moving;
     this.keepKH();
     this.H.fill(0);
-    moving.fill(0);
-    for (let b = 0; b < k; b++) for (let j = 0; j < n; j++) if (Math.abs(N[b * n + j]) > MOVING) moving[j] = 1;
+    // a slot moves where some motion reaches it: the first such motion decides
+    for (let j = 0; j < n; j++) {
+      let reached = 0;
+      for (let b = 0; b < k; b++) if (Math.abs(N[b * n + j]) > MOVING) { reached = 1; break; }
+      moving[j] = reached;
+    }
     // λ per loaded block and row (the constraint rows, then the one-row drivers), blocks in the order first loaded
     const order = this.loadedOrder;
     this.lambdasFor(system.blockCount);

@@ -168,6 +168,9 @@ export class SweepLoads {
     });
   }
 
+  /** `dyn.forces.evaluations` right after generalizedLoads assembled every element (elementReports' `evaluated`). */
+  private evaluatedAt = -1;
+
   /** Contact centre of corner i now: the lowest point of the tyre's circle (radius R about the spin axis through the wheel centre). */
   contactCentre(i: number): Vec3Tuple {
     const { sm } = this;
@@ -202,6 +205,7 @@ export class SweepLoads {
     const { dyn, sm } = this;
     const system = dyn.system;
     const Q = loadsHere(dyn);
+    this.evaluatedAt = dyn.forces.evaluations;
     const { layout } = tangentLayout(system);
     const R = new Float64Array(9);
     for (const load of this.activeLoads) {
@@ -247,7 +251,8 @@ export class SweepLoads {
       holds[blk.owner.replace(/^(driver|target|hold):/, '')] = value;
       if (sm.steering >= 0 && blk.vars.length === 1 && blk.vars[0] === sm.steering) rack = value;
     });
-    const elements = elementReports(dyn);
+    // every element was evaluated here by generalizedLoads: its reports read those values
+    const elements = elementReports(dyn, 0, undefined, this.evaluatedAt);
     const compliance = sm.roles.compliance;
     // a compliant suspension's hub tangent is not unique (its bushings move freely of the pads): no kinematic rates
     const out: StateLoads = { contact, links, joints, elements, rack_force: rack, holds, rates: compliance ? null : this.rates() };

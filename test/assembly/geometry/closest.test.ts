@@ -13,7 +13,7 @@ import { Matrix4, Quaternion, Vector3 } from 'three';
 import { ExtendedTriangle } from 'three-mesh-bvh';
 import { boxMesh, cylinderMesh, gridBoxMesh, sphereMesh, torusMesh, type PartMesh } from '../../../src/assembly/geometry/index.ts';
 import { ClearanceBody } from '../../../src/assembly/geometry/clearance.ts';
-import { closestPair, closestResult } from '../../../src/assembly/geometry/closest.ts';
+import { closestPair, closestResult, closestStats, closestTuning } from '../../../src/assembly/geometry/closest.ts';
 import { triangleDistance } from '../../../src/assembly/geometry/tri-distance.ts';
 import type { FlatBVH } from '../../../src/assembly/geometry/flat-bvh.ts';
 
@@ -125,6 +125,24 @@ describe('ties', () => {
     const none = closestPair(a, b, m, closestResult());
     expect([...found]).toEqual([`${none.distance} ${none.triA} ${none.triB} ${none.a.toArray()} ${none.b.toArray()}`]);
     expect([none.distance, none.triA, none.triB]).toEqual([want.d, want.ta, want.tb]);
+  });
+
+  it('two tied faces, closestTuning.laterTies: measures a few of the tied triangle pairs, not each (a pair after the best in mesh order can only tie, and is skipped)', () => {
+    // 6 × 6 quads a face: each of A's 72 facing triangles ties to the bit with B's facing ones (all measured before)
+    const a = new ClearanceBody(gridBoxMesh([4, 4, 4], 6)).flat, b = new ClearanceBody(gridBoxMesh([4, 4, 4], 6, [0, 0, 7])).flat;
+    const m = new Matrix4();
+    const want = firstNearest(a, b, m);
+    closestTuning.laterTies = true;
+    closestStats.triangleDistances = 0;
+    const cold = closestPair(a, b, m, closestResult());
+    expect([cold.distance, cold.triA, cold.triB]).toEqual([want.d, want.ta, want.tb]);
+    expect(closestStats.triangleDistances).toBeLessThan(16);
+    // again from its own answer and front, as the next state of a sweep
+    closestStats.triangleDistances = 0;
+    closestPair(a, b, m, cold);
+    expect([cold.distance, cold.triA, cold.triB]).toEqual([want.d, want.ta, want.tb]);
+    expect(closestStats.triangleDistances).toBeLessThan(4);
+    closestTuning.laterTies = false;
   });
 });
 

@@ -5,7 +5,9 @@
  * polishing step's factorisation serves the coefficients), and the coefficients read from
  * the wheel frame alone give the full evaluation's numbers bit for bit.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ForceSet } from '../../../kernel/forces.ts';
+import { elementReports, reactionsHere } from '../../../src/mechanics/statics.ts';
 import { KC_COEFFICIENTS, coefficientInputs, kcCoefficients, loadResponses, type KcCoefficients } from '../../../src/suspension/compliance/coefficients.ts';
 import type { TangentSpace } from '../../../kernel/analysis.ts';
 import { dwCompliance, example, stateAt } from './helpers.ts';
@@ -43,6 +45,32 @@ describe('one compliant state', () => {
       expect(counts.reducedFactors - before.reducedFactors).toBe(1);
       expect(counts.heldFactors - before.heldFactors).toBe(states);
     }
+  });
+
+  it('the loads report evaluates each force element once: its element reports read the pass that assembled Q', () => {
+    const s = stateAt(example('double_wishbone_compliant.yaml'));
+    s.state.setLoad(0, { force: [0, 3000, 0], moment: [0, 0, 0], at: 'contact_patch' });
+    expect(s.state.settle().status).toBe('solved');
+    const assemble = vi.spyOn(ForceSet.prototype, 'assemble'), evaluateBlock = vi.spyOn(ForceSet.prototype, 'evaluateBlock');
+    let loads;
+    try {
+      loads = s.state.loads();
+      expect(assemble).toHaveBeenCalledTimes(1);
+      expect(evaluateBlock).toHaveBeenCalledTimes(0);
+      // the statics report likewise; a report whose count is stale evaluates every element
+      reactionsHere(s.state.dyn);
+      expect(assemble).toHaveBeenCalledTimes(2);
+      expect(evaluateBlock).toHaveBeenCalledTimes(0);
+      elementReports(s.state.dyn, 0, undefined, s.state.dyn.forces.evaluations - 1);
+      expect(evaluateBlock).toHaveBeenCalledTimes(s.state.dyn.elements.length);
+    } finally {
+      assemble.mockRestore(); evaluateBlock.mockRestore();
+    }
+    // the same numbers as each element evaluated on its own at the state (the reports as they were made)
+    const fresh = elementReports(s.state.dyn);
+    for (const [id, { pickup }] of Object.entries(s.sm.roles.compliance!.bushings)) expect((loads.bushings as Record<string, unknown>)[pickup], id).toEqual(fresh[id]);
+    for (const id of Object.keys(s.sm.roles.compliance!.links)) expect(loads.links[id], id).toBe((fresh[id] as { tension: number }).tension);
+    expect(Object.keys(loads.bushings!).length).toBeGreaterThan(0);
   });
 
   for (const [name, text] of [['the DW corner', example('double_wishbone.yaml') + dwCompliance()], ['a MacPherson corner on a strut-top mount', MACPHERSON]] as const) {

@@ -36,6 +36,24 @@ describe('compliant tangent', () => {
     });
   }
 
+  it('K_r = −Nᵀ(K − H)N bit for bit as the plain product over every slot (the projection\'s blocking and skipped zeros change no bit)', () => {
+    for (const [text, bump] of [[DW, 20], [example('multi_link_axle_compliant.yaml'), -15], [example('double_wishbone_compliant.yaml'), 0]] as const) {
+      const s = stateAt(text, bump);
+      s.sm.corners.forEach((_, i) => s.state.setLoad(i, { force: [-1500, 3000, 2000], moment: [0, 0, 40000], at: 'contact_patch' }));
+      expect(s.state.settle().status).toBe('solved');
+      const { Kr, N, k, n, KH } = s.state.tangent.exact();
+      // AN = (K − H) N by rows, each summed over the slots in order; then −Σ_p N[a][p] AN[p][b]
+      const AN = new Float64Array(n * k);
+      for (let p = 0; p < n; p++) for (let q = 0; q < n; q++) for (let b = 0; b < k; b++) AN[p * k + b] += KH[p * n + q] * N[b * n + q];
+      for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) {
+        let sum = 0;
+        for (let p = 0; p < n; p++) sum += N[a * n + p] * AN[p * k + b];
+        expect(Object.is(Kr[a * k + b], -sum), `K_r[${a}][${b}]`).toBe(true);
+      }
+      expect(k).toBeGreaterThan(0);
+    }
+  });
+
   it('the settled pose does not depend on where Newton started (to 1e-9; without the polishing step 1.4e-7, within the balance tolerance)', () => {
     const s = stateAt(DW, 10);
     const system = s.sm.model.system;
