@@ -332,7 +332,7 @@ export const benchmarks: Benchmark[] = [
     unit: "ms for the README's offset slider-crank drive 90 → −90° in 18 steps, which stops exactly at the slider's limit (best of 5, warm)",
     goal: '100',
     run() {
-      const text = readFileSync(new URL('../examples/offset-slider-crank.kinemate.json', import.meta.url), 'utf8');
+      const text = readFileSync('examples/offset-slider-crank.kinemate.json', 'utf8');
       const drive = () => driveModel(buildModel(validateAssembly(JSON.parse(text))), 'jA.angle', 90, -90, 18);
       drive();
       const t: number[] = [];
