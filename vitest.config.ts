@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-const SOAK = 'test/live/soak.test.ts';
+/**
+ * The long runs `npm run test:fast` leaves out (`npm test` and CI run them): the live model's
+ * soak, and the pinewood car's finish-time gradient against central differences at two step
+ * sizes (20 s of a 2-core machine's CPU for three tests, whose scheme the other gradient files
+ * check on shorter runs).
+ */
+const SOAK = ['test/live/soak.test.ts', 'test/gradients/pinewood.test.ts'];
 
 export default defineConfig({
   test: {
@@ -21,13 +27,13 @@ export default defineConfig({
         // import was half the CPU of the light files (31 suspension files: 32 s → 16.5 s). No test
         // keeps state in a module between files (spies are restored after each test; src/'s
         // module-level caches are memos), so each file still sees what a fresh import would.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', SOAK], isolate: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...SOAK], isolate: false },
       },
       {
         extends: true,
-        // the live model's long soak: its own project, so `npm run test:fast` (`--project unit`)
-        // leaves it out (a command-line --exclude does not reach into the projects)
-        test: { name: 'soak', include: [SOAK] },
+        // the long runs: their own project, so `npm run test:fast` (`--project unit`) leaves
+        // them out (a command-line --exclude does not reach into the projects)
+        test: { name: 'soak', include: SOAK },
       },
       {
         extends: true,
