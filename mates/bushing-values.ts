@@ -8,6 +8,7 @@
  * values pass's bit for bit (test/mates/bushing-values.test.ts checks it).
  */
 import { rotationMatrix } from '../kernel/dual';
+import { place, turn, velocityOf } from './plain-values';
 
 /** What the values pass reads of a bushing, and the report it writes. */
 export interface BushingValuesInput {
@@ -29,38 +30,12 @@ const fa = new Float64Array(9), fb = new Float64Array(9), rr = new Float64Array(
 const oa = new Float64Array(3), ob = new Float64Array(3), sep = new Float64Array(3), vee = new Float64Array(3);
 const F = new Float64Array(3), M = new Float64Array(3), q = new Float64Array(12);
 
-/** out[3i..3i+2] = R d (dvRigidDirection's value). */
-function turn(out: Float64Array, o: number, R: Float64Array, d: ArrayLike<number>): void {
-  const px = d[0], py = d[1], pz = d[2];
-  out[o] = R[0] * px + R[1] * py + R[2] * pz;
-  out[o + 1] = R[3] * px + R[4] * py + R[5] * pz;
-  out[o + 2] = R[6] * px + R[7] * py + R[8] * pz;
-}
-
-/** out = R p + t (dvRigidPoint's value). */
-function place(out: Float64Array, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>): void {
-  const px = p[0], py = p[1], pz = p[2];
-  out[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
-  out[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
-  out[2] = R[6] * px + R[7] * py + R[8] * pz + state[off + 2];
-}
-
 function dot(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
   return a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2];
 }
 
 const va = new Float64Array(3), vb = new Float64Array(3), wa = new Float64Array(3), wb = new Float64Array(3);
 const rel = new Float64Array(3), spin = new Float64Array(3);
-
-/** BodyForceBlock.velocityOf's value: R(ω × p + v) of a material point p of the body whose velocity starts at xi[b], or R ω (`angular`). */
-function velocityOf(out: Float64Array, R: Float64Array, xi: Float64Array, b: number, p: ArrayLike<number>, angular: boolean): void {
-  const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2];
-  const p0 = p[0], p1 = p[1], p2 = p[2];
-  const a0 = angular ? w0 : w1 * p2 - w2 * p1 + xi[b + 3];
-  const a1 = angular ? w1 : w2 * p0 - w0 * p2 + xi[b + 4];
-  const a2 = angular ? w2 : w0 * p1 - w1 * p0 + xi[b + 5];
-  for (let i = 0; i < 3; i++) out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2;
-}
 
 /**
  * The damper's relative rates at the geometry just computed, as BushingForce.compute takes

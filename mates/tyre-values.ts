@@ -6,6 +6,7 @@
  * energy budget for the damping power after each: the dual pass cost ~4 µs a tyre each time.
  */
 import { rotationMatrix } from '../kernel/dual';
+import { place, turn, velocityOf } from './plain-values';
 
 /** What the values read of the element, and its report (`last`, as the dual pass writes it). */
 export interface TyreValuesInput {
@@ -26,22 +27,6 @@ const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3),
 const axes = new Float64Array(9), q = new Float64Array(12);
 const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
 
-/** out = R p + t (dvRigidPoint's value). */
-function place(out: Float64Array, R: Float64Array, state: ArrayLike<number>, off: number, p: ArrayLike<number>): void {
-  const px = p[0], py = p[1], pz = p[2];
-  out[0] = R[0] * px + R[1] * py + R[2] * pz + state[off];
-  out[1] = R[3] * px + R[4] * py + R[5] * pz + state[off + 1];
-  out[2] = R[6] * px + R[7] * py + R[8] * pz + state[off + 2];
-}
-
-/** out[o..o+2] = R d (dvRigidDirection's value). */
-function turn(out: Float64Array, at: number, R: Float64Array, d: ArrayLike<number>): void {
-  const px = d[0], py = d[1], pz = d[2];
-  out[at] = R[0] * px + R[1] * py + R[2] * pz;
-  out[at + 1] = R[3] * px + R[4] * py + R[5] * pz;
-  out[at + 2] = R[6] * px + R[7] * py + R[8] * pz;
-}
-
 /** out = u / |u| with |u| by Math.hypot (dvNormalize's value). */
 function normalize(out: Float64Array, u: Float64Array): void {
   const u0 = u[0], u1 = u[1], u2 = u[2];
@@ -55,15 +40,6 @@ function cross(out: Float64Array, u: Float64Array, z: Float64Array): void {
   out[0] = a1 * b2 - a2 * b1; out[1] = a2 * b0 - a0 * b2; out[2] = a0 * b1 - a1 * b0;
 }
 
-/** BodyForceBlock.velocityOf's value: R(ω × p + v) of a material point p, or R ω (`angular`). */
-function velocityOf(out: Float64Array, R: Float64Array, xi: Float64Array, b: number, p: ArrayLike<number>, angular: boolean): void {
-  const w0 = xi[b], w1 = xi[b + 1], w2 = xi[b + 2];
-  const p0 = p[0], p1 = p[1], p2 = p[2];
-  const a0 = angular ? w0 : w1 * p2 - w2 * p1 + xi[b + 3];
-  const a1 = angular ? w1 : w2 * p0 - w0 * p2 + xi[b + 4];
-  const a2 = angular ? w2 : w0 * p1 - w1 * p0 + xi[b + 5];
-  for (let i = 0; i < 3; i++) out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2;
-}
 const ORIGIN = Float64Array.of(0, 0, 0);
 
 /** TyreForce.contact's values: the contact point into x (and the road point into r); returns the penetration. */
