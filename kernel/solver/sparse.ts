@@ -160,32 +160,37 @@ export class SparseLinear implements Linear {
   }
 
   private evaluate(c: Float64Array, vals: Float64Array | null): number {
-    const p = this.pattern, J = p.J, state = this.system.state, L = this.system.lengthScale;
+    const p = this.pattern, state = this.system.state, L = this.system.lengthScale;
     const cache = p === this.base ? this.rowCache : null;
     if (cache !== null && cache.holds(state, L, vals !== null)) return cache.restore(c, vals);
     if (cache === null) this.rowCache?.touched(c); // (rows with limits: c holds the base pattern's no more)
-    const local = this.local, localRes = this.localRes;
-    for (let k = 0; k < p.blocks.length; k++) {
-      const blk = p.blocks[k];
-      blk.evaluate(state, p.offsets[k], localRes, vals ? local : null);
-      const row0 = J.rowPtr[k], rows = J.rowPtr[k + 1] - row0;
-      for (let r = 0; r < rows; r++) c[row0 + r] = localRes[r];
-      if (!vals) continue;
-      const w = J.colPtr[k + 1] - J.colPtr[k], base = J.valPtr[k];
-      const m0 = p.mapPtr[k], ld = p.mapPtr[k + 1] - m0;
-      const direct = p.direct[k] === 1;
-      if (!direct) vals.fill(0, base, base + rows * w);
-      for (let lc = 0; lc < ld; lc++) {
-        const t = p.map[m0 + lc];
-        if (t < 0) continue;
-        const s = p.scale[m0 + lc];
-        // a direct block's entry is this one product, added to the zero it would be added to (0 + x)
-        if (direct) for (let r = 0; r < rows; r++) vals[base + r * w + t] = 0 + local[r * ld + lc] * s;
-        else for (let r = 0; r < rows; r++) vals[base + r * w + t] += local[r * ld + lc] * s;
-      }
+    // One call a block: a loop with its work inline is compiled by on-stack replacement in a
+    // long pattern's first pass, before the code after it has run, and that cached code is
+    // entered and thrown away again at every later call (a deopt loop)
+    for (let k = 0; k < p.blocks.length; k++) this.blockRows(p, k, state, c, vals);
+    if (cache !== null) cache.store(state, L, c, p.J.m, vals);
+    return p.J.m;
+  }
+
+  /** Block k's residual rows into c and, with vals, its Jacobian entries into its slab of vals. */
+  private blockRows(p: SparsePattern, k: number, state: Float64Array, c: Float64Array, vals: Float64Array | null): void {
+    const J = p.J, local = this.local, localRes = this.localRes;
+    p.blocks[k].evaluate(state, p.offsets[k], localRes, vals ? local : null);
+    const row0 = J.rowPtr[k], rows = J.rowPtr[k + 1] - row0;
+    for (let r = 0; r < rows; r++) c[row0 + r] = localRes[r];
+    if (!vals) return;
+    const w = J.colPtr[k + 1] - J.colPtr[k], base = J.valPtr[k];
+    const m0 = p.mapPtr[k], ld = p.mapPtr[k + 1] - m0;
+    const direct = p.direct[k] === 1;
+    if (!direct) vals.fill(0, base, base + rows * w);
+    for (let lc = 0; lc < ld; lc++) {
+      const t = p.map[m0 + lc];
+      if (t < 0) continue;
+      const s = p.scale[m0 + lc];
+      // a direct block's entry is this one product, added to the zero it would be added to (0 + x)
+      if (direct) for (let r = 0; r < rows; r++) vals[base + r * w + t] = 0 + local[r * ld + lc] * s;
+      else for (let r = 0; r < rows; r++) vals[base + r * w + t] += local[r * ld + lc] * s;
     }
-    if (cache !== null) cache.store(state, L, c, J.m, vals);
-    return J.m;
   }
 
   assemble(withJ: boolean): number {
