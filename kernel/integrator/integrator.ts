@@ -15,6 +15,7 @@
  * - rows.ts: the constraint rows, their Jacobian and independent subset;
  * - energy.ts: the energy budget, an observer of each accepted step, beside the gradient
  *   hook `onStep` (src/gradients): neither is part of the step's Newton loop;
+ * - start.ts: the consistent start's projection metric and acceleration solve; errors.ts: IntegratorError;
  * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check (step-end.ts: their end's forces).
  * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
  * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
@@ -33,14 +34,15 @@
  *   it.t, it.v, it.vdot, it.lambda (per row in `rowBlock` order), it.energy(), it.maxResidual()
  * No allocation in `step` after the first one.
  */
-import { ArgumentError, InternalError, KinemateError } from '../errors';
+import { ArgumentError, InternalError } from '../errors';
+import { IntegratorError } from './errors';
 import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, type PoseSlots } from './product-group';
 import { ConstraintRows } from './rows';
 import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
 import { UncheckedSteps } from './unchecked';
 import { StepEndForces } from './step-end';
-import { masslessNames } from './massless';
+import { startAccelerations, velocityMetric } from './start';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
 import { BackwardEuler } from './backward-euler';
@@ -86,11 +88,7 @@ export interface IntegratorOptions {
   maxHalvings?: number;
 }
 
-/** Why a run cannot start (a singular augmented system names the parts). */
-export class IntegratorError extends KinemateError {
-  override readonly name = 'IntegratorError';
-  constructor(message: string) { super('', message); }
-}
+export { IntegratorError } from './errors';
 
 export interface StartReport {
   /** Size of the correction the velocity projection made to the given (specified) rates, in the scaled metric (a turn rate × length scale). */
@@ -279,23 +277,16 @@ export class Integrator {
    */
   start(t0: number, v0: ArrayLike<number> | null = null, specified: ArrayLike<number> | null = null): StartReport {
     const { system, constraints } = this;
-    const n = this.size, m = this.rows, L = system.lengthScale;
+    const n = this.size, m = this.rows;
     this.t = t0;
     this.setTime(t0);
     constraints.evaluate(true);
     constraints.select();
     this.redundant = constraints.activeCount < m;
-    const ma = constraints.activeCount, active = constraints.active;
-    // metric: a turn rate counts as L × it, a scalar's rate as scale × it; specified slots are stiff
-    const D = new Float64Array(n);
-    for (const v of system.variables) {
-      const c0 = this.layout[v.id];
-      if (c0 < 0) continue;
-      for (let k = 0; k < v.dim; k++) D[c0 + k] = v.kind === 'pose' ? (k < 3 ? L * L : 1) : v.scale * v.scale;
-    }
+    const ma = constraints.activeCount;
+    const { D, W } = velocityMetric(system, this.layout, n, specified);
     const v = this.v;
     for (let i = 0; i < n; i++) v[i] = v0 ? v0[i] : 0;
-    const W = D.map((d, i) => (specified && specified[i] ? d * 1e10 : d));
     const rate = new Float64Array(m);
     this.drivers.forEach((d, k) => { rate[this.driverRow[k]] = d.rate(); });
     if (!constraints.projectVelocity(v, W, rate)) throw new IntegratorError('the velocity constraints are singular');
@@ -305,25 +296,7 @@ export class Integrator {
     const lin = this.lin;
     this.forces.assemble(v, t0, lin.Q, null, null);
     lin.gyro(v);
-    const N = n + ma, S = lin.S, rhs = lin.rhs;
-    S.fill(0, 0, N * N);
-    lin.addMass(S, N, 1);
-    constraints.addToMatrix(S, N);
-    for (let i = 0; i < n; i++) rhs[i] = lin.Q[i] - lin.G[i];
-    for (let i = 0; i < ma; i++) rhs[n + i] = 0;
-    this.drivers.forEach((d, k) => {
-      const row = this.driverRow[k];
-      for (let i = 0; i < ma; i++) if (active[i] === row) rhs[n + i] = -d.acceleration();
-    });
-    if (!lin.lu.factor(S, N, 1e-13)) {
-      const names = masslessNames(this.system, this.bodies);
-      throw new IntegratorError(`the mass matrix is singular on the motion the mates allow${names.length ? `: ${names.join(', ')} move without mass or inertia` : ''}`);
-    }
-    lin.lu.solve(rhs);
-    for (let i = 0; i < n; i++) { this.vdot[i] = rhs[i]; this.a[i] = rhs[i]; }
-    this.lambda.fill(0);
-    for (let i = 0; i < ma; i++) this.lambda[active[i]] = rhs[n + i];
-    for (let i = 0; i < rhs.length; i++) if (!Number.isFinite(rhs[i])) throw new IntegratorError('the start is singular (non-finite accelerations)');
+    startAccelerations({ system, bodies: this.bodies, lin, constraints, drivers: this.drivers, driverRow: this.driverRow }, n, this.vdot, this.a, this.lambda);
     if (this.eta) {
       productFromBody(system.state, this.poses, v, this.vdot, this.eta, this.etaDot!);
       this.etaA!.set(this.etaDot!);
@@ -331,7 +304,7 @@ export class Integrator {
     this.factoredH = -1;
     this.unchecked.reset();
     // a fixed set of rows: the matrix's nonzeros are fixed too (a redundant set's change with the motion)
-    lin.usePattern(N, !this.redundant, this.forces, constraints);
+    lin.usePattern(n + ma, !this.redundant, this.forces, constraints);
     this.account.reset(this.t, v, this.lambda);
     return { projection: Math.sqrt(projection), redundantRows: m - ma };
   }
