@@ -38,8 +38,8 @@ const PUSHROD = `${readFileSync(new URL('../../../examples/suspension/double_wis
 
 type Values = Record<string, number>;
 
-/** The file with the number at `path` moved by d, solved at bump from design and settled under Fy placed as a sweep step places it. */
-function placed(text: string, path: string | null, d: number, bump: number): Values {
+/** The file with the number at `path` moved by d, solved at bump from design and settled under Fy placed as a sweep step places it (corner `ci`'s values). */
+function placed(text: string, path: string | null, d: number, bump: number, ci = 0): Values {
   const raw = YAML.parse(text) as Record<string, unknown>;
   if (path) setFilePath(raw, path, (v) => v + d);
   const g = parseGeometry(JSON.stringify(raw));
@@ -48,12 +48,13 @@ function placed(text: string, path: string | null, d: number, bump: number): Val
   cs.sm.resetToDesign();
   drivers.forEach((dr) => { dr.block.target = dr.targetOf(sweepValues(dr.source, 1)[0]); });
   if (!cs.sm.solveWith(drivers.map((dr) => dr.block)).converged) throw new Error('the position cannot be reached');
-  cs.state.setLoad(0, { force: FY, moment: [0, 0, 0], at: 'contact_patch' });
+  cs.sm.corners.forEach((_, i) => cs.state.setLoad(i, { force: FY, moment: [0, 0, 0], at: 'contact_patch' }));
   const r = cs.state.settlePlaced();
   if (r.status !== 'solved') throw new Error(r.message);
-  const metrics = cs.sm.evaluate({ derivatives: false }).metrics as Record<string, number>;
-  const kc = kcCoefficients(cs.state)[0] as KcCoefficients;
-  const rate = compliantWheelRates(cs.state, padOwner)[0] as number;
+  const all = cs.sm.evaluate({ derivatives: false }).metrics as Record<string, number> & Record<string, Record<string, number>>;
+  const metrics = cs.sm.corners.length > 1 ? all[cs.sides[ci]] : all;
+  const kc = kcCoefficients(cs.state)[ci] as KcCoefficients;
+  const rate = compliantWheelRates(cs.state, padOwner)[ci] as number;
   return { camber: metrics.camber, toe_angle: metrics.toe_angle, ...Object.fromEntries(Object.entries(kc).map(([k, v]) => [`kc.${k}`, v])), 'kc.wheel_rate': rate };
 }
 
@@ -65,8 +66,8 @@ function lastStep(text: string, bump: string, metrics: readonly string[]): Recor
 }
 
 /** Richardson-extrapolated central differences, (4 D(h) − D(2h)) / 3, of every value over `path`. */
-function differences(text: string, path: string, h: number, bump: number): Values {
-  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => placed(text, path, d, bump));
+function differences(text: string, path: string, h: number, bump: number, ci = 0): Values {
+  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => placed(text, path, d, bump, ci));
   return Object.fromEntries(Object.keys(p1).map((k) => [k, (4 * (p1[k] - m1[k]) / (2 * h) - (p2[k] - m2[k]) / (4 * h)) / 3]));
 }
 
@@ -117,6 +118,22 @@ describe('placed loads on a preloaded suspension', () => {
       // the wheel rate's differences carry the re-settled rate's own noise (wheel-rate-gradients.test.ts): seen 1e-6 to 8e-6
       const rate = path.startsWith('compliance.');
       for (const n of names) expectClose(m[n].gradient[path.replace(/^hardpoints\./, '')], fd[n], n === 'kc.wheel_rate' ? (rate ? 3e-5 : 1e-5) : 1e-6, 1e-3 * Math.abs(m[n].value), `${n} ${path}`);
+    }
+  });
+});
+
+describe('placed loads on an axle', () => {
+  it('the compliant multi-link axle under 3 kN of Fy on each side at +10 mm: both sides over a left point, a right point and a link rate', () => {
+    const ML = example('multi_link_axle_compliant.yaml');
+    const g = parseGeometry(ML);
+    const names = ['toe_angle', 'camber', 'kc.toe_per_fy'];
+    const m = compliantSensitivitySweep(g, sweepFromShortcut('bump', '10:10:1', g), names, { left: { force: FY }, right: { force: FY } }).steps[0].metrics as Record<string, Record<string, MetricGradient>>;
+    for (const [path, key, h] of [['hardpoints.left.upper_front_link_outboard.z', 'left.upper_front_link_outboard.z', 0.05], ['hardpoints.right.upper_front_link_inboard.x', 'right.upper_front_link_inboard.x', 0.05],
+      ['compliance.links.trackrod', 'compliance.links.trackrod', 100]] as const) {
+      ['left', 'right'].forEach((side, ci) => {
+        const fd = differences(ML, path, h, 10, ci);
+        for (const n of names) expectClose(m[side][n].gradient[key], fd[n], 1e-6, 1e-3 * Math.abs(m[side][n].value), `${side} ${n} ${key}`);
+      });
     }
   });
 });
