@@ -89,8 +89,9 @@ describe('contact-patch loads placed at the step\'s unloaded equilibrium', () =>
     expect(Math.abs(m.camber - at20[0].camber.value)).toBeLessThan(1e-8);
   });
 
-  it('DW corner under 3 kN of Fy, the third step of 0:20:3: the metrics and four coefficients over four points and a rate', () => {
-    const names = ['camber', 'toe_angle', 'kc.toe_per_fy', 'kc.lateral_stiffness', 'kc.recession_per_fx', 'kc.toe_per_mz'];
+  it('DW corner under 3 kN of Fy, the third step of 0:20:3: the metrics and all nine coefficients over four points and a rate', () => {
+    const names = ['camber', 'toe_angle', 'kc.toe_per_fy', 'kc.camber_per_fy', 'kc.lateral_stiffness', 'kc.toe_per_fx', 'kc.camber_per_fx', 'kc.recession_per_fx',
+      'kc.longitudinal_stiffness', 'kc.toe_per_mz', 'kc.camber_per_mz'];
     const m = lastStep(DW, '0:20:3', names);
     const at = placed(DW, null, 0, 20);
     for (const n of names) expect(Math.abs(m[n].value - at[n]), n).toBeLessThan(1e-8 * Math.max(1, Math.abs(at[n])));
