@@ -3,7 +3,7 @@
  * the document and its geometry read, the sweep, grid or drive run, the output written.
  * Loaded only when one of them runs (it brings three and three-mesh-bvh).
  */
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { KinemateError } from '../../kernel/errors.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { GeometryDoc } from '../assembly/geometry/doc.ts';
@@ -21,7 +21,7 @@ import { sweepClearance } from '../suspension/clearance/sweep.ts';
 import { loadSuspension, sweepSpecsOf } from './sweep-run.ts';
 import { readTextFile } from './files.ts';
 import { parseAssembly } from '../assembly/load.ts';
-import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { refuseOverwritingInputs, type InputFile } from './no-overwrite.ts';
 import { progressLine } from './progress.ts';
 import type { CliIO } from './io.ts';
 import { writeFile } from './fs-lazy.ts';
@@ -60,6 +60,11 @@ export async function readMeshes(file: string, entries: Record<string, readonly 
   return new Map(meshes);
 }
 
+/** The mesh files the document's geometry names (relative to its folder): an output goes over none of them. */
+export function meshInputFiles(file: string, entries: Record<string, readonly GeometryDoc[]>): InputFile[] {
+  return Object.entries(entries).flatMap(([part, list]) => list.map((e): InputFile => [`"${part}" geometry`, isAbsolute(e.file) ? e.file : join(dirname(file), e.file)]));
+}
+
 type State = { index: number; status?: string; drivers?: Record<string, number>; pairs?: Record<string, PairClearance> } & Record<string, unknown>;
 
 export async function runClearanceCommand(args: ClearanceArgs): Promise<number> {
@@ -70,7 +75,9 @@ export async function runClearanceCommand(args: ClearanceArgs): Promise<number> 
   let pairs: readonly Pair[];
   if (args.drive) {
     const doc = parseAssembly(await readTextFile(args.geometry, 'model', 'JSON'));
-    const meshes = await readMeshes(args.geometry, geometryEntries(doc, null));
+    const entries = geometryEntries(doc, null);
+    refuseOverwritingInputs('clearance', '--out', args.out, meshInputFiles(args.geometry, entries));
+    const meshes = await readMeshes(args.geometry, entries);
     const names = [...meshes.keys()];
     pairs = args.pairs ? parsePairs(args.pairs, names) : unjoinedPairs(names, joinedPartPairs(doc));
     const set = new ClearanceSet(meshes, pairs);
@@ -78,7 +85,9 @@ export async function runClearanceCommand(args: ClearanceArgs): Promise<number> 
     states = driveClearance(buildModel(doc), set, d.coordinate, d.from, d.to, d.steps, onProgress).map((s) => ({ ...s }));
   } else {
     const { doc, geometry } = await loadSuspension(args.geometry);
-    const meshes = await readMeshes(args.geometry, geometryEntries(doc, geometry));
+    const entries = geometryEntries(doc, geometry);
+    refuseOverwritingInputs('clearance', '--out', args.out, meshInputFiles(args.geometry, entries));
+    const meshes = await readMeshes(args.geometry, entries);
     const names = [...meshes.keys()];
     const sm = new SuspensionModel(doc);
     const bodies = suspensionBodies(sm, names);
@@ -157,6 +166,7 @@ export async function runEnvelopeCommand(args: EnvelopeArgs): Promise<number> {
   refuseOverwritingInputs('envelope', '--out', args.out, [['geometry', args.geometry]]);
   const { doc, geometry } = await loadSuspension(args.geometry);
   const entries = geometryEntries(doc, geometry);
+  refuseOverwritingInputs('envelope', '--out', args.out, meshInputFiles(args.geometry, entries));
   if (!entries[args.part]) {
     throw new KinemateError('--part', `no geometry on "${args.part}"; bodies with geometry: ${Object.keys(entries).join(', ') || 'none'}`);
   }

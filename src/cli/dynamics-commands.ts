@@ -292,7 +292,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     const { frameWriter, fileSink, stdoutSink } = await import('./simulation-output.ts');
     // a vehicle file and a suspension geometry with a dynamics section run through their own bridges
-    const vehicle = isVehicleFile(file) ? await prepareVehicleRun(file, io) : null;
+    const vehicle = isVehicleFile(file) ? await prepareVehicleRun(file, io, out) : null;
     const geometryText = vehicle ? null : await geometryTextOf(file);
     const dyn = vehicle ? vehicle.dyn : geometryText === null ? buildDynamics(await loadModel(file, io)) : null;
     const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;

@@ -8,6 +8,7 @@ import { CliError, EXIT, toJsonText } from './io.ts';
 import { progressLine } from './progress.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { vehicleInputFiles } from './vehicle-inputs.ts';
 
 /** Most states of one --ay or --ax sweep. */
 const MAX_STATES = 10_001;
@@ -100,7 +101,7 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
       const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
       return { path, text: readFileSync(path, 'utf8') };
     });
-    refuseOverwritingInputs('vehicle', '--out', out, [['front axle', spec.front.path], ['rear axle', spec.rear.path]]);
+    refuseOverwritingInputs('vehicle', '--out', out, vehicleInputFiles(file, spec));
     for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
     if (ax !== undefined && values.some((x) => x < 0) && spec.front_brake_bias === undefined) throw new CliError(`vehicle: "${file}" vehicle_config.front_brake_bias: braking (--ax below 0) is split by it: give it`);
     if (ax !== undefined && values.some((x) => x > 0) && spec.driven_axle === undefined) throw new CliError(`vehicle: "${file}" vehicle_config.driven_axle: traction (--ax above 0) acts on it: give it`);

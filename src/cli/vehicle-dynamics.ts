@@ -10,6 +10,8 @@ import type { SimulateOptions, SimulationResult } from '../index.ts';
 import type { Command } from './command.ts';
 import { EXIT, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
+import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { vehicleInputFiles } from './vehicle-inputs.ts';
 
 type IO = Parameters<Command['run']>[1];
 
@@ -18,14 +20,15 @@ export function isVehicleFile(file: string): boolean {
   return /\.vehicle\.(ya?ml|json)$/i.test(file);
 }
 
-/** Read the vehicle file and its axle files (relative to it); the notes on stderr. */
-export async function loadVehicle(file: string, io: IO): Promise<{ spec: VehicleSpec; text: string }> {
+/** Read the vehicle file and its axle files (relative to it); `simulate --out` refused over any of them, then the notes on stderr. */
+export async function loadVehicle(file: string, io: IO, out?: string): Promise<{ spec: VehicleSpec; text: string }> {
   const text = await readTextFile(file, 'vehicle');
   const v = await import('../suspension/vehicle/index.ts');
   const spec = v.readVehicleFile(text, file, (ref) => {
     const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
     return { path, text: readFileSync(path, 'utf8') };
   });
+  refuseOverwritingInputs('simulate', '--out', out, vehicleInputFiles(file, spec));
   for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
   return { spec, text };
 }
@@ -40,8 +43,8 @@ export async function vehicleModesCommand(file: string, io: IO): Promise<number>
 }
 
 /** The vehicle file's run built and placed at rest (its road and steer read from the same file). */
-export async function prepareVehicleRun(file: string, io: IO): Promise<import('../suspension/vehicle/simulate.ts').VehicleSimulationModel> {
-  const { spec, text } = await loadVehicle(file, io);
+export async function prepareVehicleRun(file: string, io: IO, out?: string): Promise<import('../suspension/vehicle/simulate.ts').VehicleSimulationModel> {
+  const { spec, text } = await loadVehicle(file, io, out);
   const [{ readVehicleRun }, { prepareVehicleSimulation }] = await Promise.all([import('../suspension/vehicle/road.ts'), import('../suspension/vehicle/simulate.ts')]);
   return prepareVehicleSimulation(spec, readVehicleRun(text, file, spec));
 }

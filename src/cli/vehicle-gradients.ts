@@ -10,6 +10,7 @@ import { stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
+import { vehicleInputFiles } from './vehicle-inputs.ts';
 import { progressLine } from './progress.ts';
 import { parseText } from '../suspension/files/read.ts';
 import type { VehicleSpec } from '../suspension/vehicle/file.ts';
@@ -23,12 +24,14 @@ export function isVehicleText(text: string): boolean {
   } catch { return false; }
 }
 
-async function readSpec(file: string, text: string, io: CliIO): Promise<VehicleSpec> {
+/** The vehicle file read; `check` (the refusal to write over an input) runs before its notes are printed. */
+async function readSpec(file: string, text: string, io: CliIO, check: (spec: VehicleSpec) => void): Promise<VehicleSpec> {
   const v = await import('../suspension/vehicle/index.ts');
   const spec = v.readVehicleFile(text, file, (ref) => {
     const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
     return { path, text: readFileSync(path, 'utf8') };
   });
+  check(spec);
   for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
   return spec;
 }
@@ -41,8 +44,7 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const format = stringOption(args, 'format') ?? 'json';
   if (format !== 'json' && format !== 'csv') throw new CliError(`sensitivity: --format must be json or csv, got "${format}"`);
   const out = stringOption(args, 'out');
-  const spec = await readSpec(file, text, io);
-  refuseOverwritingInputs('sensitivity', '--out', out, [['vehicle', file], ['front axle', spec.front.path], ['rear axle', spec.rear.path]]);
+  const spec = await readSpec(file, text, io, (s) => refuseOverwritingInputs('sensitivity', '--out', out, vehicleInputFiles(file, s)));
   const v = await import('../suspension/vehicle/index.ts');
   const metrics = stringOptions(args, 'metric');
   const steadyAsked = metrics.filter((m) => v.STEADY_METRICS.includes(m)), speedAsked = metrics.filter((m) => v.SPEED_METRIC.test(m));
@@ -82,9 +84,10 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
   const out = stringOption(args, 'out') ?? `${file.replace(/\.(ya?ml|json)$/i, '')}.fitted.json`;
   const stem = out.replace(/\.(ya?ml|json)$/i, '');
   const axleOut = { front: `${stem}.front.json`, rear: `${stem}.rear.json` };
-  const spec = await readSpec(file, text, io);
-  const inputs: [string, string][] = [['vehicle', file], ['targets', targetsPath], ['front axle', spec.front.path], ['rear axle', spec.rear.path]];
-  for (const o of [out, axleOut.front, axleOut.rear]) refuseOverwritingInputs('fit', '--out', o, inputs);
+  const spec = await readSpec(file, text, io, (s) => {
+    const inputs = [...vehicleInputFiles(file, s), ['targets', targetsPath] as const];
+    for (const o of [out, axleOut.front, axleOut.rear]) refuseOverwritingInputs('fit', '--out', o, inputs);
+  });
   const v = await import('../suspension/vehicle/index.ts');
   const fitSpec = v.parseVehicleFitSpec(await readTextFile(targetsPath, 'targets'), spec, targetsPath);
   for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, body.mass and vehicle_config.cg_position (and a corner file's hardpoints only on both sides)`);
