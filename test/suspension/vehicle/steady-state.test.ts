@@ -60,4 +60,24 @@ describe('steady-state cornering', () => {
     expect(Math.abs(r.summary!.understeer_gradient - fd)).toBeLessThan(2e-3 * Math.max(1, Math.abs(fd)));
     expect(Math.abs(r.summary!.understeer_gradient)).toBeGreaterThan(0.01);
   });
+
+  it('finds the steady state near the Magic Formula tyres\' peak (0.96 g), where the passes contract slowly', () => {
+    // docs/vehicle.md's sedan_mf run: 70 km/h on 40 m after 60 km/h; with 12 passes it was "beyond their grip"
+    const m = buildVehicle(readVehicle(sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n')));
+    const R = 40, r = steadyStateSweep(m, R, [60, 70]);
+    expect(r.steps.map((s) => s.status)).toEqual(['solved', 'solved']);
+    const s = r.steps[1]!, V = 70 / 3.6;
+    if (s.status !== 'solved') throw new Error(s.message);
+    expect(s.ay).toBeCloseTo((V * V) / R / g, 12);
+    // the road carries the weight, and the tyres' lateral forces the centripetal force m·ay (the
+    // drag's share of it turned by the sideslip aside: 0.05 % at 60 km/h)
+    const loads = Object.values(s.corners).map((c) => c.contact_load);
+    const mass = s.vehicle.mass, total = (i: number) => loads.reduce((sum, l) => sum + l[i]!, 0);
+    expect(total(2)).toBeCloseTo(mass * g, 6);
+    expect(Math.abs(total(1) - mass * s.ay * g)).toBeLessThan(5e-3 * mass * s.ay * g);
+    expect(s.yaw_rate_gain!).toBeCloseTo(V / R / (s.steer! * Math.PI / 180), 9);
+    // near the peak the tyres slip several degrees, more than at 60 km/h
+    const slip = (k: number) => Math.max(...Object.values(r.steps[k]!.tyres!).map((t) => Math.abs(t.slip_angle)));
+    expect(slip(1)).toBeGreaterThan(slip(0));
+  });
 });
