@@ -7,7 +7,7 @@ import { CliError, EXIT, toJsonText } from './io.ts';
 import { loadModel, progressLine } from './model-commands.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { geometryGradients, geometryTextOf, simulateGeometry } from './suspension-simulate.ts';
-import { isVehicleFile, prepareVehicleRun, simulateVehicleRun, vehicleModesCommand } from './vehicle-dynamics.ts';
+import { isVehicleInput, prepareVehicleRun, simulateVehicleRun, vehicleModesCommand } from './vehicle-dynamics.ts';
 import type { DynamicParameter, DynamicResult } from '../index.ts';
 
 /**
@@ -56,6 +56,8 @@ Options:
   --set COORD=VALUE  as for solve (a held coordinate is driven there). Repeatable.
   -h, --help         this text
 
+A vehicle file's state at rest is kinemate vehicle VEHICLE.yaml --static.
+
 ${UNITS}
 Exit codes: 0 in equilibrium; 1 bad input; 2 status "not_in_equilibrium" (a free
 motion is not balanced: see unbalanced) or "failed" (the pose cannot be solved).
@@ -66,6 +68,7 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('statics', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    if (await isVehicleInput(file)) throw new CliError(vehicleAtRest('statics', file));
     const { buildDynamics, statics } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
@@ -73,6 +76,11 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     return result.status === 'solved' ? EXIT.ok : EXIT.failed;
   },
 };
+
+/** statics and equilibrium on a vehicle file: where its state at rest is (the contract's "accept a vehicle file" is not built for them). */
+function vehicleAtRest(command: string, file: string): string {
+  return `${command}: "${file}" is a vehicle file: its state at rest (corner loads, ride heights, element and link forces) is kinemate vehicle ${file} --static; ${command} does not take a vehicle file yet`;
+}
 
 export const equilibriumCommand: Command = {
   name: 'equilibrium',
@@ -92,6 +100,8 @@ Options:
   --set COORD=VALUE  as for solve. Repeatable.
   -h, --help         this text
 
+A vehicle file's state at rest is kinemate vehicle VEHICLE.yaml --static.
+
 ${UNITS}
 Exit codes: 0 solved; 1 bad input; 2 no equilibrium found (status "failed").
 
@@ -101,6 +111,7 @@ Example: kinemate equilibrium examples/quarter-car.kinemate.json
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('equilibrium', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
+    if (await isVehicleInput(file)) throw new CliError(vehicleAtRest('equilibrium', file));
     const { buildDynamics, equilibrium } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
@@ -127,8 +138,8 @@ Options:
   --set COORD=VALUE  as for solve. Repeatable.
   -h, --help         this text
 
-MODEL may also be a vehicle file (*.vehicle.yaml, docs/vehicle-dynamics.md): the
-whole car's modes at rest, each named by where its energy is (heave, pitch, roll,
+MODEL may also be a vehicle file (*.vehicle.yaml, or a file whose top level has
+vehicle:, docs/vehicle-dynamics.md): the whole car's modes at rest, each named by where its energy is (heave, pitch, roll,
 wheel_hop_<axle>, wheel_tramp_<axle>; rigid for x, y and yaw at 0 Hz), with
 { frequency, damping_ratio, energy shares, body { heave, pitch, roll } } and a summary
 of heave_frequency, pitch_frequency, roll_frequency, wheel_hop_frequency and
@@ -144,7 +155,7 @@ Example: kinemate modes examples/quarter-car.kinemate.json
     const args = parseCommandArgs('modes', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('modes', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
-    if (isVehicleFile(file)) {
+    if (await isVehicleInput(file)) {
       if (Object.keys(set).length) throw new CliError('modes: --set does not apply to a vehicle file (its modes are at rest)');
       return vehicleModesCommand(file, io);
     }
@@ -249,8 +260,8 @@ Options:
 ${UNITS}
 Exit codes: 0 done; 1 bad input; 2 the start cannot be solved or a step failed.
 
-MODEL may also be a vehicle file (*.vehicle.yaml, docs/vehicle-dynamics.md): the whole
-car from rest over its \`road\` (per side, the rear wheels wheelbase / speed behind the
+MODEL may also be a vehicle file (*.vehicle.yaml, or a file whose top level has vehicle:,
+docs/vehicle-dynamics.md): the whole car from rest over its \`road\` (per side, the rear wheels wheelbase / speed behind the
 front, or per wheel: a bump, a table, a sine, an ISO 8608 random road) or through its
 \`steer\` (a step at the rack at a speed, the tyres slipping), each frame with a
 \`vehicle\` view (corners, body, vehicle as \`kinemate vehicle\` prints, and roads).
@@ -287,12 +298,13 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     const gradientMethod = stringOption(args, 'gradient-method');
     if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);
     if (gradientMethod !== undefined && !gradients.length) throw new CliError('simulate: --gradient-method needs --gradient PARAM and --result NAME');
-    if ((gradients.length || resultNames.length) && isVehicleFile(file)) throw new CliError('simulate: --gradient and --result do not take a vehicle file yet');
+    const isVehicle = await isVehicleInput(file);
+    if ((gradients.length || resultNames.length) && isVehicle) throw new CliError('simulate: --gradient and --result do not take a vehicle file yet');
     if (gradients.length || resultNames.length) return simulateGradient(file, io, gradients, resultNames, { duration, step, method, rhoInf }, out, gradientMethod);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     const { frameWriter, fileSink, stdoutSink } = await import('./simulation-output.ts');
     // a vehicle file and a suspension geometry with a dynamics section run through their own bridges
-    const vehicle = isVehicleFile(file) ? await prepareVehicleRun(file, io, out) : null;
+    const vehicle = isVehicle ? await prepareVehicleRun(file, io, out) : null;
     const geometryText = vehicle ? null : await geometryTextOf(file);
     const dyn = vehicle ? vehicle.dyn : geometryText === null ? buildDynamics(await loadModel(file, io)) : null;
     const progress = io.stderrIsTTY ? progressLine(io, 'simulate') : undefined;

@@ -20,6 +20,18 @@ export function isVehicleFile(file: string): boolean {
   return /\.vehicle\.(ya?ml|json)$/i.test(file);
 }
 
+/**
+ * A vehicle file by its name or, for another YAML or JSON file, by its top-level `vehicle:`
+ * (as `sensitivity`, `fit` and the viewer tell it): `modes car.yaml` on a vehicle file
+ * named otherwise had said it was no assembly and sent the user to `kinemate sweep`.
+ */
+export async function isVehicleInput(file: string): Promise<boolean> {
+  if (isVehicleFile(file)) return true;
+  if (file === '-' || !/\.(ya?ml|json)$/i.test(file)) return false;
+  const [text, { isVehicleText }] = await Promise.all([readTextFile(file, 'model'), import('./vehicle-gradients.ts')]);
+  return isVehicleText(text);
+}
+
 /** Read the vehicle file and its axle files (relative to it); `simulate --out` refused over any of them, then the notes on stderr. */
 export async function loadVehicle(file: string, io: IO, out?: string): Promise<{ spec: VehicleSpec; text: string }> {
   const text = await readTextFile(file, 'vehicle');
