@@ -35,6 +35,9 @@ export function formatOf(file: string): GeometryFormat {
 /** The file's mesh in its own frame and unit (glTF: metres; STEP/IGES: mm), checked. */
 export async function readMeshBytes(bytes: Uint8Array, file: string, resource?: ResourceReader): Promise<PartMesh> {
   const format = formatOf(file);
+  // one message for an empty file, whatever its format (each reader's own said "not an STL",
+  // "Unexpected end of JSON input", "the STEP reader rejected the file", …)
+  if (bytes.length === 0) throw new GeometryError(file, 'the file is empty (0 bytes): it holds no triangles');
   let mesh: PartMesh;
   switch (format) {
     case 'stl': mesh = readStl(bytes, file); break;
