@@ -12,6 +12,16 @@ export type ResourceReader = (uri: string) => Promise<Uint8Array>;
 
 const TRIANGLES = 4;
 
+/** A separate buffer's bytes; a buffer that cannot be read is named with the .gltf that names it. */
+async function bufferOf(resource: ResourceReader, uri: string, path: string): Promise<Uint8Array> {
+  try {
+    return await resource(uri);
+  } catch (error) {
+    if (error instanceof GeometryError) throw new GeometryError(path, `buffer "${uri}"${error.path === uri ? '' : ` (${error.path})`}: ${error.reason}`);
+    throw error;
+  }
+}
+
 export async function readGltf(bytes: Uint8Array, path: string, glb: boolean, resource?: ResourceReader): Promise<PartMesh> {
   let doc: Document;
   try {
@@ -25,7 +35,7 @@ export async function readGltf(bytes: Uint8Array, path: string, glb: boolean, re
       for (const b of json.buffers ?? []) {
         if (b.uri && !b.uri.startsWith('data:')) {
           if (!resource) throw new GeometryError(path, `buffer "${b.uri}" is a separate file, which cannot be read here`);
-          resources[b.uri] = new Uint8Array(await resource(b.uri));
+          resources[b.uri] = new Uint8Array(await bufferOf(resource, b.uri, path));
         }
       }
       delete json.images; // textures are not geometry; leaving them out avoids reading image files
