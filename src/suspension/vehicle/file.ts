@@ -197,7 +197,7 @@ function readTir(problems: ProblemList, at: string, t: PlainRecord, open: OpenFi
   try { ({ path, text } = open(t.tir)); } catch (e) { problems.add(`${at}.tir`, `cannot read "${t.tir}": ${(e as Error).message}`); return undefined; }
   try {
     const { tyre, warnings } = readTyreText(path, text);
-    notes.push(...warnings);
+    notes.push(...warnings.filter((w) => !notes.includes(w))); // a .tir on both axles: its unused keys said once
     return { stiffness: tyre.verticalStiffness, damping: 0, tir: { path, model: tyre } }; // N/mm (the model converts)
   } catch (e) { problems.add(`${at}.tir`, (e as Error).message); return undefined; }
 }

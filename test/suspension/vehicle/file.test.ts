@@ -28,6 +28,14 @@ describe('vehicle file', () => {
     expect(spec.notes).toEqual([]);
   });
 
+  it('says a .tir file\'s unused keys once when both axles use it (they were printed twice)', () => {
+    const spec = readVehicle(sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n'));
+    const unused = spec.notes.filter((n) => n.includes('not used'));
+    expect(unused.length).toBeGreaterThan(0);
+    expect(new Set(unused).size).toBe(unused.length);
+    expect(unused.filter((n) => n.includes('[DIMENSION]'))).toHaveLength(1);
+  });
+
   it.each([
     ['a missing axle file', ['front: ../suspension/double_wishbone_axle_front.yaml', 'front: ../suspension/nowhere.yaml'], /^front: cannot read "\.\.\/suspension\/nowhere\.yaml"/],
     ['a file that is not an axle or corner', ['rear: ../suspension/multi_link_axle_rear.yaml', 'rear: ../sensitivity/doe_axle_roll.yaml'], /^rear: "examples\/sensitivity\/doe_axle_roll\.yaml" is not an axle or corner file/],
