@@ -117,6 +117,22 @@ function cases(repo: string): Case[] {
     ['report', `${SUS}/macpherson.yaml`, '--out', '{out}/report.html'],
     ['export', `${EX}/four-bar.kinemate.json`, '--drive', 'jA.angle', '--from', '30', '--to', '390', '--steps', '12', '--gltf', '{out}/drive.glb'],
     ['export', `${EX}/pendulum.kinemate.json`, '--simulate', '0.1', '--step', '0.01', '--gltf', '{out}/pendulum.glb'],
+    // the whole car, the tyres and the CAD example (appended: the cases above keep their numbers)
+    ['vehicle', `${EX}/vehicles/sedan.vehicle.yaml`, '--static'],
+    ['vehicle', `${EX}/vehicles/sedan.vehicle.yaml`, '--ay', '0:0.8:3', '--format', 'csv'],
+    ['vehicle', `${EX}/vehicles/sedan.vehicle.yaml`, '--ax', '-0.8:0.4:4'],
+    ['vehicle', `${EX}/vehicles/solid_axle.vehicle.yaml`, '--ax', '-0.8:0.4:4'],
+    ['vehicle', `${EX}/vehicles/sedan.vehicle.yaml`, '--steady-state', '--radius', '40', '--speed', '20:60:3'],
+    ['vehicle', `${EX}/vehicles/sedan_mf.vehicle.yaml`, '--steady-state', '--radius', '40', '--speed', '20:70:6'],
+    ['modes', `${EX}/vehicles/sedan.vehicle.yaml`],
+    ['simulate', `${EX}/vehicles/sedan_bump.vehicle.yaml`, '--duration', '0.05', '--step', '0.001', '--every', '10'],
+    ['simulate', `${EX}/vehicles/sedan_step_steer.vehicle.yaml`, '--duration', '0.06', '--step', '0.002', '--every', '10', '--format', 'csv'],
+    ['sensitivity', `${EX}/vehicles/sedan.vehicle.yaml`, '--metric', 'vehicle.roll_gradient', '--parameter', 'rear.spring.rate'],
+    ['tyre', `${EX}/tyres/pacejka_205_60R15.tir`, '--slip-angle', '-12:12:7', '--slip-ratio', '-0.1:0.1:3'],
+    ['tyre', `${EX}/tyres/pacejka_205_60R15.tir`, '--slip-angle', '4:4:1', '--slip-ratio', '-0.2:0.2:9', '--camber', '2', '--format', 'csv'],
+    ['clearance', `${EX}/cad/double_wishbone_stl.yaml`, '--grid', 'bump=-50:50:3,steer=-30:30:3', '--min', '5'],
+    ['clearance', `${EX}/cad/double_wishbone_step.yaml`, '--bump', '-50:50:3', '--format', 'csv'],
+    ['envelope', `${EX}/cad/double_wishbone_stl.yaml`, '--grid', 'bump=-50:50:3,steer=-30:30:3', '--voxel', '8', '--out', '{out}/envelope.stl'],
   );
   return list;
 }
