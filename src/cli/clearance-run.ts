@@ -8,6 +8,7 @@ import { KinemateError } from '../../kernel/errors.ts';
 import type { AssemblyDoc } from '../assembly/types.ts';
 import type { GeometryDoc } from '../assembly/geometry/doc.ts';
 import { fileSource, loadDocumentGeometry } from '../assembly/geometry/load.ts';
+import { GeometryError } from '../assembly/geometry/errors.ts';
 import type { PartMesh } from '../assembly/geometry/mesh.ts';
 import { ClearanceSet, parsePairs, pairKey, summarize, unjoinedPairs, type Pair } from '../assembly/geometry/clearance-set.ts';
 import type { PairClearance } from '../assembly/geometry/clearance.ts';
@@ -65,6 +66,16 @@ export function meshInputFiles(file: string, entries: Record<string, readonly Ge
   return Object.entries(entries).flatMap(([part, list]) => list.map((e): InputFile => [`"${part}" geometry`, isAbsolute(e.file) ? e.file : join(dirname(file), e.file)]));
 }
 
+/** The suspension's bodies that carry geometry; a name that is no body is refused with the file named, as the section's other errors are. */
+function bodiesIn(file: string, sm: SuspensionModel, names: readonly string[]): SuspensionBodies {
+  try {
+    return suspensionBodies(sm, names);
+  } catch (error) {
+    if (error instanceof GeometryError) throw new GeometryError(`"${file}": ${error.path}`, error.reason);
+    throw error;
+  }
+}
+
 type State = { index: number; status?: string; drivers?: Record<string, number>; pairs?: Record<string, PairClearance> } & Record<string, unknown>;
 
 export async function runClearanceCommand(args: ClearanceArgs): Promise<number> {
@@ -90,7 +101,7 @@ export async function runClearanceCommand(args: ClearanceArgs): Promise<number> 
     const meshes = await readMeshes(args.geometry, entries);
     const names = [...meshes.keys()];
     const sm = new SuspensionModel(doc);
-    const bodies = suspensionBodies(sm, names);
+    const bodies = bodiesIn(args.geometry, sm, names);
     pairs = args.pairs ? parsePairs(args.pairs, names) : unjoinedPairs(names, bodies.joined);
     const set = new ClearanceSet(meshes, pairs);
     states = await suspensionStates(args, sm, geometry, set, bodies, onProgress);
@@ -172,7 +183,7 @@ export async function runEnvelopeCommand(args: EnvelopeArgs): Promise<number> {
   }
   const meshes = await readMeshes(args.geometry, { [args.part]: entries[args.part]! });
   const sm = new SuspensionModel(doc);
-  const bodies = suspensionBodies(sm, [args.part]);
+  const bodies = bodiesIn(args.geometry, sm, [args.part]);
   const g = parseGrid(args.grid);
   const grid = gridSweep(g.bump, g.steer, geometry ?? undefined);
   const progress = args.io.stderrIsTTY ? progressLine(args.io, 'envelope') : undefined;
