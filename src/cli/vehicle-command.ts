@@ -1,6 +1,4 @@
 /** `kinemate vehicle`: a whole vehicle from two axle files (docs/vehicle.md). */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { writeFile } from './fs-lazy.ts';
 import { onePositional, parseCommandArgs, stringOption } from './args.ts';
 import type { Command } from './command.ts';
@@ -8,7 +6,7 @@ import { CliError, EXIT, toJsonText } from './io.ts';
 import { progressLine } from './progress.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
-import { vehicleInputFiles } from './vehicle-inputs.ts';
+import { openBeside, vehicleInputFiles } from './vehicle-inputs.ts';
 
 /** Most states of one --ay or --ax sweep. */
 const MAX_STATES = 10_001;
@@ -97,10 +95,7 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
     refuseOverwritingInputs('vehicle', '--out', out, [['vehicle', file]]);
     const text = await readTextFile(file, 'vehicle');
     const v = await import('../suspension/vehicle/index.ts');
-    const spec = v.readVehicleFile(text, file, (ref) => {
-      const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
-      return { path, text: readFileSync(path, 'utf8') };
-    });
+    const spec = v.readVehicleFile(text, file, openBeside(file));
     refuseOverwritingInputs('vehicle', '--out', out, vehicleInputFiles(file, spec));
     for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
     if (ax !== undefined && values.some((x) => x < 0) && spec.front_brake_bias === undefined) throw new CliError(`vehicle: "${file}" vehicle_config.front_brake_bias: braking (--ax below 0) is split by it: give it`);

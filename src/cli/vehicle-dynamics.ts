@@ -3,15 +3,13 @@
  * docs/vehicle-dynamics.md): the whole car's ride modes, and its run over a road per wheel
  * or through a step steer.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
 import type { VehicleSpec } from '../suspension/vehicle/index.ts';
 import type { SimulateOptions, SimulationResult } from '../index.ts';
 import type { Command } from './command.ts';
 import { EXIT, toJsonText } from './io.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
-import { vehicleInputFiles } from './vehicle-inputs.ts';
+import { openBeside, vehicleInputFiles } from './vehicle-inputs.ts';
 
 type IO = Parameters<Command['run']>[1];
 
@@ -36,10 +34,7 @@ export async function isVehicleInput(file: string): Promise<boolean> {
 export async function loadVehicle(file: string, io: IO, out?: string): Promise<{ spec: VehicleSpec; text: string }> {
   const text = await readTextFile(file, 'vehicle');
   const v = await import('../suspension/vehicle/index.ts');
-  const spec = v.readVehicleFile(text, file, (ref) => {
-    const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
-    return { path, text: readFileSync(path, 'utf8') };
-  });
+  const spec = v.readVehicleFile(text, file, openBeside(file));
   refuseOverwritingInputs('simulate', '--out', out, vehicleInputFiles(file, spec));
   for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
   return { spec, text };

@@ -4,13 +4,13 @@
  * (docs/vehicle.md "Gradients" and "Fit"). sensitivity-commands.ts hands a vehicle file here.
  */
 import { readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, normalize, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { writeFile } from './fs-lazy.ts';
 import { stringOption, stringOptions, type ParsedArgs } from './args.ts';
 import { CliError, EXIT, toJsonText, type CliIO } from './io.ts';
 import { readTextFile } from './files.ts';
 import { refuseOverwritingInputs } from './no-overwrite.ts';
-import { vehicleInputFiles } from './vehicle-inputs.ts';
+import { openBeside, vehicleInputFiles } from './vehicle-inputs.ts';
 import { progressLine } from './progress.ts';
 import { parseText } from '../suspension/files/read.ts';
 import type { VehicleSpec } from '../suspension/vehicle/file.ts';
@@ -27,10 +27,7 @@ export function isVehicleText(text: string): boolean {
 /** The vehicle file read; `check` (the refusal to write over an input) runs before its notes are printed. */
 async function readSpec(file: string, text: string, io: CliIO, check: (spec: VehicleSpec) => void): Promise<VehicleSpec> {
   const v = await import('../suspension/vehicle/index.ts');
-  const spec = v.readVehicleFile(text, file, (ref) => {
-    const path = isAbsolute(ref) ? ref : normalize(join(dirname(file), ref));
-    return { path, text: readFileSync(path, 'utf8') };
-  });
+  const spec = v.readVehicleFile(text, file, openBeside(file));
   check(spec);
   for (const note of spec.notes) await io.err(`kinemate: note: ${note}\n`);
   return spec;
