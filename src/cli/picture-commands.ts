@@ -11,8 +11,9 @@ export const plotCommand: Command = {
     'plot   GEOMETRY [--bump A:B:N | --steer A:B:N | --roll A:B:N | --sweep SWEEP] [--hold ID]\n' +
     '       --metric NAME [--metric NAME]... [--baseline GEOMETRY] --out FILE.svg|FILE.png\n' +
     '       or MODEL --drive COORD --from A --to B --steps N --metric COORD... --out FILE.svg|FILE.png\n' +
-    '       or FILE.tir --metric fx|fy|mz [--slip-angle A:B:N] [--slip-ratio A:B:N] [--load FZ] [--camber DEG] --out FILE.svg|FILE.png',
-  summary: 'plot metrics over a sweep (or coordinates over a drive, or a tyre\'s forces over slip) as SVG or PNG',
+    '       or FILE.tir --metric fx|fy|mz [--slip-angle A:B:N] [--slip-ratio A:B:N] [--load FZ] [--camber DEG] --out FILE.svg|FILE.png\n' +
+    '       or GEOMETRY --kc EVENT [--range A:B:N] [--at bump=V|steer=V|roll=V] --metric NAME... --out FILE.svg|FILE.png',
+  summary: 'plot metrics over a sweep (or coordinates over a drive, a tyre\'s forces over slip, K&C curves over load) as SVG or PNG',
   help: `Usage: kinemate plot GEOMETRY [sweep options] --metric NAME [--metric NAME]...
                      [--baseline GEOMETRY] --out FILE.svg|FILE.png [--width PX] [--height PX]
        kinemate plot MODEL --drive COORD --from A --to B --steps N --metric COORD...
@@ -68,7 +69,9 @@ Writes one self-contained HTML file (no network needed to view it): the hardpoin
 (camber, toe, caster, KPI, scrub, roll centre, anti-geometry, motion ratio where a spring
 is fitted) over the sweep (default: --bump -50:50:11), the sweep's diagnostics (failed
 steps, possible branch jumps, steering-axis status), and the sweep as a CSV download
-(the same CSV as kinemate sweep --format csv).
+(the same CSV as kinemate sweep --format csv). On a geometry with a compliance: section, a
+"Compliance (K&C)" section too: the zero-load K&C coefficients (a column per side) and toe
+and camber against the lateral, braking and aligning loads (docs/compliance.md).
 
 The metrics' definitions, units and signs: docs/metrics.md.
 

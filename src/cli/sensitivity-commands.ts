@@ -226,9 +226,10 @@ Exit codes: 0 done; 1 bad input; 2 a step could not be solved.
 
 export const fitCommand: Command = {
   name: 'fit',
-  synopsis: 'fit    GEOMETRY --targets FILE [--out FITTED]',
+  synopsis: 'fit    GEOMETRY --targets FILE [--out FITTED]\n       fit VEHICLE.yaml --targets FILE [--out FITTED]',
   summary: 'inverse design: move chosen hardpoints (within bounds) to meet metric targets',
   help: `Usage: kinemate fit GEOMETRY --targets FILE [--out FITTED]
+       kinemate fit VEHICLE.yaml --targets FILE [--out FITTED]
 
 Moves the hardpoint coordinates listed under "move" in FILE, each within its box (mm
 relative to the file's value), so that the metric targets in FILE are met: values at
