@@ -20,8 +20,10 @@
  * an entry of the pattern that is zero adds −l·0 to an entry that is never −0 (every entry
  * starts at +0 or the matrix's value, which the iteration matrix's assembly never leaves
  * −0), which changes nothing. A solve subtracts the factors' nonzeros in the dense solve's
- * order; a row whose sum comes out zero is summed again over every term as the dense solve
- * does (a zero's sign depends on the zero terms), so solutions are the dense solve's too.
+ * order. Skipping a zero term changes a sum only when it is a zero: after a nonzero term a
+ * zero sum is +0 either way and stays so, so only a row with no nonzero term, starting at
+ * −0, can differ; such a row is summed again over every term as the dense solve does. So
+ * the solutions are the dense solve's too.
  */
 import { LU } from './linalg';
 
@@ -147,15 +149,15 @@ export class ScheduledLU {
       const base = i * n;
       let s = b[i];
       for (let e = lStart[i], end = lStart[i + 1]; e < end; e++) { const k = lCol[e]; s -= w[base + k] * b[k]; }
-      // a zero's sign follows the zero terms too: those rows as the dense solve sums them
-      if (s === 0) { s = b[i]; for (let k = 0; k < i; k++) s -= w[base + k] * b[k]; }
+      // −0 (no nonzero term, and b −0): the sign follows the zero terms too, so the row as the dense solve sums it
+      if (s === 0 && 1 / s < 0) { s = b[i]; for (let k = 0; k < i; k++) s -= w[base + k] * b[k]; }
       b[i] = s;
     }
     for (let i = n - 1; i >= 0; i--) {
       const base = i * n;
       let s = b[i];
       for (let e = uStart[i], end = uStart[i + 1]; e < end; e++) { const j = uCol[e]; s -= w[base + j] * b[j]; }
-      if (s === 0) { s = b[i]; for (let j = i + 1; j < n; j++) s -= w[base + j] * b[j]; }
+      if (s === 0 && 1 / s < 0) { s = b[i]; for (let j = i + 1; j < n; j++) s -= w[base + j] * b[j]; }
       b[i] = s / w[base + i];
     }
   }
