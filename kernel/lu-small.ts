@@ -5,10 +5,13 @@
  * The dense LU (linalg.ts `LU`: partial pivoting, no threshold) spends most of a 13 × 13
  * factorisation on its n² passes (the copy and the largest entry, the pivot searches, the row
  * exchanges, the pivot rows' nonzero lists), not on its few dozen multiply-adds: a
- * pendulum's saddle matrix has ~40 nonzeros of 169. Its pattern is fixed (the mass and
- * gyroscopic blocks, the forces' K and C pairs, the rows' columns: pattern.ts), so the first
- * factorisation is the dense LU, and its pivot sequence, applied to the pattern by a symbolic
- * elimination, gives a schedule: the entries to read, each stage's competing entries in its
+ * pendulum's saddle matrix has ~45 nonzeros of 169. Where it can be nonzero is fixed (the
+ * mass and gyroscopic blocks, the forces' K and C pairs, the rows' columns: pattern.ts, 120
+ * entries for the pendulum), and fewer are (a point mass's blocks, a planar swing's rows):
+ * the schedule is made for the entries seen nonzero so far, and a replay first checks that
+ * the others are still zero (one that is not joins them, through the dense LU). The first
+ * factorisation is the dense LU, and its pivot sequence, applied to the seen entries by a
+ * symbolic elimination, gives a schedule: the entries to read, each stage's competing entries in its
  * column (and whether each comes before the pivot in the dense search's order), its pivot
  * row's nonzero columns and the rows it updates. Later matrices are factored on that
  * schedule, in the final row order, after checking that partial pivoting picks the same rows
