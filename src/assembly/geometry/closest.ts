@@ -62,12 +62,19 @@ export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, tri
  * would, and a capsule costs a segment distance. `front`: walks start from the last
  * state's front (front.ts); `centroid`: triangle pairs are bounded along their centroids'
  * line before they are measured; `edges`: and beyond each other's edges (tri-gaps.ts).
- * `laterTies`: a pair after the best's in mesh order is pruned from the best distance up,
- * not only above the cut (pruned()); off, as it trusts a rounded bound against a rounded
- * distance: where near-ties differ by rounding (the fixture's parallel faces) it may keep
- * a pair an ulp farther than the nearest, and which depends on the walk (docs/geometry.md).
+ * `tieSlack` (relative): a bound prunes from best · (1 − tieSlack) up, so a pair that can
+ * come at most that much nearer than the best is not looked at: the answer is within
+ * that (plus the bounds' rounding) of the smallest distance, and which of such near-ties is
+ * reported depends on the walk (docs/geometry.md, "Which pair, on a tie"). Two surfaces
+ * parallel over a patch (the fixture's wishbones and the upright's cap under the liner at
+ * design) have thousands of triangle pairs within a few ulps of each other, each of which an
+ * exact answer must measure. 0: exact, the smallest distance and the first such pair in the
+ * meshes' order, a bound pruning only above the cut; then `laterTies`: a pair after the
+ * best's in mesh order is pruned from the best distance up (it trusts a rounded bound
+ * against a rounded distance: where near-ties differ by rounding it may keep a pair an
+ * ulp farther than the nearest).
  */
-export const closestTuning = { capsuleMin: 2048, front: true, centroid: true, edges: true, laterTies: false };
+export const closestTuning = { capsuleMin: 2048, front: true, centroid: true, edges: true, laterTies: false, tieSlack: 1e-12 };
 const sideA = new Side(), sideB = new Side();
 let query = 0;
 
@@ -258,7 +265,9 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
  * A bound prunes only above `cut`, a hair over `best` (the bounds are rounded too), so no
  * pair that could tie or win is skipped.
  */
-let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity;
+let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity, floor = Infinity, floor2 = Infinity;
+/** Does a bound prune from `floor` up whatever the pair (closestTuning.tieSlack > 0, read per query)? */
+let slack = false;
 
 let orderA: Int32Array = new Int32Array(0), orderB: Int32Array = new Int32Array(0);
 let minA: Int32Array = new Int32Array(0), minB: Int32Array = new Int32Array(0);
@@ -268,7 +277,8 @@ let bestOA = NONE, bestOB = NONE;
 
 /**
  * Can node pair (i, j), bounded by d2 (squared), be skipped? Above `cut`, as nothing under
- * it can tie or win. From `best` up (closestTuning.laterTies), where none of its triangle pairs comes before the
+ * it can tie or win. From `floor` up (best less closestTuning.tieSlack), as nothing under it
+ * can come more than that nearer. Exact (no slack): from `best` up (closestTuning.laterTies), where none of its triangle pairs comes before the
  * best's in (A's, B's) mesh order (each is at or after (minA, minB), the smallest of A's
  * triangles then the smallest of B's): such a pair only wins by coming strictly nearer,
  * which a bound at or over the best denies but for rounding (docs/geometry.md: "Which
@@ -277,13 +287,16 @@ let bestOA = NONE, bestOB = NONE;
  */
 function pruned(d2: number, i: number, j: number): boolean {
   if (d2 > cut2) return true;
-  if (!(d2 >= best2) || !closestTuning.laterTies) return false;
+  if (!(d2 >= floor2)) return false;
+  if (slack) return true;
+  if (!closestTuning.laterTies) return false;
   const ma = minA[i]!;
   return ma > bestOA || (ma === bestOA && minB[j]! >= bestOB);
 }
 
-/** Triangle pair (ta, tb) after the best's in the meshes' order: it can win only by coming strictly nearer. */
+/** Can triangle pair (ta, tb), bounded at or over `floor`, be skipped? With a slack, yes; exact, where it comes after the best's in the meshes' order (it can win only by coming strictly nearer). */
 function later(ta: number, tb: number): boolean {
+  if (slack) return true;
   if (!closestTuning.laterTies) return false;
   const ma = orderA[ta]!;
   return ma > bestOA || (ma === bestOA && orderB[tb]! >= bestOB);
@@ -308,6 +321,8 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
 function setBest(d: number): void {
   best = d;
   best2 = d * d;
+  floor = d * (1 - closestTuning.tieSlack);
+  floor2 = floor * floor;
   cut = d * (1 + 1e-12) + 1e-9;
   cut2 = cut * cut;
 }
@@ -393,17 +408,17 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
       closestStats.triangleBounds++;
       // a pair after the best's in mesh order is skipped from the best up, one before it only above the cut (pruned())
       const g2 = gap2(A, ta, B, tb);
-      if (g2 > cut2 || (g2 >= best2 && later(ta, tb))) continue;
+      if (g2 > cut2 || (g2 >= floor2 && later(ta, tb))) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
       const plane = planeBound(A, ta, B, tb);
-      if (plane > cut || (plane >= best && later(ta, tb))) continue;
+      if (plane > cut || (plane >= floor && later(ta, tb))) continue;
       if (closestTuning.centroid) {
         const c = centroidGap(A.tri, 9 * ta, carried, 0);
-        if (c > cut || (c >= best && later(ta, tb))) continue;
+        if (c > cut || (c >= floor && later(ta, tb))) continue;
       }
       if (closestTuning.edges) {
         const k2 = edgeBound2(A, ta);
-        if (k2 > cut2 || (k2 >= best2 && later(ta, tb))) continue;
+        if (k2 > cut2 || (k2 >= floor2 && later(ta, tb))) continue;
       }
       closestStats.triangleDistances++;
       consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
@@ -449,7 +464,8 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   sideB.fit(B);
   nextQuery();
   setFrame(bToA, 0);
-  best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity;
+  best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity; floor = Infinity; floor2 = Infinity;
+  slack = closestTuning.tieSlack > 0;
   orderA = A.order; orderB = B.order; minA = A.minOrder; minB = B.minOrder;
   bestOA = NONE; bestOB = NONE;
   const hintA = out.triA, hintB = out.triB;
