@@ -233,6 +233,18 @@ describe('flattened hierarchy', () => {
     }
     expect(outside).toBe(0);
     expect([...seen].every((x) => x === 1)).toBe(true);
+    // the axis-aligned boxes are their triangles' extents exactly, in doubles (not the library's float boxes, rounded out)
+    const far = new ClearanceBody(gridBoxMesh([40, 40, 4], 8, [700.1, 300.3, 177.03])).flat;
+    for (let i = 0; i < far.right.length; i++) {
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let t = far.first[i]!; t < far.first[i]! + far.count[i]!; t++) {
+        for (let k = 0; k < 9; k++) { lo[k % 3] = Math.min(lo[k % 3]!, far.tri[9 * t + k]!); hi[k % 3] = Math.max(hi[k % 3]!, far.tri[9 * t + k]!); }
+      }
+      for (let c = 0; c < 3; c++) {
+        expect(far.box[6 * i + c]! - far.box[6 * i + 3 + c]!).toBeCloseTo(lo[c]!, 12);
+        expect(far.box[6 * i + c]! + far.box[6 * i + 3 + c]!).toBeCloseTo(hi[c]!, 12);
+      }
+    }
     // a leaf's corners: each corner of its triangles, once
     for (let i = 0; i < f.right.length; i++) {
       const listed = Array.from({ length: f.leafCorner[i + 1]! - f.leafCorner[i]! }, (_, k) => [...f.corners.subarray(3 * (f.leafCorner[i]! + k), 3 * (f.leafCorner[i]! + k) + 3)].join());
