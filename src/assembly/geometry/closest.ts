@@ -1,7 +1,8 @@
 /**
- * The closest pair of points of two meshes, exact: a dual walk of their three-mesh-bvh
- * hierarchies (read into flat arrays, flat-bvh.ts) that skips only what provably cannot
- * come nearer than the best pair so far.
+ * The closest pair of points of two meshes, to within a tie slack of 10⁻¹² (exact without
+ * it: closest-tuning.ts): a dual walk of their three-mesh-bvh hierarchies (read into flat
+ * arrays, flat-bvh.ts) that skips only what provably cannot come nearer than the best pair
+ * so far, less the slack.
  *
  * The bound: both boxes (or both triangles) are measured along three orthogonal axes F
  * whose first is n, the direction of the best pair at the start (the last state's closest
@@ -12,9 +13,8 @@
  * turned into the other frame overshoot by the turn. Without a start (no hint, or the
  * parts meet) F is A's own axes. Large node pairs those leave open are also bounded by
  * their capsules (capsule.ts), exact for round tubes whatever their turn. Only pairs the
- * bound cannot rule out are measured exactly
- * (tri-distance.ts). A state near the last one starts
- * with the last answer as its bound and visits only the nodes around it.
+ * bound cannot rule out are measured exactly (tri-distance.ts). A state near the last one
+ * starts with the last answer as its bound and visits only the nodes around it.
  */
 import { Matrix4, Vector3 } from 'three';
 import { triangleDistance } from './tri-distance.ts';
@@ -22,6 +22,10 @@ import { CAPSULE, segmentDistance } from './capsule.ts';
 import type { FlatBVH } from './flat-bvh.ts';
 import { Side } from './side.ts';
 import { Front } from './front.ts';
+import { Seeds } from './seeds.ts';
+import { closestStats, closestTuning } from './closest-tuning.ts';
+
+export { closestStats, closestTuning } from './closest-tuning.ts';
 import { centroidGap, edgeGap2, sideGap } from './tri-gaps.ts';
 
 export { centroidGap } from './tri-gaps.ts';
@@ -39,42 +43,17 @@ export interface ClosestResult {
   readonly deepest: [number, number];
   /** Where the last walk stopped: the next one starts there. */
   readonly front: Front;
+  /** The closest triangles of the recent states by pose (seeds.ts): a far move's start. */
+  readonly seeds: Seeds;
 }
 
 export function closestResult(): ClosestResult {
-  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1], front: new Front() };
+  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1], front: new Front(), seeds: new Seeds() };
 }
 
 /** Axes of the bound: A's own three, then F's three (when there is an n). */
 let axes = 3;
 
-
-
-/** Work counters of the closest-pair walks since the last reset (tests read them: what a bound prunes, not how fast). */
-export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, triangleBounds: 0, triangleDistances: 0 };
-
-/**
- * Where the bounds are spent (tests turn them to reach small meshes or to switch one off).
- * `capsuleMin`: capsules bound a node pair only where the boxes' bounds leave it open and
- * the two nodes hold this many triangles together. Their prunes that count are high in the
- * hierarchy (two arms' tubes, turned a few degrees, whose boxes' corners reach past the
- * tubes), each cutting a large subtree; lower down the boxes already prune what a capsule
- * would, and a capsule costs a segment distance. `front`: walks start from the last
- * state's front (front.ts); `centroid`: triangle pairs are bounded along their centroids'
- * line before they are measured; `edges`: and beyond each other's edges (tri-gaps.ts).
- * `tieSlack` (relative): a bound prunes from best · (1 − tieSlack) up, so a pair that can
- * come at most that much nearer than the best is not looked at: the answer is within
- * that (plus the bounds' rounding) of the smallest distance, and which of such near-ties is
- * reported depends on the walk (docs/geometry.md, "Which pair, on a tie"). Two surfaces
- * parallel over a patch (the fixture's wishbones and the upright's cap under the liner at
- * design) have thousands of triangle pairs within a few ulps of each other, each of which an
- * exact answer must measure. 0: exact, the smallest distance and the first such pair in the
- * meshes' order, a bound pruning only above the cut; then `laterTies`: a pair after the
- * best's in mesh order is pruned from the best distance up (it trusts a rounded bound
- * against a rounded distance: where near-ties differ by rounding it may keep a pair an
- * ulp farther than the nearest).
- */
-export const closestTuning = { capsuleMin: 2048, front: true, centroid: true, edges: true, laterTies: false, tieSlack: 1e-12 };
 const sideA = new Side(), sideB = new Side();
 let query = 0;
 
@@ -217,8 +196,7 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   return g > h ? g : h;
 }
 
-/** The last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame. */
-const planeGaps = new Float64Array(5);
+const planeGaps = new Float64Array(5); // the last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame
 
 /**
  * Squared lower bound of the last planeBound's pair (B's triangle carried): each plane's
@@ -259,11 +237,12 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
 }
 
 /**
- * The best pair so far and the pruning limit. A pair is kept when it is nearer, or as near
- * and first in (triangle of A, triangle of B) order: the answer is the smallest distance
- * over every triangle pair, the first such pair on a tie, whatever order the walk takes.
- * A bound prunes only above `cut`, a hair over `best` (the bounds are rounded too), so no
- * pair that could tie or win is skipped.
+ * The best pair so far and the pruning limits. A pair is kept when it is nearer, or as near
+ * and first in (triangle of A, triangle of B) order. With a tie slack a bound prunes from
+ * `floor` (best less the slack) up. Exact (no slack): a bound prunes only above `cut`, a
+ * hair over `best` (the bounds are rounded too), so no pair that could tie or win is
+ * skipped, and the answer is the smallest distance over every triangle pair, the first
+ * such pair on a tie, whatever order the walk takes.
  */
 let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity, floor = Infinity, floor2 = Infinity;
 /** Does a bound prune from `floor` up whatever the pair (closestTuning.tieSlack > 0, read per query)? */
@@ -277,13 +256,11 @@ let bestOA = NONE, bestOB = NONE;
 
 /**
  * Can node pair (i, j), bounded by d2 (squared), be skipped? Above `cut`, as nothing under
- * it can tie or win. From `floor` up (best less closestTuning.tieSlack), as nothing under it
- * can come more than that nearer. Exact (no slack): from `best` up (closestTuning.laterTies), where none of its triangle pairs comes before the
- * best's in (A's, B's) mesh order (each is at or after (minA, minB), the smallest of A's
- * triangles then the smallest of B's): such a pair only wins by coming strictly nearer,
- * which a bound at or over the best denies but for rounding (docs/geometry.md: "Which
- * pair, on a tie"). Where a flat face lies on a parallel flat face, thousands of triangle
- * pairs tie to the bit; this leaves only those that could still come first.
+ * it can tie or win; from `floor` up (best less closestTuning.tieSlack), as nothing under
+ * it can come more than that nearer. Exact (no slack), from `best` up (closestTuning.laterTies)
+ * where none of its triangle pairs comes before the best's in (A's, B's) mesh order (each
+ * is at or after (minA, minB)): such a pair only wins by coming strictly nearer, which a
+ * bound at or over the best denies but for rounding (docs/geometry.md: "Which pair, on a tie").
  */
 function pruned(d2: number, i: number, j: number): boolean {
   if (d2 > cut2) return true;
@@ -350,8 +327,7 @@ function turned(out: ClosestResult): boolean {
   return axes === 6 && c < RESTART_COS;
 }
 
-const start = new Vector3(), end = new Vector3();
-const merged = new Int32Array(2);
+const start = new Vector3(), end = new Vector3(), merged = new Int32Array(2), seedPair = new Int32Array(2);
 
 /** The walk's restart bookkeeping: the best when F was last set, and how often it was set again. */
 let frameBest = Infinity, restarts = 0;
@@ -454,9 +430,11 @@ function frontWalk(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, fr
 /**
  * The closest points of A's and B's meshes (B placed in A's frame by `bToA`), both in A's
  * frame, into `out`; `out`'s triangles, where set, start the search as its first bound
- * and direction, and its front (front.ts), where it has one for these meshes, as where
- * the walk starts. Exact: the distance is the smallest over every triangle pair (the first
- * such pair on a tie), whatever the start. Stops early at distance 0 (the surfaces meet):
+ * and direction (after a far move also those remembered at the nearest pose seen before,
+ * seeds.ts), and its front (front.ts), where it has one for these meshes, as where the
+ * walk starts. The distance is the smallest over every triangle pair to within
+ * closestTuning.tieSlack (exact with no slack: then the first such pair on a tie),
+ * whatever the start. Stops early at distance 0 (the surfaces meet):
  * the touching pair it reports then is the one the walk from the roots meets first.
  */
 export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult): ClosestResult {
@@ -473,6 +451,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     carry(B, hintB);
     consider(triangleDistance(A.tri, 9 * hintA, carried, 0, pts), hintA, hintB, out);
   }
+  if (closestTuning.seeds) seedFromMemory(A, B, out);
   if (best === Infinity) dive(A, B, out);
   if (best > 0) {
     nextQuery(); // F turns onto n: the spans cached so far were along A's axes
@@ -480,14 +459,12 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   }
   const front = out.front;
   frameBest = best; restarts = 0;
-  if (best > 0 && closestTuning.front && front.usable(A, B)) {
+  // after a far move the last front lies around the last answer, not this one: bounding each of its pairs again costs more than a walk from the roots
+  if (best > 0 && closestTuning.front && front.usable(A, B) && !(closestTuning.seeds && out.seeds.far)) {
     const startBest = best, startA = out.triA, startB = out.triB, startQuery = query;
     start.copy(out.a); end.copy(out.b);
     frontWalk(A, B, bToA, out, front);
-    if (best > 0) {
-      out.distance = best;
-      return out;
-    }
+    if (best > 0) return finish(out);
     // touching: which touching pair is reported depends on the walk, so it is the walk from the roots' (F as it was set above)
     setBest(startBest);
     out.a.copy(start); out.b.copy(end); out.triA = startA; out.triB = startB;
@@ -499,6 +476,23 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   drain(A, B, bToA, out, push(0, 0, 0, nodeBound2(A, 0, B, 0)), front);
   // a walk stopped at touching surfaces left pairs unvisited
   if (best > 0) front.commit(A, B, true); else front.drop();
+  return finish(out);
+}
+
+/** After a far move, the pair remembered at the pose nearest to this one (seeds.ts), re-measured: the start where it is nearer than the last state's. */
+function seedFromMemory(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
+  const b = B.box, reach = Math.hypot(b[0]!, b[1]!, b[2]!) + Math.hypot(b[3]!, b[4]!, b[5]!);
+  out.seeds.find(A, B, e, reach);
+  if (!out.seeds.far || !out.seeds.pairOf(seedPair)) return;
+  const ta = seedPair[0]!, tb = seedPair[1]!;
+  if ((ta === out.triA && tb === out.triB) || ta >= A.triangles || tb >= B.triangles) return;
+  carry(B, tb);
+  consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts), ta, tb, out);
+}
+
+/** The answer's distance, and this state remembered for a later far move. */
+function finish(out: ClosestResult): ClosestResult {
   out.distance = best;
+  if (closestTuning.seeds && out.triA >= 0) out.seeds.remember(e, out.triA, out.triB);
   return out;
 }
