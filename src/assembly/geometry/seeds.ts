@@ -19,10 +19,10 @@ export const SEED_STATES = 64;
 export const FAR_STEP = 4;
 
 export class Seeds {
-  /** Per state: B's pose in A's frame (rotation row-major, then translation: 12 numbers). */
-  private readonly poses = new Float64Array(12 * SEED_STATES);
+  /** Per state: B's pose in A's frame (rotation row-major, then translation: 12 numbers); allocated at the first state (a one-off query keeps none). */
+  private poses = new Float64Array(0);
   /** Per state: its closest triangles (A's, B's; hierarchy order). */
-  private readonly pairs = new Int32Array(2 * SEED_STATES);
+  private pairs = new Int32Array(0);
   private size = 0;
   /** Where the next state is written (the oldest is overwritten once full). */
   private next = 0;
@@ -76,6 +76,7 @@ export class Seeds {
     if (this.nearest >= 0 && this.nearestMove === 0) k = this.nearest;
     else { this.next = (this.next + 1) % SEED_STATES; if (this.size < SEED_STATES) this.size++; }
     this.last = k;
+    if (this.poses.length === 0) { this.poses = new Float64Array(12 * SEED_STATES); this.pairs = new Int32Array(2 * SEED_STATES); }
     this.poses.set(e.subarray(0, 12), 12 * k);
     this.pairs[2 * k] = triA; this.pairs[2 * k + 1] = triB;
   }
