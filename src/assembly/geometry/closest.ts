@@ -27,6 +27,7 @@ import { closestStats, closestTuning } from './closest-tuning.ts';
 
 export { closestStats, closestTuning } from './closest-tuning.ts';
 import { centroidGap, edgeGap2, sideGap } from './tri-gaps.ts';
+import { centreBound, frameGap2 } from './node-gaps.ts';
 
 export { centroidGap } from './tri-gaps.ts';
 
@@ -68,16 +69,6 @@ const pts = new Float64Array(6); // the last measured pair's points: on A, on B
 let stack = new Int32Array(2 * 1024);
 let stackBound = new Float64Array(1024);
 
-/** Squared gap of two spans (lo, hi per axis) over three orthogonal axes, at oa in a and ob in b: a lower bound of the squared distance. */
-function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
-  let sum = 0;
-  for (let k = 0; k < 6; k += 2) {
-    const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
-    if (g > 0) sum += g * g;
-  }
-  return sum;
-}
-
 /** Triangles ta of A and tb of B: the larger of the two frames' bounds; F's alone once it is over the cut (usually the tighter, and enough to prune). */
 function gap2(A: FlatBVH, ta: number, B: FlatBVH, tb: number): number {
   if (axes === 3) return frameGap2(A.ownTri, 6 * ta, sideB.triSpan, sideB.triA(B, tb));
@@ -90,9 +81,9 @@ function gap2(A: FlatBVH, ta: number, B: FlatBVH, tb: number): number {
 function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   closestStats.nodeBounds++;
   if (axes === 3) return frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
-  const h = frameGap2(sideA.nodeSpan, sideA.nodeF(A, i), sideB.nodeSpan, sideB.nodeF(B, j));
+  const h = spanGapF2(A, i, B, j);
   if (h > cut2) return h;
-  const c = centreBound(A, i, B, j);
+  const c = centreBound(A, i, B, j, e);
   const c2 = c > 0 ? c * c : 0;
   if (c2 > cut2) return c2;
   const g = frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
@@ -103,29 +94,18 @@ function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   return k2 > m ? k2 : m;
 }
 
-/**
- * The gap between two nodes' oriented boxes along the line through their centres: a bound
- * that turns with each pair, where the spans along F's fixed axes lose what the pair's own
- * direction turns from n.
- */
-function centreBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
-  const p = A.obb, q = B.obb, oa = 15 * i, ob = 15 * j;
-  const x = q[ob]!, y = q[ob + 1]!, z = q[ob + 2]!;
-  let dx = e[0]! * x + e[1]! * y + e[2]! * z + e[9]! - p[oa]!;
-  let dy = e[3]! * x + e[4]! * y + e[5]! * z + e[10]! - p[oa + 1]!;
-  let dz = e[6]! * x + e[7]! * y + e[8]! * z + e[11]! - p[oa + 2]!;
-  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (!(len > 0)) return 0;
-  dx /= len; dy /= len; dz /= len;
-  const ra = Math.abs(dx * p[oa + 3]! + dy * p[oa + 4]! + dz * p[oa + 5]!) * p[oa + 12]!
-    + Math.abs(dx * p[oa + 6]! + dy * p[oa + 7]! + dz * p[oa + 8]!) * p[oa + 13]!
-    + Math.abs(dx * p[oa + 9]! + dy * p[oa + 10]! + dz * p[oa + 11]!) * p[oa + 14]!;
-  // the direction in B's frame: Rᵀd
-  const bx = e[0]! * dx + e[3]! * dy + e[6]! * dz, by = e[1]! * dx + e[4]! * dy + e[7]! * dz, bz = e[2]! * dx + e[5]! * dy + e[8]! * dz;
-  const rb = Math.abs(bx * q[ob + 3]! + by * q[ob + 4]! + bz * q[ob + 5]!) * q[ob + 12]!
-    + Math.abs(bx * q[ob + 6]! + by * q[ob + 7]! + bz * q[ob + 8]!) * q[ob + 13]!
-    + Math.abs(bx * q[ob + 9]! + by * q[ob + 10]! + bz * q[ob + 11]!) * q[ob + 14]!;
-  return len - ra - rb;
+/** frameGap2 along F, node i of A and j of B: n's gap first, the other two axes' spans only where it leaves the pair open (the same sum, in the same order). */
+function spanGapF2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  const a = sideA.nodeSpan, b = sideB.nodeSpan, oa = sideA.nodeN(A, i), ob = sideB.nodeN(B, j);
+  const gn = Math.max(b[ob]! - a[oa + 1]!, a[oa]! - b[ob + 1]!);
+  let sum = gn > 0 ? gn * gn : 0;
+  if (sum > cut2) return sum;
+  sideA.nodeUV(A, i); sideB.nodeUV(B, j);
+  for (let k = 2; k < 6; k += 2) {
+    const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
+    if (g > 0) sum += g * g;
+  }
+  return sum;
 }
 
 /** The gap between two nodes' capsules (capsule.ts), B's segment carried into A's frame (cached for this query). */
