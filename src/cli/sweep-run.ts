@@ -101,7 +101,8 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   let loads: { evaluate: () => StateLoads } | null = null;
   const loadCase = args.loads ? parseLoadCase(await readTextFile(args.loads, 'loads'), sm.corners.map((c) => c.roles.side), args.loads) : null;
   if (args.loads && args.format === 'csv') throw new KinemateError('--loads', 'the loads are nested per step; use --format json');
-  // a compliant suspension settles at every step under the loads (none without --loads): docs/compliance.md
+  // a compliant suspension settles at every step under the loads (none without --loads), placed at the step's
+  // unloaded equilibrium as kc places them (state.ts settlePlaced): docs/compliance.md
   const compliant = sm.roles.compliance ? new CompliantState(sm) : null;
   if (compliant && loadCase) compliant.setLoadCase(loadCase, contactLoad);
   if (compliant && loadCase) loads = { evaluate: () => compliant.loads() };
@@ -113,7 +114,7 @@ export async function runSweepCommand(args: SweepArgs): Promise<number> {
   for (const [name, spec] of specs) {
     sweeps[name] = runSweep(sm, spec, {
       ...(args.hold ? { hold: args.hold } : {}),
-      ...(compliant ? { settle: () => compliant.settle(), noSteering: true } : {}),
+      ...(compliant ? { settle: () => compliant.settlePlaced(), noSteering: true } : {}),
       ...(loads ? { onSolvedState: (step: SweepRun['steps'][number]) => { step.loads = loads.evaluate(); } } : {}),
       ...(progress ? { onProgress: (k: number) => progress.update(done + k, total) } : {}),
     });

@@ -5,7 +5,10 @@
  * state is at rest — no wheel load, no compliant element carrying force — it is the rigid
  * kinematics for every hardpoint nearby, so the state metrics' gradients over the hardpoints
  * are those of the rigid file (the same geometry without `compliance:`, gradients/model.ts),
- * checked to be the same state by the values. Elsewhere the hardpoints are not parameters yet.
+ * checked to be the same state by the values. Elsewhere (a preload through the rubber, wheel
+ * loads) by the implicit function theorem on the whole equilibrium (hardpoint-rates.ts), each
+ * contact-patch load's point moving as the step's unloaded equilibrium, where it is placed,
+ * moves with the points and the rates (load-placement.ts).
  */
 import type { Geometry, SweepSpec } from '../files';
 import { sweepDrivers } from '../sweep/sweep';
@@ -14,6 +17,11 @@ import { contactLoad, type LoadCase } from '../loads/loads';
 import { SensitivityModel, sensitivitySweepBySide } from '../gradients/model';
 import { SensitivityError, type DriverParameters, type MetricGradient, type SensitivityStep, type SideMetrics } from '../gradients/types';
 import { COMPLIANT_STATE_METRICS, CompliantSensitivity, KC_METRICS, KC_WHEEL_RATE } from './sensitivity';
+import { reducedSolver } from './coefficients';
+import { bushingAxes, hardpointStateRates } from './hardpoint-rates';
+import { contactPointRates, contactStiffnessRates } from './load-placement';
+import { stiffnessDerivative } from './stiffness';
+import type { PlacedLoadRates } from './sensitivity';
 
 /** Every metric a compliant file offers gradients of: the state metrics and the K&C coefficients, per side. */
 export const COMPLIANT_SENSITIVITY_METRICS: readonly string[] = [...COMPLIANT_STATE_METRICS, ...KC_METRICS];
@@ -29,7 +37,7 @@ const SAME_STATE = 1e-6;
  * Each step of the spec: solved from the last good state (the first from design), settled,
  * and `at` evaluated there with the drivers' parameter maps; `place` runs before settling.
  */
-function settledSteps<T>(cs: CompliantSensitivity, spec: SweepSpec, at: (drivers: DriverParameters[]) => T, place: () => void, found: Map<number, T>):
+function settledSteps<T>(cs: CompliantSensitivity, spec: SweepSpec, at: (drivers: DriverParameters[]) => T, place: (drivers: DriverParameters[]) => void, found: Map<number, T>):
 { index: number; status: 'solved' | 'failed'; drivers: Record<string, number>; message?: string }[] {
   const sm = cs.sm, sys = sm.model.system;
   const drivers = sweepDrivers(sm, spec);
@@ -44,8 +52,11 @@ function settledSteps<T>(cs: CompliantSensitivity, spec: SweepSpec, at: (drivers
     drivers.forEach((d, j) => { if (d.source.type === 'roll') params[j].params = cs.hardpoints.driverParameters(d.block, d.source); });
     const solved = sm.solveWith(drivers.map((d) => d.block));
     if (!solved.converged) { sys.restore(lastGood); out.push({ index: i, status: 'failed', drivers: report, message: solved.message ?? 'the linkage cannot reach this step' }); continue; }
-    place();
-    const settled = cs.state.settle();
+    // the loads placed at the step's unloaded equilibrium, as sweep --loads places them (state.ts settlePlaced)
+    let placed = false;
+    const settled = cs.state.settlePlaced(() => { placed = true; place(params); });
+    // no contact-patch load to place (none, or at the wheel centre: no pose needed)
+    if (!placed && settled.status === 'solved') place(params);
     if (settled.status !== 'solved') { sys.restore(lastGood); out.push({ index: i, status: 'failed', drivers: report, message: settled.message ?? 'no equilibrium' }); continue; }
     lastGood = sys.snapshot();
     found.set(i, at(params));
@@ -94,16 +105,43 @@ function designState(cs: CompliantSensitivity): { state: Float64Array; contact: 
 }
 
 /**
- * d(local load point)/dp of corner i, 3 × P, for a load placed now: at the wheel centre, its
- * own move; at the contact patch, the design contact centre's when the pose is the design
- * (the first state of a sweep from design at its design position); else null (the placing pose
- * is the solver's, whose move with the points is not a function of them).
+ * d(local load point)/dp of each corner, 3 × P, for the loads placed now at the step's unloaded
+ * equilibrium (called there, loads not yet applied): at the wheel centre, its own move; at the
+ * contact patch, the design contact centre's at the design pose, else the contact centre's
+ * as the unloaded equilibrium moves with the points (load-placement.ts); null where that
+ * state has no rates (a singular stiffness, a block with no parameter map).
  */
-function loadPointRate(cs: CompliantSensitivity, i: number, design: { state: Float64Array; contact: Float64Array[] }): Float64Array | null {
-  const slot = cs.state.slots[i];
-  if (slot.at === 'wheel_center') return cs.hardpoints.wheelCenterRatesByCorner[i];
+function loadPointRates(cs: CompliantSensitivity, drivers: readonly DriverParameters[], design: { state: Float64Array; contact: Float64Array[] }): PlacedLoadRates {
   const now = cs.sm.model.system.state;
-  return now.every((x, j) => x === design.state[j]) ? design.contact[i] : null;
+  const atDesign = now.every((x, j) => x === design.state[j]);
+  const S = cs.parameters.length;
+  let qk: { rates: Float64Array[] | null; dk: Float64Array[] | null; layout: Int32Array } | undefined;
+  // the unloaded state's motions: per hardpoint coordinate, and per stiffness (dq = N K_r⁻¹ Nᵀ ∂Q/∂k: zero at rest)
+  const unloadedRates = () => {
+    if (qk) return qk;
+    const solver = reducedSolver(cs.state);
+    const hm = cs.hardpoints;
+    if (!solver) return (qk = { rates: null, dk: null, layout: new Int32Array(0) });
+    const rates = hardpointStateRates(hm, cs.state, solver, drivers, bushingAxes(cs.geometry, hm, cs.state), cs.sides.map(() => null));
+    const dk = cs.parameters.map((p) => {
+      const Q = new Float64Array(solver.n);
+      stiffnessDerivative(cs.state.dyn, p, Q);
+      return Q.some((x) => x !== 0) ? Float64Array.from(solver.solve(Q)) : Q;
+    });
+    return (qk = { rates, dk, layout: solver.layout });
+  };
+  const points: (Float64Array | null)[] = [], stiffness: (Float64Array | null)[] = [];
+  cs.state.slots.forEach((slot, i) => {
+    if (slot.at === 'wheel_center' || atDesign) {
+      points.push(slot.at === 'wheel_center' ? cs.hardpoints.wheelCenterRatesByCorner[i] : design.contact[i]);
+      stiffness.push(new Float64Array(3 * S));
+      return;
+    }
+    const { rates, dk, layout } = unloadedRates();
+    points.push(rates ? contactPointRates(cs.hardpoints, cs.state, i, rates, layout) : null);
+    stiffness.push(dk ? contactStiffnessRates(cs.hardpoints, cs.state, i, dk, layout) : null);
+  });
+  return { points, stiffness };
 }
 
 export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, metrics: readonly string[] = [], loads: LoadCase | null = null, options: { points?: boolean } = {}):
@@ -116,7 +154,7 @@ export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, m
   if (loads) cs.state.setLoadCase(loads, contactLoad);
   // the rigid file's hardpoint gradients, for the states at rest
   const kinematic = chosen.filter((m) => (COMPLIANT_STATE_METRICS as readonly string[]).includes(m));
-  let loadRates: (Float64Array | null)[] | null = null;
+  let loadRates: PlacedLoadRates | null = null;
   const rigid = !loads && kinematic.length ? sensitivitySweepBySide(new SensitivityModel({ ...geometry, compliance: undefined }), spec, kinematic).steps : [];
   const found = new Map<number, { metrics: SideMetrics; atRest: boolean }>();
   const design = loads ? designState(cs) : null;
@@ -124,9 +162,9 @@ export function compliantSensitivitySweep(geometry: Geometry, spec: SweepSpec, m
     const atRest = cs.atRest();
     // away from rest with no wheel load (a spring's preload through the rubber), the state's own rates as under a load
     const unloaded = !loads && !atRest && options.points !== false ? { drivers, loadRates: cs.sides.map(() => null) } : undefined;
-    const loaded = loads && loadRates ? { drivers, loadRates } : unloaded;
+    const loaded = loads && loadRates ? { drivers, loadRates: loadRates.points, stiffnessLoadRates: loadRates.stiffness } : unloaded;
     return { metrics: cs.metricsBySide(chosen, loaded, loads || options.points === false ? undefined : { drivers }), atRest };
-  }, () => { if (design) loadRates = cs.sm.corners.map((_, i) => loadPointRate(cs, i, design)); }, found);
+  }, (drivers) => { if (design) loadRates = loadPointRates(cs, drivers, design); }, found);
   const axle = cs.sides.length > 1;
   const steps = run.map((step) => {
     const got = found.get(step.index);

@@ -30,6 +30,7 @@ import type { DriverParameters } from '../gradients/types';
 import { bushingAxes, hardpointStateRates } from './hardpoint-rates';
 import { coefficientHardpointRates } from './coefficient-rates';
 import { wheelRateRates } from './wheel-rate-rates';
+import { loadPointPartial } from './load-placement';
 
 /** `kc.<coefficient>`: the K&C coefficients as metrics, per side. */
 export const KC_METRICS = (Object.keys(KC_COEFFICIENTS) as (keyof KcCoefficients)[]).map((n) => `kc.${n}`);
@@ -39,6 +40,13 @@ export const KC_WHEEL_RATE = 'kc.wheel_rate';
 
 /** The state metrics a compliant state offers (first-order functions of the state; the kinematic tangents are null there). */
 export const COMPLIANT_STATE_METRICS = SENSITIVITY_METRICS.filter((m) => m !== 'rocker_angle');
+
+/**
+ * Where a sweep step's wheel loads were placed (sensitivity-sweep.ts), per corner: d(local point)/dp
+ * (3 × P) and d(local point)/dk (3 × S, the unloaded state turning with a rate under a preload);
+ * null where not known.
+ */
+export interface PlacedLoadRates { points: (Float64Array | null)[]; stiffness: (Float64Array | null)[] }
 
 /** Below this (mm per N/mm: the element's deflection), a rate's element carries no force at the state. */
 const UNLOADED = 1e-8;
@@ -74,7 +82,7 @@ export class CompliantSensitivity {
    * per side, `{ value, gradient: { <stiffness path>: d } }`; null where the metric is
    * undefined, K_r is singular, or (a coefficient) its gradient needs what is not built.
    */
-  metricsBySide(names?: readonly string[], loaded?: { drivers: readonly DriverParameters[]; loadRates: (Float64Array | null)[] },
+  metricsBySide(names?: readonly string[], loaded?: { drivers: readonly DriverParameters[]; loadRates: (Float64Array | null)[]; stiffnessLoadRates?: (Float64Array | null)[] },
     rest?: { drivers: readonly DriverParameters[] }): Record<string, Record<string, MetricGradient | null>> {
     const want = (m: string) => !names || names.length === 0 || names.includes(m);
     const stateNames = COMPLIANT_STATE_METRICS.filter(want);
@@ -88,8 +96,15 @@ export class CompliantSensitivity {
     const { n, layout } = solver;
     const P = this.parameters.length;
     const dyn = this.state.dyn;
+    // each rate's own terms: its elements' and, where the loads were placed at a state that turns with the rate, the loads' points'
+    const partials = this.parameters.map((p, k) => this.partialOf(p, k, loaded?.stiffnessLoadRates));
+    if (partials.some((f) => !f)) {
+      for (const s of this.sides) for (const m of [...stateNames, ...kcNames]) out[s][m] = null;
+      return out;
+    }
+    const partial = partials as NonNullable<(typeof partials)[number]>[];
     // the state's motion per rate: dq_k = N K_r⁻¹ Nᵀ ∂Q/∂k
-    const forces = this.parameters.map((p) => { const Q = new Float64Array(n); stiffnessDerivative(dyn, p, Q); return Q; });
+    const forces = partial.map((f) => { const Q = new Float64Array(n); f(Q, null, null); return Q; });
     const deflected = forces.map((Q) => Q.some((x) => Math.abs(x) > UNLOADED));
     // under load, the hardpoints' columns first (their points' own moves are added at columns 0…H − 1)
     const hm = this.hardpoints;
@@ -101,9 +116,9 @@ export class CompliantSensitivity {
     const L = responses.length;
     rates.push(...responses);
     for (const x of responses) {
-      for (const p of this.parameters) {
+      for (const f of partial) {
         const Kx = new Float64Array(n);
-        stiffnessDerivative(dyn, p, null, x, Kx);
+        f(null, x, Kx);
         rates.push(solver.solve(Kx));
       }
     }
@@ -123,7 +138,7 @@ export class CompliantSensitivity {
     };
     // the coefficients over the hardpoints (coefficient-rates.ts), and over a rate whose element is loaded (the state moves with it)
     const points = kcNames.length ? loaded ?? (rest ? { drivers: rest.drivers, loadRates: this.sides.map(() => null) } : null) : null;
-    const moving = this.parameters.map((p, k) => ({ k, dir: { dq: rates[H + k], partial: (Q: Float64Array | null, x: Float64Array | null, Kx: Float64Array | null) => stiffnessDerivative(dyn, p, Q, x, Kx) } })).filter((_, k) => deflected[k]);
+    const moving = partial.map((f, k) => ({ k, dir: { dq: rates[H + k], partial: f } })).filter((_, k) => deflected[k]);
     const byPoint = points ? coefficientHardpointRates(hm, this.state, solver, points.drivers, bushingAxes(this.geometry, hm, this.state), points.loadRates, hp, moving.map((m) => m.dir)) : null;
     const loadedRate = (ci: number, name: keyof KcCoefficients, k: number): number | null => {
       const at = moving.findIndex((m) => m.k === k);
@@ -139,7 +154,7 @@ export class CompliantSensitivity {
       for (const name of kcNames) side[name] = this.coefficient(cm, name.slice(3) as keyof KcCoefficients, ci, H + P, L, nr, deflected, record, loadedRate);
     });
     if (names?.includes(KC_WHEEL_RATE)) {
-      const all = this.parameters.map((p, k) => ({ dq: rates[H + k], partial: (Q: Float64Array | null, x: Float64Array | null, Kx: Float64Array | null) => stiffnessDerivative(dyn, p, Q, x, Kx) }));
+      const all = partial.map((f, k) => ({ dq: rates[H + k], partial: f }));
       const drivers = loaded?.drivers ?? rest?.drivers ?? [];
       const qk = hp ?? (rest ? hardpointStateRates(hm, this.state, solver, rest.drivers, bushingAxes(this.geometry, hm, this.state), this.sides.map(() => null)) : null);
       const w = wheelRateRates(hm, this.state, solver, drivers, bushingAxes(this.geometry, hm, this.state), loaded?.loadRates ?? this.sides.map(() => null), qk, all);
@@ -158,6 +173,28 @@ export class CompliantSensitivity {
       }
     });
     return out;
+  }
+
+  /**
+   * Rate k's own terms (∂Q/∂k into Q, ∂K/∂k·x into Kx): its elements' (stiffness.ts) and, with
+   * `placed`, each wheel load's as its point moves by d(local point)/dk; null where a loaded
+   * corner's placement rate is not known.
+   */
+  private partialOf(p: StiffnessParameter, k: number, placed: (Float64Array | null)[] | undefined): ((Q: Float64Array | null, x: Float64Array | null, Kx: Float64Array | null) => void) | null {
+    const dyn = this.state.dyn;
+    const S = this.parameters.length;
+    const moves: { ci: number; dl: number[] }[] = [];
+    for (const [ci, rates] of (placed ?? []).entries()) {
+      const slot = this.state.slots[ci];
+      const loadedHere = slot.force.some((v) => v !== 0);
+      if (!rates) { if (loadedHere) return null; continue; }
+      const dl = [rates[k], rates[S + k], rates[2 * S + k]];
+      if (loadedHere && dl.some((v) => v !== 0)) moves.push({ ci, dl });
+    }
+    return (Q, x, Kx) => {
+      stiffnessDerivative(dyn, p, Q, x, Kx);
+      for (const { ci, dl } of moves) loadPointPartial(this.state, ci, dl, Q, x, Kx);
+    };
   }
 
   /** One coefficient of corner ci and its gradient: columns P + load (x) and P + L + load·P + k (ẋ_k). */

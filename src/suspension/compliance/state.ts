@@ -5,9 +5,9 @@
  * (Newton on the constraint manifold, load stepping; src/mechanics/equilibrium.ts).
  *
  * Each wheel's load is a force element of the dynamic model: a world force at a point of
- * the upright and a world moment. The point is placed, at each step's rigid pose, at the
- * contact centre (or the wheel centre) and then carried by the upright while the
- * suspension deflects; a camber or toe turn keeps it at the lowest point of the tyre, a
+ * the upright and a world moment. The point is placed, at each step's unloaded equilibrium
+ * (`settlePlaced`; with no preload the rigid pose), at the contact centre (or the wheel
+ * centre) and then carried by the upright while the suspension deflects; a camber or toe turn keeps it at the lowest point of the tyre, a
  * wind-up turn about the spin axis carries it with the wheel (a second-order difference).
  */
 import * as P from '../../../kernel/pose';
@@ -103,6 +103,31 @@ export class CompliantState {
       return { status: 'solved', equilibrium: eq };
     }
     return { status: 'failed', equilibrium: eq, message: this.failure(eq) };
+  }
+
+  /**
+   * A sweep step's settle: each contact-patch load placed at the step's unloaded equilibrium
+   * (with no preload, the rigid kinematics at the step's drivers; where `kinemate kc` and the
+   * live model place theirs), then the loads settled from there. The kinematic solve's pose
+   * is no such place: with bushings its rows leave the arms' free directions, so it depends on
+   * where the solve started. `atUnloaded` runs at the unloaded state, the loads placed and not
+   * yet applied. With no contact-patch load (none, or all at the wheel centre, which needs no
+   * pose) this is `settle()`.
+   */
+  settlePlaced(atUnloaded?: () => void): SettleResult {
+    const placed = this.slots.filter((s) => s.at === 'contact_patch' && (s.force.some((x) => x !== 0) || s.moment.some((x) => x !== 0)));
+    if (!placed.length) return this.settle();
+    const kept = this.slots.map((s) => [Float64Array.from(s.force), Float64Array.from(s.moment)]);
+    for (const s of this.slots) { s.force.fill(0); s.moment.fill(0); }
+    let unloaded: SettleResult;
+    try {
+      unloaded = this.settle();
+      if (unloaded.status === 'solved') { this.placeLoads(); atUnloaded?.(); }
+    } finally {
+      this.slots.forEach((s, i) => { s.force.set(kept[i][0]); s.moment.set(kept[i][1]); });
+    }
+    if (unloaded.status !== 'solved') return { ...unloaded, message: `with no wheel load, where the loads are placed: ${unloaded.message}` };
+    return this.settle(false);
   }
 
   /** World point where corner i's load acts now. */

@@ -14,6 +14,7 @@ import { DesignFileError } from './errors';
 import { SensitivityError } from '../gradients/types';
 import { fileCoordinates } from '../gradients/setup';
 import { COMPLIANT_SENSITIVITY_METRICS } from '../compliance/sensitivity-sweep';
+import { KC_WHEEL_RATE } from '../compliance/sensitivity';
 import { compliantTargetCurves, setNumberAtPath, setStiffness, stiffnessValues } from '../compliance/fit-rates';
 
 export interface FitTarget {
@@ -124,7 +125,8 @@ export function checkTargets(targets: unknown, geometry: Geometry, bad: (path: s
     const p = `targets[${i}]`;
     if (typeof t !== 'object' || t === null) bad(p, 'expected a mapping');
     const target = t as FitTarget;
-    const offered = geometry.compliance ? { side: COMPLIANT_SENSITIVITY_METRICS, axle: [] as readonly string[] } : sensitivityMetricsOf(geometry);
+    // a compliant file: its state metrics, the coefficients and the compliant wheel rate (the targets' states are bump steps: its pads are held)
+    const offered = geometry.compliance ? { side: [...COMPLIANT_SENSITIVITY_METRICS, KC_WHEEL_RATE], axle: [] as readonly string[] } : sensitivityMetricsOf(geometry);
     if (![...offered.side, ...offered.axle].includes(target.metric)) bad(`${p}.metric`, `expected one of ${[...offered.side, ...offered.axle].join(', ')}`);
     const given = new Map(Object.entries(target)), kinds = ['at', 'gain', 'slope', 'curve'].filter((k) => given.get(k) !== undefined);
     if (kinds.length !== 1) bad(p, 'give exactly one of at, gain, slope, curve');

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { kinemate, REPO, tempFolder } from './helpers.ts';
+import { kinemate, REPO, tempFolder } from '../cli/helpers.ts';
 import { Redis } from 'ioredis';
 import { HAVE_REDIS, startRedis, type RedisServer } from '../util/redis-server.ts';
 
