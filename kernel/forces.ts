@@ -41,6 +41,11 @@ export interface ForceBlock {
   dissipation?(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number): number;
   /** Optional: the generalized forces of the last `evaluate` as duals (their tangents in tangent mode), as ResidualBlock.duals. */
   duals?(): readonly Dual[];
+  /**
+   * True when Q does not depend on the velocities (C ≡ 0: gravity): `evaluate` is then given
+   * no C to write, and ForceSet has none to scatter (C stays the zeros it was cleared to).
+   */
+  readonly velocityFree?: boolean;
 }
 
 /**
@@ -63,6 +68,8 @@ function scatterBlock(out: Float64Array, n: number, local: Float64Array, slots: 
 
 interface Entry {
   block: ForceBlock;
+  /** The block's C is zero (ForceBlock.velocityFree): neither written nor scattered. */
+  noC: boolean;
   offsets: Int32Array;
   /** Global tangent slot of each local slot (−1: a fixed variable's, dropped). */
   slots: Int32Array;
@@ -120,7 +127,7 @@ export class ForceSet {
         for (let k = 0; k < variable.dim; k++) slots.push(layout[v] < 0 ? -1 : layout[v] + k);
       }
       maxLocal = Math.max(maxLocal, slots.length);
-      return { block, offsets, slots: new Int32Array(slots) };
+      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true };
     });
     if (this.localQ.length < maxLocal) {
       this.localQ = new Float64Array(maxLocal);
@@ -178,15 +185,16 @@ export class ForceSet {
     const lk = K ? this.localK : null, lc = C ? this.localC : null;
     for (let b = 0; b < entries.length; b++) {
       const e = entries[b], slots = e.slots, m = slots.length;
-      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lc, slots);
+      const lcb = e.noC ? null : lc;
+      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lcb, slots);
       // Q alone (a Newton iteration that keeps its matrix): no derivative scatter to test for
-      if (!lk && !lc) {
+      if (!lk && !lcb) {
         for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
         continue;
       }
       for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
       if (K && lk) scatterBlock(K, n, lk, slots);
-      if (C && lc) scatterBlock(C, n, lc, slots);
+      if (C && lcb) scatterBlock(C, n, lcb, slots);
     }
   }
 

@@ -149,6 +149,8 @@ export function assembleMass(out: Float64Array, layout: Int32Array, size: number
 /** Gravity on one body: its weight m·g at the centre; potential −m g·x_centre. */
 export class GravityBlock implements ForceBlock {
   readonly vars: readonly number[];
+  /** The weight does not depend on the velocities: no C (ForceSet skips it). */
+  readonly velocityFree = true;
   private readonly R = new Float64Array(9);
   private readonly mass: number;
   private readonly c: Float64Array;

@@ -37,7 +37,6 @@ const xa = new Float64Array(3), ya = new Float64Array(3), za = new Float64Array(
 const xb = new Float64Array(3), yb = new Float64Array(3), zb = new Float64Array(3);
 const d = new Float64Array(3), pe = new Float64Array(3);
 const slideValue = new Float64Array(3);
-const g = new Float64Array(3);
 const SLIDE_AXES = [za, xa, ya];
 
 function direction(out: Float64Array, R: Float64Array, a: ArrayLike<number>): void {
@@ -45,23 +44,6 @@ function direction(out: Float64Array, R: Float64Array, a: ArrayLike<number>): vo
   out[0] = R[0] * a0 + R[1] * a1 + R[2] * a2;
   out[1] = R[3] * a0 + R[4] * a1 + R[5] * a2;
   out[2] = R[6] * a0 + R[7] * a1 + R[8] * a2;
-}
-
-/** out = local × (Rᵀ w): the ω-gradient of (R local)·w. */
-function turnGradient(out: Float64Array, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
-  const w0 = w[0], w1 = w[1], w2 = w[2];
-  const u0 = R[0] * w0 + R[3] * w1 + R[6] * w2;
-  const u1 = R[1] * w0 + R[4] * w1 + R[7] * w2;
-  const u2 = R[2] * w0 + R[5] * w1 + R[8] * w2;
-  out[0] = local[1] * u2 - local[2] * u1;
-  out[1] = local[2] * u0 - local[0] * u2;
-  out[2] = local[0] * u1 - local[1] * u0;
-}
-
-/** jac[base + col + j] += k · grad[j], j < 3 (col < 0: not differentiated). */
-function addTurn(jac: Float64Array, base: number, col: number, k: number, grad: Float64Array): void {
-  if (col < 0) return;
-  jac[base + col] += k * grad[0]; jac[base + col + 1] += k * grad[1]; jac[base + col + 2] += k * grad[2];
 }
 
 /**
@@ -170,6 +152,18 @@ function rigidPointRows(jac: Float64Array, n: number, col: number, R: Float64Arr
 function dotRow(jac: Float64Array, base: number, k: number,
   RA: Float64Array, aLocal: ArrayLike<number>, cA: number, bWorld: Float64Array,
   RB: Float64Array, bLocal: ArrayLike<number>, cB: number, aWorld: Float64Array): void {
-  if (cA >= 0) { turnGradient(g, RA, aLocal, bWorld); addTurn(jac, base, cA, k, g); }
-  if (cB >= 0) { turnGradient(g, RB, bLocal, aWorld); addTurn(jac, base, cB, k, g); }
+  if (cA >= 0) addTurnGradient(jac, base + cA, k, RA, aLocal, bWorld);
+  if (cB >= 0) addTurnGradient(jac, base + cB, k, RB, bLocal, aWorld);
+}
+
+/** jac[at + j] += k · (local × (Rᵀ w))[j], local × (Rᵀ w) being the ω-gradient of (R local)·w (one call a body: each call boxes k). */
+function addTurnGradient(jac: Float64Array, at: number, k: number, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
+  const w0 = w[0], w1 = w[1], w2 = w[2];
+  const u0 = R[0] * w0 + R[3] * w1 + R[6] * w2;
+  const u1 = R[1] * w0 + R[4] * w1 + R[7] * w2;
+  const u2 = R[2] * w0 + R[5] * w1 + R[8] * w2;
+  const l0 = local[0], l1 = local[1], l2 = local[2];
+  jac[at] += k * (l1 * u2 - l2 * u1);
+  jac[at + 1] += k * (l2 * u0 - l0 * u2);
+  jac[at + 2] += k * (l0 * u1 - l1 * u0);
 }

@@ -7,10 +7,13 @@
  *   npx tsx scripts/clearance-states.ts time [SWEEPS]    ms per state: median and best of SWEEPS sweeps
  *   npx tsx scripts/clearance-states.ts states [SWEEPS]  ms per state, each of the 21, averaged
  *   npx tsx scripts/clearance-states.ts pairs [SWEEPS]   per pair: ms per state and closestStats' counts per state
+ *   npx tsx scripts/clearance-states.ts table [SWEEPS]   ms per state and pair (a row per pair, a column per state), averaged
  *   npx tsx scripts/clearance-states.ts at K             per pair: closestStats' counts at state K of the sweep (0: the jump back, 10: design)
  *   npx tsx scripts/clearance-states.ts dump [SWEEPS]    every state's answers as JSON (compare two checkouts' with cmp)
  *
- * TUNE=edges=0,laterTies=0 switches closestTuning's flags (numbers as given) for an A/B in one checkout.
+ * TUNE=edges=0,laterTies=0 switches closestTuning's flags (numbers as given) for an A/B in one checkout;
+ *   TUNE=… TUNE_B=… npx tsx scripts/clearance-states.ts ab [SWEEPS]   alternates the two tunings sweep by sweep
+ *   (each with its own hints), ms per state of each: the medians over the sweeps, and per state the means.
  *
  * One warm-up sweep first, as the bench. To compare with older code, copy its src, kernel,
  * mates and test folders and this script beside them (git archive), and alternate runs.
@@ -29,12 +32,18 @@ import { runSweep } from '../src/suspension/sweep/sweep';
 import { suspensionBodies } from '../src/suspension/clearance/bodies.ts';
 import { BENCH, writeCorner } from '../test/assembly/geometry/corner-fixture.ts';
 
-for (const kv of (process.env.TUNE ?? '').split(',').filter(Boolean)) {
-  const [k, v] = kv.split('=');
-  const t = closestTuning as Record<string, number | boolean>;
-  if (!(k! in t)) throw new Error(`TUNE: no closestTuning.${k}`);
-  t[k!] = typeof t[k!] === 'boolean' ? v !== '0' : Number(v);
+/** closestTuning as TUNE (or TUNE_B) sets it, from the defaults. */
+const defaults = { ...closestTuning };
+function tune(text: string | undefined): void {
+  Object.assign(closestTuning, defaults);
+  for (const kv of (text ?? '').split(',').filter(Boolean)) {
+    const [k, v] = kv.split('=');
+    const t = closestTuning as Record<string, number | boolean>;
+    if (!(k! in t)) throw new Error(`TUNE: no closestTuning.${k}`);
+    t[k!] = typeof t[k!] === 'boolean' ? v !== '0' : Number(v);
+  }
 }
+tune(process.env.TUNE);
 const cpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const mode = process.argv[2] ?? 'time';
 const sweeps = Number(process.argv[3] ?? 10);
@@ -70,6 +79,37 @@ if (mode === 'time') {
   const sum = new Float64Array(states.length);
   for (let r = 0; r < sweeps; r++) states.forEach((s, i) => { const t0 = cpu(); measure(s); sum[i]! += cpu() - t0; });
   console.log([...sum].map((t) => (t / sweeps).toFixed(2)).join(' '));
+} else if (mode === 'ab') {
+  const setB = new ClearanceSet(meshes, pairs);
+  const runs = [{ set, tuning: process.env.TUNE, sweeps: [] as number[], per: new Float64Array(states.length) },
+    { set: setB, tuning: process.env.TUNE_B, sweeps: [] as number[], per: new Float64Array(states.length) }];
+  for (const run of runs) { tune(run.tuning); for (const s of states) run.set.measure((n) => s.get(n)!); }
+  for (let r = 0; r < sweeps; r++) {
+    for (const run of runs) {
+      tune(run.tuning);
+      let total = 0;
+      states.forEach((s, k) => { const t0 = cpu(); run.set.measure((n) => s.get(n)!); const t = cpu() - t0; run.per[k]! += t; total += t; });
+      run.sweeps.push(total / states.length);
+    }
+  }
+  for (const run of runs) {
+    const sorted = [...run.sweeps].sort((a, b) => a - b);
+    console.log(`${run.tuning ?? '(defaults)'}: median ${sorted[sorted.length >> 1]!.toFixed(3)}, best ${sorted[0]!.toFixed(3)} ms per state; per state`, [...run.per].map((t) => (t / sweeps).toFixed(2)).join(' '));
+  }
+} else if (mode === 'table') {
+  // each state's pairs in the set's order, each pair's hint carried as the set carries it
+  const hints = pairs.map(() => closestResult());
+  const sum = pairs.map(() => new Float64Array(states.length));
+  const run = (record: boolean): void => states.forEach((s, k) => pairs.forEach(([a, b], i) => {
+    const t0 = cpu();
+    pairClearance(set.bodies.get(a)!, s.get(a)!, set.bodies.get(b)!, s.get(b)!, undefined, hints[i]);
+    if (record) sum[i]![k]! += cpu() - t0;
+  }));
+  run(false);
+  for (let r = 0; r < sweeps; r++) run(true);
+  pairs.forEach(([a, b], i) => console.log(`${a}:${b}`.padEnd(30), [...sum[i]!].map((t) => (t / sweeps).toFixed(2)).join(' ')));
+  const total = states.map((_, k) => sum.reduce((t, row) => t + row[k]!, 0) / sweeps);
+  console.log('all'.padEnd(30), total.map((t) => t.toFixed(2)).join(' '), ' mean', (total.reduce((x, y) => x + y, 0) / states.length).toFixed(3));
 } else if (mode === 'pairs') {
   // each pair over the sweep on its own, its own hint carried from state to state
   for (const [a, b] of pairs) {

@@ -9,6 +9,7 @@
  */
 import { LU } from '../linalg';
 import { OrderedLU } from '../lu-ordered';
+import { ScheduledLU } from '../lu-small';
 import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
 import type { ForceSet } from '../forces';
 import type { ConstraintRows } from './rows';
@@ -47,6 +48,8 @@ export class IterationSystem {
   readonly S: Float64Array;
   readonly rhs: Float64Array;
   readonly lu: LU;
+  /** A small matrix's factors: the dense LU's, replayed on the matrix's nonzeros (lu-small.ts). */
+  readonly luSmall: ScheduledLU;
   /**
    * The iteration matrix's factors without their zeros (the solve every Newton iteration
    * does), in a fill-reducing order when the system is large (lu-ordered.ts).
@@ -86,6 +89,7 @@ export class IterationSystem {
     this.S = new Float64Array(N * N);
     this.rhs = new Float64Array(N);
     this.lu = new LU(N);
+    this.luSmall = new ScheduledLU(Math.min(N, DENSE_MAX_SIZE));
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE, true);
     this.patterns = bodies.map((b) => massPattern(b.M));
   }
@@ -96,6 +100,9 @@ export class IterationSystem {
    */
   usePattern(N: number, fixedRows: boolean, forces: ForceSet, constraints: ConstraintRows): void {
     this.pattern = fixedRows && N >= ORDERED_MIN_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints) : null;
+    // a small one's nonzeros are where its factorisation is replayed (lu-small.ts)
+    const small = fixedRows && N <= DENSE_MAX_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints).entries : null;
+    this.luSmall.usePattern(N, small);
     this.keptDerivatives = false;
   }
 
@@ -156,13 +163,13 @@ export class IterationSystem {
     }
     this.factorisations++;
     this.dense = N <= DENSE_MAX_SIZE;
-    if (this.dense) return this.lu.factor(S, N, 1e-15);
+    if (this.dense) return this.luSmall.factor(S, N, 1e-15);
     return p ? this.luNonzero.factor(S, N, 1e-15, p.entries, p.entries.length) : this.luNonzero.factor(S, N, 1e-15);
   }
 
   /** Solve with the last `factor`'s LU, in place. */
   solve(rhs: Float64Array): void {
-    if (this.dense) this.lu.solve(rhs); else this.luNonzero.solve(rhs);
+    if (this.dense) this.luSmall.solve(rhs); else this.luNonzero.solve(rhs);
   }
 
   /**

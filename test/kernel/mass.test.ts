@@ -200,4 +200,28 @@ describe('gravity block and force set', () => {
     expect(set.dissipation(vel, 0)).toBe(0.5 * 16);
     expect(Array.from(set.slotsOf(0)).slice(0, 7)).toEqual([-1, -1, -1, -1, -1, -1, 0]);
   });
+
+  it('a velocity-free block (gravity) is given no C to write: C keeps the zeros assemble cleared it to, K and Q as its own', () => {
+    const system = new System(10);
+    const body = system.addPose('body', pose([0, 0, 5]));
+    const gravity = new GravityBlock('gravity', body, { mass: 2, centre: [1, 0, 0], inertia: [0, 0, 0, 0, 0, 0, 0, 0, 0] }, [0, 0, -10]);
+    expect(gravity.velocityFree).toBe(true);
+    let given: Float64Array | null | undefined;
+    /** Gravity that records the C it was handed (and would scribble on it). */
+    const spy: ForceBlock = {
+      owner: 'spy', vars: gravity.vars, velocityFree: true,
+      evaluate(state, offsets, velocity, t, Q, K, C) { given = C; gravity.evaluate(state, offsets, velocity, t, Q, K, null); C?.fill(7); },
+    };
+    const set = new ForceSet(system);
+    set.add(spy);
+    const Q = new Float64Array(6), K = new Float64Array(36), C = new Float64Array(36).fill(5);
+    set.assemble(new Float64Array(6), 0, Q, K, C);
+    expect(given).toBeNull();
+    expect(Array.from(C)).toEqual(new Array(36).fill(0));
+    const q = new Float64Array(6), k = new Float64Array(36);
+    gravity.evaluate(system.state, Int32Array.of(system.variables[body].offset), new Float64Array(6), 0, q, k, null);
+    // summed into zeros: a −0 of the block's is +0 in the set's
+    expect(Array.from(Q)).toEqual(Array.from(q, (x) => x + 0));
+    expect(Array.from(K)).toEqual(Array.from(k, (x) => x + 0));
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * The closest pair of points of two meshes, exact: a dual walk of their three-mesh-bvh
- * hierarchies (read into flat arrays, flat-bvh.ts) that skips only what provably cannot
- * come nearer than the best pair so far.
+ * The closest pair of points of two meshes, to within a tie slack of 10⁻¹² (exact without
+ * it: closest-tuning.ts): a dual walk of their three-mesh-bvh hierarchies (read into flat
+ * arrays, flat-bvh.ts) that skips only what provably cannot come nearer than the best pair
+ * so far, less the slack.
  *
  * The bound: both boxes (or both triangles) are measured along three orthogonal axes F
  * whose first is n, the direction of the best pair at the start (the last state's closest
@@ -12,9 +13,8 @@
  * turned into the other frame overshoot by the turn. Without a start (no hint, or the
  * parts meet) F is A's own axes. Large node pairs those leave open are also bounded by
  * their capsules (capsule.ts), exact for round tubes whatever their turn. Only pairs the
- * bound cannot rule out are measured exactly
- * (tri-distance.ts). A state near the last one starts
- * with the last answer as its bound and visits only the nodes around it.
+ * bound cannot rule out are measured exactly (tri-distance.ts). A state near the last one
+ * starts with the last answer as its bound and visits only the nodes around it.
  */
 import { Matrix4, Vector3 } from 'three';
 import { triangleDistance } from './tri-distance.ts';
@@ -22,7 +22,12 @@ import { CAPSULE, segmentDistance } from './capsule.ts';
 import type { FlatBVH } from './flat-bvh.ts';
 import { Side } from './side.ts';
 import { Front } from './front.ts';
+import { Seeds } from './seeds.ts';
+import { closestStats, closestTuning } from './closest-tuning.ts';
+
+export { closestStats, closestTuning } from './closest-tuning.ts';
 import { centroidGap, edgeGap2, sideGap } from './tri-gaps.ts';
+import { centreBound, frameGap2 } from './node-gaps.ts';
 
 export { centroidGap } from './tri-gaps.ts';
 
@@ -39,35 +44,17 @@ export interface ClosestResult {
   readonly deepest: [number, number];
   /** Where the last walk stopped: the next one starts there. */
   readonly front: Front;
+  /** The closest triangles of the recent states by pose (seeds.ts): a far move's start. */
+  readonly seeds: Seeds;
 }
 
 export function closestResult(): ClosestResult {
-  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1], front: new Front() };
+  return { distance: Infinity, a: new Vector3(), b: new Vector3(), triA: -1, triB: -1, deepest: [-1, -1], front: new Front(), seeds: new Seeds() };
 }
 
 /** Axes of the bound: A's own three, then F's three (when there is an n). */
 let axes = 3;
 
-
-
-/** Work counters of the closest-pair walks since the last reset (tests read them: what a bound prunes, not how fast). */
-export const closestStats = { nodePairs: 0, nodeBounds: 0, capsuleBounds: 0, triangleBounds: 0, triangleDistances: 0 };
-
-/**
- * Where the bounds are spent (tests turn them to reach small meshes or to switch one off).
- * `capsuleMin`: capsules bound a node pair only where the boxes' bounds leave it open and
- * the two nodes hold this many triangles together. Their prunes that count are high in the
- * hierarchy (two arms' tubes, turned a few degrees, whose boxes' corners reach past the
- * tubes), each cutting a large subtree; lower down the boxes already prune what a capsule
- * would, and a capsule costs a segment distance. `front`: walks start from the last
- * state's front (front.ts); `centroid`: triangle pairs are bounded along their centroids'
- * line before they are measured; `edges`: and beyond each other's edges (tri-gaps.ts).
- * `laterTies`: a pair after the best's in mesh order is pruned from the best distance up,
- * not only above the cut (pruned()); off, as it trusts a rounded bound against a rounded
- * distance: where near-ties differ by rounding (the fixture's parallel faces) it may keep
- * a pair an ulp farther than the nearest, and which depends on the walk (docs/geometry.md).
- */
-export const closestTuning = { capsuleMin: 2048, front: true, centroid: true, edges: true, laterTies: false };
 const sideA = new Side(), sideB = new Side();
 let query = 0;
 
@@ -82,16 +69,6 @@ const pts = new Float64Array(6); // the last measured pair's points: on A, on B
 let stack = new Int32Array(2 * 1024);
 let stackBound = new Float64Array(1024);
 
-/** Squared gap of two spans (lo, hi per axis) over three orthogonal axes, at oa in a and ob in b: a lower bound of the squared distance. */
-function frameGap2(a: Float64Array, oa: number, b: Float64Array, ob: number): number {
-  let sum = 0;
-  for (let k = 0; k < 6; k += 2) {
-    const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
-    if (g > 0) sum += g * g;
-  }
-  return sum;
-}
-
 /** Triangles ta of A and tb of B: the larger of the two frames' bounds; F's alone once it is over the cut (usually the tighter, and enough to prune). */
 function gap2(A: FlatBVH, ta: number, B: FlatBVH, tb: number): number {
   if (axes === 3) return frameGap2(A.ownTri, 6 * ta, sideB.triSpan, sideB.triA(B, tb));
@@ -104,9 +81,9 @@ function gap2(A: FlatBVH, ta: number, B: FlatBVH, tb: number): number {
 function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   closestStats.nodeBounds++;
   if (axes === 3) return frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
-  const h = frameGap2(sideA.nodeSpan, sideA.nodeF(A, i), sideB.nodeSpan, sideB.nodeF(B, j));
+  const h = spanGapF2(A, i, B, j);
   if (h > cut2) return h;
-  const c = centreBound(A, i, B, j);
+  const c = centreBound(A, i, B, j, e);
   const c2 = c > 0 ? c * c : 0;
   if (c2 > cut2) return c2;
   const g = frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
@@ -117,29 +94,18 @@ function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   return k2 > m ? k2 : m;
 }
 
-/**
- * The gap between two nodes' oriented boxes along the line through their centres: a bound
- * that turns with each pair, where the spans along F's fixed axes lose what the pair's own
- * direction turns from n.
- */
-function centreBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
-  const p = A.obb, q = B.obb, oa = 15 * i, ob = 15 * j;
-  const x = q[ob]!, y = q[ob + 1]!, z = q[ob + 2]!;
-  let dx = e[0]! * x + e[1]! * y + e[2]! * z + e[9]! - p[oa]!;
-  let dy = e[3]! * x + e[4]! * y + e[5]! * z + e[10]! - p[oa + 1]!;
-  let dz = e[6]! * x + e[7]! * y + e[8]! * z + e[11]! - p[oa + 2]!;
-  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (!(len > 0)) return 0;
-  dx /= len; dy /= len; dz /= len;
-  const ra = Math.abs(dx * p[oa + 3]! + dy * p[oa + 4]! + dz * p[oa + 5]!) * p[oa + 12]!
-    + Math.abs(dx * p[oa + 6]! + dy * p[oa + 7]! + dz * p[oa + 8]!) * p[oa + 13]!
-    + Math.abs(dx * p[oa + 9]! + dy * p[oa + 10]! + dz * p[oa + 11]!) * p[oa + 14]!;
-  // the direction in B's frame: Rᵀd
-  const bx = e[0]! * dx + e[3]! * dy + e[6]! * dz, by = e[1]! * dx + e[4]! * dy + e[7]! * dz, bz = e[2]! * dx + e[5]! * dy + e[8]! * dz;
-  const rb = Math.abs(bx * q[ob + 3]! + by * q[ob + 4]! + bz * q[ob + 5]!) * q[ob + 12]!
-    + Math.abs(bx * q[ob + 6]! + by * q[ob + 7]! + bz * q[ob + 8]!) * q[ob + 13]!
-    + Math.abs(bx * q[ob + 9]! + by * q[ob + 10]! + bz * q[ob + 11]!) * q[ob + 14]!;
-  return len - ra - rb;
+/** frameGap2 along F, node i of A and j of B: n's gap first, the other two axes' spans only where it leaves the pair open (the same sum, in the same order). */
+function spanGapF2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  const a = sideA.nodeSpan, b = sideB.nodeSpan, oa = sideA.nodeN(A, i), ob = sideB.nodeN(B, j);
+  const gn = Math.max(b[ob]! - a[oa + 1]!, a[oa]! - b[ob + 1]!);
+  let sum = gn > 0 ? gn * gn : 0;
+  if (sum > cut2) return sum;
+  sideA.nodeUV(A, i); sideB.nodeUV(B, j);
+  for (let k = 2; k < 6; k += 2) {
+    const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
+    if (g > 0) sum += g * g;
+  }
+  return sum;
 }
 
 /** The gap between two nodes' capsules (capsule.ts), B's segment carried into A's frame (cached for this query). */
@@ -210,8 +176,7 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   return g > h ? g : h;
 }
 
-/** The last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame. */
-const planeGaps = new Float64Array(5);
+const planeGaps = new Float64Array(5); // the last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame
 
 /**
  * Squared lower bound of the last planeBound's pair (B's triangle carried): each plane's
@@ -252,13 +217,16 @@ function splitA(A: FlatBVH, i: number, B: FlatBVH, j: number): boolean {
 }
 
 /**
- * The best pair so far and the pruning limit. A pair is kept when it is nearer, or as near
- * and first in (triangle of A, triangle of B) order: the answer is the smallest distance
- * over every triangle pair, the first such pair on a tie, whatever order the walk takes.
- * A bound prunes only above `cut`, a hair over `best` (the bounds are rounded too), so no
- * pair that could tie or win is skipped.
+ * The best pair so far and the pruning limits. A pair is kept when it is nearer, or as near
+ * and first in (triangle of A, triangle of B) order. With a tie slack a bound prunes from
+ * `floor` (best less the slack) up. Exact (no slack): a bound prunes only above `cut`, a
+ * hair over `best` (the bounds are rounded too), so no pair that could tie or win is
+ * skipped, and the answer is the smallest distance over every triangle pair, the first
+ * such pair on a tie, whatever order the walk takes.
  */
-let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity;
+let best = Infinity, cut = Infinity, cut2 = Infinity, best2 = Infinity, floor = Infinity, floor2 = Infinity;
+/** Does a bound prune from `floor` up whatever the pair (closestTuning.tieSlack > 0, read per query)? */
+let slack = false;
 
 let orderA: Int32Array = new Int32Array(0), orderB: Int32Array = new Int32Array(0);
 let minA: Int32Array = new Int32Array(0), minB: Int32Array = new Int32Array(0);
@@ -268,22 +236,24 @@ let bestOA = NONE, bestOB = NONE;
 
 /**
  * Can node pair (i, j), bounded by d2 (squared), be skipped? Above `cut`, as nothing under
- * it can tie or win. From `best` up (closestTuning.laterTies), where none of its triangle pairs comes before the
- * best's in (A's, B's) mesh order (each is at or after (minA, minB), the smallest of A's
- * triangles then the smallest of B's): such a pair only wins by coming strictly nearer,
- * which a bound at or over the best denies but for rounding (docs/geometry.md: "Which
- * pair, on a tie"). Where a flat face lies on a parallel flat face, thousands of triangle
- * pairs tie to the bit; this leaves only those that could still come first.
+ * it can tie or win; from `floor` up (best less closestTuning.tieSlack), as nothing under
+ * it can come more than that nearer. Exact (no slack), from `best` up (closestTuning.laterTies)
+ * where none of its triangle pairs comes before the best's in (A's, B's) mesh order (each
+ * is at or after (minA, minB)): such a pair only wins by coming strictly nearer, which a
+ * bound at or over the best denies but for rounding (docs/geometry.md: "Which pair, on a tie").
  */
 function pruned(d2: number, i: number, j: number): boolean {
   if (d2 > cut2) return true;
-  if (!(d2 >= best2) || !closestTuning.laterTies) return false;
+  if (!(d2 >= floor2)) return false;
+  if (slack) return true;
+  if (!closestTuning.laterTies) return false;
   const ma = minA[i]!;
   return ma > bestOA || (ma === bestOA && minB[j]! >= bestOB);
 }
 
-/** Triangle pair (ta, tb) after the best's in the meshes' order: it can win only by coming strictly nearer. */
+/** Can triangle pair (ta, tb), bounded at or over `floor`, be skipped? With a slack, yes; exact, where it comes after the best's in the meshes' order (it can win only by coming strictly nearer). */
 function later(ta: number, tb: number): boolean {
+  if (slack) return true;
   if (!closestTuning.laterTies) return false;
   const ma = orderA[ta]!;
   return ma > bestOA || (ma === bestOA && orderB[tb]! >= bestOB);
@@ -308,6 +278,8 @@ function consider(d: number, ta: number, tb: number, out: ClosestResult): void {
 function setBest(d: number): void {
   best = d;
   best2 = d * d;
+  floor = d * (1 - closestTuning.tieSlack);
+  floor2 = floor * floor;
   cut = d * (1 + 1e-12) + 1e-9;
   cut2 = cut * cut;
 }
@@ -335,8 +307,7 @@ function turned(out: ClosestResult): boolean {
   return axes === 6 && c < RESTART_COS;
 }
 
-const start = new Vector3(), end = new Vector3();
-const merged = new Int32Array(2);
+const start = new Vector3(), end = new Vector3(), merged = new Int32Array(2), seedPair = new Int32Array(2);
 
 /** The walk's restart bookkeeping: the best when F was last set, and how often it was set again. */
 let frameBest = Infinity, restarts = 0;
@@ -393,17 +364,17 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
       closestStats.triangleBounds++;
       // a pair after the best's in mesh order is skipped from the best up, one before it only above the cut (pruned())
       const g2 = gap2(A, ta, B, tb);
-      if (g2 > cut2 || (g2 >= best2 && later(ta, tb))) continue;
+      if (g2 > cut2 || (g2 >= floor2 && later(ta, tb))) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
       const plane = planeBound(A, ta, B, tb);
-      if (plane > cut || (plane >= best && later(ta, tb))) continue;
+      if (plane > cut || (plane >= floor && later(ta, tb))) continue;
       if (closestTuning.centroid) {
         const c = centroidGap(A.tri, 9 * ta, carried, 0);
-        if (c > cut || (c >= best && later(ta, tb))) continue;
+        if (c > cut || (c >= floor && later(ta, tb))) continue;
       }
       if (closestTuning.edges) {
         const k2 = edgeBound2(A, ta);
-        if (k2 > cut2 || (k2 >= best2 && later(ta, tb))) continue;
+        if (k2 > cut2 || (k2 >= floor2 && later(ta, tb))) continue;
       }
       closestStats.triangleDistances++;
       consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts, plane > 0), ta, tb, out);
@@ -439,9 +410,11 @@ function frontWalk(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, fr
 /**
  * The closest points of A's and B's meshes (B placed in A's frame by `bToA`), both in A's
  * frame, into `out`; `out`'s triangles, where set, start the search as its first bound
- * and direction, and its front (front.ts), where it has one for these meshes, as where
- * the walk starts. Exact: the distance is the smallest over every triangle pair (the first
- * such pair on a tie), whatever the start. Stops early at distance 0 (the surfaces meet):
+ * and direction (after a far move also those remembered at the nearest pose seen before,
+ * seeds.ts), and its front (front.ts), where it has one for these meshes, as where the
+ * walk starts. The distance is the smallest over every triangle pair to within
+ * closestTuning.tieSlack (exact with no slack: then the first such pair on a tie),
+ * whatever the start. Stops early at distance 0 (the surfaces meet):
  * the touching pair it reports then is the one the walk from the roots meets first.
  */
 export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult): ClosestResult {
@@ -449,7 +422,8 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   sideB.fit(B);
   nextQuery();
   setFrame(bToA, 0);
-  best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity;
+  best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity; floor = Infinity; floor2 = Infinity;
+  slack = closestTuning.tieSlack > 0;
   orderA = A.order; orderB = B.order; minA = A.minOrder; minB = B.minOrder;
   bestOA = NONE; bestOB = NONE;
   const hintA = out.triA, hintB = out.triB;
@@ -457,6 +431,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     carry(B, hintB);
     consider(triangleDistance(A.tri, 9 * hintA, carried, 0, pts), hintA, hintB, out);
   }
+  if (closestTuning.seeds) seedFromMemory(A, B, out);
   if (best === Infinity) dive(A, B, out);
   if (best > 0) {
     nextQuery(); // F turns onto n: the spans cached so far were along A's axes
@@ -464,14 +439,12 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   }
   const front = out.front;
   frameBest = best; restarts = 0;
-  if (best > 0 && closestTuning.front && front.usable(A, B)) {
+  // after a far move the last front lies around the last answer, not this one: bounding each of its pairs again costs more than a walk from the roots
+  if (best > 0 && closestTuning.front && front.usable(A, B) && !(closestTuning.seeds && out.seeds.far)) {
     const startBest = best, startA = out.triA, startB = out.triB, startQuery = query;
     start.copy(out.a); end.copy(out.b);
     frontWalk(A, B, bToA, out, front);
-    if (best > 0) {
-      out.distance = best;
-      return out;
-    }
+    if (best > 0) return finish(out);
     // touching: which touching pair is reported depends on the walk, so it is the walk from the roots' (F as it was set above)
     setBest(startBest);
     out.a.copy(start); out.b.copy(end); out.triA = startA; out.triB = startB;
@@ -483,6 +456,23 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   drain(A, B, bToA, out, push(0, 0, 0, nodeBound2(A, 0, B, 0)), front);
   // a walk stopped at touching surfaces left pairs unvisited
   if (best > 0) front.commit(A, B, true); else front.drop();
+  return finish(out);
+}
+
+/** After a far move, the pair remembered at the pose nearest to this one (seeds.ts), re-measured: the start where it is nearer than the last state's. */
+function seedFromMemory(A: FlatBVH, B: FlatBVH, out: ClosestResult): void {
+  const b = B.box, reach = Math.hypot(b[0]!, b[1]!, b[2]!) + Math.hypot(b[3]!, b[4]!, b[5]!);
+  out.seeds.find(A, B, e, reach);
+  if (!out.seeds.far || !out.seeds.pairOf(seedPair)) return;
+  const ta = seedPair[0]!, tb = seedPair[1]!;
+  if ((ta === out.triA && tb === out.triB) || ta >= A.triangles || tb >= B.triangles) return;
+  carry(B, tb);
+  consider(triangleDistance(A.tri, 9 * ta, carried, 0, pts), ta, tb, out);
+}
+
+/** The answer's distance, and this state remembered for a later far move. */
+function finish(out: ClosestResult): ClosestResult {
   out.distance = best;
+  if (closestTuning.seeds && out.triA >= 0) out.seeds.remember(e, out.triA, out.triB);
   return out;
 }

@@ -43,27 +43,24 @@ export interface FlatBVH {
 
 /** `meshIndex`: the mesh's own triangles (three vertex indices each), before the hierarchy reordered them. */
 export function flattenBVH(bvh: MeshBVH, meshIndex: ArrayLike<number>): FlatBVH {
-  const boxes: number[] = [];
   const right: number[] = [];
   const first: number[] = [];
   const count: number[] = [];
   const innerAt: number[] = []; // per depth, the last inner node seen there: the parent of the next node one deeper
-  bvh.traverse((depth: number, isLeaf: boolean, bounds: ArrayLike<number>, offset: number, n?: number) => {
+  bvh.traverse((depth: number, isLeaf: boolean, _bounds: ArrayLike<number>, offset: number, n?: number) => {
     const node = right.length;
     // depth first: a node right after its parent is the left child, any other the right one
     if (depth > 0 && innerAt[depth - 1]! !== node - 1) right[innerAt[depth - 1]!] = node;
-    boxes.push((bounds[0]! + bounds[3]!) / 2, (bounds[1]! + bounds[4]!) / 2, (bounds[2]! + bounds[5]!) / 2,
-      (bounds[3]! - bounds[0]!) / 2, (bounds[4]! - bounds[1]!) / 2, (bounds[5]! - bounds[2]!) / 2);
     right.push(-1);
     first.push(isLeaf ? offset : 0);
     count.push(isLeaf ? n! : 0);
     if (!isLeaf) innerAt[depth] = node;
     return false;
   });
-  return finish(bvh, boxes, right, first, count, meshIndex);
+  return finish(bvh, right, first, count, meshIndex);
 }
 
-function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[], count: number[], meshIndex: ArrayLike<number>): FlatBVH {
+function finish(bvh: MeshBVH, right: number[], first: number[], count: number[], meshIndex: ArrayLike<number>): FlatBVH {
   const pos = bvh.geometry.attributes.position!.array;
   const idx = bvh.geometry.index!.array;
   const triangles = idx.length / 3;
@@ -82,19 +79,56 @@ function finish(bvh: MeshBVH, boxes: number[], right: number[], first: number[],
     firstOf[i] = firstOf[i + 1]!;
     countOf[i] = firstOf[r]! + countOf[r]! - firstOf[i + 1]!;
   }
+  const box = tightBoxes(rightOf, firstOf, countOf, tri);
   const obb = nodeBoxes(firstOf, countOf, tri);
   const parent = new Int32Array(rightOf.length).fill(-1);
   for (let i = 0; i < rightOf.length; i++) if (rightOf[i]! >= 0) { parent[i + 1] = i; parent[rightOf[i]!] = i; }
   const { corners, leafCorner } = leafCorners(rightOf, firstOf, countOf, tri);
   const order = meshOrder(idx, meshIndex);
   const flat: FlatBVH = {
-    box: Float64Array.from(boxes), right: rightOf, parent, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri),
+    box, right: rightOf, parent, first: firstOf, count: countOf, obb, capsule: nodeCapsules(obb, firstOf, countOf, tri),
     tri, plane: planes(tri, triangles), order, minOrder: minOrders(rightOf, firstOf, countOf, order), corners, leafCorner, triangles,
     ownNode: new Float64Array(6 * rightOf.length), ownTri: new Float64Array(6 * triangles),
   };
   // (filled on the finished object: the span code then meets one shape of hierarchy only)
   ownSpans(flat, flat.ownNode, flat.ownTri);
   return flat;
+}
+
+/**
+ * Per node its triangles' axis-aligned box, in doubles (centre, half size): the library's
+ * boxes are stored as floats, rounded out by up to a float's ulp (6·10⁻⁸ of a coordinate,
+ * some 10⁻⁵ mm at 700 mm), which left node pairs over two parallel faces bounded that much
+ * under their distance, so opened, where the tie slack (closest.ts) is 10⁻¹² of it.
+ */
+function tightBoxes(right: Int32Array, first: Int32Array, count: Int32Array, tri: Float64Array): Float64Array {
+  const lohi = new Float64Array(6 * right.length);
+  for (let i = right.length - 1; i >= 0; i--) {
+    const o = 6 * i;
+    if (right[i]! >= 0) {
+      const l = 6 * (i + 1), r = 6 * right[i]!;
+      for (let k = 0; k < 3; k++) {
+        lohi[o + k] = Math.min(lohi[l + k]!, lohi[r + k]!);
+        lohi[o + 3 + k] = Math.max(lohi[l + 3 + k]!, lohi[r + 3 + k]!);
+      }
+      continue;
+    }
+    lohi.fill(Infinity, o, o + 3); lohi.fill(-Infinity, o + 3, o + 6);
+    for (let c = 9 * first[i]!; c < 9 * (first[i]! + count[i]!); c += 3) {
+      for (let k = 0; k < 3; k++) {
+        if (tri[c + k]! < lohi[o + k]!) lohi[o + k] = tri[c + k]!;
+        if (tri[c + k]! > lohi[o + 3 + k]!) lohi[o + 3 + k] = tri[c + k]!;
+      }
+    }
+  }
+  const out = new Float64Array(6 * right.length);
+  for (let o = 0; o < out.length; o += 6) {
+    for (let k = 0; k < 3; k++) {
+      out[o + k] = (lohi[o + k]! + lohi[o + 3 + k]!) / 2;
+      out[o + 3 + k] = (lohi[o + 3 + k]! - lohi[o + k]!) / 2;
+    }
+  }
+  return out;
 }
 
 function planes(tri: Float64Array, triangles: number): Float64Array {

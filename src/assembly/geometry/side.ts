@@ -1,8 +1,9 @@
 /**
  * One side of a closest-pair query (closest.ts): the extents (spans.ts) of the nodes and
  * triangles the walk touched, along the bound's axes in this side's frame, each measured
- * once per query and only as far as the bound asks: along F first (it prunes most), along
- * A's axes where F's leave a pair open. Also the nodes' capsule segments carried into A's
+ * once per query and only as far as the bound asks: along F's n first (it alone prunes
+ * three quarters of the node pairs the bound prunes on the bench), then F's other two,
+ * along A's axes where F's leave a pair open. Also the nodes' capsule segments carried into A's
  * frame. A cache is stale once `query` moves on.
  */
 import type { FlatBVH } from './flat-bvh.ts';
@@ -13,7 +14,8 @@ export class Side {
   /** Per node: lo, hi along A's axes (0 … 5), then along F's (6 … 11). */
   nodeSpan = new Float64Array(0);
   private stampA = new Int32Array(0);
-  private stampF = new Int32Array(0);
+  private stampN = new Int32Array(0);
+  private stampUV = new Int32Array(0);
   /** Per triangle, laid out as nodeSpan. */
   triSpan = new Float64Array(0);
   private triStampA = new Int32Array(0);
@@ -31,7 +33,8 @@ export class Side {
     if (this.stampA.length < nodes) {
       this.nodeSpan = new Float64Array(12 * nodes);
       this.stampA = new Int32Array(nodes).fill(-1);
-      this.stampF = new Int32Array(nodes).fill(-1);
+      this.stampN = new Int32Array(nodes).fill(-1);
+      this.stampUV = new Int32Array(nodes).fill(-1);
       this.capsuleEnds = new Float64Array(6 * nodes);
       this.capsuleStamp = new Int32Array(nodes).fill(-1);
     }
@@ -49,11 +52,16 @@ export class Side {
     return o;
   }
 
-  /** Node i's spans along F's axes: their place in nodeSpan. */
-  nodeF(tree: FlatBVH, i: number): number {
+  /** Node i's span along F's n: its place in nodeSpan (F's other two follow it, after nodeUV). */
+  nodeN(tree: FlatBVH, i: number): number {
     const o = 12 * i + 6;
-    if (this.stampF[i] !== this.query) { this.stampF[i] = this.query; nodeSpan(tree, i, this.axes, this.offset, 3, this.nodeSpan, o); }
+    if (this.stampN[i] !== this.query) { this.stampN[i] = this.query; nodeSpan(tree, i, this.axes, this.offset, 3, this.nodeSpan, o, 1); }
     return o;
+  }
+
+  /** Node i's spans along F's other two axes, after its span along n (nodeN's place + 2). */
+  nodeUV(tree: FlatBVH, i: number): void {
+    if (this.stampUV[i] !== this.query) { this.stampUV[i] = this.query; nodeSpan(tree, i, this.axes, this.offset, 4, this.nodeSpan, 12 * i + 8, 2); }
   }
 
   /** Triangle t's spans along A's axes: their place in triSpan. */

@@ -16,15 +16,15 @@ export interface SpanSource {
 }
 
 /**
- * Node i's extent along axes k0 … k0 + 2 of `f` (rows), each moved by `offset[k]`: lo, hi
- * per axis into out[o …]. A leaf's is its corners' exactly; an inner node's the tighter of
- * its axis-aligned and its oriented box's.
+ * Node i's extent along axes k0 … k0 + count − 1 of `f` (rows), each moved by `offset[k]`:
+ * lo, hi per axis into out[o …]. A leaf's is its corners' exactly; an inner node's the
+ * tighter of its axis-aligned and its oriented box's.
  */
-export function nodeSpan(tree: SpanSource, i: number, f: Float64Array, offset: Float64Array, k0: number, out: Float64Array, o: number): void {
+export function nodeSpan(tree: SpanSource, i: number, f: Float64Array, offset: Float64Array, k0: number, out: Float64Array, o: number, count = 3): void {
   if (tree.right[i]! < 0) {
     // a leaf: its corners' extent exactly, each shared corner once
     const p = tree.corners, c0 = 3 * tree.leafCorner[i]!, c1 = 3 * tree.leafCorner[i + 1]!;
-    for (let k = k0, w = o; k < k0 + 3; k++, w += 2) {
+    for (let k = k0, w = o; k < k0 + count; k++, w += 2) {
       const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!;
       let lo = Infinity, hi = -Infinity;
       for (let c = c0; c < c1; c += 3) {
@@ -39,7 +39,7 @@ export function nodeSpan(tree: SpanSource, i: number, f: Float64Array, offset: F
   }
   const b = tree.box, ob = 6 * i, q = tree.obb, oq = 15 * i;
   const cx = b[ob]!, cy = b[ob + 1]!, cz = b[ob + 2]!, hx = b[ob + 3]!, hy = b[ob + 4]!, hz = b[ob + 5]!;
-  for (let k = k0, w = o; k < k0 + 3; k++, w += 2) {
+  for (let k = k0, w = o; k < k0 + count; k++, w += 2) {
     const fx = f[3 * k]!, fy = f[3 * k + 1]!, fz = f[3 * k + 2]!, off = offset[k]!;
     const c = fx * cx + fy * cy + fz * cz + off;
     const r = Math.abs(fx) * hx + Math.abs(fy) * hy + Math.abs(fz) * hz;

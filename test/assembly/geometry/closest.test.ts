@@ -7,7 +7,7 @@
  * reports crossings that are not there). The flattened hierarchy holds every triangle once,
  * each node's boxes hold its triangles.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Matrix4, Quaternion, Vector3 } from 'three';
 import { ExtendedTriangle } from 'three-mesh-bvh';
@@ -87,6 +87,9 @@ describe('closest pair', () => {
   });
 });
 
+const defaults = { ...closestTuning };
+afterEach(() => { Object.assign(closestTuning, defaults); });
+
 describe('ties', () => {
   /** Every pair measured with B carried as the search carries it: the smallest distance, the first pair (A's triangle, then B's, in the meshes' order) on a tie. */
   function firstNearest(a: FlatBVH, b: FlatBVH, m: Matrix4): { d: number; ta: number; tb: number } {
@@ -107,7 +110,8 @@ describe('ties', () => {
     return r;
   }
 
-  it('two faces facing each other (every facing pair tied): the same pair whatever pair the search starts from', () => {
+  it('two faces facing each other (every facing pair tied), exact (no tie slack): the same pair whatever pair the search starts from', () => {
+    closestTuning.tieSlack = 0;
     // boxes of 2 × 2 quads a face, 3 apart across parallel faces: the facing corners are tied to the bit
     const a = new ClearanceBody(gridBoxMesh([4, 4, 4], 2)).flat, b = new ClearanceBody(gridBoxMesh([4, 4, 4], 2, [0, 0, 7])).flat;
     const m = new Matrix4();
@@ -132,6 +136,7 @@ describe('ties', () => {
     const a = new ClearanceBody(gridBoxMesh([4, 4, 4], 6)).flat, b = new ClearanceBody(gridBoxMesh([4, 4, 4], 6, [0, 0, 7])).flat;
     const m = new Matrix4();
     const want = firstNearest(a, b, m);
+    closestTuning.tieSlack = 0;
     closestTuning.laterTies = true;
     closestStats.triangleDistances = 0;
     const cold = closestPair(a, b, m, closestResult());
@@ -143,6 +148,25 @@ describe('ties', () => {
     expect([cold.distance, cold.triA, cold.triB]).toEqual([want.d, want.ta, want.tb]);
     expect(closestStats.triangleDistances).toBeLessThan(4);
     closestTuning.laterTies = false;
+  });
+
+  it('near-ties (parallel faces, one turned on the other: equal but for rounding), with the default tie slack: a distance within 1e-12 of the smallest, few of them measured', () => {
+    const a = new ClearanceBody(gridBoxMesh([40, 40, 4], 8)).flat, b = new ClearanceBody(gridBoxMesh([40, 40, 4], 8)).flat;
+    const m = new Matrix4().compose(new Vector3(0.3, 0.1, 7), new Quaternion().setFromAxisAngle(new Vector3(0, 0, 1), 0.4), new Vector3(1, 1, 1));
+    const want = firstNearest(a, b, m);
+    expect(Math.abs(want.d - 3)).toBeLessThan(1e-12);
+    const measured = (slack: number) => {
+      closestTuning.tieSlack = slack;
+      closestStats.triangleDistances = 0;
+      const r = closestPair(a, b, m, closestResult());
+      return { d: r.distance, count: closestStats.triangleDistances };
+    };
+    const exact = measured(0), slack = measured(defaults.tieSlack);
+    expect(defaults.tieSlack).toBeGreaterThan(0);
+    expect(exact.d).toBe(want.d);
+    expect(slack.d).toBeGreaterThanOrEqual(want.d);
+    expect(slack.d - want.d).toBeLessThanOrEqual(1e-12 * want.d);
+    expect(slack.count).toBeLessThan(exact.count / 4);
   });
 });
 
@@ -209,6 +233,18 @@ describe('flattened hierarchy', () => {
     }
     expect(outside).toBe(0);
     expect([...seen].every((x) => x === 1)).toBe(true);
+    // the axis-aligned boxes are their triangles' extents exactly, in doubles (not the library's float boxes, rounded out)
+    const far = new ClearanceBody(gridBoxMesh([40, 40, 4], 8, [700.1, 300.3, 177.03])).flat;
+    for (let i = 0; i < far.right.length; i++) {
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let t = far.first[i]!; t < far.first[i]! + far.count[i]!; t++) {
+        for (let k = 0; k < 9; k++) { lo[k % 3] = Math.min(lo[k % 3]!, far.tri[9 * t + k]!); hi[k % 3] = Math.max(hi[k % 3]!, far.tri[9 * t + k]!); }
+      }
+      for (let c = 0; c < 3; c++) {
+        expect(far.box[6 * i + c]! - far.box[6 * i + 3 + c]!).toBeCloseTo(lo[c]!, 12);
+        expect(far.box[6 * i + c]! + far.box[6 * i + 3 + c]!).toBeCloseTo(hi[c]!, 12);
+      }
+    }
     // a leaf's corners: each corner of its triangles, once
     for (let i = 0; i < f.right.length; i++) {
       const listed = Array.from({ length: f.leafCorner[i + 1]! - f.leafCorner[i]! }, (_, k) => [...f.corners.subarray(3 * (f.leafCorner[i]! + k), 3 * (f.leafCorner[i]! + k) + 3)].join());

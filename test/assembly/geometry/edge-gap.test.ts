@@ -13,7 +13,8 @@ import { closestPair, closestResult, closestStats, closestTuning } from '../../.
 import { edgeGap2 } from '../../../src/assembly/geometry/tri-gaps.ts';
 import { triangleDistance } from '../../../src/assembly/geometry/tri-distance.ts';
 
-afterEach(() => { closestTuning.edges = true; closestTuning.laterTies = true; });
+const defaults = { ...closestTuning };
+afterEach(() => { Object.assign(closestTuning, defaults); });
 
 /** Triangle p's unit normal (zero when flat), and c's gap off p's plane where c lies wholly on one side. */
 function planeGap(p: number[], c: number[]): { n: number[]; gap: number } {
@@ -46,7 +47,7 @@ describe('edge-gap bound', () => {
   it('spares exact distances on two parallel faces, one turned on the other, the answers unchanged', () => {
     const a = new ClearanceBody(gridBoxMesh([40, 40, 4], 12)).flat, b = new ClearanceBody(gridBoxMesh([40, 40, 4], 12)).flat;
     const run = (edges: boolean) => {
-      closestTuning.edges = edges; closestTuning.laterTies = false;
+      closestTuning.edges = edges; closestTuning.laterTies = false; closestTuning.tieSlack = 0; // the exact walk: every tie measured
       const r = closestResult(), answers: string[] = [];
       let measured = 0;
       for (let k = 0; k < 4; k++) {
