@@ -49,6 +49,15 @@ export function modes(dyn: DynamicsModel, options: EquilibriumOptions = {}): Mod
 
 /** The modes of a reduced system (or why there are none: a mass matrix that is not positive definite). */
 export function modesOf(dyn: DynamicsModel, red: Reduced): Mode[] | string {
+  const found = modeVectors(dyn, red);
+  return typeof found === 'string' ? found : found.map((v) => v.mode);
+}
+
+/**
+ * The modes with their eigenpairs: ω² (w2) and the M_r-normalised reduced shape φ (phi, over the
+ * basis N), lowest first — what a frequency's exact rate needs (dω² = φᵀ(K̇_r − ω² Ṁ_r)φ).
+ */
+export function modeVectors(dyn: DynamicsModel, red: Reduced): { mode: Mode; w2: number; phi: number[] }[] | string {
   const { k } = red;
   if (k === 0) return [];
   const Kr = red.Kr, Cr = red.Cr;
@@ -63,7 +72,7 @@ export function modesOf(dyn: DynamicsModel, red: Reduced): Mode[] | string {
   const values = evd.realEigenvalues, vectors = evd.eigenvectorMatrix;
   const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
   const LinvT = Linv.transpose();
-  const out: Mode[] = [];
+  const out: { mode: Mode; w2: number; phi: number[] }[] = [];
   for (const i of order) {
     const w2 = values[i];
     const phi = LinvT.mmul(vectors.getColumnVector(i)).to1DArray(); // M-normalised
@@ -76,7 +85,7 @@ export function modesOf(dyn: DynamicsModel, red: Reduced): Mode[] | string {
       shape: shapeOf(dyn, red, phi),
     };
     if (w2 < -1e-9 * Math.max(1, Math.abs(values[order[order.length - 1]]))) mode.unstable = omega;
-    out.push(mode);
+    out.push({ mode, w2, phi });
   }
   return out;
 }

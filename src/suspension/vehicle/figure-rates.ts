@@ -165,12 +165,12 @@ export function hardpointMovers(m: VehicleModel, layout: Int32Array, rowBlock: I
   };
 }
 
-/** r += K̇δ of every force element along the state's rate qd (pose seeds: its duals' tangents; gravity's written out). */
-export function elementRates(m: VehicleModel, qd: Float64Array, delta: Float64Array, r: Float64Array, movers: Movers): void {
+/** r += K̇δ of every force element (but `skip`) along the state's rate qd (pose seeds: its duals' tangents; gravity's written out). */
+export function elementRates(m: VehicleModel, qd: Float64Array, delta: Float64Array, r: Float64Array, movers: Movers, skip: ForceBlock | null = null): void {
   const { dyn } = m, sys = dyn.system, forces = dyn.forces;
   for (let index = 0; index < forces.blocks.length; index++) {
     const block = forces.blocks[index], slots = forces.slotsOf(index), d = slots.length;
-    if (block === m.inertia) continue; // no load at a = 0: no stiffness and no rate (its Q_a's rate is in Ka)
+    if (block === m.inertia || block === skip) continue; // no load at a = 0: no stiffness and no rate (its Q_a's rate is in Ka)
     if (block instanceof GravityBlock) {
       const c0 = slots[0];
       if (c0 < 0) continue;

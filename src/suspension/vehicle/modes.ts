@@ -10,7 +10,7 @@
  * roll (or x, y, yaw) or one corner's unsprung parts (a wheel hop; a beam axle's hop and
  * tramp are its axle's).
  */
-import { modesOf, type Mode } from '../../mechanics/modes';
+import { modeVectors, type Mode } from '../../mechanics/modes';
 import { reduce } from '../../mechanics/reduced';
 import { rotationMatrix } from '../../../kernel/dual';
 import type { VehicleModel } from './assembly';
@@ -124,14 +124,31 @@ export function vehicleModes(m: VehicleModel): VehicleModesResult {
   const summary: VehicleModesResult['summary'] = { wheel_hop_frequency: {}, wheel_tramp_frequency: {} };
   const rest = solveVehicle(m, { ax: 0, ay: 0 });
   if (rest.status !== 'solved') return { status: 'failed', modes: [], summary, message: `no state at rest to linearise about: ${rest.message}` };
+  const at = modesAtRest(m);
+  if (typeof at === 'string') return { status: 'failed', modes: [], summary, message: at };
+  const { modes } = at;
+  for (const md of modes) {
+    if (md.name === 'heave' || md.name === 'pitch' || md.name === 'roll') summary[`${md.name}_frequency`] ??= md.frequency;
+    const hop = /^wheel_(hop|tramp)_(front|rear)$/.exec(md.name);
+    if (hop) summary[hop[1] === 'hop' ? 'wheel_hop_frequency' : 'wheel_tramp_frequency'][hop[2] as 'front' | 'rear'] ??= md.frequency;
+  }
+  return { status: 'solved', modes, summary };
+}
+
+/**
+ * The named modes of the model at its solved rest state, each with its eigenpair (ω², the
+ * M_r-normalised φ over ex.N) and the reduced system they solve (frequency-rates.ts reads them),
+ * or why there are none.
+ */
+export function modesAtRest(m: VehicleModel): { modes: VehicleMode[]; pairs: { w2: number; phi: number[] }[]; ex: ReturnType<typeof exactReduced> } | string {
   const ex = exactReduced(m);
   const red = reduce(m.dyn, { mass: true, damping: true });
-  if (red.k !== ex.k) return { status: 'failed', modes: [], summary, message: 'the admissible motions differ between the stiffness and the mass (internal)' };
+  if (red.k !== ex.k) return 'the admissible motions differ between the stiffness and the mass (internal)';
   const Kr = withoutDatum(m, ex);
-  const found = modesOf(m.dyn, { ...red, N: ex.N, Kr });
-  if (typeof found === 'string') return { status: 'failed', modes: [], summary, message: found };
-  const top = found.reduce((t, md) => Math.max(t, md.frequency), 0);
-  const modes = found.map((md): VehicleMode => {
+  const found = modeVectors(m.dyn, { ...red, N: ex.N, Kr });
+  if (typeof found === 'string') return found;
+  const top = found.reduce((t, md) => Math.max(t, md.mode.frequency), 0);
+  const modes = found.map(({ mode: md }): VehicleMode => {
     const { energy, rise } = energyShares(m, md);
     const b = md.shape.body as { translation: number[]; rotation: number[] };
     // a rigid motion's eigenvalue is round-off (|ω| below 1e-3 of the top one's): 0 Hz, never "unstable";
@@ -142,12 +159,7 @@ export function vehicleModes(m: VehicleModel): VehicleModesResult {
     if (md.unstable !== undefined) out.unstable = md.unstable;
     return out;
   });
-  for (const md of modes) {
-    if (md.name === 'heave' || md.name === 'pitch' || md.name === 'roll') summary[`${md.name}_frequency`] ??= md.frequency;
-    const hop = /^wheel_(hop|tramp)_(front|rear)$/.exec(md.name);
-    if (hop) summary[hop[1] === 'hop' ? 'wheel_hop_frequency' : 'wheel_tramp_frequency'][hop[2] as 'front' | 'rear'] ??= md.frequency;
-  }
-  return { status: 'solved', modes, summary };
+  return { modes, pairs: found.map(({ w2, phi }) => ({ w2, phi })), ex };
 }
 
 function bodyMotion(b: { translation: number[]; rotation: number[] }): VehicleMode['body'] {

@@ -39,6 +39,18 @@ export interface VehicleParameter {
   lumps: LumpRate[];
   /** mm per unit: the body's design centre of mass (where heave is measured). */
   cg: [number, number, number];
+  /**
+   * kg·mm² per unit: the rate of the body's inertia about its origin (3 × 3, row-major) — its
+   * point masses (the file's body at cg_position, the half links) moving or growing; the body's
+   * own inertia about its centre stays. The mass matrix's rate (frequency-rates.ts) reads it.
+   */
+  bodyInertia?: number[];
+}
+
+/** I += dm (|a|² 1 − a aᵀ) + m (2 (a·da) 1 − da aᵀ − a daᵀ): a point mass m at a, growing by dm and moving by da. */
+function addPointInertia(I: number[], m: number, dm: number, a: readonly number[], da: readonly number[]): void {
+  const aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2], ada = a[0] * da[0] + a[1] * da[1] + a[2] * da[2];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) I[i * 3 + j] += dm * ((i === j ? aa : 0) - a[i] * a[j]) + m * ((i === j ? 2 * ada : 0) - da[i] * a[j] - a[i] * da[j]);
 }
 
 const AXES = 'xyz';
@@ -72,7 +84,7 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
   const bad = (why: string): never => { throw new VehicleInputError(`parameter "${name}"`, why); };
   if (/axle_(inboard|outboard)\.[xyz]$/.test(name)) bad('an axle point moves the wheel on its bearing and the contact patch, which the vehicle\'s gradients do not follow yet');
   if (!names.includes(name)) bad(`not a number of this vehicle (its numbers: ${names.slice(0, 12).join(', ')} … and ${Math.max(0, names.length - 12)} more; see docs/vehicle.md)`);
-  const out: VehicleParameter = { name, parts: [], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0] };
+  const out: VehicleParameter = { name, parts: [], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0], bodyInertia: new Array<number>(9).fill(0) };
   const body = doc.parts.body.mass!;
   const M = body.mass, C = body.centre as readonly number[];
   if (name === 'body.mass') {
@@ -80,6 +92,7 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
     const c = cgWorld(spec);
     out.parts.push({ parameter: { kind: 'mass', part: 'body' }, weight: 1 });
     for (let k = 0; k < 3; k++) out.parts.push({ parameter: { kind: 'centre', part: 'body', axis: k as 0 | 1 | 2 }, weight: (c[k] - C[k]) / M });
+    addPointInertia(out.bodyInertia!, 0, 1, c, [0, 0, 0]);
     return out;
   }
   const cgm = /^vehicle_config\.cg_position\.([xyz])$/.exec(name);
@@ -87,6 +100,9 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
     const k = AXES.indexOf(cgm[1]) as 0 | 1 | 2, sign = k === 0 ? -1 : 1; // x is measured rearward
     out.parts.push({ parameter: { kind: 'centre', part: 'body', axis: k }, weight: (sign * spec.body.mass) / M });
     out.cg[k] = sign;
+    const da = [0, 0, 0];
+    da[k] = sign;
+    addPointInertia(out.bodyInertia!, spec.body.mass, 0, cgWorld(spec), da);
     return out;
   }
   const axle = name.split('.')[0] as AxleName, rest = name.slice(axle.length + 1);
@@ -148,7 +164,12 @@ function addLinkLump(out: VehicleParameter, base: AssemblyDoc, axle: AxleName, e
       for (const end of [mate.a, mate.b]) if (end === `chassis.${entity}`) m += mass / 2;
     }
   }
-  if (m > 0) out.parts.push({ parameter: { kind: 'centre', part: 'body', axis }, weight: (w * m) / M });
+  if (m > 0) {
+    out.parts.push({ parameter: { kind: 'centre', part: 'body', axis }, weight: (w * m) / M });
+    const shift = axle === 'rear' ? -spec.wheelbase : 0, da = [0, 0, 0];
+    da[axis] = w;
+    addPointInertia(out.bodyInertia!, m, 0, base.parts.chassis.points![entity].map((x, i) => x + (i === 0 ? shift : 0)), da);
+  }
 }
 
 /** The chassis ends of an axle's link `key` (mm, world), where the vehicle lumps half its mass onto the body. */
@@ -170,6 +191,7 @@ function addLinkHalfOnBody(out: VehicleParameter, base: AssemblyDoc, axle: AxleN
   for (const x of chassisEnds(base, axle, key, spec)) {
     out.parts.push({ parameter: { kind: 'mass', part: 'body' }, weight: w / 2 });
     for (let k = 0; k < 3; k++) out.parts.push({ parameter: { kind: 'centre', part: 'body', axis: k as 0 | 1 | 2 }, weight: (w / 2) * (x[k] - C[k]) / M });
+    addPointInertia(out.bodyInertia!, 0, w / 2, x, [0, 0, 0]);
   }
 }
 
