@@ -45,7 +45,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const v = await import('../suspension/vehicle/index.ts');
   const metrics = stringOptions(args, 'metric');
   const steadyAsked = metrics.filter((m) => v.STEADY_METRICS.includes(m)), speedAsked = metrics.filter((m) => v.SPEED_METRIC.test(m));
-  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')})`);
+  const frequencyAsked = metrics.filter((m) => v.FREQUENCY_METRICS.includes(m));
+  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}; ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
   const staticAsked = metrics.length ? metrics.filter((m) => v.STATIC_METRICS.includes(m)) : [...v.STATIC_METRICS];
   const gradientAsked = metrics.filter((m) => v.GRADIENT_METRICS.includes(m));
   const asked = stringOptions(args, 'parameter');
@@ -60,6 +61,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   // the steady-state figures' (on the skid pad's radius, docs/vehicle.md): the same default numbers
   if (steadyAsked.length) parts.push(v.understeerSensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), v.UNDERSTEER_RADIUS, steadyAsked));
   if (speedAsked.length) parts.push(v.steadySpeedSensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), speedAsked));
+  // the ride frequencies' (modes at rest): by default over the spring and bar rates and the body's mass
+  if (frequencyAsked.length) parts.push(v.frequencySensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => /\.(spring|anti_roll)\.rate$/.test(n) || n === 'body.mass'), frequencyAsked));
   const failed = parts.find((p) => p.status !== 'solved');
   const result = failed ?? { status: 'solved' as const, metrics: Object.assign({}, ...parts.map((p) => (p.status === 'solved' ? p.metrics : {}))) as Record<string, { value: number; gradient: Record<string, number> }> };
   let output: string;
@@ -68,10 +71,19 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
     const lines = ['metric,value,parameter,gradient'];
     for (const [metric, m] of Object.entries(result.metrics)) for (const [p, d] of Object.entries(m.gradient)) lines.push(`${metric},${m.value},${p},${d}`);
     output = `${lines.join('\n')}\n`;
-  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: steadyAsked.length || speedAsked.length ? { ...v.VEHICLE_METRIC_UNITS, understeer_gradient: 'deg/g', sideslip_gradient: 'deg/g', kinematic_steer: 'deg', steer: 'deg', yaw_rate_gain: '1/s' } : v.VEHICLE_METRIC_UNITS, ...result });
+  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length > 0, frequencyAsked.length > 0), ...result });
   if (out !== undefined && out !== '-') await writeFile(out, output);
   else await io.out(output);
   return result.status === 'solved' ? EXIT.ok : EXIT.failed;
+}
+
+/** The units printed: the figures' at rest, the steady-state ones' and the frequencies' only when asked (the other outputs stay as they were). */
+function unitsFor(base: Record<string, string>, steady: boolean, frequency: boolean): Record<string, string> {
+  return {
+    ...base,
+    ...(steady ? { understeer_gradient: 'deg/g', sideslip_gradient: 'deg/g', kinematic_steer: 'deg', steer: 'deg', yaw_rate_gain: '1/s' } : {}),
+    ...(frequency ? { heave_frequency: 'Hz', pitch_frequency: 'Hz', roll_frequency: 'Hz' } : {}),
+  };
 }
 
 /** `fit VEHICLE --targets FILE [--out FITTED]`: the fitted vehicle file and, beside it, each moved axle file. */

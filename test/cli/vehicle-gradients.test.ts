@@ -59,4 +59,21 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       expect(JSON.parse(check.stdout).corners.rear_left.ride_height).toBeCloseTo(294, 6);
     } finally { tmp.remove(); }
   });
+
+  it('fits the heave frequency with the rear spring rate: the written vehicle\'s modes have it (examples/sensitivity/fit_vehicle_heave_frequency.yaml)', async () => {
+    const tmp = tempFolder();
+    try {
+      const out = tmp.file('fitted.json');
+      const run = await kinemate(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_heave_frequency.yaml', '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      const r = JSON.parse(run.stdout);
+      expect(r.status).toBe('converged');
+      // softer rear springs: a lower heave frequency (the sedan's is 3.51 Hz)
+      expect(r.moves['rear.spring.rate'].delta).toBeLessThan(0);
+      // the written vehicle's own modes, found again by kinemate modes
+      const modes = await kinemate(['modes', out]);
+      expect(modes.code, modes.stderr).toBe(0);
+      expect(JSON.parse(modes.stdout).summary.heave_frequency).toBeCloseTo(3.4, 8);
+    } finally { tmp.remove(); }
+  });
 });

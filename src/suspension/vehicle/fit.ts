@@ -1,8 +1,8 @@
 /**
  * Inverse design on the whole vehicle (docs/vehicle.md "Fit"): move chosen numbers —
  * hardpoints of either axle (one side, or both mirrored), spring and bar rates, the body's
- * mass and centre — each within its box, so that the vehicle's figures at rest meet their
- * targets. A bounded Levenberg–Marquardt on the exact Jacobian of static-gradients.ts: each
+ * mass and centre — each within its box, so that the vehicle's figures at rest (its ride
+ * frequencies among them) meet their targets. A bounded Levenberg–Marquardt on the exact Jacobian of static-gradients.ts: each
  * iteration builds and solves the vehicle once and takes every residual's gradient by the
  * implicit function theorem — no differences of re-solved vehicles.
  */
@@ -16,6 +16,7 @@ import { vehicleStaticSensitivity, type VehicleMetricGradient } from './static-g
 import { GRADIENT_METRICS, vehicleGradientSensitivity } from './gradient-figures';
 import { STEADY_METRICS, UNDERSTEER_RADIUS, understeerSensitivity } from './understeer-rates';
 import { SPEED_METRIC, steadySpeedSensitivity } from './steady-speed-rates';
+import { FREQUENCY_METRICS, frequencySensitivity } from './frequency-rates';
 import { gaussSolve } from './tangent';
 
 export interface VehicleFitTarget { metric: string; value?: number; min?: number; max?: number; weight?: number }
@@ -69,7 +70,7 @@ export function parseVehicleFitSpec(text: string, spec: VehicleSpec, fileName = 
   else r.targets.forEach((t, i) => {
     const p = `targets[${i}]`;
     if (!isRecord(t)) { problems.add(p, 'expected a mapping'); return; }
-    const known = [...STATIC_METRICS, ...GRADIENT_METRICS, ...STEADY_METRICS];
+    const known = [...STATIC_METRICS, ...GRADIENT_METRICS, ...STEADY_METRICS, ...FREQUENCY_METRICS];
     if (typeof t.metric !== 'string' || !(known.includes(t.metric) || SPEED_METRIC.test(t.metric))) problems.add(`${p}.metric`, `expected one of ${known.join(', ')}, vehicle.steer@V, vehicle.yaw_rate_gain@V`);
     for (const k of Object.keys(t)) if (!['metric', 'value', 'min', 'max', 'weight'].includes(k)) problems.add(`${p}.${k}`, 'unknown field (metric, value, min, max, weight)');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (t[k] !== undefined && !(typeof t[k] === 'number' && Number.isFinite(t[k]))) problems.add(`${p}.${k}`, 'expected a number');
@@ -108,7 +109,8 @@ export function fitVehicle(spec: VehicleSpec, fit: VehicleFitSpec): VehicleFitRe
     const st = metrics.filter((n) => STATIC_METRICS.includes(n)), gr = metrics.filter((n) => GRADIENT_METRICS.includes(n));
     const parts = [st.length ? vehicleStaticSensitivity(model, names, st) : null, gr.length ? vehicleGradientSensitivity(model, names, gr) : null,
       metrics.some((n) => STEADY_METRICS.includes(n)) ? understeerSensitivity(model, names, UNDERSTEER_RADIUS, metrics.filter((n) => STEADY_METRICS.includes(n))) : null,
-      metrics.some((n) => SPEED_METRIC.test(n)) ? steadySpeedSensitivity(buildVehicle(specAt(spec, names, x)), names, metrics.filter((n) => SPEED_METRIC.test(n))) : null];
+      metrics.some((n) => SPEED_METRIC.test(n)) ? steadySpeedSensitivity(buildVehicle(specAt(spec, names, x)), names, metrics.filter((n) => SPEED_METRIC.test(n))) : null,
+      metrics.some((n) => FREQUENCY_METRICS.includes(n)) ? frequencySensitivity(buildVehicle(specAt(spec, names, x)), names, metrics.filter((n) => FREQUENCY_METRICS.includes(n))) : null];
     if (parts.some((p) => p && p.status !== 'solved')) return null;
     const s = { metrics: Object.assign({}, ...parts.map((p) => (p && p.status === 'solved' ? p.metrics : {}))) as Record<string, VehicleMetricGradient> };
     const r = fit.targets.map((t) => residual(t, s.metrics[t.metric].value));

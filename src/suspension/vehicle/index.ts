@@ -19,3 +19,4 @@ export { fitVehicle, parseVehicleFitSpec, type VehicleFitSpec, type VehicleFitRe
 export { vehicleGradientSensitivity, GRADIENT_METRICS } from './gradient-figures';
 export { understeerSensitivity, UNDERSTEER_METRIC, UNDERSTEER_RADIUS, STEADY_METRICS } from './understeer-rates';
 export { steadySpeedSensitivity, SPEED_METRIC } from './steady-speed-rates';
+export { frequencySensitivity, FREQUENCY_METRICS } from './frequency-rates';
