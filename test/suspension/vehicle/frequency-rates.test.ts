@@ -29,7 +29,7 @@ describe('the ride frequencies as metrics', () => {
   // pickup (a link's length row, half its mass on the body), an inboard pivot (its hinge axis turning), an
   // upright pickup (masses placed from points)
   const steps: Record<string, number> = {
-    'rear.spring.rate': 0.5, 'front.anti_roll.rate': 500, 'body.mass': 5, 'vehicle_config.cg_position.z': 2, 'vehicle_config.cg_position.x': 2,
+    'rear.spring.rate': 0.5, 'front.anti_roll.rate': 500, 'body.mass': 2.5, 'vehicle_config.cg_position.z': 2, 'vehicle_config.cg_position.x': 2,
     'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_inboard_front.z': 1, 'front.upper_wishbone_outboard.z': 1,
   };
   const names = Object.keys(steps);
