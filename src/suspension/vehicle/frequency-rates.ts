@@ -56,6 +56,7 @@ export function frequencySensitivity(m: VehicleModel, names: readonly string[], 
     const i = at.modes.findIndex((md) => md.name === name);
     if (i < 0) return { status: 'failed', message: `no ${name} mode at rest (the modes: ${at.modes.map((md) => md.name).join(', ')})` };
     const { w2, phi } = at.pairs[i], f = at.modes[i].frequency;
+    if (!(w2 > 0)) return { status: 'failed', message: `the ${name} mode at rest is unstable: its frequency has no gradient` };
     const u = new Float64Array(n);
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) u[j] += N[a * n + j] * phi[a];
     // A u = (sym(S) − ω² M) u = Φ_qᵀ ν
