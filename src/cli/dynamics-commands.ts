@@ -68,7 +68,7 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('statics', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
-    if (await isVehicleInput(file)) throw new CliError(vehicleAtRest('statics', file));
+    if (await isVehicleInput(file)) return vehicleAtRest('statics', file, set, io);
     const { buildDynamics, statics } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
@@ -77,9 +77,11 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
   },
 };
 
-/** statics and equilibrium on a vehicle file: where its state at rest is (the contract's "accept a vehicle file" is not built for them). */
-function vehicleAtRest(command: string, file: string): string {
-  return `${command}: "${file}" is a vehicle file: its state at rest (corner loads, ride heights, element and link forces) is kinemate vehicle ${file} --static; ${command} does not take a vehicle file yet`;
+/** statics and equilibrium on a vehicle file: the car settled at rest (vehicle-statics.ts); --set has nothing to hold there. */
+async function vehicleAtRest(command: 'statics' | 'equilibrium', file: string, set: Record<string, number>, io: Parameters<Command['run']>[1]): Promise<number> {
+  if (Object.keys(set).length) throw new CliError(`${command}: --set does not apply to a vehicle file (its state is the car at rest)`);
+  const { vehicleRestCommand } = await import('./vehicle-statics.ts');
+  return vehicleRestCommand(command, file, io);
 }
 
 export const equilibriumCommand: Command = {
@@ -111,7 +113,7 @@ Example: kinemate equilibrium examples/quarter-car.kinemate.json
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('equilibrium', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
-    if (await isVehicleInput(file)) throw new CliError(vehicleAtRest('equilibrium', file));
+    if (await isVehicleInput(file)) return vehicleAtRest('equilibrium', file, set, io);
     const { buildDynamics, equilibrium } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
