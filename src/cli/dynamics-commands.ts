@@ -56,13 +56,17 @@ Options:
   --set COORD=VALUE  as for solve (a held coordinate is driven there). Repeatable.
   -h, --help         this text
 
-A vehicle file's state at rest is kinemate vehicle VEHICLE.yaml --static.
+MODEL may also be a vehicle file (*.vehicle.yaml, or a file whose top level has
+vehicle:, docs/vehicle-dynamics.md): the car is settled at rest first (the state of
+kinemate vehicle VEHICLE.yaml --static; --set refused), then the reactions there; forces
+gains each tyre's contact as <corner>_tyre { penetration, force (N, vertical), contact }.
 
 ${UNITS}
 Exit codes: 0 in equilibrium; 1 bad input; 2 status "not_in_equilibrium" (a free
 motion is not balanced: see unbalanced) or "failed" (the pose cannot be solved).
 
 Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angle=60
+         kinemate statics examples/vehicles/solid_axle.vehicle.yaml
 `,
   async run(argv, io) {
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
@@ -102,12 +106,17 @@ Options:
   --set COORD=VALUE  as for solve. Repeatable.
   -h, --help         this text
 
-A vehicle file's state at rest is kinemate vehicle VEHICLE.yaml --static.
+MODEL may also be a vehicle file (*.vehicle.yaml, or a file whose top level has
+vehicle:, docs/vehicle-dynamics.md): the car settled at rest on a flat road by the
+vehicle's Newton (the state of kinemate vehicle VEHICLE.yaml --static; --set refused;
+newtonIterations its iterations); forces gains each tyre's contact as <corner>_tyre
+{ penetration, force (N, vertical), contact }.
 
 ${UNITS}
 Exit codes: 0 solved; 1 bad input; 2 no equilibrium found (status "failed").
 
 Example: kinemate equilibrium examples/quarter-car.kinemate.json
+         kinemate equilibrium examples/vehicles/sedan.vehicle.yaml
 `,
   async run(argv, io) {
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
