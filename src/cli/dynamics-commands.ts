@@ -226,7 +226,8 @@ Options:
   --every K          a frame every K steps (default 1)
   --format json|csv  output format (default json); csv: t, coordinates, part origins,
                      energy, drivers, spring tensions, tyre forces, rolling mates'
-                     normal forces, residual
+                     normal forces, residual; on a vehicle file then its view's
+                     corners.<corner>.…, body.heave|pitch|roll, vehicle.…, roads.<corner>
   --out FILE         write the output to FILE instead of stdout. Frames are not kept:
                      CSV rows are written as they are computed; JSON's frames wait in a
                      temporary file (its status comes first) until the run ends. On a
