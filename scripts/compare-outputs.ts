@@ -133,6 +133,9 @@ function cases(repo: string): Case[] {
     ['clearance', `${EX}/cad/double_wishbone_stl.yaml`, '--grid', 'bump=-50:50:3,steer=-30:30:3', '--min', '5'],
     ['clearance', `${EX}/cad/double_wishbone_step.yaml`, '--bump', '-50:50:3', '--format', 'csv'],
     ['envelope', `${EX}/cad/double_wishbone_stl.yaml`, '--grid', 'bump=-50:50:3,steer=-30:30:3', '--voxel', '8', '--out', '{out}/envelope.stl'],
+    // statics and equilibrium on a vehicle file: the car at rest (appended, as above)
+    ['statics', `${EX}/vehicles/solid_axle.vehicle.yaml`],
+    ['equilibrium', `${EX}/vehicles/sedan.vehicle.yaml`],
   );
   return list;
 }

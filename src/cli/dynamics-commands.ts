@@ -56,19 +56,23 @@ Options:
   --set COORD=VALUE  as for solve (a held coordinate is driven there). Repeatable.
   -h, --help         this text
 
-A vehicle file's state at rest is kinemate vehicle VEHICLE.yaml --static.
+MODEL may also be a vehicle file (*.vehicle.yaml, or a file whose top level has
+vehicle:, docs/vehicle-dynamics.md): the car is settled at rest first (the state of
+kinemate vehicle VEHICLE.yaml --static; --set refused), then the reactions there; forces
+gains each tyre's contact as <corner>_tyre { penetration, force (N, vertical), contact }.
 
 ${UNITS}
 Exit codes: 0 in equilibrium; 1 bad input; 2 status "not_in_equilibrium" (a free
 motion is not balanced: see unbalanced) or "failed" (the pose cannot be solved).
 
 Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angle=60
+         kinemate statics examples/vehicles/solid_axle.vehicle.yaml
 `,
   async run(argv, io) {
     const args = parseCommandArgs('statics', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('statics', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
-    if (await isVehicleInput(file)) throw new CliError(vehicleAtRest('statics', file));
+    if (await isVehicleInput(file)) return vehicleAtRest('statics', file, set, io);
     const { buildDynamics, statics } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = statics(dyn, { set });
@@ -77,9 +81,11 @@ Example: kinemate statics examples/slider-crank-load.kinemate.json --set jA.angl
   },
 };
 
-/** statics and equilibrium on a vehicle file: where its state at rest is (the contract's "accept a vehicle file" is not built for them). */
-function vehicleAtRest(command: string, file: string): string {
-  return `${command}: "${file}" is a vehicle file: its state at rest (corner loads, ride heights, element and link forces) is kinemate vehicle ${file} --static; ${command} does not take a vehicle file yet`;
+/** statics and equilibrium on a vehicle file: the car settled at rest (vehicle-statics.ts); --set has nothing to hold there. */
+async function vehicleAtRest(command: 'statics' | 'equilibrium', file: string, set: Record<string, number>, io: Parameters<Command['run']>[1]): Promise<number> {
+  if (Object.keys(set).length) throw new CliError(`${command}: --set does not apply to a vehicle file (its state is the car at rest)`);
+  const { vehicleRestCommand } = await import('./vehicle-statics.ts');
+  return vehicleRestCommand(command, file, io);
 }
 
 export const equilibriumCommand: Command = {
@@ -100,18 +106,23 @@ Options:
   --set COORD=VALUE  as for solve. Repeatable.
   -h, --help         this text
 
-A vehicle file's state at rest is kinemate vehicle VEHICLE.yaml --static.
+MODEL may also be a vehicle file (*.vehicle.yaml, or a file whose top level has
+vehicle:, docs/vehicle-dynamics.md): the car settled at rest on a flat road by the
+vehicle's Newton (the state of kinemate vehicle VEHICLE.yaml --static; --set refused;
+newtonIterations its iterations); forces gains each tyre's contact as <corner>_tyre
+{ penetration, force (N, vertical), contact }.
 
 ${UNITS}
 Exit codes: 0 solved; 1 bad input; 2 no equilibrium found (status "failed").
 
 Example: kinemate equilibrium examples/quarter-car.kinemate.json
+         kinemate equilibrium examples/vehicles/sedan.vehicle.yaml
 `,
   async run(argv, io) {
     const args = parseCommandArgs('equilibrium', argv, { set: { type: 'string', multiple: true } });
     const file = onePositional('equilibrium', args, 'MODEL file');
     const set = parseAssignments(stringOptions(args, 'set'), '--set');
-    if (await isVehicleInput(file)) throw new CliError(vehicleAtRest('equilibrium', file));
+    if (await isVehicleInput(file)) return vehicleAtRest('equilibrium', file, set, io);
     const { buildDynamics, equilibrium } = await dynamics();
     const dyn = buildDynamics(await loadModel(file, io));
     const result = equilibrium(dyn, { set });
@@ -215,7 +226,8 @@ Options:
   --every K          a frame every K steps (default 1)
   --format json|csv  output format (default json); csv: t, coordinates, part origins,
                      energy, drivers, spring tensions, tyre forces, rolling mates'
-                     normal forces, residual
+                     normal forces, residual; on a vehicle file then its view's
+                     corners.<corner>.…, body.heave|pitch|roll, vehicle.…, roads.<corner>
   --out FILE         write the output to FILE instead of stdout. Frames are not kept:
                      CSV rows are written as they are computed; JSON's frames wait in a
                      temporary file (its status comes first) until the run ends. On a

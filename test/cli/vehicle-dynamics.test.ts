@@ -39,4 +39,29 @@ describe('kinemate modes | simulate VEHICLE', () => {
       expect(refused.stderr).toMatch(/road\.front_left\.bump\.width/);
     } finally { tmp.remove(); }
   });
+
+  it('simulate --format csv: the vehicle view\'s columns after the run\'s, flattened as kinemate vehicle names a state\'s, each the JSON frame\'s value', async () => {
+    const args = ['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.004', '--step', '0.002'];
+    const [csv, json] = await Promise.all([kinemate([...args, '--format', 'csv']), kinemate(args)]);
+    expect(csv.code).toBe(0);
+    const [header, ...rows] = csv.stdout.trim().split('\n').map((l) => l.split(','));
+    const frames = JSON.parse(json.stdout).frames;
+    expect(rows).toHaveLength(frames.length);
+    const at = (name: string) => header.indexOf(name);
+    // after the run's own columns (its residual), in the view's order
+    expect(at('corners.front_left.contact_load.z')).toBeGreaterThan(at('residual'));
+    expect(at('roads.rear_right')).toBe(header.length - 1);
+    const path = (f: any, name: string): number => {
+      const parts = name.split('.'), last = parts[parts.length - 1], i = ['x', 'y', 'z'].indexOf(last);
+      const v = (i >= 0 ? parts.slice(0, -1) : parts).reduce((o, k) => o[k], f.vehicle);
+      return i >= 0 ? v[i] : v;
+    };
+    const viewColumns = header.filter((h) => /^(corners\.|body\.(heave|pitch|roll)$|vehicle\.|roads\.)/.test(h));
+    // per corner the load and contact point (3 each), travel, ride height, camber, toe; the body's 3; mass and cg; the roads
+    expect(viewColumns).toHaveLength(4 * 10 + 3 + 4 + 4);
+    rows.forEach((row, k) => { for (const name of viewColumns) expect(Number(row[at(name)])).toBe(path(frames[k], name)); });
+    // at rest the tyres carry the car: the four loads sum to m g
+    const load = ['front_left', 'front_right', 'rear_left', 'rear_right'].reduce((s, c) => s + Number(rows[0][at(`corners.${c}.contact_load.z`)]), 0);
+    expect(load / (Number(rows[0][at('vehicle.mass')]) * 9.80665)).toBeCloseTo(1, 6);
+  });
 });

@@ -3,8 +3,9 @@
  * alone (`*.vehicle.yaml`), while `vehicle`, `sensitivity`, `fit` and the viewer read any
  * file whose top level has `vehicle:`; a vehicle file named otherwise was "not an assembly"
  * to `modes` and "a corner file" with unknown sections to `simulate`. `statics` and
- * `equilibrium` do not take a vehicle file: they said it was no assembly and pointed to
- * `kinemate sweep`; they now point to `kinemate vehicle --static`.
+ * `equilibrium` once said a vehicle file was no assembly and pointed to `kinemate sweep`,
+ * then refused it and pointed to `kinemate vehicle --static`; they now settle the car at
+ * rest (test/cli/vehicle-statics.test.ts).
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,11 +36,17 @@ describe('a vehicle file is told by its top-level vehicle: key, whatever its nam
     expect(Object.keys(result.frames.at(-1)!.vehicle!.corners).sort()).toEqual(['front_left', 'front_right', 'rear_left', 'rear_right']);
   });
 
-  it.each(['statics', 'equilibrium'])('%s refuses a vehicle file in one line naming it and kinemate vehicle --static', async (command) => {
-    const file = 'examples/vehicles/sedan.vehicle.yaml';
-    const run = await runMain([command, file]);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`kinemate: ${command}: "${file}" is a vehicle file: its state at rest (corner loads, ride heights, element and link forces) is kinemate vehicle ${file} --static; ${command} does not take a vehicle file yet\n`);
+  it('statics and equilibrium read a vehicle file not named *.vehicle.yaml as the car at rest', async () => {
+    copy('examples/suspension/double_wishbone_axle_front.yaml');
+    copy('examples/suspension/multi_link_axle_rear.yaml');
+    const car = copy('examples/vehicles/sedan.vehicle.yaml', 'examples/vehicles/car.yaml');
+    for (const command of ['statics', 'equilibrium']) {
+      const run = await runMain([command, car]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const result = JSON.parse(run.stdout) as { status: string; forces: Record<string, { force: number }> };
+      expect(result.status).toBe('solved');
+      expect(result.forces.front_left_tyre.force).toBeGreaterThan(0);
+    }
   });
 });

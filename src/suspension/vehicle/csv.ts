@@ -11,10 +11,17 @@ function flatten(value: unknown, prefix: string, out: Map<string, unknown>): voi
   } else if (value !== undefined) out.set(prefix, value);
 }
 
+/** A state (or a run's vehicle view) flattened: column name → value, in the JSON's order. */
+export function flattenVehicleState(state: object): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  flatten(state, '', out);
+  return out;
+}
+
 const cell = (x: unknown) => (x === undefined || x === null ? '' : typeof x === 'string' ? (/[",\n]/.test(x) ? `"${x.replace(/"/g, '""')}"` : x) : String(x));
 
 export function vehicleCsv(rows: readonly object[]): string {
-  const flat = rows.map((r) => { const m = new Map<string, unknown>(); flatten(r, '', m); return m; });
+  const flat = rows.map(flattenVehicleState);
   const columns: string[] = [];
   for (const m of flat) for (const k of m.keys()) if (!columns.includes(k)) columns.push(k);
   // the acceleration and the status first
