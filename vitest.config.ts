@@ -3,11 +3,18 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The long runs `npm run test:fast` leaves out (`npm test` and CI run them): the live model's
- * soak, and the pinewood car's finish-time gradient against central differences at two step
+ * soak, the pinewood car's finish-time gradient against central differences at two step
  * sizes (20 s of a 2-core machine's CPU for three tests, whose scheme the other gradient files
- * check on shorter runs).
+ * check on shorter runs), and the simulation gradients over hardpoints against whole re-runs
+ * at two step sizes (28 s; the adjoint and direct routes themselves are checked by
+ * gradient.test.ts and adjoint.test.ts, which test:fast keeps).
  */
-const SOAK = ['test/live/soak.test.ts', 'test/gradients/pinewood.test.ts'];
+const SOAK = ['test/live/soak.test.ts', 'test/gradients/pinewood.test.ts', 'test/gradients/hardpoints.test.ts'];
+/**
+ * End-to-end runs of the package and the browser: the viewer in Chromium, the multi-process
+ * CLI runs, and the packed package installed in a bare project (its build and install).
+ */
+const E2E = ['test/e2e/**/*.test.ts', 'test/package/pack.test.ts'];
 
 export default defineConfig({
   test: {
@@ -27,7 +34,7 @@ export default defineConfig({
         // import was half the CPU of the light files (31 suspension files: 32 s → 16.5 s). No test
         // keeps state in a module between files (spies are restored after each test; src/'s
         // module-level caches are memos), so each file still sees what a fresh import would.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...SOAK], isolate: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...E2E, ...SOAK], isolate: false },
       },
       {
         extends: true,
@@ -37,8 +44,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the browser and CLI end-to-end runs: each file in a fresh context, as before
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] },
+        // the browser, package and CLI end-to-end runs: each file in a fresh context, as before
+        test: { name: 'e2e', include: E2E },
       },
     ],
   },
