@@ -109,6 +109,10 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
   private pendingCancel: number | null = null;
   /** The next request starts from the document's own state (see {@link LiveModel.resolve}). */
   private pendingFresh = false;
+  /** The newest request that carried a pull. */
+  private lastPullSeq = 0;
+  /** A solve asked for after a pull ended, before its last move was answered (see {@link LiveModel.resolve}). */
+  private deferredResolve: { fresh: boolean } | null = null;
   private good: F | null = null;
 
   /**
@@ -213,6 +217,13 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
    * a suspension at its view solved from design).
    */
   resolve(options: { fresh?: boolean } = {}): void {
+    // A pull let go before its last move was answered (a quick drag, a busy machine): that
+    // move is solved first and its frame reports where the pull left the view; then this
+    // solve. Sent at once, it would replace the move's request in the frame and lose the pull.
+    if (this.drag === null && this.handledSeq < this.lastPullSeq) {
+      this.deferredResolve = { fresh: this.deferredResolve?.fresh === true || options.fresh === true };
+      return;
+    }
     if (options.fresh === true) this.pendingFresh = true;
     this.requests.next(this.request());
   }
@@ -436,6 +447,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
       ...(this.remote ? { compiled: this.compiled.compile(document) } : {}),
       diagnose: drag === null,
     };
+    if (pull !== null) this.lastPullSeq = request.seq;
     return request;
   }
 
@@ -455,6 +467,11 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     if (latest.input.seed !== undefined && latest.input.seed === this.pendingSeed) this.pendingSeed = null;
     if (latest.kind === 'ok' && outcome.good) this.good = latest.output;
     this.outputs.route(outcome);
+    const deferred = this.deferredResolve;
+    if (deferred !== null && this.handledSeq >= this.lastPullSeq) {
+      this.deferredResolve = null;
+      this.resolve(deferred);
+    }
   }
 }
 

@@ -122,6 +122,31 @@ describe('a remote live model', () => {
     live.dispose();
   });
 
+  it('a pull let go before its last move was answered: the move is solved, then the fresh solve with the settings its frame reported', async () => {
+    const { live, seen } = remoteModel();
+    await frameFrom(live, 1);
+    // as the page does: where a pull leaves the view becomes the settings of the next request
+    const sub = live.frames$.subscribe((o) => {
+      if (o.latest.input.pull !== null && o.latest.kind === 'ok') live.setSettings({ zoom: 7 }, { solve: false });
+    });
+    live.beginDrag({ kind: 'pull', part: 'crank', point: [CRANK, 0, 0] });
+    live.dragTo([CRANK * Math.cos(70 * DEG), CRANK * Math.sin(70 * DEG), 0]);
+    const pullSeq = live.requestSeq;
+    // released within the same frame as the move: nothing answered yet
+    live.endDrag();
+    live.resolve({ fresh: true });
+    await frameFrom(live, pullSeq + 1);
+    const pulled = seen.find((r) => r.seq === pullSeq);
+    expect(pulled?.pull?.target).toEqual([CRANK * Math.cos(70 * DEG), CRANK * Math.sin(70 * DEG), 0]);
+    const last = seen.at(-1)!;
+    expect(last.seq).toBeGreaterThan(pullSeq);
+    expect(last.pull).toBeNull();
+    expect(last.fresh).toBe(true);
+    expect(last.settings).toEqual({ zoom: 7 });
+    sub.unsubscribe();
+    live.dispose();
+  });
+
   it('needs a solver; `leading` sends the first request at once, before the frame clock runs', () => {
     expect(() => new LiveModel(fourBar(30), { remote: true })).toThrow('options.solver');
     for (const leading of [true, false]) {
