@@ -111,8 +111,8 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
   private pendingFresh = false;
   /** The newest request that carried a pull. */
   private lastPullSeq = 0;
-  /** A solve asked for after a pull ended, before its last move was answered (see {@link LiveModel.resolve}). */
-  private deferredResolve: { fresh: boolean } | null = null;
+  /** A solve asked for after a pull ended, before its last move was answered (see `send`). */
+  private sendAfterPull = false;
   private good: F | null = null;
 
   /**
@@ -153,7 +153,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
         .subscribe((outcome) => this.handle(outcome)),
     );
     // Every document change is solved (the current document first, at once).
-    this.subscriptions.push(this.history.document$.subscribe(() => this.requests.next(this.request())));
+    this.subscriptions.push(this.history.document$.subscribe(() => this.send()));
   }
 
   /** The current document (during a hardpoint drag: the live one). */
@@ -208,7 +208,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
    */
   setSettings(settings: S, options: { solve?: boolean } = {}): void {
     this.currentSettings = settings;
-    if (options.solve !== false) this.requests.next(this.request());
+    if (options.solve !== false) this.send();
   }
 
   /**
@@ -217,15 +217,8 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
    * a suspension at its view solved from design).
    */
   resolve(options: { fresh?: boolean } = {}): void {
-    // A pull let go before its last move was answered (a quick drag, a busy machine): that
-    // move is solved first and its frame reports where the pull left the view; then this
-    // solve. Sent at once, it would replace the move's request in the frame and lose the pull.
-    if (this.drag === null && this.handledSeq < this.lastPullSeq) {
-      this.deferredResolve = { fresh: this.deferredResolve?.fresh === true || options.fresh === true };
-      return;
-    }
     if (options.fresh === true) this.pendingFresh = true;
-    this.requests.next(this.request());
+    this.send();
   }
 
   /** The drag in progress, if any. */
@@ -330,7 +323,7 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     if (drag.kind === 'pull') {
       if (!xyz.every(Number.isFinite)) return this.outputs.refuse(`pull ${drag.part}`, 'the target must have finite coordinates');
       drag.target = xyz;
-      this.requests.next(this.request());
+      this.send();
       return true;
     }
     try {
@@ -430,6 +423,18 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
 
   // ---- internals ----
 
+  /**
+   * Asks for a solve of the current document, settings and pull. After a pull let go before
+   * its last move was answered (a quick drag, a busy machine), the request waits for that
+   * answer: sent at once it would replace the move's request in the frame and lose the pull,
+   * and the move's frame reports where the pull left the view, which the next request's
+   * settings carry. (A cancelled pull's request is sent at once: it is to replace the move.)
+   */
+  private send(): void {
+    if (this.drag === null && this.handledSeq < this.lastPullSeq) { this.sendAfterPull = true; return; }
+    this.requests.next(this.request());
+  }
+
   private request(): LiveRequest<S> {
     const drag = this.drag;
     const pull =
@@ -467,10 +472,9 @@ export class LiveModel<A = undefined, F extends LiveFrameCore = LiveFrame<A>, S 
     if (latest.input.seed !== undefined && latest.input.seed === this.pendingSeed) this.pendingSeed = null;
     if (latest.kind === 'ok' && outcome.good) this.good = latest.output;
     this.outputs.route(outcome);
-    const deferred = this.deferredResolve;
-    if (deferred !== null && this.handledSeq >= this.lastPullSeq) {
-      this.deferredResolve = null;
-      this.resolve(deferred);
+    if (this.sendAfterPull && this.handledSeq >= this.lastPullSeq) {
+      this.sendAfterPull = false;
+      this.send();
     }
   }
 }

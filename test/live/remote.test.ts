@@ -147,6 +147,21 @@ describe('a remote live model', () => {
     live.dispose();
   });
 
+  it('an edit made as a pull is let go waits for the pull\'s last move too (the move is solved, then the edit)', async () => {
+    const { live, seen } = remoteModel();
+    await frameFrom(live, 1);
+    live.beginDrag({ kind: 'pull', part: 'crank', point: [CRANK, 0, 0] });
+    live.dragTo([CRANK * Math.cos(60 * DEG), CRANK * Math.sin(60 * DEG), 0]);
+    const pullSeq = live.requestSeq;
+    live.endDrag();
+    live.setSettings({ zoom: 4 });
+    await frameFrom(live, pullSeq + 1);
+    expect(seen.some((r) => r.seq === pullSeq && r.pull !== null)).toBe(true);
+    expect(seen.at(-1)!.settings).toEqual({ zoom: 4 });
+    expect(seen.at(-1)!.seq).toBeGreaterThan(pullSeq);
+    live.dispose();
+  });
+
   it('needs a solver; `leading` sends the first request at once, before the frame clock runs', () => {
     expect(() => new LiveModel(fourBar(30), { remote: true })).toThrow('options.solver');
     for (const leading of [true, false]) {
