@@ -358,7 +358,7 @@ export class BodyTorque extends BodyForceBlock {
 
 // ---- tyre (mates/tyre-force.ts) ----
 
-export { TyreForce, rimLowestPoint } from './tyre-force';
+export { TyreForce, rimLowestPoint, rimContact } from './tyre-force';
 
 // ---- a spring on a coordinate ----
 

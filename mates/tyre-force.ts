@@ -28,6 +28,18 @@ export function rimLowestPoint(x: DualVec3, c: DualVec3, a: DualVec3, radius: nu
 }
 
 /**
+ * A wheel's contact with the plane z = ground (duals): from the centre c and the spin axis d
+ * (any length; `a` becomes it normalised), the rim's lowest point x and the penetration
+ * p = ground − x_z. `d` may be `tmp`: it is read before `tmp` is used as scratch.
+ */
+export function rimContact(x: DualVec3, p: Dual, c: DualVec3, d: DualVec3, radius: number, ground: number, a: DualVec3, s: DualVec3, az: Dual, tmp: DualVec3): void {
+  dvNormalize(a, d);
+  rimLowestPoint(x, c, a, radius, s, az, tmp);
+  dvComponent(p, x, 2);
+  dScale(p, p, -1); dAddConst(p, p, ground);
+}
+
+/**
  * A vertical tyre spring: the wheel (centre c, spin axis a, radius r) touches the ground
  * plane z = ground at its rim's lowest point; penetration p = ground − z_contact, force
  * max(0, k p + c ṗ) upward at the contact (none while p ≤ 0). ṗ is minus the vertical
@@ -68,10 +80,7 @@ export class TyreForce extends BodyForceBlock {
   protected contact(): void {
     this.point(this.c, 0, this.centre);
     this.direction(this.tmp, 0, this.axis);
-    dvNormalize(this.a, this.tmp);
-    rimLowestPoint(this.x, this.c, this.a, this.radius, this.s, this.az, this.tmp);
-    dvComponent(this.p, this.x, 2);
-    dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
+    rimContact(this.x, this.p, this.c, this.tmp, this.radius, this.ground, this.a, this.s, this.az, this.tmp);
     if (this.road) { this.point(this.r, 1, this.road.point); dvComponent(this.rz, this.r, 2); dAdd(this.p, this.p, this.rz); }
     this.last.penetration = this.p.v; this.last.contact.set(this.x.v);
   }

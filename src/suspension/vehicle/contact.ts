@@ -18,8 +18,8 @@
  * inboard drive: the body reacts it); otherwise the bearing's hold reacts it into the
  * upright (an outboard brake, or a live axle's drive). Exact tangent by forward AD.
  */
-import { BodyForceBlock, rimLowestPoint } from '../../../mates/forces';
-import { dAddConst, dAddScaled, dScale, dvComponent, dvConst, dvNormalize, dvScale, dvSetComponent, dvSub, dvCross, dvDot } from '../../../kernel/dual';
+import { BodyForceBlock, rimContact } from '../../../mates/forces';
+import { dAddConst, dAddScaled, dScale, dvComponent, dvConst, dvScale, dvSetComponent, dvSub, dvCross, dvDot } from '../../../kernel/dual';
 
 export class ContactPatchForce extends BodyForceBlock {
   private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
@@ -40,10 +40,7 @@ export class ContactPatchForce extends BodyForceBlock {
   protected compute(): void {
     this.point(this.c, 0, this.centre);
     this.direction(this.tmp, 0, this.axis);
-    dvNormalize(this.a, this.tmp);
-    rimLowestPoint(this.x, this.c, this.a, this.radius, this.s, this.az, this.tmp);
-    dvComponent(this.p, this.x, 2);
-    dScale(this.p, this.p, -1); dAddConst(this.p, this.p, this.ground);
+    rimContact(this.x, this.p, this.c, this.tmp, this.radius, this.ground, this.a, this.s, this.az, this.tmp);
     dScale(this.N, this.p, this.stiffness);
     dvConst(this.F, 0, 0, 0);
     dvSetComponent(this.F, 2, this.N);
