@@ -71,18 +71,19 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
     const lines = ['metric,value,parameter,gradient'];
     for (const [metric, m] of Object.entries(result.metrics)) for (const [p, d] of Object.entries(m.gradient)) lines.push(`${metric},${m.value},${p},${d}`);
     output = `${lines.join('\n')}\n`;
-  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length > 0, frequencyAsked.length > 0), ...result });
+  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length > 0, frequencyAsked), ...result });
   if (out !== undefined && out !== '-') await writeFile(out, output);
   else await io.out(output);
   return result.status === 'solved' ? EXIT.ok : EXIT.failed;
 }
 
 /** The units printed: the figures' at rest, the steady-state ones' and the frequencies' only when asked (the other outputs stay as they were). */
-function unitsFor(base: Record<string, string>, steady: boolean, frequency: boolean): Record<string, string> {
+function unitsFor(base: Record<string, string>, steady: boolean, frequency: readonly string[]): Record<string, string> {
+  const wheel = (k: string) => (frequency.some((m) => m.startsWith(`vehicle.wheel_${k}_frequency.`)) ? { [`wheel_${k}_frequency`]: 'Hz' } : {});
   return {
     ...base,
     ...(steady ? { understeer_gradient: 'deg/g', sideslip_gradient: 'deg/g', kinematic_steer: 'deg', steer: 'deg', yaw_rate_gain: '1/s' } : {}),
-    ...(frequency ? { heave_frequency: 'Hz', pitch_frequency: 'Hz', roll_frequency: 'Hz' } : {}),
+    ...(frequency.length ? { heave_frequency: 'Hz', pitch_frequency: 'Hz', roll_frequency: 'Hz', ...wheel('hop'), ...wheel('tramp') } : {}),
   };
 }
 

@@ -76,4 +76,20 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       expect(JSON.parse(modes.stdout).summary.heave_frequency).toBeCloseTo(3.4, 8);
     } finally { tmp.remove(); }
   });
+  it('fits the rear wheel hop with the rear spring rate: the written vehicle\'s modes have it (examples/sensitivity/fit_vehicle_wheel_hop.yaml)', async () => {
+    const tmp = tempFolder();
+    try {
+      const out = tmp.file('fitted.json');
+      const run = await kinemate(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_wheel_hop.yaml', '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      const r = JSON.parse(run.stdout);
+      expect(r.status).toBe('converged');
+      // stiffer rear springs: a higher hop (the sedan's is 16.75 Hz)
+      expect(r.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
+      const modes = await kinemate(['modes', out]);
+      expect(modes.code, modes.stderr).toBe(0);
+      // the hop kinemate modes names (by its energy), not the tramp 0.02 Hz below it at the start
+      expect(JSON.parse(modes.stdout).summary.wheel_hop_frequency.rear).toBeCloseTo(17.5, 8);
+    } finally { tmp.remove(); }
+  });
 });
