@@ -163,6 +163,8 @@ those named by --parameter NAME (repeatable); printed as metrics.<name> { value,
 --metric vehicle.heave_frequency (pitch_frequency, roll_frequency, and per axle
 wheel_hop_frequency.front|rear, wheel_tramp_frequency.front|rear): the modes' frequencies
 (Hz, as kinemate modes gives them), by default over the spring and bar rates and body.mass.
+The steady-state ones (vehicle.understeer_gradient, vehicle.steer@V, ...) are on a 40 m
+radius; @R<m> after the name takes another: vehicle.understeer_gradient@R100.
 
 A compliant file (compliance:) is settled at each step (under --loads FILE if given): its
 metrics at the deflected pose and the K&C coefficients kc.toe_per_fy, kc.camber_per_fy,

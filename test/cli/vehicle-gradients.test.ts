@@ -40,6 +40,23 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
     expect(r.metrics['vehicle.understeer_gradient'].value).toBe(JSON.parse(steady.stdout).summary.understeer_gradient);
   });
 
+  it('takes another radius as @R<m>: --steady-state --radius 100\'s understeer gradient; a radius of 0 refused', async () => {
+    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R100', '--metric', 'vehicle.steer@60@R100', '--parameter', 'rear.spring.rate']);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(Object.keys(r.metrics)).toEqual(['vehicle.understeer_gradient@R100', 'vehicle.steer@60@R100']);
+    expect(r.units.understeer_gradient).toBe('deg/g');
+    const steady = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '100', '--speed', '60:60:1']);
+    expect(steady.code, steady.stderr).toBe(0);
+    const out = JSON.parse(steady.stdout);
+    expect(r.metrics['vehicle.understeer_gradient@R100'].value).toBe(out.summary.understeer_gradient);
+    // the step is solved from the sweep's start there, from rest here: the same state to the solver's tolerance
+    expect(r.metrics['vehicle.steer@60@R100'].value).toBeCloseTo(out.steps[0].steer, 8);
+    const bad = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R0']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/vehicle\.understeer_gradient@R0.*above 0/);
+  });
+
   it('fits the rear ride height with the rear spring rate and writes a vehicle that has it', async () => {
     const tmp = tempFolder();
     try {
