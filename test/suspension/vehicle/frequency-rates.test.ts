@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
+import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
 import { readFileSync } from 'node:fs';
 import type { VehicleSpec } from '../../../src/suspension/vehicle/file';
 import { FREQUENCY_METRICS, frequencyMode, frequencySensitivity } from '../../../src/suspension/vehicle/frequency-rates';
-import { vehicleModes, type VehicleMode } from '../../../src/suspension/vehicle/modes';
+import { modesAtRest, vehicleModes, type VehicleMode } from '../../../src/suspension/vehicle/modes';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { readVehicle } from './vehicle-sources';
 
@@ -62,6 +63,13 @@ describe('the ride frequencies as metrics', () => {
   }
 });
 
+/** The names modes.ts gives a vehicle's modes. */
+function modeNames(of: VehicleSpec): string[] {
+  const r = vehicleModes(buildVehicle(of));
+  if (r.status !== 'solved') throw new Error(r.message);
+  return r.modes.map((m) => m.name);
+}
+
 describe('the wheel hop and tramp frequencies', () => {
   // the live rear axle: its hop (the beam rising) and tramp (the beam rolling) are the axle's own parts' energy
   const solid = readVehicle(readFileSync('examples/vehicles/solid_axle.vehicle.yaml', 'utf8'));
@@ -81,6 +89,30 @@ describe('the wheel hop and tramp frequencies', () => {
         expect(Math.abs(exact - fd[metric]), `${name} ${metric}: ${exact} vs ${fd[metric]}`).toBeLessThan(1e-6 * Math.abs(fd[metric]) + 1e-12);
       }
     }
+  });
+
+  it('a car off its centre line: modes names the rear wheels\' modes by corner, the metrics still find the hop and the tramp, gradients against differences', () => {
+    const off = movedVehicleSpec(spec, 'vehicle_config.cg_position.y', 60);
+    const names = modeNames(off);
+    expect(names).toContain('wheel_hop_rear_left');
+    expect(names).not.toContain('wheel_hop_rear');
+    const g = frequencySensitivity(buildVehicle(off), ['rear.spring.rate'], wheel);
+    if (g.status !== 'solved') throw new Error(g.message);
+    const h = 0.5;
+    const by = (d: number) => {
+      const moved = buildVehicle(movedVehicleSpec(off, 'rear.spring.rate', d));
+      if (solveVehicle(moved, { ax: 0, ay: 0 }).status !== 'solved') throw new Error('no rest state');
+      const at = modesAtRest(moved);
+      if (typeof at === 'string') throw new Error(at);
+      return wheel.map((metric) => at.modes[frequencyMode(at, metric) as number].frequency);
+    };
+    const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map(by);
+    wheel.forEach((metric, i) => {
+      const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3, exact = g.metrics[metric].gradient['rear.spring.rate'];
+      expect(Math.abs(exact - fd), `${metric}: ${exact} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd) + 1e-12 * g.metrics[metric].value / h);
+    });
+    // the rear hop (left and right together) above its tramp, as on the symmetric car
+    expect(g.metrics['vehicle.wheel_hop_frequency.rear'].value).toBeGreaterThan(g.metrics['vehicle.wheel_tramp_frequency.rear'].value);
   });
 
   it('found by the shape\'s phase and the axle\'s energy share, whatever the order and the names', () => {
