@@ -160,8 +160,11 @@ pitch, roll, front_axle_load, rear_axle_load) with exact gradients against every
 both axle files and the body (front.left.<hardpoint>.x, front.<hardpoint>.x for both sides,
 rear.spring.rate, front.anti_roll.rate, body.mass, vehicle_config.cg_position.x, ...), or
 those named by --parameter NAME (repeatable); printed as metrics.<name> { value, gradient }.
---metric vehicle.heave_frequency (pitch_frequency, roll_frequency): the ride modes' frequencies
+--metric vehicle.heave_frequency (pitch_frequency, roll_frequency, and per axle
+wheel_hop_frequency.front|rear, wheel_tramp_frequency.front|rear): the modes' frequencies
 (Hz, as kinemate modes gives them), by default over the spring and bar rates and body.mass.
+The steady-state ones (vehicle.understeer_gradient, vehicle.steer@V, ...) are on a 40 m
+radius; @R<m> after the name takes another: vehicle.understeer_gradient@R100.
 
 A compliant file (compliance:) is settled at each step (under --loads FILE if given): its
 metrics at the deflected pose and the K&C coefficients kc.toe_per_fy, kc.camber_per_fy,

@@ -45,8 +45,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const v = await import('../suspension/vehicle/index.ts');
   const metrics = stringOptions(args, 'metric');
   const steadyAsked = metrics.filter((m) => v.STEADY_METRICS.includes(m)), speedAsked = metrics.filter((m) => v.SPEED_METRIC.test(m));
-  const frequencyAsked = metrics.filter((m) => v.FREQUENCY_METRICS.includes(m));
-  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}; ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
+  const frequencyAsked = metrics.filter((m) => v.FREQUENCY_METRICS.includes(m)), radiusAsked = metrics.filter((m) => v.isRadiusMetric(m));
+  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m) && !radiusAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}, the steady-state ones on a radius other than ${v.UNDERSTEER_RADIUS} m with @R<m> after them; ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
   const staticAsked = metrics.length ? metrics.filter((m) => v.STATIC_METRICS.includes(m)) : [...v.STATIC_METRICS];
   const gradientAsked = metrics.filter((m) => v.GRADIENT_METRICS.includes(m));
   const asked = stringOptions(args, 'parameter');
@@ -61,6 +61,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   // the steady-state figures' (on the skid pad's radius, docs/vehicle.md): the same default numbers
   if (steadyAsked.length) parts.push(v.understeerSensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), v.UNDERSTEER_RADIUS, steadyAsked));
   if (speedAsked.length) parts.push(v.steadySpeedSensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), speedAsked));
+  // the same on other radii (`@R<m>`)
+  if (radiusAsked.length) parts.push(v.radiusSensitivity(() => v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), radiusAsked));
   // the ride frequencies' (modes at rest): by default over the spring and bar rates and the body's mass
   if (frequencyAsked.length) parts.push(v.frequencySensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => /\.(spring|anti_roll)\.rate$/.test(n) || n === 'body.mass'), frequencyAsked));
   const failed = parts.find((p) => p.status !== 'solved');
@@ -71,18 +73,19 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
     const lines = ['metric,value,parameter,gradient'];
     for (const [metric, m] of Object.entries(result.metrics)) for (const [p, d] of Object.entries(m.gradient)) lines.push(`${metric},${m.value},${p},${d}`);
     output = `${lines.join('\n')}\n`;
-  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length > 0, frequencyAsked.length > 0), ...result });
+  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length + radiusAsked.length > 0, frequencyAsked), ...result });
   if (out !== undefined && out !== '-') await writeFile(out, output);
   else await io.out(output);
   return result.status === 'solved' ? EXIT.ok : EXIT.failed;
 }
 
 /** The units printed: the figures' at rest, the steady-state ones' and the frequencies' only when asked (the other outputs stay as they were). */
-function unitsFor(base: Record<string, string>, steady: boolean, frequency: boolean): Record<string, string> {
+function unitsFor(base: Record<string, string>, steady: boolean, frequency: readonly string[]): Record<string, string> {
+  const wheel = (k: string) => (frequency.some((m) => m.startsWith(`vehicle.wheel_${k}_frequency.`)) ? { [`wheel_${k}_frequency`]: 'Hz' } : {});
   return {
     ...base,
     ...(steady ? { understeer_gradient: 'deg/g', sideslip_gradient: 'deg/g', kinematic_steer: 'deg', steer: 'deg', yaw_rate_gain: '1/s' } : {}),
-    ...(frequency ? { heave_frequency: 'Hz', pitch_frequency: 'Hz', roll_frequency: 'Hz' } : {}),
+    ...(frequency.length ? { heave_frequency: 'Hz', pitch_frequency: 'Hz', roll_frequency: 'Hz', ...wheel('hop'), ...wheel('tramp') } : {}),
   };
 }
 

@@ -40,6 +40,23 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
     expect(r.metrics['vehicle.understeer_gradient'].value).toBe(JSON.parse(steady.stdout).summary.understeer_gradient);
   });
 
+  it('takes another radius as @R<m>: --steady-state --radius 100\'s understeer gradient; a radius of 0 refused', async () => {
+    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R100', '--metric', 'vehicle.steer@60@R100', '--parameter', 'rear.spring.rate']);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(Object.keys(r.metrics)).toEqual(['vehicle.understeer_gradient@R100', 'vehicle.steer@60@R100']);
+    expect(r.units.understeer_gradient).toBe('deg/g');
+    const steady = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '100', '--speed', '60:60:1']);
+    expect(steady.code, steady.stderr).toBe(0);
+    const out = JSON.parse(steady.stdout);
+    expect(r.metrics['vehicle.understeer_gradient@R100'].value).toBe(out.summary.understeer_gradient);
+    // the step is solved from the sweep's start there, from rest here: the same state to the solver's tolerance
+    expect(r.metrics['vehicle.steer@60@R100'].value).toBeCloseTo(out.steps[0].steer, 8);
+    const bad = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R0']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/vehicle\.understeer_gradient@R0.*above 0/);
+  });
+
   it('fits the rear ride height with the rear spring rate and writes a vehicle that has it', async () => {
     const tmp = tempFolder();
     try {
@@ -74,6 +91,22 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       const modes = await kinemate(['modes', out]);
       expect(modes.code, modes.stderr).toBe(0);
       expect(JSON.parse(modes.stdout).summary.heave_frequency).toBeCloseTo(3.4, 8);
+    } finally { tmp.remove(); }
+  });
+  it('fits the rear wheel hop with the rear spring rate: the written vehicle\'s modes have it (examples/sensitivity/fit_vehicle_wheel_hop.yaml)', async () => {
+    const tmp = tempFolder();
+    try {
+      const out = tmp.file('fitted.json');
+      const run = await kinemate(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_wheel_hop.yaml', '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      const r = JSON.parse(run.stdout);
+      expect(r.status).toBe('converged');
+      // stiffer rear springs: a higher hop (the sedan's is 16.75 Hz)
+      expect(r.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
+      const modes = await kinemate(['modes', out]);
+      expect(modes.code, modes.stderr).toBe(0);
+      // the hop kinemate modes names (by its energy), not the tramp 0.02 Hz below it at the start
+      expect(JSON.parse(modes.stdout).summary.wheel_hop_frequency.rear).toBeCloseTo(17.5, 8);
     } finally { tmp.remove(); }
   });
 });

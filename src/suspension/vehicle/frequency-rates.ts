@@ -1,7 +1,8 @@
 /**
  * The ride frequencies as metrics (docs/vehicle.md "Gradients"): `vehicle.heave_frequency`,
  * `vehicle.pitch_frequency`, `vehicle.roll_frequency` — the lowest mode of each name of
- * modes.ts at rest — with exact gradients along the vehicle's numbers. For an undamped mode
+ * modes.ts at rest — and each axle's wheel hop and tramp (frequencyMode: by the mode's shape),
+ * with exact gradients along the vehicle's numbers. For an undamped mode
  * with K_r φ = ω² M_r φ (φ M_r-normalised, K_r = Nᵀ S N, S = H − K without the datum's
  * springs, M_r = Nᵀ M N) the eigenvalue's rate along a number θ is
  *
@@ -19,13 +20,49 @@ import { constraintMultipliers } from '../../../kernel/multipliers';
 import type { VehicleModel } from './assembly';
 import { solveVehicle, type FailedState } from './analysis';
 import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } from './figure-rates';
-import { modesAtRest } from './modes';
+import { modesAtRest, type VehicleMode } from './modes';
 import { vehicleParameter, type VehicleParameter } from './parameters';
 import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { VehicleInputError } from './errors';
 
-/** The ride frequencies (Hz) a gradient can be asked of, as `vehicle.<mode>_frequency`. */
-export const FREQUENCY_METRICS: readonly string[] = ['vehicle.heave_frequency', 'vehicle.pitch_frequency', 'vehicle.roll_frequency'];
+/**
+ * The frequencies (Hz) a gradient can be asked of: the ride modes' `vehicle.<mode>_frequency`, and
+ * each axle's wheel hop (its wheels rising together) and tramp (against each other) as
+ * `vehicle.wheel_hop_frequency.<axle>`, `vehicle.wheel_tramp_frequency.<axle>`: the `modes`
+ * summary's fields, named by their paths there (as `vehicle.lateral_load_transfer.front` is `--ay`'s).
+ */
+export const FREQUENCY_METRICS: readonly string[] = [
+  'vehicle.heave_frequency', 'vehicle.pitch_frequency', 'vehicle.roll_frequency',
+  ...['hop', 'tramp'].flatMap((k) => ['front', 'rear'].map((a) => `vehicle.wheel_${k}_frequency.${a}`)),
+];
+
+/**
+ * Which mode a frequency metric is, or why there is none. A ride mode: the lowest of its name.
+ * An axle's hop (tramp): the mode where that axle's unsprung parts take the largest share of the
+ * kinetic energy moving in phase (out of phase): its share E_axle times (r_l + r_r)² / 2(r_l² + r_r²)
+ * (with r_l − r_r for the tramp), r the wheel centres' rise in the shape. By the shape, never by
+ * the order: near-equal hop and tramp (an axle without a bar) or a car that is not symmetric
+ * (a mode then mixes both sides, which the names' 80 % rule may call one corner's) still find theirs.
+ */
+export function frequencyMode(at: { modes: readonly VehicleMode[]; rises: readonly Record<string, number>[] }, metric: string): number | string {
+  const wheel = /^vehicle\.wheel_(hop|tramp)_frequency\.(front|rear)$/.exec(metric);
+  if (!wheel) {
+    const name = metric.slice('vehicle.'.length, -'_frequency'.length);
+    const i = at.modes.findIndex((md) => md.name === name);
+    return i >= 0 ? i : `no ${name} mode at rest (the modes: ${at.modes.map((md) => md.name).join(', ')})`;
+  }
+  const [, kind, axle] = wheel;
+  let best = -1, score = 0;
+  at.modes.forEach((md, i) => {
+    if (md.name === 'rigid') return;
+    const e = md.energy;
+    const share = (e[`${axle}_left`] ?? 0) + (e[`${axle}_right`] ?? 0) + (e[`axle_${axle}`] ?? 0);
+    const l = at.rises[i][`${axle}_left`] ?? 0, r = at.rises[i][`${axle}_right`] ?? 0, s2 = 2 * (l * l + r * r);
+    const phase = s2 > 0 ? (kind === 'hop' ? (l + r) ** 2 : (l - r) ** 2) / s2 : 0;
+    if (share * phase > score) { best = i; score = share * phase; }
+  });
+  return best >= 0 ? best : `no wheel ${kind} mode of the ${axle} axle at rest (its wheels move in none)`;
+}
 
 /** The frequencies at rest and their gradients (Hz per the number's file unit). Solves the state at rest first. */
 export function frequencySensitivity(m: VehicleModel, names: readonly string[], metrics: readonly string[] = FREQUENCY_METRICS): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | FailedState {
@@ -52,10 +89,9 @@ export function frequencySensitivity(m: VehicleModel, names: readonly string[], 
   const M = assembleMass(new Float64Array(n * n), layout, n, dyn.bodies);
   const out: Record<string, VehicleMetricGradient> = {};
   for (const metric of metrics) {
-    const name = metric.slice('vehicle.'.length, -'_frequency'.length);
-    const i = at.modes.findIndex((md) => md.name === name);
-    if (i < 0) return { status: 'failed', message: `no ${name} mode at rest (the modes: ${at.modes.map((md) => md.name).join(', ')})` };
-    const { w2, phi } = at.pairs[i], f = at.modes[i].frequency;
+    const i = frequencyMode(at, metric);
+    if (typeof i === 'string') return { status: 'failed', message: i };
+    const { w2, phi } = at.pairs[i], f = at.modes[i].frequency, name = at.modes[i].name;
     if (!(w2 > 0)) return { status: 'failed', message: `the ${name} mode at rest is unstable: its frequency has no gradient` };
     const u = new Float64Array(n);
     for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) u[j] += N[a * n + j] * phi[a];

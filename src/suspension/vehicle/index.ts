@@ -20,3 +20,4 @@ export { vehicleGradientSensitivity, GRADIENT_METRICS } from './gradient-figures
 export { understeerSensitivity, UNDERSTEER_METRIC, UNDERSTEER_RADIUS, STEADY_METRICS } from './understeer-rates';
 export { steadySpeedSensitivity, SPEED_METRIC } from './steady-speed-rates';
 export { frequencySensitivity, FREQUENCY_METRICS } from './frequency-rates';
+export { radiusSensitivity, isRadiusMetric, radiusOf } from './radius-metrics';

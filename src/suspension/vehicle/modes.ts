@@ -140,7 +140,7 @@ export function vehicleModes(m: VehicleModel): VehicleModesResult {
  * M_r-normalised φ over ex.N) and the reduced system they solve (frequency-rates.ts reads them),
  * or why there are none.
  */
-export function modesAtRest(m: VehicleModel): { modes: VehicleMode[]; pairs: { w2: number; phi: number[] }[]; ex: ReturnType<typeof exactReduced> } | string {
+export function modesAtRest(m: VehicleModel): { modes: VehicleMode[]; pairs: { w2: number; phi: number[] }[]; rises: Record<string, number>[]; ex: ReturnType<typeof exactReduced> } | string {
   const ex = exactReduced(m);
   const red = reduce(m.dyn, { mass: true, damping: true });
   if (red.k !== ex.k) return 'the admissible motions differ between the stiffness and the mass (internal)';
@@ -148,8 +148,10 @@ export function modesAtRest(m: VehicleModel): { modes: VehicleMode[]; pairs: { w
   const found = modeVectors(m.dyn, { ...red, N: ex.N, Kr });
   if (typeof found === 'string') return found;
   const top = found.reduce((t, md) => Math.max(t, md.mode.frequency), 0);
+  const rises: Record<string, number>[] = [];
   const modes = found.map(({ mode: md }): VehicleMode => {
     const { energy, rise } = energyShares(m, md);
+    rises.push(rise);
     const b = md.shape.body as { translation: number[]; rotation: number[] };
     // a rigid motion's eigenvalue is round-off (|ω| below 1e-3 of the top one's): 0 Hz, never "unstable";
     // the three share one eigenvalue, so each is some mix of x, y and yaw: named `rigid`
@@ -159,7 +161,7 @@ export function modesAtRest(m: VehicleModel): { modes: VehicleMode[]; pairs: { w
     if (md.unstable !== undefined) out.unstable = md.unstable;
     return out;
   });
-  return { modes, pairs: found.map(({ w2, phi }) => ({ w2, phi })), ex };
+  return { modes, pairs: found.map(({ w2, phi }) => ({ w2, phi })), rises, ex };
 }
 
 function bodyMotion(b: { translation: number[]; rotation: number[] }): VehicleMode['body'] {
