@@ -18,7 +18,8 @@ export function setFrame(bToA: Matrix4, d: number, a: Vector3 | null, b: Vector3
   e[6] = t[2]!; e[7] = t[6]!; e[8] = t[10]!;
   e[9] = t[12]!; e[10] = t[13]!; e[11] = t[14]!;
   const f = sideA.axes;
-  f.set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  f.fill(0, 0, 9);
+  f[0] = 1; f[4] = 1; f[8] = 1;
   let axes = 3;
   if (a && b && d > 0 && Number.isFinite(d)) {
     const nx = (b.x - a.x) / d, ny = (b.y - a.y) / d, nz = (b.z - a.z) / d;
@@ -28,7 +29,8 @@ export function setFrame(bToA: Matrix4, d: number, a: Vector3 | null, b: Vector3
     if (ax <= ay && ax <= az) { ux = 0; uy = nz; uz = -ny; } else if (ay <= az) { ux = -nz; uy = 0; uz = nx; } else { ux = ny; uy = -nx; uz = 0; }
     const ul = Math.hypot(ux, uy, uz);
     ux /= ul; uy /= ul; uz /= ul;
-    f.set([nx, ny, nz, ux, uy, uz, ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux], 9);
+    f[9] = nx; f[10] = ny; f[11] = nz; f[12] = ux; f[13] = uy; f[14] = uz;
+    f[15] = ny * uz - nz * uy; f[16] = nz * ux - nx * uz; f[17] = nx * uy - ny * ux;
     axes = 6;
   }
   sideA.offset.fill(0);
