@@ -15,7 +15,9 @@
  *   TUNE=… TUNE_B=… npx tsx scripts/clearance-states.ts ab [SWEEPS]   alternates the two tunings sweep by sweep
  *   (each with its own hints), ms per state of each: the medians over the sweeps, and per state the means.
  *
- * One warm-up sweep first, as the bench. To compare with older code, copy its src, kernel,
+ *   npx tsx scripts/clearance-states.ts sweeps [SWEEPS]  each sweep's ms per state in order (WARMUP=1: the JIT settling in a fresh process)
+ *
+ * WARMUP (default 20) warm-up sweeps first, as the bench. To compare with older code, copy its src, kernel,
  * mates and test folders and this script beside them (git archive), and alternate runs.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -64,9 +66,22 @@ runSweep(sm, sweepFromShortcut('bump', '-50:50:21', geometry), {
   onSolvedState: () => states.push(new Map(names.map((n) => [n, Float64Array.from(bodies.poseOf(n))]))),
 });
 const measure = (s: Map<string, Float64Array>) => set.measure((n) => s.get(n)!);
-for (const s of states) measure(s);
+// warm-up sweeps as the bench (WARMUP=1 for the bench's old single one)
+const warmup = Number(process.env.WARMUP ?? 20);
+if (process.env.SWEEP_MARKS) console.log(`-- ${warmup} warm-up sweeps`);
+for (let w = 0; w < warmup; w++) for (const s of states) measure(s);
 
-if (mode === 'time') {
+if (mode === 'sweeps') {
+  // each sweep's ms per state in order after the warm-up, from this fresh process (WARMUP=1: how long the JIT takes to settle)
+  const times: string[] = [];
+  for (let r = 0; r < sweeps; r++) {
+    const t0 = cpu();
+    for (const s of states) measure(s);
+    times.push(((cpu() - t0) / states.length).toFixed(2));
+    if (process.env.SWEEP_MARKS) console.log(`-- sweep ${r} done: ${times[r]}`);
+  }
+  console.log(times.join(' '));
+} else if (mode === 'time') {
   const times: number[] = [];
   for (let r = 0; r < sweeps; r++) {
     const t0 = cpu();

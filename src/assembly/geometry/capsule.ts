@@ -57,6 +57,22 @@ export function segmentDistance(
   p1x: number, p1y: number, p1z: number, q1x: number, q1y: number, q1z: number,
   p2x: number, p2y: number, p2z: number, q2x: number, q2y: number, q2z: number,
 ): number {
+  const w = ends;
+  w[0] = p1x; w[1] = p1y; w[2] = p1z; w[3] = q1x; w[4] = q1y; w[5] = q1z;
+  w[6] = p2x; w[7] = p2y; w[8] = p2z; w[9] = q2x; w[10] = q2y; w[11] = q2z;
+  segmentGap(w, 0, w, 6, w, 12);
+  return w[12]!;
+}
+const ends = new Float64Array(13);
+
+/**
+ * segmentDistance of the segments at x[ox …] (p1, q1) and y[oy …] (p2, q2), into out[k]:
+ * the closest-pair walk's form, as doubles passed to or returned from a call V8 does not
+ * inline are each boxed.
+ */
+export function segmentGap(x: Float64Array, ox: number, y: Float64Array, oy: number, out: Float64Array, k: number): void {
+  const p1x = x[ox]!, p1y = x[ox + 1]!, p1z = x[ox + 2]!, q1x = x[ox + 3]!, q1y = x[ox + 4]!, q1z = x[ox + 5]!;
+  const p2x = y[oy]!, p2y = y[oy + 1]!, p2z = y[oy + 2]!, q2x = y[oy + 3]!, q2y = y[oy + 4]!, q2z = y[oy + 5]!;
   const d1x = q1x - p1x, d1y = q1y - p1y, d1z = q1z - p1z;
   const d2x = q2x - p2x, d2y = q2y - p2y, d2z = q2z - p2z;
   const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
@@ -74,12 +90,12 @@ export function segmentDistance(
   // u: from the point on the first to the point on the second
   const ux = t * d2x - s * d1x - rx, uy = t * d2y - s * d1y - ry, uz = t * d2z - s * d1z - rz;
   const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  if (!(len > 0)) return 0;
+  if (!(len > 0)) { out[k] = 0; return; }
   const hi1 = Math.max(ux * p1x + uy * p1y + uz * p1z, ux * q1x + uy * q1y + uz * q1z);
   const lo2 = Math.min(ux * p2x + uy * p2y + uz * p2z, ux * q2x + uy * q2y + uz * q2z);
   const slack = 1e-12 * (Math.abs(p1x) + Math.abs(p1y) + Math.abs(p1z) + Math.abs(q1x) + Math.abs(q1y) + Math.abs(q1z)
     + Math.abs(p2x) + Math.abs(p2y) + Math.abs(p2z) + Math.abs(q2x) + Math.abs(q2y) + Math.abs(q2z));
-  return (lo2 - hi1) / len - slack;
+  out[k] = (lo2 - hi1) / len - slack;
 }
 
 function clamp(x: number): number { return x < 0 ? 0 : x > 1 ? 1 : x; }

@@ -18,15 +18,16 @@
  */
 import { Matrix4, Vector3 } from 'three';
 import { triangleDistance } from './tri-distance.ts';
-import { CAPSULE, segmentDistance } from './capsule.ts';
+import { CAPSULE, segmentGap } from './capsule.ts';
 import type { FlatBVH } from './flat-bvh.ts';
 import { Side } from './side.ts';
 import { Front } from './front.ts';
+import { setFrame } from './frame.ts';
 import { Seeds } from './seeds.ts';
 import { closestStats, closestTuning } from './closest-tuning.ts';
 
 export { closestStats, closestTuning } from './closest-tuning.ts';
-import { centroidGap, edgeGap2, sideGap } from './tri-gaps.ts';
+import { centroidGapTo, edgeArgs, edgeGap2To, sideGap } from './tri-gaps.ts';
 import { centreBound, frameGap2 } from './node-gaps.ts';
 
 export { centroidGap } from './tri-gaps.ts';
@@ -78,75 +79,60 @@ function gap2(A: FlatBVH, ta: number, B: FlatBVH, tb: number): number {
   return g > h ? g : h;
 }
 
-function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+/**
+ * The squared lower bound of node pair (i, j), into `bound[0]`: written, not returned, as
+ * the walk's functions are too large for V8 to inline this into them, and a double returned
+ * from a call not inlined is boxed (a heap number per node pair, as for centreBound's and
+ * the triangle bounds' answers, written likewise: with them about 0.4 MB per state).
+ */
+function boundNodes(A: FlatBVH, i: number, B: FlatBVH, j: number): void {
   closestStats.nodeBounds++;
-  if (axes === 3) return frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
-  const h = spanGapF2(A, i, B, j);
-  if (h > cut2) return h;
-  const c = centreBound(A, i, B, j, e);
+  if (axes === 3) { bound[0] = frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j)); return; }
+  spanGapF2(A, i, B, j);
+  const h = bound[0]!;
+  if (h > cut2) return;
+  centreBound(A, i, B, j, e, bound, 0);
+  const c = bound[0]!;
   const c2 = c > 0 ? c * c : 0;
-  if (c2 > cut2) return c2;
+  if (c2 > cut2) { bound[0] = c2; return; }
   const g = frameGap2(A.ownNode, 6 * i, sideB.nodeSpan, sideB.nodeA(B, j));
   const m = g > h ? (g > c2 ? g : c2) : (h > c2 ? h : c2);
-  if (m > cut2 || A.count[i]! + B.count[j]! < closestTuning.capsuleMin) return m;
-  const k = capsuleBound(A, i, B, j);
+  if (m > cut2 || A.count[i]! + B.count[j]! < closestTuning.capsuleMin) { bound[0] = m; return; }
+  capsuleBound(A, i, B, j);
+  const k = bound[0]!;
   const k2 = k > 0 ? k * k : 0;
-  return k2 > m ? k2 : m;
+  bound[0] = k2 > m ? k2 : m;
+}
+const bound = new Float64Array(1);
+
+/** boundNodes' bound, returned: for the few calls a walk makes outside its loops (the roots, the dive). */
+function nodeBound2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+  boundNodes(A, i, B, j);
+  return bound[0]!;
 }
 
-/** frameGap2 along F, node i of A and j of B: n's gap first, the other two axes' spans only where it leaves the pair open (the same sum, in the same order). */
-function spanGapF2(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+/** frameGap2 along F, node i of A and j of B, into bound[0]: n's gap first, the other two axes' spans only where it leaves the pair open (the same sum, in the same order). */
+function spanGapF2(A: FlatBVH, i: number, B: FlatBVH, j: number): void {
   const a = sideA.nodeSpan, b = sideB.nodeSpan, oa = sideA.nodeN(A, i), ob = sideB.nodeN(B, j);
   const gn = Math.max(b[ob]! - a[oa + 1]!, a[oa]! - b[ob + 1]!);
   let sum = gn > 0 ? gn * gn : 0;
-  if (sum > cut2) return sum;
+  if (sum > cut2) { bound[0] = sum; return; }
   sideA.nodeUV(A, i); sideB.nodeUV(B, j);
   for (let k = 2; k < 6; k += 2) {
     const g = Math.max(b[ob + k]! - a[oa + k + 1]!, a[oa + k]! - b[ob + k + 1]!);
     if (g > 0) sum += g * g;
   }
-  return sum;
+  bound[0] = sum;
 }
 
-/** The gap between two nodes' capsules (capsule.ts), B's segment carried into A's frame (cached for this query). */
-function capsuleBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+/** The gap between two nodes' capsules (capsule.ts), B's segment carried into A's frame (cached for this query), into bound[0]. */
+function capsuleBound(A: FlatBVH, i: number, B: FlatBVH, j: number): void {
   closestStats.capsuleBounds++;
-  const p = A.capsule, oa = CAPSULE * i, ob = sideB.ends(B, j, e), q = sideB.capsuleEnds;
-  return segmentDistance(p[oa]!, p[oa + 1]!, p[oa + 2]!, p[oa + 3]!, p[oa + 4]!, p[oa + 5]!, q[ob]!, q[ob + 1]!, q[ob + 2]!, q[ob + 3]!, q[ob + 4]!, q[ob + 5]!)
-    - p[oa + 6]! - B.capsule[CAPSULE * j + 6]!;
+  const p = A.capsule, oa = CAPSULE * i, ob = sideB.ends(B, j, e);
+  segmentGap(p, oa, sideB.capsuleEnds, ob, bound, 0);
+  bound[0] = bound[0]! - p[oa + 6]! - B.capsule[CAPSULE * j + 6]!;
 }
 
-/** F: n, then two axes square to it (A's axes when there is no n); into each side's frame. */
-function setFrame(bToA: Matrix4, d: number, pair?: ClosestResult): void {
-  const t = bToA.elements; // column-major
-  e[0] = t[0]!; e[1] = t[4]!; e[2] = t[8]!;
-  e[3] = t[1]!; e[4] = t[5]!; e[5] = t[9]!;
-  e[6] = t[2]!; e[7] = t[6]!; e[8] = t[10]!;
-  e[9] = t[12]!; e[10] = t[13]!; e[11] = t[14]!;
-  const f = sideA.axes;
-  f.set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
-  axes = 3;
-  if (pair && d > 0 && Number.isFinite(d)) {
-    const nx = (pair.b.x - pair.a.x) / d, ny = (pair.b.y - pair.a.y) / d, nz = (pair.b.z - pair.a.z) / d;
-    // u: n crossed with the axis it is least along, then v = n × u
-    const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
-    let ux: number, uy: number, uz: number;
-    if (ax <= ay && ax <= az) { ux = 0; uy = nz; uz = -ny; } else if (ay <= az) { ux = -nz; uy = 0; uz = nx; } else { ux = ny; uy = -nx; uz = 0; }
-    const ul = Math.hypot(ux, uy, uz);
-    ux /= ul; uy /= ul; uz /= ul;
-    f.set([nx, ny, nz, ux, uy, uz, ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux], 9);
-    axes = 6;
-  }
-  sideA.offset.fill(0);
-  // in B's frame an axis w of A's is Rᵀw, and B's origin sits at w·t along it
-  for (let k = 0; k < axes; k++) {
-    const wx = f[3 * k]!, wy = f[3 * k + 1]!, wz = f[3 * k + 2]!;
-    sideB.axes[3 * k] = e[0]! * wx + e[3]! * wy + e[6]! * wz;
-    sideB.axes[3 * k + 1] = e[1]! * wx + e[4]! * wy + e[7]! * wz;
-    sideB.axes[3 * k + 2] = e[2]! * wx + e[5]! * wy + e[8]! * wz;
-    sideB.offset[k] = wx * e[9]! + wy * e[10]! + wz * e[11]!;
-  }
-}
 
 /** B's triangle t carried into A's frame, into `carried`. */
 function carry(B: FlatBVH, t: number): void {
@@ -161,10 +147,10 @@ function carry(B: FlatBVH, t: number): void {
 
 /**
  * Lower bound of A's triangle i to B's (carried) triangle j: how far each lies off the
- * other's plane. Tight where two faces face each other, as the near-ties of two
+ * other's plane, into planeGaps[5]. Tight where two faces face each other, as the near-ties of two
  * surfaces over a patch do, which the spans along F overshoot by the triangles' tilt.
  */
-function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
+function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): void {
   const p = A.plane, q = B.plane;
   const g = sideGap(p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, p[4 * i + 3]!, carried, 0);
   const mx = q[4 * j]!, my = q[4 * j + 1]!, mz = q[4 * j + 2]!;
@@ -173,23 +159,27 @@ function planeBound(A: FlatBVH, i: number, B: FlatBVH, j: number): number {
   const nz = e[6]! * mx + e[7]! * my + e[8]! * mz;
   const h = sideGap(nx, ny, nz, q[4 * j + 3]! + nx * e[9]! + ny * e[10]! + nz * e[11]!, A.tri, 9 * i);
   planeGaps[0] = g; planeGaps[1] = h; planeGaps[2] = nx; planeGaps[3] = ny; planeGaps[4] = nz;
-  return g > h ? g : h;
+  planeGaps[5] = g > h ? g : h;
 }
 
-const planeGaps = new Float64Array(5); // the last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame
+const planeGaps = new Float64Array(6); // the last planeBound's parts: B's gap off A's plane, A's off B's, B's normal in A's frame; the bound
 
 /**
  * Squared lower bound of the last planeBound's pair (B's triangle carried): each plane's
  * gap along its normal and the other triangle's gap beyond its edges, square to it, added
- * in squares (tri-gaps.ts); the larger of A's plane's and B's.
+ * in squares (tri-gaps.ts); the larger of A's plane's and B's, into planeGaps[5].
  */
-function edgeBound2(A: FlatBVH, i: number): number {
-  const p = A.plane, g = planeGaps[0]!, h = planeGaps[1]!;
+function edgeBound2(A: FlatBVH, i: number): void {
+  const p = A.plane, g = planeGaps[0]!, h = planeGaps[1]!, n = edgeArgs;
   // B's side only where A's leaves the pair open (each stops once over the cut)
-  const a = g * g + edgeGap2(A.tri, 9 * i, p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, carried, 0, cut2 - g * g);
-  if (a > cut2) return a;
-  const b = h * h + edgeGap2(carried, 0, planeGaps[2]!, planeGaps[3]!, planeGaps[4]!, A.tri, 9 * i, cut2 - h * h);
-  return a > b ? a : b;
+  n[0] = p[4 * i]!; n[1] = p[4 * i + 1]!; n[2] = p[4 * i + 2]!; n[3] = cut2 - g * g;
+  edgeGap2To(A.tri, 9 * i, carried, 0, n);
+  const a = g * g + n[4]!;
+  if (a > cut2) { planeGaps[5] = a; return; }
+  n[0] = planeGaps[2]!; n[1] = planeGaps[3]!; n[2] = planeGaps[4]!; n[3] = cut2 - h * h;
+  edgeGap2To(carried, 0, A.tri, 9 * i, n);
+  const b = h * h + n[4]!;
+  planeGaps[5] = a > b ? a : b;
 }
 
 function keep(out: ClosestResult, ta: number, tb: number): void {
@@ -200,11 +190,18 @@ function keep(out: ClosestResult, ta: number, tb: number): void {
 }
 
 function push(top: number, i: number, j: number, bound2: number): number {
+  top = pushPair(top, i, j);
+  stackBound[top - 1] = bound2;
+  return top;
+}
+
+/** push without the bound, which the caller writes at stackBound[top − 1] (a double passed to a call not inlined is boxed). */
+function pushPair(top: number, i: number, j: number): number {
   if (top >= stackBound.length) {
     const s = new Int32Array(4 * top); s.set(stack); stack = s;
     const b = new Float64Array(2 * top); b.set(stackBound); stackBound = b;
   }
-  stack[2 * top] = i; stack[2 * top + 1] = j; stackBound[top] = bound2;
+  stack[2 * top] = i; stack[2 * top + 1] = j;
   return top + 1;
 }
 
@@ -241,10 +238,10 @@ let bestOA = NONE, bestOB = NONE;
  * where none of its triangle pairs comes before the best's in (A's, B's) mesh order (each
  * is at or after (minA, minB)): such a pair only wins by coming strictly nearer, which a
  * bound at or over the best denies but for rounding (docs/geometry.md: "Which pair, on a tie").
+ * The walk writes it out, `d2 > cut2 || (d2 >= floor2 && laterNodes(i, j))`: d2 passed to
+ * a call V8 does not inline (the walk's functions are past its inlining budget) is boxed.
  */
-function pruned(d2: number, i: number, j: number): boolean {
-  if (d2 > cut2) return true;
-  if (!(d2 >= floor2)) return false;
+function laterNodes(i: number, j: number): boolean {
   if (slack) return true;
   if (!closestTuning.laterTies) return false;
   const ma = minA[i]!;
@@ -324,7 +321,8 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
   while (top > 0 && best > 0) {
     top--;
     const i = stack[2 * top]!, j = stack[2 * top + 1]!;
-    if (pruned(stackBound[top]!, i, j)) { front.add(i, j); continue; }
+    const d0 = stackBound[top]!;
+    if (d0 > cut2 || (d0 >= floor2 && laterNodes(i, j))) { front.add(i, j); continue; }
     closestStats.nodePairs++;
     if (A.right[i]! < 0 && B.right[j]! < 0) {
       front.add(i, j);
@@ -333,7 +331,7 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
         restarts++;
         frameBest = best;
         nextQuery();
-        setFrame(bToA, best, out);
+        axes = setFrame(bToA, best, out.a, out.b, e, sideA, sideB);
         front.begin();
         top = push(0, 0, 0, nodeBound2(A, 0, B, 0));
         again = true;
@@ -344,13 +342,16 @@ function drain(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, top: n
     let i1: number, j1: number, i2: number, j2: number;
     if (splitA(A, i, B, j)) { i1 = i + 1; i2 = A.right[i]!; j1 = j; j2 = j; }
     else { i1 = i; i2 = i; j1 = j + 1; j2 = B.right[j]!; }
-    const d1 = nodeBound2(A, i1, B, j1), d2 = nodeBound2(A, i2, B, j2);
+    boundNodes(A, i1, B, j1);
+    const d1 = bound[0]!;
+    boundNodes(A, i2, B, j2);
+    const d2 = bound[0]!;
     if (d1 < d2 || (d1 === d2 && earlier(i1, j1, i2, j2))) {
-      if (!pruned(d2, i2, j2)) top = push(top, i2, j2, d2); else front.add(i2, j2);
-      if (!pruned(d1, i1, j1)) top = push(top, i1, j1, d1); else front.add(i1, j1);
+      if (!(d2 > cut2 || (d2 >= floor2 && laterNodes(i2, j2)))) { top = pushPair(top, i2, j2); stackBound[top - 1] = d2; } else front.add(i2, j2);
+      if (!(d1 > cut2 || (d1 >= floor2 && laterNodes(i1, j1)))) { top = pushPair(top, i1, j1); stackBound[top - 1] = d1; } else front.add(i1, j1);
     } else {
-      if (!pruned(d1, i1, j1)) top = push(top, i1, j1, d1); else front.add(i1, j1);
-      if (!pruned(d2, i2, j2)) top = push(top, i2, j2, d2); else front.add(i2, j2);
+      if (!(d1 > cut2 || (d1 >= floor2 && laterNodes(i1, j1)))) { top = pushPair(top, i1, j1); stackBound[top - 1] = d1; } else front.add(i1, j1);
+      if (!(d2 > cut2 || (d2 >= floor2 && laterNodes(i2, j2)))) { top = pushPair(top, i2, j2); stackBound[top - 1] = d2; } else front.add(i2, j2);
     }
   }
   return again;
@@ -362,18 +363,21 @@ function leafPair(A: FlatBVH, i: number, B: FlatBVH, j: number, out: ClosestResu
     let carriedNow = false;
     for (let ta = A.first[i]!, endA = ta + A.count[i]!; ta < endA && best > 0; ta++) {
       closestStats.triangleBounds++;
-      // a pair after the best's in mesh order is skipped from the best up, one before it only above the cut (pruned())
+      // a pair after the best's in mesh order is skipped from the best up, one before it only above the cut (laterNodes())
       const g2 = gap2(A, ta, B, tb);
       if (g2 > cut2 || (g2 >= floor2 && later(ta, tb))) continue;
       if (!carriedNow) { carry(B, tb); carriedNow = true; }
-      const plane = planeBound(A, ta, B, tb);
+      planeBound(A, ta, B, tb);
+      const plane = planeGaps[5]!;
       if (plane > cut || (plane >= floor && later(ta, tb))) continue;
       if (closestTuning.centroid) {
-        const c = centroidGap(A.tri, 9 * ta, carried, 0);
+        centroidGapTo(A.tri, 9 * ta, carried, 0, planeGaps, 5);
+        const c = planeGaps[5]!;
         if (c > cut || (c >= floor && later(ta, tb))) continue;
       }
       if (closestTuning.edges) {
-        const k2 = edgeBound2(A, ta);
+        edgeBound2(A, ta);
+        const k2 = planeGaps[5]!;
         if (k2 > cut2 || (k2 >= floor2 && later(ta, tb))) continue;
       }
       closestStats.triangleDistances++;
@@ -393,13 +397,21 @@ function frontWalk(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestResult, fr
   const old = front.pairs;
   for (let k = 0; k < front.size && best > 0; k++) {
     const i = old[2 * k]!, j = old[2 * k + 1]!;
-    const d = nodeBound2(A, i, B, j);
-    if (pruned(d, i, j)) {
+    boundNodes(A, i, B, j);
+    const d = bound[0]!;
+    if (d > cut2 || (d >= floor2 && laterNodes(i, j))) {
       front.addPruned(i, j);
-      while (front.lastTwoParent(A, B, merged) && pruned(nodeBound2(A, merged[0]!, B, merged[1]!), merged[0]!, merged[1]!)) front.merge(merged);
+      while (front.lastTwoParent(A, B, merged)) {
+        boundNodes(A, merged[0]!, B, merged[1]!);
+        const m = bound[0]!;
+        if (!(m > cut2 || (m >= floor2 && laterNodes(merged[0]!, merged[1]!)))) break;
+        front.merge(merged);
+      }
       continue;
     }
-    if (drain(A, B, bToA, out, push(0, i, j, d), front)) {
+    pushPair(0, i, j);
+    stackBound[0] = d;
+    if (drain(A, B, bToA, out, 1, front)) {
       front.commit(A, B, true);
       return;
     }
@@ -421,7 +433,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   sideA.fit(A);
   sideB.fit(B);
   nextQuery();
-  setFrame(bToA, 0);
+  axes = setFrame(bToA, 0, null, null, e, sideA, sideB);
   best = Infinity; cut = Infinity; cut2 = Infinity; best2 = Infinity; floor = Infinity; floor2 = Infinity;
   slack = closestTuning.tieSlack > 0;
   orderA = A.order; orderB = B.order; minA = A.minOrder; minB = B.minOrder;
@@ -435,7 +447,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
   if (best === Infinity) dive(A, B, out);
   if (best > 0) {
     nextQuery(); // F turns onto n: the spans cached so far were along A's axes
-    setFrame(bToA, best, out);
+    axes = setFrame(bToA, best, out.a, out.b, e, sideA, sideB);
   }
   const front = out.front;
   frameBest = best; restarts = 0;
@@ -450,7 +462,7 @@ export function closestPair(A: FlatBVH, B: FlatBVH, bToA: Matrix4, out: ClosestR
     out.a.copy(start); out.b.copy(end); out.triA = startA; out.triB = startB;
     bestOA = orderA[startA]!; bestOB = orderB[startB]!;
     frameBest = best; restarts = 0;
-    if (query !== startQuery) { nextQuery(); setFrame(bToA, best, out); }
+    if (query !== startQuery) { nextQuery(); axes = setFrame(bToA, best, out.a, out.b, e, sideA, sideB); }
   }
   front.begin();
   drain(A, B, bToA, out, push(0, 0, 0, nodeBound2(A, 0, B, 0)), front);

@@ -9,15 +9,18 @@
 /** (relative rounding)²: a side test this near zero is no side. */
 const NOISE = 1e-24;
 const q = new Float64Array(6); // scratch: a candidate pair of points
-let bestD2 = Infinity;
+// the best squared distance so far, in a typed array: a module-level number would be a new heap number at every write
+const bestD2 = new Float64Array(1);
 
 /**
- * Where point p projects into triangle t (at o): that foot and p kept in `out` when nearer
+ * Where point p (s[ps …]) projects into triangle t (at o): that foot and p kept in `out` when nearer
  * than the best so far (p first, or with `swap` the foot first). Nothing where the foot
  * falls outside (then an edge holds the nearest point, and the edge-to-edge distances,
- * which include p's own edges, find it) or the triangle is flat.
+ * which include p's own edges, find it) or the triangle is flat. (The point by index, not
+ * as three numbers: doubles passed to a call V8 does not inline are each boxed.)
  */
-function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>, o: number, out: Float64Array, swap: boolean): void {
+function pointTriangle(s: ArrayLike<number>, ps: number, t: ArrayLike<number>, o: number, out: Float64Array, swap: boolean): void {
+  const px = s[ps]!, py = s[ps + 1]!, pz = s[ps + 2]!;
   const ax = t[o]!, ay = t[o + 1]!, az = t[o + 2]!;
   const e1x = t[o + 3]! - ax, e1y = t[o + 4]! - ay, e1z = t[o + 5]! - az;
   const e2x = t[o + 6]! - ax, e2y = t[o + 7]! - ay, e2z = t[o + 8]! - az;
@@ -30,8 +33,8 @@ function pointTriangle(px: number, py: number, pz: number, t: ArrayLike<number>,
   const fx = ax + v * e1x + w * e2x, fy = ay + v * e1y + w * e2y, fz = az + v * e1z + w * e2z;
   const dx = fx - px, dy = fy - py, dz = fz - pz;
   const d2 = dx * dx + dy * dy + dz * dz;
-  if (!(d2 < bestD2)) return;
-  bestD2 = d2;
+  if (!(d2 < bestD2[0]!)) return;
+  bestD2[0] = d2;
   if (swap) { out[0] = fx; out[1] = fy; out[2] = fz; out[3] = px; out[4] = py; out[5] = pz; }
   else { out[0] = px; out[1] = py; out[2] = pz; out[3] = fx; out[4] = fy; out[5] = fz; }
 }
@@ -66,8 +69,8 @@ function segmentSegment(a: ArrayLike<number>, i1: number, j1: number, b: ArrayLi
   const x1 = p2x + d2x * t, y1 = p2y + d2y * t, z1 = p2z + d2z * t;
   const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
   const d2 = dx * dx + dy * dy + dz * dz;
-  if (!(d2 < bestD2)) return;
-  bestD2 = d2;
+  if (!(d2 < bestD2[0]!)) return;
+  bestD2[0] = d2;
   out[0] = x0; out[1] = y0; out[2] = z0; out[3] = x1; out[4] = y1; out[5] = z1;
 }
 
@@ -112,20 +115,20 @@ function segmentCrosses(s: ArrayLike<number>, i: number, j: number, t: ArrayLike
  * lies wholly on one side of the other's plane, so they cannot cross.
  */
 export function triangleDistance(a: ArrayLike<number>, oa: number, b: ArrayLike<number>, ob: number, out: Float64Array, apart = false): number {
-  bestD2 = Infinity;
+  bestD2[0] = Infinity;
   for (let k = 0; k < 9 && !apart; k += 3) {
     const k2 = k === 6 ? 0 : k + 3;
     if (segmentCrosses(a, oa + k, oa + k2, b, ob)) { out.set(q); return 0; }
     if (segmentCrosses(b, ob + k, ob + k2, a, oa)) { out.set(q); return 0; }
   }
   for (let k = 0; k < 9; k += 3) {
-    pointTriangle(b[ob + k]!, b[ob + k + 1]!, b[ob + k + 2]!, a, oa, out, true); // (the point on a, b's corner)
-    pointTriangle(a[oa + k]!, a[oa + k + 1]!, a[oa + k + 2]!, b, ob, out, false);
+    pointTriangle(b, ob + k, a, oa, out, true); // (the point on a, b's corner)
+    pointTriangle(a, oa + k, b, ob, out, false);
   }
   for (let i = 0; i < 9; i += 3) {
     for (let j = 0; j < 9; j += 3) {
       segmentSegment(a, oa + i, oa + (i === 6 ? 0 : i + 3), b, ob + j, ob + (j === 6 ? 0 : j + 3), out);
     }
   }
-  return Math.sqrt(bestD2);
+  return Math.sqrt(bestD2[0]!);
 }

@@ -27,15 +27,27 @@ export function sideGap(nx: number, ny: number, nz: number, off: number, s: Floa
  * them, where F's n and the triangles' own planes do not.
  */
 export function centroidGap(p: ArrayLike<number>, o: number, c: ArrayLike<number>, q: number): number {
+  centroidGapTo(p, o, c, q, result, 0);
+  return result[0]!;
+}
+
+/**
+ * Results of the `…To` forms (and the wrappers' scratch): the closest-pair walk calls those,
+ * as a double returned from a call V8 does not inline is boxed, a heap number per triangle pair.
+ */
+const result = new Float64Array(1);
+
+/** centroidGap into out[k]. */
+export function centroidGapTo(p: ArrayLike<number>, o: number, c: ArrayLike<number>, q: number, out: Float64Array, k: number): void {
   const ax = p[o]!, ay = p[o + 1]!, az = p[o + 2]!, bx = p[o + 3]!, by = p[o + 4]!, bz = p[o + 5]!, cx = p[o + 6]!, cy = p[o + 7]!, cz = p[o + 8]!;
   const ux = c[q]!, uy = c[q + 1]!, uz = c[q + 2]!, vx = c[q + 3]!, vy = c[q + 4]!, vz = c[q + 5]!, wx = c[q + 6]!, wy = c[q + 7]!, wz = c[q + 8]!;
   let dx = ux + vx + wx - ax - bx - cx, dy = uy + vy + wy - ay - by - cy, dz = uz + vz + wz - az - bz - cz;
   const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (!(len > 0)) return 0;
+  if (!(len > 0)) { out[k] = 0; return; }
   dx /= len; dy /= len; dz /= len;
   const hi = Math.max(dx * ax + dy * ay + dz * az, dx * bx + dy * by + dz * bz, dx * cx + dy * cy + dz * cz);
   const lo = Math.min(dx * ux + dy * uy + dz * uz, dx * vx + dy * vy + dz * vz, dx * wx + dy * wy + dz * wz);
-  return lo - hi;
+  out[k] = lo - hi;
 }
 
 /**
@@ -46,6 +58,17 @@ export function centroidGap(p: ArrayLike<number>, o: number, c: ArrayLike<number
  * a gap over `stop` is found (enough to prune).
  */
 export function edgeGap2(p: ArrayLike<number>, o: number, nx: number, ny: number, nz: number, c: ArrayLike<number>, q: number, stop = Infinity): number {
+  edgeArgs[0] = nx; edgeArgs[1] = ny; edgeArgs[2] = nz; edgeArgs[3] = stop;
+  edgeGap2To(p, o, c, q, edgeArgs);
+  return edgeArgs[4]!;
+}
+
+/** edgeGap2To's numbers: in, the normal (nx, ny, nz) and `stop`; out, the squared gap. */
+export const edgeArgs = new Float64Array(5);
+
+/** edgeGap2 with its numbers in and its answer out through `args` (edgeArgs' layout). */
+export function edgeGap2To(p: ArrayLike<number>, o: number, c: ArrayLike<number>, q: number, args: Float64Array): void {
+  const nx = args[0]!, ny = args[1]!, nz = args[2]!, stop = args[3]!;
   let best = 0;
   for (let k = 0; k < 9; k += 3) {
     const k2 = k === 6 ? 0 : k + 3, k3 = k === 0 ? 6 : k - 3;
@@ -65,8 +88,8 @@ export function edgeGap2(p: ArrayLike<number>, o: number, nx: number, ny: number
     const g2 = (g * g) / m2;
     if (g2 > best) {
       best = g2;
-      if (best > stop) return best;
+      if (best > stop) break;
     }
   }
-  return best;
+  args[4] = best;
 }
