@@ -120,6 +120,8 @@ export class OrderedLU {
 
   /** Solve A x = b in place with the last factorisation. */
   solve(b: Float64Array): void {
+    // the pattern's factors scale as they permute (the same products)
+    if (this.patterned) { this.pattern!.solve(b, this.work, this.scale); return; }
     const D = this.scale, n = this.orderedN;
     // (D A D) y = D b, x = D y
     if (D) for (let i = 0; i < n; i++) b[i] *= D[i];
@@ -128,7 +130,6 @@ export class OrderedLU {
   }
 
   private solveFactored(b: Float64Array): void {
-    if (this.patterned) { this.pattern!.solve(b, this.work); return; }
     if (!this.ordered) { this.compressed.solve(b); return; }
     const n = this.orderedN, perm = this.perm, w = this.work;
     for (let k = 0; k < n; k++) w[k] = b[perm[k]];

@@ -177,10 +177,16 @@ export class PatternLU {
     return true;
   }
 
-  /** Solve A x = b in place with the last successful refactor (work: n scratch numbers). */
-  solve(b: Float64Array, work: Float64Array): void {
-    const n = this.n, val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos, y = work;
-    for (let k = 0; k < n; k++) y[k] = b[this.rowOf[k]];
+  /**
+   * Solve A x = b in place with the last successful refactor (work: n scratch numbers).
+   * `scale` (an equilibrated factorisation's D, lu-ordered.ts: these factors are D A D's):
+   * solve A x = b as D (D A D)⁻¹ D b, the scaling done in the permutations' passes (the same
+   * products as scaling b before and after: the same bits).
+   */
+  solve(b: Float64Array, work: Float64Array, scale: Float64Array | null = null): void {
+    const n = this.n, val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos, rowOf = this.rowOf, colOf = this.colOf, y = work;
+    if (scale) for (let k = 0; k < n; k++) { const r = rowOf[k]; y[k] = b[r] * scale[r]; }
+    else for (let k = 0; k < n; k++) y[k] = b[rowOf[k]];
     for (let k = 0; k < n; k++) {
       let s = y[k];
       for (let e = rowStart[k], d = diagPos[k]; e < d; e++) s -= val[e] * y[col[e]];
@@ -192,7 +198,8 @@ export class PatternLU {
       for (let e = d + 1, end = rowStart[k + 1]; e < end; e++) s -= val[e] * y[col[e]];
       y[k] = s / val[d];
     }
-    for (let j = 0; j < n; j++) b[this.colOf[j]] = y[j];
+    if (scale) for (let j = 0; j < n; j++) { const c = colOf[j]; b[c] = y[j] * scale[c]; }
+    else for (let j = 0; j < n; j++) b[colOf[j]] = y[j];
   }
 
   /** Nonzeros of the pattern's factors (diagonal not counted). */

@@ -234,4 +234,26 @@ describe('OrderedLU equilibrated', () => {
     expect(lu.pivoted).toBe(1);
     expect(lu.refactored).toBe(2);
   });
+
+  it('solves on the refactor\'s pattern with the scaling done in its permutations: D (D A D)⁻¹ D b to the bit, scaled before and after', () => {
+    const r = rng(47);
+    const { A, N } = vehicleLike(r, 3);
+    // masses and lever arms of different sizes, as a car's: the scales are not all 1
+    for (let i = 0; i < 24; i++) for (let j = 0; j < N; j++) { A[i * N + j] *= 64; A[j * N + i] *= 64; }
+    const lu = new OrderedLU(N, true, true);
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    for (let i = 0; i < A.length; i++) if (A[i] !== 0) A[i] *= 1 + 0.05 * (r() - 0.5);
+    expect(lu.factor(A, N, 1e-15)).toBe(true);
+    expect(lu.refactored).toBe(1);
+    const inner = lu as unknown as { scale: Float64Array; pattern: { solve(b: Float64Array, work: Float64Array): void } };
+    const D = inner.scale;
+    expect(D.subarray(0, N).some((d) => d !== 1)).toBe(true);
+    const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice();
+    lu.solve(x);
+    expect(residual(A, N, x, b)).toBeLessThan(1e-9);
+    const y = Float64Array.from(b, (v, i) => v * D[i]);
+    inner.pattern.solve(y, new Float64Array(N));
+    for (let i = 0; i < N; i++) y[i] *= D[i];
+    expect(Array.from(x)).toEqual(Array.from(y));
+  });
 });

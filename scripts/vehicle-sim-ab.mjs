@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * The bench's vehicle simulation step (bench/vehicle-sim-case.ts: the sedan over an ISO 8608
+ * class C road, h = 1 ms, R³ × SO(3)) of two checkouts, interleaved in one process:
+ *
+ *   node scripts/vehicle-sim-ab.mjs OTHER_CHECKOUT [ROUNDS]      (default 10 rounds)
+ *
+ * On the shared machine the load moves CPU time ±30 % between two runs a minute apart;
+ * here both step 50 at a time in turn, so the load falls on both alike (the rounds' ratios
+ * spread a few per cent). Each round builds both models afresh and times steps 100–600, the
+ * bench's window, in CPU time (process.cpuUsage). Each checkout's sources are bundled by
+ * esbuild (packages left as imports, resolved from this checkout's node_modules) into
+ * node_modules/.cache/vehicle-sim-ab/ of this checkout; nothing is written to the other.
+ * Prints each round's µs a step (A: OTHER_CHECKOUT, B: this one) and the medians.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const [otherArg, roundsArg] = process.argv.slice(2);
+if (!otherArg) { console.error('usage: node scripts/vehicle-sim-ab.mjs OTHER_CHECKOUT [ROUNDS]'); process.exit(1); }
+const other = resolve(otherArg), rounds = Number(roundsArg ?? 10);
+const out = join(here, 'node_modules/.cache/vehicle-sim-ab');
+mkdirSync(out, { recursive: true });
+
+/** The stepper module of one checkout: a fresh model and its integrator, stepped n at a time. */
+function entry(repo) {
+  const at = (p) => JSON.stringify(join(repo, p));
+  return `import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
+import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
+import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
+import { prepareSimulation } from ${at('src/mechanics/simulate')};
+const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
+export function makeStepper() {
+  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
+  const text = readFileSync(file, 'utf8') + ROAD;
+  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
+  const it = prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
+  let k = 0;
+  return (n) => { for (let i = 0; i < n; i++) { k++; if (!it.step(0.001, k * 0.001)) throw new Error('the step at ' + k + ' ms failed'); } };
+}
+`;
+}
+
+const modules = [];
+for (const [name, repo] of [['a', other], ['b', here]]) {
+  const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
+  writeFileSync(src, entry(repo));
+  await build({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
+  modules.push((await import(pathToFileURL(bundle).href)).makeStepper);
+}
+
+const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
+const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+const ta = [], tb = [];
+for (let round = 0; round < rounds; round++) {
+  const a = modules[0](), b = modules[1]();
+  a(100); b(100);
+  let ca = 0, cb = 0;
+  for (let c = 0; c < 10; c++) {
+    // who goes first alternates, chunk by chunk and round by round
+    const first = (c + round) % 2 === 0;
+    for (const which of first ? [0, 1] : [1, 0]) {
+      const t0 = cpu();
+      (which === 0 ? a : b)(50);
+      if (which === 0) ca += cpu() - t0; else cb += cpu() - t0;
+    }
+  }
+  ta.push(ca / 500); tb.push(cb / 500);
+  console.log(`round ${round + 1}: A ${(ca / 500).toFixed(1)} µs, B ${(cb / 500).toFixed(1)} µs, B/A ${(cb / ca).toFixed(3)}`);
+}
+console.log(`median A ${median(ta).toFixed(1)} µs, B ${median(tb).toFixed(1)} µs; median of B/A ${median(ta.map((x, i) => tb[i] / x)).toFixed(3)} (A: ${other}, B: ${here})`);
