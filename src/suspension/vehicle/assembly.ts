@@ -12,6 +12,7 @@
 import type { AssemblyDoc, ForceDoc, MateDoc } from '../../assembly/types';
 import { validateAssembly } from '../../assembly/load';
 import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
+import type { Model } from '../../model/build';
 import { suspensionDynamicsAssembly } from '../dynamics/model';
 import { tireRadius, type Point3 } from '../files';
 import type { SuspensionRoles } from '../build/roles';
@@ -242,10 +243,15 @@ function solve3(A: number[][], r: number[]): number[] {
   return [0, 1, 2].map((k) => det(A.map((row, i) => row.map((x, j) => (j === k ? r[i] : x)))) / d);
 }
 
-/** Build the vehicle: its assembly on the dynamics builder, a contact patch per wheel and the inertial (d'Alembert) loads. */
-export function buildVehicle(spec: VehicleSpec): VehicleModel {
-  const { doc, wheels } = vehicleAssembly(spec);
-  const dyn = buildDynamics(doc);
+/**
+ * Build the vehicle: its assembly on the dynamics builder, a contact patch per wheel and the
+ * inertial (d'Alembert) loads. `assembled` and `model`: the assembly already made and its
+ * kinematic model renewed in place (src/live/vehicle/kept.ts: a drag's next frame), the same
+ * numbers as a build of it.
+ */
+export function buildVehicle(spec: VehicleSpec, assembled = vehicleAssembly(spec), model?: Model): VehicleModel {
+  const { doc, wheels } = assembled;
+  const dyn = buildDynamics(model ?? doc);
   const cg = cgWorld(spec);
   const level = levelOnRoad(dyn, wheels, cg), road = level.road;
   const bodyVar = dyn.model.parts.get('body')!;
