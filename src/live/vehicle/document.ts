@@ -68,7 +68,8 @@ export function vehicleSpecOf(doc: VehicleDocument): VehicleSpec {
     const base = baseNameOf(ref);
     for (const axle of ['front', 'rear'] as const) {
       const a = doc.axles[axle];
-      if (a.ref === ref && Object.keys(a.geometry).length > 0) return { path: ref, text: JSON.stringify(a.geometry) };
+      // as data: parsing its text again would be most of the read (a drag reads it every frame)
+      if (a.ref === ref && Object.keys(a.geometry).length > 0) return { path: ref, text: '', parsed: structuredClone(a.geometry) };
     }
     const text = doc.files[base];
     if (text === undefined) {
