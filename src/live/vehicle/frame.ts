@@ -144,13 +144,25 @@ function slowFigures(m: VehicleModel, figures: VehicleFigures): void {
   else figures.understeer_gradient = u.understeer_gradient;
 }
 
+/**
+ * Each axle's roles, by the system they were read for: a kept model (kept.ts) renewed in
+ * place has the same parts and mates, so the same roles, frame after frame.
+ */
+const rolesOf = new WeakMap<object, Record<AxleName, SuspensionRoles>>();
+
 /** Every chassis pickup of both axles (on the body) as a hardpoint handle, and what each edits. */
 function vehicleHandles(m: VehicleModel): { info: Record<string, HandleInfo>; edits: Record<string, VehicleHardpoint> } {
   const info: Record<string, HandleInfo> = {};
   const edits: Record<string, VehicleHardpoint> = {};
   const bodyPoints = (m.doc.parts.body.points ?? {}) as Record<string, readonly number[]>;
+  let axleRoles = rolesOf.get(m.dyn.system);
+  if (!axleRoles) {
+    const of = (axle: AxleName) => suspensionAssembly(m.spec[axle].geometry).suspension as SuspensionRoles;
+    axleRoles = { front: of('front'), rear: of('rear') };
+    rolesOf.set(m.dyn.system, axleRoles);
+  }
   for (const axle of ['front', 'rear'] as const) {
-    const roles = suspensionAssembly(m.spec[axle].geometry).suspension as SuspensionRoles;
+    const roles = axleRoles[axle];
     const add = (role: string, name: string, corner?: number) => {
       if (!role.startsWith(`${roles.chassis}.`)) return;
       const point = `${axle}_${role.slice(roles.chassis.length + 1)}`;

@@ -1,131 +1,137 @@
 /**
  * The live roll gradient and load transfer of a kept vehicle model (kept.ts): the exact
- * derivative of the state at rest along the lateral acceleration (tangent.ts, K_r α = Nᵀ ∂Q/∂a),
- * without differentiating every constraint block column by column at every frame.
+ * derivative of the state at rest along the lateral acceleration, by the implicit function
+ * theorem on the equilibrium, on the saddle system the solve itself used
+ * (src/suspension/vehicle/kkt-newton.ts):
  *
- * tangent.ts's exactReduced takes the constraints' curvature H = ∂(Φ_qᵀ λ)/∂q column by
- * column (~400 tangent-mode block evaluations, most of its time). A drag moves the state
- * and λ a little per frame, so the H of an earlier frame is kept: K_r is made with it,
- * and the answer is brought to the exact K_r's by iterative refinement, each residual
- * taking the exact H·v as one directional derivative per loaded block (the blocks'
- * Jacobian rates along v, weighted by this state's λ). The refinement stops when a
- * correction is below 1e-12 of the answer or stops falling below 1e-11 of it (rounding):
- * exact to rounding, not an approximation (one step contracts ~1e-4 on a drag). When
- * it contracts slowly (the kept H is far from this state's), H is taken afresh.
+ *   [ K − H   −Jᵀ ] [ δ  ]   [ −∂Q/∂a ]
+ *   [   J      0  ] [ λ' ] = [    0   ]
+ *
+ * K, J and H = ∂(Jᵀλ)/∂q at the solved state and its multipliers. tangent.ts's route takes a
+ * basis of the constraints' null space (a pivoted QR of the Jacobian) and H column by column
+ * (~400 tangent-mode block evaluations); here the solve's last factors, made at an iterate
+ * near the solution with the curvature of an earlier state, are the preconditioner of an
+ * iterative refinement whose residuals use the exact operator: K assembled at the state, J
+ * the solve's last rows, and H·v as one directional derivative per loaded block (the blocks'
+ * Jacobian rates along v, weighted by the state's λ). It stops when a correction is below
+ * 1e-12 of the answer, or stops falling under 1e-10 of it (rounding): exact to rounding, not
+ * an approximation (a step contracts ~1e-3 on a drag). Where the solve left no factors (its
+ * fallback route converged) or the refinement does not converge, tangent.ts's route is taken.
  */
 import { JacobianRate, blockColumns } from '../../../kernel/jacobian-rate.ts';
-import { LU } from '../../../kernel/linalg.ts';
-import { constraintMultipliers } from '../../../kernel/multipliers.ts';
 import type { VehicleModel } from '../../suspension/vehicle/assembly.ts';
+import { G } from '../../suspension/vehicle/inertia-load.ts';
+import { solvedWorkspace, type Workspace } from '../../suspension/vehicle/kkt-newton.ts';
 import { applyAcceleration } from '../../suspension/vehicle/loads.ts';
-import { VehicleSingularError } from '../../suspension/vehicle/errors.ts';
-import { derivativeReport, exactReduced, tangentPoses, type StateDerivative } from '../../suspension/vehicle/tangent.ts';
+import { accelerationDirection, derivativeReport, stateDerivative, tangentPoses, type StateDerivative } from '../../suspension/vehicle/tangent.ts';
 
-/** Refinement steps beyond which the kept curvature is taken afresh (next frame). */
-const SLOW = 6;
-const MAX_STEPS = 30;
+const MAX_STEPS = 20;
 const TOLERANCE = 1e-12;
 /** A correction this small that no longer falls fourfold a step is rounding. */
-const ROUNDING = 1e-11;
+const ROUNDING = 1e-10;
+/** The solve's λ must balance the force to this fraction of the weight (its own tolerance is 1e-10). */
+const BALANCED = 1e-6;
+
+const REST = { ax: 0, ay: 0 };
 
 export class KeptTangent {
-  private H: Float64Array | null = null;
   private readonly rate = new JacobianRate();
-  /** Refinement steps of the last derivative (0: the curvature was taken afresh). */
+  /** How the last derivative was taken: refinement steps on the solve's factors, or 0 for tangent.ts's route. */
   steps = 0;
 
-  /** Forget the kept curvature (another vehicle, or a model built afresh). */
-  reset(): void { this.H = null; }
-
-  /** d/d(ay) of the state solved at rest (loads of 0 g on the model). */
+  /** d/d(ay) of the state solved at rest (the model's last solve, at 0 g). */
   lateral(m: VehicleModel): StateDerivative {
-    const rest = { ax: 0, ay: 0 };
-    const n = m.dyn.forces.size;
-    const v0 = new Float64Array(n), Q0 = new Float64Array(n), Q1 = new Float64Array(n);
-    applyAcceleration(m, { ax: 0, ay: 1 });
-    m.dyn.forces.assemble(v0, 0, Q1, null, null);
-    applyAcceleration(m, rest);
-    m.dyn.forces.assemble(v0, 0, Q0, null, null); // leaves the contacts' reports at the state
-    const kept = this.H !== null && this.H.length === n * n ? this.H : null;
-    const red = exactReduced(m, kept);
-    const { N, k, Kr } = red;
-    const g = new Float64Array(k);
-    for (let a = 0; a < k; a++) { let s = 0; for (let j = 0; j < n; j++) s += N[a * n + j] * (Q1[j] - Q0[j]); g[a] = s; }
-    const lu = new LU(k);
-    if (!lu.factor(Kr, k, 0)) throw new VehicleSingularError('', 'the vehicle\'s reduced stiffness is singular: a motion nothing holds');
-    const alpha = g.slice();
-    lu.solve(alpha);
-    this.steps = 0;
-    if (kept) {
-      const converged = this.refine(m, red, kept, Q0, g, alpha, lu);
-      if (!converged) return this.fresh(m);
-      if (this.steps > SLOW) this.H = null;
-    } else this.H = red.H;
-    applyAcceleration(m, rest);
-    return derivativeReport(m, tangentPoses(m, this.delta(N, alpha, k, n), red.layout));
-  }
-
-  /** Without the kept curvature: exactReduced's own, kept for the next frames. */
-  private fresh(m: VehicleModel): StateDerivative {
-    this.H = null;
-    return this.lateral(m);
-  }
-
-  private delta(N: Float64Array, alpha: Float64Array, k: number, n: number): Float64Array {
-    const d = new Float64Array(n);
-    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) d[j] += N[a * n + j] * alpha[a];
-    return d;
-  }
-
-  /**
-   * α ← α + K̃_r⁻¹ (g − K_r α) with K̃_r the kept curvature's reduced stiffness (factored in
-   * `lu`) and K_r α = K̃_r α + Nᵀ (H − H̃) N α, H N α exact; true when it converged.
-   */
-  private refine(m: VehicleModel, red: ReturnType<typeof exactReduced>, kept: Float64Array, Q: Float64Array, g: Float64Array, alpha: Float64Array, lu: LU): boolean {
-    const sys = m.dyn.system, { N, k, Kr, layout } = red, n = red.size;
-    const mult = constraintMultipliers(sys, Q);
-    // λ per loaded block with rows nonlinear in their coordinates
-    const blocks = new Map<number, Float64Array>();
-    for (let i = 0; i < mult.lambda.length; i++) {
-      const b = mult.rowBlock[i];
-      if (!sys.block(b).duals || mult.lambda[i] === 0) continue;
-      if (!blocks.has(b)) blocks.set(b, new Float64Array(sys.block(b).rows));
-      blocks.get(b)![mult.rowInBlock[i]] = mult.lambda[i];
+    const ws = solvedWorkspace(m);
+    const delta = ws ? this.saddle(m, ws) : null;
+    if (!delta) {
+      this.steps = 0;
+      return stateDerivative(m, REST, accelerationDirection('ay', REST));
     }
-    const cols = new Map<number, number[]>();
-    for (const b of blocks.keys()) cols.set(b, blockColumns(sys, b, layout));
-    const r = new Float64Array(k), Hv = new Float64Array(n);
-    let big = 0, last = Infinity;
-    for (let a = 0; a < k; a++) big = Math.max(big, Math.abs(alpha[a]));
+    return derivativeReport(m, tangentPoses(m, delta, ws!.colOfVar));
+  }
+
+  /** δ (the workspace's layout) by refinement on the solve's factors; null where that cannot be had. */
+  private saddle(m: VehicleModel, ws: Workspace): Float64Array | null {
+    const { n, r, D, J, jIdx, jCount } = ws;
+    const s = ws.factorScale, N = n + r, forces = m.dyn.forces;
+    const v0 = new Float64Array(n), Q = new Float64Array(n), Q1 = new Float64Array(n), K = new Float64Array(n * n);
+    applyAcceleration(m, { ax: 0, ay: 1 });
+    forces.assemble(v0, 0, Q1, null, null);
+    applyAcceleration(m, REST);
+    forces.assemble(v0, 0, Q, K, null); // last: leaves the contacts' reports at the state
+    // the solve's λ (μ = s R⁻¹ λ) must balance this state's force: ‖D (Q − Jᵀλ)‖
+    const g = new Float64Array(n);
+    for (let j = 0; j < n; j++) g[j] = D[j] * Q[j];
+    for (let e = 0; e < jCount; e++) { const idx = jIdx[e], p = (idx / n) | 0; g[idx - p * n] -= (J[idx] * ws.mu[p]) / s; }
+    let gg = 0;
+    for (let j = 0; j < n; j++) gg += g[j] * g[j];
+    if (!(Math.sqrt(gg) <= (BALANCED * m.totalMass * G) / 1000)) return null;
+    const hard = this.loadedBlocks(m, ws);
+    const b = new Float64Array(N), z = new Float64Array(N), res = new Float64Array(N), v = new Float64Array(n), Hv = new Float64Array(n);
+    for (let i = 0; i < n; i++) b[i] = -s * D[i] * (Q1[i] - Q[i]);
+    let last = Infinity;
     for (let step = 1; step <= MAX_STEPS; step++) {
-      const v = this.delta(N, alpha, k, n);
-      // (H − H̃) v: H v by the blocks' Jacobian rates along v, H̃ v dense
-      Hv.fill(0);
-      for (const [b, lb] of blocks) {
-        const c = cols.get(b)!, blk = sys.block(b);
-        const rows = this.rate.of(sys, b, c, v, new Float64Array(blk.rows), new Float64Array(blk.rows * c.length));
-        for (let row = 0; row < blk.rows; row++) {
-          const t = rows[row].t;
-          if (!t || lb[row] === 0) continue;
-          for (let j = 0; j < c.length; j++) if (c[j] >= 0) Hv[c[j]] += lb[row] * t.d[j];
-        }
-      }
-      for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += kept[i * n + j] * v[j]; Hv[i] -= s; }
-      for (let a = 0; a < k; a++) {
-        let s = g[a];
-        for (let b = 0; b < k; b++) s -= Kr[a * k + b] * alpha[b];
-        for (let j = 0; j < n; j++) s -= N[a * n + j] * Hv[j];
-        r[a] = s;
-      }
-      lu.solve(r);
-      let change = 0;
-      for (let a = 0; a < k; a++) { alpha[a] += r[a]; change = Math.max(change, Math.abs(r[a])); }
+      // res = b − A z with A = [s D (K − H) D, −Jsᵀ; Js, 0] exact at the state (z = 0 at first)
+      if (step === 1) res.set(b);
+      else this.residual(m, ws, hard, K, b, z, v, Hv, res);
+      ws.lu.solve(res);
+      let change = 0, size = 0;
+      for (let i = 0; i < N; i++) z[i] += res[i];
+      for (let i = 0; i < n; i++) { change = Math.max(change, Math.abs(res[i])); size = Math.max(size, Math.abs(z[i])); }
       this.steps = step;
-      if (!(change <= 1e3 * big)) return false; // diverging (or NaN)
-      // done at the tolerance, or where the corrections stop falling (rounding's floor, ~1e-13 here)
-      if (change <= TOLERANCE * big || (change <= ROUNDING * big && change > last / 4)) return true;
+      if (!Number.isFinite(change) || (step > 2 && change > last)) return null; // not contracting
+      if (change <= TOLERANCE * size || (change <= ROUNDING * size && change > last / 4)) {
+        for (let i = 0; i < n; i++) v[i] = D[i] * z[i];
+        return v.slice();
+      }
       last = change;
     }
-    return false;
+    return null;
+  }
+
+  /** res = b − A z, A the saddle matrix exact at the state (v, Hv: scratch of n). */
+  private residual(m: VehicleModel, ws: Workspace, hard: ReturnType<KeptTangent['loadedBlocks']>, K: Float64Array, b: Float64Array, z: Float64Array, v: Float64Array, Hv: Float64Array, res: Float64Array): void {
+    const { n, r, D, J, jIdx, jCount } = ws, s = ws.factorScale;
+    for (let i = 0; i < n; i++) v[i] = D[i] * z[i];
+    this.curvatureTimes(m, hard, v, Hv);
+    for (let i = 0; i < n; i++) {
+      let t = 0;
+      const row = i * n;
+      for (let j = 0; j < n; j++) t += K[row + j] * v[j];
+      res[i] = b[i] - s * D[i] * (t - Hv[i]);
+    }
+    for (let p = 0; p < r; p++) res[n + p] = 0;
+    for (let e = 0; e < jCount; e++) {
+      const idx = jIdx[e], p = (idx / n) | 0, j = idx - p * n;
+      res[j] += J[idx] * z[n + p];
+      res[n + p] -= J[idx] * z[j];
+    }
+  }
+
+  /** The hard blocks whose rows are nonlinear in their coordinates and loaded: each with its columns and λ. */
+  private loadedBlocks(m: VehicleModel, ws: Workspace): { b: number; cols: number[]; lambda: Float64Array; res: Float64Array; jac: Float64Array }[] {
+    const sys = m.dyn.system, out = [];
+    for (let bi = 0; bi < ws.blocks.length; bi++) {
+      const b = ws.blocks[bi], blk = sys.block(b);
+      if (!blk.duals) continue;
+      const lambda = ws.own.lambda.slice(ws.rowStart[bi], ws.rowStart[bi] + blk.rows);
+      if (lambda.every((x) => x === 0)) continue;
+      const cols = blockColumns(sys, b, ws.colOfVar);
+      out.push({ b, cols, lambda, res: new Float64Array(blk.rows), jac: new Float64Array(blk.rows * cols.length) });
+    }
+    return out;
+  }
+
+  /** H v = Σ_r λ_r (∂J_r/∂q · v), by each block's Jacobian rate along v. */
+  private curvatureTimes(m: VehicleModel, hard: ReturnType<KeptTangent['loadedBlocks']>, v: Float64Array, Hv: Float64Array): void {
+    Hv.fill(0);
+    for (const { b, cols, lambda, res, jac } of hard) {
+      const rows = this.rate.of(m.dyn.system, b, cols, v, res, jac);
+      for (let row = 0; row < lambda.length; row++) {
+        const t = rows[row].t;
+        if (!t || lambda[row] === 0) continue;
+        for (let j = 0; j < cols.length; j++) if (cols[j] >= 0) Hv[cols[j]] += lambda[row] * t.d[j];
+      }
+    }
   }
 }

@@ -57,7 +57,6 @@ export class KeptVehicle {
     if (!s || s.status !== 'solved') {
       // from the levelled design of a new model, as a first frame
       m = buildVehicle(spec);
-      this.tangent.reset();
       s = solveVehicle(m, REST);
       this.lastRoute = 'built';
       if (s.status === 'solved' || key !== this.key) { this.model = m; this.key = key; this.good = null; }
