@@ -13,9 +13,10 @@
  * version that cannot be solved leaves the last good state: its frame says why, and the
  * next version starts from that state again.
  */
+import type { AssemblyDoc } from '../../assembly/types.ts';
 import { renewModel } from '../../model/build.ts';
 import { SuspensionFileError } from '../../suspension/files/errors.ts';
-import { buildVehicle, solveVehicle, vehicleAssembly, type StateResult, type VehicleModel, type VehicleSpec } from '../../suspension/vehicle/index.ts';
+import { buildVehicle, solveVehicle, vehicleAssembly, type AxleName, type StateResult, type VehicleModel, type VehicleSpec } from '../../suspension/vehicle/index.ts';
 import { vehicleSpecOf, type VehicleDocument } from './document.ts';
 import { solvedFrame, type VehicleLiveFrame } from './frame.ts';
 import { KeptTangent } from './kept-tangent.ts';
@@ -33,8 +34,13 @@ export class KeptVehicle {
   /** The last state solved at rest, on `model` (null: none yet). */
   private good: Float64Array | null = null;
   private readonly tangent = new KeptTangent();
+  /** Each axle's own assembly, by the parsed axle file it was made from (the document's, compared by identity). */
+  private axles: Partial<Record<AxleName, { source: unknown; doc: AssemblyDoc }>> = {};
   /** How the last frame got its model: renewed in place or built afresh (the tests and the bench read it). */
   lastRoute: 'renewed' | 'built' | null = null;
+
+  /** Refinement steps of the last frame's roll gradient on the solve's saddle system (0: tangent.ts's route). */
+  get refinementSteps(): number { return this.tangent.steps; }
 
   /** The frame of a document's vehicle (never throws for a bad document: the frame says why). */
   frame(doc: VehicleDocument, docKey: number, options: { quick?: boolean } = {}): VehicleLiveFrame {
@@ -43,11 +49,12 @@ export class KeptVehicle {
     try {
       spec = vehicleSpecOf(doc);
     } catch (error) {
+      this.lastRoute = null;
       if (error instanceof SuspensionFileError || error instanceof Error) return failed(error.message, [], t0);
       throw error;
     }
     const key = vehicleKey(doc);
-    let m = key === this.key && this.good ? this.renewed(spec) : null;
+    let m = key === this.key && this.good ? this.renewed(spec, doc) : null;
     let s: StateResult | null = null;
     if (m && this.good && this.good.length === m.dyn.system.state.length) {
       m.dyn.system.state.set(this.good);
@@ -57,6 +64,7 @@ export class KeptVehicle {
     if (!s || s.status !== 'solved') {
       // from the levelled design of a new model, as a first frame
       m = buildVehicle(spec);
+      this.axles = {};
       s = solveVehicle(m, REST);
       this.lastRoute = 'built';
       if (s.status === 'solved' || key !== this.key) { this.model = m; this.key = key; this.good = null; }
@@ -75,10 +83,18 @@ export class KeptVehicle {
   }
 
   /** The kept model renewed in place for `spec` (same object: its solver's workspace stays), or null where it cannot be. */
-  private renewed(spec: VehicleSpec): VehicleModel | null {
+  private renewed(spec: VehicleSpec, doc: VehicleDocument): VehicleModel | null {
     const m = this.model;
     if (!m) return null;
-    const assembled = vehicleAssembly(spec);
+    // the axle a drag did not edit (the same parsed file as last frame's) keeps its assembly
+    const last = this.axles, now: typeof last = {};
+    const assembled = vehicleAssembly(spec, (axle, make) => {
+      const source = doc.axles[axle].geometry, kept = last[axle];
+      const made = kept && kept.source === source ? kept.doc : make();
+      now[axle] = { source, doc: made };
+      return made;
+    });
+    this.axles = now;
     const old = m.dyn.model;
     let model = null;
     // the holds are the system's and stay; renewModel compares the rest

@@ -74,8 +74,15 @@ export function cgWorld(spec: VehicleSpec): Point3 {
 type Part = { fixed?: boolean; pose: { position: number[]; rotation: number[] }; points?: Record<string, number[]>; axes?: Record<string, { origin: number[]; direction: number[] }>;
   planes?: Record<string, { origin: number[]; normal: number[] }>; frames?: Record<string, { origin: number[]; rotation: number[] }>; mass?: { mass: number; centre: number[]; inertia: number[][] } };
 
+/**
+ * Where an axle's own assembly (its dynamics assembly, before the vehicle renames it) comes
+ * from: made by `make`, or one made earlier for the same axle (src/live/vehicle/kept.ts: the
+ * axle a drag did not edit). Not modified here.
+ */
+export type AxleAssemblySource = (axle: AxleName, make: () => AssemblyDoc) => AssemblyDoc;
+
 /** The vehicle's assembly document and its wheels. */
-export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: VehicleWheel[] } {
+export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySource = (_, make) => make()): { doc: AssemblyDoc; wheels: VehicleWheel[] } {
   const parts: Record<string, Part> = { body: { pose: { position: [0, 0, 0], rotation: [1, 0, 0, 0] }, points: {}, axes: {}, mass: { mass: spec.body.mass, centre: cgWorld(spec), inertia: spec.body.inertia } } };
   const mates: Record<string, MateDoc> = {};
   const forces: Record<string, ForceDoc> = {};
@@ -87,7 +94,7 @@ export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: 
     const shift = axle === 'rear' ? -spec.wheelbase : 0;
     const masses = { ...a.dynamics.masses };
     delete masses.wheel; // the wheel is a part of its own here
-    const { doc } = suspensionDynamicsAssembly(a.geometry, { ...a.dynamics, masses, sprungMass: null, road: {}, start: 'design', drop: 0 });
+    const doc = axleAssembly(axle, () => suspensionDynamicsAssembly(a.geometry, { ...a.dynamics, masses, sprungMass: null, road: {}, start: 'design', drop: 0 }).doc);
     const roles = doc.suspension as SuspensionRoles;
     const src: Record<string, Part> = JSON.parse(JSON.stringify(doc.parts));
     const mateIds = new Set(Object.keys(doc.mates).filter((id) => !id.endsWith('road_slide')));
