@@ -54,20 +54,19 @@ export class KeptTangent {
   private saddle(m: VehicleModel, ws: Workspace): Float64Array | null {
     const { n, r, D, J, jIdx, jCount } = ws;
     const s = ws.factorScale, N = n + r, forces = m.dyn.forces;
-    const v0 = new Float64Array(n), Q = new Float64Array(n), Q1 = new Float64Array(n), K = new Float64Array(n * n);
+    const { v0, Q, Q1, K, g, b, z, res, v, Hv } = this.buffers(n, N);
     applyAcceleration(m, { ax: 0, ay: 1 });
     forces.assemble(v0, 0, Q1, null, null);
     applyAcceleration(m, REST);
     forces.assemble(v0, 0, Q, K, null); // last: leaves the contacts' reports at the state
     // the solve's λ (μ = s R⁻¹ λ) must balance this state's force: ‖D (Q − Jᵀλ)‖
-    const g = new Float64Array(n);
     for (let j = 0; j < n; j++) g[j] = D[j] * Q[j];
     for (let e = 0; e < jCount; e++) { const idx = jIdx[e], p = (idx / n) | 0; g[idx - p * n] -= (J[idx] * ws.mu[p]) / s; }
     let gg = 0;
     for (let j = 0; j < n; j++) gg += g[j] * g[j];
     if (!(Math.sqrt(gg) <= (BALANCED * m.totalMass * G) / 1000)) return null;
     const hard = this.loadedBlocks(m, ws);
-    const b = new Float64Array(N), z = new Float64Array(N), res = new Float64Array(N), v = new Float64Array(n), Hv = new Float64Array(n);
+    z.fill(0);
     for (let i = 0; i < n; i++) b[i] = -s * D[i] * (Q1[i] - Q[i]);
     let last = Infinity;
     for (let step = 1; step <= MAX_STEPS; step++) {
@@ -87,6 +86,16 @@ export class KeptTangent {
       last = change;
     }
     return null;
+  }
+
+  /** Scratch of the refinement, kept between frames (sizes n and N = n + rows). */
+  private scratch: { n: number; N: number; v0: Float64Array; Q: Float64Array; Q1: Float64Array; K: Float64Array; g: Float64Array; b: Float64Array; z: Float64Array; res: Float64Array; v: Float64Array; Hv: Float64Array } | null = null;
+
+  private buffers(n: number, N: number): NonNullable<KeptTangent['scratch']> {
+    const s = this.scratch;
+    if (s && s.n === n && s.N === N) return s;
+    const f = (k: number) => new Float64Array(k);
+    return (this.scratch = { n, N, v0: f(n), Q: f(n), Q1: f(n), K: f(n * n), g: f(n), b: f(N), z: f(N), res: f(N), v: f(n), Hv: f(n) });
   }
 
   /** res = b − A z, A the saddle matrix exact at the state (v, Hv: scratch of n). */
