@@ -67,10 +67,14 @@ const CONFIG = ['wheelbase', 'cg_position', 'front_brake_bias', 'driven_axle'];
 const TYRE = ['stiffness', 'cornering_stiffness', 'longitudinal_stiffness', 'tir'];
 const REPLACED = ['sprung_mass', 'road', 'start', 'drop'];
 
-/** Read a vehicle file and the axle files it names; one SuspensionFileError listing every problem. */
-export function readVehicleFile(text: string, fileName: string, open: OpenFile): VehicleSpec {
+/**
+ * Read a vehicle file and the axle files it names; one SuspensionFileError listing every
+ * problem. `parsed`: the text already parsed (a page reading the same vehicle file at every
+ * frame of a drag), not modified here.
+ */
+export function readVehicleFile(text: string, fileName: string, open: OpenFile, parsed?: unknown): VehicleSpec {
   const problems = new ProblemList();
-  const raw = parseText(text, fileName);
+  const raw = parsed !== undefined ? parsed : parseText(text, fileName);
   if (!isRecord(raw)) { problems.add('', 'expected a mapping (a vehicle file)'); problems.throwIfAny(fileName); }
   const v = raw as PlainRecord;
   for (const key of Object.keys(v)) if (!TOP.includes(key)) problems.add(key, `unknown field of a vehicle file (the fields: ${TOP.join(', ')})`);
