@@ -10,7 +10,7 @@ import { nowMs } from './clock';
 import { KeptVehicle } from '../src/live/vehicle/kept';
 import { moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition } from '../src/live/vehicle/document';
 
-export function vehicleDragFrameMs(frames = 31, warmup = 10): number {
+export function vehicleDragFrameMs(frames = 31, warmup = 40): number {
   const read = (p: string) => readFileSync(`examples/${p}`, 'utf8');
   const files = { 'double_wishbone_axle_front.yaml': read('suspension/double_wishbone_axle_front.yaml'), 'multi_link_axle_rear.yaml': read('suspension/multi_link_axle_rear.yaml') };
   let doc = readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), files);
