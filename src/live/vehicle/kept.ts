@@ -70,15 +70,15 @@ export class KeptVehicle {
       if (s.status === 'solved' || key !== this.key) { this.model = m; this.key = key; this.good = null; }
     }
     if (s.status !== 'solved') return failed(`${s.status}: ${s.message}`, spec.notes, t0);
-    m = m!;
-    this.model = m;
+    const model = m as VehicleModel; // renewed or built above: the one solved
+    this.model = model;
     this.key = key;
-    const good = m.dyn.system.state.slice();
+    const good = model.dyn.system.state.slice();
     this.good = good;
-    const d = this.tangent.lateral(m);
-    const frame = solvedFrame(m, s, d, docKey, options.quick === true);
+    const d = this.tangent.lateral(model);
+    const frame = solvedFrame(model, s, d, docKey, options.quick === true);
     // the slow figures re-solve under other loads: the next frame starts at rest again
-    m.dyn.system.state.set(good);
+    model.dyn.system.state.set(good);
     return { ...frame, notes: spec.notes, ms: performance.now() - t0, restState: good.slice() };
   }
 
