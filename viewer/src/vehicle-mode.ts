@@ -22,6 +22,7 @@ import { VEHICLE_FILES, VEHICLE_SAMPLES } from './vehicle-samples';
 import { VehiclePanel } from './vehicle-panel';
 import { VehicleOverlay } from './vehicle-overlay';
 import { VehiclePlayback } from './vehicle-playback';
+import { VehicleDesign } from './vehicle-design';
 import './vehicle.css';
 
 /** What vehicle mode uses of the viewer. */
@@ -63,9 +64,11 @@ export class VehicleMode {
   readonly overlay: VehicleOverlay;
   /** The Simulate section: a run of the car played back. */
   readonly playback: VehiclePlayback;
+  /** Sensitivity arrows and fit on the whole car. */
+  readonly design: VehicleDesign;
 
   constructor(private readonly app: VehicleHost) {
-    this.panel = new VehiclePanel({ onLock: (locked) => { this.locked = locked; this.panel.render(this); }, onSave: () => this.saveAxles() });
+    this.panel = new VehiclePanel({ onLock: (locked) => { this.locked = locked; this.panel.render(this); this.design.refresh(); }, onSave: () => this.saveAxles() });
     this.overlay = new VehicleOverlay(app.scene.scene);
     const mode = this;
     this.playback = new VehiclePlayback({
@@ -74,6 +77,10 @@ export class VehicleMode {
       get restPose() { return mode.frame?.pose ?? null; },
       showRest: () => { if (mode.active && mode.frame?.pose) { app.scene.update(mode.frame.pose); mode.overlay.update(mode.frame); } },
     }, this.panel.root);
+    this.design = new VehicleDesign({
+      get doc() { return mode.doc; }, get frame() { return mode.frame; }, get locked() { return mode.locked; },
+      edit: (doc) => { if (mode.doc) { mode.past.push(mode.doc); mode.future.length = 0; mode.setDoc(doc, false); } },
+    }, app.scene.scene, this.panel.root);
     this.wireMenu();
     this.wireDrags();
   }
@@ -125,6 +132,7 @@ export class VehicleMode {
     $<HTMLSelectElement>('vehicle-sample').value = '';
     this.panel.hide();
     this.overlay.clear();
+    this.design.clear();
     this.app.redrawModel();
   }
 
@@ -219,6 +227,7 @@ export class VehicleMode {
       this.app.devices?.update(frame.pose);
       this.app.forces?.update(frame.pose, false);
       this.overlay.update(frame);
+      this.design.update(frame);
       this.app.hideError();
     } else this.app.showError(`Vehicle: ${frame.error ?? 'no frame'}`);
     this.panel.render(this, frame);

@@ -62,13 +62,18 @@ export function readVehicleDocument(name: string, text: string, files: Readonly<
   return doc;
 }
 
+/** The last vehicle file text parsed, and its parse (a drag reads the same vehicle file every frame). */
+let lastParse: { text: string; name: string; parsed: unknown } | null = null;
+
 /** The vehicle a document stands for (its axle files as edited). @throws SuspensionFileError */
 export function vehicleSpecOf(doc: VehicleDocument): VehicleSpec {
+  if (lastParse?.text !== doc.text || lastParse.name !== doc.name) lastParse = { text: doc.text, name: doc.name, parsed: parseText(doc.text, doc.name) };
   return readVehicleFile(doc.text, doc.name, (ref) => {
     const base = baseNameOf(ref);
     for (const axle of ['front', 'rear'] as const) {
       const a = doc.axles[axle];
-      if (a.ref === ref && Object.keys(a.geometry).length > 0) return { path: ref, text: JSON.stringify(a.geometry) };
+      // as data: parsing its text again would be most of the read (a drag reads it every frame)
+      if (a.ref === ref && Object.keys(a.geometry).length > 0) return { path: ref, text: '', parsed: structuredClone(a.geometry) };
     }
     const text = doc.files[base];
     if (text === undefined) {
@@ -77,7 +82,7 @@ export function vehicleSpecOf(doc: VehicleDocument): VehicleSpec {
       throw new LiveEditError(ref, reason, reason);
     }
     return { path: ref, text };
-  });
+  }, structuredClone(lastParse.parsed));
 }
 
 /** A vehicle hardpoint: an axle and the hardpoint as the axle's roles name it (`left_lower_wishbone_inboard_front`, `center_arb_u_bar_axis_a`). */

@@ -14,7 +14,7 @@ import type { SuspensionRoles } from '../../suspension/build/roles.ts';
 import { modelState } from '../../model/operations.ts';
 import {
   accelerationDirection, buildVehicle, CORNERS, longitudinalSummary, solveVehicle, stateDerivative, steadySummary, steadyTyres,
-  type AxleName, type CornerName, type VehicleModel, type VehicleSpec,
+  type AxleName, type CornerName, type SolvedState, type StateDerivative, type VehicleModel, type VehicleSpec,
 } from '../../suspension/vehicle/index.ts';
 import type { HandleInfo, CornerGeometry } from '../view/frame-types.ts';
 import type { PoseResult } from '../view/presenter.ts';
@@ -106,9 +106,18 @@ export function vehicleLiveFrame(doc: VehicleDocument, docKey: number, options: 
   } else s = solveVehicle(m, rest);
   if (s.status !== 'solved') return { pose: null, handles: {}, figures: null, error: `${s.status}: ${s.message}`, notes: spec.notes, ms: performance.now() - t0, restState: null };
   const restState = sys.state.slice();
+  const d = stateDerivative(m, rest, accelerationDirection('ay', rest));
+  return { ...solvedFrame(m, s, d, docKey, options.quick === true), notes: spec.notes, ms: performance.now() - t0, restState };
+}
+
+/**
+ * The frame of a vehicle solved at rest (`s`, the model standing there) with the state's
+ * derivative along the lateral acceleration `d` (the live figures); the pitch and understeer
+ * gradients too unless `quick` (they re-solve: the model's state is left elsewhere).
+ */
+export function solvedFrame(m: VehicleModel, s: SolvedState, d: StateDerivative, docKey: number, quick: boolean): Omit<VehicleLiveFrame, 'notes' | 'ms' | 'restState'> {
   const handles = vehicleHandles(m);
   const pose = poseResult(m, docKey, Object.values(handles.info));
-  const d = stateDerivative(m, rest, accelerationDirection('ay', rest));
   const axleTransfer = (axle: AxleName) => (d.load[`${axle}_right`] - d.load[`${axle}_left`]) / 2;
   const front = axleTransfer('front'), rear = axleTransfer('rear');
   const corners = {} as Record<CornerName, VehicleCornerFigures>;
@@ -119,10 +128,10 @@ export function vehicleLiveFrame(doc: VehicleDocument, docKey: number, options: 
   const figures: VehicleFigures = {
     mass: s.vehicle.mass, corners, body: s.body,
     roll_gradient: d.roll, lateral_load_transfer: { front, rear }, front_load_transfer_share: front / (front + rear),
-    pitch_gradient: null, understeer_gradient: null, understeer_note: null, quick: options.quick === true,
+    pitch_gradient: null, understeer_gradient: null, understeer_note: null, quick,
   };
-  if (!options.quick) slowFigures(m, figures);
-  return { pose, handles: handles.edits, figures, error: null, notes: spec.notes, ms: performance.now() - t0, restState };
+  if (!quick) slowFigures(m, figures);
+  return { pose, handles: handles.edits, figures, error: null };
 }
 
 /** The pitch gradient and, with tyres, the understeer gradient (each a few re-solves). */
@@ -135,13 +144,25 @@ function slowFigures(m: VehicleModel, figures: VehicleFigures): void {
   else figures.understeer_gradient = u.understeer_gradient;
 }
 
+/**
+ * Each axle's roles, by the system they were read for: a kept model (kept.ts) renewed in
+ * place has the same parts and mates, so the same roles, frame after frame.
+ */
+const rolesOf = new WeakMap<object, Record<AxleName, SuspensionRoles>>();
+
 /** Every chassis pickup of both axles (on the body) as a hardpoint handle, and what each edits. */
 function vehicleHandles(m: VehicleModel): { info: Record<string, HandleInfo>; edits: Record<string, VehicleHardpoint> } {
   const info: Record<string, HandleInfo> = {};
   const edits: Record<string, VehicleHardpoint> = {};
   const bodyPoints = (m.doc.parts.body.points ?? {}) as Record<string, readonly number[]>;
+  let axleRoles = rolesOf.get(m.dyn.system);
+  if (!axleRoles) {
+    const of = (axle: AxleName) => suspensionAssembly(m.spec[axle].geometry).suspension as SuspensionRoles;
+    axleRoles = { front: of('front'), rear: of('rear') };
+    rolesOf.set(m.dyn.system, axleRoles);
+  }
   for (const axle of ['front', 'rear'] as const) {
-    const roles = suspensionAssembly(m.spec[axle].geometry).suspension as SuspensionRoles;
+    const roles = axleRoles[axle];
     const add = (role: string, name: string, corner?: number) => {
       if (!role.startsWith(`${roles.chassis}.`)) return;
       const point = `${axle}_${role.slice(roles.chassis.length + 1)}`;

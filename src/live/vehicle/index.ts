@@ -4,4 +4,6 @@ export {
   looksLikeVehicleFile, baseNameOf, type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint,
 } from './document.ts';
 export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions } from './frame.ts';
+export { KeptVehicle } from './kept.ts';
+export { vehiclePickupRates, fitVehicleDocument, pickupParameters, VEHICLE_DESIGN_METRICS, type VehiclePickupRate, type VehiclePickupRates, type VehicleFitRequest, type VehicleDocumentFit } from './design.ts';
 export { runVehicleSimulation, vehicleRunOf, vehiclePlaybackFrame, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage } from './run.ts';

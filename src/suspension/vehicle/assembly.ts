@@ -12,6 +12,7 @@
 import type { AssemblyDoc, ForceDoc, MateDoc } from '../../assembly/types';
 import { validateAssembly } from '../../assembly/load';
 import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
+import type { Model } from '../../model/build';
 import { suspensionDynamicsAssembly } from '../dynamics/model';
 import { tireRadius, type Point3 } from '../files';
 import type { SuspensionRoles } from '../build/roles';
@@ -73,8 +74,15 @@ export function cgWorld(spec: VehicleSpec): Point3 {
 type Part = { fixed?: boolean; pose: { position: number[]; rotation: number[] }; points?: Record<string, number[]>; axes?: Record<string, { origin: number[]; direction: number[] }>;
   planes?: Record<string, { origin: number[]; normal: number[] }>; frames?: Record<string, { origin: number[]; rotation: number[] }>; mass?: { mass: number; centre: number[]; inertia: number[][] } };
 
+/**
+ * Where an axle's own assembly (its dynamics assembly, before the vehicle renames it) comes
+ * from: made by `make`, or one made earlier for the same axle (src/live/vehicle/kept.ts: the
+ * axle a drag did not edit). Not modified here.
+ */
+export type AxleAssemblySource = (axle: AxleName, make: () => AssemblyDoc) => AssemblyDoc;
+
 /** The vehicle's assembly document and its wheels. */
-export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: VehicleWheel[] } {
+export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySource = (_, make) => make()): { doc: AssemblyDoc; wheels: VehicleWheel[] } {
   const parts: Record<string, Part> = { body: { pose: { position: [0, 0, 0], rotation: [1, 0, 0, 0] }, points: {}, axes: {}, mass: { mass: spec.body.mass, centre: cgWorld(spec), inertia: spec.body.inertia } } };
   const mates: Record<string, MateDoc> = {};
   const forces: Record<string, ForceDoc> = {};
@@ -86,7 +94,7 @@ export function vehicleAssembly(spec: VehicleSpec): { doc: AssemblyDoc; wheels: 
     const shift = axle === 'rear' ? -spec.wheelbase : 0;
     const masses = { ...a.dynamics.masses };
     delete masses.wheel; // the wheel is a part of its own here
-    const { doc } = suspensionDynamicsAssembly(a.geometry, { ...a.dynamics, masses, sprungMass: null, road: {}, start: 'design', drop: 0 });
+    const doc = axleAssembly(axle, () => suspensionDynamicsAssembly(a.geometry, { ...a.dynamics, masses, sprungMass: null, road: {}, start: 'design', drop: 0 }).doc);
     const roles = doc.suspension as SuspensionRoles;
     const src: Record<string, Part> = JSON.parse(JSON.stringify(doc.parts));
     const mateIds = new Set(Object.keys(doc.mates).filter((id) => !id.endsWith('road_slide')));
@@ -242,10 +250,15 @@ function solve3(A: number[][], r: number[]): number[] {
   return [0, 1, 2].map((k) => det(A.map((row, i) => row.map((x, j) => (j === k ? r[i] : x)))) / d);
 }
 
-/** Build the vehicle: its assembly on the dynamics builder, a contact patch per wheel and the inertial (d'Alembert) loads. */
-export function buildVehicle(spec: VehicleSpec): VehicleModel {
-  const { doc, wheels } = vehicleAssembly(spec);
-  const dyn = buildDynamics(doc);
+/**
+ * Build the vehicle: its assembly on the dynamics builder, a contact patch per wheel and the
+ * inertial (d'Alembert) loads. `assembled` and `model`: the assembly already made and its
+ * kinematic model renewed in place (src/live/vehicle/kept.ts: a drag's next frame), the same
+ * numbers as a build of it.
+ */
+export function buildVehicle(spec: VehicleSpec, assembled = vehicleAssembly(spec), model?: Model): VehicleModel {
+  const { doc, wheels } = assembled;
+  const dyn = buildDynamics(model ?? doc);
   const cg = cgWorld(spec);
   const level = levelOnRoad(dyn, wheels, cg), road = level.road;
   const bodyVar = dyn.model.parts.get('body')!;

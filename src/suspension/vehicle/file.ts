@@ -54,8 +54,12 @@ export interface VehicleSpec {
   notes: string[];
 }
 
-/** Opens a file named in the vehicle file (relative to it); throws an Error whose message says why it cannot. */
-export type OpenFile = (ref: string) => { path: string; text: string };
+/**
+ * Opens a file named in the vehicle file (relative to it); throws an Error whose message says
+ * why it cannot. `parsed`: the text already parsed (a page's axle file, edited as data), read
+ * in place of parsing the text again.
+ */
+export type OpenFile = (ref: string) => { path: string; text: string; parsed?: unknown };
 
 // `road` and `steer` are the run's (road.ts readVehicleRun)
 const TOP = ['vehicle', 'name', 'front', 'rear', 'vehicle_config', 'body', 'tyres', 'road', 'steer'];
@@ -63,10 +67,14 @@ const CONFIG = ['wheelbase', 'cg_position', 'front_brake_bias', 'driven_axle'];
 const TYRE = ['stiffness', 'cornering_stiffness', 'longitudinal_stiffness', 'tir'];
 const REPLACED = ['sprung_mass', 'road', 'start', 'drop'];
 
-/** Read a vehicle file and the axle files it names; one SuspensionFileError listing every problem. */
-export function readVehicleFile(text: string, fileName: string, open: OpenFile): VehicleSpec {
+/**
+ * Read a vehicle file and the axle files it names; one SuspensionFileError listing every
+ * problem. `parsed`: the text already parsed (a page reading the same vehicle file at every
+ * frame of a drag), not modified here.
+ */
+export function readVehicleFile(text: string, fileName: string, open: OpenFile, parsed?: unknown): VehicleSpec {
   const problems = new ProblemList();
-  const raw = parseText(text, fileName);
+  const raw = parsed !== undefined ? parsed : parseText(text, fileName);
   if (!isRecord(raw)) { problems.add('', 'expected a mapping (a vehicle file)'); problems.throwIfAny(fileName); }
   const v = raw as PlainRecord;
   for (const key of Object.keys(v)) if (!TOP.includes(key)) problems.add(key, `unknown field of a vehicle file (the fields: ${TOP.join(', ')})`);
@@ -140,10 +148,10 @@ function readInertia(problems: ProblemList, raw: unknown, path: string): number[
 /** One axle: its file opened and validated (a corner mirrored), its dynamics read, its tyre. */
 function readAxle(problems: ProblemList, axle: AxleName, ref: unknown, open: OpenFile, tyreRaw: unknown, notes: string[]): VehicleAxle | undefined {
   if (typeof ref !== 'string' || ref === '') { problems.add(axle, 'expected the path of an axle or corner file'); return undefined; }
-  let path = ref, text: string;
-  try { ({ path, text } = open(ref)); } catch (e) { problems.add(axle, `cannot read "${ref}": ${(e as Error).message}`); return undefined; }
+  let path = ref, text: string, parsed: unknown;
+  try { ({ path, text, parsed } = open(ref)); } catch (e) { problems.add(axle, `cannot read "${ref}": ${(e as Error).message}`); return undefined; }
   let geometry: Geometry;
-  try { geometry = validateGeometry(parseText(text, path), path); } catch (e) {
+  try { geometry = validateGeometry(parsed !== undefined ? parsed : parseText(text, path), path); } catch (e) {
     const first = e instanceof SuspensionFileError ? `${e.problems[0].path}: ${e.problems[0].message}` : (e as Error).message;
     problems.add(axle, `"${path}" is not an axle or corner file (${first})`);
     return undefined;

@@ -51,7 +51,7 @@ const LAZY = 12;
  */
 const REUSE = 0.05;
 
-interface Workspace {
+export interface Workspace {
   /** The system structure it fits (structureOf), and the model its layout and scales are for. */
   signature: string;
   boundTo: VehicleModel;
@@ -89,6 +89,15 @@ interface Workspace {
 }
 
 const workspaces = new WeakMap<VehicleModel, Workspace>();
+
+/**
+ * The workspace of a model whose last solve here converged, with its factors and multipliers
+ * (the rates of that state: src/live/vehicle/kept-tangent.ts); null otherwise. Read only.
+ */
+export function solvedWorkspace(m: VehicleModel): Workspace | null {
+  const ws = workspaces.get(m);
+  return ws && ws.boundTo === m && ws.factorsOf === m && ws.own.hasLambda && ws.version === m.dyn.system.version ? ws : null;
+}
 
 /** A model's own: the rows' curvature (taken at the first state it solved), and λ per hard row of its last solve (none yet: H = 0). */
 interface ModelOwn { signature: string; tensor: CurvatureTensor | null; lambda: Float64Array; hasLambda: boolean }

@@ -1,0 +1,136 @@
+/**
+ * Sensitivity arrows and fit on the whole car in a page (docs/vehicle.md, "Viewer"): the
+ * exact gradients of a vehicle figure (the roll gradient, the load transfer and its front
+ * share, the pitch gradient; src/suspension/vehicle/gradient-figures.ts) with respect to
+ * the chassis pickups the viewer drags, one arrow per pickup; and the vehicle fit
+ * (src/suspension/vehicle/fit.ts) moving chosen pickups within a box to meet a target,
+ * its moves written into the document as drags would write them. No DOM: it runs in the
+ * viewer's vehicle-design worker and, for tests, in Node.
+ *
+ * Locked, a pickup and its mirror are one number (`front.lower_wishbone_inboard_front.z`:
+ * both sides, the right's y mirrored), as a locked drag moves them; unlocked, each side's
+ * own (`front.left.lower_wishbone_inboard_front.z`).
+ */
+import type { Vec3Tuple } from '../../../kernel/vec3.ts';
+import { buildVehicle, solveVehicle } from '../../suspension/vehicle/index.ts';
+import { GRADIENT_METRICS, vehicleGradientSensitivity } from '../../suspension/vehicle/gradient-figures.ts';
+import { fitVehicle, type VehicleFitReport } from '../../suspension/vehicle/fit.ts';
+import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
+import { moveVehicleHardpoint, mirrorName, vehicleHardpointPosition, vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
+
+/** The figures a page shows arrows for and fits (the vehicle's gradients at rest). */
+export const VEHICLE_DESIGN_METRICS: readonly string[] = GRADIENT_METRICS;
+
+const AXES = ['x', 'y', 'z'] as const;
+
+/** One pickup's arrow: the figure's rate per mm of each coordinate (the axle file's axes), by the number the pickup moves as. */
+export interface VehiclePickupRate {
+  hardpoint: VehicleHardpoint;
+  /** Figure unit per mm: ∂/∂x, ∂/∂y, ∂/∂z of this pickup (with its mirror when locked). */
+  gradient: Vec3Tuple;
+  /** The numbers differentiated (x, y, z). */
+  parameters: [string, string, string];
+}
+
+export interface VehiclePickupRates {
+  metric: string;
+  /** The figure at rest. */
+  value: number;
+  rates: VehiclePickupRate[];
+  ms: number;
+}
+
+/** A pickup's numbers: the pair's when locked and the axle has both sides as one, else its own side's; null where the vehicle has none. */
+export function pickupParameters(names: ReadonlySet<string>, hp: VehicleHardpoint, locked: boolean): [string, string, string] | null {
+  const m = /^(left|right|center)_(.+)$/.exec(hp.name);
+  const side = m ? m[1] : null, point = m ? m[2] : hp.name;
+  const candidates = locked && side !== 'center' ? [`${hp.axle}.${point}`, `${hp.axle}.${side}.${point}`] : [`${hp.axle}.${side}.${point}`, `${hp.axle}.${point}`];
+  for (const c of candidates) if (AXES.every((a) => names.has(`${c}.${a}`))) return AXES.map((a) => `${c}.${a}`) as [string, string, string];
+  return null;
+}
+
+/** The sign of each axis of a pair's number seen from the right pickup (y mirrored). */
+function pairSign(hp: VehicleHardpoint, parameters: readonly string[]): Vec3Tuple {
+  const pair = !/\.(left|right|center)\./.test(parameters[0]);
+  return pair && hp.name.startsWith('right_') ? [1, -1, 1] : [1, 1, 1];
+}
+
+/**
+ * The figure's exact gradient for every pickup given (the viewer's handles). Locked, a pair's
+ * gradient is taken once and shown at both pickups (mirrored in y).
+ * @throws SuspensionFileError for a document that cannot be read; VehicleInputError for an unknown figure.
+ */
+export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups: readonly VehicleHardpoint[], locked: boolean): VehiclePickupRates | { error: string } {
+  const t0 = performance.now();
+  if (!VEHICLE_DESIGN_METRICS.includes(metric)) return { error: `no arrows for "${metric}" (the figures: ${VEHICLE_DESIGN_METRICS.join(', ')})` };
+  const spec = vehicleSpecOf(doc);
+  const names = new Set(vehicleParameterNames(spec));
+  const wanted: { hp: VehicleHardpoint; parameters: [string, string, string] }[] = [];
+  for (const hp of pickups) {
+    const p = pickupParameters(names, hp, locked);
+    if (p) wanted.push({ hp, parameters: p });
+  }
+  const unique = [...new Set(wanted.flatMap((w) => w.parameters))];
+  const m = buildVehicle(spec);
+  const rest = solveVehicle(m, { ax: 0, ay: 0 });
+  if (rest.status !== 'solved') return { error: `${rest.status}: ${rest.message}` };
+  const s = vehicleGradientSensitivity(m, unique, [metric]);
+  if (s.status !== 'solved') return { error: `${s.status}: ${s.message}` };
+  const g = s.metrics[metric];
+  const rates = wanted.map(({ hp, parameters }) => {
+    const sign = pairSign(hp, parameters);
+    return { hardpoint: hp, parameters, gradient: parameters.map((p, k) => sign[k] * g.gradient[p]) as Vec3Tuple };
+  });
+  return { metric, value: g.value, rates, ms: performance.now() - t0 };
+}
+
+export interface VehicleFitRequest {
+  metric: string;
+  value: number;
+  /** The pickups to move (locked: with their mirrors), each coordinate within ±box mm of where it is. */
+  pickups: readonly VehicleHardpoint[];
+  axes: readonly ('x' | 'y' | 'z')[];
+  box: number;
+  locked: boolean;
+}
+
+export interface VehicleDocumentFit {
+  report: Omit<VehicleFitReport, 'spec'>;
+  /** The document with the fit's moves written (as drags would), or null where the fit moved nothing. */
+  doc: VehicleDocument | null;
+  ms: number;
+}
+
+/** Fits pickups of a vehicle document to one target; the moves written into a new document. */
+export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequest): VehicleDocumentFit | { error: string } {
+  const t0 = performance.now();
+  if (!VEHICLE_DESIGN_METRICS.includes(request.metric)) return { error: `no fit for "${request.metric}" (the figures: ${VEHICLE_DESIGN_METRICS.join(', ')})` };
+  const spec = vehicleSpecOf(doc);
+  const names = new Set(vehicleParameterNames(spec));
+  const move: Record<string, [number, number]> = {};
+  const seen = new Set<string>();
+  const moved: { hp: VehicleHardpoint; parameters: [string, string, string] }[] = [];
+  for (const hp of request.pickups) {
+    const p = pickupParameters(names, hp, request.locked);
+    if (!p || seen.has(p[0])) continue; // a locked pair once
+    seen.add(p[0]);
+    moved.push({ hp, parameters: p });
+    request.axes.forEach((a) => { move[p[AXES.indexOf(a)]] = [-request.box, request.box]; });
+  }
+  if (!Object.keys(move).length) return { error: 'nothing to move: none of the pickups chosen is a number of this vehicle' };
+  const full = fitVehicle(spec, { move, targets: [{ metric: request.metric, value: request.value }] });
+  const report: Omit<VehicleFitReport, 'spec'> = { status: full.status, iterations: full.iterations, cost: full.cost, moves: full.moves, at_bound: full.at_bound, targets: full.targets, ...(full.message ? { message: full.message } : {}) };
+  let out: VehicleDocument | null = null;
+  if (report.status !== 'failed') {
+    out = doc;
+    for (const { hp, parameters } of moved) {
+      const d = parameters.map((p) => report.moves[p]?.delta ?? 0);
+      if (d.every((x) => x === 0)) continue;
+      const sign = pairSign(hp, parameters);
+      const [x, y, z] = vehicleHardpointPosition(out, hp);
+      out = moveVehicleHardpoint(out, hp, [x + sign[0] * d[0], y + sign[1] * d[1], z + sign[2] * d[2]], parameters[0].split('.').length === 3 && mirrorName(hp.name) !== null);
+    }
+    if (out === doc) out = null;
+  }
+  return { report, doc: out, ms: performance.now() - t0 };
+}

@@ -1,0 +1,65 @@
+/**
+ * Sensitivity arrows and fit on the whole car in Debian's headless Chromium (docs/vehicle.md,
+ * "Viewer"): the sedan opened, the roll gradient's arrows drawn at its chassis pickups; a fit
+ * of the roll gradient to 0.43 deg/g moving the rear pickups in z writes its moves into the
+ * car, whose read-out then says 0.4300; Ctrl+Z takes the fit back as one edit.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, HAVE_CHROMIUM, viewerSession, warnIfNoChromium } from './page';
+
+warnIfNoChromium('test/e2e/vehicle-design');
+
+/** Every request of the drag's and the design's workers answered, and drawn. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => { const v = window.__kinemate.vehicle; return v.active && v.settled && v.frame !== null && v.design.settled; }, null, { timeout: 120_000, polling: 100 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+const figure = (page: Page, key: string) => page.locator(`#vehicle-panel [data-figure="${key}"]`).textContent();
+
+describe.skipIf(!HAVE_CHROMIUM)('vehicle sensitivity arrows and fit in headless Chromium', () => {
+  const openViewer = viewerSession();
+
+  it('draws the roll gradient\'s arrows at the sedan\'s pickups and fits the roll gradient to 0.43 deg/g; Ctrl+Z undoes the fit', async () => {
+    const { page, errors } = await openViewer();
+    await page.selectOption('#vehicle-sample', 'vehicle:sedan');
+    await settled(page);
+    const roll0 = Number(await figure(page, 'roll_gradient'));
+    expect(roll0).toBeGreaterThan(0.44);
+
+    await page.selectOption('#vehicle-arrows', 'vehicle.roll_gradient');
+    await page.waitForFunction(() => window.__kinemate.vehicle.design.rates !== null, null, { timeout: 120_000, polling: 100 });
+    await settled(page);
+    const arrows = await page.evaluate(() => {
+      const d = window.__kinemate.vehicle.design;
+      const handles = Object.keys(window.__kinemate.vehicle.frame!.handles).length;
+      return { drawn: d.drawn, rates: d.rates!.rates.length, handles, value: d.rates!.value };
+    });
+    expect(arrows.handles).toBeGreaterThan(20);
+    expect(arrows.rates).toBe(arrows.handles);
+    expect(arrows.drawn).toBeGreaterThan(20);
+    expect(arrows.value).toBeCloseTo(roll0, 4);
+    await page.screenshot({ path: join(ARTIFACTS, 'vehicle-design-01-roll-gradient-arrows.png') });
+
+    await page.selectOption('#vehicle-fit-metric', 'vehicle.roll_gradient');
+    await page.fill('#vehicle-fit-value', '0.43');
+    await page.selectOption('#vehicle-fit-axle', 'rear');
+    await page.selectOption('#vehicle-fit-axes', 'z');
+    await page.fill('#vehicle-fit-box', '20');
+    await page.click('#vehicle-fit-run');
+    await page.waitForFunction(() => window.__kinemate.vehicle.design.fit !== null, null, { timeout: 300_000, polling: 200 });
+    await settled(page);
+    expect(await page.locator('#vehicle-fit-note [data-fit="status"]').textContent()).toBe('converged');
+    expect(Number(await figure(page, 'roll_gradient'))).toBeCloseTo(0.43, 4);
+    expect(await page.evaluate(() => window.__kinemate.vehicle.canUndo)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'vehicle-design-02-fitted.png') });
+
+    await page.keyboard.press('Control+z');
+    await settled(page);
+    expect(Number(await figure(page, 'roll_gradient'))).toBeCloseTo(roll0, 4);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Sensitivity arrows and fit on the whole car (src/live/vehicle/design.ts): each pickup's arrow
+ * is the roll gradient's rate per mm of its coordinates — against central differences of new
+ * vehicles built from the document with the pickup moved as a drag moves it (locked: with its
+ * mirror; unlocked: alone); the fit's moves, written into the document as drags, give a car
+ * whose roll gradient is the target.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  fitVehicleDocument, moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
+  type VehicleDocument, type VehicleHardpoint,
+} from '../../src/live/vehicle/index.ts';
+
+const EX = join(__dirname, '../../examples');
+const read = (p: string) => readFileSync(join(EX, p), 'utf8');
+const FILES = { 'double_wishbone_axle_front.yaml': read('suspension/double_wishbone_axle_front.yaml'), 'multi_link_axle_rear.yaml': read('suspension/multi_link_axle_rear.yaml') };
+const sedan = (): VehicleDocument => readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), FILES);
+const roll = (doc: VehicleDocument) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.roll_gradient;
+
+/** ∂(roll gradient)/∂(coordinate k) of a pickup moved as a drag moves it, by central differences (h mm). */
+function difference(doc: VehicleDocument, hp: VehicleHardpoint, k: number, locked: boolean, h = 0.05): number {
+  const p = vehicleHardpointPosition(doc, hp);
+  const at = (d: number) => { const q = [...p] as [number, number, number]; q[k] += d; return roll(moveVehicleHardpoint(doc, hp, q, locked)); };
+  return (at(h) - at(-h)) / (2 * h);
+}
+
+describe('sensitivity arrows and fit on the whole car', () => {
+  it('arrows: each pickup\'s gradient is the roll gradient\'s rate, locked (with the mirror, mirrored in y) and unlocked', () => {
+    const doc = sedan();
+    const picks: VehicleHardpoint[] = [
+      { axle: 'rear', name: 'left_lower_rear_link_inboard' }, { axle: 'rear', name: 'right_lower_rear_link_inboard' },
+      { axle: 'front', name: 'left_strut_top' }, { axle: 'front', name: 'center_arb_u_bar_axis_a' },
+    ];
+    const z = { locked: 0, alone: 0 };
+    for (const locked of [true, false]) {
+      const r = vehiclePickupRates(doc, 'vehicle.roll_gradient', picks, locked);
+      if ('error' in r) throw new Error(r.error);
+      expect(r.value).toBeCloseTo(roll(doc), 10);
+      expect(r.rates.map((x) => `${x.hardpoint.axle}:${x.hardpoint.name}`)).toEqual(picks.map((x) => `${x.axle}:${x.name}`));
+      for (const rate of r.rates) {
+        for (const k of [1, 2]) {
+          const fd = difference(doc, rate.hardpoint, k, locked);
+          expect(Math.abs(rate.gradient[k] - fd), `${rate.hardpoint.name} ${'xyz'[k]} locked ${locked}: ${rate.gradient[k]} vs ${fd}`).toBeLessThan(2e-3 * Math.abs(fd) + 1e-8);
+        }
+      }
+      // a pair is seen mirrored from the right (the car is symmetric, so one side alone too)
+      const [l, rr] = r.rates;
+      expect(rr.gradient[1]).toBeCloseTo(-l.gradient[1], 12);
+      expect(rr.gradient[2]).toBeCloseTo(l.gradient[2], 12);
+      z[locked ? 'locked' : 'alone'] = l.gradient[2];
+    }
+    // locked, the pickup moves with its mirror: on a symmetric car, twice one side's rate
+    expect(z.locked).toBeCloseTo(2 * z.alone, 9);
+  });
+
+  it('fit: the rear pickups moved in z within ±20 mm bring the roll gradient to 0.43 deg/g; the document holds the moves', () => {
+    const doc = sedan();
+    const frame = vehicleLiveFrame(doc, 0, { quick: true });
+    const rear = Object.values(frame.handles).filter((h) => h.axle === 'rear');
+    const out = fitVehicleDocument(doc, { metric: 'vehicle.roll_gradient', value: 0.43, pickups: rear, axes: ['z'], box: 20, locked: true });
+    if ('error' in out) throw new Error(out.error);
+    expect(out.report.status).toBe('converged');
+    expect(out.doc).not.toBeNull();
+    expect(roll(out.doc!)).toBeCloseTo(0.43, 8);
+    expect(Math.abs(roll(doc) - 0.43)).toBeGreaterThan(0.01);
+    // locked: every moved pickup's mirror moved with it, only in z, within the box
+    for (const hp of rear) {
+      const before = vehicleHardpointPosition(doc, hp), after = vehicleHardpointPosition(out.doc!, hp);
+      expect(after[0]).toBe(before[0]);
+      expect(after[1]).toBe(before[1]);
+      expect(Math.abs(after[2] - before[2])).toBeLessThanOrEqual(20 + 1e-9);
+      const mirror = { axle: hp.axle, name: hp.name.replace(/^left_/, 'right_') };
+      if (hp.name.startsWith('left_')) expect(vehicleHardpointPosition(out.doc!, mirror)[2]).toBeCloseTo(after[2], 12);
+    }
+    expect(vehicleHardpointPosition(out.doc!, { axle: 'front', name: 'left_strut_top' })).toEqual(vehicleHardpointPosition(doc, { axle: 'front', name: 'left_strut_top' }));
+  });
+});

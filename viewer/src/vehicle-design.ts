@@ -1,0 +1,164 @@
+/**
+ * Sensitivity arrows and fit on the whole car (docs/vehicle.md, "Viewer"), a section of the
+ * vehicle panel. **Arrows**: a vehicle figure chosen (roll gradient, load transfer, its front
+ * share, pitch gradient), every chassis pickup gets an arrow along the figure's exact gradient
+ * (which way to move it to raise the figure, its length in proportion to how much; locked, a
+ * pickup and its mirror move as one, as a drag moves them), asked again for each car solved
+ * with all its figures (a drag's end, an undo). **Fit**: a target for a figure and the pickups
+ * that may move (the front's, the rear's or both axles', their chosen coordinates within
+ * ±box mm): the vehicle fit's moves are written into the axle files as one undoable edit.
+ * Both run in their own worker (vehicle-design.worker.ts), so a drag is never held up.
+ */
+import { ArrowHelper, Group, Quaternion, Vector3, type Scene } from 'three';
+import { VEHICLE_DESIGN_METRICS, type VehicleDocument, type VehicleDocumentFit, type VehicleHardpoint, type VehicleLiveFrame, type VehiclePickupRates } from '../../src/index.ts';
+import type { VehicleDesignReply, VehicleDesignRequest } from './vehicle-design.worker';
+
+/** What the section uses of vehicle mode. */
+export interface VehicleDesignHost {
+  readonly doc: VehicleDocument | null;
+  readonly frame: VehicleLiveFrame | null;
+  readonly locked: boolean;
+  /** Replaces the document by an edit (undoable as a drag is). */
+  edit(doc: VehicleDocument): void;
+}
+
+const ARROW_COLOR = 0x6ea8ff;
+/** The longest arrow, as a fraction of the car's half-diagonal. */
+const LONGEST = 0.25;
+const label = (m: string) => m.replace(/^vehicle\./, '').replace(/[._]/g, ' ');
+
+export class VehicleDesign {
+  readonly root: HTMLDetailsElement;
+  private readonly group = new Group();
+  private readonly metricSelect: HTMLSelectElement;
+  private readonly note: HTMLElement;
+  private readonly fitNote: HTMLElement;
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private waiting = new Map<number, 'rates' | 'fit'>();
+  /** The newest arrows' rates, and the last fit's answer (the browser tests read them). */
+  rates: VehiclePickupRates | null = null;
+  fit: VehicleDocumentFit | { error: string } | null = null;
+  private asked: number | null = null;
+
+  constructor(private readonly host: VehicleDesignHost, scene: Scene, parent: HTMLElement) {
+    this.group.name = 'vehicle-sensitivity-arrows';
+    scene.add(this.group);
+    const options = VEHICLE_DESIGN_METRICS.map((m) => `<option value="${m}">${label(m)}</option>`).join('');
+    this.root = document.createElement('details');
+    this.root.id = 'vehicle-design';
+    this.root.open = true;
+    this.root.innerHTML = `<summary>Sensitivity arrows and fit</summary>
+      <div class="row"><label title="An arrow on every chassis pickup: the exact gradient of this figure at rest (locked: a pickup with its mirror)">Arrows <select id="vehicle-arrows"><option value="">(off)</option>${options}</select></label></div>
+      <div id="vehicle-arrows-note" class="note"></div>
+      <div class="row"><label>Fit <select id="vehicle-fit-metric">${options}</select></label> to <input id="vehicle-fit-value" type="number" step="any" size="7" /></div>
+      <div class="row"><label title="The pickups the fit may move (locked: with their mirrors)">moving <select id="vehicle-fit-axle"><option value="rear">rear pickups</option><option value="front">front pickups</option><option value="both">both axles' pickups</option></select></label>
+        <select id="vehicle-fit-axes"><option value="z">z</option><option value="xyz">x, y, z</option></select> ± <input id="vehicle-fit-box" type="number" value="20" min="0" size="4" /> mm
+        <button id="vehicle-fit-run">Fit</button></div>
+      <div id="vehicle-fit-note" class="note"></div>`;
+    parent.appendChild(this.root);
+    this.metricSelect = this.root.querySelector('#vehicle-arrows')!;
+    this.note = this.root.querySelector('#vehicle-arrows-note')!;
+    this.fitNote = this.root.querySelector('#vehicle-fit-note')!;
+    this.metricSelect.addEventListener('change', () => { this.metricSelect.blur(); this.refresh(); });
+    this.root.querySelector('#vehicle-fit-run')!.addEventListener('click', () => this.runFit());
+  }
+
+  /** Nothing asked and not answered (the browser tests wait on it). */
+  get settled(): boolean { return this.waiting.size === 0; }
+
+  get metric(): string { return this.metricSelect.value; }
+
+  /** A car solved with every figure: the arrows are asked for it again; a quick frame (a drag moving) hides them. */
+  update(frame: VehicleLiveFrame): void {
+    const input = this.root.querySelector<HTMLInputElement>('#vehicle-fit-value')!;
+    if (input.value === '' && frame.figures) input.value = frame.figures.roll_gradient.toFixed(4);
+    if (frame.figures?.quick) { this.clear(); return; }
+    this.refresh();
+  }
+
+  clear(): void {
+    for (const a of [...this.group.children]) { this.group.remove(a); (a as ArrowHelper).dispose(); }
+  }
+
+  /** Asks for the chosen figure's arrows on the car shown. */
+  refresh(): void {
+    this.clear();
+    this.rates = null;
+    const doc = this.host.doc, frame = this.host.frame;
+    if (!this.metric || !doc || !frame?.pose) { this.note.textContent = this.metric ? '' : 'Pick a figure: each chassis pickup gets an arrow pointing the way that raises it.'; return; }
+    this.note.textContent = 'computing…';
+    this.asked = this.send({ id: 0, kind: 'rates', doc, metric: this.metric, pickups: Object.values(frame.handles), locked: this.host.locked });
+  }
+
+  private runFit(): void {
+    const doc = this.host.doc, frame = this.host.frame;
+    if (!doc || !frame) return;
+    const value = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-value')!.value);
+    const box = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-box')!.value);
+    if (!Number.isFinite(value) || !(box > 0)) { this.fitNote.textContent = 'Give the target value and a box above 0 mm.'; return; }
+    const axle = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-axle')!.value;
+    const axes = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-axes')!.value === 'z' ? ['z' as const] : ['x' as const, 'y' as const, 'z' as const];
+    const pickups: VehicleHardpoint[] = Object.values(frame.handles).filter((h) => axle === 'both' || h.axle === axle);
+    const metric = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-metric')!.value;
+    this.fit = null;
+    this.fitNote.textContent = 'fitting…';
+    this.send({ id: 0, kind: 'fit', doc, request: { metric, value, pickups, axes, box, locked: this.host.locked } });
+  }
+
+  private send(message: VehicleDesignRequest): number {
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./vehicle-design.worker.ts', import.meta.url), { type: 'module', name: 'vehicle-design' });
+      this.worker.onmessage = (event: MessageEvent<VehicleDesignReply>) => this.onReply(event.data);
+    }
+    const id = this.nextId++;
+    this.waiting.set(id, message.kind);
+    this.worker.postMessage({ ...message, id });
+    return id;
+  }
+
+  private onReply(reply: VehicleDesignReply): void {
+    this.waiting.delete(reply.id);
+    if (reply.kind === 'fit') { this.showFit(reply.result); return; }
+    if (reply.id !== this.asked) return; // an older car's
+    const r = reply.result;
+    if ('error' in r) { this.note.textContent = `No arrows: ${r.error}`; return; }
+    this.rates = r;
+    this.draw(r);
+  }
+
+  private showFit(result: VehicleDocumentFit | { error: string }): void {
+    this.fit = result;
+    if ('error' in result) { this.fitNote.textContent = `Fit: ${result.error}`; return; }
+    const t = result.report.targets[0];
+    const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)} mm`);
+    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${label(t.target)} <span data-fit="value">${t.value.toFixed(4)}</span> (wanted ${t.wanted}) in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}`;
+    if (result.doc) this.host.edit(result.doc);
+  }
+
+  /** One arrow per pickup, from where it stands, along the gradient turned with the body. */
+  private draw(r: VehiclePickupRates): void {
+    const pose = this.host.frame?.pose;
+    if (!pose) return;
+    const refOf = new Map(Object.entries(this.host.frame!.handles).map(([ref, hp]) => [`${hp.axle}:${hp.name}`, ref]));
+    const body = pose.poses.body;
+    const q = body ? new Quaternion(body[4], body[5], body[6], body[3]) : new Quaternion();
+    const longest = Math.max(...r.rates.map((x) => Math.hypot(...x.gradient)), 1e-300);
+    for (const rate of r.rates) {
+      const ref = refOf.get(`${rate.hardpoint.axle}:${rate.hardpoint.name}`);
+      const at = ref ? pose.points[ref] : undefined;
+      const size = Math.hypot(...rate.gradient);
+      if (!at || !(size > 0)) continue;
+      const dir = new Vector3(...rate.gradient).normalize().applyQuaternion(q);
+      const length = (pose.lengthScale * LONGEST * size) / longest;
+      const arrow = new ArrowHelper(dir, new Vector3(at[0], at[1], at[2]), length, ARROW_COLOR, Math.min(length * 0.35, pose.lengthScale * 0.03), Math.min(length * 0.2, pose.lengthScale * 0.015));
+      arrow.name = `vehicle-arrow:${rate.hardpoint.axle}:${rate.hardpoint.name}`;
+      this.group.add(arrow);
+    }
+    const top = [...r.rates].sort((a, b) => Math.hypot(...b.gradient) - Math.hypot(...a.gradient))[0];
+    this.note.textContent = `${label(r.metric)} ${r.value.toFixed(4)}: ${r.rates.length} pickups in ${(r.ms / 1000).toFixed(1)} s; the longest arrow, ${top ? `${top.hardpoint.axle} ${top.hardpoint.name}: ${Math.hypot(...top.gradient).toExponential(2)} per mm` : '—'}.`;
+  }
+
+  /** The arrows drawn (the browser tests count them). */
+  get drawn(): number { return this.group.children.length; }
+}
