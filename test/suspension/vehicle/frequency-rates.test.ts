@@ -40,6 +40,8 @@ describe('the ride frequencies as metrics', () => {
   const steps: Record<string, number> = {
     'rear.spring.rate': 0.5, 'front.spring.rate': 0.5, 'front.dynamics.masses.upright.mass': 0.1, 'front.anti_roll.rate': 500, 'body.mass': 2.5, 'vehicle_config.cg_position.z': 2, 'vehicle_config.cg_position.x': 2,
     'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_inboard_front.z': 1, 'front.upper_wishbone_outboard.z': 1,
+    // the body's own inertia (the mass matrix's rate only) and the wheels' mass (a part of its own on its bearing, its cylinder's inertia growing with it)
+    'body.inertia.xx': 2e6, 'body.inertia.yy': 5e6, 'body.inertia.xz': 2e6, 'front.dynamics.masses.wheel.mass': 0.2, 'rear.dynamics.masses.wheel.mass': 0.2,
   };
   const names = Object.keys(steps);
   const r = frequencySensitivity(buildVehicle(spec), names);
