@@ -130,3 +130,23 @@ describe('the wheel hop and tramp frequencies', () => {
     expect(frequencyMode({ modes, rises }, 'vehicle.wheel_hop_frequency.front')).toMatch(/no wheel hop mode of the front axle/);
   });
 });
+
+describe('a wheel with its own inertia in the file', () => {
+  // the sedan's front wheels given their inertia (kg·mm², spin about y): its diagonal entries become numbers, and the mass no longer grows it
+  const given = readVehicle(undefined, (path, text) => (path.endsWith('double_wishbone_axle_front.yaml') ? text.replace('wheel: 14', 'wheel: { mass: 14, inertia: [700e3, 1200e3, 700e3] }') : text));
+  const steps: Record<string, number> = { 'front.dynamics.masses.wheel.inertia.x': 5e4, 'front.dynamics.masses.wheel.inertia.y': 5e4, 'front.dynamics.masses.wheel.mass': 0.2 };
+  const names = Object.keys(steps);
+  const metrics = ['vehicle.pitch_frequency', 'vehicle.roll_frequency', 'vehicle.wheel_hop_frequency.front', 'vehicle.wheel_tramp_frequency.front'];
+  const r = frequencySensitivity(buildVehicle(given), names, metrics);
+
+  for (const name of names) {
+    it(`${name}: against extrapolated central differences of re-solved cars`, () => {
+      if (r.status !== 'solved') throw new Error(r.message);
+      const fd = extrapolated(name, steps[name], given);
+      for (const metric of metrics) {
+        const exact = r.metrics[metric].gradient[name];
+        expect(Math.abs(exact - fd[metric]), `${metric}: ${exact} vs ${fd[metric]}`).toBeLessThan(1e-6 * Math.abs(fd[metric]) + 1e-12 * r.metrics[metric].value / steps[name]);
+      }
+    });
+  }
+});
