@@ -54,7 +54,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const model = v.buildVehicle(spec);
   const parts: Awaited<ReturnType<typeof v.vehicleStaticSensitivity>>[] = [];
   const progress = io.stderrIsTTY ? progressLine(io, 'sensitivity') : undefined;
-  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all, staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
+  // at rest by default every number but the body's inertia (its gradients there are exact zeros: the quasi-static loads have no rotational part)
+  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all.filter((n) => !n.startsWith('body.inertia.')), staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
   await progress?.clear();
   // a gradient figure's gradients: over the named numbers, or by default the bars' rates (every number takes seconds)
   if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));

@@ -1,6 +1,7 @@
 /** `kinemate sensitivity VEHICLE` and `kinemate fit VEHICLE` end to end: the real commands on the sedan. */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { kinemate, tempFolder } from './helpers';
 import { isVehicleText } from '../../src/cli/vehicle-gradients';
 
@@ -75,6 +76,33 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       expect(check.code).toBe(0);
       expect(JSON.parse(check.stdout).corners.rear_left.ride_height).toBeCloseTo(294, 6);
     } finally { tmp.remove(); }
+  });
+
+  it('takes the body\'s inertia and the wheels\' mass as numbers: the pitch frequency\'s gradient against the modes of the sedan with its pitch inertia moved, zeros at rest', async () => {
+    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.pitch_frequency', '--metric', 'vehicle.front_axle_load',
+      '--parameter', 'body.inertia.yy', '--parameter', 'front.dynamics.masses.wheel.mass']);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout);
+    const tmp = tempFolder();
+    try {
+      // the sedan with its pitch inertia (700e6 kg·mm²) moved by ±h, its axle files reached from the temporary folder
+      const h = 5e6, text = readFileSync(SEDAN, 'utf8').replaceAll('../suspension/', `${relative(tmp.dir, resolve('examples/suspension'))}/`);
+      const pitch = async (d: number) => {
+        const file = tmp.file(`sedan${d}.vehicle.yaml`);
+        writeFileSync(file, text.replace('inertia: [150e6, 700e6, 800e6]', `inertia: [150e6, ${700e6 + d}, 800e6]`));
+        const modes = await kinemate(['modes', file]);
+        expect(modes.code, modes.stderr).toBe(0);
+        return JSON.parse(modes.stdout).summary.pitch_frequency as number;
+      };
+      expect(r.metrics['vehicle.pitch_frequency'].value).toBe(await pitch(0));
+      const fd = ((await pitch(h)) - (await pitch(-h))) / (2 * h);
+      expect(fd).toBeLessThan(0);
+      expect(Math.abs(r.metrics['vehicle.pitch_frequency'].gradient['body.inertia.yy'] - fd)).toBeLessThan(1e-4 * Math.abs(fd));
+    } finally { tmp.remove(); }
+    // heavier front wheels: a lower pitch frequency; at rest the body's inertia moves nothing, a front wheel's kilogram loads the front axle by nearly 2g
+    expect(r.metrics['vehicle.pitch_frequency'].gradient['front.dynamics.masses.wheel.mass']).toBeLessThan(0);
+    expect(r.metrics['vehicle.front_axle_load'].gradient['body.inertia.yy']).toBe(0);
+    expect(r.metrics['vehicle.front_axle_load'].gradient['front.dynamics.masses.wheel.mass']).toBeCloseTo(2 * 9.80665, 1);
   });
 
   it('fits the heave frequency with the rear spring rate: the written vehicle\'s modes have it (examples/sensitivity/fit_vehicle_heave_frequency.yaml)', async () => {

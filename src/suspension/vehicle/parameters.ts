@@ -4,7 +4,10 @@
  * `front.left.upper_wishbone_outboard.z` (one side), `front.upper_wishbone_outboard.z` (both
  * sides of an axle, the right's y mirrored: the axle kept symmetric), `rear.spring.rate`,
  * `front.dynamics.masses.upright.mass` — the anti-roll bar's rate `front.anti_roll.rate`,
- * and the body's `body.mass` and `vehicle_config.cg_position.x|y|z`.
+ * the wheels' mass `front.dynamics.masses.wheel.mass` (both wheels of the axle, each a part of
+ * its own on its bearing: a lump on it) and, where the file gives it, their inertia
+ * `….wheel.inertia.x|y|z`, and the body's `body.mass`, `body.inertia.xx|yy|zz|xy|xz|yz`
+ * (kg·mm², a product moving both of its entries) and `vehicle_config.cg_position.x|y|z`.
  *
  * An axle number reaches the vehicle through the axle's dynamics assembly, which the
  * vehicle renames (vehicle.ts: `chassis` → `body` with the axle's prefix on its entities,
@@ -54,6 +57,8 @@ function addPointInertia(I: number[], m: number, dm: number, a: readonly number[
 }
 
 const AXES = 'xyz';
+/** The body's inertia entries as numbers: the tensor's (row, column), a product moving both of its entries. */
+const INERTIA_ENTRIES: Record<string, [number, number]> = { xx: [0, 0], yy: [1, 1], zz: [2, 2], xy: [0, 1], xz: [0, 2], yz: [1, 2] };
 
 /** The axle's own source as the vehicle builds it (vehicleAssembly): no wheel mass, no sprung mass, no road. */
 export function axleSource(spec: VehicleSpec, axle: AxleName): GeometrySource {
@@ -73,8 +78,10 @@ export function vehicleParameterNames(spec: VehicleSpec): string[] {
     for (const n of own) { const m = /^left\.(.+)$/.exec(n); if (m && own.includes(`right.${m[1]}`)) sym.add(m[1]); }
     out.push(...[...sym].map((n) => `${axle}.${n}`), ...own.map((n) => `${axle}.${n}`));
     if (spec[axle].geometry.devices?.anti_roll_rate !== undefined && spec[axle].geometry.scope === 'axle') out.push(`${axle}.anti_roll.rate`);
+    const wheel = spec[axle].dynamics.masses.wheel;
+    if (wheel) out.push(`${axle}.dynamics.masses.wheel.mass`, ...(wheel.inertia ? [...AXES].map((a) => `${axle}.dynamics.masses.wheel.inertia.${a}`) : []));
   }
-  out.push('body.mass', ...[...AXES].map((a) => `vehicle_config.cg_position.${a}`));
+  out.push('body.mass', ...Object.keys(INERTIA_ENTRIES).map((e) => `body.inertia.${e}`), ...[...AXES].map((a) => `vehicle_config.cg_position.${a}`));
   return out;
 }
 
@@ -95,6 +102,14 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
     addPointInertia(out.bodyInertia!, 0, 1, c, [0, 0, 0]);
     return out;
   }
+  const inertia = /^body\.inertia\.(\w\w)$/.exec(name);
+  if (inertia) {
+    // the body's own inertia about its centre: the mass matrix's rate only (the quasi-static loads have no rotational part)
+    const [i, j] = INERTIA_ENTRIES[inertia[1]];
+    out.bodyInertia![i * 3 + j] += 1;
+    if (i !== j) out.bodyInertia![j * 3 + i] += 1;
+    return out;
+  }
   const cgm = /^vehicle_config\.cg_position\.([xyz])$/.exec(name);
   if (cgm) {
     const k = AXES.indexOf(cgm[1]) as 0 | 1 | 2, sign = k === 0 ? -1 : 1; // x is measured rearward
@@ -110,6 +125,8 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
     out.parts.push({ parameter: { kind: 'coefficient', element: `${axle}_arb`, field: 'rotational_stiffness.x' }, weight: 1 });
     return out;
   }
+  const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz]))$/.exec(rest);
+  if (wheel) { addWheelLumps(out, doc, axle, wheel[2] === undefined ? -1 : AXES.indexOf(wheel[2]), spec[axle].dynamics.masses.wheel!.inertia !== undefined); return out; }
   const src = axleSource(spec, axle);
   const base = suspensionDynamicsAssembly(src.geometry, src.spec).doc;
   const sides: [string, number][] = src.geometry.scope === 'axle' && !/^(left|right|center)\.|^(spring|dynamics)\./.test(rest) ? [[`left.${rest}`, 1], [`right.${rest}`, 1]] : [[rest, 1]];
@@ -147,6 +164,20 @@ function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: Asse
     const r = lumpRates(src.geometry, src.spec, own, base, doc1, 0.5);
     if (typeof r === 'string') throw new VehicleInputError(`parameter "${axle}.${own}"`, r);
     for (const l of r.parts) out.lumps.push({ ...l, part: part(l.part), dmass: w * l.dmass, dcentre: l.dcentre.map((x) => w * x), dinertia: l.dinertia.map((x) => w * x) });
+  }
+}
+
+/**
+ * The axle's wheels' mass (axis −1) or a diagonal entry of their inertia (axis 0–2): each wheel a
+ * part of its own on its bearing (vehicleAssembly), its mass at the wheel centre, which stays. A
+ * wheel's inertia the file does not give is the solid cylinder's, linear in the mass: it grows with it.
+ */
+function addWheelLumps(out: VehicleParameter, doc: AssemblyDoc, axle: AxleName, axis: number, given: boolean): void {
+  for (const [part, p] of Object.entries(doc.parts)) {
+    if (!new RegExp(`^${axle}_(left|right)_wheel$`).test(part) || !p.mass) continue;
+    const { mass, centre } = p.mass, inertia = p.mass.inertia.flat();
+    const dinertia = axis >= 0 ? inertia.map((_, k) => (k === axis * 4 ? 1 : 0)) : given ? inertia.map(() => 0) : inertia.map((x) => x / mass);
+    out.lumps.push({ part, mass, centre: [...centre], inertia, dmass: axis >= 0 ? 0 : 1, dcentre: [0, 0, 0], dinertia });
   }
 }
 
@@ -201,8 +232,24 @@ export function movedVehicleSpec(spec: VehicleSpec, name: string, d: number): Ve
   if (name === 'body.mass') { out.body.mass += d; return out; }
   const cgm = /^vehicle_config\.cg_position\.([xyz])$/.exec(name);
   if (cgm) { out.cg_position[AXES.indexOf(cgm[1])] += d; return out; }
+  const inertia = /^body\.inertia\.(\w\w)$/.exec(name);
+  if (inertia && INERTIA_ENTRIES[inertia[1]]) {
+    const [i, j] = INERTIA_ENTRIES[inertia[1]];
+    out.body.inertia = spec.body.inertia.map((r) => [...r]);
+    out.body.inertia[i][j] += d;
+    if (i !== j) out.body.inertia[j][i] += d;
+    return out;
+  }
   const axle = name.split('.')[0] as AxleName, rest = name.slice(axle.length + 1);
   const a = spec[axle];
+  const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz]))$/.exec(rest);
+  if (wheel && a?.dynamics.masses.wheel) {
+    const w = { ...a.dynamics.masses.wheel };
+    if (wheel[2] === undefined) w.mass += d;
+    else { const k = AXES.indexOf(wheel[2]); w.inertia = w.inertia!.map((r) => [...r]) as typeof w.inertia; w.inertia![k][k] += d; }
+    out[axle] = { ...a, dynamics: { ...a.dynamics, masses: { ...a.dynamics.masses, wheel: w } } };
+    return out;
+  }
   if (rest === 'anti_roll.rate') {
     const g = structuredClone({ ...a.geometry, raw: null });
     g.devices!.anti_roll_rate! += d;

@@ -37,10 +37,10 @@ function extrapolated(name: string, h: number, on = spec): Record<string, number
 describe('gradients of the gradient figures along numbers that move the rest state', () => {
   // a spring rate; the body's mass (its centre moving too); a chassis pickup (a link's length row, half its mass on
   // the body); an inboard pivot (its hinge axis turning); an upright pickup (masses placed from points)
-  const names = ['rear.spring.rate', 'vehicle_config.cg_position.z', 'body.mass', 'rear.lower_front_link_inboard.z', 'front.upper_wishbone_inboard_front.z', 'front.upper_wishbone_outboard.z'];
+  const names = ['rear.spring.rate', 'vehicle_config.cg_position.z', 'body.mass', 'rear.lower_front_link_inboard.z', 'front.upper_wishbone_inboard_front.z', 'front.upper_wishbone_outboard.z', 'front.dynamics.masses.wheel.mass'];
   const r = vehicleGradientSensitivity(buildVehicle(spec), names);
-  // steps: 0.5 N/mm on 100 N/mm, 2 mm of cg height, 5 kg on ~1400, 1 mm of a pickup
-  const steps: Record<string, number> = { 'rear.spring.rate': 0.5, 'vehicle_config.cg_position.z': 2, 'body.mass': 5, 'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_inboard_front.z': 1, 'front.upper_wishbone_outboard.z': 1 };
+  // steps: 0.5 N/mm on 100 N/mm, 2 mm of cg height, 5 kg on ~1400, 1 mm of a pickup, 0.5 kg on each 14 kg front wheel
+  const steps: Record<string, number> = { 'rear.spring.rate': 0.5, 'vehicle_config.cg_position.z': 2, 'body.mass': 5, 'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_inboard_front.z': 1, 'front.upper_wishbone_outboard.z': 1, 'front.dynamics.masses.wheel.mass': 0.5 };
 
   for (const name of names) {
     it(`${name}: every figure against extrapolated central differences of re-solved cars`, () => {

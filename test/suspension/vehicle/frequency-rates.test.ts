@@ -40,6 +40,8 @@ describe('the ride frequencies as metrics', () => {
   const steps: Record<string, number> = {
     'rear.spring.rate': 0.5, 'front.spring.rate': 0.5, 'front.dynamics.masses.upright.mass': 0.1, 'front.anti_roll.rate': 500, 'body.mass': 2.5, 'vehicle_config.cg_position.z': 2, 'vehicle_config.cg_position.x': 2,
     'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_inboard_front.z': 1, 'front.upper_wishbone_outboard.z': 1,
+    // the body's own inertia (the mass matrix's rate only) and the wheels' mass (a part of its own on its bearing, its cylinder's inertia growing with it)
+    'body.inertia.xx': 2e6, 'body.inertia.yy': 5e6, 'body.inertia.xz': 2e6, 'front.dynamics.masses.wheel.mass': 0.2, 'rear.dynamics.masses.wheel.mass': 0.2,
   };
   const names = Object.keys(steps);
   const r = frequencySensitivity(buildVehicle(spec), names);
@@ -127,4 +129,24 @@ describe('the wheel hop and tramp frequencies', () => {
     expect(frequencyMode({ modes: [modes[3], modes[2], modes[1]], rises: [rises[3], rises[2], rises[1]] }, 'vehicle.wheel_hop_frequency.rear')).toBe(1);
     expect(frequencyMode({ modes, rises }, 'vehicle.wheel_hop_frequency.front')).toMatch(/no wheel hop mode of the front axle/);
   });
+});
+
+describe('a wheel with its own inertia in the file', () => {
+  // the sedan's front wheels given their inertia (kg·mm², spin about y): its diagonal entries become numbers, and the mass no longer grows it
+  const given = readVehicle(undefined, (path, text) => (path.endsWith('double_wishbone_axle_front.yaml') ? text.replace('wheel: 14', 'wheel: { mass: 14, inertia: [700e3, 1200e3, 700e3] }') : text));
+  const steps: Record<string, number> = { 'front.dynamics.masses.wheel.inertia.x': 5e4, 'front.dynamics.masses.wheel.inertia.y': 5e4, 'front.dynamics.masses.wheel.mass': 0.2 };
+  const names = Object.keys(steps);
+  const metrics = ['vehicle.pitch_frequency', 'vehicle.roll_frequency', 'vehicle.wheel_hop_frequency.front', 'vehicle.wheel_tramp_frequency.front'];
+  const r = frequencySensitivity(buildVehicle(given), names, metrics);
+
+  for (const name of names) {
+    it(`${name}: against extrapolated central differences of re-solved cars`, () => {
+      if (r.status !== 'solved') throw new Error(r.message);
+      const fd = extrapolated(name, steps[name], given);
+      for (const metric of metrics) {
+        const exact = r.metrics[metric].gradient[name];
+        expect(Math.abs(exact - fd[metric]), `${metric}: ${exact} vs ${fd[metric]}`).toBeLessThan(1e-6 * Math.abs(fd[metric]) + 1e-12 * r.metrics[metric].value / steps[name]);
+      }
+    });
+  }
 });

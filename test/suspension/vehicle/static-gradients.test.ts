@@ -22,6 +22,9 @@ const NUMBERS: [string, number][] = [
   ['rear.spring.rate', 0.05], // N/mm
   ['front.dynamics.links.pushrod', 0.05], // kg: half on the rocker, half lumped onto the body
   ['body.mass', 0.5],
+  ['front.dynamics.masses.wheel.mass', 0.05], // kg on each front wheel: a part of its own on its bearing
+  ['rear.dynamics.masses.wheel.mass', 0.05],
+  ['body.inertia.yy', 1e6], // kg·mm²: nothing moves at rest (exact zeros), the re-solved cars agree
   ['vehicle_config.cg_position.x', 0.5],
 ];
 
@@ -53,6 +56,9 @@ describe('vehicle gradients at rest', () => {
     expect(Math.abs(sum('rear.left.lower_front_link_inboard.z'))).toBeLessThan(1e-9);
     expect(sum('body.mass')).toBeCloseTo(9.80665, 9);
     expect(sum('front.dynamics.links.pushrod')).toBeCloseTo(2 * 9.80665, 9);
+    expect(sum('front.dynamics.masses.wheel.mass')).toBeCloseTo(2 * 9.80665, 9);
+    expect(sum('rear.dynamics.masses.wheel.mass')).toBeCloseTo(2 * 9.80665, 9);
+    for (const metric of STATIC_METRICS) expect(Math.abs(metrics[metric].gradient['body.inertia.yy'])).toBe(0);
     // a symmetric move does not roll the car; a one-sided one does
     expect(Math.abs(metrics['vehicle.roll'].gradient['front.lower_wishbone_outboard.z'])).toBeLessThan(1e-12);
     expect(Math.abs(metrics['vehicle.roll'].gradient['rear.left.lower_front_link_inboard.z'])).toBeGreaterThan(1e-6);
@@ -60,7 +66,9 @@ describe('vehicle gradients at rest', () => {
 
   it('names every number of both axles and the body; refuses what it cannot follow', () => {
     const names = vehicleParameterNames(spec);
-    for (const n of ['front.left.upper_wishbone_outboard.x', 'front.upper_wishbone_outboard.x', 'rear.right.strut_bottom.z', 'front.spring.rate', 'front.anti_roll.rate', 'body.mass']) expect(names).toContain(n);
+    for (const n of ['front.left.upper_wishbone_outboard.x', 'front.upper_wishbone_outboard.x', 'rear.right.strut_bottom.z', 'front.spring.rate', 'front.anti_roll.rate', 'body.mass', 'body.inertia.xz', 'front.dynamics.masses.wheel.mass', 'rear.dynamics.masses.wheel.mass']) expect(names).toContain(n);
+    // the sedan's wheels have no inertia of their own in the file (a solid cylinder): no inertia numbers for them
+    expect(names).not.toContain('front.dynamics.masses.wheel.inertia.y');
     expect(() => vehicleStaticSensitivity(buildVehicle(spec), ['front.left.axle_outboard.z'])).toThrow(/axle point/);
     expect(() => vehicleStaticSensitivity(buildVehicle(spec), ['front.nothing.z'])).toThrow(/parameter "front.nothing.z"/);
   });

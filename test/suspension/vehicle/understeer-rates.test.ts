@@ -35,6 +35,7 @@ describe('the understeer gradient\'s gradient', () => {
   const steps: Record<string, number> = {
     'rear.spring.rate': 0.5, 'body.mass': 5, 'vehicle_config.cg_position.z': 2,
     'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_outboard.z': 1, 'front.anti_roll.rate': 500,
+    'front.dynamics.masses.wheel.mass': 0.5, // a lump on each front wheel: its d'Alembert load and the car's centre of mass
   };
   const names = Object.keys(steps);
   const r = understeerSensitivity(buildVehicle(spec), names, UNDERSTEER_RADIUS, STEADY_METRICS);
