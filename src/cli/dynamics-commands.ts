@@ -248,6 +248,9 @@ Options:
                      spring.damping, spring.free_length, dynamics.masses.PART.mass|centre.x|
                      inertia.x, dynamics.sprung_mass, dynamics.tyre.stiffness|damping,
                      dynamics.road.bump.height|duration|start (dynamics.road.left.… on an axle).
+                     On a vehicle file (a run over a road): its run's assembly's numbers,
+                     as an assembly's (front_left_spring.stiffness, front_left_tyre.stiffness,
+                     body.mass), the car's rest moving with them (docs/vehicle-dynamics.md).
   --result NAME      with --gradient: PART[.POINT].position.x|y|z or …velocity.x|y|z (mm,
                      mm/s, world axes) at the end, or @max, @min, or @cross=LEVEL (the
                      time the coordinate first passes LEVEL, s), or ELEMENT.tension (N; a
@@ -311,8 +314,7 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
     if (gradientMethod !== undefined && gradientMethod !== 'adjoint' && gradientMethod !== 'direct') throw new CliError(`simulate: --gradient-method must be adjoint or direct, got "${gradientMethod}"`);
     if (gradientMethod !== undefined && !gradients.length) throw new CliError('simulate: --gradient-method needs --gradient PARAM and --result NAME');
     const isVehicle = await isVehicleInput(file);
-    if ((gradients.length || resultNames.length) && isVehicle) throw new CliError('simulate: --gradient and --result do not take a vehicle file yet');
-    if (gradients.length || resultNames.length) return simulateGradient(file, io, gradients, resultNames, { duration, step, method, rhoInf }, out, gradientMethod);
+    if (gradients.length || resultNames.length) return simulateGradient(file, io, gradients, resultNames, { duration, step, method, rhoInf }, out, gradientMethod, isVehicle);
     const { buildDynamics, simulate, IntegratorError } = await dynamics();
     const { frameWriter, fileSink, stdoutSink } = await import('./simulation-output.ts');
     // a vehicle file and a suspension geometry with a dynamics section run through their own bridges
@@ -347,14 +349,16 @@ Example: kinemate simulate examples/pendulum.kinemate.json --duration 2 --step 0
 /** `simulate --gradient`: the exact gradients of the results instead of the frames (one run for all). */
 async function simulateGradient(file: string, io: Parameters<Command['run']>[1], names: string[], resultNames: string[],
   options: { duration: number; step: number; method: 'generalized-alpha' | 'backward-euler'; rhoInf?: number }, out: string | undefined,
-  gradientMethod: 'adjoint' | 'direct' | undefined): Promise<number> {
+  gradientMethod: 'adjoint' | 'direct' | undefined, isVehicle = false): Promise<number> {
   if (!names.length) throw new CliError('simulate: --result needs at least one --gradient PARAM');
   if (!resultNames.length) throw new CliError('simulate: --gradient needs --result NAME (e.g. body.position.z@max)');
   const twice = resultNames.find((r, i) => resultNames.indexOf(r) !== i);
   if (twice !== undefined) throw new CliError(`simulate: --result "${twice}" is given twice`);
   const { simulationGradients, parseParameter, parseResult, DynamicSensitivityError, IntegratorError } = await dynamics();
-  // a geometry file names its own numbers (sensitivity-geometry.ts): resolved when built
-  const geometryText = await geometryTextOf(file);
+  // a geometry file names its own numbers (sensitivity-geometry.ts): resolved when built; a vehicle
+  // file's run is an assembly, named as one (docs/vehicle-dynamics.md)
+  const vehicle = isVehicle ? await prepareVehicleRun(file, io, out) : null;
+  const geometryText = vehicle ? null : await geometryTextOf(file);
   let parameters, results;
   try {
     parameters = geometryText === null ? names.map(parseParameter) : names;
@@ -363,7 +367,8 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
     if (error instanceof DynamicSensitivityError) throw new CliError(`simulate: ${error.message}`);
     throw error;
   }
-  const model = geometryText === null ? await loadModel(file, io) : null;
+  const model = geometryText === null && !vehicle ? await loadModel(file, io) : null;
+  const vehicleGradients = vehicle ? (await import('../suspension/vehicle/run-gradients.ts')).vehicleSimulationGradients : null;
   // the adjoint's backward sweep pays off with more parameters than results
   const how = gradientMethod ?? (parameters.length > results.length ? 'adjoint' : 'direct');
   // on a terminal: the forward pass's line, then the adjoint sweep's in its place
@@ -376,7 +381,8 @@ async function simulateGradient(file: string, io: Parameters<Command['run']>[1],
   } : undefined;
   let g;
   try {
-    g = model ? simulationGradients(model, parameters as DynamicParameter[], results as DynamicResult[], { ...options, onProgress }, how) : await geometryGradients(file, geometryText!, names, results, { ...options, onProgress }, how);
+    g = vehicle ? vehicleGradients!(vehicle, parameters as DynamicParameter[], results as DynamicResult[], { ...options, onProgress }, how)
+      : model ? simulationGradients(model, parameters as DynamicParameter[], results as DynamicResult[], { ...options, onProgress }, how) : await geometryGradients(file, geometryText!, names, results, { ...options, onProgress }, how);
     if (!swept) await forward?.clear();
     await backward?.clear();
   } catch (error) {

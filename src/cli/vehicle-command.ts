@@ -38,10 +38,10 @@ function range(flag: string, spec: string): number[] {
 
 export const vehicleCommand: Command = {
   name: 'vehicle',
-  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N | --steady-state --radius R --speed A:B:N) [--format json|csv] [--out FILE]',
+  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N | --steady-state --radius R --speed A:B:N [--steer rack|wheels]) [--format json|csv] [--out FILE]',
   summary: 'a whole car from two axle files: loads at rest, roll and pitch gradients, load transfer, understeer',
   help: `Usage: kinemate vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N
-                        | --steady-state --radius R --speed A:B:N)
+                        | --steady-state --radius R --speed A:B:N [--steer rack|wheels])
                         [--format json|csv] [--out FILE]
 
 Assembles the vehicle file's two axles, its free sprung body and tyres into one
@@ -64,6 +64,14 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
               tyres.<corner>
               { slip_angle (deg), load, lateral_force (N) } and the state; a
               summary with understeer_gradient (deg/g, exact at 0 g)
+  --steer rack  (with --steady-state) solve the turn for the rack's travel, not
+              a steer at the wheels (--steer wheels, the default): each front
+              wheel steers through the linkage (Ackermann), roll steer and
+              compliance; per step rack (mm), wheel_steer.<front corner> (deg),
+              steer = rack × the linkage's ratio at rest (deg), and with a
+              driven_axle the driven tyres' slip_ratio and drive_force (N) at
+              them, tyres.<corner>.longitudinal_force (N); summary
+              rack_steer_gain (deg/mm) and kinematic_rack (mm)
 Every state: corners.<front_left|front_right|rear_left|rear_right> { contact_load
 [Fx, Fy, Fz] (N, the road's force on the tyre), contact_point (mm), wheel_travel,
 ride_height (mm), camber, toe (deg) }, body { heave (mm), pitch, roll (deg) },
@@ -81,7 +89,7 @@ Exit codes: 0 done; 1 bad input; 2 a state did not converge.
 Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
 `,
   async run(argv, io) {
-    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, 'steady-state': { type: 'boolean' }, radius: { type: 'string' }, speed: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, 'steady-state': { type: 'boolean' }, radius: { type: 'string' }, speed: { type: 'string' }, steer: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
     const file = onePositional('vehicle', args, 'VEHICLE file');
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`vehicle: --format must be json or csv, got "${format}"`);
@@ -90,6 +98,9 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
     const radiusText = stringOption(args, 'radius'), speedText = stringOption(args, 'speed');
     if (!steady && (radiusText !== undefined || speedText !== undefined)) throw new CliError('vehicle: --radius and --speed go with --steady-state');
     const radius = steady ? steadyRadius(radiusText) : 0;
+    const steerInput = stringOption(args, 'steer');
+    if (steerInput !== undefined && !steady) throw new CliError('vehicle: --steer goes with --steady-state');
+    if (steerInput !== undefined && steerInput !== 'rack' && steerInput !== 'wheels') throw new CliError(`vehicle: --steer must be rack or wheels, got "${steerInput}"`);
     const values = ay !== undefined ? range('--ay', ay) : ax !== undefined ? range('--ax', ax) : steady ? speeds(speedText) : [];
     const out = stringOption(args, 'out');
     refuseOverwritingInputs('vehicle', '--out', out, [['vehicle', file]]);
@@ -109,7 +120,8 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
       ok = s.status === 'solved';
     } else if (steady) {
       const progress = io.stderrIsTTY && values.length > 1 ? progressLine(io, 'vehicle') : undefined;
-      const sweep = v.steadyStateSweep(model, radius, values, progress ? (d, t) => progress.update(d, t) : undefined);
+      const onStep = progress ? (d: number, t: number) => progress.update(d, t) : undefined;
+      const sweep = steerInput === 'rack' ? v.rackSteadySweep(model, radius, values, onStep) : v.steadyStateSweep(model, radius, values, onStep);
       await progress?.clear();
       result = { name: spec.name, analysis: 'steady_state', units: STEADY_UNITS, ...sweep };
       rows = sweep.steps;

@@ -31,5 +31,12 @@ export interface GradientOptions {
    * function theorem on its balance; 'fixed' they do not move (checked: Φ_p = 0 there).
    */
   start?: 'file' | 'equilibrium' | 'fixed';
+  /**
+   * With start 'equilibrium': adds into K (n × n, the tangent layout, zeroed; ∂Q/∂q's sign) a
+   * stiffness the start's balance is differentiated with and the run is not: what held the
+   * start where it was solved in directions nothing in the run holds at rest (a whole car's
+   * x, y and yaw: the vehicle's datum), so that the start's rate is that solve's.
+   */
+  startHold?: (K: Float64Array) => void;
 }
 

@@ -126,6 +126,12 @@ export function startTangents(s: RunSetup, pr: ParameterRows, lin: Linearisation
     A.fill(0);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] = H[i * n + j] - K[i * n + j];
     for (let r = 0; r < m; r++) for (let c = 0; c < n; c++) { A[(n + r) * N + c] = J[r * n + c]; A[c * N + n + r] = J[r * n + c]; }
+    const hold = startMode === 'equilibrium' ? s.options.startHold : undefined;
+    if (hold) {
+      const Kh = new Float64Array(n * n);
+      hold(Kh);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * N + j] -= Kh[i * n + j];
+    }
     dropInactive(A, N);
     const f = new LU(N);
     if (startMode === 'equilibrium' && !f.factor(A, N, 1e-13)) throw new DynamicSensitivityError('gradients: the start equilibrium is not isolated (its tangent stiffness is singular)');

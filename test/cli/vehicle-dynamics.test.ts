@@ -17,6 +17,32 @@ describe('kinemate modes | simulate VEHICLE', () => {
     expect(r.summary.heave_frequency).toBeLessThan(r.summary.wheel_hop_frequency.front / 3);
   });
 
+  it('simulate: a brake torque decelerates the car, the brakes\' work a line each in the budget', async () => {
+    const run = await kinemate(['simulate', 'examples/vehicles/sedan_braking.vehicle.yaml', '--duration', '0.12', '--step', '0.002', '--every', '10']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r.status).toBe('completed');
+    for (const c of ['front_left', 'front_right', 'rear_left', 'rear_right']) expect(r.energy_by_element[`${c}_brake`]).toBeGreaterThan(0);
+    const last = r.frames[r.frames.length - 1];
+    const fx = Object.values(last.vehicle.corners as Record<string, { contact_load: number[] }>).reduce((t, c) => t + c.contact_load[0]!, 0);
+    expect(fx).toBeLessThan(-3000); // 1500 N·m over ~0.3 m, less the wheels' spin
+    expect(last.velocities['body.pose'].linear[0]).toBeLessThan(0);
+  });
+
+  it('simulate --gradient: a road run\'s exact gradients with the run\'s names; a moving-road run refused', async () => {
+    const run = await kinemate(['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.02', '--step', '0.001',
+      '--gradient', 'front_left_tyre.stiffness', '--gradient', 'body.mass', '--result', 'body.position.z']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r).toMatchObject({ status: 'completed', gradient_method: 'adjoint', steps: 20, result: 'body.position.z' }); // more parameters than results
+    // at rest (the bump comes at 0.05 s) a heavier body sits lower, a stiffer tyre higher
+    expect(r.gradient['body.mass']).toBeLessThan(0);
+    expect(r.gradient['front_left_tyre.stiffness']).toBeGreaterThan(0);
+    const refused = await kinemate(['simulate', 'examples/vehicles/sedan_step_steer.vehicle.yaml', '--duration', '0.02', '--step', '0.001', '--gradient', 'body.mass', '--result', 'body.position.z']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/--gradient: a run on the moving road \(steer\)/);
+  });
+
   it('simulate: a bump under the front left wheel alone rolls the car; a bad road is refused naming its path', async () => {
     const run = await kinemate(['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.08', '--step', '0.002', '--every', '5']);
     expect(run.code).toBe(0);

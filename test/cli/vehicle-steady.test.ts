@@ -28,6 +28,27 @@ describe('kinemate vehicle --steady-state', () => {
     expect(typeof r.summary.understeer_gradient).toBe('number');
   });
 
+  it('steers through the rack with --steer rack: the rack, each front wheel\'s steer and the drive at the driven tyres', async () => {
+    const run = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r.steer_input).toBe('rack');
+    const s = r.steps[0];
+    expect(s.status).toBe('solved');
+    // steer is the rack times the linkage's ratio at rest; the two wheels steer differently (the linkage's Ackermann)
+    expect(s.steer).toBeCloseTo(s.rack * r.summary.rack_steer_gain, 9);
+    expect(Math.abs(s.wheel_steer.front_left - s.wheel_steer.front_right)).toBeGreaterThan(0.05);
+    expect(Math.abs(s.steer - (2.5 / 40) * 180 / Math.PI)).toBeLessThan(0.5);
+    // the sedan drives its rear wheels: their longitudinal forces are the drive force
+    expect(s.drive_force).toBeCloseTo(s.tyres.rear_left.longitudinal_force + s.tyres.rear_right.longitudinal_force, 9);
+    expect(s.slip_ratio).toBeGreaterThan(0);
+    const csv = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--format', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toContain('wheel_steer.front_left');
+    const bad = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'wheel']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toMatch(/--steer must be rack or wheels/);
+  });
+
   it('refuses a non-positive radius in one line, exit 1', async () => {
     const bad = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '0', '--speed', '20:60:3']);
     expect(bad.code).toBe(1);

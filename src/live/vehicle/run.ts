@@ -43,9 +43,10 @@ export type VehicleRunMessage =
 export function vehicleRunOf(doc: VehicleDocument): { run: VehicleRun; source: string; model: VehicleSimulationModel } {
   const spec = vehicleSpecOf(doc);
   const own = readVehicleRun(doc.text, doc.name, spec);
-  const given = own.steer !== null || Object.keys(own.roads).length > 0;
+  const given = own.steer !== null || own.torques.length > 0 || Object.keys(own.roads).length > 0;
   const run = given ? own : readVehicleRun(DEFAULT_VEHICLE_ROAD, 'the default bump', spec);
-  const source = own.steer ? 'the file\'s steer step' : given ? 'the file\'s road' : 'a 25 mm bump under the front left wheel (the file gives no road)';
+  const torques = own.torques.map((t) => t.kind).join(' and ');
+  const source = own.steer ? `the file's steer step${torques ? ` with its ${torques}` : ''}` : torques ? `the file's ${torques}` : given ? 'the file\'s road' : 'a 25 mm bump under the front left wheel (the file gives no road)';
   return { run, source, model: prepareVehicleSimulation(spec, run) };
 }
 

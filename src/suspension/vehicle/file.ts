@@ -61,8 +61,8 @@ export interface VehicleSpec {
  */
 export type OpenFile = (ref: string) => { path: string; text: string; parsed?: unknown };
 
-// `road` and `steer` are the run's (road.ts readVehicleRun)
-const TOP = ['vehicle', 'name', 'front', 'rear', 'vehicle_config', 'body', 'tyres', 'road', 'steer'];
+// `road`, `steer`, `brake` and `drive` are the run's (road.ts readVehicleRun)
+const TOP = ['vehicle', 'name', 'front', 'rear', 'vehicle_config', 'body', 'tyres', 'road', 'steer', 'brake', 'drive'];
 const CONFIG = ['wheelbase', 'cg_position', 'front_brake_bias', 'driven_axle'];
 const TYRE = ['stiffness', 'cornering_stiffness', 'longitudinal_stiffness', 'tir'];
 const REPLACED = ['sprung_mass', 'road', 'start', 'drop'];

@@ -12,6 +12,7 @@ export {
 export { vehicleCsv } from './csv';
 export { VehicleInputError } from './errors';
 export { steadyStateSweep, steadySummary, steadyTyres, type SteadyStateStep, type SteadySummary } from './steady-state';
+export { rackSteadySweep, type RackStateStep, type RackSummary } from './steady-rack';
 export { vehicleStaticSensitivity, type VehicleSensitivity, type VehicleMetricGradient } from './static-gradients';
 export { vehicleParameterNames, movedVehicleSpec } from './parameters';
 export { STATIC_METRICS, VEHICLE_METRIC_UNITS } from './metric-rates';

@@ -1,6 +1,6 @@
 /**
- * A vehicle file's run (docs/vehicle-dynamics.md): `road`, the road under each wheel, and
- * `steer`, a step at the steering rack. A road is one of the dynamics files' (a sine, a
+ * A vehicle file's run (docs/vehicle-dynamics.md): `road`, the road under each wheel,
+ * `steer`, a step at the steering rack, and `brake` and `drive`, a torque at the wheels. A road is one of the dynamics files' (a sine, a
  * (1 − cos) bump, a table of heights over time, an ISO 8608 random road of a class, seed,
  * speed and length: src/suspension/dynamics/road.ts). Given per side (`left`, `right`, or
  * one road for both), the front wheel sees it as written and the rear wheel the same road
@@ -27,17 +27,30 @@ export interface SteerStep {
   speed_kmh: number;
 }
 
+/** A brake or drive torque at the wheels over time, on a flat road at a speed (wheel-torque.ts). */
+export interface WheelTorqueRun {
+  kind: 'brake' | 'drive';
+  /** N·m: all the wheels' together at the end of the ramp (a brake's split by front_brake_bias, a drive's on the driven axle; left and right alike). */
+  torque_nm: number;
+  start: number;
+  ramp: number;
+  speed_kmh: number;
+}
+
 export interface VehicleRun {
   /** Per wheel; absent: a flat road. */
   roads: Partial<Record<CornerName, RoadLaw>>;
   /** s: the rear wheels' delay behind the front on the side roads (0 without them). */
   delay: number;
   steer: SteerStep | null;
+  /** `brake` and `drive`, as given. */
+  torques: WheelTorqueRun[];
 }
 
 const ROAD_KEYS = ['speed_kmh', 'left', 'right', ...CORNERS];
 const ROAD_KINDS = ['sine', 'bump', 'table', 'iso8608'];
 const STEER_KEYS = ['rack', 'start', 'ramp', 'speed_kmh'];
+const TORQUE_KEYS = ['torque_nm', 'start', 'ramp', 'speed_kmh'];
 
 /** The road moved `delay` s later: a sine by its phase, a table by its times (its first height held until then). */
 export function delayed(law: RoadLaw, delay: number): RoadLaw {
@@ -55,7 +68,7 @@ function lawOf(road: RoadSpec): RoadLaw {
 export function readVehicleRun(text: string, fileName: string, spec: VehicleSpec): VehicleRun {
   const problems = new ProblemList();
   const raw = parseText(text, fileName) as Record<string, unknown>;
-  const run: VehicleRun = { roads: {}, delay: 0, steer: null };
+  const run: VehicleRun = { roads: {}, delay: 0, steer: null, torques: [] };
   const r = raw.road;
   if (r !== undefined && !isRecord(r)) problems.add('road', 'expected a road ({ bump }, { table }, { sine }, { iso8608 }) or { speed_kmh, left, right, front_left, … }');
   else if (r !== undefined) {
@@ -81,6 +94,14 @@ export function readVehicleRun(text: string, fileName: string, spec: VehicleSpec
     }
   }
   if (raw.steer !== undefined) run.steer = readSteer(problems, raw.steer);
+  for (const kind of ['brake', 'drive'] as const) {
+    if (raw[kind] === undefined) continue;
+    const t = readTorque(problems, raw[kind], kind);
+    if (t) run.torques.push(t);
+  }
+  // one car, one speed
+  const first = run.steer?.speed_kmh ?? run.torques[0]?.speed_kmh;
+  for (const t of run.torques) if (t.speed_kmh !== first) problems.add(`${t.kind}.speed_kmh`, `the car has one speed: steer, brake and drive give the same speed_kmh (${first} and ${t.speed_kmh} here)`);
   problems.throwIfAny(fileName);
   return run;
 }
@@ -102,4 +123,15 @@ function readSteer(problems: ProblemList, raw: unknown): SteerStep | null {
   const speed = readNumber(problems, raw.speed_kmh, 'steer.speed_kmh', (v) => (v > 0 ? null : `must be > 0 (got ${v})`));
   if (rack === undefined || start === undefined || ramp === undefined || speed === undefined) return null;
   return { rack, start, ramp, speed_kmh: speed };
+}
+
+function readTorque(problems: ProblemList, raw: unknown, kind: 'brake' | 'drive'): WheelTorqueRun | null {
+  if (!isRecord(raw)) { problems.add(kind, 'expected { torque_nm (N·m, all wheels together), start (s), ramp (s), speed_kmh }'); return null; }
+  for (const key of Object.keys(raw)) if (!TORQUE_KEYS.includes(key)) problems.add(`${kind}.${key}`, `unknown field (expected ${TORQUE_KEYS.join(', ')})`);
+  const torque = readNumber(problems, raw.torque_nm, `${kind}.torque_nm`, (v) => (v >= 0 ? null : `must be ≥ 0 (got ${v}): a ${kind} torque's sign is its kind's`));
+  const start = raw.start === undefined ? 0 : readNumber(problems, raw.start, `${kind}.start`, (v) => (v >= 0 ? null : `must be ≥ 0 (got ${v})`));
+  const ramp = raw.ramp === undefined ? 0.05 : readNumber(problems, raw.ramp, `${kind}.ramp`, (v) => (v > 0 ? null : `must be > 0 (got ${v})`));
+  const speed = readNumber(problems, raw.speed_kmh, `${kind}.speed_kmh`, (v) => (v > 0 ? null : `must be > 0 (got ${v})`));
+  if (torque === undefined || start === undefined || ramp === undefined || speed === undefined) return null;
+  return { kind, torque_nm: torque, start, ramp, speed_kmh: speed };
 }

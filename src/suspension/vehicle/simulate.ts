@@ -21,6 +21,7 @@ import { TyreForce } from '../../../mates/forces';
 import { SlipTyreForce } from '../../../mates/tyres';
 import { VehicleInputError } from './errors';
 import { addSlipTyres, steerAssembly } from './step-steer';
+import { addWheelTorques } from './wheel-torque';
 import { CORNERS, buildVehicle, type CornerName, type VehicleModel } from './assembly';
 import { solveVehicle } from './analysis';
 import type { VehicleSpec } from './file';
@@ -76,7 +77,11 @@ export function prepareVehicleSimulation(spec: VehicleSpec, run: VehicleRun): Ve
   const rest = solveVehicle(vehicle, { ax: 0, ay: 0 });
   if (rest.status !== 'solved') throw new IntegratorError(`the vehicle at rest was not found: ${rest.message}`);
   if (run.steer && Object.keys(run.roads).length) throw new VehicleInputError('steer', 'a step steer runs on a flat road: give road or steer, not both');
-  const { doc, roads } = run.steer ? { doc: steerAssembly(vehicle, run.steer).doc, roads: {} } : runAssembly(vehicle, run);
+  if (run.torques.length && Object.keys(run.roads).length) throw new VehicleInputError(run.torques[0].kind, `a ${run.torques[0].kind} torque runs on a flat road at speed: give road or ${run.torques[0].kind}, not both`);
+  // a step steer, a brake or a drive: the car at speed on the moving road, its tyres slipping
+  const moving = run.steer !== null || run.torques.length > 0;
+  const speed = run.steer?.speed_kmh ?? run.torques[0]?.speed_kmh ?? 0;
+  const { doc, roads } = moving ? { doc: steerAssembly(vehicle, run.steer, speed).doc, roads: {} } : runAssembly(vehicle, run);
   const built = buildDynamics(doc);
   // the rest pose, variable by variable (the same names: the run's assembly adds to the vehicle's)
   const from = vehicle.dyn.system, to = built.system;
@@ -85,8 +90,9 @@ export function prepareVehicleSimulation(spec: VehicleSpec, run: VehicleRun): Ve
     const w = byName.get(v.name);
     if (w && w.dim === v.dim && !w.fixed) to.state.set(from.state.subarray(v.offset, v.offset + (v.dim === 6 ? 7 : 1)), w.offset);
   }
-  const { dyn, tyres } = run.steer ? addSlipTyres(vehicle, built) : { dyn: built, tyres: CORNERS.map((c) => built.elements.find((e) => e.id === `${c}_tyre`)!.block as TyreForce) };
-  return { vehicle, doc, dyn, tyres, roads, run };
+  const slipping = moving ? addSlipTyres(vehicle, built) : { dyn: built, tyres: CORNERS.map((c) => built.elements.find((e) => e.id === `${c}_tyre`)!.block as TyreForce) };
+  const { dyn } = run.torques.length ? addWheelTorques(vehicle, slipping.dyn, run.torques) : slipping;
+  return { vehicle, doc, dyn, tyres: slipping.tyres, roads, run };
 }
 
 /** The vehicle's view of the run's current state: the quasi-static report (state.ts) with the tyres' loads, and the roads. */

@@ -35,7 +35,7 @@ export interface SteadyStep {
   /** N: the forward force the drive must give at the steady speed (the tyres' drag in the turn; not applied at the tyres). */
   drive_force?: number;
   /** Per corner: slip angle (deg, ISO-W: + gives a force to the right) and vertical load (N). */
-  tyres?: Record<string, { slip_angle: number; load: number; lateral_force: number }>;
+  tyres?: Record<string, { slip_angle: number; load: number; lateral_force: number; longitudinal_force?: number }>;
 }
 export type SteadyStateStep = SteadyStep & (StateResult | { status: 'failed'; message: string });
 
@@ -49,7 +49,11 @@ export interface SteadySummary {
 }
 
 /** One wheel's inputs to the balances, as Forward4 registers (direction 2: d/d(ay) along the solved path). */
-export interface WheelIn { x: number; y: number; psi: number; gamma: number; fz: number; model: TyreModel; front: boolean }
+export interface WheelIn {
+  x: number; y: number; psi: number; gamma: number; fz: number; model: TyreModel; front: boolean;
+  /** Through the rack (steady-rack.ts): the front wheel's heading per unit of δ (then δ is rack travel), and whether the wheel is driven (takes κ). */
+  gain?: number; driven?: boolean;
+}
 
 /** The tyre model of each wheel: the `.tir` file's (mirrored where the file's side differs) or the linear one. */
 export function steadyTyres(m: VehicleModel): TyreModel[] {
@@ -104,32 +108,34 @@ export function wheelGeometry(t: Arith<number>, w: VehicleWheel, pose: { R: numb
  * registers; δ, β, a (m/s²) registers; M kg; Rmm the radius; o the body's centre of mass (x, y
  * registers); cgOff the whole vehicle's centre of mass from o (mm, plain).
  */
-export function balances(t: Arith<number>, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[] }): [number, number] {
+export function balances(t: Arith<number>, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[]; long?: number[] }, kappa?: number): number[] {
   const cb = t.cos(beta), sb = t.sin(beta);
-  let Fy = t.c(0), Mz = t.c(0);
+  let Fy = t.c(0), Mz = t.c(0), Fx = t.c(0);
   const zero = t.c(0);
   wheels.forEach((w, i) => {
     const rx = t.sub(w.x, o[0]), ry = t.sub(w.y, o[1]);
     // velocity over V: (cos β − ρy/R, sin β + ρx/R)
     const vx = t.sub(cb, t.k(ry, 1 / Rmm)), vy = t.add(sb, t.k(rx, 1 / Rmm));
-    const psi = w.front ? t.add(w.psi, delta) : w.psi;
+    const psi = !w.front ? w.psi : w.gain === undefined ? t.add(w.psi, delta) : t.add(w.psi, t.k(delta, w.gain));
     const alpha = t.sub(t.atan(t.div(vy, vx)), psi);
-    const f = w.model.forces(t, alpha, zero, w.fz, w.gamma, { fx: 0, fy: 0, mz: 0 });
+    const f = w.model.forces(t, alpha, w.driven && kappa !== undefined ? kappa : zero, w.fz, w.gamma, { fx: 0, fy: 0, mz: 0 });
     const cp = t.cos(psi), sp = t.sin(psi);
     const fxw = t.sub(t.mul(f.fx, cp), t.mul(f.fy, sp)), fyw = t.add(t.mul(f.fx, sp), t.mul(f.fy, cp));
     Fy = t.add(Fy, fyw);
+    if (kappa !== undefined) Fx = t.add(Fx, fxw);
     Mz = t.add(Mz, t.add(t.sub(t.mul(rx, fyw), t.mul(ry, fxw)), f.mz));
-    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); out.fx[i] = t.val(fxw); if (out.regs) { out.regs[2 * i] = fxw; out.regs[2 * i + 1] = fyw; } }
+    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); out.fx[i] = t.val(fxw); if (out.regs) { out.regs[2 * i] = fxw; out.regs[2 * i + 1] = fyw; } if (out.long) out.long[i] = t.val(f.fx); }
   });
   // the d'Alembert force −M a (−sin β, cos β) at the centre of mass: its y part and its moment about o
   const Ma = t.k(a, M);
   const g1 = t.sub(Fy, t.mul(Ma, cb));
   const g2 = t.sub(Mz, t.add(t.k(t.mul(Ma, cb), cgOff[0]), t.k(t.mul(Ma, sb), cgOff[1])));
-  return [g1, g2];
+  // with the drive (κ at the driven tyres): the x balance, Σ Fx + M a sin β = 0
+  return kappa === undefined ? [g1, g2] : [g1, g2, t.add(Fx, t.mul(Ma, sb))];
 }
 
 /** The wheels' registers at the current solved pose; with `pose`, their derivatives along the pose's rates (direction 2). */
-function wheelInputs(t: Forward4, m: VehicleModel, models: readonly TyreModel[], state: SolvedState, rate: ((part: string) => Rate) | null) {
+export function wheelInputs(t: Forward4, m: VehicleModel, models: readonly TyreModel[], state: SolvedState, rate: ((part: string) => Rate) | null) {
   const eps = t.seed(0, 2);
   const pose = rate ?? ((part: string) => plainPose(m, part));
   const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(t, w, poseRegisters(t, pose(w.upright), eps), m.road), model: models[i], front: w.axle === 'front' }));
@@ -146,7 +152,7 @@ export function plainPose(m: VehicleModel, part: string): Rate {
   return { R, p: m.dyn.system.state.subarray(v.offset, v.offset + 3), w: [0, 0, 0], v: [0, 0, 0] };
 }
 
-type Inputs = ReturnType<typeof wheelInputs>;
+export type Inputs = ReturnType<typeof wheelInputs>;
 
 /** Newton on (δ, β) at a solved pose; a in m/s². δ, β in rad and each tyre's slip angle (rad) and world lateral force (N). */
 function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, Rmm: number, start: readonly [number, number]) {

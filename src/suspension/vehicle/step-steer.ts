@@ -21,17 +21,25 @@ import { steadyTyres } from './steady-state';
 /** s: how long the road's motion is written for (its table's last row). */
 const HORIZON = 1000;
 
-/** The run's assembly for a step steer: ground, the moving road, the rack's motion, the bearings free and spinning. */
-export function steerAssembly(m: VehicleModel, steer: SteerStep): { doc: AssemblyDoc; rack: string } {
+/**
+ * The run's assembly on the moving road (a step steer, a brake or a drive): ground, the road
+ * at −V, the bearings free and spinning; with a step steer the rack's motion, else the rack
+ * held where it is at rest.
+ */
+export function steerAssembly(m: VehicleModel, steer: SteerStep | null, speedKmh = steer?.speed_kmh ?? 0): { doc: AssemblyDoc; rack: string | null } {
   const base = m.doc;
-  const rack = (base.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle'));
-  if (!rack) throw new VehicleInputError('steer', 'the front axle has no steering rack to step');
-  const info = m.dyn.model.coordinates.get(rack)!;
-  const unit = info.kind === 'angle' ? m.dyn.model.angleFactor : 1;
-  const x0 = m.dyn.system.getScalar(info.variable) / unit, x1 = x0 + steer.rack;
-  const V = (steer.speed_kmh / 3.6) * 1000; // mm/s
-  const rows: [number, number][] = steer.start > 0 ? [[0, x0], [steer.start, x0]] : [[0, x0]];
-  rows.push([steer.start + steer.ramp, x1], [steer.start + steer.ramp + HORIZON, x1]);
+  const rack = (base.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle')) ?? null;
+  if (!rack && steer) throw new VehicleInputError('steer', 'the front axle has no steering rack to step');
+  const V = (speedKmh / 3.6) * 1000; // mm/s
+  const motions: Record<string, unknown> = {};
+  if (steer && rack) {
+    const info = m.dyn.model.coordinates.get(rack)!;
+    const unit = info.kind === 'angle' ? m.dyn.model.angleFactor : 1;
+    const x0 = m.dyn.system.getScalar(info.variable) / unit, x1 = x0 + steer.rack;
+    const rows: [number, number][] = steer.start > 0 ? [[0, x0], [steer.start, x0]] : [[0, x0]];
+    rows.push([steer.start + steer.ramp, x1], [steer.start + steer.ramp + HORIZON, x1]);
+    motions.steer = { coordinate: rack, table: rows };
+  }
   const at = [0, 0, m.road];
   const surface: Record<string, number[]> = {};
   m.wheels.forEach((w, i) => { const c = m.contacts[i].last.contact; surface[`${w.corner}_surface`] = [c[0], c[1], m.road]; });
@@ -59,14 +67,14 @@ export function steerAssembly(m: VehicleModel, steer: SteerStep): { doc: Assembl
   };
   const doc = validateAssembly({
     ...base,
-    name: `${base.name} step steer`,
+    name: `${base.name} ${steer ? 'step steer' : 'on a moving road'}`,
     parts,
     mates: { ...base.mates, road_slide: { type: 'slider', a: 'ground.road_guide', b: 'road.guide' } as MateDoc },
-    held: (base.held ?? []).filter((h) => h !== rack && !h.endsWith('_bearing.angle')),
+    held: (base.held ?? []).filter((h) => !(steer && h === rack) && !h.endsWith('_bearing.angle')),
     motions: {
       // from t = −1 s: a table's rate at its first row is 0, and the road moves from the start
       road: { coordinate: 'road_slide.slide', table: [[-1, V], [HORIZON, -V * HORIZON]] },
-      steer: { coordinate: rack, table: rows },
+      ...motions,
     },
     velocities,
   } as AssemblyDoc);

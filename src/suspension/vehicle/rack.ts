@@ -1,0 +1,75 @@
+/**
+ * The front axle's steering rack in the quasi-static analyses (docs/vehicle.md, `--steady-state
+ * --steer rack`): held at a travel (a driver row, kernel/system.ts `hold`), and the solved
+ * state's exact rate along that travel. Moving the hold's target moves no force and no hard
+ * row, only the hold's own row, so with q_s the least move that keeps the hard rows and moves
+ * the rack by one unit, the state moves by q' = q_s + N α, K_r α = Nᵀ (K − H) q_s (the
+ * implicit function theorem on the balance, as static-gradients.ts does for a number, here
+ * with no force term). The steering linkage (its Ackermann) and every compliance the axle's
+ * files give the linkage are in q'; no differences.
+ */
+import { constraintMultipliers } from '../../../kernel/multipliers';
+import { ScalarTargetBlock } from '../../../kernel/system';
+import type { VehicleModel } from './assembly';
+import { rowSolver } from './static-gradients';
+import { exactReduced, gaussSolve } from './tangent';
+import { VehicleInputError } from './errors';
+
+export interface Rack {
+  /** The held coordinate's name (`front_rack.slide`, …) and variable. */
+  name: string;
+  variable: number;
+  /** State units per mm (a rack is a length: 1). */
+  unit: number;
+  /** Its travel at rest (state units). */
+  rest: number;
+}
+
+/** The front axle's held rack; refused when the front axle has none. */
+export function frontRack(m: VehicleModel, field: string): Rack {
+  const name = (m.doc.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle'));
+  if (!name) throw new VehicleInputError(field, 'the front axle has no steering rack to steer through');
+  const info = m.dyn.model.coordinates.get(name)!;
+  const unit = info.kind === 'angle' ? m.dyn.model.angleFactor : 1;
+  return { name, variable: info.variable, unit, rest: m.dyn.system.getScalar(info.variable) };
+}
+
+/** Hold the rack at `travel` mm from its travel at rest. */
+export function setRack(m: VehicleModel, rack: Rack, travel: number): void {
+  m.dyn.system.hold(rack.variable, rack.rest + travel * rack.unit);
+}
+
+/**
+ * The solved state's rate per mm of rack (the solver's tangent layout, as poseTangents gives
+ * a load's), at the current state under the loads now set.
+ */
+export function rackTangent(m: VehicleModel, rack: Rack): { delta: Float64Array; layout: Int32Array } {
+  const { dyn } = m, sys = dyn.system, n = dyn.forces.size;
+  const Q = new Float64Array(n);
+  dyn.forces.assemble(new Float64Array(n), 0, Q, null, null);
+  const mult = constraintMultipliers(sys, Q);
+  const red = exactReduced(m);
+  const { layout, k, N } = red;
+  const { minimum } = rowSolver(m, layout, mult);
+  const at = mult.driverBlocks.findIndex((b) => { const blk = sys.block(b); return blk instanceof ScalarTargetBlock && blk.vars[0] === rack.variable; });
+  const hold = at < 0 ? null : sys.block(mult.driverBlocks[at]);
+  if (!(hold instanceof ScalarTargetBlock)) throw new VehicleInputError('--steer rack', `the rack ${rack.name} is not held`);
+  // q_s: the hard rows kept, the hold's row (x − target)·scale moved by its target's unit
+  const qs = new Float64Array(n);
+  qs[mult.rowBlock.length + at] = hold.scale * rack.unit;
+  minimum.solve(qs);
+  const g = new Float64Array(k);
+  for (let a = 0; a < k; a++) {
+    let t = 0;
+    for (let i = 0; i < n; i++) {
+      if (N[a * n + i] === 0) continue;
+      let s = 0;
+      for (let j = 0; j < n; j++) s += red.KH[i * n + j] * qs[j];
+      t += N[a * n + i] * s;
+    }
+    g[a] = t;
+  }
+  const alpha = gaussSolve(red.Kr, g, k);
+  for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) qs[j] += N[a * n + j] * alpha[a];
+  return { delta: qs, layout };
+}

@@ -1,0 +1,241 @@
+/**
+ * Steady-state cornering steered through the rack (docs/vehicle.md, `--steady-state --steer
+ * rack`): the rack's travel is the unknown the turn is solved for, so each front wheel's
+ * heading comes from the solved pose — the steering linkage (its Ackermann), roll and bump
+ * steer, and the compliance the axle files give — never from an angle imposed at the wheels.
+ * With a `driven_axle`, the driven tyres' slip ratio κ (one for both: a locked differential)
+ * is a third unknown: their longitudinal force holds the speed against the tyres' drag in the
+ * turn (the x balance Σ Fx + M a sin β = 0), its torque reacted by the body (an inboard
+ * drive; a beam axle's by the beam).
+ *
+ * Found in passes as the wheel-steer analysis is (steady-state.ts): at a solved pose, Newton
+ * on the balances in (rack, β, κ), the front wheels' headings moved by the rack through their
+ * rates at rest (the linkage's ratio: only the passes' speed depends on it, not the answer);
+ * then the pose again at that rack under the tyres' forces; until the rack settles.
+ *
+ * `steer` is the rack travel times the linkage's mean ratio at rest (deg of steer at the
+ * wheels per mm: SAE J266's steering-wheel angle over the overall ratio), so the understeer
+ * gradient dsteer/d(ay) at 0 g keeps the bicycle model's meaning; it is exact, by the implicit
+ * function theorem over the coupled state as steadyLinearisation does, with the rack's own
+ * pose rate (rack.ts) in place of a steer at the wheels.
+ */
+import { Forward4, type TyreModel } from '../../../mates/tyres';
+import type { VehicleModel, VehicleWheel } from './assembly';
+import { solveVehicle } from './analysis';
+import {
+  M_S2_PER_G, balances, kinematicGuess, plainPose, steadyTyres, tyreLoads, wheelInputs,
+  type Rate, type SteadyStep, type SteadySummary,
+} from './steady-state';
+import type { StateResult } from './analysis';
+import { gaussSolve, poseTangents } from './tangent';
+import { frontRack, rackTangent, setRack, type Rack } from './rack';
+import { VehicleInputError } from './errors';
+
+const DEG = 180 / Math.PI;
+/** Passes; rad of steer at the wheels (the rack's change times the ratio) that ends them. */
+const PASSES = 40, SETTLED = 1e-10;
+
+export interface RackSetup {
+  rack: Rack;
+  /** rad of each wheel's heading per mm of rack at rest (0 on the rear). */
+  gains: number[];
+  /** rad/mm: the front wheels' mean. */
+  ratio: number;
+  /** Which wheels take the drive's κ (none without a driven_axle). */
+  driven: boolean[];
+  drive: boolean;
+  /** rad: each wheel's heading in the body's axes at rest. */
+  restHeading: number[];
+}
+
+export type RackStep = SteadyStep & {
+  /** mm from the rack's travel at rest (+ as the rack coordinate). */
+  rack?: number;
+  /** deg: each front wheel's heading against the body's, from its heading at rest (left +). */
+  wheel_steer?: { front_left: number; front_right: number };
+  /** The driven tyres' slip ratio (one for both), with a driven_axle. */
+  slip_ratio?: number;
+};
+export type RackStateStep = RackStep & (StateResult | { status: 'failed'; message: string });
+export interface RackSummary extends SteadySummary {
+  /** deg/mm: the front wheels' mean steer per mm of rack at rest (what `steer` is the rack times). */
+  rack_steer_gain: number;
+  /** mm: the rack as the speed goes to zero. */
+  kinematic_rack: number;
+}
+
+/** A wheel's heading (rad, left +) in the body's axes at the current pose. */
+function bodyHeading(m: VehicleModel, w: VehicleWheel): number {
+  const b = plainPose(m, 'body').R, u = plainPose(m, w.upright).R;
+  const aw = [0, 1, 2].map((r) => u[3 * r] * w.axis[0] + u[3 * r + 1] * w.axis[1] + u[3 * r + 2] * w.axis[2]);
+  const ab = [0, 1, 2].map((c) => b[c] * aw[0] + b[3 + c] * aw[1] + b[6 + c] * aw[2]);
+  const sigma = w.side === 'left' ? 1 : -1;
+  return Math.atan2(-sigma * ab[0], sigma * ab[1]);
+}
+
+/** A pose rate from a tangent in the solver's layout (the parts the layout leaves out stand still). */
+function ratesOf(m: VehicleModel, delta: Float64Array, layout: Int32Array): (part: string) => Rate {
+  return (part) => {
+    const q = plainPose(m, part), c0 = layout[m.dyn.model.parts.get(part)!];
+    return c0 < 0 ? q : { ...q, w: delta.subarray(c0, c0 + 3), v: delta.subarray(c0 + 3, c0 + 6) };
+  };
+}
+
+/** The rack, its ratio at rest and the drive's wheels; the model is left at rest with the rack at its travel at rest. */
+export function rackSetup(m: VehicleModel, models: readonly TyreModel[]): RackSetup | { status: 'failed'; message: string } {
+  const rack = frontRack(m, '--steer rack');
+  setRack(m, rack, 0);
+  const axle = m.spec.driven_axle;
+  const driven = m.wheels.map((w) => w.axle === axle);
+  for (const w of m.wheels) {
+    if (w.axle === axle && !w.tyre.tir && !(w.tyre.longitudinal_stiffness! > 0)) throw new VehicleInputError(`tyres.${w.axle}.longitudinal_stiffness`, 'the drive at the driven tyres (--steer rack) needs the tyre\'s longitudinal stiffness (N per % of slip) or a .tir file');
+  }
+  const rest = solveVehicle(m, { ax: 0, ay: 0 });
+  if (rest.status !== 'solved') return { status: 'failed', message: `at rest: ${rest.message}` };
+  const { delta, layout } = rackTangent(m, rack);
+  const t = new Forward4();
+  const inp = wheelInputs(t, m, models, rest, ratesOf(m, delta, layout));
+  const gains = m.wheels.map((w, i) => (w.axle === 'front' ? t.deriv(inp.wheels[i].psi, 2) : 0));
+  const ratio = m.wheels.reduce((s, w, i) => s + (w.axle === 'front' ? gains[i] / 2 : 0), 0);
+  if (!(Math.abs(ratio) > 0)) throw new VehicleInputError('--steer rack', 'the rack does not steer the front wheels');
+  return { rack, gains, ratio, driven, drive: axle !== undefined, restHeading: m.wheels.map((w) => bodyHeading(m, w)) };
+}
+
+/** The contacts' loads of the tyres' forces, their drive's torque on the body at the driven wheels. */
+function rackLoads(f: ArrayLike<number>, ay: number, beta: number, setup: RackSetup) {
+  const base = tyreLoads(f, ay, beta);
+  return (m: VehicleModel) => { base(m); if (setup.drive) m.contacts.forEach((c, i) => { if (setup.driven[i]) c.loads[4] = 1; }); };
+}
+
+interface RackSolution { ds: number; beta: number; kappa: number; converged: boolean; alpha: number[]; fy: number[]; fx: number[]; long: number[] }
+
+/** Newton at a solved pose on (rack change ds mm, β rad, κ): the front wheels' headings move by their gains. */
+function solveRack(t: Forward4, m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, state: Parameters<typeof wheelInputs>[3], aMs2: number, Rmm: number, beta0: number, kappa0: number): RackSolution {
+  let ds = 0, b = beta0, k = kappa0;
+  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], long: [] as number[] };
+  const M = m.totalMass, tol = 1e-9 * M * 9.81, n = setup.drive ? 3 : 2;
+  for (let it = 0; it < 30; it++) {
+    t.reset();
+    const inp = wheelInputs(t, m, models, state, null);
+    const wheels = inp.wheels.map((w, i) => ({ ...w, gain: setup.gains[i], driven: setup.driven[i] }));
+    const g = balances(t, wheels, t.seed(ds, 0), t.seed(b, 1), t.c(aMs2), M, Rmm, inp.o, inp.cgOff, out, setup.drive ? t.seed(k, 3) : undefined);
+    const r = g.map((x) => t.val(x));
+    if (Math.abs(r[0]) < tol && Math.abs(r[1]) < tol * 1000 && (n < 3 || Math.abs(r[2]) < tol)) return { ds, beta: b, kappa: k, converged: true, ...out };
+    const dirs = [0, 1, 3].slice(0, n), J = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) J[i * n + j] = t.deriv(g[i], dirs[j]);
+    const s = gaussSolve(J, Float64Array.from(r.map((x) => -x)), n);
+    ds += s[0]; b += s[1]; if (n === 3) k += s[2];
+    if (![ds, b, k].every(Number.isFinite)) break;
+  }
+  return { ds, beta: b, kappa: k, converged: false, ...out };
+}
+
+export interface RackGuess { rack: number; beta: number; kappa: number }
+
+/** The steady state at ay (g) on the radius through the rack, from `start`; the model is left at it. */
+export function rackSteadyState(m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, t: Forward4, ay: number, Rmm: number, start: RackGuess) {
+  const aMs2 = ay * M_S2_PER_G;
+  let cur = start.rack, guess = start;
+  setRack(m, setup.rack, cur);
+  let s = solveVehicle(m, { ax: 0, ay });
+  for (let pass = 0; pass < PASSES; pass++) {
+    if (s.status !== 'solved') return { state: s, steer: null };
+    const x = solveRack(t, m, models, setup, s, aMs2, Rmm, guess.beta, guess.kappa);
+    if (!x.converged) return { state: s, steer: null };
+    const f = x.fx.flatMap((fx, i) => [fx, x.fy[i]]);
+    if (pass > 0 && Math.abs(x.ds * setup.ratio) < SETTLED) return { state: s, steer: { ...x, rack: cur }, forces: f };
+    cur += x.ds;
+    guess = { rack: cur, beta: x.beta, kappa: x.kappa };
+    setRack(m, setup.rack, cur);
+    s = solveVehicle(m, { ax: 0, ay }, rackLoads(f, ay, x.beta, setup));
+  }
+  return { state: s, steer: null };
+}
+
+/**
+ * The understeer and sideslip gradients at 0 g on the radius through the rack: unknowns the
+ * tyres' world forces f (8), the rack, β and (with a drive) κ; the pose's rate is
+ * Q_ay + Σ Q_j df_j + q_rack drack (poseTangents and rackTangent on one state).
+ */
+export function rackSummary(m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, Rmm: number): RackSummary | { status: 'failed'; message: string } {
+  const t = new Forward4(), M = m.totalMass;
+  const rest = rackSteadyState(m, models, setup, t, 0, Rmm, { rack: kinematicGuess(m, Rmm) / setup.ratio, beta: 0, kappa: 0 });
+  if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed', message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no rack travel balances the tyres at rest on the radius' };
+  const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
+  const base = rackLoads(f0, 0, x0.beta, setup);
+  const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
+    ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
+  const { deltas, layout } = poseTangents(m, base, directions);
+  base(m);
+  const qr = rackTangent(m, setup.rack);
+  // per direction: the tyres' forces' and the balances' rates (direction 0: κ, 1: β, 2: the pose's and ay's)
+  const along = (delta: Float64Array | null, lay: Int32Array, aSeed: boolean) => {
+    t.reset();
+    const inp = wheelInputs(t, m, models, state, delta ? ratesOf(m, delta, lay) : null);
+    const wheels = inp.wheels.map((w, i) => ({ ...w, gain: 0, driven: setup.driven[i] }));
+    const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
+    const a = aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0);
+    const g = balances(t, wheels, t.c(0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out, setup.drive ? t.seed(x0.kappa, 0) : undefined);
+    const regs = [...out.regs, ...g];
+    return [0, 1, 2].map((k) => regs.map((r) => t.deriv(r, k)));
+  };
+  const nb = setup.drive ? 3 : 2, n = nf + nb, A = new Float64Array(n * n), rhs = new Float64Array(n);
+  const direct = along(null, layout, true);
+  const ayPose = along(deltas[0], layout, false)[2], rackPose = along(qr.delta, qr.layout, false)[2];
+  for (let r = 0; r < n; r++) {
+    const sg = r < nf ? -1 : 1;
+    A[r * n + nf] = sg * rackPose[r];
+    A[r * n + nf + 1] = sg * direct[1][r];
+    if (setup.drive) A[r * n + nf + 2] = sg * direct[0][r];
+    rhs[r] = r < nf ? ayPose[r] : -(ayPose[r] + direct[2][r]);
+    if (r < nf) A[r * n + r] += 1;
+  }
+  for (let j = 0; j < nf; j++) {
+    const d = along(deltas[1 + j], layout, false)[2];
+    for (let r = 0; r < n; r++) A[r * n + j] += r < nf ? -d[r] : d[r];
+  }
+  const u = gaussSolve(A, rhs, n);
+  return {
+    understeer_gradient: u[nf] * setup.ratio * DEG, kinematic_steer: x0.rack * setup.ratio * DEG, sideslip_gradient: u[nf + 1] * DEG,
+    rack_steer_gain: setup.ratio * DEG, kinematic_rack: x0.rack,
+  };
+}
+
+/** Sweep the speed on a radius (m; speeds km/h) through the rack: each step's rack, steer, wheels' steer, sideslip, drive and tyres. */
+export function rackSteadySweep(m: VehicleModel, radius: number, speeds: readonly number[], progress?: (done: number, total: number) => void):
+  { status: 'solved' | 'failed'; message?: string; radius: number; steer_input: 'rack'; steps: RackStateStep[]; summary?: RackSummary } {
+  const models = steadyTyres(m);
+  const setup = rackSetup(m, models);
+  if ('status' in setup) return { status: 'failed', message: setup.message, radius, steer_input: 'rack', steps: [] };
+  const Rmm = radius * 1000, t = new Forward4(), sys = m.dyn.system;
+  const atRest = sys.snapshot();
+  const summary = rackSummary(m, models, setup, Rmm);
+  if ('status' in summary) return { status: 'failed', message: summary.message, radius, steer_input: 'rack', steps: [] };
+  let guess: RackGuess = { rack: summary.kinematic_rack, beta: 0, kappa: 0 };
+  const steps: RackStateStep[] = [];
+  speeds.forEach((kmh, i) => {
+    const V = kmh / 3.6, ay = (V * V) / radius / M_S2_PER_G;
+    const r = rackSteadyState(m, models, setup, t, ay, Rmm, guess);
+    const s = r.state, x = r.steer;
+    if (s.status !== 'solved' || !x) {
+      sys.restore(atRest); setRack(m, setup.rack, 0);
+      steps.push(s.status !== 'solved' ? { speed: kmh, ay, ...s } : { speed: kmh, ay, status: 'failed', message: `no steady state with the tyres at ${kmh} km/h (beyond their grip?)` });
+    } else {
+      guess = { rack: x.rack, beta: x.beta, kappa: x.kappa };
+      const body = plainPose(m, 'body').R;
+      const steer = x.rack * setup.ratio;
+      const heading = (k: number) => (bodyHeading(m, m.wheels[k]) - setup.restHeading[k]) * DEG;
+      const front = m.wheels.map((w, k) => [w.corner, k] as const).filter(([c]) => c.startsWith('front'));
+      const tyres = Object.fromEntries(m.wheels.map((w, k) => [w.corner, { slip_angle: x.alpha[k] * DEG, load: s.corners[w.corner].contact_load[2], lateral_force: x.fy[k], longitudinal_force: x.long[k] }]));
+      steps.push({
+        speed: kmh, ay, steer: steer * DEG, sideslip: (x.beta - Math.atan2(body[3], body[0])) * DEG, yaw_rate_gain: V / radius / steer,
+        drive_force: setup.drive ? m.wheels.reduce((sum, _w, k) => sum + (setup.driven[k] ? x.long[k] : 0), 0) : m.datum.last.force[0],
+        rack: x.rack, wheel_steer: Object.fromEntries(front.map(([c, k]) => [c, heading(k)])) as RackStep['wheel_steer'],
+        ...(setup.drive ? { slip_ratio: x.kappa } : {}), tyres, ...s,
+      });
+    }
+    progress?.(i + 1, speeds.length);
+  });
+  sys.restore(atRest); setRack(m, setup.rack, 0);
+  return { status: steps.every((s) => s.status === 'solved') ? 'solved' : 'failed', radius, steer_input: 'rack', steps, summary };
+}
