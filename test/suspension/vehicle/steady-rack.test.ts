@@ -16,27 +16,16 @@ import { parseText, validateGeometry, validateSweep } from '../../../src/suspens
 import { flattenMetrics, runSweep } from '../../../src/suspension/sweep/sweep';
 import { runKc } from '../../../src/suspension/compliance/kc';
 import type { KcCoefficients } from '../../../src/suspension/compliance/coefficients';
-import { readVehicle, sedanWith } from './vehicle-sources';
+import { bicycleCar, bicycleLoads, readVehicle, SEDAN_MF, sedanWith, speedFor } from './vehicle-sources';
 
 const g = 9.80665;
-const speedFor = (ay: number, R: number) => Math.sqrt(ay * g * R) * 3.6;
-const MF = sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n');
+const MF = SEDAN_MF();
 
 describe('steady-state cornering through the rack', () => {
   it('meets the bicycle model: steer = L/R + K ay, K = Wf/Cf − Wr/Cr, sideslip → b/R', () => {
-    // steady-state.test.ts's car: the five-rod multi-link (with its rack) on both axles, stiff springs
-    const text = sedanWith('front: ../suspension/double_wishbone_axle_front.yaml', 'front: ../suspension/multi_link_axle.yaml');
-    const spec = readVehicle(text, (path, t) => (path.endsWith('multi_link_axle.yaml')
-      ? t.replace('cg_position: { x: 1080, y: 0, z: 520 }', 'cg_position: { x: 1250, y: 0, z: 450 }').replace('wheelbase: 2700.0', 'wheelbase: 2500.0')
-        .replace('actuation: { type: direct, mount: lower_rear_link }', 'actuation: { type: direct, mount: upright }')
-        .replace('spring: { type: coilover }', 'spring: { type: coilover, rate: 10000 }')
-      : t.replace('spring: { type: coilover, rate: 100 }', 'spring: { type: coilover, rate: 10000 }')));
+    const spec = bicycleCar();
     const m = buildVehicle(spec);
-    const rest = solveVehicle(m, { ax: 0, ay: 0 });
-    if (rest.status !== 'solved') throw new Error(rest.message);
-    const Wf = rest.corners.front_left.contact_load[2] + rest.corners.front_right.contact_load[2];
-    const Wr = rest.corners.rear_left.contact_load[2] + rest.corners.rear_right.contact_load[2];
-    const K = Wf / (2 * 1200) - Wr / (2 * 1300);
+    const { Wr, K } = bicycleLoads(m);
     const R = 300, L = spec.wheelbase / 1000, DEG = 180 / Math.PI;
     const r = rackSteadySweep(m, R, [speedFor(0.05, R), speedFor(0.3, R)]);
     expect(r.status).toBe('solved');
@@ -52,20 +41,6 @@ describe('steady-state cornering through the rack', () => {
       expect(s.sideslip!).toBeCloseTo((b / R) * DEG - (Wr / (2 * 1300)) * s.ay, 3);
       expect(s.yaw_rate_gain!).toBeCloseTo((s.speed / 3.6 / R) / (s.steer! / DEG), 6);
     }
-  });
-
-  it.each([
-    ['linear tyres, roll steer and load transfer', undefined],
-    ['Magic Formula tyres', MF],
-  ])('has the exact understeer gradient of re-solved steps (%s)', (_name, text) => {
-    const m = buildVehicle(readVehicle(text));
-    const R = 40, h = 0.004;
-    const r = rackSteadySweep(m, R, [speedFor(h, R), speedFor(2 * h, R)]);
-    expect(r.status).toBe('solved');
-    const d0 = r.summary!.kinematic_steer, [d1, d2] = r.steps.map((s) => s.steer!);
-    const fd = (-3 * d0 + 4 * d1 - d2) / (2 * h);
-    expect(Math.abs(r.summary!.understeer_gradient - fd)).toBeLessThan(2e-3 * Math.max(1, Math.abs(fd)));
-    expect(Math.abs(r.summary!.understeer_gradient)).toBeGreaterThan(0.01);
   });
 
   it('steers each front wheel as the linkage\'s own sweep does at the same rack travel (its Ackermann)', () => {

@@ -6,30 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
-import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
 import { steadyStateSweep } from '../../../src/suspension/vehicle/steady-state';
-import { readVehicle, sedanWith } from './vehicle-sources';
+import { rackSteadySweep } from '../../../src/suspension/vehicle/steady-rack';
+import { bicycleCar, bicycleLoads, readVehicle, SEDAN_MF, speedFor } from './vehicle-sources';
 
 const g = 9.80665;
-/** km/h at which a radius R (m) gives ay (g). */
-const speedFor = (ay: number, R: number) => Math.sqrt(ay * g * R) * 3.6;
 
 describe('steady-state cornering', () => {
   it('meets the bicycle model: steer = L/R + K ay, K = Wf/Cf − Wr/Cr, sideslip → b/R', () => {
-    // a symmetric car without static toe or roll steer: the rear five-rod multi-link on both
-    // axles (multi_link_axle.yaml, moved to the sedan's wheelbase), its springs stiff
-    const text = sedanWith('front: ../suspension/double_wishbone_axle_front.yaml', 'front: ../suspension/multi_link_axle.yaml');
-    const spec = readVehicle(text, (path, t) => (path.endsWith('multi_link_axle.yaml')
-      ? t.replace('cg_position: { x: 1080, y: 0, z: 520 }', 'cg_position: { x: 1250, y: 0, z: 450 }').replace('wheelbase: 2700.0', 'wheelbase: 2500.0')
-        .replace('actuation: { type: direct, mount: lower_rear_link }', 'actuation: { type: direct, mount: upright }')
-        .replace('spring: { type: coilover }', 'spring: { type: coilover, rate: 10000 }')
-      : t.replace('spring: { type: coilover, rate: 100 }', 'spring: { type: coilover, rate: 10000 }')));
+    const spec = bicycleCar();
     const m = buildVehicle(spec);
-    const rest = solveVehicle(m, { ax: 0, ay: 0 });
-    if (rest.status !== 'solved') throw new Error(rest.message);
-    const Wf = rest.corners.front_left.contact_load[2] + rest.corners.front_right.contact_load[2];
-    const Wr = rest.corners.rear_left.contact_load[2] + rest.corners.rear_right.contact_load[2];
-    const K = Wf / (2 * 1200) - Wr / (2 * 1300); // deg/g: the sedan's 1200 and 1300 N/deg per tyre
+    const { Wr, K } = bicycleLoads(m);
     const R = 300, L = spec.wheelbase / 1000;
     const r = steadyStateSweep(m, R, [speedFor(0.05, R), speedFor(0.3, R)]);
     expect(r.status).toBe('solved');
@@ -47,12 +34,15 @@ describe('steady-state cornering', () => {
   });
 
   it.each([
-    ['linear tyres, roll steer and load transfer', undefined],
-    ['Magic Formula tyres', sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n')],
-  ])('has the exact understeer gradient of re-solved steps (%s)', (_name, text) => {
+    ['linear tyres, roll steer and load transfer', 'wheels', undefined],
+    ['Magic Formula tyres', 'wheels', SEDAN_MF()],
+    ['linear tyres, roll steer and load transfer', 'rack', undefined],
+    ['Magic Formula tyres', 'rack', SEDAN_MF()],
+  ] as const)('has the exact understeer gradient of re-solved steps (%s, steered at the %s)', (_name, steer, text) => {
     const m = buildVehicle(readVehicle(text));
     const R = 40, h = 0.004;
-    const r = steadyStateSweep(m, R, [speedFor(h, R), speedFor(2 * h, R)]);
+    const sweep = steer === 'rack' ? rackSteadySweep : steadyStateSweep;
+    const r = sweep(m, R, [speedFor(h, R), speedFor(2 * h, R)]);
     expect(r.status).toBe('solved');
     const d0 = r.summary!.kinematic_steer, [d1, d2] = r.steps.map((s) => s.steer!);
     // second-order one-sided difference at 0 g (ay ≥ 0 on a left turn)
@@ -63,7 +53,7 @@ describe('steady-state cornering', () => {
 
   it('finds the steady state near the Magic Formula tyres\' peak (0.96 g), where the passes contract slowly', () => {
     // docs/vehicle.md's sedan_mf run: 70 km/h on 40 m after 60 km/h; with 12 passes it was "beyond their grip"
-    const m = buildVehicle(readVehicle(sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n')));
+    const m = buildVehicle(readVehicle(SEDAN_MF()));
     const R = 40, r = steadyStateSweep(m, R, [60, 70]);
     expect(r.steps.map((s) => s.status)).toEqual(['solved', 'solved']);
     const s = r.steps[1]!, V = 70 / 3.6;

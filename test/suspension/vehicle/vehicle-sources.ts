@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { readVehicleFile, type VehicleSpec } from '../../../src/suspension/vehicle/file';
+import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
+import type { VehicleModel } from '../../../src/suspension/vehicle/assembly';
 
 export const SEDAN = 'examples/vehicles/sedan.vehicle.yaml';
 
@@ -19,4 +21,36 @@ export function sedanWith(from: string | RegExp, to: string): string {
   const out = text.replace(from, to);
   if (out === text) throw new Error(`sedanWith: ${String(from)} not found`);
   return out;
+}
+
+/** km/h at which a radius R (m) gives ay (g). */
+export const speedFor = (ay: number, R: number): number => Math.sqrt(ay * 9.80665 * R) * 3.6;
+
+/**
+ * The bicycle model's car: symmetric, without static toe or roll steer — the rear five-rod
+ * multi-link (multi_link_axle.yaml, moved to the sedan's wheelbase) on both axles, its springs
+ * stiff, the sedan's linear tyres (1200 and 1300 N/deg).
+ */
+export function bicycleCar(): VehicleSpec {
+  const text = sedanWith('front: ../suspension/double_wishbone_axle_front.yaml', 'front: ../suspension/multi_link_axle.yaml');
+  return readVehicle(text, (path, t) => (path.endsWith('multi_link_axle.yaml')
+    ? t.replace('cg_position: { x: 1080, y: 0, z: 520 }', 'cg_position: { x: 1250, y: 0, z: 450 }').replace('wheelbase: 2700.0', 'wheelbase: 2500.0')
+      .replace('actuation: { type: direct, mount: lower_rear_link }', 'actuation: { type: direct, mount: upright }')
+      .replace('spring: { type: coilover }', 'spring: { type: coilover, rate: 10000 }')
+    : t.replace('spring: { type: coilover, rate: 100 }', 'spring: { type: coilover, rate: 10000 }')));
+}
+
+/** The sedan with the Magic Formula sample tyre on both axles. */
+export const SEDAN_MF = (): string => sedanWith(/tyres:[\s\S]*$/, 'tyres:\n  front: { tir: ../tyres/pacejka_205_60R15.tir }\n  rear: { tir: ../tyres/pacejka_205_60R15.tir }\n');
+
+/**
+ * The bicycle model's axle loads at rest (N) and understeer gradient K = Wf/Cf − Wr/Cr (deg/g:
+ * the sedan's linear tyres, 1200 and 1300 N/deg each) of a built car.
+ */
+export function bicycleLoads(m: VehicleModel): { Wf: number; Wr: number; K: number } {
+  const rest = solveVehicle(m, { ax: 0, ay: 0 });
+  if (rest.status !== 'solved') throw new Error(rest.message);
+  const Wf = rest.corners.front_left.contact_load[2] + rest.corners.front_right.contact_load[2];
+  const Wr = rest.corners.rear_left.contact_load[2] + rest.corners.rear_right.contact_load[2];
+  return { Wf, Wr, K: Wf / (2 * 1200) - Wr / (2 * 1300) };
 }
