@@ -7,9 +7,13 @@ import { defineConfig } from 'vitest/config';
  * sizes (20 s of a 2-core machine's CPU for three tests, whose scheme the other gradient files
  * check on shorter runs), and the simulation gradients over hardpoints against whole re-runs
  * at two step sizes (28 s; the adjoint and direct routes themselves are checked by
- * gradient.test.ts and adjoint.test.ts, which test:fast keeps).
+ * gradient.test.ts and adjoint.test.ts, which test:fast keeps), and a whole car's run gradients
+ * against re-run cars (9 s; the routes are the ones gradient.test.ts checks).
  */
-const SOAK = ['test/live/soak.test.ts', 'test/gradients/pinewood.test.ts', 'test/gradients/hardpoints.test.ts'];
+const SOAK = [
+  'test/live/soak.test.ts', 'test/gradients/pinewood.test.ts', 'test/gradients/hardpoints.test.ts',
+  'test/suspension/vehicle/run-gradients.test.ts',
+];
 /**
  * End-to-end runs of the package and the browser: the viewer in Chromium, the multi-process
  * CLI runs, and the packed package installed in a bare project (its build and install).
