@@ -12,7 +12,7 @@ import { constraintMultipliers } from '../../../kernel/multipliers';
 import { ScalarTargetBlock } from '../../../kernel/system';
 import type { VehicleModel } from './assembly';
 import { rowSolver } from './static-gradients';
-import { exactReduced, gaussSolve } from './tangent';
+import { addAdmissibleMove, exactReduced } from './tangent';
 import { VehicleInputError } from './errors';
 
 export interface Rack {
@@ -49,7 +49,7 @@ export function rackTangent(m: VehicleModel, rack: Rack): { delta: Float64Array;
   dyn.forces.assemble(new Float64Array(n), 0, Q, null, null);
   const mult = constraintMultipliers(sys, Q);
   const red = exactReduced(m);
-  const { layout, k, N } = red;
+  const { layout } = red;
   const { minimum } = rowSolver(m, layout, mult);
   const at = mult.driverBlocks.findIndex((b) => { const blk = sys.block(b); return blk instanceof ScalarTargetBlock && blk.vars[0] === rack.variable; });
   const hold = at < 0 ? null : sys.block(mult.driverBlocks[at]);
@@ -58,18 +58,5 @@ export function rackTangent(m: VehicleModel, rack: Rack): { delta: Float64Array;
   const qs = new Float64Array(n);
   qs[mult.rowBlock.length + at] = hold.scale * rack.unit;
   minimum.solve(qs);
-  const g = new Float64Array(k);
-  for (let a = 0; a < k; a++) {
-    let t = 0;
-    for (let i = 0; i < n; i++) {
-      if (N[a * n + i] === 0) continue;
-      let s = 0;
-      for (let j = 0; j < n; j++) s += red.KH[i * n + j] * qs[j];
-      t += N[a * n + i] * s;
-    }
-    g[a] = t;
-  }
-  const alpha = gaussSolve(red.Kr, g, k);
-  for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) qs[j] += N[a * n + j] * alpha[a];
-  return { delta: qs, layout };
+  return { delta: addAdmissibleMove(red, qs), layout };
 }

@@ -25,7 +25,7 @@ import type { VehicleModel } from './assembly';
 import { solveVehicle, type FailedState } from './analysis';
 import { poseRates, staticMetricRates, staticMetricValues, STATIC_METRICS } from './metric-rates';
 import { vehicleParameter, type VehicleParameter } from './parameters';
-import { exactReduced, gaussSolve } from './tangent';
+import { addAdmissibleMove, exactReduced } from './tangent';
 import { VehicleInputError } from './errors';
 
 export interface VehicleMetricGradient {
@@ -64,7 +64,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
   dyn.forces.assemble(zero, 0, Q, null, null);
   const mult = constraintMultipliers(sys, Q);
   const red = exactReduced(m);
-  const { layout, k, N } = red;
+  const { layout } = red;
   const rows = rowBlocks(m, layout, mult.rowBlock);
   const nRows = mult.lambda.length;
   const { minimum, holds } = rowSolver(m, layout, mult);
@@ -100,20 +100,7 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
     const qt = new Float64Array(n);
     for (let r = 0; r < con.length; r++) qt[r] = -con[r];
     minimum.solve(qt);
-    const g = new Float64Array(k);
-    for (let a = 0; a < k; a++) {
-      let t = 0;
-      for (let i = 0; i < n; i++) {
-        if (N[a * n + i] === 0) continue;
-        let s = -rp[i];
-        for (let j = 0; j < n; j++) s += red.KH[i * n + j] * qt[j];
-        t += N[a * n + i] * s;
-      }
-      g[a] = t;
-    }
-    const alpha = gaussSolve(red.Kr, g, k);
-    const delta = qt;
-    for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) delta[j] += N[a * n + j] * alpha[a];
+    const delta = addAdmissibleMove(red, qt, rp);
     done?.(jp);
     keep?.(jp, delta, rp.slice());
     return staticMetricRates(m, poseRates(m, delta, layout), p.cg);

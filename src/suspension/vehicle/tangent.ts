@@ -210,6 +210,29 @@ export function gaussSolve(A: Float64Array, b: Float64Array, n: number): Float64
 }
 
 /**
+ * The state's rate from a least move: q ← q + N α with K_r α = Nᵀ[(K − H) q − r] (N the k × n
+ * basis of admissible motions, r a generalised force's rate or none). `q` is the move the rows
+ * alone ask for (Φ_q q = −Φ_θ), then the rate; the sums in the order the static gradients take.
+ */
+export function addAdmissibleMove(red: { N: Float64Array; k: number; size: number; Kr: Float64Array; KH: Float64Array }, q: Float64Array, r: Float64Array | null = null): Float64Array {
+  const { N, k, size: n, KH } = red;
+  const g = new Float64Array(k);
+  for (let a = 0; a < k; a++) {
+    let t = 0;
+    for (let i = 0; i < n; i++) {
+      if (N[a * n + i] === 0) continue;
+      let s = r ? -r[i] : 0;
+      for (let j = 0; j < n; j++) s += KH[i * n + j] * q[j];
+      t += N[a * n + i] * s;
+    }
+    g[a] = t;
+  }
+  const alpha = gaussSolve(red.Kr, g, k);
+  for (let a = 0; a < k; a++) for (let j = 0; j < n; j++) q[j] += N[a * n + j] * alpha[a];
+  return q;
+}
+
+/**
  * x ↦ Nᵀ K_r⁻¹ N x: the pose's response to a generalised force x through the reduced stiffness
  * (N the k × n basis of admissible motions, row by row). K_r is factored once for every x.
  */
