@@ -3,7 +3,9 @@
  * sedan over a bump opened from the Vehicle menu, Simulate runs it in its worker (a short
  * run), then the time slider scrubbed to the bump moves the body (it rolls and pitches off
  * its rest pose), the front left wheel rises over the bump, and scrubbing back to t = 0
- * shows the rest pose again; the energy and tyre-load plots have a point a frame; Play runs to
+ * shows the rest pose again; the links are tinted by their force at the time shown (the
+ * bumped corner's pushrod a deeper blue over the bump than at rest, a rear link in tension
+ * red), none at rest; the energy and tyre-load plots have a point a frame; Play runs to
  * the end, and a pickup drag goes back to the car at rest.
  */
 import { describe, expect, it } from 'vitest';
@@ -45,7 +47,19 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle playback in headless Chromium', () => {
     const plotted = await page.evaluate(() => ({ ...window.__kinemate.vehicle.playback.plots.points(), tyreShown: !document.getElementById('vehicle-sim-tyre')!.hidden }));
     expect(plotted).toEqual({ energy: state.frames, tyre: state.frames, tyreShown: true });
 
+    const tint = (id: string) => page.evaluate((rod) => window.__kinemate.vehicle.playback.tintOf('rod', rod), id);
+    const rgb = (c: number | null) => (c === null ? null : [(c >> 16) & 255, (c >> 8) & 255, c & 255]);
     const rest = await scrub(page, 0);
+    const pushRest = rgb(await tint('front_left_pushrod'))!;
+    // mid-bump (t = 0.08 s): compression blue, tension red, deeper the larger the force: the bumped pushrod is pushed harder than at rest
+    await scrub(page, 1000 * (0.08 / 0.16));
+    const pushBump = rgb(await tint('front_left_pushrod'))!;
+    const rearLink = rgb(await tint('rear_left_lower_rear_link'))!;
+    await page.screenshot({ path: join(ARTIFACTS, 'vehicle-playback-00-tints.png') });
+    expect(pushRest[2]).toBeGreaterThan(pushRest[0]);
+    expect(pushBump[0]).toBeLessThan(pushRest[0]);
+    expect(rearLink[0]).toBeGreaterThan(rearLink[2]);
+    expect(await page.locator('#vehicle-sim-legend').textContent()).toContain('red in tension');
     const rolled = await scrub(page, 1000 * (0.12 / 0.16));
     await page.screenshot({ path: join(ARTIFACTS, 'vehicle-playback-01-bump.png') });
     const quat = (b: number[]) => b.slice(3);
@@ -73,6 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle playback in headless Chromium', () => {
     await page.mouse.move(at!.x, at!.y - 10, { steps: 3 });
     await page.mouse.up();
     expect(await page.evaluate(() => window.__kinemate.vehicle.playback.showing)).toBe(false);
+    expect(await tint('front_left_pushrod')).toBeNull();
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

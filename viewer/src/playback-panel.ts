@@ -21,7 +21,8 @@ import { PlaybackClock } from './playback-clock';
 import { Playback, SLIDER_STEPS, posedResult } from '../../src/index.ts';
 import { SimulationClient } from './simulation-client';
 import { ENERGY_SERIES, RunPlots } from './run-plots';
-import type { PlaybackFrame, SimulationMessage, SimulationSettings } from '../../src/index.ts';
+import { RunTints, chainTint } from './run-tints';
+import type { SimulationMessage, SimulationSettings } from '../../src/index.ts';
 
 /** Settings that suit each example (the README's commands); others get the fallback. */
 const DEFAULTS: Record<string, SimulationSettings> = {
@@ -34,14 +35,6 @@ const DEFAULTS: Record<string, SimulationSettings> = {
 };
 const FALLBACK: SimulationSettings = { duration: 2, step: 0.001, every: 10 };
 
-
-/** Link tints: tension red, compression blue, a neutral grey at no force. */
-const NEUTRAL = [0xd9, 0xd9, 0xd9], TENSION = [0xff, 0x3b, 0x3b], COMPRESSION = [0x3b, 0x7b, 0xff], LOADED = [0xff, 0x8c, 0x1a];
-
-function blend(from: number[], to: number[], s: number): number {
-  const k = Math.min(1, Math.max(0, s));
-  return (Math.round(from[0] + (to[0] - from[0]) * k) << 16) | (Math.round(from[1] + (to[1] - from[1]) * k) << 8) | Math.round(from[2] + (to[2] - from[2]) * k);
-}
 
 /** Whether a document carries masses (a mass-less one cannot be simulated). */
 export function hasMasses(doc: ViewerDocument): boolean {
@@ -81,8 +74,8 @@ export class PlaybackPanel {
   private rerunPending = false;
   private dragging = false;
   private shown: PoseResult | null = null;
-  private rodScale = 0;
-  private loadScale = 0;
+  /** Links and parts tinted by the forces of the run shown. */
+  private readonly tints = new RunTints(this.model);
   private readonly plots: RunPlots;
   private readonly clock = new PlaybackClock(this.model, () => this.show(), () => this.render());
 
@@ -117,7 +110,7 @@ export class PlaybackPanel {
       if (e.value) this.leave();
       else if (this.rerunPending) this.rerun();
     });
-    app.scene.tint = (kind, id) => this.tint(kind, id);
+    app.scene.tint = chainTint((kind, id) => (this.shown ? this.tints.tint(kind, id) : null), app.scene.tint);
     app.history.document$.subscribe((doc) => this.onDocument(doc));
     new ResizeObserver(() => this.resize()).observe(root);
   }
@@ -212,7 +205,7 @@ export class PlaybackPanel {
     this.runDoc = doc;
     this.stepOfRun = step;
     this.model.reset(duration);
-    this.rodScale = this.loadScale = 0;
+    this.tints.reset();
     this.status = 'running';
     this.message = null;
     this.showing = true;
@@ -226,7 +219,7 @@ export class PlaybackPanel {
       this.model.header = m.header;
     } else if (m.kind === 'frames') {
       this.model.append(m.frames);
-      for (const f of m.frames) this.scaleFrom(f);
+      this.tints.scaleFrom(m.frames);
       this.plots.dirty = true;
       if (this.showing) this.show();
     } else if (m.kind === 'done') {
@@ -249,11 +242,6 @@ export class PlaybackPanel {
   private drift(): number {
     const f = this.model.frames;
     return f.length ? f[f.length - 1].energy.total - f[0].energy.total : 0;
-  }
-
-  private scaleFrom(f: PlaybackFrame): void {
-    for (const x of f.rods) this.rodScale = Math.max(this.rodScale, Math.abs(x));
-    for (const x of f.loaded) this.loadScale = Math.max(this.loadScale, x);
   }
 
   // ------------------------------------------------------------ playing
@@ -295,20 +283,6 @@ export class PlaybackPanel {
     this.render();
   }
 
-  private tint(kind: 'rod' | 'part', id: string): number | null {
-    const h = this.model.header;
-    if (!this.shown || !h) return null;
-    if (kind === 'rod') {
-      const i = h.rods.indexOf(id);
-      if (i < 0 || this.rodScale === 0) return null;
-      const f = this.model.valueAt((fr) => fr.rods[i]);
-      return blend(NEUTRAL, f >= 0 ? TENSION : COMPRESSION, Math.abs(f) / this.rodScale);
-    }
-    const i = h.loaded.indexOf(id);
-    if (i < 0 || this.loadScale === 0) return null;
-    return blend(NEUTRAL, LOADED, this.model.valueAt((fr) => fr.loaded[i]) / this.loadScale);
-  }
-
   // ------------------------------------------------------------ drawing the panel
 
   private render(): void {
@@ -322,11 +296,7 @@ export class PlaybackPanel {
     const status = $(this.root, '#sim-status');
     status.dataset.status = this.status;
     status.textContent = this.status === 'running' ? `running… ${m.end.toFixed(2)} of ${m.duration} s` : this.message ?? (this.status === 'idle' ? 'Run simulates this document from its state.' : '');
-    const h = m.header;
-    const legend: string[] = [];
-    if (this.shown && h?.rods.length) legend.push(`links: red in tension, blue in compression (to ${this.rodScale.toFixed(0)} N)`);
-    if (this.shown && h?.loaded.length) legend.push(`parts: orange with their largest joint force (to ${this.loadScale.toFixed(0)} N)`);
-    $(this.root, '#sim-legend').textContent = legend.join('; ');
+    $(this.root, '#sim-legend').textContent = this.shown ? this.tints.legend().join('; ') : '';
     this.plots.render();
   }
 

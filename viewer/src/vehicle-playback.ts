@@ -3,13 +3,15 @@
  * its file's `road:` or through its `steer:` step (a one-wheel bump by default) in its own
  * worker (vehicle-run.worker.ts) with a progress bar, then plays the run back in the 3D view
  * — play/pause, a time slider to scrub — moving the body, the wheels and the tyre-load
- * arrows — and plots its energy budget and the four tyres' vertical loads against time.
+ * arrows, each link tinted by its axial force and each part by its largest joint force at
+ * the time shown (run-tints.ts, as the corner models' playback) — and plots its energy budget and the four tyres' vertical loads against time.
  * The vehicle simulation is slow (~10 ms a step), so the default run is short.
  * A drag of a pickup takes the view back to the car at rest; an edit makes the run stale
  * (Simulate runs the edited car).
  */
 import { PlaybackClock } from './playback-clock';
 import { RunPlots } from './run-plots';
+import { RunTints, chainTint } from './run-tints';
 import { Playback, SLIDER_STEPS, VEHICLE_RUN_DEFAULTS, posedResult } from '../../src/index.ts';
 import type { PoseResult, SimulationSettings, VehicleDocument, VehiclePlaybackFrame, VehicleRunMessage } from '../../src/index.ts';
 import type { SceneView } from './scene';
@@ -17,7 +19,7 @@ import type { VehicleOverlay } from './vehicle-overlay';
 
 /** What the playback uses of vehicle mode. */
 export interface VehiclePlaybackHost {
-  readonly scene: Pick<SceneView, 'update'>;
+  readonly scene: Pick<SceneView, 'update' | 'tint'>;
   readonly overlay: Pick<VehicleOverlay, 'updateRun'>;
   /** The vehicle shown, and its frame at rest (the structure a run's poses move). */
   readonly doc: VehicleDocument | null;
@@ -43,6 +45,8 @@ export class VehiclePlayback {
   private readonly clock = new PlaybackClock(this.model, () => this.show(), () => this.render());
   /** The run's energy budget and tyre loads against time. */
   readonly plots: RunPlots;
+  /** Links and parts tinted by the run's forces while a frame is shown. */
+  readonly tints = new RunTints(this.model);
 
   constructor(private readonly host: VehiclePlaybackHost, parent: HTMLElement) {
     const root = document.createElement('div');
@@ -55,12 +59,14 @@ export class VehiclePlayback {
       <div class="row"><button id="vehicle-sim-play" disabled>Play</button> <span id="vehicle-sim-clock">–</span></div>
       <input id="vehicle-sim-time" type="range" min="0" max="${SLIDER_STEPS}" step="any" value="0" disabled title="Time: drag to scrub" />
       <div id="vehicle-sim-status" class="note"></div>
+      <div id="vehicle-sim-legend" class="note"></div>
       <div class="sim-plot" id="vehicle-sim-energy"></div>
       <div class="sim-plot" id="vehicle-sim-tyre" hidden></div>`;
     parent.appendChild(root);
     this.root = root;
     this.plots = new RunPlots(this.model, q(root, '#vehicle-sim-energy'), q(root, '#vehicle-sim-tyre'), () => Math.max(200, root.clientWidth - 4));
     new ResizeObserver(() => this.plots.resize()).observe(root);
+    host.scene.tint = chainTint((kind, id) => this.tintOf(kind, id), host.scene.tint);
     q(root, '#vehicle-sim-run').addEventListener('click', () => this.run());
     q(root, '#vehicle-sim-play').addEventListener('click', () => (this.model.playing ? this.pause() : this.play()));
     const slider = q<HTMLInputElement>(root, '#vehicle-sim-time');
@@ -78,6 +84,7 @@ export class VehiclePlayback {
     const settings: SimulationSettings = { duration, step, every: Math.max(1, Math.round(0.02 / step)) };
     this.model.reset(duration);
     this.model.time = 0;
+    this.tints.reset();
     this.plots.dirty = true;
     this.status = 'running';
     this.message = 'starting…';
@@ -103,6 +110,7 @@ export class VehiclePlayback {
     this.stop();
     this.model.reset(0);
     this.model.time = 0;
+    this.tints.reset();
     this.plots.dirty = true;
     this.status = 'idle';
     this.message = '';
@@ -139,6 +147,7 @@ export class VehiclePlayback {
     } else if (m.kind === 'frames') {
       const first = this.model.frames.length === 0;
       this.model.append(m.frames);
+      this.tints.scaleFrom(m.frames);
       this.plots.dirty = true;
       if (first) {
         const f0 = m.frames[0] as VehiclePlaybackFrame;
@@ -178,6 +187,11 @@ export class VehiclePlayback {
     this.render();
   }
 
+  /** The colour the view draws a rod or part in: the run's force at the time shown, or null (its own colour) at rest. */
+  tintOf(kind: 'rod' | 'part', id: string): number | null {
+    return this.showing ? this.tints.tint(kind, id) : null;
+  }
+
   /** The controls and read-outs for the state of the run. */
   render(): void {
     const m = this.model, n = m.frames.length;
@@ -195,6 +209,7 @@ export class VehiclePlayback {
     const status = q(this.root, '#vehicle-sim-status');
     status.textContent = this.status === 'running' ? `${this.message} t = ${m.end.toFixed(3)} of ${m.duration} s` : this.message;
     status.classList.toggle('failed', this.status === 'failed' || this.status === 'error');
+    q(this.root, '#vehicle-sim-legend').textContent = this.showing ? this.tints.legend().join('; ') : '';
     this.plots.render();
   }
 }

@@ -6,4 +6,4 @@ export {
 export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions } from './frame.ts';
 export { KeptVehicle } from './kept.ts';
 export { vehiclePickupRates, fitVehicleDocument, pickupParameters, VEHICLE_DESIGN_METRICS, type VehiclePickupRate, type VehiclePickupRates, type VehicleFitRequest, type VehicleDocumentFit } from './design.ts';
-export { runVehicleSimulation, vehicleRunOf, vehiclePlaybackFrame, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage } from './run.ts';
+export { runVehicleSimulation, vehicleRunOf, vehiclePlaybackFrame, vehicleRunHeader, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage } from './run.ts';

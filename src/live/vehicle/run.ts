@@ -3,8 +3,9 @@
  * document driven over its file's `road:` or through its `steer:` step (a one-wheel bump
  * under the front left wheel when the file gives neither), by the vehicle simulation
  * (src/suspension/vehicle/simulate.ts), each frame reduced to what the page plays back —
- * every part's pose, each wheel's centre, spin axis and contact, each tyre's vertical load,
- * the body's heave, pitch and roll — and handed out in batches as it is made. No DOM: it
+ * every part's pose, each link's axial force and each moving part's largest joint force (the
+ * tints the corner models' playback draws), each wheel's centre, spin axis and contact, each
+ * tyre's vertical load, the body's heave, pitch and roll — and handed out in batches as it is made. No DOM: it
  * runs in the viewer's vehicle-run worker and, for tests, in Node.
  */
 import type { PoseDoc } from '../../assembly/types.ts';
@@ -12,7 +13,7 @@ import type { SimulationEvent } from '../../mechanics/simulate.ts';
 import { CORNERS, type CornerName } from '../../suspension/vehicle/index.ts';
 import { readVehicleRun, type VehicleRun } from '../../suspension/vehicle/road.ts';
 import { prepareVehicleSimulation, simulateVehicle, type VehicleSimulationFrame, type VehicleSimulationModel } from '../../suspension/vehicle/simulate.ts';
-import type { PlaybackFrame, SimulationHeader, SimulationSettings } from '../view/simulation.ts';
+import { headerOf, partLoads, rodForces, type PlaybackFrame, type SimulationHeader, type SimulationSettings } from '../view/simulation.ts';
 import { vehicleSpecOf, type VehicleDocument } from './document.ts';
 import { rotatePose } from './frame.ts';
 
@@ -24,7 +25,8 @@ export const DEFAULT_VEHICLE_ROAD = 'road: { front_left: { bump: { height: 25, d
 
 /**
  * One frame as plain data: the header's parts' poses (`poses`, as a simulation's), the
- * tyres' vertical loads in CORNERS order (`tyres`, N), and per corner `wheels`: the wheel
+ * header's links' axial forces (`rods`, N, tension +) and its parts' largest joint forces
+ * (`loaded`, N) as a simulation's, the tyres' vertical loads in CORNERS order (`tyres`, N), and per corner `wheels`: the wheel
  * centre, its spin axis and the contact point (9 numbers, world, mm); `body`: heave (mm),
  * pitch and roll (deg).
  */
@@ -50,6 +52,18 @@ export function vehicleRunOf(doc: VehicleDocument): { run: VehicleRun; source: s
   return { run, source, model: prepareVehicleSimulation(spec, run) };
 }
 
+/**
+ * What every frame of a run of this vehicle lists: its moving parts, its links (distance
+ * mates) and the parts whose joint forces tint them — all but the body, which carries every
+ * corner's joints and would set the scale every other part is tinted on.
+ */
+export function vehicleRunHeader(model: VehicleSimulationModel, first: VehicleSimulationFrame): SimulationHeader {
+  const doc = model.vehicle.doc;
+  const parts = Object.keys(doc.parts).filter((p) => !(doc.parts[p] as { fixed?: boolean }).fixed && `${p}.pose` in first.state);
+  const all = headerOf(doc, first);
+  return { parts, rods: all.rods, loaded: all.loaded.filter((p) => p !== 'body' && parts.includes(p)), tyres: [...CORNERS] };
+}
+
 /** A vehicle frame as playback data. */
 export function vehiclePlaybackFrame(model: VehicleSimulationModel, header: SimulationHeader, frame: VehicleSimulationFrame): VehiclePlaybackFrame {
   const poses = header.parts.map((p) => { const pose = frame.state[`${p}.pose`] as PoseDoc; return [...pose.position, ...pose.rotation]; });
@@ -62,7 +76,8 @@ export function vehiclePlaybackFrame(model: VehicleSimulationModel, header: Simu
     return [...centre, axis[0] / n, axis[1] / n, axis[2] / n, ...v.corners[w.corner].contact_point];
   });
   const tyres = CORNERS.map((c: CornerName) => v.corners[c].contact_load[2]);
-  return { t: frame.t, poses, energy: { ...frame.energy }, rods: [], loaded: [], tyres, wheels, body: [v.body.heave, v.body.pitch, v.body.roll] };
+  const doc = model.vehicle.doc;
+  return { t: frame.t, poses, energy: { ...frame.energy }, rods: rodForces(doc, header, frame), loaded: partLoads(doc, header, frame), tyres, wheels, body: [v.body.heave, v.body.pitch, v.body.roll] };
 }
 
 /**
@@ -77,14 +92,13 @@ export function runVehicleSimulation(doc: VehicleDocument, settings: SimulationS
   const flush = () => { if (batch.length) { send({ kind: 'frames', frames: batch }); batch = []; } last = now(); };
   try {
     const { model, source } = vehicleRunOf(doc);
-    const parts = Object.keys(model.vehicle.doc.parts).filter((p) => !(model.vehicle.doc.parts[p] as { fixed?: boolean }).fixed);
     let header: SimulationHeader | null = null;
     const result = simulateVehicle(model, {
       duration: settings.duration, step: settings.step, every: settings.every, keepFrames: false,
       ...(settings.rhoInf !== undefined ? { rhoInf: settings.rhoInf } : {}),
       onFrame: (f) => {
         if (!header) {
-          header = { parts: parts.filter((p) => `${p}.pose` in f.state), rods: [], loaded: [], tyres: [...CORNERS] };
+          header = vehicleRunHeader(model, f as VehicleSimulationFrame);
           send({ kind: 'start', header, source, settings });
         }
         batch.push(vehiclePlaybackFrame(model, header, f as VehicleSimulationFrame));

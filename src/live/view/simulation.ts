@@ -97,10 +97,9 @@ export function headerOf(doc: AssemblyDoc, first: SimulationFrame): SimulationHe
   return { parts, rods, loaded: [...loaded], tyres };
 }
 
-/** A library frame as playback data. */
-export function playbackFrame(doc: AssemblyDoc, header: SimulationHeader, frame: SimulationFrame): PlaybackFrame {
-  const poses = header.parts.map((p) => { const pose = frame.state[`${p}.pose`] as PoseDoc; return [...pose.position, ...pose.rotation]; });
-  const rods = header.rods.map((id) => {
+/** Each header rod's axial force at a frame (N, tension positive). */
+export function rodForces(doc: AssemblyDoc, header: SimulationHeader, frame: SimulationFrame): number[] {
+  return header.rods.map((id) => {
     // the reaction is the force on the mate's b point: pulling it toward a is tension
     const m = doc.mates[id] as { a: string; b: string };
     const r = frame.reactions[id] as { force: number[]; tension?: number };
@@ -111,7 +110,11 @@ export function playbackFrame(doc: AssemblyDoc, header: SimulationHeader, frame:
     const l = Math.hypot(d[0], d[1], d[2]) || 1;
     return (r.force[0] * d[0] + r.force[1] * d[1] + r.force[2] * d[2]) / l;
   });
-  const loaded = header.loaded.map((part) => {
+}
+
+/** Each header loaded part's largest joint force at a frame (N). */
+export function partLoads(doc: AssemblyDoc, header: SimulationHeader, frame: SimulationFrame): number[] {
+  return header.loaded.map((part) => {
     let most = 0;
     for (const [id, m] of Object.entries(doc.mates)) {
       const mm = m as { a?: unknown; b?: unknown };
@@ -122,8 +125,13 @@ export function playbackFrame(doc: AssemblyDoc, header: SimulationHeader, frame:
     }
     return most;
   });
+}
+
+/** A library frame as playback data. */
+export function playbackFrame(doc: AssemblyDoc, header: SimulationHeader, frame: SimulationFrame): PlaybackFrame {
+  const poses = header.parts.map((p) => { const pose = frame.state[`${p}.pose`] as PoseDoc; return [...pose.position, ...pose.rotation]; });
   const tyres = header.tyres.map((id) => tyreForce(id, frame.forces[id]) ?? 0);
-  return { t: frame.t, poses, energy: { ...frame.energy }, rods, loaded, tyres };
+  return { t: frame.t, poses, energy: { ...frame.energy }, rods: rodForces(doc, header, frame), loaded: partLoads(doc, header, frame), tyres };
 }
 
 /**
