@@ -1,6 +1,7 @@
 /**
  * Sensitivity arrows and fit on the whole car in Debian's headless Chromium (docs/vehicle.md,
- * "Viewer"): the sedan opened, the roll gradient's arrows drawn at its chassis pickups; a fit
+ * "Viewer"): the sedan opened, the roll gradient's arrows drawn at its chassis pickups, then the
+ * front left tyre's load at rest's (a static figure, the value the panel reads); a fit
  * of the roll gradient to 0.43 deg/g moving the rear pickups in z writes its moves into the
  * car, whose read-out then says 0.4300; Ctrl+Z takes the fit back as one edit.
  */
@@ -42,6 +43,17 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle sensitivity arrows and fit in headless 
     expect(arrows.drawn).toBeGreaterThan(20);
     expect(arrows.value).toBeCloseTo(roll0, 4);
     await page.screenshot({ path: join(ARTIFACTS, 'vehicle-design-01-roll-gradient-arrows.png') });
+
+    // a static figure's arrows: the front left tyre's load at rest, the value the panel reads
+    await page.selectOption('#vehicle-arrows', 'vehicle.front_left.contact_load');
+    await page.waitForFunction(() => window.__kinemate.vehicle.design.rates?.metric === 'vehicle.front_left.contact_load', null, { timeout: 120_000, polling: 100 });
+    await settled(page);
+    const load = await page.evaluate(() => { const d = window.__kinemate.vehicle.design; return { drawn: d.drawn, rates: d.rates!.rates.length, value: d.rates!.value }; });
+    expect(load.rates).toBe(arrows.handles);
+    expect(load.drawn).toBeGreaterThan(20);
+    expect(load.value).toBeCloseTo(Number(await figure(page, 'front_left.load')), -1);
+    expect(await page.locator('#vehicle-arrows-note').textContent()).toMatch(/contact load \d+\.\d+ N/);
+    await page.screenshot({ path: join(ARTIFACTS, 'vehicle-design-01b-front-left-load-arrows.png') });
 
     await page.selectOption('#vehicle-fit-metric', 'vehicle.roll_gradient');
     await page.fill('#vehicle-fit-value', '0.43');

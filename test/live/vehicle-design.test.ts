@@ -2,14 +2,16 @@
  * Sensitivity arrows and fit on the whole car (src/live/vehicle/design.ts): each pickup's arrow
  * is the roll gradient's rate per mm of its coordinates — against central differences of new
  * vehicles built from the document with the pickup moved as a drag moves it (locked: with its
- * mirror; unlocked: alone); the fit's moves, written into the document as drags, give a car
+ * mirror; unlocked: alone), and so the arrows of a corner's load and ride height, the understeer
+ * gradient and the ride frequencies, each against its figure on rebuilt cars; the fit's moves, written into the document as drags, give a car
  * whose roll gradient is the target.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle/index.ts';
 import {
-  fitVehicleDocument, moveVehicleHardpoint, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
+  fitVehicleDocument, moveVehicleHardpoint, vehicleSpecOf, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
   type VehicleDocument, type VehicleHardpoint,
 } from '../../src/live/vehicle/index.ts';
 
@@ -26,7 +28,41 @@ function difference(doc: VehicleDocument, hp: VehicleHardpoint, k: number, locke
   return (at(h) - at(-h)) / (2 * h);
 }
 
+/** A figure of a car built afresh from the document: the one each arrow's gradient is of. */
+const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
+  'vehicle.front_left.contact_load': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.corners.front_left.load,
+  'vehicle.rear_right.ride_height': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.corners.rear_right.ride_height,
+  // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius)
+  'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
+  // the modes of the car at rest (the value the route reports, not its gradient)
+  'vehicle.heave_frequency': (doc) => { const r = frequencySensitivity(buildVehicle(vehicleSpecOf(doc)), [], ['vehicle.heave_frequency']); if (r.status !== 'solved') throw new Error(r.message); return r.metrics['vehicle.heave_frequency'].value; },
+};
+
+/** ∂(figure)/∂z of a pickup moved with its mirror, by central differences of rebuilt cars. */
+function zDifference(doc: VehicleDocument, hp: VehicleHardpoint, figure: (d: VehicleDocument) => number, h: number): number {
+  const p = vehicleHardpointPosition(doc, hp);
+  const at = (d: number) => figure(moveVehicleHardpoint(doc, hp, [p[0], p[1], p[2] + d], true));
+  return (at(h) - at(-h)) / (2 * h);
+}
+
 describe('sensitivity arrows and fit on the whole car', () => {
+  it('arrows of a corner\'s load and ride height, the understeer gradient and the heave frequency: each pickup\'s z rate against rebuilt cars', () => {
+    const doc = sedan();
+    const picks: VehicleHardpoint[] = [{ axle: 'rear', name: 'left_lower_rear_link_inboard' }, { axle: 'front', name: 'left_strut_top' }];
+    for (const [metric, figure] of Object.entries(FIGURES)) {
+      const r = vehiclePickupRates(doc, metric, picks, true);
+      if ('error' in r) throw new Error(`${metric}: ${r.error}`);
+      expect(r.value, metric).toBeCloseTo(figure(doc), 6);
+      for (const rate of r.rates) {
+        const fd = zDifference(doc, rate.hardpoint, figure, 0.2);
+        const size = Math.max(...r.rates.map((x) => Math.abs(x.gradient[2])));
+        expect(Math.abs(rate.gradient[2] - fd), `${metric} ${rate.hardpoint.name}: ${rate.gradient[2]} vs ${fd}`).toBeLessThan(1e-4 * Math.abs(fd) + 1e-5 * size);
+      }
+      // an arrow that means something: the figure moves with at least one of them
+      expect(Math.max(...r.rates.map((x) => Math.abs(x.gradient[2]))), metric).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
   it('arrows: each pickup\'s gradient is the roll gradient\'s rate, locked (with the mirror, mirrored in y) and unlocked', () => {
     const doc = sedan();
     const picks: VehicleHardpoint[] = [

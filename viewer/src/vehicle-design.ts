@@ -1,7 +1,8 @@
 /**
  * Sensitivity arrows and fit on the whole car (docs/vehicle.md, "Viewer"), a section of the
  * vehicle panel. **Arrows**: a vehicle figure chosen (roll gradient, load transfer, its front
- * share, pitch gradient), every chassis pickup gets an arrow along the figure's exact gradient
+ * share, pitch and understeer gradients, ride and wheel-hop frequencies, a corner's load or
+ * ride height at rest), every chassis pickup gets an arrow along the figure's exact gradient
  * (which way to move it to raise the figure, its length in proportion to how much; locked, a
  * pickup and its mirror move as one, as a drag moves them), asked again for each car solved
  * with all its figures (a drag's end, an undo). **Fit**: a target for a figure and the pickups
@@ -10,7 +11,7 @@
  * Both run in their own worker (vehicle-design.worker.ts), so a drag is never held up.
  */
 import { ArrowHelper, Group, Quaternion, Vector3, type Scene } from 'three';
-import { VEHICLE_DESIGN_METRICS, type VehicleDocument, type VehicleDocumentFit, type VehicleHardpoint, type VehicleLiveFrame, type VehiclePickupRates } from '../../src/index.ts';
+import { VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, type VehicleDocument, type VehicleDocumentFit, type VehicleHardpoint, type VehicleLiveFrame, type VehiclePickupRates } from '../../src/index.ts';
 import type { VehicleDesignReply, VehicleDesignRequest } from './vehicle-design.worker';
 
 /** What the section uses of vehicle mode. */
@@ -44,7 +45,7 @@ export class VehicleDesign {
   constructor(private readonly host: VehicleDesignHost, scene: Scene, parent: HTMLElement) {
     this.group.name = 'vehicle-sensitivity-arrows';
     scene.add(this.group);
-    const options = VEHICLE_DESIGN_METRICS.map((m) => `<option value="${m}">${label(m)}</option>`).join('');
+    const options = VEHICLE_DESIGN_GROUPS.map((g) => `<optgroup label="${g.label}">${g.metrics.map((m) => `<option value="${m}">${label(m)}</option>`).join('')}</optgroup>`).join('');
     this.root = document.createElement('details');
     this.root.id = 'vehicle-design';
     this.root.open = true;
@@ -156,7 +157,7 @@ export class VehicleDesign {
       this.group.add(arrow);
     }
     const top = [...r.rates].sort((a, b) => Math.hypot(...b.gradient) - Math.hypot(...a.gradient))[0];
-    this.note.textContent = `${label(r.metric)} ${r.value.toFixed(4)}: ${r.rates.length} pickups in ${(r.ms / 1000).toFixed(1)} s; the longest arrow, ${top ? `${top.hardpoint.axle} ${top.hardpoint.name}: ${Math.hypot(...top.gradient).toExponential(2)} per mm` : '—'}.`;
+    this.note.textContent = `${label(r.metric)} ${r.value.toFixed(4)} ${vehicleMetricUnit(r.metric)}: ${r.rates.length} pickups in ${(r.ms / 1000).toFixed(1)} s; the longest arrow, ${top ? `${top.hardpoint.axle} ${top.hardpoint.name}: ${Math.hypot(...top.gradient).toExponential(2)} per mm` : '—'}.`;
   }
 
   /** The arrows drawn (the browser tests count them). */

@@ -1,8 +1,9 @@
 /**
  * Sensitivity arrows and fit on the whole car in a page (docs/vehicle.md, "Viewer"): the
  * exact gradients of a vehicle figure (the roll gradient, the load transfer and its front
- * share, the pitch gradient; src/suspension/vehicle/gradient-figures.ts) with respect to
- * the chassis pickups the viewer drags, one arrow per pickup; and the vehicle fit
+ * share, the pitch and understeer gradients, the ride frequencies, a corner's load and ride
+ * height; metric-gradients.ts) with respect to the chassis pickups the viewer drags, one
+ * arrow per pickup; and the vehicle fit
  * (src/suspension/vehicle/fit.ts) moving chosen pickups within a box to meet a target,
  * its moves written into the document as drags would write them. No DOM: it runs in the
  * viewer's vehicle-design worker and, for tests, in Node.
@@ -12,14 +13,11 @@
  * own (`front.left.lower_wishbone_inboard_front.z`).
  */
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
-import { buildVehicle, solveVehicle } from '../../suspension/vehicle/index.ts';
-import { GRADIENT_METRICS, vehicleGradientSensitivity } from '../../suspension/vehicle/gradient-figures.ts';
 import { fitVehicle, type VehicleFitReport } from '../../suspension/vehicle/fit.ts';
 import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
 import { moveVehicleHardpoint, mirrorName, vehicleHardpointPosition, vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
 
-/** The figures a page shows arrows for and fits (the vehicle's gradients at rest). */
-export const VEHICLE_DESIGN_METRICS: readonly string[] = GRADIENT_METRICS;
+import { VEHICLE_DESIGN_METRICS, vehicleMetricGradients } from './metric-gradients.ts';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -71,11 +69,8 @@ export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups
     if (p) wanted.push({ hp, parameters: p });
   }
   const unique = [...new Set(wanted.flatMap((w) => w.parameters))];
-  const m = buildVehicle(spec);
-  const rest = solveVehicle(m, { ax: 0, ay: 0 });
-  if (rest.status !== 'solved') return { error: `${rest.status}: ${rest.message}` };
-  const s = vehicleGradientSensitivity(m, unique, [metric]);
-  if (s.status !== 'solved') return { error: `${s.status}: ${s.message}` };
+  const s = vehicleMetricGradients(spec, unique, [metric]);
+  if (s.status !== 'solved' || !('metrics' in s)) return { error: `${s.status}: ${'message' in s ? s.message : ''}` };
   const g = s.metrics[metric];
   const rates = wanted.map(({ hp, parameters }) => {
     const sign = pairSign(hp, parameters);

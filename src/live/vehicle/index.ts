@@ -5,5 +5,6 @@ export {
 } from './document.ts';
 export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions } from './frame.ts';
 export { KeptVehicle } from './kept.ts';
-export { vehiclePickupRates, fitVehicleDocument, pickupParameters, VEHICLE_DESIGN_METRICS, type VehiclePickupRate, type VehiclePickupRates, type VehicleFitRequest, type VehicleDocumentFit } from './design.ts';
+export { VEHICLE_DESIGN_METRICS, VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, vehicleMetricGradients, type VehicleMetricGradients } from './metric-gradients.ts';
+export { vehiclePickupRates, fitVehicleDocument, pickupParameters, type VehiclePickupRate, type VehiclePickupRates, type VehicleFitRequest, type VehicleDocumentFit } from './design.ts';
 export { runVehicleSimulation, vehicleRunOf, vehiclePlaybackFrame, vehicleRunHeader, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage } from './run.ts';
