@@ -3,7 +3,9 @@
  * "Viewer"): the sedan opened, the roll gradient's arrows drawn at its chassis pickups, then the
  * front left tyre's load at rest's (a static figure, the value the panel reads); a fit
  * of the roll gradient to 0.43 deg/g moving the rear pickups in z writes its moves into the
- * car, whose read-out then says 0.4300; Ctrl+Z takes the fit back as one edit.
+ * car, whose read-out then says 0.4300; Ctrl+Z takes the fit back as one edit. Then two targets
+ * at once (roll gradient 0.44 deg/g and heave frequency 3.45 Hz) met by the spring and bar
+ * rates alone: the axle files' rates change, the read-out says 0.4400, one Ctrl+Z takes it back.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -70,6 +72,33 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle sensitivity arrows and fit in headless 
 
     await page.keyboard.press('Control+z');
     await settled(page);
+    expect(Number(await figure(page, 'roll_gradient'))).toBeCloseTo(roll0, 4);
+
+    // two targets at once, by the spring and bar rates only
+    await page.fill('#vehicle-fit-value', '0.44');
+    await page.click('#vehicle-fit-add');
+    const second = page.locator('.vehicle-fit-target').nth(1);
+    await second.locator('select').selectOption('vehicle.heave_frequency');
+    await second.locator('input').fill('3.45');
+    await page.selectOption('#vehicle-fit-axle', 'none');
+    await page.check('#vehicle-fit-rates');
+    await page.fill('#vehicle-fit-rate-box', '50');
+    const rates = () => page.evaluate(() => { const a = window.__kinemate.vehicle.doc!.axles as unknown as Record<string, { geometry: { axle_config: Record<string, { rate: number }> } }>; return [a.front.geometry.axle_config.spring.rate, a.front.geometry.axle_config.anti_roll.rate, a.rear.geometry.axle_config.spring.rate]; });
+    const before = await rates();
+    await page.evaluate(() => { window.__kinemate.vehicle.design.fit = null; });
+    await page.click('#vehicle-fit-run');
+    await page.waitForFunction(() => window.__kinemate.vehicle.design.fit !== null, null, { timeout: 300_000, polling: 200 });
+    await settled(page);
+    expect(await page.locator('#vehicle-fit-note [data-fit="status"]').textContent(), await page.locator('#vehicle-fit-note').textContent() ?? '').toBe('converged');
+    expect(Number(await page.locator('#vehicle-fit-note [data-target="vehicle.heave_frequency"]').textContent())).toBeCloseTo(3.45, 4);
+    expect(Number(await figure(page, 'roll_gradient'))).toBeCloseTo(0.44, 4);
+    const after = await rates();
+    expect(after.some((r, i) => Math.abs(r - before[i]) > 1)).toBe(true);
+    after.forEach((r, i) => expect(Math.abs(r - before[i])).toBeLessThanOrEqual(0.5 * before[i] + 1e-9));
+    await page.screenshot({ path: join(ARTIFACTS, 'vehicle-design-03-two-targets-by-rates.png') });
+    await page.keyboard.press('Control+z');
+    await settled(page);
+    expect(await rates()).toEqual(before);
     expect(Number(await figure(page, 'roll_gradient'))).toBeCloseTo(roll0, 4);
     expect(errors).toEqual([]);
     await page.close();

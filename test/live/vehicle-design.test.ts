@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle/index.ts';
 import {
-  fitVehicleDocument, moveVehicleHardpoint, vehicleSpecOf, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
+  fitVehicleDocument, moveVehicleHardpoint, vehicleRateNames, vehicleSpecOf, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
   type VehicleDocument, type VehicleHardpoint,
 } from '../../src/live/vehicle/index.ts';
 
@@ -95,7 +95,7 @@ describe('sensitivity arrows and fit on the whole car', () => {
     const doc = sedan();
     const frame = vehicleLiveFrame(doc, 0, { quick: true });
     const rear = Object.values(frame.handles).filter((h) => h.axle === 'rear');
-    const out = fitVehicleDocument(doc, { metric: 'vehicle.roll_gradient', value: 0.43, pickups: rear, axes: ['z'], box: 20, locked: true });
+    const out = fitVehicleDocument(doc, { targets: [{ metric: 'vehicle.roll_gradient', value: 0.43 }], pickups: rear, axes: ['z'], box: 20, locked: true });
     if ('error' in out) throw new Error(out.error);
     expect(out.report.status).toBe('converged');
     expect(out.doc).not.toBeNull();
@@ -112,4 +112,34 @@ describe('sensitivity arrows and fit on the whole car', () => {
     }
     expect(vehicleHardpointPosition(out.doc!, { axle: 'front', name: 'left_strut_top' })).toEqual(vehicleHardpointPosition(doc, { axle: 'front', name: 'left_strut_top' }));
   });
+
+  it('fit: two targets at once (roll gradient 0.44 deg/g, heave frequency 3.45 Hz) by the spring and bar rates; the axle files hold the new rates, the pickups stay', () => {
+    const doc = sedan();
+    expect(vehicleRateNames(doc)).toEqual(['front.spring.rate', 'front.anti_roll.rate', 'rear.spring.rate']);
+    const heave = (d: VehicleDocument) => FIGURES['vehicle.heave_frequency'](d);
+    expect(Math.abs(heave(doc) - 3.45)).toBeGreaterThan(0.05);
+    const out = fitVehicleDocument(doc, {
+      targets: [{ metric: 'vehicle.roll_gradient', value: 0.44 }, { metric: 'vehicle.heave_frequency', value: 3.45 }],
+      pickups: [], axes: ['z'], box: 20, locked: true, rates: vehicleRateNames(doc), rateBox: 0.5,
+    });
+    if ('error' in out) throw new Error(out.error);
+    expect(out.report.status).toBe('converged');
+    expect(out.report.targets.map((t) => t.target)).toEqual(['vehicle.roll_gradient', 'vehicle.heave_frequency']);
+    // a car built afresh from the written files meets both
+    expect(roll(out.doc!)).toBeCloseTo(0.44, 7);
+    expect(heave(out.doc!)).toBeCloseTo(3.45, 7);
+    // the moves are in the axle files, within ±50 % of each rate; no pickup moved
+    const rate = (d: VehicleDocument, axle: 'front' | 'rear', device: string) => ((d.axles[axle].geometry as Record<string, any>).axle_config[device].rate as number);
+    for (const [name, axle, device] of [['front.spring.rate', 'front', 'spring'], ['front.anti_roll.rate', 'front', 'anti_roll'], ['rear.spring.rate', 'rear', 'spring']] as const) {
+      const delta = out.report.moves[name].delta;
+      expect(rate(out.doc!, axle, device)).toBeCloseTo(rate(doc, axle, device) + delta, 9);
+      expect(Math.abs(delta)).toBeLessThanOrEqual(0.5 * rate(doc, axle, device) + 1e-9);
+    }
+    expect(Object.values(out.report.moves).some((m) => Math.abs(m.delta) > 1)).toBe(true);
+    expect(out.doc!.axles.front.geometry.hardpoints).toEqual(doc.axles.front.geometry.hardpoints);
+    expect(out.doc!.axles.rear.geometry.hardpoints).toEqual(doc.axles.rear.geometry.hardpoints);
+    // a rate the vehicle does not have is refused by name
+    const bad = fitVehicleDocument(doc, { targets: [{ metric: 'vehicle.roll_gradient', value: 0.43 }], pickups: [], axes: ['z'], box: 20, locked: true, rates: ['rear.anti_roll.rate'] });
+    expect('error' in bad && bad.error).toMatch(/no rate "rear.anti_roll.rate".*front.spring.rate/);
+  }, 120_000);
 });

@@ -5,14 +5,16 @@
  * ride height at rest), every chassis pickup gets an arrow along the figure's exact gradient
  * (which way to move it to raise the figure, its length in proportion to how much; locked, a
  * pickup and its mirror move as one, as a drag moves them), asked again for each car solved
- * with all its figures (a drag's end, an undo). **Fit**: a target for a figure and the pickups
- * that may move (the front's, the rear's or both axles', their chosen coordinates within
- * ±box mm): the vehicle fit's moves are written into the axle files as one undoable edit.
+ * with all its figures (a drag's end, an undo). **Fit** (vehicle-fit-form.ts): one target or
+ * several at once, and the pickups that may move (the front's, the rear's or both axles',
+ * their chosen coordinates within ±box mm) and/or the spring and bar rates (within ± a share
+ * of their values): the vehicle fit's moves are written into the axle files as one undoable edit.
  * Both run in their own worker (vehicle-design.worker.ts), so a drag is never held up.
  */
 import { ArrowHelper, Group, Quaternion, Vector3, type Scene } from 'three';
-import { VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, type VehicleDocument, type VehicleDocumentFit, type VehicleHardpoint, type VehicleLiveFrame, type VehiclePickupRates } from '../../src/index.ts';
+import { VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, type VehicleDocument, type VehicleDocumentFit, type VehicleLiveFrame, type VehiclePickupRates } from '../../src/index.ts';
 import type { VehicleDesignReply, VehicleDesignRequest } from './vehicle-design.worker';
+import { VehicleFitForm } from './vehicle-fit-form';
 
 /** What the section uses of vehicle mode. */
 export interface VehicleDesignHost {
@@ -34,6 +36,8 @@ export class VehicleDesign {
   private readonly metricSelect: HTMLSelectElement;
   private readonly note: HTMLElement;
   private readonly fitNote: HTMLElement;
+  /** The fit's targets and what may move. */
+  readonly form: VehicleFitForm;
   private worker: Worker | null = null;
   private nextId = 1;
   private waiting = new Map<number, 'rates' | 'fit'>();
@@ -52,17 +56,14 @@ export class VehicleDesign {
     this.root.innerHTML = `<summary>Sensitivity arrows and fit</summary>
       <div class="row"><label title="An arrow on every chassis pickup: the exact gradient of this figure at rest (locked: a pickup with its mirror)">Arrows <select id="vehicle-arrows"><option value="">(off)</option>${options}</select></label></div>
       <div id="vehicle-arrows-note" class="note"></div>
-      <div class="row"><label>Fit <select id="vehicle-fit-metric">${options}</select></label> to <input id="vehicle-fit-value" type="number" step="any" size="7" /></div>
-      <div class="row"><label title="The pickups the fit may move (locked: with their mirrors)">moving <select id="vehicle-fit-axle"><option value="rear">rear pickups</option><option value="front">front pickups</option><option value="both">both axles' pickups</option></select></label>
-        <select id="vehicle-fit-axes"><option value="z">z</option><option value="xyz">x, y, z</option></select> ± <input id="vehicle-fit-box" type="number" value="20" min="0" size="4" /> mm
-        <button id="vehicle-fit-run">Fit</button></div>
       <div id="vehicle-fit-note" class="note"></div>`;
+    this.form = new VehicleFitForm(options, () => this.host.frame, () => this.runFit());
+    this.root.insertBefore(this.form.root, this.root.querySelector('#vehicle-fit-note'));
     parent.appendChild(this.root);
     this.metricSelect = this.root.querySelector('#vehicle-arrows')!;
     this.note = this.root.querySelector('#vehicle-arrows-note')!;
     this.fitNote = this.root.querySelector('#vehicle-fit-note')!;
     this.metricSelect.addEventListener('change', () => { this.metricSelect.blur(); this.refresh(); });
-    this.root.querySelector('#vehicle-fit-run')!.addEventListener('click', () => this.runFit());
   }
 
   /** Nothing asked and not answered (the browser tests wait on it). */
@@ -72,8 +73,7 @@ export class VehicleDesign {
 
   /** A car solved with every figure: the arrows are asked for it again; a quick frame (a drag moving) hides them. */
   update(frame: VehicleLiveFrame): void {
-    const input = this.root.querySelector<HTMLInputElement>('#vehicle-fit-value')!;
-    if (input.value === '' && frame.figures) input.value = frame.figures.roll_gradient.toFixed(4);
+    this.form.fillValues();
     if (frame.figures?.quick) { this.clear(); return; }
     this.refresh();
   }
@@ -93,18 +93,13 @@ export class VehicleDesign {
   }
 
   private runFit(): void {
-    const doc = this.host.doc, frame = this.host.frame;
-    if (!doc || !frame) return;
-    const value = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-value')!.value);
-    const box = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-box')!.value);
-    if (!Number.isFinite(value) || !(box > 0)) { this.fitNote.textContent = 'Give the target value and a box above 0 mm.'; return; }
-    const axle = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-axle')!.value;
-    const axes = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-axes')!.value === 'z' ? ['z' as const] : ['x' as const, 'y' as const, 'z' as const];
-    const pickups: VehicleHardpoint[] = Object.values(frame.handles).filter((h) => axle === 'both' || h.axle === axle);
-    const metric = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-metric')!.value;
+    const doc = this.host.doc;
+    if (!doc) return;
+    const request = this.form.request(doc, this.host.locked);
+    if (typeof request === 'string') { this.fitNote.textContent = request; return; }
     this.fit = null;
     this.fitNote.textContent = 'fitting…';
-    this.send({ id: 0, kind: 'fit', doc, request: { metric, value, pickups, axes, box, locked: this.host.locked } });
+    this.send({ id: 0, kind: 'fit', doc, request });
   }
 
   private send(message: VehicleDesignRequest): number {
@@ -131,9 +126,10 @@ export class VehicleDesign {
   private showFit(result: VehicleDocumentFit | { error: string }): void {
     this.fit = result;
     if ('error' in result) { this.fitNote.textContent = `Fit: ${result.error}`; return; }
-    const t = result.report.targets[0];
-    const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)} mm`);
-    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${label(t.target)} <span data-fit="value">${t.value.toFixed(4)}</span> (wanted ${t.wanted}) in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}`;
+    const reached = result.report.targets.map((t, i) => `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted})`).join(', ');
+    // a pickup's move in mm, a rate's in its file's unit
+    const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)}${/\.rate$/.test(n) ? '' : ' mm'}`);
+    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${reached} in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}`;
     if (result.doc) this.host.edit(result.doc);
   }
 

@@ -3,9 +3,7 @@
  * exact gradients of a vehicle figure (the roll gradient, the load transfer and its front
  * share, the pitch and understeer gradients, the ride frequencies, a corner's load and ride
  * height; metric-gradients.ts) with respect to the chassis pickups the viewer drags, one
- * arrow per pickup; and the vehicle fit
- * (src/suspension/vehicle/fit.ts) moving chosen pickups within a box to meet a target,
- * its moves written into the document as drags would write them. No DOM: it runs in the
+ * arrow per pickup (the fit that moves them: design-fit.ts). No DOM: it runs in the
  * viewer's vehicle-design worker and, for tests, in Node.
  *
  * Locked, a pickup and its mirror are one number (`front.lower_wishbone_inboard_front.z`:
@@ -13,10 +11,8 @@
  * own (`front.left.lower_wishbone_inboard_front.z`).
  */
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
-import { fitVehicle, type VehicleFitReport } from '../../suspension/vehicle/fit.ts';
 import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
-import { moveVehicleHardpoint, mirrorName, vehicleHardpointPosition, vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
-
+import { vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
 import { VEHICLE_DESIGN_METRICS, vehicleMetricGradients } from './metric-gradients.ts';
 
 const AXES = ['x', 'y', 'z'] as const;
@@ -48,7 +44,7 @@ export function pickupParameters(names: ReadonlySet<string>, hp: VehicleHardpoin
 }
 
 /** The sign of each axis of a pair's number seen from the right pickup (y mirrored). */
-function pairSign(hp: VehicleHardpoint, parameters: readonly string[]): Vec3Tuple {
+export function pairSign(hp: VehicleHardpoint, parameters: readonly string[]): Vec3Tuple {
   const pair = !/\.(left|right|center)\./.test(parameters[0]);
   return pair && hp.name.startsWith('right_') ? [1, -1, 1] : [1, 1, 1];
 }
@@ -77,55 +73,4 @@ export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups
     return { hardpoint: hp, parameters, gradient: parameters.map((p, k) => sign[k] * g.gradient[p]) as Vec3Tuple };
   });
   return { metric, value: g.value, rates, ms: performance.now() - t0 };
-}
-
-export interface VehicleFitRequest {
-  metric: string;
-  value: number;
-  /** The pickups to move (locked: with their mirrors), each coordinate within ±box mm of where it is. */
-  pickups: readonly VehicleHardpoint[];
-  axes: readonly ('x' | 'y' | 'z')[];
-  box: number;
-  locked: boolean;
-}
-
-export interface VehicleDocumentFit {
-  report: Omit<VehicleFitReport, 'spec'>;
-  /** The document with the fit's moves written (as drags would), or null where the fit moved nothing. */
-  doc: VehicleDocument | null;
-  ms: number;
-}
-
-/** Fits pickups of a vehicle document to one target; the moves written into a new document. */
-export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequest): VehicleDocumentFit | { error: string } {
-  const t0 = performance.now();
-  if (!VEHICLE_DESIGN_METRICS.includes(request.metric)) return { error: `no fit for "${request.metric}" (the figures: ${VEHICLE_DESIGN_METRICS.join(', ')})` };
-  const spec = vehicleSpecOf(doc);
-  const names = new Set(vehicleParameterNames(spec));
-  const move: Record<string, [number, number]> = {};
-  const seen = new Set<string>();
-  const moved: { hp: VehicleHardpoint; parameters: [string, string, string] }[] = [];
-  for (const hp of request.pickups) {
-    const p = pickupParameters(names, hp, request.locked);
-    if (!p || seen.has(p[0])) continue; // a locked pair once
-    seen.add(p[0]);
-    moved.push({ hp, parameters: p });
-    request.axes.forEach((a) => { move[p[AXES.indexOf(a)]] = [-request.box, request.box]; });
-  }
-  if (!Object.keys(move).length) return { error: 'nothing to move: none of the pickups chosen is a number of this vehicle' };
-  const full = fitVehicle(spec, { move, targets: [{ metric: request.metric, value: request.value }] });
-  const report: Omit<VehicleFitReport, 'spec'> = { status: full.status, iterations: full.iterations, cost: full.cost, moves: full.moves, at_bound: full.at_bound, targets: full.targets, ...(full.message ? { message: full.message } : {}) };
-  let out: VehicleDocument | null = null;
-  if (report.status !== 'failed') {
-    out = doc;
-    for (const { hp, parameters } of moved) {
-      const d = parameters.map((p) => report.moves[p]?.delta ?? 0);
-      if (d.every((x) => x === 0)) continue;
-      const sign = pairSign(hp, parameters);
-      const [x, y, z] = vehicleHardpointPosition(out, hp);
-      out = moveVehicleHardpoint(out, hp, [x + sign[0] * d[0], y + sign[1] * d[1], z + sign[2] * d[2]], parameters[0].split('.').length === 3 && mirrorName(hp.name) !== null);
-    }
-    if (out === doc) out = null;
-  }
-  return { report, doc: out, ms: performance.now() - t0 };
 }

@@ -1,0 +1,85 @@
+/**
+ * The vehicle design section's Fit form (docs/vehicle.md, "Viewer"): one target or several at
+ * once (a figure and the value wanted each; "+ target" adds one, × drops one), the pickups
+ * that may move (the rear's, the front's, both axles' or none; z or x, y and z; within ±box
+ * mm) and, ticked, the axles' spring and anti-roll bar rates within ± a percentage of their
+ * values. It reads the form into the request vehicle-design.worker.ts hands to
+ * `fitVehicleDocument` (src/live/vehicle/design-fit.ts, `kinemate fit`'s vehicle fit).
+ */
+import { vehicleRateNames, type VehicleDocument, type VehicleFitRequest, type VehicleHardpoint, type VehicleLiveFrame } from '../../src/index.ts';
+
+/** A figure's value on the car shown, where the panel has it (the frequencies it has not: null). */
+export function figureValue(frame: VehicleLiveFrame | null, metric: string): number | null {
+  const f = frame?.figures;
+  if (!f) return null;
+  const corner = /^vehicle\.(front_left|front_right|rear_left|rear_right)\.(contact_load|ride_height)$/.exec(metric);
+  if (corner) { const c = f.corners[corner[1] as 'front_left']; return corner[2] === 'contact_load' ? c.load : c.ride_height; }
+  const direct: Record<string, number | null> = {
+    'vehicle.roll_gradient': f.roll_gradient, 'vehicle.lateral_load_transfer.front': f.lateral_load_transfer.front,
+    'vehicle.lateral_load_transfer.rear': f.lateral_load_transfer.rear, 'vehicle.front_load_transfer_share': f.front_load_transfer_share,
+    'vehicle.pitch_gradient': f.pitch_gradient, 'vehicle.understeer_gradient': f.understeer_gradient,
+  };
+  return direct[metric] ?? null;
+}
+
+export class VehicleFitForm {
+  readonly root: HTMLElement;
+  private readonly targets: HTMLElement;
+
+  constructor(private readonly options: string, private readonly frame: () => VehicleLiveFrame | null, onRun: () => void) {
+    this.root = document.createElement('div');
+    this.root.id = 'vehicle-fit';
+    this.root.innerHTML = `<div id="vehicle-fit-targets"></div>
+      <div class="row"><button id="vehicle-fit-add" title="Another figure to meet at the same time">+ target</button></div>
+      <div class="row"><label title="The pickups the fit may move (locked: with their mirrors)">moving <select id="vehicle-fit-axle"><option value="rear">rear pickups</option><option value="front">front pickups</option><option value="both">both axles' pickups</option><option value="none">no pickups</option></select></label>
+        <select id="vehicle-fit-axes"><option value="z">z</option><option value="xyz">x, y, z</option></select> ± <input id="vehicle-fit-box" type="number" value="20" min="0" size="4" /> mm</div>
+      <div class="row"><label title="The axles' spring and anti-roll bar rates may change too, each within ± this share of its value"><input id="vehicle-fit-rates" type="checkbox" /> and the spring and bar rates</label> ± <input id="vehicle-fit-rate-box" type="number" value="50" min="1" max="99" size="3" /> %
+        <button id="vehicle-fit-run">Fit</button></div>`;
+    this.targets = this.root.querySelector('#vehicle-fit-targets')!;
+    this.addTarget('vehicle.roll_gradient');
+    this.root.querySelector('#vehicle-fit-add')!.addEventListener('click', () => this.addTarget());
+    this.root.querySelector('#vehicle-fit-run')!.addEventListener('click', onRun);
+  }
+
+  /** A target row; the first keeps the ids #vehicle-fit-metric and #vehicle-fit-value. */
+  addTarget(metric?: string): void {
+    const first = this.targets.children.length === 0;
+    const row = document.createElement('div');
+    row.className = 'row vehicle-fit-target';
+    row.innerHTML = `<label>${first ? 'Fit' : 'and'} <select class="fit-metric"${first ? ' id="vehicle-fit-metric"' : ''}>${this.options}</select></label> to <input class="fit-value"${first ? ' id="vehicle-fit-value"' : ''} type="number" step="any" size="7" />${first ? '' : ' <button class="fit-remove" title="Drop this target">×</button>'}`;
+    const select = row.querySelector('select')!, input = row.querySelector('input')!;
+    if (metric) select.value = metric;
+    else select.selectedIndex = Math.min(this.targets.children.length, select.options.length - 1);
+    select.addEventListener('change', () => { input.value = ''; this.fillValues(); });
+    row.querySelector('.fit-remove')?.addEventListener('click', () => row.remove());
+    this.targets.appendChild(row);
+    this.fillValues();
+  }
+
+  /** Empty value fields take their figure's value on the car shown (a starting point to edit). */
+  fillValues(): void {
+    for (const row of Array.from(this.targets.querySelectorAll('.vehicle-fit-target'))) {
+      const input = row.querySelector('input')!, v = figureValue(this.frame(), row.querySelector('select')!.value);
+      if (input.value === '' && v !== null) input.value = String(Number(v.toPrecision(6)));
+    }
+  }
+
+  /** The request the form says, or what is missing. */
+  request(doc: VehicleDocument, locked: boolean): VehicleFitRequest | string {
+    const frame = this.frame();
+    if (!frame) return 'no car solved yet';
+    const targets = Array.from(this.targets.querySelectorAll('.vehicle-fit-target')).map((row) => ({ metric: row.querySelector('select')!.value, value: Number(row.querySelector('input')!.value), empty: row.querySelector('input')!.value.trim() === '' }));
+    const missing = targets.find((t) => t.empty || !Number.isFinite(t.value));
+    if (missing) return `Give the value wanted for ${missing.metric}.`;
+    const box = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-box')!.value);
+    const axle = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-axle')!.value;
+    if (axle !== 'none' && !(box > 0)) return 'Give a box above 0 mm.';
+    const axes = this.root.querySelector<HTMLSelectElement>('#vehicle-fit-axes')!.value === 'z' ? ['z' as const] : ['x' as const, 'y' as const, 'z' as const];
+    const pickups: VehicleHardpoint[] = axle === 'none' ? [] : Object.values(frame.handles).filter((h) => axle === 'both' || h.axle === axle);
+    const withRates = this.root.querySelector<HTMLInputElement>('#vehicle-fit-rates')!.checked;
+    const percent = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-rate-box')!.value);
+    if (withRates && !(percent > 0 && percent < 100)) return 'Give the rates\' box as a percentage between 0 and 100.';
+    if (!pickups.length && !withRates) return 'Choose pickups or the rates to move.';
+    return { targets: targets.map(({ metric, value }) => ({ metric, value })), pickups, axes, box, locked, ...(withRates ? { rates: vehicleRateNames(doc), rateBox: percent / 100 } : {}) };
+  }
+}
