@@ -25,7 +25,7 @@ const figure = (page: Page, key: string) => page.locator(`#vehicle-panel [data-f
 describe.skipIf(!HAVE_CHROMIUM)('vehicle sensitivity arrows and fit in headless Chromium', () => {
   const openViewer = viewerSession();
 
-  it('draws the roll gradient\'s arrows at the sedan\'s pickups and fits the roll gradient to 0.43 deg/g; Ctrl+Z undoes the fit', async () => {
+  it('draws the roll gradient\'s and the front left load\'s arrows; fits the roll gradient to 0.43 deg/g by the rear pickups, then two targets by the rates; Ctrl+Z undoes each fit', async () => {
     const { page, errors } = await openViewer();
     await page.selectOption('#vehicle-sample', 'vehicle:sedan');
     await settled(page);
@@ -102,5 +102,5 @@ describe.skipIf(!HAVE_CHROMIUM)('vehicle sensitivity arrows and fit in headless 
     expect(Number(await figure(page, 'roll_gradient'))).toBeCloseTo(roll0, 4);
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 420_000);
 });
