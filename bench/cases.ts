@@ -142,13 +142,17 @@ export const benchmarks: Benchmark[] = [
   },
   {
     name: 'fourbar_drive_step_us',
-    unit: 'µs per warm-started drive step of the four-bar (1° steps, state output included)',
+    unit: 'µs per warm-started drive step of the four-bar (1° steps, state output included; best of 7 drives after 20 of warm-up)',
     goal: '20',
     run() {
-      const model = buildModel(validateAssembly(fourBarDoc(30)));
-      driveModel(model, 'jA.angle', 30, 390, 360);
+      // 20 drives of warm-up (7220 steps and 20 builds): after one, V8's optimising compiler was
+      // still compiling the drive's functions (and the build's) through every timed round, and
+      // with BENCH_CLOCK=cpu its thread's CPU counted in them: 13 µs in a round without a
+      // compile, 35 in one with (docs/dynamics.md). 7 rounds: a young-generation collection
+      // (the drive's state output, ~7 kB a step) falls in one round of two.
+      for (let w = 0; w < 20; w++) driveModel(buildModel(validateAssembly(fourBarDoc(30))), 'jA.angle', 30, 390, 360);
       const t: number[] = [];
-      for (let r = 0; r < 5; r++) {
+      for (let r = 0; r < 7; r++) {
         const m = buildModel(validateAssembly(fourBarDoc(30)));
         const t0 = nowNs();
         driveModel(m, 'jA.angle', 30, 390, 360);

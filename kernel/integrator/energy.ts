@@ -37,10 +37,11 @@ export class EnergyAccount {
   private readonly localV: Float64Array;
   private readonly localQ: Float64Array;
   private readonly vMid: Float64Array;
-  private readonly externalPower: Float64Array;
-  private readonly driverPower: Float64Array;
-  private readonly prevExternal: Float64Array;
-  private readonly prevDriver: Float64Array;
+  /** The powers at the last step's end and at the one before (swapped at each step, not copied). */
+  private externalPower: Float64Array;
+  private driverPower: Float64Array;
+  private prevExternal: Float64Array;
+  private prevDriver: Float64Array;
   private readonly driverLambda: Float64Array;
   private readonly driverTarget: Float64Array;
 
@@ -94,8 +95,9 @@ export class EnergyAccount {
       for (let k = 0; k < slots.length; k++) lv[k] = slots[k] < 0 ? 0 : vMid[slots[k]];
       this.blockDissipated[i] += h * forces.blocks[i].dissipation!(this.system.state, forces.offsetsOf(i), lv, t);
     }
-    this.prevExternal.set(this.externalPower);
-    this.prevDriver.set(this.driverPower);
+    const external = this.prevExternal, driver = this.prevDriver;
+    this.prevExternal = this.externalPower; this.prevDriver = this.driverPower;
+    this.externalPower = external; this.driverPower = driver;
     this.powers(t, v, lambda, this.externalPower, this.driverPower);
     for (let e = 0; e < this.externalBlocks.length; e++) {
       const i = this.externalBlocks[e];

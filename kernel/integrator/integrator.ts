@@ -148,7 +148,15 @@ export class Integrator {
   private readonly savedEta: Float64Array | null;
   private readonly savedEtaDot: Float64Array | null;
   private readonly savedEtaA: Float64Array | null;
+  /**
+   * v, v̇, a, λ (and η, η̇, η's a) side by side, each of the arrays above a view of it, and its
+   * saved copy: a step saves and restores them with one copy, not seven.
+   */
+  private readonly dynamic: Float64Array;
+  private readonly savedDynamic: Float64Array;
   private readonly poses: PoseSlots;
+  /** Each moving pose's rotation matrix at the state followProduct last saw (correctionToProduct's). */
+  private readonly rotations: Float64Array;
   private readonly tolPhi: number;
   private readonly tolResidual: number;
   private readonly maxIterations: number;
@@ -210,15 +218,21 @@ export class Integrator {
     const m = this.rows = rows.count;
     this.rowBlock = rows.rowBlock;
     this.rowInBlock = rows.rowInBlock;
-    this.v = new Float64Array(n);
-    this.vdot = new Float64Array(n);
-    this.a = new Float64Array(n);
-    this.lambda = new Float64Array(m);
     const product = (options.lieGroup ?? 'SE3') === 'R3xSO3';
     if (!product && options.lieGroup !== undefined && options.lieGroup !== 'SE3') throw new ArgumentError('lieGroup', `expected SE3 or R3xSO3, got ${options.lieGroup}`);
-    [this.eta, this.etaDot, this.etaA, this.savedEta, this.savedEtaDot, this.savedEtaA] = [0, 1, 2, 3, 4, 5].map(() => (product ? new Float64Array(n) : null));
+    const width = (product ? 6 : 3) * n + m;
+    this.dynamic = new Float64Array(width);
+    this.savedDynamic = new Float64Array(width);
+    const view = (all: Float64Array, k: number): Float64Array => all.subarray(k * n, (k + 1) * n);
+    [this.v, this.vdot, this.a] = [view(this.dynamic, 0), view(this.dynamic, 1), view(this.dynamic, 2)];
+    [this.savedV, this.savedVdot, this.savedA] = [view(this.savedDynamic, 0), view(this.savedDynamic, 1), view(this.savedDynamic, 2)];
+    [this.eta, this.etaDot, this.etaA] = [3, 4, 5].map((k) => (product ? view(this.dynamic, k) : null));
+    [this.savedEta, this.savedEtaDot, this.savedEtaA] = [3, 4, 5].map((k) => (product ? view(this.savedDynamic, k) : null));
+    this.lambda = this.dynamic.subarray(width - m);
+    this.savedLambda = this.savedDynamic.subarray(width - m);
     const poseVars = system.variables.filter((v) => v.kind === 'pose' && layout[v.id] >= 0);
     this.poses = { offset: Int32Array.from(poseVars, (v) => v.offset), slot: Int32Array.from(poseVars, (v) => layout[v.id]) };
+    this.rotations = new Float64Array(9 * poseVars.length);
     const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
     this.lin = new IterationSystem(n, m, bodies, bodySlot);
 
@@ -230,10 +244,6 @@ export class Integrator {
     });
 
     this.savedState = new Float64Array(system.state.length);
-    this.savedV = new Float64Array(n);
-    this.savedVdot = new Float64Array(n);
-    this.savedA = new Float64Array(n);
-    this.savedLambda = new Float64Array(m);
     this.increment = new Float64Array(n);
     this.account = new EnergyAccount(system, forces, bodies.map((b, i) => ({ M: b.M, slot: bodySlot[i] })), drivers, this.driverRow, n);
     this.version = system.version;
@@ -338,14 +348,12 @@ export class Integrator {
 
   private save(): void {
     this.savedState.set(this.system.state);
-    this.savedV.set(this.v); this.savedVdot.set(this.vdot); this.savedA.set(this.a); this.savedLambda.set(this.lambda);
-    if (this.eta) { this.savedEta!.set(this.eta); this.savedEtaDot!.set(this.etaDot!); this.savedEtaA!.set(this.etaA!); }
+    this.savedDynamic.set(this.dynamic);
   }
 
   private restore(): void {
     this.system.state.set(this.savedState);
-    this.v.set(this.savedV); this.vdot.set(this.savedVdot); this.a.set(this.savedA); this.lambda.set(this.savedLambda);
-    if (this.eta) { this.eta.set(this.savedEta!); this.etaDot!.set(this.savedEtaDot!); this.etaA!.set(this.savedEtaA!); }
+    this.dynamic.set(this.savedDynamic);
     this.setTime(this.t);
     this.factoredH = -1;
     this.unchecked.reset();
@@ -397,23 +405,22 @@ export class Integrator {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
       }
-      const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi;
+      const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi, lambda = this.lambda;
       for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
       for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
       lin.solve(rhs);
-      for (let k = 0; k < ma; k++) rhs[n + k] *= betaP;
-      if (this.eta) correctionToProduct(system.state, this.poses, rhs);
-      // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot loop)
+      for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
+      if (this.eta) correctionToProduct(this.poses, this.rotations, rhs);
+      // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot
+      // loop), and q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its
+      // tangent operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)
       for (let i = 0; i < n; i++) {
         const dx = rhs[i];
         v[i] += gammaP * dx;
         vdot[i] += betaP * dx;
         a[i] += aP * dx;
+        step[i] += dx;
       }
-      for (let k = 0; k < ma; k++) this.lambda[active[k]] += rhs[n + k];
-      // q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its tangent
-      // operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)
-      for (let i = 0; i < n; i++) step[i] += rhs[i];
       system.state.set(this.savedState);
       this.retract(step);
       this.followProduct();
@@ -450,7 +457,7 @@ export class Integrator {
 
   /** On R³ × SO(3): v and v̇ (body axes: what the rows, forces and energies read) from η, η̇ at the current state. */
   private followProduct(): void {
-    if (this.eta) bodyFromProduct(this.system.state, this.poses, this.eta, this.etaDot!, this.v, this.vdot);
+    if (this.eta) bodyFromProduct(this.system.state, this.poses, this.eta, this.etaDot!, this.v, this.vdot, this.rotations);
   }
 
   // ---- energy ----

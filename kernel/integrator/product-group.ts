@@ -26,12 +26,17 @@ export interface PoseSlots {
 
 const R = new Float64Array(9);
 
-/** v (body twists) and v̇ from η and η̇ at the current state; scalars are copied. */
-export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array): void {
+/**
+ * v (body twists) and v̇ from η and η̇ at the current state; scalars are copied. `rotations`
+ * (9 a pose), when given, keeps each pose's rotation matrix for correctionToProduct at the
+ * same state (the integrator's Newton correction: the state has not moved since).
+ */
+export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array, rotations: Float64Array | null = null): void {
   v.set(eta); vdot.set(etaDot);
   for (let p = 0; p < poses.slot.length; p++) {
     const c = poses.slot[p] + 3;
     rotationMatrix(R, state, poses.offset[p] + 3);
+    if (rotations) for (let i = 0; i < 9; i++) rotations[9 * p + i] = R[i];
     for (let i = 0; i < 3; i++) {
       v[c + i] = R[i] * eta[c] + R[3 + i] * eta[c + 1] + R[6 + i] * eta[c + 2];
       vdot[c + i] = R[i] * etaDot[c] + R[3 + i] * etaDot[c + 1] + R[6 + i] * etaDot[c + 2];
@@ -62,13 +67,12 @@ export function productFromBody(state: Float64Array, poses: PoseSlots, v: Float6
   }
 }
 
-/** A correction in body axes (ξ) to world translation (η) in place: d_v ← R d_v. */
-export function correctionToProduct(state: Float64Array, poses: PoseSlots, d: Float64Array): void {
+/** A correction in body axes (ξ) to world translation (η) in place: d_v ← R d_v, R each pose's as bodyFromProduct kept them (`rotations`). */
+export function correctionToProduct(poses: PoseSlots, rotations: Float64Array, d: Float64Array): void {
   for (let p = 0; p < poses.slot.length; p++) {
-    const c = poses.slot[p] + 3;
-    rotationMatrix(R, state, poses.offset[p] + 3);
+    const c = poses.slot[p] + 3, r = 9 * p;
     const x = d[c], y = d[c + 1], z = d[c + 2];
-    for (let i = 0; i < 3; i++) d[c + i] = R[3 * i] * x + R[3 * i + 1] * y + R[3 * i + 2] * z;
+    for (let i = 0; i < 3; i++) d[c + i] = rotations[r + 3 * i] * x + rotations[r + 3 * i + 1] * y + rotations[r + 3 * i + 2] * z;
   }
 }
 
