@@ -5,7 +5,7 @@
  */
 import {
   Dual, DualVec3, dAddScaled, dConst, dvAdd, dvCross, dvDot, dvRigidDirection, dvRigidPoint, tvRigidVelocity, dvSub,
-  rotationMatrix, narrowedScratch, fastProperties, tangentMode,
+  rotationMatrix, narrowedScratch, tangentMode,
 } from '../kernel/dual';
 import type { ForceBlock } from '../kernel/forces';
 
@@ -107,17 +107,14 @@ export abstract class BodyForceBlock implements ForceBlock {
 
   /** A copy of this element's fields with width-n scratch, seeding body k's step at cols[k] and no velocities. */
   private twin(n: number, cols: Int32Array): this {
-    // a copy, not an object inheriting from this one: an instance used as a prototype gets a
-    // map of its own, slowing all elements
-    const fields: Record<string, unknown> = {};
-    for (const [key, x] of Object.entries(this)) fields[key] = narrowedScratch(x, n);
+    // a spread copy given this one's prototype (block.ts withFreeColumns: twins of one class share a map)
+    const fields: Record<string, unknown> = { ...(this as object) };
+    for (const key of Object.keys(fields)) fields[key] = narrowedScratch(fields[key], n);
     fields.n = n;
     fields.cols = cols;
     fields.vcols = new Int32Array(cols.length).fill(-1);
     fields.stiffTwin = null;
-    const twin = Object.assign(Object.create(Object.getPrototypeOf(this)) as this, fields);
-    fastProperties(twin);
-    return twin;
+    return Object.setPrototypeOf(fields, Object.getPrototypeOf(this));
   }
 
   /** World position of a point of body k. */

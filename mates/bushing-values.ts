@@ -14,8 +14,9 @@ import { place, turn, velocityOf } from './plain-values';
 export interface BushingValuesInput {
   readonly axesA: readonly ArrayLike<number>[];
   readonly axesB: readonly ArrayLike<number>[];
-  readonly originA: ArrayLike<number>;
-  readonly originB: ArrayLike<number>;
+  /** The frames' origins as Float64Arrays (a document's arrays would make plain-values.ts's reads polymorphic, which boxes every number read). */
+  readonly pointA: Float64Array;
+  readonly pointB: Float64Array;
   readonly stiffness: ArrayLike<number>;
   readonly rotationalStiffness: ArrayLike<number>;
   /** Damping rates per A axis, read when a body moves. */
@@ -42,7 +43,7 @@ const rel = new Float64Array(3), spin = new Float64Array(3);
  * them: rel = A-axes' ḋ source v_B − v_A − ω_A × sep, spin = ω_B − ω_A (world).
  */
 function rates(b: BushingValuesInput, xi: Float64Array): void {
-  velocityOf(va, RA, xi, 0, b.originA, false); velocityOf(vb, RB, xi, 6, b.originB, false);
+  velocityOf(va, RA, xi, 0, b.pointA, false); velocityOf(vb, RB, xi, 6, b.pointB, false);
   velocityOf(wa, RA, xi, 0, ORIGIN, true); velocityOf(wb, RB, xi, 6, ORIGIN, true);
   for (let i = 0; i < 3; i++) rel[i] = vb[i] - va[i];
   const c0 = wa[1] * sep[2] - wa[2] * sep[1], c1 = wa[2] * sep[0] - wa[0] * sep[2], c2 = wa[0] * sep[1] - wa[1] * sep[0];
@@ -59,8 +60,8 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   rotationMatrix(RA, state, offsets[0] + 3);
   rotationMatrix(RB, state, offsets[1] + 3);
   for (let i = 0; i < 3; i++) { turn(fa, 3 * i, RA, b.axesA[i]); turn(fb, 3 * i, RB, b.axesB[i]); }
-  place(oa, RA, state, offsets[0], b.originA);
-  place(ob, RB, state, offsets[1], b.originB);
+  place(oa, RA, state, offsets[0], b.pointA);
+  place(ob, RB, state, offsets[1], b.pointB);
   for (let i = 0; i < 3; i++) sep[i] = ob[i] - oa[i];
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) rr[3 * i + j] = dot(fa, 3 * i, fb, 3 * j);
   // θ = vee(R − Rᵀ) φ/(2 sin φ), as BushingForce.deflect

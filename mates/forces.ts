@@ -160,12 +160,17 @@ export class BushingForce extends BodyForceBlock {
     super(owner, [bodyA, bodyB]);
     // one array kind for every bushing (a file's [8000, 1600, 1600] is of small integers, another's of doubles)
     this.stiffness = Float64Array.from(stiffness); this.rotationalStiffness = Float64Array.from(rotationalStiffness);
+    // a Float64Array: rotationMatrix read a document's array here, and its reads of the state turned polymorphic (each boxed a number)
     const axes = (q: Readonly<ArrayLike<number>>): Float64Array[] => {
-      const R = rotationMatrix(new Float64Array(9), q, 0);
+      const R = rotationMatrix(new Float64Array(9), Float64Array.from(q), 0);
       return [0, 1, 2].map((j) => Float64Array.of(R[j], R[3 + j], R[6 + j]));
     };
     this.axesA = axes(rotationA); this.axesB = axes(rotationB);
+    this.pointA = Float64Array.from(originA); this.pointB = Float64Array.from(originB);
   }
+  /** originA and originB as Float64Arrays for the values without duals (mates/bushing-values.ts). */
+  readonly pointA: Float64Array;
+  readonly pointB: Float64Array;
 
   /**
    * Q alone is written out by hand (mates/bushing-values.ts): the values pass's numbers, no

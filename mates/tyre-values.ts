@@ -7,6 +7,7 @@
  */
 import { rotationMatrix } from '../kernel/dual';
 import { place, turn, velocityOf } from './plain-values';
+import { hypot3 } from '../kernel/vec3';
 
 /** What the values read of the element, and its report (`last`, as the dual pass writes it). */
 export interface TyreValuesInput {
@@ -27,10 +28,10 @@ const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3),
 const axes = new Float64Array(9), q = new Float64Array(12);
 const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
 
-/** out = u / |u| with |u| by Math.hypot (dvNormalize's value). */
+/** out = u / |u| with |u| by Math.hypot's bits (dvNormalize's value; hypot3: the builtin boxes its arguments). */
 function normalize(out: Float64Array, u: Float64Array): void {
   const u0 = u[0], u1 = u[1], u2 = u[2];
-  const l = Math.hypot(u0, u1, u2);
+  const l = hypot3(u0, u1, u2);
   out[0] = u0 / l; out[1] = u1 / l; out[2] = u2 / l;
 }
 

@@ -265,6 +265,15 @@ export class ConstraintRows {
     const start = this.byBlockStart!, slabAt = this.byBlockSlab, column = this.byBlockColumn, stride = this.blockStride, row0 = this.blockRow0, slab = this.slab;
     for (let i = 0, blocks = stride.length; i < blocks; i++) {
       const first = row0[i], last = row0[i + 1], ld = stride[i];
+      let nonzero = true;
+      for (let row = first; row < last; row++) if (lambda[row] === 0) nonzero = false;
+      // a joint's 6 rows or a distance's 1 with every λ nonzero (as good as always): the same sums, unrolled
+      if (nonzero && last - first === 6) { addSixRows(r, slab, slabAt, column, start[i], start[i + 1], ld, lambda, first); continue; }
+      if (nonzero && last - first === 1) {
+        const lam = lambda[first];
+        for (let e = start[i], end = start[i + 1]; e < end; e++) { const c = column[e]; r[c] = r[c] + slab[slabAt[e]] * lam; }
+        continue;
+      }
       for (let e = start[i], end = start[i + 1]; e < end; e++) {
         const c = column[e];
         let s = r[c];
@@ -346,5 +355,21 @@ export class ConstraintRows {
       v[c] -= s / W[c];
     }
     return true;
+  }
+}
+
+/**
+ * r_c += Σ_k J[first + k][c] λ[first + k] over a block's six rows, in row order (as
+ * addTransposeTimesByBlock's loop sums them), for the block's columns e ∈ [from, to): slab
+ * place slabAt[e] in its first row, row stride ld.
+ */
+function addSixRows(r: Float64Array, slab: Float64Array, slabAt: Int32Array, column: Int32Array, from: number, to: number, ld: number, lambda: Float64Array, first: number): void {
+  const l0 = lambda[first], l1 = lambda[first + 1], l2 = lambda[first + 2], l3 = lambda[first + 3], l4 = lambda[first + 4], l5 = lambda[first + 5];
+  for (let e = from; e < to; e++) {
+    const c = column[e], x = slabAt[e];
+    let s = r[c];
+    s += slab[x] * l0; s += slab[x + ld] * l1; s += slab[x + 2 * ld] * l2;
+    s += slab[x + 3 * ld] * l3; s += slab[x + 4 * ld] * l4; s += slab[x + 5 * ld] * l5;
+    r[c] = s;
   }
 }

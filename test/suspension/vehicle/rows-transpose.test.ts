@@ -29,8 +29,10 @@ describe('Jᵀλ of the car\'s rows by blocks', () => {
       expect(integrator.step(0.001, k * 0.001)).toBe(true);
       if (k % 10 !== 0) continue;
       c.evaluate(true, false);
-      // the step's λ, every fifth row's zero (skipped), and a start r of mixed signs
-      const lambda = Float64Array.from(integrator.lambda, (x, i) => (i % 5 === 2 ? 0 : x * (1 + r())));
+      // the step's λ, every fifth row's zero (skipped), or none (a block's rows all nonzero: its unrolled sums), and a start r of mixed signs
+      for (const zeros of [true, false]) {
+      const lambda = Float64Array.from(integrator.lambda, (x, i) => (zeros && i % 5 === 2 ? 0 : (x === 0 ? 1 : x) * (1 + r())));
+      expect(lambda.every((x) => x !== 0)).toBe(!zeros);
       const start = Float64Array.from({ length: n }, () => r() - 0.5);
       const got = start.slice();
       c.addTransposeTimes(got, lambda);
@@ -43,6 +45,7 @@ describe('Jᵀλ of the car\'s rows by blocks', () => {
       let changed = 0;
       expected.forEach((x, i) => { expect(Object.is(got[i], x), `column ${i}`).toBe(true); if (x !== start[i]) changed++; });
       expect(changed).toBeGreaterThan(n / 2);
+      }
     }
   });
 });
