@@ -102,7 +102,7 @@ export function rackSetup(m: VehicleModel, models: readonly TyreModel[]): RackSe
 }
 
 /** The contacts' loads of the tyres' forces, their drive's torque on the body at the driven wheels. */
-function rackLoads(f: ArrayLike<number>, ay: number, beta: number, setup: RackSetup) {
+export function rackLoads(f: ArrayLike<number>, ay: number, beta: number, setup: RackSetup) {
   const base = tyreLoads(f, ay, beta);
   return (m: VehicleModel) => { base(m); if (setup.drive) m.contacts.forEach((c, i) => { if (setup.driven[i]) c.loads[4] = 1; }); };
 }
@@ -153,28 +153,32 @@ export function rackSteadyState(m: VehicleModel, models: readonly TyreModel[], s
 }
 
 /**
- * The understeer and sideslip gradients at 0 g on the radius through the rack: unknowns the
- * tyres' world forces f (8), the rack, β and (with a drive) κ; the pose's rate is
- * Q_ay + Σ Q_j df_j + q_rack drack (poseTangents and rackTangent on one state).
+ * The coupled state's linearisation through the rack at ay (g; the summary's at 0 g) on the
+ * radius: unknowns the tyres' world forces f (8), the rack, β and (with a drive) κ; the
+ * pose's rate is Q_ay + Σ Q_j df_j + q_rack drack (poseTangents and rackTangent on one
+ * state). The state (Newton from `guess`), the pose's rates (`deltas`, the rack's `qr`), the
+ * matrix A of the implicit function theorem and its solution u along ay (f′ per g, then the
+ * rack's mm, β′ rad and κ′ per g); the model is left at that state under its loads.
  */
-export function rackSummary(m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, Rmm: number): RackSummary | { status: 'failed'; message: string } {
+export function rackLinearisation(m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, Rmm: number, ay = 0, guess?: RackGuess) {
   const t = new Forward4(), M = m.totalMass;
-  const rest = rackSteadyState(m, models, setup, t, 0, Rmm, { rack: kinematicGuess(m, Rmm) / setup.ratio, beta: 0, kappa: 0 });
-  if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed', message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no rack travel balances the tyres at rest on the radius' };
+  const rest = rackSteadyState(m, models, setup, t, ay, Rmm, guess ?? { rack: kinematicGuess(m, Rmm) / setup.ratio, beta: 0, kappa: 0 });
+  if (rest.state.status !== 'solved' || !rest.steer) return { status: 'failed' as const, message: rest.state.status !== 'solved' ? `at rest: ${rest.state.message}` : 'no rack travel balances the tyres at rest on the radius' };
   const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
-  const base = rackLoads(f0, 0, x0.beta, setup);
+  const base = rackLoads(f0, ay, x0.beta, setup);
   const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
     ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
   const { deltas, layout } = poseTangents(m, base, directions);
   base(m);
   const qr = rackTangent(m, setup.rack);
+  const a0 = ay * M_S2_PER_G;
   // per direction: the tyres' forces' and the balances' rates (direction 0: κ, 1: β, 2: the pose's and ay's)
   const along = (delta: Float64Array | null, lay: Int32Array, aSeed: boolean) => {
     t.reset();
     const inp = wheelInputs(t, m, models, state, delta ? ratesOf(m, delta, lay) : null);
     const wheels = inp.wheels.map((w, i) => ({ ...w, gain: 0, driven: setup.driven[i] }));
     const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
-    const a = aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0);
+    const a = aSeed ? (ay === 0 ? t.k(t.seed(0, 2), M_S2_PER_G) : t.lin(a0, M_S2_PER_G, t.seed(0, 2))) : t.c(a0);
     const g = balances(t, wheels, t.c(0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out, setup.drive ? t.seed(x0.kappa, 0) : undefined);
     const regs = [...out.regs, ...g];
     return [0, 1, 2].map((k) => regs.map((r) => t.deriv(r, k)));
@@ -195,6 +199,14 @@ export function rackSummary(m: VehicleModel, models: readonly TyreModel[], setup
     for (let r = 0; r < n; r++) A[r * n + j] += r < nf ? -d[r] : d[r];
   }
   const u = gaussSolve(A, rhs, n);
+  return { status: 'solved' as const, state, x0, f0, nf, nb, deltas, layout, qr, A, u, base, along: (delta: Float64Array | null, aSeed: boolean) => along(delta, layout, aSeed) };
+}
+
+/** The understeer and sideslip gradients at 0 g on the radius through the rack (rackLinearisation's u). */
+export function rackSummary(m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, Rmm: number): RackSummary | { status: 'failed'; message: string } {
+  const lin = rackLinearisation(m, models, setup, Rmm);
+  if (lin.status === 'failed') return lin;
+  const { u, nf, x0 } = lin;
   return {
     understeer_gradient: u[nf] * setup.ratio * DEG, kinematic_steer: x0.rack * setup.ratio * DEG, sideslip_gradient: u[nf + 1] * DEG,
     rack_steer_gain: setup.ratio * DEG, kinematic_rack: x0.rack,
