@@ -51,6 +51,8 @@ export interface RackSetup {
    * each takes its own κ (κ is then the left's), the drive's torque split equally (r_l Fx_l = r_r Fx_r).
    */
   open?: { pair: [number, number]; radius: [number, number] };
+  /** The tyres' aligning moments on the uprights too (the contacts' mz): the steering's compliance takes them. */
+  aligning?: boolean;
 }
 
 export type RackStep = SteadyStep & {
@@ -89,7 +91,7 @@ function ratesOf(m: VehicleModel, delta: Float64Array, layout: Int32Array): (par
 }
 
 /** The rack, its ratio at rest and the drive's wheels; the model is left at rest with the rack at its travel at rest. */
-export function rackSetup(m: VehicleModel, models: readonly TyreModel[], differential: 'locked' | 'open' = 'locked'): RackSetup | { status: 'failed'; message: string } {
+export function rackSetup(m: VehicleModel, models: readonly TyreModel[], differential: 'locked' | 'open' = 'locked', aligning = false): RackSetup | { status: 'failed'; message: string } {
   const rack = frontRack(m, '--steer rack');
   setRack(m, rack, 0);
   const axle = m.spec.driven_axle;
@@ -105,7 +107,7 @@ export function rackSetup(m: VehicleModel, models: readonly TyreModel[], differe
   const gains = m.wheels.map((w, i) => (w.axle === 'front' ? t.deriv(inp.wheels[i].psi, 2) : 0));
   const ratio = m.wheels.reduce((s, w, i) => s + (w.axle === 'front' ? gains[i] / 2 : 0), 0);
   if (!(Math.abs(ratio) > 0)) throw new VehicleInputError('--steer rack', 'the rack does not steer the front wheels');
-  const setup: RackSetup = { rack, gains, ratio, driven, drive: axle !== undefined, restHeading: m.wheels.map((w) => bodyHeading(m, w)) };
+  const setup: RackSetup = { rack, gains, ratio, driven, drive: axle !== undefined, restHeading: m.wheels.map((w) => bodyHeading(m, w)), ...(aligning ? { aligning } : {}) };
   if (differential === 'open') {
     if (axle === undefined) throw new VehicleInputError('vehicle_config.driven_axle', 'an open differential (--differential open) sits on the driven axle: give it');
     const side = (s: string) => m.wheels.findIndex((w) => w.axle === axle && w.side === s);
@@ -118,10 +120,21 @@ export function rackSetup(m: VehicleModel, models: readonly TyreModel[], differe
 /** The contacts' loads of the tyres' forces, their drive's torque on the body at the driven wheels. */
 export function rackLoads(f: ArrayLike<number>, ay: number, beta: number, setup: RackSetup) {
   const base = tyreLoads(f, ay, beta);
-  return (m: VehicleModel) => { base(m); if (setup.drive) m.contacts.forEach((c, i) => { if (setup.driven[i]) c.loads[4] = 1; }); };
+  return (m: VehicleModel) => {
+    base(m);
+    if (setup.drive) m.contacts.forEach((c, i) => { if (setup.driven[i]) c.loads[4] = 1; });
+    // with the aligning moments: f is [fx, fy per wheel…, mz per wheel…]
+    if (setup.aligning) m.contacts.forEach((c, i) => { c.loads[6] = f[2 * m.contacts.length + i]; });
+  };
 }
 
-interface RackSolution { ds: number; beta: number; kappa: number; kappaR: number; converged: boolean; alpha: number[]; fy: number[]; fx: number[]; long: number[] }
+/** The tyres' loads on the contacts as the state's unknowns: world fx, fy per wheel, then (with the aligning moments) mz per wheel. */
+function tyreForces(setup: RackSetup, x: { fx: number[]; fy: number[]; mz: number[] }): number[] {
+  const f = x.fx.flatMap((fx, i) => [fx, x.fy[i]]);
+  return setup.aligning ? [...f, ...x.mz] : f;
+}
+
+interface RackSolution { ds: number; beta: number; kappa: number; kappaR: number; converged: boolean; alpha: number[]; fy: number[]; fx: number[]; long: number[]; mz: number[] }
 
 /**
  * The wheels' registers with the drive's slip: an open differential's driven pair each its own
@@ -139,9 +152,9 @@ function torqueRow(t: Forward4, setup: RackSetup, longRegs: number[]): number {
 /** Newton at a solved pose on (rack change ds mm, β rad, κ): the front wheels' headings move by their gains. */
 function solveRack(t: Forward4, m: VehicleModel, models: readonly TyreModel[], setup: RackSetup, state: Parameters<typeof wheelInputs>[3], aMs2: number, Rmm: number, beta0: number, kappa0: number, kappaR0 = kappa0): RackSolution {
   let ds = 0, b = beta0, k = kappa0, kr = kappaR0;
-  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], long: [] as number[], longRegs: [] as number[] };
+  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], long: [] as number[], longRegs: [] as number[], mz: [] as number[] };
   const M = m.totalMass, tol = 1e-9 * M * 9.81, open = setup.open !== undefined, n = open ? 4 : setup.drive ? 3 : 2;
-  const done = (converged: boolean) => ({ ds, beta: b, kappa: k, kappaR: open ? kr : k, converged, alpha: out.alpha, fy: out.fy, fx: out.fx, long: out.long });
+  const done = (converged: boolean) => ({ ds, beta: b, kappa: k, kappaR: open ? kr : k, converged, alpha: out.alpha, fy: out.fy, fx: out.fx, long: out.long, mz: out.mz });
   for (let it = 0; it < 30; it++) {
     t.reset();
     const inp = wheelInputs(t, m, models, state, null);
@@ -174,7 +187,7 @@ export function rackSteadyState(m: VehicleModel, models: readonly TyreModel[], s
     if (s.status !== 'solved') return { state: s, steer: null };
     const x = solveRack(t, m, models, setup, s, aMs2, Rmm, guess.beta, guess.kappa, guess.kappaR);
     if (!x.converged) return { state: s, steer: null };
-    const f = x.fx.flatMap((fx, i) => [fx, x.fy[i]]);
+    const f = tyreForces(setup, x);
     if (pass > 0 && Math.abs(x.ds * setup.ratio) < SETTLED) return { state: s, steer: { ...x, rack: cur }, forces: f };
     cur += x.ds;
     guess = { rack: cur, beta: x.beta, kappa: x.kappa, ...(setup.open ? { kappaR: x.kappaR } : {}) };
@@ -199,7 +212,9 @@ export function rackLinearisation(m: VehicleModel, models: readonly TyreModel[],
   const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
   const base = rackLoads(f0, ay, x0.beta, setup);
   const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
-    ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
+    ...f0.map((_, j) => (j < 2 * m.contacts.length
+      ? (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; }
+      : (mm: VehicleModel) => { mm.contacts[j - 2 * m.contacts.length].loads[6] += 1; }))];
   const { deltas, layout } = poseTangents(m, base, directions);
   base(m);
   const qr = rackTangent(m, setup.rack);
@@ -212,10 +227,10 @@ export function rackLinearisation(m: VehicleModel, models: readonly TyreModel[],
     const inp = wheelInputs(t, m, models, state, delta ? ratesOf(m, delta, lay) : null);
     const plain = inp.wheels.map((w, i) => ({ ...w, gain: 0, driven: setup.driven[i] }));
     const wheels = open ? openWheels(t, setup, plain, t.seed(x0.kappa, 0), t.seed(x0.kappaR, 3)) : plain;
-    const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[], longRegs: [] as number[] };
+    const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[], longRegs: [] as number[], mzRegs: [] as number[] };
     const a = aSeed ? (ay === 0 ? t.k(t.seed(0, 2), M_S2_PER_G) : t.lin(a0, M_S2_PER_G, t.seed(0, 2))) : t.c(a0);
     const g = balances(t, wheels, t.c(0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out, setup.drive ? (open ? t.c(0) : t.seed(x0.kappa, 0)) : undefined);
-    const regs = [...out.regs, ...g, ...(open ? [torqueRow(t, setup, out.longRegs)] : [])];
+    const regs = [...out.regs, ...(setup.aligning ? out.mzRegs : []), ...g, ...(open ? [torqueRow(t, setup, out.longRegs)] : [])];
     return [0, 1, 2, 3].map((k) => regs.map((r) => t.deriv(r, k)));
   };
   const nb = open ? 4 : setup.drive ? 3 : 2, n = nf + nb, A = new Float64Array(n * n), rhs = new Float64Array(n);
@@ -263,17 +278,17 @@ function steadyStep(solve: () => ReturnType<typeof rackSteadyState>): ReturnType
 }
 
 /** Sweep the speed on a radius (m; speeds km/h) through the rack: each step's rack, steer, wheels' steer, sideslip, drive and tyres. */
-export function rackSteadySweep(m: VehicleModel, radius: number, speeds: readonly number[], progress?: (done: number, total: number) => void, differential: 'locked' | 'open' = 'locked'):
-  { status: 'solved' | 'failed'; message?: string; radius: number; steer_input: 'rack'; differential?: 'open'; steps: RackStateStep[]; summary?: RackSummary } {
+export function rackSteadySweep(m: VehicleModel, radius: number, speeds: readonly number[], progress?: (done: number, total: number) => void, differential: 'locked' | 'open' = 'locked', aligning = false):
+  { status: 'solved' | 'failed'; message?: string; radius: number; steer_input: 'rack'; differential?: 'open'; aligning_moments?: true; steps: RackStateStep[]; summary?: RackSummary } {
   const models = steadyTyres(m);
-  const setup = rackSetup(m, models, differential);
+  const setup = rackSetup(m, models, differential, aligning);
   if ('status' in setup) return { status: 'failed', message: setup.message, radius, steer_input: 'rack', steps: [] };
   const Rmm = radius * 1000, t = new Forward4(), sys = m.dyn.system;
   const atRest = sys.snapshot();
   const summary = rackSummary(m, models, setup, Rmm);
   if ('status' in summary) return { status: 'failed', message: summary.message, radius, steer_input: 'rack', steps: [] };
   let guess: RackGuess = { rack: summary.kinematic_rack, beta: 0, kappa: 0 };
-  const open = setup.open ? { differential: 'open' as const } : {};
+  const open = { ...(setup.open ? { differential: 'open' as const } : {}), ...(setup.aligning ? { aligning_moments: true as const } : {}) };
   const steps: RackStateStep[] = [];
   speeds.forEach((kmh, i) => {
     const V = kmh / 3.6, ay = (V * V) / radius / M_S2_PER_G;
@@ -288,7 +303,7 @@ export function rackSteadySweep(m: VehicleModel, radius: number, speeds: readonl
       const steer = x.rack * setup.ratio;
       const heading = (k: number) => (bodyHeading(m, m.wheels[k]) - setup.restHeading[k]) * DEG;
       const front = m.wheels.map((w, k) => [w.corner, k] as const).filter(([c]) => c.startsWith('front'));
-      const tyres = Object.fromEntries(m.wheels.map((w, k) => [w.corner, { slip_angle: x.alpha[k] * DEG, load: s.corners[w.corner].contact_load[2], lateral_force: x.fy[k], longitudinal_force: x.long[k] }]));
+      const tyres = Object.fromEntries(m.wheels.map((w, k) => [w.corner, { slip_angle: x.alpha[k] * DEG, load: s.corners[w.corner].contact_load[2], lateral_force: x.fy[k], longitudinal_force: x.long[k], ...(setup.aligning ? { aligning_moment: x.mz[k] } : {}) }]));
       steps.push({
         speed: kmh, ay, steer: steer * DEG, sideslip: (x.beta - Math.atan2(body[3], body[0])) * DEG, yaw_rate_gain: V / radius / steer,
         drive_force: setup.drive ? m.wheels.reduce((sum, _w, k) => sum + (setup.driven[k] ? x.long[k] : 0), 0) : m.datum.last.force[0],
