@@ -13,7 +13,7 @@ import { isRackMetric, rackOf, rackSensitivity } from '../../../src/suspension/v
 import { isRadiusMetric } from '../../../src/suspension/vehicle/radius-metrics';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { fitVehicle, parseVehicleFitSpec } from '../../../src/suspension/vehicle/fit';
-import { readVehicle } from './vehicle-sources';
+import { readVehicle, sedanWith } from './vehicle-sources';
 
 const spec = readVehicle();
 
@@ -62,6 +62,19 @@ describe('steady-state metrics through the rack', () => {
       });
     });
   }
+
+  it('without a driven axle (no κ, no x balance): the steering arm against differences', () => {
+    const free = readVehicle(sedanWith('  driven_axle: rear\n', '')), name = 'front.trackrod_outboard.x', h = 2;
+    const asked = [`vehicle.understeer_gradient@R${R}@rack`, `vehicle.steer@${KMH}@R${R}@rack`];
+    const x = rackSensitivity(() => buildVehicle(free), [name], asked);
+    if (x.status !== 'solved') throw new Error(x.message);
+    const at = (d: number) => { const r = rackSteadySweep(buildVehicle(movedVehicleSpec(free, name, d)), R, [KMH]); const st = r.steps[0]; if (st.status !== 'solved') throw new Error(st.message); return [r.summary!.understeer_gradient, st.steer!]; };
+    const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map(at);
+    asked.forEach((metric, i) => {
+      const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3;
+      expect(Math.abs(x.metrics[metric].gradient[name] - fd), metric).toBeLessThan(1e-6 * Math.abs(fd) + 1e-8 / h);
+    });
+  });
 
   it('a fit target through the rack (the example file)', () => {
     const text = readFileSync(new URL('../../../examples/sensitivity/fit_vehicle_understeer_rack.yaml', import.meta.url), 'utf8');
