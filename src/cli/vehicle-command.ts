@@ -38,10 +38,11 @@ function range(flag: string, spec: string): number[] {
 
 export const vehicleCommand: Command = {
   name: 'vehicle',
-  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N | --steady-state --radius R --speed A:B:N [--steer rack|wheels]) [--format json|csv] [--out FILE]',
+  synopsis: 'vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N | --steady-state --radius R --speed A:B:N [--steer rack|wheels] [--differential locked|open] [--aligning-moments]) [--format json|csv] [--out FILE]',
   summary: 'a whole car from two axle files: loads at rest, roll and pitch gradients, load transfer, understeer',
   help: `Usage: kinemate vehicle VEHICLE.yaml (--static | --ay A:B:N | --ax A:B:N
-                        | --steady-state --radius R --speed A:B:N [--steer rack|wheels])
+                        | --steady-state --radius R --speed A:B:N [--steer rack|wheels]
+                          [--differential locked|open] [--aligning-moments])
                         [--format json|csv] [--out FILE]
 
 Assembles the vehicle file's two axles, its free sprung body and tyres into one
@@ -72,6 +73,13 @@ mated assembly and solves its equilibrium (docs/vehicle.md):
               driven_axle the driven tyres' slip_ratio and drive_force (N) at
               them, tyres.<corner>.longitudinal_force (N); summary
               rack_steer_gain (deg/mm) and kinematic_rack (mm)
+  --differential open  (with --steer rack) the driven axle's differential
+              open: equal drive torques on its two wheels, each its own slip
+              ratio (slip_ratios.<corner>); locked (the default): one slip ratio
+  --aligning-moments  (with --steer rack) the tyres' aligning moments act on
+              the uprights too, so the steering's compliance (the axle files'
+              compliance:) steers the wheels under them; tyres.<corner>
+              .aligning_moment (N·mm). Without, they enter the yaw balance only
 Every state: corners.<front_left|front_right|rear_left|rear_right> { contact_load
 [Fx, Fy, Fz] (N, the road's force on the tyre), contact_point (mm), wheel_travel,
 ride_height (mm), camber, toe (deg) }, body { heave (mm), pitch, roll (deg) },
@@ -89,7 +97,7 @@ Exit codes: 0 done; 1 bad input; 2 a state did not converge.
 Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
 `,
   async run(argv, io) {
-    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, 'steady-state': { type: 'boolean' }, radius: { type: 'string' }, speed: { type: 'string' }, steer: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } });
+    const args = parseCommandArgs('vehicle', argv, { static: { type: 'boolean' }, ay: { type: 'string' }, ax: { type: 'string' }, 'steady-state': { type: 'boolean' }, radius: { type: 'string' }, speed: { type: 'string' }, steer: { type: 'string' }, differential: { type: 'string' }, 'aligning-moments': { type: 'boolean' }, format: { type: 'string' }, out: { type: 'string' } });
     const file = onePositional('vehicle', args, 'VEHICLE file');
     const format = stringOption(args, 'format') ?? 'json';
     if (format !== 'json' && format !== 'csv') throw new CliError(`vehicle: --format must be json or csv, got "${format}"`);
@@ -101,6 +109,11 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
     const steerInput = stringOption(args, 'steer');
     if (steerInput !== undefined && !steady) throw new CliError('vehicle: --steer goes with --steady-state');
     if (steerInput !== undefined && steerInput !== 'rack' && steerInput !== 'wheels') throw new CliError(`vehicle: --steer must be rack or wheels, got "${steerInput}"`);
+    const differential = stringOption(args, 'differential');
+    if (differential !== undefined && steerInput !== 'rack') throw new CliError('vehicle: --differential goes with --steady-state --steer rack');
+    if (differential !== undefined && differential !== 'open' && differential !== 'locked') throw new CliError(`vehicle: --differential must be open or locked, got "${differential}"`);
+    const aligning = args.values['aligning-moments'] === true;
+    if (aligning && steerInput !== 'rack') throw new CliError('vehicle: --aligning-moments goes with --steady-state --steer rack');
     const values = ay !== undefined ? range('--ay', ay) : ax !== undefined ? range('--ax', ax) : steady ? speeds(speedText) : [];
     const out = stringOption(args, 'out');
     refuseOverwritingInputs('vehicle', '--out', out, [['vehicle', file]]);
@@ -121,7 +134,7 @@ Example: kinemate vehicle examples/vehicles/sedan.vehicle.yaml --ay 0:0.8:5
     } else if (steady) {
       const progress = io.stderrIsTTY && values.length > 1 ? progressLine(io, 'vehicle') : undefined;
       const onStep = progress ? (d: number, t: number) => progress.update(d, t) : undefined;
-      const sweep = steerInput === 'rack' ? v.rackSteadySweep(model, radius, values, onStep) : v.steadyStateSweep(model, radius, values, onStep);
+      const sweep = steerInput === 'rack' ? v.rackSteadySweep(model, radius, values, onStep, differential === 'open' ? 'open' : 'locked', aligning) : v.steadyStateSweep(model, radius, values, onStep);
       await progress?.clear();
       result = { name: spec.name, analysis: 'steady_state', units: STEADY_UNITS, ...sweep };
       rows = sweep.steps;

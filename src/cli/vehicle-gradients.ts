@@ -46,7 +46,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const metrics = stringOptions(args, 'metric');
   const steadyAsked = metrics.filter((m) => v.STEADY_METRICS.includes(m)), speedAsked = metrics.filter((m) => v.SPEED_METRIC.test(m));
   const frequencyAsked = metrics.filter((m) => v.FREQUENCY_METRICS.includes(m)), radiusAsked = metrics.filter((m) => v.isRadiusMetric(m));
-  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m) && !radiusAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}, the steady-state ones on a radius other than ${v.UNDERSTEER_RADIUS} m with @R<m> after them; ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
+  const rackAsked = metrics.filter((m) => v.isRackMetric(m));
+  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m) && !radiusAsked.includes(m) && !rackAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}, the steady-state ones on a radius other than ${v.UNDERSTEER_RADIUS} m with @R<m> after them, through the rack with @rack at the end; ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
   const staticAsked = metrics.length ? metrics.filter((m) => v.STATIC_METRICS.includes(m)) : [...v.STATIC_METRICS];
   const gradientAsked = metrics.filter((m) => v.GRADIENT_METRICS.includes(m));
   const asked = stringOptions(args, 'parameter');
@@ -64,6 +65,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   if (speedAsked.length) parts.push(v.steadySpeedSensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), speedAsked));
   // the same on other radii (`@R<m>`)
   if (radiusAsked.length) parts.push(v.radiusSensitivity(() => v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), radiusAsked));
+  // the same steered through the rack (`@rack`, `--steady-state --steer rack`'s figures)
+  if (rackAsked.length) parts.push(v.rackSensitivity(() => v.buildVehicle(spec), asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), rackAsked));
   // the ride frequencies' (modes at rest): by default over the spring and bar rates and the body's mass
   if (frequencyAsked.length) parts.push(v.frequencySensitivity(v.buildVehicle(spec), asked.length ? asked : all.filter((n) => /\.(spring|anti_roll)\.rate$/.test(n) || n === 'body.mass'), frequencyAsked));
   const failed = parts.find((p) => p.status !== 'solved');
@@ -74,7 +77,7 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
     const lines = ['metric,value,parameter,gradient'];
     for (const [metric, m] of Object.entries(result.metrics)) for (const [p, d] of Object.entries(m.gradient)) lines.push(`${metric},${m.value},${p},${d}`);
     output = `${lines.join('\n')}\n`;
-  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length + radiusAsked.length > 0, frequencyAsked), ...result });
+  } else output = toJsonText({ scope: 'vehicle', name: spec.name, state: 'rest', units: unitsFor(v.VEHICLE_METRIC_UNITS, steadyAsked.length + speedAsked.length + radiusAsked.length + rackAsked.length > 0, frequencyAsked), ...result });
   if (out !== undefined && out !== '-') await writeFile(out, output);
   else await io.out(output);
   return result.status === 'solved' ? EXIT.ok : EXIT.failed;

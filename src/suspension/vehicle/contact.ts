@@ -11,7 +11,9 @@
  * lateral acceleration reacted in proportion to the loads, vehicle.md), and a weak linear
  * horizontal stiffness k_h about the contact's design position, which holds the body's
  * x, y and yaw so statics and modes are never singular. The loads live in a shared
- * Float64Array the analysis sets: [f0x, f0y, cx, cy, drive, pair]. `pair` is a vertical
+ * Float64Array the analysis sets: [f0x, f0y, cx, cy, drive, pair, mz]. `mz` is a moment
+ * about the world's vertical on the wheel's upright (a tyre's aligning moment, N·mm: what the
+ * steering linkage and its compliance take; the road reacts it). `pair` is a vertical
  * force pair at the contact, up on the wheel and down on the body (what a wheel rate is
  * measured with). With `drive` 1 the moment of
  * f0 about the spin axis is balanced by a torque between the wheel and the second body (an
@@ -25,8 +27,9 @@ export class ContactPatchForce extends BodyForceBlock {
   private readonly c = this.vec(); private readonly a = this.vec(); private readonly s = this.vec(); private readonly x = this.vec();
   private readonly tmp = this.vec(); private readonly F = this.vec();
   private readonly az = this.dual(); private readonly p = this.dual(); private readonly N = this.dual(); private readonly h = this.dual();
-  /** [f0x, f0y, cx, cy, drive, pair]: set by the analysis between solves. */
-  readonly loads = new Float64Array(6);
+  /** [f0x, f0y, cx, cy, drive, pair, mz]: set by the analysis between solves. */
+  readonly loads = new Float64Array(7);
+  private readonly mz = this.vec(); private readonly o = this.vec();
   private readonly r = this.vec(); private readonly m = this.dual(); private readonly M = this.vec();
   /** After an evaluation: penetration (mm), vertical load (N), the contact point and the horizontal force (world). */
   readonly last = { penetration: 0, force: 0, contact: new Float64Array(3), shear: new Float64Array(2) };
@@ -61,6 +64,12 @@ export class ContactPatchForce extends BodyForceBlock {
       dvConst(this.tmp, 0, 0, L[5]);
       this.apply(0, this.x, this.tmp, null, 1);
       this.apply(1, this.x, this.tmp, null, -1);
+    }
+    if (L[6] !== 0) {
+      // a pure moment about the world's z on the upright (constant: no stiffness)
+      dvConst(this.mz, 0, 0, L[6]);
+      dvConst(this.o, 0, 0, 0);
+      this.apply(0, this.x, this.o, this.mz, 1);
     }
     if (L[4] !== 0 && this.driveReaction) {
       // M = ((x − c) × f0)·a about the spin axis, and the torque −M a on the wheel, +M a on the body

@@ -18,6 +18,7 @@ import { STEADY_METRICS, UNDERSTEER_RADIUS, understeerSensitivity } from './unde
 import { SPEED_METRIC, steadySpeedSensitivity } from './steady-speed-rates';
 import { FREQUENCY_METRICS, frequencySensitivity } from './frequency-rates';
 import { isRadiusMetric, radiusOf, radiusSensitivity } from './radius-metrics';
+import { isRackMetric, rackOf, rackSensitivity } from './rack-rates';
 import { gaussSolve } from './tangent';
 
 export interface VehicleFitTarget { metric: string; value?: number; min?: number; max?: number; weight?: number }
@@ -72,8 +73,8 @@ export function parseVehicleFitSpec(text: string, spec: VehicleSpec, fileName = 
     const p = `targets[${i}]`;
     if (!isRecord(t)) { problems.add(p, 'expected a mapping'); return; }
     const known = [...STATIC_METRICS, ...GRADIENT_METRICS, ...STEADY_METRICS, ...FREQUENCY_METRICS];
-    if (typeof t.metric !== 'string' || !(known.includes(t.metric) || SPEED_METRIC.test(t.metric) || isRadiusMetric(t.metric))) problems.add(`${p}.metric`, `expected one of ${known.join(', ')}, vehicle.steer@V, vehicle.yaw_rate_gain@V (a steady-state one on another radius than ${UNDERSTEER_RADIUS} m with @R<m> after it)`);
-    else if (isRadiusMetric(t.metric) && !(radiusOf(t.metric)!.radius > 0)) problems.add(`${p}.metric`, 'the radius after @R must be above 0 (m)');
+    if (typeof t.metric !== 'string' || !(known.includes(t.metric) || SPEED_METRIC.test(t.metric) || isRadiusMetric(t.metric) || isRackMetric(t.metric))) problems.add(`${p}.metric`, `expected one of ${known.join(', ')}, vehicle.steer@V, vehicle.yaw_rate_gain@V (a steady-state one on another radius than ${UNDERSTEER_RADIUS} m with @R<m> after it, through the rack with @rack at the end)`);
+    else if ((isRadiusMetric(t.metric) ? radiusOf(t.metric)! : isRackMetric(t.metric) ? rackOf(t.metric)! : { radius: 1 }).radius <= 0) problems.add(`${p}.metric`, 'the radius after @R must be above 0 (m)');
     for (const k of Object.keys(t)) if (!['metric', 'value', 'min', 'max', 'weight'].includes(k)) problems.add(`${p}.${k}`, 'unknown field (metric, value, min, max, weight)');
     for (const k of ['value', 'min', 'max', 'weight'] as const) if (t[k] !== undefined && !(typeof t[k] === 'number' && Number.isFinite(t[k]))) problems.add(`${p}.${k}`, 'expected a number');
     if (t.value === undefined && t.min === undefined && t.max === undefined) problems.add(p, 'give value, or min and/or max');
@@ -113,7 +114,8 @@ export function fitVehicle(spec: VehicleSpec, fit: VehicleFitSpec): VehicleFitRe
       metrics.some((n) => STEADY_METRICS.includes(n)) ? understeerSensitivity(model, names, UNDERSTEER_RADIUS, metrics.filter((n) => STEADY_METRICS.includes(n))) : null,
       metrics.some((n) => SPEED_METRIC.test(n)) ? steadySpeedSensitivity(buildVehicle(specAt(spec, names, x)), names, metrics.filter((n) => SPEED_METRIC.test(n))) : null,
       metrics.some((n) => FREQUENCY_METRICS.includes(n)) ? frequencySensitivity(buildVehicle(specAt(spec, names, x)), names, metrics.filter((n) => FREQUENCY_METRICS.includes(n))) : null,
-      metrics.some(isRadiusMetric) ? radiusSensitivity(() => buildVehicle(specAt(spec, names, x)), names, metrics.filter(isRadiusMetric)) : null];
+      metrics.some(isRadiusMetric) ? radiusSensitivity(() => buildVehicle(specAt(spec, names, x)), names, metrics.filter(isRadiusMetric)) : null,
+      metrics.some(isRackMetric) ? rackSensitivity(() => buildVehicle(specAt(spec, names, x)), names, metrics.filter(isRackMetric)) : null];
     if (parts.some((p) => p && p.status !== 'solved')) return null;
     const s = { metrics: Object.assign({}, ...parts.map((p) => (p && p.status === 'solved' ? p.metrics : {}))) as Record<string, VehicleMetricGradient> };
     const r = fit.targets.map((t) => residual(t, s.metrics[t.metric].value));

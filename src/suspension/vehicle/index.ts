@@ -22,3 +22,4 @@ export { understeerSensitivity, UNDERSTEER_METRIC, UNDERSTEER_RADIUS, STEADY_MET
 export { steadySpeedSensitivity, SPEED_METRIC } from './steady-speed-rates';
 export { frequencySensitivity, FREQUENCY_METRICS } from './frequency-rates';
 export { radiusSensitivity, isRadiusMetric, radiusOf } from './radius-metrics';
+export { rackSensitivity, isRackMetric, rackOf } from './rack-rates';

@@ -35,7 +35,7 @@ export interface SteadyStep {
   /** N: the forward force the drive must give at the steady speed (the tyres' drag in the turn; not applied at the tyres). */
   drive_force?: number;
   /** Per corner: slip angle (deg, ISO-W: + gives a force to the right) and vertical load (N). */
-  tyres?: Record<string, { slip_angle: number; load: number; lateral_force: number; longitudinal_force?: number }>;
+  tyres?: Record<string, { slip_angle: number; load: number; lateral_force: number; longitudinal_force?: number; aligning_moment?: number }>;
 }
 export type SteadyStateStep = SteadyStep & (StateResult | { status: 'failed'; message: string });
 
@@ -53,6 +53,8 @@ export interface WheelIn {
   x: number; y: number; psi: number; gamma: number; fz: number; model: TyreModel; front: boolean;
   /** Through the rack (steady-rack.ts): the front wheel's heading per unit of δ (then δ is rack travel), and whether the wheel is driven (takes κ). */
   gain?: number; driven?: boolean;
+  /** An open differential (steady-rack.ts): this driven wheel's own slip ratio register, in place of the shared κ. */
+  kappa?: number;
 }
 
 /** The tyre model of each wheel: the `.tir` file's (mirrored where the file's side differs) or the linear one. */
@@ -108,7 +110,7 @@ export function wheelGeometry(t: Arith<number>, w: VehicleWheel, pose: { R: numb
  * registers; δ, β, a (m/s²) registers; M kg; Rmm the radius; o the body's centre of mass (x, y
  * registers); cgOff the whole vehicle's centre of mass from o (mm, plain).
  */
-export function balances(t: Arith<number>, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[]; long?: number[] }, kappa?: number): number[] {
+export function balances(t: Arith<number>, wheels: readonly WheelIn[], delta: number, beta: number, a: number, M: number, Rmm: number, o: number[], cgOff: readonly number[], out?: { alpha: number[]; fy: number[]; fx: number[]; regs?: number[]; long?: number[]; longRegs?: number[]; mz?: number[]; mzRegs?: number[] }, kappa?: number): number[] {
   const cb = t.cos(beta), sb = t.sin(beta);
   let Fy = t.c(0), Mz = t.c(0), Fx = t.c(0);
   const zero = t.c(0);
@@ -118,13 +120,13 @@ export function balances(t: Arith<number>, wheels: readonly WheelIn[], delta: nu
     const vx = t.sub(cb, t.k(ry, 1 / Rmm)), vy = t.add(sb, t.k(rx, 1 / Rmm));
     const psi = !w.front ? w.psi : w.gain === undefined ? t.add(w.psi, delta) : t.add(w.psi, t.k(delta, w.gain));
     const alpha = t.sub(t.atan(t.div(vy, vx)), psi);
-    const f = w.model.forces(t, alpha, w.driven && kappa !== undefined ? kappa : zero, w.fz, w.gamma, { fx: 0, fy: 0, mz: 0 });
+    const f = w.model.forces(t, alpha, w.kappa ?? (w.driven && kappa !== undefined ? kappa : zero), w.fz, w.gamma, { fx: 0, fy: 0, mz: 0 });
     const cp = t.cos(psi), sp = t.sin(psi);
     const fxw = t.sub(t.mul(f.fx, cp), t.mul(f.fy, sp)), fyw = t.add(t.mul(f.fx, sp), t.mul(f.fy, cp));
     Fy = t.add(Fy, fyw);
     if (kappa !== undefined) Fx = t.add(Fx, fxw);
     Mz = t.add(Mz, t.add(t.sub(t.mul(rx, fyw), t.mul(ry, fxw)), f.mz));
-    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); out.fx[i] = t.val(fxw); if (out.regs) { out.regs[2 * i] = fxw; out.regs[2 * i + 1] = fyw; } if (out.long) out.long[i] = t.val(f.fx); }
+    if (out) { out.alpha[i] = t.val(alpha); out.fy[i] = t.val(fyw); out.fx[i] = t.val(fxw); if (out.regs) { out.regs[2 * i] = fxw; out.regs[2 * i + 1] = fyw; } if (out.long) out.long[i] = t.val(f.fx); if (out.longRegs) out.longRegs[i] = f.fx; if (out.mz) out.mz[i] = t.val(f.mz); if (out.mzRegs) out.mzRegs[i] = f.mz; }
   });
   // the d'Alembert force −M a (−sin β, cos β) at the centre of mass: its y part and its moment about o
   const Ma = t.k(a, M);

@@ -42,6 +42,18 @@ export const UNDERSTEER_RADIUS = 40;
 
 type Lin = Extract<ReturnType<typeof steadyLinearisation>, { status: 'solved' }>;
 
+/**
+ * Through the rack (rack-rates.ts): the rack's travel (mm) is the state's steer unknown, its
+ * pose rate `qr` (rack.ts rackTangent) moving the pose instead of an angle at the wheels, and
+ * with a drive κ (`driven`: which wheels take it) a third unknown with the x balance.
+ */
+export interface RackLin {
+  qr: Float64Array;
+  driven: readonly boolean[] | null;
+  base: (m: VehicleModel) => void;
+  kappa: number;
+}
+
 /** The understeer gradient (deg/g) on the radius (m) and its gradient along the named numbers. */
 export function understeerSensitivity(m: VehicleModel, names: readonly string[], radius = UNDERSTEER_RADIUS, metrics: readonly string[] = [UNDERSTEER_METRIC]): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | { status: 'failed'; message: string } {
   for (const name of metrics) if (!STEADY_METRICS.includes(name)) throw new VehicleInputError('--metric', `no steady-state metric "${name}" (${STEADY_METRICS.join(', ')})`);
@@ -67,10 +79,13 @@ export function understeerSensitivity(m: VehicleModel, names: readonly string[],
  * Per number, the rates of STEADY_METRICS' figures (dK/dθ, d(dβ/d(ay))/dθ in deg/g and dδ0/dθ
  * in deg, per the number's unit), the model at the linearisation's rest state.
  */
-function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, lin: Lin, params: readonly VehicleParameter[]): number[][] {
+export function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, lin: Pick<Lin, 'state' | 'f0' | 'nf' | 'deltas' | 'A' | 'u'> & { x0: { delta: number; beta: number } }, params: readonly VehicleParameter[], rack?: RackLin): number[][] {
   const { dyn } = m, sys = dyn.system, n = dyn.forces.size;
-  const { x0, f0, nf, deltas, A, u, along } = lin, n10 = nf + 2;
-  const base = tyreLoads(f0, 0, x0.beta);
+  const { x0, f0, nf, deltas, A, u } = lin, nb = rack?.driven ? 3 : 2, n10 = nf + nb;
+  const base = rack ? rack.base : tyreLoads(f0, 0, x0.beta);
+  // the rack's share of a pose rate: its travel's rate (mm) times the rack's pose rate
+  const addRack = (q: Float64Array, s: number) => { if (rack) for (let i = 0; i < n; i++) q[i] += rack.qr[i] * s; return q; };
+  const dirOf = (q: Float64Array, x: ArrayLike<number>): Direction => ({ q, delta: rack ? 0 : x[nf], beta: x[nf + 1], kappa: nb === 3 ? x[nf + 2] : 0 });
   base(m);
   const tangents: { qd: Float64Array; rp: Float64Array }[] = [];
   stateRates(m, params, undefined, (j, qd, rp) => { tangents[j] = { qd, rp }; });
@@ -96,6 +111,7 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
   const Qbeta = diff(loaded((mm) => { mm.inertia.accel[0] -= cb; mm.inertia.accel[1] -= sb; })).Q;
   const qa = deltas[0].slice();
   for (let j = 0; j < nf; j++) for (let i = 0; i < n; i++) qa[i] += deltas[1 + j][i] * fa[j];
+  addRack(qa, u[nf]);
   const mult = constraintMultipliers(sys, rest.Q);
   const lambda = Float64Array.from(mult.lambda), rowBlock = Int32Array.from(mult.rowBlock);
   const mu = Float64Array.from(constraintMultipliers(sys, plus(times(KH, qa, n), La.Q)).lambda);
@@ -103,7 +119,7 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
   const moversOf = hardpointMovers(m, layout, rowBlock, params);
   const lift = reducedResponse(N, Kr, k, n);
   const aDir = { ax: -sb, ay: cb };
-  const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0, a0: 0 };
+  const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0: rack ? { delta: 0, beta: x0.beta, kappa: rack.kappa } : x0, a0: 0, driven: rack?.driven ?? undefined };
   return params.map((p, j) => {
     const { qd: qt0, rp: rp0 } = tangents[j];
     // the body's datum sits at cg_position: its move's load (stateRates leaves it out, the figures at rest being blind to it)
@@ -117,6 +133,7 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
     const ut = gaussSolve(A, b, n10), ft = ut.subarray(0, nf);
     const qp = qt.slice();
     for (let c = 0; c < nf; c++) for (let i = 0; i < n; i++) qp[i] += deltas[1 + c][i] * ft[c];
+    addRack(qp, ut[nf]);
     const Lt = diff(loaded(contacts(ft)));
     // λ′: Φ_qᵀλ′ = (K − H) q′ − R_θ + Q_L′
     const lamDot = Float64Array.from(constraintMultipliers(sys, plus(times(KH, qp, n), minus(Lt.Q.slice(), rp))).lambda);
@@ -136,17 +153,24 @@ function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: num
     const pose2 = new Float64Array(n);
     for (let i = 0; i < n; i++) pose2[i] = xp[i] + corr[i];
     // the tyres' rows and balances to second order, the pose's mixed part p included
-    const mixed = dAlembertRates(ctx, qp, p, tyreRows(ctx, { q: qp, delta: ut[nf], beta: ut[nf + 1] }, { q: qa, delta: u[nf], beta: u[nf + 1] }, pose2, p, 2), M_S2_PER_G);
+    const mixed = dAlembertRates(ctx, qp, p, tyreRows(ctx, dirOf(qp, ut), dirOf(qa, u), pose2, p, 2), M_S2_PER_G);
     const b2 = new Float64Array(n10);
     for (let c = 0; c < n10; c++) b2[c] = c < nf ? mixed[c] : -mixed[c];
     const z = gaussSolve(A, b2, n10);
-    return [z[nf] * DEG, z[nf + 1] * DEG, ut[nf] * DEG];
+    // through the rack: the rack's mm (per g, and at 0 g) rather than the steer's deg
+    return rack ? [z[nf], z[nf + 1] * DEG, ut[nf]] : [z[nf] * DEG, z[nf + 1] * DEG, ut[nf] * DEG];
   });
 }
 
-export type Direction = { q: Float64Array; delta: number; beta: number };
+export type Direction = { q: Float64Array; delta: number; beta: number; kappa?: number };
 /** What the tyres' rows are evaluated with: the registers, the model at its rest state on the radius. */
-export interface Ctx { h: Hyper2; m: VehicleModel; models: readonly TyreModel[]; layout: Int32Array; Rmm: number; st: SolvedState; x0: { delta: number; beta: number }; /** m/s²: the state's acceleration. */ a0: number }
+export interface Ctx {
+  h: Hyper2; m: VehicleModel; models: readonly TyreModel[]; layout: Int32Array; Rmm: number; st: SolvedState; x0: { delta: number; beta: number; kappa?: number };
+  /** m/s²: the state's acceleration. */
+  a0: number;
+  /** Through the rack with a drive: the wheels that take κ (the balances then add the x balance). */
+  driven?: readonly boolean[];
+}
 
 /**
  * One part (`part`: 0 along θ, 2 the mixed ε₁ε₂) of the tyres' world forces and the two
@@ -157,14 +181,15 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
   const { h, m, models, layout, Rmm, st, x0 } = c;
   h.reset();
   const pose = (name: string) => posePoly(h, m, layout, name, t1.q, t2.q, p12);
-  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road), model: models[i], front: w.axle === 'front' }));
+  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
   const b = pose('body');
   const cg = m.cgDesign.map((x, i) => h.make(x, param.cg[i], 0, 0));
   const o = [0, 1, 2].map((r) => h.add(h.add(h.add(h.mul(b.R[3 * r], cg[0]), h.mul(b.R[3 * r + 1], cg[1])), h.mul(b.R[3 * r + 2], cg[2])), b.p[r]));
   const cgOff = [st.vehicle.cg[0] - h.val(o[0]), st.vehicle.cg[1] - h.val(o[1])];
   const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
   const delta = h.make(x0.delta, t1.delta, t2.delta, 0), beta = h.make(x0.beta, t1.beta, t2.beta, 0), a = h.make(c.a0, 0, M_S2_PER_G, 0);
-  const g = balances(h, wheels, delta, beta, a, m.totalMass, Rmm, o, cgOff, out);
+  const kappa = c.driven ? h.make(x0.kappa ?? 0, t1.kappa ?? 0, t2.kappa ?? 0, 0) : undefined;
+  const g = balances(h, wheels, delta, beta, a, m.totalMass, Rmm, o, cgOff, out, kappa);
   return { rows: Float64Array.from([...out.regs, ...g].map((x) => h.part(x, part))), o: o.map((x) => h.part(x, 0)), cgOff };
 }
 
@@ -177,15 +202,16 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
 export function dAlembertRates(c: Ctx, qd: Float64Array, param: VehicleParameter, at: { rows: Float64Array; o: number[]; cgOff: number[] }, a: number): Float64Array {
   const { m, layout, x0 } = c, res = at.rows;
   const { dM, dcg } = massRates(m, layout, qd, param);
-  const cb = Math.cos(x0.beta), sb = Math.sin(x0.beta), M = m.totalMass, nf = res.length - 2;
+  const cb = Math.cos(x0.beta), sb = Math.sin(x0.beta), M = m.totalMass, nb = c.driven ? 3 : 2, nf = res.length - nb;
   const off = at.cgOff, dc = [dcg[0] - at.o[0], dcg[1] - at.o[1]];
   res[nf] -= a * dM * cb;
   res[nf + 1] -= a * (dM * (cb * off[0] + sb * off[1]) + M * (cb * dc[0] + sb * dc[1]));
+  if (nb === 3) res[nf + 2] += a * dM * sb; // the x balance's M a sin β
   return res;
 }
 
 /** A part's rotation and position as hyper-duals: R (I + ε₁W₁)(I + ε₂W₂)(I + ε₁ε₂W₁₂), p + R(ε₁v₁ + ε₂v₂ + ε₁ε₂(W₁v₂ + v₁₂)). */
-function posePoly(h: Hyper2, m: VehicleModel, layout: Int32Array, part: string, q1: Float64Array, q2: Float64Array, q12: Float64Array): { R: number[]; p: number[] } {
+export function posePoly(h: Hyper2, m: VehicleModel, layout: Int32Array, part: string, q1: Float64Array, q2: Float64Array, q12: Float64Array): { R: number[]; p: number[] } {
   const sys = m.dyn.system, id = m.dyn.model.parts.get(part)!, v = sys.variables[id], c0 = layout[id];
   const R = rotationMatrix(new Float64Array(9), sys.state, v.offset + 3);
   const at = (q: Float64Array, o: number) => (c0 < 0 ? [0, 0, 0] : [q[c0 + o], q[c0 + o + 1], q[c0 + o + 2]]);
