@@ -14,7 +14,7 @@
 import { InternalError } from './errors';
 import { Dual, DualVec3, type TangentSeeds } from './dual-number';
 
-export { Dual, DualVec3, fastProperties, narrowedScratch, type TangentSeeds } from './dual-number';
+export { Dual, DualVec3, narrowedScratch, type TangentSeeds } from './dual-number';
 
 /** A constant: value v, all derivatives zero. */
 export function dConst(out: Dual, v: number): Dual {

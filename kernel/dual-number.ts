@@ -48,14 +48,6 @@ export function narrowedScratch(x: unknown, n: number): unknown {
   return x;
 }
 
-/**
- * An object built by copying many fields (a block's twin) is left in V8's slow dictionary
- * mode; becoming some object's prototype makes it fast again (its map then is its own).
- */
-export function fastProperties(o: object): void {
-  Object.setPrototypeOf({}, o);
-}
-
 /** Where the outer direction moves the inputs of one block evaluation, by seed column. */
 export interface TangentSeeds {
   /** The state's motion of the pose seeded at columns col..col+5: a body twist (ω, v), or null. */

@@ -7,7 +7,7 @@
 import { InternalError } from './errors';
 import type { Dual } from './dual-number';
 
-export { Dual, DualVec3, fastProperties, narrowedScratch, type TangentSeeds } from './dual-number';
+export { Dual, DualVec3, narrowedScratch, type TangentSeeds } from './dual-number';
 export * from './dual-arithmetic';
 export * from './dual-seed';
 
