@@ -3,14 +3,15 @@
  * stdout, stderr and the exit code against the contract (shared/design/assembly-format.md).
  * A few tests spawn the command (the contract's solve, standard input, a full drive, a
  * terminal's progress bar, bad JSON, no arguments, npx): what only a real process shows; the
- * contract's solve and the bare command start bin/kinemate.js from the sources as a clone's
- * user does, the rest the built command (test/setup/built-command.ts). The rest run the command's `main` in this process, which is the same code
+ * contract's solve (and npx) start bin/kinemate.js from the sources as a clone's user does
+ * (~2 s of CPU each: tsx compiles the command), the rest the built command
+ * (test/setup/built-command.ts). The rest run the command's `main` in this process, which is the same code
  * without the 1–2 s of a process start each.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { main } from '../../src/cli/main.ts';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fourBarDoc, rockerAngle } from '../../examples/fourbar.ts';
 import { validateAssembly } from '../../src/assembly/index.ts';
 import {
@@ -196,7 +197,8 @@ describe.concurrent('kinemate drive', () => {
   it.skipIf(!existsSync('/usr/bin/script'))('draws progress on stderr when stderr is a terminal, keeping stdout clean', async () => {
     const out = folder.file('drive-tty.json');
     // `script` gives the command a pseudo-terminal; stdout goes to a file, stderr stays on the terminal
-    const command = `${JSON.stringify(process.execPath)} bin/kinemate.js drive ${JSON.stringify(fourBar)} --coordinate jA.angle --from 30 --to 390 --steps 36 > ${JSON.stringify(out)}`;
+    // (the built command, as the other spawned runs but the contract's solve and the bare command)
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(inject('builtCommand'))} drive ${JSON.stringify(fourBar)} --coordinate jA.angle --from 30 --to 390 --steps 36 > ${JSON.stringify(out)}`;
     const run = await spawnIn('script', ['-qec', command, '/dev/null']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/drive \[#+\.*\] \d+\/37/);
@@ -291,7 +293,7 @@ describe.concurrent('help, version, sweep', () => {
   });
 
   it('with no arguments prints the help on stderr and exits with 1', async () => {
-    const run = await clonedKinemate([]);
+    const run = await kinemate([]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('Usage:');

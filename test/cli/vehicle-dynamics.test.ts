@@ -1,12 +1,16 @@
-/** `kinemate modes` and `kinemate simulate` on a vehicle file, end to end: the real command once each, and a bad road. */
+/**
+ * `kinemate modes` and `kinemate simulate` on a vehicle file, end to end: the command's `main` in the
+ * test process (the same code, without a process start and its JIT's warm-up each), and a bad road
+ * refused by the real command.
+ */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kinemate, REPO, tempFolder } from './helpers';
+import { kinemate, REPO, runMain, tempFolder } from './helpers';
 
 describe('kinemate modes | simulate VEHICLE', () => {
   it('modes: heave, pitch, roll and the wheel hops, with their frequencies in the summary', async () => {
-    const run = await kinemate(['modes', 'examples/vehicles/sedan.vehicle.yaml']);
+    const run = await runMain(['modes', 'examples/vehicles/sedan.vehicle.yaml']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r).toMatchObject({ analysis: 'modes', status: 'solved', units: { frequency: 'Hz' } });
@@ -18,7 +22,7 @@ describe('kinemate modes | simulate VEHICLE', () => {
   });
 
   it('simulate: a brake torque decelerates the car, the brakes\' work a line each in the budget', async () => {
-    const run = await kinemate(['simulate', 'examples/vehicles/sedan_braking.vehicle.yaml', '--duration', '0.12', '--step', '0.002', '--every', '10']);
+    const run = await runMain(['simulate', 'examples/vehicles/sedan_braking.vehicle.yaml', '--duration', '0.12', '--step', '0.002', '--every', '10']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r.status).toBe('completed');
@@ -30,7 +34,7 @@ describe('kinemate modes | simulate VEHICLE', () => {
   });
 
   it('simulate --gradient: a road run\'s exact gradients with the run\'s names; a moving-road run refused', async () => {
-    const run = await kinemate(['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.02', '--step', '0.001',
+    const run = await runMain(['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.02', '--step', '0.001',
       '--gradient', 'front_left_tyre.stiffness', '--gradient', 'body.mass', '--result', 'body.position.z']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
@@ -38,13 +42,13 @@ describe('kinemate modes | simulate VEHICLE', () => {
     // at rest (the bump comes at 0.05 s) a heavier body sits lower, a stiffer tyre higher
     expect(r.gradient['body.mass']).toBeLessThan(0);
     expect(r.gradient['front_left_tyre.stiffness']).toBeGreaterThan(0);
-    const refused = await kinemate(['simulate', 'examples/vehicles/sedan_step_steer.vehicle.yaml', '--duration', '0.02', '--step', '0.001', '--gradient', 'body.mass', '--result', 'body.position.z']);
+    const refused = await runMain(['simulate', 'examples/vehicles/sedan_step_steer.vehicle.yaml', '--duration', '0.02', '--step', '0.001', '--gradient', 'body.mass', '--result', 'body.position.z']);
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toMatch(/--gradient: a run on the moving road \(steer\)/);
   });
 
   it('simulate: a bump under the front left wheel alone rolls the car; a bad road is refused naming its path', async () => {
-    const run = await kinemate(['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.08', '--step', '0.002', '--every', '5']);
+    const run = await runMain(['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.08', '--step', '0.002', '--every', '5']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r.status).toBe('completed');
@@ -68,7 +72,7 @@ describe('kinemate modes | simulate VEHICLE', () => {
 
   it('simulate --format csv: the vehicle view\'s columns after the run\'s, flattened as kinemate vehicle names a state\'s, each the JSON frame\'s value', async () => {
     const args = ['simulate', 'examples/vehicles/sedan_bump.vehicle.yaml', '--duration', '0.004', '--step', '0.002'];
-    const [csv, json] = await Promise.all([kinemate([...args, '--format', 'csv']), kinemate(args)]);
+    const csv = await runMain([...args, '--format', 'csv']), json = await runMain(args);
     expect(csv.code).toBe(0);
     const [header, ...rows] = csv.stdout.trim().split('\n').map((l) => l.split(','));
     const frames = JSON.parse(json.stdout).frames;

@@ -1,8 +1,12 @@
-/** `kinemate sensitivity VEHICLE` and `kinemate fit VEHICLE` end to end: the real commands on the sedan. */
+/**
+ * `kinemate sensitivity VEHICLE` and `kinemate fit VEHICLE` end to end: the real commands on the
+ * sedan, run by the command's `main` in the test process (the same code; a spawned start costs
+ * its JIT's warm-up again, 2-3x the work of these runs), but one refusal, run as a real process.
+ */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { kinemate, tempFolder } from './helpers';
+import { kinemate, runMain, tempFolder } from './helpers';
 import { isVehicleText } from '../../src/cli/vehicle-gradients';
 
 const SEDAN = 'examples/vehicles/sedan.vehicle.yaml';
@@ -17,7 +21,7 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
   });
 
   it('prints the asked figures at rest with their gradients over the asked numbers', async () => {
-    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.rear_left.ride_height', '--metric', 'vehicle.front_axle_load',
+    const run = await runMain(['sensitivity', SEDAN, '--metric', 'vehicle.rear_left.ride_height', '--metric', 'vehicle.front_axle_load',
       '--parameter', 'rear.spring.rate', '--parameter', 'front.lower_wishbone_outboard.z']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
@@ -29,25 +33,25 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
   });
 
   it('gives the understeer gradient as a metric: --steady-state\'s value on 40 m, its unit, its gradient over the asked numbers', async () => {
-    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient', '--parameter', 'rear.spring.rate']);
+    const run = await runMain(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient', '--parameter', 'rear.spring.rate']);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r.units.understeer_gradient).toBe('deg/g');
     expect(Object.keys(r.metrics)).toEqual(['vehicle.understeer_gradient']);
     // (the gradient itself is checked against differences in test/suspension/vehicle/understeer-rates.test.ts)
     expect(Number.isFinite(r.metrics['vehicle.understeer_gradient'].gradient['rear.spring.rate'])).toBe(true);
-    const steady = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '10:20:2']);
+    const steady = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '10:20:2']);
     expect(steady.code, steady.stderr).toBe(0);
     expect(r.metrics['vehicle.understeer_gradient'].value).toBe(JSON.parse(steady.stdout).summary.understeer_gradient);
   });
 
   it('takes another radius as @R<m>: --steady-state --radius 100\'s understeer gradient; a radius of 0 refused', async () => {
-    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R100', '--metric', 'vehicle.steer@60@R100', '--parameter', 'rear.spring.rate']);
+    const run = await runMain(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R100', '--metric', 'vehicle.steer@60@R100', '--parameter', 'rear.spring.rate']);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(Object.keys(r.metrics)).toEqual(['vehicle.understeer_gradient@R100', 'vehicle.steer@60@R100']);
     expect(r.units.understeer_gradient).toBe('deg/g');
-    const steady = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '100', '--speed', '60:60:1']);
+    const steady = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '100', '--speed', '60:60:1']);
     expect(steady.code, steady.stderr).toBe(0);
     const out = JSON.parse(steady.stdout);
     expect(r.metrics['vehicle.understeer_gradient@R100'].value).toBe(out.summary.understeer_gradient);
@@ -85,7 +89,7 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       const targets = tmp.file('targets.yaml');
       writeFileSync(targets, 'move:\n  rear.spring.rate: [-40, 100]\ntargets:\n  - { metric: vehicle.rear_left.ride_height, value: 294 }\n');
       const out = tmp.file('fitted.json');
-      const run = await kinemate(['fit', SEDAN, '--targets', targets, '--out', out]);
+      const run = await runMain(['fit', SEDAN, '--targets', targets, '--out', out]);
       expect(run.code, run.stderr).toBe(0);
       const r = JSON.parse(run.stdout);
       expect(r.status).toBe('converged');
@@ -93,14 +97,14 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       const rate = JSON.parse(readFileSync(tmp.file('fitted.rear.json'), 'utf8')).axle_config.spring.rate;
       expect(rate).toBeCloseTo(100 + r.moves['rear.spring.rate'].delta, 12);
       // the written vehicle, solved again by kinemate vehicle, stands at the wanted height
-      const check = await kinemate(['vehicle', out, '--static']);
+      const check = await runMain(['vehicle', out, '--static']);
       expect(check.code).toBe(0);
       expect(JSON.parse(check.stdout).corners.rear_left.ride_height).toBeCloseTo(294, 6);
     } finally { tmp.remove(); }
   });
 
   it('takes the body\'s inertia and the wheels\' mass as numbers: the pitch frequency\'s gradient against the modes of the sedan with its pitch inertia moved, zeros at rest', async () => {
-    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.pitch_frequency', '--metric', 'vehicle.front_axle_load',
+    const run = await runMain(['sensitivity', SEDAN, '--metric', 'vehicle.pitch_frequency', '--metric', 'vehicle.front_axle_load',
       '--parameter', 'body.inertia.yy', '--parameter', 'front.dynamics.masses.wheel.mass']);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout);
@@ -111,7 +115,7 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
       const pitch = async (d: number) => {
         const file = tmp.file(`sedan${d}.vehicle.yaml`);
         writeFileSync(file, text.replace('inertia: [150e6, 700e6, 800e6]', `inertia: [150e6, ${700e6 + d}, 800e6]`));
-        const modes = await kinemate(['modes', file]);
+        const modes = await runMain(['modes', file]);
         expect(modes.code, modes.stderr).toBe(0);
         return JSON.parse(modes.stdout).summary.pitch_frequency as number;
       };
@@ -130,14 +134,14 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
     const tmp = tempFolder();
     try {
       const out = tmp.file('fitted.json');
-      const run = await kinemate(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_heave_frequency.yaml', '--out', out]);
+      const run = await runMain(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_heave_frequency.yaml', '--out', out]);
       expect(run.code, run.stderr).toBe(0);
       const r = JSON.parse(run.stdout);
       expect(r.status).toBe('converged');
       // softer rear springs: a lower heave frequency (the sedan's is 3.51 Hz)
       expect(r.moves['rear.spring.rate'].delta).toBeLessThan(0);
       // the written vehicle's own modes, found again by kinemate modes
-      const modes = await kinemate(['modes', out]);
+      const modes = await runMain(['modes', out]);
       expect(modes.code, modes.stderr).toBe(0);
       expect(JSON.parse(modes.stdout).summary.heave_frequency).toBeCloseTo(3.4, 8);
     } finally { tmp.remove(); }
@@ -146,13 +150,13 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
     const tmp = tempFolder();
     try {
       const out = tmp.file('fitted.json');
-      const run = await kinemate(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_wheel_hop.yaml', '--out', out]);
+      const run = await runMain(['fit', SEDAN, '--targets', 'examples/sensitivity/fit_vehicle_wheel_hop.yaml', '--out', out]);
       expect(run.code, run.stderr).toBe(0);
       const r = JSON.parse(run.stdout);
       expect(r.status).toBe('converged');
       // stiffer rear springs: a higher hop (the sedan's is 16.75 Hz)
       expect(r.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
-      const modes = await kinemate(['modes', out]);
+      const modes = await runMain(['modes', out]);
       expect(modes.code, modes.stderr).toBe(0);
       // the hop kinemate modes names (by its energy), not the tramp 0.02 Hz below it at the start
       expect(JSON.parse(modes.stdout).summary.wheel_hop_frequency.rear).toBeCloseTo(17.5, 8);

@@ -1,12 +1,16 @@
-/** `kinemate vehicle --steady-state` end to end: the real command on the sedan, and its bad input. */
+/**
+ * `kinemate vehicle --steady-state` end to end: the command's `main` in the test process on the sedan
+ * (the same code, without a process start and its JIT's warm-up each), and its bad input, a radius
+ * of 0 refused by the real command.
+ */
 import { describe, expect, it } from 'vitest';
-import { kinemate } from './helpers';
+import { kinemate, runMain } from './helpers';
 
 const SEDAN = 'examples/vehicles/sedan.vehicle.yaml';
 
 describe('kinemate vehicle --steady-state', () => {
   it('prints steer, sideslip, tyres and the understeer gradient for a speed sweep on a radius', async () => {
-    const run = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '20:60:3']);
+    const run = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '20:60:3']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r.analysis).toBe('steady_state');
@@ -29,7 +33,7 @@ describe('kinemate vehicle --steady-state', () => {
   });
 
   it('steers through the rack with --steer rack: the rack, each front wheel\'s steer and the drive at the driven tyres', async () => {
-    const run = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack']);
+    const run = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r.steer_input).toBe('rack');
@@ -42,9 +46,9 @@ describe('kinemate vehicle --steady-state', () => {
     // the sedan drives its rear wheels: their longitudinal forces are the drive force
     expect(s.drive_force).toBeCloseTo(s.tyres.rear_left.longitudinal_force + s.tyres.rear_right.longitudinal_force, 9);
     expect(s.slip_ratio).toBeGreaterThan(0);
-    const csv = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--format', 'csv']);
+    const csv = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--format', 'csv']);
     expect(csv.stdout.split('\n')[0]).toContain('wheel_steer.front_left');
-    const bad = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'wheel']);
+    const bad = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'wheel']);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toMatch(/--steer must be rack or wheels/);
   });

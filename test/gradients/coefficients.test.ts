@@ -15,7 +15,7 @@ import type { TyreForce } from '../../mates/forces';
 import {
   parseParameter, parseResult, simulationGradient, simulationGradients, type DynamicResult, type GradientOptions,
 } from '../../src/gradients/run';
-import { kinemate } from '../cli/helpers';
+import { kinemate, runMain } from '../cli/helpers';
 import { rerun, rerunAll } from './sim-checks';
 
 const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
@@ -277,7 +277,7 @@ describe('names', () => {
       '--gradient', 'tyre.length', '--gradient', 'spring.preload', '--gradient', 'tyre.radius', '--result', 'body.position.z']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/tyre.radius.*offered: tyre.stiffness, tyre.length, tyre.preload/); // the example's tyre is a spring
-    const ok = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.3', '--step', '0.005',
+    const ok = await runMain(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.3', '--step', '0.005',
       '--gradient', 'tyre.length', '--gradient', 'spring.preload', '--result', 'body.position.z']);
     expect(ok.code).toBe(0);
     const out = JSON.parse(ok.stdout), doc = load('quarter-car-bump.kinemate.json'), r = parseResult('body.position.z');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareSimulation } from '../../src/mechanics/simulate';
 import { parseParameter, parseResult, simulationGradient, simulationGradients, type DynamicParameter, type DynamicResult } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
-import { kinemate } from '../cli/helpers';
+import { kinemate, runMain } from '../cli/helpers';
 import { rerun } from './sim-checks';
 
 const load = (name: string): AssemblyDoc => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
@@ -104,7 +104,7 @@ describe('refusals', () => {
 
 describe('kinemate simulate --gradient', () => {
   it('prints the value and the gradient by name; refuses a bad name (exit 1)', async () => {
-    const run = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.8', '--step', '0.002',
+    const run = await runMain(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.8', '--step', '0.002',
       '--gradient', 'spring.stiffness', '--gradient', 'body.mass', '--result', 'body.position.z@max']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -117,7 +117,7 @@ describe('kinemate simulate --gradient', () => {
     const bad = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'spring.colour', '--result', 'body.position.z']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/spring\.colour/);
-    const noResult = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'body.mass']);
+    const noResult = await runMain(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.1', '--step', '0.01', '--gradient', 'body.mass']);
     expect(noResult.code).toBe(1);
     expect(noResult.stderr).toMatch(/--result/);
   }, 60_000);

@@ -1,6 +1,9 @@
-/** The statics, equilibrium and modes commands end to end. */
+/**
+ * The statics, equilibrium, modes and simulate commands end to end: the first as a real process, the
+ * rest by the command's `main` in the test process (the same code, without a process start each).
+ */
 import { describe, expect, it } from 'vitest';
-import { kinemate } from '../cli/helpers';
+import { kinemate, runMain } from '../cli/helpers';
 
 describe('kinemate statics', () => {
   it('prints the crank torque holding the slider load, exit 0', async () => {
@@ -13,7 +16,7 @@ describe('kinemate statics', () => {
     expect(Object.keys(out.reactions).sort()).toEqual(['jA', 'jB', 'jC', 'jS']);
   });
   it('exits 2 with the unbalanced forces when the pose is not in equilibrium', async () => {
-    const run = await kinemate(['statics', 'examples/quarter-car.kinemate.json']);
+    const run = await runMain(['statics', 'examples/quarter-car.kinemate.json']);
     expect(run.code).toBe(2);
     const out = JSON.parse(run.stdout);
     expect(out.status).toBe('not_in_equilibrium');
@@ -23,7 +26,7 @@ describe('kinemate statics', () => {
 
 describe('kinemate equilibrium', () => {
   it('settles the quarter car: exit 0, the spring carries the sprung weight', async () => {
-    const run = await kinemate(['equilibrium', 'examples/quarter-car.kinemate.json']);
+    const run = await runMain(['equilibrium', 'examples/quarter-car.kinemate.json']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.status).toBe('solved');
@@ -34,7 +37,7 @@ describe('kinemate equilibrium', () => {
 
 describe('kinemate modes', () => {
   it('prints the quarter car\'s body and wheel-hop frequencies, lowest first', async () => {
-    const run = await kinemate(['modes', 'examples/quarter-car.kinemate.json']);
+    const run = await runMain(['modes', 'examples/quarter-car.kinemate.json']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.modes).toHaveLength(2);
@@ -48,7 +51,7 @@ describe('kinemate modes', () => {
 describe('the double wishbone load-case examples', () => {
   it('settle and report every link\'s axial force', async () => {
     for (const file of ['examples/dw-corner-braking.kinemate.json', 'examples/dw-corner-cornering.kinemate.json']) {
-      const run = await kinemate(['equilibrium', file]);
+      const run = await runMain(['equilibrium', file]);
       expect(run.code).toBe(0);
       const out = JSON.parse(run.stdout);
       for (const link of ['upper_front', 'upper_rear', 'trackrod']) expect(Number.isFinite(out.reactions[link].tension)).toBe(true);
@@ -59,7 +62,7 @@ describe('the double wishbone load-case examples', () => {
 
 describe('kinemate simulate', () => {
   it('prints frames every K steps and the last, with the energy budget in J', async () => {
-    const run = await kinemate(['simulate', 'examples/pendulum.kinemate.json', '--duration', '0.1', '--step', '0.001', '--every', '25', '--rho-inf', '1']);
+    const run = await runMain(['simulate', 'examples/pendulum.kinemate.json', '--duration', '0.1', '--step', '0.001', '--every', '25', '--rho-inf', '1']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.status).toBe('completed');
@@ -73,7 +76,7 @@ describe('kinemate simulate', () => {
     expect(f.energy.kinetic).toBeCloseTo(out.frames[0].energy.potential - f.energy.potential, 6);
   });
   it('writes CSV with --format csv: a header of t, coordinates, energy and the residual', async () => {
-    const run = await kinemate(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.01', '--step', '0.005', '--method', 'backward-euler', '--format', 'csv']);
+    const run = await runMain(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.01', '--step', '0.005', '--method', 'backward-euler', '--format', 'csv']);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(4); // the header and t = 0, 0.005, 0.01
@@ -86,7 +89,7 @@ describe('kinemate simulate', () => {
   });
   it('refuses a missing step, a bad method and ρ∞ outside [0, 1] (exit 1)', async () => {
     for (const args of [['--duration', '1'], ['--duration', '1', '--step', '0.01', '--method', 'rk4'], ['--duration', '1', '--step', '0.01', '--rho-inf', '1.5']]) {
-      const run = await kinemate(['simulate', 'examples/pendulum.kinemate.json', ...args]);
+      const run = await runMain(['simulate', 'examples/pendulum.kinemate.json', ...args]);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/simulate/);
     }

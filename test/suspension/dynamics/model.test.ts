@@ -18,7 +18,7 @@ import { sweepFromShortcut, validateGeometry, type Geometry } from '../../../src
 import { SuspensionModel } from '../../../src/suspension/build/model';
 import { runSweep } from '../../../src/suspension/sweep/sweep';
 import { suspensionAssembly } from '../../../src/suspension/build/template';
-import { kinemate } from '../../cli/helpers';
+import { kinemate, runMain } from '../../cli/helpers';
 
 const EXAMPLE = 'examples/suspension/double_wishbone_dynamics.yaml';
 const g = 9806.65; // mm/s²
@@ -228,7 +228,7 @@ describe('kinemate simulate GEOMETRY.yaml', () => {
     for (const c of ['left.wheel_travel', 'left.camber', 'left.toe_angle', 'left.road', 'left.tyre_force', 'spring.travel', 'link.trackrod', 'energy.total']) expect(cols).toContain(c);
     expect(rows.length).toBe(3);
     for (const row of rows) expect(row.split(',').length).toBe(cols.length);
-    const json = await kinemate(['simulate', EXAMPLE, '--duration', '0.002', '--step', '0.001']);
+    const json = await runMain(['simulate', EXAMPLE, '--duration', '0.002', '--step', '0.001']);
     expect(json.code).toBe(0);
     const out = JSON.parse(json.stdout);
     expect(out.start).toEqual({ from: 'equilibrium', drop: 0 });
@@ -236,7 +236,7 @@ describe('kinemate simulate GEOMETRY.yaml', () => {
   });
 
   it('refuses a geometry without a dynamics section, and names bad fields', async () => {
-    const run = await kinemate(['simulate', 'examples/suspension/double_wishbone.yaml', '--duration', '0.01', '--step', '0.001']);
+    const run = await runMain(['simulate', 'examples/suspension/double_wishbone.yaml', '--duration', '0.01', '--step', '0.001']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/dynamics.*missing/);
     const g2 = validateGeometry(parseText(readFileSync(EXAMPLE, 'utf8')));

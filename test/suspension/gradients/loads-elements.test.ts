@@ -94,7 +94,7 @@ describe('load gradients of element tensions and hold forces (element_tension.<i
     expect(roll.entries.length).toBe(5);
     expect(roll.failures).toEqual([]);
     expect(Math.max(bump.worst, roll.worst)).toBeLessThan(1e-6);
-  });
+  }, 300_000); // 888 re-solved axles: over the default minute on a loaded machine
   it('U-bar rates axle rolled 2°: the bar\'s force and moment on its b part (its frames moving with the axis points), every entry', () => {
     const g = load('double_wishbone_axle_u_bar_rates');
     const names = offered(g, axleCase).filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
@@ -111,6 +111,59 @@ describe('load gradients of element tensions and hold forces (element_tension.<i
     const names = offered(g, axleCase).filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
     expect(names.length).toBe(6);
     const { worst, failures } = check(g, 'roll', -2, axleCase, names, 2e-2);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+});
+
+// The motion ratios' gradients live here beside the tensions': the U-bar axle's checks at bump 10 move the
+// same points by the same steps under the same load case, so loadsOf re-solves each moved axle once for both.
+
+/** `motion_ratio.<element>.<side>` in sweep --loads' rates (an axle's group prefixes the element: `left_spring`). */
+function ratioOf(l: StateLoads, group: string, metric: string): number {
+  const rest = metric.slice('motion_ratio.'.length), side = rest.slice(rest.lastIndexOf('.') + 1), id = rest.slice(0, rest.lastIndexOf('.'));
+  return l.rates!.motion_ratios[group === '' || group === 'axle' ? id : `${group}_${id}`][side];
+}
+
+/** Every entry against extrapolated central differences of the re-solved sweep --loads' motion ratios. */
+function checkRatios(g: Geometry, at: number, lc: LoadCase, metrics: readonly string[], h: number) {
+  const { model, entries } = loadGradients(g, 'bump', at, lc, metrics);
+  const base = loadsOf(g, 'bump', at, lc);
+  for (const { group, m, v } of entries) expect(Math.abs(v.value - ratioOf(base, group, m))).toBeLessThan(1e-9);
+  let worst = 0, compared = 0;
+  const failures: string[] = [];
+  for (const key of model.keys) {
+    const diff = (d: number) => {
+      const lp = loadsOf(movedHardpoint(g, key, d), 'bump', at, lc), lm = loadsOf(movedHardpoint(g, key, -d), 'bump', at, lc);
+      return entries.map(({ group, m }) => (ratioOf(lp, group, m) - ratioOf(lm, group, m)) / (2 * d));
+    };
+    const dh = diff(h), dh2 = diff(h / 2);
+    for (const [e, { group, m, v }] of entries.entries()) {
+      const fd = (4 * dh2[e] - dh[e]) / 3;
+      // a cross ratio zero by symmetry (a spring against the other hub): its differences are noise
+      const err = gradientError(v.gradient[key], fd, v.gradient, 1e-9);
+      worst = Math.max(worst, err);
+      compared++;
+      if (err > 1e-6) failures.push(`${group} ${m} ${key}: exact ${v.gradient[key]}, differences ${fd}`);
+    }
+  }
+  return { worst, compared, entries, failures };
+}
+
+describe('gradients of the motion ratios (motion_ratio.<element>.<side>), on request', () => {
+  it('pushrod corner: the coilover\'s d(length)/d(hub z), every entry', () => {
+    const g = load('double_wishbone_pushrod');
+    g.spring = { ...g.spring, rate: 2000 } as Geometry['spring'];
+    const { worst, entries, failures } = checkRatios(g, 15, cornerCase, ['motion_ratio.spring.left'], 1e-2);
+    expect(entries.length).toBe(1);
+    expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+  it('U-bar rates axle at bump 10: each spring against its own hub, grouped by side', () => {
+    const g = load('double_wishbone_axle_u_bar_rates');
+    const { worst, entries, failures } = checkRatios(g, 10, axleCase, ['motion_ratio.spring.left', 'motion_ratio.spring.right'], 1e-2);
+    const own = entries.filter((e) => e.m.endsWith(`.${e.group}`));
+    expect(own.map((e) => `${e.group}:${e.m}`).sort()).toEqual(['left:motion_ratio.spring.left', 'right:motion_ratio.spring.right']);
     expect(failures).toEqual([]);
     expect(worst).toBeLessThan(1e-6);
   });

@@ -6,6 +6,7 @@ import { SensitivityModel, sensitivitySweep, sensitivitySweepBySide, type Metric
 import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
 import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
 import { gradientError, loadsOf, movedHardpoint } from '../moves';
+import { checkLoadGradients } from './load-differences';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const mixed = parseLoadCase('left: { force: [-1500, 2500, 4000], moment: [20000, -5000, 80000] }\nright: { force: [900, 1800, 3500], moment: [-10000, 3000, -40000] }', ['left', 'right']);
@@ -61,6 +62,18 @@ function check(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, met
 }
 const six = (id: string) => ['force', 'moment'].flatMap((k) => ['x', 'y', 'z'].map((a) => `joint_${k}.${id}.${a}`));
 
+/**
+ * The T-bar axle with preloaded torsion bars, a rated T-bar and dampers: its bar carries load in roll.
+ * Its two checks below (every joint, and the one on the chassis) move the same points by the same
+ * steps under the same load case: loadsOf re-solves each moved axle once for both.
+ */
+function ratedTBar() {
+  const g = load('double_wishbone_axle_t_bar');
+  g.spring = { ...g.spring, rate: 4e5, preload: 2e5 };
+  g.devices = { ...g.devices!, anti_roll_rate: 3e5, damper_rate: 3 };
+  return g;
+}
+
 /** Every joint's six metrics (an axle's by their group-local names), but those on a fixed part (refused). */
 function allJoints(g: Geometry, lc: LoadCase, but: readonly string[] = []): string[] {
   const model = new SensitivityModel(g), ls = new LoadSensitivity(model, lc);
@@ -92,12 +105,27 @@ describe('load gradients of the joints\' reactions (joint_force.<mate>.<axis>, j
     expect(entries.length).toBe(13 * 6);
     expect(worst).toBeLessThan(1e-6);
   });
-  it('T-bar axle rolled −2° with torsion bars: every joint but the crossbar midpoint\'s plane on the chassis (a fixed part: load-sensitivity-fixed-joint.test.ts)', () => {
-    const g = load('double_wishbone_axle_t_bar');
-    g.spring = { ...g.spring, rate: 4e5, preload: 2e5 };
-    g.devices = { ...g.devices!, anti_roll_rate: 3e5, damper_rate: 3 };
+  it('T-bar axle rolled −2° with torsion bars: every joint but the crossbar midpoint\'s plane on the chassis (a fixed part: below)', () => {
+    const g = ratedTBar();
     const { worst, entries } = check(g, 'roll', -2, mixed, allJoints(g, mixed, ['t_bar_midplane']), 2e-2); // the T's pivot's gradients are small: a longer step keeps the re-solve's noise out
     expect(entries.length).toBe(12 * 6);
+    expect(worst).toBeLessThan(1e-6);
+  });
+});
+
+describe('load gradients of a joint on a fixed part (the T-bar crossbar midpoint\'s plane on the chassis)', () => {
+  it('rolled −2° under a general load: every entry of the wrench on the chassis against central differences of the re-solved sweep --loads', () => {
+    // ±2e-2 and ±1e-2 mm, extrapolated: the T-bar's gradients are small and the re-solve's noise is ~1e-8 N/mm at ±1e-3
+    const { worst, compared, entries, zero, failures } = checkLoadGradients(ratedTBar(), 'roll', -2, mixed, six('t_bar_midplane'), 2e-2);
+    expect(failures).toEqual([]);
+    expect(entries.map((e) => `${e.group}:${e.m}`)).toEqual(six('t_bar_midplane').map((m) => `axle:${m}`));
+    // the plane takes a force along its normal (y) only; about its origin, moments about x and z
+    expect(zero).toBe(3);
+    const at = (m: string) => entries.find((e) => e.m === m)!.v;
+    expect(Math.abs(at('joint_force.t_bar_midplane.y').value)).toBeGreaterThan(10);
+    expect(Math.abs(at('joint_moment.t_bar_midplane.x').value)).toBeGreaterThan(1e3);
+    expect(Math.abs(at('joint_moment.t_bar_midplane.x').gradient['left.lower_wishbone_inboard_front.z'])).toBeGreaterThan(1);
+    expect(compared).toBe(3 * 111);
     expect(worst).toBeLessThan(1e-6);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SuspensionFileError } from '../../../src/suspension/files/errors';
-import { kinemate, tempFolder } from '../../cli/helpers';
+import { kinemate, runMain, tempFolder } from '../../cli/helpers';
 import { readVehicle, sedanWith, SEDAN } from './vehicle-sources';
 
 function refusal(text: string, edit?: (path: string, text: string) => string): string {
@@ -91,7 +91,8 @@ function firstOf(text: string): string {
 
 describe('kinemate vehicle (the real CLI)', () => {
   it('prints the state at rest with the contract\'s fields', async () => {
-    const run = await kinemate(['vehicle', SEDAN, '--static']);
+    // main in the test process (the same code without a process start); the refusal below as a real process
+    const run = await runMain(['vehicle', SEDAN, '--static']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.status).toBe('solved');

@@ -12,7 +12,7 @@ import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from
 import { prepareSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
 import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
 import { parseResult, simulationGradients, type CombinedParameter, type DynamicResult } from '../../../../src/gradients/run';
-import { kinemate } from '../../../cli/helpers';
+import { kinemate, runMain } from '../../../cli/helpers';
 
 const FILE = CORNER_DYNAMICS_FILE;
 const load = cornerDynamicsSource;
@@ -144,14 +144,14 @@ describe('names', () => {
 describe('kinemate simulate GEOMETRY --gradient', () => {
   it('prints the gradients keyed by the file\'s names, the same as the library', async () => {
     const params = ['spring.rate', 'strut_top.z', 'dynamics.masses.upright.mass'];
-    const r = await kinemate(['simulate', FILE, '--duration', String(DURATION), '--step', '0.005', ...params.flatMap((p) => ['--gradient', p]), '--result', RESULTS[0]]);
+    const r = await runMain(['simulate', FILE, '--duration', String(DURATION), '--step', '0.005', ...params.flatMap((p) => ['--gradient', p]), '--result', RESULTS[0]]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const lib = geometrySimulationGradients(load(), params, [parseResult(RESULTS[0])], { duration: DURATION, step: 0.005 }, 'adjoint');
     expect(out).toMatchObject({ status: 'completed', gradient_method: 'adjoint', step: 0.005, steps: 60, result: RESULTS[0], value: lib.results[0].value });
     params.forEach((p, j) => expect(out.gradient[p]).toBe(lib.results[0].gradient[j]));
     // the suspension frame's wheel travel: the wheel centre's height less its design height (313.426 mm)
-    const travel = await kinemate(['simulate', FILE, '--duration', String(DURATION), '--step', '0.005', ...params.flatMap((p) => ['--gradient', p]), '--result', 'wheel_travel@max', '--result', RESULTS[0]]);
+    const travel = await runMain(['simulate', FILE, '--duration', String(DURATION), '--step', '0.005', ...params.flatMap((p) => ['--gradient', p]), '--result', 'wheel_travel@max', '--result', RESULTS[0]]);
     expect(travel.code).toBe(0);
     const both = JSON.parse(travel.stdout).results;
     expect(both['wheel_travel@max'].value).toBeCloseTo(both[RESULTS[0]].value - 313.426, 9);
