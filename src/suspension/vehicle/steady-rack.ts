@@ -140,7 +140,7 @@ interface RackSolution { ds: number; beta: number; kappa: number; kappaR: number
  * The wheels' registers with the drive's slip: an open differential's driven pair each its own
  * κ (directions dl and dr), the torque row r_l Fx_l − r_r Fx_r over r_l (N) after the balances.
  */
-function openWheels(t: Forward4, setup: RackSetup, wheels: WheelIn[], kl: number, kr: number): WheelIn[] {
+function openWheels(setup: RackSetup, wheels: WheelIn[], kl: number, kr: number): WheelIn[] {
   const { pair } = setup.open!;
   return wheels.map((w, i) => (i === pair[0] ? { ...w, kappa: kl } : i === pair[1] ? { ...w, kappa: kr } : w));
 }
@@ -160,7 +160,7 @@ function solveRack(t: Forward4, m: VehicleModel, models: readonly TyreModel[], s
     const inp = wheelInputs(t, m, models, state, null);
     const plain = inp.wheels.map((w, i) => ({ ...w, gain: setup.gains[i], driven: setup.driven[i] }));
     // locked: κ along direction 3; open: the pair's own κ along 2 and 3 (the shared one unused)
-    const wheels = open ? openWheels(t, setup, plain, t.seed(k, 2), t.seed(kr, 3)) : plain;
+    const wheels = open ? openWheels(setup, plain, t.seed(k, 2), t.seed(kr, 3)) : plain;
     const g = balances(t, wheels, t.seed(ds, 0), t.seed(b, 1), t.c(aMs2), M, Rmm, inp.o, inp.cgOff, out, setup.drive ? (open ? t.c(0) : t.seed(k, 3)) : undefined);
     if (open) g.push(torqueRow(t, setup, out.longRegs));
     const r = g.map((x) => t.val(x));
@@ -226,7 +226,7 @@ export function rackLinearisation(m: VehicleModel, models: readonly TyreModel[],
     t.reset();
     const inp = wheelInputs(t, m, models, state, delta ? ratesOf(m, delta, lay) : null);
     const plain = inp.wheels.map((w, i) => ({ ...w, gain: 0, driven: setup.driven[i] }));
-    const wheels = open ? openWheels(t, setup, plain, t.seed(x0.kappa, 0), t.seed(x0.kappaR, 3)) : plain;
+    const wheels = open ? openWheels(setup, plain, t.seed(x0.kappa, 0), t.seed(x0.kappaR, 3)) : plain;
     const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[], longRegs: [] as number[], mzRegs: [] as number[] };
     const a = aSeed ? (ay === 0 ? t.k(t.seed(0, 2), M_S2_PER_G) : t.lin(a0, M_S2_PER_G, t.seed(0, 2))) : t.c(a0);
     const g = balances(t, wheels, t.c(0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out, setup.drive ? (open ? t.c(0) : t.seed(x0.kappa, 0)) : undefined);

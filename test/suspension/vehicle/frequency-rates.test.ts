@@ -11,7 +11,7 @@ import type { VehicleSpec } from '../../../src/suspension/vehicle/file';
 import { FREQUENCY_METRICS, frequencyMode, frequencySensitivity } from '../../../src/suspension/vehicle/frequency-rates';
 import { modesAtRest, vehicleModes, type VehicleMode } from '../../../src/suspension/vehicle/modes';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
-import { readVehicle } from './vehicle-sources';
+import { extrapolatedDifferences, readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
 
@@ -108,9 +108,9 @@ describe('the wheel hop and tramp frequencies', () => {
       if (typeof at === 'string') throw new Error(at);
       return wheel.map((metric) => at.modes[frequencyMode(at, metric) as number].frequency);
     };
-    const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map(by);
+    const fds = extrapolatedDifferences(by, h);
     wheel.forEach((metric, i) => {
-      const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3, exact = g.metrics[metric].gradient['rear.spring.rate'];
+      const fd = fds[i], exact = g.metrics[metric].gradient['rear.spring.rate'];
       expect(Math.abs(exact - fd), `${metric}: ${exact} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd) + 1e-12 * g.metrics[metric].value / h);
     });
     // the rear hop (left and right together) above its tramp, as on the symmetric car

@@ -13,7 +13,7 @@ import { isRackMetric, rackOf, rackSensitivity } from '../../../src/suspension/v
 import { isRadiusMetric } from '../../../src/suspension/vehicle/radius-metrics';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { fitVehicle, parseVehicleFitSpec } from '../../../src/suspension/vehicle/fit';
-import { readVehicle, sedanWith } from './vehicle-sources';
+import { extrapolatedDifferences, readVehicle, sedanWith } from './vehicle-sources';
 
 const spec = readVehicle();
 
@@ -51,9 +51,9 @@ describe('steady-state metrics through the rack', () => {
     it(`${name}: against extrapolated central differences of re-solved cars`, () => {
       if (r.status !== 'solved') throw new Error(r.message);
       const h = steps[name];
-      const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => figures(name, d, R, KMH));
+      const fds = extrapolatedDifferences((d) => figures(name, d, R, KMH), h);
       metrics.forEach((metric, i) => {
-        const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3;
+        const fd = fds[i];
         const exact = r.metrics[metric].gradient[name];
         // floored at 1e-8/h per unit: the re-solved rack settles to 1e-10 rad of steer a pass, its
         // figures to a few 1e-9 (deg, deg/g, 1/s), which the differences take 1.5/h times (seen:
@@ -69,9 +69,9 @@ describe('steady-state metrics through the rack', () => {
     const x = rackSensitivity(() => buildVehicle(free), [name], asked);
     if (x.status !== 'solved') throw new Error(x.message);
     const at = (d: number) => { const r = rackSteadySweep(buildVehicle(movedVehicleSpec(free, name, d)), R, [KMH]); const st = r.steps[0]; if (st.status !== 'solved') throw new Error(st.message); return [r.summary!.understeer_gradient, st.steer!]; };
-    const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map(at);
+    const fds = extrapolatedDifferences(at, h);
     asked.forEach((metric, i) => {
-      const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3;
+      const fd = fds[i];
       expect(Math.abs(x.metrics[metric].gradient[name] - fd), metric).toBeLessThan(1e-6 * Math.abs(fd) + 1e-8 / h);
     });
   });

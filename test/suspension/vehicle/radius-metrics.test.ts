@@ -10,7 +10,7 @@ import { steadyLinearisation, steadySummary, steadyTyres } from '../../../src/su
 import { isRadiusMetric, radiusOf, radiusSensitivity } from '../../../src/suspension/vehicle/radius-metrics';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { fitVehicle, parseVehicleFitSpec } from '../../../src/suspension/vehicle/fit';
-import { readVehicle } from './vehicle-sources';
+import { extrapolatedDifferences, readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
 const DEG = 180 / Math.PI;
@@ -53,9 +53,9 @@ describe('steady-state metrics on another radius', () => {
     it(`${name}: against extrapolated central differences of re-solved cars on ${R} m`, () => {
       if (r.status !== 'solved') throw new Error(r.message);
       const h = steps[name];
-      const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => figures(name, d, R, KMH));
+      const fds = extrapolatedDifferences((d) => figures(name, d, R, KMH), h);
       metrics.forEach((metric, i) => {
-        const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3;
+        const fd = fds[i];
         const exact = r.metrics[metric].gradient[name];
         // floored at 1e-12 per unit: the re-solved steer's own tolerance over the steps
         expect(Math.abs(exact - fd), `${metric}: ${exact} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd) + 1e-12);

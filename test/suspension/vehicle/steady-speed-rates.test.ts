@@ -8,7 +8,7 @@ import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
 import { steadyLinearisation, steadyStateSweep, steadyTyres } from '../../../src/suspension/vehicle/steady-state';
 import { steadySpeedSensitivity } from '../../../src/suspension/vehicle/steady-speed-rates';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
-import { readVehicle } from './vehicle-sources';
+import { extrapolatedDifferences, readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
 const KMH = 50, R = 40, V = KMH / 3.6, AY = (V * V) / R / 9.80665;
@@ -37,9 +37,9 @@ describe('the steer and yaw-rate gain at a speed', () => {
     it(`${name}: against extrapolated central differences of re-solved cars`, () => {
       if (r.status !== 'solved') throw new Error(r.message);
       const h = steps[name];
-      const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => at(name, d));
+      const fds = extrapolatedDifferences((d) => at(name, d), h);
       metrics.forEach((metric, i) => {
-        const fd = (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3, exact = r.metrics[metric].gradient[name];
+        const fd = fds[i], exact = r.metrics[metric].gradient[name];
         expect(Math.abs(exact - fd), `${metric}: ${exact} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd));
       });
     });

@@ -11,7 +11,7 @@ import { steadySummary, steadyTyres } from '../../../src/suspension/vehicle/stea
 import { understeerSensitivity, STEADY_METRICS, UNDERSTEER_METRIC, UNDERSTEER_RADIUS } from '../../../src/suspension/vehicle/understeer-rates';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
 import { fitVehicle } from '../../../src/suspension/vehicle/fit';
-import { readVehicle } from './vehicle-sources';
+import { extrapolatedDifferences, readVehicle } from './vehicle-sources';
 
 const spec = readVehicle();
 
@@ -25,8 +25,7 @@ function steadyOf(name: string, d: number): number[] {
 
 /** (4 D(h) − D(2h)) / 3 of central differences: the step's h² error gone. */
 function extrapolated(name: string, h: number): number[] {
-  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map((d) => steadyOf(name, d));
-  return p1.map((_, i) => (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3);
+  return extrapolatedDifferences((d) => steadyOf(name, d), h);
 }
 
 describe('the understeer gradient\'s gradient', () => {

@@ -54,3 +54,12 @@ export function bicycleLoads(m: VehicleModel): { Wf: number; Wr: number; K: numb
   const Wr = rest.corners.rear_left.contact_load[2] + rest.corners.rear_right.contact_load[2];
   return { Wf, Wr, K: Wf / (2 * 1200) - Wr / (2 * 1300) };
 }
+
+/**
+ * Richardson's extrapolation of central differences, (4 D(h) − D(2h)) / 3, for each entry of
+ * the figures `at(d)` gives at a number moved by d: the step's h² error gone.
+ */
+export function extrapolatedDifferences(at: (d: number) => number[], h: number): number[] {
+  const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map(at);
+  return p1.map((_, i) => (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3);
+}
