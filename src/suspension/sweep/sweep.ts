@@ -6,7 +6,7 @@
  * never comes back as a solved state with NaN, and the sweep goes on from the last good
  * state.
  */
-import { largestMotion, type ResidualBlock } from '../../../kernel/system';
+import { largestMotion, ScalarTargetBlock, type ResidualBlock } from '../../../kernel/system';
 import type { SweepSpec, SweepTarget } from '../files';
 import { SuspensionFileError, sweepValues } from '../files';
 import type { SuspensionModel, MetricValues, StateEvaluation } from '../build/model';
@@ -124,7 +124,8 @@ export function sweepDrivers(sm: SuspensionModel, spec: SweepSpec): Driver[] {
         }
         const rack = sm.rackHold;
         const design = rack.target;
-        const block = Object.assign(Object.create(Object.getPrototypeOf(rack)), rack) as typeof rack;
+        // the sweep's own copy of the hold (its target moves with the sweep), built as the model builds it
+        const block = new ScalarTargetBlock(rack.owner, rack.vars[0], rack.target, rack.scale, rack.kind);
         drivers.push({ name: 'rack_displacement', block, source: t, targetOf: (v) => design + v, reportOf: (v) => v, basis: sm.corners.length });
         break;
       }
