@@ -70,6 +70,8 @@ interface Prepared { params: VehicleParameter[]; models: TyreModel[]; setup: Rac
 
 /** The numbers (refused where not followed), the tyres, the rack at rest and the ratio's rates; the model left at rest. */
 function prepare(m: VehicleModel, names: readonly string[]): Prepared | { status: 'failed'; message: string } {
+  // the ratio's rate is the held rack's tangent's (movingDeltas); with the spring the rack's tangent is a load's
+  if (m.spec.steering) throw new VehicleInputError('steering.rack_stiffness', 'the @rack metrics\' gradients with a steering stiffness are not followed yet (kinemate vehicle --steady-state --steer rack takes it)');
   const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
   for (const p of params) {
     const why = unfollowed(m, p);
