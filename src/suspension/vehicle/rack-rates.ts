@@ -24,13 +24,18 @@ import { SPEED_METRIC, speedRates } from './steady-speed-rates';
 import { VehicleInputError } from './errors';
 
 const DEG = 180 / Math.PI;
-/** `<steady-state metric>[@R<m>]@rack`. */
-const RACK_SUFFIX = /^(vehicle\.[a-z_]+(?:@\d+(?:\.\d+)?)?)(?:@R(\d+(?:\.\d+)?))?@rack$/;
+/** `<steady-state metric>[@R<m>]@rack[@open][@aligning]`. */
+const RACK_SUFFIX = /^(vehicle\.[a-z_]+(?:@\d+(?:\.\d+)?)?)(?:@R(\d+(?:\.\d+)?))?@rack(@open)?(@aligning)?$/;
 
-/** The metric's name without `@R…@rack` and its radius (m), or null without the `@rack` suffix. */
-export function rackOf(name: string): { base: string; radius: number } | null {
+/** How the turn through the rack is solved: `@open` an open differential, `@aligning` the aligning moments on the pose. */
+export interface RackVariant { differential: 'locked' | 'open'; aligning: boolean }
+
+/** The metric's name without `@R…@rack…`, its radius (m) and its variant, or null without the `@rack` suffix. */
+export function rackOf(name: string): ({ base: string; radius: number } & Partial<RackVariant>) | null {
   const x = RACK_SUFFIX.exec(name);
-  return x ? { base: x[1], radius: x[2] === undefined ? UNDERSTEER_RADIUS : Number(x[2]) } : null;
+  if (!x) return null;
+  // the plain `@rack` keeps its plain shape (the locked car, the moments off the pose)
+  return { base: x[1], radius: x[2] === undefined ? UNDERSTEER_RADIUS : Number(x[2]), ...(x[3] ? { differential: 'open' as const } : {}), ...(x[4] ? { aligning: true } : {}) };
 }
 
 /** Whether a metric is a steady-state figure through the rack. */
@@ -46,19 +51,22 @@ type Group = { name: string; base: string }[];
  * the summary's figures and the speeds' each on a model of its own (`build`).
  */
 export function rackSensitivity(build: () => VehicleModel, names: readonly string[], metrics: readonly string[]): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | { status: 'failed'; message: string } {
-  const byRadius = new Map<number, Group>();
+  const byRadius = new Map<string, { radius: number; variant: RackVariant; asked: Group }>();
   for (const name of metrics) {
     const r = rackOf(name);
-    if (!r || !isRackMetric(name)) throw new VehicleInputError('--metric', `"${name}": expected a steady-state metric (${STEADY_METRICS.join(', ')}, vehicle.steer@V, vehicle.yaw_rate_gain@V), optionally @R and a radius in m, then @rack`);
+    if (!r || !isRackMetric(name)) throw new VehicleInputError('--metric', `"${name}": expected a steady-state metric (${STEADY_METRICS.join(', ')}, vehicle.steer@V, vehicle.yaw_rate_gain@V), optionally @R and a radius in m, then @rack, optionally @open (an open differential) and @aligning (the aligning moments on the pose)`);
     if (!(r.radius > 0)) throw new VehicleInputError('--metric', `"${name}": the radius after @R must be above 0 (m; a left turn)`);
-    byRadius.set(r.radius, [...(byRadius.get(r.radius) ?? []), { name, base: r.base }]);
+    const key = `${r.radius}${r.differential === 'open' ? '@open' : ''}${r.aligning ? '@aligning' : ''}`;
+    const at = byRadius.get(key) ?? { radius: r.radius, variant: { differential: r.differential ?? 'locked', aligning: r.aligning ?? false }, asked: [] };
+    at.asked.push({ name, base: r.base });
+    byRadius.set(key, at);
   }
   const out: Record<string, VehicleMetricGradient> = {};
-  for (const [radius, asked] of byRadius) {
+  for (const { radius, variant, asked } of byRadius.values()) {
     const summary = asked.filter((a) => STEADY_METRICS.includes(a.base)), speed = asked.filter((a) => !STEADY_METRICS.includes(a.base));
     for (const [group, solve] of [[summary, rackSummaryRates], [speed, rackSpeedRates]] as const) {
       if (!group.length) continue;
-      const r = solve(build(), names, radius, group);
+      const r = solve(build(), names, radius, group, variant);
       if (r.status !== 'solved') return { status: 'failed', message: `through the rack on the ${radius} m radius: ${r.message}` };
       Object.assign(out, r.metrics);
     }
@@ -69,7 +77,7 @@ export function rackSensitivity(build: () => VehicleModel, names: readonly strin
 interface Prepared { params: VehicleParameter[]; models: TyreModel[]; setup: RackSetup; ratio: number; ratioRates: number[] }
 
 /** The numbers (refused where not followed), the tyres, the rack at rest and the ratio's rates; the model left at rest. */
-function prepare(m: VehicleModel, names: readonly string[]): Prepared | { status: 'failed'; message: string } {
+function prepare(m: VehicleModel, names: readonly string[], variant: RackVariant): Prepared | { status: 'failed'; message: string } {
   // the ratio's rate is the held rack's tangent's (movingDeltas); with the spring the rack's tangent is a load's
   if (m.spec.steering) throw new VehicleInputError('steering.rack_stiffness', 'the @rack metrics\' gradients with a steering stiffness are not followed yet (kinemate vehicle --steady-state --steer rack takes it)');
   const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
@@ -77,7 +85,7 @@ function prepare(m: VehicleModel, names: readonly string[]): Prepared | { status
     const why = unfollowed(m, p);
     if (why) throw new VehicleInputError(`parameter "${p.name}"`, `${why}: a steady state's gradient through the rack is exact here for hardpoints, spring rates and free lengths, the bars' rates, the parts' masses, the body's mass and cg_position`);
   }
-  const models = steadyTyres(m), setup = rackSetup(m, models);
+  const models = steadyTyres(m), setup = rackSetup(m, models, variant.differential, variant.aligning);
   if ('status' in setup) return setup;
   // the value as the sweep takes it (setup.ratio: the same mean by forward AD, the same to the last bits)
   return { params, models, setup, ratio: setup.ratio, ratioRates: ratioRates(m, setup, params).rates };
@@ -104,12 +112,15 @@ export function ratioRates(m: VehicleModel, setup: RackSetup, params: readonly V
 
 /** The rack's share of the shared rates code: its pose rate, the drive's wheels and κ, the loads. */
 function rackLin(lin: Extract<ReturnType<typeof rackLinearisation>, { status: 'solved' }>, setup: RackSetup): RackLin {
-  return { qr: lin.qr.delta, driven: setup.drive ? setup.driven : null, base: lin.base, kappa: lin.x0.kappa };
+  return {
+    qr: lin.qr.delta, driven: setup.drive ? setup.driven : null, base: lin.base, kappa: lin.x0.kappa,
+    ...(setup.open ? { open: setup.open, kappaR: lin.x0.kappaR } : {}), ...(setup.aligning ? { aligning: true } : {}),
+  };
 }
 
 /** The 0 g summary's figures through the rack on the radius: K = u_rack × ratio, β′, the kinematic steer rack₀ × ratio. */
-function rackSummaryRates(m: VehicleModel, names: readonly string[], radius: number, asked: Group) {
-  const pre = prepare(m, names);
+function rackSummaryRates(m: VehicleModel, names: readonly string[], radius: number, asked: Group, variant: RackVariant) {
+  const pre = prepare(m, names, variant);
   if ('status' in pre) return pre;
   const { params, models, setup, ratio, ratioRates: dr } = pre;
   const lin = rackLinearisation(m, models, setup, radius * 1000);
@@ -128,8 +139,8 @@ function rackSummaryRates(m: VehicleModel, names: readonly string[], radius: num
 }
 
 /** A step's steer (rack × ratio) and yaw-rate gain through the rack at its speed, solved from rest. */
-function rackSpeedRates(m: VehicleModel, names: readonly string[], radius: number, asked: Group) {
-  const pre = prepare(m, names);
+function rackSpeedRates(m: VehicleModel, names: readonly string[], radius: number, asked: Group, variant: RackVariant) {
+  const pre = prepare(m, names, variant);
   if ('status' in pre) return pre;
   const { params, models, setup, ratio, ratioRates: dr } = pre;
   const atRest = m.dyn.system.snapshot(), Rmm = radius * 1000, metrics: Record<string, VehicleMetricGradient> = {};
