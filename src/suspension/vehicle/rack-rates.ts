@@ -78,8 +78,6 @@ interface Prepared { params: VehicleParameter[]; models: TyreModel[]; setup: Rac
 
 /** The numbers (refused where not followed), the tyres, the rack at rest and the ratio's rates; the model left at rest. */
 function prepare(m: VehicleModel, names: readonly string[], variant: RackVariant): Prepared | { status: 'failed'; message: string } {
-  // the ratio's rate is the held rack's tangent's (movingDeltas); with the spring the rack's tangent is a load's
-  if (m.spec.steering) throw new VehicleInputError('steering.rack_stiffness', 'the @rack metrics\' gradients with a steering stiffness are not followed yet (kinemate vehicle --steady-state --steer rack takes it)');
   const params = names.map((n) => vehicleParameter(m.spec, m.doc, n));
   for (const p of params) {
     const why = unfollowed(m, p);
@@ -99,21 +97,32 @@ function prepare(m: VehicleModel, names: readonly string[], variant: RackVariant
 export function ratioRates(m: VehicleModel, setup: RackSetup, params: readonly VehicleParameter[]): { ratio: number; rates: number[] } {
   const tangents: { qd: Float64Array; rp: Float64Array }[] = [];
   stateRates(m, params, undefined, (j, qd, rp) => { tangents[j] = { qd, rp }; });
-  const red = exactReduced(m), qr = rackTangent(m, setup.rack).delta;
-  const moved = movingDeltas(m, red, params, tangents, [{ ax: 0, ay: 0 }], [qr]);
+  const { rack } = setup, spring = rack.spring;
+  const red = exactReduced(m), qt = rackTangent(m, rack), qr = qt.delta;
+  // with a steering spring the held travel's tangent is a load's (k per mm on the rack): its rate with that load
+  const free = spring?.free ?? 0;
+  const extra = spring ? (_: VehicleModel, on: boolean) => { spring.free = free + (on ? rack.unit : 0); } : undefined;
+  const moved = movingDeltas(m, red, params, tangents, [{ ax: 0, ay: 0, ...(extra ? { extra } : {}) }], [qr]);
   const h = new Hyper2(), front = m.wheels.filter((w) => w.axle === 'front');
   const mean = (q1: Float64Array, q12: Float64Array, part: 1 | 2) => {
     h.reset();
     return front.reduce((s, w) => s + h.part(wheelGeometry(h, w, posePoly(h, m, red.layout, w.upright, q1, qr, q12), m.road).psi, part) / front.length, 0);
   };
   const zero = new Float64Array(qr.length);
-  return { ratio: mean(zero, zero, 1), rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2)) };
+  if (!spring) return { ratio: mean(zero, zero, 1), rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2)) };
+  // the rigid linkage's ratio: the held travel's over its share s at the rack (steady-rack.ts rigidRackTangent), and s's own rate
+  const slot = qt.layout[rack.variable], s = qr[slot] / rack.unit, held = mean(zero, zero, 1);
+  return { ratio: held / s, rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2) / s - (held * moved[j][0]![slot]) / rack.unit / (s * s)) };
 }
 
 /** The rack's share of the shared rates code: its pose rate, the drive's wheels and κ, the loads. */
 function rackLin(lin: Extract<ReturnType<typeof rackLinearisation>, { status: 'solved' }>, setup: RackSetup): RackLin {
+  const { spring, unit } = setup.rack, free = spring?.free ?? 0;
   return {
-    qr: lin.qr.delta, driven: setup.drive ? setup.driven : null, base: lin.base, kappa: lin.x0.kappa,
+    qr: lin.qr.delta, driven: setup.drive ? setup.driven : null, kappa: lin.x0.kappa,
+    // with a steering spring the held travel is a load: its free travel back at the state's, moved by `mm` on top
+    base: spring ? (mm) => { lin.base(mm); spring.free = free; } : lin.base,
+    ...(spring ? { hold: (_: VehicleModel, mm: number) => { spring.free += mm * unit; } } : {}),
     ...(setup.open ? { open: setup.open, kappaR: lin.x0.kappaR } : {}), ...(setup.aligning ? { aligning: true } : {}),
   };
 }

@@ -57,6 +57,8 @@ export interface RackLin {
   kappaR?: number;
   /** The tyres' aligning moments on the uprights: the four moments among the tyres' unknowns after the forces. */
   aligning?: boolean;
+  /** With a steering spring the held travel is a load: `mm` more of it on the model (base takes it off). */
+  hold?: (m: VehicleModel, mm: number) => void;
 }
 
 /** An open differential's driven pair: wheel indices [left, right] and radii (mm). */
@@ -117,7 +119,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
   const contacts = tyreLoadsOf(m, nf);
   // along a: the d'Alembert unit at β0 and the tyres' forces' rates f_a
   const fa = u.subarray(0, nf);
-  const La = diff(loaded((mm) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); }));
+  const La = diff(loaded((mm) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); rack?.hold?.(mm, u[nf]); }));
   // the d'Alembert unit's rate along β: a (−cos β, −sin β)
   const Qbeta = diff(loaded((mm) => { mm.inertia.accel[0] -= cb; mm.inertia.accel[1] -= sb; })).Q;
   const qa = deltas[0].slice();
@@ -145,7 +147,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     const qp = qt.slice();
     for (let c = 0; c < nf; c++) for (let i = 0; i < n; i++) qp[i] += deltas[1 + c][i] * ft[c];
     addRack(qp, ut[nf]);
-    const Lt = diff(loaded(contacts(ft)));
+    const Lt = diff(loaded((mm) => { contacts(ft)(mm); rack?.hold?.(mm, ut[nf]); }));
     // λ′: Φ_qᵀλ′ = (K − H) q′ − R_θ + Q_L′
     const lamDot = Float64Array.from(constraintMultipliers(sys, plus(times(KH, qp, n), minus(Lt.Q.slice(), rp))).lambda);
     // the equilibrium rows' second derivatives along (x_θ, θ) and (x_a, a)
