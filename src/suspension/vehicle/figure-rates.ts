@@ -58,8 +58,10 @@ export function unfollowed(m: VehicleModel, p: VehicleParameter): string | null 
  * its load and stiffness are then that rate times the unit element's), or null.
  */
 export function soleRate(m: VehicleModel, element: string, field: string): number | null {
-  const doc = m.dyn.model.doc.forces?.[element] as { type?: string; stiffness?: number[]; rotational_stiffness?: number[] } | undefined;
-  if (field !== 'rotational_stiffness.x' || doc?.type !== 'bushing' || !doc.rotational_stiffness || !doc.stiffness) return null;
+  const doc = m.dyn.model.doc.forces?.[element] as { type?: string; stiffness?: number[] | number; rotational_stiffness?: number[] } | undefined;
+  // the steering's spring (its force and stiffness are its rate times the unit spring's, its free travel fixed)
+  if (element === STEERING_SPRING && field === 'stiffness' && doc?.type === 'coordinate_spring') return doc.stiffness as number;
+  if (field !== 'rotational_stiffness.x' || doc?.type !== 'bushing' || !doc.rotational_stiffness || !Array.isArray(doc.stiffness)) return null;
   const [k, ...rest] = doc.rotational_stiffness;
   return k !== 0 && rest.every((x) => x === 0) && doc.stiffness.every((x) => x === 0) ? k : null;
 }
@@ -68,7 +70,7 @@ export function soleRate(m: VehicleModel, element: string, field: string): numbe
  * A direction's load besides its acceleration's: set (`on`) and taken off again, affine, its rate
  * along a number zero (a steering spring's free travel moved by a unit: rack-rates.ts).
  */
-export type LoadExtra = { extra?: (m: VehicleModel, on: boolean) => void };
+export type LoadExtra = { extra?: (m: VehicleModel, on: boolean) => void; extraRate?: (p: VehicleParameter, r: Float64Array) => void };
 
 /** Local seeds of moving hardpoints per block (`row:b` a system block, `force:i` a force element), each with its weight. */
 export type Movers = Map<string, { local: TangentSeeds['local']; w: number }[]>;
@@ -136,6 +138,7 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
       const r = times(dir.Ka, qd, n);
       elementRates(m, qd, dir.delta, r, movers);
       parameterRates(m, layout, p, dir.delta, dir.a, r);
+      (dir.a as LoadExtra).extraRate?.(p, r); // the extra load's own rate along the number
       if (dir.perKg) {
         const dM = p.parts.reduce((t, { parameter: q, weight }) => t + (q.kind === 'mass' ? weight : 0), 0) + p.lumps.reduce((t, l) => t + l.dmass, 0);
         for (let i = 0; i < n; i++) r[i] += dM * dir.perKg[i];

@@ -11,7 +11,7 @@
  */
 import { Hyper2 } from '../../../mates/tyres/hyper2';
 import type { TyreModel } from '../../../mates/tyres';
-import type { VehicleModel } from './assembly';
+import { STEERING_SPRING, type VehicleModel } from './assembly';
 import { vehicleParameter, type VehicleParameter } from './parameters';
 import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { movingDeltas, unfollowed } from './figure-rates';
@@ -102,7 +102,9 @@ export function ratioRates(m: VehicleModel, setup: RackSetup, params: readonly V
   // with a steering spring the held travel's tangent is a load's (k per mm on the rack): its rate with that load
   const free = spring?.free ?? 0;
   const extra = spring ? (_: VehicleModel, on: boolean) => { spring.free = free + (on ? rack.unit : 0); } : undefined;
-  const moved = movingDeltas(m, red, params, tangents, [{ ax: 0, ay: 0, ...(extra ? { extra } : {}) }], [qr]);
+  // that load (k per mm) along the spring's own stiffness: the rack's unit per N/mm
+  const extraRate = (p: VehicleParameter, r: Float64Array) => { r[qt.layout[rack.variable]] += steeringWeight(p) * rack.unit; };
+  const moved = movingDeltas(m, red, params, tangents, [{ ax: 0, ay: 0, ...(extra ? { extra, extraRate } : {}) }], [qr]);
   const h = new Hyper2(), front = m.wheels.filter((w) => w.axle === 'front');
   const mean = (q1: Float64Array, q12: Float64Array, part: 1 | 2) => {
     h.reset();
@@ -115,6 +117,11 @@ export function ratioRates(m: VehicleModel, setup: RackSetup, params: readonly V
   return { ratio: held / s, rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2) / s - (held * moved[j][0]![slot]) / rack.unit / (s * s)) };
 }
 
+/** A number's share of the steering spring's stiffness (N/mm per unit; `steering.rack_stiffness`: 1). */
+function steeringWeight(p: VehicleParameter): number {
+  return p.parts.reduce((t, { parameter: q, weight }) => t + (q.kind === 'coefficient' && q.element === STEERING_SPRING && q.field === 'stiffness' ? weight : 0), 0);
+}
+
 /** The rack's share of the shared rates code: its pose rate, the drive's wheels and κ, the loads. */
 function rackLin(lin: Extract<ReturnType<typeof rackLinearisation>, { status: 'solved' }>, setup: RackSetup): RackLin {
   const { spring, unit } = setup.rack, free = spring?.free ?? 0;
@@ -122,7 +129,10 @@ function rackLin(lin: Extract<ReturnType<typeof rackLinearisation>, { status: 's
     qr: lin.qr.delta, driven: setup.drive ? setup.driven : null, kappa: lin.x0.kappa,
     // with a steering spring the held travel is a load: its free travel back at the state's, moved by `mm` on top
     base: spring ? (mm) => { lin.base(mm); spring.free = free; } : lin.base,
-    ...(spring ? { hold: (_: VehicleModel, mm: number) => { spring.free += mm * unit; } } : {}),
+    ...(spring ? {
+      hold: (_: VehicleModel, mm: number) => { spring.free += mm * unit; },
+      holdRate: (p: VehicleParameter, r: Float64Array, mm: number) => { r[lin.qr.layout[setup.rack.variable]] += steeringWeight(p) * mm * unit; },
+    } : {}),
     ...(setup.open ? { open: setup.open, kappaR: lin.x0.kappaR } : {}), ...(setup.aligning ? { aligning: true } : {}),
   };
 }

@@ -59,6 +59,8 @@ export interface RackLin {
   aligning?: boolean;
   /** With a steering spring the held travel is a load: `mm` more of it on the model (base takes it off). */
   hold?: (m: VehicleModel, mm: number) => void;
+  /** r += that load's rate along a number (`mm` of held travel): the spring's own stiffness moves it. */
+  holdRate?: (p: VehicleParameter, r: Float64Array, mm: number) => void;
 }
 
 /** An open differential's driven pair: wheel indices [left, right] and radii (mm). */
@@ -158,6 +160,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     if (datum) movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]);
     elementRates(m, qp, qa, r, movers);
     parameterRates(m, layout, p, qa, aDir, r);
+    rack?.holdRate?.(p, r, u[nf]);
     const phiDot = new Float64Array(n);
     rowRates(m, layout, rowBlock, qp, qa, lambda, lamDot, mu, r, phiDot, movers);
     const xp = phiDot;
