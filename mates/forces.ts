@@ -371,7 +371,8 @@ export { TyreForce, rimLowestPoint, rimContact } from './tyre-force';
 export class CoordinateSpringForce implements ForceBlock {
   readonly vars: readonly number[];
   readonly last = { value: 0, force: 0 };
-  constructor(readonly owner: string, variable: number, readonly stiffness: number, readonly free: number, readonly damping: number) {
+  /** `free` may be moved between solves (a vehicle's steering spring follows the held steering travel). */
+  constructor(readonly owner: string, variable: number, readonly stiffness: number, public free: number, readonly damping: number) {
     this.vars = [variable];
   }
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {

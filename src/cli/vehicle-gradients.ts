@@ -47,7 +47,7 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const steadyAsked = metrics.filter((m) => v.STEADY_METRICS.includes(m)), speedAsked = metrics.filter((m) => v.SPEED_METRIC.test(m));
   const frequencyAsked = metrics.filter((m) => v.FREQUENCY_METRICS.includes(m)), radiusAsked = metrics.filter((m) => v.isRadiusMetric(m));
   const rackAsked = metrics.filter((m) => v.isRackMetric(m));
-  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m) && !radiusAsked.includes(m) && !rackAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}, the steady-state ones on a radius other than ${v.UNDERSTEER_RADIUS} m with @R<m> after them, through the rack with @rack at the end; ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
+  for (const m of metrics) if (!v.STATIC_METRICS.includes(m) && !v.GRADIENT_METRICS.includes(m) && !v.STEADY_METRICS.includes(m) && !v.SPEED_METRIC.test(m) && !frequencyAsked.includes(m) && !radiusAsked.includes(m) && !rackAsked.includes(m)) throw new CliError(`sensitivity: --metric: no vehicle metric "${m}" (at rest: ${v.STATIC_METRICS.join(', ')}; gradient figures: ${[...v.GRADIENT_METRICS, ...v.STEADY_METRICS, 'vehicle.steer@V', 'vehicle.yaw_rate_gain@V'].join(', ')}, the steady-state ones on a radius other than ${v.UNDERSTEER_RADIUS} m with @R<m> after them, through the rack with @rack at the end (then @open: an open differential, @aligning: the aligning moments on the pose); ride frequencies: ${v.FREQUENCY_METRICS.join(', ')})`);
   const staticAsked = metrics.length ? metrics.filter((m) => v.STATIC_METRICS.includes(m)) : [...v.STATIC_METRICS];
   const gradientAsked = metrics.filter((m) => v.GRADIENT_METRICS.includes(m));
   const asked = stringOptions(args, 'parameter');
@@ -106,7 +106,7 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
   });
   const v = await import('../suspension/vehicle/index.ts');
   const fitSpec = v.parseVehicleFitSpec(await readTextFile(targetsPath, 'targets'), spec, targetsPath);
-  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, body.mass and vehicle_config.cg_position (and a corner file's hardpoints only on both sides)`);
+  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, body.mass, vehicle_config.cg_position and steering.rack_stiffness (and a corner file's hardpoints only on both sides)`);
   const report = v.fitVehicle(spec, fitSpec);
   const written: Record<string, string> = {};
   const vehicleRaw = parseText(text, file) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -121,6 +121,7 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
   }
   for (const [n, m] of Object.entries(report.moves)) {
     if (n === 'body.mass') vehicleRaw.body.mass += m.delta;
+    if (n === 'steering.rack_stiffness') vehicleRaw.steering.rack_stiffness += m.delta;
     const c = /^vehicle_config\.cg_position\.([xyz])$/.exec(n);
     if (c) addToPoint(vehicleRaw.vehicle_config.cg_position, c[1], m.delta);
   }
@@ -132,7 +133,7 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
 
 /** Whether the fit can write the number back into its file: a one-sided move needs both sides written in an axle file. */
 function writable(name: string, spec: VehicleSpec): boolean {
-  if (name === 'body.mass' || name.startsWith('vehicle_config.cg_position.')) return true;
+  if (name === 'body.mass' || name.startsWith('vehicle_config.cg_position.') || name === 'steering.rack_stiffness') return true;
   const axle = name.split('.')[0] as 'front' | 'rear', r = name.slice(axle.length + 1);
   if (r === 'spring.rate' || r === 'anti_roll.rate') return true;
   if (r.startsWith('dynamics.') || r.startsWith('spring.')) return false;

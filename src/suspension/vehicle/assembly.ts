@@ -155,6 +155,7 @@ export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySou
     });
   }
   wheels.sort((x, y) => CORNERS.indexOf(x.corner) - CORNERS.indexOf(y.corner));
+  steeringSpring(spec, held, forces);
   parts.body.mass = withPointMasses(parts.body.mass!, bodyLumps);
   const doc = validateAssembly({
     format: 'kinemate.assembly/1',
@@ -164,6 +165,29 @@ export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySou
     gravity: [0, 0, -9806.65],
   });
   return { doc, wheels };
+}
+
+/** The front rack's coordinate in the vehicle's assembly (`front_rack_slide.slide`), or null without a rack. */
+export function rackCoordinate(doc: AssemblyDoc): string | null {
+  const spring = doc.forces?.[STEERING_SPRING];
+  if (spring?.type === 'coordinate_spring') return spring.coordinate;
+  return (doc.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle')) ?? null;
+}
+
+/** The steering's stiffness at the rack (vehicle file `steering.rack_stiffness`): a coordinate spring. */
+export const STEERING_SPRING = 'front_steering';
+
+/**
+ * With `steering.rack_stiffness`, the rack's hold becomes a spring about the held travel (its
+ * free travel the rack's at design, which setRack moves as a hold's target): the column, pinion
+ * and rack mount between the held steering wheel and the rack as one stiffness.
+ */
+function steeringSpring(spec: VehicleSpec, held: string[], forces: Record<string, ForceDoc>): void {
+  if (!spec.steering) return;
+  const at = held.findIndex((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle'));
+  if (at < 0) return; // the file reader refuses a front axle without a rack
+  const [coordinate] = held.splice(at, 1);
+  forces[STEERING_SPRING] = { type: 'coordinate_spring', coordinate, stiffness: spec.steering.rack_stiffness, free: 0 } as ForceDoc;
 }
 
 function unit(v: readonly number[]): Point3 {

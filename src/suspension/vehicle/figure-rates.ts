@@ -26,8 +26,8 @@ import { JacobianRate, blockColumns } from '../../../kernel/jacobian-rate';
 import { GravityBlock } from '../../../kernel/mass';
 import type { ForceBlock } from '../../../kernel/forces';
 import { constraintMultipliers } from '../../../kernel/multipliers';
-import { LinearLaw, PointToPointForce } from '../../../mates/forces';
-import type { VehicleModel } from './assembly';
+import { CoordinateSpringForce, LinearLaw, PointToPointForce } from '../../../mates/forces';
+import { STEERING_SPRING, type VehicleModel } from './assembly';
 import { applyAcceleration, type Acceleration } from './loads';
 import { VehicleInputError } from './errors';
 import type { VehicleParameter } from './parameters';
@@ -58,11 +58,19 @@ export function unfollowed(m: VehicleModel, p: VehicleParameter): string | null 
  * its load and stiffness are then that rate times the unit element's), or null.
  */
 export function soleRate(m: VehicleModel, element: string, field: string): number | null {
-  const doc = m.dyn.model.doc.forces?.[element] as { type?: string; stiffness?: number[]; rotational_stiffness?: number[] } | undefined;
-  if (field !== 'rotational_stiffness.x' || doc?.type !== 'bushing' || !doc.rotational_stiffness || !doc.stiffness) return null;
+  const doc = m.dyn.model.doc.forces?.[element] as { type?: string; stiffness?: number[] | number; rotational_stiffness?: number[] } | undefined;
+  // the steering's spring (its force and stiffness are its rate times the unit spring's, its free travel fixed)
+  if (element === STEERING_SPRING && field === 'stiffness' && doc?.type === 'coordinate_spring') return doc.stiffness as number;
+  if (field !== 'rotational_stiffness.x' || doc?.type !== 'bushing' || !doc.rotational_stiffness || !Array.isArray(doc.stiffness)) return null;
   const [k, ...rest] = doc.rotational_stiffness;
   return k !== 0 && rest.every((x) => x === 0) && doc.stiffness.every((x) => x === 0) ? k : null;
 }
+
+/**
+ * A direction's load besides its acceleration's: set (`on`) and taken off again, affine, its rate
+ * along a number zero (a steering spring's free travel moved by a unit: rack-rates.ts).
+ */
+export type LoadExtra = { extra?: (m: VehicleModel, on: boolean) => void; extraRate?: (p: VehicleParameter, r: Float64Array) => void };
 
 /** Local seeds of moving hardpoints per block (`row:b` a system block, `force:i` a force element), each with its weight. */
 export type Movers = Map<string, { local: TangentSeeds['local']; w: number }[]>;
@@ -89,11 +97,12 @@ function seedsOf(cols: ArrayLike<number>, qd: Float64Array, movers: Movers, key:
  * acceleration and tangent δ; null: none). The model is at its solved rest state, a = 0.
  */
 export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly VehicleParameter[], tangents: readonly { qd: Float64Array; rp: Float64Array }[],
-  directions: readonly (Acceleration | null)[], deltas: readonly (Float64Array | null)[]): (Float64Array | null)[][] {
+  directions: readonly ((Acceleration & LoadExtra) | null)[], deltas: readonly (Float64Array | null)[]): (Float64Array | null)[][] {
   const { dyn } = m, sys = dyn.system, n = dyn.forces.size, { N, k, layout, Kr, KH } = red;
   const zero = new Float64Array(n);
-  const loads = (a: Acceleration) => {
+  const loads = (a: Acceleration & LoadExtra) => {
     applyAcceleration(m, a);
+    a.extra?.(m, true);
     const Q = new Float64Array(n), K = new Float64Array(n * n);
     dyn.forces.assemble(zero, 0, Q, K, null);
     return { Q, K };
@@ -106,6 +115,7 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
   const dirs = directions.map((a, d) => {
     if (!a || !deltas[d]) return null;
     const at = loads(a);
+    a.extra?.(m, false);
     applyAcceleration(m, { ax: 0, ay: 0 });
     const Qa = new Float64Array(n), Ka = new Float64Array(n * n);
     for (let i = 0; i < n; i++) Qa[i] = at.Q[i] - rest.Q[i];
@@ -128,6 +138,7 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
       const r = times(dir.Ka, qd, n);
       elementRates(m, qd, dir.delta, r, movers);
       parameterRates(m, layout, p, dir.delta, dir.a, r);
+      (dir.a as LoadExtra).extraRate?.(p, r); // the extra load's own rate along the number
       if (dir.perKg) {
         const dM = p.parts.reduce((t, { parameter: q, weight }) => t + (q.kind === 'mass' ? weight : 0), 0) + p.lumps.reduce((t, l) => t + l.dmass, 0);
         for (let i = 0; i < n; i++) r[i] += dM * dir.perKg[i];
@@ -165,12 +176,15 @@ export function hardpointMovers(m: VehicleModel, layout: Int32Array, rowBlock: I
   };
 }
 
+const isSteeringSpring = (block: ForceBlock): boolean => block instanceof CoordinateSpringForce && block.owner === STEERING_SPRING;
+
 /** r += K̇δ of every force element (but `skip`) along the state's rate qd (pose seeds: its duals' tangents; gravity's written out). */
 export function elementRates(m: VehicleModel, qd: Float64Array, delta: Float64Array, r: Float64Array, movers: Movers, skip: ForceBlock | null = null): void {
   const { dyn } = m, sys = dyn.system, forces = dyn.forces;
   for (let index = 0; index < forces.blocks.length; index++) {
     const block = forces.blocks[index], slots = forces.slotsOf(index), d = slots.length;
     if (block === m.inertia || block === skip) continue; // no load at a = 0: no stiffness and no rate (its Q_a's rate is in Ka)
+    if (isSteeringSpring(block)) continue; // the steering's spring: a constant K, K̇ = 0
     if (block instanceof GravityBlock) {
       const c0 = slots[0];
       if (c0 < 0) continue;

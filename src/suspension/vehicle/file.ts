@@ -50,6 +50,11 @@ export interface VehicleSpec {
   front_brake_bias?: number;
   driven_axle?: AxleName;
   body: { mass: number; inertia: number[][] };
+  /**
+   * The steering between the held steering wheel and the rack (column, pinion, rack mount) as
+   * one stiffness at the rack (N/mm): its hold a spring about the held travel. Absent: held rigidly.
+   */
+  steering?: { rack_stiffness: number };
   /** Lines for stderr: what the vehicle replaced in the axle files. */
   notes: string[];
 }
@@ -62,7 +67,7 @@ export interface VehicleSpec {
 export type OpenFile = (ref: string) => { path: string; text: string; parsed?: unknown };
 
 // `road`, `steer`, `brake` and `drive` are the run's (road.ts readVehicleRun)
-const TOP = ['vehicle', 'name', 'front', 'rear', 'vehicle_config', 'body', 'tyres', 'road', 'steer', 'brake', 'drive'];
+const TOP = ['vehicle', 'name', 'front', 'rear', 'vehicle_config', 'body', 'tyres', 'steering', 'road', 'steer', 'brake', 'drive'];
 const CONFIG = ['wheelbase', 'cg_position', 'front_brake_bias', 'driven_axle'];
 const TYRE = ['stiffness', 'cornering_stiffness', 'longitudinal_stiffness', 'tir'];
 const REPLACED = ['sprung_mass', 'road', 'start', 'drop'];
@@ -86,6 +91,7 @@ export function readVehicleFile(text: string, fileName: string, open: OpenFile, 
   const bias = cfg.front_brake_bias === undefined ? undefined : readBoundedNumber(problems, cfg.front_brake_bias, 'vehicle_config.front_brake_bias', (x) => x >= 0 && x <= 1, 'must be a fraction in [0, 1]');
   const driven = cfg.driven_axle === undefined ? undefined : readChoice(problems, cfg.driven_axle, 'vehicle_config.driven_axle', AXLES, 'axle');
   const body = readBody(problems, v.body);
+  const steering = readSteering(problems, v.steering);
   const tyres = isRecord(v.tyres) ? v.tyres : (v.tyres === undefined ? {} : (problems.add('tyres', 'expected { front: {...}, rear: {...} }'), {}));
   for (const key of Object.keys(tyres)) if (!AXLES.includes(key as AxleName)) problems.add(`tyres.${key}`, 'unknown axle (expected front, rear)');
   const notes: string[] = [];
@@ -107,12 +113,14 @@ export function readVehicleFile(text: string, fileName: string, open: OpenFile, 
       }
     }
   }
+  const front = axles.front?.geometry;
+  if (steering && front && !(front.steering === 'rack' && front.topology !== 'trailing_arm')) problems.add('steering.rack_stiffness', `the front axle "${axles.front!.path}" has no steering rack to hold through it`);
   problems.throwIfAny(fileName);
   return {
     name: typeof v.name === 'string' ? v.name : fileName,
     front: axles.front!, rear: axles.rear!,
     wheelbase: wheelbase!, cg_position: cg!, ...(bias !== undefined ? { front_brake_bias: bias } : {}), ...(driven ? { driven_axle: driven } : {}),
-    body: body!, notes,
+    body: body!, ...(steering ? { steering } : {}), notes,
   };
 }
 
@@ -124,6 +132,15 @@ function readBody(problems: ProblemList, raw: unknown): VehicleSpec['body'] | un
   const mass = readBoundedNumber(problems, raw.mass, 'body.mass', (x) => x > 0, 'must be positive (kg)');
   const inertia = readInertia(problems, raw.inertia, 'body.inertia');
   return mass !== undefined && inertia ? { mass, inertia } : undefined;
+}
+
+/** `steering: { rack_stiffness }` (N/mm, above 0 and finite), or nothing. */
+function readSteering(problems: ProblemList, raw: unknown): VehicleSpec['steering'] | undefined {
+  if (raw === undefined) return undefined;
+  if (!isRecord(raw)) { problems.add('steering', 'expected { rack_stiffness (N/mm) }'); return undefined; }
+  for (const key of Object.keys(raw)) if (key !== 'rack_stiffness') problems.add(`steering.${key}`, 'unknown field (expected rack_stiffness)');
+  const k = readBoundedNumber(problems, raw.rack_stiffness, 'steering.rack_stiffness', (x) => x > 0 && Number.isFinite(x), 'must be a positive stiffness (N/mm at the rack)');
+  return k === undefined ? undefined : { rack_stiffness: k };
 }
 
 /** Principal [Ixx, Iyy, Izz] or a symmetric 3×3; positive definite, each principal moment ≤ the sum of the others. */

@@ -21,7 +21,7 @@ import { exactReduced } from './tangent';
 export type BodyMotion = 'heave' | 'pitch' | 'roll' | 'longitudinal' | 'lateral' | 'yaw';
 
 export interface VehicleMode {
-  /** heave, pitch, roll, longitudinal, lateral, yaw (the body's); rigid (0 Hz: x, y and yaw, which nothing holds); wheel_hop_<axle>, wheel_tramp_<axle> or wheel_hop_<corner> (the unsprung parts'). */
+  /** heave, pitch, roll, longitudinal, lateral, yaw (the body's); rigid (0 Hz: x, y and yaw, which nothing holds); wheel_hop_<axle>, wheel_tramp_<axle> or wheel_hop_<corner> (the unsprung parts'); steer (the front wheels turning on the steering's spring: `steering.rack_stiffness`). */
   name: string;
   /** Hz, undamped; 0 for a rigid motion. */
   frequency: number;
@@ -40,6 +40,8 @@ export interface VehicleModesResult {
   /** Hz: the lowest mode of each name (absent when no mode has it). */
   summary: {
     heave_frequency?: number; pitch_frequency?: number; roll_frequency?: number;
+    /** With a steering stiffness: the front wheels steering on it. */
+    steer_frequency?: number;
     /** Per axle: its wheels rising together (hop) and against each other (tramp). */
     wheel_hop_frequency: Partial<Record<'front' | 'rear', number>>; wheel_tramp_frequency: Partial<Record<'front' | 'rear', number>>;
   };
@@ -71,9 +73,9 @@ function withoutDatum(m: VehicleModel, ex: ReturnType<typeof exactReduced>): Flo
 }
 
 /** Kinetic-energy shares of one mode from its shape (world translation of each part's origin, rotation in the file's angle unit). */
-function energyShares(m: VehicleModel, mode: Mode): { energy: Record<string, number>; rise: Record<string, number> } {
+function energyShares(m: VehicleModel, mode: Mode): { energy: Record<string, number>; rise: Record<string, number>; sway: Record<string, number> } {
   const { dyn } = m, sys = dyn.system, af = dyn.model.angleFactor;
-  const out: Record<string, number> = {}, rise: Record<string, number> = {};
+  const out: Record<string, number> = {}, rise: Record<string, number> = {}, sway: Record<string, number> = {};
   const R = new Float64Array(9);
   for (const b of dyn.bodies) {
     const s = mode.shape[b.part];
@@ -91,7 +93,7 @@ function energyShares(m: VehicleModel, mode: Mode): { energy: Record<string, num
       add('roll', I[0] * wb[0] ** 2); add('pitch', I[4] * wb[1] ** 2); add('yaw', I[8] * wb[2] ** 2);
       continue;
     }
-    if (b.part.endsWith('_wheel')) rise[b.part.slice(0, -6)] = v[2];
+    if (b.part.endsWith('_wheel')) { rise[b.part.slice(0, -6)] = v[2]; sway[b.part.slice(0, -6)] = Math.hypot(v[0], v[1]); }
     let rot = 0;
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) rot += wb[i] * I[3 * i + j] * wb[j];
     const key = ownerOf(b.part);
@@ -99,7 +101,7 @@ function energyShares(m: VehicleModel, mode: Mode): { energy: Record<string, num
   }
   const total = Object.values(out).reduce((t, e) => t + e, 0);
   for (const k of Object.keys(out)) out[k] = total > 0 ? out[k] / total : 0;
-  return { energy: out, rise };
+  return { energy: out, rise, sway };
 }
 
 /**
@@ -107,13 +109,16 @@ function energyShares(m: VehicleModel, mode: Mode): { energy: Record<string, num
  * have more. Then the axle with the most: `wheel_hop_<axle>` with its wheels rising together,
  * `wheel_tramp_<axle>` against each other, `wheel_hop_<corner>` when one wheel has 80 % of it.
  */
-function nameOf(energy: Record<string, number>, rise: Record<string, number>): string {
+function nameOf(energy: Record<string, number>, rise: Record<string, number>, steer: Record<string, number> | null): string {
   let best = '', e = -1;
   for (const k of BODY) if ((energy[k] ?? 0) > e) { best = k; e = energy[k] ?? 0; }
   const axleEnergy = (a: 'front' | 'rear') => (energy[`${a}_left`] ?? 0) + (energy[`${a}_right`] ?? 0) + (energy[`axle_${a}`] ?? 0);
   const unsprung = axleEnergy('front') + axleEnergy('rear');
   if (unsprung <= e) return best;
   const axle = axleEnergy('front') >= axleEnergy('rear') ? 'front' : 'rear';
+  // on a steering spring the front wheels also turn: `steer` when their centres move more across the road than up
+  const across = (rs: Record<string, number>) => (rs.front_left ?? 0) ** 2 + (rs.front_right ?? 0) ** 2;
+  if (steer && axle === 'front' && across(steer) > across(rise)) return 'steer';
   for (const side of ['left', 'right']) if ((energy[`${axle}_${side}`] ?? 0) > 0.8 * axleEnergy(axle)) return `wheel_hop_${axle}_${side}`;
   return (rise[`${axle}_left`] ?? 0) * (rise[`${axle}_right`] ?? 0) >= 0 ? `wheel_hop_${axle}` : `wheel_tramp_${axle}`;
 }
@@ -128,7 +133,7 @@ export function vehicleModes(m: VehicleModel): VehicleModesResult {
   if (typeof at === 'string') return { status: 'failed', modes: [], summary, message: at };
   const { modes } = at;
   for (const md of modes) {
-    if (md.name === 'heave' || md.name === 'pitch' || md.name === 'roll') summary[`${md.name}_frequency`] ??= md.frequency;
+    if (md.name === 'heave' || md.name === 'pitch' || md.name === 'roll' || md.name === 'steer') summary[`${md.name}_frequency`] ??= md.frequency;
     const hop = /^wheel_(hop|tramp)_(front|rear)$/.exec(md.name);
     if (hop) summary[hop[1] === 'hop' ? 'wheel_hop_frequency' : 'wheel_tramp_frequency'][hop[2] as 'front' | 'rear'] ??= md.frequency;
   }
@@ -150,14 +155,14 @@ export function modesAtRest(m: VehicleModel): { modes: VehicleMode[]; pairs: { w
   const top = found.reduce((t, md) => Math.max(t, md.mode.frequency), 0);
   const rises: Record<string, number>[] = [];
   const modes = found.map(({ mode: md }): VehicleMode => {
-    const { energy, rise } = energyShares(m, md);
+    const { energy, rise, sway } = energyShares(m, md);
     rises.push(rise);
     const b = md.shape.body as { translation: number[]; rotation: number[] };
     // a rigid motion's eigenvalue is round-off (|ω| below 1e-3 of the top one's): 0 Hz, never "unstable";
     // the three share one eigenvalue, so each is some mix of x, y and yaw: named `rigid`
     const rigid = Math.max(md.frequency * 2 * Math.PI, md.unstable ?? 0) < 1e-3 * top * 2 * Math.PI;
     if (rigid) return { name: 'rigid', frequency: 0, damping_ratio: 0, energy, body: bodyMotion(b) };
-    const out: VehicleMode = { name: nameOf(energy, rise), frequency: md.frequency, damping_ratio: md.damping_ratio, energy, body: bodyMotion(b) };
+    const out: VehicleMode = { name: nameOf(energy, rise, m.spec.steering ? sway : null), frequency: md.frequency, damping_ratio: md.damping_ratio, energy, body: bodyMotion(b) };
     if (md.unstable !== undefined) out.unstable = md.unstable;
     return out;
   });

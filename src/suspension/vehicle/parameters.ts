@@ -23,7 +23,7 @@ import { geometryParameter, geometryParameterNames, movedGeometrySource } from '
 import { lumpRates, type LumpRate } from '../gradients/simulation/lumps';
 import type { GeometrySource } from '../gradients/simulation/source';
 import { suspensionDynamicsAssembly } from '../dynamics/model';
-import { cgWorld } from './assembly';
+import { STEERING_SPRING, cgWorld } from './assembly';
 import { AXLES, type AxleName, type VehicleSpec } from './file';
 import { VehicleInputError } from './errors';
 
@@ -82,8 +82,12 @@ export function vehicleParameterNames(spec: VehicleSpec): string[] {
     if (wheel) out.push(`${axle}.dynamics.masses.wheel.mass`, ...(wheel.inertia ? [...AXES].map((a) => `${axle}.dynamics.masses.wheel.inertia.${a}`) : []));
   }
   out.push('body.mass', ...Object.keys(INERTIA_ENTRIES).map((e) => `body.inertia.${e}`), ...[...AXES].map((a) => `vehicle_config.cg_position.${a}`));
+  if (spec.steering) out.push(STEERING_STIFFNESS);
   return out;
 }
+
+/** The steering's stiffness at the rack (N/mm), a number where the vehicle file gives it: the steering spring's coefficient. */
+export const STEERING_STIFFNESS = 'steering.rack_stiffness';
 
 /** The vehicle parameter of a name; throws VehicleInputError naming the list on a name it does not have. */
 export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: string): VehicleParameter {
@@ -120,6 +124,7 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
     addPointInertia(out.bodyInertia!, spec.body.mass, 0, cgWorld(spec), da);
     return out;
   }
+  if (name === STEERING_STIFFNESS) { out.parts.push({ parameter: { kind: 'coefficient', element: STEERING_SPRING, field: 'stiffness' }, weight: 1 }); return out; }
   const axle = name.split('.')[0] as AxleName, rest = name.slice(axle.length + 1);
   if (rest === 'anti_roll.rate') {
     out.parts.push({ parameter: { kind: 'coefficient', element: `${axle}_arb`, field: 'rotational_stiffness.x' }, weight: 1 });
@@ -233,6 +238,7 @@ export function movedVehicleSpec(spec: VehicleSpec, name: string, d: number): Ve
   const cgm = /^vehicle_config\.cg_position\.([xyz])$/.exec(name);
   if (cgm) { out.cg_position[AXES.indexOf(cgm[1])] += d; return out; }
   const inertia = /^body\.inertia\.(\w\w)$/.exec(name);
+  if (name === STEERING_STIFFNESS && spec.steering) { out.steering = { rack_stiffness: spec.steering.rack_stiffness + d }; return out; }
   if (inertia && INERTIA_ENTRIES[inertia[1]]) {
     const [i, j] = INERTIA_ENTRIES[inertia[1]];
     out.body.inertia = spec.body.inertia.map((r) => [...r]);

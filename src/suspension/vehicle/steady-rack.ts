@@ -60,6 +60,9 @@ export type RackStep = SteadyStep & {
   rack?: number;
   /** deg: each front wheel's heading against the body's, from its heading at rest (left +). */
   wheel_steer?: { front_left: number; front_right: number };
+  /** With a steering stiffness: mm of the rack from the held travel (+ as the rack), and the steering's force on it (N). */
+  rack_deflection?: number;
+  rack_force?: number;
   /** The driven tyres' slip ratio (one for both), with a driven_axle. */
   slip_ratio?: number;
   /** With an open differential: each driven tyre's slip ratio (in place of slip_ratio). */
@@ -101,7 +104,7 @@ export function rackSetup(m: VehicleModel, models: readonly TyreModel[], differe
   }
   const rest = solveVehicle(m, { ax: 0, ay: 0 });
   if (rest.status !== 'solved') return { status: 'failed', message: `at rest: ${rest.message}` };
-  const { delta, layout } = rackTangent(m, rack);
+  const { delta, layout } = rigidRackTangent(m, rack);
   const t = new Forward4();
   const inp = wheelInputs(t, m, models, rest, ratesOf(m, delta, layout));
   const gains = m.wheels.map((w, i) => (w.axle === 'front' ? t.deriv(inp.wheels[i].psi, 2) : 0));
@@ -115,6 +118,28 @@ export function rackSetup(m: VehicleModel, models: readonly TyreModel[], differe
     setup.open = { pair, radius: [m.wheels[pair[0]].radius, m.wheels[pair[1]].radius] };
   }
   return setup;
+}
+
+/**
+ * The state's rate per mm of the rack itself at rest, as if held rigidly: with a steering
+ * stiffness the held travel's tangent moves the rack by s mm per mm (the spring in series with
+ * what else resists the rack), along the curve of states balanced but for the rack's own
+ * coordinate, which the rigid rack's tangent follows at one mm per mm: that tangent over s.
+ * So the ratio (and `steer`) stays the linkage's, and the spring's give is compliance steer.
+ */
+function rigidRackTangent(m: VehicleModel, rack: Rack): { delta: Float64Array; layout: Int32Array } {
+  const r = rackTangent(m, rack);
+  if (!rack.spring) return r;
+  const s = r.delta[r.layout[rack.variable]] / rack.unit;
+  if (!(Math.abs(s) > 1e-9)) throw new VehicleInputError('steering.rack_stiffness', 'the rack does not move with the held travel');
+  return { delta: r.delta.map((x) => x / s), layout: r.layout };
+}
+
+/** With a steering stiffness: the rack's give at the state (mm, + as the rack) and the spring's force on it (N). */
+function springOf(m: VehicleModel, rack: Rack): { rack_deflection: number; rack_force: number } | Record<string, never> {
+  if (!rack.spring) return {};
+  const d = m.dyn.system.getScalar(rack.variable) - rack.spring.free;
+  return { rack_deflection: d / rack.unit, rack_force: -rack.spring.stiffness * d };
 }
 
 /** The contacts' loads of the tyres' forces, their drive's torque on the body at the driven wheels. */
@@ -307,7 +332,7 @@ export function rackSteadySweep(m: VehicleModel, radius: number, speeds: readonl
       steps.push({
         speed: kmh, ay, steer: steer * DEG, sideslip: (x.beta - Math.atan2(body[3], body[0])) * DEG, yaw_rate_gain: V / radius / steer,
         drive_force: setup.drive ? m.wheels.reduce((sum, _w, k) => sum + (setup.driven[k] ? x.long[k] : 0), 0) : m.datum.last.force[0],
-        rack: x.rack, wheel_steer: Object.fromEntries(front.map(([c, k]) => [c, heading(k)])) as RackStep['wheel_steer'],
+        rack: x.rack, ...springOf(m, setup.rack), wheel_steer: Object.fromEntries(front.map(([c, k]) => [c, heading(k)])) as RackStep['wheel_steer'],
         ...(setup.open ? { slip_ratios: { [m.wheels[setup.open.pair[0]].corner]: x.kappa, [m.wheels[setup.open.pair[1]].corner]: x.kappaR } } : setup.drive ? { slip_ratio: x.kappa } : {}), tyres, ...s,
       });
     }

@@ -19,7 +19,7 @@ import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { parameterRates, unfollowed } from './figure-rates';
 import { M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads } from './steady-state';
 import { exactReduced, gaussSolve, reducedResponse } from './tangent';
-import { UNDERSTEER_RADIUS, dAlembertRates, datumTerms, tyreRows, type Ctx, type Direction, type RackLin } from './understeer-rates';
+import { UNDERSTEER_RADIUS, balanceCount, dAlembertRates, datumTerms, rackCtx, tyreRows, type Ctx, type Direction, type RackLin } from './understeer-rates';
 import { VehicleInputError } from './errors';
 
 const DEG = 180 / Math.PI;
@@ -59,7 +59,7 @@ export function steadySpeedSensitivity(m: VehicleModel, names: readonly string[]
 
 /** dδ/dθ (rad per the number's unit; through the rack, its travel's mm) at the linearisation's state at ay (g) on the radius. */
 export function speedRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, lin: Pick<Lin, 'state' | 'f0' | 'nf' | 'deltas' | 'A' | 'along'> & { x0: { delta: number; beta: number } }, params: readonly VehicleParameter[], ay: number, rack?: RackLin): number[] {
-  const n = m.dyn.forces.size, { x0, f0, nf, A } = lin, n10 = nf + (rack?.driven ? 3 : 2);
+  const n = m.dyn.forces.size, { x0, f0, nf, A } = lin, n10 = nf + balanceCount(rack ?? {});
   const base = rack ? rack.base : tyreLoads(f0, ay, x0.beta);
   base(m);
   const tangents: Float64Array[] = [];
@@ -77,7 +77,7 @@ export function speedRates(m: VehicleModel, models: readonly TyreModel[], Rmm: n
   for (let i = 0; i < n; i++) Q1[i] -= Q0[i];
   const poseBeta = lift(Q1), dBeta = lin.along(poseBeta, false)[2], Ab = A.slice();
   for (let r = 0; r < n10; r++) Ab[r * n10 + nf + 1] += r < nf ? -dBeta[r] : dBeta[r];
-  const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0: rack ? { delta: 0, beta: x0.beta, kappa: rack.kappa } : x0, a0: ay * M_S2_PER_G, driven: rack?.driven ?? undefined };
+  const ctx: Ctx = { ...rackCtx(rack, x0), h: new Hyper2(), m, models, layout, Rmm, st: lin.state, a0: ay * M_S2_PER_G };
   const zero = new Float64Array(n), still: Direction = { q: zero, delta: 0, beta: 0 };
   // and A's balances hold the whole car's centre of mass fixed to o along the pose (exact at 0 g only): its move at a
   const empty: VehicleParameter = { name: '', parts: [], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0] };

@@ -8,12 +8,12 @@
  * wheels spin on their bearings, started rolling at V over their loaded radius; nothing
  * holds the body's x, y and yaw but the tyres.
  */
-import type { AssemblyDoc, MateDoc } from '../../assembly/types';
+import type { AssemblyDoc, ForceDoc as ForceDocType, MateDoc } from '../../assembly/types';
 import { validateAssembly } from '../../assembly/load';
 import type { DynamicsModel, ForceElement } from '../../mechanics/build';
 import { SlipTyreForce } from '../../../mates/tyres';
 import { rotationMatrix } from '../../../kernel/dual';
-import type { VehicleModel } from './assembly';
+import { STEERING_SPRING, rackCoordinate, type VehicleModel } from './assembly';
 import { VehicleInputError } from './errors';
 import type { SteerStep } from './road';
 import { steadyTyres } from './steady-state';
@@ -27,18 +27,21 @@ const HORIZON = 1000;
  * held where it is at rest.
  */
 export function steerAssembly(m: VehicleModel, steer: SteerStep | null, speedKmh = steer?.speed_kmh ?? 0): { doc: AssemblyDoc; rack: string | null } {
-  const base = m.doc;
-  const rack = (base.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle')) ?? null;
+  const rack = rackCoordinate(m.doc);
   if (!rack && steer) throw new VehicleInputError('steer', 'the front axle has no steering rack to step');
+  const spring = m.doc.forces?.[STEERING_SPRING];
+  // with a steering stiffness the step moves the held end of the steering, not the rack itself
+  const input = steer && rack && spring?.type === 'coordinate_spring' ? steeringInput(m.doc, rack, spring.stiffness) : null;
+  const base = input?.doc ?? m.doc;
   const V = (speedKmh / 3.6) * 1000; // mm/s
   const motions: Record<string, unknown> = {};
   if (steer && rack) {
     const info = m.dyn.model.coordinates.get(rack)!;
     const unit = info.kind === 'angle' ? m.dyn.model.angleFactor : 1;
-    const x0 = m.dyn.system.getScalar(info.variable) / unit, x1 = x0 + steer.rack;
+    const x0 = input ? 0 : m.dyn.system.getScalar(info.variable) / unit, x1 = x0 + steer.rack;
     const rows: [number, number][] = steer.start > 0 ? [[0, x0], [steer.start, x0]] : [[0, x0]];
     rows.push([steer.start + steer.ramp, x1], [steer.start + steer.ramp + HORIZON, x1]);
-    motions.steer = { coordinate: rack, table: rows };
+    motions.steer = { coordinate: input?.coordinate ?? rack, table: rows };
   }
   const at = [0, 0, m.road];
   const surface: Record<string, number[]> = {};
@@ -79,6 +82,43 @@ export function steerAssembly(m: VehicleModel, steer: SteerStep | null, speedKmh
     velocities,
   } as AssemblyDoc);
   return { doc, rack };
+}
+
+/** The length (mm) of the spring that stands for the steering in a step steer (any length: it acts along the rack). */
+const STEERING_LENGTH = 100;
+
+/**
+ * The steering's held end as a part of its own for a step steer with a steering stiffness: a
+ * massless part on a slider of the rack's own axis on the body (driven by the step), and the
+ * steering spring, which holds the rack about the held travel (its free travel the design's:
+ * assembly.ts steeringSpring), as a spring between the two along that axis: its tension is
+ * k (x_rack − x_input) whichever way the axis points, so the step's work and the spring's
+ * energy are in the run's budget as any motion's and spring's.
+ */
+function steeringInput(doc: AssemblyDoc, rack: string, stiffness: number): { doc: AssemblyDoc; coordinate: string } {
+  const mateId = rack.slice(0, rack.indexOf('.'));
+  const mate = doc.mates[mateId] as MateDoc & { a: string; b: string };
+  const [rackPart, rackAxis] = mate.b.split('.');
+  const part = doc.parts[rackPart], axis = part.axes![rackAxis];
+  const d = axis.direction, l = Math.hypot(d[0], d[1], d[2]);
+  const end = axis.origin.map((x, i) => x + (STEERING_LENGTH * d[i]) / l);
+  const input = `${rackPart}_steering_input`;
+  const forces = { ...doc.forces };
+  delete forces[STEERING_SPRING];
+  forces[STEERING_SPRING] = { type: 'spring', a: `${rackPart}.steering_end`, b: `${input}.steering_end`, stiffness, length: STEERING_LENGTH } as ForceDocType;
+  return {
+    doc: {
+      ...doc,
+      parts: {
+        ...doc.parts,
+        [rackPart]: { ...part, points: { ...part.points, steering_end: end } },
+        [input]: { pose: part.pose, points: { steering_end: axis.origin }, axes: { [rackAxis]: axis } },
+      },
+      mates: { ...doc.mates, [`${input}_slide`]: { ...mate, b: `${input}.${rackAxis}` } as MateDoc },
+      forces,
+    } as AssemblyDoc,
+    coordinate: `${input}_slide.slide`,
+  };
 }
 
 /** The slipping tyres on the built run: a SlipTyreForce per wheel on the moving road, listed as elements (reports, energy per element). */

@@ -52,7 +52,22 @@ export interface RackLin {
   driven: readonly boolean[] | null;
   base: (m: VehicleModel) => void;
   kappa: number;
+  /** An open differential (steady-rack.ts RackSetup.open): the pair's own κ (κ the left's, kappaR the right's) and the torque row. */
+  open?: OpenPair;
+  kappaR?: number;
+  /** The tyres' aligning moments on the uprights: the four moments among the tyres' unknowns after the forces. */
+  aligning?: boolean;
+  /** With a steering spring the held travel is a load: `mm` more of it on the model (base takes it off). */
+  hold?: (m: VehicleModel, mm: number) => void;
+  /** r += that load's rate along a number (`mm` of held travel): the spring's own stiffness moves it. */
+  holdRate?: (p: VehicleParameter, r: Float64Array, mm: number) => void;
 }
+
+/** An open differential's driven pair: wheel indices [left, right] and radii (mm). */
+export interface OpenPair { pair: [number, number]; radius: [number, number] }
+
+/** The balances' count: the lateral and yaw ones, the x balance with a drive, the torque row with an open differential. */
+export const balanceCount = (c: { driven?: readonly boolean[] | null; open?: OpenPair }): number => (c.open ? 4 : c.driven ? 3 : 2);
 
 /** The understeer gradient (deg/g) on the radius (m) and its gradient along the named numbers. */
 export function understeerSensitivity(m: VehicleModel, names: readonly string[], radius = UNDERSTEER_RADIUS, metrics: readonly string[] = [UNDERSTEER_METRIC]): { status: 'solved'; metrics: Record<string, VehicleMetricGradient> } | { status: 'failed'; message: string } {
@@ -81,11 +96,11 @@ export function understeerSensitivity(m: VehicleModel, names: readonly string[],
  */
 export function understeerRates(m: VehicleModel, models: readonly TyreModel[], Rmm: number, lin: Pick<Lin, 'state' | 'f0' | 'nf' | 'deltas' | 'A' | 'u'> & { x0: { delta: number; beta: number } }, params: readonly VehicleParameter[], rack?: RackLin): number[][] {
   const { dyn } = m, sys = dyn.system, n = dyn.forces.size;
-  const { x0, f0, nf, deltas, A, u } = lin, nb = rack?.driven ? 3 : 2, n10 = nf + nb;
+  const { x0, f0, nf, deltas, A, u } = lin, nb = balanceCount(rack ?? {}), n10 = nf + nb;
   const base = rack ? rack.base : tyreLoads(f0, 0, x0.beta);
   // the rack's share of a pose rate: its travel's rate (mm) times the rack's pose rate
   const addRack = (q: Float64Array, s: number) => { if (rack) for (let i = 0; i < n; i++) q[i] += rack.qr[i] * s; return q; };
-  const dirOf = (q: Float64Array, x: ArrayLike<number>): Direction => ({ q, delta: rack ? 0 : x[nf], beta: x[nf + 1], kappa: nb === 3 ? x[nf + 2] : 0 });
+  const dirOf = (q: Float64Array, x: ArrayLike<number>): Direction => ({ q, delta: rack ? 0 : x[nf], beta: x[nf + 1], kappa: nb >= 3 ? x[nf + 2] : 0, kappaR: nb === 4 ? x[nf + 3] : 0 });
   base(m);
   const tangents: { qd: Float64Array; rp: Float64Array }[] = [];
   stateRates(m, params, undefined, (j, qd, rp) => { tangents[j] = { qd, rp }; });
@@ -103,10 +118,10 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
   const rest = loaded(() => {});
   const diff = (x: { Q: Float64Array; K: Float64Array }) => { for (let i = 0; i < n; i++) x.Q[i] -= rest.Q[i]; for (let i = 0; i < n * n; i++) x.K[i] -= rest.K[i]; return x; };
   const sb = Math.sin(x0.beta), cb = Math.cos(x0.beta);
-  const contacts = (f: ArrayLike<number>) => (mm: VehicleModel) => { for (let j = 0; j < nf; j++) mm.contacts[j >> 1].loads[j & 1] += f[j]; };
+  const contacts = tyreLoadsOf(m, nf);
   // along a: the d'Alembert unit at β0 and the tyres' forces' rates f_a
   const fa = u.subarray(0, nf);
-  const La = diff(loaded((mm) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); }));
+  const La = diff(loaded((mm) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); rack?.hold?.(mm, u[nf]); }));
   // the d'Alembert unit's rate along β: a (−cos β, −sin β)
   const Qbeta = diff(loaded((mm) => { mm.inertia.accel[0] -= cb; mm.inertia.accel[1] -= sb; })).Q;
   const qa = deltas[0].slice();
@@ -119,7 +134,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
   const moversOf = hardpointMovers(m, layout, rowBlock, params);
   const lift = reducedResponse(N, Kr, k, n);
   const aDir = { ax: -sb, ay: cb };
-  const ctx: Ctx = { h: new Hyper2(), m, models, layout, Rmm, st: lin.state, x0: rack ? { delta: 0, beta: x0.beta, kappa: rack.kappa } : x0, a0: 0, driven: rack?.driven ?? undefined };
+  const ctx: Ctx = { ...rackCtx(rack, x0), h: new Hyper2(), m, models, layout, Rmm, st: lin.state, a0: 0 };
   return params.map((p, j) => {
     const { qd: qt0, rp: rp0 } = tangents[j];
     // the body's datum sits at cg_position: its move's load (stateRates leaves it out, the figures at rest being blind to it)
@@ -134,7 +149,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     const qp = qt.slice();
     for (let c = 0; c < nf; c++) for (let i = 0; i < n; i++) qp[i] += deltas[1 + c][i] * ft[c];
     addRack(qp, ut[nf]);
-    const Lt = diff(loaded(contacts(ft)));
+    const Lt = diff(loaded((mm) => { contacts(ft)(mm); rack?.hold?.(mm, ut[nf]); }));
     // λ′: Φ_qᵀλ′ = (K − H) q′ − R_θ + Q_L′
     const lamDot = Float64Array.from(constraintMultipliers(sys, plus(times(KH, qp, n), minus(Lt.Q.slice(), rp))).lambda);
     // the equilibrium rows' second derivatives along (x_θ, θ) and (x_a, a)
@@ -145,6 +160,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     if (datum) movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]);
     elementRates(m, qp, qa, r, movers);
     parameterRates(m, layout, p, qa, aDir, r);
+    rack?.holdRate?.(p, r, u[nf]);
     const phiDot = new Float64Array(n);
     rowRates(m, layout, rowBlock, qp, qa, lambda, lamDot, mu, r, phiDot, movers);
     const xp = phiDot;
@@ -162,14 +178,30 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
   });
 }
 
-export type Direction = { q: Float64Array; delta: number; beta: number; kappa?: number };
+export type Direction = { q: Float64Array; delta: number; beta: number; kappa?: number; kappaR?: number };
+
+/** The tyres' unknowns as loads: world fx, fy per contact, then (nf above twice the contacts: the aligning moments) mz per contact. */
+export function tyreLoadsOf(m: VehicleModel, nf: number): (f: ArrayLike<number>) => (mm: VehicleModel) => void {
+  const two = 2 * m.contacts.length;
+  return (f) => (mm) => { for (let j = 0; j < nf; j++) { if (j < two) mm.contacts[j >> 1].loads[j & 1] += f[j]; else mm.contacts[j - two].loads[6] += f[j]; } };
+}
+
+/** The registers' context's rack part: the state's unknowns at x0 (through the rack: the rack's own as δ = 0), κ's, the drive, the open pair, the moments. */
+export function rackCtx(rack: RackLin | undefined, x0: { delta: number; beta: number }): Pick<Ctx, 'x0' | 'driven' | 'open' | 'aligning'> {
+  if (!rack) return { x0 };
+  return { x0: { delta: 0, beta: x0.beta, kappa: rack.kappa, kappaR: rack.kappaR ?? rack.kappa }, driven: rack.driven ?? undefined, open: rack.open, aligning: rack.aligning };
+}
 /** What the tyres' rows are evaluated with: the registers, the model at its rest state on the radius. */
 export interface Ctx {
-  h: Hyper2; m: VehicleModel; models: readonly TyreModel[]; layout: Int32Array; Rmm: number; st: SolvedState; x0: { delta: number; beta: number; kappa?: number };
+  h: Hyper2; m: VehicleModel; models: readonly TyreModel[]; layout: Int32Array; Rmm: number; st: SolvedState; x0: { delta: number; beta: number; kappa?: number; kappaR?: number };
   /** m/s²: the state's acceleration. */
   a0: number;
   /** Through the rack with a drive: the wheels that take κ (the balances then add the x balance). */
   driven?: readonly boolean[];
+  /** An open differential: the pair's own κ, the torque row after the balances. */
+  open?: OpenPair;
+  /** The aligning moments among the tyres' rows, after the forces. */
+  aligning?: boolean;
 }
 
 /**
@@ -182,15 +214,24 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
   h.reset();
   const pose = (name: string) => posePoly(h, m, layout, name, t1.q, t2.q, p12);
   const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
+  if (c.open) {
+    const [l, r] = c.open.pair;
+    wheels[l].kappa = h.make(x0.kappa ?? 0, t1.kappa ?? 0, t2.kappa ?? 0, 0);
+    wheels[r].kappa = h.make(x0.kappaR ?? 0, t1.kappaR ?? 0, t2.kappaR ?? 0, 0);
+  }
   const b = pose('body');
   const cg = m.cgDesign.map((x, i) => h.make(x, param.cg[i], 0, 0));
   const o = [0, 1, 2].map((r) => h.add(h.add(h.add(h.mul(b.R[3 * r], cg[0]), h.mul(b.R[3 * r + 1], cg[1])), h.mul(b.R[3 * r + 2], cg[2])), b.p[r]));
   const cgOff = [st.vehicle.cg[0] - h.val(o[0]), st.vehicle.cg[1] - h.val(o[1])];
-  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
+  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[], longRegs: [] as number[], mzRegs: [] as number[] };
   const delta = h.make(x0.delta, t1.delta, t2.delta, 0), beta = h.make(x0.beta, t1.beta, t2.beta, 0), a = h.make(c.a0, 0, M_S2_PER_G, 0);
-  const kappa = c.driven ? h.make(x0.kappa ?? 0, t1.kappa ?? 0, t2.kappa ?? 0, 0) : undefined;
+  // an open pair's κ on its wheels; the balances' κ then only asks for the x balance
+  const kappa = c.driven ? (c.open ? h.c(0) : h.make(x0.kappa ?? 0, t1.kappa ?? 0, t2.kappa ?? 0, 0)) : undefined;
   const g = balances(h, wheels, delta, beta, a, m.totalMass, Rmm, o, cgOff, out, kappa);
-  return { rows: Float64Array.from([...out.regs, ...g].map((x) => h.part(x, part))), o: o.map((x) => h.part(x, 0)), cgOff };
+  // the open pair's torques equal: r_l Fx_l − r_r Fx_r over r_l (steady-rack.ts torqueRow)
+  if (c.open) g.push(h.sub(out.longRegs[c.open.pair[0]], h.k(out.longRegs[c.open.pair[1]], c.open.radius[1] / c.open.radius[0])));
+  const regs = [...out.regs, ...(c.aligning ? out.mzRegs : []), ...g];
+  return { rows: Float64Array.from(regs.map((x) => h.part(x, part))), o: o.map((x) => h.part(x, 0)), cgOff };
 }
 
 /**
@@ -202,11 +243,11 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
 export function dAlembertRates(c: Ctx, qd: Float64Array, param: VehicleParameter, at: { rows: Float64Array; o: number[]; cgOff: number[] }, a: number): Float64Array {
   const { m, layout, x0 } = c, res = at.rows;
   const { dM, dcg } = massRates(m, layout, qd, param);
-  const cb = Math.cos(x0.beta), sb = Math.sin(x0.beta), M = m.totalMass, nb = c.driven ? 3 : 2, nf = res.length - nb;
+  const cb = Math.cos(x0.beta), sb = Math.sin(x0.beta), M = m.totalMass, nb = balanceCount(c), nf = res.length - nb;
   const off = at.cgOff, dc = [dcg[0] - at.o[0], dcg[1] - at.o[1]];
   res[nf] -= a * dM * cb;
   res[nf + 1] -= a * (dM * (cb * off[0] + sb * off[1]) + M * (cb * dc[0] + sb * dc[1]));
-  if (nb === 3) res[nf + 2] += a * dM * sb; // the x balance's M a sin β
+  if (nb >= 3) res[nf + 2] += a * dM * sb; // the x balance's M a sin β (the torque row has no d'Alembert term)
   return res;
 }
 
