@@ -126,7 +126,11 @@ export class VehicleDesign {
   private showFit(result: VehicleDocumentFit | { error: string }): void {
     this.fit = result;
     if ('error' in result) { this.fitNote.textContent = `Fit: ${result.error}`; return; }
-    const reached = result.report.targets.map((t, i) => `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted})`).join(', ');
+    const reached = result.report.targets.map((t, i) => {
+      const o = result.outcomes[i];
+      const how = o.met ? (o.edge ? `met, at its ${o.edge}` : 'met') : `missed by ${o.miss >= 0 ? '+' : ''}${o.miss.toPrecision(3)}`;
+      return `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted}: <span data-fit="outcome" data-target="${t.target}" class="${o.met ? 'met' : 'missed'}">${how}</span>)`;
+    }).join(', ');
     // a pickup's move in mm, a rate's in its file's unit
     const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)}${/\.rate$/.test(n) ? '' : ' mm'}`);
     this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${reached} in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}`;

@@ -7,5 +7,5 @@ export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type Vehicl
 export { KeptVehicle } from './kept.ts';
 export { VEHICLE_DESIGN_METRICS, VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, vehicleMetricGradients, type VehicleMetricGradients } from './metric-gradients.ts';
 export { vehiclePickupRates, pickupParameters, type VehiclePickupRate, type VehiclePickupRates } from './design.ts';
-export { fitVehicleDocument, vehicleRates, vehicleRateNames, type VehicleFitRequest, type VehicleDocumentFit } from './design-fit.ts';
+export { fitVehicleDocument, vehicleRates, vehicleRateNames, targetOutcome, type VehicleFitRequest, type VehicleFitTargetRequest, type VehicleTargetOutcome, type VehicleDocumentFit } from './design-fit.ts';
 export { runVehicleSimulation, vehicleRunOf, vehiclePlaybackFrame, vehicleRunHeader, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage } from './run.ts';
