@@ -5,9 +5,10 @@
  * ride height at rest), every chassis pickup gets an arrow along the figure's exact gradient
  * (which way to move it to raise the figure, its length in proportion to how much; locked, a
  * pickup and its mirror move as one, as a drag moves them), asked again for each car solved
- * with all its figures (a drag's end, an undo). **Fit** (vehicle-fit-form.ts): one target or
- * several at once, and the pickups that may move (the front's, the rear's or both axles',
- * their chosen coordinates within ±box mm) and/or the spring and bar rates (within ± a share
+ * with all its figures (a drag's end, an undo); beside them a table of the figure's rate with
+ * respect to each spring, bar, bushing and compliant link rate (what +10 % of each does).
+ * **Fit** (vehicle-fit-form.ts): one target or several at once (each a value, or a range, with a weight), and the pickups that may move (the front's, the rear's or both axles',
+ * their chosen coordinates within ±box mm) and/or the spring and bar rates and the bushings' rates (within ± a share
  * of their values): the vehicle fit's moves are written into the axle files as one undoable edit.
  * Both run in their own worker (vehicle-design.worker.ts), so a drag is never held up.
  */
@@ -35,6 +36,7 @@ export class VehicleDesign {
   private readonly group = new Group();
   private readonly metricSelect: HTMLSelectElement;
   private readonly note: HTMLElement;
+  private readonly rateTable: HTMLTableElement;
   private readonly fitNote: HTMLElement;
   /** The fit's targets and what may move. */
   readonly form: VehicleFitForm;
@@ -56,12 +58,14 @@ export class VehicleDesign {
     this.root.innerHTML = `<summary>Sensitivity arrows and fit</summary>
       <div class="row"><label title="An arrow on every chassis pickup: the exact gradient of this figure at rest (locked: a pickup with its mirror)">Arrows <select id="vehicle-arrows"><option value="">(off)</option>${options}</select></label></div>
       <div id="vehicle-arrows-note" class="note"></div>
+      <table id="vehicle-rates-table" hidden></table>
       <div id="vehicle-fit-note" class="note"></div>`;
     this.form = new VehicleFitForm(options, () => this.host.frame, () => this.runFit());
     this.root.insertBefore(this.form.root, this.root.querySelector('#vehicle-fit-note'));
     parent.appendChild(this.root);
     this.metricSelect = this.root.querySelector('#vehicle-arrows')!;
     this.note = this.root.querySelector('#vehicle-arrows-note')!;
+    this.rateTable = this.root.querySelector('#vehicle-rates-table')!;
     this.fitNote = this.root.querySelector('#vehicle-fit-note')!;
     this.metricSelect.addEventListener('change', () => { this.metricSelect.blur(); this.refresh(); });
   }
@@ -80,6 +84,7 @@ export class VehicleDesign {
 
   clear(): void {
     for (const a of [...this.group.children]) { this.group.remove(a); (a as ArrowHelper).dispose(); }
+    this.rateTable.hidden = true;
   }
 
   /** Asks for the chosen figure's arrows on the car shown. */
@@ -121,6 +126,23 @@ export class VehicleDesign {
     if ('error' in r) { this.note.textContent = `No arrows: ${r.error}`; return; }
     this.rates = r;
     this.draw(r);
+    this.showRates(r);
+  }
+
+  /**
+   * The rates' table: per spring, bar, bushing and compliant link rate, the figure's gradient and
+   * what +10 % of the rate does to it (▲ raises, ▼ lowers), the largest effect first.
+   */
+  private showRates(r: VehiclePickupRates): void {
+    const unit = vehicleMetricUnit(r.metric);
+    const rows = r.rateGradients.map((g) => ({ ...g, effect: 0.1 * g.value * g.gradient })).sort((a, b) => Math.abs(b.effect) - Math.abs(a.effect));
+    const largest = Math.max(...rows.map((x) => Math.abs(x.effect)), 0);
+    const arrow = (e: number) => (Math.abs(e) <= 1e-9 * Math.max(largest, 1e-300) || e === 0 ? '·' : e > 0 ? '▲' : '▼');
+    const fmt = (x: number) => (x === 0 ? '0' : Math.abs(x) >= 0.01 && Math.abs(x) < 1e4 ? x.toPrecision(3) : x.toExponential(2));
+    this.rateTable.innerHTML = `<tr><th>rate</th><th>now</th><th title="${label(r.metric)} per unit of the rate">per unit</th><th title="What the rate 10 % higher does to ${label(r.metric)}">+10 %</th></tr>`
+      + rows.map((g) => `<tr data-rate="${g.name}"><td>${g.name.replace(/\.compliance\./, ' ').replace(/\.rate$/, '').replace(/[._]/g, ' ')}</td><td>${fmt(g.value)} ${g.unit}</td><td data-rate-gradient="${g.name}">${fmt(g.gradient)}</td>`
+        + `<td class="${g.effect > 0 ? 'up' : g.effect < 0 ? 'down' : ''}">${arrow(g.effect)} ${g.effect >= 0 ? '+' : ''}${fmt(g.effect)} ${unit}</td></tr>`).join('');
+    this.rateTable.hidden = rows.length === 0;
   }
 
   private showFit(result: VehicleDocumentFit | { error: string }): void {
@@ -129,7 +151,7 @@ export class VehicleDesign {
     const reached = result.report.targets.map((t, i) => {
       const o = result.outcomes[i];
       const how = o.met ? (o.edge ? `met, at its ${o.edge}` : 'met') : `missed by ${o.miss >= 0 ? '+' : ''}${o.miss.toPrecision(3)}`;
-      return `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted}: <span data-fit="outcome" data-target="${t.target}" class="${o.met ? 'met' : 'missed'}">${how}</span>)`;
+      return `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted}: <span data-fit="outcome" data-outcome="${t.target}" class="${o.met ? 'met' : 'missed'}">${how}</span>)`;
     }).join(', ');
     // a pickup's move in mm, a rate's in its file's unit
     const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)}${/\.rate$/.test(n) ? '' : ' mm'}`);

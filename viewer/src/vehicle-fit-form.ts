@@ -3,8 +3,8 @@
  * once (a figure and the value wanted each, or a range — min and/or max, the value then unused —
  * and a weight, as `kinemate fit`'s targets file has them; "+ target" adds one, × drops one), the pickups
  * that may move (the rear's, the front's, both axles' or none; z or x, y and z; within ±box
- * mm) and, ticked, the axles' spring and anti-roll bar rates within ± a percentage of their
- * values. It reads the form into the request vehicle-design.worker.ts hands to
+ * mm) and, ticked, the axles' spring and anti-roll bar rates and their bushings' and compliant
+ * links' rates (`compliance:`) within ± a percentage of their values. It reads the form into the request vehicle-design.worker.ts hands to
  * `fitVehicleDocument` (src/live/vehicle/design-fit.ts, `kinemate fit`'s vehicle fit).
  */
 import { vehicleRateNames, type VehicleDocument, type VehicleFitRequest, type VehicleFitTargetRequest, type VehicleHardpoint, type VehicleLiveFrame } from '../../src/index.ts';
@@ -35,6 +35,8 @@ export class VehicleFitForm {
       <div class="row"><label title="The pickups the fit may move (locked: with their mirrors)">moving <select id="vehicle-fit-axle"><option value="rear">rear pickups</option><option value="front">front pickups</option><option value="both">both axles' pickups</option><option value="none">no pickups</option></select></label>
         <select id="vehicle-fit-axes"><option value="z">z</option><option value="xyz">x, y, z</option></select> ± <input id="vehicle-fit-box" type="number" value="20" min="0" size="4" /> mm</div>
       <div class="row"><label title="The axles' spring and anti-roll bar rates may change too, each within ± this share of its value"><input id="vehicle-fit-rates" type="checkbox" /> and the spring and bar rates</label> ± <input id="vehicle-fit-rate-box" type="number" value="50" min="1" max="99" size="3" /> %
+</div>
+      <div class="row"><label title="The bushings' and compliant links' rates of the axle files' compliance: may change too, within the same ± share of each value"><input id="vehicle-fit-bushings" type="checkbox" /> and the bushings' rates</label>
         <button id="vehicle-fit-run">Fit</button></div>`;
     this.targets = this.root.querySelector('#vehicle-fit-targets')!;
     this.addTarget('vehicle.roll_gradient');
@@ -103,8 +105,11 @@ export class VehicleFitForm {
     const pickups: VehicleHardpoint[] = axle === 'none' ? [] : Object.values(frame.handles).filter((h) => axle === 'both' || h.axle === axle);
     const withRates = this.root.querySelector<HTMLInputElement>('#vehicle-fit-rates')!.checked;
     const percent = Number(this.root.querySelector<HTMLInputElement>('#vehicle-fit-rate-box')!.value);
-    if (withRates && !(percent > 0 && percent < 100)) return 'Give the rates\' box as a percentage between 0 and 100.';
-    if (!pickups.length && !withRates) return 'Choose pickups or the rates to move.';
-    return { targets, pickups, axes, box, locked, ...(withRates ? { rates: vehicleRateNames(doc), rateBox: percent / 100 } : {}) };
+    const withBushings = this.root.querySelector<HTMLInputElement>('#vehicle-fit-bushings')!.checked;
+    if ((withRates || withBushings) && !(percent > 0 && percent < 100)) return 'Give the rates\' box as a percentage between 0 and 100.';
+    const rates = [...(withRates ? vehicleRateNames(doc, 'device') : []), ...(withBushings ? vehicleRateNames(doc, 'compliance') : [])];
+    if (withBushings && !vehicleRateNames(doc, 'compliance').length) return 'This car\'s axle files give no bushing or link rates (no compliance:).';
+    if (!pickups.length && !rates.length) return 'Choose pickups or the rates to move.';
+    return { targets, pickups, axes, box, locked, ...(rates.length ? { rates, rateBox: percent / 100 } : {}) };
   }
 }

@@ -3,22 +3,19 @@
  * fit (src/suspension/vehicle/fit.ts) meeting one target or several at once — each a value, or a
  * range (min and/or max), with a weight, as `kinemate fit`'s targets file gives them — by moving chosen
  * chassis pickups within a box (locked: each with its mirror, as a drag moves them) and, if
- * asked, the axles' spring and anti-roll bar rates within a fraction of their values; its
- * moves written into the axle files — the pickups as drags write them, a rate at its place
- * in the file (axle_config.spring.rate, …) — as one new document: one undoable edit.
+ * asked, the axles' spring and anti-roll bar rates and their bushings' and compliant links'
+ * rates (`compliance:`) within a fraction of their values; its moves written into the axle
+ * files — the pickups as drags write them, a rate at its place in the file
+ * (axle_config.spring.rate, compliance.bushings.P.radial, …) — as one new document: one undoable edit.
  */
 import { fitVehicle, type VehicleFitReport } from '../../suspension/vehicle/fit.ts';
 import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
-import { movedFile, placesOf, type DoePlace } from '../../suspension/design/doe-parameters.ts';
-import type { GeometryJson } from '../document.ts';
-import type { AxleName, VehicleSpec } from '../../suspension/vehicle/index.ts';
+import { moveVehicleRate, vehicleRates } from './rates.ts';
 import { moveVehicleHardpoint, mirrorName, vehicleHardpointPosition, vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
 import { pairSign, pickupParameters } from './design.ts';
 import { VEHICLE_DESIGN_METRICS } from './metric-gradients.ts';
 
 const AXES = ['x', 'y', 'z'] as const;
-/** The rates a page's fit may change: each axle's spring and anti-roll bar (N/mm; the bar's in its file's unit). */
-const RATE = /^(front|rear)\.(spring|anti_roll)\.rate$/;
 
 /** One figure to meet: a value, or a range (`min` and/or `max`, a band whose inside costs nothing), weighted as `kinemate fit` weighs it. */
 export interface VehicleFitTargetRequest { metric: string; value?: number; min?: number; max?: number; weight?: number }
@@ -34,7 +31,7 @@ export interface VehicleFitRequest {
   axes: readonly ('x' | 'y' | 'z')[];
   box: number;
   locked: boolean;
-  /** The rates that may change too (`front.spring.rate`, `front.anti_roll.rate`: vehicleRateNames), each within ±rateBox × its value. */
+  /** The rates that may change too (`front.spring.rate`, `front.anti_roll.rate`, `front.compliance.bushings.P.radial`: vehicleRateNames), each within ±rateBox × its value. */
   rates?: readonly string[];
   /** A fraction: 0.5 lets a rate go from half to one and a half times its value. */
   rateBox?: number;
@@ -47,22 +44,6 @@ export interface VehicleDocumentFit {
   /** The document with the fit's moves written (as drags would), or null where the fit moved nothing. */
   doc: VehicleDocument | null;
   ms: number;
-}
-
-/** The spring and bar rates of a vehicle a fit may change, with their values now and their places in the axle files. */
-export function vehicleRates(doc: VehicleDocument, spec: VehicleSpec = vehicleSpecOf(doc)): { name: string; value: number; axle: AxleName; places: DoePlace[] }[] {
-  return vehicleParameterNames(spec).filter((n) => RATE.test(n)).flatMap((name) => {
-    const axle = name.split('.')[0] as AxleName, file = doc.axles[axle].geometry;
-    const places = placesOf(file, spec[axle].geometry, name.slice(axle.length + 1));
-    if (typeof places === 'string' || places.length !== 1) return [];
-    const value = places[0].path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], file);
-    return typeof value === 'number' && Number.isFinite(value) ? [{ name, value, axle, places }] : [];
-  });
-}
-
-/** The names of vehicleRates (what the page offers). */
-export function vehicleRateNames(doc: VehicleDocument): string[] {
-  return vehicleRates(doc).map((r) => r.name);
 }
 
 /** Fits pickups (and rates) of a vehicle document to its targets; the moves written into a new document. */
@@ -90,7 +71,8 @@ export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequ
   if (unknownRate) return { error: `no rate "${unknownRate}" in this vehicle's axle files (its rates: ${vehicleRates(doc, spec).map((r) => r.name).join(', ') || 'none'})` };
   const rateBox = request.rateBox ?? 0.5;
   if (rates.length && !(rateBox > 0 && rateBox < 1)) return { error: `the rates' box must be a fraction between 0 and 1 (got ${rateBox})` };
-  for (const r of rates) move[r.name] = [-rateBox * Math.abs(r.value), rateBox * Math.abs(r.value)];
+  // a rate at 0 (a bushing's free turn) has no box to move in
+  for (const r of rates) if (r.value !== 0) move[r.name] = [-rateBox * Math.abs(r.value), rateBox * Math.abs(r.value)];
   if (!Object.keys(move).length) return { error: 'nothing to move: none of the pickups or rates chosen is a number of this vehicle' };
   const targets = request.targets.map(({ metric, value, min, max, weight }) => ({ metric, ...(value !== undefined ? { value } : { min, max }), ...(weight !== undefined ? { weight } : {}) }));
   const full = fitVehicle(spec, { move, targets });
@@ -107,9 +89,7 @@ export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequ
   }
   for (const r of rates) {
     const d = report.moves[r.name]?.delta ?? 0;
-    if (d === 0) continue;
-    const source = out.axles[r.axle];
-    out = { ...out, axles: { ...out.axles, [r.axle]: { ...source, geometry: movedFile(source.geometry, [r.places], [d]) as GeometryJson } } };
+    if (d !== 0) out = moveVehicleRate(out, r, d);
   }
   return { report, outcomes, doc: out === doc ? null : out, ms: performance.now() - t0 };
 }

@@ -3,7 +3,9 @@
  * exact gradients of a vehicle figure (the roll gradient, the load transfer and its front
  * share, the pitch and understeer gradients, the ride frequencies, a corner's load and ride
  * height; metric-gradients.ts) with respect to the chassis pickups the viewer drags, one
- * arrow per pickup (the fit that moves them: design-fit.ts). No DOM: it runs in the
+ * arrow per pickup, and with respect to every rate of the car — the springs', the bars', the
+ * bushings' and compliant links' (`compliance:`) — a table (the fit that moves them all:
+ * design-fit.ts). No DOM: it runs in the
  * viewer's vehicle-design worker and, for tests, in Node.
  *
  * Locked, a pickup and its mirror are one number (`front.lower_wishbone_inboard_front.z`:
@@ -14,6 +16,7 @@ import type { Vec3Tuple } from '../../../kernel/vec3.ts';
 import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
 import { vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
 import { VEHICLE_DESIGN_METRICS, vehicleMetricGradients } from './metric-gradients.ts';
+import { vehicleRates } from './rates.ts';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -26,11 +29,24 @@ export interface VehiclePickupRate {
   parameters: [string, string, string];
 }
 
+/** How the figure moves with one of the car's rates (a spring's, a bar's, a bushing's or compliant link's). */
+export interface VehicleRateGradient {
+  /** `front.spring.rate`, `front.anti_roll.rate`, `front.compliance.bushings.P.radial`, … */
+  name: string;
+  /** The rate now, and its unit (N/mm, N·mm/deg). */
+  value: number;
+  unit: string;
+  /** Figure unit per rate unit. */
+  gradient: number;
+}
+
 export interface VehiclePickupRates {
   metric: string;
   /** The figure at rest. */
   value: number;
   rates: VehiclePickupRate[];
+  /** The figure's gradient with respect to each rate of the car (design-fit.ts vehicleRates): the rates' table. */
+  rateGradients: VehicleRateGradient[];
   ms: number;
 }
 
@@ -64,7 +80,8 @@ export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups
     const p = pickupParameters(names, hp, locked);
     if (p) wanted.push({ hp, parameters: p });
   }
-  const unique = [...new Set(wanted.flatMap((w) => w.parameters))];
+  const carRates = vehicleRates(doc, spec);
+  const unique = [...new Set([...wanted.flatMap((w) => w.parameters), ...carRates.map((r) => r.name)])];
   const s = vehicleMetricGradients(spec, unique, [metric]);
   if (s.status !== 'solved' || !('metrics' in s)) return { error: `${s.status}: ${'message' in s ? s.message : ''}` };
   const g = s.metrics[metric];
@@ -72,5 +89,6 @@ export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups
     const sign = pairSign(hp, parameters);
     return { hardpoint: hp, parameters, gradient: parameters.map((p, k) => sign[k] * g.gradient[p]) as Vec3Tuple };
   });
-  return { metric, value: g.value, rates, ms: performance.now() - t0 };
+  const rateGradients = carRates.map((r) => ({ name: r.name, value: r.value, unit: r.unit, gradient: g.gradient[r.name] }));
+  return { metric, value: g.value, rates, rateGradients, ms: performance.now() - t0 };
 }
