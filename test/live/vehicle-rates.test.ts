@@ -75,9 +75,11 @@ describe('the car\'s rates in the design section: springs, bars, bushings', () =
     const doc = compliantSedan();
     const names = vehicleRateNames(doc);
     for (const [metric, figure] of Object.entries(FIGURES)) {
-      const r = vehiclePickupRates(doc, metric, [], true);
+      // a bushed pickup gets no arrow (its bushing's frame turning is not followed), the others theirs
+      const r = vehiclePickupRates(doc, metric, [{ axle: 'front', name: 'left_lower_wishbone_inboard_front' }, { axle: 'front', name: 'left_strut_top' }], true);
       if ('error' in r) throw new Error(`${metric}: ${r.error}`);
-      expect(r.rates).toEqual([]);
+      expect(r.rates.map((x) => x.hardpoint.name)).toEqual(['left_strut_top']);
+      expect(r.skipped.map((x) => [x.hardpoint.name, x.why])).toEqual([['left_lower_wishbone_inboard_front', expect.stringMatching(/bushing\.rotation.*not follow/)]]);
       expect(r.rateGradients.map((g) => g.name)).toEqual(names);
       // the understeer gradient (a steady-state sweep per car) on a bushing, a link and a spring only: it takes longest
       const checked = metric === 'vehicle.understeer_gradient' ? r.rateGradients.filter((g) => /inboard_rear\.radial|links\.trackrod|rear\.spring/.test(g.name)) : r.rateGradients;

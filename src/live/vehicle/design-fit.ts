@@ -12,7 +12,7 @@ import { fitVehicle, type VehicleFitReport } from '../../suspension/vehicle/fit.
 import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
 import { moveVehicleRate, vehicleRates } from './rates.ts';
 import { moveVehicleHardpoint, mirrorName, vehicleHardpointPosition, vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
-import { pairSign, pickupParameters } from './design.ts';
+import { pairSign, pickupParameters, refusedNumbers } from './design.ts';
 import { VEHICLE_DESIGN_METRICS } from './metric-gradients.ts';
 
 const AXES = ['x', 'y', 'z'] as const;
@@ -41,6 +41,8 @@ export interface VehicleDocumentFit {
   report: Omit<VehicleFitReport, 'spec'>;
   /** Per target, in the request's order: met, on an edge of its range, or missed. */
   outcomes: VehicleTargetOutcome[];
+  /** Pickups asked for that the fit left where they are, and why (design.ts refusedNumbers). */
+  skipped: { hardpoint: VehicleHardpoint; why: string }[];
   /** The document with the fit's moves written (as drags would), or null where the fit moved nothing. */
   doc: VehicleDocument | null;
   ms: number;
@@ -59,9 +61,14 @@ export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequ
   const move: Record<string, [number, number]> = {};
   const seen = new Set<string>();
   const moved: { hp: VehicleHardpoint; parameters: [string, string, string] }[] = [];
+  const skipped: { hardpoint: VehicleHardpoint; why: string }[] = [];
+  const why = request.pickups.length ? refusedNumbers(spec) : () => null;
   for (const hp of request.pickups) {
     const p = pickupParameters(names, hp, request.locked);
     if (!p || seen.has(p[0])) continue; // a locked pair once
+    // a pickup the gradients do not follow (a bushed one) stays where it is
+    const refused = p.map(why).find((x) => x !== null);
+    if (refused) { skipped.push({ hardpoint: hp, why: refused }); continue; }
     seen.add(p[0]);
     moved.push({ hp, parameters: p });
     request.axes.forEach((a) => { move[p[AXES.indexOf(a)]] = [-request.box, request.box]; });
@@ -78,7 +85,7 @@ export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequ
   const full = fitVehicle(spec, { move, targets });
   const report: Omit<VehicleFitReport, 'spec'> = { status: full.status, iterations: full.iterations, cost: full.cost, moves: full.moves, at_bound: full.at_bound, targets: full.targets, ...(full.message ? { message: full.message } : {}) };
   const outcomes = report.targets.map((t, i) => targetOutcome(targets[i], t.value));
-  if (report.status === 'failed') return { report, outcomes, doc: null, ms: performance.now() - t0 };
+  if (report.status === 'failed') return { report, outcomes, skipped, doc: null, ms: performance.now() - t0 };
   let out = doc;
   for (const { hp, parameters } of moved) {
     const d = parameters.map((p) => report.moves[p]?.delta ?? 0);
@@ -91,7 +98,7 @@ export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequ
     const d = report.moves[r.name]?.delta ?? 0;
     if (d !== 0) out = moveVehicleRate(out, r, d);
   }
-  return { report, outcomes, doc: out === doc ? null : out, ms: performance.now() - t0 };
+  return { report, outcomes, skipped, doc: out === doc ? null : out, ms: performance.now() - t0 };
 }
 
 /** What is wrong with a target as asked (null: nothing): a value or a range, finite numbers, min ≤ max, a weight above 0. */

@@ -13,7 +13,8 @@
  * own (`front.left.lower_wishbone_inboard_front.z`).
  */
 import type { Vec3Tuple } from '../../../kernel/vec3.ts';
-import { vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
+import { vehicleParameter, vehicleParameterNames } from '../../suspension/vehicle/parameters.ts';
+import { buildVehicle, type VehicleSpec } from '../../suspension/vehicle/index.ts';
 import { vehicleSpecOf, type VehicleDocument, type VehicleHardpoint } from './document.ts';
 import { VEHICLE_DESIGN_METRICS, vehicleMetricGradients } from './metric-gradients.ts';
 import { vehicleRates } from './rates.ts';
@@ -45,8 +46,10 @@ export interface VehiclePickupRates {
   /** The figure at rest. */
   value: number;
   rates: VehiclePickupRate[];
-  /** The figure's gradient with respect to each rate of the car (design-fit.ts vehicleRates): the rates' table. */
+  /** The figure's gradient with respect to each rate of the car (rates.ts vehicleRates): the rates' table. */
   rateGradients: VehicleRateGradient[];
+  /** Pickups without an arrow, and why (a bushed pickup: its bushing's frame turning with it is not followed yet). */
+  skipped: { hardpoint: VehicleHardpoint; why: string }[];
   ms: number;
 }
 
@@ -57,6 +60,20 @@ export function pickupParameters(names: ReadonlySet<string>, hp: VehicleHardpoin
   const candidates = locked && side !== 'center' ? [`${hp.axle}.${point}`, `${hp.axle}.${side}.${point}`] : [`${hp.axle}.${side}.${point}`, `${hp.axle}.${point}`];
   for (const c of candidates) if (AXES.every((a) => names.has(`${c}.${a}`))) return AXES.map((a) => `${c}.${a}`) as [string, string, string];
   return null;
+}
+
+/**
+ * Why the vehicle's gradients refuse a number (null: they take it), asked of the parameter map
+ * once per number: a pickup carrying a bushing turns the bushing's frame, which they do not follow yet.
+ */
+export function refusedNumbers(spec: VehicleSpec): (name: string) => string | null {
+  const doc = buildVehicle(spec).doc, seen = new Map<string, string | null>();
+  return (name) => {
+    if (!seen.has(name)) {
+      try { vehicleParameter(spec, doc, name); seen.set(name, null); } catch (error) { seen.set(name, error instanceof Error ? error.message : String(error)); }
+    }
+    return seen.get(name)!;
+  };
 }
 
 /** The sign of each axis of a pair's number seen from the right pickup (y mirrored). */
@@ -76,9 +93,13 @@ export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups
   const spec = vehicleSpecOf(doc);
   const names = new Set(vehicleParameterNames(spec));
   const wanted: { hp: VehicleHardpoint; parameters: [string, string, string] }[] = [];
+  const skipped: { hardpoint: VehicleHardpoint; why: string }[] = [];
+  const why = refusedNumbers(spec);
   for (const hp of pickups) {
     const p = pickupParameters(names, hp, locked);
-    if (p) wanted.push({ hp, parameters: p });
+    const refused = p && p.map(why).find((x) => x !== null);
+    if (refused) skipped.push({ hardpoint: hp, why: refused });
+    else if (p) wanted.push({ hp, parameters: p });
   }
   const carRates = vehicleRates(doc, spec);
   const unique = [...new Set([...wanted.flatMap((w) => w.parameters), ...carRates.map((r) => r.name)])];
@@ -90,5 +111,5 @@ export function vehiclePickupRates(doc: VehicleDocument, metric: string, pickups
     return { hardpoint: hp, parameters, gradient: parameters.map((p, k) => sign[k] * g.gradient[p]) as Vec3Tuple };
   });
   const rateGradients = carRates.map((r) => ({ name: r.name, value: r.value, unit: r.unit, gradient: g.gradient[r.name] }));
-  return { metric, value: g.value, rates, rateGradients, ms: performance.now() - t0 };
+  return { metric, value: g.value, rates, rateGradients, skipped, ms: performance.now() - t0 };
 }

@@ -41,7 +41,7 @@ export function movedComplianceGeometry(geometry: Geometry, path: string, d: num
 function elementNumbers(doc: AssemblyDoc): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, f] of Object.entries(doc.forces ?? {})) {
-    for (const [field, v] of Object.entries(f as unknown as Record<string, unknown>)) {
+    for (const [field, v] of Object.entries(f) as [string, unknown][]) {
       if (typeof v === 'number') out.set(`${id}\u0000${field}`, v);
       else if (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number')) v.forEach((x: number, k) => out.set(`${id}\u0000${field}.${'xyz'[k]}`, x));
     }
