@@ -30,6 +30,12 @@ const ARROW_COLOR = 0x6ea8ff;
 /** The longest arrow, as a fraction of the car's half-diagonal. */
 const LONGEST = 0.25;
 const label = (m: string) => m.replace(/^vehicle\./, '').replace(/[._]/g, ' ');
+/** A rate's short name: `front spring`, `front bar`, `front lower wishbone inboard rear: radial`, `front link trackrod`. */
+const rateLabel = (name: string) => {
+  const m = /^(\w+)\.compliance\.(bushings|links)\.(.+?)(?:\.(axial|radial|torsional|conical))?$/.exec(name);
+  if (m) return `${m[1]} ${m[2] === 'links' ? 'link ' : ''}${m[3].replace(/[._]/g, ' ')}${m[4] ? `: ${m[4]}` : ''}`;
+  return name.replace(/\.rate$/, '').replace('anti_roll', 'bar').replace(/[._]/g, ' ');
+};
 
 export class VehicleDesign {
   readonly root: HTMLDetailsElement;
@@ -140,7 +146,7 @@ export class VehicleDesign {
     const arrow = (e: number) => (Math.abs(e) <= 1e-9 * Math.max(largest, 1e-300) || e === 0 ? '·' : e > 0 ? '▲' : '▼');
     const fmt = (x: number) => (x === 0 ? '0' : Math.abs(x) >= 0.01 && Math.abs(x) < 1e4 ? x.toPrecision(3) : x.toExponential(2));
     this.rateTable.innerHTML = `<tr><th>rate</th><th>now</th><th title="${label(r.metric)} per unit of the rate">per unit</th><th title="What the rate 10 % higher does to ${label(r.metric)}">+10 %</th></tr>`
-      + rows.map((g) => `<tr data-rate="${g.name}"><td>${g.name.replace(/\.compliance\./, ' ').replace(/\.rate$/, '').replace(/[._]/g, ' ')}</td><td>${fmt(g.value)} ${g.unit}</td><td data-rate-gradient="${g.name}">${fmt(g.gradient)}</td>`
+      + rows.map((g) => `<tr data-rate="${g.name}"><td title="${g.name}">${rateLabel(g.name)}</td><td>${Number(g.value.toPrecision(4))} ${g.unit}</td><td data-rate-gradient="${g.name}">${fmt(g.gradient)}</td>`
         + `<td class="${g.effect > 0 ? 'up' : g.effect < 0 ? 'down' : ''}">${arrow(g.effect)} ${g.effect >= 0 ? '+' : ''}${fmt(g.effect)} ${unit}</td></tr>`).join('');
     this.rateTable.hidden = rows.length === 0;
   }
