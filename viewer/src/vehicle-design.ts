@@ -145,9 +145,9 @@ export class VehicleDesign {
     const largest = Math.max(...rows.map((x) => Math.abs(x.effect)), 0);
     const arrow = (e: number) => (Math.abs(e) <= 1e-9 * Math.max(largest, 1e-300) || e === 0 ? '·' : e > 0 ? '▲' : '▼');
     const fmt = (x: number) => (x === 0 ? '0' : Math.abs(x) >= 0.01 && Math.abs(x) < 1e4 ? x.toPrecision(3) : x.toExponential(2));
-    this.rateTable.innerHTML = `<tr><th>rate</th><th>now</th><th title="${label(r.metric)} per unit of the rate">per unit</th><th title="What the rate 10 % higher does to ${label(r.metric)}">+10 %</th></tr>`
+    this.rateTable.innerHTML = `<tr><th>rate</th><th>now</th><th title="${label(r.metric)} per unit of the rate">per unit</th><th title="What the rate 10 % higher does to ${label(r.metric)}">+10 %${unit ? ` (${unit})` : ''}</th></tr>`
       + rows.map((g) => `<tr data-rate="${g.name}"><td title="${g.name}">${rateLabel(g.name)}</td><td>${Number(g.value.toPrecision(4))} ${g.unit}</td><td data-rate-gradient="${g.name}">${fmt(g.gradient)}</td>`
-        + `<td class="${g.effect > 0 ? 'up' : g.effect < 0 ? 'down' : ''}">${arrow(g.effect)} ${g.effect >= 0 ? '+' : ''}${fmt(g.effect)} ${unit}</td></tr>`).join('');
+        + `<td class="${g.effect > 0 ? 'up' : g.effect < 0 ? 'down' : ''}">${arrow(g.effect)} ${g.effect >= 0 ? '+' : ''}${fmt(g.effect)}</td></tr>`).join('');
     this.rateTable.hidden = rows.length === 0;
   }
 
