@@ -324,7 +324,7 @@ export {
 /** A whole vehicle in a page: its document and frames (src/live/vehicle; docs/vehicle.md, "Viewer"). */
 export {
   readVehicleDocument, vehicleSpecOf, moveVehicleHardpoint, vehicleHardpointPosition, axleIsSymmetric, looksLikeVehicleFile, vehicleLiveFrame, UNDERSTEER_RADIUS, KeptVehicle,
-  vehiclePickupRates, fitVehicleDocument, vehicleRateNames, VEHICLE_DESIGN_METRICS, VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, vehicleMetricGradients, type VehicleMetricGradients, type VehiclePickupRate, type VehiclePickupRates, type VehicleFitRequest, type VehicleDocumentFit,
+  vehiclePickupRates, fitVehicleDocument, vehicleRateNames, vehicleRates, moveVehicleRate, targetOutcome, VEHICLE_DESIGN_METRICS, VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, vehicleMetricGradients, type VehicleMetricGradients, type VehiclePickupRate, type VehiclePickupRates, type VehicleRateGradient, type VehicleRate, type VehicleFitRequest, type VehicleFitTargetRequest, type VehicleTargetOutcome, type VehicleDocumentFit,
   type VehicleDocument, type VehicleAxleSource, type VehicleHardpoint, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions,
 } from './live/vehicle/index.ts';
 /** A vehicle run played back in a page (docs/vehicle.md, "Viewer"). */

@@ -13,6 +13,7 @@ import { refuseOverwritingInputs } from './no-overwrite.ts';
 import { openBeside, vehicleInputFiles } from './vehicle-inputs.ts';
 import { progressLine } from './progress.ts';
 import { parseText } from '../suspension/files/read.ts';
+import { setNumberAtPath } from '../suspension/compliance/fit-rates.ts';
 import type { VehicleSpec } from '../suspension/vehicle/file.ts';
 
 /** Whether a file's text is a vehicle file (a top-level `vehicle:` format number, YAML or JSON). */
@@ -106,7 +107,7 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
   });
   const v = await import('../suspension/vehicle/index.ts');
   const fitSpec = v.parseVehicleFitSpec(await readTextFile(targetsPath, 'targets'), spec, targetsPath);
-  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, body.mass, vehicle_config.cg_position and steering.rack_stiffness (and a corner file's hardpoints only on both sides)`);
+  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, compliance rates, body.mass, vehicle_config.cg_position and steering.rack_stiffness (and a corner file's hardpoints only on both sides)`);
   const report = v.fitVehicle(spec, fitSpec);
   const written: Record<string, string> = {};
   const vehicleRaw = parseText(text, file) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -152,6 +153,8 @@ function addToPoint(p: Record<string, number> | number[], axis: string, d: numbe
 /** One number of an axle (or corner) file moved by d in its raw document. */
 function moveAxleNumber(raw: Record<string, any>, name: string, d: number, axleScope: boolean): void { // eslint-disable-line @typescript-eslint/no-explicit-any
   if (name === 'spring.rate') { raw.axle_config.spring.rate += d; return; }
+  // a bushing's or compliant link's rate, at its path in the file (a key may hold a dot: `links.left.trackrod`)
+  if (name.startsWith('compliance.')) { setNumberAtPath(raw, name, (v) => v + d); return; }
   if (name === 'anti_roll.rate') { raw.axle_config.anti_roll.rate += d; return; }
   const parts = name.split('.'), axis = parts[parts.length - 1], hp = parts[parts.length - 2];
   if (parts.length === 3) { addToPoint(raw.hardpoints[parts[0]][hp], axis, d); return; }

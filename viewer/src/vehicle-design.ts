@@ -5,9 +5,10 @@
  * ride height at rest), every chassis pickup gets an arrow along the figure's exact gradient
  * (which way to move it to raise the figure, its length in proportion to how much; locked, a
  * pickup and its mirror move as one, as a drag moves them), asked again for each car solved
- * with all its figures (a drag's end, an undo). **Fit** (vehicle-fit-form.ts): one target or
- * several at once, and the pickups that may move (the front's, the rear's or both axles',
- * their chosen coordinates within ±box mm) and/or the spring and bar rates (within ± a share
+ * with all its figures (a drag's end, an undo); beside them a table of the figure's rate with
+ * respect to each spring, bar, bushing and compliant link rate (what +10 % of each does).
+ * **Fit** (vehicle-fit-form.ts): one target or several at once (each a value, or a range, with a weight), and the pickups that may move (the front's, the rear's or both axles',
+ * their chosen coordinates within ±box mm) and/or the spring and bar rates and the bushings' rates (within ± a share
  * of their values): the vehicle fit's moves are written into the axle files as one undoable edit.
  * Both run in their own worker (vehicle-design.worker.ts), so a drag is never held up.
  */
@@ -29,12 +30,19 @@ const ARROW_COLOR = 0x6ea8ff;
 /** The longest arrow, as a fraction of the car's half-diagonal. */
 const LONGEST = 0.25;
 const label = (m: string) => m.replace(/^vehicle\./, '').replace(/[._]/g, ' ');
+/** A rate's short name: `front spring`, `front bar`, `front lower wishbone inboard rear: radial`, `front link trackrod`. */
+const rateLabel = (name: string) => {
+  const m = /^(\w+)\.compliance\.(bushings|links)\.(.+?)(?:\.(axial|radial|torsional|conical))?$/.exec(name);
+  if (m) return `${m[1]} ${m[2] === 'links' ? 'link ' : ''}${m[3].replace(/[._]/g, ' ')}${m[4] ? `: ${m[4]}` : ''}`;
+  return name.replace(/\.rate$/, '').replace('anti_roll', 'bar').replace(/[._]/g, ' ');
+};
 
 export class VehicleDesign {
   readonly root: HTMLDetailsElement;
   private readonly group = new Group();
   private readonly metricSelect: HTMLSelectElement;
   private readonly note: HTMLElement;
+  private readonly rateTable: HTMLTableElement;
   private readonly fitNote: HTMLElement;
   /** The fit's targets and what may move. */
   readonly form: VehicleFitForm;
@@ -56,12 +64,14 @@ export class VehicleDesign {
     this.root.innerHTML = `<summary>Sensitivity arrows and fit</summary>
       <div class="row"><label title="An arrow on every chassis pickup: the exact gradient of this figure at rest (locked: a pickup with its mirror)">Arrows <select id="vehicle-arrows"><option value="">(off)</option>${options}</select></label></div>
       <div id="vehicle-arrows-note" class="note"></div>
+      <table id="vehicle-rates-table" hidden></table>
       <div id="vehicle-fit-note" class="note"></div>`;
     this.form = new VehicleFitForm(options, () => this.host.frame, () => this.runFit());
     this.root.insertBefore(this.form.root, this.root.querySelector('#vehicle-fit-note'));
     parent.appendChild(this.root);
     this.metricSelect = this.root.querySelector('#vehicle-arrows')!;
     this.note = this.root.querySelector('#vehicle-arrows-note')!;
+    this.rateTable = this.root.querySelector('#vehicle-rates-table')!;
     this.fitNote = this.root.querySelector('#vehicle-fit-note')!;
     this.metricSelect.addEventListener('change', () => { this.metricSelect.blur(); this.refresh(); });
   }
@@ -80,6 +90,7 @@ export class VehicleDesign {
 
   clear(): void {
     for (const a of [...this.group.children]) { this.group.remove(a); (a as ArrowHelper).dispose(); }
+    this.rateTable.hidden = true;
   }
 
   /** Asks for the chosen figure's arrows on the car shown. */
@@ -121,15 +132,36 @@ export class VehicleDesign {
     if ('error' in r) { this.note.textContent = `No arrows: ${r.error}`; return; }
     this.rates = r;
     this.draw(r);
+    this.showRates(r);
+  }
+
+  /**
+   * The rates' table: per spring, bar, bushing and compliant link rate, the figure's gradient and
+   * what +10 % of the rate does to it (▲ raises, ▼ lowers), the largest effect first.
+   */
+  private showRates(r: VehiclePickupRates): void {
+    const unit = vehicleMetricUnit(r.metric);
+    const rows = r.rateGradients.map((g) => ({ ...g, effect: 0.1 * g.value * g.gradient })).sort((a, b) => Math.abs(b.effect) - Math.abs(a.effect));
+    const largest = Math.max(...rows.map((x) => Math.abs(x.effect)), 0);
+    const arrow = (e: number) => (Math.abs(e) <= 1e-9 * Math.max(largest, 1e-300) || e === 0 ? '·' : e > 0 ? '▲' : '▼');
+    const fmt = (x: number) => (x === 0 ? '0' : Math.abs(x) >= 0.01 && Math.abs(x) < 1e4 ? x.toPrecision(3) : x.toExponential(2));
+    this.rateTable.innerHTML = `<tr><th>rate</th><th>now</th><th title="${label(r.metric)} per unit of the rate">per unit</th><th title="What the rate 10 % higher does to ${label(r.metric)}">+10 %${unit ? ` (${unit})` : ''}</th></tr>`
+      + rows.map((g) => `<tr data-rate="${g.name}"><td title="${g.name}">${rateLabel(g.name)}</td><td>${Number(g.value.toPrecision(4))} ${g.unit}</td><td data-rate-gradient="${g.name}">${fmt(g.gradient)}</td>`
+        + `<td class="${g.effect > 0 ? 'up' : g.effect < 0 ? 'down' : ''}">${arrow(g.effect)} ${g.effect >= 0 ? '+' : ''}${fmt(g.effect)}</td></tr>`).join('');
+    this.rateTable.hidden = rows.length === 0;
   }
 
   private showFit(result: VehicleDocumentFit | { error: string }): void {
     this.fit = result;
     if ('error' in result) { this.fitNote.textContent = `Fit: ${result.error}`; return; }
-    const reached = result.report.targets.map((t, i) => `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted})`).join(', ');
+    const reached = result.report.targets.map((t, i) => {
+      const o = result.outcomes[i];
+      const how = o.met ? (o.edge ? `met, at its ${o.edge}` : 'met') : `missed by ${o.miss >= 0 ? '+' : ''}${o.miss.toPrecision(3)}`;
+      return `${label(t.target)} <span data-fit="value"${i ? '' : ' id="vehicle-fit-reached"'} data-target="${t.target}">${t.value.toFixed(4)}</span> (wanted ${t.wanted}: <span data-fit="outcome" data-outcome="${t.target}" class="${o.met ? 'met' : 'missed'}">${how}</span>)`;
+    }).join(', ');
     // a pickup's move in mm, a rate's in its file's unit
     const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)}${/\.rate$/.test(n) ? '' : ' mm'}`);
-    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${reached} in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}`;
+    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${reached} in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}${result.skipped.length ? `<div>left where they are (a bushed pickup's gradient is not followed yet): ${result.skipped.map((x) => `${x.hardpoint.axle} ${x.hardpoint.name}`).join(', ')}</div>` : ''}`;
     if (result.doc) this.host.edit(result.doc);
   }
 
@@ -153,7 +185,8 @@ export class VehicleDesign {
       this.group.add(arrow);
     }
     const top = [...r.rates].sort((a, b) => Math.hypot(...b.gradient) - Math.hypot(...a.gradient))[0];
-    this.note.textContent = `${label(r.metric)} ${r.value.toFixed(4)} ${vehicleMetricUnit(r.metric)}: ${r.rates.length} pickups in ${(r.ms / 1000).toFixed(1)} s; the longest arrow, ${top ? `${top.hardpoint.axle} ${top.hardpoint.name}: ${Math.hypot(...top.gradient).toExponential(2)} per mm` : '—'}.`;
+    const none = r.skipped.length ? ` No arrow at ${r.skipped.map((x) => `${x.hardpoint.axle} ${x.hardpoint.name}`).join(', ')}: a bushed pickup turns its bushing's frame, which the gradients do not follow yet.` : '';
+    this.note.textContent = `${label(r.metric)} ${r.value.toFixed(4)} ${vehicleMetricUnit(r.metric)}: ${r.rates.length} pickups in ${(r.ms / 1000).toFixed(1)} s; the longest arrow, ${top ? `${top.hardpoint.axle} ${top.hardpoint.name}: ${Math.hypot(...top.gradient).toExponential(2)} per mm` : '—'}.${none}`;
   }
 
   /** The arrows drawn (the browser tests count them). */

@@ -6,6 +6,7 @@ export {
 export { vehicleLiveFrame, UNDERSTEER_RADIUS, type VehicleLiveFrame, type VehicleFigures, type VehicleCornerFigures, type VehicleLiveFrameOptions } from './frame.ts';
 export { KeptVehicle } from './kept.ts';
 export { VEHICLE_DESIGN_METRICS, VEHICLE_DESIGN_GROUPS, vehicleMetricUnit, vehicleMetricGradients, type VehicleMetricGradients } from './metric-gradients.ts';
-export { vehiclePickupRates, pickupParameters, type VehiclePickupRate, type VehiclePickupRates } from './design.ts';
-export { fitVehicleDocument, vehicleRates, vehicleRateNames, type VehicleFitRequest, type VehicleDocumentFit } from './design-fit.ts';
+export { vehiclePickupRates, pickupParameters, type VehiclePickupRate, type VehiclePickupRates, type VehicleRateGradient } from './design.ts';
+export { vehicleRates, vehicleRateNames, moveVehicleRate, type VehicleRate } from './rates.ts';
+export { fitVehicleDocument, targetOutcome, type VehicleFitRequest, type VehicleFitTargetRequest, type VehicleTargetOutcome, type VehicleDocumentFit } from './design-fit.ts';
 export { runVehicleSimulation, vehicleRunOf, vehiclePlaybackFrame, vehicleRunHeader, VEHICLE_RUN_DEFAULTS, DEFAULT_VEHICLE_ROAD, type VehiclePlaybackFrame, type VehicleRunMessage } from './run.ts';

@@ -17,7 +17,8 @@
  * level (kernel/jacobian-rate.ts `mixed`), Q̇_a = (K(a = 1) − K(a = 0)) q′ + ∂Q_a/∂θ (the loads
  * are affine in a, so the difference of two exact stiffnesses is the load's own). The figure
  * maps' own second derivatives are metric-rates.ts mixedReport. Numbers: spring rates (a
- * linear spring without preload term), a bar's rate (twisted at rest or not), hardpoints,
+ * linear spring without preload term), a bar's rate (twisted at rest or not), a bushing's or
+ * compliant link's rate (compliance-parameters.ts linearUnitBlock), hardpoints,
  * masses, free lengths and the body's centre of mass; any other piece is refused by the caller.
  */
 import { denseTimes as times, addInto as plus } from '../../../kernel/linalg';
@@ -31,6 +32,7 @@ import { STEERING_SPRING, type VehicleModel } from './assembly';
 import { applyAcceleration, type Acceleration } from './loads';
 import { VehicleInputError } from './errors';
 import type { VehicleParameter } from './parameters';
+import { linearUnitBlock } from './compliance-parameters';
 import { freeLengthUnit, rowBlocks, rowSolver } from './static-gradients';
 import { HardpointTerms, type HardpointParameter } from '../../gradients/parameters/hardpoints';
 import { cross, reducedResponse } from './tangent';
@@ -46,7 +48,7 @@ export function unfollowed(m: VehicleModel, p: VehicleParameter): string | null 
       const el = m.dyn.elements.find((e) => e.id === q.element)?.block;
       if (el instanceof PointToPointForce && el.spring instanceof LinearLaw && el.spring.y0 === 0) continue;
     }
-    if (q.kind === 'coefficient' && soleRate(m, q.element, q.field) !== null) continue;
+    if (q.kind === 'coefficient' && (soleRate(m, q.element, q.field) !== null || linearUnitBlock(m.dyn, q.element, q.field) !== null)) continue;
     return `its piece "${q.kind}" is not followed yet`;
   }
   if (p.rows.length && !p.parts.some(({ parameter: q }) => q.kind === 'hardpoint')) return 'it moves constraint rows without a hardpoint';
@@ -240,9 +242,10 @@ export function parameterRates(m: VehicleModel, layout: Int32Array, p: VehiclePa
       const index = element(q.element), block = forces.blocks[index] as PointToPointForce;
       addStiffness(m, index, block, weight / (block.spring as LinearLaw).slope, delta, r);
     } else if (q.kind === 'coefficient') {
-      // a bar's rate: its stiffness is the rate times the unit element's (soleRate)
-      const index = element(q.element);
-      addStiffness(m, index, forces.blocks[index], weight / soleRate(m, q.element, q.field)!, delta, r);
+      // a bar's rate: its stiffness is the rate times the unit element's (soleRate); a bushing's or link's (compliance) its unit block's
+      const index = element(q.element), sole = soleRate(m, q.element, q.field);
+      if (sole !== null) addStiffness(m, index, forces.blocks[index], weight / sole, delta, r);
+      else addStiffness(m, index, linearUnitBlock(m.dyn, q.element, q.field)!, weight, delta, r);
     } else if (q.kind === 'centre' || q.kind === 'mass') {
       const dc = [0, 0, 0];
       if (q.kind === 'centre') dc[q.axis] = weight;

@@ -3,7 +3,9 @@
  * number an axle file offers its own simulation's gradients, under the axle's name —
  * `front.left.upper_wishbone_outboard.z` (one side), `front.upper_wishbone_outboard.z` (both
  * sides of an axle, the right's y mirrored: the axle kept symmetric), `rear.spring.rate`,
- * `front.dynamics.masses.upright.mass` — the anti-roll bar's rate `front.anti_roll.rate`,
+ * `front.dynamics.masses.upright.mass` — the anti-roll bar's rate `front.anti_roll.rate`, the
+ * bushings' and links' rates of `compliance:` (`front.compliance.bushings.P.radial`,
+ * `rear.compliance.links.trackrod`: compliance-parameters.ts),
  * the wheels' mass `front.dynamics.masses.wheel.mass` (both wheels of the axle, each a part of
  * its own on its bearing: a lump on it) and, where the file gives it, their inertia
  * `….wheel.inertia.x|y|z`, and the body's `body.mass`, `body.inertia.xx|yy|zz|xy|xz|yz`
@@ -26,6 +28,7 @@ import { suspensionDynamicsAssembly } from '../dynamics/model';
 import { STEERING_SPRING, cgWorld } from './assembly';
 import { AXLES, type AxleName, type VehicleSpec } from './file';
 import { VehicleInputError } from './errors';
+import { complianceParameterNames, complianceParameterParts, movedComplianceGeometry } from './compliance-parameters';
 
 type Plain = Exclude<DynamicParameter, CombinedParameter>;
 
@@ -78,6 +81,7 @@ export function vehicleParameterNames(spec: VehicleSpec): string[] {
     for (const n of own) { const m = /^left\.(.+)$/.exec(n); if (m && own.includes(`right.${m[1]}`)) sym.add(m[1]); }
     out.push(...[...sym].map((n) => `${axle}.${n}`), ...own.map((n) => `${axle}.${n}`));
     if (spec[axle].geometry.devices?.anti_roll_rate !== undefined && spec[axle].geometry.scope === 'axle') out.push(`${axle}.anti_roll.rate`);
+    out.push(...complianceParameterNames(spec[axle].geometry).map((n) => `${axle}.${n}`));
     const wheel = spec[axle].dynamics.masses.wheel;
     if (wheel) out.push(`${axle}.dynamics.masses.wheel.mass`, ...(wheel.inertia ? [...AXES].map((a) => `${axle}.dynamics.masses.wheel.inertia.${a}`) : []));
   }
@@ -133,6 +137,8 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
   const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz]))$/.exec(rest);
   if (wheel) { addWheelLumps(out, doc, axle, wheel[2] === undefined ? -1 : AXES.indexOf(wheel[2]), spec[axle].dynamics.masses.wheel!.inertia !== undefined); return out; }
   const src = axleSource(spec, axle);
+  // a bushing's or link's rate (compliance-parameters.ts): the elements it sets
+  if (rest.startsWith('compliance.')) { out.parts.push(...complianceParameterParts(src, axle, rest)!); return out; }
   const base = suspensionDynamicsAssembly(src.geometry, src.spec).doc;
   const sides: [string, number][] = src.geometry.scope === 'axle' && !/^(left|right|center)\.|^(spring|dynamics)\./.test(rest) ? [[`left.${rest}`, 1], [`right.${rest}`, 1]] : [[rest, 1]];
   for (const [own, w0] of sides) {
@@ -262,6 +268,8 @@ export function movedVehicleSpec(spec: VehicleSpec, name: string, d: number): Ve
     out[axle] = { ...a, geometry: { ...g, raw: a.geometry.raw } };
     return out;
   }
+  const compliant = rest.startsWith('compliance.') ? movedComplianceGeometry(a.geometry, rest, d) : null;
+  if (compliant) { out[axle] = { ...a, geometry: compliant }; return out; }
   let src: GeometrySource = { geometry: a.geometry, spec: a.dynamics };
   const sides = a.geometry.scope === 'axle' && !/^(left|right|center)\.|^(spring|dynamics)\./.test(rest) ? [[`left.${rest}`, d], [`right.${rest}`, rest.endsWith('.y') ? -d : d]] as const : [[rest, d]] as const;
   for (const [own, dd] of sides) {

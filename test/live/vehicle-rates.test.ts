@@ -1,0 +1,115 @@
+/**
+ * The car's rates in the viewer's design section (src/live/vehicle/rates.ts, design.ts,
+ * design-fit.ts): the springs', the bars' and the bushings' and compliant links' rates of the
+ * axle files' `compliance:` — each figure's exact gradient with respect to each (the rates'
+ * table) against Richardson central differences of cars rebuilt from the document with that
+ * rate written into its axle file; a fit by the bushings' rates alone, written into the file.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle/index.ts';
+import {
+  fitVehicleDocument, moveVehicleRate, readVehicleDocument, vehicleLiveFrame, vehiclePickupRates, vehicleRateNames, vehicleRates, vehicleSpecOf, type VehicleDocument,
+} from '../../src/live/vehicle/index.ts';
+
+const EX = join(__dirname, '../../examples');
+const read = (p: string) => readFileSync(join(EX, p), 'utf8');
+/**
+ * The sedan with its front lower wishbones on rubber (double_wishbone_compliant.yaml's bushings)
+ * and a compliant track rod (its mass then left out: a spring has no link to lump it on).
+ */
+const COMPLIANCE = `compliance:
+  bushings:
+    lower_wishbone_inboard_front: { radial: 8000, axial: 1600, conical: 2000 }
+    lower_wishbone_inboard_rear: { radial: 4000, axial: 800 }
+  links:
+    trackrod: 30000
+`;
+const FILES = {
+  'double_wishbone_axle_front.yaml': read('suspension/double_wishbone_axle_front.yaml').replace('links: { pushrod: 0.6, trackrod: 0.7 }', 'links: { pushrod: 0.6 }') + COMPLIANCE,
+  'multi_link_axle_rear.yaml': read('suspension/multi_link_axle_rear.yaml'),
+};
+const compliantSedan = (): VehicleDocument => readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), FILES);
+
+/** Each figure as a car built afresh from the document gives it. */
+const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
+  'vehicle.roll_gradient': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.roll_gradient,
+  'vehicle.front_left.contact_load': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.corners.front_left.load,
+  'vehicle.heave_frequency': (doc) => {
+    const r = frequencySensitivity(buildVehicle(vehicleSpecOf(doc)), [], ['vehicle.heave_frequency']);
+    if (r.status !== 'solved') throw new Error(r.message);
+    return r.metrics['vehicle.heave_frequency'].value;
+  },
+  'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
+};
+
+/** d(figure)/d(rate) by Richardson's extrapolation of central differences at h and h/2 (the rate written into its axle file). */
+function richardson(doc: VehicleDocument, name: string, figure: (d: VehicleDocument) => number, h: number): number {
+  const rate = vehicleRates(doc).find((r) => r.name === name)!;
+  const at = (d: number) => figure(moveVehicleRate(doc, rate, d));
+  const central = (s: number) => (at(s) - at(-s)) / (2 * s);
+  return (4 * central(h / 2) - central(h)) / 3;
+}
+
+describe('the car\'s rates in the design section: springs, bars, bushings', () => {
+  it('offers the axle files\' compliance rates beside the spring and bar rates, by their paths in the files', () => {
+    const doc = compliantSedan();
+    expect(vehicleRateNames(doc, 'device')).toEqual(['front.spring.rate', 'front.anti_roll.rate', 'rear.spring.rate']);
+    expect(vehicleRateNames(doc, 'compliance')).toEqual([
+      'front.compliance.bushings.lower_wishbone_inboard_front.axial', 'front.compliance.bushings.lower_wishbone_inboard_front.radial',
+      'front.compliance.bushings.lower_wishbone_inboard_front.conical', 'front.compliance.bushings.lower_wishbone_inboard_rear.axial',
+      'front.compliance.bushings.lower_wishbone_inboard_rear.radial', 'front.compliance.links.trackrod',
+    ]);
+    const radial = vehicleRates(doc).find((r) => r.name.endsWith('inboard_rear.radial'))!;
+    expect([radial.value, radial.unit]).toEqual([4000, 'N/mm']);
+    expect(vehicleRates(doc).find((r) => r.name.endsWith('conical'))!.unit).toBe('N·mm/deg');
+    // written where the file has it: a car built from the moved document has the new rate
+    const moved = moveVehicleRate(doc, radial, 500);
+    expect(((moved.axles.front.geometry as Record<string, any>).compliance.bushings.lower_wishbone_inboard_rear.radial)).toBe(4500);
+    expect(vehicleRates(moved).find((r) => r.name === radial.name)!.value).toBe(4500);
+    expect(doc.axles.front.geometry).toEqual(compliantSedan().axles.front.geometry);
+  });
+
+  it('each figure\'s gradient with respect to each rate: against Richardson differences of rebuilt cars', () => {
+    const doc = compliantSedan();
+    const names = vehicleRateNames(doc);
+    for (const [metric, figure] of Object.entries(FIGURES)) {
+      // a bushed pickup gets no arrow (its bushing's frame turning is not followed), the others theirs
+      const r = vehiclePickupRates(doc, metric, [{ axle: 'front', name: 'left_lower_wishbone_inboard_front' }, { axle: 'front', name: 'left_strut_top' }], true);
+      if ('error' in r) throw new Error(`${metric}: ${r.error}`);
+      expect(r.rates.map((x) => x.hardpoint.name)).toEqual(['left_strut_top']);
+      expect(r.skipped.map((x) => [x.hardpoint.name, x.why])).toEqual([['left_lower_wishbone_inboard_front', expect.stringMatching(/bushing\.rotation.*not follow/)]]);
+      expect(r.rateGradients.map((g) => g.name)).toEqual(names);
+      // the understeer gradient (a steady-state sweep per car) on a bushing, a link and a spring only: it takes longest
+      const checked = metric === 'vehicle.understeer_gradient' ? r.rateGradients.filter((g) => /inboard_rear\.radial|links\.trackrod|rear\.spring/.test(g.name)) : r.rateGradients;
+      for (const g of checked) {
+        // steps of 2 % of the rate
+        const fd = richardson(doc, g.name, figure, 0.02 * g.value);
+        expect(Math.abs(g.gradient - fd), `${metric} / ${g.name}: ${g.gradient} vs ${fd}`).toBeLessThan(1e-4 * Math.abs(fd) + 1e-12);
+      }
+      // the bushings move every figure (a rate that meant nothing would give 0 on both sides)
+      expect(Math.max(...r.rateGradients.filter((g) => g.name.includes('.compliance.bushings.')).map((g) => Math.abs(g.gradient))), metric).toBeGreaterThan(1e-9);
+    }
+  }, 300_000);
+
+  it('fits the roll gradient 0.0005 deg/g lower by the bushings\' rates alone: the axle file holds the new rates, a rebuilt car has the figure', () => {
+    const doc = compliantSedan();
+    const roll = FIGURES['vehicle.roll_gradient'];
+    const wanted = roll(doc) - 0.0005;
+    const rates = vehicleRateNames(doc, 'compliance').filter((n) => n.includes('.bushings.'));
+    const out = fitVehicleDocument(doc, { targets: [{ metric: 'vehicle.roll_gradient', value: wanted }], pickups: [], axes: ['z'], box: 20, locked: true, rates, rateBox: 0.5 });
+    if ('error' in out) throw new Error(out.error);
+    expect(out.report.status).toBe('converged');
+    expect(Object.keys(out.report.moves)).toEqual(rates);
+    expect(roll(out.doc!)).toBeCloseTo(wanted, 8);
+    const before = new Map(vehicleRates(doc).map((r) => [r.name, r.value]));
+    for (const r of vehicleRates(out.doc!)) {
+      const delta = out.report.moves[r.name]?.delta ?? 0;
+      expect(r.value, r.name).toBeCloseTo(before.get(r.name)! + delta, 9);
+      expect(Math.abs(delta)).toBeLessThanOrEqual(0.5 * before.get(r.name)! + 1e-9);
+    }
+    expect(Object.values(out.report.moves).some((m) => Math.abs(m.delta) > 1)).toBe(true);
+    expect(out.doc!.axles.front.geometry.hardpoints).toEqual(doc.axles.front.geometry.hardpoints);
+  }, 120_000);
+});
