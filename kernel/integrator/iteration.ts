@@ -68,6 +68,9 @@ export class IterationSystem {
   private keptDerivatives = false;
   /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
   private dense = false;
+  /** A large matrix's last nonzero diagonals of K and C per slot (`keepVanishedDiagonals`). */
+  private readonly kDiagonal: Float64Array;
+  private readonly cDiagonal: Float64Array;
   private readonly g6 = new Float64Array(6);
   private readonly G36 = new Float64Array(36);
   /** Each body's mass-block nonzeros (products with M skip its zeros: the same sums). */
@@ -92,6 +95,8 @@ export class IterationSystem {
     this.luSmall = new ScheduledLU(Math.min(N, DENSE_MAX_SIZE));
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE, true);
     this.patterns = bodies.map((b) => massPattern(b.M));
+    this.kDiagonal = new Float64Array(n);
+    this.cDiagonal = new Float64Array(n);
   }
 
   /**
@@ -180,10 +185,25 @@ export class IterationSystem {
   residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number, derivatives = true): number {
     const kc = matrix && (derivatives || !this.keptDerivatives);
     forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
-    if (kc && this.large) this.keptDerivatives = true;
+    if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix) this.clear(N);
     this.gyro(v, matrix ? this.S : null, N, gyroScale);
     return this.dynamicResidual(vdot, lambda, constraints);
+  }
+
+  /**
+   * A large matrix's slot whose K and C diagonals both vanished (a tyre off the road: its
+   * massless road part's vertical slot then has no diagonal at all) keeps their last nonzero
+   * values. The refactor's pivot order took that diagonal, and an exact zero there sent the
+   * refactor back to the pivoting LU and a new analysis (~3.5 ms, ten refactors' worth; the
+   * bench case's first 3000 steps: 6 → 2 of them). A matrix kept over steps holds stale K and C
+   * anyway (keptDerivatives): Newton's fixed point is the residual's, not the matrix's.
+   */
+  private keepVanishedDiagonals(): void {
+    const n = this.n, K = this.K, C = this.C, kd = this.kDiagonal, cd = this.cDiagonal;
+    for (let i = 0, ii = 0; i < n; i++, ii += n + 1) {
+      if (K[ii] === 0 && C[ii] === 0) { K[ii] = kd[i]; C[ii] = cd[i]; } else { kd[i] = K[ii]; cd[i] = C[ii]; }
+    }
   }
 
   /**
