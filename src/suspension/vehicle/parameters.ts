@@ -15,7 +15,10 @@
  * gradients' route, src/suspension/gradients/simulation/geometry.ts) says what the number
  * moves there, each piece exactly, and it is renamed here. What the vehicle builds on top
  * — the wheel on its bearing and the contact patch, both at the axle points; the half link
- * masses lumped onto the body — is followed here (the lumps) or refused (the axle points).
+ * masses lumped onto the body — is followed here: an axle point (`front.left.axle_outboard.z`)
+ * moves the wheel part's centre and spin axis, the bearing's axis on the upright, the wheel's
+ * mass and the contact patch (`wheels`: what axle-points.ts turns into the contact's and the
+ * road's terms).
  */
 import type { AssemblyDoc } from '../../assembly/types';
 import type { CombinedParameter, DynamicParameter } from '../../gradients/run';
@@ -23,7 +26,8 @@ import { geometryParameter, geometryParameterNames, movedGeometrySource } from '
 import { lumpRates, type LumpRate } from '../gradients/simulation/lumps';
 import type { GeometrySource } from '../gradients/simulation/source';
 import { suspensionDynamicsAssembly } from '../dynamics/model';
-import { cgWorld } from './assembly';
+import { cgWorld, type CornerName } from './assembly';
+import { wheelMove, type WheelMove } from './axle-points';
 import { AXLES, type AxleName, type VehicleSpec } from './file';
 import { VehicleInputError } from './errors';
 
@@ -48,6 +52,8 @@ export interface VehicleParameter {
    * own inertia about its centre stays. The mass matrix's rate (frequency-rates.ts) reads it.
    */
   bodyInertia?: number[];
+  /** An axle point's moves of each wheel's centre, spin axis and design contact (axle-points.ts). */
+  wheels?: WheelMove[];
 }
 
 /** I += dm (|a|² 1 − a aᵀ) + m (2 (a·da) 1 − da aᵀ − a daᵀ): a point mass m at a, growing by dm and moving by da. */
@@ -73,7 +79,7 @@ export function vehicleParameterNames(spec: VehicleSpec): string[] {
   const out: string[] = [];
   for (const axle of AXLES) {
     const src = axleSource(spec, axle);
-    const own = geometryParameterNames(src).filter((n) => !/^(dynamics\.(tyre|road|sprung_mass)|.*axle_(inboard|outboard)\.)/.test(n));
+    const own = geometryParameterNames(src).filter((n) => !/^dynamics\.(tyre|road|sprung_mass)/.test(n));
     const sym = new Set<string>();
     for (const n of own) { const m = /^left\.(.+)$/.exec(n); if (m && own.includes(`right.${m[1]}`)) sym.add(m[1]); }
     out.push(...[...sym].map((n) => `${axle}.${n}`), ...own.map((n) => `${axle}.${n}`));
@@ -89,7 +95,6 @@ export function vehicleParameterNames(spec: VehicleSpec): string[] {
 export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: string): VehicleParameter {
   const names = vehicleParameterNames(spec);
   const bad = (why: string): never => { throw new VehicleInputError(`parameter "${name}"`, why); };
-  if (/axle_(inboard|outboard)\.[xyz]$/.test(name)) bad('an axle point moves the wheel on its bearing and the contact patch, which the vehicle\'s gradients do not follow yet');
   if (!names.includes(name)) bad(`not a number of this vehicle (its numbers: ${names.slice(0, 12).join(', ')} … and ${Math.max(0, names.length - 12)} more; see docs/vehicle.md)`);
   const out: VehicleParameter = { name, parts: [], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0], bodyInertia: new Array<number>(9).fill(0) };
   const body = doc.parts.body.mass!;
@@ -133,16 +138,20 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
   for (const [own, w0] of sides) {
     const mirrored = own.startsWith('right.') && sides.length > 1 && own.endsWith('.y');
     const w = mirrored ? -w0 : w0;
-    addAxleParameter(out, src, base, axle, own, w, spec, M, C);
+    addAxleParameter(out, src, base, axle, own, w, spec, M, C, doc);
   }
   return out;
 }
 
 /** One axle number's pieces, renamed to the vehicle's parts, mates and elements, with weight w. */
-function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: AssemblyDoc, axle: AxleName, own: string, w: number, spec: VehicleSpec, bodyMass: number, bodyCentre: readonly number[]): void {
-  const c = geometryParameter(src, own, base);
+function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: AssemblyDoc, axle: AxleName, own: string, w: number, spec: VehicleSpec, bodyMass: number, bodyCentre: readonly number[], doc: AssemblyDoc): void {
+  const c = geometryParameter(src, own, base, true);
   const part = (p: string) => (p === 'chassis' ? 'body' : `${axle}_${p}`);
+  const point = /^(left|right)\.axle_(inboard|outboard)\.([xyz])$/.exec(own);
+  if (point) addWheelMove(out, src, doc, `${axle}_${point[1]}` as CornerName, point[1], point[2] === 'outboard', AXES.indexOf(point[3]) as 0 | 1 | 2, w);
   for (const { parameter: q, weight } of c.parts) {
+    // the axle's road (its surface, the guides) is the vehicle's own: moved by the level (axle-points.ts)
+    if (q.kind === 'hardpoint' && (q.part.endsWith('road') || (q.part === 'chassis' && q.entity.endsWith('road_guide')))) continue;
     let r: Plain;
     if (q.kind === 'hardpoint') r = { ...q, part: part(q.part), entity: q.part === 'chassis' ? `${axle}_${q.entity}` : q.entity };
     else if ('element' in q) r = { ...q, element: `${axle}_${q.element}` };
@@ -165,6 +174,27 @@ function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: Asse
     if (typeof r === 'string') throw new VehicleInputError(`parameter "${axle}.${own}"`, r);
     for (const l of r.parts) out.lumps.push({ ...l, part: part(l.part), dmass: w * l.dmass, dcentre: l.dcentre.map((x) => w * x), dinertia: l.dinertia.map((x) => w * x) });
   }
+}
+
+/**
+ * An axle point of one corner: the vehicle's wheel part (its centre and spin axis, the bearing's
+ * other half), a beam's bearing axis, the wheel's mass (its centre; a cylinder's inertia turns with
+ * the spin axis, a file's stays) and the contact patch and design contact (`wheels`).
+ */
+function addWheelMove(out: VehicleParameter, src: GeometrySource, doc: AssemblyDoc, corner: CornerName, side: string, outboard: boolean, axis: 0 | 1 | 2, w: number): void {
+  const hardpoints = src.geometry.corners.find((c) => c.side === side)!.hardpoints;
+  const mass = doc.parts[`${corner}_wheel`]?.mass;
+  const move = wheelMove(src.geometry, hardpoints, corner, outboard, axis, w, mass ? { mass: mass.mass, given: src.spec.masses.wheel?.inertia !== undefined } : null);
+  (out.wheels ??= []).push(move.wheel);
+  const bearing = doc.mates[`${corner}_bearing`];
+  const [upright, upAxis] = ('a' in bearing && typeof bearing.a === 'string' ? bearing.a : '').split('.');
+  const axes: [string, string][] = [[`${corner}_wheel`, 'spin'], ...(upAxis === `${corner}_spin` ? [[upright, upAxis] as [string, string]] : [])];
+  for (let k = 0; k < 3; k++) if (move.wheel.centre[k] !== 0) out.parts.push({ parameter: { kind: 'hardpoint', part: `${corner}_wheel`, entity: 'centre', axis: k as 0 | 1 | 2, group: 'points' }, weight: move.wheel.centre[k] });
+  for (const [p, e] of axes) {
+    for (let k = 0; k < 3; k++) if (move.wheel.centre[k] !== 0) out.parts.push({ parameter: { kind: 'hardpoint', part: p, entity: e, axis: k as 0 | 1 | 2, group: 'axes' }, weight: move.wheel.centre[k] });
+    out.parts.push({ parameter: { kind: 'hardpoint', part: p, entity: e, axis, group: 'axes', turn: { rate: move.turn }, still: true }, weight: w });
+  }
+  if (mass) out.lumps.push({ part: `${corner}_wheel`, mass: mass.mass, centre: [...mass.centre], inertia: mass.inertia.flat(), ...move.lump });
 }
 
 /**

@@ -119,7 +119,7 @@ const positionOf = (doc: AssemblyDoc, part: string, group: Group, entity: string
  * each differentiated in closed form. Throws DynamicSensitivityError on a name the file lacks
  * (with the file's list) and on one whose build moves something not differentiated yet.
  */
-export function geometryParameter(source: GeometrySource, name: string, base?: AssemblyDoc): CombinedParameter {
+export function geometryParameter(source: GeometrySource, name: string, base?: AssemblyDoc, beams = false): CombinedParameter {
   const probe = probeMove(source, name, base);
   const c: Collected = {
     source, name, probe, axis: AXES.indexOf(name.slice(-1)) as 0 | 1 | 2,
@@ -129,7 +129,7 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
     },
   };
   if (probe.hardpoint) copiedEntities(c);
-  if (probe.hardpoint) axleMoves(c);
+  if (probe.hardpoint) axleMoves(c, beams);
   // masses the build places or combines (not a one-for-one copy of the number): their exact rates (sensitivity-lumps.ts)
   const lumps = massMoves(source, name, probe.doc0, probe.doc1, probe.delta, probe.changed, probe.hardpoint, probe.a, probe.b);
   if (typeof lumps === 'string') c.refuse([lumps]);
@@ -184,8 +184,8 @@ function copiedEntities(c: Collected): void {
 }
 
 /** An axle point turns the wheel's spin axis and moves the wheel centre and contact (sensitivity-axle-points.ts). */
-function axleMoves(c: Collected): void {
-  const axle = axlePointMoves(c.source.geometry, c.probe.doc0, c.name);
+function axleMoves(c: Collected, beams: boolean): void {
+  const axle = axlePointMoves(c.source.geometry, c.probe.doc0, c.name, beams);
   if (!axle) return;
   const path = (q: CombinedParameter['parts'][number]['parameter']) => (q.kind === 'hardpoint' ? `parts.${q.part}.${q.group}.${q.entity}${q.group === 'points' ? '' : '.origin'}[0]` : '');
   c.parts = c.parts.filter(({ parameter: q }) => !axle.paths.has(path(q)));

@@ -1,0 +1,59 @@
+/**
+ * The axle points as numbers of the vehicle (src/suspension/vehicle/axle-points.ts): they move
+ * the wheel on its bearing, its mass, the contact patch and the level the car is started on.
+ * Every figure's exact gradient against Richardson-extrapolated central differences of vehicles
+ * read again from their files with the point moved and solved again.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
+import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
+import { vehicleStaticSensitivity } from '../../../src/suspension/vehicle/static-gradients';
+import { movedVehicleSpec, vehicleParameterNames } from '../../../src/suspension/vehicle/parameters';
+import { STATIC_METRICS, staticMetricValues } from '../../../src/suspension/vehicle/metric-rates';
+import type { VehicleSpec } from '../../../src/suspension/vehicle/file';
+import { extrapolatedDifferences, readVehicle } from './vehicle-sources';
+
+const sedan = readVehicle();
+const solid = readVehicle(readFileSync('examples/vehicles/solid_axle.vehicle.yaml', 'utf8'));
+const CARS: Record<string, VehicleSpec> = { sedan, 'solid axle': solid };
+
+function staticAt(spec: VehicleSpec, name: string) {
+  return (d: number): number[] => {
+    const s = solveVehicle(buildVehicle(movedVehicleSpec(spec, name, d)), { ax: 0, ay: 0 });
+    if (s.status !== 'solved') throw new Error(s.message);
+    const v = staticMetricValues(s);
+    return STATIC_METRICS.map((k) => v[k]);
+  };
+}
+
+/** |exact − differences| within 1e-6 of the metric's size (its value's change per mm, or 1). */
+function expectClose(exact: number[], fd: number[], what: string): void {
+  exact.forEach((e, i) => expect(Math.abs(e - fd[i]), `${what} ${STATIC_METRICS[i]}: ${e} vs ${fd[i]}`).toBeLessThan(1e-6 * Math.max(1, Math.abs(fd[i]))));
+}
+
+describe('axle points: the vehicle at rest', () => {
+  const cases: [string, string][] = [
+    ['sedan', 'front.left.axle_outboard.z'], // one side: the level turns, the car rolls
+    ['sedan', 'front.axle_outboard.y'], // both sides, the right's mirrored: the track widens
+    ['sedan', 'rear.right.axle_inboard.x'], // the spin axis turns: toe
+    ['solid axle', 'rear.axle_inboard.z'], // a beam's wheels: their bearing axes on the beam
+  ];
+  it.each(cases)('%s %s: every figure against differences of re-solved cars', (car, name) => {
+    const spec = CARS[car];
+    const r = vehicleStaticSensitivity(buildVehicle(spec), [name]);
+    if (r.status !== 'solved') throw new Error(r.message);
+    const exact = STATIC_METRICS.map((k) => r.metrics[k].gradient[name]);
+    expectClose(exact, extrapolatedDifferences(staticAt(spec, name), 0.05), name);
+    // an axle point leaves the weight carried
+    const sum = ['front_left', 'front_right', 'rear_left', 'rear_right'].reduce((t, c) => t + r.metrics[`vehicle.${c}.contact_load`].gradient[name], 0);
+    expect(Math.abs(sum)).toBeLessThan(1e-8);
+  });
+
+  it('the default listing names both points of every wheel, per side and as a mirrored pair', () => {
+    const names = vehicleParameterNames(sedan);
+    for (const axle of ['front', 'rear']) for (const p of ['axle_inboard', 'axle_outboard']) for (const a of 'xyz') {
+      for (const n of [`${axle}.${p}.${a}`, `${axle}.left.${p}.${a}`, `${axle}.right.${p}.${a}`]) expect(names).toContain(n);
+    }
+  });
+});
