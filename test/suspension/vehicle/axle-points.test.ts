@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
 import { solveVehicle } from '../../../src/suspension/vehicle/analysis';
 import { vehicleStaticSensitivity } from '../../../src/suspension/vehicle/static-gradients';
+import { GRADIENT_METRICS, vehicleGradientSensitivity } from '../../../src/suspension/vehicle/gradient-figures';
+import { FREQUENCY_METRICS, frequencySensitivity } from '../../../src/suspension/vehicle/frequency-rates';
 import { movedVehicleSpec, vehicleParameterNames } from '../../../src/suspension/vehicle/parameters';
 import { STATIC_METRICS, staticMetricValues } from '../../../src/suspension/vehicle/metric-rates';
 import type { VehicleSpec } from '../../../src/suspension/vehicle/file';
@@ -55,5 +57,28 @@ describe('axle points: the vehicle at rest', () => {
     for (const axle of ['front', 'rear']) for (const p of ['axle_inboard', 'axle_outboard']) for (const a of 'xyz') {
       for (const n of [`${axle}.${p}.${a}`, `${axle}.left.${p}.${a}`, `${axle}.right.${p}.${a}`]) expect(names).toContain(n);
     }
+  });
+});
+
+/** Richardson differences of a figure set's values over re-read, re-solved cars, and each figure's exact gradient within tol of their size. */
+function expectFigures(spec: VehicleSpec, name: string, names: readonly string[], run: (s: VehicleSpec, params: string[]) => Record<string, { value: number; gradient: Record<string, number> }>, tol: number): void {
+  const exact = run(spec, [name]);
+  const fd = extrapolatedDifferences((d) => { const r = run(movedVehicleSpec(spec, name, d), []); return names.map((k) => r[k].value); }, 0.05);
+  names.forEach((k, i) => {
+    const e = exact[k].gradient[name];
+    expect(Math.abs(e - fd[i]), `${name} → ${k}: ${e} vs ${fd[i]}`).toBeLessThan(tol * Math.max(...names.map((_, j) => Math.abs(fd[j])), 1e-9));
+  });
+}
+
+describe('axle points: the gradient figures and the ride frequencies', () => {
+  const figures = (s: VehicleSpec, params: string[]) => { const r = vehicleGradientSensitivity(buildVehicle(s), params); if (r.status !== 'solved') throw new Error(r.message); return r.metrics; };
+  const frequencies = (s: VehicleSpec, params: string[]) => { const r = frequencySensitivity(buildVehicle(s), params); if (r.status !== 'solved') throw new Error(r.message); return r.metrics; };
+  // measured: 1e-10..2e-9 of each figure (the pitch gradient of a mirrored inboard move ~1e-7 of the largest)
+  it.each([['sedan', 'front.left.axle_outboard.z'], ['sedan', 'rear.axle_outboard.z'], ['solid axle', 'rear.left.axle_outboard.z']])('%s %s: roll and pitch gradients, load transfer', (car, name) => {
+    expectFigures(CARS[car], name, GRADIENT_METRICS, figures, 1e-6);
+  });
+  // measured: 1e-9..2e-7 of the largest rate
+  it.each([['sedan', 'front.left.axle_outboard.z'], ['sedan', 'rear.axle_inboard.x']])('%s %s: every ride frequency (the wheel\'s inertia turning with its axis)', (car, name) => {
+    expectFigures(CARS[car], name, FREQUENCY_METRICS, frequencies, 1e-6);
   });
 });
