@@ -31,6 +31,7 @@ import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } f
 import { balances, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
 import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { VehicleInputError } from './errors';
+import { contactSeeds, contactTerm, levelRates, levelShifted, levelTerm } from './axle-points';
 
 const DEG = 180 / Math.PI;
 
@@ -106,7 +107,8 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
   const contacts = (f: ArrayLike<number>) => (mm: VehicleModel) => { for (let j = 0; j < nf; j++) mm.contacts[j >> 1].loads[j & 1] += f[j]; };
   // along a: the d'Alembert unit at β0 and the tyres' forces' rates f_a
   const fa = u.subarray(0, nf);
-  const La = diff(loaded((mm) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); }));
+  const aLoads = (mm: VehicleModel) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); };
+  const La = diff(loaded(aLoads));
   // the d'Alembert unit's rate along β: a (−cos β, −sin β)
   const Qbeta = diff(loaded((mm) => { mm.inertia.accel[0] -= cb; mm.inertia.accel[1] -= sb; })).Q;
   const qa = deltas[0].slice();
@@ -145,6 +147,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     if (datum) movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]);
     elementRates(m, qp, qa, r, movers);
     parameterRates(m, layout, p, qa, aDir, r);
+    if (p.wheels?.length) wheelRates(m, p, base, aLoads, qa, r);
     const phiDot = new Float64Array(n);
     rowRates(m, layout, rowBlock, qp, qa, lambda, lamDot, mu, r, phiDot, movers);
     const xp = phiDot;
@@ -181,7 +184,15 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
   const { h, m, models, layout, Rmm, st, x0 } = c;
   h.reset();
   const pose = (name: string) => posePoly(h, m, layout, name, t1.q, t2.q, p12);
-  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
+  // an axle point: each wheel's centre and axis in its upright and the road's height move along θ (ε₁)
+  const level = param.wheels?.length ? levelRates(m, param.wheels) : null, eps = h.make(0, 1, 0, 0);
+  const move = (w: VehicleModel['wheels'][number]) => {
+    if (!level) return undefined;
+    const centre = [0, 0, 0], axis = [0, 0, 0];
+    for (const x of param.wheels!) if (x.corner === w.corner) for (let k = 0; k < 3; k++) { centre[k] += x.centre[k]; axis[k] += x.axis[k]; }
+    return { eps, centre, axis, road: level.road };
+  };
+  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road, move(w)), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
   const b = pose('body');
   const cg = m.cgDesign.map((x, i) => h.make(x, param.cg[i], 0, 0));
   const o = [0, 1, 2].map((r) => h.add(h.add(h.add(h.mul(b.R[3 * r], cg[0]), h.mul(b.R[3 * r + 1], cg[1])), h.mul(b.R[3 * r + 2], cg[2])), b.p[r]));
@@ -292,4 +303,23 @@ export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: numbe
 function minus(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) a[i] -= b[i];
   return a;
+}
+
+/**
+ * r += an axle point's own terms on the radius (figure-rates.ts wheelRates, with the turn's
+ * loads): the level's stiffness rate under the base loads, and the contacts' unit loads along a
+ * (`extra`: the d'Alembert unit and the tyres' force rates) moving with their points and the road.
+ */
+function wheelRates(m: VehicleModel, p: VehicleParameter, base: (m: VehicleModel) => void, extra: (m: VehicleModel) => void, qa: Float64Array, r: Float64Array): void {
+  const n = m.dyn.forces.size, shifted = levelShifted(m, levelRates(m, p.wheels!)), seeds = contactSeeds(m, p.wheels!);
+  base(m);
+  levelTerm(m, shifted, null, qa, r);
+  const at = new Float64Array(n), rest = new Float64Array(n);
+  extra(m);
+  contactTerm(m, seeds, at);
+  levelTerm(m, shifted, at, null, null);
+  base(m);
+  contactTerm(m, seeds, rest);
+  levelTerm(m, shifted, rest, null, null);
+  for (let i = 0; i < n; i++) r[i] += at[i] - rest[i];
 }
