@@ -13,7 +13,8 @@
  */
 import { dualsOf, withTangents, type TangentSeeds } from '../../../kernel/dual';
 import type { ForceBlock } from '../../../kernel/forces';
-import { tireRadius, type Geometry } from '../files';
+import type { Geometry } from '../files';
+import { wheelMoments, type WheelMassSpec } from '../dynamics/wheel-inertia';
 import { axlePointRates } from '../gradients/simulation/axle-points';
 import { cgWorld, type CornerName, type VehicleModel } from './assembly';
 import { ContactPatchForce } from './contact';
@@ -24,17 +25,16 @@ import { cross, type PoseRate } from './tangent';
 /** Per unit of a number: a wheel's centre (its upright's frame, mm), unit spin axis' rate, the twist ω = d × ḋ, and its design contact (world, mm). */
 export interface WheelMove { corner: CornerName; centre: number[]; axis: number[]; twist: number[]; contact: number[] }
 
-/** An axle point's move of one wheel (weight w), the spin axis' unit turn, and the wheel's mass rates (a cylinder's inertia turning unless `given`). */
+/** An axle point's move of one wheel (weight w), the spin axis' unit turn, and the wheel's mass rates (its moments' inertia turning with the axis; a file's 3 × 3 stays). */
 export function wheelMove(geometry: Geometry, hardpoints: Geometry['corners'][number]['hardpoints'], corner: CornerName, outboard: boolean, axis: 0 | 1 | 2, w: number,
-  mass: { mass: number; given: boolean } | null): { wheel: WheelMove; turn: number[]; lump: Pick<LumpRate, 'dmass' | 'dcentre' | 'dinertia'> } {
+  mass: WheelMassSpec | null): { wheel: WheelMove; turn: number[]; lump: Pick<LumpRate, 'dmass' | 'dcentre' | 'dinertia'> } {
   const { s, sd, wcd, cd } = axlePointRates(geometry, hardpoints, outboard, axis);
   const twist = cross(s, sd).map((x) => w * x);
   const wheel = { corner, centre: wcd.map((x) => w * x), axis: sd.map((x) => w * x), twist, contact: cd.map((x) => w * x) };
   const dinertia = new Array<number>(9).fill(0);
-  if (mass && !mass.given) {
-    // I = I_p 1 + (I_a − I_p) s sᵀ: İ = (I_a − I_p)(ṡ sᵀ + s ṡᵀ)
-    const R = tireRadius(geometry.wheel.tire), width = geometry.wheel.tire.section_width;
-    const Ia = (mass.mass * R * R) / 2, Ip = (mass.mass * (3 * R * R + width * width)) / 12;
+  if (mass && !mass.inertia) {
+    // I = I_p 1 + (I_a − I_p) s sᵀ about the wheel's own axis (wheel-inertia.ts): İ = (I_a − I_p)(ṡ sᵀ + s ṡᵀ)
+    const { Ia, Ip } = wheelMoments(mass, geometry);
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) dinertia[i * 3 + j] = w * (Ia - Ip) * (sd[i] * s[j] + s[i] * sd[j]);
   }
   return { wheel, turn: sd, lump: { dmass: 0, dcentre: wheel.centre, dinertia } };

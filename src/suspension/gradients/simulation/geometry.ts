@@ -56,6 +56,7 @@ export function geometryParameterNames(source: GeometrySource): string[] {
     out.push(`dynamics.masses.${part}.mass`);
     if (m.centre) for (const a of AXES) out.push(`dynamics.masses.${part}.centre.${a}`);
     if (m.inertia) for (const a of AXES) out.push(`dynamics.masses.${part}.inertia.${a}`);
+    for (const k of ['spin_inertia', 'transverse_inertia'] as const) if (m[k] !== undefined) out.push(`dynamics.masses.${part}.${k}`);
   }
   for (const link of Object.keys(spec.links)) out.push(`dynamics.links.${link}`);
   if (spec.sprungMass !== null) out.push('dynamics.sprung_mass');
@@ -86,6 +87,7 @@ export function movedGeometrySource(source: GeometrySource, name: string, d: num
     const m = group === 'masses' ? spec.masses[key] : undefined;
     if (!m) return null;
     if (field === 'mass' && parts.length === 4) { m.mass += d; return out; }
+    if ((field === 'spin_inertia' || field === 'transverse_inertia') && parts.length === 4 && m[field] !== undefined) { m[field]! += d; return out; }
     const c = AXES.indexOf(axis ?? '');
     if (parts.length !== 5 || c < 0) return null;
     if (field === 'centre' && m.centre) { m.centre[c] += d; return out; }
