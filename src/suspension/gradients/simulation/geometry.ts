@@ -256,6 +256,7 @@ function valueOf(source: GeometrySource, name: string): number | undefined {
   const m = parts[1] === 'masses' ? spec.masses[parts[2]] : undefined;
   if (!m) return undefined;
   if (parts[3] === 'mass') return m.mass;
+  if ((parts[3] === 'spin_inertia' || parts[3] === 'transverse_inertia') && parts.length === 4) return m[parts[3]];
   const c = AXES.indexOf(parts[4] ?? '');
   return parts[3] === 'centre' ? m.centre?.[c] : parts[3] === 'inertia' ? m.inertia?.[c]?.[c] : undefined;
 }
