@@ -176,3 +176,17 @@ export function explicitMetricRates(m: VehicleModel, pose: (part: string) => Pos
   out['vehicle.rear_axle_load'] = out['vehicle.rear_left.contact_load'] + out['vehicle.rear_right.contact_load'];
   return out;
 }
+
+/**
+ * A number's wheel moves for steady-state.ts wheelGeometry along the register `eps` (its ε₁):
+ * each wheel's centre and unit axis rates in its upright, and the road's height rate.
+ */
+export function geometryMoves(m: VehicleModel, wheels: readonly WheelMove[] | undefined, eps: number): (corner: CornerName) => { eps: number; centre: number[]; axis: number[]; road: number } | undefined {
+  if (!wheels?.length) return () => undefined;
+  const level = levelRates(m, wheels);
+  return (corner) => {
+    const centre = [0, 0, 0], axis = [0, 0, 0];
+    for (const x of wheels) if (x.corner === corner) for (let k = 0; k < 3; k++) { centre[k] += x.centre[k]; axis[k] += x.axis[k]; }
+    return { eps, centre, axis, road: level.road };
+  };
+}

@@ -13,6 +13,7 @@ import { Hyper2 } from '../../../mates/tyres/hyper2';
 import type { TyreModel } from '../../../mates/tyres';
 import type { VehicleModel } from './assembly';
 import { vehicleParameter, type VehicleParameter } from './parameters';
+import { geometryMoves } from './axle-points';
 import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { movingDeltas, unfollowed } from './figure-rates';
 import { M_S2_PER_G, steadyTyres, wheelGeometry } from './steady-state';
@@ -92,12 +93,13 @@ export function ratioRates(m: VehicleModel, setup: RackSetup, params: readonly V
   const red = exactReduced(m), qr = rackTangent(m, setup.rack).delta;
   const moved = movingDeltas(m, red, params, tangents, [{ ax: 0, ay: 0 }], [qr]);
   const h = new Hyper2(), front = m.wheels.filter((w) => w.axle === 'front');
-  const mean = (q1: Float64Array, q12: Float64Array, part: 1 | 2) => {
+  const mean = (q1: Float64Array, q12: Float64Array, part: 1 | 2, p?: VehicleParameter) => {
     h.reset();
-    return front.reduce((s, w) => s + h.part(wheelGeometry(h, w, posePoly(h, m, red.layout, w.upright, q1, qr, q12), m.road).psi, part) / front.length, 0);
+    const move = geometryMoves(m, p?.wheels, h.make(0, 1, 0, 0)); // an axle point's own turn of the wheel (axle-points.ts)
+    return front.reduce((s, w) => s + h.part(wheelGeometry(h, w, posePoly(h, m, red.layout, w.upright, q1, qr, q12), m.road, move(w.corner)).psi, part) / front.length, 0);
   };
   const zero = new Float64Array(qr.length);
-  return { ratio: mean(zero, zero, 1), rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2)) };
+  return { ratio: mean(zero, zero, 1), rates: params.map((p, j) => mean(tangents[j].qd, moved[j][0]!, 2, p)) };
 }
 
 /** The rack's share of the shared rates code: its pose rate, the drive's wheels and κ, the loads. */

@@ -31,7 +31,7 @@ import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } f
 import { balances, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
 import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { VehicleInputError } from './errors';
-import { contactSeeds, contactTerm, levelRates, levelShifted, levelTerm } from './axle-points';
+import { contactSeeds, contactTerm, geometryMoves, levelRates, levelShifted, levelTerm } from './axle-points';
 
 const DEG = 180 / Math.PI;
 
@@ -185,14 +185,8 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
   h.reset();
   const pose = (name: string) => posePoly(h, m, layout, name, t1.q, t2.q, p12);
   // an axle point: each wheel's centre and axis in its upright and the road's height move along θ (ε₁)
-  const level = param.wheels?.length ? levelRates(m, param.wheels) : null, eps = h.make(0, 1, 0, 0);
-  const move = (w: VehicleModel['wheels'][number]) => {
-    if (!level) return undefined;
-    const centre = [0, 0, 0], axis = [0, 0, 0];
-    for (const x of param.wheels!) if (x.corner === w.corner) for (let k = 0; k < 3; k++) { centre[k] += x.centre[k]; axis[k] += x.axis[k]; }
-    return { eps, centre, axis, road: level.road };
-  };
-  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road, move(w)), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
+  const move = geometryMoves(m, param.wheels, h.make(0, 1, 0, 0));
+  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road, move(w.corner)), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
   const b = pose('body');
   const cg = m.cgDesign.map((x, i) => h.make(x, param.cg[i], 0, 0));
   const o = [0, 1, 2].map((r) => h.add(h.add(h.add(h.mul(b.R[3 * r], cg[0]), h.mul(b.R[3 * r + 1], cg[1])), h.mul(b.R[3 * r + 2], cg[2])), b.p[r]));
