@@ -56,8 +56,8 @@ export async function vehicleSensitivity(args: ParsedArgs, file: string, text: s
   const model = v.buildVehicle(spec);
   const parts: Awaited<ReturnType<typeof v.vehicleStaticSensitivity>>[] = [];
   const progress = io.stderrIsTTY ? progressLine(io, 'sensitivity') : undefined;
-  // at rest by default every number but the body's inertia (its gradients there are exact zeros: the quasi-static loads have no rotational part)
-  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all.filter((n) => !n.startsWith('body.inertia.')), staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
+  // at rest by default every number but the body's inertia and the wheels' moments (their gradients there are exact zeros: the quasi-static loads have no rotational part)
+  if (staticAsked.length) parts.push(v.vehicleStaticSensitivity(model, asked.length ? asked : all.filter((n) => !n.startsWith('body.inertia.') && !/\.wheel\.(spin|transverse)_inertia$/.test(n)), staticAsked, progress ? (d, t) => progress.update(d, t) : undefined));
   await progress?.clear();
   // a gradient figure's gradients: over the named numbers, or by default the bars' rates (every number takes seconds)
   if (gradientAsked.length) parts.push(v.vehicleGradientSensitivity(model, asked.length ? asked : all.filter((n) => n.endsWith('.anti_roll.rate')), gradientAsked));
@@ -107,7 +107,7 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
   });
   const v = await import('../suspension/vehicle/index.ts');
   const fitSpec = v.parseVehicleFitSpec(await readTextFile(targetsPath, 'targets'), spec, targetsPath);
-  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, compliance rates, body.mass, vehicle_config.cg_position and steering.rack_stiffness (and a corner file's hardpoints only on both sides)`);
+  for (const name of Object.keys(fitSpec.move)) if (!writable(name, spec)) throw new CliError(`fit: "${targetsPath}" move.${name}: the fit writes back hardpoints, spring.rate, anti_roll.rate, compliance rates, the wheels' spin_inertia and transverse_inertia, body.mass, vehicle_config.cg_position and steering.rack_stiffness (and a corner file's hardpoints only on both sides)`);
   const report = v.fitVehicle(spec, fitSpec);
   const written: Record<string, string> = {};
   const vehicleRaw = parseText(text, file) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -115,7 +115,14 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
     const moved = Object.entries(report.moves).filter(([n, m]) => n.startsWith(`${axle}.`) && m.delta !== 0);
     if (!moved.length) { vehicleRaw[axle] = relative(dirname(out), spec[axle].path) || basename(spec[axle].path); continue; }
     const raw = parseText(readFileSync(spec[axle].path, 'utf8'), spec[axle].path) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    for (const [n, m] of moved) moveAxleNumber(raw, n.slice(axle.length + 1), m.delta, spec[axle].geometry.scope === 'axle');
+    for (const [n, m] of moved) {
+      // a wheel's moment: the value written (the cylinder's where the file gave none), the wheel made a mapping if it was a mass
+      const moment = /^dynamics\.masses\.wheel\.(spin_inertia|transverse_inertia)$/.exec(n.slice(axle.length + 1));
+      if (moment) {
+        const w = raw.dynamics.masses.wheel, from = v.wheelMoments(spec[axle].dynamics.masses.wheel!, spec[axle].geometry);
+        raw.dynamics.masses.wheel = { ...(typeof w === 'number' ? { mass: w } : w), [moment[1]]: (moment[1] === 'spin_inertia' ? from.Ia : from.Ip) + m.delta };
+      } else moveAxleNumber(raw, n.slice(axle.length + 1), m.delta, spec[axle].geometry.scope === 'axle');
+    }
     await writeFile(axleOut[axle], `${JSON.stringify(raw, null, 2)}\n`);
     written[axle] = axleOut[axle];
     vehicleRaw[axle] = relative(dirname(out), axleOut[axle]);
@@ -136,7 +143,7 @@ export async function vehicleFit(args: ParsedArgs, file: string, text: string, i
 function writable(name: string, spec: VehicleSpec): boolean {
   if (name === 'body.mass' || name.startsWith('vehicle_config.cg_position.') || name === 'steering.rack_stiffness') return true;
   const axle = name.split('.')[0] as 'front' | 'rear', r = name.slice(axle.length + 1);
-  if (r === 'spring.rate' || r === 'anti_roll.rate') return true;
+  if (r === 'spring.rate' || r === 'anti_roll.rate' || /^dynamics\.masses\.wheel\.(spin|transverse)_inertia$/.test(r)) return true;
   if (r.startsWith('dynamics.') || r.startsWith('spring.')) return false;
   const side = /^(left|right)\./.exec(r);
   if (!side) return true;

@@ -23,6 +23,10 @@ import { simulate, type SimulateOptions, type SimulationFrame, type SimulationRe
 import { elementReports } from '../../mechanics/statics';
 import { InternalError } from '../../../kernel/errors';
 import { nonNegative, positive, readNumber, readRoadSpec, type RoadSpec } from './road';
+import { wheelInertia, wheelMomentsProblem } from './wheel-inertia';
+
+/** The wheel's moments about its own axes (wheel-inertia.ts). */
+const MOMENTS = ['spin_inertia', 'transverse_inertia'] as const;
 
 // ---- the `dynamics` section ----
 
@@ -33,6 +37,9 @@ export interface MassSpec {
   centre?: Point3;
   /** kg·mm² about the centre, chassis axes; default the part's points as equal point masses. */
   inertia?: number[][];
+  /** The wheel's only: kg·mm² about its own spin axis and a diameter (wheel-inertia.ts). */
+  spin_inertia?: number;
+  transverse_inertia?: number;
 }
 
 export type { RoadSpec } from './road';
@@ -90,12 +97,22 @@ export function readSuspensionDynamics(raw: unknown, geometry: Geometry, fileNam
       const path = `dynamics.masses.${part}`;
       if (typeof m === 'number') { const mass = num(m, path, positive); if (mass !== undefined) spec.masses[part] = { mass }; continue; }
       if (!isRecord(m)) { problems.add(path, 'expected a mass in kg or { mass, centre?, inertia? }'); continue; }
-      for (const key of Object.keys(m)) if (!['mass', 'centre', 'inertia'].includes(key)) problems.add(`${path}.${key}`, 'unknown field (expected mass, centre, inertia)');
+      const keys = part === 'wheel' ? ['mass', 'centre', 'inertia', ...MOMENTS] : ['mass', 'centre', 'inertia'];
+      for (const key of Object.keys(m)) if (!keys.includes(key)) problems.add(`${path}.${key}`, `unknown field (expected ${keys.join(', ')})`);
       const mass = num(m.mass, `${path}.mass`, positive);
       const centre = m.centre === undefined ? undefined : vec3(m.centre, `${path}.centre`);
       if (part === 'wheel' && centre) problems.add(`${path}.centre`, 'the wheel sits at the wheel centre');
       const inertia = m.inertia === undefined ? undefined : tensor(m.inertia, `${path}.inertia`);
-      if (mass !== undefined) spec.masses[part] = { mass, ...(centre ? { centre } : {}), ...(inertia ? { inertia } : {}) };
+      const moments: Partial<Record<(typeof MOMENTS)[number], number>> = {};
+      for (const key of MOMENTS) {
+        if (part !== 'wheel' || m[key] === undefined) continue;
+        if (inertia) problems.add(`${path}.${key}`, 'give the wheel\'s inertia or its moments (spin_inertia, transverse_inertia), not both');
+        const v = num(m[key], `${path}.${key}`, positive);
+        if (v !== undefined) moments[key] = v;
+      }
+      const why = mass !== undefined && part === 'wheel' ? wheelMomentsProblem({ mass, ...moments }, geometry) : null;
+      if (why) problems.add(`${path}.spin_inertia`, why);
+      if (mass !== undefined) spec.masses[part] = { mass, ...(centre ? { centre } : {}), ...(inertia ? { inertia } : {}), ...moments };
     }
   }
   if (d.links !== undefined) {
@@ -222,7 +239,7 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
   }
   const roads: Record<string, string> = {};
   const motions: Record<string, unknown> = {};
-  const R = tireRadius(geometry.wheel.tire), width = geometry.wheel.tire.section_width;
+  const R = tireRadius(geometry.wheel.tire);
   const support = spec.sprungMass !== null ? 'ground' : chassis;
   if (spec.sprungMass !== null) {
     // the chassis heaves on a vertical slider from a fixed ground
@@ -252,9 +269,7 @@ export function suspensionDynamicsAssembly(geometry: Geometry, spec: SuspensionD
     const wheel = spec.masses.wheel;
     if (wheel) {
       // a solid cylinder of the tyre's radius and width unless given
-      const Ia = (wheel.mass * R * R) / 2, Ip = (wheel.mass * (3 * R * R + width * width)) / 12;
-      const inertia = wheel.inertia ?? [0, 1, 2].map((r) => [0, 1, 2].map((c) => Ip * (r === c ? 1 : 0) + (Ia - Ip) * s[r] * s[c]));
-      addLump(upright, { mass: wheel.mass, centre: wc, inertia });
+      addLump(upright, { mass: wheel.mass, centre: wc, inertia: wheelInertia(wheel, geometry, s) });
     }
     const road = `${px}road`;
     parts[road] = { pose: { position: [0, 0, 0], rotation: [1, 0, 0, 0] }, points: { surface: contact }, axes: { guide: { origin: contact, direction: [0, 0, 1] } } };

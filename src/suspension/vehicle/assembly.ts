@@ -14,6 +14,7 @@ import { validateAssembly } from '../../assembly/load';
 import { buildDynamics, type DynamicsModel } from '../../mechanics/build';
 import type { Model } from '../../model/build';
 import { suspensionDynamicsAssembly } from '../dynamics/model';
+import { wheelInertia } from '../dynamics/wheel-inertia';
 import { tireRadius, type Point3 } from '../files';
 import type { SuspensionRoles } from '../build/roles';
 import { ContactPatchForce } from './contact';
@@ -131,7 +132,7 @@ export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySou
     }
     for (const [id, f] of Object.entries(doc.forces ?? {})) if (f.type !== 'tyre') forces[`${axle}_${id}`] = rename(f) as ForceDoc;
     for (const h of doc.held ?? []) held.push(rename(h) as string);
-    const R = tireRadius(a.geometry.wheel.tire), width = a.geometry.wheel.tire.section_width;
+    const R = tireRadius(a.geometry.wheel.tire);
     roles.corners.forEach((c) => {
       const px = a.geometry.scope === 'axle' ? `${c.side}_` : '';
       const upright = partName(c.upright), own = c.upright === `${px}upright`;
@@ -143,7 +144,7 @@ export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySou
       const wheelMass = a.dynamics.masses.wheel;
       parts[wheel] = {
         pose: { position: [shift, 0, 0], rotation: [1, 0, 0, 0] }, points: { centre }, axes: { spin: { origin: centre, direction: axis } },
-        ...(wheelMass ? { mass: { mass: wheelMass.mass, centre, inertia: wheelMass.inertia ?? cylinder(wheelMass.mass, R, width, s) } } : {}),
+        ...(wheelMass ? { mass: { mass: wheelMass.mass, centre, inertia: wheelInertia(wheelMass, a.geometry, s) } } : {}),
       };
       if (!own) up.axes![`${corner}_spin`] = { origin: centre, direction: axis };
       mates[`${corner}_bearing`] = { type: 'revolute', a: `${upright}.${own ? 'spin' : `${corner}_spin`}`, b: `${wheel}.spin` } as MateDoc;
@@ -206,12 +207,6 @@ function withPointMasses(body: { mass: number; centre: number[]; inertia: number
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) inertia[i][j] += p.mass * ((i === j ? r2 : 0) - r[i] * r[j]);
   }
   return { mass, centre, inertia };
-}
-
-/** A solid cylinder of the tyre's radius and width about its spin axis s, kg·mm². */
-function cylinder(mass: number, R: number, width: number, s: Point3): number[][] {
-  const Ia = (mass * R * R) / 2, Ip = (mass * (3 * R * R + width * width)) / 12;
-  return [0, 1, 2].map((r) => [0, 1, 2].map((c) => Ip * (r === c ? 1 : 0) + (Ia - Ip) * s[r] * s[c]));
 }
 
 /** An axle's chassis entities onto the body, named with the axle's prefix and moved by `shift` in x. */

@@ -36,6 +36,7 @@ import { linearUnitBlock } from './compliance-parameters';
 import { freeLengthUnit, rowBlocks, rowSolver } from './static-gradients';
 import { HardpointTerms, type HardpointParameter } from '../../gradients/parameters/hardpoints';
 import { cross, reducedResponse } from './tangent';
+import { contactSeeds, contactTerm, levelRates, levelShifted, levelTerm } from './axle-points';
 
 type Reduced = { N: Float64Array; k: number; layout: Int32Array; Kr: Float64Array; KH: Float64Array };
 
@@ -141,6 +142,7 @@ export function movingDeltas(m: VehicleModel, red: Reduced, params: readonly Veh
       elementRates(m, qd, dir.delta, r, movers);
       parameterRates(m, layout, p, dir.delta, dir.a, r);
       (dir.a as LoadExtra).extraRate?.(p, r); // the extra load's own rate along the number
+      if (p.wheels?.length) wheelRates(m, p, dir.a, dir.delta, r);
       if (dir.perKg) {
         const dM = p.parts.reduce((t, { parameter: q, weight }) => t + (q.kind === 'mass' ? weight : 0), 0) + p.lumps.reduce((t, l) => t + l.dmass, 0);
         for (let i = 0; i < n; i++) r[i] += dM * dir.perKg[i];
@@ -166,14 +168,13 @@ export function hardpointMovers(m: VehicleModel, layout: Int32Array, rowBlock: I
   const hp = hpParams.length ? new HardpointTerms(m.dyn, hpParams, rowBlocks(m, layout, rowBlock)) : null;
   return (p) => {
     const movers: Movers = new Map();
+    const add = (key: string, local: TangentSeeds['local'], w: number) => { if (!movers.has(key)) movers.set(key, []); movers.get(key)!.push({ local, w }); };
     for (const { parameter: q, weight } of p.parts) {
       if (q.kind !== 'hardpoint') continue;
-      for (const mv of hp!.movers(hpAt.get(JSON.stringify(q))!)) {
-        const key = `${mv.kind}:${mv.block}`;
-        if (!movers.has(key)) movers.set(key, []);
-        movers.get(key)!.push({ local: mv.local, w: weight });
-      }
+      for (const mv of hp!.movers(hpAt.get(JSON.stringify(q))!)) add(`${mv.kind}:${mv.block}`, mv.local, weight);
     }
+    // an axle point: the contact patches' own points (axle-points.ts)
+    if (p.wheels?.length) for (const [key, local] of contactSeeds(m, p.wheels)) add(key, local, 1);
     return movers;
   };
 }
@@ -333,4 +334,22 @@ export function rowRates(m: VehicleModel, layout: Int32Array, rowBlock: Int32Arr
 function minus(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) a[i] -= b[i];
   return a;
+}
+
+/**
+ * r += an axle point's own terms (axle-points.ts): the level's stiffness rate K̇δ at rest (the
+ * road's height under the contacts, the datum's anchor and heading) and ∂Q_a/∂θ, the
+ * contacts' unit loads moving with their points and the road (their part at `a` less at rest).
+ */
+export function wheelRates(m: VehicleModel, p: VehicleParameter, a: Acceleration, delta: Float64Array, r: Float64Array): void {
+  const n = m.dyn.forces.size, shifted = levelShifted(m, levelRates(m, p.wheels!)), seeds = contactSeeds(m, p.wheels!);
+  levelTerm(m, shifted, null, delta, r);
+  const at = new Float64Array(n), rest = new Float64Array(n);
+  applyAcceleration(m, a);
+  contactTerm(m, seeds, at);
+  levelTerm(m, shifted, at, null, null);
+  applyAcceleration(m, { ax: 0, ay: 0 });
+  contactTerm(m, seeds, rest);
+  levelTerm(m, shifted, rest, null, null);
+  for (let i = 0; i < n; i++) r[i] += at[i] - rest[i];
 }

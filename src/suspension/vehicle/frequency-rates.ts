@@ -24,6 +24,8 @@ import { modesAtRest, type VehicleMode } from './modes';
 import { vehicleParameter, type VehicleParameter } from './parameters';
 import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { VehicleInputError } from './errors';
+import { levelRates, levelShifted, levelTerm } from './axle-points';
+import { ContactPatchForce } from './contact';
 
 /**
  * The frequencies (Hz) a gradient can be asked of: the ride modes' `vehicle.<mode>_frequency`, and
@@ -106,6 +108,8 @@ export function frequencySensitivity(m: VehicleModel, names: readonly string[], 
       const r = new Float64Array(n), phiDot = new Float64Array(nRows);
       elementRates(m, qd, u, r, movers, m.datum);
       parameterRates(m, layout, p, u, { ax: 0, ay: 0 }, r);
+      // an axle point: the road's height under the contacts (the datum's move left out with it)
+      if (p.wheels?.length) levelTerm(m, levelShifted(m, levelRates(m, p.wheels)).filter((x) => x.block instanceof ContactPatchForce), null, u, r);
       rowRates(m, layout, rowBlock, qd, u, lambda, lamDots[j], new Float64Array(nRows), r, phiDot, movers);
       let dw2 = -w2 * massRate(m, layout, p, u);
       for (let c = 0; c < n; c++) dw2 -= u[c] * r[c];

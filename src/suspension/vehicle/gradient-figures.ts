@@ -23,6 +23,7 @@ import { mixedReport, poseRates } from './metric-rates';
 import { movingDeltas, unfollowed } from './figure-rates';
 import { VehicleInputError } from './errors';
 import type { VehicleMetricGradient } from './static-gradients';
+import type { WheelMove } from './axle-points';
 
 /** The figures whose gradients this gives, as `vehicle.<name>`. */
 export const GRADIENT_METRICS: readonly string[] = [
@@ -81,7 +82,7 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
   const values = figures(report(deltas[0])!, report(deltas[1]));
   const movedDeltas = moving.some((x) => x) ? movingDeltas(m, red, params, tangents, directions, deltas) : [];
   const rates = params.map((p, j) => {
-    if (moving[j]) return movingFigures(m, layout, tangents[j].qd, deltas, movedDeltas[j], report(deltas[0])!);
+    if (moving[j]) return movingFigures(m, layout, tangents[j].qd, deltas, movedDeltas[j], report(deltas[0])!, p.wheels);
     const dK = elementStiffnessRate(m, p.name, p.parts);
     const moved = deltas.map((d) => {
       if (!d) return null;
@@ -107,11 +108,12 @@ export function vehicleGradientSensitivity(m: VehicleModel, names: readonly stri
 }
 
 /** The figures' rates along a number that moves the rest state at qd: each figure's map at δ′ and the map's own rate along qd at δ. */
-function movingFigures(m: VehicleModel, layout: Int32Array, qd: Float64Array, deltas: readonly (Float64Array | null)[], moved: readonly (Float64Array | null)[], ay: StateDerivative): Record<string, number> {
+function movingFigures(m: VehicleModel, layout: Int32Array, qd: Float64Array, deltas: readonly (Float64Array | null)[], moved: readonly (Float64Array | null)[], ay: StateDerivative,
+  wheels: readonly WheelMove[] = []): Record<string, number> {
   const rate = (d: Float64Array | null, dd: Float64Array | null): StateDerivative | null => {
     if (!d || !dd) return null;
     const out = derivativeReport(m, poseRates(m, dd, layout));
-    const mixed = mixedReport(m, poseRates(m, qd, layout), poseRates(m, d, layout));
+    const mixed = mixedReport(m, poseRates(m, qd, layout), poseRates(m, d, layout), wheels);
     out.roll += mixed.roll; out.pitch += mixed.pitch;
     for (const c of Object.keys(out.load) as (keyof typeof out.load)[]) out.load[c] += mixed.load[c];
     return out;

@@ -15,6 +15,7 @@ export { steadyStateSweep, steadySummary, steadyTyres, type SteadyStateStep, typ
 export { rackSteadySweep, type RackStateStep, type RackSummary } from './steady-rack';
 export { vehicleStaticSensitivity, type VehicleSensitivity, type VehicleMetricGradient } from './static-gradients';
 export { vehicleParameterNames, movedVehicleSpec } from './parameters';
+export { wheelMoments } from '../dynamics/wheel-inertia';
 export { STATIC_METRICS, VEHICLE_METRIC_UNITS } from './metric-rates';
 export { fitVehicle, parseVehicleFitSpec, type VehicleFitSpec, type VehicleFitReport } from './fit';
 export { vehicleGradientSensitivity, GRADIENT_METRICS } from './gradient-figures';

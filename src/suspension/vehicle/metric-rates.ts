@@ -8,6 +8,7 @@ import { rotationMatrix } from '../../../kernel/dual';
 import { CORNERS, type VehicleModel } from './assembly';
 import type { VehicleState } from './state';
 import { cross, derivativeReport, type PoseRate } from './tangent';
+import type { WheelMove } from './axle-points';
 
 const DEG = 180 / Math.PI;
 const CORNER_METRICS = ['contact_load', 'ride_height', 'wheel_travel', 'camber', 'toe'] as const;
@@ -89,20 +90,22 @@ const hmul = (x: Hyper, y: Hyper): Hyper => ({ v: x.v * y.v, a: x.a * y.v + x.v 
 const happly = (x: Hyper, g: number, g1: number, g2: number): Hyper => ({ v: g, a: g1 * x.a, b: g1 * x.b, ab: g1 * x.ab + g2 * x.a * x.b });
 
 /** The world position of a part's local point x (and, with `direction`, of its direction) along both tangents. */
-function hyperPoint(p1: PoseRate, p2: PoseRate, x: readonly number[], direction: boolean): Hyper[] {
-  // R(x + ε₂(ω₂ × x + v₂)) with R → R(I + ε₁[ω₁]ₓ), plus p + ε₁ R v₁
+function hyperPoint(p1: PoseRate, p2: PoseRate, x: readonly number[], direction: boolean, dx: readonly number[] = [0, 0, 0]): Hyper[] {
+  // R(x + ε₂(ω₂ × x + v₂)) with R → R(I + ε₁[ω₁]ₓ), plus p + ε₁ R v₁; the local x itself moving by ε₁ dx (an axle point)
   const t2 = direction ? cross(p2.w, x) : cross(p2.w, x).map((c, i) => c + p2.v[i]);
-  const t1 = direction ? cross(p1.w, x) : cross(p1.w, x).map((c, i) => c + p1.v[i]);
-  const v = rot(p1.R, x), a = rot(p1.R, t1), b = rot(p1.R, t2), ab = rot(p1.R, cross(p1.w, t2));
+  const t1 = (direction ? cross(p1.w, x) : cross(p1.w, x).map((c, i) => c + p1.v[i])).map((c, i) => c + dx[i]);
+  const t12 = cross(p1.w, t2).map((c, i) => c + cross(p2.w, dx)[i]);
+  const v = rot(p1.R, x), a = rot(p1.R, t1), b = rot(p1.R, t2), ab = rot(p1.R, t12);
   return [0, 1, 2].map((i) => ({ v: v[i] + (direction ? 0 : p1.p[i]), a: a[i], b: b[i], ab: ab[i] }));
 }
 
 /**
  * The mixed second derivatives of the body's roll and pitch (deg) and each tyre's vertical load
- * (N) along `first` (the state's rate q′) and `second` (a figure's tangent δ): with the
- * figures' linear maps at the moved state applied to δ′, the rate of a gradient figure.
+ * (N) along `first` (the state's rate q′, with a number's `wheels` moves) and `second` (a
+ * figure's tangent δ): with the figures' linear maps at the moved state applied to δ′, the rate
+ * of a gradient figure.
  */
-export function mixedReport(m: VehicleModel, first: (part: string) => PoseRate, second: (part: string) => PoseRate): { roll: number; pitch: number; load: Record<string, number> } {
+export function mixedReport(m: VehicleModel, first: (part: string) => PoseRate, second: (part: string) => PoseRate, wheels: readonly WheelMove[] = []): { roll: number; pitch: number; load: Record<string, number> } {
   const b1 = first('body'), b2 = second('body');
   // body R's third row: R(ε) e_k's z for k = 0, 1, 2
   const row = [0, 1, 2].map((k) => hyperPoint(b1, b2, [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0], true)[2]);
@@ -116,8 +119,11 @@ export function mixedReport(m: VehicleModel, first: (part: string) => PoseRate, 
   for (const w of m.wheels) {
     const u1 = first(w.upright), u2 = second(w.upright);
     const l = Math.hypot(w.axis[0], w.axis[1], w.axis[2]);
-    const cz = hyperPoint(u1, u2, w.centre, false)[2];
-    const az = hyperPoint(u1, u2, w.axis.map((x) => x / l), true)[2];
+    // an axle point moves the wheel's centre and axis in the upright along `first` too
+    const dc = [0, 0, 0], dd = [0, 0, 0];
+    for (const x of wheels) if (x.corner === w.corner) for (let k = 0; k < 3; k++) { dc[k] += x.centre[k]; dd[k] += x.axis[k]; }
+    const cz = hyperPoint(u1, u2, w.centre, false, dc)[2];
+    const az = hyperPoint(u1, u2, w.axis.map((x) => x / l), true, dd)[2];
     // N = k (road − c_z + r √(1 − a_z²))
     const q = { v: 1 - az.v * az.v, a: -2 * az.v * az.a, b: -2 * az.v * az.b, ab: -2 * (az.a * az.b + az.v * az.ab) };
     const root = happly(q, Math.sqrt(q.v), 1 / (2 * Math.sqrt(q.v)), -1 / (4 * q.v * Math.sqrt(q.v)));

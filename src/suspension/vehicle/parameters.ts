@@ -17,7 +17,10 @@
  * gradients' route, src/suspension/gradients/simulation/geometry.ts) says what the number
  * moves there, each piece exactly, and it is renamed here. What the vehicle builds on top
  * — the wheel on its bearing and the contact patch, both at the axle points; the half link
- * masses lumped onto the body — is followed here (the lumps) or refused (the axle points).
+ * masses lumped onto the body — is followed here: an axle point (`front.left.axle_outboard.z`)
+ * moves the wheel part's centre and spin axis, the bearing's axis on the upright, the wheel's
+ * mass and the contact patch (`wheels`: what axle-points.ts turns into the contact's and the
+ * road's terms).
  */
 import type { AssemblyDoc } from '../../assembly/types';
 import type { CombinedParameter, DynamicParameter } from '../../gradients/run';
@@ -25,7 +28,10 @@ import { geometryParameter, geometryParameterNames, movedGeometrySource } from '
 import { lumpRates, type LumpRate } from '../gradients/simulation/lumps';
 import type { GeometrySource } from '../gradients/simulation/source';
 import { suspensionDynamicsAssembly } from '../dynamics/model';
-import { STEERING_SPRING, cgWorld } from './assembly';
+import { STEERING_SPRING, cgWorld, type CornerName } from './assembly';
+import { wheelMove, type WheelMove } from './axle-points';
+import { wheelMoments, type WheelMassSpec } from '../dynamics/wheel-inertia';
+import { tireRadius, type Geometry } from '../files';
 import { AXLES, type AxleName, type VehicleSpec } from './file';
 import { VehicleInputError } from './errors';
 import { complianceParameterNames, complianceParameterParts, movedComplianceGeometry } from './compliance-parameters';
@@ -51,6 +57,8 @@ export interface VehicleParameter {
    * own inertia about its centre stays. The mass matrix's rate (frequency-rates.ts) reads it.
    */
   bodyInertia?: number[];
+  /** An axle point's moves of each wheel's centre, spin axis and design contact (axle-points.ts). */
+  wheels?: WheelMove[];
 }
 
 /** I += dm (|a|² 1 − a aᵀ) + m (2 (a·da) 1 − da aᵀ − a daᵀ): a point mass m at a, growing by dm and moving by da. */
@@ -60,6 +68,8 @@ function addPointInertia(I: number[], m: number, dm: number, a: readonly number[
 }
 
 const AXES = 'xyz';
+/** The wheel's moments about its own axes, numbers where the file gives no 3 × 3 inertia (wheel-inertia.ts). */
+const MOMENTS = ['spin_inertia', 'transverse_inertia'] as const;
 /** The body's inertia entries as numbers: the tensor's (row, column), a product moving both of its entries. */
 const INERTIA_ENTRIES: Record<string, [number, number]> = { xx: [0, 0], yy: [1, 1], zz: [2, 2], xy: [0, 1], xz: [0, 2], yz: [1, 2] };
 
@@ -76,14 +86,18 @@ export function vehicleParameterNames(spec: VehicleSpec): string[] {
   const out: string[] = [];
   for (const axle of AXLES) {
     const src = axleSource(spec, axle);
-    const own = geometryParameterNames(src).filter((n) => !/^(dynamics\.(tyre|road|sprung_mass)|.*axle_(inboard|outboard)\.)/.test(n));
-    const sym = new Set<string>();
-    for (const n of own) { const m = /^left\.(.+)$/.exec(n); if (m && own.includes(`right.${m[1]}`)) sym.add(m[1]); }
-    out.push(...[...sym].map((n) => `${axle}.${n}`), ...own.map((n) => `${axle}.${n}`));
+    const all = geometryParameterNames(src).filter((n) => !/^dynamics\.(tyre|road|sprung_mass)/.test(n));
+    const point = (n: string) => /axle_(inboard|outboard)\.[xyz]$/.test(n);
+    // the axle points after the axle's other numbers (pairs, then each side's), as they came last
+    for (const own of [all.filter((n) => !point(n)), all.filter(point)]) {
+      const sym = new Set<string>();
+      for (const n of own) { const m = /^left\.(.+)$/.exec(n); if (m && own.includes(`right.${m[1]}`)) sym.add(m[1]); }
+      out.push(...[...sym].map((n) => `${axle}.${n}`), ...own.map((n) => `${axle}.${n}`));
+    }
     if (spec[axle].geometry.devices?.anti_roll_rate !== undefined && spec[axle].geometry.scope === 'axle') out.push(`${axle}.anti_roll.rate`);
     out.push(...complianceParameterNames(spec[axle].geometry).map((n) => `${axle}.${n}`));
     const wheel = spec[axle].dynamics.masses.wheel;
-    if (wheel) out.push(`${axle}.dynamics.masses.wheel.mass`, ...(wheel.inertia ? [...AXES].map((a) => `${axle}.dynamics.masses.wheel.inertia.${a}`) : []));
+    if (wheel) out.push(`${axle}.dynamics.masses.wheel.mass`, ...(wheel.inertia ? [...AXES].map((a) => `${axle}.dynamics.masses.wheel.inertia.${a}`) : MOMENTS.map((k) => `${axle}.dynamics.masses.wheel.${k}`)));
   }
   out.push('body.mass', ...Object.keys(INERTIA_ENTRIES).map((e) => `body.inertia.${e}`), ...[...AXES].map((a) => `vehicle_config.cg_position.${a}`));
   if (spec.steering) out.push(STEERING_STIFFNESS);
@@ -97,7 +111,6 @@ export const STEERING_STIFFNESS = 'steering.rack_stiffness';
 export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: string): VehicleParameter {
   const names = vehicleParameterNames(spec);
   const bad = (why: string): never => { throw new VehicleInputError(`parameter "${name}"`, why); };
-  if (/axle_(inboard|outboard)\.[xyz]$/.test(name)) bad('an axle point moves the wheel on its bearing and the contact patch, which the vehicle\'s gradients do not follow yet');
   if (!names.includes(name)) bad(`not a number of this vehicle (its numbers: ${names.slice(0, 12).join(', ')} … and ${Math.max(0, names.length - 12)} more; see docs/vehicle.md)`);
   const out: VehicleParameter = { name, parts: [], rows: [], freeLengths: [], lumps: [], cg: [0, 0, 0], bodyInertia: new Array<number>(9).fill(0) };
   const body = doc.parts.body.mass!;
@@ -134,8 +147,12 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
     out.parts.push({ parameter: { kind: 'coefficient', element: `${axle}_arb`, field: 'rotational_stiffness.x' }, weight: 1 });
     return out;
   }
-  const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz]))$/.exec(rest);
-  if (wheel) { addWheelLumps(out, doc, axle, wheel[2] === undefined ? -1 : AXES.indexOf(wheel[2]), spec[axle].dynamics.masses.wheel!.inertia !== undefined); return out; }
+  const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz])|spin_inertia|transverse_inertia)$/.exec(rest);
+  if (wheel) {
+    const which = wheel[2] !== undefined ? AXES.indexOf(wheel[2]) : wheel[1] === 'mass' ? -1 : wheel[1] as 'spin_inertia' | 'transverse_inertia';
+    addWheelLumps(out, doc, axle, which, spec[axle].dynamics.masses.wheel!, spec[axle].geometry);
+    return out;
+  }
   const src = axleSource(spec, axle);
   // a bushing's or link's rate (compliance-parameters.ts): the elements it sets
   if (rest.startsWith('compliance.')) { out.parts.push(...complianceParameterParts(src, axle, rest)!); return out; }
@@ -144,16 +161,20 @@ export function vehicleParameter(spec: VehicleSpec, doc: AssemblyDoc, name: stri
   for (const [own, w0] of sides) {
     const mirrored = own.startsWith('right.') && sides.length > 1 && own.endsWith('.y');
     const w = mirrored ? -w0 : w0;
-    addAxleParameter(out, src, base, axle, own, w, spec, M, C);
+    addAxleParameter(out, src, base, axle, own, w, spec, M, C, doc);
   }
   return out;
 }
 
 /** One axle number's pieces, renamed to the vehicle's parts, mates and elements, with weight w. */
-function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: AssemblyDoc, axle: AxleName, own: string, w: number, spec: VehicleSpec, bodyMass: number, bodyCentre: readonly number[]): void {
-  const c = geometryParameter(src, own, base);
+function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: AssemblyDoc, axle: AxleName, own: string, w: number, spec: VehicleSpec, bodyMass: number, bodyCentre: readonly number[], doc: AssemblyDoc): void {
+  const c = geometryParameter(src, own, base, true);
   const part = (p: string) => (p === 'chassis' ? 'body' : `${axle}_${p}`);
+  const point = /^(left|right)\.axle_(inboard|outboard)\.([xyz])$/.exec(own);
+  if (point) addWheelMove(out, src, doc, `${axle}_${point[1]}` as CornerName, point[1], point[2] === 'outboard', AXES.indexOf(point[3]) as 0 | 1 | 2, w, spec[axle].dynamics.masses.wheel);
   for (const { parameter: q, weight } of c.parts) {
+    // the axle's road (its surface, the guides) is the vehicle's own: moved by the level (axle-points.ts)
+    if (q.kind === 'hardpoint' && (q.part.endsWith('road') || (q.part === 'chassis' && q.entity.endsWith('road_guide')))) continue;
     let r: Plain;
     if (q.kind === 'hardpoint') r = { ...q, part: part(q.part), entity: q.part === 'chassis' ? `${axle}_${q.entity}` : q.entity };
     else if ('element' in q) r = { ...q, element: `${axle}_${q.element}` };
@@ -179,16 +200,49 @@ function addAxleParameter(out: VehicleParameter, src: GeometrySource, base: Asse
 }
 
 /**
- * The axle's wheels' mass (axis −1) or a diagonal entry of their inertia (axis 0–2): each wheel a
- * part of its own on its bearing (vehicleAssembly), its mass at the wheel centre, which stays. A
- * wheel's inertia the file does not give is the solid cylinder's, linear in the mass: it grows with it.
+ * An axle point of one corner: the vehicle's wheel part (its centre and spin axis, the bearing's
+ * other half), a beam's bearing axis, the wheel's mass (its centre; a cylinder's inertia turns with
+ * the spin axis, a file's stays) and the contact patch and design contact (`wheels`).
  */
-function addWheelLumps(out: VehicleParameter, doc: AssemblyDoc, axle: AxleName, axis: number, given: boolean): void {
+function addWheelMove(out: VehicleParameter, src: GeometrySource, doc: AssemblyDoc, corner: CornerName, side: string, outboard: boolean, axis: 0 | 1 | 2, w: number, wheel: WheelMassSpec | undefined): void {
+  const hardpoints = src.geometry.corners.find((c) => c.side === side)!.hardpoints;
+  const mass = doc.parts[`${corner}_wheel`]?.mass;
+  const move = wheelMove(src.geometry, hardpoints, corner, outboard, axis, w, mass && wheel ? wheel : null);
+  (out.wheels ??= []).push(move.wheel);
+  const bearing = doc.mates[`${corner}_bearing`];
+  const [upright, upAxis] = ('a' in bearing && typeof bearing.a === 'string' ? bearing.a : '').split('.');
+  const axes: [string, string][] = [[`${corner}_wheel`, 'spin'], ...(upAxis === `${corner}_spin` ? [[upright, upAxis] as [string, string]] : [])];
+  for (let k = 0; k < 3; k++) if (move.wheel.centre[k] !== 0) out.parts.push({ parameter: { kind: 'hardpoint', part: `${corner}_wheel`, entity: 'centre', axis: k as 0 | 1 | 2, group: 'points' }, weight: move.wheel.centre[k] });
+  for (const [p, e] of axes) {
+    for (let k = 0; k < 3; k++) if (move.wheel.centre[k] !== 0) out.parts.push({ parameter: { kind: 'hardpoint', part: p, entity: e, axis: k as 0 | 1 | 2, group: 'axes' }, weight: move.wheel.centre[k] });
+    out.parts.push({ parameter: { kind: 'hardpoint', part: p, entity: e, axis, group: 'axes', turn: { rate: move.turn }, still: true }, weight: w });
+  }
+  if (mass) out.lumps.push({ part: `${corner}_wheel`, mass: mass.mass, centre: [...mass.centre], inertia: mass.inertia.flat(), ...move.lump });
+}
+
+/**
+ * The axle's wheels' mass (−1), a diagonal entry of their inertia (0–2) or a moment about their own
+ * axes (`spin_inertia`, `transverse_inertia`): each wheel a part of its own on its bearing
+ * (vehicleAssembly), its mass at the wheel centre, which stays. A moment the file does not give is
+ * the solid cylinder's, linear in the mass: it grows with it; a moment's unit is s sᵀ or 1 − s sᵀ
+ * about each wheel's own unit spin axis s (wheel-inertia.ts).
+ */
+function addWheelLumps(out: VehicleParameter, doc: AssemblyDoc, axle: AxleName, which: number | 'spin_inertia' | 'transverse_inertia', spec: WheelMassSpec, geometry: Geometry): void {
+  const R = tireRadius(geometry.wheel.tire), width = geometry.wheel.tire.section_width;
+  const moments = spec.spin_inertia !== undefined || spec.transverse_inertia !== undefined;
   for (const [part, p] of Object.entries(doc.parts)) {
     if (!new RegExp(`^${axle}_(left|right)_wheel$`).test(part) || !p.mass) continue;
     const { mass, centre } = p.mass, inertia = p.mass.inertia.flat();
-    const dinertia = axis >= 0 ? inertia.map((_, k) => (k === axis * 4 ? 1 : 0)) : given ? inertia.map(() => 0) : inertia.map((x) => x / mass);
-    out.lumps.push({ part, mass, centre: [...centre], inertia, dmass: axis >= 0 ? 0 : 1, dcentre: [0, 0, 0], dinertia });
+    const d = p.axes!.spin.direction, l = Math.hypot(d[0], d[1], d[2]), s = d.map((x) => x / l);
+    // I = I_p 1 + (I_a − I_p) s sᵀ: its rate from dI_a and dI_p
+    const unit = (dIa: number, dIp: number) => inertia.map((_, k) => dIp * (k % 4 === 0 ? 1 : 0) + (dIa - dIp) * s[Math.floor(k / 3)] * s[k % 3]);
+    let dinertia: number[];
+    if (typeof which === 'string') dinertia = which === 'spin_inertia' ? unit(1, 0) : unit(0, 1);
+    else if (which >= 0) dinertia = inertia.map((_, k) => (k === which * 4 ? 1 : 0));
+    else if (spec.inertia) dinertia = inertia.map(() => 0);
+    else if (!moments) dinertia = inertia.map((x) => x / mass);
+    else dinertia = unit(spec.spin_inertia !== undefined ? 0 : (R * R) / 2, spec.transverse_inertia !== undefined ? 0 : (3 * R * R + width * width) / 12);
+    out.lumps.push({ part, mass, centre: [...centre], inertia, dmass: which === -1 ? 1 : 0, dcentre: [0, 0, 0], dinertia });
   }
 }
 
@@ -254,10 +308,12 @@ export function movedVehicleSpec(spec: VehicleSpec, name: string, d: number): Ve
   }
   const axle = name.split('.')[0] as AxleName, rest = name.slice(axle.length + 1);
   const a = spec[axle];
-  const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz]))$/.exec(rest);
+  const wheel = /^dynamics\.masses\.wheel\.(mass|inertia\.([xyz])|spin_inertia|transverse_inertia)$/.exec(rest);
   if (wheel && a?.dynamics.masses.wheel) {
     const w = { ...a.dynamics.masses.wheel };
-    if (wheel[2] === undefined) w.mass += d;
+    if (wheel[1] === 'spin_inertia') w.spin_inertia = wheelMoments(w, a.geometry).Ia + d;
+    else if (wheel[1] === 'transverse_inertia') w.transverse_inertia = wheelMoments(w, a.geometry).Ip + d;
+    else if (wheel[2] === undefined) w.mass += d;
     else { const k = AXES.indexOf(wheel[2]); w.inertia = w.inertia!.map((r) => [...r]) as typeof w.inertia; w.inertia![k][k] += d; }
     out[axle] = { ...a, dynamics: { ...a.dynamics, masses: { ...a.dynamics.masses, wheel: w } } };
     return out;

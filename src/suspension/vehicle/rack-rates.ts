@@ -13,6 +13,7 @@ import { Hyper2 } from '../../../mates/tyres/hyper2';
 import type { TyreModel } from '../../../mates/tyres';
 import { STEERING_SPRING, type VehicleModel } from './assembly';
 import { vehicleParameter, type VehicleParameter } from './parameters';
+import { geometryMoves } from './axle-points';
 import { stateRates, type VehicleMetricGradient } from './static-gradients';
 import { movingDeltas, unfollowed } from './figure-rates';
 import { M_S2_PER_G, steadyTyres, wheelGeometry } from './steady-state';
@@ -106,15 +107,16 @@ export function ratioRates(m: VehicleModel, setup: RackSetup, params: readonly V
   const extraRate = (p: VehicleParameter, r: Float64Array) => { r[qt.layout[rack.variable]] += steeringWeight(p) * rack.unit; };
   const moved = movingDeltas(m, red, params, tangents, [{ ax: 0, ay: 0, ...(extra ? { extra, extraRate } : {}) }], [qr]);
   const h = new Hyper2(), front = m.wheels.filter((w) => w.axle === 'front');
-  const mean = (q1: Float64Array, q12: Float64Array, part: 1 | 2) => {
+  const mean = (q1: Float64Array, q12: Float64Array, part: 1 | 2, p?: VehicleParameter) => {
     h.reset();
-    return front.reduce((s, w) => s + h.part(wheelGeometry(h, w, posePoly(h, m, red.layout, w.upright, q1, qr, q12), m.road).psi, part) / front.length, 0);
+    const move = geometryMoves(m, p?.wheels, h.make(0, 1, 0, 0)); // an axle point's own turn of the wheel (axle-points.ts)
+    return front.reduce((s, w) => s + h.part(wheelGeometry(h, w, posePoly(h, m, red.layout, w.upright, q1, qr, q12), m.road, move(w.corner)).psi, part) / front.length, 0);
   };
   const zero = new Float64Array(qr.length);
-  if (!spring) return { ratio: mean(zero, zero, 1), rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2)) };
+  if (!spring) return { ratio: mean(zero, zero, 1), rates: params.map((p, j) => mean(tangents[j].qd, moved[j][0]!, 2, p)) };
   // the rigid linkage's ratio: the held travel's over its share s at the rack (steady-rack.ts rigidRackTangent), and s's own rate
   const slot = qt.layout[rack.variable], s = qr[slot] / rack.unit, held = mean(zero, zero, 1);
-  return { ratio: held / s, rates: params.map((_, j) => mean(tangents[j].qd, moved[j][0]!, 2) / s - (held * moved[j][0]![slot]) / rack.unit / (s * s)) };
+  return { ratio: held / s, rates: params.map((p, j) => mean(tangents[j].qd, moved[j][0]!, 2, p) / s - (held * moved[j][0]![slot]) / rack.unit / (s * s)) };
 }
 
 /** A number's share of the steering spring's stiffness (N/mm per unit; `steering.rack_stiffness`: 1). */

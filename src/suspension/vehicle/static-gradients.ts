@@ -26,6 +26,7 @@ import { solveVehicle, type FailedState } from './analysis';
 import { poseRates, staticMetricRates, staticMetricValues, STATIC_METRICS } from './metric-rates';
 import { vehicleParameter, type VehicleParameter } from './parameters';
 import { addAdmissibleMove, exactReduced } from './tangent';
+import { contactSeeds, contactTerm, explicitMetricRates, levelRates, levelShifted, levelTerm } from './axle-points';
 import { VehicleInputError } from './errors';
 
 export interface VehicleMetricGradient {
@@ -96,6 +97,14 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
     }
     if (p.freeLengths.length) freeLengthTerm(m, p.freeLengths)(rp);
     if (p.lumps.length) lumpTerm(dyn, layout, p.lumps)(rp, zero, zero, 0);
+    // an axle point: the contact patches' own points and the level (the road, the datum) move
+    const level = p.wheels?.length ? levelRates(m, p.wheels) : null;
+    if (level) {
+      const dq = new Float64Array(n);
+      contactTerm(m, contactSeeds(m, p.wheels!), dq);
+      levelTerm(m, levelShifted(m, level), dq, null, null);
+      for (let i = 0; i < n; i++) rp[i] -= dq[i];
+    }
     // q_θ: Φ_q q_θ = −Φ_θ, the holds kept
     const qt = new Float64Array(n);
     for (let r = 0; r < con.length; r++) qt[r] = -con[r];
@@ -103,7 +112,9 @@ export function stateRates(m: VehicleModel, params: readonly VehicleParameter[],
     const delta = addAdmissibleMove(red, qt, rp);
     done?.(jp);
     keep?.(jp, delta, rp.slice());
-    return staticMetricRates(m, poseRates(m, delta, layout), p.cg);
+    const pose = poseRates(m, delta, layout), rates = staticMetricRates(m, pose, p.cg);
+    if (level) for (const [k, v] of Object.entries(explicitMetricRates(m, pose, p.wheels!, level))) rates[k] += v;
+    return rates;
   });
 }
 

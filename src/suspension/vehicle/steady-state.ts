@@ -88,10 +88,20 @@ function poseRegisters(t: Forward4, q: Rate, eps: number): { R: number[]; p: num
 
 export const mulRv = (t: Arith<number>, R: number[], x: ArrayLike<number>) => [0, 1, 2].map((r) => t.add(t.add(t.k(R[3 * r], x[0]), t.k(R[3 * r + 1], x[1])), t.k(R[3 * r + 2], x[2])));
 
-/** A wheel's contact point (x, y), heading, ISO-W camber (rad) from its upright's pose registers. */
-export function wheelGeometry(t: Arith<number>, w: VehicleWheel, pose: { R: number[]; p: number[] }, road: number): { x: number; y: number; psi: number; gamma: number; fz: number } {
-  const c = mulRv(t, pose.R, w.centre).map((x, i) => t.add(x, pose.p[i]));
-  const a0 = mulRv(t, pose.R, w.axis);
+/**
+ * A wheel's contact point (x, y), heading, ISO-W camber (rad) from its upright's pose registers;
+ * `move`: an axle point's rates of its centre and unit axis (the upright's frame) and of the road's
+ * height, along the register `eps` (understeer-rates.ts).
+ */
+export function wheelGeometry(t: Arith<number>, w: VehicleWheel, pose: { R: number[]; p: number[] }, road: number,
+  move?: { eps: number; centre: readonly number[]; axis: readonly number[]; road: number }): { x: number; y: number; psi: number; gamma: number; fz: number } {
+  let c = mulRv(t, pose.R, w.centre).map((x, i) => t.add(x, pose.p[i]));
+  let a0 = mulRv(t, pose.R, w.axis);
+  if (move) {
+    const dc = mulRv(t, pose.R, move.centre), da = mulRv(t, pose.R, move.axis);
+    c = c.map((x, i) => t.add(x, t.mul(move.eps, dc[i])));
+    a0 = a0.map((x, i) => t.add(x, t.mul(move.eps, da[i])));
+  }
   const len = t.sqrt(t.add(t.add(t.sq(a0[0]), t.sq(a0[1])), t.sq(a0[2])));
   const sigma = w.side === 'left' ? 1 : -1;
   const a = a0.map((x) => t.div(t.k(x, sigma), len)); // to the left, unit
@@ -100,7 +110,8 @@ export function wheelGeometry(t: Arith<number>, w: VehicleWheel, pose: { R: numb
   const sl = t.sqrt(t.add(t.add(t.sq(s[0]), t.sq(s[1])), t.sq(s[2])));
   const x = t.add(c[0], t.k(t.div(s[0], sl), w.radius)), y = t.add(c[1], t.k(t.div(s[1], sl), w.radius));
   // the vertical load as the contact patch gives it: stiffness × the contact's depth below the road
-  const fz = t.lin(w.tyre.stiffness * road, -w.tyre.stiffness, t.add(c[2], t.k(t.div(s[2], sl), w.radius)));
+  let fz = t.lin(w.tyre.stiffness * road, -w.tyre.stiffness, t.add(c[2], t.k(t.div(s[2], sl), w.radius)));
+  if (move) fz = t.add(fz, t.k(move.eps, w.tyre.stiffness * move.road));
   // forward = a × e_z = (a_y, −a_x): heading atan(−a_x / a_y); camber about x (ISO-W +: top toward −y) atan(a_z / a_y)
   return { x, y, fz, psi: t.atan(t.div(t.k(a[0], -1), a[1])), gamma: t.atan(t.div(a[2], a[1])) };
 }

@@ -31,6 +31,7 @@ import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } f
 import { balances, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
 import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { VehicleInputError } from './errors';
+import { contactSeeds, contactTerm, geometryMoves, levelRates, levelShifted, levelTerm } from './axle-points';
 
 const DEG = 180 / Math.PI;
 
@@ -121,7 +122,8 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
   const contacts = tyreLoadsOf(m, nf);
   // along a: the d'Alembert unit at β0 and the tyres' forces' rates f_a
   const fa = u.subarray(0, nf);
-  const La = diff(loaded((mm) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); rack?.hold?.(mm, u[nf]); }));
+  const aLoads = (mm: VehicleModel) => { mm.inertia.accel[0] -= sb; mm.inertia.accel[1] += cb; contacts(fa)(mm); rack?.hold?.(mm, u[nf]); };
+  const La = diff(loaded(aLoads));
   // the d'Alembert unit's rate along β: a (−cos β, −sin β)
   const Qbeta = diff(loaded((mm) => { mm.inertia.accel[0] -= cb; mm.inertia.accel[1] -= sb; })).Q;
   const qa = deltas[0].slice();
@@ -161,6 +163,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     elementRates(m, qp, qa, r, movers);
     parameterRates(m, layout, p, qa, aDir, r);
     rack?.holdRate?.(p, r, u[nf]);
+    if (p.wheels?.length) wheelRates(m, p, base, aLoads, qa, r);
     const phiDot = new Float64Array(n);
     rowRates(m, layout, rowBlock, qp, qa, lambda, lamDot, mu, r, phiDot, movers);
     const xp = phiDot;
@@ -213,7 +216,9 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
   const { h, m, models, layout, Rmm, st, x0 } = c;
   h.reset();
   const pose = (name: string) => posePoly(h, m, layout, name, t1.q, t2.q, p12);
-  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
+  // an axle point: each wheel's centre and axis in its upright and the road's height move along θ (ε₁)
+  const move = geometryMoves(m, param.wheels, h.make(0, 1, 0, 0));
+  const wheels: WheelIn[] = m.wheels.map((w, i) => ({ ...wheelGeometry(h, w, pose(w.upright), m.road, move(w.corner)), model: models[i], front: w.axle === 'front', driven: c.driven?.[i] }));
   if (c.open) {
     const [l, r] = c.open.pair;
     wheels[l].kappa = h.make(x0.kappa ?? 0, t1.kappa ?? 0, t2.kappa ?? 0, 0);
@@ -333,4 +338,23 @@ export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: numbe
 function minus(a: Float64Array, b: Float64Array): Float64Array {
   for (let i = 0; i < a.length; i++) a[i] -= b[i];
   return a;
+}
+
+/**
+ * r += an axle point's own terms on the radius (figure-rates.ts wheelRates, with the turn's
+ * loads): the level's stiffness rate under the base loads, and the contacts' unit loads along a
+ * (`extra`: the d'Alembert unit and the tyres' force rates) moving with their points and the road.
+ */
+function wheelRates(m: VehicleModel, p: VehicleParameter, base: (m: VehicleModel) => void, extra: (m: VehicleModel) => void, qa: Float64Array, r: Float64Array): void {
+  const n = m.dyn.forces.size, shifted = levelShifted(m, levelRates(m, p.wheels!)), seeds = contactSeeds(m, p.wheels!);
+  base(m);
+  levelTerm(m, shifted, null, qa, r);
+  const at = new Float64Array(n), rest = new Float64Array(n);
+  extra(m);
+  contactTerm(m, seeds, at);
+  levelTerm(m, shifted, at, null, null);
+  base(m);
+  contactTerm(m, seeds, rest);
+  levelTerm(m, shifted, rest, null, null);
+  for (let i = 0; i < n; i++) r[i] += at[i] - rest[i];
 }

@@ -56,6 +56,7 @@ export function geometryParameterNames(source: GeometrySource): string[] {
     out.push(`dynamics.masses.${part}.mass`);
     if (m.centre) for (const a of AXES) out.push(`dynamics.masses.${part}.centre.${a}`);
     if (m.inertia) for (const a of AXES) out.push(`dynamics.masses.${part}.inertia.${a}`);
+    for (const k of ['spin_inertia', 'transverse_inertia'] as const) if (m[k] !== undefined) out.push(`dynamics.masses.${part}.${k}`);
   }
   for (const link of Object.keys(spec.links)) out.push(`dynamics.links.${link}`);
   if (spec.sprungMass !== null) out.push('dynamics.sprung_mass');
@@ -86,6 +87,7 @@ export function movedGeometrySource(source: GeometrySource, name: string, d: num
     const m = group === 'masses' ? spec.masses[key] : undefined;
     if (!m) return null;
     if (field === 'mass' && parts.length === 4) { m.mass += d; return out; }
+    if ((field === 'spin_inertia' || field === 'transverse_inertia') && parts.length === 4 && m[field] !== undefined) { m[field]! += d; return out; }
     const c = AXES.indexOf(axis ?? '');
     if (parts.length !== 5 || c < 0) return null;
     if (field === 'centre' && m.centre) { m.centre[c] += d; return out; }
@@ -119,7 +121,7 @@ const positionOf = (doc: AssemblyDoc, part: string, group: Group, entity: string
  * each differentiated in closed form. Throws DynamicSensitivityError on a name the file lacks
  * (with the file's list) and on one whose build moves something not differentiated yet.
  */
-export function geometryParameter(source: GeometrySource, name: string, base?: AssemblyDoc): CombinedParameter {
+export function geometryParameter(source: GeometrySource, name: string, base?: AssemblyDoc, beams = false): CombinedParameter {
   const probe = probeMove(source, name, base);
   const c: Collected = {
     source, name, probe, axis: AXES.indexOf(name.slice(-1)) as 0 | 1 | 2,
@@ -129,7 +131,7 @@ export function geometryParameter(source: GeometrySource, name: string, base?: A
     },
   };
   if (probe.hardpoint) copiedEntities(c);
-  if (probe.hardpoint) axleMoves(c);
+  if (probe.hardpoint) axleMoves(c, beams);
   // masses the build places or combines (not a one-for-one copy of the number): their exact rates (sensitivity-lumps.ts)
   const lumps = massMoves(source, name, probe.doc0, probe.doc1, probe.delta, probe.changed, probe.hardpoint, probe.a, probe.b);
   if (typeof lumps === 'string') c.refuse([lumps]);
@@ -184,8 +186,8 @@ function copiedEntities(c: Collected): void {
 }
 
 /** An axle point turns the wheel's spin axis and moves the wheel centre and contact (sensitivity-axle-points.ts). */
-function axleMoves(c: Collected): void {
-  const axle = axlePointMoves(c.source.geometry, c.probe.doc0, c.name);
+function axleMoves(c: Collected, beams: boolean): void {
+  const axle = axlePointMoves(c.source.geometry, c.probe.doc0, c.name, beams);
   if (!axle) return;
   const path = (q: CombinedParameter['parts'][number]['parameter']) => (q.kind === 'hardpoint' ? `parts.${q.part}.${q.group}.${q.entity}${q.group === 'points' ? '' : '.origin'}[0]` : '');
   c.parts = c.parts.filter(({ parameter: q }) => !axle.paths.has(path(q)));
@@ -254,6 +256,7 @@ function valueOf(source: GeometrySource, name: string): number | undefined {
   const m = parts[1] === 'masses' ? spec.masses[parts[2]] : undefined;
   if (!m) return undefined;
   if (parts[3] === 'mass') return m.mass;
+  if ((parts[3] === 'spin_inertia' || parts[3] === 'transverse_inertia') && parts.length === 4) return m[parts[3]];
   const c = AXES.indexOf(parts[4] ?? '');
   return parts[3] === 'centre' ? m.centre?.[c] : parts[3] === 'inertia' ? m.inertia?.[c]?.[c] : undefined;
 }

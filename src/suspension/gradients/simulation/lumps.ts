@@ -25,6 +25,7 @@ import { rotationMatrix } from '../../../../kernel/dual';
 import type { DynamicsModel } from '../../../mechanics/build';
 import type { ParameterTerm } from '../../../gradients/run';
 import type { SuspensionDynamicsSpec } from '../../dynamics/model';
+import { wheelMoments } from '../../dynamics/wheel-inertia';
 
 /** A part's mass, centre (mm) and inertia (kg·mm², row-major) with their rates per unit of the parameter. */
 export interface LumpRate { part: string; mass: number; centre: number[]; inertia: number[]; dmass: number; dcentre: number[]; dinertia: number[] }
@@ -109,8 +110,10 @@ export function lumpRates(geometry: Geometry, spec: SuspensionDynamicsSpec, name
     const dm = is('dynamics.masses.wheel.mass');
     let I: number[], dI: number[];
     if (wheel.inertia) { I = wheel.inertia.flat(); dI = zeros(9); e('dynamics.masses.wheel.inertia').forEach((x, k) => { dI[k * 4] = x; }); } else {
-      const Ia = (wheel.mass * R * R) / 2, Ip = (wheel.mass * (3 * R * R + width * width)) / 12;
-      const dIa = (dm * R * R) / 2, dIp = (dm * (3 * R * R + width * width)) / 12;
+      // the file's moments stay as the mass moves (each its own number), the cylinder's grow with it
+      const { Ia, Ip } = wheelMoments(wheel, geometry);
+      const dIa = wheel.spin_inertia !== undefined ? is('dynamics.masses.wheel.spin_inertia') : (dm * R * R) / 2;
+      const dIp = wheel.transverse_inertia !== undefined ? is('dynamics.masses.wheel.transverse_inertia') : (dm * (3 * R * R + width * width)) / 12;
       I = zeros(9); dI = zeros(9);
       for (let r = 0; r < 3; r++) for (let q = 0; q < 3; q++) {
         I[r * 3 + q] = Ip * (r === q ? 1 : 0) + (Ia - Ip) * s[r] * s[q];
