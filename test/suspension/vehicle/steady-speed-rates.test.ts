@@ -22,7 +22,7 @@ function at(name: string, d: number): number[] {
 }
 
 describe('the steer and yaw-rate gain at a speed', () => {
-  const steps: Record<string, number> = { 'rear.spring.rate': 0.5, 'vehicle_config.cg_position.z': 2, 'front.upper_wishbone_outboard.z': 1, 'rear.dynamics.masses.wheel.mass': 0.5 };
+  const steps: Record<string, number> = { 'rear.spring.rate': 0.5, 'vehicle_config.cg_position.z': 2, 'front.upper_wishbone_outboard.z': 1, 'rear.dynamics.masses.wheel.mass': 0.5, 'front.left.axle_outboard.z': 1, 'rear.axle_inboard.x': 1, 'front.axle_outboard.x': 0.25 };
   const names = Object.keys(steps), metrics = [`vehicle.steer@${KMH}`, `vehicle.yaw_rate_gain@${KMH}`];
   const r = steadySpeedSensitivity(buildVehicle(spec), names, metrics, R);
 
