@@ -15,10 +15,13 @@ const SOAK = [
   'test/suspension/vehicle/run-gradients.test.ts',
 ];
 /**
- * End-to-end runs of the package and the browser: the viewer in Chromium, the multi-process
- * CLI runs, and the packed package installed in a bare project (its build and install).
+ * End-to-end runs of the package and the browser: the viewer in Chromium (BROWSER), the
+ * multi-process CLI runs on a real Redis and the packed package installed in a bare project
+ * (its build and install) (PROCESSES).
  */
-const E2E = ['test/e2e/**/*.test.ts', 'test/package/pack.test.ts'];
+const PROCESSES = ['test/e2e/queue.test.ts', 'test/package/pack.test.ts'];
+const BROWSER = ['test/e2e/**/*.test.ts'];
+const E2E = [...BROWSER, ...PROCESSES];
 
 export default defineConfig({
   test: {
@@ -48,8 +51,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the browser, package and CLI end-to-end runs: each file in a fresh context, as before
-        test: { name: 'e2e', include: E2E },
+        // the browser runs, each file in a fresh context; the viewer built once for all of them
+        // (test/setup/viewer-server.ts; a global setup runs only where its project has files to run)
+        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts'] },
+      },
+      {
+        extends: true,
+        // the multi-process CLI runs and the packed package: each file in a fresh context
+        test: { name: 'processes', include: PROCESSES },
       },
     ],
   },

@@ -57,20 +57,20 @@ describe('kinemate sensitivity / fit on a vehicle file', () => {
     expect(r.metrics['vehicle.understeer_gradient@R100'].value).toBe(out.summary.understeer_gradient);
     // the step is solved from the sweep's start there, from rest here: the same state to the solver's tolerance
     expect(r.metrics['vehicle.steer@60@R100'].value).toBeCloseTo(out.steps[0].steer, 8);
-    const bad = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R0']);
+    const bad = await runMain(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@R0']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/vehicle\.understeer_gradient@R0.*above 0/);
   });
 
   it('takes the figures through the rack as @rack: --steady-state --steer rack\'s values; a bad one refused', async () => {
-    const run = await kinemate(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@rack', '--metric', 'vehicle.steer@40@rack', '--parameter', 'front.trackrod_outboard.x']);
+    const run = await runMain(['sensitivity', SEDAN, '--metric', 'vehicle.understeer_gradient@rack', '--metric', 'vehicle.steer@40@rack', '--parameter', 'front.trackrod_outboard.x']);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(Object.keys(r.metrics)).toEqual(['vehicle.understeer_gradient@rack', 'vehicle.steer@40@rack']);
     expect(r.units.understeer_gradient).toBe('deg/g');
     // (the gradients are checked against differences in test/suspension/vehicle/rack-rates.test.ts)
     expect(Number.isFinite(r.metrics['vehicle.understeer_gradient@rack'].gradient['front.trackrod_outboard.x'])).toBe(true);
-    const steady = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack']);
+    const steady = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack']);
     expect(steady.code, steady.stderr).toBe(0);
     const out = JSON.parse(steady.stdout);
     expect(r.metrics['vehicle.understeer_gradient@rack'].value).toBe(out.summary.understeer_gradient);

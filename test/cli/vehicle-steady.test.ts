@@ -54,7 +54,7 @@ describe('kinemate vehicle --steady-state', () => {
   });
 
   it('takes an open differential with --differential open: equal drive forces, a slip ratio per driven wheel', async () => {
-    const run = await kinemate(['vehicle', 'examples/vehicles/sedan_mf.vehicle.yaml', '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--differential', 'open']);
+    const run = await runMain(['vehicle', 'examples/vehicles/sedan_mf.vehicle.yaml', '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--differential', 'open']);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout), s = r.steps[0];
     expect(r.differential).toBe('open');
@@ -62,7 +62,7 @@ describe('kinemate vehicle --steady-state', () => {
     expect(s.slip_ratios.rear_left).toBeGreaterThan(s.slip_ratios.rear_right);
     expect(s.tyres.rear_left.longitudinal_force).toBeCloseTo(s.tyres.rear_right.longitudinal_force, 4);
     for (const [args, why] of [[['--differential', 'half', '--steer', 'rack'], /--differential must be open or locked, got "half"/], [['--differential', 'open'], /--differential goes with --steady-state --steer rack/]] as const) {
-      const bad = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', ...args]);
+      const bad = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', ...args]);
       expect(bad.code).toBe(1);
       expect(bad.stderr.trim()).toMatch(why);
       expect(bad.stderr.trim().split('\n')).toHaveLength(1);
@@ -70,12 +70,12 @@ describe('kinemate vehicle --steady-state', () => {
   });
 
   it('puts the tyres\' aligning moments on the uprights with --aligning-moments', async () => {
-    const run = await kinemate(['vehicle', 'examples/vehicles/sedan_mf.vehicle.yaml', '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--aligning-moments']);
+    const run = await runMain(['vehicle', 'examples/vehicles/sedan_mf.vehicle.yaml', '--steady-state', '--radius', '40', '--speed', '40:40:1', '--steer', 'rack', '--aligning-moments']);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout), s = r.steps[0];
     expect(r.aligning_moments).toBe(true);
     expect(Math.abs(s.tyres.front_left.aligning_moment)).toBeGreaterThan(1000);
-    const bad = await kinemate(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--aligning-moments']);
+    const bad = await runMain(['vehicle', SEDAN, '--steady-state', '--radius', '40', '--speed', '40:40:1', '--aligning-moments']);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe('kinemate: vehicle: --aligning-moments goes with --steady-state --steer rack');
   });

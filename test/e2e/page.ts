@@ -4,7 +4,7 @@
  * wait until every request is answered and drawn, find a handle on the screen).
  */
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, startViewerServer, REPO_ROOT, type ViewerServer } from '../../viewer/harness/browser';
@@ -51,14 +51,23 @@ export async function openViewer(browser: Browser, url: string): Promise<{ page:
 }
 
 /**
- * One built viewer and one Chromium for the enclosing describe block (started before its
+ * The run's built viewer (test/setup/viewer-server.ts: one build for every browser file), or
+ * one built for this file where the run provides none.
+ */
+export async function viewerServer(): Promise<ViewerServer> {
+  const url = inject('viewerUrl');
+  return url ? { url, close: async () => {} } : startViewerServer();
+}
+
+/**
+ * The run's viewer and one Chromium for the enclosing describe block (started before its
  * tests, closed after); returns the function that opens a fresh page on them.
  */
 export function viewerSession(): () => Promise<{ page: Page; errors: string[] }> {
   let server: ViewerServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startViewerServer(), launchChromium()]);
+    [server, browser] = await Promise.all([viewerServer(), launchChromium()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
