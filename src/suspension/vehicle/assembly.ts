@@ -172,8 +172,11 @@ export function vehicleAssembly(spec: VehicleSpec, axleAssembly: AxleAssemblySou
 export function rackCoordinate(doc: AssemblyDoc): string | null {
   const spring = doc.forces?.[STEERING_SPRING];
   if (spring?.type === 'coordinate_spring') return spring.coordinate;
-  return (doc.held ?? []).find((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle')) ?? null;
+  return (doc.held ?? []).find(isRackHold) ?? null;
 }
+
+/** A front axle's held coordinate that is not a wheel's bearing: its rack. */
+const isRackHold = (h: string): boolean => h.startsWith('front_') && !h.endsWith('_bearing.angle');
 
 /** The steering's stiffness at the rack (vehicle file `steering.rack_stiffness`): a coordinate spring. */
 export const STEERING_SPRING = 'front_steering';
@@ -185,7 +188,7 @@ export const STEERING_SPRING = 'front_steering';
  */
 function steeringSpring(spec: VehicleSpec, held: string[], forces: Record<string, ForceDoc>): void {
   if (!spec.steering) return;
-  const at = held.findIndex((h) => h.startsWith('front_') && !h.endsWith('_bearing.angle'));
+  const at = held.findIndex(isRackHold);
   if (at < 0) return; // the file reader refuses a front axle without a rack
   const [coordinate] = held.splice(at, 1);
   forces[STEERING_SPRING] = { type: 'coordinate_spring', coordinate, stiffness: spec.steering.rack_stiffness, free: 0 } as ForceDoc;
