@@ -242,6 +242,22 @@ function levelOnRoad(dyn: DynamicsModel, wheels: readonly VehicleWheel[], cg: Po
   return { road, cg: R(cg) as Point3, yaw: Math.atan2(ex[1], ex[0]) };
 }
 
+/**
+ * The datum's yaw stiffness (N·mm/rad): the tyres' vertical stiffness together times the mean
+ * square of the design contacts' horizontal distance from the centre of mass. With the rates
+ * of the contacts (`dc`, per wheel) and of the centre of mass (`dcg`) along a number: its rate
+ * (an axle point or cg_position moves it, and the datum carries the aligning moments' yaw in a
+ * turn, so the turn's gradients need it).
+ */
+export function datumYawStiffness(wheels: readonly VehicleWheel[], cg: readonly number[], dc?: readonly (readonly number[])[], dcg: readonly number[] = [0, 0, 0]): number {
+  const kz = wheels.reduce((s, w) => s + w.tyre.stiffness, 0);
+  const sum = wheels.reduce((s, w, i) => {
+    const x = w.designContact[0] - cg[0], y = w.designContact[1] - cg[1];
+    return s + (dc ? 2 * (x * (dc[i][0] - dcg[0]) + y * (dc[i][1] - dcg[1])) : x * x + y * y);
+  }, 0);
+  return (kz * sum) / wheels.length;
+}
+
 /** The rigid turn (pitch, then roll) that brings the four design contacts into a level plane, as a map (its quaternion `q`). */
 export function levelRotation(wheels: readonly VehicleWheel[]): ((p: readonly number[]) => number[]) & { q: number[] } {
   // least squares z = a + b x + c y through the contacts
@@ -294,8 +310,7 @@ export function buildVehicle(spec: VehicleSpec, assembled = vehicleAssembly(spec
   dyn.forces.add(inertia);
   // the datum as stiff as the tyres together vertically, turning about the centre of the four
   const kz = wheels.reduce((s, w) => s + w.tyre.stiffness, 0);
-  const r2 = wheels.reduce((s, w) => s + (w.designContact[0] - cg[0]) ** 2 + (w.designContact[1] - cg[1]) ** 2, 0) / wheels.length;
-  const datum = new BodyDatum(bodyVar, cg, level.cg, level.yaw, kz, kz * r2);
+  const datum = new BodyDatum(bodyVar, cg, level.cg, level.yaw, kz, datumYawStiffness(wheels, cg));
   dyn.forces.add(datum);
   const totalMass = dyn.bodies.reduce((s, b) => s + b.body.mass, 0) * 1000;
   return { spec, doc, dyn, wheels, contacts, inertia, datum, road, cgDesign: cg, totalMass };

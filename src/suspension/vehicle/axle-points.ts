@@ -16,7 +16,7 @@ import type { ForceBlock } from '../../../kernel/forces';
 import type { Geometry } from '../files';
 import { wheelMoments, type WheelMassSpec } from '../dynamics/wheel-inertia';
 import { axlePointRates } from '../gradients/simulation/axle-points';
-import { cgWorld, type CornerName, type VehicleModel } from './assembly';
+import { cgWorld, datumYawStiffness, type CornerName, type VehicleModel } from './assembly';
 import { ContactPatchForce } from './contact';
 import { BodyDatum } from './datum';
 import type { LumpRate } from '../gradients/simulation/lumps';
@@ -40,8 +40,8 @@ export function wheelMove(geometry: Geometry, hardpoints: Geometry['corners'][nu
   return { wheel, turn: sd, lump: { dmass: 0, dcentre: wheel.centre, dinertia } };
 }
 
-/** The level's rates along the design contacts' moves: the road's height (mm), the datum's anchor (mm, world) and heading (rad). */
-export interface LevelRates { road: number; anchor: number[]; yaw: number }
+/** The level's rates along the design contacts' moves: the road's height (mm), the datum's anchor (mm, world), heading (rad) and yaw stiffness (N·mm/rad). */
+export interface LevelRates { road: number; anchor: number[]; yaw: number; yawStiffness: number }
 
 const rx = (a: number) => [[1, 0, 0], [0, Math.cos(a), -Math.sin(a)], [0, Math.sin(a), Math.cos(a)]];
 const ry = (a: number) => [[Math.cos(a), 0, Math.sin(a)], [0, 1, 0], [-Math.sin(a), 0, Math.cos(a)]];
@@ -71,7 +71,8 @@ export function levelRates(m: VehicleModel, wheels: readonly WheelMove[]): Level
   c.forEach((p, w) => { road += (mv(dR, p)[2] + mv(R, dc[w])[2]) / c.length; });
   const anchor = mv(dR, cgWorld(m.spec));
   const e = mv(R, [1, 0, 0]), de = mv(dR, [1, 0, 0]);
-  return { road, anchor, yaw: (e[0] * de[1] - e[1] * de[0]) / (e[0] * e[0] + e[1] * e[1]) };
+  // the datum's yaw stiffness follows the contacts' spread about the centre of mass (assembly.ts)
+  return { road, anchor, yaw: (e[0] * de[1] - e[1] * de[0]) / (e[0] * e[0] + e[1] * e[1]), yawStiffness: datumYawStiffness(m.wheels, m.cgDesign, dc) };
 }
 
 function solve3(A: number[][], r: number[]): number[] {
@@ -80,19 +81,36 @@ function solve3(A: number[][], r: number[]): number[] {
   return [0, 1, 2].map((k) => det(A.map((row, i) => row.map((x, j) => (j === k ? r[i] : x)))) / d);
 }
 
-/** The contacts and the datum with the level moved by its rates (one unit of the number): their force blocks' indices and copies. */
-export function levelShifted(m: VehicleModel, rates: LevelRates): { index: number; block: ForceBlock; sync: () => void }[] {
-  const blocks = m.dyn.forces.blocks, out: { index: number; block: ForceBlock; sync: () => void }[] = [];
+/** A force block's copy with a number's unit move, in place of the model's own at `index`; `sync` copies the loads set on the model's. */
+export type ShiftedBlock = { index: number; block: ForceBlock; sync: () => void };
+
+/**
+ * The contacts and the datum with the level moved by its rates (one unit of the number): their
+ * force blocks' indices and copies. The datum's moment is bilinear in its stiffness and heading,
+ * so the stiffness' rate is a copy of its own (each copy less the model's is one exact partial).
+ */
+export function levelShifted(m: VehicleModel, rates: LevelRates): ShiftedBlock[] {
+  const blocks = m.dyn.forces.blocks, out: ShiftedBlock[] = [];
   for (const c of m.contacts) {
     if (rates.road === 0) break;
     const copy = new ContactPatchForce(c.owner, c.vars[0], c.centre, c.axis, c.radius, c.stiffness, c.horizontalStiffness, c.anchor, c.ground + rates.road, c.driveReaction, c.vars[1]);
     out.push({ index: blocks.indexOf(c), block: copy, sync: () => copy.loads.set(c.loads) });
   }
-  const d = m.datum;
-  if (rates.anchor[0] !== 0 || rates.anchor[1] !== 0 || rates.yaw !== 0) {
-    const copy = new BodyDatum(d.vars[0], d.centre, [d.anchor[0] + rates.anchor[0], d.anchor[1] + rates.anchor[1], d.anchor[2]], d.yaw0 + rates.yaw, d.stiffness, d.yawStiffness);
-    out.push({ index: blocks.indexOf(d), block: copy, sync: () => undefined });
+  out.push(...datumShifted(m, rates.anchor, rates.yaw, rates.yawStiffness));
+  return out;
+}
+
+/**
+ * The datum moved by rates of its anchor (mm, world) and heading (rad), and, in a copy of its
+ * own, of its yaw stiffness (N·mm/rad), as levelShifted's entries (none for a rate of 0).
+ */
+export function datumShifted(m: VehicleModel, anchor: readonly number[], yaw: number, yawStiffness: number): ShiftedBlock[] {
+  const d = m.datum, index = m.dyn.forces.blocks.indexOf(d), out: ShiftedBlock[] = [];
+  if (anchor[0] !== 0 || anchor[1] !== 0 || yaw !== 0) {
+    const copy = new BodyDatum(d.vars[0], d.centre, [d.anchor[0] + anchor[0], d.anchor[1] + anchor[1], d.anchor[2]], d.yaw0 + yaw, d.stiffness, d.yawStiffness);
+    out.push({ index, block: copy, sync: () => undefined });
   }
+  if (yawStiffness !== 0) out.push({ index, block: new BodyDatum(d.vars[0], d.centre, d.anchor, d.yaw0, d.stiffness, d.yawStiffness + yawStiffness), sync: () => undefined });
   return out;
 }
 

@@ -23,7 +23,7 @@ import { rotationMatrix, withTangents, type TangentSeeds } from '../../../kernel
 import { constraintMultipliers } from '../../../kernel/multipliers';
 import { denseTimes as times, addInto as plus } from '../../../kernel/linalg';
 import type { TyreModel } from '../../../mates/tyres';
-import { levelRotation, type VehicleModel } from './assembly';
+import { datumYawStiffness, levelRotation, type VehicleModel } from './assembly';
 import type { SolvedState } from './analysis';
 import { vehicleParameter, type VehicleParameter } from './parameters';
 import { rowSolver, stateRates, type VehicleMetricGradient } from './static-gradients';
@@ -31,7 +31,7 @@ import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } f
 import { balances, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
 import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { VehicleInputError } from './errors';
-import { contactSeeds, contactTerm, geometryMoves, levelRates, levelShifted, levelTerm } from './axle-points';
+import { contactSeeds, contactTerm, datumShifted, geometryMoves, levelRates, levelShifted, levelTerm, type ShiftedBlock } from './axle-points';
 
 const DEG = 180 / Math.PI;
 
@@ -159,7 +159,7 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     plus(r, times(Lt.K, qa, n));
     for (let i = 0; i < n; i++) r[i] += ut[nf + 1] * Qbeta[i];
     const movers = moversOf(p);
-    if (datum) movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]);
+    if (datum) { movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]); levelTerm(m, datum.shifted, null, qa, r); }
     elementRates(m, qp, qa, r, movers);
     parameterRates(m, layout, p, qa, aDir, r);
     rack?.holdRate?.(p, r, u[nf]);
@@ -311,28 +311,22 @@ function massRates(m: VehicleModel, layout: Int32Array, qd: Float64Array, param:
 
 /**
  * The body datum's share of a number that moves cg_position (datum.ts: its springs hold the
- * body's point at cg_position to the anchor, cg_position turned level): the point's local
- * seed (its stiffness' rate, by the datum's duals) and ∂Q/∂θ at the state — the point's part
- * by the same duals, the anchor's (the load is affine in it) as a difference of two loads.
+ * body's point at cg_position to the anchor, cg_position turned level, its yaw stiffness from
+ * the contacts' spread about cg_position, assembly.ts datumYawStiffness): the point's local
+ * seed (its stiffness' rate, by the datum's duals), the anchor's and the yaw stiffness' copies
+ * (`shifted`: the load is affine in each) and ∂Q/∂θ at the state from both.
  */
-export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: number; local: TangentSeeds['local']; dQ: Float64Array } | null {
+export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: number; local: TangentSeeds['local']; dQ: Float64Array; shifted: ShiftedBlock[] } | null {
   if (p.cg.every((x) => x === 0)) return null;
   const { dyn } = m, forces = dyn.forces, index = forces.blocks.indexOf(m.datum), slots = forces.slotsOf(index), d = slots.length;
   const move = Float64Array.of(0, 0, 0, p.cg[0], p.cg[1], p.cg[2]);
   const local: TangentSeeds['local'] = (_col, x, isPoint) => (isPoint && x === m.datum.centre ? move : null);
-  const dQ = new Float64Array(forces.size), q = new Float64Array(d), q0 = new Float64Array(d);
-  const kk = new Float64Array(d * d);
-  const evaluate = (out: Float64Array) => m.datum.evaluate(dyn.system.state, forces.offsetsOf(index), new Float64Array(d), 0, out, kk, null);
-  const duals = withTangents({ pose: () => null, local, scalar: () => 0 }, () => { evaluate(q); return m.datum.duals!(); });
-  const seeded = duals.map((x) => x.t?.v ?? 0);
-  const anchor = m.datum.anchor as number[], dA = levelRotation(m.wheels)(p.cg);
-  evaluate(q0);
-  for (let i = 0; i < 3; i++) anchor[i] += dA[i];
-  evaluate(q);
-  for (let i = 0; i < 3; i++) anchor[i] -= dA[i];
-  for (let i = 0; i < d; i++) if (slots[i] >= 0) dQ[slots[i]] += seeded[i] + (q[i] - q0[i]);
-  evaluate(q0);
-  return { index, local, dQ };
+  const dQ = new Float64Array(forces.size), q = new Float64Array(d);
+  const duals = withTangents({ pose: () => null, local, scalar: () => 0 }, () => { m.datum.evaluate(dyn.system.state, forces.offsetsOf(index), new Float64Array(d), 0, q, new Float64Array(d * d), null); return m.datum.duals!(); });
+  for (let i = 0; i < d; i++) if (slots[i] >= 0) dQ[slots[i]] += duals[i].t?.v ?? 0;
+  const shifted = datumShifted(m, levelRotation(m.wheels)(p.cg), 0, datumYawStiffness(m.wheels, m.cgDesign, m.wheels.map(() => [0, 0, 0]), p.cg));
+  levelTerm(m, shifted, dQ, null, null);
+  return { index, local, dQ, shifted };
 }
 
 function minus(a: Float64Array, b: Float64Array): Float64Array {
