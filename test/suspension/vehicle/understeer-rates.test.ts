@@ -29,10 +29,11 @@ function extrapolated(name: string, h: number): number[] {
 }
 
 describe('the understeer gradient\'s gradient', () => {
-  // a spring rate; the body's mass; cg height (the balances' point, the body's datum and centre moving); a rear
+  // a spring rate; the body's mass; cg height and place (the balances' point, the body's datum and centre moving); a rear
   // chassis pickup (a link's length row); a front upright pickup (hinge axes, masses placed from points); a bar's rate
   const steps: Record<string, number> = {
     'rear.spring.rate': 0.5, 'body.mass': 5, 'vehicle_config.cg_position.z': 2,
+    'vehicle_config.cg_position.x': 2, // the datum's anchor under the toe forces' drag: its sideslip gradient 3e-5 off without its K·q_a
     'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_outboard.z': 1, 'front.anti_roll.rate': 500,
     'front.dynamics.masses.wheel.mass': 0.5, // a lump on each front wheel: its d'Alembert load and the car's centre of mass
   };
