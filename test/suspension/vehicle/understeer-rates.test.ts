@@ -33,7 +33,8 @@ describe('the understeer gradient\'s gradient', () => {
   // chassis pickup (a link's length row); a front upright pickup (hinge axes, masses placed from points); a bar's rate
   const steps: Record<string, number> = {
     'rear.spring.rate': 0.5, 'body.mass': 5, 'vehicle_config.cg_position.z': 2,
-    'vehicle_config.cg_position.x': 2, // the datum's anchor under the toe forces' drag: its sideslip gradient 3e-5 off without its K·q_a
+    // the datum's anchor under the toe forces' drag: without its K·q_a the sideslip gradient's rate 3e-5 off (x), 0.35 (y)
+    'vehicle_config.cg_position.x': 2, 'vehicle_config.cg_position.y': 0.5,
     'rear.lower_front_link_inboard.z': 1, 'front.upper_wishbone_outboard.z': 1, 'front.anti_roll.rate': 500,
     'front.dynamics.masses.wheel.mass': 0.5, // a lump on each front wheel: its d'Alembert load and the car's centre of mass
   };
