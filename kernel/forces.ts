@@ -46,15 +46,6 @@ export interface ForceBlock {
    * no C to write, and ForceSet has none to scatter (C stays the zeros it was cleared to).
    */
   readonly velocityFree?: boolean;
-  /**
-   * Optional: K and C (localDim², row-major, written) at this state, for a large system's kept
-   * iteration matrix (kernel/integrator/iteration.ts): ForceSet.refreshDerivatives swaps them
-   * in at each refactor while the other blocks' stay as last assembled. They need only be
-   * good enough for Newton's matrix (its fixed point is the residual's): a closed form may
-   * leave out small terms (a damper's velocity-dependent K). Elements whose K and C drift the
-   * most between the kept matrix's full assemblies (the springs, the tyres) have it.
-   */
-  refreshedDerivatives?(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, K: Float64Array, C: Float64Array, slots: Int32Array): void;
 }
 
 /**
@@ -82,11 +73,6 @@ interface Entry {
   offsets: Int32Array;
   /** Global tangent slot of each local slot (−1: a fixed variable's, dropped). */
   slots: Int32Array;
-  /** A block with refreshedDerivatives: its K and C as last scattered (refreshDerivatives replaces them); null for others. */
-  lastK: Float64Array | null;
-  lastC: Float64Array | null;
-  /** For those: each local entry's row-major index in the n × n K and C (−1: a fixed variable's). */
-  places: Int32Array | null;
 }
 
 /** The force blocks of one system: gathers velocities, scatters local results. */
@@ -141,12 +127,7 @@ export class ForceSet {
         for (let k = 0; k < variable.dim; k++) slots.push(layout[v] < 0 ? -1 : layout[v] + k);
       }
       maxLocal = Math.max(maxLocal, slots.length);
-      const refreshed = block.refreshedDerivatives !== undefined, m2 = slots.length * slots.length;
-      const places = refreshed ? Int32Array.from({ length: m2 }, (_, l) => {
-        const gi = slots[Math.floor(l / slots.length)], gj = slots[l % slots.length];
-        return gi < 0 || gj < 0 ? -1 : gi * size + gj;
-      }) : null;
-      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, lastK: refreshed ? new Float64Array(m2) : null, lastC: refreshed ? new Float64Array(m2) : null, places };
+      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true };
     });
     if (this.localQ.length < maxLocal) {
       this.localQ = new Float64Array(maxLocal);
@@ -214,37 +195,7 @@ export class ForceSet {
       for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }
       if (K && lk) scatterBlock(K, n, lk, slots);
       if (C && lcb) scatterBlock(C, n, lcb, slots);
-      if (e.lastK && lk) e.lastK.set(lk.subarray(0, m * m));
-      if (e.lastC && lcb) e.lastC.set(lcb.subarray(0, m * m));
     }
-  }
-
-  /**
-   * K and C (as `assemble` left them, possibly steps ago) with the blocks that have
-   * ForceBlock.refreshedDerivatives brought to this state: each one's last local K and C
-   * taken out, its new ones added. Q is not touched. Whether any block has them.
-   */
-  refreshDerivatives(velocity: Float64Array, t: number, K: Float64Array, C: Float64Array): boolean {
-    this.refresh();
-    const state = this.system.state, entries = this.entries, lk = this.localK, lc = this.localC;
-    let any = false;
-    for (let b = 0; b < entries.length; b++) {
-      const e = entries[b], oldK = e.lastK, oldC = e.lastC, places = e.places;
-      if (!oldK || !oldC || !places) continue;
-      any = true;
-      this.passes++;
-      e.block.refreshedDerivatives!(state, e.offsets, this.gather(e, velocity), t, lk, lc, e.slots);
-      for (let l = 0; l < places.length; l++) {
-        const g = places[l];
-        if (g < 0) continue;
-        const k = lk[l], c = lc[l];
-        K[g] += k - oldK[l];
-        C[g] += c - oldC[l];
-        oldK[l] = k;
-        oldC[l] = c;
-      }
-    }
-    return any;
   }
 
   /** Stored potential energy of every conservative block. */

@@ -75,23 +75,6 @@ export class PointToPointForce extends BodyForceBlock {
     return true;
   }
 
-  /**
-   * K and C in closed form for a kept matrix (ForceBlock.refreshedDerivatives;
-   * mates/tension-stiffness.ts): C = (∂Q/∂T) c' ∂l̇/∂v, which is the tension stiffness's
-   * axial term with c' = dT/dl̇ for dT/dl and no tension (∂l̇/∂v = ∂l/∂δ), exact; K the tension
-   * stiffness with the spring's dT/dl, leaving out the damper's velocity-dependent terms.
-   */
-  refreshedDerivatives(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, K: Float64Array, C: Float64Array, slots: Int32Array): void {
-    pointToPointValues(this, state, offsets, velocity, SCRATCH_Q);
-    const ca = slots[0] >= 0 ? 0 : -1, cb = slots[6] >= 0 ? 6 : -1;
-    K.fill(0, 0, 144);
-    C.fill(0, 0, 144);
-    const axial = this.spring ? this.spring.evaluate(this.last.length, this.law)[1] : 0;
-    addTensionStiffness(K, 12, state, this.last.tension, offsets[0], ca, this.localA, offsets[1], cb, this.localB, axial);
-    const viscous = this.damper ? this.damper.evaluate(this.last.rate, this.law)[1] : 0;
-    if (viscous !== 0) addTensionStiffness(C, 12, state, 0, offsets[0], ca, this.localA, offsets[1], cb, this.localB, viscous);
-  }
-
   protected compute(): void {
     this.point(this.pa, 0, this.a); this.point(this.pb, 1, this.b);
     dvSub(this.dir, this.pb, this.pa);
@@ -141,7 +124,7 @@ export class PointToPointForce extends BodyForceBlock {
     return this.damper.evaluate(this.rate.v, this.law)[0] * this.rate.v;
   }
 }
-const ZERO12 = new Float64Array(12), SCRATCH_Q = new Float64Array(12);
+const ZERO12 = new Float64Array(12);
 
 // ---- bushings ----
 

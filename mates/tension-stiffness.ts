@@ -14,7 +14,6 @@
  *   ∂f_k/∂v_j = B_kj,   ∂f_k/∂ω_j = −B_kj [p_j]ₓ + δ_kj [f_k]ₓ,   ∂m_k/∂· = [p_k]ₓ ∂f_k/∂·.
  */
 import { rotationMatrix } from '../kernel/dual';
-import { hypot3 } from '../kernel/vec3';
 
 const Ra = new Float64Array(9), Rb = new Float64Array(9), P = new Float64Array(9);
 const xa = new Float64Array(3), xb = new Float64Array(3), u = new Float64Array(3);
@@ -34,7 +33,7 @@ export function addTensionStiffness(
   worldPoint(xa, Ra, state, offA, pa);
   worldPoint(xb, Rb, state, offB, pb);
   const d0 = xb[0] - xa[0], d1 = xb[1] - xa[1], d2 = xb[2] - xa[2];
-  const l = hypot3(d0, d1, d2);
+  const l = Math.hypot(d0, d1, d2);
   u[0] = d0 / l; u[1] = d1 / l; u[2] = d2 / l;
   const k = T / l;
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) P[3 * i + j] = k * ((i === j ? 1 : 0) - u[i] * u[j]);

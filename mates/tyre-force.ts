@@ -9,7 +9,6 @@ import {
 } from '../kernel/dual';
 import { BodyForceBlock, ORIGIN } from './body-force';
 import { tyreDissipation, tyrePotential, tyreValues } from './tyre-values';
-import { tyreDerivatives } from './tyre-stiffness';
 
 const ZERO12 = new Float64Array(12);
 
@@ -46,8 +45,6 @@ export function rimContact(x: DualVec3, p: Dual, c: DualVec3, d: DualVec3, radiu
  * max(0, k p + c ṗ) upward at the contact (none while p ≤ 0). ṗ is minus the vertical
  * velocity of the wheel's material point at the contact.
  */
-const SCRATCH_Q = new Float64Array(12);
-
 export class TyreForce extends BodyForceBlock {
   // centre, unit axis and contact point (read by a slipping tyre, mates/tyres/slip-force.ts)
   protected readonly c = this.vec(); protected readonly a = this.vec(); private readonly s = this.vec(); protected readonly x = this.vec();
@@ -77,15 +74,6 @@ export class TyreForce extends BodyForceBlock {
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && this.byHand) { tyreValues(this, state, offsets, velocity, Q); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
-  }
-
-  /**
-   * K and C for a kept matrix (ForceBlock.refreshedDerivatives): in closed form
-   * (mates/tyre-stiffness.ts) for this class; a subclass's by its dual pass.
-   */
-  refreshedDerivatives(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, K: Float64Array, C: Float64Array, slots: Int32Array): void {
-    if (this.byHand) tyreDerivatives(this, state, offsets, velocity, K, C);
-    else super.evaluate(state, offsets, velocity, t, SCRATCH_Q, K, C, slots);
   }
 
   /** Contact point and penetration as duals. */

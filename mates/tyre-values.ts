@@ -43,13 +43,6 @@ function cross(out: Float64Array, u: Float64Array, z: Float64Array): void {
 
 const ORIGIN = Float64Array.of(0, 0, 0);
 
-/**
- * The last `tyreValues` call's contact geometry (read-only; overwritten by the next call): the
- * wheel's and the road part's rotation matrices, the contact point x, the road point r, the
- * wheel axis a (world, unit) and s = (a·e_z) a − e_z (x = centre + radius s/|s|).
- */
-export const lastContact: { readonly RW: Float64Array; readonly RR: Float64Array; readonly x: Float64Array; readonly r: Float64Array; readonly a: Float64Array; readonly s: Float64Array } = { RW, RR, x, r, a, s };
-
 /** TyreForce.contact's values: the contact point into x (and the road point into r); returns the penetration. */
 function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
   rotationMatrix(RW, state, offsets[0] + 3);
@@ -119,18 +112,6 @@ export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: Arr
     if (e.road) apply(6, RR, state, offsets[1], N, -1);
   }
   for (let i = 0; i < count; i++) Q[i] = q[i];
-}
-
-/** The load N (0 off the road or under tension) and the report in `e.last`, as `tyreValues` finds them, without Q. */
-export function tyreLoad(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): number {
-  const p = contact(e, state, offsets);
-  e.last.force = 0;
-  if (!(p > 0)) return 0;
-  let N = p * e.stiffness;
-  if (e.damping !== 0) N = N + dampingTerm(e, state, offsets, xi);
-  if (!(N > 0)) return 0;
-  e.last.force = N;
-  return N;
 }
 
 /** BodyForceBlock.apply's values for the vertical force (0, 0, N) at x on the body whose slots start at b, times sign. */

@@ -186,7 +186,6 @@ export class IterationSystem {
     const kc = matrix && (derivatives || !this.keptDerivatives);
     forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
-    else if (matrix && this.large && forces.refreshDerivatives(v, t, this.K, this.C)) this.keepVanishedDiagonals();
     if (matrix) this.clear(N);
     this.gyro(v, matrix ? this.S : null, N, gyroScale);
     return this.dynamicResidual(vdot, lambda, constraints);
@@ -213,7 +212,6 @@ export class IterationSystem {
    */
   deferredMatrix(forces: ForceSet, derivatives: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number): void {
     if (derivatives || !this.keptDerivatives) { this.residual(forces, true, v, vdot, lambda, constraints, t, N, gyroScale); return; }
-    if (forces.refreshDerivatives(v, t, this.K, this.C)) this.keepVanishedDiagonals();
     this.clear(N);
     this.gyro(v, this.S, N, gyroScale);
   }
