@@ -67,11 +67,11 @@ export class IterationSystem {
    */
   private keptDerivatives = false;
   /**
-   * A small matrix's dynamic block (n × n: mass, gyroscopic and force derivatives over β') as
-   * last assembled with new derivatives, for the matrix of size blockN (−1: none); blockKept:
-   * the last `residual` left it to `factor` (integrator.ts: a step after an unchecked one).
+   * The size of the small matrix whose dynamic block (n × n: mass, gyroscopic and force
+   * derivatives over β') S holds as last assembled with new derivatives (−1: none; nothing
+   * else writes it, and the LU reads S without changing it); blockKept: the last `residual`
+   * left that block to `factor` (integrator.ts: a step after an unchecked one).
    */
-  private readonly block: Float64Array;
   private blockN = -1;
   private blockKept = false;
   /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
@@ -104,7 +104,6 @@ export class IterationSystem {
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE, true);
     this.patterns = bodies.map((b) => massPattern(b.M));
     this.kDiagonal = new Float64Array(n);
-    this.block = new Float64Array(N <= DENSE_MAX_SIZE ? n * n : 0);
     this.cDiagonal = new Float64Array(n);
   }
 
@@ -165,11 +164,8 @@ export class IterationSystem {
     const n = this.n, S = this.S, K = this.K, C = this.C;
     const inv = 1 / betaP;
     const p = this.pattern !== null && this.pattern.N === N ? this.pattern : null;
-    if (this.blockKept) {
-      const D = this.block;
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * N + j] = D[i * n + j];
-      constraints.addToMatrix(S, N);
-    } else if (p) {
+    if (this.blockKept) constraints.addToMatrix(S, N);
+    else if (p) {
       this.addMass(S, N, 1);
       p.subtractForces(S, K, C, inv, gammaP);
       p.addRows(S, constraints.J);
@@ -180,11 +176,7 @@ export class IterationSystem {
         for (let j = 0; j < n; j++) S[si + j] -= inv * (K[ki + j] + gammaP * C[ki + j]);
       }
       constraints.addToMatrix(S, N);
-      if (N <= DENSE_MAX_SIZE) {
-        const D = this.block;
-        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) D[i * n + j] = S[i * N + j];
-        this.blockN = N;
-      }
+      if (N <= DENSE_MAX_SIZE) this.blockN = N;
     }
     this.factorisations++;
     this.dense = N <= DENSE_MAX_SIZE;
