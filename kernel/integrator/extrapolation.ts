@@ -1,13 +1,13 @@
 /**
- * A small system's Newton start (kernel/integrator/integrator.ts): v̇ and λ at a step's end
- * extrapolated through the last accepted steps (Lagrange through up to three of them, any step
- * sizes) instead of held at the last step's. The scheme makes v, a and the increment from that
- * v̇ (TimeScheme.predict's guess), so only where Newton starts moves, not the fixed point it
- * converges to: the pendulum's start error falls from ~1e7 bounds to ~1e1–1e2, close enough
- * for its first correction to be accepted unchecked (unchecked.ts), one evaluation a step.
- * A kept matrix (corners, the quarter car) is not given it: generalized-α's v̇ carries a
- * slowly damped alternating part that the extrapolation magnifies (docs/dynamics.md).
- * Nothing here allocates after the constructor.
+ * A small system's Newton start on R³ × SO(3) (kernel/integrator/integrator.ts): v̇ and λ at a
+ * step's end extrapolated through the last accepted steps (Lagrange through up to four of them,
+ * the cubic; any step sizes) instead of held at the last step's. The scheme makes v, a and the
+ * increment from that v̇ (TimeScheme.predict's guess), so only where Newton starts moves, not
+ * the fixed point it converges to: the pendulum's start error falls from ~1e7 bounds to
+ * 1e-3…1e1, close enough for its first correction to be accepted unchecked (unchecked.ts) on
+ * every step the check interval allows. A kept matrix (corners, the quarter car) is not given
+ * it: generalized-α's v̇ carries a slowly damped alternating part that the extrapolation
+ * magnifies (docs/dynamics.md). Nothing here allocates after the constructor.
  */
 const DEPTH = 4;
 /** The cubic's weights through four equal steps (newest first). */
