@@ -17,9 +17,10 @@ export class BackwardEuler implements TimeScheme {
     this.aP = 1 / (h * h);
   }
 
-  predict(h: number, v: Float64Array, vdot: Float64Array, a: Float64Array, step: Float64Array, n: number): void {
+  predict(h: number, v: Float64Array, vdot: Float64Array, a: Float64Array, step: Float64Array, n: number, guess: Float64Array | null = null): void {
     for (let i = 0; i < n; i++) {
-      const aNew = vdot[i];
+      const aNew = guess === null ? vdot[i] : guess[i];
+      vdot[i] = aNew;
       step[i] = h * (v[i] + h * aNew);
       v[i] = v[i] + h * aNew;
       a[i] = aNew;

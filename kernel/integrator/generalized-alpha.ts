@@ -29,10 +29,12 @@ export class GeneralizedAlpha implements TimeScheme {
     this.aP = 1 / (h * h * beta);
   }
 
-  predict(h: number, v: Float64Array, vdot: Float64Array, a: Float64Array, step: Float64Array, n: number): void {
+  predict(h: number, v: Float64Array, vdot: Float64Array, a: Float64Array, step: Float64Array, n: number, guess: Float64Array | null = null): void {
     const { alphaM: am, alphaF: af, gamma, beta, c1 } = this.coefficients;
     for (let i = 0; i < n; i++) {
-      const aNew = (af * vdot[i] - am * a[i] + (1 - af) * vdot[i]) / (1 - am);
+      const next = guess === null ? vdot[i] : guess[i];
+      const aNew = (af * vdot[i] - am * a[i] + (1 - af) * next) / (1 - am);
+      vdot[i] = next;
       step[i] = h * (v[i] + h * c1 * a[i] + h * beta * aNew);
       v[i] = v[i] + h * (1 - gamma) * a[i] + h * gamma * aNew;
       a[i] = aNew;

@@ -16,7 +16,8 @@
  * - energy.ts: the energy budget, an observer of each accepted step, beside the gradient
  *   hook `onStep` (src/gradients): neither is part of the step's Newton loop;
  * - start.ts: the consistent start's projection metric and acceleration solve; errors.ts: IntegratorError;
- * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check (step-end.ts: their end's forces).
+ * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check (step-end.ts: their end's forces);
+ *   extrapolation.ts: a small system's Newton start, v̇ and λ extrapolated through the last steps.
  * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
  * differentiates) or on R³ × SO(3) (`'R3xSO3'`: the translation in world axes, exact for a
  * constant acceleration of a spinning body; kernel/integrator/product-group.ts, docs/dynamics.md).
@@ -42,6 +43,7 @@ import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
 import { UncheckedSteps } from './unchecked';
 import { StepEndForces } from './step-end';
+import { StartExtrapolation } from './extrapolation';
 import { startAccelerations, velocityMetric } from './start';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
 import { GeneralizedAlpha } from './generalized-alpha';
@@ -168,6 +170,11 @@ export class Integrator {
   private factoredH = -1;
   /** Whether a step's first correction is accepted without its check (unchecked.ts). */
   private readonly unchecked = new UncheckedSteps();
+  /** A small system's start of v̇ and λ from the last steps' (extrapolation.ts; null: held, the scheme's own), and its v̇. */
+  private extrapolation: StartExtrapolation | null = null;
+  private readonly guess: Float64Array;
+  /** The last step was accepted unchecked: an extrapolated small step after it refactors with the kept dynamic block (iteration.ts). */
+  private afterUnchecked = false;
   private readonly driverRow: Int32Array;
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
@@ -245,6 +252,7 @@ export class Integrator {
 
     this.savedState = new Float64Array(system.state.length);
     this.increment = new Float64Array(n);
+    this.guess = new Float64Array(n);
     this.account = new EnergyAccount(system, forces, bodies.map((b, i) => ({ M: b.M, slot: bodySlot[i] })), drivers, this.driverRow, n);
     this.version = system.version;
   }
@@ -313,6 +321,8 @@ export class Integrator {
     }
     this.factoredH = -1;
     this.unchecked.reset();
+    this.extrapolation = n + ma <= SMALL_SYSTEM && this.eta !== null ? new StartExtrapolation(n, m) : null;
+    this.extrapolation?.record(t0, this.etaDot ?? this.vdot, this.lambda);
     // a fixed set of rows: the matrix's nonzeros are fixed too (a redundant set's change with the motion)
     lin.usePattern(n + ma, !this.redundant, this.forces, constraints);
     this.account.reset(this.t, v, this.lambda);
@@ -342,6 +352,7 @@ export class Integrator {
   /** An accepted step of size h ended at `end`: the time, then the observers (the energy account, the gradient hook). */
   private accepted(h: number, end: number): void {
     this.t = end;
+    this.extrapolation?.record(end, this.etaDot ?? this.vdot, this.lambda);
     this.account.afterStep(h, end, this.savedV, this.v, this.lambda);
     this.onStep?.(h);
   }
@@ -368,7 +379,8 @@ export class Integrator {
     let ma = constraints.activeCount, N = n + ma;
     this.setTime(t1);
     const step = this.increment;
-    scheme.predict(h, v, vdot, a, step, n);
+    const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
+    scheme.predict(h, v, vdot, a, step, n, guess);
     this.retract(step);
     this.followProduct();
     scheme.setStep(h);
@@ -376,19 +388,22 @@ export class Integrator {
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity, first = 0;
     const afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
+    const keepBlock = guess !== null && this.afterUnchecked && !this.redundant && N <= SMALL_SYSTEM;
+    this.afterUnchecked = false;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
       constraints.evaluate(true, false);
       const phiMax = constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
-      // several steps old needed three. Every step alike, and K and C assembled with it (the
-      // damping's C enters at h, not h²: a matrix with stale ones made the gradients'
-      // finite-difference checks drift), so the Newton path does not switch with a nudge.
+      // several steps old needed three (even from the extrapolated start: 1e-2 a step of age).
+      // With the extrapolated start, a step after an unchecked one keeps the dynamic block (M,
+      // gyroscopic, K and C over β') of the step after the last check: its first correction
+      // contracts as well (the pendulum's 1e-9…1e-5 either way), the check sees that block at its oldest.
       const lin = this.lin;
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
       // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
-      const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous);
+      const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous) || (N <= SMALL_SYSTEM && !(it === 0 && keepBlock));
       // J itself only for a large matrix's pattern (a small one's rows are written from the blocks', select scatters its own); Jᵀλ reads the blocks' own
       if (fresh && !deferred && lin.large) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
@@ -427,6 +442,7 @@ export class Integrator {
       if (it === 0 && this.unchecked.accept(first)) {
         // no check (unchecked.ts); the forces read between steps are evaluated at its end (step-end.ts)
         this.stepEnd.evaluate(this.forces, this.v, t1, lin.Q, this.onStep !== null || lin.large);
+        this.afterUnchecked = true;
         return true;
       }
     }

@@ -66,6 +66,14 @@ export class IterationSystem {
    * turning (REFRESH_LARGE) keeps them; a new step size or a stall reassembles them.
    */
   private keptDerivatives = false;
+  /**
+   * The size of the small matrix whose dynamic block (n × n: mass, gyroscopic and force
+   * derivatives over β') S holds as last assembled with new derivatives (−1: none; nothing
+   * else writes it, and the LU reads S without changing it); blockKept: the last `residual`
+   * left that block to `factor` (integrator.ts: a step after an unchecked one).
+   */
+  private blockN = -1;
+  private blockKept = false;
   /** Whether the last factorisation is the dense one (`lu`): a small matrix. */
   private dense = false;
   /** A large matrix's last nonzero diagonals of K and C per slot (`keepVanishedDiagonals`). */
@@ -109,6 +117,7 @@ export class IterationSystem {
     const small = fixedRows && N <= DENSE_MAX_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints).entries : null;
     this.luSmall.usePattern(N, small);
     this.keptDerivatives = false;
+    this.blockN = -1;
   }
 
   /** A large system (a whole car): its matrix is refactored in a fill-reducing order, and seldom (integrator.ts). */
@@ -154,17 +163,20 @@ export class IterationSystem {
   factor(N: number, betaP: number, gammaP: number, constraints: ConstraintRows): boolean {
     const n = this.n, S = this.S, K = this.K, C = this.C;
     const inv = 1 / betaP;
-    this.addMass(S, N, 1);
     const p = this.pattern !== null && this.pattern.N === N ? this.pattern : null;
-    if (p) {
+    if (this.blockKept) constraints.addToMatrix(S, N);
+    else if (p) {
+      this.addMass(S, N, 1);
       p.subtractForces(S, K, C, inv, gammaP);
       p.addRows(S, constraints.J);
     } else {
+      this.addMass(S, N, 1);
       for (let i = 0; i < n; i++) {
         const si = i * N, ki = i * n;
         for (let j = 0; j < n; j++) S[si + j] -= inv * (K[ki + j] + gammaP * C[ki + j]);
       }
       constraints.addToMatrix(S, N);
+      if (N <= DENSE_MAX_SIZE) this.blockN = N;
     }
     this.factorisations++;
     this.dense = N <= DENSE_MAX_SIZE;
@@ -183,11 +195,13 @@ export class IterationSystem {
    * size N; K and C only when `derivatives` or not held (keptDerivatives).
    */
   residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number, derivatives = true): number {
-    const kc = matrix && (derivatives || !this.keptDerivatives);
+    // a small matrix without new derivatives: its dynamic block as last assembled (factor)
+    const block = this.blockKept = matrix && !derivatives && this.blockN === N;
+    const kc = matrix && !block && (derivatives || !this.keptDerivatives);
     forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
-    if (matrix) this.clear(N);
-    this.gyro(v, matrix ? this.S : null, N, gyroScale);
+    if (matrix && !block) this.clear(N);
+    this.gyro(v, matrix && !block ? this.S : null, N, gyroScale);
     return this.dynamicResidual(vdot, lambda, constraints);
   }
 

@@ -22,10 +22,11 @@ export interface TimeScheme {
   /** Set β', γ', a' for a step of size h. */
   setStep(h: number): void;
   /**
-   * The predictor (v̇_{n+1} = v̇_n): from v, v̇, a at the step's start (length n), writes the
-   * increment hΔq into `step` and v, a at the step's end in place; v̇ is kept.
+   * The predictor: from v, v̇, a at the step's start (length n) and a guess of v̇_{n+1}
+   * (`guess`; null: v̇_{n+1} = v̇_n), writes the increment hΔq into `step` and v, v̇, a at the
+   * step's end in place (v̇ is kept when there is no guess).
    */
-  predict(h: number, v: Float64Array, vdot: Float64Array, a: Float64Array, step: Float64Array, n: number): void;
+  predict(h: number, v: Float64Array, vdot: Float64Array, a: Float64Array, step: Float64Array, n: number, guess?: Float64Array | null): void;
 }
 
 /** The Newton correction dx of hΔq applied to v, v̇ and a (the ratios as last set). */

@@ -23,6 +23,13 @@ export interface GradientOptions {
    * gradient is then the exact derivative of what it prints: product-step.ts); 'SE3' the other.
    */
   lieGroup?: IntegratorGroup;
+  /**
+   * The run's Newton bounds (IntegratorOptions' constraintTolerance, residualTolerance); default
+   * theirs. Tighter for checks that must follow the discrete map closer than where a
+   * tolerance-limited Newton stops (central differences of re-runs at small moves).
+   */
+  constraintTolerance?: number;
+  residualTolerance?: number;
   /** Progress: each forward step taken (steps done of those asked) and, on the adjoint route, each step swept back (of the sweep's). */
   onProgress?: (pass: 'forward' | 'backward', done: number, total: number) => void;
   /**

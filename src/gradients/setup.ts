@@ -95,7 +95,7 @@ export function setupRun(source: AssemblyDoc | Model | DynamicsModel, parameters
     return [{ k: hardpoints.length - 1, w: weight }];
   })));
   const filePose = Float64Array.from(dyn.system.state);
-  const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf, lieGroup: options.lieGroup ?? 'R3xSO3' });
+  const sim = prepareSimulation(dyn, { method: options.method ?? 'generalized-alpha', rhoInf: options.rhoInf, lieGroup: options.lieGroup ?? 'R3xSO3', constraintTolerance: options.constraintTolerance, residualTolerance: options.residualTolerance });
   /** Whether the start solve left the pose as the file gave it (a start the file leaves free is then differentiable). */
   const filePoseKept = dyn.system.state.every((x, i) => Math.abs(x - filePose[i]) <= 1e-12 * Math.max(1, Math.abs(filePose[i])));
   const it = sim.integrator, { system, forces } = dyn;
