@@ -10,9 +10,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildVehicle, type VehicleModel } from '../../../src/suspension/vehicle/assembly';
-import { steadyLinearisation, steadyStateSweep, steadyTyres } from '../../../src/suspension/vehicle/steady-state';
+import { plainPose, steadyLinearisation, steadyStateSweep, steadyTyres } from '../../../src/suspension/vehicle/steady-state';
 import { rackSteadySweep } from '../../../src/suspension/vehicle/steady-rack';
-import { plainPose } from '../../../src/suspension/vehicle/steady-state';
+import { understeerSensitivity, STEADY_METRICS } from '../../../src/suspension/vehicle/understeer-rates';
+import { steadySpeedSensitivity } from '../../../src/suspension/vehicle/steady-speed-rates';
+import { rackSensitivity } from '../../../src/suspension/vehicle/rack-rates';
+import type { VehicleMetricGradient } from '../../../src/suspension/vehicle/static-gradients';
 import { readVehicle, SEDAN_MF } from './vehicle-sources';
 
 /** The test's seam: the datum's yaw and horizontal stiffness scaled (no file field sets them). */
@@ -59,5 +62,26 @@ describe('the steady state without the datum\'s stiffness', () => {
     expect(Math.abs(d.last.moment - d.preload[2])).toBeLessThan(1e-6 * Math.abs(d.preload[2]));
     expect(Math.abs(d.last.force[0] - d.preload[0])).toBeLessThan(1e-6 * Math.abs(d.preload[0]));
     expect(Math.abs(Math.atan2(body[3], body[0]) - d.yaw0)).toBeLessThan(1e-12);
+  });
+
+  it('and the figures\' exact gradients do not depend on it either (Magic Formula tyres, at the wheels and through the rack)', () => {
+    // cg_position moves the datum's point, its preload's and its anchor; a spring rate; a rear link's pickup
+    const names = ['vehicle_config.cg_position.x', 'rear.spring.rate', 'rear.lower_front_link_inboard.z'];
+    const gradients = (yaw: number) => {
+      const build = () => scaled(SEDAN_MF(), yaw, 1);
+      const all = [understeerSensitivity(build(), names, 40, STEADY_METRICS), steadySpeedSensitivity(build(), names, ['vehicle.steer@50', 'vehicle.yaw_rate_gain@50']),
+        rackSensitivity(build, names, ['vehicle.understeer_gradient@rack', 'vehicle.sideslip_gradient@rack', 'vehicle.steer@50@rack'])];
+      const out: Record<string, VehicleMetricGradient> = {};
+      for (const r of all) { if (r.status !== 'solved') throw new Error(r.message); Object.assign(out, r.metrics); }
+      return out;
+    };
+    const base = gradients(1);
+    // seen ≤ 6.5e-9 (the re-solved states' tolerance); before the preload 1e-6 to 3e-2 (the sideslip gradient's)
+    for (const yaw of [10, 0.1]) {
+      const g = gradients(yaw);
+      for (const [metric, b] of Object.entries(base)) for (const n of names) {
+        expect(Math.abs(g[metric].gradient[n] - b.gradient[n]), `${metric} along ${n}, ×${yaw}`).toBeLessThan(3e-8 * Math.abs(b.gradient[n]));
+      }
+    }
   });
 });
