@@ -107,10 +107,10 @@ export function levelShifted(m: VehicleModel, rates: LevelRates): ShiftedBlock[]
 export function datumShifted(m: VehicleModel, anchor: readonly number[], yaw: number, yawStiffness: number): ShiftedBlock[] {
   const d = m.datum, index = m.dyn.forces.blocks.indexOf(d), out: ShiftedBlock[] = [];
   if (anchor[0] !== 0 || anchor[1] !== 0 || yaw !== 0) {
-    const copy = new BodyDatum(d.vars[0], d.centre, [d.anchor[0] + anchor[0], d.anchor[1] + anchor[1], d.anchor[2]], d.yaw0 + yaw, d.stiffness, d.yawStiffness);
+    const copy = new BodyDatum(d.vars[0], d.centre, [d.anchor[0] + anchor[0], d.anchor[1] + anchor[1], d.anchor[2]], d.yaw0 + yaw, d.stiffness, d.yawStiffness, d.preload);
     out.push({ index, block: copy, sync: () => undefined });
   }
-  if (yawStiffness !== 0) out.push({ index, block: new BodyDatum(d.vars[0], d.centre, d.anchor, d.yaw0, d.stiffness, d.yawStiffness + yawStiffness), sync: () => undefined });
+  if (yawStiffness !== 0) out.push({ index, block: new BodyDatum(d.vars[0], d.centre, d.anchor, d.yaw0, d.stiffness, d.yawStiffness + yawStiffness, d.preload), sync: () => undefined });
   return out;
 }
 

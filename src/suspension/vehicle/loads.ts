@@ -21,6 +21,7 @@ export interface Acceleration {
 export function applyAcceleration(m: VehicleModel, a: Acceleration): void {
   m.inertia.accel[0] = a.ax;
   m.inertia.accel[1] = a.ay;
+  m.datum.preload.fill(0); // the steady state's (steady-state.ts tyreLoads)
   // N: the whole vehicle's inertial force along x
   const total = (m.totalMass * G * a.ax) / 1000;
   for (let i = 0; i < m.wheels.length; i++) {

@@ -23,7 +23,7 @@ import { Forward4, type TyreModel } from '../../../mates/tyres';
 import type { VehicleModel, VehicleWheel } from './assembly';
 import { solveVehicle } from './analysis';
 import {
-  M_S2_PER_G, balances, kinematicGuess, plainPose, steadyTyres, tyreLoads, wheelInputs,
+  M_S2_PER_G, balances, datumLoads, datumRegs, kinematicGuess, plainPose, steadyTyres, tyreLoads, unitLoad, wheelInputs,
   type Rate, type SteadyStep, type SteadySummary, type WheelIn,
 } from './steady-state';
 import type { StateResult } from './analysis';
@@ -153,11 +153,17 @@ export function rackLoads(f: ArrayLike<number>, ay: number, beta: number, setup:
   };
 }
 
-/** The tyres' loads on the contacts as the state's unknowns: world fx, fy per wheel, then (with the aligning moments) mz per wheel. */
-function tyreForces(setup: RackSetup, x: { fx: number[]; fy: number[]; mz: number[] }): number[] {
+/**
+ * The tyres' loads as the state's unknowns: world fx, fy per wheel, then (with the aligning moments)
+ * mz per wheel, then the datum's two (steady-state.ts DATUM_LOADS); a in m/s².
+ */
+function tyreForces(setup: RackSetup, x: { fx: number[]; fy: number[]; mz: number[]; beta: number }, a: number, M: number): number[] {
   const f = x.fx.flatMap((fx, i) => [fx, x.fy[i]]);
-  return setup.aligning ? [...f, ...x.mz] : f;
+  return [...f, ...(setup.aligning ? x.mz : []), ...datumLoads(x, a, x.beta, M, carried(setup))];
 }
+
+/** What the datum's preload takes: the x force where no drive at the tyres does, the aligning moments' yaw where they are not on the uprights. */
+const carried = (setup: RackSetup) => ({ x: !setup.drive, mz: !setup.aligning });
 
 interface RackSolution { ds: number; beta: number; kappa: number; kappaR: number; converged: boolean; alpha: number[]; fy: number[]; fx: number[]; long: number[]; mz: number[] }
 
@@ -212,7 +218,7 @@ export function rackSteadyState(m: VehicleModel, models: readonly TyreModel[], s
     if (s.status !== 'solved') return { state: s, steer: null };
     const x = solveRack(t, m, models, setup, s, aMs2, Rmm, guess.beta, guess.kappa, guess.kappaR);
     if (!x.converged) return { state: s, steer: null };
-    const f = tyreForces(setup, x);
+    const f = tyreForces(setup, x, aMs2, m.totalMass);
     if (pass > 0 && Math.abs(x.ds * setup.ratio) < SETTLED) return { state: s, steer: { ...x, rack: cur }, forces: f };
     cur += x.ds;
     guess = { rack: cur, beta: x.beta, kappa: x.kappa, ...(setup.open ? { kappaR: x.kappaR } : {}) };
@@ -237,9 +243,7 @@ export function rackLinearisation(m: VehicleModel, models: readonly TyreModel[],
   const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
   const base = rackLoads(f0, ay, x0.beta, setup);
   const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
-    ...f0.map((_, j) => (j < 2 * m.contacts.length
-      ? (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; }
-      : (mm: VehicleModel) => { mm.contacts[j - 2 * m.contacts.length].loads[6] += 1; }))];
+    ...f0.map((_, j) => unitLoad(m, nf, j))];
   const { deltas, layout } = poseTangents(m, base, directions);
   base(m);
   const qr = rackTangent(m, setup.rack);
@@ -254,8 +258,10 @@ export function rackLinearisation(m: VehicleModel, models: readonly TyreModel[],
     const wheels = open ? openWheels(setup, plain, t.seed(x0.kappa, 0), t.seed(x0.kappaR, 3)) : plain;
     const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[], longRegs: [] as number[], mzRegs: [] as number[] };
     const a = aSeed ? (ay === 0 ? t.k(t.seed(0, 2), M_S2_PER_G) : t.lin(a0, M_S2_PER_G, t.seed(0, 2))) : t.c(a0);
-    const g = balances(t, wheels, t.c(0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out, setup.drive ? (open ? t.c(0) : t.seed(x0.kappa, 0)) : undefined);
-    const regs = [...out.regs, ...(setup.aligning ? out.mzRegs : []), ...g, ...(open ? [torqueRow(t, setup, out.longRegs)] : [])];
+    const beta = t.seed(x0.beta, 1);
+    const g = balances(t, wheels, t.c(0), beta, a, M, Rmm, inp.o, inp.cgOff, out, setup.drive ? (open ? t.c(0) : t.seed(x0.kappa, 0)) : undefined);
+    const datum = datumRegs(t, out.regs.filter((_, i) => i % 2 === 0), out.mzRegs, a, beta, M, carried(setup));
+    const regs = [...out.regs, ...(setup.aligning ? out.mzRegs : []), ...datum, ...g, ...(open ? [torqueRow(t, setup, out.longRegs)] : [])];
     return [0, 1, 2, 3].map((k) => regs.map((r) => t.deriv(r, k)));
   };
   const nb = open ? 4 : setup.drive ? 3 : 2, n = nf + nb, A = new Float64Array(n * n), rhs = new Float64Array(n);

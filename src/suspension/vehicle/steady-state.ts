@@ -170,7 +170,7 @@ export type Inputs = ReturnType<typeof wheelInputs>;
 /** Newton on (δ, β) at a solved pose; a in m/s². δ, β in rad and each tyre's slip angle (rad) and world lateral force (N). */
 function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, Rmm: number, start: readonly [number, number]) {
   let [d, b] = start;
-  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[] };
+  const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], mz: [] as number[] };
   const tol = 1e-9 * M * 9.81;
   for (let it = 0; it < 30; it++) {
     t.reset();
@@ -186,6 +186,40 @@ function solveSteer(t: Forward4, inputs: () => Inputs, aMs2: number, M: number, 
 }
 
 export const M_S2_PER_G = G / 1000;
+
+/**
+ * The loads' unknowns end with two on the body's datum (datum.ts preload, at its point o): the
+ * x force the tyres leave, −(Σ Fx + M a sin β) (the drive the speed needs, where no drive at the
+ * tyres takes it), and the aligning moments' yaw Σ mz (where they are not on the uprights). The
+ * balances hold both; on the pose they leave the datum's springs nothing, so the body keeps its
+ * heading and no figure depends on the springs' artificial stiffness (the sideslip β is then the
+ * body's, and its rate too).
+ */
+export const DATUM_LOADS = 2;
+
+/** The datum's two unknowns as registers (DATUM_LOADS): `fx` the tyres' world x forces, `mz` their aligning moments; a in m/s². */
+export function datumRegs(t: Arith<number>, fx: readonly number[], mz: readonly number[], a: number, beta: number, M: number, carry: { x: boolean; mz: boolean }): number[] {
+  let x = t.c(0), z = t.c(0);
+  if (carry.x) {
+    for (const f of fx) x = t.add(x, f);
+    x = t.k(t.add(x, t.mul(t.k(a, M), t.sin(beta))), -1);
+  }
+  if (carry.mz) for (const f of mz) z = t.add(z, f);
+  return [x, z];
+}
+
+/** The datum's unknowns as plain numbers from a solution's world fx and mz (N, N·mm); a in m/s². */
+export function datumLoads(x: { fx: number[]; mz: number[] }, a: number, beta: number, M: number, carry: { x: boolean; mz: boolean }): number[] {
+  const fx = x.fx.reduce((s, f) => s + f, 0), mz = x.mz.reduce((s, f) => s + f, 0);
+  return [carry.x ? -(fx + M * a * Math.sin(beta)) : 0, carry.mz ? mz : 0];
+}
+
+/** The loads' unknown j as a unit load direction: a contact's world fx or fy, then (nf − 2 − 2·contacts of them) the contacts' mz, then the datum's two. */
+export function unitLoad(m: VehicleModel, nf: number, j: number): (mm: VehicleModel) => void {
+  const two = 2 * m.contacts.length;
+  if (j >= nf - DATUM_LOADS) { const k = j === nf - DATUM_LOADS ? 0 : 2; return (mm) => { mm.datum.preload[k] += 1; }; }
+  return j < two ? (mm) => { mm.contacts[j >> 1].loads[j & 1] += 1; } : (mm) => { mm.contacts[j - two].loads[6] += 1; };
+}
 /**
  * Passes of pose and steer; rad: the steer's change that ends them. The passes contract
  * linearly, slower near the tyres' peak: the sedan on its Magic Formula tyres at 0.96 g
@@ -193,11 +227,19 @@ export const M_S2_PER_G = G / 1000;
  * with 12 it was reported "beyond their grip" at 1e-9 rad from its answer.
  */
 const PASSES = 30, SETTLED = 1e-10;
+/** With the steer at the wheels nothing at the tyres drives, and the aligning moments are on no upright: the datum's preload takes both. */
+const WHEELS_CARRY = { x: true, mz: true };
 
-/** The contacts' loads set to the tyres' world forces f (N, [fx, fy] per wheel), the d'Alembert acceleration a (g) toward the centre: a (−sin β, cos β). */
+/**
+ * The contacts' loads set to the tyres' world forces f (N, [fx, fy] per wheel; its last two: the
+ * datum's preload, DATUM_LOADS), the d'Alembert acceleration a (g) toward the centre: a (−sin β, cos β).
+ */
 export function tyreLoads(f: ArrayLike<number>, ay: number, beta: number) {
   return (m: VehicleModel) => {
     m.contacts.forEach((c, i) => { c.loads.fill(0); c.loads[0] = f[2 * i]; c.loads[1] = f[2 * i + 1]; });
+    m.datum.preload.fill(0);
+    m.datum.preload[0] = f[f.length - 2];
+    m.datum.preload[2] = f[f.length - 1];
     m.inertia.accel[0] = -ay * Math.sin(beta);
     m.inertia.accel[1] = ay * Math.cos(beta);
   };
@@ -217,7 +259,7 @@ export function steadyState(m: VehicleModel, models: readonly TyreModel[], t: Fo
     const state = s;
     const x = solveSteer(t, () => wheelInputs(t, m, models, state, null), aMs2, m.totalMass, Rmm, guess);
     if (!x.converged) return { state: s, steer: null };
-    const f = x.fx.flatMap((fx, i) => [fx, x.fy[i]]);
+    const f = [...x.fx.flatMap((fx, i) => [fx, x.fy[i]]), ...datumLoads(x, aMs2, x.beta, m.totalMass, WHEELS_CARRY)];
     if (pass > 0 && Math.abs(x.delta - guess[0]) < SETTLED) return { state: s, steer: x, forces: f };
     guess = [x.delta, x.beta];
     s = solveVehicle(m, { ax: 0, ay }, tyreLoads(f, ay, x.beta));
@@ -252,7 +294,7 @@ export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[
   const state = rest.state, x0 = rest.steer, f0 = rest.forces!, nf = f0.length;
   const base = tyreLoads(f0, ay, x0.beta);
   const directions = [(mm: VehicleModel) => { mm.inertia.accel[0] -= Math.sin(x0.beta); mm.inertia.accel[1] += Math.cos(x0.beta); },
-    ...f0.map((_, j) => (mm: VehicleModel) => { mm.contacts[j >> 1].loads[j & 1] += 1; })];
+    ...f0.map((_, j) => unitLoad(m, nf, j))];
   const { deltas, layout } = poseTangents(m, base, directions);
   base(m);
   // per direction: the tyres' forces' and the balances' rates along the pose's
@@ -263,11 +305,12 @@ export function steadyLinearisation(m: VehicleModel, models: readonly TyreModel[
       return c0 < 0 ? q : { ...q, w: delta.subarray(c0, c0 + 3), v: delta.subarray(c0 + 3, c0 + 6) };
     } : null;
     const inp = wheelInputs(t, m, models, state, pose);
-    const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[] };
+    const out = { alpha: [] as number[], fy: [] as number[], fx: [] as number[], regs: [] as number[], mzRegs: [] as number[] };
     const a0 = ay * M_S2_PER_G;
     const a = ay === 0 ? (aSeed ? t.k(t.seed(0, 2), M_S2_PER_G) : t.c(0)) : aSeed ? t.lin(a0, M_S2_PER_G, t.seed(0, 2)) : t.c(a0);
-    const g = balances(t, inp.wheels, t.seed(x0.delta, 0), t.seed(x0.beta, 1), a, M, Rmm, inp.o, inp.cgOff, out);
-    const regs = [...out.regs, ...g];
+    const beta = t.seed(x0.beta, 1);
+    const g = balances(t, inp.wheels, t.seed(x0.delta, 0), beta, a, M, Rmm, inp.o, inp.cgOff, out);
+    const regs = [...out.regs, ...datumRegs(t, out.regs.filter((_, i) => i % 2 === 0), out.mzRegs, a, beta, M, WHEELS_CARRY), ...g];
     return [0, 1, 2].map((k) => regs.map((r) => t.deriv(r, k)));
   };
   const n = nf + 2, A = new Float64Array(n * n), rhs = new Float64Array(n);

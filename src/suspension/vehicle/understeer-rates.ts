@@ -28,7 +28,7 @@ import type { SolvedState } from './analysis';
 import { vehicleParameter, type VehicleParameter } from './parameters';
 import { rowSolver, stateRates, type VehicleMetricGradient } from './static-gradients';
 import { elementRates, hardpointMovers, parameterRates, rowRates, unfollowed } from './figure-rates';
-import { balances, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
+import { balances, datumRegs, DATUM_LOADS, M_S2_PER_G, steadyLinearisation, steadyTyres, tyreLoads, wheelGeometry, type WheelIn } from './steady-state';
 import { exactReduced, gaussSolve, reducedResponse } from './tangent';
 import { VehicleInputError } from './errors';
 import { contactSeeds, contactTerm, datumShifted, geometryMoves, levelRates, levelShifted, levelTerm, type ShiftedBlock } from './axle-points';
@@ -159,7 +159,14 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
     plus(r, times(Lt.K, qa, n));
     for (let i = 0; i < n; i++) r[i] += ut[nf + 1] * Qbeta[i];
     const movers = moversOf(p);
-    if (datum) { movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]); levelTerm(m, datum.shifted, null, qa, r); }
+    if (datum) {
+      movers.set(`force:${datum.index}`, [{ local: datum.local, w: 1 }]);
+      levelTerm(m, datum.shifted, null, qa, r);
+      // its preload's rate along a (the datum's two unknowns in f_a) at its point moving with cg_position
+      const at = new Float64Array(n), still0 = new Float64Array(n);
+      base(m); aLoads(m); datum.point(at); base(m); datum.point(still0);
+      for (let i = 0; i < n; i++) r[i] += at[i] - still0[i];
+    }
     elementRates(m, qp, qa, r, movers);
     parameterRates(m, layout, p, qa, aDir, r);
     rack?.holdRate?.(p, r, u[nf]);
@@ -183,10 +190,16 @@ export function understeerRates(m: VehicleModel, models: readonly TyreModel[], R
 
 export type Direction = { q: Float64Array; delta: number; beta: number; kappa?: number; kappaR?: number };
 
-/** The tyres' unknowns as loads: world fx, fy per contact, then (nf above twice the contacts: the aligning moments) mz per contact. */
+/** The tyres' unknowns as loads: world fx, fy per contact, then (with the aligning moments) mz per contact, then the datum's two (steady-state.ts unitLoad). */
 export function tyreLoadsOf(m: VehicleModel, nf: number): (f: ArrayLike<number>) => (mm: VehicleModel) => void {
   const two = 2 * m.contacts.length;
-  return (f) => (mm) => { for (let j = 0; j < nf; j++) { if (j < two) mm.contacts[j >> 1].loads[j & 1] += f[j]; else mm.contacts[j - two].loads[6] += f[j]; } };
+  return (f) => (mm) => {
+    for (let j = 0; j < nf; j++) {
+      if (j < two) mm.contacts[j >> 1].loads[j & 1] += f[j];
+      else if (j < nf - DATUM_LOADS) mm.contacts[j - two].loads[6] += f[j];
+      else mm.datum.preload[j === nf - DATUM_LOADS ? 0 : 2] += f[j];
+    }
+  };
 }
 
 /** The registers' context's rack part: the state's unknowns at x0 (through the rack: the rack's own as δ = 0), κ's, the drive, the open pair, the moments. */
@@ -235,7 +248,9 @@ export function tyreRows(c: Ctx, t1: Direction, t2: Direction, p12: Float64Array
   const g = balances(h, wheels, delta, beta, a, m.totalMass, Rmm, o, cgOff, out, kappa);
   // the open pair's torques equal: r_l Fx_l − r_r Fx_r over r_l (steady-rack.ts torqueRow)
   if (c.open) g.push(h.sub(out.longRegs[c.open.pair[0]], h.k(out.longRegs[c.open.pair[1]], c.open.radius[1] / c.open.radius[0])));
-  const regs = [...out.regs, ...(c.aligning ? out.mzRegs : []), ...g];
+  // the datum's preload: the x force where no drive at the tyres takes it, the moments' yaw where not on the uprights
+  const datum = datumRegs(h, out.regs.filter((_, i) => i % 2 === 0), out.mzRegs, a, beta, m.totalMass, { x: !c.driven, mz: !c.aligning });
+  const regs = [...out.regs, ...(c.aligning ? out.mzRegs : []), ...datum, ...g];
   return { rows: Float64Array.from(regs.map((x) => h.part(x, part))), o: o.map((x) => h.part(x, 0)), cgOff };
 }
 
@@ -250,6 +265,7 @@ export function dAlembertRates(c: Ctx, qd: Float64Array, param: VehicleParameter
   const { dM, dcg } = massRates(m, layout, qd, param);
   const cb = Math.cos(x0.beta), sb = Math.sin(x0.beta), M = m.totalMass, nb = balanceCount(c), nf = res.length - nb;
   const off = at.cgOff, dc = [dcg[0] - at.o[0], dcg[1] - at.o[1]];
+  if (!c.driven) res[nf - DATUM_LOADS] -= a * dM * sb; // the datum's x force −(Σ Fx + M a sin β)
   res[nf] -= a * dM * cb;
   res[nf + 1] -= a * (dM * (cb * off[0] + sb * off[1]) + M * (cb * dc[0] + sb * dc[1]));
   if (nb >= 3) res[nf + 2] += a * dM * sb; // the x balance's M a sin β (the torque row has no d'Alembert term)
@@ -314,19 +330,23 @@ function massRates(m: VehicleModel, layout: Int32Array, qd: Float64Array, param:
  * body's point at cg_position to the anchor, cg_position turned level, its yaw stiffness from
  * the contacts' spread about cg_position, assembly.ts datumYawStiffness): the point's local
  * seed (its stiffness' rate, by the datum's duals), the anchor's and the yaw stiffness' copies
- * (`shifted`: the load is affine in each) and ∂Q/∂θ at the state from both.
+ * (`shifted`: the load is affine in each) and ∂Q/∂θ at the state from both; `point` adds the
+ * point's share at the loads as set (its preload moving with it).
  */
-export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: number; local: TangentSeeds['local']; dQ: Float64Array; shifted: ShiftedBlock[] } | null {
+export function datumTerms(m: VehicleModel, p: VehicleParameter): { index: number; local: TangentSeeds['local']; dQ: Float64Array; shifted: ShiftedBlock[]; point: (q: Float64Array) => Float64Array } | null {
   if (p.cg.every((x) => x === 0)) return null;
   const { dyn } = m, forces = dyn.forces, index = forces.blocks.indexOf(m.datum), slots = forces.slotsOf(index), d = slots.length;
   const move = Float64Array.of(0, 0, 0, p.cg[0], p.cg[1], p.cg[2]);
   const local: TangentSeeds['local'] = (_col, x, isPoint) => (isPoint && x === m.datum.centre ? move : null);
-  const dQ = new Float64Array(forces.size), q = new Float64Array(d);
-  const duals = withTangents({ pose: () => null, local, scalar: () => 0 }, () => { m.datum.evaluate(dyn.system.state, forces.offsetsOf(index), new Float64Array(d), 0, q, new Float64Array(d * d), null); return m.datum.duals!(); });
-  for (let i = 0; i < d; i++) if (slots[i] >= 0) dQ[slots[i]] += duals[i].t?.v ?? 0;
+  const point = (dQ: Float64Array) => {
+    const duals = withTangents({ pose: () => null, local, scalar: () => 0 }, () => { m.datum.evaluate(dyn.system.state, forces.offsetsOf(index), new Float64Array(d), 0, new Float64Array(d), new Float64Array(d * d), null); return m.datum.duals!(); });
+    for (let i = 0; i < d; i++) if (slots[i] >= 0) dQ[slots[i]] += duals[i].t?.v ?? 0;
+    return dQ;
+  };
+  const dQ = point(new Float64Array(forces.size));
   const shifted = datumShifted(m, levelRotation(m.wheels)(p.cg), 0, datumYawStiffness(m.wheels, m.cgDesign, m.wheels.map(() => [0, 0, 0]), p.cg));
   levelTerm(m, shifted, dQ, null, null);
-  return { index, local, dQ, shifted };
+  return { index, local, dQ, shifted, point };
 }
 
 function minus(a: Float64Array, b: Float64Array): Float64Array {
