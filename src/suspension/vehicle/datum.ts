@@ -4,7 +4,7 @@
  * tyres resist none of these quasi-statically (a slip angle, not a displacement, makes their
  * side force), and the horizontal loads the analyses apply balance the d'Alembert loads
  * (vehicle.md), so this carries only what is left (a yaw moment of the proportional
- * reaction, reported as `vehicle.datum`), and statics and modes are never singular.
+ * reaction: `last` holds it), and statics and modes are never singular.
  * `preload`: a force and yaw moment (world) on the body at the same point, set by the steady
  * state to what its balances hold but its loads leave out (the drive the speed needs, the
  * aligning moments' yaw), so the springs carry nothing there and no figure of the turn
