@@ -95,10 +95,16 @@ export class Continuation {
   private readonly secant: boolean;
   private readonly order: number;
   private readonly branchGuard: boolean;
-  /** Scratch of moveTo, kept between moves: the values it started from and those of a sub-step, the secant's predicted state. */
-  private from: Float64Array = new Float64Array(0);
-  private stepValues: number[] = [];
-  private predicted: Float64Array = new Float64Array(0);
+  /**
+   * Scratch of moveTo, kept between moves: the values it started from and those of a
+   * sub-step (doubles from the start: one elements kind for every store), the secant's
+   * predicted state. Made here, not at a continuation's first move: code run only then is
+   * new feedback at a drive's first step, which set V8's count towards optimising moveTo
+   * back to zero at the second drive of a process.
+   */
+  private from: Float64Array;
+  private stepValues: number[];
+  private predicted: Float64Array;
 
   constructor(
     private readonly system: System,
@@ -108,6 +114,9 @@ export class Continuation {
   ) {
     this.current = system.snapshot();
     this.currentValues = Float64Array.from(values);
+    this.from = new Float64Array(values.length);
+    this.stepValues = new Array<number>(values.length).fill(NaN);
+    this.predicted = new Float64Array(this.current.length);
     this.correct = options.correct ?? (() => solve(system));
     this.secant = options.secant ?? true;
     this.order = options.order ?? 1;
@@ -155,7 +164,7 @@ export class Continuation {
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
     // the values of each sub-step, handed to setValues (one buffer for every move)
-    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n);
+    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n).fill(NaN);
     const values = this.stepValues;
     let s = 0;
     let h = fullStep;
@@ -270,7 +279,8 @@ export class Continuation {
   private copyState(into: Float64Array | null): Float64Array {
     const used = this.system.snapshotLength;
     if (into === null || into.length !== used) return this.system.snapshot();
-    into.set(this.system.state.subarray(0, used));
+    const state = this.system.state;
+    for (let i = 0; i < used; i++) into[i] = state[i]; // (a subarray to copy from is an allocation a step)
     return into;
   }
 
