@@ -188,10 +188,10 @@ export class Continuation {
       // the values at `next` (no closure: a drive makes one move per step)
       for (let k = 0; k < n; k++) values[k] = next === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * next;
       const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, values);
-      this.setValues(values);
+      setThrough(this.setValues, values);
       const predicted = use === 'secant' && this.branchGuard ? this.copyState(this.predicted) : null;
       if (predicted !== null) this.predicted = predicted;
-      const trial = this.correct();
+      const trial = correctThrough(this.correct);
       solves++;
       iterations += trial.iterations;
       let refused = !trial.converged;
@@ -398,6 +398,19 @@ function lagrangeWeights(k: number, nodes: Float64Array, rho: number): Float64Ar
     w[i] = wi;
   }
   return w;
+}
+/**
+ * moveTo calls the caller's functions through these: a drive makes new ones for every
+ * drive, and the first call of a second one changes the call's feedback (one function to
+ * a family of closures). Here, that change sets back to zero V8's count towards optimising
+ * this helper, which the first drives' moveTo inlines, and not moveTo's own (a third of
+ * it, at the second drive of a fresh process: docs/solver-warm-up.md).
+ */
+function setThrough(setValues: (values: readonly number[]) => void, values: readonly number[]): void {
+  setValues(values);
+}
+function correctThrough(correct: () => SolveReport): SolveReport {
+  return correct();
 }
 /** Whether a failed trial stopped at a limit that did not bind at the last accepted state. */
 function limitNewlyBinds(trial: SolveReport, atLimitHere: ReadonlySet<string>): boolean {
