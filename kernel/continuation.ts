@@ -87,7 +87,14 @@ export class Continuation {
   private current: Float64Array;
   private currentValues: Float64Array;
   /** Accepted states before the last, newest first (at most `order`), with their driven values and chart coordinates. */
-  private readonly past: Accepted[] = [];
+  private readonly past: Accepted[];
+  /**
+   * Entries for `past`, with their buffers, made with the continuation and given back by
+   * restart: accept takes one while `past` is not yet full, so a drive's first steps run
+   * the same code as the others (code run only at the first steps is feedback new at a
+   * second drive, which set V8's count towards optimising accept back to zero).
+   */
+  private readonly spares: Accepted[] = [];
   /** The predictor's chart (order ≥ 2) and the last accepted state's coordinates in it. */
   private readonly chart: PredictorChart | null;
   private currentCoords: Float64Array;
@@ -124,6 +131,13 @@ export class Continuation {
     this.branchGuard = options.branchGuard ?? true;
     this.chart = this.order >= 2 ? new PredictorChart() : null;
     this.currentCoords = new Float64Array(this.chart ? this.current.length : 0);
+    for (let i = 0; i < this.order; i++) {
+      this.spares.push({ state: new Float64Array(this.current.length), values: new Float64Array(values.length), coords: new Float64Array(this.currentCoords.length) });
+    }
+    // empty, with the elements kind of an array of objects from the start (a new `[]`, of
+    // small integers' kind, changed the feedback of predict's and accept's reads of it at
+    // a second drive's first step)
+    this.past = this.spares.slice(0, 0);
   }
 
   /** The driven values at the last accepted state. */
@@ -145,7 +159,7 @@ export class Continuation {
   restart(values: readonly number[]): void {
     this.current = this.system.snapshot();
     this.currentValues = Float64Array.from(values);
-    this.past.length = 0;
+    while (this.past.length > 0) this.spares.push(this.past.pop()!);
     this.chart?.reset();
   }
 
@@ -241,22 +255,24 @@ export class Continuation {
   /** Takes the system's state (solved at `values`) as the newest accepted one; the state before last is dropped and its buffers take the new one (no allocation per sub-step). */
   private accept(values: readonly number[]): void {
     const n = this.currentValues.length;
-    const past = this.past;
-    const spare = past.length === this.order ? past.pop()! : null;
-    const spareState = spare?.state ?? null, spareValues = spare?.values ?? null, spareCoords = spare?.coords ?? null;
-    const newest = spare ?? { state: this.current, values: this.currentValues, coords: this.currentCoords };
-    newest.state = this.current;
-    newest.values = this.currentValues;
-    newest.coords = this.currentCoords;
-    past.unshift(newest);
+    const past = this.past, spares = this.spares;
+    // past and spares hold `order` entries between them: the oldest goes back to spares
+    if (past.length === this.order) spares.push(past.pop()!);
+    const spare = spares.pop()!;
+    const spareState = spare.state, spareValues = spare.values, spareCoords = spare.coords;
+    spare.state = this.current;
+    spare.values = this.currentValues;
+    spare.coords = this.currentCoords;
+    past.unshift(spare);
     this.current = this.copyState(spareState);
-    this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
+    this.currentValues = spareValues.length === n ? spareValues : new Float64Array(n);
     for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
     if (this.chart !== null) {
-      this.currentCoords = spareCoords !== null && spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
+      this.currentCoords = spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
       this.chart.place(this.system, this.current, this.currentCoords, past);
     }
   }
+
 
   /** Back to the last accepted state and its values (a refused sub-step). */
   private backOff(): void {

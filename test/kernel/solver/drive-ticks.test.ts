@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('./drive-ticks-run.ts', import.meta.url));
-const ONCE_A_STEP = ['moveTo', 'solve', 'solveGroup', 'modelState'];
+const ONCE_A_STEP = ['moveTo', 'solve', 'solveGroup', 'modelState', 'accept'];
 
 describe('a fresh process driving the four-bar', () => {
-  it('keeps the tick counts of moveTo, solve, solveGroup and modelState from one drive to the next', () => {
+  it('keeps the tick counts of moveTo, solve, solveGroup, modelState and accept from one drive to the next', () => {
     const run = spawnSync(process.execPath, ['--trace-opt-verbose', '--import', 'tsx', SCRIPT], { encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('done');
