@@ -87,7 +87,14 @@ export class Continuation {
   private current: Float64Array;
   private currentValues: Float64Array;
   /** Accepted states before the last, newest first (at most `order`), with their driven values and chart coordinates. */
-  private readonly past: Accepted[] = [];
+  private readonly past: Accepted[];
+  /**
+   * Entries for `past`, with their buffers, made with the continuation and given back by
+   * restart: accept takes one while `past` is not yet full, so a drive's first steps run
+   * the same code as the others (code run only at the first steps is feedback new at a
+   * second drive, which set V8's count towards optimising accept back to zero).
+   */
+  private readonly spares: Accepted[] = [];
   /** The predictor's chart (order ≥ 2) and the last accepted state's coordinates in it. */
   private readonly chart: PredictorChart | null;
   private currentCoords: Float64Array;
@@ -95,10 +102,16 @@ export class Continuation {
   private readonly secant: boolean;
   private readonly order: number;
   private readonly branchGuard: boolean;
-  /** Scratch of moveTo, kept between moves: the values it started from and those of a sub-step, the secant's predicted state. */
-  private from: Float64Array = new Float64Array(0);
-  private stepValues: number[] = [];
-  private predicted: Float64Array = new Float64Array(0);
+  /**
+   * Scratch of moveTo, kept between moves: the values it started from and those of a
+   * sub-step (doubles from the start: one elements kind for every store), the secant's
+   * predicted state. Made here, not at a continuation's first move: code run only then is
+   * new feedback at a drive's first step, which set V8's count towards optimising moveTo
+   * back to zero at the second drive of a process.
+   */
+  private from: Float64Array;
+  private stepValues: number[];
+  private predicted: Float64Array;
 
   constructor(
     private readonly system: System,
@@ -108,6 +121,9 @@ export class Continuation {
   ) {
     this.current = system.snapshot();
     this.currentValues = Float64Array.from(values);
+    this.from = new Float64Array(values.length);
+    this.stepValues = new Array<number>(values.length).fill(NaN);
+    this.predicted = new Float64Array(this.current.length);
     this.correct = options.correct ?? (() => solve(system));
     this.secant = options.secant ?? true;
     this.order = options.order ?? 1;
@@ -115,6 +131,13 @@ export class Continuation {
     this.branchGuard = options.branchGuard ?? true;
     this.chart = this.order >= 2 ? new PredictorChart() : null;
     this.currentCoords = new Float64Array(this.chart ? this.current.length : 0);
+    for (let i = 0; i < this.order; i++) {
+      this.spares.push({ state: new Float64Array(this.current.length), values: new Float64Array(values.length), coords: new Float64Array(this.currentCoords.length) });
+    }
+    // empty, with the elements kind of an array of objects from the start (a new `[]`, of
+    // small integers' kind, changed the feedback of predict's and accept's reads of it at
+    // a second drive's first step)
+    this.past = this.spares.slice(0, 0);
   }
 
   /** The driven values at the last accepted state. */
@@ -136,7 +159,7 @@ export class Continuation {
   restart(values: readonly number[]): void {
     this.current = this.system.snapshot();
     this.currentValues = Float64Array.from(values);
-    this.past.length = 0;
+    while (this.past.length > 0) this.spares.push(this.past.pop()!);
     this.chart?.reset();
   }
 
@@ -155,7 +178,7 @@ export class Continuation {
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
     // the values of each sub-step, handed to setValues (one buffer for every move)
-    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n);
+    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n).fill(NaN);
     const values = this.stepValues;
     let s = 0;
     let h = fullStep;
@@ -179,10 +202,10 @@ export class Continuation {
       // the values at `next` (no closure: a drive makes one move per step)
       for (let k = 0; k < n; k++) values[k] = next === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * next;
       const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, values);
-      this.setValues(values);
+      setThrough(this.setValues, values);
       const predicted = use === 'secant' && this.branchGuard ? this.copyState(this.predicted) : null;
       if (predicted !== null) this.predicted = predicted;
-      const trial = this.correct();
+      const trial = correctThrough(this.correct);
       solves++;
       iterations += trial.iterations;
       let refused = !trial.converged;
@@ -232,22 +255,24 @@ export class Continuation {
   /** Takes the system's state (solved at `values`) as the newest accepted one; the state before last is dropped and its buffers take the new one (no allocation per sub-step). */
   private accept(values: readonly number[]): void {
     const n = this.currentValues.length;
-    const past = this.past;
-    const spare = past.length === this.order ? past.pop()! : null;
-    const spareState = spare?.state ?? null, spareValues = spare?.values ?? null, spareCoords = spare?.coords ?? null;
-    const newest = spare ?? { state: this.current, values: this.currentValues, coords: this.currentCoords };
-    newest.state = this.current;
-    newest.values = this.currentValues;
-    newest.coords = this.currentCoords;
-    past.unshift(newest);
+    const past = this.past, spares = this.spares;
+    // past and spares hold `order` entries between them: the oldest goes back to spares
+    if (past.length === this.order) spares.push(past.pop()!);
+    const spare = spares.pop()!;
+    const spareState = spare.state, spareValues = spare.values, spareCoords = spare.coords;
+    spare.state = this.current;
+    spare.values = this.currentValues;
+    spare.coords = this.currentCoords;
+    past.unshift(spare);
     this.current = this.copyState(spareState);
-    this.currentValues = spareValues !== null && spareValues.length === n ? spareValues : new Float64Array(n);
+    this.currentValues = spareValues.length === n ? spareValues : new Float64Array(n);
     for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
     if (this.chart !== null) {
-      this.currentCoords = spareCoords !== null && spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
+      this.currentCoords = spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
       this.chart.place(this.system, this.current, this.currentCoords, past);
     }
   }
+
 
   /** Back to the last accepted state and its values (a refused sub-step). */
   private backOff(): void {
@@ -270,7 +295,8 @@ export class Continuation {
   private copyState(into: Float64Array | null): Float64Array {
     const used = this.system.snapshotLength;
     if (into === null || into.length !== used) return this.system.snapshot();
-    into.set(this.system.state.subarray(0, used));
+    const state = this.system.state;
+    for (let i = 0; i < used; i++) into[i] = state[i]; // (a subarray to copy from is an allocation a step)
     return into;
   }
 
@@ -388,6 +414,19 @@ function lagrangeWeights(k: number, nodes: Float64Array, rho: number): Float64Ar
     w[i] = wi;
   }
   return w;
+}
+/**
+ * moveTo calls the caller's functions through these: a drive makes new ones for every
+ * drive, and the first call of a second one changes the call's feedback (one function to
+ * a family of closures). Here, that change sets back to zero V8's count towards optimising
+ * this helper, which the first drives' moveTo inlines, and not moveTo's own (a third of
+ * it, at the second drive of a fresh process: docs/solver-warm-up.md).
+ */
+function setThrough(setValues: (values: readonly number[]) => void, values: readonly number[]): void {
+  setValues(values);
+}
+function correctThrough(correct: () => SolveReport): SolveReport {
+  return correct();
 }
 /** Whether a failed trial stopped at a limit that did not bind at the last accepted state. */
 function limitNewlyBinds(trial: SolveReport, atLimitHere: ReadonlySet<string>): boolean {

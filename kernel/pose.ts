@@ -7,7 +7,7 @@
  */
 import { Dual, dAdd, dConst, dCopy, dMul, dScale, dSeed, dSub, dCos, dSin, dSqrt, dDiv } from './dual';
 import * as Q from './quat';
-import type { ReadonlyVec3, Vec3 } from './vec3';
+import { hypot3, hypot4, type ReadonlyVec3, type Vec3 } from './vec3';
 import { KinemateError } from './errors';
 
 export type Pose = Float64Array;
@@ -123,10 +123,11 @@ export function exp(out: Pose, xi: Readonly<ArrayLike<number>>, off = 0): Pose {
  */
 export function log(out: Twist, a: ReadonlyPose): Twist {
   let w = a[3], x = a[4], y = a[5], z = a[6];
-  const n = Math.hypot(w, x, y, z);
+  // hypot4/hypot3: Math.hypot's bits without the builtin's boxed arguments (an allocation a call)
+  const n = hypot4(w, x, y, z);
   w /= n; x /= n; y /= n; z /= n;
   if (w < 0) { w = -w; x = -x; y = -y; z = -z; }
-  const sv = Math.hypot(x, y, z);
+  const sv = hypot3(x, y, z);
   const phi = Math.atan2(sv, w);
   // ω = (2φ / sin φ)·q_v; for tiny sin φ use the series of 2φ/sin φ in terms of sin φ / w.
   const f = sv < 1e-6 ? (2 / w) * (1 - (sv * sv) / (3 * w * w)) : (2 * phi) / sv;

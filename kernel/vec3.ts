@@ -67,6 +67,25 @@ export function hypot3(x: number, y: number, z: number): number {
   n = az / max; summand = n * n - compensation; next = sum + summand;
   return Math.sqrt(next) * max;
 }
+/** Math.hypot(w, x, y, z), the same bits, as hypot3 (a quaternion's norm in pose.log, run for every pose of a drive's predictor every step). */
+export function hypot4(w: number, x: number, y: number, z: number): number {
+  const aw = Math.abs(w), ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  if (aw === Infinity || ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
+  if (w !== w || x !== x || y !== y || z !== z) return NaN;
+  let max = aw > ax ? aw : ax;
+  if (ay > max) max = ay;
+  if (az > max) max = az;
+  if (max === 0) return 0;
+  let sum = 0, compensation = 0;
+  let n = aw / max, summand = n * n - compensation, next = sum + summand;
+  compensation = next - sum - summand; sum = next;
+  n = ax / max; summand = n * n - compensation; next = sum + summand;
+  compensation = next - sum - summand; sum = next;
+  n = ay / max; summand = n * n - compensation; next = sum + summand;
+  compensation = next - sum - summand; sum = next;
+  n = az / max; summand = n * n - compensation; next = sum + summand;
+  return Math.sqrt(next) * max;
+}
 export function squaredLength(a: ReadonlyVec3): number {
   return a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
 }

@@ -21,6 +21,16 @@ function normaliseDense(J: Float64Array, c: Float64Array, rowK: Float64Array, m:
   }
 }
 
+/** rhs[k] = −c[perm[k]] for k < r: the pivoted rows' right-hand side (rows already normalised). */
+function negatedRows(rhs: Float64Array, c: Float64Array, perm: Int32Array, r: number): void {
+  for (let k = 0; k < r; k++) rhs[k] = -c[perm[k]];
+}
+/** u = [y₀…y_{r−1}, 0…]: the range part of a step before Q is applied. */
+function rangeInto(u: Float64Array, y: Float64Array, r: number): void {
+  u.fill(0);
+  for (let k = 0; k < r; k++) u[k] = y[k];
+}
+
 export class DenseLinear implements Linear {
   readonly sparse = false;
   reuseFactors = false;
@@ -98,15 +108,19 @@ export class DenseLinear implements Linear {
     normaliseDense(this.J, this.c, this.rowK, this.m, this.g.n);
     this.fresh = false;
   }
-  /** Factor Jᵀ and set u = Q [y; 0] with R₁₁ᵀ y = −c_P. Returns the rank. */
+  /**
+   * Factor Jᵀ and set u = Q [y; 0] with R₁₁ᵀ y = −c_P. Returns the rank. (Its loops are
+   * helpers: run at Newton steps only, ~46 a four-bar drive, a loop here made it hot in a
+   * fresh process's fifth drive, and its compile landed in the drives fourbar_drive_step_us
+   * times; docs/solver-warm-up.md.)
+   */
   private rangeStep(u: Float64Array): number {
     const { qr, rhs, y, c } = this;
     const r = qr.factor(this.J, this.g.n, this.m, RANK_TOLERANCE);
     this.factoredRows = this.m;
-    for (let k = 0; k < r; k++) rhs[k] = -c[qr.perm[k]];
+    negatedRows(rhs, c, qr.perm, r);
     qr.solveRt(y, rhs);
-    u.fill(0);
-    for (let k = 0; k < r; k++) u[k] = y[k];
+    rangeInto(u, y, r);
     return r;
   }
   newtonStep(u: Float64Array): boolean {
@@ -120,8 +134,7 @@ export class DenseLinear implements Linear {
     const r = qr.rank;
     for (let k = 0; k < r; k++) { const i = qr.perm[k]; rhs[k] = -c[i] * rowK[i]; }
     qr.solveRt(y, rhs);
-    u.fill(0);
-    for (let k = 0; k < r; k++) u[k] = y[k];
+    rangeInto(u, y, r);
     qr.applyQ(u);
     return true;
   }

@@ -33,17 +33,49 @@ function userName(owner: string): string {
   return owner.startsWith('hold:') ? owner.slice(5) : owner.startsWith('limit:') ? owner.slice(6) : owner;
 }
 
+/**
+ * What modelState reads, in output order: each part's key (`crank.pose`) and pose variable,
+ * each coordinate's name, variable and scale to file units. Made once per model (its parts
+ * and coordinates are fixed when it is built), so a drive step's state output is two
+ * indexed loops: iterating the maps with destructuring made modelState ~700 bytes of
+ * bytecode, a large early compile of a function run once a step (docs/solver-warm-up.md).
+ */
+interface StatePlan {
+  readonly poseKeys: string[];
+  readonly poseVars: Int32Array;
+  readonly scalarKeys: string[];
+  readonly scalarVars: Int32Array;
+  /** Whether each coordinate is an angle (divided by the model's angleFactor). */
+  readonly scalarAngle: Uint8Array;
+}
+const statePlans = new WeakMap<Model, StatePlan>();
+
+function statePlanOf(model: Model): StatePlan {
+  let plan = statePlans.get(model);
+  if (plan !== undefined) return plan;
+  const poseKeys: string[] = [], poseVars: number[] = [], scalarKeys: string[] = [], scalarVars: number[] = [], scalarAngle: number[] = [];
+  for (const [name, v] of model.parts) { poseKeys.push(`${name}.pose`); poseVars.push(v); }
+  for (const [name, info] of model.coordinates) { scalarKeys.push(name); scalarVars.push(info.variable); scalarAngle.push(info.kind === 'angle' ? 1 : 0); }
+  plan = { poseKeys, poseVars: Int32Array.from(poseVars), scalarKeys, scalarVars: Int32Array.from(scalarVars), scalarAngle: Uint8Array.from(scalarAngle) };
+  statePlans.set(model, plan);
+  return plan;
+}
+
 /** The model's state in file units: every movable part's pose, every coordinate. */
 export function modelState(model: Model): StateJSON {
+  const plan = statePlanOf(model);
+  const { variables, state } = model.system;
   const out: StateJSON = {};
-  for (const [name, v] of model.parts) {
-    const variable = model.system.variables[v];
+  const poseKeys = plan.poseKeys, poseVars = plan.poseVars;
+  for (let i = 0; i < poseKeys.length; i++) {
+    const variable = variables[poseVars[i]];
     if (variable.fixed) continue;
-    out[`${name}.pose`] = P.poseToJSON(model.system.state, variable.offset); // read in place: no copy per part and state
+    out[poseKeys[i]] = P.poseToJSON(state, variable.offset); // read in place: no copy per part and state
   }
-  for (const [name, info] of model.coordinates) {
-    const x = model.system.getScalar(info.variable);
-    out[name] = info.kind === 'angle' ? x / model.angleFactor : x;
+  const scalarKeys = plan.scalarKeys, scalarVars = plan.scalarVars, scalarAngle = plan.scalarAngle;
+  for (let i = 0; i < scalarKeys.length; i++) {
+    const x = state[variables[scalarVars[i]].offset];
+    out[scalarKeys[i]] = scalarAngle[i] === 1 ? x / model.angleFactor : x;
   }
   return out;
 }
@@ -199,6 +231,13 @@ export const MAX_DRIVE_STEPS = 100_000;
 export const DRIVE_PREDICTOR_ORDER = 6;
 /** A drive's corrector: every warm chord chain polished (SolveOptions.polish). */
 const DRIVE_SOLVE: SolveOptions = { polish: true };
+/**
+ * The solve of a drive's first state, where it already stands: the default options, in an
+ * object of DRIVE_SOLVE's shape, so that the solver's reads of its options see one shape
+ * a drive (a second shape, new at the first step of the second drive, set V8's count
+ * towards optimising solve and solveGroup back to zero there).
+ */
+const FIRST_SOLVE: SolveOptions = { polish: false };
 
 /** Options of driveSteps / driveModel. */
 export interface DriveOptions {
@@ -232,8 +271,10 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
   const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
-  // one target and one set of move options for every step (no allocation per step)
-  const targets = [0], moveOptions = { subSteps: 1 };
+  // one target and one set of move options for every step (no allocation per step), made
+  // with doubles (NaN until set), the kind they hold: no elements kind or field
+  // representation that changes at the first step
+  const targets = [NaN], moveOptions = { subSteps: NaN };
   for (let i = 0; i <= steps; i++) {
     const value = i === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps; // file units, as reported
     const target = value * k;
@@ -241,7 +282,7 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
     let report: SolveReport;
     let move: MoveResult | null = null;
     if (i === 0 && Math.abs(here - target) < 1e-15) {
-      report = solve(system);
+      report = solve(system, FIRST_SOLVE);
       if (report.converged) path.restart([here]);
     } else {
       targets[0] = target;

@@ -1,0 +1,34 @@
+/**
+ * A fresh process's four-bar drives keep V8's count towards optimising the drive's
+ * once-a-step functions from one drive to the next. V8 sets a function's count back to zero
+ * whenever its feedback changes; feedback first seen at the second drive (a path only a
+ * drive's first step runs, made before the function kept feedback; a second drive's new
+ * closures; an options object of another shape) threw the first drive's ticks away, and
+ * these functions were optimised a drive later, in the drives fourbar_drive_step_us times
+ * (docs/solver-warm-up.md). V8 prints the count at every tick under --trace-opt-verbose:
+ * it must rise by one each time until the function is marked for optimisation.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('./drive-ticks-run.ts', import.meta.url));
+const ONCE_A_STEP = ['moveTo', 'solve', 'solveGroup', 'modelState', 'accept'];
+
+describe('a fresh process driving the four-bar', () => {
+  it('keeps the tick counts of moveTo, solve, solveGroup, modelState and accept from one drive to the next', () => {
+    const run = spawnSync(process.execPath, ['--trace-opt-verbose', '--import', 'tsx', SCRIPT], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('done');
+    for (const name of ONCE_A_STEP) {
+      const ticks: number[] = [];
+      for (const line of run.stdout.split('\n')) {
+        if (line.includes(`<JSFunction ${name} `) && line.startsWith('[marking')) break;
+        const m = new RegExp(`^\\[not yet optimizing ${name}, not enough ticks: (\\d+)/`).exec(line);
+        if (m) ticks.push(Number(m[1]));
+      }
+      expect(ticks.length, `${name}: ticks reported`).toBeGreaterThanOrEqual(3);
+      expect(ticks, name).toEqual(ticks.map((_, i) => ticks[0] + i));
+    }
+  });
+});
