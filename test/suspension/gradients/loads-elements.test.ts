@@ -6,6 +6,7 @@ import { SensitivityModel } from '../../../src/suspension/gradients/model';
 import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
 import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
 import { loadGradients } from './load-differences';
+import { allJoints, checkJointGradients } from './joint-differences';
 import { gradientError, loadsOf, movedHardpoint } from '../moves';
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
@@ -112,6 +113,19 @@ describe('load gradients of element tensions and hold forces (element_tension.<i
     expect(names.length).toBe(6);
     const { worst, failures } = check(g, 'roll', -2, axleCase, names, 2e-2);
     expect(failures).toEqual([]);
+    expect(worst).toBeLessThan(1e-6);
+  });
+});
+
+// The U-bar axle's joints live here beside its tensions and its bar's force: rolled 2° under the same
+// load case, by the same steps, so loadsOf re-solves each moved axle once for all three (444 re-solves).
+describe('load gradients of the joints\' reactions on the U-bar axle (joint_force.<mate>.<axis>, joint_moment.…), on request', () => {
+  it('U-bar axle rolled 2°: every joint — the bar arms\' hinges (the bar\'s moment, its frames moving with the axis points), rockers, balls, the rack slide; grouped by side', () => {
+    const g = load('double_wishbone_axle_u_bar_rates');
+    const { worst, entries } = checkJointGradients(g, 'roll', 2, axleCase, allJoints(g, axleCase), 1e-2);
+    expect(entries.map((e) => `${e.group}:${e.m}`)).toContain('axle:joint_moment.rack_slide.z');
+    expect(entries.map((e) => `${e.group}:${e.m}`)).toContain('right:joint_moment.arb_hinge.y');
+    expect(entries.length).toBe(13 * 6);
     expect(worst).toBeLessThan(1e-6);
   });
 });
