@@ -227,9 +227,9 @@ export function sparseTangent(system: System, group: Group, colOfVar: Int32Array
 /**
  * An orthonormal basis of N (k rows of length n) at the factored state, built from these
  * targets' gradients projected on N (which span N when the targets fix the motion), taken in
- * a fixed order (`canonicalRows`), and cached with the factor for the same set of targets:
- * a sweep's state asks the derivatives' and the steering response's, often one set listed
- * in two orders. A basis built from other rows spans the same N but gives rates that differ
+ * a fixed order (`canonicalRows`), and cached with the factor for the same set of targets (a
+ * sweep's state asks two: the derivatives' and the steering response's, so an axle's fully
+ * evaluated state builds two bases). A basis built from other rows spans the same N but gives rates that differ
  * in the last bits, so the first caller's basis made a tangent depend on what was evaluated
  * before it at the state (the loads' rates after or without the sweep's steering response).
  * Two passes leave the basis on N to rounding (one leaves the normal equations' κ(S)·ε); a
