@@ -61,8 +61,12 @@ interface Workspace {
   stamp: Float64Array | null;
   stampL: number;
   clear: boolean;
-  /** Orthonormal basis of N at that state (k rows of n), once a tangent has built it. */
-  basis: Float64Array | null;
+  /**
+   * Orthonormal bases of N at that state (k rows of n), each with the target gradients it
+   * was built from (k rows of n, in `canonicalRows` order): a tangent's rates depend on its
+   * basis to rounding, so each set of targets keeps its own, whatever was asked before it.
+   */
+  bases: { G: Float64Array; Z: Float64Array }[];
   ym: Float64Array;
   xn: Float64Array;
 }
@@ -85,7 +89,7 @@ function workspace(system: System, group: Group, colOfVar: Int32Array): Workspac
   const ws: Workspace = {
     blocks, offsets, mapPtr, map, scale,
     J, ne: new NormalEquations(J), local: new Float64Array(widest), localRes: new Float64Array(m),
-    stamp: null, stampL: NaN, clear: false, basis: null,
+    stamp: null, stampL: NaN, clear: false, bases: [],
     ym: new Float64Array(m), xn: new Float64Array(n),
   };
   workspaces.set(group, ws);
@@ -104,7 +108,7 @@ function factorAt(system: System, ws: Workspace): boolean {
   if (!ws.stamp || ws.stamp.length !== used) ws.stamp = new Float64Array(used);
   for (let i = 0; i < used; i++) ws.stamp[i] = state[i];
   ws.stampL = L;
-  ws.basis = null;
+  ws.bases.length = 0;
   ws.clear = assembleAndFactor(system, ws);
   return ws.clear;
 }
@@ -221,21 +225,62 @@ export function sparseTangent(system: System, group: Group, colOfVar: Int32Array
 }
 
 /**
- * An orthonormal basis of N (k rows of length n) at the factored state, cached with the
- * factor: every tangent asked at one state (the derivatives' and the steering response's)
- * shares it. Built from the first caller's target gradients projected on N (any k vectors
- * spanning N do). Two passes leave the basis on N to rounding (one leaves the normal
- * equations' κ(S)·ε); a poorly conditioned S shows as ‖J z‖ above rounding: then all again,
- * one more pass each. Null when the projections do not span N.
+ * An orthonormal basis of N (k rows of length n) at the factored state, built from these
+ * targets' gradients projected on N (which span N when the targets fix the motion), taken in
+ * a fixed order (`canonicalRows`), and cached with the factor for the same set of targets (a
+ * sweep's state asks two: the derivatives' and the steering response's, so an axle's fully
+ * evaluated state builds two bases). A basis built from other rows spans the same N but gives rates that differ
+ * in the last bits, so the first caller's basis made a tangent depend on what was evaluated
+ * before it at the state (the loads' rates after or without the sweep's steering response).
+ * Two passes leave the basis on N to rounding (one leaves the normal equations' κ(S)·ε); a
+ * poorly conditioned S shows as ‖J z‖ above rounding: then all again, one more pass each.
+ * Null when the projections do not span N.
  */
 function nullBasis(ws: Workspace, G: Float64Array, n: number, k: number): Float64Array | null {
-  if (ws.basis) return ws.basis;
+  const rows = canonicalRows(G, n, k);
+  for (const b of ws.bases) if (sameRows(b.G, G, rows, n, k)) return b.Z;
+  const Gc = new Float64Array(k * n);
+  for (let t = 0; t < k; t++) Gc.set(G.subarray(rows[t] * n, (rows[t] + 1) * n), t * n);
   const Z = new Float64Array(k * n), R = new Float64Array(k * k);
   for (let passes = 2; passes <= PROJECTION_PASSES; passes++) {
-    if (!projectAndFactor(ws, G, n, k, passes, Z, R)) return null;
-    if (offNullSpace(ws, Z, n, k) <= PROJECTION_TOLERANCE) return (ws.basis = Z);
+    if (!projectAndFactor(ws, Gc, n, k, passes, Z, R)) return null;
+    if (offNullSpace(ws, Z, n, k) <= PROJECTION_TOLERANCE) {
+      if (ws.bases.length === MAX_BASES) ws.bases.shift();
+      ws.bases.push({ G: Gc, Z });
+      return Z;
+    }
   }
   return null;
+}
+
+/** Bases kept per state: the sets of targets a state is asked for (a sweep's one or two, a few more elsewhere). */
+const MAX_BASES = 4;
+
+/**
+ * The order the basis takes G's k rows in, whatever order the caller listed its targets in:
+ * by their first non-zero column, then their first differing value (equal rows in either
+ * order give the same basis). A sweep's derivative targets (hubs, then rack) keep their order.
+ */
+function canonicalRows(G: Float64Array, n: number, k: number): number[] {
+  const rows: number[] = [];
+  for (let t = 0; t < k; t++) rows.push(t);
+  return rows.sort((a, b) => {
+    for (let j = 0; j < n; j++) {
+      const x = G[a * n + j], y = G[b * n + j];
+      if (x !== y) return x === 0 ? 1 : y === 0 ? -1 : x - y;
+    }
+    return 0;
+  });
+}
+
+/** Whether `kept` (k rows of n) are G's rows in the order `rows`, bit for bit. */
+function sameRows(kept: Float64Array, G: Float64Array, rows: readonly number[], n: number, k: number): boolean {
+  if (kept.length !== k * n) return false;
+  for (let t = 0; t < k; t++) {
+    const from = rows[t] * n, to = t * n;
+    for (let j = 0; j < n; j++) if (kept[to + j] !== G[from + j]) return false;
+  }
+  return true;
 }
 
 /** M = U T for a k × k row-major M: U orthonormal columns, T upper triangular. False if singular. */

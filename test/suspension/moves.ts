@@ -28,7 +28,8 @@ export function gradientError(exact: number, fd: number, gradient: Readonly<Reco
 }
 
 /**
- * The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does.
+ * The whole pipeline: a fresh model from the geometry, solved at the state, its loads evaluated as `kinemate sweep --loads` does
+ * (without the sweep's metrics and steering response, which the loads do not read: a third of the time; the loads are the same bit for bit).
  * Kept per load case by the geometry's text and the state (read-only to callers): checks of different metrics at one
  * state (an axle's tensions, then its bar's force) re-solve the same moved geometries once.
  */
@@ -42,11 +43,13 @@ export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: Load
 }
 const solvedLoads = new WeakMap<LoadCase, Map<string, StateLoads>>();
 
+const noMetrics = () => ({});
+
 function solvedLoadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase): StateLoads {
   const sm = new SuspensionModel(suspensionAssembly(g));
   const loads = new SweepLoads(sm, lc);
   let out: StateLoads | null = null;
-  runSweep(sm, sweepFromShortcut(kind, `${at}:${at}:1`, g), { onSolvedState: () => { out = loads.evaluate(); } });
+  runSweep(sm, sweepFromShortcut(kind, `${at}:${at}:1`, g), { metrics: noMetrics, onSolvedState: () => { out = loads.evaluate(); } });
   if (!out) throw new Error('not solved');
   return out;
 }
