@@ -1,9 +1,11 @@
 /**
  * A frame that turns with a hardpoint (docs/sensitivity.md, "Geometry files"): the
- * anti-roll bars' bushing frames (src/suspension/build/device-forces.ts) are built by the
- * template's Builder.frame(part, name, origin, x): the shortest turn from the part's x axis
+ * anti-roll bars' bushing frames (src/suspension/build/device-forces.ts) and a compliance
+ * bushing's two frames (src/suspension/build/compliance.ts) are built by the template's
+ * Builder.frame(part, name, origin, x): the shortest turn from the part's x axis
  * to u = x/|x|, q = (1 + u₀, 0, −u₂, u₁)/|…|. Their x is a weighted sum of hardpoints — a
- * U-bar's axis_b − axis_a, a T-bar's stem ½(left + right droplink end) − pivot — so moving
+ * U-bar's axis_b − axis_a, a T-bar's stem ½(left + right droplink end) − pivot, a bushing's
+ * other pivot (or `axis.toward` point) − its pickup, or strut_top − strut_bottom — so moving
  * one along e_k moves x at ẋ = w e_k, turns u at u̇ = (ẋ − u(u·ẋ))/|x|, and the quaternion at
  * q̇ = (I − q qᵀ) q̃̇/|q̃|; the frame's axes (columns of R(q)) then turn at ω × a with the
  * twist ω = 2 vec(q̇ q*), seeded in the bushing that reads the frame
@@ -13,6 +15,7 @@
 import type { AssemblyDoc } from '../../../assembly/types';
 import type { Geometry } from '../../files';
 import { normalizeRate } from '../../../../kernel/vec3';
+import { bushingAxisEnds, bushingId } from '../../build/compliance';
 
 import type { FrameTurn } from '../../../gradients/parameters/hardpoints';
 export type { FrameTurn } from '../../../gradients/parameters/hardpoints';
@@ -20,6 +23,7 @@ export type { FrameTurn } from '../../../gradients/parameters/hardpoints';
 /** How each device frame's x is built: `part.frame` → [hardpoint name (as a gradient names it, no axis), weight]. */
 function frameSources(g: Geometry, doc: AssemblyDoc): Map<string, [string, number][]> {
   const out = new Map<string, [string, number][]>();
+  bushingSources(g, doc, out);
   const d = g.devices, chassis = (doc.suspension as { chassis?: string } | undefined)?.chassis ?? 'chassis';
   if (g.scope !== 'axle' || d?.anti_roll_rate === undefined) return out;
   if (d.anti_roll === 'u_bar') {
@@ -33,7 +37,25 @@ function frameSources(g: Geometry, doc: AssemblyDoc): Map<string, [string, numbe
   return out;
 }
 
+/**
+ * A compliance bushing's two frames, the chassis's and the arm's (or strut's), both at its
+ * pickup with x = to − from (build/compliance.ts bushingAxisEnds); none for a fixed vector axis.
+ */
+function bushingSources(g: Geometry, doc: AssemblyDoc, out: Map<string, [string, number][]>): void {
+  g.compliance?.corners.forEach((c, i) => {
+    const side = g.corners[i].side, set = g.scope === 'axle' ? `${side}.` : '', px = g.scope === 'axle' ? `${side}_` : '';
+    for (const [pickup, spec] of Object.entries(c.bushings)) {
+      const ends = bushingAxisEnds(spec, pickup), f = doc.forces?.[bushingId(px, pickup)];
+      if (!ends || f?.type !== 'bushing') continue;
+      const x: [string, number][] = [[`${set}${ends[1]}`, 1], [`${set}${ends[0]}`, -1]];
+      out.set(f.a, x).set(f.b, x);
+    }
+  });
+}
+
+/** A hardpoint by the name a gradient gives it (`center.…`, `left.…` on an axle; bare on a corner). */
 const pointOf = (g: Geometry, name: string): readonly number[] | undefined => {
+  if (g.scope !== 'axle') return g.corners[0].hardpoints[name];
   const [set, point] = name.split('.');
   return set === 'center' ? g.center?.[point] : g.corners.find((c) => c.side === set)?.hardpoints[point];
 };
