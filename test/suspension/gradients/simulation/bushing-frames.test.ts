@@ -4,15 +4,18 @@
  * strut's, x along the pivot axis, an `axis:` point or the strut line). The frames' twist
  * against central differences of the built frames, for every bushing frame and every
  * hardpoint coordinate of a corner, a MacPherson corner and an axle (a coordinate that gets
- * no twist must not turn a frame either); then the compliant sedan's figures at rest and its
- * gradient figures by bushed pickups against Richardson differences of re-solved cars, to
- * 1e-6 relative, and the same figures without the frames' turn shown to miss.
+ * no twist must not turn a frame either); `simulate --gradient` on the compliant DW example
+ * (its upper front bushing along −x, the builder's half turn: the least turn) and the
+ * compliant sedan's figures at rest and gradient figures by bushed pickups against Richardson
+ * differences of re-built, re-run or re-solved models, to 1e-6 relative; and the same without
+ * the frames' turn shown to miss.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseGeometry } from '../../../../src/suspension/files';
 import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../../../src/suspension/dynamics/model';
-import { geometryParameterNames, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
+import { directEqualsAdjoint, withParameters, type Case } from './geometry-fd';
 import { frameTurn } from '../../../../src/suspension/gradients/simulation/frames';
 import { toMatrix } from '../../../../kernel/quat';
 import { buildVehicle } from '../../../../src/suspension/vehicle/assembly';
@@ -79,6 +82,43 @@ describe('a compliance bushing\'s frames turn with the pickups their axis runs b
     // each turning bushing's two frames by its two ends' three coordinates (a fixed-vector bushing by none)
     expect(turned).toBeGreaterThanOrEqual(12);
   });
+});
+
+describe('simulate --gradient on the compliant DW corner by its bushed pickups', () => {
+  // the example as it stands: the upper wishbone's front bushing has x = rear − front along −x exactly,
+  // where the builder takes half a turn and its frames' spin about x has no rate (frames.ts: the least turn)
+  const file = 'double_wishbone_compliant.yaml', geometry = parseGeometry(read(file), file);
+  const masses = {
+    lower_wishbone: { mass: 3, centre: [0, 650, 200], inertia: [1e5, 2e4, 1e5] }, upper_wishbone: { mass: 2, centre: [-25, 550, 500], inertia: [5e4, 1e4, 5e4] },
+    upright: { mass: 20, centre: [-20, 950, 300], inertia: [1e6, 1.5e6, 1e6] }, rack: { mass: 1 },
+  };
+  const c: Case = {
+    source: { geometry, spec: readSuspensionDynamics({ masses, tyre: { stiffness: 250 }, road: { bump: { height: 40, duration: 0.1, start: 0.0123 } }, start: 'design' }, geometry, file) },
+    results: ['upright.wheel_centre.position.z@max', 'upright.wheel_centre.position.y', 'lower_wishbone_inboard_front_bushing.force.y'], duration: 0.1,
+  };
+  const names = ['lower_wishbone_inboard_front.z', 'lower_wishbone_inboard_rear.x', 'upper_wishbone_inboard_front.y', 'upper_wishbone_inboard_front.z', 'upper_wishbone_inboard_rear.z'];
+  const step = 0.005, h = 0.05;
+  const value = (src: GeometrySource) => geometrySimulationGradients(src, [], c.results, { duration: c.duration, step }, 'direct').results.map((r) => r.value);
+  const fd = names.map((n) => extrapolatedDifferences((d) => value(movedGeometrySource(c.source, n, d)!), h));
+  // relative, floored at 1e-6 of the result's largest entry and at the re-runs' own round-off (2e-11 of the value per difference)
+  const at = value(c.source);
+  const within = (g: number[][], r: number, j: number) => Math.abs(g[r][j] - fd[j][r]) / Math.max(Math.abs(fd[j][r]), 1e-6 * Math.max(...fd.map((row) => Math.abs(row[r]))), (2e-11 * Math.abs(at[r])) / h);
+
+  it('every entry against Richardson differences of re-built, re-run corners (1e-6 relative), adjoint = direct', () => {
+    const g = directEqualsAdjoint(c, names, step);
+    const err = c.results.map((_, r) => names.map((_n, j) => within(g, r, j)));
+    if (process.env.SHOW) console.log(JSON.stringify({ at, err }));
+    err.forEach((row, r) => row.forEach((e, j) => expect(e, `${c.results[r]} / ${names[j]}`).toBeLessThan(1e-6)));
+  }, 120_000);
+
+  it('without the frames\' turn the entries miss', () => {
+    const params = names.map((n) => geometryParameter(c.source, n));
+    const bad = withParameters(c, params.map((p) => ({
+      ...p, parts: p.parts.filter(({ parameter: q }) => !((q as HardpointParameter).frameTurn && (q as HardpointParameter).still))
+        .map(({ parameter: q, weight }) => ({ parameter: { ...q, frameTurn: undefined } as typeof q, weight })),
+    })), step);
+    names.forEach((n, j) => expect(Math.max(...c.results.map((_, r) => within(bad, r, j))), n).toBeGreaterThan(1e-3));
+  }, 120_000);
 });
 
 /** The sedan with its front lower wishbones on rubber. */
