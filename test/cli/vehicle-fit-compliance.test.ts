@@ -1,6 +1,7 @@
 /**
  * `kinemate sensitivity` and `kinemate fit` on a vehicle whose front axle file has bushings
- * (docs/vehicle.md "Numbers": `front.compliance.bushings.P.radial`): the real commands, in
+ * (docs/vehicle.md "Numbers": `front.compliance.bushings.P.radial`, and a bushed pickup whose
+ * bushing's frames turn with it): the real commands, in
  * process. The fit moves a bushing's radial rate, writes it into the fitted front axle file at
  * its place under `compliance:`, and the written vehicle, read again, has the roll gradient wanted.
  */
@@ -23,7 +24,7 @@ describe('kinemate sensitivity / fit on a vehicle with bushings', () => {
       writeFileSync(vehicle, readFileSync(join(REPO, 'examples/vehicles/sedan.vehicle.yaml'), 'utf8').replaceAll('../suspension/', ''));
       const roll = async (file: string) => {
         const run = await runMain(['sensitivity', file, '--metric', 'vehicle.roll_gradient', '--parameter', RADIAL]);
-        expect(run.code, run.stderr).toBe(0);
+        expect(run.code, run.stderr + run.stdout).toBe(0);
         return JSON.parse(run.stdout).metrics['vehicle.roll_gradient'] as { value: number; gradient: Record<string, number> };
       };
       const r0 = await roll(vehicle);
@@ -34,7 +35,7 @@ describe('kinemate sensitivity / fit on a vehicle with bushings', () => {
       writeFileSync(targets, `move:\n  ${RADIAL}: [-2000, 2000]\ntargets:\n  - { metric: vehicle.roll_gradient, value: ${wanted} }\n`);
       const out = tmp.file('fitted.json');
       const run = await runMain(['fit', vehicle, '--targets', targets, '--out', out]);
-      expect(run.code, run.stderr).toBe(0);
+      expect(run.code, run.stderr + run.stdout).toBe(0);
       const r = JSON.parse(run.stdout);
       expect(r.status).toBe('converged');
       expect(r.fitted_axle_files).toEqual({ front: tmp.file('fitted.front.json') });
@@ -45,4 +46,41 @@ describe('kinemate sensitivity / fit on a vehicle with bushings', () => {
       expect((await roll(out)).value).toBeCloseTo(wanted, 7);
     } finally { tmp.remove(); }
   }, 120_000);
+
+  it('takes a bushed pickup as a number: its gradient against Richardson differences of the command on moved files; fits by it', async () => {
+    const tmp = tempFolder();
+    const PICKUP = 'front.lower_wishbone_inboard_front.z';
+    try {
+      const front = (dz: number) => readFileSync(join(REPO, 'examples/suspension/double_wishbone_axle_front.yaml'), 'utf8')
+        .replace('lower_wishbone_inboard_front: { x: 250, y: 400, z: 200 }', `lower_wishbone_inboard_front: { x: 250, y: 400, z: ${200 + dz} }`)
+        + 'compliance:\n  bushings:\n    lower_wishbone_inboard_front: { radial: 8000, axial: 1600 }\n    lower_wishbone_inboard_rear: { radial: 4000, axial: 800 }\n';
+      writeFileSync(tmp.file('multi_link_axle_rear.yaml'), readFileSync(join(REPO, 'examples/suspension/multi_link_axle_rear.yaml'), 'utf8'));
+      const sedan = readFileSync(join(REPO, 'examples/vehicles/sedan.vehicle.yaml'), 'utf8').replaceAll('../suspension/', '');
+      const car = (dz: number) => {
+        const name = `front_${String(dz).replace(/[-.]/g, '_')}.yaml`;
+        writeFileSync(tmp.file(name), front(dz));
+        writeFileSync(tmp.file(`sedan_${name}`), sedan.replace('front: double_wishbone_axle_front.yaml', `front: ${name}`));
+        return tmp.file(`sedan_${name}`);
+      };
+      const roll = async (file: string, ...args: string[]) => {
+        const run = await runMain(['sensitivity', file, '--metric', 'vehicle.roll_gradient', ...args]);
+        expect(run.code, run.stderr + run.stdout).toBe(0);
+        return JSON.parse(run.stdout).metrics['vehicle.roll_gradient'] as { value: number; gradient: Record<string, number> };
+      };
+      const vehicle = car(0);
+      const r0 = await roll(vehicle, '--parameter', PICKUP);
+      const h = 0.05, at = async (d: number) => (await roll(car(d), '--parameter', 'body.mass')).value;
+      const [p1, m1, p2, m2] = [await at(h), await at(-h), await at(2 * h), await at(-2 * h)];
+      const fd = (4 * (p1 - m1) / (2 * h) - (p2 - m2) / (4 * h)) / 3;
+      expect(Math.abs(r0.gradient[PICKUP] - fd), `${r0.gradient[PICKUP]} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd));
+      const wanted = Number((r0.value - 0.0005).toFixed(6));
+      const targets = tmp.file('targets.yaml');
+      writeFileSync(targets, `move:\n  ${PICKUP}: [-10, 10]\ntargets:\n  - { metric: vehicle.roll_gradient, value: ${wanted} }\n`);
+      const out = tmp.file('fitted.json');
+      const run = await runMain(['fit', vehicle, '--targets', targets, '--out', out]);
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      expect(JSON.parse(run.stdout).status).toBe('converged');
+      expect((await roll(out, '--parameter', 'body.mass')).value).toBeCloseTo(wanted, 7);
+    } finally { tmp.remove(); }
+  }, 240_000);
 });

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle/index.ts';
 import {
-  fitVehicleDocument, moveVehicleRate, readVehicleDocument, vehicleLiveFrame, vehiclePickupRates, vehicleRateNames, vehicleRates, vehicleSpecOf, type VehicleDocument,
+  fitVehicleDocument, moveVehicleHardpoint, moveVehicleRate, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates, vehicleRateNames, vehicleRates, vehicleSpecOf, type VehicleDocument,
 } from '../../src/live/vehicle/index.ts';
 
 const EX = join(__dirname, '../../examples');
@@ -75,11 +75,19 @@ describe('the car\'s rates in the design section: springs, bars, bushings', () =
     const doc = compliantSedan();
     const names = vehicleRateNames(doc);
     for (const [metric, figure] of Object.entries(FIGURES)) {
-      // a bushed pickup gets no arrow (its bushing's frame turning is not followed), the others theirs
+      // a bushed pickup gets its arrow too (its bushing's frames turn with it: frames.ts), none is left out
       const r = vehiclePickupRates(doc, metric, [{ axle: 'front', name: 'left_lower_wishbone_inboard_front' }, { axle: 'front', name: 'left_strut_top' }], true);
       if ('error' in r) throw new Error(`${metric}: ${r.error}`);
-      expect(r.rates.map((x) => x.hardpoint.name)).toEqual(['left_strut_top']);
-      expect(r.skipped.map((x) => [x.hardpoint.name, x.why])).toEqual([['left_lower_wishbone_inboard_front', expect.stringMatching(/bushing\.rotation.*not follow/)]]);
+      expect(r.rates.map((x) => x.hardpoint.name)).toEqual(['left_lower_wishbone_inboard_front', 'left_strut_top']);
+      expect(r.skipped).toEqual([]);
+      // the bushed pickup's height (both sides, locked) against Richardson differences of cars with the pickup dragged (the quick figures)
+      if (metric !== 'vehicle.understeer_gradient') {
+        const hp = { axle: 'front' as const, name: 'left_lower_wishbone_inboard_front' }, [x, y, z] = vehicleHardpointPosition(doc, hp);
+        const at = (d: number) => figure(moveVehicleHardpoint(doc, hp, [x, y, z + d], true));
+        const central = (s: number) => (at(s) - at(-s)) / (2 * s), fd = (4 * central(0.05) - central(0.1)) / 3;
+        expect(Math.abs(r.rates[0].gradient[2] - fd), `${metric} / ${hp.name}.z: ${r.rates[0].gradient[2]} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd) + 1e-9);
+        expect(Math.abs(fd), metric).toBeGreaterThan(1e-6);
+      }
       expect(r.rateGradients.map((g) => g.name)).toEqual(names);
       // the understeer gradient (a steady-state sweep per car) on a bushing, a link and a spring only: it takes longest
       const checked = metric === 'vehicle.understeer_gradient' ? r.rateGradients.filter((g) => /inboard_rear\.radial|links\.trackrod|rear\.spring/.test(g.name)) : r.rateGradients;
@@ -92,6 +100,21 @@ describe('the car\'s rates in the design section: springs, bars, bushings', () =
       expect(Math.max(...r.rateGradients.filter((g) => g.name.includes('.compliance.bushings.')).map((g) => Math.abs(g.gradient))), metric).toBeGreaterThan(1e-9);
     }
   }, 300_000);
+
+  it('fits the roll gradient 0.002 deg/g lower by a bushed pickup\'s height (with its mirror): the pickup joins the fit', () => {
+    const doc = compliantSedan();
+    const roll = FIGURES['vehicle.roll_gradient'];
+    const wanted = roll(doc) - 0.002, hp = { axle: 'front' as const, name: 'left_lower_wishbone_inboard_front' };
+    const out = fitVehicleDocument(doc, { targets: [{ metric: 'vehicle.roll_gradient', value: wanted }], pickups: [hp], axes: ['z'], box: 20, locked: true });
+    if ('error' in out) throw new Error(out.error);
+    expect(out.skipped).toEqual([]);
+    expect(out.report.status).toBe('converged');
+    expect(Object.keys(out.report.moves)).toEqual(['front.lower_wishbone_inboard_front.z']);
+    expect(roll(out.doc!)).toBeCloseTo(wanted, 8);
+    const dz = out.report.moves['front.lower_wishbone_inboard_front.z'].delta;
+    expect(Math.abs(dz)).toBeGreaterThan(1e-3);
+    expect(vehicleHardpointPosition(out.doc!, hp)[2]).toBeCloseTo(vehicleHardpointPosition(doc, hp)[2] + dz, 9);
+  }, 120_000);
 
   it('fits the roll gradient 0.0005 deg/g lower by the bushings\' rates alone: the axle file holds the new rates, a rebuilt car has the figure', () => {
     const doc = compliantSedan();

@@ -161,7 +161,7 @@ export class VehicleDesign {
     }).join(', ');
     // a pickup's move in mm, a rate's in its file's unit
     const moved = Object.entries(result.report.moves).filter(([, m]) => m.delta !== 0).map(([n, m]) => `${n} ${m.delta >= 0 ? '+' : ''}${m.delta.toFixed(2)}${/\.rate$/.test(n) ? '' : ' mm'}`);
-    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${reached} in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}${result.skipped.length ? `<div>left where they are (a bushed pickup's gradient is not followed yet): ${result.skipped.map((x) => `${x.hardpoint.axle} ${x.hardpoint.name}`).join(', ')}</div>` : ''}`;
+    this.fitNote.innerHTML = `<span data-fit="status">${result.report.status}</span>: ${reached} in ${result.report.iterations} iterations, ${(result.ms / 1000).toFixed(1)} s.${moved.length ? `<div>${moved.join('<br>')}</div>` : ''}${result.report.at_bound.length ? `<div>at the box: ${result.report.at_bound.join(', ')}</div>` : ''}${result.skipped.length ? `<div>left where they are (the gradients do not follow moving them): ${result.skipped.map((x) => `${x.hardpoint.axle} ${x.hardpoint.name}`).join(', ')}</div>` : ''}`;
     if (result.doc) this.host.edit(result.doc);
   }
 
@@ -185,7 +185,7 @@ export class VehicleDesign {
       this.group.add(arrow);
     }
     const top = [...r.rates].sort((a, b) => Math.hypot(...b.gradient) - Math.hypot(...a.gradient))[0];
-    const none = r.skipped.length ? ` No arrow at ${r.skipped.map((x) => `${x.hardpoint.axle} ${x.hardpoint.name}`).join(', ')}: a bushed pickup turns its bushing's frame, which the gradients do not follow yet.` : '';
+    const none = r.skipped.length ? ` No arrow at ${r.skipped.map((x) => `${x.hardpoint.axle} ${x.hardpoint.name} (${x.why})`).join('; ')}.` : '';
     this.note.textContent = `${label(r.metric)} ${r.value.toFixed(4)} ${vehicleMetricUnit(r.metric)}: ${r.rates.length} pickups in ${(r.ms / 1000).toFixed(1)} s; the longest arrow, ${top ? `${top.hardpoint.axle} ${top.hardpoint.name}: ${Math.hypot(...top.gradient).toExponential(2)} per mm` : '—'}.${none}`;
   }
 

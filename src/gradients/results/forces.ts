@@ -34,10 +34,11 @@ export function partsOf(p: DynamicParameter): Parts {
 
 /**
  * The local seed of a hardpoint in a block that reads it as a force element does (the file's
- * own arrays, found by identity; an axis' turn by its direction), on the block's variables;
+ * own arrays, found by identity; an axis' turn by its direction; a turning frame's twist on
+ * `frameAxes`, the bushing's own axis arrays of that frame), on the block's variables;
  * null when the block does not read it.
  */
-export function hardpointSeeds(dyn: DynamicsModel, vars: readonly number[], h: HardpointParameter, readsTurn: boolean): TangentSeeds | null {
+export function hardpointSeeds(dyn: DynamicsModel, vars: readonly number[], h: HardpointParameter, readsTurn: boolean, frameAxes?: readonly ArrayLike<number>[]): TangentSeeds | null {
   const doc = dyn.model.doc, r = resolveHardpoint(doc, h);
   if (typeof r === 'string') return null;
   const variable = dyn.model.parts.get(h.part), o = r.origin;
@@ -49,9 +50,11 @@ export function hardpointSeeds(dyn: DynamicsModel, vars: readonly number[], h: H
   move[3 + h.axis] = 1;
   const turn = h.turn && h.group === 'axes' && readsTurn ? turnSeed(doc, h.part, h.entity, h.turn) : null;
   const still = h.still === true;
+  const twist = h.frameTurn && frameAxes ? Float64Array.of(...h.frameTurn.omega, 0, 0, 0) : null;
   return {
     pose: () => null,
-    local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && p === o ? move : null) : turn ? turn(p, false) : null),
+    local: (col, p, isPoint) => (colVar.get(col) !== variable ? null : isPoint ? (!still && p === o ? move : null) : turn ? turn(p, false)
+      : twist && frameAxes!.includes(p) ? twist : null),
     scalar: () => 0,
   };
 }
@@ -102,7 +105,11 @@ export class ForceResult {
     };
     this.seedsOf = parameters.map((p) => partsOf(p).parts.flatMap(({ parameter: q, weight }) => {
       if (q.kind !== 'hardpoint' || !(blk instanceof BodyForceBlock) || !reads(q)) return [];
-      const seeds = hardpointSeeds(dyn, blk.vars, q, doc.type === 'tyre');
+      // a turning frame: its twist seeded on the bushing's own axes of it (as HardpointTerms seeds it)
+      const ref = `${q.part}.${q.entity}`;
+      if (q.frameTurn && !(blk instanceof BushingForce && doc.type === 'bushing' && (doc.a === ref) !== (doc.b === ref))) throw new GradientRefusal(`result "${element}": it reads the turning frame "${ref}"`);
+      const axes = q.frameTurn && blk instanceof BushingForce && doc.type === 'bushing' ? (doc.a === ref ? blk.axesA : blk.axesB) : undefined;
+      const seeds = hardpointSeeds(dyn, blk.vars, q, doc.type === 'tyre', axes);
       return seeds ? [{ seeds, w: weight }] : [];
     }));
     this.coefficientsOf = parameters.map((p) => {

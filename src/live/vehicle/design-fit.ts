@@ -66,7 +66,7 @@ export function fitVehicleDocument(doc: VehicleDocument, request: VehicleFitRequ
   for (const hp of request.pickups) {
     const p = pickupParameters(names, hp, request.locked);
     if (!p || seen.has(p[0])) continue; // a locked pair once
-    // a pickup the gradients do not follow (a bushed one) stays where it is
+    // a pickup the gradients do not follow stays where it is (design.ts refusedNumbers)
     const refused = p.map(why).find((x) => x !== null);
     if (refused) { skipped.push({ hardpoint: hp, why: refused }); continue; }
     seen.add(p[0]);

@@ -48,7 +48,7 @@ export interface VehiclePickupRates {
   rates: VehiclePickupRate[];
   /** The figure's gradient with respect to each rate of the car (rates.ts vehicleRates): the rates' table. */
   rateGradients: VehicleRateGradient[];
-  /** Pickups without an arrow, and why (a bushed pickup: its bushing's frame turning with it is not followed yet). */
+  /** Pickups without an arrow, and why: a number the gradients refuse, with their message (none of the examples' pickups; a bushed one's frames turn with it: frames.ts). */
   skipped: { hardpoint: VehicleHardpoint; why: string }[];
   ms: number;
 }
@@ -64,7 +64,9 @@ export function pickupParameters(names: ReadonlySet<string>, hp: VehicleHardpoin
 
 /**
  * Why the vehicle's gradients refuse a number (null: they take it), asked of the parameter map
- * once per number: a pickup carrying a bushing turns the bushing's frame, which they do not follow yet.
+ * once per number: a pickup whose build moves something the gradients do not follow is left
+ * without an arrow and out of a fit, not the whole request failed (a bushed pickup is followed:
+ * its bushing's frames turn with it, src/suspension/gradients/simulation/frames.ts).
  */
 export function refusedNumbers(spec: VehicleSpec): (name: string) => string | null {
   const doc = buildVehicle(spec).doc, seen = new Map<string, string | null>();

@@ -22,6 +22,25 @@ function bushingAxis(spec: BushingSpec, at: Point3, hp: Record<string, Point3>, 
   return sub(hp[spec.axis.toward], at);
 }
 
+/** The other pickup of the arm pivot a bushed pickup belongs to (armPivots' pairs: `_front`/`_rear`, `_a`/`_b`). */
+function otherPickup(p: string): string {
+  if (p.endsWith('_front')) return p.replace(/_front$/, '_rear');
+  if (p.endsWith('_rear')) return p.replace(/_rear$/, '_front');
+  if (p.endsWith('_a')) return p.replace(/_a$/, '_b');
+  return p.replace(/_b$/, '_a');
+}
+
+/**
+ * The hardpoints a bushing's x axis runs between as the build takes it (x = to − from): its
+ * `toward` point's, the strut line's at the strut top, else the arm's pivot axis (the other
+ * pickup − this one); null for a fixed vector (only the frames' origin moves with the pickup).
+ */
+export function bushingAxisEnds(spec: BushingSpec, pickup: string): [string, string] | null {
+  if (spec.axis && 'vector' in spec.axis) return null;
+  if (spec.axis) return [pickup, spec.axis.toward];
+  return pickup === 'strut_top' ? ['strut_bottom', 'strut_top'] : [pickup, otherPickup(pickup)];
+}
+
 /** A bushing between the chassis (a) and `part` (b) at `pickup`, both frames at the pickup with x along the axis. */
 export function addBushing(b: Builder, roles: ComplianceRoles, side: string, px: string, pickup: string, chassis: string, part: string,
   hp: Record<string, Point3>, spec: BushingSpec, fallback: Point3): void {

@@ -23,6 +23,7 @@ import type { BlockParameters, DriverParameters, StateFactors } from '../gradien
 import { forEachJacobianRate } from '../gradients/jacobian';
 import type { Geometry } from '../files';
 import type { CompliantState } from './state';
+import { bushingAxisEnds } from '../build/compliance';
 import type { ReducedSolve } from './coefficients';
 
 /** Per force element id: the hardpoints its bushing axis runs between (from → to), or null for a fixed axis. */
@@ -35,19 +36,10 @@ export function bushingAxes(geometry: Geometry, model: SensitivityModel, state: 
     const ci = geometry.corners.findIndex((c) => c.side === side);
     const spec = geometry.compliance!.corners[ci].bushings[pickup];
     const name = (n: string) => model.hardpointNames.indexOf(axle ? `${side}.${n}` : n);
-    if (spec.axis && 'vector' in spec.axis) { out.set(id, null); continue; }
-    const to = spec.axis ? spec.axis.toward : pickup === 'strut_top' ? 'strut_top' : otherPickup(pickup);
-    const from = pickup === 'strut_top' && !spec.axis ? 'strut_bottom' : pickup;
-    out.set(id, [name(from), name(to)]);
+    const ends = bushingAxisEnds(spec, pickup);
+    out.set(id, ends && [name(ends[0]), name(ends[1])]);
   }
   return out;
-}
-
-function otherPickup(p: string): string {
-  if (p.endsWith('_front')) return p.replace(/_front$/, '_rear');
-  if (p.endsWith('_rear')) return p.replace(/_rear$/, '_front');
-  if (p.endsWith('_a')) return p.replace(/_a$/, '_b');
-  return p.replace(/_b$/, '_a');
 }
 
 /**
