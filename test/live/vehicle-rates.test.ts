@@ -12,22 +12,13 @@ import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle
 import {
   fitVehicleDocument, moveVehicleHardpoint, moveVehicleRate, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates, vehicleRateNames, vehicleRates, vehicleSpecOf, type VehicleDocument,
 } from '../../src/live/vehicle/index.ts';
+import { compliantSedanFront } from '../suspension/vehicle/vehicle-sources';
 
 const EX = join(__dirname, '../../examples');
 const read = (p: string) => readFileSync(join(EX, p), 'utf8');
-/**
- * The sedan with its front lower wishbones on rubber (double_wishbone_compliant.yaml's bushings)
- * and a compliant track rod (its mass then left out: a spring has no link to lump it on).
- */
-const COMPLIANCE = `compliance:
-  bushings:
-    lower_wishbone_inboard_front: { radial: 8000, axial: 1600, conical: 2000 }
-    lower_wishbone_inboard_rear: { radial: 4000, axial: 800 }
-  links:
-    trackrod: 30000
-`;
+/** The sedan with its front lower wishbones on rubber and a compliant track rod. */
 const FILES = {
-  'double_wishbone_axle_front.yaml': read('suspension/double_wishbone_axle_front.yaml').replace('links: { pushrod: 0.6, trackrod: 0.7 }', 'links: { pushrod: 0.6 }') + COMPLIANCE,
+  'double_wishbone_axle_front.yaml': compliantSedanFront(read('suspension/double_wishbone_axle_front.yaml')),
   'multi_link_axle_rear.yaml': read('suspension/multi_link_axle_rear.yaml'),
 };
 const compliantSedan = (): VehicleDocument => readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), FILES);

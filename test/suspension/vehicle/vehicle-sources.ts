@@ -63,3 +63,17 @@ export function extrapolatedDifferences(at: (d: number) => number[], h: number):
   const [p1, m1, p2, m2] = [h, -h, 2 * h, -2 * h].map(at);
   return p1.map((_, i) => (4 * (p1[i] - m1[i]) / (2 * h) - (p2[i] - m2[i]) / (4 * h)) / 3);
 }
+
+/**
+ * The sedan's front axle file with its lower wishbones on rubber (double_wishbone_compliant.yaml's
+ * bushings) and a compliant track rod (its mass then left out: a spring has no link to lump it on).
+ */
+export function compliantSedanFront(axleText: string): string {
+  return axleText.replace('links: { pushrod: 0.6, trackrod: 0.7 }', 'links: { pushrod: 0.6 }') + `compliance:
+  bushings:
+    lower_wishbone_inboard_front: { radial: 8000, axial: 1600, conical: 2000 }
+    lower_wishbone_inboard_rear: { radial: 4000, axial: 800 }
+  links:
+    trackrod: 30000
+`;
+}

@@ -25,19 +25,12 @@ import { GRADIENT_METRICS, vehicleGradientSensitivity } from '../../../../src/su
 import { movedVehicleSpec, vehicleParameter } from '../../../../src/suspension/vehicle/parameters';
 import { STATIC_METRICS, staticMetricValues } from '../../../../src/suspension/vehicle/metric-rates';
 import type { HardpointParameter } from '../../../../src/gradients/parameters/hardpoints';
-import { extrapolatedDifferences, readVehicle } from '../../vehicle/vehicle-sources';
+import { compliantSedanFront, extrapolatedDifferences, readVehicle } from '../../vehicle/vehicle-sources';
 
 const read = (file: string) => readFileSync(new URL(`../../../../examples/suspension/${file}`, import.meta.url), 'utf8');
 
-/** The bushings of the sedan's front lower wishbones (test/live/vehicle-rates.test.ts) and a compliant track rod. */
-const SEDAN_COMPLIANCE = `compliance:
-  bushings:
-    lower_wishbone_inboard_front: { radial: 8000, axial: 1600, conical: 2000 }
-    lower_wishbone_inboard_rear: { radial: 4000, axial: 800 }
-  links:
-    trackrod: 30000
-`;
-const sedanFront = (t: string) => t.replace('links: { pushrod: 0.6, trackrod: 0.7 }', 'links: { pushrod: 0.6 }') + SEDAN_COMPLIANCE;
+/** The sedan's front lower wishbones on bushings and a compliant track rod (test/live/vehicle-rates.test.ts's car). */
+const sedanFront = compliantSedanFront;
 
 /** A geometry file as a dynamics source at design (the masses the file gives, else none). */
 function source(text: string, file: string): GeometrySource {
