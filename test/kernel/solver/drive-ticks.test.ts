@@ -6,7 +6,9 @@
  * closures; an options object of another shape) threw the first drive's ticks away, and
  * these functions were optimised a drive later, in the drives fourbar_drive_step_us times
  * (docs/solver-warm-up.md). V8 prints the count at every tick under --trace-opt-verbose:
- * it must rise by one each time until the function is marked for optimisation.
+ * it must rise each time until the function is marked for optimisation (a reset shows as a
+ * fall: 1, 2, 3, then 1 again on the drive code before this test; by one a tick as a rule, but
+ * a tick V8 does not print happens on a loaded machine: 1, 3, 4 in one CI run).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +30,8 @@ describe('a fresh process driving the four-bar', () => {
         if (m) ticks.push(Number(m[1]));
       }
       expect(ticks.length, `${name}: ticks reported`).toBeGreaterThanOrEqual(3);
-      expect(ticks, name).toEqual(ticks.map((_, i) => ticks[0] + i));
+      const falls = ticks.flatMap((t, i) => (i > 0 && t <= ticks[i - 1] ? [`${ticks[i - 1]} → ${t}`] : []));
+      expect(falls, `${name}: ${ticks.join(', ')}`).toEqual([]);
     }
   });
 });
