@@ -67,6 +67,8 @@ interface Workspace {
    * basis to rounding, so each set of targets keeps its own, whatever was asked before it.
    */
   bases: { G: Float64Array; Z: Float64Array }[];
+  /** canonicalRows' order of the last call's k rows (grown as needed: no allocation per state). */
+  rows: Int32Array;
   ym: Float64Array;
   xn: Float64Array;
 }
@@ -89,7 +91,7 @@ function workspace(system: System, group: Group, colOfVar: Int32Array): Workspac
   const ws: Workspace = {
     blocks, offsets, mapPtr, map, scale,
     J, ne: new NormalEquations(J), local: new Float64Array(widest), localRes: new Float64Array(m),
-    stamp: null, stampL: NaN, clear: false, bases: [],
+    stamp: null, stampL: NaN, clear: false, bases: [], rows: new Int32Array(8),
     ym: new Float64Array(m), xn: new Float64Array(n),
   };
   workspaces.set(group, ws);
@@ -237,7 +239,8 @@ export function sparseTangent(system: System, group: Group, colOfVar: Int32Array
  * Null when the projections do not span N.
  */
 function nullBasis(ws: Workspace, G: Float64Array, n: number, k: number): Float64Array | null {
-  const rows = canonicalRows(G, n, k);
+  if (ws.rows.length < k) ws.rows = new Int32Array(2 * k);
+  const rows = canonicalRows(ws.rows, G, n, k);
   for (const b of ws.bases) if (sameRows(b.G, G, rows, n, k)) return b.Z;
   const Gc = new Float64Array(k * n);
   for (let t = 0; t < k; t++) Gc.set(G.subarray(rows[t] * n, (rows[t] + 1) * n), t * n);
@@ -257,24 +260,31 @@ function nullBasis(ws: Workspace, G: Float64Array, n: number, k: number): Float6
 const MAX_BASES = 4;
 
 /**
- * The order the basis takes G's k rows in, whatever order the caller listed its targets in:
- * by their first non-zero column, then their first differing value (equal rows in either
- * order give the same basis). A sweep's derivative targets (hubs, then rack) keep their order.
+ * The order the basis takes G's k rows in (into `rows`), whatever order the caller listed its
+ * targets in: by their first non-zero column, then their first differing value (equal rows in
+ * either order give the same basis). A sweep's derivative targets (hubs, then rack) keep their
+ * order. A stable insertion sort: k is a handful, and it runs at every tangent asked.
  */
-function canonicalRows(G: Float64Array, n: number, k: number): number[] {
-  const rows: number[] = [];
-  for (let t = 0; t < k; t++) rows.push(t);
-  return rows.sort((a, b) => {
-    for (let j = 0; j < n; j++) {
-      const x = G[a * n + j], y = G[b * n + j];
-      if (x !== y) return x === 0 ? 1 : y === 0 ? -1 : x - y;
-    }
-    return 0;
-  });
+function canonicalRows(rows: Int32Array, G: Float64Array, n: number, k: number): Int32Array {
+  for (let t = 0; t < k; t++) {
+    let i = t;
+    while (i > 0 && rowOrder(G, n, rows[i - 1], t) > 0) { rows[i] = rows[i - 1]; i--; }
+    rows[i] = t;
+  }
+  return rows;
+}
+
+/** Negative when G's row a goes before row b (its first differing entry non-zero where b's is zero, or smaller), 0 when equal. */
+function rowOrder(G: Float64Array, n: number, a: number, b: number): number {
+  for (let j = 0; j < n; j++) {
+    const x = G[a * n + j], y = G[b * n + j];
+    if (x !== y) return x === 0 ? 1 : y === 0 ? -1 : x - y;
+  }
+  return 0;
 }
 
 /** Whether `kept` (k rows of n) are G's rows in the order `rows`, bit for bit. */
-function sameRows(kept: Float64Array, G: Float64Array, rows: readonly number[], n: number, k: number): boolean {
+function sameRows(kept: Float64Array, G: Float64Array, rows: Int32Array, n: number, k: number): boolean {
   if (kept.length !== k * n) return false;
   for (let t = 0; t < k; t++) {
     const from = rows[t] * n, to = t * n;
