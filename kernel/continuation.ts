@@ -273,7 +273,6 @@ export class Continuation {
     }
   }
 
-
   /** Back to the last accepted state and its values (a refused sub-step). */
   private backOff(): void {
     this.system.restore(this.current);
