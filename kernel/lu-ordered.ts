@@ -63,6 +63,10 @@ export class OrderedLU {
   private scaledCount = -1;
   private scaledN = -1;
   private entryScale: Float64Array = new Float64Array(0);
+  /** factorCompact's places of its list's entries in the pattern's factors, for that list and analysis. */
+  private places: Int32Array = new Int32Array(0);
+  private placeList: Int32Array | null = null;
+  private placeVersion = -1;
 
   /**
    * `ordered` false: the matrix's own order (a small system, where ordering gains nothing).
@@ -86,12 +90,47 @@ export class OrderedLU {
    * that knows them spares the refactor a scan of n²).
    */
   factor(A: Float64Array, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
+    return this.factorFrom(A, n, relativeTolerance, nonzeros, count, true);
+  }
+
+  /**
+   * `factor` of the matrix whose entry at row-major index entries[e] is values[e], every other
+   * entry zero (an iteration matrix assembled on its pattern, integrator/pattern.ts): an
+   * equilibrated refactor on the kept pattern reads the list alone; otherwise (the first
+   * factorisation, a refactor that declined) the matrix is written out into `dense` (n × n,
+   * zero off the list's entries) and factored from there. The same factors, bit for bit, as
+   * `factor(dense, n, relativeTolerance, entries, entries.length)`.
+   */
+  factorCompact(values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, relativeTolerance: number): boolean {
+    const pattern = this.pattern, count = entries.length;
+    if (pattern && this.scaled && pattern.n === n && this.orderedN === n && entries === this.scaledList && count === this.scaledCount && n === this.scaledN) {
+      const place = this.placeOf(entries, count, pattern);
+      if (pattern.refactorCompact(values, entries, place, this.entryScale, count, relativeTolerance)) { this.patterned = true; this.refactored++; return true; }
+      for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
+      // a new nonzero: factor's reanalysis (its refactor declines again, marking nothing new); a pivot: straight to the pivoting LU
+      return this.factorFrom(dense, n, relativeTolerance, entries, count, pattern.declinedOutside);
+    }
+    for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
+    return this.factorFrom(dense, n, relativeTolerance, entries, count, true);
+  }
+
+  /** Each listed entry's place in the pattern's factors, looked up again after an analysis. */
+  private placeOf(entries: Int32Array, count: number, pattern: PatternLU): Int32Array {
+    if (this.placeList !== entries || this.placeVersion !== pattern.version || this.places.length < count) {
+      if (this.places.length < count) this.places = new Int32Array(count);
+      for (let e = 0; e < count; e++) this.places[e] = pattern.place(entries[e]);
+      this.placeList = entries; this.placeVersion = pattern.version;
+    }
+    return this.places;
+  }
+
+  private factorFrom(A: Float64Array, n: number, relativeTolerance: number, nonzeros: Int32Array | null, count: number, refactor: boolean): boolean {
     if (this.ordered && n !== this.orderedN) minimumDegreeOrder(A, n, this.perm);
     this.orderedN = n;
     const pattern = this.pattern;
     // an equilibrated refactor needs the scales of the pattern's pivots, taken for these entries
     const scalesHold = !this.scaled || (nonzeros === this.scaledList && count === this.scaledCount && n === this.scaledN);
-    if (pattern && pattern.n === n && scalesHold) {
+    if (refactor && pattern && pattern.n === n && scalesHold) {
       // the kept scales (the pattern's pivots were chosen on a matrix scaled by them): a list's
       // entries scaled as they are read, else the whole matrix scaled first
       const es = this.scaled && nonzeros ? this.entryScale : null;

@@ -45,6 +45,8 @@ export class PatternLU {
   private readonly pos: Int32Array;
   /** Why the last refactor declined: a nonzero outside the pattern (a reanalysis may do), or a pivot. */
   declinedOutside = false;
+  /** Counts the analyses: a place in val looked up before the last one (`place`) is stale. */
+  version = 0;
 
   constructor(readonly maxN: number, readonly growthLimit: number) {
     this.rowOf = new Int32Array(maxN);
@@ -116,6 +118,7 @@ export class PatternLU {
       uEnd[k] = count;
     }
     this.rowStart[n] = count;
+    this.version++;
     this.col = cols.slice(0, count);
     this.val = new Float64Array(count);
     this.target = this.schedule(n);
@@ -191,7 +194,43 @@ export class PatternLU {
       if (a > scale) scale = a;
     }
     if (outside) { this.declinedOutside = true; return false; }
-    const floor = relativeTolerance * scale, limit = this.growthLimit, target = this.target;
+    return this.eliminate(n, relativeTolerance * scale);
+  }
+
+  /** The place in the factors' values of the matrix's entry at row-major index i (−1: outside the pattern; see `version`). */
+  place(i: number): number {
+    return this.map[i];
+  }
+
+  /**
+   * `refactor` of a matrix given as a compact list: entry e (of `count`) is values[e] ×
+   * entryScale[e] at row-major index entries[e], its place in the factors place[e] (from
+   * `place`, at this `version`); every other entry zero. The same values land in the same
+   * places as `refactor` puts them from the n² matrix, so the same factors to the bit, without
+   * reading the n² matrix or the n² map.
+   */
+  refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number): boolean {
+    this.declinedOutside = false;
+    const val = this.val;
+    val.fill(0);
+    let scale = 0, outside = false;
+    for (let e = 0; e < count; e++) {
+      const x = values[e] * entryScale[e];
+      if (x === 0) continue;
+      const p = place[e];
+      if (p < 0) { outside = true; this.seen[entries[e]] = 1; continue; }
+      val[p] = x;
+      const a = x < 0 ? -x : x;
+      if (a > scale) scale = a;
+    }
+    if (outside) { this.declinedOutside = true; return false; }
+    return this.eliminate(this.n, relativeTolerance * scale);
+  }
+
+  /** The elimination on val as gathered; false for too large a multiplier or a pivot at or below `floor`. */
+  private eliminate(n: number, floor: number): boolean {
+    const val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos;
+    const limit = this.growthLimit, target = this.target;
     // row by row (IKJ), in place: row k's entry in column c gets −l·U_j[c] for each earlier row j it eliminates with
     for (let k = 0, t = 0; k < n; k++) {
       const d = diagPos[k];

@@ -39,6 +39,16 @@ OrderedLU.prototype.factor = function (A: Float64Array, n: number, tol: number, 
   if (this.ordered && nonzeros) last = { n, A: A.slice(0, n * n), nonzeros: nonzeros.slice(0, count) };
   return factor.call(this, A, n, tol, nonzeros, count);
 };
+// the integrator assembles a large matrix on its pattern (integrator/pattern.ts) and factors that list
+const factorCompact = OrderedLU.prototype.factorCompact;
+OrderedLU.prototype.factorCompact = function (values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, tol: number): boolean {
+  if (this.ordered) {
+    const A = new Float64Array(n * n);
+    entries.forEach((e, k) => { A[e] = values[k]; });
+    last = { n, A, nonzeros: entries.slice() };
+  }
+  return factorCompact.call(this, values, entries, dense, n, tol);
+};
 const text = readFileSync(SEDAN, 'utf8') + ROAD;
 const spec = readVehicleFile(text, SEDAN, (ref: string) => {
   const path = normalize(join(dirname(SEDAN), ref));
@@ -47,6 +57,7 @@ const spec = readVehicleFile(text, SEDAN, (ref: string) => {
 const integrator = prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, SEDAN, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
 for (let k = 1; k <= steps; k++) if (!integrator.step(0.001, k * 0.001)) throw new Error(`the step at ${k} ms failed`);
 OrderedLU.prototype.factor = factor;
+OrderedLU.prototype.factorCompact = factorCompact;
 if (!last) throw new Error('no ordered factorisation in the run');
 const { n, A, nonzeros } = last as Captured;
 

@@ -113,6 +113,8 @@ export class IterationSystem {
    */
   usePattern(N: number, fixedRows: boolean, forces: ForceSet, constraints: ConstraintRows): void {
     this.pattern = fixedRows && N >= ORDERED_MIN_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints) : null;
+    // a compact matrix is written out into S where its entries alone are nonzero
+    if (this.pattern) this.S.fill(0);
     // a small one's nonzeros are where its factorisation is replayed (lu-small.ts)
     const small = fixedRows && N <= DENSE_MAX_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints).entries : null;
     this.luSmall.usePattern(N, small);
@@ -126,23 +128,44 @@ export class IterationSystem {
   /** Whether K and C are cleared on the forces' pattern only (ForceSet.assemble's `zeroed`). */
   get sparseForces(): boolean { return this.pattern !== null; }
 
-  /** S ← 0 for a matrix of size N (its pattern alone when it has one: S is zero elsewhere). */
-  clear(N: number): void {
+  /** The pattern a matrix of size N is assembled on (its compact entries), or null: S, dense. */
+  private compact(N: number): IterationPattern | null {
     const p = this.pattern;
-    if (p && p.N === N) p.clear(this.S); else this.S.fill(0, 0, N * N);
+    return p !== null && p.N === N ? p : null;
   }
 
-  /** Gyroscopic force at velocities v into G (and its ∂/∂v × scale into S's body blocks when S is given). */
-  gyro(v: Float64Array, S: Float64Array | null = null, N = 0, scale = 0): void {
-    const G = this.G, g6 = this.g6, G36 = this.G36, bodies = this.bodies, bodySlot = this.bodySlot;
+  /** The matrix ← 0 for size N (a large one's compact entries; else S). */
+  clear(N: number): void {
+    const p = this.compact(N);
+    if (p) p.clear(); else this.S.fill(0, 0, N * N);
+  }
+
+  /**
+   * Gyroscopic force at velocities v into G (and, `matrix`, its ∂/∂v × scale into the body
+   * blocks of the matrix of size N: a large one's compact entries, else S).
+   */
+  gyro(v: Float64Array, matrix = false, N = 0, scale = 0): void {
+    const G = this.G, g6 = this.g6, G36 = this.G36, bodies = this.bodies, bodySlot = this.bodySlot, S = this.S;
+    const p = matrix ? this.compact(N) : null;
     G.fill(0);
     for (let b = 0; b < bodies.length; b++) {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
-      gyroscopic(g6, bodies[b].M, v, c0, S ? G36 : null, this.patterns[b]);
+      gyroscopic(g6, bodies[b].M, v, c0, matrix ? G36 : null, this.patterns[b]);
       for (let i = 0; i < 6; i++) G[c0 + i] += g6[i];
-      if (S) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * G36[i * 6 + j];
+      if (p) p.addBody(b, G36, scale);
+      else if (matrix) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * G36[i * 6 + j];
     }
+  }
+
+  /**
+   * The last assembled matrix of size N as a row-major array (S; a large matrix's compact
+   * entries written out into it first): tests and checks.
+   */
+  matrix(N: number): Float64Array {
+    const p = this.compact(N);
+    if (p) p.expand(this.S);
+    return this.S;
   }
 
   /** S's body blocks += scale × M. */
@@ -163,12 +186,12 @@ export class IterationSystem {
   factor(N: number, betaP: number, gammaP: number, constraints: ConstraintRows): boolean {
     const n = this.n, S = this.S, K = this.K, C = this.C;
     const inv = 1 / betaP;
-    const p = this.pattern !== null && this.pattern.N === N ? this.pattern : null;
+    const p = this.compact(N);
     if (this.blockKept) constraints.addToMatrix(S, N);
     else if (p) {
-      this.addMass(S, N, 1);
-      p.subtractForces(S, K, C, inv, gammaP);
-      p.addRows(S, constraints.J);
+      for (let b = 0; b < this.bodies.length; b++) if (this.bodySlot[b] >= 0) p.addBody(b, this.bodies[b].M, 1);
+      p.subtractForces(K, C, inv, gammaP);
+      p.addRows(constraints.J);
     } else {
       this.addMass(S, N, 1);
       for (let i = 0; i < n; i++) {
@@ -181,7 +204,7 @@ export class IterationSystem {
     this.factorisations++;
     this.dense = N <= DENSE_MAX_SIZE;
     if (this.dense) return this.luSmall.factor(S, N, 1e-15);
-    return p ? this.luNonzero.factor(S, N, 1e-15, p.entries, p.entries.length) : this.luNonzero.factor(S, N, 1e-15);
+    return p ? this.luNonzero.factorCompact(p.values, p.entries, S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
   }
 
   /** Solve with the last `factor`'s LU, in place. */
@@ -201,7 +224,7 @@ export class IterationSystem {
     forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix && !block) this.clear(N);
-    this.gyro(v, matrix && !block ? this.S : null, N, gyroScale);
+    this.gyro(v, matrix && !block, N, gyroScale);
     return this.dynamicResidual(vdot, lambda, constraints);
   }
 
@@ -227,7 +250,7 @@ export class IterationSystem {
   deferredMatrix(forces: ForceSet, derivatives: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number): void {
     if (derivatives || !this.keptDerivatives) { this.residual(forces, true, v, vdot, lambda, constraints, t, N, gyroScale); return; }
     this.clear(N);
-    this.gyro(v, this.S, N, gyroScale);
+    this.gyro(v, true, N, gyroScale);
   }
 
   /**

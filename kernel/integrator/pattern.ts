@@ -1,9 +1,11 @@
 /**
  * Where a large iteration matrix (iteration.ts) can be nonzero: the bodies' mass and
  * gyroscopic blocks, the force blocks' K and C (every pair of a block's slots) and the
- * active rows' Jacobian with its transpose. A car's matrix (288 unknowns) has ~3k such
- * entries of 83k: clearing, assembling and refactoring (lu-refactor.ts) touch these alone.
- * The entries written are the dense loops' own, in the same order, so the matrix is the
+ * active rows' Jacobian with its transpose. A car's matrix (288 unknowns) has ~4.5k such
+ * entries of 83k: it is assembled into a compact array of those entries alone (`values`,
+ * entry e at row-major place entries[e]) and refactored from it (lu-ordered.ts factorCompact),
+ * so that neither the assembly nor the refactor's gather touches the 660 kB n² matrix.
+ * Each entry gets the dense loops' own operations, in the same order, so the matrix is the
  * same to the bit; an entry outside the pattern stays an exact zero.
  */
 import type { ConstraintRows } from './rows';
@@ -11,10 +13,14 @@ import type { ConstraintRows } from './rows';
 export class IterationPattern {
   /** Every entry of the N × N matrix (row-major) that can be nonzero, ascending. */
   readonly entries: Int32Array;
-  /** K's and C's entries (row-major n × n) and their place in the matrix. */
+  /** The matrix's entries as assembled: values[e] is the entry at entries[e]. */
+  readonly values: Float64Array;
+  /** Body b's 6 × 6 block (row-major) as places in `values`, at 36 b (a fixed body's unused). */
+  readonly bodyAt: Int32Array;
+  /** K's and C's entries (row-major n × n) and their place in `values`. */
   readonly kcFrom: Int32Array;
   readonly kcTo: Int32Array;
-  /** The active rows' Jacobian entries (row-major in J) and their places in the matrix: row n + k and its transpose. */
+  /** The active rows' Jacobian entries (row-major in J) and their places in `values`: row n + k and its transpose. */
   readonly jFrom: Int32Array;
   readonly jLower: Int32Array;
   readonly jUpper: Int32Array;
@@ -25,40 +31,58 @@ export class IterationPattern {
    */
   constructor(readonly n: number, readonly N: number, bodySlot: Int32Array, forcePattern: Int32Array, constraints: ConstraintRows) {
     const all = new Set<number>();
-    for (const c0 of bodySlot) {
-      if (c0 < 0) continue;
-      for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) all.add((c0 + i) * N + c0 + j);
-    }
+    const body = new Int32Array(36 * bodySlot.length);
+    bodySlot.forEach((c0, b) => {
+      if (c0 < 0) return;
+      for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) { const e = (c0 + i) * N + c0 + j; all.add(e); body[36 * b + 6 * i + j] = e; }
+    });
     this.kcFrom = forcePattern;
-    this.kcTo = Int32Array.from(forcePattern, (e) => Math.floor(e / n) * N + (e % n));
-    for (const e of this.kcTo) all.add(e);
+    const kc = Int32Array.from(forcePattern, (e) => Math.floor(e / n) * N + (e % n));
+    for (const e of kc) all.add(e);
     const from: number[] = [], lower: number[] = [], upper: number[] = [];
     constraints.forEachActiveEntry((k, row, c) => {
       from.push(row * n + c); lower.push((n + k) * N + c); upper.push(c * N + n + k);
     });
     this.jFrom = Int32Array.from(from);
-    this.jLower = Int32Array.from(lower);
-    this.jUpper = Int32Array.from(upper);
     for (const e of lower) all.add(e);
     for (const e of upper) all.add(e);
     this.entries = Int32Array.from([...all].sort((a, b) => a - b));
+    this.values = new Float64Array(this.entries.length);
+    const at = new Map<number, number>();
+    this.entries.forEach((e, k) => at.set(e, k));
+    const place = (e: number): number => at.get(e)!;
+    this.bodyAt = body.map((e, q) => (bodySlot[(q / 36) | 0] < 0 ? 0 : place(e)));
+    this.kcTo = kc.map(place);
+    this.jLower = Int32Array.from(lower, place);
+    this.jUpper = Int32Array.from(upper, place);
   }
 
-  /** S's pattern entries ← 0 (S is zero elsewhere). */
-  clear(S: Float64Array): void {
-    const p = this.entries;
-    for (let e = 0; e < p.length; e++) S[p[e]] = 0;
+  /** Every entry ← 0. */
+  clear(): void {
+    this.values.fill(0);
   }
 
-  /** S −= inv (K + γ' C) over the forces' entries. */
-  subtractForces(S: Float64Array, K: Float64Array, C: Float64Array, inv: number, gammaP: number): void {
-    const from = this.kcFrom, to = this.kcTo;
-    for (let e = 0; e < from.length; e++) { const f = from[e]; S[to[e]] -= inv * (K[f] + gammaP * C[f]); }
+  /** Body b's block += scale × B (B 6 × 6 row-major). */
+  addBody(b: number, B: Float64Array, scale: number): void {
+    const v = this.values, at = this.bodyAt, q0 = 36 * b;
+    for (let q = 0; q < 36; q++) v[at[q0 + q]] += scale * B[q];
   }
 
-  /** The active rows' Jacobian into S's bordering blocks. */
-  addRows(S: Float64Array, J: Float64Array): void {
-    const from = this.jFrom, lower = this.jLower, upper = this.jUpper;
-    for (let e = 0; e < from.length; e++) { const x = J[from[e]]; S[lower[e]] = x; S[upper[e]] = x; }
+  /** −= inv (K + γ' C) over the forces' entries. */
+  subtractForces(K: Float64Array, C: Float64Array, inv: number, gammaP: number): void {
+    const v = this.values, from = this.kcFrom, to = this.kcTo;
+    for (let e = 0; e < from.length; e++) { const f = from[e]; v[to[e]] -= inv * (K[f] + gammaP * C[f]); }
+  }
+
+  /** The active rows' Jacobian into the bordering blocks. */
+  addRows(J: Float64Array): void {
+    const v = this.values, from = this.jFrom, lower = this.jLower, upper = this.jUpper;
+    for (let e = 0; e < from.length; e++) { const x = J[from[e]]; v[lower[e]] = x; v[upper[e]] = x; }
+  }
+
+  /** The assembled matrix written out into the row-major S (whose other entries are zero). */
+  expand(S: Float64Array): void {
+    const v = this.values, p = this.entries;
+    for (let e = 0; e < p.length; e++) S[p[e]] = v[e];
   }
 }

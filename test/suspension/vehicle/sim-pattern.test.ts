@@ -54,7 +54,7 @@ describe('the vehicle run\'s sparse iteration matrix', () => {
     // masses, inertias and lever arms side by side: threshold pivoting on the matrix as it
     // stands leaves the diagonal in most columns, and fills the factors (8.5k nonzeros against 4.6k)
     const plain = new OrderedLU(sparse.N, true, false);
-    expect(plain.factor(sparse.lin.S, sparse.N, 1e-15)).toBe(true);
+    expect(plain.factor(sparse.lin.matrix(sparse.N), sparse.N, 1e-15)).toBe(true);
     expect(sparse.lin.luNonzero.nonzeros).toBeLessThan(0.7 * plain.nonzeros);
   });
 
