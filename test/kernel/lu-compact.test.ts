@@ -5,7 +5,9 @@
  * refactors and solutions to the bit, through refactors on the kept pattern, a listed entry
  * that turns nonzero outside the factors' pattern (a reanalysis), and a pivot that collapses
  * (the pivoting LU again). Random saddle matrices whose threshold pivoting leaves the diagonal
- * (the constraint rows' zero diagonals); the solutions checked against A x = b too.
+ * (the constraint rows' zero diagonals); the solutions checked against A x = b too. And the
+ * pattern's solve (lu-refactor.ts: permutations and scalings inside its sweeps, two terms a
+ * pass) against the plain sweeps on its factors written out here, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -75,6 +77,36 @@ describe('OrderedLU.factorCompact', () => {
       }
       // most rounds were refactors on the kept pattern (the path the compact list serves)
       expect(refactored).toBeGreaterThanOrEqual(3);
+    }), { numRuns: 60 });
+  });
+
+  it('solves on the pattern\'s factors as the plain sweeps do, bit for bit', () => {
+    type Fields = { val: Float64Array; col: Int32Array; rowStart: Int32Array; diagPos: Int32Array; rowOf: Int32Array; colOf: Int32Array };
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 3, max: 12 }), (seed, blocks) => {
+      const r = rng(seed);
+      const { A, N, list } = saddle(r, blocks, 2 * blocks - 1);
+      const lu = new OrderedLU(N, true, true), values = new Float64Array(list.length), out = new Float64Array(N * N);
+      for (let round = 0; round < 2; round++) {
+        for (const e of list) if (A[e] !== 0) A[e] *= 1 + 0.05 * (r() - 0.5);
+        list.forEach((e, k) => { values[k] = A[e]; });
+        // a draw whose constraint rows are dependent (two on the same pair of columns) is singular
+        if (!lu.factorCompact(values, list, out, N, 1e-15)) return;
+      }
+      expect(lu.refactored).toBe(1);
+      const f = (lu as unknown as { pattern: Fields }).pattern, D = (lu as unknown as { scale: Float64Array }).scale;
+      const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice();
+      lu.solve(x);
+      // the reference: permute and scale, forward sweep, backward sweep, unpermute and scale
+      const y = new Float64Array(N), want = new Float64Array(N);
+      for (let k = 0; k < N; k++) y[k] = b[f.rowOf[k]] * D[f.rowOf[k]];
+      for (let k = 0; k < N; k++) for (let e = f.rowStart[k]; e < f.diagPos[k]; e++) y[k] -= f.val[e] * y[f.col[e]];
+      for (let k = N - 1; k >= 0; k--) {
+        for (let e = f.diagPos[k] + 1; e < f.rowStart[k + 1]; e++) y[k] -= f.val[e] * y[f.col[e]];
+        y[k] /= f.val[f.diagPos[k]];
+      }
+      for (let j = 0; j < N; j++) want[f.colOf[j]] = y[j] * D[f.colOf[j]];
+      expect(Array.from(x)).toEqual(Array.from(want));
+      expect(backwardError(A, N, x, b)).toBeLessThan(1e-12);
     }), { numRuns: 60 });
   });
 });
