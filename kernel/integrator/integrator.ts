@@ -404,8 +404,6 @@ export class Integrator {
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
       // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
       const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous) || (N <= SMALL_SYSTEM && !(it === 0 && keepBlock));
-      // J itself only for a large matrix's pattern (a small one's rows are written from the blocks', select scatters its own); Jᵀλ reads the blocks' own
-      if (fresh && !deferred && lin.large) constraints.scatter();
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
       const rMax = lin.maxResidual();
@@ -415,7 +413,9 @@ export class Integrator {
       if (it > 0 && phiMax <= tolPhi && rMax <= tolR) { this.unchecked.checked(); return true; }
       if (it === 0) first = error;
       previous = phiMax;
-      if (deferred) { constraints.scatter(); lin.deferredMatrix(this.forces, derivatives, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
+      // J itself is never scattered: a matrix's rows are written from the blocks' (a large one's
+      // compact list, ConstraintRows.writeActiveEntries; a small one's addToMatrix), select scatters its own, Jᵀλ reads the blocks'
+      if (deferred) { lin.deferredMatrix(this.forces, derivatives, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
       if (fresh) {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;

@@ -191,7 +191,7 @@ export class IterationSystem {
     else if (p) {
       for (let b = 0; b < this.bodies.length; b++) if (this.bodySlot[b] >= 0) p.addBody(b, this.bodies[b].M, 1);
       p.subtractForces(K, C, inv, gammaP);
-      p.addRows(constraints.J);
+      p.addRows(constraints);
     } else {
       this.addMass(S, N, 1);
       for (let i = 0; i < n; i++) {

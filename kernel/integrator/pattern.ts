@@ -20,8 +20,7 @@ export class IterationPattern {
   /** K's and C's entries (row-major n × n) and their place in `values`. */
   readonly kcFrom: Int32Array;
   readonly kcTo: Int32Array;
-  /** The active rows' Jacobian entries (row-major in J) and their places in `values`: row n + k and its transpose. */
-  readonly jFrom: Int32Array;
+  /** The active rows' Jacobian entries' places in `values` (ConstraintRows.forEachActiveEntry's order): row n + k and its transpose. */
   readonly jLower: Int32Array;
   readonly jUpper: Int32Array;
 
@@ -39,11 +38,10 @@ export class IterationPattern {
     this.kcFrom = forcePattern;
     const kc = Int32Array.from(forcePattern, (e) => Math.floor(e / n) * N + (e % n));
     for (const e of kc) all.add(e);
-    const from: number[] = [], lower: number[] = [], upper: number[] = [];
-    constraints.forEachActiveEntry((k, row, c) => {
-      from.push(row * n + c); lower.push((n + k) * N + c); upper.push(c * N + n + k);
+    const lower: number[] = [], upper: number[] = [];
+    constraints.forEachActiveEntry((k, _row, c) => {
+      lower.push((n + k) * N + c); upper.push(c * N + n + k);
     });
-    this.jFrom = Int32Array.from(from);
     for (const e of lower) all.add(e);
     for (const e of upper) all.add(e);
     this.entries = Int32Array.from([...all].sort((a, b) => a - b));
@@ -74,10 +72,9 @@ export class IterationPattern {
     for (let e = 0; e < from.length; e++) { const f = from[e]; v[to[e]] -= inv * (K[f] + gammaP * C[f]); }
   }
 
-  /** The active rows' Jacobian into the bordering blocks. */
-  addRows(J: Float64Array): void {
-    const v = this.values, from = this.jFrom, lower = this.jLower, upper = this.jUpper;
-    for (let e = 0; e < from.length; e++) { const x = J[from[e]]; v[lower[e]] = x; v[upper[e]] = x; }
+  /** The active rows' Jacobian (as last evaluated) into the bordering blocks. */
+  addRows(constraints: ConstraintRows): void {
+    constraints.writeActiveEntries(this.values, this.jLower, this.jUpper);
   }
 
   /** The assembled matrix written out into the row-major S (whose other entries are zero). */

@@ -286,6 +286,25 @@ export class ConstraintRows {
     }
   }
 
+  /**
+   * The active rows' entries, in forEachActiveEntry's order: entry q into out[lower[q]] and
+   * out[upper[q]] (a large iteration matrix's compact list and its transpose, pattern.ts).
+   * The values `scatter` would have written, from the slab (`0 +`, as scatter's) or from J
+   * where a block's columns repeat (which `evaluate` writes either way): J itself unwritten.
+   */
+  writeActiveEntries(out: Float64Array, lower: Int32Array, upper: Int32Array): void {
+    const n = this.n, J = this.J, slab = this.slab, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, fromSlab = this.rowSlabIndex;
+    for (let k = 0, q = 0; k < this.activeCount; k++) {
+      const row = active[k], base = row * n;
+      for (let e = start[row], end = start[row + 1]; e < end; e++, q++) {
+        const x = fromSlab[e];
+        const value = x >= 0 ? 0 + slab[x] : J[base + columns[e]];
+        out[lower[q]] = value;
+        out[upper[q]] = value;
+      }
+    }
+  }
+
   /** Each active row's nonzero columns: fn(its place among the active rows, the row, the column). */
   forEachActiveEntry(fn: (k: number, row: number, column: number) => void): void {
     const start = this.rowColumnStart, columns = this.rowColumnIndex;
