@@ -262,20 +262,20 @@ export class PatternLU {
    */
   solve(b: Float64Array, work: Float64Array, scale: Float64Array | null = null): void {
     const n = this.n, val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos, rowOf = this.rowOf, colOf = this.colOf, y = work;
-    // each row's sum in the order of its entries, two terms a pass (V8 does not unroll); the
+    // each row's sum in the order of its entries, four terms a pass (V8 does not unroll); the
     // permutations and scalings inside the sweeps: the same operations as passes of their own
     for (let k = 0; k < n; k++) {
       const r = rowOf[k], d = diagPos[k];
       let s = scale ? b[r] * scale[r] : b[r], e = rowStart[k];
-      for (; e + 1 < d; e += 2) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; }
-      if (e < d) s -= val[e] * y[col[e]];
+      for (; e + 3 < d; e += 4) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; s -= val[e + 2] * y[col[e + 2]]; s -= val[e + 3] * y[col[e + 3]]; }
+      for (; e < d; e++) s -= val[e] * y[col[e]];
       y[k] = s;
     }
     for (let k = n - 1; k >= 0; k--) {
       const d = diagPos[k], end = rowStart[k + 1];
       let s = y[k], e = d + 1;
-      for (; e + 1 < end; e += 2) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; }
-      if (e < end) s -= val[e] * y[col[e]];
+      for (; e + 3 < end; e += 4) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; s -= val[e + 2] * y[col[e + 2]]; s -= val[e + 3] * y[col[e + 3]]; }
+      for (; e < end; e++) s -= val[e] * y[col[e]];
       const x = s / val[d], c = colOf[k];
       y[k] = x;
       b[c] = scale ? x * scale[c] : x;

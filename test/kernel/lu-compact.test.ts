@@ -6,7 +6,7 @@
  * that turns nonzero outside the factors' pattern (a reanalysis), and a pivot that collapses
  * (the pivoting LU again). Random saddle matrices whose threshold pivoting leaves the diagonal
  * (the constraint rows' zero diagonals); the solutions checked against A x = b too. And the
- * pattern's solve (lu-refactor.ts: permutations and scalings inside its sweeps, two terms a
+ * pattern's solve (lu-refactor.ts: permutations and scalings inside its sweeps, four terms a
  * pass) against the plain sweeps on its factors written out here, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
