@@ -119,16 +119,20 @@ export function jointRows(
   }
   if (ball) return;
   if (type === 'universal') {
-    dotRow(jacobian, 3 * n, L, RA, fa.x, cA, yb, RB, fb.y, cB, xa);
+    factor[0] = L;
+    dotRow(jacobian, 3 * n, RA, fa.x, cA, yb, RB, fb.y, cB, xa);
     return;
   }
-  dotRow(jacobian, 3 * n, L, RA, fa.x, cA, zb, RB, fb.z, cB, xa);
-  dotRow(jacobian, 4 * n, L, RA, fa.y, cA, zb, RB, fb.z, cB, ya);
+  factor[0] = L;
+  dotRow(jacobian, 3 * n, RA, fa.x, cA, zb, RB, fb.z, cB, xa);
+  dotRow(jacobian, 4 * n, RA, fa.y, cA, zb, RB, fb.z, cB, ya);
   // angle row f = 2L rt/ru: rt = c·ry − s·rx, ru = 1 + c·rx + s·ry
   const k2 = (2 * L) / ru;
   const dfdrx = k2 * (-s - q * c), dfdry = k2 * (c - q * s);
-  dotRow(jacobian, 5 * n, dfdrx, RA, fa.x, cA, xb, RB, fb.x, cB, xa);
-  dotRow(jacobian, 5 * n, dfdry, RA, fa.y, cA, xb, RB, fb.x, cB, ya);
+  factor[0] = dfdrx;
+  dotRow(jacobian, 5 * n, RA, fa.x, cA, xb, RB, fb.x, cB, xa);
+  factor[0] = dfdry;
+  dotRow(jacobian, 5 * n, RA, fa.y, cA, xb, RB, fb.x, cB, ya);
   if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
     jacobian[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
   }
@@ -148,17 +152,22 @@ function rigidPointRows(jac: Float64Array, n: number, col: number, R: Float64Arr
   }
 }
 
-/** Row at base += k ∂(a·b)/∂(ω_A, ω_B), a = R_A aLocal (world aWorld), b = R_B bLocal (world bWorld). */
-function dotRow(jac: Float64Array, base: number, k: number,
+/**
+ * Row at base += k ∂(a·b)/∂(ω_A, ω_B), a = R_A aLocal (world aWorld), b = R_B bLocal (world
+ * bWorld), k = factor[0]: a number passed to a function V8 does not inline is boxed (an
+ * allocation a call), an array's element is not.
+ */
+function dotRow(jac: Float64Array, base: number,
   RA: Float64Array, aLocal: ArrayLike<number>, cA: number, bWorld: Float64Array,
   RB: Float64Array, bLocal: ArrayLike<number>, cB: number, aWorld: Float64Array): void {
-  if (cA >= 0) addTurnGradient(jac, base + cA, k, RA, aLocal, bWorld);
-  if (cB >= 0) addTurnGradient(jac, base + cB, k, RB, bLocal, aWorld);
+  if (cA >= 0) addTurnGradient(jac, base + cA, RA, aLocal, bWorld);
+  if (cB >= 0) addTurnGradient(jac, base + cB, RB, bLocal, aWorld);
 }
+const factor = new Float64Array(1);
 
-/** jac[at + j] += k · (local × (Rᵀ w))[j], local × (Rᵀ w) being the ω-gradient of (R local)·w (one call a body: each call boxes k). */
-function addTurnGradient(jac: Float64Array, at: number, k: number, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
-  const w0 = w[0], w1 = w[1], w2 = w[2];
+/** jac[at + j] += k · (local × (Rᵀ w))[j], k = factor[0], local × (Rᵀ w) being the ω-gradient of (R local)·w. */
+function addTurnGradient(jac: Float64Array, at: number, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
+  const k = factor[0], w0 = w[0], w1 = w[1], w2 = w[2];
   const u0 = R[0] * w0 + R[3] * w1 + R[6] * w2;
   const u1 = R[1] * w0 + R[4] * w1 + R[7] * w2;
   const u2 = R[2] * w0 + R[5] * w1 + R[8] * w2;
