@@ -72,7 +72,9 @@ function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<num
     place(r, RR, state, offsets[1], road);
     p = p + r[2];
   }
-  e.last.penetration = p; e.last.contact.set(x);
+  e.last.penetration = p;
+  const report = e.last.contact;
+  report[0] = x[0]; report[1] = x[1]; report[2] = x[2];
 }
 
 /** TyreForce.contactVelocity's value: the contact's material velocity less the road's there, into v. */
@@ -108,7 +110,7 @@ export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: Arr
   contact(e, state, offsets);
   const p = e.last.penetration;
   const count = e.roadAt ? 12 : 6;
-  q.fill(0, 0, count);
+  for (let i = 0; i < count; i++) q[i] = 0;
   e.last.force = 0;
   let N = 0;
   if (p > 0) {
