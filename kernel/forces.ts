@@ -186,7 +186,8 @@ export class ForceSet {
     for (let b = 0; b < entries.length; b++) {
       const e = entries[b], slots = e.slots, m = slots.length;
       const lcb = e.noC ? null : lc;
-      e.block.evaluate(state, e.offsets, this.gather(e, velocity), t, lq, lk, lcb, slots);
+      // a velocity-free block (gravity: 16 of a car's 25) reads no velocity: none gathered for it
+      e.block.evaluate(state, e.offsets, e.noC ? this.localV : this.gather(e, velocity), t, lq, lk, lcb, slots);
       // Q alone (a Newton iteration that keeps its matrix): no derivative scatter to test for
       if (!lk && !lcb) {
         for (let i = 0; i < m; i++) { const gi = slots[i]; if (gi >= 0) Q[gi] += lq[i]; }

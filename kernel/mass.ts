@@ -119,14 +119,19 @@ export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<num
     jacobian[24 + col] = wz * bx - wx * bz;
     jacobian[30 + col] = wx * by - wy * bx;
   }
-  subCross(jacobian, 0, 0, h[0], h[1], h[2]);
-  subCross(jacobian, 0, 3, h[3], h[4], h[5]);
-  subCross(jacobian, 3, 0, h[3], h[4], h[5]);
+  subCross(jacobian, 0, 0, h, 0);
+  subCross(jacobian, 0, 3, h, 3);
+  subCross(jacobian, 3, 0, h, 3);
   return out;
 }
 
-/** −[a]ₓ e_k = e_k × a adds the column x: (0, −a_z, a_y), y: (a_z, 0, −a_x), z: (−a_y, a_x, 0) to the 3×3 block at (row0, col0). */
-function subCross(jacobian: Float64Array, row0: number, col0: number, ax: number, ay: number, az: number): void {
+/**
+ * −[a]ₓ e_k = e_k × a adds the column x: (0, −a_z, a_y), y: (a_z, 0, −a_x), z: (−a_y, a_x, 0) to
+ * the 3×3 block at (row0, col0), a = h[k..k+2] (read here: numbers passed to a call V8 does not
+ * inline are boxed, nine allocations a body's block).
+ */
+function subCross(jacobian: Float64Array, row0: number, col0: number, h: Float64Array, k: number): void {
+  const ax = h[k], ay = h[k + 1], az = h[k + 2];
   jacobian[(row0 + 1) * 6 + col0] -= az; jacobian[(row0 + 2) * 6 + col0] += ay;
   jacobian[row0 * 6 + col0 + 1] += az; jacobian[(row0 + 2) * 6 + col0 + 1] -= ax;
   jacobian[row0 * 6 + col0 + 2] -= ay; jacobian[(row0 + 1) * 6 + col0 + 2] += ax;

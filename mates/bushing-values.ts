@@ -72,7 +72,8 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   if (s1 < 1e-4 && s2 > 0) s3 = 0.5 * (1 + s1 / 6 + (3 * s1 * s1) / 40 + (5 * s1 * s1 * s1) / 112);
   else { const s4 = Math.sqrt(s1); s3 = (Math.atan2(s4, s2) / s4) * 0.5; }
   for (let i = 0; i < 3; i++) vee[i] = vee[i] * s3;
-  F.fill(0); M.fill(0);
+  // by loops, not the builtins fill and set: their calls were a fifth of this pass's time
+  for (let i = 0; i < 3; i++) { F[i] = 0; M[i] = 0; }
   const last = b.last;
   // `velocity` only when a body moves (as the dual pass's `moving`): the same signs of zero at rest
   const moving = velocity !== null;
@@ -88,8 +89,9 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
     if (moving && b.rotationalDamping[i] !== 0) m = m + dot(fa, 3 * i, spin, 0) * -b.rotationalDamping[i];
     for (let j = 0; j < 3; j++) M[j] = M[j] + fa[3 * i + j] * m;
   }
-  last.force.set(F); last.moment.set(M); last.at.set(ob);
-  q.fill(0);
+  const force = last.force, torque = last.moment, at = last.at;
+  for (let i = 0; i < 3; i++) { force[i] = F[i]; torque[i] = M[i]; at[i] = ob[i]; }
+  for (let i = 0; i < 12; i++) q[i] = 0;
   apply(1, RB, state, offsets[1], 1);
   apply(0, RA, state, offsets[0], -1);
   for (let i = 0; i < 12; i++) Q[i] = q[i];

@@ -161,7 +161,8 @@ export class PointDistanceBlock extends MateBlock {
     if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
     rotationMatrix(this.RA, state, offsets[0] + 3);
     rotationMatrix(this.RB, state, offsets[1] + 3);
-    exactDistanceRow(this.RA, this.RB, state, offsets, this.pointA, this.pointB, this.value, this.cols, this.n, residual, jacobian);
+    exactDistanceRow(this.RA, this.RB, state, offsets, this.pointA, this.pointB, this.cols, this.n, residual, jacobian);
+    residual[0] = residual[0] + -this.value;
   }
   /** The dual pass's row and Jacobian (the reference the exact ones are tested against). */
   evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {

@@ -97,8 +97,15 @@ export function jointRows(
   }
   if (!jacobian) return;
 
-  jacobian.fill(0, 0, rows * n);
+  // The origin rows' body columns are written whole (rigidPointRows); the rest is zeroed here
+  // by a loop (the builtin fill's call was the rows' costliest line): the scalars' columns of
+  // the origin rows, then the rows after them
   const cA = cols[0], cB = cols[1];
+  for (let k = 2; k < cols.length; k++) {
+    const c = cols[k];
+    if (c >= 0) { jacobian[c] = 0; jacobian[n + c] = 0; jacobian[2 * n + c] = 0; }
+  }
+  for (let e = 3 * n, end = rows * n; e < end; e++) jacobian[e] = 0;
   // origin rows
   if (cA >= 0) {
     // −R_a (ω × p_e + v), p_e = p_a + Σ slide·axis (local): the slid origin
@@ -119,46 +126,81 @@ export function jointRows(
   }
   if (ball) return;
   if (type === 'universal') {
-    dotRow(jacobian, 3 * n, L, RA, fa.x, cA, yb, RB, fb.y, cB, xa);
+    factor[0] = L;
+    dotRow(jacobian, 3 * n, RA, fa.x, cA, yb, RB, fb.y, cB, xa);
     return;
   }
-  dotRow(jacobian, 3 * n, L, RA, fa.x, cA, zb, RB, fb.z, cB, xa);
-  dotRow(jacobian, 4 * n, L, RA, fa.y, cA, zb, RB, fb.z, cB, ya);
+  // axis rows L ∂(z_b·x_a), L ∂(z_b·y_a); the angle row's ∂(x_b·x_a), ∂(x_b·y_a): each body's
+  // gradients share two products Rᵀw (A: R_aᵀ z_b, R_aᵀ x_b; B: R_bᵀ x_a, R_bᵀ y_a), each made once
+  // (dotRow made each of them twice), then added entry by entry in dotRow's order
+  if (cA >= 0) { turnBack(uzA, RA, zb); turnBack(uxA, RA, xb); }
+  if (cB >= 0) { turnBack(uxB, RB, xa); turnBack(uyB, RB, ya); }
+  factor[0] = L;
+  if (cA >= 0) { addCross(jacobian, 3 * n + cA, fa.x, uzA); addCross(jacobian, 4 * n + cA, fa.y, uzA); }
+  if (cB >= 0) { addCross(jacobian, 3 * n + cB, fb.z, uxB); addCross(jacobian, 4 * n + cB, fb.z, uyB); }
   // angle row f = 2L rt/ru: rt = c·ry − s·rx, ru = 1 + c·rx + s·ry
   const k2 = (2 * L) / ru;
   const dfdrx = k2 * (-s - q * c), dfdry = k2 * (c - q * s);
-  dotRow(jacobian, 5 * n, dfdrx, RA, fa.x, cA, xb, RB, fb.x, cB, xa);
-  dotRow(jacobian, 5 * n, dfdry, RA, fa.y, cA, xb, RB, fb.x, cB, ya);
+  factor[0] = dfdrx;
+  if (cA >= 0) addCross(jacobian, 5 * n + cA, fa.x, uxA);
+  if (cB >= 0) addCross(jacobian, 5 * n + cB, fb.x, uxB);
+  factor[0] = dfdry;
+  if (cA >= 0) addCross(jacobian, 5 * n + cA, fa.y, uxA);
+  if (cB >= 0) addCross(jacobian, 5 * n + cB, fb.x, uyB);
   if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
     jacobian[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
   }
 }
 
-/** Rows 0..2 at body columns col: sign · R (ω × p + v). */
+/** Rows 0..2 at body columns col: sign · R (ω × p + v), written (0 + x: the sum into a zeroed row it was, the same bits). */
 function rigidPointRows(jac: Float64Array, n: number, col: number, R: Float64Array, p: Float64Array | ArrayLike<number>, sign: number): void {
   const px = p[0], py = p[1], pz = p[2];
   for (let i = 0; i < 3; i++) {
     const r0 = R[3 * i], r1 = R[3 * i + 1], r2 = R[3 * i + 2], base = i * n + col;
-    jac[base] += sign * (-r1 * pz + r2 * py);
-    jac[base + 1] += sign * (r0 * pz - r2 * px);
-    jac[base + 2] += sign * (-r0 * py + r1 * px);
-    jac[base + 3] += sign * r0;
-    jac[base + 4] += sign * r1;
-    jac[base + 5] += sign * r2;
+    jac[base] = 0 + sign * (-r1 * pz + r2 * py);
+    jac[base + 1] = 0 + sign * (r0 * pz - r2 * px);
+    jac[base + 2] = 0 + sign * (-r0 * py + r1 * px);
+    jac[base + 3] = 0 + sign * r0;
+    jac[base + 4] = 0 + sign * r1;
+    jac[base + 5] = 0 + sign * r2;
   }
 }
 
-/** Row at base += k ∂(a·b)/∂(ω_A, ω_B), a = R_A aLocal (world aWorld), b = R_B bLocal (world bWorld). */
-function dotRow(jac: Float64Array, base: number, k: number,
+/**
+ * Row at base += k ∂(a·b)/∂(ω_A, ω_B), a = R_A aLocal (world aWorld), b = R_B bLocal (world
+ * bWorld), k = factor[0]: a number passed to a function V8 does not inline is boxed (an
+ * allocation a call), an array's element is not.
+ */
+function dotRow(jac: Float64Array, base: number,
   RA: Float64Array, aLocal: ArrayLike<number>, cA: number, bWorld: Float64Array,
   RB: Float64Array, bLocal: ArrayLike<number>, cB: number, aWorld: Float64Array): void {
-  if (cA >= 0) addTurnGradient(jac, base + cA, k, RA, aLocal, bWorld);
-  if (cB >= 0) addTurnGradient(jac, base + cB, k, RB, bLocal, aWorld);
+  if (cA >= 0) addTurnGradient(jac, base + cA, RA, aLocal, bWorld);
+  if (cB >= 0) addTurnGradient(jac, base + cB, RB, bLocal, aWorld);
+}
+const factor = new Float64Array(1);
+
+const uzA = new Float64Array(3), uxA = new Float64Array(3), uxB = new Float64Array(3), uyB = new Float64Array(3);
+
+/** out = Rᵀ w (addTurnGradient's u). */
+function turnBack(out: Float64Array, R: Float64Array, w: Float64Array): void {
+  const w0 = w[0], w1 = w[1], w2 = w[2];
+  out[0] = R[0] * w0 + R[3] * w1 + R[6] * w2;
+  out[1] = R[1] * w0 + R[4] * w1 + R[7] * w2;
+  out[2] = R[2] * w0 + R[5] * w1 + R[8] * w2;
 }
 
-/** jac[at + j] += k · (local × (Rᵀ w))[j], local × (Rᵀ w) being the ω-gradient of (R local)·w (one call a body: each call boxes k). */
-function addTurnGradient(jac: Float64Array, at: number, k: number, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
-  const w0 = w[0], w1 = w[1], w2 = w[2];
+/** jac[at + j] += k · (local × u)[j], k = factor[0], u = Rᵀ w (turnBack): addTurnGradient's sums. */
+function addCross(jac: Float64Array, at: number, local: ArrayLike<number>, u: Float64Array): void {
+  const k = factor[0], u0 = u[0], u1 = u[1], u2 = u[2];
+  const l0 = local[0], l1 = local[1], l2 = local[2];
+  jac[at] += k * (l1 * u2 - l2 * u1);
+  jac[at + 1] += k * (l2 * u0 - l0 * u2);
+  jac[at + 2] += k * (l0 * u1 - l1 * u0);
+}
+
+/** jac[at + j] += k · (local × (Rᵀ w))[j], k = factor[0], local × (Rᵀ w) being the ω-gradient of (R local)·w. */
+function addTurnGradient(jac: Float64Array, at: number, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {
+  const k = factor[0], w0 = w[0], w1 = w[1], w2 = w[2];
   const u0 = R[0] * w0 + R[3] * w1 + R[6] * w2;
   const u1 = R[1] * w0 + R[4] * w1 + R[7] * w2;
   const u2 = R[2] * w0 + R[5] * w1 + R[8] * w2;

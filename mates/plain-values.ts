@@ -30,3 +30,26 @@ export function velocityOf(out: Float64Array, R: Float64Array, xi: Float64Array,
   const a2 = angular ? w2 : w0 * p1 - w1 * p0 + xi[b + 5];
   for (let i = 0; i < 3; i++) out[i] = R[3 * i] * a0 + R[3 * i + 1] * a1 + R[3 * i + 2] * a2;
 }
+
+/**
+ * u[3] = |u[0..2]| by hypot3's (Math.hypot's) bits, its algorithm written here with no call:
+ * a number passed to or returned from a function V8 does not inline is boxed (an allocation),
+ * and in the passes by hand hypot3 often was not (the tyre's contact, the distance rows: a
+ * few hundred bytes an evaluation). u is read and written in place, nothing is passed.
+ */
+export function hypotInto(u: Float64Array): void {
+  const x = u[0], y = u[1], z = u[2];
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  if (ax === Infinity || ay === Infinity || az === Infinity) { u[3] = Infinity; return; }
+  if (x !== x || y !== y || z !== z) { u[3] = NaN; return; }
+  let max = ax > ay ? ax : ay;
+  if (az > max) max = az;
+  if (max === 0) { u[3] = 0; return; }
+  let sum = 0, compensation = 0;
+  let n = ax / max, summand = n * n - compensation, next = sum + summand;
+  compensation = next - sum - summand; sum = next;
+  n = ay / max; summand = n * n - compensation; next = sum + summand;
+  compensation = next - sum - summand; sum = next;
+  n = az / max; summand = n * n - compensation; next = sum + summand;
+  u[3] = Math.sqrt(next) * max;
+}

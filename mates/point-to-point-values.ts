@@ -31,8 +31,8 @@ function bodyVelocity(R: Float64Array, xi: Float64Array, b: number, p: Float64Ar
 }
 const va = new Float64Array(3), vb = new Float64Array(3);
 
-/** The points, the unit vector a → b (into pa, pb, unit) and the length. */
-function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array): number {
+/** The points, the unit vector a → b (into pa, pb, unit) and the length (into got[0]: a returned number is boxed where V8 does not inline). */
+function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array): void {
   rotationMatrix(RA, state, offsets[0] + 3);
   rotationMatrix(RB, state, offsets[1] + 3);
   const a = e.localA, b = e.localB, oA = offsets[0], oB = offsets[1];
@@ -45,26 +45,29 @@ function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array
   // √(Σd²), not Math.hypot: a tenth of the time (hypot's guard against overflow is moot here)
   const length = Math.sqrt(d0 * d0 + d1 * d1 + d2 * d2);
   unit[0] = d0 / length; unit[1] = d1 / length; unit[2] = d2 / length;
-  return length;
+  got[0] = length;
 }
 
-/** The rate of lengthening at the geometry just computed. */
-function rateOf(e: PointToPointInput, velocity: Float64Array): number {
+/** The rate of lengthening at the geometry just computed, into got[1]. */
+function rateOf(e: PointToPointInput, velocity: Float64Array): void {
   bodyVelocity(RA, velocity, 0, e.localA, va); bodyVelocity(RB, velocity, 6, e.localB, vb);
-  return unit[0] * (vb[0] - va[0]) + unit[1] * (vb[1] - va[1]) + unit[2] * (vb[2] - va[2]);
+  got[1] = unit[0] * (vb[0] - va[0]) + unit[1] * (vb[1] - va[1]) + unit[2] * (vb[2] - va[2]);
 }
+const got = new Float64Array(2);
 
 /** Power the damper part dissipates, damper(rate)·rate (0 without one), as the dual pass's `dissipation`. */
 export function pointToPointDissipation(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
   if (!e.damper) return 0;
   geometry(e, state, offsets);
-  const rate = rateOf(e, velocity);
+  rateOf(e, velocity);
+  const rate = got[1];
   return e.damper.evaluate(rate, law)[0] * rate;
 }
 
 /** Q (12: body 0's (moment, force) in its axes, then body 1's) of the element at the state and velocities. */
 export function pointToPointValues(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array, Q: Float64Array): void {
-  const length = geometry(e, state, offsets);
+  geometry(e, state, offsets);
+  const length = got[0];
   const oA = offsets[0], oB = offsets[1];
   let tension = 0, rate = 0;
   if (e.spring) {
@@ -72,7 +75,8 @@ export function pointToPointValues(e: PointToPointInput, state: Float64Array, of
     tension = tension + law[0];
   }
   if (e.damper) {
-    rate = rateOf(e, velocity);
+    rateOf(e, velocity);
+    rate = got[1];
     e.damper.evaluate(rate, law);
     tension = tension + law[0];
   }

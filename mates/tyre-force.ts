@@ -64,7 +64,13 @@ export class TyreForce extends BodyForceBlock {
     readonly radius: number, readonly stiffness: number, readonly damping: number, readonly ground: number,
     readonly road: { body: number; point: ArrayLike<number> } | null = null) {
     super(owner, road ? [body, road.body] : [body]);
+    this.centreAt = Float64Array.from(centre); this.axisAt = Float64Array.from(axis);
+    this.roadAt = road ? Float64Array.from(road.point) : null;
   }
+  /** centre, axis and the road's point as Float64Arrays, for the values by hand (mates/tyre-values.ts). */
+  readonly centreAt: Float64Array;
+  readonly axisAt: Float64Array;
+  readonly roadAt: Float64Array | null;
   /**
    * Q alone written out by hand (mates/tyre-values.ts): the values pass's bits, no dual calls.
    * This class's own compute only: a subclass (a slipping tyre, a probe) keeps the dual pass.

@@ -6,19 +6,23 @@
  * energy budget for the damping power after each: the dual pass cost ~4 µs a tyre each time.
  */
 import { rotationMatrix } from '../kernel/dual';
-import { place, turn, velocityOf } from './plain-values';
-import { hypot3 } from '../kernel/vec3';
+import { hypotInto, place, turn, velocityOf } from './plain-values';
 
 /** What the values read of the element, and its report (`last`, as the dual pass writes it). */
 export interface TyreValuesInput {
-  readonly centre: ArrayLike<number>;
-  readonly axis: ArrayLike<number>;
+  /**
+   * The centre, axis and road point as Float64Arrays (a document's arrays vary in element
+   * kind: plain-values.ts's `place` and `turn` then read every element polymorphically and
+   * box each number read, in the bushing's and the springs' passes too).
+   */
+  readonly centreAt: Float64Array;
+  readonly axisAt: Float64Array;
+  readonly roadAt: Float64Array | null;
   readonly radius: number;
   readonly stiffness: number;
   readonly damping: number;
   readonly ground: number;
-  readonly road: { body: number; point: ArrayLike<number> } | null;
-  readonly last: { penetration: number; force: number; contact: Float64Array };
+    readonly last: { penetration: number; force: number; contact: Float64Array };
 }
 
 // scratch (single-threaded; never held across calls)
@@ -28,12 +32,15 @@ const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3),
 const axes = new Float64Array(9), q = new Float64Array(12);
 const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
 
-/** out = u / |u| with |u| by Math.hypot's bits (dvNormalize's value; hypot3: the builtin boxes its arguments). */
+/** out = u / |u| with |u| by Math.hypot's bits (dvNormalize's value; hypotInto: no number passed or returned, none boxed). */
 function normalize(out: Float64Array, u: Float64Array): void {
   const u0 = u[0], u1 = u[1], u2 = u[2];
-  const l = hypot3(u0, u1, u2);
+  len[0] = u0; len[1] = u1; len[2] = u2;
+  hypotInto(len);
+  const l = len[3];
   out[0] = u0 / l; out[1] = u1 / l; out[2] = u2 / l;
 }
+const len = new Float64Array(4), load = new Float64Array(1);
 
 /** out = u × w (dvCross's value). */
 function cross(out: Float64Array, u: Float64Array, z: Float64Array): void {
@@ -43,11 +50,11 @@ function cross(out: Float64Array, u: Float64Array, z: Float64Array): void {
 
 const ORIGIN = Float64Array.of(0, 0, 0);
 
-/** TyreForce.contact's values: the contact point into x (and the road point into r); returns the penetration. */
-function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
+/** TyreForce.contact's values: the contact point into x (and the road point into r), the penetration into e.last (not returned: a returned number is boxed where V8 does not inline). */
+function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): void {
   rotationMatrix(RW, state, offsets[0] + 3);
-  place(c, RW, state, offsets[0], e.centre);
-  turn(tmp, 0, RW, e.axis);
+  place(c, RW, state, offsets[0], e.centreAt);
+  turn(tmp, 0, RW, e.axisAt);
   normalize(a, tmp);
   // rimLowestPoint: x = c + r n, n ∥ (a·e_z) a − e_z
   const az = a[2];
@@ -59,13 +66,15 @@ function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<num
     for (let i = 0; i < 3; i++) x[i] = c[i] + tmp[i] * e.radius;
   } else for (let i = 0; i < 3; i++) x[i] = c[i] + 0;
   let p = x[2] * -1 + e.ground;
-  if (e.road) {
+  const road = e.roadAt;
+  if (road) {
     rotationMatrix(RR, state, offsets[1] + 3);
-    place(r, RR, state, offsets[1], e.road.point);
+    place(r, RR, state, offsets[1], road);
     p = p + r[2];
   }
-  e.last.penetration = p; e.last.contact.set(x);
-  return p;
+  e.last.penetration = p;
+  const report = e.last.contact;
+  report[0] = x[0]; report[1] = x[1]; report[2] = x[2];
 }
 
 /** TyreForce.contactVelocity's value: the contact's material velocity less the road's there, into v. */
@@ -76,8 +85,9 @@ function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: Array
   for (let i = 0; i < 3; i++) arm[i] = x[i] - o[i];
   cross(tmp, w, arm);
   for (let i = 0; i < 3; i++) v[i] = v[i] + tmp[i];
-  if (e.road) {
-    velocityOf(w, RR, xi, 6, e.road.point, false);
+  const road = e.roadAt;
+  if (road) {
+    velocityOf(w, RR, xi, 6, road, false);
     for (let i = 0; i < 3; i++) v[i] = v[i] - w[i];
     velocityOf(w, RR, xi, 6, ORIGIN, true);
     for (let i = 0; i < 3; i++) arm[i] = x[i] - r[i];
@@ -97,9 +107,10 @@ function dampingTerm(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike
  * and the bodies' velocities `xi`, and the report in `e.last`.
  */
 export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array): void {
-  const p = contact(e, state, offsets);
-  const count = e.road ? 12 : 6;
-  q.fill(0, 0, count);
+  contact(e, state, offsets);
+  const p = e.last.penetration;
+  const count = e.roadAt ? 12 : 6;
+  for (let i = 0; i < count; i++) q[i] = 0;
   e.last.force = 0;
   let N = 0;
   if (p > 0) {
@@ -108,14 +119,16 @@ export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: Arr
   }
   if (p > 0 && N > 0) {
     e.last.force = N;
-    apply(0, RW, state, offsets[0], N, 1);
-    if (e.road) apply(6, RR, state, offsets[1], N, -1);
+    load[0] = N;
+    apply(0, RW, state, offsets[0], 1);
+    if (e.roadAt) apply(6, RR, state, offsets[1], -1);
   }
   for (let i = 0; i < count; i++) Q[i] = q[i];
 }
 
-/** BodyForceBlock.apply's values for the vertical force (0, 0, N) at x on the body whose slots start at b, times sign. */
-function apply(b: number, R: Float64Array, state: Float64Array, off: number, N: number, sign: 1 | -1): void {
+/** BodyForceBlock.apply's values for the vertical force (0, 0, N), N = load[0] (not passed: a number passed is boxed where V8 does not inline), at x on the body whose slots start at b, times sign. */
+function apply(b: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
+  const N = load[0];
   for (let i = 0; i < 3; i++) turn(axes, 3 * i, R, E[i]);
   place(o, R, state, off, ORIGIN);
   for (let i = 0; i < 3; i++) arm[i] = x[i] - o[i];
@@ -131,7 +144,8 @@ function apply(b: number, R: Float64Array, state: Float64Array, off: number, N: 
 
 /** Stored energy ½ k p² (0 off the road), as TyreForce.potential. */
 export function tyrePotential(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
-  const p = contact(e, state, offsets);
+  contact(e, state, offsets);
+  const p = e.last.penetration;
   return p > 0 ? 0.5 * e.stiffness * p * p : 0;
 }
 
