@@ -6,11 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { movedHardpoint } from '../moves';
+import { movedHardpoint, sweptMetrics } from '../moves';
+import { checkVirtual } from './virtual-differences';
 import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../../../src/suspension/files';
-import { suspensionAssembly } from '../../../src/suspension/build/template';
-import { SuspensionModel } from '../../../src/suspension/build/model';
-import { runSweep } from '../../../src/suspension/sweep/sweep';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
@@ -19,22 +17,13 @@ const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/$
 type Values = Record<string, Record<string, number | null>>;
 
 /**
- * `kinemate sweep`'s metrics at the spec's first state, grouped as the sensitivity groups them.
- * Kept by the geometry's text and the spec (read-only to callers): the checks of different
- * metrics of one axle at one state (its steering, then its hub rates) re-solve each moved
- * geometry once.
+ * `kinemate sweep`'s metrics at the spec's first state, grouped as the sensitivity groups them
+ * (kept: the checks of different metrics of one axle at one state, its steering, its hub rates
+ * and its *_virtual, re-solve each moved geometry once).
  */
 function valuesOf(g: Geometry, spec: (g: Geometry) => SweepSpec): Values {
-  const s = spec(g), key = `${JSON.stringify(s)} ${JSON.stringify(g)}`;
-  let out = solved.get(key);
-  if (!out) {
-    const r = runSweep(new SuspensionModel(suspensionAssembly(g)), s);
-    expect(r.steps[0].status).toBe('solved');
-    solved.set(key, (out = r.steps[0].metrics as unknown as Values));
-  }
-  return out;
+  return sweptMetrics(g, spec(g)) as unknown as Values;
 }
-const solved = new Map<string, Values>();
 
 function gradientsOf(g: Geometry, spec: (g: Geometry) => SweepSpec, metrics: string[], mode: 'adjoint' | 'direct' = 'adjoint'): SideMetrics {
   const step = sensitivitySweepBySide(new SensitivityModel(g), spec(g), metrics, mode).steps[0];
@@ -126,6 +115,15 @@ describe('device metric gradients', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(100);
+  });
+});
+
+describe('*_virtual metrics at the device checks\' states (virtual-differences.ts: kept here, each moved axle solved once for both)', () => {
+  it('steered double wishbone axle with the rack at +8 mm (layout-default holds): every side\'s *_virtual against central differences', () => {
+    expect(checkVirtual(load('double_wishbone_axle_steering'), 'steer', 8)).toBeLessThan(2e-4);
+  });
+  it('U-bar axle at −10 mm (centre points too): every side\'s *_virtual against central differences', () => {
+    expect(checkVirtual(load('double_wishbone_axle_u_bar'), 'bump', -10)).toBeLessThan(2e-4);
   });
 });
 
