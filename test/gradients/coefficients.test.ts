@@ -50,8 +50,7 @@ export function movedField(doc: any, name: string, d: number): AssemblyDoc {
 
 /**
  * For each result: adjoint = direct (1e-10 of each entry, floored at 1e-6 of the largest), and
- * each entry against central differences at δ and δ/2 (1e-4 relative, floored at 1e-4 of the
- * largest). The results of one document share its runs: simulationGradients reads them all off
+ * each entry against central differences at δ/2 (1e-4 relative, floored at 1e-4 of the largest). The results of one document share its runs: simulationGradients reads them all off
  * one run each way (equal to the single-result runs: test/gradients/hardpoints.test.ts), and each
  * re-run (rerunAll) serves every result. tight: the differences' re-runs converged tight.
  */
@@ -73,13 +72,15 @@ function check(doc: AssemblyDoc, params: string[], results: string[], options: G
       const up = rerunAll(movedField(doc, name, d), rs, options.duration, options.step, tight), down = rerunAll(movedField(doc, name, -d), rs, options.duration, options.step, tight);
       return up.map((u, k) => (u - down[k]) / (2 * d));
     };
-    const [f1, f2] = [fd(deltas[j]), fd(deltas[j] / 2)];
+    // one difference, at δ/2 (the one docs/sensitivity.md's figures read): one at δ as well, checked until
+    // Dec 7 2026, agreed with it far better than the bar everywhere (the run is smooth there) and so checked
+    // nothing the first did not; SHOW=1 brings it back to print both
+    const f2 = fd(deltas[j] / 2), f1 = process.env.SHOW ? fd(deltas[j]) : null;
     results.forEach((result, k) => {
       const g = direct[k];
-      // the two differences agree with each other far better than the bar: the run is smooth there
-      for (const f of [f1[k], f2[k]]) expect.soft(Math.abs(g.gradient[j] - f), `${name} ${result}: ${g.gradient[j]} vs ${f}`).toBeLessThan(tol * Math.max(Math.abs(f), 1e-4 * scales[k]));
+      for (const f of f1 ? [f1[k], f2[k]] : [f2[k]]) expect.soft(Math.abs(g.gradient[j] - f), `${name} ${result}: ${g.gradient[j]} vs ${f}`).toBeLessThan(tol * Math.max(Math.abs(f), 1e-4 * scales[k]));
       // SHOW=1: each entry, its differences at δ and δ/2 and the relative gap (the figures in docs/sensitivity.md)
-      if (process.env.SHOW) console.log(result, options.step, name, g.gradient[j], f1[k], f2[k], Math.abs(g.gradient[j] - f2[k]) / Math.abs(f2[k]));
+      if (process.env.SHOW) console.log(result, options.step, name, g.gradient[j], f1![k], f2[k], Math.abs(g.gradient[j] - f2[k]) / Math.abs(f2[k]));
     });
   });
 }

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { prepareSimulation } from '../../src/mechanics/simulate';
 import { buildDynamics } from '../../src/mechanics/build';
-import { bothRoutes, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
+import { bothRoutesAll, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
 
 const doc = JSON.parse(readFileSync(new URL('../../examples/slider-crank-torque.kinemate.json', import.meta.url), 'utf8'));
 
@@ -40,7 +40,7 @@ describe('slider-crank on redundant mates', () => {
   for (const h of [2e-3, 1e-3]) {
     it(`every parameter against central differences at h = ${h} s; adjoint = direct`, () => {
       const options = { duration: 0.3, step: h }, results = ['slider.position.x', 'rod.velocity.y', 'crank.position.y@max'];
-      const gs = results.map((result) => bothRoutes(doc, params.map((p) => p[0]), result, options).gradient);
+      const gs = bothRoutesAll(doc, params.map((p) => p[0]), results, options).map((g) => g.gradient);
       // each move's two re-runs serve every result
       const fd = centralDifferences(doc, params.map((p) => p[1]), params.map((p) => p[2]), results, options);
       results.forEach((result, k) => {
@@ -56,9 +56,10 @@ describe('slider-crank on redundant mates', () => {
     // each move's two re-runs (at δ and at 4δ) serve both results
     const fd = (k: number) => centralDifferences(doc, masses.map((p) => p[1]), masses.map((p) => k * p[2]), results, options);
     const fd1 = fd(1), fd4 = fd(4);
+    // multipliers carry the step's 1/(βh²) scaling: the routes part by rounding to ~1e-8 here (seen 4.6e-9), as on a link's force
+    const gs = bothRoutesAll(doc, masses.map((p) => p[0]), results, options, 2e-8);
     results.forEach((result, r) => {
-      // multipliers carry the step's 1/(βh²) scaling: the routes part by rounding to ~1e-8 here (seen 4.6e-9), as on a link's force
-      const g = bothRoutes(doc, masses.map((p) => p[0]), result, options, 2e-8);
+      const g = gs[r];
       // a multiplier is converged only to the step's tolerance, whose noise over δ can pass 1e-4 where the
       // positions' δ suits: each entry must match the differences at δ or at 4δ (truncation grows as δ², noise as 1/δ)
       const at = (f: number[][]) => errorsAgainst(g.gradient, f.map((row) => row[r])).errors;

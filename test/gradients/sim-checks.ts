@@ -4,7 +4,7 @@
  * function of the move, the run redone from scratch: build, start solve, projection, steps).
  */
 import { expect } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type DynamicGradient, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
+import { parseParameter, parseResult, simulationGradients, type DynamicGradient, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
 import { validateAssembly } from '../../src/assembly/load';
 import { prepareSimulation } from '../../src/mechanics/simulate';
 import { rotationMatrix } from '../../kernel/dual';
@@ -26,15 +26,22 @@ export const entity = (part: string, group: 'points' | 'frames', name: string, a
   (Array.isArray(e) ? e : e.origin)[axis] += d;
 };
 
-/** Direct and adjoint gradients, each entry equal to `tol` relative (floored at `floor` of the largest); the direct one returned. */
-export function bothRoutes(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, tol = 1e-10, floor = 1e-4): DynamicGradient {
-  const ps = params.map(parseParameter), r = parseResult(result);
-  const d = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
-  expect(a.value).toBe(d.value);
-  const scale = Math.max(...d.gradient.map(Math.abs));
-  expect(scale).toBeGreaterThan(0);
-  d.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), `${result} ${params[j]} adjoint ${a.gradient[j]} direct ${x}`).toBeLessThanOrEqual(tol * Math.max(Math.abs(x), floor * scale)));
-  return d;
+/**
+ * Direct and adjoint gradients of several results, each entry equal to `tol` relative (floored
+ * at `floor` of its result's largest; one floor per result where an array); the direct ones returned. One run each way serves every
+ * result (each result's numbers are those of its own single-result run: hardpoints.test.ts).
+ */
+export function bothRoutesAll(doc: AssemblyDoc, params: string[], results: readonly string[], options: GradientOptions, tol = 1e-10, floor: number | readonly number[] = 1e-4): DynamicGradient[] {
+  const ps = params.map(parseParameter), rs = results.map(parseResult);
+  const ds = simulationGradients(doc, ps, rs, options, 'direct').results, as = simulationGradients(doc, ps, rs, options, 'adjoint').results;
+  return ds.map((d, k) => {
+    const a = as[k];
+    expect(a.value).toBe(d.value);
+    const scale = Math.max(...d.gradient.map(Math.abs));
+    expect(scale).toBeGreaterThan(0);
+    d.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), `${results[k]} ${params[j]} adjoint ${a.gradient[j]} direct ${x}`).toBeLessThanOrEqual(tol * Math.max(Math.abs(x), (typeof floor === 'number' ? floor : floor[k]) * scale)));
+    return d;
+  });
 }
 
 /** Central differences (±δ_j) of every result at once, fd[j][k] for move j and result k: each move's two re-runs serve them all. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateAssembly } from '../../src/assembly/load';
 import type { AssemblyDoc } from '../../src/assembly/types';
-import { bothRoutes, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
+import { bothRoutesAll, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
 
 const I = { position: [0, 0, 0], rotation: [1, 0, 0, 0] };
 /** z → y: a hinge axis along +y. */
@@ -41,7 +41,7 @@ describe('a point motion on a turning body: its row\'s curvature', () => {
   for (const h of [2e-3, 1e-3]) {
     it(`a ball-jointed body pushed at its tip from a moving start, h = ${h} s`, () => {
       const doc = pushedBob(0), options = { duration: 0.3, step: h }, results = ['bob.arm.position.y', 'bob.arm.velocity.z', 'bob.arm.position.z@min'];
-      const gs = results.map((result) => bothRoutes(doc, params.map((p) => p[0]), result, options).gradient);
+      const gs = bothRoutesAll(doc, params.map((p) => p[0]), results, options).map((g) => g.gradient);
       // each move's two re-runs serve every result
       const fd = centralDifferences(doc, params.map((p) => p[1]), params.map((p) => p[2]), results, options);
       results.forEach((result, k) => {
@@ -76,10 +76,11 @@ describe('a start placed by a point motion: the double wishbone corner\'s road d
         const options = { duration: 0.1, step: h }, results = ['upright.contact.position.z@max', 'upright.contact.velocity.y'];
         // each move's two re-runs serve both results
         const fd = centralDifferences(doc, params.map((p) => p[1]), params.map(() => 1e-2), results, options);
+        // the routes part by round-off of up to 3e-11 of the largest entry here (the same with the road's
+        // motion a table, at rest: the steps', not the start's), so entries are floored at half of it
+        const gs = bothRoutesAll(doc, params.map((p) => p[0]), results, options, 1e-10, 0.5);
         results.forEach((result, k) => {
-          // the routes part by round-off of up to 3e-11 of the largest entry here (the same with the road's
-          // motion a table, at rest: the steps', not the start's), so entries are floored at half of it
-          const g = bothRoutes(doc, params.map((p) => p[0]), result, options, 1e-10, 0.5);
+          const g = gs[k];
           // the road's surface z: the motion holds the surface where it is, so the contact does not see it (zero, floored)
           expect(Math.abs(g.gradient[3])).toBeLessThan(1e-6 * Math.max(...g.gradient.map(Math.abs)));
           // the sideways speed's differences are round-off for the road's two entries (zero and 5e-4 of the largest): position only
@@ -122,9 +123,10 @@ describe('a coupling\'s row (linear in its coordinates)', () => {
       const options = { duration: 0.3, step: h }, results = ['wheel.rim.position.z', 'wheel.rim.velocity.x'];
       // each move's two re-runs serve both results
       const fd = centralDifferences(doc, params.map((p) => p[1]), params.map((p) => p[2]), results, options);
+      // the hinge's x entry of the rim's x speed is zero (a round-off of 3e-14 of the largest): floored at 1e-3 of it
+      const gs = bothRoutesAll(doc, params.map((p) => p[0]), results, options, 1e-10, 1e-3);
       results.forEach((result, k) => {
-        // the hinge's x entry of the rim's x speed is zero (a round-off of 3e-14 of the largest): floored at 1e-3 of it
-        const g = bothRoutes(doc, params.map((p) => p[0]), result, options, 1e-10, 1e-3);
+        const g = gs[k];
         const { worst, errors } = errorsAgainst(g.gradient, fd.map((row) => row[k]));
         expect(worst, `${result}: ${errors.map((e) => e.toExponential(1)).join(' ')}`).toBeLessThan(1e-4);
       });

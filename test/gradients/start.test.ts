@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseParameter, parseResult, simulationGradient, simulationGradientAdjoint, simulationGradients, type GradientOptions } from '../../src/gradients/run';
+import { parseResult, simulationGradients, type GradientOptions } from '../../src/gradients/run';
+import { bothRoutesAll } from './sim-checks';
 import type { AssemblyDoc } from '../../src/assembly/types';
 
 const load = (name: string): any => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
@@ -21,21 +22,11 @@ function moved(doc: any, [part, group, name, axis]: Where, d: number): AssemblyD
   return c;
 }
 
-/**
- * Direct and adjoint gradients, equal to `tol` of each entry (floored at `floor` of the largest).
+/*
  * The start's projection weighs given rates 1e10 times the rest (kernel/integrator/integrator.ts): its tangent
  * and its transpose parted by up to 1e-8 of an entry, so both routes now take v₀' from the same
- * forward solves (src/gradients/run.ts startColumns) and agree to 1e-10.
+ * forward solves (src/gradients/run.ts startColumns) and agree to 1e-10 (bothRoutesAll checks them).
  */
-function both(doc: AssemblyDoc, params: string[], result: string, options: GradientOptions, tol = 1e-10, floor = 1e-4) {
-  const ps = params.map(parseParameter), r = parseResult(result);
-  const d = simulationGradient(doc, ps, r, options), a = simulationGradientAdjoint(doc, ps, r, options);
-  expect(a.value).toBe(d.value);
-  const scale = Math.max(...d.gradient.map(Math.abs));
-  expect(scale).toBeGreaterThan(0);
-  d.gradient.forEach((x, j) => expect(Math.abs(a.gradient[j] - x), params[j]).toBeLessThanOrEqual(tol * Math.max(Math.abs(x), floor * scale)));
-  return d;
-}
 
 /**
  * Each result's entries against central differences of re-runs with the entity moved ±δ, to 1e-4
@@ -61,12 +52,14 @@ describe('a pendulum started with a swing rate', () => {
     doc.velocities = { 'pivot.angle': 120 };
     // the rate is an angle rate: a longer rod (the bob's hinge z, L = 1000 mm + it) carries the bob faster
     const params = ['bob.hinge.z', 'ground.hinge.x', 'ground.hinge.z'];
+    const cases = [['bob.mass.position.x', [1, 0]], ['bob.mass.position.z', [0, 1]], ['bob.mass.velocity.x', [0, 0]], ['bob.mass.velocity.z@min', [0, 0]]] as const;
     for (const h of [2e-3, 1e-3]) {
-      for (const [result, shift] of [['bob.mass.position.x', [1, 0]], ['bob.mass.position.z', [0, 1]], ['bob.mass.velocity.x', [0, 0]], ['bob.mass.velocity.z@min', [0, 0]]] as const) {
-        // entries zero in closed form are round-off of the bob's 1.8 m/s in both routes: floored at 1e-1 of the largest
-        // the closed form is the SE(3) step's: a turn at a constant rate about a fixed pivot is one screw, which that step
-        // follows exactly (R³ × SO(3), simulate's default, moves the bob in straight chords: O(h²) off it)
-        const g = both(doc, params, result, { duration: 0.5, step: h, lieGroup: 'SE3' }, 1e-10, 1e-1);
+      // entries zero in closed form are round-off of the bob's 1.8 m/s in both routes: floored at 1e-1 of the largest
+      // the closed form is the SE(3) step's: a turn at a constant rate about a fixed pivot is one screw, which that step
+      // follows exactly (R³ × SO(3), simulate's default, moves the bob in straight chords: O(h²) off it)
+      const gs = bothRoutesAll(doc, params, cases.map((c) => c[0]), { duration: 0.5, step: h, lieGroup: 'SE3' }, 1e-10, 1e-1);
+      for (const [k, [result, shift]] of cases.entries()) {
+        const g = gs[k];
         expect(Math.abs(g.gradient[0] - g.value / 1000), result).toBeLessThan(1e-9 * Math.abs(g.value / 1000));
         // the ground pivot moved carries the swing along
         expect(Math.abs(g.gradient[1] - shift[0]), result).toBeLessThan(1e-9);
@@ -87,7 +80,7 @@ describe('a pendulum started with a swing rate', () => {
     const results = ['bob.mass.position.x', 'bob.mass.velocity.z', 'bob.mass.position.z@min'];
     for (const h of [2e-3, 1e-3]) {
       const options = { duration: 0.5, step: h };
-      const gs = results.map((result) => both(doc, params, result, options).gradient.slice(0, 4));
+      const gs = bothRoutesAll(doc, params, results, options).map((g) => g.gradient.slice(0, 4));
       againstDifferences(doc, gs, wheres, results, options, 1e-3);
     }
   }, 300_000);
@@ -113,7 +106,7 @@ describe('double wishbone corner, its start moving', () => {
       const results = ['upright.contact.position.z', 'upright.contact.velocity.y'];
       // the sideways speed's routes part by up to 5e-11 of its largest entry in the steps (as much with the start's
       // velocity tangent left out), so its entries are floored at half the largest
-      const gs = results.map((result) => both(doc, params, result, options, 1e-10, result.includes('velocity') ? 0.5 : 1e-4).gradient);
+      const gs = bothRoutesAll(doc, params, results, options, 1e-10, results.map((result) => (result.includes('velocity') ? 0.5 : 1e-4))).map((g) => g.gradient);
       againstDifferences(doc, gs, wheres, results, options, 1e-2);
     }
   }, 300_000);
@@ -123,7 +116,7 @@ describe('double wishbone corner, its start moving', () => {
     doc.motions = { bump: { coordinate: 'roadGuide.slide', sine: { amplitude: 10, frequency: 4, phase: 0 } } };
     for (const h of [2e-3, 1e-3]) {
       const options = { duration: 0.1, step: h };
-      const g = both(doc, params, 'upright.contact.position.z@max', options);
+      const [g] = bothRoutesAll(doc, params, ['upright.contact.position.z@max'], options);
       againstDifferences(doc, [g.gradient], wheres, ['upright.contact.position.z@max'], options, 1e-2);
     }
   }, 300_000);
@@ -135,7 +128,7 @@ describe('double wishbone corner, its start moving', () => {
       const options = { duration: 0.1, step: h };
       // the projection weighs the given slots 1e10 times the others: its tangent and transpose parted by
       // 5e-9 of an entry here; the same forward solves in both routes now (1e-13 seen)
-      const g = both(doc, params, 'upright.contact.position.z', options);
+      const [g] = bothRoutesAll(doc, params, ['upright.contact.position.z'], options);
       againstDifferences(doc, [g.gradient], wheres, ['upright.contact.position.z'], options, 1e-2);
     }
   }, 300_000);

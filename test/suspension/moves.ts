@@ -1,4 +1,4 @@
-import { parseGeometry, parseText, sweepFromShortcut, type Geometry } from '../../src/suspension/files';
+import { parseGeometry, parseText, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/build/template';
 import { SuspensionModel } from '../../src/suspension/build/model';
 import { runSweep } from '../../src/suspension/sweep/sweep';
@@ -53,6 +53,24 @@ function solvedLoadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadC
   if (!out) throw new Error('not solved');
   return out;
 }
+
+/**
+ * `kinemate sweep`'s metrics (the full evaluation: derivatives, steering response, *_virtual) at
+ * the spec's one state of a fresh model, kept by the spec and the geometry's text (read-only to
+ * callers): checks of different metrics at one state (an axle's device metrics and its *_virtual,
+ * devices.test.ts) re-solve each moved geometry once.
+ */
+export function sweptMetrics(g: Geometry, spec: SweepSpec): object {
+  const key = `${JSON.stringify(spec)} ${JSON.stringify(g)}`;
+  let out = swept.get(key);
+  if (!out) {
+    const step = runSweep(new SuspensionModel(suspensionAssembly(g)), spec).steps[0];
+    if (step.status !== 'solved') throw new Error(`not solved: ${step.message ?? ''}`);
+    swept.set(key, (out = step.metrics!));
+  }
+  return out;
+}
+const swept = new Map<string, object>();
 
 /** The axle file of a corner file (the right side its mirror), written in the axle format. */
 export function axleFromCornerText(text: string): Geometry {

@@ -2,15 +2,15 @@
  * Hardpoint gradients of the device metrics (anti-roll bars, heave link, torsion bars), a
  * beam axle's own motion and the steering geometry (src/suspension/gradients/devices.ts),
  * against central differences of the whole pipeline: the geometry moved, rebuilt and
- * re-solved, the metric read from `kinemate sweep`'s values.
+ * re-solved, the metric read from `kinemate sweep`'s values. With them, at the same states and
+ * steps (each moved axle solved once for all), the steered and U-bar axles' *_virtual and
+ * three axles' deriv_half_track_wrt_hub_z.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { movedHardpoint } from '../moves';
+import { gradientError, movedHardpoint, sweptMetrics } from '../moves';
+import { checkVirtual } from './virtual-differences';
 import { parseGeometry, sweepFromShortcut, type Geometry, type SweepSpec } from '../../../src/suspension/files';
-import { suspensionAssembly } from '../../../src/suspension/build/template';
-import { SuspensionModel } from '../../../src/suspension/build/model';
-import { runSweep } from '../../../src/suspension/sweep/sweep';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
 import { SensitivityModel, sensitivityMetricsOf, sensitivitySweepBySide, type SideMetrics } from '../../../src/suspension/gradients/model';
@@ -19,22 +19,13 @@ const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/$
 type Values = Record<string, Record<string, number | null>>;
 
 /**
- * `kinemate sweep`'s metrics at the spec's first state, grouped as the sensitivity groups them.
- * Kept by the geometry's text and the spec (read-only to callers): the checks of different
- * metrics of one axle at one state (its steering, then its hub rates) re-solve each moved
- * geometry once.
+ * `kinemate sweep`'s metrics at the spec's first state, grouped as the sensitivity groups them
+ * (kept: the checks of different metrics of one axle at one state, its steering, its hub rates
+ * and its *_virtual, re-solve each moved geometry once).
  */
 function valuesOf(g: Geometry, spec: (g: Geometry) => SweepSpec): Values {
-  const s = spec(g), key = `${JSON.stringify(s)} ${JSON.stringify(g)}`;
-  let out = solved.get(key);
-  if (!out) {
-    const r = runSweep(new SuspensionModel(suspensionAssembly(g)), s);
-    expect(r.steps[0].status).toBe('solved');
-    solved.set(key, (out = r.steps[0].metrics as unknown as Values));
-  }
-  return out;
+  return sweptMetrics(g, spec(g)) as unknown as Values;
 }
-const solved = new Map<string, Values>();
 
 function gradientsOf(g: Geometry, spec: (g: Geometry) => SweepSpec, metrics: string[], mode: 'adjoint' | 'direct' = 'adjoint'): SideMetrics {
   const step = sensitivitySweepBySide(new SensitivityModel(g), spec(g), metrics, mode).steps[0];
@@ -126,6 +117,15 @@ describe('device metric gradients', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(100);
+  });
+});
+
+describe('*_virtual metrics at the device checks\' states (virtual-differences.ts: kept here, each moved axle solved once for both)', () => {
+  it('steered double wishbone axle with the rack at +8 mm (layout-default holds): every side\'s *_virtual against central differences', () => {
+    expect(checkVirtual(load('double_wishbone_axle_steering'), 'steer', 8)).toBeLessThan(2e-4);
+  });
+  it('U-bar axle at −10 mm (centre points too): every side\'s *_virtual against central differences', () => {
+    expect(checkVirtual(load('double_wishbone_axle_u_bar'), 'bump', -10)).toBeLessThan(2e-4);
   });
 });
 
@@ -229,5 +229,49 @@ describe("the devices' own rates (second derivatives)", () => {
     const hubs = (m: string) => [`axle.deriv_${m}_wrt_hub_z_left`, `axle.deriv_${m}_wrt_hub_z_right`];
     expect(checkAgainstDifferences(load('double_wishbone_axle_u_bar'), bump(-10), hubs('arb_twist'), 2e-4, 1e-3).worst).toBeLessThan(2e-4);
     expect(checkAgainstDifferences(load('double_wishbone_axle_heave_link'), bump(15), hubs('heave_link_length'), 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+  });
+});
+
+// deriv_half_track_wrt_hub_z lives here (half-track.test.ts until Dec 2026): its three axles' states and steps are
+// the hub rates' above and the *_virtual's, so valuesOf's kept sweeps serve it (each moved axle solved once for all)
+
+/** The worst error of every entry of `<side>.<metric>` against central differences over ±h (relative, floored at the differences alone). */
+function worstAgainstDifferences(g: Geometry, spec: (g: Geometry) => SweepSpec, names: string[], h = 1e-3): number {
+  const metrics = [...new Set(names.map((n) => n.split('.')[1]))];
+  const step = sensitivitySweepBySide(new SensitivityModel(g), spec(g), metrics).steps[0];
+  expect(step.status).toBe('solved');
+  const base = valuesOf(g, spec);
+  let worst = 0;
+  const keys = Object.keys(step.metrics![names[0].split('.')[0]][metrics[0]]!.gradient);
+  const moved = keys.map((key) => [key, valuesOf(movedHardpoint(g, key, h), spec), valuesOf(movedHardpoint(g, key, -h), spec)] as const);
+  for (const name of names) {
+    const [group, m] = name.split('.');
+    const exact = step.metrics![group][m];
+    expect(exact, name).not.toBeNull();
+    expect(exact!.value).toBeCloseTo(base[group][m] as number, 9);
+    expect(Math.max(...Object.values(exact!.gradient).map(Math.abs)), `${name} has a gradient`).toBeGreaterThan(0);
+    for (const [key, mp, mm] of moved) {
+      const fd = ((mp[group][m] as number) - (mm[group][m] as number)) / (2 * h);
+      const err = gradientError(exact!.gradient[key], fd, exact!.gradient, 0);
+      if (err > 2e-4) throw new Error(`${name} ${key}: exact ${exact!.gradient[key]}, differences ${fd}`);
+      worst = Math.max(worst, err);
+    }
+  }
+  return worst;
+}
+
+describe("an axle's deriv_half_track_wrt_hub_z (its road plane's tangent: src/suspension/metrics/axle.ts thetaTangent)", () => {
+  const sides = (m: string) => [`left.${m}`, `right.${m}`];
+  it('is offered on an axle', () => {
+    expect(sensitivityMetricsOf(load('double_wishbone_axle_u_bar')).side).toContain('deriv_half_track_wrt_hub_z');
+  });
+  it('steered double wishbone axle, rack at +8 mm: both sides match central differences (2e-4 at ±1e-3 mm)', () => {
+    expect(worstAgainstDifferences(load('double_wishbone_axle_steering'), steer(8), sides('deriv_half_track_wrt_hub_z'))).toBeLessThan(2e-4);
+  });
+  it('U-bar axle at −10 mm: both sides match central differences', () => {
+    expect(worstAgainstDifferences(load('double_wishbone_axle_u_bar'), bump(-10), sides('deriv_half_track_wrt_hub_z'))).toBeLessThan(2e-4);
+  });
+  it('Panhard beam axle at +20 mm (one hub alone moving tilts the beam and the road plane): both sides match', () => {
+    expect(worstAgainstDifferences(load('solid_axle_panhard'), bump(20), sides('deriv_half_track_wrt_hub_z'))).toBeLessThan(2e-4);
   });
 });
