@@ -1,13 +1,14 @@
 /**
- * The real `kinemate clearance` and `kinemate envelope` on the fixture corner (six bodies):
- * the liner 40 mm over the tyre is hit in a 60 mm bump (exit 3 under --fail-under 0), the
- * envelope is written as a closed STL, and a missing geometry file is one line naming it.
+ * `kinemate clearance` and `kinemate envelope` on the fixture corner (six bodies): the liner
+ * 40 mm over the tyre is hit in a 60 mm bump (exit 3 under --fail-under 0: the real command,
+ * in a process of its own), the envelope is written as a closed STL, and a missing geometry
+ * file is one line naming it (the command's `main` in this process: the same code).
  */
 import { readFileSync, unlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isClosedMesh } from '../../src/assembly/geometry/closed.ts';
 import { readMeshBytes } from '../../src/assembly/geometry/read.ts';
-import { kinemate, tempFolder } from './helpers.ts';
+import { kinemate, runMain, tempFolder } from './helpers.ts';
 import { writeCorner } from '../assembly/geometry/corner-fixture.ts';
 
 const tmp = tempFolder();
@@ -37,13 +38,13 @@ describe('kinemate clearance / envelope', () => {
 
   it('envelope writes a closed STL; a missing file is one line naming it', async () => {
     const stl = tmp.file('tyre-envelope.stl');
-    const run = await kinemate(['envelope', corner, '--grid', 'bump=-30:30:2,steer=-10:10:2', '--voxel', '15', '--out', stl]);
+    const run = await runMain(['envelope', corner, '--grid', 'bump=-30:30:2,steer=-10:10:2', '--voxel', '15', '--out', stl]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ part: 'tyre', states: 4, failed: 0, out: stl });
     expect(isClosedMesh(await readMeshBytes(new Uint8Array(readFileSync(stl)), stl))).toBe(true);
     unlinkSync(tmp.file('damper.stl'));
-    const bad = await kinemate(['clearance', corner, '--bump', '-10:10:2']);
+    const bad = await runMain(['clearance', corner, '--bump', '-10:10:2']);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe('kinemate: damper.stl: no such file (geometry of "damper")\n');

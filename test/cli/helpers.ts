@@ -35,15 +35,11 @@ export function spawnIn(command: string, args: readonly string[], options: { inp
 /**
  * The command as installed (`kinemate …args` in the repository root): this checkout built into
  * the package's form by the tests' setup (test/setup/built-command.ts), where a start takes
- * ~0.1 s rather than tsx's ~0.7 s. `clonedKinemate` starts bin/kinemate.js through tsx instead.
+ * ~0.1 s rather than tsx's ~0.7 s (test/cli/main.test.ts starts bin/kinemate.js itself, through
+ * npx, as a clone's user does).
  */
 export function kinemate(args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return spawnIn(process.execPath, [inject('builtCommand'), ...args], options);
-}
-
-/** `node bin/kinemate.js …args` from the repository root: the command as a clone runs it, from the sources. */
-export function clonedKinemate(args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
-  return spawnIn(process.execPath, ['bin/kinemate.js', ...args], options);
 }
 
 /** A fresh temporary folder, and a way to remove it. */

@@ -72,7 +72,9 @@ describe('src/index.ts', () => {
     const folder = tempFolder();
     try {
       const file = folder.file('script.kinemate.json');
-      const run = await spawnIn('npx', ['--no-install', 'tsx', 'examples/library-script.ts', file]);
+      // the README's `npx tsx examples/library-script.ts`, tsx started without npx's own start (~1 s
+      // of CPU): npx finding the package's bins is test/cli/main.test.ts's `npx --no-install kinemate`
+      const run = await spawnIn(process.execPath, [join(REPO, 'node_modules/tsx/dist/cli.mjs'), 'examples/library-script.ts', file]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(

@@ -1,4 +1,4 @@
-/** `kinemate tyre` and `kinemate plot FILE.tir`, run as a user would (the real command, a few runs). */
+/** `kinemate tyre` and `kinemate plot FILE.tir`, run as a user would (the real command once, its `main` in this process for the rest). */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { kinemate, memoryIO, tempFolder } from './helpers.ts';
@@ -7,7 +7,7 @@ import { readTyreText, steadyForces } from '../../mates/tyres/index.ts';
 
 const SAMPLE = 'examples/tyres/pacejka_205_60R15.tir';
 
-/** `main` in this process (bad input needs no second process). */
+/** `main` in this process: the same code as the command, without a process start. */
 async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const io = memoryIO();
   const code = await main(args, io);
@@ -33,7 +33,7 @@ describe.concurrent('kinemate tyre', () => {
   it('CSV to --out at a given load; a .tir missing a key is one line naming section and key, exit 1', async () => {
     const tmp = tempFolder();
     try {
-      const run = await kinemate(['tyre', SAMPLE, '--load', '3000', '--slip-ratio', '-0.1:0.1:3', '--format', 'csv', '--out', tmp.file('t.csv')]);
+      const run = await inProcess(['tyre', SAMPLE, '--load', '3000', '--slip-ratio', '-0.1:0.1:3', '--format', 'csv', '--out', tmp.file('t.csv')]);
       expect(run.code).toBe(0);
       const lines = readFileSync(tmp.file('t.csv'), 'utf8').trim().split('\n');
       expect(lines[0]).toBe('load,slip_angle,slip_ratio,camber,fx,fy,mz');
@@ -52,7 +52,7 @@ describe.concurrent('kinemate tyre', () => {
   it('plot FILE.tir --metric fy draws the side force against the slip angle, one curve per slip ratio; a wrong metric names the tyre\'s', async () => {
     const tmp = tempFolder();
     try {
-      const run = await kinemate(['plot', SAMPLE, '--metric', 'fy', '--slip-ratio', '0:0.2:2', '--slip-angle', '-10:10:21', '--out', tmp.file('fy.svg')]);
+      const run = await inProcess(['plot', SAMPLE, '--metric', 'fy', '--slip-ratio', '0:0.2:2', '--slip-angle', '-10:10:21', '--out', tmp.file('fy.svg')]);
       expect(run.code).toBe(0);
       const svg = readFileSync(tmp.file('fy.svg'), 'utf8');
       expect(svg).toMatch(/^<svg/);

@@ -77,10 +77,11 @@ describe('kinemate sensitivity / fit on a vehicle: the axle points and the wheel
         ['wheel: { mass: 14, inertia: [1e5, 2e5, 1e5], transverse_inertia: 2e5 }', /dynamics\.masses\.wheel\.transverse_inertia.*not both/],
         ['wheel: { mass: 14, spin_inertia: 9e5, transverse_inertia: 2e5 }', /dynamics\.masses\.wheel\.spin_inertia.*no body/],
       ];
-      for (const [wheel, message] of cases) {
+      for (const [i, [wheel, message]] of cases.entries()) {
         expect(axle).toContain('wheel: 14');
         writeFileSync(tmp.file('front.yaml'), axle.replace('wheel: 14', wheel));
-        const run = await kinemate(['modes', tmp.file('car.vehicle.yaml')]);
+        // the real command once (its exit code and its one line), `main` in this process for the rest
+        const run = await (i === 0 ? kinemate : runMain)(['modes', tmp.file('car.vehicle.yaml')]);
         expect(run.code, run.stdout).toBe(1);
         expect(run.stderr.trim().split('\n')).toHaveLength(1);
         expect(run.stderr).toMatch(/front\.yaml/);

@@ -23,10 +23,25 @@ const FILES = {
 };
 const compliantSedan = (): VehicleDocument => readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), FILES);
 
-/** Each figure as a car built afresh from the document gives it. */
-const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
-  'vehicle.roll_gradient': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.roll_gradient,
-  'vehicle.front_left.contact_load': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.corners.front_left.load,
+type QuickFigures = NonNullable<ReturnType<typeof vehicleLiveFrame>['figures']>;
+/**
+ * The quick figures of each car the differences rebuild, by what was moved and by how much:
+ * the roll gradient's differences and the corner load's move the same rates and the pickup by
+ * the same steps, so each of those cars is built once and both figures read off it.
+ */
+const quickCars = new Map<string, QuickFigures>();
+function quickFigures(doc: VehicleDocument, moved?: string): QuickFigures {
+  const known = moved === undefined ? undefined : quickCars.get(moved);
+  if (known) return known;
+  const figures = vehicleLiveFrame(doc, 0, { quick: true }).figures!;
+  if (moved !== undefined) quickCars.set(moved, figures);
+  return figures;
+}
+
+/** Each figure as a car built afresh from the document gives it (`moved`: what was moved in the file, by how much). */
+const FIGURES: Record<string, (doc: VehicleDocument, moved?: string) => number> = {
+  'vehicle.roll_gradient': (doc, moved) => quickFigures(doc, moved).roll_gradient,
+  'vehicle.front_left.contact_load': (doc, moved) => quickFigures(doc, moved).corners.front_left.load,
   'vehicle.heave_frequency': (doc) => {
     const r = frequencySensitivity(buildVehicle(vehicleSpecOf(doc)), [], ['vehicle.heave_frequency']);
     if (r.status !== 'solved') throw new Error(r.message);
@@ -36,9 +51,9 @@ const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
 };
 
 /** d(figure)/d(rate) by Richardson's extrapolation of central differences at h and h/2 (the rate written into its axle file). */
-function richardson(doc: VehicleDocument, name: string, figure: (d: VehicleDocument) => number, h: number): number {
+function richardson(doc: VehicleDocument, name: string, figure: (d: VehicleDocument, moved?: string) => number, h: number): number {
   const rate = vehicleRates(doc).find((r) => r.name === name)!;
-  const at = (d: number) => figure(moveVehicleRate(doc, rate, d));
+  const at = (d: number) => figure(moveVehicleRate(doc, rate, d), `${name} ${d}`);
   const central = (s: number) => (at(s) - at(-s)) / (2 * s);
   return (4 * central(h / 2) - central(h)) / 3;
 }
@@ -74,7 +89,7 @@ describe('the car\'s rates in the design section: springs, bars, bushings', () =
       // the bushed pickup's height (both sides, locked) against Richardson differences of cars with the pickup dragged (the quick figures)
       if (metric !== 'vehicle.understeer_gradient') {
         const hp = { axle: 'front' as const, name: 'left_lower_wishbone_inboard_front' }, [x, y, z] = vehicleHardpointPosition(doc, hp);
-        const at = (d: number) => figure(moveVehicleHardpoint(doc, hp, [x, y, z + d], true));
+        const at = (d: number) => figure(moveVehicleHardpoint(doc, hp, [x, y, z + d], true), `${hp.axle}.${hp.name}.z ${d}`);
         const central = (s: number) => (at(s) - at(-s)) / (2 * s), fd = (4 * central(0.05) - central(0.1)) / 3;
         expect(Math.abs(r.rates[0].gradient[2] - fd), `${metric} / ${hp.name}.z: ${r.rates[0].gradient[2]} vs ${fd}`).toBeLessThan(1e-6 * Math.abs(fd) + 1e-9);
         expect(Math.abs(fd), metric).toBeGreaterThan(1e-6);
