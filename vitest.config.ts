@@ -22,6 +22,13 @@ const SOAK = [
 const PROCESSES = ['test/e2e/queue.test.ts', 'test/package/pack.test.ts'];
 const BROWSER = ['test/e2e/**/*.test.ts'];
 const E2E = [...BROWSER, ...PROCESSES];
+/**
+ * Files that measure what V8 does with the code (bytes allocated a call): each in a worker of its
+ * own, since in the unit project's shared workers the type feedback other files leave in the
+ * same functions (other element kinds, other classes) changes what is boxed (48 bytes a round
+ * in a full run against 0–3 alone).
+ */
+const ISOLATED = ['test/mates/values-allocation.test.ts'];
 
 export default defineConfig({
   test: {
@@ -41,7 +48,12 @@ export default defineConfig({
         // import was half the CPU of the light files (31 suspension files: 32 s → 16.5 s). No test
         // keeps state in a module between files (spies are restored after each test; src/'s
         // module-level caches are memos), so each file still sees what a fresh import would.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...E2E, ...SOAK], isolate: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...E2E, ...SOAK, ...ISOLATED], isolate: false },
+      },
+      {
+        extends: true,
+        // fresh module state and type feedback per file (isolate is vitest's default)
+        test: { name: 'isolated', include: ISOLATED },
       },
       {
         extends: true,
