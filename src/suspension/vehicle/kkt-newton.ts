@@ -67,7 +67,7 @@ export interface Workspace {
   blocks: number[];
   rowStart: Int32Array;
   rows: number;
-  /** Selected (independent) row per hard row, or −1; their count and row scales. */
+  /** Selected (independent) row per hard row, or −1; their count and row scales: the bound model's own (ModelOwn). */
   pick: Int32Array;
   r: number;
   rowScale: Float64Array;
@@ -99,8 +99,17 @@ export function solvedWorkspace(m: VehicleModel): Workspace | null {
   return ws && ws.boundTo === m && ws.factorsOf === m && ws.own.hasLambda && ws.version === m.dyn.system.version ? ws : null;
 }
 
-/** A model's own: the rows' curvature (taken at the first state it solved), and λ per hard row of its last solve (none yet: H = 0). */
-interface ModelOwn { signature: string; tensor: CurvatureTensor | null; lambda: Float64Array; hasLambda: boolean }
+/**
+ * A model's own: the rows' curvature (taken at the first state it solved), λ per hard row of
+ * its last solve (none yet: H = 0), and its independent rows with their scales 1/‖row‖ (pick,
+ * rowScale, r: chosen at the first state it solved). The rows are the model's, not the shared
+ * workspace's: taken from another model of the structure, their scales changed the last bits
+ * of this one's results (the sedan's understeer gradient by 1e-14 after a moved pickup's).
+ */
+interface ModelOwn {
+  signature: string; tensor: CurvatureTensor | null; lambda: Float64Array; hasLambda: boolean;
+  pick: Int32Array; rowScale: Float64Array; r: number;
+}
 const owns = new WeakMap<VehicleModel, ModelOwn>();
 
 /**
@@ -258,34 +267,37 @@ function workspace(m: VehicleModel): Workspace {
     maxLocal = Math.max(maxLocal, sys.blockLocalDim(b) * blk.rows); maxRows = Math.max(maxRows, blk.rows);
   }
   const signature = structureOf(sys, blocks, m.dyn.forces.size);
-  const bind = (ws: Workspace): Workspace => {
-    let own = owns.get(m);
-    if (!own || own.signature !== signature) { own = { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false }; owns.set(m, own); }
-    Object.assign(ws, { version: sys.version, boundTo: m, vars, slot: Int32Array.from(slots), colOfVar, D: scalesOf(sys, vars, slots, n), own });
-    workspaces.set(m, ws);
-    return ws;
-  };
-  // the last vehicle of the same structure (a drag's previous frame): its row choice and LU order and pattern;
-  // the curvature and λ stay the model's own (a model's solves must not depend on another's)
-  if (shared && shared.signature === signature) {
-    return bind(shared);
+  let own = owns.get(m), first = false;
+  if (!own || own.signature !== signature) {
+    // all rows picked at unit scales until chooseRows below
+    own = { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false, pick: new Int32Array(rows).map((_, i) => i), rowScale: new Float64Array(rows).fill(1), r: rows };
+    owns.set(m, own); first = true;
   }
-  const ws: Workspace = {
-    signature, boundTo: m, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
-    pick: new Int32Array(rows).map((_, i) => i), r: rows, rowScale: new Float64Array(rows).fill(1),
-    Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
-    A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
-    lu: new OrderedLU(1), v0: new Float64Array(n), colOfVar, // sized below, once the rows are chosen
-    own: { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false }, H: new Float64Array(n * n),
-    jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
-    factorsOf: null, factorScale: 0,
-  };
-  chooseRows(sys, ws);
+  // the last vehicle of the same structure (a drag's previous frame): its arrays and LU order and pattern;
+  // the rows, curvature and λ stay the model's own (a model's solves must not depend on another's)
+  let ws = shared && shared.signature === signature ? shared : null;
+  if (!ws) {
+    ws = {
+      signature, boundTo: m, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
+      pick: new Int32Array(0), r: 0, rowScale: new Float64Array(0),
+      Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
+      A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
+      lu: new OrderedLU(1), v0: new Float64Array(n), colOfVar, // sized below, once the rows are chosen
+      own, H: new Float64Array(n * n),
+      jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
+      factorsOf: null, factorScale: 0,
+    };
+    shared = ws;
+  }
+  Object.assign(ws, { version: sys.version, boundTo: m, vars, slot: Int32Array.from(slots), colOfVar, D: scalesOf(sys, vars, slots, n), own, pick: own.pick, rowScale: own.rowScale, r: own.r });
+  if (first) { chooseRows(sys, ws); own.r = ws.r; }
   const N = n + ws.r;
-  ws.A = new Float64Array(N * N); ws.x = new Float64Array(N); ws.aIdx = new Int32Array(N * N);
-  ws.lu = new OrderedLU(N, true);
-  shared = ws;
-  return bind(ws);
+  if (ws.x.length !== N) {
+    ws.A = new Float64Array(N * N); ws.x = new Float64Array(N); ws.aIdx = new Int32Array(N * N); ws.aCount = 0;
+    ws.lu = new OrderedLU(N, true); ws.factorsOf = null;
+  }
+  workspaces.set(m, ws);
+  return ws;
 }
 
 /**
