@@ -251,7 +251,7 @@ function evaluateRows(sys: System, ws: Workspace): number {
   return cmax;
 }
 
-/** The workspace of a model's system structure: layout, scales, hard blocks and the independent rows (one QR, at the first state seen). */
+/** The workspace of a model's system structure: layout, scales, hard blocks, and the model's own independent rows (one QR, at its first solved state). */
 function workspace(m: VehicleModel): Workspace {
   const sys = m.dyn.system;
   const cached = workspaces.get(m);
