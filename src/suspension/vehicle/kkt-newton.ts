@@ -101,10 +101,10 @@ export function solvedWorkspace(m: VehicleModel): Workspace | null {
 
 /**
  * A model's own: the rows' curvature (taken at the first state it solved), λ per hard row of
- * its last solve (none yet: H = 0), and its independent rows (pick, r: its QR's, or those of
- * the model whose workspace it takes) with their scales 1/‖row‖ at the first state it solved
- * (rowScale). Scales taken from another model of the structure changed the last bits of this
- * one's results (the sedan's understeer gradient by 1e-14 after a sedan with a moved pickup).
+ * its last solve (none yet: H = 0), and its independent rows (pick, r: its own QR's) with their
+ * scales 1/‖row‖ at the first state it solved (rowScale). Rows, scales or LU pivots taken from
+ * another model of the structure (as re-built cars once shared them) changed the last bits of
+ * this one's results (the sedan's understeer gradient by 1e-14 after a sedan with a moved pickup).
  */
 interface ModelOwn {
   signature: string; tensor: CurvatureTensor | null; lambda: Float64Array; hasLambda: boolean;
@@ -251,7 +251,7 @@ function evaluateRows(sys: System, ws: Workspace): number {
   return cmax;
 }
 
-/** The workspace of a model's system structure: layout, scales, hard blocks, and the model's own rows and their scales (at its first solved state). */
+/** A model's workspace (its own, never another model's): layout, scales, hard blocks, its rows and their scales (at its first solved state), its LU. */
 function workspace(m: VehicleModel): Workspace {
   const sys = m.dyn.system;
   const cached = workspaces.get(m);
@@ -273,28 +273,19 @@ function workspace(m: VehicleModel): Workspace {
     own = { signature, tensor: null, lambda: new Float64Array(rows), hasLambda: false, pick: new Int32Array(rows).map((_, i) => i), rowScale: new Float64Array(rows).fill(1), r: rows };
     owns.set(m, own); first = true;
   }
-  // the last vehicle of the same structure (a re-built car): its arrays, row choice and LU order and pattern;
-  // the rows' scales, curvature and λ are the model's own (a model's solves must not depend on another's)
-  let ws = shared && shared.signature === signature ? shared : null;
-  const reused = ws !== null;
-  if (!ws) {
-    ws = {
-      signature, boundTo: m, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
-      pick: new Int32Array(0), r: 0, rowScale: new Float64Array(0),
-      Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
-      A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
-      lu: new OrderedLU(1), v0: new Float64Array(n), colOfVar, // sized below, once the rows are chosen
-      own, H: new Float64Array(n * n),
-      jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
-      factorsOf: null, factorScale: 0,
-    };
-    shared = ws;
-  }
-  // a new model on a kept workspace takes its row choice (the QR is 2.6 ms of the sedan's first solve) and scales its rows itself
-  if (first && reused) { own.pick.set(ws.pick); own.r = ws.r; }
-  Object.assign(ws, { version: sys.version, boundTo: m, vars, slot: Int32Array.from(slots), colOfVar, D: scalesOf(sys, vars, slots, n), own, pick: own.pick, rowScale: own.rowScale, r: own.r });
-  if (first && reused) scaleRows(sys, ws);
-  else if (first) { chooseRows(sys, ws); own.r = ws.r; }
+  // every model its own arrays, row choice and LU order and pivots: a model's solves must not depend on
+  // what was solved before it (another car's pivots or rows moved results in their last bits)
+  const ws: Workspace = {
+    signature, boundTo: m, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
+    pick: own.pick, r: own.r, rowScale: own.rowScale,
+    Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
+    A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
+    lu: new OrderedLU(1), v0: new Float64Array(n), colOfVar, // sized below, once the rows are chosen
+    own, H: new Float64Array(n * n),
+    jIdx: new Int32Array(rows * n), jCount: 0, aIdx: new Int32Array(0), aCount: 0, g: new Float64Array(n),
+    factorsOf: null, factorScale: 0,
+  };
+  if (first) { chooseRows(sys, ws); own.r = ws.r; }
   const N = n + ws.r;
   if (ws.x.length !== N) {
     ws.A = new Float64Array(N * N); ws.x = new Float64Array(N); ws.aIdx = new Int32Array(N * N); ws.aCount = 0;
@@ -303,14 +294,6 @@ function workspace(m: VehicleModel): Workspace {
   workspaces.set(m, ws);
   return ws;
 }
-
-/**
- * The workspace of the last structure seen. The viewer builds a new model for every frame
- * of a drag; the same structure (parts, rows, force layout) with the geometry moved a little
- * keeps the independent rows and the LU's order and pattern (the first pivoting LU and its
- * analysis are most of a new model's first factorisation).
- */
-let shared: Workspace | null = null;
 
 function layoutOf(sys: System): { vars: Variable[]; slots: number[]; colOfVar: Int32Array; n: number } {
   const vars: Variable[] = [], slots: number[] = [];
@@ -336,18 +319,6 @@ function structureOf(sys: System, blocks: readonly number[], forceSize: number):
   for (const v of sys.variables) parts.push(`${v.kind}${v.fixed ? 'F' : ''}`);
   for (const b of blocks) { const blk = sys.block(b); parts.push(`${blk.owner}:${blk.kind}:${blk.rows}:${blk.vars.join(',')}`); }
   return parts.join('|');
-}
-
-/** The picked rows' scales 1/‖row‖ at this state, as chooseRows takes them (rows chosen on an earlier model of the structure). */
-function scaleRows(sys: System, ws: Workspace): void {
-  const { n, r, J, rowScale } = ws;
-  rowScale.fill(1);
-  evaluateRows(sys, ws);
-  for (let p = 0; p < r; p++) {
-    let t = 0;
-    for (let j = 0; j < n; j++) t += J[p * n + j] ** 2;
-    rowScale[p] = t > 0 ? 1 / Math.sqrt(t) : 1;
-  }
 }
 
 /** Keep the independent hard rows (pivoted QR of the row-normalised Jacobian's transpose) and their scales 1/‖row‖. */

@@ -97,10 +97,10 @@ describe('the vehicle\'s saddle-system Newton', () => {
 });
 
 describe('a new model\'s solve does not depend on what was solved before it', () => {
-  // The saddle workspace is shared by models of one structure (kkt-newton.ts). Its rows' scales
-  // 1/‖row‖ were once the first such model's: after a sedan with a moved pickup had made it,
-  // the sedan's rest state moved in its last bits (its understeer gradient by 1e-14, its heave
-  // frequency by 1e-14), and a bit-for-bit test depended on which files a worker ran before.
+  // The saddle workspace was once shared by models of one structure (kkt-newton.ts): its rows'
+  // scales, row choice and LU pivots were an earlier model's. After a sedan with a moved pickup had
+  // made it, the sedan's rest state moved in its last bits (its understeer gradient by 1e-14, its
+  // heave frequency by 1e-14), and bit-for-bit tests depended on which files a worker ran before.
   const solid = readVehicle(readFileSync('examples/vehicles/solid_axle.vehicle.yaml', 'utf8'));
   const restOf = (s: typeof spec): Float64Array => {
     const m = buildVehicle(s);
@@ -108,11 +108,11 @@ describe('a new model\'s solve does not depend on what was solved before it', ()
     return Float64Array.from(m.dyn.system.state);
   };
 
-  it('the sedan at rest, before and after a sedan with a moved pickup made the shared workspace: equal to the bit', () => {
-    restOf(solid); // another structure's workspace: the next sedan makes a new one
+  it('the sedan at rest, before and after other cars of its structure and another: equal to the bit', () => {
+    restOf(solid); // another structure
     const fresh = restOf(spec);
     restOf(solid);
-    restOf(movedVehicleSpec(spec, 'rear.lower_front_link_inboard.z', 3)); // this one makes it now
+    restOf(movedVehicleSpec(spec, 'rear.lower_front_link_inboard.z', 3)); // the sedan's structure, another geometry
     const after = restOf(spec);
     expect(Array.from(after)).toEqual(Array.from(fresh));
     // the moved car's own rest state does differ (the comparison can fail)
