@@ -15,10 +15,10 @@
  * node_modules/.cache/vehicle-sim-ab/ of this checkout; nothing is written to the other.
  * Prints each round's µs a step (A: OTHER_CHECKOUT, B: this one) and the medians.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { bundleStepper } from './vehicle-sim-stepper.mjs';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const [otherArg, roundsArg, stepsArg] = process.argv.slice(2);
@@ -27,34 +27,9 @@ const other = resolve(otherArg), rounds = Number(roundsArg ?? 10), chunks = Math
 const out = join(here, 'node_modules/.cache/vehicle-sim-ab');
 mkdirSync(out, { recursive: true });
 
-/** The stepper module of one checkout: a fresh model and its integrator, stepped n at a time. */
-function entry(repo) {
-  const at = (p) => JSON.stringify(join(repo, p));
-  return `import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
-import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
-import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
-import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
-import { prepareSimulation } from ${at('src/mechanics/simulate')};
-const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
-export function makeStepper() {
-  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
-  const text = readFileSync(file, 'utf8') + ROAD;
-  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
-  const it = prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
-  let k = 0;
-  return (n) => { for (let i = 0; i < n; i++) { k++; if (!it.step(0.001, k * 0.001)) throw new Error('the step at ' + k + ' ms failed'); } };
-}
-`;
-}
 
 const modules = [];
-for (const [name, repo] of [['a', other], ['b', here]]) {
-  const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
-  writeFileSync(src, entry(repo));
-  await build({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
-  modules.push((await import(pathToFileURL(bundle).href)).makeStepper);
-}
+for (const [name, repo] of [['a', other], ['b', here]]) modules.push(await bundleStepper(repo, out, name));
 
 const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
 const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];

@@ -6,43 +6,24 @@
  *
  *   node scripts/vehicle-sim-alloc.mjs [CHECKOUT] [STEPS]      (default this one, 2000 steps)
  *
- * The checkout's sources are bundled by esbuild as scripts/vehicle-sim-ab.mjs bundles them
+ * The checkout's sources are bundled by esbuild (scripts/vehicle-sim-stepper.mjs)
  * (into node_modules/.cache/vehicle-sim-alloc/ of this checkout); a fresh model steps 100
  * times, then STEPS under the profiler. Prints the bytes a step and the allocation sites (the
  * allocating function and its three callers, bundle line numbers) with their bytes a step. The
  * figures move run to run (the sampling, and V8's inlining, which decides where a number is
  * boxed): compare a few runs.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
-import { build } from 'esbuild';
+import { bundleStepper } from './vehicle-sim-stepper.mjs';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const repo = resolve(process.argv[2] ?? here), steps = Number(process.argv[3] ?? 2000);
 const out = join(here, 'node_modules/.cache/vehicle-sim-alloc');
 mkdirSync(out, { recursive: true });
-const at = (p) => JSON.stringify(join(repo, p));
-writeFileSync(join(out, 'entry.ts'), `import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
-import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
-import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
-import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
-import { prepareSimulation } from ${at('src/mechanics/simulate')};
-const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
-export function makeStepper() {
-  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
-  const text = readFileSync(file, 'utf8') + ROAD;
-  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
-  const it = prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
-  let k = 0;
-  return (n) => { for (let i = 0; i < n; i++) { k++; if (!it.step(0.001, k * 0.001)) throw new Error('the step at ' + k + ' ms failed'); } };
-}
-`);
-const bundle = join(out, 'entry.mjs');
-await build({ entryPoints: [join(out, 'entry.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
-const { makeStepper } = await import(pathToFileURL(bundle).href);
+const makeStepper = await bundleStepper(repo, out, 'entry');
 
 const step = makeStepper();
 step(100);

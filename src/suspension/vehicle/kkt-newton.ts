@@ -52,9 +52,8 @@ const LAZY = 12;
 const REUSE = 0.05;
 
 export interface Workspace {
-  /** The system structure it fits (structureOf), and the model its layout and scales are for. */
+  /** The system structure it fits (structureOf); a workspace is one model's (kept per model, never shared). */
   signature: string;
-  boundTo: VehicleModel;
   version: number;
   n: number;
   /** Non-fixed variables and their first tangent slot; each variable's slot or −1. */
@@ -96,7 +95,7 @@ const workspaces = new WeakMap<VehicleModel, Workspace>();
  */
 export function solvedWorkspace(m: VehicleModel): Workspace | null {
   const ws = workspaces.get(m);
-  return ws && ws.boundTo === m && ws.factorsOf === m && ws.own.hasLambda && ws.version === m.dyn.system.version ? ws : null;
+  return ws && ws.factorsOf === m && ws.own.hasLambda && ws.version === m.dyn.system.version ? ws : null;
 }
 
 /**
@@ -255,7 +254,7 @@ function evaluateRows(sys: System, ws: Workspace): number {
 function workspace(m: VehicleModel): Workspace {
   const sys = m.dyn.system;
   const cached = workspaces.get(m);
-  if (cached && cached.version === sys.version && cached.boundTo === m) return cached;
+  if (cached && cached.version === sys.version) return cached;
   const { vars, slots, colOfVar, n } = layoutOf(sys);
   const blocks: number[] = [], starts: number[] = [];
   let rows = 0, maxLocal = 1, maxRows = 1;
@@ -276,7 +275,7 @@ function workspace(m: VehicleModel): Workspace {
   // every model its own arrays, row choice and LU order and pivots: a model's solves must not depend on
   // what was solved before it (another car's pivots or rows moved results in their last bits)
   const ws: Workspace = {
-    signature, boundTo: m, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
+    signature, version: sys.version, n, vars, slot: Int32Array.from(slots), D: scalesOf(sys, vars, slots, n), blocks, rowStart: Int32Array.from(starts), rows,
     pick: own.pick, r: own.r, rowScale: own.rowScale,
     Q: new Float64Array(n), K: new Float64Array(n * n), c: new Float64Array(rows), J: new Float64Array(rows * n), mu: new Float64Array(rows),
     A: new Float64Array(0), x: new Float64Array(0), step: new Float64Array(n), res: new Float64Array(maxRows), local: new Float64Array(maxLocal),
