@@ -51,6 +51,13 @@ export interface ResidualBlock {
    */
   withFreeColumns?(free: readonly boolean[]): ResidualBlock;
   /**
+   * Optional, for a block whose first two vars are poses: `evaluate` with their rotation
+   * matrices (3 × 3 row-major, of the state's quaternions) given, the same numbers. The
+   * integrator's rows (kernel/integrator/rows.ts) make each body's once per evaluation
+   * instead of once per block that touches it.
+   */
+  evaluateTurned?(state: Float64Array, offsets: Int32Array, RA: Float64Array, RB: Float64Array, residual: Float64Array, jacobian: Float64Array | null): void;
+  /**
    * Optional: the rows of the last `evaluate` as duals (their tangents when it ran in tangent
    * mode, kernel/dual.ts withTangents): how a gradient reads a block's second derivatives.
    * Blocks written with duals (mates/block.ts) have it; the others cannot be differentiated twice.

@@ -164,6 +164,12 @@ export class PointDistanceBlock extends MateBlock {
     exactDistanceRow(this.RA, this.RB, state, offsets, this.pointA, this.pointB, this.cols, this.n, residual, jacobian);
     residual[0] = residual[0] + -this.value;
   }
+  /** `evaluate` with the parts' rotation matrices given (ResidualBlock.evaluateTurned). */
+  evaluateTurned(state: Float64Array, offsets: Int32Array, RA: Float64Array, RB: Float64Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
+    exactDistanceRow(RA, RB, state, offsets, this.pointA, this.pointB, this.cols, this.n, residual, jacobian);
+    residual[0] = residual[0] + -this.value;
+  }
   /** The dual pass's row and Jacobian (the reference the exact ones are tested against). */
   evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     super.evaluate(state, offsets, residual, jacobian);

@@ -97,15 +97,14 @@ export function jointRows(
   }
   if (!jacobian) return;
 
-  // The origin rows' body columns are written whole (rigidPointRows); the rest is zeroed here
-  // by a loop (the builtin fill's call was the rows' costliest line): the scalars' columns of
-  // the origin rows, then the rows after them
+  // The body columns are written whole (rigidPointRows, turnRows); the scalars' columns are
+  // zeroed here by a loop (the builtin fill's call was the rows' costliest line), the slides'
+  // and the angle's entries written after
   const cA = cols[0], cB = cols[1];
   for (let k = 2; k < cols.length; k++) {
     const c = cols[k];
-    if (c >= 0) { jacobian[c] = 0; jacobian[n + c] = 0; jacobian[2 * n + c] = 0; }
+    if (c >= 0) for (let e = c, end = rows * n; e < end; e += n) jacobian[e] = 0;
   }
-  for (let e = 3 * n, end = rows * n; e < end; e++) jacobian[e] = 0;
   // origin rows
   if (cA >= 0) {
     // −R_a (ω × p_e + v), p_e = p_a + Σ slide·axis (local): the slid origin
@@ -126,30 +125,63 @@ export function jointRows(
   }
   if (ball) return;
   if (type === 'universal') {
+    for (let e = 3 * n, end = 4 * n; e < end; e++) jacobian[e] = 0;
     factor[0] = L;
     dotRow(jacobian, 3 * n, RA, fa.x, cA, yb, RB, fb.y, cB, xa);
     return;
   }
-  // axis rows L ∂(z_b·x_a), L ∂(z_b·y_a); the angle row's ∂(x_b·x_a), ∂(x_b·y_a): each body's
-  // gradients share two products Rᵀw (A: R_aᵀ z_b, R_aᵀ x_b; B: R_bᵀ x_a, R_bᵀ y_a), each made once
-  // (dotRow made each of them twice), then added entry by entry in dotRow's order
-  if (cA >= 0) { turnBack(uzA, RA, zb); turnBack(uxA, RA, xb); }
-  if (cB >= 0) { turnBack(uxB, RB, xa); turnBack(uyB, RB, ya); }
-  factor[0] = L;
-  if (cA >= 0) { addCross(jacobian, 3 * n + cA, fa.x, uzA); addCross(jacobian, 4 * n + cA, fa.y, uzA); }
-  if (cB >= 0) { addCross(jacobian, 3 * n + cB, fb.z, uxB); addCross(jacobian, 4 * n + cB, fb.z, uyB); }
-  // angle row f = 2L rt/ru: rt = c·ry − s·rx, ru = 1 + c·rx + s·ry
+  // the angle row f = 2L rt/ru (rt = c·ry − s·rx, ru = 1 + c·rx + s·ry): its factors by array (numbers passed to turnRows would be boxed)
   const k2 = (2 * L) / ru;
-  const dfdrx = k2 * (-s - q * c), dfdry = k2 * (c - q * s);
-  factor[0] = dfdrx;
-  if (cA >= 0) addCross(jacobian, 5 * n + cA, fa.x, uxA);
-  if (cB >= 0) addCross(jacobian, 5 * n + cB, fb.x, uxB);
-  factor[0] = dfdry;
-  if (cA >= 0) addCross(jacobian, 5 * n + cA, fa.y, uxA);
-  if (cB >= 0) addCross(jacobian, 5 * n + cB, fb.x, uyB);
+  angleFactors[0] = L; angleFactors[1] = k2 * (-s - q * c); angleFactors[2] = k2 * (c - q * s);
+  if (cA >= 0) turnRows(jacobian, n, cA, RA, zb, xb, fa.x, fa.y, fa.x, fa.y, 0);
+  if (cB >= 0) turnRows(jacobian, n, cB, RB, xa, ya, fb.z, fb.z, fb.x, fb.x, 1);
   if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
     jacobian[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
   }
+}
+
+/** L, ∂f/∂rx, ∂f/∂ry of the angle row (turnRows' factors). */
+const angleFactors = new Float64Array(3);
+
+/**
+ * Rows 3..5 at one body's columns col (ω, then v: zero), written whole. The axis rows
+ * L ∂(z_b·x_a), L ∂(z_b·y_a) and the angle row's ∂f/∂rx ∂(x_b·x_a) + ∂f/∂ry ∂(x_b·y_a): with
+ * u = Rᵀw, the ω-gradient of (R l)·w is l × u. For A (which 0): u = R_aᵀ z_b (rows 3, 4:
+ * l = x_a, y_a), u' = R_aᵀ x_b (row 5: x_a, y_a); for B (1): u = R_bᵀ x_a (row 3: z_b, row 5's
+ * rx: x_b), u' = R_bᵀ y_a (row 4: z_b, row 5's ry: x_b). Each entry as the sum into a zeroed row
+ * it was (0 + …), in its order: the same bits.
+ */
+function turnRows(jac: Float64Array, n: number, col: number, R: Float64Array, w: Float64Array, w2: Float64Array,
+  l3: ArrayLike<number>, l4: ArrayLike<number>, l5x: ArrayLike<number>, l5y: ArrayLike<number>, which: number): void {
+  const L = angleFactors[0], fx = angleFactors[1], fy = angleFactors[2];
+  const w0 = w[0], w1 = w[1], w22 = w[2], v0 = w2[0], v1 = w2[1], v2 = w2[2];
+  const u0 = R[0] * w0 + R[3] * w1 + R[6] * w22, u1 = R[1] * w0 + R[4] * w1 + R[7] * w22, u2 = R[2] * w0 + R[5] * w1 + R[8] * w22;
+  const t0 = R[0] * v0 + R[3] * v1 + R[6] * v2, t1 = R[1] * v0 + R[4] * v1 + R[7] * v2, t2 = R[2] * v0 + R[5] * v1 + R[8] * v2;
+  // A: rows 3, 4 on u, row 5 on u' (both terms); B: row 3 and row 5's rx term on u, row 4 and ry's on u'
+  const a0 = l3[0], a1 = l3[1], a2 = l3[2], b0 = l4[0], b1 = l4[1], b2 = l4[2];
+  const x0 = l5x[0], x1 = l5x[1], x2 = l5x[2], y0 = l5y[0], y1 = l5y[1], y2 = l5y[2];
+  const r3 = 3 * n + col, r4 = 4 * n + col, r5 = 5 * n + col;
+  jac[r3] = 0 + L * (a1 * u2 - a2 * u1);
+  jac[r3 + 1] = 0 + L * (a2 * u0 - a0 * u2);
+  jac[r3 + 2] = 0 + L * (a0 * u1 - a1 * u0);
+  if (which === 0) {
+    jac[r4] = 0 + L * (b1 * u2 - b2 * u1);
+    jac[r4 + 1] = 0 + L * (b2 * u0 - b0 * u2);
+    jac[r4 + 2] = 0 + L * (b0 * u1 - b1 * u0);
+    jac[r5] = (0 + fx * (x1 * t2 - x2 * t1)) + fy * (y1 * t2 - y2 * t1);
+    jac[r5 + 1] = (0 + fx * (x2 * t0 - x0 * t2)) + fy * (y2 * t0 - y0 * t2);
+    jac[r5 + 2] = (0 + fx * (x0 * t1 - x1 * t0)) + fy * (y0 * t1 - y1 * t0);
+  } else {
+    jac[r4] = 0 + L * (b1 * t2 - b2 * t1);
+    jac[r4 + 1] = 0 + L * (b2 * t0 - b0 * t2);
+    jac[r4 + 2] = 0 + L * (b0 * t1 - b1 * t0);
+    jac[r5] = (0 + fx * (x1 * u2 - x2 * u1)) + fy * (y1 * t2 - y2 * t1);
+    jac[r5 + 1] = (0 + fx * (x2 * u0 - x0 * u2)) + fy * (y2 * t0 - y0 * t2);
+    jac[r5 + 2] = (0 + fx * (x0 * u1 - x1 * u0)) + fy * (y0 * t1 - y1 * t0);
+  }
+  for (let r = r3 + 3; r < r3 + 6; r++) jac[r] = 0;
+  for (let r = r4 + 3; r < r4 + 6; r++) jac[r] = 0;
+  for (let r = r5 + 3; r < r5 + 6; r++) jac[r] = 0;
 }
 
 /** Rows 0..2 at body columns col: sign · R (ω × p + v), written (0 + x: the sum into a zeroed row it was, the same bits). */
@@ -178,25 +210,6 @@ function dotRow(jac: Float64Array, base: number,
   if (cB >= 0) addTurnGradient(jac, base + cB, RB, bLocal, aWorld);
 }
 const factor = new Float64Array(1);
-
-const uzA = new Float64Array(3), uxA = new Float64Array(3), uxB = new Float64Array(3), uyB = new Float64Array(3);
-
-/** out = Rᵀ w (addTurnGradient's u). */
-function turnBack(out: Float64Array, R: Float64Array, w: Float64Array): void {
-  const w0 = w[0], w1 = w[1], w2 = w[2];
-  out[0] = R[0] * w0 + R[3] * w1 + R[6] * w2;
-  out[1] = R[1] * w0 + R[4] * w1 + R[7] * w2;
-  out[2] = R[2] * w0 + R[5] * w1 + R[8] * w2;
-}
-
-/** jac[at + j] += k · (local × u)[j], k = factor[0], u = Rᵀ w (turnBack): addTurnGradient's sums. */
-function addCross(jac: Float64Array, at: number, local: ArrayLike<number>, u: Float64Array): void {
-  const k = factor[0], u0 = u[0], u1 = u[1], u2 = u[2];
-  const l0 = local[0], l1 = local[1], l2 = local[2];
-  jac[at] += k * (l1 * u2 - l2 * u1);
-  jac[at + 1] += k * (l2 * u0 - l0 * u2);
-  jac[at + 2] += k * (l0 * u1 - l1 * u0);
-}
 
 /** jac[at + j] += k · (local × (Rᵀ w))[j], k = factor[0], local × (Rᵀ w) being the ω-gradient of (R local)·w. */
 function addTurnGradient(jac: Float64Array, at: number, R: Float64Array, local: ArrayLike<number>, w: Float64Array): void {

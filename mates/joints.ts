@@ -78,6 +78,12 @@ export class JointBlock extends MateBlock {
     if (jacobian) exactJointJacobian(this.rowsInput, this.RA, this.RB, state, offsets, this.cols, this.n, this.rows, jacobian, this.trig);
   }
 
+  /** `evaluate` with the parts' rotation matrices given (ResidualBlock.evaluateTurned): the rows by hand in a twin. */
+  evaluateTurned(state: Float64Array, offsets: Int32Array, RA: Float64Array, RB: Float64Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    if (tangentMode() || !this.byHand) { this.evaluate(state, offsets, residual, jacobian); return; }
+    jointRowsByHand(this.rowsInput, RA, RB, state, offsets, this.cols, this.n, this.rows, residual, jacobian);
+  }
+
   /** The dual pass's rows and Jacobian (the reference the hand-written ones are tested against). */
   evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     super.evaluate(state, offsets, residual, jacobian);

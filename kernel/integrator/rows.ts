@@ -8,6 +8,7 @@
  * subset implies them).
  */
 import { PivotedQR, choleskySolve } from '../linalg';
+import { toMatrix } from '../quat';
 import type { ResidualBlock, System } from '../system';
 
 /**
@@ -44,7 +45,6 @@ export class ConstraintRows {
   /** Each row's nonzero columns (its block's distinct columns), flattened: row k's are rowColumnIndex[rowColumnStart[k] .. rowColumnStart[k + 1]). */
   private readonly rowColumnStart: Int32Array;
   private readonly rowColumnIndex: Int32Array;
-  private readonly localRes: Float64Array;
   /**
    * Each block's own Jacobian (rows × its columns) as last evaluated, side by side: a Newton
    * iteration that keeps its matrix needs only Jᵀλ, read from here, and J itself is scattered
@@ -64,6 +64,18 @@ export class ConstraintRows {
   private readonly byBlockSlab: Int32Array;
   private readonly byBlockColumn: Int32Array;
   private readonly blockStride: Int32Array;
+  /** Each block's rows of phi (a view): the block writes its Φ there. */
+  private readonly phiOf: Float64Array[];
+  /**
+   * The rotation matrix of each pose that a block evaluated with its parts' rotations
+   * (ResidualBlock.evaluateTurned) reads, made once per evaluation (views of one array),
+   * and its quaternion's state offset; each block's two poses' places among them (−1: the
+   * block is evaluated by `evaluate`, its rotations its own).
+   */
+  private readonly turns: Float64Array[];
+  private readonly turnOffset: Int32Array;
+  private readonly turnA: Int32Array;
+  private readonly turnB: Int32Array;
   /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
   private denseCurrent = false;
   private readonly qr: PivotedQR;
@@ -109,7 +121,6 @@ export class ConstraintRows {
     this.active = new Int32Array(m);
     this.J = new Float64Array(m * n);
     this.phi = new Float64Array(m);
-    this.localRes = new Float64Array(Math.max(1, ...blocks.map((b) => system.block(b).rows)));
     const slabStart = new Int32Array(blocks.length + 1);
     for (let i = 0; i < blocks.length; i++) slabStart[i + 1] = slabStart[i] + system.block(blocks[i]).rows * cols[i].length;
     this.slab = new Float64Array(Math.max(1, slabStart[blocks.length]));
@@ -120,6 +131,27 @@ export class ConstraintRows {
     this.byBlockStart = byBlock.start; this.byBlockSlab = byBlock.slab; this.byBlockColumn = byBlock.column;
     this.blockStride = Int32Array.from(cols, (c) => c.length);
     this.qr = new PivotedQR(n, m);
+    this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
+    ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
+  }
+
+  /** The poses whose rotations the blocks read (evaluateTurned), and each block's two (see `turns`). */
+  private turnLists(): { turns: Float64Array[]; offset: Int32Array; a: Int32Array; b: Int32Array } {
+    const system = this.system, place = new Map<number, number>(), offset: number[] = [];
+    const a = new Int32Array(this.blocks.length).fill(-1), b = new Int32Array(this.blocks.length).fill(-1);
+    const poseAt = (vid: number): number => {
+      let k = place.get(vid);
+      if (k === undefined) { k = offset.length; place.set(vid, k); offset.push(system.variables[vid].offset + 3); }
+      return k;
+    };
+    for (let i = 0; i < this.blocks.length; i++) {
+      const vars = system.block(this.blocks[i]).vars;
+      if (typeof this.evalBlocks[i].evaluateTurned !== 'function' || vars.length < 2) continue;
+      if (system.variables[vars[0]].kind !== 'pose' || system.variables[vars[1]].kind !== 'pose') continue;
+      a[i] = poseAt(vars[0]); b[i] = poseAt(vars[1]);
+    }
+    const all = new Float64Array(9 * Math.max(1, offset.length));
+    return { turns: offset.map((_, k) => all.subarray(9 * k, 9 * k + 9)), offset: Int32Array.from(offset), a, b };
   }
 
   /** The first row of a block of the system, or −1 when it is not one of the rows'. */
@@ -135,13 +167,16 @@ export class ConstraintRows {
    * whose columns repeat are scattered into J either way (their entries add up).
    */
   evaluate(jacobian: boolean, dense = true): void {
-    const { system, phi, localRes } = this;
-    const state = system.state;
-    const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, row0 = this.blockRow0, distinct = this.distinctColumns;
+    const system = this.system, state = system.state;
+    const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, distinct = this.distinctColumns, phiOf = this.phiOf;
+    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB;
+    for (let k = 0; k < turns.length; k++) toMatrix(turns[k], state, turnOffset[k]);
     for (let i = 0; i < blocks.length; i++) {
-      evalBlocks[i].evaluate(state, system.blockOffsets(blocks[i]), localRes, jacobian ? blockJac[i] : null);
-      // each row set's own Φ (the row count from the row layout: the twins' maps differ, so blk.rows would be a megamorphic read)
-      for (let r = row0[i], end = row0[i + 1]; r < end; r++) phi[r] = localRes[r - row0[i]];
+      // each row set writes its own Φ in place; the joints and distances take their parts'
+      // rotations from `turns` (two call sites, each seeing two or three maps, not one seeing five)
+      const a = turnA[i], jac = jacobian ? blockJac[i] : null;
+      if (a >= 0) evalBlocks[i].evaluateTurned!(state, system.blockOffsets(blocks[i]), turns[a], turns[turnB[i]], phiOf[i], jac);
+      else evalBlocks[i].evaluate(state, system.blockOffsets(blocks[i]), phiOf[i], jac);
       if (jacobian && !distinct[i]) this.addRepeated(i);
     }
     this.denseCurrent = false;
