@@ -184,18 +184,27 @@ export function exactDistanceRow(RA: Float64Array, RB: Float64Array, state: Floa
   if (cB >= 0) distanceColumns(jac, cB, RB, localB, d0, d1, d2, l, false);
 }
 
-/** (d · dD)/l at one body's six columns, dD its point's seeds (negated for A: 0 − x). */
+/**
+ * (d · dD)/l at one body's six columns, dD its point's seeds (negated for A: 0 − x): the ω
+ * columns' seeds as seedTurns makes them, here in registers (no round trip through its array).
+ */
 function distanceColumns(jac: Float64Array, col: number, R: Float64Array, p: ArrayLike<number>, d0: number, d1: number, d2: number, l: number, negate: boolean): void {
-  seedTurns(dxa, R, p);
-  // component i's seed in column j: the turn seeds (ω), then R's column j (v)
-  for (let j = 0; j < 3; j++) {
-    let s0 = dxa[j], s1 = dxa[3 + j], s2 = dxa[6 + j];
-    if (negate) { s0 = 0 - s0; s1 = 0 - s1; s2 = 0 - s2; }
-    jac[col + j] = (d0 * s0 + d1 * s1 + d2 * s2) / l;
+  const px = p[0], py = p[1], pz = p[2];
+  const r0 = R[0], r1 = R[1], r2 = R[2], r3 = R[3], r4 = R[4], r5 = R[5], r6 = R[6], r7 = R[7], r8 = R[8];
+  // component i's seed in ω column j: aj (i = 0), bj (1), cj (2)
+  let a0 = -r1 * pz + r2 * py, a1 = r0 * pz - r2 * px, a2 = -r0 * py + r1 * px;
+  let b0 = -r4 * pz + r5 * py, b1 = r3 * pz - r5 * px, b2 = -r3 * py + r4 * px;
+  let c0 = -r7 * pz + r8 * py, c1 = r6 * pz - r8 * px, c2 = -r6 * py + r7 * px;
+  // v column j: R's column j
+  let e0 = r0, e1 = r1, e2 = r2, f0 = r3, f1 = r4, f2 = r5, g0 = r6, g1 = r7, g2 = r8;
+  if (negate) {
+    a0 = 0 - a0; a1 = 0 - a1; a2 = 0 - a2; b0 = 0 - b0; b1 = 0 - b1; b2 = 0 - b2; c0 = 0 - c0; c1 = 0 - c1; c2 = 0 - c2;
+    e0 = 0 - e0; e1 = 0 - e1; e2 = 0 - e2; f0 = 0 - f0; f1 = 0 - f1; f2 = 0 - f2; g0 = 0 - g0; g1 = 0 - g1; g2 = 0 - g2;
   }
-  for (let j = 0; j < 3; j++) {
-    let s0 = R[j], s1 = R[3 + j], s2 = R[6 + j];
-    if (negate) { s0 = 0 - s0; s1 = 0 - s1; s2 = 0 - s2; }
-    jac[col + 3 + j] = (d0 * s0 + d1 * s1 + d2 * s2) / l;
-  }
+  jac[col] = (d0 * a0 + d1 * b0 + d2 * c0) / l;
+  jac[col + 1] = (d0 * a1 + d1 * b1 + d2 * c1) / l;
+  jac[col + 2] = (d0 * a2 + d1 * b2 + d2 * c2) / l;
+  jac[col + 3] = (d0 * e0 + d1 * f0 + d2 * g0) / l;
+  jac[col + 4] = (d0 * e1 + d1 * f1 + d2 * g1) / l;
+  jac[col + 5] = (d0 * e2 + d1 * f2 + d2 * g2) / l;
 }

@@ -302,8 +302,19 @@ export class ConstraintRows {
       const first = row0[i], last = row0[i + 1], ld = stride[i];
       let nonzero = true;
       for (let row = first; row < last; row++) if (lambda[row] === 0) nonzero = false;
-      // a joint's 6 rows or a distance's 1 with every λ nonzero (as good as always): the same sums, unrolled
+      // a joint's 6 rows (a ball's 3) or a distance's 1 with every λ nonzero (as good as always): the same sums, unrolled
       if (nonzero && last - first === 6) { addSixRows(r, slab, slabAt, column, start[i], start[i + 1], ld, lambda, first); continue; }
+      // a ball's 3 rows alike
+      if (nonzero && last - first === 3) {
+        const l0 = lambda[first], l1 = lambda[first + 1], l2 = lambda[first + 2];
+        for (let e = start[i], end = start[i + 1]; e < end; e++) {
+          const c = column[e], x = slabAt[e];
+          let s = r[c];
+          s += slab[x] * l0; s += slab[x + ld] * l1; s += slab[x + 2 * ld] * l2;
+          r[c] = s;
+        }
+        continue;
+      }
       if (nonzero && last - first === 1) {
         const lam = lambda[first];
         for (let e = start[i], end = start[i + 1]; e < end; e++) { const c = column[e]; r[c] = r[c] + slab[slabAt[e]] * lam; }
