@@ -70,8 +70,10 @@ export function jointRows(
   if (!ball) {
     direction(xa, RA, fa.x); direction(ya, RA, fa.y); direction(za, RA, fa.z); direction(zb, RB, fb.z);
   }
-  for (let s = 0; s < 3; s++) {
-    const k = joint.slides[s];
+  // the slides' coordinate slots, read once (a revolute has none)
+  const slides = joint.slides, slid = slides[0] >= 0 || slides[1] >= 0 || slides[2] >= 0;
+  if (slid) for (let s = 0; s < 3; s++) {
+    const k = slides[s];
     if (k < 0) continue;
     const x = (slideValue[s] = state[offsets[2 + k]]), axis = SLIDE_AXES[s];
     for (let i = 0; i < 3; i++) d[i] = d[i] - axis[i] * x;
@@ -109,16 +111,16 @@ export function jointRows(
   if (cA >= 0) {
     // −R_a (ω × p_e + v), p_e = p_a + Σ slide·axis (local): the slid origin
     pe[0] = pa[0]; pe[1] = pa[1]; pe[2] = pa[2];
-    for (let k = 0; k < 3; k++) {
-      if (joint.slides[k] < 0) continue;
+    if (slid) for (let k = 0; k < 3; k++) {
+      if (slides[k] < 0) continue;
       const local = k === 0 ? fa.z : k === 1 ? fa.x : fa.y, x = slideValue[k];
       pe[0] += x * local[0]; pe[1] += x * local[1]; pe[2] += x * local[2];
     }
     rigidPointRows(jacobian, n, cA, RA, pe, -1);
   }
   if (cB >= 0) rigidPointRows(jacobian, n, cB, RB, pb, 1);
-  for (let k = 0; k < 3; k++) {
-    const j = joint.slides[k];
+  if (slid) for (let k = 0; k < 3; k++) {
+    const j = slides[k];
     if (j < 0 || cols[2 + j] < 0) continue;
     const axis = SLIDE_AXES[k], col = cols[2 + j];
     for (let i = 0; i < 3; i++) jacobian[i * n + col] = -axis[i];
