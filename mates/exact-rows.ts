@@ -180,15 +180,17 @@ export function exactDistanceRow(RA: Float64Array, RB: Float64Array, state: Floa
   const cA = cols[0], cB = cols[1];
   // both bodies' six columns, all of the row, are written below: the fill only where one is fixed (a builtin call: ~1.5 % of the rows' time)
   if (cA < 0 || cB < 0 || n !== 12) jac.fill(0, 0, n);
-  if (cA >= 0) distanceColumns(jac, cA, RA, localA, d0, d1, d2, l, true);
-  if (cB >= 0) distanceColumns(jac, cB, RB, localB, d0, d1, d2, l, false);
+  // d and l from dl (numbers passed to distanceColumns, which V8 does not inline, would be boxed)
+  if (cA >= 0) distanceColumns(jac, cA, RA, localA, true);
+  if (cB >= 0) distanceColumns(jac, cB, RB, localB, false);
 }
 
 /**
- * (d · dD)/l at one body's six columns, dD its point's seeds (negated for A: 0 − x): the ω
+ * (d · dD)/l at one body's six columns (d, l: dl's), dD its point's seeds (negated for A: 0 − x): the ω
  * columns' seeds as seedTurns makes them, here in registers (no round trip through its array).
  */
-function distanceColumns(jac: Float64Array, col: number, R: Float64Array, p: ArrayLike<number>, d0: number, d1: number, d2: number, l: number, negate: boolean): void {
+function distanceColumns(jac: Float64Array, col: number, R: Float64Array, p: ArrayLike<number>, negate: boolean): void {
+  const d0 = dl[0], d1 = dl[1], d2 = dl[2], l = dl[3];
   const px = p[0], py = p[1], pz = p[2];
   const r0 = R[0], r1 = R[1], r2 = R[2], r3 = R[3], r4 = R[4], r5 = R[5], r6 = R[6], r7 = R[7], r8 = R[8];
   // component i's seed in ω column j: aj (i = 0), bj (1), cj (2)

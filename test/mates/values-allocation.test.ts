@@ -5,13 +5,19 @@
  * a document builds them (their points plain arrays) and a bushing evaluated in turn, as a
  * car's force set does, on and off the road, at rest and moving; bytes a call by V8's sampling
  * heap profiler, the objects the collector took counted. Before Session 13: ~900 bytes a
- * round (the bushing's Q 779 bytes a call, a tyre's ~150).
+ * round (the bushing's Q 779 bytes a call, a tyre's ~150). And the integrator's rows by hand
+ * (Session 14: a distance row passing d and l to a helper V8 did not inline boxed them, 64 bytes
+ * a round here, 5.4 kB a step of the car).
  */
 import { Session } from 'node:inspector/promises';
 import { describe, expect, it } from 'vitest';
 import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { BushingForce, TyreForce } from '../../mates/forces';
+import { PointDistanceBlock } from '../../mates/constraints';
+import { addMate, frameEntity } from '../../mates';
+import { toMatrix } from '../../kernel/quat';
+import type { ResidualBlock } from '../../kernel/system';
 
 /**
  * Bytes allocated a call of f: the least over `windows` windows of `calls` calls, after `warm`
@@ -67,6 +73,32 @@ describe('the passes by hand allocate nothing', () => {
     expect(onRoad.last.force).toBeGreaterThan(0);
     expect(off.last.force).toBe(0);
     expect(Math.hypot(...bushing.last.force)).toBeGreaterThan(0);
+    expect(await bytesPerCall(round, 30000, 10000, 6)).toBeLessThan(32);
+  });
+
+  it('the integrator\'s rows by hand (a revolute, a slider, a ball, a point distance: twins, with their Jacobians, rotations given), in turn: under 32 bytes a round', async () => {
+    const system = new System(100);
+    const a = system.addPose('A', P.pose([10, 20, 30], [0.9, 0.1, 0.2, 0.3]));
+    const b = system.addPose('B', P.pose([12, 19, 33], [0.9, 0.12, 0.2, 0.31]));
+    const twins: [ResidualBlock, Int32Array, Float64Array, Float64Array][] = [];
+    const add = (block: ResidualBlock, offsets: Int32Array): void => {
+      const twin = block.withFreeColumns!(block.vars.map(() => true));
+      twins.push([twin, offsets, new Float64Array(block.rows), new Float64Array(block.rows * 20)]);
+    };
+    for (const type of ['revolute', 'slider', 'ball'] as const) {
+      const handle = addMate(system, type, { type, a: { part: a, entity: frameEntity([1, 2, 3], [1, 0, 0, 0]) }, b: { part: b, entity: frameEntity([1, 2, 3], [1, 0, 0, 0]) } });
+      for (const bi of handle.blocks) if (system.block(bi).evaluateTurned) add(system.block(bi), system.blockOffsets(bi));
+    }
+    const distance = new PointDistanceBlock('d', a, [1, 2, 3], b, [4, 5, 6], 7);
+    add(distance, system.blockOffsets(system.addBlock(distance)));
+    expect(twins.length).toBe(4);
+    const state = system.state, RA = new Float64Array(9), RB = new Float64Array(9);
+    const round = () => {
+      for (const [twin, offsets, residual, jacobian] of twins) {
+        toMatrix(RA, state, offsets[0] + 3); toMatrix(RB, state, offsets[1] + 3);
+        twin.evaluateTurned!(state, offsets, RA, RB, residual, jacobian);
+      }
+    };
     expect(await bytesPerCall(round, 30000, 10000, 6)).toBeLessThan(32);
   });
 });
