@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * The bench's vehicle simulation (bench/vehicle-sim-case.ts: the sedan over an ISO 8608 class C
+ * road, h = 1 ms, R³ × SO(3)) taken apart, for work on an evaluation's pieces:
+ *
+ *   node scripts/vehicle-sim-pieces.mjs hash [CHECKOUT]              the state, v and λ every 50 steps (300–1500), hashed
+ *   node scripts/vehicle-sim-pieces.mjs time OTHER_CHECKOUT [ROUNDS]   the pieces at a fixed state, interleaved (default 21)
+ *
+ * `hash`: a change that does the same operations in the same order prints the same hash (and
+ * factorisation count) as the checkout it started from. `time`: both checkouts step 300 times,
+ * then each piece of an evaluation — the rows with their Jacobian (ConstraintRows.evaluate as a
+ * Newton iteration calls it), Jᵀλ, the forces' Q — runs 2000 times in a loop, the checkouts in
+ * turn (who goes first alternating), CPU time (process.cpuUsage); prints the medians in µs a
+ * call (A: OTHER_CHECKOUT, B: this one) and of the rounds' B/A. Each checkout's sources are
+ * bundled by esbuild (packages left as imports) into node_modules/.cache/vehicle-sim-pieces/ of
+ * this checkout; nothing is written to the other. It reads the integrator's private fields
+ * (constraints, forces, lambda): a checkout where they are named otherwise needs this adapted.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const out = join(here, 'node_modules/.cache/vehicle-sim-pieces');
+mkdirSync(out, { recursive: true });
+
+/** makeIntegrator of REPO's bundle: each call a fresh model's integrator. */
+async function bundleIntegrator(repo, name) {
+  const at = (p) => JSON.stringify(join(repo, p));
+  const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
+  writeFileSync(src, `import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
+import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
+import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
+import { prepareSimulation } from ${at('src/mechanics/simulate')};
+const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
+export function makeIntegrator() {
+  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
+  const text = readFileSync(file, 'utf8') + ROAD;
+  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
+  return prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
+}
+`);
+  await build({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
+  return (await import(pathToFileURL(bundle).href)).makeIntegrator;
+}
+
+const stepTo = (it, from, to) => { for (let k = from + 1; k <= to; k++) if (!it.step(0.001, k * 0.001)) throw new Error(`the step at ${k} ms failed`); };
+
+async function hash(repo) {
+  const it = (await bundleIntegrator(repo, 'hash'))();
+  const h = createHash('sha256');
+  for (let k = 0; k < 1500; k += 50) {
+    stepTo(it, k, k + 50);
+    if (k + 50 >= 300) for (const a of [it.system.state, it.v, it.lambda]) h.update(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  }
+  console.log(`${h.digest('hex').slice(0, 16)}  factorisations ${it.factorisations}  (${repo})`);
+}
+
+async function time(other, rounds) {
+  const its = [];
+  for (const [i, repo] of [other, here].entries()) { const it = (await bundleIntegrator(repo, `time-${i}`))(); stepTo(it, 0, 300); its.push(it); }
+  const pieces = {
+    rows: (it) => { const c = it.constraints; return () => c.evaluate(true, false); },
+    'Jᵀλ': (it) => { const c = it.constraints, r = new Float64Array(it.size); c.evaluate(true, false); return () => c.addTransposeTimes(r, it.lambda); },
+    Q: (it) => { const f = it.forces, Q = new Float64Array(it.size); return () => f.assemble(it.v, 0.3, Q, null, null); },
+  };
+  const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
+  const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+  for (const [name, make] of Object.entries(pieces)) {
+    const fns = its.map(make), t = [[], []];
+    for (let r = 0; r < rounds; r++) {
+      for (const w of r % 2 ? [1, 0] : [0, 1]) { const f = fns[w], t0 = cpu(); for (let k = 0; k < 2000; k++) f(); t[w].push((cpu() - t0) / 2000); }
+    }
+    console.log(`${name.padEnd(5)} A ${median(t[0]).toFixed(3)} µs, B ${median(t[1]).toFixed(3)} µs; median of B/A ${median(t[1].map((x, i) => x / t[0][i])).toFixed(3)}`);
+  }
+}
+
+const [mode, arg, roundsArg] = process.argv.slice(2);
+if (mode === 'hash') await hash(resolve(arg ?? here));
+else if (mode === 'time' && arg) await time(resolve(arg), Number(roundsArg ?? 21));
+else { console.error('usage: node scripts/vehicle-sim-pieces.mjs hash [CHECKOUT] | time OTHER_CHECKOUT [ROUNDS]'); process.exit(1); }
