@@ -29,6 +29,12 @@ const E2E = [...BROWSER, ...PROCESSES];
  * in a full run against 0–3 alone).
  */
 const ISOLATED = ['test/mates/values-allocation.test.ts'];
+/**
+ * Gradient files whose runs are checked at two integrator steps: `npm run test:fast` checks them
+ * at 2e-3 s (the unit project), the fine-steps project at 1e-3 s (test/gradients/steps.ts), so a
+ * full run checks both; the finer step's runs were 14 of test/gradients' 32 s of CPU.
+ */
+const FINE_STEPS = ['coefficients', 'tension', 'redundant', 'start', 'start-motion', 'force-results', 'free-start'].map((f) => `test/gradients/${f}.test.ts`);
 
 export default defineConfig({
   test: {
@@ -54,6 +60,11 @@ export default defineConfig({
         extends: true,
         // fresh module state and type feedback per file (isolate is vitest's default)
         test: { name: 'isolated', include: ISOLATED },
+      },
+      {
+        extends: true,
+        // the gradient files again at the finer step (their tests without a step of their own skipped)
+        test: { name: 'fine-steps', include: FINE_STEPS, env: { KINEMATE_GRADIENT_STEPS: 'fine' } },
       },
       {
         extends: true,
