@@ -31,10 +31,11 @@ const E2E = [...BROWSER, ...PROCESSES];
 const ISOLATED = ['test/mates/values-allocation.test.ts'];
 /**
  * Gradient files whose runs are checked at two integrator steps: `npm run test:fast` checks them
- * at 2e-3 s (the unit project), the fine-steps project at 1e-3 s (test/gradients/steps.ts), so a
- * full run checks both; the finer step's runs were 14 of test/gradients' 32 s of CPU.
+ * at the coarser (the unit project), the fine-steps project at the finer (test/gradients/steps.ts),
+ * so a full run checks both. The finer step's runs are two thirds of those tests' CPU (the
+ * fine-steps project alone: 14 s of its workers' CPU, load ~13).
  */
-const FINE_STEPS = ['coefficients', 'tension', 'redundant', 'start', 'start-motion', 'force-results', 'free-start'].map((f) => `test/gradients/${f}.test.ts`);
+const FINE_STEPS = ['coefficients', 'tension', 'redundant', 'start', 'start-motion', 'force-results', 'free-start', 'reaction-results'].map((f) => `test/gradients/${f}.test.ts`);
 
 export default defineConfig({
   test: {
