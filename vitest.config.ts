@@ -29,6 +29,13 @@ const E2E = [...BROWSER, ...PROCESSES];
  * in a full run against 0–3 alone).
  */
 const ISOLATED = ['test/mates/values-allocation.test.ts'];
+/**
+ * Gradient files whose runs are checked at two integrator steps: `npm run test:fast` checks them
+ * at the coarser (the unit project), the fine-steps project at the finer (test/gradients/steps.ts),
+ * so a full run checks both. The finer step's runs are two thirds of those tests' CPU (the
+ * fine-steps project alone: 14 s of its workers' CPU, load ~13).
+ */
+const FINE_STEPS = ['coefficients', 'tension', 'redundant', 'start', 'start-motion', 'force-results', 'free-start', 'reaction-results'].map((f) => `test/gradients/${f}.test.ts`);
 
 export default defineConfig({
   test: {
@@ -54,6 +61,11 @@ export default defineConfig({
         extends: true,
         // fresh module state and type feedback per file (isolate is vitest's default)
         test: { name: 'isolated', include: ISOLATED },
+      },
+      {
+        extends: true,
+        // the gradient files again at the finer step (their tests without a step of their own skipped)
+        test: { name: 'fine-steps', include: FINE_STEPS, env: { KINEMATE_GRADIENT_STEPS: 'fine' } },
       },
       {
         extends: true,

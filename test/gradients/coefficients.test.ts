@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STEPS, itOnce, describeOnce } from './steps';
 import { validateAssembly } from '../../src/assembly/load';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { prepareSimulation } from '../../src/mechanics/simulate';
@@ -172,7 +173,7 @@ describe('tyre and table laws: the quarter car over its bump', () => {
   const params = ['tyre.stiffness', 'tyre.damping', 'tyre.radius', 'tyre.ground', 'spring.curve[2]', 'spring.curve[3]', 'damper.curve[1]', 'damper.curve[3]',
     'load.vector.z', 'load.scale.amplitude', 'load.scale.frequency', 'load.scale.phase', 'load.scale.offset'];
   const deltas = [1e-4, 1e-5, 1e-4, 1e-4, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-5, 1e-5, 1e-4, 1e-5]; // small: the tables' knots make the run piecewise smooth
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`body and wheel heights against re-runs (h = ${h})`, () => {
       const options = { duration: 0.75, step: h };
       expect(tyreRange(doc, 'tyre', 0.75, h)[0]).toBeGreaterThan(100); // in contact throughout
@@ -185,7 +186,7 @@ describe('a tyre on a turning part: the swing arm dropping on a cambered wheel',
   const doc = swingArm();
   const params = ['tyre.stiffness', 'tyre.damping', 'tyre.radius', 'tyre.ground', 'lift.vector.x', 'lift.scale.table[1]', 'lift.scale.table[2]'];
   const deltas = [1e-4, 1e-4, 1e-4, 1e-4, 10, 1e-2, 1e-2];
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`the wheel centre's height and speed (h = ${h})`, () => {
       const options = { duration: 0.4, step: h };
       const [lo, hi] = tyreRange(doc, 'tyre', 0.4, h);
@@ -203,7 +204,7 @@ describe('bushing coefficients and a load in part axes: a body hung on a bushing
     'bush.damping.x', 'bush.damping.y', 'bush.damping.z', 'bush.rotational_damping.x', 'bush.rotational_damping.y', 'bush.rotational_damping.z',
     'push.vector.x', 'push.vector.y', 'push.scale.table[1]', 'push.scale.table[2]'];
   const deltas = [1e-2, 1e-2, 1e-2, 1e-1, 1e-1, 1e-1, 1e-3, 1e-3, 1e-3, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-4, 1e-4];
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`the nose's position and velocity (h = ${h})`, () => {
       const options = { duration: 0.3, step: h };
       check(doc, params, ['body.nose.position.y', 'body.nose.velocity.z', 'body.nose.position.z@min'], options, deltas);
@@ -218,14 +219,14 @@ describe('drag, friction, a torsion spring and a spring-damper\'s numbers: the p
     // the drag's and the push's points as hardpoints (the same code as any force element's end: docs/sensitivity.md)
     'bob.sail.x', 'bob.sail.z', 'bob.knob.x', 'bob.knob.z'];
   const deltas = [1e-3, 1e2, 1e-3, 1, 0.5, 1e-2, 0.2, 1e-2, 1e-2, 1e-5, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2];
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`the bob's position, speed and a crossing time (h = ${h})`, () => {
       const options = { duration: 0.8, step: h };
       check(doc, params, ['bob.mass.position.x', 'bob.mass.velocity.z@min', 'bob.mass.position.z@cross=-500'], options, deltas);
     }, 300_000);
   }
 
-  it('the drag coefficient is ½ρ·cd·area: cd, area and density scale it alike; a friction\'s `force` is its `friction`', () => {
+  itOnce('the drag coefficient is ½ρ·cd·area: cd, area and density scale it alike; a friction\'s `force` is its `friction`', () => {
     const ps = ['air.cd', 'air.area', 'air.density', 'bearing.force', 'bearing.friction'].map(parseParameter);
     const g = simulationGradient(doc, ps, parseResult('bob.mass.position.x'), { duration: 0.3, step: 2e-3 }).gradient;
     expect(Math.abs(g[0])).toBeGreaterThan(0);
@@ -234,7 +235,7 @@ describe('drag, friction, a torsion spring and a spring-damper\'s numbers: the p
     expect(g[3]).toBe(g[4]);
   });
 
-  it('a spring-damper\'s tension reads its own numbers directly', () => {
+  itOnce('a spring-damper\'s tension reads its own numbers directly', () => {
     const ps = ['strut.length', 'strut.preload', 'strut.damping_curve[0]', 'strut.damping_curve[2]', 'air.cd'];
     const results = ['strut.tension', 'strut.tension@max'];
     const options = { duration: 0.5, step: 2e-3 };
@@ -254,7 +255,7 @@ describe('drag, friction, a torsion spring and a spring-damper\'s numbers: the p
   }, 120_000);
 });
 
-describe('names', () => {
+describeOnce('names', () => {
   it('reads a field as the file names it, and refuses an unknown one naming those offered', () => {
     expect(parseParameter('tyre.radius')).toEqual({ kind: 'coefficient', element: 'tyre', field: 'radius' });
     expect(parseParameter('spring.curve[3]')).toEqual({ kind: 'coefficient', element: 'spring', field: 'curve[3]' });

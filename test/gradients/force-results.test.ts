@@ -8,6 +8,7 @@
  * result's explicit dependence fails the differences.
  */
 import { describe, expect, it } from 'vitest';
+import { STEPS, itOnce } from './steps';
 import { parseParameter, parseResult, simulationGradients, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
 import { ownResult } from '../../src/gradients/results/own';
 import { validateAssembly } from '../../src/assembly/load';
@@ -88,7 +89,7 @@ const lastForces = (doc: any, options: GradientOptions) => {
 };
 
 describe('force results', () => {
-  it('a bushing\'s and a drag\'s force on a swinging, spinning body (masses, the bushing\'s frames, the drag\'s point; two steps)', () => {
+  it(`a bushing's and a drag's force on a swinging, spinning body (masses, the bushing's frames, the drag's point; h = ${STEPS.join(', ')} s)`, () => {
     const doc = bushed();
     const params: [string, Move, number][] = [
       ['body.mass', (x, d) => { x.parts.body.mass.mass += d; }, 1e-4], ['body.inertia.y', (x, d) => { x.parts.body.mass.inertia[1][1] += d; }, 10],
@@ -97,7 +98,7 @@ describe('force results', () => {
       ['body.nose.z', at((x) => x.parts.body.points.nose, 2), 1e-3],
     ];
     const names = ['bush.force.x@max', 'bush.force.z', 'bush.force@max', 'air.force.x@min', 'air.force.y', 'air.force'];
-    for (const step of [2e-3, 1e-3]) {
+    for (const step of STEPS) {
       const options = { duration: 0.3, step };
       const d = check(doc, params, names, options);
       const f = lastForces(doc, options);
@@ -106,33 +107,33 @@ describe('force results', () => {
     }
   }, 300_000);
 
-  it('a tyre\'s load on a bouncing wheel (its mass, the tyre\'s centre; two steps)', () => {
+  it(`a tyre's load on a bouncing wheel (its mass, the tyre's centre; h = ${STEPS.join(', ')} s)`, () => {
     const doc = bouncing();
     const params: [string, Move, number][] = [
       ['wheel.mass', (x, d) => { x.parts.wheel.mass.mass += d; }, 1e-3], ['wheel.hub.z', at((x) => x.parts.wheel.points.hub, 2), 1e-3],
     ];
-    for (const step of [2e-3, 1e-3]) {
+    for (const step of STEPS) {
       const options = { duration: 0.2, step };
       const d = check(doc, params, ['tyre.force@max', 'tyre.force@min', 'tyre.force'], options);
       expect(d.results[2].value).toBeCloseTo(lastForces(doc, options).tyre.force, 9);
     }
   }, 300_000);
 
-  it('a coordinate spring\'s and friction\'s force on an oscillator (rate, damping, friction, mass; two steps)', () => {
+  it(`a coordinate spring's and friction's force on an oscillator (rate, damping, friction, mass; h = ${STEPS.join(', ')} s)`, () => {
     const doc: any = structuredClone(oscillator({ m: 2, k: 5, c: 0.05, x0: 20 }));
     doc.forces.fric = { type: 'coordinate_friction', coordinate: 'rail.slide', force: 2, regularization: 5 };
     const params: [string, Move, number][] = [
       ['spring.stiffness', (x, d) => { x.forces.spring.stiffness += d; }, 1e-4], ['spring.damping', (x, d) => { x.forces.spring.damping += d; }, 1e-5],
       ['fric.friction', (x, d) => { x.forces.fric.force += d; }, 1e-4], ['block.mass', (x, d) => { x.parts.block.mass.mass += d; }, 1e-4],
     ];
-    for (const step of [2e-3, 1e-3]) {
+    for (const step of STEPS) {
       const options = { duration: 0.5, step };
       const d = check(doc, params, ['spring.force@min', 'spring.force', 'fric.force@max'], options);
       expect(d.results[1].value).toBeCloseTo(lastForces(doc, options).spring.force, 9);
     }
   }, 300_000);
 
-  it('leaving out a force\'s explicit dependence (the bushing\'s frame, the tyre\'s centre, the spring\'s rate) fails the differences', () => {
+  itOnce('leaving out a force\'s explicit dependence (the bushing\'s frame, the tyre\'s centre, the spring\'s rate) fails the differences', () => {
     const cases: [any, [string, Move, number], string, GradientOptions][] = [
       [bushed(), ['body.mount.x', at((x) => x.parts.body.frames.mount.origin, 0), 1e-3], 'bush.force.z', { duration: 0.3, step: 2e-3 }],
       [bushed(), ['body.nose.z', at((x) => x.parts.body.points.nose, 2), 1e-3], 'air.force.y', { duration: 0.3, step: 2e-3 }],
@@ -146,7 +147,7 @@ describe('force results', () => {
     }
   }, 300_000);
 
-  it('refuses what has no force of this kind; the CLI prints it by name', async () => {
+  itOnce('refuses what has no force of this kind; the CLI prints it by name', async () => {
     const options = { duration: 0.1, step: 2e-3 };
     expect(() => simulationGradients(built(bushed()), [parseParameter('body.mass')], [parseResult('nope.force')], options)).toThrow(/result: no force element "nope" \(elements: bush, air\)/);
     const quarter = await import('../../examples/quarter-car-bump.kinemate.json', { with: { type: 'json' } });

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { itOnce, stepsOf } from './steps';
 import { parseParameter, parseResult, simulationGradients, type DynamicResult, type GradientOptions } from '../../src/gradients/run';
 import { validateAssembly } from '../../src/assembly/load';
 import { simulate } from '../../src/mechanics/simulate';
@@ -43,10 +44,10 @@ const inertiaOf = (part: string, i: number): Move => (doc, d) => { doc.parts[par
 const loadX: Move = (doc, d) => { doc.forces.load.vector[0] += d; };
 
 
-/** Direct and adjoint at two steps; values against the printed last frame; entries against differences. */
+/** Direct and adjoint at each step of the run (test/gradients/steps.ts); values against the printed last frame; entries against differences. */
 function check(doc: any, params: [string, Move, number][], names: string[], duration: number) {
   const results = names.map(parseResult), ps = params.map(([n]) => parseParameter(n));
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     const options = { duration, step };
     const direct = simulationGradients(built(doc), ps, results, options, 'direct');
     const adjoint = simulationGradients(built(doc), ps, results, options, 'adjoint');
@@ -84,13 +85,13 @@ describe('reactions and driver forces as gradient results', () => {
       ['drivers.spin', 'drivers.spin@max', 'reactions.jA.moment.x', 'reactions.jA.force.y'], 0.02);
   }, 120_000);
 
-  it('a held coordinate\'s force (the example\'s jA.angle) equals the frame\'s and moves with the load', () => {
+  itOnce('a held coordinate\'s force (the example\'s jA.angle) equals the frame\'s and moves with the load', () => {
     const doc = sliderCrank(false);
     doc.held = ['jA.angle'];
     check(doc, [['load.vector.x', loadX, 1e-3], ['load.vector.y', (d, x) => { d.forces.load.vector[1] += x; }, 1e-3]], ['drivers.jA.angle', 'reactions.jB.force.x'], 0.01);
   }, 120_000);
 
-  it('leaving out the coefficients\' state dependence fails the differences', () => {
+  itOnce('leaving out the coefficients\' state dependence fails the differences', () => {
     const options = { duration: 0.3, step: 0.005 };
     const cases: [any, [string, Move, number][], string[]][] = [
       [pendulum(), [['bob.centre.z', centreOf('bob', 2), 1e-2], ['bob.inertia.y', inertiaOf('bob', 1), 1]], ['reactions.pivot.force.x', 'reactions.pivot.moment.x']],
@@ -105,7 +106,7 @@ describe('reactions and driver forces as gradient results', () => {
     }
   });
 
-  it('names that do not fit are refused with the model\'s lists', () => {
+  itOnce('names that do not fit are refused with the model\'s lists', () => {
     const doc = built(pendulum()), options = { duration: 0.01, step: 0.005 };
     expect(() => simulationGradients(doc, [parseParameter('bob.mass')], [parseResult('reactions.nope.force.x')], options)).toThrow(/no mate "nope" \(mates: pivot\)/);
     expect(() => simulationGradients(doc, [parseParameter('bob.mass')], [parseResult('drivers.nope')], options)).toThrow(/no driver "nope"/);
@@ -117,7 +118,7 @@ describe('reactions and driver forces as gradient results', () => {
     expect(parseResult('drivers.force.z')).toMatchObject({ part: 'drivers', quantity: 'force', component: 2 });
   });
 
-  it('the CLI: simulate --gradient --result reactions.MATE.force.x', async () => {
+  itOnce('the CLI: simulate --gradient --result reactions.MATE.force.x', async () => {
     const r = await kinemate(['simulate', 'examples/pendulum.kinemate.json', '--duration', '0.02', '--step', '0.005', '--gradient', 'bob.mass', '--result', 'reactions.pivot.force.x']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);

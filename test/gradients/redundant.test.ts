@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STEPS, itOnce } from './steps';
 import { prepareSimulation } from '../../src/mechanics/simulate';
 import { buildDynamics } from '../../src/mechanics/build';
 import { bothRoutesAll, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
@@ -27,7 +28,7 @@ const params: [string, Move, number][] = [
 ];
 
 describe('slider-crank on redundant mates', () => {
-  it('has redundant rows, and its active set changes along the run', () => {
+  itOnce('has redundant rows, and its active set changes along the run', () => {
     const sim = prepareSimulation(buildDynamics(doc));
     const it = sim.integrator;
     expect(it.rows).toBe(24);
@@ -37,7 +38,7 @@ describe('slider-crank on redundant mates', () => {
     expect(sets.size).toBeGreaterThan(1);
   });
 
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`every parameter against central differences at h = ${h} s; adjoint = direct`, () => {
       const options = { duration: 0.3, step: h }, results = ['slider.position.x', 'rod.velocity.y', 'crank.position.y@max'];
       const gs = bothRoutesAll(doc, params.map((p) => p[0]), results, options).map((g) => g.gradient);
@@ -50,7 +51,7 @@ describe('slider-crank on redundant mates', () => {
     }, 300_000);
   }
 
-  it('reactions of its redundant mates as results (a dropped row reads no λ): every mass parameter against central differences; adjoint = direct', () => {
+  itOnce('reactions of its redundant mates as results (a dropped row reads no λ): every mass parameter against central differences; adjoint = direct', () => {
     const options = { duration: 0.3, step: 2e-3 };
     const masses = params.slice(0, 5), results = ['reactions.jB.force.x', 'reactions.jA.force.y'];
     // each move's two re-runs (at δ and at 4δ) serve both results

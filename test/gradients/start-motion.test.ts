@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STEPS } from './steps';
 import { validateAssembly } from '../../src/assembly/load';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { bothRoutesAll, centralDifferences, entity, errorsAgainst, type Move } from './sim-checks';
@@ -38,7 +39,7 @@ describe('a point motion on a turning body: its row\'s curvature', () => {
     ['strut.stiffness', (d, s) => { d.forces.strut.stiffness += s; }, 1e-4],
     ['bob.arm.z', entity('bob', 'points', 'arm', 2), 1e-2],
   ];
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`a ball-jointed body pushed at its tip from a moving start, h = ${h} s`, () => {
       const doc = pushedBob(0), options = { duration: 0.3, step: h }, results = ['bob.arm.position.y', 'bob.arm.velocity.z', 'bob.arm.position.z@min'];
       const gs = bothRoutesAll(doc, params.map((p) => p[0]), results, options).map((g) => g.gradient);
@@ -70,9 +71,9 @@ describe('a start placed by a point motion: the double wishbone corner\'s road d
     ['chassis.spring_top.z', entity('chassis', 'points', 'spring_top', 2)],
   ];
   for (const phase of [0, 90]) {
-    it(`the road moving at t = 0 (${phase === 0 ? 'a rate there' : 'at rest, placed 10 mm up'}), two steps`, () => {
+    it(`the road moving at t = 0 (${phase === 0 ? 'a rate there' : 'at rest, placed 10 mm up'}), h = ${STEPS.join(', ')} s`, () => {
       const doc = corner(phase);
-      for (const h of [2e-3, 1e-3]) {
+      for (const h of STEPS) {
         const options = { duration: 0.1, step: h }, results = ['upright.contact.position.z@max', 'upright.contact.velocity.y'];
         // each move's two re-runs serve both results
         const fd = centralDifferences(doc, params.map((p) => p[1]), params.map(() => 1e-2), results, options);
@@ -117,9 +118,9 @@ describe('a coupling\'s row (linear in its coordinates)', () => {
     // the wheel's hinge moved: the start moves (the gear's row holds the angles' ratio)
     ['ground.b.x', entity('ground', 'frames', 'b', 0), 1e-2],
   ];
-  it('the wheel rim\'s height and speed against central differences at two steps', () => {
+  it(`the wheel rim's height and speed against central differences at h = ${STEPS.join(', ')} s`, () => {
     const doc = geared();
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       const options = { duration: 0.3, step: h }, results = ['wheel.rim.position.z', 'wheel.rim.velocity.x'];
       // each move's two re-runs serve both results
       const fd = centralDifferences(doc, params.map((p) => p[1]), params.map((p) => p[2]), results, options);

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STEPS } from './steps';
 import { parseResult, simulationGradients, type GradientOptions } from '../../src/gradients/run';
 import { bothRoutesAll } from './sim-checks';
 import type { AssemblyDoc } from '../../src/assembly/types';
@@ -53,7 +54,7 @@ describe('a pendulum started with a swing rate', () => {
     // the rate is an angle rate: a longer rod (the bob's hinge z, L = 1000 mm + it) carries the bob faster
     const params = ['bob.hinge.z', 'ground.hinge.x', 'ground.hinge.z'];
     const cases = [['bob.mass.position.x', [1, 0]], ['bob.mass.position.z', [0, 1]], ['bob.mass.velocity.x', [0, 0]], ['bob.mass.velocity.z@min', [0, 0]]] as const;
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       // entries zero in closed form are round-off of the bob's 1.8 m/s in both routes: floored at 1e-1 of the largest
       // the closed form is the SE(3) step's: a turn at a constant rate about a fixed pivot is one screw, which that step
       // follows exactly (R³ × SO(3), simulate's default, moves the bob in straight chords: O(h²) off it)
@@ -68,7 +69,7 @@ describe('a pendulum started with a swing rate', () => {
     }
   }, 120_000);
 
-  it('under gravity from 60° at 100°/s: against central differences (two steps)', () => {
+  it(`under gravity from 60° at 100°/s: against central differences (h = ${STEPS.join(', ')} s)`, () => {
     const doc = load('pendulum.kinemate.json');
     doc.state = { 'pivot.angle': 60 };
     doc.velocities = { 'pivot.angle': 100 };
@@ -78,7 +79,7 @@ describe('a pendulum started with a swing rate', () => {
     const params = ['bob.hinge.z', 'bob.hinge.x', 'ground.hinge.x', 'bob.arm.x', 'bob.mass'];
     const wheres: Where[] = [['bob', 'frames', 'hinge', 2], ['bob', 'frames', 'hinge', 0], ['ground', 'frames', 'hinge', 0], ['bob', 'points', 'arm', 0]];
     const results = ['bob.mass.position.x', 'bob.mass.velocity.z', 'bob.mass.position.z@min'];
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       const options = { duration: 0.5, step: h };
       const gs = bothRoutesAll(doc, params, results, options).map((g) => g.gradient.slice(0, 4));
       againstDifferences(doc, gs, wheres, results, options, 1e-3);
@@ -96,10 +97,10 @@ describe('double wishbone corner, its start moving', () => {
   const wheres: Where[] = [['chassis', 'points', 'upper_front', 2], ['chassis', 'points', 'trackrod_inboard', 1], ['lower', 'points', 'lower_outboard', 2],
     ['upright', 'points', 'upper_outboard', 0], ['chassis', 'points', 'spring_top', 2]];
 
-  it('the lower arm started at 30°/s: the contact\'s height and sideways speed (two steps)', () => {
+  it(`the lower arm started at 30°/s: the contact's height and sideways speed (h = ${STEPS.join(', ')} s)`, () => {
     const doc = base();
     doc.velocities = { 'hinge.angle': 30 };
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       // on SE(3): the start's terms are the same on both groups, and the sideways speed's differences scatter by up to 5e-4 of
       // it at these δ on either (measured, tight re-runs too), its last realisation under the bar on SE(3) only
       const options = { duration: 0.1, step: h, lieGroup: 'SE3' as const };
@@ -114,7 +115,7 @@ describe('double wishbone corner, its start moving', () => {
   it('the road driven by a sine that is moving at t = 0 (a motion\'s rate in the start)', () => {
     const doc = base();
     doc.motions = { bump: { coordinate: 'roadGuide.slide', sine: { amplitude: 10, frequency: 4, phase: 0 } } };
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       const options = { duration: 0.1, step: h };
       const [g] = bothRoutesAll(doc, params, ['upright.contact.position.z@max'], options);
       againstDifferences(doc, [g.gradient], wheres, ['upright.contact.position.z@max'], options, 1e-2);
@@ -124,7 +125,7 @@ describe('double wishbone corner, its start moving', () => {
   it('the upright given a pose velocity in world axes (it turns with the start: d(Rᵀw))', () => {
     const doc = base();
     doc.velocities = { 'upright.pose': { linear: [0, 0, 30], angular: [1, 0, 0] } };
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       const options = { duration: 0.1, step: h };
       // the projection weighs the given slots 1e10 times the others: its tangent and transpose parted by
       // 5e-9 of an entry here; the same forward solves in both routes now (1e-13 seen)

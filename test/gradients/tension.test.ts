@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { STEPS, itOnce } from './steps';
 import { parseParameter, parseResult, simulationGradient, simulationGradients, type GradientOptions } from '../../src/gradients/run';
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate } from '../cli/helpers';
@@ -53,7 +54,7 @@ function check(doc: any, params: [string, Move, number][], results: string[], op
 }
 
 describe('tension results', () => {
-  it('the quarter car\'s spring and damper over the bump (rates, mass, both ends; two steps)', () => {
+  it(`the quarter car's spring and damper over the bump (rates, mass, both ends; h = ${STEPS.join(', ')} s)`, () => {
     const doc = load('quarter-car-bump.kinemate.json');
     // the damper's top off the spring's, so each end is a parameter of its own
     doc.parts.body.points.damper_top = [30, 0, 0];
@@ -63,7 +64,7 @@ describe('tension results', () => {
       ['body.spring_top.z', point('body', 'points', 'spring_top', 2), 1e-3], ['wheel.spring_seat.x', point('wheel', 'points', 'spring_seat', 0), 1e-3],
       ['wheel.contact.z', point('wheel', 'points', 'contact', 2), 1e-3], ['body.damper_top.x', point('body', 'points', 'damper_top', 0), 1e-3],
     ];
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       check(doc, params, ['spring.tension@max', 'damper.tension@min', 'spring.tension'], { duration: 1, step: h });
     }
   }, 300_000);
@@ -83,12 +84,12 @@ describe('tension results', () => {
     // Re-runs converged tight: at moves this small a run's Newton stopping error (within its bounds, ~1e-8 N
     // of the tension) over 2δ is 1e-4 of an entry (bob.hinge.z: 1.3e-4 and 3.0e-4 at the default bounds,
     // 1.3e-8 tight; every entry within 7e-8 tight, docs/dynamics.md)
-    for (const h of [2e-3, 1e-3]) {
+    for (const h of STEPS) {
       check(doc, params, ['strut.tension@max', 'strut.tension@min', 'strut.tension'], { duration: 0.6, step: h }, true);
     }
   }, 300_000);
 
-  it('refuses what has no tension; the CLI prints it by name', async () => {
+  itOnce('refuses what has no tension; the CLI prints it by name', async () => {
     const doc = load('quarter-car-bump.kinemate.json'), options = { duration: 0.1, step: 2e-3 };
     expect(() => simulationGradient(doc, [parseParameter('body.mass')], parseResult('nope.tension'), options)).toThrow(/result: no force element "nope"/);
     expect(() => simulationGradient(oscillator({ m: 1, k: 1, x0: 10 }), [parseParameter('spring.stiffness')], parseResult('spring.tension@max'), options))

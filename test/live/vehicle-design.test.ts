@@ -19,7 +19,20 @@ const EX = join(__dirname, '../../examples');
 const read = (p: string) => readFileSync(join(EX, p), 'utf8');
 const FILES = { 'double_wishbone_axle_front.yaml': read('suspension/double_wishbone_axle_front.yaml'), 'multi_link_axle_rear.yaml': read('suspension/multi_link_axle_rear.yaml') };
 const sedan = (): VehicleDocument => readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), FILES);
-const roll = (doc: VehicleDocument) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.roll_gradient;
+type QuickFigures = NonNullable<ReturnType<typeof vehicleLiveFrame>['figures']>;
+/**
+ * The quick figures of a car built afresh from the document, once per document content: the
+ * corner load's and the ride height's differences rebuild the same cars, and so do a locked
+ * pair's two pickups (each moves both: the same document) and the base car of each test.
+ */
+const quickCars = new Map<string, QuickFigures>();
+function quick(doc: VehicleDocument): QuickFigures {
+  const key = JSON.stringify([doc.text, doc.files, doc.axles]);
+  let figures = quickCars.get(key);
+  if (!figures) quickCars.set(key, (figures = vehicleLiveFrame(doc, 0, { quick: true }).figures!));
+  return figures;
+}
+const roll = (doc: VehicleDocument) => quick(doc).roll_gradient;
 
 /** ∂(roll gradient)/∂(coordinate k) of a pickup moved as a drag moves it, by central differences (h mm). */
 function difference(doc: VehicleDocument, hp: VehicleHardpoint, k: number, locked: boolean, h = 0.05): number {
@@ -30,8 +43,8 @@ function difference(doc: VehicleDocument, hp: VehicleHardpoint, k: number, locke
 
 /** A figure of a car built afresh from the document: the one each arrow's gradient is of. */
 const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
-  'vehicle.front_left.contact_load': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.corners.front_left.load,
-  'vehicle.rear_right.ride_height': (doc) => vehicleLiveFrame(doc, 0, { quick: true }).figures!.corners.rear_right.ride_height,
+  'vehicle.front_left.contact_load': (doc) => quick(doc).corners.front_left.load,
+  'vehicle.rear_right.ride_height': (doc) => quick(doc).corners.rear_right.ride_height,
   // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius)
   'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
   // the modes of the car at rest (the value the route reports, not its gradient)

@@ -23,31 +23,35 @@ const FILES = {
 };
 const compliantSedan = (): VehicleDocument => readVehicleDocument('sedan.vehicle.yaml', read('vehicles/sedan.vehicle.yaml'), FILES);
 
-type QuickFigures = NonNullable<ReturnType<typeof vehicleLiveFrame>['figures']>;
+type Figures = NonNullable<ReturnType<typeof vehicleLiveFrame>['figures']>;
+/** The rates whose understeer gradient is checked too (a steady-state sweep per car: it takes longest). */
+const UNDERSTEER_RATES = /inboard_rear\.radial|links\.trackrod|rear\.spring/;
 /**
- * The quick figures of each car the differences rebuild, by what was moved and by how much:
- * the roll gradient's differences and the corner load's move the same rates and the pickup by
- * the same steps, so each of those cars is built once and both figures read off it.
+ * The figures of each car the differences rebuild, by what was moved and by how much: the roll
+ * gradient's differences and the corner load's move the same rates and the pickup by the same
+ * steps, so each of those cars is built once and both figures read off it. A rate whose
+ * understeer gradient is checked gets a full frame from the start, and all three figures are
+ * read off it (its quick figures are a quick frame's: the same code, before the sweep).
  */
-const quickCars = new Map<string, QuickFigures>();
-function quickFigures(doc: VehicleDocument, moved?: string): QuickFigures {
-  const known = moved === undefined ? undefined : quickCars.get(moved);
-  if (known) return known;
-  const figures = vehicleLiveFrame(doc, 0, { quick: true }).figures!;
-  if (moved !== undefined) quickCars.set(moved, figures);
+const cars = new Map<string, Figures>();
+function carFigures(doc: VehicleDocument, moved?: string, full = false): Figures {
+  const known = moved === undefined ? undefined : cars.get(moved);
+  if (known && !(full && known.quick)) return known;
+  const figures = vehicleLiveFrame(doc, 0, { quick: !full && !(moved !== undefined && UNDERSTEER_RATES.test(moved)) }).figures!;
+  if (moved !== undefined) cars.set(moved, figures);
   return figures;
 }
 
 /** Each figure as a car built afresh from the document gives it (`moved`: what was moved in the file, by how much). */
 const FIGURES: Record<string, (doc: VehicleDocument, moved?: string) => number> = {
-  'vehicle.roll_gradient': (doc, moved) => quickFigures(doc, moved).roll_gradient,
-  'vehicle.front_left.contact_load': (doc, moved) => quickFigures(doc, moved).corners.front_left.load,
+  'vehicle.roll_gradient': (doc, moved) => carFigures(doc, moved).roll_gradient,
+  'vehicle.front_left.contact_load': (doc, moved) => carFigures(doc, moved).corners.front_left.load,
   'vehicle.heave_frequency': (doc) => {
     const r = frequencySensitivity(buildVehicle(vehicleSpecOf(doc)), [], ['vehicle.heave_frequency']);
     if (r.status !== 'solved') throw new Error(r.message);
     return r.metrics['vehicle.heave_frequency'].value;
   },
-  'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
+  'vehicle.understeer_gradient': (doc, moved) => carFigures(doc, moved, true).understeer_gradient!,
 };
 
 /** d(figure)/d(rate) by Richardson's extrapolation of central differences at h and h/2 (the rate written into its axle file). */
@@ -96,7 +100,7 @@ describe('the car\'s rates in the design section: springs, bars, bushings', () =
       }
       expect(r.rateGradients.map((g) => g.name)).toEqual(names);
       // the understeer gradient (a steady-state sweep per car) on a bushing, a link and a spring only: it takes longest
-      const checked = metric === 'vehicle.understeer_gradient' ? r.rateGradients.filter((g) => /inboard_rear\.radial|links\.trackrod|rear\.spring/.test(g.name)) : r.rateGradients;
+      const checked = metric === 'vehicle.understeer_gradient' ? r.rateGradients.filter((g) => UNDERSTEER_RATES.test(g.name)) : r.rateGradients;
       for (const g of checked) {
         // steps of 2 % of the rate
         const fd = richardson(doc, g.name, figure, 0.02 * g.value);

@@ -1,7 +1,8 @@
 /**
  * `kinemate plot`: the SVG is a real SVG with one path per curve, a point per state, at
- * places that are an affine image of the sweep's own numbers; the PNG has the asked size
- * and its labels are drawn; bad options are refused with a clear message.
+ * places that are an affine image of the sweep's own numbers (that it parses in Chromium too is
+ * report.test.ts's, in the report's browser); the PNG has the asked size and its labels are
+ * drawn; bad options are refused with a clear message.
  */
 import { readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
@@ -9,7 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodePng } from '../../viewer/harness/png.ts';
 import { svgToPng } from '../../src/cli/png.ts';
 import { chartSvg, type Chart } from '../../src/pictures/plot.ts';
-import { chromiumAvailable, launchChromium } from '../../viewer/harness/browser.ts';
 import { main } from '../../src/cli/main.ts';
 import { REPO, memoryIO, tempFolder } from '../cli/helpers.ts';
 import { DW, run, sweepJson, writeBaseline } from './helpers.ts';
@@ -63,22 +63,6 @@ describe('kinemate plot', () => {
     expect(svg).toContain('>wheel travel (mm)</text>');
     expect([...svg.matchAll(/<g class="mark-symbol role-mark[^>]*>(.*?)<\/g>/gs)].flatMap((m) => m[1].match(/<path /g) ?? [])).toHaveLength(2);
   });
-
-  it.skipIf(!chromiumAvailable())('the SVG parses in a browser as an SVG document', async () => {
-    const out = temp.file('browser.svg');
-    expect((await run(['plot', DW, '--bump', '-50:50:11', '--metric', 'camber', '--metric', 'toe_angle', '--out', out])).code).toBe(0);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const parsed = await page.evaluate((text) => {
-        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-        return { error: doc.getElementsByTagName('parsererror').length, root: doc.documentElement.namespaceURI, lines: doc.querySelectorAll('g.mark-line path').length };
-      }, readFileSync(out, 'utf8'));
-      expect(parsed).toEqual({ error: 0, root: 'http://www.w3.org/2000/svg', lines: 2 });
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
 
   it('writes a PNG of the size asked, with its labels drawn', async () => {
     const out = temp.file('three.png');

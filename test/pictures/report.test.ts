@@ -2,11 +2,13 @@
  * `kinemate report`: one self-contained HTML page that opens in headless Chromium with no
  * console error and no request, whose numbers are kinemate sweep's: the key metrics at
  * design, the hardpoints of the file (and their differences from a baseline), and the CSV
- * download byte for byte.
+ * download byte for byte. The same Chromium (one start, ~3 s of CPU) parses a `kinemate plot`
+ * SVG as an SVG document.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { chromiumAvailable, launchChromium } from '../../viewer/harness/browser.ts';
 import { parseGeometry } from '../../src/index.ts';
 import { tempFolder } from '../cli/helpers.ts';
@@ -35,15 +37,21 @@ describe('kinemate report', () => {
     expect(html.slice(html.indexOf('id="diagnostics"')).match(/<li>step \d+ failed/g)).toEqual(failed);
   });
 
-  it.skipIf(!chromiumAvailable())('opens in Chromium without console errors or requests, with the numbers of kinemate sweep', async () => {
+});
+
+describe.skipIf(!chromiumAvailable())('the pictures in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => { browser = await launchChromium(); }, 60_000);
+  afterAll(async () => { await browser?.close(); });
+
+  it('the report opens without console errors or requests, with the numbers of kinemate sweep', async () => {
     const baseline = writeBaseline(temp.file('raised.yaml'));
     const out = temp.file('report.html');
     expect(await run(['report', DW, '--baseline', baseline, '--out', out])).toMatchObject({ code: 0, stderr: '' });
     const html = readFileSync(out, 'utf8');
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//); // nothing to fetch
-    const browser = await launchChromium();
+    const page = await browser.newPage();
     try {
-      const page = await browser.newPage();
       const problems: string[] = [];
       page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`); });
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -88,7 +96,22 @@ describe('kinemate report', () => {
       expect(seen.curves.every((n) => n >= 2 && n % 2 === 0)).toBe(true);
       expect(seen.diagnostics).toMatch(/^No problems/);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 120_000);
+
+  it('a plot\'s SVG parses as an SVG document', async () => {
+    const out = temp.file('browser.svg');
+    expect((await run(['plot', DW, '--bump', '-50:50:11', '--metric', 'camber', '--metric', 'toe_angle', '--out', out])).code).toBe(0);
+    const page = await browser.newPage();
+    try {
+      const parsed = await page.evaluate((text) => {
+        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+        return { error: doc.getElementsByTagName('parsererror').length, root: doc.documentElement.namespaceURI, lines: doc.querySelectorAll('g.mark-line path').length };
+      }, readFileSync(out, 'utf8'));
+      expect(parsed).toEqual({ error: 0, root: 'http://www.w3.org/2000/svg', lines: 2 });
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

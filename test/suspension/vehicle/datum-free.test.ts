@@ -16,11 +16,16 @@ import { understeerSensitivity, STEADY_METRICS } from '../../../src/suspension/v
 import { steadySpeedSensitivity } from '../../../src/suspension/vehicle/steady-speed-rates';
 import { rackSensitivity } from '../../../src/suspension/vehicle/rack-rates';
 import type { VehicleMetricGradient } from '../../../src/suspension/vehicle/static-gradients';
+import type { VehicleSpec } from '../../../src/suspension/vehicle/file';
 import { readVehicle, SEDAN_MF } from './vehicle-sources';
+
+/** Each text's vehicle read once (a build leaves its spec as it was): reading the files is ~20 ms a car. */
+const specs = new Map<string | undefined, VehicleSpec>();
+const specOf = (text: string | undefined): VehicleSpec => { let s = specs.get(text); if (!s) specs.set(text, (s = readVehicle(text))); return s; };
 
 /** The test's seam: the datum's yaw and horizontal stiffness scaled (no file field sets them). */
 function scaled(text: string | undefined, yaw: number, horizontal: number): VehicleModel {
-  const m = buildVehicle(readVehicle(text));
+  const m = buildVehicle(specOf(text));
   const d = m.datum as { yawStiffness: number; stiffness: number };
   d.yawStiffness *= yaw;
   d.stiffness *= horizontal;
