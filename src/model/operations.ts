@@ -257,6 +257,30 @@ export interface DriveOptions {
  * MAX_DRIVE_STEPS steps throw an ArgumentError.
  */
 export function* driveSteps(model: Model, name: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
+  // What runs once a drive (the checks, the hold, the continuation, the first state's
+  // solve) is in helpers, the steps in driveLoop: a generator's first drive runs its first
+  // steps before V8 keeps feedback for it, so code run only at a drive's start is new
+  // feedback at the second drive, which set V8's count towards optimising the steps'
+  // loop back to zero there (docs/solver-warm-up.md, session 14). This one stays short: it
+  // is compiled too (by its share of each step, the yield* below).
+  const drive = startDrive(model, name, steps);
+  let first = 0;
+  if (Math.abs(drive.path.value(0) - from * drive.k) < 1e-15) {
+    const step = firstStep(model, drive.path, from, steps, options);
+    yield step;
+    if (step.status === 'failed') return;
+    first = 1;
+  }
+  // one target and one set of move options for every step (no allocation per step), made
+  // with doubles (NaN until set), the kind they hold: no elements kind or field
+  // representation that changes at the first step
+  yield* driveLoop(model, name, drive.variable, drive.k, drive.maxSub, drive.path, from, to, steps, first, [NaN], { subSteps: NaN }, options);
+}
+
+interface DriveStart { path: Continuation; variable: number; k: number; maxSub: number }
+
+/** A drive's checks, its hold of the coordinate, and its continuation. */
+function startDrive(model: Model, name: string, steps: number): DriveStart {
   const { system } = model;
   const info = coordinate(model, name, '--coordinate');
   if (!Number.isSafeInteger(steps) || steps < 0 || steps > MAX_DRIVE_STEPS) {
@@ -271,28 +295,42 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
   const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
-  // one target and one set of move options for every step (no allocation per step), made
-  // with doubles (NaN until set), the kind they hold: no elements kind or field
-  // representation that changes at the first step
-  const targets = [NaN], moveOptions = { subSteps: NaN };
-  for (let i = 0; i <= steps; i++) {
+  return { path, variable: info.variable, k, maxSub };
+}
+
+/** A drive's first state where it already stands: solved, not moved to. */
+function firstStep(model: Model, path: Continuation, from: number, steps: number, options: DriveOptions): DriveStep {
+  const here = path.value(0);
+  const report = solve(model.system, FIRST_SOLVE);
+  if (report.converged) path.restart([here]);
+  const step: DriveStep = { value: from, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
+  if (report.atLimit.length) step.atLimit = report.atLimit;
+  if (!report.converged) {
+    step.failed = report.failed.map(userName);
+    step.message = report.message ?? 'constraints do not hold';
+    return step;
+  }
+  options.onProgress?.(1, steps + 1);
+  return step;
+}
+
+/**
+ * Steps `first`…`steps` of driveSteps. Everything it reads comes in as an argument: a
+ * property read or an allocation before the loop would run once a drive, before V8 keeps
+ * feedback at the first drive and with it at the second (see driveSteps).
+ */
+function* driveLoop(model: Model, name: string, variable: number, k: number, maxSub: number, path: Continuation, from: number, to: number, steps: number, first: number,
+  targets: number[], moveOptions: { subSteps: number }, options: DriveOptions): Generator<DriveStep, void, undefined> {
+  for (let i = first; i <= steps; i++) {
     const value = i === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps; // file units, as reported
     const target = value * k;
-    const here = path.value(0);
-    let report: SolveReport;
-    let move: MoveResult | null = null;
-    if (i === 0 && Math.abs(here - target) < 1e-15) {
-      report = solve(system, FIRST_SOLVE);
-      if (report.converged) path.restart([here]);
-    } else {
-      targets[0] = target;
-      moveOptions.subSteps = Math.abs(target - here) / maxSub;
-      move = path.moveTo(targets, moveOptions);
-      report = move.status === 'reached' ? move.report : move.report.converged ? move.report : move.failure ?? move.report;
-    }
+    targets[0] = target;
+    moveOptions.subSteps = Math.abs(target - path.value(0)) / maxSub;
+    const move = path.moveTo(targets, moveOptions);
+    const report = move.status === 'reached' ? move.report : move.report.converged ? move.report : move.failure ?? move.report;
     const step: DriveStep = { value, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
-    if (move !== null && move.status !== 'reached') {
-      yield stoppedStep(model, step, move, name, system.getScalar(info.variable) / k);
+    if (move.status !== 'reached') {
+      yield stoppedStep(model, step, move, name, model.system.getScalar(variable) / k);
       return;
     }
     if (report.atLimit.length) step.atLimit = report.atLimit;
