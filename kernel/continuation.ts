@@ -90,9 +90,9 @@ export class Continuation {
   private readonly past: Accepted[];
   /**
    * Entries for `past`, with their buffers, made with the continuation and given back by
-   * restart: accept takes one while `past` is not yet full, so a drive's first steps run
-   * the same code as the others (code run only at the first steps is feedback new at a
-   * second drive, which set V8's count towards optimising accept back to zero).
+   * restart: a sub-step's accept (in moveTo) takes one while `past` is not yet full, so a
+   * drive's first steps run the same code as the others (code run only at the first steps
+   * is feedback new at a second drive, which set V8's count towards optimising it back to zero).
    */
   private readonly spares: Accepted[] = [];
   /** The predictor's chart (order ≥ 2) and the last accepted state's coordinates in it. */
@@ -135,7 +135,7 @@ export class Continuation {
       this.spares.push({ state: new Float64Array(this.current.length), values: new Float64Array(values.length), coords: new Float64Array(this.currentCoords.length) });
     }
     // empty, with the elements kind of an array of objects from the start (a new `[]`, of
-    // small integers' kind, changed the feedback of predict's and accept's reads of it at
+    // small integers' kind, changed the feedback of predict's and moveTo's reads of it at
     // a second drive's first step)
     this.past = this.spares.slice(0, 0);
   }
@@ -220,7 +220,26 @@ export class Continuation {
         this.backOff();
         continue;
       }
-      this.accept(values);
+      // Accept: the system's state (solved at `values`) is the newest accepted one; the state
+      // before last is dropped and its buffers take the new one (no allocation per sub-step).
+      // Here, not in a method of its own: that one ticked towards its own compile while
+      // moveTo's lagged, and was compiled on its own in the timed drives (docs/solver-warm-up.md).
+      const past = this.past, spares = this.spares;
+      // past and spares hold `order` entries between them: the oldest goes back to spares
+      if (past.length === this.order) spares.push(past.pop()!);
+      const spare = spares.pop()!;
+      const spareState = spare.state, spareValues = spare.values, spareCoords = spare.coords;
+      spare.state = this.current;
+      spare.values = this.currentValues;
+      spare.coords = this.currentCoords;
+      past.unshift(spare);
+      this.current = this.copyState(spareState);
+      this.currentValues = spareValues.length === n ? spareValues : new Float64Array(n);
+      for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
+      if (this.chart !== null) {
+        this.currentCoords = spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
+        this.chart.place(this.system, this.current, this.currentCoords, past);
+      }
       report = trial;
       atLimitHere = trial.atLimit.length > 0 ? new Set(trial.atLimit) : NO_NAMES;
       s = next;
@@ -250,27 +269,6 @@ export class Continuation {
       status, report, values: Array.from(this.currentValues), fraction: s, solves, iterations, message,
       ...(failure !== undefined ? { failure } : {}),
     };
-  }
-
-  /** Takes the system's state (solved at `values`) as the newest accepted one; the state before last is dropped and its buffers take the new one (no allocation per sub-step). */
-  private accept(values: readonly number[]): void {
-    const n = this.currentValues.length;
-    const past = this.past, spares = this.spares;
-    // past and spares hold `order` entries between them: the oldest goes back to spares
-    if (past.length === this.order) spares.push(past.pop()!);
-    const spare = spares.pop()!;
-    const spareState = spare.state, spareValues = spare.values, spareCoords = spare.coords;
-    spare.state = this.current;
-    spare.values = this.currentValues;
-    spare.coords = this.currentCoords;
-    past.unshift(spare);
-    this.current = this.copyState(spareState);
-    this.currentValues = spareValues.length === n ? spareValues : new Float64Array(n);
-    for (let k = 0; k < n; k++) this.currentValues[k] = values[k];
-    if (this.chart !== null) {
-      this.currentCoords = spareCoords.length === this.current.length ? spareCoords : new Float64Array(this.current.length);
-      this.chart.place(this.system, this.current, this.currentCoords, past);
-    }
   }
 
   /** Back to the last accepted state and its values (a refused sub-step). */

@@ -93,6 +93,12 @@ export class System {
   private readonly entries: BlockEntry[] = [];
   private readonly byName = new Map<string, number>();
   private readonly holds = new Map<number, ScalarTargetBlock>();
+  /**
+   * The holds' blocks in the map's order, for heldPastLimits (every solve asks): an indexed
+   * loop, not the map's iterator, whose inlined protocol made solve's compile several ms
+   * larger, a compile in the drives fourbar_drive_step_us times (docs/solver-warm-up.md).
+   */
+  private readonly heldBlocks: ScalarTargetBlock[] = [];
   /** Bumped on every structural change so solver workspaces know to rebuild. */
   version = 0;
 
@@ -203,12 +209,15 @@ export class System {
     if (existing) { existing.target = target; return; }
     const block = new ScalarTargetBlock(`hold:${v.name}`, v.id, target, v.scale, 'driver');
     this.holds.set(v.id, block);
+    this.heldBlocks.push(block);
     this.addBlock(block);
   }
   release(variable: number | string): void {
     const v = this.variable(variable);
-    if (!this.holds.has(v.id)) return;
+    const block = this.holds.get(v.id);
+    if (!block) return;
     this.holds.delete(v.id);
+    this.heldBlocks.splice(this.heldBlocks.indexOf(block), 1);
     this.removeOwner(`hold:${v.name}`);
   }
   isHeld(variable: number | string): boolean {
@@ -225,7 +234,9 @@ export class System {
    */
   heldPastLimits(tolerance: number): string[] | null {
     let out: string[] | null = null;
-    for (const block of this.holds.values()) { // (no [key, value] pair per hold: a drive asks at every step)
+    const blocks = this.heldBlocks;
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i];
       const v = this.variables[block.vars[0]];
       if (!v.limits) continue;
       const slack = tolerance / v.scale;

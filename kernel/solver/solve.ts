@@ -35,7 +35,7 @@
  * (the Linear interface), dense.ts and sparse.ts (its two paths), newton.ts (the iterations).
  */
 import { ScalarTargetBlock, type System } from '../system';
-import { type Group, groupsOf, workspace, stillHolds, recordHolds, colMapOf } from './groups';
+import { type Group, type Workspace, groupsOf, workspace, stillHolds, recordHolds, colMapOf } from './groups';
 import { maxAbs, type Linear } from './linear';
 import { DenseLinear } from './dense';
 import { SparseLinear } from './sparse';
@@ -163,8 +163,7 @@ const NO_NAMES: string[] = [];
 let frozenBuf = new Float64Array(16);
 
 /** The group's linear algebra for this solve: sparse above the threshold (or when asked). */
-function linearOf(system: System, g: Group, options: SolveOptions): Linear {
-  const ws = workspace(g, system);
+function linearOf(system: System, g: Group, ws: Workspace, options: SolveOptions): Linear {
   const mode = options.linearSolver ?? 'auto';
   const sparse = mode === 'sparse' || (mode === 'auto' && g.n > SPARSE_MIN_UNKNOWNS);
   if (sparse) return ws.sparse ??= new SparseLinear(system, g, colMapOf(system, g));
@@ -173,7 +172,7 @@ function linearOf(system: System, g: Group, options: SolveOptions): Linear {
 
 function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: SolveOptions, tol: number): GroupResult {
   const ws = workspace(g, system);
-  const lin = linearOf(system, g, options);
+  const lin = linearOf(system, g, ws, options);
   const skip = options.skipSatisfied ?? true;
   let limits: ScalarTargetBlock[] = NO_LIMITS; // a new list only when a limit binds
   // A group that held at exactly this state still holds: no evaluation needed.

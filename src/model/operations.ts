@@ -256,7 +256,62 @@ export interface DriveOptions {
  * stopped. It never jumps, and the work of each step is bounded. More than
  * MAX_DRIVE_STEPS steps throw an ArgumentError.
  */
-export function* driveSteps(model: Model, name: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
+export function driveSteps(model: Model, name: string, from: number, to: number, steps: number, options: DriveOptions = {}): Generator<DriveStep, void, undefined> {
+  return new Drive(model, name, from, to, steps, options);
+}
+
+/**
+ * driveSteps' iterator: nothing runs until the first `next`, as in a generator. What runs
+ * once a drive (the checks, the hold, the continuation, the first state's solve) is in
+ * startDrive, the steps in the generator driveLoop: a generator's first drive runs its
+ * first steps before V8 keeps feedback for it, so code run only at a drive's start was new
+ * feedback at the second drive, which set V8's count towards optimising the drive's loop
+ * back to zero there (docs/solver-warm-up.md, session 14). Not a generator delegating with
+ * yield*: that one was compiled too, by its share of each step (5–12 ms of compile in the
+ * timed drives); `next` here is a few bytes, optimised (or inlined) at once.
+ */
+class Drive implements Generator<DriveStep, void, undefined> {
+  private loop: Generator<DriveStep, void, undefined> | null = null;
+  constructor(private readonly model: Model, private readonly name: string, private readonly from: number, private readonly to: number,
+    private readonly steps: number, private readonly options: DriveOptions) {}
+
+  [Symbol.iterator](): Generator<DriveStep, void, undefined> {
+    return this;
+  }
+  next(): IteratorResult<DriveStep, void> {
+    return (this.loop ?? this.start()).next();
+  }
+  return(value: void): IteratorResult<DriveStep, void> {
+    if (this.loop !== null) return this.loop.return(value);
+    this.loop = NO_STEPS(); // closed before its first step: nothing ran, nothing will
+    return { value, done: true };
+  }
+  throw(e: unknown): IteratorResult<DriveStep, void> {
+    if (this.loop !== null) return this.loop.throw(e);
+    this.loop = NO_STEPS();
+    throw e;
+  }
+
+  /** The drive's start, at its first `next`. */
+  private start(): Generator<DriveStep, void, undefined> {
+    const { model, name, from, to, steps, options } = this;
+    this.loop = NO_STEPS(); // a start that throws ends the drive, as in a generator
+    const d = startDrive(model, name, from, steps, options);
+    this.loop = driveLoop(model, name, d.variable, d.k, d.maxSub, d.path, from, to, steps, d.first, d.firstFailed, [NaN], { subSteps: NaN }, options);
+    return this.loop;
+  }
+}
+
+/** A finished drive's steps: none. */
+function* NO_STEPS(): Generator<DriveStep, void, undefined> {}
+
+interface DriveStart { path: Continuation; variable: number; k: number; maxSub: number; first: DriveStep | null; firstFailed: boolean }
+
+/**
+ * A drive's checks, its hold of the coordinate, its continuation, and its first state when
+ * the coordinate already stands at `from` (solved, not moved to).
+ */
+function startDrive(model: Model, name: string, from: number, steps: number, options: DriveOptions): DriveStart {
   const { system } = model;
   const info = coordinate(model, name, '--coordinate');
   if (!Number.isSafeInteger(steps) || steps < 0 || steps > MAX_DRIVE_STEPS) {
@@ -271,28 +326,45 @@ export function* driveSteps(model: Model, name: string, from: number, to: number
   const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
-  // one target and one set of move options for every step (no allocation per step), made
-  // with doubles (NaN until set), the kind they hold: no elements kind or field
-  // representation that changes at the first step
-  const targets = [NaN], moveOptions = { subSteps: NaN };
-  for (let i = 0; i <= steps; i++) {
+  const here = path.value(0);
+  if (!(Math.abs(here - from * k) < 1e-15)) return { path, variable: info.variable, k, maxSub, first: null, firstFailed: false };
+  const report = solve(system, FIRST_SOLVE);
+  if (report.converged) path.restart([here]);
+  const step: DriveStep = { value: from, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
+  if (report.atLimit.length) step.atLimit = report.atLimit;
+  if (!report.converged) {
+    step.failed = report.failed.map(userName);
+    step.message = report.message ?? 'constraints do not hold';
+  } else {
+    options.onProgress?.(1, steps + 1);
+  }
+  return { path, variable: info.variable, k, maxSub, first: step, firstFailed: !report.converged };
+}
+
+/**
+ * The steps of driveSteps: `first` (the first state, already solved) when not null, then
+ * the moves. Everything it reads before its loop comes in as an argument, and those reads
+ * are tests without feedback: a property read or an allocation there would run once a
+ * drive, before V8 keeps feedback at the first drive and with it at the second (see driveSteps).
+ */
+function* driveLoop(model: Model, name: string, variable: number, k: number, maxSub: number, path: Continuation, from: number, to: number, steps: number,
+  first: DriveStep | null, firstFailed: boolean, targets: number[], moveOptions: { subSteps: number }, options: DriveOptions): Generator<DriveStep, void, undefined> {
+  let i = 0;
+  if (first !== null) {
+    yield first;
+    if (firstFailed) return;
+    i = 1;
+  }
+  for (; i <= steps; i++) {
     const value = i === 0 ? from : i === steps ? to : from + ((to - from) * i) / steps; // file units, as reported
     const target = value * k;
-    const here = path.value(0);
-    let report: SolveReport;
-    let move: MoveResult | null = null;
-    if (i === 0 && Math.abs(here - target) < 1e-15) {
-      report = solve(system, FIRST_SOLVE);
-      if (report.converged) path.restart([here]);
-    } else {
-      targets[0] = target;
-      moveOptions.subSteps = Math.abs(target - here) / maxSub;
-      move = path.moveTo(targets, moveOptions);
-      report = move.status === 'reached' ? move.report : move.report.converged ? move.report : move.failure ?? move.report;
-    }
+    targets[0] = target;
+    moveOptions.subSteps = Math.abs(target - path.value(0)) / maxSub;
+    const move = path.moveTo(targets, moveOptions);
+    const report = move.status === 'reached' ? move.report : move.report.converged ? move.report : move.failure ?? move.report;
     const step: DriveStep = { value, status: report.converged ? 'solved' : 'failed', state: modelState(model) };
-    if (move !== null && move.status !== 'reached') {
-      yield stoppedStep(model, step, move, name, system.getScalar(info.variable) / k);
+    if (move.status !== 'reached') {
+      yield stoppedStep(model, step, move, name, model.system.getScalar(variable) / k);
       return;
     }
     if (report.atLimit.length) step.atLimit = report.atLimit;
