@@ -160,7 +160,7 @@ export class OrderedLU {
   /** Solve A x = b in place with the last factorisation. */
   solve(b: Float64Array): void {
     // the pattern's factors scale as they permute (the same products)
-    if (this.patterned) { this.pattern!.solve(b, this.work, this.scale); return; }
+    if (this.patterned) { this.pattern!.solve(b, this.scale); return; }
     const D = this.scale, n = this.orderedN;
     // (D A D) y = D b, x = D y
     if (D) for (let i = 0; i < n; i++) b[i] *= D[i];

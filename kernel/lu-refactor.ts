@@ -23,7 +23,10 @@ export class PatternLU {
   private rowStart: Int32Array;
   private diagPos: Int32Array;
   private col: Int32Array = new Int32Array(0);
+  /** The factors' values (the first rowStart[n]), then the solve's n working values: one array for both (solve). */
   private val: Float64Array = new Float64Array(0);
+  /** col[e] + rowStart[n]: entry e's column as the place of its working value in val (solve). */
+  private solveCol: Int32Array = new Int32Array(0);
   /**
    * The elimination's schedule: for each update of row k by row j (an L entry) and each U
    * entry f of row j, in that order, the place in val of row k's entry in f's column. The
@@ -120,7 +123,8 @@ export class PatternLU {
     this.rowStart[n] = count;
     this.version++;
     this.col = cols.slice(0, count);
-    this.val = new Float64Array(count);
+    this.val = new Float64Array(count + n);
+    this.solveCol = this.col.map((c) => c + count);
     this.target = this.schedule(n);
     const map = this.map;
     map.fill(-1, 0, n * n);
@@ -180,7 +184,7 @@ export class PatternLU {
     this.declinedOutside = false;
     if (n !== this.n) return false;
     const val = this.val, map = this.map, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos;
-    val.fill(0);
+    val.fill(0, 0, this.rowStart[this.n]);
     let scale = 0, outside = false;
     const end = nonzeros ? count : n * n;
     for (let e = 0; e < end; e++) {
@@ -212,7 +216,7 @@ export class PatternLU {
   refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number): boolean {
     this.declinedOutside = false;
     const val = this.val;
-    val.fill(0);
+    val.fill(0, 0, this.rowStart[this.n]);
     let scale = 0, outside = false;
     for (let e = 0; e < count; e++) {
       const x = values[e] * entryScale[e];
@@ -240,9 +244,15 @@ export class PatternLU {
         if (!(Math.abs(l) <= limit)) return false;
         val[e] = l;
         if (l === 0) { t += fe - dj - 1; continue; }
-        // four updates a pass (they touch distinct entries: the same operations), then the rest:
-        // V8 does not unroll, and the loop's own overhead was a sixth of the elimination's time
+        // eight updates a pass, then four, then the rest (they touch distinct entries: the same
+        // operations): V8 does not unroll, and each pass re-checks and reloads both arrays
         let f = dj + 1;
+        for (; f + 7 < fe; f += 8, t += 8) {
+          val[target[t]] -= l * val[f]; val[target[t + 1]] -= l * val[f + 1];
+          val[target[t + 2]] -= l * val[f + 2]; val[target[t + 3]] -= l * val[f + 3];
+          val[target[t + 4]] -= l * val[f + 4]; val[target[t + 5]] -= l * val[f + 5];
+          val[target[t + 6]] -= l * val[f + 6]; val[target[t + 7]] -= l * val[f + 7];
+        }
         for (; f + 3 < fe; f += 4, t += 4) {
           val[target[t]] -= l * val[f]; val[target[t + 1]] -= l * val[f + 1];
           val[target[t + 2]] -= l * val[f + 2]; val[target[t + 3]] -= l * val[f + 3];
@@ -255,30 +265,32 @@ export class PatternLU {
   }
 
   /**
-   * Solve A x = b in place with the last successful refactor (work: n scratch numbers).
-   * `scale` (an equilibrated factorisation's D, lu-ordered.ts: these factors are D A D's):
-   * solve A x = b as D (D A D)⁻¹ D b, the scaling done in the permutations' passes (the same
-   * products as scaling b before and after: the same bits).
+   * Solve A x = b in place with the last successful refactor. `scale` (an equilibrated
+   * factorisation's D, lu-ordered.ts: these factors are D A D's): solve A x = b as
+   * D (D A D)⁻¹ D b, the scaling done in the permutations' passes (the same products as scaling
+   * b before and after: the same bits). The working values y sit in val after the factors, so
+   * that each term reads one Float64Array twice (V8 reloads and checks every typed array a loop
+   * reads at each pass: three arrays a term cost ~1.2× two).
    */
-  solve(b: Float64Array, work: Float64Array, scale: Float64Array | null = null): void {
-    const n = this.n, val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos, rowOf = this.rowOf, colOf = this.colOf, y = work;
+  solve(b: Float64Array, scale: Float64Array | null = null): void {
+    const n = this.n, v = this.val, c = this.solveCol, rowStart = this.rowStart, diagPos = this.diagPos, rowOf = this.rowOf, colOf = this.colOf, y = rowStart[n];
     // each row's sum in the order of its entries, four terms a pass (V8 does not unroll); the
     // permutations and scalings inside the sweeps: the same operations as passes of their own
     for (let k = 0; k < n; k++) {
       const r = rowOf[k], d = diagPos[k];
       let s = scale ? b[r] * scale[r] : b[r], e = rowStart[k];
-      for (; e + 3 < d; e += 4) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; s -= val[e + 2] * y[col[e + 2]]; s -= val[e + 3] * y[col[e + 3]]; }
-      for (; e < d; e++) s -= val[e] * y[col[e]];
-      y[k] = s;
+      for (; e + 3 < d; e += 4) { s -= v[e] * v[c[e]]; s -= v[e + 1] * v[c[e + 1]]; s -= v[e + 2] * v[c[e + 2]]; s -= v[e + 3] * v[c[e + 3]]; }
+      for (; e < d; e++) s -= v[e] * v[c[e]];
+      v[y + k] = s;
     }
     for (let k = n - 1; k >= 0; k--) {
       const d = diagPos[k], end = rowStart[k + 1];
-      let s = y[k], e = d + 1;
-      for (; e + 3 < end; e += 4) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; s -= val[e + 2] * y[col[e + 2]]; s -= val[e + 3] * y[col[e + 3]]; }
-      for (; e < end; e++) s -= val[e] * y[col[e]];
-      const x = s / val[d], c = colOf[k];
-      y[k] = x;
-      b[c] = scale ? x * scale[c] : x;
+      let s = v[y + k], e = d + 1;
+      for (; e + 3 < end; e += 4) { s -= v[e] * v[c[e]]; s -= v[e + 1] * v[c[e + 1]]; s -= v[e + 2] * v[c[e + 2]]; s -= v[e + 3] * v[c[e + 3]]; }
+      for (; e < end; e++) s -= v[e] * v[c[e]];
+      const x = s / v[d], cc = colOf[k];
+      v[y + k] = x;
+      b[cc] = scale ? x * scale[cc] : x;
     }
   }
 
