@@ -12,6 +12,7 @@
  * entries, so the factorisation keeps the stability a threshold-pivoting LU guarantees.
  */
 import type { LU } from './linalg';
+import { LUArena } from './lu-wasm';
 
 export class PatternLU {
   /** Size of the analysed pattern (−1: none). */
@@ -23,10 +24,12 @@ export class PatternLU {
   private rowStart: Int32Array;
   private diagPos: Int32Array;
   private col: Int32Array = new Int32Array(0);
-  /** The factors' values (the first rowStart[n]), then the solve's n working values: one array for both (solve). */
+  /** The factors' values: a view of the arena's memory, where the elimination and the solve run (lu-wasm.ts). */
   private val: Float64Array = new Float64Array(0);
-  /** col[e] + rowStart[n]: entry e's column as the place of its working value in val (solve). */
-  private solveCol: Int32Array = new Int32Array(0);
+  /** The arena's copies of the right-hand side and of the scales (solve). */
+  private bView: Float64Array = new Float64Array(0);
+  private scaleView: Float64Array = new Float64Array(0);
+  private readonly arena = new LUArena();
   /**
    * The elimination's schedule: for each update of row k by row j (an L entry) and each U
    * entry f of row j, in that order, the place in val of row k's entry in f's column. The
@@ -123,15 +126,28 @@ export class PatternLU {
     this.rowStart[n] = count;
     this.version++;
     this.col = cols.slice(0, count);
-    this.val = new Float64Array(count + n);
-    this.solveCol = this.col.map((c) => c + count);
     this.target = this.schedule(n);
+    this.toArena(n, count);
     const map = this.map;
     map.fill(-1, 0, n * n);
     for (let k = 0; k < n; k++) {
       const r = this.rowOf[k] * n;
       for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) map[r + this.colOf[this.col[e]]] = e;
     }
+  }
+
+  /** The analysis's arrays copied into the arena's memory (laid out afresh), and the views of it. */
+  private toArena(n: number, count: number): void {
+    const buf = this.arena.layout(n, count, this.target.length), at = this.arena.at;
+    new Int32Array(buf, at.rowStart, n + 1).set(this.rowStart.subarray(0, n + 1));
+    new Int32Array(buf, at.diagPos, n).set(this.diagPos.subarray(0, n));
+    new Int32Array(buf, at.rowOf, n).set(this.rowOf.subarray(0, n));
+    new Int32Array(buf, at.colOf, n).set(this.colOf.subarray(0, n));
+    new Int32Array(buf, at.col, count).set(this.col);
+    new Int32Array(buf, at.target, this.target.length).set(this.target);
+    this.val = new Float64Array(buf, at.val, count);
+    this.bView = new Float64Array(buf, at.b, n);
+    this.scaleView = new Float64Array(buf, at.scale, n);
   }
 
   /** Each matrix index's neighbours: j with A_ij or A_ji nonzero or seen (i itself when A_ii is; a pair found both ways listed twice). */
@@ -183,8 +199,8 @@ export class PatternLU {
   refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0, entryScale: Float64Array | null = null): boolean {
     this.declinedOutside = false;
     if (n !== this.n) return false;
-    const val = this.val, map = this.map, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos;
-    val.fill(0, 0, this.rowStart[this.n]);
+    const val = this.val, map = this.map;
+    val.fill(0);
     let scale = 0, outside = false;
     const end = nonzeros ? count : n * n;
     for (let e = 0; e < end; e++) {
@@ -198,7 +214,7 @@ export class PatternLU {
       if (a > scale) scale = a;
     }
     if (outside) { this.declinedOutside = true; return false; }
-    return this.eliminate(n, relativeTolerance * scale);
+    return this.arena.eliminate(n, this.growthLimit, relativeTolerance * scale);
   }
 
   /** The place in the factors' values of the matrix's entry at row-major index i (−1: outside the pattern; see `version`). */
@@ -216,7 +232,7 @@ export class PatternLU {
   refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number): boolean {
     this.declinedOutside = false;
     const val = this.val;
-    val.fill(0, 0, this.rowStart[this.n]);
+    val.fill(0);
     let scale = 0, outside = false;
     for (let e = 0; e < count; e++) {
       const x = values[e] * entryScale[e];
@@ -228,70 +244,21 @@ export class PatternLU {
       if (a > scale) scale = a;
     }
     if (outside) { this.declinedOutside = true; return false; }
-    return this.eliminate(this.n, relativeTolerance * scale);
-  }
-
-  /** The elimination on val as gathered; false for too large a multiplier or a pivot at or below `floor`. */
-  private eliminate(n: number, floor: number): boolean {
-    const val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos;
-    const limit = this.growthLimit, target = this.target;
-    // row by row (IKJ), in place: row k's entry in column c gets −l·U_j[c] for each earlier row j it eliminates with
-    for (let k = 0, t = 0; k < n; k++) {
-      const d = diagPos[k];
-      for (let e = rowStart[k]; e < d; e++) {
-        const j = col[e], dj = diagPos[j], fe = rowStart[j + 1];
-        const l = val[e] / val[dj];
-        if (!(Math.abs(l) <= limit)) return false;
-        val[e] = l;
-        if (l === 0) { t += fe - dj - 1; continue; }
-        // eight updates a pass, then four, then the rest (they touch distinct entries: the same
-        // operations): V8 does not unroll, and each pass re-checks and reloads both arrays
-        let f = dj + 1;
-        for (; f + 7 < fe; f += 8, t += 8) {
-          val[target[t]] -= l * val[f]; val[target[t + 1]] -= l * val[f + 1];
-          val[target[t + 2]] -= l * val[f + 2]; val[target[t + 3]] -= l * val[f + 3];
-          val[target[t + 4]] -= l * val[f + 4]; val[target[t + 5]] -= l * val[f + 5];
-          val[target[t + 6]] -= l * val[f + 6]; val[target[t + 7]] -= l * val[f + 7];
-        }
-        for (; f + 3 < fe; f += 4, t += 4) {
-          val[target[t]] -= l * val[f]; val[target[t + 1]] -= l * val[f + 1];
-          val[target[t + 2]] -= l * val[f + 2]; val[target[t + 3]] -= l * val[f + 3];
-        }
-        for (; f < fe; f++) val[target[t++]] -= l * val[f];
-      }
-      if (!(Math.abs(val[d]) > floor)) return false;
-    }
-    return true;
+    return this.arena.eliminate(this.n, this.growthLimit, relativeTolerance * scale);
   }
 
   /**
-   * Solve A x = b in place with the last successful refactor. `scale` (an equilibrated
-   * factorisation's D, lu-ordered.ts: these factors are D A D's): solve A x = b as
-   * D (D A D)⁻¹ D b, the scaling done in the permutations' passes (the same products as scaling
-   * b before and after: the same bits). The working values y sit in val after the factors, so
-   * that each term reads one Float64Array twice (V8 reloads and checks every typed array a loop
-   * reads at each pass: three arrays a term cost ~1.2× two).
+   * Solve A x = b in place with the last successful refactor (lu-wasm.ts: each row's sum in the
+   * order of its entries). `scale` (an equilibrated factorisation's D, lu-ordered.ts: these
+   * factors are D A D's): solve A x = b as D (D A D)⁻¹ D b, the scaling done in the
+   * permutations' passes (the same products as scaling b before and after: the same bits).
    */
   solve(b: Float64Array, scale: Float64Array | null = null): void {
-    const n = this.n, v = this.val, c = this.solveCol, rowStart = this.rowStart, diagPos = this.diagPos, rowOf = this.rowOf, colOf = this.colOf, y = rowStart[n];
-    // each row's sum in the order of its entries, four terms a pass (V8 does not unroll); the
-    // permutations and scalings inside the sweeps: the same operations as passes of their own
-    for (let k = 0; k < n; k++) {
-      const r = rowOf[k], d = diagPos[k];
-      let s = scale ? b[r] * scale[r] : b[r], e = rowStart[k];
-      for (; e + 3 < d; e += 4) { s -= v[e] * v[c[e]]; s -= v[e + 1] * v[c[e + 1]]; s -= v[e + 2] * v[c[e + 2]]; s -= v[e + 3] * v[c[e + 3]]; }
-      for (; e < d; e++) s -= v[e] * v[c[e]];
-      v[y + k] = s;
-    }
-    for (let k = n - 1; k >= 0; k--) {
-      const d = diagPos[k], end = rowStart[k + 1];
-      let s = v[y + k], e = d + 1;
-      for (; e + 3 < end; e += 4) { s -= v[e] * v[c[e]]; s -= v[e + 1] * v[c[e + 1]]; s -= v[e + 2] * v[c[e + 2]]; s -= v[e + 3] * v[c[e + 3]]; }
-      for (; e < end; e++) s -= v[e] * v[c[e]];
-      const x = s / v[d], cc = colOf[k];
-      v[y + k] = x;
-      b[cc] = scale ? x * scale[cc] : x;
-    }
+    const n = this.n, bv = this.bView;
+    for (let i = 0; i < n; i++) bv[i] = b[i];
+    if (scale) { const sv = this.scaleView; for (let i = 0; i < n; i++) sv[i] = scale[i]; }
+    this.arena.solve(n, scale !== null);
+    for (let i = 0; i < n; i++) b[i] = bv[i];
   }
 
   /** Nonzeros of the pattern's factors (diagonal not counted). */
