@@ -30,6 +30,11 @@ export class PatternLU {
   private bView: Float64Array = new Float64Array(0);
   private scaleView: Float64Array = new Float64Array(0);
   private readonly arena = new LUArena();
+  /** The arena's copy of a compact list's values (refactorCompact), and which list's places and scales it holds. */
+  private valuesView: Float64Array = new Float64Array(0);
+  private listKey = -1;
+  private listCount = -1;
+  private listAnalysis = -1;
   /**
    * The elimination's schedule: for each update of row k by row j (an L entry) and each U
    * entry f of row j, in that order, the place in val of row k's entry in f's column. The
@@ -145,9 +150,25 @@ export class PatternLU {
     new Int32Array(buf, at.colOf, n).set(this.colOf.subarray(0, n));
     new Int32Array(buf, at.col, count).set(this.col);
     new Int32Array(buf, at.target, this.target.length).set(this.target);
-    this.val = new Float64Array(buf, at.val, count);
+    this.views(buf);
+  }
+
+  /** The views of the arena's values, made again on its buffer (a grown memory's is new). */
+  private views(buf: ArrayBuffer): void {
+    const at = this.arena.at, n = this.n;
+    this.val = new Float64Array(buf, at.val, this.rowStart[n]);
     this.bView = new Float64Array(buf, at.b, n);
     this.scaleView = new Float64Array(buf, at.scale, n);
+  }
+
+  /** A compact list's places and entry scales copied into the arena (after an analysis, or when the caller's `list` key changed). */
+  private toArenaList(place: Int32Array, entryScale: Float64Array, count: number, list: number): void {
+    const buf = this.arena.compact(count), at = this.arena.at;
+    new Int32Array(buf, at.place, count).set(place.subarray(0, count));
+    new Float64Array(buf, at.entryScale, count).set(entryScale.subarray(0, count));
+    this.valuesView = new Float64Array(buf, at.values, count);
+    this.views(buf);
+    this.listKey = list; this.listCount = count; this.listAnalysis = this.version;
   }
 
   /** Each matrix index's neighbours: j with A_ij or A_ji nonzero or seen (i itself when A_ii is; a pair found both ways listed twice). */
@@ -227,23 +248,23 @@ export class PatternLU {
    * entryScale[e] at row-major index entries[e], its place in the factors place[e] (from
    * `place`, at this `version`); every other entry zero. The same values land in the same
    * places as `refactor` puts them from the n² matrix, so the same factors to the bit, without
-   * reading the n² matrix or the n² map.
+   * reading the n² matrix or the n² map. The gather runs in the arena (lu-wasm.ts) on its copy
+   * of the values, and of the places and scales, copied again whenever `list` (the caller's key
+   * of place's and entryScale's contents) changes or the pattern is analysed.
    */
-  refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number): boolean {
+  refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number, list: number): boolean {
     this.declinedOutside = false;
-    const val = this.val;
-    val.fill(0);
-    let scale = 0, outside = false;
-    for (let e = 0; e < count; e++) {
-      const x = values[e] * entryScale[e];
-      if (x === 0) continue;
-      const p = place[e];
-      if (p < 0) { outside = true; this.seen[entries[e]] = 1; continue; }
-      val[p] = x;
-      const a = x < 0 ? -x : x;
-      if (a > scale) scale = a;
+    if (list !== this.listKey || count !== this.listCount || this.listAnalysis !== this.version) this.toArenaList(place, entryScale, count, list);
+    const vv = this.valuesView;
+    if (values.length === count) vv.set(values); else for (let e = 0; e < count; e++) vv[e] = values[e];
+    this.val.fill(0);
+    const scale = this.arena.gather(count);
+    if (scale < 0) {
+      // the entries outside the pattern, seen for the next analysis
+      for (let e = 0; e < count; e++) if (values[e] * entryScale[e] !== 0 && place[e] < 0) this.seen[entries[e]] = 1;
+      this.declinedOutside = true;
+      return false;
     }
-    if (outside) { this.declinedOutside = true; return false; }
     return this.arena.eliminate(this.n, this.growthLimit, relativeTolerance * scale);
   }
 
@@ -254,11 +275,12 @@ export class PatternLU {
    * permutations' passes (the same products as scaling b before and after: the same bits).
    */
   solve(b: Float64Array, scale: Float64Array | null = null): void {
+    // copies in and out by the builtin (a memory copy) where the lengths allow: a loop each cost a third of the sweeps
     const n = this.n, bv = this.bView;
-    for (let i = 0; i < n; i++) bv[i] = b[i];
-    if (scale) { const sv = this.scaleView; for (let i = 0; i < n; i++) sv[i] = scale[i]; }
+    if (b.length === n) bv.set(b); else for (let i = 0; i < n; i++) bv[i] = b[i];
+    if (scale) { const sv = this.scaleView; if (scale.length === n) sv.set(scale); else for (let i = 0; i < n; i++) sv[i] = scale[i]; }
     this.arena.solve(n, scale !== null);
-    for (let i = 0; i < n; i++) b[i] = bv[i];
+    b.set(bv);
   }
 
   /** Nonzeros of the pattern's factors (diagonal not counted). */

@@ -16,7 +16,7 @@ export const op = {
   i32Load: 0x28, f64Load: 0x2b, f64Store: 0x39,
   i32Const: 0x41, f64Const: 0x44,
   i32Eqz: 0x45, i32Eq: 0x46, i32LtS: 0x48, i32GeS: 0x4e, i32GeU: 0x4f,
-  f64Eq: 0x61, f64Gt: 0x64, f64Le: 0x65,
+  f64Eq: 0x61, f64Ne: 0x62, f64Gt: 0x64, f64Le: 0x65,
   i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
   f64Abs: 0x99, f64Sub: 0xa1, f64Mul: 0xa2, f64Div: 0xa3,
 } as const;
@@ -55,8 +55,8 @@ const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) =
 export const get = (i: number): number[] => [op.localGet, ...uleb(i)];
 export const set = (i: number): number[] => [op.localSet, ...uleb(i)];
 export const i32 = (v: number): number[] => [op.i32Const, ...sleb(v)];
-/** f64.const 0 (+0: eight zero bytes). */
-export const f64Zero = (): number[] => [op.f64Const, 0, 0, 0, 0, 0, 0, 0, 0];
+/** f64.const of x (its eight bytes, little-endian). */
+export const f64 = (x: number): number[] => [op.f64Const, ...new Uint8Array(Float64Array.of(x).buffer)];
 
 /** Loads and stores at the address on the stack (natural alignment, no offset). */
 export const loadI32 = (): number[] => [op.i32Load, 2, 0];

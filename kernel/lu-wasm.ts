@@ -11,7 +11,7 @@
  * Each PatternLU has its own memory (`LUArena`); its arrays live there, laid out per analysis.
  */
 import { InternalError } from './errors';
-import { F64, I32, VOID, address, f64Zero, get, i32, loadF64, loadI32, op, set, storeF64, wasmModule, type WasmFunction } from './lu-wasm-encode';
+import { F64, I32, VOID, address, f64, get, i32, loadF64, loadI32, op, set, storeF64, wasmModule, type WasmFunction } from './lu-wasm-encode';
 
 // solve's locals
 const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, col: 6, y: 7, b: 8, scale: 9, k: 10, at: 11, cp: 12, end: 13, r: 14, s: 15, x: 16 } as const;
@@ -109,7 +109,7 @@ const eliminate: WasmFunction = {
     ...address(E.val, get(E.e), 3), ...get(E.l), ...storeF64(),
     ...get(E.dj), ...i32(1), op.i32Add, ...set(E.f),
     // l = 0 (either sign): its updates skipped, the schedule's place moved past them
-    ...get(E.l), ...f64Zero(), op.f64Eq,
+    ...get(E.l), ...f64(0), op.f64Eq,
     op.if, VOID, ...get(E.t), ...get(E.fe), ...get(E.f), op.i32Sub, ...i32(2), op.i32Shl, op.i32Add, ...set(E.t),
     op.else, ...update(), op.end,
     ...get(E.e), ...i32(1), op.i32Add, ...set(E.e),
@@ -121,11 +121,43 @@ const eliminate: WasmFunction = {
   ],
 };
 
+// gather's locals
+const G = { count: 0, values: 1, entryScale: 2, place: 3, val: 4, vp: 5, sp: 6, pp: 7, end: 8, p: 9, outside: 10, x: 11, scale: 12, a: 13 } as const;
+
+/**
+ * gather(count, values, entryScale, place, val) → the largest |x|, or −1 when a nonzero falls
+ * outside the pattern: lu-refactor.ts refactorCompact's gather, x = values[e] · entryScale[e]
+ * into val[place[e]] for each nonzero x (val cleared by the caller).
+ */
+const gather: WasmFunction = {
+  name: 'gather', params: [I32, I32, I32, I32, I32], results: [F64], locals: [[6, I32], [3, F64]],
+  body: [
+    ...get(G.values), ...set(G.vp), ...get(G.entryScale), ...set(G.sp), ...get(G.place), ...set(G.pp),
+    ...address(G.values, get(G.count), 3), ...set(G.end),
+    op.block, VOID, op.loop, VOID,
+    ...get(G.vp), ...get(G.end), op.i32GeU, op.brIf, 1,
+    ...get(G.vp), ...loadF64(), ...get(G.sp), ...loadF64(), op.f64Mul, ...set(G.x),
+    ...get(G.x), ...f64(0), op.f64Ne, op.if, VOID,
+    ...get(G.pp), ...loadI32(), ...set(G.p),
+    ...get(G.p), ...i32(0), op.i32LtS, op.if, VOID, ...i32(1), ...set(G.outside),
+    op.else,
+    ...address(G.val, get(G.p), 3), ...get(G.x), ...storeF64(),
+    ...get(G.x), op.f64Abs, ...set(G.a),
+    ...get(G.a), ...get(G.scale), op.f64Gt, op.if, VOID, ...get(G.a), ...set(G.scale), op.end,
+    op.end, op.end,
+    ...get(G.vp), ...i32(8), op.i32Add, ...set(G.vp), ...get(G.sp), ...i32(8), op.i32Add, ...set(G.sp), ...get(G.pp), ...i32(4), op.i32Add, ...set(G.pp),
+    op.br, 0, op.end, op.end,
+    ...get(G.outside), op.if, F64, ...f64(-1), op.else, ...get(G.scale), op.end,
+  ],
+};
+
 let compiled: WebAssembly.Module | null = null;
 
 /** The arrays of one analysis in an arena's memory: typed views and their byte addresses. */
 export interface ArenaLayout {
   rowStart: number; diagPos: number; rowOf: number; colOf: number; col: number; target: number; val: number; y: number; b: number; scale: number;
+  /** A compact matrix's list (after the analysis's arrays): its values, entry scales and places in val. */
+  values: number; entryScale: number; place: number;
 }
 
 /**
@@ -136,15 +168,19 @@ export class LUArena {
   private readonly memory: WebAssembly.Memory;
   private readonly solveFn: (...a: number[]) => void;
   private readonly eliminateFn: (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, limit: number, floor: number) => number;
-  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0 };
+  private readonly gatherFn: (count: number, values: number, entryScale: number, place: number, val: number) => number;
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, values: 0, entryScale: 0, place: 0 };
+  /** The end of the analysis's arrays (a compact list goes after it). */
+  private top = 0;
 
   constructor() {
     if (typeof WebAssembly === 'undefined') throw new InternalError('the sparse LU needs WebAssembly, which this JavaScript engine lacks');
-    compiled ??= new WebAssembly.Module(wasmModule([solve, eliminate]));
+    compiled ??= new WebAssembly.Module(wasmModule([solve, eliminate, gather]));
     this.memory = new WebAssembly.Memory({ initial: 1 });
     const exports = new WebAssembly.Instance(compiled, { env: { memory: this.memory } }).exports;
     this.solveFn = exports.solve as (...a: number[]) => void;
     this.eliminateFn = exports.eliminate as LUArena['eliminateFn'];
+    this.gatherFn = exports.gather as LUArena['gatherFn'];
   }
 
   /** Place the arrays of an analysis of size n with `count` factor entries and `updates` schedule entries; the buffer to view them in. */
@@ -155,10 +191,30 @@ export class LUArena {
     this.at = {
       val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n),
       rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), target: take(4 * updates),
+      values: top, entryScale: top, place: top,
     };
+    this.top = top;
+    return this.fit(top);
+  }
+
+  /** Place a compact list of `count` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
+  compact(count: number): ArrayBuffer {
+    const at = this.at;
+    at.values = this.top; at.entryScale = at.values + 8 * count; at.place = at.entryScale + 8 * count;
+    return this.fit(at.place + 4 * count);
+  }
+
+  /** The memory grown to at least `bytes`. */
+  private fit(bytes: number): ArrayBuffer {
     const have = this.memory.buffer.byteLength;
-    if (top > have) this.memory.grow(Math.ceil((top - have) / 65536));
+    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / 65536));
     return this.memory.buffer;
+  }
+
+  /** The compact list's gather into the cleared val: its largest |x|, or −1 when a nonzero falls outside the pattern. */
+  gather(count: number): number {
+    const a = this.at;
+    return this.gatherFn(count, a.values, a.entryScale, a.place, a.val);
   }
 
   /** The elimination on the laid-out arrays; false for a multiplier beyond `limit` or a pivot at or below `floor`. */

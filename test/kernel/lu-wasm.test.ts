@@ -66,9 +66,9 @@ describe('the sparse LU\'s WebAssembly', () => {
         for (let e = f.rowStart[k]; e < f.rowStart[k + 1]; e++) val[e] = w[f.col[e]];
       }
       expect(Array.from(f.val)).toEqual(Array.from(val));
-      // the plain sweeps, with and without scales
-      for (const D of [null, Float64Array.from({ length: N }, (_, i) => 2 ** ((i % 5) - 2))]) {
-        const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice(), y = new Float64Array(N), want = new Float64Array(N);
+      // the plain sweeps, with and without scales; b and D of the system's size or longer (a workspace's, its tail untouched)
+      for (const [D, extra] of [[null, 0], [Float64Array.from({ length: N }, (_, i) => 2 ** ((i % 5) - 2)), 0], [null, 3], [Float64Array.from({ length: N + 2 }, (_, i) => 2 ** ((i % 3) - 1)), 2]] as const) {
+        const b = Float64Array.from({ length: N + extra }, () => r() - 0.5), x = b.slice(), y = new Float64Array(N), want = b.slice();
         pattern.solve(x, D);
         for (let k = 0; k < N; k++) y[k] = D ? b[f.rowOf[k]] * D[f.rowOf[k]] : b[f.rowOf[k]];
         for (let k = 0; k < N; k++) for (let e = f.rowStart[k]; e < f.diagPos[k]; e++) y[k] -= val[e] * y[f.col[e]];
