@@ -161,14 +161,19 @@ export interface ArenaLayout {
 }
 
 /**
- * One PatternLU's WebAssembly memory and instance. `layout` places an analysis's arrays
- * (growing the memory, which detaches every view made before: the caller makes them again).
+ * One PatternLU's WebAssembly memory and instance. `layout` places an analysis's arrays, and
+ * `compact` a list after them. A memory is never grown: growing detaches its ArrayBuffer, and
+ * the first ArrayBuffer detached in a process makes V8 check every typed-array access of all
+ * its optimised code for detachment from then on (its "detaching protector"): the car's
+ * whole step was ~8 % slower in a process of its own, though the LU's loops were faster.
+ * Where the arrays do not fit, a new memory and instance take over (the old one is dropped,
+ * not detached); the caller makes its views again on the buffer returned.
  */
 export class LUArena {
-  private readonly memory: WebAssembly.Memory;
-  private readonly solveFn: (...a: number[]) => void;
-  private readonly eliminateFn: (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, limit: number, floor: number) => number;
-  private readonly gatherFn: (count: number, values: number, entryScale: number, place: number, val: number) => number;
+  private memory!: WebAssembly.Memory;
+  private solveFn!: (...a: number[]) => void;
+  private eliminateFn!: (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, limit: number, floor: number) => number;
+  private gatherFn!: (count: number, values: number, entryScale: number, place: number, val: number) => number;
   at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, values: 0, entryScale: 0, place: 0 };
   /** The end of the analysis's arrays (a compact list goes after it). */
   private top = 0;
@@ -176,9 +181,14 @@ export class LUArena {
   constructor() {
     if (typeof WebAssembly === 'undefined') throw new InternalError('the sparse LU needs WebAssembly, which this JavaScript engine lacks');
     compiled ??= new WebAssembly.Module(wasmModule([solve, eliminate, gather]));
-    this.memory = new WebAssembly.Memory({ initial: 1 });
-    const exports = new WebAssembly.Instance(compiled, { env: { memory: this.memory } }).exports;
-    this.solveFn = exports.solve as (...a: number[]) => void;
+    this.instantiate(1);
+  }
+
+  /** A new memory of `pages` and an instance on it. */
+  private instantiate(pages: number): void {
+    this.memory = new WebAssembly.Memory({ initial: pages });
+    const exports = new WebAssembly.Instance(compiled!, { env: { memory: this.memory } }).exports;
+    this.solveFn = exports.solve as LUArena['solveFn'];
     this.eliminateFn = exports.eliminate as LUArena['eliminateFn'];
     this.gatherFn = exports.gather as LUArena['gatherFn'];
   }
@@ -194,20 +204,23 @@ export class LUArena {
       values: top, entryScale: top, place: top,
     };
     this.top = top;
-    return this.fit(top);
+    return this.fit(top, 0);
   }
 
   /** Place a compact list of `count` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
   compact(count: number): ArrayBuffer {
     const at = this.at;
     at.values = this.top; at.entryScale = at.values + 8 * count; at.place = at.entryScale + 8 * count;
-    return this.fit(at.place + 4 * count);
+    return this.fit(at.place + 4 * count, this.top);
   }
 
-  /** The memory grown to at least `bytes`. */
-  private fit(bytes: number): ArrayBuffer {
-    const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / 65536));
+  /** A memory of at least `bytes` (a new one, with a fifth more room, where the present one is smaller), its first `keep` bytes carried over. */
+  private fit(bytes: number, keep: number): ArrayBuffer {
+    if (bytes > this.memory.buffer.byteLength) {
+      const old = this.memory.buffer;
+      this.instantiate(Math.ceil((1.2 * bytes) / 65536));
+      new Uint8Array(this.memory.buffer, 0, keep).set(new Uint8Array(old, 0, keep));
+    }
     return this.memory.buffer;
   }
 
