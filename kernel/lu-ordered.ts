@@ -67,6 +67,8 @@ export class OrderedLU {
   private places: Int32Array = new Int32Array(0);
   private placeList: Int32Array | null = null;
   private placeVersion = -1;
+  /** Counts changes of `places` and `entryScale` (the pattern keeps copies of both: refactorCompact's `list`). */
+  private listVersion = 0;
 
   /**
    * `ordered` false: the matrix's own order (a small system, where ordering gains nothing).
@@ -105,7 +107,7 @@ export class OrderedLU {
     const pattern = this.pattern, count = entries.length;
     if (pattern && this.scaled && pattern.n === n && this.orderedN === n && entries === this.scaledList && count === this.scaledCount && n === this.scaledN) {
       const place = this.placeOf(entries, count, pattern);
-      if (pattern.refactorCompact(values, entries, place, this.entryScale, count, relativeTolerance)) { this.patterned = true; this.refactored++; return true; }
+      if (pattern.refactorCompact(values, entries, place, this.entryScale, count, relativeTolerance, this.listVersion)) { this.patterned = true; this.refactored++; return true; }
       for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
       // a new nonzero: factor's reanalysis (its refactor declines again, marking nothing new); a pivot: straight to the pivoting LU
       return this.factorFrom(dense, n, relativeTolerance, entries, count, pattern.declinedOutside);
@@ -119,7 +121,7 @@ export class OrderedLU {
     if (this.placeList !== entries || this.placeVersion !== pattern.version || this.places.length < count) {
       if (this.places.length < count) this.places = new Int32Array(count);
       for (let e = 0; e < count; e++) this.places[e] = pattern.place(entries[e]);
-      this.placeList = entries; this.placeVersion = pattern.version;
+      this.placeList = entries; this.placeVersion = pattern.version; this.listVersion++;
     }
     return this.places;
   }
@@ -160,7 +162,7 @@ export class OrderedLU {
   /** Solve A x = b in place with the last factorisation. */
   solve(b: Float64Array): void {
     // the pattern's factors scale as they permute (the same products)
-    if (this.patterned) { this.pattern!.solve(b, this.work, this.scale); return; }
+    if (this.patterned) { this.pattern!.solve(b, this.scale); return; }
     const D = this.scale, n = this.orderedN;
     // (D A D) y = D b, x = D y
     if (D) for (let i = 0; i < n; i++) b[i] *= D[i];
@@ -201,6 +203,7 @@ export class OrderedLU {
     if (!nonzeros) return;
     if (this.entryScale.length < count) this.entryScale = new Float64Array(count);
     const es = this.entryScale;
+    this.listVersion++;
     for (let e = 0; e < count; e++) {
       const k = nonzeros[e], i = (k / n) | 0;
       es[e] = D[i] * D[k - i * n];

@@ -12,6 +12,7 @@
  * entries, so the factorisation keeps the stability a threshold-pivoting LU guarantees.
  */
 import type { LU } from './linalg';
+import { LUArena } from './lu-wasm';
 
 export class PatternLU {
   /** Size of the analysed pattern (−1: none). */
@@ -23,7 +24,17 @@ export class PatternLU {
   private rowStart: Int32Array;
   private diagPos: Int32Array;
   private col: Int32Array = new Int32Array(0);
+  /** The factors' values: a view of the arena's memory, where the elimination and the solve run (lu-wasm.ts). */
   private val: Float64Array = new Float64Array(0);
+  /** The arena's copies of the right-hand side and of the scales (solve). */
+  private bView: Float64Array = new Float64Array(0);
+  private scaleView: Float64Array = new Float64Array(0);
+  private readonly arena = new LUArena();
+  /** The arena's copy of a compact list's values (refactorCompact), and which list's places and scales it holds. */
+  private valuesView: Float64Array = new Float64Array(0);
+  private listKey = -1;
+  private listCount = -1;
+  private listAnalysis = -1;
   /**
    * The elimination's schedule: for each update of row k by row j (an L entry) and each U
    * entry f of row j, in that order, the place in val of row k's entry in f's column. The
@@ -120,14 +131,44 @@ export class PatternLU {
     this.rowStart[n] = count;
     this.version++;
     this.col = cols.slice(0, count);
-    this.val = new Float64Array(count);
     this.target = this.schedule(n);
+    this.toArena(n, count);
     const map = this.map;
     map.fill(-1, 0, n * n);
     for (let k = 0; k < n; k++) {
       const r = this.rowOf[k] * n;
       for (let e = this.rowStart[k]; e < this.rowStart[k + 1]; e++) map[r + this.colOf[this.col[e]]] = e;
     }
+  }
+
+  /** The analysis's arrays copied into the arena's memory (laid out afresh), and the views of it. */
+  private toArena(n: number, count: number): void {
+    const buf = this.arena.layout(n, count, this.target.length), at = this.arena.at;
+    new Int32Array(buf, at.rowStart, n + 1).set(this.rowStart.subarray(0, n + 1));
+    new Int32Array(buf, at.diagPos, n).set(this.diagPos.subarray(0, n));
+    new Int32Array(buf, at.rowOf, n).set(this.rowOf.subarray(0, n));
+    new Int32Array(buf, at.colOf, n).set(this.colOf.subarray(0, n));
+    new Int32Array(buf, at.col, count).set(this.col);
+    new Int32Array(buf, at.target, this.target.length).set(this.target);
+    this.views(buf);
+  }
+
+  /** The views of the arena's values, made again on its buffer (a grown memory's is new). */
+  private views(buf: ArrayBuffer): void {
+    const at = this.arena.at, n = this.n;
+    this.val = new Float64Array(buf, at.val, this.rowStart[n]);
+    this.bView = new Float64Array(buf, at.b, n);
+    this.scaleView = new Float64Array(buf, at.scale, n);
+  }
+
+  /** A compact list's places and entry scales copied into the arena (after an analysis, or when the caller's `list` key changed). */
+  private toArenaList(place: Int32Array, entryScale: Float64Array, count: number, list: number): void {
+    const buf = this.arena.compact(count), at = this.arena.at;
+    new Int32Array(buf, at.place, count).set(place.subarray(0, count));
+    new Float64Array(buf, at.entryScale, count).set(entryScale.subarray(0, count));
+    this.valuesView = new Float64Array(buf, at.values, count);
+    this.views(buf);
+    this.listKey = list; this.listCount = count; this.listAnalysis = this.version;
   }
 
   /** Each matrix index's neighbours: j with A_ij or A_ji nonzero or seen (i itself when A_ii is; a pair found both ways listed twice). */
@@ -179,7 +220,7 @@ export class PatternLU {
   refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0, entryScale: Float64Array | null = null): boolean {
     this.declinedOutside = false;
     if (n !== this.n) return false;
-    const val = this.val, map = this.map, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos;
+    const val = this.val, map = this.map;
     val.fill(0);
     let scale = 0, outside = false;
     const end = nonzeros ? count : n * n;
@@ -194,7 +235,7 @@ export class PatternLU {
       if (a > scale) scale = a;
     }
     if (outside) { this.declinedOutside = true; return false; }
-    return this.eliminate(n, relativeTolerance * scale);
+    return this.arena.eliminate(n, this.growthLimit, relativeTolerance * scale);
   }
 
   /** The place in the factors' values of the matrix's entry at row-major index i (−1: outside the pattern; see `version`). */
@@ -207,79 +248,39 @@ export class PatternLU {
    * entryScale[e] at row-major index entries[e], its place in the factors place[e] (from
    * `place`, at this `version`); every other entry zero. The same values land in the same
    * places as `refactor` puts them from the n² matrix, so the same factors to the bit, without
-   * reading the n² matrix or the n² map.
+   * reading the n² matrix or the n² map. The gather runs in the arena (lu-wasm.ts) on its copy
+   * of the values, and of the places and scales, copied again whenever `list` (the caller's key
+   * of place's and entryScale's contents) changes or the pattern is analysed.
    */
-  refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number): boolean {
+  refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number, list: number): boolean {
     this.declinedOutside = false;
-    const val = this.val;
-    val.fill(0);
-    let scale = 0, outside = false;
-    for (let e = 0; e < count; e++) {
-      const x = values[e] * entryScale[e];
-      if (x === 0) continue;
-      const p = place[e];
-      if (p < 0) { outside = true; this.seen[entries[e]] = 1; continue; }
-      val[p] = x;
-      const a = x < 0 ? -x : x;
-      if (a > scale) scale = a;
+    if (list !== this.listKey || count !== this.listCount || this.listAnalysis !== this.version) this.toArenaList(place, entryScale, count, list);
+    const vv = this.valuesView;
+    if (values.length === count) vv.set(values); else for (let e = 0; e < count; e++) vv[e] = values[e];
+    this.val.fill(0);
+    const scale = this.arena.gather(count);
+    if (scale < 0) {
+      // the entries outside the pattern, seen for the next analysis
+      for (let e = 0; e < count; e++) if (values[e] * entryScale[e] !== 0 && place[e] < 0) this.seen[entries[e]] = 1;
+      this.declinedOutside = true;
+      return false;
     }
-    if (outside) { this.declinedOutside = true; return false; }
-    return this.eliminate(this.n, relativeTolerance * scale);
-  }
-
-  /** The elimination on val as gathered; false for too large a multiplier or a pivot at or below `floor`. */
-  private eliminate(n: number, floor: number): boolean {
-    const val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos;
-    const limit = this.growthLimit, target = this.target;
-    // row by row (IKJ), in place: row k's entry in column c gets −l·U_j[c] for each earlier row j it eliminates with
-    for (let k = 0, t = 0; k < n; k++) {
-      const d = diagPos[k];
-      for (let e = rowStart[k]; e < d; e++) {
-        const j = col[e], dj = diagPos[j], fe = rowStart[j + 1];
-        const l = val[e] / val[dj];
-        if (!(Math.abs(l) <= limit)) return false;
-        val[e] = l;
-        if (l === 0) { t += fe - dj - 1; continue; }
-        // four updates a pass (they touch distinct entries: the same operations), then the rest:
-        // V8 does not unroll, and the loop's own overhead was a sixth of the elimination's time
-        let f = dj + 1;
-        for (; f + 3 < fe; f += 4, t += 4) {
-          val[target[t]] -= l * val[f]; val[target[t + 1]] -= l * val[f + 1];
-          val[target[t + 2]] -= l * val[f + 2]; val[target[t + 3]] -= l * val[f + 3];
-        }
-        for (; f < fe; f++) val[target[t++]] -= l * val[f];
-      }
-      if (!(Math.abs(val[d]) > floor)) return false;
-    }
-    return true;
+    return this.arena.eliminate(this.n, this.growthLimit, relativeTolerance * scale);
   }
 
   /**
-   * Solve A x = b in place with the last successful refactor (work: n scratch numbers).
-   * `scale` (an equilibrated factorisation's D, lu-ordered.ts: these factors are D A D's):
-   * solve A x = b as D (D A D)⁻¹ D b, the scaling done in the permutations' passes (the same
-   * products as scaling b before and after: the same bits).
+   * Solve A x = b in place with the last successful refactor (lu-wasm.ts: each row's sum in the
+   * order of its entries). `scale` (an equilibrated factorisation's D, lu-ordered.ts: these
+   * factors are D A D's): solve A x = b as D (D A D)⁻¹ D b, the scaling done in the
+   * permutations' passes (the same products as scaling b before and after: the same bits).
    */
-  solve(b: Float64Array, work: Float64Array, scale: Float64Array | null = null): void {
-    const n = this.n, val = this.val, col = this.col, rowStart = this.rowStart, diagPos = this.diagPos, rowOf = this.rowOf, colOf = this.colOf, y = work;
-    // each row's sum in the order of its entries, four terms a pass (V8 does not unroll); the
-    // permutations and scalings inside the sweeps: the same operations as passes of their own
-    for (let k = 0; k < n; k++) {
-      const r = rowOf[k], d = diagPos[k];
-      let s = scale ? b[r] * scale[r] : b[r], e = rowStart[k];
-      for (; e + 3 < d; e += 4) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; s -= val[e + 2] * y[col[e + 2]]; s -= val[e + 3] * y[col[e + 3]]; }
-      for (; e < d; e++) s -= val[e] * y[col[e]];
-      y[k] = s;
-    }
-    for (let k = n - 1; k >= 0; k--) {
-      const d = diagPos[k], end = rowStart[k + 1];
-      let s = y[k], e = d + 1;
-      for (; e + 3 < end; e += 4) { s -= val[e] * y[col[e]]; s -= val[e + 1] * y[col[e + 1]]; s -= val[e + 2] * y[col[e + 2]]; s -= val[e + 3] * y[col[e + 3]]; }
-      for (; e < end; e++) s -= val[e] * y[col[e]];
-      const x = s / val[d], c = colOf[k];
-      y[k] = x;
-      b[c] = scale ? x * scale[c] : x;
-    }
+  solve(b: Float64Array, scale: Float64Array | null = null): void {
+    // copies in and out by the builtin (a memory copy) where the lengths allow: a loop each cost a third of the sweeps
+    const n = this.n, bv = this.bView;
+    if (b.length === n) bv.set(b); else for (let i = 0; i < n; i++) bv[i] = b[i];
+    if (scale) { const sv = this.scaleView; if (scale.length === n) sv.set(scale); else for (let i = 0; i < n; i++) sv[i] = scale[i]; }
+    this.arena.solve(n, scale !== null);
+    b.set(bv);
   }
 
   /** Nonzeros of the pattern's factors (diagonal not counted). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-/** makeStepper of REPO's bundle: each call a fresh model and its integrator, stepped n at a time. */
+/** makeStepper of REPO's bundle: each call a fresh model and its integrator (the stepper's `integrator`), stepped n at a time. */
 export async function bundleStepper(repo, out, name) {
   const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
   writeFileSync(src, entry(repo));
@@ -33,7 +33,9 @@ export function makeStepper() {
   const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
   const it = prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
   let k = 0;
-  return (n) => { for (let i = 0; i < n; i++) { k++; if (!it.step(0.001, k * 0.001)) throw new Error('the step at ' + k + ' ms failed'); } };
+  const step = (n) => { for (let i = 0; i < n; i++) { k++; if (!it.step(0.001, k * 0.001)) throw new Error('the step at ' + k + ' ms failed'); } };
+  step.integrator = it;
+  return step;
 }
 `;
 }

@@ -66,6 +66,8 @@ export class IterationSystem {
    * turning (REFRESH_LARGE) keeps them; a new step size or a stall reassembles them.
    */
   private keptDerivatives = false;
+  /** K's and C's assemblies so far (pattern.ts keeps inv (K + γ'C) for the last). */
+  private derivatives = 0;
   /**
    * The size of the small matrix whose dynamic block (n × n: mass, gyroscopic and force
    * derivatives over β') S holds as last assembled with new derivatives (−1: none; nothing
@@ -190,7 +192,7 @@ export class IterationSystem {
     if (this.blockKept) constraints.addToMatrix(S, N);
     else if (p) {
       for (let b = 0; b < this.bodies.length; b++) if (this.bodySlot[b] >= 0) p.addBody(b, this.bodies[b].M, 1);
-      p.subtractForces(K, C, inv, gammaP);
+      p.subtractForces(K, C, inv, gammaP, this.derivatives);
       p.addRows(constraints);
     } else {
       this.addMass(S, N, 1);
@@ -222,6 +224,7 @@ export class IterationSystem {
     const block = this.blockKept = matrix && !derivatives && this.blockN === N;
     const kc = matrix && !block && (derivatives || !this.keptDerivatives);
     forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
+    if (kc) this.derivatives++;
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix && !block) this.clear(N);
     this.gyro(v, matrix && !block, N, gyroScale);

@@ -23,6 +23,16 @@ export class IterationPattern {
   /** The active rows' Jacobian entries' places in `values` (ConstraintRows.forEachActiveEntry's order): row n + k and its transpose. */
   readonly jLower: Int32Array;
   readonly jUpper: Int32Array;
+  /**
+   * inv (K + γ' C) at each of K's and C's entries as last subtracted, and the K and C assembly
+   * (`derivatives`), inv and γ' it was made for: a large matrix keeps K and C over many refactors
+   * (iteration.ts keptDerivatives), and reading the n² K and C again (cold by then) cost each
+   * refactor ~10 µs. The same product reused: the same bits.
+   */
+  private readonly kc: Float64Array;
+  private kcDerivatives = -1;
+  private kcInv = NaN;
+  private kcGamma = NaN;
 
   /**
    * For the matrix of size N = n + the active rows now: `bodySlot` each body's first slot
@@ -53,6 +63,7 @@ export class IterationPattern {
     this.kcTo = kc.map(place);
     this.jLower = Int32Array.from(lower, place);
     this.jUpper = Int32Array.from(upper, place);
+    this.kc = new Float64Array(forcePattern.length);
   }
 
   /** Every entry ← 0. */
@@ -66,10 +77,19 @@ export class IterationPattern {
     for (let q = 0; q < 36; q++) v[at[q0 + q]] += scale * B[q];
   }
 
-  /** −= inv (K + γ' C) over the forces' entries. */
-  subtractForces(K: Float64Array, C: Float64Array, inv: number, gammaP: number): void {
-    const v = this.values, from = this.kcFrom, to = this.kcTo;
-    for (let e = 0; e < from.length; e++) { const f = from[e]; v[to[e]] -= inv * (K[f] + gammaP * C[f]); }
+  /**
+   * −= inv (K + γ' C) over the forces' entries; `derivatives` counts K's and C's assemblies
+   * (iteration.ts): while it, inv and γ' are as last time, the products kept then are subtracted.
+   */
+  subtractForces(K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
+    const v = this.values, to = this.kcTo, kc = this.kc;
+    if (derivatives === this.kcDerivatives && inv === this.kcInv && gammaP === this.kcGamma) {
+      for (let e = 0; e < kc.length; e++) v[to[e]] -= kc[e];
+      return;
+    }
+    const from = this.kcFrom;
+    for (let e = 0; e < from.length; e++) { const f = from[e], x = inv * (K[f] + gammaP * C[f]); kc[e] = x; v[to[e]] -= x; }
+    this.kcDerivatives = derivatives; this.kcInv = inv; this.kcGamma = gammaP;
   }
 
   /** The active rows' Jacobian (as last evaluated) into the bordering blocks. */

@@ -21,6 +21,22 @@ describe('mass products over the block\'s nonzeros', () => {
     }), { numRuns: 2000 });
   });
 
+  it('M ξ written out over all 36 (a `dense` pattern) and over the lists are the dense sums to the bit, signed zeros too', () => {
+    fc.assert(fc.property(sparseMass, twist, fc.boolean(), (M, xi, dense) => {
+      const out = massTimes(new Float64Array(6), M, { ...massPattern(M), dense }, xi, 0);
+      for (let i = 0; i < 6; i++) {
+        let s = 0;
+        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[j];
+        if (!Object.is(out[i], s)) return false;
+      }
+      return true;
+    }), { numRuns: 4000 });
+    // a car's parts (16–24 nonzeros) take the written-out product, a point mass the lists
+    const part = spatialMass(new Float64Array(36), { mass: 2, centre: [10, 0, 5], inertia: [3, 0, 0.5, 0, 4, 0, 0.5, 0, 5] });
+    expect(massPattern(part).dense).toBe(true);
+    expect(massPattern(spatialMass(new Float64Array(36), { mass: 2, centre: [0, 0, 0], inertia: [0, 0, 0, 0, 0, 0, 0, 0, 0] })).dense).toBe(false);
+  });
+
   it('the gyroscopic force and its Jacobian with the pattern are the dense ones bit for bit', () => {
     fc.assert(fc.property(sparseMass, twist, (M, xi) => {
       const g1 = new Float64Array(6), g2 = new Float64Array(6), J1 = new Float64Array(36), J2 = new Float64Array(36);

@@ -1,0 +1,244 @@
+/**
+ * The pattern refactor's elimination and solve (lu-refactor.ts) as WebAssembly. In V8's code
+ * for the same loops in JavaScript every pass re-checks each typed array's map and reloads its
+ * length and data pointer, and every index is bounds- and overflow-checked: ~15 instructions
+ * a term where the arithmetic is two. Here a term is its loads, a multiply and a subtract.
+ * WebAssembly's f64 arithmetic is IEEE 754's, as JavaScript's (no fused multiply-adds), and
+ * each loop does the JavaScript's operations in its order: the same factors and solutions to
+ * the bit (test/kernel/lu-compact.test.ts, lu-ordered.test.ts: against plain sweeps and a
+ * dense work row's elimination).
+ *
+ * Each PatternLU has its own memory (`LUArena`); its arrays live there, laid out per analysis.
+ */
+import { InternalError } from './errors';
+import { F64, I32, VOID, address, f64, get, i32, loadF64, loadI32, op, set, storeF64, wasmModule, type WasmFunction } from './lu-wasm-encode';
+
+// solve's locals
+const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, col: 6, y: 7, b: 8, scale: 9, k: 10, at: 11, cp: 12, end: 13, r: 14, s: 15, x: 16 } as const;
+
+/** s −= val[e] · y[col[e]] for the entries from `at` (val's address) to `end`, `cp` col's address alongside. */
+function rowSum(): number[] {
+  return [
+    op.block, VOID, op.loop, VOID,
+    ...get(S.at), ...get(S.end), op.i32GeU, op.brIf, 1,
+    ...get(S.s), ...get(S.at), ...loadF64(), ...address(S.y, [...get(S.cp), ...loadI32()], 3), ...loadF64(), op.f64Mul, op.f64Sub, ...set(S.s),
+    ...get(S.at), ...i32(8), op.i32Add, ...set(S.at), ...get(S.cp), ...i32(4), op.i32Add, ...set(S.cp),
+    op.br, 0, op.end, op.end,
+  ];
+}
+
+/** at, cp, end ← the entries [from, to) of the factors (from, to: instructions leaving entry indices). */
+function entries(from: number[], to: number[]): number[] {
+  return [...address(S.val, from, 3), ...set(S.at), ...address(S.col, from, 2), ...set(S.cp), ...address(S.val, to, 3), ...set(S.end)];
+}
+
+/**
+ * solve(n, rowStart, diagPos, rowOf, colOf, val, col, y, b, scale): lu-refactor.ts's sweeps,
+ * b (n) in place, y n scratch numbers, scale 0 for none (addresses in bytes).
+ */
+const solve: WasmFunction = {
+  name: 'solve', params: Array(10).fill(I32), results: [], locals: [[5, I32], [2, F64]],
+  body: [
+    // forward: y_k = b_rowOf(k) D_rowOf(k) − Σ L_ke y_col(e)
+    ...i32(0), ...set(S.k),
+    op.block, VOID, op.loop, VOID,
+    ...get(S.k), ...get(S.n), op.i32GeS, op.brIf, 1,
+    ...address(S.rowOf, get(S.k), 2), ...loadI32(), ...set(S.r),
+    ...address(S.b, get(S.r), 3), ...loadF64(), ...set(S.s),
+    ...get(S.scale), op.if, VOID, ...get(S.s), ...address(S.scale, get(S.r), 3), ...loadF64(), op.f64Mul, ...set(S.s), op.end,
+    ...entries([...address(S.rowStart, get(S.k), 2), ...loadI32()], [...address(S.diagPos, get(S.k), 2), ...loadI32()]),
+    ...rowSum(),
+    ...address(S.y, get(S.k), 3), ...get(S.s), ...storeF64(),
+    ...get(S.k), ...i32(1), op.i32Add, ...set(S.k),
+    op.br, 0, op.end, op.end,
+    // backward: x_k = (y_k − Σ U_ke x_col(e)) / U_kk, b_colOf(k) = x_k D_colOf(k)
+    ...get(S.n), ...i32(1), op.i32Sub, ...set(S.k),
+    op.block, VOID, op.loop, VOID,
+    ...get(S.k), ...i32(0), op.i32LtS, op.brIf, 1,
+    ...address(S.y, get(S.k), 3), ...loadF64(), ...set(S.s),
+    ...address(S.diagPos, get(S.k), 2), ...loadI32(), ...set(S.r),
+    ...entries([...get(S.r), ...i32(1), op.i32Add], [...address(S.rowStart, [...get(S.k), ...i32(1), op.i32Add], 2), ...loadI32()]),
+    ...rowSum(),
+    ...get(S.s), ...address(S.val, get(S.r), 3), ...loadF64(), op.f64Div, ...set(S.x),
+    ...address(S.y, get(S.k), 3), ...get(S.x), ...storeF64(),
+    ...address(S.colOf, get(S.k), 2), ...loadI32(), ...set(S.r),
+    ...get(S.scale), op.if, VOID, ...get(S.x), ...address(S.scale, get(S.r), 3), ...loadF64(), op.f64Mul, ...set(S.x), op.end,
+    ...address(S.b, get(S.r), 3), ...get(S.x), ...storeF64(),
+    ...get(S.k), ...i32(1), op.i32Sub, ...set(S.k),
+    op.br, 0, op.end, op.end,
+  ],
+};
+
+// eliminate's locals
+const E = { n: 0, rowStart: 1, diagPos: 2, col: 3, val: 4, target: 5, limit: 6, floor: 7, k: 8, e: 9, d: 10, j: 11, dj: 12, f: 13, fe: 14, t: 15, p: 16, l: 17 } as const;
+
+/** Row j's U entries f (to fe) into row k: val[target[t]] −= l · val[f], t (target's address) along. */
+function update(): number[] {
+  return [
+    op.block, VOID, op.loop, VOID,
+    ...get(E.f), ...get(E.fe), op.i32GeS, op.brIf, 1,
+    ...address(E.val, [...get(E.t), ...loadI32()], 3), ...set(E.p),
+    ...get(E.p), ...get(E.p), ...loadF64(), ...get(E.l), ...address(E.val, get(E.f), 3), ...loadF64(), op.f64Mul, op.f64Sub, ...storeF64(),
+    ...get(E.f), ...i32(1), op.i32Add, ...set(E.f), ...get(E.t), ...i32(4), op.i32Add, ...set(E.t),
+    op.br, 0, op.end, op.end,
+  ];
+}
+
+/**
+ * eliminate(n, rowStart, diagPos, col, val, target, limit, floor) → 1, or 0 for a multiplier
+ * beyond `limit` or a pivot at or below `floor`: lu-refactor.ts's IKJ elimination in place by
+ * its schedule (target: each update's place in val, in order; addresses in bytes).
+ */
+const eliminate: WasmFunction = {
+  name: 'eliminate', params: [I32, I32, I32, I32, I32, I32, F64, F64], results: [I32], locals: [[9, I32], [1, F64]],
+  body: [
+    ...get(E.target), ...set(E.t),
+    ...i32(0), ...set(E.k),
+    op.block, VOID, op.loop, VOID,
+    ...get(E.k), ...get(E.n), op.i32GeS, op.brIf, 1,
+    ...address(E.diagPos, get(E.k), 2), ...loadI32(), ...set(E.d),
+    ...address(E.rowStart, get(E.k), 2), ...loadI32(), ...set(E.e),
+    // each L entry e of row k, on row j: l = val[e] / U_jj, then row j's U entries into row k
+    op.block, VOID, op.loop, VOID,
+    ...get(E.e), ...get(E.d), op.i32GeS, op.brIf, 1,
+    ...address(E.col, get(E.e), 2), ...loadI32(), ...set(E.j),
+    ...address(E.diagPos, get(E.j), 2), ...loadI32(), ...set(E.dj),
+    ...address(E.rowStart, [...get(E.j), ...i32(1), op.i32Add], 2), ...loadI32(), ...set(E.fe),
+    ...address(E.val, get(E.e), 3), ...loadF64(), ...address(E.val, get(E.dj), 3), ...loadF64(), op.f64Div, ...set(E.l),
+    ...get(E.l), op.f64Abs, ...get(E.limit), op.f64Le, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
+    ...address(E.val, get(E.e), 3), ...get(E.l), ...storeF64(),
+    ...get(E.dj), ...i32(1), op.i32Add, ...set(E.f),
+    // l = 0 (either sign): its updates skipped, the schedule's place moved past them
+    ...get(E.l), ...f64(0), op.f64Eq,
+    op.if, VOID, ...get(E.t), ...get(E.fe), ...get(E.f), op.i32Sub, ...i32(2), op.i32Shl, op.i32Add, ...set(E.t),
+    op.else, ...update(), op.end,
+    ...get(E.e), ...i32(1), op.i32Add, ...set(E.e),
+    op.br, 0, op.end, op.end,
+    ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Abs, ...get(E.floor), op.f64Gt, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
+    ...get(E.k), ...i32(1), op.i32Add, ...set(E.k),
+    op.br, 0, op.end, op.end,
+    ...i32(1),
+  ],
+};
+
+// gather's locals
+const G = { count: 0, values: 1, entryScale: 2, place: 3, val: 4, vp: 5, sp: 6, pp: 7, end: 8, p: 9, outside: 10, x: 11, scale: 12, a: 13 } as const;
+
+/**
+ * gather(count, values, entryScale, place, val) → the largest |x|, or −1 when a nonzero falls
+ * outside the pattern: lu-refactor.ts refactorCompact's gather, x = values[e] · entryScale[e]
+ * into val[place[e]] for each nonzero x (val cleared by the caller).
+ */
+const gather: WasmFunction = {
+  name: 'gather', params: [I32, I32, I32, I32, I32], results: [F64], locals: [[6, I32], [3, F64]],
+  body: [
+    ...get(G.values), ...set(G.vp), ...get(G.entryScale), ...set(G.sp), ...get(G.place), ...set(G.pp),
+    ...address(G.values, get(G.count), 3), ...set(G.end),
+    op.block, VOID, op.loop, VOID,
+    ...get(G.vp), ...get(G.end), op.i32GeU, op.brIf, 1,
+    ...get(G.vp), ...loadF64(), ...get(G.sp), ...loadF64(), op.f64Mul, ...set(G.x),
+    ...get(G.x), ...f64(0), op.f64Ne, op.if, VOID,
+    ...get(G.pp), ...loadI32(), ...set(G.p),
+    ...get(G.p), ...i32(0), op.i32LtS, op.if, VOID, ...i32(1), ...set(G.outside),
+    op.else,
+    ...address(G.val, get(G.p), 3), ...get(G.x), ...storeF64(),
+    ...get(G.x), op.f64Abs, ...set(G.a),
+    ...get(G.a), ...get(G.scale), op.f64Gt, op.if, VOID, ...get(G.a), ...set(G.scale), op.end,
+    op.end, op.end,
+    ...get(G.vp), ...i32(8), op.i32Add, ...set(G.vp), ...get(G.sp), ...i32(8), op.i32Add, ...set(G.sp), ...get(G.pp), ...i32(4), op.i32Add, ...set(G.pp),
+    op.br, 0, op.end, op.end,
+    ...get(G.outside), op.if, F64, ...f64(-1), op.else, ...get(G.scale), op.end,
+  ],
+};
+
+let compiled: WebAssembly.Module | null = null;
+
+/** The arrays of one analysis in an arena's memory: typed views and their byte addresses. */
+export interface ArenaLayout {
+  rowStart: number; diagPos: number; rowOf: number; colOf: number; col: number; target: number; val: number; y: number; b: number; scale: number;
+  /** A compact matrix's list (after the analysis's arrays): its values, entry scales and places in val. */
+  values: number; entryScale: number; place: number;
+}
+
+/**
+ * One PatternLU's WebAssembly memory and instance. `layout` places an analysis's arrays, and
+ * `compact` a list after them. A memory is never grown: growing detaches its ArrayBuffer, and
+ * the first ArrayBuffer detached in a process makes V8 check every typed-array access of all
+ * its optimised code for detachment from then on (its "detaching protector"): the car's
+ * whole step was ~8 % slower in a process of its own, though the LU's loops were faster.
+ * Where the arrays do not fit, a new memory and instance take over (the old one is dropped,
+ * not detached); the caller makes its views again on the buffer returned.
+ */
+export class LUArena {
+  private memory!: WebAssembly.Memory;
+  private solveFn!: (...a: number[]) => void;
+  private eliminateFn!: (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, limit: number, floor: number) => number;
+  private gatherFn!: (count: number, values: number, entryScale: number, place: number, val: number) => number;
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, values: 0, entryScale: 0, place: 0 };
+  /** The end of the analysis's arrays (a compact list goes after it). */
+  private top = 0;
+
+  constructor() {
+    if (typeof WebAssembly === 'undefined') throw new InternalError('the sparse LU needs WebAssembly, which this JavaScript engine lacks');
+    compiled ??= new WebAssembly.Module(wasmModule([solve, eliminate, gather]));
+    this.instantiate(1);
+  }
+
+  /** A new memory of `pages` and an instance on it. */
+  private instantiate(pages: number): void {
+    this.memory = new WebAssembly.Memory({ initial: pages });
+    const exports = new WebAssembly.Instance(compiled!, { env: { memory: this.memory } }).exports;
+    this.solveFn = exports.solve as LUArena['solveFn'];
+    this.eliminateFn = exports.eliminate as LUArena['eliminateFn'];
+    this.gatherFn = exports.gather as LUArena['gatherFn'];
+  }
+
+  /** Place the arrays of an analysis of size n with `count` factor entries and `updates` schedule entries; the buffer to view them in. */
+  layout(n: number, count: number, updates: number): ArrayBuffer {
+    let top = 0;
+    const take = (bytes: number): number => { const at = top; top += (bytes + 7) & ~7; return at; };
+    // doubles first (8-aligned by take), then the indices
+    this.at = {
+      val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n),
+      rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), target: take(4 * updates),
+      values: top, entryScale: top, place: top,
+    };
+    this.top = top;
+    return this.fit(top, 0);
+  }
+
+  /** Place a compact list of `count` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
+  compact(count: number): ArrayBuffer {
+    const at = this.at;
+    at.values = this.top; at.entryScale = at.values + 8 * count; at.place = at.entryScale + 8 * count;
+    return this.fit(at.place + 4 * count, this.top);
+  }
+
+  /** A memory of at least `bytes` (a new one, with a fifth more room, where the present one is smaller), its first `keep` bytes carried over. */
+  private fit(bytes: number, keep: number): ArrayBuffer {
+    if (bytes > this.memory.buffer.byteLength) {
+      const old = this.memory.buffer;
+      this.instantiate(Math.ceil((1.2 * bytes) / 65536));
+      new Uint8Array(this.memory.buffer, 0, keep).set(new Uint8Array(old, 0, keep));
+    }
+    return this.memory.buffer;
+  }
+
+  /** The compact list's gather into the cleared val: its largest |x|, or −1 when a nonzero falls outside the pattern. */
+  gather(count: number): number {
+    const a = this.at;
+    return this.gatherFn(count, a.values, a.entryScale, a.place, a.val);
+  }
+
+  /** The elimination on the laid-out arrays; false for a multiplier beyond `limit` or a pivot at or below `floor`. */
+  eliminate(n: number, limit: number, floor: number): boolean {
+    const a = this.at;
+    return this.eliminateFn(n, a.rowStart, a.diagPos, a.col, a.val, a.target, limit, floor) === 1;
+  }
+
+  /** The sweeps on the laid-out factors, on b as placed in the arena's b (and D in its scale, when `scaled`). */
+  solve(n: number, scaled: boolean): void {
+    const a = this.at;
+    this.solveFn(n, a.rowStart, a.diagPos, a.rowOf, a.colOf, a.val, a.col, a.y, a.b, scaled ? a.scale : 0);
+  }
+}

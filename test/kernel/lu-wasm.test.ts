@@ -1,0 +1,104 @@
+/**
+ * kernel/lu-wasm-encode.ts and lu-wasm.ts: the LEB128 numbers against a decoder written out
+ * here (fast-check) and the specification's examples; and one PatternLU whose arena moves to a
+ * larger memory (a larger analysis after a smaller one: every view made again, the old memory
+ * dropped, never grown: a detached ArrayBuffer slows every typed array in V8) factoring and
+ * solving as the plain elimination and sweeps do on the same pattern, bit for bit.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sleb, uleb } from '../../kernel/lu-wasm-encode';
+import { PatternLU } from '../../kernel/lu-refactor';
+import { LU } from '../../kernel/linalg';
+import { OrderedLU, minimumDegreeOrder } from '../../kernel/lu-ordered';
+import { rng } from '../util/rng';
+
+/** LEB128 back to a number (signed: sign-extended from the last group's bit 6). */
+function decode(bytes: number[], signed: boolean): number {
+  let x = 0n, shift = 0n, last = 0;
+  for (const b of bytes) { x |= BigInt(b & 0x7f) << shift; shift += 7n; last = b; }
+  if (signed && last & 0x40) x -= 1n << shift;
+  return Number(x);
+}
+
+/** [M, Jᵀ; J, 0] with 3×3 mass blocks in a chain, a constraint row on each neighbouring pair (random columns). */
+function saddle(r: () => number, blocks: number): { A: Float64Array; N: number } {
+  const n = 3 * blocks, rows = blocks - 1, N = n + rows, A = new Float64Array(N * N);
+  for (let b = 0; b < blocks; b++) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) A[(3 * b + i) * N + 3 * b + j] = i === j ? 1 + r() : 0.2 * (r() - 0.5);
+  for (let k = 0; k < rows; k++) {
+    const b = k;
+    for (const c of [3 * b + Math.floor(r() * 3), 3 * (b + 1) + Math.floor(r() * 3)]) { const x = r() - 0.5; A[(n + k) * N + c] = x; A[c * N + n + k] = x; }
+  }
+  return { A, N };
+}
+
+type Fields = { val: Float64Array; col: Int32Array; rowStart: Int32Array; diagPos: Int32Array; rowOf: Int32Array; colOf: Int32Array; map: Int32Array };
+
+describe('the sparse LU\'s WebAssembly', () => {
+  it('writes LEB128 numbers that decode to themselves, and the specification\'s examples', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (x) => decode(uleb(x), false) === x), { numRuns: 2000 });
+    fc.assert(fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), (x) => decode(sleb(x), true) === x), { numRuns: 2000 });
+    expect(uleb(624485)).toEqual([0xe5, 0x8e, 0x26]);
+    expect(sleb(-123456)).toEqual([0xc0, 0xbb, 0x78]);
+    expect(sleb(64)).toEqual([0xc0, 0x00]);
+    expect(sleb(-64)).toEqual([0x40]);
+  });
+
+  it('factors and solves as the plain elimination and sweeps, after a larger memory took over for a larger analysis', () => {
+    const r = rng(11), pattern = new PatternLU(1200, 100);
+    const arena = (pattern as unknown as { arena: { memory: WebAssembly.Memory } }).arena, first = arena.memory.buffer;
+    for (const blocks of [4, 300, 5]) {
+      const { A, N } = saddle(r, blocks);
+      const perm = new Int32Array(N), lu = new LU(N);
+      minimumDegreeOrder(A, N, perm);
+      expect(lu.factor(A, N, 1e-14, perm, 0.1)).toBe(true);
+      pattern.analyse(A, N, perm, lu);
+      expect(pattern.refactor(A, N, 1e-14)).toBe(true);
+      const f = pattern as unknown as Fields;
+      // the plain elimination on the pattern through a dense work row
+      const val = new Float64Array(f.val.length), w = new Float64Array(N);
+      for (let i = 0; i < N * N; i++) if (A[i] !== 0) val[f.map[i]] = A[i];
+      for (let k = 0; k < N; k++) {
+        for (let e = f.rowStart[k]; e < f.rowStart[k + 1]; e++) w[f.col[e]] = val[e];
+        for (let e = f.rowStart[k]; e < f.diagPos[k]; e++) {
+          const j = f.col[e], l = w[j] / val[f.diagPos[j]];
+          w[j] = l;
+          for (let g = f.diagPos[j] + 1; g < f.rowStart[j + 1]; g++) w[f.col[g]] -= l * val[g];
+        }
+        for (let e = f.rowStart[k]; e < f.rowStart[k + 1]; e++) val[e] = w[f.col[e]];
+      }
+      expect(Array.from(f.val)).toEqual(Array.from(val));
+      // the plain sweeps, with and without scales; b and D of the system's size or longer (a workspace's, its tail untouched)
+      for (const [D, extra] of [[null, 0], [Float64Array.from({ length: N }, (_, i) => 2 ** ((i % 5) - 2)), 0], [null, 3], [Float64Array.from({ length: N + 2 }, (_, i) => 2 ** ((i % 3) - 1)), 2]] as const) {
+        const b = Float64Array.from({ length: N + extra }, () => r() - 0.5), x = b.slice(), y = new Float64Array(N), want = b.slice();
+        pattern.solve(x, D);
+        for (let k = 0; k < N; k++) y[k] = D ? b[f.rowOf[k]] * D[f.rowOf[k]] : b[f.rowOf[k]];
+        for (let k = 0; k < N; k++) for (let e = f.rowStart[k]; e < f.diagPos[k]; e++) y[k] -= val[e] * y[f.col[e]];
+        for (let k = N - 1; k >= 0; k--) {
+          for (let e = f.diagPos[k] + 1; e < f.rowStart[k + 1]; e++) y[k] -= val[e] * y[f.col[e]];
+          y[k] /= val[f.diagPos[k]];
+        }
+        for (let j = 0; j < N; j++) want[f.colOf[j]] = D ? y[j] * D[f.colOf[j]] : y[j];
+        expect(Array.from(x)).toEqual(Array.from(want));
+      }
+    }
+    // the large analysis did not fit the first page: a larger memory took over, and the first one was not detached
+    expect(arena.memory.buffer.byteLength).toBeGreaterThan(65536);
+    expect(first.byteLength).toBe(65536);
+  });
+
+  it('refactors a compact list placed after a large analysis (the arena moved, the analysis carried over) as the n² matrix', () => {
+    const r = rng(12), { A, N } = saddle(r, 300);
+    // every entry listed, zeros too: a list too long for the room the analysis left
+    const list = Int32Array.from(A.keys()), values = Float64Array.from(list, (e) => A[e]);
+    const compact = new OrderedLU(N, true, true), plain = new OrderedLU(N, true, true), out = new Float64Array(N * N);
+    for (let round = 0; round < 2; round++) {
+      expect(compact.factorCompact(values, list, out, N, 1e-15)).toBe(true);
+      expect(plain.factor(A, N, 1e-15, list, list.length)).toBe(true);
+    }
+    expect(compact.refactored).toBe(1);
+    const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice(), y = b.slice();
+    compact.solve(x); plain.solve(y);
+    expect(Array.from(x)).toEqual(Array.from(y));
+  });
+});
