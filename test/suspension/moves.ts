@@ -11,10 +11,24 @@ import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension
 export function movedHardpoint(g: Geometry, key: string, d: number): Geometry {
   const parts = key.split('.');
   const c = { x: 0, y: 1, z: 2 }[parts[parts.length - 1] as 'x' | 'y' | 'z'];
-  const out = structuredClone(g);
+  const out = plainCopy(g);
   const points = parts.length === 2 ? out.corners[0].hardpoints : parts[0] === 'center' ? out.center! : out.corners.find((k) => k.side === parts[0])!.hardpoints;
   points[parts[parts.length - 2]][c] += d;
   return out;
+}
+
+/**
+ * A deep copy of plain data (a parsed geometry: objects, arrays, numbers, strings), as
+ * structuredClone makes it but ~10× faster: the checks copy a geometry per moved coordinate,
+ * thousands of times a file. Anything else (a typed array, a Map) goes through structuredClone.
+ */
+function plainCopy<T>(x: T): T {
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) return x.map(plainCopy) as T;
+  if (Object.getPrototypeOf(x) !== Object.prototype) return structuredClone(x);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(x)) out[k] = plainCopy((x as Record<string, unknown>)[k]);
+  return out as T;
 }
 
 /**
@@ -32,22 +46,32 @@ export function gradientError(exact: number, fd: number, gradient: Readonly<Reco
  * (without the sweep's metrics and steering response, which the loads do not read: a third of the time; the loads are the same bit for bit).
  * Kept per load case by the geometry's text and the state (read-only to callers): checks of different metrics at one
  * state (an axle's tensions, then its bar's force) re-solve the same moved geometries once.
+ * `rates` (the wheel rates and motion ratios, `rates` in the output): only where the check reads them, since they are a
+ * third of the loads' own evaluation; without them `rates` is null and every other value the same bit for bit (they are
+ * evaluated last, from the same solved state). A kept evaluation with rates serves a call without.
  */
-export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase): StateLoads {
+export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, rates = false): StateLoads {
   let byCase = solvedLoads.get(lc);
   if (!byCase) solvedLoads.set(lc, (byCase = new Map()));
   const key = `${kind} ${at} ${JSON.stringify(g)}`;
   let out = byCase.get(key);
-  if (!out) byCase.set(key, (out = solvedLoadsOf(g, kind, at, lc)));
+  if (!out || (rates && !out.rates)) byCase.set(key, (out = solvedLoadsOf(g, kind, at, lc, rates)));
   return out;
 }
 const solvedLoads = new WeakMap<LoadCase, Map<string, StateLoads>>();
 
 const noMetrics = () => ({});
 
-function solvedLoadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase): StateLoads {
+/** `kinemate sweep --loads`' evaluation with the rates left out (`rates: null`): the rest is SweepLoads' own. */
+class LoadsWithoutRates extends SweepLoads {
+  override rates(): null {
+    return null;
+  }
+}
+
+function solvedLoadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadCase, rates: boolean): StateLoads {
   const sm = new SuspensionModel(suspensionAssembly(g));
-  const loads = new SweepLoads(sm, lc);
+  const loads = rates ? new SweepLoads(sm, lc) : new LoadsWithoutRates(sm, lc);
   let out: StateLoads | null = null;
   runSweep(sm, sweepFromShortcut(kind, `${at}:${at}:1`, g), { metrics: noMetrics, onSolvedState: () => { out = loads.evaluate(); } });
   if (!out) throw new Error('not solved');
