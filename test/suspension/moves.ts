@@ -1,7 +1,7 @@
 import { parseGeometry, parseText, sweepFromShortcut, type Geometry, type SweepSpec } from '../../src/suspension/files';
 import { suspensionAssembly } from '../../src/suspension/build/template';
 import { SuspensionModel } from '../../src/suspension/build/model';
-import { runSweep } from '../../src/suspension/sweep/sweep';
+import { runSweep, type StepResult } from '../../src/suspension/sweep/sweep';
 import { SweepLoads, type LoadCase, type StateLoads } from '../../src/suspension/loads/loads';
 
 /**
@@ -82,19 +82,25 @@ function solvedLoadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: LoadC
  * `kinemate sweep`'s metrics (the full evaluation: derivatives, steering response, *_virtual) at
  * the spec's one state of a fresh model, kept by the spec and the geometry's text (read-only to
  * callers): checks of different metrics at one state (an axle's device metrics and its *_virtual,
- * devices.test.ts) re-solve each moved geometry once.
+ * devices.test.ts; the bar axles' checks of several topics, bar-axles.test.ts) re-solve each moved
+ * geometry once.
  */
 export function sweptMetrics(g: Geometry, spec: SweepSpec): object {
+  return sweptStep(g, spec).metrics!;
+}
+
+/** The solved step (positions and metrics) sweptMetrics keeps. */
+export function sweptStep(g: Geometry, spec: SweepSpec): StepResult {
   const key = `${JSON.stringify(spec)} ${JSON.stringify(g)}`;
   let out = swept.get(key);
   if (!out) {
     const step = runSweep(new SuspensionModel(suspensionAssembly(g)), spec).steps[0];
     if (step.status !== 'solved') throw new Error(`not solved: ${step.message ?? ''}`);
-    swept.set(key, (out = step.metrics!));
+    swept.set(key, (out = step));
   }
   return out;
 }
-const swept = new Map<string, object>();
+const swept = new Map<string, StepResult>();
 
 /** The axle file of a corner file (the right side its mirror), written in the axle format. */
 export function axleFromCornerText(text: string): Geometry {

@@ -156,7 +156,7 @@ function checkRatios(g: Geometry, at: number, lc: LoadCase, metrics: readonly st
   const failures: string[] = [];
   for (const key of model.keys) {
     const lp = loadsOf(movedHardpoint(g, key, h), 'bump', at, lc, true), lm = loadsOf(movedHardpoint(g, key, -h), 'bump', at, lc, true);
-    for (const [e, { group, m, v }] of entries.entries()) {
+    for (const { group, m, v } of entries) {
       const fd = (ratioOf(lp, group, m) - ratioOf(lm, group, m)) / (2 * h);
       if (zero.has(v)) { if (!(Math.abs(fd) < 1e-13)) failures.push(`${group} ${m} ${key}: zero, differences ${fd}`); continue; }
       const err = gradientError(v.gradient[key], fd, v.gradient, 1e-9);
