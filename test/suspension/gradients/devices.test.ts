@@ -137,7 +137,8 @@ describe("the devices' own rates (second derivatives)", () => {
   // the T-bar axle's at +10 mm and the U-bar axle's deriv_arb_twist at −10 mm: bar-axles.test.ts
   it('heave-link axle at +15 mm: deriv_heave_link_length per hub matches central differences (2e-4)', () => {
     const hubs = (m: string) => [`axle.deriv_${m}_wrt_hub_z_left`, `axle.deriv_${m}_wrt_hub_z_right`];
-    expect(checkAgainstDifferences(load('double_wishbone_axle_heave_link'), bump(15), hubs('heave_link_length'), 2e-4, 1e-3).worst).toBeLessThan(2e-4);
+    // at ±1e-2 mm, the heave link's own length's step above: its moved axles re-solved once for both (worst 4.4e-8; was ±1e-3)
+    expect(checkAgainstDifferences(load('double_wishbone_axle_heave_link'), bump(15), hubs('heave_link_length'), 2e-4, 1e-2).worst).toBeLessThan(2e-4);
   });
 });
 
