@@ -58,7 +58,7 @@ export function loadsOf(g: Geometry, kind: 'bump' | 'roll', at: number, lc: Load
   if (!out || (rates && !out.rates)) byCase.set(key, (out = solvedLoadsOf(g, kind, at, lc, rates)));
   return out;
 }
-const solvedLoads = new WeakMap<LoadCase, Map<string, StateLoads>>();
+let solvedLoads = new WeakMap<LoadCase, Map<string, StateLoads>>();
 
 const noMetrics = () => ({});
 
@@ -101,6 +101,16 @@ export function sweptStep(g: Geometry, spec: SweepSpec): StepResult {
   return out;
 }
 const swept = new Map<string, StepResult>();
+
+/**
+ * Drops every kept re-solve (loadsOf, sweptMetrics, sweptStep). Each file that keeps them calls it
+ * after its tests (`afterAll(forgetKept)`): a worker's files share this module, and the kept results
+ * would otherwise stay on the heap through every later file.
+ */
+export function forgetKept(): void {
+  swept.clear();
+  solvedLoads = new WeakMap();
+}
 
 /** The axle file of a corner file (the right side its mirror), written in the axle format. */
 export function axleFromCornerText(text: string): Geometry {

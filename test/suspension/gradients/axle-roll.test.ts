@@ -5,14 +5,17 @@
  * wheel centres), against central differences of the re-solved axle.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { check } from './axle-roll-differences';
 import { checkVirtual } from './virtual-differences';
-import { sweptMetrics } from '../moves';
+import { sweptMetrics, forgetKept } from '../moves';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
 import type { SideMetrics } from '../../../src/suspension/gradients/model';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 

@@ -9,8 +9,8 @@
  * +10 mm (its rates; every entry and the bar's own motion, as axle-roll.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { movedHardpoint, sweptMetrics, sweptStep } from '../moves';
+import { afterAll, describe, expect, it } from 'vitest';
+import { movedHardpoint, sweptMetrics, sweptStep, forgetKept } from '../moves';
 import { bump, checkAdjointDirect, checkAgainstDifferences, roll, worstAgainstDifferences, type Values } from './device-differences';
 import { checkVirtual } from './virtual-differences';
 import { check as checkRates } from './second-order-differences';
@@ -22,6 +22,9 @@ import { SensitivityModel } from '../../../src/suspension/gradients/model';
 import { sweepDrivers } from '../../../src/suspension/sweep/sweep';
 import { pointRate } from '../../../kernel/analysis';
 import { toMatrix } from '../../../kernel/quat';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 /** `kinemate sweep`'s values at the spec's state, kept (one re-solve per moved axle for every check here). */

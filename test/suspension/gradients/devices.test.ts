@@ -8,13 +8,17 @@
  * in bar-axles.test.ts, beside the other topics' checks at their states.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetKept } from '../moves';
 import { checkVirtual } from './virtual-differences';
 import { bump, checkAdjointDirect, checkAgainstDifferences, gradientsOf, roll, steer, worstAgainstDifferences } from './device-differences';
 import { parseGeometry } from '../../../src/suspension/files';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
 import { sensitivityMetricsOf, type SideMetrics } from '../../../src/suspension/gradients/model';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 

@@ -5,11 +5,14 @@
  * values with the hardpoint moved, the geometry rebuilt and re-solved (2e-4 at ±1e-3 mm).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint, sweptMetrics } from '../moves';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gradientError, movedHardpoint, sweptMetrics, forgetKept } from '../moves';
 import { checkVirtual } from './virtual-differences';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
 import { SensitivityModel, sensitivitySweepBySide } from '../../../src/suspension/gradients/model';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const text = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 'utf8');
 const load = (name: string) => parseGeometry(text(name));

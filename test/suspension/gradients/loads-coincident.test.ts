@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetKept } from '../moves';
 import { parseGeometry } from '../../../src/suspension/files';
 import { parseLoadCase } from '../../../src/suspension/loads/loads';
 import { SensitivityModel } from '../../../src/suspension/gradients/model';
 import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
 import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
 import { checkLoadGradients } from './load-differences';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const corner = parseLoadCase(readFileSync('examples/suspension/loads/corner_cornering_1g.yaml', 'utf8'), ['left']);

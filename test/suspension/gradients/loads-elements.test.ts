@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseGeometry, type Geometry } from '../../../src/suspension/files';
 import { parseLoadCase, type LoadCase, type StateLoads } from '../../../src/suspension/loads/loads';
 import { SensitivityModel } from '../../../src/suspension/gradients/model';
@@ -7,7 +7,10 @@ import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
 import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
 import { loadGradients } from './load-differences';
 import { allJoints, checkJointGradients } from './joint-differences';
-import { gradientError, loadsOf, movedHardpoint } from '../moves';
+import { gradientError, loadsOf, movedHardpoint, forgetKept } from '../moves';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const cornerCase = parseLoadCase(readFileSync('examples/suspension/loads/corner_cornering_1g.yaml', 'utf8'), ['left']);

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetKept } from '../moves';
 import { parseGeometry } from '../../../src/suspension/files';
 import { parseLoadCase } from '../../../src/suspension/loads/loads';
 import { checkLoadGradients } from './load-differences';
 import { allJoints, checkJointGradients } from './joint-differences';
 import { checkLinkGradients } from './link-differences';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const mixed = parseLoadCase('left: { force: [-1500, 2500, 4000], moment: [20000, -5000, 80000] }\nright: { force: [900, 1800, 3500], moment: [-10000, 3000, -40000] }', ['left', 'right']);

@@ -7,11 +7,14 @@
  * or plain ones where a shorter step was measured well inside the bar (the MacPherson's, ±0.02).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseGeometry, type Geometry } from '../../../src/suspension/files';
 import { parseLoadCase, type LoadCase } from '../../../src/suspension/loads/loads';
 import { loadGradients } from './load-differences';
-import { gradientError, loadsOf, movedHardpoint } from '../moves';
+import { gradientError, loadsOf, movedHardpoint, forgetKept } from '../moves';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const cornerCase = parseLoadCase(readFileSync('examples/suspension/loads/corner_cornering_1g.yaml', 'utf8'), ['left']);

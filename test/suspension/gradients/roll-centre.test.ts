@@ -4,8 +4,8 @@
  * an axle's own metrics as `kinemate sweep` gives them.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { axleFromCornerText, sweptMetrics } from '../moves';
+import { afterAll, describe, expect, it } from 'vitest';
+import { axleFromCornerText, sweptMetrics, forgetKept } from '../moves';
 import { checkVirtual } from './virtual-differences';
 import { AXLE_METRICS, axleGrads, worstAgainstDifferences } from './roll-centre-differences';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
@@ -15,6 +15,9 @@ import { runSweep } from '../../../src/suspension/sweep/sweep';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
 import { SensitivityModel, sensitivityAt, type MetricGradient, type SideMetrics } from '../../../src/suspension/gradients/model';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 

@@ -5,13 +5,17 @@
  * `kinemate sweep`'s own *_virtual values, re-solved with each point moved.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetKept } from '../moves';
 import { parseGeometry } from '../../../src/suspension/files';
 import type { MetricGradient } from '../../../src/suspension/gradients/model';
 import { VIRTUAL_METRICS } from '../../../src/suspension/gradients/virtual';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
 import { checkVirtual as check, exactGradients, sweepValues } from './virtual-differences';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 
