@@ -5,13 +5,14 @@
  * values with the hardpoint moved, the geometry rebuilt and re-solved (2e-4 at ±1e-3 mm).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { gradientError, movedHardpoint } from '../moves';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gradientError, movedHardpoint, sweptMetrics, forgetKept } from '../moves';
+import { checkVirtual } from './virtual-differences';
 import { parseGeometry, sweepFromShortcut, type Geometry } from '../../../src/suspension/files';
-import { suspensionAssembly } from '../../../src/suspension/build/template';
-import { SuspensionModel } from '../../../src/suspension/build/model';
-import { runSweep } from '../../../src/suspension/sweep/sweep';
 import { SensitivityModel, sensitivitySweepBySide } from '../../../src/suspension/gradients/model';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const text = (name: string) => readFileSync(`examples/suspension/${name}.yaml`, 'utf8');
 const load = (name: string) => parseGeometry(text(name));
@@ -24,11 +25,12 @@ function specOf(g: Geometry, mm: number, kind: 'bump' | 'roll', hold?: string) {
   return spec;
 }
 
-/** `kinemate sweep`'s metrics at bump `mm` (or roll), grouped by side (a corner file's under its side). */
+/**
+ * `kinemate sweep`'s metrics at bump `mm` (or roll), grouped by side (a corner file's under its side);
+ * kept (moves.ts sweptMetrics): the multi-link axle's *_virtual check re-solves the same moved axles.
+ */
 function valuesOf(g: Geometry, mm: number, kind: 'bump' | 'roll' = 'bump', hold?: string): Values {
-  const r = runSweep(new SuspensionModel(suspensionAssembly(g)), specOf(g, mm, kind, hold));
-  expect(r.steps[0].status).toBe('solved');
-  const m = r.steps[0].metrics as unknown as Values & Record<string, number | null>;
+  const m = sweptMetrics(g, specOf(g, mm, kind, hold)) as unknown as Values & Record<string, number | null>;
   return g.scope === 'axle' ? m : { [g.corners[0].side]: m as unknown as Record<string, number | null> };
 }
 
@@ -71,6 +73,10 @@ describe('screw instant axis: second-derivative gradients', () => {
   it('steered multi-link axle at +10 mm (each side\'s steering response, the damper-length holds): both sides and the FVIC roll centre', () => {
     const names = [...IC.flatMap((m) => [`left.${m}`, `right.${m}`]), 'axle.roll_center_y', 'axle.roll_center_z'];
     expect(worstAgainstDifferences(load('multi_link_axle'), 10, names)).toBeLessThan(2e-4);
+  });
+
+  it('multi-link axle at +10 mm: every side\'s *_virtual against central differences (virtual-differences.ts, the same re-solves)', () => {
+    expect(checkVirtual(load('multi_link_axle'), 'bump', 10)).toBeLessThan(2e-4);
   });
 
   it('steered multi-link axle at +10 mm under the contact-patch hold (the road plane tangent to both wheels turns with the points): both sides and the FVIC roll centre', () => {

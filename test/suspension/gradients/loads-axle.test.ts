@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetKept } from '../moves';
 import { parseGeometry } from '../../../src/suspension/files';
 import { parseLoadCase } from '../../../src/suspension/loads/loads';
 import { frameAxesRate } from '../../../src/suspension/gradients/device-loads';
 import { Builder } from '../../../src/suspension/build/template';
 import { toMatrix } from '../../../kernel/quat';
 import { checkLinkGradients } from './link-differences';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const load = (name: string) => parseGeometry(readFileSync(`examples/suspension/${name}.yaml`, 'utf8'));
 const sides = ['left', 'right'];

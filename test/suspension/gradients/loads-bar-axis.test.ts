@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseGeometry } from '../../../src/suspension/files';
 import { parseLoadCase } from '../../../src/suspension/loads/loads';
 import { SensitivityModel } from '../../../src/suspension/gradients/model';
@@ -11,7 +11,10 @@ import { Builder } from '../../../src/suspension/build/template';
 import { toMatrix } from '../../../kernel/quat';
 import { normalizeRate } from '../../../kernel/vec3';
 import { checkLoadGradients, loadGradients, loadValue } from './load-differences';
-import { loadsOf, movedHardpoint } from '../moves';
+import { loadsOf, movedHardpoint, forgetKept } from '../moves';
+
+// the moved geometries' re-solves this file kept (moves.ts) are dropped after it
+afterAll(forgetKept);
 
 const cornering = parseLoadCase(readFileSync('examples/suspension/loads/cornering_1g.yaml', 'utf8'), ['left', 'right']);
 
