@@ -11,29 +11,11 @@
  * do not pay: timing them would time the development set-up.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { commonOptions } from './build-command.mjs';
+import { bundleBench, root } from './bench-bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'node_modules/.cache/kinemate-bench');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const common = commonOptions(root, manifest);
-
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-// .js files there are ES modules, as in dist/ (the package's "type": "module")
-writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-await build({
-  ...common,
-  // the bench's own tools (esbuild for the queue case's worker, …) stay imports too
-  external: [...common.external, ...Object.keys(manifest.devDependencies ?? {})],
-  entryPoints: { run: 'bench/run.ts', 'batch-worker': 'src/suspension/design/batch-worker.ts' },
-  outdir: out,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+await bundleBench(out, { run: 'bench/run.ts' });
 
 const run = spawnSync(process.execPath, [join(out, 'run.js'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 process.exit(run.status ?? 1);

@@ -8,29 +8,15 @@
  * a slow process's log with a fast one's (docs/solver-warm-up.md).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { commonOptions } from './build-command.mjs';
+import { bundleBench, root } from './bench-bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'node_modules/.cache/kinemate-fourbar');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const common = commonOptions(root, manifest);
 const n = Number(process.argv[2] ?? 1);
 const flags = process.argv.slice(3);
 
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-await build({
-  ...common,
-  external: [...common.external, ...Object.keys(manifest.devDependencies ?? {})],
-  entryPoints: { rounds: 'bench/fourbar-rounds.ts', 'batch-worker': 'src/suspension/design/batch-worker.ts' },
-  outdir: out,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+await bundleBench(out, { rounds: 'bench/fourbar-rounds.ts' });
 for (let k = 0; k < n; k++) {
   const run = spawnSync(process.execPath, [...flags, join(out, 'rounds.js')], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, BENCH_CLOCK: 'cpu' } });
   writeFileSync(join(out, `log-${k}.txt`), run.stdout + run.stderr);
