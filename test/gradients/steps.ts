@@ -16,6 +16,10 @@ const FINE = process.env.KINEMATE_GRADIENT_STEPS === 'fine';
 export const stepsOf = (coarse: number, fine: number): readonly number[] => (FINE ? [fine] : [coarse]);
 /** 2e-3 s, or 1e-3 s in the fine-steps project. */
 export const STEPS = stepsOf(2e-3, 1e-3);
-/** A test without a step of its own: run once, in the unit project. */
-export const itOnce = it.skipIf(FINE);
-export const describeOnce = describe.skipIf(FINE);
+/**
+ * A test without a step of its own: run once, in the unit project; in the fine-steps project
+ * not registered at all (a skipped test would read as one left out in the run's summary).
+ */
+const unregistered = (() => undefined) as unknown;
+export const itOnce = (FINE ? unregistered : it) as typeof it;
+export const describeOnce = (FINE ? unregistered : describe) as typeof describe;
