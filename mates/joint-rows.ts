@@ -166,21 +166,15 @@ function turnRows(jac: Float64Array, n: number, col: number, R: Float64Array, w:
   jac[r3] = 0 + L * (a1 * u2 - a2 * u1);
   jac[r3 + 1] = 0 + L * (a2 * u0 - a0 * u2);
   jac[r3 + 2] = 0 + L * (a0 * u1 - a1 * u0);
-  if (which === 0) {
-    jac[r4] = 0 + L * (b1 * u2 - b2 * u1);
-    jac[r4 + 1] = 0 + L * (b2 * u0 - b0 * u2);
-    jac[r4 + 2] = 0 + L * (b0 * u1 - b1 * u0);
-    jac[r5] = (0 + fx * (x1 * t2 - x2 * t1)) + fy * (y1 * t2 - y2 * t1);
-    jac[r5 + 1] = (0 + fx * (x2 * t0 - x0 * t2)) + fy * (y2 * t0 - y0 * t2);
-    jac[r5 + 2] = (0 + fx * (x0 * t1 - x1 * t0)) + fy * (y0 * t1 - y1 * t0);
-  } else {
-    jac[r4] = 0 + L * (b1 * t2 - b2 * t1);
-    jac[r4 + 1] = 0 + L * (b2 * t0 - b0 * t2);
-    jac[r4 + 2] = 0 + L * (b0 * t1 - b1 * t0);
-    jac[r5] = (0 + fx * (x1 * u2 - x2 * u1)) + fy * (y1 * t2 - y2 * t1);
-    jac[r5 + 1] = (0 + fx * (x2 * u0 - x0 * u2)) + fy * (y2 * t0 - y0 * t2);
-    jac[r5 + 2] = (0 + fx * (x0 * u1 - x1 * u0)) + fy * (y0 * t1 - y1 * t0);
-  }
+  // row 4 on u for A, u' for B; row 5's x term the other one; its y term on u' for both
+  const p0 = which === 0 ? u0 : t0, p1 = which === 0 ? u1 : t1, p2 = which === 0 ? u2 : t2;
+  const q0 = which === 0 ? t0 : u0, q1 = which === 0 ? t1 : u1, q2 = which === 0 ? t2 : u2;
+  jac[r4] = 0 + L * (b1 * p2 - b2 * p1);
+  jac[r4 + 1] = 0 + L * (b2 * p0 - b0 * p2);
+  jac[r4 + 2] = 0 + L * (b0 * p1 - b1 * p0);
+  jac[r5] = (0 + fx * (x1 * q2 - x2 * q1)) + fy * (y1 * t2 - y2 * t1);
+  jac[r5 + 1] = (0 + fx * (x2 * q0 - x0 * q2)) + fy * (y2 * t0 - y0 * t2);
+  jac[r5 + 2] = (0 + fx * (x0 * q1 - x1 * q0)) + fy * (y0 * t1 - y1 * t0);
   for (let r = r3 + 3; r < r3 + 6; r++) jac[r] = 0;
   for (let r = r4 + 3; r < r4 + 6; r++) jac[r] = 0;
   for (let r = r5 + 3; r < r5 + 6; r++) jac[r] = 0;
