@@ -58,9 +58,9 @@ export const i32 = (v: number): number[] => [op.i32Const, ...sleb(v)];
 /** f64.const of x (its eight bytes, little-endian). */
 export const f64 = (x: number): number[] => [op.f64Const, ...new Uint8Array(Float64Array.of(x).buffer)];
 
-/** Loads and stores at the address on the stack (natural alignment, no offset). */
-export const loadI32 = (): number[] => [op.i32Load, 2, 0];
-export const loadF64 = (): number[] => [op.f64Load, 3, 0];
+/** Loads and stores at the address on the stack (natural alignment; a load's constant byte offset added to it). */
+export const loadI32 = (offset = 0): number[] => [op.i32Load, 2, ...uleb(offset)];
+export const loadF64 = (offset = 0): number[] => [op.f64Load, 3, ...uleb(offset)];
 export const storeF64 = (): number[] => [op.f64Store, 3, 0];
 
 /** The byte address base + index × 2^shift (index: instructions leaving an i32). */

@@ -18,7 +18,17 @@ const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, col: 6, y
 
 /** s −= val[e] · y[col[e]] for the entries from `at` (val's address) to `end`, `cp` col's address alongside. */
 function rowSum(): number[] {
+  // four terms a pass while four are left (the loop's own compare, branch and steps were as
+  // many instructions as a term's), then one a pass: the same subtractions in the same order
+  const term = (j: number): number[] => [
+    ...get(S.s), ...get(S.at), ...loadF64(8 * j), ...get(S.y), ...get(S.cp), ...loadI32(4 * j), ...i32(3), op.i32Shl, op.i32Add, ...loadF64(), op.f64Mul, op.f64Sub, ...set(S.s),
+  ];
   return [
+    op.block, VOID, op.loop, VOID,
+    ...get(S.at), ...i32(24), op.i32Add, ...get(S.end), op.i32GeU, op.brIf, 1,
+    ...term(0), ...term(1), ...term(2), ...term(3),
+    ...get(S.at), ...i32(32), op.i32Add, ...set(S.at), ...get(S.cp), ...i32(16), op.i32Add, ...set(S.cp),
+    op.br, 0, op.end, op.end,
     op.block, VOID, op.loop, VOID,
     ...get(S.at), ...get(S.end), op.i32GeU, op.brIf, 1,
     ...get(S.s), ...get(S.at), ...loadF64(), ...address(S.y, [...get(S.cp), ...loadI32()], 3), ...loadF64(), op.f64Mul, op.f64Sub, ...set(S.s),
@@ -74,7 +84,17 @@ const E = { n: 0, rowStart: 1, diagPos: 2, col: 3, val: 4, target: 5, limit: 6, 
 
 /** Row j's U entries f (to fe) into row k: val[target[t]] −= l · val[f], t (target's address) along. */
 function update(): number[] {
+  // four a pass while four are left, then one a pass (as rowSum): each update whole, in order
+  const one = (j: number): number[] => [
+    ...get(E.val), ...get(E.t), ...loadI32(4 * j), ...i32(3), op.i32Shl, op.i32Add, ...set(E.p),
+    ...get(E.p), ...get(E.p), ...loadF64(), ...get(E.l), ...address(E.val, get(E.f), 3), ...loadF64(8 * j), op.f64Mul, op.f64Sub, ...storeF64(),
+  ];
   return [
+    op.block, VOID, op.loop, VOID,
+    ...get(E.f), ...i32(3), op.i32Add, ...get(E.fe), op.i32GeS, op.brIf, 1,
+    ...one(0), ...one(1), ...one(2), ...one(3),
+    ...get(E.f), ...i32(4), op.i32Add, ...set(E.f), ...get(E.t), ...i32(16), op.i32Add, ...set(E.t),
+    op.br, 0, op.end, op.end,
     op.block, VOID, op.loop, VOID,
     ...get(E.f), ...get(E.fe), op.i32GeS, op.brIf, 1,
     ...address(E.val, [...get(E.t), ...loadI32()], 3), ...set(E.p),
