@@ -178,9 +178,18 @@ export function retract(out: Pose, x: ReadonlyPose, xi: Readonly<ArrayLike<numbe
  */
 export function retractRotation(state: Float64Array, off: number, w: Readonly<ArrayLike<number>>, wOff = 0): void {
   const wx = w[wOff], wy = w[wOff + 1], wz = w[wOff + 2];
-  expCoefficients((wx * wx + wy * wy + wz * wz) / 4, coef);
-  const s = coef[0];
-  const bw = coef[2], bx = s * wx, by = s * wy, bz = s * wz;
+  // expCoefficients' s and cos φ alone (its c is the translation's), the same operations
+  const phi2 = (wx * wx + wy * wy + wz * wz) / 4;
+  let s: number, bw: number;
+  if (phi2 < SERIES_PHI2) {
+    s = 0.5 * (1 - phi2 / 6 * (1 - phi2 / 20 * (1 - phi2 / 42 * (1 - phi2 / 72 * (1 - phi2 / 110)))));
+    bw = 1 - phi2 / 2 * (1 - phi2 / 12 * (1 - phi2 / 30 * (1 - phi2 / 56 * (1 - phi2 / 90))));
+  } else {
+    const phi = Math.sqrt(phi2);
+    s = Math.sin(phi) / (2 * phi);
+    bw = Math.cos(phi);
+  }
+  const bx = s * wx, by = s * wy, bz = s * wz;
   const aw = state[off + 3], aqx = state[off + 4], aqy = state[off + 5], aqz = state[off + 6];
   state[off + 3] = aw * bw - aqx * bx - aqy * by - aqz * bz;
   state[off + 4] = aw * bx + aqx * bw + aqy * bz - aqz * by;

@@ -37,7 +37,7 @@
  */
 import { ArgumentError, InternalError } from '../errors';
 import { IntegratorError } from './errors';
-import { bodyFromProduct, correctionToProduct, productFromBody, retractProduct, type PoseSlots } from './product-group';
+import { bodyFromProduct, correctionToProduct, productFromBody, retractMoving, type PoseSlots } from './product-group';
 import { ConstraintRows } from './rows';
 import { IterationSystem, type IntegratorBody } from './iteration';
 import { EnergyAccount, type EnergyBudget } from './energy';
@@ -157,8 +157,12 @@ export class Integrator {
   private readonly dynamic: Float64Array;
   private readonly savedDynamic: Float64Array;
   private readonly poses: PoseSlots;
-  /** Each moving pose's rotation matrix at the state followProduct last saw (correctionToProduct's). */
-  private readonly rotations: Float64Array;
+  /**
+   * Each moving pose's rotation matrix (a 9-view) at the state followProduct last saw
+   * (correctionToProduct's); where the constraint rows read that pose's rotation, their own
+   * view (ConstraintRows.claimTurn): the rows then take it as made, not make it again.
+   */
+  private readonly rotations: Float64Array[];
   private readonly tolPhi: number;
   private readonly tolResidual: number;
   private readonly maxIterations: number;
@@ -179,8 +183,9 @@ export class Integrator {
   /** The moving variables, in system order, and their first tangent slot. */
   private readonly moving: Int32Array;
   private readonly movingSlot: Int32Array;
-  /** 1 where a moving variable is a pose. */
+  /** 1 where a moving variable is a pose; its state offset. */
   private readonly movingPose: Uint8Array;
+  private readonly movingOffset: Int32Array;
   /** State offset of every pose variable, fixed ones too (modelSize). */
   private readonly poseOffsets: Int32Array;
   // saved state of the last good step
@@ -219,6 +224,7 @@ export class Integrator {
     this.moving = Int32Array.from(movingVars, (v) => v.id);
     this.movingSlot = Int32Array.from(movingVars, (v) => layout[v.id]);
     this.movingPose = Uint8Array.from(movingVars, (v) => (v.kind === 'pose' ? 1 : 0));
+    this.movingOffset = Int32Array.from(movingVars, (v) => v.offset);
     this.poseOffsets = Int32Array.from(system.variables.filter((v) => v.kind === 'pose'), (v) => v.offset);
 
     const rows = this.constraints = new ConstraintRows(system, layout, n);
@@ -239,7 +245,7 @@ export class Integrator {
     this.savedLambda = this.savedDynamic.subarray(width - m);
     const poseVars = system.variables.filter((v) => v.kind === 'pose' && layout[v.id] >= 0);
     this.poses = { offset: Int32Array.from(poseVars, (v) => v.offset), slot: Int32Array.from(poseVars, (v) => layout[v.id]) };
-    this.rotations = new Float64Array(9 * poseVars.length);
+    this.rotations = poseVars.map((v) => (product ? rows.claimTurn(v.offset + 3) : null) ?? new Float64Array(9));
     const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
     this.lin = new IterationSystem(n, m, bodies, bodySlot);
 
@@ -392,7 +398,8 @@ export class Integrator {
     this.afterUnchecked = false;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
-      constraints.evaluate(true, false);
+      // on R³ × SO(3) followProduct made the moving poses' rotations at this iterate
+      constraints.evaluate(true, false, this.eta !== null);
       const phiMax = constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
@@ -462,13 +469,10 @@ export class Integrator {
 
   /** q ← q ∘ exp(step) for every moving variable (step in tangent order; on R³ × SO(3) a pose's translation in world axes). */
   private retract(step: Float64Array): void {
-    const { system, moving, movingSlot, movingPose } = this;
-    const variables = system.variables, product = this.eta !== null;
-    for (let k = 0; k < moving.length; k++) {
-      const v = variables[moving[k]], c0 = movingSlot[k];
-      if (product && movingPose[k]) retractProduct(system.state, v.offset, step, c0);
-      else system.retractVariable(v, step, c0);
-    }
+    const { system, moving, movingSlot, movingPose, movingOffset } = this;
+    if (this.eta !== null) { retractMoving(system.state, movingOffset, movingSlot, movingPose, step); return; }
+    const variables = system.variables;
+    for (let k = 0; k < moving.length; k++) system.retractVariable(variables[moving[k]], step, movingSlot[k]);
   }
 
   /** On R³ × SO(3): v and v̇ (body axes: what the rows, forces and energies read) from η, η̇ at the current state. */

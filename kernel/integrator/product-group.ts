@@ -16,6 +16,7 @@
  * correction from ξ to η (P⁻¹ = diag(I, R)), and the product retraction.
  */
 import { rotationMatrix } from '../dual';
+import { toMatrix } from '../quat';
 import { retractRotation } from '../pose';
 
 /** The moving poses: state offset and first tangent slot of each. */
@@ -28,18 +29,18 @@ const R = new Float64Array(9);
 
 /**
  * v (body twists) and v̇ from η and η̇ at the current state; scalars are copied. `rotations`
- * (9 a pose), when given, keeps each pose's rotation matrix for correctionToProduct at the
- * same state (the integrator's Newton correction: the state has not moved since).
+ * (one 9-view a pose) receives each pose's rotation matrix at this state, for
+ * correctionToProduct (the integrator's Newton correction: the state has not moved since)
+ * and for the constraint rows, which read the same matrices (ConstraintRows.claimTurn).
  */
-export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array, rotations: Float64Array | null = null): void {
+export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array, rotations: readonly Float64Array[]): void {
   v.set(eta); vdot.set(etaDot);
   for (let p = 0; p < poses.slot.length; p++) {
-    const c = poses.slot[p] + 3;
-    rotationMatrix(R, state, poses.offset[p] + 3);
-    if (rotations) for (let i = 0; i < 9; i++) rotations[9 * p + i] = R[i];
+    const c = poses.slot[p] + 3, rot = rotations[p];
+    toMatrix(rot, state, poses.offset[p] + 3);
     for (let i = 0; i < 3; i++) {
-      v[c + i] = R[i] * eta[c] + R[3 + i] * eta[c + 1] + R[6 + i] * eta[c + 2];
-      vdot[c + i] = R[i] * etaDot[c] + R[3 + i] * etaDot[c + 1] + R[6 + i] * etaDot[c + 2];
+      v[c + i] = rot[i] * eta[c] + rot[3 + i] * eta[c + 1] + rot[6 + i] * eta[c + 2];
+      vdot[c + i] = rot[i] * etaDot[c] + rot[3 + i] * etaDot[c + 1] + rot[6 + i] * etaDot[c + 2];
     }
     // v̇_b = Rᵀ ẍ − ω × v_b
     const w = c - 3;
@@ -68,11 +69,11 @@ export function productFromBody(state: Float64Array, poses: PoseSlots, v: Float6
 }
 
 /** A correction in body axes (ξ) to world translation (η) in place: d_v ← R d_v, R each pose's as bodyFromProduct kept them (`rotations`). */
-export function correctionToProduct(poses: PoseSlots, rotations: Float64Array, d: Float64Array): void {
+export function correctionToProduct(poses: PoseSlots, rotations: readonly Float64Array[], d: Float64Array): void {
   for (let p = 0; p < poses.slot.length; p++) {
-    const c = poses.slot[p] + 3, r = 9 * p;
+    const c = poses.slot[p] + 3, rot = rotations[p];
     const x = d[c], y = d[c + 1], z = d[c + 2];
-    for (let i = 0; i < 3; i++) d[c + i] = rotations[r + 3 * i] * x + rotations[r + 3 * i + 1] * y + rotations[r + 3 * i + 2] * z;
+    for (let i = 0; i < 3; i++) d[c + i] = rot[3 * i] * x + rot[3 * i + 1] * y + rot[3 * i + 2] * z;
   }
 }
 
@@ -80,4 +81,15 @@ export function correctionToProduct(poses: PoseSlots, rotations: Float64Array, d
 export function retractProduct(state: Float64Array, offset: number, step: ArrayLike<number>, slot: number): void {
   retractRotation(state, offset, step, slot);
   for (let i = 0; i < 3; i++) state[offset + i] += step[slot + 3 + i];
+}
+
+/**
+ * The product retraction of every moving variable (state offset, first tangent slot, 1 for a
+ * pose): a pose by retractProduct, a scalar as System.retractVariable steps it.
+ */
+export function retractMoving(state: Float64Array, offset: Int32Array, slot: Int32Array, pose: Uint8Array, step: Float64Array): void {
+  for (let k = 0; k < offset.length; k++) {
+    if (pose[k]) retractProduct(state, offset[k], step, slot[k]);
+    else state[offset[k]] += step[slot[k]];
+  }
 }

@@ -76,6 +76,8 @@ export class ConstraintRows {
   private readonly turnOffset: Int32Array;
   private readonly turnA: Int32Array;
   private readonly turnB: Int32Array;
+  /** 1 where a caller makes the turn itself before each `evaluate(…, turnsMade)` (claimTurn). */
+  private readonly claimed: Uint8Array;
   /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
   private denseCurrent = false;
   private readonly qr: PivotedQR;
@@ -133,6 +135,18 @@ export class ConstraintRows {
     this.qr = new PivotedQR(n, m);
     this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
     ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
+    this.claimed = new Uint8Array(this.turns.length);
+  }
+
+  /**
+   * The rotation matrix the rows read for the pose whose quaternion is at state offset
+   * `offset` (a view, 9 row-major), or null where they read none: the caller (the integrator
+   * on R³ × SO(3), which makes every moving pose's rotation at each iterate anyway) writes it
+   * there itself before each `evaluate(…, true)`, and the rows then leave it as written.
+   */
+  claimTurn(offset: number): Float64Array | null {
+    for (let k = 0; k < this.turns.length; k++) if (this.turnOffset[k] === offset) { this.claimed[k] = 1; return this.turns[k]; }
+    return null;
   }
 
   /** The poses whose rotations the blocks read (evaluateTurned), and each block's two (see `turns`). */
@@ -164,13 +178,14 @@ export class ConstraintRows {
   /**
    * Φ and (when asked) Φ_q, all rows, at the system's current state. `dense` false leaves
    * Φ_q in the blocks' own storage (Jᵀλ reads it there) until `scatter` writes J; blocks
-   * whose columns repeat are scattered into J either way (their entries add up).
+   * whose columns repeat are scattered into J either way (their entries add up). `turnsMade`:
+   * the claimed turns (claimTurn) hold the current state's rotations already.
    */
-  evaluate(jacobian: boolean, dense = true): void {
+  evaluate(jacobian: boolean, dense = true, turnsMade = false): void {
     const system = this.system, state = system.state;
     const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, distinct = this.distinctColumns, phiOf = this.phiOf;
-    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB;
-    for (let k = 0; k < turns.length; k++) toMatrix(turns[k], state, turnOffset[k]);
+    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB, claimed = this.claimed;
+    for (let k = 0; k < turns.length; k++) if (!turnsMade || claimed[k] === 0) toMatrix(turns[k], state, turnOffset[k]);
     for (let i = 0; i < blocks.length; i++) {
       // each row set writes its own Φ in place; the joints and distances take their parts'
       // rotations from `turns` (two call sites, each seeing two or three maps, not one seeing five)
@@ -207,7 +222,8 @@ export class ConstraintRows {
   maxPhi(): number {
     const phi = this.phi, m = this.count;
     let e = 0;
-    for (let k = 0; k < m; k++) e = Math.max(e, Math.abs(phi[k]));
+    // Math.max's result without its call: a NaN row makes the whole NaN, as there
+    for (let k = 0; k < m; k++) { const a = Math.abs(phi[k]); if (a > e) e = a; else if (a !== a) return NaN; }
     return e;
   }
 
