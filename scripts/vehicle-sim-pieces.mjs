@@ -9,7 +9,8 @@
  * `hash`: a change that does the same operations in the same order prints the same hash (and
  * factorisation count) as the checkout it started from. `time`: both checkouts step 300 times,
  * then each piece of an evaluation — the rows with their Jacobian (ConstraintRows.evaluate as a
- * Newton iteration calls it), Jᵀλ, the forces' Q — runs 2000 times in a loop, the checkouts in
+ * Newton iteration calls it), Jᵀλ, the forces' Q, the gyroscopic force, the dynamic residual, a
+ * solve with the kept factors, a retraction with its followProduct — runs 2000 times in a loop, the checkouts in
  * turn (who goes first alternating), CPU time (process.cpuUsage); prints the medians in µs a
  * call (A: OTHER_CHECKOUT, B: this one) and of the rounds' B/A. Each checkout's sources are
  * bundled by esbuild (packages left as imports) into node_modules/.cache/vehicle-sim-pieces/ of
@@ -67,6 +68,11 @@ async function time(other, rounds) {
     rows: (it) => { const c = it.constraints; return () => c.evaluate(true, false); },
     'Jᵀλ': (it) => { const c = it.constraints, r = new Float64Array(it.size); c.evaluate(true, false); return () => c.addTransposeTimes(r, it.lambda); },
     Q: (it) => { const f = it.forces, Q = new Float64Array(it.size); return () => f.assemble(it.v, 0.3, Q, null, null); },
+    // the step's own work (kernel/integrator): the gyroscopic force, the dynamic residual with its Jᵀλ, a solve, a retraction with its followProduct
+    gyro: (it) => { const lin = it.lin; return () => lin.gyro(it.v); },
+    resid: (it) => { const lin = it.lin, c = it.constraints; c.evaluate(true, false); return () => lin.dynamicResidual(it.vdot, it.lambda, c); },
+    solve: (it) => { const lin = it.lin, b = new Float64Array(lin.rhs.length); return () => { b.fill(1e-3); lin.solve(b); }; },
+    retract: (it) => { const s = it.system.state, saved = s.slice(), step = new Float64Array(it.size).fill(1e-4); return () => { s.set(saved); it.retract(step); it.followProduct(); }; },
   };
   const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
   const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
