@@ -427,11 +427,7 @@ export class Integrator {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
       }
-      const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi, lambda = this.lambda;
-      for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
-      for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
-      lin.solve(rhs);
-      for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
+      const rhs = lin.correction(constraints, betaP, this.lambda);
       if (this.eta) correctionToProduct(this.poses, this.rotations, rhs);
       // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot
       // loop), and q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its

@@ -82,6 +82,9 @@ export class IterationSystem {
   private readonly kDiagonal: Float64Array;
   private readonly cDiagonal: Float64Array;
   private readonly g6 = new Float64Array(6);
+  private readonly h6 = new Float64Array(6);
+  /** The slots of no body, where the bodies' 6-slot blocks do not overlap (gyroResidual); null where they do. */
+  private readonly freeSlots: Int32Array | null;
   private readonly G36 = new Float64Array(36);
   /** Each body's mass-block nonzeros (products with M skip its zeros: the same sums). */
   private readonly patterns: MassPattern[];
@@ -105,6 +108,7 @@ export class IterationSystem {
     this.luSmall = new ScheduledLU(Math.min(N, DENSE_MAX_SIZE));
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE, true);
     this.patterns = bodies.map((b) => massPattern(b.M));
+    this.freeSlots = freeSlots(n, bodySlot);
     this.kDiagonal = new Float64Array(n);
     this.cDiagonal = new Float64Array(n);
   }
@@ -209,6 +213,23 @@ export class IterationSystem {
     return p ? this.luNonzero.factorCompact(p.values, p.entries, S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
   }
 
+  /**
+   * The Newton correction on the last `factor`'s LU: rhs = (−r/β', −Φ of the active rows)
+   * solved, λ of the active rows += β' Δλ; returns rhs (its first n the tangent correction).
+   * Where every row is active (active[k] = k) the rows are read in place.
+   */
+  correction(constraints: ConstraintRows, betaP: number, lambda: Float64Array): Float64Array {
+    const n = this.n, rhs = this.rhs, r = this.r, active = constraints.active, phi = constraints.phi, ma = constraints.activeCount;
+    for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
+    const all = ma === constraints.count;
+    if (all) for (let k = 0; k < ma; k++) rhs[n + k] = -phi[k];
+    else for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
+    this.solve(rhs);
+    if (all) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
+    else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
+    return rhs;
+  }
+
   /** Solve with the last `factor`'s LU, in place. */
   solve(rhs: Float64Array): void {
     if (this.dense) this.luSmall.solve(rhs); else this.luNonzero.solve(rhs);
@@ -227,8 +248,44 @@ export class IterationSystem {
     if (kc) this.derivatives++;
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix && !block) this.clear(N);
+    if (!(matrix && !block) && this.freeSlots !== null) return this.gyroResidual(v, vdot, lambda, constraints);
     this.gyro(v, matrix && !block, N, gyroScale);
     return this.dynamicResidual(vdot, lambda, constraints);
+  }
+
+  /**
+   * gyro(v) (no matrix) and dynamicResidual in one pass over the bodies, where their slots do
+   * not overlap (freeSlots): a body's r_i = ((0 + g_i) − Q_i) + (M v̇)_i and another slot's
+   * 0 − Q_i, G as gyro leaves it (+0 off the bodies): the same operations as the two passes.
+   */
+  private gyroResidual(v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows): number {
+    const r = this.r, G = this.G, Q = this.Q, g6 = this.g6, h6 = this.h6, bodies = this.bodies, bodySlot = this.bodySlot, free = this.freeSlots!;
+    let scale = 1e-300;
+    for (let k = 0; k < free.length; k++) {
+      const i = free[k], q = Q[i];
+      G[i] = 0;
+      r[i] = 0 - q;
+      const a = Math.abs(q);
+      if (a > scale) scale = a;
+    }
+    for (let b = 0; b < bodies.length; b++) {
+      const c0 = bodySlot[b];
+      if (c0 < 0) continue;
+      const M = bodies[b].M, pattern = this.patterns[b];
+      gyroscopic(g6, M, v, c0, null, pattern);
+      massTimes(h6, M, pattern, vdot, c0);
+      for (let i = 0; i < 6; i++) {
+        const g = 0 + g6[i], q = Q[c0 + i], s = h6[i];
+        G[c0 + i] = g;
+        r[c0 + i] = (g - q) + s;
+        const aq = Math.abs(q), ag = Math.abs(g), as = Math.abs(s);
+        if (aq > scale) scale = aq;
+        if (ag > scale) scale = ag;
+        if (as > scale) scale = as;
+      }
+    }
+    constraints.addTransposeTimes(r, lambda);
+    return scale;
   }
 
   /**
@@ -292,4 +349,16 @@ export class IterationSystem {
     for (let i = 0; i < this.n; i++) { const a = Math.abs(r[i]); if (a > e || a !== a) e = a !== a ? Infinity : a; }
     return e;
   }
+}
+
+/** The slots (of n) outside every body's six from bodySlot (−1: fixed), or null where two bodies' overlap. */
+function freeSlots(n: number, bodySlot: Int32Array): Int32Array | null {
+  const owned = new Uint8Array(n);
+  for (const c0 of bodySlot) {
+    if (c0 < 0) continue;
+    for (let i = 0; i < 6; i++) { if (owned[c0 + i]) return null; owned[c0 + i] = 1; }
+  }
+  const free: number[] = [];
+  for (let i = 0; i < n; i++) if (!owned[i]) free.push(i);
+  return Int32Array.from(free);
 }
