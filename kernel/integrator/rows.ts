@@ -10,11 +10,12 @@
 import { PivotedQR, choleskySolve } from '../linalg';
 import { toMatrix } from '../quat';
 import type { ResidualBlock, System } from '../system';
+import { TransposeArena } from './transpose-wasm';
 
 /**
- * Rows from which Jᵀλ is summed block by block (addTransposeTimesByBlock): a car's 139 rows
- * 5.7 → 3.1 µs; a pendulum's 6 the same or slower, a corner's 19 a little faster (CPU time, in
- * a loop). Small systems keep the row loop as they had it.
+ * Rows from which Jᵀλ is summed block by block in WebAssembly (transpose-wasm.ts): a car's 139
+ * rows; a pendulum's 6 and a corner's 19 keep the row loop (JavaScript's block-by-block sums
+ * were even or slower there).
  */
 const BY_BLOCK_MIN_ROWS = 32;
 
@@ -54,16 +55,8 @@ export class ConstraintRows {
   private readonly blockJac: Float64Array[];
   /** Each row's nonzeros in `slab` (its block's own, for blocks with distinct columns), beside rowColumnIndex. */
   private readonly rowSlabIndex: Int32Array;
-  /**
-   * Jᵀλ block by block (`addTransposeTimes`, when every block's columns are distinct): each
-   * block's free columns, flattened (block i's are [byBlockStart[i], byBlockStart[i + 1])),
-   * with the slab place of the column's entry in the block's first row and the block's row
-   * stride in its slab; null when a block's columns repeat.
-   */
-  private readonly byBlockStart: Int32Array | null;
-  private readonly byBlockSlab: Int32Array;
-  private readonly byBlockColumn: Int32Array;
-  private readonly blockStride: Int32Array;
+  /** Jᵀλ in WebAssembly (transpose-wasm.ts) for a large system whose blocks' columns are all distinct; null: the row loop. */
+  private readonly transpose: TransposeArena | null;
   /** Each block's rows of phi (a view): the block writes its Φ there. */
   private readonly phiOf: Float64Array[];
   /**
@@ -125,13 +118,14 @@ export class ConstraintRows {
     this.phi = new Float64Array(m);
     const slabStart = new Int32Array(blocks.length + 1);
     for (let i = 0; i < blocks.length; i++) slabStart[i + 1] = slabStart[i] + system.block(blocks[i]).rows * cols[i].length;
-    this.slab = new Float64Array(Math.max(1, slabStart[blocks.length]));
+    // a large system's slab in the WebAssembly Jᵀλ's memory (transpose-wasm.ts), where every block's columns are distinct
+    const byBlock = this.blockColumnLists(slabStart);
+    const stride = Int32Array.from(cols, (c) => c.length);
+    this.transpose = byBlock.start && m >= BY_BLOCK_MIN_ROWS ? new TransposeArena(slabStart[blocks.length], m, n, this.blockRow0, stride, byBlock.start, byBlock.column, byBlock.slab) : null;
+    this.slab = this.transpose?.slab ?? new Float64Array(Math.max(1, slabStart[blocks.length]));
     this.blockJac = cols.map((_, i) => this.slab.subarray(slabStart[i], slabStart[i + 1]));
     ({ to: this.scatterTo, from: this.scatterFrom } = this.scatterLists(slabStart));
     this.rowSlabIndex = this.rowSlabEntries(rowLocalBlock, slabStart);
-    const byBlock = this.blockColumnLists(slabStart);
-    this.byBlockStart = byBlock.start; this.byBlockSlab = byBlock.slab; this.byBlockColumn = byBlock.column;
-    this.blockStride = Int32Array.from(cols, (c) => c.length);
     this.qr = new PivotedQR(n, m);
     this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
     ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
@@ -240,7 +234,7 @@ export class ConstraintRows {
     return { to: Int32Array.from(to), from: Int32Array.from(from) };
   }
 
-  /** The lists of Jᵀλ block by block (byBlockStart …): each block's free columns and their places in its slab's first row. */
+  /** The lists of Jᵀλ block by block (transpose-wasm.ts): each block's free columns and their places in its slab's first row; start null where a block's columns repeat. */
   private blockColumnLists(slabStart: Int32Array): { start: Int32Array | null; slab: Int32Array; column: Int32Array } {
     const start = [0], slab: number[] = [], column: number[] = [];
     for (let i = 0; i < this.blocks.length; i++) {
@@ -291,9 +285,19 @@ export class ConstraintRows {
     this.activeCount = ma;
   }
 
-  /** r += Jᵀλ over the active rows, each row's nonzeros in its block's columns (from the slab where they are there). */
+  /**
+   * r += Jᵀλ over the active rows: each row's nonzeros in its block's columns, in row order
+   * (from the slab where they are there); with every row active, a large system's block by
+   * block in WebAssembly (transpose-wasm.ts: each column's terms summed in a register, in the
+   * same order, a zero λ skipped alike: the same sums).
+   */
   addTransposeTimes(r: Float64Array, lambda: Float64Array): void {
-    if (this.byBlockStart && this.activeCount === this.count && this.count >= BY_BLOCK_MIN_ROWS) { this.addTransposeTimesByBlock(r, lambda); return; }
+    if (this.transpose && this.activeCount === this.count) this.transpose.addTransposeTimes(r, lambda);
+    else this.addTransposeTimesByRows(r, lambda);
+  }
+
+  /** addTransposeTimes row by row, each term into r. */
+  private addTransposeTimesByRows(r: Float64Array, lambda: Float64Array): void {
     const n = this.n, J = this.J, slab = this.slab, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, fromSlab = this.rowSlabIndex, ma = this.activeCount;
     for (let k = 0; k < ma; k++) {
       const row = active[k], lam = lambda[row];
@@ -302,48 +306,6 @@ export class ConstraintRows {
       for (let e = start[row], end = start[row + 1]; e < end; e++) {
         const c = columns[e], x = fromSlab[e];
         r[c] += (x >= 0 ? slab[x] : J[base + c]) * lam;
-      }
-    }
-  }
-
-  /**
-   * addTransposeTimes with every row active and every block's columns distinct: a block's rows
-   * share its columns, so each column's sum over the block's rows is kept in a register, not
-   * stored to r and read back at each row. r_c still gains the rows' terms in row order (the
-   * blocks in row order, a block's rows in order), skipping λ = 0 alike: the same sums.
-   */
-  private addTransposeTimesByBlock(r: Float64Array, lambda: Float64Array): void {
-    const start = this.byBlockStart!, slabAt = this.byBlockSlab, column = this.byBlockColumn, stride = this.blockStride, row0 = this.blockRow0, slab = this.slab;
-    for (let i = 0, blocks = stride.length; i < blocks; i++) {
-      const first = row0[i], last = row0[i + 1], ld = stride[i];
-      let nonzero = true;
-      for (let row = first; row < last; row++) if (lambda[row] === 0) nonzero = false;
-      // a joint's 6 rows (a ball's 3) or a distance's 1 with every λ nonzero (as good as always): the same sums, unrolled
-      if (nonzero && last - first === 6) { addSixRows(r, slab, slabAt, column, start[i], start[i + 1], ld, lambda, first); continue; }
-      // a ball's 3 rows alike
-      if (nonzero && last - first === 3) {
-        const l0 = lambda[first], l1 = lambda[first + 1], l2 = lambda[first + 2];
-        for (let e = start[i], end = start[i + 1]; e < end; e++) {
-          const c = column[e], x = slabAt[e];
-          let s = r[c];
-          s += slab[x] * l0; s += slab[x + ld] * l1; s += slab[x + 2 * ld] * l2;
-          r[c] = s;
-        }
-        continue;
-      }
-      if (nonzero && last - first === 1) {
-        const lam = lambda[first];
-        for (let e = start[i], end = start[i + 1]; e < end; e++) { const c = column[e]; r[c] = r[c] + slab[slabAt[e]] * lam; }
-        continue;
-      }
-      for (let e = start[i], end = start[i + 1]; e < end; e++) {
-        const c = column[e];
-        let s = r[c];
-        for (let row = first, x = slabAt[e]; row < last; row++, x += ld) {
-          const lam = lambda[row];
-          if (lam !== 0) s += slab[x] * lam;
-        }
-        r[c] = s;
       }
     }
   }
@@ -436,21 +398,5 @@ export class ConstraintRows {
       v[c] -= s / W[c];
     }
     return true;
-  }
-}
-
-/**
- * r_c += Σ_k J[first + k][c] λ[first + k] over a block's six rows, in row order (as
- * addTransposeTimesByBlock's loop sums them), for the block's columns e ∈ [from, to): slab
- * place slabAt[e] in its first row, row stride ld.
- */
-function addSixRows(r: Float64Array, slab: Float64Array, slabAt: Int32Array, column: Int32Array, from: number, to: number, ld: number, lambda: Float64Array, first: number): void {
-  const l0 = lambda[first], l1 = lambda[first + 1], l2 = lambda[first + 2], l3 = lambda[first + 3], l4 = lambda[first + 4], l5 = lambda[first + 5];
-  for (let e = from; e < to; e++) {
-    const c = column[e], x = slabAt[e];
-    let s = r[c];
-    s += slab[x] * l0; s += slab[x + ld] * l1; s += slab[x + 2 * ld] * l2;
-    s += slab[x + 3 * ld] * l3; s += slab[x + 4 * ld] * l4; s += slab[x + 5 * ld] * l5;
-    r[c] = s;
   }
 }
