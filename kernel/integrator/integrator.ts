@@ -381,7 +381,7 @@ export class Integrator {
     const { system, constraints, scheme } = this;
     // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
     const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
-    const n = this.size;
+    const n = this.size, m = this.rows;
     let ma = constraints.activeCount, N = n + ma;
     this.setTime(t1);
     const step = this.increment;
@@ -398,8 +398,7 @@ export class Integrator {
     this.afterUnchecked = false;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
-      // on R³ × SO(3) followProduct made the moving poses' rotations at this iterate
-      constraints.evaluate(true, false, this.eta !== null);
+      constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) followProduct made the poses' rotations
       const phiMax = constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
@@ -427,7 +426,13 @@ export class Integrator {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
       }
-      const rhs = lin.correction(constraints, betaP, this.lambda);
+      const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi, lambda = this.lambda;
+      for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
+      if (ma === m) for (let k = 0; k < ma; k++) rhs[n + k] = -phi[k];
+      else for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
+      lin.solve(rhs);
+      if (ma === m) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
+      else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
       if (this.eta) correctionToProduct(this.poses, this.rotations, rhs);
       // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot
       // loop), and q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its

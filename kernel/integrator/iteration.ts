@@ -213,23 +213,6 @@ export class IterationSystem {
     return p ? this.luNonzero.factorCompact(p.values, p.entries, S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
   }
 
-  /**
-   * The Newton correction on the last `factor`'s LU: rhs = (−r/β', −Φ of the active rows)
-   * solved, λ of the active rows += β' Δλ; returns rhs (its first n the tangent correction).
-   * Where every row is active (active[k] = k) the rows are read in place.
-   */
-  correction(constraints: ConstraintRows, betaP: number, lambda: Float64Array): Float64Array {
-    const n = this.n, rhs = this.rhs, r = this.r, active = constraints.active, phi = constraints.phi, ma = constraints.activeCount;
-    for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
-    const all = ma === constraints.count;
-    if (all) for (let k = 0; k < ma; k++) rhs[n + k] = -phi[k];
-    else for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
-    this.solve(rhs);
-    if (all) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
-    else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
-    return rhs;
-  }
-
   /** Solve with the last `factor`'s LU, in place. */
   solve(rhs: Float64Array): void {
     if (this.dense) this.luSmall.solve(rhs); else this.luNonzero.solve(rhs);
