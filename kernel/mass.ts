@@ -60,8 +60,16 @@ const hBuf = new Float64Array(6);
 /**
  * A 6×6 mass block's nonzero entries, row by row: row i's columns are col[start[i] .. start[i + 1]).
  * `dense`: enough of them (a third or more) that the product over all 36 costs less than the lists.
+ * `rigid`: a dense block zero wherever a rigid body's is (RIGID_ZEROS), its product written out
+ * over the other 24 entries.
  */
-export interface MassPattern { start: Int32Array; col: Int32Array; dense: boolean }
+export interface MassPattern { start: Int32Array; col: Int32Array; dense: boolean; rigid?: boolean }
+
+/**
+ * The entries a rigid body's mass block [I, m [c]ₓᵀ; m [c]ₓ, m 1] has as zeros whatever its
+ * centre and inertia: the two skew blocks' diagonals and the translational block's off-diagonals.
+ */
+const RIGID_ZEROS = [3, 10, 17, 18, 25, 32, 22, 23, 27, 29, 33, 34];
 
 /** The nonzero pattern of M (a point mass's has 3 entries of 36; a car's parts 16–24). */
 export function massPattern(M: Float64Array): MassPattern {
@@ -70,7 +78,8 @@ export function massPattern(M: Float64Array): MassPattern {
     for (let j = 0; j < 6; j++) if (M[i * 6 + j] !== 0) col.push(j);
     start[i + 1] = col.length;
   }
-  return { start, col: Int32Array.from(col), dense: col.length >= 12 };
+  const dense = col.length >= 12;
+  return { start, col: Int32Array.from(col), dense, rigid: dense && RIGID_ZEROS.every((e) => M[e] === 0) };
 }
 
 /**
@@ -80,6 +89,17 @@ export function massPattern(M: Float64Array): MassPattern {
  * from +0 is never −0).
  */
 export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPattern, xi: ArrayLike<number>, xiOff: number): Float64Array {
+  if (pattern.rigid) {
+    // the dense sums less the rigid zeros' terms (24 of 36), each row's in column order
+    const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
+    out[0] = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
+    out[1] = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
+    out[2] = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
+    out[3] = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
+    out[4] = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
+    out[5] = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
+    return out;
+  }
   if (pattern.dense) {
     const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
     for (let i = 0, r = 0; i < 6; i++, r += 6) out[i] = 0 + M[r] * x0 + M[r + 1] * x1 + M[r + 2] * x2 + M[r + 3] * x3 + M[r + 4] * x4 + M[r + 5] * x5;
