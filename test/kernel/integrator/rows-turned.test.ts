@@ -34,4 +34,19 @@ describe('the rows with shared rotations', () => {
       expect(turned).toBeGreaterThan(0);
     });
   }
+
+  it('on R³ × SO(3) the rotations the integrator made at its last iterate are the ones the rows make (claimTurn)', () => {
+    const sim = prepareSimulation(parseAssembly(readFileSync('examples/dw-corner-bump.kinemate.json', 'utf8')), { lieGroup: 'R3xSO3' });
+    const integrator = sim.integrator;
+    for (let k = 1; k <= 20; k++) expect(integrator.step(0.001, k * 0.001)).toBe(true);
+    const rows = (integrator as unknown as { constraints: ConstraintRows }).constraints;
+    const inside = rows as unknown as { claimed: Uint8Array; slab: Float64Array };
+    expect(inside.claimed.some((c) => c === 1)).toBe(true);
+    // the claimed turns as the step's last followProduct left them (the state has not moved since)
+    rows.evaluate(true, false, true);
+    const phi = rows.phi.slice(), slab = inside.slab.slice();
+    rows.evaluate(true, false);
+    phi.forEach((x, r) => expect(Object.is(rows.phi[r], x), `row ${r}`).toBe(true));
+    slab.forEach((x, e) => expect(Object.is(inside.slab[e], x), `J entry ${e}`).toBe(true));
+  });
 });
