@@ -57,8 +57,18 @@ export function jointRows(
   cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
   trig: Float64Array | null = null,
 ): void {
+  const type = joint.type;
+  if (type !== 'ball' && type !== 'universal' && joint.slides[1] < 0 && joint.slides[2] < 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
+  else jointRowsGeneral(joint, RA, RB, state, offsets, cols, n, rows, residual, jacobian, trig);
+}
+
+/** jointRows by its general code, every joint type (the reference hingeRows is tested against, bit for bit). */
+export function jointRowsGeneral(
+  joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
+  cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
+  trig: Float64Array | null = null,
+): void {
   const { type, fa, fb, L } = joint;
-  if (type === 'revolute' && joint.slides[0] < 0) { hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig); return; }
   const pa = fa.origin, pb = fb.origin, oA = offsets[0], oB = offsets[1];
   // origin rows: O_b − O_a − Σ slide·axis_a (the dual pass's order of operations)
   const pa0 = pa[0], pa1 = pa[1], pa2 = pa[2], pb0 = pb[0], pb1 = pb[1], pb2 = pb[2];
@@ -227,8 +237,9 @@ function addTurnGradient(jac: Float64Array, at: number, R: Float64Array, local: 
 }
 
 /**
- * jointRows for a revolute (rows 0..5, no slide), every entry by the same operations in the
- * same order, written in one function: jointRows' helpers (rigidPointRows, turnRows) were not
+ * jointRows for a joint of origin, axis and angle rows with at most a slide along z_a (a
+ * revolute, slider, cylindrical or fastened joint), every entry by the same operations in the
+ * same order as jointRowsGeneral, written in one function: jointRows' helpers (rigidPointRows, turnRows) were not
  * inlined by V8 (its budget spent on jointRows), and the world directions went through scratch
  * arrays; here they stay in registers. The car's twelve revolutes are most of its rows' time.
  */
@@ -240,10 +251,20 @@ function hingeRows(
   const pa0 = pa[0], pa1 = pa[1], pa2 = pa[2], pb0 = pb[0], pb1 = pb[1], pb2 = pb[2];
   const A0 = RA[0], A1 = RA[1], A2 = RA[2], A3 = RA[3], A4 = RA[4], A5 = RA[5], A6 = RA[6], A7 = RA[7], A8 = RA[8];
   const B0 = RB[0], B1 = RB[1], B2 = RB[2], B3 = RB[3], B4 = RB[4], B5 = RB[5], B6 = RB[6], B7 = RB[7], B8 = RB[8];
-  // origin rows: O_b − O_a
-  residual[0] = (B0 * pb0 + B1 * pb1 + B2 * pb2 + state[oB]) - (A0 * pa0 + A1 * pa1 + A2 * pa2 + state[oA]);
-  residual[1] = (B3 * pb0 + B4 * pb1 + B5 * pb2 + state[oB + 1]) - (A3 * pa0 + A4 * pa1 + A5 * pa2 + state[oA + 1]);
-  residual[2] = (B6 * pb0 + B7 * pb1 + B8 * pb2 + state[oB + 2]) - (A6 * pa0 + A7 * pa1 + A8 * pa2 + state[oA + 2]);
+  // origin rows: O_b − O_a − slide·z_a
+  let d0 = (B0 * pb0 + B1 * pb1 + B2 * pb2 + state[oB]) - (A0 * pa0 + A1 * pa1 + A2 * pa2 + state[oA]);
+  let d1 = (B3 * pb0 + B4 * pb1 + B5 * pb2 + state[oB + 1]) - (A3 * pa0 + A4 * pa1 + A5 * pa2 + state[oA + 1]);
+  let d2 = (B6 * pb0 + B7 * pb1 + B8 * pb2 + state[oB + 2]) - (A6 * pa0 + A7 * pa1 + A8 * pa2 + state[oA + 2]);
+  const slide = joint.slides[0], lza = fa.z;
+  // the slid origin on A (local: p_a + slide·z_a), and z_a in the world, where there is a slide
+  let pe0 = pa0, pe1 = pa1, pe2 = pa2, za0 = 0, za1 = 0, za2 = 0;
+  if (slide >= 0) {
+    const x = state[offsets[2 + slide]], az0 = lza[0], az1 = lza[1], az2 = lza[2];
+    za0 = A0 * az0 + A1 * az1 + A2 * az2; za1 = A3 * az0 + A4 * az1 + A5 * az2; za2 = A6 * az0 + A7 * az1 + A8 * az2;
+    d0 = d0 - za0 * x; d1 = d1 - za1 * x; d2 = d2 - za2 * x;
+    pe0 = pa0 + x * az0; pe1 = pa1 + x * az1; pe2 = pa2 + x * az2;
+  }
+  residual[0] = d0; residual[1] = d1; residual[2] = d2;
   // world directions x_a, y_a (R_a), z_b, x_b (R_b)
   const lxa = fa.x, lya = fa.y, lzb = fb.z, lxb = fb.x;
   const ax0 = lxa[0], ax1 = lxa[1], ax2 = lxa[2], ay0 = lya[0], ay1 = lya[1], ay2 = lya[2];
@@ -269,13 +290,13 @@ function hingeRows(
   const k2 = (2 * L) / ru, fx = k2 * (-s - q * c), fy = k2 * (c - q * s);
   if (cA >= 0) {
     // rows 0..2: −R_a (ω × p_a + v) (rigidPointRows, sign −1)
-    jac[cA] = 0 - (-A1 * pa2 + A2 * pa1); jac[cA + 1] = 0 - (A0 * pa2 - A2 * pa0); jac[cA + 2] = 0 - (-A0 * pa1 + A1 * pa0);
+    jac[cA] = 0 - (-A1 * pe2 + A2 * pe1); jac[cA + 1] = 0 - (A0 * pe2 - A2 * pe0); jac[cA + 2] = 0 - (-A0 * pe1 + A1 * pe0);
     jac[cA + 3] = 0 - A0; jac[cA + 4] = 0 - A1; jac[cA + 5] = 0 - A2;
     let e = n + cA;
-    jac[e] = 0 - (-A4 * pa2 + A5 * pa1); jac[e + 1] = 0 - (A3 * pa2 - A5 * pa0); jac[e + 2] = 0 - (-A3 * pa1 + A4 * pa0);
+    jac[e] = 0 - (-A4 * pe2 + A5 * pe1); jac[e + 1] = 0 - (A3 * pe2 - A5 * pe0); jac[e + 2] = 0 - (-A3 * pe1 + A4 * pe0);
     jac[e + 3] = 0 - A3; jac[e + 4] = 0 - A4; jac[e + 5] = 0 - A5;
     e += n;
-    jac[e] = 0 - (-A7 * pa2 + A8 * pa1); jac[e + 1] = 0 - (A6 * pa2 - A8 * pa0); jac[e + 2] = 0 - (-A6 * pa1 + A7 * pa0);
+    jac[e] = 0 - (-A7 * pe2 + A8 * pe1); jac[e + 1] = 0 - (A6 * pe2 - A8 * pe0); jac[e + 2] = 0 - (-A6 * pe1 + A7 * pe0);
     jac[e + 3] = 0 - A6; jac[e + 4] = 0 - A7; jac[e + 5] = 0 - A8;
     // rows 3..5 (turnRows, A): u = R_aᵀ z_b, t = R_aᵀ x_b; rows 3, 4 on u with x_a, y_a; row 5: fx x_a × t + fy y_a × t
     const u0 = A0 * zb0 + A3 * zb1 + A6 * zb2, u1 = A1 * zb0 + A4 * zb1 + A7 * zb2, u2 = A2 * zb0 + A5 * zb1 + A8 * zb2;
@@ -316,6 +337,11 @@ function hingeRows(
     jac[e + 1] = (0 + fx * (bx2 * u0 - bx0 * u2)) + fy * (bx2 * t0 - bx0 * t2);
     jac[e + 2] = (0 + fx * (bx0 * u1 - bx1 * u0)) + fy * (bx0 * t1 - bx1 * t0);
     jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+  }
+  // the slide's column: −z_a (written after the body columns, as jointRows does)
+  if (slide >= 0 && cols[2 + slide] >= 0) {
+    const col = cols[2 + slide];
+    jac[col] = -za0; jac[n + col] = -za1; jac[2 * n + col] = -za2;
   }
   if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
     jac[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
