@@ -59,6 +59,7 @@ export function jointRows(
 ): void {
   const type = joint.type;
   if (type !== 'ball' && type !== 'universal' && joint.slides[1] < 0 && joint.slides[2] < 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
+  else if (type === 'ball') ballRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian);
   else jointRowsGeneral(joint, RA, RB, state, offsets, cols, n, rows, residual, jacobian, trig);
 }
 
@@ -345,5 +346,46 @@ function hingeRows(
   }
   if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
     jac[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
+  }
+}
+
+/** jointRows for a ball (origin rows 0..2), as jointRowsGeneral computes them, in one function (hingeRows' reasons). */
+function ballRows(
+  joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
+  cols: Int32Array, n: number, residual: Float64Array, jacobian: Float64Array | null,
+): void {
+  const pa = joint.fa.origin, pb = joint.fb.origin, oA = offsets[0], oB = offsets[1];
+  const pa0 = pa[0], pa1 = pa[1], pa2 = pa[2], pb0 = pb[0], pb1 = pb[1], pb2 = pb[2];
+  const A0 = RA[0], A1 = RA[1], A2 = RA[2], A3 = RA[3], A4 = RA[4], A5 = RA[5], A6 = RA[6], A7 = RA[7], A8 = RA[8];
+  const B0 = RB[0], B1 = RB[1], B2 = RB[2], B3 = RB[3], B4 = RB[4], B5 = RB[5], B6 = RB[6], B7 = RB[7], B8 = RB[8];
+  residual[0] = (B0 * pb0 + B1 * pb1 + B2 * pb2 + state[oB]) - (A0 * pa0 + A1 * pa1 + A2 * pa2 + state[oA]);
+  residual[1] = (B3 * pb0 + B4 * pb1 + B5 * pb2 + state[oB + 1]) - (A3 * pa0 + A4 * pa1 + A5 * pa2 + state[oA + 1]);
+  residual[2] = (B6 * pb0 + B7 * pb1 + B8 * pb2 + state[oB + 2]) - (A6 * pa0 + A7 * pa1 + A8 * pa2 + state[oA + 2]);
+  if (!jacobian) return;
+  const jac = jacobian, cA = cols[0], cB = cols[1];
+  // (a ball has no scalar columns; were one given, it is zeroed as jointRowsGeneral does)
+  for (let k = 2; k < cols.length; k++) {
+    const col = cols[k];
+    if (col >= 0) for (let e = col, end = 3 * n; e < end; e += n) jac[e] = 0;
+  }
+  if (cA >= 0) {
+    jac[cA] = 0 - (-A1 * pa2 + A2 * pa1); jac[cA + 1] = 0 - (A0 * pa2 - A2 * pa0); jac[cA + 2] = 0 - (-A0 * pa1 + A1 * pa0);
+    jac[cA + 3] = 0 - A0; jac[cA + 4] = 0 - A1; jac[cA + 5] = 0 - A2;
+    let e = n + cA;
+    jac[e] = 0 - (-A4 * pa2 + A5 * pa1); jac[e + 1] = 0 - (A3 * pa2 - A5 * pa0); jac[e + 2] = 0 - (-A3 * pa1 + A4 * pa0);
+    jac[e + 3] = 0 - A3; jac[e + 4] = 0 - A4; jac[e + 5] = 0 - A5;
+    e += n;
+    jac[e] = 0 - (-A7 * pa2 + A8 * pa1); jac[e + 1] = 0 - (A6 * pa2 - A8 * pa0); jac[e + 2] = 0 - (-A6 * pa1 + A7 * pa0);
+    jac[e + 3] = 0 - A6; jac[e + 4] = 0 - A7; jac[e + 5] = 0 - A8;
+  }
+  if (cB >= 0) {
+    jac[cB] = 0 + (-B1 * pb2 + B2 * pb1); jac[cB + 1] = 0 + (B0 * pb2 - B2 * pb0); jac[cB + 2] = 0 + (-B0 * pb1 + B1 * pb0);
+    jac[cB + 3] = 0 + B0; jac[cB + 4] = 0 + B1; jac[cB + 5] = 0 + B2;
+    let e = n + cB;
+    jac[e] = 0 + (-B4 * pb2 + B5 * pb1); jac[e + 1] = 0 + (B3 * pb2 - B5 * pb0); jac[e + 2] = 0 + (-B3 * pb1 + B4 * pb0);
+    jac[e + 3] = 0 + B3; jac[e + 4] = 0 + B4; jac[e + 5] = 0 + B5;
+    e += n;
+    jac[e] = 0 + (-B7 * pb2 + B8 * pb1); jac[e + 1] = 0 + (B6 * pb2 - B8 * pb0); jac[e + 2] = 0 + (-B6 * pb1 + B7 * pb0);
+    jac[e + 3] = 0 + B6; jac[e + 4] = 0 + B7; jac[e + 5] = 0 + B8;
   }
 }

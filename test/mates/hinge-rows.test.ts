@@ -1,6 +1,6 @@
 /**
- * jointRows' one-function path for joints of origin, axis and angle rows with at most a slide
- * along z_a (hingeRows: a revolute, slider, cylindrical or fastened joint) against its general
+ * jointRows' one-function paths — joints of origin, axis and angle rows with at most a slide
+ * along z_a (hingeRows: a revolute, slider, cylindrical or fastened joint), and balls — against its general
  * code (jointRowsGeneral), bit for bit — a zero's sign too: every angle and slide slot, each
  * part's columns present or dropped, random frames, rotations and state. The general code
  * against the dual pass is joint-rows.test.ts.
@@ -25,25 +25,26 @@ function compare(input: JointRowsInput, r: Rand, cA: number, cB: number, label: 
   const state = Float64Array.from({ length: 16 }, () => between(r, -2, 2));
   const offsets = Int32Array.of(0, 7, 14, 15);
   const RA = Float64Array.from({ length: 9 }, () => between(r, -1, 1)), RB = Float64Array.from({ length: 9 }, () => between(r, -1, 1));
-  const res1 = new Float64Array(6).fill(NaN), res2 = new Float64Array(6).fill(NaN);
-  const jac1 = new Float64Array(6 * n).fill(NaN), jac2 = new Float64Array(6 * n).fill(NaN);
+  const rows = input.type === 'ball' ? 3 : 6;
+  const res1 = new Float64Array(rows).fill(NaN), res2 = new Float64Array(rows).fill(NaN);
+  const jac1 = new Float64Array(rows * n).fill(NaN), jac2 = new Float64Array(rows * n).fill(NaN);
   const trig1 = new Float64Array(2), trig2 = new Float64Array(2);
-  jointRows(input, RA, RB, state, offsets, cols, n, 6, res1, jac1, trig1);
-  jointRowsGeneral(input, RA, RB, state, offsets, cols, n, 6, res2, jac2, trig2);
-  for (let i = 0; i < 6; i++) expect(Object.is(res1[i], res2[i]), `${label} row ${i}: ${res1[i]} vs ${res2[i]}`).toBe(true);
+  jointRows(input, RA, RB, state, offsets, cols, n, rows, res1, jac1, trig1);
+  jointRowsGeneral(input, RA, RB, state, offsets, cols, n, rows, res2, jac2, trig2);
+  for (let i = 0; i < rows; i++) expect(Object.is(res1[i], res2[i]), `${label} row ${i}: ${res1[i]} vs ${res2[i]}`).toBe(true);
   for (let i = 0; i < jac1.length; i++) expect(Object.is(jac1[i], jac2[i]), `${label} J[${i}]: ${jac1[i]} vs ${jac2[i]}`).toBe(true);
   expect(Array.from(trig1)).toEqual(Array.from(trig2));
   // values alone
-  const res3 = new Float64Array(6);
-  jointRows(input, RA, RB, state, offsets, cols, n, 6, res3, null);
-  for (let i = 0; i < 6; i++) expect(Object.is(res3[i], res2[i]), `${label} values row ${i}`).toBe(true);
+  const res3 = new Float64Array(rows);
+  jointRows(input, RA, RB, state, offsets, cols, n, rows, res3, null);
+  for (let i = 0; i < rows; i++) expect(Object.is(res3[i], res2[i]), `${label} values row ${i}`).toBe(true);
   return jac1.length;
 }
 
-describe('a hinge\'s rows in one function', () => {
+describe('a hinge\'s or a ball\'s rows in one function', () => {
   // [type, angle slot, slide slot]: as the joints' coordinates fall (and the other order)
   const cases: [string, number, number][] = [
-    ['revolute', 0, -1], ['revolute', -1, -1], ['slider', -1, 0], ['cylindrical', 1, 0], ['cylindrical', 0, 1], ['fastened', -1, -1],
+    ['revolute', 0, -1], ['revolute', -1, -1], ['slider', -1, 0], ['cylindrical', 1, 0], ['cylindrical', 0, 1], ['fastened', -1, -1], ['ball', -1, -1],
   ];
   for (const [type, angle, slide] of cases) {
     it(`${type} (angle ${angle}, slide ${slide})`, () => {
