@@ -29,7 +29,6 @@ export interface TyreValuesInput {
 const RW = new Float64Array(9), RR = new Float64Array(9);
 const c = new Float64Array(3), a = new Float64Array(3), s = new Float64Array(3), x = new Float64Array(3), r = new Float64Array(3);
 const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3), arm = new Float64Array(3), tmp = new Float64Array(3);
-const q = new Float64Array(12);
 
 /** out = u / |u| with |u| by Math.hypot's bits (dvNormalize's value; hypotInto: no number passed or returned, none boxed). */
 function normalize(out: Float64Array, u: Float64Array): void {
@@ -109,20 +108,20 @@ export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: Arr
   contact(e, state, offsets);
   const p = e.last.penetration;
   const count = e.roadAt ? 12 : 6;
-  for (let i = 0; i < count; i++) q[i] = 0;
   e.last.force = 0;
   let N = 0;
   if (p > 0) {
     N = p * e.stiffness;
     if (e.damping !== 0) N = N + dampingTerm(e, state, offsets, xi);
   }
+  // into Q itself (zeroed, then each slot added once: the scratch's 0 + … as before), not through a scratch copied out
+  for (let i = 0; i < count; i++) Q[i] = 0;
   if (p > 0 && N > 0) {
     e.last.force = N;
     load[0] = N;
-    apply(0, RW, state, offsets[0], 1);
-    if (e.roadAt) apply(6, RR, state, offsets[1], -1);
+    apply(Q, 0, RW, state, offsets[0], 1);
+    if (e.roadAt) apply(Q, 6, RR, state, offsets[1], -1);
   }
-  for (let i = 0; i < count; i++) Q[i] = q[i];
 }
 
 /**
@@ -131,7 +130,7 @@ export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: Arr
  * The body's axes R eᵢ are R's columns and its origin R 0 + t is t: the dual pass's products by
  * 1 and 0 differ from these only in a zero's sign, which q's 0 + … (each slot added once) erases.
  */
-function apply(b: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
+function apply(q: Float64Array, b: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
   const N = load[0];
   // lever × (0, 0, N), written as dvCross writes it (its zero products kept: the same signs of zero)
   const l0 = x[0] - state[off], l1 = x[1] - state[off + 1], l2 = x[2] - state[off + 2];
