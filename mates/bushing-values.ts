@@ -29,7 +29,7 @@ export interface BushingValuesInput {
 const RA = new Float64Array(9), RB = new Float64Array(9);
 const fa = new Float64Array(9), fb = new Float64Array(9), rr = new Float64Array(9);
 const oa = new Float64Array(3), ob = new Float64Array(3), sep = new Float64Array(3), vee = new Float64Array(3);
-const F = new Float64Array(3), M = new Float64Array(3), q = new Float64Array(12);
+const F = new Float64Array(3), M = new Float64Array(3);
 
 function dot(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
   return a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2];
@@ -91,28 +91,27 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   }
   const force = last.force, torque = last.moment, at = last.at;
   for (let i = 0; i < 3; i++) { force[i] = F[i]; torque[i] = M[i]; at[i] = ob[i]; }
-  for (let i = 0; i < 12; i++) q[i] = 0;
-  apply(1, RB, state, offsets[1], 1);
-  apply(0, RA, state, offsets[0], -1);
-  for (let i = 0; i < 12; i++) Q[i] = q[i];
+  // into Q itself (zeroed, then each slot added once), not through a scratch copied out
+  for (let i = 0; i < 12; i++) Q[i] = 0;
+  apply(Q, 1, RB, state, offsets[1], 1);
+  apply(Q, 0, RA, state, offsets[0], -1);
 }
 
-const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
 const ORIGIN = Float64Array.of(0, 0, 0);
-const axes = new Float64Array(9), origin = new Float64Array(3), lever = new Float64Array(3), moment = new Float64Array(3);
 
-/** BodyForceBlock.apply's values: the world force F at ob and moment M on body k, times sign. */
-function apply(k: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
-  for (let i = 0; i < 3; i++) turn(axes, 3 * i, R, E[i]);
-  place(origin, R, state, off, ORIGIN);
-  for (let i = 0; i < 3; i++) lever[i] = ob[i] - origin[i];
-  moment[0] = lever[1] * F[2] - lever[2] * F[1];
-  moment[1] = lever[2] * F[0] - lever[0] * F[2];
-  moment[2] = lever[0] * F[1] - lever[1] * F[0];
-  for (let i = 0; i < 3; i++) moment[i] = moment[i] + M[i];
+/**
+ * BodyForceBlock.apply's values: the world force F at ob and moment M on body k, times sign. The
+ * body's axes R eᵢ are R's columns and its origin R 0 + t is t: the dual pass's products by 1
+ * and 0 differ from these only in a zero's sign, which q's 0 + … (each slot added once) erases.
+ */
+function apply(q: Float64Array, k: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
+  const l0 = ob[0] - state[off], l1 = ob[1] - state[off + 1], l2 = ob[2] - state[off + 2];
+  const F0 = F[0], F1 = F[1], F2 = F[2];
+  const m0 = (l1 * F2 - l2 * F1) + M[0], m1 = (l2 * F0 - l0 * F2) + M[1], m2 = (l0 * F1 - l1 * F0) + M[2];
   const b = 6 * k;
   for (let i = 0; i < 3; i++) {
-    q[b + 3 + i] = q[b + 3 + i] + dot(axes, 3 * i, F, 0) * sign;
-    q[b + i] = q[b + i] + dot(axes, 3 * i, moment, 0) * sign;
+    const e0 = R[i], e1 = R[3 + i], e2 = R[6 + i];
+    q[b + 3 + i] = q[b + 3 + i] + (e0 * F0 + e1 * F1 + e2 * F2) * sign;
+    q[b + i] = q[b + i] + (e0 * m0 + e1 * m1 + e2 * m2) * sign;
   }
 }

@@ -180,33 +180,30 @@ export function exactDistanceRow(RA: Float64Array, RB: Float64Array, state: Floa
   const cA = cols[0], cB = cols[1];
   // both bodies' six columns, all of the row, are written below: the fill only where one is fixed (a builtin call: ~1.5 % of the rows' time)
   if (cA < 0 || cB < 0 || n !== 12) jac.fill(0, 0, n);
-  // d and l from dl (numbers passed to distanceColumns, which V8 does not inline, would be boxed)
-  if (cA >= 0) distanceColumns(jac, cA, RA, localA, true);
-  if (cB >= 0) distanceColumns(jac, cB, RB, localB, false);
-}
-
-/**
- * (d · dD)/l at one body's six columns (d, l: dl's), dD its point's seeds (negated for A: 0 − x): the ω
- * columns' seeds as seedTurns makes them, here in registers (no round trip through its array).
- */
-function distanceColumns(jac: Float64Array, col: number, R: Float64Array, p: ArrayLike<number>, negate: boolean): void {
-  const d0 = dl[0], d1 = dl[1], d2 = dl[2], l = dl[3];
-  const px = p[0], py = p[1], pz = p[2];
-  const r0 = R[0], r1 = R[1], r2 = R[2], r3 = R[3], r4 = R[4], r5 = R[5], r6 = R[6], r7 = R[7], r8 = R[8];
-  // component i's seed in ω column j: aj (i = 0), bj (1), cj (2)
-  let a0 = -r1 * pz + r2 * py, a1 = r0 * pz - r2 * px, a2 = -r0 * py + r1 * px;
-  let b0 = -r4 * pz + r5 * py, b1 = r3 * pz - r5 * px, b2 = -r3 * py + r4 * px;
-  let c0 = -r7 * pz + r8 * py, c1 = r6 * pz - r8 * px, c2 = -r6 * py + r7 * px;
-  // v column j: R's column j
-  let e0 = r0, e1 = r1, e2 = r2, f0 = r3, f1 = r4, f2 = r5, g0 = r6, g1 = r7, g2 = r8;
-  if (negate) {
-    a0 = 0 - a0; a1 = 0 - a1; a2 = 0 - a2; b0 = 0 - b0; b1 = 0 - b1; b2 = 0 - b2; c0 = 0 - c0; c1 = 0 - c1; c2 = 0 - c2;
-    e0 = 0 - e0; e1 = 0 - e1; e2 = 0 - e2; f0 = 0 - f0; f1 = 0 - f1; f2 = 0 - f2; g0 = 0 - g0; g1 = 0 - g1; g2 = 0 - g2;
+  // (d · dD)/l at each body's six columns, dD its point's seeds (negated for A: 0 − x), as
+  // distanceColumns computes them, written here: V8 did not inline distanceColumns
+  if (cA >= 0) {
+    const r0 = RA[0], r1 = RA[1], r2 = RA[2], r3 = RA[3], r4 = RA[4], r5 = RA[5], r6 = RA[6], r7 = RA[7], r8 = RA[8];
+    const a0 = 0 - (-r1 * az + r2 * ay), a1 = 0 - (r0 * az - r2 * ax), a2 = 0 - (-r0 * ay + r1 * ax);
+    const b0 = 0 - (-r4 * az + r5 * ay), b1 = 0 - (r3 * az - r5 * ax), b2 = 0 - (-r3 * ay + r4 * ax);
+    const c0 = 0 - (-r7 * az + r8 * ay), c1 = 0 - (r6 * az - r8 * ax), c2 = 0 - (-r6 * ay + r7 * ax);
+    jac[cA] = (d0 * a0 + d1 * b0 + d2 * c0) / l;
+    jac[cA + 1] = (d0 * a1 + d1 * b1 + d2 * c1) / l;
+    jac[cA + 2] = (d0 * a2 + d1 * b2 + d2 * c2) / l;
+    jac[cA + 3] = (d0 * (0 - r0) + d1 * (0 - r3) + d2 * (0 - r6)) / l;
+    jac[cA + 4] = (d0 * (0 - r1) + d1 * (0 - r4) + d2 * (0 - r7)) / l;
+    jac[cA + 5] = (d0 * (0 - r2) + d1 * (0 - r5) + d2 * (0 - r8)) / l;
   }
-  jac[col] = (d0 * a0 + d1 * b0 + d2 * c0) / l;
-  jac[col + 1] = (d0 * a1 + d1 * b1 + d2 * c1) / l;
-  jac[col + 2] = (d0 * a2 + d1 * b2 + d2 * c2) / l;
-  jac[col + 3] = (d0 * e0 + d1 * f0 + d2 * g0) / l;
-  jac[col + 4] = (d0 * e1 + d1 * f1 + d2 * g1) / l;
-  jac[col + 5] = (d0 * e2 + d1 * f2 + d2 * g2) / l;
+  if (cB >= 0) {
+    const r0 = RB[0], r1 = RB[1], r2 = RB[2], r3 = RB[3], r4 = RB[4], r5 = RB[5], r6 = RB[6], r7 = RB[7], r8 = RB[8];
+    const a0 = -r1 * bz + r2 * by, a1 = r0 * bz - r2 * bx, a2 = -r0 * by + r1 * bx;
+    const b0 = -r4 * bz + r5 * by, b1 = r3 * bz - r5 * bx, b2 = -r3 * by + r4 * bx;
+    const c0 = -r7 * bz + r8 * by, c1 = r6 * bz - r8 * bx, c2 = -r6 * by + r7 * bx;
+    jac[cB] = (d0 * a0 + d1 * b0 + d2 * c0) / l;
+    jac[cB + 1] = (d0 * a1 + d1 * b1 + d2 * c1) / l;
+    jac[cB + 2] = (d0 * a2 + d1 * b2 + d2 * c2) / l;
+    jac[cB + 3] = (d0 * r0 + d1 * r3 + d2 * r6) / l;
+    jac[cB + 4] = (d0 * r1 + d1 * r4 + d2 * r7) / l;
+    jac[cB + 5] = (d0 * r2 + d1 * r5 + d2 * r8) / l;
+  }
 }

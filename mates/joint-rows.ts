@@ -57,6 +57,18 @@ export function jointRows(
   cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
   trig: Float64Array | null = null,
 ): void {
+  const type = joint.type;
+  if (type !== 'ball' && type !== 'universal' && joint.slides[1] < 0 && joint.slides[2] < 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
+  else if (type === 'ball') ballRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian);
+  else jointRowsGeneral(joint, RA, RB, state, offsets, cols, n, rows, residual, jacobian, trig);
+}
+
+/** jointRows by its general code, every joint type (the reference hingeRows is tested against, bit for bit). */
+export function jointRowsGeneral(
+  joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
+  cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
+  trig: Float64Array | null = null,
+): void {
   const { type, fa, fb, L } = joint;
   const pa = fa.origin, pb = fb.origin, oA = offsets[0], oB = offsets[1];
   // origin rows: O_b − O_a − Σ slide·axis_a (the dual pass's order of operations)
@@ -67,11 +79,12 @@ export function jointRows(
     d[i] = ob - oa;
   }
   const ball = type === 'ball';
-  if (!ball) {
-    direction(xa, RA, fa.x); direction(ya, RA, fa.y); direction(za, RA, fa.z); direction(zb, RB, fb.z);
-  }
   // the slides' coordinate slots, read once (a revolute has none)
   const slides = joint.slides, slid = slides[0] >= 0 || slides[1] >= 0 || slides[2] >= 0;
+  if (!ball) {
+    // z_a is read only by a slide along it
+    direction(xa, RA, fa.x); direction(ya, RA, fa.y); if (slides[0] >= 0) direction(za, RA, fa.z); direction(zb, RB, fb.z);
+  }
   if (slid) for (let s = 0; s < 3; s++) {
     const k = slides[s];
     if (k < 0) continue;
@@ -180,17 +193,22 @@ function turnRows(jac: Float64Array, n: number, col: number, R: Float64Array, w:
   for (let r = r5 + 3; r < r5 + 6; r++) jac[r] = 0;
 }
 
-/** Rows 0..2 at body columns col: sign · R (ω × p + v), written (0 + x: the sum into a zeroed row it was, the same bits). */
+/**
+ * Rows 0..2 at body columns col: sign · R (ω × p + v), written (0 + x: the sum into a zeroed row
+ * it was, the same bits); 0 − x for sign −1, which is 0 + (−1 · x) to the bit without the product.
+ */
 function rigidPointRows(jac: Float64Array, n: number, col: number, R: Float64Array, p: Float64Array | ArrayLike<number>, sign: number): void {
   const px = p[0], py = p[1], pz = p[2];
   for (let i = 0; i < 3; i++) {
     const r0 = R[3 * i], r1 = R[3 * i + 1], r2 = R[3 * i + 2], base = i * n + col;
-    jac[base] = 0 + sign * (-r1 * pz + r2 * py);
-    jac[base + 1] = 0 + sign * (r0 * pz - r2 * px);
-    jac[base + 2] = 0 + sign * (-r0 * py + r1 * px);
-    jac[base + 3] = 0 + sign * r0;
-    jac[base + 4] = 0 + sign * r1;
-    jac[base + 5] = 0 + sign * r2;
+    const s0 = -r1 * pz + r2 * py, s1 = r0 * pz - r2 * px, s2 = -r0 * py + r1 * px;
+    if (sign < 0) {
+      jac[base] = 0 - s0; jac[base + 1] = 0 - s1; jac[base + 2] = 0 - s2;
+      jac[base + 3] = 0 - r0; jac[base + 4] = 0 - r1; jac[base + 5] = 0 - r2;
+    } else {
+      jac[base] = 0 + s0; jac[base + 1] = 0 + s1; jac[base + 2] = 0 + s2;
+      jac[base + 3] = 0 + r0; jac[base + 4] = 0 + r1; jac[base + 5] = 0 + r2;
+    }
   }
 }
 
@@ -217,4 +235,157 @@ function addTurnGradient(jac: Float64Array, at: number, R: Float64Array, local: 
   jac[at] += k * (l1 * u2 - l2 * u1);
   jac[at + 1] += k * (l2 * u0 - l0 * u2);
   jac[at + 2] += k * (l0 * u1 - l1 * u0);
+}
+
+/**
+ * jointRows for a joint of origin, axis and angle rows with at most a slide along z_a (a
+ * revolute, slider, cylindrical or fastened joint), every entry by the same operations in the
+ * same order as jointRowsGeneral, written in one function: jointRows' helpers (rigidPointRows, turnRows) were not
+ * inlined by V8 (its budget spent on jointRows), and the world directions went through scratch
+ * arrays; here they stay in registers. The car's twelve revolutes are most of its rows' time.
+ */
+function hingeRows(
+  joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
+  cols: Int32Array, n: number, residual: Float64Array, jacobian: Float64Array | null, trig: Float64Array | null,
+): void {
+  const fa = joint.fa, fb = joint.fb, L = joint.L, pa = fa.origin, pb = fb.origin, oA = offsets[0], oB = offsets[1];
+  const pa0 = pa[0], pa1 = pa[1], pa2 = pa[2], pb0 = pb[0], pb1 = pb[1], pb2 = pb[2];
+  const A0 = RA[0], A1 = RA[1], A2 = RA[2], A3 = RA[3], A4 = RA[4], A5 = RA[5], A6 = RA[6], A7 = RA[7], A8 = RA[8];
+  const B0 = RB[0], B1 = RB[1], B2 = RB[2], B3 = RB[3], B4 = RB[4], B5 = RB[5], B6 = RB[6], B7 = RB[7], B8 = RB[8];
+  // origin rows: O_b − O_a − slide·z_a
+  let d0 = (B0 * pb0 + B1 * pb1 + B2 * pb2 + state[oB]) - (A0 * pa0 + A1 * pa1 + A2 * pa2 + state[oA]);
+  let d1 = (B3 * pb0 + B4 * pb1 + B5 * pb2 + state[oB + 1]) - (A3 * pa0 + A4 * pa1 + A5 * pa2 + state[oA + 1]);
+  let d2 = (B6 * pb0 + B7 * pb1 + B8 * pb2 + state[oB + 2]) - (A6 * pa0 + A7 * pa1 + A8 * pa2 + state[oA + 2]);
+  const slide = joint.slides[0], lza = fa.z;
+  // the slid origin on A (local: p_a + slide·z_a), and z_a in the world, where there is a slide
+  let pe0 = pa0, pe1 = pa1, pe2 = pa2, za0 = 0, za1 = 0, za2 = 0;
+  if (slide >= 0) {
+    const x = state[offsets[2 + slide]], az0 = lza[0], az1 = lza[1], az2 = lza[2];
+    za0 = A0 * az0 + A1 * az1 + A2 * az2; za1 = A3 * az0 + A4 * az1 + A5 * az2; za2 = A6 * az0 + A7 * az1 + A8 * az2;
+    d0 = d0 - za0 * x; d1 = d1 - za1 * x; d2 = d2 - za2 * x;
+    pe0 = pa0 + x * az0; pe1 = pa1 + x * az1; pe2 = pa2 + x * az2;
+  }
+  residual[0] = d0; residual[1] = d1; residual[2] = d2;
+  // world directions x_a, y_a (R_a), z_b, x_b (R_b)
+  const lxa = fa.x, lya = fa.y, lzb = fb.z, lxb = fb.x;
+  const ax0 = lxa[0], ax1 = lxa[1], ax2 = lxa[2], ay0 = lya[0], ay1 = lya[1], ay2 = lya[2];
+  const bz0 = lzb[0], bz1 = lzb[1], bz2 = lzb[2], bx0 = lxb[0], bx1 = lxb[1], bx2 = lxb[2];
+  const xa0 = A0 * ax0 + A1 * ax1 + A2 * ax2, xa1 = A3 * ax0 + A4 * ax1 + A5 * ax2, xa2 = A6 * ax0 + A7 * ax1 + A8 * ax2;
+  const ya0 = A0 * ay0 + A1 * ay1 + A2 * ay2, ya1 = A3 * ay0 + A4 * ay1 + A5 * ay2, ya2 = A6 * ay0 + A7 * ay1 + A8 * ay2;
+  const zb0 = B0 * bz0 + B1 * bz1 + B2 * bz2, zb1 = B3 * bz0 + B4 * bz1 + B5 * bz2, zb2 = B6 * bz0 + B7 * bz1 + B8 * bz2;
+  residual[3] = (zb0 * xa0 + zb1 * xa1 + zb2 * xa2) * L;
+  residual[4] = (zb0 * ya0 + zb1 * ya1 + zb2 * ya2) * L;
+  const xb0 = B0 * bx0 + B1 * bx1 + B2 * bx2, xb1 = B3 * bx0 + B4 * bx1 + B5 * bx2, xb2 = B6 * bx0 + B7 * bx1 + B8 * bx2;
+  let c = 1, s = 0;
+  if (joint.angle >= 0) { const theta = state[offsets[2 + joint.angle]]; c = Math.cos(theta); s = Math.sin(theta); }
+  if (trig) { trig[0] = c; trig[1] = s; }
+  const rx = xb0 * xa0 + xb1 * xa1 + xb2 * xa2, ry = xb0 * ya0 + xb1 * ya1 + xb2 * ya2;
+  const rt = c * ry + -(s * rx), ru = c * rx + s * ry + 1, q = rt / ru;
+  residual[5] = q * (2 * L);
+  if (!jacobian) return;
+  const jac = jacobian, cA = cols[0], cB = cols[1];
+  for (let k = 2; k < cols.length; k++) {
+    const col = cols[k];
+    if (col >= 0) for (let e = col, end = 6 * n; e < end; e += n) jac[e] = 0;
+  }
+  const k2 = (2 * L) / ru, fx = k2 * (-s - q * c), fy = k2 * (c - q * s);
+  if (cA >= 0) {
+    // rows 0..2: −R_a (ω × p_a + v) (rigidPointRows, sign −1)
+    jac[cA] = 0 - (-A1 * pe2 + A2 * pe1); jac[cA + 1] = 0 - (A0 * pe2 - A2 * pe0); jac[cA + 2] = 0 - (-A0 * pe1 + A1 * pe0);
+    jac[cA + 3] = 0 - A0; jac[cA + 4] = 0 - A1; jac[cA + 5] = 0 - A2;
+    let e = n + cA;
+    jac[e] = 0 - (-A4 * pe2 + A5 * pe1); jac[e + 1] = 0 - (A3 * pe2 - A5 * pe0); jac[e + 2] = 0 - (-A3 * pe1 + A4 * pe0);
+    jac[e + 3] = 0 - A3; jac[e + 4] = 0 - A4; jac[e + 5] = 0 - A5;
+    e += n;
+    jac[e] = 0 - (-A7 * pe2 + A8 * pe1); jac[e + 1] = 0 - (A6 * pe2 - A8 * pe0); jac[e + 2] = 0 - (-A6 * pe1 + A7 * pe0);
+    jac[e + 3] = 0 - A6; jac[e + 4] = 0 - A7; jac[e + 5] = 0 - A8;
+    // rows 3..5 (turnRows, A): u = R_aᵀ z_b, t = R_aᵀ x_b; rows 3, 4 on u with x_a, y_a; row 5: fx x_a × t + fy y_a × t
+    const u0 = A0 * zb0 + A3 * zb1 + A6 * zb2, u1 = A1 * zb0 + A4 * zb1 + A7 * zb2, u2 = A2 * zb0 + A5 * zb1 + A8 * zb2;
+    const t0 = A0 * xb0 + A3 * xb1 + A6 * xb2, t1 = A1 * xb0 + A4 * xb1 + A7 * xb2, t2 = A2 * xb0 + A5 * xb1 + A8 * xb2;
+    e += n;
+    jac[e] = 0 + L * (ax1 * u2 - ax2 * u1); jac[e + 1] = 0 + L * (ax2 * u0 - ax0 * u2); jac[e + 2] = 0 + L * (ax0 * u1 - ax1 * u0);
+    jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+    e += n;
+    jac[e] = 0 + L * (ay1 * u2 - ay2 * u1); jac[e + 1] = 0 + L * (ay2 * u0 - ay0 * u2); jac[e + 2] = 0 + L * (ay0 * u1 - ay1 * u0);
+    jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+    e += n;
+    jac[e] = (0 + fx * (ax1 * t2 - ax2 * t1)) + fy * (ay1 * t2 - ay2 * t1);
+    jac[e + 1] = (0 + fx * (ax2 * t0 - ax0 * t2)) + fy * (ay2 * t0 - ay0 * t2);
+    jac[e + 2] = (0 + fx * (ax0 * t1 - ax1 * t0)) + fy * (ay0 * t1 - ay1 * t0);
+    jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+  }
+  if (cB >= 0) {
+    // rows 0..2: R_b (ω × p_b + v) (rigidPointRows, sign 1)
+    jac[cB] = 0 + (-B1 * pb2 + B2 * pb1); jac[cB + 1] = 0 + (B0 * pb2 - B2 * pb0); jac[cB + 2] = 0 + (-B0 * pb1 + B1 * pb0);
+    jac[cB + 3] = 0 + B0; jac[cB + 4] = 0 + B1; jac[cB + 5] = 0 + B2;
+    let e = n + cB;
+    jac[e] = 0 + (-B4 * pb2 + B5 * pb1); jac[e + 1] = 0 + (B3 * pb2 - B5 * pb0); jac[e + 2] = 0 + (-B3 * pb1 + B4 * pb0);
+    jac[e + 3] = 0 + B3; jac[e + 4] = 0 + B4; jac[e + 5] = 0 + B5;
+    e += n;
+    jac[e] = 0 + (-B7 * pb2 + B8 * pb1); jac[e + 1] = 0 + (B6 * pb2 - B8 * pb0); jac[e + 2] = 0 + (-B6 * pb1 + B7 * pb0);
+    jac[e + 3] = 0 + B6; jac[e + 4] = 0 + B7; jac[e + 5] = 0 + B8;
+    // rows 3..5 (turnRows, B): u = R_bᵀ x_a, t = R_bᵀ y_a; row 3 z_b × u, row 4 z_b × t, row 5 fx x_b × u + fy x_b × t
+    const u0 = B0 * xa0 + B3 * xa1 + B6 * xa2, u1 = B1 * xa0 + B4 * xa1 + B7 * xa2, u2 = B2 * xa0 + B5 * xa1 + B8 * xa2;
+    const t0 = B0 * ya0 + B3 * ya1 + B6 * ya2, t1 = B1 * ya0 + B4 * ya1 + B7 * ya2, t2 = B2 * ya0 + B5 * ya1 + B8 * ya2;
+    e += n;
+    jac[e] = 0 + L * (bz1 * u2 - bz2 * u1); jac[e + 1] = 0 + L * (bz2 * u0 - bz0 * u2); jac[e + 2] = 0 + L * (bz0 * u1 - bz1 * u0);
+    jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+    e += n;
+    jac[e] = 0 + L * (bz1 * t2 - bz2 * t1); jac[e + 1] = 0 + L * (bz2 * t0 - bz0 * t2); jac[e + 2] = 0 + L * (bz0 * t1 - bz1 * t0);
+    jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+    e += n;
+    jac[e] = (0 + fx * (bx1 * u2 - bx2 * u1)) + fy * (bx1 * t2 - bx2 * t1);
+    jac[e + 1] = (0 + fx * (bx2 * u0 - bx0 * u2)) + fy * (bx2 * t0 - bx0 * t2);
+    jac[e + 2] = (0 + fx * (bx0 * u1 - bx1 * u0)) + fy * (bx0 * t1 - bx1 * t0);
+    jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
+  }
+  // the slide's column: −z_a (written after the body columns, as jointRows does)
+  if (slide >= 0 && cols[2 + slide] >= 0) {
+    const col = cols[2 + slide];
+    jac[col] = -za0; jac[n + col] = -za1; jac[2 * n + col] = -za2;
+  }
+  if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
+    jac[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
+  }
+}
+
+/** jointRows for a ball (origin rows 0..2), as jointRowsGeneral computes them, in one function (hingeRows' reasons). */
+function ballRows(
+  joint: JointRowsInput, RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array,
+  cols: Int32Array, n: number, residual: Float64Array, jacobian: Float64Array | null,
+): void {
+  const pa = joint.fa.origin, pb = joint.fb.origin, oA = offsets[0], oB = offsets[1];
+  const pa0 = pa[0], pa1 = pa[1], pa2 = pa[2], pb0 = pb[0], pb1 = pb[1], pb2 = pb[2];
+  const A0 = RA[0], A1 = RA[1], A2 = RA[2], A3 = RA[3], A4 = RA[4], A5 = RA[5], A6 = RA[6], A7 = RA[7], A8 = RA[8];
+  const B0 = RB[0], B1 = RB[1], B2 = RB[2], B3 = RB[3], B4 = RB[4], B5 = RB[5], B6 = RB[6], B7 = RB[7], B8 = RB[8];
+  residual[0] = (B0 * pb0 + B1 * pb1 + B2 * pb2 + state[oB]) - (A0 * pa0 + A1 * pa1 + A2 * pa2 + state[oA]);
+  residual[1] = (B3 * pb0 + B4 * pb1 + B5 * pb2 + state[oB + 1]) - (A3 * pa0 + A4 * pa1 + A5 * pa2 + state[oA + 1]);
+  residual[2] = (B6 * pb0 + B7 * pb1 + B8 * pb2 + state[oB + 2]) - (A6 * pa0 + A7 * pa1 + A8 * pa2 + state[oA + 2]);
+  if (!jacobian) return;
+  const jac = jacobian, cA = cols[0], cB = cols[1];
+  // (a ball has no scalar columns; were one given, it is zeroed as jointRowsGeneral does)
+  for (let k = 2; k < cols.length; k++) {
+    const col = cols[k];
+    if (col >= 0) for (let e = col, end = 3 * n; e < end; e += n) jac[e] = 0;
+  }
+  if (cA >= 0) {
+    jac[cA] = 0 - (-A1 * pa2 + A2 * pa1); jac[cA + 1] = 0 - (A0 * pa2 - A2 * pa0); jac[cA + 2] = 0 - (-A0 * pa1 + A1 * pa0);
+    jac[cA + 3] = 0 - A0; jac[cA + 4] = 0 - A1; jac[cA + 5] = 0 - A2;
+    let e = n + cA;
+    jac[e] = 0 - (-A4 * pa2 + A5 * pa1); jac[e + 1] = 0 - (A3 * pa2 - A5 * pa0); jac[e + 2] = 0 - (-A3 * pa1 + A4 * pa0);
+    jac[e + 3] = 0 - A3; jac[e + 4] = 0 - A4; jac[e + 5] = 0 - A5;
+    e += n;
+    jac[e] = 0 - (-A7 * pa2 + A8 * pa1); jac[e + 1] = 0 - (A6 * pa2 - A8 * pa0); jac[e + 2] = 0 - (-A6 * pa1 + A7 * pa0);
+    jac[e + 3] = 0 - A6; jac[e + 4] = 0 - A7; jac[e + 5] = 0 - A8;
+  }
+  if (cB >= 0) {
+    jac[cB] = 0 + (-B1 * pb2 + B2 * pb1); jac[cB + 1] = 0 + (B0 * pb2 - B2 * pb0); jac[cB + 2] = 0 + (-B0 * pb1 + B1 * pb0);
+    jac[cB + 3] = 0 + B0; jac[cB + 4] = 0 + B1; jac[cB + 5] = 0 + B2;
+    let e = n + cB;
+    jac[e] = 0 + (-B4 * pb2 + B5 * pb1); jac[e + 1] = 0 + (B3 * pb2 - B5 * pb0); jac[e + 2] = 0 + (-B3 * pb1 + B4 * pb0);
+    jac[e + 3] = 0 + B3; jac[e + 4] = 0 + B4; jac[e + 5] = 0 + B5;
+    e += n;
+    jac[e] = 0 + (-B7 * pb2 + B8 * pb1); jac[e + 1] = 0 + (B6 * pb2 - B8 * pb0); jac[e + 2] = 0 + (-B6 * pb1 + B7 * pb0);
+    jac[e + 3] = 0 + B6; jac[e + 4] = 0 + B7; jac[e + 5] = 0 + B8;
+  }
 }

@@ -29,8 +29,6 @@ export interface TyreValuesInput {
 const RW = new Float64Array(9), RR = new Float64Array(9);
 const c = new Float64Array(3), a = new Float64Array(3), s = new Float64Array(3), x = new Float64Array(3), r = new Float64Array(3);
 const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3), arm = new Float64Array(3), tmp = new Float64Array(3);
-const axes = new Float64Array(9), q = new Float64Array(12);
-const E = [Float64Array.of(1, 0, 0), Float64Array.of(0, 1, 0), Float64Array.of(0, 0, 1)];
 
 /** out = u / |u| with |u| by Math.hypot's bits (dvNormalize's value; hypotInto: no number passed or returned, none boxed). */
 function normalize(out: Float64Array, u: Float64Array): void {
@@ -110,35 +108,37 @@ export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: Arr
   contact(e, state, offsets);
   const p = e.last.penetration;
   const count = e.roadAt ? 12 : 6;
-  for (let i = 0; i < count; i++) q[i] = 0;
   e.last.force = 0;
   let N = 0;
   if (p > 0) {
     N = p * e.stiffness;
     if (e.damping !== 0) N = N + dampingTerm(e, state, offsets, xi);
   }
+  // into Q itself (zeroed, then each slot added once: the scratch's 0 + … as before), not through a scratch copied out
+  for (let i = 0; i < count; i++) Q[i] = 0;
   if (p > 0 && N > 0) {
     e.last.force = N;
     load[0] = N;
-    apply(0, RW, state, offsets[0], 1);
-    if (e.roadAt) apply(6, RR, state, offsets[1], -1);
+    apply(Q, 0, RW, state, offsets[0], 1);
+    if (e.roadAt) apply(Q, 6, RR, state, offsets[1], -1);
   }
-  for (let i = 0; i < count; i++) Q[i] = q[i];
 }
 
-/** BodyForceBlock.apply's values for the vertical force (0, 0, N), N = load[0] (not passed: a number passed is boxed where V8 does not inline), at x on the body whose slots start at b, times sign. */
-function apply(b: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
+/**
+ * BodyForceBlock.apply's values for the vertical force (0, 0, N), N = load[0] (not passed: a number
+ * passed is boxed where V8 does not inline), at x on the body whose slots start at b, times sign.
+ * The body's axes R eᵢ are R's columns and its origin R 0 + t is t: the dual pass's products by
+ * 1 and 0 differ from these only in a zero's sign, which q's 0 + … (each slot added once) erases.
+ */
+function apply(q: Float64Array, b: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
   const N = load[0];
-  for (let i = 0; i < 3; i++) turn(axes, 3 * i, R, E[i]);
-  place(o, R, state, off, ORIGIN);
-  for (let i = 0; i < 3; i++) arm[i] = x[i] - o[i];
   // lever × (0, 0, N), written as dvCross writes it (its zero products kept: the same signs of zero)
-  const l0 = arm[0], l1 = arm[1], l2 = arm[2];
+  const l0 = x[0] - state[off], l1 = x[1] - state[off + 1], l2 = x[2] - state[off + 2];
   const m0 = l1 * N - l2 * 0, m1 = l2 * 0 - l0 * N, m2 = l0 * 0 - l1 * 0;
   for (let i = 0; i < 3; i++) {
-    const i3 = 3 * i;
-    q[b + 3 + i] = q[b + 3 + i] + (axes[i3] * 0 + axes[i3 + 1] * 0 + axes[i3 + 2] * N) * sign;
-    q[b + i] = q[b + i] + (axes[i3] * m0 + axes[i3 + 1] * m1 + axes[i3 + 2] * m2) * sign;
+    const e0 = R[i], e1 = R[3 + i], e2 = R[6 + i];
+    q[b + 3 + i] = q[b + 3 + i] + (e0 * 0 + e1 * 0 + e2 * N) * sign;
+    q[b + i] = q[b + i] + (e0 * m0 + e1 * m1 + e2 * m2) * sign;
   }
 }
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * The bench's vehicle simulation's rows (bench/vehicle-sim-case.ts: the sedan over the class C
+ * road) by kind, two checkouts interleaved in one process:
+ *
+ *   node scripts/vehicle-sim-rows.mjs OTHER_CHECKOUT [ROUNDS]      (default 11)
+ *
+ * Both checkouts step 300 times; then each kind of row set (the revolutes, sliders, balls,
+ * point distances: their `evaluateTurned` with the Jacobian, as ConstraintRows.evaluate calls
+ * it) and all the rows (ConstraintRows.evaluate) run 20 000 times in a loop, the checkouts in
+ * turn (who goes first alternating), CPU time; prints the medians in µs a loop (A:
+ * OTHER_CHECKOUT, B: this one) and of the rounds' B/A. It reads ConstraintRows' private fields
+ * (evalBlocks, turns, turnA, turnB, phiOf, blockJac): a checkout where they are named otherwise
+ * needs this adapted. Bundles go to node_modules/.cache/vehicle-sim-rows/ of this checkout.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const out = join(here, 'node_modules/.cache/vehicle-sim-rows');
+mkdirSync(out, { recursive: true });
+
+/** makeIntegrator of REPO's bundle (as vehicle-sim-pieces.mjs builds it). */
+async function bundleIntegrator(repo, name) {
+  const at = (p) => JSON.stringify(join(repo, p));
+  const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
+  writeFileSync(src, `import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
+import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
+import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
+import { prepareSimulation } from ${at('src/mechanics/simulate')};
+const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
+export function makeIntegrator() {
+  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
+  const text = readFileSync(file, 'utf8') + ROAD;
+  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
+  return prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
+}
+`);
+  await build({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
+  return (await import(pathToFileURL(bundle).href)).makeIntegrator;
+}
+
+/** The loops of one checkout: each kind's row sets, and all the rows. */
+function loops(it) {
+  for (let k = 1; k <= 300; k++) if (!it.step(0.001, k * 0.001)) throw new Error(`the step at ${k} ms failed`);
+  const c = it.constraints, system = it.system, state = system.state;
+  c.evaluate(true, false);
+  const pick = (test) => {
+    const idx = [];
+    for (let i = 0; i < c.blocks.length; i++) if (c.turnA[i] >= 0 && test(c.evalBlocks[i])) idx.push(i);
+    return () => {
+      for (const i of idx) c.evalBlocks[i].evaluateTurned(state, system.blockOffsets(c.blocks[i]), c.turns[c.turnA[i]], c.turns[c.turnB[i]], c.phiOf[i], c.blockJac[i]);
+    };
+  };
+  return {
+    revolutes: pick((b) => b.type === 'revolute'),
+    sliders: pick((b) => b.type === 'slider'),
+    balls: pick((b) => b.type === 'ball'),
+    distances: pick((b) => b.constructor.name === 'PointDistanceBlock'),
+    'all rows': () => c.evaluate(true, false),
+  };
+}
+
+const [otherArg, roundsArg] = process.argv.slice(2);
+if (!otherArg) { console.error('usage: node scripts/vehicle-sim-rows.mjs OTHER_CHECKOUT [ROUNDS]'); process.exit(1); }
+const rounds = Number(roundsArg ?? 11);
+const sets = [];
+for (const [i, repo] of [resolve(otherArg), here].entries()) sets.push(loops((await bundleIntegrator(repo, `rows-${i}`))()));
+const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
+const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+for (const key of Object.keys(sets[0])) {
+  const t = [[], []];
+  for (let r = 0; r < rounds; r++) {
+    for (const w of r % 2 ? [1, 0] : [0, 1]) {
+      const f = sets[w][key];
+      for (let k = 0; k < 2000; k++) f();
+      const t0 = cpu();
+      for (let k = 0; k < 20000; k++) f();
+      t[w].push((cpu() - t0) / 20000);
+    }
+  }
+  console.log(`${key.padEnd(10)} A ${median(t[0]).toFixed(3)} µs, B ${median(t[1]).toFixed(3)} µs; median of B/A ${median(t[1].map((x, i) => x / t[0][i])).toFixed(3)}`);
+}
