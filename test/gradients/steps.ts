@@ -2,7 +2,8 @@
  * The integrator steps the gradient files check their runs at. Each check holds at any step on
  * its own (the gradient is the discrete run's, against differences of runs at that step), so
  * `npm run test:fast` (the unit project) checks at the coarser step only (2e-3 s; 5e-3 s in
- * reaction-results), and the `fine-steps` project (`npm test`, CI) runs the same files again
+ * reaction-results and test/suspension/gradients/simulation), and the `fine-steps` project
+ * (`npm test`, CI; its files listed in vitest.config.ts FINE_STEPS) runs the same files again
  * with KINEMATE_GRADIENT_STEPS=fine at the finer one only (1e-3 s; 2.5e-3 s),
  * leaving out their tests that have no step of their own (`itOnce`, `describeOnce`): every
  * check still runs at both steps in a full run. gradient.test.ts keeps both steps in test:fast

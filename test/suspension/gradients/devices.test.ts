@@ -4,14 +4,16 @@
  * against central differences of the whole pipeline: the geometry moved, rebuilt and
  * re-solved, the metric read from `kinemate sweep`'s values (device-differences.ts). With them,
  * at the same states and steps (each moved axle solved once for all), the steered axle's
- * *_virtual and two axles' deriv_half_track_wrt_hub_z. The U-bar and T-bar axles' checks are
+ * *_virtual, two axles' deriv_half_track_wrt_hub_z, the beam axles' instant centres and the
+ * Panhard axle's every entry of both sides. The U-bar and T-bar axles' checks are
  * in bar-axles.test.ts, beside the other topics' checks at their states.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { forgetKept } from '../moves';
 import { checkVirtual } from './virtual-differences';
-import { bump, checkAdjointDirect, checkAgainstDifferences, gradientsOf, roll, steer, worstAgainstDifferences } from './device-differences';
+import { bump, checkAdjointDirect, checkAgainstDifferences, gradientsOf, roll, steer, valuesOf, worstAgainstDifferences } from './device-differences';
+import { checkAgainstDifferences as checkAxle } from './axle-differences';
 import { parseGeometry } from '../../../src/suspension/files';
 import { main } from '../../../src/cli/main';
 import { memoryIO } from '../../cli/helpers';
@@ -134,6 +136,30 @@ describe("a beam axle's roll centre from its linkage (second derivatives)", () =
       const g = load(file);
       expect(checkAgainstDifferences(g, bump(travel), ['axle.roll_center_linkage_y', 'axle.roll_center_linkage_z'], 2e-4, 1e-3).worst).toBeLessThan(2e-4);
     }
+  });
+});
+
+// The beam axles' instant centres (instant-axis.test.ts's other topics) and the Panhard axle's every entry of both
+// sides (axle.test.ts's) live here, at the states and steps of the beam axles' checks above (±1e-3 mm): each moved
+// axle is solved once for all of them.
+describe('beam axles at the states above: the screw instant axis\'s centres, and every entry of both sides', () => {
+  const ic = (ms: string[]) => ms.flatMap((m) => [`left.${m}`, `right.${m}`]);
+  it('four-link beam axle at +10 mm: both sides\' instant centres and the axle FVIC roll centre', () => {
+    const names = [...ic(['svic_x', 'svic_z', 'fvic_y', 'fvic_z', 'svsa_length', 'fvsa_length', 'svsa_angle']), 'axle.roll_center_z'];
+    expect(checkAgainstDifferences(load('solid_axle_four_link'), bump(10), names, 2e-4, 1e-3, 6).worst).toBeLessThan(2e-4);
+  });
+
+  it('Panhard beam axle at +20 mm: front-view centres and the roll centre', () => {
+    const names = [...ic(['fvic_y', 'fvic_z', 'fvsa_length', 'svsa_angle']), 'axle.roll_center_y', 'axle.roll_center_z'];
+    expect(checkAgainstDifferences(load('solid_axle_panhard'), bump(20), names, 2e-4, 1e-3, 6).worst).toBeLessThan(2e-4);
+  });
+
+  it('solid axle with a Panhard rod: both wheels on one beam, every entry matches central differences', () => {
+    const { worst, grads } = checkAxle(load('solid_axle_panhard'), 20, 1e-3, (x, b) => valuesOf(x, bump(b)));
+    expect(worst).toBeLessThan(2e-4);
+    // one beam: the right wheel's toe (the beam's yaw) moves with a left link's pickup (a corner-by-corner route would miss it)
+    const cross = Object.entries(grads.right.toe_angle!.gradient).filter(([k, d]) => k.startsWith('left.') && Math.abs(d) > 1e-6);
+    expect(cross.length).toBeGreaterThan(0);
   });
 });
 

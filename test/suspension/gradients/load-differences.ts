@@ -8,8 +8,9 @@ import { gradientError, loadsOf, movedHardpoint } from '../moves';
 
 /**
  * A load metric's value in `kinemate sweep --loads`' output: `rack_force`, `link_force.<link>`,
- * `joint_force.<mate>.<axis>`, `joint_moment.…`; an axle's group prefixes the side (`left` +
- * `link_force.trackrod` is link `left_trackrod`).
+ * `joint_force.<mate>.<axis>`, `joint_moment.…`, a bar's `element_force.<id>.<axis>`,
+ * `element_moment.…`; an axle's group prefixes the side (`left` + `link_force.trackrod` is link
+ * `left_trackrod`).
  */
 export function loadValue(l: StateLoads, group: string, metric: string): number {
   if (metric === 'rack_force') return l.rack_force!;
@@ -17,8 +18,8 @@ export function loadValue(l: StateLoads, group: string, metric: string): number 
   const full = (id: string) => (group === '' || group === 'axle' ? id : `${group}_${id}`);
   if (kind === 'link_force') return l.links[full(rest)];
   const id = rest.slice(0, rest.lastIndexOf('.')), axis = { x: 0, y: 1, z: 2 }[rest.slice(rest.lastIndexOf('.') + 1) as 'x'];
-  const w = l.joints[full(id)];
-  return (kind === 'joint_force' ? w.force : w.moment)[axis];
+  const w = kind.startsWith('element_') ? (l.elements[full(id)] as { force: number[]; moment: number[] }) : l.joints[full(id)];
+  return (kind === 'joint_force' || kind === 'element_force' ? w.force : w.moment)[axis];
 }
 
 export interface LoadEntry { group: string; m: string; v: MetricGradient }
@@ -40,7 +41,7 @@ export function loadGradients(g: Geometry, kind: 'bump' | 'roll', at: number, lc
  * Every entry against central differences of the whole re-solved `sweep --loads` route at h
  * and h/2, extrapolated (Richardson: the h² term out, so a step long enough to keep the
  * re-solve's noise small). A force or moment component's error is floored at 1e-3 of the
- * largest entry of its vector's three components; a metric that is zero with a zero gradient
+ * largest entry of its vector's three components (a joint's or a bar's force or moment); a metric that is zero with a zero gradient
  * (by construction) has its differences checked to be below `zeroTol`. `extrapolate: false`: the
  * central difference at h alone, where that was measured well inside the bar (half the re-solves).
  */
@@ -51,7 +52,7 @@ export function checkLoadGradients(g: Geometry, kind: 'bump' | 'roll', at: numbe
   for (const { group, m, v } of entries) expect(Math.abs(v.value - loadValue(base, group, m))).toBeLessThan(1e-8 * Math.max(100, Math.abs(v.value)));
   const zero = new Set(entries.filter(({ v }) => Math.abs(v.value) < 1e-6 && Object.values(v.gradient).every((d) => Math.abs(d) < 1e-9)).map(({ v }) => v));
   const largest = (v: MetricGradient) => Math.max(...Object.values(v.gradient).map(Math.abs));
-  const vectorOf = (e: LoadEntry) => (e.m.startsWith('joint_') ? `${e.group}:${e.m.slice(0, e.m.lastIndexOf('.'))}` : `${e.group}:${e.m}`);
+  const vectorOf = (e: LoadEntry) => (e.m.startsWith('joint_') || e.m.startsWith('element_') ? `${e.group}:${e.m.slice(0, e.m.lastIndexOf('.'))}` : `${e.group}:${e.m}`);
   const vectorLargest = new Map(entries.map((e) => [e.v, Math.max(...entries.filter((o) => vectorOf(o) === vectorOf(e)).map((o) => largest(o.v)))]));
   let worst = 0, compared = 0;
   const failures: string[] = [];

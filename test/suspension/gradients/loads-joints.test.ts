@@ -6,6 +6,9 @@ import { parseLoadCase } from '../../../src/suspension/loads/loads';
 import { checkLoadGradients } from './load-differences';
 import { allJoints, checkJointGradients } from './joint-differences';
 import { checkLinkGradients } from './link-differences';
+import { SensitivityModel } from '../../../src/suspension/gradients/model';
+import { LoadSensitivity } from '../../../src/suspension/gradients/loads';
+import { AxleLoadGradients } from '../../../src/suspension/gradients/axle-loads';
 
 // the moved geometries' re-solves this file kept (moves.ts) are dropped after it
 afterAll(forgetKept);
@@ -17,8 +20,8 @@ const six = (id: string) => ['force', 'moment'].flatMap((k) => ['x', 'y', 'z'].m
 
 /**
  * The T-bar axle with preloaded torsion bars, a rated T-bar and dampers: its bar carries load in roll.
- * Its two checks below (every joint, and the one on the chassis) move the same points by the same
- * steps under the same load case: loadsOf re-solves each moved axle once for both.
+ * Its checks below (every joint, its links, its own force and moment, the joint on the chassis) move the same points by the same
+ * steps under the same load case: loadsOf re-solves each moved axle once for all of them.
  */
 function ratedTBar() {
   const g = load('double_wishbone_axle_t_bar');
@@ -62,6 +65,27 @@ describe('load gradients on an axle, grouped by side: the rated T-bar\'s links',
     const { worst, got } = checkLinkGradients(g, 'roll', -2, mixed, 1e-2);
     expect(worst).toBeLessThan(1e-6);
     expect(Math.abs(got.right['link_force.pushrod']!.gradient['center.arb_t_bar_pivot.x'])).toBeGreaterThan(1e-3);
+  });
+});
+
+// The rated T-bar's own force and moment live here too, at the same state and steps as its joints and
+// under the same load case: loadsOf re-solves the moved axles once for all of them.
+describe('load gradients of the rated T-bar\'s force and moment (element_force.<id>.<axis>, element_moment.…), on request', () => {
+  it('rolled −2° under a general load: every entry, its frames moving with the pivot and droplink ends', () => {
+    const g = ratedTBar();
+    const names = new AxleLoadGradients(new LoadSensitivity(new SensitivityModel(g), mixed)).requestable.filter((m) => m.startsWith('element_force.') || m.startsWith('element_moment.'));
+    expect(names.length).toBe(6);
+    // ±2e-2 and ±1e-2 mm, extrapolated, as its joints
+    const { worst, compared, entries, zero, failures } = checkLoadGradients(g, 'roll', -2, mixed, names, 2e-2);
+    if (process.env.SHOW) console.log(`T-bar element: worst ${worst}, compared ${compared}, zero ${zero}`, entries.map((e) => [e.m, e.v.value, Math.max(...Object.values(e.v.gradient).map(Math.abs))]));
+    expect(failures).toEqual([]);
+    expect(entries.map((e) => e.group)).toEqual(new Array(6).fill('axle'));
+    // the bar carries load in roll
+    expect(Math.max(...entries.filter((e) => e.m.startsWith('element_moment.')).map((e) => Math.abs(e.v.value)))).toBeGreaterThan(1e4);
+    // the bar's force is zero with a zero gradient (its differences checked to be noise); its moment's y and z are zero here but move with the points
+    expect(zero).toBe(3);
+    expect(compared).toBe(3 * 111);
+    expect(worst).toBeLessThan(1e-6);
   });
 });
 

@@ -4,9 +4,12 @@
  * re-runs with the hardpoint moved in the geometry file (rebuilt, re-settled, re-run) at two
  * steps, to 1e-4 relative; the adjoint against the direct route to 1e-10; and the axis' turn
  * shown necessary: without it the same comparison fails.
+ * The two steps: 5e-3 s in `npm run test:fast`, 2.5e-3 s in the fine-steps project (test/gradients/steps.ts),
+ * which runs only the tests checked at both steps.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeOnce, itOnce, stepsOf } from '../../../gradients/steps';
 import { dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
 import { parseGeometry } from '../../../../src/suspension/files';
 import { prepareSuspensionDynamics, readSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
@@ -44,7 +47,7 @@ const errors = (gradients: number[][], step: number, names = NAMES) => fd(step, 
 });
 
 describe('the wishbone hinges\' inboard points (their axes turn)', () => {
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     it(`every coordinate against re-settled re-runs, adjoint = direct (h = ${step})`, () => {
       const options = { duration: DURATION, step };
       const direct = geometrySimulationGradients(source, NAMES, RESULTS, options, 'direct');
@@ -58,7 +61,7 @@ describe('the wishbone hinges\' inboard points (their axes turn)', () => {
     });
   }
 
-  it('leaving out the axes\' turn fails the differences', () => {
+  itOnce('leaving out the axes\' turn fails the differences', () => {
     const step = 0.005;
     const params = NAMES.map((n) => geometryParameter(source, n));
     // each inboard point turns both halves of its hinge (the chassis' axis and the wishbone's)
@@ -82,7 +85,7 @@ function withParameters(ps: CombinedParameter[], step: number): number[][] {
 }
 
 describe('the axle points (the wheel\'s spin axis turns; its centre and contact move)', () => {
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     it(`every coordinate against re-settled re-runs, adjoint = direct (h = ${step})`, () => {
       const options = { duration: DURATION, step };
       const direct = geometrySimulationGradients(source, AXLE, RESULTS, options, 'direct');
@@ -98,7 +101,7 @@ describe('the axle points (the wheel\'s spin axis turns; its centre and contact 
     });
   }
 
-  it('leaving out the spin axis\' turn, or the wheel centre\'s move, fails the differences', () => {
+  itOnce('leaving out the spin axis\' turn, or the wheel centre\'s move, fails the differences', () => {
     const step = 0.005;
     const params = AXLE.map((n) => geometryParameter(source, n));
     const without = (drop: (q: HardpointParameter) => boolean): CombinedParameter[] => params.map((p) => ({ ...p, parts: p.parts.filter(({ parameter: q }) => !drop(q as HardpointParameter)) }));
@@ -112,7 +115,7 @@ describe('the axle points (the wheel\'s spin axis turns; its centre and contact 
   });
 });
 
-describe('wheel travel by an axle point', () => {
+describeOnce('wheel travel by an axle point', () => {
   it('is measured from the moved design height: @max against re-runs (a crossing level that moves: sim-geometry-masses.test.ts)', () => {
     const names = ['axle_outboard.z', 'axle_inboard.z', 'lower_wishbone_inboard_front.z'], step = 0.005, r = ['wheel_travel@max'];
     const g = geometrySimulationGradients(source, names, r, { duration: DURATION, step }, 'direct').results[0].gradient;
@@ -126,7 +129,7 @@ describe('wheel travel by an axle point', () => {
   });
 });
 
-describe('an axle file (each side\'s points by name)', () => {
+describeOnce('an axle file (each side\'s points by name)', () => {
   it('both sides\' hinge and axle points against re-runs, adjoint = direct', () => {
     const axle = dwAxleDynamicsSource();
     const names = ['left.axle_outboard.z', 'left.axle_inboard.x', 'right.axle_outboard.y', 'left.lower_wishbone_inboard_front.z', 'right.upper_wishbone_inboard_rear.y'];

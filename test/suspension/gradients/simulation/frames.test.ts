@@ -9,9 +9,12 @@
  * equilibrium's own 1e-7 balance tolerance, which is 1e-4 of these entries at δ = 1e-3 mm;
  * and at the symmetric rest the bar carries no moment, so the settled pose does not see its
  * frames' turn.
+ * The two steps: 5e-3 s in `npm run test:fast`, 2.5e-3 s in the fine-steps project (test/gradients/steps.ts),
+ * which runs only the tests checked at both steps.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeOnce, itOnce, stepsOf } from '../../../gradients/steps';
 import { parseGeometry } from '../../../../src/suspension/files';
 import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../../../src/suspension/dynamics/model';
 import { geometryParameter, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
@@ -42,7 +45,7 @@ const D = 1e-3;
 const fds = new Map<number, Differences>();
 const uFd = (step: number) => { if (!fds.has(step)) fds.set(step, differences(U_BAR, U_NAMES, step, () => D)); return fds.get(step)!; };
 
-describe('a frame built along hardpoints: its turn', () => {
+describeOnce('a frame built along hardpoints: its turn', () => {
   it('the twist turns each axis as the built frame turns (central differences of Builder.frame, U-bar and T-bar)', () => {
     const tBar = barAxle('examples/suspension/double_wishbone_axle_t_bar.yaml', 30000, 10);
     const cases: [GeometrySource, string, string, string[]][] = [
@@ -68,7 +71,7 @@ describe('a frame built along hardpoints: its turn', () => {
 });
 
 describe('the U-bar\'s axis points (both arms\' bushing frames turn)', () => {
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     it(`every coordinate against re-runs, adjoint = direct (h = ${step})`, () => {
       const g = directEqualsAdjoint(U_BAR, U_NAMES, step);
       const err = errors(g, uFd(step));
@@ -77,7 +80,7 @@ describe('the U-bar\'s axis points (both arms\' bushing frames turn)', () => {
     });
   }
 
-  it('the frames\' turn is exact but does not reach the motion: it only tips the bar\'s moment into the hinges', () => {
+  itOnce('the frames\' turn is exact but does not reach the motion: it only tips the bar\'s moment into the hinges', () => {
     const step = 0.005;
     const params = U_NAMES.map((n) => geometryParameter(U_BAR.source, n));
     // x and z of either end turn both arms' frames; y runs along the bar
@@ -93,7 +96,7 @@ const withoutTurn = (params: CombinedParameter[]): CombinedParameter[] => params
     .map(({ parameter: q, weight }) => ({ parameter: { ...q, frameTurn: undefined }, weight })),
 }));
 
-describe('the T-bar\'s pivot and droplink ends (the stem frames on the chassis and the bar turn)', () => {
+describeOnce('the T-bar\'s pivot and droplink ends (the stem frames on the chassis and the bar turn)', () => {
   const c: Case = { source: barAxle('examples/suspension/double_wishbone_axle_t_bar.yaml', 30000, 10), results: ['left_upright.wheel_centre.position.z@max', 'right_upright.wheel_centre.position.z@max'], duration: 0.1 };
   const names = ['center.arb_t_bar_pivot.x', 'center.arb_t_bar_pivot.z', 'left.droplink_t_bar.z', 'right.droplink_t_bar.x', 'right.droplink_t_bar.z'];
   it('against re-runs, adjoint = direct (h = 0.005); leaving out the stem\'s turn fails them', () => {

@@ -6,8 +6,11 @@
  * against the direct route to 1e-10; and the two pieces this route adds — a two-force link's
  * regenerated length and the settled start's derivative — each shown necessary: without it
  * the same comparison fails.
+ * The two steps: 5e-3 s in `npm run test:fast`, 2.5e-3 s in the fine-steps project (test/gradients/steps.ts),
+ * which runs only the tests checked at both steps.
  */
 import { describe, expect, it } from 'vitest';
+import { describeOnce, itOnce, stepsOf } from '../../../gradients/steps';
 import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
 import { prepareSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
 import { geometryParameter, geometryParameterNames, geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
@@ -63,11 +66,11 @@ describe('the double wishbone corner settled on the road, over its bump', () => 
     'spring.rate', 'spring.damping', 'spring.free_length', 'dynamics.masses.upright.mass', 'dynamics.masses.lower_wishbone.centre.y',
     'dynamics.masses.upright.inertia.y', 'dynamics.tyre.stiffness',
   ];
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     it(`hardpoints, spring, masses and tyre against re-settled re-runs (h = ${step})`, () => { checked(source, names, step); });
   }
 
-  it('leaving out the link lengths regenerated from the hardpoints, or the settled start, fails the differences', () => {
+  itOnce('leaving out the link lengths regenerated from the hardpoints, or the settled start, fails the differences', () => {
     const step = 0.005, results = [parseResult(RESULTS[0])];
     const model = () => prepareSuspensionDynamics(source.geometry, source.spec);
     const run = (params: CombinedParameter[], start: 'equilibrium' | 'fixed', rs = results, duration = DURATION) => {
@@ -92,7 +95,7 @@ describe('the double wishbone corner settled on the road, over its bump', () => 
   });
 });
 
-describe('variants of the file', () => {
+describeOnce('variants of the file', () => {
   it('an implicit free length (the spring unloaded at design) follows the strut ends', () => {
     const source = load((g) => { delete g.spring.free_length; });
     const names = ['strut_top.z', 'strut_bottom.y', 'strut_bottom.z'];
@@ -112,7 +115,7 @@ describe('variants of the file', () => {
   });
 });
 
-describe('an axle (the double wishbone axle with a coilover per side and both wheels on the bump)', () => {
+describeOnce('an axle (the double wishbone axle with a coilover per side and both wheels on the bump)', () => {
   it('names each side\'s hardpoints as kinemate sensitivity does', () => {
     const source = dwAxleDynamicsSource();
     expect(geometryParameterNames(source)).toContain('right.strut_top.z');
@@ -121,7 +124,7 @@ describe('an axle (the double wishbone axle with a coilover per side and both wh
   });
 });
 
-describe('names', () => {
+describeOnce('names', () => {
   const source = load();
   it('offers the file\'s numbers and refuses what the build moves beyond them, naming it', () => {
     const names = geometryParameterNames(source);
@@ -141,7 +144,7 @@ describe('names', () => {
   });
 });
 
-describe('kinemate simulate GEOMETRY --gradient', () => {
+describeOnce('kinemate simulate GEOMETRY --gradient', () => {
   it('prints the gradients keyed by the file\'s names, the same as the library', async () => {
     const params = ['spring.rate', 'strut_top.z', 'dynamics.masses.upright.mass'];
     const r = await runMain(['simulate', FILE, '--duration', String(DURATION), '--step', '0.005', ...params.flatMap((p) => ['--gradient', p]), '--result', RESULTS[0]]);

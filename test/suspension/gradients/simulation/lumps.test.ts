@@ -5,9 +5,12 @@
  * differences of whole re-runs (the number moved in the read geometry, rebuilt, re-settled,
  * re-run) at two steps to 1e-4 relative, adjoint = direct to 1e-10, and each new term shown
  * necessary: without it the same comparison fails.
+ * The two steps: 5e-3 s in `npm run test:fast`, 2.5e-3 s in the fine-steps project (test/gradients/steps.ts),
+ * which runs only the tests checked at both steps.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeOnce, itOnce, stepsOf } from '../../../gradients/steps';
 import { parseGeometry } from '../../../../src/suspension/files';
 import { readSuspensionDynamics, suspensionDynamicsAssembly } from '../../../../src/suspension/dynamics/model';
 import { dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
@@ -42,13 +45,13 @@ const fds = new Map<number, Differences>();
 const fd = (step: number) => { if (!fds.has(step)) fds.set(step, differences(C, NAMES, step, delta)); return fds.get(step)!; };
 
 describe('masses placed, shaped and combined by the build; the road\'s numbers', () => {
-  it('the numbers are offered (the build\'s masses checked against the followed ones)', () => {
+  itOnce('the numbers are offered (the build\'s masses checked against the followed ones)', () => {
     // each moves a mass the build computes, not a copy of itself
     for (const n of [...HARDPOINTS.slice(0, 3), ...MASSES.slice(0, 4)]) expect(geometryParameter(source, n).term, n).toBeDefined();
     expect(geometryParameter(source, 'dynamics.road.bump.height').driven?.map((d) => d.owner)).toEqual(['road']);
   });
 
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     it(`every entry against re-settled re-runs, adjoint = direct (h = ${step})`, () => {
       const g = directEqualsAdjoint(C, NAMES, step);
       const err = errors(g, fd(step));
@@ -57,7 +60,7 @@ describe('masses placed, shaped and combined by the build; the road\'s numbers',
     });
   }
 
-  it('leaving out the masses\' rates, the heave axis\' move or the road\'s rows fails the differences', () => {
+  itOnce('leaving out the masses\' rates, the heave axis\' move or the road\'s rows fails the differences', () => {
     const step = 0.005;
     const params = NAMES.map((n) => geometryParameter(source, n));
     const noMass: CombinedParameter[] = params.map((p) => ({ ...p, term: undefined }));
@@ -78,7 +81,7 @@ describe('masses placed, shaped and combined by the build; the road\'s numbers',
   });
 });
 
-describe('each part of a mass\'s rate', () => {
+describeOnce('each part of a mass\'s rate', () => {
   it('leaving out the centre\'s or the inertia\'s rate fails the differences', () => {
     const step = 0.005, names = [HARDPOINTS[0], HARDPOINTS[3], HARDPOINTS[4], MASSES[1], MASSES[2], MASSES[3]];
     const doc0 = suspensionDynamicsAssembly(source.geometry, source.spec).doc;
@@ -104,7 +107,7 @@ describe('each part of a mass\'s rate', () => {
   });
 });
 
-describe('wheel_travel@cross=LEVEL by an axle point (the level moves with the design wheel centre)', () => {
+describeOnce('wheel_travel@cross=LEVEL by an axle point (the level moves with the design wheel centre)', () => {
   it('against re-runs, adjoint = direct; the level\'s rate left out fails', () => {
     const step = 0.005, names = ['axle_outboard.z', 'axle_inboard.z', 'lower_wishbone_inboard_front.z'];
     const c: Case = { source, results: ['wheel_travel@cross=10'], duration: 0.1 };
@@ -123,7 +126,7 @@ describe('wheel_travel@cross=LEVEL by an axle point (the level moves with the de
   });
 });
 
-describe('an axle\'s road under one side', () => {
+describeOnce('an axle\'s road under one side', () => {
   it('is named by its side and checked against re-runs', () => {
     const axle = dwAxleDynamicsSource();
     expect(geometryParameterNames(axle)).toEqual(expect.arrayContaining(['dynamics.road.left.bump.height', 'dynamics.road.left.bump.start']));

@@ -6,8 +6,11 @@
  * differences of whole re-runs (the number moved in the geometry, rebuilt, re-settled, re-run)
  * at two steps to 1e-4 relative, the adjoint against the direct route to 1e-10; and leaving
  * out a result's explicit dependence (with the state held) fails the differences.
+ * The two steps: 5e-3 s in `npm run test:fast`, 2.5e-3 s in the fine-steps project (test/gradients/steps.ts),
+ * which runs only the tests checked at both steps.
  */
 import { describe, expect, it } from 'vitest';
+import { describeOnce, itOnce, stepsOf } from '../../../gradients/steps';
 import { CORNER_DYNAMICS_FILE, cornerDynamicsSource, dwAxleDynamicsSource } from '../../dynamics/dynamics-sources';
 import { prepareSuspensionDynamics, simulateSuspension } from '../../../../src/suspension/dynamics/model';
 import { geometrySimulationGradients, movedGeometrySource, parseGeometryResult, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
@@ -87,7 +90,7 @@ describe('a corner\'s printed columns as results', () => {
   const source = load();
   const names = ['strut_top.z', 'axle_outboard.z', 'strut_bottom.y', 'trackrod_outboard.z', 'spring.rate', 'spring.free_length', 'spring.damping', 'dynamics.tyre.stiffness'];
   const results = ['left.camber', 'toe_angle', 'left.tyre_force', 'left.tyre_penetration', 'left.suspension_travel', 'spring.length', 'spring.travel', 'spring.tension'];
-  for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
     it(`camber, toe, tyre, travel, the spring's length, travel and tension (h = ${step})`, () => {
       const g = checked(source, names, results, step);
       // the final values are the run's printed columns
@@ -96,33 +99,33 @@ describe('a corner\'s printed columns as results', () => {
     }, 300_000);
   }
 
-  it('@max and @min of camber and the tyre load, and the spring\'s tension by the axle points', () => {
+  itOnce('@max and @min of camber and the tyre load, and the spring\'s tension by the axle points', () => {
     checked(source, ['axle_inboard.z', 'upper_wishbone_outboard.y', 'dynamics.masses.upright.mass'], ['left.camber@min', 'left.tyre_force@max', 'spring.tension@min', 'spring.travel@max'], 0.005);
   }, 300_000);
 
-  it('a two-force link\'s force (its distance row\'s multiplier), final and extremes, at two steps', () => {
-    // λ is converged to the integrator's tolerance: over ±1e-3 the re-runs' scatter reaches 1e-3 of an entry (2e-5 over ±3e-2, 4e-7 over ±0.1), so ±0.1 (mm, N/mm) here; the mass, whose entry is large, over ±1e-3 kg
-    // (the mass moves the least's step within a move this size: the final value only). Adjoint = direct to 1e-9 here:
-    // the step's solve holds λ'/β', and λ' = β'·that carries the solve's round-off times β' ~ 1/(βh²) (seen 2e-10 at h = 2.5e-3)
-    const names = ['strut_top.z', 'trackrod_outboard.z', 'trackrod_inboard.y', 'spring.rate', 'dynamics.tyre.stiffness'];
-    for (const step of [0.005, 0.0025]) {
+  for (const step of stepsOf(0.005, 0.0025)) {
+    it(`a two-force link's force (its distance row's multiplier), final and extremes (h = ${step})`, () => {
+      // λ is converged to the integrator's tolerance: over ±1e-3 the re-runs' scatter reaches 1e-3 of an entry (2e-5 over ±3e-2, 4e-7 over ±0.1), so ±0.1 (mm, N/mm) here; the mass, whose entry is large, over ±1e-3 kg
+      // (the mass moves the least's step within a move this size: the final value only). Adjoint = direct to 1e-9 here:
+      // the step's solve holds λ'/β', and λ' = β'·that carries the solve's round-off times β' ~ 1/(βh²) (seen 2e-10 at h = 2.5e-3)
+      const names = ['strut_top.z', 'trackrod_outboard.z', 'trackrod_inboard.y', 'spring.rate', 'dynamics.tyre.stiffness'];
       const g = checked(source, names, ['link.trackrod', 'link.trackrod@min'], step, () => 0.1, 1e-9);
       // the printed run's clock is t = k·h, the gradient run's a sum of h (docs/dynamics.md "Time"): the same run up to
       // the ulps of t, which λ (converged to the integrator's tolerance) shows at 1e-9 of itself (seen 9.4e-10)
       const link = printed(source, step)['link.trackrod'];
       expect(Math.abs(g.results[0].value - link)).toBeLessThan(1e-8 * Math.abs(link));
       checked(source, ['dynamics.masses.upright.mass'], ['link.trackrod'], step, () => 1e-3, 1e-9);
-    }
-  }, 300_000);
+    }, 300_000);
+  }
 
-  it('the road is driven: its height is the printed one and moves with no number of the file', () => {
+  itOnce('the road is driven: its height is the printed one and moves with no number of the file', () => {
     const g = geometrySimulationGradients(source, names, ['left.road@max', 'left.road'], { duration: DURATION, step: 0.005 }, 'adjoint');
     expect(g.results[0].value).toBeCloseTo(40, 9); // the bump's crest, 40 mm at 0.25 s
     expect(g.results[1].value).toBeCloseTo(printed(source, 0.005)['left.road'], 12);
     for (const r of g.results) for (const x of r.gradient) expect(Math.abs(x)).toBeLessThan(1e-12);
   }, 300_000);
 
-  it('leaving out a result\'s explicit dependence on the parameters fails the differences', () => {
+  itOnce('leaving out a result\'s explicit dependence on the parameters fails the differences', () => {
     // each of these reads the number with the state held: its ends, the design length, its axle points, the rate, the free length, the tyre rate
     const cases: [string, string][] = [['spring.tension', 'spring.rate'], ['spring.tension', 'spring.free_length'], ['spring.tension', 'strut_top.z'],
       ['spring.travel', 'strut_bottom.y'], ['left.camber', 'axle_outboard.z'], ['left.tyre_force', 'dynamics.tyre.stiffness'], ['left.tyre_penetration', 'axle_outboard.z']];
@@ -137,7 +140,7 @@ describe('a corner\'s printed columns as results', () => {
     }
   }, 300_000);
 
-  it('a sprung mass: suspension travel less the heave, the chassis heave', () => {
+  itOnce('a sprung mass: suspension travel less the heave, the chassis heave', () => {
     const sprung = load((g) => { g.vehicle = { ...g.vehicle, cg_position: [0, 0, 450] }; }, (d) => { d.sprung_mass = 250; });
     const results = ['left.suspension_travel', 'chassis_heave', 'left.camber', 'spring.travel'];
     const g = checked(sprung, ['strut_top.z', 'axle_outboard.z', 'spring.rate', 'dynamics.sprung_mass'], results, 0.005);
@@ -145,7 +148,7 @@ describe('a corner\'s printed columns as results', () => {
     results.forEach((r, k) => expect(g.results[k].value, r).toBeCloseTo(cols[r], 9));
   }, 300_000);
 
-  it('names the file\'s results when one is missing', () => {
+  itOnce('names the file\'s results when one is missing', () => {
     expect(() => parseGeometryResult(source, 'coilover.travel')).toThrow(/no spring, damper or springdamper "coilover" \(results: left\.wheel_travel, left\.camber, .*spring\.travel, spring\.tension, link\.trackrod\)/);
     expect(() => parseGeometryResult(source, 'right.camber')).toThrow(/expected camber/);
     expect(() => parseGeometryResult(source, 'link.upper_front')).toThrow(/no two-force link "upper_front" \(results: .*link\.trackrod/);
@@ -153,7 +156,7 @@ describe('a corner\'s printed columns as results', () => {
   });
 });
 
-describe('the command line', () => {
+describeOnce('the command line', () => {
   it('prints the columns\' gradients by name, the same as the library', async () => {
     const names = ['spring.rate', 'strut_top.z'], results = ['left.camber', 'spring.tension@min', 'tyre_force@max'];
     const run = await kinemate(['simulate', FILE, '--duration', '0.1', '--step', '0.005', ...names.flatMap((n) => ['--gradient', n]), ...results.flatMap((r) => ['--result', r])]);
@@ -167,7 +170,7 @@ describe('the command line', () => {
   }, 120_000);
 });
 
-describe('an axle: both sides by name', () => {
+describeOnce('an axle: both sides by name', () => {
   it('under a 300 kg body (the sides coupled through its heave): the right side\'s camber and toe (σ = −1), both tyres, the left spring, against both sides\' numbers (h = 5e-3)', () => {
     const source = dwAxleDynamicsSource();
     source.geometry.vehicle = { ...source.geometry.vehicle, cg_position: [0, 0, 450] };

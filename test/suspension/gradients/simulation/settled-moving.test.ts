@@ -6,9 +6,12 @@
  * moved rows, move with it (src/gradients/start.ts). Every entry against central
  * differences of whole re-runs (rebuilt, re-settled, re-run) at two steps to 1e-4 relative;
  * adjoint = direct to 1e-10.
+ * The two steps (5e-3 and 2.5e-3 s; the pendulum's 2e-3 and 1e-3 s): the coarser in `npm run test:fast`, the
+ * finer in the fine-steps project (test/gradients/steps.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { stepsOf } from '../../../gradients/steps';
 import { parseGeometry } from '../../../../src/suspension/files';
 import { readSuspensionDynamics } from '../../../../src/suspension/dynamics/model';
 import { geometrySimulationGradients, movedGeometrySource, type GeometrySource } from '../../../../src/suspension/gradients/simulation/geometry';
@@ -59,7 +62,7 @@ export function settledErrors(source: GeometrySource, step: number, duration = 0
 
 describe('the double wishbone corner settled on a sine road that moves at t = 0', () => {
   for (const phase of [0, 90]) {
-    for (const step of [0.005, 0.0025]) {
+    for (const step of stepsOf(0.005, 0.0025)) {
       it(`phase ${phase}° (${phase === 0 ? 'a rate' : 'an acceleration'} at t = 0), h = ${step} s`, () => {
         const { routes, diffs } = settledErrors(sineRoad(phase), step);
         expect(routes).toBeLessThan(1e-10);
@@ -115,12 +118,12 @@ describe('a pendulum on a shaken cart, settled, then shaken from t = 0', () => {
     ['ground.anchor.x', entity('ground', 'points', 'anchor', 0), 1e-2],
   ];
   for (const phase of [0, 90]) {
-    it(`phase ${phase}° (${phase === 0 ? 'a rate' : 'an acceleration'} at t = 0), two steps`, () => {
-      const doc = cart(phase), ps = params.map((p) => parseParameter(p[0]));
-      // both results off one run each way, and each move's two re-runs serve both (simulationGradients
-      // equals the single-result runs: test/gradients/hardpoints.test.ts "several results from one run")
-      const names = ['bob.arm.position.x', 'bob.arm.velocity.z'], rs = names.map(parseResult);
-      for (const step of [2e-3, 1e-3]) {
+    for (const step of stepsOf(2e-3, 1e-3)) {
+      it(`phase ${phase}° (${phase === 0 ? 'a rate' : 'an acceleration'} at t = 0), h = ${step} s`, () => {
+        const doc = cart(phase), ps = params.map((p) => parseParameter(p[0]));
+        // both results off one run each way, and each move's two re-runs serve both (simulationGradients
+        // equals the single-result runs: test/gradients/hardpoints.test.ts "several results from one run")
+        const names = ['bob.arm.position.x', 'bob.arm.velocity.z'], rs = names.map(parseResult);
         const options = { duration: 0.3, step, start: 'equilibrium' as const };
         const direct = simulationGradients(settled(doc, phase), ps, rs, options, 'direct').results;
         const adjoint = simulationGradients(settled(doc, phase), ps, rs, options, 'adjoint').results;
@@ -135,7 +138,7 @@ describe('a pendulum on a shaken cart, settled, then shaken from t = 0', () => {
             expect(Math.abs(d.gradient[j] - fd), `${name} ${pname} h=${step}: ${d.gradient[j]} vs ${fd}`).toBeLessThan(1e-4 * Math.max(Math.abs(fd), 1e-4 * scale));
           });
         });
-      }
-    }, 300_000);
+      }, 300_000);
+    }
   }
 });
