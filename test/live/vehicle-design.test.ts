@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle/index.ts';
+import { buildVehicle } from '../../src/suspension/vehicle/index.ts';
+import { vehicleModes } from '../../src/suspension/vehicle/modes.ts';
 import {
   fitVehicleDocument, moveVehicleHardpoint, vehicleRateNames, vehicleSpecOf, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
   type VehicleDocument, type VehicleHardpoint,
@@ -47,8 +48,8 @@ const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
   'vehicle.rear_right.ride_height': (doc) => quick(doc).corners.rear_right.ride_height,
   // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius)
   'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
-  // the modes of the car at rest (the value the route reports, not its gradient)
-  'vehicle.heave_frequency': (doc) => { const r = frequencySensitivity(buildVehicle(vehicleSpecOf(doc)), [], ['vehicle.heave_frequency']); if (r.status !== 'solved') throw new Error(r.message); return r.metrics['vehicle.heave_frequency'].value; },
+  // the modes of the car at rest: their summary, the value the frequency route reports (frequency-rates.test.ts)
+  'vehicle.heave_frequency': (doc) => { const r = vehicleModes(buildVehicle(vehicleSpecOf(doc))); if (r.status !== 'solved') throw new Error(r.message); return r.summary.heave_frequency!; },
 };
 
 /** ∂(figure)/∂z of a pickup moved with its mirror, by central differences of rebuilt cars. */
@@ -83,12 +84,17 @@ describe('sensitivity arrows and fit on the whole car', () => {
       { axle: 'front', name: 'left_strut_top' }, { axle: 'front', name: 'center_arb_u_bar_axis_a' },
     ];
     const z = { locked: 0, alone: 0 };
+    // the car is symmetric at the pair: the right pickup is the left one mirrored in y
+    const [pl, pr] = [picks[0], picks[1]].map((hp) => vehicleHardpointPosition(doc, hp));
+    expect([pr[0], -pr[1], pr[2]]).toEqual(pl);
     for (const locked of [true, false]) {
       const r = vehiclePickupRates(doc, 'vehicle.roll_gradient', picks, locked);
       if ('error' in r) throw new Error(r.error);
       expect(r.value).toBeCloseTo(roll(doc), 10);
       expect(r.rates.map((x) => `${x.hardpoint.axle}:${x.hardpoint.name}`)).toEqual(picks.map((x) => `${x.axle}:${x.name}`));
-      for (const rate of r.rates) {
+      // the right pickup's rates are the left one's mirrored (below, to 12 digits) on this symmetric car: differences of
+      // the left one's drags check both
+      for (const rate of r.rates.filter((x) => !x.hardpoint.name.startsWith('right_'))) {
         for (const k of [1, 2]) {
           const fd = difference(doc, rate.hardpoint, k, locked);
           expect(Math.abs(rate.gradient[k] - fd), `${rate.hardpoint.name} ${'xyz'[k]} locked ${locked}: ${rate.gradient[k]} vs ${fd}`).toBeLessThan(2e-3 * Math.abs(fd) + 1e-8);
