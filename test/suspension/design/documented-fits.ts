@@ -8,9 +8,12 @@ import { expect } from 'vitest';
 
 export const ROLL_CENTRE_FIT = ['fit', 'examples/suspension/double_wishbone.yaml', '--targets', 'examples/sensitivity/fit_camber_roll_centre.yaml'];
 export const AXLE_FIT = ['fit', 'examples/suspension/double_wishbone_axle.yaml', '--targets', 'examples/sensitivity/fit_axle_camber_gain.yaml'];
+export const VEHICLE_ROLL_FIT = ['fit', 'examples/vehicles/sedan.vehicle.yaml', '--targets', 'examples/sensitivity/fit_vehicle_roll_gradient.yaml'];
 
 /** The command (its arguments before `--out`) → the file that runs it. */
-export const RUN_ELSEWHERE = new Map([[ROLL_CENTRE_FIT.join(' '), 'fit-roll-centre.test.ts'], [AXLE_FIT.join(' '), 'fit-axle.test.ts']]);
+export const RUN_ELSEWHERE = new Map([
+  [ROLL_CENTRE_FIT.join(' '), 'fit-roll-centre.test.ts'], [AXLE_FIT.join(' '), 'fit-axle.test.ts'], [VEHICLE_ROLL_FIT.join(' '), '../vehicle/figure-rates.test.ts'],
+]);
 
 type FitReport = { status: string; targets: { target: string; residual: number }[] };
 
