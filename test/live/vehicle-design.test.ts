@@ -24,13 +24,22 @@ type QuickFigures = NonNullable<ReturnType<typeof vehicleLiveFrame>['figures']>;
 /**
  * The quick figures of a car built afresh from the document, once per document content: the
  * corner load's and the ride height's differences rebuild the same cars, and so do a locked
- * pair's two pickups (each moves both: the same document) and the base car of each test.
+ * pair's two pickups (each moves both: the same document) and the base car of each test. A car
+ * whose full frame was built (the understeer gradient's) gives its quick figures from that frame
+ * (the same code, before the sweep).
  */
 const quickCars = new Map<string, QuickFigures>();
+const docKey = (doc: VehicleDocument) => JSON.stringify([doc.text, doc.files, doc.axles]);
 function quick(doc: VehicleDocument): QuickFigures {
-  const key = JSON.stringify([doc.text, doc.files, doc.axles]);
+  const key = docKey(doc);
   let figures = quickCars.get(key);
   if (!figures) quickCars.set(key, (figures = vehicleLiveFrame(doc, 0, { quick: true }).figures!));
+  return figures;
+}
+/** The full frame's figures (the understeer gradient's sweep too), kept for quick() as well. */
+function full(doc: VehicleDocument): QuickFigures {
+  const figures = vehicleLiveFrame(doc, 0).figures!;
+  quickCars.set(docKey(doc), figures);
   return figures;
 }
 const roll = (doc: VehicleDocument) => quick(doc).roll_gradient;
@@ -44,10 +53,11 @@ function difference(doc: VehicleDocument, hp: VehicleHardpoint, k: number, locke
 
 /** A figure of a car built afresh from the document: the one each arrow's gradient is of. */
 const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
+  // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius); first, so that the corner
+  // load's and the ride height's differences read the same cars' quick figures off these full frames
+  'vehicle.understeer_gradient': (doc) => full(doc).understeer_gradient!,
   'vehicle.front_left.contact_load': (doc) => quick(doc).corners.front_left.load,
   'vehicle.rear_right.ride_height': (doc) => quick(doc).corners.rear_right.ride_height,
-  // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius)
-  'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
   // the modes of the car at rest: their summary, the value the frequency route reports (frequency-rates.test.ts)
   'vehicle.heave_frequency': (doc) => { const r = vehicleModes(buildVehicle(vehicleSpecOf(doc))); if (r.status !== 'solved') throw new Error(r.message); return r.summary.heave_frequency!; },
 };
