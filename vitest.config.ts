@@ -15,12 +15,13 @@ const SOAK = [
   'test/suspension/vehicle/run-gradients.test.ts',
 ];
 /**
- * End-to-end runs of the package and the browser: the viewer in Chromium (BROWSER), the
- * multi-process CLI runs on a real Redis and the packed package installed in a bare project
- * (its build and install) (PROCESSES).
+ * End-to-end runs of the package and the browser: the viewer, and the report's page and a
+ * plot's SVG, in Chromium (BROWSER: a Chromium start is ~3 s of CPU), the multi-process CLI runs
+ * on a real Redis and the packed package installed in a bare project (its build and install)
+ * (PROCESSES).
  */
 const PROCESSES = ['test/e2e/queue.test.ts', 'test/package/pack.test.ts'];
-const BROWSER = ['test/e2e/**/*.test.ts'];
+const BROWSER = ['test/e2e/**/*.test.ts', 'test/pictures/report-chromium.test.ts'];
 const E2E = [...BROWSER, ...PROCESSES];
 /**
  * Files that measure what V8 does with the code (bytes allocated a call): each in a worker of its

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildVehicle, frequencySensitivity } from '../../src/suspension/vehicle/index.ts';
+import { buildVehicle } from '../../src/suspension/vehicle/index.ts';
+import { vehicleModes } from '../../src/suspension/vehicle/modes.ts';
 import {
   fitVehicleDocument, moveVehicleHardpoint, vehicleRateNames, vehicleSpecOf, readVehicleDocument, vehicleHardpointPosition, vehicleLiveFrame, vehiclePickupRates,
   type VehicleDocument, type VehicleHardpoint,
@@ -23,13 +24,22 @@ type QuickFigures = NonNullable<ReturnType<typeof vehicleLiveFrame>['figures']>;
 /**
  * The quick figures of a car built afresh from the document, once per document content: the
  * corner load's and the ride height's differences rebuild the same cars, and so do a locked
- * pair's two pickups (each moves both: the same document) and the base car of each test.
+ * pair's two pickups (each moves both: the same document) and the base car of each test. A car
+ * whose full frame was built (the understeer gradient's) gives its quick figures from that frame
+ * (the same code, before the sweep).
  */
 const quickCars = new Map<string, QuickFigures>();
+const docKey = (doc: VehicleDocument) => JSON.stringify([doc.text, doc.files, doc.axles]);
 function quick(doc: VehicleDocument): QuickFigures {
-  const key = JSON.stringify([doc.text, doc.files, doc.axles]);
+  const key = docKey(doc);
   let figures = quickCars.get(key);
   if (!figures) quickCars.set(key, (figures = vehicleLiveFrame(doc, 0, { quick: true }).figures!));
+  return figures;
+}
+/** The full frame's figures (the understeer gradient's sweep too), kept for quick() as well. */
+function full(doc: VehicleDocument): QuickFigures {
+  const figures = vehicleLiveFrame(doc, 0).figures!;
+  quickCars.set(docKey(doc), figures);
   return figures;
 }
 const roll = (doc: VehicleDocument) => quick(doc).roll_gradient;
@@ -43,12 +53,13 @@ function difference(doc: VehicleDocument, hp: VehicleHardpoint, k: number, locke
 
 /** A figure of a car built afresh from the document: the one each arrow's gradient is of. */
 const FIGURES: Record<string, (doc: VehicleDocument) => number> = {
+  // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius); first, so that the corner
+  // load's and the ride height's differences read the same cars' quick figures off these full frames
+  'vehicle.understeer_gradient': (doc) => full(doc).understeer_gradient!,
   'vehicle.front_left.contact_load': (doc) => quick(doc).corners.front_left.load,
   'vehicle.rear_right.ride_height': (doc) => quick(doc).corners.rear_right.ride_height,
-  // the panel's understeer gradient (the steady-state sweep's summary on the 40 m radius)
-  'vehicle.understeer_gradient': (doc) => vehicleLiveFrame(doc, 0).figures!.understeer_gradient!,
-  // the modes of the car at rest (the value the route reports, not its gradient)
-  'vehicle.heave_frequency': (doc) => { const r = frequencySensitivity(buildVehicle(vehicleSpecOf(doc)), [], ['vehicle.heave_frequency']); if (r.status !== 'solved') throw new Error(r.message); return r.metrics['vehicle.heave_frequency'].value; },
+  // the modes of the car at rest: their summary, the value the frequency route reports (frequency-rates.test.ts)
+  'vehicle.heave_frequency': (doc) => { const r = vehicleModes(buildVehicle(vehicleSpecOf(doc))); if (r.status !== 'solved') throw new Error(r.message); return r.summary.heave_frequency!; },
 };
 
 /** ∂(figure)/∂z of a pickup moved with its mirror, by central differences of rebuilt cars. */
@@ -83,12 +94,17 @@ describe('sensitivity arrows and fit on the whole car', () => {
       { axle: 'front', name: 'left_strut_top' }, { axle: 'front', name: 'center_arb_u_bar_axis_a' },
     ];
     const z = { locked: 0, alone: 0 };
+    // the car is symmetric at the pair: the right pickup is the left one mirrored in y
+    const [pl, pr] = [picks[0], picks[1]].map((hp) => vehicleHardpointPosition(doc, hp));
+    expect([pr[0], -pr[1], pr[2]]).toEqual(pl);
     for (const locked of [true, false]) {
       const r = vehiclePickupRates(doc, 'vehicle.roll_gradient', picks, locked);
       if ('error' in r) throw new Error(r.error);
       expect(r.value).toBeCloseTo(roll(doc), 10);
       expect(r.rates.map((x) => `${x.hardpoint.axle}:${x.hardpoint.name}`)).toEqual(picks.map((x) => `${x.axle}:${x.name}`));
-      for (const rate of r.rates) {
+      // the right pickup's rates are the left one's mirrored (below, to 12 digits) on this symmetric car: differences of
+      // the left one's drags check both
+      for (const rate of r.rates.filter((x) => !x.hardpoint.name.startsWith('right_'))) {
         for (const k of [1, 2]) {
           const fd = difference(doc, rate.hardpoint, k, locked);
           expect(Math.abs(rate.gradient[k] - fd), `${rate.hardpoint.name} ${'xyz'[k]} locked ${locked}: ${rate.gradient[k]} vs ${fd}`).toBeLessThan(2e-3 * Math.abs(fd) + 1e-8);

@@ -6,12 +6,17 @@
  * against Richardson-extrapolated central differences of the exact 0 g figures of re-solved
  * vehicles.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildVehicle } from '../../../src/suspension/vehicle/assembly';
 import { lateralSummary, longitudinalSummary, solveVehicle } from '../../../src/suspension/vehicle/analysis';
 import { vehicleGradientSensitivity, GRADIENT_METRICS } from '../../../src/suspension/vehicle/gradient-figures';
 import { movedVehicleSpec } from '../../../src/suspension/vehicle/parameters';
-import { fitVehicle } from '../../../src/suspension/vehicle/fit';
+import { readVehicleFile } from '../../../src/suspension/vehicle/file';
+import { main } from '../../../src/cli/main';
+import { memoryIO, tempFolder } from '../../cli/helpers';
+import { expectDocumentedFit, VEHICLE_ROLL_FIT } from '../design/documented-fits';
 import { vehicleStaticSensitivity } from '../../../src/suspension/vehicle/static-gradients';
 import { readVehicle } from './vehicle-sources';
 
@@ -68,14 +73,24 @@ describe('gradients of the gradient figures along numbers that move the rest sta
     expect(g('vehicle.lateral_load_transfer.rear', 'body.mass')).toBeGreaterThan(0);
   });
 
-  it('fits the roll gradient with the rear springs and a rear pickup (examples/sensitivity/fit_vehicle_roll_gradient.yaml)', () => {
-    const report = fitVehicle(spec, { move: { 'rear.spring.rate': [-40, 100], 'rear.lower_front_link_inboard.z': [-20, 20] }, targets: [{ metric: 'vehicle.roll_gradient', value: 0.42 }] });
-    expect(report.status).toBe('converged');
-    const m = buildVehicle(report.spec);
-    solveVehicle(m, { ax: 0, ay: 0 });
-    expect(lateralSummary(m).roll_gradient).toBeCloseTo(0.42, 8);
-    // less roll: a stiffer rear
-    expect(report.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
+  // the README's command (documented-fits.ts: fit-examples.test.ts leaves its run to this file)
+  it('fits the roll gradient with the rear springs and a rear pickup: kinemate fit with examples/sensitivity/fit_vehicle_roll_gradient.yaml', async () => {
+    const tmp = tempFolder();
+    try {
+      const out = tmp.file('sedan.fitted.json'), io = memoryIO();
+      const code = await main([...VEHICLE_ROLL_FIT, '--out', out], io);
+      const report = JSON.parse(io.written.stdout) as { status: string; moves: Record<string, { delta: number }>; targets: { target: string; residual: number }[] };
+      expectDocumentedFit(VEHICLE_ROLL_FIT, code, report);
+      // the written vehicle file (the moved axle file beside it), read back and built afresh, has the target
+      const fitted = readVehicleFile(readFileSync(out, 'utf8'), out, (ref) => { const path = join(dirname(out), ref); return { path, text: readFileSync(path, 'utf8') }; });
+      const m = buildVehicle(fitted);
+      solveVehicle(m, { ax: 0, ay: 0 });
+      expect(lateralSummary(m).roll_gradient).toBeCloseTo(0.42, 8);
+      // less roll: a stiffer rear
+      expect(report.moves['rear.spring.rate'].delta).toBeGreaterThan(0);
+    } finally {
+      tmp.remove();
+    }
   });
 });
 
