@@ -18,35 +18,19 @@
  * (constraints, forces, lambda): a checkout where they are named otherwise needs this adapted.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { bundleStepper } from './vehicle-sim-stepper.mjs';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const out = join(here, 'node_modules/.cache/vehicle-sim-pieces');
 mkdirSync(out, { recursive: true });
 
-/** makeIntegrator of REPO's bundle: each call a fresh model's integrator. */
+/** makeIntegrator of REPO's bundle (scripts/vehicle-sim-stepper.mjs): each call a fresh model's integrator. */
 async function bundleIntegrator(repo, name) {
-  const at = (p) => JSON.stringify(join(repo, p));
-  const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
-  writeFileSync(src, `import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
-import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
-import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
-import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
-import { prepareSimulation } from ${at('src/mechanics/simulate')};
-const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
-export function makeIntegrator() {
-  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
-  const text = readFileSync(file, 'utf8') + ROAD;
-  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
-  return prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
-}
-`);
-  await build({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
-  return (await import(pathToFileURL(bundle).href)).makeIntegrator;
+  const make = await bundleStepper(repo, out, name);
+  return () => make().integrator;
 }
 
 const stepTo = (it, from, to) => { for (let k = from + 1; k <= to; k++) if (!it.step(0.001, k * 0.001)) throw new Error(`the step at ${k} ms failed`); };

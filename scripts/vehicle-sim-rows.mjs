@@ -13,35 +13,18 @@
  * (evalBlocks, turns, turnA, turnB, phiOf, blockJac): a checkout where they are named otherwise
  * needs this adapted. Bundles go to node_modules/.cache/vehicle-sim-rows/ of this checkout.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { bundleStepper } from './vehicle-sim-stepper.mjs';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const out = join(here, 'node_modules/.cache/vehicle-sim-rows');
 mkdirSync(out, { recursive: true });
 
-/** makeIntegrator of REPO's bundle (as vehicle-sim-pieces.mjs builds it). */
+/** A fresh integrator of REPO's bundle (scripts/vehicle-sim-stepper.mjs). */
 async function bundleIntegrator(repo, name) {
-  const at = (p) => JSON.stringify(join(repo, p));
-  const src = join(out, `${name}.ts`), bundle = join(out, `${name}.mjs`);
-  writeFileSync(src, `import { readFileSync } from 'node:fs';
-import { dirname, join, normalize } from 'node:path';
-import { readVehicleFile } from ${at('src/suspension/vehicle/file')};
-import { readVehicleRun } from ${at('src/suspension/vehicle/road')};
-import { prepareVehicleSimulation } from ${at('src/suspension/vehicle/simulate')};
-import { prepareSimulation } from ${at('src/mechanics/simulate')};
-const ROAD = '\\nroad:\\n  left: { iso8608: { class: C, seed: 1, speed_kmh: 60, length_m: 100 } }\\n  right: { iso8608: { class: C, seed: 2, speed_kmh: 60, length_m: 100 } }\\n';
-export function makeIntegrator() {
-  const file = ${at('examples/vehicles/sedan.vehicle.yaml')};
-  const text = readFileSync(file, 'utf8') + ROAD;
-  const spec = readVehicleFile(text, file, (ref) => { const path = normalize(join(dirname(file), ref)); return { path, text: readFileSync(path, 'utf8') }; });
-  return prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
-}
-`);
-  await build({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, packages: 'external', logLevel: 'error', define: { 'process.env.KINEMATE_BUILT': '"1"' } });
-  return (await import(pathToFileURL(bundle).href)).makeIntegrator;
+  return (await bundleStepper(repo, out, name))().integrator;
 }
 
 /** The loops of one checkout: each kind's row sets, and all the rows. */
@@ -69,7 +52,7 @@ const [otherArg, roundsArg] = process.argv.slice(2);
 if (!otherArg) { console.error('usage: node scripts/vehicle-sim-rows.mjs OTHER_CHECKOUT [ROUNDS]'); process.exit(1); }
 const rounds = Number(roundsArg ?? 11);
 const sets = [];
-for (const [i, repo] of [resolve(otherArg), here].entries()) sets.push(loops((await bundleIntegrator(repo, `rows-${i}`))()));
+for (const [i, repo] of [resolve(otherArg), here].entries()) sets.push(loops(await bundleIntegrator(repo, `rows-${i}`)));
 const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
 const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
 for (const key of Object.keys(sets[0])) {
