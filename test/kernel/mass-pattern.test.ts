@@ -7,6 +7,16 @@ const sparseMass = fc.tuple(fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: tru
   .map(([x, keep]) => Float64Array.from(x, (v, i) => (keep[i] ? v : 0)));
 const twist = fc.array(fc.double({ min: -1e4, max: 1e4, noNaN: true }), { minLength: 6, maxLength: 6 });
 
+/** Whether out is M ξ's dense sums, row by row from +0 in column order, to the bit (signed zeros too). */
+function isDenseSums(out: Float64Array, M: Float64Array, xi: ArrayLike<number>): boolean {
+  for (let i = 0; i < 6; i++) {
+    let s = 0;
+    for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[j];
+    if (!Object.is(out[i], s)) return false;
+  }
+  return true;
+}
+
 // the integrator's products with M skip its zeros (kernel/integrator/iteration.ts): they must stay the dense sums' bits
 describe('mass products over the block\'s nonzeros', () => {
   it('M ξ over the pattern is the dense product bit for bit', () => {
@@ -23,13 +33,7 @@ describe('mass products over the block\'s nonzeros', () => {
 
   it('M ξ written out over all 36 (a `dense` pattern) and over the lists are the dense sums to the bit, signed zeros too', () => {
     fc.assert(fc.property(sparseMass, twist, fc.boolean(), (M, xi, dense) => {
-      const out = massTimes(new Float64Array(6), M, { ...massPattern(M), dense }, xi, 0);
-      for (let i = 0; i < 6; i++) {
-        let s = 0;
-        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[j];
-        if (!Object.is(out[i], s)) return false;
-      }
-      return true;
+      return isDenseSums(massTimes(new Float64Array(6), M, { ...massPattern(M), dense }, xi, 0), M, xi);
     }), { numRuns: 4000 });
     // a car's parts (16–24 nonzeros) take the written-out product, a point mass the lists
     const part = spatialMass(new Float64Array(36), { mass: 2, centre: [10, 0, 5], inertia: [3, 0, 0.5, 0, 4, 0, 0.5, 0, 5] });
@@ -47,13 +51,7 @@ describe('mass products over the block\'s nonzeros', () => {
     fc.assert(fc.property(rigidMass, rounding, (M, xi) => {
       const p = massPattern(M);
       if (p.dense && !p.rigid) return false;
-      const out = massTimes(new Float64Array(6), M, p, xi, 0);
-      for (let i = 0; i < 6; i++) {
-        let s = 0;
-        for (let j = 0; j < 6; j++) s += M[i * 6 + j] * xi[j];
-        if (!Object.is(out[i], s)) return false;
-      }
-      return true;
+      return isDenseSums(massTimes(new Float64Array(6), M, p, xi, 0), M, xi);
     }), { numRuns: 4000 });
     const part = spatialMass(new Float64Array(36), { mass: 2, centre: [10, -3, 5], inertia: [3, 0.2, 0.5, 0.2, 4, 0.1, 0.5, 0.1, 5] });
     expect(massPattern(part).rigid).toBe(true);
