@@ -8,17 +8,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { System } from '../../kernel/system';
 import * as P from '../../kernel/pose';
-import { addMate, frameEntity, jointAccepts, type Entity, type EntityKind } from '../../mates';
+import { addMate, jointAccepts } from '../../mates';
 import { JointBlock } from '../../mates/joints';
 import { PointDistanceBlock } from '../../mates/constraints';
 import { rng } from '../util/rng';
-import { between, quat, vec, type Rand } from '../util/random-pose';
-
-function entity(r: Rand, kind: EntityKind): Entity {
-  if (kind === 'frame') return frameEntity(vec(r), quat(r));
-  if (kind === 'axis') return { kind, origin: vec(r), direction: vec(r) };
-  return { kind: 'point', point: vec(r) };
-}
+import { JOINT_END_KINDS, joinRandomParts, randomEnd } from './random-joint';
+import { between, quat, vec } from '../util/random-pose';
 
 type ByDuals = { evaluateByDuals(s: Float64Array, o: Int32Array, r: Float64Array, j: Float64Array | null): void; evaluate(s: Float64Array, o: Int32Array, r: Float64Array, j: Float64Array | null): void; n: number; rows: number };
 
@@ -42,7 +37,7 @@ function sameAsDuals(block: ByDuals, system: System, offsets: Int32Array, label:
 }
 
 describe('exact rows vs the dual pass, bit for bit', () => {
-  const kinds: EntityKind[] = ['frame', 'axis', 'point'];
+  const kinds = JOINT_END_KINDS;
   for (const type of ['ball', 'revolute', 'fastened', 'slider', 'cylindrical'] as const) {
     it(type, () => {
       let nonzero = 0;
@@ -51,10 +46,7 @@ describe('exact rows vs the dual pass, bit for bit', () => {
           for (let k = 0; k < 8; k++) {
             const r = rng(7300 + 41 * k + type.length * 13 + ka.length * 7 + kb.length);
             const system = new System(between(r, 0.5, 300));
-            const a = system.addPose('A', P.pose(vec(r, 200), quat(r)));
-            const b = system.addPose('B', P.pose(vec(r, 200), quat(r)));
-            const handle = addMate(system, 'j', { type, a: { part: a, entity: entity(r, ka) }, b: { part: b, entity: entity(r, kb) } });
-            for (const v of Object.values(handle.coordinates)) system.setScalar(v, system.getScalar(v) + between(r, -2.5, 2.5));
+            const handle = joinRandomParts(system, r, type, ka, kb, 200, 2.5);
             for (const bi of handle.blocks) {
               const block = system.block(bi);
               if (block instanceof JointBlock) nonzero += sameAsDuals(block as unknown as ByDuals, system, system.blockOffsets(bi), `${type} ${ka}–${kb} #${k}`);
@@ -92,7 +84,7 @@ describe('a revolute joint\'s rows and exact Jacobian', () => {
     const system = new System(10);
     const a = system.addPose('A', P.pose(vec(r, 20), quat(r)));
     const b = system.addPose('B', P.pose(vec(r, 20), quat(r)));
-    const handle = addMate(system, 'j', { type: 'revolute', a: { part: a, entity: entity(r, 'frame') }, b: { part: b, entity: entity(r, 'frame') } });
+    const handle = addMate(system, 'j', { type: 'revolute', a: { part: a, entity: randomEnd(r, 'frame') }, b: { part: b, entity: randomEnd(r, 'frame') } });
     for (const v of Object.values(handle.coordinates)) system.setScalar(v, 0.7);
     const bi = handle.blocks.find((k) => system.block(k) instanceof JointBlock)!;
     const block = system.block(bi) as unknown as ByDuals;

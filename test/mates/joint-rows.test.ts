@@ -8,21 +8,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { System } from '../../kernel/system';
-import * as P from '../../kernel/pose';
-import { addMate, frameEntity, JOINT_TYPES, jointAccepts, type Entity, type EntityKind } from '../../mates';
+import { JOINT_TYPES, jointAccepts } from '../../mates';
 import { JointBlock } from '../../mates/joints';
 import type { ResidualBlock } from '../../kernel/system';
 import { rng } from '../util/rng';
-import { between, quat, vec, type Rand } from '../util/random-pose';
-
-function entity(r: Rand, kind: EntityKind): Entity {
-  if (kind === 'frame') return frameEntity(vec(r), quat(r));
-  if (kind === 'axis') return { kind, origin: vec(r), direction: vec(r) };
-  return { kind: 'point', point: vec(r) };
-}
+import { JOINT_END_KINDS, joinRandomParts } from './random-joint';
 
 describe('joint rows by hand vs the dual pass', () => {
-  const kinds: EntityKind[] = ['frame', 'axis', 'point'];
+  const kinds = JOINT_END_KINDS;
   for (const type of JOINT_TYPES) {
     it(type, () => {
       let checked = 0;
@@ -31,10 +24,7 @@ describe('joint rows by hand vs the dual pass', () => {
           for (let k = 0; k < 6; k++) {
             const r = rng(9100 + 37 * k + type.length * 11 + ka.length * 5 + kb.length);
             const system = new System(2.5);
-            const a = system.addPose('A', P.pose(vec(r, 2), quat(r)));
-            const b = system.addPose('B', P.pose(vec(r, 2), quat(r)));
-            const handle = addMate(system, 'j', { type, a: { part: a, entity: entity(r, ka) }, b: { part: b, entity: entity(r, kb) } });
-            for (const v of Object.values(handle.coordinates)) system.setScalar(v, system.getScalar(v) + between(r, -0.9, 0.9));
+            const handle = joinRandomParts(system, r, type, ka, kb, 2, 0.9);
             for (const bi of handle.blocks) {
               const block = system.block(bi);
               if (!(block instanceof JointBlock)) continue;

@@ -8,16 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { System, type ResidualBlock } from '../../kernel/system';
 import * as P from '../../kernel/pose';
 import { toMatrix } from '../../kernel/quat';
-import { addMate, frameEntity, JOINT_TYPES, jointAccepts, type Entity, type EntityKind } from '../../mates';
+import { JOINT_TYPES, jointAccepts } from '../../mates';
 import { PointDistanceBlock } from '../../mates/constraints';
 import { rng } from '../util/rng';
-import { between, quat, vec, type Rand } from '../util/random-pose';
-
-function entity(r: Rand, kind: EntityKind): Entity {
-  if (kind === 'frame') return frameEntity(vec(r), quat(r));
-  if (kind === 'axis') return { kind, origin: vec(r), direction: vec(r) };
-  return { kind: 'point', point: vec(r) };
-}
+import { JOINT_END_KINDS, joinRandomParts } from './random-joint';
+import { between, quat, vec } from '../util/random-pose';
 
 /** evaluateTurned against evaluate at the system's state; returns how many rows a wrong rotation moved. */
 function sameAsEvaluate(block: ResidualBlock, system: System, offsets: Int32Array, label: string): number {
@@ -40,7 +35,7 @@ const twins = (block: ResidualBlock): ResidualBlock[] =>
   [[true, true], [false, true], [true, false]].map((free) => block.withFreeColumns!(block.vars.map((_, i) => (i < 2 ? free[i] : true))));
 
 describe('rows with the parts\' rotations given', () => {
-  const kinds: EntityKind[] = ['frame', 'axis', 'point'];
+  const kinds = JOINT_END_KINDS;
   for (const type of JOINT_TYPES) {
     it(type, () => {
       let moved = 0;
@@ -48,10 +43,7 @@ describe('rows with the parts\' rotations given', () => {
         for (let k = 0; k < 3; k++) {
           const r = rng(5100 + 31 * k + type.length * 7 + ka.length * 3 + kb.length);
           const system = new System(between(r, 0.5, 300));
-          const a = system.addPose('A', P.pose(vec(r, 200), quat(r)));
-          const b = system.addPose('B', P.pose(vec(r, 200), quat(r)));
-          const handle = addMate(system, 'j', { type, a: { part: a, entity: entity(r, ka) }, b: { part: b, entity: entity(r, kb) } });
-          for (const v of Object.values(handle.coordinates)) system.setScalar(v, system.getScalar(v) + between(r, -2.5, 2.5));
+          const handle = joinRandomParts(system, r, type, ka, kb, 200, 2.5);
           for (const bi of handle.blocks) {
             const block = system.block(bi);
             if (!block.evaluateTurned) continue;
