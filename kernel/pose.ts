@@ -56,7 +56,7 @@ export function applyInverseDirection(out: Vec3, a: ReadonlyPose, d: ReadonlyVec
 export function compose(out: Pose, a: ReadonlyPose, b: ReadonlyPose): Pose {
   const tx = b[0], ty = b[1], tz = b[2];
   scratch3[0] = tx; scratch3[1] = ty; scratch3[2] = tz;
-  rotateAt(scratchT, a, 3, scratch3);
+  turnBy(scratchT, a, 3, scratch3);
   const ax = a[0], ay = a[1], az = a[2];
   const aw = a[3], aqx = a[4], aqy = a[5], aqz = a[6];
   const bw = b[3], bx = b[4], by = b[5], bz = b[6];
@@ -72,7 +72,7 @@ export function invert(out: Pose, a: ReadonlyPose): Pose {
   scratch3[0] = -a[0]; scratch3[1] = -a[1]; scratch3[2] = -a[2];
   const w = a[3], x = a[4], y = a[5], z = a[6];
   out[3] = w; out[4] = -x; out[5] = -y; out[6] = -z;
-  rotateAt(scratchT, out, 3, scratch3);
+  turnBy(scratchT, out, 3, scratch3);
   out[0] = scratchT[0]; out[1] = scratchT[1]; out[2] = scratchT[2];
   return out;
 }
@@ -160,7 +160,7 @@ export function log(out: Twist, a: ReadonlyPose): Twist {
  */
 export function retract(out: Pose, x: ReadonlyPose, xi: Readonly<ArrayLike<number>>, outOff = 0, xOff = 0, xiOff = 0): Pose {
   const e = exp(scratchStep, xi, xiOff);
-  rotateAt(scratchT, x, xOff + 3, e);
+  turnBy(scratchT, x, xOff + 3, e);
   const ax = x[xOff], ay = x[xOff + 1], az = x[xOff + 2];
   const aw = x[xOff + 3], aqx = x[xOff + 4], aqy = x[xOff + 5], aqz = x[xOff + 6];
   const bw = e[3], bx = e[4], by = e[5], bz = e[6];
@@ -380,6 +380,22 @@ export function assertRotation(q: Readonly<ArrayLike<number>>, what = 'rotation'
 // A pose's rotation is its quaternion at offset 3: the quaternion routines do the work.
 function rotateAt(out: Vec3, a: ReadonlyPose, qOff: number, v: ReadonlyVec3): Vec3 {
   return Q.rotate(out, a, v, qOff);
+}
+/**
+ * R(q) v into out for the quaternion at a[qOff..]: Q.rotate's arithmetic, for compose, invert
+ * and retract, whose arguments are state and scratch Float64Arrays. Not Q.rotate itself: V8
+ * inlines a function with its own type feedback, and Q.rotate's also holds the document's
+ * plain arrays (applyPoint), so its loads were polymorphic there and boxed every number read
+ * (80 bytes a retraction of garbage, and slower arithmetic: docs/solver-warm-up.md, session 16).
+ */
+function turnBy(out: Float64Array, a: ReadonlyPose, qOff: number, v: Float64Array): void {
+  const w = a[qOff], x = a[qOff + 1], y = a[qOff + 2], z = a[qOff + 3];
+  const s = 2 / (w * w + x * x + y * y + z * z);
+  const vx = v[0], vy = v[1], vz = v[2];
+  const tx = s * (y * vz - z * vy), ty = s * (z * vx - x * vz), tz = s * (x * vy - y * vx);
+  out[0] = vx + w * tx + (y * tz - z * ty);
+  out[1] = vy + w * ty + (z * tx - x * tz);
+  out[2] = vz + w * tz + (x * ty - y * tx);
 }
 function rotateInverseAt(out: Vec3, a: ReadonlyPose, qOff: number, v: ReadonlyVec3): Vec3 {
   return Q.rotateInverse(out, a, v, qOff);
