@@ -203,7 +203,21 @@ export class PivotedQR {
    */
   solveRt(out: Float64Array, b: ArrayLike<number>): void {
     const a = this.a, rows = this.rows, r = this.rank;
-    for (let i = 0; i < r; i++) {
+    // Two rows at a time: each row's sum is a chain of dependent subtractions, and two chains
+    // in one loop run side by side (a drive's chord step is two triangular solves, the QR's
+    // application, and the rows). Each row's terms are taken in the same order (k ascending),
+    // so the bits are the one-row loop's.
+    let i = 0;
+    for (; i + 1 < r; i += 2) {
+      const ii = i * rows, jj = ii + rows;
+      let s = b[i], t = b[i + 1];
+      for (let k = 0; k < i; k++) { const o = out[k]; s -= a[ii + k] * o; t -= a[jj + k] * o; }
+      const oi = s / a[ii + i];
+      out[i] = oi;
+      t -= a[jj + i] * oi;
+      out[i + 1] = t / a[jj + i + 1];
+    }
+    if (i < r) {
       let s = b[i];
       const ii = i * rows;
       for (let k = 0; k < i; k++) s -= a[ii + k] * out[k];

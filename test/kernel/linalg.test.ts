@@ -45,6 +45,30 @@ describe('pivoted QR', () => {
       for (let i = 0; i < 5; i++) expect(y[i]).toBeCloseTo(x[i], 12);
     }));
   });
+
+  it('solveRt solves R₁₁ᵀ y = b, bit for bit the forward substitution row by row, at every rank', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.array(entry, { minLength: 90, maxLength: 90 }), fc.array(entry, { minLength: 9, maxLength: 9 }), (n, vals, b) => {
+      // a full-rank n × (n + 1) matrix (a diagonal that dominates), factored
+      const m = n + 1, J = new Float64Array(m * n);
+      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) J[i * n + j] = vals[(i * n + j) % 90] + (i === j ? 5 : 0);
+      const qr = new PivotedQR(n, m);
+      expect(qr.factor(J, n, m, 1e-12)).toBe(n);
+      const y = new Float64Array(n);
+      qr.solveRt(y, b);
+      // the reference: one row at a time, each sum over k ascending
+      for (let i = 0; i < n; i++) {
+        let s = b[i];
+        for (let k = 0; k < i; k++) s -= qr.r(k, i) * y[k];
+        expect(Object.is(y[i], s / qr.r(i, i))).toBe(true);
+      }
+      // and it solves the system: Σ_k R[k, i] y[k] = b[i]
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let k = 0; k <= i; k++) s += qr.r(k, i) * y[k];
+        expect(s).toBeCloseTo(b[i], 9);
+      }
+    }));
+  });
 });
 
 describe('Cholesky', () => {
