@@ -201,9 +201,33 @@ export class Continuation {
       if (!(next > s) || next >= failedAt) break; // the trouble is bracketed to round-off
       // the values at `next` (no closure: a drive makes one move per step)
       for (let k = 0; k < n; k++) values[k] = next === 1 ? targets[k] : from[k] + (targets[k] - from[k]) * next;
-      const use = this.predict(next === 1 && s === 0 ? options.predicted ?? null : null, values);
+      // Predict: the caller's state, else the polynomial through the last accepted states (the
+      // secant for one), else the last accepted state. Here, not in a method of its own: run at
+      // every step, that one was compiled on its own and again inside moveTo, and its ticks
+      // bring moveTo's compile sooner (docs/solver-warm-up.md, session 16).
+      const given = next === 1 && s === 0 ? options.predicted ?? null : null;
+      let secant = false;
+      if (given !== null) system.restore(given);
+      else {
+        system.restore(this.current);
+        const past = this.past;
+        const ratio = this.secant && past.length > 0 ? secantRatio(past[0].values, this.currentValues, values) : null;
+        if (ratio !== null && Number.isFinite(ratio)) {
+          // the nodes: the last state at 0, the one before at −1, older ones further back on the same line
+          const nodes = predictorNodes;
+          nodes[0] = 0; nodes[1] = -1;
+          let k = 1;
+          while (k < past.length) {
+            const t = secantRatio(past[0].values, this.currentValues, past[k].values);
+            if (t === null || !(t < nodes[k] - 1e-9)) break;
+            nodes[++k] = t;
+          }
+          extrapolate(system, this.chart, this.current, this.currentCoords, past, k, ratio);
+          secant = true;
+        }
+      }
       setThrough(this.setValues, values);
-      const predicted = use === 'secant' && this.branchGuard ? this.copyState(this.predicted) : null;
+      const predicted = secant && this.branchGuard ? this.copyState(this.predicted) : null;
       if (predicted !== null) this.predicted = predicted;
       const trial = correctThrough(this.correct);
       solves++;
@@ -296,35 +320,6 @@ export class Continuation {
     for (let i = 0; i < used; i++) into[i] = state[i]; // (a subarray to copy from is an allocation a step)
     return into;
   }
-
-  /**
-   * Puts the system at the predicted state for values `next`: the caller's prediction,
-   * else the secant of the last two accepted states, else the last accepted state.
-   */
-  private predict(given: Float64Array | null, next: readonly number[]): 'given' | 'secant' | 'none' {
-    const { system } = this;
-    if (given !== null) {
-      system.restore(given);
-      return 'given';
-    }
-    system.restore(this.current);
-    const past = this.past;
-    if (!this.secant || past.length === 0) return 'none';
-    const ratio = secantRatio(past[0].values, this.currentValues, next);
-    if (ratio === null || !Number.isFinite(ratio)) return 'none';
-    // the nodes: the last state at 0, the one before at −1, older ones further back on the same line
-    const nodes = predictorNodes;
-    nodes[0] = 0; nodes[1] = -1;
-    let k = 1;
-    while (k < past.length) {
-      const t = secantRatio(past[0].values, this.currentValues, past[k].values);
-      if (t === null || !(t < nodes[k] - 1e-9)) break;
-      nodes[++k] = t;
-    }
-    if (k === 1 || this.chart === null) secantStep(system, past[0].state, this.current, ratio);
-    else this.chart.predict(system, this.current, this.currentCoords, past, k, lagrangeWeights(k, nodes, ratio));
-    return 'secant';
-  }
 }
 
 /**
@@ -411,6 +406,16 @@ function lagrangeWeights(k: number, nodes: Float64Array, rho: number): Float64Ar
     w[i] = wi;
   }
   return w;
+}
+/**
+ * The prediction through the last state and past[0..k) (nodes in predictorNodes) at `ratio`:
+ * the secant (k = 1, or no chart) or the chart's polynomial. A helper: the secant runs only at a
+ * drive's second step, and its call, new feedback at a second drive, would set V8's count
+ * towards optimising moveTo back to zero there (this helper's count instead).
+ */
+function extrapolate(system: System, chart: PredictorChart | null, current: Float64Array, coords: Float64Array, past: readonly Accepted[], k: number, ratio: number): void {
+  if (k === 1 || chart === null) secantStep(system, past[0].state, current, ratio);
+  else chart.predict(system, current, coords, past, k, lagrangeWeights(k, predictorNodes, ratio));
 }
 /**
  * moveTo calls the caller's functions through these: a drive makes new ones for every
