@@ -117,7 +117,7 @@ export function workspace(g: Group, system: System): Workspace {
 
 /**
  * A group's first workspace. Out of workspace, which every solve of the group runs: V8
- * inlines workspace into solveGroup, and this part with it when it was inline (once a
+ * inlines workspace into solve, and this part with it when it was inline (once a
  * model, so it has feedback: its loops and allocations in the compile of a function run
  * once a drive step, a compile that lands in the drives fourbar_drive_step_us times;
  * docs/solver-warm-up.md, session 14). A call this rare is not inlined.

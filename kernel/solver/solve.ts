@@ -85,14 +85,56 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
   let message: string | undefined;
   const atLimit: string[] = [];
   let groupMax = 0;
+  const skip = options.skipSatisfied ?? true;
+  // Each group in turn (one function with solve, not a function of its own: run once a solve,
+  // the two were marked for V8's optimising compiler a drive later each, and their compiles
+  // landed in the drives fourbar_drive_step_us times; docs/solver-warm-up.md, session 16).
   for (let gi = 0; gi < structure.groups.length; gi++) {
     const g = structure.groups[gi];
-    const result = solveGroup(system, g, pulls.length === 0 ? NO_PULLS : pullsOf(structure, pulls, gi), options, tol);
-    if (!(result.maxResidual <= groupMax)) groupMax = result.maxResidual;
-    iterations += result.iterations;
-    if (result.solved) groupsSolved++;
-    if (result.message && !message) message = result.message;
-    for (let k = 0; k < result.atLimit.length; k++) atLimit.push(result.atLimit[k]);
+    const groupPulls = pulls.length === 0 ? NO_PULLS : pullsOf(structure, pulls, gi);
+    const ws = workspace(g, system);
+    const lin = linearOf(system, g, ws, options);
+    let limits: ScalarTargetBlock[] = NO_LIMITS; // a new list only when a limit binds
+    let groupResidual: number, solved = false;
+    // A group that held at exactly this state still holds: no evaluation needed.
+    if (skip && groupPulls.length === 0 && stillHolds(system, ws, tol) && !limitViolated(system, g, tol)) {
+      groupResidual = ws.verifiedMax;
+    } else {
+      // Release nothing we carry over: each solve starts with no active limit; a limit that
+      // the motion pushes past is clamped and the group re-solved (the active set).
+      lin.setLimits(limits);
+      // The Jacobian comes along when the group will surely need it (pulled) or on the sparse
+      // path (no chord steps); the dense path's Newton step asks for it.
+      let m = lin.assemble(groupPulls.length > 0 || lin.sparse);
+      if (skip && groupPulls.length === 0 && maxAbs(lin.c, m) <= tol && !limitViolated(system, g, tol)) {
+        groupResidual = maxAbs(lin.c, m);
+        recordHolds(system, g, ws, groupResidual);
+      } else {
+        let groupMessage: string | undefined;
+        for (let pass = 0; pass <= g.limited.length;) {
+          pass++; // (counted at the top: one pass is the rule, and an update that never ran deoptimises)
+          const r = groupPulls.length > 0 ? pulledNewton(system, g, lin, ws, groupPulls, options, tol) : newton(system, g, lin, ws.saved, options, tol);
+          iterations += r.iterations;
+          if (!r.converged) { groupMessage = r.message; break; }
+          // Active set: clamp every coordinate that went past a limit and solve again.
+          if (g.limited.length === 0) break;
+          const more = clampPastLimits(system, g, tol, limits);
+          if (more === null) break;
+          limits = more;
+          lin.fresh = false;
+          lin.setLimits(limits);
+        }
+        m = lin.fresh ? lin.m : lin.assemble(false);
+        // the hard rows of the blocks come first; active limit rows after them are the active set's own
+        groupResidual = maxAbs(lin.c, m - limits.length);
+        solved = true;
+        if (groupMessage) { if (!message) message = groupMessage; }
+        else if (limits.length === 0 && groupResidual <= tol) recordHolds(system, g, ws, groupResidual);
+      }
+    }
+    if (!(groupResidual <= groupMax)) groupMax = groupResidual;
+    if (solved) groupsSolved++;
+    if (g.limited.length) atLimitNames(system, g, tol, atLimit);
   }
   // Each group knows its own largest row; only blocks that read no free variable remain.
   const maxResidual = structure.frozenBlocks.length === 0 ? groupMax : frozenMax(system, structure.frozenBlocks, groupMax);
@@ -156,10 +198,8 @@ function finishReport(system: System, groups: number, t: Tally): SolveReport {
   return out;
 }
 
-interface GroupResult { iterations: number; solved: boolean; atLimit: string[]; maxResidual: number; message?: string }
 const NO_PULLS: readonly Pull[] = [];
 const NO_LIMITS: ScalarTargetBlock[] = [];
-const NO_NAMES: string[] = [];
 let frozenBuf = new Float64Array(16);
 
 /** The group's linear algebra for this solve: sparse above the threshold (or when asked). */
@@ -168,49 +208,6 @@ function linearOf(system: System, g: Group, ws: Workspace, options: SolveOptions
   const sparse = mode === 'sparse' || (mode === 'auto' && g.n > SPARSE_MIN_UNKNOWNS);
   if (sparse) return ws.sparse ??= new SparseLinear(system, g, colMapOf(system, g));
   return ws.dense ??= new DenseLinear(system, g, colMapOf(system, g));
-}
-
-function solveGroup(system: System, g: Group, pulls: readonly Pull[], options: SolveOptions, tol: number): GroupResult {
-  const ws = workspace(g, system);
-  const lin = linearOf(system, g, ws, options);
-  const skip = options.skipSatisfied ?? true;
-  let limits: ScalarTargetBlock[] = NO_LIMITS; // a new list only when a limit binds
-  // A group that held at exactly this state still holds: no evaluation needed.
-  if (skip && pulls.length === 0 && stillHolds(system, ws, tol) && !limitViolated(system, g, tol)) {
-    return { iterations: 0, solved: false, atLimit: g.limited.length ? atLimitNames(system, g, tol) : NO_NAMES, maxResidual: ws.verifiedMax };
-  }
-  // Release nothing we carry over: each solve starts with no active limit; a limit that
-  // the motion pushes past is clamped and the group re-solved (the active set).
-  lin.setLimits(limits);
-  // The Jacobian comes along when the group will surely need it (pulled) or on the sparse
-  // path (no chord steps); the dense path's Newton step asks for it.
-  let m = lin.assemble(pulls.length > 0 || lin.sparse);
-  if (skip && pulls.length === 0 && maxAbs(lin.c, m) <= tol && !limitViolated(system, g, tol)) {
-    const maxResidual = maxAbs(lin.c, m);
-    recordHolds(system, g, ws, maxResidual);
-    return { iterations: 0, solved: false, atLimit: g.limited.length ? atLimitNames(system, g, tol) : NO_NAMES, maxResidual };
-  }
-  let iterations = 0;
-  let message: string | undefined;
-  for (let pass = 0; pass <= g.limited.length;) {
-    pass++; // (counted at the top: one pass is the rule, and an update that never ran deoptimises)
-    const r = pulls.length > 0 ? pulledNewton(system, g, lin, ws, pulls, options, tol) : newton(system, g, lin, ws.saved, options, tol);
-    iterations += r.iterations;
-    if (!r.converged) { message = r.message; break; }
-    // Active set: clamp every coordinate that went past a limit and solve again.
-    if (g.limited.length === 0) break;
-    const more = clampPastLimits(system, g, tol, limits);
-    if (more === null) break;
-    limits = more;
-    lin.fresh = false;
-    lin.setLimits(limits);
-  }
-  m = lin.fresh ? lin.m : lin.assemble(false);
-  // the hard rows of the blocks come first; active limit rows after them are the active set's own
-  const out: GroupResult = { iterations, solved: true, atLimit: g.limited.length ? atLimitNames(system, g, tol) : NO_NAMES, maxResidual: maxAbs(lin.c, m - limits.length) };
-  if (message) out.message = message;
-  else if (limits.length === 0 && out.maxResidual <= tol) recordHolds(system, g, ws, out.maxResidual);
-  return out;
 }
 
 /**
@@ -244,8 +241,8 @@ function limitViolated(system: System, g: Group, tol: number): boolean {
   }
   return false;
 }
-function atLimitNames(system: System, g: Group, tol: number): string[] {
-  const names: string[] = [];
+/** Append the names of g's limited coordinates that sit at a bound to `names`. */
+function atLimitNames(system: System, g: Group, tol: number, names: string[]): void {
   for (const v of g.limited) {
     const variable = system.variables[v];
     const [lo, hi] = variable.limits!;
@@ -253,6 +250,5 @@ function atLimitNames(system: System, g: Group, tol: number): string[] {
     const slack = 10 * tol / variable.scale;
     if (Math.abs(x - lo) <= slack || Math.abs(x - hi) <= slack) names.push(variable.name);
   }
-  return names;
 }
 

@@ -235,7 +235,7 @@ const DRIVE_SOLVE: SolveOptions = { polish: true };
  * The solve of a drive's first state, where it already stands: the default options, in an
  * object of DRIVE_SOLVE's shape, so that the solver's reads of its options see one shape
  * a drive (a second shape, new at the first step of the second drive, set V8's count
- * towards optimising solve and solveGroup back to zero there).
+ * towards optimising solve back to zero there).
  */
 const FIRST_SOLVE: SolveOptions = { polish: false };
 

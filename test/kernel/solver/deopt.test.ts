@@ -16,7 +16,7 @@ const SCRIPT = fileURLToPath(new URL('./deopt-run.ts', import.meta.url));
  * The solver's functions a drag or a drive runs at every step. (chordTrial is not among
  * them: its rejected chord's restore is a call first made mid-drive, once.)
  */
-const HOT = ['normalise', 'refinedPull', 'refinedNewton', 'newton', 'fullStep', 'dragIterations', 'factor', 'solve', 'solveGroup', 'moveTo'];
+const HOT = ['normalise', 'refinedPull', 'refinedNewton', 'newton', 'fullStep', 'dragIterations', 'factor', 'solve', 'moveTo'];
 
 /** Function → deopts past the first frames and drive, and the hot ones that deopted for want of feedback. */
 function bailoutsPastStart(v8Flags: string[]): { count: Map<string, number>; starved: string[] } {
