@@ -201,6 +201,24 @@ export class GravityBlock implements ForceBlock {
     this.g = Float64Array.from([gravity[0], gravity[1], gravity[2]]);
   }
 
+  /**
+   * Q added straight into a system's Q at the body's six slots from `slot` (ForceSet, where they
+   * are free and in order): the values `evaluate` writes, each added once as ForceSet's scatter
+   * adds them. `turn`: the body's rotation matrix made at this state already (the integrator's),
+   * or null to make it here.
+   */
+  addWeight(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void {
+    const R = turn ?? rotationMatrix(this.R, state, offset + 3);
+    const m = this.mass, g = this.g, c = this.c;
+    const fx = m * (R[0] * g[0] + R[3] * g[1] + R[6] * g[2]);
+    const fy = m * (R[1] * g[0] + R[4] * g[1] + R[7] * g[2]);
+    const fz = m * (R[2] * g[0] + R[5] * g[1] + R[8] * g[2]);
+    Q[slot] += c[1] * fz - c[2] * fy;
+    Q[slot + 1] += c[2] * fx - c[0] * fz;
+    Q[slot + 2] += c[0] * fy - c[1] * fx;
+    Q[slot + 3] += fx; Q[slot + 4] += fy; Q[slot + 5] += fz;
+  }
+
   evaluate(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
     const R = rotationMatrix(this.R, state, offsets[0] + 3);
     const m = this.mass, g = this.g, c = this.c;

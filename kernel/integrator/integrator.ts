@@ -248,6 +248,8 @@ export class Integrator {
     this.rotations = poseVars.map((v) => (product ? rows.claimTurn(v.offset + 3) : null) ?? new Float64Array(9));
     const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
     this.lin = new IterationSystem(n, m, bodies, bodySlot);
+    // on R³ × SO(3) every Newton evaluation follows followProduct, which made the rotations: the forces read them too
+    if (product) this.lin.shareTurns({ offsets: Int32Array.from(poseVars, (v) => v.offset + 3), views: this.rotations });
 
     // time drivers: their row
     this.driverRow = Int32Array.from(drivers, (d) => {

@@ -11,7 +11,7 @@ import { LU } from '../linalg';
 import { OrderedLU } from '../lu-ordered';
 import { ScheduledLU } from '../lu-small';
 import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
-import type { ForceSet } from '../forces';
+import type { ForceSet, SharedTurns } from '../forces';
 import type { ConstraintRows } from './rows';
 import { IterationPattern } from './pattern';
 
@@ -98,6 +98,8 @@ export class IterationSystem {
   private readonly gyroBlocks: Float64Array;
   private readonly gyroViews: Float64Array[];
   private gyroScale = 0;
+  /** The integrator's rotation matrices, made at the state `residual` is evaluated at (shareTurns); null: none. */
+  private turns: SharedTurns | null = null;
 
   constructor(
     private readonly n: number,
@@ -140,6 +142,11 @@ export class IterationSystem {
     this.luSmall.usePattern(N, small);
     this.keptDerivatives = false;
     this.blockN = -1;
+  }
+
+  /** Rotation matrices the caller makes at every state it asks `residual` at (the forces read them: ForceSet.assemble). */
+  shareTurns(turns: SharedTurns): void {
+    this.turns = turns;
   }
 
   /** A large system (a whole car): its matrix is refactored in a fill-reducing order, and seldom (integrator.ts). */
@@ -246,7 +253,7 @@ export class IterationSystem {
     // a small matrix without new derivatives: its dynamic block as last assembled (factor)
     const block = this.blockKept = matrix && !derivatives && this.blockN === N;
     const kc = matrix && !block && (derivatives || !this.keptDerivatives);
-    forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
+    forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces, this.turns);
     if (kc) this.derivatives++;
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix && !block) this.clear(N);
