@@ -351,6 +351,14 @@ export class IterationSystem {
     return scale;
   }
 
+  /** maxResidual(), writing −r/β' into rhs's first n (the correction's dynamic rows) as it reads r. */
+  maxResidualTo(rhs: Float64Array, betaP: number): number {
+    const r = this.r;
+    let e = 0;
+    for (let i = 0; i < this.n; i++) { const x = r[i], a = Math.abs(x); rhs[i] = -x / betaP; if (a > e || a !== a) e = a !== a ? Infinity : a; }
+    return e;
+  }
+
   /** The largest |r_i|. */
   maxResidual(): number {
     const r = this.r;
