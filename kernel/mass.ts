@@ -89,17 +89,7 @@ export function massPattern(M: Float64Array): MassPattern {
  * from +0 is never −0).
  */
 export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPattern, xi: ArrayLike<number>, xiOff: number): Float64Array {
-  if (pattern.rigid) {
-    // the dense sums less the rigid zeros' terms (24 of 36), each row's in column order
-    const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
-    out[0] = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
-    out[1] = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
-    out[2] = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
-    out[3] = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
-    out[4] = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
-    out[5] = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
-    return out;
-  }
+  if (pattern.rigid) return rigidTimes(out, M, xi, xiOff);
   if (pattern.dense) {
     const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
     for (let i = 0, r = 0; i < 6; i++, r += 6) out[i] = 0 + M[r] * x0 + M[r + 1] * x1 + M[r + 2] * x2 + M[r + 3] * x3 + M[r + 4] * x4 + M[r + 5] * x5;
@@ -112,6 +102,51 @@ export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPatte
     out[i] = s;
   }
   return out;
+}
+
+/** massTimes of a rigid block (MassPattern.rigid): the dense sums less the rigid zeros' terms (24 of 36), each row's in column order. */
+function rigidTimes(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number): Float64Array {
+  const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
+  out[0] = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
+  out[1] = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
+  out[2] = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
+  out[3] = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
+  out[4] = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
+  out[5] = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
+  return out;
+}
+
+/** g = (ω × h_ω + v × h_v, ω × h_v) from h = M ξ (gyroscopic's force). */
+function velocityProduct(out: Float64Array, h: Float64Array, xi: ArrayLike<number>, xiOff: number): void {
+  const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
+  const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];
+  out[0] = wy * h[2] - wz * h[1] + vy * h[5] - vz * h[4];
+  out[1] = wz * h[0] - wx * h[2] + vz * h[3] - vx * h[5];
+  out[2] = wx * h[1] - wy * h[0] + vx * h[4] - vy * h[3];
+  out[3] = wy * h[5] - wz * h[4];
+  out[4] = wz * h[3] - wx * h[5];
+  out[5] = wx * h[4] - wy * h[3];
+}
+
+/**
+ * A rigid block's (MassPattern.rigid) g(ξ) into g and M ξ̇ into s in one call (the integrator's
+ * dynamic residual, per body and Newton iteration): gyroscopic's and massTimes's operations.
+ */
+export function rigidDynamics(g: Float64Array, s: Float64Array, M: Float64Array, xi: Float64Array, xiDot: Float64Array, xiOff: number): void {
+  const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
+  const h0 = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
+  const h1 = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
+  const h2 = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
+  const h3 = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
+  const h4 = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
+  const h5 = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
+  g[0] = x1 * h2 - x2 * h1 + x4 * h5 - x5 * h4;
+  g[1] = x2 * h0 - x0 * h2 + x5 * h3 - x3 * h5;
+  g[2] = x0 * h1 - x1 * h0 + x3 * h4 - x4 * h3;
+  g[3] = x1 * h5 - x2 * h4;
+  g[4] = x2 * h3 - x0 * h5;
+  g[5] = x0 * h4 - x1 * h3;
+  rigidTimes(s, M, xiDot, xiOff);
 }
 
 /**
@@ -129,15 +164,10 @@ export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<num
       h[i] = s;
     }
   }
+  velocityProduct(out, h, xi, xiOff);
+  if (!jacobian) return out;
   const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
   const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];
-  out[0] = wy * h[2] - wz * h[1] + vy * h[5] - vz * h[4];
-  out[1] = wz * h[0] - wx * h[2] + vz * h[3] - vx * h[5];
-  out[2] = wx * h[1] - wy * h[0] + vx * h[4] - vy * h[3];
-  out[3] = wy * h[5] - wz * h[4];
-  out[4] = wz * h[3] - wx * h[5];
-  out[5] = wx * h[4] - wy * h[3];
-  if (!jacobian) return out;
   // top: [ω]ₓ M_top + [v]ₓ M_bot − [h_ω]ₓ E_ω − [h_v]ₓ E_v;  bottom: [ω]ₓ M_bot − [h_v]ₓ E_ω
   for (let col = 0; col < 6; col++) {
     const tx = M[col], ty = M[6 + col], tz = M[12 + col];

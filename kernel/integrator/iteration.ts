@@ -10,7 +10,7 @@
 import { LU } from '../linalg';
 import { OrderedLU } from '../lu-ordered';
 import { ScheduledLU } from '../lu-small';
-import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
+import { gyroscopic, massPattern, massTimes, rigidDynamics, type MassPattern } from '../mass';
 import type { ForceSet, SharedTurns } from '../forces';
 import type { ConstraintRows } from './rows';
 import { IterationPattern } from './pattern';
@@ -281,8 +281,8 @@ export class IterationSystem {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
       const M = bodies[b].M, pattern = this.patterns[b];
-      gyroscopic(g6, M, v, c0, null, pattern);
-      massTimes(h6, M, pattern, vdot, c0);
+      if (pattern.rigid) rigidDynamics(g6, h6, M, v, vdot, c0);
+      else { gyroscopic(g6, M, v, c0, null, pattern); massTimes(h6, M, pattern, vdot, c0); }
       for (let i = 0; i < 6; i++) {
         const g = 0 + g6[i], q = Q[c0 + i], s = h6[i];
         G[c0 + i] = g;
