@@ -248,8 +248,7 @@ export class Integrator {
     this.rotations = poseVars.map((v) => (product ? rows.claimTurn(v.offset + 3) : null) ?? new Float64Array(9));
     const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
     this.lin = new IterationSystem(n, m, bodies, bodySlot);
-    // on R³ × SO(3) every Newton evaluation follows followProduct, which made the rotations: the forces read them too
-    if (product) this.lin.shareTurns({ offsets: Int32Array.from(poseVars, (v) => v.offset + 3), views: this.rotations });
+    if (product) this.lin.shareTurns({ offsets: Int32Array.from(poseVars, (v) => v.offset + 3), views: this.rotations }); // followProduct's: the forces read them too
 
     // time drivers: their row
     this.driverRow = Int32Array.from(drivers, (d) => {
@@ -395,16 +394,14 @@ export class Integrator {
     const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity, first = 0;
-    const afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
+    const lin = this.lin, afterSlow = lin.large && this.iterations > REFRESH_LARGE;
     const keepBlock = guess !== null && this.afterUnchecked && !this.redundant && N <= SMALL_SYSTEM;
     this.afterUnchecked = false;
-    const lin = this.lin;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
       constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) followProduct made the poses' rotations
       // every row active (none redundant): −Φ and −r/β' go into the correction's right-hand side as their largest are found
-      const all = !this.redundant, rhs = lin.rhs;
-      const phiMax = all ? this.phiToRhs(rhs) : constraints.maxPhi();
+      const all = !this.redundant, rhs = lin.rhs, phiMax = all ? lin.maxPhiTo(constraints.phi, m) : constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
       // several steps old needed three (even from the extrapolated start: 1e-2 a step of age).
@@ -416,8 +413,7 @@ export class Integrator {
       const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous) || (N <= SMALL_SYSTEM && !(it === 0 && keepBlock));
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
-      // (a deferred matrix may assemble the forces again, K and C's dual passes, and r with them: then after it)
-      const rhsR = all && !deferred, rMax = rhsR ? lin.maxResidualTo(rhs, betaP) : lin.maxResidual();
+      const rhsR = all && !deferred, rMax = rhsR ? lin.maxResidualTo(betaP) : lin.maxResidual(); // a deferred matrix may assemble r again (K and C's passes)
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
       if (it === 1) this.unchecked.observe(first, error);
@@ -459,14 +455,6 @@ export class Integrator {
       }
     }
     return false;
-  }
-
-  /** constraints.maxPhi() where every row is active, writing −Φ into rhs's rows n … as it reads Φ. */
-  private phiToRhs(rhs: Float64Array): number {
-    const phi = this.constraints.phi, n = this.size, m = this.rows;
-    let e = 0, nan = false;
-    for (let k = 0; k < m; k++) { const x = phi[k], a = Math.abs(x); rhs[n + k] = -x; if (a > e) e = a; else if (a !== a) nan = true; }
-    return nan ? NaN : e;
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin (fixed parts too). */

@@ -351,9 +351,17 @@ export class IterationSystem {
     return scale;
   }
 
+  /** The largest |Φ_k| of the m rows (ConstraintRows.maxPhi), writing −Φ into rhs's rows n … (all active) as it reads Φ. */
+  maxPhiTo(phi: Float64Array, m: number): number {
+    const rhs = this.rhs, n = this.n;
+    let e = 0, nan = false;
+    for (let k = 0; k < m; k++) { const x = phi[k], a = Math.abs(x); rhs[n + k] = -x; if (a > e) e = a; else if (a !== a) nan = true; }
+    return nan ? NaN : e;
+  }
+
   /** maxResidual(), writing −r/β' into rhs's first n (the correction's dynamic rows) as it reads r. */
-  maxResidualTo(rhs: Float64Array, betaP: number): number {
-    const r = this.r;
+  maxResidualTo(betaP: number): number {
+    const r = this.r, rhs = this.rhs;
     let e = 0;
     for (let i = 0; i < this.n; i++) { const x = r[i], a = Math.abs(x); rhs[i] = -x / betaP; if (a > e || a !== a) e = a !== a ? Infinity : a; }
     return e;
