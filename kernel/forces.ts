@@ -194,9 +194,11 @@ export class ForceSet {
     const n = this.layoutSize;
     Q.fill(0, 0, n);
     if (zeroed) {
-      const p = this.derivativePattern();
-      if (K) for (let e = 0; e < p.length; e++) K[p[e]] = 0;
-      if (C) for (let e = 0; e < p.length; e++) C[p[e]] = 0;
+      if (K || C) {
+        const p = this.derivativePattern();
+        if (K) for (let e = 0; e < p.length; e++) K[p[e]] = 0;
+        if (C) for (let e = 0; e < p.length; e++) C[p[e]] = 0;
+      }
     } else {
       if (K) K.fill(0, 0, n * n);
       if (C) C.fill(0, 0, n * n);
