@@ -116,18 +116,6 @@ function rigidTimes(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, x
   return out;
 }
 
-/** g = (ω × h_ω + v × h_v, ω × h_v) from h = M ξ (gyroscopic's force). */
-function velocityProduct(out: Float64Array, h: Float64Array, xi: ArrayLike<number>, xiOff: number): void {
-  const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
-  const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];
-  out[0] = wy * h[2] - wz * h[1] + vy * h[5] - vz * h[4];
-  out[1] = wz * h[0] - wx * h[2] + vz * h[3] - vx * h[5];
-  out[2] = wx * h[1] - wy * h[0] + vx * h[4] - vy * h[3];
-  out[3] = wy * h[5] - wz * h[4];
-  out[4] = wz * h[3] - wx * h[5];
-  out[5] = wx * h[4] - wy * h[3];
-}
-
 /**
  * A rigid block's (MassPattern.rigid) g(ξ) into g and M ξ̇ into s in one call (the integrator's
  * dynamic residual, per body and Newton iteration): gyroscopic's and massTimes's operations.
@@ -164,10 +152,15 @@ export function gyroscopic(out: Float64Array, M: Float64Array, xi: ArrayLike<num
       h[i] = s;
     }
   }
-  velocityProduct(out, h, xi, xiOff);
-  if (!jacobian) return out;
   const wx = xi[xiOff], wy = xi[xiOff + 1], wz = xi[xiOff + 2];
   const vx = xi[xiOff + 3], vy = xi[xiOff + 4], vz = xi[xiOff + 5];
+  out[0] = wy * h[2] - wz * h[1] + vy * h[5] - vz * h[4];
+  out[1] = wz * h[0] - wx * h[2] + vz * h[3] - vx * h[5];
+  out[2] = wx * h[1] - wy * h[0] + vx * h[4] - vy * h[3];
+  out[3] = wy * h[5] - wz * h[4];
+  out[4] = wz * h[3] - wx * h[5];
+  out[5] = wx * h[4] - wy * h[3];
+  if (!jacobian) return out;
   // top: [ω]ₓ M_top + [v]ₓ M_bot − [h_ω]ₓ E_ω − [h_v]ₓ E_v;  bottom: [ω]ₓ M_bot − [h_v]ₓ E_ω
   for (let col = 0; col < 6; col++) {
     const tx = M[col], ty = M[6 + col], tz = M[12 + col];
