@@ -89,7 +89,17 @@ export function massPattern(M: Float64Array): MassPattern {
  * from +0 is never −0).
  */
 export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPattern, xi: ArrayLike<number>, xiOff: number): Float64Array {
-  if (pattern.rigid) return rigidTimes(out, M, xi, xiOff);
+  if (pattern.rigid) {
+    // the dense sums less the rigid zeros' terms (24 of 36), each row's in column order
+    const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
+    out[0] = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
+    out[1] = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
+    out[2] = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
+    out[3] = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
+    out[4] = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
+    out[5] = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
+    return out;
+  }
   if (pattern.dense) {
     const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
     for (let i = 0, r = 0; i < 6; i++, r += 6) out[i] = 0 + M[r] * x0 + M[r + 1] * x1 + M[r + 2] * x2 + M[r + 3] * x3 + M[r + 4] * x4 + M[r + 5] * x5;
@@ -104,23 +114,13 @@ export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPatte
   return out;
 }
 
-/** massTimes of a rigid block (MassPattern.rigid): the dense sums less the rigid zeros' terms (24 of 36), each row's in column order. */
-function rigidTimes(out: Float64Array, M: Float64Array, xi: ArrayLike<number>, xiOff: number): Float64Array {
-  const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
-  out[0] = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
-  out[1] = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
-  out[2] = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
-  out[3] = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
-  out[4] = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
-  out[5] = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
-  return out;
-}
-
 /**
- * A rigid block's (MassPattern.rigid) g(ξ) into g and M ξ̇ into s in one call (the integrator's
- * dynamic residual, per body and Newton iteration): gyroscopic's and massTimes's operations.
+ * A rigid block's (`pattern` rigid) g(ξ) into g and M ξ̇ into s in one call, h = M ξ in registers
+ * (the integrator's dynamic residual, per body and Newton iteration): gyroscopic's and
+ * massTimes's operations, the same bits. (massTimes stays hot through it: gyroscopic, now run
+ * only at refactors, inlines it.)
  */
-export function rigidDynamics(g: Float64Array, s: Float64Array, M: Float64Array, xi: Float64Array, xiDot: Float64Array, xiOff: number): void {
+export function rigidDynamics(g: Float64Array, s: Float64Array, M: Float64Array, pattern: MassPattern, xi: Float64Array, xiDot: Float64Array, xiOff: number): void {
   const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
   const h0 = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
   const h1 = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
@@ -134,7 +134,7 @@ export function rigidDynamics(g: Float64Array, s: Float64Array, M: Float64Array,
   g[3] = x1 * h5 - x2 * h4;
   g[4] = x2 * h3 - x0 * h5;
   g[5] = x0 * h4 - x1 * h3;
-  rigidTimes(s, M, xiDot, xiOff);
+  massTimes(s, M, pattern, xiDot, xiOff);
 }
 
 /**

@@ -281,7 +281,7 @@ export class IterationSystem {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
       const M = bodies[b].M, pattern = this.patterns[b];
-      if (pattern.rigid) rigidDynamics(g6, h6, M, v, vdot, c0);
+      if (pattern.rigid) rigidDynamics(g6, h6, M, pattern, v, vdot, c0);
       else { gyroscopic(g6, M, v, c0, null, pattern); massTimes(h6, M, pattern, vdot, c0); }
       for (let i = 0; i < 6; i++) {
         const g = 0 + g6[i], q = Q[c0 + i], s = h6[i];

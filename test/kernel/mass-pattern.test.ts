@@ -79,7 +79,7 @@ describe('mass products over the block\'s nonzeros', () => {
       const xi = new Float64Array(12), xiDot = new Float64Array(12);
       for (let k = 0; k < 6; k++) { xi[off + k] = x[k]; xiDot[off + k] = x[6 + k]; }
       const g = new Float64Array(6), s = new Float64Array(6);
-      rigidDynamics(g, s, M, xi, xiDot, off);
+      rigidDynamics(g, s, M, p, xi, xiDot, off);
       const g0 = gyroscopic(new Float64Array(6), M, xi, off, null, p), s0 = massTimes(new Float64Array(6), M, p, xiDot, off);
       return g.every((v, i) => Object.is(v, g0[i])) && s.every((v, i) => Object.is(v, s0[i]));
     }), { numRuns: 4000 });
