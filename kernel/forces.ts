@@ -12,7 +12,6 @@
 import type { Dual } from './dual';
 import type { System } from './system';
 import { InternalError } from './errors';
-import { GravityBlock } from './mass';
 
 /**
  * Rotation matrices a caller made at the current state (the integrator's, one a moving pose):
@@ -46,6 +45,13 @@ export interface ForceBlock {
    */
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number,
     Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void;
+  /**
+   * Optional, for a block on one pose (gravity: mass.ts GravityBlock): its Q added straight into
+   * the set's Q at the pose's six slots from `slot` (ForceSet, where they are free and in order):
+   * `evaluate`'s values, each added once as the set's scatter adds them. `turn`: the pose's
+   * rotation matrix made at this state already (SharedTurns), or null to make it.
+   */
+  addWeight?(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void;
   /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
@@ -84,8 +90,8 @@ interface Entry {
   offsets: Int32Array;
   /** Global tangent slot of each local slot (−1: a fixed variable's, dropped). */
   slots: Int32Array;
-  /** Gravity on a moving pose, its six slots in order: Q added straight into the set's (GravityBlock.addWeight). */
-  weight: GravityBlock | null;
+  /** A block with addWeight on a moving pose, its six slots in order (gravity): Q added straight into the set's. */
+  weight: ForceBlock | null;
   /** Its pose's place among the last SharedTurns' (`turnsOf`), −1: none. */
   turn: number;
 }
@@ -145,7 +151,7 @@ export class ForceSet {
       }
       maxLocal = Math.max(maxLocal, slots.length);
       const straight = slots.length === 6 && slots.every((s, k) => s >= 0 && s === slots[0] + k);
-      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block instanceof GravityBlock ? block : null, turn: -1 };
+      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block.addWeight ? block : null, turn: -1 };
     });
     this.turnsOf = null;
     if (this.localQ.length < maxLocal) {
@@ -208,7 +214,7 @@ export class ForceSet {
     for (let b = 0; b < entries.length; b++) {
       const e = entries[b], slots = e.slots, m = slots.length;
       // gravity (16 of a car's 25 blocks): its six values added in place, its pose's rotation shared where made
-      if (!lk && e.weight !== null) { e.weight.addWeight(state, e.offsets[0], turns !== null && e.turn >= 0 ? turns.views[e.turn] : null, Q, slots[0]); continue; }
+      if (!lk && e.weight !== null) { e.weight.addWeight!(state, e.offsets[0], turns !== null && e.turn >= 0 ? turns.views[e.turn] : null, Q, slots[0]); continue; }
       const lcb = e.noC ? null : lc;
       // a velocity-free block (gravity: 16 of a car's 25) reads no velocity: none gathered for it
       e.block.evaluate(state, e.offsets, e.noC ? this.localV : this.gather(e, velocity), t, lq, lk, lcb, slots);

@@ -224,12 +224,7 @@ export class GravityBlock implements ForceBlock {
     this.g = Float64Array.from([gravity[0], gravity[1], gravity[2]]);
   }
 
-  /**
-   * Q added straight into a system's Q at the body's six slots from `slot` (ForceSet, where they
-   * are free and in order): the values `evaluate` writes, each added once as ForceSet's scatter
-   * adds them. `turn`: the body's rotation matrix made at this state already (the integrator's),
-   * or null to make it here.
-   */
+  /** ForceBlock.addWeight: `evaluate`'s six values added in place, R the integrator's where given. */
   addWeight(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void {
     const R = turn ?? rotationMatrix(this.R, state, offset + 3);
     const m = this.mass, g = this.g, c = this.c;
