@@ -13,6 +13,16 @@ import type { Dual } from './dual';
 import type { System } from './system';
 import { InternalError } from './errors';
 
+/**
+ * Rotation matrices a caller made at the current state (the integrator's, one a moving pose):
+ * views[k] is the matrix of the quaternion at state offset offsets[k]. `assemble` given them
+ * lets the blocks that can (gravity) read them rather than make them again.
+ */
+export interface SharedTurns {
+  readonly offsets: Int32Array;
+  readonly views: readonly Float64Array[];
+}
+
 /** First tangent slot of each variable (−1 for fixed ones) and the total size. */
 export function tangentLayout(system: System): { layout: Int32Array; size: number } {
   const layout = new Int32Array(system.variables.length).fill(-1);
@@ -35,6 +45,13 @@ export interface ForceBlock {
    */
   evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number,
     Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void;
+  /**
+   * Optional, for a block on one pose (gravity: mass.ts GravityBlock): its Q added straight into
+   * the set's Q at the pose's six slots from `slot` (ForceSet, where they are free and in order):
+   * `evaluate`'s values, each added once as the set's scatter adds them. `turn`: the pose's
+   * rotation matrix made at this state already (SharedTurns), or null to make it.
+   */
+  addWeight?(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void;
   /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
@@ -73,6 +90,10 @@ interface Entry {
   offsets: Int32Array;
   /** Global tangent slot of each local slot (−1: a fixed variable's, dropped). */
   slots: Int32Array;
+  /** A block with addWeight on a moving pose, its six slots in order (gravity): Q added straight into the set's. */
+  weight: ForceBlock | null;
+  /** Its pose's place among the last SharedTurns' (`turnsOf`), −1: none. */
+  turn: number;
 }
 
 /** The force blocks of one system: gathers velocities, scatters local results. */
@@ -87,6 +108,8 @@ export class ForceSet {
   private localV = new Float64Array(6);
   /** derivativePattern's list, made once per structure. */
   private pattern: Int32Array | null = null;
+  /** The SharedTurns the entries' `turn` places were found in. */
+  private turnsOf: SharedTurns | null = null;
   /**
    * Counts the calls that evaluate blocks through this set (assemble, evaluateBlock): a
    * report that reads the blocks' last values checks nothing evaluated them since its pass.
@@ -127,8 +150,10 @@ export class ForceSet {
         for (let k = 0; k < variable.dim; k++) slots.push(layout[v] < 0 ? -1 : layout[v] + k);
       }
       maxLocal = Math.max(maxLocal, slots.length);
-      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true };
+      const straight = slots.length === 6 && slots.every((s, k) => s >= 0 && s === slots[0] + k);
+      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block.addWeight ? block : null, turn: -1 };
     });
+    this.turnsOf = null;
     if (this.localQ.length < maxLocal) {
       this.localQ = new Float64Array(maxLocal);
       this.localV = new Float64Array(maxLocal);
@@ -168,15 +193,18 @@ export class ForceSet {
    * derivativePattern (an earlier assemble into them left them so), and only the pattern is
    * cleared (a large system's n² clear costs more than its blocks).
    */
-  assemble(velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, zeroed = false): void {
+  assemble(velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, zeroed = false, turns: SharedTurns | null = null): void {
     this.refresh();
+    if (turns !== null && turns !== this.turnsOf) this.findTurns(turns);
     this.passes++;
     const n = this.layoutSize;
     Q.fill(0, 0, n);
     if (zeroed) {
-      const p = this.derivativePattern();
-      if (K) for (let e = 0; e < p.length; e++) K[p[e]] = 0;
-      if (C) for (let e = 0; e < p.length; e++) C[p[e]] = 0;
+      if (K || C) {
+        const p = this.derivativePattern();
+        if (K) for (let e = 0; e < p.length; e++) K[p[e]] = 0;
+        if (C) for (let e = 0; e < p.length; e++) C[p[e]] = 0;
+      }
     } else {
       if (K) K.fill(0, 0, n * n);
       if (C) C.fill(0, 0, n * n);
@@ -185,6 +213,8 @@ export class ForceSet {
     const lk = K ? this.localK : null, lc = C ? this.localC : null;
     for (let b = 0; b < entries.length; b++) {
       const e = entries[b], slots = e.slots, m = slots.length;
+      // gravity (16 of a car's 25 blocks): its six values added in place, its pose's rotation shared where made
+      if (!lk && e.weight !== null) { e.weight.addWeight!(state, e.offsets[0], turns !== null && e.turn >= 0 ? turns.views[e.turn] : null, Q, slots[0]); continue; }
       const lcb = e.noC ? null : lc;
       // a velocity-free block (gravity: 16 of a car's 25) reads no velocity: none gathered for it
       e.block.evaluate(state, e.offsets, e.noC ? this.localV : this.gather(e, velocity), t, lq, lk, lcb, slots);
@@ -197,6 +227,12 @@ export class ForceSet {
       if (K && lk) scatterBlock(K, n, lk, slots);
       if (C && lcb) scatterBlock(C, n, lcb, slots);
     }
+  }
+
+  /** Each gravity entry's pose among `turns` (its quaternion's offset, the pose's + 3). */
+  private findTurns(turns: SharedTurns): void {
+    for (const e of this.entries) e.turn = e.weight === null ? -1 : turns.offsets.indexOf(e.offsets[0] + 3);
+    this.turnsOf = turns;
   }
 
   /** Stored potential energy of every conservative block. */

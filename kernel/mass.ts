@@ -115,6 +115,29 @@ export function massTimes(out: Float64Array, M: Float64Array, pattern: MassPatte
 }
 
 /**
+ * A rigid block's (`pattern` rigid) g(ξ) into g and M ξ̇ into s in one call, h = M ξ in registers
+ * (the integrator's dynamic residual, per body and Newton iteration): gyroscopic's and
+ * massTimes's operations, the same bits. (massTimes stays hot through it: gyroscopic, now run
+ * only at refactors, inlines it.)
+ */
+export function rigidDynamics(g: Float64Array, s: Float64Array, M: Float64Array, pattern: MassPattern, xi: Float64Array, xiDot: Float64Array, xiOff: number): void {
+  const x0 = xi[xiOff], x1 = xi[xiOff + 1], x2 = xi[xiOff + 2], x3 = xi[xiOff + 3], x4 = xi[xiOff + 4], x5 = xi[xiOff + 5];
+  const h0 = 0 + M[0] * x0 + M[1] * x1 + M[2] * x2 + M[4] * x4 + M[5] * x5;
+  const h1 = 0 + M[6] * x0 + M[7] * x1 + M[8] * x2 + M[9] * x3 + M[11] * x5;
+  const h2 = 0 + M[12] * x0 + M[13] * x1 + M[14] * x2 + M[15] * x3 + M[16] * x4;
+  const h3 = 0 + M[19] * x1 + M[20] * x2 + M[21] * x3;
+  const h4 = 0 + M[24] * x0 + M[26] * x2 + M[28] * x4;
+  const h5 = 0 + M[30] * x0 + M[31] * x1 + M[35] * x5;
+  g[0] = x1 * h2 - x2 * h1 + x4 * h5 - x5 * h4;
+  g[1] = x2 * h0 - x0 * h2 + x5 * h3 - x3 * h5;
+  g[2] = x0 * h1 - x1 * h0 + x3 * h4 - x4 * h3;
+  g[3] = x1 * h5 - x2 * h4;
+  g[4] = x2 * h3 - x0 * h5;
+  g[5] = x0 * h4 - x1 * h3;
+  massTimes(s, M, pattern, xiDot, xiOff);
+}
+
+/**
  * The velocity-product force g(ξ) = (ω × h_ω + v × h_v, ω × h_v), h = M ξ, into out (6);
  * with `jacobian` (36, row-major) also ∂g/∂ξ. With M's `pattern`, h skips its zeros (the
  * same numbers).
@@ -199,6 +222,19 @@ export class GravityBlock implements ForceBlock {
     this.mass = body.mass;
     this.c = Float64Array.from([body.centre[0], body.centre[1], body.centre[2]]);
     this.g = Float64Array.from([gravity[0], gravity[1], gravity[2]]);
+  }
+
+  /** ForceBlock.addWeight: `evaluate`'s six values added in place, R the integrator's where given. */
+  addWeight(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void {
+    const R = turn ?? rotationMatrix(this.R, state, offset + 3);
+    const m = this.mass, g = this.g, c = this.c;
+    const fx = m * (R[0] * g[0] + R[3] * g[1] + R[6] * g[2]);
+    const fy = m * (R[1] * g[0] + R[4] * g[1] + R[7] * g[2]);
+    const fz = m * (R[2] * g[0] + R[5] * g[1] + R[8] * g[2]);
+    Q[slot] += c[1] * fz - c[2] * fy;
+    Q[slot + 1] += c[2] * fx - c[0] * fz;
+    Q[slot + 2] += c[0] * fy - c[1] * fx;
+    Q[slot + 3] += fx; Q[slot + 4] += fy; Q[slot + 5] += fz;
   }
 
   evaluate(state: Float64Array, offsets: Int32Array, _velocity: Float64Array, _t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {

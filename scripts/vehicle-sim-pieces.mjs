@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleStepper } from './vehicle-sim-stepper.mjs';
+import { bundleStepper, timeInterleaved } from './vehicle-sim-stepper.mjs';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const out = join(here, 'node_modules/.cache/vehicle-sim-pieces');
@@ -58,15 +58,7 @@ async function time(other, rounds) {
     solve: (it) => { const lin = it.lin, b = new Float64Array(lin.rhs.length); return () => { b.fill(1e-3); lin.solve(b); }; },
     retract: (it) => { const s = it.system.state, saved = s.slice(), step = new Float64Array(it.size).fill(1e-4); return () => { s.set(saved); it.retract(step); it.followProduct(); }; },
   };
-  const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
-  const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
-  for (const [name, make] of Object.entries(pieces)) {
-    const fns = its.map(make), t = [[], []];
-    for (let r = 0; r < rounds; r++) {
-      for (const w of r % 2 ? [1, 0] : [0, 1]) { const f = fns[w], t0 = cpu(); for (let k = 0; k < 2000; k++) f(); t[w].push((cpu() - t0) / 2000); }
-    }
-    console.log(`${name.padEnd(5)} A ${median(t[0]).toFixed(3)} µs, B ${median(t[1]).toFixed(3)} µs; median of B/A ${median(t[1].map((x, i) => x / t[0][i])).toFixed(3)}`);
-  }
+  timeInterleaved(its, pieces, rounds);
 }
 
 const [mode, arg, roundsArg] = process.argv.slice(2);

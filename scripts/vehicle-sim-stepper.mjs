@@ -39,3 +39,20 @@ export function makeStepper() {
 }
 `;
 }
+
+/**
+ * Each piece (name → make(integrator) → the function to time) of two checkouts' integrators in
+ * turn, 2000 calls a round, who goes first alternating, CPU time (process.cpuUsage): prints the
+ * medians in µs a call (A: its[0], B: its[1]) and of the rounds' B/A.
+ */
+export function timeInterleaved(its, pieces, rounds, width = 5) {
+  const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
+  const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+  for (const [name, make] of Object.entries(pieces)) {
+    const fns = its.map(make), t = [[], []];
+    for (let r = 0; r < rounds; r++) {
+      for (const w of r % 2 ? [1, 0] : [0, 1]) { const f = fns[w], t0 = cpu(); for (let k = 0; k < 2000; k++) f(); t[w].push((cpu() - t0) / 2000); }
+    }
+    console.log(`${name.padEnd(width)} A ${median(t[0]).toFixed(3)} µs, B ${median(t[1]).toFixed(3)} µs; median of B/A ${median(t[1].map((x, i) => x / t[0][i])).toFixed(3)}`);
+  }
+}

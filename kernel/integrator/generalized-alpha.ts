@@ -22,7 +22,12 @@ export class GeneralizedAlpha implements TimeScheme {
     this.coefficients = { alphaM, alphaF, gamma, beta, c1: 0.5 - beta };
   }
 
+  /** The h of the ratios as last set (a run's steps are mostly of one size: nothing to set again). */
+  private stepSize = NaN;
+
   setStep(h: number): void {
+    if (h === this.stepSize) return;
+    this.stepSize = h;
     const { alphaM: am, alphaF: af, gamma, beta } = this.coefficients;
     this.betaP = (1 - am) / (h * h * beta * (1 - af));
     this.gammaP = gamma / (h * beta);

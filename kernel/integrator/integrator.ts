@@ -248,6 +248,7 @@ export class Integrator {
     this.rotations = poseVars.map((v) => (product ? rows.claimTurn(v.offset + 3) : null) ?? new Float64Array(9));
     const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
     this.lin = new IterationSystem(n, m, bodies, bodySlot);
+    if (product) this.lin.shareTurns({ offsets: Int32Array.from(poseVars, (v) => v.offset + 3), views: this.rotations }); // followProduct's: the forces read them too
 
     // time drivers: their row
     this.driverRow = Int32Array.from(drivers, (d) => {
@@ -393,26 +394,26 @@ export class Integrator {
     const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
     const tolPhi = this.tolPhi * this.modelSize();
     let previous = Infinity, first = 0;
-    const afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
+    const lin = this.lin, afterSlow = lin.large && this.iterations > REFRESH_LARGE;
     const keepBlock = guess !== null && this.afterUnchecked && !this.redundant && N <= SMALL_SYSTEM;
     this.afterUnchecked = false;
     for (let it = 0; it < this.maxIterations; it++) {
       this.iterations = it + 1;
       constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) followProduct made the poses' rotations
-      const phiMax = constraints.maxPhi();
+      // every row active (none redundant): −Φ and −r/β' go into the correction's right-hand side as their largest are found
+      const all = !this.redundant, rhs = lin.rhs, phiMax = all ? lin.maxPhiTo(constraints.phi, m) : constraints.maxPhi();
       // A small system refactors at every step's start (its LU costs less than an iteration):
       // its rows turn with the motion, and one solve on a fresh matrix converges where one
       // several steps old needed three (even from the extrapolated start: 1e-2 a step of age).
       // With the extrapolated start, a step after an unchecked one keeps the dynamic block (M,
       // gyroscopic, K and C over β') of the step after the last check: its first correction
       // contracts as well (the pendulum's 1e-9…1e-5 either way), the check sees that block at its oldest.
-      const lin = this.lin;
       const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
       // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
       const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous) || (N <= SMALL_SYSTEM && !(it === 0 && keepBlock));
       if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
       const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
-      const rMax = lin.maxResidual();
+      const rhsR = all && !deferred, rMax = rhsR ? lin.maxResidualTo(betaP) : lin.maxResidual(); // a deferred matrix may assemble r again (K and C's passes)
       if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
       const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
       if (it === 1) this.unchecked.observe(first, error);
@@ -426,10 +427,9 @@ export class Integrator {
         if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
         this.factoredH = h;
       }
-      const rhs = lin.rhs, r = lin.r, active = constraints.active, phi = constraints.phi, lambda = this.lambda;
-      for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
-      if (ma === m) for (let k = 0; k < ma; k++) rhs[n + k] = -phi[k];
-      else for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
+      const r = lin.r, active = constraints.active, phi = constraints.phi, lambda = this.lambda;
+      if (!rhsR) for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
+      if (!all) for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
       lin.solve(rhs);
       if (ma === m) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
       else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;

@@ -10,8 +10,8 @@
 import { LU } from '../linalg';
 import { OrderedLU } from '../lu-ordered';
 import { ScheduledLU } from '../lu-small';
-import { gyroscopic, massPattern, massTimes, type MassPattern } from '../mass';
-import type { ForceSet } from '../forces';
+import { gyroscopic, massPattern, massTimes, rigidDynamics, type MassPattern } from '../mass';
+import type { ForceSet, SharedTurns } from '../forces';
 import type { ConstraintRows } from './rows';
 import { IterationPattern } from './pattern';
 
@@ -88,6 +88,18 @@ export class IterationSystem {
   private readonly G36 = new Float64Array(36);
   /** Each body's mass-block nonzeros (products with M skip its zeros: the same sums). */
   private readonly patterns: MassPattern[];
+  private readonly masses: Float64Array[];
+  /**
+   * Whether the compact matrix's dynamic block is written whole at `factor` (pattern.ts
+   * writeDynamic: no clear, one pass); the gyroscopic blocks ∂g/∂v (body b's at 36 b, each a
+   * view) and their scale then wait in `gyroBlocks` for it instead of being added at `gyro`.
+   */
+  private fused = false;
+  private readonly gyroBlocks: Float64Array;
+  private readonly gyroViews: Float64Array[];
+  private gyroScale = 0;
+  /** The integrator's rotation matrices, made at the state `residual` is evaluated at (shareTurns); null: none. */
+  private turns: SharedTurns | null = null;
 
   constructor(
     private readonly n: number,
@@ -108,6 +120,9 @@ export class IterationSystem {
     this.luSmall = new ScheduledLU(Math.min(N, DENSE_MAX_SIZE));
     this.luNonzero = new OrderedLU(N, N >= ORDERED_MIN_SIZE, true);
     this.patterns = bodies.map((b) => massPattern(b.M));
+    this.masses = bodies.map((b) => b.M);
+    this.gyroBlocks = new Float64Array(36 * bodies.length);
+    this.gyroViews = bodies.map((_, b) => this.gyroBlocks.subarray(36 * b, 36 * b + 36));
     this.freeSlots = freeSlots(n, bodySlot);
     this.kDiagonal = new Float64Array(n);
     this.cDiagonal = new Float64Array(n);
@@ -119,6 +134,7 @@ export class IterationSystem {
    */
   usePattern(N: number, fixedRows: boolean, forces: ForceSet, constraints: ConstraintRows): void {
     this.pattern = fixedRows && N >= ORDERED_MIN_SIZE ? new IterationPattern(this.n, N, this.bodySlot, forces.derivativePattern(), constraints) : null;
+    this.fused = this.pattern !== null && this.pattern.bodyKc !== null;
     // a compact matrix is written out into S where its entries alone are nonzero
     if (this.pattern) this.S.fill(0);
     // a small one's nonzeros are where its factorisation is replayed (lu-small.ts)
@@ -126,6 +142,11 @@ export class IterationSystem {
     this.luSmall.usePattern(N, small);
     this.keptDerivatives = false;
     this.blockN = -1;
+  }
+
+  /** Rotation matrices the caller makes at every state it asks `residual` at (the forces read them: ForceSet.assemble). */
+  shareTurns(turns: SharedTurns): void {
+    this.turns = turns;
   }
 
   /** A large system (a whole car): its matrix is refactored in a fill-reducing order, and seldom (integrator.ts). */
@@ -140,10 +161,10 @@ export class IterationSystem {
     return p !== null && p.N === N ? p : null;
   }
 
-  /** The matrix ← 0 for size N (a large one's compact entries; else S). */
+  /** The matrix ← 0 for size N (a large one's compact entries, unless `factor` writes them whole; else S). */
   clear(N: number): void {
     const p = this.compact(N);
-    if (p) p.clear(); else this.S.fill(0, 0, N * N);
+    if (p) { if (!this.fused) p.clear(); } else this.S.fill(0, 0, N * N);
   }
 
   /**
@@ -152,13 +173,15 @@ export class IterationSystem {
    */
   gyro(v: Float64Array, matrix = false, N = 0, scale = 0): void {
     const G = this.G, g6 = this.g6, G36 = this.G36, bodies = this.bodies, bodySlot = this.bodySlot, S = this.S;
-    const p = matrix ? this.compact(N) : null;
+    const p = matrix ? this.compact(N) : null, fused = p !== null && this.fused;
+    if (fused) this.gyroScale = scale;
     G.fill(0);
     for (let b = 0; b < bodies.length; b++) {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
-      gyroscopic(g6, bodies[b].M, v, c0, matrix ? G36 : null, this.patterns[b]);
+      gyroscopic(g6, bodies[b].M, v, c0, fused ? this.gyroViews[b] : matrix ? G36 : null, this.patterns[b]);
       for (let i = 0; i < 6; i++) G[c0 + i] += g6[i];
+      if (fused) continue;
       if (p) p.addBody(b, G36, scale);
       else if (matrix) for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) S[(c0 + i) * N + c0 + j] += scale * G36[i * 6 + j];
     }
@@ -194,7 +217,10 @@ export class IterationSystem {
     const inv = 1 / betaP;
     const p = this.compact(N);
     if (this.blockKept) constraints.addToMatrix(S, N);
-    else if (p) {
+    else if (p && this.fused) {
+      p.writeDynamic(this.gyroBlocks, this.gyroScale, this.masses, this.bodySlot, K, C, inv, gammaP, this.derivatives);
+      p.addRows(constraints);
+    } else if (p) {
       for (let b = 0; b < this.bodies.length; b++) if (this.bodySlot[b] >= 0) p.addBody(b, this.bodies[b].M, 1);
       p.subtractForces(K, C, inv, gammaP, this.derivatives);
       p.addRows(constraints);
@@ -227,7 +253,7 @@ export class IterationSystem {
     // a small matrix without new derivatives: its dynamic block as last assembled (factor)
     const block = this.blockKept = matrix && !derivatives && this.blockN === N;
     const kc = matrix && !block && (derivatives || !this.keptDerivatives);
-    forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces);
+    forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces, this.turns);
     if (kc) this.derivatives++;
     if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix && !block) this.clear(N);
@@ -255,8 +281,8 @@ export class IterationSystem {
       const c0 = bodySlot[b];
       if (c0 < 0) continue;
       const M = bodies[b].M, pattern = this.patterns[b];
-      gyroscopic(g6, M, v, c0, null, pattern);
-      massTimes(h6, M, pattern, vdot, c0);
+      if (pattern.rigid) rigidDynamics(g6, h6, M, pattern, v, vdot, c0);
+      else { gyroscopic(g6, M, v, c0, null, pattern); massTimes(h6, M, pattern, vdot, c0); }
       for (let i = 0; i < 6; i++) {
         const g = 0 + g6[i], q = Q[c0 + i], s = h6[i];
         G[c0 + i] = g;
@@ -323,6 +349,22 @@ export class IterationSystem {
     }
     constraints.addTransposeTimes(r, lambda);
     return scale;
+  }
+
+  /** The largest |Φ_k| of the m rows (ConstraintRows.maxPhi), writing −Φ into rhs's rows n … (all active) as it reads Φ. */
+  maxPhiTo(phi: Float64Array, m: number): number {
+    const rhs = this.rhs, n = this.n;
+    let e = 0, nan = false;
+    for (let k = 0; k < m; k++) { const x = phi[k], a = Math.abs(x); rhs[n + k] = -x; if (a > e) e = a; else if (a !== a) nan = true; }
+    return nan ? NaN : e;
+  }
+
+  /** maxResidual(), writing −r/β' into rhs's first n (the correction's dynamic rows) as it reads r. */
+  maxResidualTo(betaP: number): number {
+    const r = this.r, rhs = this.rhs;
+    let e = 0;
+    for (let i = 0; i < this.n; i++) { const x = r[i], a = Math.abs(x); rhs[i] = -x / betaP; if (a > e || a !== a) e = a !== a ? Infinity : a; }
+    return e;
   }
 
   /** The largest |r_i|. */

@@ -30,6 +30,13 @@ export class IterationPattern {
    * refactor ~10 µs. The same product reused: the same bits.
    */
   private readonly kc: Float64Array;
+  /**
+   * Per body (at 36 b) the K and C entry (its index in kcTo) at each place of its block, −1
+   * where none; null where two bodies' blocks share a place (then `writeDynamic` cannot write
+   * a place whole). kcOutside: the K and C entries outside every body's block.
+   */
+  readonly bodyKc: Int32Array | null;
+  private readonly kcOutside: Int32Array;
   private kcDerivatives = -1;
   private kcInv = NaN;
   private kcGamma = NaN;
@@ -64,6 +71,16 @@ export class IterationPattern {
     this.jLower = Int32Array.from(lower, place);
     this.jUpper = Int32Array.from(upper, place);
     this.kc = new Float64Array(forcePattern.length);
+    const owner = new Map<number, number>();
+    let shared = false;
+    bodySlot.forEach((c0, b) => {
+      if (c0 < 0) return;
+      for (let q = 36 * b; q < 36 * b + 36; q++) { shared ||= owner.has(this.bodyAt[q]); owner.set(this.bodyAt[q], q); }
+    });
+    const bodyKc = new Int32Array(36 * bodySlot.length).fill(-1), outside: number[] = [];
+    this.kcTo.forEach((place, e) => { const q = owner.get(place); if (q === undefined) outside.push(e); else bodyKc[q] = e; });
+    this.bodyKc = shared ? null : bodyKc;
+    this.kcOutside = Int32Array.from(outside);
   }
 
   /** Every entry ← 0. */
@@ -82,14 +99,38 @@ export class IterationPattern {
    * (iteration.ts): while it, inv and γ' are as last time, the products kept then are subtracted.
    */
   subtractForces(K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
-    const v = this.values, to = this.kcTo, kc = this.kc;
-    if (derivatives === this.kcDerivatives && inv === this.kcInv && gammaP === this.kcGamma) {
-      for (let e = 0; e < kc.length; e++) v[to[e]] -= kc[e];
-      return;
+    const v = this.values, to = this.kcTo, kc = this.forceProducts(K, C, inv, gammaP, derivatives);
+    for (let e = 0; e < kc.length; e++) v[to[e]] -= kc[e];
+  }
+
+  /**
+   * The dynamic block written whole, no clear before it (bodyKc non-null): each body place
+   * ((0 + scale G_b) + M_b) − inv (K + γ' C), a force place outside the bodies 0 − inv (K + γ' C):
+   * the operations of `clear`, gyro's addBody(G, scale), factor's addBody(M, 1) and
+   * subtractForces in turn, so the same bits. G: each body's 36 at 36 b (a fixed body's unread).
+   */
+  writeDynamic(G: Float64Array, scale: number, masses: readonly Float64Array[], bodySlot: Int32Array, K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
+    const v = this.values, to = this.kcTo, kc = this.forceProducts(K, C, inv, gammaP, derivatives), outside = this.kcOutside;
+    for (let k = 0; k < outside.length; k++) { const e = outside[k]; v[to[e]] = 0 - kc[e]; }
+    const at = this.bodyAt, bodyKc = this.bodyKc!;
+    for (let b = 0; b < masses.length; b++) {
+      if (bodySlot[b] < 0) continue;
+      const M = masses[b], q0 = 36 * b;
+      for (let q = 0; q < 36; q++) {
+        const x = (0 + scale * G[q0 + q]) + M[q], e = bodyKc[q0 + q];
+        v[at[q0 + q]] = e < 0 ? x : x - kc[e];
+      }
     }
+  }
+
+  /** inv (K + γ' C) at the forces' entries: kept while the assembly count, inv and γ' are as last time. */
+  private forceProducts(K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): Float64Array {
+    const kc = this.kc;
+    if (derivatives === this.kcDerivatives && inv === this.kcInv && gammaP === this.kcGamma) return kc;
     const from = this.kcFrom;
-    for (let e = 0; e < from.length; e++) { const f = from[e], x = inv * (K[f] + gammaP * C[f]); kc[e] = x; v[to[e]] -= x; }
+    for (let e = 0; e < from.length; e++) { const f = from[e]; kc[e] = inv * (K[f] + gammaP * C[f]); }
     this.kcDerivatives = derivatives; this.kcInv = inv; this.kcGamma = gammaP;
+    return kc;
   }
 
   /** The active rows' Jacobian (as last evaluated) into the bordering blocks. */
