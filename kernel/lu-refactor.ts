@@ -160,6 +160,8 @@ export class PatternLU {
     new Int32Array(buf, at.rowOf, n).set(this.rowOf.subarray(0, n));
     new Int32Array(buf, at.colOf, n).set(this.colOf.subarray(0, n));
     new Int32Array(buf, at.col, count).set(this.col);
+    const yAt = new Int32Array(buf, at.yAt, count);
+    for (let e = 0; e < count; e++) yAt[e] = at.y + 8 * this.col[e];
     new Int32Array(buf, at.target, this.target.length).set(this.target);
     this.views(buf);
   }

@@ -14,11 +14,11 @@ import { InternalError } from './errors';
 import { F64, I32, VOID, address, f64, get, i32, loadF64, loadI32, op, set, storeF64, wasmModule, type WasmFunction } from './lu-wasm-encode';
 
 // solve's locals
-const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, col: 6, y: 7, b: 8, scale: 9, inv: 10, k: 11, at: 12, cp: 13, end: 14, r: 15, s: 16, x: 17, s1: 18, s2: 19, s3: 20 } as const;
+const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, yAt: 6, y: 7, b: 8, scale: 9, inv: 10, k: 11, at: 12, cp: 13, end: 14, r: 15, s: 16, x: 17, s1: 18, s2: 19, s3: 20 } as const;
 
-/** s −= val[e] · y[col[e]] (accumulator `acc`) for the entry `j` places past `at`, `cp` col's address alongside. */
+/** s −= val[e] · y[col[e]] (accumulator `acc`) for the entry `j` places past `at`, `cp` alongside in yAt (y[col[e]]'s address). */
 function term(j: number, acc: number): number[] {
-  return [...get(acc), ...get(S.at), ...loadF64(8 * j), ...get(S.y), ...get(S.cp), ...loadI32(4 * j), ...i32(3), op.i32Shl, op.i32Add, ...loadF64(), op.f64Mul, op.f64Sub, ...set(acc)];
+  return [...get(acc), ...get(S.at), ...loadF64(8 * j), ...get(S.cp), ...loadI32(4 * j), ...loadF64(), op.f64Mul, op.f64Sub, ...set(acc)];
 }
 
 /** The entries four a pass while four are left, into the accumulators `accs` (one, or four in turn); at and cp moved past them. */
@@ -63,12 +63,13 @@ function rowSum(split: boolean): number[] {
 
 /** at, cp, end ← the entries [from, to) of the factors (from, to: instructions leaving entry indices). */
 function entries(from: number[], to: number[]): number[] {
-  return [...address(S.val, from, 3), ...set(S.at), ...address(S.col, from, 2), ...set(S.cp), ...address(S.val, to, 3), ...set(S.end)];
+  return [...address(S.val, from, 3), ...set(S.at), ...address(S.yAt, from, 2), ...set(S.cp), ...address(S.val, to, 3), ...set(S.end)];
 }
 
 /**
- * solve(n, rowStart, diagPos, rowOf, colOf, val, col, y, b, scale, inv): lu-refactor.ts's
- * sweeps, b (n) in place, y n scratch numbers, scale 0 for none (addresses in bytes). `split`
+ * solve(n, rowStart, diagPos, rowOf, colOf, val, yAt, y, b, scale, inv): lu-refactor.ts's
+ * sweeps, b (n) in place, y n scratch numbers, yAt each entry's y[col[e]] address (a load a
+ * term, not an index's shift and add), scale 0 for none (addresses in bytes). `split`
  * (solveSplit): rowSum's four sums, and x_k = s · inv_k (1/U_kk, the elimination's): the
  * division (~4 times a multiply's latency) off each row's chain.
  */
@@ -208,14 +209,14 @@ const gather: WasmFunction = {
 
 let compiled: WebAssembly.Module | null = null;
 
-type Solve = (n: number, rowStart: number, diagPos: number, rowOf: number, colOf: number, val: number, col: number, y: number, b: number, scale: number, inv: number) => void;
+type Solve = (n: number, rowStart: number, diagPos: number, rowOf: number, colOf: number, val: number, yAt: number, y: number, b: number, scale: number, inv: number) => void;
 type Eliminate = (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, inv: number, limit: number, floor: number) => number;
 
 /** The arrays of one analysis in an arena's memory: typed views and their byte addresses. */
 export interface ArenaLayout {
   rowStart: number; diagPos: number; rowOf: number; colOf: number; col: number; target: number; val: number; y: number; b: number; scale: number;
-  /** The split elimination's reciprocal pivots. */
-  inv: number;
+  /** The split elimination's reciprocal pivots; each factor entry's y[col[e]] address (the solve's). */
+  inv: number; yAt: number;
   /** A compact matrix's list (after the analysis's arrays): its values, entry scales and places in val. */
   values: number; entryScale: number; place: number;
 }
@@ -235,7 +236,7 @@ export class LUArena {
   private solveFns!: [Solve, Solve];
   private eliminateFns!: [Eliminate, Eliminate];
   private gatherFn!: (count: number, values: number, entryScale: number, place: number, val: number) => number;
-  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, values: 0, entryScale: 0, place: 0 };
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, values: 0, entryScale: 0, place: 0 };
   /** The end of the analysis's arrays (a compact list goes after it). */
   private top = 0;
 
@@ -261,7 +262,7 @@ export class LUArena {
     // doubles first (8-aligned by take), then the indices
     this.at = {
       val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n), inv: take(8 * n),
-      rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), target: take(4 * updates),
+      rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), yAt: take(4 * count), target: take(4 * updates),
       values: top, entryScale: top, place: top,
     };
     this.top = top;
@@ -300,6 +301,6 @@ export class LUArena {
   /** The sweeps on the laid-out factors, on b as placed in the arena's b (and D in its scale, when `scaled`). */
   solve(n: number, scaled: boolean, split: boolean): void {
     const a = this.at;
-    this.solveFns[split ? 1 : 0](n, a.rowStart, a.diagPos, a.rowOf, a.colOf, a.val, a.col, a.y, a.b, scaled ? a.scale : 0, a.inv);
+    this.solveFns[split ? 1 : 0](n, a.rowStart, a.diagPos, a.rowOf, a.colOf, a.val, a.yAt, a.y, a.b, scaled ? a.scale : 0, a.inv);
   }
 }
