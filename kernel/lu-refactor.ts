@@ -283,7 +283,7 @@ export class PatternLU {
 
   /**
    * Solve A x = b in place with the last successful refactor (lu-wasm.ts: each row's sum in the
-   * order of its entries). `scale` (an equilibrated factorisation's D, lu-ordered.ts: these
+   * order of its entries; for n ≥ SPLIT_MIN in four sums, and the reciprocal pivots). `scale` (an equilibrated factorisation's D, lu-ordered.ts: these
    * factors are D A D's): solve A x = b as D (D A D)⁻¹ D b, the scaling done in the
    * permutations' passes (the same products as scaling b before and after: the same bits).
    */

@@ -4,9 +4,12 @@
  * length and data pointer, and every index is bounds- and overflow-checked: ~15 instructions
  * a term where the arithmetic is two. Here a term is its loads, a multiply and a subtract.
  * WebAssembly's f64 arithmetic is IEEE 754's, as JavaScript's (no fused multiply-adds), and
- * each loop does the JavaScript's operations in its order: the same factors and solutions to
- * the bit (test/kernel/lu-compact.test.ts, lu-ordered.test.ts: against plain sweeps and a
- * dense work row's elimination).
+ * `solve` and `eliminate` do the JavaScript's operations in its order: the same factors and
+ * solutions to the bit (test/kernel/lu-compact.test.ts, lu-ordered.test.ts: against plain
+ * sweeps and a dense work row's elimination). `solveSplit` and `eliminateSplit`, for large
+ * systems only (lu-refactor.ts SPLIT_MIN), reorder them: reciprocal pivots and each long row's
+ * sum in four (lu-wasm.test.ts mirrors their order bit for bit, lu-split.test.ts checks them
+ * against a dense LU).
  *
  * Each PatternLU has its own memory (`LUArena`); its arrays live there, laid out per analysis.
  */
@@ -33,8 +36,8 @@ function fours(accs: readonly number[]): number[] {
 }
 
 /**
- * s −= val[e] · y[col[e]] for the entries from `at` (val's address) to `end`, `cp` col's
- * address alongside. `split` false: four terms a pass while four are left (the loop's own
+ * s −= val[e] · y[col[e]] for the entries from `at` (val's address) to `end`, `cp` their
+ * y addresses' (yAt) alongside. `split` false: four terms a pass while four are left (the loop's own
  * compare, branch and steps were as many instructions as a term's), then one a pass: the
  * same subtractions in the same order. `split`: a row of four or more takes its entries in
  * turn into four sums (s and three from zero), added as (s + s₁) + (s₂ + s₃) before the rest
@@ -143,37 +146,37 @@ function update(): number[] {
  */
 function eliminateOf(reciprocal: boolean): WasmFunction {
   return {
-  name: reciprocal ? 'eliminateSplit' : 'eliminate', params: [I32, I32, I32, I32, I32, I32, I32, F64, F64], results: [I32], locals: [[9, I32], [1, F64]],
-  body: [
-    ...get(E.target), ...set(E.t),
-    ...i32(0), ...set(E.k),
-    op.block, VOID, op.loop, VOID,
-    ...get(E.k), ...get(E.n), op.i32GeS, op.brIf, 1,
-    ...address(E.diagPos, get(E.k), 2), ...loadI32(), ...set(E.d),
-    ...address(E.rowStart, get(E.k), 2), ...loadI32(), ...set(E.e),
-    // each L entry e of row k, on row j: l = val[e] / U_jj, then row j's U entries into row k
-    op.block, VOID, op.loop, VOID,
-    ...get(E.e), ...get(E.d), op.i32GeS, op.brIf, 1,
-    ...address(E.col, get(E.e), 2), ...loadI32(), ...set(E.j),
-    ...address(E.diagPos, get(E.j), 2), ...loadI32(), ...set(E.dj),
-    ...address(E.rowStart, [...get(E.j), ...i32(1), op.i32Add], 2), ...loadI32(), ...set(E.fe),
-    ...address(E.val, get(E.e), 3), ...loadF64(),
-    ...(reciprocal ? [...address(E.inv, get(E.j), 3), ...loadF64(), op.f64Mul] : [...address(E.val, get(E.dj), 3), ...loadF64(), op.f64Div]), ...set(E.l),
-    ...get(E.l), op.f64Abs, ...get(E.limit), op.f64Le, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
-    ...address(E.val, get(E.e), 3), ...get(E.l), ...storeF64(),
-    ...get(E.dj), ...i32(1), op.i32Add, ...set(E.f),
-    // l = 0 (either sign): its updates skipped, the schedule's place moved past them
-    ...get(E.l), ...f64(0), op.f64Eq,
-    op.if, VOID, ...get(E.t), ...get(E.fe), ...get(E.f), op.i32Sub, ...i32(2), op.i32Shl, op.i32Add, ...set(E.t),
-    op.else, ...update(), op.end,
-    ...get(E.e), ...i32(1), op.i32Add, ...set(E.e),
-    op.br, 0, op.end, op.end,
-    ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Abs, ...get(E.floor), op.f64Gt, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
-    ...(reciprocal ? [...address(E.inv, get(E.k), 3), ...f64(1), ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Div, ...storeF64()] : []),
-    ...get(E.k), ...i32(1), op.i32Add, ...set(E.k),
-    op.br, 0, op.end, op.end,
-    ...i32(1),
-  ],
+    name: reciprocal ? 'eliminateSplit' : 'eliminate', params: [I32, I32, I32, I32, I32, I32, I32, F64, F64], results: [I32], locals: [[9, I32], [1, F64]],
+    body: [
+      ...get(E.target), ...set(E.t),
+      ...i32(0), ...set(E.k),
+      op.block, VOID, op.loop, VOID,
+      ...get(E.k), ...get(E.n), op.i32GeS, op.brIf, 1,
+      ...address(E.diagPos, get(E.k), 2), ...loadI32(), ...set(E.d),
+      ...address(E.rowStart, get(E.k), 2), ...loadI32(), ...set(E.e),
+      // each L entry e of row k, on row j: l = val[e] / U_jj, then row j's U entries into row k
+      op.block, VOID, op.loop, VOID,
+      ...get(E.e), ...get(E.d), op.i32GeS, op.brIf, 1,
+      ...address(E.col, get(E.e), 2), ...loadI32(), ...set(E.j),
+      ...address(E.diagPos, get(E.j), 2), ...loadI32(), ...set(E.dj),
+      ...address(E.rowStart, [...get(E.j), ...i32(1), op.i32Add], 2), ...loadI32(), ...set(E.fe),
+      ...address(E.val, get(E.e), 3), ...loadF64(),
+      ...(reciprocal ? [...address(E.inv, get(E.j), 3), ...loadF64(), op.f64Mul] : [...address(E.val, get(E.dj), 3), ...loadF64(), op.f64Div]), ...set(E.l),
+      ...get(E.l), op.f64Abs, ...get(E.limit), op.f64Le, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
+      ...address(E.val, get(E.e), 3), ...get(E.l), ...storeF64(),
+      ...get(E.dj), ...i32(1), op.i32Add, ...set(E.f),
+      // l = 0 (either sign): its updates skipped, the schedule's place moved past them
+      ...get(E.l), ...f64(0), op.f64Eq,
+      op.if, VOID, ...get(E.t), ...get(E.fe), ...get(E.f), op.i32Sub, ...i32(2), op.i32Shl, op.i32Add, ...set(E.t),
+      op.else, ...update(), op.end,
+      ...get(E.e), ...i32(1), op.i32Add, ...set(E.e),
+      op.br, 0, op.end, op.end,
+      ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Abs, ...get(E.floor), op.f64Gt, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
+      ...(reciprocal ? [...address(E.inv, get(E.k), 3), ...f64(1), ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Div, ...storeF64()] : []),
+      ...get(E.k), ...i32(1), op.i32Add, ...set(E.k),
+      op.br, 0, op.end, op.end,
+      ...i32(1),
+    ],
   };
 }
 

@@ -3,7 +3,9 @@
  * here (fast-check) and the specification's examples; and one PatternLU whose arena moves to a
  * larger memory (a larger analysis after a smaller one: every view made again, the old memory
  * dropped, never grown: a detached ArrayBuffer slows every typed array in V8) factoring and
- * solving as the plain elimination and sweeps do on the same pattern, bit for bit.
+ * solving as the plain elimination and sweeps do on the same pattern, bit for bit: for the
+ * large system (SPLIT_MIN unknowns or more) the plain loops written out in the split loops'
+ * order (reciprocal pivots, the row sums in four).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
