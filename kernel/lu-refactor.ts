@@ -14,6 +14,14 @@
 import type { LU } from './linalg';
 import { LUArena } from './lu-wasm';
 
+/**
+ * Systems this large (the whole car's, 288 unknowns) factor and solve with the reordered loops
+ * (lu-wasm.ts eliminateSplit, solveSplit: reciprocal pivots, each long row's sum in four): the
+ * same factors and solutions to the rounding, not to the bit. Smaller systems (a corner, an
+ * axle, the vehicle's equilibrium) keep the plain order and their outputs' every bit.
+ */
+export const SPLIT_MIN = 200;
+
 export class PatternLU {
   /** Size of the analysed pattern (−1: none). */
   n = -1;
@@ -56,6 +64,8 @@ export class PatternLU {
   private readonly pos: Int32Array;
   /** Why the last refactor declined: a nonzero outside the pattern (a reanalysis may do), or a pivot. */
   declinedOutside = false;
+  /** The reordered loops (n ≥ SPLIT_MIN). */
+  private split = false;
   /** Counts the analyses: a place in val looked up before the last one (`place`) is stale. */
   version = 0;
 
@@ -83,6 +93,7 @@ export class PatternLU {
     for (let j = 0; j < n; j++) this.colOf[j] = perm ? perm[j] : j;
     for (let k = 0; k < n; k++) this.rowOf[k] = perm ? perm[rowp[k]] : rowp[k];
     this.n = n;
+    this.split = n >= SPLIT_MIN;
     this.symbolic(A, n);
   }
 
@@ -149,6 +160,8 @@ export class PatternLU {
     new Int32Array(buf, at.rowOf, n).set(this.rowOf.subarray(0, n));
     new Int32Array(buf, at.colOf, n).set(this.colOf.subarray(0, n));
     new Int32Array(buf, at.col, count).set(this.col);
+    const yAt = new Int32Array(buf, at.yAt, count);
+    for (let e = 0; e < count; e++) yAt[e] = at.y + 8 * this.col[e];
     new Int32Array(buf, at.target, this.target.length).set(this.target);
     this.views(buf);
   }
@@ -235,7 +248,7 @@ export class PatternLU {
       if (a > scale) scale = a;
     }
     if (outside) { this.declinedOutside = true; return false; }
-    return this.arena.eliminate(n, this.growthLimit, relativeTolerance * scale);
+    return this.arena.eliminate(n, this.growthLimit, relativeTolerance * scale, this.split);
   }
 
   /** The place in the factors' values of the matrix's entry at row-major index i (−1: outside the pattern; see `version`). */
@@ -265,12 +278,12 @@ export class PatternLU {
       this.declinedOutside = true;
       return false;
     }
-    return this.arena.eliminate(this.n, this.growthLimit, relativeTolerance * scale);
+    return this.arena.eliminate(this.n, this.growthLimit, relativeTolerance * scale, this.split);
   }
 
   /**
    * Solve A x = b in place with the last successful refactor (lu-wasm.ts: each row's sum in the
-   * order of its entries). `scale` (an equilibrated factorisation's D, lu-ordered.ts: these
+   * order of its entries; for n ≥ SPLIT_MIN in four sums, and the reciprocal pivots). `scale` (an equilibrated factorisation's D, lu-ordered.ts: these
    * factors are D A D's): solve A x = b as D (D A D)⁻¹ D b, the scaling done in the
    * permutations' passes (the same products as scaling b before and after: the same bits).
    */
@@ -279,7 +292,7 @@ export class PatternLU {
     const n = this.n, bv = this.bView;
     if (b.length === n) bv.set(b); else for (let i = 0; i < n; i++) bv[i] = b[i];
     if (scale) { const sv = this.scaleView; if (scale.length === n) sv.set(scale); else for (let i = 0; i < n; i++) sv[i] = scale[i]; }
-    this.arena.solve(n, scale !== null);
+    this.arena.solve(n, scale !== null, this.split);
     b.set(bv);
   }
 

@@ -4,9 +4,12 @@
  * length and data pointer, and every index is bounds- and overflow-checked: ~15 instructions
  * a term where the arithmetic is two. Here a term is its loads, a multiply and a subtract.
  * WebAssembly's f64 arithmetic is IEEE 754's, as JavaScript's (no fused multiply-adds), and
- * each loop does the JavaScript's operations in its order: the same factors and solutions to
- * the bit (test/kernel/lu-compact.test.ts, lu-ordered.test.ts: against plain sweeps and a
- * dense work row's elimination).
+ * `solve` and `eliminate` do the JavaScript's operations in its order: the same factors and
+ * solutions to the bit (test/kernel/lu-compact.test.ts, lu-ordered.test.ts: against plain
+ * sweeps and a dense work row's elimination). `solveSplit` and `eliminateSplit`, for large
+ * systems only (lu-refactor.ts SPLIT_MIN), reorder them: reciprocal pivots and each long row's
+ * sum in four (lu-wasm.test.ts mirrors their order bit for bit, lu-split.test.ts checks them
+ * against a dense LU).
  *
  * Each PatternLU has its own memory (`LUArena`); its arrays live there, laid out per analysis.
  */
@@ -14,24 +17,48 @@ import { InternalError } from './errors';
 import { F64, I32, VOID, address, f64, get, i32, loadF64, loadI32, op, set, storeF64, wasmModule, type WasmFunction } from './lu-wasm-encode';
 
 // solve's locals
-const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, col: 6, y: 7, b: 8, scale: 9, k: 10, at: 11, cp: 12, end: 13, r: 14, s: 15, x: 16 } as const;
+const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, yAt: 6, y: 7, b: 8, scale: 9, inv: 10, k: 11, at: 12, cp: 13, end: 14, r: 15, s: 16, x: 17, s1: 18, s2: 19, s3: 20 } as const;
 
-/** s −= val[e] · y[col[e]] for the entries from `at` (val's address) to `end`, `cp` col's address alongside. */
-function rowSum(): number[] {
-  // four terms a pass while four are left (the loop's own compare, branch and steps were as
-  // many instructions as a term's), then one a pass: the same subtractions in the same order
-  const term = (j: number): number[] => [
-    ...get(S.s), ...get(S.at), ...loadF64(8 * j), ...get(S.y), ...get(S.cp), ...loadI32(4 * j), ...i32(3), op.i32Shl, op.i32Add, ...loadF64(), op.f64Mul, op.f64Sub, ...set(S.s),
-  ];
+/** s −= val[e] · y[col[e]] (accumulator `acc`) for the entry `j` places past `at`, `cp` alongside in yAt (y[col[e]]'s address). */
+function term(j: number, acc: number): number[] {
+  return [...get(acc), ...get(S.at), ...loadF64(8 * j), ...get(S.cp), ...loadI32(4 * j), ...loadF64(), op.f64Mul, op.f64Sub, ...set(acc)];
+}
+
+/** The entries four a pass while four are left, into the accumulators `accs` (one, or four in turn); at and cp moved past them. */
+function fours(accs: readonly number[]): number[] {
   return [
     op.block, VOID, op.loop, VOID,
     ...get(S.at), ...i32(24), op.i32Add, ...get(S.end), op.i32GeU, op.brIf, 1,
-    ...term(0), ...term(1), ...term(2), ...term(3),
+    ...[0, 1, 2, 3].flatMap((j) => term(j, accs[j % accs.length])),
     ...get(S.at), ...i32(32), op.i32Add, ...set(S.at), ...get(S.cp), ...i32(16), op.i32Add, ...set(S.cp),
     op.br, 0, op.end, op.end,
+  ];
+}
+
+/**
+ * s −= val[e] · y[col[e]] for the entries from `at` (val's address) to `end`, `cp` their
+ * y addresses' (yAt) alongside. `split` false: four terms a pass while four are left (the loop's own
+ * compare, branch and steps were as many instructions as a term's), then one a pass: the
+ * same subtractions in the same order. `split`: a row of four or more takes its entries in
+ * turn into four sums (s and three from zero), added as (s + s₁) + (s₂ + s₃) before the rest
+ * go into s one a pass: four dependency chains a quarter as long (each subtraction waits on
+ * the one before it in its sum), other roundings.
+ */
+function rowSum(split: boolean): number[] {
+  const quads = split
+    ? [
+      ...get(S.at), ...i32(24), op.i32Add, ...get(S.end), op.i32LtU, op.if, VOID,
+      ...f64(0), ...set(S.s1), ...f64(0), ...set(S.s2), ...f64(0), ...set(S.s3),
+      ...fours([S.s, S.s1, S.s2, S.s3]),
+      ...get(S.s), ...get(S.s1), op.f64Add, ...get(S.s2), ...get(S.s3), op.f64Add, op.f64Add, ...set(S.s),
+      op.end,
+    ]
+    : fours([S.s]);
+  return [
+    ...quads,
     op.block, VOID, op.loop, VOID,
     ...get(S.at), ...get(S.end), op.i32GeU, op.brIf, 1,
-    ...get(S.s), ...get(S.at), ...loadF64(), ...address(S.y, [...get(S.cp), ...loadI32()], 3), ...loadF64(), op.f64Mul, op.f64Sub, ...set(S.s),
+    ...term(0, S.s),
     ...get(S.at), ...i32(8), op.i32Add, ...set(S.at), ...get(S.cp), ...i32(4), op.i32Add, ...set(S.cp),
     op.br, 0, op.end, op.end,
   ];
@@ -39,48 +66,53 @@ function rowSum(): number[] {
 
 /** at, cp, end ← the entries [from, to) of the factors (from, to: instructions leaving entry indices). */
 function entries(from: number[], to: number[]): number[] {
-  return [...address(S.val, from, 3), ...set(S.at), ...address(S.col, from, 2), ...set(S.cp), ...address(S.val, to, 3), ...set(S.end)];
+  return [...address(S.val, from, 3), ...set(S.at), ...address(S.yAt, from, 2), ...set(S.cp), ...address(S.val, to, 3), ...set(S.end)];
 }
 
 /**
- * solve(n, rowStart, diagPos, rowOf, colOf, val, col, y, b, scale): lu-refactor.ts's sweeps,
- * b (n) in place, y n scratch numbers, scale 0 for none (addresses in bytes).
+ * solve(n, rowStart, diagPos, rowOf, colOf, val, yAt, y, b, scale, inv): lu-refactor.ts's
+ * sweeps, b (n) in place, y n scratch numbers, yAt each entry's y[col[e]] address (a load a
+ * term, not an index's shift and add), scale 0 for none (addresses in bytes). `split`
+ * (solveSplit): rowSum's four sums, and x_k = s · inv_k (1/U_kk, the elimination's): the
+ * division (~4 times a multiply's latency) off each row's chain.
  */
-const solve: WasmFunction = {
-  name: 'solve', params: Array(10).fill(I32), results: [], locals: [[5, I32], [2, F64]],
-  body: [
-    // forward: y_k = b_rowOf(k) D_rowOf(k) − Σ L_ke y_col(e)
-    ...i32(0), ...set(S.k),
-    op.block, VOID, op.loop, VOID,
-    ...get(S.k), ...get(S.n), op.i32GeS, op.brIf, 1,
-    ...address(S.rowOf, get(S.k), 2), ...loadI32(), ...set(S.r),
-    ...address(S.b, get(S.r), 3), ...loadF64(), ...set(S.s),
-    ...get(S.scale), op.if, VOID, ...get(S.s), ...address(S.scale, get(S.r), 3), ...loadF64(), op.f64Mul, ...set(S.s), op.end,
-    ...entries([...address(S.rowStart, get(S.k), 2), ...loadI32()], [...address(S.diagPos, get(S.k), 2), ...loadI32()]),
-    ...rowSum(),
-    ...address(S.y, get(S.k), 3), ...get(S.s), ...storeF64(),
-    ...get(S.k), ...i32(1), op.i32Add, ...set(S.k),
-    op.br, 0, op.end, op.end,
-    // backward: x_k = (y_k − Σ U_ke x_col(e)) / U_kk, b_colOf(k) = x_k D_colOf(k)
-    ...get(S.n), ...i32(1), op.i32Sub, ...set(S.k),
-    op.block, VOID, op.loop, VOID,
-    ...get(S.k), ...i32(0), op.i32LtS, op.brIf, 1,
-    ...address(S.y, get(S.k), 3), ...loadF64(), ...set(S.s),
-    ...address(S.diagPos, get(S.k), 2), ...loadI32(), ...set(S.r),
-    ...entries([...get(S.r), ...i32(1), op.i32Add], [...address(S.rowStart, [...get(S.k), ...i32(1), op.i32Add], 2), ...loadI32()]),
-    ...rowSum(),
-    ...get(S.s), ...address(S.val, get(S.r), 3), ...loadF64(), op.f64Div, ...set(S.x),
-    ...address(S.y, get(S.k), 3), ...get(S.x), ...storeF64(),
-    ...address(S.colOf, get(S.k), 2), ...loadI32(), ...set(S.r),
-    ...get(S.scale), op.if, VOID, ...get(S.x), ...address(S.scale, get(S.r), 3), ...loadF64(), op.f64Mul, ...set(S.x), op.end,
-    ...address(S.b, get(S.r), 3), ...get(S.x), ...storeF64(),
-    ...get(S.k), ...i32(1), op.i32Sub, ...set(S.k),
-    op.br, 0, op.end, op.end,
-  ],
-};
+function solveOf(split: boolean): WasmFunction {
+  return {
+    name: split ? 'solveSplit' : 'solve', params: Array(11).fill(I32), results: [], locals: [[5, I32], [5, F64]],
+    body: [
+      // forward: y_k = b_rowOf(k) D_rowOf(k) − Σ L_ke y_col(e)
+      ...i32(0), ...set(S.k),
+      op.block, VOID, op.loop, VOID,
+      ...get(S.k), ...get(S.n), op.i32GeS, op.brIf, 1,
+      ...address(S.rowOf, get(S.k), 2), ...loadI32(), ...set(S.r),
+      ...address(S.b, get(S.r), 3), ...loadF64(), ...set(S.s),
+      ...get(S.scale), op.if, VOID, ...get(S.s), ...address(S.scale, get(S.r), 3), ...loadF64(), op.f64Mul, ...set(S.s), op.end,
+      ...entries([...address(S.rowStart, get(S.k), 2), ...loadI32()], [...address(S.diagPos, get(S.k), 2), ...loadI32()]),
+      ...rowSum(split),
+      ...address(S.y, get(S.k), 3), ...get(S.s), ...storeF64(),
+      ...get(S.k), ...i32(1), op.i32Add, ...set(S.k),
+      op.br, 0, op.end, op.end,
+      // backward: x_k = (y_k − Σ U_ke x_col(e)) / U_kk, b_colOf(k) = x_k D_colOf(k)
+      ...get(S.n), ...i32(1), op.i32Sub, ...set(S.k),
+      op.block, VOID, op.loop, VOID,
+      ...get(S.k), ...i32(0), op.i32LtS, op.brIf, 1,
+      ...address(S.y, get(S.k), 3), ...loadF64(), ...set(S.s),
+      ...address(S.diagPos, get(S.k), 2), ...loadI32(), ...set(S.r),
+      ...entries([...get(S.r), ...i32(1), op.i32Add], [...address(S.rowStart, [...get(S.k), ...i32(1), op.i32Add], 2), ...loadI32()]),
+      ...rowSum(split),
+      ...get(S.s), ...(split ? [...address(S.inv, get(S.k), 3), ...loadF64(), op.f64Mul] : [...address(S.val, get(S.r), 3), ...loadF64(), op.f64Div]), ...set(S.x),
+      ...address(S.y, get(S.k), 3), ...get(S.x), ...storeF64(),
+      ...address(S.colOf, get(S.k), 2), ...loadI32(), ...set(S.r),
+      ...get(S.scale), op.if, VOID, ...get(S.x), ...address(S.scale, get(S.r), 3), ...loadF64(), op.f64Mul, ...set(S.x), op.end,
+      ...address(S.b, get(S.r), 3), ...get(S.x), ...storeF64(),
+      ...get(S.k), ...i32(1), op.i32Sub, ...set(S.k),
+      op.br, 0, op.end, op.end,
+    ],
+  };
+}
 
 // eliminate's locals
-const E = { n: 0, rowStart: 1, diagPos: 2, col: 3, val: 4, target: 5, limit: 6, floor: 7, k: 8, e: 9, d: 10, j: 11, dj: 12, f: 13, fe: 14, t: 15, p: 16, l: 17 } as const;
+const E = { n: 0, rowStart: 1, diagPos: 2, col: 3, val: 4, target: 5, inv: 6, limit: 7, floor: 8, k: 9, e: 10, d: 11, j: 12, dj: 13, f: 14, fe: 15, t: 16, p: 17, l: 18 } as const;
 
 /** Row j's U entries f (to fe) into row k: val[target[t]] −= l · val[f], t (target's address) along. */
 function update(): number[] {
@@ -105,41 +137,48 @@ function update(): number[] {
 }
 
 /**
- * eliminate(n, rowStart, diagPos, col, val, target, limit, floor) → 1, or 0 for a multiplier
- * beyond `limit` or a pivot at or below `floor`: lu-refactor.ts's IKJ elimination in place by
- * its schedule (target: each update's place in val, in order; addresses in bytes).
+ * eliminate(n, rowStart, diagPos, col, val, target, inv, limit, floor) → 1, or 0 for a
+ * multiplier beyond `limit` or a pivot at or below `floor`: lu-refactor.ts's IKJ elimination
+ * in place by its schedule (target: each update's place in val, in order; addresses in
+ * bytes). `reciprocal` (eliminateSplit): inv_k = 1/U_kk stored as each row's pivot passes,
+ * and l = val[e] · inv_j, one division a row instead of one a multiplier, and none on the
+ * chain from a row's updates to its next multiplier (other roundings).
  */
-const eliminate: WasmFunction = {
-  name: 'eliminate', params: [I32, I32, I32, I32, I32, I32, F64, F64], results: [I32], locals: [[9, I32], [1, F64]],
-  body: [
-    ...get(E.target), ...set(E.t),
-    ...i32(0), ...set(E.k),
-    op.block, VOID, op.loop, VOID,
-    ...get(E.k), ...get(E.n), op.i32GeS, op.brIf, 1,
-    ...address(E.diagPos, get(E.k), 2), ...loadI32(), ...set(E.d),
-    ...address(E.rowStart, get(E.k), 2), ...loadI32(), ...set(E.e),
-    // each L entry e of row k, on row j: l = val[e] / U_jj, then row j's U entries into row k
-    op.block, VOID, op.loop, VOID,
-    ...get(E.e), ...get(E.d), op.i32GeS, op.brIf, 1,
-    ...address(E.col, get(E.e), 2), ...loadI32(), ...set(E.j),
-    ...address(E.diagPos, get(E.j), 2), ...loadI32(), ...set(E.dj),
-    ...address(E.rowStart, [...get(E.j), ...i32(1), op.i32Add], 2), ...loadI32(), ...set(E.fe),
-    ...address(E.val, get(E.e), 3), ...loadF64(), ...address(E.val, get(E.dj), 3), ...loadF64(), op.f64Div, ...set(E.l),
-    ...get(E.l), op.f64Abs, ...get(E.limit), op.f64Le, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
-    ...address(E.val, get(E.e), 3), ...get(E.l), ...storeF64(),
-    ...get(E.dj), ...i32(1), op.i32Add, ...set(E.f),
-    // l = 0 (either sign): its updates skipped, the schedule's place moved past them
-    ...get(E.l), ...f64(0), op.f64Eq,
-    op.if, VOID, ...get(E.t), ...get(E.fe), ...get(E.f), op.i32Sub, ...i32(2), op.i32Shl, op.i32Add, ...set(E.t),
-    op.else, ...update(), op.end,
-    ...get(E.e), ...i32(1), op.i32Add, ...set(E.e),
-    op.br, 0, op.end, op.end,
-    ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Abs, ...get(E.floor), op.f64Gt, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
-    ...get(E.k), ...i32(1), op.i32Add, ...set(E.k),
-    op.br, 0, op.end, op.end,
-    ...i32(1),
-  ],
-};
+function eliminateOf(reciprocal: boolean): WasmFunction {
+  return {
+    name: reciprocal ? 'eliminateSplit' : 'eliminate', params: [I32, I32, I32, I32, I32, I32, I32, F64, F64], results: [I32], locals: [[9, I32], [1, F64]],
+    body: [
+      ...get(E.target), ...set(E.t),
+      ...i32(0), ...set(E.k),
+      op.block, VOID, op.loop, VOID,
+      ...get(E.k), ...get(E.n), op.i32GeS, op.brIf, 1,
+      ...address(E.diagPos, get(E.k), 2), ...loadI32(), ...set(E.d),
+      ...address(E.rowStart, get(E.k), 2), ...loadI32(), ...set(E.e),
+      // each L entry e of row k, on row j: l = val[e] / U_jj, then row j's U entries into row k
+      op.block, VOID, op.loop, VOID,
+      ...get(E.e), ...get(E.d), op.i32GeS, op.brIf, 1,
+      ...address(E.col, get(E.e), 2), ...loadI32(), ...set(E.j),
+      ...address(E.diagPos, get(E.j), 2), ...loadI32(), ...set(E.dj),
+      ...address(E.rowStart, [...get(E.j), ...i32(1), op.i32Add], 2), ...loadI32(), ...set(E.fe),
+      ...address(E.val, get(E.e), 3), ...loadF64(),
+      ...(reciprocal ? [...address(E.inv, get(E.j), 3), ...loadF64(), op.f64Mul] : [...address(E.val, get(E.dj), 3), ...loadF64(), op.f64Div]), ...set(E.l),
+      ...get(E.l), op.f64Abs, ...get(E.limit), op.f64Le, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
+      ...address(E.val, get(E.e), 3), ...get(E.l), ...storeF64(),
+      ...get(E.dj), ...i32(1), op.i32Add, ...set(E.f),
+      // l = 0 (either sign): its updates skipped, the schedule's place moved past them
+      ...get(E.l), ...f64(0), op.f64Eq,
+      op.if, VOID, ...get(E.t), ...get(E.fe), ...get(E.f), op.i32Sub, ...i32(2), op.i32Shl, op.i32Add, ...set(E.t),
+      op.else, ...update(), op.end,
+      ...get(E.e), ...i32(1), op.i32Add, ...set(E.e),
+      op.br, 0, op.end, op.end,
+      ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Abs, ...get(E.floor), op.f64Gt, op.i32Eqz, op.if, VOID, ...i32(0), op.return, op.end,
+      ...(reciprocal ? [...address(E.inv, get(E.k), 3), ...f64(1), ...address(E.val, get(E.d), 3), ...loadF64(), op.f64Div, ...storeF64()] : []),
+      ...get(E.k), ...i32(1), op.i32Add, ...set(E.k),
+      op.br, 0, op.end, op.end,
+      ...i32(1),
+    ],
+  };
+}
 
 // gather's locals
 const G = { count: 0, values: 1, entryScale: 2, place: 3, val: 4, vp: 5, sp: 6, pp: 7, end: 8, p: 9, outside: 10, x: 11, scale: 12, a: 13 } as const;
@@ -173,9 +212,14 @@ const gather: WasmFunction = {
 
 let compiled: WebAssembly.Module | null = null;
 
+type Solve = (n: number, rowStart: number, diagPos: number, rowOf: number, colOf: number, val: number, yAt: number, y: number, b: number, scale: number, inv: number) => void;
+type Eliminate = (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, inv: number, limit: number, floor: number) => number;
+
 /** The arrays of one analysis in an arena's memory: typed views and their byte addresses. */
 export interface ArenaLayout {
   rowStart: number; diagPos: number; rowOf: number; colOf: number; col: number; target: number; val: number; y: number; b: number; scale: number;
+  /** The split elimination's reciprocal pivots; each factor entry's y[col[e]] address (the solve's). */
+  inv: number; yAt: number;
   /** A compact matrix's list (after the analysis's arrays): its values, entry scales and places in val. */
   values: number; entryScale: number; place: number;
 }
@@ -191,16 +235,17 @@ export interface ArenaLayout {
  */
 export class LUArena {
   private memory!: WebAssembly.Memory;
-  private solveFn!: (...a: number[]) => void;
-  private eliminateFn!: (n: number, rowStart: number, diagPos: number, col: number, val: number, target: number, limit: number, floor: number) => number;
+  /** Each [exact, split]: the JavaScript's operations in its order, or the reordered sweeps (lu-refactor.ts, large systems). */
+  private solveFns!: [Solve, Solve];
+  private eliminateFns!: [Eliminate, Eliminate];
   private gatherFn!: (count: number, values: number, entryScale: number, place: number, val: number) => number;
-  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, values: 0, entryScale: 0, place: 0 };
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, values: 0, entryScale: 0, place: 0 };
   /** The end of the analysis's arrays (a compact list goes after it). */
   private top = 0;
 
   constructor() {
     if (typeof WebAssembly === 'undefined') throw new InternalError('the sparse LU needs WebAssembly, which this JavaScript engine lacks');
-    compiled ??= new WebAssembly.Module(wasmModule([solve, eliminate, gather]));
+    compiled ??= new WebAssembly.Module(wasmModule([solveOf(false), solveOf(true), eliminateOf(false), eliminateOf(true), gather]));
     this.instantiate(1);
   }
 
@@ -208,8 +253,8 @@ export class LUArena {
   private instantiate(pages: number): void {
     this.memory = new WebAssembly.Memory({ initial: pages });
     const exports = new WebAssembly.Instance(compiled!, { env: { memory: this.memory } }).exports;
-    this.solveFn = exports.solve as LUArena['solveFn'];
-    this.eliminateFn = exports.eliminate as LUArena['eliminateFn'];
+    this.solveFns = [exports.solve as Solve, exports.solveSplit as Solve];
+    this.eliminateFns = [exports.eliminate as Eliminate, exports.eliminateSplit as Eliminate];
     this.gatherFn = exports.gather as LUArena['gatherFn'];
   }
 
@@ -219,8 +264,8 @@ export class LUArena {
     const take = (bytes: number): number => { const at = top; top += (bytes + 7) & ~7; return at; };
     // doubles first (8-aligned by take), then the indices
     this.at = {
-      val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n),
-      rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), target: take(4 * updates),
+      val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n), inv: take(8 * n),
+      rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), yAt: take(4 * count), target: take(4 * updates),
       values: top, entryScale: top, place: top,
     };
     this.top = top;
@@ -251,14 +296,14 @@ export class LUArena {
   }
 
   /** The elimination on the laid-out arrays; false for a multiplier beyond `limit` or a pivot at or below `floor`. */
-  eliminate(n: number, limit: number, floor: number): boolean {
+  eliminate(n: number, limit: number, floor: number, split: boolean): boolean {
     const a = this.at;
-    return this.eliminateFn(n, a.rowStart, a.diagPos, a.col, a.val, a.target, limit, floor) === 1;
+    return this.eliminateFns[split ? 1 : 0](n, a.rowStart, a.diagPos, a.col, a.val, a.target, a.inv, limit, floor) === 1;
   }
 
   /** The sweeps on the laid-out factors, on b as placed in the arena's b (and D in its scale, when `scaled`). */
-  solve(n: number, scaled: boolean): void {
+  solve(n: number, scaled: boolean, split: boolean): void {
     const a = this.at;
-    this.solveFn(n, a.rowStart, a.diagPos, a.rowOf, a.colOf, a.val, a.col, a.y, a.b, scaled ? a.scale : 0);
+    this.solveFns[split ? 1 : 0](n, a.rowStart, a.diagPos, a.rowOf, a.colOf, a.val, a.yAt, a.y, a.b, scaled ? a.scale : 0, a.inv);
   }
 }

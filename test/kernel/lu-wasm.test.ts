@@ -3,12 +3,14 @@
  * here (fast-check) and the specification's examples; and one PatternLU whose arena moves to a
  * larger memory (a larger analysis after a smaller one: every view made again, the old memory
  * dropped, never grown: a detached ArrayBuffer slows every typed array in V8) factoring and
- * solving as the plain elimination and sweeps do on the same pattern, bit for bit.
+ * solving as the plain elimination and sweeps do on the same pattern, bit for bit: for the
+ * large system (SPLIT_MIN unknowns or more) the plain loops written out in the split loops'
+ * order (reciprocal pivots, the row sums in four).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sleb, uleb } from '../../kernel/lu-wasm-encode';
-import { PatternLU } from '../../kernel/lu-refactor';
+import { PatternLU, SPLIT_MIN } from '../../kernel/lu-refactor';
 import { LU } from '../../kernel/linalg';
 import { OrderedLU, minimumDegreeOrder } from '../../kernel/lu-ordered';
 import { rng } from '../util/rng';
@@ -30,6 +32,20 @@ function saddle(r: () => number, blocks: number): { A: Float64Array; N: number }
     for (const c of [3 * b + Math.floor(r() * 3), 3 * (b + 1) + Math.floor(r() * 3)]) { const x = r() - 0.5; A[(n + k) * N + c] = x; A[c * N + n + k] = x; }
   }
   return { A, N };
+}
+
+/** s − Σ val[e] y[col[e]] over [from, to) in order; `split` (four or more entries): the entries in turn into s and three sums from zero, (s + s₁) + (s₂ + s₃), while four are left, then the rest into that. */
+function rowSum(s: number, val: Float64Array, col: Int32Array, y: Float64Array, from: number, to: number, split: boolean): number {
+  let e = from;
+  if (split && to - from >= 4) {
+    let s1 = 0, s2 = 0, s3 = 0;
+    for (; e + 4 <= to; e += 4) {
+      s -= val[e] * y[col[e]]; s1 -= val[e + 1] * y[col[e + 1]]; s2 -= val[e + 2] * y[col[e + 2]]; s3 -= val[e + 3] * y[col[e + 3]];
+    }
+    s = (s + s1) + (s2 + s3);
+  }
+  for (; e < to; e++) s -= val[e] * y[col[e]];
+  return s;
 }
 
 type Fields = { val: Float64Array; col: Int32Array; rowStart: Int32Array; diagPos: Int32Array; rowOf: Int32Array; colOf: Int32Array; map: Int32Array };
@@ -55,17 +71,20 @@ describe('the sparse LU\'s WebAssembly', () => {
       pattern.analyse(A, N, perm, lu);
       expect(pattern.refactor(A, N, 1e-14)).toBe(true);
       const f = pattern as unknown as Fields;
-      // the plain elimination on the pattern through a dense work row
+      // the plain elimination on the pattern through a dense work row; a large system's
+      // (SPLIT_MIN) with reciprocal pivots, its sums four in turn (lu-wasm.ts eliminateSplit, solveSplit)
+      const split = N >= SPLIT_MIN, inv = new Float64Array(N);
       const val = new Float64Array(f.val.length), w = new Float64Array(N);
       for (let i = 0; i < N * N; i++) if (A[i] !== 0) val[f.map[i]] = A[i];
       for (let k = 0; k < N; k++) {
         for (let e = f.rowStart[k]; e < f.rowStart[k + 1]; e++) w[f.col[e]] = val[e];
         for (let e = f.rowStart[k]; e < f.diagPos[k]; e++) {
-          const j = f.col[e], l = w[j] / val[f.diagPos[j]];
+          const j = f.col[e], l = split ? w[j] * inv[j] : w[j] / val[f.diagPos[j]];
           w[j] = l;
           for (let g = f.diagPos[j] + 1; g < f.rowStart[j + 1]; g++) w[f.col[g]] -= l * val[g];
         }
         for (let e = f.rowStart[k]; e < f.rowStart[k + 1]; e++) val[e] = w[f.col[e]];
+        inv[k] = 1 / val[f.diagPos[k]];
       }
       expect(Array.from(f.val)).toEqual(Array.from(val));
       // the plain sweeps, with and without scales; b and D of the system's size or longer (a workspace's, its tail untouched)
@@ -73,10 +92,10 @@ describe('the sparse LU\'s WebAssembly', () => {
         const b = Float64Array.from({ length: N + extra }, () => r() - 0.5), x = b.slice(), y = new Float64Array(N), want = b.slice();
         pattern.solve(x, D);
         for (let k = 0; k < N; k++) y[k] = D ? b[f.rowOf[k]] * D[f.rowOf[k]] : b[f.rowOf[k]];
-        for (let k = 0; k < N; k++) for (let e = f.rowStart[k]; e < f.diagPos[k]; e++) y[k] -= val[e] * y[f.col[e]];
+        for (let k = 0; k < N; k++) y[k] = rowSum(y[k], val, f.col, y, f.rowStart[k], f.diagPos[k], split);
         for (let k = N - 1; k >= 0; k--) {
-          for (let e = f.diagPos[k] + 1; e < f.rowStart[k + 1]; e++) y[k] -= val[e] * y[f.col[e]];
-          y[k] /= val[f.diagPos[k]];
+          const s = rowSum(y[k], val, f.col, y, f.diagPos[k] + 1, f.rowStart[k + 1], split);
+          y[k] = split ? s * inv[k] : s / val[f.diagPos[k]];
         }
         for (let j = 0; j < N; j++) want[f.colOf[j]] = D ? y[j] * D[f.colOf[j]] : y[j];
         expect(Array.from(x)).toEqual(Array.from(want));

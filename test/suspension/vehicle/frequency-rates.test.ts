@@ -88,7 +88,8 @@ describe('the wheel hop and tramp frequencies', () => {
       const fd = extrapolated(name, steps[name], solid);
       for (const metric of wheel) {
         const exact = r.metrics[metric].gradient[name];
-        expect(Math.abs(exact - fd[metric]), `${name} ${metric}: ${exact} vs ${fd[metric]}`).toBeLessThan(1e-6 * Math.abs(fd[metric]) + 1e-12);
+        // floored at the re-solved modes' round-off over the step, as above: the rear axle's mass barely moves the front tramp (~7e-5 Hz/kg)
+        expect(Math.abs(exact - fd[metric]), `${name} ${metric}: ${exact} vs ${fd[metric]}`).toBeLessThan(1e-6 * Math.abs(fd[metric]) + 1e-12 * r.metrics[metric].value / steps[name]);
       }
     }
   });
