@@ -71,6 +71,10 @@ export class ConstraintRows {
   private readonly turnB: Int32Array;
   /** 1 where a caller makes the turn itself before each `evaluate(…, turnsMade)` (claimTurn). */
   private readonly claimed: Uint8Array;
+  /** The turns not claimed (claimTurn), which `evaluate(…, true)` still makes: the ground's, in the car. */
+  private unclaimed: Int32Array;
+  /** Each block's state offsets (System.blockOffsets, fixed once a block is added), read here rather than through the system at each evaluation. */
+  private readonly offsetsOf: Int32Array[];
   /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
   private denseCurrent = false;
   private readonly qr: PivotedQR;
@@ -130,6 +134,8 @@ export class ConstraintRows {
     this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
     ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
     this.claimed = new Uint8Array(this.turns.length);
+    this.unclaimed = Int32Array.from(this.turns.keys());
+    this.offsetsOf = blocks.map((b) => system.blockOffsets(b));
   }
 
   /**
@@ -139,7 +145,12 @@ export class ConstraintRows {
    * there itself before each `evaluate(…, true)`, and the rows then leave it as written.
    */
   claimTurn(offset: number): Float64Array | null {
-    for (let k = 0; k < this.turns.length; k++) if (this.turnOffset[k] === offset) { this.claimed[k] = 1; return this.turns[k]; }
+    for (let k = 0; k < this.turns.length; k++) {
+      if (this.turnOffset[k] !== offset) continue;
+      this.claimed[k] = 1;
+      this.unclaimed = this.unclaimed.filter((j) => j !== k);
+      return this.turns[k];
+    }
     return null;
   }
 
@@ -176,17 +187,20 @@ export class ConstraintRows {
    * the claimed turns (claimTurn) hold the current state's rotations already.
    */
   evaluate(jacobian: boolean, dense = true, turnsMade = false): void {
-    const system = this.system, state = system.state;
-    const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, distinct = this.distinctColumns, phiOf = this.phiOf;
-    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB, claimed = this.claimed;
-    for (let k = 0; k < turns.length; k++) if (!turnsMade || claimed[k] === 0) toMatrix(turns[k], state, turnOffset[k]);
-    for (let i = 0; i < blocks.length; i++) {
+    const state = this.system.state;
+    const evalBlocks = this.evalBlocks, blockJac = this.blockJac, distinct = this.distinctColumns, phiOf = this.phiOf, offsetsOf = this.offsetsOf;
+    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB;
+    if (turnsMade) {
+      const unclaimed = this.unclaimed;
+      for (let j = 0; j < unclaimed.length; j++) { const k = unclaimed[j]; toMatrix(turns[k], state, turnOffset[k]); }
+    } else for (let k = 0; k < turns.length; k++) toMatrix(turns[k], state, turnOffset[k]);
+    for (let i = 0, count = evalBlocks.length; i < count; i++) {
       // each row set writes its own Φ in place; the joints and distances take their parts'
       // rotations from `turns` (two call sites, each seeing two or three maps, not one seeing five)
       const a = turnA[i], jac = jacobian ? blockJac[i] : null;
-      if (a >= 0) evalBlocks[i].evaluateTurned!(state, system.blockOffsets(blocks[i]), turns[a], turns[turnB[i]], phiOf[i], jac);
-      else evalBlocks[i].evaluate(state, system.blockOffsets(blocks[i]), phiOf[i], jac);
-      if (jacobian && !distinct[i]) this.addRepeated(i);
+      if (a >= 0) evalBlocks[i].evaluateTurned!(state, offsetsOf[i], turns[a], turns[turnB[i]], phiOf[i], jac);
+      else evalBlocks[i].evaluate(state, offsetsOf[i], phiOf[i], jac);
+      if (jacobian && distinct[i] === 0) this.addRepeated(i);
     }
     this.denseCurrent = false;
     if (jacobian && dense) this.scatter();
