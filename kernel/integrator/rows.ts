@@ -75,6 +75,16 @@ export class ConstraintRows {
   private unclaimed: Int32Array;
   /** Each block's state offsets (System.blockOffsets, fixed once a block is added), read here rather than through the system at each evaluation. */
   private readonly offsetsOf: Int32Array[];
+  /**
+   * The blocks by how `evaluate` calls them (each writes only its own views, so their order is
+   * free): those evaluated with their parts' rotations of the commonest class (the car's
+   * joints), the others so evaluated, the rest; and those whose columns repeat (addRepeated).
+   * Three call sites, each seeing fewer maps than one would.
+   */
+  private readonly turnedCommon: Int32Array;
+  private readonly turnedOther: Int32Array;
+  private readonly unturned: Int32Array;
+  private readonly repeated: Int32Array;
   /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
   private denseCurrent = false;
   private readonly qr: PivotedQR;
@@ -136,6 +146,22 @@ export class ConstraintRows {
     this.claimed = new Uint8Array(this.turns.length);
     this.unclaimed = Int32Array.from(this.turns.keys());
     this.offsetsOf = blocks.map((b) => system.blockOffsets(b));
+    ({ common: this.turnedCommon, other: this.turnedOther, unturned: this.unturned } = this.callLists());
+    this.repeated = Int32Array.from(blocks.keys()).filter((i) => this.distinctColumns[i] === 0);
+  }
+
+  /** The blocks evaluated with their rotations, the commonest class's apart from the others', and the rest (see turnedCommon). */
+  private callLists(): { common: Int32Array; other: Int32Array; unturned: Int32Array } {
+    const turned = Int32Array.from(this.blocks.keys()).filter((i) => this.turnA[i] >= 0);
+    const counts = new Map<unknown, number>();
+    for (const i of turned) { const c = this.evalBlocks[i].constructor; counts.set(c, (counts.get(c) ?? 0) + 1); }
+    let commonest: unknown = null, most = 0;
+    for (const [c, count] of counts) if (count > most) { commonest = c; most = count; }
+    return {
+      common: turned.filter((i) => this.evalBlocks[i].constructor === commonest),
+      other: turned.filter((i) => this.evalBlocks[i].constructor !== commonest),
+      unturned: Int32Array.from(this.blocks.keys()).filter((i) => this.turnA[i] < 0),
+    };
   }
 
   /**
@@ -188,20 +214,27 @@ export class ConstraintRows {
    */
   evaluate(jacobian: boolean, dense = true, turnsMade = false): void {
     const state = this.system.state;
-    const evalBlocks = this.evalBlocks, blockJac = this.blockJac, distinct = this.distinctColumns, phiOf = this.phiOf, offsetsOf = this.offsetsOf;
+    const evalBlocks = this.evalBlocks, blockJac = this.blockJac, phiOf = this.phiOf, offsetsOf = this.offsetsOf;
     const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB;
     if (turnsMade) {
       const unclaimed = this.unclaimed;
       for (let j = 0; j < unclaimed.length; j++) { const k = unclaimed[j]; toMatrix(turns[k], state, turnOffset[k]); }
     } else for (let k = 0; k < turns.length; k++) toMatrix(turns[k], state, turnOffset[k]);
-    for (let i = 0, count = evalBlocks.length; i < count; i++) {
-      // each row set writes its own Φ in place; the joints and distances take their parts'
-      // rotations from `turns` (two call sites, each seeing two or three maps, not one seeing five)
-      const a = turnA[i], jac = jacobian ? blockJac[i] : null;
-      if (a >= 0) evalBlocks[i].evaluateTurned!(state, offsetsOf[i], turns[a], turns[turnB[i]], phiOf[i], jac);
-      else evalBlocks[i].evaluate(state, offsetsOf[i], phiOf[i], jac);
-      if (jacobian && distinct[i] === 0) this.addRepeated(i);
+    // each row set writes its own Φ in place; the joints and distances take their parts' rotations from `turns`
+    const common = this.turnedCommon, other = this.turnedOther, unturned = this.unturned;
+    for (let j = 0; j < common.length; j++) {
+      const i = common[j];
+      evalBlocks[i].evaluateTurned!(state, offsetsOf[i], turns[turnA[i]], turns[turnB[i]], phiOf[i], jacobian ? blockJac[i] : null);
     }
+    for (let j = 0; j < other.length; j++) {
+      const i = other[j];
+      evalBlocks[i].evaluateTurned!(state, offsetsOf[i], turns[turnA[i]], turns[turnB[i]], phiOf[i], jacobian ? blockJac[i] : null);
+    }
+    for (let j = 0; j < unturned.length; j++) {
+      const i = unturned[j];
+      evalBlocks[i].evaluate(state, offsetsOf[i], phiOf[i], jacobian ? blockJac[i] : null);
+    }
+    if (jacobian) for (let j = 0; j < this.repeated.length; j++) this.addRepeated(this.repeated[j]);
     this.denseCurrent = false;
     if (jacobian && dense) this.scatter();
   }
