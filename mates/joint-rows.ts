@@ -30,6 +30,14 @@ export interface JointRowsInput {
   /** Index among the block's scalars of the angle, slide, slideX, slideY coordinates (−1: none). */
   readonly angle: number;
   readonly slides: Int32Array;
+  /** Which code writes the rows (jointRowsKind of the type and slides): read once a call, not the type's strings and the slides. */
+  readonly kind: number;
+}
+
+/** hingeRows' joints (origin, axis and angle rows, at most a slide along z_a) 0, a ball 1, the others 2 (jointRowsGeneral). */
+export function jointRowsKind(type: string, slides: Int32Array): number {
+  if (type === 'ball') return 1;
+  return type !== 'universal' && slides[1] < 0 && slides[2] < 0 ? 0 : 2;
 }
 
 // scratch (module level: the evaluation is not re-entrant)
@@ -57,9 +65,9 @@ export function jointRows(
   cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
   trig: Float64Array | null = null,
 ): void {
-  const type = joint.type;
-  if (type !== 'ball' && type !== 'universal' && joint.slides[1] < 0 && joint.slides[2] < 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
-  else if (type === 'ball') ballRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian);
+  const kind = joint.kind;
+  if (kind === 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
+  else if (kind === 1) ballRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian);
   else jointRowsGeneral(joint, RA, RB, state, offsets, cols, n, rows, residual, jacobian, trig);
 }
 
