@@ -27,13 +27,9 @@ export interface BushingValuesInput {
 
 // scratch (single-threaded; never held across calls)
 const RA = new Float64Array(9), RB = new Float64Array(9);
-const fa = new Float64Array(9), fb = new Float64Array(9), rr = new Float64Array(9);
+const fa = new Float64Array(9), fb = new Float64Array(9);
 const oa = new Float64Array(3), ob = new Float64Array(3), sep = new Float64Array(3), vee = new Float64Array(3);
 const F = new Float64Array(3), M = new Float64Array(3);
-
-function dot(a: Float64Array, ao: number, b: Float64Array, bo: number): number {
-  return a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2];
-}
 
 const va = new Float64Array(3), vb = new Float64Array(3), wa = new Float64Array(3), wb = new Float64Array(3);
 const rel = new Float64Array(3), spin = new Float64Array(3);
@@ -62,33 +58,40 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   for (let i = 0; i < 3; i++) { turn(fa, 3 * i, RA, b.axesA[i]); turn(fb, 3 * i, RB, b.axesB[i]); }
   place(oa, RA, state, offsets[0], b.pointA);
   place(ob, RB, state, offsets[1], b.pointB);
-  for (let i = 0; i < 3; i++) sep[i] = ob[i] - oa[i];
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) rr[3 * i + j] = dot(fa, 3 * i, fb, 3 * j);
+  sep[0] = ob[0] - oa[0]; sep[1] = ob[1] - oa[1]; sep[2] = ob[2] - oa[2];
+  // rr[3i + j] = fa_i · fb_j (each dot's operations in its order), in registers
+  const a0 = fa[0], a1 = fa[1], a2 = fa[2], a3 = fa[3], a4 = fa[4], a5 = fa[5], a6 = fa[6], a7 = fa[7], a8 = fa[8];
+  const b0 = fb[0], b1 = fb[1], b2 = fb[2], b3 = fb[3], b4 = fb[4], b5 = fb[5], b6 = fb[6], b7 = fb[7], b8 = fb[8];
+  const r0 = a0 * b0 + a1 * b1 + a2 * b2, r1 = a0 * b3 + a1 * b4 + a2 * b5, r2 = a0 * b6 + a1 * b7 + a2 * b8;
+  const r3 = a3 * b0 + a4 * b1 + a5 * b2, r4 = a3 * b3 + a4 * b4 + a5 * b5, r5 = a3 * b6 + a4 * b7 + a5 * b8;
+  const r6 = a6 * b0 + a7 * b1 + a8 * b2, r7 = a6 * b3 + a7 * b4 + a8 * b5, r8 = a6 * b6 + a7 * b7 + a8 * b8;
   // θ = vee(R − Rᵀ) φ/(2 sin φ), as BushingForce.deflect
-  vee[0] = rr[7] - rr[5]; vee[1] = rr[2] - rr[6]; vee[2] = rr[3] - rr[1];
-  const s1 = (vee[0] * vee[0] + vee[1] * vee[1] + vee[2] * vee[2]) * 0.25;
-  const s2 = (rr[0] + rr[4] + rr[8] + -1) * 0.5;
+  const e0 = r7 - r5, e1 = r2 - r6, e2 = r3 - r1;
+  const s1 = (e0 * e0 + e1 * e1 + e2 * e2) * 0.25;
+  const s2 = (r0 + r4 + r8 + -1) * 0.5;
   let s3: number;
   if (s1 < 1e-4 && s2 > 0) s3 = 0.5 * (1 + s1 / 6 + (3 * s1 * s1) / 40 + (5 * s1 * s1 * s1) / 112);
   else { const s4 = Math.sqrt(s1); s3 = (Math.atan2(s4, s2) / s4) * 0.5; }
-  for (let i = 0; i < 3; i++) vee[i] = vee[i] * s3;
-  // by loops, not the builtins fill and set: their calls were a fifth of this pass's time
-  for (let i = 0; i < 3; i++) { F[i] = 0; M[i] = 0; }
+  vee[0] = e0 * s3; vee[1] = e1 * s3; vee[2] = e2 * s3;
   const last = b.last;
   // `velocity` only when a body moves (as the dual pass's `moving`): the same signs of zero at rest
   const moving = velocity !== null;
   if (moving) rates(b, velocity);
+  // F and M summed from zero axis by axis, in registers (F[j] + fa[3i + j] c as the loop into the cleared scratch did)
+  let F0 = 0, F1 = 0, F2 = 0, M0 = 0, M1 = 0, M2 = 0;
   for (let i = 0; i < 3; i++) {
-    const d = dot(fa, 3 * i, sep, 0);
+    const f0 = fa[3 * i], f1 = fa[3 * i + 1], f2 = fa[3 * i + 2];
+    const d = f0 * sep[0] + f1 * sep[1] + f2 * sep[2];
     let c = d * -b.stiffness[i];
-    if (moving && b.damping[i] !== 0) c = c + dot(fa, 3 * i, rel, 0) * -b.damping[i];
-    for (let j = 0; j < 3; j++) F[j] = F[j] + fa[3 * i + j] * c;
+    if (moving && b.damping[i] !== 0) c = c + (f0 * rel[0] + f1 * rel[1] + f2 * rel[2]) * -b.damping[i];
+    F0 = F0 + f0 * c; F1 = F1 + f1 * c; F2 = F2 + f2 * c;
     last.translation[i] = d;
     last.rotation[i] = vee[i];
     let m = vee[i] * -b.rotationalStiffness[i];
-    if (moving && b.rotationalDamping[i] !== 0) m = m + dot(fa, 3 * i, spin, 0) * -b.rotationalDamping[i];
-    for (let j = 0; j < 3; j++) M[j] = M[j] + fa[3 * i + j] * m;
+    if (moving && b.rotationalDamping[i] !== 0) m = m + (f0 * spin[0] + f1 * spin[1] + f2 * spin[2]) * -b.rotationalDamping[i];
+    M0 = M0 + f0 * m; M1 = M1 + f1 * m; M2 = M2 + f2 * m;
   }
+  F[0] = F0; F[1] = F1; F[2] = F2; M[0] = M0; M[1] = M1; M[2] = M2;
   const force = last.force, torque = last.moment, at = last.at;
   for (let i = 0; i < 3; i++) { force[i] = F[i]; torque[i] = M[i]; at[i] = ob[i]; }
   // into Q itself (zeroed, then each slot added once), not through a scratch copied out

@@ -31,6 +31,18 @@ import type { ForceBlock } from '../kernel/forces';
 // ---- springs and dampers between two points ----
 
 /**
+ * A spring/damper's report, a class rather than an object literal: a literal { length, … }
+ * shares its first map transition with every object literal whose first key is `length`
+ * (`Array.from({ length })`'s, …), where that field is held boxed, so each store of a length
+ * there allocated a number (~16 bytes an evaluation of each spring); a class's map is its own.
+ */
+class SpringReport {
+  length = 0;
+  rate = 0;
+  tension = 0;
+}
+
+/**
  * Spring, damper or both between point `a` of body 0 and point `b` of body 1, along the
  * line joining them: tension T = spring(l) + damper(l̇) pulls the points together.
  */
@@ -45,7 +57,7 @@ export class PointToPointForce extends BodyForceBlock {
   /** The tension of the last evaluation as a dual (its tangent in tangent mode), for the gradients. */
   get tensionDual(): Dual { return this.tension; }
   /** Length, rate and tension at the last evaluation (for reports). */
-  readonly last = { length: 0, rate: 0, tension: 0 };
+  readonly last = new SpringReport();
   /** a and b as Float64Arrays for the values without duals (mates/point-to-point-values.ts). */
   readonly localA: Float64Array;
   readonly localB: Float64Array;

@@ -30,6 +30,14 @@ export interface JointRowsInput {
   /** Index among the block's scalars of the angle, slide, slideX, slideY coordinates (−1: none). */
   readonly angle: number;
   readonly slides: Int32Array;
+  /** Which code writes the rows (jointRowsKind of the type and slides): read once a call, not the type's strings and the slides. */
+  readonly kind: number;
+}
+
+/** hingeRows' joints (origin, axis and angle rows, at most a slide along z_a) 0, a ball 1, the others 2 (jointRowsGeneral). */
+export function jointRowsKind(type: string, slides: Int32Array): number {
+  if (type === 'ball') return 1;
+  return type !== 'universal' && slides[1] < 0 && slides[2] < 0 ? 0 : 2;
 }
 
 // scratch (module level: the evaluation is not re-entrant)
@@ -57,9 +65,9 @@ export function jointRows(
   cols: Int32Array, n: number, rows: number, residual: Float64Array, jacobian: Float64Array | null,
   trig: Float64Array | null = null,
 ): void {
-  const type = joint.type;
-  if (type !== 'ball' && type !== 'universal' && joint.slides[1] < 0 && joint.slides[2] < 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
-  else if (type === 'ball') ballRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian);
+  const kind = joint.kind;
+  if (kind === 0) hingeRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian, trig);
+  else if (kind === 1) ballRows(joint, RA, RB, state, offsets, cols, n, residual, jacobian);
   else jointRowsGeneral(joint, RA, RB, state, offsets, cols, n, rows, residual, jacobian, trig);
 }
 
@@ -283,10 +291,13 @@ function hingeRows(
   const rt = c * ry + -(s * rx), ru = c * rx + s * ry + 1, q = rt / ru;
   residual[5] = q * (2 * L);
   if (!jacobian) return;
-  const jac = jacobian, cA = cols[0], cB = cols[1];
-  for (let k = 2; k < cols.length; k++) {
+  const jac = jacobian, cA = cols[0], cB = cols[1], angle = joint.angle;
+  // the scalars' columns (distinct, MateBlock's): the slide's and the angle's are written whole
+  // at the end; any other (none of these types has one) zeroed here
+  const cS = slide >= 0 ? cols[2 + slide] : -1, cT = angle >= 0 ? cols[2 + angle] : -1;
+  if (cols.length > 2 + (slide >= 0 ? 1 : 0) + (angle >= 0 ? 1 : 0)) for (let k = 2; k < cols.length; k++) {
     const col = cols[k];
-    if (col >= 0) for (let e = col, end = 6 * n; e < end; e += n) jac[e] = 0;
+    if (col >= 0 && k !== 2 + slide && k !== 2 + angle) for (let e = col, end = 6 * n; e < end; e += n) jac[e] = 0;
   }
   const k2 = (2 * L) / ru, fx = k2 * (-s - q * c), fy = k2 * (c - q * s);
   if (cA >= 0) {
@@ -339,13 +350,15 @@ function hingeRows(
     jac[e + 2] = (0 + fx * (bx0 * u1 - bx1 * u0)) + fy * (bx0 * t1 - bx1 * t0);
     jac[e + 3] = 0; jac[e + 4] = 0; jac[e + 5] = 0;
   }
-  // the slide's column: −z_a (written after the body columns, as jointRows does)
-  if (slide >= 0 && cols[2 + slide] >= 0) {
-    const col = cols[2 + slide];
-    jac[col] = -za0; jac[n + col] = -za1; jac[2 * n + col] = -za2;
+  // the slide's column: −z_a in the origin rows; the angle's: its row's entry (0 + …, the sum
+  // into the zeroed column jointRowsGeneral makes)
+  if (cS >= 0) {
+    jac[cS] = -za0; jac[n + cS] = -za1; jac[2 * n + cS] = -za2;
+    jac[3 * n + cS] = 0; jac[4 * n + cS] = 0; jac[5 * n + cS] = 0;
   }
-  if (joint.angle >= 0 && cols[2 + joint.angle] >= 0) {
-    jac[5 * n + cols[2 + joint.angle]] += k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
+  if (cT >= 0) {
+    jac[cT] = 0; jac[n + cT] = 0; jac[2 * n + cT] = 0; jac[3 * n + cT] = 0; jac[4 * n + cT] = 0;
+    jac[5 * n + cT] = 0 + k2 * ((-s * ry - c * rx) - q * (c * ry - s * rx));
   }
 }
 

@@ -12,7 +12,7 @@
 import { Dual, dvSub, dvScale, dvDot, dScale, dAdd, dDiv, dAddConst, dCos, dSin, dvComponent, dMul, dNeg, dConst, rotationMatrix, tangentMode } from '../kernel/dual';
 import type { ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
-import { jointRows as jointRowsByHand, type JointFrame, type JointRowsInput } from './joint-rows';
+import { jointRows as jointRowsByHand, jointRowsKind, type JointFrame, type JointRowsInput } from './joint-rows';
 export type { JointFrame } from './joint-rows';
 import { exactJointCovers, exactJointJacobian } from './exact-rows';
 
@@ -54,7 +54,8 @@ export class JointBlock extends MateBlock {
   private rowsOf(): JointRowsInput {
     const index = (name: JointCoordinate) => this.coordIndex[name] ?? -1;
     const frame = (f: JointFrame): JointFrame => ({ origin: Float64Array.from(f.origin), x: Float64Array.from(f.x), y: Float64Array.from(f.y), z: Float64Array.from(f.z) });
-    return { type: this.type, fa: frame(this.fa), fb: frame(this.fb), L: this.L, angle: index('angle'), slides: Int32Array.of(index('slide'), index('slideX'), index('slideY')) };
+    const slides = Int32Array.of(index('slide'), index('slideX'), index('slideY'));
+    return { type: this.type, fa: frame(this.fa), fb: frame(this.fb), L: this.L, angle: index('angle'), slides, kind: jointRowsKind(this.type, slides) };
   }
 
   /** New frames and length scale for the same joint (renewMate: a model rebuilt in place). */

@@ -37,11 +37,12 @@ function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array
   rotationMatrix(RB, state, offsets[1] + 3);
   const a = e.localA, b = e.localB, oA = offsets[0], oB = offsets[1];
   const a0 = a[0], a1 = a[1], a2 = a[2], b0 = b[0], b1 = b[1], b2 = b[2];
-  for (let i = 0; i < 3; i++) {
-    pa[i] = RA[3 * i] * a0 + RA[3 * i + 1] * a1 + RA[3 * i + 2] * a2 + state[oA + i];
-    pb[i] = RB[3 * i] * b0 + RB[3 * i + 1] * b1 + RB[3 * i + 2] * b2 + state[oB + i];
-  }
-  const d0 = pb[0] - pa[0], d1 = pb[1] - pa[1], d2 = pb[2] - pa[2];
+  // the points in registers (a loop stored them and read them back for d)
+  const pa0 = RA[0] * a0 + RA[1] * a1 + RA[2] * a2 + state[oA], pb0 = RB[0] * b0 + RB[1] * b1 + RB[2] * b2 + state[oB];
+  const pa1 = RA[3] * a0 + RA[4] * a1 + RA[5] * a2 + state[oA + 1], pb1 = RB[3] * b0 + RB[4] * b1 + RB[5] * b2 + state[oB + 1];
+  const pa2 = RA[6] * a0 + RA[7] * a1 + RA[8] * a2 + state[oA + 2], pb2 = RB[6] * b0 + RB[7] * b1 + RB[8] * b2 + state[oB + 2];
+  pa[0] = pa0; pa[1] = pa1; pa[2] = pa2; pb[0] = pb0; pb[1] = pb1; pb[2] = pb2;
+  const d0 = pb0 - pa0, d1 = pb1 - pa1, d2 = pb2 - pa2;
   // √(Σd²), not Math.hypot: a tenth of the time (hypot's guard against overflow is moot here)
   const length = Math.sqrt(d0 * d0 + d1 * d1 + d2 * d2);
   unit[0] = d0 / length; unit[1] = d1 / length; unit[2] = d2 / length;

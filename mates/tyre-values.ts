@@ -6,7 +6,7 @@
  * energy budget for the damping power after each: the dual pass cost ~4 µs a tyre each time.
  */
 import { rotationMatrix } from '../kernel/dual';
-import { hypotInto, place, turn, velocityOf } from './plain-values';
+import { hypotInto, place } from './plain-values';
 
 /** What the values read of the element, and its report (`last`, as the dual pass writes it). */
 export interface TyreValuesInput {
@@ -27,43 +27,43 @@ export interface TyreValuesInput {
 
 // scratch (single-threaded; never held across calls)
 const RW = new Float64Array(9), RR = new Float64Array(9);
-const c = new Float64Array(3), a = new Float64Array(3), s = new Float64Array(3), x = new Float64Array(3), r = new Float64Array(3);
-const v = new Float64Array(3), w = new Float64Array(3), o = new Float64Array(3), arm = new Float64Array(3), tmp = new Float64Array(3);
+const x = new Float64Array(3), r = new Float64Array(3);
+const v = new Float64Array(3);
 
-/** out = u / |u| with |u| by Math.hypot's bits (dvNormalize's value; hypotInto: no number passed or returned, none boxed). */
-function normalize(out: Float64Array, u: Float64Array): void {
-  const u0 = u[0], u1 = u[1], u2 = u[2];
-  len[0] = u0; len[1] = u1; len[2] = u2;
-  hypotInto(len);
-  const l = len[3];
-  out[0] = u0 / l; out[1] = u1 / l; out[2] = u2 / l;
-}
+/** hypotInto's argument and result (|u| by Math.hypot's bits: no number passed or returned, none boxed); the load for apply. */
 const len = new Float64Array(4), load = new Float64Array(1);
 
-/** out = u × w (dvCross's value). */
-function cross(out: Float64Array, u: Float64Array, z: Float64Array): void {
-  const a0 = u[0], a1 = u[1], a2 = u[2], b0 = z[0], b1 = z[1], b2 = z[2];
-  out[0] = a1 * b2 - a2 * b1; out[1] = a2 * b0 - a0 * b2; out[2] = a0 * b1 - a1 * b0;
-}
-
-const ORIGIN = Float64Array.of(0, 0, 0);
-
-/** TyreForce.contact's values: the contact point into x (and the road point into r), the penetration into e.last (not returned: a returned number is boxed where V8 does not inline). */
+/**
+ * TyreForce.contact's values: the contact point into x (and the road point into r), the
+ * penetration into e.last (not returned: a returned number is boxed where V8 does not
+ * inline). The centre, the axis and the rim's direction in registers (place's, turn's and
+ * normalize's operations written here), the lengths by hypotInto.
+ */
 function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): void {
-  rotationMatrix(RW, state, offsets[0] + 3);
-  place(c, RW, state, offsets[0], e.centreAt);
-  turn(tmp, 0, RW, e.axisAt);
-  normalize(a, tmp);
+  const o = offsets[0];
+  rotationMatrix(RW, state, o + 3);
+  const R0 = RW[0], R1 = RW[1], R2 = RW[2], R3 = RW[3], R4 = RW[4], R5 = RW[5], R6 = RW[6], R7 = RW[7], R8 = RW[8];
+  const ce = e.centreAt, ax = e.axisAt, p0 = ce[0], p1 = ce[1], p2 = ce[2], d0 = ax[0], d1 = ax[1], d2 = ax[2];
+  const c0 = R0 * p0 + R1 * p1 + R2 * p2 + state[o];
+  const c1 = R3 * p0 + R4 * p1 + R5 * p2 + state[o + 1];
+  const c2 = R6 * p0 + R7 * p1 + R8 * p2 + state[o + 2];
+  // the axis, normalized
+  const t0 = R0 * d0 + R1 * d1 + R2 * d2, t1 = R3 * d0 + R4 * d1 + R5 * d2, t2 = R6 * d0 + R7 * d1 + R8 * d2;
+  len[0] = t0; len[1] = t1; len[2] = t2;
+  hypotInto(len);
+  const l = len[3], a0 = t0 / l, a1 = t1 / l, a2 = t2 / l;
   // rimLowestPoint: x = c + r n, n ∥ (a·e_z) a − e_z
-  const az = a[2];
-  s[0] = a[0] * az; s[1] = a[1] * az; s[2] = a[2] * az;
-  s[2] -= 1;
-  const len2 = s[0] ** 2 + s[1] ** 2 + s[2] ** 2;
+  const s0 = a0 * a2, s1 = a1 * a2, s2 = a2 * a2 - 1;
+  const len2 = s0 ** 2 + s1 ** 2 + s2 ** 2;
+  let x0: number, x1: number, x2: number;
   if (len2 > 1e-24) {
-    normalize(tmp, s);
-    for (let i = 0; i < 3; i++) x[i] = c[i] + tmp[i] * e.radius;
-  } else for (let i = 0; i < 3; i++) x[i] = c[i] + 0;
-  let p = x[2] * -1 + e.ground;
+    len[0] = s0; len[1] = s1; len[2] = s2;
+    hypotInto(len);
+    const m = len[3], radius = e.radius;
+    x0 = c0 + (s0 / m) * radius; x1 = c1 + (s1 / m) * radius; x2 = c2 + (s2 / m) * radius;
+  } else { x0 = c0 + 0; x1 = c1 + 0; x2 = c2 + 0; }
+  x[0] = x0; x[1] = x1; x[2] = x2;
+  let p = x2 * -1 + e.ground;
   const road = e.roadAt;
   if (road) {
     rotationMatrix(RR, state, offsets[1] + 3);
@@ -72,26 +72,33 @@ function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<num
   }
   e.last.penetration = p;
   const report = e.last.contact;
-  report[0] = x[0]; report[1] = x[1]; report[2] = x[2];
+  report[0] = x0; report[1] = x1; report[2] = x2;
 }
 
-/** TyreForce.contactVelocity's value: the contact's material velocity less the road's there, into v. */
+/**
+ * TyreForce.contactVelocity's value, its z component alone (all the load reads) into v[2]: the
+ * contact's material velocity less the road's there, each term by velocityOf's, place's and
+ * cross's operations on the origin's zeros as they were (a zero's sign can reach the sum).
+ */
 function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): void {
-  velocityOf(v, RW, xi, 0, ORIGIN, false);
-  velocityOf(w, RW, xi, 0, ORIGIN, true);
-  place(o, RW, state, offsets[0], ORIGIN);
-  for (let i = 0; i < 3; i++) arm[i] = x[i] - o[i];
-  cross(tmp, w, arm);
-  for (let i = 0; i < 3; i++) v[i] = v[i] + tmp[i];
+  const R = RW, off = offsets[0];
+  // the wheel: R (ω × 0 + v) + (R ω) × (x − (R 0 + t))
+  const w0 = xi[0], w1 = xi[1], w2 = xi[2];
+  const b0 = w1 * 0 - w2 * 0 + xi[3], b1 = w2 * 0 - w0 * 0 + xi[4], b2 = w0 * 0 - w1 * 0 + xi[5];
+  let vz = R[6] * b0 + R[7] * b1 + R[8] * b2;
+  const W0 = R[0] * w0 + R[1] * w1 + R[2] * w2, W1 = R[3] * w0 + R[4] * w1 + R[5] * w2;
+  const arm0 = x[0] - (R[0] * 0 + R[1] * 0 + R[2] * 0 + state[off]), arm1 = x[1] - (R[3] * 0 + R[4] * 0 + R[5] * 0 + state[off + 1]);
+  vz = vz + (W0 * arm1 - W1 * arm0);
   const road = e.roadAt;
   if (road) {
-    velocityOf(w, RR, xi, 6, road, false);
-    for (let i = 0; i < 3; i++) v[i] = v[i] - w[i];
-    velocityOf(w, RR, xi, 6, ORIGIN, true);
-    for (let i = 0; i < 3; i++) arm[i] = x[i] - r[i];
-    cross(tmp, w, arm);
-    for (let i = 0; i < 3; i++) v[i] = v[i] - tmp[i];
+    // less the road part's: R_r (ω_r × p_road + v_r) + (R_r ω_r) × (x − r)
+    const Q = RR, u0 = xi[6], u1 = xi[7], u2 = xi[8], p0 = road[0], p1 = road[1], p2 = road[2];
+    const c0 = u1 * p2 - u2 * p1 + xi[9], c1 = u2 * p0 - u0 * p2 + xi[10], c2 = u0 * p1 - u1 * p0 + xi[11];
+    vz = vz - (Q[6] * c0 + Q[7] * c1 + Q[8] * c2);
+    const U0 = Q[0] * u0 + Q[1] * u1 + Q[2] * u2, U1 = Q[3] * u0 + Q[4] * u1 + Q[5] * u2;
+    vz = vz - (U0 * (x[1] - r[1]) - U1 * (x[0] - r[0]));
   }
+  v[2] = vz;
 }
 
 /** The damping term −c v_z of the load (after `contact`), as normalLoad adds it. */

@@ -17,6 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleStepper } from './vehicle-sim-stepper.mjs';
+import { timeInterleaved } from './interleaved-loops.mjs';
 
 const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const out = join(here, 'node_modules/.cache/vehicle-sim-rows');
@@ -53,18 +54,4 @@ if (!otherArg) { console.error('usage: node scripts/vehicle-sim-rows.mjs OTHER_C
 const rounds = Number(roundsArg ?? 11);
 const sets = [];
 for (const [i, repo] of [resolve(otherArg), here].entries()) sets.push(loops(await bundleIntegrator(repo, `rows-${i}`)));
-const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
-const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
-for (const key of Object.keys(sets[0])) {
-  const t = [[], []];
-  for (let r = 0; r < rounds; r++) {
-    for (const w of r % 2 ? [1, 0] : [0, 1]) {
-      const f = sets[w][key];
-      for (let k = 0; k < 2000; k++) f();
-      const t0 = cpu();
-      for (let k = 0; k < 20000; k++) f();
-      t[w].push((cpu() - t0) / 20000);
-    }
-  }
-  console.log(`${key.padEnd(10)} A ${median(t[0]).toFixed(3)} µs, B ${median(t[1]).toFixed(3)} µs; median of B/A ${median(t[1].map((x, i) => x / t[0][i])).toFixed(3)}`);
-}
+timeInterleaved(sets, rounds, 10);

@@ -35,19 +35,21 @@ const R = new Float64Array(9);
  */
 export function bodyFromProduct(state: Float64Array, poses: PoseSlots, eta: Float64Array, etaDot: Float64Array, v: Float64Array, vdot: Float64Array, rotations: readonly Float64Array[]): void {
   v.set(eta); vdot.set(etaDot);
-  for (let p = 0; p < poses.slot.length; p++) {
-    const c = poses.slot[p] + 3, rot = rotations[p];
-    toMatrix(rot, state, poses.offset[p] + 3);
-    for (let i = 0; i < 3; i++) {
-      v[c + i] = rot[i] * eta[c] + rot[3 + i] * eta[c + 1] + rot[6 + i] * eta[c + 2];
-      vdot[c + i] = rot[i] * etaDot[c] + rot[3 + i] * etaDot[c + 1] + rot[6 + i] * etaDot[c + 2];
-    }
-    // v̇_b = Rᵀ ẍ − ω × v_b
-    const w = c - 3;
-    const x = v[w + 1] * v[c + 2] - v[w + 2] * v[c + 1];
-    const y = v[w + 2] * v[c] - v[w] * v[c + 2];
-    const z = v[w] * v[c + 1] - v[w + 1] * v[c];
-    vdot[c] -= x; vdot[c + 1] -= y; vdot[c + 2] -= z;
+  const slots = poses.slot, offsets = poses.offset;
+  // R, η's and η̇'s entries and v_b in registers (the loops over i stored v and reloaded η,
+  // which V8 cannot tell apart from v): the same operations in the same order
+  for (let p = 0, count = slots.length; p < count; p++) {
+    const c = slots[p] + 3, rot = rotations[p];
+    toMatrix(rot, state, offsets[p] + 3);
+    const r0 = rot[0], r1 = rot[1], r2 = rot[2], r3 = rot[3], r4 = rot[4], r5 = rot[5], r6 = rot[6], r7 = rot[7], r8 = rot[8];
+    const e0 = eta[c], e1 = eta[c + 1], e2 = eta[c + 2], a0 = etaDot[c], a1 = etaDot[c + 1], a2 = etaDot[c + 2];
+    const v0 = r0 * e0 + r3 * e1 + r6 * e2, v1 = r1 * e0 + r4 * e1 + r7 * e2, v2 = r2 * e0 + r5 * e1 + r8 * e2;
+    v[c] = v0; v[c + 1] = v1; v[c + 2] = v2;
+    // v̇_b = Rᵀ ẍ − ω × v_b (ω: η's, copied into v)
+    const w0 = eta[c - 3], w1 = eta[c - 2], w2 = eta[c - 1];
+    vdot[c] = (r0 * a0 + r3 * a1 + r6 * a2) - (w1 * v2 - w2 * v1);
+    vdot[c + 1] = (r1 * a0 + r4 * a1 + r7 * a2) - (w2 * v0 - w0 * v2);
+    vdot[c + 2] = (r2 * a0 + r5 * a1 + r8 * a2) - (w0 * v1 - w1 * v0);
   }
 }
 
@@ -77,19 +79,16 @@ export function correctionToProduct(poses: PoseSlots, rotations: readonly Float6
   }
 }
 
-/** The product retraction of one pose: x ← x + y_v (world), R ← R exp(y_ω). */
-export function retractProduct(state: Float64Array, offset: number, step: ArrayLike<number>, slot: number): void {
-  retractRotation(state, offset, step, slot);
-  for (let i = 0; i < 3; i++) state[offset + i] += step[slot + 3 + i];
-}
-
 /**
  * The product retraction of every moving variable (state offset, first tangent slot, 1 for a
- * pose): a pose by retractProduct, a scalar as System.retractVariable steps it.
+ * pose): a pose's rotation R ← R exp(y_ω) and its origin x ← x + y_v (world), a scalar as
+ * System.retractVariable steps it.
  */
 export function retractMoving(state: Float64Array, offset: Int32Array, slot: Int32Array, pose: Uint8Array, step: Float64Array): void {
-  for (let k = 0; k < offset.length; k++) {
-    if (pose[k]) retractProduct(state, offset[k], step, slot[k]);
-    else state[offset[k]] += step[slot[k]];
+  for (let k = 0, count = offset.length; k < count; k++) {
+    const o = offset[k], s = slot[k];
+    if (pose[k] === 0) { state[o] += step[s]; continue; }
+    retractRotation(state, o, step, s);
+    state[o] += step[s + 3]; state[o + 1] += step[s + 4]; state[o + 2] += step[s + 5];
   }
 }

@@ -71,6 +71,20 @@ export class ConstraintRows {
   private readonly turnB: Int32Array;
   /** 1 where a caller makes the turn itself before each `evaluate(…, turnsMade)` (claimTurn). */
   private readonly claimed: Uint8Array;
+  /** The turns not claimed (claimTurn), which `evaluate(…, true)` still makes: the ground's, in the car. */
+  private unclaimed: Int32Array;
+  /** Each block's state offsets (System.blockOffsets, fixed once a block is added), read here rather than through the system at each evaluation. */
+  private readonly offsetsOf: Int32Array[];
+  /**
+   * The blocks by how `evaluate` calls them (each writes only its own views, so their order is
+   * free): those evaluated with their parts' rotations of the commonest class (the car's
+   * joints), the others so evaluated, the rest; and those whose columns repeat (addRepeated).
+   * Three call sites, each seeing fewer maps than one would.
+   */
+  private readonly turnedCommon: Int32Array;
+  private readonly turnedOther: Int32Array;
+  private readonly unturned: Int32Array;
+  private readonly repeated: Int32Array;
   /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
   private denseCurrent = false;
   private readonly qr: PivotedQR;
@@ -130,6 +144,24 @@ export class ConstraintRows {
     this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
     ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
     this.claimed = new Uint8Array(this.turns.length);
+    this.unclaimed = Int32Array.from(this.turns.keys());
+    this.offsetsOf = blocks.map((b) => system.blockOffsets(b));
+    ({ common: this.turnedCommon, other: this.turnedOther, unturned: this.unturned } = this.callLists());
+    this.repeated = Int32Array.from(blocks.keys()).filter((i) => this.distinctColumns[i] === 0);
+  }
+
+  /** The blocks evaluated with their rotations, the commonest class's apart from the others', and the rest (see turnedCommon). */
+  private callLists(): { common: Int32Array; other: Int32Array; unturned: Int32Array } {
+    const turned = Int32Array.from(this.blocks.keys()).filter((i) => this.turnA[i] >= 0);
+    const counts = new Map<unknown, number>();
+    for (const i of turned) { const c = this.evalBlocks[i].constructor; counts.set(c, (counts.get(c) ?? 0) + 1); }
+    let commonest: unknown = null, most = 0;
+    for (const [c, count] of counts) if (count > most) { commonest = c; most = count; }
+    return {
+      common: turned.filter((i) => this.evalBlocks[i].constructor === commonest),
+      other: turned.filter((i) => this.evalBlocks[i].constructor !== commonest),
+      unturned: Int32Array.from(this.blocks.keys()).filter((i) => this.turnA[i] < 0),
+    };
   }
 
   /**
@@ -139,7 +171,12 @@ export class ConstraintRows {
    * there itself before each `evaluate(…, true)`, and the rows then leave it as written.
    */
   claimTurn(offset: number): Float64Array | null {
-    for (let k = 0; k < this.turns.length; k++) if (this.turnOffset[k] === offset) { this.claimed[k] = 1; return this.turns[k]; }
+    for (let k = 0; k < this.turns.length; k++) {
+      if (this.turnOffset[k] !== offset) continue;
+      this.claimed[k] = 1;
+      this.unclaimed = this.unclaimed.filter((j) => j !== k);
+      return this.turns[k];
+    }
     return null;
   }
 
@@ -176,18 +213,28 @@ export class ConstraintRows {
    * the claimed turns (claimTurn) hold the current state's rotations already.
    */
   evaluate(jacobian: boolean, dense = true, turnsMade = false): void {
-    const system = this.system, state = system.state;
-    const blocks = this.blocks, evalBlocks = this.evalBlocks, blockJac = this.blockJac, distinct = this.distinctColumns, phiOf = this.phiOf;
-    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB, claimed = this.claimed;
-    for (let k = 0; k < turns.length; k++) if (!turnsMade || claimed[k] === 0) toMatrix(turns[k], state, turnOffset[k]);
-    for (let i = 0; i < blocks.length; i++) {
-      // each row set writes its own Φ in place; the joints and distances take their parts'
-      // rotations from `turns` (two call sites, each seeing two or three maps, not one seeing five)
-      const a = turnA[i], jac = jacobian ? blockJac[i] : null;
-      if (a >= 0) evalBlocks[i].evaluateTurned!(state, system.blockOffsets(blocks[i]), turns[a], turns[turnB[i]], phiOf[i], jac);
-      else evalBlocks[i].evaluate(state, system.blockOffsets(blocks[i]), phiOf[i], jac);
-      if (jacobian && !distinct[i]) this.addRepeated(i);
+    const state = this.system.state;
+    const evalBlocks = this.evalBlocks, blockJac = this.blockJac, phiOf = this.phiOf, offsetsOf = this.offsetsOf;
+    const turns = this.turns, turnOffset = this.turnOffset, turnA = this.turnA, turnB = this.turnB;
+    if (turnsMade) {
+      const unclaimed = this.unclaimed;
+      for (let j = 0; j < unclaimed.length; j++) { const k = unclaimed[j]; toMatrix(turns[k], state, turnOffset[k]); }
+    } else for (let k = 0; k < turns.length; k++) toMatrix(turns[k], state, turnOffset[k]);
+    // each row set writes its own Φ in place; the joints and distances take their parts' rotations from `turns`
+    const common = this.turnedCommon, other = this.turnedOther, unturned = this.unturned;
+    for (let j = 0; j < common.length; j++) {
+      const i = common[j];
+      evalBlocks[i].evaluateTurned!(state, offsetsOf[i], turns[turnA[i]], turns[turnB[i]], phiOf[i], jacobian ? blockJac[i] : null);
     }
+    for (let j = 0; j < other.length; j++) {
+      const i = other[j];
+      evalBlocks[i].evaluateTurned!(state, offsetsOf[i], turns[turnA[i]], turns[turnB[i]], phiOf[i], jacobian ? blockJac[i] : null);
+    }
+    for (let j = 0; j < unturned.length; j++) {
+      const i = unturned[j];
+      evalBlocks[i].evaluate(state, offsetsOf[i], phiOf[i], jacobian ? blockJac[i] : null);
+    }
+    if (jacobian) for (let j = 0; j < this.repeated.length; j++) this.addRepeated(this.repeated[j]);
     this.denseCurrent = false;
     if (jacobian && dense) this.scatter();
   }

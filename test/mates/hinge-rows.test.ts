@@ -6,7 +6,7 @@
  * against the dual pass is joint-rows.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { jointRows, jointRowsGeneral, type JointFrame, type JointRowsInput } from '../../mates/joint-rows';
+import { jointRows, jointRowsGeneral, jointRowsKind, type JointFrame, type JointRowsInput } from '../../mates/joint-rows';
 import { rng } from '../util/rng';
 import { between, vec, type Rand } from '../util/random-pose';
 
@@ -51,7 +51,8 @@ describe('a hinge\'s or a ball\'s rows in one function', () => {
       let compared = 0;
       for (let k = 0; k < 12; k++) {
         const r = rng(7300 + 41 * k + 5 * angle + 3 * slide + type.length);
-        const input: JointRowsInput = { type, fa: frame(r), fb: frame(r), L: between(r, 0.5, 300), angle, slides: Int32Array.of(slide, -1, -1) };
+        const slides = Int32Array.of(slide, -1, -1);
+        const input: JointRowsInput = { type, fa: frame(r), fb: frame(r), L: between(r, 0.5, 300), angle, slides, kind: jointRowsKind(type, slides) };
         for (const [cA, cB] of [[0, 0], [-1, 0], [0, -1], [-1, -1]]) compared += compare(input, r, cA, cB, `${type} #${k} ${cA},${cB}`);
       }
       expect(compared).toBeGreaterThan(0);
