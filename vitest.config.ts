@@ -36,7 +36,7 @@ const ISOLATED = ['test/mates/values-allocation.test.ts'];
  * so a full run checks both. The finer step's runs are two thirds of those tests' CPU (the
  * fine-steps project alone: 14 s of its workers' CPU, load ~13).
  */
-const FINE_STEPS = ['coefficients', 'tension', 'redundant', 'start', 'start-motion', 'force-results', 'free-start', 'reaction-results'].map((f) => `test/gradients/${f}.test.ts`)
+const FINE_STEPS = ['gradient', 'coefficients', 'tension', 'redundant', 'start', 'start-motion', 'force-results', 'free-start', 'reaction-results'].map((f) => `test/gradients/${f}.test.ts`)
   // the geometry files' simulation gradients: 5e-3 s in test:fast, 2.5e-3 s here (a third of their CPU)
   .concat(['axes', 'frames', 'geometry', 'lumps', 'results', 'settled-moving'].map((f) => `test/suspension/gradients/simulation/${f}.test.ts`));
 

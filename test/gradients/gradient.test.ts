@@ -5,6 +5,7 @@ import { parseParameter, parseResult, simulationGradient, simulationGradients, t
 import type { AssemblyDoc } from '../../src/assembly/types';
 import { kinemate, runMain } from '../cli/helpers';
 import { rerun, rerunAll } from './sim-checks';
+import { describeOnce, itOnce, STEPS } from './steps';
 
 const load = (name: string): AssemblyDoc => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8'));
 
@@ -43,7 +44,7 @@ function check(doc: AssemblyDoc, params: string[], results: string[], duration: 
 
 describe('simulation gradients, quarter car', () => {
   const doc = load('quarter-car-bump.kinemate.json');
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`body height at 1 s w.r.t. spring rate, damping, masses (h = ${h})`, () => {
       const params = ['spring.stiffness', 'damper.damping', 'body.mass', 'wheel.mass', 'tyre.stiffness'], rel = [1e-3, 1e-4, 1e-2, 1e-3, 1e-2];
       check(doc, params, ['body.position.z', 'body.position.z@max', 'wheel.velocity.z'], 1, h, rel);
@@ -57,7 +58,7 @@ describe('simulation gradients, pendulum (rotation: the right Jacobian, the pin 
   doc.parts.bob.mass.inertia[1][1] = 2e5;
   doc.parts.bob.mass.inertia[0][0] = 1e5;
   doc.parts.bob.mass.inertia[2][2] = 1e5;
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`bob x, ż at 0.8 s and the least ż w.r.t. mass, inertia, centre (h = ${h})`, () => {
       const params = ['bob.mass', 'bob.inertia.y', 'bob.centre.z', 'bob.centre.x'];
       const rel = [1e-3, 1e2, 1e-2, 1e-2];
@@ -71,19 +72,19 @@ describe('simulation gradients, a crossing time (the finish-time route)', () => 
   doc.parts.bob.mass.inertia = [[1e5, 0, 0], [0, 2e5, 0], [0, 0, 1e5]];
   // bearing friction on the pin (N·mm), as a pinewood axle's
   doc.forces = { bearing: { type: 'coordinate_friction', coordinate: 'pivot.angle', force: 400, regularization: 1 } };
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`time the bob falls to z = −700 mm w.r.t. friction, mass, centre (h = ${h})`, () => {
       const params = ['bearing.friction', 'bob.mass', 'bob.centre.z', 'bob.inertia.y'];
       const rel = [1e-2, 1e-3, 1e-2, 1e2];
       check(doc, params, ['bob.mass.position.z@cross=-700'], 1.5, h, rel);
     });
   }
-  it('says when the level is never reached', () => {
+  itOnce('says when the level is never reached', () => {
     expect(() => simulationGradient(doc, [parseParameter('bob.mass')], parseResult('bob.mass.position.z@cross=-5000'), { duration: 0.1, step: 1e-3 })).toThrow(/does not reach -5000/);
   });
 });
 
-describe('a run with no parameters (the differences\' re-runs)', () => {
+describeOnce('a run with no parameters (the differences\' re-runs)', () => {
   it('reads the same values, bit for bit, as a run carrying columns, though it builds no step matrix', () => {
     const doc = load('quarter-car-bump.kinemate.json');
     const rs = ['body.position.z', 'body.position.z@max', 'wheel.velocity.z@min', 'spring.tension', 'reactions.bodyGuide.force.x', 'body.position.z@cross=610'].map(parseResult);
@@ -94,7 +95,7 @@ describe('a run with no parameters (the differences\' re-runs)', () => {
   });
 });
 
-describe('refusals', () => {
+describeOnce('refusals', () => {
   it('names unknown parameters and results', () => {
     const doc = load('quarter-car-bump.kinemate.json');
     expect(() => parseParameter('spring.colour')).toThrow(/expected ELEMENT.stiffness/);
@@ -104,7 +105,7 @@ describe('refusals', () => {
   });
 });
 
-describe('kinemate simulate --gradient', () => {
+describeOnce('kinemate simulate --gradient', () => {
   it('prints the value and the gradient by name; refuses a bad name (exit 1)', async () => {
     const run = await runMain(['simulate', 'examples/quarter-car-bump.kinemate.json', '--duration', '0.8', '--step', '0.002',
       '--gradient', 'spring.stiffness', '--gradient', 'body.mass', '--result', 'body.position.z@max']);
@@ -129,14 +130,14 @@ describe('simulation gradients, double pendulum (a body that turns and travels: 
   const doc = load('double-pendulum.kinemate.json') as any;
   // a sprung, damped elbow (N·mm per degree, N·mm·s per degree): the file's angle unit converts
   doc.forces = { elbowSpring: { type: 'coordinate_spring', coordinate: 'elbow.angle', stiffness: 2000, free: -90, damping: 20 } };
-  for (const h of [2e-3, 1e-3]) {
+  for (const h of STEPS) {
     it(`lower link's origin at 0.5 s w.r.t. elbow rate and damping, masses, centre (h = ${h})`, () => {
       const params = ['elbowSpring.stiffness', 'elbowSpring.damping', 'upper.mass', 'lower.mass', 'lower.centre.z', 'lower.inertia.y'];
       const rel = [1, 1e-1, 1e-3, 1e-3, 1e-2, 1e2];
       check(doc, params, ['lower.position.x', 'lower.velocity.z'], 0.5, h, rel);
     });
   }
-  it('backward Euler too', () => {
+  itOnce('backward Euler too', () => {
     const params = ['elbowSpring.stiffness', 'lower.mass'].map(parseParameter), r = parseResult('lower.position.z');
     const g = simulationGradient(doc, params, r, { duration: 0.3, step: 2e-3, method: 'backward-euler' });
     const run = (d: AssemblyDoc) => {

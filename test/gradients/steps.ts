@@ -6,8 +6,7 @@
  * (`npm test`, CI; its files listed in vitest.config.ts FINE_STEPS) runs the same files again
  * with KINEMATE_GRADIENT_STEPS=fine at the finer one only (1e-3 s; 2.5e-3 s),
  * leaving out their tests that have no step of their own (`itOnce`, `describeOnce`): every
- * check still runs at both steps in a full run. gradient.test.ts keeps both steps in test:fast
- * (the step's own check) and is not in that project.
+ * check still runs at both steps in a full run.
  */
 import { describe, it } from 'vitest';
 
