@@ -224,7 +224,12 @@ export class GravityBlock implements ForceBlock {
     this.g = Float64Array.from([gravity[0], gravity[1], gravity[2]]);
   }
 
-  /** ForceBlock.addWeight: `evaluate`'s six values added in place, R the integrator's where given. */
+  /**
+   * ForceBlock.addWeight: `evaluate`'s six values added in place, R the integrator's where given.
+   * Its arithmetic is evaluate's written out again on purpose: through a shared helper's scratch
+   * the car's 16 gravity blocks took 1.4× as long (scripts/vehicle-sim-elements.mjs);
+   * test/kernel/gravity-in-place.test.ts holds the two to the bit.
+   */
   addWeight(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void {
     const R = turn ?? rotationMatrix(this.R, state, offset + 3);
     const m = this.mass, g = this.g, c = this.c;
