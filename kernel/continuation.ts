@@ -170,15 +170,17 @@ export class Continuation {
   moveTo(targets: readonly number[], options: MoveOptions = {}): MoveResult {
     const { system } = this;
     const n = this.currentValues.length;
-    if (targets.length !== n) throw new ArgumentError('targets', `${targets.length} targets for ${n} driven values`, `continuation: ${targets.length} targets for ${n} driven values`);
-    if (this.from.length !== n) this.from = new Float64Array(n);
+    // (the rare paths of this function, run at every step of a drive, are in helpers: V8
+    // optimises a function after ticks in proportion to its bytecode's length, and the ticks
+    // come from the code that runs; docs/solver-warm-up.md, sessions 14 and 17)
+    if (targets.length !== n) throw targetsError(targets.length, n);
+    if (this.from.length !== n) this.resize(n);
     const from = this.from;
     from.set(this.currentValues);
     const nominal = Math.max(1, Math.min(MAX_SUBSTEPS, Math.ceil(options.subSteps ?? 1)));
     const budget = nominal + MAX_EXTRA_SOLVES;
     const fullStep = 1 / nominal;
     // the values of each sub-step, handed to setValues (one buffer for every move)
-    if (this.stepValues.length !== n) this.stepValues = new Array<number>(n).fill(NaN);
     const values = this.stepValues;
     let s = 0;
     let h = fullStep;
@@ -187,12 +189,12 @@ export class Continuation {
     let failedAt = Infinity;
     let solves = 0, iterations = 0;
     let report: SolveReport | null = null;
-    let atLimitHere: ReadonlySet<string> = NO_NAMES;
+    let atLimitHere: readonly string[] = NO_NAMES; // the coordinates at a limit at the last accepted state
     let failure: SolveReport | undefined;
     let failureMessage: string | undefined;
     while (s < 1) {
       if (solves >= budget) {
-        failureMessage = `gave up after ${solves} solves (the most one move may take)`;
+        failureMessage = gaveUpAfter(solves);
         break;
       }
       let next = Math.min(1, s + h);
@@ -239,7 +241,7 @@ export class Continuation {
       if (refused) {
         failure = trial;
         failureMessage = trial.converged ? 'possible branch change: the step lands far from where the motion was heading' : undefined;
-        if (limitNewlyBinds(trial, atLimitHere) || next - s <= fullStep / 1024) failedAt = next;
+        failedAt = refusedAt(trial, atLimitHere, s, next, fullStep, failedAt);
         h = (next - s) / 2;
         this.backOff();
         continue;
@@ -265,18 +267,18 @@ export class Continuation {
         this.chart.place(this.system, this.current, this.currentCoords, past);
       }
       report = trial;
-      atLimitHere = trial.atLimit.length > 0 ? new Set(trial.atLimit) : NO_NAMES;
+      atLimitHere = trial.atLimit; // (a report's own list: no copy, no Set a step)
       s = next;
-      if (h < fullStep) h = Math.min(fullStep, 2 * h); // grow back after trouble
+      if (h < fullStep) h = 2 * h < fullStep ? 2 * h : fullStep; // grow back after trouble (Math.min's value: h > 0)
     }
     if (s >= 1 && report !== null) return { status: 'reached', report, values: targets.slice(), fraction: 1, solves, iterations };
-    if (report === null) {
-      // nothing accepted: the state is where the move began; say how it stands there
-      report = this.settleHere();
-      solves++;
-      iterations += report.iterations;
-    }
     return this.stoppedShort(report, failure, failureMessage, s, solves, iterations);
+  }
+
+  /** from and stepValues for n driven values (the values' count changed at a restart). */
+  private resize(n: number): void {
+    this.from = new Float64Array(n);
+    this.stepValues = new Array<number>(n).fill(NaN);
   }
 
   /**
@@ -284,7 +286,15 @@ export class Continuation {
    * it began). Kept out of moveTo, like the other rare paths: V8 optimises a function after
    * ticks in proportion to its size, and moveTo runs at every step of a drive.
    */
-  private stoppedShort(report: SolveReport, failure: SolveReport | undefined, failureMessage: string | undefined, s: number, solves: number, iterations: number): MoveResult {
+  private stoppedShort(accepted: SolveReport | null, failure: SolveReport | undefined, failureMessage: string | undefined, s: number, solves: number, iterations: number): MoveResult {
+    let report: SolveReport;
+    if (accepted !== null) report = accepted;
+    else {
+      // nothing accepted: the state is where the move began; say how it stands there
+      report = this.settleHere();
+      solves++;
+      iterations += report.iterations;
+    }
     const status: MoveStatus = report.converged && report.atLimit.length > 0 && (failure?.atLimit.length ?? 0) > 0 ? 'limit' : 'failed';
     const message = status === 'limit'
       ? `${report.atLimit.join(', ')} at ${report.atLimit.length > 1 ? 'their limits' : 'its limit'}`
@@ -430,12 +440,25 @@ function setThrough(setValues: (values: readonly number[]) => void, values: read
 function correctThrough(correct: () => SolveReport): SolveReport {
   return correct();
 }
-/** Whether a failed trial stopped at a limit that did not bind at the last accepted state. */
-function limitNewlyBinds(trial: SolveReport, atLimitHere: ReadonlySet<string>): boolean {
-  return !trial.converged && trial.atLimit.some((name) => !atLimitHere.has(name));
+/** A moveTo's targets of the wrong count. */
+function targetsError(count: number, n: number): ArgumentError {
+  return new ArgumentError('targets', `${count} targets for ${n} driven values`, `continuation: ${count} targets for ${n} driven values`);
+}
+/** Why a move gave up: its budget of solves spent. */
+function gaveUpAfter(solves: number): string {
+  return `gave up after ${solves} solves (the most one move may take)`;
+}
+/**
+ * failedAt after the sub-step from s to next was refused: next, when a limit that did not
+ * bind at the last accepted state stopped it or the sub-step was already 2⁻¹⁰ of the
+ * nominal; else as it was.
+ */
+function refusedAt(trial: SolveReport, atLimitHere: readonly string[], s: number, next: number, fullStep: number, failedAt: number): number {
+  const newlyBinds = !trial.converged && trial.atLimit.some((name) => !atLimitHere.includes(name));
+  return newlyBinds || next - s <= fullStep / 1024 ? next : failedAt;
 }
 /** An accepted state kept for the predictor: the state, its driven values, its chart coordinates (order ≥ 2). */
 interface Accepted { state: Float64Array; values: Float64Array; coords: Float64Array }
-const NO_NAMES: ReadonlySet<string> = new Set();
+const NO_NAMES: readonly string[] = [];
 const scratchPose = new Float64Array(7), scratchRel = new Float64Array(7), scratchTwist = new Float64Array(6);
 const scratchBefore = new Float64Array(7), scratchLast = new Float64Array(7);

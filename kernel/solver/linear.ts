@@ -66,13 +66,19 @@ export interface Linear {
   pulledStep(u: Float64Array, pulls: readonly Pull[], options: SolveOptions): 'step' | 'still' | 'nan';
 }
 
-/** The largest |a[i]| of the first n; NaN if any is NaN. */
+/**
+ * The largest |a[i]| of the first n; NaN if any is NaN. (A NaN fails `x <= m`, so the NaN
+ * test is made only where the maximum moves, not at every entry: ~3 % of a warm four-bar
+ * drive step was this loop's, in newton and solve.)
+ */
 export function maxAbs(a: Float64Array, n: number): number {
   let m = 0;
   for (let i = 0; i < n; i++) {
     const x = Math.abs(a[i]);
-    if (!(x <= m)) m = Number.isNaN(x) ? NaN : x;
-    if (Number.isNaN(m)) return NaN;
+    if (!(x <= m)) {
+      if (x !== x) return NaN;
+      m = x;
+    }
   }
   return m;
 }

@@ -111,18 +111,13 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
         recordHolds(system, g, ws, groupResidual);
       } else {
         let groupMessage: string | undefined;
-        for (let pass = 0; pass <= g.limited.length;) {
-          pass++; // (counted at the top: one pass is the rule, and an update that never ran deoptimises)
-          const r = groupPulls.length > 0 ? pulledNewton(system, g, lin, ws, groupPulls, options, tol) : newton(system, g, lin, ws.saved, options, tol);
-          iterations += r.iterations;
-          if (!r.converged) { groupMessage = r.message; break; }
-          // Active set: clamp every coordinate that went past a limit and solve again.
-          if (g.limited.length === 0) break;
-          const more = clampPastLimits(system, g, tol, limits);
-          if (more === null) break;
-          limits = more;
-          lin.fresh = false;
-          lin.setLimits(limits);
+        const r = groupPulls.length > 0 ? pulledNewton(system, g, lin, ws, groupPulls, options, tol) : newton(system, g, lin, ws.saved, options, tol);
+        iterations += r.iterations;
+        if (!r.converged) groupMessage = r.message;
+        else if (g.limited.length > 0) {
+          limits = activeSet(system, g, lin, ws, groupPulls, options, tol);
+          iterations += activeSetTally.iterations;
+          groupMessage = activeSetTally.message;
         }
         m = lin.fresh ? lin.m : lin.assemble(false);
         // the hard rows of the blocks come first; active limit rows after them are the active set's own
@@ -142,7 +137,36 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
     // the common case, kept short (V8 optimises a short function sooner): converged, nothing held past a limit
     return { status: 'solved', converged: true, iterations, maxResidual, failed: [], atLimit, groups: structure.groups.length, groupsSolved };
   }
-  return finishReport(system, structure.groups.length, { iterations, groupsSolved, atLimit, maxResidual, tol, message });
+  return finishReport(system, structure.groups.length, iterations, groupsSolved, atLimit, maxResidual, tol, message);
+}
+
+/** What activeSet adds to its solve: its iterations, and the message of a pass that did not converge. */
+const activeSetTally = { iterations: 0, message: undefined as string | undefined };
+
+/**
+ * The active set of g's limits, after a first solve that converged: clamp every coordinate
+ * that went past a limit and solve again, until none does (at most one pass a limited
+ * coordinate). Returns the limit rows; activeSetTally says what the passes took. (Out of
+ * solve, which runs at every step of a drive: V8 optimises a function after ticks in
+ * proportion to its size, and its ticks come from the code that runs; docs/solver-warm-up.md.)
+ */
+function activeSet(system: System, g: Group, lin: Linear, ws: Workspace, groupPulls: readonly Pull[], options: SolveOptions, tol: number): ScalarTargetBlock[] {
+  let limits = NO_LIMITS, iterations = 0, message: string | undefined;
+  for (let pass = 1; ;) {
+    const more = clampPastLimits(system, g, tol, limits);
+    if (more === null) break;
+    limits = more;
+    lin.fresh = false;
+    lin.setLimits(limits);
+    if (!(pass <= g.limited.length)) break;
+    pass++;
+    const r = groupPulls.length > 0 ? pulledNewton(system, g, lin, ws, groupPulls, options, tol) : newton(system, g, lin, ws.saved, options, tol);
+    iterations += r.iterations;
+    if (!r.converged) { message = r.message; break; }
+  }
+  activeSetTally.iterations = iterations;
+  activeSetTally.message = message;
+  return limits;
 }
 
 /** The pulls on group gi (NO_PULLS: none). */
@@ -164,14 +188,10 @@ function frozenMax(system: System, frozenBlocks: readonly number[], max: number)
   return max;
 }
 
-interface Tally { iterations: number; groupsSolved: number; atLimit: string[]; maxResidual: number; tol: number; message: string | undefined }
-
 /** The report when a row does not hold or a coordinate is held (the failing owners, holds past their limits). */
-function finishReport(system: System, groups: number, t: Tally): SolveReport {
-  const { atLimit, tol } = t;
-  let message = t.message;
+function finishReport(system: System, groups: number, iterations: number, groupsSolved: number, atLimit: string[], maxResidual: number, tol: number, message: string | undefined): SolveReport {
   // Name the failing owners only when something fails (an extra pass over the blocks).
-  const report = t.maxResidual <= tol * 10 ? { maxResidual: t.maxResidual, failed: [] as string[] } : system.residualReport(tol * 10);
+  const report = maxResidual <= tol * 10 ? { maxResidual, failed: [] as string[] } : system.residualReport(tol * 10);
   let converged = report.failed.length === 0 && Number.isFinite(report.maxResidual);
   // A coordinate held past its own limit: the hold and the limit cannot both be kept.
   const pastLimits = system.heldPastLimits(0);
@@ -187,12 +207,12 @@ function finishReport(system: System, groups: number, t: Tally): SolveReport {
   const out: SolveReport = {
     status: converged ? 'solved' : 'failed',
     converged,
-    iterations: t.iterations,
+    iterations,
     maxResidual: report.maxResidual,
     failed: report.failed,
     atLimit,
     groups,
-    groupsSolved: t.groupsSolved,
+    groupsSolved,
   };
   if (message && !converged) out.message = message;
   return out;
