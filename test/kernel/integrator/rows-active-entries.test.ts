@@ -16,7 +16,7 @@ describe('the active rows\' entries for a compact matrix', () => {
       const integrator = sim.integrator;
       for (let k = 1; k <= 10; k++) expect(integrator.step(0.001, k * 0.001)).toBe(true);
       const rows = integrator as unknown as { constraints: ConstraintRows };
-      const c = rows.constraints as ConstraintRows & { allFromSlab: boolean; count: number };
+      const c = rows.constraints, flags = c as unknown as { allFromSlab: boolean };
       c.evaluate(true, false);
       const expected: number[] = [];
       const n = integrator.size;
@@ -27,16 +27,16 @@ describe('the active rows\' entries for a compact matrix', () => {
       c.J.set(J);
       const total = expected.length, lower = Int32Array.from({ length: total }, (_, q) => 2 * q), upper = Int32Array.from({ length: total }, (_, q) => 2 * (total - 1 - q) + 1);
       const write = (flat: boolean): Float64Array => {
-        const out = new Float64Array(2 * total).fill(NaN), kept = c.allFromSlab;
-        if (!flat) (c as { allFromSlab: boolean }).allFromSlab = false;
+        const out = new Float64Array(2 * total).fill(NaN), kept = flags.allFromSlab;
+        if (!flat) flags.allFromSlab = false;
         c.writeActiveEntries(out, lower, upper);
-        (c as { allFromSlab: boolean }).allFromSlab = kept;
+        flags.allFromSlab = kept;
         return out;
       };
       const rowLoop = write(false), flat = write(true);
       // the flat loop is taken (every row active, no block repeating a column)
       expect(c.activeCount).toBe(c.count);
-      expect(c.allFromSlab).toBe(true);
+      expect(flags.allFromSlab).toBe(true);
       for (let q = 0; q < total; q++) {
         expect(Object.is(rowLoop[lower[q]], expected[q]) && Object.is(rowLoop[upper[q]], expected[q]), `row loop, entry ${q}`).toBe(true);
         expect(Object.is(flat[lower[q]], expected[q]) && Object.is(flat[upper[q]], expected[q]), `flat loop, entry ${q}`).toBe(true);
