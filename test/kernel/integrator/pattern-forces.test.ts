@@ -40,4 +40,31 @@ describe('the compact matrix\'s force entries', () => {
       K[list[0]] -= 1; expectSubtracted(0.35, 2.6);
     }), { numRuns: 50 });
   });
+
+  it('writeDynamic writes the places outside the bodies again exactly when the products or the places were renewed', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 2, max: 9 }), (seed, n) => {
+      const r = rng(seed);
+      const list: number[] = [];
+      for (let e = 0; e < n * n; e++) if (r() < 0.5 || e % (n + 1) === 0) list.push(e);
+      // no bodies: every force place is outside them
+      const none = new Int32Array(0), p = new IterationPattern(n, n, none, Int32Array.from(list), noRows);
+      const K = Float64Array.from({ length: n * n }, () => r() - 0.5), C = Float64Array.from({ length: n * n }, () => r() - 0.5);
+      const write = (inv: number, g: number, derivatives: number): void => p.writeDynamic(new Float64Array(0), 1, [], none, K, C, inv, g, derivatives);
+      const expectWritten = (inv: number, g: number): void => {
+        const want = new Float64Array(p.values.length);
+        list.forEach((f, e) => { want[p.kcTo[e]] = 0 - inv * (K[f] + g * C[f]); });
+        p.values.forEach((x, i) => expect(Object.is(x, want[i]), `place ${i}`).toBe(true));
+      };
+      write(0.7, 1.3, 1); expectWritten(0.7, 1.3);
+      write(0.7, 1.3, 1); expectWritten(0.7, 1.3);
+      // a new assembly, inv, γ': the places written again
+      K[list[0]] += 1; C[list[list.length - 1]] -= 2;
+      write(0.7, 1.3, 2); expectWritten(0.7, 1.3);
+      write(0.35, 1.3, 2); expectWritten(0.35, 1.3);
+      write(0.35, 2.6, 2); expectWritten(0.35, 2.6);
+      // the places cleared, or the products subtracted into them (the passes in turn): written again with kept products
+      p.clear(); write(0.35, 2.6, 2); expectWritten(0.35, 2.6);
+      p.subtractForces(K, C, 0.35, 2.6, 2); write(0.35, 2.6, 2); expectWritten(0.35, 2.6);
+    }), { numRuns: 50 });
+  });
 });
