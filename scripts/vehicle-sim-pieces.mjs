@@ -10,7 +10,8 @@
  * factorisation count) as the checkout it started from. `time`: both checkouts step 300 times,
  * then each piece of an evaluation — the rows with their Jacobian (ConstraintRows.evaluate as a
  * Newton iteration calls it), Jᵀλ, the forces' Q, the gyroscopic force, the dynamic residual, a
- * solve with the kept factors, a retraction with its followProduct — runs 2000 times in a loop, the checkouts in
+ * solve with the kept factors, a refactor's assembly of the compact matrix (the rows' entries, the dynamic
+ * block with K and C's products kept), a retraction with its followProduct — runs 2000 times in a loop, the checkouts in
  * turn (who goes first alternating), CPU time (process.cpuUsage); prints the medians in µs a
  * call (A: OTHER_CHECKOUT, B: this one) and of the rounds' B/A. Each checkout's sources are
  * bundled by esbuild (packages left as imports) into node_modules/.cache/vehicle-sim-pieces/ of
@@ -56,6 +57,9 @@ async function time(other, rounds) {
     gyro: (it) => { const lin = it.lin; return () => lin.gyro(it.v); },
     resid: (it) => { const lin = it.lin, c = it.constraints; c.evaluate(true, false); return () => lin.dynamicResidual(it.vdot, it.lambda, c); },
     solve: (it) => { const lin = it.lin, b = new Float64Array(lin.rhs.length); return () => { b.fill(1e-3); lin.solve(b); }; },
+    // a refactor's assembly of the compact matrix (kernel/integrator/pattern.ts): the rows' entries, the dynamic block with kept K and C products
+    'J→list': (it) => { const p = it.lin.pattern, c = it.constraints; c.evaluate(true, false); return () => p.addRows(c); },
+    dynamic: (it) => { const l = it.lin, p = l.pattern; return () => p.writeDynamic(l.gyroBlocks, l.gyroScale, l.masses, l.bodySlot, l.K, l.C, 1000, 0.5, l.derivatives); },
     retract: (it) => { const s = it.system.state, saved = s.slice(), step = new Float64Array(it.size).fill(1e-4); return () => { s.set(saved); it.retract(step); it.followProduct(); }; },
   };
   timeInterleaved(its, pieces, rounds);

@@ -40,6 +40,14 @@ export class IterationPattern {
   private kcDerivatives = -1;
   private kcInv = NaN;
   private kcGamma = NaN;
+  /**
+   * Counts the products' renewals (forceProducts); `outsideWritten` the renewal whose 0 − kc the
+   * places outside the bodies hold (−1: none, or clear/subtractForces wrote them since). No
+   * other pass writes those places (the bodies' and the rows' are others), so while the
+   * products are kept writeDynamic leaves them as they are: the same values, not written again.
+   */
+  private kcVersion = 0;
+  private outsideWritten = -1;
 
   /**
    * For the matrix of size N = n + the active rows now: `bodySlot` each body's first slot
@@ -86,6 +94,7 @@ export class IterationPattern {
   /** Every entry ← 0. */
   clear(): void {
     this.values.fill(0);
+    this.outsideWritten = -1;
   }
 
   /** Body b's block += scale × B (B 6 × 6 row-major). */
@@ -101,6 +110,7 @@ export class IterationPattern {
   subtractForces(K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
     const v = this.values, to = this.kcTo, kc = this.forceProducts(K, C, inv, gammaP, derivatives);
     for (let e = 0; e < kc.length; e++) v[to[e]] -= kc[e];
+    this.outsideWritten = -1;
   }
 
   /**
@@ -108,10 +118,15 @@ export class IterationPattern {
    * ((0 + scale G_b) + M_b) − inv (K + γ' C), a force place outside the bodies 0 − inv (K + γ' C):
    * the operations of `clear`, gyro's addBody(G, scale), factor's addBody(M, 1) and
    * subtractForces in turn, so the same bits. G: each body's 36 at 36 b (a fixed body's unread).
+   * The force places outside the bodies are written only when the products were renewed
+   * (`outsideWritten`): kept products leave them as they were.
    */
   writeDynamic(G: Float64Array, scale: number, masses: readonly Float64Array[], bodySlot: Int32Array, K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
     const v = this.values, to = this.kcTo, kc = this.forceProducts(K, C, inv, gammaP, derivatives), outside = this.kcOutside;
-    for (let k = 0; k < outside.length; k++) { const e = outside[k]; v[to[e]] = 0 - kc[e]; }
+    if (this.outsideWritten !== this.kcVersion) {
+      for (let k = 0; k < outside.length; k++) { const e = outside[k]; v[to[e]] = 0 - kc[e]; }
+      this.outsideWritten = this.kcVersion;
+    }
     const at = this.bodyAt, bodyKc = this.bodyKc!;
     for (let b = 0; b < masses.length; b++) {
       if (bodySlot[b] < 0) continue;
@@ -130,6 +145,7 @@ export class IterationPattern {
     const from = this.kcFrom;
     for (let e = 0; e < from.length; e++) { const f = from[e]; kc[e] = inv * (K[f] + gammaP * C[f]); }
     this.kcDerivatives = derivatives; this.kcInv = inv; this.kcGamma = gammaP;
+    this.kcVersion++;
     return kc;
   }
 

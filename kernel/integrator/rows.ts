@@ -55,6 +55,8 @@ export class ConstraintRows {
   private readonly blockJac: Float64Array[];
   /** Each row's nonzeros in `slab` (its block's own, for blocks with distinct columns), beside rowColumnIndex. */
   private readonly rowSlabIndex: Int32Array;
+  /** Every row's nonzeros are in the slab (no block repeats a column): writeActiveEntries' flat loop. */
+  private readonly allFromSlab: boolean;
   /** Jᵀλ in WebAssembly (transpose-wasm.ts) for a large system whose blocks' columns are all distinct; null: the row loop. */
   private readonly transpose: TransposeArena | null;
   /** Each block's rows of phi (a view): the block writes its Φ there. */
@@ -140,6 +142,7 @@ export class ConstraintRows {
     this.blockJac = cols.map((_, i) => this.slab.subarray(slabStart[i], slabStart[i + 1]));
     ({ to: this.scatterTo, from: this.scatterFrom } = this.scatterLists(slabStart));
     this.rowSlabIndex = this.rowSlabEntries(rowLocalBlock, slabStart);
+    this.allFromSlab = this.rowSlabIndex.every((x) => x >= 0);
     this.qr = new PivotedQR(n, m);
     this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
     ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
@@ -365,6 +368,15 @@ export class ConstraintRows {
    */
   writeActiveEntries(out: Float64Array, lower: Int32Array, upper: Int32Array): void {
     const n = this.n, J = this.J, slab = this.slab, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, fromSlab = this.rowSlabIndex;
+    if (this.allFromSlab && this.activeCount === this.count) {
+      // every row active (active[k] = k, so q = e) and every entry in the slab (the car): one flat loop
+      for (let e = 0, end = start[this.count]; e < end; e++) {
+        const value = 0 + slab[fromSlab[e]];
+        out[lower[e]] = value;
+        out[upper[e]] = value;
+      }
+      return;
+    }
     for (let k = 0, q = 0; k < this.activeCount; k++) {
       const row = active[k], base = row * n;
       for (let e = start[row], end = start[row + 1]; e < end; e++, q++) {
