@@ -345,23 +345,8 @@ export class Integrator {
 
   /** One step of size h from the saved state, ending at time t1; true when Newton converged. */
   private attempt(h: number, t1: number): boolean {
-    const { constraints, scheme } = this;
-    // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
-    const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
-    const n = this.size, ma = constraints.activeCount;
-    this.setTime(t1);
-    const step = this.increment;
-    const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
-    scheme.predict(h, v, vdot, a, step, n, guess);
-    this.retract(step);
-    this.followProduct();
-    scheme.setStep(h);
-    const newton = this.newton;
-    newton.phiBound = this.tolPhi * this.modelSize(); newton.previous = Infinity; newton.first = 0; newton.ma = ma;
-    newton.afterSlow = this.lin.large && this.iterations > REFRESH_LARGE;
-    newton.keepBlock = guess !== null && this.afterUnchecked && !this.redundant && n + ma <= SMALL_SYSTEM;
-    this.afterUnchecked = false;
-    // the loop's body a function of its own: compiled apart from this (and no loop here to enter by OSR)
+    // the loop's body a function of its own (the step's start in its first pass): compiled apart
+    // from this loop, with no loop here to enter by OSR (docs/vehicle-dynamics.md, Session 17)
     for (let it = 0; it < this.maxIterations; it++) {
       const verdict = this.iterate(it, h, t1);
       if (verdict !== GOING) return verdict === CONVERGED;
@@ -372,7 +357,23 @@ export class Integrator {
   /** Newton iteration `it` of `attempt` (its state in `newton`): GOING, CONVERGED or FAILED. */
   private iterate(it: number, h: number, t1: number): number {
     const { constraints, scheme, lin, newton } = this;
-    const n = this.size, m = this.rows, betaP = scheme.betaP, gammaP = scheme.gammaP;
+    const n = this.size, m = this.rows, step = this.increment;
+    // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
+    const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
+    if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
+      const ma = constraints.activeCount;
+      this.setTime(t1);
+      const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
+      scheme.predict(h, v, vdot, a, step, n, guess);
+      this.retract(step);
+      this.followProduct();
+      scheme.setStep(h);
+      newton.phiBound = this.tolPhi * this.modelSize(); newton.previous = Infinity; newton.first = 0; newton.ma = ma;
+      newton.afterSlow = lin.large && this.iterations > REFRESH_LARGE;
+      newton.keepBlock = guess !== null && this.afterUnchecked && !this.redundant && n + ma <= SMALL_SYSTEM;
+      this.afterUnchecked = false;
+    }
+    const betaP = scheme.betaP, gammaP = scheme.gammaP;
     const tolPhi = newton.phiBound, previous = newton.previous, redundant = this.redundant, large = lin.large;
     let ma = newton.ma, N = n + ma;
     this.iterations = it + 1;
@@ -407,14 +408,13 @@ export class Integrator {
     if (fresh && !this.refreshMatrix(h, t1, N, deferred, derivatives)) return FAILED;
     if (!all) this.redundantRhs(ma);
     lin.solve(rhs);
-    const lambda = this.lambda, active = constraints.active, aP = scheme.aP, step = this.increment;
+    const lambda = this.lambda, active = constraints.active, aP = scheme.aP;
     if (ma === m) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
     else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
     if (this.eta) correctionToProduct(this.poses, this.rotations, rhs);
     // the scheme's variables follow the correction (TimeScheme's ratios; not in a helper: the loops' passes are what
     // count towards V8 optimising this), and q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step
     // (its tangent operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)
-    const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
     for (let i = 0; i < n; i++) {
       const dx = rhs[i];
       v[i] += gammaP * dx;
