@@ -394,7 +394,7 @@ export class Integrator {
     const deferred = fresh && later && large, derivatives = newH || stalled || (small && !(!later && keepBlock));
     if (fresh && redundant) { constraints.select(); ma = newton.ma = constraints.activeCount; N = n + ma; }
     const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
-    // a deferred matrix may assemble r again (K and C's passes): its −r/β' is written after (refactor)
+    // a deferred matrix may assemble r again (K and C's passes): its −r/β' is written again after it (refreshMatrix)
     const rMax = all ? lin.maxResidualTo(betaP) : lin.maxResidual();
     if (!(rMax < Infinity) || !(phiMax < Infinity)) return FAILED;
     const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
