@@ -29,7 +29,7 @@ const E2E = [...BROWSER, ...PROCESSES];
  * same functions (other element kinds, other classes) changes what is boxed (48 bytes a round
  * in a full run against 0–3 alone).
  */
-const ISOLATED = ['test/mates/values-allocation.test.ts'];
+const ISOLATED = ['test/mates/values-allocation.test.ts', 'test/kernel/integrator/step-deopt.test.ts'];
 /**
  * Gradient files whose runs are checked at two integrator steps: `npm run test:fast` checks them
  * at the coarser (the unit project), the fine-steps project at the finer (test/gradients/steps.ts),

@@ -16,6 +16,7 @@
  * - energy.ts: the energy budget, an observer of each accepted step, beside the gradient
  *   hook `onStep` (src/gradients): neither is part of the step's Newton loop;
  * - start.ts: the consistent start's projection metric and acceleration solve; errors.ts: IntegratorError;
+ *   options.ts: the options, the start's report and the method's scheme object;
  * - product-group.ts: poses on R³ × SO(3); unchecked.ts: steps accepted without their check (step-end.ts: their end's forces);
  *   extrapolation.ts: a small system's Newton start, v̇ and λ extrapolated through the last steps.
  * Poses step on SE(3) (`lieGroup: 'SE3'`, the default, what src/gradients/run.ts
@@ -46,8 +47,7 @@ import { StepEndForces } from './step-end';
 import { StartExtrapolation } from './extrapolation';
 import { startAccelerations, velocityMetric } from './start';
 import type { IntegratorMethod, SchemeCoefficients, TimeScheme } from './scheme';
-import { GeneralizedAlpha } from './generalized-alpha';
-import { BackwardEuler } from './backward-euler';
+import { schemeOf, type IntegratorOptions, type StartReport } from './options';
 import type { ForceSet } from '../forces';
 import type { TimeDriver } from '../motion';
 import type { System } from '../system';
@@ -57,47 +57,8 @@ export type { EnergyBudget } from './energy';
 export type { IntegratorBody } from './iteration';
 export { GeneralizedAlpha } from './generalized-alpha';
 export { BackwardEuler } from './backward-euler';
-
-/** The group poses step on: SE(3) (translation in body axes) or R³ × SO(3) (in world axes: kernel/integrator/product-group.ts). */
-export type IntegratorGroup = 'SE3' | 'R3xSO3';
-
-export interface IntegratorOptions {
-  method?: IntegratorMethod;
-  /** Spectral radius at infinite frequency for generalized-α, in [0, 1]; default 0.9. */
-  rhoInf?: number;
-  /**
-   * The Lie group poses step on; default 'SE3' (what the gradients of src/gradients/run.ts
-   * differentiate). 'R3xSO3' integrates a body's translation in world axes, exactly for a
-   * constant acceleration however the body spins (a disc rolling down an incline).
-   */
-  lieGroup?: IntegratorGroup;
-  /**
-   * |Φ| bound of a converged step relative to the model's size: |Φ| ≤ this × max(length
-   * scale, largest |part position|) in the rows' unit; default 1e-10. Relative, because the
-   * round-off in Φ grows with the coordinates (a model far from the origin, a car that has
-   * driven off): an absolute bound there cannot be met and the steps fail.
-   */
-  constraintTolerance?: number;
-  /**
-   * Dynamic residual bound of a converged step relative to the force scale (the largest |Q|,
-   * |g|, |M v̇|); default 1e-9. Tighter for finite-difference checks of gradients, whose
-   * re-runs must follow the discrete map closer than its Newton noise.
-   */
-  residualTolerance?: number;
-  /** Newton iterations per attempt; default 25. */
-  maxIterations?: number;
-  /** How many times a failed step may be halved; default 6. */
-  maxHalvings?: number;
-}
-
 export { IntegratorError } from './errors';
-
-export interface StartReport {
-  /** Size of the correction the velocity projection made to the given (specified) rates, in the scaled metric (a turn rate × length scale). */
-  projection: number;
-  /** Rows left out as redundant. */
-  redundantRows: number;
-}
+export type { IntegratorGroup, IntegratorOptions, StartReport } from './options';
 
 /** Unknowns (tangent slots and rows) up to which an LU costs less than an evaluation of the rows and forces. */
 const SMALL_SYSTEM = 16;
@@ -112,12 +73,16 @@ const REFRESH = 4;
  */
 const REFRESH_LARGE = 5;
 
-/** The method's scheme object for the options. */
-function schemeOf(options: IntegratorOptions): TimeScheme {
-  const rho = options.rhoInf ?? 0.9;
-  if (!(rho >= 0 && rho <= 1)) throw new ArgumentError('rhoInf', `expected a number in [0, 1], got ${rho}`);
-  return options.method === 'backward-euler' ? new BackwardEuler() : new GeneralizedAlpha(rho);
+/** An iteration's verdict (Integrator.iterate). */
+const GOING = 0, CONVERGED = 1, FAILED = 2;
+
+/** What one step's Newton iterations carry from one to the next (Integrator.attempt sets it). */
+class NewtonState {
+  /** The |Φ| bound, the last iteration's |Φ| (∞ before the first), the first's error; the active rows. */
+  phiBound = 0; previous = Infinity; first = 0; ma = 0;
+  afterSlow = false; keepBlock = false;
 }
+
 
 export class Integrator {
   readonly size: number;
@@ -174,6 +139,7 @@ export class Integrator {
   private factoredH = -1;
   /** Whether a step's first correction is accepted without its check (unchecked.ts). */
   private readonly unchecked = new UncheckedSteps();
+  private readonly newton = new NewtonState();
   /** A small system's start of v̇ and λ from the last steps' (extrapolation.ts; null: held, the scheme's own), and its v̇. */
   private extrapolation: StartExtrapolation | null = null;
   private readonly guess: Float64Array;
@@ -379,82 +345,113 @@ export class Integrator {
 
   /** One step of size h from the saved state, ending at time t1; true when Newton converged. */
   private attempt(h: number, t1: number): boolean {
-    const { system, constraints, scheme } = this;
-    // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
-    const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
-    const n = this.size, m = this.rows;
-    let ma = constraints.activeCount, N = n + ma;
-    this.setTime(t1);
-    const step = this.increment;
-    const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
-    scheme.predict(h, v, vdot, a, step, n, guess);
-    this.retract(step);
-    this.followProduct();
-    scheme.setStep(h);
-    const betaP = scheme.betaP, gammaP = scheme.gammaP, aP = scheme.aP;
-    const tolPhi = this.tolPhi * this.modelSize();
-    let previous = Infinity, first = 0;
-    const lin = this.lin, afterSlow = lin.large && this.iterations > REFRESH_LARGE;
-    const keepBlock = guess !== null && this.afterUnchecked && !this.redundant && N <= SMALL_SYSTEM;
-    this.afterUnchecked = false;
+    // the loop's body a function of its own (the step's start in its first pass): compiled apart
+    // from this loop, with no loop here to enter by OSR (docs/vehicle-dynamics.md, Session 17)
     for (let it = 0; it < this.maxIterations; it++) {
-      this.iterations = it + 1;
-      constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) followProduct made the poses' rotations
-      // every row active (none redundant): −Φ and −r/β' go into the correction's right-hand side as their largest are found
-      const all = !this.redundant, rhs = lin.rhs, phiMax = all ? lin.maxPhiTo(constraints.phi, m) : constraints.maxPhi();
-      // A small system refactors at every step's start (its LU costs less than an iteration):
-      // its rows turn with the motion, and one solve on a fresh matrix converges where one
-      // several steps old needed three (even from the extrapolated start: 1e-2 a step of age).
-      // With the extrapolated start, a step after an unchecked one keeps the dynamic block (M,
-      // gyroscopic, K and C over β') of the step after the last check: its first correction
-      // contracts as well (the pendulum's 1e-9…1e-5 either way), the check sees that block at its oldest.
-      const fresh = this.factoredH !== h || it >= (lin.large ? REFRESH_LARGE : REFRESH) || (it > 0 && phiMax > 0.25 * previous) || (it === 0 && (N <= SMALL_SYSTEM || afterSlow));
-      // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
-      const deferred = fresh && it > 0 && lin.large, derivatives = this.factoredH !== h || (it > 0 && phiMax > 0.25 * previous) || (N <= SMALL_SYSTEM && !(it === 0 && keepBlock));
-      if (fresh && this.redundant) { constraints.select(); ma = constraints.activeCount; N = n + ma; }
-      const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
-      const rhsR = all && !deferred, rMax = rhsR ? lin.maxResidualTo(betaP) : lin.maxResidual(); // a deferred matrix may assemble r again (K and C's passes)
-      if (!(rMax < Infinity) || !(phiMax < Infinity)) return false;
-      const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
-      if (it === 1) this.unchecked.observe(first, error);
-      if (it > 0 && phiMax <= tolPhi && rMax <= tolR) { this.unchecked.checked(); return true; }
-      if (it === 0) first = error;
-      previous = phiMax;
-      // J itself is never scattered: a matrix's rows are written from the blocks' (a large one's
-      // compact list, ConstraintRows.writeActiveEntries; a small one's addToMatrix), select scatters its own, Jᵀλ reads the blocks'
-      if (deferred) { lin.deferredMatrix(this.forces, derivatives, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP); }
-      if (fresh) {
-        if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
-        this.factoredH = h;
-      }
-      const r = lin.r, active = constraints.active, phi = constraints.phi, lambda = this.lambda;
-      if (!rhsR) for (let i = 0; i < n; i++) rhs[i] = -r[i] / betaP;
-      if (!all) for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
-      lin.solve(rhs);
-      if (ma === m) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
-      else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
-      if (this.eta) correctionToProduct(this.poses, this.rotations, rhs);
-      // the scheme's variables follow the correction (TimeScheme's ratios; inlined: the hot
-      // loop), and q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step (its
-      // tangent operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)
-      for (let i = 0; i < n; i++) {
-        const dx = rhs[i];
-        v[i] += gammaP * dx;
-        vdot[i] += betaP * dx;
-        a[i] += aP * dx;
-        step[i] += dx;
-      }
-      system.state.set(this.savedState);
-      this.retract(step);
-      this.followProduct();
-      if (it === 0 && this.unchecked.accept(first)) {
-        // no check (unchecked.ts); the forces read between steps are evaluated at its end (step-end.ts)
-        this.stepEnd.evaluate(this.forces, this.v, t1, lin.Q, this.onStep !== null || lin.large);
-        this.afterUnchecked = true;
-        return true;
-      }
+      const verdict = this.iterate(it, h, t1);
+      if (verdict !== GOING) return verdict === CONVERGED;
     }
     return false;
+  }
+
+  /** Newton iteration `it` of `attempt` (its state in `newton`): GOING, CONVERGED or FAILED. */
+  private iterate(it: number, h: number, t1: number): number {
+    const { constraints, scheme, lin, newton } = this;
+    const n = this.size, m = this.rows, step = this.increment;
+    // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
+    const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
+    if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
+      const ma = constraints.activeCount;
+      this.setTime(t1);
+      const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
+      scheme.predict(h, v, vdot, a, step, n, guess);
+      this.retract(step);
+      this.followProduct();
+      scheme.setStep(h);
+      newton.phiBound = this.tolPhi * this.modelSize(); newton.previous = Infinity; newton.first = 0; newton.ma = ma;
+      newton.afterSlow = lin.large && this.iterations > REFRESH_LARGE;
+      newton.keepBlock = guess !== null && this.afterUnchecked && !this.redundant && n + ma <= SMALL_SYSTEM;
+      this.afterUnchecked = false;
+    }
+    const betaP = scheme.betaP, gammaP = scheme.gammaP;
+    const tolPhi = newton.phiBound, previous = newton.previous, redundant = this.redundant, large = lin.large;
+    let ma = newton.ma, N = n + ma;
+    this.iterations = it + 1;
+    constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) followProduct made the poses' rotations
+    // every row active (none redundant): −Φ and −r/β' go into the correction's right-hand side as their largest are found
+    const all = !redundant, rhs = lin.rhs, phiMax = all ? lin.maxPhiTo(constraints.phi, m) : constraints.maxPhi();
+    // A small system refactors at every step's start (its LU costs less than an iteration):
+    // its rows turn with the motion, and one solve on a fresh matrix converges where one
+    // several steps old needed three (even from the extrapolated start: 1e-2 a step of age).
+    // With the extrapolated start, a step after an unchecked one keeps the dynamic block (M,
+    // gyroscopic, K and C over β') of the step after the last check: its first correction
+    // contracts as well (the pendulum's 1e-9…1e-5 either way), the check sees that block at its oldest.
+    // Every test made at every iteration (previous is ∞ at the first): one first made after V8 compiled this deoptimised it (rule 3 of docs/solver-warm-up.md).
+    const newH = this.factoredH !== h, later = it > 0, stalled = phiMax > 0.25 * previous, small = N <= SMALL_SYSTEM;
+    const keepBlock = newton.keepBlock, afterSlow = newton.afterSlow, old = it >= (large ? REFRESH_LARGE : REFRESH);
+    const fresh = newH || old || stalled || (!later && (small || afterSlow));
+    // a large matrix's K and C (costliest) once the check failed (it often converges), new for a new h or a stall alone (iteration.ts)
+    const deferred = fresh && later && large, derivatives = newH || stalled || (small && !(!later && keepBlock));
+    if (fresh && redundant) { constraints.select(); ma = newton.ma = constraints.activeCount; N = n + ma; }
+    const scale = lin.residual(this.forces, fresh && !deferred, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP, derivatives);
+    // a deferred matrix may assemble r again (K and C's passes): its −r/β' is written again after it (refreshMatrix)
+    const rMax = all ? lin.maxResidualTo(betaP) : lin.maxResidual();
+    if (!(rMax < Infinity) || !(phiMax < Infinity)) return FAILED;
+    const tolR = this.tolResidual * scale, error = Math.max(phiMax / tolPhi, rMax / tolR);
+    if (it === 1) this.unchecked.observe(newton.first, error);
+    const phiMet = phiMax <= tolPhi, rMet = rMax <= tolR;
+    if (later && phiMet && rMet) { this.unchecked.checked(); return CONVERGED; }
+    if (!later) newton.first = error;
+    newton.previous = phiMax;
+    // J itself is never scattered: a matrix's rows are written from the blocks' (a large one's
+    // compact list, ConstraintRows.writeActiveEntries; a small one's addToMatrix), select scatters its own, Jᵀλ reads the blocks'
+    if (fresh && !this.refreshMatrix(h, t1, N, deferred, derivatives)) return FAILED;
+    if (!all) this.redundantRhs(ma);
+    lin.solve(rhs);
+    const lambda = this.lambda, active = constraints.active, aP = scheme.aP;
+    if (ma === m) for (let k = 0; k < ma; k++) lambda[k] += rhs[n + k] * betaP;
+    else for (let k = 0; k < ma; k++) lambda[active[k]] += rhs[n + k] * betaP;
+    if (this.eta) correctionToProduct(this.poses, this.rotations, rhs);
+    // the scheme's variables follow the correction (TimeScheme's ratios; not in a helper: the loops' passes are what
+    // count towards V8 optimising this), and q_{n+1} = q_n ∘ exp(h Δq_n) exactly, with h Δq_n corrected by the step
+    // (its tangent operator T(h Δq_n) ≈ 1 in the iteration matrix only: the fixed point is the scheme's)
+    for (let i = 0; i < n; i++) {
+      const dx = rhs[i];
+      v[i] += gammaP * dx;
+      vdot[i] += betaP * dx;
+      a[i] += aP * dx;
+      step[i] += dx;
+    }
+    this.system.state.set(this.savedState);
+    this.retract(step);
+    this.followProduct();
+    if (!later && this.unchecked.accept(newton.first)) {
+      // no check (unchecked.ts); the forces read between steps are evaluated at its end (step-end.ts)
+      this.stepEnd.evaluate(this.forces, this.v, t1, lin.Q, this.onStep !== null || large);
+      this.afterUnchecked = true;
+      return CONVERGED;
+    }
+    return GOING;
+  }
+
+  /**
+   * The iteration matrix of size N refactored (a deferred one assembled first, and its −r/β'
+   * written): false when singular. Out of `iterate`, which runs it at a few iterations in ten.
+   */
+  private refreshMatrix(h: number, t1: number, N: number, deferred: boolean, derivatives: boolean): boolean {
+    const { lin, scheme, constraints } = this, betaP = scheme.betaP, gammaP = scheme.gammaP;
+    if (deferred) lin.deferredMatrix(this.forces, derivatives, this.v, this.vdot, this.lambda, constraints, t1, N, gammaP / betaP);
+    if (!lin.factor(N, betaP, gammaP, constraints)) { this.factoredH = -1; return false; }
+    this.factoredH = h;
+    if (deferred && !this.redundant) lin.rhsFromResidual(betaP);
+    return true;
+  }
+
+  /** With redundant rows: the correction's right-hand side, −r/β' and the active rows' −Φ. */
+  private redundantRhs(ma: number): void {
+    const rhs = this.lin.rhs, n = this.size, active = this.constraints.active, phi = this.constraints.phi;
+    this.lin.rhsFromResidual(this.scheme.betaP);
+    for (let k = 0; k < ma; k++) rhs[n + k] = -phi[active[k]];
   }
 
   /** The model's size for the constraint bound: its length scale or, when larger, the farthest part origin (fixed parts too). */

@@ -250,12 +250,15 @@ export class IterationSystem {
    * size N; K and C only when `derivatives` or not held (keptDerivatives).
    */
   residual(forces: ForceSet, matrix: boolean, v: Float64Array, vdot: Float64Array, lambda: Float64Array, constraints: ConstraintRows, t: number, N: number, gyroScale: number, derivatives = true): number {
-    // a small matrix without new derivatives: its dynamic block as last assembled (factor)
-    const block = this.blockKept = matrix && !derivatives && this.blockN === N;
-    const kc = matrix && !block && (derivatives || !this.keptDerivatives);
+    // a small matrix without new derivatives: its dynamic block as last assembled (factor).
+    // Every field read at every call: a read first made after V8 compiled the step (the first
+    // refactor that keeps K and C) deoptimised it (docs/vehicle-dynamics.md, Session 17).
+    const sameBlock = this.blockN === N, kept = this.keptDerivatives, large = this.large;
+    const block = this.blockKept = matrix && !derivatives && sameBlock;
+    const kc = matrix && !block && (derivatives || !kept);
     forces.assemble(v, t, this.Q, kc ? this.K : null, kc ? this.C : null, this.sparseForces, this.turns);
     if (kc) this.derivatives++;
-    if (kc && this.large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
+    if (kc && large) { this.keptDerivatives = true; this.keepVanishedDiagonals(); }
     if (matrix && !block) this.clear(N);
     if (!(matrix && !block) && this.freeSlots !== null) return this.gyroResidual(v, vdot, lambda, constraints);
     this.gyro(v, matrix && !block, N, gyroScale);
@@ -365,6 +368,12 @@ export class IterationSystem {
     let e = 0;
     for (let i = 0; i < this.n; i++) { const x = r[i], a = Math.abs(x); rhs[i] = -x / betaP; if (a > e || a !== a) e = a !== a ? Infinity : a; }
     return e;
+  }
+
+  /** −r/β' into rhs's first n (the correction's dynamic rows). */
+  rhsFromResidual(betaP: number): void {
+    const r = this.r, rhs = this.rhs;
+    for (let i = 0; i < this.n; i++) rhs[i] = -r[i] / betaP;
   }
 
   /** The largest |r_i|. */

@@ -1,0 +1,35 @@
+/**
+ * The whole car's step reaches its final optimised code within the bench's 100 steps of
+ * warm-up (docs/vehicle-dynamics.md, Session 17): the integrator's Newton iteration holds no
+ * code first reached after V8 optimised it. At Session 16's end `attempt` (the whole Newton
+ * loop) was deoptimised twice for want of type feedback, at the first deferred refactor
+ * (`it > 0` after `fresh &&`) and at the first refactor keeping K and C (the inlined
+ * residual's `blockN` read), each a recompile of its 1632 bytes and what it inlines.
+ * Synchronous compiles make the steps where V8 optimises independent of the machine's load.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('./step-deopt-run.ts', import.meta.url));
+/** The integrator's functions of every step (kernel/integrator/integrator.ts, iteration.ts). */
+const STEP = ['step', 'advance', 'attempt', 'iterate', 'refreshMatrix', 'residual', 'deferredMatrix'];
+
+describe('the whole car in a fresh process', () => {
+  it('deoptimises the step for want of type feedback at most once a function, and not past the warm-up', () => {
+    const run = spawnSync(process.execPath, ['--trace-deopt', '--no-concurrent-recompilation', '--import', 'tsx', SCRIPT], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('done');
+    let phase = '';
+    const starved: string[] = [];
+    for (const l of run.stdout.split('\n')) {
+      if (l.startsWith('=== ')) phase = l.slice(4);
+      const name = /<JSFunction (\S+)/.exec(l)?.[1] ?? '';
+      if (phase !== '' && l.includes('bailout (kind:') && l.includes('Insufficient type feedback') && STEP.includes(name)) starved.push(`${name} (${phase})`);
+    }
+    expect(starved.filter((s) => s.endsWith('(warm)'))).toEqual([]);
+    const count = new Map<string, number>();
+    for (const s of starved) count.set(s, (count.get(s) ?? 0) + 1);
+    expect([...count].filter(([, k]) => k > 1)).toEqual([]);
+  }, 180_000);
+});
