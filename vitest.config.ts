@@ -80,9 +80,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the browser runs, each file in a fresh context; the viewer built once for all of them
-        // (test/setup/viewer-server.ts; a global setup runs only where its project has files to run)
-        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts'] },
+        // the browser runs, each file in a fresh context; the viewer built once for all of them and
+        // one Chromium they connect to (test/setup/viewer-server.ts, chromium-server.ts; a global
+        // setup runs only where its project has files to run)
+        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts', 'test/setup/chromium-server.ts'] },
       },
       {
         extends: true,

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, type ViewerServer } from '../../viewer/harness/browser';
-import { HAVE_CHROMIUM, settle, viewerServer, warnIfNoChromium } from './page';
+import type { ViewerServer } from '../../viewer/harness/browser';
+import { HAVE_CHROMIUM, sessionBrowser, settle, viewerServer, warnIfNoChromium } from './page';
 
 warnIfNoChromium('test/e2e/plots-computing');
 
@@ -18,7 +18,7 @@ describe.skipIf(!HAVE_CHROMIUM)('plots while the first sweep runs', () => {
   let server: ViewerServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([viewerServer(), launchChromium()]);
+    [server, browser] = await Promise.all([viewerServer(), sessionBrowser()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
