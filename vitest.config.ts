@@ -75,8 +75,9 @@ export default defineConfig({
       {
         extends: true,
         // the long runs: their own project, so `npm run test:fast` (`--project unit`) leaves
-        // them out (a command-line --exclude does not reach into the projects)
-        test: { name: 'soak', include: SOAK },
+        // them out (a command-line --exclude does not reach into the projects); sharing a worker's
+        // module graph, as unit does (the soak's heap check compares the heap within its own test)
+        test: { name: 'soak', include: SOAK, isolate: false },
       },
       {
         extends: true,
@@ -89,8 +90,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the multi-process CLI runs and the packed package: each file in a fresh context
-        test: { name: 'processes', include: PROCESSES },
+        // the multi-process CLI runs and the packed package, sharing a worker's module graph
+        test: { name: 'processes', include: PROCESSES, isolate: false },
       },
     ],
   },
