@@ -82,11 +82,11 @@ export default defineConfig({
       {
         extends: true,
         // the browser runs; the viewer built once for all of them and one Chromium they connect to
-        // (test/setup/viewer-server.ts, chromium-server.ts; a global setup runs only where its project
+        // (test/setup/viewer-server.ts; a global setup runs only where its project
         // has files to run). A worker's files share its module graph (playwright-core, src/ for the
         // files that compare with the library): no file keeps state in a module, each opens its own
         // pages (5 browser files 51.0 → 43.9 s of CPU, load ~23)
-        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts', 'test/setup/chromium-server.ts'], isolate: false },
+        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts'], isolate: false },
       },
       {
         extends: true,

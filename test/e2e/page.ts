@@ -60,7 +60,7 @@ export async function viewerServer(): Promise<ViewerServer> {
 }
 
 /**
- * The run's Chromium (test/setup/chromium-server.ts), connected to, or one launched for this
+ * The run's Chromium (test/setup/viewer-server.ts), connected to, or one launched for this
  * file where the run provides none. Either way `close()` when done: on a connection it closes
  * the contexts and pages opened through it and leaves the browser to the other files.
  */

@@ -4,7 +4,7 @@
  * report opens with no console error and no request, its numbers kinemate sweep's — the key
  * metrics at design, the hardpoints of the file (and their differences from a baseline), the CSV
  * download byte for byte; a plot's SVG parses as an SVG document. On the run's Chromium
- * (test/setup/chromium-server.ts), not one started for this file (~1–3 s of CPU a start).
+ * (test/setup/viewer-server.ts), not one started for this file (~1–3 s of CPU a start).
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
