@@ -16,7 +16,7 @@ const SOAK = [
 ];
 /**
  * End-to-end runs of the package and the browser: the viewer, and the report's page and a
- * plot's SVG, in Chromium (BROWSER: a Chromium start is ~3 s of CPU), the multi-process CLI runs
+ * plot's SVG, in Chromium (BROWSER: one Chromium a run, test/setup/viewer-server.ts), the multi-process CLI runs
  * on a real Redis and the packed package installed in a bare project (its build and install)
  * (PROCESSES).
  */
