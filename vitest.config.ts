@@ -16,7 +16,7 @@ const SOAK = [
 ];
 /**
  * End-to-end runs of the package and the browser: the viewer, and the report's page and a
- * plot's SVG, in Chromium (BROWSER: a Chromium start is ~3 s of CPU), the multi-process CLI runs
+ * plot's SVG, in Chromium (BROWSER: one Chromium a run, test/setup/viewer-server.ts), the multi-process CLI runs
  * on a real Redis and the packed package installed in a bare project (its build and install)
  * (PROCESSES).
  */
@@ -67,8 +67,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the gradient files again at the finer step (their tests without a step of their own skipped)
-        test: { name: 'fine-steps', include: FINE_STEPS, env: { KINEMATE_GRADIENT_STEPS: 'fine' } },
+        // the gradient files again at the finer step (their tests without a step of their own skipped),
+        // sharing a worker's module graph as in the unit project, which runs the same files so: a fresh
+        // import of src/ per file was most of the project's CPU (76 → 47 s for its 15 files, load ~12)
+        test: { name: 'fine-steps', include: FINE_STEPS, env: { KINEMATE_GRADIENT_STEPS: 'fine' }, isolate: false },
       },
       {
         extends: true,
@@ -78,13 +80,18 @@ export default defineConfig({
       },
       {
         extends: true,
-        // the browser runs, each file in a fresh context; the viewer built once for all of them
-        // (test/setup/viewer-server.ts; a global setup runs only where its project has files to run)
-        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts'] },
+        // the browser runs; the viewer built once for all of them and one Chromium they connect to
+        // (test/setup/viewer-server.ts; a global setup runs only where its project
+        // has files to run). A worker's files share its module graph (playwright-core, src/ for the
+        // files that compare with the library): no file keeps state in a module, each opens its own
+        // pages (5 browser files 51.0 → 43.9 s of CPU, load ~23)
+        test: { name: 'e2e', include: BROWSER, exclude: PROCESSES, globalSetup: ['test/setup/viewer-server.ts'], isolate: false },
       },
       {
         extends: true,
-        // the multi-process CLI runs and the packed package: each file in a fresh context
+        // the multi-process CLI runs and the packed package: each file in a fresh context (sharing a
+        // worker's module graph, as the other projects do, measured nothing: 104.8 → 107.4 s of CPU
+        // for soak and processes together, load ~13; their six files' work dwarfs the imports)
         test: { name: 'processes', include: PROCESSES },
       },
     ],

@@ -60,14 +60,26 @@ export async function viewerServer(): Promise<ViewerServer> {
 }
 
 /**
- * The run's viewer and one Chromium for the enclosing describe block (started before its
+ * The run's Chromium (test/setup/viewer-server.ts), connected to, or one launched for this
+ * file where the run provides none. Either way `close()` when done: on a connection it closes
+ * the contexts and pages opened through it and leaves the browser to the other files.
+ */
+export async function sessionBrowser(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (!endpoint) return launchChromium();
+  const { chromium } = await import('playwright-core');
+  return chromium.connect(endpoint);
+}
+
+/**
+ * The run's viewer and Chromium for the enclosing describe block (connected before its
  * tests, closed after); returns the function that opens a fresh page on them.
  */
 export function viewerSession(): () => Promise<{ page: Page; errors: string[] }> {
   let server: ViewerServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([viewerServer(), launchChromium()]);
+    [server, browser] = await Promise.all([viewerServer(), sessionBrowser()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -3,23 +3,25 @@
  * `npm test` and CI run it and `npm run test:fast` leaves it out, as it does the viewer's): the
  * report opens with no console error and no request, its numbers kinemate sweep's — the key
  * metrics at design, the hardpoints of the file (and their differences from a baseline), the CSV
- * download byte for byte; a plot's SVG parses as an SVG document. One Chromium start (~3 s of CPU).
+ * download byte for byte; a plot's SVG parses as an SVG document. On the run's Chromium
+ * (test/setup/viewer-server.ts), not one started for this file (~1–3 s of CPU a start).
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { chromiumAvailable, launchChromium } from '../../viewer/harness/browser.ts';
+import { chromiumAvailable } from '../../viewer/harness/browser.ts';
 import { parseGeometry } from '../../src/index.ts';
 import { tempFolder } from '../cli/helpers.ts';
 import { DW, run, sweepJson, writeBaseline } from './helpers.ts';
+import { sessionBrowser } from '../e2e/page.ts';
 
 const temp = tempFolder();
 afterAll(() => temp.remove());
 
 describe.skipIf(!chromiumAvailable())('the pictures in Chromium', () => {
   let browser: Browser;
-  beforeAll(async () => { browser = await launchChromium(); }, 60_000);
+  beforeAll(async () => { browser = await sessionBrowser(); }, 60_000);
   afterAll(async () => { await browser?.close(); });
 
   it('the report opens without console errors or requests, with the numbers of kinemate sweep', async () => {
