@@ -116,13 +116,21 @@ export class OrderedLU {
     return this.factorFrom(dense, n, relativeTolerance, entries, count, true);
   }
 
-  /** Each listed entry's place in the pattern's factors, looked up again after an analysis. */
+  /**
+   * Each listed entry's place in the pattern's factors, looked up again after an analysis.
+   * Every field read and compared at every call: a test first made after V8 optimised the
+   * caller (the first list kept past an analysis, ~step 23) deoptimised it for want of feedback.
+   */
   private placeOf(entries: Int32Array, count: number, pattern: PatternLU): Int32Array {
-    if (this.placeList !== entries || this.placeVersion !== pattern.version || this.places.length < count) {
-      if (this.places.length < count) this.places = new Int32Array(count);
-      for (let e = 0; e < count; e++) this.places[e] = pattern.place(entries[e]);
-      this.placeList = entries; this.placeVersion = pattern.version; this.listVersion++;
-    }
+    const places = this.places, otherList = this.placeList !== entries;
+    const reanalysed = this.placeVersion !== pattern.version, short = places.length < count;
+    return otherList || reanalysed || short ? this.placesAgain(entries, count, pattern) : places;
+  }
+
+  private placesAgain(entries: Int32Array, count: number, pattern: PatternLU): Int32Array {
+    if (this.places.length < count) this.places = new Int32Array(count);
+    for (let e = 0; e < count; e++) this.places[e] = pattern.place(entries[e]);
+    this.placeList = entries; this.placeVersion = pattern.version; this.listVersion++;
     return this.places;
   }
 

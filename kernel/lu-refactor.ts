@@ -187,14 +187,10 @@ export class PatternLU {
   /** Each matrix index's neighbours: j with A_ij or A_ji nonzero or seen (i itself when A_ii is; a pair found both ways listed twice). */
   private neighbours(A: ArrayLike<number>, n: number): { start: Int32Array; list: Int32Array } {
     const seen = this.seen, degree = new Int32Array(n + 1);
-    for (let i = 0, r = 0; i < n; i++, r += n) {
-      for (let j = 0; j < n; j++) if (A[r + j] !== 0 || seen[r + j]) { degree[i + 1]++; if (j !== i) degree[j + 1]++; }
-    }
+    countDegrees(A, seen, n, degree);
     for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
     const start = degree.slice(), next = degree.slice(0, n), list = new Int32Array(start[n]);
-    for (let i = 0, r = 0; i < n; i++, r += n) {
-      for (let j = 0; j < n; j++) if (A[r + j] !== 0 || seen[r + j]) { list[next[i]++] = j; if (j !== i) list[next[j]++] = i; }
-    }
+    listNeighbours(A, seen, n, next, list);
     return { start, list };
   }
 
@@ -267,7 +263,9 @@ export class PatternLU {
    */
   refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number, list: number): boolean {
     this.declinedOutside = false;
-    if (list !== this.listKey || count !== this.listCount || this.listAnalysis !== this.version) this.toArenaList(place, entryScale, count, list);
+    // each test made at every call (the first list kept past an analysis came after V8 optimised this: a deopt)
+    const otherList = list !== this.listKey, otherCount = count !== this.listCount, reanalysed = this.listAnalysis !== this.version;
+    if (otherList || otherCount || reanalysed) this.toArenaList(place, entryScale, count, list);
     const vv = this.valuesView;
     if (values.length === count) vv.set(values); else for (let e = 0; e < count; e++) vv[e] = values[e];
     this.val.fill(0);
@@ -298,4 +296,21 @@ export class PatternLU {
 
   /** Nonzeros of the pattern's factors (diagonal not counted). */
   get nonzeros(): number { return this.n < 0 ? 0 : this.rowStart[this.n] - this.n; }
+}
+
+/*
+ * neighbours' two n² passes, each a function of its own: V8 compiles a long loop on stack
+ * replacement in the first analysis, and the code after it (not yet run then) deoptimised that
+ * compile, reused at every later analysis (steps 1, 15, 17 and 19 of the whole car: four deopts).
+ */
+function countDegrees(A: ArrayLike<number>, seen: Uint8Array, n: number, degree: Int32Array): void {
+  for (let i = 0, r = 0; i < n; i++, r += n) {
+    for (let j = 0; j < n; j++) if (A[r + j] !== 0 || seen[r + j]) { degree[i + 1]++; if (j !== i) degree[j + 1]++; }
+  }
+}
+
+function listNeighbours(A: ArrayLike<number>, seen: Uint8Array, n: number, next: Int32Array, list: Int32Array): void {
+  for (let i = 0, r = 0; i < n; i++, r += n) {
+    for (let j = 0; j < n; j++) if (A[r + j] !== 0 || seen[r + j]) { list[next[i]++] = j; if (j !== i) list[next[j]++] = i; }
+  }
 }

@@ -140,8 +140,9 @@ export class IterationPattern {
 
   /** inv (K + γ' C) at the forces' entries: kept while the assembly count, inv and γ' are as last time. */
   private forceProducts(K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): Float64Array {
-    const kc = this.kc;
-    if (derivatives === this.kcDerivatives && inv === this.kcInv && gammaP === this.kcGamma) return kc;
+    // the three compares made at every call: the first kept inv came after V8 optimised writeDynamic (a deopt)
+    const kc = this.kc, sameAssembly = derivatives === this.kcDerivatives, sameInv = inv === this.kcInv, sameGamma = gammaP === this.kcGamma;
+    if (sameAssembly && sameInv && sameGamma) return kc;
     const from = this.kcFrom;
     for (let e = 0; e < from.length; e++) { const f = from[e]; kc[e] = inv * (K[f] + gammaP * C[f]); }
     this.kcDerivatives = derivatives; this.kcInv = inv; this.kcGamma = gammaP;
