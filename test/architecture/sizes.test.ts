@@ -29,6 +29,7 @@ describe('the measurer', () => {
       `const arrow = () => {\n${body(5)}\n};`,
       `const holder = { run: function () {\n${body(4)}\n} };`,
       `function withInner() {\n  const inner = (a: number) => a;\n  return inner;\n}`,
+      `/**\n * A comment above is not the function's.\n */\nfunction documented() {\n${body(3)}\n}`, // lines 178–183, the function from 181
     ].join('\n');
     const sizes = functionSizes(text);
     const byName = Object.fromEntries(sizes.map((s) => [s.name, s]));
@@ -39,6 +40,7 @@ describe('the measurer', () => {
     expect(byName.run.lines).toBe(4);
     expect(byName.withInner.lines).toBe(4);
     expect(byName.inner.lines).toBe(1);
+    expect(byName.documented).toEqual({ name: 'documented', line: 181, lines: 3 });
     // signatures without a body are not functions to measure
     expect(functionSizes('interface I { f(): void }\ndeclare function g(): void;')).toEqual([]);
   });

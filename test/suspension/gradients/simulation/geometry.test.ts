@@ -28,12 +28,24 @@ const deltaOf = (name: string) => (name.includes('.inertia.') ? 100 : 1e-3);
 const valueOf = (source: GeometrySource, results: (DynamicResult | string)[], step: number, duration: number) =>
   geometrySimulationGradients(source, [], results, { duration, step }, 'direct').results.map((r) => r.value);
 
+/**
+ * The re-runs with one number moved, kept per source: an ablation compares the route with and
+ * without a piece against the same re-runs (and its good route's against the main check's).
+ */
+const reruns = new WeakMap<GeometrySource, Map<string, number[]>>();
+function movedValues(source: GeometrySource, name: string, d: number, results: (DynamicResult | string)[], step: number, duration: number): number[] {
+  if (!reruns.has(source)) reruns.set(source, new Map());
+  const kept = reruns.get(source)!, key = `${name} ${d} ${step} ${duration} ${JSON.stringify(results)}`;
+  if (!kept.has(key)) kept.set(key, valueOf(movedGeometrySource(source, name, d)!, results, step, duration));
+  return kept.get(key)!;
+}
+
 /** Every entry against central differences (relative, floored: the re-runs' noise). */
 function errors(source: GeometrySource, names: string[], gradients: number[][], results: (DynamicResult | string)[], step: number, duration = DURATION): number[][] {
   const out = results.map(() => [] as number[]);
   names.forEach((name, j) => {
     const d = deltaOf(name);
-    const hi = valueOf(movedGeometrySource(source, name, d)!, results, step, duration), lo = valueOf(movedGeometrySource(source, name, -d)!, results, step, duration);
+    const hi = movedValues(source, name, d, results, step, duration), lo = movedValues(source, name, -d, results, step, duration);
     results.forEach((_, r) => {
       const fd = (hi[r] - lo[r]) / (2 * d), scale = Math.max(...gradients[r].map(Math.abs));
       // floors: 1e-4 of the largest entry, and where the difference's own round-off |x| ε/δ is 1e-4 of the entry
