@@ -127,6 +127,7 @@ export class OrderedLU {
     return otherList || reanalysed || short ? this.placesAgain(entries, count, pattern) : places;
   }
 
+  /** placeOf's rare path: the places looked up again (a new list, an analysis, more entries). */
   private placesAgain(entries: Int32Array, count: number, pattern: PatternLU): Int32Array {
     if (this.places.length < count) this.places = new Int32Array(count);
     for (let e = 0; e < count; e++) this.places[e] = pattern.place(entries[e]);

@@ -76,13 +76,12 @@ const REFRESH_LARGE = 5;
 /** An iteration's verdict (Integrator.iterate). */
 const GOING = 0, CONVERGED = 1, FAILED = 2;
 
-/** What one step's Newton iterations carry from one to the next (Integrator.attempt sets it). */
+/** What one step's Newton iterations carry from one to the next (set by Integrator.iterate's first pass). */
 class NewtonState {
   /** The |Φ| bound, the last iteration's |Φ| (∞ before the first), the first's error; the active rows. */
   phiBound = 0; previous = Infinity; first = 0; ma = 0;
   afterSlow = false; keepBlock = false;
 }
-
 
 export class Integrator {
   readonly size: number;
