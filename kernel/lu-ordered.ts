@@ -39,6 +39,16 @@ const REFACTOR_THRESHOLD = 0.01;
 /** Ruiz passes of an equilibrated factorisation's scales: the first gains most, a third little (equilibrate.ts). */
 const SCALE_SWEEPS = 3;
 
+/** Where a compact list's writers put its entries (OrderedLU.placeCompact): entry e, times scale[e], at memory[place[e]]. */
+export class PlacedList {
+  /** The pattern's arena as doubles (its memory: a new one after the arena moved). */
+  memory: Float64Array = new Float64Array(0);
+  place: Int32Array = new Int32Array(0);
+  scale: Float64Array = new Float64Array(0);
+  /** Changes whenever `place` or `scale` do (a caller composing them with its own places makes those again). */
+  version = -1;
+}
+
 export class OrderedLU {
   private readonly lu: LU;
   private readonly compressed: CompressedLU;
@@ -67,8 +77,10 @@ export class OrderedLU {
   private places: Int32Array = new Int32Array(0);
   private placeList: Int32Array | null = null;
   private placeVersion = -1;
-  /** Counts changes of `places` and `entryScale` (the pattern keeps copies of both: refactorCompact's `list`). */
+  /** Counts changes of `places` and `entryScale` (the pattern's key of its places for them: placeList's `list`). */
   private listVersion = 0;
+  /** placeCompact's answer (one object, its fields renewed at each call). */
+  private readonly placed = new PlacedList();
 
   /**
    * `ordered` false: the matrix's own order (a small system, where ordering gains nothing).
@@ -98,22 +110,57 @@ export class OrderedLU {
   /**
    * `factor` of the matrix whose entry at row-major index entries[e] is values[e], every other
    * entry zero (an iteration matrix assembled on its pattern, integrator/pattern.ts): an
-   * equilibrated refactor on the kept pattern reads the list alone; otherwise (the first
-   * factorisation, a refactor that declined) the matrix is written out into `dense` (n × n,
-   * zero off the list's entries) and factored from there. The same factors, bit for bit, as
+   * equilibrated refactor on the kept pattern writes the list's entries, scaled, into the
+   * factors' places (placeCompact) and refactors there; otherwise (the first factorisation, a
+   * refactor that declined) the matrix is written out into `dense` (n × n, zero off the list's
+   * entries) and factored from there. The same factors, bit for bit, as
    * `factor(dense, n, relativeTolerance, entries, entries.length)`.
    */
   factorCompact(values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, relativeTolerance: number): boolean {
-    const pattern = this.pattern, count = entries.length;
-    if (pattern && this.scaled && pattern.n === n && this.orderedN === n && entries === this.scaledList && count === this.scaledCount && n === this.scaledN) {
-      const place = this.placeOf(entries, count, pattern);
-      if (pattern.refactorCompact(values, entries, place, this.entryScale, count, relativeTolerance, this.listVersion)) { this.patterned = true; this.refactored++; return true; }
-      for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
-      // a new nonzero: factor's reanalysis (its refactor declines again, marking nothing new); a pivot: straight to the pivoting LU
-      return this.factorFrom(dense, n, relativeTolerance, entries, count, pattern.declinedOutside);
+    const placed = this.placeCompact(entries, n), count = entries.length;
+    if (placed) {
+      const out = placed.memory, to = placed.place, es = placed.scale;
+      // `+ 0`: an exact zero (either sign) lands as +0, as in `refactor`, which skips it
+      for (let e = 0; e < count; e++) out[to[e]] = values[e] * es[e] + 0;
+      return this.refactorPlaced(entries, relativeTolerance) || this.factorDeclined(values, entries, dense, n, relativeTolerance);
     }
     for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
     return this.factorFrom(dense, n, relativeTolerance, entries, count, true);
+  }
+
+  /**
+   * Where a compact list's writers put its entries for a refactor on the kept pattern (the
+   * case factorCompact's refactor is for: equilibrated, the scales taken for this list): entry
+   * e, times placed.scale[e] (its D_i D_j), at placed.memory[placed.place[e]] — its place in
+   * the factors, cleared — then `refactorPlaced`. Null in every other case: the caller writes
+   * the list and calls factorCompact.
+   */
+  placeCompact(entries: Int32Array, n: number): PlacedList | null {
+    const pattern = this.pattern, count = entries.length;
+    const kept = pattern !== null && this.scaled !== null && pattern.n === n && this.orderedN === n;
+    if (!kept || entries !== this.scaledList || count !== this.scaledCount || n !== this.scaledN) return null;
+    const out = this.placed;
+    out.place = pattern.placeList(this.placeOf(entries, count, pattern), count, this.listVersion);
+    out.memory = pattern.memory; out.scale = this.entryScale; out.version = pattern.listPlaces;
+    return out;
+  }
+
+  /** The refactor of what the writers put in placeCompact's places (`entries` its list); false: declined (factorDeclined then). */
+  refactorPlaced(entries: Int32Array, relativeTolerance: number): boolean {
+    if (!this.pattern!.refactorPlaced(entries, relativeTolerance)) return false;
+    this.patterned = true; this.refactored++;
+    return true;
+  }
+
+  /**
+   * After a declined refactorPlaced, the list (as values) written out into `dense` and factored
+   * from there: for a new nonzero a reanalysis (its refactor declines again, marking nothing
+   * new), for a pivot straight to the pivoting LU.
+   */
+  factorDeclined(values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, relativeTolerance: number): boolean {
+    const count = entries.length;
+    for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
+    return this.factorFrom(dense, n, relativeTolerance, entries, count, this.pattern!.declinedOutside);
   }
 
   /**

@@ -38,8 +38,19 @@ export class PatternLU {
   private bView: Float64Array = new Float64Array(0);
   private scaleView: Float64Array = new Float64Array(0);
   private readonly arena = new LUArena();
-  /** The arena's copy of a compact list's values (refactorCompact), and which list's places and scales it holds. */
-  private valuesView: Float64Array = new Float64Array(0);
+  /**
+   * The arena's memory as doubles, and each entry of a compact list its place there (placeList):
+   * its factor entry's, or past the analysis's arrays a sink of its own (an entry outside the
+   * pattern: sinkEntry[k] is the list's entry of sink k). `listKey`, `listCount` and
+   * `listAnalysis`: which list's places (the caller's key), its length and the analysis they are for.
+   */
+  memory: Float64Array = new Float64Array(0);
+  private dest: Int32Array = new Int32Array(0);
+  private sinkEntry: Int32Array = new Int32Array(0);
+  private sinkCount = 0;
+  private sinkView: Float64Array = new Float64Array(0);
+  /** Counts the lists placed (toArenaList): a composition of `placeList`'s answer made before the last is stale. */
+  listPlaces = 0;
   private listKey = -1;
   private listCount = -1;
   private listAnalysis = -1;
@@ -143,6 +154,8 @@ export class PatternLU {
     this.version++;
     this.col = cols.slice(0, count);
     this.target = this.schedule(n);
+    // a list's sinks are laid out again after the new arrays (placeList)
+    this.sinkCount = 0;
     this.toArena(n, count);
     const map = this.map;
     map.fill(-1, 0, n * n);
@@ -172,14 +185,23 @@ export class PatternLU {
     this.val = new Float64Array(buf, at.val, this.rowStart[n]);
     this.bView = new Float64Array(buf, at.b, n);
     this.scaleView = new Float64Array(buf, at.scale, n);
+    this.sinkView = new Float64Array(buf, at.sink, this.sinkCount);
+    this.memory = new Float64Array(buf);
   }
 
-  /** A compact list's places and entry scales copied into the arena (after an analysis, or when the caller's `list` key changed). */
-  private toArenaList(place: Int32Array, entryScale: Float64Array, count: number, list: number): void {
-    const buf = this.arena.compact(count), at = this.arena.at;
-    new Int32Array(buf, at.place, count).set(place.subarray(0, count));
-    new Float64Array(buf, at.entryScale, count).set(entryScale.subarray(0, count));
-    this.valuesView = new Float64Array(buf, at.values, count);
+  /** A compact list's places in `memory` (after an analysis, or when the caller's `list` key changed): its entries outside the pattern each a sink. */
+  private toArenaList(place: Int32Array, count: number, list: number): void {
+    let sinks = 0;
+    for (let e = 0; e < count; e++) if (place[e] < 0) sinks++;
+    if (this.dest.length < count) this.dest = new Int32Array(count);
+    if (this.sinkEntry.length < sinks) this.sinkEntry = new Int32Array(sinks);
+    const buf = this.arena.sinks(sinks), at = this.arena.at;
+    for (let e = 0, k = 0; e < count; e++) {
+      if (place[e] >= 0) { this.dest[e] = at.val / 8 + place[e]; continue; }
+      this.dest[e] = at.sink / 8 + k; this.sinkEntry[k++] = e;
+    }
+    this.sinkCount = sinks;
+    this.listPlaces++;
     this.views(buf);
     this.listKey = list; this.listCount = count; this.listAnalysis = this.version;
   }
@@ -253,26 +275,33 @@ export class PatternLU {
   }
 
   /**
-   * `refactor` of a matrix given as a compact list: entry e (of `count`) is values[e] ×
-   * entryScale[e] at row-major index entries[e], its place in the factors place[e] (from
-   * `place`, at this `version`); every other entry zero. The same values land in the same
-   * places as `refactor` puts them from the n² matrix, so the same factors to the bit, without
-   * reading the n² matrix or the n² map. The gather runs in the arena (lu-wasm.ts) on its copy
-   * of the values, and of the places and scales, copied again whenever `list` (the caller's key
-   * of place's and entryScale's contents) changes or the pattern is analysed.
+   * Where to write a matrix given as a compact list for `refactorPlaced`: entry e (of `count`),
+   * scaled, at memory[dest[e]] — its place in the factors (place[e], from `place` at this
+   * `version`) or, outside the pattern, a sink of its own. The factors and the sinks are cleared
+   * here, so that the fill's entries and any entry not written read zero. The places are made
+   * again whenever `list` (the caller's key of place's contents) changes or the pattern is analysed.
    */
-  refactorCompact(values: Float64Array, entries: Int32Array, place: Int32Array, entryScale: Float64Array, count: number, relativeTolerance: number, list: number): boolean {
-    this.declinedOutside = false;
+  placeList(place: Int32Array, count: number, list: number): Int32Array {
     // each test made at every call (the first list kept past an analysis came after V8 optimised this: a deopt)
     const otherList = list !== this.listKey, otherCount = count !== this.listCount, reanalysed = this.listAnalysis !== this.version;
-    if (otherList || otherCount || reanalysed) this.toArenaList(place, entryScale, count, list);
-    const vv = this.valuesView;
-    if (values.length === count) vv.set(values); else for (let e = 0; e < count; e++) vv[e] = values[e];
+    if (otherList || otherCount || reanalysed) this.toArenaList(place, count, list);
     this.val.fill(0);
-    const scale = this.arena.gather(count);
+    this.sinkView.fill(0);
+    return this.dest;
+  }
+
+  /**
+   * `refactor` of the matrix written through `placeList`'s places (`entries`, the list's row-major
+   * indices): the same values in the same places as `refactor` puts them from the n² matrix, so
+   * the same factors to the bit, and the same declines — a nonzero in a sink (the entry outside
+   * the pattern seen for the next analysis), the pivot floor from the largest |x| written.
+   */
+  refactorPlaced(entries: Int32Array, relativeTolerance: number): boolean {
+    this.declinedOutside = false;
+    const scale = this.arena.scan(this.rowStart[this.n], this.sinkCount);
     if (scale < 0) {
-      // the entries outside the pattern, seen for the next analysis
-      for (let e = 0; e < count; e++) if (values[e] * entryScale[e] !== 0 && place[e] < 0) this.seen[entries[e]] = 1;
+      const sink = this.sinkView, sinkEntry = this.sinkEntry;
+      for (let k = 0; k < this.sinkCount; k++) if (sink[k] !== 0) this.seen[entries[sinkEntry[k]]] = 1;
       this.declinedOutside = true;
       return false;
     }

@@ -9,6 +9,7 @@
 
 export const I32 = 0x7f;
 export const F64 = 0x7c;
+export const V128 = 0x7b;
 
 /** Instruction opcodes used (the WebAssembly core specification's numbering). */
 export const op = {
@@ -16,11 +17,17 @@ export const op = {
   localGet: 0x20, localSet: 0x21,
   i32Load: 0x28, f64Load: 0x2b, f64Store: 0x39,
   i32Const: 0x41, f64Const: 0x44,
-  i32Eqz: 0x45, i32Eq: 0x46, i32LtS: 0x48, i32LtU: 0x49, i32GeS: 0x4e, i32GeU: 0x4f,
+  i32Eqz: 0x45, i32Eq: 0x46, i32LtS: 0x48, i32LtU: 0x49, i32GtU: 0x4b, i32GeS: 0x4e, i32GeU: 0x4f,
   f64Eq: 0x61, f64Ne: 0x62, f64Gt: 0x64, f64Le: 0x65,
   i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
   f64Abs: 0x99, f64Add: 0xa0, f64Sub: 0xa1, f64Mul: 0xa2, f64Div: 0xa3,
 } as const;
+
+/** 128-bit SIMD instructions (the 0xfd prefix, then the opcode as LEB128): two f64 lanes. */
+export const simd = {
+  v128Or: 0x50, v128AnyTrue: 0x53, f64x2Ne: 0x48, f64x2ExtractLane: 0x21, f64x2Abs: 0xec, f64x2Pmax: 0xf7,
+} as const;
+export const v128 = (opcode: number): number[] => [0xfd, ...uleb(opcode)];
 
 /** A block without a result (blocktype empty). */
 export const VOID = 0x40;
@@ -63,6 +70,8 @@ export const f64 = (x: number): number[] => [op.f64Const, ...new Uint8Array(Floa
 export const loadI32 = (offset = 0): number[] => [op.i32Load, 2, ...uleb(offset)];
 export const loadF64 = (offset = 0): number[] => [op.f64Load, 3, ...uleb(offset)];
 export const storeF64 = (): number[] => [op.f64Store, 3, 0];
+/** v128.load (alignment hint 8 bytes: the arena's doubles are 8-aligned, not 16). */
+export const loadV128 = (offset = 0): number[] => [...v128(0x00), 3, ...uleb(offset)];
 
 /** The byte address base + index × 2^shift (index: instructions leaving an i32). */
 export const address = (base: number, index: number[], shift: number): number[] => [...get(base), ...index, ...i32(shift), op.i32Shl, op.i32Add];

@@ -14,7 +14,7 @@
  * Each PatternLU has its own memory (`LUArena`); its arrays live there, laid out per analysis.
  */
 import { InternalError } from './errors';
-import { F64, I32, VOID, address, f64, get, i32, loadF64, loadI32, op, set, storeF64, wasmModule, type WasmFunction } from './lu-wasm-encode';
+import { F64, I32, V128, VOID, address, f64, get, i32, loadF64, loadI32, loadV128, op, set, simd, storeF64, v128, wasmModule, type WasmFunction } from './lu-wasm-encode';
 
 // solve's locals
 const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, yAt: 6, y: 7, b: 8, scale: 9, inv: 10, k: 11, at: 12, cp: 13, end: 14, r: 15, s: 16, x: 17, s1: 18, s2: 19, s3: 20 } as const;
@@ -180,33 +180,54 @@ function eliminateOf(reciprocal: boolean): WasmFunction {
   };
 }
 
-// gather's locals
-const G = { count: 0, values: 1, entryScale: 2, place: 3, val: 4, vp: 5, sp: 6, pp: 7, end: 8, p: 9, outside: 10, x: 11, scale: 12, a: 13 } as const;
+// scan's locals
+const C = { val: 0, count: 1, sink: 2, sinks: 3, p: 4, end: 5, m0: 6, m1: 7, m2: 8, m3: 9, nz: 10, zero: 11, scale: 12, a: 13 } as const;
+
+/** m = pmax(m, |the pair at p + offset|): the larger lane by lane, a NaN never taken (as `a > m ? a : m`). */
+const pairMax = (m: number, offset: number): number[] => [...get(m), ...get(C.p), ...loadV128(offset), ...v128(simd.f64x2Abs), ...v128(simd.f64x2Pmax), ...set(m)];
 
 /**
- * gather(count, values, entryScale, place, val) → the largest |x|, or −1 when a nonzero falls
- * outside the pattern: lu-refactor.ts refactorCompact's gather, x = values[e] · entryScale[e]
- * into val[place[e]] for each nonzero x (val cleared by the caller).
+ * scan(val, count, sink, sinks) → the largest |val[i]| of the `count` at val, or −1 when one of
+ * the `sinks` doubles at sink is nonzero (NaN included): what refactorCompact's gather found as
+ * it wrote the list (lu-refactor.ts `refactorPlaced`; the writers put each entry outside the
+ * pattern into a sink of its own). Two lanes at a time, into four maxima (a maximum is exact in
+ * any order; four chains a quarter as long), then the odd last one.
  */
-const gather: WasmFunction = {
-  name: 'gather', params: [I32, I32, I32, I32, I32], results: [F64], locals: [[6, I32], [3, F64]],
+const scan: WasmFunction = {
+  name: 'scan', params: [I32, I32, I32, I32], results: [F64], locals: [[2, I32], [6, V128], [2, F64]],
   body: [
-    ...get(G.values), ...set(G.vp), ...get(G.entryScale), ...set(G.sp), ...get(G.place), ...set(G.pp),
-    ...address(G.values, get(G.count), 3), ...set(G.end),
+    ...get(C.val), ...set(C.p), ...address(C.val, get(C.count), 3), ...set(C.end),
+    // eight doubles a pass while eight are left, then two
     op.block, VOID, op.loop, VOID,
-    ...get(G.vp), ...get(G.end), op.i32GeU, op.brIf, 1,
-    ...get(G.vp), ...loadF64(), ...get(G.sp), ...loadF64(), op.f64Mul, ...set(G.x),
-    ...get(G.x), ...f64(0), op.f64Ne, op.if, VOID,
-    ...get(G.pp), ...loadI32(), ...set(G.p),
-    ...get(G.p), ...i32(0), op.i32LtS, op.if, VOID, ...i32(1), ...set(G.outside),
-    op.else,
-    ...address(G.val, get(G.p), 3), ...get(G.x), ...storeF64(),
-    ...get(G.x), op.f64Abs, ...set(G.a),
-    ...get(G.a), ...get(G.scale), op.f64Gt, op.if, VOID, ...get(G.a), ...set(G.scale), op.end,
-    op.end, op.end,
-    ...get(G.vp), ...i32(8), op.i32Add, ...set(G.vp), ...get(G.sp), ...i32(8), op.i32Add, ...set(G.sp), ...get(G.pp), ...i32(4), op.i32Add, ...set(G.pp),
+    ...get(C.p), ...i32(64), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1,
+    ...pairMax(C.m0, 0), ...pairMax(C.m1, 16), ...pairMax(C.m2, 32), ...pairMax(C.m3, 48),
+    ...get(C.p), ...i32(64), op.i32Add, ...set(C.p),
     op.br, 0, op.end, op.end,
-    ...get(G.outside), op.if, F64, ...f64(-1), op.else, ...get(G.scale), op.end,
+    op.block, VOID, op.loop, VOID,
+    ...get(C.p), ...i32(16), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1,
+    ...pairMax(C.m0, 0),
+    ...get(C.p), ...i32(16), op.i32Add, ...set(C.p),
+    op.br, 0, op.end, op.end,
+    ...get(C.m0), ...get(C.m1), ...v128(simd.f64x2Pmax), ...get(C.m2), ...get(C.m3), ...v128(simd.f64x2Pmax), ...v128(simd.f64x2Pmax), ...set(C.m0),
+    ...get(C.m0), ...v128(simd.f64x2ExtractLane), 0, ...set(C.scale),
+    ...get(C.m0), ...v128(simd.f64x2ExtractLane), 1, ...set(C.a),
+    ...get(C.a), ...get(C.scale), op.f64Gt, op.if, VOID, ...get(C.a), ...set(C.scale), op.end,
+    ...get(C.p), ...get(C.end), op.i32LtU, op.if, VOID,
+    ...get(C.p), ...loadF64(), op.f64Abs, ...set(C.a),
+    ...get(C.a), ...get(C.scale), op.f64Gt, op.if, VOID, ...get(C.a), ...set(C.scale), op.end,
+    op.end,
+    // the sinks: any lane ≠ 0 (`zero` is never set: a local starts as zeros)
+    ...get(C.sink), ...set(C.p), ...address(C.sink, get(C.sinks), 3), ...set(C.end),
+    op.block, VOID, op.loop, VOID,
+    ...get(C.p), ...i32(16), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1,
+    ...get(C.nz), ...get(C.p), ...loadV128(), ...get(C.zero), ...v128(simd.f64x2Ne), ...v128(simd.v128Or), ...set(C.nz),
+    ...get(C.p), ...i32(16), op.i32Add, ...set(C.p),
+    op.br, 0, op.end, op.end,
+    ...get(C.nz), ...v128(simd.v128AnyTrue), op.if, VOID, ...f64(-1), op.return, op.end,
+    ...get(C.p), ...get(C.end), op.i32LtU, op.if, VOID,
+    ...get(C.p), ...loadF64(), ...f64(0), op.f64Ne, op.if, VOID, ...f64(-1), op.return, op.end,
+    op.end,
+    ...get(C.scale),
   ],
 };
 
@@ -220,13 +241,13 @@ export interface ArenaLayout {
   rowStart: number; diagPos: number; rowOf: number; colOf: number; col: number; target: number; val: number; y: number; b: number; scale: number;
   /** The split elimination's reciprocal pivots; each factor entry's y[col[e]] address (the solve's). */
   inv: number; yAt: number;
-  /** A compact matrix's list (after the analysis's arrays): its values, entry scales and places in val. */
-  values: number; entryScale: number; place: number;
+  /** The sinks of a compact list's entries outside the pattern (after the analysis's arrays; lu-refactor.ts placeList). */
+  sink: number;
 }
 
 /**
  * One PatternLU's WebAssembly memory and instance. `layout` places an analysis's arrays, and
- * `compact` a list after them. A memory is never grown: growing detaches its ArrayBuffer, and
+ * `sinks` a list's after them. A memory is never grown: growing detaches its ArrayBuffer, and
  * the first ArrayBuffer detached in a process makes V8 check every typed-array access of all
  * its optimised code for detachment from then on (its "detaching protector"): the car's
  * whole step was ~8 % slower in a process of its own, though the LU's loops were faster.
@@ -238,14 +259,14 @@ export class LUArena {
   /** Each [exact, split]: the JavaScript's operations in its order, or the reordered sweeps (lu-refactor.ts, large systems). */
   private solveFns!: [Solve, Solve];
   private eliminateFns!: [Eliminate, Eliminate];
-  private gatherFn!: (count: number, values: number, entryScale: number, place: number, val: number) => number;
-  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, values: 0, entryScale: 0, place: 0 };
+  private scanFn!: (val: number, count: number, sink: number, sinks: number) => number;
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, sink: 0 };
   /** The end of the analysis's arrays (a compact list goes after it). */
   private top = 0;
 
   constructor() {
     if (typeof WebAssembly === 'undefined') throw new InternalError('the sparse LU needs WebAssembly, which this JavaScript engine lacks');
-    compiled ??= new WebAssembly.Module(wasmModule([solveOf(false), solveOf(true), eliminateOf(false), eliminateOf(true), gather]));
+    compiled ??= new WebAssembly.Module(wasmModule([solveOf(false), solveOf(true), eliminateOf(false), eliminateOf(true), scan]));
     this.instantiate(1);
   }
 
@@ -255,7 +276,7 @@ export class LUArena {
     const exports = new WebAssembly.Instance(compiled!, { env: { memory: this.memory } }).exports;
     this.solveFns = [exports.solve as Solve, exports.solveSplit as Solve];
     this.eliminateFns = [exports.eliminate as Eliminate, exports.eliminateSplit as Eliminate];
-    this.gatherFn = exports.gather as LUArena['gatherFn'];
+    this.scanFn = exports.scan as LUArena['scanFn'];
   }
 
   /** Place the arrays of an analysis of size n with `count` factor entries and `updates` schedule entries; the buffer to view them in. */
@@ -266,17 +287,16 @@ export class LUArena {
     this.at = {
       val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n), inv: take(8 * n),
       rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), yAt: take(4 * count), target: take(4 * updates),
-      values: top, entryScale: top, place: top,
+      sink: top,
     };
     this.top = top;
     return this.fit(top, 0);
   }
 
-  /** Place a compact list of `count` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
-  compact(count: number): ArrayBuffer {
-    const at = this.at;
-    at.values = this.top; at.entryScale = at.values + 8 * count; at.place = at.entryScale + 8 * count;
-    return this.fit(at.place + 4 * count, this.top);
+  /** Place `count` sinks after the analysis's arrays (which stay where they are); the buffer to view them in. */
+  sinks(count: number): ArrayBuffer {
+    this.at.sink = this.top;
+    return this.fit(this.top + 8 * count, this.top);
   }
 
   /** A memory of at least `bytes` (a new one, with a fifth more room, where the present one is smaller), its first `keep` bytes carried over. */
@@ -289,10 +309,10 @@ export class LUArena {
     return this.memory.buffer;
   }
 
-  /** The compact list's gather into the cleared val: its largest |x|, or −1 when a nonzero falls outside the pattern. */
-  gather(count: number): number {
+  /** The largest |x| of the `count` factor entries as written, or −1 when one of the `sinks` is nonzero (scan). */
+  scan(count: number, sinks: number): number {
     const a = this.at;
-    return this.gatherFn(count, a.values, a.entryScale, a.place, a.val);
+    return this.scanFn(a.val, count, a.sink, sinks);
   }
 
   /** The elimination on the laid-out arrays; false for a multiplier beyond `limit` or a pivot at or below `floor`. */
