@@ -39,13 +39,21 @@ const REFACTOR_THRESHOLD = 0.01;
 /** Ruiz passes of an equilibrated factorisation's scales: the first gains most, a third little (equilibrate.ts). */
 const SCALE_SWEEPS = 3;
 
+/** No kept entries (factorCompact's list is written whole). */
+const NONE = new Int32Array(0);
+
 /** Where a compact list's writers put its entries (OrderedLU.placeCompact): entry e, times scale[e], at memory[place[e]]. */
 export class PlacedList {
   /** The pattern's arena as doubles (its memory: a new one after the arena moved). */
   memory: Float64Array = new Float64Array(0);
   place: Int32Array = new Int32Array(0);
   scale: Float64Array = new Float64Array(0);
-  /** Changes whenever `place` or `scale` do (a caller composing them with its own places makes those again). */
+  /**
+   * The values (times their scale) of the entries placeCompact's `kept` lists, in its order: the
+   * caller writes them here when they change, the refactor puts them in place (not `place`'s).
+   */
+  kept: Float64Array = new Float64Array(0);
+  /** Changes whenever `place`, `scale` or `kept`'s room do (a caller composing them with its own places makes those again; `kept` is then to be written). */
   version = -1;
 }
 
@@ -117,14 +125,14 @@ export class OrderedLU {
    * `factor(dense, n, relativeTolerance, entries, entries.length)`.
    */
   factorCompact(values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, relativeTolerance: number): boolean {
-    const placed = this.placeCompact(entries, n), count = entries.length;
+    const placed = this.placeCompact(entries, n, NONE), count = entries.length;
     if (placed) {
       const out = placed.memory, to = placed.place, es = placed.scale;
       // `+ 0`: an exact zero (either sign) lands as +0, as in `refactor`, which skips it
       for (let e = 0; e < count; e++) out[to[e]] = values[e] * es[e] + 0;
       return this.refactorPlaced(entries, relativeTolerance) || this.factorDeclined(values, entries, dense, n, relativeTolerance);
     }
-    for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
+    writeOut(values, entries, count, dense);
     return this.factorFrom(dense, n, relativeTolerance, entries, count, true);
   }
 
@@ -132,16 +140,17 @@ export class OrderedLU {
    * Where a compact list's writers put its entries for a refactor on the kept pattern (the
    * case factorCompact's refactor is for: equilibrated, the scales taken for this list): entry
    * e, times placed.scale[e] (its D_i D_j), at placed.memory[placed.place[e]] — its place in
-   * the factors, cleared — then `refactorPlaced`. Null in every other case: the caller writes
+   * the factors, cleared — but for those `kept` lists (indices into the list), whose values go to
+   * placed.kept instead — then `refactorPlaced`. Null in every other case: the caller writes
    * the list and calls factorCompact.
    */
-  placeCompact(entries: Int32Array, n: number): PlacedList | null {
+  placeCompact(entries: Int32Array, n: number, kept: Int32Array): PlacedList | null {
     const pattern = this.pattern, count = entries.length;
-    const kept = pattern !== null && this.scaled !== null && pattern.n === n && this.orderedN === n;
-    if (!kept || entries !== this.scaledList || count !== this.scaledCount || n !== this.scaledN) return null;
+    const onPattern = pattern !== null && this.scaled !== null && pattern.n === n && this.orderedN === n;
+    if (!onPattern || entries !== this.scaledList || count !== this.scaledCount || n !== this.scaledN) return null;
     const out = this.placed;
-    out.place = pattern.placeList(this.placeOf(entries, count, pattern), count, this.listVersion);
-    out.memory = pattern.memory; out.scale = this.entryScale; out.version = pattern.listPlaces;
+    out.place = pattern.placeList(this.placeOf(entries, count, pattern), count, this.listVersion, kept);
+    out.memory = pattern.memory; out.scale = this.entryScale; out.kept = pattern.keptView; out.version = pattern.listPlaces;
     return out;
   }
 
@@ -159,7 +168,7 @@ export class OrderedLU {
    */
   factorDeclined(values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, relativeTolerance: number): boolean {
     const count = entries.length;
-    for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
+    writeOut(values, entries, count, dense);
     return this.factorFrom(dense, n, relativeTolerance, entries, count, this.pattern!.declinedOutside);
   }
 
@@ -189,15 +198,16 @@ export class OrderedLU {
     // an equilibrated refactor needs the scales of the pattern's pivots, taken for these entries
     const scalesHold = !this.scaled || (nonzeros === this.scaledList && count === this.scaledCount && n === this.scaledN);
     if (refactor && pattern && pattern.n === n && scalesHold) {
-      // the kept scales (the pattern's pivots were chosen on a matrix scaled by them): a list's
-      // entries scaled as they are read, else the whole matrix scaled first
-      const es = this.scaled && nonzeros ? this.entryScale : null;
-      const B = this.scaled && !nonzeros ? this.scaleInto(A, n, null, 0) : A;
-      if (pattern.refactor(B, n, relativeTolerance, nonzeros, count, es)) { this.patterned = true; this.refactored++; return true; }
-      // a new nonzero: the pattern grows on the same row order, while the pivots hold (the pattern reads only which entries are nonzero)
+      // the kept scales (the pattern's pivots were chosen on a matrix scaled by them): the matrix
+      // (a list's entries alone) scaled first, the same products as scaling them as they are
+      // read, which `refactor` did: its scales first read at the first scaled refactor deoptimised it
+      const B = this.scaled ? this.scaleInto(A, n, nonzeros, count) : A;
+      if (pattern.refactor(B, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
+      // a new nonzero: the pattern grows on the same row order, while the pivots hold (the
+      // pattern reads only which entries are nonzero: a list's as given, as before)
       if (pattern.declinedOutside) {
-        pattern.reanalyse(B, n);
-        if (pattern.refactor(B, n, relativeTolerance, nonzeros, count, es)) { this.patterned = true; this.refactored++; return true; }
+        pattern.reanalyse(nonzeros ? A : B, n);
+        if (pattern.refactor(B, n, relativeTolerance, nonzeros, count)) { this.patterned = true; this.refactored++; return true; }
       }
     }
     this.patterned = false;
@@ -268,6 +278,15 @@ export class OrderedLU {
 
   /** Nonzeros of the last factors (diagonal not counted). */
   get nonzeros(): number { return this.patterned ? this.pattern!.nonzeros : this.compressed.nonzeros; }
+}
+
+/**
+ * The list written out into the n² `dense` (entry e at entries[e]): a function of its own, as the
+ * loop's compile on stack replacement (a declined refactor's first call) reached code after it
+ * with no feedback yet and was deoptimised again at each later decline (three in the warm-up).
+ */
+function writeOut(values: Float64Array, entries: Int32Array, count: number, dense: Float64Array): void {
+  for (let e = 0; e < count; e++) dense[entries[e]] = values[e];
 }
 
 /**

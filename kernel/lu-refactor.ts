@@ -41,14 +41,19 @@ export class PatternLU {
   /**
    * The arena's memory as doubles, and each entry of a compact list its place there (placeList):
    * its factor entry's, or past the analysis's arrays a sink of its own (an entry outside the
-   * pattern: sinkEntry[k] is the list's entry of sink k). `listKey`, `listCount` and
-   * `listAnalysis`: which list's places (the caller's key), its length and the analysis they are for.
+   * pattern: sinkEntry[k] is the list's entry of sink k). `listKey`, `listCount`, `listAnalysis`
+   * and `keptKey`: which list's places (the caller's key), its length, the analysis and the kept
+   * entries they are for. keptView: the kept entries' values, which the caller writes when they
+   * change and the refactor puts in place (lu-wasm.ts scan).
    */
   memory: Float64Array = new Float64Array(0);
   private dest: Int32Array = new Int32Array(0);
   private sinkEntry: Int32Array = new Int32Array(0);
   private sinkCount = 0;
   private sinkView: Float64Array = new Float64Array(0);
+  keptView: Float64Array = new Float64Array(0);
+  private keptCount = 0;
+  private keptKey: Int32Array | null = null;
   /** Counts the lists placed (toArenaList): a composition of `placeList`'s answer made before the last is stale. */
   listPlaces = 0;
   private listKey = -1;
@@ -154,8 +159,8 @@ export class PatternLU {
     this.version++;
     this.col = cols.slice(0, count);
     this.target = this.schedule(n);
-    // a list's sinks are laid out again after the new arrays (placeList)
-    this.sinkCount = 0;
+    // a list's sinks and kept entries are laid out again after the new arrays (placeList)
+    this.sinkCount = 0; this.keptCount = 0;
     this.toArena(n, count);
     const map = this.map;
     map.fill(-1, 0, n * n);
@@ -186,24 +191,31 @@ export class PatternLU {
     this.bView = new Float64Array(buf, at.b, n);
     this.scaleView = new Float64Array(buf, at.scale, n);
     this.sinkView = new Float64Array(buf, at.sink, this.sinkCount);
+    this.keptView = new Float64Array(buf, at.keptValue, this.keptCount);
     this.memory = new Float64Array(buf);
   }
 
-  /** A compact list's places in `memory` (after an analysis, or when the caller's `list` key changed): its entries outside the pattern each a sink. */
-  private toArenaList(place: Int32Array, count: number, list: number): void {
+  /**
+   * A compact list's places in `memory` (after an analysis, or when the caller's `list` key or
+   * kept entries changed): its entries outside the pattern each a sink; the kept entries'
+   * places as byte addresses for the arena.
+   */
+  private toArenaList(place: Int32Array, count: number, list: number, kept: Int32Array): void {
     let sinks = 0;
     for (let e = 0; e < count; e++) if (place[e] < 0) sinks++;
     if (this.dest.length < count) this.dest = new Int32Array(count);
     if (this.sinkEntry.length < sinks) this.sinkEntry = new Int32Array(sinks);
-    const buf = this.arena.sinks(sinks), at = this.arena.at;
+    const buf = this.arena.list(sinks, kept.length), at = this.arena.at, dest = this.dest;
     for (let e = 0, k = 0; e < count; e++) {
-      if (place[e] >= 0) { this.dest[e] = at.val / 8 + place[e]; continue; }
-      this.dest[e] = at.sink / 8 + k; this.sinkEntry[k++] = e;
+      if (place[e] >= 0) { dest[e] = at.val / 8 + place[e]; continue; }
+      dest[e] = at.sink / 8 + k; this.sinkEntry[k++] = e;
     }
-    this.sinkCount = sinks;
+    const keptPlace = new Int32Array(buf, at.keptPlace, kept.length);
+    for (let k = 0; k < kept.length; k++) keptPlace[k] = 8 * dest[kept[k]];
+    this.sinkCount = sinks; this.keptCount = kept.length;
     this.listPlaces++;
     this.views(buf);
-    this.listKey = list; this.listCount = count; this.listAnalysis = this.version;
+    this.listKey = list; this.listCount = count; this.listAnalysis = this.version; this.keptKey = kept;
   }
 
   /** Each matrix index's neighbours: j with A_ij or A_ji nonzero or seen (i itself when A_ii is; a pair found both ways listed twice). */
@@ -245,10 +257,8 @@ export class PatternLU {
    * multiplier, or a pivot at or below relativeTolerance × max|A|. `nonzeros` (its first
    * `count`), when given, lists A's entries that may be nonzero (row-major indices; every
    * other entry is zero): the refactor then reads those alone instead of all n².
-   * `entryScale` (with `nonzeros`): factor the matrix whose listed entry e is A's × entryScale[e]
-   * (an equilibrated D A D, lu-ordered.ts), without writing it out.
    */
-  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0, entryScale: Float64Array | null = null): boolean {
+  refactor(A: ArrayLike<number>, n: number, relativeTolerance: number, nonzeros: Int32Array | null = null, count = 0): boolean {
     this.declinedOutside = false;
     if (n !== this.n) return false;
     const val = this.val, map = this.map;
@@ -257,7 +267,7 @@ export class PatternLU {
     const end = nonzeros ? count : n * n;
     for (let e = 0; e < end; e++) {
       const i = nonzeros ? nonzeros[e] : e;
-      const x = entryScale ? A[i] * entryScale[e] : A[i];
+      const x = A[i];
       if (x === 0) continue;
       const p = map[i];
       if (p < 0) { outside = true; this.seen[i] = 1; continue; }
@@ -277,14 +287,16 @@ export class PatternLU {
   /**
    * Where to write a matrix given as a compact list for `refactorPlaced`: entry e (of `count`),
    * scaled, at memory[dest[e]] — its place in the factors (place[e], from `place` at this
-   * `version`) or, outside the pattern, a sink of its own. The factors and the sinks are cleared
-   * here, so that the fill's entries and any entry not written read zero. The places are made
-   * again whenever `list` (the caller's key of place's contents) changes or the pattern is analysed.
+   * `version`) or, outside the pattern, a sink of its own — but for the entries `kept` lists
+   * (indices into the list), whose values go to keptView[k] instead, written when they change.
+   * The factors and the sinks are cleared here, so that the fill's entries and any entry not
+   * written read zero. The places are made again whenever `list` (the caller's key of place's
+   * contents) or `kept` changes or the pattern is analysed (`listPlaces` counts them).
    */
-  placeList(place: Int32Array, count: number, list: number): Int32Array {
+  placeList(place: Int32Array, count: number, list: number, kept: Int32Array): Int32Array {
     // each test made at every call (the first list kept past an analysis came after V8 optimised this: a deopt)
-    const otherList = list !== this.listKey, otherCount = count !== this.listCount, reanalysed = this.listAnalysis !== this.version;
-    if (otherList || otherCount || reanalysed) this.toArenaList(place, count, list);
+    const otherList = list !== this.listKey, otherCount = count !== this.listCount, reanalysed = this.listAnalysis !== this.version, otherKept = kept !== this.keptKey;
+    if (otherList || otherCount || reanalysed || otherKept) this.toArenaList(place, count, list, kept);
     this.val.fill(0);
     this.sinkView.fill(0);
     return this.dest;
@@ -292,13 +304,14 @@ export class PatternLU {
 
   /**
    * `refactor` of the matrix written through `placeList`'s places (`entries`, the list's row-major
-   * indices): the same values in the same places as `refactor` puts them from the n² matrix, so
-   * the same factors to the bit, and the same declines — a nonzero in a sink (the entry outside
-   * the pattern seen for the next analysis), the pivot floor from the largest |x| written.
+   * indices), its kept entries put in place first: the same values in the same places as
+   * `refactor` puts them from the n² matrix, so the same factors to the bit, and the same
+   * declines — a nonzero in a sink (the entry outside the pattern seen for the next analysis),
+   * the pivot floor from the largest |x| written.
    */
   refactorPlaced(entries: Int32Array, relativeTolerance: number): boolean {
     this.declinedOutside = false;
-    const scale = this.arena.scan(this.rowStart[this.n], this.sinkCount);
+    const scale = this.arena.scan(this.rowStart[this.n], this.sinkCount, this.keptCount);
     if (scale < 0) {
       const sink = this.sinkView, sinkEntry = this.sinkEntry;
       for (let k = 0; k < this.sinkCount; k++) if (sink[k] !== 0) this.seen[entries[sinkEntry[k]]] = 1;

@@ -181,21 +181,29 @@ function eliminateOf(reciprocal: boolean): WasmFunction {
 }
 
 // scan's locals
-const C = { val: 0, count: 1, sink: 2, sinks: 3, p: 4, end: 5, m0: 6, m1: 7, m2: 8, m3: 9, nz: 10, zero: 11, scale: 12, a: 13 } as const;
+const C = { val: 0, count: 1, sink: 2, sinks: 3, keptValue: 4, keptPlace: 5, kept: 6, p: 7, end: 8, q: 9, m0: 10, m1: 11, m2: 12, m3: 13, nz: 14, zero: 15, scale: 16, a: 17 } as const;
 
 /** m = pmax(m, |the pair at p + offset|): the larger lane by lane, a NaN never taken (as `a > m ? a : m`). */
 const pairMax = (m: number, offset: number): number[] => [...get(m), ...get(C.p), ...loadV128(offset), ...v128(simd.f64x2Abs), ...v128(simd.f64x2Pmax), ...set(m)];
 
 /**
- * scan(val, count, sink, sinks) → the largest |val[i]| of the `count` at val, or −1 when one of
- * the `sinks` doubles at sink is nonzero (NaN included): what refactorCompact's gather found as
- * it wrote the list (lu-refactor.ts `refactorPlaced`; the writers put each entry outside the
- * pattern into a sink of its own). Two lanes at a time, into four maxima (a maximum is exact in
- * any order; four chains a quarter as long), then the odd last one.
+ * scan(val, count, sink, sinks, keptValue, keptPlace, kept) → the largest |val[i]| of the
+ * `count` at val, or −1 when one of the `sinks` doubles at sink is nonzero (NaN included): what
+ * a gather of the compact list found as it wrote it (lu-refactor.ts `refactorPlaced`; the
+ * writers put each entry outside the pattern into a sink of its own). First the `kept` entries
+ * go to their places (keptValue[k] to the byte address keptPlace[k]: the caller's entries
+ * that change seldom, written once into the arena). The maximum two lanes at a time, into
+ * four maxima (exact in any order; four chains a quarter as long), then the odd last one.
  */
 const scan: WasmFunction = {
-  name: 'scan', params: [I32, I32, I32, I32], results: [F64], locals: [[2, I32], [6, V128], [2, F64]],
+  name: 'scan', params: [I32, I32, I32, I32, I32, I32, I32], results: [F64], locals: [[3, I32], [6, V128], [2, F64]],
   body: [
+    ...get(C.keptPlace), ...set(C.p), ...address(C.keptPlace, get(C.kept), 2), ...set(C.end), ...get(C.keptValue), ...set(C.q),
+    op.block, VOID, op.loop, VOID,
+    ...get(C.p), ...get(C.end), op.i32GeU, op.brIf, 1,
+    ...get(C.p), ...loadI32(), ...get(C.q), ...loadF64(), ...storeF64(),
+    ...get(C.p), ...i32(4), op.i32Add, ...set(C.p), ...get(C.q), ...i32(8), op.i32Add, ...set(C.q),
+    op.br, 0, op.end, op.end,
     ...get(C.val), ...set(C.p), ...address(C.val, get(C.count), 3), ...set(C.end),
     // eight doubles a pass while eight are left, then two
     op.block, VOID, op.loop, VOID,
@@ -241,13 +249,16 @@ export interface ArenaLayout {
   rowStart: number; diagPos: number; rowOf: number; colOf: number; col: number; target: number; val: number; y: number; b: number; scale: number;
   /** The split elimination's reciprocal pivots; each factor entry's y[col[e]] address (the solve's). */
   inv: number; yAt: number;
-  /** The sinks of a compact list's entries outside the pattern (after the analysis's arrays; lu-refactor.ts placeList). */
-  sink: number;
+  /**
+   * A compact list's (after the analysis's arrays; lu-refactor.ts placeList): the sinks of its
+   * entries outside the pattern, and its kept entries' values and places (scan).
+   */
+  sink: number; keptValue: number; keptPlace: number;
 }
 
 /**
  * One PatternLU's WebAssembly memory and instance. `layout` places an analysis's arrays, and
- * `sinks` a list's after them. A memory is never grown: growing detaches its ArrayBuffer, and
+ * `list` a compact list's after them. A memory is never grown: growing detaches its ArrayBuffer, and
  * the first ArrayBuffer detached in a process makes V8 check every typed-array access of all
  * its optimised code for detachment from then on (its "detaching protector"): the car's
  * whole step was ~8 % slower in a process of its own, though the LU's loops were faster.
@@ -259,8 +270,8 @@ export class LUArena {
   /** Each [exact, split]: the JavaScript's operations in its order, or the reordered sweeps (lu-refactor.ts, large systems). */
   private solveFns!: [Solve, Solve];
   private eliminateFns!: [Eliminate, Eliminate];
-  private scanFn!: (val: number, count: number, sink: number, sinks: number) => number;
-  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, sink: 0 };
+  private scanFn!: (val: number, count: number, sink: number, sinks: number, keptValue: number, keptPlace: number, kept: number) => number;
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, sink: 0, keptValue: 0, keptPlace: 0 };
   /** The end of the analysis's arrays (a compact list goes after it). */
   private top = 0;
 
@@ -287,16 +298,17 @@ export class LUArena {
     this.at = {
       val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n), inv: take(8 * n),
       rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), yAt: take(4 * count), target: take(4 * updates),
-      sink: top,
+      sink: top, keptValue: top, keptPlace: top,
     };
     this.top = top;
     return this.fit(top, 0);
   }
 
-  /** Place `count` sinks after the analysis's arrays (which stay where they are); the buffer to view them in. */
-  sinks(count: number): ArrayBuffer {
-    this.at.sink = this.top;
-    return this.fit(this.top + 8 * count, this.top);
+  /** Place a list's `sinks` and `kept` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
+  list(sinks: number, kept: number): ArrayBuffer {
+    const at = this.at;
+    at.sink = this.top; at.keptValue = at.sink + 8 * sinks; at.keptPlace = at.keptValue + 8 * kept;
+    return this.fit(at.keptPlace + 4 * kept, this.top);
   }
 
   /** A memory of at least `bytes` (a new one, with a fifth more room, where the present one is smaller), its first `keep` bytes carried over. */
@@ -309,10 +321,10 @@ export class LUArena {
     return this.memory.buffer;
   }
 
-  /** The largest |x| of the `count` factor entries as written, or −1 when one of the `sinks` is nonzero (scan). */
-  scan(count: number, sinks: number): number {
+  /** The `kept` entries put in place, then the largest |x| of the `count` factor entries, or −1 when one of the `sinks` is nonzero (scan). */
+  scan(count: number, sinks: number, kept: number): number {
     const a = this.at;
-    return this.scanFn(a.val, count, a.sink, sinks);
+    return this.scanFn(a.val, count, a.sink, sinks, a.keptValue, a.keptPlace, kept);
   }
 
   /** The elimination on the laid-out arrays; false for a multiplier beyond `limit` or a pivot at or below `floor`. */

@@ -11,7 +11,7 @@
  * then each piece of an evaluation — the rows with their Jacobian (ConstraintRows.evaluate as a
  * Newton iteration calls it), Jᵀλ, the forces' Q, the gyroscopic force, the dynamic residual, a
  * solve with the kept factors, a refactor's assembly of the compact matrix (the rows' entries, the dynamic
- * block with K and C's products kept), a retraction with its followProduct — runs 2000 times in a loop, the checkouts in
+ * block with K and C's products kept), a retraction with its followProduct, the whole refactor (assembly and factors) — runs 2000 times in a loop, the checkouts in
  * turn (who goes first alternating), CPU time (process.cpuUsage); prints the medians in µs a
  * call (A: OTHER_CHECKOUT, B: this one) and of the rounds' B/A. Each checkout's sources are
  * bundled by esbuild (packages left as imports) into node_modules/.cache/vehicle-sim-pieces/ of
@@ -32,6 +32,14 @@ mkdirSync(out, { recursive: true });
 async function bundleIntegrator(repo, name) {
   const make = await bundleStepper(repo, out, name);
   return () => make().integrator;
+}
+
+/** Where the checkout's writers put a refactor's matrix: the factors' places (IterationPattern.directTo, Session 18), or null where it has no targets. */
+function target(it) {
+  const l = it.lin, p = l.pattern;
+  if (!p.directTo) return null;
+  const placed = l.luNonzero.placeCompact(p.entries, p.N, p.keptEntries);
+  return placed ? p.directTo(placed) : p.plain;
 }
 
 const stepTo = (it, from, to) => { for (let k = from + 1; k <= to; k++) if (!it.step(0.001, k * 0.001)) throw new Error(`the step at ${k} ms failed`); };
@@ -57,9 +65,15 @@ async function time(other, rounds) {
     gyro: (it) => { const lin = it.lin; return () => lin.gyro(it.v); },
     resid: (it) => { const lin = it.lin, c = it.constraints; c.evaluate(true, false); return () => lin.dynamicResidual(it.vdot, it.lambda, c); },
     solve: (it) => { const lin = it.lin, b = new Float64Array(lin.rhs.length); return () => { b.fill(1e-3); lin.solve(b); }; },
-    // a refactor's assembly of the compact matrix (kernel/integrator/pattern.ts): the rows' entries, the dynamic block with kept K and C products
-    'J→list': (it) => { const p = it.lin.pattern, c = it.constraints; c.evaluate(true, false); return () => p.addRows(c); },
-    dynamic: (it) => { const l = it.lin, p = l.pattern; return () => p.writeDynamic(l.gyroBlocks, l.gyroScale, l.masses, l.bodySlot, l.K, l.C, 1000, 0.5, l.derivatives); },
+    // a refactor's assembly of the compact matrix (kernel/integrator/pattern.ts): the rows' entries, the dynamic block with kept K and C products,
+    // into the factors' places where the checkout writes them there (a target: Session 18), else into the list
+    'J→list': (it) => { const p = it.lin.pattern, c = it.constraints, t = target(it); c.evaluate(true, false); return t ? () => p.addRows(t, c) : () => p.addRows(c); },
+    dynamic: (it) => {
+      const l = it.lin, p = l.pattern, t = target(it);
+      return t ? () => p.writeDynamic(t, l.gyroBlocks, l.gyroScale, l.masses, l.bodySlot, l.K, l.C, 1000, 0.5, l.derivatives) : () => p.writeDynamic(l.gyroBlocks, l.gyroScale, l.masses, l.bodySlot, l.K, l.C, 1000, 0.5, l.derivatives);
+    },
+    // the whole refactor as the step makes it: the matrix assembled (the rows as evaluated above), then its factors
+    factor: (it) => { const l = it.lin, c = it.constraints, s = it.scheme, N = it.size + it.activeRows().length; return () => { if (!l.factor(N, s.betaP, s.gammaP, c)) throw new Error('the refactor failed'); }; },
     retract: (it) => { const s = it.system.state, saved = s.slice(), step = new Float64Array(it.size).fill(1e-4); return () => { s.set(saved); it.retract(step); it.followProduct(); }; },
   };
   timeInterleaved(its, pieces, rounds);

@@ -13,7 +13,7 @@ import { ScheduledLU } from '../lu-small';
 import { gyroscopic, massPattern, massTimes, rigidDynamics, type MassPattern } from '../mass';
 import type { ForceSet, SharedTurns } from '../forces';
 import type { ConstraintRows } from './rows';
-import { IterationPattern } from './pattern';
+import { IterationPattern, type CompactTarget } from './pattern';
 
 /**
  * Iteration matrices from this size on are factored in a fill-reducing order: a whole car
@@ -95,6 +95,14 @@ export class IterationSystem {
    * view) and their scale then wait in `gyroBlocks` for it instead of being added at `gyro`.
    */
   private fused = false;
+  /**
+   * A fused matrix's last `factor` wrote it in place of the factors, not into the list
+   * (`matrix` writes the list then), with these inv, γ' and rows.
+   */
+  private listStale = false;
+  private lastInv = 0;
+  private lastGammaP = 0;
+  private lastRows: ConstraintRows | null = null;
   private readonly gyroBlocks: Float64Array;
   private readonly gyroViews: Float64Array[];
   private gyroScale = 0;
@@ -193,6 +201,8 @@ export class IterationSystem {
    */
   matrix(N: number): Float64Array {
     const p = this.compact(N);
+    // written in place of the factors: the list again, from K, C, G and the rows as they stand
+    if (p && this.listStale) { this.writeFused(p, p.plain, this.lastInv, this.lastGammaP, this.lastRows!); this.listStale = false; }
     if (p) p.expand(this.S);
     return this.S;
   }
@@ -216,14 +226,12 @@ export class IterationSystem {
     const n = this.n, S = this.S, K = this.K, C = this.C;
     const inv = 1 / betaP;
     const p = this.compact(N);
+    if (p && this.fused && !this.blockKept) return this.factorFused(p, inv, gammaP, constraints);
     if (this.blockKept) constraints.addToMatrix(S, N);
-    else if (p && this.fused) {
-      p.writeDynamic(this.gyroBlocks, this.gyroScale, this.masses, this.bodySlot, K, C, inv, gammaP, this.derivatives);
-      p.addRows(constraints);
-    } else if (p) {
+    else if (p) {
       for (let b = 0; b < this.bodies.length; b++) if (this.bodySlot[b] >= 0) p.addBody(b, this.bodies[b].M, 1);
       p.subtractForces(K, C, inv, gammaP, this.derivatives);
-      p.addRows(constraints);
+      p.addRows(p.plain, constraints);
     } else {
       this.addMass(S, N, 1);
       for (let i = 0; i < n; i++) {
@@ -237,6 +245,32 @@ export class IterationSystem {
     this.dense = N <= DENSE_MAX_SIZE;
     if (this.dense) return this.luSmall.factor(S, N, 1e-15);
     return p ? this.luNonzero.factorCompact(p.values, p.entries, S, N, 1e-15) : this.luNonzero.factor(S, N, 1e-15);
+  }
+
+  /**
+   * `factor` of a fused compact matrix (a whole car): written straight into the factors' places
+   * (times D) where the LU refactors on its kept pattern, so that no list is copied or gathered;
+   * else into the list for factorCompact. A refactor there that declines has the list written
+   * after all, for the pivoting LU. The same matrix either way, so the same factors to the bit.
+   */
+  private factorFused(p: IterationPattern, inv: number, gammaP: number, constraints: ConstraintRows): boolean {
+    const lu = this.luNonzero, N = p.N, placed = lu.placeCompact(p.entries, N, p.keptEntries);
+    this.factorisations++;
+    this.dense = false;
+    this.writeFused(p, placed ? p.directTo(placed) : p.plain, inv, gammaP, constraints);
+    this.listStale = placed !== null;
+    if (!placed) return lu.factorCompact(p.values, p.entries, this.S, N, 1e-15);
+    if (lu.refactorPlaced(p.entries, 1e-15)) return true;
+    this.writeFused(p, p.plain, inv, gammaP, constraints);
+    this.listStale = false;
+    return lu.factorDeclined(p.values, p.entries, this.S, N, 1e-15);
+  }
+
+  /** The fused matrix (its dynamic block whole, then the rows) into t, with `factor`'s inv and γ'. */
+  private writeFused(p: IterationPattern, t: CompactTarget, inv: number, gammaP: number, constraints: ConstraintRows): void {
+    p.writeDynamic(t, this.gyroBlocks, this.gyroScale, this.masses, this.bodySlot, this.K, this.C, inv, gammaP, this.derivatives);
+    p.addRows(t, constraints);
+    this.lastInv = inv; this.lastGammaP = gammaP; this.lastRows = constraints;
   }
 
   /** Solve with the last `factor`'s LU, in place. */

@@ -9,6 +9,38 @@
  * same to the bit; an entry outside the pattern stays an exact zero.
  */
 import type { ConstraintRows } from './rows';
+import type { PlacedList } from '../lu-ordered';
+
+/**
+ * Where `writeDynamic` and `addRows` write the matrix: the bodies' blocks at out[body[36 b + q]],
+ * the force places outside them at out[outside[k]], the rows' entries and their transpose at
+ * out[lower[q]] and out[upper[q]], each value times its scale there. The pattern's own list
+ * (`plain`): the places in `values`, every scale 1 (x × 1 is x). In place of the factors
+ * (`directTo`): lu-ordered.ts placeCompact's places and D_i D_j, so that no gather follows.
+ */
+export class CompactTarget {
+  out: Float64Array = new Float64Array(0);
+  /**
+   * (0 − inv (K + γ'C)) × its scale at each outside place, for the products' renewal
+   * `outsideOf` (−1: none since the places changed). `outsideKept`: they stay there and the LU
+   * puts them in place at each refactor (placeCompact's `kept`); else writeDynamic writes them.
+   */
+  outsideValues: Float64Array;
+  outsideOf = -1;
+  outsideKept = false;
+  /** The PlacedList version the places and scales were composed from (−1: none). */
+  version = -1;
+
+  constructor(
+    readonly body: Int32Array, readonly bodyScale: Float64Array,
+    readonly outside: Int32Array, readonly outsideScale: Float64Array,
+    readonly lower: Int32Array, readonly upper: Int32Array,
+    /** The rows' scales: the lower entry's D_(n+k) D_c is the upper's D_c D_(n+k) (a product is the same either way round). */
+    readonly rowScale: Float64Array,
+  ) {
+    this.outsideValues = new Float64Array(outside.length);
+  }
+}
 
 export class IterationPattern {
   /** Every entry of the N × N matrix (row-major) that can be nonzero, ascending. */
@@ -40,14 +72,13 @@ export class IterationPattern {
   private kcDerivatives = -1;
   private kcInv = NaN;
   private kcGamma = NaN;
-  /**
-   * Counts the products' renewals (forceProducts); `outsideWritten` the renewal whose 0 − kc the
-   * places outside the bodies hold (−1: none, or clear/subtractForces wrote them since). No
-   * other pass writes those places (the bodies' and the rows' are others), so while the
-   * products are kept writeDynamic leaves them as they are: the same values, not written again.
-   */
+  /** Counts the products' renewals (forceProducts): a target's outside values made before the last are stale. */
   private kcVersion = 0;
-  private outsideWritten = -1;
+  /** The list's own places (values), and the factors' (directTo: its places composed with placeCompact's). */
+  readonly plain: CompactTarget;
+  private readonly direct: CompactTarget;
+  /** The outside force places as list entries (placeCompact's `kept`: the LU keeps their values in its arena). */
+  readonly keptEntries: Int32Array;
 
   /**
    * For the matrix of size N = n + the active rows now: `bodySlot` each body's first slot
@@ -89,12 +120,38 @@ export class IterationPattern {
     this.kcTo.forEach((place, e) => { const q = owner.get(place); if (q === undefined) outside.push(e); else bodyKc[q] = e; });
     this.bodyKc = shared ? null : bodyKc;
     this.kcOutside = Int32Array.from(outside);
+    const ones = (k: number): Float64Array => new Float64Array(k).fill(1), b = this.bodyAt.length, o = outside.length, r = lower.length;
+    this.keptEntries = Int32Array.from(outside, (e) => this.kcTo[e]);
+    this.plain = new CompactTarget(this.bodyAt, ones(b), this.keptEntries, ones(o), this.jLower, this.jUpper, ones(r));
+    this.plain.out = this.values;
+    this.direct = new CompactTarget(new Int32Array(b), new Float64Array(b), new Int32Array(o), new Float64Array(o), new Int32Array(r), new Int32Array(r), new Float64Array(r));
+    this.direct.outsideKept = true;
+  }
+
+  /**
+   * The target in place of the factors: placeCompact's places and scales composed with the
+   * list's (again when they changed), the outside force places its `kept` (keptEntries).
+   */
+  directTo(placed: PlacedList): CompactTarget {
+    const t = this.direct, stale = t.version !== placed.version;
+    t.out = placed.memory; t.outsideValues = placed.kept;
+    if (stale) this.compose(t, placed.place, placed.scale, placed.version);
+    return t;
+  }
+
+  /** t's places and scales: entry e of the list at place[e] times scale[e]. */
+  private compose(t: CompactTarget, place: Int32Array, scale: Float64Array, version: number): void {
+    const p = this.plain;
+    for (let q = 0; q < p.body.length; q++) { t.body[q] = place[p.body[q]]; t.bodyScale[q] = scale[p.body[q]]; }
+    for (let k = 0; k < p.outside.length; k++) { t.outside[k] = place[p.outside[k]]; t.outsideScale[k] = scale[p.outside[k]]; }
+    for (let q = 0; q < p.lower.length; q++) { t.lower[q] = place[p.lower[q]]; t.upper[q] = place[p.upper[q]]; t.rowScale[q] = scale[p.lower[q]]; }
+    t.version = version;
+    t.outsideOf = -1;
   }
 
   /** Every entry ← 0. */
   clear(): void {
     this.values.fill(0);
-    this.outsideWritten = -1;
   }
 
   /** Body b's block += scale × B (B 6 × 6 row-major). */
@@ -110,32 +167,43 @@ export class IterationPattern {
   subtractForces(K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
     const v = this.values, to = this.kcTo, kc = this.forceProducts(K, C, inv, gammaP, derivatives);
     for (let e = 0; e < kc.length; e++) v[to[e]] -= kc[e];
-    this.outsideWritten = -1;
   }
 
   /**
-   * The dynamic block written whole, no clear before it (bodyKc non-null): each body place
+   * The dynamic block written whole into t, no clear before it (bodyKc non-null): each body place
    * ((0 + scale G_b) + M_b) − inv (K + γ' C), a force place outside the bodies 0 − inv (K + γ' C):
    * the operations of `clear`, gyro's addBody(G, scale), factor's addBody(M, 1) and
-   * subtractForces in turn, so the same bits. G: each body's 36 at 36 b (a fixed body's unread).
-   * The force places outside the bodies are written only when the products were renewed
-   * (`outsideWritten`): kept products leave them as they were.
+   * subtractForces in turn, so the same bits; each then times t's scale there. G: each body's 36
+   * at 36 b (a fixed body's unread).
    */
-  writeDynamic(G: Float64Array, scale: number, masses: readonly Float64Array[], bodySlot: Int32Array, K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
-    const v = this.values, to = this.kcTo, kc = this.forceProducts(K, C, inv, gammaP, derivatives), outside = this.kcOutside;
-    if (this.outsideWritten !== this.kcVersion) {
-      for (let k = 0; k < outside.length; k++) { const e = outside[k]; v[to[e]] = 0 - kc[e]; }
-      this.outsideWritten = this.kcVersion;
-    }
-    const at = this.bodyAt, bodyKc = this.bodyKc!;
+  writeDynamic(t: CompactTarget, G: Float64Array, scale: number, masses: readonly Float64Array[], bodySlot: Int32Array, K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
+    const kc = this.forceProducts(K, C, inv, gammaP, derivatives);
+    this.writeOutside(t, kc);
+    const out = t.out, at = t.body, s = t.bodyScale, bodyKc = this.bodyKc!;
     for (let b = 0; b < masses.length; b++) {
       if (bodySlot[b] < 0) continue;
       const M = masses[b], q0 = 36 * b;
       for (let q = 0; q < 36; q++) {
-        const x = (0 + scale * G[q0 + q]) + M[q], e = bodyKc[q0 + q];
-        v[at[q0 + q]] = e < 0 ? x : x - kc[e];
+        const i = q0 + q, x = (0 + scale * G[i]) + M[q], e = bodyKc[i];
+        out[at[i]] = (e < 0 ? x : x - kc[e]) * s[i];
       }
     }
+  }
+
+  /**
+   * The force places outside the bodies (two fifths of writeDynamic's places, Session 17): their
+   * scaled values made again only when the products were renewed or t's places changed; then
+   * written, unless the LU puts them in place itself (`outsideKept`: in place of the factors,
+   * which each elimination overwrites).
+   */
+  private writeOutside(t: CompactTarget, kc: Float64Array): void {
+    const values = t.outsideValues, places = t.outside, out = t.out, kept = t.outsideKept;
+    if (t.outsideOf !== this.kcVersion) {
+      const outside = this.kcOutside, s = t.outsideScale;
+      for (let k = 0; k < outside.length; k++) values[k] = (0 - kc[outside[k]]) * s[k];
+      t.outsideOf = this.kcVersion;
+    }
+    if (!kept) for (let k = 0; k < places.length; k++) out[places[k]] = values[k];
   }
 
   /** inv (K + γ' C) at the forces' entries: kept while the assembly count, inv and γ' are as last time. */
@@ -150,9 +218,9 @@ export class IterationPattern {
     return kc;
   }
 
-  /** The active rows' Jacobian (as last evaluated) into the bordering blocks. */
-  addRows(constraints: ConstraintRows): void {
-    constraints.writeActiveEntries(this.values, this.jLower, this.jUpper);
+  /** The active rows' Jacobian (as last evaluated) into t's bordering blocks. */
+  addRows(t: CompactTarget, constraints: ConstraintRows): void {
+    constraints.writeActiveEntries(t.out, t.lower, t.upper, t.rowScale);
   }
 
   /** The assembled matrix written out into the row-major S (whose other entries are zero). */

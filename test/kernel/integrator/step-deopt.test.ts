@@ -18,9 +18,15 @@ const STEP = ['step', 'advance', 'attempt', 'iterate', 'refreshMatrix', 'residua
  * The matrix's and the LU's functions, none deoptimised for want of feedback at all: at
  * Session 17's start `writeDynamic` (the inlined forceProducts' kcInv), `placeOf` and
  * `refactorCompact` (a kept list's fields) once each in steps 23–36, `neighbours` (the OSR
- * compile of its first n² pass, reused) twice at each of the four analyses.
+ * compile of its first n² pass, reused) twice at each of the four analyses; at Session 18's,
+ * `refactor` (its entry scales, first read at the first scaled refactor). The matrix written in
+ * place of the factors (Session 18): `placeList` (a list's fields, as refactorCompact's),
+ * `factorDeclined` (the OSR compile of its copy, reused at each decline: three before writeOut).
  */
-const SETTLED = ['writeDynamic', 'forceProducts', 'placeOf', 'refactorCompact', 'neighbours'];
+const SETTLED = [
+  'writeDynamic', 'forceProducts', 'placeOf', 'neighbours', 'refactor',
+  'factorFused', 'placeCompact', 'placeList', 'directTo', 'writeOutside', 'refactorPlaced', 'factorDeclined', 'writeOut',
+];
 
 describe('the whole car in a fresh process', () => {
   it('deoptimises the step for want of type feedback at most once a function, and not past the warm-up; the matrix and the LU not at all', () => {
