@@ -42,18 +42,17 @@ const SCALE_SWEEPS = 3;
 /** No kept entries (factorCompact's list is written whole). */
 const NONE = new Int32Array(0);
 
-/** Where a compact list's writers put its entries (OrderedLU.placeCompact): entry e, times scale[e], at memory[place[e]]. */
+/** Where a compact list's writers put its entries (OrderedLU.placeCompact): entry e, as it is, at memory[place[e]]. */
 export class PlacedList {
   /** The pattern's arena as doubles (its memory: a new one after the arena moved). */
   memory: Float64Array = new Float64Array(0);
   place: Int32Array = new Int32Array(0);
-  scale: Float64Array = new Float64Array(0);
   /**
-   * The values (times their scale) of the entries placeCompact's `kept` lists, in its order: the
-   * caller writes them here when they change, the refactor puts them in place (not `place`'s).
+   * The values of the entries placeCompact's `kept` lists, in its order: the caller writes them
+   * here when they change, the refactor puts them in place (not at `place`'s).
    */
   kept: Float64Array = new Float64Array(0);
-  /** Changes whenever `place`, `scale` or `kept`'s room do (a caller composing them with its own places makes those again; `kept` is then to be written). */
+  /** Changes whenever `place` or `kept`'s room do (a caller composing `place` with its own places makes those again; `kept` is then to be written). */
   version = -1;
 }
 
@@ -127,9 +126,9 @@ export class OrderedLU {
   factorCompact(values: Float64Array, entries: Int32Array, dense: Float64Array, n: number, relativeTolerance: number): boolean {
     const placed = this.placeCompact(entries, n, NONE), count = entries.length;
     if (placed) {
-      const out = placed.memory, to = placed.place, es = placed.scale;
-      // `+ 0`: an exact zero (either sign) lands as +0, as in `refactor`, which skips it
-      for (let e = 0; e < count; e++) out[to[e]] = values[e] * es[e] + 0;
+      const out = placed.memory, to = placed.place;
+      // `+ 0`: an exact zero (either sign) lands as +0 (its product with the scale too), as in `refactor`, which skips it
+      for (let e = 0; e < count; e++) out[to[e]] = values[e] + 0;
       return this.refactorPlaced(entries, relativeTolerance) || this.factorDeclined(values, entries, dense, n, relativeTolerance);
     }
     writeOut(values, entries, count, dense);
@@ -139,18 +138,19 @@ export class OrderedLU {
   /**
    * Where a compact list's writers put its entries for a refactor on the kept pattern (the
    * case factorCompact's refactor is for: equilibrated, the scales taken for this list): entry
-   * e, times placed.scale[e] (its D_i D_j), at placed.memory[placed.place[e]] — its place in
-   * the factors, cleared — but for those `kept` lists (indices into the list), whose values go to
-   * placed.kept instead — then `refactorPlaced`. Null in every other case: the caller writes
-   * the list and calls factorCompact.
+   * e, as it is, at placed.memory[placed.place[e]] — its place in the factors, cleared — but for
+   * those `kept` lists (indices into the list), whose values go to placed.kept instead — then
+   * `refactorPlaced`, which scales each by its D_i D_j in place. Null in every other case: the
+   * caller writes the list and calls factorCompact. A written value must not be −0 (a sum from
+   * +0 is not): the refactor takes a zero as the +0 the gather of a list left (`refactor` skips it).
    */
   placeCompact(entries: Int32Array, n: number, kept: Int32Array): PlacedList | null {
     const pattern = this.pattern, count = entries.length;
     const onPattern = pattern !== null && this.scaled !== null && pattern.n === n && this.orderedN === n;
     if (!onPattern || entries !== this.scaledList || count !== this.scaledCount || n !== this.scaledN) return null;
     const out = this.placed;
-    out.place = pattern.placeList(this.placeOf(entries, count, pattern), count, this.listVersion, kept);
-    out.memory = pattern.memory; out.scale = this.entryScale; out.kept = pattern.keptView; out.version = pattern.listPlaces;
+    out.place = pattern.placeList(this.placeOf(entries, count, pattern), this.entryScale, count, this.listVersion, kept);
+    out.memory = pattern.memory; out.kept = pattern.keptView; out.version = pattern.listPlaces;
     return out;
   }
 

@@ -51,6 +51,7 @@ export class PatternLU {
   private sinkEntry: Int32Array = new Int32Array(0);
   private sinkCount = 0;
   private sinkView: Float64Array = new Float64Array(0);
+  private sinkScale: Float64Array = new Float64Array(0);
   keptView: Float64Array = new Float64Array(0);
   private keptCount = 0;
   private keptKey: Int32Array | null = null;
@@ -191,24 +192,26 @@ export class PatternLU {
     this.bView = new Float64Array(buf, at.b, n);
     this.scaleView = new Float64Array(buf, at.scale, n);
     this.sinkView = new Float64Array(buf, at.sink, this.sinkCount);
+    this.sinkScale = new Float64Array(buf, at.sinkScale, this.sinkCount);
     this.keptView = new Float64Array(buf, at.keptValue, this.keptCount);
     this.memory = new Float64Array(buf);
   }
 
   /**
    * A compact list's places in `memory` (after an analysis, or when the caller's `list` key or
-   * kept entries changed): its entries outside the pattern each a sink; the kept entries'
-   * places as byte addresses for the arena.
+   * kept entries changed): its entries outside the pattern each a sink; each place's scale
+   * (a fill entry's 1); the kept entries' places as byte addresses for the arena.
    */
-  private toArenaList(place: Int32Array, count: number, list: number, kept: Int32Array): void {
+  private toArenaList(place: Int32Array, scale: Float64Array, count: number, list: number, kept: Int32Array): void {
     let sinks = 0;
     for (let e = 0; e < count; e++) if (place[e] < 0) sinks++;
     if (this.dest.length < count) this.dest = new Int32Array(count);
     if (this.sinkEntry.length < sinks) this.sinkEntry = new Int32Array(sinks);
-    const buf = this.arena.list(sinks, kept.length), at = this.arena.at, dest = this.dest;
+    const entries = this.rowStart[this.n], buf = this.arena.list(entries, sinks, kept.length), at = this.arena.at, dest = this.dest;
+    const valScale = new Float64Array(buf, at.valScale, entries).fill(1), sinkScale = new Float64Array(buf, at.sinkScale, sinks);
     for (let e = 0, k = 0; e < count; e++) {
-      if (place[e] >= 0) { dest[e] = at.val / 8 + place[e]; continue; }
-      dest[e] = at.sink / 8 + k; this.sinkEntry[k++] = e;
+      if (place[e] >= 0) { dest[e] = at.val / 8 + place[e]; valScale[place[e]] = scale[e]; continue; }
+      dest[e] = at.sink / 8 + k; sinkScale[k] = scale[e]; this.sinkEntry[k++] = e;
     }
     const keptPlace = new Int32Array(buf, at.keptPlace, kept.length);
     for (let k = 0; k < kept.length; k++) keptPlace[k] = 8 * dest[kept[k]];
@@ -286,17 +289,19 @@ export class PatternLU {
 
   /**
    * Where to write a matrix given as a compact list for `refactorPlaced`: entry e (of `count`),
-   * scaled, at memory[dest[e]] — its place in the factors (place[e], from `place` at this
+   * as it is, at memory[dest[e]] — its place in the factors (place[e], from `place` at this
    * `version`) or, outside the pattern, a sink of its own — but for the entries `kept` lists
    * (indices into the list), whose values go to keptView[k] instead, written when they change.
-   * The factors and the sinks are cleared here, so that the fill's entries and any entry not
-   * written read zero. The places are made again whenever `list` (the caller's key of place's
-   * contents) or `kept` changes or the pattern is analysed (`listPlaces` counts them).
+   * The refactor multiplies each by scale[e] in place (the matrix it factors: values[e] ×
+   * scale[e], lu-ordered.ts's D A D). The factors and the sinks are cleared here, so that the
+   * fill's entries and any entry not written read zero. The places are made again whenever
+   * `list` (the caller's key of place's and scale's contents) or `kept` changes or the pattern
+   * is analysed (`listPlaces` counts them).
    */
-  placeList(place: Int32Array, count: number, list: number, kept: Int32Array): Int32Array {
+  placeList(place: Int32Array, scale: Float64Array, count: number, list: number, kept: Int32Array): Int32Array {
     // each test made at every call (the first list kept past an analysis came after V8 optimised this: a deopt)
     const otherList = list !== this.listKey, otherCount = count !== this.listCount, reanalysed = this.listAnalysis !== this.version, otherKept = kept !== this.keptKey;
-    if (otherList || otherCount || reanalysed || otherKept) this.toArenaList(place, count, list, kept);
+    if (otherList || otherCount || reanalysed || otherKept) this.toArenaList(place, scale, count, list, kept);
     this.val.fill(0);
     this.sinkView.fill(0);
     return this.dest;
@@ -304,17 +309,17 @@ export class PatternLU {
 
   /**
    * `refactor` of the matrix written through `placeList`'s places (`entries`, the list's row-major
-   * indices), its kept entries put in place first: the same values in the same places as
-   * `refactor` puts them from the n² matrix, so the same factors to the bit, and the same
-   * declines — a nonzero in a sink (the entry outside the pattern seen for the next analysis),
-   * the pivot floor from the largest |x| written.
+   * indices), its kept entries put in place and every entry scaled first (lu-wasm.ts scan): the
+   * same values in the same places as `refactor` puts them from the n² matrix, so the same
+   * factors to the bit, and the same declines — a nonzero in a sink (the entry outside the
+   * pattern seen for the next analysis), the pivot floor from the largest |x|.
    */
   refactorPlaced(entries: Int32Array, relativeTolerance: number): boolean {
     this.declinedOutside = false;
     const scale = this.arena.scan(this.rowStart[this.n], this.sinkCount, this.keptCount);
     if (scale < 0) {
-      const sink = this.sinkView, sinkEntry = this.sinkEntry;
-      for (let k = 0; k < this.sinkCount; k++) if (sink[k] !== 0) this.seen[entries[sinkEntry[k]]] = 1;
+      const sink = this.sinkView, sinkScale = this.sinkScale, sinkEntry = this.sinkEntry;
+      for (let k = 0; k < this.sinkCount; k++) if (sink[k] * sinkScale[k] !== 0) this.seen[entries[sinkEntry[k]]] = 1;
       this.declinedOutside = true;
       return false;
     }

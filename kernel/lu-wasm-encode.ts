@@ -1,7 +1,7 @@
 /**
  * Just enough of the WebAssembly binary format to write the sparse LU's two loops
  * (lu-wasm.ts) by hand: LEB128 numbers, sections, one imported memory, functions of i32 and
- * f64 locals, and the handful of instructions they use. Hand-written because the loops are a
+ * f64 locals (v128: two f64 lanes), and the handful of instructions they use. Hand-written because the loops are a
  * few dozen instructions and the project has no compiler to WebAssembly; the module is under
  * 3 kB (2.7 kB with the large systems' variants of the loops), so it compiles synchronously
  * anywhere (browsers allow that up to 4 kB).
@@ -14,7 +14,7 @@ export const V128 = 0x7b;
 /** Instruction opcodes used (the WebAssembly core specification's numbering). */
 export const op = {
   block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, return: 0x0f,
-  localGet: 0x20, localSet: 0x21,
+  localGet: 0x20, localSet: 0x21, localTee: 0x22,
   i32Load: 0x28, f64Load: 0x2b, f64Store: 0x39,
   i32Const: 0x41, f64Const: 0x44,
   i32Eqz: 0x45, i32Eq: 0x46, i32LtS: 0x48, i32LtU: 0x49, i32GtU: 0x4b, i32GeS: 0x4e, i32GeU: 0x4f,
@@ -25,7 +25,7 @@ export const op = {
 
 /** 128-bit SIMD instructions (the 0xfd prefix, then the opcode as LEB128): two f64 lanes. */
 export const simd = {
-  v128Or: 0x50, v128AnyTrue: 0x53, f64x2Ne: 0x48, f64x2ExtractLane: 0x21, f64x2Abs: 0xec, f64x2Pmax: 0xf7,
+  v128Or: 0x50, v128AnyTrue: 0x53, f64x2Ne: 0x48, f64x2ExtractLane: 0x21, f64x2Abs: 0xec, f64x2Mul: 0xf2, f64x2Pmax: 0xf7,
 } as const;
 export const v128 = (opcode: number): number[] => [0xfd, ...uleb(opcode)];
 
@@ -72,6 +72,8 @@ export const loadF64 = (offset = 0): number[] => [op.f64Load, 3, ...uleb(offset)
 export const storeF64 = (): number[] => [op.f64Store, 3, 0];
 /** v128.load (alignment hint 8 bytes: the arena's doubles are 8-aligned, not 16). */
 export const loadV128 = (offset = 0): number[] => [...v128(0x00), 3, ...uleb(offset)];
+export const storeV128 = (offset = 0): number[] => [...v128(0x0b), 3, ...uleb(offset)];
+export const tee = (i: number): number[] => [op.localTee, ...uleb(i)];
 
 /** The byte address base + index × 2^shift (index: instructions leaving an i32). */
 export const address = (base: number, index: number[], shift: number): number[] => [...get(base), ...index, ...i32(shift), op.i32Shl, op.i32Add];

@@ -14,7 +14,7 @@
  * Each PatternLU has its own memory (`LUArena`); its arrays live there, laid out per analysis.
  */
 import { InternalError } from './errors';
-import { F64, I32, V128, VOID, address, f64, get, i32, loadF64, loadI32, loadV128, op, set, simd, storeF64, v128, wasmModule, type WasmFunction } from './lu-wasm-encode';
+import { F64, I32, V128, VOID, address, f64, get, i32, loadF64, loadI32, loadV128, op, set, simd, storeF64, storeV128, tee, v128, wasmModule, type WasmFunction } from './lu-wasm-encode';
 
 // solve's locals
 const S = { n: 0, rowStart: 1, diagPos: 2, rowOf: 3, colOf: 4, val: 5, yAt: 6, y: 7, b: 8, scale: 9, inv: 10, k: 11, at: 12, cp: 13, end: 14, r: 15, s: 16, x: 17, s1: 18, s2: 19, s3: 20 } as const;
@@ -181,22 +181,35 @@ function eliminateOf(reciprocal: boolean): WasmFunction {
 }
 
 // scan's locals
-const C = { val: 0, count: 1, sink: 2, sinks: 3, keptValue: 4, keptPlace: 5, kept: 6, p: 7, end: 8, q: 9, m0: 10, m1: 11, m2: 12, m3: 13, nz: 14, zero: 15, scale: 16, a: 17 } as const;
+const C = {
+  val: 0, valScale: 1, count: 2, sink: 3, sinkScale: 4, sinks: 5, keptValue: 6, keptPlace: 7, kept: 8,
+  p: 9, end: 10, q: 11, m0: 12, m1: 13, m2: 14, m3: 15, nz: 16, zero: 17, x: 18, scale: 19, a: 20,
+} as const;
 
-/** m = pmax(m, |the pair at p + offset|): the larger lane by lane, a NaN never taken (as `a > m ? a : m`). */
-const pairMax = (m: number, offset: number): number[] => [...get(m), ...get(C.p), ...loadV128(offset), ...v128(simd.f64x2Abs), ...v128(simd.f64x2Pmax), ...set(m)];
+/** The pair at p + offset times its scales' (at q + offset), stored back; m = pmax(m, |it|): the larger lane by lane, a NaN never taken (as `a > m ? a : m`). */
+const pairScaled = (m: number, offset: number): number[] => [
+  ...get(C.p), ...get(C.p), ...loadV128(offset), ...get(C.q), ...loadV128(offset), ...v128(simd.f64x2Mul), ...tee(C.x), ...storeV128(offset),
+  ...get(m), ...get(C.x), ...v128(simd.f64x2Abs), ...v128(simd.f64x2Pmax), ...set(m),
+];
+
+/** p and q (stepping alongside) past `bytes`. */
+const step = (bytes: number): number[] => [...get(C.p), ...i32(bytes), op.i32Add, ...set(C.p), ...get(C.q), ...i32(bytes), op.i32Add, ...set(C.q)];
+
+/** p + bytes > end: the loop's way out. */
+const pastEnd = (bytes: number): number[] => [...get(C.p), ...i32(bytes), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1];
 
 /**
- * scan(val, count, sink, sinks, keptValue, keptPlace, kept) → the largest |val[i]| of the
- * `count` at val, or −1 when one of the `sinks` doubles at sink is nonzero (NaN included): what
- * a gather of the compact list found as it wrote it (lu-refactor.ts `refactorPlaced`; the
- * writers put each entry outside the pattern into a sink of its own). First the `kept` entries
- * go to their places (keptValue[k] to the byte address keptPlace[k]: the caller's entries
- * that change seldom, written once into the arena). The maximum two lanes at a time, into
- * four maxima (exact in any order; four chains a quarter as long), then the odd last one.
+ * scan(val, valScale, count, sink, sinkScale, sinks, keptValue, keptPlace, kept) → the largest
+ * |x| of the `count` factor entries, or −1 when a sink is nonzero (NaN included): what a
+ * gather of the compact list found as it wrote it, scaled (lu-refactor.ts `refactorPlaced`; the
+ * writers put each entry unscaled in its place, one outside the pattern in a sink of its own).
+ * First the `kept` entries go to their places (keptValue[k] to the byte address keptPlace[k]:
+ * the caller's entries that change seldom, written once into the arena); then each entry is
+ * multiplied by its scale (valScale[i], sinkScale[k]: D_i D_j, the gather's products) in place.
+ * Two lanes at a time, the maximum into four (exact in any order; chains a quarter as long).
  */
 const scan: WasmFunction = {
-  name: 'scan', params: [I32, I32, I32, I32, I32, I32, I32], results: [F64], locals: [[3, I32], [6, V128], [2, F64]],
+  name: 'scan', params: Array(9).fill(I32), results: [F64], locals: [[3, I32], [7, V128], [2, F64]],
   body: [
     ...get(C.keptPlace), ...set(C.p), ...address(C.keptPlace, get(C.kept), 2), ...set(C.end), ...get(C.keptValue), ...set(C.q),
     op.block, VOID, op.loop, VOID,
@@ -204,36 +217,33 @@ const scan: WasmFunction = {
     ...get(C.p), ...loadI32(), ...get(C.q), ...loadF64(), ...storeF64(),
     ...get(C.p), ...i32(4), op.i32Add, ...set(C.p), ...get(C.q), ...i32(8), op.i32Add, ...set(C.q),
     op.br, 0, op.end, op.end,
-    ...get(C.val), ...set(C.p), ...address(C.val, get(C.count), 3), ...set(C.end),
-    // eight doubles a pass while eight are left, then two
+    // the factor entries: eight a pass while eight are left, then two, then the odd last one
+    ...get(C.val), ...set(C.p), ...get(C.valScale), ...set(C.q), ...address(C.val, get(C.count), 3), ...set(C.end),
     op.block, VOID, op.loop, VOID,
-    ...get(C.p), ...i32(64), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1,
-    ...pairMax(C.m0, 0), ...pairMax(C.m1, 16), ...pairMax(C.m2, 32), ...pairMax(C.m3, 48),
-    ...get(C.p), ...i32(64), op.i32Add, ...set(C.p),
+    ...pastEnd(64), ...pairScaled(C.m0, 0), ...pairScaled(C.m1, 16), ...pairScaled(C.m2, 32), ...pairScaled(C.m3, 48), ...step(64),
     op.br, 0, op.end, op.end,
     op.block, VOID, op.loop, VOID,
-    ...get(C.p), ...i32(16), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1,
-    ...pairMax(C.m0, 0),
-    ...get(C.p), ...i32(16), op.i32Add, ...set(C.p),
+    ...pastEnd(16), ...pairScaled(C.m0, 0), ...step(16),
     op.br, 0, op.end, op.end,
     ...get(C.m0), ...get(C.m1), ...v128(simd.f64x2Pmax), ...get(C.m2), ...get(C.m3), ...v128(simd.f64x2Pmax), ...v128(simd.f64x2Pmax), ...set(C.m0),
     ...get(C.m0), ...v128(simd.f64x2ExtractLane), 0, ...set(C.scale),
     ...get(C.m0), ...v128(simd.f64x2ExtractLane), 1, ...set(C.a),
     ...get(C.a), ...get(C.scale), op.f64Gt, op.if, VOID, ...get(C.a), ...set(C.scale), op.end,
     ...get(C.p), ...get(C.end), op.i32LtU, op.if, VOID,
+    ...get(C.p), ...get(C.p), ...loadF64(), ...get(C.q), ...loadF64(), op.f64Mul, ...storeF64(),
     ...get(C.p), ...loadF64(), op.f64Abs, ...set(C.a),
     ...get(C.a), ...get(C.scale), op.f64Gt, op.if, VOID, ...get(C.a), ...set(C.scale), op.end,
     op.end,
-    // the sinks: any lane ≠ 0 (`zero` is never set: a local starts as zeros)
-    ...get(C.sink), ...set(C.p), ...address(C.sink, get(C.sinks), 3), ...set(C.end),
+    // the sinks: any lane's product ≠ 0 (`zero` is never set: a local starts as zeros)
+    ...get(C.sink), ...set(C.p), ...get(C.sinkScale), ...set(C.q), ...address(C.sink, get(C.sinks), 3), ...set(C.end),
     op.block, VOID, op.loop, VOID,
-    ...get(C.p), ...i32(16), op.i32Add, ...get(C.end), op.i32GtU, op.brIf, 1,
-    ...get(C.nz), ...get(C.p), ...loadV128(), ...get(C.zero), ...v128(simd.f64x2Ne), ...v128(simd.v128Or), ...set(C.nz),
-    ...get(C.p), ...i32(16), op.i32Add, ...set(C.p),
+    ...pastEnd(16),
+    ...get(C.nz), ...get(C.p), ...loadV128(), ...get(C.q), ...loadV128(), ...v128(simd.f64x2Mul), ...get(C.zero), ...v128(simd.f64x2Ne), ...v128(simd.v128Or), ...set(C.nz),
+    ...step(16),
     op.br, 0, op.end, op.end,
     ...get(C.nz), ...v128(simd.v128AnyTrue), op.if, VOID, ...f64(-1), op.return, op.end,
     ...get(C.p), ...get(C.end), op.i32LtU, op.if, VOID,
-    ...get(C.p), ...loadF64(), ...f64(0), op.f64Ne, op.if, VOID, ...f64(-1), op.return, op.end,
+    ...get(C.p), ...loadF64(), ...get(C.q), ...loadF64(), op.f64Mul, ...f64(0), op.f64Ne, op.if, VOID, ...f64(-1), op.return, op.end,
     op.end,
     ...get(C.scale),
   ],
@@ -250,10 +260,11 @@ export interface ArenaLayout {
   /** The split elimination's reciprocal pivots; each factor entry's y[col[e]] address (the solve's). */
   inv: number; yAt: number;
   /**
-   * A compact list's (after the analysis's arrays; lu-refactor.ts placeList): the sinks of its
-   * entries outside the pattern, and its kept entries' values and places (scan).
+   * A compact list's (after the analysis's arrays; lu-refactor.ts placeList): each factor
+   * entry's scale, the sinks of its entries outside the pattern and their scales, and its kept
+   * entries' values and places (scan).
    */
-  sink: number; keptValue: number; keptPlace: number;
+  valScale: number; sink: number; sinkScale: number; keptValue: number; keptPlace: number;
 }
 
 /**
@@ -270,8 +281,8 @@ export class LUArena {
   /** Each [exact, split]: the JavaScript's operations in its order, or the reordered sweeps (lu-refactor.ts, large systems). */
   private solveFns!: [Solve, Solve];
   private eliminateFns!: [Eliminate, Eliminate];
-  private scanFn!: (val: number, count: number, sink: number, sinks: number, keptValue: number, keptPlace: number, kept: number) => number;
-  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, sink: 0, keptValue: 0, keptPlace: 0 };
+  private scanFn!: (val: number, valScale: number, count: number, sink: number, sinkScale: number, sinks: number, keptValue: number, keptPlace: number, kept: number) => number;
+  at: ArenaLayout = { rowStart: 0, diagPos: 0, rowOf: 0, colOf: 0, col: 0, target: 0, val: 0, y: 0, b: 0, scale: 0, inv: 0, yAt: 0, valScale: 0, sink: 0, sinkScale: 0, keptValue: 0, keptPlace: 0 };
   /** The end of the analysis's arrays (a compact list goes after it). */
   private top = 0;
 
@@ -298,16 +309,17 @@ export class LUArena {
     this.at = {
       val: take(8 * count), y: take(8 * n), b: take(8 * n), scale: take(8 * n), inv: take(8 * n),
       rowStart: take(4 * (n + 1)), diagPos: take(4 * n), rowOf: take(4 * n), colOf: take(4 * n), col: take(4 * count), yAt: take(4 * count), target: take(4 * updates),
-      sink: top, keptValue: top, keptPlace: top,
+      valScale: top, sink: top, sinkScale: top, keptValue: top, keptPlace: top,
     };
     this.top = top;
     return this.fit(top, 0);
   }
 
-  /** Place a list's `sinks` and `kept` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
-  list(sinks: number, kept: number): ArrayBuffer {
+  /** Place a list's scales for the `count` factor entries, its `sinks` and `kept` entries after the analysis's arrays (which stay where they are); the buffer to view them in. */
+  list(count: number, sinks: number, kept: number): ArrayBuffer {
     const at = this.at;
-    at.sink = this.top; at.keptValue = at.sink + 8 * sinks; at.keptPlace = at.keptValue + 8 * kept;
+    at.valScale = this.top; at.sink = at.valScale + 8 * count; at.sinkScale = at.sink + 8 * sinks;
+    at.keptValue = at.sinkScale + 8 * sinks; at.keptPlace = at.keptValue + 8 * kept;
     return this.fit(at.keptPlace + 4 * kept, this.top);
   }
 
@@ -321,10 +333,10 @@ export class LUArena {
     return this.memory.buffer;
   }
 
-  /** The `kept` entries put in place, then the largest |x| of the `count` factor entries, or −1 when one of the `sinks` is nonzero (scan). */
+  /** The `kept` entries put in place and every entry scaled, then the largest |x| of the `count` factor entries, or −1 when one of the `sinks` is nonzero (scan). */
   scan(count: number, sinks: number, kept: number): number {
     const a = this.at;
-    return this.scanFn(a.val, count, a.sink, sinks, a.keptValue, a.keptPlace, kept);
+    return this.scanFn(a.val, a.valScale, count, a.sink, a.sinkScale, sinks, a.keptValue, a.keptPlace, kept);
   }
 
   /** The elimination on the laid-out arrays; false for a multiplier beyond `limit` or a pivot at or below `floor`. */

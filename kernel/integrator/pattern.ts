@@ -14,30 +14,24 @@ import type { PlacedList } from '../lu-ordered';
 /**
  * Where `writeDynamic` and `addRows` write the matrix: the bodies' blocks at out[body[36 b + q]],
  * the force places outside them at out[outside[k]], the rows' entries and their transpose at
- * out[lower[q]] and out[upper[q]], each value times its scale there. The pattern's own list
- * (`plain`): the places in `values`, every scale 1 (x × 1 is x). In place of the factors
- * (`directTo`): lu-ordered.ts placeCompact's places and D_i D_j, so that no gather follows.
+ * out[lower[q]] and out[upper[q]]. The pattern's own list (`plain`): the places in `values`.
+ * In place of the factors (`directTo`): lu-ordered.ts placeCompact's places, so that no
+ * gather follows (the LU scales each entry where it lies).
  */
 export class CompactTarget {
   out: Float64Array = new Float64Array(0);
   /**
-   * (0 − inv (K + γ'C)) × its scale at each outside place, for the products' renewal
-   * `outsideOf` (−1: none since the places changed). `outsideKept`: they stay there and the LU
-   * puts them in place at each refactor (placeCompact's `kept`); else writeDynamic writes them.
+   * 0 − inv (K + γ'C) at each outside place, for the products' renewal `outsideOf` (−1: none
+   * since the places changed). `outsideKept`: they stay there and the LU puts them in place at
+   * each refactor (placeCompact's `kept`: its arena); else writeDynamic writes them.
    */
   outsideValues: Float64Array;
   outsideOf = -1;
   outsideKept = false;
-  /** The PlacedList version the places and scales were composed from (−1: none). */
+  /** The PlacedList version the places were composed from (−1: none). */
   version = -1;
 
-  constructor(
-    readonly body: Int32Array, readonly bodyScale: Float64Array,
-    readonly outside: Int32Array, readonly outsideScale: Float64Array,
-    readonly lower: Int32Array, readonly upper: Int32Array,
-    /** The rows' scales: the lower entry's D_(n+k) D_c is the upper's D_c D_(n+k) (a product is the same either way round). */
-    readonly rowScale: Float64Array,
-  ) {
+  constructor(readonly body: Int32Array, readonly outside: Int32Array, readonly lower: Int32Array, readonly upper: Int32Array) {
     this.outsideValues = new Float64Array(outside.length);
   }
 }
@@ -120,31 +114,31 @@ export class IterationPattern {
     this.kcTo.forEach((place, e) => { const q = owner.get(place); if (q === undefined) outside.push(e); else bodyKc[q] = e; });
     this.bodyKc = shared ? null : bodyKc;
     this.kcOutside = Int32Array.from(outside);
-    const ones = (k: number): Float64Array => new Float64Array(k).fill(1), b = this.bodyAt.length, o = outside.length, r = lower.length;
     this.keptEntries = Int32Array.from(outside, (e) => this.kcTo[e]);
-    this.plain = new CompactTarget(this.bodyAt, ones(b), this.keptEntries, ones(o), this.jLower, this.jUpper, ones(r));
+    this.plain = new CompactTarget(this.bodyAt, this.keptEntries, this.jLower, this.jUpper);
     this.plain.out = this.values;
-    this.direct = new CompactTarget(new Int32Array(b), new Float64Array(b), new Int32Array(o), new Float64Array(o), new Int32Array(r), new Int32Array(r), new Float64Array(r));
+    const r = lower.length;
+    this.direct = new CompactTarget(new Int32Array(this.bodyAt.length), new Int32Array(outside.length), new Int32Array(r), new Int32Array(r));
     this.direct.outsideKept = true;
   }
 
   /**
-   * The target in place of the factors: placeCompact's places and scales composed with the
-   * list's (again when they changed), the outside force places its `kept` (keptEntries).
+   * The target in place of the factors: placeCompact's places composed with the list's (again
+   * when they changed), the outside force places its `kept` (keptEntries, in the LU's arena).
    */
   directTo(placed: PlacedList): CompactTarget {
     const t = this.direct, stale = t.version !== placed.version;
     t.out = placed.memory; t.outsideValues = placed.kept;
-    if (stale) this.compose(t, placed.place, placed.scale, placed.version);
+    if (stale) this.compose(t, placed.place, placed.version);
     return t;
   }
 
-  /** t's places and scales: entry e of the list at place[e] times scale[e]. */
-  private compose(t: CompactTarget, place: Int32Array, scale: Float64Array, version: number): void {
+  /** t's places: entry e of the list at place[e]. */
+  private compose(t: CompactTarget, place: Int32Array, version: number): void {
     const p = this.plain;
-    for (let q = 0; q < p.body.length; q++) { t.body[q] = place[p.body[q]]; t.bodyScale[q] = scale[p.body[q]]; }
-    for (let k = 0; k < p.outside.length; k++) { t.outside[k] = place[p.outside[k]]; t.outsideScale[k] = scale[p.outside[k]]; }
-    for (let q = 0; q < p.lower.length; q++) { t.lower[q] = place[p.lower[q]]; t.upper[q] = place[p.upper[q]]; t.rowScale[q] = scale[p.lower[q]]; }
+    for (let q = 0; q < p.body.length; q++) t.body[q] = place[p.body[q]];
+    for (let k = 0; k < p.outside.length; k++) t.outside[k] = place[p.outside[k]];
+    for (let q = 0; q < p.lower.length; q++) { t.lower[q] = place[p.lower[q]]; t.upper[q] = place[p.upper[q]]; }
     t.version = version;
     t.outsideOf = -1;
   }
@@ -173,34 +167,33 @@ export class IterationPattern {
    * The dynamic block written whole into t, no clear before it (bodyKc non-null): each body place
    * ((0 + scale G_b) + M_b) − inv (K + γ' C), a force place outside the bodies 0 − inv (K + γ' C):
    * the operations of `clear`, gyro's addBody(G, scale), factor's addBody(M, 1) and
-   * subtractForces in turn, so the same bits; each then times t's scale there. G: each body's 36
-   * at 36 b (a fixed body's unread).
+   * subtractForces in turn, so the same bits. G: each body's 36 at 36 b (a fixed body's unread).
    */
   writeDynamic(t: CompactTarget, G: Float64Array, scale: number, masses: readonly Float64Array[], bodySlot: Int32Array, K: Float64Array, C: Float64Array, inv: number, gammaP: number, derivatives: number): void {
     const kc = this.forceProducts(K, C, inv, gammaP, derivatives);
     this.writeOutside(t, kc);
-    const out = t.out, at = t.body, s = t.bodyScale, bodyKc = this.bodyKc!;
+    const out = t.out, at = t.body, bodyKc = this.bodyKc!;
     for (let b = 0; b < masses.length; b++) {
       if (bodySlot[b] < 0) continue;
       const M = masses[b], q0 = 36 * b;
       for (let q = 0; q < 36; q++) {
         const i = q0 + q, x = (0 + scale * G[i]) + M[q], e = bodyKc[i];
-        out[at[i]] = (e < 0 ? x : x - kc[e]) * s[i];
+        out[at[i]] = e < 0 ? x : x - kc[e];
       }
     }
   }
 
   /**
    * The force places outside the bodies (two fifths of writeDynamic's places, Session 17): their
-   * scaled values made again only when the products were renewed or t's places changed; then
-   * written, unless the LU puts them in place itself (`outsideKept`: in place of the factors,
-   * which each elimination overwrites).
+   * values made again only when the products were renewed or t's places changed; then written,
+   * unless the LU puts them in place itself (`outsideKept`: in place of the factors, which each
+   * elimination overwrites).
    */
   private writeOutside(t: CompactTarget, kc: Float64Array): void {
     const values = t.outsideValues, places = t.outside, out = t.out, kept = t.outsideKept;
     if (t.outsideOf !== this.kcVersion) {
-      const outside = this.kcOutside, s = t.outsideScale;
-      for (let k = 0; k < outside.length; k++) values[k] = (0 - kc[outside[k]]) * s[k];
+      const outside = this.kcOutside;
+      for (let k = 0; k < outside.length; k++) values[k] = 0 - kc[outside[k]];
       t.outsideOf = this.kcVersion;
     }
     if (!kept) for (let k = 0; k < places.length; k++) out[places[k]] = values[k];
@@ -220,7 +213,7 @@ export class IterationPattern {
 
   /** The active rows' Jacobian (as last evaluated) into t's bordering blocks. */
   addRows(t: CompactTarget, constraints: ConstraintRows): void {
-    constraints.writeActiveEntries(t.out, t.lower, t.upper, t.rowScale);
+    constraints.writeActiveEntries(t.out, t.lower, t.upper);
   }
 
   /** The assembled matrix written out into the row-major S (whose other entries are zero). */

@@ -361,18 +361,17 @@ export class ConstraintRows {
   }
 
   /**
-   * The active rows' entries, in forEachActiveEntry's order: entry q times scale[q] into
-   * out[lower[q]] and out[upper[q]] (a large iteration matrix's compact list and its transpose,
-   * pattern.ts; scale 1 there, or D_i D_j where they are the factors' places). The values
-   * `scatter` would have written, from the slab (`0 +`, as scatter's) or from J where a block's
-   * columns repeat (which `evaluate` writes either way): J itself unwritten.
+   * The active rows' entries, in forEachActiveEntry's order: entry q into out[lower[q]] and
+   * out[upper[q]] (a large iteration matrix's compact list and its transpose, pattern.ts).
+   * The values `scatter` would have written, from the slab (`0 +`, as scatter's) or from J
+   * where a block's columns repeat (which `evaluate` writes either way): J itself unwritten.
    */
-  writeActiveEntries(out: Float64Array, lower: Int32Array, upper: Int32Array, scale: Float64Array): void {
+  writeActiveEntries(out: Float64Array, lower: Int32Array, upper: Int32Array): void {
     const n = this.n, J = this.J, slab = this.slab, active = this.active, start = this.rowColumnStart, columns = this.rowColumnIndex, fromSlab = this.rowSlabIndex;
     if (this.allFromSlab && this.activeCount === this.count) {
       // every row active (active[k] = k, so q = e) and every entry in the slab (the car): one flat loop
       for (let e = 0, end = start[this.count]; e < end; e++) {
-        const value = (0 + slab[fromSlab[e]]) * scale[e];
+        const value = 0 + slab[fromSlab[e]];
         out[lower[e]] = value;
         out[upper[e]] = value;
       }
@@ -382,7 +381,7 @@ export class ConstraintRows {
       const row = active[k], base = row * n;
       for (let e = start[row], end = start[row + 1]; e < end; e++, q++) {
         const x = fromSlab[e];
-        const value = (x >= 0 ? 0 + slab[x] : J[base + columns[e]]) * scale[q];
+        const value = x >= 0 ? 0 + slab[x] : J[base + columns[e]];
         out[lower[q]] = value;
         out[upper[q]] = value;
       }
