@@ -5,7 +5,9 @@
  * dropped, never grown: a detached ArrayBuffer slows every typed array in V8) factoring and
  * solving as the plain elimination and sweeps do on the same pattern, bit for bit: for the
  * large system (SPLIT_MIN unknowns or more) the plain loops written out in the split loops'
- * order (reciprocal pivots, the row sums in four).
+ * order (reciprocal pivots, the row sums in four). The scan of a list written in place (its
+ * kept entries put in place, each entry scaled, the largest |x|, a nonzero sink) against the
+ * same written out one entry at a time.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -13,6 +15,7 @@ import { sleb, uleb } from '../../kernel/lu-wasm-encode';
 import { PatternLU, SPLIT_MIN } from '../../kernel/lu-refactor';
 import { LU } from '../../kernel/linalg';
 import { OrderedLU, minimumDegreeOrder } from '../../kernel/lu-ordered';
+import { LUArena } from '../../kernel/lu-wasm';
 import { rng } from '../util/rng';
 
 /** LEB128 back to a number (signed: sign-extended from the last group's bit 6). */
@@ -119,5 +122,39 @@ describe('the sparse LU\'s WebAssembly', () => {
     const b = Float64Array.from({ length: N }, () => r() - 0.5), x = b.slice(), y = b.slice();
     compact.solve(x); plain.solve(y);
     expect(Array.from(x)).toEqual(Array.from(y));
+  });
+
+  it('scans a list written in place as one entry at a time: kept entries placed, products stored, the largest |x|, a nonzero sink', () => {
+    const r = rng(13);
+    for (const [count, sinks, kept] of [[0, 0, 0], [1, 1, 0], [7, 3, 2], [8, 0, 5], [9, 5, 1], [250, 17, 40], [251, 16, 41]]) {
+      for (const trial of ['plain', 'NaN', 'sink', 'NaN sink', 'kept sink']) {
+        const arena = new LUArena();
+        arena.layout(3, count, 1);
+        const buf = arena.list(count, sinks, kept), at = arena.at;
+        const val = new Float64Array(buf, at.val, count), valScale = new Float64Array(buf, at.valScale, count);
+        const sink = new Float64Array(buf, at.sink, sinks), sinkScale = new Float64Array(buf, at.sinkScale, sinks);
+        const keptValue = new Float64Array(buf, at.keptValue, kept), keptPlace = new Int32Array(buf, at.keptPlace, kept);
+        // a quarter exact zeros (+0 and −0), scales powers of two, kept entries over distinct factor places (or the last sink)
+        for (let i = 0; i < count; i++) { val[i] = r() < 0.25 ? (r() < 0.5 ? 0 : -0) : (r() - 0.5) * 2 ** Math.floor(20 * r() - 10); valScale[i] = 2 ** Math.floor(8 * r() - 4); }
+        for (let k = 0; k < sinks; k++) sinkScale[k] = 2 ** Math.floor(8 * r() - 4);
+        for (let k = 0; k < kept; k++) { keptValue[k] = r() - 0.5; keptPlace[k] = at.val + 8 * ((k * 7) % count); }
+        if (trial === 'NaN' && count) val[count - 1] = NaN;
+        if (trial === 'sink' && sinks) sink[(sinks * 3) >> 2] = 1e-300;
+        if (trial === 'NaN sink' && sinks) sink[sinks - 1] = NaN;
+        if (trial === 'kept sink' && sinks && kept) keptPlace[kept - 1] = at.sink + 8 * (sinks - 1);
+        // one at a time: the kept values placed, x = v · s stored, the largest |x| (a NaN never larger), any sink's product ≠ 0
+        const mem = new Float64Array(buf), want = val.slice();
+        for (let k = 0; k < kept; k++) { const a = keptPlace[k]; if (a < at.sink) want[(a - at.val) / 8] = keptValue[k]; }
+        let largest = 0;
+        for (let i = 0; i < count; i++) { want[i] *= valScale[i]; const a = Math.abs(want[i]); if (a > largest) largest = a; }
+        const sinkAfter = sink.slice();
+        for (let k = 0; k < kept; k++) if (keptPlace[k] >= at.sink) sinkAfter[(keptPlace[k] - at.sink) / 8] = keptValue[k];
+        const nonzeroSink = Array.from(sinkAfter).some((x, k) => x * sinkScale[k] !== 0);
+        const got = arena.scan(count, sinks, kept);
+        expect(got, `${count} entries, ${trial}`).toBe(nonzeroSink ? -1 : largest);
+        for (let i = 0; i < count; i++) expect(Object.is(mem[at.val / 8 + i], want[i]), `${count} entries, ${trial}: entry ${i}`).toBe(true);
+        if (trial.endsWith('sink') && sinks && (trial !== 'kept sink' || kept)) expect(nonzeroSink).toBe(true);
+      }
+    }
   });
 });
