@@ -11,7 +11,8 @@
  * then each piece of an evaluation — the rows with their Jacobian (ConstraintRows.evaluate as a
  * Newton iteration calls it), Jᵀλ, the forces' Q, the gyroscopic force, the dynamic residual, a
  * solve with the kept factors, a refactor's assembly of the compact matrix (the rows' entries, the dynamic
- * block with K and C's products kept), a retraction with its followProduct, the whole refactor (assembly and factors) — runs 2000 times in a loop, the checkouts in
+ * block with K and C's products kept), a retraction with its followProduct, a whole refactor
+ * (the matrix's assembly and its factors) — runs 2000 times in a loop, the checkouts in
  * turn (who goes first alternating), CPU time (process.cpuUsage); prints the medians in µs a
  * call (A: OTHER_CHECKOUT, B: this one) and of the rounds' B/A. Each checkout's sources are
  * bundled by esbuild (packages left as imports) into node_modules/.cache/vehicle-sim-pieces/ of

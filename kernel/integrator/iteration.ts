@@ -249,9 +249,9 @@ export class IterationSystem {
 
   /**
    * `factor` of a fused compact matrix (a whole car): written straight into the factors' places
-   * (times D) where the LU refactors on its kept pattern, so that no list is copied or gathered;
-   * else into the list for factorCompact. A refactor there that declines has the list written
-   * after all, for the pivoting LU. The same matrix either way, so the same factors to the bit.
+   * (the LU scales them there) where it refactors on its kept pattern, so that no list is copied
+   * or gathered; else into the list for factorCompact. A refactor there that declines has the
+   * list written after all, for the pivoting LU. The same matrix either way: the same factors.
    */
   private factorFused(p: IterationPattern, inv: number, gammaP: number, constraints: ConstraintRows): boolean {
     const lu = this.luNonzero, N = p.N, placed = lu.placeCompact(p.entries, N, p.keptEntries);

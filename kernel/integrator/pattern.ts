@@ -4,7 +4,8 @@
  * active rows' Jacobian with its transpose. A car's matrix (288 unknowns) has ~4.5k such
  * entries of 83k: it is assembled into a compact array of those entries alone (`values`,
  * entry e at row-major place entries[e]) and refactored from it (lu-ordered.ts factorCompact),
- * so that neither the assembly nor the refactor's gather touches the 660 kB n² matrix.
+ * or written straight into the factors' places (CompactTarget), so that neither the assembly
+ * nor the refactor touches the 660 kB n² matrix.
  * Each entry gets the dense loops' own operations, in the same order, so the matrix is the
  * same to the bit; an entry outside the pattern stays an exact zero.
  */
