@@ -117,8 +117,8 @@ export class OrderedLU {
   /**
    * `factor` of the matrix whose entry at row-major index entries[e] is values[e], every other
    * entry zero (an iteration matrix assembled on its pattern, integrator/pattern.ts): an
-   * equilibrated refactor on the kept pattern writes the list's entries, scaled, into the
-   * factors' places (placeCompact) and refactors there; otherwise (the first factorisation, a
+   * equilibrated refactor on the kept pattern writes the list's entries into the factors'
+   * places (placeCompact; scaled there) and refactors there; otherwise (the first factorisation, a
    * refactor that declined) the matrix is written out into `dense` (n × n, zero off the list's
    * entries) and factored from there. The same factors, bit for bit, as
    * `factor(dense, n, relativeTolerance, entries, entries.length)`.
