@@ -150,6 +150,7 @@ export class IterationSystem {
     this.luSmall.usePattern(N, small);
     this.keptDerivatives = false;
     this.blockN = -1;
+    this.listStale = false;
   }
 
   /** Rotation matrices the caller makes at every state it asks `residual` at (the forces read them: ForceSet.assemble). */
