@@ -8,6 +8,7 @@
  * scalar's step as δ·scale.
  */
 import type { Dual } from './dual';
+import type { TurnedGroup, TurnedMember } from './turned-group';
 import { POSE_SIZE, poseDistance, retract, type ReadonlyPose } from './pose';
 import { ArgumentError, InternalError } from './errors';
 
@@ -57,6 +58,12 @@ export interface ResidualBlock {
    * instead of once per block that touches it.
    */
   evaluateTurned?(state: Float64Array, offsets: Int32Array, RA: Float64Array, RB: Float64Array, residual: Float64Array, jacobian: Float64Array | null): void;
+  /**
+   * Optional, beside evaluateTurned: one evaluator for the blocks of this kind the integrator's
+   * rows evaluate with shared rotations (kernel/turned-group.ts), called on one of them with all;
+   * null where it cannot take them (each is then evaluated by evaluateTurned).
+   */
+  groupTurned?(members: readonly TurnedMember[]): TurnedGroup | null;
   /**
    * Optional: the rows of the last `evaluate` as duals (their tangents when it ran in tangent
    * mode, kernel/dual.ts withTangents): how a gradient reads a block's second derivatives.
