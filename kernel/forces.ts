@@ -52,6 +52,14 @@ export interface ForceBlock {
    * rotation matrix made at this state already (SharedTurns), or null to make it.
    */
   addWeight?(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void;
+  /**
+   * Optional, for a block on poses alone: its Q added straight into the set's Q, its velocities
+   * read from the set's whole `velocity`, at `slots` (ForceSet calls it where every slot is free
+   * and each pose's six are in order: pose k's from slots[6k]): `evaluate`'s values, each added
+   * once as the set's scatter adds them, with no gather and no local Q. False where the block
+   * cannot now (tangent mode: its duals are read): nothing added, ForceSet evaluates it.
+   */
+  addForces?(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, slots: Int32Array, Q: Float64Array): boolean;
   /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
@@ -92,6 +100,8 @@ interface Entry {
   slots: Int32Array;
   /** A block with addWeight on a moving pose, its six slots in order (gravity): Q added straight into the set's. */
   weight: ForceBlock | null;
+  /** A block with addForces whose slots are all free, each pose's in order (springs, the bushing, tyres): likewise. */
+  adds: ForceBlock | null;
   /** Its pose's place among the last SharedTurns' (`turnsOf`), −1: none. */
   turn: number;
 }
@@ -151,7 +161,11 @@ export class ForceSet {
       }
       maxLocal = Math.max(maxLocal, slots.length);
       const straight = slots.length === 6 && slots.every((s, k) => s >= 0 && s === slots[0] + k);
-      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block.addWeight ? block : null, turn: -1 };
+      const posesInOrder = slots.length === 6 * block.vars.length && slots.every((s, k) => s >= 0 && s === slots[k - (k % 6)] + (k % 6));
+      return {
+        block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block.addWeight ? block : null,
+        adds: posesInOrder && block.addForces ? block : null, turn: -1,
+      };
     });
     this.turnsOf = null;
     if (this.localQ.length < maxLocal) {
@@ -215,6 +229,8 @@ export class ForceSet {
       const e = entries[b], slots = e.slots, m = slots.length;
       // gravity (16 of a car's 25 blocks): its six values added in place, its pose's rotation shared where made
       if (!lk && e.weight !== null) { e.weight.addWeight!(state, e.offsets[0], turns !== null && e.turn >= 0 ? turns.views[e.turn] : null, Q, slots[0]); continue; }
+      // the springs, the bushing, the tyres: Q added in place, velocities read in place
+      if (!lk && e.adds !== null && e.adds.addForces!(state, e.offsets, velocity, t, slots, Q)) continue;
       const lcb = e.noC ? null : lc;
       // a velocity-free block (gravity: 16 of a car's 25) reads no velocity: none gathered for it
       e.block.evaluate(state, e.offsets, e.noC ? this.localV : this.gather(e, velocity), t, lq, lk, lcb, slots);

@@ -49,9 +49,9 @@ function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array
   got[0] = length;
 }
 
-/** The rate of lengthening at the geometry just computed, into got[1]. */
-function rateOf(e: PointToPointInput, velocity: Float64Array): void {
-  bodyVelocity(RA, velocity, 0, e.localA, va); bodyVelocity(RB, velocity, 6, e.localB, vb);
+/** The rate of lengthening at the geometry just computed, into got[1]: the bodies' twists at velocity[a ..], velocity[b ..]. */
+function rateOf(e: PointToPointInput, velocity: Float64Array, a: number, b: number): void {
+  bodyVelocity(RA, velocity, a, e.localA, va); bodyVelocity(RB, velocity, b, e.localB, vb);
   got[1] = unit[0] * (vb[0] - va[0]) + unit[1] * (vb[1] - va[1]) + unit[2] * (vb[2] - va[2]);
 }
 const got = new Float64Array(2);
@@ -60,13 +60,24 @@ const got = new Float64Array(2);
 export function pointToPointDissipation(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
   if (!e.damper) return 0;
   geometry(e, state, offsets);
-  rateOf(e, velocity);
+  rateOf(e, velocity, 0, 6);
   const rate = got[1];
   return e.damper.evaluate(rate, law)[0] * rate;
 }
 
 /** Q (12: body 0's (moment, force) in its axes, then body 1's) of the element at the state and velocities. */
 export function pointToPointValues(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array, Q: Float64Array): void {
+  for (let i = 0; i < 12; i++) Q[i] = 0;
+  addPointToPoint(e, state, offsets, velocity, Q, 0, 6);
+}
+
+/**
+ * Q added into Q at body 0's six slots from a and body 1's from b, its twists read at
+ * velocity[a ..] and velocity[b ..] (ForceBlock.addForces: a force set's whole Q and velocities;
+ * pointToPointValues: the element's own, zeroed). Each slot's term added once, as ForceSet adds
+ * the element's own Q (a +0 or −0 term leaves a sum from +0 as it was).
+ */
+export function addPointToPoint(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array, Q: Float64Array, a: number, b: number): void {
   geometry(e, state, offsets);
   const length = got[0];
   const oA = offsets[0], oB = offsets[1];
@@ -76,18 +87,18 @@ export function pointToPointValues(e: PointToPointInput, state: Float64Array, of
     tension = tension + law[0];
   }
   if (e.damper) {
-    rateOf(e, velocity);
+    rateOf(e, velocity, a, b);
     rate = got[1];
     e.damper.evaluate(rate, law);
     tension = tension + law[0];
   }
   e.last.length = length; e.last.rate = rate; e.last.tension = tension;
   force[0] = unit[0] * tension; force[1] = unit[1] * tension; force[2] = unit[2] * tension;
-  applyValues(Q, 0, RA, state, oA, pa, 1);
-  applyValues(Q, 6, RB, state, oB, pb, -1);
+  applyValues(Q, a, RA, state, oA, pa, 1);
+  applyValues(Q, b, RB, state, oB, pb, -1);
 }
 
-/** Body k's (Rᵀ(x − t) × F... as the dual pass: moment (x − t) × F, both read in the body's axes) into Q[b..b+5]. */
+/** Body k's (Rᵀ(x − t) × F... as the dual pass: moment (x − t) × F, both read in the body's axes) added into Q[b..b+5]. */
 function applyValues(Q: Float64Array, b: number, R: Float64Array, state: Float64Array, o: number, x: Float64Array, sign: number): void {
   const l0 = x[0] - state[o], l1 = x[1] - state[o + 1], l2 = x[2] - state[o + 2];
   const f0 = force[0], f1 = force[1], f2 = force[2];
@@ -95,7 +106,7 @@ function applyValues(Q: Float64Array, b: number, R: Float64Array, state: Float64
   for (let i = 0; i < 3; i++) {
     // (R e_i) = column i of R
     const c0 = R[i], c1 = R[3 + i], c2 = R[6 + i];
-    Q[b + 3 + i] = 0 + (c0 * f0 + c1 * f1 + c2 * f2) * sign;
-    Q[b + i] = 0 + (c0 * m0 + c1 * m1 + c2 * m2) * sign;
+    Q[b + 3 + i] = Q[b + 3 + i] + (c0 * f0 + c1 * f1 + c2 * f2) * sign;
+    Q[b + i] = Q[b + i] + (c0 * m0 + c1 * m1 + c2 * m2) * sign;
   }
 }
