@@ -26,7 +26,9 @@ export interface BushingValuesInput {
 }
 
 // scratch (single-threaded; never held across calls)
-const RA = new Float64Array(9), RB = new Float64Array(9);
+const ownA = new Float64Array(9), ownB = new Float64Array(9);
+/** The bodies' rotations in this call: the caller's (made at the state already) or made into ownA, ownB. */
+let RA: Float64Array = ownA, RB: Float64Array = ownB;
 const fa = new Float64Array(9), fb = new Float64Array(9);
 const oa = new Float64Array(3), ob = new Float64Array(3), sep = new Float64Array(3), vee = new Float64Array(3);
 const F = new Float64Array(3), M = new Float64Array(3);
@@ -55,18 +57,20 @@ function rates(b: BushingValuesInput, xi: Float64Array, sA: number, sB: number):
  */
 export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, velocity: Float64Array | null = null): void {
   for (let i = 0; i < 12; i++) Q[i] = 0;
-  addBushing(b, state, offsets, Q, 0, 6, velocity);
+  addBushing(b, state, offsets, Q, 0, 6, velocity, null, null);
 }
 
 /**
  * bushingValues' Q added into Q at A's six slots from sA and B's from sB, the twists (where
  * `velocity` is given: a body moves) at velocity[sA ..] and velocity[sB ..] (ForceBlock.addForces:
  * a force set's whole Q and velocities; bushingValues: the element's own, zeroed). Each slot's
- * term added once, as ForceSet adds the element's own Q.
+ * term added once, as ForceSet adds the element's own Q. turnA, turnB: the bodies' rotation
+ * matrices at this state where the caller has them (the same bits), or null.
  */
-export function addBushing(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, sA: number, sB: number, velocity: Float64Array | null): void {
-  rotationMatrix(RA, state, offsets[0] + 3);
-  rotationMatrix(RB, state, offsets[1] + 3);
+export function addBushing(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, sA: number, sB: number, velocity: Float64Array | null,
+  turnA: Float64Array | null, turnB: Float64Array | null): void {
+  RA = turnA ?? rotationMatrix(ownA, state, offsets[0] + 3);
+  RB = turnB ?? rotationMatrix(ownB, state, offsets[1] + 3);
   for (let i = 0; i < 3; i++) { turn(fa, 3 * i, RA, b.axesA[i]); turn(fb, 3 * i, RB, b.axesB[i]); }
   place(oa, RA, state, offsets[0], b.pointA);
   place(ob, RB, state, offsets[1], b.pointB);

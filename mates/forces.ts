@@ -74,9 +74,9 @@ export class PointToPointForce extends BodyForceBlock {
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
   /** ForceBlock.addForces: Q by hand added in place (outside tangent mode, where the duals are read). */
-  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array): boolean {
+  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnA: Float64Array | null, turnB: Float64Array | null): boolean {
     if (tangentMode()) return false;
-    addPointToPoint(this, state, offsets, velocity, Q, slots[0], slots[6]);
+    addPointToPoint(this, state, offsets, velocity, Q, slots[0], slots[6], turnA, turnB);
     return true;
   }
 
@@ -200,11 +200,11 @@ export class BushingForce extends BodyForceBlock {
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
   /** ForceBlock.addForces: Q by hand added in place (outside tangent mode), moving where a slot's velocity is not 0. */
-  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array): boolean {
+  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnA: Float64Array | null, turnB: Float64Array | null): boolean {
     if (tangentMode()) return false;
     let moving = false;
     for (let i = 0; i < 12; i++) if (velocity[slots[i]] !== 0) { moving = true; break; }
-    addBushing(this, state, offsets, Q, slots[0], slots[6], moving ? velocity : null);
+    addBushing(this, state, offsets, Q, slots[0], slots[6], moving ? velocity : null, turnA, turnB);
     return true;
   }
 

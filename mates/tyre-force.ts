@@ -82,9 +82,9 @@ export class TyreForce extends BodyForceBlock {
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
   /** ForceBlock.addForces: Q by hand added in place (this class's own compute, outside tangent mode). */
-  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array): boolean {
+  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnW: Float64Array | null, turnR: Float64Array | null): boolean {
     if (!this.byHand) return false;
-    addTyre(this, state, offsets, velocity, Q, slots[0], this.roadAt ? slots[6] : -1);
+    addTyre(this, state, offsets, velocity, Q, slots[0], this.roadAt ? slots[6] : -1, turnW, turnR);
     return true;
   }
 

@@ -26,7 +26,9 @@ export interface TyreValuesInput {
 }
 
 // scratch (single-threaded; never held across calls)
-const RW = new Float64Array(9), RR = new Float64Array(9);
+const ownW = new Float64Array(9), ownR = new Float64Array(9);
+/** The wheel's and the road part's rotations in this call: the caller's (made at the state already) or made into ownW, ownR (contact). */
+let RW: Float64Array = ownW, RR: Float64Array = ownR;
 const x = new Float64Array(3), r = new Float64Array(3);
 const v = new Float64Array(3);
 
@@ -39,9 +41,9 @@ const len = new Float64Array(4), load = new Float64Array(1);
  * inline). The centre, the axis and the rim's direction in registers (place's, turn's and
  * normalize's operations written here), the lengths by hypotInto.
  */
-function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): void {
+function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, turnW: Float64Array | null, turnR: Float64Array | null): void {
   const o = offsets[0];
-  rotationMatrix(RW, state, o + 3);
+  RW = turnW ?? rotationMatrix(ownW, state, o + 3);
   const R0 = RW[0], R1 = RW[1], R2 = RW[2], R3 = RW[3], R4 = RW[4], R5 = RW[5], R6 = RW[6], R7 = RW[7], R8 = RW[8];
   const ce = e.centreAt, ax = e.axisAt, p0 = ce[0], p1 = ce[1], p2 = ce[2], d0 = ax[0], d1 = ax[1], d2 = ax[2];
   const c0 = R0 * p0 + R1 * p1 + R2 * p2 + state[o];
@@ -66,7 +68,7 @@ function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<num
   let p = x2 * -1 + e.ground;
   const road = e.roadAt;
   if (road) {
-    rotationMatrix(RR, state, offsets[1] + 3);
+    RR = turnR ?? rotationMatrix(ownR, state, offsets[1] + 3);
     place(r, RR, state, offsets[1], road);
     p = p + r[2];
   }
@@ -115,17 +117,19 @@ function dampingTerm(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike
 export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array): void {
   const count = e.roadAt ? 12 : 6;
   for (let i = 0; i < count; i++) Q[i] = 0;
-  addTyre(e, state, offsets, xi, Q, 0, 6);
+  addTyre(e, state, offsets, xi, Q, 0, 6, null, null);
 }
 
 /**
  * The tyre's Q added into Q at the wheel's six slots from a and the road part's from b, their
  * twists read at xi[a ..] and xi[b ..] (ForceBlock.addForces: a force set's whole Q and
  * velocities; tyreValues: the element's own, zeroed), and the report in `e.last`. Off the
- * ground nothing is added (the zeros ForceSet added changed no sum from +0).
+ * ground nothing is added (the zeros ForceSet added changed no sum from +0). turnW, turnR: the
+ * wheel's and the road part's rotation matrices at this state where the caller has them, or null.
  */
-export function addTyre(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array, a: number, b: number): void {
-  contact(e, state, offsets);
+export function addTyre(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array, a: number, b: number,
+  turnW: Float64Array | null, turnR: Float64Array | null): void {
+  contact(e, state, offsets, turnW, turnR);
   const p = e.last.penetration;
   e.last.force = 0;
   let N = 0;
@@ -161,7 +165,7 @@ function apply(q: Float64Array, b: number, R: Float64Array, state: Float64Array,
 
 /** Stored energy ½ k p² (0 off the road), as TyreForce.potential. */
 export function tyrePotential(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
-  contact(e, state, offsets);
+  contact(e, state, offsets, null, null);
   const p = e.last.penetration;
   return p > 0 ? 0.5 * e.stiffness * p * p : 0;
 }

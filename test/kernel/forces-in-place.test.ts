@@ -10,6 +10,7 @@ import { GravityBlock } from '../../kernel/mass';
 import { ForceSet, type ForceBlock } from '../../kernel/forces';
 import { System } from '../../kernel/system';
 import { pose } from '../../kernel/pose';
+import { toMatrix } from '../../kernel/quat';
 import { BushingForce, LinearLaw, PointToPointForce, TyreForce } from '../../mates/forces';
 import { rng } from '../util/rng';
 
@@ -71,6 +72,25 @@ describe('force elements added in place', () => {
         // the scatter's values are not all zero: the elements pushed
         expect(want.some((x, i) => x !== 0 && i >= 6)).toBe(true);
       }
+    }
+  });
+
+  it('read the caller\'s rotations where given (SharedTurns), with the same Q', () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const { system, set, blocks } = model(seed);
+      const r = rng(200 + seed), n = set.size, velocity = Float64Array.from({ length: n }, () => r() - 0.5);
+      const moving = system.variables.filter((v) => v.kind === 'pose' && !v.fixed);
+      const offsets = Int32Array.from(moving, (v) => v.offset + 3);
+      const views = moving.map((v) => toMatrix(new Float64Array(9), system.state, v.offset + 3));
+      const want = scattered(system, set, blocks, velocity), Q = new Float64Array(n);
+      set.assemble(velocity, 0, Q, null, null, false, { offsets, views });
+      for (let i = 0; i < n; i++) expect(Object.is(Q[i], want[i]), `seed ${seed} slot ${i}`).toBe(true);
+      // the arm's matrix replaced by the identity: the spring's and the bushings' slots on the arm move, the road's and the chassis' gravity do not
+      views[moving.findIndex((v) => v.name === 'arm')].set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+      set.assemble(velocity, 0, Q, null, null, false, { offsets, views });
+      const arm = set.slotsOf(1)[6], road = set.slotsOf(3)[6];
+      expect(Q.subarray(arm, arm + 6).some((x, k) => x !== want[arm + k])).toBe(true);
+      for (let k = 0; k < 6; k++) expect(Q[road + k]).toBe(want[road + k]);
     }
   });
 
