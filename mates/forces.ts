@@ -73,9 +73,12 @@ export class PointToPointForce extends BodyForceBlock {
     if (!K && !C && !tangentMode()) { pointToPointValues(this, state, offsets, velocity, Q); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
-  /** ForceBlock.addForces: Q by hand added in place (outside tangent mode, where the duals are read). */
+  /**
+   * ForceBlock.addForces: Q by hand added in place (outside tangent mode, where the duals are
+   * read; this class's own evaluate only: a subclass's evaluate is not bypassed).
+   */
   addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnA: Float64Array | null, turnB: Float64Array | null): boolean {
-    if (tangentMode()) return false;
+    if (tangentMode() || this.constructor !== PointToPointForce) return false;
     addPointToPoint(this, state, offsets, velocity, Q, slots[0], slots[6], turnA, turnB);
     return true;
   }
@@ -199,9 +202,9 @@ export class BushingForce extends BodyForceBlock {
     if (!K && !C && !tangentMode()) { bushingValues(this, state, offsets, Q, atRest(velocity) ? null : velocity); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
-  /** ForceBlock.addForces: Q by hand added in place (outside tangent mode), moving where a slot's velocity is not 0. */
+  /** ForceBlock.addForces: Q by hand added in place (outside tangent mode; this class's own evaluate only), moving where a slot's velocity is not 0. */
   addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnA: Float64Array | null, turnB: Float64Array | null): boolean {
-    if (tangentMode()) return false;
+    if (tangentMode() || this.constructor !== BushingForce) return false;
     let moving = false;
     for (let i = 0; i < 12; i++) if (velocity[slots[i]] !== 0) { moving = true; break; }
     addBushing(this, state, offsets, Q, slots[0], slots[6], moving ? velocity : null, turnA, turnB);

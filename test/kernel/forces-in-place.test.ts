@@ -112,4 +112,26 @@ describe('force elements added in place', () => {
     expect((blocks[4] as TyreForce).last.force).toBe(0);
     expect(system.variables.length).toBe(6);
   });
+
+  it('leave a subclass\'s own evaluate to the set (its Q by its own code)', () => {
+    const system = new System(100);
+    const a = system.addPose('a', randomPose(rng(5), 100)), b = system.addPose('b', randomPose(rng(6), 300));
+    class Doubled extends PointToPointForce {
+      override evaluate(state: Float64Array, offsets: Int32Array, v: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null): void {
+        super.evaluate(state, offsets, v, t, Q, K, C);
+        for (let k = 0; k < 12; k++) Q[k] *= 2;
+      }
+    }
+    const plain = new PointToPointForce('plain', a, [1, 2, 3], b, [4, 5, 6], new LinearLaw(80, 150), null);
+    const doubled = new Doubled('doubled', a, [1, 2, 3], b, [4, 5, 6], new LinearLaw(80, 150), null);
+    const Q = (block: ForceBlock): Float64Array => {
+      const set = new ForceSet(system), out = new Float64Array(12);
+      set.add(block);
+      set.assemble(new Float64Array(12), 0, out, null, null);
+      return out;
+    };
+    const once = Q(plain), twice = Q(doubled);
+    expect(once.some((x) => x !== 0)).toBe(true);
+    twice.forEach((x, k) => expect(x).toBe(2 * once[k]));
+  });
 });
