@@ -6,7 +6,7 @@
  */
 import { Dual, DualVec3, dvSub, dvDot, dvLength, dvCross, dAdd, dSub, dScale, dAddConst, dMul, dSqrt, dAtan2, dConst, dvComponent, dDiv, rotationMatrix, tangentMode } from '../kernel/dual';
 import { DistanceGroup, distanceRows, type DistanceRowSource, type DistanceRowsData } from './distance-rows';
-import type { TurnedGroup, TurnedMember } from '../kernel/turned-group';
+import type { TurnedGroup, TurnedMember } from '../kernel/system';
 import { basisAcross, vec3, type ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 import type { Curve } from './entities';

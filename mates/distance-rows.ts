@@ -7,7 +7,7 @@
  * a scratch loop at the car's state).
  */
 import { tangentMode } from '../kernel/dual';
-import type { TurnedGroup, TurnedMember } from '../kernel/turned-group';
+import type { TurnedGroup, TurnedMember } from '../kernel/system';
 import { hypotInto } from './plain-values';
 
 /**

@@ -9,8 +9,7 @@
  */
 import { PivotedQR, choleskySolve } from '../linalg';
 import { toMatrix } from '../quat';
-import type { ResidualBlock, System } from '../system';
-import type { TurnedGroup, TurnedMember } from '../turned-group';
+import type { ResidualBlock, System, TurnedGroup, TurnedMember } from '../system';
 import { TransposeArena } from './transpose-wasm';
 
 /**
