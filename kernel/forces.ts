@@ -52,6 +52,17 @@ export interface ForceBlock {
    * rotation matrix made at this state already (SharedTurns), or null to make it.
    */
   addWeight?(state: Float64Array, offset: number, turn: Float64Array | null, Q: Float64Array, slot: number): void;
+  /**
+   * Optional, for a block on poses alone: its Q added straight into the set's Q, its velocities
+   * read from the set's whole `velocity`, at `slots` (ForceSet calls it where every slot is free
+   * and each pose's six are in order: pose k's from slots[6k]): `evaluate`'s values, each added
+   * once as the set's scatter adds them, with no gather and no local Q. turnA, turnB: its first
+   * and second pose's rotation matrices made at this state already (SharedTurns), or null to make
+   * them. False where the block cannot now (tangent mode: its duals are read): nothing added,
+   * ForceSet evaluates it.
+   */
+  addForces?(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, slots: Int32Array, Q: Float64Array,
+    turnA: Float64Array | null, turnB: Float64Array | null): boolean;
   /** Stored potential energy (elastic, gravitational); absent for non-conservative elements. */
   potential?(state: Float64Array, offsets: Int32Array, t: number): number;
   /** Power the element dissipates (≥ 0: its damping part), for the energy budget. */
@@ -92,8 +103,11 @@ interface Entry {
   slots: Int32Array;
   /** A block with addWeight on a moving pose, its six slots in order (gravity): Q added straight into the set's. */
   weight: ForceBlock | null;
-  /** Its pose's place among the last SharedTurns' (`turnsOf`), −1: none. */
+  /** A block with addForces whose slots are all free, each pose's in order (springs, the bushing, tyres): likewise. */
+  adds: ForceBlock | null;
+  /** Its (first) pose's place among the last SharedTurns' (`turnsOf`), −1: none; turnB its second's (`adds`). */
   turn: number;
+  turnB: number;
 }
 
 /** The force blocks of one system: gathers velocities, scatters local results. */
@@ -151,7 +165,11 @@ export class ForceSet {
       }
       maxLocal = Math.max(maxLocal, slots.length);
       const straight = slots.length === 6 && slots.every((s, k) => s >= 0 && s === slots[0] + k);
-      return { block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block.addWeight ? block : null, turn: -1 };
+      const posesInOrder = slots.length === 6 * block.vars.length && slots.every((s, k) => s >= 0 && s === slots[k - (k % 6)] + (k % 6));
+      return {
+        block, offsets, slots: new Int32Array(slots), noC: block.velocityFree === true, weight: straight && block.addWeight ? block : null,
+        adds: posesInOrder && block.addForces ? block : null, turn: -1, turnB: -1,
+      };
     });
     this.turnsOf = null;
     if (this.localQ.length < maxLocal) {
@@ -215,6 +233,11 @@ export class ForceSet {
       const e = entries[b], slots = e.slots, m = slots.length;
       // gravity (16 of a car's 25 blocks): its six values added in place, its pose's rotation shared where made
       if (!lk && e.weight !== null) { e.weight.addWeight!(state, e.offsets[0], turns !== null && e.turn >= 0 ? turns.views[e.turn] : null, Q, slots[0]); continue; }
+      // the springs, the bushing, the tyres: Q added in place, velocities read in place
+      if (!lk && e.adds !== null) {
+        const shared = turns !== null;
+        if (e.adds.addForces!(state, e.offsets, velocity, t, slots, Q, shared && e.turn >= 0 ? turns.views[e.turn] : null, shared && e.turnB >= 0 ? turns.views[e.turnB] : null)) continue;
+      }
       const lcb = e.noC ? null : lc;
       // a velocity-free block (gravity: 16 of a car's 25) reads no velocity: none gathered for it
       e.block.evaluate(state, e.offsets, e.noC ? this.localV : this.gather(e, velocity), t, lq, lk, lcb, slots);
@@ -229,9 +252,13 @@ export class ForceSet {
     }
   }
 
-  /** Each gravity entry's pose among `turns` (its quaternion's offset, the pose's + 3). */
+  /** Each gravity or in-place entry's poses among `turns` (a quaternion's offset, the pose's + 3). */
   private findTurns(turns: SharedTurns): void {
-    for (const e of this.entries) e.turn = e.weight === null ? -1 : turns.offsets.indexOf(e.offsets[0] + 3);
+    for (const e of this.entries) {
+      const shares = e.weight !== null || e.adds !== null;
+      e.turn = shares ? turns.offsets.indexOf(e.offsets[0] + 3) : -1;
+      e.turnB = e.adds !== null && e.offsets.length > 1 ? turns.offsets.indexOf(e.offsets[1] + 3) : -1;
+    }
     this.turnsOf = turns;
   }
 

@@ -26,7 +26,9 @@ export interface BushingValuesInput {
 }
 
 // scratch (single-threaded; never held across calls)
-const RA = new Float64Array(9), RB = new Float64Array(9);
+const ownA = new Float64Array(9), ownB = new Float64Array(9);
+/** The bodies' rotations in this call: the caller's (made at the state already) or made into ownA, ownB. */
+let RA: Float64Array = ownA, RB: Float64Array = ownB;
 const fa = new Float64Array(9), fb = new Float64Array(9);
 const oa = new Float64Array(3), ob = new Float64Array(3), sep = new Float64Array(3), vee = new Float64Array(3);
 const F = new Float64Array(3), M = new Float64Array(3);
@@ -36,11 +38,12 @@ const rel = new Float64Array(3), spin = new Float64Array(3);
 
 /**
  * The damper's relative rates at the geometry just computed, as BushingForce.compute takes
- * them: rel = A-axes' ḋ source v_B − v_A − ω_A × sep, spin = ω_B − ω_A (world).
+ * them: rel = A-axes' ḋ source v_B − v_A − ω_A × sep, spin = ω_B − ω_A (world); A's twist at
+ * xi[sA ..], B's at xi[sB ..].
  */
-function rates(b: BushingValuesInput, xi: Float64Array): void {
-  velocityOf(va, RA, xi, 0, b.pointA, false); velocityOf(vb, RB, xi, 6, b.pointB, false);
-  velocityOf(wa, RA, xi, 0, ORIGIN, true); velocityOf(wb, RB, xi, 6, ORIGIN, true);
+function rates(b: BushingValuesInput, xi: Float64Array, sA: number, sB: number): void {
+  velocityOf(va, RA, xi, sA, b.pointA, false); velocityOf(vb, RB, xi, sB, b.pointB, false);
+  velocityOf(wa, RA, xi, sA, ORIGIN, true); velocityOf(wb, RB, xi, sB, ORIGIN, true);
   for (let i = 0; i < 3; i++) rel[i] = vb[i] - va[i];
   const c0 = wa[1] * sep[2] - wa[2] * sep[1], c1 = wa[2] * sep[0] - wa[0] * sep[2], c2 = wa[0] * sep[1] - wa[1] * sep[0];
   rel[0] = rel[0] - c0; rel[1] = rel[1] - c1; rel[2] = rel[2] - c2;
@@ -53,8 +56,21 @@ function rates(b: BushingValuesInput, xi: Float64Array): void {
  * B's): its damping force and moment then, as BushingForce.compute adds them.
  */
 export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, velocity: Float64Array | null = null): void {
-  rotationMatrix(RA, state, offsets[0] + 3);
-  rotationMatrix(RB, state, offsets[1] + 3);
+  for (let i = 0; i < 12; i++) Q[i] = 0;
+  addBushing(b, state, offsets, Q, 0, 6, velocity, null, null);
+}
+
+/**
+ * bushingValues' Q added into Q at A's six slots from sA and B's from sB, the twists (where
+ * `velocity` is given: a body moves) at velocity[sA ..] and velocity[sB ..] (ForceBlock.addForces:
+ * a force set's whole Q and velocities; bushingValues: the element's own, zeroed). Each slot's
+ * term added once, as ForceSet adds the element's own Q. turnA, turnB: the bodies' rotation
+ * matrices at this state where the caller has them (the same bits), or null.
+ */
+export function addBushing(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, sA: number, sB: number, velocity: Float64Array | null,
+  turnA: Float64Array | null, turnB: Float64Array | null): void {
+  RA = turnA ?? rotationMatrix(ownA, state, offsets[0] + 3);
+  RB = turnB ?? rotationMatrix(ownB, state, offsets[1] + 3);
   for (let i = 0; i < 3; i++) { turn(fa, 3 * i, RA, b.axesA[i]); turn(fb, 3 * i, RB, b.axesB[i]); }
   place(oa, RA, state, offsets[0], b.pointA);
   place(ob, RB, state, offsets[1], b.pointB);
@@ -76,7 +92,7 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   const last = b.last;
   // `velocity` only when a body moves (as the dual pass's `moving`): the same signs of zero at rest
   const moving = velocity !== null;
-  if (moving) rates(b, velocity);
+  if (moving) rates(b, velocity, sA, sB);
   // F and M summed from zero axis by axis, in registers (F[j] + fa[3i + j] c as the loop into the cleared scratch did)
   let F0 = 0, F1 = 0, F2 = 0, M0 = 0, M1 = 0, M2 = 0;
   for (let i = 0; i < 3; i++) {
@@ -94,24 +110,23 @@ export function bushingValues(b: BushingValuesInput, state: Float64Array, offset
   F[0] = F0; F[1] = F1; F[2] = F2; M[0] = M0; M[1] = M1; M[2] = M2;
   const force = last.force, torque = last.moment, at = last.at;
   for (let i = 0; i < 3; i++) { force[i] = F[i]; torque[i] = M[i]; at[i] = ob[i]; }
-  // into Q itself (zeroed, then each slot added once), not through a scratch copied out
-  for (let i = 0; i < 12; i++) Q[i] = 0;
-  apply(Q, 1, RB, state, offsets[1], 1);
-  apply(Q, 0, RA, state, offsets[0], -1);
+  // into Q itself, each slot added once, not through a scratch copied out
+  apply(Q, sB, RB, state, offsets[1], 1);
+  apply(Q, sA, RA, state, offsets[0], -1);
 }
 
 const ORIGIN = Float64Array.of(0, 0, 0);
 
 /**
- * BodyForceBlock.apply's values: the world force F at ob and moment M on body k, times sign. The
- * body's axes R eᵢ are R's columns and its origin R 0 + t is t: the dual pass's products by 1
- * and 0 differ from these only in a zero's sign, which q's 0 + … (each slot added once) erases.
+ * BodyForceBlock.apply's values: the world force F at ob and moment M on the body whose slots
+ * start at b, times sign. The body's axes R eᵢ are R's columns and its origin R 0 + t is t: the
+ * dual pass's products by 1 and 0 differ from these only in a zero's sign, which q's sum from
+ * +0 (each slot added once) erases.
  */
-function apply(q: Float64Array, k: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
+function apply(q: Float64Array, b: number, R: Float64Array, state: Float64Array, off: number, sign: 1 | -1): void {
   const l0 = ob[0] - state[off], l1 = ob[1] - state[off + 1], l2 = ob[2] - state[off + 2];
   const F0 = F[0], F1 = F[1], F2 = F[2];
   const m0 = (l1 * F2 - l2 * F1) + M[0], m1 = (l2 * F0 - l0 * F2) + M[1], m2 = (l0 * F1 - l1 * F0) + M[2];
-  const b = 6 * k;
   for (let i = 0; i < 3; i++) {
     const e0 = R[i], e1 = R[3 + i], e2 = R[6 + i];
     q[b + 3 + i] = q[b + 3 + i] + (e0 * F0 + e1 * F1 + e2 * F2) * sign;

@@ -5,7 +5,8 @@
  * length scale L, so a turn counts as the distance it moves a point that far out.
  */
 import { Dual, DualVec3, dvSub, dvDot, dvLength, dvCross, dAdd, dSub, dScale, dAddConst, dMul, dSqrt, dAtan2, dConst, dvComponent, dDiv, rotationMatrix, tangentMode } from '../kernel/dual';
-import { exactDistanceRow } from './exact-rows';
+import { DistanceGroup, distanceRows, type DistanceRowSource, type DistanceRowsData } from './distance-rows';
+import type { TurnedGroup, TurnedMember } from '../kernel/system';
 import { basisAcross, vec3, type ReadonlyVec3 } from '../kernel/vec3';
 import { MateBlock } from './block';
 import type { Curve } from './entities';
@@ -139,36 +140,61 @@ export class AngleBlock extends MateBlock {
   }
 }
 
+/** A distance block's own rows' data (mates/distance-rows.ts), a loop of one: its offsets and columns set at each call. */
+function distanceRowData(localA: ReadonlyVec3, localB: ReadonlyVec3, value: number): DistanceRowsData {
+  return {
+    points: Float64Array.of(localA[0], localA[1], localA[2], localB[0], localB[1], localB[2]), value: Float64Array.of(value),
+    turn: Int32Array.of(0, 9), offset: new Int32Array(2), phiAt: new Int32Array(1), jacAt: new Int32Array(1), cols: new Int32Array(3),
+  };
+}
+
 /** |P_b − P_a| − value (1 row). */
 export class PointDistanceBlock extends MateBlock {
   private pa = this.vec(); private pb = this.vec(); private d = this.vec();
-  /** The points as Float64Arrays for the rows without duals (a document's arrays vary in element kind). */
-  private pointA: Float64Array;
-  private pointB: Float64Array;
+  /** The rows without duals' data (mates/distance-rows.ts), a loop of one: the points as one Float64Array (a document's arrays vary in element kind). */
+  private one: DistanceRowsData;
   constructor(owner: string, a: number, private localA: ReadonlyVec3, b: number, private localB: ReadonlyVec3, private value: number) {
     super(owner, a, b, [], 1);
-    this.pointA = Float64Array.from(localA); this.pointB = Float64Array.from(localB);
+    this.one = distanceRowData(localA, localB, value);
   }
   /** New points and length for the same block (renewMate). */
   renew(localA: ReadonlyVec3, localB: ReadonlyVec3, value: number): void {
     this.localA = localA; this.localB = localB; this.value = value;
-    this.pointA = Float64Array.from(localA); this.pointB = Float64Array.from(localB);
+    this.one = distanceRowData(localA, localB, value);
   }
-  private readonly RA = new Float64Array(9);
-  private readonly RB = new Float64Array(9);
-  /** Outside tangent mode: the dual pass's numbers without the duals (mates/exact-rows.ts). */
+  /** Both parts' rotations, A's then B's (RA, RB: views). */
+  private readonly R = new Float64Array(18);
+  private readonly RA = this.R.subarray(0, 9);
+  private readonly RB = this.R.subarray(9, 18);
+  /** The rows of `one` at rotations R: this block's offsets and columns (a twin's own) set first. */
+  private rowByHand(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
+    const one = this.one;
+    one.offset[0] = offsets[0]; one.offset[1] = offsets[1];
+    one.cols[0] = this.cols[0]; one.cols[1] = this.cols[1]; one.cols[2] = this.n;
+    distanceRows(1, one, this.R, state, residual, jacobian);
+  }
+  /** Outside tangent mode: the dual pass's numbers without the duals (mates/distance-rows.ts). */
   override evaluate(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {
     if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
     rotationMatrix(this.RA, state, offsets[0] + 3);
     rotationMatrix(this.RB, state, offsets[1] + 3);
-    exactDistanceRow(this.RA, this.RB, state, offsets, this.pointA, this.pointB, this.cols, this.n, residual, jacobian);
-    residual[0] = residual[0] + -this.value;
+    this.rowByHand(state, offsets, residual, jacobian);
   }
   /** `evaluate` with the parts' rotation matrices given (ResidualBlock.evaluateTurned). */
   evaluateTurned(state: Float64Array, offsets: Int32Array, RA: Float64Array, RB: Float64Array, residual: Float64Array, jacobian: Float64Array | null): void {
     if (tangentMode()) { super.evaluate(state, offsets, residual, jacobian); return; }
-    exactDistanceRow(RA, RB, state, offsets, this.pointA, this.pointB, this.cols, this.n, residual, jacobian);
-    residual[0] = residual[0] + -this.value;
+    this.RA.set(RA); this.RB.set(RB);
+    this.rowByHand(state, offsets, residual, jacobian);
+  }
+  /** The integrator's distances in one loop (ResidualBlock.groupTurned): every member a PointDistanceBlock. */
+  groupTurned(members: readonly TurnedMember[]): TurnedGroup | null {
+    const sources: DistanceRowSource[] = [];
+    for (const m of members) {
+      if (!(m.block instanceof PointDistanceBlock)) return null;
+      const b = m.block;
+      sources.push({ points: b.one.points, value: b.one.value[0], cols: b.cols, n: b.n });
+    }
+    return new DistanceGroup(members, sources);
   }
   /** The dual pass's row and Jacobian (the reference the exact ones are tested against). */
   evaluateByDuals(state: Float64Array, offsets: Int32Array, residual: Float64Array, jacobian: Float64Array | null): void {

@@ -1,6 +1,6 @@
 /**
  * The Jacobians of the commonest rows (a ball, revolute, fastened, slider or cylindrical
- * joint; a point distance) as the dual pass's numbers, bit for bit, without its duals. The dual pass
+ * joint; a point distance's in mates/distance-rows.ts) as the dual pass's numbers, bit for bit, without its duals. The dual pass
  * (MateBlock) carries every derivative column through every operation; most of them are
  * exact zeros there (part A's point has no derivative in B's columns). Here each nonzero
  * column is computed by the dual pass's own operations on its own operands in its order,
@@ -13,7 +13,6 @@
  * the scalars; a point p of a body with rotation R moves by R (ω × p + v) there.
  */
 import type { JointRowsInput } from './joint-rows';
-import { hypotInto } from './plain-values';
 
 /** Whether exactJointJacobian covers a joint: a ball's rows, or origin + axis + angle rows with at most a slide along z_a. */
 export function exactJointCovers(joint: JointRowsInput): boolean {
@@ -25,7 +24,7 @@ export function exactJointCovers(joint: JointRowsInput): boolean {
 // the ω-derivatives of a body's world direction R a, by component (3 × 3: [i][j] = ∂(R a)_i/∂ω_j)
 const dxa = new Float64Array(9), dya = new Float64Array(9), dzb = new Float64Array(9), dxb = new Float64Array(9);
 const wa = new Float64Array(3), wb = new Float64Array(3), wc = new Float64Array(3), wd = new Float64Array(3), we = new Float64Array(3);
-const rx = new Float64Array(7), ry = new Float64Array(7), dl = new Float64Array(4);
+const rx = new Float64Array(7), ry = new Float64Array(7);
 
 /** out[3i + j] = (e_j × p) rotated by R, component i: the dual seeds of a rigid point or direction. */
 function seedTurns(out: Float64Array, R: Float64Array, p: ArrayLike<number>): void {
@@ -153,57 +152,5 @@ function angleRow(joint: JointRowsInput, cols: Int32Array, n: number, jac: Float
     const numD = cD * ryv + (sD * rxv) * -1;
     const ruD = cD * rxv + sD * ryv;
     jac[base + cT] = ((numD - q * ruD) / ruv) * k2;
-  }
-}
-
-/**
- * |P_b − P_a|, one row (residual[0]; the caller adds −value, as the dual pass's dAddConst:
- * a value passed here was boxed where V8 inlines the caller but not this) and its Jacobian
- * (1 × n, overwritten when given): the dual pass's dvRigidPoint, dvSub, dvLength.
- */
-export function exactDistanceRow(RA: Float64Array, RB: Float64Array, state: Float64Array, offsets: Int32Array, localA: ArrayLike<number>, localB: ArrayLike<number>, cols: Int32Array, n: number, residual: Float64Array, jac: Float64Array | null): void {
-  const oA = offsets[0], oB = offsets[1];
-  const ax = localA[0], ay = localA[1], az = localA[2], bx = localB[0], by = localB[1], bz = localB[2];
-  const pa0 = RA[0] * ax + RA[1] * ay + RA[2] * az + state[oA];
-  const pa1 = RA[3] * ax + RA[4] * ay + RA[5] * az + state[oA + 1];
-  const pa2 = RA[6] * ax + RA[7] * ay + RA[8] * az + state[oA + 2];
-  const pb0 = RB[0] * bx + RB[1] * by + RB[2] * bz + state[oB];
-  const pb1 = RB[3] * bx + RB[4] * by + RB[5] * bz + state[oB + 1];
-  const pb2 = RB[6] * bx + RB[7] * by + RB[8] * bz + state[oB + 2];
-  const d0 = pb0 - pa0, d1 = pb1 - pa1, d2 = pb2 - pa2;
-  // |d| by hypot3's bits, passed in an array (hypot3 was not inlined here: its number boxed, 16 bytes a row)
-  dl[0] = d0; dl[1] = d1; dl[2] = d2;
-  hypotInto(dl);
-  const l = dl[3];
-  residual[0] = l;
-  if (!jac) return;
-  const cA = cols[0], cB = cols[1];
-  // both bodies' six columns, all of the row, are written below: the fill only where one is fixed (a builtin call: ~1.5 % of the rows' time)
-  if (cA < 0 || cB < 0 || n !== 12) jac.fill(0, 0, n);
-  // (d · dD)/l at each body's six columns, dD its point's seeds (negated for A: 0 − x), as
-  // distanceColumns computes them, written here: V8 did not inline distanceColumns
-  if (cA >= 0) {
-    const r0 = RA[0], r1 = RA[1], r2 = RA[2], r3 = RA[3], r4 = RA[4], r5 = RA[5], r6 = RA[6], r7 = RA[7], r8 = RA[8];
-    const a0 = 0 - (-r1 * az + r2 * ay), a1 = 0 - (r0 * az - r2 * ax), a2 = 0 - (-r0 * ay + r1 * ax);
-    const b0 = 0 - (-r4 * az + r5 * ay), b1 = 0 - (r3 * az - r5 * ax), b2 = 0 - (-r3 * ay + r4 * ax);
-    const c0 = 0 - (-r7 * az + r8 * ay), c1 = 0 - (r6 * az - r8 * ax), c2 = 0 - (-r6 * ay + r7 * ax);
-    jac[cA] = (d0 * a0 + d1 * b0 + d2 * c0) / l;
-    jac[cA + 1] = (d0 * a1 + d1 * b1 + d2 * c1) / l;
-    jac[cA + 2] = (d0 * a2 + d1 * b2 + d2 * c2) / l;
-    jac[cA + 3] = (d0 * (0 - r0) + d1 * (0 - r3) + d2 * (0 - r6)) / l;
-    jac[cA + 4] = (d0 * (0 - r1) + d1 * (0 - r4) + d2 * (0 - r7)) / l;
-    jac[cA + 5] = (d0 * (0 - r2) + d1 * (0 - r5) + d2 * (0 - r8)) / l;
-  }
-  if (cB >= 0) {
-    const r0 = RB[0], r1 = RB[1], r2 = RB[2], r3 = RB[3], r4 = RB[4], r5 = RB[5], r6 = RB[6], r7 = RB[7], r8 = RB[8];
-    const a0 = -r1 * bz + r2 * by, a1 = r0 * bz - r2 * bx, a2 = -r0 * by + r1 * bx;
-    const b0 = -r4 * bz + r5 * by, b1 = r3 * bz - r5 * bx, b2 = -r3 * by + r4 * bx;
-    const c0 = -r7 * bz + r8 * by, c1 = r6 * bz - r8 * bx, c2 = -r6 * by + r7 * bx;
-    jac[cB] = (d0 * a0 + d1 * b0 + d2 * c0) / l;
-    jac[cB + 1] = (d0 * a1 + d1 * b1 + d2 * c1) / l;
-    jac[cB + 2] = (d0 * a2 + d1 * b2 + d2 * c2) / l;
-    jac[cB + 3] = (d0 * r0 + d1 * r3 + d2 * r6) / l;
-    jac[cB + 4] = (d0 * r1 + d1 * r4 + d2 * r7) / l;
-    jac[cB + 5] = (d0 * r2 + d1 * r5 + d2 * r8) / l;
   }
 }

@@ -15,13 +15,13 @@ import {
   dvConst, dvCross, dvDot, dvScale, dvScaleConst, dvSub, dvLength, dvNormalize, dvComponent, dvSetComponent,
   rotationMatrix, tangentMode,
 } from '../kernel/dual';
-import { pointToPointDissipation, pointToPointValues } from './point-to-point-values';
+import { addPointToPoint, pointToPointDissipation, pointToPointValues } from './point-to-point-values';
 import type { Law } from './law';
 export type { Law } from './law';
 export { LinearLaw, SineLaw, TableLaw } from './law';
 import { BodyForceBlock, ORIGIN } from './body-force';
 import { bushingStiffnessAtRest, type BushingAtRest } from './bushing-stiffness';
-import { bushingValues } from './bushing-values';
+import { addBushing, bushingValues } from './bushing-values';
 import { addTensionStiffness } from './tension-stiffness';
 import { appliedStiffness } from './applied-stiffness';
 import { appliedValues } from './applied-values';
@@ -72,6 +72,15 @@ export class PointToPointForce extends BodyForceBlock {
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && !tangentMode()) { pointToPointValues(this, state, offsets, velocity, Q); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+  /**
+   * ForceBlock.addForces: Q by hand added in place (outside tangent mode, where the duals are
+   * read; this class's own evaluate only: a subclass's evaluate is not bypassed).
+   */
+  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnA: Float64Array | null, turnB: Float64Array | null): boolean {
+    if (tangentMode() || this.constructor !== PointToPointForce) return false;
+    addPointToPoint(this, state, offsets, velocity, Q, slots[0], slots[6], turnA, turnB);
+    return true;
   }
 
   /**
@@ -192,6 +201,14 @@ export class BushingForce extends BodyForceBlock {
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && !tangentMode()) { bushingValues(this, state, offsets, Q, atRest(velocity) ? null : velocity); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+  /** ForceBlock.addForces: Q by hand added in place (outside tangent mode; this class's own evaluate only), moving where a slot's velocity is not 0. */
+  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnA: Float64Array | null, turnB: Float64Array | null): boolean {
+    if (tangentMode() || this.constructor !== BushingForce) return false;
+    let moving = false;
+    for (let i = 0; i < 12; i++) if (velocity[slots[i]] !== 0) { moving = true; break; }
+    addBushing(this, state, offsets, Q, slots[0], slots[6], moving ? velocity : null, turnA, turnB);
+    return true;
   }
 
   /** Deflections as duals: sep (A axes) into this.comp via d, θ into vee. */

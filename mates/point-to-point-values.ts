@@ -18,7 +18,9 @@ export interface PointToPointInput {
   readonly last: { length: number; rate: number; tension: number };
 }
 
-const RA = new Float64Array(9), RB = new Float64Array(9), law = new Float64Array(2);
+const ownA = new Float64Array(9), ownB = new Float64Array(9), law = new Float64Array(2);
+/** The bodies' rotations in this call: the caller's (made at the state already) or made into ownA, ownB (geometry). */
+let RA: Float64Array = ownA, RB: Float64Array = ownB;
 const pa = new Float64Array(3), pb = new Float64Array(3), unit = new Float64Array(3), force = new Float64Array(3);
 
 function bodyVelocity(R: Float64Array, xi: Float64Array, b: number, p: Float64Array, out: Float64Array): void {
@@ -31,10 +33,13 @@ function bodyVelocity(R: Float64Array, xi: Float64Array, b: number, p: Float64Ar
 }
 const va = new Float64Array(3), vb = new Float64Array(3);
 
-/** The points, the unit vector a → b (into pa, pb, unit) and the length (into got[0]: a returned number is boxed where V8 does not inline). */
-function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array): void {
-  rotationMatrix(RA, state, offsets[0] + 3);
-  rotationMatrix(RB, state, offsets[1] + 3);
+/**
+ * The points, the unit vector a → b (into pa, pb, unit) and the length (into got[0]: a returned
+ * number is boxed where V8 does not inline); the rotations turnA, turnB where given (else made).
+ */
+function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array, turnA: Float64Array | null, turnB: Float64Array | null): void {
+  RA = turnA ?? rotationMatrix(ownA, state, offsets[0] + 3);
+  RB = turnB ?? rotationMatrix(ownB, state, offsets[1] + 3);
   const a = e.localA, b = e.localB, oA = offsets[0], oB = offsets[1];
   const a0 = a[0], a1 = a[1], a2 = a[2], b0 = b[0], b1 = b[1], b2 = b[2];
   // the points in registers (a loop stored them and read them back for d)
@@ -49,9 +54,9 @@ function geometry(e: PointToPointInput, state: Float64Array, offsets: Int32Array
   got[0] = length;
 }
 
-/** The rate of lengthening at the geometry just computed, into got[1]. */
-function rateOf(e: PointToPointInput, velocity: Float64Array): void {
-  bodyVelocity(RA, velocity, 0, e.localA, va); bodyVelocity(RB, velocity, 6, e.localB, vb);
+/** The rate of lengthening at the geometry just computed, into got[1]: the bodies' twists at velocity[a ..], velocity[b ..]. */
+function rateOf(e: PointToPointInput, velocity: Float64Array, a: number, b: number): void {
+  bodyVelocity(RA, velocity, a, e.localA, va); bodyVelocity(RB, velocity, b, e.localB, vb);
   got[1] = unit[0] * (vb[0] - va[0]) + unit[1] * (vb[1] - va[1]) + unit[2] * (vb[2] - va[2]);
 }
 const got = new Float64Array(2);
@@ -59,15 +64,28 @@ const got = new Float64Array(2);
 /** Power the damper part dissipates, damper(rate)·rate (0 without one), as the dual pass's `dissipation`. */
 export function pointToPointDissipation(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array): number {
   if (!e.damper) return 0;
-  geometry(e, state, offsets);
-  rateOf(e, velocity);
+  geometry(e, state, offsets, null, null);
+  rateOf(e, velocity, 0, 6);
   const rate = got[1];
   return e.damper.evaluate(rate, law)[0] * rate;
 }
 
 /** Q (12: body 0's (moment, force) in its axes, then body 1's) of the element at the state and velocities. */
 export function pointToPointValues(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array, Q: Float64Array): void {
-  geometry(e, state, offsets);
+  for (let i = 0; i < 12; i++) Q[i] = 0;
+  addPointToPoint(e, state, offsets, velocity, Q, 0, 6, null, null);
+}
+
+/**
+ * Q added into Q at body 0's six slots from a and body 1's from b, its twists read at
+ * velocity[a ..] and velocity[b ..] (ForceBlock.addForces: a force set's whole Q and velocities;
+ * pointToPointValues: the element's own, zeroed). Each slot's term added once, as ForceSet adds
+ * the element's own Q (a +0 or −0 term leaves a sum from +0 as it was). turnA, turnB: the
+ * bodies' rotation matrices at this state where the caller has them (the same bits), or null.
+ */
+export function addPointToPoint(e: PointToPointInput, state: Float64Array, offsets: Int32Array, velocity: Float64Array, Q: Float64Array, a: number, b: number,
+  turnA: Float64Array | null, turnB: Float64Array | null): void {
+  geometry(e, state, offsets, turnA, turnB);
   const length = got[0];
   const oA = offsets[0], oB = offsets[1];
   let tension = 0, rate = 0;
@@ -76,18 +94,18 @@ export function pointToPointValues(e: PointToPointInput, state: Float64Array, of
     tension = tension + law[0];
   }
   if (e.damper) {
-    rateOf(e, velocity);
+    rateOf(e, velocity, a, b);
     rate = got[1];
     e.damper.evaluate(rate, law);
     tension = tension + law[0];
   }
   e.last.length = length; e.last.rate = rate; e.last.tension = tension;
   force[0] = unit[0] * tension; force[1] = unit[1] * tension; force[2] = unit[2] * tension;
-  applyValues(Q, 0, RA, state, oA, pa, 1);
-  applyValues(Q, 6, RB, state, oB, pb, -1);
+  applyValues(Q, a, RA, state, oA, pa, 1);
+  applyValues(Q, b, RB, state, oB, pb, -1);
 }
 
-/** Body k's (Rᵀ(x − t) × F... as the dual pass: moment (x − t) × F, both read in the body's axes) into Q[b..b+5]. */
+/** Body k's (Rᵀ(x − t) × F... as the dual pass: moment (x − t) × F, both read in the body's axes) added into Q[b..b+5]. */
 function applyValues(Q: Float64Array, b: number, R: Float64Array, state: Float64Array, o: number, x: Float64Array, sign: number): void {
   const l0 = x[0] - state[o], l1 = x[1] - state[o + 1], l2 = x[2] - state[o + 2];
   const f0 = force[0], f1 = force[1], f2 = force[2];
@@ -95,7 +113,7 @@ function applyValues(Q: Float64Array, b: number, R: Float64Array, state: Float64
   for (let i = 0; i < 3; i++) {
     // (R e_i) = column i of R
     const c0 = R[i], c1 = R[3 + i], c2 = R[6 + i];
-    Q[b + 3 + i] = 0 + (c0 * f0 + c1 * f1 + c2 * f2) * sign;
-    Q[b + i] = 0 + (c0 * m0 + c1 * m1 + c2 * m2) * sign;
+    Q[b + 3 + i] = Q[b + 3 + i] + (c0 * f0 + c1 * f1 + c2 * f2) * sign;
+    Q[b + i] = Q[b + i] + (c0 * m0 + c1 * m1 + c2 * m2) * sign;
   }
 }

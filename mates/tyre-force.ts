@@ -8,7 +8,7 @@ import {
   dvComponent, dvSetComponent, tangentMode,
 } from '../kernel/dual';
 import { BodyForceBlock, ORIGIN } from './body-force';
-import { tyreDissipation, tyrePotential, tyreValues } from './tyre-values';
+import { addTyre, tyreDissipation, tyrePotential, tyreValues } from './tyre-values';
 
 const ZERO12 = new Float64Array(12);
 
@@ -80,6 +80,12 @@ export class TyreForce extends BodyForceBlock {
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
     if (!K && !C && this.byHand) { tyreValues(this, state, offsets, velocity, Q); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
+  }
+  /** ForceBlock.addForces: Q by hand added in place (this class's own compute, outside tangent mode). */
+  addForces(state: Float64Array, offsets: Int32Array, velocity: Float64Array, _t: number, slots: Int32Array, Q: Float64Array, turnW: Float64Array | null, turnR: Float64Array | null): boolean {
+    if (!this.byHand) return false;
+    addTyre(this, state, offsets, velocity, Q, slots[0], this.roadAt ? slots[6] : -1, turnW, turnR);
+    return true;
   }
 
   /** Contact point and penetration as duals. */

@@ -26,7 +26,9 @@ export interface TyreValuesInput {
 }
 
 // scratch (single-threaded; never held across calls)
-const RW = new Float64Array(9), RR = new Float64Array(9);
+const ownW = new Float64Array(9), ownR = new Float64Array(9);
+/** The wheel's and the road part's rotations in this call: the caller's (made at the state already) or made into ownW, ownR (contact). */
+let RW: Float64Array = ownW, RR: Float64Array = ownR;
 const x = new Float64Array(3), r = new Float64Array(3);
 const v = new Float64Array(3);
 
@@ -39,9 +41,9 @@ const len = new Float64Array(4), load = new Float64Array(1);
  * inline). The centre, the axis and the rim's direction in registers (place's, turn's and
  * normalize's operations written here), the lengths by hypotInto.
  */
-function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): void {
+function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, turnW: Float64Array | null, turnR: Float64Array | null): void {
   const o = offsets[0];
-  rotationMatrix(RW, state, o + 3);
+  RW = turnW ?? rotationMatrix(ownW, state, o + 3);
   const R0 = RW[0], R1 = RW[1], R2 = RW[2], R3 = RW[3], R4 = RW[4], R5 = RW[5], R6 = RW[6], R7 = RW[7], R8 = RW[8];
   const ce = e.centreAt, ax = e.axisAt, p0 = ce[0], p1 = ce[1], p2 = ce[2], d0 = ax[0], d1 = ax[1], d2 = ax[2];
   const c0 = R0 * p0 + R1 * p1 + R2 * p2 + state[o];
@@ -66,7 +68,7 @@ function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<num
   let p = x2 * -1 + e.ground;
   const road = e.roadAt;
   if (road) {
-    rotationMatrix(RR, state, offsets[1] + 3);
+    RR = turnR ?? rotationMatrix(ownR, state, offsets[1] + 3);
     place(r, RR, state, offsets[1], road);
     p = p + r[2];
   }
@@ -78,13 +80,14 @@ function contact(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<num
 /**
  * TyreForce.contactVelocity's value, its z component alone (all the load reads) into v[2]: the
  * contact's material velocity less the road's there, each term by velocityOf's, place's and
- * cross's operations on the origin's zeros as they were (a zero's sign can reach the sum).
+ * cross's operations on the origin's zeros as they were (a zero's sign can reach the sum). The
+ * wheel's twist at xi[a ..], the road part's at xi[b ..].
  */
-function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): void {
+function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, a: number, b: number): void {
   const R = RW, off = offsets[0];
   // the wheel: R (ω × 0 + v) + (R ω) × (x − (R 0 + t))
-  const w0 = xi[0], w1 = xi[1], w2 = xi[2];
-  const b0 = w1 * 0 - w2 * 0 + xi[3], b1 = w2 * 0 - w0 * 0 + xi[4], b2 = w0 * 0 - w1 * 0 + xi[5];
+  const w0 = xi[a], w1 = xi[a + 1], w2 = xi[a + 2];
+  const b0 = w1 * 0 - w2 * 0 + xi[a + 3], b1 = w2 * 0 - w0 * 0 + xi[a + 4], b2 = w0 * 0 - w1 * 0 + xi[a + 5];
   let vz = R[6] * b0 + R[7] * b1 + R[8] * b2;
   const W0 = R[0] * w0 + R[1] * w1 + R[2] * w2, W1 = R[3] * w0 + R[4] * w1 + R[5] * w2;
   const arm0 = x[0] - (R[0] * 0 + R[1] * 0 + R[2] * 0 + state[off]), arm1 = x[1] - (R[3] * 0 + R[4] * 0 + R[5] * 0 + state[off + 1]);
@@ -92,8 +95,8 @@ function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: Array
   const road = e.roadAt;
   if (road) {
     // less the road part's: R_r (ω_r × p_road + v_r) + (R_r ω_r) × (x − r)
-    const Q = RR, u0 = xi[6], u1 = xi[7], u2 = xi[8], p0 = road[0], p1 = road[1], p2 = road[2];
-    const c0 = u1 * p2 - u2 * p1 + xi[9], c1 = u2 * p0 - u0 * p2 + xi[10], c2 = u0 * p1 - u1 * p0 + xi[11];
+    const Q = RR, u0 = xi[b], u1 = xi[b + 1], u2 = xi[b + 2], p0 = road[0], p1 = road[1], p2 = road[2];
+    const c0 = u1 * p2 - u2 * p1 + xi[b + 3], c1 = u2 * p0 - u0 * p2 + xi[b + 4], c2 = u0 * p1 - u1 * p0 + xi[b + 5];
     vz = vz - (Q[6] * c0 + Q[7] * c1 + Q[8] * c2);
     const U0 = Q[0] * u0 + Q[1] * u1 + Q[2] * u2, U1 = Q[3] * u0 + Q[4] * u1 + Q[5] * u2;
     vz = vz - (U0 * (x[1] - r[1]) - U1 * (x[0] - r[0]));
@@ -102,8 +105,8 @@ function contactVelocity(e: TyreValuesInput, state: Float64Array, offsets: Array
 }
 
 /** The damping term −c v_z of the load (after `contact`), as normalLoad adds it. */
-function dampingTerm(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array): number {
-  contactVelocity(e, state, offsets, xi);
+function dampingTerm(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, a: number, b: number): number {
+  contactVelocity(e, state, offsets, xi, a, b);
   return v[2] * -e.damping;
 }
 
@@ -112,22 +115,33 @@ function dampingTerm(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike
  * and the bodies' velocities `xi`, and the report in `e.last`.
  */
 export function tyreValues(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array): void {
-  contact(e, state, offsets);
-  const p = e.last.penetration;
   const count = e.roadAt ? 12 : 6;
+  for (let i = 0; i < count; i++) Q[i] = 0;
+  addTyre(e, state, offsets, xi, Q, 0, 6, null, null);
+}
+
+/**
+ * The tyre's Q added into Q at the wheel's six slots from a and the road part's from b, their
+ * twists read at xi[a ..] and xi[b ..] (ForceBlock.addForces: a force set's whole Q and
+ * velocities; tyreValues: the element's own, zeroed), and the report in `e.last`. Off the
+ * ground nothing is added (the zeros ForceSet added changed no sum from +0). turnW, turnR: the
+ * wheel's and the road part's rotation matrices at this state where the caller has them, or null.
+ */
+export function addTyre(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>, xi: Float64Array, Q: Float64Array, a: number, b: number,
+  turnW: Float64Array | null, turnR: Float64Array | null): void {
+  contact(e, state, offsets, turnW, turnR);
+  const p = e.last.penetration;
   e.last.force = 0;
   let N = 0;
   if (p > 0) {
     N = p * e.stiffness;
-    if (e.damping !== 0) N = N + dampingTerm(e, state, offsets, xi);
+    if (e.damping !== 0) N = N + dampingTerm(e, state, offsets, xi, a, b);
   }
-  // into Q itself (zeroed, then each slot added once: the scratch's 0 + … as before), not through a scratch copied out
-  for (let i = 0; i < count; i++) Q[i] = 0;
   if (p > 0 && N > 0) {
     e.last.force = N;
     load[0] = N;
-    apply(Q, 0, RW, state, offsets[0], 1);
-    if (e.roadAt) apply(Q, 6, RR, state, offsets[1], -1);
+    apply(Q, a, RW, state, offsets[0], 1);
+    if (e.roadAt) apply(Q, b, RR, state, offsets[1], -1);
   }
 }
 
@@ -151,7 +165,7 @@ function apply(q: Float64Array, b: number, R: Float64Array, state: Float64Array,
 
 /** Stored energy ½ k p² (0 off the road), as TyreForce.potential. */
 export function tyrePotential(e: TyreValuesInput, state: Float64Array, offsets: ArrayLike<number>): number {
-  contact(e, state, offsets);
+  contact(e, state, offsets, null, null);
   const p = e.last.penetration;
   return p > 0 ? 0.5 * e.stiffness * p * p : 0;
 }

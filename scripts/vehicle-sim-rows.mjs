@@ -7,10 +7,11 @@
  *
  * Both checkouts step 300 times; then each kind of row set (the revolutes, sliders, balls,
  * point distances: their `evaluateTurned` with the Jacobian, as ConstraintRows.evaluate calls
- * it) and all the rows (ConstraintRows.evaluate) run 20 000 times in a loop, the checkouts in
- * turn (who goes first alternating), CPU time; prints the medians in µs a loop (A:
- * OTHER_CHECKOUT, B: this one) and of the rounds' B/A. It reads ConstraintRows' private fields
- * (evalBlocks, turns, turnA, turnB, phiOf, blockJac): a checkout where they are named otherwise
+ * it; the distances' group, ResidualBlock.groupTurned, where a checkout has one) and all the
+ * rows (ConstraintRows.evaluate) run 20 000 times in a loop, the checkouts in turn (who goes
+ * first alternating), CPU time; prints the medians in µs a loop (A: OTHER_CHECKOUT, B: this
+ * one) and of the rounds' B/A. It reads ConstraintRows' private fields (evalBlocks, turns,
+ * turnA, turnB, phiOf, blockJac, groups, rotations): a checkout where they are named otherwise
  * needs this adapted. Bundles go to node_modules/.cache/vehicle-sim-rows/ of this checkout.
  */
 import { mkdirSync } from 'node:fs';
@@ -44,7 +45,9 @@ function loops(it) {
     revolutes: pick((b) => b.type === 'revolute'),
     sliders: pick((b) => b.type === 'slider'),
     balls: pick((b) => b.type === 'ball'),
-    distances: pick((b) => b.constructor.name === 'PointDistanceBlock'),
+    // a checkout that evaluates its distances in one loop (ResidualBlock.groupTurned): that loop
+    distances: c.groups?.length ? () => { for (const g of c.groups) g.evaluate(state, c.rotations, c.phi, c.slab); }
+      : pick((b) => /PointDistanceBlock$/.test(b.constructor.name)),
     'all rows': () => c.evaluate(true, false),
   };
 }

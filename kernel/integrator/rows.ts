@@ -9,7 +9,7 @@
  */
 import { PivotedQR, choleskySolve } from '../linalg';
 import { toMatrix } from '../quat';
-import type { ResidualBlock, System } from '../system';
+import type { ResidualBlock, System, TurnedGroup, TurnedMember } from '../system';
 import { TransposeArena } from './transpose-wasm';
 
 /**
@@ -68,6 +68,8 @@ export class ConstraintRows {
    * block is evaluated by `evaluate`, its rotations its own).
    */
   private readonly turns: Float64Array[];
+  /** The array `turns` are views of (9 numbers a pose), as the groups read it. */
+  private readonly rotations: Float64Array;
   private readonly turnOffset: Int32Array;
   private readonly turnA: Int32Array;
   private readonly turnB: Int32Array;
@@ -87,6 +89,8 @@ export class ConstraintRows {
   private readonly turnedOther: Int32Array;
   private readonly unturned: Int32Array;
   private readonly repeated: Int32Array;
+  /** The blocks evaluated by kind in one call each (ResidualBlock.groupTurned: the car's 16 distances); none of them is in the lists above. */
+  private readonly groups: TurnedGroup[];
   /** Whether J holds the Jacobian of the last evaluation (false after one that left it in the slab). */
   private denseCurrent = false;
   private readonly qr: PivotedQR;
@@ -145,17 +149,47 @@ export class ConstraintRows {
     this.allFromSlab = this.rowSlabIndex.every((x) => x >= 0);
     this.qr = new PivotedQR(n, m);
     this.phiOf = blocks.map((_, i) => this.phi.subarray(this.blockRow0[i], this.blockRow0[i + 1]));
-    ({ turns: this.turns, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
+    ({ turns: this.turns, all: this.rotations, offset: this.turnOffset, a: this.turnA, b: this.turnB } = this.turnLists());
     this.claimed = new Uint8Array(this.turns.length);
     this.unclaimed = Int32Array.from(this.turns.keys());
     this.offsetsOf = blocks.map((b) => system.blockOffsets(b));
-    ({ common: this.turnedCommon, other: this.turnedOther, unturned: this.unturned } = this.callLists());
+    const grouped = new Uint8Array(blocks.length);
+    this.groups = this.turnedGroups(slabStart, grouped);
+    ({ common: this.turnedCommon, other: this.turnedOther, unturned: this.unturned } = this.callLists(grouped));
     this.repeated = Int32Array.from(blocks.keys()).filter((i) => this.distinctColumns[i] === 0);
   }
 
-  /** The blocks evaluated with their rotations, the commonest class's apart from the others', and the rest (see turnedCommon). */
-  private callLists(): { common: Int32Array; other: Int32Array; unturned: Int32Array } {
-    const turned = Int32Array.from(this.blocks.keys()).filter((i) => this.turnA[i] >= 0);
+  /**
+   * The groups of the blocks evaluated with their rotations whose kind offers one
+   * (ResidualBlock.groupTurned, the blocks of one maker together); grouped[i] set for each member.
+   */
+  private turnedGroups(slabStart: Int32Array, grouped: Uint8Array): TurnedGroup[] {
+    const byMaker = new Map<unknown, number[]>();
+    for (let i = 0; i < this.blocks.length; i++) {
+      const maker = this.evalBlocks[i].groupTurned;
+      if (this.turnA[i] < 0 || typeof maker !== 'function') continue;
+      const list = byMaker.get(maker) ?? [];
+      byMaker.set(maker, list);
+      list.push(i);
+    }
+    const groups: TurnedGroup[] = [];
+    for (const list of byMaker.values()) {
+      const members: TurnedMember[] = list.map((i) => ({
+        block: this.evalBlocks[i], offsets: this.offsetsOf[i], turnA: this.turnA[i], turnB: this.turnB[i],
+        RA: this.turns[this.turnA[i]], RB: this.turns[this.turnB[i]], row: this.blockRow0[i], phi: this.phiOf[i],
+        slabAt: slabStart[i], jacobian: this.blockJac[i],
+      }));
+      const group = this.evalBlocks[list[0]].groupTurned!(members);
+      if (group === null) continue;
+      groups.push(group);
+      for (const i of list) grouped[i] = 1;
+    }
+    return groups;
+  }
+
+  /** The blocks evaluated with their rotations, the commonest class's apart from the others', and the rest (see turnedCommon); the grouped left out. */
+  private callLists(grouped: Uint8Array): { common: Int32Array; other: Int32Array; unturned: Int32Array } {
+    const turned = Int32Array.from(this.blocks.keys()).filter((i) => this.turnA[i] >= 0 && grouped[i] === 0);
     const counts = new Map<unknown, number>();
     for (const i of turned) { const c = this.evalBlocks[i].constructor; counts.set(c, (counts.get(c) ?? 0) + 1); }
     let commonest: unknown = null, most = 0;
@@ -184,7 +218,7 @@ export class ConstraintRows {
   }
 
   /** The poses whose rotations the blocks read (evaluateTurned), and each block's two (see `turns`). */
-  private turnLists(): { turns: Float64Array[]; offset: Int32Array; a: Int32Array; b: Int32Array } {
+  private turnLists(): { turns: Float64Array[]; all: Float64Array; offset: Int32Array; a: Int32Array; b: Int32Array } {
     const system = this.system, place = new Map<number, number>(), offset: number[] = [];
     const a = new Int32Array(this.blocks.length).fill(-1), b = new Int32Array(this.blocks.length).fill(-1);
     const poseAt = (vid: number): number => {
@@ -199,7 +233,7 @@ export class ConstraintRows {
       a[i] = poseAt(vars[0]); b[i] = poseAt(vars[1]);
     }
     const all = new Float64Array(9 * Math.max(1, offset.length));
-    return { turns: offset.map((_, k) => all.subarray(9 * k, 9 * k + 9)), offset: Int32Array.from(offset), a, b };
+    return { turns: offset.map((_, k) => all.subarray(9 * k, 9 * k + 9)), all, offset: Int32Array.from(offset), a, b };
   }
 
   /** The first row of a block of the system, or −1 when it is not one of the rows'. */
@@ -237,6 +271,8 @@ export class ConstraintRows {
       const i = unturned[j];
       evalBlocks[i].evaluate(state, offsetsOf[i], phiOf[i], jacobian ? blockJac[i] : null);
     }
+    const groups = this.groups;
+    for (let g = 0; g < groups.length; g++) groups[g].evaluate(state, this.rotations, this.phi, jacobian ? this.slab : null);
     if (jacobian) for (let j = 0; j < this.repeated.length; j++) this.addRepeated(this.repeated[j]);
     this.denseCurrent = false;
     if (jacobian && dense) this.scatter();

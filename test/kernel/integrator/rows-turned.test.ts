@@ -2,7 +2,8 @@
  * kernel/integrator/rows.ts evaluating the joints and distances with each part's rotation
  * matrix made once per evaluation (ResidualBlock.evaluateTurned) and Φ written in place:
  * every block's rows and Jacobian the same numbers, bit for bit, as the block's own
- * `evaluate` (its rotations its own) gives at that state.
+ * `evaluate` (its rotations its own) gives at that state — those of a group (the distances,
+ * ResidualBlock.groupTurned) too.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,8 @@ describe('the rows with shared rotations', () => {
         if (inside.turnA[i] >= 0) turned++;
       }
       expect(turned).toBeGreaterThan(0);
+      // the corner's three distances evaluated together (ResidualBlock.groupTurned), checked above with the rest
+      if (name === 'dw-corner-bump') expect((rows as unknown as { groups: unknown[] }).groups.length).toBe(1);
     });
   }
 

@@ -19,8 +19,10 @@ describe('an unchecked step\'s end', () => {
     it.stepEnd.readAfterStep(dyn.forces, [tyre.index]);
     const block = tyre.block as PointToPointForce;
     let calls = 0;
-    const evaluate = spring.block.evaluate.bind(spring.block);
+    // its Q by evaluate, or added in place by the set (ForceBlock.addForces)
+    const evaluate = spring.block.evaluate.bind(spring.block), addForces = spring.block.addForces!.bind(spring.block);
     spring.block.evaluate = (...args) => { calls++; evaluate(...args); };
+    spring.block.addForces = (...args) => { calls++; return addForces(...args); };
     const fresh = new Float64Array(dyn.forces.slotsOf(tyre.index).length);
     let unchecked = 0;
     for (let k = 1; k <= 300; k++) {
