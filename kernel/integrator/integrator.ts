@@ -360,8 +360,10 @@ export class Integrator {
     // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
     const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
     if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
-      const ma = constraints.activeCount;
-      this.setTime(t1);
+      const ma = constraints.activeCount, drivers = this.drivers;
+      // setTime's loop written here: TurboFan's inlining budget for `iterate` ran out before that call (once a step, the
+      // least frequent), and setTime was compiled on its own at its first tick, ~step 500 (docs/vehicle-dynamics.md, Session 18)
+      for (let k = 0; k < drivers.length; k++) drivers[k].setTime(t1);
       const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
       scheme.predict(h, v, vdot, a, step, n, guess);
       this.retract(step);
@@ -466,9 +468,14 @@ export class Integrator {
 
   /** q ← q ∘ exp(step) for every moving variable (step in tangent order; on R³ × SO(3) a pose's translation in world axes). */
   private retract(step: Float64Array): void {
-    const { system, moving, movingSlot, movingPose, movingOffset } = this;
-    if (this.eta !== null) { retractMoving(system.state, movingOffset, movingSlot, movingPose, step); return; }
-    const variables = system.variables;
+    // short (the other layout's loop in a helper): `iterate` inlines it within TurboFan's budget (Session 18)
+    if (this.eta !== null) retractMoving(this.system.state, this.movingOffset, this.movingSlot, this.movingPose, step);
+    else this.retractVariables(step);
+  }
+
+  /** retract's loop over the moving variables, each by its own group (the layout without R³ × SO(3)). */
+  private retractVariables(step: Float64Array): void {
+    const { system, moving, movingSlot } = this, variables = system.variables;
     for (let k = 0; k < moving.length; k++) system.retractVariable(variables[moving[k]], step, movingSlot[k]);
   }
 
