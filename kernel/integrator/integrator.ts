@@ -360,14 +360,13 @@ export class Integrator {
     // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
     const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
     // q ← q ∘ exp(step) (retractMoving; else each variable by its group), then on R³ × SO(3) v and v̇ (body axes: what the
-    // rows, forces and energies read) from η, η̇ (bodyFromProduct): written out at both places, not in methods, which
-    // TurboFan's budget for `iterate` did not inline and which were compiled on their own in rounds 2 and 10 (Session 18)
+    // rows, forces and energies read) from η, η̇ (bodyFromProduct): written out at both places, not in two methods, which
+    // with setTime fell outside TurboFan's inlining budget for `iterate` and were compiled on their own after the
+    // bench's warm-up (setTime in its round 4): docs/vehicle-dynamics.md, Session 18
     const eta = this.eta, state = this.system.state;
     if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
-      const ma = constraints.activeCount, drivers = this.drivers;
-      // setTime's loop written here: TurboFan's inlining budget for `iterate` ran out before that call (once a step, the
-      // least frequent), and setTime was compiled on its own at its first tick, ~step 500 (docs/vehicle-dynamics.md, Session 18)
-      for (let k = 0; k < drivers.length; k++) drivers[k].setTime(t1);
+      const ma = constraints.activeCount;
+      this.setTime(t1);
       const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
       scheme.predict(h, v, vdot, a, step, n, guess);
       if (eta !== null) { retractMoving(state, this.movingOffset, this.movingSlot, this.movingPose, step); bodyFromProduct(state, this.poses, eta, this.etaDot!, this.v, this.vdot, this.rotations); }
