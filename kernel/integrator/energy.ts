@@ -119,8 +119,19 @@ export class EnergyAccount {
     }
   }
 
-  /** Power of every external block and time driver at the current state. */
+  /**
+   * Power of every external block and time driver at the current state. Short (the blocks' loop
+   * in a helper, run only where there are any), so that afterStep inlines it with the drivers'
+   * rates: on its own it was compiled ~step 900 of the whole car (docs/vehicle-dynamics.md, Session 18).
+   */
   private powers(t: number, v: Float64Array, lambda: Float64Array, blockPower: Float64Array, driverPower: Float64Array): void {
+    if (this.externalBlocks.length > 0) this.blockPowers(t, v, blockPower);
+    // a driver's constraint force −Φ_qᵀλ does power −λ Φ_q v = λ Φ_t
+    for (let k = 0; k < this.drivers.length; k++) driverPower[k] = lambda[this.driverRow[k]] * this.drivers[k].rate();
+  }
+
+  /** Power of every external block at the current state. */
+  private blockPowers(t: number, v: Float64Array, blockPower: Float64Array): void {
     const forces = this.forces;
     for (let e = 0; e < this.externalBlocks.length; e++) {
       const i = this.externalBlocks[e];
@@ -131,8 +142,6 @@ export class EnergyAccount {
       for (let k = 0; k < slots.length; k++) p += this.localQ[k] * lv[k];
       blockPower[i] = p;
     }
-    // a driver's constraint force −Φ_qᵀλ does power −λ Φ_q v = λ Φ_t
-    for (let k = 0; k < this.drivers.length; k++) driverPower[k] = lambda[this.driverRow[k]] * this.drivers[k].rate();
   }
 
   /** Kinetic energy of every body at velocities v. */
