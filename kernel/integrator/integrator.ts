@@ -345,7 +345,9 @@ export class Integrator {
   /** One step of size h from the saved state, ending at time t1; true when Newton converged. */
   private attempt(h: number, t1: number): boolean {
     // the loop's body a function of its own (the step's start in its first pass): compiled apart
-    // from this loop, with no loop here to enter by OSR (docs/vehicle-dynamics.md, Session 17)
+    // from this loop, with no loop here to enter by OSR (docs/vehicle-dynamics.md, Session 17). The drivers' time is
+    // set here, where TurboFan's budget inlines setTime with the road table's lookup (Session 18)
+    this.setTime(t1);
     for (let it = 0; it < this.maxIterations; it++) {
       const verdict = this.iterate(it, h, t1);
       if (verdict !== GOING) return verdict === CONVERGED;
@@ -366,7 +368,6 @@ export class Integrator {
     const eta = this.eta, state = this.system.state;
     if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
       const ma = constraints.activeCount;
-      this.setTime(t1);
       const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
       scheme.predict(h, v, vdot, a, step, n, guess);
       if (eta !== null) { retractMoving(state, this.movingOffset, this.movingSlot, this.movingPose, step); bodyFromProduct(state, this.poses, eta, this.etaDot!, this.v, this.vdot, this.rotations); }
