@@ -363,8 +363,8 @@ export class Integrator {
     const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
     // q ← q ∘ exp(step) (retractMoving; else each variable by its group), then on R³ × SO(3) v and v̇ (body axes: what the
     // rows, forces and energies read) from η, η̇ (bodyFromProduct): written out at both places, not in two methods, which
-    // with setTime fell outside TurboFan's inlining budget for `iterate` and were compiled on their own after the
-    // bench's warm-up (setTime in its round 4): docs/vehicle-dynamics.md, Session 18
+    // fell outside TurboFan's inlining budget for `iterate` and were compiled on their own after the bench's warm-up
+    // (docs/vehicle-dynamics.md, Session 18)
     const eta = this.eta, state = this.system.state;
     if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
       const ma = constraints.activeCount;

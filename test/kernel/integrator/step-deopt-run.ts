@@ -1,5 +1,5 @@
 /**
- * Run by step-deopt.test.ts under `node --trace-deopt --no-concurrent-recompilation`: the
+ * Run by step-deopt.test.ts under `node --trace-deopt --trace-opt --no-concurrent-recompilation`: the
  * bench's whole car (bench/vehicle-sim-case.ts: the sedan over the class C road, h = 1 ms,
  * R³ × SO(3)) in a fresh process, 100 steps of warm-up (the bench's) marked `=== warm`, then
  * 500 more (the bench's five timed rounds), `=== after` past them. Compiled synchronously, V8
