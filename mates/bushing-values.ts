@@ -37,27 +37,20 @@ const va = new Float64Array(3), vb = new Float64Array(3), wa = new Float64Array(
 const rel = new Float64Array(3), spin = new Float64Array(3);
 
 /**
- * The damper's relative rates at the geometry just computed, as BushingForce.compute takes
- * them: rel = A-axes' ḋ source v_B − v_A − ω_A × sep, spin = ω_B − ω_A (world); A's twist at
- * xi[sA ..], B's at xi[sB ..].
- */
-function rates(b: BushingValuesInput, xi: Float64Array, sA: number, sB: number): void {
-  velocityOf(va, RA, xi, sA, b.pointA, false); velocityOf(vb, RB, xi, sB, b.pointB, false);
-  velocityOf(wa, RA, xi, sA, ORIGIN, true); velocityOf(wb, RB, xi, sB, ORIGIN, true);
-  for (let i = 0; i < 3; i++) rel[i] = vb[i] - va[i];
-  const c0 = wa[1] * sep[2] - wa[2] * sep[1], c1 = wa[2] * sep[0] - wa[0] * sep[2], c2 = wa[0] * sep[1] - wa[1] * sep[0];
-  rel[0] = rel[0] - c0; rel[1] = rel[1] - c1; rel[2] = rel[2] - c2;
-  for (let i = 0; i < 3; i++) spin[i] = wb[i] - wa[i];
-}
-
-/**
  * Q (12: body A's ω, v, then B's) of a bushing, and its `last` report, at `state` (offsets
- * of A's and B's poses) with the bodies at rest, or moving at `velocity` (12: A's (ω, v) then
- * B's): its damping force and moment then, as BushingForce.compute adds them.
+ * of A's and B's poses) with the bodies at rest (`velocity` null or all zero), or moving at
+ * `velocity` (12: A's (ω, v) then B's): its damping force and moment then, as
+ * BushingForce.compute adds them. The damper's rates are written in addBushing, not in a
+ * helper: run ~5 times a step of the whole car, a helper not inlined (the rates, 475 bytes of
+ * bytecode, over TurboFan's 460) was compiled on its own in the bench's timed rounds
+ * (docs/vehicle-dynamics.md, Session 18).
  */
 export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, velocity: Float64Array | null = null): void {
   for (let i = 0; i < 12; i++) Q[i] = 0;
-  addBushing(b, state, offsets, Q, 0, 6, velocity, null, null);
+  // moving when a velocity is nonzero (the dual pass's `moving`): the same signs of zero at rest
+  let moving = false;
+  if (velocity !== null) for (let i = 0; i < 12; i++) if (velocity[i] !== 0) { moving = true; break; }
+  addBushing(b, state, offsets, Q, 0, 6, moving ? velocity : null, null, null);
 }
 
 /**
@@ -92,7 +85,17 @@ export function addBushing(b: BushingValuesInput, state: Float64Array, offsets: 
   const last = b.last;
   // `velocity` only when a body moves (as the dual pass's `moving`): the same signs of zero at rest
   const moving = velocity !== null;
-  if (moving) rates(b, velocity, sA, sB);
+  if (moving) {
+    // the damper's relative rates, as BushingForce.compute takes them: rel = A-axes' ḋ source
+    // v_B − v_A − ω_A × sep, spin = ω_B − ω_A (world); written here, not in a helper (see above)
+    const xi = velocity;
+    velocityOf(va, RA, xi, sA, b.pointA, false); velocityOf(vb, RB, xi, sB, b.pointB, false);
+    velocityOf(wa, RA, xi, sA, ORIGIN, true); velocityOf(wb, RB, xi, sB, ORIGIN, true);
+    for (let i = 0; i < 3; i++) rel[i] = vb[i] - va[i];
+    const c0 = wa[1] * sep[2] - wa[2] * sep[1], c1 = wa[2] * sep[0] - wa[0] * sep[2], c2 = wa[0] * sep[1] - wa[1] * sep[0];
+    rel[0] = rel[0] - c0; rel[1] = rel[1] - c1; rel[2] = rel[2] - c2;
+    for (let i = 0; i < 3; i++) spin[i] = wb[i] - wa[i];
+  }
   // F and M summed from zero axis by axis, in registers (F[j] + fa[3i + j] c as the loop into the cleared scratch did)
   let F0 = 0, F1 = 0, F2 = 0, M0 = 0, M1 = 0, M2 = 0;
   for (let i = 0; i < 3; i++) {

@@ -34,6 +34,13 @@ export class EnergyAccount {
   readonly driverWork: Float64Array;
   private readonly externalBlocks: Int32Array;
   private readonly dissipativeBlocks: Int32Array;
+  /**
+   * Each dissipative block's slots and offsets, the set's as the account is made (as its block
+   * lists): forces.slotsOf and offsetsOf check the set's structure at each call, and that check
+   * (ForceSet.refresh), not inlined, was compiled on its own in the bench's timed rounds.
+   */
+  private readonly dissipativeSlots: Int32Array[];
+  private readonly dissipativeOffsets: Int32Array[];
   private readonly localV: Float64Array;
   private readonly localQ: Float64Array;
   private readonly vMid: Float64Array;
@@ -63,6 +70,7 @@ export class EnergyAccount {
     });
     this.externalBlocks = Int32Array.from(ext);
     this.dissipativeBlocks = Int32Array.from(dis);
+    this.dissipativeSlots = dis.map((i) => forces.slotsOf(i)); this.dissipativeOffsets = dis.map((i) => forces.offsetsOf(i));
     this.localV = new Float64Array(maxBlockDim);
     this.localQ = new Float64Array(maxBlockDim);
     this.vMid = new Float64Array(size);
@@ -91,9 +99,9 @@ export class EnergyAccount {
     for (let i = 0; i < vMid.length; i++) vMid[i] = 0.5 * (v[i] + vStart[i]);
     for (let e = 0; e < this.dissipativeBlocks.length; e++) {
       const i = this.dissipativeBlocks[e];
-      const slots = forces.slotsOf(i), lv = this.localV;
+      const slots = this.dissipativeSlots[e], lv = this.localV;
       for (let k = 0; k < slots.length; k++) lv[k] = slots[k] < 0 ? 0 : vMid[slots[k]];
-      this.blockDissipated[i] += h * forces.blocks[i].dissipation!(this.system.state, forces.offsetsOf(i), lv, t);
+      this.blockDissipated[i] += h * forces.blocks[i].dissipation!(this.system.state, this.dissipativeOffsets[e], lv, t);
     }
     const external = this.prevExternal, driver = this.prevDriver;
     this.prevExternal = this.externalPower; this.prevDriver = this.driverPower;
@@ -111,8 +119,19 @@ export class EnergyAccount {
     }
   }
 
-  /** Power of every external block and time driver at the current state. */
+  /**
+   * Power of every external block and time driver at the current state. Short (the blocks' loop
+   * in a helper, run only where there are any), so that afterStep inlines it with the drivers'
+   * rates: on its own it was compiled ~step 900 of the whole car (docs/vehicle-dynamics.md, Session 18).
+   */
   private powers(t: number, v: Float64Array, lambda: Float64Array, blockPower: Float64Array, driverPower: Float64Array): void {
+    if (this.externalBlocks.length > 0) this.blockPowers(t, v, blockPower);
+    // a driver's constraint force −Φ_qᵀλ does power −λ Φ_q v = λ Φ_t
+    for (let k = 0; k < this.drivers.length; k++) driverPower[k] = lambda[this.driverRow[k]] * this.drivers[k].rate();
+  }
+
+  /** Power of every external block at the current state. */
+  private blockPowers(t: number, v: Float64Array, blockPower: Float64Array): void {
     const forces = this.forces;
     for (let e = 0; e < this.externalBlocks.length; e++) {
       const i = this.externalBlocks[e];
@@ -123,8 +142,6 @@ export class EnergyAccount {
       for (let k = 0; k < slots.length; k++) p += this.localQ[k] * lv[k];
       blockPower[i] = p;
     }
-    // a driver's constraint force −Φ_qᵀλ does power −λ Φ_q v = λ Φ_t
-    for (let k = 0; k < this.drivers.length; k++) driverPower[k] = lambda[this.driverRow[k]] * this.drivers[k].rate();
   }
 
   /** Kinetic energy of every body at velocities v. */

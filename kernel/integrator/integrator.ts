@@ -122,7 +122,7 @@ export class Integrator {
   private readonly savedDynamic: Float64Array;
   private readonly poses: PoseSlots;
   /**
-   * Each moving pose's rotation matrix (a 9-view) at the state followProduct last saw
+   * Each moving pose's rotation matrix (a 9-view) at the state bodyFromProduct last saw (iterate)
    * (correctionToProduct's); where the constraint rows read that pose's rotation, their own
    * view (ConstraintRows.claimTurn): the rows then take it as made, not make it again.
    */
@@ -213,7 +213,7 @@ export class Integrator {
     this.rotations = poseVars.map((v) => (product ? rows.claimTurn(v.offset + 3) : null) ?? new Float64Array(9));
     const bodySlot = Int32Array.from(bodies.map((b) => layout[b.variable]));
     this.lin = new IterationSystem(n, m, bodies, bodySlot);
-    if (product) this.lin.shareTurns({ offsets: Int32Array.from(poseVars, (v) => v.offset + 3), views: this.rotations }); // followProduct's: the forces read them too
+    if (product) this.lin.shareTurns({ offsets: Int32Array.from(poseVars, (v) => v.offset + 3), views: this.rotations }); // bodyFromProduct's: the forces read them too
 
     // time drivers: their row
     this.driverRow = Int32Array.from(drivers, (d) => {
@@ -345,7 +345,9 @@ export class Integrator {
   /** One step of size h from the saved state, ending at time t1; true when Newton converged. */
   private attempt(h: number, t1: number): boolean {
     // the loop's body a function of its own (the step's start in its first pass): compiled apart
-    // from this loop, with no loop here to enter by OSR (docs/vehicle-dynamics.md, Session 17)
+    // from this loop, with no loop here to enter by OSR (docs/vehicle-dynamics.md, Session 17). The drivers' time is
+    // set here, where TurboFan's budget inlines setTime with the road table's lookup (Session 18)
+    this.setTime(t1);
     for (let it = 0; it < this.maxIterations; it++) {
       const verdict = this.iterate(it, h, t1);
       if (verdict !== GOING) return verdict === CONVERGED;
@@ -359,13 +361,17 @@ export class Integrator {
     const n = this.size, m = this.rows, step = this.increment;
     // the scheme's own variables: on R³ × SO(3) η (v and v̇, in body axes, follow them)
     const v = this.eta ?? this.v, vdot = this.etaDot ?? this.vdot, a = this.etaA ?? this.a;
+    // q ← q ∘ exp(step) (retractMoving; else each variable by its group), then on R³ × SO(3) v and v̇ (body axes: what the
+    // rows, forces and energies read) from η, η̇ (bodyFromProduct): written out at both places, not in two methods, which
+    // fell outside TurboFan's inlining budget for `iterate` and were compiled on their own after the bench's warm-up
+    // (docs/vehicle-dynamics.md, Session 18)
+    const eta = this.eta, state = this.system.state;
     if (it === 0) { // the step's start: the prediction (here, not in a function of its own: rule 7 of docs/solver-warm-up.md)
       const ma = constraints.activeCount;
-      this.setTime(t1);
       const x = this.extrapolation, guess = x !== null && x.predict(t1, this.guess, this.lambda) ? this.guess : null;
       scheme.predict(h, v, vdot, a, step, n, guess);
-      this.retract(step);
-      this.followProduct();
+      if (eta !== null) { retractMoving(state, this.movingOffset, this.movingSlot, this.movingPose, step); bodyFromProduct(state, this.poses, eta, this.etaDot!, this.v, this.vdot, this.rotations); }
+      else this.retractVariables(step);
       scheme.setStep(h);
       newton.phiBound = this.tolPhi * this.modelSize(); newton.previous = Infinity; newton.first = 0; newton.ma = ma;
       newton.afterSlow = lin.large && this.iterations > REFRESH_LARGE;
@@ -376,7 +382,7 @@ export class Integrator {
     const tolPhi = newton.phiBound, previous = newton.previous, redundant = this.redundant, large = lin.large;
     let ma = newton.ma, N = n + ma;
     this.iterations = it + 1;
-    constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) followProduct made the poses' rotations
+    constraints.evaluate(true, false, this.eta !== null); // on R³ × SO(3) bodyFromProduct made the poses' rotations
     // every row active (none redundant): −Φ and −r/β' go into the correction's right-hand side as their largest are found
     const all = !redundant, rhs = lin.rhs, phiMax = all ? lin.maxPhiTo(constraints.phi, m) : constraints.maxPhi();
     // A small system refactors at every step's start (its LU costs less than an iteration):
@@ -421,9 +427,9 @@ export class Integrator {
       a[i] += aP * dx;
       step[i] += dx;
     }
-    this.system.state.set(this.savedState);
-    this.retract(step);
-    this.followProduct();
+    state.set(this.savedState);
+    if (eta !== null) { retractMoving(state, this.movingOffset, this.movingSlot, this.movingPose, step); bodyFromProduct(state, this.poses, eta, this.etaDot!, this.v, this.vdot, this.rotations); }
+    else this.retractVariables(step);
     if (!later && this.unchecked.accept(newton.first)) {
       // no check (unchecked.ts); the forces read between steps are evaluated at its end (step-end.ts)
       this.stepEnd.evaluate(this.forces, this.v, t1, lin.Q, this.onStep !== null || large);
@@ -464,17 +470,10 @@ export class Integrator {
     return r;
   }
 
-  /** q ← q ∘ exp(step) for every moving variable (step in tangent order; on R³ × SO(3) a pose's translation in world axes). */
-  private retract(step: Float64Array): void {
-    const { system, moving, movingSlot, movingPose, movingOffset } = this;
-    if (this.eta !== null) { retractMoving(system.state, movingOffset, movingSlot, movingPose, step); return; }
-    const variables = system.variables;
+  /** q ← q ∘ exp(step) for every moving variable, each by its own group (step in tangent order): the layout without R³ × SO(3). */
+  private retractVariables(step: Float64Array): void {
+    const { system, moving, movingSlot } = this, variables = system.variables;
     for (let k = 0; k < moving.length; k++) system.retractVariable(variables[moving[k]], step, movingSlot[k]);
-  }
-
-  /** On R³ × SO(3): v and v̇ (body axes: what the rows, forces and energies read) from η, η̇ at the current state. */
-  private followProduct(): void {
-    if (this.eta) bodyFromProduct(this.system.state, this.poses, this.eta, this.etaDot!, this.v, this.vdot, this.rotations);
   }
 
   // ---- energy ----

@@ -1,9 +1,10 @@
 /**
- * Run by step-deopt.test.ts under `node --trace-deopt --no-concurrent-recompilation`: the
+ * Run by step-deopt.test.ts under `node --trace-deopt --trace-opt --no-concurrent-recompilation`: the
  * bench's whole car (bench/vehicle-sim-case.ts: the sedan over the class C road, h = 1 ms,
  * R³ × SO(3)) in a fresh process, 100 steps of warm-up (the bench's) marked `=== warm`, then
- * 300 more. Compiled synchronously, V8 optimises each function at the same step whatever the
- * machine's load, so where a deopt falls is the code's doing, not the compiler thread's.
+ * 500 more (the bench's five timed rounds), `=== after` past them. Compiled synchronously, V8
+ * optimises each function at the same step whatever the machine's load, so where a deopt or a
+ * compile falls is the code's doing, not the compiler thread's.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -25,8 +26,9 @@ const spec = readVehicleFile(text, file, (ref) => {
 });
 const it = prepareSimulation(prepareVehicleSimulation(spec, readVehicleRun(text, file, spec)).dyn, { lieGroup: 'R3xSO3' }).integrator;
 console.log('=== warm-up');
-for (let k = 1; k <= 400; k++) {
+for (let k = 1; k <= 600; k++) {
   if (!it.step(0.001, k * 0.001)) throw new Error(`the step at ${k} ms failed`);
   if (k === 100) console.log('=== warm');
+  if (k === 600) console.log('=== after');
 }
 console.log('done');
