@@ -323,7 +323,13 @@ function startDrive(model: Model, name: string, from: number, steps: number, opt
   // a degree-6 predictor: the next state is then off the prediction by the step length to
   // the seventh, not squared as by the secant, and the corrector needs a chord or two (its
   // short chains polished: DRIVE_SOLVE)
-  const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)], {
+  // the setter holds the coordinate at each value (held above: hold then does what setScalar
+  // does). Not setScalar: this closure, new every drive, is not inlined where the
+  // continuation calls it, and setScalar (58 bytes of bytecode, small enough for V8 to
+  // optimise at its first tick) was then compiled on its own in a fresh process's fourth
+  // drive, inside fourbar_drive_step_us's rounds; hold is not marked within a drive's first
+  // ten (docs/solver-warm-up.md, session 18)
+  const path = new Continuation(system, (values) => system.hold(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
   const here = path.value(0);
