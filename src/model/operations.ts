@@ -324,11 +324,11 @@ function startDrive(model: Model, name: string, from: number, steps: number, opt
   // the seventh, not squared as by the secant, and the corrector needs a chord or two (its
   // short chains polished: DRIVE_SOLVE)
   // the setter holds the coordinate at each value (held above: hold then does what setScalar
-  // does). Not setScalar: this closure, new every drive, is not inlined where the
-  // continuation calls it, and setScalar (58 bytes of bytecode, small enough for V8 to
-  // optimise at its first tick) was then compiled on its own in a fresh process's fourth
-  // drive, inside fourbar_drive_step_us's rounds; hold is not marked within a drive's first
-  // ten (docs/solver-warm-up.md, session 18)
+  // does). Not setScalar: 58 bytes of bytecode, small enough for V8 to optimise at its first
+  // tick, which came in a fresh process's fourth drive, mostly before moveTo's optimised code
+  // (which inlines this closure) took the call over: it was compiled on its own inside
+  // fourbar_drive_step_us's rounds. hold (199 bytes) asks four ticks, not reached in the six
+  // drives (docs/solver-warm-up.md, session 18)
   const path = new Continuation(system, (values) => system.hold(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
