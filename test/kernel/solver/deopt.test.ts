@@ -15,7 +15,7 @@ const SCRIPT = fileURLToPath(new URL('./deopt-run.ts', import.meta.url));
 /**
  * The solver's functions a drag or a drive runs at every step. (newton holds the chord
  * trial since session 18; its rejected chord's restore, a call first made mid-drive once,
- * comes in the first drive, before newton is optimised.)
+ * came before newton was optimised in every traced process: this test holds newton to it.)
  */
 const HOT = ['normalise', 'refinedPull', 'refinedNewton', 'newton', 'fullStep', 'dragIterations', 'factor', 'solve', 'moveTo'];
 
