@@ -236,18 +236,21 @@ function scaledNorm(c: Float64Array, rowK: Float64Array, m: number): number {
   return Math.sqrt(s);
 }
 
+// (indexed loops, not for-of: newton inlines both, and an iterator's code is compiled with them)
 function saveState(system: System, g: Group, saved: Float64Array): void {
   let k = 0;
-  for (const v of g.vars) {
-    const variable = system.variables[v];
+  const vars = g.vars;
+  for (let j = 0; j < vars.length; j++) {
+    const variable = system.variables[vars[j]];
     const size = variable.kind === 'pose' ? 7 : 1;
     for (let i = 0; i < size; i++) saved[k++] = system.state[variable.offset + i];
   }
 }
 function restoreState(system: System, g: Group, saved: Float64Array): void {
   let k = 0;
-  for (const v of g.vars) {
-    const variable = system.variables[v];
+  const vars = g.vars;
+  for (let j = 0; j < vars.length; j++) {
+    const variable = system.variables[vars[j]];
     const size = variable.kind === 'pose' ? 7 : 1;
     for (let i = 0; i < size; i++) system.state[variable.offset + i] = saved[k++];
   }
