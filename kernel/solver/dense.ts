@@ -75,17 +75,24 @@ export class DenseLinear implements Linear {
     this.uTrial = new Float64Array(n);
   }
 
+  limited = false;
   setLimits(limits: readonly ScalarTargetBlock[]): void {
     // the factorisation stays valid across solves while no limit row comes or goes
     if (limits.length > 0 || this.limits.length > 0) this.factoredRows = -1;
     this.limits = limits;
+    this.limited = limits.length > 0;
     this.fresh = false;
   }
+  // (27 bytes of bytecode or fewer: V8 then inlines it wherever it is called, whatever its
+  // caller's inlining budget; at 37 bytes newton called it, and it was compiled on its own in a
+  // fresh process's fifth drive, inside fourbar_drive_step_us's rounds: docs/solver-warm-up.md)
   warmChord(): boolean {
-    return this.factoredRows === this.m && this.qr.rank === this.g.n;
+    return this.factoredRows === this.m && this.fullRank;
   }
   /** Rows of the factorisation in `qr` (−1: none to reuse). */
   private factoredRows = -1;
+  /** Whether that factorisation had full column rank (qr.rank === g.n). */
+  private fullRank = false;
   assemble(withJ: boolean): number {
     this.m = assembleGroup(this.system, this.g, this.colOfVar, this.limits, this.c, withJ ? this.J : null, this.local, this.localRes);
     this.fresh = true;
@@ -118,6 +125,7 @@ export class DenseLinear implements Linear {
     const { qr, rhs, y, c } = this;
     const r = qr.factor(this.J, this.g.n, this.m, RANK_TOLERANCE);
     this.factoredRows = this.m;
+    this.fullRank = r === this.g.n;
     negatedRows(rhs, c, qr.perm, r);
     qr.solveRt(y, rhs);
     rangeInto(u, y, r);

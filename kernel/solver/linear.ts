@@ -35,6 +35,8 @@ export interface Linear {
   fresh: boolean;
   hasJ: boolean;
   setLimits(limits: readonly ScalarTargetBlock[]): void;
+  /** Whether the last setLimits gave limit rows (false: none since the path was made). */
+  limited: boolean;
   /** Evaluate the current slot at the current state; returns m. */
   assemble(withJ: boolean): number;
   /** Evaluate the trial slot (c, and J when asked) at the current state; returns its row count. */

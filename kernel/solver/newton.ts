@@ -61,7 +61,27 @@ export function newton(system: System, g: Group, lin: Linear, saved: Float64Arra
     if (chordable) {
       chordable = false;
       if (lin.chordStep(u) && (!warm || maxAbs(u, n) <= WARM_STEP * L)) {
-        const ratio = chordTrial(system, g, lin, saved, u, m, polishing ? 0 : tol);
+        // Try the chord step `u` (full length): kept, and the trial made current, when it cuts
+        // the row-scaled residual to CHORD_CUT or less (or to the tolerance); otherwise the
+        // state is put back. ratio: the residual's, after / before (0 at the tolerance),
+        // Infinity when the step was not kept. (Here, not in a function of its own: newton
+        // inlined that one, which was compiled on its own as well, a drive after newton was
+        // marked, in the drives fourbar_drive_step_us times: docs/solver-warm-up.md, session 18.)
+        const rowK = lin.rowK, chordTol = polishing ? 0 : tol;
+        const phi0 = scaledNorm(lin.c, rowK, m);
+        saveState(system, g, saved);
+        applyStep(system, g, u);
+        const mt = lin.assembleTrial(false);
+        let kept = false, ratio = Infinity;
+        if (mt === m) {
+          const phi1 = scaledNorm(lin.cTrial, rowK, mt);
+          // both tests always made (no short circuit): a comparison first made mid-drive, after
+          // V8 optimised this code without its type feedback, sent it back to the interpreter
+          const cut = phi1 <= CHORD_CUT * phi0, within = phi1 <= chordTol;
+          if (Number.isFinite(phi1) && (cut || within)) { lin.acceptTrial(); kept = true; ratio = within ? 0 : phi1 / phi0; }
+        }
+        // (not kept: the current slot still holds the raw rows at the restored state, and a full step follows)
+        if (!kept) restoreState(system, g, saved);
         // a warm chord that cut the residual hard may be followed by another: the old
         // factorisation is still that good here (a sweep's predicted state)
         if (ratio <= WARM_CHAIN) { chordable = warm; continue; }
@@ -125,30 +145,6 @@ function fullStep(system: System, g: Group, lin: Linear, saved: Float64Array, tr
   // ~|step|·|correction|/L, is far below the tolerance and the solution reached is the
   // minimum-norm Newton's)
   return alpha === 1 && uInf < 1e-3 * L && phi1 < 1e-2 * phi0 && phi1 < 1e-6 * L;
-}
-
-/**
- * Try the chord step `u` (full length): accepted, and the trial made current, when it cuts
- * the row-scaled residual to CHORD_CUT or less (or to the tolerance); otherwise the state is
- * put back. Returns the residual's ratio (after / before; 0 at the tolerance), Infinity when
- * the step was not kept.
- */
-function chordTrial(system: System, g: Group, lin: Linear, saved: Float64Array, u: Float64Array, m: number, tol: number): number {
-  const rowK = lin.rowK;
-  const phi0 = scaledNorm(lin.c, rowK, m);
-  saveState(system, g, saved);
-  applyStep(system, g, u);
-  const mt = lin.assembleTrial(false);
-  if (mt === m) {
-    const phi1 = scaledNorm(lin.cTrial, rowK, mt);
-    // both tests always made (no short circuit): a comparison first made mid-drive, after
-    // V8 optimised this function without its type feedback, sent it back to the interpreter
-    const cut = phi1 <= CHORD_CUT * phi0, within = phi1 <= tol;
-    if (Number.isFinite(phi1) && (cut || within)) { lin.acceptTrial(); return within ? 0 : phi1 / phi0; }
-  }
-  // the current slot still holds the raw rows at the restored state: a full step follows
-  restoreState(system, g, saved);
-  return Infinity;
 }
 
 /**
@@ -240,18 +236,21 @@ function scaledNorm(c: Float64Array, rowK: Float64Array, m: number): number {
   return Math.sqrt(s);
 }
 
+// (indexed loops, not for-of: newton inlines both, and an iterator's code is compiled with them)
 function saveState(system: System, g: Group, saved: Float64Array): void {
   let k = 0;
-  for (const v of g.vars) {
-    const variable = system.variables[v];
+  const vars = g.vars;
+  for (let j = 0; j < vars.length; j++) {
+    const variable = system.variables[vars[j]];
     const size = variable.kind === 'pose' ? 7 : 1;
     for (let i = 0; i < size; i++) saved[k++] = system.state[variable.offset + i];
   }
 }
 function restoreState(system: System, g: Group, saved: Float64Array): void {
   let k = 0;
-  for (const v of g.vars) {
-    const variable = system.variables[v];
+  const vars = g.vars;
+  for (let j = 0; j < vars.length; j++) {
+    const variable = system.variables[vars[j]];
     const size = variable.kind === 'pose' ? 7 : 1;
     for (let i = 0; i < size; i++) system.state[variable.offset + i] = saved[k++];
   }

@@ -101,8 +101,11 @@ export function solve(system: System, options: SolveOptions = {}): SolveReport {
       groupResidual = ws.verifiedMax;
     } else {
       // Release nothing we carry over: each solve starts with no active limit; a limit that
-      // the motion pushes past is clamped and the group re-solved (the active set).
-      lin.setLimits(limits);
+      // the motion pushes past is clamped and the group re-solved (the active set). (Only
+      // when the last solve left limit rows: without them setLimits would change nothing the
+      // assembly below does not set, and a small method called once a solve was compiled on
+      // its own in a fresh process's drives 4–5: docs/solver-warm-up.md.)
+      if (lin.limited) lin.setLimits(limits);
       // The Jacobian comes along when the group will surely need it (pulled) or on the sparse
       // path (no chord steps); the dense path's Newton step asks for it.
       let m = lin.assemble(groupPulls.length > 0 || lin.sparse);

@@ -143,8 +143,10 @@ export class SparseLinear implements Linear {
     return this.pattern.J;
   }
 
+  limited = false;
   setLimits(limits: readonly ScalarTargetBlock[]): void {
     this.fresh = false;
+    this.limited = limits.length > 0;
     if (limits.length === 0) { this.pattern = this.base; return; }
     const vars = limits.map((l) => l.vars[0]);
     const key = vars.join(',');

@@ -323,7 +323,13 @@ function startDrive(model: Model, name: string, from: number, steps: number, opt
   // a degree-6 predictor: the next state is then off the prediction by the step length to
   // the seventh, not squared as by the secant, and the corrector needs a chord or two (its
   // short chains polished: DRIVE_SOLVE)
-  const path = new Continuation(system, (values) => system.setScalar(info.variable, values[0]), [system.getScalar(info.variable)], {
+  // the setter holds the coordinate at each value (held above: hold then does what setScalar
+  // does). Not setScalar: 58 bytes of bytecode, small enough for V8 to optimise at its first
+  // tick, which came in a fresh process's fourth drive, mostly before moveTo's optimised code
+  // (which inlines this closure) took the call over: it was compiled on its own inside
+  // fourbar_drive_step_us's rounds. hold (199 bytes) asks four ticks, not reached in the six
+  // drives (docs/solver-warm-up.md, session 18)
+  const path = new Continuation(system, (values) => system.hold(info.variable, values[0]), [system.getScalar(info.variable)], {
     order: DRIVE_PREDICTOR_ORDER, correct: () => solve(system, DRIVE_SOLVE),
   });
   const here = path.value(0);

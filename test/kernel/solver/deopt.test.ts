@@ -13,8 +13,9 @@ import { describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('./deopt-run.ts', import.meta.url));
 /**
- * The solver's functions a drag or a drive runs at every step. (chordTrial is not among
- * them: its rejected chord's restore is a call first made mid-drive, once.)
+ * The solver's functions a drag or a drive runs at every step. (newton holds the chord
+ * trial since session 18; its rejected chord's restore, a call first made mid-drive once,
+ * came before newton was optimised in every traced process: this test holds newton to it.)
  */
 const HOT = ['normalise', 'refinedPull', 'refinedNewton', 'newton', 'fullStep', 'dragIterations', 'factor', 'solve', 'moveTo'];
 
