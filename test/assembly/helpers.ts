@@ -6,8 +6,13 @@ import { AssemblyError } from '../../src/assembly/index.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** The fixtures' text, read once: the fuzz tests take a fresh copy a run (thousands a file). */
+const texts = new Map<string, string>();
+
 export function fixtureText(name: 'four-bar' | 'kitchen-sink'): string {
-  return readFileSync(new URL(`./fixtures/${name}.kinemate.json`, import.meta.url), 'utf8');
+  let text = texts.get(name);
+  if (text === undefined) texts.set(name, (text = readFileSync(new URL(`./fixtures/${name}.kinemate.json`, import.meta.url), 'utf8')));
+  return text;
 }
 
 /** A fresh, mutable copy of a fixture as plain JSON. */
