@@ -38,19 +38,16 @@ const rel = new Float64Array(3), spin = new Float64Array(3);
 
 /**
  * Q (12: body A's ω, v, then B's) of a bushing, and its `last` report, at `state` (offsets
- * of A's and B's poses) with the bodies at rest (`velocity` null or all zero), or moving at
- * `velocity` (12: A's (ω, v) then B's): its damping force and moment then, as
- * BushingForce.compute adds them. The damper's rates are written in addBushing, not in a
- * helper: run ~5 times a step of the whole car, a helper not inlined (the rates, 475 bytes of
- * bytecode, over TurboFan's 460) was compiled on its own in the bench's timed rounds
- * (docs/vehicle-dynamics.md, Session 18).
+ * of A's and B's poses) with the bodies at rest (`velocity` null: the caller tests for motion,
+ * as the dual pass's `moving`), or moving at `velocity` (12: A's (ω, v) then B's): its damping
+ * force and moment then, as BushingForce.compute adds them. The damper's rates are written in
+ * addBushing, not in a helper: run ~5 times a step of the whole car, a helper not inlined (the
+ * rates, 475 bytes of bytecode, over TurboFan's 460) was compiled on its own in the bench's timed
+ * rounds (docs/vehicle-dynamics.md, Session 18).
  */
 export function bushingValues(b: BushingValuesInput, state: Float64Array, offsets: ArrayLike<number>, Q: Float64Array, velocity: Float64Array | null = null): void {
   for (let i = 0; i < 12; i++) Q[i] = 0;
-  // moving when a velocity is nonzero (the dual pass's `moving`): the same signs of zero at rest
-  let moving = false;
-  if (velocity !== null) for (let i = 0; i < 12; i++) if (velocity[i] !== 0) { moving = true; break; }
-  addBushing(b, state, offsets, Q, 0, 6, moving ? velocity : null, null, null);
+  addBushing(b, state, offsets, Q, 0, 6, velocity, null, null);
 }
 
 /**

@@ -199,7 +199,7 @@ export class BushingForce extends BodyForceBlock {
    * element's own frames and rates each time (the compliance gradients set the rates in place).
    */
   override evaluate(state: Float64Array, offsets: Int32Array, velocity: Float64Array, t: number, Q: Float64Array, K: Float64Array | null, C: Float64Array | null, slots?: Int32Array): void {
-    if (!K && !C && !tangentMode()) { bushingValues(this, state, offsets, Q, velocity); return; }
+    if (!K && !C && !tangentMode()) { bushingValues(this, state, offsets, Q, atRest(velocity) ? null : velocity); return; }
     super.evaluate(state, offsets, velocity, t, Q, K, C, slots);
   }
   /** ForceBlock.addForces: Q by hand added in place (outside tangent mode; this class's own evaluate only), moving where a slot's velocity is not 0. */
